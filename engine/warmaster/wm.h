@@ -1,0 +1,182 @@
+/*
+ * wm.h: the Warmaster family rules engine (Warmaster 1.1, Warmaster Revolution,
+ * Warmaster Ancients) as pure functions over plain structs.
+ *
+ * The engine sees no table geometry, only what geometry decides (shared DESIGN.md):
+ * an engagement is a declared contact description (stands fighting, stands with
+ * an enemy on their flank or rear, supports, position, who charged). Rule-set
+ * differences are data in om_wm_ruleset, never copies of code.
+ * Sections cited are those of the mechanics digest ../shared/rules/warmaster.md
+ * and of the seeds it quotes.
+ */
+#ifndef OM_WM_H
+#define OM_WM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dice.h"
+#include "status.h"
+
+/* Troop types (digest 1.3). */
+typedef enum om_wm_troop {
+    OM_WM_INFANTRY = 0,
+    OM_WM_CAVALRY,
+    OM_WM_CHARIOT,
+    OM_WM_MONSTER,
+    OM_WM_ARTILLERY,
+    OM_WM_MACHINE,
+    OM_WM_TROOP_COUNT
+} om_wm_troop;
+
+/* A unit's position (digest 6.15): decides the score needed to hit it. */
+typedef enum om_wm_position {
+    OM_WM_OPEN = 0,
+    OM_WM_DEFENDED,
+    OM_WM_FORTIFIED,
+    OM_WM_POSITION_COUNT
+} om_wm_position;
+
+/* The rule sets of the family. */
+typedef enum om_wm_ruleset_id {
+    OM_WM_RULES_WM11 = 0, /* Warmaster 1.1 (official Rules Update) */
+    OM_WM_RULES_REV,      /* Warmaster Revolution (community rules) */
+    OM_WM_RULES_WMA,      /* Warmaster Ancients (2005 rulebook) */
+    OM_WM_RULES_COUNT
+} om_wm_ruleset_id;
+
+/* Special rules a unit can carry, as flags (the army data names them). */
+#define OM_WM_RULE_TERROR       (1u << 0) /* enemies in contact fight at -1 (6.4) */
+#define OM_WM_RULE_SHOTS_NO_SAVE (1u << 1) /* its shooting allows no armour save (5.3) */
+
+/* One unit's values (digest 1.1). Every stand of a unit has the same values. */
+typedef struct om_wm_unit {
+    char name[64];       /* display name, e.g. "Knights" */
+    om_wm_troop troop;   /* troop type */
+    uint8_t stands;      /* stands in the unit at the start (1..12) */
+    uint8_t attacks;     /* close combat Attacks per stand */
+    uint8_t shots;       /* shooting Attacks per stand (0: cannot shoot) */
+    uint8_t range_cm;    /* shooting range in cm (0: cannot shoot) */
+    uint8_t hits;        /* hits that remove one stand (1..8) */
+    uint8_t armour;      /* save score 3..6; 0 means no save */
+    uint8_t pace_cm;     /* full-pace move in cm: a drive back beyond it routs */
+    uint16_t points;     /* points value of the whole unit (0: unknown) */
+    uint32_t rules;      /* OM_WM_RULE_* flags */
+} om_wm_unit;
+
+/* One side of an engagement: its unit plus what the geometry decided. */
+typedef struct om_wm_side {
+    om_wm_unit unit;          /* the unit's values */
+    om_wm_position position;  /* open, defended or fortified */
+    uint8_t fighting;         /* stands touching the enemy (<= stands) */
+    uint8_t flanked;          /* fighting stands touched on side/rear by an enemy front (-1 each) */
+    uint8_t supports;         /* supporting stands, +1 each to the result (infantry only, 6.7) */
+    uint8_t support_units;    /* other units supplying those supports (retreat divisor, 6.9) */
+    uint8_t attack_bonus;     /* a joined character's bonus, added to one stand (6.4, A39) */
+    uint8_t shooting;         /* stands that shoot (volley or stand and shoot) */
+    bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
+    bool confused;            /* -1 Attack per stand, cannot support (7.2) */
+    bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
+} om_wm_side;
+
+/* What an engagement simulates. */
+typedef enum om_wm_kind {
+    OM_WM_KIND_COMBAT = 0, /* optional stand and shoot, then the first combat round */
+    OM_WM_KIND_VOLLEY      /* side A shoots at side B in the Shooting phase */
+} om_wm_kind;
+
+/* Named switches and tables where the rule sets differ (digest 15, Ancients). */
+typedef struct om_wm_ruleset {
+    om_wm_ruleset_id id;        /* which rule set */
+    const char *name;           /* identifier in scenario files */
+    const char *title;          /* human title */
+    uint8_t charge_bonus[OM_WM_TROOP_COUNT]; /* Attacks added per charging stand vs open enemy */
+    uint8_t to_hit[OM_WM_POSITION_COUNT];    /* score to hit infantry/artillery by position */
+    bool supports_after_casualties; /* D5: WM11 counts supports after stands are removed */
+    bool retreat_divisor_engaged_only; /* D6/A10: WM11 divides by engaged units only */
+} om_wm_ruleset;
+
+/* Look a rule set up by name; NULL if unknown. */
+const om_wm_ruleset *om_wm_ruleset_find(const char *name);
+
+/* The rule set with this id. */
+const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
+
+/* Full-pace move of a troop type in cm (digest 1.3 movement chart). */
+unsigned om_wm_troop_pace(om_wm_troop troop);
+
+/* Name of a troop type as written in scenario files ("infantry", ...). */
+const char *om_wm_troop_name(om_wm_troop troop);
+
+/* Name of a position ("open", "defended", "fortified"). */
+const char *om_wm_position_name(om_wm_position position);
+
+/* A complete engagement to simulate: what, under which rules, between whom. */
+typedef struct om_wm_engagement {
+    const om_wm_ruleset *rules; /* rule set (static storage) */
+    om_wm_kind kind;            /* combat round or shooting volley */
+    om_wm_side side[2];         /* side[0] is A, side[1] is B */
+} om_wm_engagement;
+
+/* Sides and the winner code of an outcome. */
+enum { OM_WM_SIDE_A = 0, OM_WM_SIDE_B = 1, OM_WM_DRAW = 2, OM_WM_NO_CONTEST = 3 };
+
+/*
+ * The result of one trial. Hits and stands are per unit (index = side). Fields a
+ * kind does not produce stay 0. Small integer types keep blocks compact.
+ */
+typedef struct om_wm_outcome {
+    uint8_t winner;           /* OM_WM_SIDE_A, OM_WM_SIDE_B, OM_WM_DRAW; volley: NO_CONTEST */
+    uint8_t result[2];        /* combat result of each side (hits counted + shooting + supports) */
+    uint8_t hits_on[2];       /* hits each unit suffered after saves, all sources */
+    uint8_t shot_hits_on[2];  /* of those, hits from shooting (stand and shoot, volley) */
+    uint8_t stands_lost[2];   /* stands each unit lost (all of them if destroyed or routed) */
+    uint8_t retreat_cm;       /* the loser's retreat distance in cm (0: no retreat) */
+    uint8_t drive_back_cm;    /* volley: distance the target is driven back */
+    uint8_t confused[2];      /* 1 if the unit ended confused */
+    uint8_t routed[2];        /* 1 if the unit was routed by a drive back */
+    uint8_t destroyed[2];     /* 1 if the unit was destroyed (any cause) */
+} om_wm_outcome;
+
+/*
+ * A prepared engagement: the engagement plus the read-only dice tables its trials
+ * need. Built once per run, shared by all threads, never modified while trials run.
+ */
+typedef struct om_wm_prepared {
+    om_wm_engagement e;           /* copy of the engagement */
+    om_dice_test shoot[2];        /* side i shooting at the other side */
+    om_dice_test melee[2];        /* side i fighting the other side */
+    om_binom_table *tables[4];    /* owned tables behind the tests above */
+} om_wm_prepared;
+
+/* Where and why an engagement failed its check. */
+typedef struct om_wm_check_failure {
+    char field[64];   /* dotted path of the offending field, e.g. "a.unit.stands" */
+    char reason[256]; /* what is wrong, e.g. "must be 1..12 (got 0)" */
+} om_wm_check_failure;
+
+/*
+ * om_wm_engagement_check: validate an engagement (values in range, supports only
+ * for infantry, stand and shoot only by a shooting unit charged by the enemy...).
+ * Returns OM_OK, or OM_EINVAL after filling `why` (if not NULL) with the dotted
+ * field path as written in scenario files and the reason, and raising an error
+ * "field 'PATH': REASON". Scenario loaders map PATH to a file line.
+ */
+om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure *why);
+
+/*
+ * om_wm_prepare_alloc: check `e` and build its dice tables. On success *out owns
+ * the tables; free with om_wm_prepared_free. Errors: OM_EINVAL, OM_ENOMEM.
+ */
+om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out);
+
+/* Free a prepared engagement (NULL allowed). */
+void om_wm_prepared_free(om_wm_prepared *p);
+
+/*
+ * om_wm_resolve: simulate one trial of the prepared engagement with dice `d` and
+ * write the outcome. Pure apart from advancing `d`; thread-safe for distinct `d`.
+ */
+void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
+
+#endif /* OM_WM_H */

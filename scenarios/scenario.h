@@ -1,0 +1,54 @@
+/*
+ * scenario.h: scenario files, the human-written description of what to simulate.
+ *
+ * A scenario is a YAML file (README "Scenario files") naming the rule set, the
+ * two units and the situation. Loading validates everything: an unknown key, a
+ * malformed value, an unknown rule set or an impossible value (0 stands, armour
+ * 1+, ...) is an error whose message names the file, the line and the field.
+ * libcyaml is used only in load.c.
+ */
+#ifndef OM_SCENARIO_H
+#define OM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "wm.h"
+
+/* Schema identifier the "schema" key of a scenario file must carry. */
+#define OM_SCENARIO_SCHEMA "oddsmaster-scenario/1"
+
+/* A loaded scenario. Owns its strings. */
+typedef struct om_scenario {
+    char *source;          /* file path, or "<embedded default>" */
+    char *text;            /* the file text verbatim (NUL-terminated) */
+    char *title;           /* the scenario's title */
+    om_wm_engagement engagement; /* the engagement to simulate */
+} om_scenario;
+
+/*
+ * om_scenario_load_file: read and validate the scenario at `path`.
+ * Errors: OM_EIO (cannot read), OM_EPARSE (malformed YAML, unknown or missing
+ * key), OM_EINVAL (impossible value), OM_ENOTFOUND (unknown rule set), each with
+ * a message "FILE:LINE: field 'F': what is wrong". Free with om_scenario_free.
+ */
+om_status om_scenario_load_file(const char *path, om_scenario **out);
+
+/*
+ * om_scenario_load_text: as om_scenario_load_file for `len` bytes of YAML already
+ * in memory; `source` names it in messages.
+ */
+om_status om_scenario_load_text(const char *source, const char *text, size_t len,
+                                om_scenario **out);
+
+/* Free a scenario (NULL allowed). */
+void om_scenario_free(om_scenario *s);
+
+/* The embedded default scenario's YAML text (scenarios/default.yaml). */
+const char *om_scenario_default_text(void);
+
+/* Name used for the embedded default in messages and result files. */
+#define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
+
+#endif /* OM_SCENARIO_H */

@@ -1,0 +1,93 @@
+/*
+ * h5file.h: the HDF5 result file of a run, the only place HDF5 is used.
+ *
+ * Layout (README "Result files"):
+ *   /            attributes: schema, program_version, command_line, scenario_name,
+ *                scenario_yaml, title, ruleset, kind, unit_a, unit_b, points_a,
+ *                points_b, options_json, rng, seed (u64), trials (u64),
+ *                block_size (u64), threads, created_utc
+ *   /trials/<f>  one 1-D uint8 dataset per per-trial field of om_results_fields
+ *                produced by the run's kind (winner uses an HDF5 enum type with
+ *                names a, b, draw, none); chunked, shuffle + deflate; each has a
+ *                "description" attribute.
+ * The writer pre-sizes every dataset to the trial count and writes block b at
+ * row b*block_size, so the file does not depend on the order blocks finish in.
+ * It writes to a temporary file beside the target and renames it only when
+ * om_h5_writer_close succeeds, so a failed run leaves no partial file.
+ * Not thread-safe: callers serialise writes (one writer, called in a critical
+ * section).
+ */
+#ifndef OM_H5FILE_H
+#define OM_H5FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+#include "status.h"
+
+/* Schema identifier written to the root "schema" attribute. */
+#define OM_H5_SCHEMA "oddsmaster-results/1"
+
+typedef struct om_h5_writer om_h5_writer;
+typedef struct om_h5_reader om_h5_reader;
+
+/*
+ * om_h5_writer_create: start a result file at `path` for info->trials trials,
+ * writing info's provenance attributes and creating the datasets of the fields
+ * whose kinds include info->kind_mask. The data go to a temporary file until
+ * close. Errors: OM_EIO (cannot create), OM_EHDF5, OM_ENOMEM.
+ */
+om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run_info *info);
+
+/*
+ * om_h5_writer_put: write `count` outcomes as rows first_row..first_row+count-1
+ * of every dataset. Rows must lie inside the pre-sized trial count.
+ * Errors: OM_EINVAL (out of range), OM_EHDF5.
+ */
+om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const om_wm_outcome *rows,
+                           size_t count);
+
+/*
+ * om_h5_writer_close: flush, close and move the temporary file to its final path;
+ * frees `w` whatever happens. On failure the temporary file is removed.
+ */
+om_status om_h5_writer_close(om_h5_writer *w);
+
+/* om_h5_writer_abort: close, remove the temporary file and free `w` (NULL allowed). */
+void om_h5_writer_abort(om_h5_writer *w);
+
+/*
+ * om_h5_reader_open: open a result file for reading and check its schema attribute
+ * and the presence and lengths of its trial datasets. A file that is not HDF5, is
+ * truncated, or lacks the layout gives OM_EHDF5 with a message naming the file
+ * and what is wrong.
+ */
+om_status om_h5_reader_open(om_h5_reader **out, const char *path);
+
+/* Number of trials (rows) in the file. */
+uint64_t om_h5_reader_trials(const om_h5_reader *r);
+
+/* 1 if the file has the dataset /trials/<name>, else 0. */
+int om_h5_reader_has_field(const om_h5_reader *r, const char *name);
+
+/*
+ * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
+ * (uint8). Errors: OM_EINVAL (no such field or rows out of range), OM_EHDF5.
+ */
+om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                            uint8_t *buf);
+
+/*
+ * om_h5_reader_attr_string: a string attribute of the root group, as a new
+ * NUL-terminated string owned by the caller (free()). OM_ENOTFOUND if absent.
+ */
+om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out);
+
+/* om_h5_reader_attr_u64: an integer attribute of the root group. */
+om_status om_h5_reader_attr_u64(om_h5_reader *r, const char *name, uint64_t *out);
+
+/* Close the file and free `r` (NULL allowed). */
+void om_h5_reader_close(om_h5_reader *r);
+
+#endif /* OM_H5FILE_H */
