@@ -1,0 +1,58 @@
+/*
+ * cli.c: exit codes and error printing shared by the subcommands (cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int om_cli_exit_code(om_status st)
+{
+    switch (st) {
+    case OM_OK: return OM_EXIT_OK;
+    case OM_EINVAL:
+    case OM_EPARSE:
+    case OM_ENOTFOUND:
+    case OM_EUNSUPPORTED: return OM_EXIT_INPUT;
+    case OM_EIO:
+    case OM_EHDF5: return OM_EXIT_IO;
+    case OM_ENOMEM: return OM_EXIT_INTERNAL;
+    }
+    return OM_EXIT_INTERNAL;
+}
+
+int om_cli_fail(const char *cmd, om_status st)
+{
+    fprintf(stderr, "oddsmaster %s: error: %s\n", cmd,
+            om_error_message()[0] ? om_error_message() : om_status_name(st));
+    return om_cli_exit_code(st);
+}
+
+int om_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "oddsmaster %s: error: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'oddsmaster %s --help'.\n", cmd);
+    return OM_EXIT_USAGE;
+}
+
+int om_cli_parse_u64(const char *cmd, const char *option, const char *text,
+                     unsigned long long *out)
+{
+    char *end = NULL;
+    unsigned long long v;
+    if (text == NULL || *text == '\0' || *text == '-' || *text == '+')
+        return om_cli_usage_error(cmd, "%s needs a non-negative integer, got '%s'", option,
+                                  text ? text : "");
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0')
+        return om_cli_usage_error(cmd, "%s needs a non-negative integer, got '%s'", option, text);
+    *out = v;
+    return 0;
+}
