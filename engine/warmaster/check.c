@@ -1,1 +1,182 @@
-/* placeholder: being written */
+/*
+ * check.c: validation of an engagement before it is simulated.
+ *
+ * Every impossible value is rejected here, once, with the dotted field path used
+ * in scenario files ("a.unit.stands"), so that loaders can point at the line and
+ * the resolver can rely on its invariants (asserted there). Limits come from the
+ * rules (digest warmaster.md sections cited) or from the storage types.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wm.h"
+
+/* Largest unit the engine accepts: 12 stands covers every army list (units of
+ * 1-4 stands) with room for scenario experiments; outcome counters are uint8. */
+#define OM_WM_MAX_STANDS 12
+/* Largest per-stand Attacks, shooting Attacks and Hits values accepted. */
+#define OM_WM_MAX_ATTACKS 12
+#define OM_WM_MAX_HITS 12
+/* Largest character bonus (+2 hero, +2 monstrous mount, +1 magic: under 6). */
+#define OM_WM_MAX_BONUS 6
+/* Largest number of supporting stands: two supporting units of 12 stands. */
+#define OM_WM_MAX_SUPPORTS 24
+
+static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
+{
+    om_wm_check_failure local;
+    va_list ap;
+    if (why == NULL)
+        why = &local;
+    snprintf(why->field, sizeof why->field, "%s", field);
+    va_start(ap, fmt);
+    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
+    va_end(ap);
+    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
+}
+
+/* Check one number against [lo, hi]; `path` is "<side>.<field>". */
+static om_status check_range(om_wm_check_failure *why, const char *side, const char *field,
+                             unsigned value, unsigned lo, unsigned hi)
+{
+    char path[64];
+    if (value >= lo && value <= hi)
+        return OM_OK;
+    snprintf(path, sizeof path, "%s.%s", side, field);
+    return fail(why, path, "must be %u to %u (got %u)", lo, hi, value);
+}
+
+static om_status check_unit(const om_wm_unit *u, const char *side, om_wm_check_failure *why)
+{
+    char path[64];
+    om_status st;
+    if (u->name[0] == '\0') {
+        snprintf(path, sizeof path, "%s.unit.name", side);
+        return fail(why, path, "must not be empty");
+    }
+    if ((unsigned)u->troop >= OM_WM_TROOP_COUNT) {
+        snprintf(path, sizeof path, "%s.unit.type", side);
+        return fail(why, path, "unknown troop type %d", (int)u->troop);
+    }
+    if ((st = check_range(why, side, "unit.stands", u->stands, 1, OM_WM_MAX_STANDS)) ||
+        (st = check_range(why, side, "unit.attacks", u->attacks, 0, OM_WM_MAX_ATTACKS)) ||
+        (st = check_range(why, side, "unit.shots", u->shots, 0, OM_WM_MAX_ATTACKS)) ||
+        (st = check_range(why, side, "unit.hits", u->hits, 1, OM_WM_MAX_HITS)) ||
+        (st = check_range(why, side, "unit.pace", u->pace_cm, 1, 255)))
+        return st;
+    /* Armour is a save of 6+ to 3+ or none; it "can never be better than 3+"
+     * (warmaster.md 1.1, REV Banner of Shielding). */
+    if (u->armour != 0 && (u->armour < 3 || u->armour > 6)) {
+        snprintf(path, sizeof path, "%s.unit.armour", side);
+        return fail(why, path, "must be 3+ to 6+ or '-' for none (got %u+); Warmaster armour is "
+                    "never better than 3+", u->armour);
+    }
+    if (u->shots > 0 && u->range_cm == 0) {
+        snprintf(path, sizeof path, "%s.unit.range", side);
+        return fail(why, path, "a unit with shooting attacks needs a range above 0 cm");
+    }
+    return OM_OK;
+}
+
+static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failure *why)
+{
+    const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
+    const char *side = s == 0 ? "a" : "b";
+    char path[64];
+    om_status st;
+
+    if ((st = check_unit(&me->unit, side, why)))
+        return st;
+    if ((unsigned)me->position >= OM_WM_POSITION_COUNT) {
+        snprintf(path, sizeof path, "%s.position", side);
+        return fail(why, path, "unknown position %d", (int)me->position);
+    }
+    /* Only infantry and artillery can be defended or fortified (6.15). */
+    if (me->position != OM_WM_OPEN && me->unit.troop != OM_WM_INFANTRY &&
+        me->unit.troop != OM_WM_ARTILLERY) {
+        snprintf(path, sizeof path, "%s.position", side);
+        return fail(why, path, "only infantry and artillery can be %s (this unit is %s)",
+                    om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
+    }
+    if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
+        (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)))
+        return st;
+    if (e->kind == OM_WM_KIND_COMBAT) {
+        if ((st = check_range(why, side, "fighting", me->fighting, 1, me->unit.stands)) ||
+            (st = check_range(why, side, "flanked", me->flanked, 0, me->fighting)) ||
+            (st = check_range(why, side, "supports", me->supports, 0, OM_WM_MAX_SUPPORTS)) ||
+            (st = check_range(why, side, "support_units", me->support_units, 0, me->supports)))
+            return st;
+        /* Only infantry can support, and only infantry can be supported; a
+         * confused unit cannot support (6.7, 7.2). The declared supports are
+         * stands of infantry behind or beside this unit's fighting stands. */
+        if (me->supports > 0 && me->unit.troop != OM_WM_INFANTRY) {
+            snprintf(path, sizeof path, "%s.supports", side);
+            return fail(why, path, "only infantry can be supported (this unit is %s)",
+                        om_wm_troop_name(me->unit.troop));
+        }
+        if (me->supports > 0 && me->confused && me->support_units == 0) {
+            snprintf(path, sizeof path, "%s.supports", side);
+            return fail(why, path, "a confused unit cannot support itself; declare the "
+                        "supporting stands as other units with support_units");
+        }
+        if (me->charging && foe->charging) {
+            snprintf(path, sizeof path, "%s.charging", side);
+            return fail(why, path, "both sides cannot charge each other");
+        }
+        if (me->charging && me->position != OM_WM_OPEN) {
+            snprintf(path, sizeof path, "%s.position", side);
+            return fail(why, path, "a charging unit always counts as in the open (6.15)");
+        }
+        /* Only infantry (and flyers and giants, not modelled yet) may contact
+         * fortified stands (6.2, 6.15). */
+        if (me->charging && foe->position == OM_WM_FORTIFIED &&
+            me->unit.troop != OM_WM_INFANTRY) {
+            snprintf(path, sizeof path, "%s.charging", side);
+            return fail(why, path, "only infantry can charge fortified stands (this unit is %s)",
+                        om_wm_troop_name(me->unit.troop));
+        }
+        if (me->stand_and_shoot) {
+            snprintf(path, sizeof path, "%s.stand_and_shoot", side);
+            if (!foe->charging)
+                return fail(why, path, "a unit can only stand and shoot at an enemy that "
+                            "charges it");
+            if (me->unit.shots == 0)
+                return fail(why, path, "the unit has no shooting attacks");
+            if (me->shooting == 0)
+                return fail(why, path, "no stands shoot (shooting is 0)");
+        }
+    } else {
+        if (me->charging || me->stand_and_shoot) {
+            snprintf(path, sizeof path, "%s.%s", side,
+                     me->charging ? "charging" : "stand_and_shoot");
+            return fail(why, path, "a volley has no charge: side A shoots at side B");
+        }
+        if (s == 0 && (me->unit.shots == 0 || me->shooting == 0)) {
+            snprintf(path, sizeof path, "a.unit.shots");
+            return fail(why, path, "the shooting unit of a volley needs shooting attacks and "
+                        "at least one shooting stand");
+        }
+    }
+    return OM_OK;
+}
+
+om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure *why)
+{
+    om_status st;
+    if (e->rules == NULL)
+        return fail(why, "ruleset", "no rule set given");
+    if (e->kind != OM_WM_KIND_COMBAT && e->kind != OM_WM_KIND_VOLLEY)
+        return fail(why, "kind", "must be combat or volley");
+    for (int s = 0; s < 2; s++)
+        if ((st = check_side(e, s, why)))
+            return st;
+    return OM_OK;
+}

@@ -1,1 +1,81 @@
-/* placeholder: being written */
+/*
+ * engagement.c: preparing an engagement for simulation (its dice tables) and
+ * resolving one trial. Preparation runs once per run; resolution runs per trial
+ * on every thread and only reads the prepared data.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wm.h"
+#include "wm_int.h"
+
+/* Build the dice test of a to-hit and a save score, sharing a table with an
+ * earlier test of the same probability. */
+static om_status make_test(om_wm_prepared *p, unsigned *n_tables, om_dice_test *t,
+                           unsigned to_hit, unsigned save)
+{
+    double prob = om_dice_test_probability(to_hit, save);
+    om_status st;
+    t->to_hit = (uint8_t)to_hit;
+    t->save = (uint8_t)save;
+    for (unsigned i = 0; i < *n_tables; i++) {
+        if (p->tables[i]->p == prob) {
+            t->pass = p->tables[i];
+            return OM_OK;
+        }
+    }
+    if (NEVER(*n_tables >= sizeof p->tables / sizeof p->tables[0]))
+        return OM_ERROR(OM_EINVAL, "too many dice tables for one engagement");
+    st = om_binom_table_alloc(&p->tables[*n_tables], prob, OM_BINOM_N_MAX);
+    if (st != OM_OK)
+        return st;
+    t->pass = p->tables[(*n_tables)++];
+    return OM_OK;
+}
+
+om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
+{
+    om_wm_prepared *p;
+    unsigned n_tables = 0;
+    om_status st;
+
+    *out = NULL;
+    if ((st = om_wm_engagement_check(e, NULL)) != OM_OK)
+        return st;
+    p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
+    p->e = *e;
+    for (int s = 0; s < 2; s++) {
+        const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
+        unsigned to_hit = om_wm_to_hit_score(e->rules, foe);
+        bool shots_saved = !(me->unit.rules & OM_WM_RULE_SHOTS_NO_SAVE);
+        if ((st = make_test(p, &n_tables, &p->melee[s], to_hit,
+                            om_wm_save_score(&foe->unit, true))) != OM_OK ||
+            (st = make_test(p, &n_tables, &p->shoot[s], to_hit,
+                            om_wm_save_score(&foe->unit, shots_saved))) != OM_OK) {
+            om_wm_prepared_free(p);
+            return st;
+        }
+    }
+    *out = p;
+    return OM_OK;
+}
+
+void om_wm_prepared_free(om_wm_prepared *p)
+{
+    if (p == NULL)
+        return;
+    for (size_t i = 0; i < sizeof p->tables / sizeof p->tables[0]; i++)
+        om_binom_table_free(p->tables[i]);
+    free(p);
+}
+
+void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->e.kind == OM_WM_KIND_VOLLEY)
+        om_wm_volley(p, d, out);
+    else
+        om_wm_combat(p, d, out);
+}

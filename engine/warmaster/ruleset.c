@@ -1,1 +1,96 @@
-/* placeholder: being written */
+/*
+ * ruleset.c: the rule sets of the Warmaster family as data.
+ *
+ * Warmaster 1.1, Revolution and Ancients share one resolver; where they differ
+ * the difference is a value in this table (digest warmaster.md section 15 and the
+ * "Differences" section of warmaster-ancients.md). Each entry cites its source.
+ */
+#include <string.h>
+
+#include "wm.h"
+
+static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
+    [OM_WM_RULES_WM11] = {
+        .id = OM_WM_RULES_WM11,
+        .name = "warmaster-1.1",
+        .title = "Warmaster 1.1 (official Rules Update)",
+        /* +1 charging in the open; monsters and chariots +1 more (warmaster.md 6.4). */
+        .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
+                         [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
+        /* 4+ open, 5+ defended, 6 fortified (warmaster.md 5.2, 6.5). */
+        .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
+        /* D5: "stands that fall casualty cannot support" (RU P145 example). */
+        .supports_after_casualties = true,
+        /* D6/A10: divide by engaged units only (RU P145 example). */
+        .retreat_divisor_engaged_only = true,
+    },
+    [OM_WM_RULES_REV] = {
+        .id = OM_WM_RULES_REV,
+        .name = "warmaster-revolution",
+        .title = "Warmaster Revolution",
+        .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
+                         [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
+        .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
+        /* REV SUPPORTING TROOPS: count supports before removing casualties. */
+        .supports_after_casualties = false,
+        /* REV RETREATS: all units of the losing side, supporters included. */
+        .retreat_divisor_engaged_only = false,
+    },
+    [OM_WM_RULES_WMA] = {
+        .id = OM_WM_RULES_WMA,
+        .name = "warmaster-ancients",
+        .title = "Warmaster Ancients (2005)",
+        /* Ancients 7.3: the extra +1 belongs to elephants and heavy or scythed
+         * chariots only (special rules), not to light chariots; the chariot type
+         * therefore gets the basic +1 here. */
+        .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 1,
+                         [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
+        .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
+        /* Ancients 8 (support): counted after all attacks, before casualties. */
+        .supports_after_casualties = false,
+        .retreat_divisor_engaged_only = false,
+    },
+};
+
+const om_wm_ruleset *om_wm_ruleset_find(const char *name)
+{
+    for (int i = 0; i < OM_WM_RULES_COUNT; i++)
+        if (strcmp(om_wm_rulesets[i].name, name) == 0)
+            return &om_wm_rulesets[i];
+    return NULL;
+}
+
+const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id)
+{
+    return (unsigned)id < OM_WM_RULES_COUNT ? &om_wm_rulesets[id] : NULL;
+}
+
+/* Full pace by troop type (warmaster.md 1.3 movement chart). Machines vary by
+ * army list; 20cm is the common value and scenarios may override it. */
+static const uint8_t om_wm_pace_cm[OM_WM_TROOP_COUNT] = {
+    [OM_WM_INFANTRY] = 20, [OM_WM_CAVALRY] = 30, [OM_WM_CHARIOT] = 30,
+    [OM_WM_MONSTER] = 20,  [OM_WM_ARTILLERY] = 10, [OM_WM_MACHINE] = 20,
+};
+
+unsigned om_wm_troop_pace(om_wm_troop troop)
+{
+    return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_pace_cm[troop] : 0;
+}
+
+static const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
+    "infantry", "cavalry", "chariot", "monster", "artillery", "machine",
+};
+
+const char *om_wm_troop_name(om_wm_troop troop)
+{
+    return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_troop_names[troop] : "?";
+}
+
+static const char *const om_wm_position_names[OM_WM_POSITION_COUNT] = {
+    "open", "defended", "fortified",
+};
+
+const char *om_wm_position_name(om_wm_position position)
+{
+    return (unsigned)position < OM_WM_POSITION_COUNT ? om_wm_position_names[position] : "?";
+}

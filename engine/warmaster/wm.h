@@ -179,4 +179,42 @@ void om_wm_prepared_free(om_wm_prepared *p);
  */
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
 
+/* --- Rule arithmetic, exposed for the worked-example tests. --- */
+
+/* Score needed to hit `target` (5.2, 6.5): the rule set's table by position;
+ * only infantry and artillery are ever defended or fortified. */
+unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target);
+
+/* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
+ * none or the attack allows none. */
+unsigned om_wm_save_score(const om_wm_unit *target, bool save_allowed);
+
+/*
+ * om_wm_attack_dice: dice rolled by `me` against `foe` in a combat round (6.4):
+ * per stand Attacks + charge bonus (round 1, charging, foe in the open) - terror
+ * - confused - 1 on flanked stands, each stand floored at 0 (A4); the character
+ * bonus goes to the best stand (A39); a unit with fighting stands always rolls at
+ * least one die (last-ditch die, A3).
+ */
+unsigned om_wm_attack_dice(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
+                           unsigned fighting, unsigned flanked, unsigned round);
+
+/* Retreat distance in cm (6.9): ceil(difference / losing units), at least 1. */
+unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigned losing_units);
+
+/* Pursuit bonus (6.4, A37): +1, and +1 for each full 3cm the enemy retreated. */
+unsigned om_wm_pursuit_bonus(unsigned retreat_cm);
+
+/* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
+ * defended unit, the first two for a fortified one. */
+unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position);
+
+/*
+ * om_wm_record_hits: add `hits` to a unit's carried hits and remove a stand for
+ * each full `hits_per_stand` (5.4, 6.5); returns the stands removed. `stands` and
+ * `carried` are updated; a destroyed unit keeps no carried hits.
+ */
+unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_per_stand,
+                           unsigned hits);
+
 #endif /* OM_WM_H */
