@@ -1,1 +1,573 @@
-/* placeholder: being written */
+/*
+ * test_scenario.c: Criterion tests of scenarios/load.c (scenario.h).
+ *
+ * Good files (tests/data/scenarios/good) are loaded and every field of the
+ * resulting engagement is compared with the file, including each default.
+ * Bad files (tests/data/scenarios/bad, one mistake each, named by its first
+ * comment line) must fail with the right status and a message that starts
+ * "FILE:LINE: field 'PATH': " at the line of the mistake; line numbers below
+ * are those of the data files.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include "scenario.h"
+
+#define SCENARIO_DIR OM_TEST_DATA "/scenarios"
+
+/* Largest path or message prefix built here. */
+#define TEST_BUF 1024
+
+/* Read a whole file into a NUL-terminated buffer (caller frees). */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    cr_assert_not_null(f, "cannot open %s", path);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    cr_assert_geq(n, 0);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Load tests/data/scenarios/good/NAME.yaml, which must succeed. */
+static om_scenario *load_good(const char *name)
+{
+    char path[TEST_BUF];
+    om_scenario *s = NULL;
+    snprintf(path, sizeof path, "%s/good/%s.yaml", SCENARIO_DIR, name);
+    om_status st = om_scenario_load_file(path, &s);
+    cr_assert_eq(st, OM_OK, "%s: status %d: %s", path, st, om_error_message());
+    cr_assert_not_null(s);
+    return s;
+}
+
+/* Check that the last error has `code` and a message starting
+ * "SOURCE:LINE: field 'FIELD': " and containing `fragment` (if not NULL). */
+static void check_message(om_status st, om_status code, const char *source, int line,
+                          const char *field, const char *fragment)
+{
+    char prefix[TEST_BUF];
+    const char *msg = om_error_message();
+    cr_assert_eq(st, code, "%s: status %d, expected %d; message: %s", source, st, code,
+                 msg);
+    cr_assert_eq(om_error_code(), code);
+    snprintf(prefix, sizeof prefix, "%s:%d: field '%s': ", source, line, field);
+    cr_assert(strncmp(msg, prefix, strlen(prefix)) == 0,
+              "message\n  %s\ndoes not start with\n  %s", msg, prefix);
+    if (fragment)
+        cr_assert_not_null(strstr(msg, fragment), "message\n  %s\nlacks '%s'", msg,
+                           fragment);
+    cr_assert_eq(strchr(msg, '\n'), NULL, "one-line message expected: %s", msg);
+}
+
+/* Load tests/data/scenarios/bad/NAME.yaml and check that it fails with `code`
+ * at `line` in `field`, the message containing `fragment` (if not NULL). */
+static void expect_bad(const char *name, om_status code, int line, const char *field,
+                       const char *fragment)
+{
+    char path[TEST_BUF];
+    om_scenario *s = NULL;
+    snprintf(path, sizeof path, "%s/bad/%s.yaml", SCENARIO_DIR, name);
+    om_error_clear();
+    om_status st = om_scenario_load_file(path, &s);
+    cr_assert_null(s, "%s: no scenario may be returned on error", path);
+    check_message(st, code, path, line, field, fragment);
+}
+
+/* A complete scenario with "%s" in place of side A's armour value. */
+static const char armour_template[] =
+    "schema: oddsmaster-scenario/1\n"
+    "ruleset: warmaster-revolution\n"
+    "a:\n"
+    "  unit: {name: A, type: infantry, stands: 3, attacks: 3, hits: 3, armour: %s}\n"
+    "b:\n"
+    "  unit: {name: B, type: infantry, stands: 3, attacks: 3, hits: 3, armour: 6+}\n";
+
+/* ------------------------------------------------------------------------ */
+
+Test(scenario, default_embedded)
+{
+    const char *text = om_scenario_default_text();
+    om_scenario *s = NULL;
+    cr_assert_not_null(text);
+    om_status st = om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, text, strlen(text), &s);
+    cr_assert_eq(st, OM_OK, "%s", om_error_message());
+
+    const om_wm_engagement *e = &s->engagement;
+    const om_wm_side *a = &e->side[OM_WM_SIDE_A], *b = &e->side[OM_WM_SIDE_B];
+    cr_assert_str_eq(s->source, OM_SCENARIO_DEFAULT_NAME);
+    cr_assert_str_eq(s->text, text);
+    cr_assert_str_eq(s->title, "Knights charge Spearmen in the open");
+    cr_assert_eq(e->rules, om_wm_ruleset_find("warmaster-revolution"));
+    cr_assert_eq(e->rules->id, OM_WM_RULES_REV);
+    cr_assert_eq(e->kind, OM_WM_KIND_COMBAT);
+
+    cr_assert_str_eq(a->unit.name, "Knights");
+    cr_assert_eq(a->unit.troop, OM_WM_CAVALRY);
+    cr_assert_eq(a->unit.stands, 3);
+    cr_assert_eq(a->unit.attacks, 3);
+    cr_assert_eq(a->unit.hits, 3);
+    cr_assert_eq(a->unit.armour, 4);
+    cr_assert_eq(a->unit.points, 110);
+    cr_assert(a->charging);
+    cr_assert_eq(a->fighting, 3);
+
+    cr_assert_str_eq(b->unit.name, "Spearmen");
+    cr_assert_eq(b->unit.troop, OM_WM_INFANTRY);
+    cr_assert_eq(b->unit.stands, 3);
+    cr_assert_eq(b->unit.attacks, 3);
+    cr_assert_eq(b->unit.hits, 3);
+    cr_assert_eq(b->unit.armour, 6);
+    cr_assert_eq(b->unit.points, 45);
+    cr_assert_not(b->charging);
+    cr_assert_eq(b->position, OM_WM_OPEN);
+    om_scenario_free(s);
+}
+
+Test(scenario, default_text_is_default_yaml)
+{
+    size_t len;
+    char *file = slurp(OM_SOURCE_ROOT "/scenarios/default.yaml", &len);
+    cr_assert_str_eq(om_scenario_default_text(), file);
+    free(file);
+}
+
+Test(scenario, defaults)
+{
+    char path[TEST_BUF];
+    size_t len;
+    om_scenario *s = load_good("minimal");
+    snprintf(path, sizeof path, "%s/good/minimal.yaml", SCENARIO_DIR);
+    char *file = slurp(path, &len);
+    cr_assert_str_eq(s->source, path);
+    cr_assert_str_eq(s->text, file);
+    free(file);
+
+    /* Title: "<name A> vs <name B>"; kind: combat. */
+    cr_assert_str_eq(s->title, "Wolf Riders vs Trolls");
+    cr_assert_eq(s->engagement.rules, om_wm_ruleset_find("warmaster-1.1"));
+    cr_assert_eq(s->engagement.kind, OM_WM_KIND_COMBAT);
+    for (int i = 0; i < 2; i++) {
+        const om_wm_side *side = &s->engagement.side[i];
+        const om_wm_unit *u = &side->unit;
+        cr_assert_eq(u->shots, 0, "side %d", i);
+        cr_assert_eq(u->range_cm, 0, "side %d: no shots, no range", i);
+        cr_assert_eq(u->pace_cm, om_wm_troop_pace(u->troop), "side %d", i);
+        cr_assert_eq(u->points, 0, "side %d", i);
+        cr_assert_eq(u->rules, 0u, "side %d", i);
+        cr_assert_not(side->charging, "side %d", i);
+        cr_assert_eq(side->position, OM_WM_OPEN, "side %d", i);
+        cr_assert_eq(side->fighting, u->stands, "side %d: all stands fight", i);
+        cr_assert_eq(side->flanked, 0, "side %d", i);
+        cr_assert_eq(side->supports, 0, "side %d", i);
+        cr_assert_eq(side->support_units, 0, "side %d", i);
+        cr_assert_eq(side->attack_bonus, 0, "side %d", i);
+        cr_assert_eq(side->shooting, u->stands, "side %d: all stands shoot", i);
+        cr_assert_not(side->confused, "side %d", i);
+        cr_assert_not(side->stand_and_shoot, "side %d", i);
+    }
+    cr_assert_eq(s->engagement.side[0].unit.pace_cm, 30, "cavalry pace");
+    cr_assert_eq(s->engagement.side[1].unit.pace_cm, 20, "infantry pace");
+    cr_assert_eq(s->engagement.side[1].unit.attacks, 5);
+    cr_assert_eq(s->engagement.side[1].unit.armour, 5);
+    om_scenario_free(s);
+}
+
+Test(scenario, every_key_given)
+{
+    om_scenario *s = load_good("full");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    cr_assert_str_eq(s->title, "Knights charge Bowmen behind a hedge");
+    cr_assert_eq(s->engagement.rules->id, OM_WM_RULES_WMA);
+    cr_assert_eq(s->engagement.kind, OM_WM_KIND_COMBAT);
+
+    cr_assert_eq(a->unit.pace_cm, 25);
+    cr_assert_eq(a->unit.points, 110);
+    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert(a->charging);
+    cr_assert_eq(a->fighting, 2);
+    cr_assert_eq(a->flanked, 1);
+    cr_assert_eq(a->attack_bonus, 1);
+    cr_assert_eq(a->shooting, 0);
+    cr_assert_not(a->confused, "'no' is false");
+
+    cr_assert_str_eq(b->unit.name, "Bowmen");
+    cr_assert_eq(b->unit.armour, 0, "armour: none");
+    cr_assert_eq(b->unit.shots, 1);
+    cr_assert_eq(b->unit.range_cm, 25);
+    cr_assert_eq(b->unit.pace_cm, 15);
+    cr_assert_eq(b->unit.points, 55);
+    cr_assert_eq(b->unit.rules, OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_TERROR);
+    cr_assert_eq(b->position, OM_WM_DEFENDED);
+    cr_assert_eq(b->fighting, 3);
+    cr_assert_eq(b->supports, 2);
+    cr_assert_eq(b->support_units, 1);
+    cr_assert_eq(b->shooting, 2);
+    cr_assert(b->stand_and_shoot, "'yes' is true");
+    om_scenario_free(s);
+}
+
+Test(scenario, volley_and_range_default)
+{
+    om_scenario *s = load_good("volley");
+    const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
+    cr_assert_eq(s->engagement.kind, OM_WM_KIND_VOLLEY);
+    cr_assert_eq(a->shots, 1);
+    cr_assert_eq(a->range_cm, 30, "a unit with shots gets 30 cm by default");
+    cr_assert_eq(a->armour, 0, "armour: 0");
+    cr_assert_eq(b->armour, 0, "armour: \"-\"");
+    cr_assert_str_eq(s->title, "Crossbowmen vs Orc Boyz");
+    om_scenario_free(s);
+}
+
+Test(scenario, armour_spellings)
+{
+    static const struct {
+        const char *written;
+        unsigned save;
+    } cases[] = {
+        { "4+", 4 }, { "4", 4 }, { "3+", 3 }, { "6+", 6 }, { "6", 6 },
+        { "\"5+\"", 5 }, { "0", 0 }, { "none", 0 }, { "\"-\"", 0 }, { "'-'", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[TEST_BUF];
+        om_scenario *s = NULL;
+        snprintf(text, sizeof text, armour_template, cases[i].written);
+        om_status st = om_scenario_load_text("armour.yaml", text, strlen(text), &s);
+        cr_assert_eq(st, OM_OK, "armour: %s: %s", cases[i].written, om_error_message());
+        cr_assert_eq(s->engagement.side[0].unit.armour, cases[i].save, "armour: %s",
+                     cases[i].written);
+        om_scenario_free(s);
+    }
+}
+
+Test(scenario, armour_spellings_rejected)
+{
+    static const struct {
+        const char *written;
+        om_status code;
+    } cases[] = {
+        { "1+", OM_EINVAL }, { "7+", OM_EINVAL }, { "10+", OM_EINVAL },
+        { "0+", OM_EINVAL }, { "+4", OM_EPARSE }, { "4++", OM_EPARSE },
+        { "-4", OM_EPARSE }, { "four", OM_EPARSE }, { "\"\"", OM_EPARSE },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[TEST_BUF];
+        om_scenario *s = NULL;
+        snprintf(text, sizeof text, armour_template, cases[i].written);
+        om_status st = om_scenario_load_text("armour.yaml", text, strlen(text), &s);
+        cr_assert_null(s);
+        check_message(st, cases[i].code, "armour.yaml", 4, "a.unit.armour", NULL);
+    }
+}
+
+Test(scenario, load_text_names_source)
+{
+    char text[TEST_BUF];
+    om_scenario *s = NULL;
+    snprintf(text, sizeof text, armour_template, "4+");
+    cr_assert_eq(om_scenario_load_text("my scenario", text, strlen(text), &s), OM_OK);
+    cr_assert_str_eq(s->source, "my scenario");
+    cr_assert_str_eq(s->text, text);
+    cr_assert_str_eq(s->title, "A vs B");
+    om_scenario_free(s);
+
+    snprintf(text, sizeof text, armour_template, "heavy");
+    om_status st = om_scenario_load_text("my scenario", text, strlen(text), &s);
+    cr_assert_null(s);
+    check_message(st, OM_EPARSE, "my scenario", 4, "a.unit.armour", "'heavy'");
+
+    st = om_scenario_load_text(NULL, text, strlen(text), &s);
+    check_message(st, OM_EPARSE, "<text>", 4, "a.unit.armour", NULL);
+}
+
+Test(scenario, load_text_reads_len_bytes)
+{
+    /* Bytes after `len` are not part of the document. */
+    char text[TEST_BUF];
+    om_scenario *s = NULL;
+    snprintf(text, sizeof text, armour_template, "5+");
+    size_t len = strlen(text);
+    strcat(text, "garbage: [\n");
+    cr_assert_eq(om_scenario_load_text("t", text, len, &s), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(strlen(s->text), len);
+    om_scenario_free(s);
+}
+
+Test(scenario, bad_arguments)
+{
+    om_scenario *s = NULL;
+    cr_assert_eq(om_scenario_load_text("t", "x", 1, NULL), OM_EINVAL);
+    cr_assert_eq(om_scenario_load_text("t", NULL, 4, &s), OM_EINVAL);
+    cr_assert_null(s);
+    cr_assert_eq(om_scenario_load_file(NULL, &s), OM_EINVAL);
+    cr_assert_eq(om_scenario_load_file("x", NULL), OM_EINVAL);
+    om_scenario_free(NULL);
+}
+
+Test(scenario, errors_are_not_printed, .init = cr_redirect_stderr)
+{
+    /* libcyaml's log goes into the message, never to stderr. */
+    expect_bad("unknown_unit_key", OM_EPARSE, 9, "a.unit.atacks", NULL);
+    expect_bad("missing_key", OM_EPARSE, 14, "b.unit.hits", NULL);
+    expect_bad("tab", OM_EPARSE, 8, "a.unit", NULL);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("");
+}
+
+Test(scenario, loads_after_an_error)
+{
+    expect_bad("wrong_type", OM_EPARSE, 8, "a.unit.stands", NULL);
+    om_scenario *s = load_good("minimal");
+    om_scenario_free(s);
+}
+
+/* ---- Files that cannot be read ------------------------------------------ */
+
+Test(scenario, nonexistent_file)
+{
+    const char *path = SCENARIO_DIR "/bad/no_such_file.yaml";
+    char want[TEST_BUF];
+    om_scenario *s = NULL;
+    cr_assert_eq(om_scenario_load_file(path, &s), OM_EIO);
+    cr_assert_null(s);
+    snprintf(want, sizeof want, "%s: cannot read: %s", path, strerror(ENOENT));
+    cr_assert_str_eq(om_error_message(), want);
+}
+
+Test(scenario, directory)
+{
+    om_scenario *s = NULL;
+    cr_assert_eq(om_scenario_load_file(SCENARIO_DIR, &s), OM_EIO);
+    cr_assert_null(s);
+    cr_assert_not_null(strstr(om_error_message(), SCENARIO_DIR ": cannot read: "));
+}
+
+/* ---- Documents that are not scenarios ----------------------------------- */
+
+Test(scenario, empty_file)
+{
+    expect_bad("empty", OM_EPARSE, 1, "(document)", "the file is empty");
+}
+
+Test(scenario, comments_only)
+{
+    expect_bad("comments_only", OM_EPARSE, 1, "(document)", "the file is empty");
+}
+
+Test(scenario, not_a_mapping)
+{
+    expect_bad("not_mapping", OM_EPARSE, 2, "(document)", "must be a mapping");
+}
+
+Test(scenario, two_documents)
+{
+    expect_bad("two_documents", OM_EPARSE, 21, "(document)", "second");
+}
+
+/* ---- YAML syntax --------------------------------------------------------- */
+
+Test(scenario, malformed_yaml)
+{
+    expect_bad("malformed", OM_EPARSE, 6, "a.unit", "invalid YAML");
+}
+
+Test(scenario, tab_indentation)
+{
+    expect_bad("tab", OM_EPARSE, 8, "a.unit", "tab");
+}
+
+Test(scenario, unclosed_flow_list)
+{
+    expect_bad("unclosed", OM_EPARSE, 21, "b.unit.rules", "end of the file");
+}
+
+Test(scenario, unquoted_dash)
+{
+    expect_bad("lone_dash", OM_EPARSE, 11, "a.unit.armour", "quote it");
+}
+
+/* ---- Schema -------------------------------------------------------------- */
+
+Test(scenario, schema_missing)
+{
+    expect_bad("schema_missing", OM_EPARSE, 3, "schema", "missing");
+}
+
+Test(scenario, schema_wrong)
+{
+    expect_bad("schema_wrong", OM_EPARSE, 2, "schema", "oddsmaster-scenario/2");
+}
+
+/* ---- Keys ---------------------------------------------------------------- */
+
+Test(scenario, unknown_top_level_key)
+{
+    expect_bad("unknown_top_key", OM_EPARSE, 3, "rulset", "did you mean 'ruleset'?");
+}
+
+Test(scenario, unknown_unit_key_did_you_mean)
+{
+    expect_bad("unknown_unit_key", OM_EPARSE, 9, "a.unit.atacks",
+               "unknown key 'atacks'; did you mean 'attacks'?");
+}
+
+Test(scenario, unknown_unit_key_lists_known_keys)
+{
+    expect_bad("unknown_unit_key_far", OM_EPARSE, 9, "a.unit.strength",
+               "known keys: name, type, stands, attacks");
+}
+
+Test(scenario, side_key_in_unit)
+{
+    expect_bad("side_key_in_unit", OM_EPARSE, 12, "a.unit.charging", "side key");
+}
+
+Test(scenario, missing_required_key)
+{
+    /* Absent: reported at the line of the mapping that should hold it. */
+    expect_bad("missing_key", OM_EPARSE, 14, "b.unit.hits", "required key 'hits'");
+}
+
+Test(scenario, missing_side)
+{
+    expect_bad("missing_b", OM_EPARSE, 2, "b", "required key 'b'");
+}
+
+Test(scenario, duplicate_key)
+{
+    expect_bad("duplicate_key", OM_EPARSE, 18, "b.unit.stands", "duplicate");
+}
+
+/* ---- Value types ----------------------------------------------------------- */
+
+Test(scenario, word_for_integer)
+{
+    expect_bad("wrong_type", OM_EPARSE, 8, "a.unit.stands",
+               "expected an integer, got 'three'");
+}
+
+Test(scenario, list_for_integer)
+{
+    expect_bad("list_for_int", OM_EPARSE, 9, "a.unit.attacks",
+               "expected an integer, got a list");
+}
+
+Test(scenario, value_for_unit_mapping)
+{
+    expect_bad("unit_scalar", OM_EPARSE, 14, "b.unit", "expected a mapping");
+}
+
+Test(scenario, word_for_rule_list)
+{
+    expect_bad("rules_scalar", OM_EPARSE, 12, "a.unit.rules", "expected a list");
+}
+
+Test(scenario, list_in_rule_list)
+{
+    expect_bad("rules_nested", OM_EPARSE, 12, "a.unit.rules", "expected a rule name");
+}
+
+Test(scenario, bad_boolean)
+{
+    expect_bad("bad_bool", OM_EPARSE, 12, "a.charging", "expected true or false");
+}
+
+Test(scenario, armour_word)
+{
+    expect_bad("armour_word", OM_EPARSE, 11, "a.unit.armour", "'heavy'");
+}
+
+/* ---- Names --------------------------------------------------------------- */
+
+Test(scenario, unknown_ruleset)
+{
+    expect_bad("unknown_ruleset", OM_ENOTFOUND, 3, "ruleset",
+               "warmaster-1.1, warmaster-revolution, warmaster-ancients");
+}
+
+Test(scenario, unknown_troop_type)
+{
+    expect_bad("unknown_type", OM_EPARSE, 7, "a.unit.type", "'dragon'");
+}
+
+Test(scenario, unknown_position)
+{
+    expect_bad("unknown_position", OM_EPARSE, 21, "b.position",
+               "open, defended, fortified");
+}
+
+Test(scenario, unknown_kind)
+{
+    expect_bad("unknown_kind", OM_EPARSE, 4, "kind", "combat, volley");
+}
+
+Test(scenario, unknown_rule_name)
+{
+    /* The line of the offending entry, not of the "rules:" key. */
+    expect_bad("unknown_rule", OM_EPARSE, 14, "a.unit.rules",
+               "'fear'; known rules: terror, shots-no-save");
+}
+
+Test(scenario, name_too_long)
+{
+    expect_bad("name_too_long", OM_EINVAL, 6, "a.unit.name", "at most 63");
+}
+
+/* ---- Impossible values --------------------------------------------------- */
+
+Test(scenario, zero_stands)
+{
+    expect_bad("zero_stands", OM_EINVAL, 8, "a.unit.stands", NULL);
+}
+
+Test(scenario, negative_stands)
+{
+    expect_bad("negative_stands", OM_EINVAL, 17, "b.unit.stands", "negative (got -2)");
+}
+
+Test(scenario, stands_300)
+{
+    expect_bad("stands_300", OM_EINVAL, 8, "a.unit.stands", "300");
+}
+
+Test(scenario, stands_beyond_any_integer)
+{
+    expect_bad("huge_stands", OM_EINVAL, 8, "a.unit.stands", "out of range");
+}
+
+Test(scenario, armour_1plus)
+{
+    expect_bad("armour_1plus", OM_EINVAL, 11, "a.unit.armour", NULL);
+}
+
+Test(scenario, fighting_more_than_stands)
+{
+    expect_bad("fighting_gt_stands", OM_EINVAL, 13, "a.fighting", NULL);
+}
+
+Test(scenario, supports_on_cavalry)
+{
+    expect_bad("supports_cavalry", OM_EINVAL, 13, "a.supports", NULL);
+}
+
+Test(scenario, defaulted_field_reported_at_its_mapping)
+{
+    /* a.unit.shots is absent (0): the error points at a's "unit:" line. */
+    expect_bad("volley_no_shots", OM_EINVAL, 6, "a.unit.shots", NULL);
+}
