@@ -1,1 +1,535 @@
-/* placeholder: being written */
+/*
+ * summary.c: the summary of a result file and its text, JSON and CSV forms
+ * (summary.h). DESIGN "Results": probabilities come with 95% Wilson intervals
+ * and full distributions, not only means. Each dataset is streamed once through
+ * a 256-bin histogram, so memory is flat in the number of trials; every number
+ * reported is derived from the histograms.
+ */
+#include "summary.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sides as printed: "A" and "B", "a" and "b" as keys. */
+static const char *const side_label[2] = {"A", "B"};
+static const char *const side_key[2] = {"a", "b"};
+
+/* Outcome columns as keys, in OM_SUMMARY_WIN/DRAW/LOSE order. */
+static const char *const outcome_key[3] = {"win", "draw", "lose"};
+
+/* The jansson integer type must hold any int64_t for the seed test below. */
+_Static_assert(sizeof(json_int_t) >= sizeof(int64_t), "json_int_t narrower than 64 bits");
+
+/* ---------------------------------------------------------------- compute */
+
+/* Estimate P = count / n with its Wilson interval. */
+static om_status prob_set(om_summary_prob *p, uint64_t count, uint64_t n, double confidence)
+{
+    p->count = count;
+    p->p = n > 0 ? (double)count / (double)n : 0.0;
+    return om_stats_wilson(count, n, confidence, &p->lo, &p->hi);
+}
+
+/*
+ * Read an optional string attribute: a missing one leaves *out NULL, as the
+ * summary reports it unknown rather than failing on an older or foreign file.
+ */
+static om_status attr_string_opt(om_h5_reader *r, const char *name, char **out)
+{
+    om_status st = om_h5_reader_attr_string(r, name, out);
+    if (st == OM_ENOTFOUND) {
+        om_error_clear();
+        return OM_OK;
+    }
+    return st;
+}
+
+/* Same for an integer attribute: *found says whether it was there. */
+static om_status attr_u64_opt(om_h5_reader *r, const char *name, uint64_t *out, bool *found)
+{
+    om_status st = om_h5_reader_attr_u64(r, name, out);
+    *found = st == OM_OK;
+    if (st == OM_ENOTFOUND) {
+        *out = 0;
+        om_error_clear();
+        return OM_OK;
+    }
+    return st;
+}
+
+static om_status read_provenance(om_h5_reader *r, om_summary *s)
+{
+    om_status st;
+    bool found;
+    if ((st = attr_string_opt(r, "title", &s->title)) != OM_OK
+        || (st = attr_string_opt(r, "ruleset", &s->ruleset)) != OM_OK
+        || (st = attr_string_opt(r, "kind", &s->kind)) != OM_OK
+        || (st = attr_string_opt(r, "program_version", &s->program_version)) != OM_OK
+        || (st = attr_string_opt(r, "unit_a", &s->unit[0])) != OM_OK
+        || (st = attr_string_opt(r, "unit_b", &s->unit[1])) != OM_OK
+        || (st = attr_u64_opt(r, "points_a", &s->points[0], &found)) != OM_OK
+        || (st = attr_u64_opt(r, "points_b", &s->points[1], &found)) != OM_OK
+        || (st = attr_u64_opt(r, "seed", &s->seed, &s->has_seed)) != OM_OK)
+        return st;
+    return OM_OK;
+}
+
+/* Stream /trials/<name> through `hist` in chunks of at most `chunk` rows of `buf`. */
+static om_status histogram_field(om_h5_reader *r, const char *name, uint8_t *buf, size_t chunk,
+                                 uint64_t hist[OM_STATS_HIST_BINS])
+{
+    uint64_t trials = om_h5_reader_trials(r);
+    memset(hist, 0, OM_STATS_HIST_BINS * sizeof hist[0]);
+    for (uint64_t first = 0; first < trials;) {
+        size_t n = trials - first < chunk ? (size_t)(trials - first) : chunk;
+        om_status st = om_h5_reader_read(r, name, first, n, buf);
+        if (st != OM_OK)
+            return st;
+        om_stats_hist_add(hist, buf, n);
+        first += n;
+    }
+    return OM_OK;
+}
+
+/* The outcome table from the winner histogram (codes OM_WM_SIDE_A...). */
+static om_status outcome_from_winner(om_summary *s, const uint64_t hist[OM_STATS_HIST_BINS])
+{
+    uint64_t invalid = 0;
+    om_status st;
+    /* Codes past OM_WM_NO_CONTEST have no name: the file is damaged. */
+    for (unsigned v = OM_WM_NO_CONTEST + 1; v < OM_STATS_HIST_BINS; v++)
+        invalid += hist[v];
+    if (invalid > 0)
+        return OM_ERROR(OM_EHDF5,
+                        "%s: /trials/winner holds %llu values that are not a, b, draw or none",
+                        s->file, (unsigned long long)invalid);
+    for (int side = 0; side < 2; side++) {
+        uint64_t win = hist[side == 0 ? OM_WM_SIDE_A : OM_WM_SIDE_B];
+        uint64_t lose = hist[side == 0 ? OM_WM_SIDE_B : OM_WM_SIDE_A];
+        if ((st = prob_set(&s->outcome[side][OM_SUMMARY_WIN], win, s->trials, s->confidence))
+                != OM_OK
+            || (st = prob_set(&s->outcome[side][OM_SUMMARY_DRAW], hist[OM_WM_DRAW], s->trials,
+                              s->confidence)) != OM_OK
+            || (st = prob_set(&s->outcome[side][OM_SUMMARY_LOSE], lose, s->trials,
+                              s->confidence)) != OM_OK)
+            return st;
+    }
+    s->has_outcome = true;
+    return OM_OK;
+}
+
+/* Mean, sd, maximum and the "at least k" table of a filled field histogram. */
+static om_status field_stats(om_summary_field *sf, uint64_t trials, double confidence)
+{
+    uint64_t tail = 0;
+    om_status st;
+    if ((st = om_stats_hist_moments(sf->hist, &sf->mean, &sf->sd)) != OM_OK)
+        return st;
+    sf->max = 0;
+    for (unsigned v = 0; v < OM_STATS_HIST_BINS; v++)
+        if (sf->hist[v] > 0)
+            sf->max = v;
+    /*
+     * Tail sums from the top: at_least[k].count = sum of hist[v] for v >= k. The
+     * table reaches k = 1 even when max = 0, so a flag that never occurred still
+     * has its P(set) = 0 with an interval.
+     */
+    for (unsigned k = (sf->max > 1 ? sf->max : 1) + 1; k-- > 1;) {
+        tail += sf->hist[k];
+        if ((st = prob_set(&sf->at_least[k], tail, trials, confidence)) != OM_OK)
+            return st;
+    }
+    /* P(value >= 0) is certain, not an estimate: its interval is the point 1. */
+    sf->at_least[0] = (om_summary_prob){trials, 1.0, 1.0, 1.0};
+    return OM_OK;
+}
+
+static om_status summary_fill(om_h5_reader *r, om_summary *s)
+{
+    uint64_t hist[OM_STATS_HIST_BINS];
+    size_t chunk, n_fields = 0;
+    uint8_t *buf;
+    om_status st = OM_OK;
+
+    if ((st = read_provenance(r, s)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < om_results_field_count; i++)
+        if (om_results_fields[i].type != OM_FIELD_WINNER
+            && om_h5_reader_has_field(r, om_results_fields[i].name))
+            n_fields++;
+    s->fields = n_fields > 0 ? calloc(n_fields, sizeof *s->fields) : NULL;
+    chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
+    buf = malloc(chunk > 0 ? chunk : 1);
+    if ((n_fields > 0 && s->fields == NULL) || buf == NULL) {
+        free(buf);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    }
+
+    for (size_t i = 0; i < om_results_field_count && st == OM_OK; i++) {
+        const om_field *f = &om_results_fields[i];
+        if (!om_h5_reader_has_field(r, f->name))
+            continue;
+        if (f->type == OM_FIELD_WINNER) {
+            if ((st = histogram_field(r, f->name, buf, chunk, hist)) == OM_OK)
+                st = outcome_from_winner(s, hist);
+        } else {
+            om_summary_field *sf = &s->fields[s->field_count++];
+            sf->field = f;
+            if ((st = histogram_field(r, f->name, buf, chunk, sf->hist)) == OM_OK)
+                st = field_stats(sf, s->trials, s->confidence);
+        }
+    }
+    free(buf);
+    return st;
+}
+
+om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out)
+{
+    om_summary *s;
+    om_status st;
+    if (r == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_summary_compute: missing reader or output");
+    *out = NULL;
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
+                        confidence);
+    s = calloc(1, sizeof *s);
+    if (s == NULL || (s->file = strdup(om_h5_reader_path(r))) == NULL) {
+        free(s);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", om_h5_reader_path(r));
+    }
+    s->trials = om_h5_reader_trials(r);
+    s->confidence = confidence;
+    if ((st = summary_fill(r, s)) != OM_OK) {
+        om_summary_free(s);
+        return st;
+    }
+    *out = s;
+    return OM_OK;
+}
+
+void om_summary_free(om_summary *s)
+{
+    if (s == NULL)
+        return;
+    free(s->fields);
+    free(s->unit[0]);
+    free(s->unit[1]);
+    free(s->program_version);
+    free(s->kind);
+    free(s->ruleset);
+    free(s->title);
+    free(s->file);
+    free(s);
+}
+
+/* ---------------------------------------------------------------- output */
+
+/* Flush `out` and turn any write error on it into OM_EIO. */
+static om_status finish_output(FILE *out)
+{
+    if (fflush(out) != 0 || ferror(out))
+        return OM_ERROR(OM_EIO, "cannot write the summary: %s",
+                        errno != 0 ? strerror(errno) : "write error");
+    return OM_OK;
+}
+
+static const char *or_unknown(const char *s)
+{
+    return s != NULL && s[0] != '\0' ? s : "(unknown)";
+}
+
+/*
+ * A probability in 6 characters: 4 decimals, or for a value that would print as
+ * 0.0000 but is not 0 (a rare event in a large run) one significant digit,
+ * "3e-05", so the report never shows a possible event as impossible.
+ */
+static void text_num(FILE *out, double p)
+{
+    if (p == 0.0 || p >= 0.00005)
+        fprintf(out, "%.4f", p);
+    else
+        fprintf(out, "%6.0e", p);
+}
+
+/* "0.6123 [0.6113, 0.6133]" */
+static void text_prob(FILE *out, const om_summary_prob *p)
+{
+    text_num(out, p->p);
+    fprintf(out, " [");
+    text_num(out, p->lo);
+    fprintf(out, ", ");
+    text_num(out, p->hi);
+    fprintf(out, "]");
+}
+
+static void text_unit(FILE *out, const om_summary *s, int side)
+{
+    fprintf(out, "%s = %s", side_label[side], or_unknown(s->unit[side]));
+    if (s->points[side] > 0)
+        fprintf(out, " (%llu points)", (unsigned long long)s->points[side]);
+}
+
+om_status om_summary_print_text(const om_summary *s, FILE *out)
+{
+    /* "95%": the interval label of every table. */
+    char ci[32];
+    bool any_flag = false;
+
+    if (s == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_summary_print_text: missing summary or stream");
+    snprintf(ci, sizeof ci, "%g%%", 100.0 * s->confidence);
+    errno = 0;
+
+    fprintf(out, "Summary of %s\n", s->file);
+    fprintf(out, "  title:     %s\n", or_unknown(s->title));
+    fprintf(out, "  rule set:  %s\n", or_unknown(s->ruleset));
+    fprintf(out, "  kind:      %s\n", or_unknown(s->kind));
+    fprintf(out, "  units:     ");
+    text_unit(out, s, 0);
+    fprintf(out, ", ");
+    text_unit(out, s, 1);
+    fprintf(out, "\n  trials:    %llu\n", (unsigned long long)s->trials);
+    if (s->has_seed)
+        fprintf(out, "  seed:      %llu\n", (unsigned long long)s->seed);
+    else
+        fprintf(out, "  seed:      (unknown)\n");
+    fprintf(out, "  program:   oddsmaster %s\n", or_unknown(s->program_version));
+    fprintf(out, "  intervals: %s Wilson score intervals\n", ci);
+
+    if (s->has_outcome) {
+        char head[3][48];
+        fprintf(out, "\nOutcome\n");
+        snprintf(head[0], sizeof head[0], "P(win) [%s CI]", ci);
+        snprintf(head[1], sizeof head[1], "P(draw) [%s CI]", ci);
+        snprintf(head[2], sizeof head[2], "P(lose) [%s CI]", ci);
+        /* Columns are 26 wide: a 23-character "p [lo, hi]" and 3 spaces. */
+        fprintf(out, "  side  %-26s%-26s%s\n", head[0], head[1], head[2]);
+        for (int side = 0; side < 2; side++) {
+            fprintf(out, "  %-4s  ", side_label[side]);
+            for (int c = 0; c < 3; c++) {
+                text_prob(out, &s->outcome[side][c]);
+                fprintf(out, c < 2 ? "   " : "\n");
+            }
+        }
+    }
+
+    for (size_t i = 0; i < s->field_count; i++) {
+        const om_summary_field *sf = &s->fields[i];
+        if (sf->field->type == OM_FIELD_FLAG) {
+            any_flag = true;
+            continue;
+        }
+        fprintf(out, "\n%s: %s\n", sf->field->name, sf->field->description);
+        if (sf->max == 0) {
+            fprintf(out, "  always 0\n");
+            continue;
+        }
+        fprintf(out, "  mean %.4f, sd %.4f, max %u\n", sf->mean, sf->sd, sf->max);
+        fprintf(out, "  %5s  %-8s  %-8s  [%s CI]\n", "k", "P(=k)", "P(>=k)", ci);
+        for (unsigned k = 0; k <= sf->max; k++) {
+            const om_summary_prob *al = &sf->at_least[k];
+            fprintf(out, "  %5u  ", k);
+            text_num(out, (double)sf->hist[k] / (double)s->trials);
+            fprintf(out, "    ");
+            text_num(out, al->p);
+            if (k > 0) {
+                fprintf(out, "    [");
+                text_num(out, al->lo);
+                fprintf(out, ", ");
+                text_num(out, al->hi);
+                fprintf(out, "]");
+            }
+            fprintf(out, "\n");
+        }
+    }
+
+    if (any_flag) {
+        fprintf(out, "\nFlags: probability that each is set [%s CI]\n", ci);
+        for (size_t i = 0; i < s->field_count; i++) {
+            const om_summary_field *sf = &s->fields[i];
+            if (sf->field->type != OM_FIELD_FLAG)
+                continue;
+            fprintf(out, "  %-14s ", sf->field->name);
+            text_prob(out, &sf->at_least[1]);
+            fprintf(out, "  %s\n", sf->field->description);
+        }
+    }
+    return finish_output(out);
+}
+
+/* {"p": .., "lo": .., "hi": ..} */
+static json_t *json_prob(const om_summary_prob *p)
+{
+    return json_pack("{s:f, s:f, s:f}", "p", p->p, "lo", p->lo, "hi", p->hi);
+}
+
+/*
+ * A u64 as a JSON integer when jansson's signed 64-bit integer holds it, else as
+ * its decimal string (a seed may use all 64 bits).
+ */
+static json_t *json_u64(uint64_t v)
+{
+    char text[24];
+    if (v <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)v);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    return json_string(text);
+}
+
+static json_t *json_outcome(const om_summary *s)
+{
+    json_t *o;
+    if (!s->has_outcome)
+        return json_null();
+    o = json_object();
+    for (int side = 0; side < 2 && o != NULL; side++) {
+        json_t *so = json_object();
+        for (int c = 0; c < 3 && so != NULL; c++)
+            if (json_object_set_new(so, outcome_key[c], json_prob(&s->outcome[side][c])) != 0) {
+                json_decref(so);
+                so = NULL;
+            }
+        if (json_object_set_new(o, side_key[side], so) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    return o;
+}
+
+/* One entry of "fields"; NULL when out of memory. */
+static json_t *json_field(const om_summary *s, const om_summary_field *sf)
+{
+    json_t *dist = json_object(), *at_least = json_object(), *f;
+    bool ok = dist != NULL && at_least != NULL;
+    char key[8];
+
+    for (unsigned v = 0; ok && v <= sf->max; v++) {
+        if (sf->hist[v] == 0)
+            continue;
+        snprintf(key, sizeof key, "%u", v);
+        ok = json_object_set_new(dist, key, json_real((double)sf->hist[v] / (double)s->trials))
+             == 0;
+    }
+    for (unsigned k = 1; ok && k <= sf->max; k++) {
+        snprintf(key, sizeof key, "%u", k);
+        ok = json_object_set_new(at_least, key, json_prob(&sf->at_least[k])) == 0;
+    }
+    if (!ok) {
+        json_decref(dist);
+        json_decref(at_least);
+        return NULL;
+    }
+    /* json_pack takes over dist and at_least ("o"), also when it fails. */
+    f = json_pack("{s:s, s:s, s:f, s:f, s:I, s:o, s:o}", "description", sf->field->description,
+                  "type", sf->field->type == OM_FIELD_FLAG ? "flag" : "count", "mean", sf->mean,
+                  "sd", sf->sd, "max", (json_int_t)sf->max, "distribution", dist, "at_least",
+                  at_least);
+    if (f != NULL && sf->field->type == OM_FIELD_FLAG) {
+        const om_summary_prob *set = &sf->at_least[1];
+        if (json_object_set_new(f, "p", json_real(set->p)) != 0
+            || json_object_set_new(f, "lo", json_real(set->lo)) != 0
+            || json_object_set_new(f, "hi", json_real(set->hi)) != 0) {
+            json_decref(f);
+            f = NULL;
+        }
+    }
+    return f;
+}
+
+/* The whole JSON document; NULL when out of memory. */
+static json_t *json_summary(const om_summary *s)
+{
+    json_t *units, *fields, *root;
+
+    units = json_pack("{s:{s:s?, s:I}, s:{s:s?, s:I}}", "a", "name", s->unit[0], "points",
+                      (json_int_t)s->points[0], "b", "name", s->unit[1], "points",
+                      (json_int_t)s->points[1]);
+    fields = json_object();
+    for (size_t i = 0; fields != NULL && i < s->field_count; i++)
+        if (json_object_set_new(fields, s->fields[i].field->name, json_field(s, &s->fields[i]))
+            != 0) {
+            json_decref(fields);
+            fields = NULL;
+        }
+    /* "o" takes over its argument even on failure, so nothing leaks when one is NULL. */
+    root = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:o, s:o, s:s?, s:o, s:o, s:o, s:f}",
+                     "schema", OM_SUMMARY_SCHEMA, "file", s->file, "title", s->title, "ruleset",
+                     s->ruleset, "kind", s->kind, "trials", json_u64(s->trials), "seed",
+                     s->has_seed ? json_u64(s->seed) : json_null(), "program_version",
+                     s->program_version, "units", units, "outcome", json_outcome(s), "fields",
+                     fields, "confidence", s->confidence);
+    return root;
+}
+
+om_status om_summary_print_json(const om_summary *s, FILE *out)
+{
+    json_t *root;
+    int rc;
+    if (s == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_summary_print_json: missing summary or stream");
+    if ((root = json_summary(s)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory building the JSON summary", s->file);
+    errno = 0;
+    /* 15 significant digits: round-trips the printed decimals and keeps 0.1 as 0.1. */
+    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    if (rc != 0)
+        return OM_ERROR(OM_EIO, "cannot write the summary: %s",
+                        errno != 0 ? strerror(errno) : "write error");
+    fputc('\n', out);
+    return finish_output(out);
+}
+
+static void csv_row(FILE *out, const char *field, unsigned k, double p_equal,
+                    const om_summary_prob *at_least)
+{
+    fprintf(out, "%s,%u,%.10g,%.10g,%.10g,%.10g\n", field, k, p_equal, at_least->p,
+            at_least->lo, at_least->hi);
+}
+
+om_status om_summary_print_csv(const om_summary *s, FILE *out)
+{
+    static const char *const outcome_row[2][3] = {{"win_a", "draw_a", "lose_a"},
+                                                  {"win_b", "draw_b", "lose_b"}};
+    if (s == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_summary_print_csv: missing summary or stream");
+    errno = 0;
+    fprintf(out, "field,k,p_equal,p_at_least,lo,hi\n");
+    for (size_t i = 0; i < s->field_count; i++) {
+        const om_summary_field *sf = &s->fields[i];
+        for (unsigned k = 0; k <= sf->max; k++)
+            csv_row(out, sf->field->name, k, (double)sf->hist[k] / (double)s->trials,
+                    &sf->at_least[k]);
+    }
+    if (s->has_outcome)
+        for (int side = 0; side < 2; side++)
+            for (int c = 0; c < 3; c++)
+                csv_row(out, outcome_row[side][c], 1, s->outcome[side][c].p,
+                        &s->outcome[side][c]);
+    return finish_output(out);
+}
+
+om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
+                                FILE *out)
+{
+    om_h5_reader *reader = NULL;
+    om_summary *summary = NULL;
+    om_status st = om_h5_reader_open(&reader, path);
+    if (st == OM_OK)
+        st = om_summary_compute(reader, confidence, &summary);
+    if (st == OM_OK) {
+        switch (format) {
+        case OM_SUMMARY_TEXT: st = om_summary_print_text(summary, out); break;
+        case OM_SUMMARY_JSON: st = om_summary_print_json(summary, out); break;
+        case OM_SUMMARY_CSV: st = om_summary_print_csv(summary, out); break;
+        default: st = OM_ERROR(OM_EINVAL, "unknown summary format %d", (int)format); break;
+        }
+    }
+    om_summary_free(summary);
+    om_h5_reader_close(reader);
+    return st;
+}

@@ -36,7 +36,8 @@ typedef struct om_h5_reader om_h5_reader;
  * om_h5_writer_create: start a result file at `path` for info->trials trials,
  * writing info's provenance attributes and creating the datasets of the fields
  * whose kinds include info->kind_mask. The data go to a temporary file until
- * close. Errors: OM_EIO (cannot create), OM_EHDF5, OM_ENOMEM.
+ * close. Errors: OM_EINVAL (trials = 0, or a kind mask selecting no field),
+ * OM_EIO (cannot create), OM_EHDF5, OM_ENOMEM.
  */
 om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run_info *info);
 
@@ -59,14 +60,17 @@ void om_h5_writer_abort(om_h5_writer *w);
 
 /*
  * om_h5_reader_open: open a result file for reading and check its schema attribute
- * and the presence and lengths of its trial datasets. A file that is not HDF5, is
- * truncated, or lacks the layout gives OM_EHDF5 with a message naming the file
- * and what is wrong.
+ * and the presence and lengths of its trial datasets. A missing or unreadable
+ * file gives OM_EIO; a file that is not HDF5, is truncated, or lacks the layout
+ * gives OM_EHDF5; the message names the file and what is wrong.
  */
 om_status om_h5_reader_open(om_h5_reader **out, const char *path);
 
 /* Number of trials (rows) in the file. */
 uint64_t om_h5_reader_trials(const om_h5_reader *r);
+
+/* The path the file was opened with (owned by `r`), for messages and reports. */
+const char *om_h5_reader_path(const om_h5_reader *r);
 
 /* 1 if the file has the dataset /trials/<name>, else 0. */
 int om_h5_reader_has_field(const om_h5_reader *r, const char *name);

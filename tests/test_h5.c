@@ -1,1 +1,651 @@
-/* placeholder: being written */
+/*
+ * test_h5.c: Criterion tests of sim/h5file (the HDF5 result file).
+ *
+ * Files are written with synthetic outcomes, whose every byte is a known function
+ * of the row and field, in blocks written out of order, and read back exactly.
+ * Every documented error of the writer and the reader is provoked once; broken
+ * files are made with the HDF5 API directly (the one place outside h5file.c that
+ * uses it, because the writer cannot produce them). Each test works in its own
+ * mkdtemp directory, removed afterwards.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <hdf5.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "h5file.h"
+#include "results.h"
+
+/* ---------------------------------------------------------------- fixture */
+
+/* The test's temporary directory (each Criterion test runs in its own process). */
+static char test_dir[256];
+
+static void dir_setup(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(test_dir, sizeof test_dir, "%s/om_test_h5_XXXXXX",
+             base != NULL && base[0] != '\0' ? base : "/tmp");
+    cr_assert_not_null(mkdtemp(test_dir), "mkdtemp: %s", strerror(errno));
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+/* Remove the directory and what the test left in it (one level, plus empty dirs). */
+static void dir_teardown(void)
+{
+    DIR *d = opendir(test_dir);
+    struct dirent *e;
+    char p[512];
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", test_dir, e->d_name);
+        if (unlink(p) != 0)
+            rmdir(p);
+    }
+    closedir(d);
+    rmdir(test_dir);
+}
+
+TestSuite(writer, .init = dir_setup, .fini = dir_teardown);
+TestSuite(reader, .init = dir_setup, .fini = dir_teardown);
+
+/* test_dir/name in `buf`. */
+static const char *in_dir(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", test_dir, name);
+    return buf;
+}
+
+/* Number of entries in the test directory. */
+static int dir_entries(void)
+{
+    DIR *d = opendir(test_dir);
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* --------------------------------------------------------- synthetic data */
+
+/* SplitMix64's finaliser: a fixed scramble, so neighbouring rows differ in every field. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* The value of field i in row `row`: a, b, draw or none; 0/1; or 0..39. */
+static uint8_t expected_value(size_t i, uint64_t row)
+{
+    uint64_t h = mix(row * 64 + i);
+    switch (om_results_fields[i].type) {
+    case OM_FIELD_WINNER: return (uint8_t)(h % 4);
+    case OM_FIELD_FLAG: return (uint8_t)(h & 1);
+    case OM_FIELD_COUNT: break;
+    }
+    return (uint8_t)(h % 40);
+}
+
+/* Outcomes of rows first..first+n-1 in `o`, every field set through the table. */
+static void fill_outcomes(om_wm_outcome *o, uint64_t first, size_t n)
+{
+    memset(o, 0, n * sizeof *o);
+    for (size_t r = 0; r < n; r++)
+        for (size_t i = 0; i < om_results_field_count; i++)
+            ((uint8_t *)&o[r])[om_results_fields[i].offset] = expected_value(i, first + r);
+}
+
+/* A run description with distinctive values in every attribute. */
+static om_run_info sample_info(uint64_t trials, uint32_t kind_mask)
+{
+    om_run_info info = {
+        .program_version = "0.1.0-test",
+        .command_line = "oddsmaster run --trials 150001 --seed 18446744073709551615",
+        .scenario_name = "tests/data/knights.yaml",
+        .scenario_text = "title: Knights charge\nruleset: warmaster-revolution\n",
+        .title = "Chevaliers du Graal \xe2\x80\x93 charge \xe2\x9c\xa0",
+        .ruleset = "warmaster-revolution",
+        .kind = kind_mask == OM_KIND_MASK_VOLLEY ? "volley" : "combat",
+        .side_name = {"Knights", "Spearmen"},
+        .options_json = "{\"rounds\":1}",
+        .rng_scheme = "pcg64-dxsm; stream=SplitMix64(seed,block)",
+        .seed = UINT64_C(0xFFFFFFFFFFFFFFFF),
+        .trials = trials,
+        .block_size = 8000,
+        .threads = 2,
+        .points = {110, 4294967295u},
+        .kind_mask = kind_mask,
+    };
+    return info;
+}
+
+/*
+ * Write a file of `trials` rows: rows 80000.. (if any) in one put larger than the
+ * writer's scratch buffer, then blocks of 8000 rows in the order 0, 3, 6, 9, 2, ...
+ * (3 is coprime to 10), the last block possibly short.
+ */
+static void write_file(const char *path, uint64_t trials, uint32_t kind_mask)
+{
+    om_run_info info = sample_info(trials, kind_mask);
+    om_h5_writer *w = NULL;
+    const uint64_t block = 8000, split = trials > 80000 ? 80000 : trials;
+    uint64_t nblocks = (split + block - 1) / block;
+    om_wm_outcome *buf;
+
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    if (trials > split) {
+        size_t n = (size_t)(trials - split);
+        buf = malloc(n * sizeof *buf);
+        cr_assert_not_null(buf);
+        fill_outcomes(buf, split, n);
+        cr_assert_eq(om_h5_writer_put(w, split, buf, n), OM_OK, "%s", om_error_message());
+        free(buf);
+    }
+    buf = malloc(block * sizeof *buf);
+    cr_assert_not_null(buf);
+    for (uint64_t k = 0; k < nblocks; k++) {
+        /* With 10 blocks (the main test) this visits them as 0, 3, 6, 9, 2, 5, ... */
+        uint64_t b = nblocks == 10 ? (k * 3) % 10 : nblocks - 1 - k;
+        uint64_t first = b * block;
+        size_t n = (size_t)(split - first < block ? split - first : block);
+        fill_outcomes(buf, first, n);
+        cr_assert_eq(om_h5_writer_put(w, first, buf, n), OM_OK, "%s", om_error_message());
+    }
+    free(buf);
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+}
+
+/* ------------------------------------------------------------------ tests */
+
+Test(writer, rows_round_trip_exactly)
+{
+    char path[512];
+    const uint64_t trials = 150001;
+    om_h5_reader *r = NULL;
+    uint8_t *got = malloc(trials);
+    in_dir(path, sizeof path, "run.h5");
+    write_file(path, trials, OM_KIND_MASK_COMBAT);
+    cr_assert_eq(dir_entries(), 1, "only the result file is left, no temporary file");
+
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_reader_trials(r), trials);
+    cr_assert_str_eq(om_h5_reader_path(r), path);
+    for (size_t i = 0; i < om_results_field_count; i++) {
+        const om_field *f = &om_results_fields[i];
+        if (!(f->kinds & OM_KIND_MASK_COMBAT))
+            continue;
+        cr_assert(om_h5_reader_has_field(r, f->name), "%s missing", f->name);
+        /* In uneven chunks, to cross chunk and block boundaries anywhere. */
+        for (uint64_t first = 0; first < trials; first += 40009) {
+            size_t n = (size_t)(trials - first < 40009 ? trials - first : 40009);
+            cr_assert_eq(om_h5_reader_read(r, f->name, first, n, got + first), OM_OK, "%s",
+                         om_error_message());
+        }
+        for (uint64_t row = 0; row < trials; row++)
+            if (got[row] != expected_value(i, row))
+                cr_assert_fail("%s row %llu: got %u, wrote %u", f->name,
+                               (unsigned long long)row, got[row], expected_value(i, row));
+    }
+    /* Reads at the very end and of zero rows are fine; past the end is not. */
+    cr_assert_eq(om_h5_reader_read(r, "hits_on_b", trials - 1, 1, got), OM_OK);
+    cr_assert_eq(om_h5_reader_read(r, "hits_on_b", trials, 0, got), OM_OK);
+    cr_assert_eq(om_h5_reader_read(r, "hits_on_b", trials - 1, 2, got), OM_EINVAL);
+    cr_assert_eq(om_h5_reader_read(r, "no_such_field", 0, 1, got), OM_EINVAL);
+    cr_assert(strstr(om_error_message(), "no_such_field") != NULL, "%s", om_error_message());
+    om_h5_reader_close(r);
+    free(got);
+}
+
+Test(writer, attributes_round_trip)
+{
+    char path[512], *s = NULL;
+    om_run_info info = sample_info(10, OM_KIND_MASK_COMBAT);
+    om_h5_reader *r = NULL;
+    uint64_t v = 0;
+    struct {
+        const char *name;
+        const char *value;
+    } strings[] = {
+        {"schema", OM_H5_SCHEMA},
+        {"program_version", info.program_version},
+        {"command_line", info.command_line},
+        {"scenario_name", info.scenario_name},
+        {"scenario_yaml", info.scenario_text},
+        {"title", info.title},
+        {"ruleset", info.ruleset},
+        {"kind", info.kind},
+        {"unit_a", info.side_name[0]},
+        {"unit_b", info.side_name[1]},
+        {"options_json", info.options_json},
+        {"rng", info.rng_scheme},
+    };
+    struct {
+        const char *name;
+        uint64_t value;
+    } ints[] = {
+        {"seed", UINT64_C(0xFFFFFFFFFFFFFFFF)},
+        {"trials", 10},
+        {"block_size", 8000},
+        {"threads", 2},
+        {"points_a", 110},
+        {"points_b", 4294967295u},
+    };
+
+    write_file(in_dir(path, sizeof path, "attrs.h5"), 10, OM_KIND_MASK_COMBAT);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        cr_assert_eq(om_h5_reader_attr_string(r, strings[i].name, &s), OM_OK, "%s: %s",
+                     strings[i].name, om_error_message());
+        cr_expect_str_eq(s, strings[i].value, "attribute %s", strings[i].name);
+        free(s);
+    }
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        cr_assert_eq(om_h5_reader_attr_u64(r, ints[i].name, &v), OM_OK, "%s: %s", ints[i].name,
+                     om_error_message());
+        cr_expect_eq(v, ints[i].value, "attribute %s: %llu", ints[i].name,
+                     (unsigned long long)v);
+    }
+    /* created_utc: ISO 8601, "2024-05-01T12:34:56Z". */
+    cr_assert_eq(om_h5_reader_attr_string(r, "created_utc", &s), OM_OK);
+    cr_expect_eq(strlen(s), 20, "created_utc '%s'", s);
+    cr_expect(s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':'
+                  && s[19] == 'Z',
+              "created_utc '%s'", s);
+    free(s);
+
+    /* Absent and mistyped attributes. */
+    cr_expect_eq(om_h5_reader_attr_string(r, "no_such_attr", &s), OM_ENOTFOUND);
+    cr_expect_null(s);
+    cr_expect_eq(om_h5_reader_attr_u64(r, "no_such_attr", &v), OM_ENOTFOUND);
+    cr_expect_eq(om_h5_reader_attr_string(r, "seed", &s), OM_EHDF5);
+    cr_expect(strstr(om_error_message(), "seed") != NULL, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_attr_u64(r, "title", &v), OM_EHDF5);
+    om_h5_reader_close(r);
+}
+
+Test(writer, kind_mask_selects_datasets)
+{
+    char path[512];
+    om_h5_reader *r = NULL;
+    const uint32_t masks[2] = {OM_KIND_MASK_COMBAT, OM_KIND_MASK_VOLLEY};
+    for (int m = 0; m < 2; m++) {
+        in_dir(path, sizeof path, m == 0 ? "combat.h5" : "volley.h5");
+        write_file(path, 1000, masks[m]);
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        for (size_t i = 0; i < om_results_field_count; i++) {
+            const om_field *f = &om_results_fields[i];
+            cr_expect_eq(om_h5_reader_has_field(r, f->name), (f->kinds & masks[m]) != 0,
+                         "%s in a %s file", f->name, m == 0 ? "combat" : "volley");
+        }
+        om_h5_reader_close(r);
+    }
+    /* Spelled out: a volley has no winner, a combat no drive back. */
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK);
+    cr_expect_not(om_h5_reader_has_field(r, "winner"));
+    cr_expect(om_h5_reader_has_field(r, "drive_back_cm"));
+    cr_expect(om_h5_reader_has_field(r, "hits_on_b"));
+    om_h5_reader_close(r);
+}
+
+/* One row less than a chunk, one more, and a single row: chunking adapts. */
+Test(writer, small_and_odd_trial_counts)
+{
+    const uint64_t counts[] = {1, 16383, 16385};
+    char path[512];
+    uint8_t *got = malloc(16385);
+    for (size_t c = 0; c < 3; c++) {
+        om_h5_reader *r = NULL;
+        size_t winner = (size_t)(om_results_field_find("winner") - om_results_fields);
+        in_dir(path, sizeof path, "small.h5");
+        write_file(path, counts[c], OM_KIND_MASK_COMBAT);
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_assert_eq(om_h5_reader_read(r, "winner", 0, (size_t)counts[c], got), OM_OK);
+        for (uint64_t row = 0; row < counts[c]; row++)
+            cr_assert_eq(got[row], expected_value(winner, row), "trials %llu row %llu",
+                         (unsigned long long)counts[c], (unsigned long long)row);
+        om_h5_reader_close(r);
+    }
+    free(got);
+}
+
+Test(writer, zero_trials_rejected)
+{
+    char path[512];
+    om_run_info info = sample_info(0, OM_KIND_MASK_COMBAT);
+    om_h5_writer *w = (om_h5_writer *)(uintptr_t)1; /* must be reset to NULL */
+    cr_assert_eq(om_h5_writer_create(&w, in_dir(path, sizeof path, "zero.h5"), &info),
+                 OM_EINVAL);
+    cr_expect_null(w);
+    cr_expect(strstr(om_error_message(), "zero.h5") != NULL, "%s", om_error_message());
+    cr_expect_eq(dir_entries(), 0, "no file and no temporary file");
+
+    info = sample_info(10, 0);
+    cr_expect_eq(om_h5_writer_create(&w, path, &info), OM_EINVAL, "an empty kind mask");
+    cr_expect_eq(dir_entries(), 0);
+}
+
+Test(writer, out_of_range_put_rejected)
+{
+    char path[512];
+    om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
+    om_wm_outcome rows[10];
+    om_h5_writer *w = NULL;
+    fill_outcomes(rows, 0, 10);
+    cr_assert_eq(om_h5_writer_create(&w, in_dir(path, sizeof path, "r.h5"), &info), OM_OK);
+    cr_expect_eq(om_h5_writer_put(w, 95, rows, 10), OM_EINVAL);
+    cr_expect_eq(om_h5_writer_put(w, UINT64_MAX, rows, 10), OM_EINVAL, "no overflow");
+    cr_expect(strstr(om_error_message(), "r.h5") != NULL, "%s", om_error_message());
+    cr_expect_eq(om_h5_writer_put(w, 90, rows, 10), OM_OK, "the last rows fit");
+    cr_expect_eq(om_h5_writer_put(w, 100, rows, 0), OM_OK, "an empty put at the end");
+    cr_expect_eq(om_h5_writer_close(w), OM_OK);
+}
+
+Test(writer, nothing_visible_until_close_and_abort_leaves_nothing)
+{
+    char path[512];
+    om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
+    om_wm_outcome rows[50];
+    om_h5_writer *w = NULL;
+    in_dir(path, sizeof path, "aborted.h5");
+    fill_outcomes(rows, 0, 50);
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK);
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, 50), OM_OK);
+    cr_expect_neq(access(path, F_OK), 0, "the target does not exist before close");
+    cr_expect_eq(dir_entries(), 1, "only the temporary file exists");
+    om_h5_writer_abort(w);
+    cr_expect_eq(dir_entries(), 0, "abort leaves no file and no temporary file");
+    om_h5_writer_abort(NULL);
+}
+
+/* A failing close (the target is a directory, so rename fails) removes the temporary file. */
+Test(writer, failed_close_leaves_no_temporary_file)
+{
+    char path[512];
+    om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
+    om_h5_writer *w = NULL;
+    in_dir(path, sizeof path, "target_is_a_dir.h5");
+    cr_assert_eq(mkdir(path, 0700), 0);
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_writer_close(w), OM_EIO);
+    cr_expect(strstr(om_error_message(), "target_is_a_dir.h5") != NULL, "%s",
+              om_error_message());
+    cr_expect_eq(dir_entries(), 1, "only the directory is left");
+}
+
+Test(writer, unwritable_directory)
+{
+    char path[512];
+    om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
+    om_h5_writer *w = NULL;
+    in_dir(path, sizeof path, "no/such/dir/x.h5");
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_EIO);
+    cr_expect_null(w);
+    cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+    cr_expect(strstr(om_error_message(), "No such file") != NULL, "%s", om_error_message());
+}
+
+/* A successful close replaces an existing file at the target path. */
+Test(writer, close_replaces_existing_file)
+{
+    char path[512];
+    FILE *f;
+    om_h5_reader *r = NULL;
+    in_dir(path, sizeof path, "old.h5");
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("old contents\n", f);
+    fclose(f);
+    write_file(path, 100, OM_KIND_MASK_VOLLEY);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    om_h5_reader_close(r);
+    cr_expect_eq(dir_entries(), 1);
+}
+
+/* ----------------------------------------------------------- reader errors */
+
+/* Check the last error: code, the file named, and a phrase. */
+static void expect_open_error(const char *path, om_status code, const char *phrase)
+{
+    om_h5_reader *r = (om_h5_reader *)(uintptr_t)1; /* must be reset to NULL */
+    om_status st = om_h5_reader_open(&r, path);
+    cr_expect_eq(st, code, "%s: got %d (%s), expected %d", path, st, om_error_message(), code);
+    cr_expect_null(r);
+    cr_expect(strstr(om_error_message(), path) != NULL, "message names the file: %s",
+              om_error_message());
+    cr_expect(strstr(om_error_message(), phrase) != NULL, "message says '%s': %s", phrase,
+              om_error_message());
+}
+
+Test(reader, missing_file)
+{
+    char path[512];
+    expect_open_error(in_dir(path, sizeof path, "missing.h5"), OM_EIO, "cannot open");
+}
+
+Test(reader, directory)
+{
+    expect_open_error(test_dir, OM_EIO, "cannot open");
+}
+
+Test(reader, not_hdf5)
+{
+    char path[512];
+    FILE *f = fopen(in_dir(path, sizeof path, "text.h5"), "w");
+    cr_assert_not_null(f);
+    fputs("not hdf5\n", f);
+    fclose(f);
+    expect_open_error(path, OM_EHDF5, "is not an HDF5 file");
+}
+
+/* Copy the first `keep` bytes of `src` to `dst`. */
+static void copy_prefix(const char *src, const char *dst, long keep)
+{
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    char buf[4096];
+    long done = 0;
+    cr_assert(in != NULL && out != NULL);
+    while (done < keep) {
+        size_t want = (size_t)(keep - done < (long)sizeof buf ? keep - done : (long)sizeof buf);
+        size_t got = fread(buf, 1, want, in);
+        if (got == 0)
+            break;
+        fwrite(buf, 1, got, out);
+        done += (long)got;
+    }
+    fclose(in);
+    fclose(out);
+}
+
+Test(reader, truncated_file)
+{
+    char path[512], cut[512];
+    struct stat sb;
+    in_dir(path, sizeof path, "whole.h5");
+    write_file(path, 50000, OM_KIND_MASK_COMBAT);
+    cr_assert_eq(stat(path, &sb), 0);
+    /* Half the file, and a cut inside the metadata at the start. */
+    copy_prefix(path, in_dir(cut, sizeof cut, "half.h5"), (long)sb.st_size / 2);
+    expect_open_error(cut, OM_EHDF5, "half.h5");
+    copy_prefix(path, in_dir(cut, sizeof cut, "head.h5"), 3000);
+    expect_open_error(cut, OM_EHDF5, "head.h5");
+}
+
+/* Open a valid file read-write with the HDF5 API to damage it. */
+static hid_t open_rw(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert_geq(f, 0, "H5Fopen %s", path);
+    return f;
+}
+
+Test(reader, no_schema_attribute)
+{
+    char path[512];
+    hid_t f;
+    write_file(in_dir(path, sizeof path, "noschema.h5"), 100, OM_KIND_MASK_COMBAT);
+    f = open_rw(path);
+    cr_assert_geq(H5Adelete(f, "schema"), 0);
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "schema");
+
+    /* A plain HDF5 file, as another program would write it. */
+    f = H5Fcreate(in_dir(path, sizeof path, "plain.h5"), H5F_ACC_TRUNC, H5P_DEFAULT,
+                  H5P_DEFAULT);
+    cr_assert_geq(f, 0);
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "schema");
+}
+
+/* Replace root string attribute `name` by a fixed-length string (as h5py may write). */
+static void set_fixed_string_attr(hid_t f, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR), a;
+    H5Tset_size(t, strlen(value));
+    H5Tset_strpad(t, H5T_STR_NULLPAD);
+    if (H5Aexists(f, name) > 0)
+        H5Adelete(f, name);
+    a = H5Acreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(a, 0);
+    cr_assert_geq(H5Awrite(a, t, value), 0);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+}
+
+Test(reader, wrong_schema_and_fixed_length_strings)
+{
+    char path[512], *s = NULL;
+    om_h5_reader *r = NULL;
+    hid_t f;
+    write_file(in_dir(path, sizeof path, "schema.h5"), 100, OM_KIND_MASK_COMBAT);
+    f = open_rw(path);
+    set_fixed_string_attr(f, "schema", "someone-elses/2");
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "someone-elses/2");
+
+    /* The right schema as a fixed-length string is accepted, and read back whole. */
+    f = open_rw(path);
+    set_fixed_string_attr(f, "schema", OM_H5_SCHEMA);
+    set_fixed_string_attr(f, "title", "Fixed");
+    H5Fclose(f);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_reader_attr_string(r, "title", &s), OM_OK);
+    cr_expect_str_eq(s, "Fixed");
+    free(s);
+    om_h5_reader_close(r);
+}
+
+Test(reader, missing_trials_attribute_or_group)
+{
+    char path[512];
+    hid_t f;
+    write_file(in_dir(path, sizeof path, "notrials.h5"), 100, OM_KIND_MASK_COMBAT);
+    f = open_rw(path);
+    cr_assert_geq(H5Adelete(f, "trials"), 0);
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "trials");
+
+    write_file(in_dir(path, sizeof path, "nogroup.h5"), 100, OM_KIND_MASK_COMBAT);
+    f = open_rw(path);
+    cr_assert_geq(H5Ldelete(f, "trials", H5P_DEFAULT), 0);
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "/trials");
+}
+
+/* Replace /trials/<name> by a uint8 dataset of `rows` rows. */
+static void replace_dataset(const char *path, const char *name, hsize_t rows)
+{
+    hid_t f = open_rw(path), g = H5Gopen2(f, "trials", H5P_DEFAULT);
+    hid_t s = H5Screate_simple(1, &rows, NULL), d;
+    cr_assert_geq(H5Ldelete(g, name, H5P_DEFAULT), 0);
+    d = H5Dcreate2(g, name, H5T_STD_U8LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(d, 0);
+    H5Dclose(d);
+    H5Sclose(s);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+Test(reader, dataset_of_wrong_length)
+{
+    char path[512];
+    write_file(in_dir(path, sizeof path, "short.h5"), 100, OM_KIND_MASK_COMBAT);
+    replace_dataset(path, "hits_on_b", 99);
+    expect_open_error(path, OM_EHDF5, "dataset /trials/hits_on_b has 99 rows, expected 100");
+
+    /* Also for a dataset the reader does not know. */
+    write_file(in_dir(path, sizeof path, "extra.h5"), 100, OM_KIND_MASK_COMBAT);
+    replace_dataset(path, "hits_on_b", 100);
+    {
+        hid_t f = open_rw(path);
+        hsize_t rows = 7;
+        hid_t s = H5Screate_simple(1, &rows, NULL);
+        hid_t d = H5Dcreate2(f, "trials/extra", H5T_STD_U8LE, s, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT);
+        cr_assert_geq(d, 0);
+        H5Dclose(d);
+        H5Sclose(s);
+        H5Fclose(f);
+    }
+    expect_open_error(path, OM_EHDF5, "dataset /trials/extra has 7 rows, expected 100");
+}
+
+/*
+ * A winner enumeration numbered differently (a=10, b=20, draw=30, none=40) is read
+ * by name, as our codes 0..3.
+ */
+Test(reader, winner_enum_read_by_name)
+{
+    static const char *const names[4] = {"a", "b", "draw", "none"};
+    const uint8_t codes[4] = {10, 20, 30, 40};
+    uint8_t data[8] = {10, 20, 30, 40, 40, 30, 20, 10}, got[8];
+    char path[512];
+    hsize_t rows = 8;
+    om_h5_reader *r = NULL;
+    hid_t f, t, s, d;
+
+    write_file(in_dir(path, sizeof path, "enum.h5"), 8, OM_KIND_MASK_COMBAT);
+    f = open_rw(path);
+    t = H5Tenum_create(H5T_NATIVE_UINT8);
+    for (int i = 0; i < 4; i++)
+        H5Tenum_insert(t, names[i], &codes[i]);
+    s = H5Screate_simple(1, &rows, NULL);
+    cr_assert_geq(H5Ldelete(f, "trials/winner", H5P_DEFAULT), 0);
+    d = H5Dcreate2(f, "trials/winner", t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
+    H5Dclose(d);
+    H5Sclose(s);
+    H5Tclose(t);
+    H5Fclose(f);
+
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_reader_read(r, "winner", 0, 8, got), OM_OK, "%s", om_error_message());
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(got[i], data[i] / 10 - 1, "row %d: %u", i, got[i]);
+    om_h5_reader_close(r);
+}
+
+Test(reader, null_arguments)
+{
+    om_h5_reader *r = NULL;
+    cr_expect_eq(om_h5_reader_open(NULL, "x.h5"), OM_EINVAL);
+    cr_expect_eq(om_h5_reader_open(&r, NULL), OM_EINVAL);
+    om_h5_reader_close(NULL);
+}

@@ -1,1 +1,542 @@
-/* placeholder: being written */
+/*
+ * test_summary.c: Criterion tests of analysis/ (Wilson intervals, histogram
+ * moments, the summary of a result file and its text, JSON and CSV forms).
+ *
+ * Wilson intervals are checked against the formula evaluated here independently
+ * (with z typed in, not computed by GSL) and against published values. Summaries
+ * are computed from synthetic files whose counts are known exactly, with more
+ * trials than one read chunk so the streaming is exercised. Files live in a
+ * mkdtemp directory removed after each test.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <jansson.h>
+
+#include "h5file.h"
+#include "stats.h"
+#include "summary.h"
+
+/* Agreement expected between two evaluations of the same closed formula. */
+#define FORMULA_TOL 1e-12
+
+/* Half a unit in the last place of a value published to 4 decimals. */
+#define PUBLISHED_4DP_TOL 5e-5
+
+/* Phi^-1(0.975), to 16 digits (any normal table; R qnorm(0.975)). */
+#define Z_975 1.959963984540054
+
+/* ---------------------------------------------------------------- fixture */
+
+static char test_dir[256];
+
+static void dir_setup(void)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(test_dir, sizeof test_dir, "%s/om_test_summary_XXXXXX",
+             base != NULL && base[0] != '\0' ? base : "/tmp");
+    cr_assert_not_null(mkdtemp(test_dir), "mkdtemp: %s", strerror(errno));
+}
+
+static void dir_teardown(void)
+{
+    DIR *d = opendir(test_dir);
+    struct dirent *e;
+    char p[512];
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", test_dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(test_dir);
+}
+
+TestSuite(wilson);
+TestSuite(moments);
+TestSuite(summary, .init = dir_setup, .fini = dir_teardown);
+
+/* ----------------------------------------------------------------- wilson */
+
+/* The Wilson interval evaluated directly from its definition, for comparison. */
+static void wilson_reference(double k, double n, double z, double *lo, double *hi)
+{
+    double p = k / n;
+    double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+    double half = z / (1 + z * z / n) * sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+    *lo = centre - half;
+    *hi = centre + half;
+}
+
+Test(wilson, matches_the_formula)
+{
+    const uint64_t cases[][2] = {{93, 100}, {1, 2}, {1, 1000000}, {500000, 1000000}, {7, 9}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double lo, hi, rlo, rhi;
+        cr_assert_eq(om_stats_wilson(cases[i][0], cases[i][1], 0.95, &lo, &hi), OM_OK);
+        wilson_reference((double)cases[i][0], (double)cases[i][1], Z_975, &rlo, &rhi);
+        cr_expect(fabs(lo - rlo) < FORMULA_TOL && fabs(hi - rhi) < FORMULA_TOL,
+                  "%llu/%llu: [%.15f, %.15f], reference [%.15f, %.15f]",
+                  (unsigned long long)cases[i][0], (unsigned long long)cases[i][1], lo, hi, rlo,
+                  rhi);
+    }
+}
+
+/*
+ * Published 95% Wilson intervals: 0/10 = [0, 0.2775] and 10/10 = [0.7225, 1]
+ * (at k = 0 the upper bound is z^2 / (n + z^2) = 3.8415 / 13.8415 = 0.27753), and
+ * 93/100 = [0.8625, 0.9657] computed by hand (centre 0.914093, half 0.051588).
+ */
+Test(wilson, published_values)
+{
+    double lo, hi;
+    cr_assert_eq(om_stats_wilson(0, 10, 0.95, &lo, &hi), OM_OK);
+    cr_expect_eq(lo, 0.0, "0/10: lo exactly 0, got %.17g", lo);
+    cr_expect(fabs(hi - 0.2775) < PUBLISHED_4DP_TOL, "0/10: hi %.6f", hi);
+
+    cr_assert_eq(om_stats_wilson(10, 10, 0.95, &lo, &hi), OM_OK);
+    cr_expect(fabs(lo - 0.7225) < PUBLISHED_4DP_TOL, "10/10: lo %.6f", lo);
+    cr_expect_eq(hi, 1.0, "10/10: hi exactly 1, got %.17g", hi);
+
+    cr_assert_eq(om_stats_wilson(93, 100, 0.95, &lo, &hi), OM_OK);
+    cr_expect(fabs(lo - 0.8625) < PUBLISHED_4DP_TOL && fabs(hi - 0.9657) < PUBLISHED_4DP_TOL,
+              "93/100: [%.6f, %.6f]", lo, hi);
+}
+
+Test(wilson, edges_and_confidence)
+{
+    double lo = -1, hi = -1, lo99, hi99;
+    cr_assert_eq(om_stats_wilson(0, 0, 0.95, &lo, &hi), OM_OK);
+    cr_expect(lo == 0.0 && hi == 1.0, "n = 0: [%g, %g]", lo, hi);
+    /* k = 0 and k = n at a huge n: still exactly 0 and 1. */
+    cr_assert_eq(om_stats_wilson(0, UINT64_C(10000000000), 0.95, &lo, &hi), OM_OK);
+    cr_expect(lo == 0.0 && hi > 0.0 && hi < 1e-9, "[%g, %g]", lo, hi);
+    cr_assert_eq(om_stats_wilson(UINT64_C(10000000000), UINT64_C(10000000000), 0.95, &lo, &hi),
+                 OM_OK);
+    cr_expect(hi == 1.0 && lo < 1.0 && lo > 1.0 - 1e-9, "[%.17g, %g]", lo, hi);
+    /* Higher confidence, wider interval. */
+    cr_assert_eq(om_stats_wilson(30, 100, 0.95, &lo, &hi), OM_OK);
+    cr_assert_eq(om_stats_wilson(30, 100, 0.99, &lo99, &hi99), OM_OK);
+    cr_expect(lo99 < lo && hi99 > hi);
+}
+
+Test(wilson, errors)
+{
+    double lo = 0.5, hi = 0.5;
+    cr_expect_eq(om_stats_wilson(11, 10, 0.95, &lo, &hi), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "11") != NULL, "%s", om_error_message());
+    cr_expect_eq(om_stats_wilson(1, 10, 0.0, &lo, &hi), OM_EINVAL);
+    cr_expect_eq(om_stats_wilson(1, 10, 1.0, &lo, &hi), OM_EINVAL);
+    cr_expect_eq(om_stats_wilson(1, 10, NAN, &lo, &hi), OM_EINVAL);
+    cr_expect_eq(om_stats_wilson(1, 10, 0.95, NULL, &hi), OM_EINVAL);
+    cr_expect(lo == 0.5 && hi == 0.5, "outputs untouched on error");
+}
+
+/* ---------------------------------------------------------------- moments */
+
+Test(moments, known_histogram)
+{
+    uint64_t hist[OM_STATS_HIST_BINS] = {0};
+    const uint8_t values[] = {0, 0, 1, 5, 255};
+    double mean, sd;
+    om_stats_hist_add(hist, values, 4);
+    cr_expect_eq(om_stats_hist_total(hist), 4);
+    cr_assert_eq(om_stats_hist_moments(hist, &mean, &sd), OM_OK);
+    /* {0, 0, 1, 5}: mean 6/4; squared deviations 2.25 + 2.25 + 0.25 + 12.25 = 17. */
+    cr_expect(fabs(mean - 1.5) < FORMULA_TOL, "mean %g", mean);
+    cr_expect(fabs(sd - sqrt(17.0 / 4.0)) < FORMULA_TOL, "sd %g", sd);
+    /* The top bin counts too. */
+    om_stats_hist_add(hist, values + 4, 1);
+    cr_expect_eq(hist[255], 1);
+    cr_assert_eq(om_stats_hist_moments(hist, &mean, &sd), OM_OK);
+    cr_expect(fabs(mean - 261.0 / 5.0) < FORMULA_TOL, "mean %g", mean);
+}
+
+Test(moments, empty_histogram)
+{
+    uint64_t hist[OM_STATS_HIST_BINS] = {0};
+    double mean = 7, sd = 7;
+    cr_expect_eq(om_stats_hist_moments(hist, &mean, &sd), OM_EINVAL);
+    cr_expect(mean == 7 && sd == 7);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+/*
+ * The synthetic run: 140000 trials (more than two read chunks), row i has
+ *   winner       a for i % 10 in 0..4, b for 5..7, draw for 8..9 (50/30/20 %)
+ *   hits_on_b    i % 4 (0..3, 25 % each: mean 1.5, sd sqrt(1.25))
+ *   destroyed_b  1 when i % 8 == 0 (12.5 %)
+ *   every other field 0.
+ * 140000 is a multiple of 40, so every proportion is exact.
+ */
+#define SYN_TRIALS 140000u
+
+static uint8_t syn_winner(uint64_t i)
+{
+    unsigned m = (unsigned)(i % 10);
+    return m < 5 ? OM_WM_SIDE_A : m < 8 ? OM_WM_SIDE_B : OM_WM_DRAW;
+}
+
+static void write_synthetic(const char *path, uint32_t kind_mask, uint64_t seed,
+                            uint8_t bad_winner)
+{
+    om_run_info info = {
+        .program_version = "0.1.0-test",
+        .command_line = "test_summary",
+        .scenario_name = "synthetic",
+        .scenario_text = "",
+        .title = "Knights charge spearmen",
+        .ruleset = "warmaster-revolution",
+        .kind = kind_mask == OM_KIND_MASK_VOLLEY ? "volley" : "combat",
+        .side_name = {"Knights", "Spearmen"},
+        .options_json = "{}",
+        .rng_scheme = "synthetic",
+        .seed = seed,
+        .trials = SYN_TRIALS,
+        .block_size = 10000,
+        .threads = 1,
+        .points = {110, 45},
+        .kind_mask = kind_mask,
+    };
+    const size_t block = 10000;
+    om_wm_outcome *o = calloc(block, sizeof *o);
+    om_h5_writer *w = NULL;
+    cr_assert_not_null(o);
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    for (uint64_t first = 0; first < SYN_TRIALS; first += block) {
+        for (size_t j = 0; j < block; j++) {
+            uint64_t i = first + j;
+            o[j].winner = kind_mask == OM_KIND_MASK_VOLLEY ? OM_WM_NO_CONTEST : syn_winner(i);
+            o[j].hits_on[1] = (uint8_t)(i % 4);
+            o[j].destroyed[1] = i % 8 == 0;
+        }
+        if (first == 0 && bad_winner != 0)
+            o[17].winner = bad_winner;
+        cr_assert_eq(om_h5_writer_put(w, first, o, block), OM_OK, "%s", om_error_message());
+    }
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(o);
+}
+
+/* Open `path` and summarise it at 95 %. */
+static om_summary *summarise(const char *path)
+{
+    om_h5_reader *r = NULL;
+    om_summary *s = NULL;
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_summary_compute(r, OM_SUMMARY_CONFIDENCE, &s), OM_OK, "%s",
+                 om_error_message());
+    om_h5_reader_close(r);
+    return s;
+}
+
+static const om_summary_field *find_field(const om_summary *s, const char *name)
+{
+    for (size_t i = 0; i < s->field_count; i++)
+        if (strcmp(s->fields[i].field->name, name) == 0)
+            return &s->fields[i];
+    cr_assert_fail("field %s not in the summary", name);
+    return NULL;
+}
+
+/* p is exact; lo, hi is the Wilson interval of count / trials. */
+static void expect_prob(const om_summary_prob *p, double want, const char *what)
+{
+    double lo, hi;
+    cr_expect_eq(p->p, want, "%s: p = %.17g, want %g", what, p->p, want);
+    cr_expect_eq(p->count, (uint64_t)llround(want * SYN_TRIALS), "%s: count", what);
+    cr_assert_eq(om_stats_wilson(p->count, SYN_TRIALS, 0.95, &lo, &hi), OM_OK);
+    cr_expect(p->lo == lo && p->hi == hi, "%s: interval [%g, %g]", what, p->lo, p->hi);
+    cr_expect(want == 0.0 ? p->lo == 0.0 : p->lo < want, "%s: lo %g", what, p->lo);
+    cr_expect(p->hi > want || want == 1.0, "%s: hi %g", what, p->hi);
+}
+
+static const char *path_in_dir(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", test_dir, name);
+    return buf;
+}
+
+Test(summary, exact_values_of_a_synthetic_run)
+{
+    char path[512];
+    om_summary *s;
+    const om_summary_field *hits, *destroyed, *lost;
+    write_synthetic(path_in_dir(path, sizeof path, "syn.h5"), OM_KIND_MASK_COMBAT, 42, 0);
+    s = summarise(path);
+
+    cr_expect_str_eq(s->file, path);
+    cr_expect_str_eq(s->title, "Knights charge spearmen");
+    cr_expect_str_eq(s->ruleset, "warmaster-revolution");
+    cr_expect_str_eq(s->kind, "combat");
+    cr_expect_str_eq(s->unit[0], "Knights");
+    cr_expect_str_eq(s->unit[1], "Spearmen");
+    cr_expect(s->points[0] == 110 && s->points[1] == 45);
+    cr_expect(s->has_seed && s->seed == 42);
+    cr_expect_eq(s->trials, SYN_TRIALS);
+    cr_expect_eq(s->confidence, 0.95);
+
+    cr_assert(s->has_outcome);
+    expect_prob(&s->outcome[0][OM_SUMMARY_WIN], 0.5, "A wins");
+    expect_prob(&s->outcome[0][OM_SUMMARY_DRAW], 0.2, "A draws");
+    expect_prob(&s->outcome[0][OM_SUMMARY_LOSE], 0.3, "A loses");
+    expect_prob(&s->outcome[1][OM_SUMMARY_WIN], 0.3, "B wins");
+    expect_prob(&s->outcome[1][OM_SUMMARY_DRAW], 0.2, "B draws");
+    expect_prob(&s->outcome[1][OM_SUMMARY_LOSE], 0.5, "B loses");
+
+    hits = find_field(s, "hits_on_b");
+    cr_expect_eq(hits->max, 3);
+    cr_expect_eq(hits->mean, 1.5, "mean %.17g", hits->mean);
+    cr_expect(fabs(hits->sd - sqrt(1.25)) < FORMULA_TOL, "sd %.17g", hits->sd);
+    for (unsigned v = 0; v < 4; v++)
+        cr_expect_eq(hits->hist[v], SYN_TRIALS / 4, "hist[%u]", v);
+    expect_prob(&hits->at_least[1], 0.75, "hits >= 1");
+    expect_prob(&hits->at_least[2], 0.5, "hits >= 2");
+    expect_prob(&hits->at_least[3], 0.25, "hits >= 3");
+    cr_expect(hits->at_least[0].p == 1.0 && hits->at_least[0].lo == 1.0
+              && hits->at_least[0].hi == 1.0);
+
+    destroyed = find_field(s, "destroyed_b");
+    cr_expect_eq(destroyed->field->type, OM_FIELD_FLAG);
+    expect_prob(&destroyed->at_least[1], 0.125, "destroyed_b");
+    cr_expect_eq(destroyed->mean, 0.125);
+
+    lost = find_field(s, "stands_lost_a");
+    cr_expect(lost->max == 0 && lost->mean == 0.0 && lost->sd == 0.0);
+    expect_prob(&lost->at_least[1], 0.0, "stands_lost_a >= 1");
+
+    /* The winner is the outcome, not a field; volley-only fields are absent. */
+    cr_expect_eq(s->field_count, 11);
+    om_summary_free(s);
+}
+
+Test(summary, volley_has_no_outcome)
+{
+    char path[512];
+    om_summary *s;
+    write_synthetic(path_in_dir(path, sizeof path, "volley.h5"), OM_KIND_MASK_VOLLEY, 1, 0);
+    s = summarise(path);
+    cr_expect_not(s->has_outcome);
+    cr_expect_str_eq(find_field(s, "drive_back_cm")->field->name, "drive_back_cm");
+    cr_expect_eq(find_field(s, "hits_on_b")->mean, 1.5);
+    om_summary_free(s);
+}
+
+Test(summary, invalid_winner_and_confidence)
+{
+    char path[512];
+    om_h5_reader *r = NULL;
+    om_summary *s = NULL;
+    write_synthetic(path_in_dir(path, sizeof path, "bad.h5"), OM_KIND_MASK_COMBAT, 1, 9);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_summary_compute(r, 0.95, &s), OM_EHDF5);
+    cr_expect_null(s);
+    cr_expect(strstr(om_error_message(), "bad.h5") != NULL
+                  && strstr(om_error_message(), "winner") != NULL,
+              "%s", om_error_message());
+    cr_expect_eq(om_summary_compute(r, 1.5, &s), OM_EINVAL);
+    cr_expect_eq(om_summary_compute(r, 0.0, &s), OM_EINVAL);
+    om_h5_reader_close(r);
+    om_summary_free(NULL);
+}
+
+/* The output of `print` for `s` as a NUL-terminated string (caller frees). */
+static char *capture(om_status (*print)(const om_summary *, FILE *), const om_summary *s)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    cr_assert_not_null(f);
+    cr_assert_eq(print(s, f), OM_OK, "%s", om_error_message());
+    fclose(f);
+    return text;
+}
+
+static double json_num(json_t *root, const char *a, const char *b, const char *c,
+                        const char *d)
+{
+    json_t *v = json_object_get(root, a);
+    if (b != NULL)
+        v = json_object_get(v, b);
+    if (c != NULL)
+        v = json_object_get(v, c);
+    if (d != NULL)
+        v = json_object_get(v, d);
+    cr_assert(json_is_number(v), "%s.%s.%s.%s is not a number", a, b ? b : "", c ? c : "",
+              d ? d : "");
+    return json_number_value(v);
+}
+
+Test(summary, json_parses_with_documented_keys)
+{
+    static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
+                                       "seed", "program_version", "units", "outcome", "fields",
+                                       "confidence"};
+    char path[512], *text;
+    om_summary *s;
+    json_error_t err;
+    json_t *root, *hits, *seed;
+    const char *key;
+    size_t i = 0;
+    json_t *value;
+
+    write_synthetic(path_in_dir(path, sizeof path, "j.h5"), OM_KIND_MASK_COMBAT,
+                    UINT64_C(0xFFFFFFFFFFFFFFFF), 0);
+    s = summarise(path);
+    text = capture(om_summary_print_json, s);
+    root = json_loads(text, 0, &err);
+    cr_assert_not_null(root, "JSON does not parse: %s (line %d): %.200s", err.text, err.line,
+                       text);
+
+    /* Exactly the documented keys, in the documented order. */
+    cr_expect_eq(json_object_size(root), sizeof keys / sizeof keys[0]);
+    json_object_foreach(root, key, value)
+    {
+        (void)value;
+        cr_expect_str_eq(key, keys[i], "key %zu", i);
+        i++;
+    }
+    cr_expect_str_eq(json_string_value(json_object_get(root, "schema")), OM_SUMMARY_SCHEMA);
+    cr_expect_str_eq(json_string_value(json_object_get(root, "file")), path);
+    cr_expect_str_eq(json_string_value(json_object_get(root, "kind")), "combat");
+    cr_expect(json_is_integer(json_object_get(root, "trials")));
+    cr_expect_eq(json_integer_value(json_object_get(root, "trials")), SYN_TRIALS);
+    /* A seed above 2^63-1 is a decimal string. */
+    seed = json_object_get(root, "seed");
+    cr_expect(json_is_string(seed) && strcmp(json_string_value(seed), "18446744073709551615") == 0);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_object_get(json_object_get(root, "units"), "a"),
+                                          "name")),
+        "Knights");
+    cr_expect_eq(json_num(root, "units", "b", "points", NULL), 45);
+    cr_expect_eq(json_num(root, "outcome", "a", "win", "p"), 0.5);
+    cr_expect_eq(json_num(root, "outcome", "b", "lose", "p"), 0.5);
+    cr_expect_eq(json_num(root, "outcome", "a", "draw", "p"), 0.2);
+    cr_expect(json_num(root, "outcome", "a", "win", "lo") < 0.5
+              && json_num(root, "outcome", "a", "win", "hi") > 0.5);
+    cr_expect_eq(json_num(root, "confidence", NULL, NULL, NULL), 0.95);
+
+    hits = json_object_get(json_object_get(root, "fields"), "hits_on_b");
+    cr_assert(json_is_object(hits));
+    cr_expect_str_eq(json_string_value(json_object_get(hits, "type")), "count");
+    cr_expect(json_is_string(json_object_get(hits, "description")));
+    cr_expect_eq(json_num(hits, "mean", NULL, NULL, NULL), 1.5);
+    cr_expect_eq(json_num(hits, "distribution", "0", NULL, NULL), 0.25);
+    cr_expect_eq(json_object_size(json_object_get(hits, "distribution")), 4);
+    cr_expect_eq(json_num(hits, "at_least", "3", "p", NULL), 0.25);
+    cr_expect_null(json_object_get(json_object_get(hits, "at_least"), "0"));
+    cr_expect_null(json_object_get(json_object_get(hits, "at_least"), "4"));
+    /* A field that is always 0: distribution {"0": 1}, no "at least". */
+    cr_expect_eq(json_num(root, "fields", "stands_lost_a", "distribution", "0"), 1.0);
+    cr_expect_eq(json_object_size(json_object_get(
+                     json_object_get(json_object_get(root, "fields"), "stands_lost_a"),
+                     "at_least")),
+                 0);
+    /* A flag carries its probability. */
+    cr_expect_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(root, "fields"), "destroyed_b"),
+                         "type")),
+                     "flag");
+    cr_expect_eq(json_num(root, "fields", "destroyed_b", "p", NULL), 0.125);
+    cr_expect_null(json_object_get(json_object_get(root, "fields"), "winner"));
+
+    json_decref(root);
+    free(text);
+    om_summary_free(s);
+}
+
+Test(summary, json_seed_integer_and_null_outcome)
+{
+    char path[512], *text;
+    om_summary *s;
+    json_t *root;
+    write_synthetic(path_in_dir(path, sizeof path, "v.h5"), OM_KIND_MASK_VOLLEY,
+                    UINT64_C(9223372036854775807), 0);
+    s = summarise(path);
+    text = capture(om_summary_print_json, s);
+    root = json_loads(text, 0, NULL);
+    cr_assert_not_null(root);
+    cr_expect(json_is_integer(json_object_get(root, "seed")));
+    cr_expect_eq(json_integer_value(json_object_get(root, "seed")), INT64_MAX);
+    cr_expect(json_is_null(json_object_get(root, "outcome")));
+    json_decref(root);
+    free(text);
+    om_summary_free(s);
+}
+
+Test(summary, csv_rows)
+{
+    char path[512], *text, *line, *save = NULL;
+    om_summary *s;
+    int rows = 0, header = 0, hits2 = 0, win_a = 0, zero_row = 0;
+    write_synthetic(path_in_dir(path, sizeof path, "c.h5"), OM_KIND_MASK_COMBAT, 3, 0);
+    s = summarise(path);
+    text = capture(om_summary_print_csv, s);
+    const char *head = "field,k,p_equal,p_at_least,lo,hi\n";
+    cr_expect_eq(strncmp(text, head, strlen(head)), 0, "%.60s", text);
+    for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        int commas = 0;
+        for (const char *c = line; *c; c++)
+            commas += *c == ',';
+        cr_expect_eq(commas, 5, "row '%s'", line);
+        rows++;
+        header += strcmp(line, "field,k,p_equal,p_at_least,lo,hi") == 0;
+        hits2 += strncmp(line, "hits_on_b,2,0.25,0.5,", 21) == 0;
+        win_a += strncmp(line, "win_a,1,0.5,0.5,", 16) == 0;
+        zero_row += strcmp(line, "hits_on_b,0,0.25,1,1,1") == 0;
+    }
+    cr_expect_eq(header, 1);
+    cr_expect_eq(hits2, 1);
+    cr_expect_eq(win_a, 1);
+    cr_expect_eq(zero_row, 1);
+    /* 1 header + hits_on_b 0..3 + destroyed_b 0..1 + 9 always-0 fields + 6 outcome rows. */
+    cr_expect_eq(rows, 1 + 4 + 2 + 9 + 6, "%d rows", rows);
+    free(text);
+    om_summary_free(s);
+}
+
+Test(summary, text_report)
+{
+    char path[512], *text;
+    om_summary *s;
+    const char *want[] = {"Knights charge spearmen", "warmaster-revolution", "140000",
+                          "A = Knights (110 points)", "B = Spearmen (45 points)",
+                          "P(win) [95% CI]", "P(draw) [95% CI]", "P(lose) [95% CI]",
+                          "0.5000 [", "hits_on_b: Hits suffered", "mean 1.5000",
+                          "P(>=k)", "destroyed_b", "0.1250 ["};
+    write_synthetic(path_in_dir(path, sizeof path, "t.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    s = summarise(path);
+    text = capture(om_summary_print_text, s);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect(strstr(text, want[i]) != NULL, "no '%s' in:\n%s", want[i], text);
+    free(text);
+    om_summary_free(s);
+}
+
+/* Writing to a full device is an I/O error, not a silent truncation. */
+Test(summary, write_error)
+{
+    char path[512];
+    om_summary *s;
+    FILE *full = fopen("/dev/full", "w");
+    if (full == NULL)
+        cr_skip_test("no /dev/full");
+    write_synthetic(path_in_dir(path, sizeof path, "w.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    s = summarise(path);
+    cr_expect_eq(om_summary_print_text(s, full), OM_EIO);
+    cr_expect_eq(om_summary_print_csv(s, full), OM_EIO);
+    cr_expect_eq(om_summary_print_json(s, full), OM_EIO);
+    fclose(full);
+    om_summary_free(s);
+}

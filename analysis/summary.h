@@ -1,0 +1,150 @@
+/*
+ * summary.h: the summary of a result file: outcome probabilities, means,
+ * distributions and "at least k" probabilities, each probability with a Wilson
+ * interval, and its text, JSON and CSV forms (`oddsmaster summary`).
+ *
+ * The summary is computed from 256-bin histograms filled by streaming every
+ * dataset of the file in chunks, so its memory does not grow with the number of
+ * trials. Everything below is derived from those histograms.
+ */
+#ifndef OM_SUMMARY_H
+#define OM_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "h5file.h"
+#include "results.h"
+#include "stats.h"
+#include "status.h"
+
+/* Schema identifier of the JSON form ("schema" key). */
+#define OM_SUMMARY_SCHEMA "oddsmaster-summary/1"
+
+/* Confidence of the intervals unless the caller asks for another one. */
+#define OM_SUMMARY_CONFIDENCE 0.95
+
+/* Output forms of a summary. */
+typedef enum om_summary_format {
+    OM_SUMMARY_TEXT = 0, /* readable report (om_summary_print_text) */
+    OM_SUMMARY_JSON,     /* one JSON object (om_summary_print_json) */
+    OM_SUMMARY_CSV       /* one row per field and value (om_summary_print_csv) */
+} om_summary_format;
+
+/* A probability estimated from trials, with its Wilson interval. */
+typedef struct om_summary_prob {
+    uint64_t count; /* trials in which the event happened */
+    double p;       /* count / trials */
+    double lo, hi;  /* Wilson interval at the summary's confidence */
+} om_summary_prob;
+
+/* Columns of om_summary.outcome[side]. */
+enum { OM_SUMMARY_WIN = 0, OM_SUMMARY_DRAW = 1, OM_SUMMARY_LOSE = 2 };
+
+/* The summary of one count or flag field of the file. */
+typedef struct om_summary_field {
+    const om_field *field;              /* its entry in om_results_fields */
+    uint64_t hist[OM_STATS_HIST_BINS];  /* hist[v]: trials in which the field was v */
+    unsigned max;                       /* largest value that occurred */
+    double mean;                        /* mean over all trials */
+    double sd;                          /* standard deviation (divisor: trials) */
+    om_summary_prob at_least[OM_STATS_HIST_BINS]; /* [k]: P(value >= k), k = 0..max(max, 1) */
+} om_summary_field;
+
+/* The summary of a result file. Strings are NULL when the file lacks the attribute. */
+typedef struct om_summary {
+    char *file;            /* path of the summarised file */
+    char *title;           /* scenario title */
+    char *ruleset;         /* rule set identifier */
+    char *kind;            /* "combat" or "volley" */
+    char *program_version; /* version of the program that wrote the file */
+    char *unit[2];         /* unit names of sides A and B */
+    uint64_t points[2];    /* unit points of sides A and B (0: unknown) */
+    bool has_seed;         /* the file records its seed */
+    uint64_t seed;         /* master seed of the run */
+    uint64_t trials;       /* trials in the file */
+    double confidence;     /* confidence of every interval, e.g. 0.95 */
+    bool has_outcome;      /* the file has a winner field (combat runs) */
+    om_summary_prob outcome[2][3]; /* [side][OM_SUMMARY_WIN/DRAW/LOSE] */
+    size_t field_count;    /* entries of fields[] */
+    om_summary_field *fields; /* count and flag fields present, in om_results_fields order */
+} om_summary;
+
+/*
+ * om_summary_compute: summarise the open result file `r` with intervals at
+ * `confidence` (0 < confidence < 1; OM_SUMMARY_CONFIDENCE is the usual 0.95).
+ * Reads every dataset once, in chunks of OM_SUMMARY_CHUNK_ROWS rows. On success
+ * *out is a new summary owned by the caller (om_summary_free). Not thread-safe
+ * for one reader. Errors: OM_EINVAL (bad confidence), OM_ENOMEM, OM_EHDF5 (read
+ * failure, or a winner value that is not a, b, draw or none).
+ */
+om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out);
+
+/* Free a summary and its strings (NULL allowed). */
+void om_summary_free(om_summary *s);
+
+/* Rows read per chunk by om_summary_compute (64 KiB of uint8 per read). */
+#define OM_SUMMARY_CHUNK_ROWS 65536u
+
+/*
+ * om_summary_print_text: a readable report: file, title, rule set, kind, units,
+ * trials, seed, program version; then the outcome table
+ * "side  P(win) [CI]  P(draw) [CI]  P(lose) [CI]"; then per count field its
+ * description, mean and sd, and a table of k, P(=k), P(>=k) and the interval of
+ * P(>=k); then the flags with their probabilities and intervals.
+ * Errors: OM_EIO if writing to `out` fails.
+ */
+om_status om_summary_print_text(const om_summary *s, FILE *out);
+
+/*
+ * om_summary_print_json: the summary as one JSON object, keys in this order:
+ *   schema           OM_SUMMARY_SCHEMA
+ *   file, title, ruleset, kind   strings (null if the file lacks them)
+ *   trials           integer
+ *   seed             integer; a seed above 2^63-1, which a jansson integer cannot
+ *                    hold, is written as its decimal string; null if unknown
+ *   program_version  string (null if unknown)
+ *   units            {"a": {"name": .., "points": ..}, "b": {..}}
+ *   outcome          {"a": {"win": P, "draw": P, "lose": P}, "b": {..}}, each P
+ *                    {"p": .., "lo": .., "hi": ..}; null for a file without a
+ *                    winner field (a volley)
+ *   fields           {"<name>": {"description", "type": "count" or "flag",
+ *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
+ *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}
+ *                    in dataset order; a flag also has "p", "lo", "hi", the
+ *                    probability that it is set
+ *   confidence       the confidence of every interval, e.g. 0.95
+ * Reals are written with 15 significant digits.
+ * Errors: OM_ENOMEM, OM_EIO.
+ */
+om_status om_summary_print_json(const om_summary *s, FILE *out);
+
+/*
+ * om_summary_print_csv: the summary as CSV with the header
+ *   field,k,p_equal,p_at_least,lo,hi
+ * and one row per field and value k = 0..max of the field:
+ *   field        dataset name, e.g. hits_on_b
+ *   k            the value
+ *   p_equal      P(field = k)
+ *   p_at_least   P(field >= k)
+ *   lo, hi       the Wilson interval of p_at_least (at k = 0 both are 1: certain)
+ * followed, for a file with a winner field, by the rows win_a, draw_a, lose_a,
+ * win_b, draw_b, lose_b with k = 1: each outcome as a 0/1 indicator, so
+ * p_equal = p_at_least = its probability and lo, hi its interval.
+ * Numbers are written with 10 significant digits. Errors: OM_EIO.
+ */
+om_status om_summary_print_csv(const om_summary *s, FILE *out);
+
+/*
+ * om_summary_print_file: open the result file `path`, summarise it at
+ * `confidence` and print the summary to `out` in `format`: the whole of
+ * `oddsmaster summary`, also used by `oddsmaster run` to print its answer.
+ * Errors: those of om_h5_reader_open, om_summary_compute and the printers
+ * (OM_EIO, OM_EHDF5, OM_EINVAL, OM_ENOMEM).
+ */
+om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
+                                FILE *out);
+
+#endif /* OM_SUMMARY_H */
