@@ -1,1 +1,109 @@
-/* placeholder: being written */
+/*
+ * run.c: the OpenMP Monte Carlo driver (see run.h for the reproducibility
+ * contract). The only shared mutable data are the tally and the error record,
+ * both updated inside the sink's critical section.
+ */
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "dice.h"
+#include "rng.h"
+
+unsigned om_run_threads(unsigned requested)
+{
+    return requested > 0 ? requested : (unsigned)omp_get_max_threads();
+}
+
+/* Seed the plain baseline generator of block b from the block's own stream, so
+ * the baseline is as reproducible as the fast path. */
+static void seed_plain(gsl_rng *g, uint64_t seed, uint64_t block)
+{
+    om_rng r;
+    om_rng_seed_block(&r, seed, block);
+    gsl_rng_set(g, (unsigned long)om_pcg64_next(&r));
+}
+
+static void tally_block(om_run_tally *t, const om_wm_outcome *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        t->winner[rows[i].winner & 3u]++;
+        t->stands_lost[0] += rows[i].stands_lost[0];
+        t->stands_lost[1] += rows[i].stands_lost[1];
+    }
+    t->trials += n;
+}
+
+om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_run_sink sink,
+                          void *ctx, om_run_tally *tally)
+{
+    const uint64_t block_size = cfg->block_size ? cfg->block_size : OM_RUN_BLOCK_SIZE;
+    const uint64_t n_blocks = cfg->trials == 0 ? 0 : (cfg->trials - 1) / block_size + 1;
+    const int threads = (int)om_run_threads(cfg->threads);
+    om_status failed = OM_OK;
+    char failed_msg[OM_ERROR_MSG_MAX] = "";
+
+    if (cfg->trials == 0)
+        return OM_ERROR(OM_EINVAL, "the number of trials must be at least 1");
+    if (tally)
+        memset(tally, 0, sizeof *tally);
+
+#pragma omp parallel num_threads(threads)
+    {
+        om_wm_outcome *rows = malloc(block_size * sizeof *rows);
+        gsl_rng *plain = cfg->plain_dice ? gsl_rng_alloc(gsl_rng_default) : NULL;
+        om_dice dice;
+        bool ok = rows != NULL && (!cfg->plain_dice || plain != NULL);
+
+        if (!ok) {
+#pragma omp critical(om_run_sink)
+            {
+                if (failed == OM_OK) {
+                    failed = OM_ENOMEM;
+                    snprintf(failed_msg, sizeof failed_msg, "out of memory for a block of "
+                             "%llu trials", (unsigned long long)block_size);
+                }
+            }
+        }
+
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t b = 0; b < n_blocks; b++) {
+            uint64_t first = b * block_size;
+            size_t n = (size_t)(cfg->trials - first < block_size ? cfg->trials - first : block_size);
+            om_status seen;
+#pragma omp atomic read
+            seen = failed;
+            if (!ok || seen != OM_OK)
+                continue;
+            om_rng_seed_block(&dice.rng, cfg->seed, b);
+            dice.plain = plain;
+            if (plain)
+                seed_plain(plain, cfg->seed, b);
+            for (size_t i = 0; i < n; i++)
+                om_wm_resolve(p, &dice, &rows[i]);
+#pragma omp critical(om_run_sink)
+            {
+                if (failed == OM_OK) {
+                    om_status st = sink ? sink(ctx, first, rows, n) : OM_OK;
+                    if (st != OM_OK) {
+                        snprintf(failed_msg, sizeof failed_msg, "%s", om_error_message());
+#pragma omp atomic write
+                        failed = st;
+                    } else if (tally) {
+                        tally_block(tally, rows, n);
+                    }
+                }
+            }
+        }
+        if (plain)
+            gsl_rng_free(plain);
+        free(rows);
+    }
+    if (failed != OM_OK)
+        return OM_ERROR(failed, "%s", failed_msg);
+    return OM_OK;
+}

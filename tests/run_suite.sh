@@ -1,0 +1,44 @@
+#!/bin/sh
+# run_suite.sh: the whole test suite, as the README's second command and CI run it.
+#   1. build/ (debugoptimized, assertions on, warnings as errors): meson test -v
+#   2. build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer): meson test -v
+# Then prints one closing line "N passed, N failed" counting every Criterion
+# test case and every TAP case of both runs. Exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.."
+status=0
+for cfg in "build" "build-asan -Db_sanitize=address,undefined -Db_lundef=false"; do
+    dir=${cfg%% *}
+    opts=""
+    [ "$dir" = "$cfg" ] || opts=${cfg#* }
+    if [ ! -d "$dir" ]; then
+        meson setup "$dir" -Dwerror=true -Db_ndebug=false $opts >/dev/null || { status=1; continue; }
+    fi
+    meson compile -C "$dir" >/dev/null || { echo "run_suite: build in $dir failed"; meson compile -C "$dir" 2>&1 | tail -30; status=1; continue; }
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        meson test -C "$dir" -v --print-errorlogs 2>&1 | tee "$dir/suite.log" | grep -E '^\[====\] Synthesis|^(not )?ok [0-9]|^[0-9]+/[0-9]+ |FAIL|ERROR' 
+    [ "$(grep -c -E '^[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT)' "$dir/suite.log")" -eq 0 ] || status=1
+    grep -q -E '^Fail: +0$' "$dir/suite.log" || status=1
+    # Criterion passes a test even when a sanitizer reported in its process
+    # (e.g. LeakSanitizer at exit), so the reports themselves fail the suite.
+    if grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$dir/suite.log"; then
+        echo "run_suite: sanitizer reports in $dir (see $dir/suite.log)"
+        status=1
+    fi
+done
+python3 - build/suite.log build-asan/suite.log <<'PY'
+import re, sys
+passed = failed = 0
+for path in sys.argv[1:]:
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        failed += 1
+        continue
+    for m in re.finditer(r"Synthesis: Tested: (\d+) \| Passing: (\d+) \| Failing: (\d+) \| Crashing: (\d+)", text):
+        passed += int(m.group(2)); failed += int(m.group(3)) + int(m.group(4))
+    passed += len(re.findall(r"^ok \d+ ", text, re.M))
+    failed += len(re.findall(r"^not ok \d+ ", text, re.M))
+print(f"{passed} passed, {failed} failed")
+PY
+exit $status
