@@ -13,6 +13,7 @@
 #define OM_WM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dice.h"
@@ -48,6 +49,22 @@ typedef enum om_wm_ruleset_id {
 /* Special rules a unit can carry, as flags (the army data names them). */
 #define OM_WM_RULE_TERROR       (1u << 0) /* enemies in contact fight at -1 (6.4) */
 #define OM_WM_RULE_SHOTS_NO_SAVE (1u << 1) /* its shooting allows no armour save (5.3) */
+
+/* A special rule the engine implements (special.c). */
+typedef struct om_wm_special {
+    const char *id;      /* rule id as used in army data and scenarios, e.g. "terror" */
+    uint32_t flag;       /* the OM_WM_RULE_* flag it sets on a unit */
+    const char *effect;  /* one sentence: what the engine does with it */
+    const char *section; /* digest section it implements */
+} om_wm_special;
+
+/* The implemented special rule with this id, or NULL if the engine does not
+ * model it (the caller then records it as not modelled). */
+const om_wm_special *om_wm_special_find(const char *id);
+
+/* Number of implemented special rules, and the i-th (NULL past the end). */
+size_t om_wm_special_count(void);
+const om_wm_special *om_wm_special_at(size_t i);
 
 /* One unit's values (digest 1.1). Every stand of a unit has the same values. */
 typedef struct om_wm_unit {
