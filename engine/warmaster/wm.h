@@ -79,6 +79,8 @@ typedef struct om_wm_unit {
     uint8_t pace_cm;     /* full-pace move in cm: a drive back beyond it routs */
     uint16_t points;     /* points value of the whole unit (0: unknown) */
     uint32_t rules;      /* OM_WM_RULE_* flags */
+    char unmodelled[192]; /* comma-separated ids of its special rules the engine does not
+                             model yet (reported with every run, never dropped) */
 } om_wm_unit;
 
 /* One side of an engagement: its unit plus what the geometry decided. */
