@@ -10,13 +10,21 @@
 
 #include <stddef.h>
 
+/* pcg-c's PCG_DEFAULT_MULTIPLIER_128 (2549297995355413924 * 2^64 +
+ * 4865540595714422341). numpy seeds PCG64DXSM with pcg_setseq_128_srandom_r,
+ * whose two steps use this multiplier, not the cheap one that steps the
+ * generator afterwards (numpy/random/_pcg64.pyx calls pcg64_set_seed, and
+ * pcg64.h defines pcg64_srandom_r as pcg_setseq_128_srandom_r). */
+#define OM_PCG64_SEED_MULT \
+    (((om_u128)0x2360ed051fc65da4ULL << 64) | 0x4385df649fccf645ULL)
+
 void om_pcg64_seed(om_pcg64 *r, om_u128 initstate, om_u128 initseq)
 {
     r->state = 0;
     r->inc = (initseq << 1) | 1u;
-    (void)om_pcg64_next(r);
+    r->state = r->state * OM_PCG64_SEED_MULT + r->inc;
     r->state += initstate;
-    (void)om_pcg64_next(r);
+    r->state = r->state * OM_PCG64_SEED_MULT + r->inc;
 }
 
 void om_pcg32_seed(om_pcg32 *r, uint64_t initstate, uint64_t initseq)
