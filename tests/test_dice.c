@@ -748,6 +748,9 @@ Test(binom_table, invalid_arguments)
     cr_expect_eq(om_binom_table_alloc(&t, 0.5, 256u), OM_EINVAL);
     cr_expect_null(t);
     cr_expect_eq(om_error_code(), OM_EINVAL);
+    /* n_max = 0 could never draw n > 0 (om_binom_draw chunks n by n_max). */
+    cr_expect_eq(om_binom_table_alloc(&t, 0.5, 0u), OM_EINVAL);
+    cr_expect_null(t);
     om_binom_table_free(NULL);
 }
 

@@ -354,14 +354,14 @@ static void om_binom_alias_build(double p, unsigned k, uint64_t *cut, uint8_t *a
 /*
  * om_binom_table_alloc: alias tables of Bin(n, p) for every n = 0..n_max.
  *
- * Inputs: p in [0, 1] and n_max <= 255. On success *out owns a new table (free
+ * Inputs: p in [0, 1] and 1 <= n_max <= 255. On success *out owns a new table (free
  * it with om_binom_table_free) and OM_OK is returned. Errors: OM_EINVAL when p is
  * outside [0, 1] (NaN included) or n_max > 255, the largest outcome a uint8_t
  * alias entry can hold; OM_ENOMEM when an allocation fails. On error *out is NULL
  * and nothing is left allocated. Probabilities come from gsl_ran_binomial_pdf.
  * The table is read-only after this call, so threads may share it.
- * Note that om_binom_draw splits n into chunks of n_max, so a table used for
- * n > 0 needs n_max >= 1.
+ * n_max = 0 is rejected: om_binom_draw splits n into chunks of n_max dice, so
+ * such a table could never draw n > 0.
  */
 om_status om_binom_table_alloc(om_binom_table **out, double p, unsigned n_max)
 {
@@ -373,6 +373,8 @@ om_status om_binom_table_alloc(om_binom_table **out, double p, unsigned n_max)
     if (!(p >= 0.0 && p <= 1.0))
         return OM_ERROR(OM_EINVAL,
                         "binomial table: success probability %g is outside [0, 1]", p);
+    if (n_max == 0u)
+        return OM_ERROR(OM_EINVAL, "binomial table: n_max must be at least 1");
     if (n_max > OM_BINOM_N_LIMIT)
         return OM_ERROR(OM_EINVAL,
                         "binomial table: n_max %u is above %u, the largest outcome "
@@ -443,26 +445,15 @@ static inline unsigned om_dice_plain_d6(gsl_rng *g)
 }
 
 /*
- * om_dice_hits: roll n dice through `test` and return how many hit and are not
- * saved.
- *
- * Fast mode (d->plain == NULL): each die passes both stages independently with
- * p = P(hit) * P(no save), so the count is exactly Binomial(n, p) (binomial
- * thinning) and one alias draw from test->pass per chunk of up to its n_max dice
- * gives it (so n > 0 needs a table with n_max >= 1). Plain mode
- * rolls every to-hit die, then one save die per hit, with
- * gsl_rng_uniform_int(d->plain, 6) + 1: the baseline the fast path must agree
- * with. No allocation. Thread-safe on distinct om_dice. No error codes.
+ * om_dice_hits_plain: the plain baseline of om_dice_hits (dice.h): every to-hit
+ * die, then one save die per hit, rolled with gsl_rng_uniform_int(d->plain, 6)
+ * + 1. The fast path (binomial thinning) is inline in dice.h.
  */
-unsigned om_dice_hits(om_dice *d, const om_dice_test *test, unsigned n)
+unsigned om_dice_hits_plain(om_dice *d, const om_dice_test *test, unsigned n)
 {
     unsigned hits = 0, unsaved = 0;
 
-    assert(d != NULL && test != NULL);
-    if (d->plain == NULL) {
-        assert(test->pass != NULL && (n == 0u || test->pass->n_max > 0u));
-        return om_binom_draw(test->pass, &d->rng, n);
-    }
+    assert(d != NULL && d->plain != NULL && test != NULL);
     for (unsigned i = 0; i < n; i++)
         hits += om_dice_plain_d6(d->plain) >= test->to_hit;
     for (unsigned i = 0; i < hits; i++)

@@ -78,8 +78,8 @@ typedef struct om_binom_table {
 } om_binom_table;
 
 /*
- * om_binom_table_alloc: build tables of Bin(n,p), n = 0..n_max (n_max <= 255).
- * Returns OM_EINVAL for p outside [0,1] or n_max > 255, OM_ENOMEM on allocation
+ * om_binom_table_alloc: build tables of Bin(n,p), n = 0..n_max (1 <= n_max <= 255).
+ * Returns OM_EINVAL for p outside [0,1], n_max = 0 or n_max > 255, OM_ENOMEM on allocation
  * failure. The result is owned by the caller; free with om_binom_table_free.
  */
 om_status om_binom_table_alloc(om_binom_table **out, double p, unsigned n_max);
@@ -128,11 +128,22 @@ typedef struct om_dice_test {
 /* Probability that one die hits at to_hit+ and is then not saved at save+. */
 double om_dice_test_probability(unsigned to_hit, unsigned save);
 
+/* The plain baseline of om_dice_hits: every die rolled with GSL (dice.c). */
+unsigned om_dice_hits_plain(om_dice *d, const om_dice_test *test, unsigned n);
+
 /*
  * om_dice_hits: roll n dice through `test` and return the hits that are not saved.
- * Fast mode draws the binomial; plain mode rolls each to-hit die and each save.
+ * Fast mode: each die passes both stages independently with p = P(hit) * P(no
+ * save), so the count is exactly Binomial(n, p) (binomial thinning), one alias
+ * draw per chunk. Plain mode rolls each to-hit die and each save. Inline so the
+ * fast path costs no call; the mode branch is taken once per call, not per die.
  */
-unsigned om_dice_hits(om_dice *d, const om_dice_test *test, unsigned n);
+static inline unsigned om_dice_hits(om_dice *d, const om_dice_test *test, unsigned n)
+{
+    if (d->plain != NULL)
+        return om_dice_hits_plain(d, test, n);
+    return om_binom_draw(test->pass, &d->rng, n);
+}
 
 /* om_dice_roll_sum: nD6 sum and count of sixes through the dice source. */
 unsigned om_dice_roll_sum(om_dice *d, unsigned n, unsigned *sixes);

@@ -72,8 +72,12 @@ void om_rng_seed_block(om_rng *r, uint64_t seed, uint64_t block)
 {
     /* Mix the block index into the SplitMix64 start so that (seed, block) pairs
      * map to unrelated sequences; four outputs fill a 128-bit state and increment. */
-    uint64_t x = seed ^ (block * 0xd1342543de82ef95ULL + 0x2545f4914f6cdd1dULL);
+    uint64_t hashed = seed, x;
     om_u128 s, q;
+    /* Hash the seed before mixing in the block, so that no simple relation
+     * between two seeds (such as an XOR) maps one seed's blocks onto another's. */
+    hashed = om_rng_splitmix64(&hashed);
+    x = hashed ^ (block * 0xd1342543de82ef95ULL + 0x2545f4914f6cdd1dULL);
     (void)om_rng_splitmix64(&x);
     s = ((om_u128)om_rng_splitmix64(&x) << 64) | om_rng_splitmix64(&x);
     q = ((om_u128)om_rng_splitmix64(&x) << 64) | om_rng_splitmix64(&x);
