@@ -171,6 +171,10 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s)
         const om_field *f = &om_results_fields[i];
         if (!om_h5_reader_has_field(r, f->name))
             continue;
+        /* Only the run's winner feeds the outcome table; other winner-coded
+         * fields (round1_winner) are reported elsewhere. */
+        if (f->type == OM_FIELD_WINNER && strcmp(f->name, "winner") != 0)
+            continue;
         if (f->type == OM_FIELD_WINNER) {
             if ((st = histogram_field(r, f->name, buf, chunk, hist)) == OM_OK)
                 st = outcome_from_winner(s, hist);

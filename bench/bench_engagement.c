@@ -8,7 +8,8 @@
  * as a straightforward implementation would. Each figure is the best of
  * REPEATS runs (the least disturbed by other load); the ratios are what to
  * compare between machines. Results go to no file, so only dice and rules are
- * timed. Usage: bench_engagement [SCENARIO.yaml] [FAST_TRIALS] [PLAIN_TRIALS]
+ * timed. Usage: bench_engagement [SCENARIO.yaml|-] [FAST_TRIALS] [PLAIN_TRIALS]
+ * ("-" is the embedded default scenario).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ int main(int argc, char **argv)
     om_status st;
 
     gsl_set_error_handler_off();
-    st = argc > 1 ? om_scenario_load_file(argv[1], &sc)
+    st = argc > 1 && strcmp(argv[1], "-") != 0
+             ? om_scenario_load_file(argv[1], &sc)
                   : om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_text(),
                                           strlen(om_scenario_default_text()), &sc);
     if (st == OM_OK)

@@ -7,26 +7,56 @@
 
 #define F(name, desc, member, type, kinds) \
     {name, desc, offsetof(om_wm_outcome, member), type, kinds}
-#define BOTH (OM_KIND_MASK_COMBAT | OM_KIND_MASK_VOLLEY)
-#define COMBAT OM_KIND_MASK_COMBAT
+#define ALL (OM_KIND_MASK_COMBAT | OM_KIND_MASK_VOLLEY | OM_KIND_MASK_ENGAGEMENT)
+#define FIGHT (OM_KIND_MASK_COMBAT | OM_KIND_MASK_ENGAGEMENT)
+#define ENGAGEMENT OM_KIND_MASK_ENGAGEMENT
 #define VOLLEY OM_KIND_MASK_VOLLEY
 
 const om_field om_results_fields[] = {
-    F("winner", "Winner of the first combat round: a, b or draw.", winner, OM_FIELD_WINNER, COMBAT),
-    F("result_a", "Combat result of side A: hits counted, shooting hits at chargers, supports.", result[0], OM_FIELD_COUNT, COMBAT),
-    F("result_b", "Combat result of side B: hits counted, shooting hits at chargers, supports.", result[1], OM_FIELD_COUNT, COMBAT),
-    F("hits_on_a", "Hits suffered by unit A after armour saves, from all sources.", hits_on[0], OM_FIELD_COUNT, COMBAT),
-    F("hits_on_b", "Hits suffered by unit B after armour saves, from all sources.", hits_on[1], OM_FIELD_COUNT, BOTH),
-    F("shot_hits_on_a", "Hits suffered by unit A from shooting (stand and shoot).", shot_hits_on[0], OM_FIELD_COUNT, COMBAT),
-    F("shot_hits_on_b", "Hits suffered by unit B from shooting.", shot_hits_on[1], OM_FIELD_COUNT, BOTH),
-    F("stands_lost_a", "Stands lost by unit A (all its stands if destroyed).", stands_lost[0], OM_FIELD_COUNT, COMBAT),
-    F("stands_lost_b", "Stands lost by unit B (all its stands if destroyed or routed).", stands_lost[1], OM_FIELD_COUNT, BOTH),
-    F("retreat_cm", "Retreat distance of the round's loser in cm (0 after a draw).", retreat_cm, OM_FIELD_COUNT, COMBAT),
-    F("drive_back_cm", "Distance unit B is driven back by shooting, in cm.", drive_back_cm, OM_FIELD_COUNT, VOLLEY),
-    F("confused_b", "1 if unit B is confused by a drive-back six.", confused[1], OM_FIELD_FLAG, VOLLEY),
-    F("routed_b", "1 if unit B is routed: drive back beyond its full pace.", routed[1], OM_FIELD_FLAG, VOLLEY),
-    F("destroyed_a", "1 if unit A was destroyed.", destroyed[0], OM_FIELD_FLAG, COMBAT),
-    F("destroyed_b", "1 if unit B was destroyed (including by rout).", destroyed[1], OM_FIELD_FLAG, BOTH),
+    F("winner", "Winner: of the first round (combat runs) or of the whole engagement "
+      "(engagement runs): a, b, draw, or none (no contact, or unresolved at the turn limit).",
+      winner, OM_FIELD_WINNER, FIGHT),
+    F("round1_winner", "Winner of the first combat round: a, b, draw, or none (no contact).",
+      round1_winner, OM_FIELD_WINNER, ENGAGEMENT),
+    F("result_a", "Combat result of side A in round 1: hits counted, shooting hits at "
+      "chargers, supports.", result[0], OM_FIELD_COUNT, FIGHT),
+    F("result_b", "Combat result of side B in round 1: hits counted, shooting hits at "
+      "chargers, supports.", result[1], OM_FIELD_COUNT, FIGHT),
+    F("hits_on_a", "Hits suffered by unit A after armour saves, from all sources.",
+      hits_on[0], OM_FIELD_COUNT, FIGHT),
+    F("hits_on_b", "Hits suffered by unit B after armour saves, from all sources.",
+      hits_on[1], OM_FIELD_COUNT, ALL),
+    F("shot_hits_on_a", "Hits suffered by unit A from shooting.", shot_hits_on[0],
+      OM_FIELD_COUNT, FIGHT),
+    F("shot_hits_on_b", "Hits suffered by unit B from shooting.", shot_hits_on[1],
+      OM_FIELD_COUNT, ALL),
+    F("stands_lost_a", "Stands lost by unit A (all its stands if destroyed).", stands_lost[0],
+      OM_FIELD_COUNT, FIGHT),
+    F("stands_lost_b", "Stands lost by unit B (all its stands if destroyed or routed).",
+      stands_lost[1], OM_FIELD_COUNT, ALL),
+    F("retreat_cm", "Retreat distance of the first round's loser in cm (0 after a draw).",
+      retreat_cm, OM_FIELD_COUNT, FIGHT),
+    F("retreated_cm_a", "Total distance unit A retreated over the engagement, in cm.",
+      retreated_cm[0], OM_FIELD_COUNT, ENGAGEMENT),
+    F("retreated_cm_b", "Total distance unit B retreated over the engagement, in cm.",
+      retreated_cm[1], OM_FIELD_COUNT, ENGAGEMENT),
+    F("rounds", "Combat rounds fought.", rounds, OM_FIELD_COUNT, ENGAGEMENT),
+    F("turns", "Turns the engagement lasted (1: resolved in the charge's turn).", turns,
+      OM_FIELD_COUNT, ENGAGEMENT),
+    F("charged", "1 if the charge made contact (not stopped by shooting first).", charged,
+      OM_FIELD_FLAG, FIGHT),
+    F("drive_back_cm", "Distance the shot unit was driven back, in cm (volley: unit B; "
+      "shooting first: the charger).", drive_back_cm, OM_FIELD_COUNT, ALL),
+    F("confused_a", "1 if unit A ended confused.", confused[0], OM_FIELD_FLAG, FIGHT),
+    F("confused_b", "1 if unit B ended confused.", confused[1], OM_FIELD_FLAG, ALL),
+    F("routed_a", "1 if unit A was routed by a drive back (shot before it charged).",
+      routed[0], OM_FIELD_FLAG, FIGHT),
+    F("routed_b", "1 if unit B was routed: driven back beyond its full pace.", routed[1],
+      OM_FIELD_FLAG, ALL),
+    F("destroyed_a", "1 if unit A was destroyed (any cause).", destroyed[0], OM_FIELD_FLAG,
+      FIGHT),
+    F("destroyed_b", "1 if unit B was destroyed (any cause, including rout).", destroyed[1],
+      OM_FIELD_FLAG, ALL),
 };
 
 const size_t om_results_field_count = sizeof om_results_fields / sizeof om_results_fields[0];

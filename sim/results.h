@@ -25,6 +25,7 @@ typedef enum om_field_type {
 /* Bit masks of om_wm_kind values that produce a field. */
 #define OM_KIND_MASK_COMBAT (1u << OM_WM_KIND_COMBAT)
 #define OM_KIND_MASK_VOLLEY (1u << OM_WM_KIND_VOLLEY)
+#define OM_KIND_MASK_ENGAGEMENT (1u << OM_WM_KIND_ENGAGEMENT)
 
 /* One per-trial field: a dataset /trials/<name> of uint8, one row per trial. */
 typedef struct om_field {
@@ -59,7 +60,7 @@ typedef struct om_run_info {
     const char *scenario_text;   /* the scenario file verbatim */
     const char *title;           /* scenario title */
     const char *ruleset;         /* rule set identifier */
-    const char *kind;            /* "combat" or "volley" */
+    const char *kind;            /* "combat", "engagement" or "volley" */
     const char *side_name[2];    /* unit names of sides A and B */
     const char *options_json;    /* resolved engagement and rule options as JSON */
     const char *rng_scheme;      /* OM_RNG_SCHEME */

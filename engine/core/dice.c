@@ -29,7 +29,7 @@
 /* Largest n of an alias table: outcomes 0..n must fit the uint8_t alias[]. */
 #define OM_BINOM_N_LIMIT 255u
 
-/* A cut of 2^32 accepts every low word (u & 0xffffffff) < 2^32: "always". */
+/* The weight of one full slot: 2^32 units (a slot that always keeps its outcome). */
 #define OM_BINOM_CUT_ONE (UINT64_C(1) << 32)
 
 /* om_pow6[j] = 6^j for j = 0..20, the digit weights of the batched method. */
@@ -280,7 +280,7 @@ unsigned om_dice_3d6(om_rng *r)
 }
 
 /*
- * Build the alias table of Bin(k, p) in cut[0..k] and alias[0..k].
+ * Build the alias table of Bin(k, p) in slot[0..k].
  *
  * om_binom_draw picks slot i with probability (almost exactly) 1 / (k + 1) and
  * returns i when the low 32 bits of the word are below cut[i], alias[i] otherwise.
@@ -300,7 +300,7 @@ unsigned om_dice_3d6(om_rng *r)
  * large ones. No floating point enters the pairing, so the table reproduces the
  * rounded weights exactly.
  */
-static void om_binom_alias_build(double p, unsigned k, uint64_t *cut, uint8_t *alias)
+static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
 {
     uint64_t weight[OM_BINOM_N_LIMIT + 1u];
     uint8_t small[OM_BINOM_N_LIMIT + 1u], large[OM_BINOM_N_LIMIT + 1u];
@@ -329,8 +329,8 @@ static void om_binom_alias_build(double p, unsigned k, uint64_t *cut, uint8_t *a
     while (n_small > 0 && n_large > 0) {
         unsigned s = small[--n_small];
         unsigned l = large[n_large - 1u];
-        cut[s] = weight[s];
-        alias[s] = (uint8_t)l;
+        slot[s].cut = (uint32_t)weight[s];
+        slot[s].alias = l;
         weight[l] -= OM_BINOM_CUT_ONE - weight[s];
         if (weight[l] < OM_BINOM_CUT_ONE) {
             n_large--;
@@ -340,14 +340,14 @@ static void om_binom_alias_build(double p, unsigned k, uint64_t *cut, uint8_t *a
     while (n_large > 0) {
         unsigned l = large[--n_large];
         assert(weight[l] == OM_BINOM_CUT_ONE);
-        cut[l] = OM_BINOM_CUT_ONE;
-        alias[l] = (uint8_t)l;
+        slot[l].cut = UINT32_MAX; /* always l: see om_binom_slot */
+        slot[l].alias = l;
     }
     /* Exact integer bookkeeping leaves no small outcome behind (see above). */
     while (NEVER(n_small > 0)) {
         unsigned s = small[--n_small];
-        cut[s] = OM_BINOM_CUT_ONE;
-        alias[s] = (uint8_t)s;
+        slot[s].cut = UINT32_MAX;
+        slot[s].alias = s;
     }
 }
 
@@ -388,16 +388,15 @@ om_status om_binom_table_alloc(om_binom_table **out, double p, unsigned n_max)
     t->n_max = n_max;
     t->p = p;
     t->offset = malloc((n_max + 1u) * sizeof *t->offset);
-    t->cut = malloc(slots * sizeof *t->cut);
-    t->alias = malloc(slots * sizeof *t->alias);
-    if (t->offset == NULL || t->cut == NULL || t->alias == NULL) {
+    t->slot = malloc(slots * sizeof *t->slot);
+    if (t->offset == NULL || t->slot == NULL) {
         om_binom_table_free(t);
         return OM_ERROR(OM_ENOMEM,
                         "binomial table: out of memory for %zu slots", slots);
     }
     for (unsigned n = 0; n <= n_max; n++) {
         t->offset[n] = (uint32_t)at;
-        om_binom_alias_build(p, n, t->cut + at, t->alias + at);
+        om_binom_alias_build(p, n, t->slot + at);
         at += n + 1u;
     }
     assert(at == slots);
@@ -414,8 +413,7 @@ void om_binom_table_free(om_binom_table *t)
     if (t == NULL)
         return;
     free(t->offset);
-    free(t->cut);
-    free(t->alias);
+    free(t->slot);
     free(t);
 }
 

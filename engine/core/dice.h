@@ -62,19 +62,26 @@ unsigned om_dice_3d6(om_rng *r);
  * Bin(a+b,p)). 64 covers every Warmaster unit-round seen in the army lists. */
 #define OM_BINOM_N_MAX 64u
 
+/* One slot of an alias table: keep the slot's own outcome when the low 32 bits
+ * of the draw are below `cut`, else return `alias`. A slot that always keeps its
+ * outcome has cut = 2^32 - 1 and alias = itself, so the one draw equal to
+ * 2^32 - 1 also returns it: 32 bits are exact. Packed so a draw reads one entry. */
+typedef struct om_binom_slot {
+    uint32_t cut;   /* acceptance threshold on the low 32 bits of the draw */
+    uint32_t alias; /* outcome when the draw is at or above the threshold */
+} om_binom_slot;
+
 /*
  * Walker alias tables of Binomial(n, p) for n = 0..n_max, built once and shared
- * read-only between threads. Slot i of Bin(n,p) is taken when the low 32 bits of
- * the draw are below cut[i], otherwise alias[i] is returned. Probabilities are
- * quantised to 2^-32 and the slot index to (n+1)/2^32, a bias below 1e-8 (far
- * under the Monte Carlo error of any run this program makes).
+ * read-only between threads. Probabilities are quantised to 2^-32 and the slot
+ * index to (n+1)/2^32, a bias below 1e-8 (far under the Monte Carlo error of any
+ * run this program makes).
  */
 typedef struct om_binom_table {
     unsigned n_max;       /* largest n stored */
     double p;             /* success probability of one die */
     uint32_t *offset;     /* offset[n]: index of Bin(n,p)'s first slot, n_max+1 entries */
-    uint64_t *cut;        /* acceptance thresholds on 32 bits (2^32 means always) */
-    uint8_t *alias;       /* alias outcome of each slot */
+    om_binom_slot *slot;  /* the slots of every Bin(n,p), n+1 each */
 } om_binom_table;
 
 /*
@@ -95,8 +102,8 @@ static inline unsigned om_binom_draw(const om_binom_table *t, om_rng *r, unsigne
         unsigned k = n < t->n_max ? n : t->n_max;
         uint64_t u = om_pcg64_next(r);
         uint32_t slot = (uint32_t)(((u >> 32) * (uint64_t)(k + 1u)) >> 32);
-        uint32_t at = t->offset[k] + slot;
-        total += ((u & 0xffffffffu) < t->cut[at]) ? slot : t->alias[at];
+        const om_binom_slot *e = &t->slot[t->offset[k] + slot];
+        total += ((uint32_t)u < e->cut) ? slot : e->alias;
         n -= k;
     }
     return total;

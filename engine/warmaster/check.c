@@ -22,6 +22,8 @@
 #define OM_WM_MAX_BONUS 6
 /* Largest number of supporting stands: two supporting units of 12 stands. */
 #define OM_WM_MAX_SUPPORTS 24
+/* Longest an unresolved engagement may be followed (turns fit in uint8 outcomes). */
+#define OM_WM_MAX_TURNS 100
 
 static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -108,7 +110,17 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
         (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)))
         return st;
-    if (e->kind == OM_WM_KIND_COMBAT) {
+    if ((unsigned)me->pursue > OM_WM_PURSUE_WHEN_AHEAD) {
+        snprintf(path, sizeof path, "%s.pursue", side);
+        return fail(why, path, "must be always, never or when-ahead");
+    }
+    if ((unsigned)me->behind >= OM_WM_BEHIND_COUNT) {
+        snprintf(path, sizeof path, "%s.behind", side);
+        return fail(why, path, "unknown kind of obstacle %d", (int)me->behind);
+    }
+    if ((st = check_range(why, side, "behind_stands", me->behind_stands, 0, me->unit.stands)))
+        return st;
+    if (e->kind != OM_WM_KIND_VOLLEY) {
         if ((st = check_range(why, side, "fighting", me->fighting, 1, me->unit.stands)) ||
             (st = check_range(why, side, "flanked", me->flanked, 0, me->fighting)) ||
             (st = check_range(why, side, "supports", me->supports, 0, OM_WM_MAX_SUPPORTS)) ||
@@ -130,6 +142,11 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         if (me->charging && foe->charging) {
             snprintf(path, sizeof path, "%s.charging", side);
             return fail(why, path, "both sides cannot charge each other");
+        }
+        /* A confused unit cannot be ordered, so it cannot charge (7.2). */
+        if (me->charging && me->confused) {
+            snprintf(path, sizeof path, "%s.confused", side);
+            return fail(why, path, "a confused unit cannot charge (it cannot be given orders)");
         }
         if (me->charging && me->position != OM_WM_OPEN) {
             snprintf(path, sizeof path, "%s.position", side);
@@ -153,10 +170,19 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             if (me->shooting == 0)
                 return fail(why, path, "no stands shoot (shooting is 0)");
         }
+        if (me->shoots_first) {
+            snprintf(path, sizeof path, "%s.shoots_first", side);
+            if (!foe->charging)
+                return fail(why, path, "only the side that is charged can have shot at the "
+                            "charger in its own previous turn");
+            if (me->unit.shots == 0 || me->shooting == 0)
+                return fail(why, path, "the unit has no shooting attacks or shooting stands");
+        }
     } else {
-        if (me->charging || me->stand_and_shoot) {
+        if (me->charging || me->stand_and_shoot || me->shoots_first) {
             snprintf(path, sizeof path, "%s.%s", side,
-                     me->charging ? "charging" : "stand_and_shoot");
+                     me->charging ? "charging" : me->stand_and_shoot ? "stand_and_shoot"
+                                                                     : "shoots_first");
             return fail(why, path, "a volley has no charge: side A shoots at side B");
         }
         if (s == 0 && (me->unit.shots == 0 || me->shooting == 0)) {
@@ -173,8 +199,11 @@ om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure 
     om_status st;
     if (e->rules == NULL)
         return fail(why, "ruleset", "no rule set given");
-    if (e->kind != OM_WM_KIND_COMBAT && e->kind != OM_WM_KIND_VOLLEY)
-        return fail(why, "kind", "must be combat or volley");
+    if ((unsigned)e->kind >= OM_WM_KIND_COUNT)
+        return fail(why, "kind", "must be combat, engagement or volley");
+    if (e->options.max_turns > OM_WM_MAX_TURNS)
+        return fail(why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+                    OM_WM_MAX_TURNS, e->options.max_turns);
     for (int s = 0; s < 2; s++)
         if ((st = check_side(e, s, why)))
             return st;

@@ -37,7 +37,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
 {
     om_wm_prepared *p;
     unsigned n_tables = 0;
-    om_status st;
+    om_status st = OM_OK;
 
     *out = NULL;
     if ((st = om_wm_engagement_check(e, NULL)) != OM_OK)
@@ -46,18 +46,33 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
     p->e = *e;
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
-        unsigned to_hit = om_wm_to_hit_score(e->rules, foe);
+        om_wm_side foe_in_open = *foe;
         bool shots_saved = !(me->unit.rules & OM_WM_RULE_SHOTS_NO_SAVE);
-        if ((st = make_test(p, &n_tables, &p->melee[s], to_hit,
-                            om_wm_save_score(&foe->unit, true))) != OM_OK ||
-            (st = make_test(p, &n_tables, &p->shoot[s], to_hit,
-                            om_wm_save_score(&foe->unit, shots_saved))) != OM_OK) {
-            om_wm_prepared_free(p);
-            return st;
+        unsigned save = om_wm_save_score(&foe->unit, true);
+        foe_in_open.position = OM_WM_OPEN;
+        /* Melee against the enemy as declared, and in the open once it has
+         * retreated and lost its position (6.15). */
+        st = make_test(p, &n_tables, &p->melee[s][0], om_wm_to_hit_score(e->rules, foe), save);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][1],
+                           om_wm_to_hit_score(e->rules, &foe_in_open), save);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->shoot[s], om_wm_to_hit_score(e->rules, foe),
+                           om_wm_save_score(&foe->unit, shots_saved));
+        /* Stand losses by carried hits, so trials never divide (5.4). */
+        for (unsigned h = 0; h < 256; h++) {
+            unsigned lost = h / me->unit.hits;
+            p->lost_at[s][h] = (uint8_t)(lost > 255u ? 255u : lost);
+            p->left_at[s][h] = (uint8_t)(h % me->unit.hits);
         }
     }
+    if (st != OM_OK) {
+        om_wm_prepared_free(p);
+        return st;
+    }
+    om_wm_combat_prepare(p);
     *out = p;
     return OM_OK;
 }

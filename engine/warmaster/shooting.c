@@ -52,31 +52,42 @@ unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter)
     return om_dice_hits(d, &p->shoot[shooter], (unsigned)me->shooting * me->unit.shots);
 }
 
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
+                     om_wm_volley_result *v)
 {
-    const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
-    unsigned stands = target->unit.stands, carried = 0, hits, dice, sum, sixes = 0;
+    const om_wm_side *target = &p->e.side[1 - shooter];
+    unsigned carried = 0, left = stands, dice, sixes = 0;
 
-    hits = om_wm_shoot(p, d, OM_WM_SIDE_A);
-    o->winner = OM_WM_NO_CONTEST;
-    o->hits_on[1] = om_wm_sat8(hits);
-    o->shot_hits_on[1] = o->hits_on[1];
-    o->stands_lost[1] = (uint8_t)om_wm_record_hits(&stands, &carried, target->unit.hits, hits);
-    if (stands == 0) {
-        o->destroyed[1] = 1;
+    v->hits = om_wm_shoot(p, d, shooter);
+    v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
+    v->drive_back_cm = 0;
+    v->confused = v->routed = false;
+    if (left == 0)
         return;
-    }
     /* Drive back (5.5): every hit suffered this phase, including those that
      * removed stands, less the defended/fortified discount; the sum is the
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
-    dice = om_wm_drive_back_dice(hits, target->position);
-    sum = om_dice_roll_sum(d, dice, &sixes);
-    o->drive_back_cm = om_wm_sat8(sum);
-    o->confused[1] = sixes > 0;
-    if (sum > target->unit.pace_cm) {
-        o->routed[1] = 1;
-        o->destroyed[1] = 1;
+    dice = om_wm_drive_back_dice(v->hits, target->position);
+    v->drive_back_cm = om_dice_roll_sum(d, dice, &sixes);
+    v->confused = sixes > 0;
+    v->routed = v->drive_back_cm > target->unit.pace_cm;
+}
+
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
+{
+    const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
+    om_wm_volley_result v;
+
+    om_wm_volley_at(p, d, OM_WM_SIDE_A, target->unit.stands, &v);
+    o->winner = o->round1_winner = OM_WM_NO_CONTEST;
+    o->hits_on[1] = om_wm_sat8(v.hits);
+    o->shot_hits_on[1] = o->hits_on[1];
+    o->stands_lost[1] = (uint8_t)v.stands_lost;
+    o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
+    o->confused[1] = v.confused;
+    o->routed[1] = v.routed;
+    o->destroyed[1] = v.routed || v.stands_lost == target->unit.stands;
+    if (v.routed)
         o->stands_lost[1] = target->unit.stands;
-    }
 }

@@ -83,6 +83,24 @@ typedef struct om_wm_unit {
                              model yet (reported with every run, never dropped) */
 } om_wm_unit;
 
+/* The winner's choice after a won round (6.10): pursue when allowed, or not. */
+typedef enum om_wm_pursue {
+    OM_WM_PURSUE_ALWAYS = 0, /* pursue whenever the rules allow (the common play) */
+    OM_WM_PURSUE_NEVER,      /* always stand (or fall back): the combat ends */
+    OM_WM_PURSUE_WHEN_AHEAD  /* pursue while it has at least as many stands as the loser */
+} om_wm_pursue;
+
+/* What lies behind a unit, in the direction it would retreat (6.9, 3.8, 7.3). */
+typedef enum om_wm_behind {
+    OM_WM_BEHIND_OPEN = 0,      /* open ground: retreats are never blocked */
+    OM_WM_BEHIND_IMPASSABLE,    /* impassable terrain: blocked stands are destroyed */
+    OM_WM_BEHIND_ENEMY,         /* an enemy unit: blocked stands are destroyed */
+    OM_WM_BEHIND_UNYIELDING,    /* engaged or unyielding friends: blocked stands destroyed */
+    OM_WM_BEHIND_FRIENDS,       /* friends that make way: the retreater tests confusion (6) */
+    OM_WM_BEHIND_TABLE_EDGE,    /* the table edge: retreating off it destroys the unit */
+    OM_WM_BEHIND_COUNT
+} om_wm_behind;
+
 /* One side of an engagement: its unit plus what the geometry decided. */
 typedef struct om_wm_side {
     om_wm_unit unit;          /* the unit's values */
@@ -96,13 +114,33 @@ typedef struct om_wm_side {
     bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
     bool confused;            /* -1 Attack per stand, cannot support (7.2) */
     bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
+    bool shoots_first;        /* shot at the charger in its own previous turn (5.5) */
+    om_wm_pursue pursue;      /* policy when it wins a round */
+    om_wm_behind behind;      /* what lies behind it */
+    uint8_t behind_cm;        /* how far behind (cm) */
+    uint8_t behind_stands;    /* stands whose retreat path it blocks (<= stands) */
 } om_wm_side;
 
 /* What an engagement simulates. */
 typedef enum om_wm_kind {
     OM_WM_KIND_COMBAT = 0, /* optional stand and shoot, then the first combat round */
-    OM_WM_KIND_VOLLEY      /* side A shoots at side B in the Shooting phase */
+    OM_WM_KIND_VOLLEY,     /* side A shoots at side B in the Shooting phase */
+    OM_WM_KIND_ENGAGEMENT, /* the whole fight: rounds, pursuits and turns to the end */
+    OM_WM_KIND_COUNT
 } om_wm_kind;
+
+/*
+ * Interpretations of ambiguous rules (digest section 17), each a named option
+ * with the digest's recommended default (see options.c and `oddsmaster list
+ * --options`). Zero-initialised values are the defaults.
+ */
+typedef struct om_wm_options {
+    bool last_ditch_per_stand;     /* A3: each stand at 0 rolls a die (default: one per unit) */
+    bool infantry_pursues_cavalry; /* A6: infantry may pursue cavalry/chariots (default: never) */
+    bool defended_after_retreat;   /* A8: a retreated unit keeps its position (default: lost) */
+    bool result_cap_ignores_carried; /* A21: cap counted hits at full capacity (default: remaining) */
+    uint8_t max_turns;             /* turns an unresolved engagement may last (0: 10) */
+} om_wm_options;
 
 /* Named switches and tables where the rule sets differ (digest 15, Ancients). */
 typedef struct om_wm_ruleset {
@@ -133,8 +171,9 @@ const char *om_wm_position_name(om_wm_position position);
 /* A complete engagement to simulate: what, under which rules, between whom. */
 typedef struct om_wm_engagement {
     const om_wm_ruleset *rules; /* rule set (static storage) */
-    om_wm_kind kind;            /* combat round or shooting volley */
+    om_wm_kind kind;            /* first combat round, volley, or whole engagement */
     om_wm_side side[2];         /* side[0] is A, side[1] is B */
+    om_wm_options options;      /* interpretations of ambiguous rules */
 } om_wm_engagement;
 
 /* Sides and the winner code of an outcome. */
@@ -145,13 +184,20 @@ enum { OM_WM_SIDE_A = 0, OM_WM_SIDE_B = 1, OM_WM_DRAW = 2, OM_WM_NO_CONTEST = 3 
  * kind does not produce stay 0. Small integer types keep blocks compact.
  */
 typedef struct om_wm_outcome {
-    uint8_t winner;           /* OM_WM_SIDE_A, OM_WM_SIDE_B, OM_WM_DRAW; volley: NO_CONTEST */
-    uint8_t result[2];        /* combat result of each side (hits counted + shooting + supports) */
+    uint8_t winner;           /* combat: round 1; engagement: the whole fight (OM_WM_SIDE_A,
+                                 OM_WM_SIDE_B, OM_WM_DRAW, OM_WM_NO_CONTEST if unresolved
+                                 or no charge); volley: NO_CONTEST */
+    uint8_t round1_winner;    /* winner of the first combat round (engagement) */
+    uint8_t result[2];        /* round 1 result of each side (hits counted + shooting + supports) */
     uint8_t hits_on[2];       /* hits each unit suffered after saves, all sources */
-    uint8_t shot_hits_on[2];  /* of those, hits from shooting (stand and shoot, volley) */
+    uint8_t shot_hits_on[2];  /* of those, hits from shooting */
     uint8_t stands_lost[2];   /* stands each unit lost (all of them if destroyed or routed) */
-    uint8_t retreat_cm;       /* the loser's retreat distance in cm (0: no retreat) */
-    uint8_t drive_back_cm;    /* volley: distance the target is driven back */
+    uint8_t retreat_cm;       /* the round 1 loser's retreat distance in cm (0: none) */
+    uint8_t retreated_cm[2];  /* total distance each unit retreated (engagement) */
+    uint8_t rounds;           /* combat rounds fought */
+    uint8_t turns;            /* turns the engagement lasted (1 if resolved in the first) */
+    uint8_t charged;          /* 1 if the charge went in (not stopped by shooting first) */
+    uint8_t drive_back_cm;    /* distance the shot unit was driven back (volley, shoots_first) */
     uint8_t confused[2];      /* 1 if the unit ended confused */
     uint8_t routed[2];        /* 1 if the unit was routed by a drive back */
     uint8_t destroyed[2];     /* 1 if the unit was destroyed (any cause) */
@@ -164,8 +210,11 @@ typedef struct om_wm_outcome {
 typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_dice_test shoot[2];        /* side i shooting at the other side */
-    om_dice_test melee[2];        /* side i fighting the other side */
-    om_binom_table *tables[4];    /* owned tables behind the tests above */
+    om_dice_test melee[2][2];     /* side i fighting the other: [0] as declared, [1] in the open */
+    uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
+    uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
+    uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
+    om_binom_table *tables[8];    /* owned tables behind the tests above */
 } om_wm_prepared;
 
 /* Where and why an engagement failed its check. */

@@ -15,10 +15,28 @@ static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t
 /* Unsaved hits scored by side `shooter` shooting at the other side (5.2-5.3). */
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter);
 
+/* What a volley did to its target. */
+typedef struct om_wm_volley_result {
+    unsigned hits;          /* unsaved hits */
+    unsigned stands_lost;   /* stands removed by them */
+    unsigned drive_back_cm; /* drive-back distance (0 if destroyed) */
+    bool confused;          /* a drive-back die showed 6 */
+    bool routed;            /* driven back beyond its full pace */
+} om_wm_volley_result;
+
+/* Side `shooter` shoots a Shooting-phase volley at the other side, which has
+ * `stands` stands: hits, stand removal and drive back (5.2-5.5). */
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
+                     om_wm_volley_result *v);
+
 /* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 
-/* Stand and shoot, then the first combat round (5.7, 6.3-6.9). */
+/* Fill p->round1_dice from the engagement (called by om_wm_prepare_alloc). */
+void om_wm_combat_prepare(om_wm_prepared *p);
+
+/* Shooting before contact, then the first combat round or, for the engagement
+ * kind, every round to the end (5.5, 5.7, 6.3-6.14). */
 void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 
 #endif /* OM_WM_INT_H */
