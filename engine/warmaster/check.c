@@ -118,8 +118,14 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         snprintf(path, sizeof path, "%s.behind", side);
         return fail(why, path, "unknown kind of obstacle %d", (int)me->behind);
     }
-    if ((st = check_range(why, side, "behind_stands", me->behind_stands, 0, me->unit.stands)))
+    if ((st = check_range(why, side, "behind_stands", me->behind_stands, 0, me->unit.stands)) ||
+        (st = check_range(why, side, "unit.size", me->unit.size, 0, OM_WM_MAX_STANDS)))
         return st;
+    if (me->unit.size != 0 && me->unit.size < me->unit.stands) {
+        snprintf(path, sizeof path, "%s.unit.size", side);
+        return fail(why, path, "a unit cannot have more stands (%u) than at full strength (%u)",
+                    me->unit.stands, me->unit.size);
+    }
     if (e->kind != OM_WM_KIND_VOLLEY) {
         if ((st = check_range(why, side, "fighting", me->fighting, 1, me->unit.stands)) ||
             (st = check_range(why, side, "flanked", me->flanked, 0, me->fighting)) ||
@@ -134,10 +140,18 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             return fail(why, path, "only infantry can be supported (this unit is %s)",
                         om_wm_troop_name(me->unit.troop));
         }
-        if (me->supports > 0 && me->confused && me->support_units == 0) {
+        if (me->supports > 0 && me->confused && me->support_units == 0 &&
+            !e->rules->confused_units_support) {
             snprintf(path, sizeof path, "%s.supports", side);
             return fail(why, path, "a confused unit cannot support itself; declare the "
                         "supporting stands as other units with support_units");
+        }
+        if ((st = check_range(why, side, "rear_supports", me->rear_supports, 0, me->supports)) ||
+            (st = check_range(why, side, "side_strikers", me->side_strikers, 0, me->flanked)))
+            return st;
+        if (me->long_base && !(me->unit.rules & OM_WM_RULE_SHOCK)) {
+            snprintf(path, sizeof path, "%s.long_base", side);
+            return fail(why, path, "only shock cavalry has a long-base option");
         }
         if (me->charging && foe->charging) {
             snprintf(path, sizeof path, "%s.charging", side);
@@ -167,6 +181,8 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                             "charges it");
             if (me->unit.shots == 0)
                 return fail(why, path, "the unit has no shooting attacks");
+            if (me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)
+                return fail(why, path, "this unit cannot shoot at chargers (heavy artillery)");
             if (me->shooting == 0)
                 return fail(why, path, "no stands shoot (shooting is 0)");
         }

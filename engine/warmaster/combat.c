@@ -20,46 +20,79 @@
 
 static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 
-/* The dice of a side whose stands all attack at `per_stand`, `flanked` of them
- * at one less, with a character's bonus on the best stand (A39), each stand
- * floored at 0 (A4), and the last-ditch die (A3, option last_ditch_per_stand). */
-static unsigned stand_dice(int per_stand, unsigned fighting, unsigned flanked, unsigned bonus,
-                           bool per_stand_last_ditch)
+/*
+ * The attack dice of `me` against `foe` (6.4 and the Ancients special rules):
+ * per stand Attacks + charge bonus (round 1, charging, foe in the open; +1 more
+ * for heavy and scythed chariots) + shock on a long base (charging or pursuing)
+ * + pursuit bonus (+1 more for a warband) - warband after retreating - terror
+ * (not for terrifying units or fanatics) - confused - 1 on flanked stands; a
+ * phalanx stand striking to a side or rear has base Attack 0. Each stand is
+ * floored at 0 (A4); a joined character's bonus goes to the best stand (A39);
+ * a unit with fighting stands rolls at least one die (A3); Hermann's units add
+ * one die per unit when they charge.
+ */
+unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
+                                const om_wm_side *foe, const om_wm_round_case *c)
 {
-    unsigned plain = fighting - flanked, total;
-    if (fighting == 0)
+    const uint32_t rules = me->unit.rules;
+    const bool charge_round = c->round == 1 && me->charging;
+    unsigned strikers = 0, plain, total, zero;
+    int mods = 0, front, flank, side;
+    if (c->fighting == 0)
         return 0;
-    total = plain * floor0(per_stand) + flanked * floor0(per_stand - 1);
-    if (bonus > 0) {
-        int base = plain > 0 ? per_stand : per_stand - 1;
-        total += floor0(base + (int)bonus) - floor0(base);
+    if (charge_round && foe->position == OM_WM_OPEN) {
+        mods += r->charge_bonus[me->unit.troop];
+        if (rules & (OM_WM_RULE_HEAVY_CHARIOT | OM_WM_RULE_SCYTHED))
+            mods += 1;
     }
-    if (per_stand_last_ditch) {
+    if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
+        mods += 1;
+    mods += (int)c->pursuit;
+    if (rules & OM_WM_RULE_WARBAND)
+        mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
+    if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
+        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_FANATICS)))
+        mods -= 1;
+    if (c->confused)
+        mods -= 1;
+    /* Stand classes: front-facing, flanked, and (phalanx) striking to a side. */
+    if (rules & OM_WM_RULE_PHALANX)
+        strikers = me->side_strikers < c->flanked ? me->side_strikers : c->flanked;
+    front = (int)me->unit.attacks + mods;
+    flank = front - 1;
+    side = mods - 1;
+    plain = c->fighting - c->flanked;
+    total = plain * floor0(front) + (c->flanked - strikers) * floor0(flank) +
+            strikers * floor0(side);
+    if (me->attack_bonus > 0) {
+        int base = plain > 0 ? front : c->flanked > strikers ? flank : side;
+        total += floor0(base + (int)me->attack_bonus) - floor0(base);
+    }
+    if (c->last_ditch_per_stand) {
         /* Reading B of A3: every stand reduced to 0 still rolls one die. */
-        unsigned zero = (per_stand <= 0 ? plain : 0u) + (per_stand - 1 <= 0 ? flanked : 0u);
-        if (bonus > 0 && zero > 0 && (plain > 0 ? per_stand : per_stand - 1) + (int)bonus > 0)
-            zero--;
-        return total + zero;
+        zero = (front <= 0 ? plain : 0u) + (flank <= 0 ? c->flanked - strikers : 0u) +
+               (side <= 0 ? strikers : 0u);
+        if (me->attack_bonus > 0 && zero > 0) {
+            int base = plain > 0 ? front : c->flanked > strikers ? flank : side;
+            if (base <= 0 && base + (int)me->attack_bonus > 0)
+                zero--;
+        }
+        total += zero;
+    } else if (total == 0) {
+        total = 1; /* "A unit always rolls one Attack dice regardless" (A3 reading A) */
     }
-    /* "A unit always rolls one Attack dice regardless" (A3 reading A). */
-    return total > 0 ? total : 1u;
+    if (charge_round && (rules & OM_WM_RULE_HERMANN))
+        total += 1;
+    return total;
 }
 
 unsigned om_wm_attack_dice(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
                            unsigned fighting, unsigned flanked, unsigned round)
 {
-    int per_stand = me->unit.attacks;
+    om_wm_round_case c = {.fighting = fighting, .flanked = flanked, .round = round,
+                   .confused = me->confused};
     assert(flanked <= fighting);
-    /* Charge bonus: first round only, not against a defended or fortified enemy;
-     * monsters and chariots get +1 more in the rule sets that say so (6.4). */
-    if (round == 1 && me->charging && foe->position == OM_WM_OPEN)
-        per_stand += r->charge_bonus[me->unit.troop];
-    /* Terror does not affect a unit that is itself terrifying (6.4). */
-    if ((foe->unit.rules & OM_WM_RULE_TERROR) && !(me->unit.rules & OM_WM_RULE_TERROR))
-        per_stand -= 1;
-    if (me->confused)
-        per_stand -= 1;
-    return stand_dice(per_stand, fighting, flanked, me->attack_bonus, false);
+    return om_wm_attack_dice_case(r, me, foe, &c);
 }
 
 unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigned losing_units)
@@ -82,6 +115,7 @@ typedef struct fight {
     unsigned shot[2];      /* hits a side scored by shooting, counted in round 1 (5.7) */
     bool confused[2];      /* confused now */
     bool in_open[2];       /* lost its defended/fortified position (6.15, A8) */
+    bool retreated[2];     /* retreated in the previous round (warband -1) */
 } fight;
 
 /* Record `hits` on side t: remove stands through the prepared tables (5.4, 6.5). */
@@ -103,19 +137,23 @@ static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hit
 }
 
 /* Supporting stands counted for side s (6.7, D5): infantry only (checked); none
- * from the unit itself while it is confused (7.2); with supports counted after
- * casualties (WM11), own rear stands are lost first when the unit loses stands,
- * since casualties come off the edge of the formation, where those stands are. */
+ * from the unit itself while it is confused (7.2; not in Ancients); none from
+ * behind for a phalanx or skirmish infantry (Ancients); with supports counted
+ * after casualties (WM11), own rear stands are lost first when the unit loses
+ * stands, since casualties come off the edge of the formation, where they are. */
 static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s, unsigned lost)
 {
     const om_wm_side *me = &p->e.side[s];
-    if (me->supports == 0)
+    unsigned supports = me->supports;
+    if (supports == 0)
         return 0;
-    if (me->support_units == 0 && f->confused[s])
+    if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH))
+        supports -= me->rear_supports;
+    if (me->support_units == 0 && f->confused[s] && !p->e.rules->confused_units_support)
         return 0;
     if (!p->e.rules->supports_after_casualties || me->support_units > 0)
-        return me->supports;
-    return me->supports > lost ? me->supports - lost : 0u;
+        return supports;
+    return supports > lost ? supports - lost : 0u;
 }
 
 static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round);
@@ -130,26 +168,49 @@ static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsig
     return compute_dice(p, f, s, round);
 }
 
-/* The attack dice of side s in `round`, computed from the modifiers. */
+/* The attack dice of side s in `round`, computed from the fight state. */
 static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
     const om_wm_engagement *e = &p->e;
-    const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
-    unsigned fighting = me->fighting < f->stands[s] ? me->fighting : f->stands[s];
+    const om_wm_side *me = &e->side[s];
+    om_wm_round_case c;
+    c.fighting = me->fighting < f->stands[s] ? me->fighting : f->stands[s];
     /* Flank and rear contacts are those of the charge: after a retreat the
      * pursuers are placed to the retreaters' front (6.11), so later rounds are
      * fought frontally. */
-    unsigned flanked = round == 1 ? (me->flanked < fighting ? me->flanked : fighting) : 0u;
-    int per_stand = me->unit.attacks;
-    if (round == 1 && me->charging && foe->position == OM_WM_OPEN)
-        per_stand += e->rules->charge_bonus[me->unit.troop];
-    per_stand += (int)f->pursuit[s];
-    if ((foe->unit.rules & OM_WM_RULE_TERROR) && !(me->unit.rules & OM_WM_RULE_TERROR))
-        per_stand -= 1;
-    if (f->confused[s])
-        per_stand -= 1;
-    return stand_dice(per_stand, fighting, flanked, me->attack_bonus,
-                      e->options.last_ditch_per_stand);
+    c.flanked = round == 1 ? (me->flanked < c.fighting ? me->flanked : c.fighting) : 0u;
+    c.pursuit = f->pursuit[s];
+    c.round = round;
+    c.confused = f->confused[s];
+    c.retreated_last = f->retreated[s];
+    c.last_ditch_per_stand = e->options.last_ditch_per_stand;
+    return om_wm_attack_dice_case(e->rules, me, &e->side[1 - s], &c);
+}
+
+/* Which prepared dice test side s uses against side t this round: as declared,
+ * in the open once t has lost its position, or against t's shieldwall, which
+ * saves one better in the first round when charged (Ancients, seed 001 l.4579). */
+static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, int s,
+                                      unsigned round)
+{
+    const om_wm_side *t = &p->e.side[1 - s];
+    if (round == 1 && (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
+        t->position != OM_WM_FORTIFIED && !t->dense_terrain)
+        return &p->melee[s][2];
+    return &p->melee[s][f->in_open[1 - s]];
+}
+
+/* Maniple (seed 001 l.4548): after armour, one D6 per stand supporting side t
+ * from the rear out of another maniple unit; each 6 saves one hit. */
+static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsigned hits)
+{
+    const om_wm_side *me = &p->e.side[t];
+    unsigned saved = 0;
+    if (!(me->unit.rules & OM_WM_RULE_MANIPLE) || me->support_units == 0 || hits == 0)
+        return hits;
+    for (unsigned i = 0; i < me->rear_supports && saved < hits; i++)
+        saved += om_dice_roll_d6(d) == 6;
+    return hits - saved;
 }
 
 /*
@@ -161,11 +222,14 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
                        unsigned result[2], unsigned hits_on[2])
 {
     const om_wm_engagement *e = &p->e;
-    unsigned hits[2], counted[2], lost[2];
+    unsigned hits[2], counted[2], lost[2], front[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
         unsigned dice = round_dice(p, f, s, round);
-        hits[s] = om_dice_hits(d, &p->melee[s][f->in_open[t]], dice);
+        unsigned fighting = e->side[s].fighting < f->stands[s] ? e->side[s].fighting
+                                                                : f->stands[s];
+        front[s] = fighting > e->side[s].flanked ? fighting - e->side[s].flanked : 0u;
+        hits[s] = maniple_saves(p, d, t, om_dice_hits(d, melee_test(p, f, s, round), dice));
     }
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
@@ -179,9 +243,17 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
      * (loser first) does not change the numbers of a two-unit engagement. */
     for (int t = 0; t < 2; t++)
         lost[t] = take_hits(p, f, t, hits[1 - t]);
-    for (int s = 0; s < 2; s++)
-        result[s] = counted[s] + (round == 1 ? f->shot[s] : 0u) +
-                    supports_counted(p, f, s, lost[s]);
+    for (int s = 0; s < 2; s++) {
+        result[s] = counted[s] + supports_counted(p, f, s, lost[s]);
+        if (round == 1) {
+            const om_wm_side *me = &e->side[s];
+            result[s] += f->shot[s];
+            /* Legion: in the first round every stand fighting to its front with no
+             * enemy on its side or rear counts as supported (seed 001 l.4530). */
+            if (me->unit.rules & OM_WM_RULE_LEGION)
+                result[s] += front[s];
+        }
+    }
     /* A side wiped out loses automatically; both wiped out is a draw (6.6, A18). */
     if (f->stands[0] == 0 || f->stands[1] == 0)
         return f->stands[0] == f->stands[1] ? OM_WM_DRAW
@@ -244,6 +316,9 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
         !e->options.infantry_pursues_cavalry)
         return false;
+    /* Fanatics must pursue whenever they are allowed to (seed 001 l.4507). */
+    if (me->unit.rules & OM_WM_RULE_FANATICS)
+        return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
     case OM_WM_PURSUE_WHEN_AHEAD: return f->stands[w] >= f->stands[l];
@@ -298,6 +373,7 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->shot[s] = 0;
         f->confused[s] = e->side[s].confused;
         f->in_open[s] = e->side[s].position == OM_WM_OPEN;
+        f->retreated[s] = false;
     }
 }
 
@@ -326,6 +402,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     int charger = e->side[0].charging ? 0 : e->side[1].charging ? 1 : -1;
     unsigned hits_on[2] = {0, 0}, result[2], round = 0, phase_round = 0, turn = 1;
     int winner = OM_WM_NO_CONTEST;
+    unsigned scythed_gone = 0; /* bit s: side s's scythed chariots were removed */
     fight f;
 
     fight_start(e, &f);
@@ -351,6 +428,17 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             o->result[0] = om_wm_sat8(result[0]);
             o->result[1] = om_wm_sat8(result[1]);
         }
+        f.retreated[0] = f.retreated[1] = false;
+        /* Scythed chariots fight one round and are then removed as destroyed;
+         * a unit that retreats from them after suffering a hit is confused
+         * (seed 001 l.4569-4573). */
+        for (int s = 0; s < 2; s++) {
+            if (!(e->side[s].unit.rules & OM_WM_RULE_SCYTHED) || f.stands[s] == 0)
+                continue;
+            if (winner == s && f.stands[1 - s] > 0 && hits_on[1 - s] > 0)
+                f.confused[1 - s] = true;
+            scythed_gone |= 1u << s;
+        }
         /* A draw: both fall back and the combat ends (6.8). */
         if (winner == OM_WM_DRAW)
             break;
@@ -366,7 +454,8 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             o->retreat_cm = om_wm_sat8(cm);
         o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
         retreat(p, d, &f, l, cm);
-        if (f.stands[l] == 0 || !whole)
+        f.retreated[l] = true;
+        if (f.stands[l] == 0 || !whole || scythed_gone)
             break;
         /* A unit that retreated has lost its position for good (6.15, A8). */
         if (!e->options.defended_after_retreat)
@@ -391,6 +480,9 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             f.confused[active] = false;
         }
     }
+    for (int s = 0; s < 2; s++)
+        if (scythed_gone & (1u << s))
+            f.stands[s] = 0;
     o->winner = (uint8_t)winner;
     for (int s = 0; s < 2; s++)
         o->hits_on[s] = om_wm_sat8(hits_on[s]);

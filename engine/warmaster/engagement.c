@@ -58,6 +58,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][1],
                            om_wm_to_hit_score(e->rules, &foe_in_open), save);
+        /* The enemy's shieldwall: its save one better, none becoming 6+
+         * (seed 001 l.4579). Built for every pairing; used only when it applies. */
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][2], om_wm_to_hit_score(e->rules, foe),
+                           save == 7u ? 6u : save > 3u ? save - 1u : save);
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot[s], om_wm_to_hit_score(e->rules, foe),
                            om_wm_save_score(&foe->unit, shots_saved));

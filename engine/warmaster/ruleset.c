@@ -49,6 +49,10 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* Ancients 8 (support): counted after all attacks, before casualties. */
         .supports_after_casualties = false,
         .retreat_divisor_engaged_only = false,
+        /* The confused-unit effects (seed 001 l.2282-2284) do not forbid support. */
+        .confused_units_support = true,
+        /* "If an infantry unit has one or more stands defended" (seed 001 l.1349). */
+        .drive_back_discount_infantry_only = true,
     },
 };
 

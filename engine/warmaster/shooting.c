@@ -28,6 +28,28 @@ unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position)
     return hits > discount ? hits - discount : 0u;
 }
 
+unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *target,
+                                    unsigned hits, bool lost_any)
+{
+    om_wm_position position = target->position;
+    unsigned dice;
+    /* Fanatics are never driven back by shooting (seed 001 l.1385). */
+    if (target->unit.rules & OM_WM_RULE_FANATICS)
+        return 0;
+    if (r->drive_back_discount_infantry_only && target->unit.troop != OM_WM_INFANTRY)
+        position = OM_WM_OPEN;
+    dice = om_wm_drive_back_dice(hits, position);
+    /* A warband that has lost no stand ignores one more hit; one that has
+     * lost any adds one (seed 001 l.4638). */
+    if (target->unit.rules & OM_WM_RULE_WARBAND) {
+        if (lost_any)
+            dice += dice > 0 || hits > 0 ? 1u : 0u;
+        else
+            dice -= dice > 0 ? 1u : 0u;
+    }
+    return dice;
+}
+
 unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_per_stand,
                            unsigned hits)
 {
@@ -68,7 +90,9 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
      * removed stands, less the defended/fortified discount; the sum is the
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
-    dice = om_wm_drive_back_dice(v->hits, target->position);
+    dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits,
+                                      left < (target->unit.size ? target->unit.size
+                                                                : target->unit.stands));
     v->drive_back_cm = om_dice_roll_sum(d, dice, &sixes);
     v->confused = sixes > 0;
     v->routed = v->drive_back_cm > target->unit.pace_cm;

@@ -49,6 +49,19 @@ typedef enum om_wm_ruleset_id {
 /* Special rules a unit can carry, as flags (the army data names them). */
 #define OM_WM_RULE_TERROR       (1u << 0) /* enemies in contact fight at -1 (6.4) */
 #define OM_WM_RULE_SHOTS_NO_SAVE (1u << 1) /* its shooting allows no armour save (5.3) */
+/* Warmaster Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES). */
+#define OM_WM_RULE_WARBAND      (1u << 2)  /* +1 pursuing, -1 after retreating; drive-back dice +-1 */
+#define OM_WM_RULE_SHOCK        (1u << 3)  /* long-based: +1 per stand charging or pursuing */
+#define OM_WM_RULE_HEAVY_CHARIOT (1u << 4) /* heavy chariots: +1 more charging in the open */
+#define OM_WM_RULE_SCYTHED      (1u << 5)  /* +1 more charging; one round then removed; confuses */
+#define OM_WM_RULE_SHIELDWALL   (1u << 6)  /* armour 1 better in round 1 when charged */
+#define OM_WM_RULE_PHALANX      (1u << 7)  /* base Attack 0 striking to flank/rear; no rear support */
+#define OM_WM_RULE_LEGION       (1u << 8)  /* round 1: +1 result per front-fighting stand */
+#define OM_WM_RULE_MANIPLE      (1u << 9)  /* a 6 per rear-supporting maniple stand saves a hit */
+#define OM_WM_RULE_FANATICS     (1u << 10) /* immune to terror, never driven back, must pursue */
+#define OM_WM_RULE_NO_STAND_AND_SHOOT (1u << 11) /* cannot shoot at chargers (heavy artillery) */
+#define OM_WM_RULE_HERMANN      (1u << 12) /* +1 die per unit in round 1 when charging */
+#define OM_WM_RULE_SKIRMISH     (1u << 13) /* skirmish infantry supports only from the side */
 
 /* A special rule the engine implements (special.c). */
 typedef struct om_wm_special {
@@ -71,6 +84,7 @@ typedef struct om_wm_unit {
     char name[64];       /* display name, e.g. "Knights" */
     om_wm_troop troop;   /* troop type */
     uint8_t stands;      /* stands in the unit at the start (1..12) */
+    uint8_t size;        /* stands at full strength (0: = stands); fewer stands means losses */
     uint8_t attacks;     /* close combat Attacks per stand */
     uint8_t shots;       /* shooting Attacks per stand (0: cannot shoot) */
     uint8_t range_cm;    /* shooting range in cm (0: cannot shoot) */
@@ -119,6 +133,11 @@ typedef struct om_wm_side {
     om_wm_behind behind;      /* what lies behind it */
     uint8_t behind_cm;        /* how far behind (cm) */
     uint8_t behind_stands;    /* stands whose retreat path it blocks (<= stands) */
+    uint8_t rear_supports;    /* of `supports`, those from behind (phalanx and skirmish
+                                 infantry cannot use them; maniple dice come from them) */
+    uint8_t side_strikers;    /* fighting stands striking to a side or rear edge (phalanx) */
+    bool long_base;           /* shock cavalry based on the long edge (Ancients) */
+    bool dense_terrain;       /* in woods, villages, marsh or steep hills (shieldwall) */
 } om_wm_side;
 
 /* What an engagement simulates. */
@@ -151,6 +170,8 @@ typedef struct om_wm_ruleset {
     uint8_t to_hit[OM_WM_POSITION_COUNT];    /* score to hit infantry/artillery by position */
     bool supports_after_casualties; /* D5: WM11 counts supports after stands are removed */
     bool retreat_divisor_engaged_only; /* D6/A10: WM11 divides by engaged units only */
+    bool confused_units_support;  /* WMA: confusion does not stop supports (seed 001 l.2282) */
+    bool drive_back_discount_infantry_only; /* WMA: only infantry ignores hits (l.1349) */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
@@ -210,7 +231,8 @@ typedef struct om_wm_outcome {
 typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_dice_test shoot[2];        /* side i shooting at the other side */
-    om_dice_test melee[2][2];     /* side i fighting the other: [0] as declared, [1] in the open */
+    om_dice_test melee[2][3];     /* side i fighting the other: [0] as declared, [1] in the
+                                     open, [2] as declared with its round 1 shieldwall save */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
@@ -267,6 +289,22 @@ unsigned om_wm_save_score(const om_wm_unit *target, bool save_allowed);
 unsigned om_wm_attack_dice(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
                            unsigned fighting, unsigned flanked, unsigned round);
 
+/* What decides a side's attack dice in one round, besides the two sides. */
+typedef struct om_wm_round_case {
+    unsigned fighting;         /* stands fighting */
+    unsigned flanked;          /* of those, with an enemy front on their side or rear */
+    unsigned pursuit;          /* pursuit bonus per stand (0: not pursuing) */
+    unsigned round;            /* round of the engagement, 1 = the charge */
+    bool confused;             /* confused now */
+    bool retreated_last;       /* retreated in the previous round (warband) */
+    bool last_ditch_per_stand; /* option A3 reading B */
+} om_wm_round_case;
+
+/* om_wm_attack_dice_case: the dice of `me` against `foe` in the round described
+ * by `c`, with every modifier and special rule (what the resolver uses). */
+unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
+                                const om_wm_side *foe, const om_wm_round_case *c);
+
 /* Retreat distance in cm (6.9): ceil(difference / losing units), at least 1. */
 unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigned losing_units);
 
@@ -276,6 +314,13 @@ unsigned om_wm_pursuit_bonus(unsigned retreat_cm);
 /* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
  * defended unit, the first two for a fortified one. */
 unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position);
+
+/* Drive-back dice of a unit under the rule set and its special rules (5.5;
+ * Ancients: the discount is for infantry only, a warband rolls one die fewer
+ * before it has lost a stand and one more after, fanatics are never driven
+ * back). `lost_any` tells whether the unit has lost a stand. */
+unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *target,
+                                    unsigned hits, bool lost_any);
 
 /*
  * om_wm_record_hits: add `hits` to a unit's carried hits and remove a stand for

@@ -1,0 +1,614 @@
+/*
+ * test_engagement.c: whole engagements (warmaster.md 6.9-6.14) and the Warmaster
+ * Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES).
+ *
+ * Every rule has a test that fails if the rule is removed: exact dice counts
+ * where the rule changes dice, exact probabilities (5 standard errors at a fixed
+ * seed) where it changes a distribution, and per-trial invariants where it
+ * decides what happens (a blocked retreat destroys, a scythed chariot goes).
+ * Expected values come from the rules text, worked by hand in the comments.
+ */
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <string.h>
+
+#include "wm.h"
+
+/* Trials per statistical check: standard error under 0.0012 on any probability. */
+#define TRIALS 200000u
+#define SIGMAS 5.0
+
+static const om_wm_ruleset *rules(const char *name)
+{
+    const om_wm_ruleset *r = om_wm_ruleset_find(name);
+    cr_assert_not_null(r, "%s", name);
+    return r;
+}
+
+static om_wm_side side_of(const char *name, om_wm_troop t, unsigned stands, unsigned attacks,
+                          unsigned hits, unsigned armour, uint32_t flags)
+{
+    om_wm_side s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.unit.name, sizeof s.unit.name, "%s", name);
+    s.unit.troop = t;
+    s.unit.stands = (uint8_t)stands;
+    s.unit.attacks = (uint8_t)attacks;
+    s.unit.hits = (uint8_t)hits;
+    s.unit.armour = (uint8_t)armour;
+    s.unit.pace_cm = (uint8_t)om_wm_troop_pace(t);
+    s.unit.rules = flags;
+    s.fighting = (uint8_t)stands;
+    s.shooting = (uint8_t)stands;
+    return s;
+}
+
+static om_wm_engagement make(const char *ruleset, om_wm_kind kind, om_wm_side a, om_wm_side b)
+{
+    om_wm_engagement e;
+    memset(&e, 0, sizeof e);
+    e.rules = rules(ruleset);
+    e.kind = kind;
+    e.side[0] = a;
+    e.side[1] = b;
+    return e;
+}
+
+/* Dice of `me` vs `foe` in a described round. */
+static unsigned dice(const char *ruleset, const om_wm_side *me, const om_wm_side *foe,
+                     unsigned round, unsigned pursuit, bool retreated_last)
+{
+    om_wm_round_case c = {.fighting = me->fighting, .flanked = me->flanked, .round = round,
+                          .pursuit = pursuit, .confused = me->confused,
+                          .retreated_last = retreated_last};
+    return om_wm_attack_dice_case(rules(ruleset), me, foe, &c);
+}
+
+typedef struct tally {
+    unsigned long n;
+    unsigned long count; /* trials where the checked event happened */
+} tally;
+
+static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
+{
+    double est = (double)count / (double)n;
+    double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
+    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
+              what, est, p, SIGMAS * se);
+}
+
+/* Run `n` trials and call `each` on every outcome. */
+static void run(const om_wm_engagement *e, unsigned n, uint64_t seed,
+                void (*each)(const om_wm_outcome *, void *), void *ctx)
+{
+    om_wm_prepared *p = NULL;
+    om_dice d = {.plain = NULL};
+    cr_assert_eq(om_wm_prepare_alloc(e, &p), OM_OK, "%s", om_error_message());
+    om_rng_seed_block(&d.rng, seed, 0);
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_outcome o;
+        om_wm_resolve(p, &d, &o);
+        each(&o, ctx);
+    }
+    om_wm_prepared_free(p);
+}
+
+/* ---------- Engagements to the end (6.9-6.14) ---------- */
+
+static om_wm_side knights(void) { om_wm_side s = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0); s.charging = true; return s; }
+static om_wm_side spearmen(void) { return side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 6, 0); }
+
+typedef struct pair_ctx {
+    om_wm_outcome *rows;
+    unsigned i;
+} pair_ctx;
+
+static void store(const om_wm_outcome *o, void *ctx)
+{
+    pair_ctx *c = ctx;
+    c->rows[c->i++] = *o;
+}
+
+/* With no pursuit an engagement is its first round: same dice, same numbers. */
+Test(engagement, never_pursuing_equals_the_first_round)
+{
+    enum { N = 20000 };
+    static om_wm_outcome one[N], whole[N];
+    om_wm_side a = knights(), b = spearmen();
+    a.pursue = OM_WM_PURSUE_NEVER;
+    b.pursue = OM_WM_PURSUE_NEVER;
+    om_wm_engagement e1 = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    om_wm_engagement e2 = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    pair_ctx c1 = {one, 0}, c2 = {whole, 0};
+    run(&e1, N, 5, store, &c1);
+    run(&e2, N, 5, store, &c2);
+    for (unsigned i = 0; i < N; i++) {
+        cr_assert_eq(one[i].winner, whole[i].winner, "trial %u", i);
+        cr_assert_eq(whole[i].round1_winner, whole[i].winner);
+        cr_assert_eq(one[i].stands_lost[1], whole[i].stands_lost[1]);
+        cr_assert_eq(whole[i].rounds, 1);
+    }
+}
+
+typedef struct pursuit_ctx {
+    unsigned long n, second_round, infantry_won, turns_gt1, bad;
+} pursuit_ctx;
+
+static void count_pursuit(const om_wm_outcome *o, void *ctx)
+{
+    pursuit_ctx *c = ctx;
+    c->n++;
+    c->second_round += o->rounds >= 2;
+    c->turns_gt1 += o->turns > 1;
+    /* At most two rounds per turn (6.11). */
+    c->bad += o->rounds > 2u * o->turns;
+    /* Infantry never pursues cavalry (A6): when B (infantry) wins round 1
+     * against cavalry, the fight ends there. */
+    if (o->round1_winner == OM_WM_SIDE_B) {
+        c->infantry_won++;
+        c->bad += o->rounds != 1;
+    }
+}
+
+Test(engagement, pursuit_rounds_turns_and_infantry_never_pursues_cavalry)
+{
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, knights(), spearmen());
+    pursuit_ctx c = {0};
+    run(&e, TRIALS, 11, count_pursuit, &c);
+    cr_expect_eq(c.bad, 0u, "rounds beyond 2 a turn, or infantry pursuing cavalry");
+    cr_expect_gt(c.second_round, 0u, "knights that win pursue into round 2");
+    cr_expect_gt(c.turns_gt1, 0u, "winning round 2 and pursuing leaves it unresolved");
+    cr_expect_gt(c.infantry_won, 0u);
+}
+
+/* Option A6 reading B: infantry may pursue cavalry. */
+Test(engagement, option_infantry_pursues_cavalry)
+{
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, knights(), spearmen());
+    pursuit_ctx c = {0};
+    e.options.infantry_pursues_cavalry = true;
+    run(&e, TRIALS, 11, count_pursuit, &c);
+    cr_expect_gt(c.bad, 0u, "with the option, infantry winners pursue into round 2");
+}
+
+typedef struct blocked_ctx {
+    unsigned long n, bad, lost_round1, confused;
+} blocked_ctx;
+
+static void check_blocked(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    /* B loses round 1 and survives it => its retreat hits the obstacle. */
+    if (o->round1_winner == OM_WM_SIDE_A && o->retreat_cm > 0)
+        c->bad += !o->destroyed[1];
+}
+
+/* A blocked retreat destroys the stands that cannot retreat (6.9); here all
+ * three stands are blocked 0 cm behind, so losing round 1 destroys B. The
+ * table edge destroys too (3.8). */
+Test(engagement, blocked_retreat_and_table_edge_destroy)
+{
+    om_wm_behind kinds[] = {OM_WM_BEHIND_IMPASSABLE, OM_WM_BEHIND_ENEMY,
+                            OM_WM_BEHIND_UNYIELDING, OM_WM_BEHIND_TABLE_EDGE};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        om_wm_side b = spearmen();
+        blocked_ctx c = {0};
+        b.behind = kinds[k];
+        b.behind_cm = 0;
+        b.behind_stands = 3;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, knights(), b);
+        run(&e, 20000, 3, check_blocked, &c);
+        cr_expect_eq(c.bad, 0u, "behind kind %d: a blocked loser survived", (int)kinds[k]);
+    }
+}
+
+static void count_confused_losers(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    if (o->round1_winner == OM_WM_SIDE_A && !o->destroyed[1]) {
+        c->lost_round1++;
+        c->confused += o->confused[1];
+    }
+}
+
+/* Friends that make way: the retreater tests once and is confused on a 6 (7.1 #6). */
+Test(engagement, retreat_through_friends_confuses_on_a_six)
+{
+    om_wm_side b = spearmen();
+    blocked_ctx c = {0};
+    b.behind = OM_WM_BEHIND_FRIENDS;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, knights(), b);
+    run(&e, TRIALS, 17, count_confused_losers, &c);
+    expect_p("P(confused | retreated into friends)", c.confused, c.lost_round1, 1.0 / 6.0);
+}
+
+/* Artillery forced to retreat is destroyed (6.9) and never pursues. */
+static void artillery_check(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    if (o->round1_winner == OM_WM_SIDE_A)
+        c->bad += !o->destroyed[1];
+    if (o->round1_winner == OM_WM_SIDE_B)
+        c->bad += o->rounds != 1;
+}
+
+Test(engagement, artillery_destroyed_on_retreat_and_never_pursues)
+{
+    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side b = side_of("Cannon", OM_WM_ARTILLERY, 2, 3, 2, 0, 0);
+    blocked_ctx c = {0};
+    a.charging = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, 20000, 23, artillery_check, &c);
+    cr_expect_eq(c.bad, 0u);
+}
+
+/* Shooting first (5.5, 7.2): a charger confused by a drive back cannot charge;
+ * P(no charge) = P(confused or routed or destroyed). 6 archer stands, one shot
+ * each at 4+ against unarmoured cavalry: hits ~ Bin(6, 1/2); the drive back
+ * rolls one die per hit; confused iff any 6: P = sum_h P(h) (1 - (5/6)^h) =
+ * 1 - (1/2 + 1/2 * 5/6)^6 = 1 - (11/12)^6. Cavalry rout above 30: impossible
+ * with at most 6 dice... except 6 sixes, which also confuse. */
+static void count_charged(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->lost_round1 += !o->charged;
+}
+
+Test(engagement, shooting_first_confuses_the_charge_away)
+{
+    om_wm_side a = side_of("Riders", OM_WM_CAVALRY, 3, 3, 3, 0, 0);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, 0);
+    blocked_ctx c = {0};
+    a.charging = true;
+    b.unit.shots = 1;
+    b.unit.range_cm = 30;
+    b.shoots_first = true;
+    b.fighting = 3;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, TRIALS, 29, count_charged, &c);
+    /* 6 hits (1/64) destroy the 3x3 unit outright: no charge either. */
+    expect_p("P(no charge)", c.lost_round1, c.n, 1.0 - pow(11.0 / 12.0, 6));
+}
+
+/* ---------- Warmaster Ancients special rules ---------- */
+
+/* Warband (seed 001 l.4633-4639; spec tests T1-T3). */
+Test(ancients, warband_dice_and_drive_backs)
+{
+    const om_wm_ruleset *wma = rules("warmaster-ancients");
+    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_WARBAND);
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    /* Pursuing after 2cm: bonus 1, +1 warband: 3 x (3+1+1) = 15; after 6cm:
+     * 3 x (3+3+1) = 21; the round after retreating: 3 x (3-1) = 6. */
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(2), false), 15u);
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(6), false), 21u);
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, 0, true), 6u);
+    w.unit.rules = 0;
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(2), false), 12u);
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, 0, true), 9u);
+    w.unit.rules = OM_WM_RULE_WARBAND;
+    /* Drive-back dice: open, no stand lost: 1 hit -> 0, 3 -> 2; one lost: 3 -> 4;
+     * defended infantry, none lost: 2 -> 0, 3 -> 1. */
+    cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 1, false), 0u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 3, false), 2u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 3, true), 4u);
+    w.position = OM_WM_DEFENDED;
+    cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 2, false), 0u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 3, false), 1u);
+}
+
+typedef struct volley_ctx {
+    unsigned long n, confused, driven;
+} volley_ctx;
+
+static void count_volley(const om_wm_outcome *o, void *ctx)
+{
+    volley_ctx *c = ctx;
+    c->n++;
+    c->confused += o->confused[1];
+    c->driven += o->drive_back_cm > 0 || o->routed[1];
+}
+
+static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size, uint32_t flags)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, archers, 2, 3, 0, 0);
+    om_wm_side b = side_of("Warriors", OM_WM_INFANTRY, stands, 3, 3, 0, flags);
+    volley_ctx c = {0};
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    b.unit.size = (uint8_t)size;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_VOLLEY, a, b);
+    run(&e, TRIALS, 31, count_volley, &c);
+    return c;
+}
+
+Test(ancients, warband_volley_confusion)
+{
+    volley_ctx c;
+    /* 1 archer stand at a fresh warband: 1 hit gives 0 dice, never confused. */
+    c = warband_volley(1, 3, 3, OM_WM_RULE_WARBAND);
+    cr_expect_eq(c.confused, 0u);
+    /* After losing a stand: 1 hit gives 2 dice: P = 1/2 (1 - (5/6)^2) = 11/72. */
+    c = warband_volley(1, 2, 3, OM_WM_RULE_WARBAND);
+    expect_p("warband, 1 lost", c.confused, c.n, 11.0 / 72.0);
+    /* 2 archer stands, fresh: only 2 hits roll (1 die): P = 1/4 * 1/6 = 1/24. */
+    c = warband_volley(2, 3, 3, OM_WM_RULE_WARBAND);
+    expect_p("warband, 2 archers", c.confused, c.n, 1.0 / 24.0);
+    /* Without the rule: 1 archer -> 1/12. */
+    c = warband_volley(1, 3, 3, 0);
+    expect_p("no warband", c.confused, c.n, 1.0 / 12.0);
+}
+
+/* Fanatics are never driven back (l.1385) and ignore terror (l.4505). */
+Test(ancients, fanatics_never_driven_back_and_ignore_terror)
+{
+    volley_ctx c = warband_volley(6, 3, 3, OM_WM_RULE_FANATICS);
+    om_wm_side zerk = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_FANATICS);
+    om_wm_side ele = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5, OM_WM_RULE_TERROR);
+    cr_expect_eq(c.driven, 0u);
+    cr_expect_eq(c.confused, 0u);
+    cr_expect_eq(dice("warmaster-ancients", &zerk, &ele, 2, 0, false), 12u);
+    zerk.unit.rules = 0;
+    cr_expect_eq(dice("warmaster-ancients", &zerk, &ele, 2, 0, false), 9u);
+}
+
+static void count_round2(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    if (o->round1_winner == OM_WM_SIDE_A && !o->destroyed[1]) {
+        c->lost_round1++;
+        c->bad += o->rounds < 2;
+    }
+}
+
+/* Fanatics must pursue (l.4507), whatever the declared policy. */
+Test(ancients, fanatics_must_pursue)
+{
+    om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_FANATICS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    blocked_ctx c = {0};
+    a.charging = true;
+    a.pursue = OM_WM_PURSUE_NEVER;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, 20000, 37, count_round2, &c);
+    cr_expect_gt(c.lost_round1, 0u);
+    cr_expect_eq(c.bad, 0u, "a winning fanatic unit always fights round 2");
+}
+
+/* Shock on a long base (l.4586, A24): Cataphracts A4, 3 stands. */
+Test(ancients, shock_long_base)
+{
+    om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4, OM_WM_RULE_SHOCK);
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    cat.charging = true;
+    cat.long_base = true;
+    cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 1, 0, false), 18u);
+    foot.position = OM_WM_DEFENDED;
+    cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 1, 0, false), 15u);
+    foot.position = OM_WM_OPEN;
+    cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 2, om_wm_pursuit_bonus(3), false), 21u);
+    cat.long_base = false;
+    cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 1, 0, false), 15u);
+    cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 2, om_wm_pursuit_bonus(3), false), 18u);
+}
+
+/* Heavy and scythed chariots: +2 charging in the open; light chariots +1
+ * in Ancients (seed 001 l.1586, l.4524, l.4568). */
+Test(ancients, heavy_and_scythed_chariot_charge)
+{
+    om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5, OM_WM_RULE_SCYTHED);
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    ch.charging = true;
+    cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
+    foot.position = OM_WM_DEFENDED;
+    cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 4u);
+    foot.position = OM_WM_OPEN;
+    ch.unit.rules = OM_WM_RULE_HEAVY_CHARIOT;
+    cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
+    ch.unit.rules = 0;
+    cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 5u);
+}
+
+static void scythed_check(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->bad += !o->destroyed[0] || o->rounds != 1;
+    c->bad += o->confused[1] != (o->winner == OM_WM_SIDE_A && !o->destroyed[1]);
+}
+
+/* Scythed chariots fight one round, are then removed as destroyed, and a unit
+ * retreating from them after a hit is confused (l.4569-4573). */
+Test(ancients, scythed_chariots_one_round_and_confusion)
+{
+    om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5, OM_WM_RULE_SCYTHED);
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    blocked_ctx c = {0};
+    ch.charging = true;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, ch, foot);
+    run(&e, 20000, 41, scythed_check, &c);
+    cr_expect_eq(c.bad, 0u);
+}
+
+static void count_no_hits_on_b(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->lost_round1 += o->hits_on[1] == 0;
+}
+
+static double shieldwall_p0(unsigned armour, bool dense, bool with_rule)
+{
+    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side b = side_of("Fryd", OM_WM_INFANTRY, 3, 3, 3, armour,
+                           with_rule ? OM_WM_RULE_SHIELDWALL : 0);
+    blocked_ctx c = {0};
+    a.charging = true;
+    a.pursue = OM_WM_PURSUE_NEVER;
+    b.fighting = 1;
+    b.dense_terrain = dense;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+    run(&e, TRIALS, 43, count_no_hits_on_b, &c);
+    return (double)c.lost_round1 / (double)c.n;
+}
+
+/* Shieldwall (l.4579): 1 stand A1 charging rolls 2 dice; P(no hit on B):
+ * unarmoured -> 6+: (1 - 1/2 * 5/6)^2 = 49/144 (without: 1/4); 5+ -> 4+:
+ * (3/4)^2 = 9/16 (without: (2/3)^2 = 4/9); in dense terrain: 4/9. */
+Test(ancients, shieldwall_save_when_charged)
+{
+    double se = SIGMAS * sqrt(0.25 / TRIALS);
+    cr_expect(fabs(shieldwall_p0(0, false, true) - 49.0 / 144.0) < se);
+    cr_expect(fabs(shieldwall_p0(0, false, false) - 1.0 / 4.0) < se);
+    cr_expect(fabs(shieldwall_p0(5, false, true) - 9.0 / 16.0) < se);
+    cr_expect(fabs(shieldwall_p0(5, false, false) - 4.0 / 9.0) < se);
+    cr_expect(fabs(shieldwall_p0(5, true, true) - 4.0 / 9.0) < se);
+}
+
+/* Phalanx (l.4550-4561): stands striking to a flank have base Attack 0; 3 such
+ * stands: 3 x max(0, 0-1) = 0 -> the last-ditch die. Pursuing after 6cm: 0 + 3
+ * - 1 = 2 per stand (A41). */
+Test(ancients, phalanx_side_strikers)
+{
+    om_wm_side ph = side_of("Phalanx", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PHALANX);
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    ph.flanked = 3;
+    ph.side_strikers = 3;
+    cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, 0, false), 1u);
+    ph.fighting = 1;
+    ph.flanked = 1;
+    ph.side_strikers = 1;
+    cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, om_wm_pursuit_bonus(6), false), 2u);
+    ph.unit.rules = 0;
+    ph.fighting = 3;
+    ph.flanked = 3;
+    cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, 0, false), 6u);
+}
+
+typedef struct result_ctx {
+    unsigned long n, bad;
+    unsigned expect_extra;
+} result_ctx;
+
+static void legion_check(const om_wm_outcome *o, void *ctx)
+{
+    result_ctx *c = ctx;
+    unsigned cap = 9, counted = o->hits_on[1] < cap ? o->hits_on[1] : cap;
+    c->n++;
+    if (o->destroyed[1] || o->destroyed[0])
+        return;
+    c->bad += o->result[0] != counted + c->expect_extra;
+}
+
+/* Legion (l.4526-4530): round 1, +1 to the result per front-fighting stand;
+ * phalanx and skirmish rear supports do not count (l.1770, l.1782). */
+Test(ancients, legion_result_and_rear_supports)
+{
+    struct { uint32_t flags; unsigned flanked, supports, rear, expect; } cases[] = {
+        {OM_WM_RULE_LEGION, 0, 0, 0, 3}, {OM_WM_RULE_LEGION, 1, 0, 0, 2}, {0, 0, 0, 0, 0},
+        {OM_WM_RULE_PHALANX, 0, 3, 3, 0}, {OM_WM_RULE_PHALANX, 0, 3, 1, 2},
+        {OM_WM_RULE_SKIRMISH, 0, 2, 2, 0}, {0, 0, 3, 3, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 3, 3, 5, cases[i].flags);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        result_ctx c = {0, 0, cases[i].expect};
+        a.flanked = (uint8_t)cases[i].flanked;
+        a.supports = (uint8_t)cases[i].supports;
+        a.rear_supports = (uint8_t)cases[i].rear;
+        om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+        run(&e, 5000, 47, legion_check, &c);
+        cr_expect_eq(c.bad, 0u, "case %zu", i);
+    }
+}
+
+static void count_one_hit_on_b(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->lost_round1 += o->hits_on[1] == 1;
+}
+
+/* Maniple (l.4548): B (5+) with 1 rear support from another maniple unit; A is
+ * 1 stand A1: P(B suffers 1 hit) = 1/2 * 2/3 * 5/6 = 5/18 (without: 1/3). */
+Test(ancients, maniple_extra_save)
+{
+    for (int with = 0; with < 2; with++) {
+        om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+        om_wm_side b = side_of("Hastati", OM_WM_INFANTRY, 3, 3, 3, 5,
+                               with ? OM_WM_RULE_MANIPLE : 0);
+        blocked_ctx c = {0};
+        b.supports = 1;
+        b.rear_supports = 1;
+        b.support_units = 1;
+        om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+        run(&e, TRIALS, 53, count_one_hit_on_b, &c);
+        expect_p(with ? "maniple" : "no maniple", c.lost_round1, c.n,
+                 with ? 5.0 / 18.0 : 1.0 / 3.0);
+    }
+}
+
+/* Hermann (l.3882): +1 die per unit in round 1 when charging, even against
+ * defended enemies: 3 stands A3: 13 open, 10 defended, 9 not charging. */
+Test(ancients, hermann_extra_die)
+{
+    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_HERMANN);
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    w.charging = true;
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 13u);
+    foe.position = OM_WM_DEFENDED;
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 10u);
+    w.charging = false;
+    cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 9u);
+}
+
+/* Heavy artillery cannot shoot at chargers (l.4515). */
+Test(ancients, heavy_artillery_cannot_stand_and_shoot)
+{
+    const om_wm_special *heavy = om_wm_special_find("heavy-artillery");
+    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 0, 0);
+    om_wm_side b = side_of("Onager", OM_WM_ARTILLERY, 1, 1, 3, 0, 0);
+    om_wm_check_failure why;
+    cr_assert_not_null(heavy);
+    a.charging = true;
+    b.unit.shots = 3;
+    b.unit.range_cm = 60;
+    b.unit.rules = heavy->flag;
+    b.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.stand_and_shoot");
+}
+
+/* Rule-set switches: Ancients lets confused units support (l.2282) and gives
+ * the drive-back discount to infantry only (l.1349); Revolution does neither. */
+Test(ancients, ruleset_switches_support_and_drive_back)
+{
+    om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, 0);
+    art.position = OM_WM_DEFENDED;
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &art, 3, false), 3u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &art, 3, false), 2u);
+    for (int wma = 0; wma < 2; wma++) {
+        om_wm_side a = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side b = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        result_ctx c = {0, 0, wma ? 2u : 0u};
+        a.confused = true;
+        a.supports = 2;
+        a.support_units = wma ? 0 : 1; /* Revolution forbids own supports when confused */
+        a.support_units = 0;
+        om_wm_engagement e = make(wma ? "warmaster-ancients" : "warmaster-revolution",
+                                  OM_WM_KIND_COMBAT, a, b);
+        om_wm_check_failure why;
+        if (!wma) {
+            cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL,
+                         "Revolution: a confused unit cannot support itself");
+            continue;
+        }
+        run(&e, 5000, 59, legion_check, &c);
+        cr_expect_eq(c.bad, 0u, "Ancients: a confused unit's supports count");
+    }
+}
