@@ -612,3 +612,59 @@ Test(ancients, ruleset_switches_support_and_drive_back)
         cr_expect_eq(c.bad, 0u, "Ancients: a confused unit's supports count");
     }
 }
+
+/* ---------- Named options (warmaster.md 17) ---------- */
+
+/* Every switch can be set by name, every fixed reading refuses to be, unknown
+ * names are refused, and each entry cites its ambiguity and has both readings. */
+Test(options, registry_and_setting)
+{
+    om_wm_options o;
+    char buf[16];
+    memset(&o, 0, sizeof o);
+    cr_assert_gt(om_wm_option_count(), 4u);
+    for (size_t i = 0; i < om_wm_option_count(); i++) {
+        const om_wm_option *opt = om_wm_option_at(i);
+        cr_expect(opt->ambiguity[0] && opt->question[0] && opt->default_value[0], "%s",
+                  opt->name);
+        cr_expect_eq(om_wm_option_find(opt->name), opt);
+        if (opt->offset == OM_WM_OPTION_FIXED)
+            cr_expect_eq(om_wm_option_set(&o, opt->name, "true"), OM_EINVAL, "%s", opt->name);
+        else
+            cr_expect_str_eq(om_wm_option_value(&o, opt, buf, sizeof buf),
+                             strcmp(opt->name, "max_turns") == 0 ? "0" : "false",
+                             "%s defaults to its recommended reading", opt->name);
+    }
+    cr_expect_eq(om_wm_option_set(&o, "infantry_pursues_cavalry", "true"), OM_OK);
+    cr_expect(o.infantry_pursues_cavalry);
+    cr_expect_eq(om_wm_option_set(&o, "max_turns", "4"), OM_OK);
+    cr_expect_eq(o.max_turns, 4);
+    cr_expect_eq(om_wm_option_set(&o, "max_turns", "101"), OM_EINVAL);
+    cr_expect_eq(om_wm_option_set(&o, "last_ditch_per_stand", "maybe"), OM_EINVAL);
+    cr_expect_eq(om_wm_option_set(&o, "no_such_option", "true"), OM_ENOTFOUND);
+}
+
+static void count_dice_sum(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->lost_round1 += o->hits_on[1];
+}
+
+/* A3 reading B: 3 confused, terrified stands of Attack 2 (2-1-1 = 0 each)
+ * roll 3 dice instead of 1: mean hits on B triple (4+, no save: 1/2 per die). */
+Test(options, last_ditch_per_stand_changes_dice)
+{
+    for (int per_stand = 0; per_stand < 2; per_stand++) {
+        om_wm_side a = side_of("Goblins", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+        om_wm_side b = side_of("Dragon", OM_WM_MONSTER, 3, 0, 9, 0, OM_WM_RULE_TERROR);
+        blocked_ctx c = {0};
+        a.confused = true;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+        e.options.last_ditch_per_stand = per_stand;
+        run(&e, TRIALS, 61, count_dice_sum, &c);
+        double mean = (double)c.lost_round1 / (double)c.n, dice_n = per_stand ? 3.0 : 1.0;
+        cr_expect(fabs(mean - dice_n / 2) < SIGMAS * sqrt(dice_n * 0.25 / TRIALS),
+                  "mean hits %.4f with %g dice", mean, dice_n);
+    }
+}

@@ -189,6 +189,34 @@ const char *om_wm_troop_name(om_wm_troop troop);
 /* Name of a position ("open", "defended", "fortified"). */
 const char *om_wm_position_name(om_wm_position position);
 
+/* One interpretation of an ambiguous rule (options.c): a switch of om_wm_options,
+ * or a fixed reading that the engine implements. */
+typedef struct om_wm_option {
+    const char *name;          /* key under `options:` in scenario files */
+    const char *ambiguity;     /* the digest's ambiguity id, e.g. "A6" */
+    const char *section;       /* digest section */
+    const char *question;      /* what is ambiguous */
+    const char *default_value; /* the recommended reading, the default */
+    const char *other_value;   /* the other reading ("-" for fixed ones) */
+    size_t offset;             /* field in om_wm_options, or OM_WM_OPTION_FIXED */
+} om_wm_option;
+
+/* Offset marking a fixed reading (not a field of om_wm_options). */
+#define OM_WM_OPTION_FIXED ((size_t)-1)
+
+/* Number of options and fixed readings, the i-th, and lookup by name. */
+size_t om_wm_option_count(void);
+const om_wm_option *om_wm_option_at(size_t i);
+const om_wm_option *om_wm_option_find(const char *name);
+
+/* Set option `name` from its text ("true"/"false", or a number for max_turns).
+ * Errors: OM_ENOTFOUND (unknown name), OM_EINVAL (fixed reading or bad value). */
+om_status om_wm_option_set(om_wm_options *o, const char *name, const char *value);
+
+/* The value of `opt` in `o` as text ("true", "false", "10", or "fixed"). */
+const char *om_wm_option_value(const om_wm_options *o, const om_wm_option *opt, char *buf,
+                               size_t size);
+
 /* A complete engagement to simulate: what, under which rules, between whom. */
 typedef struct om_wm_engagement {
     const om_wm_ruleset *rules; /* rule set (static storage) */
