@@ -194,7 +194,8 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
                                       unsigned round)
 {
     const om_wm_side *t = &p->e.side[1 - s];
-    if (round == 1 && (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
+    if ((p->in_play & OM_WM_PLAY_SHIELDWALL) && round == 1 &&
+        (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
     return &p->melee[s][f->in_open[1 - s]];
@@ -206,7 +207,8 @@ static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsign
 {
     const om_wm_side *me = &p->e.side[t];
     unsigned saved = 0;
-    if (!(me->unit.rules & OM_WM_RULE_MANIPLE) || me->support_units == 0 || hits == 0)
+    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !(me->unit.rules & OM_WM_RULE_MANIPLE) ||
+        me->support_units == 0 || hits == 0)
         return hits;
     for (unsigned i = 0; i < me->rear_supports && saved < hits; i++)
         saved += om_dice_roll_d6(d) == 6;
@@ -250,7 +252,7 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
             result[s] += f->shot[s];
             /* Legion: in the first round every stand fighting to its front with no
              * enemy on its side or rear counts as supported (seed 001 l.4530). */
-            if (me->unit.rules & OM_WM_RULE_LEGION)
+            if ((p->in_play & OM_WM_PLAY_LEGION) && (me->unit.rules & OM_WM_RULE_LEGION))
                 result[s] += front[s];
         }
     }
@@ -380,6 +382,17 @@ static void fight_start(const om_wm_engagement *e, fight *f)
 void om_wm_combat_prepare(om_wm_prepared *p)
 {
     fight f;
+    p->in_play = 0;
+    for (int s = 0; s < 2; s++) {
+        const om_wm_side *me = &p->e.side[s];
+        uint32_t r = me->unit.rules;
+        p->in_play |= (r & OM_WM_RULE_SHIELDWALL) ? OM_WM_PLAY_SHIELDWALL : 0u;
+        p->in_play |= (r & OM_WM_RULE_MANIPLE) && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE
+                                                                         : 0u;
+        p->in_play |= (r & OM_WM_RULE_LEGION) ? OM_WM_PLAY_LEGION : 0u;
+        p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
+        p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
+    }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
     fight_start(&p->e, &f);
     for (int s = 0; s < 2; s++) {
@@ -406,7 +419,8 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     fight f;
 
     fight_start(e, &f);
-    if (charger >= 0 && !shoot_before_contact(p, d, &f, charger, o)) {
+    if (charger >= 0 && (p->in_play & OM_WM_PLAY_SHOOTING) &&
+        !shoot_before_contact(p, d, &f, charger, o)) {
         /* No contact: a shot-down charge is won by the shooters (6.6). */
         winner = f.stands[charger] == 0 ? 1 - charger : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
@@ -432,7 +446,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         /* Scythed chariots fight one round and are then removed as destroyed;
          * a unit that retreats from them after suffering a hit is confused
          * (seed 001 l.4569-4573). */
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < 2 && (p->in_play & OM_WM_PLAY_SCYTHED); s++) {
             if (!(e->side[s].unit.rules & OM_WM_RULE_SCYTHED) || f.stands[s] == 0)
                 continue;
             if (winner == s && f.stands[1 - s] > 0 && hits_on[1 - s] > 0)
@@ -480,7 +494,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             f.confused[active] = false;
         }
     }
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2 && scythed_gone; s++)
         if (scythed_gone & (1u << s))
             f.stands[s] = 0;
     o->winner = (uint8_t)winner;

@@ -264,6 +264,8 @@ typedef struct om_wm_prepared {
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
+    uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
+                                     trials skip the checks of everything absent */
     om_binom_table *tables[8];    /* owned tables behind the tests above */
 } om_wm_prepared;
 

@@ -32,7 +32,14 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
 /* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 
-/* Fill p->round1_dice from the engagement (called by om_wm_prepare_alloc). */
+/* Bits of om_wm_prepared.in_play. */
+#define OM_WM_PLAY_SHIELDWALL (1u << 0) /* a side has shieldwall */
+#define OM_WM_PLAY_MANIPLE    (1u << 1) /* a side has maniple support dice */
+#define OM_WM_PLAY_LEGION     (1u << 2) /* a side is a legion */
+#define OM_WM_PLAY_SCYTHED    (1u << 3) /* a side is scythed chariots */
+#define OM_WM_PLAY_SHOOTING   (1u << 4) /* shooting before contact (first, or at chargers) */
+
+/* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
 void om_wm_combat_prepare(om_wm_prepared *p);
 
 /* Shooting before contact, then the first combat round or, for the engagement
