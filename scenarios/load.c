@@ -1,21 +1,24 @@
 /*
- * load.c: load and validate scenario files (scenario.h). This is the only file
- * that uses libcyaml and libyaml (STYLE rule 14; ENGINEERING section 7).
+ * load.c: load and validate scenario files (scenario.h). With yaml_util.c and
+ * army.c this is the only code that uses libcyaml and libyaml (STYLE rule 14;
+ * ENGINEERING section 7).
  *
  * Loading runs in four steps, and the first failure wins:
  *   1. a libyaml event walk checks the syntax, that there is exactly one
  *      document, that it is a mapping and that it declares the right schema;
  *   2. libcyaml maps the document onto a "raw" struct of strings with a strict
- *      schema (unknown, missing and duplicate keys, a list or a mapping where
- *      a single value belongs); its log messages are captured, not printed;
+ *      schema (unknown and duplicate keys, a list or a mapping where a single
+ *      value belongs); its log messages are captured, not printed;
  *   3. the strings are converted by hand (libcyaml 1.3.1 reads "2.7" as 2,
- *      "010" as 8 and any word as a true boolean, which is too lax), range
- *      checked and defaulted into an om_wm_engagement;
+ *      "010" as 8 and any word as a true boolean, which is too lax), units
+ *      named with `from:` are read from the army lists (army.h), and values
+ *      are range checked and defaulted into an om_wm_engagement;
  *   4. om_wm_engagement_check validates the rules-level consistency.
  * Every error becomes one message "FILE:LINE: field 'PATH': REASON"; LINE is
- * found by walking the document again along PATH (the walker of step 1).
+ * found by walking the document again along PATH (yaml_util.c).
  *
- * SCENARIO FILE FORMAT (schema "oddsmaster-scenario/1"; see default.yaml)
+ * SCENARIO FILE FORMAT (schema "oddsmaster-scenario/1"; see default.yaml and
+ * scenarios/examples/)
  *
  *   schema: oddsmaster-scenario/1   required, exactly this text
  *   title: Knights charge Spearmen  optional, not empty; default
@@ -25,27 +28,50 @@
  *   kind: combat                    optional: combat (default) or volley
  *   a:                              required: side A (the attacker or shooter)
  *     unit:                         required: the unit's values
- *       name: Knights               required, 1..63 bytes
- *       type: cavalry               required: infantry, cavalry, chariot,
- *                                   monster, artillery or machine
- *       stands: 3                   required
- *       attacks: 3                  required: close combat Attacks per stand
- *       hits: 3                     required
- *       armour: 4+                  required: 4+ or 4; none, 0 or "-" for
- *                                   no save ("-" must be quoted in YAML);
- *                                   the engine accepts saves 3+ to 6+
+ *       from: empire/knights        optional: army/unit of the rule set's army
+ *                                   lists (oddsmaster list RULESET/ARMY); it
+ *                                   gives every value below, and each key
+ *                                   given with it overrides that value
+ *       name: Knights               required without from, 1..63 bytes
+ *       type: cavalry               required without from: infantry, cavalry,
+ *                                   chariot, monster, artillery or machine
+ *       stands: 3                   required without from (from: the size)
+ *       attacks: 3                  required without from: close combat
+ *                                   Attacks per stand
+ *       hits: 3                     required without from
+ *       armour: 4+                  required without from: 4+ or 4; none, 0
+ *                                   or "-" for no save ("-" must be quoted in
+ *                                   YAML); the engine accepts saves 3+ to 6+
  *       shots: 0                    optional: shooting Attacks per stand (0)
  *       range: 30                   optional, cm: 30 if shots > 0, else 0
  *       pace: 30                    optional, cm: the troop type's pace
- *       points: 110                 optional: the unit's points value (0)
- *       rules: [terror]             optional list: terror, shots-no-save
+ *       points: 110                 optional: the unit's points value (0;
+ *                                   from: the list's points, scaled by
+ *                                   stands / size and rounded when stands
+ *                                   is overridden)
+ *       rules: [terror]             optional list of special rule ids; with
+ *                                   from it replaces the list's rules. Ids
+ *                                   the engine implements (terror,
+ *                                   shots-no-save) set their effect; other
+ *                                   ids of the army lists' registry are
+ *                                   recorded as not modelled and reported
+ *     character: empire/general     optional: a general, hero or wizard of the
+ *                                   army lists joining the unit: its Attacks
+ *                                   bonus becomes attack_bonus and its terror
+ *                                   the unit's; its other rules are recorded
+ *                                   as not modelled
+ *     mount: griffon                optional, with character: a mount of the
+ *                                   character's army (and, if the list names
+ *                                   the character's mounts, one of those)
+ *                                   adding its bonus and rules
  *     charging: true                optional: charged this turn (false)
  *     position: open                optional: open, defended or fortified
  *     fighting: 3                   optional: stands in contact (all stands)
  *     flanked: 0                    optional: fighting stands hit in flank (0)
  *     supports: 0                   optional: supporting stands (0)
  *     support_units: 0              optional: units giving those supports (0)
- *     attack_bonus: 0               optional: a character's bonus Attacks (0)
+ *     attack_bonus: 0               optional: a character's bonus Attacks (0;
+ *                                   with character: its bonus)
  *     shooting: 3                   optional: stands that shoot (all stands)
  *     confused: false               optional (false)
  *     stand_and_shoot: false        optional (false)
@@ -62,12 +88,18 @@
  *                 mapping, a wrong or missing schema, an unknown, missing or
  *                 duplicate key, a value of the wrong type ("three" for an
  *                 integer, a list for a name), an unknown troop type,
- *                 position, kind or special rule name;
+ *                 position, kind or special rule name, a from or character
+ *                 that is not of the form army/unit, a mount without a
+ *                 character;
  *   OM_EINVAL     an impossible value: negative, too large for its field, an
- *                 empty or over-long name, or rejected by the engine's check
+ *                 empty or over-long name, rejected by the engine's check
  *                 (0 stands, armour 1+, fighting > stands, supports on
- *                 cavalry, ...);
- *   OM_ENOTFOUND  an unknown rule set;
+ *                 cavalry, ...), a character or upgrade named by from, a
+ *                 character that is not one, a mount the character cannot
+ *                 ride;
+ *   OM_ENOTFOUND  an unknown rule set, army, unit or mount (with a "did you
+ *                 mean" suggestion when a name is close);
+ *   OM_EUNSUPPORTED a list entry of a type the engine cannot fight with;
  *   OM_ENOMEM     out of memory.
  * LINE is that of the offending key (of the list entry, for a rule name); for
  * a key that is missing, or was left out and defaulted, it is the line of the
@@ -77,13 +109,12 @@
  */
 #include "scenario.h"
 
-#include <cyaml/cyaml.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+
+#include "army.h"
+#include "yaml_int.h"
 
 /* Generated at build time from default.yaml by embed_text.py (meson.build). */
 extern const char om_scenario_default_yaml[];
@@ -91,20 +122,8 @@ extern const char om_scenario_default_yaml[];
 /* Name for text loaded without a source name. */
 #define SOURCE_UNNAMED "<text>"
 
-/* Path shown for problems of the document as a whole. */
-#define PATH_DOCUMENT "(document)"
-
-/* Longest dotted path or reason kept while building a message; the schema's
- * paths are at most "a.unit.stand_and_shoot" long, user keys are truncated. */
-#define PATH_MAX_LEN 160
-#define REASON_MAX_LEN 512
-
 /* Longest unit name, from om_wm_unit.name (64 bytes with the NUL). */
 #define NAME_MAX_LEN (sizeof(((om_wm_unit *)0)->name) - 1)
-
-/* Largest edit distance at which an unknown key earns "did you mean". Two
- * catches a dropped, doubled or swapped letter ("atacks", "stnads"). */
-#define SUGGEST_DISTANCE_MAX 2
 
 /* ---------------------------------------------------------------------------
  * The raw document: every scalar is kept as a string and converted by hand.
@@ -113,22 +132,25 @@ extern const char om_scenario_default_yaml[];
  */
 
 typedef struct raw_unit {
-    char *name;          /* unit.name (required) */
-    char *type;          /* unit.type (required) */
-    char *stands;        /* unit.stands (required) */
-    char *attacks;       /* unit.attacks (required) */
-    char *hits;          /* unit.hits (required) */
-    char *armour;        /* unit.armour (required) */
+    char *from;          /* unit.from ("army/unit"), NULL if absent */
+    char *name;          /* unit.name (required without from) */
+    char *type;          /* unit.type (required without from) */
+    char *stands;        /* unit.stands (required without from) */
+    char *attacks;       /* unit.attacks (required without from) */
+    char *hits;          /* unit.hits (required without from) */
+    char *armour;        /* unit.armour (required without from) */
     char *shots;         /* unit.shots, NULL if absent */
     char *range;         /* unit.range, NULL if absent */
     char *pace;          /* unit.pace, NULL if absent */
     char *points;        /* unit.points, NULL if absent */
-    char **rules;        /* unit.rules entries, NULL if absent */
+    char **rules;        /* unit.rules entries, NULL if absent or empty */
     unsigned rules_count; /* number of entries in rules */
 } raw_unit;
 
 typedef struct raw_side {
     raw_unit unit;         /* side.unit (required) */
+    char *character;       /* side.character ("army/unit"), NULL if absent */
+    char *mount;           /* side.mount, NULL if absent */
     char *charging;        /* side.charging, NULL if absent */
     char *position;        /* side.position, NULL if absent */
     char *fighting;        /* side.fighting, NULL if absent */
@@ -157,24 +179,28 @@ static const cyaml_schema_value_t rule_entry_schema = {
     CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
 
+/* The unit keys, in the order "known keys" lists them. */
 static const cyaml_schema_field_t unit_fields[] = {
-    CYAML_FIELD_STRING_PTR("name", REQ, raw_unit, name, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("type", REQ, raw_unit, type, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("stands", REQ, raw_unit, stands, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("attacks", REQ, raw_unit, attacks, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("hits", REQ, raw_unit, hits, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("armour", REQ, raw_unit, armour, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("name", OPT, raw_unit, name, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("type", OPT, raw_unit, type, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("stands", OPT, raw_unit, stands, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("attacks", OPT, raw_unit, attacks, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("hits", OPT, raw_unit, hits, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("armour", OPT, raw_unit, armour, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("shots", OPT, raw_unit, shots, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("range", OPT, raw_unit, range, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("pace", OPT, raw_unit, pace, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("points", OPT, raw_unit, points, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rules", OPT, raw_unit, rules, &rule_entry_schema,
                          0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("from", OPT, raw_unit, from, 0, CYAML_UNLIMITED),
     CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_MAPPING("unit", CYAML_FLAG_DEFAULT, raw_side, unit, unit_fields),
+    CYAML_FIELD_STRING_PTR("character", OPT, raw_side, character, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("mount", OPT, raw_side, mount, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("charging", OPT, raw_side, charging, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("position", OPT, raw_side, position, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("fighting", OPT, raw_side, fighting, 0, CYAML_UNLIMITED),
@@ -218,770 +244,70 @@ static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", NULL
 };
 
+/* The unit keys required when there is no `from`, in the order checked. */
+static const char *const required_unit_keys[] = {
+    "name", "type", "stands", "attacks", "hits", "armour",
+};
+
 /* Values of the "kind" key, indexed by om_wm_kind. */
 static const char *const kind_names[] = { "combat", "volley" };
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_VOLLEY + 1,
                "one name per om_wm_kind");
 
-/* Special rules a unit can carry (wm.h OM_WM_RULE_*). */
-static const struct rule_name {
-    const char *name; /* name in scenario files */
-    uint32_t flag;    /* OM_WM_RULE_* flag */
-} rule_names[] = {
-    { "terror", OM_WM_RULE_TERROR },
-    { "shots-no-save", OM_WM_RULE_SHOTS_NO_SAVE },
+static om_status unknown_key(const om_yaml_ctx *c, const char *path,
+                             const cyaml_schema_field_t *fields, const char *key);
+
+static const om_yaml_doc scenario_doc = {
+    .schema = OM_SCENARIO_SCHEMA,
+    .what = "a scenario file",
+    .keys = "schema, ruleset, a, b",
+    .top = &top_schema,
+    .int_keys = int_keys,
+    .bool_keys = bool_keys,
+    .list_expects = "a list of rule names, e.g. [terror]",
+    .entry_expects = "a rule name",
+    .unknown_key = unknown_key,
 };
-
-/* ---------------------------------------------------------------------------
- * The document walker: a libyaml event walk that tracks the path of keys to
- * the node being parsed. It checks the document's shape (step 1) and finds
- * the line of a dotted path for error messages.
- */
-
-/* Deepest nesting tracked; the schema needs 4 (root, a, unit, rules). */
-#define WALK_DEPTH_MAX 32
-/* Key bytes kept per level; longer keys match no path component. */
-#define WALK_KEY_MAX 128
-
-typedef struct walk_frame {
-    bool is_map;            /* mapping (else sequence) */
-    bool want_key;          /* mapping: the next node is a key */
-    bool has_key;           /* mapping: key names the value being parsed */
-    char key[WALK_KEY_MAX]; /* mapping: the current key ("" if too long) */
-    size_t key_line;        /* mapping: 1-based line of that key */
-    long entry;             /* sequence: index of the current entry, -1 before */
-} walk_frame;
-
-typedef struct walk {
-    /* Input: the path to find, split into components ("[N]" for entry N). */
-    const char *comps[WALK_DEPTH_MAX];
-    size_t ncomps;
-
-    /* Output of the search: the 1-based line of the path's key, or of its
-     * deepest ancestor key (the root mapping for top-level keys). */
-    size_t line;
-    size_t line_depth;        /* components matched at `line` */
-    bool found;               /* the whole path was found */
-    bool value_pending;       /* the next node is the found key's value */
-    yaml_event_type_t value_type; /* event starting that value */
-    char value[48];           /* the value if a scalar (truncated) */
-
-    /* Output: facts about the document. */
-    unsigned documents;       /* documents in the stream */
-    yaml_event_type_t root_type; /* event starting the root node, 0 if none */
-    char root_scalar[16];     /* the root node if it is a scalar (truncated) */
-    size_t root_line;         /* 1-based line of the root node */
-    bool schema_pending;      /* the next node is the root's schema value */
-    bool has_schema;          /* the root has a "schema" key */
-    bool schema_scalar;       /* ... whose value is a scalar */
-    char schema[64];          /* ... namely this (truncated) */
-    size_t schema_line;       /* ... at this line */
-
-    /* Output: the first problem found, with its line and key path. */
-    om_status status;
-    size_t err_line;
-    char err_path[PATH_MAX_LEN];
-    char reason[REASON_MAX_LEN];
-
-    walk_frame frames[WALK_DEPTH_MAX]; /* open collections, root first */
-    size_t depth;                      /* number of open collections */
-} walk;
-
-/* Copy at most cap-1 bytes of src and terminate; returns false if truncated. */
-static bool copy_trunc(char *dst, size_t cap, const char *src, size_t len)
-{
-    size_t n = len < cap ? len : cap - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-    return n == len;
-}
-
-/* Does the path to the node now starting at depth d (frames 0..d-1 each
- * giving one component) equal the first d components of the target? */
-static bool walk_path_matches(const walk *w, size_t d)
-{
-    if (d > w->ncomps)
-        return false;
-    for (size_t i = 0; i < d; i++) {
-        const walk_frame *f = &w->frames[i];
-        if (f->is_map) {
-            if (!f->has_key || f->key[0] == '\0' || strcmp(f->key, w->comps[i]) != 0)
-                return false;
-        } else {
-            char idx[24];
-            snprintf(idx, sizeof idx, "[%ld]", f->entry);
-            if (strcmp(idx, w->comps[i]) != 0)
-                return false;
-        }
-    }
-    return true;
-}
-
-/* The key path in effect at `line`, for syntax errors. libyaml scans ahead,
- * so a key whose value has not begun yet counts only if it is on that line:
- * a bad line after "type: cavalry" is in the unit, not in "type". */
-static void walk_current_path(const walk *w, size_t line, char *out, size_t cap)
-{
-    out[0] = '\0';
-    for (size_t i = 0; i < w->depth; i++) {
-        const walk_frame *f = &w->frames[i];
-        if (!f->is_map || !f->has_key || f->want_key)
-            continue;
-        if (i + 1 == w->depth && f->key_line != line)
-            continue;
-        size_t used = strlen(out);
-        snprintf(out + used, cap - used, "%s%s", used ? "." : "", f->key);
-    }
-    if (out[0] == '\0')
-        snprintf(out, cap, "%s", PATH_DOCUMENT);
-}
-
-/* Record a problem; the first one wins. */
-static void walk_fail(walk *w, om_status status, size_t line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void walk_fail(walk *w, om_status status, size_t line, const char *fmt, ...)
-{
-    va_list ap;
-    if (w->status != OM_OK)
-        return;
-    w->status = status;
-    w->err_line = line;
-    walk_current_path(w, line, w->err_path, sizeof w->err_path);
-    va_start(ap, fmt);
-    vsnprintf(w->reason, sizeof w->reason, fmt, ap);
-    va_end(ap);
-}
-
-/* A node (scalar, alias, mapping or sequence) starts at `line`. Returns true
- * if the node is a mapping key (then it is complete: keys are scalars). */
-static bool walk_node_begin(walk *w, const yaml_event_t *ev, size_t line)
-{
-    const bool scalar = ev->type == YAML_SCALAR_EVENT;
-    const char *sval = scalar ? (const char *)ev->data.scalar.value : "";
-    const size_t slen = scalar ? ev->data.scalar.length : 0;
-    const size_t d = w->depth;
-
-    if (d == 0) {
-        w->root_type = ev->type;
-        w->root_line = line;
-        copy_trunc(w->root_scalar, sizeof w->root_scalar, sval, slen);
-        w->line = line;
-        w->line_depth = 0;
-        w->found = w->ncomps == 0;
-        return false;
-    }
-
-    walk_frame *top = &w->frames[d - 1];
-    if (top->is_map && top->want_key) {
-        if (!scalar) {
-            walk_fail(w, OM_EPARSE, line,
-                      "a key must be a plain name, not a list, mapping or alias");
-            return true;
-        }
-        if (!copy_trunc(top->key, sizeof top->key, sval, slen))
-            top->key[0] = '\0';
-        top->has_key = true;
-        top->want_key = false;
-        top->key_line = line;
-        if (walk_path_matches(w, d) && d >= w->line_depth) {
-            w->line = line;
-            w->line_depth = d;
-            if (d == w->ncomps) {
-                w->found = true;
-                w->value_pending = true;
-            }
-        }
-        if (d == 1 && strcmp(top->key, "schema") == 0) {
-            w->has_schema = true;
-            w->schema_line = line;
-            w->schema_pending = true;
-        }
-        return true;
-    }
-
-    /* A value: of the key just read, or an entry of a sequence. */
-    if (!top->is_map) {
-        top->entry++;
-        if (walk_path_matches(w, d) && d >= w->line_depth) {
-            w->line = line;
-            w->line_depth = d;
-            if (d == w->ncomps) {
-                w->found = true;
-                w->value_pending = true;
-            }
-        }
-    }
-    if (w->value_pending) {
-        w->value_pending = false;
-        w->value_type = ev->type;
-        copy_trunc(w->value, sizeof w->value, sval, slen);
-    }
-    if (w->schema_pending) {
-        w->schema_pending = false;
-        w->schema_scalar = scalar;
-        copy_trunc(w->schema, sizeof w->schema, sval, slen);
-    }
-    return false;
-}
-
-/* The node at the top of the stack (or a scalar just begun) is complete. */
-static void walk_node_end(walk *w)
-{
-    if (w->depth > 0) {
-        walk_frame *top = &w->frames[w->depth - 1];
-        if (top->is_map && !top->want_key)
-            top->want_key = true;
-    }
-}
-
-/* 1-based line of byte `offset` of text, for reader errors (which carry an
- * offset but no mark). */
-static size_t line_of_offset(const char *text, size_t len, size_t offset)
-{
-    size_t line = 1;
-    for (size_t i = 0; i < offset && i < len; i++)
-        line += text[i] == '\n';
-    return line;
-}
-
-/* Turn a libyaml parser failure into the walk's problem. */
-static void walk_parser_error(walk *w, const yaml_parser_t *p, const char *text,
-                              size_t len)
-{
-    if (p->error == YAML_MEMORY_ERROR) {
-        walk_fail(w, OM_ENOMEM, 1, "out of memory while parsing");
-        return;
-    }
-    if (p->error == YAML_READER_ERROR) {
-        walk_fail(w, OM_EPARSE, line_of_offset(text, len, p->problem_offset),
-                  "invalid YAML: %s (byte %zu)",
-                  p->problem ? p->problem : "unreadable text", p->problem_offset);
-        return;
-    }
-    const size_t line = p->problem_mark.line + 1;
-    const size_t col = p->problem_mark.column + 1;
-    const size_t at = p->problem_mark.index;
-    const char c = at < len ? text[at] : '\0';
-    if (c == '\t') {
-        walk_fail(w, OM_EPARSE, line,
-                  "tab character at column %zu: YAML does not allow tabs for "
-                  "indentation; indent with spaces", col);
-    } else if (c == '-' && (at + 1 >= len || text[at + 1] == ' ' ||
-                            text[at + 1] == '\n' || text[at + 1] == '\r')) {
-        walk_fail(w, OM_EPARSE, line,
-                  "invalid YAML at column %zu: %s (a lone '-' starts a list; "
-                  "to write the value '-', quote it: \"-\")",
-                  col, p->problem ? p->problem : "syntax error");
-    } else if (at >= len && p->context) {
-        /* At the end of the file: point at the construct left open. */
-        walk_fail(w, OM_EPARSE, (size_t)p->context_mark.line + 1,
-                  "invalid YAML: %s before the end of the file (%s at column %zu)",
-                  p->problem ? p->problem : "syntax error", p->context,
-                  (size_t)p->context_mark.column + 1);
-    } else if (p->context) {
-        walk_fail(w, OM_EPARSE, line,
-                  "invalid YAML at column %zu: %s (%s at line %zu)", col,
-                  p->problem ? p->problem : "syntax error", p->context,
-                  (size_t)p->context_mark.line + 1);
-    } else {
-        walk_fail(w, OM_EPARSE, line, "invalid YAML at column %zu: %s", col,
-                  p->problem ? p->problem : "syntax error");
-    }
-}
-
-/*
- * Walk the whole of `text`. If `path` is not NULL, find its line: `path` is
- * dotted ("a.unit.stands"; "" is the root) and `leaf`, if not NULL, is one
- * more component taken whole (an unknown key may contain dots). Fills *w;
- * w->status is OM_OK unless the document is not valid YAML.
- */
-static void walk_run(walk *w, const char *text, size_t len, const char *path,
-                     const char *leaf)
-{
-    char buf[PATH_MAX_LEN];
-    yaml_parser_t parser;
-    bool done = false;
-
-    memset(w, 0, sizeof *w);
-    w->line = 1;
-    if (path) {
-        snprintf(buf, sizeof buf, "%s", path);
-        char *save = NULL;
-        for (char *c = strtok_r(buf, ".", &save); c && w->ncomps < WALK_DEPTH_MAX;
-             c = strtok_r(NULL, ".", &save))
-            w->comps[w->ncomps++] = c;
-        if (leaf && w->ncomps < WALK_DEPTH_MAX)
-            w->comps[w->ncomps++] = leaf;
-    }
-    if (!yaml_parser_initialize(&parser)) {
-        w->status = OM_ENOMEM;
-        snprintf(w->reason, sizeof w->reason, "out of memory");
-        return;
-    }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    while (!done && w->status == OM_OK) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&parser, &ev)) {
-            walk_parser_error(w, &parser, text, len);
-            break;
-        }
-        const size_t line = ev.start_mark.line + 1;
-        switch (ev.type) {
-        case YAML_DOCUMENT_START_EVENT:
-            if (++w->documents > 1)
-                walk_fail(w, OM_EPARSE, line,
-                          "a scenario file holds one YAML document, but a second "
-                          "one starts here ('---')");
-            break;
-        case YAML_SCALAR_EVENT:
-        case YAML_ALIAS_EVENT:
-            if (!walk_node_begin(w, &ev, line))
-                walk_node_end(w);
-            break;
-        case YAML_MAPPING_START_EVENT:
-        case YAML_SEQUENCE_START_EVENT:
-            (void)walk_node_begin(w, &ev, line);
-            if (w->status != OM_OK)
-                break;
-            if (w->depth == WALK_DEPTH_MAX) {
-                walk_fail(w, OM_EPARSE, line, "nested more than %d levels deep",
-                          WALK_DEPTH_MAX);
-                break;
-            }
-            w->frames[w->depth] = (walk_frame){
-                .is_map = ev.type == YAML_MAPPING_START_EVENT,
-                .want_key = true,
-                .entry = -1,
-            };
-            w->depth++;
-            break;
-        case YAML_MAPPING_END_EVENT:
-        case YAML_SEQUENCE_END_EVENT:
-            if (ALWAYS(w->depth > 0))
-                w->depth--;
-            walk_node_end(w);
-            break;
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
-        default:
-            break;
-        }
-        yaml_event_delete(&ev);
-    }
-    yaml_parser_delete(&parser);
-}
-
-/* ---------------------------------------------------------------------------
- * Error messages.
- */
-
-/* What a load is working on, for messages. */
-typedef struct load_ctx {
-    const char *source; /* file name for messages */
-    const char *text;   /* the document */
-    size_t len;         /* its length in bytes */
-} load_ctx;
-
-/* 1-based line of `path` (plus `leaf`) in the document, or of its deepest
- * ancestor present. */
-static size_t locate(const load_ctx *c, const char *path, const char *leaf)
-{
-    walk w;
-    walk_run(&w, c->text, c->len, path, leaf);
-    return w.line;
-}
-
-/*
- * Raise "SOURCE:LINE: field 'PATH': REASON". PATH is `path` plus `leaf`
- * (either may be NULL or ""; both empty gives "(document)"). If line is 0 it
- * is found by walking the document along the path.
- */
-static om_status fail_at(const load_ctx *c, om_status code, size_t line,
-                         const char *path, const char *leaf, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-
-static om_status fail_at(const load_ctx *c, om_status code, size_t line,
-                         const char *path, const char *leaf, const char *fmt, ...)
-{
-    char reason[REASON_MAX_LEN];
-    char shown[PATH_MAX_LEN];
-    va_list ap;
-    const bool has_path = path && path[0];
-    const bool has_leaf = leaf && leaf[0];
-
-    va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
-    if (has_path || has_leaf)
-        snprintf(shown, sizeof shown, "%s%s%s", has_path ? path : "",
-                 has_path && has_leaf ? "." : "", has_leaf ? leaf : "");
-    else
-        snprintf(shown, sizeof shown, "%s", PATH_DOCUMENT);
-    if (line == 0)
-        line = locate(c, has_path ? path : "", has_leaf ? leaf : NULL);
-    return OM_ERROR(code, "%s:%zu: field '%s': %s", c->source, line, shown, reason);
-}
-
-/* Append ", ".join(names) to buf (used for "known: ..." lists). */
-static void join_names(char *buf, size_t cap, const char *const *names, size_t n)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", names[i]);
-    }
-}
-
-/* Levenshtein distance between a and b, capped: returns cap + 1 for anything
- * larger (and for strings too long to be keys). */
-static size_t edit_distance(const char *a, const char *b, size_t cap)
-{
-    enum { N = 40 };
-    size_t la = strlen(a), lb = strlen(b);
-    size_t prev[N + 1], cur[N + 1];
-    if (la > N || lb > N || (la > lb ? la - lb : lb - la) > cap)
-        return cap + 1;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
-    }
-    return prev[lb] <= cap ? prev[lb] : cap + 1;
-}
-
-/* Is `key` one of the keys of `fields`? */
-static const cyaml_schema_field_t *field_find(const cyaml_schema_field_t *fields,
-                                              const char *key)
-{
-    for (const cyaml_schema_field_t *f = fields; f->key; f++)
-        if (strcmp(f->key, key) == 0)
-            return f;
-    return NULL;
-}
 
 /* Report an unknown key `key` in the mapping at `path` whose schema is
  * `fields`: say where it belongs if it is a key of another level, else
  * suggest the nearest known key, else list the known keys. */
-static om_status fail_unknown_key(const load_ctx *c, const char *path,
-                                  const cyaml_schema_field_t *fields, const char *key)
+static om_status unknown_key(const om_yaml_ctx *c, const char *path,
+                             const cyaml_schema_field_t *fields, const char *key)
 {
-    const char *best = NULL;
-    size_t best_d = SUGGEST_DISTANCE_MAX + 1;
-    const char *names[16];
-    size_t n = 0;
-    char known[REASON_MAX_LEN / 2];
-
     /* A key of another level first: it is an exact match, so a better hint
      * than a near one. A side key inside a unit, a unit key directly under a
      * side, or either at the top. */
-    if (fields == unit_fields && field_find(side_fields, key)) {
+    if (fields == unit_fields && om_yaml_field_find(side_fields, key)) {
         const char side_name[2] = { path[0], '\0' };
-        return fail_at(c, OM_EPARSE, 0, path, key,
-                       "unknown key '%s' in a unit; it is a side key: move it up "
-                       "one level, under '%s'", key, side_name);
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown key '%s' in a unit; it is a side key: move it up "
+                               "one level, under '%s'", key, side_name);
     }
-    if (fields == side_fields && field_find(unit_fields, key))
-        return fail_at(c, OM_EPARSE, 0, path, key,
-                       "unknown key '%s' in a side; it is a unit key: move it "
-                       "under '%s.unit'", key, path);
+    if (fields == side_fields && om_yaml_field_find(unit_fields, key))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown key '%s' in a side; it is a unit key: move it "
+                               "under '%s.unit'", key, path);
     if (fields == top_fields &&
-        (field_find(side_fields, key) || field_find(unit_fields, key)))
-        return fail_at(c, OM_EPARSE, 0, path, key,
-                       "unknown top-level key '%s'; it belongs to a side: put it "
-                       "under 'a' or 'b'%s", key,
-                       field_find(unit_fields, key) ? " (in 'unit')" : "");
-
-    for (const cyaml_schema_field_t *f = fields; f->key; f++) {
-        size_t d = edit_distance(key, f->key, SUGGEST_DISTANCE_MAX);
-        if (d < best_d) {
-            best_d = d;
-            best = f->key;
-        }
-        if (n < sizeof names / sizeof names[0])
-            names[n++] = f->key;
-    }
-    if (best)
-        return fail_at(c, OM_EPARSE, 0, path, key, "unknown key '%s'; did you mean '%s'?",
-                       key, best);
-    join_names(known, sizeof known, names, n);
-    return fail_at(c, OM_EPARSE, 0, path, key, "unknown key '%s'; known keys: %s",
-                   key, known);
-}
-
-/* ---------------------------------------------------------------------------
- * libcyaml log capture. libcyaml logs an error line ("Load: Unexpected key:
- * atacks"), then "Load: Backtrace:" and one line per open node, innermost
- * first: "  in mapping field 'unit' (line: 4, column: 5)" for a mapping whose
- * current field is 'unit', "  in mapping (line: ...)" for one with no current
- * field, "  in sequence entry '2' (line: ...)". So every mapping line but the
- * innermost names the key leading down to the failing mapping, and the
- * innermost names the field being loaded there (or, after the mapping's end,
- * the last one loaded). The logged line numbers point at event ends, so only
- * the names are used; lines come from the walker.
- */
-
-#define CY_BACKTRACE_MAX 16
-
-typedef struct cy_frame {
-    bool is_entry;   /* sequence entry (else mapping) */
-    char field[64];  /* mapping: its current field ("" if none) */
-    unsigned entry;  /* sequence entry: its number, 1-based */
-} cy_frame;
-
-typedef struct cy_log {
-    char message[REASON_MAX_LEN];  /* the first error message, "Load: " removed */
-    bool in_backtrace;             /* the backtrace has begun */
-    cy_frame frames[CY_BACKTRACE_MAX]; /* backtrace, innermost first */
-    size_t nframes;
-} cy_log;
-
-/* libcyaml's log callback: keep the first error and its backtrace. */
-static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
-{
-    cy_log *log = ctx;
-    char line[REASON_MAX_LEN];
-    const char *text = line;
-    cy_frame f = { 0 };
-
-    if (level < CYAML_LOG_ERROR)
-        return;
-    vsnprintf(line, sizeof line, fmt, args);
-    line[strcspn(line, "\n")] = '\0';
-    if (strncmp(text, "Load: ", 6) == 0)
-        text += 6;
-    if (!log->in_backtrace) {
-        if (strcmp(text, "Backtrace:") == 0)
-            log->in_backtrace = true;
-        else if (log->message[0] == '\0')
-            snprintf(log->message, sizeof log->message, "%s", text);
-        return;
-    }
-    if (log->nframes == CY_BACKTRACE_MAX)
-        return;
-    if (sscanf(text, "  in mapping field '%63[^']'", f.field) == 1 ||
-        strncmp(text, "  in mapping (", 14) == 0) {
-        log->frames[log->nframes++] = f;
-    } else if (sscanf(text, "  in sequence entry '%u'", &f.entry) == 1) {
-        f.is_entry = true;
-        log->frames[log->nframes++] = f;
-    }
-}
-
-/* What a scalar key expects, for "expected X" messages. */
-static const char *key_expects(const char *key)
-{
-    for (size_t i = 0; int_keys[i]; i++)
-        if (strcmp(key, int_keys[i]) == 0)
-            return "an integer";
-    for (size_t i = 0; bool_keys[i]; i++)
-        if (strcmp(key, bool_keys[i]) == 0)
-            return "true or false";
-    if (strcmp(key, "rules") == 0)
-        return "a list of rule names, e.g. [terror]";
-    return "a single value (a name or word)";
-}
-
-/* Describe the value at path.leaf (and sequence entry, if any) as found in
- * the document: "a list", "a mapping", "'3'" or "nothing". */
-static void describe_value(const load_ctx *c, const char *path, const char *leaf,
-                           char *out, size_t cap, size_t *line)
-{
-    walk w;
-    walk_run(&w, c->text, c->len, path, leaf);
-    *line = w.line;
-    if (!w.found)
-        snprintf(out, cap, "something else");
-    else if (w.value_type == YAML_SEQUENCE_START_EVENT)
-        snprintf(out, cap, "a list");
-    else if (w.value_type == YAML_MAPPING_START_EVENT)
-        snprintf(out, cap, "a mapping");
-    else if (w.value_type == YAML_ALIAS_EVENT)
-        snprintf(out, cap, "an alias");
-    else if (w.value[0] == '\0')
-        snprintf(out, cap, "nothing");
-    else
-        snprintf(out, cap, "'%s'", w.value);
-}
-
-/* If s starts with prefix, the rest of s; else NULL. */
-static const char *after_prefix(const char *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strncmp(s, prefix, n) == 0 ? s + n : NULL;
-}
-
-/* Turn a failed cyaml_load_data into one message. */
-static om_status fail_cyaml(const load_ctx *c, cyaml_err_t err, const cy_log *log)
-{
-    char path[PATH_MAX_LEN] = "";
-    const cyaml_schema_field_t *fields = top_fields;
-    const cyaml_schema_field_t *leaf = NULL;
-    unsigned entry = 0;
-    const char *m = log->message;
-    const char *arg;
-
-    if (err == CYAML_ERR_OOM)
-        return OM_ERROR(OM_ENOMEM, "%s: out of memory while loading", c->source);
-
-    /* The innermost mapping frame is the failing mapping; the frames outside
-     * it give its path, followed through the schema. */
-    size_t inner = 0;
-    while (inner < log->nframes && log->frames[inner].is_entry)
-        entry = log->frames[inner++].entry;
-    for (size_t i = log->nframes; i-- > inner + 1;) {
-        const cy_frame *f = &log->frames[i];
-        const cyaml_schema_field_t *sf = f->is_entry ? NULL : field_find(fields, f->field);
-        if (!sf || sf->value.type != CYAML_MAPPING)
-            break;
-        size_t used = strlen(path);
-        snprintf(path + used, sizeof path - used, "%s%s", used ? "." : "", sf->key);
-        fields = sf->value.mapping.fields;
-    }
-    if (inner < log->nframes)
-        leaf = field_find(fields, log->frames[inner].field);
-
-    if ((arg = after_prefix(m, "Unexpected key: ")))
-        return fail_unknown_key(c, path, fields, arg);
-    if ((arg = after_prefix(m, "Missing required mapping field: ")))
-        return fail_at(c, OM_EPARSE, 0, path, arg, "required key '%s' is missing", arg);
-    if ((arg = after_prefix(m, "Mapping field already seen: ")))
-        return fail_at(c, OM_EPARSE, 0, path, arg, "duplicate key '%s'", arg);
-    if (after_prefix(m, "Expecting ")) {
-        char got[80], leaf_path[PATH_MAX_LEN];
-        size_t line;
-        if (leaf && entry > 0) {
-            char idx[24];
-            snprintf(leaf_path, sizeof leaf_path, "%s%s%s", path, path[0] ? "." : "",
-                     leaf->key);
-            snprintf(idx, sizeof idx, "[%u]", entry - 1);
-            describe_value(c, leaf_path, idx, got, sizeof got, &line);
-            return fail_at(c, OM_EPARSE, line, leaf_path, NULL,
-                           "entry %u: expected a rule name, got %s", entry, got);
-        }
-        if (leaf) {
-            describe_value(c, path, leaf->key, got, sizeof got, &line);
-            return fail_at(c, OM_EPARSE, line, path, leaf->key, "expected %s, got %s",
-                           leaf->value.type == CYAML_MAPPING
-                               ? "a mapping of keys (indented 'key: value' lines)"
-                               : key_expects(leaf->key),
-                           got);
-        }
-    }
-    if (leaf)
-        return fail_at(c, OM_EPARSE, 0, path, leaf->key, "%s",
-                       m[0] ? m : cyaml_strerror(err));
-    return fail_at(c, OM_EPARSE, 0, path, NULL, "%s", m[0] ? m : cyaml_strerror(err));
+        (om_yaml_field_find(side_fields, key) || om_yaml_field_find(unit_fields, key)))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown top-level key '%s'; it belongs to a side: put it "
+                               "under 'a' or 'b'%s", key,
+                               om_yaml_field_find(unit_fields, key) ? " (in 'unit')" : "");
+    return om_yaml_fail_unknown_key(c, path, fields, key);
 }
 
 /* ---------------------------------------------------------------------------
  * Conversion of the raw strings.
  */
 
-/* Parse a decimal integer with an optional sign and nothing else. Returns 0,
- * -1 if s is not such an integer, or -2 if it does not fit a long long. */
-static int parse_integer(const char *s, long long *out)
-{
-    const char *p = s;
-    char *end;
-    if (*p == '+' || *p == '-')
-        p++;
-    if (*p < '0' || *p > '9')
-        return -1;
-    for (const char *q = p; *q; q++)
-        if (*q < '0' || *q > '9')
-            return -1;
-    errno = 0;
-    *out = strtoll(s, &end, 10);
-    if (errno == ERANGE)
-        return -2;
-    return *end == '\0' ? 0 : -1;
-}
-
-/*
- * Convert the integer at prefix.key (string s, NULL if absent) into 0..max.
- * Absent: *out = dflt. Errors: OM_EPARSE not an integer, OM_EINVAL negative
- * or above max.
- */
-static om_status conv_int(const load_ctx *c, const char *prefix, const char *key,
-                          const char *s, unsigned max, unsigned dflt, unsigned *out)
-{
-    long long v = 0;
-    *out = dflt;
-    if (!s)
-        return OM_OK;
-    switch (parse_integer(s, &v)) {
-    case -1:
-        return fail_at(c, OM_EPARSE, 0, prefix, key, "expected an integer, got '%s'", s);
-    case -2:
-        return fail_at(c, OM_EINVAL, 0, prefix, key, "%s is out of range (0..%u)", s,
-                       max);
-    default:
-        break;
-    }
-    if (v < 0)
-        return fail_at(c, OM_EINVAL, 0, prefix, key, "must not be negative (got %lld)",
-                       v);
-    if (v > (long long)max)
-        return fail_at(c, OM_EINVAL, 0, prefix, key, "%lld is too large (at most %u)",
-                       v, max);
-    *out = (unsigned)v;
-    return OM_OK;
-}
-
-/* As conv_int into a uint8_t. */
-static om_status conv_u8(const load_ctx *c, const char *prefix, const char *key,
-                         const char *s, unsigned dflt, uint8_t *out)
-{
-    unsigned v = 0;
-    om_status st = conv_int(c, prefix, key, s, UINT8_MAX, dflt, &v);
-    *out = (uint8_t)v;
-    return st;
-}
-
-/* Convert the boolean at prefix.key (NULL: false). Error: OM_EPARSE. */
-static om_status conv_bool(const load_ctx *c, const char *prefix, const char *key,
-                           const char *s, bool *out)
-{
-    static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
-                                       "on", "On", "ON" };
-    static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO",
-                                      "off", "Off", "OFF" };
-    _Static_assert(sizeof yes == sizeof no, "as many true as false spellings");
-    *out = false;
-    if (!s)
-        return OM_OK;
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-        if (strcmp(s, yes[i]) == 0) {
-            *out = true;
-            return OM_OK;
-        }
-        if (strcmp(s, no[i]) == 0)
-            return OM_OK;
-    }
-    return fail_at(c, OM_EPARSE, 0, prefix, key, "expected true or false, got '%s'", s);
-}
-
 /* Find the name s in names[0..n) (the value of prefix.key); error OM_EPARSE
  * listing the names. */
-static om_status conv_name(const load_ctx *c, const char *prefix, const char *key,
+static om_status conv_name(const om_yaml_ctx *c, const char *prefix, const char *key,
                            const char *what, const char *s, const char *const *names,
                            size_t n, unsigned *out)
 {
-    char known[REASON_MAX_LEN / 2];
+    char known[OM_YAML_REASON_MAX / 2];
     *out = 0;
     for (size_t i = 0; i < n; i++) {
         if (names[i] && strcmp(s, names[i]) == 0) {
@@ -989,9 +315,9 @@ static om_status conv_name(const load_ctx *c, const char *prefix, const char *ke
             return OM_OK;
         }
     }
-    join_names(known, sizeof known, names, n);
-    return fail_at(c, OM_EPARSE, 0, prefix, key, "unknown %s '%s'; expected one of: %s",
-                   what, s, known);
+    om_yaml_join_names(known, sizeof known, names, n);
+    return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key,
+                           "unknown %s '%s'; expected one of: %s", what, s, known);
 }
 
 /*
@@ -999,7 +325,7 @@ static om_status conv_name(const load_ctx *c, const char *prefix, const char *ke
  * "-" and "0" mean no save (0). Out-of-range saves such as "1+" are returned
  * as parsed so that the engine's check rejects them with its own reason.
  */
-static om_status conv_armour(const load_ctx *c, const char *prefix, const char *key,
+static om_status conv_armour(const om_yaml_ctx *c, const char *prefix, const char *key,
                              const char *s, uint8_t *out)
 {
     long long v = 0;
@@ -1015,105 +341,340 @@ static om_status conv_armour(const load_ctx *c, const char *prefix, const char *
         goto bad;
     memcpy(digits, s, n);
     digits[n] = '\0';
-    if (parse_integer(digits, &v) != 0)
+    if (om_yaml_parse_integer(digits, &v) != 0)
         goto bad;
     if (v == 0)
-        return fail_at(c, OM_EINVAL, 0, prefix, key,
-                       "'%s' is not a save; write none for no save", s);
+        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key,
+                               "'%s' is not a save; write none for no save", s);
     if (v > UINT8_MAX)
-        return fail_at(c, OM_EINVAL, 0, prefix, key, "save '%s' is out of range", s);
+        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key, "save '%s' is out of range", s);
     *out = (uint8_t)v;
     return OM_OK;
 bad:
-    return fail_at(c, OM_EPARSE, 0, prefix, key,
-                   "expected a save such as 4+ (or none, 0 or \"-\" for no save), "
-                   "got '%s'", s);
+    return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key,
+                           "expected a save such as 4+ (or none, 0 or \"-\" for no save), "
+                           "got '%s'", s);
 }
 
-/* Convert the special rule names of the unit at `up` into OM_WM_RULE_* flags;
- * a repeated name is harmless. Error: OM_EPARSE naming the known rules. */
-static om_status conv_rules(const load_ctx *c, const char *up, const raw_unit *r,
-                            uint32_t *out)
+/* Is the key prefix.key written in the document (an empty list counts)? */
+static bool key_present(const om_yaml_ctx *c, const char *prefix, const char *key)
 {
-    enum { N = sizeof rule_names / sizeof rule_names[0] };
-    const char *names[N];
-    char path[PATH_MAX_LEN + sizeof ".rules"], idx[24], known[REASON_MAX_LEN / 2];
+    om_yaml_walk w;
+    om_yaml_walk_run(&w, c->text, c->len, prefix, key);
+    return w.found;
+}
 
-    *out = 0;
-    for (unsigned i = 0; i < r->rules_count; i++) {
-        size_t k = 0;
-        while (k < N && strcmp(r->rules[i], rule_names[k].name) != 0)
-            k++;
-        if (k < N) {
-            *out |= rule_names[k].flag;
+/* Raise "unknown special rule" for entry i of the unit's rules, suggesting
+ * the nearest engine or army-list rule id. */
+static om_status fail_unknown_rule(const om_yaml_ctx *c, const char *up, unsigned i,
+                                   const char *name, const om_army_rules *reg)
+{
+    const size_t n_engine = om_wm_special_count(), n = n_engine + (reg ? reg->count : 0);
+    const char **ids = calloc(n ? n : 1, sizeof *ids);
+    char path[OM_YAML_PATH_MAX + sizeof ".rules"], idx[24], known[OM_YAML_REASON_MAX / 2];
+    const char *best;
+    om_status st;
+
+    if (!ids)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
+    for (size_t k = 0; k < n_engine; k++)
+        ids[k] = om_wm_special_at(k)->id;
+    for (size_t k = n_engine; k < n; k++)
+        ids[k] = reg->rules[k - n_engine].id;
+    best = om_yaml_suggest(name, ids, n);
+    om_yaml_join_names(known, sizeof known, ids, n_engine);
+    snprintf(path, sizeof path, "%s.rules", up);
+    snprintf(idx, sizeof idx, "[%u]", i);
+    if (best)
+        st = om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
+                             "unknown special rule '%s'; did you mean '%s'?", name, best);
+    else
+        st = om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
+                             "unknown special rule '%s'; known rules: %s (modelled), or any "
+                             "rule of the army lists (oddsmaster list --rules)", name, known);
+    free(ids);
+    return st;
+}
+
+/*
+ * Convert the special rule ids of the unit at `up` into the unit's
+ * OM_WM_RULE_* flags and its list of rules not modelled (both reset first).
+ * An id the engine implements sets its flag; an id of the army lists'
+ * registry is recorded as not modelled; anything else is an error (OM_EPARSE)
+ * with a suggestion. A repeated id is harmless.
+ */
+static om_status conv_rules(const om_yaml_ctx *c, const char *up, const raw_unit *r,
+                            om_wm_unit *u)
+{
+    om_army_rules *reg = NULL;
+    om_status st = OM_OK;
+
+    u->rules = 0;
+    u->unmodelled[0] = '\0';
+    for (unsigned i = 0; st == OM_OK && i < r->rules_count; i++) {
+        const om_wm_special *sp = om_wm_special_find(r->rules[i]);
+        if (sp) {
+            u->rules |= sp->flag;
             continue;
         }
-        for (k = 0; k < N; k++)
-            names[k] = rule_names[k].name;
-        join_names(known, sizeof known, names, N);
-        snprintf(path, sizeof path, "%s.rules", up);
-        snprintf(idx, sizeof idx, "[%u]", i);
-        return fail_at(c, OM_EPARSE, locate(c, path, idx), path, NULL,
-                       "unknown special rule '%s'; known rules: %s", r->rules[i],
-                       known);
+        /* The registry is read only when a rule is not the engine's. */
+        if (!reg && (st = om_army_rules_load(&reg)))
+            break;
+        if (om_army_rules_find(reg, r->rules[i])) {
+            st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled, r->rules[i]);
+            if (st) {
+                char path[OM_YAML_PATH_MAX + sizeof ".rules"];
+                snprintf(path, sizeof path, "%s.rules", up);
+                st = om_yaml_fail_at(c, st, 0, path, NULL, "%s", om_error_message());
+            }
+        } else {
+            st = fail_unknown_rule(c, up, i, r->rules[i], reg);
+        }
+    }
+    om_army_rules_free(reg);
+    return st;
+}
+
+/* The side `side` of `up` ("a" of "a.unit"). */
+static void side_of(const char *up, char *side, size_t cap)
+{
+    snprintf(side, cap, "%.*s", (int)strcspn(up, "."), up);
+}
+
+/*
+ * Fill *u from the army-list entry `ref` ("army/unit") named by from at `up`,
+ * and return the list's unit size in *size. The entry must be a unit the
+ * engine can fight with; a unit size or Hits value the list does not print
+ * must be given (the caller passes which keys are). Errors: as the lookup
+ * (OM_EPARSE, OM_ENOTFOUND), OM_EINVAL for a character, mount or upgrade,
+ * OM_EUNSUPPORTED for another type, all at up.from.
+ */
+static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
+                           const raw_unit *r, om_wm_unit *u, unsigned *size)
+{
+    om_army *army = NULL;
+    const om_army_unit *e = NULL;
+    char side[8];
+    om_status st;
+
+    side_of(up, side, sizeof side);
+    if ((st = om_army_find(rs->name, r->from, &army, &e)))
+        return om_yaml_fail_at(c, st, 0, up, "from", "%s", om_error_message());
+    if (om_army_type_is_character(e->type))
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
+                             "'%s' is a character (%s), which cannot fight as a unit; join it "
+                             "to the unit with the side key 'character: %s' under '%s'",
+                             r->from, om_army_type_name(e->type), r->from, side);
+    else if (e->type == OM_ARMY_MOUNT)
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
+                             "'%s' is a mount, which cannot fight as a unit; give it with "
+                             "the side key 'mount: %s' next to 'character:'", r->from, e->id);
+    else if (e->is_upgrade)
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
+                             "'%s' is an upgrade (costing %+d points on top of a unit), not a "
+                             "unit; name a unit of %s/%s and override its values", r->from,
+                             e->points, army->ruleset, army->id);
+    else if ((st = om_army_unit_to_wm(e, u)))
+        st = om_yaml_fail_at(c, st, 0, up, "from", "%s", om_error_message());
+    else if (e->size == 0 && !r->stands)
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
+                             "'%s' has no unit size in its list; give 'stands:'", r->from);
+    else if (e->hits == 0 && !r->hits)
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
+                             "'%s' has no Hits value in its list; give 'hits:'", r->from);
+    *size = e->size;
+    om_army_free(army);
+    return st;
+}
+
+/* Convert one unit (`up` is its path, "a.unit" or "b.unit") under rule set
+ * `rs`: the list's values if it has `from`, then every key given. */
+static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
+                           const raw_unit *r, om_wm_unit *u)
+{
+    const char *const given[] = { r->name, r->type, r->stands, r->attacks, r->hits, r->armour };
+    const char *troop_names[OM_WM_TROOP_COUNT];
+    unsigned v = 0, size = 0;
+    om_status st;
+
+    _Static_assert(sizeof given / sizeof given[0] ==
+                       sizeof required_unit_keys / sizeof required_unit_keys[0],
+                   "one raw field per required key");
+    memset(u, 0, sizeof *u);
+    if (r->from) {
+        if ((st = conv_from(c, rs, up, r, u, &size)))
+            return st;
+    } else {
+        for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
+            if (!given[i])
+                return om_yaml_fail_at(c, OM_EPARSE, 0, up, required_unit_keys[i],
+                                       "required key '%s' is missing (or name a unit of the "
+                                       "army lists with 'from: army/unit')",
+                                       required_unit_keys[i]);
+    }
+
+    if (r->name) {
+        const size_t name_len = strlen(r->name);
+        if (name_len == 0)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, up, "name", "must not be empty");
+        if (name_len > NAME_MAX_LEN)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, up, "name",
+                                   "is %zu bytes long; at most %zu are allowed", name_len,
+                                   NAME_MAX_LEN);
+        memcpy(u->name, r->name, name_len + 1);
+    }
+    if (r->type) {
+        for (unsigned t = 0; t < OM_WM_TROOP_COUNT; t++)
+            troop_names[t] = om_wm_troop_name((om_wm_troop)t);
+        if ((st = conv_name(c, up, "type", "troop type", r->type, troop_names,
+                            OM_WM_TROOP_COUNT, &v)))
+            return st;
+        u->troop = (om_wm_troop)v;
+    }
+
+    if ((st = om_yaml_conv_u8(c, up, "stands", r->stands, u->stands, &u->stands)) ||
+        (st = om_yaml_conv_u8(c, up, "attacks", r->attacks, u->attacks, &u->attacks)) ||
+        (st = om_yaml_conv_u8(c, up, "hits", r->hits, u->hits, &u->hits)) ||
+        (r->armour && (st = conv_armour(c, up, "armour", r->armour, &u->armour))) ||
+        (st = om_yaml_conv_u8(c, up, "shots", r->shots, u->shots, &u->shots)))
+        return st;
+    /* Range defaults to the common bow range, 30 cm (digest 5.2), for a unit
+     * that shoots and has none from its list; a unit that cannot shoot has
+     * none. */
+    if ((st = om_yaml_conv_u8(c, up, "range", r->range,
+                              u->range_cm ? u->range_cm : u->shots > 0 ? 30u : 0u,
+                              &u->range_cm)) ||
+        (st = om_yaml_conv_u8(c, up, "pace", r->pace, om_wm_troop_pace(u->troop),
+                              &u->pace_cm)))
+        return st;
+    /* A list's points are for a unit of its size; a unit of another size
+     * costs proportionally (rounded to the nearest point, halves up). */
+    if (r->from && r->stands && size > 0)
+        u->points = (uint16_t)(((unsigned)u->points * u->stands + size / 2) / size);
+    if ((st = om_yaml_conv_int(c, up, "points", r->points, UINT16_MAX, u->points, &v)))
+        return st;
+    u->points = (uint16_t)v;
+    if (!r->from || key_present(c, up, "rules"))
+        return conv_rules(c, up, r, u);
+    return OM_OK;
+}
+
+/* The mount `id` (or "army/id" of the character's army) of the character's
+ * army; error at side.mount. */
+static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_army *army,
+                            const om_army_unit *ch, const char *ref, const om_army_unit **out)
+{
+    const size_t alen = strlen(army->id);
+    const char *id = ref;
+    const char *mounts[64];
+    size_t n = 0;
+    char known[OM_YAML_REASON_MAX / 2];
+
+    if (strncmp(ref, army->id, alen) == 0 && ref[alen] == '/')
+        id = ref + alen + 1;
+    for (size_t i = 0; i < army->upgrades_count && n < sizeof mounts / sizeof mounts[0]; i++)
+        if (army->upgrades[i].type == OM_ARMY_MOUNT)
+            mounts[n++] = army->upgrades[i].id;
+    *out = om_army_unit_find(army, id);
+    if (!*out) {
+        const char *best = om_yaml_suggest(id, mounts, n);
+        om_yaml_join_names(known, sizeof known, mounts, n);
+        if (best)
+            return om_yaml_fail_at(c, OM_ENOTFOUND, 0, side, "mount",
+                                   "unknown mount '%s' in %s/%s; did you mean '%s'?", ref,
+                                   army->ruleset, army->id, best);
+        return om_yaml_fail_at(c, OM_ENOTFOUND, 0, side, "mount",
+                               "unknown mount '%s' in %s/%s; its mounts: %s", ref,
+                               army->ruleset, army->id, n ? known : "none");
+    }
+    if ((*out)->type != OM_ARMY_MOUNT)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, side, "mount",
+                               "'%s' is not a mount (it is %s %s)", ref,
+                               (*out)->is_upgrade ? "an upgrade of type" : "a unit of type",
+                               om_army_type_name((*out)->type));
+    if (ch->upgrades_count > 0) {
+        for (size_t i = 0; i < ch->upgrades_count; i++)
+            if (strcmp(ch->upgrades[i], id) == 0)
+                return OM_OK;
+        om_yaml_join_names(known, sizeof known, (const char *const *)ch->upgrades,
+                           ch->upgrades_count);
+        return om_yaml_fail_at(c, OM_EINVAL, 0, side, "mount",
+                               "%s/%s '%s' cannot ride '%s' (its list allows: %s)", army->id,
+                               ch->id, ch->name, id, known);
     }
     return OM_OK;
 }
 
-/* Convert one unit (`up` is its path, "a.unit" or "b.unit"). */
-static om_status conv_unit(const load_ctx *c, const char *up, const raw_unit *r,
-                           om_wm_unit *u)
+/* Add the rules of a joining character or mount to the unit: terror makes
+ * the unit terrifying (digest 8: mount rules such as terror come from the
+ * lists); every other rule is recorded as not modelled. */
+static om_status join_rules(const om_yaml_ctx *c, const char *side, const char *key,
+                            const om_army_unit *e, om_wm_unit *u)
 {
-    const char *troop_names[OM_WM_TROOP_COUNT];
-    const size_t name_len = strlen(r->name);
-    unsigned v = 0;
+    om_status st;
+    for (size_t i = 0; i < e->rules_count; i++) {
+        const om_wm_special *sp = om_wm_special_find(e->rules[i]);
+        if (sp && sp->flag == OM_WM_RULE_TERROR)
+            u->rules |= OM_WM_RULE_TERROR;
+        else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
+                                              e->rules[i])))
+            return om_yaml_fail_at(c, st, 0, side, key, "%s", om_error_message());
+    }
+    return OM_OK;
+}
+
+/* Apply side.character (and side.mount) to the side: its Attacks bonus, plus
+ * a chariot or monster mount's (digest 8), becomes *bonus. */
+static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                                const raw_side *r, om_wm_side *s, unsigned *bonus)
+{
+    om_army *army = NULL;
+    const om_army_unit *ch = NULL, *mount = NULL;
     om_status st;
 
-    if (name_len == 0)
-        return fail_at(c, OM_EINVAL, 0, up, "name", "must not be empty");
-    if (name_len > NAME_MAX_LEN)
-        return fail_at(c, OM_EINVAL, 0, up, "name",
-                       "is %zu bytes long; at most %zu are allowed", name_len,
-                       NAME_MAX_LEN);
-    memcpy(u->name, r->name, name_len + 1);
-
-    for (unsigned t = 0; t < OM_WM_TROOP_COUNT; t++)
-        troop_names[t] = om_wm_troop_name((om_wm_troop)t);
-    if ((st = conv_name(c, up, "type", "troop type", r->type, troop_names,
-                        OM_WM_TROOP_COUNT, &v)))
-        return st;
-    u->troop = (om_wm_troop)v;
-
-    if ((st = conv_u8(c, up, "stands", r->stands, 0, &u->stands)) ||
-        (st = conv_u8(c, up, "attacks", r->attacks, 0, &u->attacks)) ||
-        (st = conv_u8(c, up, "hits", r->hits, 0, &u->hits)) ||
-        (st = conv_armour(c, up, "armour", r->armour, &u->armour)) ||
-        (st = conv_u8(c, up, "shots", r->shots, 0, &u->shots)))
-        return st;
-    /* Range defaults to the common bow range, 30 cm (digest 5.2), for a unit
-     * that shoots; a unit that cannot shoot has none. */
-    if ((st = conv_u8(c, up, "range", r->range, u->shots > 0 ? 30u : 0u,
-                      &u->range_cm)) ||
-        (st = conv_u8(c, up, "pace", r->pace, om_wm_troop_pace(u->troop),
-                      &u->pace_cm)) ||
-        (st = conv_int(c, up, "points", r->points, UINT16_MAX, 0, &v)))
-        return st;
-    u->points = (uint16_t)v;
-    return conv_rules(c, up, r, &u->rules);
+    *bonus = 0;
+    if (!r->character) {
+        if (r->mount)
+            return om_yaml_fail_at(c, OM_EPARSE, 0, side, "mount",
+                                   "a mount needs a rider: add 'character: army/unit'");
+        return OM_OK;
+    }
+    if ((st = om_army_find(rs->name, r->character, &army, &ch)))
+        return om_yaml_fail_at(c, st, 0, side, "character", "%s", om_error_message());
+    if (!om_army_type_is_character(ch->type))
+        st = om_yaml_fail_at(c, OM_EINVAL, 0, side, "character",
+                             "'%s' is not a character but %s %s%s; character: takes a "
+                             "general, hero or wizard", r->character,
+                             ch->type == OM_ARMY_INFANTRY || ch->type == OM_ARMY_ARTILLERY
+                                 ? "an"
+                                 : "a",
+                             om_army_type_name(ch->type),
+                             (unsigned)ch->type < OM_WM_TROOP_COUNT ? " unit" : "");
+    if (st == OM_OK && r->mount)
+        st = find_mount(c, side, army, ch, r->mount, &mount);
+    if (st == OM_OK)
+        st = join_rules(c, side, "character", ch, &s->unit);
+    if (st == OM_OK && mount)
+        st = join_rules(c, side, "mount", mount, &s->unit);
+    if (st == OM_OK)
+        *bonus = ch->attacks + (mount ? mount->attacks : 0);
+    om_army_free(army);
+    return st;
 }
 
 /* Convert one side ("a" or "b"). */
-static om_status conv_side(const load_ctx *c, const char *side, const raw_side *r,
-                           om_wm_side *s)
+static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                           const raw_side *r, om_wm_side *s)
 {
     const char *pos_names[OM_WM_POSITION_COUNT];
-    char up[PATH_MAX_LEN];
-    unsigned v = 0;
+    char up[OM_YAML_PATH_MAX];
+    unsigned v = 0, bonus = 0;
     om_status st;
 
     snprintf(up, sizeof up, "%s.unit", side);
-    if ((st = conv_unit(c, up, &r->unit, &s->unit)) ||
-        (st = conv_bool(c, side, "charging", r->charging, &s->charging)))
+    if ((st = conv_unit(c, rs, up, &r->unit, &s->unit)) ||
+        (st = conv_character(c, rs, side, r, s, &bonus)) ||
+        (st = om_yaml_conv_bool(c, side, "charging", r->charging, &s->charging)))
         return st;
     s->position = OM_WM_OPEN;
     if (r->position) {
@@ -1124,26 +685,27 @@ static om_status conv_side(const load_ctx *c, const char *side, const raw_side *
             return st;
         s->position = (om_wm_position)v;
     }
-    /* All stands fight and shoot unless the file says fewer do. */
-    if ((st = conv_u8(c, side, "fighting", r->fighting, s->unit.stands,
-                      &s->fighting)) ||
-        (st = conv_u8(c, side, "flanked", r->flanked, 0, &s->flanked)) ||
-        (st = conv_u8(c, side, "supports", r->supports, 0, &s->supports)) ||
-        (st = conv_u8(c, side, "support_units", r->support_units, 0,
-                      &s->support_units)) ||
-        (st = conv_u8(c, side, "attack_bonus", r->attack_bonus, 0,
-                      &s->attack_bonus)) ||
-        (st = conv_u8(c, side, "shooting", r->shooting, s->unit.stands,
-                      &s->shooting)) ||
-        (st = conv_bool(c, side, "confused", r->confused, &s->confused)) ||
-        (st = conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
-                        &s->stand_and_shoot)))
+    /* All stands fight and shoot unless the file says fewer do; a character's
+     * bonus applies unless attack_bonus says otherwise. */
+    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting, s->unit.stands,
+                              &s->fighting)) ||
+        (st = om_yaml_conv_u8(c, side, "flanked", r->flanked, 0, &s->flanked)) ||
+        (st = om_yaml_conv_u8(c, side, "supports", r->supports, 0, &s->supports)) ||
+        (st = om_yaml_conv_u8(c, side, "support_units", r->support_units, 0,
+                              &s->support_units)) ||
+        (st = om_yaml_conv_u8(c, side, "attack_bonus", r->attack_bonus,
+                              bonus < UINT8_MAX ? bonus : UINT8_MAX, &s->attack_bonus)) ||
+        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting, s->unit.stands,
+                              &s->shooting)) ||
+        (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
+        (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
+                                &s->stand_and_shoot)))
         return st;
     return OM_OK;
 }
 
 /* Fill the engagement from the raw document, then run the engine's check. */
-static om_status conv_engagement(const load_ctx *c, const raw_scenario *r,
+static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
                                  om_wm_engagement *e)
 {
     om_wm_check_failure why;
@@ -1154,12 +716,16 @@ static om_status conv_engagement(const load_ctx *c, const raw_scenario *r,
     e->rules = om_wm_ruleset_find(r->ruleset);
     if (!e->rules) {
         const char *names[OM_WM_RULES_COUNT];
-        char known[REASON_MAX_LEN / 2];
+        char known[OM_YAML_REASON_MAX / 2];
+        const char *best;
         for (unsigned i = 0; i < OM_WM_RULES_COUNT; i++)
             names[i] = om_wm_ruleset_get((om_wm_ruleset_id)i)->name;
-        join_names(known, sizeof known, names, OM_WM_RULES_COUNT);
-        return fail_at(c, OM_ENOTFOUND, 0, NULL, "ruleset",
-                       "unknown rule set '%s'; known rule sets: %s", r->ruleset, known);
+        om_yaml_join_names(known, sizeof known, names, OM_WM_RULES_COUNT);
+        best = om_yaml_suggest(r->ruleset, names, OM_WM_RULES_COUNT);
+        return om_yaml_fail_at(c, OM_ENOTFOUND, 0, NULL, "ruleset",
+                               "unknown rule set '%s'; %s%s%sknown rule sets: %s", r->ruleset,
+                               best ? "did you mean '" : "", best ? best : "",
+                               best ? "'? " : "", known);
     }
     e->kind = OM_WM_KIND_COMBAT;
     if (r->kind) {
@@ -1168,68 +734,14 @@ static om_status conv_engagement(const load_ctx *c, const raw_scenario *r,
             return st;
         e->kind = (om_wm_kind)v;
     }
-    if ((st = conv_side(c, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
-        (st = conv_side(c, "b", &r->b, &e->side[OM_WM_SIDE_B])))
+    if ((st = conv_side(c, e->rules, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
+        (st = conv_side(c, e->rules, "b", &r->b, &e->side[OM_WM_SIDE_B])))
         return st;
 
     memset(&why, 0, sizeof why);
     if (om_wm_engagement_check(e, &why) != OM_OK)
-        return fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s",
-                       why.reason[0] ? why.reason : "rejected by the rules check");
-    return OM_OK;
-}
-
-/* Duplicate a string; NULL on failure. */
-static char *dup_string(const char *s, size_t len)
-{
-    char *d = malloc(len + 1);
-    if (d) {
-        memcpy(d, s, len);
-        d[len] = '\0';
-    }
-    return d;
-}
-
-/* Steps 1 and 2: check the document's shape, then load it with libcyaml. */
-static om_status load_raw(const load_ctx *c, raw_scenario **out,
-                          const cyaml_config_t *cfg, cy_log *log)
-{
-    walk w;
-    cyaml_err_t err;
-
-    walk_run(&w, c->text, c->len, NULL, NULL);
-    if (w.status == OM_ENOMEM)
-        return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);
-    if (w.status != OM_OK)
-        return fail_at(c, w.status, w.err_line, w.err_path, NULL, "%s", w.reason);
-    if (w.root_type == 0 ||
-        (w.root_type == YAML_SCALAR_EVENT &&
-         (w.root_scalar[0] == '\0' || strcmp(w.root_scalar, "~") == 0 ||
-          strcmp(w.root_scalar, "null") == 0)))
-        return fail_at(c, OM_EPARSE, w.root_type ? w.root_line : 1, NULL, NULL,
-                       "the file is empty; a scenario needs at least the keys "
-                       "schema, ruleset, a and b");
-    if (w.root_type != YAML_MAPPING_START_EVENT)
-        return fail_at(c, OM_EPARSE, w.root_line, NULL, NULL,
-                       "the document must be a mapping of keys (schema, ruleset, a, "
-                       "b), not %s",
-                       w.root_type == YAML_SEQUENCE_START_EVENT ? "a list"
-                                                                : "a single value");
-    if (!w.has_schema)
-        return fail_at(c, OM_EPARSE, w.root_line, NULL, "schema",
-                       "required key 'schema' is missing (a scenario file starts "
-                       "with 'schema: " OM_SCENARIO_SCHEMA "')");
-    if (w.schema_scalar && strcmp(w.schema, OM_SCENARIO_SCHEMA) != 0)
-        return fail_at(c, OM_EPARSE, w.schema_line, NULL, "schema",
-                       "unsupported schema '%s'; this version reads '"
-                       OM_SCENARIO_SCHEMA "'", w.schema);
-
-    err = cyaml_load_data((const uint8_t *)c->text, c->len, cfg, &top_schema,
-                          (cyaml_data_t **)out, NULL);
-    if (err != CYAML_OK)
-        return fail_cyaml(c, err, log);
-    if (NEVER(*out == NULL))
-        return fail_at(c, OM_EPARSE, 1, NULL, NULL, "the document holds no scenario");
+        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s",
+                               why.reason[0] ? why.reason : "rejected by the rules check");
     return OM_OK;
 }
 
@@ -1238,22 +750,15 @@ static om_status load_raw(const load_ctx *c, raw_scenario **out,
  * caller keeps ownership of `text`. Thread-safe: all state is on the stack
  * (libcyaml's log context included) and errors go to the per-thread slot.
  * Errors: OM_EINVAL (NULL argument, impossible value), OM_EPARSE, OM_ENOTFOUND,
- * OM_ENOMEM, each with a "SOURCE:LINE: field 'PATH': REASON" message.
+ * OM_EUNSUPPORTED, OM_ENOMEM, each with a "SOURCE:LINE: field 'PATH': REASON"
+ * message.
  */
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out)
 {
-    cy_log log;
-    const cyaml_config_t cfg = {
-        .log_fn = cy_log_fn,
-        .log_ctx = &log,
-        .mem_fn = cyaml_mem,
-        .log_level = CYAML_LOG_WARNING,
-        .flags = CYAML_CFG_DEFAULT,
-    };
     raw_scenario *raw = NULL;
     om_scenario *s = NULL;
-    load_ctx c;
+    om_yaml_ctx c;
     om_status st;
 
     if (!out)
@@ -1265,30 +770,29 @@ om_status om_scenario_load_text(const char *source, const char *text, size_t len
         return OM_ERROR(OM_EINVAL, "%s: om_scenario_load_text: text is NULL", source);
     if (!text)
         text = "";
-    memset(&log, 0, sizeof log);
 
     s = calloc(1, sizeof *s);
     if (!s)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", source);
-    s->source = dup_string(source, strlen(source));
-    s->text = dup_string(text, len);
+    s->source = om_yaml_dup(source, strlen(source));
+    s->text = om_yaml_dup(text, len);
     if (!s->source || !s->text) {
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", source);
         goto fail;
     }
-    c = (load_ctx){ .source = source, .text = s->text, .len = len };
+    c = (om_yaml_ctx){ .source = source, .text = s->text, .len = len };
 
-    if ((st = load_raw(&c, &raw, &cfg, &log)))
+    if ((st = om_yaml_load(&c, &scenario_doc, (void **)&raw)))
         goto fail;
     if (raw->title && raw->title[0] == '\0') {
-        st = fail_at(&c, OM_EINVAL, 0, NULL, "title",
-                     "must not be empty (leave the key out for the default)");
+        st = om_yaml_fail_at(&c, OM_EINVAL, 0, NULL, "title",
+                             "must not be empty (leave the key out for the default)");
         goto fail;
     }
     if ((st = conv_engagement(&c, raw, &s->engagement)))
         goto fail;
     if (raw->title) {
-        s->title = dup_string(raw->title, strlen(raw->title));
+        s->title = om_yaml_dup(raw->title, strlen(raw->title));
     } else {
         size_t n = strlen(s->engagement.side[0].unit.name) +
                    strlen(s->engagement.side[1].unit.name) + sizeof " vs ";
@@ -1301,13 +805,12 @@ om_status om_scenario_load_text(const char *source, const char *text, size_t len
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", source);
         goto fail;
     }
-    cyaml_free(&cfg, &top_schema, raw, 0);
+    om_yaml_free(&scenario_doc, raw);
     *out = s;
     return OM_OK;
 
 fail:
-    if (raw)
-        cyaml_free(&cfg, &top_schema, raw, 0);
+    om_yaml_free(&scenario_doc, raw);
     om_scenario_free(s);
     return st;
 }
@@ -1319,9 +822,8 @@ fail:
  */
 om_status om_scenario_load_file(const char *path, om_scenario **out)
 {
-    FILE *f;
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
     om_status st;
 
     if (!out)
@@ -1329,36 +831,8 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     *out = NULL;
     if (!path)
         return OM_ERROR(OM_EINVAL, "om_scenario_load_file: path is NULL");
-    f = fopen(path, "rb");
-    if (!f)
-        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
-    for (;;) {
-        if (len == cap) {
-            /* Grow geometrically; scenario files are a few hundred bytes. */
-            size_t ncap = cap ? 2 * cap : 4096;
-            char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
-            if (!nbuf) {
-                free(buf);
-                fclose(f);
-                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", path);
-            }
-            buf = nbuf;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno;
-                free(buf);
-                fclose(f);
-                return OM_ERROR(OM_EIO, "%s: cannot read: %s", path,
-                                strerror(e ? e : EIO));
-            }
-            break;
-        }
-    }
-    fclose(f);
+    if ((st = om_yaml_read_file(path, &buf, &len)))
+        return st;
     st = om_scenario_load_text(path, buf, len, out);
     free(buf);
     return st;

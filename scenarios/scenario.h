@@ -2,10 +2,13 @@
  * scenario.h: scenario files, the human-written description of what to simulate.
  *
  * A scenario is a YAML file (README "Scenario files") naming the rule set, the
- * two units and the situation. Loading validates everything: an unknown key, a
- * malformed value, an unknown rule set or an impossible value (0 stands, armour
- * 1+, ...) is an error whose message names the file, the line and the field.
- * libcyaml is used only in load.c.
+ * two units and the situation. A unit is given by its values or taken from the
+ * army lists (`from: empire/knights`, army.h), and a character of the lists may
+ * join it (`character:`). Loading validates everything: an unknown key, a
+ * malformed value, an unknown rule set, army or unit or an impossible value (0
+ * stands, armour 1+, ...) is an error whose message names the file, the line
+ * and the field. libcyaml is used only in scenarios/ (yaml_util.c, load.c,
+ * army.c).
  */
 #ifndef OM_SCENARIO_H
 #define OM_SCENARIO_H
@@ -30,8 +33,11 @@ typedef struct om_scenario {
 /*
  * om_scenario_load_file: read and validate the scenario at `path`.
  * Errors: OM_EIO (cannot read), OM_EPARSE (malformed YAML, unknown or missing
- * key), OM_EINVAL (impossible value), OM_ENOTFOUND (unknown rule set), each with
- * a message "FILE:LINE: field 'F': what is wrong". Free with om_scenario_free.
+ * key, unknown special rule), OM_EINVAL (impossible value, a character named
+ * by from), OM_ENOTFOUND (unknown rule set, army, unit or mount, with a "did
+ * you mean" suggestion for near misses), OM_EUNSUPPORTED (a list entry the
+ * engine cannot fight with), each with a message "FILE:LINE: field 'F': what
+ * is wrong" (load.c documents every case). Free with om_scenario_free.
  */
 om_status om_scenario_load_file(const char *path, om_scenario **out);
 

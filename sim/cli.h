@@ -43,5 +43,6 @@ int om_cli_parse_u64(const char *cmd, const char *option, const char *text,
 /* The subcommands. */
 int om_cmd_run(int argc, char **argv);
 int om_cmd_summary(int argc, char **argv);
+int om_cmd_list(int argc, char **argv);
 
 #endif /* OM_CLI_H */

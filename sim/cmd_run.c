@@ -45,11 +45,14 @@ static void print_help(void)
         "  -t, --threads T        OpenMP threads (default: all cores)\n"
         "      --plain-dice       roll every die with GSL's default generator (the\n"
         "                         benchmark baseline; slower, same distribution)\n"
-        "  -q, --quiet            print nothing but errors\n"
+        "  -q, --quiet            print nothing but errors (no warnings either)\n"
         "  -h, --help             show this help\n\n"
         "The file holds /trials/<field> datasets (winner, result_a, hits_on_b,\n"
         "stands_lost_a, retreat_cm, ...) and root attributes recording the scenario\n"
         "text, seed, trials, threads, rule set and program version. See the README.\n\n"
+        "A unit taken from the army lists (from: army/unit) may carry special rules the\n"
+        "engine does not model yet; run then prints one warning per unit naming them\n"
+        "(oddsmaster list --rules shows which rules are modelled).\n\n"
         "Exit codes: 0 success, 1 bad command line, 2 bad scenario, 3 cannot write the\n"
         "file, 4 internal error.\n");
 }
@@ -96,6 +99,17 @@ static char *default_output(const char *scenario_path)
         strcpy(out + stem, ".h5");
     }
     return out;
+}
+
+/* One warning line per unit that carries special rules the engine does not
+ * model yet (from its army list or its joined character): the odds leave
+ * them out, and the user should know before reading them. */
+static void warn_unmodelled(const om_wm_engagement *e)
+{
+    for (int i = 0; i < 2; i++)
+        if (e->side[i].unit.unmodelled[0])
+            fprintf(stderr, "oddsmaster %s: warning: %s: special rules not modelled yet: %s\n",
+                    CMD, e->side[i].unit.name, e->side[i].unit.unmodelled);
 }
 
 int om_cmd_run(int argc, char **argv)
@@ -154,6 +168,8 @@ int om_cmd_run(int argc, char **argv)
                        : om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME,
                                                om_scenario_default_text(),
                                                strlen(om_scenario_default_text()), &sc);
+    if (st == OM_OK && !quiet)
+        warn_unmodelled(&sc->engagement);
     if (st == OM_OK)
         st = om_wm_prepare_alloc(&sc->engagement, &prep);
     if (st == OM_OK)

@@ -3,6 +3,7 @@
  *
  *   oddsmaster run [SCENARIO] [-o FILE.h5] ...   simulate, write an HDF5 result file
  *   oddsmaster summary FILE.h5 [--format ...]    probabilities and distributions
+ *   oddsmaster list [RULESET[/ARMY]] [--rules]   the embedded army lists and rules
  * Each subcommand has --help. Exit codes are documented in cli.h and the README.
  */
 #include <stdio.h>
@@ -22,6 +23,7 @@ typedef struct om_command {
 static const om_command om_commands[] = {
     {"run", om_cmd_run, "simulate a scenario many times and write an HDF5 result file"},
     {"summary", om_cmd_summary, "print win/draw/lose odds and distributions from a result file"},
+    {"list", om_cmd_list, "show the army lists: rule sets, armies, units, special rules"},
 };
 
 static void print_help(FILE *out)
@@ -39,7 +41,8 @@ static void print_help(FILE *out)
             "  --version      show the program version\n\n"
             "Quick start:\n"
             "  oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
-            "  oddsmaster summary knights.h5 --format json\n\n"
+            "  oddsmaster summary knights.h5 --format json\n"
+            "  oddsmaster list warmaster-revolution/empire   # units to name with from:\n\n"
             "Exit codes: 0 success, 1 bad command line, 2 bad input file, 3 file I/O or\n"
             "corrupt result file, 4 internal error.\n");
 }

@@ -7,20 +7,46 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
+/* The ids of a comma-separated list ("flagellants, fly") as a JSON array. */
+static json_t *id_list_json(const char *list)
+{
+    json_t *a = json_array();
+    for (const char *p = list; a && *p;) {
+        size_t n = strcspn(p, ",");
+        const char *next = p + n + (p[n] == ',');
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
+        if (n > 0)
+            json_array_append_new(a, json_stringn(p, n));
+        p = next;
+        while (*p == ' ')
+            p++;
+    }
+    return a;
+}
+
+/* A unit: its values; the engine rules it carries as "rule_flags" (the exact
+ * OM_WM_RULE_* mask) and "rules" (every id of the engine's registry whose
+ * effects the unit has: ids sharing an effect, such as shots-no-save and
+ * light-artillery, all appear); and "unmodelled", the rules of its army list
+ * the engine does not model, so that a result file says what was left out. */
 static json_t *unit_json(const om_wm_unit *u)
 {
     json_t *rules = json_array();
-    if (u->rules & OM_WM_RULE_TERROR)
-        json_array_append_new(rules, json_string("terror"));
-    if (u->rules & OM_WM_RULE_SHOTS_NO_SAVE)
-        json_array_append_new(rules, json_string("shots-no-save"));
-    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}",
+    for (size_t i = 0; rules && i < om_wm_special_count(); i++) {
+        const uint32_t flag = om_wm_special_at(i)->flag;
+        if (flag != 0 && (u->rules & flag) == flag)
+            json_array_append_new(rules, json_string(om_wm_special_at(i)->id));
+    }
+    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
                      "name", u->name, "type", om_wm_troop_name(u->troop),
                      "stands", (int)u->stands, "attacks", (int)u->attacks,
                      "shots", (int)u->shots, "range", (int)u->range_cm, "hits", (int)u->hits,
                      "armour", (int)u->armour, "pace", (int)u->pace_cm, "points", (int)u->points,
-                     "rules", rules);
+                     "rules", rules, "rule_flags", (json_int_t)u->rules,
+                     "unmodelled", id_list_json(u->unmodelled));
 }
 
 static json_t *side_json(const om_wm_side *s)

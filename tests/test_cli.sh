@@ -2,8 +2,10 @@
 # test_cli.sh: the oddsmaster command line, end to end (TAP output for meson).
 # Usage: test_cli.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
 # Checks documented exit codes (0 ok, 1 usage, 2 bad input, 3 file I/O or corrupt
-# result file), that errors name the file, line and field, and that a failed run
-# leaves no output file behind (README "Exit codes").
+# result file), that errors name the file, line and field, that a failed run
+# leaves no output file behind (README "Exit codes"), `oddsmaster list` in text
+# and JSON, warnings for special rules not modelled, and that the odds the
+# README quotes for the worked examples are the program's.
 set -u
 OM=$1
 DATA=$2
@@ -38,7 +40,7 @@ expect_absent() {
 expect_exit 0 "oddsmaster --help" "$OM" --help
 expect_grep "run" "$TMP/out" "top-level help lists run"
 expect_exit 0 "oddsmaster --version" "$OM" --version
-for cmd in run summary; do
+for cmd in run summary list; do
     expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
     expect_grep "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
 done
@@ -103,10 +105,82 @@ expect_exit 3 "summary of a truncated file" "$OM" summary "$TMP/truncated.h5"
 expect_exit 3 "summary of a missing file" "$OM" summary "$TMP/missing.h5"
 expect_exit 1 "summary without a file" "$OM" summary
 
+# --- oddsmaster list: the embedded army lists ---
+# json_ok DESCRIPTION PYTHON-EXPRESSION: the JSON in $TMP/out parses and the
+# expression (over it, as d) is true.
+json_ok() {
+    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$2" 2>"$TMP/py"; then
+        ok "$1"; else not_ok "$1" "$(head -c 300 "$TMP/out")" "$(tail -n 2 "$TMP/py")"; fi
+}
+expect_exit 0 "list" "$OM" list
+expect_grep "warmaster-revolution" "$TMP/out" "list names the rule sets"
+expect_exit 0 "list --format json" "$OM" list --format json
+json_ok "list json: schema and three rule sets" 'd["schema"] == "oddsmaster-list/1" and [r["id"] for r in d["rulesets"]] == ["warmaster-1.1", "warmaster-revolution", "warmaster-ancients"] and all(r["armies"] > 0 for r in d["rulesets"])'
+expect_exit 0 "list a rule set" "$OM" list warmaster-revolution
+expect_grep "empire" "$TMP/out" "list RULESET names its armies"
+expect_exit 0 "list a rule set as json" "$OM" list warmaster-ancients --format json
+json_ok "list RULESET json: armies with counts and versions" 'len(d["armies"]) == 25 and all(a["units"] > 0 and a["list_version"] == "2005 rulebook" for a in d["armies"])'
+expect_exit 0 "list an army" "$OM" list warmaster-revolution/empire
+expect_grep "knights" "$TMP/out" "list RULESET/ARMY names its units"
+expect_grep "flagellants\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
+expect_exit 0 "list an army as json" "$OM" list warmaster-revolution/empire -f json
+json_ok "list RULESET/ARMY json: unit values" '[(u["attacks"], u["hits"], u["armour"], u["size"], u["points"]) for u in d["units"] if u["id"] == "knights"] == [(3, 3, "4+", 3, 110)] and [u["not_modelled"] for u in d["units"] if u["id"] == "flagellants"] == [["flagellants"]]'
+expect_exit 0 "list a unit" "$OM" list warmaster-revolution/empire/flagellants
+expect_grep "not modelled yet" "$TMP/out" "list RULESET/ARMY/UNIT explains its rules"
+expect_exit 0 "list a unit as json" "$OM" list warmaster-1.1/orc/orc-hero --format json
+json_ok "list RULESET/ARMY/UNIT json" 'd["unit"]["type"] == "hero" and d["section"] == "units"'
+expect_exit 0 "list --rules" "$OM" list --rules --format json
+json_ok "list --rules json: rules and implementation status" 'd["count"] == len(d["rules"]) > 100 and any(r["id"] == "terror" and r["implemented"] for r in d["rules"]) and any(r["id"] == "flagellants" and not r["implemented"] for r in d["rules"]) and any(e["id"] == "terror" for e in d["engine_rules"])'
+expect_exit 0 "list --rules RULESET" "$OM" list --rules warmaster-ancients
+expect_grep "warband" "$TMP/out" "list --rules RULESET lists its rules"
+( cd "$TMP" && "$OM" list warmaster-ancients/egyptian >"$TMP/out" 2>"$TMP/err" )
+if [ $? -eq 0 ] && grep -q "chariots" "$TMP/out"; then ok "list works from any directory (embedded data)"; else
+    not_ok "list works from any directory" "$(head -c 300 "$TMP/err")"; fi
+expect_exit 2 "list: unknown rule set" "$OM" list warmaster-revolutoin
+expect_grep "did you mean 'warmaster-revolution'" "$TMP/err" "unknown rule set: did you mean"
+expect_exit 2 "list: unknown army" "$OM" list warmaster-revolution/emprie
+expect_grep "did you mean 'empire'" "$TMP/err" "unknown army: did you mean"
+expect_exit 2 "list: unknown unit" "$OM" list warmaster-revolution/empire/knigths --format json
+expect_grep "did you mean 'knights'" "$TMP/err" "unknown unit: did you mean"
+expect_exit 2 "list: army without its rule set" "$OM" list dwarfs
+expect_grep "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
+expect_exit 2 "list --rules: unknown rule set" "$OM" list --rules chess
+expect_exit 1 "list: unknown format" "$OM" list --format xml
+expect_exit 1 "list: two names" "$OM" list warmaster-1.1 warmaster-ancients
+expect_exit 1 "list: unknown option" "$OM" list --frobnicate
+
+# --- special rules not modelled: one warning per unit, not in quiet mode ---
+expect_exit 0 "run a unit with rules not modelled" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -o "$TMP/unmodelled.h5"
+expect_grep "^oddsmaster run: warning: Flagellants: special rules not modelled yet: flagellants$" "$TMP/err" "run warns about rules not modelled"
+expect_grep "^oddsmaster run: warning: Skirmishers: special rules not modelled yet: skirmishers$" "$TMP/err" "one warning line per unit"
+if command -v h5dump >/dev/null 2>&1; then
+    h5dump -a /options_json "$TMP/unmodelled.h5" >"$TMP/out" 2>&1
+    expect_grep '"unmodelled":\["flagellants"\]' "$TMP/out" "the result file records the rules not modelled"
+else
+    ok "# SKIP h5dump not installed"
+fi
+expect_exit 0 "quiet run" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -q -o "$TMP/unmodelled.h5"
+if [ -s "$TMP/err" ]; then not_ok "quiet mode prints no warning" "$(head -c 300 "$TMP/err")"; else ok "quiet mode prints no warning"; fi
+
 # --- scenarios shipped in scenarios/ run ---
 for f in "$ROOT"/scenarios/examples/*.yaml; do
     [ -e "$f" ] || continue
     expect_exit 0 "example $(basename "$f") runs" "$OM" run "$f" --trials 5000 -q -o "$TMP/example.h5"
+done
+
+# --- the README's worked examples: the odds it quotes are the program's ---
+# (default trials and seed, so the numbers are exact; update the README when the
+# engine changes them).
+for f in "$ROOT"/scenarios/examples/*.yaml; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f")
+    "$OM" run "$f" -o "$TMP/readme.h5" >"$TMP/out" 2>"$TMP/err"
+    line=$(grep -E '^  A  ' "$TMP/out" | head -n 1)
+    if [ -n "$line" ] && grep -qF -- "$line" "$ROOT/README.md" && grep -q "examples/$name" "$ROOT/README.md"; then
+        ok "README quotes the odds of $name"
+    else
+        not_ok "README quotes the odds of $name" "output: $line"
+    fi
 done
 
 echo "1..$n"

@@ -571,3 +571,135 @@ Test(scenario, defaulted_field_reported_at_its_mapping)
     /* a.unit.shots is absent (0): the error points at a's "unit:" line. */
     expect_bad("volley_no_shots", OM_EINVAL, 6, "a.unit.shots", NULL);
 }
+
+/* ---- Units from the army lists (from, character, mount) ------------------- */
+
+Test(scenario, from_with_character_and_mount)
+{
+    om_scenario *s = load_good("from_character");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    cr_assert_str_eq(s->title, "Knights vs Orc Warriors", "names from the lists");
+    cr_assert_str_eq(a->unit.name, "Knights");
+    cr_assert_eq(a->unit.troop, OM_WM_CAVALRY);
+    cr_assert_eq(a->unit.stands, 3, "stands = the list's unit size");
+    cr_assert_eq(a->unit.attacks, 3);
+    cr_assert_eq(a->unit.hits, 3);
+    cr_assert_eq(a->unit.armour, 4);
+    cr_assert_eq(a->unit.points, 110);
+    cr_assert_eq(a->unit.pace_cm, om_wm_troop_pace(OM_WM_CAVALRY));
+    /* General +2 and Griffon +2; the Griffon's terror joins the unit, its
+     * other rules are recorded as not modelled. */
+    cr_assert_eq(a->attack_bonus, 4);
+    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert_str_eq(a->unit.unmodelled, "fly, griffon");
+    cr_assert_eq(a->fighting, 3);
+    cr_assert(a->charging);
+
+    cr_assert_str_eq(b->unit.name, "Orc Warriors");
+    cr_assert_eq(b->unit.troop, OM_WM_INFANTRY);
+    cr_assert_eq(b->unit.attacks, 4);
+    cr_assert_eq(b->unit.armour, 6);
+    cr_assert_eq(b->unit.points, 60);
+    cr_assert_eq(b->attack_bonus, 0);
+    cr_assert_str_eq(b->unit.unmodelled, "");
+    om_scenario_free(s);
+}
+
+Test(scenario, from_overrides)
+{
+    om_scenario *s = load_good("from_overrides");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    cr_assert_str_eq(a->unit.name, "Zealots");
+    cr_assert_eq(a->unit.stands, 4);
+    cr_assert_eq(a->unit.attacks, 6);
+    cr_assert_eq(a->unit.hits, 3, "not overridden: from the list");
+    /* 70 points for 3 stands, so 4 stands cost 93.3, rounded to 93. */
+    cr_assert_eq(a->unit.points, 93);
+    cr_assert_str_eq(a->unit.unmodelled, "flagellants");
+    cr_assert_eq(a->attack_bonus, 0, "an explicit attack_bonus wins over the Hero's +1");
+    cr_assert_eq(a->fighting, 4);
+
+    /* rules: replaces the list's rules (handgunners), so nothing is left
+     * unmodelled; points: replaces the list's 65. */
+    cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert_str_eq(b->unit.unmodelled, "");
+    cr_assert_eq(b->unit.points, 50);
+    cr_assert_eq(b->unit.shots, 1);
+    cr_assert_eq(b->unit.range_cm, 30);
+    om_scenario_free(s);
+}
+
+Test(scenario, from_ancients_rules)
+{
+    om_scenario *s = load_good("from_ancients");
+    const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
+    cr_assert_eq(s->engagement.rules->id, OM_WM_RULES_WMA);
+    cr_assert_not_null(om_wm_special_find("warband"));
+    cr_assert_eq(a->rules, om_wm_special_find("warband")->flag, "a modelled rule sets its flag");
+    cr_assert_str_eq(a->unmodelled, "unreliable", "the other is recorded");
+    cr_assert_eq(b->rules, 0u, "rules: [] clears the list's rules");
+    cr_assert_str_eq(b->unmodelled, "");
+    cr_assert_eq(b->shots, 1);
+    cr_assert_eq(b->range_cm, 15);
+    om_scenario_free(s);
+}
+
+Test(scenario, rules_of_the_lists_are_recorded)
+{
+    om_scenario *s = load_good("rules_unmodelled");
+    const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
+    cr_assert_eq(a->rules, OM_WM_RULE_TERROR);
+    cr_assert_str_eq(a->unmodelled, "flagellants", "named twice, recorded once");
+    /* Skirmishers print "-/6+" and a size of 1: 2 stands cost twice 20. */
+    cr_assert_eq(b->armour, 6);
+    cr_assert_eq(b->stands, 2);
+    cr_assert_eq(b->points, 40);
+    cr_assert_str_eq(b->unmodelled, "skirmishers");
+    om_scenario_free(s);
+}
+
+Test(scenario, from_errors)
+{
+    static const struct {
+        const char *file;
+        om_status code;
+        int line;
+        const char *field, *fragment;
+    } cases[] = {
+        { "from_unknown_army", OM_ENOTFOUND, 10, "b.unit.from",
+          "unknown warmaster-revolution army 'orcs-goblins'; did you mean 'orcs'?" },
+        { "from_unknown_unit", OM_ENOTFOUND, 6, "a.unit.from",
+          "unknown unit 'knigths' in warmaster-revolution/empire; did you mean 'knights'?" },
+        { "from_unknown_unit_far", OM_ENOTFOUND, 6, "a.unit.from",
+          "its units: infantry, archers" },
+        { "from_other_ruleset", OM_ENOTFOUND, 6, "a.unit.from",
+          "(an army of warmaster-revolution); did you mean 'orc'?" },
+        { "from_not_a_reference", OM_EPARSE, 6, "a.unit.from", "expected army/unit" },
+        { "from_character", OM_EINVAL, 6, "a.unit.from",
+          "is a character (general), which cannot fight as a unit" },
+        { "from_mount", OM_EINVAL, 6, "a.unit.from", "is a mount" },
+        { "from_upgrade", OM_EINVAL, 6, "a.unit.from", "is an upgrade" },
+        { "from_no_hits", OM_EINVAL, 6, "a.unit.from", "no Hits value" },
+        { "from_override_out_of_range", OM_EINVAL, 7, "a.unit.stands",
+          "must be 1 to 12 (got 13)" },
+        { "from_override_bad_value", OM_EPARSE, 7, "a.unit.attacks",
+          "expected an integer, got 'lots'" },
+        { "character_not_character", OM_EINVAL, 7, "a.character",
+          "not a character but a cavalry unit" },
+        { "character_unknown", OM_ENOTFOUND, 10, "b.character", "did you mean 'orc-hero'?" },
+        { "mount_without_character", OM_EPARSE, 7, "a.mount", "needs a rider" },
+        { "mount_unknown", OM_ENOTFOUND, 8, "a.mount", "did you mean 'griffon'?" },
+        { "mount_not_allowed", OM_EINVAL, 8, "a.mount",
+          "cannot ride 'war-altar' (its list allows: griffon)" },
+        { "unknown_rule_near", OM_EPARSE, 7, "a.unit.rules", "did you mean 'flagellants'?" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_bad(cases[i].file, cases[i].code, cases[i].line, cases[i].field,
+                   cases[i].fragment);
+}
+
+Test(scenario, inline_unit_needs_every_required_key)
+{
+    /* Without from, a missing required key says how to get it from a list. */
+    expect_bad("missing_key", OM_EPARSE, 14, "b.unit.hits", "from: army/unit");
+}

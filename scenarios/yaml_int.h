@@ -1,0 +1,221 @@
+/*
+ * yaml_int.h: private YAML helpers of scenarios/, shared by the scenario
+ * loader (load.c) and the army data loader (army.c); implemented in
+ * yaml_util.c. Not part of any public interface.
+ *
+ * Both loaders read a document the same way (load.c explains the steps): a
+ * libyaml event walk checks its shape and schema, libcyaml maps it onto a
+ * struct of strings with a strict schema, the strings are converted by hand
+ * (libcyaml's number and boolean parsing is too lax) and every failure becomes
+ * one message "SOURCE:LINE: field 'PATH': REASON", LINE being found by walking
+ * the document again along PATH. libcyaml and libyaml are used only in
+ * scenarios/ (STYLE rule 14).
+ */
+#ifndef OM_YAML_INT_H
+#define OM_YAML_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cyaml/cyaml.h>
+#include <yaml.h>
+
+#include "status.h"
+
+/* Path shown for problems of the document as a whole. */
+#define OM_YAML_PATH_DOCUMENT "(document)"
+
+/* Longest dotted path or reason kept while building a message; schema paths
+ * are at most "units[123].magic_item_upgrades" long, user keys are truncated. */
+#define OM_YAML_PATH_MAX 160
+#define OM_YAML_REASON_MAX 512
+
+/* Largest edit distance at which an unknown key earns "did you mean". Two
+ * catches a dropped, doubled or swapped letter ("atacks", "stnads"). */
+#define OM_YAML_SUGGEST_DISTANCE_MAX 2
+
+/* Deepest nesting the walker tracks; the schemas need at most 5 (root,
+ * rules, [i], variants, [j]). */
+#define OM_YAML_WALK_DEPTH_MAX 32
+/* Key bytes kept per level; longer keys match no path component. */
+#define OM_YAML_WALK_KEY_MAX 128
+
+/* What a load is working on, for messages. */
+typedef struct om_yaml_ctx {
+    const char *source; /* file name for messages */
+    const char *text;   /* the document */
+    size_t len;         /* its length in bytes */
+} om_yaml_ctx;
+
+/* One open collection of the walker. */
+typedef struct om_yaml_walk_frame {
+    bool is_map;                    /* mapping (else sequence) */
+    bool want_key;                  /* mapping: the next node is a key */
+    bool has_key;                   /* mapping: key names the value being parsed */
+    char key[OM_YAML_WALK_KEY_MAX]; /* mapping: the current key ("" if too long) */
+    size_t key_line;                /* mapping: 1-based line of that key */
+    long entry;                     /* sequence: index of the current entry, -1 before */
+} om_yaml_walk_frame;
+
+/*
+ * The document walker: a libyaml event walk that tracks the path of keys to
+ * the node being parsed. It checks the document's shape and finds the line of
+ * a dotted path for error messages.
+ */
+typedef struct om_yaml_walk {
+    /* Input: the path to find, split into components ("[N]" for entry N). */
+    const char *comps[OM_YAML_WALK_DEPTH_MAX];
+    size_t ncomps;
+    char comp_buf[OM_YAML_PATH_MAX * 2]; /* storage of the components */
+
+    /* Output of the search: the 1-based line of the path's key, or of its
+     * deepest ancestor key (the root mapping for top-level keys). */
+    size_t line;
+    size_t line_depth;        /* components matched at `line` */
+    bool found;               /* the whole path was found */
+    bool value_pending;       /* the next node is the found key's value */
+    yaml_event_type_t value_type; /* event starting that value */
+    char value[48];           /* the value if a scalar (truncated) */
+
+    /* Output: facts about the document. */
+    unsigned documents;       /* documents in the stream */
+    yaml_event_type_t root_type; /* event starting the root node, 0 if none */
+    char root_scalar[16];     /* the root node if it is a scalar (truncated) */
+    size_t root_line;         /* 1-based line of the root node */
+    bool schema_pending;      /* the next node is the root's schema value */
+    bool has_schema;          /* the root has a "schema" key */
+    bool schema_scalar;       /* ... whose value is a scalar */
+    char schema[64];          /* ... namely this (truncated) */
+    size_t schema_line;       /* ... at this line */
+
+    /* Output: the first problem found, with its line and key path. */
+    om_status status;
+    size_t err_line;
+    char err_path[OM_YAML_PATH_MAX];
+    char reason[OM_YAML_REASON_MAX];
+
+    om_yaml_walk_frame frames[OM_YAML_WALK_DEPTH_MAX]; /* open collections, root first */
+    size_t depth;                                      /* number of open collections */
+} om_yaml_walk;
+
+/*
+ * om_yaml_walk_run: walk the whole of `text`. If `path` is not NULL, find its
+ * line: `path` is dotted, with "[N]" for entry N of a sequence
+ * ("units[3].attacks"; "" is the root), and `leaf`, if not NULL, is one more
+ * component taken whole (an unknown key may contain dots). Fills *w;
+ * w->status is OM_OK unless the document is not valid YAML (OM_EPARSE, with
+ * err_line, err_path and reason) or memory ran out (OM_ENOMEM).
+ */
+void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char *path,
+                      const char *leaf);
+
+/* 1-based line of `path` (plus `leaf`) in the document, or of its deepest
+ * ancestor present. */
+size_t om_yaml_locate(const om_yaml_ctx *c, const char *path, const char *leaf);
+
+/*
+ * om_yaml_fail_at: raise "SOURCE:LINE: field 'PATH': REASON" with `code` and
+ * return it. PATH is `path` plus `leaf` joined by a dot (either may be NULL
+ * or ""; both empty give "(document)"). If line is 0 it is found by walking
+ * the document along the path. The reason is formatted before the error slot
+ * is written, so it may quote om_error_message().
+ */
+om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, const char *path,
+                          const char *leaf, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Write ", ".join(names[0..n)) into buf (for "known: ..." lists), truncated
+ * to cap bytes. */
+void om_yaml_join_names(char *buf, size_t cap, const char *const *names, size_t n);
+
+/* Levenshtein distance between a and b, capped: returns cap + 1 for anything
+ * larger (and for strings longer than 64 bytes). */
+size_t om_yaml_edit_distance(const char *a, const char *b, size_t cap);
+
+/*
+ * om_yaml_suggest: the entry of names[0..n) (NULL entries skipped) that the
+ * misspelt `name` most likely meant, or NULL if none is close: the same word
+ * in another case (spaces and underscores read as dashes), else the nearest
+ * within an edit distance of max(2, strlen(name) / 4) (a name under 6 letters
+ * only among those with its first letter), else a name that is the
+ * dash-separated beginning of `name` or begins with it ("orcs-goblins" ->
+ * "orcs"). Ties go to the earliest entry.
+ */
+const char *om_yaml_suggest(const char *name, const char *const *names, size_t n);
+
+/* Parse a decimal integer with an optional sign and nothing else. Returns 0,
+ * -1 if s is not such an integer, or -2 if it does not fit a long long. */
+int om_yaml_parse_integer(const char *s, long long *out);
+
+/*
+ * om_yaml_conv_int: convert the integer at prefix.key (string s, NULL if
+ * absent) into 0..max; absent gives *out = dflt. Errors: OM_EPARSE not an
+ * integer, OM_EINVAL negative or above max.
+ */
+om_status om_yaml_conv_int(const om_yaml_ctx *c, const char *prefix, const char *key,
+                           const char *s, unsigned max, unsigned dflt, unsigned *out);
+
+/* As om_yaml_conv_int into a uint8_t (0..255). */
+om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *key,
+                          const char *s, unsigned dflt, uint8_t *out);
+
+/* Convert the boolean at prefix.key (NULL: false): true/false, yes/no, on/off
+ * in lower case, Capitalised or UPPER. Error: OM_EPARSE. */
+om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
+                            const char *s, bool *out);
+
+/* A NUL-terminated copy of len bytes of s (malloc); NULL when out of memory. */
+char *om_yaml_dup(const char *s, size_t len);
+
+/*
+ * om_yaml_read_file: read the whole file at `path` into *buf (malloc, NUL
+ * terminated, owned by the caller) and its length into *len. Errors: OM_EIO
+ * ("PATH: cannot read: REASON"), OM_ENOMEM.
+ */
+om_status om_yaml_read_file(const char *path, char **buf, size_t *len);
+
+/* How a kind of document is described to om_yaml_load. */
+typedef struct om_yaml_doc {
+    const char *schema;         /* required value of the top-level "schema" key */
+    const char *what;           /* "a scenario file", for messages */
+    const char *keys;           /* the keys it needs, for the empty-file message */
+    const cyaml_schema_value_t *top; /* the libcyaml schema (a pointer mapping) */
+    const char *const *int_keys;  /* keys holding integers (NULL-terminated) */
+    const char *const *bool_keys; /* keys holding booleans (NULL-terminated) */
+    const char *list_expects;   /* what a list key holds: "a list of rule names" */
+    const char *entry_expects;  /* what one entry of such a list is: "a rule name" */
+    /* A better message for an unknown key (NULL: om_yaml_fail_unknown_key). It
+     * must raise and return an error. */
+    om_status (*unknown_key)(const om_yaml_ctx *c, const char *path,
+                             const cyaml_schema_field_t *fields, const char *key);
+} om_yaml_doc;
+
+/*
+ * om_yaml_load: check the shape and schema of the document in `c` (valid YAML,
+ * one document, a mapping, "schema: d->schema"), then load it with libcyaml
+ * into *out (free with om_yaml_free). libcyaml's log is captured into the
+ * message, never printed. Errors: OM_EPARSE (with the document's line and
+ * key path), OM_ENOMEM.
+ */
+om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out);
+
+/* Free what om_yaml_load returned (NULL allowed). */
+void om_yaml_free(const om_yaml_doc *d, void *data);
+
+/*
+ * om_yaml_fail_unknown_key: report an unknown key `key` in the mapping at
+ * `path` whose schema is `fields`: suggest the nearest known key ("did you
+ * mean"), else list the known keys. Returns OM_EPARSE.
+ */
+om_status om_yaml_fail_unknown_key(const om_yaml_ctx *c, const char *path,
+                                   const cyaml_schema_field_t *fields, const char *key);
+
+/* The field of `fields` with this key, or NULL. */
+const cyaml_schema_field_t *om_yaml_field_find(const cyaml_schema_field_t *fields,
+                                               const char *key);
+
+#endif /* OM_YAML_INT_H */

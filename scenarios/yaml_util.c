@@ -1,0 +1,885 @@
+/*
+ * yaml_util.c: the YAML reading machinery shared by the scenario loader
+ * (load.c) and the army data loader (army.c), declared in yaml_int.h: the
+ * document walker that checks a document's shape and finds the line of a key
+ * path, the "FILE:LINE: field 'PATH': REASON" error builder, "did you mean"
+ * suggestions, strict integer and boolean conversion, and a libcyaml load
+ * whose log is captured and turned into one such message. With load.c and
+ * army.c this is the only code that uses libcyaml and libyaml (STYLE rule 14).
+ */
+#include "yaml_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------
+ * The document walker.
+ */
+
+/* Copy at most cap-1 bytes of src and terminate; returns false if truncated. */
+static bool copy_trunc(char *dst, size_t cap, const char *src, size_t len)
+{
+    size_t n = len < cap ? len : cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+    return n == len;
+}
+
+/* Does the path to the node now starting at depth d (frames 0..d-1 each
+ * giving one component) equal the first d components of the target? */
+static bool walk_path_matches(const om_yaml_walk *w, size_t d)
+{
+    if (d > w->ncomps)
+        return false;
+    for (size_t i = 0; i < d; i++) {
+        const om_yaml_walk_frame *f = &w->frames[i];
+        if (f->is_map) {
+            if (!f->has_key || f->key[0] == '\0' || strcmp(f->key, w->comps[i]) != 0)
+                return false;
+        } else {
+            char idx[24];
+            snprintf(idx, sizeof idx, "[%ld]", f->entry);
+            if (strcmp(idx, w->comps[i]) != 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The key path in effect at `line`, for syntax errors. libyaml scans ahead,
+ * so a key whose value has not begun yet counts only if it is on that line:
+ * a bad line after "type: cavalry" is in the unit, not in "type". */
+static void walk_current_path(const om_yaml_walk *w, size_t line, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < w->depth; i++) {
+        const om_yaml_walk_frame *f = &w->frames[i];
+        size_t used = strlen(out);
+        if (!f->is_map) {
+            /* An entry of a sequence of mappings: "units[3]". */
+            if (used > 0 && f->entry >= 0 && i + 1 < w->depth)
+                snprintf(out + used, cap - used, "[%ld]", f->entry);
+            continue;
+        }
+        if (!f->has_key || f->want_key)
+            continue;
+        if (i + 1 == w->depth && f->key_line != line)
+            continue;
+        snprintf(out + used, cap - used, "%s%s", used ? "." : "", f->key);
+    }
+    if (out[0] == '\0')
+        snprintf(out, cap, "%s", OM_YAML_PATH_DOCUMENT);
+}
+
+/* Record a problem; the first one wins. */
+static void walk_fail(om_yaml_walk *w, om_status status, size_t line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void walk_fail(om_yaml_walk *w, om_status status, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+    if (w->status != OM_OK)
+        return;
+    w->status = status;
+    w->err_line = line;
+    walk_current_path(w, line, w->err_path, sizeof w->err_path);
+    va_start(ap, fmt);
+    vsnprintf(w->reason, sizeof w->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* The node now starting at depth d matches the target path: remember its
+ * line, and whether it is the target itself. */
+static void walk_note_match(om_yaml_walk *w, size_t d, size_t line)
+{
+    if (walk_path_matches(w, d) && d >= w->line_depth) {
+        w->line = line;
+        w->line_depth = d;
+        if (d == w->ncomps) {
+            w->found = true;
+            w->value_pending = true;
+        }
+    }
+}
+
+/* A node (scalar, alias, mapping or sequence) starts at `line`. Returns true
+ * if the node is a mapping key (then it is complete: keys are scalars). */
+static bool walk_node_begin(om_yaml_walk *w, const yaml_event_t *ev, size_t line)
+{
+    const bool scalar = ev->type == YAML_SCALAR_EVENT;
+    const char *sval = scalar ? (const char *)ev->data.scalar.value : "";
+    const size_t slen = scalar ? ev->data.scalar.length : 0;
+    const size_t d = w->depth;
+
+    if (d == 0) {
+        w->root_type = ev->type;
+        w->root_line = line;
+        copy_trunc(w->root_scalar, sizeof w->root_scalar, sval, slen);
+        w->line = line;
+        w->line_depth = 0;
+        w->found = w->ncomps == 0;
+        return false;
+    }
+
+    om_yaml_walk_frame *top = &w->frames[d - 1];
+    if (top->is_map && top->want_key) {
+        if (!scalar) {
+            walk_fail(w, OM_EPARSE, line,
+                      "a key must be a plain name, not a list, mapping or alias");
+            return true;
+        }
+        if (!copy_trunc(top->key, sizeof top->key, sval, slen))
+            top->key[0] = '\0';
+        top->has_key = true;
+        top->want_key = false;
+        top->key_line = line;
+        walk_note_match(w, d, line);
+        if (d == 1 && strcmp(top->key, "schema") == 0) {
+            w->has_schema = true;
+            w->schema_line = line;
+            w->schema_pending = true;
+        }
+        return true;
+    }
+
+    /* A value: of the key just read, or an entry of a sequence. */
+    if (!top->is_map) {
+        top->entry++;
+        walk_note_match(w, d, line);
+    }
+    if (w->value_pending) {
+        w->value_pending = false;
+        w->value_type = ev->type;
+        copy_trunc(w->value, sizeof w->value, sval, slen);
+    }
+    if (w->schema_pending) {
+        w->schema_pending = false;
+        w->schema_scalar = scalar;
+        copy_trunc(w->schema, sizeof w->schema, sval, slen);
+    }
+    return false;
+}
+
+/* The node at the top of the stack (or a scalar just begun) is complete. */
+static void walk_node_end(om_yaml_walk *w)
+{
+    if (w->depth > 0) {
+        om_yaml_walk_frame *top = &w->frames[w->depth - 1];
+        if (top->is_map && !top->want_key)
+            top->want_key = true;
+    }
+}
+
+/* 1-based line of byte `offset` of text, for reader errors (which carry an
+ * offset but no mark). */
+static size_t line_of_offset(const char *text, size_t len, size_t offset)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < offset && i < len; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* Turn a libyaml parser failure into the walk's problem. */
+static void walk_parser_error(om_yaml_walk *w, const yaml_parser_t *p, const char *text,
+                              size_t len)
+{
+    if (p->error == YAML_MEMORY_ERROR) {
+        walk_fail(w, OM_ENOMEM, 1, "out of memory while parsing");
+        return;
+    }
+    if (p->error == YAML_READER_ERROR) {
+        walk_fail(w, OM_EPARSE, line_of_offset(text, len, p->problem_offset),
+                  "invalid YAML: %s (byte %zu)",
+                  p->problem ? p->problem : "unreadable text", p->problem_offset);
+        return;
+    }
+    const size_t line = p->problem_mark.line + 1;
+    const size_t col = p->problem_mark.column + 1;
+    const size_t at = p->problem_mark.index;
+    const char c = at < len ? text[at] : '\0';
+    if (c == '\t') {
+        walk_fail(w, OM_EPARSE, line,
+                  "tab character at column %zu: YAML does not allow tabs for "
+                  "indentation; indent with spaces", col);
+    } else if (c == '-' && (at + 1 >= len || text[at + 1] == ' ' ||
+                            text[at + 1] == '\n' || text[at + 1] == '\r')) {
+        walk_fail(w, OM_EPARSE, line,
+                  "invalid YAML at column %zu: %s (a lone '-' starts a list; "
+                  "to write the value '-', quote it: \"-\")",
+                  col, p->problem ? p->problem : "syntax error");
+    } else if (at >= len && p->context) {
+        /* At the end of the file: point at the construct left open. */
+        walk_fail(w, OM_EPARSE, (size_t)p->context_mark.line + 1,
+                  "invalid YAML: %s before the end of the file (%s at column %zu)",
+                  p->problem ? p->problem : "syntax error", p->context,
+                  (size_t)p->context_mark.column + 1);
+    } else if (p->context) {
+        walk_fail(w, OM_EPARSE, line,
+                  "invalid YAML at column %zu: %s (%s at line %zu)", col,
+                  p->problem ? p->problem : "syntax error", p->context,
+                  (size_t)p->context_mark.line + 1);
+    } else {
+        walk_fail(w, OM_EPARSE, line, "invalid YAML at column %zu: %s", col,
+                  p->problem ? p->problem : "syntax error");
+    }
+}
+
+/* Split `path` ("units[3].attacks") into w->comps ("units", "[3]",
+ * "attacks"), then append `leaf` whole. */
+static void walk_split_path(om_yaml_walk *w, const char *path, const char *leaf)
+{
+    size_t n = 0;
+    char *save = NULL;
+
+    /* A '[' starts a component of its own: write a '.' before it. */
+    for (const char *p = path; *p && n + 2 < sizeof w->comp_buf; p++) {
+        if (*p == '[' && n > 0 && w->comp_buf[n - 1] != '.')
+            w->comp_buf[n++] = '.';
+        w->comp_buf[n++] = *p;
+    }
+    w->comp_buf[n] = '\0';
+    for (char *c = strtok_r(w->comp_buf, ".", &save); c && w->ncomps < OM_YAML_WALK_DEPTH_MAX;
+         c = strtok_r(NULL, ".", &save))
+        w->comps[w->ncomps++] = c;
+    if (leaf && w->ncomps < OM_YAML_WALK_DEPTH_MAX)
+        w->comps[w->ncomps++] = leaf;
+}
+
+/*
+ * om_yaml_walk_run: see yaml_int.h. Thread-safe: all state is in *w and in
+ * the parser on the stack.
+ */
+void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char *path,
+                      const char *leaf)
+{
+    yaml_parser_t parser;
+    bool done = false;
+
+    memset(w, 0, sizeof *w);
+    w->line = 1;
+    if (path)
+        walk_split_path(w, path, leaf);
+    if (!yaml_parser_initialize(&parser)) {
+        w->status = OM_ENOMEM;
+        snprintf(w->reason, sizeof w->reason, "out of memory");
+        return;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    while (!done && w->status == OM_OK) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            walk_parser_error(w, &parser, text, len);
+            break;
+        }
+        const size_t line = ev.start_mark.line + 1;
+        switch (ev.type) {
+        case YAML_DOCUMENT_START_EVENT:
+            if (++w->documents > 1)
+                walk_fail(w, OM_EPARSE, line,
+                          "a file holds one YAML document, but a second one starts "
+                          "here ('---')");
+            break;
+        case YAML_SCALAR_EVENT:
+        case YAML_ALIAS_EVENT:
+            if (!walk_node_begin(w, &ev, line))
+                walk_node_end(w);
+            break;
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            (void)walk_node_begin(w, &ev, line);
+            if (w->status != OM_OK)
+                break;
+            if (w->depth == OM_YAML_WALK_DEPTH_MAX) {
+                walk_fail(w, OM_EPARSE, line, "nested more than %d levels deep",
+                          OM_YAML_WALK_DEPTH_MAX);
+                break;
+            }
+            w->frames[w->depth] = (om_yaml_walk_frame){
+                .is_map = ev.type == YAML_MAPPING_START_EVENT,
+                .want_key = true,
+                .entry = -1,
+            };
+            w->depth++;
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            if (ALWAYS(w->depth > 0))
+                w->depth--;
+            walk_node_end(w);
+            break;
+        case YAML_STREAM_END_EVENT:
+            done = true;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+}
+
+/* ---------------------------------------------------------------------------
+ * Error messages and suggestions.
+ */
+
+size_t om_yaml_locate(const om_yaml_ctx *c, const char *path, const char *leaf)
+{
+    om_yaml_walk w;
+    om_yaml_walk_run(&w, c->text, c->len, path, leaf);
+    return w.line;
+}
+
+om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, const char *path,
+                          const char *leaf, const char *fmt, ...)
+{
+    char reason[OM_YAML_REASON_MAX];
+    char shown[OM_YAML_PATH_MAX];
+    va_list ap;
+    const bool has_path = path && path[0];
+    const bool has_leaf = leaf && leaf[0];
+
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (has_path || has_leaf)
+        snprintf(shown, sizeof shown, "%s%s%s", has_path ? path : "",
+                 has_path && has_leaf ? "." : "", has_leaf ? leaf : "");
+    else
+        snprintf(shown, sizeof shown, "%s", OM_YAML_PATH_DOCUMENT);
+    if (line == 0)
+        line = om_yaml_locate(c, has_path ? path : "", has_leaf ? leaf : NULL);
+    return OM_ERROR(code, "%s:%zu: field '%s': %s", c->source, line, shown, reason);
+}
+
+void om_yaml_join_names(char *buf, size_t cap, const char *const *names, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", names[i]);
+    }
+}
+
+/* Longest string om_yaml_edit_distance compares; longer ones are "far". Unit
+ * and rule ids are at most 40 bytes. */
+#define EDIT_LEN_MAX 64
+
+size_t om_yaml_edit_distance(const char *a, const char *b, size_t cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t prev[EDIT_LEN_MAX + 1], cur[EDIT_LEN_MAX + 1];
+    if (la > EDIT_LEN_MAX || lb > EDIT_LEN_MAX || (la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+    }
+    return prev[lb] <= cap ? prev[lb] : cap + 1;
+}
+
+/* Lower-case `s` with spaces and underscores as dashes, the way ids are
+ * written ("Black Orcs" -> "black-orcs"); false if it does not fit. */
+static bool normalise_id(const char *s, char *out, size_t cap)
+{
+    size_t n = strlen(s);
+    if (n >= cap)
+        return false;
+    for (size_t i = 0; i <= n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        out[i] = ch == ' ' || ch == '_' ? '-' : (char)tolower(ch);
+    }
+    return true;
+}
+
+/* Is `a` the dash-separated beginning of `b` ("orcs" of "orcs-goblins")? */
+static bool is_word_prefix(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return n > 0 && strncmp(a, b, n) == 0 && b[n] == '-';
+}
+
+/* Names shorter than this must start with the right letter to be suggested:
+ * two edits turn most four-letter words into others ("fear" into "bear"). */
+#define SUGGEST_SHORT_LEN 6
+
+const char *om_yaml_suggest(const char *name, const char *const *names, size_t n)
+{
+    char want[EDIT_LEN_MAX + 1], have[EDIT_LEN_MAX + 1];
+    const char *best = NULL;
+    size_t best_d, cap;
+
+    if (!normalise_id(name, want, sizeof want))
+        return NULL;
+    /* A quarter of the letters wrong still reads as the same name. */
+    cap = strlen(want) / 4 > OM_YAML_SUGGEST_DISTANCE_MAX ? strlen(want) / 4
+                                                          : OM_YAML_SUGGEST_DISTANCE_MAX;
+    best_d = cap + 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !normalise_id(names[i], have, sizeof have))
+            continue;
+        if (strlen(want) < SUGGEST_SHORT_LEN && want[0] != have[0])
+            continue;
+        size_t d = strcmp(want, have) == 0 ? 0 : om_yaml_edit_distance(want, have, cap);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    if (best)
+        return best;
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !normalise_id(names[i], have, sizeof have))
+            continue;
+        if (is_word_prefix(have, want) || is_word_prefix(want, have))
+            return names[i];
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Conversion of raw strings.
+ */
+
+int om_yaml_parse_integer(const char *s, long long *out)
+{
+    const char *p = s;
+    char *end;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return -1;
+    errno = 0;
+    *out = strtoll(s, &end, 10);
+    if (errno == ERANGE)
+        return -2;
+    return *end == '\0' ? 0 : -1;
+}
+
+om_status om_yaml_conv_int(const om_yaml_ctx *c, const char *prefix, const char *key,
+                           const char *s, unsigned max, unsigned dflt, unsigned *out)
+{
+    long long v = 0;
+    *out = dflt;
+    if (!s)
+        return OM_OK;
+    switch (om_yaml_parse_integer(s, &v)) {
+    case -1:
+        return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected an integer, got '%s'",
+                               s);
+    case -2:
+        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key, "%s is out of range (0..%u)", s,
+                               max);
+    default:
+        break;
+    }
+    if (v < 0)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key,
+                               "must not be negative (got %lld)", v);
+    if (v > (long long)max)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key, "%lld is too large (at most %u)",
+                               v, max);
+    *out = (unsigned)v;
+    return OM_OK;
+}
+
+om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *key,
+                          const char *s, unsigned dflt, uint8_t *out)
+{
+    unsigned v = 0;
+    om_status st = om_yaml_conv_int(c, prefix, key, s, UINT8_MAX, dflt, &v);
+    *out = (uint8_t)v;
+    return st;
+}
+
+om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
+                            const char *s, bool *out)
+{
+    static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
+                                       "on", "On", "ON" };
+    static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO",
+                                      "off", "Off", "OFF" };
+    _Static_assert(sizeof yes == sizeof no, "as many true as false spellings");
+    *out = false;
+    if (!s)
+        return OM_OK;
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcmp(s, yes[i]) == 0) {
+            *out = true;
+            return OM_OK;
+        }
+        if (strcmp(s, no[i]) == 0)
+            return OM_OK;
+    }
+    return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected true or false, got '%s'",
+                           s);
+}
+
+char *om_yaml_dup(const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+
+    *out = NULL;
+    *out_len = 0;
+    f = fopen(path, "rb");
+    if (!f)
+        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
+    for (;;) {
+        if (len + 1 >= cap) {
+            /* Grow geometrically; scenario files are a few hundred bytes. */
+            size_t ncap = cap ? 2 * cap : 4096;
+            char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nbuf) {
+                free(buf);
+                fclose(f);
+                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", path);
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                free(buf);
+                fclose(f);
+                return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(e ? e : EIO));
+            }
+            break;
+        }
+    }
+    fclose(f);
+    buf[len] = '\0';
+    *out = buf;
+    *out_len = len;
+    return OM_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * libcyaml log capture. libcyaml logs an error line ("Load: Unexpected key:
+ * atacks"), then "Load: Backtrace:" and one line per open node, innermost
+ * first: "  in mapping field 'unit' (line: 4, column: 5)" for a mapping whose
+ * current field is 'unit', "  in mapping (line: ...)" for one with no current
+ * field, "  in sequence entry '2' (line: ...)" for the second entry (1-based).
+ * So every mapping line but the innermost names the key leading down to the
+ * failing mapping, and the innermost names the field being loaded there (or,
+ * after the mapping's end, the last one loaded). The logged line numbers point
+ * at event ends, so only the names are used; lines come from the walker.
+ */
+
+#define CY_BACKTRACE_MAX 16
+
+typedef struct cy_frame {
+    bool is_entry;   /* sequence entry (else mapping) */
+    char field[64];  /* mapping: its current field ("" if none) */
+    unsigned entry;  /* sequence entry: its number, 1-based */
+} cy_frame;
+
+typedef struct cy_log {
+    char message[OM_YAML_REASON_MAX]; /* the first error message, "Load: " removed */
+    bool in_backtrace;                /* the backtrace has begun */
+    cy_frame frames[CY_BACKTRACE_MAX]; /* backtrace, innermost first */
+    size_t nframes;                   /* frames recorded */
+} cy_log;
+
+/* libcyaml's log callback: keep the first error and its backtrace. */
+static void cy_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+    cy_log *log = ctx;
+    char line[OM_YAML_REASON_MAX];
+    const char *text = line;
+    cy_frame f = { 0 };
+
+    if (level < CYAML_LOG_ERROR)
+        return;
+    vsnprintf(line, sizeof line, fmt, args);
+    line[strcspn(line, "\n")] = '\0';
+    if (strncmp(text, "Load: ", 6) == 0)
+        text += 6;
+    if (!log->in_backtrace) {
+        if (strcmp(text, "Backtrace:") == 0)
+            log->in_backtrace = true;
+        else if (log->message[0] == '\0')
+            snprintf(log->message, sizeof log->message, "%s", text);
+        return;
+    }
+    if (log->nframes == CY_BACKTRACE_MAX)
+        return;
+    if (sscanf(text, "  in mapping field '%63[^']'", f.field) == 1 ||
+        strncmp(text, "  in mapping (", 14) == 0) {
+        log->frames[log->nframes++] = f;
+    } else if (sscanf(text, "  in sequence entry '%u'", &f.entry) == 1) {
+        f.is_entry = true;
+        log->frames[log->nframes++] = f;
+    }
+}
+
+const cyaml_schema_field_t *om_yaml_field_find(const cyaml_schema_field_t *fields,
+                                               const char *key)
+{
+    for (const cyaml_schema_field_t *f = fields; f->key; f++)
+        if (strcmp(f->key, key) == 0)
+            return f;
+    return NULL;
+}
+
+om_status om_yaml_fail_unknown_key(const om_yaml_ctx *c, const char *path,
+                                   const cyaml_schema_field_t *fields, const char *key)
+{
+    const char *best = NULL;
+    size_t best_d = OM_YAML_SUGGEST_DISTANCE_MAX + 1;
+    const char *names[32];
+    size_t n = 0;
+    char known[OM_YAML_REASON_MAX / 2];
+
+    for (const cyaml_schema_field_t *f = fields; f->key; f++) {
+        size_t d = om_yaml_edit_distance(key, f->key, OM_YAML_SUGGEST_DISTANCE_MAX);
+        if (d < best_d) {
+            best_d = d;
+            best = f->key;
+        }
+        if (n < sizeof names / sizeof names[0])
+            names[n++] = f->key;
+    }
+    if (best)
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown key '%s'; did you mean '%s'?", key, best);
+    om_yaml_join_names(known, sizeof known, names, n);
+    return om_yaml_fail_at(c, OM_EPARSE, 0, path, key, "unknown key '%s'; known keys: %s",
+                           key, known);
+}
+
+/* Is key one of the NULL-terminated keys? */
+static bool key_in(const char *const *keys, const char *key)
+{
+    for (size_t i = 0; keys && keys[i]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* What the scalar or list field `f` expects, for "expected X" messages. */
+static const char *field_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f)
+{
+    if (f->value.type == CYAML_MAPPING)
+        return "a mapping of keys (indented 'key: value' lines)";
+    if (f->value.type == CYAML_SEQUENCE)
+        return d->list_expects;
+    if (key_in(d->int_keys, f->key))
+        return "an integer";
+    if (key_in(d->bool_keys, f->key))
+        return "true or false";
+    return "a single value (a name or word)";
+}
+
+/* Describe the value at path.leaf as found in the document: "a list", "a
+ * mapping", "'3'" or "nothing"; *line is its line. */
+static void describe_value(const om_yaml_ctx *c, const char *path, const char *leaf,
+                           char *out, size_t cap, size_t *line)
+{
+    om_yaml_walk w;
+    om_yaml_walk_run(&w, c->text, c->len, path, leaf);
+    *line = w.line;
+    if (!w.found)
+        snprintf(out, cap, "something else");
+    else if (w.value_type == YAML_SEQUENCE_START_EVENT)
+        snprintf(out, cap, "a list");
+    else if (w.value_type == YAML_MAPPING_START_EVENT)
+        snprintf(out, cap, "a mapping");
+    else if (w.value_type == YAML_ALIAS_EVENT)
+        snprintf(out, cap, "an alias");
+    else if (w.value[0] == '\0')
+        snprintf(out, cap, "nothing");
+    else
+        snprintf(out, cap, "'%s'", w.value);
+}
+
+/* If s starts with prefix, the rest of s; else NULL. */
+static const char *after_prefix(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+/* Append ".key" (or "key" at the start) to path. */
+static void path_append(char *path, size_t cap, const char *key)
+{
+    size_t used = strlen(path);
+    snprintf(path + used, cap - used, "%s%s", used ? "." : "", key);
+}
+
+/* Turn a failed cyaml_load_data into one message. */
+static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_err_t err,
+                            const cy_log *log)
+{
+    char path[OM_YAML_PATH_MAX] = "";
+    const cyaml_schema_field_t *fields = d->top->mapping.fields;
+    const cyaml_schema_field_t *leaf = NULL;
+    bool entry_pending = false;
+    unsigned entry = 0;
+    const char *m = log->message;
+    const char *arg;
+
+    if (err == CYAML_ERR_OOM)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory while loading", c->source);
+
+    /* The innermost mapping frame is the failing mapping; the frames outside
+     * it give its path, followed through the schema: a mapping field leads
+     * into its mapping, a field holding a sequence of mappings into the entry
+     * the next frame names ("units[3]"). */
+    size_t inner = 0;
+    while (inner < log->nframes && log->frames[inner].is_entry)
+        entry = log->frames[inner++].entry;
+    for (size_t i = log->nframes; i-- > inner + 1;) {
+        const cy_frame *f = &log->frames[i];
+        if (f->is_entry) {
+            size_t used = strlen(path);
+            if (!entry_pending || f->entry == 0)
+                break;
+            snprintf(path + used, sizeof path - used, "[%u]", f->entry - 1);
+            entry_pending = false;
+            continue;
+        }
+        const cyaml_schema_field_t *sf = entry_pending ? NULL : om_yaml_field_find(fields, f->field);
+        if (!sf)
+            break;
+        if (sf->value.type == CYAML_MAPPING) {
+            fields = sf->value.mapping.fields;
+        } else if (sf->value.type == CYAML_SEQUENCE &&
+                   sf->value.sequence.entry->type == CYAML_MAPPING) {
+            fields = sf->value.sequence.entry->mapping.fields;
+            entry_pending = true;
+        } else {
+            break;
+        }
+        path_append(path, sizeof path, sf->key);
+    }
+    if (inner < log->nframes)
+        leaf = om_yaml_field_find(fields, log->frames[inner].field);
+
+    if ((arg = after_prefix(m, "Unexpected key: ")))
+        return d->unknown_key ? d->unknown_key(c, path, fields, arg)
+                              : om_yaml_fail_unknown_key(c, path, fields, arg);
+    if ((arg = after_prefix(m, "Missing required mapping field: ")))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "required key '%s' is missing",
+                               arg);
+    if ((arg = after_prefix(m, "Mapping field already seen: ")))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "duplicate key '%s'", arg);
+    if (after_prefix(m, "Expecting ")) {
+        char got[80], leaf_path[OM_YAML_PATH_MAX];
+        size_t line;
+        if (leaf && entry > 0) {
+            char idx[24];
+            snprintf(leaf_path, sizeof leaf_path, "%s%s%s", path, path[0] ? "." : "",
+                     leaf->key);
+            snprintf(idx, sizeof idx, "[%u]", entry - 1);
+            describe_value(c, leaf_path, idx, got, sizeof got, &line);
+            return om_yaml_fail_at(c, OM_EPARSE, line, leaf_path, NULL,
+                                   "entry %u: expected %s, got %s", entry, d->entry_expects,
+                                   got);
+        }
+        if (leaf) {
+            describe_value(c, path, leaf->key, got, sizeof got, &line);
+            return om_yaml_fail_at(c, OM_EPARSE, line, path, leaf->key, "expected %s, got %s",
+                                   field_expects(d, leaf), got);
+        }
+    }
+    if (leaf)
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf->key, "%s",
+                               m[0] ? m : cyaml_strerror(err));
+    return om_yaml_fail_at(c, OM_EPARSE, 0, path, NULL, "%s", m[0] ? m : cyaml_strerror(err));
+}
+
+om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
+{
+    cy_log log;
+    const cyaml_config_t cfg = {
+        .log_fn = cy_log_fn,
+        .log_ctx = &log,
+        .mem_fn = cyaml_mem,
+        .log_level = CYAML_LOG_WARNING,
+        .flags = CYAML_CFG_DEFAULT,
+    };
+    om_yaml_walk w;
+    cyaml_err_t err;
+
+    *out = NULL;
+    memset(&log, 0, sizeof log);
+    om_yaml_walk_run(&w, c->text, c->len, NULL, NULL);
+    if (w.status == OM_ENOMEM)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);
+    if (w.status != OM_OK)
+        return om_yaml_fail_at(c, w.status, w.err_line, w.err_path, NULL, "%s", w.reason);
+    if (w.root_type == 0 ||
+        (w.root_type == YAML_SCALAR_EVENT &&
+         (w.root_scalar[0] == '\0' || strcmp(w.root_scalar, "~") == 0 ||
+          strcmp(w.root_scalar, "null") == 0)))
+        return om_yaml_fail_at(c, OM_EPARSE, w.root_type ? w.root_line : 1, NULL, NULL,
+                               "the file is empty; %s needs at least the keys %s", d->what,
+                               d->keys);
+    if (w.root_type != YAML_MAPPING_START_EVENT)
+        return om_yaml_fail_at(c, OM_EPARSE, w.root_line, NULL, NULL,
+                               "the document must be a mapping of keys (%s), not %s", d->keys,
+                               w.root_type == YAML_SEQUENCE_START_EVENT ? "a list"
+                                                                        : "a single value");
+    if (!w.has_schema)
+        return om_yaml_fail_at(c, OM_EPARSE, w.root_line, NULL, "schema",
+                               "required key 'schema' is missing (%s starts with "
+                               "'schema: %s')", d->what, d->schema);
+    if (w.schema_scalar && strcmp(w.schema, d->schema) != 0)
+        return om_yaml_fail_at(c, OM_EPARSE, w.schema_line, NULL, "schema",
+                               "unsupported schema '%s'; this version reads '%s'", w.schema,
+                               d->schema);
+
+    err = cyaml_load_data((const uint8_t *)c->text, c->len, &cfg, d->top, (cyaml_data_t **)out,
+                          NULL);
+    if (err != CYAML_OK) {
+        *out = NULL;
+        return fail_cyaml(c, d, err, &log);
+    }
+    if (NEVER(*out == NULL))
+        return om_yaml_fail_at(c, OM_EPARSE, 1, NULL, NULL, "the document is empty");
+    return OM_OK;
+}
+
+void om_yaml_free(const om_yaml_doc *d, void *data)
+{
+    const cyaml_config_t cfg = {
+        .log_fn = NULL,
+        .mem_fn = cyaml_mem,
+        .log_level = CYAML_LOG_ERROR,
+        .flags = CYAML_CFG_DEFAULT,
+    };
+    if (data)
+        cyaml_free(&cfg, d->top, data, 0);
+}

@@ -1,0 +1,778 @@
+/*
+ * cmd_list.c: `oddsmaster list`: what the embedded army lists hold (army.h),
+ * as a readable table or as JSON with stable keys (README "Army data"):
+ *
+ *   oddsmaster list                        rule sets, their titles and armies
+ *   oddsmaster list RULESET                the armies of a rule set
+ *   oddsmaster list RULESET/ARMY           its units and upgrades, with values,
+ *                                          points and rules (* = not modelled)
+ *   oddsmaster list RULESET/ARMY/UNIT      one entry in full, rules explained
+ *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
+ *                                          whether they change engagement dice
+ *
+ * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
+ * that registry, not the data file's `engine:` field, is the truth here (the
+ * tests check that the two agree). Unknown names exit 2 with a suggestion.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "army.h"
+#include "cli.h"
+
+#define CMD "list"
+
+/* Schema of the JSON documents printed. */
+#define LIST_SCHEMA "oddsmaster-list/1"
+
+/* Longest cell text kept by the table printer; longer text is truncated. */
+#define CELL_MAX 512
+
+typedef enum list_format { LIST_TEXT = 0, LIST_JSON } list_format;
+
+static void print_help(void)
+{
+    printf(
+        "Usage: oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
+        "       oddsmaster list --rules [RULESET] [--format text|json]\n\n"
+        "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
+        "with 'from: ARMY/UNIT' (README \"Army data\").\n\n"
+        "  oddsmaster list                        rule sets and their number of armies\n"
+        "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
+        "                                         source\n"
+        "  oddsmaster list RULESET/ARMY           units and upgrades: id, name, type,\n"
+        "                                         Attacks (/shots), range, Hits, Armour,\n"
+        "                                         Command, size, points, min/max, rules\n"
+        "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
+        "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
+        "                                         or not, whether they change engagement\n"
+        "                                         dice, summary\n\n"
+        "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
+        "simulated without them, and oddsmaster run warns about it.\n\n"
+        "Options:\n"
+        "  -f, --format FORMAT    text (default) or json (one object, schema\n"
+        "                         \"" LIST_SCHEMA "\"; keys in the README)\n"
+        "  -r, --rules            list the special rules\n"
+        "  -h, --help             show this help\n\n"
+        "Examples:\n"
+        "  oddsmaster list warmaster-revolution/empire\n"
+        "  oddsmaster list --rules warmaster-ancients --format json\n\n"
+        "Exit codes: 0 success, 1 bad command line, 2 unknown rule set, army or unit,\n"
+        "4 internal error.\n");
+}
+
+/* ---------------------------------------------------------------------------
+ * A small table printer: columns padded to their widest cell (counted in
+ * UTF-8 characters), the last column unpadded.
+ */
+
+typedef struct table {
+    size_t ncols;   /* columns */
+    char **cells;   /* row-major, nrows * ncols */
+    size_t nrows;   /* rows, the header included */
+    size_t cap;     /* rows allocated */
+} table;
+
+/* Display width of a UTF-8 string: its bytes that start a character. */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+/* Append a row of ncols cells; false when out of memory. */
+static bool table_add(table *t, const char *const *cells)
+{
+    if (t->nrows == t->cap) {
+        size_t ncap = t->cap ? 2 * t->cap : 32;
+        char **n = realloc(t->cells, ncap * t->ncols * sizeof *n);
+        if (!n)
+            return false;
+        t->cells = n;
+        t->cap = ncap;
+    }
+    for (size_t k = 0; k < t->ncols; k++) {
+        const char *c = cells[k] ? cells[k] : "";
+        t->cells[t->nrows * t->ncols + k] = strdup(c);
+        if (!t->cells[t->nrows * t->ncols + k]) {
+            while (k-- > 0)
+                free(t->cells[t->nrows * t->ncols + k]);
+            return false;
+        }
+    }
+    t->nrows++;
+    return true;
+}
+
+/* Print the table, each line starting with `indent`; at most 16 columns are
+ * aligned (the tables here have at most 12). */
+static void table_print(const table *t, FILE *out, const char *indent)
+{
+    size_t width[16] = { 0 };
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t k = 0; k < t->ncols && k < 16; k++) {
+            size_t w = text_width(t->cells[r * t->ncols + k]);
+            if (w > width[k])
+                width[k] = w;
+        }
+    for (size_t r = 0; r < t->nrows; r++) {
+        /* Pad up to the last non-empty cell only: no trailing blanks. */
+        size_t used = t->ncols;
+        while (used > 1 && t->cells[r * t->ncols + used - 1][0] == '\0')
+            used--;
+        fputs(indent, out);
+        for (size_t k = 0; k < used; k++) {
+            const char *c = t->cells[r * t->ncols + k];
+            fputs(c, out);
+            if (k + 1 < used)
+                fprintf(out, "%*s", (int)(width[k < 16 ? k : 15] - text_width(c) + 2), "");
+        }
+        fputc('\n', out);
+    }
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->nrows * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+}
+
+/* snprintf into a cell buffer, returning it. */
+static const char *cell(char *buf, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static const char *cell(char *buf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, CELL_MAX, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* ---------------------------------------------------------------------------
+ * Shared pieces.
+ */
+
+/* Print a JSON document (consumed) to stdout. Error: OM_ENOMEM. */
+static om_status print_json(json_t *root)
+{
+    int rc = root ? json_dumpf(root, stdout, JSON_INDENT(2)) : -1;
+    json_decref(root);
+    if (rc != 0)
+        return OM_ERROR(OM_ENOMEM, "out of memory writing JSON");
+    fputc('\n', stdout);
+    return OM_OK;
+}
+
+/* A JSON array of strings. */
+static json_t *json_strings(char *const *s, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        json_array_append_new(a, json_string(s[i]));
+    return a;
+}
+
+/* A string or null. */
+static json_t *json_opt(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+/* The engine's title of a rule set. */
+static const char *ruleset_title(const om_army_ruleset *rs)
+{
+    const om_wm_ruleset *r = om_wm_ruleset_find(rs->id);
+    return r ? r->title : rs->id;
+}
+
+/* Is the rule modelled by the engine? */
+static bool modelled(const char *id) { return om_wm_special_find(id) != NULL; }
+
+/* The rule set named `name`, or an OM_ENOTFOUND error with a suggestion: an
+ * army id given without its rule set, a rule set's directory name, or a
+ * near miss. */
+static om_status find_ruleset(const char *name, const om_army_ruleset **out)
+{
+    const size_t n = om_army_ruleset_count();
+    const char *ids[OM_WM_RULES_COUNT], *best = NULL;
+    char known[256] = "";
+
+    *out = om_army_ruleset_find(name);
+    if (*out)
+        return OM_OK;
+    for (size_t i = 0; i < n && i < OM_WM_RULES_COUNT; i++) {
+        ids[i] = om_army_ruleset_at(i)->id;
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 ids[i]);
+    }
+    if (strcmp(name, "whfb7") == 0)
+        return OM_ERROR(OM_ENOTFOUND, "whfb7 has no army lists yet (its profile and weapon "
+                        "tables are data only); rule sets with army lists: %s", known);
+    char armies[512] = "";
+    for (size_t i = 0; i < n; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s.yaml", om_army_ruleset_at(i)->dir, name);
+        if (om_army_file_find(path))
+            snprintf(armies + strlen(armies), sizeof armies - strlen(armies), "%s'%s/%s'",
+                     armies[0] ? " or " : "", om_army_ruleset_at(i)->id, name);
+        if (strcmp(name, om_army_ruleset_at(i)->dir) == 0)
+            best = ids[i];
+    }
+    if (armies[0])
+        return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean %s?", name, armies);
+    if (!best)
+        best = om_army_suggest_name(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
+    if (best)
+        return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean '%s'?", name, best);
+    return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; rule sets with army lists: %s", name,
+                    known);
+}
+
+/* "3", "3/1" or "+2" (characters and mounts print their bonus). */
+static const char *attacks_text(char *buf, const om_army_unit *u)
+{
+    if (om_army_type_is_character(u->type) || u->type == OM_ARMY_MOUNT)
+        return cell(buf, "+%u", u->attacks);
+    if (u->shots > 0)
+        return cell(buf, "%u/%u", u->attacks, u->shots);
+    return cell(buf, "%u", u->attacks);
+}
+
+/* A number, or "-" for 0. */
+static const char *num_or_dash(char *buf, unsigned v)
+{
+    return v ? cell(buf, "%u", v) : "-";
+}
+
+/* The unit's rule ids, those the engine does not model marked with '*'. */
+static const char *rules_text(char *buf, const om_army_unit *u)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < u->rules_count; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, CELL_MAX - used, "%s%s%s", i ? ", " : "", u->rules[i],
+                 modelled(u->rules[i]) ? "" : "*");
+    }
+    return buf;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list
+ */
+
+static om_status list_rulesets(list_format fmt)
+{
+    om_army_rules *reg = NULL;
+    om_army_table *tables[OM_ARMY_TABLE_COUNT] = { NULL };
+    size_t n_modelled = 0;
+    om_status st;
+
+    if ((st = om_army_rules_load(&reg)))
+        return st;
+    for (size_t i = 0; i < reg->count; i++)
+        n_modelled += modelled(reg->rules[i].id);
+    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT && st == OM_OK; k++)
+        st = om_army_table_load((om_army_table_kind)k, &tables[k]);
+    if (st == OM_OK && fmt == LIST_JSON) {
+        json_t *root = json_object(), *rs = json_array(), *tabs = json_array();
+        for (size_t i = 0; i < om_army_ruleset_count(); i++) {
+            const om_army_ruleset *r = om_army_ruleset_at(i);
+            json_array_append_new(rs, json_pack("{s:s, s:s, s:s, s:I}", "id", r->id, "title",
+                                                ruleset_title(r), "directory", r->dir, "armies",
+                                                (json_int_t)om_army_count(r)));
+        }
+        for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
+            json_array_append_new(tabs, json_pack("{s:s, s:s, s:s, s:I}", "ruleset",
+                                                  tables[k]->ruleset, "path",
+                                                  om_army_table_path((om_army_table_kind)k),
+                                                  "list_version", tables[k]->list_version,
+                                                  "rows", (json_int_t)tables[k]->nrows));
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "rulesets", rs);
+        json_object_set_new(root, "special_rules",
+                            json_pack("{s:I, s:I}", "count", (json_int_t)reg->count,
+                                      "implemented", (json_int_t)n_modelled));
+        json_object_set_new(root, "data_only", tabs);
+        st = print_json(root);
+    } else if (st == OM_OK) {
+        table t = { .ncols = 3 };
+        char b[CELL_MAX];
+        bool ok = table_add(&t, (const char *[]){ "rule set", "title", "armies" });
+        for (size_t i = 0; ok && i < om_army_ruleset_count(); i++) {
+            const om_army_ruleset *r = om_army_ruleset_at(i);
+            ok = table_add(&t, (const char *[]){ r->id, ruleset_title(r),
+                                                 cell(b, "%zu", om_army_count(r)) });
+        }
+        if (!ok) {
+            st = OM_ERROR(OM_ENOMEM, "out of memory");
+        } else {
+            printf("Rule sets with army lists (oddsmaster list RULESET lists the armies):\n");
+            table_print(&t, stdout, "  ");
+            printf("\nSpecial rules: %zu named by the lists, %zu modelled by the engine "
+                   "(oddsmaster list --rules).\n", reg->count, n_modelled);
+            printf("Data only, not simulated yet: %s (%s, %zu profiles) and %s (%zu "
+                   "weapons).\n", om_army_table_path(OM_ARMY_TABLE_PROFILES),
+                   tables[0]->list_version, tables[0]->nrows,
+                   om_army_table_path(OM_ARMY_TABLE_WEAPONS), tables[1]->nrows);
+        }
+        table_free(&t);
+    }
+    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
+        om_army_table_free(tables[k]);
+    om_army_rules_free(reg);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list RULESET
+ */
+
+static om_status list_armies(const om_army_ruleset *rs, list_format fmt)
+{
+    const size_t n = om_army_count(rs);
+    json_t *root = NULL, *arr = NULL;
+    table t = { .ncols = 6 };
+    char b[4][CELL_MAX];
+    bool ok = true;
+    om_status st = OM_OK;
+
+    if (fmt == LIST_JSON) {
+        root = json_pack("{s:s, s:s, s:s}", "schema", LIST_SCHEMA, "ruleset", rs->id, "title",
+                         ruleset_title(rs));
+        arr = json_array();
+    } else {
+        ok = table_add(&t, (const char *[]){ "army", "name", "units", "upgrades",
+                                             "list version", "source" });
+    }
+    for (size_t i = 0; ok && st == OM_OK && i < n; i++) {
+        om_army *a = NULL;
+        if ((st = om_army_load(rs->id, om_army_file_of(rs, i)->stem, &a)))
+            break;
+        if (fmt == LIST_JSON)
+            json_array_append_new(
+                arr, json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:s, s:s}", "id", a->id,
+                               "name", a->name, "units", (json_int_t)a->units_count, "upgrades",
+                               (json_int_t)a->upgrades_count, "spells",
+                               (json_int_t)a->spells_count, "list_version", a->list_version,
+                               "source_label", a->source_label, "source", a->origin,
+                               "magic_items", a->magic_items));
+        else
+            ok = table_add(&t, (const char *[]){ a->id, a->name,
+                                                 cell(b[0], "%zu", a->units_count),
+                                                 cell(b[1], "%zu", a->upgrades_count),
+                                                 a->list_version, a->origin });
+        om_army_free(a);
+    }
+    if (!ok && st == OM_OK)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    if (fmt == LIST_JSON) {
+        if (st == OM_OK && root) {
+            json_object_set_new(root, "armies", arr);
+            return print_json(root);
+        }
+        json_decref(arr);
+        json_decref(root);
+        return st ? st : OM_ERROR(OM_ENOMEM, "out of memory");
+    }
+    if (st == OM_OK) {
+        printf("%s (%s): %zu armies (oddsmaster list %s/ARMY lists the units)\n",
+               ruleset_title(rs), rs->id, n, rs->id);
+        table_print(&t, stdout, "  ");
+    }
+    table_free(&t);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list RULESET/ARMY and RULESET/ARMY/UNIT
+ */
+
+/* One army entry as JSON (keys in the README). */
+static json_t *unit_json(const om_army_unit *u)
+{
+    json_t *o = json_object(), *not_modelled = json_array();
+    for (size_t i = 0; not_modelled && i < u->rules_count; i++)
+        if (!modelled(u->rules[i]))
+            json_array_append_new(not_modelled, json_string(u->rules[i]));
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "id", json_string(u->id));
+    json_object_set_new(o, "name", json_string(u->name));
+    json_object_set_new(o, "type", json_string(om_army_type_name(u->type)));
+    json_object_set_new(o, "source_type", json_opt(u->source_type));
+    json_object_set_new(o, "attacks", json_integer(u->attacks));
+    json_object_set_new(o, "shots", json_integer(u->shots));
+    json_object_set_new(o, "range_cm", json_integer(u->range_cm));
+    json_object_set_new(o, "hits", json_integer(u->hits));
+    json_object_set_new(o, "armour", json_string(u->armour));
+    json_object_set_new(o, "save", json_integer(u->save));
+    json_object_set_new(o, "command", json_integer(u->command));
+    json_object_set_new(o, "size", json_integer(u->size));
+    json_object_set_new(o, "points", json_integer(u->points));
+    json_object_set_new(o, "min", json_integer(u->min));
+    json_object_set_new(o, "max", json_integer(u->max));
+    json_object_set_new(o, "upgrades", json_strings(u->upgrades, u->upgrades_count));
+    json_object_set_new(o, "rules", json_strings(u->rules, u->rules_count));
+    json_object_set_new(o, "not_modelled", not_modelled);
+    json_object_set_new(o, "notes", json_opt(u->notes));
+    return o;
+}
+
+/* Add the entries of one section to a table. */
+static bool add_entries(table *t, const om_army_unit *units, size_t n)
+{
+    /* One buffer per formatted cell: the row's cells are all built before
+     * table_add copies them. */
+    char b[10][CELL_MAX];
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        const om_army_unit *u = &units[i];
+        ok = table_add(t, (const char *[]){
+            u->id, u->name, om_army_type_name(u->type), attacks_text(b[0], u),
+            u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-", num_or_dash(b[2], u->hits),
+            u->armour, num_or_dash(b[3], u->command), num_or_dash(b[4], u->size),
+            u->is_upgrade ? cell(b[5], "%+d", u->points) : cell(b[5], "%d", u->points),
+            cell(b[6], "%s/%s", num_or_dash(b[7], u->min), num_or_dash(b[8], u->max)),
+            rules_text(b[9], u) });
+    }
+    return ok;
+}
+
+static om_status print_army_text(const om_army *a)
+{
+    static const char *const header[] = { "id", "name", "type", "attacks", "range", "hits",
+                                          "armour", "cmd", "size", "points", "min/max",
+                                          "rules" };
+    table units = { .ncols = 12 }, ups = { .ncols = 12 };
+    bool any_unmodelled = false, ok;
+
+    ok = table_add(&units, header) && add_entries(&units, a->units, a->units_count) &&
+         table_add(&ups, header) && add_entries(&ups, a->upgrades, a->upgrades_count);
+    if (ok) {
+        printf("%s (%s/%s), list version %s (%s)\n", a->name, a->ruleset, a->id,
+               a->list_version, a->source_label);
+        printf("Source: %s\n\nUnits (per unit; min/max per 1000 points):\n", a->origin);
+        table_print(&units, stdout, "  ");
+        if (a->upgrades_count) {
+            printf("\nUpgrades (points are added to the unit or character; attacks of "
+                   "characters and mounts are bonuses):\n");
+            table_print(&ups, stdout, "  ");
+        }
+        if (a->spells_count) {
+            printf("\nSpells:");
+            for (size_t i = 0; i < a->spells_count; i++)
+                printf("%s %s (%u+)", i ? "," : "", a->spells[i].name, a->spells[i].roll);
+            printf("\n");
+        }
+        for (size_t i = 0; i < a->units_count + a->upgrades_count; i++) {
+            const om_army_unit *u = i < a->units_count ? &a->units[i]
+                                                       : &a->upgrades[i - a->units_count];
+            for (size_t k = 0; k < u->rules_count; k++)
+                any_unmodelled |= !modelled(u->rules[k]);
+        }
+        if (any_unmodelled)
+            printf("\n* not modelled by the engine yet (oddsmaster list --rules %s).\n",
+                   a->ruleset);
+        printf("Use in a scenario: 'from: %s/%s' (oddsmaster list %s/%s/UNIT for details).\n",
+               a->id, a->units_count ? a->units[0].id : "UNIT", a->ruleset, a->id);
+    }
+    table_free(&units);
+    table_free(&ups);
+    return ok ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
+}
+
+static om_status list_army(const om_army_ruleset *rs, const char *army, list_format fmt)
+{
+    om_army *a = NULL;
+    om_status st;
+
+    if ((st = om_army_load(rs->id, army, &a)))
+        return st;
+    if (fmt == LIST_JSON) {
+        json_t *root = json_object(), *units = json_array(), *ups = json_array(),
+               *spells = json_array();
+        for (size_t i = 0; i < a->units_count; i++)
+            json_array_append_new(units, unit_json(&a->units[i]));
+        for (size_t i = 0; i < a->upgrades_count; i++)
+            json_array_append_new(ups, unit_json(&a->upgrades[i]));
+        for (size_t i = 0; i < a->spells_count; i++)
+            json_array_append_new(spells,
+                                  json_pack("{s:s, s:s, s:I, s:I}", "id", a->spells[i].id,
+                                            "name", a->spells[i].name, "roll",
+                                            (json_int_t)a->spells[i].roll, "range_cm",
+                                            (json_int_t)a->spells[i].range_cm));
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "ruleset", json_string(a->ruleset));
+        json_object_set_new(root, "army", json_string(a->id));
+        json_object_set_new(root, "name", json_string(a->name));
+        json_object_set_new(root, "list_version", json_string(a->list_version));
+        json_object_set_new(root, "source_label", json_string(a->source_label));
+        json_object_set_new(root, "source", json_string(a->origin));
+        json_object_set_new(root, "magic_items", json_string(a->magic_items));
+        json_object_set_new(root, "notes", json_opt(a->notes));
+        json_object_set_new(root, "army_rules", json_opt(a->army_rules));
+        json_object_set_new(root, "units", units);
+        json_object_set_new(root, "upgrades", ups);
+        json_object_set_new(root, "spells", spells);
+        st = print_json(root);
+    } else {
+        st = print_army_text(a);
+    }
+    om_army_free(a);
+    return st;
+}
+
+static om_status list_unit(const om_army_ruleset *rs, const char *army, const char *id,
+                           list_format fmt)
+{
+    om_army *a = NULL;
+    const om_army_unit *u = NULL;
+    om_army_rules *reg = NULL;
+    char b[8][CELL_MAX];
+    om_status st;
+
+    if ((st = om_army_load(rs->id, army, &a)) || (st = om_army_unit_lookup(a, id, &u)) ||
+        (st = om_army_rules_load(&reg))) {
+        om_army_free(a);
+        return st;
+    }
+    if (fmt == LIST_JSON) {
+        json_t *root = json_object(), *rules = json_array();
+        for (size_t i = 0; i < u->rules_count; i++) {
+            const om_army_rule *r = om_army_rules_find(reg, u->rules[i]);
+            json_array_append_new(rules, json_pack("{s:s, s:s?, s:b, s:s?}", "id", u->rules[i],
+                                                   "name", r ? r->name : NULL, "implemented",
+                                                   modelled(u->rules[i]), "summary",
+                                                   r ? r->summary : NULL));
+        }
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "ruleset", json_string(a->ruleset));
+        json_object_set_new(root, "army", json_string(a->id));
+        json_object_set_new(root, "section", json_string(u->is_upgrade ? "upgrades" : "units"));
+        json_object_set_new(root, "unit", unit_json(u));
+        json_object_set_new(root, "rules", rules);
+        st = print_json(root);
+    } else {
+        printf("%s/%s/%s: %s (%s%s%s%s)\n", a->ruleset, a->id, u->id, u->name,
+               om_army_type_name(u->type), u->source_type ? ", printed \"" : "",
+               u->source_type ? u->source_type : "", u->source_type ? "\"" : "");
+        printf("  attacks %s, range %s, hits %s, armour %s (save used: %s), command %s\n",
+               attacks_text(b[0], u), u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-",
+               num_or_dash(b[2], u->hits), u->armour,
+               u->save ? cell(b[3], "%u+", u->save) : "none", num_or_dash(b[4], u->command));
+        printf("  size %s, points %s%d, min %s, max %s (per 1000 points)\n",
+               num_or_dash(b[5], u->size), u->is_upgrade && u->points >= 0 ? "+" : "",
+               u->points, num_or_dash(b[6], u->min), num_or_dash(b[7], u->max));
+        if (u->upgrades_count) {
+            printf("  upgrades:");
+            for (size_t i = 0; i < u->upgrades_count; i++)
+                printf("%s %s", i ? "," : "", u->upgrades[i]);
+            printf("\n");
+        }
+        if (u->notes)
+            printf("  notes: %s\n", u->notes);
+        printf("  rules:%s\n", u->rules_count ? "" : " none");
+        for (size_t i = 0; i < u->rules_count; i++) {
+            const om_army_rule *r = om_army_rules_find(reg, u->rules[i]);
+            printf("    %s%s: %s\n", u->rules[i],
+                   modelled(u->rules[i]) ? " (modelled)" : "* (not modelled yet)",
+                   r ? r->summary : "(not in the registry)");
+        }
+        if ((unsigned)u->type < OM_WM_TROOP_COUNT && !u->is_upgrade)
+            printf("  scenario: 'unit: {from: %s/%s}'\n", a->id, u->id);
+        else if (om_army_type_is_character(u->type))
+            printf("  scenario: side key 'character: %s/%s'\n", a->id, u->id);
+        else if (u->type == OM_ARMY_MOUNT)
+            printf("  scenario: side key 'mount: %s' with a character\n", u->id);
+    }
+    om_army_rules_free(reg);
+    om_army_free(a);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list --rules [RULESET]
+ */
+
+/* Does the rule belong to rule set rs (NULL: any)? */
+static bool rule_in(const om_army_rule *r, const om_army_ruleset *rs)
+{
+    for (size_t i = 0; rs && i < r->rulesets_count; i++)
+        if (strcmp(r->rulesets[i], rs->id) == 0)
+            return true;
+    return rs == NULL;
+}
+
+static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
+{
+    om_army_rules *reg = NULL;
+    size_t n = 0, n_modelled = 0;
+    om_status st;
+
+    if ((st = om_army_rules_load(&reg)))
+        return st;
+    for (size_t i = 0; i < reg->count; i++) {
+        n += rule_in(&reg->rules[i], rs);
+        n_modelled += rule_in(&reg->rules[i], rs) && modelled(reg->rules[i].id);
+    }
+    if (fmt == LIST_JSON) {
+        json_t *root = json_object(), *arr = json_array(), *eng = json_array();
+        for (size_t i = 0; i < reg->count; i++) {
+            const om_army_rule *r = &reg->rules[i];
+            if (!rule_in(r, rs))
+                continue;
+            json_array_append_new(
+                arr, json_pack("{s:s, s:s, s:b, s:b, s:o, s:s, s:o}", "id", r->id, "name",
+                               r->name, "implemented", modelled(r->id), "affects_engagement_dice",
+                               r->affects_dice, "rulesets",
+                               json_strings(r->rulesets, r->rulesets_count), "summary",
+                               r->summary, "used_by", json_strings(r->used_by, r->used_by_count)));
+        }
+        for (size_t i = 0; i < om_wm_special_count(); i++)
+            json_array_append_new(eng, json_pack("{s:s, s:s, s:s}", "id",
+                                                 om_wm_special_at(i)->id, "effect",
+                                                 om_wm_special_at(i)->effect, "section",
+                                                 om_wm_special_at(i)->section));
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "ruleset", rs ? json_string(rs->id) : json_null());
+        json_object_set_new(root, "count", json_integer((json_int_t)n));
+        json_object_set_new(root, "implemented", json_integer((json_int_t)n_modelled));
+        json_object_set_new(root, "rules", arr);
+        json_object_set_new(root, "engine_rules", eng);
+        st = print_json(root);
+    } else {
+        table t = { .ncols = rs ? 5 : 6 };
+        bool ok = table_add(&t, rs ? (const char *[]){ "id", "name", "modelled", "dice",
+                                                       "summary" }
+                                   : (const char *[]){ "id", "name", "modelled", "dice",
+                                                       "rule sets", "summary" });
+        for (size_t i = 0; ok && i < reg->count; i++) {
+            const om_army_rule *r = &reg->rules[i];
+            char sets[CELL_MAX] = "";
+            if (!rule_in(r, rs))
+                continue;
+            for (size_t k = 0; k < r->rulesets_count; k++)
+                snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", k ? "," : "",
+                         r->rulesets[k]);
+            const char *yes_no = modelled(r->id) ? "yes" : "no";
+            const char *dice = r->affects_dice ? "yes" : "no";
+            ok = rs ? table_add(&t, (const char *[]){ r->id, r->name, yes_no, dice, r->summary })
+                    : table_add(&t, (const char *[]){ r->id, r->name, yes_no, dice, sets,
+                                                      r->summary });
+        }
+        if (ok) {
+            printf("Special rules of the %s army lists: %zu, %zu modelled by the engine.\n",
+                   rs ? rs->id : "Warmaster", n, n_modelled);
+            printf("\"dice\": the rule changes engagement dice beyond the stat line.\n");
+            table_print(&t, stdout, "  ");
+            table_free(&t);
+            t = (table){ .ncols = 3 };
+            ok = table_add(&t, (const char *[]){ "id", "digest", "effect" });
+            for (size_t i = 0; ok && i < om_wm_special_count(); i++)
+                ok = table_add(&t, (const char *[]){ om_wm_special_at(i)->id,
+                                                     om_wm_special_at(i)->section,
+                                                     om_wm_special_at(i)->effect });
+            if (ok) {
+                printf("\nRules the engine models (a scenario's 'rules:' may name them):\n");
+                table_print(&t, stdout, "  ");
+            }
+        }
+        if (!ok) {
+            st = OM_ERROR(OM_ENOMEM, "out of memory");
+        }
+        table_free(&t);
+    }
+    om_army_rules_free(reg);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * Entry point.
+ */
+
+int om_cmd_list(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"rules", no_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    list_format fmt = LIST_TEXT;
+    const om_army_ruleset *rs = NULL;
+    const char *what = NULL;
+    bool rules = false;
+    char rs_name[128], army[128];
+    const char *unit = NULL;
+    om_status st;
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:rh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                fmt = LIST_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                fmt = LIST_JSON;
+            else
+                return om_cli_usage_error(CMD, "unknown format '%s' (text or json)", optarg);
+            break;
+        case 'r': rules = true; break;
+        case 'h': print_help(); return OM_EXIT_OK;
+        case ':': return om_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return om_cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        what = argv[optind++];
+    if (optind < argc)
+        return om_cli_usage_error(CMD, "unexpected argument '%s' (one name at a time)",
+                                  argv[optind]);
+    if (!what) {
+        st = rules ? list_rules(NULL, fmt) : list_rulesets(fmt);
+        return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
+    }
+
+    /* RULESET[/ARMY[/UNIT]] */
+    {
+        size_t n1 = strcspn(what, "/");
+        const char *rest = what[n1] ? what + n1 + 1 : NULL;
+        size_t n2 = rest ? strcspn(rest, "/") : 0;
+        if (n1 >= sizeof rs_name || n2 >= sizeof army)
+            return om_cli_fail(CMD, OM_ERROR(OM_ENOTFOUND, "no such name: '%s'", what));
+        memcpy(rs_name, what, n1);
+        rs_name[n1] = '\0';
+        memcpy(army, rest ? rest : "", n2);
+        army[n2] = '\0';
+        unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
+    }
+    if ((st = find_ruleset(rs_name, &rs)))
+        return om_cli_fail(CMD, st);
+    if (rules) {
+        if (army[0])
+            return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
+        st = list_rules(rs, fmt);
+    } else if (!army[0] && !unit) {
+        st = list_armies(rs, fmt);
+    } else if (!unit) {
+        st = list_army(rs, army, fmt);
+    } else if (unit[0] == '\0' || strchr(unit, '/')) {
+        st = OM_ERROR(OM_ENOTFOUND, "expected RULESET/ARMY/UNIT, got '%s'", what);
+    } else {
+        st = list_unit(rs, army, unit, fmt);
+    }
+    return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
+}
