@@ -94,7 +94,11 @@ static om_status histogram_field(om_h5_reader *r, const char *name, uint8_t *buf
 }
 
 /* The outcome table from the winner histogram (codes OM_WM_SIDE_A...). */
-static om_status outcome_from_winner(om_summary *s, const uint64_t hist[OM_STATS_HIST_BINS])
+/* Fill an outcome table [side][WIN/DRAW/LOSE] and P(none) from the histogram of
+ * a winner-coded field `name`. */
+static om_status outcome_from_winner(om_summary *s, const char *name,
+                                     const uint64_t hist[OM_STATS_HIST_BINS],
+                                     om_summary_prob table[2][3], om_summary_prob *none)
 {
     uint64_t invalid = 0;
     om_status st;
@@ -103,24 +107,82 @@ static om_status outcome_from_winner(om_summary *s, const uint64_t hist[OM_STATS
         invalid += hist[v];
     if (invalid > 0)
         return OM_ERROR(OM_EHDF5,
-                        "%s: /trials/winner holds %llu values that are not a, b, draw or none",
-                        s->file, (unsigned long long)invalid);
+                        "%s: /trials/%s holds %llu values that are not a, b, draw or none",
+                        s->file, name, (unsigned long long)invalid);
     for (int side = 0; side < 2; side++) {
         uint64_t win = hist[side == 0 ? OM_WM_SIDE_A : OM_WM_SIDE_B];
         uint64_t lose = hist[side == 0 ? OM_WM_SIDE_B : OM_WM_SIDE_A];
-        if ((st = prob_set(&s->outcome[side][OM_SUMMARY_WIN], win, s->trials, s->confidence))
+        if ((st = prob_set(&table[side][OM_SUMMARY_WIN], win, s->trials, s->confidence))
                 != OM_OK
-            || (st = prob_set(&s->outcome[side][OM_SUMMARY_DRAW], hist[OM_WM_DRAW], s->trials,
+            || (st = prob_set(&table[side][OM_SUMMARY_DRAW], hist[OM_WM_DRAW], s->trials,
                               s->confidence)) != OM_OK
-            || (st = prob_set(&s->outcome[side][OM_SUMMARY_LOSE], lose, s->trials,
+            || (st = prob_set(&table[side][OM_SUMMARY_LOSE], lose, s->trials,
                               s->confidence)) != OM_OK)
             return st;
     }
-    s->has_outcome = true;
-    return OM_OK;
+    return prob_set(none, hist[OM_WM_NO_CONTEST], s->trials, s->confidence);
 }
 
-/* Mean, sd, maximum and the "at least k" table of a filled field histogram. */
+unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lost)
+{
+    if (lost >= stands)
+        return (unsigned)points;
+    /* Half value, rounded up to the nearest 5 (W23). */
+    if (stands >= 3 && stands - lost == 1)
+        return (unsigned)((points + 9) / 10 * 5);
+    return 0;
+}
+
+/* The unit's starting stands from the recorded options (options_json a.unit.stands);
+ * 0 when the file does not say. */
+static unsigned recorded_stands(om_h5_reader *r, int side)
+{
+    char *text = NULL;
+    json_t *root, *v;
+    unsigned stands = 0;
+    if (om_h5_reader_attr_string(r, "options_json", &text) != OM_OK) {
+        om_error_clear();
+        return 0;
+    }
+    root = json_loads(text, 0, NULL);
+    v = json_object_get(json_object_get(json_object_get(root, side_key[side]), "unit"),
+                        "stands");
+    if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 256)
+        stands = (unsigned)json_integer_value(v);
+    json_decref(root);
+    free(text);
+    return stands;
+}
+
+/* Victory points lost by each side, from its stands_lost distribution. */
+static void points_lost(om_h5_reader *r, om_summary *s)
+{
+    static const char *const lost_field[2] = {"stands_lost_a", "stands_lost_b"};
+    for (int side = 0; side < 2; side++) {
+        om_summary_points *pl = &s->lost[side];
+        const om_summary_field *sf = NULL;
+        for (size_t i = 0; i < s->field_count; i++)
+            if (strcmp(s->fields[i].field->name, lost_field[side]) == 0)
+                sf = &s->fields[i];
+        memset(pl, 0, sizeof *pl);
+        pl->stands = recorded_stands(r, side);
+        pl->points = s->points[side];
+        if (sf == NULL || pl->stands == 0 || pl->points == 0 || sf->max > pl->stands)
+            continue;
+        pl->known = true;
+        pl->value[1] = om_summary_victory_points(pl->points, pl->stands,
+                                                 pl->stands >= 3 ? pl->stands - 1 : 0);
+        pl->value[2] = (unsigned)pl->points;
+        for (unsigned k = 0; k <= sf->max; k++) {
+            unsigned vp = om_summary_victory_points(pl->points, pl->stands, k);
+            double p = (double)sf->hist[k] / (double)s->trials;
+            int at = vp == 0 ? 0 : vp == pl->value[2] ? 2 : 1;
+            pl->p[at] += p;
+            pl->mean += p * vp;
+        }
+    }
+}
+
 static om_status field_stats(om_summary_field *sf, uint64_t trials, double confidence)
 {
     uint64_t tail = 0;
@@ -173,11 +235,15 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s)
             continue;
         /* Only the run's winner feeds the outcome table; other winner-coded
          * fields (round1_winner) are reported elsewhere. */
-        if (f->type == OM_FIELD_WINNER && strcmp(f->name, "winner") != 0)
-            continue;
         if (f->type == OM_FIELD_WINNER) {
+            bool round1 = strcmp(f->name, "round1_winner") == 0;
             if ((st = histogram_field(r, f->name, buf, chunk, hist)) == OM_OK)
-                st = outcome_from_winner(s, hist);
+                st = outcome_from_winner(s, f->name, hist, round1 ? s->round1 : s->outcome,
+                                         round1 ? &s->round1_none : &s->none);
+            if (round1)
+                s->has_round1 = true;
+            else
+                s->has_outcome = true;
         } else {
             om_summary_field *sf = &s->fields[s->field_count++];
             sf->field = f;
@@ -186,6 +252,8 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s)
         }
     }
     free(buf);
+    if (st == OM_OK)
+        points_lost(r, s);
     return st;
 }
 
@@ -276,6 +344,52 @@ static void text_unit(FILE *out, const om_summary *s, int side)
         fprintf(out, " (%llu points)", (unsigned long long)s->points[side]);
 }
 
+/* An outcome table: per side P(win), P(draw), P(lose) with intervals, and the
+ * probability of no winner when it ever happened. */
+static void text_outcome(FILE *out, const char *ci, const char *title,
+                         const om_summary_prob table[2][3], const om_summary_prob *none)
+{
+    char head[3][48];
+    fprintf(out, "\n%s\n", title);
+    snprintf(head[0], sizeof head[0], "P(win) [%s CI]", ci);
+    snprintf(head[1], sizeof head[1], "P(draw) [%s CI]", ci);
+    snprintf(head[2], sizeof head[2], "P(lose) [%s CI]", ci);
+    /* Columns are 26 wide: a 23-character "p [lo, hi]" and 3 spaces. */
+    fprintf(out, "  side  %-26s%-26s%s\n", head[0], head[1], head[2]);
+    for (int side = 0; side < 2; side++) {
+        fprintf(out, "  %-4s  ", side_label[side]);
+        for (int c = 0; c < 3; c++) {
+            text_prob(out, &table[side][c]);
+            fprintf(out, c < 2 ? "   " : "\n");
+        }
+    }
+    if (none->count > 0) {
+        fprintf(out, "  no winner (no contact, or unresolved at the turn limit): ");
+        text_prob(out, none);
+        fprintf(out, "\n");
+    }
+}
+
+/* Victory points lost by each side whose points and stands the file records. */
+static void text_points(FILE *out, const om_summary *s)
+{
+    if (!s->lost[0].known && !s->lost[1].known)
+        return;
+    fprintf(out, "\nVictory points lost (destroyed: full value; 3+ stands reduced to 1: half,\n"
+                 "rounded up to 5)\n");
+    for (int side = 0; side < 2; side++) {
+        const om_summary_points *pl = &s->lost[side];
+        if (!pl->known)
+            continue;
+        fprintf(out, "  %s %s (%llu points, %u stands): mean %.2f;", side_label[side],
+                or_unknown(s->unit[side]), (unsigned long long)pl->points, pl->stands, pl->mean);
+        for (int i = 0; i < 3; i++)
+            if (i != 1 || pl->stands >= 3)
+                fprintf(out, " P(%u) %.4f%s", pl->value[i], pl->p[i], i < 2 ? "," : "");
+        fprintf(out, "\n");
+    }
+}
+
 om_status om_summary_print_text(const om_summary *s, FILE *out)
 {
     /* "95%": the interval label of every table. */
@@ -303,22 +417,12 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
     fprintf(out, "  program:   oddsmaster %s\n", or_unknown(s->program_version));
     fprintf(out, "  intervals: %s Wilson score intervals\n", ci);
 
-    if (s->has_outcome) {
-        char head[3][48];
-        fprintf(out, "\nOutcome\n");
-        snprintf(head[0], sizeof head[0], "P(win) [%s CI]", ci);
-        snprintf(head[1], sizeof head[1], "P(draw) [%s CI]", ci);
-        snprintf(head[2], sizeof head[2], "P(lose) [%s CI]", ci);
-        /* Columns are 26 wide: a 23-character "p [lo, hi]" and 3 spaces. */
-        fprintf(out, "  side  %-26s%-26s%s\n", head[0], head[1], head[2]);
-        for (int side = 0; side < 2; side++) {
-            fprintf(out, "  %-4s  ", side_label[side]);
-            for (int c = 0; c < 3; c++) {
-                text_prob(out, &s->outcome[side][c]);
-                fprintf(out, c < 2 ? "   " : "\n");
-            }
-        }
-    }
+    if (s->has_outcome)
+        text_outcome(out, ci, s->has_round1 ? "Outcome of the engagement" : "Outcome",
+                     s->outcome, &s->none);
+    if (s->has_round1)
+        text_outcome(out, ci, "First round", s->round1, &s->round1_none);
+    text_points(out, s);
 
     for (size_t i = 0; i < s->field_count; i++) {
         const om_summary_field *sf = &s->fields[i];
@@ -383,19 +487,53 @@ static json_t *json_u64(uint64_t v)
     return json_string(text);
 }
 
-static json_t *json_outcome(const om_summary *s)
+/* {"a": {"win", "draw", "lose"}, "b": {...}, "none": P}; null when absent. */
+static json_t *json_outcome(bool present, const om_summary_prob table[2][3],
+                            const om_summary_prob *none)
 {
     json_t *o;
-    if (!s->has_outcome)
+    if (!present)
         return json_null();
     o = json_object();
     for (int side = 0; side < 2 && o != NULL; side++) {
         json_t *so = json_object();
         for (int c = 0; c < 3 && so != NULL; c++)
-            if (json_object_set_new(so, outcome_key[c], json_prob(&s->outcome[side][c])) != 0) {
+            if (json_object_set_new(so, outcome_key[c], json_prob(&table[side][c])) != 0) {
                 json_decref(so);
                 so = NULL;
             }
+        if (json_object_set_new(o, side_key[side], so) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    }
+    if (o != NULL && json_object_set_new(o, "none", json_prob(none)) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
+}
+
+/* {"a": {"points", "stands", "mean", "distribution": {"vp": p}}, "b": ...}; a
+ * side whose points or stands are unknown is null. */
+static json_t *json_points(const om_summary *s)
+{
+    json_t *o = json_object();
+    for (int side = 0; side < 2 && o != NULL; side++) {
+        const om_summary_points *pl = &s->lost[side];
+        json_t *so = json_null(), *dist;
+        char key[16];
+        if (pl->known) {
+            dist = json_object();
+            for (int i = 0; i < 3 && dist != NULL; i++) {
+                if (i == 1 && pl->stands < 3)
+                    continue;
+                snprintf(key, sizeof key, "%u", pl->value[i]);
+                json_object_set_new(dist, key, json_real(pl->p[i]));
+            }
+            so = json_pack("{s:I, s:I, s:f, s:o}", "points", (json_int_t)pl->points, "stands",
+                           (json_int_t)pl->stands, "mean", pl->mean, "distribution", dist);
+        }
         if (json_object_set_new(o, side_key[side], so) != 0) {
             json_decref(o);
             o = NULL;
@@ -460,12 +598,15 @@ static json_t *json_summary(const om_summary *s)
             fields = NULL;
         }
     /* "o" takes over its argument even on failure, so nothing leaks when one is NULL. */
-    root = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:o, s:o, s:s?, s:o, s:o, s:o, s:f}",
+    root = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:o, s:o, s:s?, s:o, s:o, s:o, s:o, s:o,"
+                     " s:f}",
                      "schema", OM_SUMMARY_SCHEMA, "file", s->file, "title", s->title, "ruleset",
                      s->ruleset, "kind", s->kind, "trials", json_u64(s->trials), "seed",
                      s->has_seed ? json_u64(s->seed) : json_null(), "program_version",
-                     s->program_version, "units", units, "outcome", json_outcome(s), "fields",
-                     fields, "confidence", s->confidence);
+                     s->program_version, "units", units, "outcome",
+                     json_outcome(s->has_outcome, s->outcome, &s->none), "round1_outcome",
+                     json_outcome(s->has_round1, s->round1, &s->round1_none), "points_lost",
+                     json_points(s), "fields", fields, "confidence", s->confidence);
     return root;
 }
 
@@ -509,11 +650,21 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
             csv_row(out, sf->field->name, k, (double)sf->hist[k] / (double)s->trials,
                     &sf->at_least[k]);
     }
-    if (s->has_outcome)
+    static const char *const round1_row[2][3] = {{"round1_win_a", "round1_draw_a",
+                                                  "round1_lose_a"},
+                                                 {"round1_win_b", "round1_draw_b",
+                                                  "round1_lose_b"}};
+    if (s->has_outcome) {
         for (int side = 0; side < 2; side++)
             for (int c = 0; c < 3; c++)
                 csv_row(out, outcome_row[side][c], 1, s->outcome[side][c].p,
                         &s->outcome[side][c]);
+        csv_row(out, "none", 1, s->none.p, &s->none);
+    }
+    if (s->has_round1)
+        for (int side = 0; side < 2; side++)
+            for (int c = 0; c < 3; c++)
+                csv_row(out, round1_row[side][c], 1, s->round1[side][c].p, &s->round1[side][c]);
     return finish_output(out);
 }
 

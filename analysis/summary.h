@@ -53,12 +53,30 @@ typedef struct om_summary_field {
     om_summary_prob at_least[OM_STATS_HIST_BINS]; /* [k]: P(value >= k), k = 0..max(max, 1) */
 } om_summary_field;
 
+/*
+ * Victory points a unit lost (warmaster.md 11.3; warmaster-ancients.md 11, the
+ * same rule): a destroyed unit gives its full points; a unit that started with 3
+ * or more stands and is reduced to 1 gives half, rounded up to the nearest 5 (W23:
+ * 110 -> 55, 65 -> 35); otherwise nothing.
+ */
+typedef struct om_summary_points {
+    bool known;         /* the file records the unit's points, stands and losses */
+    unsigned stands;    /* stands at the start */
+    uint64_t points;    /* the unit's points value */
+    double mean;        /* expected victory points lost */
+    unsigned value[3];  /* the possible losses: 0, the half value, the full value */
+    double p[3];        /* their probabilities */
+} om_summary_points;
+
+/* Victory points lost by a unit of `points` and `stands` that lost `lost` stands. */
+unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lost);
+
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
 typedef struct om_summary {
     char *file;            /* path of the summarised file */
     char *title;           /* scenario title */
     char *ruleset;         /* rule set identifier */
-    char *kind;            /* "combat" or "volley" */
+    char *kind;            /* "combat", "engagement" or "volley" */
     char *program_version; /* version of the program that wrote the file */
     char *unit[2];         /* unit names of sides A and B */
     uint64_t points[2];    /* unit points of sides A and B (0: unknown) */
@@ -68,6 +86,11 @@ typedef struct om_summary {
     double confidence;     /* confidence of every interval, e.g. 0.95 */
     bool has_outcome;      /* the file has a winner field (combat runs) */
     om_summary_prob outcome[2][3]; /* [side][OM_SUMMARY_WIN/DRAW/LOSE] */
+    om_summary_prob none;  /* P(no winner): no contact, or unresolved at the turn limit */
+    bool has_round1;       /* the file has round1_winner (engagement runs) */
+    om_summary_prob round1[2][3]; /* first-round outcome, [side][WIN/DRAW/LOSE] */
+    om_summary_prob round1_none;  /* P(no first round): the charge never made contact */
+    om_summary_points lost[2];    /* victory points lost by units A and B */
     size_t field_count;    /* entries of fields[] */
     om_summary_field *fields; /* count and flag fields present, in om_results_fields order */
 } om_summary;
@@ -107,9 +130,16 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *                    hold, is written as its decimal string; null if unknown
  *   program_version  string (null if unknown)
  *   units            {"a": {"name": .., "points": ..}, "b": {..}}
- *   outcome          {"a": {"win": P, "draw": P, "lose": P}, "b": {..}}, each P
- *                    {"p": .., "lo": .., "hi": ..}; null for a file without a
- *                    winner field (a volley)
+ *   outcome          {"a": {"win": P, "draw": P, "lose": P}, "b": {..}, "none": P},
+ *                    each P {"p": .., "lo": .., "hi": ..}; "none" is the
+ *                    probability of no winner (no contact, or unresolved at the
+ *                    turn limit); null for a file without a winner field (a volley)
+ *   round1_outcome   the same for the first round of an engagement run (the
+ *                    round1_winner field); null for other runs
+ *   points_lost      {"a": {"points", "stands", "mean", "distribution":
+ *                    {"<victory points>": P}}, "b": ..}: victory points each unit
+ *                    lost (om_summary_points); a side is null when the file does
+ *                    not record its points, stands or stand losses
  *   fields           {"<name>": {"description", "type": "count" or "flag",
  *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
  *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}
@@ -131,8 +161,9 @@ om_status om_summary_print_json(const om_summary *s, FILE *out);
  *   p_at_least   P(field >= k)
  *   lo, hi       the Wilson interval of p_at_least (at k = 0 both are 1: certain)
  * followed, for a file with a winner field, by the rows win_a, draw_a, lose_a,
- * win_b, draw_b, lose_b with k = 1: each outcome as a 0/1 indicator, so
- * p_equal = p_at_least = its probability and lo, hi its interval.
+ * win_b, draw_b, lose_b and none with k = 1: each outcome as a 0/1 indicator, so
+ * p_equal = p_at_least = its probability and lo, hi its interval; and for an
+ * engagement run the same for the first round: round1_win_a ... round1_lose_b.
  * Numbers are written with 10 significant digits. Errors: OM_EIO.
  */
 om_status om_summary_print_csv(const om_summary *s, FILE *out);

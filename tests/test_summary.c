@@ -392,8 +392,8 @@ static double json_num(json_t *root, const char *a, const char *b, const char *c
 Test(summary, json_parses_with_documented_keys)
 {
     static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
-                                       "seed", "program_version", "units", "outcome", "fields",
-                                       "confidence"};
+                                       "seed", "program_version", "units", "outcome",
+                                       "round1_outcome", "points_lost", "fields", "confidence"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;
@@ -512,8 +512,8 @@ Test(summary, csv_rows)
     cr_expect_eq(win_a, 1);
     cr_expect_eq(zero_row, 1);
     /* 1 header + hits_on_b 0..3 + destroyed_b 0..1 + one row for each other
-     * (always 0) field of the kind + 6 outcome rows. */
-    cr_expect_eq(rows, (int)(1 + 4 + 2 + (fields_of_kind(OM_KIND_MASK_COMBAT) - 2) + 6),
+     * (always 0) field of the kind + 6 outcome rows + the "none" row. */
+    cr_expect_eq(rows, (int)(1 + 4 + 2 + (fields_of_kind(OM_KIND_MASK_COMBAT) - 2) + 7),
                  "%d rows", rows);
     free(text);
     om_summary_free(s);
@@ -552,4 +552,22 @@ Test(summary, write_error)
     cr_expect_eq(om_summary_print_json(s, full), OM_EIO);
     fclose(full);
     om_summary_free(s);
+}
+
+/* Victory points (warmaster.md 11.3, W23; warmaster-ancients.md WE-32): a
+ * destroyed unit gives its full points, a 3+ stand unit reduced to 1 gives half
+ * rounded up to the nearest 5, anything else nothing. */
+Test(summary, victory_points_rule)
+{
+    cr_expect_eq(om_summary_victory_points(110, 3, 2), 55u);  /* W23 */
+    cr_expect_eq(om_summary_victory_points(65, 3, 2), 35u);   /* W23: 32.5 -> 35 */
+    cr_expect_eq(om_summary_victory_points(115, 3, 2), 60u);  /* WE-32 */
+    cr_expect_eq(om_summary_victory_points(125, 3, 2), 65u);  /* WE-32 */
+    cr_expect_eq(om_summary_victory_points(75, 3, 2), 40u);   /* WE-32 */
+    cr_expect_eq(om_summary_victory_points(35, 3, 2), 20u);   /* WE-32 */
+    cr_expect_eq(om_summary_victory_points(110, 3, 3), 110u); /* destroyed */
+    cr_expect_eq(om_summary_victory_points(110, 3, 1), 0u);
+    cr_expect_eq(om_summary_victory_points(80, 2, 1), 0u);    /* 2-stand units: only destroyed */
+    cr_expect_eq(om_summary_victory_points(80, 2, 2), 80u);
+    cr_expect_eq(om_summary_victory_points(200, 4, 3), 100u); /* 4 stands reduced to 1 */
 }
