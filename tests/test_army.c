@@ -715,13 +715,21 @@ Test(army, unit_to_wm)
     cr_assert_eq(w.rules, 0u);
     cr_assert_str_eq(w.unmodelled, "");
 
-    /* Shooting, and a rule the engine does not model: recorded, not dropped. */
+    /* Shooting, and a rule the engine models: its flag is set. */
     u = om_army_unit_find(a, "handgunners");
     cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
     cr_assert_eq(w.shots, 1);
     cr_assert_eq(w.range_cm, 30);
     cr_assert_eq(w.armour, 0, "armour '-'");
-    cr_assert_str_eq(w.unmodelled, "handgunners");
+    cr_assert_eq(w.rules, om_wm_special_find("handgunners")->flag);
+    cr_assert_str_eq(w.unmodelled, "");
+
+    /* A rule the engine does not model (the Steam Tank's is only partly
+     * expressible): recorded, not dropped. */
+    u = om_army_unit_find(a, "steam-tank");
+    cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
+    cr_assert_null(om_wm_special_find("steam-tank"));
+    cr_assert(strstr(w.unmodelled, "steam-tank") != NULL, "unmodelled: %s", w.unmodelled);
 
     /* "-/6+": the better save. */
     u = om_army_unit_find(a, "skirmishers");

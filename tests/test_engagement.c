@@ -407,7 +407,7 @@ Test(ancients, heavy_and_scythed_chariot_charge)
     foot.position = OM_WM_DEFENDED;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 4u);
     foot.position = OM_WM_OPEN;
-    ch.unit.rules = OM_WM_RULE_HEAVY_CHARIOT;
+    ch.unit.rules = OM_WM_RULE_CHARGE_PLUS1;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
     ch.unit.rules = 0;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 5u);
@@ -667,4 +667,149 @@ Test(options, last_ditch_per_stand_changes_dice)
         cr_expect(fabs(mean - dice_n / 2) < SIGMAS * sqrt(dice_n * 0.25 / TRIALS),
                   "mean hits %.4f with %g dice", mean, dice_n);
     }
+}
+
+/* ---------- Army-list behaviours (Warmaster 1.1 and Revolution lists) ---------- */
+
+/* Knights, Flagellants... are immune to terror; +1 against monsters (Troll
+ * Slayers); no charge bonus (Peasants); +1 per front stand in round 1 (Cold
+ * One Knights). Exact dice counts, 3 stands of Attack 3. */
+Test(army_rules, attack_dice_behaviours)
+{
+    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side dragon = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4, OM_WM_RULE_TERROR);
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 6u, "terror: 3 x 2");
+    me.unit.rules = OM_WM_RULE_IGNORES_TERROR;
+    cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 9u);
+    me.unit.rules = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_PLUS1_VS_MONSTERS;
+    cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 12u);
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 2, 0, false), 9u);
+    me.unit.rules = OM_WM_RULE_NO_CHARGE_BONUS;
+    me.charging = true;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 9u, "no charge bonus");
+    me.unit.rules = 0;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 12u);
+    me.charging = false;
+    me.unit.rules = OM_WM_RULE_ROUND1_FRONT_PLUS1;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 12u);
+    me.flanked = 1; /* two front stands at 4, one flanked stand at 3 - 1 = 2 */
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 10u);
+    me.flanked = 0;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foot, 2, 0, false), 9u, "round 1 only");
+}
+
+/* Bushido: one drive-back die fewer (3 hits -> 2 dice; 1 hit -> none). */
+Test(army_rules, drive_back_minus_one)
+{
+    om_wm_side s = side_of("Samurai", OM_WM_INFANTRY, 3, 3, 3, 5, OM_WM_RULE_DRIVE_BACK_MINUS1);
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 3, false), 2u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 1, false), 0u);
+    s.unit.rules = OM_WM_RULE_NO_DRIVE_BACK;
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 5, true), 0u);
+}
+
+static void count_hits(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    c->lost_round1 += o->hits_on[1];
+}
+
+/* Mean unsaved hits of a 3-shot volley at armour `armour`. */
+static double volley_mean(uint32_t flags, unsigned armour)
+{
+    om_wm_side a = side_of("Handgunners", OM_WM_INFANTRY, 3, 3, 3, 0, flags);
+    om_wm_side b = side_of("Target", OM_WM_INFANTRY, 3, 3, 3, armour, 0);
+    blocked_ctx c = {0};
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    run(&e, TRIALS, 67, count_hits, &c);
+    return (double)c.lost_round1 / (double)c.n;
+}
+
+/* Handguns (armour one worse when shot, 6+ becomes none) and Elven archers (+1
+ * to hit): means of Bin(3, p) at 5 sigma. */
+Test(army_rules, shooting_pierce_and_plus_one)
+{
+    struct { uint32_t flags; unsigned armour; double p; } cases[] = {
+        {0, 6, 0.5 * 5.0 / 6.0},                    /* 4+ to hit, 6+ saves */
+        {OM_WM_RULE_SHOTS_PIERCE, 6, 0.5},          /* 6+ -> no save */
+        {OM_WM_RULE_SHOTS_PIERCE, 4, 0.5 * 4.0 / 6.0}, /* 4+ -> 5+ */
+        {OM_WM_RULE_SHOTS_PLUS1, 0, 4.0 / 6.0},     /* 3+ to hit */
+        {OM_WM_RULE_SHOTS_PLUS1 | OM_WM_RULE_SHOTS_PIERCE, 5, 4.0 / 6.0 * 5.0 / 6.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double mean = volley_mean(cases[i].flags, cases[i].armour), mu = 3 * cases[i].p;
+        double se = sqrt(3 * cases[i].p * (1 - cases[i].p) / TRIALS);
+        cr_expect(fabs(mean - mu) < SIGMAS * se, "case %zu: mean %.4f vs %.4f", i, mean, mu);
+    }
+}
+
+static void count_second_rounds(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    if (o->round1_winner == OM_WM_SIDE_A && !o->destroyed[1]) {
+        c->lost_round1++;
+        c->confused += o->rounds >= 2;
+    }
+}
+
+/* Pursuit permissions: infantry with PURSUES_ANY pursues cavalry; nobody on
+ * foot pursues a flyer unless it is pursuable (6.11 #1, #5; army lists). */
+static unsigned long pursuits(uint32_t a_flags, om_wm_troop b_troop, uint32_t b_flags)
+{
+    om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 3, 4, 3, 5, a_flags);
+    om_wm_side b = side_of("Enemy", b_troop, 3, 2, 3, 0, b_flags);
+    blocked_ctx c = {0};
+    a.charging = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, 20000, 71, count_second_rounds, &c);
+    cr_assert_gt(c.lost_round1, 0u);
+    return c.confused;
+}
+
+Test(army_rules, pursuit_permissions)
+{
+    cr_expect_eq(pursuits(0, OM_WM_CAVALRY, 0), 0u, "infantry never pursues cavalry");
+    cr_expect_gt(pursuits(OM_WM_RULE_PURSUES_ANY, OM_WM_CAVALRY, 0), 0u);
+    cr_expect_gt(pursuits(0, OM_WM_INFANTRY, 0), 0u);
+    cr_expect_eq(pursuits(0, OM_WM_INFANTRY, OM_WM_RULE_FLY), 0u, "nor a flyer");
+    cr_expect_gt(pursuits(0, OM_WM_INFANTRY, OM_WM_RULE_FLY | OM_WM_RULE_PURSUABLE), 0u);
+    cr_expect_gt(pursuits(OM_WM_RULE_FLY, OM_WM_INFANTRY, OM_WM_RULE_FLY), 0u, "flyers may");
+}
+
+/* No supports for a unit that can neither support nor be supported; flyers
+ * may charge fortified stands (6.15). */
+Test(army_rules, no_support_and_flyers_against_fortified)
+{
+    om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_NO_SUPPORT);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_check_failure why;
+    a.supports = 1;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.supports");
+    a = side_of("Harpies", OM_WM_CAVALRY, 3, 2, 3, 0, OM_WM_RULE_FLY);
+    a.charging = true;
+    b.position = OM_WM_FORTIFIED;
+    e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", om_error_message());
+    e.side[0].unit.rules = 0;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+}
+
+/* The registry: unique ids, each with a flag, an effect and a source. */
+Test(army_rules, registry_is_consistent)
+{
+    for (size_t i = 0; i < om_wm_special_count(); i++) {
+        const om_wm_special *s = om_wm_special_at(i);
+        cr_expect_neq(s->flag, 0u, "%s", s->id);
+        cr_expect(s->effect[0] && s->section[0], "%s", s->id);
+        cr_expect_eq(om_wm_special_find(s->id), s, "duplicate id %s", s->id);
+    }
+    cr_expect_eq(om_wm_special_find("griffon")->flag, OM_WM_RULE_TERROR);
+    cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
+    cr_expect_null(om_wm_special_find("steam-tank"), "partly expressible rules stay out");
 }

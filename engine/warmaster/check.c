@@ -135,6 +135,10 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         /* Only infantry can support, and only infantry can be supported; a
          * confused unit cannot support (6.7, 7.2). The declared supports are
          * stands of infantry behind or beside this unit's fighting stands. */
+        if (me->supports > 0 && (me->unit.rules & OM_WM_RULE_NO_SUPPORT)) {
+            snprintf(path, sizeof path, "%s.supports", side);
+            return fail(why, path, "this unit can neither support nor be supported");
+        }
         if (me->supports > 0 && me->unit.troop != OM_WM_INFANTRY) {
             snprintf(path, sizeof path, "%s.supports", side);
             return fail(why, path, "only infantry can be supported (this unit is %s)",
@@ -166,12 +170,13 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             snprintf(path, sizeof path, "%s.position", side);
             return fail(why, path, "a charging unit always counts as in the open (6.15)");
         }
-        /* Only infantry (and flyers and giants, not modelled yet) may contact
+        /* Only infantry, flyers (and giants, not modelled yet) may contact
          * fortified stands (6.2, 6.15). */
         if (me->charging && foe->position == OM_WM_FORTIFIED &&
-            me->unit.troop != OM_WM_INFANTRY) {
+            me->unit.troop != OM_WM_INFANTRY && !(me->unit.rules & OM_WM_RULE_FLY)) {
             snprintf(path, sizeof path, "%s.charging", side);
-            return fail(why, path, "only infantry can charge fortified stands (this unit is %s)",
+            return fail(why, path, "only infantry and flyers can charge fortified stands (this unit "
+                        "is %s)",
                         om_wm_troop_name(me->unit.troop));
         }
         if (me->stand_and_shoot) {

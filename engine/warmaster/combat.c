@@ -40,18 +40,20 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     int mods = 0, front, flank, side;
     if (c->fighting == 0)
         return 0;
-    if (charge_round && foe->position == OM_WM_OPEN) {
+    if (charge_round && foe->position == OM_WM_OPEN && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
         mods += r->charge_bonus[me->unit.troop];
-        if (rules & (OM_WM_RULE_HEAVY_CHARIOT | OM_WM_RULE_SCYTHED))
+        if (rules & (OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED))
             mods += 1;
     }
+    if ((rules & OM_WM_RULE_PLUS1_VS_MONSTERS) && foe->unit.troop == OM_WM_MONSTER)
+        mods += 1;
     if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
         mods += 1;
     mods += (int)c->pursuit;
     if (rules & OM_WM_RULE_WARBAND)
         mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
     if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
-        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_FANATICS)))
+        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)))
         mods -= 1;
     if (c->confused)
         mods -= 1;
@@ -60,6 +62,10 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
         strikers = me->side_strikers < c->flanked ? me->side_strikers : c->flanked;
     front = (int)me->unit.attacks + mods;
     flank = front - 1;
+    /* +1 for stands fighting to their front in the first round (Cold One
+     * Knights, Wild Riders, Winged Lancers): the unflanked stands here. */
+    if (c->round == 1 && (rules & OM_WM_RULE_ROUND1_FRONT_PLUS1))
+        front += 1;
     side = mods - 1;
     plain = c->fighting - c->flanked;
     total = plain * floor0(front) + (c->flanked - strikers) * floor0(flank) +
@@ -316,10 +322,15 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     if (me->position == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
-        !e->options.infantry_pursues_cavalry)
+        !e->options.infantry_pursues_cavalry && !(me->unit.rules & OM_WM_RULE_PURSUES_ANY))
         return false;
-    /* Fanatics must pursue whenever they are allowed to (seed 001 l.4507). */
-    if (me->unit.rules & OM_WM_RULE_FANATICS)
+    /* Non-flyers cannot pursue retreating flyers (6.11 #5). */
+    if ((e->side[l].unit.rules & OM_WM_RULE_FLY) && !(e->side[l].unit.rules & OM_WM_RULE_PURSUABLE)
+        && !(me->unit.rules & OM_WM_RULE_FLY))
+        return false;
+    /* Fanatics, Flagellants and the like must pursue whenever allowed
+     * (seed 001 l.4507; army lists). */
+    if (me->unit.rules & OM_WM_RULE_MUST_PURSUE)
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;

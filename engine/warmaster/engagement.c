@@ -63,9 +63,17 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][2], om_wm_to_hit_score(e->rules, foe),
                            save == 7u ? 6u : save > 3u ? save - 1u : save);
-        if (st == OM_OK)
-            st = make_test(p, &n_tables, &p->shoot[s], om_wm_to_hit_score(e->rules, foe),
-                           om_wm_save_score(&foe->unit, shots_saved));
+        /* Shooting: +1 to hit for the list's sharpshooters, and armour one
+         * worse against piercing shots, 6+ becoming no save (army lists). */
+        if (st == OM_OK) {
+            unsigned to_hit = om_wm_to_hit_score(e->rules, foe);
+            unsigned shot_save = om_wm_save_score(&foe->unit, shots_saved);
+            if ((me->unit.rules & OM_WM_RULE_SHOTS_PLUS1) && to_hit > 2)
+                to_hit--;
+            if ((me->unit.rules & OM_WM_RULE_SHOTS_PIERCE) && shot_save < 7)
+                shot_save++;
+            st = make_test(p, &n_tables, &p->shoot[s], to_hit, shot_save);
+        }
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
             unsigned lost = h / me->unit.hits;

@@ -33,8 +33,9 @@ unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *ta
 {
     om_wm_position position = target->position;
     unsigned dice;
-    /* Fanatics are never driven back by shooting (seed 001 l.1385). */
-    if (target->unit.rules & OM_WM_RULE_FANATICS)
+    /* Fanatics, Flagellants, Steam Tanks... are never driven back by shooting
+     * (seed 001 l.1385; army lists). */
+    if (target->unit.rules & OM_WM_RULE_NO_DRIVE_BACK)
         return 0;
     if (r->drive_back_discount_infantry_only && target->unit.troop != OM_WM_INFANTRY)
         position = OM_WM_OPEN;
@@ -47,6 +48,9 @@ unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *ta
         else
             dice -= dice > 0 ? 1u : 0u;
     }
+    /* Bushido: one die fewer (Nippon list). */
+    if ((target->unit.rules & OM_WM_RULE_DRIVE_BACK_MINUS1) && dice > 0)
+        dice--;
     return dice;
 }
 

@@ -52,16 +52,32 @@ typedef enum om_wm_ruleset_id {
 /* Warmaster Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES). */
 #define OM_WM_RULE_WARBAND      (1u << 2)  /* +1 pursuing, -1 after retreating; drive-back dice +-1 */
 #define OM_WM_RULE_SHOCK        (1u << 3)  /* long-based: +1 per stand charging or pursuing */
-#define OM_WM_RULE_HEAVY_CHARIOT (1u << 4) /* heavy chariots: +1 more charging in the open */
+#define OM_WM_RULE_CHARGE_PLUS1 (1u << 4)  /* +1 more Attack charging in the open */
 #define OM_WM_RULE_SCYTHED      (1u << 5)  /* +1 more charging; one round then removed; confuses */
 #define OM_WM_RULE_SHIELDWALL   (1u << 6)  /* armour 1 better in round 1 when charged */
 #define OM_WM_RULE_PHALANX      (1u << 7)  /* base Attack 0 striking to flank/rear; no rear support */
 #define OM_WM_RULE_LEGION       (1u << 8)  /* round 1: +1 result per front-fighting stand */
 #define OM_WM_RULE_MANIPLE      (1u << 9)  /* a 6 per rear-supporting maniple stand saves a hit */
-#define OM_WM_RULE_FANATICS     (1u << 10) /* immune to terror, never driven back, must pursue */
+#define OM_WM_RULE_IGNORES_TERROR (1u << 10) /* not affected by enemy terror */
 #define OM_WM_RULE_NO_STAND_AND_SHOOT (1u << 11) /* cannot shoot at chargers (heavy artillery) */
 #define OM_WM_RULE_HERMANN      (1u << 12) /* +1 die per unit in round 1 when charging */
 #define OM_WM_RULE_SKIRMISH     (1u << 13) /* skirmish infantry supports only from the side */
+/* Behaviours shared by many army-list rules (Warmaster 1.1 and Revolution lists). */
+#define OM_WM_RULE_NO_DRIVE_BACK (1u << 14) /* never driven back by shooting */
+#define OM_WM_RULE_MUST_PURSUE  (1u << 15) /* pursues whenever the rules allow */
+#define OM_WM_RULE_DRIVE_BACK_MINUS1 (1u << 16) /* rolls one drive-back die fewer */
+#define OM_WM_RULE_SHOTS_PIERCE (1u << 17) /* its shots make enemy armour one worse */
+#define OM_WM_RULE_SHOTS_PLUS1  (1u << 18) /* +1 to hit when shooting */
+#define OM_WM_RULE_NO_CHARGE_BONUS (1u << 19) /* gets no charge bonus */
+#define OM_WM_RULE_ROUND1_FRONT_PLUS1 (1u << 20) /* +1 Attack per front stand in round 1 */
+#define OM_WM_RULE_PLUS1_VS_MONSTERS (1u << 21) /* +1 Attack per stand against monsters */
+#define OM_WM_RULE_PURSUES_ANY  (1u << 22) /* may pursue cavalry and chariots (infantry) */
+#define OM_WM_RULE_FLY          (1u << 23) /* flyer: non-flyers cannot pursue it */
+#define OM_WM_RULE_PURSUABLE    (1u << 24) /* a flyer that non-flyers may still pursue */
+#define OM_WM_RULE_NO_SUPPORT   (1u << 25) /* can neither support nor be supported */
+/* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
+#define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
+                             OM_WM_RULE_MUST_PURSUE)
 
 /* A special rule the engine implements (special.c). */
 typedef struct om_wm_special {
