@@ -4,7 +4,6 @@
  * --help on stdout with exit 0, errors once on stderr, documented exit codes.
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,19 +55,6 @@ static void print_help(FILE *out)
             "  4  out of memory or an unexpected failure\n");
 }
 
-/* Parse a confidence level: a number strictly between 0 and 1. */
-static int parse_confidence(const char *text, double *out)
-{
-    char *end = NULL;
-    double c = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(c) || !(c > 0.0 && c < 1.0))
-        return om_cli_usage_error(cmd_name,
-                                  "--confidence needs a number between 0 and 1, got '%s'",
-                                  text);
-    *out = c;
-    return 0;
-}
-
 static int parse_format(const char *text, om_summary_format *out)
 {
     /* In om_summary_format order. */
@@ -109,25 +95,19 @@ int om_cmd_summary(int argc, char **argv)
                 return rc;
             break;
         case 'c':
-            if ((rc = parse_confidence(optarg, &confidence)) != 0)
+            rc = om_cli_parse_confidence(cmd_name, "--confidence", optarg, &confidence);
+            if (rc != 0)
                 return rc;
             break;
         case 'h':
             print_help(stdout);
             return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
-        case ':':
-            return om_cli_usage_error(cmd_name, "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt != 0)
-                return om_cli_usage_error(cmd_name, "unknown option '-%c'", optopt);
-            return om_cli_usage_error(cmd_name, "unknown option '%s'", argv[optind - 1]);
+            return om_cli_getopt_error(cmd_name, opt, argv);
         }
     }
-    if (optind >= argc)
-        return om_cli_usage_error(cmd_name, "missing the result file (FILE.h5)");
-    if (optind + 1 < argc)
-        return om_cli_usage_error(cmd_name, "unexpected argument '%s' after the file",
-                                  argv[optind + 1]);
+    if ((rc = om_cli_one_operand(cmd_name, argc, argv, "the result file (FILE.h5)")) != 0)
+        return rc;
 
     st = om_summary_print_file(argv[optind], format, confidence, stdout);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail(cmd_name, st);

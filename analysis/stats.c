@@ -11,11 +11,37 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 
+om_status om_stats_wilson_real(double p, double n, double confidence, double *lo, double *hi)
+{
+    double z, z2, denom, centre, half;
+
+    if (lo == NULL || hi == NULL)
+        return OM_ERROR(OM_EINVAL, "om_stats_wilson: missing output");
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
+                        confidence);
+    if (!(p >= 0.0 && p <= 1.0) || !(n > 0.0 && isfinite(n)))
+        return OM_ERROR(OM_EINVAL, "a proportion %g from %g trials is impossible", p, n);
+
+    /* Two-sided: the upper (1 + confidence) / 2 quantile of the standard normal. */
+    z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * confidence);
+    z2 = z * z;
+    denom = 1.0 + z2 / n;
+    centre = (p + z2 / (2.0 * n)) / denom;
+    half = z / denom * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+
+    /*
+     * At p = 0 and p = 1 the bounds are exactly 0 and 1 in exact arithmetic (centre
+     * and half coincide); set them so rounding cannot leave -1e-17 or 1 + 1e-16.
+     */
+    *lo = p == 0.0 ? 0.0 : fmax(0.0, centre - half);
+    *hi = p == 1.0 ? 1.0 : fmin(1.0, centre + half);
+    return OM_OK;
+}
+
 om_status om_stats_wilson(uint64_t successes, uint64_t n, double confidence, double *lo,
                           double *hi)
 {
-    double z, z2, p, nn, denom, centre, half;
-
     if (lo == NULL || hi == NULL)
         return OM_ERROR(OM_EINVAL, "om_stats_wilson: missing output");
     if (!(confidence > 0.0 && confidence < 1.0))
@@ -29,23 +55,8 @@ om_status om_stats_wilson(uint64_t successes, uint64_t n, double confidence, dou
         *hi = 1.0;
         return OM_OK;
     }
-
-    /* Two-sided: the upper (1 + confidence) / 2 quantile of the standard normal. */
-    z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * confidence);
-    z2 = z * z;
-    nn = (double)n;
-    p = (double)successes / nn;
-    denom = 1.0 + z2 / nn;
-    centre = (p + z2 / (2.0 * nn)) / denom;
-    half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
-
-    /*
-     * At 0/n and n/n the bounds are exactly 0 and 1 in exact arithmetic (centre and
-     * half coincide); set them so rounding cannot leave -1e-17 or 1 + 1e-16.
-     */
-    *lo = successes == 0 ? 0.0 : fmax(0.0, centre - half);
-    *hi = successes == n ? 1.0 : fmin(1.0, centre + half);
-    return OM_OK;
+    /* successes == n gives exactly p = 1.0 in double: the edge cases carry over. */
+    return om_stats_wilson_real((double)successes / (double)n, (double)n, confidence, lo, hi);
 }
 
 void om_stats_hist_add(uint64_t hist[OM_STATS_HIST_BINS], const uint8_t *values, size_t n)

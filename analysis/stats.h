@@ -2,8 +2,8 @@
  * stats.h: small statistics for result analysis: Wilson score intervals for
  * binomial proportions, and the moments of a histogram of uint8 values.
  *
- * Pure functions of their arguments; thread-safe. GSL is used only for the
- * normal quantile, and nowhere else in analysis/.
+ * Pure functions of their arguments; thread-safe. GSL is used here only for
+ * the normal quantile (bt.c uses its linear algebra).
  */
 #ifndef OM_STATS_H
 #define OM_STATS_H
@@ -32,6 +32,17 @@
  */
 om_status om_stats_wilson(uint64_t successes, uint64_t n, double confidence, double *lo,
                           double *hi);
+
+/*
+ * om_stats_wilson_real: the same interval for a proportion `p` in [0, 1] known
+ * from an effective number of trials `n` > 0 that need not be an integer, e.g.
+ * the mean of K proportions from n_1..n_K trials, whose variance is that of
+ * one proportion from n = K^2 / sum(1/n_k) trials (exactly the pooled count
+ * when every n_k is equal). om_stats_wilson(x, n) is om_stats_wilson_real(x/n, n).
+ * Errors: OM_EINVAL for p outside [0, 1], n not positive and finite, a bad
+ * confidence or a NULL output (outputs then untouched).
+ */
+om_status om_stats_wilson_real(double p, double n, double confidence, double *lo, double *hi);
 
 /*
  * om_stats_hist_add: count the `n` values of `values` into `hist` (which the

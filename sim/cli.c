@@ -4,6 +4,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,5 +56,36 @@ int om_cli_parse_u64(const char *cmd, const char *option, const char *text,
     if (errno != 0 || end == text || *end != '\0')
         return om_cli_usage_error(cmd, "%s needs a non-negative integer, got '%s'", option, text);
     *out = v;
+    return 0;
+}
+
+int om_cli_parse_confidence(const char *cmd, const char *option, const char *text,
+                            double *out)
+{
+    char *end = NULL;
+    double c = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(c) || !(c > 0.0 && c < 1.0))
+        return om_cli_usage_error(cmd, "%s needs a number between 0 and 1, got '%s'", option,
+                                  text);
+    *out = c;
+    return 0;
+}
+
+int om_cli_getopt_error(const char *cmd, int opt, char **argv)
+{
+    if (opt == ':')
+        return om_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    if (optopt != 0)
+        return om_cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return om_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int om_cli_one_operand(const char *cmd, int argc, char **argv, const char *what)
+{
+    if (optind >= argc)
+        return om_cli_usage_error(cmd, "missing %s", what);
+    if (optind + 1 < argc)
+        return om_cli_usage_error(cmd, "unexpected argument '%s' after the file",
+                                  argv[optind + 1]);
     return 0;
 }

@@ -40,9 +40,36 @@ int om_cli_usage_error(const char *cmd, const char *fmt, ...)
 int om_cli_parse_u64(const char *cmd, const char *option, const char *text,
                      unsigned long long *out);
 
+/*
+ * Parse a confidence level: a number strictly between 0 and 1. On failure print
+ * a usage error naming `option` and return OM_EXIT_USAGE, else store it and
+ * return 0.
+ */
+int om_cli_parse_confidence(const char *cmd, const char *option, const char *text,
+                            double *out);
+
+/*
+ * om_cli_getopt_error: the usage error for what getopt_long returned when it was
+ * neither an option letter nor -1 (with a leading ':' in the option string and
+ * opterr = 0, as the subcommands run it): ':' is an option missing its value,
+ * anything else an unknown option. Prints it in the subcommand's format and
+ * returns OM_EXIT_USAGE.
+ */
+int om_cli_getopt_error(const char *cmd, int opt, char **argv);
+
+/*
+ * om_cli_one_operand: after the options, exactly one operand must remain at
+ * argv[optind]: the input file, described by `what` in the message ("the
+ * result file (FILE.h5)"). Returns 0 if so, else prints the usage error and
+ * returns OM_EXIT_USAGE.
+ */
+int om_cli_one_operand(const char *cmd, int argc, char **argv, const char *what);
+
 /* The subcommands. */
 int om_cmd_run(int argc, char **argv);
 int om_cmd_summary(int argc, char **argv);
 int om_cmd_list(int argc, char **argv);
+int om_cmd_efficiency(int argc, char **argv);
+int om_cmd_chart(int argc, char **argv);
 
 #endif /* OM_CLI_H */

@@ -6,20 +6,17 @@
  * stack for the calling thread (the stack is per thread in thread-safe builds);
  * failures are instead reported once through OM_ERROR, with the file name and the
  * innermost message of the HDF5 error stack, captured right after the failing call
- * because the next HDF5 API call clears the stack.
+ * because the next HDF5 API call clears the stack. Those helpers, attributes and
+ * the temporary-file protocol are shared with h5matrix.c through h5_int.h.
  */
 #include "h5file.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <hdf5.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "h5_int.h"
 
 /*
  * Rows per chunk: 16384 one-byte rows are 16 KiB raw, well inside HDF5's default
@@ -35,9 +32,6 @@
  * scratch buffer is allocated once (64 KiB) whatever the callers' block size.
  */
 #define OM_H5_SCRATCH_ROWS 65536u
-
-/* Size of the buffer that receives the innermost HDF5 error message. */
-#define OM_H5_DETAIL_MAX 512
 
 /* Number of winner codes in the enumerated type (om_results_winner_names). */
 #define OM_H5_WINNER_CODES 4u
@@ -68,62 +62,6 @@ struct om_h5_reader {
 };
 
 /* ---------------------------------------------------------------- helpers */
-
-/* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
-static void h5_quiet(void)
-{
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-typedef struct h5_detail_ctx {
-    char *buf;   /* destination */
-    size_t size; /* its size */
-} h5_detail_ctx;
-
-/* H5Ewalk2 callback: keep the description of the last (innermost) entry. */
-static herr_t h5_detail_walk(unsigned n, const H5E_error2_t *err, void *data)
-{
-    h5_detail_ctx *ctx = data;
-    (void)n;
-    if (err->desc != NULL && err->desc[0] != '\0')
-        snprintf(ctx->buf, ctx->size, "%s", err->desc);
-    else if (err->func_name != NULL)
-        snprintf(ctx->buf, ctx->size, "failure in %s", err->func_name);
-    return 0;
-}
-
-/*
- * The innermost message of the calling thread's HDF5 error stack, which names the
- * cause ("truncated file: eof = ..."), in `buf`. Call it straight after the
- * failing HDF5 call: the next API call clears the stack.
- */
-static const char *h5_detail(char *buf, size_t size)
-{
-    h5_detail_ctx ctx = {buf, size};
-    buf[0] = '\0';
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, h5_detail_walk, &ctx);
-    if (buf[0] == '\0')
-        snprintf(buf, size, "unknown HDF5 error");
-    return buf;
-}
-
-/* Close an identifier of any kind if it is valid, and invalidate it. */
-static void h5_close_id(hid_t *id)
-{
-    if (*id >= 0) {
-        switch (H5Iget_type(*id)) {
-        case H5I_FILE: H5Fclose(*id); break;
-        case H5I_GROUP: H5Gclose(*id); break;
-        case H5I_DATATYPE: H5Tclose(*id); break;
-        case H5I_DATASPACE: H5Sclose(*id); break;
-        case H5I_DATASET: H5Dclose(*id); break;
-        case H5I_ATTR: H5Aclose(*id); break;
-        case H5I_GENPROP_LST: H5Pclose(*id); break;
-        default: H5Idec_ref(*id); break;
-        }
-    }
-    *id = H5I_INVALID_HID;
-}
 
 /*
  * The enumerated type of the winner field: uint8 values OM_WM_SIDE_A.. named by
@@ -156,57 +94,27 @@ static hid_t *ids_alloc(void)
 
 /* ----------------------------------------------------------------- writer */
 
-/* Write a scalar attribute `name` of file type `ftype` from `value` in memory type `mtype`. */
-static om_status writer_attr(om_h5_writer *w, hid_t obj, const char *name, hid_t ftype,
-                             hid_t mtype, const void *value)
-{
-    char why[OM_H5_DETAIL_MAX];
-    om_status st = OM_OK;
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t attr = H5I_INVALID_HID;
-    if (space < 0 || (attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) < 0
-        || H5Awrite(attr, mtype, value) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot write attribute '%s': %s", w->path, name,
-                      h5_detail(why, sizeof why));
-    h5_close_id(&attr);
-    h5_close_id(&space);
-    return st;
-}
-
 /* Write a variable-length UTF-8 string attribute (NULL is written as ""). */
 static om_status writer_attr_string(om_h5_writer *w, hid_t obj, const char *name,
                                     const char *value)
 {
-    const char *v = value != NULL ? value : "";
-    return writer_attr(w, obj, name, w->str_type, w->str_type, &v);
+    return om_h5_attr_write_string(obj, w->path, name, w->str_type, value);
 }
 
 static om_status writer_attr_u64(om_h5_writer *w, const char *name, uint64_t value)
 {
-    return writer_attr(w, w->file, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
+    return om_h5_attr_write(w->file, w->path, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
 }
 
 static om_status writer_attr_u32(om_h5_writer *w, const char *name, uint32_t value)
 {
-    return writer_attr(w, w->file, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &value);
+    return om_h5_attr_write(w->file, w->path, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &value);
 }
 
 /* The provenance attributes of the root group (h5file.h, ENGINEERING 4.2). */
 static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
 {
-    char created[32];
-    time_t now = time(NULL);
-    struct tm utc;
-    om_status st;
-
-    if (gmtime_r(&now, &utc) == NULL
-        || strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0)
-        snprintf(created, sizeof created, "unknown");
-
-    const struct {
-        const char *name;  /* attribute name */
-        const char *value; /* its text */
-    } strings[] = {
+    const om_h5_text texts[] = {
         {"schema", OM_H5_SCHEMA},
         {"program_version", info->program_version},
         {"command_line", info->command_line},
@@ -219,11 +127,11 @@ static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
         {"unit_b", info->side_name[1]},
         {"options_json", info->options_json},
         {"rng", info->rng_scheme},
-        {"created_utc", created},
     };
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-        if ((st = writer_attr_string(w, w->file, strings[i].name, strings[i].value)) != OM_OK)
-            return st;
+    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+                                          sizeof texts / sizeof texts[0]);
+    if (st != OM_OK)
+        return st;
     if ((st = writer_attr_u64(w, "seed", info->seed)) != OM_OK
         || (st = writer_attr_u64(w, "trials", info->trials)) != OM_OK
         || (st = writer_attr_u64(w, "block_size", info->block_size)) != OM_OK
@@ -251,9 +159,9 @@ static om_status writer_dataset(om_h5_writer *w, size_t i)
         || (w->dset[i] = H5Dcreate2(w->group, f->name, type, space, H5P_DEFAULT, dcpl,
                                     H5P_DEFAULT)) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset /trials/%s: %s", w->path, f->name,
-                      h5_detail(why, sizeof why));
-    h5_close_id(&dcpl);
-    h5_close_id(&space);
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&dcpl);
+    om_h5_close_id(&space);
     if (st == OM_OK)
         st = writer_attr_string(w, w->dset[i], "description", f->description);
     return st;
@@ -268,17 +176,17 @@ static om_status writer_close_objects(om_h5_writer *w)
         for (size_t i = 0; i < om_results_field_count; i++)
             if (w->dset[i] >= 0 && H5Dclose(w->dset[i]) < 0 && st == OM_OK)
                 st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /trials/%s: %s", w->path,
-                              om_results_fields[i].name, h5_detail(why, sizeof why));
+                              om_results_fields[i].name, om_h5_detail(why, sizeof why));
     if (w->dset != NULL)
         for (size_t i = 0; i < om_results_field_count; i++)
             w->dset[i] = H5I_INVALID_HID;
-    h5_close_id(&w->group);
-    h5_close_id(&w->winner_type);
-    h5_close_id(&w->str_type);
+    om_h5_close_id(&w->group);
+    om_h5_close_id(&w->winner_type);
+    om_h5_close_id(&w->str_type);
     /* Closing the file flushes it: a full disk shows up here. */
     if (w->file >= 0 && H5Fclose(w->file) < 0 && st == OM_OK)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
-                      h5_detail(why, sizeof why));
+                      om_h5_detail(why, sizeof why));
     w->file = H5I_INVALID_HID;
     return st;
 }
@@ -292,26 +200,12 @@ static void writer_free(om_h5_writer *w)
     free(w);
 }
 
-/*
- * Create the temporary file with open(2) first, so a missing directory or a
- * permission problem is reported with the system's reason rather than HDF5's stack.
- */
-static om_status writer_touch_tmp(const om_h5_writer *w)
-{
-    int fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        return OM_ERROR(OM_EIO, "cannot create %s: %s", w->path, strerror(errno));
-    close(fd);
-    return OM_OK;
-}
-
 om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run_info *info)
 {
     char why[OM_H5_DETAIL_MAX];
     om_h5_writer *w;
     om_status st;
     size_t selected = 0;
-    hid_t fapl;
 
     if (out == NULL || path == NULL || path[0] == '\0' || info == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_writer_create: missing output, path or run info");
@@ -324,7 +218,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
     if (selected == 0)
         return OM_ERROR(OM_EINVAL, "%s: kind mask 0x%x selects no result fields", path,
                         (unsigned)info->kind_mask);
-    h5_quiet();
+    om_h5_quiet();
 
     w = calloc(1, sizeof *w);
     if (w == NULL)
@@ -333,41 +227,23 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
     w->trials = info->trials;
     w->scratch_rows = info->trials < OM_H5_SCRATCH_ROWS ? (size_t)info->trials
                                                          : OM_H5_SCRATCH_ROWS;
-    /* "PATH.tmp-PID": beside the target, so the final rename() stays in one file system. */
-    size_t tmp_size = strlen(path) + 32;
     w->path = strdup(path);
-    w->tmp_path = malloc(tmp_size);
     w->dset = ids_alloc();
     w->scratch = malloc(w->scratch_rows);
-    if (w->path == NULL || w->tmp_path == NULL || w->dset == NULL || w->scratch == NULL) {
+    if (w->path == NULL || w->dset == NULL || w->scratch == NULL) {
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    snprintf(w->tmp_path, tmp_size, "%s.tmp-%ld", path, (long)getpid());
-
-    if ((st = writer_touch_tmp(w)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file)) != OM_OK) {
         writer_free(w);
         return st;
     }
 
-    /* Strong close degree: closing the file closes anything left open by an abort. */
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
-        || (w->file = H5Fcreate(w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
-        st = OM_ERROR(OM_EIO, "cannot create %s: %s", path, h5_detail(why, sizeof why));
-        h5_close_id(&fapl);
-        om_h5_writer_abort(w);
-        return st;
-    }
-    h5_close_id(&fapl);
-
-    w->str_type = H5Tcopy(H5T_C_S1);
-    if (w->str_type < 0 || H5Tset_size(w->str_type, H5T_VARIABLE) < 0
-        || H5Tset_cset(w->str_type, H5T_CSET_UTF8) < 0
+    if ((w->str_type = om_h5_string_type()) < 0
         || (w->winner_type = winner_type_create()) < 0
         || (w->group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot create the /trials group: %s", path,
-                      h5_detail(why, sizeof why));
+                      om_h5_detail(why, sizeof why));
         om_h5_writer_abort(w);
         return st;
     }
@@ -401,9 +277,9 @@ static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsi
         || H5Dwrite(w->dset[i], mtype, mspace, fspace, H5P_DEFAULT, w->scratch) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write rows %llu..%llu of /trials/%s: %s", w->path,
                       (unsigned long long)first, (unsigned long long)(first + n - 1), f->name,
-                      h5_detail(why, sizeof why));
-    h5_close_id(&mspace);
-    h5_close_id(&fspace);
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
     return st;
 }
 
@@ -417,7 +293,7 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const om_wm_outc
         return OM_ERROR(OM_EINVAL, "%s: %zu rows from row %llu lie outside the %llu trials of "
                         "the file", w->path, count, (unsigned long long)first_row,
                         (unsigned long long)w->trials);
-    h5_quiet();
+    om_h5_quiet();
     for (size_t done = 0; done < count;) {
         size_t n = count - done < w->scratch_rows ? count - done : w->scratch_rows;
         for (size_t i = 0; i < om_results_field_count; i++) {
@@ -439,38 +315,16 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const om_wm_outc
     return OM_OK;
 }
 
-/* Flush the temporary file's data to the disk before it replaces the target. */
-static om_status writer_sync(const om_h5_writer *w)
-{
-    int fd = open(w->tmp_path, O_RDONLY);
-    if (fd < 0 || fsync(fd) != 0) {
-        om_status st = OM_ERROR(OM_EIO, "cannot write %s: %s", w->path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return st;
-    }
-    close(fd);
-    return OM_OK;
-}
-
 om_status om_h5_writer_close(om_h5_writer *w)
 {
     om_status st = OM_OK, st2;
     if (w == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_writer_close: no writer");
-    h5_quiet();
+    om_h5_quiet();
     if (w->failed)
         st = OM_ERROR(OM_EHDF5, "%s: not saved because an earlier write to it failed", w->path);
     st2 = writer_close_objects(w);
-    if (st == OM_OK)
-        st = st2;
-    if (st == OM_OK)
-        st = writer_sync(w);
-    if (st == OM_OK && rename(w->tmp_path, w->path) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: rename from %s failed: %s", w->path, w->tmp_path,
-                      strerror(errno));
-    if (st != OM_OK)
-        remove(w->tmp_path);
+    st = om_h5_tmp_finish(w->path, w->tmp_path, st != OM_OK ? st : st2);
     writer_free(w);
     return st;
 }
@@ -479,7 +333,7 @@ void om_h5_writer_abort(om_h5_writer *w)
 {
     if (w == NULL)
         return;
-    h5_quiet();
+    om_h5_quiet();
     /* A failure while closing does not matter: the file is removed anyway. */
     (void)writer_close_objects(w);
     remove(w->tmp_path);
@@ -506,14 +360,14 @@ static om_status reader_check_member(om_h5_reader *r, const char *name)
 
     if (obj < 0)
         return OM_ERROR(OM_EHDF5, "%s: cannot open /trials/%s: %s", r->path, name,
-                        h5_detail(why, sizeof why));
+                        om_h5_detail(why, sizeof why));
     if (H5Iget_type(obj) != H5I_DATASET) {
-        h5_close_id(&obj);
+        om_h5_close_id(&obj);
         return OM_OK;
     }
     if ((space = H5Dget_space(obj)) < 0 || (type = H5Dget_type(obj)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of /trials/%s: %s", r->path, name,
-                      h5_detail(why, sizeof why));
+                      om_h5_detail(why, sizeof why));
     } else if (H5Sget_simple_extent_ndims(space) != 1) {
         st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not one-dimensional", r->path, name);
     } else if (H5Sget_simple_extent_dims(space, &rows, NULL) != 1 || rows != r->trials) {
@@ -529,9 +383,9 @@ static om_status reader_check_member(om_h5_reader *r, const char *name)
         r->by_name[i] = cls == H5T_ENUM && f->type == OM_FIELD_WINNER;
         obj = H5I_INVALID_HID;
     }
-    h5_close_id(&type);
-    h5_close_id(&space);
-    h5_close_id(&obj);
+    om_h5_close_id(&type);
+    om_h5_close_id(&space);
+    om_h5_close_id(&obj);
     return st;
 }
 
@@ -546,7 +400,7 @@ static om_status reader_open_trials(om_h5_reader *r)
                         r->path);
     if (H5Gget_info(r->group, &ginfo) < 0)
         return OM_ERROR(OM_EHDF5, "%s: cannot list /trials: %s", r->path,
-                        h5_detail(why, sizeof why));
+                        om_h5_detail(why, sizeof why));
     for (hsize_t k = 0; k < ginfo.nlinks; k++) {
         char name[256];
         om_status st;
@@ -554,7 +408,7 @@ static om_status reader_open_trials(om_h5_reader *r)
                                          sizeof name, H5P_DEFAULT);
         if (len < 0)
             return OM_ERROR(OM_EHDF5, "%s: cannot list /trials: %s", r->path,
-                            h5_detail(why, sizeof why));
+                            om_h5_detail(why, sizeof why));
         /* No field name is this long; a longer one is a foreign member: skip it. */
         if ((size_t)len >= sizeof name)
             continue;
@@ -564,65 +418,21 @@ static om_status reader_open_trials(om_h5_reader *r)
     return OM_OK;
 }
 
-/* Check that `path` is a readable regular file, with the system's reason if not. */
-static om_status reader_check_file(const char *path)
-{
-    struct stat sb;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(errno));
-    if (fstat(fd, &sb) != 0) {
-        om_status st = OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(errno));
-        close(fd);
-        return st;
-    }
-    close(fd);
-    if (S_ISDIR(sb.st_mode))
-        return OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(EISDIR));
-    return OM_OK;
-}
-
 /* The part of om_h5_reader_open after the allocations; `r` is freed by the caller on error. */
 static om_status reader_open(om_h5_reader *r)
 {
     char why[OM_H5_DETAIL_MAX];
-    char *schema = NULL;
     om_status st;
-    htri_t is_h5;
-    hid_t fapl;
 
-    if ((st = reader_check_file(r->path)) != OM_OK)
+    if ((st = om_h5_open_read(r->path, &r->file)) != OM_OK)
         return st;
-    is_h5 = H5Fis_hdf5(r->path);
-    if (is_h5 <= 0)
-        return OM_ERROR(OM_EHDF5, "%s is not an HDF5 file", r->path);
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
-        || (r->file = H5Fopen(r->path, H5F_ACC_RDONLY, fapl)) < 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: cannot open the HDF5 file (damaged or truncated?): %s",
-                      r->path, h5_detail(why, sizeof why));
-        h5_close_id(&fapl);
-        return st;
-    }
-    h5_close_id(&fapl);
     if ((r->root = H5Gopen2(r->file, "/", H5P_DEFAULT)) < 0
         || (r->winner_type = winner_type_create()) < 0)
         return OM_ERROR(OM_EHDF5, "%s: cannot open the root group: %s", r->path,
-                        h5_detail(why, sizeof why));
+                        om_h5_detail(why, sizeof why));
 
-    st = om_h5_reader_attr_string(r, "schema", &schema);
-    if (st == OM_ENOTFOUND)
-        return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster result file)",
-                        r->path);
-    if (st != OM_OK)
+    if ((st = om_h5_check_schema(r->root, r->path, OM_H5_SCHEMA, "result file")) != OM_OK)
         return st;
-    if (strcmp(schema, OM_H5_SCHEMA) != 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: schema is '%s', expected '%s'", r->path, schema,
-                      OM_H5_SCHEMA);
-        free(schema);
-        return st;
-    }
-    free(schema);
 
     st = om_h5_reader_attr_u64(r, "trials", &r->trials);
     if (st == OM_ENOTFOUND)
@@ -641,7 +451,7 @@ om_status om_h5_reader_open(om_h5_reader **out, const char *path)
     if (out == NULL || path == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_reader_open: missing output or path");
     *out = NULL;
-    h5_quiet();
+    om_h5_quiet();
     r = calloc(1, sizeof *r);
     if (r == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
@@ -706,7 +516,7 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
                         (unsigned long long)r->trials);
     if (count == 0)
         return OM_OK;
-    h5_quiet();
+    om_h5_quiet();
     fspace = H5Dget_space(r->dset[i]);
     mspace = H5Screate_simple(1, &n, NULL);
     /*
@@ -721,134 +531,40 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
                    H5P_DEFAULT, buf) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s", r->path,
                       (unsigned long long)first, (unsigned long long)(first + count - 1), name,
-                      h5_detail(why, sizeof why));
-    h5_close_id(&mspace);
-    h5_close_id(&fspace);
-    return st;
-}
-
-/*
- * Open root attribute `name` and check that it holds one value of class `cls`.
- * On success *attr, *type are open; on failure they are closed and the error raised.
- */
-static om_status reader_attr_open(om_h5_reader *r, const char *name, H5T_class_t cls,
-                                  const char *what, hid_t *attr, hid_t *type)
-{
-    char why[OM_H5_DETAIL_MAX];
-    om_status st = OM_OK;
-    hid_t space = H5I_INVALID_HID;
-    htri_t exists = H5Aexists(r->root, name);
-
-    *attr = *type = H5I_INVALID_HID;
-    if (exists < 0)
-        return OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                        h5_detail(why, sizeof why));
-    if (exists == 0)
-        return OM_ERROR(OM_ENOTFOUND, "%s: no attribute '%s'", r->path, name);
-    if ((*attr = H5Aopen(r->root, name, H5P_DEFAULT)) < 0 || (*type = H5Aget_type(*attr)) < 0
-        || (space = H5Aget_space(*attr)) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                      h5_detail(why, sizeof why));
-    else if (H5Tget_class(*type) != cls || H5Sget_simple_extent_npoints(space) != 1)
-        st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is not a single %s", r->path, name, what);
-    h5_close_id(&space);
-    if (st != OM_OK) {
-        h5_close_id(type);
-        h5_close_id(attr);
-    }
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
     return st;
 }
 
 om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out)
 {
-    char why[OM_H5_DETAIL_MAX];
-    om_status st = OM_OK;
-    hid_t attr, ftype, mtype = H5I_INVALID_HID;
-
     if (r == NULL || name == NULL || out == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_reader_attr_string: missing reader, name or output");
-    *out = NULL;
-    h5_quiet();
-    if ((st = reader_attr_open(r, name, H5T_STRING, "string", &attr, &ftype)) != OM_OK)
-        return st;
-
-    if (H5Tis_variable_str(ftype) > 0) {
-        char *s = NULL;
-        if ((mtype = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0
-            || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0 || H5Aread(attr, mtype, &s) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                          h5_detail(why, sizeof why));
-        else if ((*out = strdup(s != NULL ? s : "")) == NULL)
-            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
-        /* HDF5 allocated the string: HDF5 frees it. */
-        if (s != NULL)
-            H5free_memory(s);
-    } else {
-        /* A fixed-length string (another tool's file): read it NUL-terminated. */
-        size_t n = H5Tget_size(ftype);
-        char *s = malloc(n + 1);
-        if (s == NULL) {
-            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
-        } else if ((mtype = H5Tcopy(ftype)) < 0 || H5Tset_size(mtype, n + 1) < 0
-                   || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0
-                   || H5Aread(attr, mtype, s) < 0) {
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                          h5_detail(why, sizeof why));
-            free(s);
-        } else {
-            s[n] = '\0';
-            *out = s;
-        }
-    }
-    h5_close_id(&mtype);
-    h5_close_id(&ftype);
-    h5_close_id(&attr);
-    return st;
+    om_h5_quiet();
+    return om_h5_attr_read_string(r->root, r->path, name, out);
 }
 
 om_status om_h5_reader_attr_u64(om_h5_reader *r, const char *name, uint64_t *out)
 {
-    char why[OM_H5_DETAIL_MAX];
-    om_status st = OM_OK;
-    hid_t attr, ftype;
-
     if (r == NULL || name == NULL || out == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_reader_attr_u64: missing reader, name or output");
-    h5_quiet();
-    if ((st = reader_attr_open(r, name, H5T_INTEGER, "integer", &attr, &ftype)) != OM_OK)
-        return st;
-    if (H5Tget_sign(ftype) == H5T_SGN_2) {
-        /* A signed attribute (another tool's file) is accepted when not negative. */
-        int64_t v = 0;
-        if (H5Aread(attr, H5T_NATIVE_INT64, &v) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                          h5_detail(why, sizeof why));
-        else if (v < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is negative (%lld)", r->path, name,
-                          (long long)v);
-        else
-            *out = (uint64_t)v;
-    } else if (H5Aread(attr, H5T_NATIVE_UINT64, out) < 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", r->path, name,
-                      h5_detail(why, sizeof why));
-    }
-    h5_close_id(&ftype);
-    h5_close_id(&attr);
-    return st;
+    om_h5_quiet();
+    return om_h5_attr_read_u64(r->root, r->path, name, out);
 }
 
 void om_h5_reader_close(om_h5_reader *r)
 {
     if (r == NULL)
         return;
-    h5_quiet();
+    om_h5_quiet();
     if (r->dset != NULL)
         for (size_t i = 0; i < om_results_field_count; i++)
-            h5_close_id(&r->dset[i]);
-    h5_close_id(&r->winner_type);
-    h5_close_id(&r->group);
-    h5_close_id(&r->root);
-    h5_close_id(&r->file);
+            om_h5_close_id(&r->dset[i]);
+    om_h5_close_id(&r->winner_type);
+    om_h5_close_id(&r->group);
+    om_h5_close_id(&r->root);
+    om_h5_close_id(&r->file);
     free(r->by_name);
     free(r->dset);
     free(r->path);

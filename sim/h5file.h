@@ -1,5 +1,5 @@
 /*
- * h5file.h: the HDF5 result file of a run, the only place HDF5 is used.
+ * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c).
  *
  * Layout (README "Result files"):
  *   /            attributes: schema, program_version, command_line, scenario_name,

@@ -1,0 +1,148 @@
+/*
+ * h5_int.h: private helpers shared by the HDF5 files of sim/ (h5file.c, the run
+ * result file; h5matrix.c, the matchup matrix file). Not a public interface:
+ * only sim/h5*.c include it, as HDF5 is reached from nowhere else (STYLE rule 14).
+ *
+ * Conventions the helpers implement (ENGINEERING section 4):
+ *   - HDF5's automatic printing of its error stack is switched off per thread
+ *     (om_h5_quiet); failures are reported once through OM_ERROR with the file
+ *     name and the innermost HDF5 message (om_h5_detail), captured right after
+ *     the failing call because the next HDF5 call clears the stack;
+ *   - text attributes are variable-length UTF-8 strings, integers are u64/u32
+ *     little-endian, reals IEEE doubles;
+ *   - a file is written under a temporary name beside its target and renamed
+ *     only when complete (om_h5_tmp_create, om_h5_tmp_publish), so a failed
+ *     write never leaves a partial file or clobbers an existing one.
+ * Thread-safety: as HDF5 itself; callers serialise.
+ */
+#ifndef OM_H5_INT_H
+#define OM_H5_INT_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+/* Size of the buffer that receives the innermost HDF5 error message. */
+#define OM_H5_DETAIL_MAX 512
+
+/* Size of a buffer for om_h5_utc_now ("2024-05-01T12:00:00Z" and the NUL). */
+#define OM_H5_UTC_MAX 32
+
+/* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
+void om_h5_quiet(void);
+
+/*
+ * om_h5_detail: the innermost message of the calling thread's HDF5 error stack,
+ * which names the cause ("truncated file: eof = ..."), written to `buf` and
+ * returned. Call it straight after the failing HDF5 call.
+ */
+const char *om_h5_detail(char *buf, size_t size);
+
+/* Close an identifier of any kind if it is valid, and set it to H5I_INVALID_HID. */
+void om_h5_close_id(hid_t *id);
+
+/*
+ * om_h5_string_type: a new variable-length UTF-8 string type, used both as file
+ * and as memory type of text attributes and string datasets (the caller closes
+ * it). H5I_INVALID_HID on failure.
+ */
+hid_t om_h5_string_type(void);
+
+/* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" ("unknown" if unavailable). */
+void om_h5_utc_now(char buf[OM_H5_UTC_MAX]);
+
+/*
+ * om_h5_attr_write: write the scalar attribute `name` of object `obj`, of file
+ * type `ftype`, from `value` in memory type `mtype`. `path` names the file in
+ * messages. Errors: OM_EHDF5.
+ */
+om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t ftype,
+                           hid_t mtype, const void *value);
+
+/*
+ * om_h5_attr_write_string: a variable-length string attribute of type `str_type`
+ * (om_h5_string_type); NULL is written as "". Errors: OM_EHDF5.
+ */
+om_status om_h5_attr_write_string(hid_t obj, const char *path, const char *name,
+                                  hid_t str_type, const char *value);
+
+/* A named text, one of a table of string attributes. */
+typedef struct om_h5_text {
+    const char *name;  /* attribute name */
+    const char *value; /* its text (NULL is written as "") */
+} om_h5_text;
+
+/*
+ * om_h5_attr_write_texts: the `n` string attributes of `texts` on `obj`, then a
+ * "created_utc" attribute with the current time (om_h5_utc_now), as every file
+ * records when it was written. Errors: OM_EHDF5 (the first failure).
+ */
+om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
+                                 const om_h5_text *texts, size_t n);
+
+/*
+ * om_h5_attr_read_string: the string attribute `name` of `obj` (variable or fixed
+ * length), as a new NUL-terminated string owned by the caller (free()).
+ * Errors: OM_ENOTFOUND (absent; the message names the attribute), OM_EHDF5 (not
+ * a single string, or unreadable), OM_ENOMEM.
+ */
+om_status om_h5_attr_read_string(hid_t obj, const char *path, const char *name, char **out);
+
+/*
+ * om_h5_attr_read_u64: an integer attribute of `obj`; a signed one is accepted
+ * when not negative. Errors: OM_ENOTFOUND, OM_EHDF5 (not a single integer,
+ * negative, unreadable).
+ */
+om_status om_h5_attr_read_u64(hid_t obj, const char *path, const char *name, uint64_t *out);
+
+/*
+ * om_h5_attr_read_double: a floating-point attribute of `obj`.
+ * Errors: OM_ENOTFOUND, OM_EHDF5 (not a single real, unreadable).
+ */
+om_status om_h5_attr_read_double(hid_t obj, const char *path, const char *name, double *out);
+
+/*
+ * om_h5_check_schema: check that the "schema" attribute of `obj` is `expected`.
+ * `what` names the kind of file in messages ("result file"). Errors: OM_EHDF5
+ * ("PATH: no schema attribute (not an oddsmaster WHAT)", "PATH: schema is 'X',
+ * expected 'Y'"), OM_ENOMEM.
+ */
+om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
+                             const char *what);
+
+/*
+ * om_h5_tmp_create: create the HDF5 file that will become `path`: a new
+ * temporary file "PATH.tmp-PID" beside it (so the final rename stays in one file
+ * system), with the strong close degree (closing the file closes anything left
+ * open). On success *tmp_path (owned by the caller, free()) and *file are set.
+ * The temporary name is first created with open(2), so a missing directory or a
+ * permission problem is reported with the system's reason.
+ * Errors: OM_EIO ("cannot create PATH: REASON"), OM_ENOMEM.
+ */
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file);
+
+/*
+ * om_h5_tmp_publish: flush the closed temporary file to the disk (fsync) and
+ * rename it to `path`, replacing any file there. On failure the temporary file
+ * is removed. Errors: OM_EIO.
+ */
+om_status om_h5_tmp_publish(const char *path, const char *tmp_path);
+
+/*
+ * om_h5_tmp_finish: end a write whose status so far is `st`, the temporary file
+ * being closed: publish it (om_h5_tmp_publish) if st is OM_OK, else remove it.
+ * Returns the final status.
+ */
+om_status om_h5_tmp_finish(const char *path, const char *tmp_path, om_status st);
+
+/*
+ * om_h5_open_read: open the HDF5 file `path` read-only (strong close degree).
+ * A missing or unreadable file, or a directory, gives OM_EIO ("cannot open
+ * PATH: REASON"); a file that is not HDF5 gives OM_EHDF5 ("PATH is not an HDF5
+ * file"); a damaged or truncated one OM_EHDF5 with HDF5's reason.
+ */
+om_status om_h5_open_read(const char *path, hid_t *file);
+
+#endif /* OM_H5_INT_H */

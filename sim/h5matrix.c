@@ -1,0 +1,844 @@
+/*
+ * h5matrix.c: the HDF5 matchup matrix file (h5matrix.h), written by `oddsmaster
+ * matrix` and read by the analysers. One of the two places HDF5 is used (STYLE
+ * rule 14; the other is h5file.c, with which it shares h5_int.h).
+ *
+ * The cells are held in memory and written at close as six 3-D datasets; the
+ * axes are 1-D string datasets made HDF5 dimension scales (the H5DS part of
+ * the HL library, linked by meson's hdf5 dependency), so generic tools show the
+ * situation, row and column names along the axes of every cell dataset.
+ */
+#include "h5matrix.h"
+
+#include <hdf5_hl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5_int.h"
+
+/* The axes of a cell dataset, in dataset order, and the scale datasets naming them. */
+enum { AXIS_SITUATION = 0, AXIS_ROW = 1, AXIS_COL = 2, AXIS_COUNT = 3 };
+static const char *const axis_label[AXIS_COUNT] = {"situation", "row", "col"};
+static const char *const axis_group[AXIS_COUNT] = {"situations", "rows", "cols"};
+
+/* One dataset of /cells: a u64 or double member of om_matrix_cell. */
+typedef struct cell_field {
+    const char *name;        /* dataset name under /cells */
+    const char *description; /* its "description" attribute */
+    size_t offset;           /* offset of the member in om_matrix_cell */
+    bool real;               /* double (true) or uint64_t (false) */
+} cell_field;
+
+static const cell_field cell_fields[] = {
+    {"trials", "Trials run in the cell (0: the cell was not run).",
+     offsetof(om_matrix_cell, trials), false},
+    {"wins_row", "Trials won by the row unit.", offsetof(om_matrix_cell, wins_row), false},
+    {"draws", "Drawn trials.", offsetof(om_matrix_cell, draws), false},
+    {"wins_col", "Trials won by the column unit.", offsetof(om_matrix_cell, wins_col), false},
+    {"points_lost_row_sum", "Sum over the trials of the victory points lost by the row unit "
+     "(mean = sum / trials).", offsetof(om_matrix_cell, points_lost_row_sum), true},
+    {"points_lost_col_sum", "Sum over the trials of the victory points lost by the column "
+     "unit (mean = sum / trials).", offsetof(om_matrix_cell, points_lost_col_sum), true},
+};
+#define CELL_FIELD_COUNT (sizeof cell_fields / sizeof cell_fields[0])
+
+/* Both numeric types of a cell are 8 bytes, so one gather buffer serves them. */
+_Static_assert(sizeof(double) == sizeof(uint64_t), "double and uint64_t differ in size");
+
+struct om_h5m_writer {
+    char *path;            /* final path of the matrix file */
+    char *tmp_path;        /* temporary file written until a successful close */
+    hid_t file;            /* the open temporary file, or H5I_INVALID_HID */
+    hid_t str_type;        /* variable-length UTF-8 string type */
+    size_t dims[AXIS_COUNT]; /* S, R, C */
+    om_matrix_cell *cells; /* [S][R][C] */
+};
+
+/* ----------------------------------------------------------------- helpers */
+
+/* Number of cells of a matrix with these axes. */
+static size_t cell_count(const size_t dims[AXIS_COUNT])
+{
+    return dims[AXIS_SITUATION] * dims[AXIS_ROW] * dims[AXIS_COL];
+}
+
+/* The uint64_t or double member `f` of cell `c`, as 8 raw bytes copied to `dst`. */
+static void cell_get(const cell_field *f, const om_matrix_cell *c, void *dst)
+{
+    memcpy(dst, (const char *)c + f->offset, sizeof(uint64_t));
+}
+
+static void cell_set(const cell_field *f, om_matrix_cell *c, const void *src)
+{
+    memcpy((char *)c + f->offset, src, sizeof(uint64_t));
+}
+
+/*
+ * Check one cell: the outcomes fit in the trials (written as subtractions so no
+ * sum can overflow) and the points sums are finite and not negative. On failure
+ * `why` holds the reason and false is returned.
+ */
+static bool cell_valid(const om_matrix_cell *c, char *why, size_t size)
+{
+    if (c->wins_row > c->trials || c->draws > c->trials - c->wins_row
+        || c->wins_col > c->trials - c->wins_row - c->draws) {
+        snprintf(why, size, "wins_row %llu + draws %llu + wins_col %llu exceed trials %llu",
+                 (unsigned long long)c->wins_row, (unsigned long long)c->draws,
+                 (unsigned long long)c->wins_col, (unsigned long long)c->trials);
+        return false;
+    }
+    if (!isfinite(c->points_lost_row_sum) || c->points_lost_row_sum < 0.0
+        || !isfinite(c->points_lost_col_sum) || c->points_lost_col_sum < 0.0) {
+        snprintf(why, size, "points lost sums %g, %g are not finite and non-negative",
+                 c->points_lost_row_sum, c->points_lost_col_sum);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ writer */
+
+static void writer_free(om_h5m_writer *w)
+{
+    free(w->cells);
+    free(w->tmp_path);
+    free(w->path);
+    free(w);
+}
+
+/* Check the axes and provenance of `info` before anything is created. */
+static om_status info_check(const char *path, const om_matrix_info *info)
+{
+    if (info->n_situations == 0 || info->n_rows == 0 || info->n_cols == 0)
+        return OM_ERROR(OM_EINVAL, "%s: a matrix needs at least one situation, row and column "
+                        "(got %zu, %zu, %zu)", path, info->n_situations, info->n_rows,
+                        info->n_cols);
+    if (info->situations == NULL || info->rows == NULL || info->cols == NULL)
+        return OM_ERROR(OM_EINVAL, "%s: missing situations, rows or columns", path);
+    if (!isfinite(info->target_halfwidth) || info->target_halfwidth < 0.0)
+        return OM_ERROR(OM_EINVAL, "%s: target_halfwidth must be finite and not negative "
+                        "(got %g)", path, info->target_halfwidth);
+    for (size_t s = 0; s < info->n_situations; s++)
+        if (info->situations[s].name == NULL || info->situations[s].name[0] == '\0')
+            return OM_ERROR(OM_EINVAL, "%s: situation %zu has no name", path, s);
+    for (size_t r = 0; r < info->n_rows; r++)
+        if (info->rows[r].name == NULL || info->rows[r].name[0] == '\0')
+            return OM_ERROR(OM_EINVAL, "%s: row unit %zu has no name", path, r);
+    for (size_t c = 0; c < info->n_cols; c++)
+        if (info->cols[c].name == NULL || info->cols[c].name[0] == '\0')
+            return OM_ERROR(OM_EINVAL, "%s: column unit %zu has no name", path, c);
+    return OM_OK;
+}
+
+/* The root attributes (h5matrix.h layout). */
+static om_status writer_root_attrs(om_h5m_writer *w, const om_matrix_info *info)
+{
+    const om_h5_text texts[] = {
+        {"schema", OM_H5M_SCHEMA},
+        {"program_version", info->program_version},
+        {"command_line", info->command_line},
+        {"ruleset", info->ruleset},
+        {"data_version", info->data_version},
+        {"row_list", info->row_list},
+        {"col_list", info->col_list},
+        {"rng", info->rng_scheme},
+    };
+    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+                                          sizeof texts / sizeof texts[0]);
+    if (st != OM_OK)
+        return st;
+    if ((st = om_h5_attr_write(w->file, w->path, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                               &info->seed)) != OM_OK
+        || (st = om_h5_attr_write(w->file, w->path, "trials_per_cell", H5T_STD_U64LE,
+                                  H5T_NATIVE_UINT64, &info->trials_per_cell)) != OM_OK
+        || (st = om_h5_attr_write(w->file, w->path, "target_halfwidth", H5T_IEEE_F64LE,
+                                  H5T_NATIVE_DOUBLE, &info->target_halfwidth)) != OM_OK)
+        return st;
+    return OM_OK;
+}
+
+/*
+ * Create the 1-D dataset `group`/`name` of `n` elements of file type `ftype`,
+ * write `data` (memory type `mtype`) and give it a description. The dataset is
+ * left open in *dset when dset is not NULL (for making it a dimension scale).
+ */
+static om_status write_1d(om_h5m_writer *w, hid_t group, const char *gname, const char *name,
+                          hid_t ftype, hid_t mtype, size_t n, const void *data,
+                          const char *description, hid_t *dset)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t d = H5I_INVALID_HID;
+    if (space < 0
+        || (d = H5Dcreate2(group, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0
+        || H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write /%s/%s: %s", w->path, gname, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&space);
+    if (st == OM_OK)
+        st = om_h5_attr_write_string(d, w->path, "description", w->str_type, description);
+    if (st == OM_OK && dset != NULL)
+        *dset = d;
+    else
+        om_h5_close_id(&d);
+    return st;
+}
+
+/*
+ * Write the axis group /rows or /cols: name, id (strings) and points (u32) of
+ * `n` units. /GROUP/name becomes the dimension scale of axis `axis`.
+ */
+static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_unit *units,
+                                 size_t n, const char *what)
+{
+    char why[OM_H5_DETAIL_MAX], desc[3][160];
+    const char *gname = axis_group[axis];
+    const char **names = malloc(n * sizeof *names);
+    const char **ids = malloc(n * sizeof *ids);
+    uint32_t *points = malloc(n * sizeof *points);
+    hid_t group = H5I_INVALID_HID, scale = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if (names == NULL || ids == NULL || points == NULL) {
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        names[i] = units[i].name;
+        ids[i] = units[i].id != NULL ? units[i].id : "";
+        points[i] = units[i].points;
+    }
+    snprintf(desc[0], sizeof desc[0], "Display name of each %s unit.", what);
+    snprintf(desc[1], sizeof desc[1], "Identifier of each %s unit in the army data.", what);
+    snprintf(desc[2], sizeof desc[2], "Printed points cost of each %s unit (0: unknown).",
+             what);
+    if ((group = H5Gcreate2(w->file, gname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create /%s: %s", w->path, gname,
+                      om_h5_detail(why, sizeof why));
+        goto done;
+    }
+    if ((st = write_1d(w, group, gname, "name", w->str_type, w->str_type, n, names, desc[0],
+                       &scale)) != OM_OK
+        || (st = write_1d(w, group, gname, "id", w->str_type, w->str_type, n, ids, desc[1],
+                          NULL)) != OM_OK
+        || (st = write_1d(w, group, gname, "points", H5T_STD_U32LE, H5T_NATIVE_UINT32, n,
+                          points, desc[2], NULL)) != OM_OK)
+        goto done;
+    if (H5DSset_scale(scale, axis_label[axis]) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot make /%s/name a dimension scale: %s", w->path,
+                      gname, om_h5_detail(why, sizeof why));
+done:
+    om_h5_close_id(&scale);
+    om_h5_close_id(&group);
+    free(points);
+    free(ids);
+    free(names);
+    return st;
+}
+
+/* Write /situations/name (the scale of axis 0) and /situations/yaml. */
+static om_status write_situation_axis(om_h5m_writer *w, const om_matrix_info *info)
+{
+    char why[OM_H5_DETAIL_MAX];
+    size_t n = info->n_situations;
+    const char **names = malloc(n * sizeof *names);
+    const char **texts = malloc(n * sizeof *texts);
+    hid_t group = H5I_INVALID_HID, scale = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if (names == NULL || texts == NULL) {
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        names[i] = info->situations[i].name;
+        texts[i] = info->situations[i].yaml != NULL ? info->situations[i].yaml : "";
+    }
+    if ((group = H5Gcreate2(w->file, "situations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create /situations: %s", w->path,
+                      om_h5_detail(why, sizeof why));
+        goto done;
+    }
+    if ((st = write_1d(w, group, "situations", "name", w->str_type, w->str_type, n, names,
+                       "Short name of each situation.", &scale)) != OM_OK
+        || (st = write_1d(w, group, "situations", "yaml", w->str_type, w->str_type, n, texts,
+                          "The text of each situation, verbatim.", NULL)) != OM_OK)
+        goto done;
+    if (H5DSset_scale(scale, axis_label[AXIS_SITUATION]) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot make /situations/name a dimension scale: %s",
+                      w->path, om_h5_detail(why, sizeof why));
+done:
+    om_h5_close_id(&scale);
+    om_h5_close_id(&group);
+    free(texts);
+    free(names);
+    return st;
+}
+
+om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
+                               const om_matrix_info *info)
+{
+    om_h5m_writer *w;
+    om_status st;
+    char why[OM_H5_DETAIL_MAX];
+
+    if (out == NULL || path == NULL || path[0] == '\0' || info == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5m_writer_create: missing output, path or info");
+    *out = NULL;
+    if ((st = info_check(path, info)) != OM_OK)
+        return st;
+    om_h5_quiet();
+
+    w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    w->file = w->str_type = H5I_INVALID_HID;
+    w->dims[AXIS_SITUATION] = info->n_situations;
+    w->dims[AXIS_ROW] = info->n_rows;
+    w->dims[AXIS_COL] = info->n_cols;
+    /* Catch size_t overflow of S * R * C before allocating. */
+    if (info->n_rows > SIZE_MAX / info->n_cols
+        || info->n_situations > SIZE_MAX / sizeof(om_matrix_cell) / (info->n_rows * info->n_cols)) {
+        writer_free(w);
+        return OM_ERROR(OM_EINVAL, "%s: %zu x %zu x %zu cells is too many", path,
+                        info->n_situations, info->n_rows, info->n_cols);
+    }
+    w->path = strdup(path);
+    w->cells = calloc(cell_count(w->dims), sizeof *w->cells);
+    if (w->path == NULL || w->cells == NULL) {
+        writer_free(w);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file)) != OM_OK) {
+        writer_free(w);
+        return st;
+    }
+    if ((w->str_type = om_h5_string_type()) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create a string type: %s", path,
+                      om_h5_detail(why, sizeof why));
+        om_h5m_writer_abort(w);
+        return st;
+    }
+    if ((st = writer_root_attrs(w, info)) != OM_OK
+        || (st = write_situation_axis(w, info)) != OM_OK
+        || (st = write_unit_axis(w, AXIS_ROW, info->rows, info->n_rows, "row")) != OM_OK
+        || (st = write_unit_axis(w, AXIS_COL, info->cols, info->n_cols, "column")) != OM_OK) {
+        om_h5m_writer_abort(w);
+        return st;
+    }
+    *out = w;
+    return OM_OK;
+}
+
+om_status om_h5m_writer_put_cell(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                 const om_matrix_cell *cell)
+{
+    char why[256];
+    if (w == NULL || cell == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5m_writer_put_cell: missing writer or cell");
+    if (s >= w->dims[AXIS_SITUATION] || r >= w->dims[AXIS_ROW] || c >= w->dims[AXIS_COL])
+        return OM_ERROR(OM_EINVAL, "%s: cell (%zu, %zu, %zu) lies outside the %zu x %zu x %zu "
+                        "matrix", w->path, s, r, c, w->dims[AXIS_SITUATION], w->dims[AXIS_ROW],
+                        w->dims[AXIS_COL]);
+    if (!cell_valid(cell, why, sizeof why))
+        return OM_ERROR(OM_EINVAL, "%s: cell (%zu, %zu, %zu): %s", w->path, s, r, c, why);
+    w->cells[(s * w->dims[AXIS_ROW] + r) * w->dims[AXIS_COL] + c] = *cell;
+    return OM_OK;
+}
+
+/* Attach the three axis scales to the cell dataset `d` and label its axes. */
+static om_status attach_scales(om_h5m_writer *w, hid_t d, const char *name)
+{
+    char why[OM_H5_DETAIL_MAX], scale_path[32];
+    om_status st = OM_OK;
+    for (int axis = 0; axis < AXIS_COUNT && st == OM_OK; axis++) {
+        hid_t scale;
+        snprintf(scale_path, sizeof scale_path, "%s/name", axis_group[axis]);
+        scale = H5Dopen2(w->file, scale_path, H5P_DEFAULT);
+        if (scale < 0 || H5DSattach_scale(d, scale, (unsigned)axis) < 0
+            || H5DSset_label(d, (unsigned)axis, axis_label[axis]) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot label axis %d of /cells/%s: %s", w->path, axis,
+                          name, om_h5_detail(why, sizeof why));
+        om_h5_close_id(&scale);
+    }
+    return st;
+}
+
+/* Write /cells: one [S][R][C] dataset per cell_fields entry, with scales attached. */
+static om_status write_cells(om_h5m_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    size_t n = cell_count(w->dims);
+    hsize_t dims[AXIS_COUNT] = {w->dims[0], w->dims[1], w->dims[2]};
+    uint64_t *buf = malloc(n * sizeof *buf);
+    hid_t group = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if (buf == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    if ((group = H5Gcreate2(w->file, "cells", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0
+        || (space = H5Screate_simple(AXIS_COUNT, dims, NULL)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create /cells: %s", w->path,
+                      om_h5_detail(why, sizeof why));
+    for (size_t i = 0; i < CELL_FIELD_COUNT && st == OM_OK; i++) {
+        const cell_field *f = &cell_fields[i];
+        hid_t ftype = f->real ? H5T_IEEE_F64LE : H5T_STD_U64LE;
+        hid_t mtype = f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64;
+        hid_t d;
+        for (size_t k = 0; k < n; k++)
+            cell_get(f, &w->cells[k], &buf[k]);
+        d = H5Dcreate2(group, f->name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (d < 0 || H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, f->name,
+                          om_h5_detail(why, sizeof why));
+        if (st == OM_OK)
+            st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+                                         f->description);
+        if (st == OM_OK)
+            st = attach_scales(w, d, f->name);
+        om_h5_close_id(&d);
+    }
+    om_h5_close_id(&space);
+    om_h5_close_id(&group);
+    free(buf);
+    return st;
+}
+
+/* Close the string type and the file; the first failure is raised and returned. */
+static om_status writer_close_objects(om_h5m_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    om_h5_close_id(&w->str_type);
+    /* Closing the file flushes it: a full disk shows up here. */
+    if (w->file >= 0 && H5Fclose(w->file) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
+                      om_h5_detail(why, sizeof why));
+    w->file = H5I_INVALID_HID;
+    return st;
+}
+
+om_status om_h5m_writer_close(om_h5m_writer *w)
+{
+    om_status st, st2;
+    if (w == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5m_writer_close: no writer");
+    om_h5_quiet();
+    st = write_cells(w);
+    st2 = writer_close_objects(w);
+    st = om_h5_tmp_finish(w->path, w->tmp_path, st != OM_OK ? st : st2);
+    writer_free(w);
+    return st;
+}
+
+void om_h5m_writer_abort(om_h5m_writer *w)
+{
+    if (w == NULL)
+        return;
+    om_h5_quiet();
+    /* A failure while closing does not matter: the file is removed anyway. */
+    (void)writer_close_objects(w);
+    remove(w->tmp_path);
+    writer_free(w);
+}
+
+/* ------------------------------------------------------------------ reader */
+
+/* Reading state: the open file and the matrix being filled. */
+typedef struct reader {
+    const char *path; /* file name for messages */
+    hid_t file;       /* the open file */
+    om_matrix *m;     /* the matrix being built */
+    size_t cap;       /* capacity of m->strings */
+} reader;
+
+/* Hand the string `s` (malloc'd, may be NULL on ENOMEM) to the matrix; return it. */
+static om_status own_string(reader *rd, char *s, const char **dst)
+{
+    om_matrix *m = rd->m;
+    if (s == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+    if (m->n_strings == rd->cap) {
+        size_t cap = rd->cap > 0 ? 2 * rd->cap : 32;
+        char **p = realloc(m->strings, cap * sizeof *p);
+        if (p == NULL) {
+            free(s);
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+        }
+        m->strings = p;
+        rd->cap = cap;
+    }
+    m->strings[m->n_strings++] = s;
+    *dst = s;
+    return OM_OK;
+}
+
+/* An optional root string attribute: "" when absent (a file from another tool). */
+static om_status read_attr_string(reader *rd, const char *name, const char **dst)
+{
+    char *s = NULL;
+    om_status st = om_h5_attr_read_string(rd->file, rd->path, name, &s);
+    if (st == OM_ENOTFOUND) {
+        om_error_clear();
+        s = strdup("");
+    } else if (st != OM_OK) {
+        return st;
+    }
+    return own_string(rd, s, dst);
+}
+
+/* A required root number attribute: its absence makes the file invalid. */
+static om_status required(reader *rd, om_status st, const char *name)
+{
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no '%s' attribute (not a complete matrix file)",
+                        rd->path, name);
+    return st;
+}
+
+static om_status read_root(reader *rd)
+{
+    om_matrix_info *info = &rd->m->info;
+    om_status st;
+    if ((st = om_h5_check_schema(rd->file, rd->path, OM_H5M_SCHEMA, "matrix file")) != OM_OK
+        || (st = read_attr_string(rd, "program_version", &info->program_version)) != OM_OK
+        || (st = read_attr_string(rd, "command_line", &info->command_line)) != OM_OK
+        || (st = read_attr_string(rd, "ruleset", &info->ruleset)) != OM_OK
+        || (st = read_attr_string(rd, "data_version", &info->data_version)) != OM_OK
+        || (st = read_attr_string(rd, "row_list", &info->row_list)) != OM_OK
+        || (st = read_attr_string(rd, "col_list", &info->col_list)) != OM_OK
+        || (st = read_attr_string(rd, "rng", &info->rng_scheme)) != OM_OK
+        || (st = read_attr_string(rd, "created_utc", &rd->m->created_utc)) != OM_OK)
+        return st;
+    if ((st = required(rd, om_h5_attr_read_u64(rd->file, rd->path, "seed", &info->seed),
+                       "seed")) != OM_OK
+        || (st = required(rd, om_h5_attr_read_u64(rd->file, rd->path, "trials_per_cell",
+                                                  &info->trials_per_cell),
+                          "trials_per_cell")) != OM_OK
+        || (st = required(rd, om_h5_attr_read_double(rd->file, rd->path, "target_halfwidth",
+                                                     &info->target_halfwidth),
+                          "target_halfwidth")) != OM_OK)
+        return st;
+    if (!isfinite(info->target_halfwidth) || info->target_halfwidth < 0.0)
+        return OM_ERROR(OM_EHDF5, "%s: target_halfwidth %g is not a half-width", rd->path,
+                        info->target_halfwidth);
+    return OM_OK;
+}
+
+/*
+ * Open dataset `name` and check that it has rank `rank` and type class `cls`;
+ * its dimensions go to dims[0..rank-1]. On failure nothing stays open.
+ */
+static om_status open_dataset(reader *rd, const char *name, int rank, H5T_class_t cls,
+                              hsize_t *dims, hid_t *dset, hid_t *type)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t space = H5I_INVALID_HID;
+    htri_t exists = H5Lexists(rd->file, name, H5P_DEFAULT);
+    static const char *const class_name[] = {[H5T_INTEGER] = "integer",
+                                             [H5T_FLOAT] = "floating-point",
+                                             [H5T_STRING] = "string"};
+
+    *dset = *type = H5I_INVALID_HID;
+    if (exists <= 0)
+        return OM_ERROR(OM_EHDF5, "%s: no dataset %s (not a complete matrix file)", rd->path,
+                        name);
+    if ((*dset = H5Dopen2(rd->file, name, H5P_DEFAULT)) < 0 || (*type = H5Dget_type(*dset)) < 0
+        || (space = H5Dget_space(*dset)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot open %s: %s", rd->path, name,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Sget_simple_extent_ndims(space) != rank)
+        st = OM_ERROR(OM_EHDF5, "%s: %s has %d dimensions, expected %d", rd->path, name,
+                      H5Sget_simple_extent_ndims(space), rank);
+    else if (H5Tget_class(*type) != cls)
+        st = OM_ERROR(OM_EHDF5, "%s: %s is not of a%s %s type", rd->path, name,
+                      cls == H5T_INTEGER ? "n" : "", class_name[cls]);
+    else if (H5Sget_simple_extent_dims(space, dims, NULL) != rank)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of %s: %s", rd->path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&space);
+    if (st != OM_OK) {
+        om_h5_close_id(type);
+        om_h5_close_id(dset);
+    }
+    return st;
+}
+
+/*
+ * Read the 1-D string dataset `name`, which must have `n` entries, into
+ * dst[0..n-1] (strings owned by the matrix).
+ */
+static om_status read_strings(reader *rd, const char *name, size_t n, const char **dst)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t len = 0;
+    hid_t d, ftype, mtype = H5I_INVALID_HID;
+    om_status st = open_dataset(rd, name, 1, H5T_STRING, &len, &d, &ftype);
+    char **v = NULL;
+    char *fixed = NULL;
+
+    if (st != OM_OK)
+        return st;
+    if (len != n) {
+        st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
+                      (unsigned long long)len, n);
+    } else if (H5Tis_variable_str(ftype) > 0) {
+        if ((v = calloc(n, sizeof *v)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+        else if ((mtype = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0
+                 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0
+                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                          om_h5_detail(why, sizeof why));
+        for (size_t i = 0; i < n && st == OM_OK; i++)
+            st = own_string(rd, strdup(v[i] != NULL ? v[i] : ""), &dst[i]);
+        /* HDF5 allocated the strings: HDF5 frees them. */
+        for (size_t i = 0; v != NULL && i < n; i++)
+            if (v[i] != NULL)
+                H5free_memory(v[i]);
+    } else {
+        /* Fixed-length strings (another tool's file): read each NUL-terminated. */
+        size_t size = H5Tget_size(ftype) + 1;
+        if ((fixed = malloc(size * n)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+        else if ((mtype = H5Tcopy(ftype)) < 0 || H5Tset_size(mtype, size) < 0
+                 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0
+                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, fixed) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                          om_h5_detail(why, sizeof why));
+        for (size_t i = 0; i < n && st == OM_OK; i++) {
+            fixed[i * size + size - 1] = '\0';
+            st = own_string(rd, strdup(&fixed[i * size]), &dst[i]);
+        }
+    }
+    free(fixed);
+    free(v);
+    om_h5_close_id(&mtype);
+    om_h5_close_id(&ftype);
+    om_h5_close_id(&d);
+    return st;
+}
+
+/* The length of the 1-D string dataset `name`, at least 1. */
+static om_status axis_length(reader *rd, const char *name, size_t *n)
+{
+    hsize_t len = 0;
+    hid_t d, type;
+    om_status st = open_dataset(rd, name, 1, H5T_STRING, &len, &d, &type);
+    if (st != OM_OK)
+        return st;
+    om_h5_close_id(&type);
+    om_h5_close_id(&d);
+    if (len == 0)
+        return OM_ERROR(OM_EHDF5, "%s: %s is empty", rd->path, name);
+    *n = (size_t)len;
+    return OM_OK;
+}
+
+/* Read the 1-D integer dataset `name` of `n` entries into p[] as uint32. */
+static om_status read_u32(reader *rd, const char *name, size_t n, uint32_t *p)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t len = 0;
+    hid_t d, type;
+    om_status st = open_dataset(rd, name, 1, H5T_INTEGER, &len, &d, &type);
+    if (st != OM_OK)
+        return st;
+    if (len != n)
+        st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
+                      (unsigned long long)len, n);
+    else if (H5Dread(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&type);
+    om_h5_close_id(&d);
+    return st;
+}
+
+/* Read /GROUP/name, id and points of `n` units into units[]; `tmp` holds n pointers. */
+static om_status read_units(reader *rd, const char *group, om_matrix_unit *units, size_t n,
+                            const char **tmp, uint32_t *points)
+{
+    char name[32];
+    om_status st;
+    snprintf(name, sizeof name, "/%s/name", group);
+    if ((st = read_strings(rd, name, n, tmp)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        units[i].name = tmp[i];
+    snprintf(name, sizeof name, "/%s/id", group);
+    if ((st = read_strings(rd, name, n, tmp)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        units[i].id = tmp[i];
+    snprintf(name, sizeof name, "/%s/points", group);
+    if ((st = read_u32(rd, name, n, points)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        units[i].points = points[i];
+    return OM_OK;
+}
+
+/* Read the axes: situations, rows, columns. */
+static om_status read_axes(reader *rd)
+{
+    om_matrix *m = rd->m;
+    om_matrix_info *info = &m->info;
+    const char **tmp = NULL;
+    uint32_t *points = NULL;
+    size_t most;
+    om_status st;
+
+    if ((st = axis_length(rd, "/situations/name", &info->n_situations)) != OM_OK
+        || (st = axis_length(rd, "/rows/name", &info->n_rows)) != OM_OK
+        || (st = axis_length(rd, "/cols/name", &info->n_cols)) != OM_OK)
+        return st;
+    most = info->n_situations;
+    most = info->n_rows > most ? info->n_rows : most;
+    most = info->n_cols > most ? info->n_cols : most;
+    m->units = calloc(info->n_rows + info->n_cols, sizeof *m->units);
+    m->sits = calloc(info->n_situations, sizeof *m->sits);
+    tmp = calloc(most, sizeof *tmp);
+    points = calloc(most, sizeof *points);
+    if (m->units == NULL || m->sits == NULL || tmp == NULL || points == NULL) {
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+        goto done;
+    }
+    info->rows = m->units;
+    info->cols = m->units + info->n_rows;
+    info->situations = m->sits;
+    if ((st = read_strings(rd, "/situations/name", info->n_situations, tmp)) != OM_OK)
+        goto done;
+    for (size_t i = 0; i < info->n_situations; i++)
+        m->sits[i].name = tmp[i];
+    if ((st = read_strings(rd, "/situations/yaml", info->n_situations, tmp)) != OM_OK)
+        goto done;
+    for (size_t i = 0; i < info->n_situations; i++)
+        m->sits[i].yaml = tmp[i];
+    if ((st = read_units(rd, "rows", m->units, info->n_rows, tmp, points)) != OM_OK)
+        goto done;
+    st = read_units(rd, "cols", m->units + info->n_rows, info->n_cols, tmp, points);
+done:
+    free(points);
+    free(tmp);
+    return st;
+}
+
+/* Read every /cells dataset into m->cells, checking its shape, then each cell. */
+static om_status read_cells(reader *rd)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_matrix *m = rd->m;
+    size_t dims[AXIS_COUNT] = {m->info.n_situations, m->info.n_rows, m->info.n_cols};
+    size_t n;
+    uint64_t *buf;
+    om_status st = OM_OK;
+
+    if (dims[1] > SIZE_MAX / dims[2]
+        || dims[0] > SIZE_MAX / sizeof(om_matrix_cell) / (dims[1] * dims[2]))
+        return OM_ERROR(OM_EHDF5, "%s: %zu x %zu x %zu cells is too many", rd->path, dims[0],
+                        dims[1], dims[2]);
+    n = cell_count(dims);
+    m->cells = calloc(n, sizeof *m->cells);
+    buf = malloc(n * sizeof *buf);
+    if (m->cells == NULL || buf == NULL) {
+        free(buf);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+    }
+    for (size_t i = 0; i < CELL_FIELD_COUNT && st == OM_OK; i++) {
+        const cell_field *f = &cell_fields[i];
+        char name[64];
+        hsize_t got[AXIS_COUNT] = {0, 0, 0};
+        hid_t d, type;
+        snprintf(name, sizeof name, "/cells/%s", f->name);
+        st = open_dataset(rd, name, AXIS_COUNT, f->real ? H5T_FLOAT : H5T_INTEGER, got, &d,
+                          &type);
+        if (st != OM_OK)
+            break;
+        if (got[0] != dims[0] || got[1] != dims[1] || got[2] != dims[2])
+            st = OM_ERROR(OM_EHDF5, "%s: %s is %llu x %llu x %llu, expected %zu x %zu x %zu "
+                          "(situations x rows x columns)", rd->path, name,
+                          (unsigned long long)got[0], (unsigned long long)got[1],
+                          (unsigned long long)got[2], dims[0], dims[1], dims[2]);
+        else if (H5Dread(d, f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL,
+                         H5P_DEFAULT, buf) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                          om_h5_detail(why, sizeof why));
+        for (size_t k = 0; k < n && st == OM_OK; k++)
+            cell_set(f, &m->cells[k], &buf[k]);
+        om_h5_close_id(&type);
+        om_h5_close_id(&d);
+    }
+    free(buf);
+    for (size_t k = 0; k < n && st == OM_OK; k++) {
+        char reason[256];
+        if (!cell_valid(&m->cells[k], reason, sizeof reason)) {
+            size_t c = k % dims[2], r = k / dims[2] % dims[1], s = k / dims[2] / dims[1];
+            st = OM_ERROR(OM_EHDF5, "%s: cell (situation %s, row %s, column %s): %s", rd->path,
+                          m->info.situations[s].name, m->info.rows[r].name,
+                          m->info.cols[c].name, reason);
+        }
+    }
+    return st;
+}
+
+om_status om_h5m_read(const char *path, om_matrix **out)
+{
+    reader rd = {path, H5I_INVALID_HID, NULL, 0};
+    om_status st;
+
+    if (out == NULL || path == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5m_read: missing output or path");
+    *out = NULL;
+    om_h5_quiet();
+    rd.m = calloc(1, sizeof *rd.m);
+    if (rd.m == NULL || (rd.m->path = strdup(path)) == NULL) {
+        free(rd.m);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    if ((st = om_h5_open_read(path, &rd.file)) == OM_OK && (st = read_root(&rd)) == OM_OK
+        && (st = read_axes(&rd)) == OM_OK)
+        st = read_cells(&rd);
+    om_h5_close_id(&rd.file);
+    if (st != OM_OK) {
+        om_h5m_matrix_free(rd.m);
+        return st;
+    }
+    *out = rd.m;
+    return OM_OK;
+}
+
+void om_h5m_matrix_free(om_matrix *m)
+{
+    if (m == NULL)
+        return;
+    for (size_t i = 0; i < m->n_strings; i++)
+        free(m->strings[i]);
+    free(m->strings);
+    free(m->units);
+    free(m->sits);
+    free(m->cells);
+    free(m->path);
+    free(m);
+}
+
+om_status om_h5m_file_schema(const char *path, char **out)
+{
+    hid_t file;
+    om_status st;
+    if (out == NULL || path == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5m_file_schema: missing output or path");
+    *out = NULL;
+    om_h5_quiet();
+    if ((st = om_h5_open_read(path, &file)) != OM_OK)
+        return st;
+    st = om_h5_attr_read_string(file, path, "schema", out);
+    om_h5_close_id(&file);
+    return st;
+}

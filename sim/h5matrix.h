@@ -1,0 +1,165 @@
+/*
+ * h5matrix.h: the HDF5 matchup matrix file written by `oddsmaster matrix` (every
+ * unit of one list against every unit of another, in one or more situations)
+ * and read by `oddsmaster efficiency` and `oddsmaster chart --kind heatmap`.
+ *
+ * Layout (schema "oddsmaster-matrix/1"; S situations, R row units, C column units):
+ *   /                      attributes: schema, program_version, command_line,
+ *                          ruleset, data_version (e.g. "warmaster-revolution
+ *                          lists 2.25"), row_list, col_list (the army lists of
+ *                          the rows and the columns), rng, seed (u64),
+ *                          trials_per_cell (u64, 0 if adaptive), target_halfwidth
+ *                          (double, 0 if a fixed number of trials), created_utc
+ *   /rows/name, /rows/id   [R] variable-length UTF-8 strings: display name and
+ *                          the unit's identifier in the army data
+ *   /rows/points           [R] u32: printed points cost of each row unit
+ *   /cols/name, id, points [C] the same for the column units
+ *   /situations/name       [S] strings: short name of each situation
+ *   /situations/yaml       [S] strings: the situation text, verbatim
+ *   /cells/trials          [S][R][C] u64: trials run in the cell (0: not run)
+ *   /cells/wins_row        [S][R][C] u64: trials the row unit won
+ *   /cells/draws           [S][R][C] u64: drawn trials
+ *   /cells/wins_col        [S][R][C] u64: trials the column unit won
+ *   /cells/points_lost_row_sum, /cells/points_lost_col_sum
+ *                          [S][R][C] double: sums over the trials of the victory
+ *                          points lost by the row (column) unit, so the mean is
+ *                          sum / trials
+ * Trials that neither side won nor drew (no contact, unresolved at the turn
+ * limit) are trials - wins_row - draws - wins_col. Every /cells dataset has the
+ * dimension scales /situations/name, /rows/name and /cols/name attached to its
+ * three axes (labelled "situation", "row", "col"), so h5dump and h5py show
+ * labelled axes (`f["cells/trials"].dims[1][0]` is the row names), and a
+ * "description" attribute.
+ *
+ * The writer keeps the cells in memory (a matrix is small: 100 x 100 units in
+ * 10 situations is 6 MB) and writes them at close, to a temporary file renamed
+ * to the target only when complete. Cells never put are written as all zero:
+ * "not run". Not thread-safe: one writer is used by one thread at a time.
+ */
+#ifndef OM_H5MATRIX_H
+#define OM_H5MATRIX_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+
+/* Schema identifier written to the root "schema" attribute. */
+#define OM_H5M_SCHEMA "oddsmaster-matrix/1"
+
+/* One unit of a matrix axis. */
+typedef struct om_matrix_unit {
+    const char *name; /* display name, e.g. "Knights" */
+    const char *id;   /* identifier in the army data, e.g. "empire/knights" */
+    uint32_t points;  /* printed points cost (0: unknown) */
+} om_matrix_unit;
+
+/* One situation: how the row unit meets the column unit. */
+typedef struct om_matrix_situation {
+    const char *name; /* short name, e.g. "charge-open" */
+    const char *yaml; /* the situation text, verbatim */
+} om_matrix_situation;
+
+/* What a matrix holds and where it came from (the root attributes and axes). */
+typedef struct om_matrix_info {
+    const char *program_version; /* OM_VERSION of the writer */
+    const char *command_line;    /* the command as typed */
+    const char *ruleset;         /* rule set identifier */
+    const char *data_version;    /* version of the army data, e.g. "... lists 2.25" */
+    const char *row_list;        /* army list of the rows, e.g. "Empire" (may be "") */
+    const char *col_list;        /* army list of the columns (may be "") */
+    const char *rng_scheme;      /* OM_RNG_SCHEME of the runs */
+    uint64_t seed;               /* master seed */
+    uint64_t trials_per_cell;    /* fixed trials per cell, 0 if adaptive */
+    double target_halfwidth;     /* adaptive target half-width of P(win), 0 if fixed */
+    size_t n_situations;         /* S, at least 1 */
+    size_t n_rows;               /* R, at least 1 */
+    size_t n_cols;               /* C, at least 1 */
+    const om_matrix_situation *situations; /* [S] */
+    const om_matrix_unit *rows;  /* [R] */
+    const om_matrix_unit *cols;  /* [C] */
+} om_matrix_info;
+
+/* The results of one cell: one row unit against one column unit in one situation. */
+typedef struct om_matrix_cell {
+    uint64_t trials;            /* trials run (0: cell not run) */
+    uint64_t wins_row;          /* trials won by the row unit */
+    uint64_t draws;             /* drawn trials */
+    uint64_t wins_col;          /* trials won by the column unit */
+    double points_lost_row_sum; /* sum over trials of the points the row unit lost */
+    double points_lost_col_sum; /* sum over trials of the points the column unit lost */
+} om_matrix_cell;
+
+/* A matrix read back from a file: `info` and every cell, owned by the struct. */
+typedef struct om_matrix {
+    char *path;          /* the file it was read from */
+    const char *created_utc; /* when it was written (a string of `strings`) */
+    om_matrix_info info; /* provenance and axes; its strings belong to the matrix */
+    om_matrix_cell *cells; /* [S][R][C], row-major: om_matrix_at */
+    char **strings;      /* every string the matrix owns (freed by om_h5m_matrix_free) */
+    size_t n_strings;    /* entries of strings */
+    om_matrix_unit *units; /* storage of info.rows then info.cols */
+    om_matrix_situation *sits; /* storage of info.situations */
+} om_matrix;
+
+/* The cell of situation s, row r, column c (indices checked by assert only). */
+static inline om_matrix_cell *om_matrix_at(const om_matrix *m, size_t s, size_t r, size_t c)
+{
+    assert(s < m->info.n_situations && r < m->info.n_rows && c < m->info.n_cols);
+    return &m->cells[(s * m->info.n_rows + r) * m->info.n_cols + c];
+}
+
+typedef struct om_h5m_writer om_h5m_writer;
+
+/*
+ * om_h5m_writer_create: start a matrix file at `path` with the axes and
+ * provenance of `info`, which is copied (the caller's strings may go after the
+ * call). Names must be non-empty; ids may be empty. Errors: OM_EINVAL (an empty
+ * axis, a missing name, a negative or non-finite target_halfwidth), OM_EIO (cannot
+ * create the file), OM_EHDF5, OM_ENOMEM.
+ */
+om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
+                               const om_matrix_info *info);
+
+/*
+ * om_h5m_writer_put_cell: record the results of cell (s, r, c), replacing any
+ * earlier put. Errors: OM_EINVAL (index out of range; wins_row + draws + wins_col
+ * greater than trials; a negative or non-finite points sum).
+ */
+om_status om_h5m_writer_put_cell(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                 const om_matrix_cell *cell);
+
+/*
+ * om_h5m_writer_close: write every dataset, attach the dimension scales, close
+ * and move the temporary file to its final path; frees `w` whatever happens. On
+ * failure the temporary file is removed. Errors: OM_EINVAL (NULL), OM_EHDF5, OM_EIO.
+ */
+om_status om_h5m_writer_close(om_h5m_writer *w);
+
+/* om_h5m_writer_abort: close, remove the temporary file and free `w` (NULL allowed). */
+void om_h5m_writer_abort(om_h5m_writer *w);
+
+/*
+ * om_h5m_read: read the whole matrix file `path` into a new om_matrix (caller
+ * frees with om_h5m_matrix_free). Checks the schema, that every axis dataset has
+ * one entry per unit or situation and every cell dataset the shape [S][R][C],
+ * and that each cell is consistent (wins and draws at most the trials, points
+ * sums finite and not negative). Errors: OM_EIO (missing or unreadable file),
+ * OM_EHDF5 (not HDF5, damaged, not a matrix file, or inconsistent: the message
+ * names the file and what is wrong), OM_ENOMEM, OM_EINVAL (NULL arguments).
+ */
+om_status om_h5m_read(const char *path, om_matrix **out);
+
+/* Free a matrix read by om_h5m_read (NULL allowed). */
+void om_h5m_matrix_free(om_matrix *m);
+
+/*
+ * om_h5m_file_schema: the "schema" attribute of the HDF5 file `path` (a new
+ * string, caller frees), so a command can tell a run file from a matrix file
+ * before choosing a reader. Errors: those of opening (OM_EIO, OM_EHDF5),
+ * OM_ENOTFOUND (no schema attribute), OM_ENOMEM.
+ */
+om_status om_h5m_file_schema(const char *path, char **out);
+
+#endif /* OM_H5MATRIX_H */

@@ -1,0 +1,367 @@
+/*
+ * h5util.c: the HDF5 helpers shared by the result file (h5file.c) and the
+ * matchup matrix file (h5matrix.c): quiet error handling with the innermost
+ * HDF5 message, identifier closing, attributes, and the temporary-file protocol
+ * (h5_int.h). Moved here from h5file.c so both files follow one set of
+ * conventions (ENGINEERING section 4).
+ */
+#include "h5_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void om_h5_quiet(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+typedef struct h5_detail_ctx {
+    char *buf;   /* destination */
+    size_t size; /* its size */
+} h5_detail_ctx;
+
+/* H5Ewalk2 callback: keep the description of the last (innermost) entry. */
+static herr_t h5_detail_walk(unsigned n, const H5E_error2_t *err, void *data)
+{
+    h5_detail_ctx *ctx = data;
+    (void)n;
+    if (err->desc != NULL && err->desc[0] != '\0')
+        snprintf(ctx->buf, ctx->size, "%s", err->desc);
+    else if (err->func_name != NULL)
+        snprintf(ctx->buf, ctx->size, "failure in %s", err->func_name);
+    return 0;
+}
+
+const char *om_h5_detail(char *buf, size_t size)
+{
+    h5_detail_ctx ctx = {buf, size};
+    buf[0] = '\0';
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, h5_detail_walk, &ctx);
+    if (buf[0] == '\0')
+        snprintf(buf, size, "unknown HDF5 error");
+    return buf;
+}
+
+void om_h5_close_id(hid_t *id)
+{
+    if (*id >= 0) {
+        switch (H5Iget_type(*id)) {
+        case H5I_FILE: H5Fclose(*id); break;
+        case H5I_GROUP: H5Gclose(*id); break;
+        case H5I_DATATYPE: H5Tclose(*id); break;
+        case H5I_DATASPACE: H5Sclose(*id); break;
+        case H5I_DATASET: H5Dclose(*id); break;
+        case H5I_ATTR: H5Aclose(*id); break;
+        case H5I_GENPROP_LST: H5Pclose(*id); break;
+        default: H5Idec_ref(*id); break;
+        }
+    }
+    *id = H5I_INVALID_HID;
+}
+
+hid_t om_h5_string_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return H5I_INVALID_HID;
+    if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return H5I_INVALID_HID;
+    }
+    return t;
+}
+
+void om_h5_utc_now(char buf[OM_H5_UTC_MAX])
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    if (gmtime_r(&now, &utc) == NULL
+        || strftime(buf, OM_H5_UTC_MAX, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0)
+        snprintf(buf, OM_H5_UTC_MAX, "unknown");
+}
+
+/* ------------------------------------------------------------- attributes */
+
+om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t ftype,
+                           hid_t mtype, const void *value)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = H5I_INVALID_HID;
+    if (space < 0 || (attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) < 0
+        || H5Awrite(attr, mtype, value) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&attr);
+    om_h5_close_id(&space);
+    return st;
+}
+
+om_status om_h5_attr_write_string(hid_t obj, const char *path, const char *name,
+                                  hid_t str_type, const char *value)
+{
+    const char *v = value != NULL ? value : "";
+    return om_h5_attr_write(obj, path, name, str_type, str_type, &v);
+}
+
+om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
+                                 const om_h5_text *texts, size_t n)
+{
+    char created[OM_H5_UTC_MAX];
+    om_status st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = om_h5_attr_write_string(obj, path, texts[i].name, str_type,
+                                          texts[i].value)) != OM_OK)
+            return st;
+    om_h5_utc_now(created);
+    return om_h5_attr_write_string(obj, path, "created_utc", str_type, created);
+}
+
+/*
+ * Open attribute `name` of `obj` and check that it holds one value of class `cls`
+ * (`what` names the class in messages). On success *attr, *type are open; on
+ * failure they are closed and the error raised.
+ */
+static om_status attr_open(hid_t obj, const char *path, const char *name, H5T_class_t cls,
+                           const char *what, hid_t *attr, hid_t *type)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t space = H5I_INVALID_HID;
+    htri_t exists = H5Aexists(obj, name);
+
+    *attr = *type = H5I_INVALID_HID;
+    if (exists < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                        om_h5_detail(why, sizeof why));
+    if (exists == 0)
+        return OM_ERROR(OM_ENOTFOUND, "%s: no attribute '%s'", path, name);
+    if ((*attr = H5Aopen(obj, name, H5P_DEFAULT)) < 0 || (*type = H5Aget_type(*attr)) < 0
+        || (space = H5Aget_space(*attr)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Tget_class(*type) != cls || H5Sget_simple_extent_npoints(space) != 1)
+        st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is not a single %s", path, name, what);
+    om_h5_close_id(&space);
+    if (st != OM_OK) {
+        om_h5_close_id(type);
+        om_h5_close_id(attr);
+    }
+    return st;
+}
+
+om_status om_h5_attr_read_string(hid_t obj, const char *path, const char *name, char **out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t attr, ftype, mtype = H5I_INVALID_HID;
+
+    *out = NULL;
+    if ((st = attr_open(obj, path, name, H5T_STRING, "string", &attr, &ftype)) != OM_OK)
+        return st;
+
+    if (H5Tis_variable_str(ftype) > 0) {
+        char *s = NULL;
+        if ((mtype = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0
+            || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0 || H5Aread(attr, mtype, &s) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                          om_h5_detail(why, sizeof why));
+        else if ((*out = strdup(s != NULL ? s : "")) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+        /* HDF5 allocated the string: HDF5 frees it. */
+        if (s != NULL)
+            H5free_memory(s);
+    } else {
+        /* A fixed-length string (another tool's file): read it NUL-terminated. */
+        size_t n = H5Tget_size(ftype);
+        char *s = malloc(n + 1);
+        if (s == NULL) {
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+        } else if ((mtype = H5Tcopy(ftype)) < 0 || H5Tset_size(mtype, n + 1) < 0
+                   || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0
+                   || H5Aread(attr, mtype, s) < 0) {
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                          om_h5_detail(why, sizeof why));
+            free(s);
+        } else {
+            s[n] = '\0';
+            *out = s;
+        }
+    }
+    om_h5_close_id(&mtype);
+    om_h5_close_id(&ftype);
+    om_h5_close_id(&attr);
+    return st;
+}
+
+om_status om_h5_attr_read_u64(hid_t obj, const char *path, const char *name, uint64_t *out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t attr, ftype;
+
+    if ((st = attr_open(obj, path, name, H5T_INTEGER, "integer", &attr, &ftype)) != OM_OK)
+        return st;
+    if (H5Tget_sign(ftype) == H5T_SGN_2) {
+        /* A signed attribute (another tool's file) is accepted when not negative. */
+        int64_t v = 0;
+        if (H5Aread(attr, H5T_NATIVE_INT64, &v) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                          om_h5_detail(why, sizeof why));
+        else if (v < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is negative (%lld)", path, name,
+                          (long long)v);
+        else
+            *out = (uint64_t)v;
+    } else if (H5Aread(attr, H5T_NATIVE_UINT64, out) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    }
+    om_h5_close_id(&ftype);
+    om_h5_close_id(&attr);
+    return st;
+}
+
+om_status om_h5_attr_read_double(hid_t obj, const char *path, const char *name, double *out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st;
+    hid_t attr, ftype;
+
+    if ((st = attr_open(obj, path, name, H5T_FLOAT, "real number", &attr, &ftype)) != OM_OK)
+        return st;
+    if (H5Aread(attr, H5T_NATIVE_DOUBLE, out) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&ftype);
+    om_h5_close_id(&attr);
+    return st;
+}
+
+om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
+                             const char *what)
+{
+    char *schema = NULL;
+    om_status st = om_h5_attr_read_string(obj, path, "schema", &schema);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster %s)", path, what);
+    if (st != OM_OK)
+        return st;
+    if (strcmp(schema, expected) != 0)
+        st = OM_ERROR(OM_EHDF5, "%s: schema is '%s', expected '%s'", path, schema, expected);
+    free(schema);
+    return st;
+}
+
+/* ---------------------------------------------------------------- files */
+
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file)
+{
+    char why[OM_H5_DETAIL_MAX];
+    /* "PATH.tmp-PID": room for the suffix and any pid. */
+    size_t size = strlen(path) + 32;
+    char *tmp = malloc(size);
+    hid_t fapl;
+    int fd;
+
+    *tmp_path = NULL;
+    *file = H5I_INVALID_HID;
+    if (tmp == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    snprintf(tmp, size, "%s.tmp-%ld", path, (long)getpid());
+
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    close(fd);
+
+    /* Strong close degree: closing the file closes anything left open by an abort. */
+    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
+        || (*file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path,
+                                om_h5_detail(why, sizeof why));
+        om_h5_close_id(&fapl);
+        remove(tmp);
+        free(tmp);
+        *file = H5I_INVALID_HID;
+        return st;
+    }
+    om_h5_close_id(&fapl);
+    *tmp_path = tmp;
+    return OM_OK;
+}
+
+om_status om_h5_tmp_publish(const char *path, const char *tmp_path)
+{
+    om_status st = OM_OK;
+    int fd = open(tmp_path, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0)
+        st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (st == OM_OK && rename(tmp_path, path) != 0)
+        st = OM_ERROR(OM_EIO, "cannot write %s: rename from %s failed: %s", path, tmp_path,
+                      strerror(errno));
+    if (st != OM_OK)
+        remove(tmp_path);
+    return st;
+}
+
+om_status om_h5_tmp_finish(const char *path, const char *tmp_path, om_status st)
+{
+    if (st == OM_OK)
+        return om_h5_tmp_publish(path, tmp_path);
+    remove(tmp_path);
+    return st;
+}
+
+/* Check that `path` is a readable regular file, with the system's reason if not. */
+static om_status check_readable(const char *path)
+{
+    struct stat sb;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, &sb) != 0) {
+        om_status st = OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(errno));
+        close(fd);
+        return st;
+    }
+    close(fd);
+    if (S_ISDIR(sb.st_mode))
+        return OM_ERROR(OM_EIO, "cannot open %s: %s", path, strerror(EISDIR));
+    return OM_OK;
+}
+
+om_status om_h5_open_read(const char *path, hid_t *file)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st;
+    hid_t fapl;
+
+    *file = H5I_INVALID_HID;
+    if ((st = check_readable(path)) != OM_OK)
+        return st;
+    if (H5Fis_hdf5(path) <= 0)
+        return OM_ERROR(OM_EHDF5, "%s is not an HDF5 file", path);
+    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
+        || (*file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot open the HDF5 file (damaged or truncated?): %s",
+                      path, om_h5_detail(why, sizeof why));
+        *file = H5I_INVALID_HID;
+    }
+    om_h5_close_id(&fapl);
+    return st;
+}

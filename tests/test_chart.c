@@ -1,0 +1,476 @@
+/*
+ * test_chart.c: Criterion tests of analysis/chart (odds, dist and heatmap
+ * charts). Rasterised text differs between machines, so no image is compared
+ * byte for byte (ENGINEERING section 6); instead each test checks structure:
+ *   PNG  signature, the width and height cairo reads back, pixels of the bar
+ *        colours present;
+ *   SVG  XML header, <svg> of the requested size, the <title> and manifest
+ *        <desc>, and one filled path per bar in the bar colours;
+ *   PDF  header, title metadata;
+ *   CSV  beside the image: exactly the numbers of the synthetic input.
+ * Inputs are written with the run-file and matrix-file writers, with outcomes
+ * chosen so that every probability is exact. Errors are provoked once each.
+ */
+#include <cairo.h>
+#include <errno.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <gsl/gsl_errno.h>
+
+#include "chart.h"
+#include "chart_int.h"
+#include "h5file.h"
+#include "h5matrix.h"
+#include "stats.h"
+#include "tmpdir.h"
+
+/* ---------------------------------------------------------------- fixture */
+
+static void dir_setup(void)
+{
+    tmpdir_create("om_test_chart");
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    gsl_set_error_handler_off();
+}
+
+TestSuite(chart, .init = dir_setup, .fini = tmpdir_remove);
+
+/* The whole file `path` as a NUL-terminated string (caller frees). */
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (size != NULL)
+        *size = (size_t)n;
+    return buf;
+}
+
+/* Occurrences of `needle` in `hay`. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* --------------------------------------------------------- synthetic data */
+
+/*
+ * A run of 10000 trials: winner a for i % 10 in 0..4, b for 5..7, draw for 8, and
+ * for 9 a draw (combat) or no result (engagement); stands_lost_b = i % 4 and
+ * hits_on_b = i % 5 (each value exactly equally often).
+ */
+#define RUN_TRIALS 10000u
+
+static void write_run(const char *path, uint32_t kind_mask)
+{
+    om_run_info info = {
+        .program_version = "1.2.3-test",
+        .command_line = "oddsmaster run knights.yaml",
+        .scenario_name = "knights.yaml",
+        .scenario_text = "",
+        .title = "Knights charge Spearmen",
+        .ruleset = "warmaster-revolution",
+        .kind = kind_mask == OM_KIND_MASK_VOLLEY ? "volley"
+                : kind_mask == OM_KIND_MASK_ENGAGEMENT ? "engagement" : "combat",
+        .side_name = {"Knights", "Spearmen"},
+        .options_json = "{}",
+        .rng_scheme = "synthetic",
+        .seed = 77,
+        .trials = RUN_TRIALS,
+        .block_size = RUN_TRIALS,
+        .threads = 1,
+        .points = {110, 45},
+        .kind_mask = kind_mask,
+    };
+    om_wm_outcome *o = calloc(RUN_TRIALS, sizeof *o);
+    om_h5_writer *w = NULL;
+    cr_assert_not_null(o);
+    for (unsigned i = 0; i < RUN_TRIALS; i++) {
+        unsigned m = i % 10;
+        o[i].winner = m < 5 ? OM_WM_SIDE_A : m < 8 ? OM_WM_SIDE_B : OM_WM_DRAW;
+        if (m == 9 && kind_mask == OM_KIND_MASK_ENGAGEMENT)
+            o[i].winner = OM_WM_NO_CONTEST;
+        if (kind_mask == OM_KIND_MASK_VOLLEY)
+            o[i].winner = OM_WM_NO_CONTEST;
+        o[i].stands_lost[1] = (uint8_t)(i % 4);
+        o[i].hits_on[1] = (uint8_t)(i % 5);
+    }
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, o, RUN_TRIALS), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(o);
+}
+
+/* A 3 x 4 matrix in two situations: cell (s, r, c) is won by the row (10 r + c + 5 s) %. */
+#define MR 3
+#define MC 4
+static const om_matrix_unit m_rows[MR] = {{"Knights", "e/k", 110},
+                                          {"Halberdiers", "e/h", 45},
+                                          {"Steam Tank", "e/s", 130}};
+static const om_matrix_unit m_cols[MC] = {{"Orc Warriors", "o/w", 60},
+                                          {"Trolls", "o/t", 110},
+                                          {"Giant", "o/g", 150},
+                                          {"Goblins", "o/b", 30}};
+static const om_matrix_situation m_sits[2] = {{"open", ""}, {"defended", ""}};
+
+static uint64_t m_wins(size_t s, size_t r, size_t c)
+{
+    return 10 * r + c + 5 * s + 30;
+}
+
+static void write_matrix(const char *path)
+{
+    om_matrix_info info = {
+        .program_version = "1.2.3-test",
+        .command_line = "oddsmaster matrix",
+        .ruleset = "warmaster-revolution",
+        .data_version = "lists 2.25",
+        .row_list = "Empire",
+        .col_list = "Orcs & Goblins",
+        .seed = 99,
+        .trials_per_cell = 100,
+        .n_situations = 2,
+        .n_rows = MR,
+        .n_cols = MC,
+        .situations = m_sits,
+        .rows = m_rows,
+        .cols = m_cols,
+    };
+    om_h5m_writer *w = NULL;
+    cr_assert_eq(om_h5m_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    for (size_t s = 0; s < 2; s++)
+        for (size_t r = 0; r < MR; r++)
+            for (size_t c = 0; c < MC; c++) {
+                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1};
+                /* Steam Tank vs Goblins was never run. */
+                if (r == 2 && c == 3)
+                    continue;
+                cr_assert_eq(om_h5m_writer_put_cell(w, s, r, c, &cell), OM_OK);
+            }
+    cr_assert_eq(om_h5m_writer_close(w), OM_OK, "%s", om_error_message());
+}
+
+static void chart_ok(const char *in, const char *out, om_chart_kind kind, unsigned width,
+                     unsigned height)
+{
+    om_chart_options opt = {.kind = kind, .width = width, .height = height};
+    cr_assert_eq(om_chart_file(in, out, &opt), OM_OK, "%s", om_error_message());
+}
+
+/* ------------------------------------------------------------ file checks */
+
+/* A PNG of the given size with at least `min_pixels` pixels of colour `rgb`. */
+static void check_png(const char *path, int width, int height, uint32_t rgb, int min_pixels)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    size_t size;
+    char *bytes = slurp(path, &size);
+    cairo_surface_t *s;
+    int found = 0;
+    cr_expect(size > 1000, "%s: %zu bytes", path, size);
+    cr_expect(memcmp(bytes, sig, sizeof sig) == 0, "%s: PNG signature", path);
+    free(bytes);
+    s = cairo_image_surface_create_from_png(path);
+    cr_assert_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS, "%s", path);
+    cr_expect_eq(cairo_image_surface_get_width(s), width);
+    cr_expect_eq(cairo_image_surface_get_height(s), height);
+    cairo_surface_flush(s);
+    {
+        const unsigned char *data = cairo_image_surface_get_data(s);
+        int stride = cairo_image_surface_get_stride(s);
+        for (int y = 0; y < cairo_image_surface_get_height(s); y++)
+            for (int x = 0; x < cairo_image_surface_get_width(s); x++) {
+                uint32_t px = *(const uint32_t *)(const void *)(data + y * stride + 4 * x);
+                found += (px & 0xffffffu) == rgb;
+            }
+    }
+    cr_expect_geq(found, min_pixels, "%s: %d pixels of #%06x", path, found, rgb);
+    cairo_surface_destroy(s);
+}
+
+/* A percentage as cairo's SVG surface writes it: 6 decimals, trailing zeros dropped. */
+static void svg_percent(char *buf, size_t size, unsigned channel)
+{
+    size_t n;
+    snprintf(buf, size, "%f", channel / 2.55);
+    n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.')
+        buf[--n] = '\0';
+}
+
+/* cairo's SVG spelling of a fill colour: "fill:rgb(16.862745%,42.352941%,69.019608%)". */
+static void svg_fill(char *buf, size_t size, uint32_t rgb)
+{
+    char c[3][16];
+    for (int i = 0; i < 3; i++)
+        svg_percent(c[i], sizeof c[i], (rgb >> (16 - 8 * i)) & 0xff);
+    snprintf(buf, size, "fill:rgb(%s%%,%s%%,%s%%)", c[0], c[1], c[2]);
+}
+
+static char *check_svg(const char *path, const char *title)
+{
+    char *svg = slurp(path, NULL), want[512];
+    cr_expect(strncmp(svg, "<?xml", 5) == 0, "%s: XML header", path);
+    cr_expect(strstr(svg, "<svg") != NULL);
+    snprintf(want, sizeof want, "<title>%s</title>", title);
+    cr_expect(strstr(svg, want) != NULL, "%s: %s", path, want);
+    cr_expect(strstr(svg, "<desc>") != NULL && strstr(svg, "seed ") != NULL);
+    return svg;
+}
+
+/*
+ * A PDF whose document title is `title`: cairo writes it as a literal string
+ * "(...)" with parentheses escaped, or as UTF-16BE hex "<FEFF...>"; accept
+ * either. The file may hold NUL bytes: search it as bytes.
+ */
+static bool pdf_has(const char *pdf, size_t size, const char *want)
+{
+    size_t n = strlen(want);
+    for (size_t i = 0; i + n <= size; i++)
+        if (memcmp(pdf + i, want, n) == 0)
+            return true;
+    return false;
+}
+
+static void check_pdf(const char *path, const char *title)
+{
+    size_t size, n = 0;
+    char *pdf = slurp(path, &size), literal[512], hex[2048];
+    cr_expect(strncmp(pdf, "%PDF-", 5) == 0, "%s: PDF header", path);
+    cr_expect(size > 1000);
+    n += (size_t)snprintf(literal, sizeof literal, "/Title (");
+    for (const char *t = title; *t != '\0' && n + 3 < sizeof literal; t++) {
+        if (*t == '(' || *t == ')' || *t == '\\')
+            literal[n++] = '\\';
+        literal[n++] = *t;
+    }
+    literal[n] = '\0';
+    n = (size_t)snprintf(hex, sizeof hex, "/Title <FEFF");
+    for (const char *t = title; *t != '\0' && n + 5 < sizeof hex; t++)
+        n += (size_t)snprintf(hex + n, sizeof hex - n, "00%02X", (unsigned char)*t);
+    cr_expect(pdf_has(pdf, size, literal) || pdf_has(pdf, size, hex), "%s: %s or %s", path,
+              literal, hex);
+    free(pdf);
+}
+
+/* The data lines of a chart CSV (after the "# " comments and the header). */
+static char *csv_data(const char *path, const char *header)
+{
+    char *csv = slurp(path, NULL), *h = strstr(csv, header), *data;
+    cr_assert_not_null(h, "%s: header '%s' in\n%s", path, header, csv);
+    cr_expect(strncmp(csv, "# ", 2) == 0, "comment lines first");
+    cr_expect(strstr(csv, "# oddsmaster 1.2.3-test") != NULL, "manifest: %s", csv);
+    data = strdup(h + strlen(header));
+    free(csv);
+    return data;
+}
+
+/* ----------------------------------------------------------------- tests */
+
+/* The header of an odds chart's CSV (chart.h). */
+#define ODDS_HEADER "outcome,label,p,lo,hi,count,trials\n"
+
+Test(chart, odds_png_svg_pdf_and_csv)
+{
+    char run[512], out[512], csv[512], want[256], fill[128];
+    double lo, hi;
+    char *data, *svg;
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
+
+    chart_ok(run, tmpdir_path(out, sizeof out, "odds.png"), OM_CHART_ODDS, 900, 450);
+    check_png(out, 900, 450, OM_CHART_COLOUR_A, 500);
+    check_png(out, 900, 450, OM_CHART_COLOUR_B, 300);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "odds.csv"), ODDS_HEADER);
+    cr_assert_eq(om_stats_wilson(5000, RUN_TRIALS, 0.95, &lo, &hi), OM_OK);
+    snprintf(want, sizeof want, "win_a,Knights (A) win,0.5,%.10g,%.10g,5000,10000\n", lo, hi);
+    cr_expect(strncmp(data, want, strlen(want)) == 0, "got\n%s\nwant\n%s", data, want);
+    cr_expect(strstr(data, "\ndraw,Draw,0.2,") != NULL, "%s", data);
+    cr_expect(strstr(data, "\nwin_b,Spearmen (B) win,0.3,") != NULL, "%s", data);
+    cr_expect_eq(count(data, "\n"), 3, "three bars:\n%s", data);
+    free(data);
+
+    chart_ok(run, tmpdir_path(out, sizeof out, "odds.svg"), OM_CHART_ODDS, 900, 450);
+    svg = check_svg(out, "Knights (110 pts) vs Spearmen (45 pts): who wins?");
+    cr_expect(strstr(svg, "width=\"900pt\" height=\"450pt\"") != NULL);
+    svg_fill(fill, sizeof fill, OM_CHART_COLOUR_A);
+    cr_expect_eq(count(svg, fill), 1, "one bar of %s", fill);
+    svg_fill(fill, sizeof fill, OM_CHART_COLOUR_DRAW);
+    cr_expect_eq(count(svg, fill), 1, "one bar of %s", fill);
+    svg_fill(fill, sizeof fill, OM_CHART_COLOUR_NONE);
+    cr_expect_eq(count(svg, fill), 0, "no 'no result' bar in a combat run");
+    free(svg);
+
+    chart_ok(run, tmpdir_path(out, sizeof out, "odds.pdf"), OM_CHART_ODDS, 0, 0);
+    check_pdf(out, "Knights (110 pts) vs Spearmen (45 pts): who wins?");
+    cr_expect_eq(tmpdir_entries(), 5, "run.h5, odds.png/.svg/.pdf and one odds.csv");
+}
+
+/* An engagement with unresolved trials gets a fourth bar, "No result". */
+Test(chart, odds_with_no_result)
+{
+    char run[512], out[512], csv[512];
+    char *data;
+    write_run(tmpdir_path(run, sizeof run, "eng.h5"), OM_KIND_MASK_ENGAGEMENT);
+    chart_ok(run, tmpdir_path(out, sizeof out, "eng.png"), OM_CHART_ODDS, 600, 300);
+    check_png(out, 600, 300, OM_CHART_COLOUR_NONE, 50);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "eng.csv"), ODDS_HEADER);
+    cr_expect(strstr(data, "\ndraw,Draw,0.1,") != NULL, "%s", data);
+    cr_expect(strstr(data, "\nnone,No result,0.1,") != NULL, "%s", data);
+    cr_expect_eq(count(data, "\n"), 4);
+    free(data);
+}
+
+Test(chart, dist_default_and_other_field)
+{
+    char run[512], out[512], csv[512], fill[128];
+    char *data, *svg;
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
+
+    chart_ok(run, tmpdir_path(out, sizeof out, "dist.png"), OM_CHART_DIST, 0, 0);
+    check_png(out, 1200, 700, 0x8fb3dfu, 1000);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "dist.csv"), "field,k,p_equal,p_at_least,lo,hi\n");
+    cr_expect(strncmp(data, "stands_lost_b,0,0.25,1,1,1\nstands_lost_b,1,0.25,0.75,", 52) == 0,
+              "%s", data);
+    cr_expect(strstr(data, "\nstands_lost_b,3,0.25,0.25,") != NULL, "%s", data);
+    cr_expect_eq(count(data, "\n"), 4, "k = 0..3");
+    free(data);
+
+    {
+        om_chart_options opt = {.kind = OM_CHART_DIST, .field = "hits_on_b", .width = 800,
+                                .height = 500};
+        cr_assert_eq(om_chart_file(run, tmpdir_path(out, sizeof out, "hits.svg"), &opt), OM_OK,
+                     "%s", om_error_message());
+    }
+    svg = check_svg(out, "Hits suffered by Spearmen after armour saves");
+    /* Five bars of P(= k), plus the legend's swatch. */
+    svg_fill(fill, sizeof fill, 0x8fb3dfu);
+    cr_expect_eq(count(svg, fill), 5 + 1, "bars of %s", fill);
+    free(svg);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "hits.csv"), "field,k,p_equal,p_at_least,lo,hi\n");
+    cr_expect(strstr(data, "hits_on_b,4,0.2,0.2,") != NULL, "%s", data);
+    free(data);
+}
+
+Test(chart, heatmap_pooled_and_one_situation)
+{
+    char mat[512], out[512], csv[512], fill[128];
+    char *data, *svg;
+    om_chart_options opt = {.kind = OM_CHART_HEATMAP, .situation = "defended", .width = 700,
+                            .height = 600};
+    write_matrix(tmpdir_path(mat, sizeof mat, "m.h5"));
+
+    chart_ok(mat, tmpdir_path(out, sizeof out, "heat.png"), OM_CHART_HEATMAP, 0, 0);
+    check_png(out, 1200, 1000, 0xeeeeeeu, 100);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "heat.csv"),
+                    "row,col,row_points,col_points,trials,wins_row,draws,wins_col,p_row_wins\n");
+    /* Pooled: Knights vs Orc Warriors won 30 + 35 of 200. */
+    cr_expect(strncmp(data, "Knights,Orc Warriors,110,60,200,65,20,115,0.325\n", 47) == 0, "%s",
+              data);
+    cr_expect(strstr(data, "\nSteam Tank,Goblins,130,30,0,0,0,0,\n") != NULL, "not run: %s",
+              data);
+    cr_expect_eq(count(data, "\n"), MR * MC);
+    free(data);
+
+    cr_assert_eq(om_chart_file(mat, tmpdir_path(out, sizeof out, "def.svg"), &opt), OM_OK, "%s",
+                 om_error_message());
+    svg = check_svg(out, "Empire vs Orcs &amp; Goblins: chance the row unit wins");
+    cr_expect(strstr(svg, "situation defended") != NULL);
+    /* The cell not run is the only one in the empty-cell grey. */
+    svg_fill(fill, sizeof fill, 0xeeeeeeu);
+    cr_expect_eq(count(svg, fill), 1, "%s", fill);
+    free(svg);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "def.csv"),
+                    "row,col,row_points,col_points,trials,wins_row,draws,wins_col,p_row_wins\n");
+    cr_expect(strstr(data, "\nHalberdiers,Trolls,45,110,100,46,10,44,0.46\n") != NULL, "%s",
+              data);
+    free(data);
+
+    opt.situation = NULL;
+    cr_assert_eq(om_chart_file(mat, tmpdir_path(out, sizeof out, "heat.pdf"), &opt), OM_OK);
+    check_pdf(out, "Empire vs Orcs & Goblins: chance the row unit wins");
+}
+
+/* Check the last error: code, and a phrase in the message. */
+static void expect_chart_error(const char *in, const char *out, const om_chart_options *opt,
+                               om_status code, const char *phrase)
+{
+    om_status st = om_chart_file(in, out, opt);
+    cr_expect_eq(st, code, "%s -> %s: got %d (%s), expected %d", in, out, st,
+                 om_error_message(), code);
+    cr_expect(strstr(om_error_message(), phrase) != NULL, "message says '%s': %s", phrase,
+              om_error_message());
+}
+
+Test(chart, errors)
+{
+    char run[512], vol[512], mat[512], out[512];
+    om_chart_options odds = {.kind = OM_CHART_ODDS};
+    om_chart_options dist = {.kind = OM_CHART_DIST, .field = "no_such"};
+    om_chart_options heat = {.kind = OM_CHART_HEATMAP, .situation = "flank"};
+    om_chart_options tiny = {.kind = OM_CHART_ODDS, .width = 100};
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
+    write_run(tmpdir_path(vol, sizeof vol, "volley.h5"), OM_KIND_MASK_VOLLEY);
+    write_matrix(tmpdir_path(mat, sizeof mat, "m.h5"));
+
+    expect_chart_error(run, tmpdir_path(out, sizeof out, "x.jpg"), &odds, OM_EINVAL, ".png, .svg");
+    expect_chart_error(run, tmpdir_path(out, sizeof out, "x.png"), &tiny, OM_EINVAL,
+                       "200 to 10000");
+    expect_chart_error(vol, out, &odds, OM_EINVAL, "no winner");
+    expect_chart_error(run, out, &dist, OM_EINVAL, "stands_lost_b");
+    expect_chart_error(mat, out, &heat, OM_ENOTFOUND, "open, defended");
+    heat.situation = NULL;
+    expect_chart_error(run, out, &heat, OM_EHDF5, "a matrix file");
+    expect_chart_error(mat, out, &odds, OM_EHDF5, "a run file");
+    expect_chart_error(tmpdir_path(run, sizeof run, "missing.h5"), out, &odds, OM_EIO,
+                       "missing.h5");
+    expect_chart_error(mat, tmpdir_path(out, sizeof out, "no/dir/x.png"), &heat, OM_EIO, "x.png");
+    expect_chart_error(mat, tmpdir_path(out, sizeof out, "no/dir/x.svg"), &heat, OM_EIO, "x.svg");
+    cr_expect_eq(tmpdir_entries(), 3, "no output and no temporary file left behind");
+    cr_expect_eq(om_chart_file(NULL, out, &odds), OM_EINVAL);
+}
+
+Test(chart, paths_formats_and_kinds)
+{
+    om_chart_format f;
+    om_chart_kind k;
+    unsigned w, h;
+    char *p;
+    cr_expect(om_chart_format_from_path("a/b.PNG", &f) == OM_OK && f == OM_CHART_PNG);
+    cr_expect(om_chart_format_from_path("b.svg", &f) == OM_OK && f == OM_CHART_SVG);
+    cr_expect(om_chart_format_from_path("b.pdf", &f) == OM_OK && f == OM_CHART_PDF);
+    cr_expect_eq(om_chart_format_from_path("dir.png/b", &f), OM_EINVAL);
+    cr_expect_eq(om_chart_format_from_path("png", &f), OM_EINVAL);
+    cr_expect(om_chart_kind_parse("heatmap", &k) == OM_OK && k == OM_CHART_HEATMAP);
+    cr_expect_eq(om_chart_kind_parse("pie", &k), OM_EINVAL);
+    om_chart_default_size(OM_CHART_ODDS, &w, &h);
+    cr_expect(w == 1200 && h == 600);
+    p = om_chart_csv_path("out/odds.png");
+    cr_expect_str_eq(p, "out/odds.csv");
+    free(p);
+    p = om_chart_csv_path("v1.2/chart");
+    cr_expect_str_eq(p, "v1.2/chart.csv");
+    free(p);
+}
