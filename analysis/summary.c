@@ -125,12 +125,8 @@ static om_status outcome_from_winner(om_summary *s, const char *name,
 
 unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lost)
 {
-    if (lost >= stands)
-        return (unsigned)points;
-    /* Half value, rounded up to the nearest 5 (W23). */
-    if (stands >= 3 && stands - lost == 1)
-        return (unsigned)((points + 9) / 10 * 5);
-    return 0;
+    /* The rule belongs to the rules engine; points fit an unsigned. */
+    return om_wm_victory_points((unsigned)points, stands, lost);
 }
 
 /* The unit's starting stands from the recorded options (options_json a.unit.stands);

@@ -813,3 +813,32 @@ Test(army_rules, registry_is_consistent)
     cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
     cr_expect_null(om_wm_special_find("steam-tank"), "partly expressible rules stay out");
 }
+
+static void count_shot_away(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    c->n++;
+    if (!o->charged) {
+        c->lost_round1++;
+        c->bad += o->winner != OM_WM_SIDE_A || !o->destroyed[1];
+    }
+    c->bad += o->confused[1]; /* confusion from the volley has lapsed */
+}
+
+/* The charger shot first, in its own previous turn: 6 shots at 4+ on a
+ * 1-stand, Hits 1, unarmoured target destroy it before contact with
+ * probability 1 - (1/2)^6; otherwise the charge goes in against it. */
+Test(engagement, charger_shoots_first)
+{
+    om_wm_side a = side_of("Horse archers", OM_WM_CAVALRY, 3, 2, 3, 0, 0);
+    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 1, 1, 1, 0, 0);
+    blocked_ctx c = {0};
+    a.charging = true;
+    a.unit.shots = 2;
+    a.unit.range_cm = 30;
+    a.shoots_first = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, TRIALS, 73, count_shot_away, &c);
+    cr_expect_eq(c.bad, 0u);
+    expect_p("P(target shot away before contact)", c.lost_round1, c.n, 1.0 - pow(0.5, 6));
+}

@@ -193,9 +193,10 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         }
         if (me->shoots_first) {
             snprintf(path, sizeof path, "%s.shoots_first", side);
-            if (!foe->charging)
-                return fail(why, path, "only the side that is charged can have shot at the "
-                            "charger in its own previous turn");
+            if (!foe->charging && !me->charging)
+                return fail(why, path, "shooting first needs a charge: the charged side shot "
+                            "at the charger, or the charger at its target, in its own "
+                            "previous turn");
             if (me->unit.shots == 0 || me->shooting == 0)
                 return fail(why, path, "the unit has no shooting attacks or shooting stands");
         }

@@ -112,6 +112,15 @@ unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigne
 
 unsigned om_wm_pursuit_bonus(unsigned retreat_cm) { return 1u + retreat_cm / 3u; }
 
+unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost)
+{
+    if (lost >= stands)
+        return points;
+    if (stands >= 3 && stands - lost == 1)
+        return (points + 9u) / 10u * 5u; /* half, rounded up to the nearest 5 */
+    return 0;
+}
+
 /* The state of one trial's fight. */
 typedef struct fight {
     unsigned stands[2];    /* stands left */
@@ -346,6 +355,23 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
 {
     const om_wm_engagement *e = &p->e;
     int s = 1 - c;
+    /* The charger shot at its target in its own previous turn (5.5): the
+     * target keeps its stand losses (odd hits are discarded) and may have been
+     * routed; any confusion ended with the target's own Command phase (7.2), so
+     * the target fights unconfused. */
+    if (e->side[c].shoots_first) {
+        om_wm_volley_result v;
+        om_wm_volley_at(p, d, c, f->stands[s], &v);
+        o->shot_hits_on[s] = om_wm_sat8(v.hits);
+        o->hits_on[s] = om_wm_sat8(v.hits);
+        o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
+        o->routed[s] = v.routed;
+        f->stands[s] -= v.stands_lost;
+        if (v.routed)
+            f->stands[s] = 0;
+        if (f->stands[s] == 0)
+            return false;
+    }
     /* A volley in the charged side's own previous turn (5.5): a charger
      * confused then stays confused through its own Command phase (7.2) and
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
@@ -432,8 +458,11 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     fight_start(e, &f);
     if (charger >= 0 && (p->in_play & OM_WM_PLAY_SHOOTING) &&
         !shoot_before_contact(p, d, &f, charger, o)) {
-        /* No contact: a shot-down charge is won by the shooters (6.6). */
-        winner = f.stands[charger] == 0 ? 1 - charger : OM_WM_NO_CONTEST;
+        /* No contact: a side shot away before contact loses (6.6); a charger
+         * confused by shooting first does not charge (no contest). */
+        winner = f.stands[charger] == 0       ? 1 - charger
+                 : f.stands[1 - charger] == 0 ? charger
+                                              : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
         o->result[1 - charger] = om_wm_sat8(f.shot[1 - charger]);
         goto done;

@@ -144,7 +144,9 @@ typedef struct om_wm_side {
     bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
     bool confused;            /* -1 Attack per stand, cannot support (7.2) */
     bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
-    bool shoots_first;        /* shot at the charger in its own previous turn (5.5) */
+    bool shoots_first;        /* shot at the enemy in its own previous turn (5.5): the
+                                 charged side at the charger (confusion stops the
+                                 charge), or the charger at its target */
     om_wm_pursue pursue;      /* policy when it wins a round */
     om_wm_behind behind;      /* what lies behind it */
     uint8_t behind_cm;        /* how far behind (cm) */
@@ -356,6 +358,12 @@ unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigne
 
 /* Pursuit bonus (6.4, A37): +1, and +1 for each full 3cm the enemy retreated. */
 unsigned om_wm_pursuit_bonus(unsigned retreat_cm);
+
+/* Victory points lost by a unit of `points` that started with `stands` stands
+ * and lost `lost` (warmaster.md 11.3; warmaster-ancients.md 11, the same rule):
+ * destroyed: its full points; a unit of 3 or more stands reduced to 1: half,
+ * rounded up to the nearest 5 (W23: 110 -> 55, 65 -> 35); otherwise 0. */
+unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost);
 
 /* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
  * defended unit, the first two for a fortified one. */
