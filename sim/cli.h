@@ -69,6 +69,7 @@ int om_cli_one_operand(const char *cmd, int argc, char **argv, const char *what)
 int om_cmd_run(int argc, char **argv);
 int om_cmd_summary(int argc, char **argv);
 int om_cmd_list(int argc, char **argv);
+int om_cmd_matrix(int argc, char **argv);
 int om_cmd_efficiency(int argc, char **argv);
 int om_cmd_chart(int argc, char **argv);
 

@@ -4,6 +4,7 @@
  *   oddsmaster run [SCENARIO] [-o FILE.h5] ...   simulate, write an HDF5 result file
  *   oddsmaster summary FILE.h5 [--format ...]    probabilities and distributions
  *   oddsmaster list [RULESET[/ARMY]] [--rules]   the embedded army lists and rules
+ *   oddsmaster matrix RULESET ROWS COLS -o F.h5  matchup matrix of two lists
  *   oddsmaster efficiency FILE.h5 [--format ...] points efficiency of a matrix file
  *   oddsmaster chart FILE.h5 --kind K -o OUT     odds, distribution, heat-map charts
  * Each subcommand has --help. Exit codes are documented in cli.h and the README.
@@ -26,6 +27,7 @@ static const om_command om_commands[] = {
     {"run", om_cmd_run, "simulate a scenario many times and write an HDF5 result file"},
     {"summary", om_cmd_summary, "print win/draw/lose odds and distributions from a result file"},
     {"list", om_cmd_list, "show the army lists: rule sets, armies, units, special rules"},
+    {"matrix", om_cmd_matrix, "run every unit of one list against every unit of another"},
     {"efficiency", om_cmd_efficiency, "rate the units of a matrix file: P(win), points, strength"},
     {"chart", om_cmd_chart, "draw an odds, distribution or heat-map chart (PNG, SVG, PDF)"},
 };

@@ -74,21 +74,23 @@ om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_
         for (uint64_t b = 0; b < n_blocks; b++) {
             uint64_t first = b * block_size;
             size_t n = (size_t)(cfg->trials - first < block_size ? cfg->trials - first : block_size);
+            uint64_t stream = cfg->first_block + b;
             om_status seen;
 #pragma omp atomic read
             seen = failed;
             if (!ok || seen != OM_OK)
                 continue;
-            om_rng_seed_block(&dice.rng, cfg->seed, b);
+            om_rng_seed_block(&dice.rng, cfg->seed, stream);
             dice.plain = plain;
             if (plain)
-                seed_plain(plain, cfg->seed, b);
+                seed_plain(plain, cfg->seed, stream);
             for (size_t i = 0; i < n; i++)
                 om_wm_resolve(p, &dice, &rows[i]);
 #pragma omp critical(om_run_sink)
             {
                 if (failed == OM_OK) {
-                    om_status st = sink ? sink(ctx, first, rows, n) : OM_OK;
+                    om_status st = sink ? sink(ctx, cfg->first_block * block_size + first, rows, n)
+                                        : OM_OK;
                     if (st != OM_OK) {
                         snprintf(failed_msg, sizeof failed_msg, "%s", om_error_message());
 #pragma omp atomic write

@@ -24,6 +24,8 @@ typedef struct om_run_config {
     uint64_t trials;     /* number of trials (>= 1) */
     uint64_t seed;       /* master seed */
     uint64_t block_size; /* trials per block (0: OM_RUN_BLOCK_SIZE) */
+    uint64_t first_block; /* index of the first block: a run continued in batches draws
+                             exactly the streams of one longer run (0 for a fresh run) */
     unsigned threads;    /* OpenMP threads (0: the OpenMP default) */
     bool plain_dice;     /* roll every die with GSL's default generator (baseline) */
 } om_run_config;
@@ -45,7 +47,8 @@ typedef om_status (*om_run_sink)(void *ctx, uint64_t first, const om_wm_outcome 
 
 /*
  * om_run_simulate: run cfg->trials trials of `p`, passing every block to `sink`
- * (NULL: none) and filling `tally` (NULL: none). Errors: OM_EINVAL (0 trials),
+ * (NULL: none) and filling `tally` (NULL: none). Rows are numbered from
+ * cfg->first_block * block_size. Errors: OM_EINVAL (0 trials),
  * OM_ENOMEM, or the sink's error, re-raised on the calling thread.
  */
 om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_run_sink sink,
