@@ -8,7 +8,9 @@
  *      document, that it is a mapping and that it declares the right schema;
  *   2. libcyaml maps the document onto a "raw" struct of strings with a strict
  *      schema (unknown and duplicate keys, a list or a mapping where a single
- *      value belongs); its log messages are captured, not printed;
+ *      value belongs); its log messages are captured, not printed. The
+ *      names under `options:` are the engine's option registry, not a fixed
+ *      schema, so libcyaml skips that key and a second event walk reads it;
  *   3. the strings are converted by hand (libcyaml 1.3.1 reads "2.7" as 2,
  *      "010" as 8 and any word as a true boolean, which is too lax), units
  *      named with `from:` are read from the army lists (army.h), and values
@@ -25,7 +27,20 @@
  *                                   "<name A> vs <name B>"
  *   ruleset: warmaster-revolution   required: warmaster-1.1,
  *                                   warmaster-revolution or warmaster-ancients
- *   kind: combat                    optional: combat (default) or volley
+ *   kind: combat                    optional: combat (default: stand and
+ *                                   shoot, then the first round), volley
+ *                                   (side A shoots at side B) or engagement
+ *                                   (the whole fight: rounds, pursuits and
+ *                                   turns until it ends)
+ *   options:                        optional: interpretations of ambiguous
+ *     max_turns: 5                  rules, name: value, set through the
+ *     last_ditch_per_stand: true    engine's registry (oddsmaster list
+ *                                   --options lists every name, its question
+ *                                   and readings); true/false for a switch,
+ *                                   an integer for max_turns (0..100, 0: 10
+ *                                   turns); left out, the recommended
+ *                                   reading. A fixed reading named here is
+ *                                   an error (it cannot be switched)
  *   a:                              required: side A (the attacker or shooter)
  *     unit:                         required: the unit's values
  *       from: empire/knights        optional: army/unit of the rule set's army
@@ -47,19 +62,28 @@
  *       pace: 30                    optional, cm: the troop type's pace
  *       points: 110                 optional: the unit's points value (0;
  *                                   from: the list's points, scaled by
- *                                   stands / size and rounded when stands
- *                                   is overridden)
+ *                                   size / the list's unit size and
+ *                                   rounded when the sizes differ)
+ *       size: 3                     optional: stands at full strength, at
+ *                                   least stands (default: stands; with
+ *                                   from, the list's unit size, so that
+ *                                   "stands: 2" of a 3-stand unit means one
+ *                                   stand lost already, or stands if more);
+ *                                   a warband's drive backs depend on it
  *       rules: [terror]             optional list of special rule ids; with
  *                                   from it replaces the list's rules. Ids
  *                                   the engine implements (terror,
- *                                   shots-no-save) set their effect; other
- *                                   ids of the army lists' registry are
- *                                   recorded as not modelled and reported
+ *                                   shots-no-save, the Ancients rules such
+ *                                   as warband; oddsmaster list --rules)
+ *                                   set their effect; other ids of the army
+ *                                   lists' registry are recorded as not
+ *                                   modelled and reported
  *     character: empire/general     optional: a general, hero or wizard of the
  *                                   army lists joining the unit: its Attacks
- *                                   bonus becomes attack_bonus and its terror
- *                                   the unit's; its other rules are recorded
- *                                   as not modelled
+ *                                   bonus becomes attack_bonus, its terror
+ *                                   and Hermann's extra charge die (Ancients,
+ *                                   german/hermann) the unit's; its other
+ *                                   rules are recorded as not modelled
  *     mount: griffon                optional, with character: a mount of the
  *                                   character's army (and, if the list names
  *                                   the character's mounts, one of those)
@@ -74,36 +98,74 @@
  *                                   with character: its bonus)
  *     shooting: 3                   optional: stands that shoot (all stands)
  *     confused: false               optional (false)
- *     stand_and_shoot: false        optional (false)
+ *     stand_and_shoot: false        optional (false): shoots at the enemy's
+ *                                   charge before round 1
+ *     shoots_first: false           optional (false): it shot at the enemy
+ *                                   in its own previous turn (a volley with
+ *                                   drive back): the charged side at the
+ *                                   charger (confusing or routing it stops
+ *                                   the charge), or the charger at its
+ *                                   target; needs a charge and shooting
+ *     pursue: always                optional: after winning a round, always
+ *                                   (default: whenever the rules allow),
+ *                                   never, or when-ahead (while it has at
+ *                                   least as many stands as the loser)
+ *     behind: open                  optional: what its retreats run into:
+ *                                   open (default: nothing), impassable,
+ *                                   enemy, unyielding (blocked stands are
+ *                                   destroyed), friends (they make way, the
+ *                                   retreater may be confused) or
+ *                                   table-edge (leaving it destroys the unit)
+ *     behind_cm: 0                  optional, cm: how far behind it is (0)
+ *     behind_stands: 3              optional: stands whose retreat it blocks
+ *                                   (all the unit's stands when behind is
+ *                                   not open, else 0)
+ *     rear_supports: 0              optional: of the supports, those from
+ *                                   behind (0): a phalanx or skirmishers do
+ *                                   not count them, a maniple rolls for them
+ *     side_strikers: 0              optional: of the flanked stands, those
+ *                                   striking to a side or rear edge (0;
+ *                                   phalanx)
+ *     long_base: false              optional (false): shock cavalry based on
+ *                                   its long edge (needs the shock rule)
+ *     dense_terrain: false          optional (false): in woods, a village,
+ *                                   marsh or steep hills (no shieldwall)
  *   b:                              required: side B, same keys as a
  *
  * Integers are decimal ("010" is ten), optionally signed; booleans are true
  * or false (also yes/no and on/off; lower case, Capitalised or UPPER). Keys
  * and names are case-sensitive; tabs are not allowed (YAML forbids them for
  * indentation); a file holds one YAML document. The value limits (1..12
- * stands, ...) are the engine's (engine/warmaster/check.c).
+ * stands, rear_supports <= supports, side_strikers <= flanked, long_base
+ * only with shock, shoots_first only with a charge, ...) are the
+ * engine's (engine/warmaster/check.c). Side keys that matter only after
+ * the first round (pursue, behind...) are accepted by every kind.
  * Errors and their status codes:
  *   OM_EIO        the file cannot be read ("FILE: cannot read: REASON");
  *   OM_EPARSE     invalid YAML, an empty file, a document that is not a
  *                 mapping, a wrong or missing schema, an unknown, missing or
- *                 duplicate key, a value of the wrong type ("three" for an
- *                 integer, a list for a name), an unknown troop type,
- *                 position, kind or special rule name, a from or character
- *                 that is not of the form army/unit, a mount without a
- *                 character;
+ *                 duplicate key or option, a value of the wrong type
+ *                 ("three" for an integer, a list for a name), an unknown
+ *                 troop type, position, kind, pursue or behind word,
+ *                 special rule name or option name (with a "did you mean"
+ *                 suggestion), a from or character that is not of the form
+ *                 army/unit, a mount without a character;
  *   OM_EINVAL     an impossible value: negative, too large for its field, an
  *                 empty or over-long name, rejected by the engine's check
  *                 (0 stands, armour 1+, fighting > stands, supports on
- *                 cavalry, ...), a character or upgrade named by from, a
+ *                 cavalry, rear_supports > supports, ...) or by its option
+ *                 registry (max_turns 101), a fixed reading given as an
+ *                 option, a character or upgrade named by from, a
  *                 character that is not one, a mount the character cannot
  *                 ride;
  *   OM_ENOTFOUND  an unknown rule set, army, unit or mount (with a "did you
  *                 mean" suggestion when a name is close);
  *   OM_EUNSUPPORTED a list entry of a type the engine cannot fight with;
  *   OM_ENOMEM     out of memory.
- * LINE is that of the offending key (of the list entry, for a rule name); for
- * a key that is missing, or was left out and defaulted, it is the line of the
- * key holding its mapping ("unit:", "a:"), or of the first top-level key. For
+ * LINE is that of the offending key (of the list entry, for a rule name; of
+ * the name under options:, whose PATH is "options.NAME"); for a key that is
+ * missing, or was left out and defaulted, it is the line of the key holding
+ * its mapping ("unit:", "a:"), or of the first top-level key. For
  * invalid YAML it is where libyaml stopped, and PATH is the innermost key
  * being read there. A PATH of "(document)" means the file as a whole.
  */
@@ -143,6 +205,7 @@ typedef struct raw_unit {
     char *range;         /* unit.range, NULL if absent */
     char *pace;          /* unit.pace, NULL if absent */
     char *points;        /* unit.points, NULL if absent */
+    char *size;          /* unit.size, NULL if absent */
     char **rules;        /* unit.rules entries, NULL if absent or empty */
     unsigned rules_count; /* number of entries in rules */
 } raw_unit;
@@ -161,6 +224,15 @@ typedef struct raw_side {
     char *shooting;        /* side.shooting, NULL if absent */
     char *confused;        /* side.confused, NULL if absent */
     char *stand_and_shoot; /* side.stand_and_shoot, NULL if absent */
+    char *shoots_first;    /* side.shoots_first, NULL if absent */
+    char *pursue;          /* side.pursue, NULL if absent */
+    char *behind;          /* side.behind, NULL if absent */
+    char *behind_cm;       /* side.behind_cm, NULL if absent */
+    char *behind_stands;   /* side.behind_stands, NULL if absent */
+    char *rear_supports;   /* side.rear_supports, NULL if absent */
+    char *side_strikers;   /* side.side_strikers, NULL if absent */
+    char *long_base;       /* side.long_base, NULL if absent */
+    char *dense_terrain;   /* side.dense_terrain, NULL if absent */
 } raw_side;
 
 typedef struct raw_scenario {
@@ -191,6 +263,7 @@ static const cyaml_schema_field_t unit_fields[] = {
     CYAML_FIELD_STRING_PTR("range", OPT, raw_unit, range, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("pace", OPT, raw_unit, pace, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("points", OPT, raw_unit, points, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("size", OPT, raw_unit, size, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rules", OPT, raw_unit, rules, &rule_entry_schema,
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("from", OPT, raw_unit, from, 0, CYAML_UNLIMITED),
@@ -214,6 +287,18 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("confused", OPT, raw_side, confused, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("stand_and_shoot", OPT, raw_side, stand_and_shoot, 0,
                            CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("shoots_first", OPT, raw_side, shoots_first, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("pursue", OPT, raw_side, pursue, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("behind", OPT, raw_side, behind, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("behind_cm", OPT, raw_side, behind_cm, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("behind_stands", OPT, raw_side, behind_stands, 0,
+                           CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("rear_supports", OPT, raw_side, rear_supports, 0,
+                           CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("side_strikers", OPT, raw_side, side_strikers, 0,
+                           CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("long_base", OPT, raw_side, long_base, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("dense_terrain", OPT, raw_side, dense_terrain, 0, CYAML_UNLIMITED),
     CYAML_FIELD_END
 };
 
@@ -222,6 +307,8 @@ static const cyaml_schema_field_t top_fields[] = {
     CYAML_FIELD_STRING_PTR("title", OPT, raw_scenario, title, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("ruleset", REQ, raw_scenario, ruleset, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("kind", OPT, raw_scenario, kind, 0, CYAML_UNLIMITED),
+    /* Its names are the engine's option registry, read by conv_options. */
+    CYAML_FIELD_IGNORE("options", CYAML_FLAG_OPTIONAL),
     CYAML_FIELD_MAPPING("a", CYAML_FLAG_DEFAULT, raw_scenario, a, side_fields),
     CYAML_FIELD_MAPPING("b", CYAML_FLAG_DEFAULT, raw_scenario, b, side_fields),
     CYAML_FIELD_END
@@ -237,11 +324,13 @@ static const cyaml_schema_value_t top_schema = {
 /* Keys whose values are integers or booleans; every other scalar key holds a
  * name or a word. Used to say what a key expected when its value is wrong. */
 static const char *const int_keys[] = {
-    "stands", "attacks", "hits", "shots", "range", "pace", "points", "fighting",
-    "flanked", "supports", "support_units", "attack_bonus", "shooting", NULL
+    "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
+    "flanked", "supports", "support_units", "attack_bonus", "shooting", "behind_cm",
+    "behind_stands", "rear_supports", "side_strikers", NULL
 };
 static const char *const bool_keys[] = {
-    "charging", "confused", "stand_and_shoot", NULL
+    "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
+    NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -250,9 +339,24 @@ static const char *const required_unit_keys[] = {
 };
 
 /* Values of the "kind" key, indexed by om_wm_kind. */
-static const char *const kind_names[] = { "combat", "volley" };
-_Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_VOLLEY + 1,
+static const char *const kind_names[] = { "combat", "volley", "engagement" };
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_COUNT,
                "one name per om_wm_kind");
+
+/* Values of the side key "pursue", indexed by om_wm_pursue. */
+static const char *const pursue_names[] = { "always", "never", "when-ahead" };
+_Static_assert(sizeof pursue_names / sizeof pursue_names[0] == OM_WM_PURSUE_WHEN_AHEAD + 1,
+               "one name per om_wm_pursue");
+
+/* Values of the side key "behind", indexed by om_wm_behind. */
+static const char *const behind_names[] = { "open",    "impassable", "enemy",
+                                            "unyielding", "friends", "table-edge" };
+_Static_assert(sizeof behind_names / sizeof behind_names[0] == OM_WM_BEHIND_COUNT,
+               "one name per om_wm_behind");
+
+/* Most entries read under `options:`: more than the registry holds, so that
+ * a file naming every option, or one twice, reaches the per-name checks. */
+#define OPTIONS_MAX 64
 
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
@@ -294,6 +398,15 @@ static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                                "unknown top-level key '%s'; it belongs to a side: put it "
                                "under 'a' or 'b'%s", key,
                                om_yaml_field_find(unit_fields, key) ? " (in 'unit')" : "");
+    if (fields != top_fields && om_yaml_field_find(top_fields, key))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown key '%s' in '%s'; it is a top-level key: unindent "
+                               "it, outside 'a' and 'b'", key, path);
+    /* An option of the engine's registry written outside `options:`. */
+    if (om_wm_option_find(key))
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                               "unknown key '%s'%s%s; it is an option: put it under the "
+                               "top-level 'options:'", key, path[0] ? " in " : "", path);
     return om_yaml_fail_unknown_key(c, path, fields, key);
 }
 
@@ -532,7 +645,13 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         u->troop = (om_wm_troop)v;
     }
 
+    /* The unit at full strength: from a list, the list's unit size, so that
+     * fewer stands are a unit that has lost some (which matters to a
+     * warband's drive backs); a unit larger than the list's, or one written
+     * out, is at full strength. */
     if ((st = om_yaml_conv_u8(c, up, "stands", r->stands, u->stands, &u->stands)) ||
+        (st = om_yaml_conv_u8(c, up, "size", r->size,
+                              r->from && size > u->stands ? size : u->stands, &u->size)) ||
         (st = om_yaml_conv_u8(c, up, "attacks", r->attacks, u->attacks, &u->attacks)) ||
         (st = om_yaml_conv_u8(c, up, "hits", r->hits, u->hits, &u->hits)) ||
         (r->armour && (st = conv_armour(c, up, "armour", r->armour, &u->armour))) ||
@@ -547,10 +666,12 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (st = om_yaml_conv_u8(c, up, "pace", r->pace, om_wm_troop_pace(u->troop),
                               &u->pace_cm)))
         return st;
-    /* A list's points are for a unit of its size; a unit of another size
-     * costs proportionally (rounded to the nearest point, halves up). */
-    if (r->from && r->stands && size > 0)
-        u->points = (uint16_t)(((unsigned)u->points * u->stands + size / 2) / size);
+    /* A list's points are for a unit of its size; a unit of another size at
+     * full strength costs proportionally (rounded to the nearest point, halves
+     * up). Stands already lost do not change what the unit is worth, which is
+     * what victory points count. */
+    if (r->from && size > 0 && u->size != size)
+        u->points = (uint16_t)(((unsigned)u->points * u->size + size / 2) / size);
     if ((st = om_yaml_conv_int(c, up, "points", r->points, UINT16_MAX, u->points, &v)))
         return st;
     u->points = (uint16_t)v;
@@ -605,17 +726,22 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
     return OM_OK;
 }
 
-/* Add the rules of a joining character or mount to the unit: terror makes
+/* Rules a joining character or mount gives the unit it joins: terror makes
  * the unit terrifying (digest 8: mount rules such as terror come from the
- * lists); every other rule is recorded as not modelled. */
+ * lists), and Hermann's extra die in a charge goes to the unit he leads
+ * (Ancients, seed 001 l.3882: the list gives it to Noble and Warrior units). */
+#define JOIN_RULES (OM_WM_RULE_TERROR | OM_WM_RULE_HERMANN)
+
+/* Add the rules of a joining character or mount to the unit: those of
+ * JOIN_RULES take effect; every other rule is recorded as not modelled. */
 static om_status join_rules(const om_yaml_ctx *c, const char *side, const char *key,
                             const om_army_unit *e, om_wm_unit *u)
 {
     om_status st;
     for (size_t i = 0; i < e->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
-        if (sp && sp->flag == OM_WM_RULE_TERROR)
-            u->rules |= OM_WM_RULE_TERROR;
+        if (sp && sp->flag != 0 && (sp->flag & ~(uint32_t)JOIN_RULES) == 0)
+            u->rules |= sp->flag;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
                                               e->rules[i])))
             return om_yaml_fail_at(c, st, 0, side, key, "%s", om_error_message());
@@ -699,9 +825,138 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                               &s->shooting)) ||
         (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
         (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
-                                &s->stand_and_shoot)))
+                                &s->stand_and_shoot)) ||
+        (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)))
+        return st;
+
+    /* What a won round and a lost one lead to (engagements): the winner
+     * pursues whenever allowed, and nothing stops a retreat, unless the file
+     * says otherwise; what lies behind blocks every stand's path unless
+     * behind_stands says fewer. */
+    s->pursue = OM_WM_PURSUE_ALWAYS;
+    if (r->pursue) {
+        if ((st = conv_name(c, side, "pursue", "pursuit policy", r->pursue, pursue_names,
+                            sizeof pursue_names / sizeof pursue_names[0], &v)))
+            return st;
+        s->pursue = (om_wm_pursue)v;
+    }
+    s->behind = OM_WM_BEHIND_OPEN;
+    if (r->behind) {
+        if ((st = conv_name(c, side, "behind", "kind of ground behind", r->behind,
+                            behind_names, sizeof behind_names / sizeof behind_names[0], &v)))
+            return st;
+        s->behind = (om_wm_behind)v;
+    }
+    if ((st = om_yaml_conv_u8(c, side, "behind_cm", r->behind_cm, 0, &s->behind_cm)) ||
+        (st = om_yaml_conv_u8(c, side, "behind_stands", r->behind_stands,
+                              s->behind == OM_WM_BEHIND_OPEN ? 0u : s->unit.stands,
+                              &s->behind_stands)) ||
+        (st = om_yaml_conv_u8(c, side, "rear_supports", r->rear_supports, 0,
+                              &s->rear_supports)) ||
+        (st = om_yaml_conv_u8(c, side, "side_strikers", r->side_strikers, 0,
+                              &s->side_strikers)) ||
+        (st = om_yaml_conv_bool(c, side, "long_base", r->long_base, &s->long_base)) ||
+        (st = om_yaml_conv_bool(c, side, "dense_terrain", r->dense_terrain,
+                                &s->dense_terrain)))
         return st;
     return OM_OK;
+}
+
+/* Raise "unknown option" for the entry `p` of `options:`, suggesting the
+ * nearest name of the engine's registry, else listing the switches. */
+static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p)
+{
+    const char *names[OPTIONS_MAX], *switches[OPTIONS_MAX], *best;
+    size_t n = 0, n_switches = 0;
+    char known[OM_YAML_REASON_MAX / 2];
+
+    for (size_t i = 0; i < om_wm_option_count() && n < OPTIONS_MAX; i++) {
+        const om_wm_option *opt = om_wm_option_at(i);
+        names[n++] = opt->name;
+        if (opt->offset != OM_WM_OPTION_FIXED)
+            switches[n_switches++] = opt->name;
+    }
+    best = om_yaml_suggest(p->key, names, n);
+    if (best)
+        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                               "unknown option '%s'; did you mean '%s'? (oddsmaster list "
+                               "--options)", p->key, best);
+    om_yaml_join_names(known, sizeof known, switches, n_switches);
+    return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                           "unknown option '%s'; the options are: %s (oddsmaster list "
+                           "--options)", p->key, known);
+}
+
+/*
+ * Convert the top-level `options:` (option name -> value) into *o through the
+ * engine's registry (om_wm_option_set), which is the only list of names: an
+ * option whose default reads "true" or "false" takes a boolean (spelt as
+ * anywhere in the file), any other an integer. Errors at options.NAME:
+ * OM_EPARSE for an unknown name (with a suggestion), a duplicate, or a value
+ * of the wrong type; OM_EINVAL for a fixed reading, which cannot be switched,
+ * or a value the engine rejects (max_turns above 100).
+ */
+static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
+{
+    const om_wm_options defaults = { 0 };
+    om_yaml_pair pairs[OPTIONS_MAX];
+    size_t n = 0;
+    om_status st;
+
+    st = om_yaml_scalar_map(c, "options", "a mapping of option names to values, e.g. "
+                            "'options: {max_turns: 5}' (oddsmaster list --options)",
+                            pairs, OPTIONS_MAX, &n);
+    for (size_t i = 0; st == OM_OK && i < n; i++) {
+        const om_yaml_pair *p = &pairs[i];
+        const om_wm_option *opt = om_wm_option_find(p->key);
+        const char *fixed;
+        char text[32], buf[32];
+        const char *dflt;
+        long long v = 0;
+        bool b = false;
+        int rc;
+
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(pairs[k].key, p->key) == 0)
+                st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                                     "duplicate option '%s' (first given at line %zu)",
+                                     p->key, pairs[k].line);
+        if (st != OM_OK)
+            break;
+        if (!opt) {
+            st = fail_unknown_option(c, p);
+            break;
+        }
+        if (opt->offset == OM_WM_OPTION_FIXED) {
+            fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
+                                                                 : opt->default_value;
+            st = om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
+                                 "'%s' is a fixed reading, not a switch: %s (%s, digest %s); "
+                                 "remove it (oddsmaster list --options)", p->key, fixed,
+                                 opt->ambiguity, opt->section);
+            break;
+        }
+        /* The default's text tells a boolean switch from a number. */
+        dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
+        if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
+            if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
+                break;
+            snprintf(text, sizeof text, "%s", b ? "true" : "false");
+        } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
+            st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                                 "expected an integer, got '%s'", p->value);
+            break;
+        } else if (rc == 0) {
+            snprintf(text, sizeof text, "%lld", v);
+        } else {
+            /* Beyond any long long: the engine's range check says so. */
+            snprintf(text, sizeof text, "%s", p->value);
+        }
+        if (om_wm_option_set(o, p->key, text) != OM_OK)
+            st = om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
+                                 om_error_message());
+    }
+    return st;
 }
 
 /* Fill the engagement from the raw document, then run the engine's check. */
@@ -734,7 +989,8 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
             return st;
         e->kind = (om_wm_kind)v;
     }
-    if ((st = conv_side(c, e->rules, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
+    if ((st = conv_options(c, &e->options)) ||
+        (st = conv_side(c, e->rules, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
         (st = conv_side(c, e->rules, "b", &r->b, &e->side[OM_WM_SIDE_B])))
         return st;
 

@@ -178,6 +178,34 @@ char *om_yaml_dup(const char *s, size_t len);
  */
 om_status om_yaml_read_file(const char *path, char **buf, size_t *len);
 
+/* Longest key or value om_yaml_scalar_map keeps, with the NUL; option names
+ * are at most 30 bytes and values a word or a number. */
+#define OM_YAML_PAIR_MAX 64
+
+/* One entry of a mapping of scalars, as read by om_yaml_scalar_map. */
+typedef struct om_yaml_pair {
+    char key[OM_YAML_PAIR_MAX];   /* the key ("" if it does not fit) */
+    char value[OM_YAML_PAIR_MAX]; /* its value ("" if it does not fit) */
+    size_t line;                  /* 1-based line of the key */
+} om_yaml_pair;
+
+/*
+ * om_yaml_scalar_map: read the top-level key `key` of the document in `c`,
+ * whose value must be a mapping of names to single values (the scenario's
+ * `options:`, whose names the engine's registry decides, so libcyaml's fixed
+ * schemas cannot hold it). Writes at most `cap` entries, in document order
+ * and duplicates included, to pairs[] and their number to *n. An absent key,
+ * an empty value ("key:" alone) and an empty mapping give *n = 0. `expects`
+ * says what the value should be, for messages ("a mapping of option names to
+ * values"). Errors, raised at the offending line with path "key" or
+ * "key.NAME": OM_EPARSE if the value is a list or a single value, or an
+ * entry's value is a list, a mapping or an alias, or there are more than
+ * `cap` entries, or `key` is given twice; OM_ENOMEM. The document must already have passed
+ * om_yaml_load (it is valid YAML).
+ */
+om_status om_yaml_scalar_map(const om_yaml_ctx *c, const char *key, const char *expects,
+                             om_yaml_pair *pairs, size_t cap, size_t *n);
+
 /* How a kind of document is described to om_yaml_load. */
 typedef struct om_yaml_doc {
     const char *schema;         /* required value of the top-level "schema" key */

@@ -883,3 +883,131 @@ void om_yaml_free(const om_yaml_doc *d, void *data)
     if (data)
         cyaml_free(&cfg, d->top, data, 0);
 }
+
+/* ---------------------------------------------------------------------------
+ * Mappings whose keys no fixed schema knows (the scenario's `options:`).
+ */
+
+/* What a node starting with `ev` is, for "got X" messages. */
+static void describe_node(const yaml_event_t *ev, char *out, size_t cap)
+{
+    char value[48];
+    switch (ev->type) {
+    case YAML_SEQUENCE_START_EVENT: snprintf(out, cap, "a list"); break;
+    case YAML_MAPPING_START_EVENT: snprintf(out, cap, "a mapping"); break;
+    case YAML_ALIAS_EVENT: snprintf(out, cap, "an alias"); break;
+    default:
+        copy_trunc(value, sizeof value, (const char *)ev->data.scalar.value,
+                   ev->data.scalar.length);
+        if (value[0] == '\0')
+            snprintf(out, cap, "nothing");
+        else
+            snprintf(out, cap, "'%s'", value);
+        break;
+    }
+}
+
+/* Is the scalar `ev` YAML's null ("", "~" or "null")? */
+static bool scalar_is_null(const yaml_event_t *ev)
+{
+    const char *v = (const char *)ev->data.scalar.value;
+    return ev->data.scalar.length == 0 || strcmp(v, "~") == 0 || strcmp(v, "null") == 0;
+}
+
+/*
+ * om_yaml_scalar_map: see yaml_int.h. A second libyaml event walk, reading
+ * only depth 1 (the root mapping's keys and values, to the end, so that a
+ * second `key` is found) and depth 2 inside the value of `key`. Thread-safe:
+ * the parser is on the stack.
+ */
+om_status om_yaml_scalar_map(const om_yaml_ctx *c, const char *key, const char *expects,
+                             om_yaml_pair *pairs, size_t cap, size_t *n)
+{
+    yaml_parser_t parser;
+    size_t depth = 0;         /* collections open */
+    bool root_key = true;     /* depth 1: the next node is a key of the root */
+    bool at_key = false;      /* depth 1: the next node is the value of `key` */
+    bool in_map = false;      /* inside the mapping that value is (depth 2) */
+    bool entry_key = true;    /* in that mapping: the next node is a key */
+    size_t key_line = 0;      /* line of `key` once seen (a second one is an error) */
+    bool done = false;
+    om_status st = OM_OK;
+    char got[80];
+
+    *n = 0;
+    if (!yaml_parser_initialize(&parser))
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)c->text, c->len);
+    while (!done && st == OM_OK) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            /* om_yaml_load has walked the same text without a problem. */
+            if (NEVER(true))
+                st = om_yaml_fail_at(c, OM_EPARSE, 0, key, NULL, "invalid YAML");
+            break;
+        }
+        const bool opens = ev.type == YAML_MAPPING_START_EVENT ||
+                           ev.type == YAML_SEQUENCE_START_EVENT;
+        const bool node = opens || ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT;
+        const size_t line = ev.start_mark.line + 1;
+
+        if (node && in_map && depth == 2) {
+            om_yaml_pair *p = &pairs[*n];
+            if (entry_key && *n == cap) {
+                st = om_yaml_fail_at(c, OM_EPARSE, line, key, NULL,
+                                     "more than %zu entries; each name may appear once", cap);
+            } else if (entry_key) {
+                /* Keys are scalars: om_yaml_load's walk rejects anything else. */
+                if (ALWAYS(ev.type == YAML_SCALAR_EVENT))
+                    copy_trunc(p->key, sizeof p->key, (const char *)ev.data.scalar.value,
+                               ev.data.scalar.length);
+                p->line = line;
+                entry_key = false;
+            } else if (ev.type != YAML_SCALAR_EVENT) {
+                describe_node(&ev, got, sizeof got);
+                st = om_yaml_fail_at(c, OM_EPARSE, p->line, key, p->key,
+                                     "expected a single value, got %s", got);
+            } else {
+                copy_trunc(p->value, sizeof p->value, (const char *)ev.data.scalar.value,
+                           ev.data.scalar.length);
+                (*n)++;
+                entry_key = true;
+            }
+        } else if (node && depth == 1 && root_key) {
+            at_key = ev.type == YAML_SCALAR_EVENT &&
+                     strcmp((const char *)ev.data.scalar.value, key) == 0;
+            root_key = false;
+            /* libcyaml skips the key it is told to ignore, duplicates too. */
+            if (at_key && key_line > 0)
+                st = om_yaml_fail_at(c, OM_EPARSE, line, NULL, key,
+                                     "duplicate key '%s' (first given at line %zu)", key,
+                                     key_line);
+            if (at_key)
+                key_line = line;
+        } else if (node && depth == 1) {
+            root_key = true;
+            if (at_key && ev.type == YAML_MAPPING_START_EVENT) {
+                in_map = true;
+            } else if (at_key && !(ev.type == YAML_SCALAR_EVENT && scalar_is_null(&ev))) {
+                describe_node(&ev, got, sizeof got);
+                st = om_yaml_fail_at(c, OM_EPARSE, 0, NULL, key, "expected %s, got %s",
+                                     expects, got);
+            }
+            at_key = false;
+        }
+
+        if (opens) {
+            depth++;
+        } else if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+            if (ALWAYS(depth > 0))
+                depth--;
+            if (in_map && depth == 1)
+                in_map = false;
+        } else if (ev.type == YAML_STREAM_END_EVENT) {
+            done = true;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}

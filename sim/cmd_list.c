@@ -9,6 +9,10 @@
  *   oddsmaster list RULESET/ARMY/UNIT      one entry in full, rules explained
  *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
  *                                          whether they change engagement dice
+ *   oddsmaster list --options              the interpretations of ambiguous
+ *                                          rules (the engine's option registry):
+ *                                          switches a scenario's `options:` may
+ *                                          set, and the readings fixed in code
  *
  * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
  * that registry, not the data file's `engine:` field, is the truth here (the
@@ -38,9 +42,11 @@ static void print_help(void)
 {
     printf(
         "Usage: oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
-        "       oddsmaster list --rules [RULESET] [--format text|json]\n\n"
+        "       oddsmaster list --rules [RULESET] [--format text|json]\n"
+        "       oddsmaster list --options [--format text|json]\n\n"
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
-        "with 'from: ARMY/UNIT' (README \"Army data\").\n\n"
+        "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
+        "models, and the options a scenario may set under 'options:'.\n\n"
         "  oddsmaster list                        rule sets and their number of armies\n"
         "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
         "                                         source\n"
@@ -50,17 +56,24 @@ static void print_help(void)
         "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
         "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
         "                                         or not, whether they change engagement\n"
-        "                                         dice, summary\n\n"
+        "                                         dice, summary\n"
+        "  oddsmaster list --options              interpretations of ambiguous rules:\n"
+        "                                         name, ambiguity id, digest section,\n"
+        "                                         question, default (recommended) and\n"
+        "                                         other reading, switch or fixed\n\n"
         "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
         "simulated without them, and oddsmaster run warns about it.\n\n"
         "Options:\n"
         "  -f, --format FORMAT    text (default) or json (one object, schema\n"
         "                         \"" LIST_SCHEMA "\"; keys in the README)\n"
         "  -r, --rules            list the special rules\n"
+        "      --options          list the options a scenario may set under\n"
+        "                         'options:' and the readings fixed in the engine\n"
         "  -h, --help             show this help\n\n"
         "Examples:\n"
         "  oddsmaster list warmaster-revolution/empire\n"
-        "  oddsmaster list --rules warmaster-ancients --format json\n\n"
+        "  oddsmaster list --rules warmaster-ancients --format json\n"
+        "  oddsmaster list --options\n\n"
         "Exit codes: 0 success, 1 bad command line, 2 unknown rule set, army or unit,\n"
         "4 internal error.\n");
 }
@@ -699,6 +712,67 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
 }
 
 /* ---------------------------------------------------------------------------
+ * oddsmaster list --options
+ */
+
+/* Is the option a switch (else a reading fixed in the engine)? */
+static bool is_switch(const om_wm_option *opt) { return opt->offset != OM_WM_OPTION_FIXED; }
+
+/* The default value of a switch as JSON: a boolean, or an integer. */
+static json_t *default_json(const om_wm_option *opt)
+{
+    const om_wm_options defaults = { 0 };
+    char buf[32];
+    const char *v = om_wm_option_value(&defaults, opt, buf, sizeof buf);
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+        return json_boolean(strcmp(v, "true") == 0);
+    return json_integer(strtoll(v, NULL, 10));
+}
+
+static om_status list_options(list_format fmt)
+{
+    const size_t n = om_wm_option_count();
+    size_t n_switches = 0;
+
+    for (size_t i = 0; i < n; i++)
+        n_switches += is_switch(om_wm_option_at(i));
+    if (fmt == LIST_JSON) {
+        json_t *root = json_object(), *arr = json_array();
+        for (size_t i = 0; i < n; i++) {
+            const om_wm_option *opt = om_wm_option_at(i);
+            const bool sw = is_switch(opt);
+            json_array_append_new(
+                arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", opt->name,
+                               "ambiguity", opt->ambiguity, "section", opt->section,
+                               "question", opt->question, "default_reading", opt->default_value,
+                               "other_reading", sw ? opt->other_value : NULL, "switchable",
+                               (int)sw, "default", sw ? default_json(opt) : json_null()));
+        }
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "count", json_integer((json_int_t)n));
+        json_object_set_new(root, "switchable", json_integer((json_int_t)n_switches));
+        json_object_set_new(root, "options", arr);
+        return print_json(root);
+    }
+    printf("Interpretations of ambiguous rules (digests: warmaster.md 17, warmaster-ancients.md "
+           "21): %zu, %zu of them switches.\n", n, n_switches);
+    printf("A scenario sets a switch under 'options:' (e.g. 'options: {max_turns: 5}'); the "
+           "default is the\nrecommended reading. Fixed readings are what the engine does, "
+           "listed so that every choice\nis visible; every run records all of them "
+           "(options_json in the result file).\n");
+    for (size_t i = 0; i < n; i++) {
+        const om_wm_option *opt = om_wm_option_at(i);
+        printf("\n  %s  (%s, digest %s)  %s\n", opt->name, opt->ambiguity, opt->section,
+               is_switch(opt) ? "switch" : "fixed");
+        printf("    question: %s\n", opt->question);
+        printf("    default:  %s\n", opt->default_value);
+        if (is_switch(opt))
+            printf("    other:    %s\n", opt->other_value);
+    }
+    return OM_OK;
+}
+
+/* ---------------------------------------------------------------------------
  * Entry point.
  */
 
@@ -707,12 +781,13 @@ int om_cmd_list(int argc, char **argv)
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"rules", no_argument, NULL, 'r'},
+        {"options", no_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     list_format fmt = LIST_TEXT;
     const om_army_ruleset *rs = NULL;
     const char *what = NULL;
-    bool rules = false;
+    bool rules = false, options = false;
     char rs_name[128], army[128];
     const char *unit = NULL;
     om_status st;
@@ -731,6 +806,7 @@ int om_cmd_list(int argc, char **argv)
                 return om_cli_usage_error(CMD, "unknown format '%s' (text or json)", optarg);
             break;
         case 'r': rules = true; break;
+        case 'O': options = true; break;
         case 'h': print_help(); return OM_EXIT_OK;
         case ':': return om_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return om_cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -741,6 +817,13 @@ int om_cmd_list(int argc, char **argv)
     if (optind < argc)
         return om_cli_usage_error(CMD, "unexpected argument '%s' (one name at a time)",
                                   argv[optind]);
+    if (options && (rules || what))
+        return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
+                                  "for every rule set)", rules ? "--rules" : "name");
+    if (options) {
+        st = list_options(fmt);
+        return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
+    }
     if (!what) {
         st = rules ? list_rules(NULL, fmt) : list_rulesets(fmt);
         return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);

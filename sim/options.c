@@ -1,13 +1,37 @@
 /*
  * options.c: the resolved engagement and rule switches of a run as JSON, stored
  * in every result file (attribute options_json) so a file says exactly what was
- * simulated, defaults included.
+ * simulated, defaults included: every value of both sides, the kind, the rule
+ * set's switches, and under "options" every entry of the engine's registry of
+ * ambiguous rules (options.c of the engine; `oddsmaster list --options`), the
+ * switches with their value and the fixed readings with their text.
  */
 #include "options.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Names of the engine's enumerations as scenario files write them (the
+ * engine names positions and troop types, not these; scenarios/load.c reads
+ * the same words). */
+static const char *const kind_names[] = { "combat", "volley", "engagement" };
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_COUNT,
+               "one name per om_wm_kind");
+static const char *const pursue_names[] = { "always", "never", "when-ahead" };
+_Static_assert(sizeof pursue_names / sizeof pursue_names[0] == OM_WM_PURSUE_WHEN_AHEAD + 1,
+               "one name per om_wm_pursue");
+static const char *const behind_names[] = { "open",       "impassable", "enemy",
+                                            "unyielding", "friends",    "table-edge" };
+_Static_assert(sizeof behind_names / sizeof behind_names[0] == OM_WM_BEHIND_COUNT,
+               "one name per om_wm_behind");
+
+/* The name of value v of a table of n names, or "?" for a value the engine's
+ * check would have refused (the JSON is written after it). */
+static const char *name_of(const char *const *names, size_t n, unsigned v)
+{
+    return v < n ? names[v] : "?";
+}
 
 /* The ids of a comma-separated list ("flagellants, fly") as a JSON array. */
 static json_t *id_list_json(const char *list)
@@ -40,39 +64,92 @@ static json_t *unit_json(const om_wm_unit *u)
         if (flag != 0 && (u->rules & flag) == flag)
             json_array_append_new(rules, json_string(om_wm_special_at(i)->id));
     }
-    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
+    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
                      "name", u->name, "type", om_wm_troop_name(u->troop),
-                     "stands", (int)u->stands, "attacks", (int)u->attacks,
+                     "stands", (int)u->stands,
+                     "size", (int)(u->size ? u->size : u->stands), "attacks", (int)u->attacks,
                      "shots", (int)u->shots, "range", (int)u->range_cm, "hits", (int)u->hits,
                      "armour", (int)u->armour, "pace", (int)u->pace_cm, "points", (int)u->points,
                      "rules", rules, "rule_flags", (json_int_t)u->rules,
                      "unmodelled", id_list_json(u->unmodelled));
 }
 
+/* A side: its unit and every value the scenario decided, defaults included. */
 static json_t *side_json(const om_wm_side *s)
 {
-    return json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:b}",
-                     "unit", unit_json(&s->unit), "position", om_wm_position_name(s->position),
-                     "fighting", (int)s->fighting, "flanked", (int)s->flanked,
-                     "supports", (int)s->supports, "support_units", (int)s->support_units,
-                     "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
-                     "charging", (int)s->charging, "confused", (int)s->confused,
-                     "stand_and_shoot", (int)s->stand_and_shoot);
+    json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:b}",
+                          "unit", unit_json(&s->unit),
+                          "position", om_wm_position_name(s->position),
+                          "fighting", (int)s->fighting, "flanked", (int)s->flanked,
+                          "supports", (int)s->supports, "support_units", (int)s->support_units,
+                          "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
+                          "charging", (int)s->charging, "confused", (int)s->confused,
+                          "stand_and_shoot", (int)s->stand_and_shoot);
+    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b}",
+                             "shoots_first", (int)s->shoots_first,
+                             "pursue", name_of(pursue_names, sizeof pursue_names /
+                                               sizeof pursue_names[0], (unsigned)s->pursue),
+                             "behind", name_of(behind_names, sizeof behind_names /
+                                               sizeof behind_names[0], (unsigned)s->behind),
+                             "behind_cm", (int)s->behind_cm,
+                             "behind_stands", (int)s->behind_stands,
+                             "rear_supports", (int)s->rear_supports,
+                             "side_strikers", (int)s->side_strikers,
+                             "long_base", (int)s->long_base,
+                             "dense_terrain", (int)s->dense_terrain);
+    if (j && more && json_object_update(j, more) == 0) {
+        json_decref(more);
+        return j;
+    }
+    json_decref(j);
+    json_decref(more);
+    return NULL;
+}
+
+/* Every entry of the engine's option registry: a switch as its value (a
+ * boolean, or an integer: max_turns 0 is the engine's default of 10 turns),
+ * a fixed reading as its text ("fixed: each stand is floored at 0"). */
+static json_t *options_json(const om_wm_options *o)
+{
+    json_t *j = json_object();
+    for (size_t i = 0; j && i < om_wm_option_count(); i++) {
+        const om_wm_option *opt = om_wm_option_at(i);
+        char buf[32];
+        const char *v = om_wm_option_value(o, opt, buf, sizeof buf);
+        json_t *value;
+        if (opt->offset == OM_WM_OPTION_FIXED)
+            value = json_string(opt->default_value);
+        else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+            value = json_boolean(strcmp(v, "true") == 0);
+        else
+            value = json_integer(strtoll(v, NULL, 10));
+        if (json_object_set_new(j, opt->name, value) != 0) {
+            json_decref(j);
+            return NULL;
+        }
+    }
+    return j;
 }
 
 om_status om_run_options_json(const om_wm_engagement *e, char **out)
 {
     const om_wm_ruleset *r = e->rules;
     json_t *charge = json_object(), *root;
-    for (int t = 0; t < OM_WM_TROOP_COUNT; t++)
+    for (int t = 0; charge && t < OM_WM_TROOP_COUNT; t++)
         json_object_set_new(charge, om_wm_troop_name((om_wm_troop)t),
                             json_integer(r->charge_bonus[t]));
-    root = json_pack("{s:s, s:s, s:{s:o, s:[i,i,i], s:b, s:b}, s:o, s:o}",
-                     "ruleset", r->name, "kind", e->kind == OM_WM_KIND_VOLLEY ? "volley" : "combat",
+    root = json_pack("{s:s, s:s, s:{s:o, s:[i,i,i], s:b, s:b, s:b, s:b}, s:o, s:o, s:o}",
+                     "ruleset", r->name,
+                     "kind", name_of(kind_names, sizeof kind_names / sizeof kind_names[0],
+                                     (unsigned)e->kind),
                      "rules", "charge_bonus", charge, "to_hit_open_defended_fortified",
                      (int)r->to_hit[0], (int)r->to_hit[1], (int)r->to_hit[2],
                      "supports_after_casualties", (int)r->supports_after_casualties,
                      "retreat_divisor_engaged_only", (int)r->retreat_divisor_engaged_only,
+                     "confused_units_support", (int)r->confused_units_support,
+                     "drive_back_discount_infantry_only",
+                     (int)r->drive_back_discount_infantry_only,
+                     "options", options_json(&e->options),
                      "a", side_json(&e->side[0]), "b", side_json(&e->side[1]));
     *out = root ? json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
     json_decref(root);

@@ -4,8 +4,9 @@
 # Checks documented exit codes (0 ok, 1 usage, 2 bad input, 3 file I/O or corrupt
 # result file), that errors name the file, line and field, that a failed run
 # leaves no output file behind (README "Exit codes"), `oddsmaster list` in text
-# and JSON, warnings for special rules not modelled, and that the odds the
-# README quotes for the worked examples are the program's.
+# and JSON (army lists, --rules, --options), warnings for special rules not
+# modelled, a whole engagement's datasets and recorded options, and that the
+# odds the README quotes for the worked examples are the program's.
 set -u
 OM=$1
 DATA=$2
@@ -122,15 +123,15 @@ expect_exit 0 "list a rule set as json" "$OM" list warmaster-ancients --format j
 json_ok "list RULESET json: armies with counts and versions" 'len(d["armies"]) == 25 and all(a["units"] > 0 and a["list_version"] == "2005 rulebook" for a in d["armies"])'
 expect_exit 0 "list an army" "$OM" list warmaster-revolution/empire
 expect_grep "knights" "$TMP/out" "list RULESET/ARMY names its units"
-expect_grep "flagellants\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
+expect_grep "skirmishers\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
 expect_exit 0 "list an army as json" "$OM" list warmaster-revolution/empire -f json
-json_ok "list RULESET/ARMY json: unit values" '[(u["attacks"], u["hits"], u["armour"], u["size"], u["points"]) for u in d["units"] if u["id"] == "knights"] == [(3, 3, "4+", 3, 110)] and [u["not_modelled"] for u in d["units"] if u["id"] == "flagellants"] == [["flagellants"]]'
-expect_exit 0 "list a unit" "$OM" list warmaster-revolution/empire/flagellants
+json_ok "list RULESET/ARMY json: unit values" '[(u["attacks"], u["hits"], u["armour"], u["size"], u["points"]) for u in d["units"] if u["id"] == "knights"] == [(3, 3, "4+", 3, 110)] and [u["not_modelled"] for u in d["units"] if u["id"] == "skirmishers"] == [["skirmishers"]] and [u["not_modelled"] for u in d["units"] if u["id"] == "flagellants"] == [[]]'
+expect_exit 0 "list a unit" "$OM" list warmaster-revolution/empire/skirmishers
 expect_grep "not modelled yet" "$TMP/out" "list RULESET/ARMY/UNIT explains its rules"
 expect_exit 0 "list a unit as json" "$OM" list warmaster-1.1/orc/orc-hero --format json
 json_ok "list RULESET/ARMY/UNIT json" 'd["unit"]["type"] == "hero" and d["section"] == "units"'
 expect_exit 0 "list --rules" "$OM" list --rules --format json
-json_ok "list --rules json: rules and implementation status" 'd["count"] == len(d["rules"]) > 100 and any(r["id"] == "terror" and r["implemented"] for r in d["rules"]) and any(r["id"] == "flagellants" and not r["implemented"] for r in d["rules"]) and any(e["id"] == "terror" for e in d["engine_rules"])'
+json_ok "list --rules json: rules and implementation status" 'd["count"] == len(d["rules"]) > 100 and any(r["id"] == "terror" and r["implemented"] for r in d["rules"]) and any(r["id"] == "skirmishers" and not r["implemented"] for r in d["rules"]) and any(r["id"] == "flagellants" and r["implemented"] for r in d["rules"]) and any(e["id"] == "terror" for e in d["engine_rules"])'
 expect_exit 0 "list --rules RULESET" "$OM" list --rules warmaster-ancients
 expect_grep "warband" "$TMP/out" "list --rules RULESET lists its rules"
 ( cd "$TMP" && "$OM" list warmaster-ancients/egyptian >"$TMP/out" 2>"$TMP/err" )
@@ -145,22 +146,47 @@ expect_grep "did you mean 'knights'" "$TMP/err" "unknown unit: did you mean"
 expect_exit 2 "list: army without its rule set" "$OM" list dwarfs
 expect_grep "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
 expect_exit 2 "list --rules: unknown rule set" "$OM" list --rules chess
+expect_exit 0 "list --options" "$OM" list --options
+expect_grep "^  max_turns  (-, digest 6.14 Unresolved combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
+expect_grep "^  stand_floor  (A4, digest 6.4)  fixed$" "$TMP/out" "list --options: a fixed reading"
+expect_grep "question: May infantry pursue retreating cavalry or chariots?" "$TMP/out" "list --options: the question"
+expect_grep "other:    true: every stand at 0 rolls one die" "$TMP/out" "list --options: the other reading"
+expect_exit 0 "list --options --format json" "$OM" list --options --format json
+json_ok "list --options json: the whole registry" 'd["schema"] == "oddsmaster-list/1" and d["count"] == len(d["options"]) >= 19 and d["switchable"] == sum(o["switchable"] for o in d["options"]) and all(set(o) == {"name", "ambiguity", "section", "question", "default_reading", "other_reading", "switchable", "default"} for o in d["options"])'
+json_ok "list --options json: switches and fixed readings" '[(o["switchable"], o["default"], o["ambiguity"]) for o in d["options"] if o["name"] in ("max_turns", "last_ditch_per_stand", "stand_floor")] == [(True, False, "A3"), (True, 0, "-"), (False, None, "A4")] and all(o["other_reading"] is None for o in d["options"] if not o["switchable"])'
+expect_exit 1 "list --options with a name" "$OM" list --options warmaster-revolution
+expect_exit 1 "list --options with --rules" "$OM" list --options --rules
 expect_exit 1 "list: unknown format" "$OM" list --format xml
 expect_exit 1 "list: two names" "$OM" list warmaster-1.1 warmaster-ancients
 expect_exit 1 "list: unknown option" "$OM" list --frobnicate
 
 # --- special rules not modelled: one warning per unit, not in quiet mode ---
 expect_exit 0 "run a unit with rules not modelled" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -o "$TMP/unmodelled.h5"
-expect_grep "^oddsmaster run: warning: Flagellants: special rules not modelled yet: flagellants$" "$TMP/err" "run warns about rules not modelled"
+expect_grep "^oddsmaster run: warning: Trolls: special rules not modelled yet: trolls$" "$TMP/err" "run warns about rules not modelled"
 expect_grep "^oddsmaster run: warning: Skirmishers: special rules not modelled yet: skirmishers$" "$TMP/err" "one warning line per unit"
 if command -v h5dump >/dev/null 2>&1; then
     h5dump -a /options_json "$TMP/unmodelled.h5" >"$TMP/out" 2>&1
-    expect_grep '"unmodelled":\["flagellants"\]' "$TMP/out" "the result file records the rules not modelled"
+    expect_grep '"unmodelled":\["trolls"\]' "$TMP/out" "the result file records the rules not modelled"
 else
     ok "# SKIP h5dump not installed"
 fi
 expect_exit 0 "quiet run" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -q -o "$TMP/unmodelled.h5"
 if [ -s "$TMP/err" ]; then not_ok "quiet mode prints no warning" "$(head -c 300 "$TMP/err")"; else ok "quiet mode prints no warning"; fi
+
+# --- a whole engagement: its datasets and the options recorded with it ---
+expect_exit 0 "run kind: engagement" "$OM" run "$DATA/scenarios/good/full.yaml" --trials 3000 -q -o "$TMP/engagement.h5"
+if command -v h5dump >/dev/null 2>&1; then
+    h5dump -n "$TMP/engagement.h5" >"$TMP/out" 2>&1
+    for d in rounds turns round1_winner retreated_cm_a retreated_cm_b; do
+        expect_grep "dataset */trials/$d\$" "$TMP/out" "an engagement writes /trials/$d"
+    done
+    h5dump -a /options_json -w 0 "$TMP/engagement.h5" | sed -n 's/^ *(0): "\(.*\)"$/\1/p' >"$TMP/out"
+    json_ok "options_json: kind, sides, unit size and every option" 'd["kind"] == "engagement" and d["a"]["pursue"] == "when-ahead" and d["a"]["behind"] == "table-edge" and (d["a"]["behind_cm"], d["a"]["behind_stands"], d["a"]["side_strikers"], d["a"]["long_base"]) == (10, 2, 1, True) and (d["b"]["rear_supports"], d["b"]["shoots_first"], d["b"]["dense_terrain"], d["b"]["behind"]) == (1, True, True, "friends") and d["a"]["unit"]["size"] == 4 and d["options"]["max_turns"] == 7 and d["options"]["last_ditch_per_stand"] is True and d["options"]["stand_floor"].startswith("fixed") and len(d["options"]) >= 19 and d["rules"]["confused_units_support"] is True and d["rules"]["drive_back_discount_infantry_only"] is True and "supports_after_casualties" in d["rules"] and "retreat_divisor_engaged_only" in d["rules"]'
+else
+    ok "# SKIP h5dump not installed"
+fi
+expect_exit 0 "summary of an engagement" "$OM" summary "$TMP/engagement.h5" --format json
+json_ok "summary json: the engagement fields" 'all(k in d["fields"] for k in ("rounds", "turns", "retreated_cm_a", "retreated_cm_b")) and d["fields"]["rounds"]["max"] >= 2 and d["outcome"] is not None'
 
 # --- scenarios shipped in scenarios/ run ---
 for f in "$ROOT"/scenarios/examples/*.yaml; do

@@ -88,6 +88,23 @@ static void expect_bad(const char *name, om_status code, int line, const char *f
     check_message(st, code, path, line, field, fragment);
 }
 
+/* One bad file of tests/data/scenarios/bad and how it must fail. */
+typedef struct bad_case {
+    const char *file;        /* NAME of bad/NAME.yaml */
+    om_status code;          /* status expected */
+    int line;                /* line of the mistake */
+    const char *field;       /* dotted path named */
+    const char *fragment;    /* text the message contains (NULL: any) */
+} bad_case;
+
+/* expect_bad for each of n cases. */
+static void expect_bad_cases(const bad_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        expect_bad(cases[i].file, cases[i].code, cases[i].line, cases[i].field,
+                   cases[i].fragment);
+}
+
 /* A complete scenario with "%s" in place of side A's armour value. */
 static const char armour_template[] =
     "schema: oddsmaster-scenario/1\n"
@@ -179,7 +196,20 @@ Test(scenario, defaults)
         cr_assert_eq(side->shooting, u->stands, "side %d: all stands shoot", i);
         cr_assert_not(side->confused, "side %d", i);
         cr_assert_not(side->stand_and_shoot, "side %d", i);
+        cr_assert_eq(u->size, u->stands, "side %d: at full strength", i);
+        cr_assert_not(side->shoots_first, "side %d", i);
+        cr_assert_eq(side->pursue, OM_WM_PURSUE_ALWAYS, "side %d", i);
+        cr_assert_eq(side->behind, OM_WM_BEHIND_OPEN, "side %d", i);
+        cr_assert_eq(side->behind_cm, 0, "side %d", i);
+        cr_assert_eq(side->behind_stands, 0, "side %d: nothing behind blocks", i);
+        cr_assert_eq(side->rear_supports, 0, "side %d", i);
+        cr_assert_eq(side->side_strikers, 0, "side %d", i);
+        cr_assert_not(side->long_base, "side %d", i);
+        cr_assert_not(side->dense_terrain, "side %d", i);
     }
+    /* No options: every ambiguity takes its recommended reading. */
+    const om_wm_options none = { 0 };
+    cr_assert_eq(memcmp(&s->engagement.options, &none, sizeof none), 0);
     cr_assert_eq(s->engagement.side[0].unit.pace_cm, 30, "cavalry pace");
     cr_assert_eq(s->engagement.side[1].unit.pace_cm, 20, "infantry pace");
     cr_assert_eq(s->engagement.side[1].unit.attacks, 5);
@@ -191,19 +221,37 @@ Test(scenario, every_key_given)
 {
     om_scenario *s = load_good("full");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    const om_wm_options *o = &s->engagement.options;
     cr_assert_str_eq(s->title, "Knights charge Bowmen behind a hedge");
     cr_assert_eq(s->engagement.rules->id, OM_WM_RULES_WMA);
-    cr_assert_eq(s->engagement.kind, OM_WM_KIND_COMBAT);
+    cr_assert_eq(s->engagement.kind, OM_WM_KIND_ENGAGEMENT);
+
+    /* Every switch of the registry, booleans spelt four ways, "07" is 7. */
+    cr_assert(o->last_ditch_per_stand, "true");
+    cr_assert(o->infantry_pursues_cavalry, "yes");
+    cr_assert(o->defended_after_retreat, "True");
+    cr_assert(o->result_cap_ignores_carried, "on");
+    cr_assert_eq(o->max_turns, 7);
 
     cr_assert_eq(a->unit.pace_cm, 25);
     cr_assert_eq(a->unit.points, 110);
-    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert_eq(a->unit.size, 4);
+    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR | OM_WM_RULE_SHOCK);
     cr_assert(a->charging);
     cr_assert_eq(a->fighting, 2);
     cr_assert_eq(a->flanked, 1);
     cr_assert_eq(a->attack_bonus, 1);
     cr_assert_eq(a->shooting, 0);
     cr_assert_not(a->confused, "'no' is false");
+    cr_assert_not(a->shoots_first);
+    cr_assert_eq(a->pursue, OM_WM_PURSUE_WHEN_AHEAD);
+    cr_assert_eq(a->behind, OM_WM_BEHIND_TABLE_EDGE);
+    cr_assert_eq(a->behind_cm, 10);
+    cr_assert_eq(a->behind_stands, 2);
+    cr_assert_eq(a->rear_supports, 0);
+    cr_assert_eq(a->side_strikers, 1);
+    cr_assert(a->long_base);
+    cr_assert_not(a->dense_terrain);
 
     cr_assert_str_eq(b->unit.name, "Bowmen");
     cr_assert_eq(b->unit.armour, 0, "armour: none");
@@ -218,6 +266,16 @@ Test(scenario, every_key_given)
     cr_assert_eq(b->support_units, 1);
     cr_assert_eq(b->shooting, 2);
     cr_assert(b->stand_and_shoot, "'yes' is true");
+    cr_assert_eq(b->unit.size, 3);
+    cr_assert(b->shoots_first);
+    cr_assert_eq(b->pursue, OM_WM_PURSUE_NEVER);
+    cr_assert_eq(b->behind, OM_WM_BEHIND_FRIENDS);
+    cr_assert_eq(b->behind_cm, 3);
+    cr_assert_eq(b->behind_stands, 1);
+    cr_assert_eq(b->rear_supports, 1);
+    cr_assert_eq(b->side_strikers, 0);
+    cr_assert_not(b->long_base);
+    cr_assert(b->dense_terrain);
     om_scenario_free(s);
 }
 
@@ -514,7 +572,7 @@ Test(scenario, unknown_position)
 
 Test(scenario, unknown_kind)
 {
-    expect_bad("unknown_kind", OM_EPARSE, 4, "kind", "combat, volley");
+    expect_bad("unknown_kind", OM_EPARSE, 4, "kind", "combat, volley, engagement");
 }
 
 Test(scenario, unknown_rule_name)
@@ -587,11 +645,12 @@ Test(scenario, from_with_character_and_mount)
     cr_assert_eq(a->unit.armour, 4);
     cr_assert_eq(a->unit.points, 110);
     cr_assert_eq(a->unit.pace_cm, om_wm_troop_pace(OM_WM_CAVALRY));
-    /* General +2 and Griffon +2; the Griffon's terror joins the unit, its
-     * other rules are recorded as not modelled. */
+    /* General +2 and Griffon +2; the Griffon's terror (its rules "terror"
+     * and "griffon") joins the unit; its flight does not make the unit fly,
+     * so it is recorded as not modelled. */
     cr_assert_eq(a->attack_bonus, 4);
     cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR);
-    cr_assert_str_eq(a->unit.unmodelled, "fly, griffon");
+    cr_assert_str_eq(a->unit.unmodelled, "fly");
     cr_assert_eq(a->fighting, 3);
     cr_assert(a->charging);
 
@@ -615,7 +674,10 @@ Test(scenario, from_overrides)
     cr_assert_eq(a->unit.hits, 3, "not overridden: from the list");
     /* 70 points for 3 stands, so 4 stands cost 93.3, rounded to 93. */
     cr_assert_eq(a->unit.points, 93);
-    cr_assert_str_eq(a->unit.unmodelled, "flagellants");
+    /* The list's rule (flagellants) is modelled: its flags are set. */
+    cr_assert_not_null(om_wm_special_find("flagellants"));
+    cr_assert_eq(a->unit.rules, om_wm_special_find("flagellants")->flag);
+    cr_assert_str_eq(a->unit.unmodelled, "");
     cr_assert_eq(a->attack_bonus, 0, "an explicit attack_bonus wins over the Hero's +1");
     cr_assert_eq(a->fighting, 4);
 
@@ -649,7 +711,7 @@ Test(scenario, rules_of_the_lists_are_recorded)
     om_scenario *s = load_good("rules_unmodelled");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(a->rules, OM_WM_RULE_TERROR);
-    cr_assert_str_eq(a->unmodelled, "flagellants", "named twice, recorded once");
+    cr_assert_str_eq(a->unmodelled, "trolls", "named twice, recorded once");
     /* Skirmishers print "-/6+" and a size of 1: 2 stands cost twice 20. */
     cr_assert_eq(b->armour, 6);
     cr_assert_eq(b->stands, 2);
@@ -660,12 +722,7 @@ Test(scenario, rules_of_the_lists_are_recorded)
 
 Test(scenario, from_errors)
 {
-    static const struct {
-        const char *file;
-        om_status code;
-        int line;
-        const char *field, *fragment;
-    } cases[] = {
+    static const bad_case cases[] = {
         { "from_unknown_army", OM_ENOTFOUND, 10, "b.unit.from",
           "unknown warmaster-revolution army 'orcs-goblins'; did you mean 'orcs'?" },
         { "from_unknown_unit", OM_ENOTFOUND, 6, "a.unit.from",
@@ -693,13 +750,222 @@ Test(scenario, from_errors)
           "cannot ride 'war-altar' (its list allows: griffon)" },
         { "unknown_rule_near", OM_EPARSE, 7, "a.unit.rules", "did you mean 'flagellants'?" },
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        expect_bad(cases[i].file, cases[i].code, cases[i].line, cases[i].field,
-                   cases[i].fragment);
+    expect_bad_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 Test(scenario, inline_unit_needs_every_required_key)
 {
     /* Without from, a missing required key says how to get it from a list. */
     expect_bad("missing_key", OM_EPARSE, 14, "b.unit.hits", "from: army/unit");
+}
+
+/* ---- Engagements: the whole fight, what lies behind, options ------------- */
+
+Test(scenario, engagement_kind_and_behind_defaults)
+{
+    om_scenario *s = load_good("engagement");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    const om_wm_options none = { 0 };
+    cr_assert_eq(s->engagement.kind, OM_WM_KIND_ENGAGEMENT);
+    cr_assert_eq(memcmp(&s->engagement.options, &none, sizeof none), 0, "options: {}");
+    cr_assert_eq(a->pursue, OM_WM_PURSUE_ALWAYS);
+    cr_assert_eq(a->behind, OM_WM_BEHIND_OPEN);
+    cr_assert_eq(a->behind_stands, 0);
+    cr_assert_eq(b->behind, OM_WM_BEHIND_IMPASSABLE);
+    cr_assert_eq(b->behind_cm, 4);
+    cr_assert_eq(b->behind_stands, b->unit.stands, "it blocks every stand by default");
+    cr_assert_eq(b->behind_stands, 3);
+    /* With from and the list's stands, the units are at full strength. */
+    cr_assert_eq(a->unit.size, 3);
+    cr_assert_eq(b->unit.size, 3);
+    om_scenario_free(s);
+}
+
+Test(scenario, unit_size_with_from)
+{
+    om_scenario *s = load_good("from_size");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    const om_wm_options none = { 0 };
+    cr_assert_eq(memcmp(&s->engagement.options, &none, sizeof none), 0,
+                 "'options:' with nothing is no options");
+    /* German Warriors at 2 of their list's 3 stands: a unit that has lost a
+     * stand, still worth its list's 35 points. */
+    cr_assert_eq(a->unit.stands, 2);
+    cr_assert_eq(a->unit.size, 3);
+    cr_assert_eq(a->unit.points, 35);
+    /* Hermann joins: his +2 Attacks, and his extra die in a charge goes to
+     * the unit (modelled, so not reported as left out). */
+    cr_assert_eq(a->attack_bonus, 2);
+    cr_assert_eq(a->unit.rules, OM_WM_RULE_WARBAND | OM_WM_RULE_HERMANN);
+    cr_assert_str_eq(a->unit.unmodelled, "");
+    /* A Legion of 5 stands at full strength, 4 left: 80 x 5 / 3 = 133.3. */
+    cr_assert_eq(b->unit.stands, 4);
+    cr_assert_eq(b->unit.size, 5);
+    cr_assert_eq(b->unit.points, 133);
+    cr_assert_eq(b->unit.rules, OM_WM_RULE_LEGION);
+    om_scenario_free(s);
+}
+
+Test(scenario, unit_size_above_the_lists)
+{
+    /* More stands than the list's size, size not given: at full strength. */
+    om_scenario *s = load_good("from_overrides");
+    cr_assert_eq(s->engagement.side[0].unit.stands, 4);
+    cr_assert_eq(s->engagement.side[0].unit.size, 4);
+    om_scenario_free(s);
+}
+
+/* A scenario with "%s" in place of its top-level `options:` block. */
+static const char options_template[] =
+    "schema: oddsmaster-scenario/1\n"
+    "ruleset: warmaster-revolution\n"
+    "kind: engagement\n"
+    "%s\n"
+    "a:\n"
+    "  unit: {from: empire/knights}\n"
+    "  charging: true\n"
+    "b:\n"
+    "  unit: {from: empire/halberdiers}\n";
+
+Test(scenario, options_through_the_registry)
+{
+    static const struct {
+        const char *written;
+        const char *name, *value; /* om_wm_option_value after loading */
+    } cases[] = {
+        { "options: {max_turns: 5}", "max_turns", "5" },
+        { "options: {max_turns: 0}", "max_turns", "0" },
+        { "options: {max_turns: 100}", "max_turns", "100" },
+        { "options: {max_turns: +3}", "max_turns", "3" },
+        { "options:\n  last_ditch_per_stand: TRUE", "last_ditch_per_stand", "true" },
+        { "options:\n  infantry_pursues_cavalry: off", "infantry_pursues_cavalry", "false" },
+        { "options: {defended_after_retreat: \"yes\"}", "defended_after_retreat", "true" },
+        { "options: ~", "max_turns", "0" },
+        { "# no options", "result_cap_ignores_carried", "false" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[TEST_BUF], buf[32];
+        om_scenario *s = NULL;
+        snprintf(text, sizeof text, options_template, cases[i].written);
+        om_status st = om_scenario_load_text("options.yaml", text, strlen(text), &s);
+        cr_assert_eq(st, OM_OK, "%s: %s", cases[i].written, om_error_message());
+        const om_wm_option *opt = om_wm_option_find(cases[i].name);
+        cr_assert_not_null(opt);
+        cr_assert_str_eq(om_wm_option_value(&s->engagement.options, opt, buf, sizeof buf),
+                         cases[i].value, "%s", cases[i].written);
+        om_scenario_free(s);
+    }
+}
+
+Test(scenario, options_rejected)
+{
+    static const struct {
+        const char *written;
+        om_status code;
+        const char *field, *fragment;
+    } cases[] = {
+        { "options: 5", OM_EPARSE, "options", "expected a mapping of option names" },
+        { "options: {max_turns: -1}", OM_EINVAL, "options.max_turns", "0 to 100" },
+        { "options: {max_turns: 99999999999999999999}", OM_EINVAL, "options.max_turns",
+          "0 to 100" },
+        { "options: {max_turns: 2.5}", OM_EPARSE, "options.max_turns", "expected an integer" },
+        { "options: {max_turns: true}", OM_EPARSE, "options.max_turns", "expected an integer" },
+        { "options: {last_ditch_per_stand: 1}", OM_EPARSE, "options.last_ditch_per_stand",
+          "expected true or false" },
+        { "options: {last_ditch_per_stand: {a: 1}}", OM_EPARSE,
+          "options.last_ditch_per_stand", "got a mapping" },
+        { "options: {max-turns: 5}", OM_EPARSE, "options.max-turns",
+          "did you mean 'max_turns'?" },
+        { "options: {retreat_divisor: true}", OM_EINVAL, "options.retreat_divisor",
+          "fixed reading" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[TEST_BUF];
+        om_scenario *s = NULL;
+        snprintf(text, sizeof text, options_template, cases[i].written);
+        om_status st = om_scenario_load_text("options.yaml", text, strlen(text), &s);
+        cr_assert_null(s);
+        check_message(st, cases[i].code, "options.yaml", 4, cases[i].field,
+                      cases[i].fragment);
+    }
+}
+
+Test(scenario, engagement_errors)
+{
+    static const bad_case cases[] = {
+        { "pursue_unknown", OM_EPARSE, 14, "a.pursue",
+          "unknown pursuit policy 'sometimes'; expected one of: always, never, when-ahead" },
+        { "behind_unknown", OM_EPARSE, 22, "b.behind",
+          "'river'; expected one of: open, impassable, enemy, unyielding, friends, "
+          "table-edge" },
+        { "behind_cm_negative", OM_EINVAL, 23, "b.behind_cm", "must not be negative (got -5)" },
+        { "behind_stands_gt_stands", OM_EINVAL, 23, "b.behind_stands", "must be 0 to 3 (got 4)" },
+        { "rear_supports_gt_supports", OM_EINVAL, 24, "b.rear_supports",
+          "must be 0 to 2 (got 3)" },
+        { "side_strikers_gt_flanked", OM_EINVAL, 23, "b.side_strikers",
+          "must be 0 to 1 (got 2)" },
+        { "long_base_without_shock", OM_EINVAL, 14, "a.long_base", "only shock cavalry" },
+        { "shoots_first_no_shots", OM_EINVAL, 14, "a.shoots_first",
+          "no shooting attacks" },
+        { "shoots_first_no_charge", OM_EINVAL, 15, "a.shoots_first",
+          "shooting first needs a charge" },
+        { "size_below_stands", OM_EINVAL, 10, "a.unit.size",
+          "more stands (3) than at full strength (2)" },
+        { "option_unknown", OM_EPARSE, 6, "options.max_turn",
+          "unknown option 'max_turn'; did you mean 'max_turns'?" },
+        { "option_unknown_far", OM_EPARSE, 6, "options.frobnicate",
+          "the options are: last_ditch_per_stand, infantry_pursues_cavalry" },
+        { "option_fixed", OM_EINVAL, 7, "options.stand_floor",
+          "'stand_floor' is a fixed reading, not a switch: each stand is floored at 0" },
+        { "option_max_turns_101", OM_EINVAL, 6, "options.max_turns",
+          "must be 0 to 100 (got '101')" },
+        { "option_bad_bool", OM_EPARSE, 6, "options.last_ditch_per_stand",
+          "expected true or false, got 'maybe'" },
+        { "option_not_integer", OM_EPARSE, 6, "options.max_turns",
+          "expected an integer, got 'many'" },
+        { "option_duplicate", OM_EPARSE, 8, "options.max_turns",
+          "duplicate option 'max_turns' (first given at line 6)" },
+        { "option_value_list", OM_EPARSE, 6, "options.max_turns",
+          "expected a single value, got a list" },
+        { "options_list", OM_EPARSE, 5, "options", "expected a mapping" },
+        { "option_at_top_level", OM_EPARSE, 5, "max_turns",
+          "it is an option: put it under the top-level 'options:'" },
+    };
+    expect_bad_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+Test(scenario, options_misplaced)
+{
+    static const struct {
+        const char *written; /* replaces the options block */
+        const char *append;  /* added at the end of the file (in side b) */
+        int line;
+        const char *field, *fragment;
+    } cases[] = {
+        { "options: {max_turns: 3}\noptions: {max_turns: 4}", "", 5, "options",
+          "duplicate key 'options' (first given at line 4)" },
+        { "", "  options: {max_turns: 4}\n", 10, "b.options",
+          "it is a top-level key" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[TEST_BUF];
+        om_scenario *s = NULL;
+        snprintf(text, sizeof text, options_template, cases[i].written);
+        strcat(text, cases[i].append);
+        om_status st = om_scenario_load_text("misplaced.yaml", text, strlen(text), &s);
+        cr_assert_null(s);
+        check_message(st, OM_EPARSE, "misplaced.yaml", cases[i].line, cases[i].field,
+                      cases[i].fragment);
+    }
+}
+
+Test(scenario, option_inside_a_side)
+{
+    char text[TEST_BUF];
+    om_scenario *s = NULL;
+    snprintf(text, sizeof text, options_template, "");
+    strcat(text, "  max_turns: 4\n");
+    om_status st = om_scenario_load_text("side.yaml", text, strlen(text), &s);
+    cr_assert_null(s);
+    check_message(st, OM_EPARSE, "side.yaml", 10, "b.max_turns", "it is an option");
 }
