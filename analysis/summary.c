@@ -129,25 +129,32 @@ unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lo
     return om_wm_victory_points((unsigned)points, stands, lost);
 }
 
-/* The unit's starting stands from the recorded options (options_json a.unit.stands);
- * 0 when the file does not say. */
-static unsigned recorded_stands(om_h5_reader *r, int side)
+/* The unit's starting stands and full-strength size from the recorded options
+ * (options_json a.unit.stands and a.unit.size); 0 when the file does not say.
+ * A file without a size records units at full strength. */
+static unsigned recorded_value(om_h5_reader *r, int side, const char *key)
 {
     char *text = NULL;
     json_t *root, *v;
-    unsigned stands = 0;
+    unsigned value = 0;
     if (om_h5_reader_attr_string(r, "options_json", &text) != OM_OK) {
         om_error_clear();
         return 0;
     }
     root = json_loads(text, 0, NULL);
-    v = json_object_get(json_object_get(json_object_get(root, side_key[side]), "unit"),
-                        "stands");
+    v = json_object_get(json_object_get(json_object_get(root, side_key[side]), "unit"), key);
     if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 256)
-        stands = (unsigned)json_integer_value(v);
+        value = (unsigned)json_integer_value(v);
     json_decref(root);
     free(text);
-    return stands;
+    return value;
+}
+
+/* Whether a unit's losses can stop at the half-value step: it has one between
+ * nothing and everything (a unit of 3+ stands not yet at 1 stand). */
+static bool om_summary_has_half_step(const om_summary_points *pl)
+{
+    return pl->value[1] > 0 && pl->value[1] < pl->value[2];
 }
 
 /* Victory points lost by each side, from its stands_lost distribution. */
@@ -160,17 +167,23 @@ static void points_lost(om_h5_reader *r, om_summary *s)
         for (size_t i = 0; i < s->field_count; i++)
             if (strcmp(s->fields[i].field->name, lost_field[side]) == 0)
                 sf = &s->fields[i];
+        unsigned size;
         memset(pl, 0, sizeof *pl);
-        pl->stands = recorded_stands(r, side);
+        pl->stands = recorded_value(r, side, "stands");
+        size = recorded_value(r, side, "size");
+        if (size < pl->stands)
+            size = pl->stands;
         pl->points = s->points[side];
         if (sf == NULL || pl->stands == 0 || pl->points == 0 || sf->max > pl->stands)
             continue;
         pl->known = true;
-        pl->value[1] = om_summary_victory_points(pl->points, pl->stands,
-                                                 pl->stands >= 3 ? pl->stands - 1 : 0);
-        pl->value[2] = (unsigned)pl->points;
+        /* The possible costs: nothing, the step to half value, the rest. */
+        pl->value[1] = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands,
+                                                 pl->stands - 1);
+        pl->value[2] = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands,
+                                                 pl->stands);
         for (unsigned k = 0; k <= sf->max; k++) {
-            unsigned vp = om_summary_victory_points(pl->points, pl->stands, k);
+            unsigned vp = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands, k);
             double p = (double)sf->hist[k] / (double)s->trials;
             int at = vp == 0 ? 0 : vp == pl->value[2] ? 2 : 1;
             pl->p[at] += p;
@@ -380,7 +393,7 @@ static void text_points(FILE *out, const om_summary *s)
         fprintf(out, "  %s %s (%llu points, %u stands): mean %.2f;", side_label[side],
                 or_unknown(s->unit[side]), (unsigned long long)pl->points, pl->stands, pl->mean);
         for (int i = 0; i < 3; i++)
-            if (i != 1 || pl->stands >= 3)
+            if (i != 1 || om_summary_has_half_step(pl))
                 fprintf(out, " P(%u) %.4f%s", pl->value[i], pl->p[i], i < 2 ? "," : "");
         fprintf(out, "\n");
     }
@@ -522,7 +535,7 @@ static json_t *json_points(const om_summary *s)
         if (pl->known) {
             dist = json_object();
             for (int i = 0; i < 3 && dist != NULL; i++) {
-                if (i == 1 && pl->stands < 3)
+                if (i == 1 && !om_summary_has_half_step(pl))
                     continue;
                 snprintf(key, sizeof key, "%u", pl->value[i]);
                 json_object_set_new(dist, key, json_real(pl->p[i]));

@@ -338,22 +338,6 @@ static const char *const required_unit_keys[] = {
     "name", "type", "stands", "attacks", "hits", "armour",
 };
 
-/* Values of the "kind" key, indexed by om_wm_kind. */
-static const char *const kind_names[] = { "combat", "volley", "engagement" };
-_Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_COUNT,
-               "one name per om_wm_kind");
-
-/* Values of the side key "pursue", indexed by om_wm_pursue. */
-static const char *const pursue_names[] = { "always", "never", "when-ahead" };
-_Static_assert(sizeof pursue_names / sizeof pursue_names[0] == OM_WM_PURSUE_WHEN_AHEAD + 1,
-               "one name per om_wm_pursue");
-
-/* Values of the side key "behind", indexed by om_wm_behind. */
-static const char *const behind_names[] = { "open",    "impassable", "enemy",
-                                            "unyielding", "friends", "table-edge" };
-_Static_assert(sizeof behind_names / sizeof behind_names[0] == OM_WM_BEHIND_COUNT,
-               "one name per om_wm_behind");
-
 /* Most entries read under `options:`: more than the registry holds, so that
  * a file naming every option, or one twice, reaches the per-name checks. */
 #define OPTIONS_MAX 64
@@ -835,15 +819,15 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
      * behind_stands says fewer. */
     s->pursue = OM_WM_PURSUE_ALWAYS;
     if (r->pursue) {
-        if ((st = conv_name(c, side, "pursue", "pursuit policy", r->pursue, pursue_names,
-                            sizeof pursue_names / sizeof pursue_names[0], &v)))
+        if ((st = conv_name(c, side, "pursue", "pursuit policy", r->pursue, om_wm_pursue_names,
+                            OM_WM_PURSUE_COUNT, &v)))
             return st;
         s->pursue = (om_wm_pursue)v;
     }
     s->behind = OM_WM_BEHIND_OPEN;
     if (r->behind) {
         if ((st = conv_name(c, side, "behind", "kind of ground behind", r->behind,
-                            behind_names, sizeof behind_names / sizeof behind_names[0], &v)))
+                            om_wm_behind_names, OM_WM_BEHIND_COUNT, &v)))
             return st;
         s->behind = (om_wm_behind)v;
     }
@@ -984,8 +968,8 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
     }
     e->kind = OM_WM_KIND_COMBAT;
     if (r->kind) {
-        if ((st = conv_name(c, NULL, "kind", "kind", r->kind, kind_names,
-                            sizeof kind_names / sizeof kind_names[0], &v)))
+        if ((st = conv_name(c, NULL, "kind", "kind", r->kind, om_wm_kind_names,
+                            OM_WM_KIND_COUNT, &v)))
             return st;
         e->kind = (om_wm_kind)v;
     }

@@ -187,7 +187,7 @@ int om_cmd_run(int argc, char **argv)
             .scenario_text = sc->text,
             .title = sc->title,
             .ruleset = e->rules->name,
-            .kind = e->kind == OM_WM_KIND_VOLLEY ? "volley" : "combat",
+            .kind = om_wm_kind_names[e->kind],
             .side_name = {e->side[0].unit.name, e->side[1].unit.name},
             .options_json = options,
             .rng_scheme = plain ? "gsl default generator (plain baseline dice); block b seeded "

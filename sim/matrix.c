@@ -227,6 +227,7 @@ typedef struct cell_sink {
     om_matrix_cell *cell;  /* the cell being filled */
     unsigned points[2];    /* the units' points */
     unsigned stands[2];    /* the units' starting stands */
+    unsigned size[2];      /* the units' full-strength stands */
 } cell_sink;
 
 static om_status cell_accumulate(void *ctx, uint64_t first, const om_wm_outcome *rows, size_t n)
@@ -239,10 +240,10 @@ static om_status cell_accumulate(void *ctx, uint64_t first, const om_wm_outcome 
         cell->wins_row += o->winner == OM_WM_SIDE_A;
         cell->draws += o->winner == OM_WM_DRAW;
         cell->wins_col += o->winner == OM_WM_SIDE_B;
-        cell->points_lost_row_sum +=
-            om_wm_victory_points(cs->points[0], cs->stands[0], o->stands_lost[0]);
-        cell->points_lost_col_sum +=
-            om_wm_victory_points(cs->points[1], cs->stands[1], o->stands_lost[1]);
+        cell->points_lost_row_sum += om_wm_victory_points_lost(cs->points[0], cs->size[0],
+                                                               cs->stands[0], o->stands_lost[0]);
+        cell->points_lost_col_sum += om_wm_victory_points_lost(cs->points[1], cs->size[1],
+                                                               cs->stands[1], o->stands_lost[1]);
     }
     cell->trials += n;
     return OM_OK;
@@ -284,6 +285,8 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
     for (int i = 0; i < 2; i++) {
         cs.points[i] = sc->engagement.side[i].unit.points;
         cs.stands[i] = sc->engagement.side[i].unit.stands;
+        cs.size[i] = sc->engagement.side[i].unit.size > cs.stands[i]
+                         ? sc->engagement.side[i].unit.size : cs.stands[i];
     }
     if (spec->trials > 0) {
         cfg.trials = spec->trials;

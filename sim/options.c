@@ -12,20 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names of the engine's enumerations as scenario files write them (the
- * engine names positions and troop types, not these; scenarios/load.c reads
- * the same words). */
-static const char *const kind_names[] = { "combat", "volley", "engagement" };
-_Static_assert(sizeof kind_names / sizeof kind_names[0] == OM_WM_KIND_COUNT,
-               "one name per om_wm_kind");
-static const char *const pursue_names[] = { "always", "never", "when-ahead" };
-_Static_assert(sizeof pursue_names / sizeof pursue_names[0] == OM_WM_PURSUE_WHEN_AHEAD + 1,
-               "one name per om_wm_pursue");
-static const char *const behind_names[] = { "open",       "impassable", "enemy",
-                                            "unyielding", "friends",    "table-edge" };
-_Static_assert(sizeof behind_names / sizeof behind_names[0] == OM_WM_BEHIND_COUNT,
-               "one name per om_wm_behind");
-
 /* The name of value v of a table of n names, or "?" for a value the engine's
  * check would have refused (the JSON is written after it). */
 static const char *name_of(const char *const *names, size_t n, unsigned v)
@@ -87,10 +73,8 @@ static json_t *side_json(const om_wm_side *s)
                           "stand_and_shoot", (int)s->stand_and_shoot);
     json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b}",
                              "shoots_first", (int)s->shoots_first,
-                             "pursue", name_of(pursue_names, sizeof pursue_names /
-                                               sizeof pursue_names[0], (unsigned)s->pursue),
-                             "behind", name_of(behind_names, sizeof behind_names /
-                                               sizeof behind_names[0], (unsigned)s->behind),
+                             "pursue", name_of(om_wm_pursue_names, OM_WM_PURSUE_COUNT, (unsigned)s->pursue),
+                             "behind", name_of(om_wm_behind_names, OM_WM_BEHIND_COUNT, (unsigned)s->behind),
                              "behind_cm", (int)s->behind_cm,
                              "behind_stands", (int)s->behind_stands,
                              "rear_supports", (int)s->rear_supports,
@@ -107,7 +91,8 @@ static json_t *side_json(const om_wm_side *s)
 }
 
 /* Every entry of the engine's option registry: a switch as its value (a
- * boolean, or an integer: max_turns 0 is the engine's default of 10 turns),
+ * boolean, or an integer: max_turns is recorded as the limit in force, the
+ * engine's default of OM_WM_DEFAULT_MAX_TURNS when the scenario gives none),
  * a fixed reading as its text ("fixed: each stand is floored at 0"). */
 static json_t *options_json(const om_wm_options *o)
 {
@@ -121,6 +106,8 @@ static json_t *options_json(const om_wm_options *o)
             value = json_string(opt->default_value);
         else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
             value = json_boolean(strcmp(v, "true") == 0);
+        else if (strcmp(opt->name, "max_turns") == 0 && o->max_turns == 0)
+            value = json_integer(OM_WM_DEFAULT_MAX_TURNS); /* the effective limit */
         else
             value = json_integer(strtoll(v, NULL, 10));
         if (json_object_set_new(j, opt->name, value) != 0) {
@@ -140,7 +127,7 @@ om_status om_run_options_json(const om_wm_engagement *e, char **out)
                             json_integer(r->charge_bonus[t]));
     root = json_pack("{s:s, s:s, s:{s:o, s:[i,i,i], s:b, s:b, s:b, s:b}, s:o, s:o, s:o}",
                      "ruleset", r->name,
-                     "kind", name_of(kind_names, sizeof kind_names / sizeof kind_names[0],
+                     "kind", name_of(om_wm_kind_names, OM_WM_KIND_COUNT,
                                      (unsigned)e->kind),
                      "rules", "charge_bonus", charge, "to_hit_open_defended_fortified",
                      (int)r->to_hit[0], (int)r->to_hit[1], (int)r->to_hit[2],

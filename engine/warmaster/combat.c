@@ -13,11 +13,6 @@
 #include "wm.h"
 #include "wm_int.h"
 
-/* Turns an unresolved engagement may last when the options do not say: long
- * enough that no simulated fight in the tests reaches it (an unresolved fight
- * needs a pursuing winner every second round). */
-#define OM_WM_DEFAULT_MAX_TURNS 10u
-
 static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 
 /*
@@ -119,6 +114,15 @@ unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost)
     if (stands >= 3 && stands - lost == 1)
         return (points + 9u) / 10u * 5u; /* half, rounded up to the nearest 5 */
     return 0;
+}
+
+unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stands,
+                                   unsigned lost)
+{
+    unsigned before = size - stands;
+    assert(stands <= size);
+    return om_wm_victory_points(points, size, before + lost) -
+           om_wm_victory_points(points, size, before);
 }
 
 /* The state of one trial's fight. */

@@ -98,3 +98,21 @@ const char *om_wm_position_name(om_wm_position position)
 {
     return (unsigned)position < OM_WM_POSITION_COUNT ? om_wm_position_names[position] : "?";
 }
+
+/* Values of the scenario keys kind, pursue and behind (README "Scenario files"). */
+const char *const om_wm_kind_names[OM_WM_KIND_COUNT] = {
+    [OM_WM_KIND_COMBAT] = "combat", [OM_WM_KIND_VOLLEY] = "volley",
+    [OM_WM_KIND_ENGAGEMENT] = "engagement",
+};
+
+const char *const om_wm_pursue_names[OM_WM_PURSUE_COUNT] = {
+    [OM_WM_PURSUE_ALWAYS] = "always", [OM_WM_PURSUE_NEVER] = "never",
+    [OM_WM_PURSUE_WHEN_AHEAD] = "when-ahead",
+};
+_Static_assert(OM_WM_PURSUE_WHEN_AHEAD + 1 == OM_WM_PURSUE_COUNT, "one name per policy");
+
+const char *const om_wm_behind_names[OM_WM_BEHIND_COUNT] = {
+    [OM_WM_BEHIND_OPEN] = "open",           [OM_WM_BEHIND_IMPASSABLE] = "impassable",
+    [OM_WM_BEHIND_ENEMY] = "enemy",         [OM_WM_BEHIND_UNYIELDING] = "unyielding",
+    [OM_WM_BEHIND_FRIENDS] = "friends",     [OM_WM_BEHIND_TABLE_EDGE] = "table-edge",
+};

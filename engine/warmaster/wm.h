@@ -207,6 +207,16 @@ const char *om_wm_troop_name(om_wm_troop troop);
 /* Name of a position ("open", "defended", "fortified"). */
 const char *om_wm_position_name(om_wm_position position);
 
+/* Turns an unresolved engagement lasts when options.max_turns is 0. */
+#define OM_WM_DEFAULT_MAX_TURNS 10u
+
+/* The words scenario files and result files use for the engine's choices,
+ * indexed by the enumeration (ruleset.c). */
+#define OM_WM_PURSUE_COUNT 3
+extern const char *const om_wm_kind_names[];   /* [OM_WM_KIND_COUNT] "combat", ... */
+extern const char *const om_wm_pursue_names[]; /* [OM_WM_PURSUE_COUNT] "always", ... */
+extern const char *const om_wm_behind_names[]; /* [OM_WM_BEHIND_COUNT] "open", ... */
+
 /* One interpretation of an ambiguous rule (options.c): a switch of om_wm_options,
  * or a fixed reading that the engine implements. */
 typedef struct om_wm_option {
@@ -364,6 +374,12 @@ unsigned om_wm_pursuit_bonus(unsigned retreat_cm);
  * destroyed: its full points; a unit of 3 or more stands reduced to 1: half,
  * rounded up to the nearest 5 (W23: 110 -> 55, 65 -> 35); otherwise 0. */
 unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost);
+
+/* Victory points an engagement cost a unit of `points` and full strength `size`
+ * that started it with `stands` (<= size) and lost `lost` of them: the victory
+ * points of its state after, less those of its state before. */
+unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stands,
+                                   unsigned lost);
 
 /* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
  * defended unit, the first two for a fortified one. */
