@@ -3,7 +3,9 @@
  * of another, in one or more situations, into one HDF5 matrix file that
  * `oddsmaster efficiency` and `oddsmaster chart --kind heatmap` read.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,13 @@ int om_cmd_matrix(int argc, char **argv)
     if (n_sits == 0) {
         sits[n_sits++] = om_matrix_situation_find("a-charges");
         sits[n_sits++] = om_matrix_situation_find("b-charges");
+    }
+
+    /* The cells directory is made if missing (its parent must exist). */
+    if (cells_dir != NULL && mkdir(cells_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "oddsmaster matrix: error: cannot create %s: %s\n", cells_dir,
+                strerror(errno));
+        return OM_EXIT_IO;
     }
 
     const char *ruleset = argv[optind];

@@ -309,7 +309,7 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
 
 /* Write cell (s, r, c)'s scenario to cells_dir. */
 static om_status write_cell_file(const om_matrix_spec *spec, const char *dir, size_t s, size_t r,
-                                 size_t c)
+                                 size_t c, uint64_t trials)
 {
     char path[4096], *text = om_matrix_cell_scenario(spec, s, r, c);
     FILE *f;
@@ -318,6 +318,11 @@ static om_status write_cell_file(const om_matrix_spec *spec, const char *dir, si
         return OM_ERROR(OM_ENOMEM, "out of memory writing a matrix cell");
     snprintf(path, sizeof path, "%s/s%zu_r%zu_c%zu.yaml", dir, s, r, c);
     f = fopen(path, "w");
+    if (f != NULL)
+        fprintf(f, "# This cell ran %llu trials: oddsmaster run %s --seed %llu --trials %llu\n",
+                (unsigned long long)trials, path,
+                (unsigned long long)om_matrix_cell_seed(spec->seed, s, r, c),
+                (unsigned long long)trials);
     if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
         st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
     free(text);
@@ -347,7 +352,7 @@ om_status om_matrix_run(const om_matrix_spec *spec, om_h5m_writer *w, const char
             continue;
         st = om_matrix_simulate_cell(spec, s, r, c, 1, &cell);
         if (st == OM_OK && cells_dir != NULL)
-            st = write_cell_file(spec, cells_dir, s, r, c);
+            st = write_cell_file(spec, cells_dir, s, r, c, cell.trials);
 #pragma omp critical(om_matrix_writer)
         {
             if (st == OM_OK && failed == OM_OK)
