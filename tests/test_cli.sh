@@ -209,5 +209,38 @@ for f in "$ROOT"/scenarios/examples/*.yaml; do
     fi
 done
 
+# --- matchup matrices, efficiency and charts (README "Matchup matrices ...") ---
+for cmd in matrix efficiency chart; do
+    expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
+    expect_grep "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
+done
+expect_exit 0 "matrix --list-situations" "$OM" matrix --list-situations
+expect_grep "a-charges-b-defended" "$TMP/out" "the situations are listed"
+expect_exit 1 "matrix without -o" "$OM" matrix warmaster-revolution empire orcs
+expect_exit 2 "matrix of an unknown army" "$OM" matrix warmaster-revolution emprie orcs -o "$TMP/m.h5"
+expect_grep "empire" "$TMP/err" "unknown army: did you mean"
+expect_exit 2 "matrix with an unknown situation" "$OM" matrix warmaster-revolution empire orcs --situation nope -o "$TMP/m.h5"
+expect_absent "$TMP/m.h5" "failed matrices write no file"
+expect_exit 0 "a small matrix" "$OM" matrix warmaster-revolution empire/knights,halberdiers orcs/orc-warriors,trolls,goblins --situation a-charges --situation a-charges-b-shoots -n 2000 -q -o "$TMP/m.h5" --cells-dir "$TMP/cells"
+if [ "$(ls "$TMP/cells" | wc -l)" -eq 12 ]; then ok "one scenario file per cell"; else not_ok "one scenario file per cell"; fi
+cell=$(head -n 1 "$TMP/cells/s1_r0_c2.yaml" | sed 's/.*: oddsmaster run //')
+# shellcheck disable=SC2086
+expect_exit 0 "a cell's scenario runs as written in it" "$OM" run $cell -q -o "$TMP/cell.h5"
+for fmt in text csv json markdown; do
+    expect_exit 0 "efficiency --format $fmt" "$OM" efficiency "$TMP/m.h5" --format "$fmt"
+done
+if "$OM" efficiency "$TMP/m.h5" --format json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if len(d["units"]) == 5 and "manifest" in d else 1)'; then
+    ok "efficiency json: every unit and the manifest"; else not_ok "efficiency json: every unit and the manifest"; fi
+expect_exit 3 "efficiency of a run file" "$OM" efficiency "$TMP/default.h5"
+for ext in png svg pdf; do
+    expect_exit 0 "heat map as $ext" "$OM" chart "$TMP/m.h5" --kind heatmap -o "$TMP/heat.$ext"
+    if [ -s "$TMP/heat.$ext" ]; then ok "heat map $ext written"; else not_ok "heat map $ext written"; fi
+done
+expect_exit 0 "odds chart of a run" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/odds.png"
+expect_exit 0 "distribution chart of a run" "$OM" chart "$TMP/default.h5" --kind dist -o "$TMP/dist.svg"
+expect_exit 3 "chart of a non-HDF5 file" "$OM" chart "$TMP/text.h5" --kind odds -o "$TMP/x.png"
+expect_absent "$TMP/x.png" "a failed chart writes no image"
+expect_exit 1 "chart with an unknown kind" "$OM" chart "$TMP/default.h5" --kind pie -o "$TMP/x.png"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
