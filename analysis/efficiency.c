@@ -13,6 +13,7 @@
 
 #include "csv.h"
 #include "manifest.h"
+#include "output.h"
 #include "stats.h"
 
 /* Side names as printed and as keys. */
@@ -308,13 +309,6 @@ static void describe(const om_efficiency *e, char *manifest, size_t msize, char 
     }
 }
 
-static om_status finish_output(FILE *out)
-{
-    if (fflush(out) != 0 || ferror(out))
-        return OM_ERROR(OM_EIO, "cannot write the efficiency report: %s",
-                        errno != 0 ? strerror(errno) : "write error");
-    return OM_OK;
-}
 
 /* A list's name, or a fallback. */
 static const char *list_name(const char *name, const char *fallback)
@@ -435,7 +429,7 @@ static om_status print_text(const om_efficiency *e, FILE *out)
     text_units(e, out, ci);
     text_fair(e, out);
     text_residuals(e, out);
-    return finish_output(out);
+    return om_output_finish(out, "efficiency report");
 }
 
 /* ------------------------------------------------------------------- CSV */
@@ -493,7 +487,7 @@ static om_status print_csv(const om_efficiency *e, FILE *out)
             om_csv_real(out, e->residual[i]);
             fputc('\n', out);
         }
-    return finish_output(out);
+    return om_output_finish(out, "efficiency report");
 }
 
 /* -------------------------------------------------------------- Markdown */
@@ -580,7 +574,7 @@ static om_status print_markdown(const om_efficiency *e, FILE *out)
     fprintf(out, "\n*");
     md_string(out, manifest);
     fprintf(out, "*\n");
-    return finish_output(out);
+    return om_output_finish(out, "efficiency report");
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -592,14 +586,6 @@ static json_t *json_real_or_null(double v)
 }
 
 /* A u64 as a JSON integer when it fits jansson's signed 64 bits, else a string. */
-static json_t *json_u64(uint64_t v)
-{
-    char text[24];
-    if (v <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)v);
-    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-    return json_string(text);
-}
 
 static json_t *json_unit(const om_efficiency_unit *u)
 {
@@ -607,7 +593,7 @@ static json_t *json_unit(const om_efficiency_unit *u)
                      "s:o, s:s, s:o, s:o}",
                      "side", side_key[u->side], "name", u->unit->name, "id", u->unit->id,
                      "points", (json_int_t)u->unit->points, "cells", (json_int_t)u->cells,
-                     "trials", json_u64(u->trials),
+                     "trials", om_output_json_u64(u->trials),
                      "p_win", "p", json_real_or_null(u->p_win), "lo",
                      json_real_or_null(u->p_win_lo), "hi", json_real_or_null(u->p_win_hi),
                      "destroyed", json_real_or_null(u->destroyed),
@@ -684,8 +670,8 @@ static json_t *json_report(const om_efficiency *e)
         "s:{s:o, s:o, s:o, s:o, s:o}}",
         "schema", OM_EFFICIENCY_SCHEMA, "file", e->m->path,
         "manifest", "line", manifest, "program_version", info->program_version, "ruleset",
-        info->ruleset, "data_version", info->data_version, "seed", json_u64(info->seed),
-        "trials", json_u64(mf.trials), "trials_per_cell", json_u64(info->trials_per_cell),
+        info->ruleset, "data_version", info->data_version, "seed", om_output_json_u64(info->seed),
+        "trials", om_output_json_u64(mf.trials), "trials_per_cell", om_output_json_u64(info->trials_per_cell),
         "target_halfwidth", json_real(info->target_halfwidth), "command_line",
         info->command_line, "row_list", info->row_list, "col_list", info->col_list,
         "situations", situations, "confidence", e->confidence,
@@ -721,7 +707,7 @@ static om_status print_json(const om_efficiency *e, FILE *out)
         return OM_ERROR(OM_EIO, "cannot write the efficiency report: %s",
                         errno != 0 ? strerror(errno) : "write error");
     fputc('\n', out);
-    return finish_output(out);
+    return om_output_finish(out, "efficiency report");
 }
 
 om_status om_efficiency_print(const om_efficiency *e, om_efficiency_format format, FILE *out)

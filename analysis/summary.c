@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
+
 /* Sides as printed: "A" and "B", "a" and "b" as keys. */
 static const char *const side_label[2] = {"A", "B"};
 static const char *const side_key[2] = {"a", "b"};
@@ -309,13 +311,6 @@ void om_summary_free(om_summary *s)
 /* ---------------------------------------------------------------- output */
 
 /* Flush `out` and turn any write error on it into OM_EIO. */
-static om_status finish_output(FILE *out)
-{
-    if (fflush(out) != 0 || ferror(out))
-        return OM_ERROR(OM_EIO, "cannot write the summary: %s",
-                        errno != 0 ? strerror(errno) : "write error");
-    return OM_OK;
-}
 
 static const char *or_unknown(const char *s)
 {
@@ -474,7 +469,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
             fprintf(out, "  %s\n", sf->field->description);
         }
     }
-    return finish_output(out);
+    return om_output_finish(out, "summary");
 }
 
 /* {"p": .., "lo": .., "hi": ..} */
@@ -487,14 +482,6 @@ static json_t *json_prob(const om_summary_prob *p)
  * A u64 as a JSON integer when jansson's signed 64-bit integer holds it, else as
  * its decimal string (a seed may use all 64 bits).
  */
-static json_t *json_u64(uint64_t v)
-{
-    char text[24];
-    if (v <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)v);
-    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-    return json_string(text);
-}
 
 /* {"a": {"win", "draw", "lose"}, "b": {...}, "none": P}; null when absent. */
 static json_t *json_outcome(bool present, const om_summary_prob table[2][3],
@@ -610,8 +597,8 @@ static json_t *json_summary(const om_summary *s)
     root = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:o, s:o, s:s?, s:o, s:o, s:o, s:o, s:o,"
                      " s:f}",
                      "schema", OM_SUMMARY_SCHEMA, "file", s->file, "title", s->title, "ruleset",
-                     s->ruleset, "kind", s->kind, "trials", json_u64(s->trials), "seed",
-                     s->has_seed ? json_u64(s->seed) : json_null(), "program_version",
+                     s->ruleset, "kind", s->kind, "trials", om_output_json_u64(s->trials), "seed",
+                     s->has_seed ? om_output_json_u64(s->seed) : json_null(), "program_version",
                      s->program_version, "units", units, "outcome",
                      json_outcome(s->has_outcome, s->outcome, &s->none), "round1_outcome",
                      json_outcome(s->has_round1, s->round1, &s->round1_none), "points_lost",
@@ -635,7 +622,7 @@ om_status om_summary_print_json(const om_summary *s, FILE *out)
         return OM_ERROR(OM_EIO, "cannot write the summary: %s",
                         errno != 0 ? strerror(errno) : "write error");
     fputc('\n', out);
-    return finish_output(out);
+    return om_output_finish(out, "summary");
 }
 
 static void csv_row(FILE *out, const char *field, unsigned k, double p_equal,
@@ -674,7 +661,7 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
         for (int side = 0; side < 2; side++)
             for (int c = 0; c < 3; c++)
                 csv_row(out, round1_row[side][c], 1, s->round1[side][c].p, &s->round1[side][c]);
-    return finish_output(out);
+    return om_output_finish(out, "summary");
 }
 
 om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,

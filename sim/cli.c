@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int om_cli_exit_code(om_status st)
 {
@@ -88,4 +89,20 @@ int om_cli_one_operand(const char *cmd, int argc, char **argv, const char *what)
         return om_cli_usage_error(cmd, "unexpected argument '%s' after the file",
                                   argv[optind + 1]);
     return 0;
+}
+
+char *om_cli_command_line(int argc, char **argv)
+{
+    size_t len = sizeof "oddsmaster";
+    char *s;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    if ((s = malloc(len)) == NULL)
+        return NULL;
+    strcpy(s, "oddsmaster");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
 }

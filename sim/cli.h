@@ -65,6 +65,12 @@ int om_cli_getopt_error(const char *cmd, int opt, char **argv);
  */
 int om_cli_one_operand(const char *cmd, int argc, char **argv, const char *what);
 
+/*
+ * om_cli_command_line: "oddsmaster ARGV..." as one new string (free()), for the
+ * provenance of the files a command writes; NULL when out of memory.
+ */
+char *om_cli_command_line(int argc, char **argv);
+
 /* The subcommands. */
 int om_cmd_run(int argc, char **argv);
 int om_cmd_summary(int argc, char **argv);

@@ -96,22 +96,6 @@ static char *situation_text(const om_matrix_situation_def *d)
     return t;
 }
 
-/* "oddsmaster matrix ..." as one string, recorded in the file. */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = sizeof "oddsmaster";
-    char *s;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    if ((s = malloc(len)) == NULL)
-        return NULL;
-    strcpy(s, "oddsmaster");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
 
 /* Copy one list onto a matrix axis; ids are "army/unit" strings kept in `ids`. */
 static bool axis(const om_matrix_list *l, om_matrix_unit *units, char (*ids)[132])
@@ -238,7 +222,7 @@ int om_cmd_matrix(int argc, char **argv)
     om_matrix_unit *ru = calloc(rows->count, sizeof *ru), *cu = calloc(cols->count, sizeof *cu);
     char (*rid)[132] = calloc(rows->count, sizeof *rid), (*cid)[132] = calloc(cols->count, sizeof *cid);
     om_matrix_situation msit[OM_MATRIX_MAX_SITUATIONS];
-    char *stext[OM_MATRIX_MAX_SITUATIONS] = {NULL}, *cmdline = join_args(argc, argv);
+    char *stext[OM_MATRIX_MAX_SITUATIONS] = {NULL}, *cmdline = om_cli_command_line(argc, argv);
     char data_version[160];
     const om_army_ruleset *ars = om_army_ruleset_find(ruleset);
 

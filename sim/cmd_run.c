@@ -63,23 +63,6 @@ static om_status write_block(void *ctx, uint64_t first, const om_wm_outcome *row
     return om_h5_writer_put((om_h5_writer *)ctx, first, rows, n);
 }
 
-/* "oddsmaster run a.yaml -o b.h5" as one string, recorded in the file. */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = strlen("oddsmaster") + 1;
-    char *s;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    s = malloc(len);
-    if (s == NULL)
-        return NULL;
-    strcpy(s, "oddsmaster");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
 
 /* Default output name: the scenario's file name with .h5 in place of .yaml. */
 static char *default_output(const char *scenario_path)
@@ -174,7 +157,7 @@ int om_cmd_run(int argc, char **argv)
         st = om_wm_prepare_alloc(&sc->engagement, &prep);
     if (st == OM_OK)
         st = om_run_options_json(&sc->engagement, &options);
-    if (st == OM_OK && (cmdline = join_args(argc, argv)) == NULL)
+    if (st == OM_OK && (cmdline = om_cli_command_line(argc, argv)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     if (st == OM_OK && output == NULL && (output = out_path = default_output(scenario_path)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
