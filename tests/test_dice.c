@@ -958,3 +958,38 @@ Test(dice_source, roll_plain_mode)
     cr_expect(d.rng.state == before.state);
     gsl_rng_free(d.plain);
 }
+
+/* A general alias table (om_alias) reproduces an arbitrary distribution: the
+ * joint law of two independent hit counts, Bin(12, 5/12) x Bin(9, 1/4), as the
+ * engine uses it for first rounds (chi-square at a fixed seed). */
+Test(alias, joint_binomials_fit)
+{
+    enum { NA = 13, NB = 10, N = NA * NB };
+    static double pmf[N], count[N];
+    om_alias *a = NULL;
+    om_rng r;
+    for (unsigned i = 0; i < NA; i++)
+        for (unsigned j = 0; j < NB; j++)
+            pmf[i * NB + j] = gsl_ran_binomial_pdf(i, 5.0 / 12.0, NA - 1) *
+                              gsl_ran_binomial_pdf(j, 0.25, NB - 1);
+    cr_assert_eq(om_alias_alloc(&a, pmf, N), OM_OK, "%s", om_error_message());
+    om_rng_seed_block(&r, 77, 0);
+    for (unsigned s = 0; s < 1000000u; s++)
+        count[om_alias_draw(a, &r)] += 1;
+    expect_fit("joint Bin(12,5/12) x Bin(9,1/4)", count, pmf, N, 1000000.0);
+    om_alias_free(a);
+}
+
+/* Invalid inputs: no outcomes, a probability outside [0,1], a sum not 1. */
+Test(alias, invalid_inputs)
+{
+    double bad[3] = {0.5, 0.6, -0.1}, short_sum[2] = {0.5, 0.4}, one[1] = {1.0};
+    om_alias *a = (om_alias *)&a;
+    cr_expect_eq(om_alias_alloc(&a, one, 0), OM_EINVAL);
+    cr_expect_null(a);
+    cr_expect_eq(om_alias_alloc(&a, bad, 3), OM_EINVAL);
+    cr_expect_eq(om_alias_alloc(&a, short_sum, 2), OM_EINVAL);
+    cr_expect_eq(om_alias_alloc(&a, one, 1), OM_OK);
+    om_alias_free(a);
+    om_alias_free(NULL);
+}

@@ -10,6 +10,7 @@
 #include "dice.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
@@ -280,17 +281,19 @@ unsigned om_dice_3d6(om_rng *r)
 }
 
 /*
- * Build the alias table of Bin(k, p) in slot[0..k].
+ * Build the alias table of a distribution pmf[0..k] in slot[0..k], with scratch
+ * arrays weight[], small[] and large[] of k + 1 entries each.
  *
- * om_binom_draw picks slot i with probability (almost exactly) 1 / (k + 1) and
- * returns i when the low 32 bits of the word are below cut[i], alias[i] otherwise.
- * Scale every probability by (k + 1) * 2^32, so a slot holds exactly 2^32 units;
- * weight[j] = round(pmf(j) * (k + 1) * 2^32). Rounding leaves the total within
- * about (k + 1) / 2 units of (k + 1) * 2^32; the mode, which holds at least 2^32
- * units because pmf(mode) >= 1 / (k + 1), absorbs the difference, so the weights
+ * A draw picks slot i with probability (almost exactly) 1 / (k + 1) and returns
+ * i when the low 32 bits of the word are below slot[i].cut, slot[i].alias
+ * otherwise. Scale every probability by (k + 1) * 2^32, so a slot holds exactly
+ * 2^32 units; weight[j] = round(pmf(j) * (k + 1) * 2^32). Rounding leaves the
+ * total within about (k + 1) / 2 units of (k + 1) * 2^32; the mode, which holds
+ * at least 2^32 units because pmf(mode) >= 1 / (k + 1) (the largest of k + 1
+ * probabilities is at least their mean), absorbs the difference, so the weights
  * sum to the slot capacity exactly. Every weight is then within half a unit of
  * exact and the mode within (k + 1) / 2 units, a probability error of at most
- * 2^-33.
+ * about (k + 1) 2^-33.
  * Vose's method, in integers: take any outcome s with weight below 2^32 and any l
  * with weight at or above it; slot s keeps s for weight[s] units and gives the
  * remaining 2^32 - weight[s] to l, whose weight drops by as much (to at least
@@ -300,18 +303,16 @@ unsigned om_dice_3d6(om_rng *r)
  * large ones. No floating point enters the pairing, so the table reproduces the
  * rounded weights exactly.
  */
-static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
+static void om_alias_build(const double *pmf, unsigned k, om_binom_slot *slot, uint64_t *weight,
+                           uint32_t *small, uint32_t *large)
 {
-    uint64_t weight[OM_BINOM_N_LIMIT + 1u];
-    uint8_t small[OM_BINOM_N_LIMIT + 1u], large[OM_BINOM_N_LIMIT + 1u];
     const uint64_t total = (uint64_t)(k + 1u) << 32;
     const double scale = (double)total;
     uint64_t sum = 0;
     unsigned mode = 0, n_small = 0, n_large = 0;
 
-    assert(k <= OM_BINOM_N_LIMIT);
     for (unsigned j = 0; j <= k; j++) {
-        weight[j] = (uint64_t)(gsl_ran_binomial_pdf(j, p, k) * scale + 0.5);
+        weight[j] = (uint64_t)(pmf[j] * scale + 0.5);
         sum += weight[j];
         if (weight[j] > weight[mode])
             mode = j;
@@ -322,9 +323,9 @@ static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
 
     for (unsigned j = 0; j <= k; j++) {
         if (weight[j] < OM_BINOM_CUT_ONE)
-            small[n_small++] = (uint8_t)j;
+            small[n_small++] = j;
         else
-            large[n_large++] = (uint8_t)j;
+            large[n_large++] = j;
     }
     while (n_small > 0 && n_large > 0) {
         unsigned s = small[--n_small];
@@ -334,7 +335,7 @@ static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
         weight[l] -= OM_BINOM_CUT_ONE - weight[s];
         if (weight[l] < OM_BINOM_CUT_ONE) {
             n_large--;
-            small[n_small++] = (uint8_t)l;
+            small[n_small++] = l;
         }
     }
     while (n_large > 0) {
@@ -349,6 +350,77 @@ static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
         slot[s].cut = UINT32_MAX;
         slot[s].alias = s;
     }
+}
+
+double om_dice_binomial_pmf(unsigned k, double p, unsigned n)
+{
+    return gsl_ran_binomial_pdf(k, p, n);
+}
+
+/* The alias table of Bin(k, p) in slot[0..k] (om_alias_build). */
+static void om_binom_alias_build(double p, unsigned k, om_binom_slot *slot)
+{
+    double pmf[OM_BINOM_N_LIMIT + 1u];
+    uint64_t weight[OM_BINOM_N_LIMIT + 1u];
+    uint32_t small[OM_BINOM_N_LIMIT + 1u], large[OM_BINOM_N_LIMIT + 1u];
+    assert(k <= OM_BINOM_N_LIMIT);
+    for (unsigned j = 0; j <= k; j++)
+        pmf[j] = gsl_ran_binomial_pdf(j, p, k);
+    om_alias_build(pmf, k, slot, weight, small, large);
+}
+
+/*
+ * om_alias_alloc: see dice.h. The scratch arrays are allocated here, once per
+ * table, never while drawing.
+ */
+om_status om_alias_alloc(om_alias **out, const double *pmf, unsigned n)
+{
+    om_alias *a;
+    uint64_t *weight;
+    uint32_t *small, *large;
+    double total = 0;
+
+    *out = NULL;
+    if (n == 0 || n > OM_ALIAS_N_MAX)
+        return OM_ERROR(OM_EINVAL, "alias table: %u outcomes (1 to %u allowed)", n,
+                        OM_ALIAS_N_MAX);
+    for (unsigned i = 0; i < n; i++) {
+        if (!(pmf[i] >= 0.0 && pmf[i] <= 1.0))
+            return OM_ERROR(OM_EINVAL, "alias table: probability %g of outcome %u is "
+                            "outside [0, 1]", pmf[i], i);
+        total += pmf[i];
+    }
+    /* The probabilities must sum to 1 up to rounding (OM_ALIAS_SUM_TOL). */
+    if (fabs(total - 1.0) > OM_ALIAS_SUM_TOL)
+        return OM_ERROR(OM_EINVAL, "alias table: probabilities sum to %.17g, not 1", total);
+    a = calloc(1, sizeof *a);
+    weight = malloc(n * sizeof *weight);
+    small = malloc(n * sizeof *small);
+    large = malloc(n * sizeof *large);
+    if (a != NULL)
+        a->slot = malloc(n * sizeof *a->slot);
+    if (a == NULL || a->slot == NULL || weight == NULL || small == NULL || large == NULL) {
+        om_alias_free(a);
+        free(weight);
+        free(small);
+        free(large);
+        return OM_ERROR(OM_ENOMEM, "alias table: out of memory for %u outcomes", n);
+    }
+    a->n = n;
+    om_alias_build(pmf, n - 1u, a->slot, weight, small, large);
+    free(weight);
+    free(small);
+    free(large);
+    *out = a;
+    return OM_OK;
+}
+
+void om_alias_free(om_alias *a)
+{
+    if (a == NULL)
+        return;
+    free(a->slot);
+    free(a);
 }
 
 /*

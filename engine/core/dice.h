@@ -109,6 +109,43 @@ static inline unsigned om_binom_draw(const om_binom_table *t, om_rng *r, unsigne
     return total;
 }
 
+/* P(k successes among n dice of success probability p): the binomial pmf the
+ * alias tables are built from (exact in double precision). */
+double om_dice_binomial_pmf(unsigned k, double p, unsigned n);
+
+/* Most outcomes of a general alias table (om_alias). */
+#define OM_ALIAS_N_MAX 65536u
+/* How far the probabilities given to om_alias_alloc may sum from 1: products of
+ * binomial probabilities sum to 1 within a few ulps per term. */
+#define OM_ALIAS_SUM_TOL 1e-9
+
+/*
+ * A Walker alias table of any distribution over 0..n-1 (the same slots and the
+ * same exactness as a binomial row: probabilities quantised to 2^-32, the slot
+ * choice to n/2^32). Built once, shared read-only between threads.
+ */
+typedef struct om_alias {
+    unsigned n;          /* number of outcomes */
+    om_binom_slot *slot; /* n slots */
+} om_alias;
+
+/*
+ * om_alias_alloc: the alias table of pmf[0..n-1] (1 <= n <= OM_ALIAS_N_MAX; each
+ * in [0,1], summing to 1 within OM_ALIAS_SUM_TOL). Errors: OM_EINVAL, OM_ENOMEM.
+ * Free with om_alias_free (NULL allowed).
+ */
+om_status om_alias_alloc(om_alias **out, const double *pmf, unsigned n);
+void om_alias_free(om_alias *a);
+
+/* Draw an outcome 0..n-1 with one 64-bit random word. */
+static inline unsigned om_alias_draw(const om_alias *a, om_rng *r)
+{
+    uint64_t u = om_pcg64_next(r);
+    uint32_t slot = (uint32_t)(((u >> 32) * (uint64_t)a->n) >> 32);
+    const om_binom_slot *e = &a->slot[slot];
+    return ((uint32_t)u < e->cut) ? slot : e->alias;
+}
+
 /*
  * A dice source for the rules engine. `rng` is always used in fast mode; when
  * `plain` is not NULL every die is rolled individually with

@@ -10,6 +10,8 @@
  * The hot path has no division: stand losses come from per-side tables built
  * when the engagement is prepared (lost_at, left_at).
  */
+#include <stdlib.h>
+
 #include "wm.h"
 #include "wm_int.h"
 
@@ -234,27 +236,33 @@ static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsign
     return hits - saved;
 }
 
+/* The hits each side scores in a round (6.5): its attack dice through the
+ * dice test against the enemy, less maniple saves. hits[s] are scored by s. */
+static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsigned round,
+                       unsigned hits[2])
+{
+    for (int s = 0; s < 2; s++) {
+        unsigned dice = round_dice(p, f, s, round);
+        hits[s] = maniple_saves(p, d, 1 - s, om_dice_hits(d, melee_test(p, f, s, round), dice));
+    }
+}
+
 /*
- * One combat round (6.5-6.6): both sides strike, hits are counted up to what the
- * target could absorb (A21), supports added, casualties removed. Returns the
- * winner and stores the results.
+ * The rest of a combat round once the hits are known (6.5-6.6), with no dice:
+ * hits are counted up to what the target could absorb (A21), supports added,
+ * casualties removed. Returns the winner and stores the results.
  */
-static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned round,
+static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const unsigned hits[2],
                        unsigned result[2], unsigned hits_on[2])
 {
     const om_wm_engagement *e = &p->e;
-    unsigned hits[2], counted[2], lost[2], front[2];
-    for (int s = 0; s < 2; s++) {
-        int t = 1 - s;
-        unsigned dice = round_dice(p, f, s, round);
-        unsigned fighting = e->side[s].fighting < f->stands[s] ? e->side[s].fighting
-                                                                : f->stands[s];
-        front[s] = fighting > e->side[s].flanked ? fighting - e->side[s].flanked : 0u;
-        hits[s] = maniple_saves(p, d, t, om_dice_hits(d, melee_test(p, f, s, round), dice));
-    }
+    unsigned counted[2], lost[2], front[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
         unsigned capacity = f->stands[t] * e->side[t].unit.hits;
+        unsigned fighting = e->side[s].fighting < f->stands[s] ? e->side[s].fighting
+                                                                : f->stands[s];
+        front[s] = fighting > e->side[s].flanked ? fighting - e->side[s].flanked : 0u;
         if (!e->options.result_cap_ignores_carried)
             capacity -= f->carried[t];
         counted[s] = hits[s] < capacity ? hits[s] : capacity;
@@ -283,6 +291,52 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
     if (result[0] == result[1])
         return OM_WM_DRAW;
     return result[0] > result[1] ? OM_WM_SIDE_A : OM_WM_SIDE_B;
+}
+
+/* The state after a first round with a given pair of hit counts (om_wm_round1). */
+typedef struct round1_entry {
+    uint8_t stands[2];  /* stands left */
+    uint8_t carried[2]; /* hits carried */
+    uint8_t result[2];  /* the round's results */
+    uint8_t hits[2];    /* hits scored by A and by B */
+    uint8_t winner;     /* the round's winner */
+} round1_entry;
+
+/*
+ * A first round without shooting before contact is a function of the two hit
+ * counts alone, which are independent binomials: Bin(dice_A, p_A) and
+ * Bin(dice_B, p_B). So the pair is drawn at once from an alias table of their
+ * joint law (exact, as the binomial tables are), and the round's consequences
+ * are looked up, computed when the engagement is prepared by apply_round
+ * itself. The plain baseline keeps rolling every die.
+ */
+struct om_wm_round1 {
+    om_alias *pairs;     /* law of the pair index ha * nb + hb */
+    unsigned nb;         /* outcomes of B's hits */
+    round1_entry *entry; /* the round for each pair */
+};
+
+/* Most pairs a first-round table holds (about 1 MB with its alias slots). */
+#define OM_WM_ROUND1_MAX_PAIRS 65536u
+
+/* One combat round with its dice (round_hits, then apply_round). */
+static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned round,
+                       unsigned result[2], unsigned hits_on[2])
+{
+    unsigned hits[2];
+    if (round == 1 && p->round1 != NULL && d->plain == NULL) {
+        const struct om_wm_round1 *t = p->round1;
+        const round1_entry *en = &t->entry[om_alias_draw(t->pairs, &d->rng)];
+        for (int s = 0; s < 2; s++) {
+            f->stands[s] = en->stands[s];
+            f->carried[s] = en->carried[s];
+            result[s] = en->result[s];
+            hits_on[1 - s] += en->hits[s];
+        }
+        return en->winner;
+    }
+    round_hits(p, d, f, round, hits);
+    return apply_round(p, f, round, hits, result, hits_on);
 }
 
 /*
@@ -420,7 +474,77 @@ static void fight_start(const om_wm_engagement *e, fight *f)
     }
 }
 
-void om_wm_combat_prepare(om_wm_prepared *p)
+/* Build p->round1 when the first round is a function of the two hit counts:
+ * no shooting before contact and no maniple dice. Returns OM_OK also when no
+ * table applies (p->round1 stays NULL). */
+static om_status round1_prepare(om_wm_prepared *p, const fight *start)
+{
+    const om_dice_test *test[2];
+    unsigned dice[2], n;
+    double *pmf;
+    struct om_wm_round1 *t;
+    om_status st;
+
+    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE))
+        return OM_OK;
+    for (int s = 0; s < 2; s++) {
+        dice[s] = p->round1_dice[s][start->stands[s]];
+        test[s] = melee_test(p, start, s, 1);
+    }
+    n = (dice[0] + 1u) * (dice[1] + 1u);
+    if (n > OM_WM_ROUND1_MAX_PAIRS)
+        return OM_OK;
+    t = calloc(1, sizeof *t);
+    pmf = malloc(n * sizeof *pmf);
+    if (t != NULL)
+        t->entry = malloc(n * sizeof *t->entry);
+    if (t == NULL || pmf == NULL || t->entry == NULL) {
+        free(pmf);
+        if (t != NULL)
+            free(t->entry);
+        free(t);
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    }
+    t->nb = dice[1] + 1u;
+    for (unsigned ha = 0; ha <= dice[0]; ha++) {
+        for (unsigned hb = 0; hb <= dice[1]; hb++) {
+            unsigned i = ha * t->nb + hb, hits[2] = {ha, hb}, result[2], hits_on[2] = {0, 0};
+            fight f = *start;
+            round1_entry *en = &t->entry[i];
+            int winner = apply_round(p, &f, 1, hits, result, hits_on);
+            pmf[i] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
+                     om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
+            for (int s = 0; s < 2; s++) {
+                en->stands[s] = (uint8_t)f.stands[s];
+                en->carried[s] = (uint8_t)f.carried[s];
+                en->result[s] = om_wm_sat8(result[s]);
+                en->hits[s] = (uint8_t)hits[s];
+            }
+            en->winner = (uint8_t)winner;
+        }
+    }
+    st = om_alias_alloc(&t->pairs, pmf, n);
+    free(pmf);
+    if (st != OM_OK) {
+        free(t->entry);
+        free(t);
+        return st;
+    }
+    p->round1 = t;
+    return OM_OK;
+}
+
+void om_wm_combat_release(om_wm_prepared *p)
+{
+    if (p->round1 == NULL)
+        return;
+    om_alias_free(p->round1->pairs);
+    free(p->round1->entry);
+    free(p->round1);
+    p->round1 = NULL;
+}
+
+om_status om_wm_combat_prepare(om_wm_prepared *p)
 {
     fight f;
     p->in_play = 0;
@@ -445,6 +569,7 @@ void om_wm_combat_prepare(om_wm_prepared *p)
         }
         f.stands[s] = p->e.side[s].unit.stands;
     }
+    return round1_prepare(p, &f);
 }
 
 void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)

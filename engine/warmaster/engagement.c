@@ -85,7 +85,10 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         om_wm_prepared_free(p);
         return st;
     }
-    om_wm_combat_prepare(p);
+    if ((st = om_wm_combat_prepare(p)) != OM_OK) {
+        om_wm_prepared_free(p);
+        return st;
+    }
     *out = p;
     return OM_OK;
 }
@@ -96,6 +99,7 @@ void om_wm_prepared_free(om_wm_prepared *p)
         return;
     for (size_t i = 0; i < sizeof p->tables / sizeof p->tables[0]; i++)
         om_binom_table_free(p->tables[i]);
+    om_wm_combat_release(p);
     free(p);
 }
 

@@ -295,6 +295,8 @@ typedef struct om_wm_prepared {
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
     om_binom_table *tables[8];    /* owned tables behind the tests above */
+    struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
+                                     (combat.c; used by the fast dice only) */
 } om_wm_prepared;
 
 /* Where and why an engagement failed its check. */

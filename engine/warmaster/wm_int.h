@@ -40,7 +40,10 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 #define OM_WM_PLAY_SHOOTING   (1u << 4) /* shooting before contact (first, or at chargers) */
 
 /* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
-void om_wm_combat_prepare(om_wm_prepared *p);
+om_status om_wm_combat_prepare(om_wm_prepared *p);
+
+/* Free what om_wm_combat_prepare allocated (om_wm_prepared_free). */
+void om_wm_combat_release(om_wm_prepared *p);
 
 /* Shooting before contact, then the first combat round or, for the engagement
  * kind, every round to the end (5.5, 5.7, 6.3-6.14). */
