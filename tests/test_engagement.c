@@ -842,3 +842,52 @@ Test(engagement, charger_shoots_first)
     cr_expect_eq(c.bad, 0u);
     expect_p("P(target shot away before contact)", c.lost_round1, c.n, 1.0 - pow(0.5, 6));
 }
+
+/* ---------- One scenario under the three rule sets (digest 15, Ancients) ---------- */
+
+typedef struct three_ctx {
+    unsigned long n, bad;
+    bool wm11;               /* supports counted after casualties (D5) */
+    unsigned supports;       /* A's own supporting stands */
+} three_ctx;
+
+static void supports_timing(const om_wm_outcome *o, void *ctx)
+{
+    three_ctx *c = ctx;
+    unsigned counted = o->hits_on[1] < 9u ? o->hits_on[1] : 9u, expect;
+    c->n++;
+    if (o->destroyed[0] || o->destroyed[1])
+        return;
+    /* REV and Ancients count A's own supports for the whole round; 1.1 loses
+     * one for each stand A lost (the supporting stands are its rear ranks). */
+    expect = c->wm11 ? (c->supports > o->stands_lost[0] ? c->supports - o->stands_lost[0] : 0)
+                     : c->supports;
+    c->bad += o->result[0] != counted + expect;
+}
+
+/* Chariots charge a column of infantry supported by its own rear stands: the
+ * charge bonus (+2 in 1.1 and Revolution, +1 for Ancients light chariots), the
+ * timing of supports (after casualties only in 1.1, D5) and the drive-back
+ * discount (Ancients: infantry only) differ, the rest is the same. */
+Test(rulesets, same_scenario_three_rule_sets)
+{
+    const char *names[3] = {"warmaster-1.1", "warmaster-revolution", "warmaster-ancients"};
+    unsigned chariot_dice[3] = {15, 15, 12}, art_dice[3] = {2, 2, 3}; /* 1.1 = REV (5.5) */
+    for (int i = 0; i < 3; i++) {
+        om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 3, 3, 3, 5, 0);
+        om_wm_side col = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, 0);
+        three_ctx c = {.wm11 = i == 0, .supports = 2};
+        ch.charging = true;
+        cr_expect_eq(dice(names[i], &ch, &col, 1, 0, false), chariot_dice[i], "%s", names[i]);
+        art.position = OM_WM_DEFENDED;
+        cr_expect_eq(om_wm_unit_drive_back_dice(rules(names[i]), &art, 3, false), art_dice[i],
+                     "%s", names[i]);
+        /* The column (A) is charged by the chariots (B) and supports itself. */
+        col.fighting = 1;
+        col.supports = 2;
+        om_wm_engagement e = make(names[i], OM_WM_KIND_COMBAT, col, ch);
+        run(&e, 20000, 79, supports_timing, &c);
+        cr_expect_eq(c.bad, 0u, "%s: supports timing", names[i]);
+    }
+}
