@@ -22,63 +22,19 @@
 
 #include "h5file.h"
 #include "results.h"
+#include "tmpdir.h"
 
 /* ---------------------------------------------------------------- fixture */
 
-/* The test's temporary directory (each Criterion test runs in its own process). */
-static char test_dir[256];
-
 static void dir_setup(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(test_dir, sizeof test_dir, "%s/om_test_h5_XXXXXX",
-             base != NULL && base[0] != '\0' ? base : "/tmp");
-    cr_assert_not_null(mkdtemp(test_dir), "mkdtemp: %s", strerror(errno));
+    tmpdir_create("om_test_h5");
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-/* Remove the directory and what the test left in it (one level, plus empty dirs). */
-static void dir_teardown(void)
-{
-    DIR *d = opendir(test_dir);
-    struct dirent *e;
-    char p[512];
-    if (d == NULL)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", test_dir, e->d_name);
-        if (unlink(p) != 0)
-            rmdir(p);
-    }
-    closedir(d);
-    rmdir(test_dir);
-}
+TestSuite(writer, .init = dir_setup, .fini = tmpdir_remove);
+TestSuite(reader, .init = dir_setup, .fini = tmpdir_remove);
 
-TestSuite(writer, .init = dir_setup, .fini = dir_teardown);
-TestSuite(reader, .init = dir_setup, .fini = dir_teardown);
-
-/* test_dir/name in `buf`. */
-static const char *in_dir(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", test_dir, name);
-    return buf;
-}
-
-/* Number of entries in the test directory. */
-static int dir_entries(void)
-{
-    DIR *d = opendir(test_dir);
-    struct dirent *e;
-    int n = 0;
-    cr_assert_not_null(d);
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
 
 /* --------------------------------------------------------- synthetic data */
 
@@ -180,9 +136,9 @@ Test(writer, rows_round_trip_exactly)
     const uint64_t trials = 150001;
     om_h5_reader *r = NULL;
     uint8_t *got = malloc(trials);
-    in_dir(path, sizeof path, "run.h5");
+    tmpdir_path(path, sizeof path, "run.h5");
     write_file(path, trials, OM_KIND_MASK_COMBAT);
-    cr_assert_eq(dir_entries(), 1, "only the result file is left, no temporary file");
+    cr_assert_eq(tmpdir_entries(), 1, "only the result file is left, no temporary file");
 
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     cr_assert_eq(om_h5_reader_trials(r), trials);
@@ -248,7 +204,7 @@ Test(writer, attributes_round_trip)
         {"points_b", 4294967295u},
     };
 
-    write_file(in_dir(path, sizeof path, "attrs.h5"), 10, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "attrs.h5"), 10, OM_KIND_MASK_COMBAT);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         cr_assert_eq(om_h5_reader_attr_string(r, strings[i].name, &s), OM_OK, "%s: %s",
@@ -286,7 +242,7 @@ Test(writer, kind_mask_selects_datasets)
     om_h5_reader *r = NULL;
     const uint32_t masks[2] = {OM_KIND_MASK_COMBAT, OM_KIND_MASK_VOLLEY};
     for (int m = 0; m < 2; m++) {
-        in_dir(path, sizeof path, m == 0 ? "combat.h5" : "volley.h5");
+        tmpdir_path(path, sizeof path, m == 0 ? "combat.h5" : "volley.h5");
         write_file(path, 1000, masks[m]);
         cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
         for (size_t i = 0; i < om_results_field_count; i++) {
@@ -313,7 +269,7 @@ Test(writer, small_and_odd_trial_counts)
     for (size_t c = 0; c < 3; c++) {
         om_h5_reader *r = NULL;
         size_t winner = (size_t)(om_results_field_find("winner") - om_results_fields);
-        in_dir(path, sizeof path, "small.h5");
+        tmpdir_path(path, sizeof path, "small.h5");
         write_file(path, counts[c], OM_KIND_MASK_COMBAT);
         cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
         cr_assert_eq(om_h5_reader_read(r, "winner", 0, (size_t)counts[c], got), OM_OK);
@@ -330,15 +286,15 @@ Test(writer, zero_trials_rejected)
     char path[512];
     om_run_info info = sample_info(0, OM_KIND_MASK_COMBAT);
     om_h5_writer *w = (om_h5_writer *)(uintptr_t)1; /* must be reset to NULL */
-    cr_assert_eq(om_h5_writer_create(&w, in_dir(path, sizeof path, "zero.h5"), &info),
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "zero.h5"), &info),
                  OM_EINVAL);
     cr_expect_null(w);
     cr_expect(strstr(om_error_message(), "zero.h5") != NULL, "%s", om_error_message());
-    cr_expect_eq(dir_entries(), 0, "no file and no temporary file");
+    cr_expect_eq(tmpdir_entries(), 0, "no file and no temporary file");
 
     info = sample_info(10, 0);
     cr_expect_eq(om_h5_writer_create(&w, path, &info), OM_EINVAL, "an empty kind mask");
-    cr_expect_eq(dir_entries(), 0);
+    cr_expect_eq(tmpdir_entries(), 0);
 }
 
 Test(writer, out_of_range_put_rejected)
@@ -348,7 +304,7 @@ Test(writer, out_of_range_put_rejected)
     om_wm_outcome rows[10];
     om_h5_writer *w = NULL;
     fill_outcomes(rows, 0, 10);
-    cr_assert_eq(om_h5_writer_create(&w, in_dir(path, sizeof path, "r.h5"), &info), OM_OK);
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "r.h5"), &info), OM_OK);
     cr_expect_eq(om_h5_writer_put(w, 95, rows, 10), OM_EINVAL);
     cr_expect_eq(om_h5_writer_put(w, UINT64_MAX, rows, 10), OM_EINVAL, "no overflow");
     cr_expect(strstr(om_error_message(), "r.h5") != NULL, "%s", om_error_message());
@@ -363,14 +319,14 @@ Test(writer, nothing_visible_until_close_and_abort_leaves_nothing)
     om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
     om_wm_outcome rows[50];
     om_h5_writer *w = NULL;
-    in_dir(path, sizeof path, "aborted.h5");
+    tmpdir_path(path, sizeof path, "aborted.h5");
     fill_outcomes(rows, 0, 50);
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK);
     cr_assert_eq(om_h5_writer_put(w, 0, rows, 50), OM_OK);
     cr_expect_neq(access(path, F_OK), 0, "the target does not exist before close");
-    cr_expect_eq(dir_entries(), 1, "only the temporary file exists");
+    cr_expect_eq(tmpdir_entries(), 1, "only the temporary file exists");
     om_h5_writer_abort(w);
-    cr_expect_eq(dir_entries(), 0, "abort leaves no file and no temporary file");
+    cr_expect_eq(tmpdir_entries(), 0, "abort leaves no file and no temporary file");
     om_h5_writer_abort(NULL);
 }
 
@@ -380,13 +336,13 @@ Test(writer, failed_close_leaves_no_temporary_file)
     char path[512];
     om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
     om_h5_writer *w = NULL;
-    in_dir(path, sizeof path, "target_is_a_dir.h5");
+    tmpdir_path(path, sizeof path, "target_is_a_dir.h5");
     cr_assert_eq(mkdir(path, 0700), 0);
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
     cr_expect_eq(om_h5_writer_close(w), OM_EIO);
     cr_expect(strstr(om_error_message(), "target_is_a_dir.h5") != NULL, "%s",
               om_error_message());
-    cr_expect_eq(dir_entries(), 1, "only the directory is left");
+    cr_expect_eq(tmpdir_entries(), 1, "only the directory is left");
 }
 
 Test(writer, unwritable_directory)
@@ -394,7 +350,7 @@ Test(writer, unwritable_directory)
     char path[512];
     om_run_info info = sample_info(100, OM_KIND_MASK_COMBAT);
     om_h5_writer *w = NULL;
-    in_dir(path, sizeof path, "no/such/dir/x.h5");
+    tmpdir_path(path, sizeof path, "no/such/dir/x.h5");
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_EIO);
     cr_expect_null(w);
     cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
@@ -407,7 +363,7 @@ Test(writer, close_replaces_existing_file)
     char path[512];
     FILE *f;
     om_h5_reader *r = NULL;
-    in_dir(path, sizeof path, "old.h5");
+    tmpdir_path(path, sizeof path, "old.h5");
     f = fopen(path, "w");
     cr_assert_not_null(f);
     fputs("old contents\n", f);
@@ -415,7 +371,7 @@ Test(writer, close_replaces_existing_file)
     write_file(path, 100, OM_KIND_MASK_VOLLEY);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     om_h5_reader_close(r);
-    cr_expect_eq(dir_entries(), 1);
+    cr_expect_eq(tmpdir_entries(), 1);
 }
 
 /* ----------------------------------------------------------- reader errors */
@@ -436,18 +392,18 @@ static void expect_open_error(const char *path, om_status code, const char *phra
 Test(reader, missing_file)
 {
     char path[512];
-    expect_open_error(in_dir(path, sizeof path, "missing.h5"), OM_EIO, "cannot open");
+    expect_open_error(tmpdir_path(path, sizeof path, "missing.h5"), OM_EIO, "cannot open");
 }
 
 Test(reader, directory)
 {
-    expect_open_error(test_dir, OM_EIO, "cannot open");
+    expect_open_error(tmpdir_name, OM_EIO, "cannot open");
 }
 
 Test(reader, not_hdf5)
 {
     char path[512];
-    FILE *f = fopen(in_dir(path, sizeof path, "text.h5"), "w");
+    FILE *f = fopen(tmpdir_path(path, sizeof path, "text.h5"), "w");
     cr_assert_not_null(f);
     fputs("not hdf5\n", f);
     fclose(f);
@@ -477,13 +433,13 @@ Test(reader, truncated_file)
 {
     char path[512], cut[512];
     struct stat sb;
-    in_dir(path, sizeof path, "whole.h5");
+    tmpdir_path(path, sizeof path, "whole.h5");
     write_file(path, 50000, OM_KIND_MASK_COMBAT);
     cr_assert_eq(stat(path, &sb), 0);
     /* Half the file, and a cut inside the metadata at the start. */
-    copy_prefix(path, in_dir(cut, sizeof cut, "half.h5"), (long)sb.st_size / 2);
+    copy_prefix(path, tmpdir_path(cut, sizeof cut, "half.h5"), (long)sb.st_size / 2);
     expect_open_error(cut, OM_EHDF5, "half.h5");
-    copy_prefix(path, in_dir(cut, sizeof cut, "head.h5"), 3000);
+    copy_prefix(path, tmpdir_path(cut, sizeof cut, "head.h5"), 3000);
     expect_open_error(cut, OM_EHDF5, "head.h5");
 }
 
@@ -499,14 +455,14 @@ Test(reader, no_schema_attribute)
 {
     char path[512];
     hid_t f;
-    write_file(in_dir(path, sizeof path, "noschema.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "noschema.h5"), 100, OM_KIND_MASK_COMBAT);
     f = open_rw(path);
     cr_assert_geq(H5Adelete(f, "schema"), 0);
     H5Fclose(f);
     expect_open_error(path, OM_EHDF5, "schema");
 
     /* A plain HDF5 file, as another program would write it. */
-    f = H5Fcreate(in_dir(path, sizeof path, "plain.h5"), H5F_ACC_TRUNC, H5P_DEFAULT,
+    f = H5Fcreate(tmpdir_path(path, sizeof path, "plain.h5"), H5F_ACC_TRUNC, H5P_DEFAULT,
                   H5P_DEFAULT);
     cr_assert_geq(f, 0);
     H5Fclose(f);
@@ -534,7 +490,7 @@ Test(reader, wrong_schema_and_fixed_length_strings)
     char path[512], *s = NULL;
     om_h5_reader *r = NULL;
     hid_t f;
-    write_file(in_dir(path, sizeof path, "schema.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "schema.h5"), 100, OM_KIND_MASK_COMBAT);
     f = open_rw(path);
     set_fixed_string_attr(f, "schema", "someone-elses/2");
     H5Fclose(f);
@@ -556,13 +512,13 @@ Test(reader, missing_trials_attribute_or_group)
 {
     char path[512];
     hid_t f;
-    write_file(in_dir(path, sizeof path, "notrials.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "notrials.h5"), 100, OM_KIND_MASK_COMBAT);
     f = open_rw(path);
     cr_assert_geq(H5Adelete(f, "trials"), 0);
     H5Fclose(f);
     expect_open_error(path, OM_EHDF5, "trials");
 
-    write_file(in_dir(path, sizeof path, "nogroup.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "nogroup.h5"), 100, OM_KIND_MASK_COMBAT);
     f = open_rw(path);
     cr_assert_geq(H5Ldelete(f, "trials", H5P_DEFAULT), 0);
     H5Fclose(f);
@@ -586,12 +542,12 @@ static void replace_dataset(const char *path, const char *name, hsize_t rows)
 Test(reader, dataset_of_wrong_length)
 {
     char path[512];
-    write_file(in_dir(path, sizeof path, "short.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "short.h5"), 100, OM_KIND_MASK_COMBAT);
     replace_dataset(path, "hits_on_b", 99);
     expect_open_error(path, OM_EHDF5, "dataset /trials/hits_on_b has 99 rows, expected 100");
 
     /* Also for a dataset the reader does not know. */
-    write_file(in_dir(path, sizeof path, "extra.h5"), 100, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "extra.h5"), 100, OM_KIND_MASK_COMBAT);
     replace_dataset(path, "hits_on_b", 100);
     {
         hid_t f = open_rw(path);
@@ -621,7 +577,7 @@ Test(reader, winner_enum_read_by_name)
     om_h5_reader *r = NULL;
     hid_t f, t, s, d;
 
-    write_file(in_dir(path, sizeof path, "enum.h5"), 8, OM_KIND_MASK_COMBAT);
+    write_file(tmpdir_path(path, sizeof path, "enum.h5"), 8, OM_KIND_MASK_COMBAT);
     f = open_rw(path);
     t = H5Tenum_create(H5T_NATIVE_UINT8);
     for (int i = 0; i < 4; i++)

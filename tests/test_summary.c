@@ -23,6 +23,7 @@
 #include "h5file.h"
 #include "stats.h"
 #include "summary.h"
+#include "tmpdir.h"
 
 /* Agreement expected between two evaluations of the same closed formula. */
 #define FORMULA_TOL 1e-12
@@ -46,36 +47,11 @@ static size_t fields_of_kind(unsigned kind_mask)
     return n;
 }
 
-static char test_dir[256];
-
-static void dir_setup(void)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(test_dir, sizeof test_dir, "%s/om_test_summary_XXXXXX",
-             base != NULL && base[0] != '\0' ? base : "/tmp");
-    cr_assert_not_null(mkdtemp(test_dir), "mkdtemp: %s", strerror(errno));
-}
-
-static void dir_teardown(void)
-{
-    DIR *d = opendir(test_dir);
-    struct dirent *e;
-    char p[512];
-    if (d == NULL)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", test_dir, e->d_name);
-        unlink(p);
-    }
-    closedir(d);
-    rmdir(test_dir);
-}
+static void dir_setup(void) { tmpdir_create("om_test_summary"); }
 
 TestSuite(wilson);
 TestSuite(moments);
-TestSuite(summary, .init = dir_setup, .fini = dir_teardown);
+TestSuite(summary, .init = dir_setup, .fini = tmpdir_remove);
 
 /* ----------------------------------------------------------------- wilson */
 
@@ -273,18 +249,13 @@ static void expect_prob(const om_summary_prob *p, double want, const char *what)
     cr_expect(p->hi > want || want == 1.0, "%s: hi %g", what, p->hi);
 }
 
-static const char *path_in_dir(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", test_dir, name);
-    return buf;
-}
 
 Test(summary, exact_values_of_a_synthetic_run)
 {
     char path[512];
     om_summary *s;
     const om_summary_field *hits, *destroyed, *lost;
-    write_synthetic(path_in_dir(path, sizeof path, "syn.h5"), OM_KIND_MASK_COMBAT, 42, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "syn.h5"), OM_KIND_MASK_COMBAT, 42, 0);
     s = summarise(path);
 
     cr_expect_str_eq(s->file, path);
@@ -336,7 +307,7 @@ Test(summary, volley_has_no_outcome)
 {
     char path[512];
     om_summary *s;
-    write_synthetic(path_in_dir(path, sizeof path, "volley.h5"), OM_KIND_MASK_VOLLEY, 1, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "volley.h5"), OM_KIND_MASK_VOLLEY, 1, 0);
     s = summarise(path);
     cr_expect_not(s->has_outcome);
     cr_expect_str_eq(find_field(s, "drive_back_cm")->field->name, "drive_back_cm");
@@ -349,7 +320,7 @@ Test(summary, invalid_winner_and_confidence)
     char path[512];
     om_h5_reader *r = NULL;
     om_summary *s = NULL;
-    write_synthetic(path_in_dir(path, sizeof path, "bad.h5"), OM_KIND_MASK_COMBAT, 1, 9);
+    write_synthetic(tmpdir_path(path, sizeof path, "bad.h5"), OM_KIND_MASK_COMBAT, 1, 9);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     cr_expect_eq(om_summary_compute(r, 0.95, &s), OM_EHDF5);
     cr_expect_null(s);
@@ -402,7 +373,7 @@ Test(summary, json_parses_with_documented_keys)
     size_t i = 0;
     json_t *value;
 
-    write_synthetic(path_in_dir(path, sizeof path, "j.h5"), OM_KIND_MASK_COMBAT,
+    write_synthetic(tmpdir_path(path, sizeof path, "j.h5"), OM_KIND_MASK_COMBAT,
                     UINT64_C(0xFFFFFFFFFFFFFFFF), 0);
     s = summarise(path);
     text = capture(om_summary_print_json, s);
@@ -472,7 +443,7 @@ Test(summary, json_seed_integer_and_null_outcome)
     char path[512], *text;
     om_summary *s;
     json_t *root;
-    write_synthetic(path_in_dir(path, sizeof path, "v.h5"), OM_KIND_MASK_VOLLEY,
+    write_synthetic(tmpdir_path(path, sizeof path, "v.h5"), OM_KIND_MASK_VOLLEY,
                     UINT64_C(9223372036854775807), 0);
     s = summarise(path);
     text = capture(om_summary_print_json, s);
@@ -491,7 +462,7 @@ Test(summary, csv_rows)
     char path[512], *text, *line, *save = NULL;
     om_summary *s;
     int rows = 0, header = 0, hits2 = 0, win_a = 0, zero_row = 0;
-    write_synthetic(path_in_dir(path, sizeof path, "c.h5"), OM_KIND_MASK_COMBAT, 3, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "c.h5"), OM_KIND_MASK_COMBAT, 3, 0);
     s = summarise(path);
     text = capture(om_summary_print_csv, s);
     const char *head = "field,k,p_equal,p_at_least,lo,hi\n";
@@ -528,7 +499,7 @@ Test(summary, text_report)
                           "P(win) [95% CI]", "P(draw) [95% CI]", "P(lose) [95% CI]",
                           "0.5000 [", "hits_on_b: Hits suffered", "mean 1.5000",
                           "P(>=k)", "destroyed_b", "0.1250 ["};
-    write_synthetic(path_in_dir(path, sizeof path, "t.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "t.h5"), OM_KIND_MASK_COMBAT, 5, 0);
     s = summarise(path);
     text = capture(om_summary_print_text, s);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -545,7 +516,7 @@ Test(summary, write_error)
     FILE *full = fopen("/dev/full", "w");
     if (full == NULL)
         cr_skip_test("no /dev/full");
-    write_synthetic(path_in_dir(path, sizeof path, "w.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "w.h5"), OM_KIND_MASK_COMBAT, 5, 0);
     s = summarise(path);
     cr_expect_eq(om_summary_print_text(s, full), OM_EIO);
     cr_expect_eq(om_summary_print_csv(s, full), OM_EIO);

@@ -1,6 +1,6 @@
 /*
  * tmpdir.h: a private temporary directory per Criterion test, for the tests
- * that write files (test_h5matrix.c, test_chart.c). Header-only: each test
+ * that write files (test_h5.c, test_h5matrix.c, test_chart.c). Header-only: each test
  * program is one file, and Criterion runs every test in its own process, so the
  * directory name lives in a file-scope static of the including program.
  *
@@ -24,7 +24,7 @@
 static char tmpdir_name[256];
 
 /* Create the directory under $TMPDIR (or /tmp); the test fails if it cannot. */
-static void tmpdir_create(const char *prefix)
+static inline void tmpdir_create(const char *prefix)
 {
     const char *base = getenv("TMPDIR");
     snprintf(tmpdir_name, sizeof tmpdir_name, "%s/%s_XXXXXX",
@@ -33,7 +33,7 @@ static void tmpdir_create(const char *prefix)
 }
 
 /* Remove the directory and what the test left in it (one level, plus empty dirs). */
-static void tmpdir_remove(void)
+static inline void tmpdir_remove(void)
 {
     DIR *d = opendir(tmpdir_name);
     struct dirent *e;
@@ -52,14 +52,14 @@ static void tmpdir_remove(void)
 }
 
 /* tmpdir_name/name in `buf`, which is returned. */
-static const char *tmpdir_path(char *buf, size_t size, const char *name)
+static inline const char *tmpdir_path(char *buf, size_t size, const char *name)
 {
     snprintf(buf, size, "%s/%s", tmpdir_name, name);
     return buf;
 }
 
 /* Number of entries in the directory (to check nothing was left behind). */
-static int tmpdir_entries(void)
+static inline int tmpdir_entries(void)
 {
     DIR *d = opendir(tmpdir_name);
     struct dirent *e;
