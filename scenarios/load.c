@@ -130,6 +130,9 @@
  *                                   its long edge (needs the shock rule)
  *     dense_terrain: false          optional (false): in woods, a village,
  *                                   marsh or steep hills (no shieldwall)
+ *     line_stands: 1                optional (1): enemy stands in the line of
+ *                                   fire of a cannon's bounce or a bolt
+ *                                   thrower's skewer (1 to 3)
  *   b:                              required: side B, same keys as a
  *
  * Integers are decimal ("010" is ten), optionally signed; booleans are true
@@ -233,6 +236,7 @@ typedef struct raw_side {
     char *side_strikers;   /* side.side_strikers, NULL if absent */
     char *long_base;       /* side.long_base, NULL if absent */
     char *dense_terrain;   /* side.dense_terrain, NULL if absent */
+    char *line_stands;     /* side.line_stands, NULL if absent */
 } raw_side;
 
 typedef struct raw_scenario {
@@ -299,6 +303,7 @@ static const cyaml_schema_field_t side_fields[] = {
                            CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("long_base", OPT, raw_side, long_base, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("dense_terrain", OPT, raw_side, dense_terrain, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("line_stands", OPT, raw_side, line_stands, 0, CYAML_UNLIMITED),
     CYAML_FIELD_END
 };
 
@@ -326,7 +331,7 @@ static const cyaml_schema_value_t top_schema = {
 static const char *const int_keys[] = {
     "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
     "flanked", "supports", "support_units", "attack_bonus", "shooting", "behind_cm",
-    "behind_stands", "rear_supports", "side_strikers", NULL
+    "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
@@ -841,7 +846,8 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                               &s->side_strikers)) ||
         (st = om_yaml_conv_bool(c, side, "long_base", r->long_base, &s->long_base)) ||
         (st = om_yaml_conv_bool(c, side, "dense_terrain", r->dense_terrain,
-                                &s->dense_terrain)))
+                                &s->dense_terrain)) ||
+        (st = om_yaml_conv_u8(c, side, "line_stands", r->line_stands, 1, &s->line_stands)))
         return st;
     return OM_OK;
 }

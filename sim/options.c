@@ -71,7 +71,7 @@ static json_t *side_json(const om_wm_side *s)
                           "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
                           "charging", (int)s->charging, "confused", (int)s->confused,
                           "stand_and_shoot", (int)s->stand_and_shoot);
-    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b}",
+    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
                              "shoots_first", (int)s->shoots_first,
                              "pursue", name_of(om_wm_pursue_names, OM_WM_PURSUE_COUNT, (unsigned)s->pursue),
                              "behind", name_of(om_wm_behind_names, OM_WM_BEHIND_COUNT, (unsigned)s->behind),
@@ -80,7 +80,8 @@ static json_t *side_json(const om_wm_side *s)
                              "rear_supports", (int)s->rear_supports,
                              "side_strikers", (int)s->side_strikers,
                              "long_base", (int)s->long_base,
-                             "dense_terrain", (int)s->dense_terrain);
+                             "dense_terrain", (int)s->dense_terrain,
+                             "line_stands", (int)(s->line_stands ? s->line_stands : 1));
     if (j && more && json_object_update(j, more) == 0) {
         json_decref(more);
         return j;

@@ -811,7 +811,7 @@ Test(army_rules, registry_is_consistent)
     }
     cr_expect_eq(om_wm_special_find("griffon")->flag, OM_WM_RULE_TERROR);
     cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
-    cr_expect_null(om_wm_special_find("steam-tank"), "partly expressible rules stay out");
+    cr_expect_null(om_wm_special_find("helblaster"), "partly expressible rules stay out");
 }
 
 static void count_shot_away(const om_wm_outcome *o, void *ctx)
@@ -890,4 +890,105 @@ Test(rulesets, same_scenario_three_rule_sets)
         run(&e, 20000, 79, supports_timing, &c);
         cr_expect_eq(c.bad, 0u, "%s: supports timing", names[i]);
     }
+}
+
+/* ---------- Army-list rules with behaviours of their own ---------- */
+
+/* Cannon (5.10): a volley allows no save and counts cover one step lower; at
+ * chargers it fires grapeshot, 2 Attacks per stand, with saves; the bounce adds
+ * an Attack per further stand in the line. Ethereal Host hits on 4+ always;
+ * the Steam Tank always counts as defended. Read off the prepared tests. */
+Test(army_rules, cannon_ethereal_steam_tank_scores)
+{
+    om_wm_side cannon = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0,
+                                OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE);
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, 0);
+    om_wm_prepared *p = NULL;
+    cannon.unit.shots = 2;
+    cannon.unit.range_cm = 60;
+    foot.position = OM_WM_DEFENDED;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, cannon, foot);
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
+    cr_expect_eq(p->shoot[0].to_hit, 4, "defended counts as open for a cannon ball");
+    cr_expect_eq(p->shoot[0].save, 7, "no save against a cannon ball");
+    cr_expect_eq(p->shoot_charger[0].save, 4, "grapeshot allows saves");
+    om_wm_prepared_free(p);
+    e.side[1].position = OM_WM_FORTIFIED;
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
+    cr_expect_eq(p->shoot[0].to_hit, 5, "fortified counts as defended");
+    om_wm_prepared_free(p);
+    cr_expect_eq(om_wm_shots(&cannon, false), 4u, "2 stands x 2 Attacks");
+    cr_expect_eq(om_wm_shots(&cannon, true), 4u, "grapeshot: 2 per stand");
+    cannon.line_stands = 2;
+    cr_expect_eq(om_wm_shots(&cannon, false), 6u, "a bounce through a second stand: +1 each");
+    cr_expect_eq(om_wm_shots(&cannon, true), 4u, "grapeshot does not bounce");
+
+    om_wm_side host = side_of("Ethereal Host", OM_WM_INFANTRY, 3, 2, 4, 0,
+                              OM_WM_RULE_HITS_ON_4 | OM_WM_RULE_TERROR);
+    foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, 0);
+    foot.position = OM_WM_FORTIFIED;
+    host.charging = true;
+    e = make("warmaster-revolution", OM_WM_KIND_COMBAT, host, foot);
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
+    cr_expect_eq(p->melee[0][0].to_hit, 4, "the Host hits fortified troops on 4+");
+    cr_expect_eq(p->melee[1][0].to_hit, 4, "others hit it as usual");
+    om_wm_prepared_free(p);
+
+    om_wm_side tank = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
+                              OM_WM_RULE_COUNTS_DEFENDED | OM_WM_RULE_NO_DRIVE_BACK);
+    om_wm_side knights = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
+    knights.charging = true;
+    cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &tank), 5u);
+    cr_expect_eq(dice("warmaster-revolution", &knights, &tank, 1, 0, false), 9u,
+                 "no charge bonus against a unit that counts as defended");
+}
+
+typedef struct destroyed_ctx {
+    unsigned long n, destroyed;
+} destroyed_ctx;
+
+static void count_destroyed_b(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->destroyed[1];
+}
+
+/* Trolls regenerate one outstanding hit each round (army list): over a whole
+ * engagement they are destroyed less often than the same unit without it. Same
+ * seed, so the dice are common and the difference is sharp; it must exceed 5
+ * standard errors of a difference of independent proportions (conservative). */
+Test(army_rules, trolls_regenerate)
+{
+    destroyed_ctx with = {0}, without = {0};
+    for (int regen = 0; regen < 2; regen++) {
+        om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
+        om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 3, 5, 3, 5,
+                               regen ? OM_WM_RULE_REGENERATE : 0);
+        a.charging = true;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+        run(&e, TRIALS, 83, count_destroyed_b, regen ? &with : &without);
+    }
+    double p1 = (double)without.destroyed / TRIALS, p2 = (double)with.destroyed / TRIALS;
+    double se = sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / TRIALS);
+    cr_expect_gt(p1 - p2, SIGMAS * se, "P(destroyed) %.4f without, %.4f with regeneration",
+                 p1, p2);
+}
+
+/* line_stands: only line-of-fire shooters, at most 3 stands. */
+Test(army_rules, line_stands_validation)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_check_failure why;
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    a.line_stands = 2;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.line_stands");
+    e.side[0].unit.rules = OM_WM_RULE_LINE_FIRE;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
+    e.side[0].line_stands = 4;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
 }

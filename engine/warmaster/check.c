@@ -107,6 +107,13 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "only infantry and artillery can be %s (this unit is %s)",
                     om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
     }
+    /* A bolt skewers at most 3 stands (Bone Thrower), a cannon ball bounces 5cm. */
+    if ((st = check_range(why, side, "line_stands", me->line_stands, 0, 3)))
+        return st;
+    if (me->line_stands > 1 && !(me->unit.rules & OM_WM_RULE_LINE_FIRE)) {
+        snprintf(path, sizeof path, "%s.line_stands", side);
+        return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
+    }
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
         (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)))
         return st;

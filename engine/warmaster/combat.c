@@ -37,7 +37,8 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     int mods = 0, front, flank, side;
     if (c->fighting == 0)
         return 0;
-    if (charge_round && foe->position == OM_WM_OPEN && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
+    if (charge_round && om_wm_effective_position(foe) == OM_WM_OPEN &&
+        !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
         mods += r->charge_bonus[me->unit.troop];
         if (rules & (OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED))
             mods += 1;
@@ -270,8 +271,13 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
     }
     /* Casualties at the end of the round (6.5 step 5); the removal order
      * (loser first) does not change the numbers of a two-unit engagement. */
-    for (int t = 0; t < 2; t++)
+    for (int t = 0; t < 2; t++) {
         lost[t] = take_hits(p, f, t, hits[1 - t]);
+        /* Trolls regenerate one outstanding hit after whole stands are removed;
+         * it still counted in the result (army list). */
+        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE) && f->carried[t] > 0)
+            f->carried[t]--;
+    }
     for (int s = 0; s < 2; s++) {
         result[s] = counted[s] + supports_counted(p, f, s, lost[s]);
         if (round == 1) {
@@ -451,7 +457,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). */
     if (e->side[s].stand_and_shoot) {
-        f->shot[s] = om_wm_shoot(p, d, s);
+        f->shot[s] = om_wm_shoot_charger(p, d, s);
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);

@@ -49,31 +49,50 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
         om_wm_side foe_in_open = *foe;
-        bool shots_saved = !(me->unit.rules & OM_WM_RULE_SHOTS_NO_SAVE);
+        uint32_t rules = me->unit.rules;
+        bool shots_saved = !(rules & OM_WM_RULE_SHOTS_NO_SAVE);
         unsigned save = om_wm_save_score(&foe->unit, true);
+        unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
+        unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
+        unsigned charger_save = volley_save;
         foe_in_open.position = OM_WM_OPEN;
+        hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
+        /* The Ethereal Host hits on 4+ whatever the cover (army list). */
+        if (rules & OM_WM_RULE_HITS_ON_4)
+            hit = hit_open = 4;
         /* Melee against the enemy as declared, and in the open once it has
          * retreated and lost its position (6.15). */
-        st = make_test(p, &n_tables, &p->melee[s][0], om_wm_to_hit_score(e->rules, foe), save);
+        st = make_test(p, &n_tables, &p->melee[s][0], hit, save);
         if (st == OM_OK)
-            st = make_test(p, &n_tables, &p->melee[s][1],
-                           om_wm_to_hit_score(e->rules, &foe_in_open), save);
+            st = make_test(p, &n_tables, &p->melee[s][1], hit_open, save);
         /* The enemy's shieldwall: its save one better, none becoming 6+
          * (seed 001 l.4579). Built for every pairing; used only when it applies. */
         if (st == OM_OK)
-            st = make_test(p, &n_tables, &p->melee[s][2], om_wm_to_hit_score(e->rules, foe),
+            st = make_test(p, &n_tables, &p->melee[s][2], hit,
                            save == 7u ? 6u : save > 3u ? save - 1u : save);
         /* Shooting: +1 to hit for the list's sharpshooters, and armour one
-         * worse against piercing shots, 6+ becoming no save (army lists). */
-        if (st == OM_OK) {
-            unsigned to_hit = om_wm_to_hit_score(e->rules, foe);
-            unsigned shot_save = om_wm_save_score(&foe->unit, shots_saved);
-            if ((me->unit.rules & OM_WM_RULE_SHOTS_PLUS1) && to_hit > 2)
-                to_hit--;
-            if ((me->unit.rules & OM_WM_RULE_SHOTS_PIERCE) && shot_save < 7)
-                shot_save++;
-            st = make_test(p, &n_tables, &p->shoot[s], to_hit, shot_save);
+         * worse against piercing shots, 6+ becoming no save (army lists). A
+         * cannon's volley allows no save and counts cover one step lower;
+         * its grapeshot at chargers allows saves (5.10). */
+        if ((rules & OM_WM_RULE_SHOTS_PLUS1) && volley_hit > 2)
+            volley_hit--;
+        if ((rules & OM_WM_RULE_SHOTS_PIERCE) && volley_save < 7)
+            volley_save++;
+        charger_save = volley_save;
+        if (rules & OM_WM_RULE_CANNON) {
+            om_wm_position pos = om_wm_effective_position(foe);
+            volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
+            volley_save = 7;
+            charger_save = save;
         }
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->shoot[s], volley_hit, volley_save);
+        /* Chargers are never defended (5.7): the score against them is the open one. */
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->shoot_charger[s],
+                           (rules & OM_WM_RULE_SHOTS_PLUS1) && hit_open > 2 ? hit_open - 1
+                                                                            : hit_open,
+                           charger_save);
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
             unsigned lost = h / me->unit.hits;

@@ -6,13 +6,22 @@
 #include "wm.h"
 #include "wm_int.h"
 
-unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target)
+om_wm_position om_wm_effective_position(const om_wm_side *target)
 {
+    /* A Steam Tank always counts as defended (army list). */
+    if ((target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) && target->position == OM_WM_OPEN)
+        return OM_WM_DEFENDED;
     /* Cavalry, chariots, monsters and machines are never defended or fortified
      * (5.2); the check rejects such positions, and this guards the table. */
-    if (target->unit.troop != OM_WM_INFANTRY && target->unit.troop != OM_WM_ARTILLERY)
-        return r->to_hit[OM_WM_OPEN];
-    return r->to_hit[target->position];
+    if (target->unit.troop != OM_WM_INFANTRY && target->unit.troop != OM_WM_ARTILLERY &&
+        !(target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED))
+        return OM_WM_OPEN;
+    return target->position;
+}
+
+unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target)
+{
+    return r->to_hit[om_wm_effective_position(target)];
 }
 
 unsigned om_wm_save_score(const om_wm_unit *target, bool save_allowed)
@@ -72,10 +81,28 @@ unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_pe
     return lost;
 }
 
+unsigned om_wm_shots(const om_wm_side *me, bool at_charger)
+{
+    unsigned per_stand = me->unit.shots;
+    /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
+    if (at_charger && (me->unit.rules & OM_WM_RULE_CANNON))
+        return 2u * me->shooting;
+    /* Bounce and skewer: +1 Attack per further stand of the target in the line
+     * (5.10: cannon "+1 for each additional stand", bolt thrower "+1 for an
+     * additional stand", Bone Thrower "1 attack per stand"). */
+    if ((me->unit.rules & OM_WM_RULE_LINE_FIRE) && me->line_stands > 1)
+        per_stand += me->line_stands - 1u;
+    return per_stand * me->shooting;
+}
+
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter)
 {
-    const om_wm_side *me = &p->e.side[shooter];
-    return om_dice_hits(d, &p->shoot[shooter], (unsigned)me->shooting * me->unit.shots);
+    return om_dice_hits(d, &p->shoot[shooter], om_wm_shots(&p->e.side[shooter], false));
+}
+
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter)
+{
+    return om_dice_hits(d, &p->shoot_charger[shooter], om_wm_shots(&p->e.side[shooter], true));
 }
 
 void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,

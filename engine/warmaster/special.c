@@ -52,6 +52,33 @@ static const om_wm_special om_wm_specials[] = {
     {"skirmish", OM_WM_RULE_SKIRMISH,
      "skirmish infantry supports only from the side: its rear supports do not count "
      "(evading is not modelled yet)", "seed 001 l.1780-1782, l.4606"},
+    /* Warmaster 1.1 and Revolution rules with behaviours of their own. */
+    {"trolls", OM_WM_RULE_REGENERATE,
+     "Regenerates one outstanding hit each combat round after whole stands are removed "
+     "(it still counts in the result); its Command penalty doubling is battle level",
+     "army lists (1.1, revolution)"},
+    {"steam-tank", OM_WM_RULE_COUNTS_DEFENDED | OM_WM_RULE_NO_DRIVE_BACK |
+                       OM_WM_RULE_SHOTS_PIERCE,
+     "Always counts as defended; never driven back; its shots make armour one worse; "
+     "the malfunction chart is battle level", "army lists (1.1, revolution)"},
+    {"ethereal-host", OM_WM_RULE_HITS_ON_4 | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_TERROR,
+     "Its attacks hit on 4+ whatever the cover; never driven back; causes terror",
+     "army lists (1.1, revolution)"},
+    {"cannon", OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE,
+     "Volleys: no save, fortified counts as defended and defended as open, +1 Attack per "
+     "further stand bounced through (line_stands); at chargers grapeshot, 2 Attacks, saves",
+     "warmaster.md 5.10"},
+    {"galloper-guns", OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE,
+     "As a cannon: volleys without save and with cover one step lower, bounce, grapeshot",
+     "army lists (revolution); warmaster.md 5.10"},
+    {"bolt-thrower", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
+     "No armour save; +1 Attack per further stand of the target skewered (line_stands)",
+     "warmaster.md 5.10"},
+    {"stone-thrower", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT,
+     "No armour save; cannot shoot at chargers (blind fire needs a target out of sight, "
+     "which an engagement does not have)", "warmaster.md 5.10"},
+    {"rock-lobber", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT,
+     "As a stone thrower: no armour save, cannot shoot at chargers", "army lists (1.1)"},
     /* Warmaster 1.1 and Revolution army-list rules whose every engagement
      * effect is one of the shared behaviours above (classified from their texts
      * in scenarios/armies/special-rules.yaml). Rules with further effects the

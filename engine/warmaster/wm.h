@@ -75,6 +75,13 @@ typedef enum om_wm_ruleset_id {
 #define OM_WM_RULE_FLY          (1u << 23) /* flyer: non-flyers cannot pursue it */
 #define OM_WM_RULE_PURSUABLE    (1u << 24) /* a flyer that non-flyers may still pursue */
 #define OM_WM_RULE_NO_SUPPORT   (1u << 25) /* can neither support nor be supported */
+#define OM_WM_RULE_REGENERATE   (1u << 26) /* regenerates one outstanding hit each round */
+#define OM_WM_RULE_COUNTS_DEFENDED (1u << 27) /* always counts as defended (Steam Tank) */
+#define OM_WM_RULE_HITS_ON_4    (1u << 28) /* its combat attacks hit on 4+ whatever the cover */
+#define OM_WM_RULE_CANNON       (1u << 29) /* volleys: no save, cover one step lower; at
+                                              chargers: grapeshot, 2 Attacks, saves allowed */
+#define OM_WM_RULE_LINE_FIRE    (1u << 30) /* +1 shooting Attack per extra target stand in
+                                              its line of fire (bounce, skewer) */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
@@ -156,6 +163,8 @@ typedef struct om_wm_side {
     uint8_t side_strikers;    /* fighting stands striking to a side or rear edge (phalanx) */
     bool long_base;           /* shock cavalry based on the long edge (Ancients) */
     bool dense_terrain;       /* in woods, villages, marsh or steep hills (shieldwall) */
+    uint8_t line_stands;      /* enemy stands in this side's line of fire (cannon bounce,
+                                 bolt-thrower skewer): 1..3, 0 meaning 1 */
 } om_wm_side;
 
 /* What an engagement simulates. */
@@ -286,7 +295,8 @@ typedef struct om_wm_outcome {
  */
 typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
-    om_dice_test shoot[2];        /* side i shooting at the other side */
+    om_dice_test shoot[2];        /* side i shooting at the other side (a volley) */
+    om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
     om_dice_test melee[2][3];     /* side i fighting the other: [0] as declared, [1] in the
                                      open, [2] as declared with its round 1 shieldwall save */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
@@ -294,7 +304,7 @@ typedef struct om_wm_prepared {
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
-    om_binom_table *tables[8];    /* owned tables behind the tests above */
+    om_binom_table *tables[12];   /* owned tables behind the tests above */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
@@ -334,6 +344,14 @@ void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
 /* Score needed to hit `target` (5.2, 6.5): the rule set's table by position;
  * only infantry and artillery are ever defended or fortified. */
 unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target);
+
+/* The position that counts for `target` (5.2, 6.15): its own, open for troops
+ * that are never defended, defended for a unit that always counts as such. */
+om_wm_position om_wm_effective_position(const om_wm_side *target);
+
+/* Shooting Attacks of side `me`: per stand (plus bounce or skewer stands),
+ * times its shooting stands; at a charger a cannon fires grapeshot (5.10). */
+unsigned om_wm_shots(const om_wm_side *me, bool at_charger);
 
 /* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
  * none or the attack allows none. */

@@ -12,8 +12,11 @@
  * drive-back sums of units that rout, where the exact figure does not matter). */
 static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t)v; }
 
-/* Unsaved hits scored by side `shooter` shooting at the other side (5.2-5.3). */
+/* Unsaved hits scored by side `shooter` in a volley at the other side (5.2-5.3). */
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter);
+
+/* Unsaved hits scored by side `shooter` shooting at the other side's charge (5.7). */
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter);
 
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
