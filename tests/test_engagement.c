@@ -992,3 +992,33 @@ Test(army_rules, line_stands_validation)
     e.side[0].line_stands = 4;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
 }
+
+static void count_confused_or_routed(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->confused[1] || o->routed[1];
+}
+
+/* Driven back into an enemy (5.5 step 7, 7.1 #4): halted and automatically
+ * confused. With the enemy 0cm behind, every hit confuses (or routs): for 6
+ * shots at 4+ without save, P = 1 - (1/2)^6. Into open ground only sixes do. */
+Test(volley, drive_back_into_an_enemy_confuses)
+{
+    for (int blocked = 0; blocked < 2; blocked++) {
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, 0);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        destroyed_ctx c = {0};
+        a.unit.shots = 1;
+        a.unit.range_cm = 30;
+        b.behind = blocked ? OM_WM_BEHIND_ENEMY : OM_WM_BEHIND_OPEN;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+        run(&e, TRIALS, 89, count_confused_or_routed, &c);
+        if (blocked)
+            expect_p("P(confused or routed), enemy behind", c.destroyed, c.n, 1 - pow(0.5, 6));
+        else
+            /* In open ground only a six or a rout does it: P(a six) alone is
+             * 1 - (11/12)^6 = 0.41, and routs are rarer still, far below. */
+            cr_expect_lt((double)c.destroyed / c.n, 1 - pow(0.5, 6) - 0.1);
+    }
+}

@@ -431,7 +431,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
         o->routed[s] = v.routed;
         f->stands[s] -= v.stands_lost;
-        if (v.routed)
+        if (v.routed || v.off_table)
             f->stands[s] = 0;
         if (f->stands[s] == 0)
             return false;
@@ -447,7 +447,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
         o->routed[c] = v.routed;
         f->stands[c] -= v.stands_lost;
-        if (v.routed)
+        if (v.routed || v.off_table)
             f->stands[c] = 0;
         if (f->stands[c] == 0 || v.confused) {
             o->confused[c] = v.confused && f->stands[c] > 0;

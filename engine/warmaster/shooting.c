@@ -105,6 +105,36 @@ unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter)
     return om_dice_hits(d, &p->shoot_charger[shooter], om_wm_shots(&p->e.side[shooter], true));
 }
 
+/*
+ * A drive back that reaches what lies behind the unit (5.5 step 7, 7.1, 3.8):
+ * impassable terrain halts it at the edge, confused on a D6 of 6; an enemy, an
+ * engaged unit or unyielding friends halt it 1cm away, confused; friends make
+ * way and the unit tests once, confused on a 6; the table edge takes it off,
+ * and a D6 less the stands it has lost decides: 0 or less, destroyed (the unit
+ * does not come back); otherwise it stays in play (returning later).
+ */
+static void drive_back_into(om_dice *d, const om_wm_side *target, om_wm_volley_result *v,
+                            unsigned lost)
+{
+    switch (target->behind) {
+    case OM_WM_BEHIND_IMPASSABLE:
+    case OM_WM_BEHIND_FRIENDS:
+        if (om_dice_roll_d6(d) == 6)
+            v->confused = true;
+        break;
+    case OM_WM_BEHIND_ENEMY:
+    case OM_WM_BEHIND_UNYIELDING:
+        v->confused = true;
+        break;
+    case OM_WM_BEHIND_TABLE_EDGE:
+        if ((int)om_dice_roll_d6(d) - (int)lost <= 0)
+            v->off_table = true;
+        break;
+    default:
+        break;
+    }
+}
+
 void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
                      om_wm_volley_result *v)
 {
@@ -114,7 +144,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
     v->hits = om_wm_shoot(p, d, shooter);
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
     v->drive_back_cm = 0;
-    v->confused = v->routed = false;
+    v->confused = v->routed = v->off_table = false;
     if (left == 0)
         return;
     /* Drive back (5.5): every hit suffered this phase, including those that
@@ -127,6 +157,9 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
     v->drive_back_cm = om_dice_roll_sum(d, dice, &sixes);
     v->confused = sixes > 0;
     v->routed = v->drive_back_cm > target->unit.pace_cm;
+    if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
+        v->drive_back_cm > target->behind_cm)
+        drive_back_into(d, target, v, stands - left);
 }
 
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
@@ -142,7 +175,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
     o->confused[1] = v.confused;
     o->routed[1] = v.routed;
-    o->destroyed[1] = v.routed || v.stands_lost == target->unit.stands;
-    if (v.routed)
+    o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
+    if (v.routed || v.off_table)
         o->stands_lost[1] = target->unit.stands;
 }

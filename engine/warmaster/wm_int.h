@@ -25,6 +25,7 @@ typedef struct om_wm_volley_result {
     unsigned drive_back_cm; /* drive-back distance (0 if destroyed) */
     bool confused;          /* a drive-back die showed 6 */
     bool routed;            /* driven back beyond its full pace */
+    bool off_table;         /* driven off the table for good (3.8) */
 } om_wm_volley_result;
 
 /* Side `shooter` shoots a Shooting-phase volley at the other side, which has
