@@ -133,6 +133,12 @@
  *     line_stands: 1                optional (1): enemy stands in the line of
  *                                   fire of a cannon's bounce or a bolt
  *                                   thrower's skewer (1 to 3)
+ *     magic: battle-banner          optional: the unit's magic item with a dice
+ *                                   effect (battle-banner, banner-of-shielding,
+ *                                   banner-of-fortitude, banner-of-steadfastness,
+ *                                   sword-of-destruction, sword-of-fate,
+ *                                   sword-of-cleaving, sword-of-might); 1.1 and
+ *                                   Revolution only
  *   b:                              required: side B, same keys as a
  *
  * Integers are decimal ("010" is ten), optionally signed; booleans are true
@@ -237,6 +243,7 @@ typedef struct raw_side {
     char *long_base;       /* side.long_base, NULL if absent */
     char *dense_terrain;   /* side.dense_terrain, NULL if absent */
     char *line_stands;     /* side.line_stands, NULL if absent */
+    char *magic;           /* side.magic, NULL if absent */
 } raw_side;
 
 typedef struct raw_scenario {
@@ -304,6 +311,7 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("long_base", OPT, raw_side, long_base, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("dense_terrain", OPT, raw_side, dense_terrain, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("line_stands", OPT, raw_side, line_stands, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("magic", OPT, raw_side, magic, 0, CYAML_UNLIMITED),
     CYAML_FIELD_END
 };
 
@@ -835,6 +843,19 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                             om_wm_behind_names, OM_WM_BEHIND_COUNT, &v)))
             return st;
         s->behind = (om_wm_behind)v;
+    }
+    s->magic = OM_WM_MAGIC_NONE;
+    if (r->magic) {
+        /* Banner of Fortune's once-a-game re-roll is a player's decision, which
+         * the engine does not make (README "What is simulated"). */
+        if (strcmp(r->magic, "banner-of-fortune") == 0)
+            return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, side, "magic",
+                                   "banner-of-fortune is not modelled: when to use its "
+                                   "once-a-game re-roll is the player's decision");
+        if ((st = conv_name(c, side, "magic", "magic item", r->magic, om_wm_magic_names + 1,
+                            OM_WM_MAGIC_COUNT - 1, &v)))
+            return st;
+        s->magic = (om_wm_magic)(v + 1);
     }
     if ((st = om_yaml_conv_u8(c, side, "behind_cm", r->behind_cm, 0, &s->behind_cm)) ||
         (st = om_yaml_conv_u8(c, side, "behind_stands", r->behind_stands,

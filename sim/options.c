@@ -71,7 +71,7 @@ static json_t *side_json(const om_wm_side *s)
                           "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
                           "charging", (int)s->charging, "confused", (int)s->confused,
                           "stand_and_shoot", (int)s->stand_and_shoot);
-    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
+    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:s}",
                              "shoots_first", (int)s->shoots_first,
                              "pursue", name_of(om_wm_pursue_names, OM_WM_PURSUE_COUNT, (unsigned)s->pursue),
                              "behind", name_of(om_wm_behind_names, OM_WM_BEHIND_COUNT, (unsigned)s->behind),
@@ -81,7 +81,9 @@ static json_t *side_json(const om_wm_side *s)
                              "side_strikers", (int)s->side_strikers,
                              "long_base", (int)s->long_base,
                              "dense_terrain", (int)s->dense_terrain,
-                             "line_stands", (int)(s->line_stands ? s->line_stands : 1));
+                             "line_stands", (int)(s->line_stands ? s->line_stands : 1),
+                             "magic", name_of(om_wm_magic_names, OM_WM_MAGIC_COUNT,
+                                              (unsigned)s->magic));
     if (j && more && json_object_update(j, more) == 0) {
         json_decref(more);
         return j;

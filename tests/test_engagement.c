@@ -1022,3 +1022,138 @@ Test(volley, drive_back_into_an_enemy_confuses)
             cr_expect_lt((double)c.destroyed / c.n, 1 - pow(0.5, 6) - 0.1);
     }
 }
+
+/* ---------- Magic standards and weapons (warmaster.md 10.3) ---------- */
+
+/* Battle Banner +1 Attack per stand; Sword of Might +1 to one stand every
+ * round; Sword of Fate the same in the first round only; with a character's
+ * bonus on another stand. Exact dice, 3 stands of Attack 3. */
+Test(magic, attack_items)
+{
+    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    me.magic = OM_WM_MAGIC_BATTLE_BANNER;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 12u);
+    me.magic = OM_WM_MAGIC_MIGHT;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 10u);
+    me.attack_bonus = 2; /* (3+2) + (3+1) + 3 */
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 12u);
+    me.fighting = 1;     /* one stand takes both: 3+2+1 */
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 6u);
+    me.fighting = 3;
+    me.attack_bonus = 0;
+    me.magic = OM_WM_MAGIC_FATE;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 1, 0, false), 10u);
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 9u, "first round only");
+}
+
+static void count_one_hit(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->hits_on[1] == 1;
+}
+
+/* P(one hit) from 1 attack die on B in round 1, per item and armour. */
+static void expect_one_die_item(om_wm_magic a_magic, om_wm_magic b_magic, unsigned armour,
+                                double p, bool plain)
+{
+    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, armour, 0);
+    om_wm_prepared *pp = NULL;
+    om_dice d;
+    destroyed_ctx c = {0};
+    unsigned n = plain ? 40000u : TRIALS;
+    a.magic = a_magic;
+    b.magic = b_magic;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    cr_assert_eq(om_wm_prepare_alloc(&e, &pp), OM_OK, "%s", om_error_message());
+    om_rng_seed_block(&d.rng, 97, 0);
+    d.plain = plain ? gsl_rng_alloc(gsl_rng_default) : NULL;
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_outcome o;
+        om_wm_resolve(pp, &d, &o);
+        count_one_hit(&o, &c);
+    }
+    expect_p("P(one hit)", c.destroyed, c.n, p);
+    if (d.plain)
+        gsl_rng_free(d.plain);
+    om_wm_prepared_free(pp);
+}
+
+/* One die at 4+: Sword of Cleaving re-rolls a miss: 1 - (1/2)^2 = 3/4. Against
+ * 4+ armour the Sword of Destruction makes the enemy re-roll a save:
+ * 1/2 x (1/2 + 1/2 x 1/2) = 3/8 (without: 1/4). A Banner of Shielding turns 5+
+ * into 4+: 1/2 x 1/2 = 1/4 (without: 1/3); on no armour it gives 6+: 5/12. */
+Test(magic, reroll_and_shielding_exact)
+{
+    for (int plain = 0; plain < 2; plain++) {
+        expect_one_die_item(OM_WM_MAGIC_CLEAVING, OM_WM_MAGIC_NONE, 0, 0.75, plain);
+        expect_one_die_item(OM_WM_MAGIC_DESTRUCTION, OM_WM_MAGIC_NONE, 4, 3.0 / 8.0, plain);
+    }
+    expect_one_die_item(OM_WM_MAGIC_NONE, OM_WM_MAGIC_NONE, 4, 0.25, false);
+    expect_one_die_item(OM_WM_MAGIC_NONE, OM_WM_MAGIC_SHIELDING, 5, 0.25, false);
+    expect_one_die_item(OM_WM_MAGIC_NONE, OM_WM_MAGIC_NONE, 5, 1.0 / 3.0, false);
+    expect_one_die_item(OM_WM_MAGIC_NONE, OM_WM_MAGIC_SHIELDING, 0, 5.0 / 12.0, false);
+}
+
+static void fortitude_check(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    unsigned lost = o->hits_on[1] / 4u;
+    c->n++;
+    c->destroyed += o->stands_lost[1] != (lost < 3u ? lost : 3u);
+}
+
+/* Banner of Fortitude: +1 Hits per stand, so B (Hits 3) loses a stand per 4
+ * hits in the first round, trial by trial. */
+Test(magic, fortitude_hits)
+{
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    destroyed_ctx c = {0};
+    a.charging = true;
+    b.magic = OM_WM_MAGIC_FORTITUDE;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    run(&e, 20000, 101, fortitude_check, &c);
+    cr_expect_eq(c.destroyed, 0u, "stands lost = hits / 4");
+}
+
+static void count_no_hit(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->hits_on[1] == 0;
+}
+
+/* Banner of Steadfastness: the first shooting hit of a turn is ignored; 3
+ * shots at 4+ without save: P(no hit) = P(X <= 1) = 1/2 (X ~ Bin(3, 1/2)). */
+Test(magic, steadfastness_ignores_a_shooting_hit)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    destroyed_ctx c = {0};
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    b.magic = OM_WM_MAGIC_STEADFASTNESS;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    run(&e, TRIALS, 103, count_no_hit, &c);
+    expect_p("P(no hit) with the banner", c.destroyed, c.n, 0.5);
+}
+
+/* Items only for infantry, cavalry and chariots, and not in Ancients (1.4). */
+Test(magic, validation)
+{
+    om_wm_side a = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_check_failure why;
+    a.magic = OM_WM_MAGIC_MIGHT;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.magic");
+    e.side[0] = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    e.side[0].magic = OM_WM_MAGIC_MIGHT;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
+    e.rules = rules("warmaster-ancients");
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+}

@@ -565,3 +565,14 @@ unsigned om_dice_roll_d6(om_dice *d)
         return om_dice_d6(&d->rng);
     return om_dice_plain_d6(d->plain);
 }
+
+unsigned om_dice_roll_count(om_dice *d, unsigned n, unsigned threshold)
+{
+    unsigned count = 0;
+    assert(d != NULL);
+    if (d->plain == NULL)
+        return om_dice_count_at_least(&d->rng, n, threshold);
+    for (unsigned i = 0; i < n; i++)
+        count += om_dice_plain_d6(d->plain) >= threshold;
+    return count;
+}

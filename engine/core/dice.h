@@ -195,4 +195,9 @@ unsigned om_dice_roll_sum(om_dice *d, unsigned n, unsigned *sixes);
 /* om_dice_roll_d6: one D6 through the dice source. */
 unsigned om_dice_roll_d6(om_dice *d);
 
+/* om_dice_roll_count: roll n D6 through the dice source and return how many show
+ * `threshold` or more (fast: om_dice_count_at_least; plain: one GSL call per die).
+ * For rules that must know each stage's count, such as re-rolls. */
+unsigned om_dice_roll_count(om_dice *d, unsigned n, unsigned threshold);
+
 #endif /* OM_DICE_H */

@@ -107,6 +107,19 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "only infantry and artillery can be %s (this unit is %s)",
                     om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
     }
+    /* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
+     * fantasy rule sets; Warmaster Ancients has none. */
+    if (me->magic != OM_WM_MAGIC_NONE) {
+        snprintf(path, sizeof path, "%s.magic", side);
+        if ((unsigned)me->magic >= OM_WM_MAGIC_COUNT)
+            return fail(why, path, "unknown magic item %d", (int)me->magic);
+        if (e->rules->id == OM_WM_RULES_WMA)
+            return fail(why, path, "Warmaster Ancients has no magic items");
+        if (me->unit.troop != OM_WM_INFANTRY && me->unit.troop != OM_WM_CAVALRY &&
+            me->unit.troop != OM_WM_CHARIOT)
+            return fail(why, path, "only infantry, cavalry and chariot units take magic "
+                        "items (this unit is %s)", om_wm_troop_name(me->unit.troop));
+    }
     /* A bolt skewers at most 3 stands (Bone Thrower), a cannon ball bounces 5cm. */
     if ((st = check_range(why, side, "line_stands", me->line_stands, 0, 3)))
         return st;

@@ -33,7 +33,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
 {
     const uint32_t rules = me->unit.rules;
     const bool charge_round = c->round == 1 && me->charging;
-    unsigned strikers = 0, plain, total, zero;
+    unsigned strikers = 0, plain, total;
     int mods = 0, front, flank, side;
     if (c->fighting == 0)
         return 0;
@@ -48,6 +48,8 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
         mods += 1;
     mods += (int)c->pursuit;
+    if (me->magic == OM_WM_MAGIC_BATTLE_BANNER)
+        mods += 1;
     if (rules & OM_WM_RULE_WARBAND)
         mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
     if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
@@ -65,25 +67,48 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if (c->round == 1 && (rules & OM_WM_RULE_ROUND1_FRONT_PLUS1))
         front += 1;
     side = mods - 1;
-    plain = c->fighting - c->flanked;
-    total = plain * floor0(front) + (c->flanked - strikers) * floor0(flank) +
-            strikers * floor0(side);
-    if (me->attack_bonus > 0) {
-        int base = plain > 0 ? front : c->flanked > strikers ? flank : side;
-        total += floor0(base + (int)me->attack_bonus) - floor0(base);
-    }
-    if (c->last_ditch_per_stand) {
-        /* Reading B of A3: every stand reduced to 0 still rolls one die. */
-        zero = (front <= 0 ? plain : 0u) + (flank <= 0 ? c->flanked - strikers : 0u) +
-               (side <= 0 ? strikers : 0u);
-        if (me->attack_bonus > 0 && zero > 0) {
-            int base = plain > 0 ? front : c->flanked > strikers ? flank : side;
-            if (base <= 0 && base + (int)me->attack_bonus > 0)
-                zero--;
+    /* Stand classes, best first: front-facing, flanked, striking to a side.
+     * One-stand bonuses (a joined character's, then a Sword of Might's or of
+     * Fate's) each go to the best stand still without one (A39); with fewer
+     * stands than bonuses the last stand takes the rest. */
+    {
+        int base[3] = {front, flank, side};
+        unsigned count[3], bonus[2], zero = 0;
+        int stand_value[2]; /* value of each stand that received a bonus */
+        size_t n_bonus = 0, n_bonused = 0;
+        plain = c->fighting - c->flanked;
+        count[0] = plain;
+        count[1] = c->flanked - strikers;
+        count[2] = strikers;
+        total = count[0] * floor0(base[0]) + count[1] * floor0(base[1]) +
+                count[2] * floor0(base[2]);
+        if (me->attack_bonus > 0)
+            bonus[n_bonus++] = me->attack_bonus;
+        if (me->magic == OM_WM_MAGIC_MIGHT || (me->magic == OM_WM_MAGIC_FATE && c->round == 1))
+            bonus[n_bonus++] = 1;
+        for (size_t b = 0; b < n_bonus; b++) {
+            int k = count[0] > 0 ? 0 : count[1] > 0 ? 1 : count[2] > 0 ? 2 : -1;
+            int before;
+            if (k >= 0) {
+                /* The best stand without a bonus takes it. */
+                count[k]--;
+                stand_value[n_bonused++] = base[k];
+            }
+            /* Otherwise (fewer stands than bonuses) the last stand takes it too. */
+            before = stand_value[n_bonused - 1];
+            stand_value[n_bonused - 1] += (int)bonus[b];
+            total += floor0(stand_value[n_bonused - 1]) - floor0(before);
         }
-        total += zero;
-    } else if (total == 0) {
-        total = 1; /* "A unit always rolls one Attack dice regardless" (A3 reading A) */
+        if (c->last_ditch_per_stand) {
+            /* Reading B of A3: every stand still at 0 or below rolls one die. */
+            for (int k = 0; k < 3; k++)
+                zero += base[k] <= 0 ? count[k] : 0u;
+            for (size_t b = 0; b < n_bonused; b++)
+                zero += stand_value[b] <= 0 ? 1u : 0u;
+            total += zero;
+        } else if (total == 0) {
+            total = 1; /* "A unit always rolls one Attack dice regardless" (A3 reading A) */
+        }
     }
     if (charge_round && (rules & OM_WM_RULE_HERMANN))
         total += 1;
@@ -220,6 +245,9 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
         (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
+    /* A Banner of Shielding works until its unit loses a stand (10.3). */
+    if (t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, f->stands[1 - s]))
+        return &p->melee[s][3 + f->in_open[1 - s]];
     return &p->melee[s][f->in_open[1 - s]];
 }
 
@@ -239,12 +267,33 @@ static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsign
 
 /* The hits each side scores in a round (6.5): its attack dice through the
  * dice test against the enemy, less maniple saves. hits[s] are scored by s. */
+/*
+ * Hits of a side whose magic weapon re-rolls dice (10.3), rolled stage by
+ * stage: to hit, re-rolling one miss (Sword of Cleaving); then the saves, the
+ * enemy re-rolling one successful save (Sword of Destruction).
+ */
+static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om_wm_magic magic)
+{
+    unsigned hit = om_dice_roll_count(d, dice, t->to_hit), saved;
+    if (magic == OM_WM_MAGIC_CLEAVING && hit < dice && om_dice_roll_d6(d) >= t->to_hit)
+        hit++;
+    saved = t->save >= 7 ? 0u : om_dice_roll_count(d, hit, t->save);
+    if (magic == OM_WM_MAGIC_DESTRUCTION && saved > 0 && om_dice_roll_d6(d) < t->save)
+        saved--;
+    return hit - saved;
+}
+
 static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsigned round,
                        unsigned hits[2])
 {
     for (int s = 0; s < 2; s++) {
         unsigned dice = round_dice(p, f, s, round);
-        hits[s] = maniple_saves(p, d, 1 - s, om_dice_hits(d, melee_test(p, f, s, round), dice));
+        om_wm_magic magic = p->e.side[s].magic;
+        const om_dice_test *test = melee_test(p, f, s, round);
+        unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION)
+                         ? staged_hits(d, test, dice, magic)
+                         : om_dice_hits(d, test, dice);
+        hits[s] = maniple_saves(p, d, 1 - s, h);
     }
 }
 
@@ -457,7 +506,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). */
     if (e->side[s].stand_and_shoot) {
-        f->shot[s] = om_wm_shoot_charger(p, d, s);
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s));
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);
@@ -491,7 +540,7 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
     struct om_wm_round1 *t;
     om_status st;
 
-    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE))
+    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED))
         return OM_OK;
     for (int s = 0; s < 2; s++) {
         dice[s] = p->round1_dice[s][start->stands[s]];
@@ -563,6 +612,8 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
         p->in_play |= (r & OM_WM_RULE_LEGION) ? OM_WM_PLAY_LEGION : 0u;
         p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
         p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
+        p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION
+                          ? OM_WM_PLAY_STAGED : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
     fight_start(&p->e, &f);

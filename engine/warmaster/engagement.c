@@ -9,6 +9,12 @@
 #include "wm.h"
 #include "wm_int.h"
 
+/* A save one better: none becomes 6+ (A27), never better than 3+ (1.1). */
+static unsigned one_better(unsigned save)
+{
+    return save >= 7u ? 6u : save > 3u ? save - 1u : save;
+}
+
 /* Build the dice test of a to-hit and a save score, sharing a table with an
  * earlier test of the same probability. */
 static om_status make_test(om_wm_prepared *p, unsigned *n_tables, om_dice_test *t,
@@ -46,6 +52,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
     p->e = *e;
+    /* A Banner of Fortitude gives every stand +1 Hits for the engagement (10.3). */
+    for (int s = 0; s < 2; s++)
+        if (e->side[s].magic == OM_WM_MAGIC_FORTITUDE)
+            p->e.side[s].unit.hits++;
+    e = &p->e;
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
         om_wm_side foe_in_open = *foe;
@@ -54,7 +65,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
         unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
-        unsigned charger_save = volley_save;
+        unsigned charger_save = volley_save, shielded = save;
         foe_in_open.position = OM_WM_OPEN;
         hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
         /* The Ethereal Host hits on 4+ whatever the cover (army list). */
@@ -68,12 +79,24 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         /* The enemy's shieldwall: its save one better, none becoming 6+
          * (seed 001 l.4579). Built for every pairing; used only when it applies. */
         if (st == OM_OK)
-            st = make_test(p, &n_tables, &p->melee[s][2], hit,
-                           save == 7u ? 6u : save > 3u ? save - 1u : save);
-        /* Shooting: +1 to hit for the list's sharpshooters, and armour one
-         * worse against piercing shots, 6+ becoming no save (army lists). A
-         * cannon's volley allows no save and counts cover one step lower;
-         * its grapeshot at chargers allows saves (5.10). */
+            st = make_test(p, &n_tables, &p->melee[s][2], hit, one_better(save));
+        /* The enemy's Banner of Shielding: its save one better, none becoming
+         * 6+ (A27), while it has lost no stand (10.3). */
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][3], hit, one_better(save));
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][4], hit_open, one_better(save));
+        /* Shooting comes before any combat loss, so a target's working Banner
+         * of Shielding improves its armour first (10.3, A27); then +1 to hit
+         * for the list's sharpshooters, and armour one worse against piercing
+         * shots, 6+ becoming no save (army lists). A cannon's volley allows no
+         * save and counts cover one step lower; its grapeshot at chargers
+         * allows saves (5.10). */
+        if (foe->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(foe, foe->unit.stands)) {
+            shielded = one_better(save);
+            if (shots_saved)
+                volley_save = shielded;
+        }
         if ((rules & OM_WM_RULE_SHOTS_PLUS1) && volley_hit > 2)
             volley_hit--;
         if ((rules & OM_WM_RULE_SHOTS_PIERCE) && volley_save < 7)
@@ -83,7 +106,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
             om_wm_position pos = om_wm_effective_position(foe);
             volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
             volley_save = 7;
-            charger_save = save;
+            charger_save = shielded;
         }
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot[s], volley_hit, volley_save);

@@ -116,3 +116,15 @@ const char *const om_wm_behind_names[OM_WM_BEHIND_COUNT] = {
     [OM_WM_BEHIND_ENEMY] = "enemy",         [OM_WM_BEHIND_UNYIELDING] = "unyielding",
     [OM_WM_BEHIND_FRIENDS] = "friends",     [OM_WM_BEHIND_TABLE_EDGE] = "table-edge",
 };
+
+const char *const om_wm_magic_names[OM_WM_MAGIC_COUNT] = {
+    [OM_WM_MAGIC_NONE] = "none",
+    [OM_WM_MAGIC_BATTLE_BANNER] = "battle-banner",
+    [OM_WM_MAGIC_SHIELDING] = "banner-of-shielding",
+    [OM_WM_MAGIC_FORTITUDE] = "banner-of-fortitude",
+    [OM_WM_MAGIC_STEADFASTNESS] = "banner-of-steadfastness",
+    [OM_WM_MAGIC_DESTRUCTION] = "sword-of-destruction",
+    [OM_WM_MAGIC_FATE] = "sword-of-fate",
+    [OM_WM_MAGIC_CLEAVING] = "sword-of-cleaving",
+    [OM_WM_MAGIC_MIGHT] = "sword-of-might",
+};

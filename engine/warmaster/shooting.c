@@ -141,7 +141,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
     const om_wm_side *target = &p->e.side[1 - shooter];
     unsigned carried = 0, left = stands, dice, sixes = 0;
 
-    v->hits = om_wm_shoot(p, d, shooter);
+    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter));
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
     v->drive_back_cm = 0;
     v->confused = v->routed = v->off_table = false;

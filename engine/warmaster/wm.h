@@ -138,6 +138,25 @@ typedef enum om_wm_behind {
     OM_WM_BEHIND_COUNT
 } om_wm_behind;
 
+/* A magic standard or weapon with a dice effect in an engagement (warmaster.md
+ * 10.3; Warmaster 1.1 and Revolution). The simulated engagement is taken to be
+ * the unit's first, for the items that say "first combat engagement". */
+typedef enum om_wm_magic {
+    OM_WM_MAGIC_NONE = 0,
+    OM_WM_MAGIC_BATTLE_BANNER,     /* +1 Attack to every stand */
+    OM_WM_MAGIC_SHIELDING,         /* armour one better (none -> 6+, at best 3+) until a stand is lost */
+    OM_WM_MAGIC_FORTITUDE,         /* +1 Hits per stand */
+    OM_WM_MAGIC_STEADFASTNESS,     /* ignore 1 shooting hit per turn until a stand is lost */
+    OM_WM_MAGIC_DESTRUCTION,       /* the enemy re-rolls one successful save each round */
+    OM_WM_MAGIC_FATE,              /* +1 Attack to one stand in the first round */
+    OM_WM_MAGIC_CLEAVING,          /* re-roll one failed Attack die each round */
+    OM_WM_MAGIC_MIGHT,             /* +1 Attack to one stand in every round */
+    OM_WM_MAGIC_COUNT
+} om_wm_magic;
+
+/* Item ids as scenario files write them ("battle-banner", ...), by om_wm_magic. */
+extern const char *const om_wm_magic_names[]; /* [OM_WM_MAGIC_COUNT] */
+
 /* One side of an engagement: its unit plus what the geometry decided. */
 typedef struct om_wm_side {
     om_wm_unit unit;          /* the unit's values */
@@ -165,6 +184,7 @@ typedef struct om_wm_side {
     bool dense_terrain;       /* in woods, villages, marsh or steep hills (shieldwall) */
     uint8_t line_stands;      /* enemy stands in this side's line of fire (cannon bounce,
                                  bolt-thrower skewer): 1..3, 0 meaning 1 */
+    om_wm_magic magic;        /* the unit's magic item, if any */
 } om_wm_side;
 
 /* What an engagement simulates. */
@@ -297,14 +317,16 @@ typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_dice_test shoot[2];        /* side i shooting at the other side (a volley) */
     om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
-    om_dice_test melee[2][3];     /* side i fighting the other: [0] as declared, [1] in the
-                                     open, [2] as declared with its round 1 shieldwall save */
+    om_dice_test melee[2][5];     /* side i fighting the other: [0] as declared, [1] in the
+                                     open, [2] as declared with its round 1 shieldwall save,
+                                     [3] and [4] as [0] and [1] against its Banner of
+                                     Shielding (while it has lost no stand) */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
-    om_binom_table *tables[12];   /* owned tables behind the tests above */
+    om_binom_table *tables[16];   /* owned tables behind the tests above */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;

@@ -12,6 +12,23 @@
  * drive-back sums of units that rout, where the exact figure does not matter). */
 static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t)v; }
 
+/* Whether a unit's item that lasts "until the unit loses a stand" still works:
+ * it has all its starting stands and started at full strength (10.3). */
+static inline bool om_wm_magic_intact(const om_wm_side *me, unsigned stands)
+{
+    return stands == me->unit.stands && (me->unit.size == 0 || me->unit.size == me->unit.stands);
+}
+
+/* Shooting hits on `target` after its Banner of Steadfastness, which ignores one
+ * a turn while it works (10.3). */
+static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands, unsigned hits)
+{
+    if (target->magic == OM_WM_MAGIC_STEADFASTNESS && hits > 0 &&
+        om_wm_magic_intact(target, stands))
+        return hits - 1;
+    return hits;
+}
+
 /* Unsaved hits scored by side `shooter` in a volley at the other side (5.2-5.3). */
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter);
 
@@ -42,6 +59,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 #define OM_WM_PLAY_LEGION     (1u << 2) /* a side is a legion */
 #define OM_WM_PLAY_SCYTHED    (1u << 3) /* a side is scythed chariots */
 #define OM_WM_PLAY_SHOOTING   (1u << 4) /* shooting before contact (first, or at chargers) */
+#define OM_WM_PLAY_STAGED     (1u << 5) /* a magic weapon re-rolls dice: hits by stages */
 
 /* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
