@@ -893,7 +893,7 @@ om_status om_army_unmodelled_add(char *unmodelled, size_t cap, const char *id)
     return OM_OK;
 }
 
-om_status om_army_rules_to_wm(char *const *ids, size_t n, uint32_t *flags, char *unmodelled,
+om_status om_army_rules_to_wm(char *const *ids, size_t n, om_wm_rules *flags, char *unmodelled,
                               size_t cap)
 {
     om_status st;

@@ -208,7 +208,7 @@ om_status om_army_find(const char *ruleset, const char *ref, om_army **army,
  * start; ids already there are not repeated). Nothing is dropped: if the list
  * does not fit, the result is OM_EINVAL ("too many special rules to record").
  */
-om_status om_army_rules_to_wm(char *const *ids, size_t n, uint32_t *flags, char *unmodelled,
+om_status om_army_rules_to_wm(char *const *ids, size_t n, om_wm_rules *flags, char *unmodelled,
                               size_t cap);
 
 /*

@@ -737,7 +737,7 @@ static om_status join_rules(const om_yaml_ctx *c, const char *side, const char *
     om_status st;
     for (size_t i = 0; i < e->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
-        if (sp && sp->flag != 0 && (sp->flag & ~(uint32_t)JOIN_RULES) == 0)
+        if (sp && sp->flag != 0 && (sp->flag & ~(om_wm_rules)JOIN_RULES) == 0)
             u->rules |= sp->flag;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
                                               e->rules[i])))

@@ -46,7 +46,7 @@ static json_t *unit_json(const om_wm_unit *u)
 {
     json_t *rules = json_array();
     for (size_t i = 0; rules && i < om_wm_special_count(); i++) {
-        const uint32_t flag = om_wm_special_at(i)->flag;
+        const om_wm_rules flag = om_wm_special_at(i)->flag;
         if (flag != 0 && (u->rules & flag) == flag)
             json_array_append_new(rules, json_string(om_wm_special_at(i)->id));
     }

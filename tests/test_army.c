@@ -772,7 +772,7 @@ Test(army, rules_to_wm_never_drops_a_rule)
 {
     char *ids[] = { "alpha", "terror", "beta", "alpha" };
     char list[12] = "";
-    uint32_t flags = 0;
+    om_wm_rules flags = 0;
     cr_assert_eq(om_army_rules_to_wm(ids, 2, &flags, list, sizeof list), OM_OK);
     cr_assert_eq(flags, OM_WM_RULE_TERROR);
     cr_assert_str_eq(list, "alpha");

@@ -27,7 +27,7 @@ static const om_wm_ruleset *rules(const char *name)
 }
 
 static om_wm_side side_of(const char *name, om_wm_troop t, unsigned stands, unsigned attacks,
-                          unsigned hits, unsigned armour, uint32_t flags)
+                          unsigned hits, unsigned armour, om_wm_rules flags)
 {
     om_wm_side s;
     memset(&s, 0, sizeof s);
@@ -313,7 +313,7 @@ static void count_volley(const om_wm_outcome *o, void *ctx)
     c->driven += o->drive_back_cm > 0 || o->routed[1];
 }
 
-static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size, uint32_t flags)
+static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size, om_wm_rules flags)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, archers, 2, 3, 0, 0);
     om_wm_side b = side_of("Warriors", OM_WM_INFANTRY, stands, 3, 3, 0, flags);
@@ -508,7 +508,7 @@ static void legion_check(const om_wm_outcome *o, void *ctx)
  * phalanx and skirmish rear supports do not count (l.1770, l.1782). */
 Test(ancients, legion_result_and_rear_supports)
 {
-    struct { uint32_t flags; unsigned flanked, supports, rear, expect; } cases[] = {
+    struct { om_wm_rules flags; unsigned flanked, supports, rear, expect; } cases[] = {
         {OM_WM_RULE_LEGION, 0, 0, 0, 3}, {OM_WM_RULE_LEGION, 1, 0, 0, 2}, {0, 0, 0, 0, 0},
         {OM_WM_RULE_PHALANX, 0, 3, 3, 0}, {OM_WM_RULE_PHALANX, 0, 3, 1, 2},
         {OM_WM_RULE_SKIRMISH, 0, 2, 2, 0}, {0, 0, 3, 3, 3},
@@ -717,7 +717,7 @@ static void count_hits(const om_wm_outcome *o, void *ctx)
 }
 
 /* Mean unsaved hits of a 3-shot volley at armour `armour`. */
-static double volley_mean(uint32_t flags, unsigned armour)
+static double volley_mean(om_wm_rules flags, unsigned armour)
 {
     om_wm_side a = side_of("Handgunners", OM_WM_INFANTRY, 3, 3, 3, 0, flags);
     om_wm_side b = side_of("Target", OM_WM_INFANTRY, 3, 3, 3, armour, 0);
@@ -733,7 +733,7 @@ static double volley_mean(uint32_t flags, unsigned armour)
  * to hit): means of Bin(3, p) at 5 sigma. */
 Test(army_rules, shooting_pierce_and_plus_one)
 {
-    struct { uint32_t flags; unsigned armour; double p; } cases[] = {
+    struct { om_wm_rules flags; unsigned armour; double p; } cases[] = {
         {0, 6, 0.5 * 5.0 / 6.0},                    /* 4+ to hit, 6+ saves */
         {OM_WM_RULE_SHOTS_PIERCE, 6, 0.5},          /* 6+ -> no save */
         {OM_WM_RULE_SHOTS_PIERCE, 4, 0.5 * 4.0 / 6.0}, /* 4+ -> 5+ */
@@ -758,7 +758,7 @@ static void count_second_rounds(const om_wm_outcome *o, void *ctx)
 
 /* Pursuit permissions: infantry with PURSUES_ANY pursues cavalry; nobody on
  * foot pursues a flyer unless it is pursuable (6.11 #1, #5; army lists). */
-static unsigned long pursuits(uint32_t a_flags, om_wm_troop b_troop, uint32_t b_flags)
+static unsigned long pursuits(om_wm_rules a_flags, om_wm_troop b_troop, om_wm_rules b_flags)
 {
     om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 3, 4, 3, 5, a_flags);
     om_wm_side b = side_of("Enemy", b_troop, 3, 2, 3, 0, b_flags);

@@ -31,7 +31,7 @@ static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
                                 const om_wm_side *foe, const om_wm_round_case *c)
 {
-    const uint32_t rules = me->unit.rules;
+    const om_wm_rules rules = me->unit.rules;
     const bool charge_round = c->round == 1 && me->charging;
     unsigned strikers = 0, plain, total;
     int mods = 0, front, flank, side;
@@ -605,7 +605,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     p->in_play = 0;
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
-        uint32_t r = me->unit.rules;
+        om_wm_rules r = me->unit.rules;
         p->in_play |= (r & OM_WM_RULE_SHIELDWALL) ? OM_WM_PLAY_SHIELDWALL : 0u;
         p->in_play |= (r & OM_WM_RULE_MANIPLE) && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE
                                                                          : 0u;

@@ -60,7 +60,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
         om_wm_side foe_in_open = *foe;
-        uint32_t rules = me->unit.rules;
+        om_wm_rules rules = me->unit.rules;
         bool shots_saved = !(rules & OM_WM_RULE_SHOTS_NO_SAVE);
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;

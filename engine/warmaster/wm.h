@@ -46,41 +46,43 @@ typedef enum om_wm_ruleset_id {
     OM_WM_RULES_COUNT
 } om_wm_ruleset_id;
 
-/* Special rules a unit can carry, as flags (the army data names them). */
-#define OM_WM_RULE_TERROR       (1u << 0) /* enemies in contact fight at -1 (6.4) */
-#define OM_WM_RULE_SHOTS_NO_SAVE (1u << 1) /* its shooting allows no armour save (5.3) */
+/* Special rules a unit can carry, as bits of an om_wm_rules (the army data names
+ * them; engine/warmaster/special.c maps names to bits). */
+typedef uint64_t om_wm_rules;
+#define OM_WM_RULE_TERROR       (UINT64_C(1) << 0) /* enemies in contact fight at -1 (6.4) */
+#define OM_WM_RULE_SHOTS_NO_SAVE (UINT64_C(1) << 1) /* its shooting allows no armour save (5.3) */
 /* Warmaster Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES). */
-#define OM_WM_RULE_WARBAND      (1u << 2)  /* +1 pursuing, -1 after retreating; drive-back dice +-1 */
-#define OM_WM_RULE_SHOCK        (1u << 3)  /* long-based: +1 per stand charging or pursuing */
-#define OM_WM_RULE_CHARGE_PLUS1 (1u << 4)  /* +1 more Attack charging in the open */
-#define OM_WM_RULE_SCYTHED      (1u << 5)  /* +1 more charging; one round then removed; confuses */
-#define OM_WM_RULE_SHIELDWALL   (1u << 6)  /* armour 1 better in round 1 when charged */
-#define OM_WM_RULE_PHALANX      (1u << 7)  /* base Attack 0 striking to flank/rear; no rear support */
-#define OM_WM_RULE_LEGION       (1u << 8)  /* round 1: +1 result per front-fighting stand */
-#define OM_WM_RULE_MANIPLE      (1u << 9)  /* a 6 per rear-supporting maniple stand saves a hit */
-#define OM_WM_RULE_IGNORES_TERROR (1u << 10) /* not affected by enemy terror */
-#define OM_WM_RULE_NO_STAND_AND_SHOOT (1u << 11) /* cannot shoot at chargers (heavy artillery) */
-#define OM_WM_RULE_HERMANN      (1u << 12) /* +1 die per unit in round 1 when charging */
-#define OM_WM_RULE_SKIRMISH     (1u << 13) /* skirmish infantry supports only from the side */
+#define OM_WM_RULE_WARBAND      (UINT64_C(1) << 2)  /* +1 pursuing, -1 after retreating; drive-back dice +-1 */
+#define OM_WM_RULE_SHOCK        (UINT64_C(1) << 3)  /* long-based: +1 per stand charging or pursuing */
+#define OM_WM_RULE_CHARGE_PLUS1 (UINT64_C(1) << 4)  /* +1 more Attack charging in the open */
+#define OM_WM_RULE_SCYTHED      (UINT64_C(1) << 5)  /* +1 more charging; one round then removed; confuses */
+#define OM_WM_RULE_SHIELDWALL   (UINT64_C(1) << 6)  /* armour 1 better in round 1 when charged */
+#define OM_WM_RULE_PHALANX      (UINT64_C(1) << 7)  /* base Attack 0 striking to flank/rear; no rear support */
+#define OM_WM_RULE_LEGION       (UINT64_C(1) << 8)  /* round 1: +1 result per front-fighting stand */
+#define OM_WM_RULE_MANIPLE      (UINT64_C(1) << 9)  /* a 6 per rear-supporting maniple stand saves a hit */
+#define OM_WM_RULE_IGNORES_TERROR (UINT64_C(1) << 10) /* not affected by enemy terror */
+#define OM_WM_RULE_NO_STAND_AND_SHOOT (UINT64_C(1) << 11) /* cannot shoot at chargers (heavy artillery) */
+#define OM_WM_RULE_HERMANN      (UINT64_C(1) << 12) /* +1 die per unit in round 1 when charging */
+#define OM_WM_RULE_SKIRMISH     (UINT64_C(1) << 13) /* skirmish infantry supports only from the side */
 /* Behaviours shared by many army-list rules (Warmaster 1.1 and Revolution lists). */
-#define OM_WM_RULE_NO_DRIVE_BACK (1u << 14) /* never driven back by shooting */
-#define OM_WM_RULE_MUST_PURSUE  (1u << 15) /* pursues whenever the rules allow */
-#define OM_WM_RULE_DRIVE_BACK_MINUS1 (1u << 16) /* rolls one drive-back die fewer */
-#define OM_WM_RULE_SHOTS_PIERCE (1u << 17) /* its shots make enemy armour one worse */
-#define OM_WM_RULE_SHOTS_PLUS1  (1u << 18) /* +1 to hit when shooting */
-#define OM_WM_RULE_NO_CHARGE_BONUS (1u << 19) /* gets no charge bonus */
-#define OM_WM_RULE_ROUND1_FRONT_PLUS1 (1u << 20) /* +1 Attack per front stand in round 1 */
-#define OM_WM_RULE_PLUS1_VS_MONSTERS (1u << 21) /* +1 Attack per stand against monsters */
-#define OM_WM_RULE_PURSUES_ANY  (1u << 22) /* may pursue cavalry and chariots (infantry) */
-#define OM_WM_RULE_FLY          (1u << 23) /* flyer: non-flyers cannot pursue it */
-#define OM_WM_RULE_PURSUABLE    (1u << 24) /* a flyer that non-flyers may still pursue */
-#define OM_WM_RULE_NO_SUPPORT   (1u << 25) /* can neither support nor be supported */
-#define OM_WM_RULE_REGENERATE   (1u << 26) /* regenerates one outstanding hit each round */
-#define OM_WM_RULE_COUNTS_DEFENDED (1u << 27) /* always counts as defended (Steam Tank) */
-#define OM_WM_RULE_HITS_ON_4    (1u << 28) /* its combat attacks hit on 4+ whatever the cover */
-#define OM_WM_RULE_CANNON       (1u << 29) /* volleys: no save, cover one step lower; at
+#define OM_WM_RULE_NO_DRIVE_BACK (UINT64_C(1) << 14) /* never driven back by shooting */
+#define OM_WM_RULE_MUST_PURSUE  (UINT64_C(1) << 15) /* pursues whenever the rules allow */
+#define OM_WM_RULE_DRIVE_BACK_MINUS1 (UINT64_C(1) << 16) /* rolls one drive-back die fewer */
+#define OM_WM_RULE_SHOTS_PIERCE (UINT64_C(1) << 17) /* its shots make enemy armour one worse */
+#define OM_WM_RULE_SHOTS_PLUS1  (UINT64_C(1) << 18) /* +1 to hit when shooting */
+#define OM_WM_RULE_NO_CHARGE_BONUS (UINT64_C(1) << 19) /* gets no charge bonus */
+#define OM_WM_RULE_ROUND1_FRONT_PLUS1 (UINT64_C(1) << 20) /* +1 Attack per front stand in round 1 */
+#define OM_WM_RULE_PLUS1_VS_MONSTERS (UINT64_C(1) << 21) /* +1 Attack per stand against monsters */
+#define OM_WM_RULE_PURSUES_ANY  (UINT64_C(1) << 22) /* may pursue cavalry and chariots (infantry) */
+#define OM_WM_RULE_FLY          (UINT64_C(1) << 23) /* flyer: non-flyers cannot pursue it */
+#define OM_WM_RULE_PURSUABLE    (UINT64_C(1) << 24) /* a flyer that non-flyers may still pursue */
+#define OM_WM_RULE_NO_SUPPORT   (UINT64_C(1) << 25) /* can neither support nor be supported */
+#define OM_WM_RULE_REGENERATE   (UINT64_C(1) << 26) /* regenerates one outstanding hit each round */
+#define OM_WM_RULE_COUNTS_DEFENDED (UINT64_C(1) << 27) /* always counts as defended (Steam Tank) */
+#define OM_WM_RULE_HITS_ON_4    (UINT64_C(1) << 28) /* its combat attacks hit on 4+ whatever the cover */
+#define OM_WM_RULE_CANNON       (UINT64_C(1) << 29) /* volleys: no save, cover one step lower; at
                                               chargers: grapeshot, 2 Attacks, saves allowed */
-#define OM_WM_RULE_LINE_FIRE    (1u << 30) /* +1 shooting Attack per extra target stand in
+#define OM_WM_RULE_LINE_FIRE    (UINT64_C(1) << 30) /* +1 shooting Attack per extra target stand in
                                               its line of fire (bounce, skewer) */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
@@ -89,7 +91,7 @@ typedef enum om_wm_ruleset_id {
 /* A special rule the engine implements (special.c). */
 typedef struct om_wm_special {
     const char *id;      /* rule id as used in army data and scenarios, e.g. "terror" */
-    uint32_t flag;       /* the OM_WM_RULE_* flag it sets on a unit */
+    om_wm_rules flag;    /* the OM_WM_RULE_* bits it sets on a unit */
     const char *effect;  /* one sentence: what the engine does with it */
     const char *section; /* digest section it implements */
 } om_wm_special;
@@ -115,7 +117,7 @@ typedef struct om_wm_unit {
     uint8_t armour;      /* save score 3..6; 0 means no save */
     uint8_t pace_cm;     /* full-pace move in cm: a drive back beyond it routs */
     uint16_t points;     /* points value of the whole unit (0: unknown) */
-    uint32_t rules;      /* OM_WM_RULE_* flags */
+    om_wm_rules rules;   /* OM_WM_RULE_* bits */
     char unmodelled[192]; /* comma-separated ids of its special rules the engine does not
                              model yet (reported with every run, never dropped) */
 } om_wm_unit;
