@@ -727,7 +727,8 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
  * the unit terrifying (digest 8: mount rules such as terror come from the
  * lists), and Hermann's extra die in a charge goes to the unit he leads
  * (Ancients, seed 001 l.3882: the list gives it to Noble and Warrior units). */
-#define JOIN_RULES (OM_WM_RULE_TERROR | OM_WM_RULE_HERMANN)
+#define JOIN_RULES (OM_WM_RULE_TERROR | OM_WM_RULE_HERMANN | OM_WM_RULE_ARMOUR_PLUS1_MELEE | \
+                    OM_WM_RULE_REROLL_ONE_PER_TURN)
 
 /* Add the rules of a joining character or mount to the unit: those of
  * JOIN_RULES take effect; every other rule is recorded as not modelled. */

@@ -1157,3 +1157,78 @@ Test(magic, validation)
     e.rules = rules("warmaster-ancients");
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
 }
+
+/* ---------- More Ancients rules (rule_effects_ancients.md R8, R18, R22, R24) ---------- */
+
+typedef struct rampage_ctx {
+    unsigned long lost, hit; /* elephants beaten and alive; winner confused or destroyed */
+    bool destroyed;          /* count destroyed winners instead of confused ones */
+} rampage_ctx;
+
+static void count_rampage(const om_wm_outcome *o, void *ctx)
+{
+    rampage_ctx *c = ctx;
+    if (o->round1_winner != OM_WM_SIDE_A || o->stands_lost[1] == 2)
+        return; /* the elephants must have lost the round and retreated */
+    c->lost++;
+    c->hit += c->destroyed ? o->destroyed[0] : o->confused[0];
+}
+
+/* Retreating elephants rampage: the winner in contact is confused on a 6, or
+ * destroyed on a 6 if it was confused already (seed 001 l.4495-4497). */
+Test(ancients, elephants_rampage)
+{
+    for (int confused = 0; confused < 2; confused++) {
+        om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, 0);
+        om_wm_side b = side_of("Elephants", OM_WM_MONSTER, 2, 1, 4, 0,
+                               OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE);
+        rampage_ctx c = {.destroyed = confused};
+        a.confused = confused;
+        a.charging = !confused;
+        b.charging = confused; /* a confused unit cannot charge: the elephants do */
+        om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+        run(&e, TRIALS, 107, count_rampage, &c);
+        cr_assert_gt(c.lost, 1000u);
+        expect_p(confused ? "P(confused winner destroyed)" : "P(winner confused)", c.hit, c.lost,
+                 1.0 / 6.0);
+    }
+}
+
+/* Leonidas: his unit's armour one better in combat: Hoplites 5+ -> 4+, so one
+ * die at 4+ hits and is not saved with P = 1/4 (1/3 without). Ashurbanipal:
+ * one missed die re-rolled in the turn's first round: P(1 hit) = 3/4 in the
+ * open, 5/9 against defended infantry (1/2 and 1/3 without). */
+Test(ancients, leonidas_and_ashurbanipal)
+{
+    struct { om_wm_rules a_rules, b_rules; unsigned armour; om_wm_position pos; double p; } cases[] = {
+        {0, OM_WM_RULE_ARMOUR_PLUS1_MELEE, 5, OM_WM_OPEN, 0.25},
+        {0, 0, 5, OM_WM_OPEN, 1.0 / 3.0},
+        {OM_WM_RULE_REROLL_ONE_PER_TURN, 0, 0, OM_WM_OPEN, 0.75},
+        {OM_WM_RULE_REROLL_ONE_PER_TURN, 0, 0, OM_WM_DEFENDED, 5.0 / 9.0},
+        {0, 0, 0, OM_WM_DEFENDED, 1.0 / 3.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, cases[i].a_rules);
+        om_wm_side b = side_of("Hoplites", OM_WM_INFANTRY, 3, 3, 3, cases[i].armour,
+                               cases[i].b_rules);
+        destroyed_ctx c = {0};
+        b.position = cases[i].pos;
+        om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+        run(&e, TRIALS, 109, count_one_hit, &c);
+        expect_p("P(one hit)", c.destroyed, c.n, cases[i].p);
+    }
+}
+
+/* Light artillery: one die per stand in its line of flight, up to 3 (l.4538). */
+Test(ancients, light_artillery_line_of_flight)
+{
+    const om_wm_special *la = om_wm_special_find("light-artillery");
+    om_wm_side s = side_of("Scorpions", OM_WM_ARTILLERY, 2, 1, 3, 0, 0);
+    cr_assert_not_null(la);
+    s.unit.rules = la->flag;
+    s.unit.shots = 1;
+    s.unit.range_cm = 40;
+    cr_expect_eq(om_wm_shots(&s, false), 2u);
+    s.line_stands = 3;
+    cr_expect_eq(om_wm_shots(&s, false), 6u);
+}

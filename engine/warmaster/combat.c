@@ -245,8 +245,10 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
         (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
-    /* A Banner of Shielding works until its unit loses a stand (10.3). */
-    if (t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, f->stands[1 - s]))
+    /* A Banner of Shielding works until its unit loses a stand (10.3);
+     * Leonidas improves his unit's armour in every round (Ancients). */
+    if ((t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, f->stands[1 - s])) ||
+        (t->unit.rules & OM_WM_RULE_ARMOUR_PLUS1_MELEE))
         return &p->melee[s][3 + f->in_open[1 - s]];
     return &p->melee[s][f->in_open[1 - s]];
 }
@@ -272,10 +274,12 @@ static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsign
  * stage: to hit, re-rolling one miss (Sword of Cleaving); then the saves, the
  * enemy re-rolling one successful save (Sword of Destruction).
  */
-static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om_wm_magic magic)
+static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om_wm_magic magic,
+                            bool reroll_miss)
 {
     unsigned hit = om_dice_roll_count(d, dice, t->to_hit), saved;
-    if (magic == OM_WM_MAGIC_CLEAVING && hit < dice && om_dice_roll_d6(d) >= t->to_hit)
+    if ((magic == OM_WM_MAGIC_CLEAVING || reroll_miss) && hit < dice &&
+        om_dice_roll_d6(d) >= t->to_hit)
         hit++;
     saved = t->save >= 7 ? 0u : om_dice_roll_count(d, hit, t->save);
     if (magic == OM_WM_MAGIC_DESTRUCTION && saved > 0 && om_dice_roll_d6(d) < t->save)
@@ -284,14 +288,17 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
 }
 
 static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsigned round,
-                       unsigned hits[2])
+                       bool first_of_turn, unsigned hits[2])
 {
     for (int s = 0; s < 2; s++) {
         unsigned dice = round_dice(p, f, s, round);
         om_wm_magic magic = p->e.side[s].magic;
         const om_dice_test *test = melee_test(p, f, s, round);
-        unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION)
-                         ? staged_hits(d, test, dice, magic)
+        /* Ashurbanipal: once a turn, one missed attack die re-rolled; the
+         * engine spends it in the turn's first round (Ancients, A27). */
+        bool reroll = first_of_turn && (p->e.side[s].unit.rules & OM_WM_RULE_REROLL_ONE_PER_TURN);
+        unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION || reroll)
+                         ? staged_hits(d, test, dice, magic, reroll)
                          : om_dice_hits(d, test, dice);
         hits[s] = maniple_saves(p, d, 1 - s, h);
     }
@@ -376,7 +383,7 @@ struct om_wm_round1 {
 
 /* One combat round with its dice (round_hits, then apply_round). */
 static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned round,
-                       unsigned result[2], unsigned hits_on[2])
+                       bool first_of_turn, unsigned result[2], unsigned hits_on[2])
 {
     unsigned hits[2];
     if (round == 1 && p->round1 != NULL && d->plain == NULL) {
@@ -390,7 +397,7 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
         }
         return en->winner;
     }
-    round_hits(p, d, f, round, hits);
+    round_hits(p, d, f, round, first_of_turn, hits);
     return apply_round(p, f, round, hits, result, hits_on);
 }
 
@@ -612,7 +619,8 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
         p->in_play |= (r & OM_WM_RULE_LEGION) ? OM_WM_PLAY_LEGION : 0u;
         p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
         p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
-        p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION
+        p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
+                              (r & OM_WM_RULE_REROLL_ONE_PER_TURN)
                           ? OM_WM_PLAY_STAGED : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
@@ -662,7 +670,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         unsigned cm;
         round++;
         phase_round++;
-        winner = fight_round(p, d, &f, round, result, hits_on);
+        winner = fight_round(p, d, &f, round, phase_round == 1, result, hits_on);
         if (round == 1) {
             o->round1_winner = (uint8_t)winner;
             o->result[0] = om_wm_sat8(result[0]);
@@ -695,6 +703,18 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
         retreat(p, d, &f, l, cm);
         f.retreated[l] = true;
+        /* Retreating elephants rampage through the enemy they touch: a 6
+         * confuses it, or destroys it if it was confused already; results
+         * stand. A unit left with no enemy loses the engagement (Ancients). */
+        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && om_dice_roll_d6(d) == 6) {
+            if (f.confused[winner]) {
+                f.stands[winner] = 0;
+                f.carried[winner] = 0;
+                winner = l;
+                break;
+            }
+            f.confused[winner] = true;
+        }
         if (f.stands[l] == 0 || !whole || scythed_gone)
             break;
         /* A unit that retreated has lost its position for good (6.15, A8). */

@@ -43,9 +43,19 @@ static const om_wm_special om_wm_specials[] = {
      "seed 001 l.4501-4507"},
     {"heavy-artillery", OM_WM_RULE_NO_STAND_AND_SHOOT | OM_WM_RULE_SHOTS_NO_SAVE,
      "shooting allows no armour save; cannot shoot at chargers", "seed 001 l.4513-4515"},
-    {"light-artillery", OM_WM_RULE_SHOTS_NO_SAVE,
-     "shooting allows no armour save; may shoot at chargers (its piercing of 3 stands is "
-     "not modelled)", "seed 001 l.4536-4544"},
+    {"light-artillery", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
+     "shooting allows no armour save; one die per stand in its line of flight, up to 3 "
+     "(line_stands); may shoot at chargers", "seed 001 l.4536-4544"},
+    {"elephants", OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE,
+     "cause terror (+2 charging, as monsters); retreating, they rampage: the enemy they "
+     "touch is confused on a 6, destroyed if it was confused (contacts with other units "
+     "are outside a two-unit engagement)", "seed 001 l.4489-4499"},
+    {"leonidas", OM_WM_RULE_ARMOUR_PLUS1_MELEE,
+     "the unit he fights with has its armour one better in combat (none becomes 6+); his "
+     "+3 is his Attacks bonus", "seed 001 l.3238; ambiguity N2: combat only"},
+    {"ashurbanipal", OM_WM_RULE_REROLL_ONE_PER_TURN,
+     "once a turn one missed attack die is re-rolled (spent in the turn's first round)",
+     "seed 001 l.3140; A27"},
     {"hermann", OM_WM_RULE_HERMANN,
      "one extra Attack die per unit in the first round when it charges, even against "
      "defended enemies", "seed 001 l.3882"},

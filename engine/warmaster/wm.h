@@ -84,6 +84,11 @@ typedef uint64_t om_wm_rules;
                                               chargers: grapeshot, 2 Attacks, saves allowed */
 #define OM_WM_RULE_LINE_FIRE    (UINT64_C(1) << 30) /* +1 shooting Attack per extra target stand in
                                               its line of fire (bounce, skewer) */
+#define OM_WM_RULE_RAMPAGE      (UINT64_C(1) << 31) /* elephants: retreating, the enemy in contact
+                                                       is confused on a 6, destroyed if it was */
+#define OM_WM_RULE_ARMOUR_PLUS1_MELEE (UINT64_C(1) << 32) /* armour one better in combat */
+#define OM_WM_RULE_REROLL_ONE_PER_TURN (UINT64_C(1) << 33) /* re-roll one missed attack die
+                                                               in the first round of each turn */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
