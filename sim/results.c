@@ -40,6 +40,10 @@ const om_field om_results_fields[] = {
       retreated_cm[0], OM_FIELD_COUNT, ENGAGEMENT),
     F("retreated_cm_b", "Total distance unit B retreated over the engagement, in cm.",
       retreated_cm[1], OM_FIELD_COUNT, ENGAGEMENT),
+    F("fall_back_cm_a", "After a draw, how far unit A fell back, in cm (0: it stood, or "
+      "could not).", fall_back_cm[0], OM_FIELD_COUNT, ENGAGEMENT),
+    F("fall_back_cm_b", "After a draw, how far unit B fell back, in cm (0: it stood, or "
+      "could not).", fall_back_cm[1], OM_FIELD_COUNT, ENGAGEMENT),
     F("rounds", "Combat rounds fought.", rounds, OM_FIELD_COUNT, ENGAGEMENT),
     F("turns", "Turns the engagement lasted (1: resolved in the charge's turn).", turns,
       OM_FIELD_COUNT, ENGAGEMENT),

@@ -110,12 +110,17 @@ static void store(const om_wm_outcome *o, void *ctx)
     c->rows[c->i++] = *o;
 }
 
-/* With no pursuit an engagement is its first round: same dice, same numbers. */
+/* With no pursuit an engagement is its first round: the same dice give the same
+ * numbers until the first draw, after which the engagement also rolls the 3D6
+ * of the fall backs, so later trials draw other dice; the laws stay equal
+ * (5 standard errors of a difference of two estimates). */
 Test(engagement, never_pursuing_equals_the_first_round)
 {
-    enum { N = 20000 };
+    enum { N = 200000 };
     static om_wm_outcome one[N], whole[N];
     om_wm_side a = knights(), b = spearmen();
+    unsigned long wins[2] = {0, 0}, draws[2] = {0, 0};
+    bool same_dice = true;
     a.pursue = OM_WM_PURSUE_NEVER;
     b.pursue = OM_WM_PURSUE_NEVER;
     om_wm_engagement e1 = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
@@ -124,10 +129,23 @@ Test(engagement, never_pursuing_equals_the_first_round)
     run(&e1, N, 5, store, &c1);
     run(&e2, N, 5, store, &c2);
     for (unsigned i = 0; i < N; i++) {
-        cr_assert_eq(one[i].winner, whole[i].winner, "trial %u", i);
-        cr_assert_eq(whole[i].round1_winner, whole[i].winner);
-        cr_assert_eq(one[i].stands_lost[1], whole[i].stands_lost[1]);
+        cr_assert_eq(whole[i].round1_winner, whole[i].winner, "trial %u", i);
         cr_assert_eq(whole[i].rounds, 1);
+        if (same_dice) {
+            cr_assert_eq(one[i].winner, whole[i].winner, "trial %u", i);
+            cr_assert_eq(one[i].stands_lost[1], whole[i].stands_lost[1], "trial %u", i);
+            same_dice = one[i].winner != OM_WM_DRAW;
+        }
+        wins[0] += one[i].winner == OM_WM_SIDE_A;
+        wins[1] += whole[i].winner == OM_WM_SIDE_A;
+        draws[0] += one[i].winner == OM_WM_DRAW;
+        draws[1] += whole[i].winner == OM_WM_DRAW;
+    }
+    for (int k = 0; k < 2; k++) {
+        unsigned long *x = k == 0 ? wins : draws;
+        double p0 = (double)x[0] / N, p1 = (double)x[1] / N;
+        double se = sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / N);
+        cr_expect(fabs(p0 - p1) <= SIGMAS * se, "%s: %.4f vs %.4f", k ? "draws" : "wins", p0, p1);
     }
 }
 
@@ -1231,4 +1249,60 @@ Test(ancients, light_artillery_line_of_flight)
     cr_expect_eq(om_wm_shots(&s, false), 2u);
     s.line_stands = 3;
     cr_expect_eq(om_wm_shots(&s, false), 6u);
+}
+
+static void count_fall_backs(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    if (o->winner != OM_WM_DRAW || o->destroyed[0] || o->destroyed[1])
+        return; /* both destroyed is a draw too (A18): nobody falls back */
+    c->n++;
+    c->bad += o->fall_back_cm[1] != 0 || !o->confused[1];  /* B is wedged: confused */
+    c->bad += o->fall_back_cm[0] < 3 || o->fall_back_cm[0] > 18 || o->confused[0];
+    c->lost_round1 += o->fall_back_cm[0];
+}
+
+/* After a draw both fall back up to 3D6cm (6.13): A, in the open, moves the
+ * roll (mean 10.5); B, with an enemy right behind it, cannot end 1cm clear and
+ * is confused (7.1 #5). A defended unit stands instead (6.8). */
+Test(engagement, draws_fall_back)
+{
+    om_wm_side a = knights(), b = spearmen();
+    blocked_ctx c = {0};
+    a.pursue = OM_WM_PURSUE_NEVER;
+    b.behind = OM_WM_BEHIND_ENEMY;
+    b.behind_cm = 0;
+    b.behind_stands = 0;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, TRIALS, 113, count_fall_backs, &c);
+    cr_assert_gt(c.n, 1000u);
+    cr_expect_eq(c.bad, 0u);
+    double mean = (double)c.lost_round1 / c.n, sd = sqrt(3 * 35.0 / 12.0);
+    cr_expect(fabs(mean - 10.5) < SIGMAS * sd / sqrt((double)c.n), "mean fall back %.3f", mean);
+}
+
+static void count_defended_stands(const om_wm_outcome *o, void *ctx)
+{
+    blocked_ctx *c = ctx;
+    /* A draw in the first round: B has not retreated, so it is still defended
+     * (after a retreat it has lost its position and falls back like others). */
+    if (o->winner != OM_WM_DRAW || o->rounds != 1 || o->destroyed[0] || o->destroyed[1])
+        return;
+    c->n++;
+    c->bad += o->fall_back_cm[1] != 0 || o->confused[1]; /* it stood: no move, not confused */
+    c->bad += o->fall_back_cm[0] == 0;                   /* the charger fell back */
+}
+
+/* A defended unit may stand after a draw instead of falling back (6.8). */
+Test(engagement, draws_defended_unit_stands)
+{
+    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 5, 0);
+    om_wm_side b = spearmen();
+    blocked_ctx c = {0};
+    a.charging = true;
+    b.position = OM_WM_DEFENDED;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, 50000, 127, count_defended_stands, &c);
+    cr_assert_gt(c.n, 1000u);
+    cr_expect_eq(c.bad, 0u);
 }

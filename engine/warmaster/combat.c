@@ -439,6 +439,31 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
     f->behind_cm[l] -= cm < f->behind_cm[l] ? cm : f->behind_cm[l];
 }
 
+/*
+ * After a draw both sides fall back (6.8, 6.13): each rolls 3D6, the most it
+ * may move; a defended or fortified unit may stand instead, and does. A unit
+ * with something right behind it (behind_cm 0) cannot end 1cm clear of the
+ * enemy and is confused (7.1 #5); otherwise it moves the whole roll, or up to
+ * what lies behind.
+ */
+static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outcome *o)
+{
+    for (int s = 0; s < 2; s++) {
+        const om_wm_side *me = &p->e.side[s];
+        unsigned roll, cm;
+        if (f->stands[s] == 0 ||
+            (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN))
+            continue;
+        roll = om_dice_roll_sum(d, 3, NULL);
+        cm = roll;
+        if (me->behind != OM_WM_BEHIND_OPEN && f->behind_cm[s] < cm)
+            cm = f->behind_cm[s];
+        if (cm == 0)
+            f->confused[s] = true;
+        o->fall_back_cm[s] = (uint8_t)cm;
+    }
+}
+
 /* May w pursue l (6.11)? Artillery and fortified units never pursue; infantry
  * never pursues cavalry or chariots (A6 reading A, option). */
 static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
@@ -688,8 +713,11 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             scythed_gone |= 1u << s;
         }
         /* A draw: both fall back and the combat ends (6.8). */
-        if (winner == OM_WM_DRAW)
+        if (winner == OM_WM_DRAW) {
+            if (whole)
+                fall_back(p, d, &f, o);
             break;
+        }
         l = 1 - winner;
         if (f.stands[l] == 0)
             break;

@@ -307,6 +307,7 @@ typedef struct om_wm_outcome {
     uint8_t stands_lost[2];   /* stands each unit lost (all of them if destroyed or routed) */
     uint8_t retreat_cm;       /* the round 1 loser's retreat distance in cm (0: none) */
     uint8_t retreated_cm[2];  /* total distance each unit retreated (engagement) */
+    uint8_t fall_back_cm[2];  /* after a draw, how far each unit fell back (0: it stood) */
     uint8_t rounds;           /* combat rounds fought */
     uint8_t turns;            /* turns the engagement lasted (1 if resolved in the first) */
     uint8_t charged;          /* 1 if the charge went in (not stopped by shooting first) */
