@@ -1306,3 +1306,80 @@ Test(engagement, draws_defended_unit_stands)
     cr_assert_gt(c.n, 1000u);
     cr_expect_eq(c.bad, 0u);
 }
+
+/* ---------- Bonus dice, never confused, drive backs confusing on 4+ ---------- */
+
+typedef struct mean_ctx {
+    unsigned long n;
+    double sum;
+} mean_ctx;
+
+static void sum_hits_on_b(const om_wm_outcome *o, void *ctx)
+{
+    mean_ctx *c = ctx;
+    c->n++;
+    c->sum += o->hits_on[1];
+}
+
+/* Mean first-round hits of a 1-stand machine of Attack 2 with random bonus
+ * dice against unarmoured infantry (hit on 4+: p = 1/2, or 5+ defended):
+ * E[hits] = p E[dice], Var = p(1-p) E[dice] + p^2 Var[dice] (dice random). */
+static void expect_bonus_mean(om_wm_rules flags, bool charging, om_wm_position pos,
+                              double mean_dice, double var_dice)
+{
+    om_wm_side a = side_of("Wagon", OM_WM_MACHINE, 1, 2, 3, 0, flags);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    mean_ctx c = {0};
+    double p = pos == OM_WM_OPEN ? 0.5 : 1.0 / 3.0;
+    a.charging = charging;
+    b.position = pos;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    run(&e, TRIALS, 131, sum_hits_on_b, &c);
+    double mean = c.sum / c.n, mu = p * mean_dice;
+    double sd = sqrt(p * (1 - p) * mean_dice + p * p * var_dice);
+    cr_expect(fabs(mean - mu) < SIGMAS * sd / sqrt((double)c.n), "mean hits %.4f vs %.4f", mean,
+              mu);
+}
+
+Test(army_rules, bonus_dice)
+{
+    const double d6_mean = 3.5, d6_var = 35.0 / 12.0, d3_mean = 2.0, d3_var = 2.0 / 3.0;
+    /* Pump Wagon charging: 2 + 1 (charge) + D6; not charging: 2 + D3. */
+    expect_bonus_mean(OM_WM_RULE_BONUS_D6_OR_D3, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
+    expect_bonus_mean(OM_WM_RULE_BONUS_D6_OR_D3, false, OM_WM_OPEN, 2 + d3_mean, d3_var);
+    /* Doom Wheel: +D6 charging in the open; nothing against a defended enemy. */
+    expect_bonus_mean(OM_WM_RULE_BONUS_D6_CHARGING, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
+    expect_bonus_mean(OM_WM_RULE_BONUS_D6_CHARGING, true, OM_WM_DEFENDED, 2, 0);
+}
+
+static void count_confused_b(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->confused[1];
+}
+
+/* One shot at 4+, no save: a hit gives one drive-back die. Normally it
+ * confuses on a 6 (P = 1/2 x 1/6); a Skull Chukka's on a 4+ (P = 1/2 x 1/2);
+ * a unit that is never confused never is. */
+Test(army_rules, drive_back_confusion_behaviours)
+{
+    struct { om_wm_rules a_rules, b_rules; double p; } cases[] = {
+        {0, 0, 1.0 / 12.0},
+        {OM_WM_RULE_DRIVE_BACK_CONFUSE_4, 0, 0.25},
+        {OM_WM_RULE_DRIVE_BACK_CONFUSE_4, OM_WM_RULE_NEVER_CONFUSED, 0.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        om_wm_side a = side_of("Chukka", OM_WM_ARTILLERY, 1, 1, 3, 0, cases[i].a_rules);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, cases[i].b_rules);
+        destroyed_ctx c = {0};
+        a.unit.shots = 1;
+        a.unit.range_cm = 60;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+        run(&e, TRIALS, 137, count_confused_b, &c);
+        if (cases[i].p == 0.0)
+            cr_expect_eq(c.destroyed, 0u);
+        else
+            expect_p("P(confused)", c.destroyed, c.n, cases[i].p);
+    }
+}

@@ -181,6 +181,10 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             snprintf(path, sizeof path, "%s.charging", side);
             return fail(why, path, "both sides cannot charge each other");
         }
+        if (me->confused && (me->unit.rules & OM_WM_RULE_NEVER_CONFUSED)) {
+            snprintf(path, sizeof path, "%s.confused", side);
+            return fail(why, path, "this unit is never confused (its special rules)");
+        }
         /* A confused unit cannot be ordered, so it cannot charge (7.2). */
         if (me->charging && me->confused) {
             snprintf(path, sizeof path, "%s.confused", side);

@@ -165,6 +165,13 @@ typedef struct fight {
     bool retreated[2];     /* retreated in the previous round (warband -1) */
 } fight;
 
+/* Make side s confused, unless nothing confuses it (army lists). */
+static void confuse(const om_wm_prepared *p, fight *f, int s)
+{
+    if (!(p->e.side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED))
+        f->confused[s] = true;
+}
+
 /* Record `hits` on side t: remove stands through the prepared tables (5.4, 6.5). */
 static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hits)
 {
@@ -269,6 +276,24 @@ static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsign
 
 /* The hits each side scores in a round (6.5): its attack dice through the
  * dice test against the enemy, less maniple saves. hits[s] are scored by s. */
+/* Random extra attack dice of war machines (army lists): the Pump Wagon adds
+ * D6 in a round where it charges or pursues and D3 otherwise; the Doom Wheel
+ * adds D6 when it charges an enemy in the open (round 1). */
+static unsigned bonus_dice(const om_wm_prepared *p, om_dice *d, const fight *f, int s,
+                           unsigned round)
+{
+    const om_wm_side *me = &p->e.side[s];
+    bool charge = round == 1 && me->charging;
+    if (me->unit.rules & OM_WM_RULE_BONUS_D6_OR_D3) {
+        unsigned die = om_dice_roll_d6(d);
+        return charge || f->pursuit[s] > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
+    }
+    if ((me->unit.rules & OM_WM_RULE_BONUS_D6_CHARGING) && charge &&
+        om_wm_effective_position(&p->e.side[1 - s]) == OM_WM_OPEN)
+        return om_dice_roll_d6(d);
+    return 0;
+}
+
 /*
  * Hits of a side whose magic weapon re-rolls dice (10.3), rolled stage by
  * stage: to hit, re-rolling one miss (Sword of Cleaving); then the saves, the
@@ -291,7 +316,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
                        bool first_of_turn, unsigned hits[2])
 {
     for (int s = 0; s < 2; s++) {
-        unsigned dice = round_dice(p, f, s, round);
+        unsigned dice = round_dice(p, f, s, round) + bonus_dice(p, d, f, s, round);
         om_wm_magic magic = p->e.side[s].magic;
         const om_dice_test *test = melee_test(p, f, s, round);
         /* Ashurbanipal: once a turn, one missed attack die re-rolled; the
@@ -421,7 +446,7 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
             break;
         case OM_WM_BEHIND_FRIENDS:    /* they make way; the retreater tests once (7.1 #6) */
             if (om_dice_roll_d6(d) == 6)
-                f->confused[l] = true;
+                confuse(p, f, l);
             break;
         default: {                    /* blocked stands are destroyed, hits kept (6.9) */
             unsigned blocked = me->behind_stands < f->stands[l] ? me->behind_stands
@@ -459,7 +484,7 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
         if (me->behind != OM_WM_BEHIND_OPEN && f->behind_cm[s] < cm)
             cm = f->behind_cm[s];
         if (cm == 0)
-            f->confused[s] = true;
+            confuse(p, f, s);
         o->fall_back_cm[s] = (uint8_t)cm;
     }
 }
@@ -645,7 +670,8 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
         p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
         p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
         p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
-                              (r & OM_WM_RULE_REROLL_ONE_PER_TURN)
+                              (r & (OM_WM_RULE_REROLL_ONE_PER_TURN |
+                                    OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_BONUS_D6_CHARGING))
                           ? OM_WM_PLAY_STAGED : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
@@ -709,7 +735,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             if (!(e->side[s].unit.rules & OM_WM_RULE_SCYTHED) || f.stands[s] == 0)
                 continue;
             if (winner == s && f.stands[1 - s] > 0 && hits_on[1 - s] > 0)
-                f.confused[1 - s] = true;
+                confuse(p, &f, 1 - s);
             scythed_gone |= 1u << s;
         }
         /* A draw: both fall back and the combat ends (6.8). */
@@ -741,7 +767,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
                 winner = l;
                 break;
             }
-            f.confused[winner] = true;
+            confuse(p, &f, winner);
         }
         if (f.stands[l] == 0 || !whole || scythed_gone)
             break;
@@ -780,7 +806,9 @@ done:
     for (int s = 0; s < 2; s++) {
         o->stands_lost[s] = (uint8_t)(e->side[s].unit.stands - f.stands[s]);
         o->destroyed[s] = f.stands[s] == 0;
-        if (o->confused[s] == 0)
+        if (e->side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED)
+            o->confused[s] = 0;
+        else if (o->confused[s] == 0)
             o->confused[s] = f.confused[s] && f.stands[s] > 0;
     }
 }

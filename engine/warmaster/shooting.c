@@ -154,12 +154,26 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
     dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits,
                                       left < (target->unit.size ? target->unit.size
                                                                 : target->unit.stands));
-    v->drive_back_cm = om_dice_roll_sum(d, dice, &sixes);
-    v->confused = sixes > 0;
+    if (p->e.side[shooter].unit.rules & OM_WM_RULE_DRIVE_BACK_CONFUSE_4) {
+        /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
+        unsigned high = 0;
+        v->drive_back_cm = 0;
+        for (unsigned i = 0; i < dice; i++) {
+            unsigned face = om_dice_roll_d6(d);
+            v->drive_back_cm += face;
+            high += face >= 4;
+        }
+        v->confused = high > 0;
+    } else {
+        v->drive_back_cm = om_dice_roll_sum(d, dice, &sixes);
+        v->confused = sixes > 0;
+    }
     v->routed = v->drive_back_cm > target->unit.pace_cm;
     if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
         v->drive_back_cm > target->behind_cm)
         drive_back_into(d, target, v, stands - left);
+    if (target->unit.rules & OM_WM_RULE_NEVER_CONFUSED)
+        v->confused = false;
 }
 
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)

@@ -89,6 +89,26 @@ static const om_wm_special om_wm_specials[] = {
      "which an engagement does not have)", "warmaster.md 5.10"},
     {"rock-lobber", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT,
      "As a stone thrower: no armour save, cannot shoot at chargers", "army lists (1.1)"},
+    {"terracotta-warriors", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NEVER_CONFUSED,
+     "Immune to terror; never confused; supported only by (and supporting only) units of "
+     "its kind: declare its supports accordingly", "army lists (revolution)"},
+    {"yhetees", OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_MUST_PURSUE,
+     "+1 more Attack per stand charging in the open; must pursue; supported only by (and "
+     "supporting only) units of its kind: declare its supports accordingly",
+     "army lists (1.1, revolution)"},
+    {"rat-swarms", OM_WM_RULE_NO_DRIVE_BACK,
+     "Never driven back by shooting; supported only by units of its kind: declare its "
+     "supports accordingly", "army lists (1.1, revolution)"},
+    {"pump-wagon", OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_NO_DRIVE_BACK |
+                       OM_WM_RULE_NEVER_CONFUSED,
+     "+D6 attack dice in a round where it charges or pursues, +D3 otherwise; never "
+     "driven back; never confused", "army lists (1.1, revolution)"},
+    {"doom-wheel", OM_WM_RULE_BONUS_D6_CHARGING | OM_WM_RULE_TERROR,
+     "+D6 attack dice when it charges an enemy in the open (round 1); causes terror; its "
+     "random movement is battle level", "army lists (1.1, revolution)"},
+    {"skull-chukka", OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
+     "The drive backs of its shots confuse on a 4+ instead of a 6",
+     "army lists (1.1, revolution)"},
     /* Warmaster 1.1 and Revolution army-list rules whose every engagement
      * effect is one of the shared behaviours above (classified from their texts
      * in scenarios/armies/special-rules.yaml). Rules with further effects the

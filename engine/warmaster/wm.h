@@ -89,6 +89,13 @@ typedef uint64_t om_wm_rules;
 #define OM_WM_RULE_ARMOUR_PLUS1_MELEE (UINT64_C(1) << 32) /* armour one better in combat */
 #define OM_WM_RULE_REROLL_ONE_PER_TURN (UINT64_C(1) << 33) /* re-roll one missed attack die
                                                                in the first round of each turn */
+#define OM_WM_RULE_NEVER_CONFUSED (UINT64_C(1) << 34) /* cannot become confused */
+#define OM_WM_RULE_BONUS_D6_OR_D3 (UINT64_C(1) << 35) /* +D6 attack dice charging or pursuing,
+                                                          +D3 otherwise (Pump Wagon) */
+#define OM_WM_RULE_BONUS_D6_CHARGING (UINT64_C(1) << 36) /* +D6 attack dice charging in the
+                                                             open, round 1 (Doom Wheel) */
+#define OM_WM_RULE_DRIVE_BACK_CONFUSE_4 (UINT64_C(1) << 37) /* the drive backs of its shots
+                                                               confuse on a 4+ (Skull Chukka) */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
