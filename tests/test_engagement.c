@@ -1383,3 +1383,63 @@ Test(army_rules, drive_back_confusion_behaviours)
             expect_p("P(confused)", c.destroyed, c.n, cases[i].p);
     }
 }
+
+/* Pikemen (army list): defended in round 1 against charging cavalry: 5+ to
+ * hit them and no charge bonus: 3 Knights stands roll 9 dice, not 12; against
+ * charging infantry they are in the open. Not in dense terrain; never
+ * defended in dense terrain; rear supports do not count. */
+Test(army_rules, pikemen)
+{
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PIKES);
+    om_wm_side kn = knights(), foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_prepared *p = NULL;
+    om_wm_check_failure why;
+    foot.charging = true;
+    cr_expect_eq(dice("warmaster-revolution", &kn, &pikes, 1, 0, false), 9u);
+    cr_expect_eq(dice("warmaster-revolution", &kn, &pikes, 2, 0, false), 9u);
+    cr_expect_eq(dice("warmaster-revolution", &foot, &pikes, 1, 0, false), 12u);
+    pikes.dense_terrain = true;
+    cr_expect_eq(dice("warmaster-revolution", &kn, &pikes, 1, 0, false), 12u);
+    pikes.dense_terrain = false;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, kn, pikes);
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
+    cr_expect_eq(p->melee[0][5].to_hit, 5, "the pikes' first-round test");
+    om_wm_prepared_free(p);
+    {
+        /* 9 dice at 5+ against 6+ armour: mean hits 9 x 1/3 x 5/6 = 2.5. */
+        mean_ctx m = {0};
+        double q = 5.0 / 18.0;
+        run(&e, TRIALS, 139, sum_hits_on_b, &m);
+        cr_expect(fabs(m.sum / m.n - 9 * q) < SIGMAS * sqrt(9 * q * (1 - q) / m.n),
+                  "mean hits on the pikemen %.4f", m.sum / m.n);
+    }
+    e.side[1].position = OM_WM_DEFENDED;
+    e.side[1].dense_terrain = true;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.position");
+}
+
+static void hydra_check(const om_wm_outcome *o, void *ctx)
+{
+    destroyed_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->destroyed[1];
+}
+
+/* The War Hydra regenerates a hit it suffered in the round: over whole
+ * engagements it is destroyed less often than without (same dice, 5 sigma of
+ * a difference; fails if the rule is removed). */
+Test(army_rules, war_hydra_regenerates)
+{
+    destroyed_ctx with = {0}, without = {0};
+    for (int regen = 0; regen < 2; regen++) {
+        om_wm_side a = knights();
+        om_wm_side b = side_of("War Hydra", OM_WM_MONSTER, 1, 6, 6, 4,
+                               regen ? OM_WM_RULE_REGENERATE_ROUND : 0);
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+        run(&e, TRIALS, 149, hydra_check, regen ? &with : &without);
+    }
+    double p1 = (double)without.destroyed / TRIALS, p2 = (double)with.destroyed / TRIALS;
+    double se = sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / TRIALS);
+    cr_expect_gt(p1 - p2, SIGMAS * se, "P(destroyed) %.4f without, %.4f with", p1, p2);
+}

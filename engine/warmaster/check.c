@@ -107,6 +107,14 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "only infantry and artillery can be %s (this unit is %s)",
                     om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
     }
+    /* Pikemen never benefit from defended or fortified status in dense terrain
+     * or on fortress walls (army list). */
+    if ((me->unit.rules & OM_WM_RULE_PIKES) && me->position != OM_WM_OPEN &&
+        (me->dense_terrain || me->position == OM_WM_FORTIFIED)) {
+        snprintf(path, sizeof path, "%s.position", side);
+        return fail(why, path, "pikemen are never defended or fortified in dense terrain or "
+                    "on fortress walls");
+    }
     /* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
      * fantasy rule sets; Warmaster Ancients has none. */
     if (me->magic != OM_WM_MAGIC_NONE) {

@@ -38,7 +38,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if (c->fighting == 0)
         return 0;
     if (charge_round && om_wm_effective_position(foe) == OM_WM_OPEN &&
-        !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
+        !om_wm_pikes_hold(foe, me, c->round) && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
         mods += r->charge_bonus[me->unit.troop];
         if (rules & (OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED))
             mods += 1;
@@ -201,7 +201,7 @@ static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s,
     unsigned supports = me->supports;
     if (supports == 0)
         return 0;
-    if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH))
+    if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH | OM_WM_RULE_PIKES))
         supports -= me->rear_supports;
     if (me->support_units == 0 && f->confused[s] && !p->e.rules->confused_units_support)
         return 0;
@@ -252,6 +252,10 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
         (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
+    /* Pikemen count as defended in the first round against charging cavalry
+     * or chariots (army list). */
+    if (om_wm_pikes_hold(t, &p->e.side[s], round))
+        return &p->melee[s][5];
     /* A Banner of Shielding works until its unit loses a stand (10.3);
      * Leonidas improves his unit's armour in every round (Ancients). */
     if ((t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, f->stands[1 - s])) ||
@@ -357,6 +361,10 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
         /* Trolls regenerate one outstanding hit after whole stands are removed;
          * it still counted in the result (army list). */
         if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE) && f->carried[t] > 0)
+            f->carried[t]--;
+        /* The War Hydra regenerates one hit it suffered this round, if alive. */
+        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE_ROUND) && hits[1 - t] > 0 &&
+            f->carried[t] > 0)
             f->carried[t]--;
     }
     for (int s = 0; s < 2; s++) {

@@ -86,6 +86,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
             st = make_test(p, &n_tables, &p->melee[s][3], hit, one_better(save));
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][4], hit_open, one_better(save));
+        /* Pikemen holding a charge count as defended (army list). */
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][5],
+                           (rules & OM_WM_RULE_HITS_ON_4) ? 4u : e->rules->to_hit[OM_WM_DEFENDED],
+                           save);
         /* Shooting comes before any combat loss, so a target's working Banner
          * of Shielding improves its armour first (10.3, A27); then +1 to hit
          * for the list's sharpshooters, and armour one worse against piercing

@@ -109,6 +109,16 @@ static const om_wm_special om_wm_specials[] = {
     {"skull-chukka", OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
      "The drive backs of its shots confuse on a 4+ instead of a 6",
      "army lists (1.1, revolution)"},
+    {"pikemen", OM_WM_RULE_PIKES,
+     "Counts as defended in the first round against cavalry or chariots charging it (not "
+     "in dense terrain); never defended or fortified in dense terrain or on walls; supported "
+     "from the side only (rear_supports do not count)", "army lists (revolution)"},
+    {"war-hydra", OM_WM_RULE_REGENERATE_ROUND | OM_WM_RULE_TERROR,
+     "Regenerates one hit it suffered in each round, if alive (it still counts in the "
+     "result); causes terror; its fire is its shooting Attacks", "army lists (1.1, revolution)"},
+    {"treeman", OM_WM_RULE_TERROR,
+     "Causes terror; it cannot be defended in woods (as a monster it never is)",
+     "army lists (revolution)"},
     /* Warmaster 1.1 and Revolution army-list rules whose every engagement
      * effect is one of the shared behaviours above (classified from their texts
      * in scenarios/armies/special-rules.yaml). Rules with further effects the

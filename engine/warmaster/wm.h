@@ -96,6 +96,10 @@ typedef uint64_t om_wm_rules;
                                                              open, round 1 (Doom Wheel) */
 #define OM_WM_RULE_DRIVE_BACK_CONFUSE_4 (UINT64_C(1) << 37) /* the drive backs of its shots
                                                                confuse on a 4+ (Skull Chukka) */
+#define OM_WM_RULE_PIKES        (UINT64_C(1) << 38) /* defended in round 1 against charging
+                                                       cavalry or chariots; side supports only */
+#define OM_WM_RULE_REGENERATE_ROUND (UINT64_C(1) << 39) /* regenerates one hit suffered in
+                                                            the round, if alive (War Hydra) */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
@@ -332,10 +336,11 @@ typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_dice_test shoot[2];        /* side i shooting at the other side (a volley) */
     om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
-    om_dice_test melee[2][5];     /* side i fighting the other: [0] as declared, [1] in the
+    om_dice_test melee[2][6];     /* side i fighting the other: [0] as declared, [1] in the
                                      open, [2] as declared with its round 1 shieldwall save,
                                      [3] and [4] as [0] and [1] against its Banner of
-                                     Shielding (while it has lost no stand) */
+                                     Shielding (while it has lost no stand), [5] against it
+                                     defended (pikes in the first round) */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */

@@ -12,6 +12,17 @@
  * drive-back sums of units that rout, where the exact figure does not matter). */
 static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t)v; }
 
+/* Whether pikemen count as defended against `charger` in `round` (army list):
+ * in the first round, against cavalry or chariots charging them, when not in
+ * dense terrain; they are otherwise in the open. */
+static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *charger,
+                                    unsigned round)
+{
+    return round == 1 && (pikes->unit.rules & OM_WM_RULE_PIKES) && charger->charging &&
+           (charger->unit.troop == OM_WM_CAVALRY || charger->unit.troop == OM_WM_CHARIOT) &&
+           pikes->position == OM_WM_OPEN && !pikes->dense_terrain;
+}
+
 /* Whether a unit's item that lasts "until the unit loses a stand" still works:
  * it has all its starting stands and started at full strength (10.3). */
 static inline bool om_wm_magic_intact(const om_wm_side *me, unsigned stands)
