@@ -537,6 +537,7 @@ Test(ancients, legion_result_and_rear_supports)
         result_ctx c = {0, 0, cases[i].expect};
         a.flanked = (uint8_t)cases[i].flanked;
         a.supports = (uint8_t)cases[i].supports;
+        a.support_units = cases[i].supports > 0; /* the unit's 3 stands all fight */
         a.rear_supports = (uint8_t)cases[i].rear;
         om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
         run(&e, 5000, 47, legion_check, &c);
@@ -611,9 +612,10 @@ Test(ancients, ruleset_switches_support_and_drive_back)
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &art, 3, false), 3u);
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &art, 3, false), 2u);
     for (int wma = 0; wma < 2; wma++) {
-        om_wm_side a = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side a = side_of("Foot", OM_WM_INFANTRY, 5, 3, 3, 0, 0);
         om_wm_side b = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
         result_ctx c = {0, 0, wma ? 2u : 0u};
+        a.fighting = 3; /* 3 stands fighting, 2 behind them supporting */
         a.confused = true;
         a.supports = 2;
         a.support_units = wma ? 0 : 1; /* Revolution forbids own supports when confused */
@@ -1401,6 +1403,9 @@ Test(army_rules, pikemen)
     pikes.dense_terrain = true;
     cr_expect_eq(dice("warmaster-revolution", &kn, &pikes, 1, 0, false), 12u);
     pikes.dense_terrain = false;
+    pikes.flanked = 1; /* "to their front" only: a flank charge gets its bonus */
+    cr_expect_eq(dice("warmaster-revolution", &kn, &pikes, 1, 0, false), 12u);
+    pikes.flanked = 0;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, kn, pikes);
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
     cr_expect_eq(p->melee[0][5].to_hit, 5, "the pikes' first-round test");
@@ -1442,4 +1447,274 @@ Test(army_rules, war_hydra_regenerates)
     double p1 = (double)without.destroyed / TRIALS, p2 = (double)with.destroyed / TRIALS;
     double se = sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / TRIALS);
     cr_expect_gt(p1 - p2, SIGMAS * se, "P(destroyed) %.4f without, %.4f with", p1, p2);
+}
+
+/* ---------- Review fixes: state carried between steps of an engagement ---------- */
+
+typedef struct support_ctx {
+    unsigned long n, bad;
+} support_ctx;
+
+/* Side A: 4 stands of Hits 1, 2 fighting and 2 of its own behind them; B has
+ * no supports. Round 1 result of A is its counted hits plus its supports, and
+ * a stand shot down before contact supports no one, nor does a stand that had
+ * to move up to fight (6.7: only stands that are not fighting support). */
+static void phantom_support_check(const om_wm_outcome *o, void *ctx)
+{
+    support_ctx *c = ctx;
+    unsigned shot = o->shot_hits_on[0], left = shot < 4 ? 4 - shot : 0;
+    unsigned fighting = left < 2 ? left : 2, spare = left - fighting;
+    unsigned supports = spare < 2 ? spare : 2;
+    unsigned melee = o->hits_on[1], cap = 3u * 3u;
+    if (left == 0 || o->rounds == 0)
+        return;
+    c->n++;
+    c->bad += o->result[0] != (melee < cap ? melee : cap) + supports;
+}
+
+/* Review finding: supports were the declared number whatever the unit had
+ * lost; a unit shot down to 1 stand still counted +2 (6.7, 5.7). */
+Test(review, own_supports_are_stands_left_not_fighting)
+{
+    om_wm_side a = side_of("Column", OM_WM_INFANTRY, 4, 1, 1, 0, 0);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    support_ctx c = {0};
+    a.fighting = 2;
+    a.supports = 2;
+    a.charging = true;
+    b.unit.shots = 1;
+    b.unit.range_cm = 30;
+    b.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    run(&e, 20000, 211, phantom_support_check, &c);
+    cr_expect_gt(c.n, 1000u);
+    cr_expect_eq(c.bad, 0u, "%lu of %lu round-1 results count supports the unit lacks", c.bad,
+                 c.n);
+    /* Declaring more own supports than stands besides the fighting ones is refused. */
+    {
+        om_wm_check_failure why;
+        e.side[0].supports = 3;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.supports");
+        e.side[0].support_units = 1; /* other units' stands may be as many as declared */
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
+    }
+}
+
+static void pursuit_round_check(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    if (o->rounds != 2 || o->winner != OM_WM_SIDE_B)
+        return;
+    c->n++;
+    c->count += o->hits_on[1] == 0;
+}
+
+/* A defended unit that wins and pursues counts as in the open (6.15): A (1
+ * stand, Attack 1, 8 Hits) charges defended B, which wins round 1 almost
+ * always and pursues; A's lone die hits at 5+ in round 1 and at 4+ in round 2,
+ * so P(no hit on B over both) = 2/3 x 1/2 = 1/3 (4/9 if B stayed defended).
+ * Trials are kept when B wins in exactly two rounds, which depends on A's
+ * hits only through B scoring at most one hit from 12 dice (0.3%), far
+ * inside the 5-sigma band (1.6% here) and far from the 4/9 of the bug. */
+Test(review, pursuer_loses_its_defended_position)
+{
+    om_wm_side a = side_of("Ogre", OM_WM_INFANTRY, 1, 1, 8, 0, 0);
+    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+    tally c = {0};
+    a.charging = true;
+    b.position = OM_WM_DEFENDED;
+    b.pursue = OM_WM_PURSUE_ALWAYS;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, TRIALS, 223, pursuit_round_check, &c);
+    expect_p("P(no hit on the pursuing defenders in two rounds)", c.count, c.n, 1.0 / 3.0);
+}
+
+/* Only stands still alive shoot (5.2, 5.7); grapeshot too. */
+Test(review, shots_of_the_stands_left)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+    a.unit.shots = 1;
+    cr_expect_eq(om_wm_shots_left(&a, 3, false), 3u);
+    cr_expect_eq(om_wm_shots_left(&a, 1, false), 1u);
+    cr_expect_eq(om_wm_shots_left(&a, 0, false), 0u);
+    a.shooting = 2;
+    cr_expect_eq(om_wm_shots_left(&a, 3, false), 2u, "only the stands declared shooting");
+    a.unit.rules = OM_WM_RULE_CANNON;
+    a.unit.shots = 2;
+    cr_expect_eq(om_wm_shots_left(&a, 1, true), 2u, "grapeshot of one cannon left");
+}
+
+static void shot_dead_check(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    if (!o->destroyed[0] || o->shot_hits_on[0] < 3)
+        return;
+    c->n++;
+    c->count += o->rounds != 0 || o->hits_on[0] != o->shot_hits_on[0] ||
+                o->winner != OM_WM_SIDE_B;
+}
+
+/* A charger shot away by stand and shoot never reaches combat (5.7, 6.6):
+ * no round, no melee hits on it, and the shooters win. */
+Test(review, charger_shot_dead_fights_no_round)
+{
+    om_wm_side a = side_of("Wolf riders", OM_WM_CAVALRY, 3, 2, 1, 0, 0);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    tally c = {0};
+    a.charging = true;
+    b.unit.shots = 2;
+    b.unit.range_cm = 30;
+    b.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    run(&e, 20000, 227, shot_dead_check, &c);
+    cr_expect_gt(c.n, 100u);
+    cr_expect_eq(c.count, 0u, "%lu of %lu shot-down chargers fought", c.count, c.n);
+}
+
+static void count_lost_b(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    c->n++;
+    c->count += o->stands_lost[1] == 1;
+}
+
+/* A Banner of Fortitude's +1 Hits is for its first combat engagement (10.3),
+ * not a volley: 1 shot at 4+ on 1-Hit stands kills a stand half the time. */
+Test(review, fortitude_not_against_shooting)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side b = side_of("Goblins", OM_WM_INFANTRY, 3, 1, 1, 0, 0);
+    tally c = {0};
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    b.magic = OM_WM_MAGIC_FORTITUDE;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    run(&e, TRIALS, 229, count_lost_b, &c);
+    expect_p("P(a stand lost to one shot)", c.count, c.n, 0.5);
+}
+
+/* Driven off the table (3.8): a D6 less every stand the unit has lost, those
+ * lost before included. 2 of 4 stands left (4 Hits each: 1 shot removes none):
+ * one hit drives back 1 die off a table edge 0cm behind, destroyed on 1-2:
+ * P = 1/2 x 1/3. */
+Test(review, off_table_roll_counts_earlier_losses)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 2, 1, 4, 0, 0);
+    destroyed_ctx c = {0};
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    b.unit.size = 4;
+    b.behind = OM_WM_BEHIND_TABLE_EDGE;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    run(&e, TRIALS, 233, count_destroyed_b, &c);
+    expect_p("P(destroyed off the table)", c.destroyed, c.n, 1.0 / 6.0);
+}
+
+/* Driven back into impassable terrain: confused on a D6 of 6 in Revolution
+ * (7.1 #3) but always in Ancients (WMA 9.1 #2). One shot at 4+, 1 drive-back
+ * die, 0cm to the terrain: REV P = 1/2 (1/6 + 5/6 x 1/6) = 11/72; WMA 1/2. */
+Test(review, impassable_halt_confuses_in_ancients)
+{
+    for (int wma = 0; wma < 2; wma++) {
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        destroyed_ctx c = {0};
+        a.unit.shots = 1;
+        a.unit.range_cm = 30;
+        b.behind = OM_WM_BEHIND_IMPASSABLE;
+        om_wm_engagement e = make(wma ? "warmaster-ancients" : "warmaster-revolution",
+                                  OM_WM_KIND_VOLLEY, a, b);
+        run(&e, TRIALS, 239, count_confused_or_routed, &c);
+        expect_p(wma ? "Ancients" : "Revolution", c.destroyed, c.n, wma ? 0.5 : 11.0 / 72.0);
+    }
+}
+
+static void loser_survives(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    if (o->winner != OM_WM_SIDE_A)
+        return;
+    c->n++;
+    c->count += !o->destroyed[1];
+}
+
+/* Retreating off the table destroys the unit in Revolution (3.8), but in
+ * Ancients it rolls a D6 less stands lost like any move off (WMA 5.5).
+ * B (3 stands of 4 Hits, table edge 0cm behind) loses to charging knights
+ * having lost 0-2 stands, so survives off the table with chance 4/6 to 1 in
+ * WMA (above 1/2 overall), and never in REV. */
+Test(review, retreat_off_table_rolls_in_ancients)
+{
+    for (int wma = 0; wma < 2; wma++) {
+        om_wm_side a = knights();
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 4, 0, 0);
+        tally c = {0};
+        b.behind = OM_WM_BEHIND_TABLE_EDGE;
+        om_wm_engagement e = make(wma ? "warmaster-ancients" : "warmaster-revolution",
+                                  OM_WM_KIND_ENGAGEMENT, a, b);
+        run(&e, 20000, 241, loser_survives, &c);
+        cr_expect_gt(c.n, 10000u);
+        if (wma)
+            cr_expect_gt((double)c.count / c.n, 0.5, "Ancients survivors %lu/%lu", c.count, c.n);
+        else
+            cr_expect_eq(c.count, 0u, "Revolution: a loser off the table is destroyed");
+    }
+}
+
+/* Ancients A5: the commander's bonus is added after the stand's floor of 0,
+ * so a confused A1 stand facing terror with a +2 bonus rolls 2 dice there,
+ * 1 in Revolution (floor(1 - 2 + 2) = 1). Machines of Attack 0 never get the
+ * last-ditch die (A3): the Pump Wagon's are its bonus dice only. */
+Test(review, commander_bonus_floor_and_attack_zero)
+{
+    om_wm_side me = side_of("Levy", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side foe = side_of("Beasts", OM_WM_MONSTER, 1, 3, 3, 0, OM_WM_RULE_TERROR);
+    om_wm_side wagon = side_of("Pump Wagon", OM_WM_MACHINE, 1, 0, 3, 0,
+                               OM_WM_RULE_BONUS_D6_OR_D3);
+    me.confused = true;
+    me.attack_bonus = 2;
+    cr_expect_eq(dice("warmaster-ancients", &me, &foe, 2, 0, false), 2u);
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 1u);
+    cr_expect_eq(dice("warmaster-revolution", &wagon, &foe, 2, 0, false), 0u);
+    me.attack_bonus = 0;
+    me.confused = false;
+    me.unit.attacks = 0;
+    cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 0u);
+}
+
+/* Ancients warband that has lost a stand, fortified, 1 hit: one hit more and
+ * the first two ignored: 1 + 1 - 2 = 0 drive-back dice (seed 001 l.4638). */
+Test(review, warband_fortified_drive_back)
+{
+    om_wm_side wb = side_of("Warband", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_WARBAND);
+    wb.position = OM_WM_FORTIFIED;
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &wb, 1, true), 0u);
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &wb, 3, true), 2u);
+    wb.position = OM_WM_DEFENDED;
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &wb, 1, true), 1u);
+}
+
+static void steam_tank_stands(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    if (o->winner != OM_WM_DRAW)
+        return;
+    c->n++;
+    c->count += o->fall_back_cm[0] != 0;
+}
+
+/* A unit that always counts as defended (Steam Tank) may stand after a draw
+ * (6.8), and does. */
+Test(review, counts_defended_stands_after_draw)
+{
+    om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4, OM_WM_RULE_COUNTS_DEFENDED);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+    tally c = {0};
+    a.charging = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    run(&e, 20000, 251, steam_tank_stands, &c);
+    cr_expect_gt(c.n, 100u);
+    cr_expect_eq(c.count, 0u, "%lu of %lu draws moved the tank", c.count, c.n);
 }

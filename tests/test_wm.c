@@ -420,6 +420,7 @@ Test(worked_examples, w9_w15_result_counts_supports_and_capacity)
     om_wm_prepared *p = NULL;
     om_dice d = {.plain = NULL};
     a.supports = 3;
+    a.support_units = 1; /* three stands of another unit behind */
     om_wm_engagement e = combat("warmaster-revolution", a, b);
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
     om_rng_seed_block(&d.rng, 7, 0);

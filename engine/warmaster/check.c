@@ -131,6 +131,11 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     /* A bolt skewers at most 3 stands (Bone Thrower), a cannon ball bounces 5cm. */
     if ((st = check_range(why, side, "line_stands", me->line_stands, 0, 3)))
         return st;
+    if (me->line_stands > foe->unit.stands) {
+        snprintf(path, sizeof path, "%s.line_stands", side);
+        return fail(why, path, "the line passes through %u stands but the target has only %u",
+                    me->line_stands, foe->unit.stands);
+    }
     if (me->line_stands > 1 && !(me->unit.rules & OM_WM_RULE_LINE_FIRE)) {
         snprintf(path, sizeof path, "%s.line_stands", side);
         return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
@@ -177,6 +182,14 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             snprintf(path, sizeof path, "%s.supports", side);
             return fail(why, path, "a confused unit cannot support itself; declare the "
                         "supporting stands as other units with support_units");
+        }
+        /* A unit's own supports are its stands that are not fighting (6.7). */
+        if (me->support_units == 0 && me->supports > me->unit.stands - me->fighting) {
+            snprintf(path, sizeof path, "%s.supports", side);
+            return fail(why, path, "%u supporting stands of its own, but the unit has only %u "
+                        "stands besides its %u fighting; declare other units' stands "
+                        "with support_units", me->supports, me->unit.stands - me->fighting,
+                        me->fighting);
         }
         if ((st = check_range(why, side, "rear_supports", me->rear_supports, 0, me->supports)) ||
             (st = check_range(why, side, "side_strikers", me->side_strikers, 0, me->flanked)))

@@ -37,6 +37,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     int mods = 0, front, flank, side;
     if (c->fighting == 0)
         return 0;
+    assert(c->flanked <= c->fighting);
     if (charge_round && om_wm_effective_position(foe) == OM_WM_OPEN &&
         !om_wm_pikes_hold(foe, me, c->round) && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
         mods += r->charge_bonus[me->unit.troop];
@@ -92,14 +93,19 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
             if (k >= 0) {
                 /* The best stand without a bonus takes it. */
                 count[k]--;
-                stand_value[n_bonused++] = base[k];
+                /* Ancients adds the commander's bonus after the stand's
+                 * floor, so confusion and terror cannot eat it (A5). */
+                stand_value[n_bonused++] = r->bonus_after_stand_floor ? (int)floor0(base[k]) : base[k];
             }
             /* Otherwise (fewer stands than bonuses) the last stand takes it too. */
             before = stand_value[n_bonused - 1];
             stand_value[n_bonused - 1] += (int)bonus[b];
             total += floor0(stand_value[n_bonused - 1]) - floor0(before);
         }
-        if (c->last_ditch_per_stand) {
+        if (me->unit.attacks == 0) {
+            /* Machines with no Attacks of their own (Pump Wagon) never take
+             * the last-ditch die; their bonus dice are all they roll. */
+        } else if (c->last_ditch_per_stand) {
             /* Reading B of A3: every stand still at 0 or below rolls one die. */
             for (int k = 0; k < 3; k++)
                 zero += base[k] <= 0 ? count[k] : 0u;
@@ -153,6 +159,12 @@ unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stan
            om_wm_victory_points(points, size, before);
 }
 
+/* Stands of a unit at full strength. */
+static unsigned unit_size(const om_wm_side *me)
+{
+    return me->unit.size ? me->unit.size : me->unit.stands;
+}
+
 /* The state of one trial's fight. */
 typedef struct fight {
     unsigned stands[2];    /* stands left */
@@ -163,6 +175,8 @@ typedef struct fight {
     bool confused[2];      /* confused now */
     bool in_open[2];       /* lost its defended/fortified position (6.15, A8) */
     bool retreated[2];     /* retreated in the previous round (warband -1) */
+    bool regains_position[2]; /* in the open until the turn ends only (option A8) */
+    bool left_table[2];    /* retreated off the table and survived (Ancients 5.5) */
 } fight;
 
 /* Make side s confused, unless nothing confuses it (army lists). */
@@ -192,20 +206,29 @@ static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hit
 
 /* Supporting stands counted for side s (6.7, D5): infantry only (checked); none
  * from the unit itself while it is confused (7.2; not in Ancients); none from
- * behind for a phalanx or skirmish infantry (Ancients); with supports counted
- * after casualties (WM11), own rear stands are lost first when the unit loses
- * stands, since casualties come off the edge of the formation, where they are. */
-static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s, unsigned lost)
+ * behind for a phalanx or skirmish infantry (Ancients). A unit's own supports
+ * are stands that are not fighting, so no more than the stands it had at the
+ * start of the round less those fighting (stands already shot or cut down
+ * support no one); with supports counted after casualties (WM11), own rear
+ * stands are lost first when the unit loses stands, since casualties come off
+ * the edge of the formation, where they are. */
+static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s, unsigned start,
+                                 unsigned fighting, unsigned lost)
 {
     const om_wm_side *me = &p->e.side[s];
-    unsigned supports = me->supports;
+    unsigned supports = me->supports, spare;
     if (supports == 0)
         return 0;
     if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH | OM_WM_RULE_PIKES))
         supports -= me->rear_supports;
-    if (me->support_units == 0 && f->confused[s] && !p->e.rules->confused_units_support)
+    if (me->support_units > 0)
+        return supports;
+    if (f->confused[s] && !p->e.rules->confused_units_support)
         return 0;
-    if (!p->e.rules->supports_after_casualties || me->support_units > 0)
+    spare = start > fighting ? start - fighting : 0u;
+    if (supports > spare)
+        supports = spare;
+    if (!p->e.rules->supports_after_casualties)
         return supports;
     return supports > lost ? supports - lost : 0u;
 }
@@ -342,13 +365,13 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
                        unsigned result[2], unsigned hits_on[2])
 {
     const om_wm_engagement *e = &p->e;
-    unsigned counted[2], lost[2], front[2];
+    unsigned counted[2], lost[2], front[2], start[2], fighting[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
         unsigned capacity = f->stands[t] * e->side[t].unit.hits;
-        unsigned fighting = e->side[s].fighting < f->stands[s] ? e->side[s].fighting
-                                                                : f->stands[s];
-        front[s] = fighting > e->side[s].flanked ? fighting - e->side[s].flanked : 0u;
+        start[s] = f->stands[s];
+        fighting[s] = e->side[s].fighting < f->stands[s] ? e->side[s].fighting : f->stands[s];
+        front[s] = fighting[s] > e->side[s].flanked ? fighting[s] - e->side[s].flanked : 0u;
         if (!e->options.result_cap_ignores_carried)
             capacity -= f->carried[t];
         counted[s] = hits[s] < capacity ? hits[s] : capacity;
@@ -368,7 +391,7 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
             f->carried[t]--;
     }
     for (int s = 0; s < 2; s++) {
-        result[s] = counted[s] + supports_counted(p, f, s, lost[s]);
+        result[s] = counted[s] + supports_counted(p, f, s, start[s], fighting[s], lost[s]);
         if (round == 1) {
             const om_wm_side *me = &e->side[s];
             result[s] += f->shot[s];
@@ -449,8 +472,14 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
     }
     if (me->behind != OM_WM_BEHIND_OPEN && cm > f->behind_cm[l]) {
         switch (me->behind) {
-        case OM_WM_BEHIND_TABLE_EDGE: /* leaving by a combat retreat destroys (3.8) */
-            f->stands[l] = 0;
+        case OM_WM_BEHIND_TABLE_EDGE:
+            /* Leaving by a combat retreat destroys (3.8); in Ancients a D6
+             * less the stands lost decides, as for any move off (WMA 5.5). */
+            if (p->e.rules->retreat_off_table_rolls &&
+                (int)om_dice_roll_d6(d) - (int)(unit_size(me) - f->stands[l]) > 0)
+                f->left_table[l] = true;
+            else
+                f->stands[l] = 0;
             break;
         case OM_WM_BEHIND_FRIENDS:    /* they make way; the retreater tests once (7.1 #6) */
             if (om_dice_roll_d6(d) == 6)
@@ -484,7 +513,7 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
         unsigned roll, cm;
-        if (f->stands[s] == 0 ||
+        if (f->stands[s] == 0 || (me->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) ||
             (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN))
             continue;
         roll = om_dice_roll_sum(d, 3, NULL);
@@ -513,7 +542,7 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
         return false;
     /* Non-flyers cannot pursue retreating flyers (6.11 #5). */
     if ((e->side[l].unit.rules & OM_WM_RULE_FLY) && !(e->side[l].unit.rules & OM_WM_RULE_PURSUABLE)
-        && !(me->unit.rules & OM_WM_RULE_FLY))
+        && !(me->unit.rules & (OM_WM_RULE_FLY | OM_WM_RULE_PURSUES_ANY)))
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
      * (seed 001 l.4507; army lists). */
@@ -539,7 +568,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
      * the target fights unconfused. */
     if (e->side[c].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, c, f->stands[s], &v);
+        om_wm_volley_at(p, d, c, f->stands[c], f->stands[s], &v);
         o->shot_hits_on[s] = om_wm_sat8(v.hits);
         o->hits_on[s] = om_wm_sat8(v.hits);
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
@@ -555,7 +584,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
     if (e->side[s].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, s, f->stands[c], &v);
+        om_wm_volley_at(p, d, s, f->stands[s], f->stands[c], &v);
         o->shot_hits_on[c] = om_wm_sat8(v.hits);
         o->hits_on[c] = om_wm_sat8(v.hits);
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
@@ -571,10 +600,12 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). */
     if (e->side[s].stand_and_shoot) {
-        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s));
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s, f->stands[s]));
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);
+        if (f->stands[c] == 0)
+            return false; /* shot down before contact: no round is fought */
     }
     return true;
 }
@@ -591,6 +622,8 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->confused[s] = e->side[s].confused;
         f->in_open[s] = e->side[s].position == OM_WM_OPEN;
         f->retreated[s] = false;
+        f->regains_position[s] = false;
+        f->left_table[s] = false;
     }
 }
 
@@ -772,18 +805,25 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             if (f.confused[winner]) {
                 f.stands[winner] = 0;
                 f.carried[winner] = 0;
-                winner = l;
+                /* Both destroyed is a draw (A18). */
+                winner = f.stands[l] > 0 ? l : OM_WM_DRAW;
                 break;
             }
             confuse(p, &f, winner);
         }
-        if (f.stands[l] == 0 || !whole || scythed_gone)
+        if (f.stands[l] == 0 || !whole || scythed_gone || f.left_table[l])
             break;
-        /* A unit that retreated has lost its position for good (6.15, A8). */
-        if (!e->options.defended_after_retreat)
-            f.in_open[l] = true;
+        /* A unit that retreated counts as in the open for the rest of the
+         * turn's pursuit rounds (6.9, 6.15); for good, unless option A8 gives
+         * its position back at the turn's end. */
+        f.in_open[l] = true;
+        f.regains_position[l] = e->options.defended_after_retreat &&
+                                e->side[l].position != OM_WM_OPEN;
         if (!may_pursue(p, &f, winner, l))
             break;
+        /* Units that pursue count as in the open (6.15; Ancients 7.4). */
+        f.in_open[winner] = true;
+        f.regains_position[winner] = false;
         f.pursuit[winner] = om_wm_pursuit_bonus(cm);
         f.pursuit[l] = 0;
         /* Win round 2 of a phase and pursue: the combat is unresolved and goes
@@ -800,6 +840,11 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
             active = (charger == 1) == ((turn & 1u) == 1u) ? 1 : 0;
             f.confused[active] = false;
+            for (int s = 0; s < 2; s++) {
+                if (f.regains_position[s])
+                    f.in_open[s] = false;
+                f.regains_position[s] = false;
+            }
         }
     }
     for (int s = 0; s < 2 && scythed_gone; s++)

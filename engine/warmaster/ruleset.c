@@ -53,6 +53,9 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .confused_units_support = true,
         /* "If an infantry unit has one or more stands defended" (seed 001 l.1349). */
         .drive_back_discount_infantry_only = true,
+        .bonus_after_stand_floor = true,
+        .retreat_off_table_rolls = true,
+        .impassable_halt_confuses = true,
     },
 };
 

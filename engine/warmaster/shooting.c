@@ -53,7 +53,7 @@ unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *ta
      * lost any adds one (seed 001 l.4638). */
     if (target->unit.rules & OM_WM_RULE_WARBAND) {
         if (lost_any)
-            dice += dice > 0 || hits > 0 ? 1u : 0u;
+            dice = hits > 0 ? om_wm_drive_back_dice(hits + 1u, position) : 0u;
         else
             dice -= dice > 0 ? 1u : 0u;
     }
@@ -83,41 +83,54 @@ unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_pe
 
 unsigned om_wm_shots(const om_wm_side *me, bool at_charger)
 {
+    return om_wm_shots_left(me, me->unit.stands, at_charger);
+}
+
+unsigned om_wm_shots_left(const om_wm_side *me, unsigned stands, bool at_charger)
+{
     unsigned per_stand = me->unit.shots;
+    unsigned shooting = me->shooting < stands ? me->shooting : stands;
     /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
     if (at_charger && (me->unit.rules & OM_WM_RULE_CANNON))
-        return 2u * me->shooting;
+        return 2u * shooting;
     /* Bounce and skewer: +1 Attack per further stand of the target in the line
      * (5.10: cannon "+1 for each additional stand", bolt thrower "+1 for an
      * additional stand", Bone Thrower "1 attack per stand"). */
     if ((me->unit.rules & OM_WM_RULE_LINE_FIRE) && me->line_stands > 1)
         per_stand += me->line_stands - 1u;
-    return per_stand * me->shooting;
+    return per_stand * shooting;
 }
 
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter)
+unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands)
 {
-    return om_dice_hits(d, &p->shoot[shooter], om_wm_shots(&p->e.side[shooter], false));
+    return om_dice_hits(d, &p->shoot[shooter],
+                        om_wm_shots_left(&p->e.side[shooter], stands, false));
 }
 
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter)
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands)
 {
-    return om_dice_hits(d, &p->shoot_charger[shooter], om_wm_shots(&p->e.side[shooter], true));
+    return om_dice_hits(d, &p->shoot_charger[shooter],
+                        om_wm_shots_left(&p->e.side[shooter], stands, true));
 }
 
 /*
  * A drive back that reaches what lies behind the unit (5.5 step 7, 7.1, 3.8):
- * impassable terrain halts it at the edge, confused on a D6 of 6; an enemy, an
+ * impassable terrain halts it at the edge, confused on a D6 of 6 (always in
+ * Ancients); an enemy, an
  * engaged unit or unyielding friends halt it 1cm away, confused; friends make
  * way and the unit tests once, confused on a 6; the table edge takes it off,
  * and a D6 less the stands it has lost decides: 0 or less, destroyed (the unit
  * does not come back); otherwise it stays in play (returning later).
  */
-static void drive_back_into(om_dice *d, const om_wm_side *target, om_wm_volley_result *v,
-                            unsigned lost)
+static void drive_back_into(const om_wm_ruleset *r, om_dice *d, const om_wm_side *target,
+                            om_wm_volley_result *v, unsigned lost)
 {
     switch (target->behind) {
     case OM_WM_BEHIND_IMPASSABLE:
+        /* Ancients: halted by impassable terrain is always confused (WMA 9.1 #2). */
+        if (r->impassable_halt_confuses || om_dice_roll_d6(d) == 6)
+            v->confused = true;
+        break;
     case OM_WM_BEHIND_FRIENDS:
         if (om_dice_roll_d6(d) == 6)
             v->confused = true;
@@ -135,14 +148,18 @@ static void drive_back_into(om_dice *d, const om_wm_side *target, om_wm_volley_r
     }
 }
 
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
-                     om_wm_volley_result *v)
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shooters,
+                     unsigned stands, om_wm_volley_result *v)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
     unsigned carried = 0, left = stands, dice, sixes = 0;
+    /* A Banner of Fortitude's +1 Hits is for the engagement only (10.3): the
+     * prepared side carries it, so a volley takes it off again. */
+    unsigned hits_per_stand = target->unit.hits - (target->magic == OM_WM_MAGIC_FORTITUDE);
+    const unsigned size = target->unit.size ? target->unit.size : target->unit.stands;
 
-    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter));
-    v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
+    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter, shooters));
+    v->stands_lost = om_wm_record_hits(&left, &carried, hits_per_stand, v->hits);
     v->drive_back_cm = 0;
     v->confused = v->routed = v->off_table = false;
     if (left == 0)
@@ -151,9 +168,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
      * removed stands, less the defended/fortified discount; the sum is the
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
-    dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits,
-                                      left < (target->unit.size ? target->unit.size
-                                                                : target->unit.stands));
+    dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits, left < size);
     if (p->e.side[shooter].unit.rules & OM_WM_RULE_DRIVE_BACK_CONFUSE_4) {
         /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
         unsigned high = 0;
@@ -171,7 +186,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
     v->routed = v->drive_back_cm > target->unit.pace_cm;
     if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
         v->drive_back_cm > target->behind_cm)
-        drive_back_into(d, target, v, stands - left);
+        drive_back_into(p->e.rules, d, target, v, size - left); /* all stands lost (3.8) */
     if (target->unit.rules & OM_WM_RULE_NEVER_CONFUSED)
         v->confused = false;
 }
@@ -181,7 +196,8 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
     om_wm_volley_result v;
 
-    om_wm_volley_at(p, d, OM_WM_SIDE_A, target->unit.stands, &v);
+    om_wm_volley_at(p, d, OM_WM_SIDE_A, p->e.side[OM_WM_SIDE_A].unit.stands,
+                    target->unit.stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
     o->hits_on[1] = om_wm_sat8(v.hits);
     o->shot_hits_on[1] = o->hits_on[1];

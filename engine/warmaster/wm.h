@@ -237,6 +237,9 @@ typedef struct om_wm_ruleset {
     bool retreat_divisor_engaged_only; /* D6/A10: WM11 divides by engaged units only */
     bool confused_units_support;  /* WMA: confusion does not stop supports (seed 001 l.2282) */
     bool drive_back_discount_infantry_only; /* WMA: only infantry ignores hits (l.1349) */
+    bool bonus_after_stand_floor; /* WMA A5: commander bonus added after the stand's 0 floor */
+    bool retreat_off_table_rolls; /* WMA 5.5: retreating off the table rolls D6 - stands lost */
+    bool impassable_halt_confuses; /* WMA 9.1 #2: driven back into impassable: confused */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
@@ -394,6 +397,9 @@ om_wm_position om_wm_effective_position(const om_wm_side *target);
 /* Shooting Attacks of side `me`: per stand (plus bounce or skewer stands),
  * times its shooting stands; at a charger a cannon fires grapeshot (5.10). */
 unsigned om_wm_shots(const om_wm_side *me, bool at_charger);
+
+/* The same with only `stands` of the unit left: no more than those shoot. */
+unsigned om_wm_shots_left(const om_wm_side *me, unsigned stands, bool at_charger);
 
 /* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
  * none or the attack allows none. */

@@ -20,7 +20,7 @@ static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *c
 {
     return round == 1 && (pikes->unit.rules & OM_WM_RULE_PIKES) && charger->charging &&
            (charger->unit.troop == OM_WM_CAVALRY || charger->unit.troop == OM_WM_CHARIOT) &&
-           pikes->position == OM_WM_OPEN && !pikes->dense_terrain;
+           pikes->position == OM_WM_OPEN && !pikes->dense_terrain && pikes->flanked == 0;
 }
 
 /* Whether a unit's item that lasts "until the unit loses a stand" still works:
@@ -41,10 +41,11 @@ static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands
 }
 
 /* Unsaved hits scored by side `shooter` in a volley at the other side (5.2-5.3). */
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter);
+unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands);
 
 /* Unsaved hits scored by side `shooter` shooting at the other side's charge (5.7). */
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter);
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter,
+                             unsigned stands);
 
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
@@ -56,10 +57,11 @@ typedef struct om_wm_volley_result {
     bool off_table;         /* driven off the table for good (3.8) */
 } om_wm_volley_result;
 
-/* Side `shooter` shoots a Shooting-phase volley at the other side, which has
- * `stands` stands: hits, stand removal and drive back (5.2-5.5). */
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
-                     om_wm_volley_result *v);
+/* Side `shooter`, with `shooters` stands left, shoots a Shooting-phase volley
+ * at the other side, which has `stands` stands: hits, stand removal and drive
+ * back (5.2-5.5). */
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shooters,
+                     unsigned stands, om_wm_volley_result *v);
 
 /* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
