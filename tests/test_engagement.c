@@ -1718,3 +1718,47 @@ Test(review, counts_defended_stands_after_draw)
     cr_expect_gt(c.n, 100u);
     cr_expect_eq(c.count, 0u, "%lu of %lu draws moved the tank", c.count, c.n);
 }
+
+static void two_shot_hits(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    c->n++;
+    c->count += o->shot_hits_on[0] == 2;
+}
+
+/* A Banner of Shielding stops working once its unit loses a stand (10.3),
+ * also between the charged side's volley of the turn before and its stand
+ * and shoot. Knights (Hits 1, armour 4+, 3+ with the banner) charge one
+ * archer stand that shot at them last turn and stands and shoots: volley
+ * hit p = 1/2 x 1/3 = 1/6, unconfused 5/6, then the charger is hit at
+ * 1/2 x 1/2 = 1/4 with its banner gone: P(2 shooting hits) = 5/144 (with a
+ * banner wrongly still working 5/216). */
+Test(review, banner_of_shielding_lost_before_stand_and_shoot)
+{
+    om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 1, 4, 0);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    tally c = {0};
+    a.charging = true;
+    a.magic = OM_WM_MAGIC_SHIELDING;
+    b.unit.shots = 1;
+    b.unit.range_cm = 30;
+    b.shoots_first = true;
+    b.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    run(&e, TRIALS, 257, two_shot_hits, &c);
+    expect_p("P(two shooting hits on the charger)", c.count, c.n, 5.0 / 144.0);
+}
+
+/* Pikemen holding a cavalry charge with a Banner of Shielding: defended
+ * (5+ to hit) and their save one better (6+ -> 5+): 9 dice x 1/3 x 4/6. */
+Test(review, pikes_hold_with_banner_of_shielding)
+{
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PIKES);
+    mean_ctx m = {0};
+    double q = 2.0 / 9.0;
+    pikes.magic = OM_WM_MAGIC_SHIELDING;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, knights(), pikes);
+    run(&e, TRIALS, 263, sum_hits_on_b, &m);
+    cr_expect(fabs(m.sum / m.n - 9 * q) < SIGMAS * sqrt(9 * q * (1 - q) / m.n),
+              "mean hits on the pikemen %.4f vs %.4f", m.sum / m.n, 9 * q);
+}

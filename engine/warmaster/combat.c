@@ -275,14 +275,16 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
         (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
+    /* A Banner of Shielding works until its unit loses a stand (10.3);
+     * Leonidas improves his unit's armour in every round (Ancients). */
+    bool better_save = (t->magic == OM_WM_MAGIC_SHIELDING &&
+                        om_wm_magic_intact(t, f->stands[1 - s])) ||
+                       (t->unit.rules & OM_WM_RULE_ARMOUR_PLUS1_MELEE);
     /* Pikemen count as defended in the first round against charging cavalry
      * or chariots (army list). */
     if (om_wm_pikes_hold(t, &p->e.side[s], round))
-        return &p->melee[s][5];
-    /* A Banner of Shielding works until its unit loses a stand (10.3);
-     * Leonidas improves his unit's armour in every round (Ancients). */
-    if ((t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, f->stands[1 - s])) ||
-        (t->unit.rules & OM_WM_RULE_ARMOUR_PLUS1_MELEE))
+        return &p->melee[s][5 + better_save];
+    if (better_save)
         return &p->melee[s][3 + f->in_open[1 - s]];
     return &p->melee[s][f->in_open[1 - s]];
 }
@@ -600,7 +602,7 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). */
     if (e->side[s].stand_and_shoot) {
-        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s, f->stands[s]));
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s, f->stands[s], f->stands[c]));
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);

@@ -65,7 +65,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
         unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
-        unsigned charger_save = volley_save, shielded = save;
+        unsigned charger_save = volley_save, shielded = save, worn_save;
         foe_in_open.position = OM_WM_OPEN;
         hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
         /* The Ethereal Host hits on 4+ whatever the cover (army list). */
@@ -91,6 +91,9 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
             st = make_test(p, &n_tables, &p->melee[s][5],
                            (rules & OM_WM_RULE_HITS_ON_4) ? 4u : e->rules->to_hit[OM_WM_DEFENDED],
                            save);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->melee[s][6], p->melee[s][5].to_hit,
+                           one_better(save));
         /* Shooting comes before any combat loss, so a target's working Banner
          * of Shielding improves its armour first (10.3, A27); then +1 to hit
          * for the list's sharpshooters, and armour one worse against piercing
@@ -107,11 +110,17 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         if ((rules & OM_WM_RULE_SHOTS_PIERCE) && volley_save < 7)
             volley_save++;
         charger_save = volley_save;
+        /* The charger's save once its Banner of Shielding has stopped working
+         * (a stand lost to a volley of the turn before, 10.3). */
+        worn_save = om_wm_save_score(&foe->unit, shots_saved);
+        if ((rules & OM_WM_RULE_SHOTS_PIERCE) && worn_save < 7)
+            worn_save++;
         if (rules & OM_WM_RULE_CANNON) {
             om_wm_position pos = om_wm_effective_position(foe);
             volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
             volley_save = 7;
             charger_save = shielded;
+            worn_save = save;
         }
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot[s], volley_hit, volley_save);
@@ -121,6 +130,9 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
                            (rules & OM_WM_RULE_SHOTS_PLUS1) && hit_open > 2 ? hit_open - 1
                                                                             : hit_open,
                            charger_save);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->shoot_charger_worn[s],
+                           p->shoot_charger[s].to_hit, worn_save);
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
             unsigned lost = h / me->unit.hits;

@@ -107,10 +107,14 @@ unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
                         om_wm_shots_left(&p->e.side[shooter], stands, false));
 }
 
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands)
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
+                             unsigned target_stands)
 {
-    return om_dice_hits(d, &p->shoot_charger[shooter],
-                        om_wm_shots_left(&p->e.side[shooter], stands, true));
+    const om_wm_side *target = &p->e.side[1 - shooter];
+    const om_dice_test *t = &p->shoot_charger[shooter];
+    if (target->magic == OM_WM_MAGIC_SHIELDING && !om_wm_magic_intact(target, target_stands))
+        t = &p->shoot_charger_worn[shooter];
+    return om_dice_hits(d, t, om_wm_shots_left(&p->e.side[shooter], stands, true));
 }
 
 /*

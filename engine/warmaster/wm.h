@@ -339,17 +339,20 @@ typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_dice_test shoot[2];        /* side i shooting at the other side (a volley) */
     om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
-    om_dice_test melee[2][6];     /* side i fighting the other: [0] as declared, [1] in the
+    om_dice_test shoot_charger_worn[2]; /* the same once the charger's Banner of
+                                         * Shielding no longer works (10.3) */
+    om_dice_test melee[2][7];     /* side i fighting the other: [0] as declared, [1] in the
                                      open, [2] as declared with its round 1 shieldwall save,
                                      [3] and [4] as [0] and [1] against its Banner of
                                      Shielding (while it has lost no stand), [5] against it
-                                     defended (pikes in the first round) */
+                                     defended (pikes in the first round), [6] the same
+                                     with its Banner of Shielding */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
-    om_binom_table *tables[16];   /* owned tables behind the tests above */
+    om_binom_table *tables[24];   /* owned tables behind the tests above */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;

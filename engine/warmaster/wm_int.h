@@ -40,12 +40,15 @@ static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands
     return hits;
 }
 
-/* Unsaved hits scored by side `shooter` in a volley at the other side (5.2-5.3). */
+/* Unsaved hits scored by side `shooter`, with `stands` stands left, in a
+ * volley at the other side (5.2-5.3). */
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands);
 
-/* Unsaved hits scored by side `shooter` shooting at the other side's charge (5.7). */
+/* Unsaved hits scored by side `shooter`, with `stands` stands left, shooting
+ * at the other side's charge, which has `target_stands` left (5.7; a Banner
+ * of Shielding works only while its unit has lost no stand, 10.3). */
 unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter,
-                             unsigned stands);
+                             unsigned stands, unsigned target_stands);
 
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
