@@ -1011,6 +1011,15 @@ Test(army_rules, line_stands_validation)
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
     e.side[0].line_stands = 4;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    /* The line cannot pass through more stands than the target has. */
+    e.side[0].line_stands = 3;
+    e.side[1].unit.stands = 2;
+    e.side[1].fighting = 2;
+    e.side[1].shooting = 2;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.line_stands");
+    e.side[0].line_stands = 2;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
 }
 
 static void count_confused_or_routed(const om_wm_outcome *o, void *ctx)
