@@ -1771,3 +1771,32 @@ Test(review, pikes_hold_with_banner_of_shielding)
     cr_expect(fabs(m.sum / m.n - 9 * q) < SIGMAS * sqrt(9 * q * (1 - q) / m.n),
               "mean hits on the pikemen %.4f vs %.4f", m.sum / m.n, 9 * q);
 }
+
+static void second_round(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    c->n++;
+    c->count += o->rounds >= 2;
+}
+
+/* Non-flyers cannot pursue flyers (6.11 #5) unless a rule lets them pursue
+ * anything (rangers, gorgers: "may pursue any enemy"). B never pursues, so a
+ * second round happens only if A pursues. */
+Test(review, pursues_any_follows_flyers)
+{
+    for (int any = 0; any < 2; any++) {
+        om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 4, 4, 3, 0,
+                               any ? OM_WM_RULE_PURSUES_ANY : 0);
+        om_wm_side b = side_of("Harpies", OM_WM_MONSTER, 2, 1, 6, 0, OM_WM_RULE_FLY);
+        tally c = {0};
+        a.charging = true;
+        a.pursue = OM_WM_PURSUE_ALWAYS;
+        b.pursue = OM_WM_PURSUE_NEVER;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+        run(&e, 20000, 269, second_round, &c);
+        if (any)
+            cr_expect_gt(c.count, c.n / 4, "rangers pursued flyers in %lu of %lu", c.count, c.n);
+        else
+            cr_expect_eq(c.count, 0u, "a non-flyer pursued a flyer");
+    }
+}
