@@ -476,7 +476,9 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
         switch (me->behind) {
         case OM_WM_BEHIND_TABLE_EDGE:
             /* Leaving by a combat retreat destroys (3.8); in Ancients a D6
-             * less the stands lost decides, as for any move off (WMA 5.5). */
+             * less the stands lost decides, as for any move off (WMA 5.5).
+             * A survivor is out of this engagement; its later return (and,
+             * on a 1-2, the second roll) is battle-level, not modelled. */
             if (p->e.rules->retreat_off_table_rolls &&
                 (int)om_dice_roll_d6(d) - (int)(unit_size(me) - f->stands[l]) > 0)
                 f->left_table[l] = true;
@@ -540,9 +542,11 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     if (me->position == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
-        !e->options.infantry_pursues_cavalry && !(me->unit.rules & OM_WM_RULE_PURSUES_ANY))
+        !e->options.infantry_pursues_cavalry &&
+        !(me->unit.rules & (OM_WM_RULE_PURSUES_ANY | OM_WM_RULE_PURSUES_MOUNTED)))
         return false;
-    /* Non-flyers cannot pursue retreating flyers (6.11 #5). */
+    /* Non-flyers cannot pursue retreating flyers (6.11 #5), unless they may
+     * pursue "any type of retreating enemy" (Rangers, Gorgers). */
     if ((e->side[l].unit.rules & OM_WM_RULE_FLY) && !(e->side[l].unit.rules & OM_WM_RULE_PURSUABLE)
         && !(me->unit.rules & (OM_WM_RULE_FLY | OM_WM_RULE_PURSUES_ANY)))
         return false;
@@ -600,7 +604,9 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
         }
     }
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
-     * fight; every hit counts for the shooting side in round 1 (W7). */
+     * fight; every hit counts for the shooting side in round 1 (W7). This is
+     * part of the engagement, so a charger's Banner of Fortitude already
+     * gives its +1 Hits here (10.3), unlike a volley of the turn before. */
     if (e->side[s].stand_and_shoot) {
         f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s, f->stands[s], f->stands[c]));
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
@@ -803,12 +809,12 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         /* Retreating elephants rampage through the enemy they touch: a 6
          * confuses it, or destroys it if it was confused already; results
          * stand. A unit left with no enemy loses the engagement (Ancients). */
-        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && om_dice_roll_d6(d) == 6) {
+        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && f.stands[l] > 0 &&
+            !f.left_table[l] && om_dice_roll_d6(d) == 6) {
             if (f.confused[winner]) {
                 f.stands[winner] = 0;
                 f.carried[winner] = 0;
-                /* Both destroyed is a draw (A18). */
-                winner = f.stands[l] > 0 ? l : OM_WM_DRAW;
+                winner = l;
                 break;
             }
             confuse(p, &f, winner);
@@ -818,9 +824,10 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         /* A unit that retreated counts as in the open for the rest of the
          * turn's pursuit rounds (6.9, 6.15); for good, unless option A8 gives
          * its position back at the turn's end. */
-        f.in_open[l] = true;
         f.regains_position[l] = e->options.defended_after_retreat &&
-                                e->side[l].position != OM_WM_OPEN;
+                                e->side[l].position != OM_WM_OPEN &&
+                                (!f.in_open[l] || f.regains_position[l]);
+        f.in_open[l] = true;
         if (!may_pursue(p, &f, winner, l))
             break;
         /* Units that pursue count as in the open (6.15; Ancients 7.4). */

@@ -73,7 +73,8 @@ typedef uint64_t om_wm_rules;
 #define OM_WM_RULE_NO_CHARGE_BONUS (UINT64_C(1) << 19) /* gets no charge bonus */
 #define OM_WM_RULE_ROUND1_FRONT_PLUS1 (UINT64_C(1) << 20) /* +1 Attack per front stand in round 1 */
 #define OM_WM_RULE_PLUS1_VS_MONSTERS (UINT64_C(1) << 21) /* +1 Attack per stand against monsters */
-#define OM_WM_RULE_PURSUES_ANY  (UINT64_C(1) << 22) /* may pursue cavalry and chariots (infantry) */
+#define OM_WM_RULE_PURSUES_ANY  (UINT64_C(1) << 22) /* may pursue any enemy: cavalry, chariots
+                                                     * and flyers too */
 #define OM_WM_RULE_FLY          (UINT64_C(1) << 23) /* flyer: non-flyers cannot pursue it */
 #define OM_WM_RULE_PURSUABLE    (UINT64_C(1) << 24) /* a flyer that non-flyers may still pursue */
 #define OM_WM_RULE_NO_SUPPORT   (UINT64_C(1) << 25) /* can neither support nor be supported */
@@ -98,6 +99,8 @@ typedef uint64_t om_wm_rules;
                                                                confuse on a 4+ (Skull Chukka) */
 #define OM_WM_RULE_PIKES        (UINT64_C(1) << 38) /* defended in round 1 against charging
                                                        cavalry or chariots; side supports only */
+#define OM_WM_RULE_PURSUES_MOUNTED (UINT64_C(1) << 40) /* infantry that may pursue cavalry
+                                                        * and chariots (not flyers) */
 #define OM_WM_RULE_REGENERATE_ROUND (UINT64_C(1) << 39) /* regenerates one hit suffered in
                                                             the round, if alive (War Hydra) */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
