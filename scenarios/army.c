@@ -893,21 +893,21 @@ om_status om_army_unmodelled_add(char *unmodelled, size_t cap, const char *id)
     return OM_OK;
 }
 
-om_status om_army_rules_to_wm(char *const *ids, size_t n, om_wm_rules *flags, char *unmodelled,
-                              size_t cap)
+om_status om_army_rules_to_wm(char *const *ids, size_t n, const om_wm_ruleset *rs,
+                              om_wm_rules *flags, char *unmodelled, size_t cap)
 {
     om_status st;
     for (size_t i = 0; i < n; i++) {
         const om_wm_special *sp = om_wm_special_find(ids[i]);
         if (sp)
-            *flags |= sp->flag;
+            *flags |= om_wm_special_flags(sp, rs);
         else if ((st = om_army_unmodelled_add(unmodelled, cap, ids[i])))
             return st;
     }
     return OM_OK;
 }
 
-om_status om_army_unit_to_wm(const om_army_unit *u, om_wm_unit *out)
+om_status om_army_unit_to_wm(const om_army_unit *u, const om_wm_ruleset *rs, om_wm_unit *out)
 {
     const size_t name_len = strlen(u->name);
     memset(out, 0, sizeof *out);
@@ -930,7 +930,7 @@ om_status om_army_unit_to_wm(const om_army_unit *u, om_wm_unit *out)
     out->armour = u->save;
     out->pace_cm = (uint8_t)om_wm_troop_pace(out->troop);
     out->points = (uint16_t)(u->points > 0 ? u->points : 0);
-    return om_army_rules_to_wm(u->rules, u->rules_count, &out->rules, out->unmodelled,
+    return om_army_rules_to_wm(u->rules, u->rules_count, rs, &out->rules, out->unmodelled,
                                sizeof out->unmodelled);
 }
 

@@ -203,13 +203,14 @@ om_status om_army_find(const char *ruleset, const char *ref, om_army **army,
 
 /*
  * om_army_rules_to_wm: map special-rule ids onto the engine: each id that
- * om_wm_special_find knows sets its flag in *flags; every other id is
+ * om_wm_special_find knows sets its flags under rule set `rs` (NULL: the
+ * rule's full flags; om_wm_special_flags) in *flags; every other id is
  * appended to the comma-separated list `unmodelled` (capacity `cap`, "" to
  * start; ids already there are not repeated). Nothing is dropped: if the list
  * does not fit, the result is OM_EINVAL ("too many special rules to record").
  */
-om_status om_army_rules_to_wm(char *const *ids, size_t n, om_wm_rules *flags, char *unmodelled,
-                              size_t cap);
+om_status om_army_rules_to_wm(char *const *ids, size_t n, const om_wm_ruleset *rs,
+                              om_wm_rules *flags, char *unmodelled, size_t cap);
 
 /*
  * om_army_unmodelled_add: append `id` to the comma-separated list `unmodelled`
@@ -222,12 +223,12 @@ om_status om_army_unmodelled_add(char *unmodelled, size_t cap, const char *id);
  * om_army_unit_to_wm: fill *out with a unit's values: name, troop type, stands
  * = the unit size, Attacks, shooting Attacks, range, Hits, the save (see
  * om_army_unit.save), the troop type's pace, points, and its special rules
- * (om_army_rules_to_wm). Errors: OM_EUNSUPPORTED if the entry's type is not a
+ * under rule set `rs` (om_army_rules_to_wm). Errors: OM_EUNSUPPORTED if the entry's type is not a
  * troop type the engine fights with (a character, mount or other upgrade),
  * OM_EINVAL from om_army_rules_to_wm or for a name longer than the engine
  * keeps.
  */
-om_status om_army_unit_to_wm(const om_army_unit *u, om_wm_unit *out);
+om_status om_army_unit_to_wm(const om_army_unit *u, const om_wm_ruleset *rs, om_wm_unit *out);
 
 /* One special rule of the registry (special-rules.yaml). */
 typedef struct om_army_rule {

@@ -513,8 +513,8 @@ static om_status fail_unknown_rule(const om_yaml_ctx *c, const char *up, unsigne
  * registry is recorded as not modelled; anything else is an error (OM_EPARSE)
  * with a suggestion. A repeated id is harmless.
  */
-static om_status conv_rules(const om_yaml_ctx *c, const char *up, const raw_unit *r,
-                            om_wm_unit *u)
+static om_status conv_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
+                            const raw_unit *r, om_wm_unit *u)
 {
     om_army_rules *reg = NULL;
     om_status st = OM_OK;
@@ -524,7 +524,7 @@ static om_status conv_rules(const om_yaml_ctx *c, const char *up, const raw_unit
     for (unsigned i = 0; st == OM_OK && i < r->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(r->rules[i]);
         if (sp) {
-            u->rules |= sp->flag;
+            u->rules |= om_wm_special_flags(sp, rs);
             continue;
         }
         /* The registry is read only when a rule is not the engine's. */
@@ -584,7 +584,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                              "'%s' is an upgrade (costing %+d points on top of a unit), not a "
                              "unit; name a unit of %s/%s and override its values", r->from,
                              e->points, army->ruleset, army->id);
-    else if ((st = om_army_unit_to_wm(e, u)))
+    else if ((st = om_army_unit_to_wm(e, rs, u)))
         st = om_yaml_fail_at(c, st, 0, up, "from", "%s", om_error_message());
     else if (e->size == 0 && !r->stands)
         st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
@@ -673,7 +673,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         return st;
     u->points = (uint16_t)v;
     if (!r->from || key_present(c, up, "rules"))
-        return conv_rules(c, up, r, u);
+        return conv_rules(c, rs, up, r, u);
     return OM_OK;
 }
 
@@ -732,14 +732,15 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
 
 /* Add the rules of a joining character or mount to the unit: those of
  * JOIN_RULES take effect; every other rule is recorded as not modelled. */
-static om_status join_rules(const om_yaml_ctx *c, const char *side, const char *key,
-                            const om_army_unit *e, om_wm_unit *u)
+static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                            const char *key, const om_army_unit *e, om_wm_unit *u)
 {
     om_status st;
     for (size_t i = 0; i < e->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
-        if (sp && sp->flag != 0 && (sp->flag & ~(om_wm_rules)JOIN_RULES) == 0)
-            u->rules |= sp->flag;
+        om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) : 0u;
+        if (flags != 0 && (flags & ~(om_wm_rules)JOIN_RULES) == 0)
+            u->rules |= flags;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
                                               e->rules[i])))
             return om_yaml_fail_at(c, st, 0, side, key, "%s", om_error_message());
@@ -777,9 +778,9 @@ static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, c
     if (st == OM_OK && r->mount)
         st = find_mount(c, side, army, ch, r->mount, &mount);
     if (st == OM_OK)
-        st = join_rules(c, side, "character", ch, &s->unit);
+        st = join_rules(c, rs, side, "character", ch, &s->unit);
     if (st == OM_OK && mount)
-        st = join_rules(c, side, "mount", mount, &s->unit);
+        st = join_rules(c, rs, side, "mount", mount, &s->unit);
     if (st == OM_OK)
         *bonus = ch->attacks + (mount ? mount->attacks : 0);
     om_army_free(army);

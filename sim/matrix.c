@@ -64,7 +64,7 @@ static om_status add_member(om_matrix_list *l, const om_army *a, const om_army_u
 {
     om_wm_unit w;
     om_matrix_member *m;
-    om_status st = om_army_unit_to_wm(u, &w);
+    om_status st = om_army_unit_to_wm(u, om_wm_ruleset_find(a->ruleset), &w);
     if (st != OM_OK) {
         if (required)
             return OM_ERROR(st, "%s/%s cannot be a matrix unit: %s", a->id, u->id,

@@ -702,7 +702,7 @@ Test(army, unit_to_wm)
     om_army *a = NULL;
     om_wm_unit w;
     const om_army_unit *u = entry("warmaster-revolution", "empire/knights", &a);
-    cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
+    cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_str_eq(w.name, "Knights");
     cr_assert_eq(w.troop, OM_WM_CAVALRY);
     cr_assert_eq(w.stands, 3);
@@ -717,7 +717,7 @@ Test(army, unit_to_wm)
 
     /* Shooting, and a rule the engine models: its flag is set. */
     u = om_army_unit_find(a, "handgunners");
-    cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
+    cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_eq(w.shots, 1);
     cr_assert_eq(w.range_cm, 30);
     cr_assert_eq(w.armour, 0, "armour '-'");
@@ -727,7 +727,7 @@ Test(army, unit_to_wm)
     /* A rule the engine does not model (the Helblaster's range bands and misfire
      * table): recorded, not dropped. */
     u = om_army_unit_find(a, "helblaster");
-    cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
+    cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_null(om_wm_special_find("helblaster"));
     cr_assert(strstr(w.unmodelled, "helblaster") != NULL, "unmodelled: %s", w.unmodelled);
 
@@ -741,12 +741,12 @@ Test(army, unit_to_wm)
     cr_assert_eq(u->type, OM_ARMY_GENERAL);
     cr_assert(om_army_type_is_character(u->type));
     cr_assert_eq(u->attacks, 2, "the +2 bonus");
-    expect_error(om_army_unit_to_wm(u, &w), OM_EUNSUPPORTED, NULL, 0, NULL, "character");
+    expect_error(om_army_unit_to_wm(u, NULL, &w), OM_EUNSUPPORTED, NULL, 0, NULL, "character");
     u = om_army_unit_find(a, "griffon");
     cr_assert(u->is_upgrade);
     cr_assert_eq(u->type, OM_ARMY_MOUNT);
     cr_assert_str_eq(u->source_type, "Monstrous Mount");
-    expect_error(om_army_unit_to_wm(u, &w), OM_EUNSUPPORTED, NULL, 0, NULL, "mount");
+    expect_error(om_army_unit_to_wm(u, NULL, &w), OM_EUNSUPPORTED, NULL, 0, NULL, "mount");
     om_army_free(a);
 
     /* The War Wagon prints its save both ways round; both give 4+. */
@@ -761,7 +761,7 @@ Test(army, unit_to_wm)
 
     /* An Ancients unit: a modelled rule sets its flag, another is recorded. */
     u = entry("warmaster-ancients", "egyptian/mercenaries", &a);
-    cr_assert_eq(om_army_unit_to_wm(u, &w), OM_OK);
+    cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_not_null(om_wm_special_find("warband"));
     cr_assert_eq(w.rules, om_wm_special_find("warband")->flag);
     cr_assert_str_eq(w.unmodelled, "unreliable");
@@ -773,11 +773,11 @@ Test(army, rules_to_wm_never_drops_a_rule)
     char *ids[] = { "alpha", "terror", "beta", "alpha" };
     char list[12] = "";
     om_wm_rules flags = 0;
-    cr_assert_eq(om_army_rules_to_wm(ids, 2, &flags, list, sizeof list), OM_OK);
+    cr_assert_eq(om_army_rules_to_wm(ids, 2, NULL, &flags, list, sizeof list), OM_OK);
     cr_assert_eq(flags, OM_WM_RULE_TERROR);
     cr_assert_str_eq(list, "alpha");
     /* "alpha, beta" is 11 bytes: it fits; a repeated id is not added again. */
-    cr_assert_eq(om_army_rules_to_wm(ids, 4, &flags, list, sizeof list), OM_OK);
+    cr_assert_eq(om_army_rules_to_wm(ids, 4, NULL, &flags, list, sizeof list), OM_OK);
     cr_assert_str_eq(list, "alpha, beta");
     /* No room for another: an error, never a silent drop. */
     expect_error(om_army_unmodelled_add(list, sizeof list, "gamma"), OM_EINVAL, NULL, 0, NULL,
@@ -1014,4 +1014,25 @@ Test(army, document_errors)
     cr_assert_null(t);
     expect_error(om_army_table_parse(OM_ARMY_TABLE_COUNT, "w.yaml", "", 0, &t), OM_EINVAL,
                  NULL, 0, NULL, NULL);
+}
+
+/* A rule id can mean less in one rule set's lists: the 1.1 Chaos Spawn causes
+ * terror only, the Revolution one is also never driven back and must pursue
+ * (rule_effects_fantasy A-39). Units loaded from each list get their own. */
+Test(army, rule_flags_follow_the_rule_set)
+{
+    const char *rs_names[2] = {"warmaster-1.1", "warmaster-revolution"};
+    for (int i = 0; i < 2; i++) {
+        om_army *a = NULL;
+        om_wm_unit w;
+        const om_army_unit *u = entry(rs_names[i], "chaos/chaos-spawn", &a);
+        cr_assert_eq(om_army_unit_to_wm(u, om_wm_ruleset_find(rs_names[i]), &w), OM_OK, "%s",
+                     om_error_message());
+        cr_expect(w.rules & OM_WM_RULE_TERROR, "%s: terror", rs_names[i]);
+        cr_expect_eq((w.rules & OM_WM_RULE_NO_DRIVE_BACK) != 0, i == 1, "%s: drive backs",
+                     rs_names[i]);
+        cr_expect_eq((w.rules & OM_WM_RULE_MUST_PURSUE) != 0, i == 1, "%s: must pursue",
+                     rs_names[i]);
+        om_army_free(a);
+    }
 }

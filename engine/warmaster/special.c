@@ -148,7 +148,8 @@ static const om_wm_special om_wm_specials[] = {
     {"celestial-dragon", OM_WM_RULE_TERROR,
      "Causes terror", "army lists (revolution)"},
     {"chaos-spawn", OM_WM_RULE_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
-     "Causes terror; never driven back by shooting; must pursue when allowed", "army lists (1.1, revolution)"},
+     "Causes terror; never driven back by shooting and must pursue when allowed (Revolution "
+     "only: the 1.1 text gives terror alone)", "army lists (1.1, revolution)"},
     {"cold-one-knights", OM_WM_RULE_ROUND1_FRONT_PLUS1,
      "+1 Attack per stand fighting to its front in the first round", "army lists (1.1, revolution)"},
     {"daemon-swarm", OM_WM_RULE_NO_DRIVE_BACK,
@@ -251,6 +252,28 @@ const om_wm_special *om_wm_special_find(const char *id)
         if (strcmp(om_wm_specials[i].id, id) == 0)
             return &om_wm_specials[i];
     return NULL;
+}
+
+/* Rules whose text in one rule set's army lists gives less than the flags
+ * above: the bits that rule set drops. */
+static const struct {
+    const char *id;
+    om_wm_ruleset_id ruleset;
+    om_wm_rules drop;
+} om_wm_special_narrower[] = {
+    /* The 1.1 Chaos list gives Spawn terror only (rule_effects_fantasy A-39). */
+    {"chaos-spawn", OM_WM_RULES_WM11, OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE},
+};
+
+om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs)
+{
+    om_wm_rules flags = sp->flag;
+    for (size_t i = 0; rs != NULL && i < sizeof om_wm_special_narrower /
+                                         sizeof om_wm_special_narrower[0]; i++)
+        if (om_wm_special_narrower[i].ruleset == rs->id &&
+            strcmp(om_wm_special_narrower[i].id, sp->id) == 0)
+            flags &= ~om_wm_special_narrower[i].drop;
+    return flags;
 }
 
 size_t om_wm_special_count(void) { return sizeof om_wm_specials / sizeof om_wm_specials[0]; }

@@ -248,6 +248,11 @@ typedef struct om_wm_ruleset {
 /* Look a rule set up by name; NULL if unknown. */
 const om_wm_ruleset *om_wm_ruleset_find(const char *name);
 
+/* The OM_WM_RULE_* bits special rule `sp` sets under rule set `rs` (the same
+ * id can mean less in one rule set's army list than in another's; rs NULL:
+ * all of them). */
+om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs);
+
 /* The rule set with this id. */
 const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
 
