@@ -1034,5 +1034,13 @@ Test(army, rule_flags_follow_the_rule_set)
         cr_expect_eq((w.rules & OM_WM_RULE_MUST_PURSUE) != 0, i == 1, "%s: must pursue",
                      rs_names[i]);
         om_army_free(a);
+        /* Bears: the 1.1 extra strike, the Revolution loss of defended status. */
+        u = entry(rs_names[i], "kislev/bears", &a);
+        cr_assert_eq(om_army_unit_to_wm(u, om_wm_ruleset_find(rs_names[i]), &w), OM_OK);
+        cr_expect_eq((w.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) != 0, i == 0, "%s", rs_names[i]);
+        cr_expect_eq((w.rules & OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) != 0, i == 1, "%s",
+                     rs_names[i]);
+        cr_expect(w.rules & OM_WM_RULE_CHARGE_PLUS1);
+        om_army_free(a);
     }
 }

@@ -1800,3 +1800,38 @@ Test(review, pursues_any_follows_flyers)
             cr_expect_eq(c.count, 0u, "a non-flyer pursued a flyer");
     }
 }
+
+static void two_hits_on_b(const om_wm_outcome *o, void *ctx)
+{
+    tally *c = ctx;
+    c->n++;
+    c->count += o->hits_on[1] == 2;
+}
+
+/* Bears (Kislev). Revolution: never defended outside dense terrain (A-31),
+ * so a charge against "defended" Bears in the open gets its bonus and hits
+ * on 4+. 1.1: more hits scored than suffered in round 1 strikes one more
+ * Attack per fighting stand (A-10). 1 stand of A1 each, 4+, no saves:
+ * P(A scores 2) = P(1 vs 0) x 1/2 = 1/4 x 1/2 = 1/8. */
+Test(army_rules, bears)
+{
+    om_wm_side bears = side_of("Bears", OM_WM_INFANTRY, 3, 3, 3, 0,
+                               OM_WM_RULE_DEFENDED_ONLY_IN_DENSE);
+    om_wm_side kn = knights();
+    bears.position = OM_WM_DEFENDED;
+    cr_expect_eq(dice("warmaster-revolution", &kn, &bears, 1, 0, false), 12u);
+    cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &bears), 4u);
+    bears.dense_terrain = true;
+    cr_expect_eq(dice("warmaster-revolution", &kn, &bears, 1, 0, false), 9u);
+    cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &bears), 5u);
+    for (int strike = 0; strike < 2; strike++) {
+        om_wm_side a = side_of("Bears", OM_WM_INFANTRY, 1, 1, 4, 0,
+                               strike ? OM_WM_RULE_EXTRA_STRIKE_ROUND1 : 0);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 1, 1, 4, 0, 0);
+        tally c = {0};
+        om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, a, b);
+        run(&e, TRIALS, 271, two_hits_on_b, &c);
+        expect_p(strike ? "P(2 hits: extra strike)" : "P(2 hits: none)", c.count, c.n,
+                 strike ? 1.0 / 8.0 : 0.0);
+    }
+}

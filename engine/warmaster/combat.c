@@ -356,6 +356,19 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
                          : om_dice_hits(d, test, dice);
         hits[s] = maniple_saves(p, d, 1 - s, h);
     }
+    /* Bears (1.1): a side that scores more hits than it suffers in the first
+     * round strikes one more Attack per fighting stand before the result is
+     * worked out (army list; A-10: unsaved melee hits, uncapped). */
+    if (round == 1 && (p->in_play & OM_WM_PLAY_EXTRA_STRIKE)) {
+        unsigned before[2] = {hits[0], hits[1]};
+        for (int s = 0; s < 2; s++) {
+            const om_wm_side *me = &p->e.side[s];
+            unsigned fighting = me->fighting < f->stands[s] ? me->fighting : f->stands[s];
+            if ((me->unit.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) && before[s] > before[1 - s])
+                hits[s] += maniple_saves(p, d, 1 - s,
+                                         om_dice_hits(d, melee_test(p, f, s, 1), fighting));
+        }
+    }
 }
 
 /*
@@ -539,7 +552,7 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     om_wm_troop foe = e->side[l].unit.troop;
     if (me->unit.troop == OM_WM_ARTILLERY)
         return false;
-    if (me->position == OM_WM_FORTIFIED && !f->in_open[w])
+    if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
         !e->options.infantry_pursues_cavalry &&
@@ -646,7 +659,8 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
     struct om_wm_round1 *t;
     om_status st;
 
-    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED))
+    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
+                      OM_WM_PLAY_EXTRA_STRIKE))
         return OM_OK;
     for (int s = 0; s < 2; s++) {
         dice[s] = p->round1_dice[s][start->stands[s]];
@@ -722,6 +736,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
                               (r & (OM_WM_RULE_REROLL_ONE_PER_TURN |
                                     OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_BONUS_D6_CHARGING))
                           ? OM_WM_PLAY_STAGED : 0u;
+        p->in_play |= (r & OM_WM_RULE_EXTRA_STRIKE_ROUND1) ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
     fight_start(&p->e, &f);

@@ -11,6 +11,9 @@ om_wm_position om_wm_effective_position(const om_wm_side *target)
     /* A Steam Tank always counts as defended (army list). */
     if ((target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) && target->position == OM_WM_OPEN)
         return OM_WM_DEFENDED;
+    /* Bears (Revolution) are never defended outside dense terrain. */
+    if ((target->unit.rules & OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) && !target->dense_terrain)
+        return OM_WM_OPEN;
     /* Cavalry, chariots, monsters and machines are never defended or fortified
      * (5.2); the check rejects such positions, and this guards the table. */
     if (target->unit.troop != OM_WM_INFANTRY && target->unit.troop != OM_WM_ARTILLERY &&

@@ -129,6 +129,13 @@ static const om_wm_special om_wm_specials[] = {
      "+1 to hit when shooting", "army lists (1.1)"},
     {"ashigaru-teppo", OM_WM_RULE_SHOTS_PIERCE,
      "Its shots make armour one worse (6+ none)", "army lists (revolution)"},
+    {"bears", OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_MUST_PURSUE | OM_WM_RULE_DEFENDED_ONLY_IN_DENSE |
+                  OM_WM_RULE_EXTRA_STRIKE_ROUND1,
+     "+1 more Attack per stand charging in the open (as monsters); must pursue when allowed; "
+     "1.1: with more hits scored than suffered in round 1, one more Attack per fighting stand "
+     "before the result; Revolution: never defended outside dense terrain, supported only by "
+     "(and supporting only) Bears: declare its supports accordingly",
+     "army lists (1.1, revolution); A-10, A-31"},
     {"berserkers", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      "Immune to terror; never driven back by shooting; must pursue when allowed", "army lists (revolution)"},
     {"birdmen", OM_WM_RULE_PURSUABLE,
@@ -263,6 +270,9 @@ static const struct {
 } om_wm_special_narrower[] = {
     /* The 1.1 Chaos list gives Spawn terror only (rule_effects_fantasy A-39). */
     {"chaos-spawn", OM_WM_RULES_WM11, OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE},
+    /* Bears: the 1.1 list's extra strike, Revolution's loss of defended status. */
+    {"bears", OM_WM_RULES_WM11, OM_WM_RULE_DEFENDED_ONLY_IN_DENSE},
+    {"bears", OM_WM_RULES_REV, OM_WM_RULE_EXTRA_STRIKE_ROUND1},
 };
 
 om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs)

@@ -103,6 +103,11 @@ typedef uint64_t om_wm_rules;
                                                         * and chariots (not flyers) */
 #define OM_WM_RULE_REGENERATE_ROUND (UINT64_C(1) << 39) /* regenerates one hit suffered in
                                                             the round, if alive (War Hydra) */
+#define OM_WM_RULE_DEFENDED_ONLY_IN_DENSE (UINT64_C(1) << 41) /* never defended or
+                                                        * fortified outside dense terrain */
+#define OM_WM_RULE_EXTRA_STRIKE_ROUND1 (UINT64_C(1) << 42) /* more hits than suffered in
+                                                        * round 1: +1 Attack per fighting
+                                                        * stand, before the result */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
