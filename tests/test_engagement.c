@@ -1835,3 +1835,40 @@ Test(army_rules, bears)
                  strike ? 1.0 / 8.0 : 0.0);
     }
 }
+
+/* Registry rules carried by existing mechanisms: the Doom Diver cannot shoot
+ * at chargers, the Earthshaker's drive backs confuse on a 4+ (as the Skull
+ * Chukka's, tested above), and no character or magic item goes with Gnoblars
+ * (army lists, Revolution). */
+Test(army_rules, doom_diver_earthshaker_gnoblars)
+{
+    const om_wm_special *dd = om_wm_special_find("doom-diver");
+    const om_wm_special *es = om_wm_special_find("earthshaker-cannon");
+    const om_wm_special *gn = om_wm_special_find("gnoblars");
+    om_wm_check_failure why;
+    cr_assert(dd != NULL && es != NULL && gn != NULL);
+    cr_expect(es->flag & OM_WM_RULE_DRIVE_BACK_CONFUSE_4);
+    {
+        om_wm_side a = knights();
+        om_wm_side b = side_of("Doom Diver", OM_WM_ARTILLERY, 1, 1, 2, 0, dd->flag);
+        b.unit.shots = 1;
+        b.unit.range_cm = 60;
+        b.stand_and_shoot = true;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "b.stand_and_shoot");
+    }
+    {
+        om_wm_side a = side_of("Gnoblars", OM_WM_INFANTRY, 3, 2, 3, 0, gn->flag);
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, knights());
+        e.side[1].charging = true;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", why.reason);
+        e.side[0].attack_bonus = 1;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.attack_bonus");
+        e.side[0].attack_bonus = 0;
+        e.side[0].magic = OM_WM_MAGIC_BATTLE_BANNER;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.magic");
+    }
+}

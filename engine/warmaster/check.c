@@ -143,6 +143,13 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
         (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)))
         return st;
+    /* Characters cannot join Gnoblars, nor take magic items (army list). */
+    if ((me->unit.rules & OM_WM_RULE_NO_CHARACTER) &&
+        (me->attack_bonus > 0 || me->magic != OM_WM_MAGIC_NONE)) {
+        snprintf(path, sizeof path, "%s.%s", side, me->attack_bonus > 0 ? "attack_bonus" : "magic");
+        return fail(why, path, "characters cannot join this unit and it takes no magic items "
+                    "(its special rules)");
+    }
     if ((unsigned)me->pursue > OM_WM_PURSUE_WHEN_AHEAD) {
         snprintf(path, sizeof path, "%s.pursue", side);
         return fail(why, path, "must be always, never or when-ahead");

@@ -106,6 +106,15 @@ static const om_wm_special om_wm_specials[] = {
     {"doom-wheel", OM_WM_RULE_BONUS_D6_CHARGING | OM_WM_RULE_TERROR,
      "+D6 attack dice when it charges an enemy in the open (round 1); causes terror; its "
      "random movement is battle level", "army lists (1.1, revolution)"},
+    {"doom-diver", OM_WM_RULE_NO_STAND_AND_SHOOT,
+     "Cannot shoot at chargers (its range and normal saves are in the stat line)",
+     "army lists (revolution)"},
+    {"earthshaker-cannon", OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
+     "A stone thrower (its own id) whose drive backs confuse on a 4+; confusing units "
+     "touching the target is outside a two-unit engagement", "army lists (revolution)"},
+    {"gnoblars", OM_WM_RULE_NO_CHARACTER,
+     "No character joins and no magic item (checked); supported only by Gnoblars: declare "
+     "its supports accordingly (bows at 15cm are in the stat line)", "army lists (revolution)"},
     {"skull-chukka", OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
      "The drive backs of its shots confuse on a 4+ instead of a 6",
      "army lists (1.1, revolution)"},

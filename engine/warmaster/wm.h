@@ -108,6 +108,7 @@ typedef uint64_t om_wm_rules;
 #define OM_WM_RULE_EXTRA_STRIKE_ROUND1 (UINT64_C(1) << 42) /* more hits than suffered in
                                                         * round 1: +1 Attack per fighting
                                                         * stand, before the result */
+#define OM_WM_RULE_NO_CHARACTER (UINT64_C(1) << 43) /* no character joins, no magic item */
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
