@@ -285,8 +285,7 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
     for (int i = 0; i < 2; i++) {
         cs.points[i] = sc->engagement.side[i].unit.points;
         cs.stands[i] = sc->engagement.side[i].unit.stands;
-        cs.size[i] = sc->engagement.side[i].unit.size > cs.stands[i]
-                         ? sc->engagement.side[i].unit.size : cs.stands[i];
+        cs.size[i] = om_wm_unit_size(&sc->engagement.side[i].unit);
     }
     if (spec->trials > 0) {
         cfg.trials = spec->trials;

@@ -53,7 +53,7 @@ static json_t *unit_json(const om_wm_unit *u)
     return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
                      "name", u->name, "type", om_wm_troop_name(u->troop),
                      "stands", (int)u->stands,
-                     "size", (int)(u->size ? u->size : u->stands), "attacks", (int)u->attacks,
+                     "size", (int)om_wm_unit_size(u), "attacks", (int)u->attacks,
                      "shots", (int)u->shots, "range", (int)u->range_cm, "hits", (int)u->hits,
                      "armour", (int)u->armour, "pace", (int)u->pace_cm, "points", (int)u->points,
                      "rules", rules, "rule_flags", (json_int_t)u->rules,

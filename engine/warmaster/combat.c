@@ -159,10 +159,10 @@ unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stan
            om_wm_victory_points(points, size, before);
 }
 
-/* Stands of a unit at full strength. */
-static unsigned unit_size(const om_wm_side *me)
+/* Stands of `me` fighting now: those declared, as far as it has stands left. */
+static unsigned fighting_now(const om_wm_side *me, unsigned stands)
 {
-    return me->unit.size ? me->unit.size : me->unit.stands;
+    return me->fighting < stands ? me->fighting : stands;
 }
 
 /* The state of one trial's fight. */
@@ -251,7 +251,7 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
     const om_wm_engagement *e = &p->e;
     const om_wm_side *me = &e->side[s];
     om_wm_round_case c;
-    c.fighting = me->fighting < f->stands[s] ? me->fighting : f->stands[s];
+    c.fighting = fighting_now(me, f->stands[s]);
     /* Flank and rear contacts are those of the charge: after a retreat the
      * pursuers are placed to the retreaters' front (6.11), so later rounds are
      * fought frontally. */
@@ -363,10 +363,10 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
         unsigned before[2] = {hits[0], hits[1]};
         for (int s = 0; s < 2; s++) {
             const om_wm_side *me = &p->e.side[s];
-            unsigned fighting = me->fighting < f->stands[s] ? me->fighting : f->stands[s];
             if ((me->unit.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) && before[s] > before[1 - s])
                 hits[s] += maniple_saves(p, d, 1 - s,
-                                         om_dice_hits(d, melee_test(p, f, s, 1), fighting));
+                                         om_dice_hits(d, melee_test(p, f, s, 1),
+                                                      fighting_now(me, f->stands[s])));
         }
     }
 }
@@ -383,9 +383,9 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
     unsigned counted[2], lost[2], front[2], start[2], fighting[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
-        unsigned capacity = f->stands[t] * e->side[t].unit.hits;
+        unsigned capacity = f->stands[t] * p->combat_hits[t];
         start[s] = f->stands[s];
-        fighting[s] = e->side[s].fighting < f->stands[s] ? e->side[s].fighting : f->stands[s];
+        fighting[s] = fighting_now(&e->side[s], f->stands[s]);
         front[s] = fighting[s] > e->side[s].flanked ? fighting[s] - e->side[s].flanked : 0u;
         if (!e->options.result_cap_ignores_carried)
             capacity -= f->carried[t];
@@ -493,7 +493,7 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
              * A survivor is out of this engagement; its later return (and,
              * on a 1-2, the second roll) is battle-level, not modelled. */
             if (p->e.rules->retreat_off_table_rolls &&
-                (int)om_dice_roll_d6(d) - (int)(unit_size(me) - f->stands[l]) > 0)
+                (int)om_dice_roll_d6(d) - (int)(om_wm_unit_size(&me->unit) - f->stands[l]) > 0)
                 f->left_table[l] = true;
             else
                 f->stands[l] = 0;

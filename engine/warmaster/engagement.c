@@ -15,6 +15,9 @@ static unsigned one_better(unsigned save)
     return save >= 7u ? 6u : save > 3u ? save - 1u : save;
 }
 
+/* A save one worse: 6+ becomes none (army lists' piercing shots). */
+static unsigned one_worse(unsigned save) { return save < 7u ? save + 1u : 7u; }
+
 /* Build the dice test of a to-hit and a save score, sharing a table with an
  * earlier test of the same probability. */
 static om_status make_test(om_wm_prepared *p, unsigned *n_tables, om_dice_test *t,
@@ -52,10 +55,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
     p->e = *e;
-    /* A Banner of Fortitude gives every stand +1 Hits for the engagement (10.3). */
+    /* A Banner of Fortitude gives every stand +1 Hits for the engagement,
+     * not against shooting of the turn before (10.3). */
     for (int s = 0; s < 2; s++)
-        if (e->side[s].magic == OM_WM_MAGIC_FORTITUDE)
-            p->e.side[s].unit.hits++;
+        p->combat_hits[s] = (uint8_t)(e->side[s].unit.hits +
+                                      (e->side[s].magic == OM_WM_MAGIC_FORTITUDE));
     e = &p->e;
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
@@ -65,7 +69,10 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
         unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
-        unsigned charger_save = volley_save, shielded = save, worn_save;
+        unsigned charger_save, shielded = save;
+        /* The charger's save once its Banner of Shielding has stopped working
+         * (a stand lost to a volley of the turn before, 10.3). */
+        unsigned worn_save = volley_save;
         foe_in_open.position = OM_WM_OPEN;
         hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
         /* The Ethereal Host hits on 4+ whatever the cover (army list). */
@@ -107,14 +114,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         }
         if ((rules & OM_WM_RULE_SHOTS_PLUS1) && volley_hit > 2)
             volley_hit--;
-        if ((rules & OM_WM_RULE_SHOTS_PIERCE) && volley_save < 7)
-            volley_save++;
+        if (rules & OM_WM_RULE_SHOTS_PIERCE) {
+            volley_save = one_worse(volley_save);
+            worn_save = one_worse(worn_save);
+        }
         charger_save = volley_save;
-        /* The charger's save once its Banner of Shielding has stopped working
-         * (a stand lost to a volley of the turn before, 10.3). */
-        worn_save = om_wm_save_score(&foe->unit, shots_saved);
-        if ((rules & OM_WM_RULE_SHOTS_PIERCE) && worn_save < 7)
-            worn_save++;
         if (rules & OM_WM_RULE_CANNON) {
             om_wm_position pos = om_wm_effective_position(foe);
             volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
@@ -135,9 +139,9 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
                            p->shoot_charger[s].to_hit, worn_save);
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
-            unsigned lost = h / me->unit.hits;
+            unsigned lost = h / p->combat_hits[s];
             p->lost_at[s][h] = (uint8_t)(lost > 255u ? 255u : lost);
-            p->left_at[s][h] = (uint8_t)(h % me->unit.hits);
+            p->left_at[s][h] = (uint8_t)(h % p->combat_hits[s]);
         }
     }
     if (st != OM_OK) {

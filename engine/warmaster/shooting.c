@@ -160,13 +160,11 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
     unsigned carried = 0, left = stands, dice, sixes = 0;
-    /* A Banner of Fortitude's +1 Hits is for the engagement only (10.3): the
-     * prepared side carries it, so a volley takes it off again. */
-    unsigned hits_per_stand = target->unit.hits - (target->magic == OM_WM_MAGIC_FORTITUDE);
-    const unsigned size = target->unit.size ? target->unit.size : target->unit.stands;
+    const unsigned size = om_wm_unit_size(&target->unit);
 
     v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter, shooters));
-    v->stands_lost = om_wm_record_hits(&left, &carried, hits_per_stand, v->hits);
+    /* The unit's own Hits: a Banner of Fortitude works in combat only (10.3). */
+    v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
     v->drive_back_cm = 0;
     v->confused = v->routed = v->off_table = false;
     if (left == 0)

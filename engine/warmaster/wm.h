@@ -147,6 +147,12 @@ typedef struct om_wm_unit {
                              model yet (reported with every run, never dropped) */
 } om_wm_unit;
 
+/* Stands of the unit at full strength (its size, or its stands when size is 0). */
+static inline unsigned om_wm_unit_size(const om_wm_unit *u)
+{
+    return u->size ? u->size : u->stands;
+}
+
 /* The winner's choice after a won round (6.10): pursue when allowed, or not. */
 typedef enum om_wm_pursue {
     OM_WM_PURSUE_ALWAYS = 0, /* pursue whenever the rules allow (the common play) */
@@ -361,8 +367,11 @@ typedef struct om_wm_prepared {
                                      Shielding (while it has lost no stand), [5] against it
                                      defended (pikes in the first round), [6] the same
                                      with its Banner of Shielding */
-    uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits: h / Hits */
-    uint8_t left_at[2][256];      /* hits carried after that removal: h % Hits */
+    uint8_t combat_hits[2];       /* side i's Hits per stand in combat (+1 with a Banner of
+                                     Fortitude, 10.3) */
+    uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits in combat:
+                                     h / combat_hits */
+    uint8_t left_at[2][256];      /* hits carried after that removal: h % combat_hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */

@@ -27,7 +27,7 @@ static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *c
  * it has all its starting stands and started at full strength (10.3). */
 static inline bool om_wm_magic_intact(const om_wm_side *me, unsigned stands)
 {
-    return stands == me->unit.stands && (me->unit.size == 0 || me->unit.size == me->unit.stands);
+    return stands == me->unit.stands && om_wm_unit_size(&me->unit) == me->unit.stands;
 }
 
 /* Shooting hits on `target` after its Banner of Steadfastness, which ignores one
