@@ -937,11 +937,11 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
     cr_expect_eq(p->shoot[0].to_hit, 5, "fortified counts as defended");
     om_wm_prepared_free(p);
-    cr_expect_eq(om_wm_shots(&cannon, false), 4u, "2 stands x 2 Attacks");
-    cr_expect_eq(om_wm_shots(&cannon, true), 4u, "grapeshot: 2 per stand");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 4u, "2 stands x 2 Attacks");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot: 2 per stand");
     cannon.line_stands = 2;
-    cr_expect_eq(om_wm_shots(&cannon, false), 6u, "a bounce through a second stand: +1 each");
-    cr_expect_eq(om_wm_shots(&cannon, true), 4u, "grapeshot does not bounce");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 6u, "a bounce through a second stand: +1 each");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot does not bounce");
 
     om_wm_side host = side_of("Ethereal Host", OM_WM_INFANTRY, 3, 2, 4, 0,
                               OM_WM_RULE_HITS_ON_4 | OM_WM_RULE_TERROR);
@@ -1257,9 +1257,9 @@ Test(ancients, light_artillery_line_of_flight)
     s.unit.rules = la->flag;
     s.unit.shots = 1;
     s.unit.range_cm = 40;
-    cr_expect_eq(om_wm_shots(&s, false), 2u);
+    cr_expect_eq(om_wm_shots(&s, s.unit.stands, false), 2u);
     s.line_stands = 3;
-    cr_expect_eq(om_wm_shots(&s, false), 6u);
+    cr_expect_eq(om_wm_shots(&s, s.unit.stands, false), 6u);
 }
 
 static void count_fall_backs(const om_wm_outcome *o, void *ctx)
@@ -1544,14 +1544,14 @@ Test(review, shots_of_the_stands_left)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
     a.unit.shots = 1;
-    cr_expect_eq(om_wm_shots_left(&a, 3, false), 3u);
-    cr_expect_eq(om_wm_shots_left(&a, 1, false), 1u);
-    cr_expect_eq(om_wm_shots_left(&a, 0, false), 0u);
+    cr_expect_eq(om_wm_shots(&a, 3, false), 3u);
+    cr_expect_eq(om_wm_shots(&a, 1, false), 1u);
+    cr_expect_eq(om_wm_shots(&a, 0, false), 0u);
     a.shooting = 2;
-    cr_expect_eq(om_wm_shots_left(&a, 3, false), 2u, "only the stands declared shooting");
+    cr_expect_eq(om_wm_shots(&a, 3, false), 2u, "only the stands declared shooting");
     a.unit.rules = OM_WM_RULE_CANNON;
     a.unit.shots = 2;
-    cr_expect_eq(om_wm_shots_left(&a, 1, true), 2u, "grapeshot of one cannon left");
+    cr_expect_eq(om_wm_shots(&a, 1, true), 2u, "grapeshot of one cannon left");
 }
 
 static void shot_dead_check(const om_wm_outcome *o, void *ctx)

@@ -84,12 +84,7 @@ unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_pe
     return lost;
 }
 
-unsigned om_wm_shots(const om_wm_side *me, bool at_charger)
-{
-    return om_wm_shots_left(me, me->unit.stands, at_charger);
-}
-
-unsigned om_wm_shots_left(const om_wm_side *me, unsigned stands, bool at_charger)
+unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
 {
     unsigned per_stand = me->unit.shots;
     unsigned shooting = me->shooting < stands ? me->shooting : stands;
@@ -107,7 +102,7 @@ unsigned om_wm_shots_left(const om_wm_side *me, unsigned stands, bool at_charger
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands)
 {
     return om_dice_hits(d, &p->shoot[shooter],
-                        om_wm_shots_left(&p->e.side[shooter], stands, false));
+                        om_wm_shots(&p->e.side[shooter], stands, false));
 }
 
 unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
@@ -117,7 +112,7 @@ unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, u
     const om_dice_test *t = &p->shoot_charger[shooter];
     if (target->magic == OM_WM_MAGIC_SHIELDING && !om_wm_magic_intact(target, target_stands))
         t = &p->shoot_charger_worn[shooter];
-    return om_dice_hits(d, t, om_wm_shots_left(&p->e.side[shooter], stands, true));
+    return om_dice_hits(d, t, om_wm_shots(&p->e.side[shooter], stands, true));
 }
 
 /*

@@ -420,12 +420,10 @@ unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target);
  * that are never defended, defended for a unit that always counts as such. */
 om_wm_position om_wm_effective_position(const om_wm_side *target);
 
-/* Shooting Attacks of side `me`: per stand (plus bounce or skewer stands),
- * times its shooting stands; at a charger a cannon fires grapeshot (5.10). */
-unsigned om_wm_shots(const om_wm_side *me, bool at_charger);
-
-/* The same with only `stands` of the unit left: no more than those shoot. */
-unsigned om_wm_shots_left(const om_wm_side *me, unsigned stands, bool at_charger);
+/* Shooting Attacks of side `me` with `stands` stands left: per stand (plus
+ * bounce or skewer stands), times its shooting stands still there; at a
+ * charger a cannon fires grapeshot (5.10). */
+unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger);
 
 /* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
  * none or the attack allows none. */
