@@ -730,6 +730,10 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
 #define JOIN_RULES (OM_WM_RULE_TERROR | OM_WM_RULE_HERMANN | OM_WM_RULE_ARMOUR_PLUS1_MELEE | \
                     OM_WM_RULE_REROLL_ONE_PER_TURN)
 
+/* Rules of a monster that stay with a monster unit: a character riding it
+ * has no Hits of its own to be badly hurt (army lists). */
+#define UNIT_ONLY_RULES (OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF)
+
 /* Add the rules of a joining character or mount to the unit: those of
  * JOIN_RULES take effect; every other rule is recorded as not modelled. */
 static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
@@ -738,7 +742,7 @@ static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
     om_status st;
     for (size_t i = 0; i < e->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
-        om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) : 0u;
+        om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) & ~(om_wm_rules)UNIT_ONLY_RULES : 0u;
         if (flags != 0 && (flags & ~(om_wm_rules)JOIN_RULES) == 0)
             u->rules |= flags;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,

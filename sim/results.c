@@ -61,6 +61,10 @@ const om_field om_results_fields[] = {
       FIGHT),
     F("destroyed_b", "1 if unit B was destroyed (any cause, including rout).", destroyed[1],
       OM_FIELD_FLAG, ALL),
+    F("hurt_a", "1 if unit A, a big monster, ended badly hurt (Hits and Attacks halved).",
+      hurt[0], OM_FIELD_FLAG, FIGHT),
+    F("hurt_b", "1 if unit B, a big monster, ended badly hurt (Hits and Attacks halved).",
+      hurt[1], OM_FIELD_FLAG, ALL),
 };
 
 const size_t om_results_field_count = sizeof om_results_fields / sizeof om_results_fields[0];

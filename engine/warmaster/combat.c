@@ -177,7 +177,31 @@ typedef struct fight {
     bool retreated[2];     /* retreated in the previous round (warband -1) */
     bool regains_position[2]; /* in the open until the turn ends only (option A8) */
     bool left_table[2];    /* retreated off the table and survived (Ancients 5.5) */
+    bool hurt[2];          /* a big monster badly hurt: half its Hits and Attacks */
 } fight;
+
+/* Side s as it fights now: its values halved once it is badly hurt. */
+static const om_wm_side *side_now(const om_wm_prepared *p, const fight *f, int s)
+{
+    return f->hurt[s] ? &p->hurt[s] : &p->e.side[s];
+}
+
+/* Side s's Hits per stand in combat now. */
+static unsigned hits_now(const om_wm_prepared *p, const fight *f, int s)
+{
+    return f->hurt[s] ? p->hurt_hits[s] : p->combat_hits[s];
+}
+
+/* A big monster with enough hits carried at the end of a phase becomes badly
+ * hurt for the rest of the battle; the hits go (army lists). */
+static void check_hurt(const om_wm_prepared *p, fight *f, int s)
+{
+    unsigned from = om_wm_hurt_from(&p->e.side[s].unit);
+    if (from > 0 && !f->hurt[s] && f->stands[s] > 0 && f->carried[s] >= from) {
+        f->hurt[s] = true;
+        f->carried[s] = 0;
+    }
+}
 
 /* Make side s confused, unless nothing confuses it (army lists). */
 static void confuse(const om_wm_prepared *p, fight *f, int s)
@@ -192,7 +216,7 @@ static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hit
     unsigned h = f->carried[t] + hits, lost;
     if (h > 255u)
         h = 255u; /* beyond any unit's capacity (12 stands x 12 Hits = 144) */
-    lost = p->lost_at[t][h];
+    lost = f->hurt[t] ? h / p->hurt_hits[t] : p->lost_at[t][h];
     if (lost >= f->stands[t]) {
         lost = f->stands[t];
         f->stands[t] = 0;
@@ -200,7 +224,7 @@ static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hit
         return lost;
     }
     f->stands[t] -= lost;
-    f->carried[t] = p->left_at[t][h];
+    f->carried[t] = f->hurt[t] ? h % p->hurt_hits[t] : p->left_at[t][h];
     return lost;
 }
 
@@ -240,7 +264,7 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
  * same function, since before round 1 only the stands left can vary. */
 static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
-    if (round == 1)
+    if (round == 1 && !f->hurt[s])
         return p->round1_dice[s][f->stands[s]];
     return compute_dice(p, f, s, round);
 }
@@ -249,7 +273,7 @@ static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsig
 static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
     const om_wm_engagement *e = &p->e;
-    const om_wm_side *me = &e->side[s];
+    const om_wm_side *me = side_now(p, f, s);
     om_wm_round_case c;
     c.fighting = fighting_now(me, f->stands[s]);
     /* Flank and rear contacts are those of the charge: after a retreat the
@@ -383,7 +407,7 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
     unsigned counted[2], lost[2], front[2], start[2], fighting[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
-        unsigned capacity = f->stands[t] * p->combat_hits[t];
+        unsigned capacity = f->stands[t] * hits_now(p, f, t);
         start[s] = f->stands[s];
         fighting[s] = fighting_now(&e->side[s], f->stands[s]);
         front[s] = fighting[s] > e->side[s].flanked ? fighting[s] - e->side[s].flanked : 0u;
@@ -587,7 +611,9 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
      * the target fights unconfused. */
     if (e->side[c].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, c, f->stands[c], f->stands[s], &v);
+        om_wm_volley_at(p, d, c, om_wm_shots(&e->side[c], f->stands[c], false), f->stands[s],
+                        &v);
+        f->hurt[s] = v.hurt;
         o->shot_hits_on[s] = om_wm_sat8(v.hits);
         o->hits_on[s] = om_wm_sat8(v.hits);
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
@@ -603,7 +629,9 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
     if (e->side[s].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, s, f->stands[s], f->stands[c], &v);
+        om_wm_volley_at(p, d, s, om_wm_shots(side_now(p, f, s), f->stands[s], false),
+                        f->stands[c], &v);
+        f->hurt[c] = v.hurt;
         o->shot_hits_on[c] = om_wm_sat8(v.hits);
         o->hits_on[c] = om_wm_sat8(v.hits);
         o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
@@ -621,7 +649,9 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
      * part of the engagement, so a charger's Banner of Fortitude already
      * gives its +1 Hits here (10.3), unlike a volley of the turn before. */
     if (e->side[s].stand_and_shoot) {
-        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], om_wm_shoot_charger(p, d, s, f->stands[s], f->stands[c]));
+        unsigned shots = om_wm_shots(side_now(p, f, s), f->stands[s], true);
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c],
+                                     om_wm_shoot_charger(p, d, s, shots, f->stands[c]));
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);
@@ -645,6 +675,7 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->retreated[s] = false;
         f->regains_position[s] = false;
         f->left_table[s] = false;
+        f->hurt[s] = false;
     }
 }
 
@@ -861,6 +892,12 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             }
             turn++;
             phase_round = 0;
+            /* The Combat phase ends: in the 1.1 lists a big monster still
+             * engaged may be badly hurt now (army lists). */
+            if (e->rules->badly_hurt_when_engaged) {
+                check_hurt(p, &f, 0);
+                check_hurt(p, &f, 1);
+            }
             /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
             active = (charger == 1) == ((turn & 1u) == 1u) ? 1 : 0;
             f.confused[active] = false;
@@ -874,6 +911,12 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     for (int s = 0; s < 2 && scythed_gone; s++)
         if (scythed_gone & (1u << s))
             f.stands[s] = 0;
+    /* The last Combat phase ends: a big monster with enough hits is badly
+     * hurt, in Revolution only once no longer engaged (army lists). */
+    if (whole && (winner != OM_WM_NO_CONTEST || e->rules->badly_hurt_when_engaged)) {
+        check_hurt(p, &f, 0);
+        check_hurt(p, &f, 1);
+    }
     o->winner = (uint8_t)winner;
     for (int s = 0; s < 2; s++)
         o->hits_on[s] = om_wm_sat8(hits_on[s]);
@@ -883,6 +926,7 @@ done:
     for (int s = 0; s < 2; s++) {
         o->stands_lost[s] = (uint8_t)(e->side[s].unit.stands - f.stands[s]);
         o->destroyed[s] = f.stands[s] == 0;
+        o->hurt[s] = f.hurt[s] && f.stands[s] > 0;
         if (e->side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED)
             o->confused[s] = 0;
         else if (o->confused[s] == 0)

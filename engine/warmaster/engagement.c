@@ -57,9 +57,19 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     p->e = *e;
     /* A Banner of Fortitude gives every stand +1 Hits for the engagement,
      * not against shooting of the turn before (10.3). */
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        om_wm_unit *hurt = &p->hurt[s].unit;
         p->combat_hits[s] = (uint8_t)(e->side[s].unit.hits +
                                       (e->side[s].magic == OM_WM_MAGIC_FORTITUDE));
+        /* Badly hurt, a monster fights on with half its Hits and Attacks and
+         * shoots with half its Shots, rounded up (army lists: Dragon Riders
+         * 6/3 -> 3/2, Stegadon 10/3 -> 5/2). */
+        p->hurt[s] = e->side[s];
+        hurt->hits = (uint8_t)(hurt->hits / 2u > 0 ? hurt->hits / 2u : 1u);
+        hurt->attacks = (uint8_t)(hurt->attacks / 2u);
+        hurt->shots = (uint8_t)((hurt->shots + 1u) / 2u);
+        p->hurt_hits[s] = (uint8_t)(hurt->hits + (e->side[s].magic == OM_WM_MAGIC_FORTITUDE));
+    }
     e = &p->e;
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];

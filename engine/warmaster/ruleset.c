@@ -23,6 +23,9 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .supports_after_casualties = true,
         /* D6/A10: divide by engaged units only (RU P145 example). */
         .retreat_divisor_engaged_only = true,
+        /* The 1.1 lists' badly hurt monsters have no "no longer engaged"
+         * clause (rule_effects_fantasy P18, 6.1). */
+        .badly_hurt_when_engaged = true,
     },
     [OM_WM_RULES_REV] = {
         .id = OM_WM_RULES_REV,

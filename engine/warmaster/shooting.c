@@ -99,20 +99,26 @@ unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
     return per_stand * shooting;
 }
 
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands)
+unsigned om_wm_hurt_from(const om_wm_unit *u)
 {
-    return om_dice_hits(d, &p->shoot[shooter],
-                        om_wm_shots(&p->e.side[shooter], stands, false));
+    if (!(u->rules & OM_WM_RULE_BADLY_HURT))
+        return 0;
+    return u->hits / 2u + ((u->rules & OM_WM_RULE_HURT_FROM_HALF) ? 0u : 1u);
 }
 
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands,
+unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots)
+{
+    return om_dice_hits(d, &p->shoot[shooter], shots);
+}
+
+unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
                              unsigned target_stands)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
     const om_dice_test *t = &p->shoot_charger[shooter];
     if (target->magic == OM_WM_MAGIC_SHIELDING && !om_wm_magic_intact(target, target_stands))
         t = &p->shoot_charger_worn[shooter];
-    return om_dice_hits(d, t, om_wm_shots(&p->e.side[shooter], stands, true));
+    return om_dice_hits(d, t, shots);
 }
 
 /*
@@ -150,20 +156,25 @@ static void drive_back_into(const om_wm_ruleset *r, om_dice *d, const om_wm_side
     }
 }
 
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shooters,
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
                      unsigned stands, om_wm_volley_result *v)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
-    unsigned carried = 0, left = stands, dice, sixes = 0;
+    unsigned carried = 0, left = stands, dice, sixes = 0, hurt_from;
     const unsigned size = om_wm_unit_size(&target->unit);
 
-    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter, shooters));
+    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter, shots));
     /* The unit's own Hits: a Banner of Fortitude works in combat only (10.3). */
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
     v->drive_back_cm = 0;
-    v->confused = v->routed = v->off_table = false;
+    v->confused = v->routed = v->off_table = v->hurt = false;
     if (left == 0)
         return;
+    /* A big monster left with enough hits at the end of the phase is badly
+     * hurt before its odd hits go (army lists; whether it is driven back
+     * does not matter). */
+    hurt_from = om_wm_hurt_from(&target->unit);
+    v->hurt = hurt_from > 0 && carried >= hurt_from;
     /* Drive back (5.5): every hit suffered this phase, including those that
      * removed stands, less the defended/fortified discount; the sum is the
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
@@ -196,7 +207,9 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
     om_wm_volley_result v;
 
-    om_wm_volley_at(p, d, OM_WM_SIDE_A, p->e.side[OM_WM_SIDE_A].unit.stands,
+    om_wm_volley_at(p, d, OM_WM_SIDE_A,
+                    om_wm_shots(&p->e.side[OM_WM_SIDE_A], p->e.side[OM_WM_SIDE_A].unit.stands,
+                                false),
                     target->unit.stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
     o->hits_on[1] = om_wm_sat8(v.hits);
@@ -206,6 +219,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     o->confused[1] = v.confused;
     o->routed[1] = v.routed;
     o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
+    o->hurt[1] = v.hurt && !o->destroyed[1];
     if (v.routed || v.off_table)
         o->stands_lost[1] = target->unit.stands;
 }

@@ -260,6 +260,43 @@ static const om_wm_special om_wm_specials[] = {
      "Causes terror", "army lists (1.1, revolution)"},
     {"yozhin", OM_WM_RULE_TERROR,
      "Causes terror", "army lists (revolution)"},
+    /* Big monsters that are badly hurt (rule_effects_fantasy P18): the 1.1
+     * lists from half their Hits and even while engaged, Revolution's from
+     * one more and only once no longer engaged (ruleset flag). */
+    {"dragons", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
+     "Causes terror; a Dragon Rider unit left with 3-5 hits (1.1) or 4-5 (Revolution, once "
+     "no longer engaged) at the end of a Shooting or Combat phase is badly hurt: hits "
+     "discarded, Hits 3, Attacks 3, Shots 2", "army lists (1.1, revolution); P18"},
+    {"greater-daemon", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
+     "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer engaged) at "
+     "the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits 3, "
+     "Attacks 4", "army lists (1.1, revolution); P18"},
+    {"sphinx", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
+     "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer engaged) at "
+     "the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits 3, "
+     "Attacks 2", "army lists (1.1, revolution); P18"},
+    {"stegadon", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
+     "Causes terror (the 1.1 \"fear\", A-18); left with 6-9 hits at the end of a Shooting "
+     "or Combat phase (Revolution: once no longer engaged) it is badly hurt: hits "
+     "discarded, Hits 5, Attacks 5, Shots 2", "army lists (1.1, revolution); P18, A-18"},
+    {"war-mammoth", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
+     "Causes terror; left with 6-9 hits at the end of a Shooting or Combat phase once no "
+     "longer engaged it is badly hurt: hits discarded, Hits 5, Attacks 4",
+     "army lists (revolution); P18"},
+    {"dragon-ogre-shaggoth", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
+     "Causes terror; left with 5-7 hits at the end of a Shooting or Combat phase once no "
+     "longer engaged it is badly hurt: hits discarded, Hits 4, Attacks 4",
+     "army lists (revolution); P18"},
+    /* Ids that change nothing the engine does not already do. */
+    {"elven-bolt-thrower", OM_WM_RULE_NONE,
+     "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no skewer "
+     "(its Shots are in its stat line)", "warmaster.md 5.10"},
+    {"triple-bows", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
+     "Rulebook Bolt Throwers: no armour save; +1 Attack per further stand skewered "
+     "(line_stands)", "army lists (revolution); warmaster.md 5.10"},
+    {"giant", OM_WM_RULE_NONE,
+     "No rule text in the sources beyond sieges (A-20): it fights by its stat line",
+     "rule_effects_fantasy A-20"},
 };
 
 const om_wm_special *om_wm_special_find(const char *id)
@@ -282,6 +319,10 @@ static const struct {
     /* Bears: the 1.1 list's extra strike, Revolution's loss of defended status. */
     {"bears", OM_WM_RULES_WM11, OM_WM_RULE_DEFENDED_ONLY_IN_DENSE},
     {"bears", OM_WM_RULES_REV, OM_WM_RULE_EXTRA_STRIKE_ROUND1},
+    /* Revolution's monsters are badly hurt from one hit more (P18). */
+    {"dragons", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
+    {"greater-daemon", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
+    {"sphinx", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
 };
 
 om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs)

@@ -109,6 +109,14 @@ typedef uint64_t om_wm_rules;
                                                         * round 1: +1 Attack per fighting
                                                         * stand, before the result */
 #define OM_WM_RULE_NO_CHARACTER (UINT64_C(1) << 43) /* no character joins, no magic item */
+#define OM_WM_RULE_BADLY_HURT   (UINT64_C(1) << 44) /* a one-stand monster left with more
+                                                     * than half its Hits in hits at a
+                                                     * phase's end is badly hurt: hits
+                                                     * discarded, Hits and Attacks halved */
+#define OM_WM_RULE_HURT_FROM_HALF (UINT64_C(1) << 45) /* with BADLY_HURT: from exactly
+                                                     * half its Hits already (1.1 lists) */
+/* No bit: a rule that changes nothing the engine does not do by default. */
+#define OM_WM_RULE_NONE UINT64_C(0)
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
@@ -255,6 +263,8 @@ typedef struct om_wm_ruleset {
     bool bonus_after_stand_floor; /* WMA A5: commander bonus added after the stand's 0 floor */
     bool retreat_off_table_rolls; /* WMA 5.5: retreating off the table rolls D6 - stands lost */
     bool impassable_halt_confuses; /* WMA 9.1 #2: driven back into impassable: confused */
+    bool badly_hurt_when_engaged; /* WM11 lists: a monster becomes badly hurt at the end
+                                     of a Combat phase even while still engaged */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
@@ -349,6 +359,7 @@ typedef struct om_wm_outcome {
     uint8_t confused[2];      /* 1 if the unit ended confused */
     uint8_t routed[2];        /* 1 if the unit was routed by a drive back */
     uint8_t destroyed[2];     /* 1 if the unit was destroyed (any cause) */
+    uint8_t hurt[2];          /* 1 if the unit (a big monster) became badly hurt */
 } om_wm_outcome;
 
 /*
@@ -369,6 +380,9 @@ typedef struct om_wm_prepared {
                                      with its Banner of Shielding */
     uint8_t combat_hits[2];       /* side i's Hits per stand in combat (+1 with a Banner of
                                      Fortitude, 10.3) */
+    om_wm_side hurt[2];           /* side i once badly hurt: Hits and Attacks halved,
+                                     Shots halved rounded up (army lists) */
+    uint8_t hurt_hits[2];         /* side i's Hits per stand in combat once badly hurt */
     uint8_t lost_at[2][256];      /* stands removed from side i by h carried hits in combat:
                                      h / combat_hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % combat_hits */
@@ -472,6 +486,11 @@ unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost);
  * points of its state after, less those of its state before. */
 unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stands,
                                    unsigned lost);
+
+/* Hits carried at the end of a phase from which a unit is badly hurt (army
+ * lists: 3-5 of 6 in the 1.1 lists, 4-5 in Revolution's, 6-9 of 10 for the
+ * Stegadon in both), or 0 if it never is. */
+unsigned om_wm_hurt_from(const om_wm_unit *u);
 
 /* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
  * defended unit, the first two for a fortified one. */

@@ -40,15 +40,15 @@ static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands
     return hits;
 }
 
-/* Unsaved hits scored by side `shooter`, with `stands` stands left, in a
- * volley at the other side (5.2-5.3). */
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned stands);
+/* Unsaved hits scored by side `shooter` rolling `shots` Attacks (om_wm_shots)
+ * in a volley at the other side (5.2-5.3). */
+unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots);
 
-/* Unsaved hits scored by side `shooter`, with `stands` stands left, shooting
- * at the other side's charge, which has `target_stands` left (5.7; a Banner
- * of Shielding works only while its unit has lost no stand, 10.3). */
+/* Unsaved hits scored by side `shooter` rolling `shots` Attacks at the other
+ * side's charge, which has `target_stands` left (5.7; a Banner of Shielding
+ * works only while its unit has lost no stand, 10.3). */
 unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter,
-                             unsigned stands, unsigned target_stands);
+                             unsigned shots, unsigned target_stands);
 
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
@@ -58,12 +58,13 @@ typedef struct om_wm_volley_result {
     bool confused;          /* a drive-back die showed 6 */
     bool routed;            /* driven back beyond its full pace */
     bool off_table;         /* driven off the table for good (3.8) */
+    bool hurt;              /* a big monster left badly hurt (army lists) */
 } om_wm_volley_result;
 
-/* Side `shooter`, with `shooters` stands left, shoots a Shooting-phase volley
- * at the other side, which has `stands` stands: hits, stand removal and drive
- * back (5.2-5.5). */
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shooters,
+/* Side `shooter` shoots a Shooting-phase volley of `shots` Attacks at the
+ * other side, which has `stands` stands: hits, stand removal, drive back
+ * (5.2-5.5) and badly hurt monsters. */
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
                      unsigned stands, om_wm_volley_result *v);
 
 /* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
