@@ -96,6 +96,9 @@
  *     support_units: 0              optional: units giving those supports (0)
  *     attack_bonus: 0               optional: a character's bonus Attacks (0;
  *                                   with character: its bonus)
+ *     extra_shots: 0                optional: a joined character's shooting
+ *                                   Attacks, e.g. Dragon fire 3 (0; with
+ *                                   character: its mount's or its own)
  *     shooting: 3                   optional: stands that shoot (all stands)
  *     confused: false               optional (false)
  *     stand_and_shoot: false        optional (false): shoots at the enemy's
@@ -230,6 +233,7 @@ typedef struct raw_side {
     char *supports;        /* side.supports, NULL if absent */
     char *support_units;   /* side.support_units, NULL if absent */
     char *attack_bonus;    /* side.attack_bonus, NULL if absent */
+    char *extra_shots;     /* side.extra_shots, NULL if absent */
     char *shooting;        /* side.shooting, NULL if absent */
     char *confused;        /* side.confused, NULL if absent */
     char *stand_and_shoot; /* side.stand_and_shoot, NULL if absent */
@@ -292,6 +296,7 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("supports", OPT, raw_side, supports, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("support_units", OPT, raw_side, support_units, 0,
                            CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("extra_shots", OPT, raw_side, extra_shots, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("attack_bonus", OPT, raw_side, attack_bonus, 0,
                            CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("shooting", OPT, raw_side, shooting, 0, CYAML_UNLIMITED),
@@ -338,7 +343,7 @@ static const cyaml_schema_value_t top_schema = {
  * name or a word. Used to say what a key expected when its value is wrong. */
 static const char *const int_keys[] = {
     "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
-    "flanked", "supports", "support_units", "attack_bonus", "shooting", "behind_cm",
+    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "shooting", "behind_cm",
     "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
 };
 static const char *const bool_keys[] = {
@@ -737,12 +742,16 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
 /* Add the rules of a joining character or mount to the unit: those of
  * JOIN_RULES take effect; every other rule is recorded as not modelled. */
 static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
-                            const char *key, const om_army_unit *e, om_wm_unit *u)
+                            const char *key, const om_army_unit *e, om_wm_side *s)
 {
+    om_wm_unit *u = &s->unit;
     om_status st;
     for (size_t i = 0; i < e->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
         om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) & ~(om_wm_rules)UNIT_ONLY_RULES : 0u;
+        /* Dragon fire and the Djinn's shots join the unit's shooting. */
+        if (sp != NULL && om_wm_special_joined_shots(sp) > s->extra_shots)
+            s->extra_shots = (uint8_t)om_wm_special_joined_shots(sp);
         if (flags != 0 && (flags & ~(om_wm_rules)JOIN_RULES) == 0)
             u->rules |= flags;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
@@ -782,9 +791,9 @@ static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, c
     if (st == OM_OK && r->mount)
         st = find_mount(c, side, army, ch, r->mount, &mount);
     if (st == OM_OK)
-        st = join_rules(c, rs, side, "character", ch, &s->unit);
+        st = join_rules(c, rs, side, "character", ch, s);
     if (st == OM_OK && mount)
-        st = join_rules(c, rs, side, "mount", mount, &s->unit);
+        st = join_rules(c, rs, side, "mount", mount, s);
     if (st == OM_OK)
         *bonus = ch->attacks + (mount ? mount->attacks : 0);
     om_army_free(army);
@@ -824,6 +833,8 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                               &s->support_units)) ||
         (st = om_yaml_conv_u8(c, side, "attack_bonus", r->attack_bonus,
                               bonus < UINT8_MAX ? bonus : UINT8_MAX, &s->attack_bonus)) ||
+        (st = om_yaml_conv_u8(c, side, "extra_shots", r->extra_shots, s->extra_shots,
+                              &s->extra_shots)) ||
         (st = om_yaml_conv_u8(c, side, "shooting", r->shooting, s->unit.stands,
                               &s->shooting)) ||
         (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||

@@ -2004,3 +2004,62 @@ Test(army_rules, badly_hurt_while_engaged_only_in_1_1)
             cr_expect_eq(t.count, 0u, "Revolution: never while engaged");
     }
 }
+
+/* ---------- A joined character's breath (army lists) ---------- */
+
+static void count_no_hit_on_b(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->hits_on[1] == 0;
+}
+
+static void count_no_shot_hit_on_a(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->shot_hits_on[0] == 0;
+}
+
+/* High Elf Archers (3 stands x 1 shot, +1 to hit: 3+) joined by a Dragon
+ * rider (3 Attacks of Dragon fire, at the usual 4+, never the archers' +1)
+ * shoot at unarmoured troops in the open: P(no hit) = (1/3)^3 (1/2)^3 =
+ * 1/216, against 1/27 without the fire and 1/729 if it took the +1. */
+Test(army_rules, dragon_fire_joins_a_volley)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0, OM_WM_RULE_SHOTS_PLUS1);
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    a.extra_shots = (uint8_t)om_wm_special_joined_shots(om_wm_special_find("dragons"));
+    cr_assert_eq(a.extra_shots, 3);
+    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    b.unit.pace_cm = 40;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
+    tally t = {0, 0};
+    run(&e, TRIALS, 59u, count_no_hit_on_b, &t);
+    expect_p("archers and dragon fire", t.count, t.n, 1.0 / 216.0);
+    e.side[0].extra_shots = 0;
+    t = (tally){0, 0};
+    run(&e, TRIALS, 61u, count_no_hit_on_b, &t);
+    expect_p("archers alone", t.count, t.n, 1.0 / 27.0);
+}
+
+/* Knights, who do not shoot, joined by a Wizard with a Djinn (2 Attacks) may
+ * shoot at chargers: P(no hit on unarmoured chargers) = (1/2)^2; without the
+ * Djinn the check refuses stand and shoot. */
+Test(army_rules, djinn_shoots_at_chargers)
+{
+    om_wm_check_failure why;
+    om_wm_side a = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    a.charging = true;
+    om_wm_side b = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
+    b.extra_shots = (uint8_t)om_wm_special_joined_shots(om_wm_special_find("djinn"));
+    b.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, a, b);
+    tally t = {0, 0};
+    run(&e, TRIALS, 67u, count_no_shot_hit_on_a, &t);
+    expect_p("djinn at chargers", t.count, t.n, 1.0 / 4.0);
+    e.side[1].extra_shots = 0;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.stand_and_shoot");
+}

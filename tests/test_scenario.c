@@ -969,3 +969,21 @@ Test(scenario, option_inside_a_side)
     cr_assert_null(s);
     check_message(st, OM_EPARSE, "side.yaml", 10, "b.max_turns", "it is an option");
 }
+
+/* Dragon-riding characters (army lists, A-14): the Chaos Dragon's and the
+ * High Elf Dragon's fire joins the unit's shooting as 3 Attacks, with the
+ * dragon's terror; the rider is never badly hurt, so "dragons" is modelled
+ * and only flight is recorded as not modelled. An inline extra_shots wins. */
+Test(scenario, dragon_riders_breathe_with_their_unit)
+{
+    om_scenario *s = load_good("from_dragon");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    cr_assert_eq(a->extra_shots, 3);
+    cr_assert_eq(a->unit.shots, 0, "Chaos Warriors do not shoot; the rider does");
+    cr_assert(a->unit.rules & OM_WM_RULE_TERROR);
+    cr_assert_str_eq(a->unit.unmodelled, "fly");
+    cr_assert_eq(b->extra_shots, 3);
+    cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR, "no badly hurt for a rider");
+    cr_assert_str_eq(b->unit.unmodelled, "fly");
+    om_scenario_free(s);
+}

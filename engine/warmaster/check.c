@@ -141,12 +141,15 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
     }
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
-        (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)))
+        (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)) ||
+        (st = check_range(why, side, "extra_shots", me->extra_shots, 0, OM_WM_MAX_ATTACKS)))
         return st;
     /* Characters cannot join Gnoblars, nor take magic items (army list). */
     if ((me->unit.rules & OM_WM_RULE_NO_CHARACTER) &&
-        (me->attack_bonus > 0 || me->magic != OM_WM_MAGIC_NONE)) {
-        snprintf(path, sizeof path, "%s.%s", side, me->attack_bonus > 0 ? "attack_bonus" : "magic");
+        (me->attack_bonus > 0 || me->extra_shots > 0 || me->magic != OM_WM_MAGIC_NONE)) {
+        snprintf(path, sizeof path, "%s.%s", side,
+                 me->attack_bonus > 0 ? "attack_bonus"
+                 : me->extra_shots > 0 ? "extra_shots" : "magic");
         return fail(why, path, "characters cannot join this unit and it takes no magic items "
                     "(its special rules)");
     }
@@ -236,11 +239,11 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             if (!foe->charging)
                 return fail(why, path, "a unit can only stand and shoot at an enemy that "
                             "charges it");
-            if (me->unit.shots == 0)
+            if (me->unit.shots == 0 && me->extra_shots == 0)
                 return fail(why, path, "the unit has no shooting attacks");
             if (me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)
                 return fail(why, path, "this unit cannot shoot at chargers (heavy artillery)");
-            if (me->shooting == 0)
+            if (me->shooting == 0 && me->extra_shots == 0)
                 return fail(why, path, "no stands shoot (shooting is 0)");
         }
         if (me->shoots_first) {
@@ -249,7 +252,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                 return fail(why, path, "shooting first needs a charge: the charged side shot "
                             "at the charger, or the charger at its target, in its own "
                             "previous turn");
-            if (me->unit.shots == 0 || me->shooting == 0)
+            if ((me->unit.shots == 0 || me->shooting == 0) && me->extra_shots == 0)
                 return fail(why, path, "the unit has no shooting attacks or shooting stands");
         }
     } else {
@@ -259,7 +262,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                                                                      : "shoots_first");
             return fail(why, path, "a volley has no charge: side A shoots at side B");
         }
-        if (s == 0 && (me->unit.shots == 0 || me->shooting == 0)) {
+        if (s == 0 && (me->unit.shots == 0 || me->shooting == 0) && me->extra_shots == 0) {
             snprintf(path, sizeof path, "a.unit.shots");
             return fail(why, path, "the shooting unit of a volley needs shooting attacks and "
                         "at least one shooting stand");

@@ -147,6 +147,14 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot_charger_worn[s],
                            p->shoot_charger[s].to_hit, worn_save);
+        /* A joined character's breath is worked out in the usual way: no
+         * sharpshooting, piercing or cannon rules of the unit (A-14). */
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->breath[s][0], hit, shielded);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->breath[s][1], hit_open, shielded);
+        if (st == OM_OK)
+            st = make_test(p, &n_tables, &p->breath[s][2], hit_open, save);
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
             unsigned lost = h / p->combat_hits[s];

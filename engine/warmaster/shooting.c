@@ -108,7 +108,9 @@ unsigned om_wm_hurt_from(const om_wm_unit *u)
 
 unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots)
 {
-    return om_dice_hits(d, &p->shoot[shooter], shots);
+    unsigned breath = p->e.side[shooter].extra_shots;
+    unsigned hits = om_dice_hits(d, &p->shoot[shooter], shots);
+    return breath ? hits + om_dice_hits(d, &p->breath[shooter][0], breath) : hits;
 }
 
 unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
@@ -116,9 +118,15 @@ unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, u
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
     const om_dice_test *t = &p->shoot_charger[shooter];
-    if (target->magic == OM_WM_MAGIC_SHIELDING && !om_wm_magic_intact(target, target_stands))
+    unsigned breath = p->e.side[shooter].extra_shots, hits;
+    bool worn = target->magic == OM_WM_MAGIC_SHIELDING &&
+                !om_wm_magic_intact(target, target_stands);
+    if (worn)
         t = &p->shoot_charger_worn[shooter];
-    return om_dice_hits(d, t, shots);
+    hits = om_dice_hits(d, t, shots);
+    /* A joined character breathes at chargers too: the unit is not yet
+     * engaged (A-14). */
+    return breath ? hits + om_dice_hits(d, &p->breath[shooter][1 + worn], breath) : hits;
 }
 
 /*

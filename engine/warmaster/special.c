@@ -266,7 +266,8 @@ static const om_wm_special om_wm_specials[] = {
     {"dragons", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
      "Causes terror; a Dragon Rider unit left with 3-5 hits (1.1) or 4-5 (Revolution, once "
      "no longer engaged) at the end of a Shooting or Combat phase is badly hurt: hits "
-     "discarded, Hits 3, Attacks 3, Shots 2", "army lists (1.1, revolution); P18"},
+     "discarded, Hits 3, Attacks 3, Shots 2; a Dragon-riding character adds 3 shooting "
+     "Attacks (Dragon fire) to the unit it joins", "army lists (1.1, revolution); P18, A-14"},
     {"greater-daemon", OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
      "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer engaged) at "
      "the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits 3, "
@@ -287,6 +288,20 @@ static const om_wm_special om_wm_specials[] = {
      "Causes terror; left with 5-7 hits at the end of a Shooting or Combat phase once no "
      "longer engaged it is badly hurt: hits discarded, Hits 4, Attacks 4",
      "army lists (revolution); P18"},
+    /* Mounts and companions that shoot with the unit their character joins:
+     * terror, and Attacks at the usual to-hit and save (A-14, A-15). */
+    {"chaos-dragon", OM_WM_RULE_TERROR,
+     "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
+     "in its volleys and at chargers", "army lists (1.1, revolution); A-14"},
+    {"zombie-dragon", OM_WM_RULE_TERROR,
+     "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
+     "in its volleys and at chargers", "army lists (1.1, revolution); A-14"},
+    {"forest-dragon", OM_WM_RULE_TERROR,
+     "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
+     "in its volleys and at chargers", "army lists (revolution); A-14"},
+    {"djinn", OM_WM_RULE_TERROR,
+     "Causes terror; the Wizard's Djinn adds 2 shooting Attacks to the unit he joins (its "
+     "Curse spell is magic, not modelled)", "army lists (1.1, revolution); A-15"},
     /* Ids that change nothing the engine does not already do. */
     {"elven-bolt-thrower", OM_WM_RULE_NONE,
      "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no skewer "
@@ -334,6 +349,23 @@ om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs
             strcmp(om_wm_special_narrower[i].id, sp->id) == 0)
             flags &= ~om_wm_special_narrower[i].drop;
     return flags;
+}
+
+/* Characters that shoot with the unit they join, and their Attacks. */
+static const struct {
+    const char *id;
+    unsigned shots;
+} om_wm_joined_shooters[] = {
+    {"dragons", 3}, {"chaos-dragon", 3}, {"zombie-dragon", 3}, {"forest-dragon", 3},
+    {"djinn", 2},
+};
+
+unsigned om_wm_special_joined_shots(const om_wm_special *sp)
+{
+    for (size_t i = 0; i < sizeof om_wm_joined_shooters / sizeof om_wm_joined_shooters[0]; i++)
+        if (strcmp(om_wm_joined_shooters[i].id, sp->id) == 0)
+            return om_wm_joined_shooters[i].shots;
+    return 0;
 }
 
 size_t om_wm_special_count(void) { return sizeof om_wm_specials / sizeof om_wm_specials[0]; }

@@ -208,6 +208,9 @@ typedef struct om_wm_side {
     uint8_t support_units;    /* other units supplying those supports (retreat divisor, 6.9) */
     uint8_t attack_bonus;     /* a joined character's bonus, added to one stand (6.4, A39) */
     uint8_t shooting;         /* stands that shoot (volley or stand and shoot) */
+    uint8_t extra_shots;      /* shooting Attacks of a joined character (Dragon fire 3,
+                                 Djinn 2), at the usual to-hit and save, none of the
+                                 unit's own shooting rules (army lists, A-14) */
     bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
     bool confused;            /* -1 Attack per stand, cannot support (7.2) */
     bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
@@ -274,6 +277,11 @@ const om_wm_ruleset *om_wm_ruleset_find(const char *name);
  * id can mean less in one rule set's army list than in another's; rs NULL:
  * all of them). */
 om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs);
+
+/* Shooting Attacks a character with rule `sp` (or riding a mount with it) adds
+ * to the unit it joins: Dragon fire, the Djinn (army lists, A-14, A-15); 0 for
+ * the other rules. */
+unsigned om_wm_special_joined_shots(const om_wm_special *sp);
 
 /* The rule set with this id. */
 const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
@@ -372,6 +380,9 @@ typedef struct om_wm_prepared {
     om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
     om_dice_test shoot_charger_worn[2]; /* the same once the charger's Banner of
                                          * Shielding no longer works (10.3) */
+    om_dice_test breath[2][3];    /* side i's joined character shooting (extra_shots): [0]
+                                     a volley, [1] at a charger, [2] at a charger whose
+                                     Banner of Shielding no longer works */
     om_dice_test melee[2][7];     /* side i fighting the other: [0] as declared, [1] in the
                                      open, [2] as declared with its round 1 shieldwall save,
                                      [3] and [4] as [0] and [1] against its Banner of
@@ -389,7 +400,7 @@ typedef struct om_wm_prepared {
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
-    om_binom_table *tables[24];   /* owned tables behind the tests above */
+    om_binom_table *tables[32];   /* owned tables behind the tests above */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
