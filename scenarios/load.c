@@ -99,6 +99,17 @@
  *     extra_shots: 0                optional: a joined character's shooting
  *                                   Attacks, e.g. Dragon fire 3 (0; with
  *                                   character: its mount's or its own)
+ *     aura: none                    optional: immunity to terror from outside
+ *                                   the unit: none, always (touching the
+ *                                   Screaming Bell, or the Anvil or Shrine
+ *                                   struck), roll (struck on a 4+ each turn)
+ *     power: none                   optional: a once-a-battle power used in
+ *                                   this engagement: tomb-king, oathstone
+ *     power_turn: 1                 optional: the engagement's turn it is
+ *                                   used in (1, the charge's, with power)
+ *     pushed: false                 optional: a Screaming Bell touching the
+ *                                   Skaven infantry that push it may pursue
+ *                                   and fall back (false)
  *     shooting: 3                   optional: stands that shoot (all stands)
  *     confused: false               optional (false)
  *     stand_and_shoot: false        optional (false): shoots at the enemy's
@@ -234,6 +245,10 @@ typedef struct raw_side {
     char *support_units;   /* side.support_units, NULL if absent */
     char *attack_bonus;    /* side.attack_bonus, NULL if absent */
     char *extra_shots;     /* side.extra_shots, NULL if absent */
+    char *pushed;          /* side.pushed, NULL if absent */
+    char *aura;            /* side.aura, NULL if absent */
+    char *power;           /* side.power, NULL if absent */
+    char *power_turn;      /* side.power_turn, NULL if absent */
     char *shooting;        /* side.shooting, NULL if absent */
     char *confused;        /* side.confused, NULL if absent */
     char *stand_and_shoot; /* side.stand_and_shoot, NULL if absent */
@@ -297,6 +312,10 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("support_units", OPT, raw_side, support_units, 0,
                            CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("extra_shots", OPT, raw_side, extra_shots, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("pushed", OPT, raw_side, pushed, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("power_turn", OPT, raw_side, power_turn, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("attack_bonus", OPT, raw_side, attack_bonus, 0,
                            CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("shooting", OPT, raw_side, shooting, 0, CYAML_UNLIMITED),
@@ -343,12 +362,12 @@ static const cyaml_schema_value_t top_schema = {
  * name or a word. Used to say what a key expected when its value is wrong. */
 static const char *const int_keys[] = {
     "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
-    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "shooting", "behind_cm",
-    "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
+    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "power_turn",
+    "shooting", "behind_cm", "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    NULL
+    "pushed", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -564,8 +583,22 @@ static void side_of(const char *up, char *side, size_t cap)
  * (OM_EPARSE, OM_ENOTFOUND), OM_EINVAL for a character, mount or upgrade,
  * OM_EUNSUPPORTED for another type, all at up.from.
  */
+/* Army lists whose troops are Chaos or Undead to Witch Hunter Zealots
+ * (rule_effects_fantasy A-29; Zealots exist in Revolution only). */
+static const char *const chaos_or_undead_armies[] = {
+    "chaos", "daemons", "beastmen", "chaos-dwarfs", "skaven", "tomb-kings", "vampire-counts",
+};
+
+static bool is_chaos_or_undead(const char *army)
+{
+    for (size_t i = 0; i < sizeof chaos_or_undead_armies / sizeof chaos_or_undead_armies[0]; i++)
+        if (strcmp(army, chaos_or_undead_armies[i]) == 0)
+            return true;
+    return false;
+}
+
 static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                           const raw_unit *r, om_wm_unit *u, unsigned *size)
+                           const raw_unit *r, om_wm_unit *u, unsigned *size, bool *unholy)
 {
     om_army *army = NULL;
     const om_army_unit *e = NULL;
@@ -598,6 +631,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
                              "'%s' has no Hits value in its list; give 'hits:'", r->from);
     *size = e->size;
+    *unholy = is_chaos_or_undead(army->id);
     om_army_free(army);
     return st;
 }
@@ -610,6 +644,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     const char *const given[] = { r->name, r->type, r->stands, r->attacks, r->hits, r->armour };
     const char *troop_names[OM_WM_TROOP_COUNT];
     unsigned v = 0, size = 0;
+    bool unholy = false;
     om_status st;
 
     _Static_assert(sizeof given / sizeof given[0] ==
@@ -617,7 +652,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                    "one raw field per required key");
     memset(u, 0, sizeof *u);
     if (r->from) {
-        if ((st = conv_from(c, rs, up, r, u, &size)))
+        if ((st = conv_from(c, rs, up, r, u, &size, &unholy)))
             return st;
     } else {
         for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
@@ -677,8 +712,11 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     if ((st = om_yaml_conv_int(c, up, "points", r->points, UINT16_MAX, u->points, &v)))
         return st;
     u->points = (uint16_t)v;
-    if (!r->from || key_present(c, up, "rules"))
-        return conv_rules(c, rs, up, r, u);
+    if ((!r->from || key_present(c, up, "rules")) && (st = conv_rules(c, rs, up, r, u)))
+        return st;
+    /* The army it comes from, not a rule: rules: [] leaves it. */
+    if (unholy)
+        u->rules |= OM_WM_RULE_CHAOS_OR_UNDEAD;
     return OM_OK;
 }
 
@@ -752,6 +790,10 @@ static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
         /* Dragon fire and the Djinn's shots join the unit's shooting. */
         if (sp != NULL && om_wm_special_joined_shots(sp) > s->extra_shots)
             s->extra_shots = (uint8_t)om_wm_special_joined_shots(sp);
+        /* Rules the engine models by default or through side keys (the
+         * Tomb King's power: power; the Anvil: aura). */
+        if (sp != NULL && sp->flag == OM_WM_RULE_NONE)
+            continue;
         if (flags != 0 && (flags & ~(om_wm_rules)JOIN_RULES) == 0)
             u->rules |= flags;
         else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
@@ -840,8 +882,25 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
         (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
                                 &s->stand_and_shoot)) ||
-        (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)))
+        (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)) ||
+        (st = om_yaml_conv_bool(c, side, "pushed", r->pushed, &s->pushed)) ||
+        (st = om_yaml_conv_u8(c, side, "power_turn", r->power_turn, r->power ? 1u : 0u,
+                              &s->power_turn)))
         return st;
+    s->aura = OM_WM_AURA_NONE;
+    if (r->aura) {
+        if ((st = conv_name(c, side, "aura", "aura", r->aura, om_wm_aura_names,
+                            OM_WM_AURA_COUNT, &v)))
+            return st;
+        s->aura = (om_wm_aura)v;
+    }
+    s->power = OM_WM_POWER_NONE;
+    if (r->power) {
+        if ((st = conv_name(c, side, "power", "once-a-battle power", r->power,
+                            om_wm_power_names, OM_WM_POWER_COUNT, &v)))
+            return st;
+        s->power = (om_wm_power)v;
+    }
 
     /* What a won round and a lost one lead to (engagements): the winner
      * pursues whenever allowed, and nothing stops a retreat, unless the file

@@ -826,7 +826,14 @@ Test(army_rules, registry_is_consistent)
 {
     for (size_t i = 0; i < om_wm_special_count(); i++) {
         const om_wm_special *s = om_wm_special_at(i);
-        if (strcmp(s->id, "elven-bolt-thrower") != 0 && strcmp(s->id, "giant") != 0)
+        static const char *const by_default_or_side_keys[] = {
+            "elven-bolt-thrower", "giant", "anvil", "shrine", "tomb-king", "oathstone"};
+        bool none = false;
+        for (size_t k = 0; k < sizeof by_default_or_side_keys / sizeof by_default_or_side_keys[0]; k++)
+            none |= strcmp(s->id, by_default_or_side_keys[k]) == 0;
+        if (none)
+            cr_expect_eq(s->flag, OM_WM_RULE_NONE, "%s", s->id);
+        else
             cr_expect_neq(s->flag, 0u, "%s", s->id);
         cr_expect(s->effect[0] && s->section[0], "%s", s->id);
         cr_expect_eq(om_wm_special_find(s->id), s, "duplicate id %s", s->id);
@@ -2062,4 +2069,223 @@ Test(army_rules, djinn_shoots_at_chargers)
     e.side[1].extra_shots = 0;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "b.stand_and_shoot");
+}
+
+/* ---------- Pilgrims, Zealots, the Screaming Bell, Daemonic Instability ---------- */
+
+static om_wm_rules flags_of(const char *id, const char *rs)
+{
+    const om_wm_special *sp = om_wm_special_find(id);
+    cr_assert_not_null(sp, "%s", id);
+    return om_wm_special_flags(sp, rules(rs));
+}
+
+/* Grail Pilgrims (Peasants with the Grail Reliquae): +1 Attack, still no
+ * charge bonus, immune to terror: 3 Peasant stands (A2) charging a terrifying
+ * unit in the open roll 3 x (2 + 1) = 9 dice, against 3 x (2 - 1) = 3 as
+ * Peasants; never driven back (rule_effects_fantasy P01, P02, P06, P11). */
+Test(army_rules, grail_pilgrims)
+{
+    const char *rs = "warmaster-revolution";
+    om_wm_side a = side_of("Pilgrims", OM_WM_INFANTRY, 3, 2, 3, 0,
+                           flags_of("peasants", rs) | flags_of("grail-reliquae", rs));
+    om_wm_side b = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 5, OM_WM_RULE_TERROR);
+    a.charging = true;
+    cr_expect_eq(dice(rs, &a, &b, 1, 0, false), 9u);
+    cr_expect_eq(dice(rs, &a, &b, 2, 0, false), 9u);
+    a.unit.rules = flags_of("peasants", rs);
+    cr_expect_eq(dice(rs, &a, &b, 1, 0, false), 3u);
+    a.unit.rules |= flags_of("grail-reliquae", rs);
+    cr_expect_eq(om_wm_unit_drive_back_dice(rules(rs), &a, 4, false), 0u);
+    cr_expect(a.unit.rules & OM_WM_RULE_NEVER_CONFUSED);
+}
+
+/* Zealots (A3, 3 stands) charged by Skeletons (from an Undead list) roll
+ * 3 x (3 + 1) = 12 dice in round 1 and 9 in round 2 (rule_effects_fantasy
+ * T01d); 9 against anyone else; and they must pursue Chaos or Undead. */
+Test(army_rules, zealots)
+{
+    const char *rs = "warmaster-revolution";
+    om_wm_side z = side_of("Zealots", OM_WM_INFANTRY, 3, 3, 3, 0, flags_of("zealots", rs));
+    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 6, OM_WM_RULE_CHAOS_OR_UNDEAD);
+    om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 2, 3, 6, 0);
+    sk.charging = men.charging = true;
+    cr_expect_eq(dice(rs, &z, &sk, 1, 0, false), 12u);
+    cr_expect_eq(dice(rs, &z, &sk, 2, 0, false), 9u);
+    cr_expect_eq(dice(rs, &z, &men, 1, 0, false), 9u);
+    {
+        z.charging = true;
+        z.pursue = OM_WM_PURSUE_NEVER;
+        sk.charging = men.charging = false;
+        blocked_ctx c = {0};
+        om_wm_engagement e = make(rs, OM_WM_KIND_ENGAGEMENT, z, sk);
+        run(&e, 20000, 73, count_second_rounds, &c);
+        cr_expect_gt(c.confused, 0u, "zealots pursue Undead whatever their policy");
+        c = (blocked_ctx){0};
+        e = make(rs, OM_WM_KIND_ENGAGEMENT, z, men);
+        run(&e, 20000, 73, count_second_rounds, &c);
+        cr_assert_gt(c.lost_round1, 0u);
+        cr_expect_eq(c.confused, 0u, "and follow their policy against others");
+    }
+}
+
+typedef struct bell_ctx {
+    unsigned long n, destroyed, fell_back, pursued;
+} bell_ctx;
+
+static void count_bell(const om_wm_outcome *o, void *ctx)
+{
+    bell_ctx *c = ctx;
+    c->n++;
+    c->destroyed += o->destroyed[1] && o->rounds == 1;
+    c->fell_back += o->fall_back_cm[1] > 0;
+    c->pursued += o->round1_winner == OM_WM_SIDE_B && o->rounds >= 2;
+}
+
+/* The Screaming Bell (A0, H4, no save here) charged by one stand (A1 + 1):
+ * it scores no hit, so it loses round 1 whenever it takes one, P = 3/4, and
+ * is then destroyed (forced to retreat); on a draw it does not fall back.
+ * A Bell with Attacks that beats its enemy pursues only when pushed. */
+Test(army_rules, screaming_bell)
+{
+    const char *rs = "warmaster-1.1";
+    om_wm_side a = side_of("Clanrats", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side bell = side_of("Bell", OM_WM_MACHINE, 1, 0, 4, 0, flags_of("screaming-bell", rs));
+    a.charging = true;
+    om_wm_engagement e = make(rs, OM_WM_KIND_ENGAGEMENT, a, bell);
+    bell_ctx c = {0};
+    run(&e, TRIALS, 79, count_bell, &c);
+    expect_p("bell destroyed in round 1", c.destroyed, c.n, 3.0 / 4.0);
+    cr_expect_eq(c.fell_back, 0u, "the bell stands after a draw");
+    e.side[1].unit.rules &= ~OM_WM_RULE_DESTROYED_IF_RETREATS;
+    c = (bell_ctx){0};
+    run(&e, 20000, 79, count_bell, &c);
+    cr_expect_eq(c.destroyed, 0u, "without the rule it would retreat");
+    /* Pursuit only when pushed. */
+    e.side[1].unit.rules = flags_of("screaming-bell", rs);
+    e.side[1].unit.attacks = 6;
+    c = (bell_ctx){0};
+    run(&e, 20000, 83, count_bell, &c);
+    cr_expect_eq(c.pursued, 0u);
+    e.side[1].pushed = true;
+    c = (bell_ctx){0};
+    run(&e, 20000, 83, count_bell, &c);
+    cr_expect_gt(c.pursued, 0u);
+    e.side[0].pushed = true;
+    om_wm_check_failure why;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.pushed");
+}
+
+static void count_charge_no_hit(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->charged && o->hits_on[1] == 0;
+}
+
+static void count_faded(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += !o->charged && o->destroyed[0];
+}
+
+/* Daemonic Instability at the start of the charger's turn (army list, P19).
+ * Temple Daemons of 3 reduced to 2 (A1, charging in the open: 2 dice a
+ * stand, 4+ on unarmoured Men): a D6 of 1 leaves 1 stand (2 dice), a 6
+ * brings back the third (6 dice); P(no hit) = (1/4 + 4/16 + 1/64) / 6 =
+ * 33/384, against 1/16 without the rule. Reduced to 1 the roll is -1: a 1 or
+ * 2 removes the last stand before it charges, P = 1/3. */
+Test(army_rules, daemonic_instability)
+{
+    const char *rs = "warmaster-revolution";
+    om_wm_side a = side_of("Temple Daemons", OM_WM_INFANTRY, 2, 1, 4, 0,
+                           flags_of("temple-daemons", rs));
+    a.unit.size = 3;
+    a.charging = true;
+    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+    om_wm_engagement e = make(rs, OM_WM_KIND_COMBAT, a, b);
+    tally t = {0, 0};
+    run(&e, TRIALS, 89, count_charge_no_hit, &t);
+    expect_p("two stands of three", t.count, t.n, 33.0 / 384.0);
+    e.side[0].unit.rules &= ~OM_WM_RULE_INSTABILITY;
+    t = (tally){0, 0};
+    run(&e, TRIALS, 97, count_charge_no_hit, &t);
+    expect_p("no instability", t.count, t.n, 1.0 / 16.0);
+    e.side[0].unit.rules |= OM_WM_RULE_INSTABILITY;
+    e.side[0].unit.stands = 1;
+    e.side[0].fighting = e.side[0].shooting = 1;
+    t = (tally){0, 0};
+    run(&e, TRIALS, 101, count_faded, &t);
+    expect_p("the last stand fades", t.count, t.n, 1.0 / 3.0);
+}
+
+static void count_no_hit_on_a(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->hits_on[0] == 0;
+}
+
+/* Terror immunity from outside the unit (A-26): Spearmen (1 stand, A2)
+ * charged by a terrifying monster roll 1 die (P(no hit) = 1/2), 2 when
+ * touching the Screaming Bell or with the Anvil struck (1/4), and with the
+ * Anvil's 4+ rolled: (1/2 + 1/4) / 2 = 3/8. */
+Test(army_rules, terror_auras)
+{
+    const char *rs = "warmaster-1.1";
+    const om_wm_aura aura[3] = {OM_WM_AURA_NONE, OM_WM_AURA_ALWAYS, OM_WM_AURA_ROLL};
+    const double exact[3] = {1.0 / 2.0, 1.0 / 4.0, 3.0 / 8.0};
+    for (int i = 0; i < 3; i++) {
+        om_wm_side a = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, OM_WM_RULE_TERROR);
+        a.charging = true;
+        om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, 0);
+        b.aura = aura[i];
+        om_wm_engagement e = make(rs, OM_WM_KIND_COMBAT, a, b);
+        tally t = {0, 0};
+        run(&e, TRIALS, 103u + (unsigned)i, count_no_hit_on_a, &t);
+        expect_p(om_wm_aura_names[i], t.count, t.n, exact[i]);
+    }
+}
+
+/* Once-a-battle powers (A-27): the Tomb King's +1 Attack per stand for the
+ * Combat phase of the turn declared; the Oathstone's also +1 to its Hero
+ * and immunity to terror. Skeletons (3 x A2, charging +1) with the power in
+ * turn 1 roll 12 dice; in turn 2 the first round has 9. P(no hit) on the
+ * charge = (1/2)^12 against (1/2)^9 (no save). */
+Test(army_rules, once_a_battle_powers)
+{
+    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+    om_wm_side ds = side_of("Dwarfs", OM_WM_INFANTRY, 3, 3, 4, 0, 0);
+    om_wm_round_case c = {.fighting = 3, .round = 1, .empowered = true};
+    om_wm_check_failure why;
+    sk.power = OM_WM_POWER_TOMB_KING;
+    sk.charging = true;
+    cr_expect_eq(om_wm_attack_dice_case(rules("warmaster-1.1"), &sk, &ds, &c), 12u);
+    ds.attack_bonus = 1;
+    ds.power = OM_WM_POWER_OATHSTONE;
+    sk.unit.rules = OM_WM_RULE_TERROR;
+    c.fearless = true;
+    cr_expect_eq(om_wm_attack_dice_case(rules("warmaster-revolution"), &ds, &sk, &c),
+                 3u * 4u + 2u, "+1 a stand, +1 to the Hero, no terror");
+    sk.unit.rules = 0;
+    for (unsigned turn = 1; turn <= 2; turn++) {
+        sk.power_turn = (uint8_t)turn;
+        om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+        om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, sk, men);
+        tally t = {0, 0};
+        run(&e, TRIALS, 107u + turn, count_charge_no_hit, &t);
+        expect_p("power turn", t.count, t.n, turn == 1 ? pow(0.5, 12) : pow(0.5, 9));
+    }
+    {
+        om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, sk, ds);
+        e.side[0].power_turn = 0;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.power_turn");
+        e.side[0].power_turn = 1;
+        e.side[1].power_turn = 1;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL, "the Oathstone is Revolution's");
+        cr_expect_str_eq(why.field, "b.power");
+    }
 }

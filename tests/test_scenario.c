@@ -895,6 +895,9 @@ Test(scenario, engagement_errors)
     static const bad_case cases[] = {
         { "pursue_unknown", OM_EPARSE, 14, "a.pursue",
           "unknown pursuit policy 'sometimes'; expected one of: always, never, when-ahead" },
+        { "aura_unknown", OM_EPARSE, 9, "b.aura",
+          "unknown aura 'sometimes'; expected one of: none, always, roll" },
+        { "power_oathstone_no_hero", OM_EINVAL, 9, "b.power", "needs its Hero joined" },
         { "behind_unknown", OM_EPARSE, 22, "b.behind",
           "'river'; expected one of: open, impassable, enemy, unyielding, friends, "
           "table-edge" },
@@ -985,5 +988,23 @@ Test(scenario, dragon_riders_breathe_with_their_unit)
     cr_assert_eq(b->extra_shots, 3);
     cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR, "no badly hurt for a rider");
     cr_assert_str_eq(b->unit.unmodelled, "fly");
+    om_scenario_free(s);
+}
+
+/* Side keys for powers and auras (A-26, A-27), and the army a unit comes
+ * from for Zealots (A-29): Skeletons are Undead whatever their rules. */
+Test(scenario, powers_auras_and_armies)
+{
+    om_scenario *s = load_good("powers");
+    const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
+    cr_assert_eq(a->power, OM_WM_POWER_TOMB_KING);
+    cr_assert_eq(a->power_turn, 2);
+    cr_assert(a->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD);
+    cr_assert_eq(b->aura, OM_WM_AURA_ROLL);
+    cr_assert_eq(b->power, OM_WM_POWER_NONE);
+    cr_assert_eq(b->power_turn, 0);
+    cr_assert(b->unit.rules & OM_WM_RULE_ZEALOT);
+    cr_assert_not(b->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD);
+    cr_assert(!a->pushed && !b->pushed);
     om_scenario_free(s);
 }

@@ -153,6 +153,34 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "characters cannot join this unit and it takes no magic items "
                     "(its special rules)");
     }
+    if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
+        snprintf(path, sizeof path, "%s.aura", side);
+        return fail(why, path, "unknown aura %d", (int)me->aura);
+    }
+    if ((unsigned)me->power >= OM_WM_POWER_COUNT) {
+        snprintf(path, sizeof path, "%s.power", side);
+        return fail(why, path, "unknown power %d", (int)me->power);
+    }
+    if ((me->power == OM_WM_POWER_NONE) != (me->power_turn == 0)) {
+        snprintf(path, sizeof path, "%s.power_turn", side);
+        return fail(why, path, me->power_turn == 0 ? "a power is used in a turn of the "
+                                                     "engagement, 1 or more"
+                                                   : "there is no power to use (power: none)");
+    }
+    /* The Oathstone (Revolution Dwarfs): its Hero joins the unit, and not
+     * Troll Slayers (army list). */
+    if (me->power == OM_WM_POWER_OATHSTONE &&
+        (me->attack_bonus == 0 || (me->unit.rules & OM_WM_RULE_PLUS1_VS_MONSTERS) ||
+         e->rules->id != OM_WM_RULES_REV)) {
+        snprintf(path, sizeof path, "%s.power", side);
+        return fail(why, path, "the Oathstone needs its Hero joined to the unit "
+                    "(attack_bonus), not Troll Slayers, in Warmaster Revolution");
+    }
+    if (me->pushed && !(me->unit.rules & OM_WM_RULE_IMMOBILE)) {
+        snprintf(path, sizeof path, "%s.pushed", side);
+        return fail(why, path, "only a unit that cannot move of its own accord (the "
+                    "Screaming Bell) is pushed");
+    }
     if ((unsigned)me->pursue > OM_WM_PURSUE_WHEN_AHEAD) {
         snprintf(path, sizeof path, "%s.pursue", side);
         return fail(why, path, "must be always, never or when-ahead");

@@ -46,6 +46,16 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     }
     if ((rules & OM_WM_RULE_PLUS1_VS_MONSTERS) && foe->unit.troop == OM_WM_MONSTER)
         mods += 1;
+    /* Grail Pilgrims +1 always; Zealots +1 in the first round against Chaos
+     * or Undead, whoever charged (A-12, A-29); a Tomb King's or Oathstone's
+     * +1 in the Combat phase it is used (A-27). */
+    if (rules & OM_WM_RULE_ATTACK_PLUS1)
+        mods += 1;
+    if (c->round == 1 && (rules & OM_WM_RULE_ZEALOT) &&
+        (foe->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD))
+        mods += 1;
+    if (c->empowered)
+        mods += 1;
     if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
         mods += 1;
     mods += (int)c->pursuit;
@@ -54,7 +64,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if (rules & OM_WM_RULE_WARBAND)
         mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
     if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
-        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)))
+        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)) && !c->fearless)
         mods -= 1;
     if (c->confused)
         mods -= 1;
@@ -83,8 +93,10 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
         count[2] = strikers;
         total = count[0] * floor0(base[0]) + count[1] * floor0(base[1]) +
                 count[2] * floor0(base[2]);
+        /* The Oathstone's Hero gains +1 too. */
         if (me->attack_bonus > 0)
-            bonus[n_bonus++] = me->attack_bonus;
+            bonus[n_bonus++] = me->attack_bonus +
+                               (c->empowered && me->power == OM_WM_POWER_OATHSTONE ? 1u : 0u);
         if (me->magic == OM_WM_MAGIC_MIGHT || (me->magic == OM_WM_MAGIC_FATE && c->round == 1))
             bonus[n_bonus++] = 1;
         for (size_t b = 0; b < n_bonus; b++) {
@@ -159,9 +171,13 @@ unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stan
            om_wm_victory_points(points, size, before);
 }
 
-/* Stands of `me` fighting now: those declared, as far as it has stands left. */
+/* Stands of `me` fighting now: those declared, as far as it has stands left;
+ * all of them if all its stands were declared fighting (a stand regained by
+ * Daemonic Instability is placed beside the others). */
 static unsigned fighting_now(const om_wm_side *me, unsigned stands)
 {
+    if (me->fighting >= me->unit.stands)
+        return stands;
     return me->fighting < stands ? me->fighting : stands;
 }
 
@@ -178,6 +194,8 @@ typedef struct fight {
     bool regains_position[2]; /* in the open until the turn ends only (option A8) */
     bool left_table[2];    /* retreated off the table and survived (Ancients 5.5) */
     bool hurt[2];          /* a big monster badly hurt: half its Hits and Attacks */
+    bool fearless[2];      /* immune to terror now by an aura (Bell, Anvil, Shrine) */
+    unsigned turn;         /* turn of the engagement, 1 = the charge's */
 } fight;
 
 /* Side s as it fights now: its values halved once it is badly hurt. */
@@ -200,6 +218,30 @@ static void check_hurt(const om_wm_prepared *p, fight *f, int s)
     if (from > 0 && !f->hurt[s] && f->stands[s] > 0 && f->carried[s] >= from) {
         f->hurt[s] = true;
         f->carried[s] = 0;
+    }
+}
+
+/* The start of side s's own turn, for what happens then: a roll for an Anvil
+ * or Shrine struck in its Shooting phase, immune to terror on a 4+ until its
+ * next turn (A-26); Daemonic Instability once it has lost a stand, a D6 (-1 at
+ * one stand left): 0-1 loses a stand, 6 regains one; the confusion of 2-3 and
+ * the recovery of 4-5 end or change nothing before the unit's Command phase
+ * ends, when it recovers anyway (7.2). */
+static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s)
+{
+    const om_wm_side *me = &p->e.side[s];
+    if (me->aura == OM_WM_AURA_ROLL)
+        f->fearless[s] = om_dice_roll_d6(d) >= 4;
+    if ((me->unit.rules & OM_WM_RULE_INSTABILITY) && f->stands[s] > 0 &&
+        f->stands[s] < om_wm_unit_size(&me->unit)) {
+        int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0);
+        if (roll <= 1) {
+            f->stands[s]--;
+            if (f->stands[s] == 0)
+                f->carried[s] = 0;
+        } else if (roll == 6) {
+            f->stands[s]++;
+        }
     }
 }
 
@@ -264,7 +306,7 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
  * same function, since before round 1 only the stands left can vary. */
 static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
-    if (round == 1 && !f->hurt[s])
+    if (round == 1 && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL))
         return p->round1_dice[s][f->stands[s]];
     return compute_dice(p, f, s, round);
 }
@@ -285,6 +327,8 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
     c.confused = f->confused[s];
     c.retreated_last = f->retreated[s];
     c.last_ditch_per_stand = e->options.last_ditch_per_stand;
+    c.empowered = me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
+    c.fearless = f->fearless[s] || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
     return om_wm_attack_dice_case(e->rules, me, &e->side[1 - s], &c);
 }
 
@@ -505,7 +549,9 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
 static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsigned cm)
 {
     const om_wm_side *me = &p->e.side[l];
-    if (me->unit.troop == OM_WM_ARTILLERY) { /* destroyed if forced to retreat (6.9) */
+    /* Artillery is destroyed if forced to retreat (6.9), and so is the
+     * Screaming Bell (army list). */
+    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.rules & OM_WM_RULE_DESTROYED_IF_RETREATS)) {
         f->stands[l] = 0;
         return;
     }
@@ -555,7 +601,8 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
         const om_wm_side *me = &p->e.side[s];
         unsigned roll, cm;
         if (f->stands[s] == 0 || (me->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) ||
-            (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN))
+            (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN) ||
+            ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
             continue;
         roll = om_dice_roll_sum(d, 3, NULL);
         cm = roll;
@@ -574,7 +621,7 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     const om_wm_engagement *e = &p->e;
     const om_wm_side *me = &e->side[w];
     om_wm_troop foe = e->side[l].unit.troop;
-    if (me->unit.troop == OM_WM_ARTILLERY)
+    if (me->unit.troop == OM_WM_ARTILLERY || ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
         return false;
     if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
@@ -589,7 +636,9 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
      * (seed 001 l.4507; army lists). */
-    if (me->unit.rules & OM_WM_RULE_MUST_PURSUE)
+    if ((me->unit.rules & OM_WM_RULE_MUST_PURSUE) ||
+        ((me->unit.rules & OM_WM_RULE_ZEALOT) &&
+         (e->side[l].unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD)))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
@@ -599,9 +648,12 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     return true;
 }
 
-/* Shooting before contact. Returns false if no charge happens after it. */
-static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
-                                 om_wm_outcome *o)
+/* What happens before contact: volleys of the turns before, the start of the
+ * charger's turn (the charged side's Anvil or Shrine was struck in its own
+ * turn before), then shooting at the charge. Returns false if no charge
+ * happens after it. */
+static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
+                           om_wm_outcome *o)
 {
     const om_wm_engagement *e = &p->e;
     int s = 1 - c;
@@ -644,6 +696,13 @@ static bool shoot_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, 
             return false;
         }
     }
+    if (p->in_play & OM_WM_PLAY_TURN_START) {
+        if (e->side[s].aura == OM_WM_AURA_ROLL)
+            f->fearless[s] = om_dice_roll_d6(d) >= 4;
+        own_turn_starts(p, d, f, c);
+        if (f->stands[c] == 0)
+            return false; /* faded away before it could charge */
+    }
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). This is
      * part of the engagement, so a charger's Banner of Fortitude already
@@ -676,7 +735,9 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->regains_position[s] = false;
         f->left_table[s] = false;
         f->hurt[s] = false;
+        f->fearless[s] = e->side[s].aura == OM_WM_AURA_ALWAYS;
     }
+    f->turn = 1;
 }
 
 /* Build p->round1 when the first round is a function of the two hit counts:
@@ -691,7 +752,7 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
     om_status st;
 
     if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
-                      OM_WM_PLAY_EXTRA_STRIKE))
+                      OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START))
         return OM_OK;
     for (int s = 0; s < 2; s++) {
         dice[s] = p->round1_dice[s][start->stands[s]];
@@ -768,11 +829,18 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
                                     OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_BONUS_D6_CHARGING))
                           ? OM_WM_PLAY_STAGED : 0u;
         p->in_play |= (r & OM_WM_RULE_EXTRA_STRIKE_ROUND1) ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
+        p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
+        p->in_play |= me->aura == OM_WM_AURA_ROLL || (r & OM_WM_RULE_INSTABILITY)
+                          ? OM_WM_PLAY_TURN_START : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
     fight_start(&p->e, &f);
     for (int s = 0; s < 2; s++) {
-        for (unsigned k = 0; k <= p->e.side[s].unit.stands; k++) {
+        /* Up to full strength: Daemonic Instability can give stands back. */
+        unsigned most = p->e.side[s].unit.stands;
+        if (om_wm_unit_size(&p->e.side[s].unit) > most)
+            most = om_wm_unit_size(&p->e.side[s].unit);
+        for (unsigned k = 0; k <= most; k++) {
             unsigned dice;
             f.stands[s] = k;
             dice = compute_dice(p, &f, s, 1);
@@ -796,8 +864,8 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     fight f;
 
     fight_start(e, &f);
-    if (charger >= 0 && (p->in_play & OM_WM_PLAY_SHOOTING) &&
-        !shoot_before_contact(p, d, &f, charger, o)) {
+    if (charger >= 0 && (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START)) &&
+        !before_contact(p, d, &f, charger, o)) {
         /* No contact: a side shot away before contact loses (6.6); a charger
          * confused by shooting first does not charge (no contest). */
         winner = f.stands[charger] == 0       ? 1 - charger
@@ -891,6 +959,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
                 break;
             }
             turn++;
+            f.turn = turn;
             phase_round = 0;
             /* The Combat phase ends: in the 1.1 lists a big monster still
              * engaged may be badly hurt now (army lists). */
@@ -901,6 +970,13 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
             active = (charger == 1) == ((turn & 1u) == 1u) ? 1 : 0;
             f.confused[active] = false;
+            if (p->in_play & OM_WM_PLAY_TURN_START) {
+                own_turn_starts(p, d, &f, active);
+                if (f.stands[active] == 0) {
+                    winner = 1 - active; /* faded away: the enemy is left alone */
+                    break;
+                }
+            }
             for (int s = 0; s < 2; s++) {
                 if (f.regains_position[s])
                     f.in_open[s] = false;
@@ -924,7 +1000,9 @@ done:
     o->rounds = (uint8_t)round;
     o->turns = (uint8_t)turn;
     for (int s = 0; s < 2; s++) {
-        o->stands_lost[s] = (uint8_t)(e->side[s].unit.stands - f.stands[s]);
+        /* A unit that regained stands (Daemonic Instability) lost none. */
+        o->stands_lost[s] = (uint8_t)(e->side[s].unit.stands > f.stands[s]
+                                          ? e->side[s].unit.stands - f.stands[s] : 0u);
         o->destroyed[s] = f.stands[s] == 0;
         o->hurt[s] = f.hurt[s] && f.stands[s] > 0;
         if (e->side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED)

@@ -91,6 +91,9 @@ static const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
     "infantry", "cavalry", "chariot", "monster", "artillery", "machine",
 };
 
+const char *const om_wm_aura_names[OM_WM_AURA_COUNT] = {"none", "always", "roll"};
+const char *const om_wm_power_names[OM_WM_POWER_COUNT] = {"none", "tomb-king", "oathstone"};
+
 const char *om_wm_troop_name(om_wm_troop troop)
 {
     return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_troop_names[troop] : "?";

@@ -208,8 +208,9 @@ static const om_wm_special om_wm_specials[] = {
      "Its shots make armour one worse (6+ none)", "army lists (1.1, revolution)"},
     {"knights", OM_WM_RULE_IGNORES_TERROR,
      "Immune to terror", "army lists (1.1, revolution)"},
-    {"komainu", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_CHARGE_PLUS1,
-     "Immune to terror; +1 more Attack per stand charging in the open", "army lists (revolution)"},
+    {"komainu", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_INSTABILITY,
+     "Immune to terror; +1 more Attack per stand charging in the open; Daemonic Instability "
+     "at the start of its own turns once it has lost a stand", "army lists (revolution)"},
     {"leadbelchers", OM_WM_RULE_SHOTS_PIERCE,
      "Its shots make armour one worse (6+ none)", "army lists (revolution)"},
     {"magic-carpets", OM_WM_RULE_PURSUABLE,
@@ -234,8 +235,9 @@ static const om_wm_special om_wm_specials[] = {
      "Causes terror", "army lists (1.1, revolution)"},
     {"tatsu", OM_WM_RULE_TERROR,
      "Causes terror", "army lists (revolution)"},
-    {"tengu", OM_WM_RULE_IGNORES_TERROR,
-     "Immune to terror", "army lists (revolution)"},
+    {"tengu", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_INSTABILITY,
+     "Immune to terror; Daemonic Instability at the start of its own turns once it has lost "
+     "a stand (0-1 loses a stand, 6 regains one)", "army lists (revolution)"},
     {"treeman-ancient", OM_WM_RULE_TERROR,
      "Causes terror", "army lists (revolution)"},
     {"troll-slayers", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE | OM_WM_RULE_PLUS1_VS_MONSTERS,
@@ -302,6 +304,42 @@ static const om_wm_special om_wm_specials[] = {
     {"djinn", OM_WM_RULE_TERROR,
      "Causes terror; the Wizard's Djinn adds 2 shooting Attacks to the unit he joins (its "
      "Curse spell is magic, not modelled)", "army lists (1.1, revolution); A-15"},
+    /* Rules of one unit with several mechanisms (rule_effects_fantasy). */
+    {"grail-reliquae", OM_WM_RULE_ATTACK_PLUS1 | OM_WM_RULE_NO_CHARGE_BONUS |
+                           OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK |
+                           OM_WM_RULE_NEVER_CONFUSED,
+     "Grail Pilgrims (the Peasants carrying it, and Peasants touching them: give them the "
+     "id): +1 Attack per stand, still no charge bonus, immune to terror, never driven back "
+     "or confused", "army lists (revolution); P01, P02, P06, P11, P13"},
+    {"zealots", OM_WM_RULE_ZEALOT,
+     "Against a unit of a Chaos or Undead army list (Chaos, Daemons, Beastmen, Chaos "
+     "Dwarfs, Skaven, Tomb Kings, Vampire Counts): +1 Attack per stand in the first round, "
+     "whoever charged, and must pursue", "army lists (revolution); A-12, A-29"},
+    {"screaming-bell", OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_DESTROYED_IF_RETREATS |
+                           OM_WM_RULE_IMMOBILE,
+     "Never driven back by shooting; destroyed if forced to retreat; pursues and falls back "
+     "only when pushed by Skaven infantry (side key pushed); Skaven units touching it ignore "
+     "terror (side key aura: always)", "army lists (1.1, revolution); P11, P15, P16"},
+    {"temple-daemons", OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_INSTABILITY,
+     "Immune to terror; Daemonic Instability at the start of its own turns once it has lost "
+     "a stand: a D6, -1 at one stand left; 0-1 loses a stand, 6 regains one (the 2-3 "
+     "confusion ends with the Command phase it starts, 7.2)", "army lists (revolution); P19"},
+    /* Powers the scenario declares with side keys. */
+    {"anvil", OM_WM_RULE_NONE,
+     "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm ignore "
+     "terror until his next turn: side key aura (roll, or always); dispelling is magic",
+     "army lists (1.1, revolution); A-26"},
+    {"shrine", OM_WM_RULE_NONE,
+     "Invoked in the Shugenja's Shooting phase, on a 4+ units within 20cm ignore terror "
+     "until his next turn: side key aura (roll, or always); dispelling is magic",
+     "army lists (revolution); A-26"},
+    {"tomb-king", OM_WM_RULE_NONE,
+     "Once a battle, +1 Attack per stand of one unit within 20cm for a Combat phase: side "
+     "keys power: tomb-king and power_turn", "army lists (1.1, revolution); A-27"},
+    {"oathstone", OM_WM_RULE_NONE,
+     "Once a game the Hero joined to a unit (not Troll Slayers) gives it and himself +1 "
+     "Attack per stand and immunity to terror for a Combat phase: side keys power: "
+     "oathstone and power_turn", "army lists (revolution); A-27"},
     /* Ids that change nothing the engine does not already do. */
     {"elven-bolt-thrower", OM_WM_RULE_NONE,
      "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no skewer "

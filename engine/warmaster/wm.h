@@ -115,6 +115,19 @@ typedef uint64_t om_wm_rules;
                                                      * discarded, Hits and Attacks halved */
 #define OM_WM_RULE_HURT_FROM_HALF (UINT64_C(1) << 45) /* with BADLY_HURT: from exactly
                                                      * half its Hits already (1.1 lists) */
+#define OM_WM_RULE_ATTACK_PLUS1 (UINT64_C(1) << 46) /* +1 Attack per stand in every round
+                                                     * (Grail Pilgrims) */
+#define OM_WM_RULE_ZEALOT       (UINT64_C(1) << 47) /* against CHAOS_OR_UNDEAD: +1 Attack
+                                                     * per stand in round 1, must pursue */
+#define OM_WM_RULE_CHAOS_OR_UNDEAD (UINT64_C(1) << 48) /* from a Chaos or Undead army list
+                                                     * (A-29; set by the loader, no rule id) */
+#define OM_WM_RULE_DESTROYED_IF_RETREATS (UINT64_C(1) << 49) /* destroyed when forced to
+                                                     * retreat, as artillery is */
+#define OM_WM_RULE_IMMOBILE     (UINT64_C(1) << 50) /* neither pursues nor falls back unless
+                                                     * side.pushed (Screaming Bell) */
+#define OM_WM_RULE_INSTABILITY  (UINT64_C(1) << 51) /* Daemonic Instability: a D6 at the
+                                                     * start of its own turns once it has
+                                                     * lost a stand (Temple Daemons) */
 /* No bit: a rule that changes nothing the engine does not do by default. */
 #define OM_WM_RULE_NONE UINT64_C(0)
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
@@ -198,6 +211,29 @@ typedef enum om_wm_magic {
 /* Item ids as scenario files write them ("battle-banner", ...), by om_wm_magic. */
 extern const char *const om_wm_magic_names[]; /* [OM_WM_MAGIC_COUNT] */
 
+/* Protection from terror that comes from outside the unit (rule_effects_fantasy
+ * P06, A-26): touching the Screaming Bell, or an Anvil of Doom or Shrine struck
+ * in the owner's Shooting phase on a 4+ and lasting to the start of its next
+ * turn. */
+typedef enum om_wm_aura {
+    OM_WM_AURA_NONE = 0,
+    OM_WM_AURA_ALWAYS,   /* immune to terror throughout (touching the Bell, or struck) */
+    OM_WM_AURA_ROLL,     /* a D6 in each of the owner's turns: immune on a 4+ until its next */
+    OM_WM_AURA_COUNT
+} om_wm_aura;
+
+/* A once-a-battle power used in one turn of the engagement. */
+typedef enum om_wm_power {
+    OM_WM_POWER_NONE = 0,
+    OM_WM_POWER_TOMB_KING, /* +1 Attack per stand for one Combat phase (Tomb King) */
+    OM_WM_POWER_OATHSTONE, /* +1 Attack per stand and to the Hero, immune to terror (REV) */
+    OM_WM_POWER_COUNT
+} om_wm_power;
+
+/* Names as scenario files write them, by enumeration. */
+extern const char *const om_wm_aura_names[];  /* [OM_WM_AURA_COUNT] "none", "always", "roll" */
+extern const char *const om_wm_power_names[]; /* [OM_WM_POWER_COUNT] "none", "tomb-king", ... */
+
 /* One side of an engagement: its unit plus what the geometry decided. */
 typedef struct om_wm_side {
     om_wm_unit unit;          /* the unit's values */
@@ -229,6 +265,11 @@ typedef struct om_wm_side {
     uint8_t line_stands;      /* enemy stands in this side's line of fire (cannon bounce,
                                  bolt-thrower skewer): 1..3, 0 meaning 1 */
     om_wm_magic magic;        /* the unit's magic item, if any */
+    bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
+                                 pursue and fall back (army list) */
+    om_wm_aura aura;          /* protection from terror from outside the unit */
+    om_wm_power power;        /* a once-a-battle power used in turn power_turn */
+    uint8_t power_turn;       /* the engagement's turn of that power (1 = the charge's) */
 } om_wm_side;
 
 /* What an engagement simulates. */
@@ -473,6 +514,8 @@ typedef struct om_wm_round_case {
     bool confused;             /* confused now */
     bool retreated_last;       /* retreated in the previous round (warband) */
     bool last_ditch_per_stand; /* option A3 reading B */
+    bool fearless;             /* immune to terror this round from outside (aura, power) */
+    bool empowered;            /* a once-a-battle power adds +1 Attack per stand this round */
 } om_wm_round_case;
 
 /* om_wm_attack_dice_case: the dice of `me` against `foe` in the round described
