@@ -107,6 +107,11 @@
  *                                   this engagement: tomb-king, oathstone
  *     power_turn: 1                 optional: the engagement's turn it is
  *                                   used in (1, the charge's, with power)
+ *     target_cm: 0                  optional: distance to the target of its
+ *                                   volleys, for shots by range (crossbows,
+ *                                   Helblaster; 0: the longest range band)
+ *     blind_fire: false             optional: a stone thrower or trebuchet
+ *                                   shoots blind at a target out of sight
  *     pushed: false                 optional: a Screaming Bell touching the
  *                                   Skaven infantry that push it may pursue
  *                                   and fall back (false)
@@ -246,6 +251,8 @@ typedef struct raw_side {
     char *attack_bonus;    /* side.attack_bonus, NULL if absent */
     char *extra_shots;     /* side.extra_shots, NULL if absent */
     char *pushed;          /* side.pushed, NULL if absent */
+    char *target_cm;       /* side.target_cm, NULL if absent */
+    char *blind_fire;      /* side.blind_fire, NULL if absent */
     char *aura;            /* side.aura, NULL if absent */
     char *power;           /* side.power, NULL if absent */
     char *power_turn;      /* side.power_turn, NULL if absent */
@@ -313,6 +320,8 @@ static const cyaml_schema_field_t side_fields[] = {
                            CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("extra_shots", OPT, raw_side, extra_shots, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("pushed", OPT, raw_side, pushed, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("target_cm", OPT, raw_side, target_cm, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("blind_fire", OPT, raw_side, blind_fire, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power_turn", OPT, raw_side, power_turn, 0, CYAML_UNLIMITED),
@@ -362,12 +371,12 @@ static const cyaml_schema_value_t top_schema = {
  * name or a word. Used to say what a key expected when its value is wrong. */
 static const char *const int_keys[] = {
     "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
-    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "power_turn",
+    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "power_turn", "target_cm",
     "shooting", "behind_cm", "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", NULL
+    "pushed", "blind_fire", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -884,6 +893,8 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                                 &s->stand_and_shoot)) ||
         (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)) ||
         (st = om_yaml_conv_bool(c, side, "pushed", r->pushed, &s->pushed)) ||
+        (st = om_yaml_conv_bool(c, side, "blind_fire", r->blind_fire, &s->blind_fire)) ||
+        (st = om_yaml_conv_u8(c, side, "target_cm", r->target_cm, 0, &s->target_cm)) ||
         (st = om_yaml_conv_u8(c, side, "power_turn", r->power_turn, r->power ? 1u : 0u,
                               &s->power_turn)))
         return st;

@@ -724,12 +724,20 @@ Test(army, unit_to_wm)
     cr_assert_eq(w.rules, om_wm_special_find("handgunners")->flag);
     cr_assert_str_eq(w.unmodelled, "");
 
-    /* A rule the engine does not model (the Helblaster's range bands and misfire
-     * table): recorded, not dropped. */
+    /* The Helblaster's range bands and misfire table are modelled; a rule the
+     * engine does not model (the War Wagon's laager) is recorded, not dropped. */
     u = om_army_unit_find(a, "helblaster");
     cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
-    cr_assert_null(om_wm_special_find("helblaster"));
-    cr_assert(strstr(w.unmodelled, "helblaster") != NULL, "unmodelled: %s", w.unmodelled);
+    cr_assert_eq(w.rules, om_wm_special_find("helblaster")->flag);
+    cr_assert_str_eq(w.unmodelled, "");
+    {
+        om_army *k = NULL;
+        u = entry("warmaster-revolution", "kislev/war-wagon", &k);
+        cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
+        cr_assert_null(om_wm_special_find("war-wagon"));
+        cr_assert(strstr(w.unmodelled, "war-wagon") != NULL, "unmodelled: %s", w.unmodelled);
+        om_army_free(k);
+    }
 
     /* "-/6+": the better save. */
     u = om_army_unit_find(a, "skirmishers");

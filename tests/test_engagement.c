@@ -840,7 +840,7 @@ Test(army_rules, registry_is_consistent)
     }
     cr_expect_eq(om_wm_special_find("griffon")->flag, OM_WM_RULE_TERROR);
     cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
-    cr_expect_null(om_wm_special_find("helblaster"), "partly expressible rules stay out");
+    cr_expect_null(om_wm_special_find("war-wagon"), "partly expressible rules stay out");
 }
 
 static void count_shot_away(const om_wm_outcome *o, void *ctx)
@@ -2287,5 +2287,224 @@ Test(army_rules, once_a_battle_powers)
         e.side[1].power_turn = 1;
         cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL, "the Oathstone is Revolution's");
         cr_expect_str_eq(why.field, "b.power");
+    }
+}
+
+/* ---------- Shooting of their own: range bands, misfire charts (P21) ---------- */
+
+typedef struct fire_ctx {
+    unsigned long n, a, b, c;
+} fire_ctx;
+
+/* Repeating crossbows: 2 a stand within 15cm, 1 beyond and at chargers; the
+ * Helblaster 8, 4, 2 within 10, 20, 30cm and 8 at chargers (army lists). */
+Test(army_rules, shots_by_range)
+{
+    om_wm_side x = side_of("Crossbowmen", OM_WM_INFANTRY, 3, 3, 3, 6,
+                           flags_of("crossbowmen-and-dark-riders", "warmaster-revolution"));
+    x.unit.shots = 2;
+    x.unit.range_cm = 30;
+    x.target_cm = 15;
+    cr_expect_eq(om_wm_shots(&x, 3, false), 6u);
+    x.target_cm = 16;
+    cr_expect_eq(om_wm_shots(&x, 3, false), 3u);
+    x.target_cm = 0;
+    cr_expect_eq(om_wm_shots(&x, 3, false), 3u, "no distance: the longest band");
+    cr_expect_eq(om_wm_shots(&x, 3, true), 3u, "at chargers once a stand");
+    om_wm_side h = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                           flags_of("helblaster", "warmaster-1.1"));
+    h.unit.shots = 8;
+    h.unit.range_cm = 30;
+    const unsigned cm[4] = {10, 11, 20, 30}, want[4] = {8, 4, 4, 2};
+    for (int i = 0; i < 4; i++) {
+        h.target_cm = (uint8_t)cm[i];
+        cr_expect_eq(om_wm_shots(&h, 1, false), want[i], "%u cm", cm[i]);
+    }
+    cr_expect_eq(om_wm_shots(&h, 1, true), 8u);
+    h.target_cm = 31;
+    om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_VOLLEY, h, spearmen());
+    om_wm_check_failure why;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.target_cm");
+}
+
+static void count_helblaster(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->shot_hits_on[0] == 0;
+    c->b += o->destroyed[1] && !o->charged;
+}
+
+/* A Helblaster stands and shoots 8 dice at 4+ at an unarmoured charger: 3 ones
+ * mean no hits, 4 or more blow it up with 6 automatic hits. With k ones and h
+ * dice of 4+ among 8: P(no hit) = P(k = 3) + P(k <= 2, h = 0) = 22259/209952;
+ * P(it explodes) = P(k >= 4) = 51491/1679616 (army lists). */
+Test(army_rules, helblaster_misfires)
+{
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 4, 1, 4, 0, 0);
+    a.charging = true;
+    om_wm_side h = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                           flags_of("helblaster", "warmaster-revolution"));
+    h.unit.shots = 8;
+    h.unit.range_cm = 30;
+    h.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, h);
+    fire_ctx c = {0};
+    run(&e, TRIALS, 109, count_helblaster, &c);
+    expect_p("no hit", c.a, c.n, 22259.0 / 209952.0);
+    expect_p("ka-boom", c.b, c.n, 51491.0 / 1679616.0);
+}
+
+static void count_volley_misses(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->hits_on[1] == 0;
+    c->b += o->confused[1];
+    c->c += o->drive_back_cm > 0;
+}
+
+/* One machine's volley at unarmoured troops, 4+ to hit: P(no hit) is the mean
+ * of (1/2)^n over its Attacks n. Rockets: D6, a 1 rolling on the chart (1
+ * explodes, 2-3 one Attack, 4-5 overshoot, 6 2D6): 113593/589824. The Flame
+ * Cannon: 2D6, a double on its chart: 1391495/18874368 (exact sums over the
+ * charts, rule_effects_fantasy P21). */
+Test(army_rules, rockets_and_flame_cannon)
+{
+    const char *id[2] = {"rocket-launcher", "flame-cannon"};
+    const double exact[2] = {113593.0 / 589824.0, 1391495.0 / 18874368.0};
+    for (int i = 0; i < 2; i++) {
+        om_wm_side m = side_of("Machine", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                               flags_of(id[i], "warmaster-revolution"));
+        m.unit.range_cm = 40;
+        om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+        b.unit.pace_cm = 255;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, m, b);
+        fire_ctx c = {0};
+        run(&e, TRIALS, 113u + (unsigned)i, count_volley_misses, &c);
+        expect_p(id[i], c.a, c.n, exact[i]);
+    }
+}
+
+static void count_blown_up(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->destroyed[1] && !o->charged;
+}
+
+/* A machine that shot first at a charger, in its own turn before, may have
+ * blown itself up: the rocket's KABOOM is a 1 then a 1, P = 1/36; the Flame
+ * Cannon's double 1 or double 2, P = 2/36. */
+Test(army_rules, machines_blow_up)
+{
+    const char *id[2] = {"death-rocket", "flame-cannon"};
+    const double exact[2] = {1.0 / 36.0, 2.0 / 36.0};
+    for (int i = 0; i < 2; i++) {
+        om_wm_side a = knights();
+        om_wm_side m = side_of("Machine", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                               flags_of(id[i], "warmaster-revolution"));
+        m.unit.range_cm = 40;
+        m.shoots_first = true;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, m);
+        tally t = {0, 0};
+        run(&e, TRIALS, 127u + (unsigned)i, count_blown_up, &t);
+        expect_p(id[i], t.count, t.n, exact[i]);
+    }
+}
+
+static void count_shooter_confused(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->confused[0];
+}
+
+/* Warp Lightning Cannons (A-22). Revolution: 2 stands x 3 shots; two or more
+ * 1s among the 6 dice confuse it, P = 1 - (5/6)^6 - 6 (1/6)(5/6)^5 =
+ * 12281/46656 (volleys and shooting at chargers alike). 1.1: D6 Attacks (a 1
+ * turns on itself), no drive back, and a unit it hurts is confused on a 6:
+ * P = (1/6) sum_{a=2..6} (1 - (1/2)^a) / 6 = 289/2304. */
+Test(army_rules, warp_lightning_cannons)
+{
+    om_wm_side w = side_of("Warp Lightning", OM_WM_ARTILLERY, 2, 1, 2, 0,
+                           flags_of("warp-lightning-cannon", "warmaster-revolution"));
+    w.unit.shots = 3;
+    w.unit.range_cm = 40;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, w, spearmen());
+    fire_ctx c = {0};
+    run(&e, TRIALS, 131, count_shooter_confused, &c);
+    expect_p("double 1s", c.a, c.n, 12281.0 / 46656.0);
+
+    w = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                flags_of("warp-lightning-cannon", "warmaster-1.1"));
+    w.unit.range_cm = 40;
+    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+    e = make("warmaster-1.1", OM_WM_KIND_VOLLEY, w, b);
+    c = (fire_ctx){0};
+    run(&e, TRIALS, 137, count_volley_misses, &c);
+    expect_p("1.1 confusion", c.b, c.n, 289.0 / 2304.0);
+    cr_expect_eq(c.c, 0u, "no drive backs");
+}
+
+static void count_destroyed_volley(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->destroyed[1];
+    c->b += o->confused[1];
+    c->c += o->drive_back_cm > 0;
+}
+
+/* The Trebuchet is not moved by drive backs (army lists; A-21): shot by 4
+ * dice at 4+ (h ~ Bin(4, 1/2) hits, its 8 Hits never all gone), 1.1 destroys
+ * it on any 6 among h dice, sum_h P(h) (1 - (5/6)^h) = 6095/20736; Revolution
+ * when they add up to more than 10, 2165/10368; never confused. Revolution
+ * counts cover one lower; shooting blind hits on 6s, or in 1.1 needs a 6
+ * first. */
+Test(army_rules, trebuchet)
+{
+    const char *rs[2] = {"warmaster-1.1", "warmaster-revolution"};
+    const double exact[2] = {6095.0 / 20736.0, 2165.0 / 10368.0};
+    for (int i = 0; i < 2; i++) {
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, 0);
+        a.unit.shots = 1;
+        a.unit.range_cm = 30;
+        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 8, 0, flags_of("trebuchet", rs[i]));
+        t.unit.range_cm = 80;
+        om_wm_engagement e = make(rs[i], OM_WM_KIND_VOLLEY, a, t);
+        fire_ctx c = {0};
+        run(&e, TRIALS, 139u + (unsigned)i, count_destroyed_volley, &c);
+        expect_p(rs[i], c.a, c.n, exact[i]);
+        cr_expect_eq(c.b + c.c, 0u, "never moved nor confused");
+    }
+    {
+        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 4, 0,
+                               flags_of("trebuchet", "warmaster-revolution"));
+        t.unit.shots = 3;
+        t.unit.range_cm = 80;
+        om_wm_side b = spearmen();
+        b.position = OM_WM_FORTIFIED;
+        om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, t, b);
+        om_wm_prepared *p = NULL;
+        cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
+        cr_expect_eq(p->shoot[0].to_hit, 5u, "fortified counts as defended");
+        cr_expect_eq(p->shoot[0].save, 7u);
+        om_wm_prepared_free(p);
+        e.side[0].blind_fire = true;
+        cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
+        cr_expect_eq(p->shoot[0].to_hit, 6u, "blind: 6s");
+        om_wm_prepared_free(p);
+        e.rules = rules("warmaster-1.1");
+        e.side[0].unit.rules = flags_of("trebuchet", "warmaster-1.1");
+        cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
+        cr_expect_eq(p->shoot[0].to_hit, 6u, "1.1: no cover reduction, fortified");
+        om_wm_prepared_free(p);
+        e.side[1].position = OM_WM_OPEN;
+        fire_ctx c = {0};
+        run(&e, TRIALS, 149, count_volley_misses, &c);
+        /* The gate (1/6), then 3 dice at 4+: P(no hit) = 5/6 + 1/6 (1/8). */
+        expect_p("1.1 blind fire", c.a, c.n, 5.0 / 6.0 + 1.0 / 48.0);
     }
 }

@@ -1008,3 +1008,15 @@ Test(scenario, powers_auras_and_armies)
     cr_assert(!a->pushed && !b->pushed);
     om_scenario_free(s);
 }
+
+/* Shots by range: the Helblaster's 8 Attacks within 10cm (army list). */
+Test(scenario, target_distance)
+{
+    om_scenario *s = load_good("guns");
+    const om_wm_side *a = &s->engagement.side[0];
+    cr_assert_eq(a->target_cm, 10);
+    cr_assert_eq(om_wm_shots(a, a->unit.stands, false), 8u);
+    cr_assert_not(s->engagement.side[1].blind_fire);
+    cr_assert_str_eq(a->unit.unmodelled, "");
+    om_scenario_free(s);
+}

@@ -153,6 +153,17 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "characters cannot join this unit and it takes no magic items "
                     "(its special rules)");
     }
+    if (me->target_cm > 0 && me->target_cm > me->unit.range_cm) {
+        snprintf(path, sizeof path, "%s.target_cm", side);
+        return fail(why, path, "the target is beyond the unit's range of %u cm",
+                    (unsigned)me->unit.range_cm);
+    }
+    /* Only stone throwers and their like shoot blind (5.10): high trajectory,
+     * never at chargers. */
+    if (me->blind_fire && !(me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)) {
+        snprintf(path, sizeof path, "%s.blind_fire", side);
+        return fail(why, path, "only stone throwers and trebuchets shoot blind");
+    }
     if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
         snprintf(path, sizeof path, "%s.aura", side);
         return fail(why, path, "unknown aura %d", (int)me->aura);
@@ -267,7 +278,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             if (!foe->charging)
                 return fail(why, path, "a unit can only stand and shoot at an enemy that "
                             "charges it");
-            if (me->unit.shots == 0 && me->extra_shots == 0)
+            if (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0)
                 return fail(why, path, "the unit has no shooting attacks");
             if (me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)
                 return fail(why, path, "this unit cannot shoot at chargers (heavy artillery)");
@@ -280,7 +291,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                 return fail(why, path, "shooting first needs a charge: the charged side shot "
                             "at the charger, or the charger at its target, in its own "
                             "previous turn");
-            if ((me->unit.shots == 0 || me->shooting == 0) && me->extra_shots == 0)
+            if ((!om_wm_unit_shoots(&me->unit) || me->shooting == 0) && me->extra_shots == 0)
                 return fail(why, path, "the unit has no shooting attacks or shooting stands");
         }
     } else {
@@ -290,7 +301,8 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                                                                      : "shoots_first");
             return fail(why, path, "a volley has no charge: side A shoots at side B");
         }
-        if (s == 0 && (me->unit.shots == 0 || me->shooting == 0) && me->extra_shots == 0) {
+        if (s == 0 && (!om_wm_unit_shoots(&me->unit) || me->shooting == 0) &&
+            me->extra_shots == 0) {
             snprintf(path, sizeof path, "a.unit.shots");
             return fail(why, path, "the shooting unit of a volley needs shooting attacks and "
                         "at least one shooting stand");

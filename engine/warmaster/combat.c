@@ -195,6 +195,7 @@ typedef struct fight {
     bool left_table[2];    /* retreated off the table and survived (Ancients 5.5) */
     bool hurt[2];          /* a big monster badly hurt: half its Hits and Attacks */
     bool fearless[2];      /* immune to terror now by an aura (Bell, Anvil, Shrine) */
+    bool reduced[2];       /* the Flame Cannon shoots 1D6 from now on (misfire 3) */
     unsigned turn;         /* turn of the engagement, 1 = the charge's */
 } fight;
 
@@ -648,6 +649,20 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     return true;
 }
 
+/* What a shooting cost side s itself (army lists): machines exploded, hits on
+ * itself (their odd hits go at the phase's end), confusion; and the Flame
+ * Cannon's reduced Attacks from now on. */
+static void shooter_pays(const om_wm_prepared *p, fight *f, int s, const om_wm_fire *r)
+{
+    unsigned odd = 0;
+    f->stands[s] -= r->exploded < f->stands[s] ? r->exploded : f->stands[s];
+    if (r->self_hits > 0 && f->stands[s] > 0)
+        (void)om_wm_record_hits(&f->stands[s], &odd, p->e.side[s].unit.hits, r->self_hits);
+    if (r->confused && f->stands[s] > 0)
+        confuse(p, f, s);
+    f->reduced[s] = r->reduced;
+}
+
 /* What happens before contact: volleys of the turns before, the start of the
  * charger's turn (the charged side's Anvil or Shrine was struck in its own
  * turn before), then shooting at the charge. Returns false if no charge
@@ -663,8 +678,8 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * the target fights unconfused. */
     if (e->side[c].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, c, om_wm_shots(&e->side[c], f->stands[c], false), f->stands[s],
-                        &v);
+        v.fire.reduced = false;
+        om_wm_volley_at(p, d, c, &e->side[c], f->stands[c], f->stands[s], &v);
         f->hurt[s] = v.hurt;
         o->shot_hits_on[s] = om_wm_sat8(v.hits);
         o->hits_on[s] = om_wm_sat8(v.hits);
@@ -673,7 +688,10 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         f->stands[s] -= v.stands_lost;
         if (v.routed || v.off_table)
             f->stands[s] = 0;
-        if (f->stands[s] == 0)
+        /* A charger whose machines exploded cannot charge; one confused by
+         * its own shooting is still confused in its Command phase (7.2). */
+        shooter_pays(p, f, c, &v.fire);
+        if (f->stands[s] == 0 || f->stands[c] == 0 || f->confused[c])
             return false;
     }
     /* A volley in the charged side's own previous turn (5.5): a charger
@@ -681,8 +699,8 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
     if (e->side[s].shoots_first) {
         om_wm_volley_result v;
-        om_wm_volley_at(p, d, s, om_wm_shots(side_now(p, f, s), f->stands[s], false),
-                        f->stands[c], &v);
+        v.fire.reduced = f->reduced[s];
+        om_wm_volley_at(p, d, s, side_now(p, f, s), f->stands[s], f->stands[c], &v);
         f->hurt[c] = v.hurt;
         o->shot_hits_on[c] = om_wm_sat8(v.hits);
         o->hits_on[c] = om_wm_sat8(v.hits);
@@ -691,7 +709,10 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         f->stands[c] -= v.stands_lost;
         if (v.routed || v.off_table)
             f->stands[c] = 0;
-        if (f->stands[c] == 0 || v.confused) {
+        /* The shooter's own mishaps: confused in its own turn, it stays
+         * confused through the charger's turn (7.2). */
+        shooter_pays(p, f, s, &v.fire);
+        if (f->stands[c] == 0 || v.confused || f->stands[s] == 0) {
             o->confused[c] = v.confused && f->stands[c] > 0;
             return false;
         }
@@ -708,14 +729,20 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * part of the engagement, so a charger's Banner of Fortitude already
      * gives its +1 Hits here (10.3), unlike a volley of the turn before. */
     if (e->side[s].stand_and_shoot) {
-        unsigned shots = om_wm_shots(side_now(p, f, s), f->stands[s], true);
-        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c],
-                                     om_wm_shoot_charger(p, d, s, shots, f->stands[c]));
+        om_wm_fire r;
+        r.reduced = f->reduced[s];
+        om_wm_fire_at(p, d, s, side_now(p, f, s), f->stands[s], true, f->stands[c], &r);
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
+        shooter_pays(p, f, s, &r);
+        /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
+        if ((e->side[s].unit.rules & OM_WM_RULE_WARP_LIGHTNING) && f->shot[s] > 0 &&
+            om_dice_roll_d6(d) == 6)
+            confuse(p, f, c);
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         (void)take_hits(p, f, c, f->shot[s]);
-        if (f->stands[c] == 0)
-            return false; /* shot down before contact: no round is fought */
+        if (f->stands[c] == 0 || f->stands[s] == 0)
+            return false; /* shot down, or blown up, before contact: no round */
     }
     return true;
 }
@@ -736,6 +763,7 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->left_table[s] = false;
         f->hurt[s] = false;
         f->fearless[s] = e->side[s].aura == OM_WM_AURA_ALWAYS;
+        f->reduced[s] = false;
     }
     f->turn = 1;
 }
@@ -868,9 +896,10 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         !before_contact(p, d, &f, charger, o)) {
         /* No contact: a side shot away before contact loses (6.6); a charger
          * confused by shooting first does not charge (no contest). */
-        winner = f.stands[charger] == 0       ? 1 - charger
-                 : f.stands[1 - charger] == 0 ? charger
-                                              : OM_WM_NO_CONTEST;
+        winner = f.stands[charger] == 0 && f.stands[1 - charger] == 0 ? OM_WM_DRAW
+                 : f.stands[charger] == 0                             ? 1 - charger
+                 : f.stands[1 - charger] == 0                         ? charger
+                                                                      : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
         o->result[1 - charger] = om_wm_sat8(f.shot[1 - charger]);
         goto done;

@@ -75,7 +75,8 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
         om_wm_side foe_in_open = *foe;
         om_wm_rules rules = me->unit.rules;
-        bool shots_saved = !(rules & OM_WM_RULE_SHOTS_NO_SAVE);
+        /* Rockets are stone throwers whose hits are saved at -1 (army lists). */
+        bool shots_saved = !(rules & OM_WM_RULE_SHOTS_NO_SAVE) || (rules & OM_WM_RULE_ROCKET);
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
         unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
@@ -130,12 +131,19 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         }
         charger_save = volley_save;
         if (rules & OM_WM_RULE_CANNON) {
-            om_wm_position pos = om_wm_effective_position(foe);
-            volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
             volley_save = 7;
             charger_save = shielded;
             worn_save = save;
         }
+        /* Cannon and the Revolution Trebuchet count cover one step lower
+         * (5.10, A-11); shooting blind hits on 6s only, whatever the cover
+         * (5.10), except the 1.1 Trebuchet's, which rolls its 6 first. */
+        if (rules & (OM_WM_RULE_CANNON | OM_WM_RULE_COVER_ONE_LOWER)) {
+            om_wm_position pos = om_wm_effective_position(foe);
+            volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
+        }
+        if (me->blind_fire && !(rules & OM_WM_RULE_BLIND_GATE))
+            volley_hit = 6;
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot[s], volley_hit, volley_save);
         /* Chargers are never defended (5.7): the score against them is the open one. */

@@ -84,10 +84,34 @@ unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_pe
     return lost;
 }
 
+/* Shots a stand by range band, closest first: the band that holds the
+ * target, the longest one when no distance is given (army lists). */
+static unsigned band_shots(const unsigned (*bands)[2], size_t n, unsigned target_cm)
+{
+    for (size_t i = 0; i < n; i++)
+        if (target_cm != 0 && target_cm <= bands[i][0])
+            return bands[i][1];
+    return bands[n - 1][1];
+}
+
+/* Repeating crossbows: twice within 15cm, once to 30cm; Helblaster: 8, 4, 2
+ * Attacks within 10, 20, 30cm (army lists). */
+static const unsigned repeater_bands[][2] = {{15, 2}, {30, 1}};
+static const unsigned helblaster_bands[][2] = {{10, 8}, {20, 4}, {30, 2}};
+
 unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
 {
     unsigned per_stand = me->unit.shots;
     unsigned shooting = me->shooting < stands ? me->shooting : stands;
+    /* At chargers crossbows shoot once a stand; the Helblaster's crew fire
+     * at the shortest range (army lists). */
+    if (me->unit.rules & OM_WM_RULE_REPEATER)
+        return shooting * (at_charger ? 1u : band_shots(repeater_bands, 2, me->target_cm));
+    if (me->unit.rules & OM_WM_RULE_HELBLASTER)
+        return shooting * (at_charger ? helblaster_bands[0][1]
+                                      : band_shots(helblaster_bands, 3, me->target_cm));
+    if (me->unit.rules & OM_WM_RULE_RANDOM_SHOTS)
+        return 0; /* rolled when it shoots (om_wm_fire) */
     /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
     if (at_charger && (me->unit.rules & OM_WM_RULE_CANNON))
         return 2u * shooting;
@@ -106,27 +130,97 @@ unsigned om_wm_hurt_from(const om_wm_unit *u)
     return u->hits / 2u + ((u->rules & OM_WM_RULE_HURT_FROM_HALF) ? 0u : 1u);
 }
 
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots)
+/* Saves of `hits` through the save score of `t` (7: none). */
+static unsigned unsaved(om_dice *d, const om_dice_test *t, unsigned hits)
 {
-    unsigned breath = p->e.side[shooter].extra_shots;
-    unsigned hits = om_dice_hits(d, &p->shoot[shooter], shots);
-    return breath ? hits + om_dice_hits(d, &p->breath[shooter][0], breath) : hits;
+    return t->save >= 7 || hits == 0 ? hits : hits - om_dice_roll_count(d, hits, t->save);
 }
 
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
-                             unsigned target_stands)
+/* Attacks a machine of random shots rolls this shooting (army lists):
+ * rockets D6, a 1 rolling on the misfire chart (A-24: the Whoosh hits a unit
+ * beyond the target, so none here); the Flame Cannon 2D6, a double rolling
+ * on its chart, 1D6 and no more misfires after result 3 (A-23); the 1.1 Warp
+ * Lightning Cannon D6, a 1 turning D6 Attacks on itself (4+, no save, A-22). */
+static unsigned machine_attacks(om_dice *d, om_wm_rules rules, om_wm_fire *r)
+{
+    unsigned a = om_dice_roll_d6(d), b;
+    if (rules & OM_WM_RULE_ROCKET) {
+        if (a != 1)
+            return a;
+        switch (om_dice_roll_d6(d)) {
+        case 1: r->exploded++; return 0;          /* KABOOM! */
+        case 2: case 3: return 1;                 /* Dud */
+        case 4: case 5: return 0;                 /* Whoosh: past the target */
+        default: return om_dice_roll_sum(d, 2, NULL); /* Big badaboom: 2D6 */
+        }
+    }
+    if (rules & OM_WM_RULE_FLAME) {
+        if (r->reduced)
+            return a;
+        b = om_dice_roll_d6(d);
+        if (a != b)
+            return a + b;
+        switch (a) {
+        case 1: r->exploded++; return 0;
+        case 2: r->exploded++; return 4u + om_dice_roll_sum(d, 2, NULL);
+        case 3: r->reduced = true; return 6;
+        case 4: return 0;
+        case 5: return 10;
+        default: return 12u + om_dice_roll_d6(d);
+        }
+    }
+    /* The 1.1 Warp Lightning Cannon. */
+    if (a == 1) {
+        r->self_hits += om_dice_roll_count(d, om_dice_roll_d6(d), 4);
+        return 0;
+    }
+    return a;
+}
+
+void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+                   unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
-    const om_dice_test *t = &p->shoot_charger[shooter];
-    unsigned breath = p->e.side[shooter].extra_shots, hits;
-    bool worn = target->magic == OM_WM_MAGIC_SHIELDING &&
+    const om_wm_rules rules = me->unit.rules;
+    bool worn = at_charger && target->magic == OM_WM_MAGIC_SHIELDING &&
                 !om_wm_magic_intact(target, target_stands);
-    if (worn)
-        t = &p->shoot_charger_worn[shooter];
-    hits = om_dice_hits(d, t, shots);
-    /* A joined character breathes at chargers too: the unit is not yet
-     * engaged (A-14). */
-    return breath ? hits + om_dice_hits(d, &p->breath[shooter][1 + worn], breath) : hits;
+    const om_dice_test *t = !at_charger ? &p->shoot[shooter]
+                            : worn      ? &p->shoot_charger_worn[shooter]
+                                        : &p->shoot_charger[shooter];
+    unsigned dice = om_wm_shots(me, stands, at_charger);
+
+    r->hits = r->self_hits = r->exploded = 0;
+    r->confused = false;
+    if (rules & OM_WM_RULE_RANDOM_SHOTS) {
+        unsigned shooting = me->shooting < stands ? me->shooting : stands;
+        for (unsigned i = 0; i < shooting; i++)
+            dice += machine_attacks(d, rules, r);
+    }
+    if (rules & (OM_WM_RULE_HELBLASTER | OM_WM_RULE_DOUBLE_ONES_CONFUSE)) {
+        /* Dice read one by one: the 1s among them decide (army lists). */
+        unsigned hit = 0, ones = 0;
+        for (unsigned i = 0; i < dice; i++) {
+            unsigned face = om_dice_roll_d6(d);
+            hit += face >= t->to_hit;
+            ones += face == 1;
+        }
+        if (rules & OM_WM_RULE_DOUBLE_ONES_CONFUSE)
+            r->confused = ones >= 2; /* two or more 1s */
+        if ((rules & OM_WM_RULE_HELBLASTER) && ones >= 3) {
+            hit = 0;                      /* Misfire: no hits this turn */
+            if (ones >= 4) {              /* Ka-boom! */
+                r->exploded = 1;
+                hit = at_charger ? 6u : 0u; /* 6 automatic hits on a charger */
+            }
+        }
+        r->hits = unsaved(d, t, hit);
+    } else {
+        r->hits = om_dice_hits(d, t, dice);
+    }
+    /* A joined character's breath: the usual to-hit and save, at chargers
+     * too, as the unit is not yet engaged (A-14). */
+    if (me->extra_shots > 0)
+        r->hits += om_dice_hits(d, &p->breath[shooter][at_charger ? 1 + worn : 0], me->extra_shots);
 }
 
 /*
@@ -164,14 +258,21 @@ static void drive_back_into(const om_wm_ruleset *r, om_dice *d, const om_wm_side
     }
 }
 
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
-                     unsigned stands, om_wm_volley_result *v)
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+                     unsigned shooters, unsigned stands, om_wm_volley_result *v)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
     unsigned carried = 0, left = stands, dice, sixes = 0, hurt_from;
     const unsigned size = om_wm_unit_size(&target->unit);
 
-    v->hits = om_wm_steadfast(target, stands, om_wm_shoot(p, d, shooter, shots));
+    /* Shooting blind (5.10): the 1.1 Trebuchet first needs a 6 on a D6. */
+    if (me->blind_fire && (me->unit.rules & OM_WM_RULE_BLIND_GATE) && om_dice_roll_d6(d) < 6) {
+        v->fire.hits = v->fire.self_hits = v->fire.exploded = 0;
+        v->fire.confused = false;
+    } else {
+        om_wm_fire_at(p, d, shooter, me, shooters, false, stands, &v->fire);
+    }
+    v->hits = om_wm_steadfast(target, stands, v->fire.hits);
     /* The unit's own Hits: a Banner of Fortitude works in combat only (10.3). */
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
     v->drive_back_cm = 0;
@@ -188,7 +289,25 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned 
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
     dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits, left < size);
-    if (p->e.side[shooter].unit.rules & OM_WM_RULE_DRIVE_BACK_CONFUSE_4) {
+    if (me->unit.rules & OM_WM_RULE_WARP_LIGHTNING) {
+        /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
+         * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
+        v->confused = v->hits > 0 && om_dice_roll_d6(d) == 6;
+    } else if (target->unit.rules & OM_WM_RULE_STATIC) {
+        /* The Trebuchet does not move: destroyed by any 6 (1.1), or by a
+         * drive back of more than 10cm (Revolution, A-21), never confused. */
+        unsigned sum = 0, six = 0;
+        for (unsigned i = 0; i < dice; i++) {
+            unsigned face = om_dice_roll_d6(d);
+            sum += face;
+            six += face == 6;
+        }
+        if ((target->unit.rules & OM_WM_RULE_STATIC_SIX) ? six > 0 : sum > 10) {
+            v->stands_lost = stands;
+            v->hurt = false;
+        }
+        return;
+    } else if (me->unit.rules & OM_WM_RULE_DRIVE_BACK_CONFUSE_4) {
         /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
         unsigned high = 0;
         v->drive_back_cm = 0;
@@ -215,10 +334,9 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
     om_wm_volley_result v;
 
-    om_wm_volley_at(p, d, OM_WM_SIDE_A,
-                    om_wm_shots(&p->e.side[OM_WM_SIDE_A], p->e.side[OM_WM_SIDE_A].unit.stands,
-                                false),
-                    target->unit.stands, &v);
+    v.fire.reduced = false;
+    om_wm_volley_at(p, d, OM_WM_SIDE_A, &p->e.side[OM_WM_SIDE_A],
+                    p->e.side[OM_WM_SIDE_A].unit.stands, target->unit.stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
     o->hits_on[1] = om_wm_sat8(v.hits);
     o->shot_hits_on[1] = o->hits_on[1];
@@ -228,6 +346,18 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     o->routed[1] = v.routed;
     o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
     o->hurt[1] = v.hurt && !o->destroyed[1];
+    /* What the shooting cost the shooter: machines blown up, hits on itself
+     * (odd ones discarded, 5.6), confusion (army lists). */
+    {
+        const om_wm_unit *me = &p->e.side[OM_WM_SIDE_A].unit;
+        unsigned left = me->stands, odd = 0;
+        left -= v.fire.exploded < left ? v.fire.exploded : left;
+        if (left > 0 && v.fire.self_hits > 0)
+            (void)om_wm_record_hits(&left, &odd, me->hits, v.fire.self_hits);
+        o->stands_lost[0] = (uint8_t)(me->stands - left);
+        o->destroyed[0] = left == 0;
+        o->confused[0] = v.fire.confused && left > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
+    }
     if (v.routed || v.off_table)
         o->stands_lost[1] = target->unit.stands;
 }

@@ -324,6 +324,36 @@ static const om_wm_special om_wm_specials[] = {
      "Immune to terror; Daemonic Instability at the start of its own turns once it has lost "
      "a stand: a D6, -1 at one stand left; 0-1 loses a stand, 6 regains one (the 2-3 "
      "confusion ends with the Command phase it starts, 7.2)", "army lists (revolution); P19"},
+    /* War machines and shooters with shooting of their own (P21). */
+    {"crossbowmen-and-dark-riders", OM_WM_RULE_REPEATER,
+     "Repeating crossbows: 2 shots a stand at a target within 15cm (side key target_cm), 1 "
+     "beyond and at chargers", "army lists (1.1, revolution); P21"},
+    {"helblaster", OM_WM_RULE_HELBLASTER | OM_WM_RULE_SHOTS_PIERCE,
+     "8, 4 or 2 Attacks within 10, 20 or 30cm (target_cm; 8 at chargers); armour one worse; "
+     "three 1s to hit: no hits; four: it explodes, with 6 automatic hits on a charger",
+     "army lists (1.1, revolution); P21"},
+    {"death-rocket", OM_WM_RULE_ROCKET | OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_NO_STAND_AND_SHOOT,
+     "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: explodes, "
+     "1 Attack, overshoots the target (A-24) or 2D6", "army lists (revolution); P21, A-24"},
+    {"rocket-launcher", OM_WM_RULE_ROCKET | OM_WM_RULE_SHOTS_PIERCE |
+                            OM_WM_RULE_NO_STAND_AND_SHOOT,
+     "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: explodes, "
+     "1 Attack, overshoots the target (A-24) or 2D6", "army lists (revolution); P21, A-24"},
+    {"flame-cannon", OM_WM_RULE_FLAME,
+     "2D6 Attacks, at chargers too; a double rolls on the misfire chart (explodes; 4+2D6 "
+     "then explodes; 6 and 1D6 from then on; none; 10; 12+D6)",
+     "army lists (1.1, revolution); warmaster.md 5.10; A-23"},
+    {"warp-lightning-cannon", OM_WM_RULE_DOUBLE_ONES_CONFUSE | OM_WM_RULE_WARP_LIGHTNING,
+     "Revolution: two 1s to hit in one shooting confuse it (A-22). 1.1: D6 Attacks, a 1 "
+     "turning D6 Attacks on itself; no drive backs; a unit it hurts is confused on a 6",
+     "army lists (1.1, revolution); A-22"},
+    {"trebuchet", OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT |
+                      OM_WM_RULE_COVER_ONE_LOWER | OM_WM_RULE_STATIC | OM_WM_RULE_STATIC_SIX |
+                      OM_WM_RULE_BLIND_GATE,
+     "No armour save, never at chargers; not moved by drive backs: destroyed by any 6 (1.1) "
+     "or by more than 10cm (Revolution, A-21); Revolution counts cover one lower; shooting "
+     "blind (blind_fire) hits on 6s, or in 1.1 needs a 6 first", "army lists (1.1, "
+     "revolution); A-11, A-21"},
     /* Powers the scenario declares with side keys. */
     {"anvil", OM_WM_RULE_NONE,
      "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm ignore "
@@ -376,6 +406,11 @@ static const struct {
     {"dragons", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
     {"greater-daemon", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
     {"sphinx", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
+    /* The two Warp Lightning Cannons and Trebuchets (army lists). */
+    {"warp-lightning-cannon", OM_WM_RULES_WM11, OM_WM_RULE_DOUBLE_ONES_CONFUSE},
+    {"warp-lightning-cannon", OM_WM_RULES_REV, OM_WM_RULE_WARP_LIGHTNING},
+    {"trebuchet", OM_WM_RULES_WM11, OM_WM_RULE_COVER_ONE_LOWER},
+    {"trebuchet", OM_WM_RULES_REV, OM_WM_RULE_STATIC_SIX | OM_WM_RULE_BLIND_GATE},
 };
 
 om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs)

@@ -128,6 +128,31 @@ typedef uint64_t om_wm_rules;
 #define OM_WM_RULE_INSTABILITY  (UINT64_C(1) << 51) /* Daemonic Instability: a D6 at the
                                                      * start of its own turns once it has
                                                      * lost a stand (Temple Daemons) */
+#define OM_WM_RULE_REPEATER     (UINT64_C(1) << 52) /* repeating crossbows: 2 shots a stand
+                                                     * within 15cm, 1 beyond and at chargers */
+#define OM_WM_RULE_HELBLASTER   (UINT64_C(1) << 53) /* 8/4/2 shots within 10/20/30cm, 8 at
+                                                     * chargers; 3 ones misfire, 4 explode */
+#define OM_WM_RULE_ROCKET       (UINT64_C(1) << 54) /* D6 shots a machine; a 1 rolls on the
+                                                     * rocket misfire chart (saves allowed) */
+#define OM_WM_RULE_FLAME        (UINT64_C(1) << 55) /* 2D6 shots a machine; a double rolls on
+                                                     * the Flame Cannon misfire chart */
+#define OM_WM_RULE_DOUBLE_ONES_CONFUSE (UINT64_C(1) << 56) /* two 1s to hit in one shooting
+                                                     * confuse the shooter (REV Warp
+                                                     * Lightning Cannon) */
+#define OM_WM_RULE_WARP_LIGHTNING (UINT64_C(1) << 57) /* D6 shots, a 1 turns D6 on itself;
+                                                     * no drive back, a 6 confuses its
+                                                     * target (1.1 Warp Lightning Cannon) */
+#define OM_WM_RULE_COVER_ONE_LOWER (UINT64_C(1) << 58) /* its volleys count fortified as
+                                                     * defended, defended as open */
+#define OM_WM_RULE_STATIC       (UINT64_C(1) << 59) /* not moved by drive backs nor confused
+                                                     * by them; destroyed past 10cm (REV) or
+                                                     * by any 6 (1.1): the Trebuchet */
+#define OM_WM_RULE_STATIC_SIX   (UINT64_C(1) << 60) /* with STATIC: destroyed by any 6 of its
+                                                     * drive-back dice instead (1.1) */
+#define OM_WM_RULE_BLIND_GATE   (UINT64_C(1) << 61) /* shooting blind: a D6 of 6 first, then
+                                                     * the usual to-hit (1.1 Trebuchet) */
+/* Rules that make a unit shoot with dice of its own, whatever its Shots. */
+#define OM_WM_RULE_RANDOM_SHOTS (OM_WM_RULE_ROCKET | OM_WM_RULE_FLAME | OM_WM_RULE_WARP_LIGHTNING)
 /* No bit: a rule that changes nothing the engine does not do by default. */
 #define OM_WM_RULE_NONE UINT64_C(0)
 /* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
@@ -264,6 +289,10 @@ typedef struct om_wm_side {
     bool dense_terrain;       /* in woods, villages, marsh or steep hills (shieldwall) */
     uint8_t line_stands;      /* enemy stands in this side's line of fire (cannon bounce,
                                  bolt-thrower skewer): 1..3, 0 meaning 1 */
+    uint8_t target_cm;        /* distance to the target of its volleys, for shots that
+                                 depend on range (0: the longest range band) */
+    bool blind_fire;          /* its volley is shot blind at a target it cannot see:
+                                 6s to hit (stone throwers, Trebuchet; 5.10) */
     om_wm_magic magic;        /* the unit's magic item, if any */
     bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
                                  pursue and fall back (army list) */
@@ -487,9 +516,17 @@ unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target);
 om_wm_position om_wm_effective_position(const om_wm_side *target);
 
 /* Shooting Attacks of side `me` with `stands` stands left: per stand (plus
- * bounce or skewer stands), times its shooting stands still there; at a
- * charger a cannon fires grapeshot (5.10). */
+ * bounce or skewer stands, or by range band), times its shooting stands still
+ * there; at a charger a cannon fires grapeshot (5.10). Machines that roll
+ * their Attacks (OM_WM_RULE_RANDOM_SHOTS) add theirs when they shoot. */
 unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger);
+
+/* Whether a unit can shoot: Shots in its stat line, or a rule that gives it
+ * dice of its own (rockets, Flame Cannon, 1.1 Warp Lightning Cannon). */
+static inline bool om_wm_unit_shoots(const om_wm_unit *u)
+{
+    return u->shots > 0 || (u->rules & OM_WM_RULE_RANDOM_SHOTS) != 0;
+}
 
 /* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
  * none or the attack allows none. */

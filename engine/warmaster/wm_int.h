@@ -40,15 +40,25 @@ static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands
     return hits;
 }
 
-/* Unsaved hits scored by side `shooter` rolling `shots` Attacks (om_wm_shots)
- * in a volley at the other side (5.2-5.3). */
-unsigned om_wm_shoot(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots);
+/* What one shooting did, besides its hits on the target. */
+typedef struct om_wm_fire {
+    unsigned hits;      /* unsaved hits on the target */
+    unsigned self_hits; /* hits the shooter scored on itself (1.1 Warp Lightning Cannon) */
+    unsigned exploded;  /* machines of the shooter destroyed (misfire charts) */
+    bool confused;      /* the shooter is confused (Revolution Warp Lightning Cannon) */
+    bool reduced;       /* in and out: the Flame Cannon shoots 1D6 from now on */
+} om_wm_fire;
 
-/* Unsaved hits scored by side `shooter` rolling `shots` Attacks at the other
- * side's charge, which has `target_stands` left (5.7; a Banner of Shielding
- * works only while its unit has lost no stand, 10.3). */
-unsigned om_wm_shoot_charger(const om_wm_prepared *p, om_dice *d, int shooter,
-                             unsigned shots, unsigned target_stands);
+/*
+ * om_wm_fire_at: side `shooter`, fighting now as `me` (its values, or those of
+ * it badly hurt), with `stands` stands left, shoots at the other side: a
+ * volley, or at its charge (`at_charger`; the target has `target_stands`
+ * left, for its Banner of Shielding, 10.3). Its Attacks (om_wm_shots, the
+ * misfire charts of the army lists) and a joined character's breath, through
+ * the prepared to-hit and save (5.2-5.3, 5.7). r->reduced is read and kept.
+ */
+void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+                   unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r);
 
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
@@ -59,13 +69,14 @@ typedef struct om_wm_volley_result {
     bool routed;            /* driven back beyond its full pace */
     bool off_table;         /* driven off the table for good (3.8) */
     bool hurt;              /* a big monster left badly hurt (army lists) */
+    om_wm_fire fire;        /* the shooting itself; set fire.reduced before the call */
 } om_wm_volley_result;
 
-/* Side `shooter` shoots a Shooting-phase volley of `shots` Attacks at the
- * other side, which has `stands` stands: hits, stand removal, drive back
- * (5.2-5.5) and badly hurt monsters. */
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, unsigned shots,
-                     unsigned stands, om_wm_volley_result *v);
+/* Side `shooter`, as `me` with `shooters` stands left, shoots a
+ * Shooting-phase volley at the other side, which has `stands` stands: hits,
+ * stand removal, drive back (5.2-5.5) and badly hurt monsters. */
+void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+                     unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
 /* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
