@@ -70,6 +70,8 @@
  *                                   "stands: 2" of a 3-stand unit means one
  *                                   stand lost already, or stands if more);
  *                                   a warband's drive backs depend on it
+ *       chaos_or_undead: false      optional: a unit of Chaos or the Undead,
+ *                                   hated by Zealots (with from: its army)
  *       rules: [terror]             optional list of special rule ids; with
  *                                   from it replaces the list's rules. Ids
  *                                   the engine implements (terror,
@@ -234,6 +236,7 @@ typedef struct raw_unit {
     char *pace;          /* unit.pace, NULL if absent */
     char *points;        /* unit.points, NULL if absent */
     char *size;          /* unit.size, NULL if absent */
+    char *chaos_or_undead; /* unit.chaos_or_undead, NULL if absent */
     char **rules;        /* unit.rules entries, NULL if absent or empty */
     unsigned rules_count; /* number of entries in rules */
 } raw_unit;
@@ -301,6 +304,8 @@ static const cyaml_schema_field_t unit_fields[] = {
     CYAML_FIELD_STRING_PTR("pace", OPT, raw_unit, pace, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("points", OPT, raw_unit, points, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("size", OPT, raw_unit, size, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("chaos_or_undead", OPT, raw_unit, chaos_or_undead, 0,
+                           CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rules", OPT, raw_unit, rules, &rule_entry_schema,
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("from", OPT, raw_unit, from, 0, CYAML_UNLIMITED),
@@ -376,7 +381,7 @@ static const char *const int_keys[] = {
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", "blind_fire", NULL
+    "pushed", "blind_fire", "chaos_or_undead", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -723,9 +728,12 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     u->points = (uint16_t)v;
     if ((!r->from || key_present(c, up, "rules")) && (st = conv_rules(c, rs, up, r, u)))
         return st;
-    /* The army it comes from, not a rule: rules: [] leaves it. */
-    if (unholy)
-        u->rules |= OM_WM_RULE_CHAOS_OR_UNDEAD;
+    /* The army it comes from, not a rule: rules: [] leaves it; an inline
+     * unit says so itself. */
+    if (r->chaos_or_undead)
+        return om_yaml_conv_bool(c, up, "chaos_or_undead", r->chaos_or_undead,
+                                 &u->chaos_or_undead);
+    u->chaos_or_undead = unholy;
     return OM_OK;
 }
 

@@ -2107,7 +2107,8 @@ Test(army_rules, zealots)
 {
     const char *rs = "warmaster-revolution";
     om_wm_side z = side_of("Zealots", OM_WM_INFANTRY, 3, 3, 3, 0, flags_of("zealots", rs));
-    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 6, OM_WM_RULE_CHAOS_OR_UNDEAD);
+    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 6, 0);
+    sk.unit.chaos_or_undead = true;
     om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 2, 3, 6, 0);
     sk.charging = men.charging = true;
     cr_expect_eq(dice(rs, &z, &sk, 1, 0, false), 12u);
@@ -2507,4 +2508,53 @@ Test(army_rules, trebuchet)
         /* The gate (1/6), then 3 dice at 4+: P(no hit) = 5/6 + 1/6 (1/8). */
         expect_p("1.1 blind fire", c.a, c.n, 5.0 / 6.0 + 1.0 / 48.0);
     }
+}
+
+/* ---------- Araby Elephants and Skinks with a Salamander (army lists) ---------- */
+
+/* What would confuse Araby Elephants makes them stampede: no -1 Attack (3
+ * stands x A3 = 9 dice, not 6), and they must pursue while it lasts. */
+Test(army_rules, elephants_stampede)
+{
+    const char *rs = "warmaster-revolution";
+    om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5, flags_of("araby-elephants", rs));
+    om_wm_side sp = spearmen();
+    el.confused = true;
+    cr_expect_eq(dice(rs, &el, &sp, 2, 0, false), 9u);
+    el.unit.rules &= ~OM_WM_RULE_STAMPEDE;
+    cr_expect_eq(dice(rs, &el, &sp, 2, 0, false), 6u, "confused elephants of no list");
+    el.unit.rules = flags_of("araby-elephants", rs);
+    el.pursue = OM_WM_PURSUE_NEVER;
+    sp.charging = true;
+    for (int stampeding = 0; stampeding < 2; stampeding++) {
+        el.confused = stampeding;
+        bell_ctx c = {0};
+        om_wm_engagement e = make(rs, OM_WM_KIND_ENGAGEMENT, sp, el);
+        run(&e, 20000, 151, count_bell, &c);
+        if (stampeding)
+            cr_expect_gt(c.pursued, 0u, "stampeding: they pursue");
+        else
+            cr_expect_eq(c.pursued, 0u, "otherwise their policy holds");
+    }
+}
+
+/* Skinks (1 shot a stand) with a Salamander stand (2 shots) kept to the last:
+ * 4 stands shoot 5, 1 stand left 2; at chargers the same in Revolution, once
+ * a stand in 1.1. */
+Test(army_rules, salamanders)
+{
+    om_wm_side sk = side_of("Skinks", OM_WM_INFANTRY, 4, 2, 3, 0,
+                            flags_of("salamanders", "warmaster-revolution"));
+    sk.unit.shots = 1;
+    sk.unit.range_cm = 15;
+    cr_expect_eq(om_wm_shots(&sk, 4, false), 5u);
+    cr_expect_eq(om_wm_shots(&sk, 1, false), 2u);
+    cr_expect_eq(om_wm_shots(&sk, 4, true), 5u);
+    cr_expect(sk.unit.rules & OM_WM_RULE_SHOTS_PIERCE);
+    sk.unit.rules = flags_of("salamanders", "warmaster-1.1");
+    cr_expect_eq(om_wm_shots(&sk, 4, false), 5u);
+    cr_expect_eq(om_wm_shots(&sk, 4, true), 4u);
+    sk.unit.shots = 2;
+    sk.unit.stands = 1;
+    cr_expect_eq(om_wm_shots(&sk, 1, false), 2u, "the Salamander alone: its own 2");
 }

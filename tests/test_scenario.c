@@ -999,12 +999,12 @@ Test(scenario, powers_auras_and_armies)
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_eq(a->power, OM_WM_POWER_TOMB_KING);
     cr_assert_eq(a->power_turn, 2);
-    cr_assert(a->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD);
+    cr_assert(a->unit.chaos_or_undead);
     cr_assert_eq(b->aura, OM_WM_AURA_ROLL);
     cr_assert_eq(b->power, OM_WM_POWER_NONE);
     cr_assert_eq(b->power_turn, 0);
     cr_assert(b->unit.rules & OM_WM_RULE_ZEALOT);
-    cr_assert_not(b->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD);
+    cr_assert_not(b->unit.chaos_or_undead);
     cr_assert(!a->pushed && !b->pushed);
     om_scenario_free(s);
 }

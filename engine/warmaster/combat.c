@@ -52,7 +52,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if (rules & OM_WM_RULE_ATTACK_PLUS1)
         mods += 1;
     if (c->round == 1 && (rules & OM_WM_RULE_ZEALOT) &&
-        (foe->unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD))
+        foe->unit.chaos_or_undead)
         mods += 1;
     if (c->empowered)
         mods += 1;
@@ -66,7 +66,9 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
     if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
         !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)) && !c->fearless)
         mods -= 1;
-    if (c->confused)
+    /* Stampeding elephants are not confused: none of its rules apply (army
+     * list); the state only makes them pursue. */
+    if (c->confused && !(rules & OM_WM_RULE_STAMPEDE))
         mods -= 1;
     /* Stand classes: front-facing, flanked, and (phalanx) striking to a side. */
     if (rules & OM_WM_RULE_PHALANX)
@@ -638,8 +640,9 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     /* Fanatics, Flagellants and the like must pursue whenever allowed
      * (seed 001 l.4507; army lists). */
     if ((me->unit.rules & OM_WM_RULE_MUST_PURSUE) ||
+        ((me->unit.rules & OM_WM_RULE_STAMPEDE) && f->confused[w]) ||
         ((me->unit.rules & OM_WM_RULE_ZEALOT) &&
-         (e->side[l].unit.rules & OM_WM_RULE_CHAOS_OR_UNDEAD)))
+         e->side[l].unit.chaos_or_undead))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;

@@ -120,6 +120,11 @@ unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
      * additional stand", Bone Thrower "1 attack per stand"). */
     if ((me->unit.rules & OM_WM_RULE_LINE_FIRE) && me->line_stands > 1)
         per_stand += me->line_stands - 1u;
+    /* A Salamander stand shoots 2 where its Skinks shoot 1, and is the last
+     * stand its owner removes; in 1.1 it shoots once at chargers (army lists). */
+    if ((me->unit.rules & OM_WM_RULE_SALAMANDER) && shooting > 0 && per_stand < 2 &&
+        (!at_charger || (me->unit.rules & OM_WM_RULE_SALAMANDER_AT_CHARGERS)))
+        return per_stand * shooting + (2u - per_stand);
     return per_stand * shooting;
 }
 

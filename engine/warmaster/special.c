@@ -354,6 +354,15 @@ static const om_wm_special om_wm_specials[] = {
      "or by more than 10cm (Revolution, A-21); Revolution counts cover one lower; shooting "
      "blind (blind_fire) hits on 6s, or in 1.1 needs a 6 first", "army lists (1.1, "
      "revolution); A-11, A-21"},
+    {"araby-elephants", OM_WM_RULE_TERROR | OM_WM_RULE_STAMPEDE,
+     "Cause terror; whatever would confuse them makes them stampede instead: no -1 Attack, "
+     "and they must pursue while stampeding (the stampede move is battle level)",
+     "army lists (1.1, revolution); P13, P14"},
+    {"salamanders", OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_SALAMANDER |
+                        OM_WM_RULE_SALAMANDER_AT_CHARGERS,
+     "A Skink unit with its Salamander stand (give the Skinks stands: 4 and the id): the "
+     "whole unit's shots make armour one worse; the Salamander shoots 2, kept to the last; "
+     "at chargers 2 in Revolution, 1 in 1.1", "army lists (1.1, revolution); A-35"},
     /* Powers the scenario declares with side keys. */
     {"anvil", OM_WM_RULE_NONE,
      "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm ignore "
@@ -406,7 +415,9 @@ static const struct {
     {"dragons", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
     {"greater-daemon", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
     {"sphinx", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
-    /* The two Warp Lightning Cannons and Trebuchets (army lists). */
+    /* The two Warp Lightning Cannons and Trebuchets, the 1.1 Salamanders
+     * shooting once at chargers (army lists). */
+    {"salamanders", OM_WM_RULES_WM11, OM_WM_RULE_SALAMANDER_AT_CHARGERS},
     {"warp-lightning-cannon", OM_WM_RULES_WM11, OM_WM_RULE_DOUBLE_ONES_CONFUSE},
     {"warp-lightning-cannon", OM_WM_RULES_REV, OM_WM_RULE_WARP_LIGHTNING},
     {"trebuchet", OM_WM_RULES_WM11, OM_WM_RULE_COVER_ONE_LOWER},

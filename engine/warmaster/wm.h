@@ -117,10 +117,11 @@ typedef uint64_t om_wm_rules;
                                                      * half its Hits already (1.1 lists) */
 #define OM_WM_RULE_ATTACK_PLUS1 (UINT64_C(1) << 46) /* +1 Attack per stand in every round
                                                      * (Grail Pilgrims) */
-#define OM_WM_RULE_ZEALOT       (UINT64_C(1) << 47) /* against CHAOS_OR_UNDEAD: +1 Attack
-                                                     * per stand in round 1, must pursue */
-#define OM_WM_RULE_CHAOS_OR_UNDEAD (UINT64_C(1) << 48) /* from a Chaos or Undead army list
-                                                     * (A-29; set by the loader, no rule id) */
+#define OM_WM_RULE_ZEALOT       (UINT64_C(1) << 47) /* against a unit.chaos_or_undead: +1
+                                                     * Attack per stand in round 1, must
+                                                     * pursue */
+#define OM_WM_RULE_SALAMANDER_AT_CHARGERS (UINT64_C(1) << 48) /* with SALAMANDER: its
+                                                     * extra shot at chargers too (REV) */
 #define OM_WM_RULE_DESTROYED_IF_RETREATS (UINT64_C(1) << 49) /* destroyed when forced to
                                                      * retreat, as artillery is */
 #define OM_WM_RULE_IMMOBILE     (UINT64_C(1) << 50) /* neither pursues nor falls back unless
@@ -151,6 +152,11 @@ typedef uint64_t om_wm_rules;
                                                      * drive-back dice instead (1.1) */
 #define OM_WM_RULE_BLIND_GATE   (UINT64_C(1) << 61) /* shooting blind: a D6 of 6 first, then
                                                      * the usual to-hit (1.1 Trebuchet) */
+#define OM_WM_RULE_STAMPEDE     (UINT64_C(1) << 62) /* stampedes instead of being confused:
+                                                     * no -1, must pursue (Araby Elephants) */
+#define OM_WM_RULE_SALAMANDER   (UINT64_C(1) << 63) /* one stand shoots 2 where the others
+                                                     * shoot 1, kept to the last (Skinks
+                                                     * with a Salamander) */
 /* Rules that make a unit shoot with dice of its own, whatever its Shots. */
 #define OM_WM_RULE_RANDOM_SHOTS (OM_WM_RULE_ROCKET | OM_WM_RULE_FLAME | OM_WM_RULE_WARP_LIGHTNING)
 /* No bit: a rule that changes nothing the engine does not do by default. */
@@ -189,6 +195,7 @@ typedef struct om_wm_unit {
     uint8_t pace_cm;     /* full-pace move in cm: a drive back beyond it routs */
     uint16_t points;     /* points value of the whole unit (0: unknown) */
     om_wm_rules rules;   /* OM_WM_RULE_* bits */
+    bool chaos_or_undead; /* from a Chaos or Undead army list, hated by Zealots */
     char unmodelled[192]; /* comma-separated ids of its special rules the engine does not
                              model yet (reported with every run, never dropped) */
 } om_wm_unit;
