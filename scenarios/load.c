@@ -114,6 +114,12 @@
  *                                   Helblaster; 0: the longest range band)
  *     blind_fire: false             optional: a stone thrower or trebuchet
  *                                   shoots blind at a target out of sight
+ *     evade: false                  optional: skirmishers charged evade
+ *                                   after shooting (Ancients): no round
+ *     caractacus: false             optional: Britons Chariots of an army led
+ *                                   by Caractacus, no chariot unit lost yet:
+ *                                   terror, unless the enemy's army list
+ *                                   (from:) has chariots (Ancients)
  *     pushed: false                 optional: a Screaming Bell touching the
  *                                   Skaven infantry that push it may pursue
  *                                   and fall back (false)
@@ -256,6 +262,8 @@ typedef struct raw_side {
     char *pushed;          /* side.pushed, NULL if absent */
     char *target_cm;       /* side.target_cm, NULL if absent */
     char *blind_fire;      /* side.blind_fire, NULL if absent */
+    char *evade;           /* side.evade, NULL if absent */
+    char *caractacus;      /* side.caractacus, NULL if absent */
     char *aura;            /* side.aura, NULL if absent */
     char *power;           /* side.power, NULL if absent */
     char *power_turn;      /* side.power_turn, NULL if absent */
@@ -327,6 +335,8 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("pushed", OPT, raw_side, pushed, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("target_cm", OPT, raw_side, target_cm, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("blind_fire", OPT, raw_side, blind_fire, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("evade", OPT, raw_side, evade, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("caractacus", OPT, raw_side, caractacus, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power_turn", OPT, raw_side, power_turn, 0, CYAML_UNLIMITED),
@@ -381,7 +391,7 @@ static const char *const int_keys[] = {
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", "blind_fire", "chaos_or_undead", NULL
+    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -859,6 +869,41 @@ static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, c
     return st;
 }
 
+/* Whether the army list of unit reference `ref` ("army/unit") has a chariot
+ * unit; false if it cannot be read (the side's own conversion reported that). */
+static bool army_has_chariots(const om_wm_ruleset *rs, const char *ref)
+{
+    om_army *army = NULL;
+    const om_army_unit *e = NULL;
+    bool found = false;
+    if (om_army_find(rs->name, ref, &army, &e) != OM_OK)
+        return false;
+    for (size_t i = 0; i < army->units_count && !found; i++)
+        found = army->units[i].type == OM_ARMY_CHARIOT;
+    om_army_free(army);
+    return found;
+}
+
+/* Caractacus (Ancients, seed 001 l.3927; A29): while no British chariot unit
+ * has been destroyed, all Chariots cause terror in armies that do not include
+ * Chariots. The enemy's army is its unit's list (from:); an enemy written
+ * out inline is taken to have none. */
+static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                                 const raw_side *r, const raw_side *foe, om_wm_side *s)
+{
+    bool on = false;
+    om_status st = om_yaml_conv_bool(c, side, "caractacus", r->caractacus, &on);
+    if (st != OM_OK || !on)
+        return st;
+    if (rs->id != OM_WM_RULES_WMA || s->unit.troop != OM_WM_CHARIOT)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, side, "caractacus",
+                               "Caractacus leads Britons Chariots in Warmaster Ancients (this "
+                               "unit is %s in %s)", om_wm_troop_name(s->unit.troop), rs->name);
+    if (!(foe->unit.from && army_has_chariots(rs, foe->unit.from)))
+        s->unit.rules |= OM_WM_RULE_TERROR;
+    return OM_OK;
+}
+
 /* Convert one side ("a" or "b"). */
 static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
                            const raw_side *r, om_wm_side *s)
@@ -902,6 +947,7 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)) ||
         (st = om_yaml_conv_bool(c, side, "pushed", r->pushed, &s->pushed)) ||
         (st = om_yaml_conv_bool(c, side, "blind_fire", r->blind_fire, &s->blind_fire)) ||
+        (st = om_yaml_conv_bool(c, side, "evade", r->evade, &s->evade)) ||
         (st = om_yaml_conv_u8(c, side, "target_cm", r->target_cm, 0, &s->target_cm)) ||
         (st = om_yaml_conv_u8(c, side, "power_turn", r->power_turn, r->power ? 1u : 0u,
                               &s->power_turn)))
@@ -1097,7 +1143,9 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
     }
     if ((st = conv_options(c, &e->options)) ||
         (st = conv_side(c, e->rules, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
-        (st = conv_side(c, e->rules, "b", &r->b, &e->side[OM_WM_SIDE_B])))
+        (st = conv_side(c, e->rules, "b", &r->b, &e->side[OM_WM_SIDE_B])) ||
+        (st = conv_caractacus(c, e->rules, "a", &r->a, &r->b, &e->side[OM_WM_SIDE_A])) ||
+        (st = conv_caractacus(c, e->rules, "b", &r->b, &r->a, &e->side[OM_WM_SIDE_B])))
         return st;
 
     memset(&why, 0, sizeof why);

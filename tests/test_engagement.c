@@ -827,7 +827,8 @@ Test(army_rules, registry_is_consistent)
     for (size_t i = 0; i < om_wm_special_count(); i++) {
         const om_wm_special *s = om_wm_special_at(i);
         static const char *const by_default_or_side_keys[] = {
-            "elven-bolt-thrower", "giant", "anvil", "shrine", "tomb-king", "oathstone"};
+            "elven-bolt-thrower", "giant", "anvil", "shrine", "tomb-king", "oathstone",
+            "caractacus"};
         bool none = false;
         for (size_t k = 0; k < sizeof by_default_or_side_keys / sizeof by_default_or_side_keys[0]; k++)
             none |= strcmp(s->id, by_default_or_side_keys[k]) == 0;
@@ -2557,4 +2558,46 @@ Test(army_rules, salamanders)
     sk.unit.shots = 2;
     sk.unit.stands = 1;
     cr_expect_eq(om_wm_shots(&sk, 1, false), 2u, "the Salamander alone: its own 2");
+}
+
+/* ---------- Ancients skirmishers evade (seed 001 l.839-877) ---------- */
+
+static void count_evaded(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->confused[0];
+    c->b += o->routed[0];
+    c->c += o->rounds > 0 || o->charged;
+}
+
+/* rule_effects_ancients T1-T3: skirmish infantry (3 stands, 1 shot) stand and
+ * shoot at charging cavalry (Armour 5+, pace 30) and evade: no round, and
+ * the hits that stick (1/2 x 2/3 a die) drive the charger back: P(confused)
+ * = sum_k C(3,k) (1/3)^k (2/3)^(3-k) (1 - (5/6)^k) = 919/5832, never routed
+ * (3 dice <= 18 < 30). Skirmishers at least as fast, or confusion, forbid it. */
+Test(ancients, skirmishers_evade)
+{
+    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 5, 0);
+    a.charging = true;
+    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 3, 1, 3, 0, OM_WM_RULE_SKIRMISH);
+    b.unit.shots = 1;
+    b.unit.range_cm = 15;
+    b.stand_and_shoot = true;
+    b.evade = true;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, a, b);
+    fire_ctx c = {0};
+    om_wm_check_failure why;
+    run(&e, TRIALS, 157, count_evaded, &c);
+    expect_p("charger confused", c.a, c.n, 919.0 / 5832.0);
+    cr_expect_eq(c.b, 0u, "never routed");
+    cr_expect_eq(c.c, 0u, "no round is fought");
+    e.side[0].unit.rules = OM_WM_RULE_SKIRMISH;
+    e.side[0].unit.pace_cm = 20;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.evade");
+    e.side[0].unit.rules = 0;
+    e.side[1].confused = true;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.evade");
 }

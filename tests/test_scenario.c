@@ -1020,3 +1020,15 @@ Test(scenario, target_distance)
     cr_assert_str_eq(a->unit.unmodelled, "");
     om_scenario_free(s);
 }
+
+/* Caractacus (Ancients, A29): terror against an army list without chariots. */
+Test(scenario, caractacus)
+{
+    om_scenario *s = load_good("caractacus");
+    cr_assert(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
+    om_scenario_free(s);
+    s = load_good("caractacus_vs_chariots");
+    cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
+    om_scenario_free(s);
+    expect_bad("caractacus_not_chariots", OM_EINVAL, 7, "a.caractacus", "Britons Chariots");
+}

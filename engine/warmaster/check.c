@@ -164,6 +164,21 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         snprintf(path, sizeof path, "%s.blind_fire", side);
         return fail(why, path, "only stone throwers and trebuchets shoot blind");
     }
+    /* Skirmishers evade a charge unless confused, or charged by skirmishers
+     * at least as fast (seed 001 l.839-877, l.4609). */
+    if (me->evade) {
+        snprintf(path, sizeof path, "%s.evade", side);
+        if (!(me->unit.rules & OM_WM_RULE_SKIRMISH))
+            return fail(why, path, "only skirmishers evade");
+        if (!foe->charging)
+            return fail(why, path, "a unit evades an enemy that charges it");
+        if (me->confused)
+            return fail(why, path, "a confused unit cannot evade");
+        if ((foe->unit.rules & OM_WM_RULE_SKIRMISH) && foe->unit.pace_cm >= me->unit.pace_cm)
+            return fail(why, path, "skirmishers cannot evade skirmishers at least as fast "
+                        "(%u cm against %u cm)", (unsigned)foe->unit.pace_cm,
+                        (unsigned)me->unit.pace_cm);
+    }
     if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
         snprintf(path, sizeof path, "%s.aura", side);
         return fail(why, path, "unknown aura %d", (int)me->aura);

@@ -743,9 +743,31 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
             confuse(p, f, c);
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
         o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
-        (void)take_hits(p, f, c, f->shot[s]);
+        if (!e->side[s].evade)
+            (void)take_hits(p, f, c, f->shot[s]);
         if (f->stands[c] == 0 || f->stands[s] == 0)
             return false; /* shot down, or blown up, before contact: no round */
+    }
+    /* Skirmishers evade (Ancients, seed 001 l.867-877): the charger touches
+     * no enemy, so its move ends and the shooting drives it back, the one
+     * case where a charger is: a die a hit, any 6 confuses, more than its
+     * pace routs it. The hits also remove stands (5.4). No round is fought. */
+    if (e->side[s].evade) {
+        unsigned sixes = 0, dice, cm;
+        (void)take_hits(p, f, c, f->shot[s]);
+        if (f->stands[c] == 0)
+            return false;
+        dice = om_wm_unit_drive_back_dice(e->rules, &e->side[c], f->shot[s],
+                                          f->stands[c] < om_wm_unit_size(&e->side[c].unit));
+        cm = om_dice_roll_sum(d, dice, &sixes);
+        o->drive_back_cm = om_wm_sat8(cm);
+        if (cm > e->side[c].unit.pace_cm) {
+            o->routed[c] = 1;
+            f->stands[c] = 0;
+        } else if (sixes > 0) {
+            confuse(p, f, c);
+        }
+        return false;
     }
     return true;
 }
@@ -783,7 +805,7 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
     om_status st;
 
     if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
-                      OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START))
+                      OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE))
         return OM_OK;
     for (int s = 0; s < 2; s++) {
         dice[s] = p->round1_dice[s][start->stands[s]];
@@ -861,6 +883,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
                           ? OM_WM_PLAY_STAGED : 0u;
         p->in_play |= (r & OM_WM_RULE_EXTRA_STRIKE_ROUND1) ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
+        p->in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL || (r & OM_WM_RULE_INSTABILITY)
                           ? OM_WM_PLAY_TURN_START : 0u;
     }
@@ -895,7 +918,8 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     fight f;
 
     fight_start(e, &f);
-    if (charger >= 0 && (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START)) &&
+    if (charger >= 0 && (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START |
+                                       OM_WM_PLAY_EVADE)) &&
         !before_contact(p, d, &f, charger, o)) {
         /* No contact: a side shot away before contact loses (6.6); a charger
          * confused by shooting first does not charge (no contest). */

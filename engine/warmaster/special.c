@@ -60,8 +60,13 @@ static const om_wm_special om_wm_specials[] = {
      "one extra Attack die per unit in the first round when it charges, even against "
      "defended enemies", "seed 001 l.3882"},
     {"skirmish", OM_WM_RULE_SKIRMISH,
-     "skirmish infantry supports only from the side: its rear supports do not count "
-     "(evading is not modelled yet)", "seed 001 l.1780-1782, l.4606"},
+     "skirmish infantry supports only from the side: its rear supports do not count; "
+     "charged, skirmishers may evade after shooting (side key evade): no round, their "
+     "hits drive the charger back", "seed 001 l.839-877, l.1780-1782, l.4606"},
+    {"caractacus", OM_WM_RULE_NONE,
+     "While no British chariot unit is destroyed, Chariots cause terror in armies without "
+     "Chariots: side key caractacus on a Britons Chariots side (the enemy's list decides)",
+     "seed 001 l.3927; A29"},
     /* Warmaster 1.1 and Revolution rules with behaviours of their own. */
     {"trolls", OM_WM_RULE_REGENERATE,
      "Regenerates one outstanding hit each combat round after whole stands are removed "

@@ -300,6 +300,8 @@ typedef struct om_wm_side {
                                  depend on range (0: the longest range band) */
     bool blind_fire;          /* its volley is shot blind at a target it cannot see:
                                  6s to hit (stone throwers, Trebuchet; 5.10) */
+    bool evade;               /* skirmishers charged evade after shooting: no round is
+                                 fought, their hits drive the charger back (Ancients) */
     om_wm_magic magic;        /* the unit's magic item, if any */
     bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
                                  pursue and fall back (army list) */

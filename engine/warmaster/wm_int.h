@@ -91,6 +91,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 #define OM_WM_PLAY_EXTRA_STRIKE (1u << 6) /* a side strikes again after winning round 1's hits */
 #define OM_WM_PLAY_AURA_ROLL  (1u << 7) /* a side's immunity to terror is rolled each turn */
 #define OM_WM_PLAY_TURN_START (1u << 8) /* something happens at the start of a side's turn */
+#define OM_WM_PLAY_EVADE      (1u << 9) /* a side evades the charge */
 
 /* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
