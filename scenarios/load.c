@@ -114,6 +114,12 @@
  *                                   Helblaster; 0: the longest range band)
  *     blind_fire: false             optional: a stone thrower or trebuchet
  *                                   shoots blind at a target out of sight
+ *     formation: column             optional, War Wagons only: column or
+ *                                   laager (column); only the wagon stand
+ *                                   fights and shoots (fighting, shooting 1)
+ *     beside_laager: false          optional: Kislev infantry touching a
+ *                                   laagered wagon: defended against
+ *                                   shooting and in the first round
  *     evade: false                  optional: skirmishers charged evade
  *                                   after shooting (Ancients): no round
  *     caractacus: false             optional: Britons Chariots of an army led
@@ -263,6 +269,8 @@ typedef struct raw_side {
     char *target_cm;       /* side.target_cm, NULL if absent */
     char *blind_fire;      /* side.blind_fire, NULL if absent */
     char *evade;           /* side.evade, NULL if absent */
+    char *formation;       /* side.formation, NULL if absent */
+    char *beside_laager;   /* side.beside_laager, NULL if absent */
     char *caractacus;      /* side.caractacus, NULL if absent */
     char *aura;            /* side.aura, NULL if absent */
     char *power;           /* side.power, NULL if absent */
@@ -336,6 +344,8 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("target_cm", OPT, raw_side, target_cm, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("blind_fire", OPT, raw_side, blind_fire, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("evade", OPT, raw_side, evade, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("formation", OPT, raw_side, formation, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("beside_laager", OPT, raw_side, beside_laager, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("caractacus", OPT, raw_side, caractacus, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
@@ -391,7 +401,7 @@ static const char *const int_keys[] = {
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", NULL
+    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", "beside_laager", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -904,6 +914,27 @@ static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, 
     return OM_OK;
 }
 
+/* Whether the unit `r` names rule `id`: in its rules: list if it has one,
+ * otherwise in its army-list entry's. */
+static bool unit_has_rule(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
+                          const raw_unit *r, const char *id)
+{
+    om_army *army = NULL;
+    const om_army_unit *e = NULL;
+    bool found = false;
+    if (!r->from || key_present(c, up, "rules")) {
+        for (unsigned i = 0; i < r->rules_count; i++)
+            found |= strcmp(r->rules[i], id) == 0;
+        return found;
+    }
+    if (om_army_find(rs->name, r->from, &army, &e) != OM_OK)
+        return false;
+    for (size_t i = 0; i < e->rules_count; i++)
+        found |= strcmp(e->rules[i], id) == 0;
+    om_army_free(army);
+    return found;
+}
+
 /* Convert one side ("a" or "b"). */
 static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
                            const raw_side *r, om_wm_side *s)
@@ -911,6 +942,7 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     const char *pos_names[OM_WM_POSITION_COUNT];
     char up[OM_YAML_PATH_MAX];
     unsigned v = 0, bonus = 0;
+    bool wagon;
     om_status st;
 
     snprintf(up, sizeof up, "%s.unit", side);
@@ -918,6 +950,19 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (st = conv_character(c, rs, side, r, s, &bonus)) ||
         (st = om_yaml_conv_bool(c, side, "charging", r->charging, &s->charging)))
         return st;
+    /* A War Wagon is in column unless laagered; only its wagon stand fights
+     * and shoots (Kislev lists). */
+    wagon = unit_has_rule(c, rs, up, &r->unit, "war-wagon");
+    s->formation = wagon ? OM_WM_FORMATION_COLUMN : OM_WM_FORMATION_NONE;
+    if (r->formation) {
+        if (!wagon)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, side, "formation",
+                                   "only a War Wagon (rule war-wagon) has a formation");
+        if ((st = conv_name(c, side, "formation", "formation", r->formation,
+                            om_wm_formation_names + 1, OM_WM_FORMATION_COUNT - 1, &v)))
+            return st;
+        s->formation = (om_wm_formation)(v + 1);
+    }
     s->position = OM_WM_OPEN;
     if (r->position) {
         for (unsigned i = 0; i < OM_WM_POSITION_COUNT; i++)
@@ -929,7 +974,7 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     }
     /* All stands fight and shoot unless the file says fewer do; a character's
      * bonus applies unless attack_bonus says otherwise. */
-    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting, s->unit.stands,
+    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting, wagon ? 1u : s->unit.stands,
                               &s->fighting)) ||
         (st = om_yaml_conv_u8(c, side, "flanked", r->flanked, 0, &s->flanked)) ||
         (st = om_yaml_conv_u8(c, side, "supports", r->supports, 0, &s->supports)) ||
@@ -939,8 +984,10 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                               bonus < UINT8_MAX ? bonus : UINT8_MAX, &s->attack_bonus)) ||
         (st = om_yaml_conv_u8(c, side, "extra_shots", r->extra_shots, s->extra_shots,
                               &s->extra_shots)) ||
-        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting, s->unit.stands,
+        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting, wagon ? 1u : s->unit.stands,
                               &s->shooting)) ||
+        (st = om_yaml_conv_bool(c, side, "beside_laager", r->beside_laager,
+                                &s->beside_laager)) ||
         (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
         (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
                                 &s->stand_and_shoot)) ||

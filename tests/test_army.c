@@ -725,17 +725,18 @@ Test(army, unit_to_wm)
     cr_assert_str_eq(w.unmodelled, "");
 
     /* The Helblaster's range bands and misfire table are modelled; a rule the
-     * engine does not model (the War Wagon's laager) is recorded, not dropped. */
+     * engine does not model (Desert Riders' all-round vision) is recorded, not
+     * dropped. */
     u = om_army_unit_find(a, "helblaster");
     cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_eq(w.rules, om_wm_special_find("helblaster")->flag);
     cr_assert_str_eq(w.unmodelled, "");
     {
         om_army *k = NULL;
-        u = entry("warmaster-revolution", "kislev/war-wagon", &k);
+        u = entry("warmaster-revolution", "araby/desert-riders", &k);
         cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
-        cr_assert_null(om_wm_special_find("war-wagon"));
-        cr_assert(strstr(w.unmodelled, "war-wagon") != NULL, "unmodelled: %s", w.unmodelled);
+        cr_assert_null(om_wm_special_find("desert-riders"));
+        cr_assert(strstr(w.unmodelled, "desert-riders") != NULL, "unmodelled: %s", w.unmodelled);
         om_army_free(k);
     }
 

@@ -162,11 +162,11 @@ expect_exit 1 "list: unknown option" "$OM" list --frobnicate
 
 # --- special rules not modelled: one warning per unit, not in quiet mode ---
 expect_exit 0 "run a unit with rules not modelled" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -o "$TMP/unmodelled.h5"
-expect_grep "^oddsmaster run: warning: War Wagon: special rules not modelled yet: war-wagon$" "$TMP/err" "run warns about rules not modelled"
+expect_grep "^oddsmaster run: warning: Desert Riders: special rules not modelled yet: desert-riders$" "$TMP/err" "run warns about rules not modelled"
 expect_grep "^oddsmaster run: warning: Skirmishers: special rules not modelled yet: skirmishers$" "$TMP/err" "one warning line per unit"
 if command -v h5dump >/dev/null 2>&1; then
     h5dump -a /options_json "$TMP/unmodelled.h5" >"$TMP/out" 2>&1
-    expect_grep '"unmodelled":\["war-wagon"\]' "$TMP/out" "the result file records the rules not modelled"
+    expect_grep '"unmodelled":\["desert-riders"\]' "$TMP/out" "the result file records the rules not modelled"
 else
     ok "# SKIP h5dump not installed"
 fi

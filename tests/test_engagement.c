@@ -841,7 +841,7 @@ Test(army_rules, registry_is_consistent)
     }
     cr_expect_eq(om_wm_special_find("griffon")->flag, OM_WM_RULE_TERROR);
     cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
-    cr_expect_null(om_wm_special_find("war-wagon"), "partly expressible rules stay out");
+    cr_expect_null(om_wm_special_find("desert-riders"), "rules with no effect on the dice stay out");
 }
 
 static void count_shot_away(const om_wm_outcome *o, void *ctx)
@@ -2600,4 +2600,99 @@ Test(ancients, skirmishers_evade)
     e.side[1].confused = true;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "b.evade");
+}
+
+/* ---------- The Kislev War Wagon (army lists) ---------- */
+
+static om_wm_side war_wagon(const char *rs, om_wm_formation formation)
+{
+    om_wm_side w = side_of("War Wagon", OM_WM_ARTILLERY, 2, 4, 4, 4, flags_of("war-wagon", rs));
+    w.unit.shots = 4;
+    w.unit.range_cm = 30;
+    w.fighting = w.shooting = 1;
+    w.formation = formation;
+    return w;
+}
+
+static void wagon_check(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    /* a: lost round 1 and destroyed although not cut down (8 hits) */
+    c->a += o->round1_winner == OM_WM_SIDE_A && o->destroyed[1] && o->hits_on[1] < 8;
+    c->b += o->retreated_cm[1] > 0;
+    c->c += o->round1_winner == OM_WM_SIDE_A && o->rounds >= 2;
+}
+
+/* Laager: defended (5+ to hit it, no charge bonus against it), it holds when
+ * it loses, never retreating nor destroyed for it, and the enemy may fight on.
+ * Column: in the open; forced to retreat it is destroyed as artillery in 1.1
+ * and retreats in Revolution. Only one wagon stand fights (4 dice). */
+Test(army_rules, war_wagon_formations)
+{
+    const char *rs = "warmaster-revolution";
+    om_wm_side a = side_of("Marauders", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    a.charging = true;
+    om_wm_side lg = war_wagon(rs, OM_WM_FORMATION_LAAGER);
+    cr_expect_eq(om_wm_to_hit_score(rules(rs), &lg), 5u);
+    cr_expect_eq(dice(rs, &a, &lg, 1, 0, false), 9u, "no charge bonus against a laager");
+    cr_expect_eq(dice(rs, &lg, &a, 1, 0, false), 4u, "the wagon stand alone");
+    {
+        om_wm_engagement e = make(rs, OM_WM_KIND_ENGAGEMENT, a, lg);
+        fire_ctx c = {0};
+        run(&e, 50000, 163, wagon_check, &c);
+        cr_expect_eq(c.a + c.b, 0u, "a laager neither retreats nor dies of losing");
+        cr_expect_gt(c.c, 0u, "the enemy fights on");
+    }
+    for (int i = 0; i < 2; i++) {
+        const char *r = i == 0 ? "warmaster-1.1" : "warmaster-revolution";
+        om_wm_engagement e = make(r, OM_WM_KIND_ENGAGEMENT, a, war_wagon(r, OM_WM_FORMATION_COLUMN));
+        fire_ctx c = {0};
+        run(&e, 50000, 167, wagon_check, &c);
+        if (i == 0)
+            cr_expect_gt(c.a, 0u, "1.1: a column forced to retreat is destroyed");
+        else
+            cr_expect(c.a == 0 && c.b > 0, "Revolution: a column retreats");
+    }
+    {
+        om_wm_check_failure why;
+        om_wm_side w = war_wagon(rs, OM_WM_FORMATION_LAAGER);
+        w.fighting = 2;
+        om_wm_engagement e = make(rs, OM_WM_KIND_COMBAT, a, w);
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "b.formation");
+    }
+}
+
+/* A laager shot at is never moved: its drive-back dice, one fewer as it is
+ * defended, only confuse it on a 6. 4 dice at 5+ against its 4+ save hit
+ * with p = 1/6: P(confused) = sum_h P(h) (1 - (5/6)^(h-1)) = 6811/279936. */
+Test(army_rules, war_wagon_laager_under_fire)
+{
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, 0);
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_VOLLEY, a,
+                              war_wagon("warmaster-1.1", OM_WM_FORMATION_LAAGER));
+    fire_ctx c = {0};
+    run(&e, TRIALS, 173, count_destroyed_volley, &c);
+    expect_p("laager confused", c.b, c.n, 6811.0 / 279936.0);
+    cr_expect_eq(c.c, 0u, "never driven back");
+}
+
+/* Kislev infantry beside a laager: defended against shooting and in the
+ * first round (5+), in the open afterwards. */
+Test(army_rules, beside_a_laager)
+{
+    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 6, 0);
+    k.beside_laager = true;
+    cr_expect_eq(om_wm_to_hit_score(rules("warmaster-1.1"), &k), 5u);
+    om_wm_side a = knights();
+    om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, a, k);
+    om_wm_prepared *p = NULL;
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
+    cr_expect_eq(p->melee[0][0].to_hit, 5u);
+    cr_expect_eq(p->melee[0][1].to_hit, 4u);
+    cr_expect_eq(p->round1_dice[0][3], 9u, "no charge bonus in the first round");
+    om_wm_prepared_free(p);
 }

@@ -711,7 +711,7 @@ Test(scenario, rules_of_the_lists_are_recorded)
     om_scenario *s = load_good("rules_unmodelled");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(a->rules, OM_WM_RULE_TERROR);
-    cr_assert_str_eq(a->unmodelled, "war-wagon", "named twice, recorded once");
+    cr_assert_str_eq(a->unmodelled, "desert-riders", "named twice, recorded once");
     /* Skirmishers print "-/6+" and a size of 1: 2 stands cost twice 20. */
     cr_assert_eq(b->armour, 6);
     cr_assert_eq(b->stands, 2);

@@ -179,6 +179,27 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                         "(%u cm against %u cm)", (unsigned)foe->unit.pace_cm,
                         (unsigned)me->unit.pace_cm);
     }
+    /* The War Wagon (Kislev lists): an artillery unit of a wagon and a team
+     * stand, of which only the wagon fights and shoots; a laager has no flank
+     * or rear. Kislev infantry may stand beside a laager. */
+    if ((unsigned)me->formation >= OM_WM_FORMATION_COUNT) {
+        snprintf(path, sizeof path, "%s.formation", side);
+        return fail(why, path, "unknown formation %d", (int)me->formation);
+    }
+    if (me->formation != OM_WM_FORMATION_NONE) {
+        snprintf(path, sizeof path, "%s.formation", side);
+        if (me->unit.troop != OM_WM_ARTILLERY)
+            return fail(why, path, "only a War Wagon (artillery) has a formation");
+        if (me->fighting > 1 || me->shooting > 1)
+            return fail(why, path, "only the wagon stand fights and shoots (fighting and "
+                        "shooting at most 1)");
+        if (me->formation == OM_WM_FORMATION_LAAGER && me->flanked > 0)
+            return fail(why, path, "a laager has no flank or rear (flanked must be 0)");
+    }
+    if (me->beside_laager && me->unit.troop != OM_WM_INFANTRY) {
+        snprintf(path, sizeof path, "%s.beside_laager", side);
+        return fail(why, path, "only infantry shelters beside a laagered wagon");
+    }
     if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
         snprintf(path, sizeof path, "%s.aura", side);
         return fail(why, path, "unknown aura %d", (int)me->aura);

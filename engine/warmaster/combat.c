@@ -554,7 +554,10 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
     const om_wm_side *me = &p->e.side[l];
     /* Artillery is destroyed if forced to retreat (6.9), and so is the
      * Screaming Bell (army list). */
-    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.rules & OM_WM_RULE_DESTROYED_IF_RETREATS)) {
+    /* A Revolution War Wagon column retreats instead (army list). */
+    if ((me->unit.troop == OM_WM_ARTILLERY &&
+         !(me->formation == OM_WM_FORMATION_COLUMN && p->e.rules->wagon_column_retreats)) ||
+        (me->unit.rules & OM_WM_RULE_DESTROYED_IF_RETREATS)) {
         f->stands[l] = 0;
         return;
     }
@@ -938,9 +941,14 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     for (;;) {
         int l;
         unsigned cm;
+        bool holds;
         round++;
         phase_round++;
         winner = fight_round(p, d, &f, round, phase_round == 1, result, hits_on);
+        /* Infantry beside a laager is defended in the first round only. */
+        if (round == 1 && (e->side[0].beside_laager || e->side[1].beside_laager))
+            for (int s = 0; s < 2; s++)
+                f.in_open[s] |= e->side[s].beside_laager;
         if (round == 1) {
             o->round1_winner = (uint8_t)winner;
             o->result[0] = om_wm_sat8(result[0]);
@@ -967,19 +975,24 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         if (f.stands[l] == 0)
             break;
         /* The loser retreats by the difference divided among the losing side's
-         * units (6.9): REV counts supporting units, WM11 only units in contact. */
-        cm = om_wm_retreat_cm(result[winner], result[l],
-                              1u + (e->rules->retreat_divisor_engaged_only
-                                        ? 0u : e->side[l].support_units));
+         * units (6.9): REV counts supporting units, WM11 only units in contact.
+         * A laagered War Wagon holds, keeping its position (army list). */
+        holds = e->side[l].formation == OM_WM_FORMATION_LAAGER;
+        cm = holds ? 0u
+                   : om_wm_retreat_cm(result[winner], result[l],
+                                      1u + (e->rules->retreat_divisor_engaged_only
+                                                ? 0u : e->side[l].support_units));
         if (round == 1)
             o->retreat_cm = om_wm_sat8(cm);
         o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
-        retreat(p, d, &f, l, cm);
-        f.retreated[l] = true;
+        if (!holds) {
+            retreat(p, d, &f, l, cm);
+            f.retreated[l] = true;
+        }
         /* Retreating elephants rampage through the enemy they touch: a 6
          * confuses it, or destroys it if it was confused already; results
          * stand. A unit left with no enemy loses the engagement (Ancients). */
-        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && f.stands[l] > 0 &&
+        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && f.stands[l] > 0 && !holds &&
             !f.left_table[l] && om_dice_roll_d6(d) == 6) {
             if (f.confused[winner]) {
                 f.stands[winner] = 0;
@@ -994,16 +1007,19 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         /* A unit that retreated counts as in the open for the rest of the
          * turn's pursuit rounds (6.9, 6.15); for good, unless option A8 gives
          * its position back at the turn's end. */
-        f.regains_position[l] = e->options.defended_after_retreat &&
-                                e->side[l].position != OM_WM_OPEN &&
-                                (!f.in_open[l] || f.regains_position[l]);
-        f.in_open[l] = true;
+        if (!holds) {
+            f.regains_position[l] = e->options.defended_after_retreat &&
+                                    e->side[l].position != OM_WM_OPEN &&
+                                    (!f.in_open[l] || f.regains_position[l]);
+            f.in_open[l] = true;
+        }
         if (!may_pursue(p, &f, winner, l))
             break;
         /* Units that pursue count as in the open (6.15; Ancients 7.4). */
         f.in_open[winner] = true;
         f.regains_position[winner] = false;
-        f.pursuit[winner] = om_wm_pursuit_bonus(cm);
+        /* Fighting on against a laager is a pursuit without bonuses. */
+        f.pursuit[winner] = holds ? 0u : om_wm_pursuit_bonus(cm);
         f.pursuit[l] = 0;
         /* Win round 2 of a phase and pursue: the combat is unresolved and goes
          * on in the next turn, the opponent's (6.11, 6.14). Confusion ends at

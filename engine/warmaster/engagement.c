@@ -85,6 +85,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
          * (a stand lost to a volley of the turn before, 10.3). */
         unsigned worn_save = volley_save;
         foe_in_open.position = OM_WM_OPEN;
+        foe_in_open.beside_laager = false; /* defended in the first round only */
         hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
         /* The Ethereal Host hits on 4+ whatever the cover (army list). */
         if (rules & OM_WM_RULE_HITS_ON_4)

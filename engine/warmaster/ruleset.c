@@ -38,6 +38,8 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .supports_after_casualties = false,
         /* REV RETREATS: all units of the losing side, supporters included. */
         .retreat_divisor_engaged_only = false,
+        /* The Kislev list: "not destroyed if forced to retreat" (column). */
+        .wagon_column_retreats = true,
     },
     [OM_WM_RULES_WMA] = {
         .id = OM_WM_RULES_WMA,
@@ -92,6 +94,7 @@ static const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
 };
 
 const char *const om_wm_aura_names[OM_WM_AURA_COUNT] = {"none", "always", "roll"};
+const char *const om_wm_formation_names[OM_WM_FORMATION_COUNT] = {"none", "column", "laager"};
 const char *const om_wm_power_names[OM_WM_POWER_COUNT] = {"none", "tomb-king", "oathstone"};
 
 const char *om_wm_troop_name(om_wm_troop troop)

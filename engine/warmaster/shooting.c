@@ -11,6 +11,11 @@ om_wm_position om_wm_effective_position(const om_wm_side *target)
     /* A Steam Tank always counts as defended (army list). */
     if ((target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) && target->position == OM_WM_OPEN)
         return OM_WM_DEFENDED;
+    /* A laagered War Wagon counts as defended; so do Kislev infantry touching
+     * it, against shooting and in the first round (army lists). */
+    if ((target->formation == OM_WM_FORMATION_LAAGER || target->beside_laager) &&
+        target->position == OM_WM_OPEN)
+        return OM_WM_DEFENDED;
     /* Bears (Revolution) are never defended outside dense terrain. */
     if ((target->unit.rules & OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) && !target->dense_terrain)
         return OM_WM_OPEN;
@@ -43,7 +48,7 @@ unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position)
 unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *target,
                                     unsigned hits, bool lost_any)
 {
-    om_wm_position position = target->position;
+    om_wm_position position = om_wm_effective_position(target);
     unsigned dice;
     /* Fanatics, Flagellants, Steam Tanks... are never driven back by shooting
      * (seed 001 l.1385; army lists). */
@@ -298,6 +303,10 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
          * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
         v->confused = v->hits > 0 && om_dice_roll_d6(d) == 6;
+    } else if (target->formation == OM_WM_FORMATION_LAAGER) {
+        /* A laager cannot be driven back or routed: its (defended) drive-back
+         * dice are rolled only for confusion, on a 6 (army list). */
+        v->confused = dice > 0 && om_dice_roll_sum(d, dice, &sixes) > 0 && sixes > 0;
     } else if (target->unit.rules & OM_WM_RULE_STATIC) {
         /* The Trebuchet does not move: destroyed by any 6 (1.1), or by a
          * drive back of more than 10cm (Revolution, A-21), never confused. */

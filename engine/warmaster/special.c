@@ -368,6 +368,12 @@ static const om_wm_special om_wm_specials[] = {
      "A Skink unit with its Salamander stand (give the Skinks stands: 4 and the id): the "
      "whole unit's shots make armour one worse; the Salamander shoots 2, kept to the last; "
      "at chargers 2 in Revolution, 1 in 1.1", "army lists (1.1, revolution); A-35"},
+    {"war-wagon", OM_WM_RULE_SHOTS_PIERCE,
+     "Kislev War Wagon: only its wagon stand fights and shoots (4 and 4, armour one worse); "
+     "side key formation: column (open; Revolution retreats instead of being destroyed) or "
+     "laager (defended, no flank or rear, holds when it loses, the enemy fighting on without "
+     "pursuit bonus; never moved by drive backs, confused on a 6); Kislev infantry beside a "
+     "laager: side key beside_laager", "army lists (1.1, revolution); P10, P11, P16, P23"},
     /* Powers the scenario declares with side keys. */
     {"anvil", OM_WM_RULE_NONE,
      "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm ignore "

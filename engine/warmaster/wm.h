@@ -262,7 +262,17 @@ typedef enum om_wm_power {
     OM_WM_POWER_COUNT
 } om_wm_power;
 
+/* A War Wagon's formation (Kislev army lists). */
+typedef enum om_wm_formation {
+    OM_WM_FORMATION_NONE = 0, /* not a War Wagon */
+    OM_WM_FORMATION_COLUMN,   /* in the open; Revolution: retreats rather than destroyed */
+    OM_WM_FORMATION_LAAGER,   /* defended, no flank or rear, holds when it loses a round,
+                                 never moved by drive backs (confused on a 6) */
+    OM_WM_FORMATION_COUNT
+} om_wm_formation;
+
 /* Names as scenario files write them, by enumeration. */
+extern const char *const om_wm_formation_names[]; /* "none", "column", "laager" */
 extern const char *const om_wm_aura_names[];  /* [OM_WM_AURA_COUNT] "none", "always", "roll" */
 extern const char *const om_wm_power_names[]; /* [OM_WM_POWER_COUNT] "none", "tomb-king", ... */
 
@@ -302,6 +312,10 @@ typedef struct om_wm_side {
                                  6s to hit (stone throwers, Trebuchet; 5.10) */
     bool evade;               /* skirmishers charged evade after shooting: no round is
                                  fought, their hits drive the charger back (Ancients) */
+    om_wm_formation formation; /* a War Wagon's formation; only its wagon stand fights
+                                  and shoots (fighting, shooting 1) */
+    bool beside_laager;       /* Kislev infantry touching a laagered wagon: defended
+                                 against shooting and in the first round (army list) */
     om_wm_magic magic;        /* the unit's magic item, if any */
     bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
                                  pursue and fall back (army list) */
@@ -347,6 +361,8 @@ typedef struct om_wm_ruleset {
     bool impassable_halt_confuses; /* WMA 9.1 #2: driven back into impassable: confused */
     bool badly_hurt_when_engaged; /* WM11 lists: a monster becomes badly hurt at the end
                                      of a Combat phase even while still engaged */
+    bool wagon_column_retreats;   /* REV list: a War Wagon column forced to retreat does,
+                                     instead of being destroyed as artillery is */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
