@@ -825,8 +825,10 @@ static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
         const om_wm_special *sp = om_wm_special_find(e->rules[i]);
         om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) & ~(om_wm_rules)UNIT_ONLY_RULES : 0u;
         /* Dragon fire and the Djinn's shots join the unit's shooting. */
-        if (sp != NULL && om_wm_special_joined_shots(sp) > s->extra_shots)
+        if (sp != NULL && om_wm_special_joined_shots(sp) > s->extra_shots) {
             s->extra_shots = (uint8_t)om_wm_special_joined_shots(sp);
+            s->extra_range_cm = (uint8_t)om_wm_special_joined_range(sp);
+        }
         /* Rules the engine models by default or through side keys (the
          * Tomb King's power: power; the Anvil: aura). */
         if (sp != NULL && sp->flag == OM_WM_RULE_NONE)

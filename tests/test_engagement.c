@@ -2046,10 +2046,11 @@ Test(army_rules, dragon_fire_joins_a_volley)
     tally t = {0, 0};
     run(&e, TRIALS, 59u, count_no_hit_on_b, &t);
     expect_p("archers and dragon fire", t.count, t.n, 1.0 / 216.0);
-    e.side[0].extra_shots = 0;
+    e.side[0].extra_range_cm = 20;
+    e.side[0].target_cm = 25;
     t = (tally){0, 0};
     run(&e, TRIALS, 61u, count_no_hit_on_b, &t);
-    expect_p("archers alone", t.count, t.n, 1.0 / 27.0);
+    expect_p("beyond the fire's 20cm", t.count, t.n, 1.0 / 27.0);
 }
 
 /* Knights, who do not shoot, joined by a Wizard with a Djinn (2 Attacks) may
@@ -2191,6 +2192,7 @@ static void count_faded(const om_wm_outcome *o, void *ctx)
     tally *t = ctx;
     t->n++;
     t->count += !o->charged && o->destroyed[0];
+    cr_expect(o->charged || o->winner == OM_WM_NO_CONTEST, "fading away is no contest");
 }
 
 /* Daemonic Instability at the start of the charger's turn (army list, P19).
@@ -2695,4 +2697,38 @@ Test(army_rules, beside_a_laager)
     cr_expect_eq(p->melee[0][1].to_hit, 4u);
     cr_expect_eq(p->round1_dice[0][3], 9u, "no charge bonus in the first round");
     om_wm_prepared_free(p);
+}
+
+static void count_wlc_melee_misses(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->charged && o->hits_on[0] == o->shot_hits_on[0];
+}
+
+/* Review fixes. A Revolution Warp Lightning Cannon confused by its own stand
+ * and shoot (two 1s among 3 dice, P = 16/216) fights round 1 confused: 1 die
+ * instead of 2, P(no melee hit) = (16/216)(1/2) + (200/216)(1/4) = 58/216.
+ * With no charge, an Anvil's roll still decides turn 1: 3/8 as charged. */
+Test(review, confusion_and_auras_before_round_one)
+{
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 1, 4, 0, 0);
+    a.charging = true;
+    om_wm_side w = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 2, 2, 0,
+                           flags_of("warp-lightning-cannon", "warmaster-revolution"));
+    w.unit.shots = 3;
+    w.unit.range_cm = 40;
+    w.stand_and_shoot = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, w);
+    tally t = {0, 0};
+    run(&e, TRIALS, 179, count_wlc_melee_misses, &t);
+    expect_p("confused by its own shooting", t.count, t.n, 58.0 / 216.0);
+
+    om_wm_side m = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, OM_WM_RULE_TERROR);
+    om_wm_side sp = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, 0);
+    sp.aura = OM_WM_AURA_ROLL;
+    e = make("warmaster-1.1", OM_WM_KIND_COMBAT, m, sp);
+    t = (tally){0, 0};
+    run(&e, TRIALS, 181, count_no_hit_on_a, &t);
+    expect_p("no charge, aura rolled", t.count, t.n, 3.0 / 8.0);
 }

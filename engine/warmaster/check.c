@@ -208,6 +208,20 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         snprintf(path, sizeof path, "%s.power", side);
         return fail(why, path, "unknown power %d", (int)me->power);
     }
+    if (me->power_turn > (e->options.max_turns ? e->options.max_turns : OM_WM_DEFAULT_MAX_TURNS)) {
+        snprintf(path, sizeof path, "%s.power_turn", side);
+        return fail(why, path, "turn %u is past the engagement's last (max_turns)",
+                    (unsigned)me->power_turn);
+    }
+    if (me->extra_shots > 0 && e->rules->id == OM_WM_RULES_WMA) {
+        snprintf(path, sizeof path, "%s.extra_shots", side);
+        return fail(why, path, "Warmaster Ancients characters do not shoot");
+    }
+    /* Badly hurt is a rule of one-stand monsters (army lists). */
+    if ((me->unit.rules & OM_WM_RULE_BADLY_HURT) && om_wm_unit_size(&me->unit) > 1) {
+        snprintf(path, sizeof path, "%s.unit.stands", side);
+        return fail(why, path, "a big monster that can be badly hurt is a unit of one stand");
+    }
     if ((me->power == OM_WM_POWER_NONE) != (me->power_turn == 0)) {
         snprintf(path, sizeof path, "%s.power_turn", side);
         return fail(why, path, me->power_turn == 0 ? "a power is used in a turn of the "

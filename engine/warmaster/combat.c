@@ -198,6 +198,7 @@ typedef struct fight {
     bool hurt[2];          /* a big monster badly hurt: half its Hits and Attacks */
     bool fearless[2];      /* immune to terror now by an aura (Bell, Anvil, Shrine) */
     bool reduced[2];       /* the Flame Cannon shoots 1D6 from now on (misfire 3) */
+    bool faded;            /* the charger faded away before charging: no contest */
     unsigned turn;         /* turn of the engagement, 1 = the charge's */
 } fight;
 
@@ -309,7 +310,8 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
  * same function, since before round 1 only the stands left can vary. */
 static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
-    if (round == 1 && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL))
+    if (round == 1 && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
+        f->confused[s] == p->e.side[s].confused)
         return p->round1_dice[s][f->stands[s]];
     return compute_dice(p, f, s, round);
 }
@@ -727,8 +729,10 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         if (e->side[s].aura == OM_WM_AURA_ROLL)
             f->fearless[s] = om_dice_roll_d6(d) >= 4;
         own_turn_starts(p, d, f, c);
-        if (f->stands[c] == 0)
-            return false; /* faded away before it could charge */
+        if (f->stands[c] == 0) {
+            f->faded = true; /* faded away before it could charge: nothing fought */
+            return false;
+        }
     }
     /* Shooting at chargers (5.7): stands lost are removed at once and do not
      * fight; every hit counts for the shooting side in round 1 (W7). This is
@@ -793,6 +797,7 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->fearless[s] = e->side[s].aura == OM_WM_AURA_ALWAYS;
         f->reduced[s] = false;
     }
+    f->faded = false;
     f->turn = 1;
 }
 
@@ -926,13 +931,27 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         !before_contact(p, d, &f, charger, o)) {
         /* No contact: a side shot away before contact loses (6.6); a charger
          * confused by shooting first does not charge (no contest). */
-        winner = f.stands[charger] == 0 && f.stands[1 - charger] == 0 ? OM_WM_DRAW
+        winner = f.faded                                              ? OM_WM_NO_CONTEST
+                 : f.stands[charger] == 0 && f.stands[1 - charger] == 0 ? OM_WM_DRAW
                  : f.stands[charger] == 0                             ? 1 - charger
                  : f.stands[1 - charger] == 0                         ? charger
                                                                       : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
         o->result[1 - charger] = om_wm_sat8(f.shot[1 - charger]);
         goto done;
+    }
+    /* No charge (a fight already joined): turn 1 is side A's, whose Anvil or
+     * Daemons answer for this turn; side B's Anvil was struck in its own
+     * turn before (A-26). */
+    if (charger < 0 && (p->in_play & OM_WM_PLAY_TURN_START)) {
+        if (e->side[1].aura == OM_WM_AURA_ROLL)
+            f.fearless[1] = om_dice_roll_d6(d) >= 4;
+        own_turn_starts(p, d, &f, 0);
+        if (f.stands[0] == 0) {
+            winner = OM_WM_NO_CONTEST;
+            o->winner = o->round1_winner = (uint8_t)winner;
+            goto done;
+        }
     }
     o->charged = charger >= 0;
     hits_on[0] = o->hits_on[0];

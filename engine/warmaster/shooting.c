@@ -207,29 +207,38 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
             dice += machine_attacks(d, rules, r);
     }
     if (rules & (OM_WM_RULE_HELBLASTER | OM_WM_RULE_DOUBLE_ONES_CONFUSE)) {
-        /* Dice read one by one: the 1s among them decide (army lists). */
+        /* Dice read one by one: the 1s among them decide (army lists), each
+         * Helblaster's own, the Warp Lightning Cannon's over the shooting. */
+        unsigned guns = (rules & OM_WM_RULE_HELBLASTER) && dice > 0
+                            ? (me->shooting < stands ? me->shooting : stands) : 1u;
         unsigned hit = 0, ones = 0;
-        for (unsigned i = 0; i < dice; i++) {
-            unsigned face = om_dice_roll_d6(d);
-            hit += face >= t->to_hit;
-            ones += face == 1;
+        for (unsigned g = 0; g < guns; g++) {
+            unsigned gun_hit = 0, gun_ones = 0, n = dice / guns;
+            for (unsigned i = 0; i < n; i++) {
+                unsigned face = om_dice_roll_d6(d);
+                gun_hit += face >= t->to_hit;
+                gun_ones += face == 1;
+            }
+            if ((rules & OM_WM_RULE_HELBLASTER) && gun_ones >= 3) {
+                gun_hit = 0;              /* Misfire: no hits this turn */
+                if (gun_ones >= 4) {      /* Ka-boom! */
+                    r->exploded++;
+                    gun_hit = at_charger ? 6u : 0u; /* 6 automatic hits on a charger */
+                }
+            }
+            hit += gun_hit;
+            ones += gun_ones;
         }
         if (rules & OM_WM_RULE_DOUBLE_ONES_CONFUSE)
             r->confused = ones >= 2; /* two or more 1s */
-        if ((rules & OM_WM_RULE_HELBLASTER) && ones >= 3) {
-            hit = 0;                      /* Misfire: no hits this turn */
-            if (ones >= 4) {              /* Ka-boom! */
-                r->exploded = 1;
-                hit = at_charger ? 6u : 0u; /* 6 automatic hits on a charger */
-            }
-        }
         r->hits = unsaved(d, t, hit);
     } else {
         r->hits = om_dice_hits(d, t, dice);
     }
     /* A joined character's breath: the usual to-hit and save, at chargers
      * too, as the unit is not yet engaged (A-14). */
-    if (me->extra_shots > 0)
+    if (me->extra_shots > 0 &&
+        (at_charger || me->extra_range_cm == 0 || me->target_cm <= me->extra_range_cm))
         r->hits += om_dice_hits(d, &p->breath[shooter][at_charger ? 1 + worn : 0], me->extra_shots);
 }
 

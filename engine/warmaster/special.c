@@ -446,21 +446,35 @@ om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs
     return flags;
 }
 
-/* Characters that shoot with the unit they join, and their Attacks. */
+/* Characters that shoot with the unit they join: their Attacks and range
+ * (Dragon fire 3 at 20cm; the Djinn 2, at the common 30cm, A-15). */
 static const struct {
     const char *id;
-    unsigned shots;
+    unsigned shots, range_cm;
 } om_wm_joined_shooters[] = {
-    {"dragons", 3}, {"chaos-dragon", 3}, {"zombie-dragon", 3}, {"forest-dragon", 3},
-    {"djinn", 2},
+    {"dragons", 3, 20}, {"chaos-dragon", 3, 20}, {"zombie-dragon", 3, 20},
+    {"forest-dragon", 3, 20}, {"djinn", 2, 30},
 };
 
-unsigned om_wm_special_joined_shots(const om_wm_special *sp)
+/* The joined shooter entry of `sp`, or -1. */
+static int joined_shooter(const om_wm_special *sp)
 {
     for (size_t i = 0; i < sizeof om_wm_joined_shooters / sizeof om_wm_joined_shooters[0]; i++)
         if (strcmp(om_wm_joined_shooters[i].id, sp->id) == 0)
-            return om_wm_joined_shooters[i].shots;
-    return 0;
+            return (int)i;
+    return -1;
+}
+
+unsigned om_wm_special_joined_shots(const om_wm_special *sp)
+{
+    int i = joined_shooter(sp);
+    return i < 0 ? 0u : om_wm_joined_shooters[i].shots;
+}
+
+unsigned om_wm_special_joined_range(const om_wm_special *sp)
+{
+    int i = joined_shooter(sp);
+    return i < 0 ? 0u : om_wm_joined_shooters[i].range_cm;
 }
 
 size_t om_wm_special_count(void) { return sizeof om_wm_specials / sizeof om_wm_specials[0]; }

@@ -289,6 +289,8 @@ typedef struct om_wm_side {
     uint8_t extra_shots;      /* shooting Attacks of a joined character (Dragon fire 3,
                                  Djinn 2), at the usual to-hit and save, none of the
                                  unit's own shooting rules (army lists, A-14) */
+    uint8_t extra_range_cm;   /* their range: volleys at a target_cm beyond it leave
+                                 them out (0: any range) */
     bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
     bool confused;            /* -1 Attack per stand, cannot support (7.2) */
     bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
@@ -377,6 +379,9 @@ om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs
  * to the unit it joins: Dragon fire, the Djinn (army lists, A-14, A-15); 0 for
  * the other rules. */
 unsigned om_wm_special_joined_shots(const om_wm_special *sp);
+
+/* Their range in cm: Dragon fire 20, the Djinn 30; 0 for other rules. */
+unsigned om_wm_special_joined_range(const om_wm_special *sp);
 
 /* The rule set with this id. */
 const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
