@@ -1030,6 +1030,13 @@ Test(army_rules, line_stands_validation)
     cr_expect_str_eq(why.field, "a.line_stands");
     e.side[0].line_stands = 2;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
+    /* A Revolution bolt strikes at most 2 stands, a 1.1 Bone Thrower 3 (D4). */
+    e.side[1].unit.stands = e.side[1].fighting = e.side[1].shooting = 3;
+    e.side[0].line_stands = 3;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.line_stands");
+    e.rules = rules("warmaster-1.1");
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", why.reason);
 }
 
 static void count_confused_or_routed(const om_wm_outcome *o, void *ctx)

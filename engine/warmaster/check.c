@@ -140,6 +140,12 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         snprintf(path, sizeof path, "%s.line_stands", side);
         return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
     }
+    /* The Revolution Bolt Thrower strikes up to 2 touching stands (5.10, D4). */
+    if (me->line_stands > 2 && e->rules->id == OM_WM_RULES_REV &&
+        !(me->unit.rules & OM_WM_RULE_CANNON)) {
+        snprintf(path, sizeof path, "%s.line_stands", side);
+        return fail(why, path, "a Revolution bolt strikes at most 2 stands");
+    }
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
         (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)) ||
         (st = check_range(why, side, "extra_shots", me->extra_shots, 0, OM_WM_MAX_ATTACKS)))
