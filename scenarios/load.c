@@ -631,8 +631,18 @@ static bool is_chaos_or_undead(const char *army)
     return false;
 }
 
+/* Whether rule `id` is among the `n` ids. */
+static bool names_rule(char *const *ids, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ids[i], id) == 0)
+            return true;
+    return false;
+}
+
 static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                           const raw_unit *r, om_wm_unit *u, unsigned *size, bool *unholy)
+                           const raw_unit *r, om_wm_unit *u, unsigned *size, bool *unholy,
+                           bool *wagon)
 {
     om_army *army = NULL;
     const om_army_unit *e = NULL;
@@ -666,6 +676,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                              "'%s' has no Hits value in its list; give 'hits:'", r->from);
     *size = e->size;
     *unholy = is_chaos_or_undead(army->id);
+    *wagon = names_rule(e->rules, e->rules_count, "war-wagon");
     om_army_free(army);
     return st;
 }
@@ -673,7 +684,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
 /* Convert one unit (`up` is its path, "a.unit" or "b.unit") under rule set
  * `rs`: the list's values if it has `from`, then every key given. */
 static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                           const raw_unit *r, om_wm_unit *u)
+                           const raw_unit *r, om_wm_unit *u, bool *wagon)
 {
     const char *const given[] = { r->name, r->type, r->stands, r->attacks, r->hits, r->armour };
     const char *troop_names[OM_WM_TROOP_COUNT];
@@ -685,8 +696,9 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                        sizeof required_unit_keys / sizeof required_unit_keys[0],
                    "one raw field per required key");
     memset(u, 0, sizeof *u);
+    *wagon = false;
     if (r->from) {
-        if ((st = conv_from(c, rs, up, r, u, &size, &unholy)))
+        if ((st = conv_from(c, rs, up, r, u, &size, &unholy, wagon)))
             return st;
     } else {
         for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
@@ -746,8 +758,11 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     if ((st = om_yaml_conv_int(c, up, "points", r->points, UINT16_MAX, u->points, &v)))
         return st;
     u->points = (uint16_t)v;
-    if ((!r->from || key_present(c, up, "rules")) && (st = conv_rules(c, rs, up, r, u)))
-        return st;
+    if (!r->from || key_present(c, up, "rules")) {
+        if ((st = conv_rules(c, rs, up, r, u)))
+            return st;
+        *wagon = names_rule(r->rules, r->rules_count, "war-wagon");
+    }
     /* The army it comes from, not a rule: rules: [] leaves it; an inline
      * unit says so itself. */
     if (r->chaos_or_undead)
@@ -916,27 +931,6 @@ static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, 
     return OM_OK;
 }
 
-/* Whether the unit `r` names rule `id`: in its rules: list if it has one,
- * otherwise in its army-list entry's. */
-static bool unit_has_rule(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                          const raw_unit *r, const char *id)
-{
-    om_army *army = NULL;
-    const om_army_unit *e = NULL;
-    bool found = false;
-    if (!r->from || key_present(c, up, "rules")) {
-        for (unsigned i = 0; i < r->rules_count; i++)
-            found |= strcmp(r->rules[i], id) == 0;
-        return found;
-    }
-    if (om_army_find(rs->name, r->from, &army, &e) != OM_OK)
-        return false;
-    for (size_t i = 0; i < e->rules_count; i++)
-        found |= strcmp(e->rules[i], id) == 0;
-    om_army_free(army);
-    return found;
-}
-
 /* Convert one side ("a" or "b"). */
 static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
                            const raw_side *r, om_wm_side *s)
@@ -944,17 +938,16 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     const char *pos_names[OM_WM_POSITION_COUNT];
     char up[OM_YAML_PATH_MAX];
     unsigned v = 0, bonus = 0;
-    bool wagon;
+    bool wagon = false;
     om_status st;
 
     snprintf(up, sizeof up, "%s.unit", side);
-    if ((st = conv_unit(c, rs, up, &r->unit, &s->unit)) ||
+    if ((st = conv_unit(c, rs, up, &r->unit, &s->unit, &wagon)) ||
         (st = conv_character(c, rs, side, r, s, &bonus)) ||
         (st = om_yaml_conv_bool(c, side, "charging", r->charging, &s->charging)))
         return st;
     /* A War Wagon is in column unless laagered; only its wagon stand fights
      * and shoots (Kislev lists). */
-    wagon = unit_has_rule(c, rs, up, &r->unit, "war-wagon");
     s->formation = wagon ? OM_WM_FORMATION_COLUMN : OM_WM_FORMATION_NONE;
     if (r->formation) {
         if (!wagon)

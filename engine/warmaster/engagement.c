@@ -157,12 +157,13 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
             st = make_test(p, &n_tables, &p->shoot_charger_worn[s],
                            p->shoot_charger[s].to_hit, worn_save);
         /* A joined character's breath is worked out in the usual way: no
-         * sharpshooting, piercing or cannon rules of the unit (A-14). */
-        if (st == OM_OK)
+         * sharpshooting, piercing or cannon rules of the unit (A-14). Built
+         * only when there is one: each table costs time to prepare. */
+        if (st == OM_OK && me->extra_shots > 0)
             st = make_test(p, &n_tables, &p->breath[s][0], hit, shielded);
-        if (st == OM_OK)
+        if (st == OM_OK && me->extra_shots > 0)
             st = make_test(p, &n_tables, &p->breath[s][1], hit_open, shielded);
-        if (st == OM_OK)
+        if (st == OM_OK && me->extra_shots > 0)
             st = make_test(p, &n_tables, &p->breath[s][2], hit_open, save);
         /* Stand losses by carried hits, so trials never divide (5.4). */
         for (unsigned h = 0; h < 256; h++) {
