@@ -81,6 +81,58 @@ static const om_wm_option om_wm_option_table[] = {
      "Do a maniple unit's own rear stands give maniple dice?",
      "fixed: no, only stands of another maniple unit (support_units > 0)", "-",
      OM_WM_OPTION_FIXED},
+    /* Army-list rules (scenarios/tools/rule_effects_fantasy.md, section 6). */
+    {"zero_attack_stands", "lists A-8", "army lists",
+     "War Wagon, Screaming Bell, Pump Wagon: does a unit whose stands all have base "
+     "Attacks 0 roll the last-ditch die?",
+     "fixed: no", "-", OM_WM_OPTION_FIXED},
+    {"first_round_bonus", "lists A-12", "army lists",
+     "Wild Riders, Winged Lancers, Zealots: is \"the first round of combat\" that of "
+     "the engagement or of every turn?",
+     "fixed: round 1 of the engagement only", "-", OM_WM_OPTION_FIXED},
+    {"dragon_fire", "lists A-14", "army lists",
+     "Dragons, Chaos/Zombie/Forest Dragon: how does a rider's Dragon fire shoot?",
+     "fixed: at the usual to-hit and save (no unit bonus), 20cm, at chargers too", "-",
+     OM_WM_OPTION_FIXED},
+    {"djinn_range", "lists A-15", "army lists",
+     "Djinn: the Djinn's range, which the list omits",
+     "fixed: 30cm", "-", OM_WM_OPTION_FIXED},
+    {"stegadon_fear", "lists A-18", "army lists",
+     "1.1 Stegadon: the 1.1 Stegadon \"causes fear\"",
+     "fixed: terror", "-", OM_WM_OPTION_FIXED},
+    {"giant", "lists A-20", "army lists",
+     "Giant: the Giant's rule has no text in the sources",
+     "fixed: it fights by its stat line", "-", OM_WM_OPTION_FIXED},
+    {"trebuchet_drive_back", "lists A-21", "army lists",
+     "Revolution Trebuchet: is a drive back of exactly 10cm ignored or destroying?",
+     "fixed: ignored (more than 10cm destroys); never confused", "-", OM_WM_OPTION_FIXED},
+    {"warp_lightning", "lists A-22", "army lists",
+     "Warp Lightning Cannon: double 1s; 1.1 casualties; 1.1 attacks on itself",
+     "fixed: two or more 1s in one shooting; an unsaved hit; 4+ with no save", "-",
+     OM_WM_OPTION_FIXED},
+    {"flame_cannon_reduced", "lists A-23", "army lists",
+     "Flame Cannon: after misfire 3, can the 1D6 shots misfire again?", "fixed: no", "-",
+     OM_WM_OPTION_FIXED},
+    {"rocket_whoosh", "lists A-24", "army lists",
+     "Death Rocket, Rocket Launcher: what does a Whoosh do to the target?",
+     "fixed: nothing (its D6 Attacks hit the unit beyond)", "-", OM_WM_OPTION_FIXED},
+    {"anvil_duration", "lists A-26", "army lists",
+     "Anvil, Shrine: how long does a struck Anvil or Shrine last?",
+     "fixed: the owner's Combat phase and the enemy's after it (aura: roll, a 4+ each "
+     "own turn)", "-", OM_WM_OPTION_FIXED},
+    {"oathstone_hero", "lists A-27", "army lists",
+     "Oathstone, Tomb King: does the Oathstone's Hero gain +1 too; how long do the "
+     "powers last?",
+     "fixed: yes; one Combat phase (power_turn)", "-", OM_WM_OPTION_FIXED},
+    {"zealot_enemies", "lists A-29", "army lists",
+     "Zealots: who are Chaos and Undead to Zealots?",
+     "fixed: the Chaos, Daemons, Beastmen, Chaos Dwarfs, Skaven, Tomb Kings and Vampire "
+     "Counts lists", "-", OM_WM_OPTION_FIXED},
+    {"badly_hurt_engaged", "lists A-34", "army lists",
+     "Dragons, Greater Daemon, Sphinx, Stegadon: can a 1.1 monster still engaged become "
+     "badly hurt?",
+     "fixed: yes in 1.1 (its lists say nothing of engagement), no in Revolution", "-",
+     OM_WM_OPTION_FIXED},
 };
 
 #define OM_WM_OPTION_COUNT (sizeof om_wm_option_table / sizeof om_wm_option_table[0])
