@@ -2739,3 +2739,30 @@ Test(review, confusion_and_auras_before_round_one)
     run(&e, TRIALS, 181, count_no_hit_on_a, &t);
     expect_p("no charge, aura rolled", t.count, t.n, 3.0 / 8.0);
 }
+
+static void count_rampage_off_table(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    if (o->round1_winner != OM_WM_SIDE_A)
+        return;
+    c->n++;
+    c->a += o->confused[0];
+}
+
+/* Elephants that retreat off the table (behind it, 0cm) are gone or out of
+ * the engagement (Ancients 5.5): they rampage through nobody, so the winner
+ * is never confused (seed 001 l.4495; the guard of the review). */
+Test(review, elephants_leaving_the_table_do_not_rampage)
+{
+    om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, 0);
+    om_wm_side b = side_of("Elephants", OM_WM_MONSTER, 2, 1, 4, 0,
+                           OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE);
+    a.charging = true;
+    b.behind = OM_WM_BEHIND_TABLE_EDGE;
+    b.behind_cm = 0;
+    om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
+    fire_ctx c = {0};
+    run(&e, TRIALS, 191, count_rampage_off_table, &c);
+    cr_assert_gt(c.n, 1000u);
+    cr_expect_eq(c.a, 0u, "no rampage from elephants off the table");
+}
