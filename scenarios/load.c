@@ -120,6 +120,8 @@
  *     beside_laager: false          optional: Kislev infantry touching a
  *                                   laagered wagon: defended against
  *                                   shooting and in the first round
+ *     shugenja: false               optional: a Shugenja within 20cm of
+ *                                   Daemons: +1 to their Instability rolls
  *     evade: false                  optional: skirmishers charged evade
  *                                   after shooting (Ancients): no round
  *     caractacus: false             optional: Britons Chariots of an army led
@@ -271,6 +273,7 @@ typedef struct raw_side {
     char *evade;           /* side.evade, NULL if absent */
     char *formation;       /* side.formation, NULL if absent */
     char *beside_laager;   /* side.beside_laager, NULL if absent */
+    char *shugenja;        /* side.shugenja, NULL if absent */
     char *caractacus;      /* side.caractacus, NULL if absent */
     char *aura;            /* side.aura, NULL if absent */
     char *power;           /* side.power, NULL if absent */
@@ -346,6 +349,7 @@ static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_STRING_PTR("evade", OPT, raw_side, evade, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("formation", OPT, raw_side, formation, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("beside_laager", OPT, raw_side, beside_laager, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("shugenja", OPT, raw_side, shugenja, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("caractacus", OPT, raw_side, caractacus, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
@@ -401,7 +405,8 @@ static const char *const int_keys[] = {
 };
 static const char *const bool_keys[] = {
     "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", "beside_laager", NULL
+    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", "beside_laager",
+    "shugenja", NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -983,6 +988,7 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                               &s->shooting)) ||
         (st = om_yaml_conv_bool(c, side, "beside_laager", r->beside_laager,
                                 &s->beside_laager)) ||
+        (st = om_yaml_conv_bool(c, side, "shugenja", r->shugenja, &s->shugenja)) ||
         (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
         (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
                                 &s->stand_and_shoot)) ||

@@ -2207,7 +2207,8 @@ static void count_faded(const om_wm_outcome *o, void *ctx)
  * stand, 4+ on unarmoured Men): a D6 of 1 leaves 1 stand (2 dice), a 6
  * brings back the third (6 dice); P(no hit) = (1/4 + 4/16 + 1/64) / 6 =
  * 33/384, against 1/16 without the rule. Reduced to 1 the roll is -1: a 1 or
- * 2 removes the last stand before it charges, P = 1/3. */
+ * 2 removes the last stand before it charges, P = 1/3; with a Shugenja near
+ * (+1) only a 1 does, P = 1/6. */
 Test(army_rules, daemonic_instability)
 {
     const char *rs = "warmaster-revolution";
@@ -2230,6 +2231,11 @@ Test(army_rules, daemonic_instability)
     t = (tally){0, 0};
     run(&e, TRIALS, 101, count_faded, &t);
     expect_p("the last stand fades", t.count, t.n, 1.0 / 3.0);
+    /* A Shugenja near adds 1: only a 1 fades it now. */
+    e.side[0].shugenja = true;
+    t = (tally){0, 0};
+    run(&e, TRIALS, 103, count_faded, &t);
+    expect_p("with a Shugenja", t.count, t.n, 1.0 / 6.0);
 }
 
 static void count_no_hit_on_a(const om_wm_outcome *o, void *ctx)

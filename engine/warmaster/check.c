@@ -202,6 +202,10 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         if (me->formation == OM_WM_FORMATION_LAAGER && me->flanked > 0)
             return fail(why, path, "a laager has no flank or rear (flanked must be 0)");
     }
+    if (me->shugenja && !(me->unit.rules & OM_WM_RULE_INSTABILITY)) {
+        snprintf(path, sizeof path, "%s.shugenja", side);
+        return fail(why, path, "a Shugenja helps only Daemons that suffer Daemonic Instability");
+    }
     if (me->beside_laager && me->unit.troop != OM_WM_INFANTRY) {
         snprintf(path, sizeof path, "%s.beside_laager", side);
         return fail(why, path, "only infantry shelters beside a laagered wagon");

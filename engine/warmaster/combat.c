@@ -228,7 +228,8 @@ static void check_hurt(const om_wm_prepared *p, fight *f, int s)
 /* The start of side s's own turn, for what happens then: a roll for an Anvil
  * or Shrine struck in its Shooting phase, immune to terror on a 4+ until its
  * next turn (A-26); Daemonic Instability once it has lost a stand, a D6 (-1 at
- * one stand left): 0-1 loses a stand, 6 regains one; the confusion of 2-3 and
+ * one stand left, +1 with a Shugenja near): 0-1 loses a stand, 6 or more
+ * regains one; the confusion of 2-3 and
  * the recovery of 4-5 end or change nothing before the unit's Command phase
  * ends, when it recovers anyway (7.2). */
 static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s)
@@ -238,12 +239,12 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
         f->fearless[s] = om_dice_roll_d6(d) >= 4;
     if ((me->unit.rules & OM_WM_RULE_INSTABILITY) && f->stands[s] > 0 &&
         f->stands[s] < om_wm_unit_size(&me->unit)) {
-        int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0);
+        int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
         if (roll <= 1) {
             f->stands[s]--;
             if (f->stands[s] == 0)
                 f->carried[s] = 0;
-        } else if (roll == 6) {
+        } else if (roll >= 6) {
             f->stands[s]++;
         }
     }

@@ -318,6 +318,8 @@ typedef struct om_wm_side {
                                   and shoots (fighting, shooting 1) */
     bool beside_laager;       /* Kislev infantry touching a laagered wagon: defended
                                  against shooting and in the first round (army list) */
+    bool shugenja;            /* a Shugenja within 20cm: +1 to its Daemonic Instability
+                                 rolls (Nippon list) */
     om_wm_magic magic;        /* the unit's magic item, if any */
     bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
                                  pursue and fall back (army list) */
