@@ -2431,6 +2431,14 @@ Test(army_rules, machines_blow_up)
     }
 }
 
+static void count_shooter_mishaps(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->confused[0];
+    c->b += o->destroyed[0];
+}
+
 static void count_shooter_confused(const om_wm_outcome *o, void *ctx)
 {
     fire_ctx *c = ctx;
@@ -2463,6 +2471,13 @@ Test(army_rules, warp_lightning_cannons)
     run(&e, TRIALS, 137, count_volley_misses, &c);
     expect_p("1.1 confusion", c.b, c.n, 289.0 / 2304.0);
     cr_expect_eq(c.c, 0u, "no drive backs");
+    /* Its D6 on itself (after a 1, P 1/6), n ~ D6 dice at 4+ on its 2 Hits:
+     * 2 or more hits destroy it, P = (1/6) sum_n (1 - 2^-n - n 2^-n) / 6 =
+     * 201/2304; exactly 1 confuses it on a 6, P = (1/6)(5/16)(1/6) = 5/576. */
+    c = (fire_ctx){0};
+    run(&e, TRIALS, 139, count_shooter_mishaps, &c);
+    expect_p("1.1 blown up by itself", c.b, c.n, 201.0 / 2304.0);
+    expect_p("1.1 confused by itself", c.a, c.n, 5.0 / 576.0);
 }
 
 static void count_destroyed_volley(const om_wm_outcome *o, void *ctx)

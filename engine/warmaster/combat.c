@@ -659,14 +659,19 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
 }
 
 /* What a shooting cost side s itself (army lists): machines exploded, hits on
- * itself (their odd hits go at the phase's end), confusion; and the Flame
- * Cannon's reduced Attacks from now on. */
-static void shooter_pays(const om_wm_prepared *p, fight *f, int s, const om_wm_fire *r)
+ * itself (their odd hits go at the phase's end; like any unit the 1.1 Warp
+ * Lightning Cannon hurts, it is then confused on a 6), confusion; and the
+ * Flame Cannon's reduced Attacks from now on. */
+static void shooter_pays(const om_wm_prepared *p, om_dice *d, fight *f, int s,
+                         const om_wm_fire *r)
 {
     unsigned odd = 0;
     f->stands[s] -= r->exploded < f->stands[s] ? r->exploded : f->stands[s];
-    if (r->self_hits > 0 && f->stands[s] > 0)
+    if (r->self_hits > 0 && f->stands[s] > 0) {
         (void)om_wm_record_hits(&f->stands[s], &odd, p->e.side[s].unit.hits, r->self_hits);
+        if (f->stands[s] > 0 && om_dice_roll_d6(d) == 6)
+            confuse(p, f, s);
+    }
     if (r->confused && f->stands[s] > 0)
         confuse(p, f, s);
     f->reduced[s] = r->reduced;
@@ -699,7 +704,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
             f->stands[s] = 0;
         /* A charger whose machines exploded cannot charge; one confused by
          * its own shooting is still confused in its Command phase (7.2). */
-        shooter_pays(p, f, c, &v.fire);
+        shooter_pays(p, d, f, c, &v.fire);
         if (f->stands[s] == 0 || f->stands[c] == 0 || f->confused[c])
             return false;
     }
@@ -720,7 +725,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
             f->stands[c] = 0;
         /* The shooter's own mishaps: confused in its own turn, it stays
          * confused through the charger's turn (7.2). */
-        shooter_pays(p, f, s, &v.fire);
+        shooter_pays(p, d, f, s, &v.fire);
         if (f->stands[c] == 0 || v.confused || f->stands[s] == 0) {
             o->confused[c] = v.confused && f->stands[c] > 0;
             return false;
@@ -744,7 +749,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         r.reduced = f->reduced[s];
         om_wm_fire_at(p, d, s, side_now(p, f, s), f->stands[s], true, f->stands[c], &r);
         f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
-        shooter_pays(p, f, s, &r);
+        shooter_pays(p, d, f, s, &r);
         /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
         if ((e->side[s].unit.rules & OM_WM_RULE_WARP_LIGHTNING) && f->shot[s] > 0 &&
             om_dice_roll_d6(d) == 6)

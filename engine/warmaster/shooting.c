@@ -379,7 +379,9 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             (void)om_wm_record_hits(&left, &odd, me->hits, v.fire.self_hits);
         o->stands_lost[0] = (uint8_t)(me->stands - left);
         o->destroyed[0] = left == 0;
-        o->confused[0] = v.fire.confused && left > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
+        o->confused[0] = (v.fire.confused || (v.fire.self_hits > 0 && left > 0 &&
+                                              om_dice_roll_d6(d) == 6)) &&
+                         left > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
     }
     if (v.routed || v.off_table)
         o->stands_lost[1] = target->unit.stands;
