@@ -918,10 +918,11 @@ static bool army_has_chariots(const om_wm_ruleset *rs, const char *ref)
 
 /* Caractacus (Ancients, seed 001 l.3927; A29): while no British chariot unit
  * has been destroyed, all Chariots cause terror in armies that do not include
- * Chariots. The enemy's army is its unit's list (from:); an enemy written
- * out inline is taken to have none. */
+ * Chariots. The enemy's army has them if its unit is one, or if its unit's
+ * list (from:) has any; an enemy written out inline is judged by itself. */
 static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
-                                 const raw_side *r, const raw_side *foe, om_wm_side *s)
+                                 const raw_side *r, const raw_side *foe, om_wm_side *s,
+                                 const om_wm_side *enemy)
 {
     bool on = false;
     om_status st = om_yaml_conv_bool(c, side, "caractacus", r->caractacus, &on);
@@ -931,7 +932,8 @@ static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, 
         return om_yaml_fail_at(c, OM_EINVAL, 0, side, "caractacus",
                                "Caractacus leads Britons Chariots in Warmaster Ancients (this "
                                "unit is %s in %s)", om_wm_troop_name(s->unit.troop), rs->name);
-    if (!(foe->unit.from && army_has_chariots(rs, foe->unit.from)))
+    if (enemy->unit.troop != OM_WM_CHARIOT &&
+        !(foe->unit.from && army_has_chariots(rs, foe->unit.from)))
         s->unit.rules |= OM_WM_RULE_TERROR;
     return OM_OK;
 }
@@ -953,7 +955,8 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         return st;
     /* A War Wagon is in column unless laagered; only its wagon stand fights
      * and shoots (Kislev lists). */
-    s->formation = wagon ? OM_WM_FORMATION_COLUMN : OM_WM_FORMATION_NONE;
+    s->formation = wagon && s->unit.troop == OM_WM_ARTILLERY ? OM_WM_FORMATION_COLUMN
+                                                              : OM_WM_FORMATION_NONE;
     if (r->formation) {
         if (!wagon)
             return om_yaml_fail_at(c, OM_EINVAL, 0, side, "formation",
@@ -1192,8 +1195,10 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
     if ((st = conv_options(c, &e->options)) ||
         (st = conv_side(c, e->rules, "a", &r->a, &e->side[OM_WM_SIDE_A])) ||
         (st = conv_side(c, e->rules, "b", &r->b, &e->side[OM_WM_SIDE_B])) ||
-        (st = conv_caractacus(c, e->rules, "a", &r->a, &r->b, &e->side[OM_WM_SIDE_A])) ||
-        (st = conv_caractacus(c, e->rules, "b", &r->b, &r->a, &e->side[OM_WM_SIDE_B])))
+        (st = conv_caractacus(c, e->rules, "a", &r->a, &r->b, &e->side[OM_WM_SIDE_A],
+                              &e->side[OM_WM_SIDE_B])) ||
+        (st = conv_caractacus(c, e->rules, "b", &r->b, &r->a, &e->side[OM_WM_SIDE_B],
+                              &e->side[OM_WM_SIDE_A])))
         return st;
 
     memset(&why, 0, sizeof why);

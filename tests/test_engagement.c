@@ -2710,6 +2710,56 @@ Test(army_rules, war_wagon_laager_under_fire)
     cr_expect_eq(c.c, 0u, "never driven back");
 }
 
+static void count_no_hit_on_b_round1(const om_wm_outcome *o, void *ctx)
+{
+    fire_ctx *c = ctx;
+    c->n++;
+    c->a += o->result[0] == 0;
+    c->b += o->fall_back_cm[1] > 0;
+}
+
+/* Knights (3 x A3) charging Axemen (no save) in the open: 12 dice hitting
+ * with 1/2, P(no hit) = (1/2)^12; beside a laager the Axemen are defended in
+ * the first round: 9 dice at 5+, P = (2/3)^9; a laager never falls back
+ * after a draw (review 2). */
+Test(review, laager_shelter_in_combat)
+{
+    om_wm_side a = knights();
+    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    k.beside_laager = true;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, k);
+    fire_ctx c = {0};
+    run(&e, TRIALS, 193, count_no_hit_on_b_round1, &c);
+    expect_p("beside a laager", c.a, c.n, pow(2.0 / 3.0, 9));
+    e.side[1].beside_laager = false;
+    c = (fire_ctx){0};
+    run(&e, TRIALS, 197, count_no_hit_on_b_round1, &c);
+    expect_p("in the open", c.a, c.n, pow(0.5, 12));
+    {
+        om_wm_side ax = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        ax.charging = true;
+        e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, ax,
+                 war_wagon("warmaster-revolution", OM_WM_FORMATION_LAAGER));
+        c = (fire_ctx){0};
+        run(&e, 50000, 199, count_no_hit_on_b_round1, &c);
+        cr_expect_eq(c.b, 0u, "a laager stands after a draw");
+        om_wm_check_failure why;
+        e.side[1].charging = true;
+        e.side[0].charging = false;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL, "a War Wagon cannot charge");
+        cr_expect_str_eq(why.field, "b.formation");
+    }
+    {
+        /* Stampeding elephants charge although "confused" (army list). */
+        om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5,
+                                flags_of("araby-elephants", "warmaster-revolution"));
+        om_wm_check_failure why;
+        el.charging = el.confused = true;
+        e = make("warmaster-revolution", OM_WM_KIND_COMBAT, el, spearmen());
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", why.reason);
+    }
+}
+
 /* Kislev infantry beside a laager: defended against shooting and in the
  * first round (5+), in the open afterwards. */
 Test(army_rules, beside_a_laager)

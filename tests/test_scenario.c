@@ -1030,5 +1030,8 @@ Test(scenario, caractacus)
     s = load_good("caractacus_vs_chariots");
     cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
     om_scenario_free(s);
+    s = load_good("caractacus_vs_inline_chariots");
+    cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR, "the enemy is chariots");
+    om_scenario_free(s);
     expect_bad("caractacus_not_chariots", OM_EINVAL, 7, "a.caractacus", "Britons Chariots");
 }

@@ -201,14 +201,17 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                         "shooting at most 1)");
         if (me->formation == OM_WM_FORMATION_LAAGER && me->flanked > 0)
             return fail(why, path, "a laager has no flank or rear (flanked must be 0)");
+        if (me->charging)
+            return fail(why, path, "a War Wagon cannot charge");
     }
     if (me->shugenja && !(me->unit.rules & OM_WM_RULE_INSTABILITY)) {
         snprintf(path, sizeof path, "%s.shugenja", side);
         return fail(why, path, "a Shugenja helps only Daemons that suffer Daemonic Instability");
     }
-    if (me->beside_laager && me->unit.troop != OM_WM_INFANTRY) {
+    if (me->beside_laager && (me->unit.troop != OM_WM_INFANTRY || me->charging)) {
         snprintf(path, sizeof path, "%s.beside_laager", side);
-        return fail(why, path, "only infantry shelters beside a laagered wagon");
+        return fail(why, path, "only infantry shelters beside a laagered wagon, and not "
+                    "while it charges");
     }
     if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
         snprintf(path, sizeof path, "%s.aura", side);
@@ -315,8 +318,10 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             snprintf(path, sizeof path, "%s.confused", side);
             return fail(why, path, "this unit is never confused (its special rules)");
         }
-        /* A confused unit cannot be ordered, so it cannot charge (7.2). */
-        if (me->charging && me->confused) {
+        /* A confused unit cannot be ordered, so it cannot charge (7.2);
+         * stampeding elephants (confused Araby Elephants) charge all the same
+         * (army list). */
+        if (me->charging && me->confused && !(me->unit.rules & OM_WM_RULE_STAMPEDE)) {
             snprintf(path, sizeof path, "%s.confused", side);
             return fail(why, path, "a confused unit cannot charge (it cannot be given orders)");
         }

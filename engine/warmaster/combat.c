@@ -795,7 +795,11 @@ static void fight_start(const om_wm_engagement *e, fight *f)
         f->pursuit[s] = 0;
         f->shot[s] = 0;
         f->confused[s] = e->side[s].confused;
-        f->in_open[s] = e->side[s].position == OM_WM_OPEN;
+        /* In the open unless defended or fortified, by its position or by
+         * its kind (a laager; infantry beside one, in 1.1 only when charged). */
+        f->in_open[s] = om_wm_effective_position(&e->side[s]) == OM_WM_OPEN ||
+                        (e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN &&
+                         e->rules->id == OM_WM_RULES_WM11 && !e->side[1 - s].charging);
         f->retreated[s] = false;
         f->regains_position[s] = false;
         f->left_table[s] = false;
@@ -943,7 +947,10 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
                  : f.stands[1 - charger] == 0                         ? charger
                                                                       : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
-        o->result[1 - charger] = om_wm_sat8(f.shot[1 - charger]);
+        /* Skirmishers that evaded fought no combat: no result; a charger
+         * their shooting destroyed still loses, as one shot down does. */
+        o->result[1 - charger] = e->side[1 - charger].evade ? 0u
+                                                             : om_wm_sat8(f.shot[1 - charger]);
         goto done;
     }
     /* No charge (a fight already joined): turn 1 is side A's, whose Anvil or
@@ -954,7 +961,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
             f.fearless[1] = om_dice_roll_d6(d) >= 4;
         own_turn_starts(p, d, &f, 0);
         if (f.stands[0] == 0) {
-            winner = OM_WM_NO_CONTEST;
+            winner = OM_WM_SIDE_B; /* faded away: the enemy is left alone */
             o->winner = o->round1_winner = (uint8_t)winner;
             goto done;
         }
@@ -970,10 +977,11 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         round++;
         phase_round++;
         winner = fight_round(p, d, &f, round, phase_round == 1, result, hits_on);
-        /* Infantry beside a laager is defended in the first round only. */
+        /* Infantry beside a laager is defended in the first round only;
+         * a position of its own it keeps. */
         if (round == 1 && (e->side[0].beside_laager || e->side[1].beside_laager))
             for (int s = 0; s < 2; s++)
-                f.in_open[s] |= e->side[s].beside_laager;
+                f.in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
         if (round == 1) {
             o->round1_winner = (uint8_t)winner;
             o->result[0] = om_wm_sat8(result[0]);
