@@ -184,7 +184,7 @@ static unsigned fighting_now(const om_wm_side *me, unsigned stands)
 }
 
 /* The state of one trial's fight. */
-typedef struct fight {
+typedef struct om_wm_fight {
     unsigned stands[2];    /* stands left */
     unsigned carried[2];   /* hits carried (fewer than Hits) */
     unsigned behind_cm[2]; /* distance left to what is behind each unit */
@@ -874,6 +874,8 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
 
 void om_wm_combat_release(om_wm_prepared *p)
 {
+    free(p->start);
+    p->start = NULL;
     if (p->round1 == NULL)
         return;
     om_alias_free(p->round1->pairs);
@@ -920,6 +922,12 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
         }
         f.stands[s] = p->e.side[s].unit.stands;
     }
+    /* Every trial starts from this state: copying it is cheaper than
+     * working it out again (positions, auras). */
+    p->start = malloc(sizeof *p->start);
+    if (p->start == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
+    *p->start = f;
     return round1_prepare(p, &f);
 }
 
@@ -935,7 +943,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     unsigned scythed_gone = 0; /* bit s: side s's scythed chariots were removed */
     fight f;
 
-    fight_start(e, &f);
+    f = *p->start;
     if (charger >= 0 && (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START |
                                        OM_WM_PLAY_EVADE)) &&
         !before_contact(p, d, &f, charger, o)) {

@@ -503,6 +503,8 @@ typedef struct om_wm_prepared {
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
     om_binom_table *tables[32];   /* owned tables behind the tests above */
+    struct om_wm_fight *start;    /* a trial's fight state before its first die, copied
+                                     by every trial (combat.c) */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
