@@ -409,7 +409,7 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
     if ((magic == OM_WM_MAGIC_CLEAVING || reroll_miss) && hit < dice &&
         om_dice_roll_d6(d) >= t->to_hit)
         hit++;
-    saved = t->save >= 7 ? 0u : om_dice_roll_count(d, hit, t->save);
+    saved = om_wm_saves(d, t, hit);
     if (magic == OM_WM_MAGIC_DESTRUCTION && saved > 0 && om_dice_roll_d6(d) < t->save)
         saved--;
     return hit - saved;

@@ -140,12 +140,6 @@ unsigned om_wm_hurt_from(const om_wm_unit *u)
     return u->hits / 2u + ((u->rules & OM_WM_RULE_HURT_FROM_HALF) ? 0u : 1u);
 }
 
-/* Saves of `hits` through the save score of `t` (7: none). */
-static unsigned unsaved(om_dice *d, const om_dice_test *t, unsigned hits)
-{
-    return t->save >= 7 || hits == 0 ? hits : hits - om_dice_roll_count(d, hits, t->save);
-}
-
 /* Attacks a machine of random shots rolls this shooting (army lists):
  * rockets D6, a 1 rolling on the misfire chart (A-24: the Whoosh hits a unit
  * beyond the target, so none here); the Flame Cannon 2D6, a double rolling
@@ -231,7 +225,7 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
         }
         if (rules & OM_WM_RULE_DOUBLE_ONES_CONFUSE)
             r->confused = ones >= 2; /* two or more 1s */
-        r->hits = unsaved(d, t, hit);
+        r->hits = hit - om_wm_saves(d, t, hit);
     } else {
         r->hits = om_dice_hits(d, t, dice);
     }
@@ -315,17 +309,13 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
     } else if (target->formation == OM_WM_FORMATION_LAAGER) {
         /* A laager cannot be driven back or routed: its (defended) drive-back
          * dice are rolled only for confusion, on a 6 (army list). */
-        v->confused = dice > 0 && om_dice_roll_sum(d, dice, &sixes) > 0 && sixes > 0;
+        (void)om_dice_roll_sum(d, dice, &sixes);
+        v->confused = sixes > 0;
     } else if (target->unit.rules & OM_WM_RULE_STATIC) {
         /* The Trebuchet does not move: destroyed by any 6 (1.1), or by a
          * drive back of more than 10cm (Revolution, A-21), never confused. */
-        unsigned sum = 0, six = 0;
-        for (unsigned i = 0; i < dice; i++) {
-            unsigned face = om_dice_roll_d6(d);
-            sum += face;
-            six += face == 6;
-        }
-        if ((target->unit.rules & OM_WM_RULE_STATIC_SIX) ? six > 0 : sum > 10) {
+        unsigned sum = om_dice_roll_sum(d, dice, &sixes);
+        if ((target->unit.rules & OM_WM_RULE_STATIC_SIX) ? sixes > 0 : sum > 10) {
             v->stands_lost = stands;
             v->hurt = false;
         }

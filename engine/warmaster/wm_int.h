@@ -40,6 +40,13 @@ static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands
     return hits;
 }
 
+/* Armour saves rolled for `hits` hits through the save score of `t` (7: no
+ * save, no dice). */
+static inline unsigned om_wm_saves(om_dice *d, const om_dice_test *t, unsigned hits)
+{
+    return t->save >= 7 ? 0u : om_dice_roll_count(d, hits, t->save);
+}
+
 /* What one shooting did, besides its hits on the target. */
 typedef struct om_wm_fire {
     unsigned hits;      /* unsaved hits on the target */
