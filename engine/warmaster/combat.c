@@ -658,21 +658,12 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     return true;
 }
 
-/* What a shooting cost side s itself (army lists): machines exploded, hits on
- * itself (their odd hits go at the phase's end; like any unit the 1.1 Warp
- * Lightning Cannon hurts, it is then confused on a 6), confusion; and the
- * Flame Cannon's reduced Attacks from now on. */
+/* What a shooting cost side s itself (om_wm_fire_cost), and the Flame
+ * Cannon's reduced Attacks from now on. */
 static void shooter_pays(const om_wm_prepared *p, om_dice *d, fight *f, int s,
                          const om_wm_fire *r)
 {
-    unsigned odd = 0;
-    f->stands[s] -= r->exploded < f->stands[s] ? r->exploded : f->stands[s];
-    if (r->self_hits > 0 && f->stands[s] > 0) {
-        (void)om_wm_record_hits(&f->stands[s], &odd, p->e.side[s].unit.hits, r->self_hits);
-        if (f->stands[s] > 0 && om_dice_roll_d6(d) == 6)
-            confuse(p, f, s);
-    }
-    if (r->confused && f->stands[s] > 0)
+    if (om_wm_fire_cost(d, &p->e.side[s].unit, r, &f->stands[s]))
         confuse(p, f, s);
     f->reduced[s] = r->reduced;
 }

@@ -236,6 +236,19 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
         r->hits += om_dice_hits(d, &p->breath[shooter][at_charger ? 1 + worn : 0], me->extra_shots);
 }
 
+bool om_wm_fire_cost(om_dice *d, const om_wm_unit *me, const om_wm_fire *r, unsigned *stands)
+{
+    unsigned odd = 0;
+    bool confused = r->confused;
+    *stands -= r->exploded < *stands ? r->exploded : *stands;
+    if (r->self_hits > 0 && *stands > 0) {
+        (void)om_wm_record_hits(stands, &odd, me->hits, r->self_hits);
+        if (*stands > 0 && om_dice_roll_d6(d) == 6)
+            confused = true;
+    }
+    return confused && *stands > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
+}
+
 /*
  * A drive back that reaches what lies behind the unit (5.5 step 7, 7.1, 3.8):
  * impassable terrain halts it at the edge, confused on a D6 of 6 (always in
@@ -359,19 +372,13 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     o->routed[1] = v.routed;
     o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
     o->hurt[1] = v.hurt && !o->destroyed[1];
-    /* What the shooting cost the shooter: machines blown up, hits on itself
-     * (odd ones discarded, 5.6), confusion (army lists). */
+    /* What the shooting cost the shooter (army lists). */
     {
         const om_wm_unit *me = &p->e.side[OM_WM_SIDE_A].unit;
-        unsigned left = me->stands, odd = 0;
-        left -= v.fire.exploded < left ? v.fire.exploded : left;
-        if (left > 0 && v.fire.self_hits > 0)
-            (void)om_wm_record_hits(&left, &odd, me->hits, v.fire.self_hits);
+        unsigned left = me->stands;
+        o->confused[0] = om_wm_fire_cost(d, me, &v.fire, &left);
         o->stands_lost[0] = (uint8_t)(me->stands - left);
         o->destroyed[0] = left == 0;
-        o->confused[0] = (v.fire.confused || (v.fire.self_hits > 0 && left > 0 &&
-                                              om_dice_roll_d6(d) == 6)) &&
-                         left > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
     }
     if (v.routed || v.off_table)
         o->stands_lost[1] = target->unit.stands;

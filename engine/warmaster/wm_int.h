@@ -67,6 +67,13 @@ typedef struct om_wm_fire {
 void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
                    unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r);
 
+/* om_wm_fire_cost: what shooting `r` cost its shooter `me`, which has *stands
+ * stands (army lists): machines blown up and hits on itself take stands
+ * (their odd hits go at the phase's end); hurt by its own lightning, it is
+ * confused on a 6 like any unit the 1.1 Warp Lightning Cannon hurts. Updates
+ * *stands; returns whether the shooter is now confused. */
+bool om_wm_fire_cost(om_dice *d, const om_wm_unit *me, const om_wm_fire *r, unsigned *stands);
+
 /* What a volley did to its target. */
 typedef struct om_wm_volley_result {
     unsigned hits;          /* unsaved hits */
