@@ -668,6 +668,27 @@ static void shooter_pays(const om_wm_prepared *p, om_dice *d, fight *f, int s,
     f->reduced[s] = r->reduced;
 }
 
+/* A volley of side `shooter`, as it shoots now, in its own turn before the
+ * charge (5.5): the target keeps its stand losses (odd hits go, 5.6) and may
+ * be routed or driven off the table, a big monster may be badly hurt; then
+ * what the shooting cost the shooter. The volley's result goes to *v. */
+static void volley_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int shooter,
+                                  om_wm_outcome *o, om_wm_volley_result *v)
+{
+    int t = 1 - shooter;
+    v->fire.reduced = f->reduced[shooter];
+    om_wm_volley_at(p, d, shooter, side_now(p, f, shooter), f->stands[shooter], f->stands[t], v);
+    f->hurt[t] = v->hurt;
+    o->shot_hits_on[t] = om_wm_sat8(v->hits);
+    o->hits_on[t] = om_wm_sat8(v->hits);
+    o->drive_back_cm = om_wm_sat8(v->drive_back_cm);
+    o->routed[t] = v->routed;
+    f->stands[t] -= v->stands_lost;
+    if (v->routed || v->off_table)
+        f->stands[t] = 0;
+    shooter_pays(p, d, f, shooter, &v->fire);
+}
+
 /* What happens before contact: volleys of the turns before, the start of the
  * charger's turn (the charged side's Anvil or Shrine was struck in its own
  * turn before), then shooting at the charge. Returns false if no charge
@@ -683,19 +704,9 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * the target fights unconfused. */
     if (e->side[c].shoots_first) {
         om_wm_volley_result v;
-        v.fire.reduced = false;
-        om_wm_volley_at(p, d, c, &e->side[c], f->stands[c], f->stands[s], &v);
-        f->hurt[s] = v.hurt;
-        o->shot_hits_on[s] = om_wm_sat8(v.hits);
-        o->hits_on[s] = om_wm_sat8(v.hits);
-        o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-        o->routed[s] = v.routed;
-        f->stands[s] -= v.stands_lost;
-        if (v.routed || v.off_table)
-            f->stands[s] = 0;
+        volley_before_contact(p, d, f, c, o, &v);
         /* A charger whose machines exploded cannot charge; one confused by
          * its own shooting is still confused in its Command phase (7.2). */
-        shooter_pays(p, d, f, c, &v.fire);
         if (f->stands[s] == 0 || f->stands[c] == 0 || f->confused[c])
             return false;
     }
@@ -704,19 +715,9 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
     if (e->side[s].shoots_first) {
         om_wm_volley_result v;
-        v.fire.reduced = f->reduced[s];
-        om_wm_volley_at(p, d, s, side_now(p, f, s), f->stands[s], f->stands[c], &v);
-        f->hurt[c] = v.hurt;
-        o->shot_hits_on[c] = om_wm_sat8(v.hits);
-        o->hits_on[c] = om_wm_sat8(v.hits);
-        o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-        o->routed[c] = v.routed;
-        f->stands[c] -= v.stands_lost;
-        if (v.routed || v.off_table)
-            f->stands[c] = 0;
-        /* The shooter's own mishaps: confused in its own turn, it stays
+        /* Confused by its own shooting in its own turn, the shooter stays
          * confused through the charger's turn (7.2). */
-        shooter_pays(p, d, f, s, &v.fire);
+        volley_before_contact(p, d, f, s, o, &v);
         if (f->stands[c] == 0 || v.confused || f->stands[s] == 0) {
             o->confused[c] = v.confused && f->stands[c] > 0;
             return false;
