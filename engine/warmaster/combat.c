@@ -250,6 +250,16 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
     }
 }
 
+/* The start of the engagement's first turn, side `first`'s: its own turn
+ * starts; the other side's Anvil or Shrine was struck in that side's turn
+ * before and its roll stands for this one (A-26). */
+static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int first)
+{
+    if (p->e.side[1 - first].aura == OM_WM_AURA_ROLL)
+        f->fearless[1 - first] = om_dice_roll_d6(d) >= 4;
+    own_turn_starts(p, d, f, first);
+}
+
 /* Make side s confused, unless nothing confuses it (army lists). */
 static void confuse(const om_wm_prepared *p, fight *f, int s)
 {
@@ -724,9 +734,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         }
     }
     if (p->in_play & OM_WM_PLAY_TURN_START) {
-        if (e->side[s].aura == OM_WM_AURA_ROLL)
-            f->fearless[s] = om_dice_roll_d6(d) >= 4;
-        own_turn_starts(p, d, f, c);
+        first_turn_starts(p, d, f, c);
         if (f->stands[c] == 0) {
             f->faded = true; /* faded away before it could charge: nothing fought */
             return false;
@@ -953,13 +961,9 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
                                                              : om_wm_sat8(f.shot[1 - charger]);
         goto done;
     }
-    /* No charge (a fight already joined): turn 1 is side A's, whose Anvil or
-     * Daemons answer for this turn; side B's Anvil was struck in its own
-     * turn before (A-26). */
+    /* No charge (a fight already joined): turn 1 is side A's. */
     if (charger < 0 && (p->in_play & OM_WM_PLAY_TURN_START)) {
-        if (e->side[1].aura == OM_WM_AURA_ROLL)
-            f.fearless[1] = om_dice_roll_d6(d) >= 4;
-        own_turn_starts(p, d, &f, 0);
+        first_turn_starts(p, d, &f, 0);
         if (f.stands[0] == 0) {
             winner = OM_WM_SIDE_B; /* faded away: the enemy is left alone */
             o->winner = o->round1_winner = (uint8_t)winner;
