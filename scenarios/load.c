@@ -628,19 +628,11 @@ static const char *const chaos_or_undead_armies[] = {
     "chaos", "daemons", "beastmen", "chaos-dwarfs", "skaven", "tomb-kings", "vampire-counts",
 };
 
-static bool is_chaos_or_undead(const char *army)
-{
-    for (size_t i = 0; i < sizeof chaos_or_undead_armies / sizeof chaos_or_undead_armies[0]; i++)
-        if (strcmp(army, chaos_or_undead_armies[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Whether rule `id` is among the `n` ids. */
-static bool names_rule(char *const *ids, size_t n, const char *id)
+/* Whether `id` is one of the `n` names (rule ids, army ids). */
+static bool is_one_of(const char *const *names, size_t n, const char *id)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(ids[i], id) == 0)
+        if (strcmp(names[i], id) == 0)
             return true;
     return false;
 }
@@ -680,8 +672,9 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
                              "'%s' has no Hits value in its list; give 'hits:'", r->from);
     *size = e->size;
-    *unholy = is_chaos_or_undead(army->id);
-    *wagon = names_rule(e->rules, e->rules_count, "war-wagon");
+    *unholy = is_one_of(chaos_or_undead_armies,
+                        sizeof chaos_or_undead_armies / sizeof chaos_or_undead_armies[0], army->id);
+    *wagon = is_one_of((const char *const *)e->rules, e->rules_count, "war-wagon");
     om_army_free(army);
     return st;
 }
@@ -766,7 +759,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     if (!r->from || key_present(c, up, "rules")) {
         if ((st = conv_rules(c, rs, up, r, u)))
             return st;
-        *wagon = names_rule(r->rules, r->rules_count, "war-wagon");
+        *wagon = is_one_of((const char *const *)r->rules, r->rules_count, "war-wagon");
     }
     /* The army it comes from, not a rule: rules: [] leaves it; an inline
      * unit says so itself. */
