@@ -3,7 +3,7 @@
  * army.h) against their sources.
  *
  * The sources are read here, independently of the converter
- * (scenarios/tools/convert_armies.py): the JSON lists of ../shared/data with
+ * (scenarios/tools/convert_armies.py): the JSON lists of scenarios/armies/sources/data with
  * jansson, the Ancients and WHFB7 TSV files directly. Checked: every embedded
  * file parses and equals the file in the tree; entry counts per army equal
  * the sources; a sample of entries per army (first, middle and last unit and
@@ -25,7 +25,7 @@
 #include "yaml_int.h"
 
 #define ARMIES_DIR OM_SOURCE_ROOT "/" OM_ARMY_DATA_DIR
-#define DATA_DIR OM_SHARED_DIR "/data"
+#define DATA_DIR OM_SOURCES_DIR "/data"
 
 /* Largest path or message built here. */
 #define TEST_BUF 2048

@@ -17,7 +17,7 @@ It also lists, for information, where data/wma_armies.tsv differs from the
 Ancients rulebook tables in the seed (the TSV's documented OCR fixes).
 
 Usage (from the repository root):
-  python3 scenarios/tools/check_armies.py --shared ../shared
+  python3 scenarios/tools/check_armies.py
 Prints one line per failed check and a final "N passed, M failed"; exits 1 on
 any failure.  Python 3 standard library only.
 """
@@ -491,7 +491,7 @@ def seed_crosscheck(shared):
 def main(argv=None):
     repo = os.path.dirname(os.path.dirname(HERE))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", default=os.path.join(repo, "..", "shared"))
+    ap.add_argument("--shared", default=os.path.join(repo, "scenarios", "armies", "sources"))
     ap.add_argument("--armies", default=os.path.join(repo, "scenarios", "armies"))
     ap.add_argument("--quiet-info", action="store_true", help="omit the informational lines")
     args = ap.parse_args(argv)

@@ -17,7 +17,7 @@ live in scenarios/tools/special_rule_judgements.tsv; every rule id used by an ar
 must have a line there, or the conversion fails.
 
 Usage (from the repository root):
-  python3 scenarios/tools/convert_armies.py --shared ../shared
+  python3 scenarios/tools/convert_armies.py
 Python 3 standard library only.  The output is deterministic: running it twice gives
 byte-identical files.
 """
@@ -1172,8 +1172,8 @@ def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", default=os.path.join(repo, "..", "shared"),
-                    help="root of the read-only shared sources (default: ../shared)")
+    ap.add_argument("--shared", default=os.path.join(repo, "scenarios", "armies", "sources"),
+                    help="root of the sources (default: scenarios/armies/sources)")
     ap.add_argument("--out", default=os.path.join(repo, "scenarios", "armies"),
                     help="output directory (default: scenarios/armies)")
     args = ap.parse_args(argv)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# test_trial_hashes.sh: behaviour is unchanged by refactoring (TAP output for meson).
+# Usage: test_trial_hashes.sh PATH/TO/oddsmaster SOURCE_ROOT [--record]
+#
+# Runs the embedded default and every example scenario (seed 1, 100,000 trials)
+# and a two-situation Warmaster Revolution Empire x Orcs matrix, then compares
+# the SHA-256 of every per-trial dataset (raw values as h5dump -b writes them,
+# whatever the file's compression) and of every matrix cell dataset with the
+# table tests/data/trial_hashes.tsv. A change of a hash is a change of what the
+# program computes: a refactor must leave every line as it is; a deliberate
+# change of the rules updates the table in the same commit, saying why.
+# With --record, prints the table instead (tab-separated: case, dataset, sha256).
+set -u
+OM=$1
+ROOT=$2
+MODE=${3:-check}
+TABLE="$ROOT/tests/data/trial_hashes.tsv"
+TRIALS=100000
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/om_hashes_XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# hash_file CASE FILE GROUP: one line per dataset of GROUP, sorted by name.
+hash_file() {
+    h5ls "$2/$3" | awk '$2 == "Dataset" {print $1}' | sort | while read -r ds; do
+        rm -f "$TMP/ds.bin"
+        h5dump -b NATIVE -d "$3/$ds" -o "$TMP/ds.bin" "$2" >/dev/null 2>&1
+        printf '%s\t%s/%s\t%s\n' "$1" "$3" "$ds" "$(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
+    done
+}
+
+{
+    "$OM" run --trials $TRIALS --seed 1 --quiet -o "$TMP/default.h5" &&
+        hash_file default "$TMP/default.h5" /trials
+    for f in "$ROOT"/scenarios/examples/*.yaml; do
+        name=$(basename "$f" .yaml)
+        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" &&
+            hash_file "$name" "$TMP/$name.h5" /trials
+    done
+    "$OM" matrix warmaster-revolution empire orcs --situation a-charges \
+        --situation b-charges --trials 5000 --seed 1 --quiet -o "$TMP/matrix.h5" &&
+        hash_file matrix-rev-empire-orcs "$TMP/matrix.h5" /cells
+} >"$TMP/now.tsv" 2>"$TMP/err"
+
+if [ "$MODE" = "--record" ]; then
+    cat "$TMP/now.tsv"
+    exit 0
+fi
+
+n=0
+failed=0
+while IFS="$(printf '\t')" read -r case ds want; do
+    n=$((n + 1))
+    got=$(awk -F'\t' -v c="$case" -v d="$ds" '$1 == c && $2 == d {print $3}' "$TMP/now.tsv")
+    if [ "$got" = "$want" ]; then
+        echo "ok $n - $case $ds unchanged"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $case $ds: sha256 ${got:-missing}, recorded $want"
+        [ -s "$TMP/err" ] && echo "# $(head -c 300 "$TMP/err")"
+    fi
+done <"$TABLE"
+extra=$(cut -f1,2 "$TMP/now.tsv" | sort | comm -23 - "$(cut -f1,2 "$TABLE" | sort >"$TMP/t"; echo "$TMP/t")" | wc -l)
+n=$((n + 1))
+if [ "$extra" -eq 0 ]; then echo "ok $n - no dataset without a recorded hash"; else
+    failed=$((failed + 1)); echo "not ok $n - $extra datasets have no recorded hash"; fi
+echo "1..$n"
+[ "$failed" -eq 0 ]
