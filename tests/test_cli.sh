@@ -45,6 +45,17 @@ for cmd in run summary list; do
     expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
     expect_grep "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
 done
+# Every subcommand names the build: the release and the commit it was built from.
+for cmd in run summary list matrix efficiency chart; do
+    expect_exit 0 "oddsmaster $cmd --version" "$OM" "$cmd" --version
+    expect_grep "^oddsmaster [0-9][0-9.]*" "$TMP/out" "$cmd --version prints the version"
+done
+expect_exit 1 "run --threads too many" "$OM" run --threads 10000 -o "$TMP/x.h5"
+expect_grep "threads" "$TMP/err" "too many threads: message names --threads"
+expect_exit 1 "matrix --trials 0" "$OM" matrix warmaster-revolution empire orcs --trials 0 -o "$TMP/x.h5"
+expect_grep "trials" "$TMP/err" "matrix --trials 0: message names --trials"
+expect_exit 1 "matrix --max-trials too small" "$OM" matrix warmaster-revolution empire orcs --max-trials 0 -o "$TMP/x.h5"
+expect_grep "max-trials" "$TMP/err" "matrix --max-trials 0: message names --max-trials"
 expect_exit 1 "no command" "$OM"
 expect_exit 1 "unknown command" "$OM" frobnicate
 expect_exit 1 "unknown option" "$OM" run --frobnicate

@@ -18,8 +18,9 @@
  * that registry, not the data file's `engine:` field, is the truth here (the
  * tests check that the two agree). Unknown names exit 2 with a suggestion.
  */
-#include <getopt.h>
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,46 +38,6 @@
 #define CELL_MAX 512
 
 typedef enum list_format { LIST_TEXT = 0, LIST_JSON } list_format;
-
-static void print_help(void)
-{
-    printf(
-        "Usage: oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
-        "       oddsmaster list --rules [RULESET] [--format text|json]\n"
-        "       oddsmaster list --options [--format text|json]\n\n"
-        "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
-        "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
-        "models, and the options a scenario may set under 'options:'.\n\n"
-        "  oddsmaster list                        rule sets and their number of armies\n"
-        "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
-        "                                         source\n"
-        "  oddsmaster list RULESET/ARMY           units and upgrades: id, name, type,\n"
-        "                                         Attacks (/shots), range, Hits, Armour,\n"
-        "                                         Command, size, points, min/max, rules\n"
-        "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
-        "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
-        "                                         or not, whether they change engagement\n"
-        "                                         dice, summary\n"
-        "  oddsmaster list --options              interpretations of ambiguous rules:\n"
-        "                                         name, ambiguity id, digest section,\n"
-        "                                         question, default (recommended) and\n"
-        "                                         other reading, switch or fixed\n\n"
-        "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
-        "simulated without them, and oddsmaster run warns about it.\n\n"
-        "Options:\n"
-        "  -f, --format FORMAT    text (default) or json (one object, schema\n"
-        "                         \"" LIST_SCHEMA "\"; keys in the README)\n"
-        "  -r, --rules            list the special rules\n"
-        "      --options          list the options a scenario may set under\n"
-        "                         'options:' and the readings fixed in the engine\n"
-        "  -h, --help             show this help\n\n"
-        "Examples:\n"
-        "  oddsmaster list warmaster-revolution/empire\n"
-        "  oddsmaster list --rules warmaster-ancients --format json\n"
-        "  oddsmaster list --options\n\n"
-        "Exit codes: 0 success, 1 bad command line, 2 unknown rule set, army or unit,\n"
-        "4 internal error.\n");
-}
 
 /* ---------------------------------------------------------------------------
  * A small table printer: columns padded to their widest cell (counted in
@@ -776,86 +737,120 @@ static om_status list_options(list_format fmt)
  * Entry point.
  */
 
-int om_cmd_list(int argc, char **argv)
+/* The arguments of `list`. */
+typedef struct list_args {
+    unsigned format; /* list_format */
+    bool rules;      /* --rules */
+    bool options;    /* --options */
+} list_args;
+
+/* In list_format order. */
+static const char *const format_names[] = {"text", "json", NULL};
+
+static const om_cli_option list_options_table[] = {
+    {.name = "format", .letter = 'f', .value = OM_CLI_CHOICE, .offset = offsetof(list_args, format),
+     .metavar = "FORMAT", .choices = format_names,
+     .help = "text (default) or json (one object, schema\n\"" LIST_SCHEMA "\"; keys in the README)"},
+    {.name = "rules", .letter = 'r', .value = OM_CLI_FLAG, .offset = offsetof(list_args, rules),
+     .help = "list the special rules"},
+    {.name = "options", .value = OM_CLI_FLAG, .offset = offsetof(list_args, options),
+     .help = "list the options a scenario may set under\n'options:' and the readings fixed in the engine"},
+};
+
+static const list_args list_defaults = {.format = LIST_TEXT};
+
+/* Split RULESET[/ARMY[/UNIT]] and list what it names. */
+static om_status list_what(const char *what, bool rules, list_format fmt)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"rules", no_argument, NULL, 'r'},
-        {"options", no_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    list_format fmt = LIST_TEXT;
     const om_army_ruleset *rs = NULL;
-    const char *what = NULL;
-    bool rules = false, options = false;
     char rs_name[128], army[128];
-    const char *unit = NULL;
+    const char *unit = NULL, *rest;
+    size_t n1 = strcspn(what, "/"), n2;
     om_status st;
-    int c;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:rh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                fmt = LIST_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                fmt = LIST_JSON;
-            else
-                return om_cli_usage_error(CMD, "unknown format '%s' (text or json)", optarg);
-            break;
-        case 'r': rules = true; break;
-        case 'O': options = true; break;
-        case 'h': print_help(); return OM_EXIT_OK;
-        case ':': return om_cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default: return om_cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        what = argv[optind++];
-    if (optind < argc)
-        return om_cli_usage_error(CMD, "unexpected argument '%s' (one name at a time)",
-                                  argv[optind]);
-    if (options && (rules || what))
-        return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
-                                  "for every rule set)", rules ? "--rules" : "name");
-    if (options) {
-        st = list_options(fmt);
-        return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
-    }
-    if (!what) {
-        st = rules ? list_rules(NULL, fmt) : list_rulesets(fmt);
-        return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
-    }
-
-    /* RULESET[/ARMY[/UNIT]] */
-    {
-        size_t n1 = strcspn(what, "/");
-        const char *rest = what[n1] ? what + n1 + 1 : NULL;
-        size_t n2 = rest ? strcspn(rest, "/") : 0;
-        if (n1 >= sizeof rs_name || n2 >= sizeof army)
-            return om_cli_fail(CMD, OM_ERROR(OM_ENOTFOUND, "no such name: '%s'", what));
-        memcpy(rs_name, what, n1);
-        rs_name[n1] = '\0';
-        memcpy(army, rest ? rest : "", n2);
-        army[n2] = '\0';
-        unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
-    }
+    rest = what[n1] ? what + n1 + 1 : NULL;
+    n2 = rest ? strcspn(rest, "/") : 0;
+    if (n1 >= sizeof rs_name || n2 >= sizeof army)
+        return OM_ERROR(OM_ENOTFOUND, "no such name: '%s'", what);
+    memcpy(rs_name, what, n1);
+    rs_name[n1] = '\0';
+    memcpy(army, rest ? rest : "", n2);
+    army[n2] = '\0';
+    unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
     if ((st = find_ruleset(rs_name, &rs)))
-        return om_cli_fail(CMD, st);
-    if (rules) {
-        if (army[0])
-            return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
-        st = list_rules(rs, fmt);
-    } else if (!army[0] && !unit) {
-        st = list_armies(rs, fmt);
-    } else if (!unit) {
-        st = list_army(rs, army, fmt);
-    } else if (unit[0] == '\0' || strchr(unit, '/')) {
-        st = OM_ERROR(OM_ENOTFOUND, "expected RULESET/ARMY/UNIT, got '%s'", what);
-    } else {
-        st = list_unit(rs, army, unit, fmt);
-    }
+        return st;
+    if (rules)
+        return list_rules(rs, fmt);
+    if (!army[0] && !unit)
+        return list_armies(rs, fmt);
+    if (!unit)
+        return list_army(rs, army, fmt);
+    if (unit[0] == '\0' || strchr(unit, '/'))
+        return OM_ERROR(OM_ENOTFOUND, "expected RULESET/ARMY/UNIT, got '%s'", what);
+    return list_unit(rs, army, unit, fmt);
+}
+
+static int list_run(const om_cli_args *args)
+{
+    const list_args *a = args->values;
+    const char *what = args->n_operands ? args->operands[0] : NULL;
+    list_format fmt = (list_format)a->format;
+    om_status st;
+
+    if (a->options && (a->rules || what))
+        return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
+                                  "for every rule set)", a->rules ? "--rules" : "name");
+    if (a->rules && what && strchr(what, '/'))
+        return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
+    if (a->options)
+        st = list_options(fmt);
+    else if (!what)
+        st = a->rules ? list_rules(NULL, fmt) : list_rulesets(fmt);
+    else
+        st = list_what(what, a->rules, fmt);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
 }
+
+const om_cli_command om_cli_list = {
+    .name = "list",
+    .summary = "show the army lists: rule sets, armies, units, special rules",
+    .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
+             "oddsmaster list --rules [RULESET] [--format text|json]\n"
+             "oddsmaster list --options [--format text|json]",
+    .about =
+        "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
+        "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
+        "models, and the options a scenario may set under 'options:'.\n\n"
+        "  oddsmaster list                        rule sets and their number of armies\n"
+        "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
+        "                                         source\n"
+        "  oddsmaster list RULESET/ARMY           units and upgrades: id, name, type,\n"
+        "                                         Attacks (/shots), range, Hits, Armour,\n"
+        "                                         Command, size, points, min/max, rules\n"
+        "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
+        "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
+        "                                         or not, whether they change engagement\n"
+        "                                         dice, summary\n"
+        "  oddsmaster list --options              interpretations of ambiguous rules:\n"
+        "                                         name, ambiguity id, digest section,\n"
+        "                                         question, default (recommended) and\n"
+        "                                         other reading, switch or fixed\n\n"
+        "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
+        "simulated without them, and oddsmaster run warns about it.",
+    .more =
+        "Examples:\n"
+        "  oddsmaster list warmaster-revolution/empire\n"
+        "  oddsmaster list --rules warmaster-ancients --format json\n"
+        "  oddsmaster list --options",
+    .exits =
+        "  2  unknown rule set, army or unit\n"
+        "  4  internal error\n",
+    .options = list_options_table,
+    .n_options = sizeof list_options_table / sizeof list_options_table[0],
+    .values_size = sizeof(list_args),
+    .defaults = &list_defaults,
+    .min_operands = 0,
+    .max_operands = 1,
+    .operands = "a name",
+    .run = list_run,
+};

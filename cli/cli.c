@@ -1,0 +1,410 @@
+/*
+ * cli.c: the one option parser and help printer of every subcommand, the
+ * dispatch of the program, exit codes and error printing (cli.h).
+ *
+ * The parser builds getopt_long's tables from a command's option table, so
+ * every command accepts the same syntax (--name value, --name=value, -n value,
+ * -nvalue, "--" to end the options), and checks each value against the
+ * option's kind and limits with a message that names the option and what it
+ * accepts.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "om_version.h"
+
+/* Column at which option help starts in --help. */
+#define HELP_COLUMN 25
+
+/* Long-option codes of --help and --version (past every byte, so they never
+ * clash with an option letter), and the base of options without a letter. */
+enum { CODE_HELP = 1000, CODE_VERSION = 1001, CODE_OPTION = 1100 };
+
+int om_cli_exit_code(om_status st)
+{
+    switch (st) {
+    case OM_OK: return OM_EXIT_OK;
+    case OM_EINVAL:
+    case OM_EPARSE:
+    case OM_ENOTFOUND:
+    case OM_EUNSUPPORTED: return OM_EXIT_INPUT;
+    case OM_EIO:
+    case OM_EHDF5: return OM_EXIT_IO;
+    case OM_ENOMEM: return OM_EXIT_INTERNAL;
+    }
+    return OM_EXIT_INTERNAL;
+}
+
+int om_cli_fail(const char *cmd, om_status st)
+{
+    fprintf(stderr, "oddsmaster %s: error: %s\n", cmd,
+            om_error_message()[0] ? om_error_message() : om_status_name(st));
+    return om_cli_exit_code(st);
+}
+
+int om_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "oddsmaster %s: error: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'oddsmaster %s --help'.\n", cmd);
+    return OM_EXIT_USAGE;
+}
+
+void om_cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "oddsmaster %s: warning: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+bool om_cli_stderr_is_terminal(void) { return isatty(STDERR_FILENO) == 1; }
+
+/* ---------------------------------------------------------------------------
+ * Help.
+ */
+
+/* Print `text` with every line after the first indented by `indent` spaces. */
+static void print_indented(FILE *out, const char *text, int indent)
+{
+    for (const char *p = text; *p; p++) {
+        fputc(*p, out);
+        if (*p == '\n' && p[1] != '\0')
+            fprintf(out, "%*s", indent, "");
+    }
+}
+
+/* One option's line(s) of --help. */
+static void print_option(FILE *out, char letter, const char *name, const char *metavar,
+                         const char *help)
+{
+    char left[96];
+    int n = snprintf(left, sizeof left, "  %s%c%s--%s%s%s", letter ? "-" : " ",
+                     letter ? letter : ' ', letter ? ", " : "  ", name, metavar ? " " : "",
+                     metavar ? metavar : "");
+    if (n >= HELP_COLUMN - 1)
+        fprintf(out, "%s\n%*s", left, HELP_COLUMN, "");
+    else
+        fprintf(out, "%-*s", HELP_COLUMN, left);
+    print_indented(out, help, HELP_COLUMN);
+    fputc('\n', out);
+}
+
+/* The usage lines: each "oddsmaster ..." line aligned under the first, each
+ * continuation line (starting with spaces) as written. */
+static void print_usage(FILE *out, const char *usage)
+{
+    fputs("Usage: ", out);
+    for (const char *p = usage; *p; p++) {
+        fputc(*p, out);
+        if (*p == '\n' && p[1] != ' ')
+            fputs("       ", out);
+    }
+}
+
+void om_cli_print_help(const om_cli_command *cmd, FILE *out)
+{
+    print_usage(out, cmd->usage);
+    fprintf(out, "\n\n%s\n\nOptions:\n", cmd->about);
+    for (size_t i = 0; i < cmd->n_options; i++) {
+        const om_cli_option *o = &cmd->options[i];
+        print_option(out, o->letter, o->name, o->metavar, o->help);
+    }
+    print_option(out, 'h', "help", NULL, "show this help and exit");
+    print_option(out, 0, "version", NULL, "show the program version and exit");
+    if (cmd->more)
+        fprintf(out, "\n%s\n", cmd->more);
+    fprintf(out, "\nExit status:\n  0  success\n  1  bad command line (unknown option, missing "
+                 "or bad value)\n%s", cmd->exits ? cmd->exits : "");
+}
+
+/* ---------------------------------------------------------------------------
+ * Values.
+ */
+
+/* Parse a decimal integer of option `o` into *out within its limits. */
+static int parse_u64(const char *cmd, const om_cli_option *o, const char *text, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long v;
+    bool digits = text[0] != '\0' && text[0] != '-' && text[0] != '+';
+    errno = 0;
+    v = digits ? strtoull(text, &end, 10) : 0;
+    if (!digits || errno != 0 || end == text || *end != '\0' || v < o->min || v > o->max) {
+        if (o->max == UINT64_MAX)
+            return om_cli_usage_error(cmd, "--%s needs an integer of at least %llu, got '%s'",
+                                      o->name, (unsigned long long)o->min, text);
+        return om_cli_usage_error(cmd, "--%s needs an integer from %llu to %llu, got '%s'",
+                                  o->name, (unsigned long long)o->min,
+                                  (unsigned long long)o->max, text);
+    }
+    *out = v;
+    return 0;
+}
+
+/* Parse a number of option `o`, strictly between its limits. */
+static int parse_real(const char *cmd, const om_cli_option *o, const char *text, double *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v) || !(v > o->lo && v < o->hi))
+        return om_cli_usage_error(cmd, "--%s needs a number between %g and %g, got '%s'",
+                                  o->name, o->lo, o->hi, text);
+    *out = v;
+    return 0;
+}
+
+/* Parse one of the option's words into its index. */
+static int parse_choice(const char *cmd, const om_cli_option *o, const char *text,
+                        unsigned *out)
+{
+    char known[256] = "";
+    for (unsigned i = 0; o->choices[i]; i++) {
+        if (strcmp(text, o->choices[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+        if (strlen(known) + strlen(o->choices[i]) + 3 < sizeof known) {
+            strcat(known, i ? (o->choices[i + 1] ? ", " : " or ") : "");
+            strcat(known, o->choices[i]);
+        }
+    }
+    return om_cli_usage_error(cmd, "--%s must be %s, got '%s'", o->name, known, text);
+}
+
+/* Store the value of option `o` (text `arg`, NULL for a flag) into `values`. */
+static int store(const char *cmd, const om_cli_option *o, const char *arg, char *values)
+{
+    void *at = values + o->offset;
+    switch (o->value) {
+    case OM_CLI_FLAG: *(bool *)at = true; return 0;
+    case OM_CLI_U64: return parse_u64(cmd, o, arg, at);
+    case OM_CLI_REAL: return parse_real(cmd, o, arg, at);
+    case OM_CLI_CHOICE: return parse_choice(cmd, o, arg, at);
+    case OM_CLI_TEXT:
+        if (arg[0] == '\0')
+            return om_cli_usage_error(cmd, "--%s needs a value, got an empty one", o->name);
+        *(const char **)at = arg;
+        return 0;
+    case OM_CLI_TEXTS: {
+        om_cli_texts *t = at;
+        if (arg[0] == '\0')
+            return om_cli_usage_error(cmd, "--%s needs a value, got an empty one", o->name);
+        if (t->count == OM_CLI_TEXTS_MAX)
+            return om_cli_usage_error(cmd, "--%s may be given at most %d times", o->name,
+                                      OM_CLI_TEXTS_MAX);
+        t->value[t->count++] = arg;
+        return 0;
+    }
+    }
+    return om_cli_usage_error(cmd, "--%s: unknown kind of value", o->name);
+}
+
+/* ---------------------------------------------------------------------------
+ * Parsing.
+ */
+
+/* "oddsmaster ARGV..." as one new string, for the provenance of the files a
+ * command writes; NULL when out of memory. */
+static char *command_line(int argc, char **argv)
+{
+    size_t len = sizeof "oddsmaster";
+    char *s;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    if ((s = malloc(len)) == NULL)
+        return NULL;
+    strcpy(s, "oddsmaster");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+/* The usage error for what getopt_long returned for an unknown option or a
+ * missing value. */
+static int getopt_error(const char *cmd, int code, char **argv)
+{
+    if (code == ':')
+        return om_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    if (optopt != 0 && optopt < CODE_HELP)
+        return om_cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return om_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int om_cli_parse(const om_cli_command *cmd, int argc, char **argv, om_cli_args *args)
+{
+    struct option longopts[OM_CLI_OPTIONS_MAX + 3];
+    char shortopts[2 * OM_CLI_OPTIONS_MAX + 4] = ":h";
+    size_t ns = strlen(shortopts);
+    int code, rc;
+
+    if (cmd->n_options > OM_CLI_OPTIONS_MAX)
+        return om_cli_usage_error(cmd->name, "too many options in the command table");
+    memcpy(args->values, cmd->defaults, cmd->values_size);
+    memset(args->given, 0, sizeof args->given);
+    args->command_line = NULL;
+    for (size_t i = 0; i < cmd->n_options; i++) {
+        const om_cli_option *o = &cmd->options[i];
+        int has_arg = o->value == OM_CLI_FLAG ? no_argument : required_argument;
+        longopts[i] = (struct option){o->name, has_arg, NULL, (int)(CODE_OPTION + i)};
+        if (o->letter) {
+            shortopts[ns++] = o->letter;
+            if (has_arg == required_argument)
+                shortopts[ns++] = ':';
+        }
+    }
+    shortopts[ns] = '\0';
+    longopts[cmd->n_options] = (struct option){"help", no_argument, NULL, CODE_HELP};
+    longopts[cmd->n_options + 1] = (struct option){"version", no_argument, NULL, CODE_VERSION};
+    longopts[cmd->n_options + 2] = (struct option){NULL, 0, NULL, 0};
+
+    /* optind = 0 reinitialises getopt completely (glibc, musl); opterr = 0 and
+     * the leading ':' let every error come out once, in the command's format. */
+    optind = 0;
+    opterr = 0;
+    while ((code = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        const om_cli_option *o = NULL;
+        size_t i = 0;
+        if (code == 'h' || code == CODE_HELP) {
+            om_cli_print_help(cmd, stdout);
+            return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
+        }
+        if (code == CODE_VERSION) {
+            printf("oddsmaster %s\n", OM_VERSION);
+            return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
+        }
+        if (code >= CODE_OPTION) {
+            i = (size_t)(code - CODE_OPTION);
+            o = &cmd->options[i];
+        } else {
+            for (i = 0; i < cmd->n_options; i++)
+                if (cmd->options[i].letter == code)
+                    break;
+            if (i < cmd->n_options)
+                o = &cmd->options[i];
+        }
+        if (o == NULL)
+            return getopt_error(cmd->name, code, argv);
+        if ((rc = store(cmd->name, o, optarg, args->values)) != 0)
+            return rc;
+        args->given[i] = true;
+    }
+    args->n_operands = argc - optind;
+    args->operands = argv + optind;
+    if (args->n_operands < cmd->min_operands)
+        return om_cli_usage_error(cmd->name, "missing %s", cmd->operands);
+    if (args->n_operands > cmd->max_operands)
+        return om_cli_usage_error(cmd->name, "unexpected argument '%s'%s",
+                                  args->operands[cmd->max_operands],
+                                  cmd->max_operands ? " (too many operands)" : "");
+    if ((args->command_line = command_line(argc, argv)) == NULL) {
+        fprintf(stderr, "oddsmaster %s: error: out of memory\n", cmd->name);
+        return OM_EXIT_INTERNAL;
+    }
+    return -1;
+}
+
+void om_cli_args_release(om_cli_args *args)
+{
+    free(args->command_line);
+    args->command_line = NULL;
+}
+
+bool om_cli_given(const om_cli_command *cmd, const om_cli_args *args, const char *name)
+{
+    for (size_t i = 0; i < cmd->n_options; i++)
+        if (strcmp(cmd->options[i].name, name) == 0)
+            return args->given[i];
+    return false;
+}
+
+/* ---------------------------------------------------------------------------
+ * The program.
+ */
+
+static void print_program_help(const om_cli_command *const *commands, size_t n, FILE *out)
+{
+    fprintf(out,
+            "oddsmaster %s: what are the odds? Monte Carlo odds for tabletop battles.\n\n"
+            "Usage: oddsmaster COMMAND [OPTIONS]\n"
+            "       oddsmaster COMMAND --help\n\n"
+            "Commands:\n", OM_VERSION);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(out,
+            "\nOptions:\n"
+            "  -h, --help     show this help\n"
+            "  --version      show the program version\n\n"
+            "Quick start:\n"
+            "  oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
+            "  oddsmaster summary knights.h5 --format json\n"
+            "  oddsmaster list warmaster-revolution/empire   # units to name with from:\n\n"
+            "Exit codes: 0 success, 1 bad command line, 2 bad input file, 3 file I/O or\n"
+            "corrupt result file, 4 internal error.\n");
+}
+
+/* Parse and run one command; its exit code. */
+static int run_command(const om_cli_command *cmd, int argc, char **argv)
+{
+    om_cli_args args = {0};
+    void *values = malloc(cmd->values_size ? cmd->values_size : 1);
+    int rc;
+    if (values == NULL) {
+        fprintf(stderr, "oddsmaster %s: error: out of memory\n", cmd->name);
+        return OM_EXIT_INTERNAL;
+    }
+    args.values = values;
+    rc = om_cli_parse(cmd, argc, argv, &args);
+    if (rc == -1)
+        rc = cmd->run(&args);
+    om_cli_args_release(&args);
+    free(values);
+    return rc;
+}
+
+int om_cli_main(const om_cli_command *const *commands, size_t n, int argc, char **argv)
+{
+    /* Library code reports GSL failures through status codes, never aborts. */
+    gsl_set_error_handler_off();
+    if (argc < 2) {
+        print_program_help(commands, n, stderr);
+        return OM_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (strcmp(argv[1], "help") == 0 && argc > 2)
+            for (size_t i = 0; i < n; i++)
+                if (strcmp(argv[2], commands[i]->name) == 0) {
+                    om_cli_print_help(commands[i], stdout);
+                    return OM_EXIT_OK;
+                }
+        print_program_help(commands, n, stdout);
+        return OM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("oddsmaster %s\n", OM_VERSION);
+        return OM_EXIT_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(argv[1], commands[i]->name) == 0)
+            return run_command(commands[i], argc - 1, argv + 1);
+    fprintf(stderr, "oddsmaster: error: unknown command '%s'\n\n", argv[1]);
+    print_program_help(commands, n, stderr);
+    return OM_EXIT_USAGE;
+}

@@ -1,0 +1,152 @@
+/*
+ * cli.h: the command line of the oddsmaster program, in one place.
+ *
+ * Every subcommand is one om_cli_command: its name, its help text, a table of
+ * its options (each with its kind of value, its limits, where it is stored and
+ * one line of help) and the function that does the work. One parser
+ * (om_cli_parse, cli.c) reads every command's options from its table, checks
+ * each value against the option's limits with a message naming the option,
+ * answers --help (generated from the table and the command's own text) and
+ * --version, and hands the command a filled argument struct; main.c holds the
+ * table of commands. Errors are printed once, to stderr, as
+ * "oddsmaster NAME: error: MESSAGE", and every outcome maps to a documented
+ * exit code (README "Exit codes").
+ */
+#ifndef OM_CLI_H
+#define OM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "status.h"
+
+/* Documented exit codes (README "Exit codes"). */
+enum {
+    OM_EXIT_OK = 0,       /* success */
+    OM_EXIT_USAGE = 1,    /* bad command line: unknown option, missing or bad value */
+    OM_EXIT_INPUT = 2,    /* bad input file: malformed, unknown name, impossible value */
+    OM_EXIT_IO = 3,       /* cannot read or write a file; corrupt result file */
+    OM_EXIT_INTERNAL = 4  /* out of memory or an unexpected failure */
+};
+
+/* What an option's value is, and how it is stored in the command's arguments. */
+typedef enum om_cli_value {
+    OM_CLI_FLAG = 0, /* no value: sets a bool to true */
+    OM_CLI_U64,      /* a decimal integer in [min, max]: uint64_t */
+    OM_CLI_REAL,     /* a number strictly between lo and hi: double */
+    OM_CLI_TEXT,     /* any non-empty text: const char * (into argv) */
+    OM_CLI_CHOICE,   /* one word of `choices`: unsigned, its index */
+    OM_CLI_TEXTS     /* text, repeatable: appended to an om_cli_texts */
+} om_cli_value;
+
+/* Most values a repeatable option keeps. */
+#define OM_CLI_TEXTS_MAX 64
+
+/* The values of a repeatable option, in the order given. */
+typedef struct om_cli_texts {
+    size_t count;                        /* values given */
+    const char *value[OM_CLI_TEXTS_MAX]; /* each value (into argv) */
+} om_cli_texts;
+
+/* One option of a command. */
+typedef struct om_cli_option {
+    const char *name;      /* long name without the dashes, e.g. "trials" */
+    char letter;           /* short option letter, 0 for none */
+    om_cli_value value;    /* kind of value */
+    size_t offset;         /* where the value goes in the command's argument struct */
+    const char *metavar;   /* the value in the help, e.g. "N" (NULL for a flag) */
+    const char *help;      /* its help: one or more lines joined by '\n' */
+    uint64_t min, max;     /* OM_CLI_U64: accepted range, both included */
+    double lo, hi;         /* OM_CLI_REAL: accepted range, both excluded */
+    const char *const *choices; /* OM_CLI_CHOICE: the words, NULL-terminated */
+} om_cli_option;
+
+/* Most options one command may have. */
+#define OM_CLI_OPTIONS_MAX 32
+
+/* The parsed command line of a command. */
+typedef struct om_cli_args {
+    void *values;                    /* the command's argument struct, filled */
+    bool given[OM_CLI_OPTIONS_MAX];  /* given[i]: option i of the table was given */
+    int n_operands;                  /* operands after the options */
+    char **operands;                 /* the operands (into argv) */
+    char *command_line;              /* "oddsmaster CMD ARGS..." for provenance (owned) */
+} om_cli_args;
+
+/* A subcommand. */
+typedef struct om_cli_command {
+    const char *name;         /* e.g. "run" */
+    const char *summary;      /* one line for `oddsmaster --help` */
+    const char *usage;        /* the usage line(s), each starting "oddsmaster NAME" */
+    const char *about;        /* what it does: paragraphs printed after the usage */
+    const char *more;         /* printed after the options: outputs, examples (or NULL) */
+    const char *exits;        /* "Exit status:" lines specific to the command */
+    const om_cli_option *options; /* its options (--help and --version are added) */
+    size_t n_options;         /* entries of options */
+    size_t values_size;       /* size of its argument struct */
+    const void *defaults;     /* the argument struct before any option (values_size bytes) */
+    int min_operands, max_operands; /* operands accepted */
+    const char *operands;     /* what the operands are, for "missing ..." messages */
+    int (*run)(const om_cli_args *args); /* does the work; returns an exit code */
+} om_cli_command;
+
+/*
+ * om_cli_main: the program: dispatch argv[1] to the command of that name in
+ * `commands`, parse its options, run it. Handles `oddsmaster`, `--help`,
+ * `help CMD` and `--version`. Returns the exit code.
+ */
+int om_cli_main(const om_cli_command *const *commands, size_t n, int argc, char **argv);
+
+/*
+ * om_cli_parse: parse argv (argv[0] is the command name) by cmd's option
+ * table into args (whose `values` must point to values_size bytes). Returns
+ * -1 when the command should run, or an exit code when parsing ended it:
+ * OM_EXIT_OK after printing --help or --version, OM_EXIT_USAGE after printing
+ * a usage error. On -1, free args with om_cli_args_release.
+ */
+int om_cli_parse(const om_cli_command *cmd, int argc, char **argv, om_cli_args *args);
+
+/* Free what om_cli_parse allocated in args (not args->values). */
+void om_cli_args_release(om_cli_args *args);
+
+/* Whether option `name` of cmd was given on the command line. */
+bool om_cli_given(const om_cli_command *cmd, const om_cli_args *args, const char *name);
+
+/* Print cmd's help (usage, about, options generated from its table, more,
+ * exit status) to `out`. */
+void om_cli_print_help(const om_cli_command *cmd, FILE *out);
+
+/* Map a status to its exit code (OM_OK -> 0, EPARSE/EINVAL/ENOTFOUND -> 2, ...). */
+int om_cli_exit_code(om_status st);
+
+/* Print "oddsmaster CMD: error: <last error message>" and return om_cli_exit_code(st). */
+int om_cli_fail(const char *cmd, om_status st);
+
+/* Print "oddsmaster CMD: error: MESSAGE" and a hint to use --help; return OM_EXIT_USAGE. */
+int om_cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Print "oddsmaster CMD: warning: MESSAGE" to stderr. */
+void om_cli_warn(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Whether standard error is a terminal (progress lines are drawn only there). */
+bool om_cli_stderr_is_terminal(void);
+
+/* The subcommands (each in its cmd_NAME.c). */
+extern const om_cli_command om_cli_run;
+extern const om_cli_command om_cli_summary;
+extern const om_cli_command om_cli_list;
+extern const om_cli_command om_cli_matrix;
+extern const om_cli_command om_cli_efficiency;
+extern const om_cli_command om_cli_chart;
+
+#endif /* OM_CLI_H */

@@ -1,0 +1,78 @@
+/*
+ * cmd_summary.c: `oddsmaster summary`, the report of a result file as text,
+ * JSON or CSV (analysis/summary.h).
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "summary.h"
+
+/* The arguments of `summary`. */
+typedef struct summary_args {
+    unsigned format;   /* om_summary_format: text, json, csv */
+    double confidence; /* confidence of every interval */
+} summary_args;
+
+static const char *const format_names[] = {"text", "json", "csv", NULL};
+
+static const om_cli_option summary_options[] = {
+    {.name = "format", .letter = 'f', .value = OM_CLI_CHOICE,
+     .offset = offsetof(summary_args, format), .metavar = "FORMAT", .choices = format_names,
+     .help = "text (default): a readable report;\n"
+             "json: one object, schema \"" OM_SUMMARY_SCHEMA "\";\n"
+             "csv: one row per field and value"},
+    {.name = "confidence", .letter = 'c', .value = OM_CLI_REAL,
+     .offset = offsetof(summary_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
+     .help = "confidence of the intervals, 0 < C < 1 (default 0.95)"},
+};
+
+static const summary_args summary_defaults = {
+    .format = OM_SUMMARY_TEXT, .confidence = OM_SUMMARY_CONFIDENCE};
+
+static int summary_run(const om_cli_args *args)
+{
+    const summary_args *a = args->values;
+    om_status st = om_summary_print_file(args->operands[0], (om_summary_format)a->format,
+                                         a->confidence, stdout);
+    return st == OM_OK ? OM_EXIT_OK : om_cli_fail("summary", st);
+}
+
+const om_cli_command om_cli_summary = {
+    .name = "summary",
+    .summary = "print win/draw/lose odds and distributions from a result file",
+    .usage = "oddsmaster summary FILE.h5 [--format text|json|csv] [--confidence C]",
+    .about =
+        "Summarise a result file written by 'oddsmaster run': the chance that each\n"
+        "side wins, draws or loses, and for every per-trial field its mean, standard\n"
+        "deviation, full distribution and the chance of at least k, each probability\n"
+        "with a Wilson score interval. The file is read in chunks, so any number of\n"
+        "trials fits in a few megabytes of memory.",
+    .more =
+        "Output:\n"
+        "  header     file, title, rule set, kind, units and points, trials, seed,\n"
+        "             program version\n"
+        "  outcome    per side P(win), P(draw), P(lose) with intervals (combat runs)\n"
+        "  fields     per count field (hits_on_b, stands_lost_a, retreat_cm, ...):\n"
+        "             mean, sd (of the simulated values), P(=k) and P(>=k) for each k\n"
+        "             up to the largest value seen, with the interval of P(>=k)\n"
+        "  flags      destroyed_b, confused_b, routed_b, ...: P(set) with interval\n"
+        "  JSON keys  schema, file, title, ruleset, kind, trials, seed (a string if\n"
+        "             above 2^63-1), program_version, units, outcome, fields,\n"
+        "             confidence\n"
+        "  CSV        columns field,k,p_equal,p_at_least,lo,hi where lo,hi bound\n"
+        "             p_at_least; rows win_a, draw_a, lose_a, win_b, draw_b, lose_b\n"
+        "             (k = 1) hold the outcome probabilities",
+    .exits =
+        "  3  the file cannot be read, is not HDF5, or is not a valid result file;\n"
+        "     or the output cannot be written\n"
+        "  4  out of memory or an unexpected failure\n",
+    .options = summary_options,
+    .n_options = sizeof summary_options / sizeof summary_options[0],
+    .values_size = sizeof(summary_args),
+    .defaults = &summary_defaults,
+    .min_operands = 1,
+    .max_operands = 1,
+    .operands = "the result file (FILE.h5)",
+    .run = summary_run,
+};
