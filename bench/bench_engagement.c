@@ -19,7 +19,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "run.h"
-#include "scenario.h"
+#include "wm_scenario.h"
 
 /* Each configuration runs this many times; the fastest run is reported. */
 #define REPEATS 3
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 {
     uint64_t fast_trials = argc > 2 ? strtoull(argv[2], NULL, 10) : 8000000u;
     uint64_t plain_trials = argc > 3 ? strtoull(argv[3], NULL, 10) : 800000u;
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *p = NULL;
     om_run_tally tf, tp;
     double f1, f2, p1, p2;
@@ -64,8 +64,8 @@ int main(int argc, char **argv)
 
     gsl_set_error_handler_off();
     st = argc > 1 && strcmp(argv[1], "-") != 0
-             ? om_scenario_load_file(argv[1], &sc)
-                  : om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_text(),
+             ? om_wm_scenario_load_file(argv[1], &sc)
+                  : om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_text(),
                                           strlen(om_scenario_default_text()), &sc);
     if (st == OM_OK)
         st = om_wm_prepare_alloc(&sc->engagement, &p);
@@ -90,6 +90,6 @@ int main(int argc, char **argv)
            (double)tf.winner[OM_WM_SIDE_A] / (double)tf.trials,
            (double)tp.winner[OM_WM_SIDE_A] / (double)tp.trials);
     om_wm_prepared_free(p);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
     return 0;
 }

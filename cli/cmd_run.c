@@ -15,7 +15,7 @@
 #include "options.h"
 #include "rng.h"
 #include "run.h"
-#include "scenario.h"
+#include "wm_scenario.h"
 #include "summary.h"
 
 #define CMD "run"
@@ -108,15 +108,15 @@ static int run_run(const om_cli_args *args)
     const run_args *a = args->values;
     const char *scenario_path = args->n_operands ? args->operands[0] : NULL;
     const char *output = a->output;
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *prep = NULL;
     om_h5_writer *writer = NULL;
     char *options = NULL, *out_path = NULL;
     om_status st;
     int rc;
 
-    st = scenario_path ? om_scenario_load_file(scenario_path, &sc)
-                       : om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME,
+    st = scenario_path ? om_wm_scenario_load_file(scenario_path, &sc)
+                       : om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME,
                                                om_scenario_default_text(),
                                                strlen(om_scenario_default_text()), &sc);
     if (st == OM_OK && !a->quiet)
@@ -167,7 +167,7 @@ static int run_run(const om_cli_args *args)
     free(out_path);
     free(options);
     om_wm_prepared_free(prep);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
     return rc;
 }
 

@@ -213,7 +213,7 @@
  * invalid YAML it is where libyaml stopped, and PATH is the innermost key
  * being read there. A PATH of "(document)" means the file as a whole.
  */
-#include "scenario.h"
+#include "wm_scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1202,28 +1202,28 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
 }
 
 /*
- * om_scenario_load_text: see scenario.h. The text is copied (s->text), so the
+ * om_wm_scenario_load_text: see scenario.h. The text is copied (s->text), so the
  * caller keeps ownership of `text`. Thread-safe: all state is on the stack
  * (libcyaml's log context included) and errors go to the per-thread slot.
  * Errors: OM_EINVAL (NULL argument, impossible value), OM_EPARSE, OM_ENOTFOUND,
  * OM_EUNSUPPORTED, OM_ENOMEM, each with a "SOURCE:LINE: field 'PATH': REASON"
  * message.
  */
-om_status om_scenario_load_text(const char *source, const char *text, size_t len,
-                                om_scenario **out)
+om_status om_wm_scenario_load_text(const char *source, const char *text, size_t len,
+                                om_wm_scenario **out)
 {
     raw_scenario *raw = NULL;
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     om_yaml_ctx c;
     om_status st;
 
     if (!out)
-        return OM_ERROR(OM_EINVAL, "om_scenario_load_text: out is NULL");
+        return OM_ERROR(OM_EINVAL, "om_wm_scenario_load_text: out is NULL");
     *out = NULL;
     if (!source)
         source = SOURCE_UNNAMED;
     if (!text && len > 0)
-        return OM_ERROR(OM_EINVAL, "%s: om_scenario_load_text: text is NULL", source);
+        return OM_ERROR(OM_EINVAL, "%s: om_wm_scenario_load_text: text is NULL", source);
     if (!text)
         text = "";
 
@@ -1267,37 +1267,37 @@ om_status om_scenario_load_text(const char *source, const char *text, size_t len
 
 fail:
     om_yaml_free(&scenario_doc, raw);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
     return st;
 }
 
 /*
- * om_scenario_load_file: see scenario.h. Reads the whole file, then loads it
- * as om_scenario_load_text with `path` as the source name. Errors: OM_EIO
- * ("PATH: cannot read: strerror"), plus those of om_scenario_load_text.
+ * om_wm_scenario_load_file: see scenario.h. Reads the whole file, then loads it
+ * as om_wm_scenario_load_text with `path` as the source name. Errors: OM_EIO
+ * ("PATH: cannot read: strerror"), plus those of om_wm_scenario_load_text.
  */
-om_status om_scenario_load_file(const char *path, om_scenario **out)
+om_status om_wm_scenario_load_file(const char *path, om_wm_scenario **out)
 {
     char *buf = NULL;
     size_t len = 0;
     om_status st;
 
     if (!out)
-        return OM_ERROR(OM_EINVAL, "om_scenario_load_file: out is NULL");
+        return OM_ERROR(OM_EINVAL, "om_wm_scenario_load_file: out is NULL");
     *out = NULL;
     if (!path)
-        return OM_ERROR(OM_EINVAL, "om_scenario_load_file: path is NULL");
+        return OM_ERROR(OM_EINVAL, "om_wm_scenario_load_file: path is NULL");
     if ((st = om_yaml_read_file(path, &buf, &len)))
         return st;
-    st = om_scenario_load_text(path, buf, len, out);
+    st = om_wm_scenario_load_text(path, buf, len, out);
     free(buf);
     return st;
 }
 
 /*
- * om_scenario_free: free a scenario and the strings it owns. NULL is allowed.
+ * om_wm_scenario_free: free a scenario and the strings it owns. NULL is allowed.
  */
-void om_scenario_free(om_scenario *s)
+void om_wm_scenario_free(om_wm_scenario *s)
 {
     if (!s)
         return;
@@ -1310,7 +1310,7 @@ void om_scenario_free(om_scenario *s)
 /*
  * om_scenario_default_text: the embedded default scenario (default.yaml),
  * NUL-terminated, in static storage. Load it with
- * om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, t, strlen(t), &s).
+ * om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, t, strlen(t), &s).
  */
 const char *om_scenario_default_text(void)
 {

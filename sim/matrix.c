@@ -17,7 +17,7 @@
 #include "army.h"
 #include "rng.h"
 #include "run.h"
-#include "scenario.h"
+#include "wm_scenario.h"
 
 /* The situations of issue #5: who charges, who shoots first, who defends. A's
  * keys and B's keys are scenario side keys; shooting and defending keys are
@@ -262,7 +262,7 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
                                   unsigned threads, om_matrix_cell *cell)
 {
     char source[256], *text = om_matrix_cell_scenario(spec, s, r, c);
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *p = NULL;
     om_run_config cfg = {.seed = om_matrix_cell_seed(spec->seed, s, r, c),
                          .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
@@ -274,12 +274,12 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
         return OM_ERROR(OM_ENOMEM, "out of memory writing a matrix cell");
     snprintf(source, sizeof source, "<matrix cell %s: %s vs %s>", spec->situations[s]->name,
              spec->rows->members[r].unit, spec->cols->members[c].unit);
-    st = om_scenario_load_text(source, text, strlen(text), &sc);
+    st = om_wm_scenario_load_text(source, text, strlen(text), &sc);
     free(text);
     if (st == OM_OK)
         st = om_wm_prepare_alloc(&sc->engagement, &p);
     if (st != OM_OK) {
-        om_scenario_free(sc);
+        om_wm_scenario_free(sc);
         return st;
     }
     for (int i = 0; i < 2; i++) {
@@ -302,7 +302,7 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
         }
     }
     om_wm_prepared_free(p);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
     return st;
 }
 

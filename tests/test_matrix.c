@@ -10,7 +10,7 @@
 
 #include "matrix.h"
 #include "run.h"
-#include "scenario.h"
+#include "wm_scenario.h"
 
 static om_matrix_list *list(const char *ruleset, const char *spec)
 {
@@ -69,9 +69,9 @@ Test(matrix, cell_scenarios_load_and_adapt_to_the_units)
     for (size_t s = 0; s < 3; s++)
         for (size_t c = 0; c < 2; c++) {
             char *text = om_matrix_cell_scenario(&sp, s, 0, c);
-            om_scenario *sc = NULL;
+            om_wm_scenario *sc = NULL;
             cr_assert_not_null(text);
-            cr_expect_eq(om_scenario_load_text("cell", text, strlen(text), &sc), OM_OK,
+            cr_expect_eq(om_wm_scenario_load_text("cell", text, strlen(text), &sc), OM_OK,
                          "%s\n%s", om_error_message(), text);
             if (sc) {
                 const om_wm_side *b = &sc->engagement.side[1];
@@ -81,7 +81,7 @@ Test(matrix, cell_scenarios_load_and_adapt_to_the_units)
                 cr_expect_eq(b->shoots_first, xbows && s == 2);
                 cr_expect_eq(b->position == OM_WM_DEFENDED, xbows && s == 1);
             }
-            om_scenario_free(sc);
+            om_wm_scenario_free(sc);
             free(text);
         }
     cr_expect_neq(om_matrix_cell_seed(42, 0, 0, 0), om_matrix_cell_seed(42, 0, 0, 1));
@@ -119,14 +119,14 @@ Test(matrix, cell_equals_a_separate_run)
     om_matrix_spec sp = spec_of(rows, cols, sits, 2);
     om_matrix_cell cell;
     char *text = om_matrix_cell_scenario(&sp, 1, 1, 0);
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *p = NULL;
     counts c = {0};
     om_run_config cfg = {.trials = sp.trials, .seed = om_matrix_cell_seed(sp.seed, 1, 1, 0),
                          .threads = 1};
 
     cr_assert_eq(om_matrix_simulate_cell(&sp, 1, 1, 0, 2, &cell), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_scenario_load_text("cell", text, strlen(text), &sc), OM_OK);
+    cr_assert_eq(om_wm_scenario_load_text("cell", text, strlen(text), &sc), OM_OK);
     cr_assert_eq(om_wm_prepare_alloc(&sc->engagement, &p), OM_OK);
     cr_assert_eq(om_run_simulate(p, &cfg, count_rows, &c, NULL), OM_OK);
     cr_expect_eq(cell.trials, c.n);
@@ -135,7 +135,7 @@ Test(matrix, cell_equals_a_separate_run)
     cr_expect_eq(cell.wins_col, c.b);
     cr_expect_gt(cell.points_lost_row_sum + cell.points_lost_col_sum, 0.0);
     om_wm_prepared_free(p);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
     free(text);
     om_matrix_list_free(rows);
     om_matrix_list_free(cols);

@@ -16,7 +16,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "scenario.h"
+#include "wm_scenario.h"
 
 #define SCENARIO_DIR OM_TEST_DATA "/scenarios"
 
@@ -44,12 +44,12 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Load tests/data/scenarios/good/NAME.yaml, which must succeed. */
-static om_scenario *load_good(const char *name)
+static om_wm_scenario *load_good(const char *name)
 {
     char path[TEST_BUF];
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     snprintf(path, sizeof path, "%s/good/%s.yaml", SCENARIO_DIR, name);
-    om_status st = om_scenario_load_file(path, &s);
+    om_status st = om_wm_scenario_load_file(path, &s);
     cr_assert_eq(st, OM_OK, "%s: status %d: %s", path, st, om_error_message());
     cr_assert_not_null(s);
     return s;
@@ -80,10 +80,10 @@ static void expect_bad(const char *name, om_status code, int line, const char *f
                        const char *fragment)
 {
     char path[TEST_BUF];
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     snprintf(path, sizeof path, "%s/bad/%s.yaml", SCENARIO_DIR, name);
     om_error_clear();
-    om_status st = om_scenario_load_file(path, &s);
+    om_status st = om_wm_scenario_load_file(path, &s);
     cr_assert_null(s, "%s: no scenario may be returned on error", path);
     check_message(st, code, path, line, field, fragment);
 }
@@ -119,9 +119,9 @@ static const char armour_template[] =
 Test(scenario, default_embedded)
 {
     const char *text = om_scenario_default_text();
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     cr_assert_not_null(text);
-    om_status st = om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, text, strlen(text), &s);
+    om_status st = om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, text, strlen(text), &s);
     cr_assert_eq(st, OM_OK, "%s", om_error_message());
 
     const om_wm_engagement *e = &s->engagement;
@@ -152,7 +152,7 @@ Test(scenario, default_embedded)
     cr_assert_eq(b->unit.points, 45);
     cr_assert_not(b->charging);
     cr_assert_eq(b->position, OM_WM_OPEN);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, default_text_is_default_yaml)
@@ -167,7 +167,7 @@ Test(scenario, defaults)
 {
     char path[TEST_BUF];
     size_t len;
-    om_scenario *s = load_good("minimal");
+    om_wm_scenario *s = load_good("minimal");
     snprintf(path, sizeof path, "%s/good/minimal.yaml", SCENARIO_DIR);
     char *file = slurp(path, &len);
     cr_assert_str_eq(s->source, path);
@@ -214,12 +214,12 @@ Test(scenario, defaults)
     cr_assert_eq(s->engagement.side[1].unit.pace_cm, 20, "infantry pace");
     cr_assert_eq(s->engagement.side[1].unit.attacks, 5);
     cr_assert_eq(s->engagement.side[1].unit.armour, 5);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, every_key_given)
 {
-    om_scenario *s = load_good("full");
+    om_wm_scenario *s = load_good("full");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     const om_wm_options *o = &s->engagement.options;
     cr_assert_str_eq(s->title, "Knights charge Bowmen behind a hedge");
@@ -276,12 +276,12 @@ Test(scenario, every_key_given)
     cr_assert_eq(b->side_strikers, 0);
     cr_assert_not(b->long_base);
     cr_assert(b->dense_terrain);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, volley_and_range_default)
 {
-    om_scenario *s = load_good("volley");
+    om_wm_scenario *s = load_good("volley");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(s->engagement.kind, OM_WM_KIND_VOLLEY);
     cr_assert_eq(a->shots, 1);
@@ -289,7 +289,7 @@ Test(scenario, volley_and_range_default)
     cr_assert_eq(a->armour, 0, "armour: 0");
     cr_assert_eq(b->armour, 0, "armour: \"-\"");
     cr_assert_str_eq(s->title, "Crossbowmen vs Orc Boyz");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, armour_spellings)
@@ -303,13 +303,13 @@ Test(scenario, armour_spellings)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[TEST_BUF];
-        om_scenario *s = NULL;
+        om_wm_scenario *s = NULL;
         snprintf(text, sizeof text, armour_template, cases[i].written);
-        om_status st = om_scenario_load_text("armour.yaml", text, strlen(text), &s);
+        om_status st = om_wm_scenario_load_text("armour.yaml", text, strlen(text), &s);
         cr_assert_eq(st, OM_OK, "armour: %s: %s", cases[i].written, om_error_message());
         cr_assert_eq(s->engagement.side[0].unit.armour, cases[i].save, "armour: %s",
                      cases[i].written);
-        om_scenario_free(s);
+        om_wm_scenario_free(s);
     }
 }
 
@@ -325,9 +325,9 @@ Test(scenario, armour_spellings_rejected)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[TEST_BUF];
-        om_scenario *s = NULL;
+        om_wm_scenario *s = NULL;
         snprintf(text, sizeof text, armour_template, cases[i].written);
-        om_status st = om_scenario_load_text("armour.yaml", text, strlen(text), &s);
+        om_status st = om_wm_scenario_load_text("armour.yaml", text, strlen(text), &s);
         cr_assert_null(s);
         check_message(st, cases[i].code, "armour.yaml", 4, "a.unit.armour", NULL);
     }
@@ -336,20 +336,20 @@ Test(scenario, armour_spellings_rejected)
 Test(scenario, load_text_names_source)
 {
     char text[TEST_BUF];
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     snprintf(text, sizeof text, armour_template, "4+");
-    cr_assert_eq(om_scenario_load_text("my scenario", text, strlen(text), &s), OM_OK);
+    cr_assert_eq(om_wm_scenario_load_text("my scenario", text, strlen(text), &s), OM_OK);
     cr_assert_str_eq(s->source, "my scenario");
     cr_assert_str_eq(s->text, text);
     cr_assert_str_eq(s->title, "A vs B");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 
     snprintf(text, sizeof text, armour_template, "heavy");
-    om_status st = om_scenario_load_text("my scenario", text, strlen(text), &s);
+    om_status st = om_wm_scenario_load_text("my scenario", text, strlen(text), &s);
     cr_assert_null(s);
     check_message(st, OM_EPARSE, "my scenario", 4, "a.unit.armour", "'heavy'");
 
-    st = om_scenario_load_text(NULL, text, strlen(text), &s);
+    st = om_wm_scenario_load_text(NULL, text, strlen(text), &s);
     check_message(st, OM_EPARSE, "<text>", 4, "a.unit.armour", NULL);
 }
 
@@ -357,25 +357,25 @@ Test(scenario, load_text_reads_len_bytes)
 {
     /* Bytes after `len` are not part of the document. */
     char text[TEST_BUF];
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     snprintf(text, sizeof text, armour_template, "5+");
     size_t len = strlen(text);
     strcat(text, "garbage: [\n");
-    cr_assert_eq(om_scenario_load_text("t", text, len, &s), OM_OK, "%s",
+    cr_assert_eq(om_wm_scenario_load_text("t", text, len, &s), OM_OK, "%s",
                  om_error_message());
     cr_assert_eq(strlen(s->text), len);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, bad_arguments)
 {
-    om_scenario *s = NULL;
-    cr_assert_eq(om_scenario_load_text("t", "x", 1, NULL), OM_EINVAL);
-    cr_assert_eq(om_scenario_load_text("t", NULL, 4, &s), OM_EINVAL);
+    om_wm_scenario *s = NULL;
+    cr_assert_eq(om_wm_scenario_load_text("t", "x", 1, NULL), OM_EINVAL);
+    cr_assert_eq(om_wm_scenario_load_text("t", NULL, 4, &s), OM_EINVAL);
     cr_assert_null(s);
-    cr_assert_eq(om_scenario_load_file(NULL, &s), OM_EINVAL);
-    cr_assert_eq(om_scenario_load_file("x", NULL), OM_EINVAL);
-    om_scenario_free(NULL);
+    cr_assert_eq(om_wm_scenario_load_file(NULL, &s), OM_EINVAL);
+    cr_assert_eq(om_wm_scenario_load_file("x", NULL), OM_EINVAL);
+    om_wm_scenario_free(NULL);
 }
 
 Test(scenario, errors_are_not_printed, .init = cr_redirect_stderr)
@@ -391,8 +391,8 @@ Test(scenario, errors_are_not_printed, .init = cr_redirect_stderr)
 Test(scenario, loads_after_an_error)
 {
     expect_bad("wrong_type", OM_EPARSE, 8, "a.unit.stands", NULL);
-    om_scenario *s = load_good("minimal");
-    om_scenario_free(s);
+    om_wm_scenario *s = load_good("minimal");
+    om_wm_scenario_free(s);
 }
 
 /* ---- Files that cannot be read ------------------------------------------ */
@@ -401,8 +401,8 @@ Test(scenario, nonexistent_file)
 {
     const char *path = SCENARIO_DIR "/bad/no_such_file.yaml";
     char want[TEST_BUF];
-    om_scenario *s = NULL;
-    cr_assert_eq(om_scenario_load_file(path, &s), OM_EIO);
+    om_wm_scenario *s = NULL;
+    cr_assert_eq(om_wm_scenario_load_file(path, &s), OM_EIO);
     cr_assert_null(s);
     snprintf(want, sizeof want, "%s: cannot read: %s", path, strerror(ENOENT));
     cr_assert_str_eq(om_error_message(), want);
@@ -410,8 +410,8 @@ Test(scenario, nonexistent_file)
 
 Test(scenario, directory)
 {
-    om_scenario *s = NULL;
-    cr_assert_eq(om_scenario_load_file(SCENARIO_DIR, &s), OM_EIO);
+    om_wm_scenario *s = NULL;
+    cr_assert_eq(om_wm_scenario_load_file(SCENARIO_DIR, &s), OM_EIO);
     cr_assert_null(s);
     cr_assert_not_null(strstr(om_error_message(), SCENARIO_DIR ": cannot read: "));
 }
@@ -634,7 +634,7 @@ Test(scenario, defaulted_field_reported_at_its_mapping)
 
 Test(scenario, from_with_character_and_mount)
 {
-    om_scenario *s = load_good("from_character");
+    om_wm_scenario *s = load_good("from_character");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_str_eq(s->title, "Knights vs Orc Warriors", "names from the lists");
     cr_assert_str_eq(a->unit.name, "Knights");
@@ -661,12 +661,12 @@ Test(scenario, from_with_character_and_mount)
     cr_assert_eq(b->unit.points, 60);
     cr_assert_eq(b->attack_bonus, 0);
     cr_assert_str_eq(b->unit.unmodelled, "");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, from_overrides)
 {
-    om_scenario *s = load_good("from_overrides");
+    om_wm_scenario *s = load_good("from_overrides");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_str_eq(a->unit.name, "Zealots");
     cr_assert_eq(a->unit.stands, 4);
@@ -688,12 +688,12 @@ Test(scenario, from_overrides)
     cr_assert_eq(b->unit.points, 50);
     cr_assert_eq(b->unit.shots, 1);
     cr_assert_eq(b->unit.range_cm, 30);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, from_ancients_rules)
 {
-    om_scenario *s = load_good("from_ancients");
+    om_wm_scenario *s = load_good("from_ancients");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(s->engagement.rules->id, OM_WM_RULES_WMA);
     cr_assert_not_null(om_wm_special_find("warband"));
@@ -703,12 +703,12 @@ Test(scenario, from_ancients_rules)
     cr_assert_str_eq(b->unmodelled, "");
     cr_assert_eq(b->shots, 1);
     cr_assert_eq(b->range_cm, 15);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, rules_of_the_lists_are_recorded)
 {
-    om_scenario *s = load_good("rules_unmodelled");
+    om_wm_scenario *s = load_good("rules_unmodelled");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(a->rules, OM_WM_RULE_TERROR);
     cr_assert_str_eq(a->unmodelled, "desert-riders", "named twice, recorded once");
@@ -717,7 +717,7 @@ Test(scenario, rules_of_the_lists_are_recorded)
     cr_assert_eq(b->stands, 2);
     cr_assert_eq(b->points, 40);
     cr_assert_str_eq(b->unmodelled, "skirmishers");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, from_errors)
@@ -763,7 +763,7 @@ Test(scenario, inline_unit_needs_every_required_key)
 
 Test(scenario, engagement_kind_and_behind_defaults)
 {
-    om_scenario *s = load_good("engagement");
+    om_wm_scenario *s = load_good("engagement");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     const om_wm_options none = { 0 };
     cr_assert_eq(s->engagement.kind, OM_WM_KIND_ENGAGEMENT);
@@ -778,12 +778,12 @@ Test(scenario, engagement_kind_and_behind_defaults)
     /* With from and the list's stands, the units are at full strength. */
     cr_assert_eq(a->unit.size, 3);
     cr_assert_eq(b->unit.size, 3);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, unit_size_with_from)
 {
-    om_scenario *s = load_good("from_size");
+    om_wm_scenario *s = load_good("from_size");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     const om_wm_options none = { 0 };
     cr_assert_eq(memcmp(&s->engagement.options, &none, sizeof none), 0,
@@ -803,16 +803,16 @@ Test(scenario, unit_size_with_from)
     cr_assert_eq(b->unit.size, 5);
     cr_assert_eq(b->unit.points, 133);
     cr_assert_eq(b->unit.rules, OM_WM_RULE_LEGION);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 Test(scenario, unit_size_above_the_lists)
 {
     /* More stands than the list's size, size not given: at full strength. */
-    om_scenario *s = load_good("from_overrides");
+    om_wm_scenario *s = load_good("from_overrides");
     cr_assert_eq(s->engagement.side[0].unit.stands, 4);
     cr_assert_eq(s->engagement.side[0].unit.size, 4);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 /* A scenario with "%s" in place of its top-level `options:` block. */
@@ -845,15 +845,15 @@ Test(scenario, options_through_the_registry)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[TEST_BUF], buf[32];
-        om_scenario *s = NULL;
+        om_wm_scenario *s = NULL;
         snprintf(text, sizeof text, options_template, cases[i].written);
-        om_status st = om_scenario_load_text("options.yaml", text, strlen(text), &s);
+        om_status st = om_wm_scenario_load_text("options.yaml", text, strlen(text), &s);
         cr_assert_eq(st, OM_OK, "%s: %s", cases[i].written, om_error_message());
         const om_wm_option *opt = om_wm_option_find(cases[i].name);
         cr_assert_not_null(opt);
         cr_assert_str_eq(om_wm_option_value(&s->engagement.options, opt, buf, sizeof buf),
                          cases[i].value, "%s", cases[i].written);
-        om_scenario_free(s);
+        om_wm_scenario_free(s);
     }
 }
 
@@ -881,9 +881,9 @@ Test(scenario, options_rejected)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[TEST_BUF];
-        om_scenario *s = NULL;
+        om_wm_scenario *s = NULL;
         snprintf(text, sizeof text, options_template, cases[i].written);
-        om_status st = om_scenario_load_text("options.yaml", text, strlen(text), &s);
+        om_status st = om_wm_scenario_load_text("options.yaml", text, strlen(text), &s);
         cr_assert_null(s);
         check_message(st, cases[i].code, "options.yaml", 4, cases[i].field,
                       cases[i].fragment);
@@ -952,10 +952,10 @@ Test(scenario, options_misplaced)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[TEST_BUF];
-        om_scenario *s = NULL;
+        om_wm_scenario *s = NULL;
         snprintf(text, sizeof text, options_template, cases[i].written);
         strcat(text, cases[i].append);
-        om_status st = om_scenario_load_text("misplaced.yaml", text, strlen(text), &s);
+        om_status st = om_wm_scenario_load_text("misplaced.yaml", text, strlen(text), &s);
         cr_assert_null(s);
         check_message(st, OM_EPARSE, "misplaced.yaml", cases[i].line, cases[i].field,
                       cases[i].fragment);
@@ -965,10 +965,10 @@ Test(scenario, options_misplaced)
 Test(scenario, option_inside_a_side)
 {
     char text[TEST_BUF];
-    om_scenario *s = NULL;
+    om_wm_scenario *s = NULL;
     snprintf(text, sizeof text, options_template, "");
     strcat(text, "  max_turns: 4\n");
-    om_status st = om_scenario_load_text("side.yaml", text, strlen(text), &s);
+    om_status st = om_wm_scenario_load_text("side.yaml", text, strlen(text), &s);
     cr_assert_null(s);
     check_message(st, OM_EPARSE, "side.yaml", 10, "b.max_turns", "it is an option");
 }
@@ -979,7 +979,7 @@ Test(scenario, option_inside_a_side)
  * and only flight is recorded as not modelled. An inline extra_shots wins. */
 Test(scenario, dragon_riders_breathe_with_their_unit)
 {
-    om_scenario *s = load_good("from_dragon");
+    om_wm_scenario *s = load_good("from_dragon");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_eq(a->extra_shots, 3);
     cr_assert_eq(a->unit.shots, 0, "Chaos Warriors do not shoot; the rider does");
@@ -988,14 +988,14 @@ Test(scenario, dragon_riders_breathe_with_their_unit)
     cr_assert_eq(b->extra_shots, 3);
     cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR, "no badly hurt for a rider");
     cr_assert_str_eq(b->unit.unmodelled, "fly");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 /* Side keys for powers and auras (A-26, A-27), and the army a unit comes
  * from for Zealots (A-29): Skeletons are Undead whatever their rules. */
 Test(scenario, powers_auras_and_armies)
 {
-    om_scenario *s = load_good("powers");
+    om_wm_scenario *s = load_good("powers");
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_eq(a->power, OM_WM_POWER_TOMB_KING);
     cr_assert_eq(a->power_turn, 2);
@@ -1006,32 +1006,32 @@ Test(scenario, powers_auras_and_armies)
     cr_assert(b->unit.rules & OM_WM_RULE_ZEALOT);
     cr_assert_not(b->unit.chaos_or_undead);
     cr_assert(!a->pushed && !b->pushed);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 /* Shots by range: the Helblaster's 8 Attacks within 10cm (army list). */
 Test(scenario, target_distance)
 {
-    om_scenario *s = load_good("guns");
+    om_wm_scenario *s = load_good("guns");
     const om_wm_side *a = &s->engagement.side[0];
     cr_assert_eq(a->target_cm, 10);
     cr_assert_eq(om_wm_shots(a, a->unit.stands, false), 8u);
     cr_assert_not(s->engagement.side[1].blind_fire);
     cr_assert_str_eq(a->unit.unmodelled, "");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
 }
 
 /* Caractacus (Ancients, A29): terror against an army list without chariots. */
 Test(scenario, caractacus)
 {
-    om_scenario *s = load_good("caractacus");
+    om_wm_scenario *s = load_good("caractacus");
     cr_assert(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
     s = load_good("caractacus_vs_chariots");
     cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
     s = load_good("caractacus_vs_inline_chariots");
     cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR, "the enemy is chariots");
-    om_scenario_free(s);
+    om_wm_scenario_free(s);
     expect_bad("caractacus_not_chariots", OM_EINVAL, 7, "a.caractacus", "Britons Chariots");
 }

@@ -15,7 +15,7 @@
 #include "h5file.h"
 #include "options.h"
 #include "run.h"
-#include "scenario.h"
+#include "wm_scenario.h"
 
 /* Enough trials for several blocks of a small block size, so that two threads
  * really interleave blocks, and a partial last block. */
@@ -45,12 +45,12 @@ static om_status sink(void *ctx, uint64_t first, const om_wm_outcome *rows, size
 /* Run the default scenario into `path` with `threads` threads. */
 static void run_to_file(const char *path, uint64_t seed, unsigned threads, om_run_tally *tally)
 {
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *p = NULL;
     om_h5_writer *w = NULL;
     char *options = NULL;
     const char *text = om_scenario_default_text();
-    cr_assert_eq(om_scenario_load_text("default", text, strlen(text), &sc), OM_OK, "%s",
+    cr_assert_eq(om_wm_scenario_load_text("default", text, strlen(text), &sc), OM_OK, "%s",
                  om_error_message());
     cr_assert_eq(om_wm_prepare_alloc(&sc->engagement, &p), OM_OK, "%s", om_error_message());
     cr_assert_eq(om_run_options_json(&sc->engagement, &options), OM_OK);
@@ -67,7 +67,7 @@ static void run_to_file(const char *path, uint64_t seed, unsigned threads, om_ru
     cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
     free(options);
     om_wm_prepared_free(p);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
 }
 
 /* Read every trial dataset of a file into one buffer (fields in table order). */
@@ -133,16 +133,16 @@ static om_status failing_sink(void *ctx, uint64_t first, const om_wm_outcome *ro
 
 Test(driver, sink_errors_and_zero_trials)
 {
-    om_scenario *sc = NULL;
+    om_wm_scenario *sc = NULL;
     om_wm_prepared *p = NULL;
     const char *text = om_scenario_default_text();
     om_run_config cfg = {.trials = TRIALS, .seed = 1, .block_size = BLOCK, .threads = 2};
-    cr_assert_eq(om_scenario_load_text("default", text, strlen(text), &sc), OM_OK);
+    cr_assert_eq(om_wm_scenario_load_text("default", text, strlen(text), &sc), OM_OK);
     cr_assert_eq(om_wm_prepare_alloc(&sc->engagement, &p), OM_OK);
     cr_expect_eq(om_run_simulate(p, &cfg, failing_sink, NULL, NULL), OM_EIO);
     cr_expect(strstr(om_error_message(), "disk full") != NULL, "%s", om_error_message());
     cfg.trials = 0;
     cr_expect_eq(om_run_simulate(p, &cfg, NULL, NULL, NULL), OM_EINVAL);
     om_wm_prepared_free(p);
-    om_scenario_free(sc);
+    om_wm_scenario_free(sc);
 }

@@ -1,5 +1,5 @@
 /*
- * scenario.h: scenario files, the human-written description of what to simulate.
+ * wm_scenario.h: Warmaster scenario files, the human-written description of what to simulate.
  *
  * A scenario is a YAML file (README "Scenario files") naming the rule set, the
  * two units and the situation. A unit is given by its values or taken from the
@@ -10,8 +10,8 @@
  * and the field. libcyaml is used only in scenarios/ (yaml_util.c, load.c,
  * army.c).
  */
-#ifndef OM_SCENARIO_H
-#define OM_SCENARIO_H
+#ifndef OM_WM_SCENARIO_H
+#define OM_WM_SCENARIO_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,33 +23,33 @@
 #define OM_SCENARIO_SCHEMA "oddsmaster-scenario/1"
 
 /* A loaded scenario. Owns its strings. */
-typedef struct om_scenario {
+typedef struct om_wm_scenario {
     char *source;          /* file path, or "<embedded default>" */
     char *text;            /* the file text verbatim (NUL-terminated) */
     char *title;           /* the scenario's title */
     om_wm_engagement engagement; /* the engagement to simulate */
-} om_scenario;
+} om_wm_scenario;
 
 /*
- * om_scenario_load_file: read and validate the scenario at `path`.
+ * om_wm_scenario_load_file: read and validate the scenario at `path`.
  * Errors: OM_EIO (cannot read), OM_EPARSE (malformed YAML, unknown or missing
  * key, unknown special rule), OM_EINVAL (impossible value, a character named
  * by from), OM_ENOTFOUND (unknown rule set, army, unit or mount, with a "did
  * you mean" suggestion for near misses), OM_EUNSUPPORTED (a list entry the
  * engine cannot fight with), each with a message "FILE:LINE: field 'F': what
- * is wrong" (load.c documents every case). Free with om_scenario_free.
+ * is wrong" (load.c documents every case). Free with om_wm_scenario_free.
  */
-om_status om_scenario_load_file(const char *path, om_scenario **out);
+om_status om_wm_scenario_load_file(const char *path, om_wm_scenario **out);
 
 /*
- * om_scenario_load_text: as om_scenario_load_file for `len` bytes of YAML already
+ * om_wm_scenario_load_text: as om_wm_scenario_load_file for `len` bytes of YAML already
  * in memory; `source` names it in messages.
  */
-om_status om_scenario_load_text(const char *source, const char *text, size_t len,
-                                om_scenario **out);
+om_status om_wm_scenario_load_text(const char *source, const char *text, size_t len,
+                                om_wm_scenario **out);
 
 /* Free a scenario (NULL allowed). */
-void om_scenario_free(om_scenario *s);
+void om_wm_scenario_free(om_wm_scenario *s);
 
 /* The embedded default scenario's YAML text (scenarios/default.yaml). */
 const char *om_scenario_default_text(void);
@@ -57,4 +57,4 @@ const char *om_scenario_default_text(void);
 /* Name used for the embedded default in messages and result files. */
 #define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
 
-#endif /* OM_SCENARIO_H */
+#endif /* OM_WM_SCENARIO_H */
