@@ -95,7 +95,6 @@ static om_status histogram_field(om_h5_reader *r, const char *name, uint8_t *buf
     return OM_OK;
 }
 
-/* The outcome table from the winner histogram (codes OM_WM_SIDE_A...). */
 /* Fill an outcome table [side][WIN/DRAW/LOSE] and P(none) from the histogram of
  * a winner-coded field `name`. */
 static om_status outcome_from_winner(om_summary *s, const char *name,
@@ -104,94 +103,80 @@ static om_status outcome_from_winner(om_summary *s, const char *name,
 {
     uint64_t invalid = 0;
     om_status st;
-    /* Codes past OM_WM_NO_CONTEST have no name: the file is damaged. */
-    for (unsigned v = OM_WM_NO_CONTEST + 1; v < OM_STATS_HIST_BINS; v++)
+    /* Codes past OM_WINNER_NONE have no name: the file is damaged. */
+    for (unsigned v = OM_WINNER_NONE + 1; v < OM_STATS_HIST_BINS; v++)
         invalid += hist[v];
     if (invalid > 0)
         return OM_ERROR(OM_EHDF5,
                         "%s: /trials/%s holds %llu values that are not a, b, draw or none",
                         s->file, name, (unsigned long long)invalid);
     for (int side = 0; side < 2; side++) {
-        uint64_t win = hist[side == 0 ? OM_WM_SIDE_A : OM_WM_SIDE_B];
-        uint64_t lose = hist[side == 0 ? OM_WM_SIDE_B : OM_WM_SIDE_A];
+        uint64_t win = hist[side == 0 ? OM_WINNER_A : OM_WINNER_B];
+        uint64_t lose = hist[side == 0 ? OM_WINNER_B : OM_WINNER_A];
         if ((st = prob_set(&table[side][OM_SUMMARY_WIN], win, s->trials, s->confidence))
                 != OM_OK
-            || (st = prob_set(&table[side][OM_SUMMARY_DRAW], hist[OM_WM_DRAW], s->trials,
+            || (st = prob_set(&table[side][OM_SUMMARY_DRAW], hist[OM_WINNER_DRAW], s->trials,
                               s->confidence)) != OM_OK
             || (st = prob_set(&table[side][OM_SUMMARY_LOSE], lose, s->trials,
                               s->confidence)) != OM_OK)
             return st;
     }
-    return prob_set(none, hist[OM_WM_NO_CONTEST], s->trials, s->confidence);
+    return prob_set(none, hist[OM_WINNER_NONE], s->trials, s->confidence);
 }
 
-unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lost)
+/* The summary of the field named `name`, or NULL. */
+static const om_summary_field *summary_field(const om_summary *s, const char *name)
 {
-    /* The rule belongs to the rules engine; points fit an unsigned. */
-    return om_wm_victory_points((unsigned)points, stands, lost);
+    for (size_t i = 0; i < s->field_count; i++)
+        if (strcmp(s->fields[i].field->name, name) == 0)
+            return &s->fields[i];
+    return NULL;
 }
 
-/* The unit's starting stands and full-strength size from the recorded options
- * (options_json a.unit.stands and a.unit.size); 0 when the file does not say.
- * A file without a size records units at full strength. */
-static unsigned recorded_value(om_h5_reader *r, int side, const char *key)
+/* Victory points lost by each side whose file records how it loses them: the
+ * distribution of its loss field mapped through the recorded table, each
+ * distinct loss once, in increasing order. */
+static om_status points_lost(om_h5_reader *r, om_summary *s)
 {
-    char *text = NULL;
-    json_t *root, *v;
-    unsigned value = 0;
-    if (om_h5_reader_attr_string(r, "options_json", &text) != OM_OK) {
-        om_error_clear();
-        return 0;
-    }
-    root = json_loads(text, 0, NULL);
-    v = json_object_get(json_object_get(json_object_get(root, side_key[side]), "unit"), key);
-    if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 256)
-        value = (unsigned)json_integer_value(v);
-    json_decref(root);
-    free(text);
-    return value;
-}
-
-/* Whether a unit's losses can stop at the half-value step: it has one between
- * nothing and everything (a unit of 3+ stands not yet at 1 stand). */
-static bool om_summary_has_half_step(const om_summary_points *pl)
-{
-    return pl->value[1] > 0 && pl->value[1] < pl->value[2];
-}
-
-/* Victory points lost by each side, from its stands_lost distribution. */
-static void points_lost(om_h5_reader *r, om_summary *s)
-{
-    static const char *const lost_field[2] = {"stands_lost_a", "stands_lost_b"};
     for (int side = 0; side < 2; side++) {
         om_summary_points *pl = &s->lost[side];
-        const om_summary_field *sf = NULL;
-        for (size_t i = 0; i < s->field_count; i++)
-            if (strcmp(s->fields[i].field->name, lost_field[side]) == 0)
-                sf = &s->fields[i];
-        unsigned size;
+        const om_summary_field *sf;
+        om_side_score sc;
+        om_status st = om_h5_reader_side(r, side, &sc);
         memset(pl, 0, sizeof *pl);
-        pl->stands = recorded_value(r, side, "stands");
-        size = recorded_value(r, side, "size");
-        if (size < pl->stands)
-            size = pl->stands;
-        pl->points = s->points[side];
-        if (sf == NULL || pl->stands == 0 || pl->points == 0 || sf->max > pl->stands)
+        if (st != OM_OK)
+            return st;
+        if (sc.loss_field < 0 || sc.points == 0 ||
+            (sf = summary_field(s, om_h5_reader_field(r, (size_t)sc.loss_field)->name)) == NULL ||
+            sf->max > sc.loss_start)
             continue;
+        if ((pl->unit = strdup(sc.loss_unit ? sc.loss_unit : "losses")) == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
         pl->known = true;
-        /* The possible costs: nothing, the step to half value, the rest. */
-        pl->value[1] = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands,
-                                                 pl->stands - 1);
-        pl->value[2] = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands,
-                                                 pl->stands);
-        for (unsigned k = 0; k <= sf->max; k++) {
-            unsigned vp = om_wm_victory_points_lost((unsigned)pl->points, size, pl->stands, k);
+        pl->start = sc.loss_start;
+        pl->points = sc.points;
+        for (unsigned k = 0; k <= sc.loss_start; k++) {
+            uint32_t vp = sc.vp_lost[k];
             double p = (double)sf->hist[k] / (double)s->trials;
-            int at = vp == 0 ? 0 : vp == pl->value[2] ? 2 : 1;
+            size_t at = 0;
+            while (at < pl->n_values && pl->value[at] < vp)
+                at++;
+            if (at == pl->n_values || pl->value[at] != vp) {
+                if (pl->n_values == OM_SUMMARY_VP_VALUES)
+                    return OM_ERROR(OM_EHDF5, "%s: more than %d distinct victory point losses "
+                                    "for side %c", s->file, OM_SUMMARY_VP_VALUES, "ab"[side]);
+                memmove(&pl->value[at + 1], &pl->value[at],
+                        (pl->n_values - at) * sizeof pl->value[0]);
+                memmove(&pl->p[at + 1], &pl->p[at], (pl->n_values - at) * sizeof pl->p[0]);
+                pl->value[at] = vp;
+                pl->p[at] = 0.0;
+                pl->n_values++;
+            }
             pl->p[at] += p;
             pl->mean += p * vp;
         }
     }
+    return OM_OK;
 }
 
 static om_status field_stats(om_summary_field *sf, uint64_t trials, double confidence)
@@ -219,19 +204,60 @@ static om_status field_stats(om_summary_field *sf, uint64_t trials, double confi
     return OM_OK;
 }
 
-static om_status summary_fill(om_h5_reader *r, om_summary *s)
+/* Copy the file's field definitions into the summary, which outlives the reader. */
+static om_status copy_fields(om_h5_reader *r, om_summary *s)
+{
+    size_t n = om_h5_reader_field_count(r);
+    s->defs = calloc(n ? n : 1, sizeof *s->defs);
+    if (s->defs == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    for (size_t i = 0; i < n; i++) {
+        const om_field *f = om_h5_reader_field(r, i);
+        om_field *d = &s->defs[s->def_count++];
+        *d = *f;
+        d->name = strdup(f->name);
+        d->description = strdup(f->description ? f->description : "");
+        d->title = f->title ? strdup(f->title) : NULL;
+        if (d->name == NULL || d->description == NULL || (f->title && d->title == NULL))
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    }
+    return OM_OK;
+}
+
+/* One winner field: the first is the run's outcome, a second its first round. */
+static om_status summary_outcome(om_h5_reader *r, om_summary *s, const om_field *f,
+                                 uint8_t *buf, size_t chunk)
 {
     uint64_t hist[OM_STATS_HIST_BINS];
+    bool first = !s->has_outcome;
+    om_status st = histogram_field(r, f->name, buf, chunk, hist);
+    if (st != OM_OK)
+        return st;
+    if (!first && s->has_round1)
+        return OM_ERROR(OM_EHDF5, "%s: more than two winner fields (%s)", s->file, f->name);
+    if (first) {
+        s->has_outcome = true;
+        s->outcome_title = f->title;
+        return outcome_from_winner(s, f->name, hist, s->outcome, &s->none);
+    }
+    s->has_round1 = true;
+    s->round1_title = f->title;
+    return outcome_from_winner(s, f->name, hist, s->round1, &s->round1_none);
+}
+
+static om_status summary_fill(om_h5_reader *r, om_summary *s)
+{
     size_t chunk, n_fields = 0;
     uint8_t *buf;
     om_status st = OM_OK;
 
-    if ((st = read_provenance(r, s)) != OM_OK)
+    if ((st = read_provenance(r, s)) != OM_OK || (st = copy_fields(r, s)) != OM_OK)
         return st;
-    for (size_t i = 0; i < om_results_field_count; i++)
-        if (om_results_fields[i].type != OM_FIELD_WINNER
-            && om_h5_reader_has_field(r, om_results_fields[i].name))
-            n_fields++;
+    if (om_h5_reader_points_rule(r) != NULL &&
+        (s->points_rule = strdup(om_h5_reader_points_rule(r))) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    for (size_t i = 0; i < s->def_count; i++)
+        n_fields += s->defs[i].type != OM_FIELD_WINNER;
     s->fields = n_fields > 0 ? calloc(n_fields, sizeof *s->fields) : NULL;
     chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
     buf = malloc(chunk > 0 ? chunk : 1);
@@ -239,22 +265,15 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s)
         free(buf);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
     }
-
-    for (size_t i = 0; i < om_results_field_count && st == OM_OK; i++) {
-        const om_field *f = &om_results_fields[i];
-        if (!om_h5_reader_has_field(r, f->name))
-            continue;
-        /* Only the run's winner feeds the outcome table; other winner-coded
-         * fields (round1_winner) are reported elsewhere. */
+    /* The main outcome first, whatever the order of the file's fields. */
+    for (size_t i = 0; i < s->def_count && st == OM_OK; i++)
+        if (s->defs[i].type == OM_FIELD_WINNER && strcmp(s->defs[i].name, "winner") == 0)
+            st = summary_outcome(r, s, &s->defs[i], buf, chunk);
+    for (size_t i = 0; i < s->def_count && st == OM_OK; i++) {
+        const om_field *f = &s->defs[i];
         if (f->type == OM_FIELD_WINNER) {
-            bool round1 = strcmp(f->name, "round1_winner") == 0;
-            if ((st = histogram_field(r, f->name, buf, chunk, hist)) == OM_OK)
-                st = outcome_from_winner(s, f->name, hist, round1 ? s->round1 : s->outcome,
-                                         round1 ? &s->round1_none : &s->none);
-            if (round1)
-                s->has_round1 = true;
-            else
-                s->has_outcome = true;
+            if (strcmp(f->name, "winner") != 0)
+                st = summary_outcome(r, s, f, buf, chunk);
         } else {
             om_summary_field *sf = &s->fields[s->field_count++];
             sf->field = f;
@@ -264,7 +283,7 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s)
     }
     free(buf);
     if (st == OM_OK)
-        points_lost(r, s);
+        st = points_lost(r, s);
     return st;
 }
 
@@ -297,6 +316,15 @@ void om_summary_free(om_summary *s)
 {
     if (s == NULL)
         return;
+    for (size_t i = 0; i < s->def_count; i++) {
+        free((char *)s->defs[i].name);
+        free((char *)s->defs[i].description);
+        free((char *)s->defs[i].title);
+    }
+    free(s->defs);
+    free((char *)s->lost[0].unit);
+    free((char *)s->lost[1].unit);
+    free(s->points_rule);
     free(s->fields);
     free(s->unit[0]);
     free(s->unit[1]);
@@ -374,22 +402,25 @@ static void text_outcome(FILE *out, const char *ci, const char *title,
     }
 }
 
-/* Victory points lost by each side whose points and stands the file records. */
+/* Victory points lost by each side whose file records how it loses them. */
 static void text_points(FILE *out, const om_summary *s)
 {
     if (!s->lost[0].known && !s->lost[1].known)
         return;
-    fprintf(out, "\nVictory points lost (destroyed: full value; 3+ stands reduced to 1: half,\n"
-                 "rounded up to 5)\n");
+    fprintf(out, "\nVictory points lost");
+    if (s->points_rule)
+        fprintf(out, " (%s)", s->points_rule);
+    fprintf(out, "\n");
     for (int side = 0; side < 2; side++) {
         const om_summary_points *pl = &s->lost[side];
         if (!pl->known)
             continue;
-        fprintf(out, "  %s %s (%llu points, %u stands): mean %.2f;", side_label[side],
-                or_unknown(s->unit[side]), (unsigned long long)pl->points, pl->stands, pl->mean);
-        for (int i = 0; i < 3; i++)
-            if (i != 1 || om_summary_has_half_step(pl))
-                fprintf(out, " P(%u) %.4f%s", pl->value[i], pl->p[i], i < 2 ? "," : "");
+        fprintf(out, "  %s %s (%llu points, %u %s): mean %.2f;", side_label[side],
+                or_unknown(s->unit[side]), (unsigned long long)pl->points, pl->start, pl->unit,
+                pl->mean);
+        for (size_t i = 0; i < pl->n_values; i++)
+            fprintf(out, " P(%u) %.4f%s", pl->value[i], pl->p[i],
+                    i + 1 < pl->n_values ? "," : "");
         fprintf(out, "\n");
     }
 }
@@ -422,10 +453,11 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
     fprintf(out, "  intervals: %s Wilson score intervals\n", ci);
 
     if (s->has_outcome)
-        text_outcome(out, ci, s->has_round1 ? "Outcome of the engagement" : "Outcome",
-                     s->outcome, &s->none);
+        text_outcome(out, ci, s->outcome_title ? s->outcome_title : "Outcome", s->outcome,
+                     &s->none);
     if (s->has_round1)
-        text_outcome(out, ci, "First round", s->round1, &s->round1_none);
+        text_outcome(out, ci, s->round1_title ? s->round1_title : "First round", s->round1,
+                     &s->round1_none);
     text_points(out, s);
 
     for (size_t i = 0; i < s->field_count; i++) {
@@ -521,14 +553,12 @@ static json_t *json_points(const om_summary *s)
         char key[16];
         if (pl->known) {
             dist = json_object();
-            for (int i = 0; i < 3 && dist != NULL; i++) {
-                if (i == 1 && !om_summary_has_half_step(pl))
-                    continue;
+            for (size_t i = 0; i < pl->n_values && dist != NULL; i++) {
                 snprintf(key, sizeof key, "%u", pl->value[i]);
                 json_object_set_new(dist, key, json_real(pl->p[i]));
             }
-            so = json_pack("{s:I, s:I, s:f, s:o}", "points", (json_int_t)pl->points, "stands",
-                           (json_int_t)pl->stands, "mean", pl->mean, "distribution", dist);
+            so = json_pack("{s:I, s:I, s:f, s:o}", "points", (json_int_t)pl->points, pl->unit,
+                           (json_int_t)pl->start, "mean", pl->mean, "distribution", dist);
         }
         if (json_object_set_new(o, side_key[side], so) != 0) {
             json_decref(o);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "h5file.h"
-#include "results.h"
+#include "layout.h"
 #include "stats.h"
 #include "status.h"
 
@@ -45,7 +45,8 @@ enum { OM_SUMMARY_WIN = 0, OM_SUMMARY_DRAW = 1, OM_SUMMARY_LOSE = 2 };
 
 /* The summary of one count or flag field of the file. */
 typedef struct om_summary_field {
-    const om_field *field;              /* its entry in om_results_fields */
+    const om_field *field;              /* the field as the file describes it (owned by the
+                                           summary) */
     uint64_t hist[OM_STATS_HIST_BINS];  /* hist[v]: trials in which the field was v */
     unsigned max;                       /* largest value that occurred */
     double mean;                        /* mean over all trials */
@@ -53,23 +54,24 @@ typedef struct om_summary_field {
     om_summary_prob at_least[OM_STATS_HIST_BINS]; /* [k]: P(value >= k), k = 0..max(max, 1) */
 } om_summary_field;
 
+/* Most distinct victory-point losses a side's summary lists. */
+#define OM_SUMMARY_VP_VALUES 8
+
 /*
- * Victory points a unit lost (warmaster.md 11.3; warmaster-ancients.md 11, the
- * same rule): a destroyed unit gives its full points; a unit that started with 3
- * or more stands and is reduced to 1 gives half, rounded up to the nearest 5 (W23:
- * 110 -> 55, 65 -> 35); otherwise nothing.
+ * Victory points a side lost, as the file records how they follow from one of
+ * its fields (the game's rule: for Warmaster, a destroyed unit gives its full
+ * points, a unit of 3 or more stands reduced to 1 half of them).
  */
 typedef struct om_summary_points {
-    bool known;         /* the file records the unit's points, stands and losses */
-    unsigned stands;    /* stands at the start */
-    uint64_t points;    /* the unit's points value */
+    bool known;         /* the file records the side's points and how it loses them */
+    unsigned start;     /* how many of loss_unit it had at the start (e.g. 3 stands) */
+    const char *unit;   /* what it loses them by, plural ("stands"; owned by the summary) */
+    uint64_t points;    /* the side's points value */
     double mean;        /* expected victory points lost */
-    unsigned value[3];  /* the possible losses: 0, the half value, the full value */
-    double p[3];        /* their probabilities */
+    size_t n_values;    /* distinct losses possible, in increasing order */
+    unsigned value[OM_SUMMARY_VP_VALUES]; /* each loss, starting with 0 */
+    double p[OM_SUMMARY_VP_VALUES];       /* its probability */
 } om_summary_points;
-
-/* Victory points lost by a unit of `points` and `stands` that lost `lost` stands. */
-unsigned om_summary_victory_points(uint64_t points, unsigned stands, unsigned lost);
 
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
 typedef struct om_summary {
@@ -84,15 +86,20 @@ typedef struct om_summary {
     uint64_t seed;         /* master seed of the run */
     uint64_t trials;       /* trials in the file */
     double confidence;     /* confidence of every interval, e.g. 0.95 */
-    bool has_outcome;      /* the file has a winner field (combat runs) */
+    bool has_outcome;      /* the file has a winner field (its "winner") */
+    const char *outcome_title; /* heading of its table, e.g. "Outcome" */
     om_summary_prob outcome[2][3]; /* [side][OM_SUMMARY_WIN/DRAW/LOSE] */
     om_summary_prob none;  /* P(no winner): no contact, or unresolved at the turn limit */
-    bool has_round1;       /* the file has round1_winner (engagement runs) */
+    bool has_round1;       /* the file has a second winner field ("round1_winner") */
+    const char *round1_title; /* heading of its table, e.g. "First round" */
     om_summary_prob round1[2][3]; /* first-round outcome, [side][WIN/DRAW/LOSE] */
     om_summary_prob round1_none;  /* P(no first round): the charge never made contact */
-    om_summary_points lost[2];    /* victory points lost by units A and B */
+    om_summary_points lost[2];    /* victory points lost by sides A and B */
+    char *points_rule;     /* how victory points are lost, as the file says (or NULL) */
     size_t field_count;    /* entries of fields[] */
-    om_summary_field *fields; /* count and flag fields present, in om_results_fields order */
+    om_summary_field *fields; /* count and flag fields, in the file's order */
+    om_field *defs;        /* the file's fields (owned copies), in its order */
+    size_t def_count;      /* entries of defs */
 } om_summary;
 
 /*
@@ -136,10 +143,11 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *                    turn limit); null for a file without a winner field (a volley)
  *   round1_outcome   the same for the first round of an engagement run (the
  *                    round1_winner field); null for other runs
- *   points_lost      {"a": {"points", "stands", "mean", "distribution":
- *                    {"<victory points>": P}}, "b": ..}: victory points each unit
- *                    lost (om_summary_points); a side is null when the file does
- *                    not record its points, stands or stand losses
+ *   points_lost      {"a": {"points", UNIT, "mean", "distribution":
+ *                    {"<victory points>": P}}, "b": ..}: victory points each side
+ *                    lost (om_summary_points), where UNIT is what it loses them
+ *                    by ("stands": how many it had at the start); a side is null
+ *                    when the file does not record its points and losses
  *   fields           {"<name>": {"description", "type": "count" or "flag",
  *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
  *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}

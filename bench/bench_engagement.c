@@ -18,8 +18,8 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "game.h"
 #include "run.h"
-#include "wm_scenario.h"
 
 /* Each configuration runs this many times; the fastest run is reported. */
 #define REPEATS 3
@@ -31,17 +31,34 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Best engagements per second over REPEATS runs; also returns the tally of the
- * last run so the two dice modes can be seen to agree. */
-static double measure(const om_wm_prepared *p, uint64_t trials, unsigned threads, bool plain,
-                      om_run_tally *tally)
+/* Side A's wins, counted by the sink so the two dice modes can be seen to agree. */
+typedef struct win_count {
+    size_t winner, row_size; /* where the winner is in a row, and the row's size */
+    uint64_t wins, trials;   /* side A's wins in the trials seen */
+} win_count;
+
+static om_status count_wins(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
+{
+    win_count *c = ctx;
+    (void)first;
+    for (size_t i = 0; i < n; i++)
+        c->wins += rows[i * c->row_size + c->winner] == OM_WINNER_A;
+    c->trials += n;
+    return OM_OK;
+}
+
+/* Best engagements per second over REPEATS runs; `count` holds the wins of
+ * the last run. */
+static double measure(const om_trials *t, uint64_t trials, unsigned threads, bool plain,
+                      win_count *count)
 {
     double best = 0;
     for (int rep = 0; rep < REPEATS; rep++) {
         om_run_config cfg = {.trials = trials, .seed = 42 + (uint64_t)rep,
                              .threads = threads, .plain_dice = plain};
         double t0 = now_s(), rate;
-        if (om_run_simulate(p, &cfg, NULL, NULL, tally) != OM_OK) {
+        count->wins = count->trials = 0;
+        if (om_run_simulate(t, &cfg, count_wins, count) != OM_OK) {
             fprintf(stderr, "bench: %s\n", om_error_message());
             exit(1);
         }
@@ -56,30 +73,34 @@ int main(int argc, char **argv)
 {
     uint64_t fast_trials = argc > 2 ? strtoull(argv[2], NULL, 10) : 8000000u;
     uint64_t plain_trials = argc > 3 ? strtoull(argv[3], NULL, 10) : 800000u;
-    om_wm_scenario *sc = NULL;
-    om_wm_prepared *p = NULL;
-    om_run_tally tf, tp;
+    om_scenario *sc = NULL;
+    om_trials t = {0};
+    win_count tf = {0}, tp;
     double f1, f2, p1, p2;
+    int winner = -1;
     om_status st;
 
     gsl_set_error_handler_off();
-    st = argc > 1 && strcmp(argv[1], "-") != 0
-             ? om_wm_scenario_load_file(argv[1], &sc)
-                  : om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_text(),
-                                          strlen(om_scenario_default_text()), &sc);
+    st = argc > 1 && strcmp(argv[1], "-") != 0 ? om_scenario_load_file(argv[1], &sc)
+                                               : om_scenario_load_default(&sc);
     if (st == OM_OK)
-        st = om_wm_prepare_alloc(&sc->engagement, &p);
+        st = om_trials_prepare(sc, &t);
+    if (st == OM_OK && (winner = om_layout_find(&t.layout, "winner")) < 0)
+        st = OM_ERROR(OM_EINVAL, "%s: the scenario's trials have no winner", sc->source);
     if (st != OM_OK) {
         fprintf(stderr, "bench: %s\n", om_error_message());
         return 1;
     }
+    tf.winner = t.layout.fields[winner].offset;
+    tf.row_size = t.layout.row_size;
+    tp = tf;
     printf("scenario: %s (%s)\n", sc->title, sc->source);
     printf("trials: %llu fast, %llu plain; best of %d runs each\n\n",
            (unsigned long long)fast_trials, (unsigned long long)plain_trials, REPEATS);
-    f1 = measure(p, fast_trials, 1, false, &tf);
-    f2 = measure(p, fast_trials, 2, false, &tf);
-    p1 = measure(p, plain_trials, 1, true, &tp);
-    p2 = measure(p, plain_trials, 2, true, &tp);
+    f1 = measure(&t, fast_trials, 1, false, &tf);
+    f2 = measure(&t, fast_trials, 2, false, &tf);
+    p1 = measure(&t, plain_trials, 1, true, &tp);
+    p2 = measure(&t, plain_trials, 2, true, &tp);
     printf("%-34s %14s %14s\n", "engagements per second", "1 thread", "2 threads");
     printf("%-34s %14.3e %14.3e\n", "oddsmaster (PCG64-DXSM, binomial)", f1, f2);
     printf("%-34s %14.3e %14.3e\n", "plain baseline (MT19937 per die)", p1, p2);
@@ -87,9 +108,8 @@ int main(int argc, char **argv)
            f1 / p1, f2 / p2);
     printf("scaling 1 -> 2 threads: oddsmaster %.2fx, baseline %.2fx\n", f2 / f1, p2 / p1);
     printf("P(A wins) check: oddsmaster %.4f, baseline %.4f\n",
-           (double)tf.winner[OM_WM_SIDE_A] / (double)tf.trials,
-           (double)tp.winner[OM_WM_SIDE_A] / (double)tp.trials);
-    om_wm_prepared_free(p);
-    om_wm_scenario_free(sc);
+           (double)tf.wins / (double)tf.trials, (double)tp.wins / (double)tp.trials);
+    om_trials_release(&t);
+    om_scenario_free(sc);
     return 0;
 }

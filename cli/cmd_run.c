@@ -10,12 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "h5file.h"
-#include "om_version.h"
-#include "options.h"
-#include "rng.h"
+#include "game.h"
 #include "run.h"
-#include "wm_scenario.h"
 #include "summary.h"
 
 #define CMD "run"
@@ -29,13 +25,6 @@
 #define OM_RUN_MAX_TRIALS 100000000000ULL
 /* Most OpenMP threads a run may ask for. */
 #define OM_RUN_MAX_THREADS 1024
-
-/* The sink of the driver: each finished block goes to the HDF5 writer. */
-static om_status write_block(void *ctx, uint64_t first, const om_wm_outcome *rows, size_t n)
-{
-    return om_h5_writer_put((om_h5_writer *)ctx, first, rows, n);
-}
-
 
 /* Default output name: the scenario's file name with .h5 in place of .yaml. */
 static char *default_output(const char *scenario_path)
@@ -57,15 +46,16 @@ static char *default_output(const char *scenario_path)
     return out;
 }
 
-/* One warning line per unit that carries special rules the engine does not
- * model yet (from its army list or its joined character): the odds leave
- * them out, and the user should know before reading them. */
-static void warn_unmodelled(const om_wm_engagement *e)
+/* The scenario's warnings (rules not modelled), one "oddsmaster run: warning:"
+ * line each: the odds leave those rules out, and the user should know before
+ * reading them. */
+static void print_warnings(const om_scenario *sc)
 {
-    for (int i = 0; i < 2; i++)
-        if (e->side[i].unit.unmodelled[0])
-            fprintf(stderr, "oddsmaster %s: warning: %s: special rules not modelled yet: %s\n",
-                    CMD, e->side[i].unit.name, e->side[i].unit.unmodelled);
+    for (const char *line = sc->warnings; line && *line;) {
+        size_t n = strcspn(line, "\n");
+        fprintf(stderr, "oddsmaster %s: warning: %.*s\n", CMD, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
 }
 
 /* The arguments of `run`. */
@@ -107,67 +97,28 @@ static int run_run(const om_cli_args *args)
 {
     const run_args *a = args->values;
     const char *scenario_path = args->n_operands ? args->operands[0] : NULL;
-    const char *output = a->output;
-    om_wm_scenario *sc = NULL;
-    om_wm_prepared *prep = NULL;
-    om_h5_writer *writer = NULL;
-    char *options = NULL, *out_path = NULL;
+    char *out_path = NULL;
+    om_scenario *sc = NULL;
+    om_run_request req = {.command_line = args->command_line, .trials = a->trials,
+                          .seed = a->seed, .threads = (unsigned)a->threads,
+                          .plain_dice = a->plain, .path = a->output};
     om_status st;
     int rc;
 
-    st = scenario_path ? om_wm_scenario_load_file(scenario_path, &sc)
-                       : om_wm_scenario_load_text(OM_SCENARIO_DEFAULT_NAME,
-                                               om_scenario_default_text(),
-                                               strlen(om_scenario_default_text()), &sc);
+    st = scenario_path ? om_scenario_load_file(scenario_path, &sc) : om_scenario_load_default(&sc);
     if (st == OM_OK && !a->quiet)
-        warn_unmodelled(&sc->engagement);
-    if (st == OM_OK)
-        st = om_wm_prepare_alloc(&sc->engagement, &prep);
-    if (st == OM_OK)
-        st = om_run_options_json(&sc->engagement, &options);
-    if (st == OM_OK && output == NULL && (output = out_path = default_output(scenario_path)) == NULL)
+        print_warnings(sc);
+    if (st == OM_OK && req.path == NULL && (req.path = out_path = default_output(scenario_path)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
-    if (st == OM_OK) {
-        const om_wm_engagement *e = &sc->engagement;
-        om_run_info info = {
-            .program_version = OM_VERSION,
-            .command_line = args->command_line,
-            .scenario_name = sc->source,
-            .scenario_text = sc->text,
-            .title = sc->title,
-            .ruleset = e->rules->name,
-            .kind = om_wm_kind_names[e->kind],
-            .side_name = {e->side[0].unit.name, e->side[1].unit.name},
-            .options_json = options,
-            .rng_scheme = a->plain ? "gsl default generator (plain baseline dice); block b seeded "
-                                     "from pcg64-dxsm SplitMix64(seed, b)" : OM_RNG_SCHEME,
-            .seed = a->seed,
-            .trials = a->trials,
-            .block_size = OM_RUN_BLOCK_SIZE,
-            .threads = om_run_threads((unsigned)a->threads),
-            .points = {e->side[0].unit.points, e->side[1].unit.points},
-            .kind_mask = 1u << e->kind,
-        };
-        om_run_config cfg = {.trials = a->trials, .seed = a->seed, .block_size = OM_RUN_BLOCK_SIZE,
-                             .threads = (unsigned)a->threads, .plain_dice = a->plain};
-        st = om_h5_writer_create(&writer, output, &info);
-        if (st == OM_OK) {
-            st = om_run_simulate(prep, &cfg, write_block, writer, NULL);
-            if (st == OM_OK)
-                st = om_h5_writer_close(writer);
-            else
-                om_h5_writer_abort(writer);
-        }
-    }
+    if (st == OM_OK)
+        st = om_run_file(sc, &req);
     if (st == OM_OK && !a->quiet)
-        st = om_summary_print_file(output, OM_SUMMARY_TEXT, 0.95, stdout);
+        st = om_summary_print_file(req.path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, stdout);
     rc = st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
     if (st == OM_OK && !a->quiet)
-        printf("\nResults: %s (oddsmaster summary %s --format json)\n", output, output);
+        printf("\nResults: %s (oddsmaster summary %s --format json)\n", req.path, req.path);
     free(out_path);
-    free(options);
-    om_wm_prepared_free(prep);
-    om_wm_scenario_free(sc);
+    om_scenario_free(sc);
     return rc;
 }
 

@@ -83,6 +83,21 @@ om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
                                  const om_h5_text *texts, size_t n);
 
 /*
+ * om_h5_attr_write_u32s: a one-dimensional attribute of n unsigned 32-bit
+ * integers. Errors: OM_EHDF5.
+ */
+om_status om_h5_attr_write_u32s(hid_t obj, const char *path, const char *name,
+                                const uint32_t *values, size_t n);
+
+/*
+ * om_h5_attr_read_u32s: the integers of a one-dimensional attribute into
+ * values[0..cap), their number in *n. Errors: OM_ENOTFOUND, OM_EHDF5 (not 1 to
+ * cap integers, unreadable).
+ */
+om_status om_h5_attr_read_u32s(hid_t obj, const char *path, const char *name, uint32_t *values,
+                               size_t cap, size_t *n);
+
+/*
  * om_h5_attr_read_string: the string attribute `name` of `obj` (variable or fixed
  * length), as a new NUL-terminated string owned by the caller (free()).
  * Errors: OM_ENOTFOUND (absent; the message names the attribute), OM_EHDF5 (not

@@ -33,8 +33,11 @@
  */
 #define OM_H5_SCRATCH_ROWS 65536u
 
-/* Number of winner codes in the enumerated type (om_results_winner_names). */
-#define OM_H5_WINNER_CODES 4u
+/* Side keys of the per-side attributes ("points_a", "vp_lost_b"). */
+static const char *const side_key[2] = {"a", "b"};
+
+/* The type attribute of a field, by om_field_type. */
+static const char *const field_type_names[] = {"count", "flag", "winner"};
 
 struct om_h5_writer {
     char *path;         /* final path of the result file */
@@ -42,30 +45,40 @@ struct om_h5_writer {
     hid_t file;         /* the open temporary file, or H5I_INVALID_HID */
     hid_t group;        /* the /trials group, or H5I_INVALID_HID */
     hid_t str_type;     /* variable-length UTF-8 string type for attributes */
-    hid_t winner_type;  /* enumerated type of the winner field (file and memory) */
-    hid_t *dset;        /* per om_results_fields entry: its dataset or H5I_INVALID_HID */
+    hid_t winner_type;  /* enumerated type of winner fields (file and memory) */
+    om_layout layout;   /* the fields of a row (a copy) */
+    hid_t dset[OM_LAYOUT_FIELDS_MAX]; /* per field: its dataset or H5I_INVALID_HID */
     uint64_t trials;    /* rows of every dataset */
-    uint8_t *scratch;   /* one column of a put, gathered from the outcome structs */
+    uint8_t *scratch;   /* one column of a put, gathered from the rows */
     size_t scratch_rows; /* capacity of scratch in rows */
     bool failed;        /* a put failed: close must not publish the file */
 };
+
+/* A field of a file being read, with the strings it owns. */
+typedef struct reader_field {
+    om_field field;    /* name, description, title, type (offset: its index) */
+    hid_t dset;        /* its open dataset */
+    bool by_name;      /* an enumerated winner dataset, read via winner_type */
+} reader_field;
 
 struct om_h5_reader {
     char *path;        /* path as given to om_h5_reader_open */
     hid_t file;        /* the open file */
     hid_t root;        /* its root group, which holds the provenance attributes */
     hid_t group;       /* the /trials group */
-    hid_t winner_type; /* memory type of enumerated winner datasets (OM_WM_SIDE_A... codes) */
-    hid_t *dset;       /* per om_results_fields entry: its dataset or H5I_INVALID_HID */
-    bool *by_name;     /* per entry: an enumerated winner dataset, read via winner_type */
+    hid_t winner_type; /* memory type of enumerated winner datasets (OM_WINNER_* codes) */
     uint64_t trials;   /* rows of every dataset, from the trials attribute */
+    size_t n_fields;   /* fields of the file */
+    reader_field fields[OM_LAYOUT_FIELDS_MAX]; /* in report order */
+    char *points_rule; /* the points_rule attribute, or NULL */
+    char *side_text[2][2]; /* per side: unit name, loss unit (owned strings) */
 };
 
 /* ---------------------------------------------------------------- helpers */
 
 /*
- * The enumerated type of the winner field: uint8 values OM_WM_SIDE_A.. named by
- * om_results_winner_names. Used as file type and as memory type, so no conversion
+ * The enumerated type of winner fields: uint8 values OM_WINNER_A.. named by
+ * om_winner_names. Used as file type and as memory type, so no conversion
  * happens on write and a read converts by name. H5I_INVALID_HID on failure.
  */
 static hid_t winner_type_create(void)
@@ -73,23 +86,13 @@ static hid_t winner_type_create(void)
     hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
     if (t < 0)
         return H5I_INVALID_HID;
-    for (uint8_t v = 0; v < OM_H5_WINNER_CODES; v++) {
-        if (H5Tenum_insert(t, om_results_winner_names[v], &v) < 0) {
+    for (uint8_t v = 0; v < OM_WINNER_CODES; v++) {
+        if (H5Tenum_insert(t, om_winner_names[v], &v) < 0) {
             H5Tclose(t);
             return H5I_INVALID_HID;
         }
     }
     return t;
-}
-
-/* Allocate a per-field table of identifiers, all invalid. NULL when out of memory. */
-static hid_t *ids_alloc(void)
-{
-    hid_t *ids = malloc(om_results_field_count * sizeof *ids);
-    if (ids != NULL)
-        for (size_t i = 0; i < om_results_field_count; i++)
-            ids[i] = H5I_INVALID_HID;
-    return ids;
 }
 
 /* ----------------------------------------------------------------- writer */
@@ -111,11 +114,41 @@ static om_status writer_attr_u32(om_h5_writer *w, const char *name, uint32_t val
     return om_h5_attr_write(w->file, w->path, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &value);
 }
 
+/* How each side loses victory points (h5file.h), for the sides whose points
+ * the layout knows. */
+static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
+{
+    om_status st = OM_OK;
+    bool any = false;
+    for (int s = 0; s < 2 && st == OM_OK; s++) {
+        const om_side_score *sc = &l->side[s];
+        char name[32];
+        if (sc->loss_field < 0)
+            continue;
+        any = true;
+        snprintf(name, sizeof name, "loss_field_%s", side_key[s]);
+        st = writer_attr_string(w, w->file, name, l->fields[sc->loss_field].name);
+        snprintf(name, sizeof name, "loss_unit_%s", side_key[s]);
+        if (st == OM_OK)
+            st = writer_attr_string(w, w->file, name, sc->loss_unit);
+        snprintf(name, sizeof name, "loss_start_%s", side_key[s]);
+        if (st == OM_OK)
+            st = writer_attr_u32(w, name, sc->loss_start);
+        snprintf(name, sizeof name, "vp_lost_%s", side_key[s]);
+        if (st == OM_OK)
+            st = om_h5_attr_write_u32s(w->file, w->path, name, sc->vp_lost, sc->loss_start + 1);
+    }
+    if (st == OM_OK && any && l->points_rule != NULL)
+        st = writer_attr_string(w, w->file, "points_rule", l->points_rule);
+    return st;
+}
+
 /* The provenance attributes of the root group (h5file.h, ENGINEERING 4.2). */
 static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
 {
     const om_h5_text texts[] = {
         {"schema", OM_H5_SCHEMA},
+        {"game", info->game},
         {"program_version", info->program_version},
         {"command_line", info->command_line},
         {"scenario_name", info->scenario_name},
@@ -123,8 +156,8 @@ static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
         {"title", info->title},
         {"ruleset", info->ruleset},
         {"kind", info->kind},
-        {"unit_a", info->side_name[0]},
-        {"unit_b", info->side_name[1]},
+        {"unit_a", info->layout->side[0].name},
+        {"unit_b", info->layout->side[1].name},
         {"options_json", info->options_json},
         {"rng", info->rng_scheme},
     };
@@ -136,16 +169,17 @@ static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
         || (st = writer_attr_u64(w, "trials", info->trials)) != OM_OK
         || (st = writer_attr_u64(w, "block_size", info->block_size)) != OM_OK
         || (st = writer_attr_u32(w, "threads", info->threads)) != OM_OK
-        || (st = writer_attr_u32(w, "points_a", info->points[0])) != OM_OK
-        || (st = writer_attr_u32(w, "points_b", info->points[1])) != OM_OK)
+        || (st = writer_attr_u32(w, "points_a", info->layout->side[0].points)) != OM_OK
+        || (st = writer_attr_u32(w, "points_b", info->layout->side[1].points)) != OM_OK)
         return st;
-    return OM_OK;
+    return writer_points_attrs(w, info->layout);
 }
 
-/* Create the pre-sized, chunked, compressed dataset /trials/<f->name>. */
+/* Create the pre-sized, chunked, compressed dataset /trials/<f->name> of
+ * field i, with its description, type and title. */
 static om_status writer_dataset(om_h5_writer *w, size_t i)
 {
-    const om_field *f = &om_results_fields[i];
+    const om_field *f = &w->layout.fields[i];
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
     hsize_t dims = w->trials;
@@ -164,6 +198,31 @@ static om_status writer_dataset(om_h5_writer *w, size_t i)
     om_h5_close_id(&space);
     if (st == OM_OK)
         st = writer_attr_string(w, w->dset[i], "description", f->description);
+    if (st == OM_OK)
+        st = writer_attr_string(w, w->dset[i], "type", field_type_names[f->type]);
+    if (st == OM_OK && f->type == OM_FIELD_WINNER)
+        st = writer_attr_string(w, w->dset[i], "title", f->title);
+    return st;
+}
+
+/* The fields attribute of /trials: the dataset names in report order. */
+static om_status writer_field_list(om_h5_writer *w)
+{
+    size_t len = 1;
+    char *list;
+    om_status st;
+    for (size_t i = 0; i < w->layout.field_count; i++)
+        len += strlen(w->layout.fields[i].name) + 1;
+    if ((list = malloc(len)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    list[0] = '\0';
+    for (size_t i = 0; i < w->layout.field_count; i++) {
+        if (i > 0)
+            strcat(list, " ");
+        strcat(list, w->layout.fields[i].name);
+    }
+    st = writer_attr_string(w, w->group, "fields", list);
+    free(list);
     return st;
 }
 
@@ -172,14 +231,12 @@ static om_status writer_close_objects(om_h5_writer *w)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
-    if (w->dset != NULL)
-        for (size_t i = 0; i < om_results_field_count; i++)
-            if (w->dset[i] >= 0 && H5Dclose(w->dset[i]) < 0 && st == OM_OK)
-                st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /trials/%s: %s", w->path,
-                              om_results_fields[i].name, om_h5_detail(why, sizeof why));
-    if (w->dset != NULL)
-        for (size_t i = 0; i < om_results_field_count; i++)
-            w->dset[i] = H5I_INVALID_HID;
+    for (size_t i = 0; i < w->layout.field_count; i++) {
+        if (w->dset[i] >= 0 && H5Dclose(w->dset[i]) < 0 && st == OM_OK)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /trials/%s: %s", w->path,
+                          w->layout.fields[i].name, om_h5_detail(why, sizeof why));
+        w->dset[i] = H5I_INVALID_HID;
+    }
     om_h5_close_id(&w->group);
     om_h5_close_id(&w->winner_type);
     om_h5_close_id(&w->str_type);
@@ -193,7 +250,6 @@ static om_status writer_close_objects(om_h5_writer *w)
 
 static void writer_free(om_h5_writer *w)
 {
-    free(w->dset);
     free(w->scratch);
     free(w->tmp_path);
     free(w->path);
@@ -205,32 +261,31 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
     char why[OM_H5_DETAIL_MAX];
     om_h5_writer *w;
     om_status st;
-    size_t selected = 0;
 
-    if (out == NULL || path == NULL || path[0] == '\0' || info == NULL)
+    if (out == NULL || path == NULL || path[0] == '\0' || info == NULL || info->layout == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5_writer_create: missing output, path or run info");
     *out = NULL;
     if (info->trials == 0)
         return OM_ERROR(OM_EINVAL, "%s: a result file needs at least one trial (trials = 0)",
                         path);
-    for (size_t i = 0; i < om_results_field_count; i++)
-        selected += (om_results_fields[i].kinds & info->kind_mask) != 0;
-    if (selected == 0)
-        return OM_ERROR(OM_EINVAL, "%s: kind mask 0x%x selects no result fields", path,
-                        (unsigned)info->kind_mask);
+    if (info->layout->field_count == 0 || info->layout->field_count > OM_LAYOUT_FIELDS_MAX)
+        return OM_ERROR(OM_EINVAL, "%s: a layout of %zu fields (1 to %d)", path,
+                        info->layout->field_count, OM_LAYOUT_FIELDS_MAX);
     om_h5_quiet();
 
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     w->file = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->layout = *info->layout;
+    for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
+        w->dset[i] = H5I_INVALID_HID;
     w->trials = info->trials;
     w->scratch_rows = info->trials < OM_H5_SCRATCH_ROWS ? (size_t)info->trials
                                                          : OM_H5_SCRATCH_ROWS;
     w->path = strdup(path);
-    w->dset = ids_alloc();
     w->scratch = malloc(w->scratch_rows);
-    if (w->path == NULL || w->dset == NULL || w->scratch == NULL) {
+    if (w->path == NULL || w->scratch == NULL) {
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
@@ -247,13 +302,11 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         om_h5_writer_abort(w);
         return st;
     }
-    if ((st = writer_root_attrs(w, info)) != OM_OK) {
+    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK) {
         om_h5_writer_abort(w);
         return st;
     }
-    for (size_t i = 0; i < om_results_field_count; i++) {
-        if ((om_results_fields[i].kinds & info->kind_mask) == 0)
-            continue;
+    for (size_t i = 0; i < w->layout.field_count; i++) {
         if ((st = writer_dataset(w, i)) != OM_OK) {
             om_h5_writer_abort(w);
             return st;
@@ -266,7 +319,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
 /* Write rows first..first+n-1 of dataset i from w->scratch. */
 static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsize_t n)
 {
-    const om_field *f = &om_results_fields[i];
+    const om_field *f = &w->layout.fields[i];
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
     hid_t mtype = f->type == OM_FIELD_WINNER ? w->winner_type : H5T_NATIVE_UINT8;
@@ -283,7 +336,7 @@ static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsi
     return st;
 }
 
-om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const om_wm_outcome *rows,
+om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *rows,
                            size_t count)
 {
     if (w == NULL || (rows == NULL && count > 0))
@@ -296,14 +349,12 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const om_wm_outc
     om_h5_quiet();
     for (size_t done = 0; done < count;) {
         size_t n = count - done < w->scratch_rows ? count - done : w->scratch_rows;
-        for (size_t i = 0; i < om_results_field_count; i++) {
-            const om_field *f = &om_results_fields[i];
+        for (size_t i = 0; i < w->layout.field_count; i++) {
+            const uint8_t *col = rows + done * w->layout.row_size + w->layout.fields[i].offset;
             om_status st;
-            if (w->dset[i] < 0)
-                continue;
-            /* Gather one column: the outcome structs are rows, the file is columns. */
+            /* Gather one column: the game writes rows, the file is columns. */
             for (size_t j = 0; j < n; j++)
-                w->scratch[j] = om_results_get(f, &rows[done + j]);
+                w->scratch[j] = col[j * w->layout.row_size];
             st = writer_put_column(w, i, first_row + done, n);
             if (st != OM_OK) {
                 w->failed = true;
@@ -342,80 +393,124 @@ void om_h5_writer_abort(om_h5_writer *w)
 
 /* ----------------------------------------------------------------- reader */
 
-/*
- * Open and check the member /trials/<name>: it must be a 1-D dataset
- * of one-byte integers or enumerations with exactly r->trials rows. Members that
- * are not datasets are ignored; datasets not in om_results_fields are checked and
- * closed.
- */
-static om_status reader_check_member(om_h5_reader *r, const char *name)
+/* An optional string attribute of `obj`: NULL when absent. */
+static om_status attr_string_opt(hid_t obj, const char *path, const char *name, char **out)
 {
-    char why[OM_H5_DETAIL_MAX];
-    om_status st = OM_OK;
-    const om_field *f = om_results_field_find(name);
-    hid_t obj = H5Oopen(r->group, name, H5P_DEFAULT);
-    hid_t space = H5I_INVALID_HID, type = H5I_INVALID_HID;
-    hsize_t rows = 0;
-    H5T_class_t cls;
-
-    if (obj < 0)
-        return OM_ERROR(OM_EHDF5, "%s: cannot open /trials/%s: %s", r->path, name,
-                        om_h5_detail(why, sizeof why));
-    if (H5Iget_type(obj) != H5I_DATASET) {
-        om_h5_close_id(&obj);
+    om_status st = om_h5_attr_read_string(obj, path, name, out);
+    if (st == OM_ENOTFOUND) {
+        om_error_clear();
+        *out = NULL;
         return OM_OK;
     }
-    if ((space = H5Dget_space(obj)) < 0 || (type = H5Dget_type(obj)) < 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of /trials/%s: %s", r->path, name,
-                      om_h5_detail(why, sizeof why));
-    } else if (H5Sget_simple_extent_ndims(space) != 1) {
-        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not one-dimensional", r->path, name);
-    } else if (H5Sget_simple_extent_dims(space, &rows, NULL) != 1 || rows != r->trials) {
-        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has %llu rows, expected %llu", r->path,
-                      name, (unsigned long long)rows, (unsigned long long)r->trials);
-    } else if (((cls = H5Tget_class(type)) != H5T_INTEGER && cls != H5T_ENUM)
-               || H5Tget_size(type) != 1) {
-        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte integer type",
-                      r->path, name);
-    } else if (f != NULL) {
-        size_t i = (size_t)(f - om_results_fields);
-        r->dset[i] = obj;
-        r->by_name[i] = cls == H5T_ENUM && f->type == OM_FIELD_WINNER;
-        obj = H5I_INVALID_HID;
-    }
-    om_h5_close_id(&type);
-    om_h5_close_id(&space);
-    om_h5_close_id(&obj);
     return st;
 }
 
-/* Open /trials and check every dataset in it. */
-static om_status reader_open_trials(om_h5_reader *r)
+/*
+ * Open and check the dataset /trials/<name> of field k: a 1-D dataset of
+ * one-byte integers or enumerations with exactly r->trials rows, with a type
+ * attribute (count, flag or winner: a winner is an enumeration) and its
+ * description and title.
+ */
+static om_status reader_open_field(om_h5_reader *r, size_t k, const char *name)
 {
     char why[OM_H5_DETAIL_MAX];
-    H5G_info_t ginfo;
+    reader_field *rf = &r->fields[k];
+    om_status st = OM_OK;
+    hid_t space = H5I_INVALID_HID, type = H5I_INVALID_HID;
+    hsize_t rows = 0;
+    H5T_class_t cls = H5T_NO_CLASS;
+    char *type_name = NULL;
+    htri_t exists = H5Lexists(r->group, name, H5P_DEFAULT);
+
+    rf->dset = H5I_INVALID_HID;
+    if ((rf->field.name = strdup(name)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    rf->field.offset = k;
+    if (exists <= 0)
+        return OM_ERROR(OM_EHDF5, "%s: the fields attribute of /trials names '%s', which is "
+                        "not a dataset of it", r->path, name);
+    if ((rf->dset = H5Dopen2(r->group, name, H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot open /trials/%s: %s", r->path, name,
+                        om_h5_detail(why, sizeof why));
+    if ((space = H5Dget_space(rf->dset)) < 0 || (type = H5Dget_type(rf->dset)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of /trials/%s: %s", r->path, name,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Sget_simple_extent_ndims(space) != 1)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not one-dimensional", r->path, name);
+    else if (H5Sget_simple_extent_dims(space, &rows, NULL) != 1 || rows != r->trials)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has %llu rows, expected %llu", r->path,
+                      name, (unsigned long long)rows, (unsigned long long)r->trials);
+    else if (((cls = H5Tget_class(type)) != H5T_INTEGER && cls != H5T_ENUM) ||
+             H5Tget_size(type) != 1)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte integer type",
+                      r->path, name);
+    om_h5_close_id(&type);
+    om_h5_close_id(&space);
+    if (st == OM_OK)
+        st = om_h5_attr_read_string(rf->dset, r->path, "type", &type_name);
+    if (st == OM_ENOTFOUND)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has no type attribute", r->path, name);
+    if (st == OM_OK) {
+        size_t t = 0;
+        while (t < 3 && strcmp(type_name, field_type_names[t]) != 0)
+            t++;
+        if (t == 3 || (t == OM_FIELD_WINNER) != (cls == H5T_ENUM))
+            st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has type '%s', which does not "
+                          "fit its data", r->path, name, type_name);
+        rf->field.type = (om_field_type)(t < 3 ? t : 0);
+        rf->by_name = cls == H5T_ENUM;
+    }
+    free(type_name);
+    if (st == OM_OK)
+        st = attr_string_opt(rf->dset, r->path, "description", (char **)&rf->field.description);
+    if (st == OM_OK && rf->field.type == OM_FIELD_WINNER)
+        st = attr_string_opt(rf->dset, r->path, "title", (char **)&rf->field.title);
+    return st;
+}
+
+/* Open /trials and the datasets its fields attribute lists, in that order. */
+static om_status reader_open_trials(om_h5_reader *r)
+{
     htri_t exists = H5Lexists(r->file, "trials", H5P_DEFAULT);
+    char *list = NULL, *save = NULL;
+    om_status st;
+
     if (exists <= 0 || (r->group = H5Gopen2(r->file, "trials", H5P_DEFAULT)) < 0)
         return OM_ERROR(OM_EHDF5, "%s: no /trials group (not an oddsmaster result file?)",
                         r->path);
-    if (H5Gget_info(r->group, &ginfo) < 0)
-        return OM_ERROR(OM_EHDF5, "%s: cannot list /trials: %s", r->path,
-                        om_h5_detail(why, sizeof why));
-    for (hsize_t k = 0; k < ginfo.nlinks; k++) {
-        char name[256];
-        om_status st;
-        ssize_t len = H5Lget_name_by_idx(r->group, ".", H5_INDEX_NAME, H5_ITER_INC, k, name,
-                                         sizeof name, H5P_DEFAULT);
-        if (len < 0)
-            return OM_ERROR(OM_EHDF5, "%s: cannot list /trials: %s", r->path,
-                            om_h5_detail(why, sizeof why));
-        /* No field name is this long; a longer one is a foreign member: skip it. */
-        if ((size_t)len >= sizeof name)
-            continue;
-        if ((st = reader_check_member(r, name)) != OM_OK)
-            return st;
+    st = om_h5_attr_read_string(r->group, r->path, "fields", &list);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: /trials has no fields attribute", r->path);
+    for (char *name = st == OM_OK ? strtok_r(list, " ", &save) : NULL; name && st == OM_OK;
+         name = strtok_r(NULL, " ", &save)) {
+        if (r->n_fields == OM_LAYOUT_FIELDS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: more than %d fields", r->path, OM_LAYOUT_FIELDS_MAX);
+        else
+            st = reader_open_field(r, r->n_fields++, name);
     }
-    return OM_OK;
+    free(list);
+    return st;
+}
+
+/* The message for a file of another schema: an older program's, or not ours. */
+static om_status reader_check_schema(om_h5_reader *r)
+{
+    char *schema = NULL;
+    om_status st = om_h5_attr_read_string(r->root, r->path, "schema", &schema);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster result file)",
+                        r->path);
+    if (st == OM_OK && strcmp(schema, OM_H5_SCHEMA) != 0) {
+        if (strncmp(schema, "oddsmaster-results/", 19) == 0)
+            st = OM_ERROR(OM_EHDF5, "%s: written by another version of oddsmaster (schema "
+                          "'%s'; this version reads '%s'): run its scenario again", r->path,
+                          schema, OM_H5_SCHEMA);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: schema is '%s', expected '%s'", r->path, schema,
+                          OM_H5_SCHEMA);
+    }
+    free(schema);
+    return st;
 }
 
 /* The part of om_h5_reader_open after the allocations; `r` is freed by the caller on error. */
@@ -430,10 +525,8 @@ static om_status reader_open(om_h5_reader *r)
         || (r->winner_type = winner_type_create()) < 0)
         return OM_ERROR(OM_EHDF5, "%s: cannot open the root group: %s", r->path,
                         om_h5_detail(why, sizeof why));
-
-    if ((st = om_h5_check_schema(r->root, r->path, OM_H5_SCHEMA, "result file")) != OM_OK)
+    if ((st = reader_check_schema(r)) != OM_OK)
         return st;
-
     st = om_h5_reader_attr_u64(r, "trials", &r->trials);
     if (st == OM_ENOTFOUND)
         return OM_ERROR(OM_EHDF5, "%s: no trials attribute", r->path);
@@ -441,6 +534,8 @@ static om_status reader_open(om_h5_reader *r)
         return st;
     if (r->trials == 0)
         return OM_ERROR(OM_EHDF5, "%s: the trials attribute is 0", r->path);
+    if ((st = attr_string_opt(r->root, r->path, "points_rule", &r->points_rule)) != OM_OK)
+        return st;
     return reader_open_trials(r);
 }
 
@@ -456,10 +551,7 @@ om_status om_h5_reader_open(om_h5_reader **out, const char *path)
     if (r == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     r->file = r->root = r->group = r->winner_type = H5I_INVALID_HID;
-    r->path = strdup(path);
-    r->dset = ids_alloc();
-    r->by_name = calloc(om_results_field_count, sizeof *r->by_name);
-    if (r->path == NULL || r->dset == NULL || r->by_name == NULL) {
+    if ((r->path = strdup(path)) == NULL) {
         om_h5_reader_close(r);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
@@ -481,20 +573,78 @@ const char *om_h5_reader_path(const om_h5_reader *r)
     return r->path;
 }
 
-/* Index of the open dataset of field `name`, or -1. */
+size_t om_h5_reader_field_count(const om_h5_reader *r)
+{
+    return r->n_fields;
+}
+
+const om_field *om_h5_reader_field(const om_h5_reader *r, size_t i)
+{
+    return i < r->n_fields ? &r->fields[i].field : NULL;
+}
+
+const char *om_h5_reader_points_rule(const om_h5_reader *r)
+{
+    return r->points_rule;
+}
+
+/* Index of the field `name`, or -1. */
 static long reader_field_index(const om_h5_reader *r, const char *name)
 {
-    const om_field *f = name != NULL ? om_results_field_find(name) : NULL;
-    size_t i;
-    if (f == NULL)
-        return -1;
-    i = (size_t)(f - om_results_fields);
-    return r->dset[i] >= 0 ? (long)i : -1;
+    for (size_t i = 0; name != NULL && i < r->n_fields; i++)
+        if (strcmp(r->fields[i].field.name, name) == 0)
+            return (long)i;
+    return -1;
 }
 
 int om_h5_reader_has_field(const om_h5_reader *r, const char *name)
 {
     return reader_field_index(r, name) >= 0;
+}
+
+om_status om_h5_reader_side(om_h5_reader *r, int side, om_side_score *out)
+{
+    char name[32], *field = NULL;
+    uint64_t v = 0;
+    size_t n = 0;
+    om_status st;
+
+    memset(out, 0, sizeof *out);
+    out->loss_field = -1;
+    snprintf(name, sizeof name, "unit_%s", side_key[side]);
+    if (r->side_text[side][0] == NULL &&
+        (st = attr_string_opt(r->root, r->path, name, &r->side_text[side][0])) != OM_OK)
+        return st;
+    out->name = r->side_text[side][0];
+    snprintf(name, sizeof name, "points_%s", side_key[side]);
+    if ((st = om_h5_reader_attr_u64(r, name, &v)) == OM_OK)
+        out->points = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    else if (st == OM_ENOTFOUND)
+        om_error_clear();
+    else
+        return st;
+    snprintf(name, sizeof name, "loss_field_%s", side_key[side]);
+    if ((st = attr_string_opt(r->root, r->path, name, &field)) != OM_OK || field == NULL)
+        return st;
+    out->loss_field = (int)reader_field_index(r, field);
+    free(field);
+    snprintf(name, sizeof name, "loss_unit_%s", side_key[side]);
+    if (r->side_text[side][1] == NULL &&
+        (st = attr_string_opt(r->root, r->path, name, &r->side_text[side][1])) != OM_OK)
+        return st;
+    out->loss_unit = r->side_text[side][1];
+    snprintf(name, sizeof name, "loss_start_%s", side_key[side]);
+    if ((st = om_h5_reader_attr_u64(r, name, &v)) != OM_OK || v > 255)
+        return st != OM_OK ? st : OM_ERROR(OM_EHDF5, "%s: %s is %llu (at most 255)", r->path,
+                                           name, (unsigned long long)v);
+    out->loss_start = (unsigned)v;
+    snprintf(name, sizeof name, "vp_lost_%s", side_key[side]);
+    if ((st = om_h5_attr_read_u32s(r->root, r->path, name, out->vp_lost, 256, &n)) != OM_OK)
+        return st;
+    if (n != out->loss_start + 1 || out->loss_field < 0)
+        return OM_ERROR(OM_EHDF5, "%s: the victory points of side %s do not fit its fields",
+                        r->path, side_key[side]);
+    return OM_OK;
 }
 
 om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
@@ -517,18 +667,18 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
     if (count == 0)
         return OM_OK;
     om_h5_quiet();
-    fspace = H5Dget_space(r->dset[i]);
+    fspace = H5Dget_space(r->fields[i].dset);
     mspace = H5Screate_simple(1, &n, NULL);
     /*
      * An enumerated winner dataset is read through our own enumeration over uint8
      * rather than as a plain uint8: HDF5 then maps the file's values by name, so a
-     * file that numbers a, b, draw, none differently still reads as OM_WM_SIDE_A...
+     * file that numbers a, b, draw, none differently still reads as OM_WINNER_*
      * codes (a value without a name we know reads as 255).
      */
     if (fspace < 0 || mspace < 0
         || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &n, NULL) < 0
-        || H5Dread(r->dset[i], r->by_name[i] ? r->winner_type : H5T_NATIVE_UINT8, mspace, fspace,
-                   H5P_DEFAULT, buf) < 0)
+        || H5Dread(r->fields[i].dset, r->fields[i].by_name ? r->winner_type : H5T_NATIVE_UINT8,
+                   mspace, fspace, H5P_DEFAULT, buf) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s", r->path,
                       (unsigned long long)first, (unsigned long long)(first + count - 1), name,
                       om_h5_detail(why, sizeof why));
@@ -558,15 +708,21 @@ void om_h5_reader_close(om_h5_reader *r)
     if (r == NULL)
         return;
     om_h5_quiet();
-    if (r->dset != NULL)
-        for (size_t i = 0; i < om_results_field_count; i++)
-            om_h5_close_id(&r->dset[i]);
+    for (size_t i = 0; i < r->n_fields; i++) {
+        om_h5_close_id(&r->fields[i].dset);
+        free((char *)r->fields[i].field.name);
+        free((char *)r->fields[i].field.description);
+        free((char *)r->fields[i].field.title);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(r->side_text[s][0]);
+        free(r->side_text[s][1]);
+    }
     om_h5_close_id(&r->winner_type);
     om_h5_close_id(&r->group);
     om_h5_close_id(&r->root);
     om_h5_close_id(&r->file);
-    free(r->by_name);
-    free(r->dset);
+    free(r->points_rule);
     free(r->path);
     free(r);
 }

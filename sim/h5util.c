@@ -104,6 +104,57 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
     return st;
 }
 
+om_status om_h5_attr_write_u32s(hid_t obj, const char *path, const char *name,
+                                const uint32_t *values, size_t n)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t attr = H5I_INVALID_HID;
+    if (space < 0 ||
+        (attr = H5Acreate2(obj, name, H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+        H5Awrite(attr, H5T_NATIVE_UINT32, values) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&attr);
+    om_h5_close_id(&space);
+    return st;
+}
+
+om_status om_h5_attr_read_u32s(hid_t obj, const char *path, const char *name, uint32_t *values,
+                               size_t cap, size_t *n)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t attr = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    hssize_t count;
+    htri_t exists = H5Aexists(obj, name);
+
+    *n = 0;
+    if (exists < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                        om_h5_detail(why, sizeof why));
+    if (exists == 0)
+        return OM_ERROR(OM_ENOTFOUND, "%s: no attribute '%s'", path, name);
+    if ((attr = H5Aopen(obj, name, H5P_DEFAULT)) < 0 || (type = H5Aget_type(attr)) < 0 ||
+        (space = H5Aget_space(attr)) < 0 || (count = H5Sget_simple_extent_npoints(space)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Tget_class(type) != H5T_INTEGER || (size_t)count > cap || count == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is not a list of 1 to %zu integers", path,
+                      name, cap);
+    else if (H5Aread(attr, H5T_NATIVE_UINT32, values) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    else
+        *n = (size_t)count;
+    om_h5_close_id(&space);
+    om_h5_close_id(&type);
+    om_h5_close_id(&attr);
+    return st;
+}
+
 om_status om_h5_attr_write_string(hid_t obj, const char *path, const char *name,
                                   hid_t str_type, const char *value)
 {

@@ -17,7 +17,7 @@
 #include "army.h"
 #include "rng.h"
 #include "run.h"
-#include "wm_scenario.h"
+#include "game.h"
 
 /* The situations of issue #5: who charges, who shoots first, who defends. A's
  * keys and B's keys are scenario side keys; shooting and defending keys are
@@ -222,28 +222,28 @@ char *om_matrix_cell_scenario(const om_matrix_spec *spec, size_t s, size_t r, si
     return buf;
 }
 
-/* What the sink of one cell accumulates. */
+/* What the sink of one cell accumulates, through the layout of its rows. */
 typedef struct cell_sink {
-    om_matrix_cell *cell;  /* the cell being filled */
-    unsigned points[2];    /* the units' points */
-    unsigned stands[2];    /* the units' starting stands */
-    unsigned size[2];      /* the units' full-strength stands */
+    om_matrix_cell *cell;   /* the cell being filled */
+    const om_layout *layout; /* the rows' fields and the sides' victory points */
+    size_t winner;          /* offset of the winner field in a row */
 } cell_sink;
 
-static om_status cell_accumulate(void *ctx, uint64_t first, const om_wm_outcome *rows, size_t n)
+static om_status cell_accumulate(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
 {
     cell_sink *cs = ctx;
+    const om_layout *l = cs->layout;
     om_matrix_cell *cell = cs->cell;
     (void)first;
     for (size_t i = 0; i < n; i++) {
-        const om_wm_outcome *o = &rows[i];
-        cell->wins_row += o->winner == OM_WM_SIDE_A;
-        cell->draws += o->winner == OM_WM_DRAW;
-        cell->wins_col += o->winner == OM_WM_SIDE_B;
-        cell->points_lost_row_sum += om_wm_victory_points_lost(cs->points[0], cs->size[0],
-                                                               cs->stands[0], o->stands_lost[0]);
-        cell->points_lost_col_sum += om_wm_victory_points_lost(cs->points[1], cs->size[1],
-                                                               cs->stands[1], o->stands_lost[1]);
+        const uint8_t *row = rows + i * l->row_size;
+        double *lost[2] = {&cell->points_lost_row_sum, &cell->points_lost_col_sum};
+        cell->wins_row += row[cs->winner] == OM_WINNER_A;
+        cell->draws += row[cs->winner] == OM_WINNER_DRAW;
+        cell->wins_col += row[cs->winner] == OM_WINNER_B;
+        for (int s = 0; s < 2; s++)
+            if (l->side[s].loss_field >= 0)
+                *lost[s] += l->side[s].vp_lost[row[l->fields[l->side[s].loss_field].offset]];
     }
     cell->trials += n;
     return OM_OK;
@@ -262,34 +262,35 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
                                   unsigned threads, om_matrix_cell *cell)
 {
     char source[256], *text = om_matrix_cell_scenario(spec, s, r, c);
-    om_wm_scenario *sc = NULL;
-    om_wm_prepared *p = NULL;
+    om_scenario *sc = NULL;
+    om_trials trials = {0};
     om_run_config cfg = {.seed = om_matrix_cell_seed(spec->seed, s, r, c),
                          .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
     cell_sink cs = {.cell = cell};
     om_status st;
+    int winner;
 
     memset(cell, 0, sizeof *cell);
     if (text == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory writing a matrix cell");
     snprintf(source, sizeof source, "<matrix cell %s: %s vs %s>", spec->situations[s]->name,
              spec->rows->members[r].unit, spec->cols->members[c].unit);
-    st = om_wm_scenario_load_text(source, text, strlen(text), &sc);
+    st = om_scenario_load_text(source, text, strlen(text), &sc);
     free(text);
     if (st == OM_OK)
-        st = om_wm_prepare_alloc(&sc->engagement, &p);
+        st = om_trials_prepare(sc, &trials);
+    if (st == OM_OK && (winner = om_layout_find(&trials.layout, "winner")) < 0)
+        st = OM_ERROR(OM_EINVAL, "%s: a matrix needs trials with a winner", source);
     if (st != OM_OK) {
-        om_wm_scenario_free(sc);
+        om_trials_release(&trials);
+        om_scenario_free(sc);
         return st;
     }
-    for (int i = 0; i < 2; i++) {
-        cs.points[i] = sc->engagement.side[i].unit.points;
-        cs.stands[i] = sc->engagement.side[i].unit.stands;
-        cs.size[i] = om_wm_unit_size(&sc->engagement.side[i].unit);
-    }
+    cs.layout = &trials.layout;
+    cs.winner = trials.layout.fields[winner].offset;
     if (spec->trials > 0) {
         cfg.trials = spec->trials;
-        st = om_run_simulate(p, &cfg, cell_accumulate, &cs, NULL);
+        st = om_run_simulate(&trials, &cfg, cell_accumulate, &cs);
     } else {
         /* Adaptive: whole blocks until the interval of P(row wins) is narrow
          * enough; the blocks are those of one run of cell->trials trials. */
@@ -298,11 +299,11 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
                (cell->trials == 0 ||
                 wilson_halfwidth(cell->wins_row, cell->trials) > spec->halfwidth)) {
             cfg.first_block = cell->trials / OM_RUN_BLOCK_SIZE;
-            st = om_run_simulate(p, &cfg, cell_accumulate, &cs, NULL);
+            st = om_run_simulate(&trials, &cfg, cell_accumulate, &cs);
         }
     }
-    om_wm_prepared_free(p);
-    om_wm_scenario_free(sc);
+    om_trials_release(&trials);
+    om_scenario_free(sc);
     return st;
 }
 

@@ -1,7 +1,7 @@
 /*
  * run.c: the OpenMP Monte Carlo driver (see run.h for the reproducibility
- * contract). The only shared mutable data are the tally and the error record,
- * both updated inside the sink's critical section.
+ * contract). The only shared mutable datum is the error record, updated inside
+ * the sink's critical section.
  */
 #include "run.h"
 
@@ -28,19 +28,12 @@ static void seed_plain(gsl_rng *g, uint64_t seed, uint64_t block)
     gsl_rng_set(g, (unsigned long)om_pcg64_next(&r));
 }
 
-static void tally_block(om_run_tally *t, const om_wm_outcome *rows, size_t n)
+om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, om_run_sink sink,
+                          void *ctx)
 {
-    for (size_t i = 0; i < n; i++) {
-        t->winner[rows[i].winner & 3u]++;
-        t->stands_lost[0] += rows[i].stands_lost[0];
-        t->stands_lost[1] += rows[i].stands_lost[1];
-    }
-    t->trials += n;
-}
-
-om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_run_sink sink,
-                          void *ctx, om_run_tally *tally)
-{
+    const size_t row_size = t->layout.row_size;
+    void (*const resolve_block)(const void *, om_dice *, uint8_t *, size_t) =
+        t->game->resolve_block;
     const uint64_t block_size = cfg->block_size ? cfg->block_size : OM_RUN_BLOCK_SIZE;
     const uint64_t n_blocks = cfg->trials == 0 ? 0 : (cfg->trials - 1) / block_size + 1;
     const int threads = (int)om_run_threads(cfg->threads);
@@ -49,12 +42,10 @@ om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_
 
     if (cfg->trials == 0)
         return OM_ERROR(OM_EINVAL, "the number of trials must be at least 1");
-    if (tally)
-        memset(tally, 0, sizeof *tally);
 
 #pragma omp parallel num_threads(threads)
     {
-        om_wm_outcome *rows = malloc(block_size * sizeof *rows);
+        uint8_t *rows = malloc(block_size * row_size);
         gsl_rng *plain = cfg->plain_dice ? gsl_rng_alloc(gsl_rng_default) : NULL;
         om_dice dice;
         bool ok = rows != NULL && (!cfg->plain_dice || plain != NULL);
@@ -84,8 +75,7 @@ om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_
             dice.plain = plain;
             if (plain)
                 seed_plain(plain, cfg->seed, stream);
-            for (size_t i = 0; i < n; i++)
-                om_wm_resolve(p, &dice, &rows[i]);
+            resolve_block(t->prepared, &dice, rows, n);
 #pragma omp critical(om_run_sink)
             {
                 if (failed == OM_OK) {
@@ -95,8 +85,6 @@ om_status om_run_simulate(const om_wm_prepared *p, const om_run_config *cfg, om_
                         snprintf(failed_msg, sizeof failed_msg, "%s", om_error_message());
 #pragma omp atomic write
                         failed = st;
-                    } else if (tally) {
-                        tally_block(tally, rows, n);
                     }
                 }
             }

@@ -31,6 +31,7 @@
 #include "h5file.h"
 #include "h5matrix.h"
 #include "stats.h"
+#include "test_layout.h"
 #include "tmpdir.h"
 
 /* ---------------------------------------------------------------- fixture */
@@ -82,8 +83,15 @@ static int count(const char *hay, const char *needle)
  */
 #define RUN_TRIALS 10000u
 
-static void write_run(const char *path, uint32_t kind_mask)
+static void write_run(const char *path, const char *kind)
 {
+    static om_layout layout;
+    uint8_t *o;
+    int winner, lost_b, hits_b;
+    test_layout_of_kind(kind, &layout);
+    winner = om_layout_find(&layout, "winner");
+    lost_b = om_layout_find(&layout, "stands_lost_b");
+    hits_b = om_layout_find(&layout, "hits_on_b");
     om_run_info info = {
         .program_version = "1.2.3-test",
         .command_line = "oddsmaster run knights.yaml",
@@ -91,30 +99,27 @@ static void write_run(const char *path, uint32_t kind_mask)
         .scenario_text = "",
         .title = "Knights charge Spearmen",
         .ruleset = "warmaster-revolution",
-        .kind = kind_mask == OM_KIND_MASK_VOLLEY ? "volley"
-                : kind_mask == OM_KIND_MASK_ENGAGEMENT ? "engagement" : "combat",
-        .side_name = {"Knights", "Spearmen"},
+        .game = "warmaster",
+        .kind = kind,
         .options_json = "{}",
         .rng_scheme = "synthetic",
         .seed = 77,
         .trials = RUN_TRIALS,
         .block_size = RUN_TRIALS,
         .threads = 1,
-        .points = {110, 45},
-        .kind_mask = kind_mask,
+        .layout = &layout,
     };
-    om_wm_outcome *o = calloc(RUN_TRIALS, sizeof *o);
     om_h5_writer *w = NULL;
+    o = calloc(RUN_TRIALS, layout.row_size);
     cr_assert_not_null(o);
     for (unsigned i = 0; i < RUN_TRIALS; i++) {
         unsigned m = i % 10;
-        o[i].winner = m < 5 ? OM_WM_SIDE_A : m < 8 ? OM_WM_SIDE_B : OM_WM_DRAW;
-        if (m == 9 && kind_mask == OM_KIND_MASK_ENGAGEMENT)
-            o[i].winner = OM_WM_NO_CONTEST;
-        if (kind_mask == OM_KIND_MASK_VOLLEY)
-            o[i].winner = OM_WM_NO_CONTEST;
-        o[i].stands_lost[1] = (uint8_t)(i % 4);
-        o[i].hits_on[1] = (uint8_t)(i % 5);
+        uint8_t *row = o + i * layout.row_size;
+        if (winner >= 0)
+            row[layout.fields[winner].offset] =
+                m < 5 ? OM_WINNER_A : m < 8 ? OM_WINNER_B : m == 9 && strcmp(kind, "engagement") == 0 ? OM_WINNER_NONE : OM_WINNER_DRAW;
+        row[layout.fields[lost_b].offset] = (uint8_t)(i % 4);
+        row[layout.fields[hits_b].offset] = (uint8_t)(i % 5);
     }
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
     cr_assert_eq(om_h5_writer_put(w, 0, o, RUN_TRIALS), OM_OK, "%s", om_error_message());
@@ -298,7 +303,7 @@ Test(chart, odds_png_svg_pdf_and_csv)
     char run[512], out[512], csv[512], want[256], fill[128];
     double lo, hi;
     char *data, *svg;
-    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), "combat");
 
     chart_ok(run, tmpdir_path(out, sizeof out, "odds.png"), OM_CHART_ODDS, 900, 450);
     check_png(out, 900, 450, OM_CHART_COLOUR_A, 500);
@@ -333,7 +338,7 @@ Test(chart, odds_with_no_result)
 {
     char run[512], out[512], csv[512];
     char *data;
-    write_run(tmpdir_path(run, sizeof run, "eng.h5"), OM_KIND_MASK_ENGAGEMENT);
+    write_run(tmpdir_path(run, sizeof run, "eng.h5"), "engagement");
     chart_ok(run, tmpdir_path(out, sizeof out, "eng.png"), OM_CHART_ODDS, 600, 300);
     check_png(out, 600, 300, OM_CHART_COLOUR_NONE, 50);
     data = csv_data(tmpdir_path(csv, sizeof csv, "eng.csv"), ODDS_HEADER);
@@ -347,7 +352,7 @@ Test(chart, dist_default_and_other_field)
 {
     char run[512], out[512], csv[512], fill[128];
     char *data, *svg;
-    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), "combat");
 
     chart_ok(run, tmpdir_path(out, sizeof out, "dist.png"), OM_CHART_DIST, 0, 0);
     check_png(out, 1200, 700, 0x8fb3dfu, 1000);
@@ -431,8 +436,8 @@ Test(chart, errors)
     om_chart_options dist = {.kind = OM_CHART_DIST, .field = "no_such"};
     om_chart_options heat = {.kind = OM_CHART_HEATMAP, .situation = "flank"};
     om_chart_options tiny = {.kind = OM_CHART_ODDS, .width = 100};
-    write_run(tmpdir_path(run, sizeof run, "run.h5"), OM_KIND_MASK_COMBAT);
-    write_run(tmpdir_path(vol, sizeof vol, "volley.h5"), OM_KIND_MASK_VOLLEY);
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), "combat");
+    write_run(tmpdir_path(vol, sizeof vol, "volley.h5"), "volley");
     write_matrix(tmpdir_path(mat, sizeof mat, "m.h5"));
 
     expect_chart_error(run, tmpdir_path(out, sizeof out, "x.jpg"), &odds, OM_EINVAL, ".png, .svg");

@@ -354,16 +354,20 @@ Test(h5m_reader, truncated_file)
 Test(h5m_reader, run_file_is_not_a_matrix)
 {
     char path[512], *schema = NULL;
+    /* A layout of one count field, enough for a run file. */
+    om_layout layout = {.row_size = 1, .field_count = 1,
+                        .fields = {{"hits", "Hits.", NULL, 0, OM_FIELD_COUNT}},
+                        .side = {{.loss_field = -1}, {.loss_field = -1}}};
     om_run_info info = {.program_version = "t", .ruleset = "warmaster-revolution",
                         .kind = "combat", .trials = 10, .block_size = 10, .threads = 1,
-                        .kind_mask = OM_KIND_MASK_COMBAT};
-    om_wm_outcome rows[10];
+                        .layout = &layout};
+    uint8_t rows[10];
     om_h5_writer *w = NULL;
     memset(rows, 0, sizeof rows);
     cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "run.h5"), &info), OM_OK);
     cr_assert_eq(om_h5_writer_put(w, 0, rows, 10), OM_OK);
     cr_assert_eq(om_h5_writer_close(w), OM_OK);
-    expect_read_error(path, OM_EHDF5, "schema is 'oddsmaster-results/1'");
+    expect_read_error(path, OM_EHDF5, "schema is '" OM_H5_SCHEMA "'");
 
     cr_assert_eq(om_h5m_file_schema(path, &schema), OM_OK, "%s", om_error_message());
     cr_expect_str_eq(schema, OM_H5_SCHEMA);

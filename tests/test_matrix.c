@@ -10,6 +10,7 @@
 
 #include "matrix.h"
 #include "run.h"
+#include "game.h"
 #include "wm_scenario.h"
 
 static om_matrix_list *list(const char *ruleset, const char *spec)
@@ -91,17 +92,19 @@ Test(matrix, cell_scenarios_load_and_adapt_to_the_units)
 }
 
 typedef struct counts {
-    uint64_t a, draw, b, n;
+    uint64_t a, draw, b, n; /* trials won by A, drawn, won by B, in all */
+    size_t winner, row_size; /* where the winner is in a row, and the row's size */
 } counts;
 
-static om_status count_rows(void *ctx, uint64_t first, const om_wm_outcome *rows, size_t n)
+static om_status count_rows(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
 {
     counts *c = ctx;
     (void)first;
     for (size_t i = 0; i < n; i++) {
-        c->a += rows[i].winner == OM_WM_SIDE_A;
-        c->draw += rows[i].winner == OM_WM_DRAW;
-        c->b += rows[i].winner == OM_WM_SIDE_B;
+        uint8_t w = rows[i * c->row_size + c->winner];
+        c->a += w == OM_WINNER_A;
+        c->draw += w == OM_WINNER_DRAW;
+        c->b += w == OM_WINNER_B;
     }
     c->n += n;
     return OM_OK;
@@ -119,23 +122,25 @@ Test(matrix, cell_equals_a_separate_run)
     om_matrix_spec sp = spec_of(rows, cols, sits, 2);
     om_matrix_cell cell;
     char *text = om_matrix_cell_scenario(&sp, 1, 1, 0);
-    om_wm_scenario *sc = NULL;
-    om_wm_prepared *p = NULL;
+    om_scenario *sc = NULL;
+    om_trials t;
     counts c = {0};
     om_run_config cfg = {.trials = sp.trials, .seed = om_matrix_cell_seed(sp.seed, 1, 1, 0),
                          .threads = 1};
 
     cr_assert_eq(om_matrix_simulate_cell(&sp, 1, 1, 0, 2, &cell), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_wm_scenario_load_text("cell", text, strlen(text), &sc), OM_OK);
-    cr_assert_eq(om_wm_prepare_alloc(&sc->engagement, &p), OM_OK);
-    cr_assert_eq(om_run_simulate(p, &cfg, count_rows, &c, NULL), OM_OK);
+    cr_assert_eq(om_scenario_load_text("cell", text, strlen(text), &sc), OM_OK);
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+    c.winner = t.layout.fields[om_layout_find(&t.layout, "winner")].offset;
+    c.row_size = t.layout.row_size;
+    cr_assert_eq(om_run_simulate(&t, &cfg, count_rows, &c), OM_OK);
     cr_expect_eq(cell.trials, c.n);
     cr_expect_eq(cell.wins_row, c.a);
     cr_expect_eq(cell.draws, c.draw);
     cr_expect_eq(cell.wins_col, c.b);
     cr_expect_gt(cell.points_lost_row_sum + cell.points_lost_col_sum, 0.0);
-    om_wm_prepared_free(p);
-    om_wm_scenario_free(sc);
+    om_trials_release(&t);
+    om_scenario_free(sc);
     free(text);
     om_matrix_list_free(rows);
     om_matrix_list_free(cols);

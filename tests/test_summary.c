@@ -23,6 +23,7 @@
 #include "h5file.h"
 #include "stats.h"
 #include "summary.h"
+#include "test_layout.h"
 #include "tmpdir.h"
 
 /* Agreement expected between two evaluations of the same closed formula. */
@@ -36,15 +37,33 @@
 
 /* ---------------------------------------------------------------- fixture */
 
-/* Count and flag fields (not winner-coded ones) that a run of `kind_mask` has:
- * the summary reports each of them. */
-static size_t fields_of_kind(unsigned kind_mask)
+/* The layout of a run of `kind` ("combat", "volley"), loaded once per test. */
+static const om_layout *layout_of(const char *kind)
 {
+    static om_layout layouts[2];
+    int k = strcmp(kind, "volley") == 0;
+    if (layouts[k].field_count == 0)
+        test_layout_of_kind(kind, &layouts[k]);
+    return &layouts[k];
+}
+
+/* Count and flag fields (not winner-coded ones) that a run of `kind` has: the
+ * summary reports each of them. */
+static size_t fields_of_kind(const char *kind)
+{
+    const om_layout *l = layout_of(kind);
     size_t n = 0;
-    for (size_t i = 0; i < om_results_field_count; i++)
-        n += om_results_fields[i].type != OM_FIELD_WINNER &&
-             (om_results_fields[i].kinds & kind_mask) != 0;
+    for (size_t i = 0; i < l->field_count; i++)
+        n += l->fields[i].type != OM_FIELD_WINNER;
     return n;
+}
+
+/* Set field `name` of a row of layout l (the field must exist). */
+static void set_field(const om_layout *l, uint8_t *row, const char *name, uint8_t v)
+{
+    int i = om_layout_find(l, name);
+    cr_assert_geq(i, 0, "no field %s", name);
+    row[l->fields[i].offset] = v;
 }
 
 static void dir_setup(void) { tmpdir_create("om_test_summary"); }
@@ -164,6 +183,7 @@ Test(moments, empty_histogram)
  *   winner       a for i % 10 in 0..4, b for 5..7, draw for 8..9 (50/30/20 %)
  *   hits_on_b    i % 4 (0..3, 25 % each: mean 1.5, sd sqrt(1.25))
  *   destroyed_b  1 when i % 8 == 0 (12.5 %)
+ *   stands_lost_b  3 (destroyed) when i % 8 == 0, 2 when i % 8 == 1, else 0
  *   every other field 0.
  * 140000 is a multiple of 40, so every proportion is exact.
  */
@@ -172,12 +192,14 @@ Test(moments, empty_histogram)
 static uint8_t syn_winner(uint64_t i)
 {
     unsigned m = (unsigned)(i % 10);
-    return m < 5 ? OM_WM_SIDE_A : m < 8 ? OM_WM_SIDE_B : OM_WM_DRAW;
+    return m < 5 ? OM_WINNER_A : m < 8 ? OM_WINNER_B : OM_WINNER_DRAW;
 }
 
-static void write_synthetic(const char *path, uint32_t kind_mask, uint64_t seed,
+static void write_synthetic(const char *path, const char *kind, uint64_t seed,
                             uint8_t bad_winner)
 {
+    const om_layout *l = layout_of(kind);
+    const bool volley = strcmp(kind, "volley") == 0;
     om_run_info info = {
         .program_version = "0.1.0-test",
         .command_line = "test_summary",
@@ -185,31 +207,33 @@ static void write_synthetic(const char *path, uint32_t kind_mask, uint64_t seed,
         .scenario_text = "",
         .title = "Knights charge spearmen",
         .ruleset = "warmaster-revolution",
-        .kind = kind_mask == OM_KIND_MASK_VOLLEY ? "volley" : "combat",
-        .side_name = {"Knights", "Spearmen"},
+        .game = "warmaster",
+        .kind = kind,
         .options_json = "{}",
         .rng_scheme = "synthetic",
         .seed = seed,
         .trials = SYN_TRIALS,
         .block_size = 10000,
         .threads = 1,
-        .points = {110, 45},
-        .kind_mask = kind_mask,
+        .layout = l,
     };
     const size_t block = 10000;
-    om_wm_outcome *o = calloc(block, sizeof *o);
+    uint8_t *o = calloc(block, l->row_size);
     om_h5_writer *w = NULL;
     cr_assert_not_null(o);
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
     for (uint64_t first = 0; first < SYN_TRIALS; first += block) {
         for (size_t j = 0; j < block; j++) {
             uint64_t i = first + j;
-            o[j].winner = kind_mask == OM_KIND_MASK_VOLLEY ? OM_WM_NO_CONTEST : syn_winner(i);
-            o[j].hits_on[1] = (uint8_t)(i % 4);
-            o[j].destroyed[1] = i % 8 == 0;
+            uint8_t *row = o + j * l->row_size;
+            if (!volley)
+                set_field(l, row, "winner", syn_winner(i));
+            set_field(l, row, "hits_on_b", (uint8_t)(i % 4));
+            set_field(l, row, "destroyed_b", i % 8 == 0);
+            set_field(l, row, "stands_lost_b", i % 8 == 0 ? 3 : i % 8 == 1 ? 2 : 0);
         }
         if (first == 0 && bad_winner != 0)
-            o[17].winner = bad_winner;
+            set_field(l, o + 17 * l->row_size, "winner", bad_winner);
         cr_assert_eq(om_h5_writer_put(w, first, o, block), OM_OK, "%s", om_error_message());
     }
     cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
@@ -255,7 +279,7 @@ Test(summary, exact_values_of_a_synthetic_run)
     char path[512];
     om_summary *s;
     const om_summary_field *hits, *destroyed, *lost;
-    write_synthetic(tmpdir_path(path, sizeof path, "syn.h5"), OM_KIND_MASK_COMBAT, 42, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "syn.h5"), "combat", 42, 0);
     s = summarise(path);
 
     cr_expect_str_eq(s->file, path);
@@ -299,7 +323,7 @@ Test(summary, exact_values_of_a_synthetic_run)
     expect_prob(&lost->at_least[1], 0.0, "stands_lost_a >= 1");
 
     /* The winner is the outcome, not a field; volley-only fields are absent. */
-    cr_expect_eq(s->field_count, fields_of_kind(OM_KIND_MASK_COMBAT));
+    cr_expect_eq(s->field_count, fields_of_kind("combat"));
     om_summary_free(s);
 }
 
@@ -307,7 +331,7 @@ Test(summary, volley_has_no_outcome)
 {
     char path[512];
     om_summary *s;
-    write_synthetic(tmpdir_path(path, sizeof path, "volley.h5"), OM_KIND_MASK_VOLLEY, 1, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "volley.h5"), "volley", 1, 0);
     s = summarise(path);
     cr_expect_not(s->has_outcome);
     cr_expect_str_eq(find_field(s, "drive_back_cm")->field->name, "drive_back_cm");
@@ -320,7 +344,7 @@ Test(summary, invalid_winner_and_confidence)
     char path[512];
     om_h5_reader *r = NULL;
     om_summary *s = NULL;
-    write_synthetic(tmpdir_path(path, sizeof path, "bad.h5"), OM_KIND_MASK_COMBAT, 1, 9);
+    write_synthetic(tmpdir_path(path, sizeof path, "bad.h5"), "combat", 1, 9);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     cr_expect_eq(om_summary_compute(r, 0.95, &s), OM_EHDF5);
     cr_expect_null(s);
@@ -373,7 +397,7 @@ Test(summary, json_parses_with_documented_keys)
     size_t i = 0;
     json_t *value;
 
-    write_synthetic(tmpdir_path(path, sizeof path, "j.h5"), OM_KIND_MASK_COMBAT,
+    write_synthetic(tmpdir_path(path, sizeof path, "j.h5"), "combat",
                     UINT64_C(0xFFFFFFFFFFFFFFFF), 0);
     s = summarise(path);
     text = capture(om_summary_print_json, s);
@@ -443,7 +467,7 @@ Test(summary, json_seed_integer_and_null_outcome)
     char path[512], *text;
     om_summary *s;
     json_t *root;
-    write_synthetic(tmpdir_path(path, sizeof path, "v.h5"), OM_KIND_MASK_VOLLEY,
+    write_synthetic(tmpdir_path(path, sizeof path, "v.h5"), "volley",
                     UINT64_C(9223372036854775807), 0);
     s = summarise(path);
     text = capture(om_summary_print_json, s);
@@ -462,7 +486,7 @@ Test(summary, csv_rows)
     char path[512], *text, *line, *save = NULL;
     om_summary *s;
     int rows = 0, header = 0, hits2 = 0, win_a = 0, zero_row = 0;
-    write_synthetic(tmpdir_path(path, sizeof path, "c.h5"), OM_KIND_MASK_COMBAT, 3, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "c.h5"), "combat", 3, 0);
     s = summarise(path);
     text = capture(om_summary_print_csv, s);
     const char *head = "field,k,p_equal,p_at_least,lo,hi\n";
@@ -482,9 +506,10 @@ Test(summary, csv_rows)
     cr_expect_eq(hits2, 1);
     cr_expect_eq(win_a, 1);
     cr_expect_eq(zero_row, 1);
-    /* 1 header + hits_on_b 0..3 + destroyed_b 0..1 + one row for each other
-     * (always 0) field of the kind + 6 outcome rows + the "none" row. */
-    cr_expect_eq(rows, (int)(1 + 4 + 2 + (fields_of_kind(OM_KIND_MASK_COMBAT) - 2) + 7),
+    /* 1 header + hits_on_b 0..3 + destroyed_b 0..1 + stands_lost_b 0..3 + one
+     * row for each other (always 0) field of the kind + 6 outcome rows + the
+     * "none" row. */
+    cr_expect_eq(rows, (int)(1 + 4 + 2 + 4 + (fields_of_kind("combat") - 3) + 7),
                  "%d rows", rows);
     free(text);
     om_summary_free(s);
@@ -499,7 +524,7 @@ Test(summary, text_report)
                           "P(win) [95% CI]", "P(draw) [95% CI]", "P(lose) [95% CI]",
                           "0.5000 [", "hits_on_b: Hits suffered", "mean 1.5000",
                           "P(>=k)", "destroyed_b", "0.1250 ["};
-    write_synthetic(tmpdir_path(path, sizeof path, "t.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "t.h5"), "combat", 5, 0);
     s = summarise(path);
     text = capture(om_summary_print_text, s);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -516,7 +541,7 @@ Test(summary, write_error)
     FILE *full = fopen("/dev/full", "w");
     if (full == NULL)
         cr_skip_test("no /dev/full");
-    write_synthetic(tmpdir_path(path, sizeof path, "w.h5"), OM_KIND_MASK_COMBAT, 5, 0);
+    write_synthetic(tmpdir_path(path, sizeof path, "w.h5"), "combat", 5, 0);
     s = summarise(path);
     cr_expect_eq(om_summary_print_text(s, full), OM_EIO);
     cr_expect_eq(om_summary_print_csv(s, full), OM_EIO);
@@ -525,20 +550,35 @@ Test(summary, write_error)
     om_summary_free(s);
 }
 
-/* Victory points (warmaster.md 11.3, W23; warmaster-ancients.md WE-32): a
- * destroyed unit gives its full points, a 3+ stand unit reduced to 1 gives half
- * rounded up to the nearest 5, anything else nothing. */
-Test(summary, victory_points_rule)
+/* Victory points lost, from the table the file records for each side (the
+ * Spearmen, 45 points in 3 stands: 25 when reduced to 1 stand, 45 destroyed;
+ * Warmaster Revolution, Victory Points) and the distribution of its field. */
+Test(summary, victory_points_lost_from_the_recorded_table)
 {
-    cr_expect_eq(om_summary_victory_points(110, 3, 2), 55u);  /* W23 */
-    cr_expect_eq(om_summary_victory_points(65, 3, 2), 35u);   /* W23: 32.5 -> 35 */
-    cr_expect_eq(om_summary_victory_points(115, 3, 2), 60u);  /* WE-32 */
-    cr_expect_eq(om_summary_victory_points(125, 3, 2), 65u);  /* WE-32 */
-    cr_expect_eq(om_summary_victory_points(75, 3, 2), 40u);   /* WE-32 */
-    cr_expect_eq(om_summary_victory_points(35, 3, 2), 20u);   /* WE-32 */
-    cr_expect_eq(om_summary_victory_points(110, 3, 3), 110u); /* destroyed */
-    cr_expect_eq(om_summary_victory_points(110, 3, 1), 0u);
-    cr_expect_eq(om_summary_victory_points(80, 2, 1), 0u);    /* 2-stand units: only destroyed */
-    cr_expect_eq(om_summary_victory_points(80, 2, 2), 80u);
-    cr_expect_eq(om_summary_victory_points(200, 4, 3), 100u); /* 4 stands reduced to 1 */
+    char path[512], *text;
+    om_summary *s;
+    const om_summary_points *a, *b;
+    write_synthetic(tmpdir_path(path, sizeof path, "vp.h5"), "combat", 1, 0);
+    s = summarise(path);
+    a = &s->lost[0];
+    b = &s->lost[1];
+    cr_assert(a->known && b->known);
+    /* The Knights never lose a stand: every possible loss is listed, at 0. */
+    cr_assert_eq(a->n_values, 3u);
+    cr_expect(a->value[0] == 0 && a->value[1] == 55 && a->value[2] == 110);
+    cr_expect(a->p[0] == 1.0 && a->p[1] == 0.0 && a->p[2] == 0.0 && a->mean == 0.0);
+    cr_expect_str_eq(b->unit, "stands");
+    cr_expect_eq(b->start, 3u);
+    cr_expect_eq(b->points, 45u);
+    cr_assert_eq(b->n_values, 3u);
+    cr_expect(b->value[0] == 0 && b->value[1] == 25 && b->value[2] == 45);
+    cr_expect(fabs(b->p[0] - 0.75) < FORMULA_TOL, "P(0) %.17g", b->p[0]);
+    cr_expect(fabs(b->p[1] - 0.125) < FORMULA_TOL, "P(25) %.17g", b->p[1]);
+    cr_expect(fabs(b->p[2] - 0.125) < FORMULA_TOL, "P(45) %.17g", b->p[2]);
+    cr_expect(fabs(b->mean - (25 + 45) / 8.0) < FORMULA_TOL, "mean %.17g", b->mean);
+    text = capture(om_summary_print_text, s);
+    cr_expect(strstr(text, "B Spearmen (45 points, 3 stands): mean 8.75; P(0) 0.7500, "
+                           "P(25) 0.1250, P(45) 0.1250") != NULL, "%s", text);
+    free(text);
+    om_summary_free(s);
 }

@@ -1,12 +1,12 @@
 /*
- * options.c: the resolved engagement and rule switches of a run as JSON, stored
+ * wm_provenance.c: the resolved engagement and rule switches of a run as JSON, stored
  * in every result file (attribute options_json) so a file says exactly what was
  * simulated, defaults included: every value of both sides, the kind, the rule
  * set's switches, and under "options" every entry of the engine's registry of
  * ambiguous rules (options.c of the engine; `oddsmaster list --options`), the
  * switches with their value and the fixed readings with their text.
  */
-#include "options.h"
+#include "wm_provenance.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ static json_t *options_json(const om_wm_options *o)
     return j;
 }
 
-om_status om_run_options_json(const om_wm_engagement *e, char **out)
+om_status om_wm_provenance_json(const om_wm_engagement *e, char **out)
 {
     const om_wm_ruleset *r = e->rules;
     json_t *charge = json_object(), *root;

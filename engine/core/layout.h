@@ -1,0 +1,75 @@
+/*
+ * layout.h: the outcome of one trial, in any game, as a row of bytes described
+ * by a table of fields (name, type, description, offset in the row), plus how
+ * each side's victory points follow from one field. The game that fills the
+ * rows (scenarios/game.h), the driver and the result files (sim/) and the
+ * analysers (analysis/) share these types and nothing else of each other.
+ */
+#ifndef OM_LAYOUT_H
+#define OM_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a per-trial field is stored and read (one byte per trial). */
+typedef enum om_field_type {
+    OM_FIELD_COUNT = 0, /* a count or distance, 0..255 */
+    OM_FIELD_FLAG,      /* 0 or 1 */
+    OM_FIELD_WINNER     /* an OM_WINNER_* code, stored as an HDF5 enumerated type */
+} om_field_type;
+
+/* The codes of a winner field, the same in every game. */
+enum {
+    OM_WINNER_A = 0,    /* side A won */
+    OM_WINNER_B = 1,    /* side B won */
+    OM_WINNER_DRAW = 2, /* a draw */
+    OM_WINNER_NONE = 3, /* no result: no contact, or unresolved at a limit */
+    OM_WINNER_CODES = 4
+};
+
+/* Names of the winner codes as written in result files: "a", "b", "draw", "none". */
+extern const char *const om_winner_names[OM_WINNER_CODES];
+
+/* One per-trial field of a layout. */
+typedef struct om_field {
+    const char *name;        /* dataset name, e.g. "stands_lost_a" */
+    const char *description; /* one sentence, stored with the dataset */
+    const char *title;       /* a winner field: heading of its outcome table ("Outcome
+                                of the engagement"); NULL for other types */
+    size_t offset;           /* byte offset of the value in a result row */
+    om_field_type type;      /* how it is stored */
+} om_field;
+
+/* Largest number of fields a layout may have. */
+#define OM_LAYOUT_FIELDS_MAX 64
+
+/*
+ * What a side stands to lose in victory points: a function of one count field
+ * of the row (for Warmaster, the stands the unit lost). A side whose points or
+ * field are unknown has loss_field -1.
+ */
+typedef struct om_side_score {
+    const char *name;         /* the side's name (its unit, or its army) */
+    uint32_t points;          /* its points value (0: unknown) */
+    int loss_field;           /* index in layout.fields of the field deciding the victory
+                                 points it loses, or -1 */
+    const char *loss_unit;    /* what that field counts, plural ("stands") */
+    unsigned loss_start;      /* how many of them the side had at the start */
+    uint32_t vp_lost[256];    /* victory points lost for each value of the field, up to
+                                 loss_start (the values after it are never reached) */
+} om_side_score;
+
+/* The per-trial results of a prepared scenario. */
+typedef struct om_layout {
+    size_t row_size;               /* bytes of one trial's row */
+    size_t field_count;            /* entries of fields */
+    om_field fields[OM_LAYOUT_FIELDS_MAX]; /* in the order they are written and reported */
+    om_side_score side[2];         /* sides A and B */
+    const char *points_rule;       /* how victory points are lost, one phrase for reports
+                                      ("destroyed: full value; ..."), or NULL */
+} om_layout;
+
+/* The index of field `name` in `layout`, or -1. */
+int om_layout_find(const om_layout *layout, const char *name);
+
+#endif /* OM_LAYOUT_H */

@@ -1,0 +1,130 @@
+/*
+ * game.h: the game interface: what the drivers, the result files, the matrix
+ * runner and the command line need from a game family, and nothing more.
+ *
+ * A game family (Warmaster: 1.1, Revolution, Ancients; later Warhammer 7th)
+ * is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
+ * names and function pointers chosen once per run, from the scenario file's
+ * rule set. The descriptor loads a scenario into an om_scenario (which keeps
+ * the game's own description of it opaque), prepares it for trials into an
+ * om_trials, and resolves trials a block at a time, so its function pointers
+ * are called once per block of thousands of trials, never inside a trial.
+ *
+ * The outcome of a trial is a row of bytes described by an om_layout
+ * (engine/core/layout.h): a table of fields plus how each side's victory
+ * points follow from a field. sim/ writes and tallies rows through the layout
+ * alone, and analysis/ reads the fields back from the result file, so neither
+ * names a game type. Two sides, A and B, meet in every game; how many units
+ * each side has is the game's business.
+ */
+#ifndef OM_GAME_H
+#define OM_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dice.h"
+#include "layout.h"
+#include "status.h"
+
+typedef struct om_game om_game;
+
+/* A kind of scenario a game simulates ("combat", "engagement", ...). */
+typedef struct om_game_kind {
+    const char *name;        /* as written in scenario files */
+    const char *description; /* one sentence */
+} om_game_kind;
+
+/*
+ * A scenario loaded from its text, of any game. Owns every string and the
+ * game's own description (`setup`), freed by om_scenario_free.
+ */
+typedef struct om_scenario {
+    const om_game *game;   /* its game family */
+    char *source;          /* file path, or OM_SCENARIO_DEFAULT_NAME */
+    char *text;            /* the file text verbatim (NUL-terminated) */
+    char *title;           /* its title */
+    const char *ruleset;   /* rule set name (static storage of the game) */
+    const char *kind;      /* kind name (static storage of the game) */
+    char *provenance_json; /* every value resolved (defaults included), the options and
+                              the rules in force, as JSON: recorded in result files */
+    char *warnings;        /* lines the user should read before the odds (rules not
+                              modelled), each ending in '\n'; NULL if none */
+    void *setup;           /* the game's description of the scenario */
+} om_scenario;
+
+/*
+ * A scenario prepared for trials: the game's read-only tables and the layout
+ * of its rows. Built once per run (om_trials_prepare), shared by every thread.
+ */
+typedef struct om_trials {
+    const om_game *game; /* its game family */
+    void *prepared;      /* the game's prepared scenario */
+    om_layout layout;    /* the rows its trials write */
+} om_trials;
+
+/* A game family. Every function pointer is set. */
+struct om_game {
+    const char *name;                /* e.g. "warmaster" */
+    const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
+    const char *const *rulesets;     /* its rule set names, NULL-terminated */
+    const om_game_kind *kinds;       /* its scenario kinds */
+    size_t n_kinds;                  /* entries of kinds */
+
+    /* Fill sc->setup, title, ruleset, kind, provenance_json and warnings from
+     * sc->text (sc->source names it in messages). Errors: those of the game's
+     * loader, each with a "FILE:LINE: field 'F': REASON" message. */
+    om_status (*load)(om_scenario *sc);
+    /* Free a setup made by load (NULL allowed). */
+    void (*setup_free)(void *setup);
+    /* Build the trial tables and the layout of sc into *out. Errors:
+     * OM_EINVAL, OM_ENOMEM. */
+    om_status (*prepare)(const om_scenario *sc, om_trials *out);
+    /* Free what prepare built (out->prepared). */
+    void (*release)(om_trials *t);
+    /* Simulate n trials with dice d, writing row i at rows + i * row_size.
+     * Pure apart from advancing d; thread-safe for distinct d and rows. */
+    void (*resolve_block)(const void *prepared, om_dice *d, uint8_t *rows, size_t n);
+};
+
+/* Name used for the embedded default in messages and result files. */
+#define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
+
+/* Every game family, in the order `oddsmaster list` shows them. */
+extern const om_game *const om_games[];
+extern const size_t om_game_count;
+
+/* The game whose rule set is `ruleset`, or NULL. */
+const om_game *om_game_for_ruleset(const char *ruleset);
+
+/*
+ * om_scenario_load_text: load `len` bytes of scenario text; `source` names it
+ * in messages. The rule set named in the text chooses the game (a text
+ * without a known rule set goes to the first game, whose loader reports what
+ * is wrong). On success *out is owned by the caller (om_scenario_free).
+ * Errors: those of the game's load (OM_EPARSE, OM_EINVAL, OM_ENOTFOUND,
+ * OM_EUNSUPPORTED, OM_ENOMEM).
+ */
+om_status om_scenario_load_text(const char *source, const char *text, size_t len,
+                                om_scenario **out);
+
+/* om_scenario_load_file: the same for the file at `path` (OM_EIO if unreadable). */
+om_status om_scenario_load_file(const char *path, om_scenario **out);
+
+/* om_scenario_load_default: the embedded default scenario. */
+om_status om_scenario_load_default(om_scenario **out);
+
+/* Free a scenario (NULL allowed). */
+void om_scenario_free(om_scenario *sc);
+
+/*
+ * om_trials_prepare: prepare `sc` for trials (its game's prepare). Free with
+ * om_trials_release. Errors: those of the game's prepare.
+ */
+om_status om_trials_prepare(const om_scenario *sc, om_trials *out);
+
+/* Free what om_trials_prepare built (a zeroed t allowed). */
+void om_trials_release(om_trials *t);
+
+#endif /* OM_GAME_H */

@@ -1,0 +1,203 @@
+/*
+ * test_game.c: the game interface (scenarios/game.h) and Warmaster as its first
+ * game: choosing the game by rule set, loading through it, the layout of each
+ * kind (the fields its trials write, their titles) and the victory points each
+ * side loses (Warmaster Revolution, Victory Points; the same rule in 1.1 and
+ * Ancients), and resolving a block of trials through the descriptor.
+ */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "game.h"
+#include "rng.h"
+#include "wm.h"
+#include "wm_scenario.h"
+
+/* Load `text` through the game interface; fails the test on error. */
+static om_scenario *load(const char *text)
+{
+    om_scenario *sc = NULL;
+    cr_assert_eq(om_scenario_load_text("<test>", text, strlen(text), &sc), OM_OK, "%s",
+                 om_error_message());
+    return sc;
+}
+
+Test(game, rule_sets_choose_the_game)
+{
+    const char *const rulesets[] = {"warmaster-1.1", "warmaster-revolution",
+                                    "warmaster-ancients"};
+    for (size_t i = 0; i < 3; i++) {
+        const om_game *g = om_game_for_ruleset(rulesets[i]);
+        cr_assert_not_null(g, "%s", rulesets[i]);
+        cr_expect_str_eq(g->name, "warmaster");
+    }
+    cr_expect_null(om_game_for_ruleset("warmaster"));
+    cr_expect_null(om_game_for_ruleset(""));
+    cr_expect_geq(om_game_count, 1u);
+}
+
+/* An unknown rule set is reported by the first game's loader, with a suggestion. */
+Test(game, unknown_rule_set_is_an_error_naming_the_field)
+{
+    const char text[] = "schema: oddsmaster-scenario/1\nruleset: warmaster-revolutio\n"
+                        "a: {unit: {from: empire/knights}}\nb: {unit: {from: orcs/trolls}}\n";
+    om_scenario *sc = NULL;
+    cr_expect_eq(om_scenario_load_text("bad.yaml", text, strlen(text), &sc), OM_ENOTFOUND);
+    cr_expect_null(sc);
+    cr_expect(strstr(om_error_message(), "bad.yaml:2: field 'ruleset'") != NULL, "%s",
+              om_error_message());
+    cr_expect(strstr(om_error_message(), "did you mean 'warmaster-revolution'") != NULL, "%s",
+              om_error_message());
+}
+
+/* The default scenario, as `oddsmaster run` loads it: its names and provenance. */
+Test(game, default_scenario_through_the_interface)
+{
+    om_scenario *sc = NULL;
+    cr_assert_eq(om_scenario_load_default(&sc), OM_OK, "%s", om_error_message());
+    cr_expect_str_eq(sc->game->name, "warmaster");
+    cr_expect_str_eq(sc->source, OM_SCENARIO_DEFAULT_NAME);
+    cr_expect_str_eq(sc->ruleset, "warmaster-revolution");
+    cr_expect_str_eq(sc->kind, "combat");
+    cr_expect_str_eq(sc->title, "Knights charge Spearmen in the open");
+    cr_expect_not_null(strstr(sc->provenance_json, "\"ruleset\":\"warmaster-revolution\""));
+    cr_expect_null(sc->warnings, "the default's units carry no rule left out");
+    om_scenario_free(sc);
+}
+
+/* Rules not modelled become one warning line per unit. */
+Test(game, unmodelled_rules_become_warnings)
+{
+    om_scenario *sc = load("schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\n"
+                           "a: {unit: {from: empire/knights}, charging: true}\n"
+                           "b: {unit: {from: araby/desert-riders}}\n");
+    cr_assert_not_null(sc->warnings);
+    cr_expect_str_eq(sc->warnings, "Desert Riders: special rules not modelled yet: "
+                                   "desert-riders\n");
+    om_scenario_free(sc);
+}
+
+/* Each kind writes its own fields; winner fields carry their table's heading. */
+Test(game, layout_of_each_kind)
+{
+    static const struct {
+        const char *kind, *a_keys;
+        int fields;         /* fields it writes */
+        const char *title;  /* heading of the winner table, or NULL: no winner */
+        bool round1;        /* also a first-round winner */
+    } cases[] = {
+        {"combat", "charging: true", 20, "Outcome", false},
+        {"engagement", "charging: true", 27, "Outcome of the engagement", true},
+        {"volley", "shooting: 3", 11, NULL, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        om_scenario *sc;
+        om_trials t;
+        int w, r1;
+        snprintf(text, sizeof text,
+                 "schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\nkind: %s\n"
+                 "a: {unit: {from: empire/crossbowmen}, %s}\n"
+                 "b: {unit: {from: orcs/orc-warriors}}\n", cases[i].kind, cases[i].a_keys);
+        sc = load(text);
+        cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
+        cr_expect_eq((int)t.layout.field_count, cases[i].fields, "%s: %zu fields",
+                     cases[i].kind, t.layout.field_count);
+        cr_expect_eq(t.layout.row_size, sizeof(om_wm_outcome));
+        w = om_layout_find(&t.layout, "winner");
+        r1 = om_layout_find(&t.layout, "round1_winner");
+        if (cases[i].title == NULL) {
+            cr_expect_eq(w, -1, "%s has no winner", cases[i].kind);
+        } else {
+            cr_assert_geq(w, 0);
+            cr_expect_eq(t.layout.fields[w].type, OM_FIELD_WINNER);
+            cr_expect_str_eq(t.layout.fields[w].title, cases[i].title);
+        }
+        cr_expect_eq(r1 >= 0, cases[i].round1, "%s: round1_winner", cases[i].kind);
+        if (r1 >= 0)
+            cr_expect_str_eq(t.layout.fields[r1].title, "First round");
+        for (size_t f = 0; f < t.layout.field_count; f++) {
+            cr_expect_lt(t.layout.fields[f].offset, t.layout.row_size);
+            cr_expect_not_null(t.layout.fields[f].description);
+            cr_expect_eq(t.layout.fields[f].type == OM_FIELD_WINNER,
+                         t.layout.fields[f].title != NULL, "%s", t.layout.fields[f].name);
+        }
+        om_trials_release(&t);
+        om_scenario_free(sc);
+    }
+}
+
+/* Victory points (Warmaster Revolution, Victory Points; Warmaster Ancients,
+ * Victory Points, the same rule): a destroyed unit gives its full points, a unit
+ * of 3 or more stands reduced to 1 gives half, rounded up to the nearest 5 (the
+ * digests' worked examples: 110 -> 55, 65 -> 35, 115 -> 60, 125 -> 65, 75 -> 40,
+ * 35 -> 20), anything else nothing. */
+Test(game, victory_points_rule)
+{
+    cr_expect_eq(om_wm_victory_points(110, 3, 2), 55u);
+    cr_expect_eq(om_wm_victory_points(65, 3, 2), 35u);
+    cr_expect_eq(om_wm_victory_points(115, 3, 2), 60u);
+    cr_expect_eq(om_wm_victory_points(125, 3, 2), 65u);
+    cr_expect_eq(om_wm_victory_points(75, 3, 2), 40u);
+    cr_expect_eq(om_wm_victory_points(35, 3, 2), 20u);
+    cr_expect_eq(om_wm_victory_points(110, 3, 3), 110u);
+    cr_expect_eq(om_wm_victory_points(110, 3, 1), 0u);
+    cr_expect_eq(om_wm_victory_points(80, 2, 1), 0u);
+    cr_expect_eq(om_wm_victory_points(80, 2, 2), 80u);
+    cr_expect_eq(om_wm_victory_points(200, 4, 3), 100u);
+}
+
+/* The layout gives each side's victory points by stands lost, counting only
+ * what the engagement cost (a unit already down a stand, or smaller than its
+ * list's size, loses less). */
+Test(game, victory_points_in_the_layout)
+{
+    om_scenario *sc = load("schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\n"
+                           "a: {unit: {from: empire/knights, stands: 2}, charging: true}\n"
+                           "b: {unit: {name: Mob, type: infantry, stands: 4, attacks: 3, "
+                           "hits: 3, armour: none}}\n");
+    om_trials t;
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
+    /* Knights: 110 points, 3 stands at full strength, 2 at the start (nothing
+     * lost in victory points yet): losing one more leaves 1 stand (half, 55),
+     * losing both destroys the unit (110). */
+    cr_expect_str_eq(t.layout.fields[t.layout.side[0].loss_field].name, "stands_lost_a");
+    cr_expect_eq(t.layout.side[0].points, 110u);
+    cr_expect_eq(t.layout.side[0].loss_start, 2u);
+    cr_expect_eq(t.layout.side[0].vp_lost[0], 0u);
+    cr_expect_eq(t.layout.side[0].vp_lost[1], 55u);
+    cr_expect_eq(t.layout.side[0].vp_lost[2], 110u);
+    cr_expect_str_eq(t.layout.side[0].loss_unit, "stands");
+    /* A unit of unknown points loses none that can be counted. */
+    cr_expect_eq(t.layout.side[1].points, 0u);
+    cr_expect_eq(t.layout.side[1].loss_field, -1);
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* resolve_block writes the rows om_wm_resolve writes, trial after trial. */
+Test(game, resolve_block_is_the_engine)
+{
+    om_scenario *sc = NULL;
+    om_trials t;
+    om_wm_prepared *p = NULL;
+    om_wm_outcome rows[64], one;
+    om_dice d1, d2;
+    cr_assert_eq(om_scenario_load_default(&sc), OM_OK);
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+    cr_assert_eq(om_wm_prepare_alloc(&((const om_wm_scenario *)sc->setup)->engagement, &p),
+                 OM_OK);
+    memset(&d1, 0, sizeof d1);
+    memset(&d2, 0, sizeof d2);
+    om_rng_seed_block(&d1.rng, 7, 3);
+    om_rng_seed_block(&d2.rng, 7, 3);
+    t.game->resolve_block(t.prepared, &d1, (uint8_t *)rows, 64);
+    for (int i = 0; i < 64; i++) {
+        om_wm_resolve(p, &d2, &one);
+        cr_expect_eq(memcmp(&one, &rows[i], sizeof one), 0, "trial %d", i);
+    }
+    om_wm_prepared_free(p);
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}

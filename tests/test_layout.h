@@ -1,0 +1,44 @@
+/*
+ * test_layout.h: the layout of a real game's trials for the tests of the result
+ * file, the summary and the charts, which must work from a layout alone.
+ *
+ * test_layout_of_kind(kind, layout) loads a small Warmaster Revolution scenario
+ * of that kind (Knights, 110 points, charging Spearmen, 45 points, for "combat"
+ * or "engagement"; Crossbowmen shooting at them for "volley") through the game
+ * interface and copies the layout
+ * its prepared trials write, so the tests see exactly the fields, types, titles
+ * and victory points a run of that kind writes. Header-only: include it once
+ * per test program.
+ */
+#ifndef OM_TEST_LAYOUT_H
+#define OM_TEST_LAYOUT_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "game.h"
+
+static void test_layout_of_kind(const char *kind, om_layout *layout)
+{
+    char text[512];
+    om_scenario *sc = NULL;
+    om_trials t;
+    const int volley = strcmp(kind, "volley") == 0;
+    /* A volley's side A shoots: Crossbowmen (55 points) rather than Knights. */
+    snprintf(text, sizeof text,
+             "schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\nkind: %s\n"
+             "a:\n  unit: {from: empire/%s}\n%s"
+             "b:\n  unit: {name: Spearmen, type: infantry, stands: 3, attacks: 3, hits: 3,"
+             " armour: 6+, points: 45}\n", kind, volley ? "crossbowmen" : "knights",
+             volley ? "" : "  charging: true\n");
+    cr_assert_eq(om_scenario_load_text("<test layout>", text, strlen(text), &sc), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
+    *layout = t.layout;
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+#endif /* OM_TEST_LAYOUT_H */
