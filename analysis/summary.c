@@ -73,10 +73,29 @@ static om_status read_provenance(om_h5_reader *r, om_summary *s)
         || (st = attr_string_opt(r, "unit_b", &s->unit[1])) != OM_OK
         || (st = attr_u64_opt(r, "points_a", &s->points[0], &found)) != OM_OK
         || (st = attr_u64_opt(r, "points_b", &s->points[1], &found)) != OM_OK
-        || (st = attr_u64_opt(r, "seed", &s->seed, &s->has_seed)) != OM_OK)
+        || (st = attr_u64_opt(r, "seed", &s->seed, &s->has_seed)) != OM_OK
+        || (st = attr_string_opt(r, "stop_reason", &s->stop_reason)) != OM_OK)
         return st;
+    {
+        uint64_t complete = 1;
+        bool found;
+        if ((st = attr_u64_opt(r, "complete", &complete, &found)) != OM_OK ||
+            (st = attr_u64_opt(r, "trials_requested", &s->trials_requested, &found)) != OM_OK)
+            return st;
+        s->complete = !found || complete != 0;
+        if (!found)
+            s->trials_requested = s->trials;
+    }
     return OM_OK;
 }
+
+/* Where the histograms come from: the run's tallies, or its rows streamed. */
+typedef struct hist_source {
+    om_h5_reader *r;      /* the file */
+    const om_tally *tally; /* its tallies, or NULL: stream its rows */
+    uint8_t *buf;         /* rows read at a time (streaming) */
+    size_t chunk;         /* capacity of buf */
+} hist_source;
 
 /* Stream /trials/<name> through `hist` in chunks of at most `chunk` rows of `buf`. */
 static om_status histogram_field(om_h5_reader *r, const char *name, uint8_t *buf, size_t chunk,
@@ -224,13 +243,24 @@ static om_status copy_fields(om_h5_reader *r, om_summary *s)
     return OM_OK;
 }
 
-/* One winner field: the first is the run's outcome, a second its first round. */
-static om_status summary_outcome(om_h5_reader *r, om_summary *s, const om_field *f,
-                                 uint8_t *buf, size_t chunk)
+/* The histogram of field i of the file (`f`) from `src`. */
+static om_status field_hist(const hist_source *src, size_t i, const om_field *f,
+                            uint64_t hist[OM_STATS_HIST_BINS])
 {
+    _Static_assert(OM_STATS_HIST_BINS == OM_TALLY_BINS, "a histogram per byte value");
+    if (src->tally == NULL)
+        return histogram_field(src->r, f->name, src->buf, src->chunk, hist);
+    memcpy(hist, src->tally->hist[i], OM_STATS_HIST_BINS * sizeof hist[0]);
+    return OM_OK;
+}
+
+/* One winner field: the first is the run's outcome, a second its first round. */
+static om_status summary_outcome(const hist_source *src, om_summary *s, size_t i)
+{
+    const om_field *f = &s->defs[i];
     uint64_t hist[OM_STATS_HIST_BINS];
     bool first = !s->has_outcome;
-    om_status st = histogram_field(r, f->name, buf, chunk, hist);
+    om_status st = field_hist(src, i, f, hist);
     if (st != OM_OK)
         return st;
     if (!first && s->has_round1)
@@ -245,49 +275,63 @@ static om_status summary_outcome(om_h5_reader *r, om_summary *s, const om_field 
     return outcome_from_winner(s, f->name, hist, s->round1, &s->round1_none);
 }
 
-static om_status summary_fill(om_h5_reader *r, om_summary *s)
+/* Fill `s` from the file's tallies, or from its rows when from_rows. */
+static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
 {
-    size_t chunk, n_fields = 0;
-    uint8_t *buf;
+    size_t n_fields = 0;
+    hist_source src = {.r = r};
+    om_tally *tally = NULL;
     om_status st = OM_OK;
 
     if ((st = read_provenance(r, s)) != OM_OK || (st = copy_fields(r, s)) != OM_OK)
         return st;
+    if (!from_rows) {
+        if ((tally = malloc(sizeof *tally)) == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+        if ((st = om_h5_reader_tally(r, tally)) != OM_OK) {
+            free(tally);
+            return st;
+        }
+        src.tally = tally;
+    }
     if (om_h5_reader_points_rule(r) != NULL &&
         (s->points_rule = strdup(om_h5_reader_points_rule(r))) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
     for (size_t i = 0; i < s->def_count; i++)
         n_fields += s->defs[i].type != OM_FIELD_WINNER;
     s->fields = n_fields > 0 ? calloc(n_fields, sizeof *s->fields) : NULL;
-    chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
-    buf = malloc(chunk > 0 ? chunk : 1);
-    if ((n_fields > 0 && s->fields == NULL) || buf == NULL) {
-        free(buf);
+    src.chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
+    src.buf = from_rows ? malloc(src.chunk > 0 ? src.chunk : 1) : NULL;
+    if ((n_fields > 0 && s->fields == NULL) || (from_rows && src.buf == NULL)) {
+        free(src.buf);
+        free(tally);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
     }
     /* The main outcome first, whatever the order of the file's fields. */
     for (size_t i = 0; i < s->def_count && st == OM_OK; i++)
         if (s->defs[i].type == OM_FIELD_WINNER && strcmp(s->defs[i].name, "winner") == 0)
-            st = summary_outcome(r, s, &s->defs[i], buf, chunk);
+            st = summary_outcome(&src, s, i);
     for (size_t i = 0; i < s->def_count && st == OM_OK; i++) {
         const om_field *f = &s->defs[i];
         if (f->type == OM_FIELD_WINNER) {
             if (strcmp(f->name, "winner") != 0)
-                st = summary_outcome(r, s, f, buf, chunk);
+                st = summary_outcome(&src, s, i);
         } else {
             om_summary_field *sf = &s->fields[s->field_count++];
             sf->field = f;
-            if ((st = histogram_field(r, f->name, buf, chunk, sf->hist)) == OM_OK)
+            if ((st = field_hist(&src, i, f, sf->hist)) == OM_OK)
                 st = field_stats(sf, s->trials, s->confidence);
         }
     }
-    free(buf);
+    free(src.buf);
+    free(tally);
     if (st == OM_OK)
         st = points_lost(r, s);
     return st;
 }
 
-om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out)
+/* om_summary_compute and om_summary_compute_rows. */
+static om_status compute(om_h5_reader *r, double confidence, bool from_rows, om_summary **out)
 {
     om_summary *s;
     om_status st;
@@ -304,12 +348,22 @@ om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **ou
     }
     s->trials = om_h5_reader_trials(r);
     s->confidence = confidence;
-    if ((st = summary_fill(r, s)) != OM_OK) {
+    if ((st = summary_fill(r, s, from_rows)) != OM_OK) {
         om_summary_free(s);
         return st;
     }
     *out = s;
     return OM_OK;
+}
+
+om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out)
+{
+    return compute(r, confidence, false, out);
+}
+
+om_status om_summary_compute_rows(om_h5_reader *r, double confidence, om_summary **out)
+{
+    return compute(r, confidence, true, out);
 }
 
 void om_summary_free(om_summary *s)
@@ -325,6 +379,7 @@ void om_summary_free(om_summary *s)
     free((char *)s->lost[0].unit);
     free((char *)s->lost[1].unit);
     free(s->points_rule);
+    free(s->stop_reason);
     free(s->fields);
     free(s->unit[0]);
     free(s->unit[1]);
@@ -445,6 +500,14 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
     fprintf(out, ", ");
     text_unit(out, s, 1);
     fprintf(out, "\n  trials:    %llu\n", (unsigned long long)s->trials);
+    if (!s->complete)
+        fprintf(out, "  status:    INCOMPLETE: %llu of %llu trials (%s)\n",
+                (unsigned long long)s->trials, (unsigned long long)s->trials_requested,
+                or_unknown(s->stop_reason));
+    else if (s->trials < s->trials_requested)
+        fprintf(out, "  stopped:   after %llu of at most %llu trials: %s\n",
+                (unsigned long long)s->trials, (unsigned long long)s->trials_requested,
+                or_unknown(s->stop_reason));
     if (s->has_seed)
         fprintf(out, "  seed:      %llu\n", (unsigned long long)s->seed);
     else
@@ -633,6 +696,15 @@ static json_t *json_summary(const om_summary *s)
                      json_outcome(s->has_outcome, s->outcome, &s->none), "round1_outcome",
                      json_outcome(s->has_round1, s->round1, &s->round1_none), "points_lost",
                      json_points(s), "fields", fields, "confidence", s->confidence);
+    if (root != NULL &&
+        json_object_set_new(root, "run",
+                            json_pack("{s:b, s:o, s:s?}", "complete", (int)s->complete,
+                                      "trials_requested",
+                                      om_output_json_u64(s->trials_requested), "stop_reason",
+                                      s->stop_reason)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
     return root;
 }
 
@@ -695,13 +767,13 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
 }
 
 om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
-                                FILE *out)
+                                bool from_rows, FILE *out)
 {
     om_h5_reader *reader = NULL;
     om_summary *summary = NULL;
     om_status st = om_h5_reader_open(&reader, path);
     if (st == OM_OK)
-        st = om_summary_compute(reader, confidence, &summary);
+        st = compute(reader, confidence, from_rows, &summary);
     if (st == OM_OK) {
         switch (format) {
         case OM_SUMMARY_TEXT: st = om_summary_print_text(summary, out); break;

@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "stats.h"
 #include "status.h"
+#include "tally.h"
 
 /* Schema identifier of the JSON form ("schema" key). */
 #define OM_SUMMARY_SCHEMA "oddsmaster-summary/1"
@@ -85,6 +86,9 @@ typedef struct om_summary {
     bool has_seed;         /* the file records its seed */
     uint64_t seed;         /* master seed of the run */
     uint64_t trials;       /* trials in the file */
+    uint64_t trials_requested; /* trials the run was asked for (at most, with a target) */
+    bool complete;         /* false for an interrupted run's .partial file */
+    char *stop_reason;     /* why the run ended, as the file says (or NULL) */
     double confidence;     /* confidence of every interval, e.g. 0.95 */
     bool has_outcome;      /* the file has a winner field (its "winner") */
     const char *outcome_title; /* heading of its table, e.g. "Outcome" */
@@ -104,18 +108,26 @@ typedef struct om_summary {
 
 /*
  * om_summary_compute: summarise the open result file `r` with intervals at
- * `confidence` (0 < confidence < 1; OM_SUMMARY_CONFIDENCE is the usual 0.95).
- * Reads every dataset once, in chunks of OM_SUMMARY_CHUNK_ROWS rows. On success
+ * `confidence` (0 < confidence < 1; OM_SUMMARY_CONFIDENCE is the usual 0.95),
+ * from the tallies the run recorded (h5file.h): it reads no row. On success
  * *out is a new summary owned by the caller (om_summary_free). Not thread-safe
  * for one reader. Errors: OM_EINVAL (bad confidence), OM_ENOMEM, OM_EHDF5 (read
- * failure, or a winner value that is not a, b, draw or none).
+ * failure, tallies that do not add up, or a winner value that is not a, b,
+ * draw or none).
  */
 om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out);
+
+/*
+ * om_summary_compute_rows: the same summary computed from the per-trial rows,
+ * read once in chunks of OM_SUMMARY_CHUNK_ROWS (a file with rows only): the
+ * check that the tallies say what the rows say (`summary --from-rows`).
+ */
+om_status om_summary_compute_rows(om_h5_reader *r, double confidence, om_summary **out);
 
 /* Free a summary and its strings (NULL allowed). */
 void om_summary_free(om_summary *s);
 
-/* Rows read per chunk by om_summary_compute (64 KiB of uint8 per read). */
+/* Rows read per chunk by om_summary_compute_rows (64 KiB of uint8 per read). */
 #define OM_SUMMARY_CHUNK_ROWS 65536u
 
 /*
@@ -154,6 +166,9 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *                    in dataset order; a flag also has "p", "lo", "hi", the
  *                    probability that it is set
  *   confidence       the confidence of every interval, e.g. 0.95
+ *   run              {"complete": false for an interrupted run's .partial file,
+ *                    "trials_requested": the trials asked for (the most, for a
+ *                    run with a target precision), "stop_reason": why it ended}
  * Reals are written with 15 significant digits.
  * Errors: OM_ENOMEM, OM_EIO.
  */
@@ -178,12 +193,13 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out);
 
 /*
  * om_summary_print_file: open the result file `path`, summarise it at
- * `confidence` and print the summary to `out` in `format`: the whole of
+ * `confidence` (from its tallies, or from its rows when from_rows) and print
+ * the summary to `out` in `format`: the whole of
  * `oddsmaster summary`, also used by `oddsmaster run` to print its answer.
  * Errors: those of om_h5_reader_open, om_summary_compute and the printers
  * (OM_EIO, OM_EHDF5, OM_EINVAL, OM_ENOMEM).
  */
 om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
-                                FILE *out);
+                                bool from_rows, FILE *out);
 
 #endif /* OM_SUMMARY_H */

@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_errno.h>
@@ -73,6 +75,78 @@ void om_cli_warn(const char *cmd, const char *fmt, ...)
 }
 
 bool om_cli_stderr_is_terminal(void) { return isatty(STDERR_FILENO) == 1; }
+
+/* Print "oddsmaster CMD: error: OPTION 'PATH': ..." and return OM_EXIT_IO. */
+static int output_error(const char *cmd, const char *option, const char *path, const char *fmt,
+                        const char *arg)
+{
+    fprintf(stderr, "oddsmaster %s: error: %s '%s': ", cmd, option, path);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return OM_EXIT_IO;
+}
+
+int om_cli_check_output(const char *cmd, const char *option, const char *path)
+{
+    struct stat sb;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (path[0] == '\0')
+        return om_cli_usage_error(cmd, "%s needs a file name, got an empty one", option);
+    if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return output_error(cmd, option, path, "is a directory%s; give a file name in it",
+                                "");
+        if (!S_ISREG(sb.st_mode))
+            return output_error(cmd, option, path, "is not a regular file%s (a device, pipe or "
+                                "socket); give a file name", "");
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return output_error(cmd, option, path, "the directory '%s' does not exist", dir);
+    return 0;
+}
+
+/* Seconds on a monotonic clock. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void om_cli_progress_start(om_cli_progress *p, const char *cmd, const char *what, bool quiet)
+{
+    *p = (om_cli_progress){.cmd = cmd, .what = what,
+                           .active = !quiet && om_cli_stderr_is_terminal()};
+    p->start = p->last = now_seconds();
+}
+
+void om_cli_progress_update(void *ctx, uint64_t done, uint64_t total)
+{
+    om_cli_progress *p = ctx;
+    double t = now_seconds(), elapsed = t - p->start, rate;
+    if (!p->active || (t - p->last < 0.25 && done < total))
+        return;
+    p->last = t;
+    rate = elapsed > 0 ? (double)done / elapsed : 0.0;
+    fprintf(stderr, "\r\033[Koddsmaster %s: %llu of %llu %s (%.0f%%), %.3g %s/s", p->cmd,
+            (unsigned long long)done, (unsigned long long)total, p->what,
+            total ? 100.0 * (double)done / (double)total : 100.0, rate, p->what);
+    if (rate > 0 && done < total)
+        fprintf(stderr, ", %.0f s left", (double)(total - done) / rate);
+    fflush(stderr);
+    p->drawn = true;
+}
+
+void om_cli_progress_end(om_cli_progress *p)
+{
+    if (p->drawn)
+        fprintf(stderr, "\r\033[K");
+    p->drawn = false;
+}
 
 /* ---------------------------------------------------------------------------
  * Help.

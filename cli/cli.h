@@ -28,7 +28,8 @@ enum {
     OM_EXIT_USAGE = 1,    /* bad command line: unknown option, missing or bad value */
     OM_EXIT_INPUT = 2,    /* bad input file: malformed, unknown name, impossible value */
     OM_EXIT_IO = 3,       /* cannot read or write a file; corrupt result file */
-    OM_EXIT_INTERNAL = 4  /* out of memory or an unexpected failure */
+    OM_EXIT_INTERNAL = 4, /* out of memory or an unexpected failure */
+    OM_EXIT_INTERRUPTED = 5 /* stopped by a signal: a resumable .partial file was written */
 };
 
 /* What an option's value is, and how it is stored in the command's arguments. */
@@ -140,6 +141,36 @@ void om_cli_warn(const char *cmd, const char *fmt, ...)
 
 /* Whether standard error is a terminal (progress lines are drawn only there). */
 bool om_cli_stderr_is_terminal(void);
+
+/*
+ * om_cli_check_output: `path`, given with option `option` ("-o/--output"),
+ * must name a regular file or a new file in an existing directory, before any
+ * work is done. Prints an error naming the option and what is wrong and
+ * returns its exit code: OM_EXIT_USAGE for an empty name, OM_EXIT_IO for a
+ * directory, a device or a missing directory; 0 if the path will do.
+ */
+int om_cli_check_output(const char *cmd, const char *option, const char *path);
+
+/* One updating line on standard error for long work: done, rate, time left. */
+typedef struct om_cli_progress {
+    const char *cmd;   /* the subcommand, for the line's prefix */
+    const char *what;  /* what is counted, plural ("trials", "cells") */
+    bool active;       /* standard error is a terminal and the user did not ask quiet */
+    double start;      /* when the work started (seconds, monotonic) */
+    double last;       /* when the line was last drawn */
+    bool drawn;        /* a line is on the screen */
+} om_cli_progress;
+
+/* Start a progress line for `cmd` counting `what`; inactive when `quiet` or
+ * standard error is not a terminal. */
+void om_cli_progress_start(om_cli_progress *p, const char *cmd, const char *what, bool quiet);
+
+/* Redraw the line (at most four times a second, and at the end): a callback of
+ * the shape run.h's progress takes, with an om_cli_progress as ctx. */
+void om_cli_progress_update(void *ctx, uint64_t done, uint64_t total);
+
+/* Clear the line, if one was drawn. */
+void om_cli_progress_end(om_cli_progress *p);
 
 /* The subcommands (each in its cmd_NAME.c). */
 extern const om_cli_command om_cli_run;

@@ -3,6 +3,7 @@
  * stream every trial's outcome to an HDF5 file, then print the answer (the text
  * summary of the file just written).
  */
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -66,16 +67,20 @@ typedef struct run_args {
     uint64_t threads;   /* OpenMP threads (0: all cores) */
     bool plain;         /* baseline dice */
     bool quiet;         /* print nothing but errors */
+    bool no_rows;       /* tallies only */
+    double halfwidth;   /* target precision (0: none) */
+    const char *target; /* its field */
+    const char *resume; /* an interrupted run's .partial file */
 } run_args;
 
 static const om_cli_option run_options[] = {
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT, .offset = offsetof(run_args, output),
      .metavar = "FILE.h5",
      .help = "result file (default: SCENARIO name with .h5, or\ndefault.h5 for the embedded "
-             "scenario); replaced only\nwhen the run succeeds"},
+             "scenario); created only\nwhen the run ends"},
     {.name = "trials", .letter = 'n', .value = OM_CLI_U64, .offset = offsetof(run_args, trials),
      .metavar = "N", .min = 1, .max = OM_RUN_MAX_TRIALS,
-     .help = "number of trials (default 1000000)"},
+     .help = "number of trials (default 1000000; with --halfwidth,\nthe most)"},
     {.name = "seed", .letter = 's', .value = OM_CLI_U64, .offset = offsetof(run_args, seed),
      .metavar = "S", .min = 0, .max = UINT64_MAX,
      .help = "master seed, 0 to 2^64-1 (default 1). The same seed\ngives bit-identical "
@@ -83,15 +88,94 @@ static const om_cli_option run_options[] = {
     {.name = "threads", .letter = 't', .value = OM_CLI_U64, .offset = offsetof(run_args, threads),
      .metavar = "T", .min = 0, .max = OM_RUN_MAX_THREADS,
      .help = "OpenMP threads (default: all cores)"},
+    {.name = "no-rows", .value = OM_CLI_FLAG, .offset = offsetof(run_args, no_rows),
+     .help = "write the tallies only, not one row per trial: the\nsummary and charts need "
+             "nothing more, and very long\nruns stay small"},
+    {.name = "halfwidth", .value = OM_CLI_REAL, .offset = offsetof(run_args, halfwidth),
+     .metavar = "H", .lo = 0.0, .hi = 0.5,
+     .help = "stop, at the end of a block of 16384 trials, once\nthe 95% interval of every "
+             "P(win), P(draw), P(lose)\nis narrower than +-H (--trials is then the most)"},
+    {.name = "target", .value = OM_CLI_TEXT, .offset = offsetof(run_args, target),
+     .metavar = "FIELD",
+     .help = "with --halfwidth: watch this field's probabilities\ninstead (P(FIELD >= k) for "
+             "every k; oddsmaster\nsummary lists the fields)"},
+    {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(run_args, resume),
+     .metavar = "FILE.h5.partial",
+     .help = "continue a run a signal interrupted, from its\n.partial file; the finished file "
+             "is the one the\nwhole run would have written"},
     {.name = "plain-dice", .value = OM_CLI_FLAG, .offset = offsetof(run_args, plain),
      .help = "roll every die with GSL's default generator (the\nbenchmark baseline; slower, "
              "same distribution)"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(run_args, quiet),
-     .help = "print nothing but errors (no warnings either)"},
+     .help = "print nothing but errors (no warnings, no progress)"},
 };
 
 static const run_args run_defaults = {.trials = OM_RUN_DEFAULT_TRIALS,
                                       .seed = OM_RUN_DEFAULT_SEED};
+
+/* Set by SIGINT and SIGTERM while a run goes on: it stops at the next block. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Catch SIGINT and SIGTERM (old handlers saved), or restore them. */
+static void catch_signals(bool on, struct sigaction old[2])
+{
+    static const int sigs[2] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        if (on) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, &old[i]);
+        } else {
+            sigaction(sigs[i], &old[i], NULL);
+        }
+    }
+}
+
+/* What the run did: notices, the interruption, the answer. */
+static int report_run(const run_args *a, const om_run_report *rep)
+{
+    om_status st = OM_OK;
+    for (const char *line = rep->notice; line && *line && !a->quiet;) {
+        size_t n = strcspn(line, "\n");
+        fprintf(stderr, "oddsmaster %s: note: %.*s\n", CMD, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+    if (rep->stop == OM_RUN_INTERRUPTED) {
+        fprintf(stderr, "oddsmaster %s: interrupted after %llu trials; the run so far is in %s: "
+                "continue it with 'oddsmaster run --resume %s'\n", CMD,
+                (unsigned long long)rep->trials, rep->path, rep->path);
+        return OM_EXIT_INTERRUPTED;
+    }
+    if (a->quiet)
+        return OM_EXIT_OK;
+    st = om_summary_print_file(rep->path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, false, stdout);
+    if (st != OM_OK)
+        return om_cli_fail(CMD, st);
+    printf("\nResults: %s (oddsmaster summary %s --format json)\n", rep->path, rep->path);
+    return OM_EXIT_OK;
+}
+
+/* The option checks that need more than one option. */
+static int check_options(const om_cli_args *args, const run_args *a)
+{
+    if (a->target != NULL && a->halfwidth == 0.0)
+        return om_cli_usage_error(CMD, "--target FIELD goes with --halfwidth H");
+    if (a->resume != NULL && (a->output || a->no_rows || a->halfwidth > 0.0 || a->target))
+        return om_cli_usage_error(CMD, "--resume continues the run as it was asked for: give no "
+                                  "-o, --no-rows, --halfwidth or --target with it");
+    if (a->resume == NULL && a->output != NULL)
+        return om_cli_check_output(CMD, "-o/--output", a->output);
+    (void)args;
+    return 0;
+}
 
 static int run_run(const om_cli_args *args)
 {
@@ -99,24 +183,49 @@ static int run_run(const om_cli_args *args)
     const char *scenario_path = args->n_operands ? args->operands[0] : NULL;
     char *out_path = NULL;
     om_scenario *sc = NULL;
+    om_run_report rep = {0};
+    om_cli_progress progress;
+    struct sigaction old[2];
     om_run_request req = {.command_line = args->command_line, .trials = a->trials,
                           .seed = a->seed, .threads = (unsigned)a->threads,
-                          .plain_dice = a->plain, .path = a->output};
+                          .plain_dice = a->plain, .path = a->output, .no_rows = a->no_rows,
+                          .halfwidth = a->halfwidth, .target = a->target,
+                          .interrupt = &interrupted, .progress = om_cli_progress_update,
+                          .progress_ctx = &progress,
+                          .seed_given = om_cli_given(&om_cli_run, args, "seed"),
+                          .trials_given = om_cli_given(&om_cli_run, args, "trials")};
     om_status st;
     int rc;
 
-    st = scenario_path ? om_scenario_load_file(scenario_path, &sc) : om_scenario_load_default(&sc);
-    if (st == OM_OK && !a->quiet)
+    if ((rc = check_options(args, a)) != 0)
+        return rc;
+    if (a->resume == NULL || scenario_path != NULL)
+        st = scenario_path ? om_scenario_load_file(scenario_path, &sc)
+                           : om_scenario_load_default(&sc);
+    else
+        st = OM_OK;
+    if (st == OM_OK && !a->quiet && a->resume == NULL)
         print_warnings(sc);
-    if (st == OM_OK && req.path == NULL && (req.path = out_path = default_output(scenario_path)) == NULL)
-        st = OM_ERROR(OM_ENOMEM, "out of memory");
-    if (st == OM_OK)
-        st = om_run_file(sc, &req);
-    if (st == OM_OK && !a->quiet)
-        st = om_summary_print_file(req.path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, stdout);
-    rc = st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
-    if (st == OM_OK && !a->quiet)
-        printf("\nResults: %s (oddsmaster summary %s --format json)\n", req.path, req.path);
+    if (st == OM_OK && a->resume == NULL && req.path == NULL) {
+        if ((req.path = out_path = default_output(scenario_path)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "out of memory");
+        else if ((rc = om_cli_check_output(CMD, "-o/--output", req.path)) != 0) {
+            free(out_path);
+            om_scenario_free(sc);
+            return rc;
+        }
+    }
+    if (st == OM_OK) {
+        req.scenario_text = sc ? sc->text : NULL;
+        om_cli_progress_start(&progress, CMD, "trials", a->quiet);
+        interrupted = 0;
+        catch_signals(true, old);
+        st = a->resume ? om_run_resume(a->resume, &req, &rep) : om_run_file(sc, &req, &rep);
+        catch_signals(false, old);
+        om_cli_progress_end(&progress);
+    }
+    rc = st == OM_OK ? report_run(a, &rep) : om_cli_fail(CMD, st);
+    om_run_report_release(&rep);
     free(out_path);
     om_scenario_free(sc);
     return rc;
@@ -126,22 +235,33 @@ const om_cli_command om_cli_run = {
     .name = "run",
     .summary = "simulate a scenario many times and write an HDF5 result file",
     .usage = "oddsmaster run [SCENARIO.yaml] [-o FILE.h5] [--trials N] [--seed S]\n"
-             "                      [--threads T] [--plain-dice] [--quiet]",
+             "                      [--threads T] [--no-rows] [--halfwidth H [--target FIELD]]\n"
+             "                      [--plain-dice] [--quiet]\n"
+             "oddsmaster run --resume FILE.h5.partial [--threads T] [--quiet]",
     .about =
         "Simulate the engagement described by SCENARIO.yaml (without it, the embedded\n"
         "default: Knights charging Spearmen in the open, Warmaster Revolution) N times,\n"
-        "write one row per trial to an HDF5 file, and print the odds.",
+        "write one row per trial and the tallies of every field to an HDF5 file, and\n"
+        "print the odds.",
     .more =
         "The file holds /trials/<field> datasets (winner, result_a, hits_on_b,\n"
-        "stands_lost_a, retreat_cm, ...) and root attributes recording the scenario\n"
-        "text, seed, trials, threads, rule set and program version. See the README.\n\n"
+        "stands_lost_a, retreat_cm, ...), /tallies/<field> (how many trials had each\n"
+        "value) and root attributes recording the scenario text, seed, trials,\n"
+        "threads, rule set and program version. See the README.\n\n"
+        "Ctrl-C (SIGINT) or SIGTERM stops the run at the end of the block of trials\n"
+        "under way and keeps what was done as FILE.h5.partial (exit status 5); run\n"
+        "--resume FILE.h5.partial finishes it. A run killed outright leaves a\n"
+        "temporary FILE.h5.tmp-PID, which the next run on FILE.h5 removes. On a\n"
+        "terminal a progress line shows the trials done, the rate and the time left.\n\n"
         "A unit taken from the army lists (from: army/unit) may carry special rules the\n"
         "engine does not model yet; run then prints one warning per unit naming them\n"
         "(oddsmaster list --rules shows which rules are modelled).",
     .exits =
-        "  2  bad scenario file\n"
-        "  3  cannot write the result file\n"
-        "  4  internal error\n",
+        "  2  bad scenario file; an unknown --target; a .partial file to resume\n"
+        "     that is complete, of another version, scenario, seed or trials\n"
+        "  3  cannot write the result file, or read the file to resume\n"
+        "  4  internal error\n"
+        "  5  interrupted by a signal: FILE.h5.partial holds the trials done\n",
     .options = run_options,
     .n_options = sizeof run_options / sizeof run_options[0],
     .values_size = sizeof(run_args),

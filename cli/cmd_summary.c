@@ -2,6 +2,7 @@
  * cmd_summary.c: `oddsmaster summary`, the report of a result file as text,
  * JSON or CSV (analysis/summary.h).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,6 +13,7 @@
 typedef struct summary_args {
     unsigned format;   /* om_summary_format: text, json, csv */
     double confidence; /* confidence of every interval */
+    bool from_rows;    /* from the rows, not the tallies */
 } summary_args;
 
 static const char *const format_names[] = {"text", "json", "csv", NULL};
@@ -25,6 +27,9 @@ static const om_cli_option summary_options[] = {
     {.name = "confidence", .letter = 'c', .value = OM_CLI_REAL,
      .offset = offsetof(summary_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
      .help = "confidence of the intervals, 0 < C < 1 (default 0.95)"},
+    {.name = "from-rows", .value = OM_CLI_FLAG, .offset = offsetof(summary_args, from_rows),
+     .help = "count every per-trial row again instead of reading\nthe tallies the run kept (the "
+             "same numbers, slower:\na check of the file)"},
 };
 
 static const summary_args summary_defaults = {
@@ -34,7 +39,7 @@ static int summary_run(const om_cli_args *args)
 {
     const summary_args *a = args->values;
     om_status st = om_summary_print_file(args->operands[0], (om_summary_format)a->format,
-                                         a->confidence, stdout);
+                                         a->confidence, a->from_rows, stdout);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail("summary", st);
 }
 
@@ -46,8 +51,9 @@ const om_cli_command om_cli_summary = {
         "Summarise a result file written by 'oddsmaster run': the chance that each\n"
         "side wins, draws or loses, and for every per-trial field its mean, standard\n"
         "deviation, full distribution and the chance of at least k, each probability\n"
-        "with a Wilson score interval. The file is read in chunks, so any number of\n"
-        "trials fits in a few megabytes of memory.",
+        "with a Wilson score interval. The numbers come from the tallies the run kept\n"
+        "of every field, so no row is read: a file of a billion trials is summarised\n"
+        "at once.",
     .more =
         "Output:\n"
         "  header     file, title, rule set, kind, units and points, trials, seed,\n"

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout.h"
 #include "status.h"
 
 /* Size of the buffer that receives the innermost HDF5 error message. */
@@ -81,6 +82,20 @@ typedef struct om_h5_text {
  */
 om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
                                  const om_h5_text *texts, size_t n);
+
+/* Side keys of the per-side attributes ("points_a", "vp_lost_b"). */
+extern const char *const om_h5_side_key[2];
+
+/* The type attribute of a field, by om_field_type: "count", "flag", "winner". */
+extern const char *const om_h5_field_type_names[3];
+
+/*
+ * om_h5_winner_type: a new enumerated type over uint8 naming the winner codes
+ * OM_WINNER_A.. by om_winner_names; used as file and memory type, so no
+ * conversion happens on write and a read converts by name. H5I_INVALID_HID on
+ * failure; close with H5Tclose.
+ */
+hid_t om_h5_winner_type(void);
 
 /*
  * om_h5_attr_write_u32s: a one-dimensional attribute of n unsigned 32-bit

@@ -1,37 +1,45 @@
 /*
- * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c).
+ * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c):
+ * written by h5write.c, read by h5read.c, its chunks encoded by h5chunk.c.
  *
  * Layout (schema "oddsmaster-results/2"; README "Result files"):
  *   /            attributes: schema, game, program_version, command_line,
  *                scenario_name, scenario_yaml, title, ruleset, kind, unit_a,
  *                unit_b, points_a, points_b, options_json, rng, seed (u64),
- *                trials (u64), block_size (u64), threads, created_utc; and how
- *                each side loses victory points, when known: points_rule, and
- *                per side X (a, b) loss_field_X (the field deciding them),
- *                loss_unit_X ("stands"), loss_start_X and vp_lost_X (u32[], the
- *                victory points lost for each value of that field)
- *   /trials      attribute fields: the names of its datasets in report order,
- *                separated by spaces
- *   /trials/<f>  one 1-D uint8 dataset per field of the run's layout (a winner
- *                field uses an HDF5 enumerated type with names a, b, draw,
- *                none); chunked, shuffle + deflate; attributes description,
- *                type ("count", "flag" or "winner") and, for a winner field,
- *                title (the heading of its outcome table).
- * The writer pre-sizes every dataset to the trial count and writes block b at
- * row b*block_size, so the file does not depend on the order blocks finish in.
- * It writes to a temporary file beside the target and renames it only when
- * om_h5_writer_close succeeds, so a failed run leaves no partial file.
- * Not thread-safe: callers serialise writes (one writer, called in a critical
- * section).
+ *                block_size (u64), threads, created_utc; the run's end:
+ *                trials (u64, the trials in the file), trials_requested (u64),
+ *                blocks_done (u64), complete (1, or 0 for an interrupted run's
+ *                .partial file), stop_reason, rows (1, or 0 for a run without
+ *                rows), halfwidth (double) and target; and how each side loses
+ *                victory points, when known: points_rule, and per side X (a,
+ *                b) loss_field_X (the field deciding them), loss_unit_X
+ *                ("stands"), loss_start_X and vp_lost_X (u32[], the victory
+ *                points lost for each value of that field)
+ *   /trials      attribute fields: the names of the fields in report order,
+ *                separated by spaces; with rows, one 1-D uint8 dataset per field
+ *                (a winner field uses an HDF5 enumerated type with names a, b,
+ *                draw, none), one chunk per block of trials, HDF5's scale-offset
+ *                filter (h5chunk.c); attributes description, type ("count",
+ *                "flag" or "winner") and, for a winner field, title (the
+ *                heading of its outcome table)
+ *   /tallies     attribute trials; one u64 dataset per field: how many trials
+ *                had each value 0, 1, ... up to the largest that occurred
+ * The writer writes block b's rows as the chunk at row b * block_size, so the
+ * rows do not depend on the order blocks finish in, and keeps the run's tally,
+ * written when the run ends. It writes to a temporary file beside the target
+ * and renames it only when the run ends: a failed run leaves no file. Not
+ * thread-safe: callers serialise writes (one writer, called in block order).
  */
 #ifndef OM_H5FILE_H
 #define OM_H5FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "results.h"
 #include "status.h"
+#include "tally.h"
 
 /* Schema identifier written to the root "schema" attribute. */
 #define OM_H5_SCHEMA "oddsmaster-results/2"
@@ -50,18 +58,79 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
 
 /*
  * om_h5_writer_put: write `count` rows of the layout (row i at rows + i *
- * row_size) as rows first_row..first_row+count-1 of every dataset. Rows must
- * lie inside the pre-sized trial count. Errors: OM_EINVAL (out of range),
- * OM_EHDF5.
+ * row_size) as rows first_row..first_row+count-1 of every dataset, through
+ * HDF5's own filter, and add them to the run's tally: the simple way, for rows
+ * that do not come in blocks (tests, tools); a run puts blocks. Rows must lie
+ * inside the trials asked for, and each row be put once. Errors: OM_EINVAL
+ * (out of range, a file without rows), OM_EHDF5.
  */
 om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *rows,
                            size_t count);
 
+/* The rows of one block encoded as the chunks of every field (h5chunk.c). */
+typedef struct om_h5_chunks om_h5_chunks;
+
 /*
- * om_h5_writer_close: flush, close and move the temporary file to its final path;
- * frees `w` whatever happens. On failure the temporary file is removed.
+ * om_h5_chunks_alloc: room for the chunks of one block of a layout, each of
+ * chunk_rows values (the file's rows per chunk: the block size, or the trials
+ * of a run shorter than a block). Errors: OM_ENOMEM.
+ */
+om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_chunks **out);
+void om_h5_chunks_free(om_h5_chunks *c);
+
+/*
+ * om_h5_chunks_encode: encode the n rows at `rows` (n <= chunk_rows), whose
+ * tally is `t`, as one chunk per field. No HDF5 call: thread-safe for
+ * distinct chunk sets.
+ */
+void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t);
+
+/* The encoded chunk of field f: its bytes and their number. */
+const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field);
+size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field);
+
+/*
+ * om_h5_writer_put_block: the block of `n` rows starting at row `first` (a
+ * multiple of the block size): its encoded chunks (NULL in a file without
+ * rows) written as they are, its tally added to the run's. Errors: OM_EINVAL
+ * (out of range), OM_EHDF5.
+ */
+om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
+                                 const om_h5_chunks *chunks, const om_tally *tally);
+
+/* The run's tally so far (every row put). */
+const om_tally *om_h5_writer_tally(const om_h5_writer *w);
+
+/* How a run ended, recorded by om_h5_writer_finish. */
+typedef struct om_h5_end {
+    bool complete;           /* done (all trials, or the target reached), or interrupted */
+    uint64_t blocks_done;    /* blocks put */
+    const char *stop_reason; /* one sentence: why it ended */
+} om_h5_end;
+
+/*
+ * om_h5_writer_finish: record how the run ended (the trials in the file are
+ * the tally's), cut every dataset to them, write the tallies, close, and move
+ * the temporary file to `final_path` (the path it was created for, or a
+ * .partial name); frees `w` whatever happens. On failure the temporary file
+ * is removed. Errors: OM_EHDF5, OM_EIO.
+ */
+om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_h5_end *end);
+
+/*
+ * om_h5_writer_close: om_h5_writer_finish to the path the writer was created
+ * for, complete, with every block put.
  */
 om_status om_h5_writer_close(om_h5_writer *w);
+
+/*
+ * om_h5_writer_reopen: continue writing the result file `tmp_path` (a copy of
+ * an interrupted run's .partial file) whose fields are those of `layout`, to
+ * be finished at `path`: its datasets, its run's tally and the blocks done.
+ * Errors: OM_EHDF5 (not an interrupted run of this layout), OM_EIO, OM_ENOMEM.
+ */
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+                              const om_layout *layout, uint64_t *blocks_done);
 
 /* om_h5_writer_abort: close, remove the temporary file and free `w` (NULL allowed). */
 void om_h5_writer_abort(om_h5_writer *w);
@@ -101,9 +170,20 @@ om_status om_h5_reader_side(om_h5_reader *r, int side, om_side_score *out);
 /* How victory points are lost, as the file says (NULL if it does not). */
 const char *om_h5_reader_points_rule(const om_h5_reader *r);
 
+/* Whether the file holds the per-trial rows (a run with --no-rows does not). */
+bool om_h5_reader_has_rows(const om_h5_reader *r);
+
+/*
+ * om_h5_reader_tally: the run's tally as the file records it (/tallies), with
+ * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing
+ * or inconsistent: a histogram that does not add up to the trials).
+ */
+om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out);
+
 /*
  * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
- * (uint8). Errors: OM_EINVAL (no such field or rows out of range), OM_EHDF5.
+ * (uint8). Errors: OM_EINVAL (no such field, a file without rows, or rows out
+ * of range), OM_EHDF5.
  */
 om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                             uint8_t *buf);
@@ -116,6 +196,9 @@ om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out
 
 /* om_h5_reader_attr_u64: an integer attribute of the root group. */
 om_status om_h5_reader_attr_u64(om_h5_reader *r, const char *name, uint64_t *out);
+
+/* om_h5_reader_attr_double: a real attribute of the root group. */
+om_status om_h5_reader_attr_double(om_h5_reader *r, const char *name, double *out);
 
 /* Close the file and free `r` (NULL allowed). */
 void om_h5_reader_close(om_h5_reader *r);

@@ -95,6 +95,9 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
     om_status st = OM_OK;
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t attr = H5I_INVALID_HID;
+    /* An attribute written again (a run's trials, at its end) replaces the old one. */
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
     if (space < 0 || (attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT)) < 0
         || H5Awrite(attr, mtype, value) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write attribute '%s': %s", path, name,
@@ -102,6 +105,23 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
     om_h5_close_id(&attr);
     om_h5_close_id(&space);
     return st;
+}
+
+const char *const om_h5_side_key[2] = {"a", "b"};
+const char *const om_h5_field_type_names[3] = {"count", "flag", "winner"};
+
+hid_t om_h5_winner_type(void)
+{
+    hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
+    if (t < 0)
+        return H5I_INVALID_HID;
+    for (uint8_t v = 0; v < OM_WINNER_CODES; v++) {
+        if (H5Tenum_insert(t, om_winner_names[v], &v) < 0) {
+            H5Tclose(t);
+            return H5I_INVALID_HID;
+        }
+    }
+    return t;
 }
 
 om_status om_h5_attr_write_u32s(hid_t obj, const char *path, const char *name,
@@ -112,6 +132,8 @@ om_status om_h5_attr_write_u32s(hid_t obj, const char *path, const char *name,
     hsize_t dims = n;
     hid_t space = H5Screate_simple(1, &dims, NULL);
     hid_t attr = H5I_INVALID_HID;
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
     if (space < 0 ||
         (attr = H5Acreate2(obj, name, H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
         H5Awrite(attr, H5T_NATIVE_UINT32, values) < 0)

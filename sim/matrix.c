@@ -40,9 +40,6 @@ static const om_matrix_situation_def om_matrix_situations[] = {
 
 #define OM_MATRIX_SITUATIONS (sizeof om_matrix_situations / sizeof om_matrix_situations[0])
 
-/* 95% two-sided normal quantile, for the adaptive stopping rule (Wilson). */
-#define OM_MATRIX_Z95 1.959963984540054
-
 size_t om_matrix_situation_count(void) { return OM_MATRIX_SITUATIONS; }
 
 const om_matrix_situation_def *om_matrix_situation_at(size_t i)
@@ -222,40 +219,35 @@ char *om_matrix_cell_scenario(const om_matrix_spec *spec, size_t s, size_t r, si
     return buf;
 }
 
-/* What the sink of one cell accumulates, through the layout of its rows. */
+/* What the sink of one cell accumulates, from each block's tally. */
 typedef struct cell_sink {
-    om_matrix_cell *cell;   /* the cell being filled */
+    om_matrix_cell *cell;    /* the cell being filled */
     const om_layout *layout; /* the rows' fields and the sides' victory points */
-    size_t winner;          /* offset of the winner field in a row */
+    size_t winner;           /* index of the winner field */
 } cell_sink;
 
-static om_status cell_accumulate(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
+/* Add a block's wins, draws and victory points to the cell (blocks come in
+ * order, so the sums are the same whatever the thread count). */
+static om_status cell_put(void *ctx, const om_block *b, bool *stop)
 {
     cell_sink *cs = ctx;
     const om_layout *l = cs->layout;
+    const uint64_t *w = b->tally->hist[cs->winner];
     om_matrix_cell *cell = cs->cell;
-    (void)first;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *row = rows + i * l->row_size;
-        double *lost[2] = {&cell->points_lost_row_sum, &cell->points_lost_col_sum};
-        cell->wins_row += row[cs->winner] == OM_WINNER_A;
-        cell->draws += row[cs->winner] == OM_WINNER_DRAW;
-        cell->wins_col += row[cs->winner] == OM_WINNER_B;
-        for (int s = 0; s < 2; s++)
-            if (l->side[s].loss_field >= 0)
-                *lost[s] += l->side[s].vp_lost[row[l->fields[l->side[s].loss_field].offset]];
+    double *lost[2] = {&cell->points_lost_row_sum, &cell->points_lost_col_sum};
+    (void)stop;
+    cell->wins_row += w[OM_WINNER_A];
+    cell->draws += w[OM_WINNER_DRAW];
+    cell->wins_col += w[OM_WINNER_B];
+    for (int s = 0; s < 2; s++) {
+        const om_side_score *sc = &l->side[s];
+        if (sc->loss_field < 0)
+            continue;
+        for (unsigned v = 0; v <= sc->loss_start; v++)
+            *lost[s] += (double)b->tally->hist[sc->loss_field][v] * (double)sc->vp_lost[v];
     }
-    cell->trials += n;
+    cell->trials += b->n;
     return OM_OK;
-}
-
-/* Half-width of the 95% Wilson interval of k successes in n. */
-static double wilson_halfwidth(uint64_t k, uint64_t n)
-{
-    double p = (double)k / (double)n, z2 = OM_MATRIX_Z95 * OM_MATRIX_Z95;
-    double denom = 1.0 + z2 / (double)n;
-    return OM_MATRIX_Z95 * sqrt(p * (1.0 - p) / (double)n + z2 / (4.0 * (double)n * (double)n)) /
-           denom;
 }
 
 om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r, size_t c,
@@ -267,6 +259,7 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
     om_run_config cfg = {.seed = om_matrix_cell_seed(spec->seed, s, r, c),
                          .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
     cell_sink cs = {.cell = cell};
+    om_run_sink sink = {.ctx = &cs, .put = cell_put};
     om_status st;
     int winner;
 
@@ -287,19 +280,19 @@ om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r
         return st;
     }
     cs.layout = &trials.layout;
-    cs.winner = trials.layout.fields[winner].offset;
+    cs.winner = (size_t)winner;
     if (spec->trials > 0) {
         cfg.trials = spec->trials;
-        st = om_run_simulate(&trials, &cfg, cell_accumulate, &cs);
+        st = om_run_simulate(&trials, &cfg, &sink, NULL);
     } else {
         /* Adaptive: whole blocks until the interval of P(row wins) is narrow
          * enough; the blocks are those of one run of cell->trials trials. */
         cfg.trials = OM_RUN_BLOCK_SIZE;
         while (st == OM_OK && cell->trials < spec->max_trials &&
                (cell->trials == 0 ||
-                wilson_halfwidth(cell->wins_row, cell->trials) > spec->halfwidth)) {
+                om_tally_halfwidth95(cell->wins_row, cell->trials) > spec->halfwidth)) {
             cfg.first_block = cell->trials / OM_RUN_BLOCK_SIZE;
-            st = om_run_simulate(&trials, &cfg, cell_accumulate, &cs);
+            st = om_run_simulate(&trials, &cfg, &sink, NULL);
         }
     }
     om_trials_release(&trials);

@@ -5,6 +5,7 @@
 #ifndef OM_RESULTS_H
 #define OM_RESULTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "layout.h"
@@ -22,9 +23,12 @@ typedef struct om_run_info {
     const char *options_json;    /* every value resolved, options and rules, as JSON */
     const char *rng_scheme;      /* OM_RNG_SCHEME */
     uint64_t seed;               /* master seed */
-    uint64_t trials;             /* number of trials */
-    uint64_t block_size;         /* trials per random stream block */
+    uint64_t trials;             /* trials asked for (with a target precision, the most) */
+    uint64_t block_size;         /* trials per random stream block, and rows per chunk */
     uint32_t threads;            /* threads used (results do not depend on it) */
+    bool no_rows;                /* write the tallies only, no per-trial rows */
+    double halfwidth;            /* target precision of the run, 0 if none */
+    const char *target;          /* the field that precision is about (NULL: the winner) */
     const om_layout *layout;     /* the fields of a row and the sides' victory points */
 } om_run_info;
 

@@ -1,24 +1,32 @@
 /*
  * run.h: the Monte Carlo driver, the one function every simulation goes
- * through (`run`, each cell of `matrix`). Trials are cut into blocks of
- * block_size; block b draws all its dice from the PCG stream seeded by
- * (seed, b), so the rows are a function of (scenario, seed, trials,
- * block_size) alone, whatever the thread count or schedule. OpenMP threads
- * take blocks dynamically; each thread fills its own buffer through the
- * game's resolve_block, and finished blocks go to the sink one at a time.
+ * through (`run`, each cell of `matrix`), and the run of a scenario into a
+ * result file built on it.
+ *
+ * Trials are cut into blocks of block_size; block b draws all its dice from
+ * the PCG stream seeded by (seed, b), so the rows are a function of
+ * (scenario, seed, trials, block_size) alone, whatever the thread count or
+ * schedule. OpenMP threads take blocks dynamically; each thread simulates a
+ * block through the game's resolve_block, tallies it (tally.h) and lets the
+ * sink prepare it (compress its rows, say) outside any lock; then the blocks
+ * are handed to the sink one at a time and in block order, so everything the
+ * sink accumulates, and any decision to stop, is the same for any number of
+ * threads.
  */
 #ifndef OM_RUN_H
 #define OM_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "game.h"
 #include "status.h"
+#include "tally.h"
 
-/* Trials per block: 16384 rows of uint8 per field is a 16 KiB HDF5 chunk per
- * field, and a few hundred KiB of rows per thread buffer. */
+/* Trials per block: 16384 one-byte values per field is a 16 KiB chunk of each
+ * dataset, and a few hundred KiB of rows per thread. */
 #define OM_RUN_BLOCK_SIZE 16384u
 
 /* What to run. */
@@ -32,43 +40,116 @@ typedef struct om_run_config {
     bool plain_dice;      /* roll every die with GSL's default generator (baseline) */
 } om_run_config;
 
+/* One finished block, as the sink sees it. */
+typedef struct om_block {
+    uint64_t index;        /* its stream: block number first_block + k */
+    uint64_t first;        /* its first row, index * block_size */
+    size_t n;              /* its rows */
+    const uint8_t *rows;   /* row i at rows + i * layout.row_size */
+    const om_tally *tally; /* the histograms of its rows */
+    void *work;            /* the sink's workspace of the thread that ran it */
+} om_block;
+
 /*
- * A sink receives each finished block: rows first..first+count-1, row i at
- * rows + i * layout->row_size. It is called from one thread at a time (inside
- * a critical section), in any block order. Return OM_OK, or an error status
- * (raised with OM_ERROR) to stop the run.
+ * Where blocks go. prepare (optional) runs on the thread that simulated the
+ * block, outside any lock, in any order: the place for costly work such as
+ * compressing rows into b->work. put runs in block order, one block at a
+ * time; it returns OM_OK, an error (raised with OM_ERROR) to stop the run
+ * with that error, or sets *stop to end the run after this block (a target
+ * precision reached, a signal): later blocks are then not put. work_alloc and
+ * work_free (optional) make and free one workspace per thread.
  */
-typedef om_status (*om_run_sink)(void *ctx, uint64_t first, const uint8_t *rows, size_t count);
+typedef struct om_run_sink {
+    void *ctx;                                                   /* the sink's state */
+    om_status (*work_alloc)(void *ctx, void **work);             /* a thread's workspace */
+    void (*work_free)(void *ctx, void *work);                    /* free it */
+    om_status (*prepare)(void *ctx, om_block *b);                /* outside any lock */
+    om_status (*put)(void *ctx, const om_block *b, bool *stop);  /* in block order */
+} om_run_sink;
 
 /*
  * om_run_simulate: run cfg->trials trials of the prepared scenario `t`,
- * passing every block to `sink` (NULL: none). Rows are numbered from
- * cfg->first_block * block_size. Errors: OM_EINVAL (0 trials), OM_ENOMEM,
- * or the sink's error, re-raised on the calling thread.
+ * handing every block to `sink` until the last, an error, or a stop; with no
+ * sink (NULL) the blocks are simulated and dropped, not even tallied: the
+ * engine alone, for benchmarks. *trials_done (may be NULL) receives the trials of the blocks put.
+ * Errors: OM_EINVAL (0 trials), OM_ENOMEM, or the sink's error, re-raised on
+ * the calling thread.
  */
-om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, om_run_sink sink,
-                          void *ctx);
+om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink,
+                          uint64_t *trials_done);
 
 /* Threads a run with cfg->threads would use. */
 unsigned om_run_threads(unsigned requested);
 
+/* Why a run into a file ended (om_run_report.stop). */
+typedef enum om_run_stop {
+    OM_RUN_DONE = 0,      /* every trial asked for was run */
+    OM_RUN_PRECISE,       /* the target precision was reached first */
+    OM_RUN_INTERRUPTED    /* a signal stopped it: the file is incomplete, resumable */
+} om_run_stop;
+
 /* What a run into a result file is asked for (`oddsmaster run`). */
 typedef struct om_run_request {
-    const char *path;         /* the result file: replaced only when the run succeeds */
+    const char *path;         /* the result file: created only when the run succeeds */
     const char *command_line; /* the command as typed, for the file's provenance */
-    uint64_t trials;          /* number of trials (>= 1) */
+    uint64_t trials;          /* trials (>= 1); with a target precision, the most */
     uint64_t seed;            /* master seed */
     unsigned threads;         /* OpenMP threads (0: the OpenMP default) */
     bool plain_dice;          /* roll every die with GSL's default generator (baseline) */
+    bool no_rows;             /* write the tallies only, not the per-trial rows */
+    double halfwidth;         /* stop once every 95% interval watched is narrower than
+                                 this (0: run every trial) */
+    const char *target;       /* the field whose intervals are watched (NULL: the winner's
+                                 P(win), P(draw), P(lose) of both sides) */
+    const volatile sig_atomic_t *interrupt; /* set by a signal handler: stop at the next
+                                 block boundary and keep a resumable file (may be NULL) */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total); /* after each block put, in
+                                 order (may be NULL) */
+    void *progress_ctx;       /* its argument */
+    /* Resuming: what the command named, which the interrupted run must match. */
+    bool seed_given;          /* seed was given */
+    bool trials_given;        /* trials was given */
+    const char *scenario_text; /* a scenario was given: its text (NULL: none) */
 } om_run_request;
 
+/* What a run into a result file did. */
+typedef struct om_run_report {
+    om_run_stop stop;         /* why it ended */
+    uint64_t trials;          /* trials in the file */
+    char *path;               /* the file written: req->path, or its .partial name when
+                                 interrupted (owned: free()) */
+    char *notice;             /* what was done about leftovers of an earlier run at the
+                                 same path (a stale temporary file removed), or NULL */
+} om_run_report;
+
 /*
- * om_run_file: prepare the scenario `sc`, simulate req->trials trials of it
- * and write every row, with the run's provenance, to a new result file at
- * req->path (h5file.h), under a temporary name renamed only when everything
- * succeeded. Errors: those of preparing the scenario (OM_EINVAL, OM_ENOMEM),
- * of the driver and of the writer (OM_EIO, OM_EHDF5).
+ * om_run_file: check req->path (a regular file or a new name in an existing
+ * directory), clean up what an earlier run killed on the same path left,
+ * prepare the scenario `sc`, simulate it and write the rows (unless no_rows),
+ * the tallies and the run's provenance to a new result file (h5file.h), under
+ * a temporary name renamed only when the run ends: to req->path when it is
+ * done (all trials, or the target precision reached), to req->path + ".partial"
+ * when a signal interrupted it. Fills *report (om_run_report_release frees it).
+ * Errors: OM_EINVAL (a bad output path or target field), those of preparing
+ * the scenario (OM_EINVAL, OM_ENOMEM), of the driver and of the writer
+ * (OM_EIO, OM_EHDF5).
  */
-om_status om_run_file(const om_scenario *sc, const om_run_request *req);
+om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_report *report);
+
+/*
+ * om_run_resume: continue the interrupted run in the .partial file `path`,
+ * whose scenario, seed, trials and program version it checks first (a file
+ * that is complete, damaged, or of another version is refused, unmodified),
+ * until it is done, a target is reached or it is interrupted again. The
+ * finished file is the one an uninterrupted run would have written, rows and
+ * tallies bit for bit. req->path, trials, seed, halfwidth, target and no_rows
+ * are taken from the file; threads, interrupt and progress from req. Errors:
+ * OM_EINVAL (not resumable: complete, of another version; the message says
+ * what differs), OM_EIO, OM_EHDF5, and those of om_run_file.
+ */
+om_status om_run_resume(const char *path, const om_run_request *req, om_run_report *report);
+
+/* Free what a report owns (a zeroed report allowed). */
+void om_run_report_release(om_run_report *report);
 
 #endif /* OM_RUN_H */

@@ -1,11 +1,27 @@
 /*
  * run_file.c: a scenario of any game run into a result file (run.h): the
- * library function behind `oddsmaster run`. Prepares the scenario through the
- * game interface, creates the HDF5 writer with the run's provenance and the
- * game's layout, drives the trials and publishes the file only when all went
- * well.
+ * library behind `oddsmaster run`, and its resumption after an interruption.
+ *
+ * The driver's sink encodes each block's rows as chunks on the thread that
+ * simulated it (h5file.h, om_h5_chunks_encode), then, in block order, writes
+ * them and adds the block's tally to the run's; there it also decides, from
+ * the run's tally so far, whether the target precision is reached, and
+ * notices a signal, so a run stops at the same block whatever the thread
+ * count. A run that ends is renamed to its path; one that a signal stopped
+ * becomes PATH.partial, marked incomplete, which om_run_resume continues: it
+ * reloads the scenario recorded in the file, draws the streams of the blocks
+ * not yet run and adds them to the same datasets and tallies.
  */
 #include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "h5file.h"
 #include "om_version.h"
@@ -16,18 +32,258 @@
     "gsl default generator (plain baseline dice); block b seeded from pcg64-dxsm " \
     "SplitMix64(seed, b)"
 
-/* The sink of the driver: each finished block goes to the HDF5 writer. */
-static om_status write_block(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
+/* The suffix of an interrupted run's file. */
+#define PARTIAL_SUFFIX ".partial"
+
+/* The state of a run into a file, shared by the sink's calls. */
+typedef struct file_sink {
+    om_h5_writer *writer;     /* the file */
+    const om_layout *layout;  /* its rows */
+    const om_run_request *req; /* what was asked */
+    int target;               /* the field whose precision is watched, or -1: none */
+    size_t chunk_rows;        /* rows per chunk */
+    uint64_t total;           /* trials asked for, in all (progress) */
+    uint64_t blocks_done;     /* blocks in the file */
+    om_run_stop stop;         /* why the run stopped, if it did */
+} file_sink;
+
+static om_status sink_work_alloc(void *ctx, void **work)
 {
-    return om_h5_writer_put(ctx, first, rows, n);
+    file_sink *fs = ctx;
+    om_h5_chunks *c = NULL;
+    om_status st = OM_OK;
+    if (!fs->req->no_rows)
+        st = om_h5_chunks_alloc(fs->layout, fs->chunk_rows, &c);
+    *work = c;
+    return st;
 }
 
-om_status om_run_file(const om_scenario *sc, const om_run_request *req)
+static void sink_work_free(void *ctx, void *work)
+{
+    (void)ctx;
+    om_h5_chunks_free(work);
+}
+
+static om_status sink_prepare(void *ctx, om_block *b)
+{
+    file_sink *fs = ctx;
+    if (!fs->req->no_rows)
+        om_h5_chunks_encode(b->work, b->rows, b->n, b->tally);
+    return OM_OK;
+}
+
+/* Whether every interval the run watches is narrower than the target: the
+ * winner's P(A wins), P(draw), P(B wins) and P(none), or every P(field = v)
+ * of a winner field given as target, or every P(field >= k), k >= 1, of a
+ * count or flag field. */
+static bool precise_enough(const file_sink *fs)
+{
+    const om_tally *t = om_h5_writer_tally(fs->writer);
+    const uint64_t *h = t->hist[fs->target];
+    const double target = fs->req->halfwidth;
+    if (fs->layout->fields[fs->target].type == OM_FIELD_WINNER) {
+        for (unsigned v = 0; v < OM_WINNER_CODES; v++)
+            if (om_tally_halfwidth95(h[v], t->trials) > target)
+                return false;
+        return true;
+    }
+    uint64_t tail = 0;
+    for (unsigned k = OM_TALLY_BINS; k-- > 1;) {
+        tail += h[k];
+        if (tail > 0 && om_tally_halfwidth95(tail, t->trials) > target)
+            return false;
+    }
+    return true;
+}
+
+static om_status sink_put(void *ctx, const om_block *b, bool *stop)
+{
+    file_sink *fs = ctx;
+    om_status st = om_h5_writer_put_block(fs->writer, b->first, b->n, b->work, b->tally);
+    if (st != OM_OK)
+        return st;
+    fs->blocks_done = b->index + 1;
+    if (fs->req->progress)
+        fs->req->progress(fs->req->progress_ctx, om_h5_writer_tally(fs->writer)->trials,
+                          fs->total);
+    if (fs->target >= 0 && precise_enough(fs)) {
+        fs->stop = OM_RUN_PRECISE;
+        *stop = true;
+    } else if (fs->req->interrupt != NULL && *fs->req->interrupt) {
+        fs->stop = OM_RUN_INTERRUPTED;
+        *stop = true;
+    }
+    return OM_OK;
+}
+
+/* The field the target precision is about: req->target, or the winner; -1
+ * without a target. */
+static om_status target_field(const om_layout *l, const om_run_request *req, int *out)
+{
+    *out = -1;
+    if (req->halfwidth <= 0.0)
+        return OM_OK;
+    if (req->target != NULL) {
+        if ((*out = om_layout_find(l, req->target)) < 0)
+            return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials",
+                            req->target);
+        return OM_OK;
+    }
+    if ((*out = om_layout_find(l, "winner")) < 0)
+        return OM_ERROR(OM_EINVAL, "this scenario's trials have no winner: give --target FIELD "
+                        "with --halfwidth");
+    return OM_OK;
+}
+
+/* The sentence recorded as the run's stop_reason. */
+static const char *stop_reason(om_run_stop stop, char *buf, size_t size,
+                               const om_run_request *req)
+{
+    switch (stop) {
+    case OM_RUN_DONE: return "every trial asked for was run";
+    case OM_RUN_PRECISE:
+        snprintf(buf, size, "target precision reached: every 95%% interval of %s narrower "
+                 "than +-%g", req->target ? req->target : "winner", req->halfwidth);
+        return buf;
+    case OM_RUN_INTERRUPTED: return "interrupted by a signal: resume with oddsmaster run --resume";
+    }
+    return "?";
+}
+
+/* path + suffix as a new string; NULL when out of memory. */
+static char *with_suffix(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    char *s = malloc(n + m + 1);
+    if (s != NULL) {
+        memcpy(s, path, n);
+        memcpy(s + n, suffix, m + 1);
+    }
+    return s;
+}
+
+/* Run the prepared trials into the open writer from block first_block until
+ * done, precise or interrupted, then finish the file at req->path or its
+ * .partial name. The writer is consumed. */
+static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request *req,
+                       uint64_t first_block, uint64_t trials_left, uint64_t total,
+                       om_run_report *report)
+{
+    file_sink fs = {.writer = w, .layout = &t->layout, .req = req, .total = total,
+                    .blocks_done = first_block, .stop = OM_RUN_DONE};
+    om_run_sink sink = {.ctx = &fs, .work_alloc = sink_work_alloc, .work_free = sink_work_free,
+                        .prepare = sink_prepare, .put = sink_put};
+    om_run_config cfg = {.trials = trials_left, .seed = req->seed,
+                         .block_size = OM_RUN_BLOCK_SIZE, .first_block = first_block,
+                         .threads = req->threads, .plain_dice = req->plain_dice};
+    char reason[160];
+    om_h5_end end;
+    om_status st;
+
+    fs.chunk_rows = total < OM_RUN_BLOCK_SIZE ? (size_t)total : OM_RUN_BLOCK_SIZE;
+    if ((st = target_field(&t->layout, req, &fs.target)) == OM_OK)
+        st = om_run_simulate(t, &cfg, &sink, NULL);
+    if (st != OM_OK) {
+        om_h5_writer_abort(w);
+        return st;
+    }
+    report->stop = fs.stop;
+    report->trials = om_h5_writer_tally(w)->trials;
+    report->path = fs.stop == OM_RUN_INTERRUPTED ? with_suffix(req->path, PARTIAL_SUFFIX)
+                                                 : strdup(req->path);
+    if (report->path == NULL) {
+        om_h5_writer_abort(w);
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    }
+    end = (om_h5_end){.complete = fs.stop != OM_RUN_INTERRUPTED, .blocks_done = fs.blocks_done,
+                      .stop_reason = stop_reason(fs.stop, reason, sizeof reason, req)};
+    return om_h5_writer_finish(w, report->path, &end);
+}
+
+/* ----------------------------------------------------------- leftovers */
+
+/* Whether process `pid` still runs. */
+static bool alive(long pid)
+{
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/*
+ * The temporary files "PATH.tmp-PID" that runs killed before they ended left
+ * beside `path` are removed (a run that still writes one is an error: two runs
+ * on one output), and said so in *notice.
+ */
+static om_status clean_leftovers(const char *path, char **notice)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    const char *base = slash ? slash + 1 : path;
+    size_t base_len = strlen(base);
+    DIR *d;
+    struct dirent *e;
+    om_status st = OM_OK;
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if ((d = opendir(dir)) == NULL)
+        return OM_OK;
+    while (st == OM_OK && (e = readdir(d)) != NULL) {
+        char *end = NULL, full[8192];
+        long pid;
+        if (strncmp(e->d_name, base, base_len) != 0 || strncmp(e->d_name + base_len, ".tmp-", 5))
+            continue;
+        pid = strtol(e->d_name + base_len + 5, &end, 10);
+        if (end == NULL || *end != '\0' || pid == (long)getpid())
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        if (alive(pid)) {
+            st = OM_ERROR(OM_EINVAL, "%s: another run (process %ld) is writing it now (%s)",
+                          path, pid, full);
+        } else if (remove(full) == 0) {
+            size_t old = *notice ? strlen(*notice) : 0;
+            char line[8400];
+            int n = snprintf(line, sizeof line, "removed %s, left by a run that was killed "
+                             "before it ended (process %ld)\n", full, pid);
+            char *grown = realloc(*notice, old + (size_t)n + 1);
+            if (grown != NULL) {
+                memcpy(grown + old, line, (size_t)n + 1);
+                *notice = grown;
+            }
+        }
+    }
+    closedir(d);
+    return st;
+}
+
+/* An interrupted run's .partial file beside `path` must be resumed or removed
+ * first: a new run would leave it stale. */
+static om_status check_partial(const char *path)
+{
+    char *partial = with_suffix(path, PARTIAL_SUFFIX);
+    om_status st = OM_OK;
+    if (partial == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    if (access(partial, F_OK) == 0)
+        st = OM_ERROR(OM_EINVAL, "%s holds an interrupted run of this output: continue it "
+                      "with 'oddsmaster run --resume %s', or remove it to start again",
+                      partial, partial);
+    free(partial);
+    return st;
+}
+
+/* ----------------------------------------------------------- a new run */
+
+om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_report *report)
 {
     om_trials trials;
     om_h5_writer *writer = NULL;
-    om_status st = om_trials_prepare(sc, &trials);
-    if (st != OM_OK)
+    om_status st;
+
+    memset(report, 0, sizeof *report);
+    if ((st = check_partial(req->path)) != OM_OK ||
+        (st = clean_leftovers(req->path, &report->notice)) != OM_OK)
+        return st;
+    if ((st = om_trials_prepare(sc, &trials)) != OM_OK)
         return st;
     om_run_info info = {
         .program_version = OM_VERSION,
@@ -44,18 +300,188 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req)
         .trials = req->trials,
         .block_size = OM_RUN_BLOCK_SIZE,
         .threads = om_run_threads(req->threads),
+        .no_rows = req->no_rows,
+        .halfwidth = req->halfwidth,
+        .target = req->target,
         .layout = &trials.layout,
     };
-    om_run_config cfg = {.trials = req->trials, .seed = req->seed,
-                         .block_size = OM_RUN_BLOCK_SIZE, .threads = req->threads,
-                         .plain_dice = req->plain_dice};
-    if ((st = om_h5_writer_create(&writer, req->path, &info)) == OM_OK) {
-        st = om_run_simulate(&trials, &cfg, write_block, writer);
-        if (st == OM_OK)
-            st = om_h5_writer_close(writer);
-        else
-            om_h5_writer_abort(writer);
-    }
+    if ((st = om_h5_writer_create(&writer, req->path, &info)) == OM_OK)
+        st = drive(&trials, writer, req, 0, req->trials, req->trials, report);
     om_trials_release(&trials);
     return st;
+}
+
+/* ----------------------------------------------------------- resuming */
+
+/* Copy the file `from` to `to` (created). Errors: OM_EIO. */
+static om_status copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[1 << 16];
+    size_t n;
+    om_status st = OM_OK;
+    if (in == NULL || out == NULL)
+        st = OM_ERROR(OM_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
+    while (st == OM_OK && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
+    if (st == OM_OK && ferror(in))
+        st = OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0 && st == OM_OK)
+        st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
+    if (st != OM_OK && out)
+        remove(to);
+    return st;
+}
+
+/* What an interrupted run recorded about itself. */
+typedef struct partial_run {
+    char *version, *text, *source, *target; /* strings of the file (owned) */
+    uint64_t seed, trials, trials_requested, block_size, blocks_done, complete, rows;
+    double halfwidth;
+} partial_run;
+
+static void partial_free(partial_run *p)
+{
+    free(p->version);
+    free(p->text);
+    free(p->source);
+    free(p->target);
+}
+
+/* Read what the file `path` says of its run; refuse a file that is not an
+ * interrupted run of this program. */
+static om_status read_partial(const char *path, partial_run *p)
+{
+    om_h5_reader *r = NULL;
+    om_status st = om_h5_reader_open(&r, path);
+    if (st != OM_OK)
+        return st;
+    if ((st = om_h5_reader_attr_string(r, "program_version", &p->version)) != OM_OK ||
+        (st = om_h5_reader_attr_string(r, "scenario_yaml", &p->text)) != OM_OK ||
+        (st = om_h5_reader_attr_string(r, "scenario_name", &p->source)) != OM_OK ||
+        (st = om_h5_reader_attr_string(r, "target", &p->target)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "seed", &p->seed)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "trials", &p->trials)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "trials_requested", &p->trials_requested)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "block_size", &p->block_size)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "blocks_done", &p->blocks_done)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "complete", &p->complete)) != OM_OK ||
+        (st = om_h5_reader_attr_u64(r, "rows", &p->rows)) != OM_OK ||
+        (st = om_h5_reader_attr_double(r, "halfwidth", &p->halfwidth)) != OM_OK)
+        st = OM_ERROR(OM_EHDF5, "%s: not a run that can be resumed: %s", path,
+                      om_error_message());
+    om_h5_reader_close(r);
+    if (st != OM_OK)
+        return st;
+    if (p->complete)
+        return OM_ERROR(OM_EINVAL, "%s: the run is complete (%llu trials); there is nothing to "
+                        "resume", path, (unsigned long long)p->trials);
+    if (strcmp(p->version, OM_VERSION) != 0)
+        return OM_ERROR(OM_EINVAL, "%s: written by oddsmaster %s, and this is %s: only the same "
+                        "version continues a run bit for bit", path, p->version, OM_VERSION);
+    if (p->block_size != OM_RUN_BLOCK_SIZE ||
+        p->trials != p->blocks_done * p->block_size || p->trials >= p->trials_requested)
+        return OM_ERROR(OM_EHDF5, "%s: its record of the run is inconsistent (%llu of %llu "
+                        "trials in %llu blocks of %llu)", path, (unsigned long long)p->trials,
+                        (unsigned long long)p->trials_requested,
+                        (unsigned long long)p->blocks_done, (unsigned long long)p->block_size);
+    return OM_OK;
+}
+
+/* The run the file recorded against what the command asked for. */
+static om_status check_request(const char *path, const partial_run *p, const om_run_request *req)
+{
+    if (req->seed_given && req->seed != p->seed)
+        return OM_ERROR(OM_EINVAL, "%s: the run's seed is %llu, not %llu", path,
+                        (unsigned long long)p->seed, (unsigned long long)req->seed);
+    if (req->trials_given && req->trials != p->trials_requested)
+        return OM_ERROR(OM_EINVAL, "%s: the run is of %llu trials, not %llu", path,
+                        (unsigned long long)p->trials_requested,
+                        (unsigned long long)req->trials);
+    if (req->scenario_text != NULL && strcmp(req->scenario_text, p->text) != 0)
+        return OM_ERROR(OM_EINVAL, "%s: the run is of another scenario (%s)", path, p->source);
+    return OM_OK;
+}
+
+/* Whether the file's fields are the layout's, in order. */
+static om_status check_fields(const char *path, const om_layout *l)
+{
+    om_h5_reader *r = NULL;
+    om_status st = om_h5_reader_open(&r, path);
+    if (st != OM_OK)
+        return st;
+    if (om_h5_reader_field_count(r) != l->field_count)
+        st = OM_ERROR(OM_EINVAL, "%s: its fields are not those of its scenario's trials", path);
+    for (size_t i = 0; st == OM_OK && i < l->field_count; i++)
+        if (strcmp(om_h5_reader_field(r, i)->name, l->fields[i].name) != 0)
+            st = OM_ERROR(OM_EINVAL, "%s: field %zu is %s, its scenario's trials have %s", path,
+                          i, om_h5_reader_field(r, i)->name, l->fields[i].name);
+    om_h5_reader_close(r);
+    return st;
+}
+
+om_status om_run_resume(const char *path, const om_run_request *req, om_run_report *report)
+{
+    size_t len = strlen(path), sfx = strlen(PARTIAL_SUFFIX);
+    partial_run p = {0};
+    om_scenario *sc = NULL;
+    om_trials trials = {0};
+    om_h5_writer *w = NULL;
+    char *final = NULL, *tmp = NULL;
+    uint64_t blocks_done = 0;
+    om_status st;
+
+    memset(report, 0, sizeof *report);
+    if (len <= sfx || strcmp(path + len - sfx, PARTIAL_SUFFIX) != 0)
+        return OM_ERROR(OM_EINVAL, "%s: not an interrupted run's file (NAME.h5%s)", path,
+                        PARTIAL_SUFFIX);
+    if ((st = read_partial(path, &p)) == OM_OK && (st = check_request(path, &p, req)) == OM_OK &&
+        (st = om_scenario_load_text(p.source, p.text, strlen(p.text), &sc)) == OM_OK &&
+        (st = om_trials_prepare(sc, &trials)) == OM_OK)
+        st = check_fields(path, &trials.layout);
+    if (st == OM_OK && ((final = strndup(path, len - sfx)) == NULL ||
+                        (tmp = malloc(len + 32)) == NULL))
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    if (st == OM_OK)
+        st = clean_leftovers(final, &report->notice);
+    /* The run goes on in a copy, so the .partial file stays as it was until a
+     * new file replaces it. */
+    if (st == OM_OK) {
+        snprintf(tmp, len + 32, "%s.tmp-%ld", final, (long)getpid());
+        st = copy_file(path, tmp);
+    }
+    if (st == OM_OK)
+        st = om_h5_writer_reopen(&w, tmp, final, &trials.layout, &blocks_done);
+    if (st == OM_OK) {
+        om_run_request r = *req;
+        r.path = final;
+        r.seed = p.seed;
+        r.no_rows = p.rows == 0;
+        r.halfwidth = p.halfwidth;
+        r.target = p.target[0] ? p.target : NULL;
+        st = drive(&trials, w, &r, blocks_done, p.trials_requested - p.trials,
+                   p.trials_requested, report);
+        /* A finished run replaces the .partial file; one interrupted again was
+         * renamed over it. */
+        if (st == OM_OK && report->stop != OM_RUN_INTERRUPTED)
+            remove(path);
+    }
+    om_trials_release(&trials);
+    om_scenario_free(sc);
+    partial_free(&p);
+    free(final);
+    free(tmp);
+    return st;
+}
+
+void om_run_report_release(om_run_report *report)
+{
+    if (report == NULL)
+        return;
+    free(report->path);
+    free(report->notice);
+    report->path = report->notice = NULL;
 }

@@ -382,19 +382,29 @@ Test(writer, nothing_visible_until_close_and_abort_leaves_nothing)
     om_h5_writer_abort(NULL);
 }
 
-/* A failing close (the target is a directory, so rename fails) removes the temporary file. */
+/* A failing close (the target is a directory, so rename fails) removes the
+ * temporary file; so does closing a file no trial was put in. */
 Test(writer, failed_close_leaves_no_temporary_file)
 {
     char path[512];
     om_run_info info = sample_info(100, "combat");
+    uint8_t rows[100 * 64];
     om_h5_writer *w = NULL;
     tmpdir_path(path, sizeof path, "target_is_a_dir.h5");
     cr_assert_eq(mkdir(path, 0700), 0);
+    fill_rows(info.layout, rows, 0, 100);
     cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, 100), OM_OK, "%s", om_error_message());
     cr_expect_eq(om_h5_writer_close(w), OM_EIO);
     cr_expect(strstr(om_error_message(), "target_is_a_dir.h5") != NULL, "%s",
               om_error_message());
     cr_expect_eq(tmpdir_entries(), 1, "only the directory is left");
+
+    tmpdir_path(path, sizeof path, "empty.h5");
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK);
+    cr_expect_eq(om_h5_writer_close(w), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "no trial was run") != NULL, "%s", om_error_message());
+    cr_expect_eq(tmpdir_entries(), 1, "no empty file is published");
 }
 
 Test(writer, unwritable_directory)
@@ -685,4 +695,89 @@ Test(reader, null_arguments)
     cr_expect_eq(om_h5_reader_open(NULL, "x.h5"), OM_EINVAL);
     cr_expect_eq(om_h5_reader_open(&r, NULL), OM_EINVAL);
     om_h5_reader_close(NULL);
+}
+
+/* ------------------------------------------------------- encoded chunks */
+
+/*
+ * Blocks encoded by h5chunk.c and written with H5Dwrite_chunk read back through
+ * HDF5's own scale-offset decoder exactly: for every width of values (one
+ * value, then spans needing 1 to 8 bits, offsets from 0 and from high
+ * minimums, spans past 128 stored whole), a full block and a short last one,
+ * and a winner stored as it is. Also: the file's tallies are the blocks'.
+ */
+Test(writer, encoded_chunks_read_back_exactly)
+{
+    /* A layout of 10 count fields, a flag and a winner, in rows of 12 bytes. */
+    om_layout l = {.row_size = 12, .field_count = 12};
+    static const struct { uint8_t min, span; } cols[10] = {
+        {7, 1}, {0, 2}, {3, 3}, {0, 4}, {100, 9}, {0, 17}, {200, 33}, {1, 100},
+        {50, 129}, {0, 255}};
+    static char names[12][16];
+    const size_t block = 1000, trials = 2500; /* two full blocks and a short one */
+    uint8_t *rows = malloc(block * l.row_size + OM_TALLY_ROW_SLACK), *got = malloc(trials);
+    om_tally *t = malloc(sizeof *t), *sum = malloc(sizeof *sum), *back = malloc(sizeof *back);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *chunks = NULL;
+    om_h5_writer *w = NULL;
+    om_h5_reader *r = NULL;
+    char path[512];
+
+    for (size_t f = 0; f < 12; f++) {
+        snprintf(names[f], sizeof names[f], "f%zu", f);
+        l.fields[f] = (om_field){names[f], "a field", NULL, f,
+                                 f == 10 ? OM_FIELD_FLAG : OM_FIELD_COUNT};
+    }
+    l.fields[11].type = OM_FIELD_WINNER;
+    l.fields[11].title = "Outcome";
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    om_run_info info = sample_info(trials, "combat");
+    info.layout = &l;
+    info.block_size = block;
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &chunks), OM_OK);
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "chunks.h5"), &info),
+                 OM_OK, "%s", om_error_message());
+    om_tally_clear(sum, l.field_count);
+    for (size_t first = 0; first < trials; first += block) {
+        size_t n = trials - first < block ? trials - first : block;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t h = mix(first + i);
+            for (size_t f = 0; f < 10; f++)
+                rows[i * l.row_size + f] = (uint8_t)(cols[f].min + (h >> (3 * f)) % cols[f].span);
+            rows[i * l.row_size + 10] = (uint8_t)(h >> 40) & 1;
+            rows[i * l.row_size + 11] = (uint8_t)((h >> 50) % 4);
+        }
+        om_tally_block(tw, rows, n, t);
+        om_tally_add(sum, t);
+        om_h5_chunks_encode(chunks, rows, n, t);
+        cr_assert_eq(om_h5_writer_put_block(w, first, n, chunks, t), OM_OK, "%s",
+                     om_error_message());
+    }
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    for (size_t f = 0; f < 12; f++) {
+        cr_assert_eq(om_h5_reader_read(r, names[f], 0, trials, got), OM_OK, "%s",
+                     om_error_message());
+        for (size_t i = 0; i < trials; i++) {
+            uint64_t h = mix(i);
+            uint8_t want = f < 10 ? (uint8_t)(cols[f].min + (h >> (3 * f)) % cols[f].span)
+                         : f == 10 ? (uint8_t)((h >> 40) & 1) : (uint8_t)((h >> 50) % 4);
+            if (got[i] != want)
+                cr_assert_fail("field %zu (span %u) row %zu: read %u, wrote %u", f,
+                               f < 10 ? cols[f].span : 2, i, got[i], want);
+        }
+    }
+    cr_assert_eq(om_h5_reader_tally(r, back), OM_OK, "%s", om_error_message());
+    cr_expect_eq(back->trials, trials);
+    cr_expect_eq(memcmp(back->hist, sum->hist, 12 * sizeof sum->hist[0]), 0, "tallies");
+    om_h5_reader_close(r);
+    om_h5_chunks_free(chunks);
+    om_tally_work_free(tw);
+    free(rows);
+    free(got);
+    free(t);
+    free(sum);
+    free(back);
 }

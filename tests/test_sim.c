@@ -1,25 +1,32 @@
 /*
- * test_sim.c: the Monte Carlo driver (sim/run.c) and the library run into a
- * result file (sim/run_file.c), end to end through the game interface.
+ * test_sim.c: the Monte Carlo driver (sim/run.c), the tallies (sim/tally.c) and
+ * the run of a scenario into a result file (sim/run_file.c), end to end
+ * through the game interface.
  *
- * The reproducibility contract (run.h): the same seed gives bit-identical
- * per-trial results whatever the thread count, because block b always draws
- * from stream (seed, b). Checked by writing result files with 1 and 2 threads
- * and comparing every dataset byte for byte; a different seed must differ.
+ * The reproducibility contract (run.h): the same seed gives bit-identical rows
+ * and tallies whatever the thread count, because block b always draws from
+ * stream (seed, b) and blocks reach the sink in order. Checked by writing
+ * files with 1 and 2 threads and comparing every dataset byte for byte; by
+ * stopping at a target precision on 1 and 2 threads; and by interrupting a run
+ * and resuming it, which must give the file of the uninterrupted run.
  */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "game.h"
 #include "h5file.h"
+#include "om_version.h"
 #include "rng.h"
 #include "run.h"
+#include "tally.h"
 
-/* Enough trials for several blocks of a small block size, so that two threads
- * really interleave blocks, and a partial last block. */
+/* Enough trials for several blocks, and a partial last block. */
 #define TRIALS 100000u
 #define BLOCK 4096u
 
@@ -38,165 +45,457 @@ static void remove_tmpdir(void)
     cr_assert_eq(system(cmd), 0);
 }
 
-/* What the test sink does with each block: write it, and count side A's wins. */
-typedef struct test_sink {
-    om_h5_writer *writer; /* where the rows go */
-    size_t winner;        /* offset of the winner field */
-    size_t row_size;      /* bytes per row */
-    uint64_t wins_a;      /* trials side A won */
-} test_sink;
+TestSuite(driver, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(run_file, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(tally);
 
-static om_status sink(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
+/* A path in the test's directory. */
+static const char *in_tmp(char *buf, size_t size, const char *name)
 {
-    test_sink *ts = ctx;
-    for (size_t i = 0; i < n; i++)
-        ts->wins_a += rows[i * ts->row_size + ts->winner] == OM_WINNER_A;
-    return om_h5_writer_put(ts->writer, first, rows, n);
+    snprintf(buf, size, "%s/%s", tmpdir, name);
+    return buf;
 }
 
-/* Run the default scenario into `path` with `threads` threads; side A's wins. */
-static uint64_t run_to_file(const char *path, uint64_t seed, unsigned threads)
+/* The default scenario, loaded and prepared. */
+static om_scenario *default_scenario(om_trials *t)
 {
     om_scenario *sc = NULL;
-    om_trials t;
-    test_sink ts = {0};
     cr_assert_eq(om_scenario_load_default(&sc), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
-    om_run_info info = {
-        .program_version = "test", .command_line = "test_sim", .game = sc->game->name,
-        .scenario_name = sc->source, .scenario_text = sc->text, .title = sc->title,
-        .ruleset = sc->ruleset, .kind = sc->kind, .options_json = sc->provenance_json,
-        .rng_scheme = OM_RNG_SCHEME, .seed = seed, .trials = TRIALS, .block_size = BLOCK,
-        .threads = threads, .layout = &t.layout,
-    };
-    om_run_config cfg = {.trials = TRIALS, .seed = seed, .block_size = BLOCK, .threads = threads};
-    ts.winner = t.layout.fields[om_layout_find(&t.layout, "winner")].offset;
-    ts.row_size = t.layout.row_size;
-    cr_assert_eq(om_h5_writer_create(&ts.writer, path, &info), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_run_simulate(&t, &cfg, sink, &ts), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_h5_writer_close(ts.writer), OM_OK, "%s", om_error_message());
-    om_trials_release(&t);
-    om_scenario_free(sc);
-    return ts.wins_a;
+    if (t != NULL)
+        cr_assert_eq(om_trials_prepare(sc, t), OM_OK, "%s", om_error_message());
+    return sc;
 }
 
-/* Read every trial dataset of a file into one buffer (fields in the file's order). */
-static uint8_t *read_all(const char *path, size_t *len)
+/* Read every row dataset and every tally of a file into one buffer (fields in
+ * the file's order), for byte-for-byte comparisons. */
+static uint8_t *read_all(const char *path, uint64_t trials, size_t *len)
 {
     om_h5_reader *r = NULL;
+    om_tally *t = malloc(sizeof *t);
+    size_t n, at = 0;
     uint8_t *buf;
-    size_t at = 0, n;
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
-    cr_assert_eq(om_h5_reader_trials(r), TRIALS);
+    cr_assert_eq(om_h5_reader_trials(r), trials);
     n = om_h5_reader_field_count(r);
     cr_assert_gt(n, 0u);
-    buf = malloc(n * TRIALS);
-    for (size_t f = 0; f < n; f++) {
-        cr_assert_eq(om_h5_reader_read(r, om_h5_reader_field(r, f)->name, 0, TRIALS, buf + at),
+    buf = malloc(n * trials + sizeof t->hist);
+    for (size_t f = 0; om_h5_reader_has_rows(r) && f < n; f++) {
+        cr_assert_eq(om_h5_reader_read(r, om_h5_reader_field(r, f)->name, 0, trials, buf + at),
                      OM_OK, "%s", om_error_message());
-        at += TRIALS;
+        at += trials;
     }
+    cr_assert_eq(om_h5_reader_tally(r, t), OM_OK, "%s", om_error_message());
+    memcpy(buf + at, t->hist, n * sizeof t->hist[0]);
+    at += n * sizeof t->hist[0];
     om_h5_reader_close(r);
+    free(t);
     *len = at;
     return buf;
 }
 
-Test(reproducibility, same_seed_same_results_on_1_and_2_threads,
-     .init = make_tmpdir, .fini = remove_tmpdir)
+/* om_run_file of the default scenario into `path`; the report's stop. */
+static om_run_stop run_into(const char *path, uint64_t trials, uint64_t seed, unsigned threads,
+                            const om_run_request *extra)
 {
-    char f1[128], f2[128], f3[128];
-    size_t n1, n2, n3;
-    uint64_t w1, w2;
-    snprintf(f1, sizeof f1, "%s/one.h5", tmpdir);
-    snprintf(f2, sizeof f2, "%s/two.h5", tmpdir);
-    snprintf(f3, sizeof f3, "%s/other_seed.h5", tmpdir);
-    w1 = run_to_file(f1, 2026, 1);
-    w2 = run_to_file(f2, 2026, 2);
-    run_to_file(f3, 2027, 2);
-    uint8_t *a = read_all(f1, &n1), *b = read_all(f2, &n2), *c = read_all(f3, &n3);
-    cr_assert_eq(n1, n2);
-    cr_assert_gt(n1, 0u);
-    cr_expect_eq(memcmp(a, b, n1), 0, "1 and 2 threads must give identical datasets");
-    cr_expect_neq(memcmp(a, c, n1), 0, "another seed must give other results");
-    cr_expect_eq(w1, w2, "the sink saw the same wins on 1 and 2 threads");
-    /* The sink saw what was written: the winner column (the file's first field). */
-    uint64_t wins = 0;
-    for (size_t i = 0; i < TRIALS; i++)
-        wins += a[i] == OM_WINNER_A;
-    cr_expect_eq(wins, w1);
-    free(a);
-    free(b);
-    free(c);
+    om_scenario *sc = default_scenario(NULL);
+    om_run_request req = extra ? *extra : (om_run_request){0};
+    om_run_report rep;
+    req.path = path;
+    req.command_line = "test_sim";
+    req.trials = trials;
+    req.seed = seed;
+    req.threads = threads;
+    cr_assert_eq(om_run_file(sc, &req, &rep), OM_OK, "%s", om_error_message());
+    om_run_stop stop = rep.stop;
+    om_run_report_release(&rep);
+    om_scenario_free(sc);
+    return stop;
 }
 
-/* The library run (om_run_file) writes what the driver and the writer write
- * when called by hand with the same seed, and the scenario's provenance. */
-Test(run_file, same_rows_as_the_driver, .init = make_tmpdir, .fini = remove_tmpdir)
+/* ----------------------------------------------------------- the driver */
+
+/* What a recording sink saw. */
+typedef struct record {
+    uint64_t next;      /* the index the next block must have */
+    uint64_t blocks;    /* blocks put */
+    uint64_t stop_after; /* ask to stop after this many blocks (0: never) */
+    bool out_of_order;  /* a block came early or late */
+    uint64_t wins_a;    /* side A's wins, from the tallies */
+    size_t winner;      /* the winner field */
+} record;
+
+static om_status record_put(void *ctx, const om_block *b, bool *stop)
 {
-    char by_hand[128], by_lib[128], *attr = NULL;
-    size_t n1, n2;
-    om_scenario *sc = NULL;
-    om_h5_reader *r = NULL;
-    snprintf(by_hand, sizeof by_hand, "%s/hand.h5", tmpdir);
-    snprintf(by_lib, sizeof by_lib, "%s/lib.h5", tmpdir);
-    cr_assert_eq(om_scenario_load_default(&sc), OM_OK, "%s", om_error_message());
-    om_run_request req = {.path = by_lib, .command_line = "test", .trials = TRIALS,
-                          .seed = 2026, .threads = 2};
-    cr_assert_eq(om_run_file(sc, &req), OM_OK, "%s", om_error_message());
-    /* The library uses the standard block size; so must the comparison. */
-    {
-        om_trials t;
-        test_sink ts = {0};
-        cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
-        om_run_info info = {.program_version = "t", .game = "warmaster", .kind = sc->kind,
-                            .trials = TRIALS, .block_size = OM_RUN_BLOCK_SIZE, .threads = 1,
-                            .layout = &t.layout};
-        om_run_config cfg = {.trials = TRIALS, .seed = 2026, .threads = 1};
-        ts.winner = t.layout.fields[om_layout_find(&t.layout, "winner")].offset;
-        ts.row_size = t.layout.row_size;
-        cr_assert_eq(om_h5_writer_create(&ts.writer, by_hand, &info), OM_OK);
-        cr_assert_eq(om_run_simulate(&t, &cfg, sink, &ts), OM_OK);
-        cr_assert_eq(om_h5_writer_close(ts.writer), OM_OK);
-        om_trials_release(&t);
-    }
-    uint8_t *a = read_all(by_hand, &n1), *b = read_all(by_lib, &n2);
-    cr_assert_eq(n1, n2);
-    cr_expect_eq(memcmp(a, b, n1), 0, "the library run writes the driver's rows");
-    cr_assert_eq(om_h5_reader_open(&r, by_lib), OM_OK);
-    cr_assert_eq(om_h5_reader_attr_string(r, "options_json", &attr), OM_OK);
-    cr_expect_str_eq(attr, sc->provenance_json);
-    free(attr);
-    cr_assert_eq(om_h5_reader_attr_string(r, "game", &attr), OM_OK);
-    cr_expect_str_eq(attr, "warmaster");
-    free(attr);
-    om_h5_reader_close(r);
+    record *r = ctx;
+    r->out_of_order |= b->index != r->next;
+    r->next = b->index + 1;
+    r->blocks++;
+    r->wins_a += b->tally->hist[r->winner][OM_WINNER_A];
+    if (r->stop_after && r->blocks == r->stop_after)
+        *stop = true;
+    return OM_OK;
+}
+
+/* Blocks reach the sink in order on 2 threads, and a stop ends the run after
+ * that block: later blocks are not put and the trials done are counted. */
+Test(driver, blocks_in_order_and_stop)
+{
+    om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    record rec = {.winner = (size_t)om_layout_find(&t.layout, "winner")};
+    om_run_sink sink = {.ctx = &rec, .put = record_put};
+    om_run_config cfg = {.trials = TRIALS, .seed = 3, .block_size = BLOCK, .threads = 2,
+                         .first_block = 5};
+    uint64_t done = 0;
+    rec.next = 5;
+    cr_assert_eq(om_run_simulate(&t, &cfg, &sink, &done), OM_OK, "%s", om_error_message());
+    cr_expect_not(rec.out_of_order, "blocks put in order");
+    cr_expect_eq(rec.blocks, (TRIALS + BLOCK - 1) / BLOCK);
+    cr_expect_eq(done, TRIALS);
+
+    rec = (record){.winner = rec.winner, .next = 5, .stop_after = 7};
+    cr_assert_eq(om_run_simulate(&t, &cfg, &sink, &done), OM_OK);
+    cr_expect_eq(rec.blocks, 7u, "nothing put after the stop");
+    cr_expect_eq(done, 7u * BLOCK);
+    cr_expect_not(rec.out_of_order);
+    om_trials_release(&t);
     om_scenario_free(sc);
-    free(a);
-    free(b);
 }
 
 /* A sink that fails stops the run with its own message, from whichever thread. */
-static om_status failing_sink(void *ctx, uint64_t first, const uint8_t *rows, size_t n)
+static om_status failing_put(void *ctx, const om_block *b, bool *stop)
 {
     (void)ctx;
-    (void)rows;
-    (void)n;
-    if (first > 0)
-        return OM_ERROR(OM_EIO, "disk full at row %llu", (unsigned long long)first);
+    (void)stop;
+    if (b->first > 0)
+        return OM_ERROR(OM_EIO, "disk full at row %llu", (unsigned long long)b->first);
     return OM_OK;
 }
 
 Test(driver, sink_errors_and_zero_trials)
 {
-    om_scenario *sc = NULL;
     om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    om_run_sink sink = {.put = failing_put};
     om_run_config cfg = {.trials = TRIALS, .seed = 1, .block_size = BLOCK, .threads = 2};
-    cr_assert_eq(om_scenario_load_default(&sc), OM_OK);
-    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
-    cr_expect_eq(om_run_simulate(&t, &cfg, failing_sink, NULL), OM_EIO);
+    cr_expect_eq(om_run_simulate(&t, &cfg, &sink, NULL), OM_EIO);
     cr_expect(strstr(om_error_message(), "disk full") != NULL, "%s", om_error_message());
     cfg.trials = 0;
     cr_expect_eq(om_run_simulate(&t, &cfg, NULL, NULL), OM_EINVAL);
     om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* ----------------------------------------------------------- the tallies */
+
+/* A block's tally is the histogram of its rows, field by field, whether the
+ * rows take few values (the distinct-row table) or very many (the row-by-row
+ * fallback past the table's fill). */
+Test(tally, equals_the_histograms_of_the_rows)
+{
+    om_layout l = {.row_size = 13, .field_count = 3,
+                   .fields = {{"a", "", NULL, 0, OM_FIELD_COUNT},
+                              {"b", "", NULL, 7, OM_FIELD_COUNT},
+                              {"c", "", NULL, 12, OM_FIELD_FLAG}}};
+    const size_t n = 20000;
+    uint8_t *rows = calloc(n * l.row_size + OM_TALLY_ROW_SLACK, 1);
+    om_tally *got = malloc(sizeof *got), *want = malloc(sizeof *want);
+    om_tally_work *w = NULL;
+    om_rng rng;
+    cr_assert_eq(om_tally_work_alloc(&l, &w), OM_OK);
+    for (int pass = 0; pass < 2; pass++) {
+        /* Pass 0: 3 x 4 x 2 distinct rows; pass 1: thousands, with noise in the
+         * bytes no field reads (they must not split rows). */
+        om_rng_seed_block(&rng, 99, (uint64_t)pass);
+        om_tally_clear(want, 3);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *row = rows + i * l.row_size;
+            uint64_t x = om_pcg64_next(&rng);
+            row[0] = (uint8_t)(pass ? x % 200 : x % 3);
+            row[7] = (uint8_t)(pass ? (x >> 8) % 100 : (x >> 8) % 4);
+            row[12] = (uint8_t)((x >> 16) & 1);
+            row[3] = (uint8_t)(x >> 24);
+            for (size_t f = 0; f < 3; f++)
+                want->hist[f][row[l.fields[f].offset]]++;
+        }
+        want->trials = n;
+        om_tally_block(w, rows, n, got);
+        cr_expect_eq(got->trials, n);
+        for (size_t f = 0; f < 3; f++)
+            cr_expect_eq(memcmp(got->hist[f], want->hist[f], sizeof got->hist[f]), 0,
+                         "pass %d field %zu", pass, f);
+    }
+    om_tally_work_free(w);
+    free(rows);
+    free(got);
+    free(want);
+}
+
+/* The Wilson half-width against its formula at hand-worked points: 50% of 100
+ * gives 0.0962 (Newcombe 1998, Table 1 method 3: 0.404 to 0.596). */
+Test(tally, wilson_halfwidth)
+{
+    cr_expect(fabs(om_tally_halfwidth95(50, 100) - 0.0961) < 5e-4, "%g",
+              om_tally_halfwidth95(50, 100));
+    cr_expect_lt(om_tally_halfwidth95(500000, 1000000), 0.001);
+    cr_expect_gt(om_tally_halfwidth95(0, 10), 0.0);
+}
+
+/* ----------------------------------------------------------- run into a file */
+
+Test(run_file, same_rows_and_tallies_on_1_and_2_threads)
+{
+    char f1[128], f2[128], f3[128];
+    size_t n1, n2, n3;
+    run_into(in_tmp(f1, sizeof f1, "one.h5"), TRIALS, 2026, 1, NULL);
+    run_into(in_tmp(f2, sizeof f2, "two.h5"), TRIALS, 2026, 2, NULL);
+    run_into(in_tmp(f3, sizeof f3, "other.h5"), TRIALS, 2027, 2, NULL);
+    uint8_t *a = read_all(f1, TRIALS, &n1), *b = read_all(f2, TRIALS, &n2),
+            *c = read_all(f3, TRIALS, &n3);
+    cr_assert_eq(n1, n2);
+    cr_expect_eq(memcmp(a, b, n1), 0, "1 and 2 threads: identical rows and tallies");
+    cr_expect_neq(memcmp(a, c, n1), 0, "another seed gives other results");
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* The tallies written are the histograms of the rows written. */
+Test(run_file, tallies_count_the_rows)
+{
+    char path[128];
+    om_h5_reader *r = NULL;
+    om_tally *t = malloc(sizeof *t);
+    uint8_t *col = malloc(TRIALS);
+    run_into(in_tmp(path, sizeof path, "t.h5"), TRIALS, 5, 2, NULL);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK);
+    cr_assert_eq(om_h5_reader_tally(r, t), OM_OK, "%s", om_error_message());
+    cr_expect_eq(t->trials, TRIALS);
+    for (size_t f = 0; f < om_h5_reader_field_count(r); f++) {
+        uint64_t hist[OM_TALLY_BINS] = {0};
+        cr_assert_eq(om_h5_reader_read(r, om_h5_reader_field(r, f)->name, 0, TRIALS, col), OM_OK);
+        for (size_t i = 0; i < TRIALS; i++)
+            hist[col[i]]++;
+        cr_expect_eq(memcmp(hist, t->hist[f], sizeof hist), 0, "%s",
+                     om_h5_reader_field(r, f)->name);
+    }
+    om_h5_reader_close(r);
+    free(t);
+    free(col);
+}
+
+/* Without rows: the same tallies, no /trials datasets, a small file. */
+Test(run_file, no_rows_keeps_the_tallies)
+{
+    char with[128], without[128];
+    om_run_request nr = {.no_rows = true};
+    om_h5_reader *r = NULL;
+    om_tally *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    uint8_t byte;
+    run_into(in_tmp(with, sizeof with, "rows.h5"), TRIALS, 8, 2, NULL);
+    run_into(in_tmp(without, sizeof without, "norows.h5"), TRIALS, 8, 1, &nr);
+    cr_assert_eq(om_h5_reader_open(&r, with), OM_OK);
+    cr_assert_eq(om_h5_reader_tally(r, a), OM_OK);
+    om_h5_reader_close(r);
+    cr_assert_eq(om_h5_reader_open(&r, without), OM_OK, "%s", om_error_message());
+    cr_expect_not(om_h5_reader_has_rows(r));
+    cr_assert_eq(om_h5_reader_tally(r, b), OM_OK);
+    cr_expect_eq(om_h5_reader_read(r, "winner", 0, 1, &byte), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "no rows") != NULL, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_field_count(r), a->field_count);
+    om_h5_reader_close(r);
+    cr_expect_eq(memcmp(a->hist, b->hist, a->field_count * sizeof a->hist[0]), 0);
+    free(a);
+    free(b);
+}
+
+/* Stopping at a target precision: on 1 and 2 threads at the same block, with
+ * every interval of the winner narrower than the target there and not one
+ * block earlier; the file says why it stopped. */
+Test(run_file, target_precision_stops_at_the_same_block)
+{
+    char p1[128], p2[128], *why = NULL;
+    const double target = 0.004;
+    om_run_request req = {.halfwidth = target};
+    om_h5_reader *r = NULL;
+    om_tally *t = malloc(sizeof *t);
+    size_t n1, n2;
+    uint64_t trials;
+    cr_expect_eq(run_into(in_tmp(p1, sizeof p1, "h1.h5"), 10000000, 1, 1, &req), OM_RUN_PRECISE);
+    cr_expect_eq(run_into(in_tmp(p2, sizeof p2, "h2.h5"), 10000000, 1, 2, &req), OM_RUN_PRECISE);
+    cr_assert_eq(om_h5_reader_open(&r, p1), OM_OK);
+    trials = om_h5_reader_trials(r);
+    cr_assert_eq(om_h5_reader_tally(r, t), OM_OK);
+    cr_assert_eq(om_h5_reader_attr_string(r, "stop_reason", &why), OM_OK);
+    cr_expect(strstr(why, "target precision reached") != NULL, "%s", why);
+    free(why);
+    om_h5_reader_close(r);
+    cr_expect_eq(trials % OM_RUN_BLOCK_SIZE, 0u, "a block boundary");
+    cr_expect_lt(trials, 10000000u);
+    for (unsigned v = 0; v < OM_WINNER_CODES; v++)
+        cr_expect_leq(om_tally_halfwidth95(t->hist[0][v], trials), target, "code %u", v);
+    /* One block earlier the widest interval, that of P(A wins) (near 0.85 and
+     * 0.08 the others are narrower), was still too wide: the run stopped at
+     * the first block that met the target (its width falls with the trials). */
+    cr_expect_gt(om_tally_halfwidth95((uint64_t)((double)t->hist[0][OM_WINNER_A] *
+                                                 (double)(trials - OM_RUN_BLOCK_SIZE) /
+                                                 (double)trials),
+                                      trials - OM_RUN_BLOCK_SIZE),
+                 target - 1e-4);
+    uint8_t *a = read_all(p1, trials, &n1), *b = read_all(p2, trials, &n2);
+    cr_assert_eq(n1, n2);
+    cr_expect_eq(memcmp(a, b, n1), 0, "the same file on 1 and 2 threads");
+    free(a);
+    free(b);
+    free(t);
+}
+
+/* An interrupt flag raised by the progress callback after a few blocks, as a
+ * signal handler would. */
+typedef struct interrupter {
+    volatile sig_atomic_t flag; /* the flag the run watches */
+    uint64_t at;                /* raise it once this many trials are done */
+} interrupter;
+
+static void interrupt_at(void *ctx, uint64_t done, uint64_t total)
+{
+    interrupter *it = ctx;
+    (void)total;
+    if (done >= it->at)
+        it->flag = 1;
+}
+
+/* Interrupted, the run leaves PATH.partial, marked incomplete; resumed, it
+ * becomes the file an uninterrupted run writes, rows and tallies bit for bit,
+ * and the .partial file is gone. */
+Test(run_file, interrupt_then_resume_gives_the_whole_run)
+{
+    char whole[128], part[128], partial[160];
+    interrupter it = {.at = 3 * OM_RUN_BLOCK_SIZE};
+    om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at, .progress_ctx = &it};
+    om_run_request resume = {.threads = 2};
+    om_run_report rep;
+    om_h5_reader *r = NULL;
+    uint64_t complete = 1;
+    size_t n1, n2;
+    const uint64_t trials = 200000;
+
+    run_into(in_tmp(whole, sizeof whole, "whole.h5"), trials, 11, 2, NULL);
+    cr_expect_eq(run_into(in_tmp(part, sizeof part, "part.h5"), trials, 11, 1, &req),
+                 OM_RUN_INTERRUPTED);
+    snprintf(partial, sizeof partial, "%s.partial", part);
+    cr_expect_neq(access(part, F_OK), 0, "no file under the finished name");
+    cr_assert_eq(om_h5_reader_open(&r, partial), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_trials(r), 3u * OM_RUN_BLOCK_SIZE);
+    cr_assert_eq(om_h5_reader_attr_u64(r, "complete", &complete), OM_OK);
+    cr_expect_eq(complete, 0u);
+    om_h5_reader_close(r);
+
+    cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_DONE);
+    cr_expect_str_eq(rep.path, part);
+    om_run_report_release(&rep);
+    cr_expect_neq(access(partial, F_OK), 0, "the .partial file is gone");
+    uint8_t *a = read_all(whole, trials, &n1), *b = read_all(part, trials, &n2);
+    cr_assert_eq(n1, n2);
+    cr_expect_eq(memcmp(a, b, n1), 0, "interrupted and resumed = uninterrupted");
+    free(a);
+    free(b);
+}
+
+/* The bytes of a file, to see that a refused resume left it as it was. */
+static uint8_t *file_bytes(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+    long n;
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Resuming what cannot be resumed: a clear error naming the file and what
+ * differs, and the file untouched. */
+Test(run_file, resume_refusals)
+{
+    char done[128], part[128], partial[160], other[160];
+    interrupter it = {.at = 1};
+    om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at, .progress_ctx = &it};
+    om_run_request ask = {0};
+    om_run_report rep;
+    size_t n0, n1;
+    uint8_t *before, *after;
+
+    run_into(in_tmp(done, sizeof done, "done.h5"), 50000, 1, 1, NULL);
+    cr_expect_eq(om_run_resume(done, &ask, &rep), OM_EINVAL, "not a .partial name");
+    snprintf(other, sizeof other, "%s.partial", done);
+    cr_assert_eq(rename(done, other), 0);
+    cr_expect_eq(om_run_resume(other, &ask, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "complete") != NULL, "%s", om_error_message());
+
+    run_into(in_tmp(part, sizeof part, "p.h5"), 100000, 4, 1, &req);
+    snprintf(partial, sizeof partial, "%s.partial", part);
+    before = file_bytes(partial, &n0);
+    ask = (om_run_request){.seed = 5, .seed_given = true};
+    cr_expect_eq(om_run_resume(partial, &ask, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "seed is 4, not 5") != NULL, "%s", om_error_message());
+    ask = (om_run_request){.trials = 7, .trials_given = true};
+    cr_expect_eq(om_run_resume(partial, &ask, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "100000 trials, not 7") != NULL, "%s",
+              om_error_message());
+    ask = (om_run_request){.scenario_text = "schema: other\n"};
+    cr_expect_eq(om_run_resume(partial, &ask, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "another scenario") != NULL, "%s", om_error_message());
+    after = file_bytes(partial, &n1);
+    cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "the .partial file is untouched");
+    cr_expect_neq(access(part, F_OK), 0, "and nothing else was written");
+    free(before);
+    free(after);
+
+    /* A new run on the same output refuses to leave the .partial file stale. */
+    om_scenario *sc = default_scenario(NULL);
+    om_run_request again = {.path = part, .trials = 1000, .seed = 1};
+    cr_expect_eq(om_run_file(sc, &again, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "--resume") != NULL, "%s", om_error_message());
+    om_scenario_free(sc);
+}
+
+/* A killed run's temporary file (its process gone) is removed by the next run
+ * on the same output, which says so; a damaged .partial file is refused. */
+Test(run_file, leftovers_of_a_killed_run)
+{
+    char path[128], tmp[160], partial[160];
+    om_scenario *sc = default_scenario(NULL);
+    om_run_request req = {.trials = 1000, .seed = 1};
+    om_run_report rep;
+    FILE *f;
+    in_tmp(path, sizeof path, "k.h5");
+    /* pid_max is at most 2^22 on Linux: this process cannot exist. */
+    snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, 99999999);
+    f = fopen(tmp, "w");
+    cr_assert_not_null(f);
+    fputs("half a file\n", f);
+    fclose(f);
+    req.path = path;
+    cr_assert_eq(om_run_file(sc, &req, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_neq(access(tmp, F_OK), 0, "the stale temporary file is gone");
+    cr_assert_not_null(rep.notice);
+    cr_expect(strstr(rep.notice, tmp) != NULL && strstr(rep.notice, "killed") != NULL, "%s",
+              rep.notice);
+    om_run_report_release(&rep);
+
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    f = fopen(partial, "w");
+    cr_assert_not_null(f);
+    fputs("not hdf5\n", f);
+    fclose(f);
+    cr_expect_eq(om_run_resume(partial, &req, &rep), OM_EHDF5);
+    cr_expect(strstr(om_error_message(), partial) != NULL, "%s", om_error_message());
     om_scenario_free(sc);
 }

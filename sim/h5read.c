@@ -1,0 +1,459 @@
+/*
+ * h5read.c: reading a run's result file (h5file.h): its provenance, its
+ * fields as the file describes them, each side's victory points, its tallies
+ * and its rows. Errors name the file and what is wrong with it (h5_int.h for
+ * the conventions shared with the writer).
+ */
+#include "h5file.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5_int.h"
+
+/* A field of a file being read, with the strings it owns. */
+typedef struct reader_field {
+    om_field field;    /* name, description, title, type (offset: its index) */
+    hid_t dset;        /* its open dataset, or H5I_INVALID_HID without rows */
+    bool by_name;      /* an enumerated winner dataset, read via winner_type */
+} reader_field;
+
+struct om_h5_reader {
+    char *path;        /* path as given to om_h5_reader_open */
+    hid_t file;        /* the open file */
+    hid_t root;        /* its root group, which holds the provenance attributes */
+    hid_t group;       /* the /trials group */
+    hid_t tallies;     /* the /tallies group, or H5I_INVALID_HID */
+    hid_t winner_type; /* memory type of enumerated winner datasets (OM_WINNER_* codes) */
+    uint64_t trials;   /* trials in the file, from the trials attribute */
+    bool rows;         /* the file holds the per-trial rows */
+    size_t n_fields;   /* fields of the file */
+    reader_field fields[OM_LAYOUT_FIELDS_MAX]; /* in report order */
+    char *points_rule; /* the points_rule attribute, or NULL */
+    char *side_text[2][2]; /* per side: unit name, loss unit (owned strings) */
+};
+
+/* ----------------------------------------------------------------- reader */
+
+/* An optional string attribute of `obj`: NULL when absent. */
+static om_status attr_string_opt(hid_t obj, const char *path, const char *name, char **out)
+{
+    om_status st = om_h5_attr_read_string(obj, path, name, out);
+    if (st == OM_ENOTFOUND) {
+        om_error_clear();
+        *out = NULL;
+        return OM_OK;
+    }
+    return st;
+}
+
+/* The type of field rf from the type attribute of `obj` ("count", "flag",
+ * "winner"), which must fit the class of its data (a winner is an
+ * enumeration; H5T_NO_CLASS: no data to fit). */
+static om_status field_type(om_h5_reader *r, reader_field *rf, hid_t obj, const char *where,
+                            H5T_class_t cls)
+{
+    char *type_name = NULL;
+    om_status st = om_h5_attr_read_string(obj, r->path, "type", &type_name);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: dataset %s/%s has no type attribute", r->path, where,
+                        rf->field.name);
+    if (st == OM_OK) {
+        size_t t = 0;
+        while (t < 3 && strcmp(type_name, om_h5_field_type_names[t]) != 0)
+            t++;
+        if (t == 3 || (cls != H5T_NO_CLASS && (t == OM_FIELD_WINNER) != (cls == H5T_ENUM)))
+            st = OM_ERROR(OM_EHDF5, "%s: dataset %s/%s has type '%s', which does not fit its "
+                          "data", r->path, where, rf->field.name, type_name);
+        rf->field.type = (om_field_type)(t < 3 ? t : 0);
+        rf->by_name = cls == H5T_ENUM;
+    }
+    free(type_name);
+    if (st == OM_OK)
+        st = attr_string_opt(obj, r->path, "description", (char **)&rf->field.description);
+    if (st == OM_OK && rf->field.type == OM_FIELD_WINNER)
+        st = attr_string_opt(obj, r->path, "title", (char **)&rf->field.title);
+    return st;
+}
+
+/*
+ * Open and check the rows of field rf, the dataset /trials/<name>: 1-D, of
+ * one-byte integers or enumerations, with exactly r->trials rows, with its
+ * type, description and title.
+ */
+static om_status reader_open_rows(om_h5_reader *r, reader_field *rf)
+{
+    char why[OM_H5_DETAIL_MAX];
+    const char *name = rf->field.name;
+    om_status st = OM_OK;
+    hid_t space = H5I_INVALID_HID, type = H5I_INVALID_HID;
+    hsize_t rows = 0;
+    H5T_class_t cls = H5T_NO_CLASS;
+
+    if (H5Lexists(r->group, name, H5P_DEFAULT) <= 0)
+        return OM_ERROR(OM_EHDF5, "%s: the fields attribute of /trials names '%s', which is "
+                        "not a dataset of it", r->path, name);
+    if ((rf->dset = H5Dopen2(r->group, name, H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot open /trials/%s: %s", r->path, name,
+                        om_h5_detail(why, sizeof why));
+    if ((space = H5Dget_space(rf->dset)) < 0 || (type = H5Dget_type(rf->dset)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of /trials/%s: %s", r->path, name,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Sget_simple_extent_ndims(space) != 1)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not one-dimensional", r->path, name);
+    else if (H5Sget_simple_extent_dims(space, &rows, NULL) != 1 || rows != r->trials)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has %llu rows, expected %llu", r->path,
+                      name, (unsigned long long)rows, (unsigned long long)r->trials);
+    else if (((cls = H5Tget_class(type)) != H5T_INTEGER && cls != H5T_ENUM) ||
+             H5Tget_size(type) != 1)
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte integer type",
+                      r->path, name);
+    om_h5_close_id(&type);
+    om_h5_close_id(&space);
+    return st == OM_OK ? field_type(r, rf, rf->dset, "/trials", cls) : st;
+}
+
+/* Field k, named `name`: its rows if the file has them, else its tally's
+ * description. */
+static om_status reader_open_field(om_h5_reader *r, size_t k, const char *name)
+{
+    char why[OM_H5_DETAIL_MAX];
+    reader_field *rf = &r->fields[k];
+    om_status st;
+    hid_t d;
+
+    rf->dset = H5I_INVALID_HID;
+    if ((rf->field.name = strdup(name)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    rf->field.offset = k;
+    if (r->rows)
+        return reader_open_rows(r, rf);
+    if (r->tallies < 0 || (d = H5Dopen2(r->tallies, name, H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no /tallies/%s for a field of the file: %s", r->path,
+                        name, om_h5_detail(why, sizeof why));
+    st = field_type(r, rf, d, "/tallies", H5T_NO_CLASS);
+    om_h5_close_id(&d);
+    return st;
+}
+
+/* Open /trials and the datasets its fields attribute lists, in that order. */
+static om_status reader_open_trials(om_h5_reader *r)
+{
+    htri_t exists = H5Lexists(r->file, "trials", H5P_DEFAULT);
+    char *list = NULL, *save = NULL;
+    om_status st;
+
+    if (exists <= 0 || (r->group = H5Gopen2(r->file, "trials", H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no /trials group (not an oddsmaster result file?)",
+                        r->path);
+    st = om_h5_attr_read_string(r->group, r->path, "fields", &list);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: /trials has no fields attribute", r->path);
+    for (char *name = st == OM_OK ? strtok_r(list, " ", &save) : NULL; name && st == OM_OK;
+         name = strtok_r(NULL, " ", &save)) {
+        if (r->n_fields == OM_LAYOUT_FIELDS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: more than %d fields", r->path, OM_LAYOUT_FIELDS_MAX);
+        else
+            st = reader_open_field(r, r->n_fields++, name);
+    }
+    free(list);
+    return st;
+}
+
+/* The message for a file of another schema: an older program's, or not ours. */
+static om_status reader_check_schema(om_h5_reader *r)
+{
+    char *schema = NULL;
+    om_status st = om_h5_attr_read_string(r->root, r->path, "schema", &schema);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster result file)",
+                        r->path);
+    if (st == OM_OK && strcmp(schema, OM_H5_SCHEMA) != 0) {
+        if (strncmp(schema, "oddsmaster-results/", 19) == 0)
+            st = OM_ERROR(OM_EHDF5, "%s: written by another version of oddsmaster (schema "
+                          "'%s'; this version reads '%s'): run its scenario again", r->path,
+                          schema, OM_H5_SCHEMA);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: schema is '%s', expected '%s'", r->path, schema,
+                          OM_H5_SCHEMA);
+    }
+    free(schema);
+    return st;
+}
+
+/* The part of om_h5_reader_open after the allocations; `r` is freed by the caller on error. */
+static om_status reader_open(om_h5_reader *r)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st;
+
+    if ((st = om_h5_open_read(r->path, &r->file)) != OM_OK)
+        return st;
+    if ((r->root = H5Gopen2(r->file, "/", H5P_DEFAULT)) < 0
+        || (r->winner_type = om_h5_winner_type()) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot open the root group: %s", r->path,
+                        om_h5_detail(why, sizeof why));
+    if ((st = reader_check_schema(r)) != OM_OK)
+        return st;
+    st = om_h5_reader_attr_u64(r, "trials", &r->trials);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no trials attribute", r->path);
+    if (st != OM_OK)
+        return st;
+    if (r->trials == 0)
+        return OM_ERROR(OM_EHDF5, "%s: the trials attribute is 0", r->path);
+    if ((st = attr_string_opt(r->root, r->path, "points_rule", &r->points_rule)) != OM_OK)
+        return st;
+    {
+        uint64_t rows = 1;
+        st = om_h5_reader_attr_u64(r, "rows", &rows);
+        if (st == OM_ENOTFOUND)
+            return OM_ERROR(OM_EHDF5, "%s: no rows attribute", r->path);
+        if (st != OM_OK)
+            return st;
+        r->rows = rows != 0;
+    }
+    if (H5Lexists(r->file, "tallies", H5P_DEFAULT) <= 0 ||
+        (r->tallies = H5Gopen2(r->file, "tallies", H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no /tallies group (the run did not end?)", r->path);
+    return reader_open_trials(r);
+}
+
+bool om_h5_reader_has_rows(const om_h5_reader *r)
+{
+    return r->rows;
+}
+
+om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    om_tally_clear(out, r->n_fields);
+    out->trials = r->trials;
+    om_h5_quiet();
+    for (size_t f = 0; st == OM_OK && f < r->n_fields; f++) {
+        const char *name = r->fields[f].field.name;
+        hid_t d = H5Dopen2(r->tallies, name, H5P_DEFAULT), space = H5I_INVALID_HID;
+        hsize_t len = 0;
+        uint64_t sum = 0;
+        if (d < 0 || (space = H5Dget_space(d)) < 0 ||
+            H5Sget_simple_extent_ndims(space) != 1 ||
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 ||
+            len > OM_TALLY_BINS ||
+            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->hist[f]) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s is missing or is not a list of 1 to %d "
+                          "counts: %s", r->path, name, OM_TALLY_BINS,
+                          om_h5_detail(why, sizeof why));
+        for (hsize_t v = 0; st == OM_OK && v < len; v++)
+            sum += out->hist[f][v];
+        if (st == OM_OK && sum != r->trials)
+            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s counts %llu trials, the file has %llu",
+                          r->path, name, (unsigned long long)sum,
+                          (unsigned long long)r->trials);
+        om_h5_close_id(&space);
+        om_h5_close_id(&d);
+    }
+    return st;
+}
+
+om_status om_h5_reader_open(om_h5_reader **out, const char *path)
+{
+    om_h5_reader *r;
+    om_status st;
+    if (out == NULL || path == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_open: missing output or path");
+    *out = NULL;
+    om_h5_quiet();
+    r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    r->file = r->root = r->group = r->tallies = r->winner_type = H5I_INVALID_HID;
+    if ((r->path = strdup(path)) == NULL) {
+        om_h5_reader_close(r);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    if ((st = reader_open(r)) != OM_OK) {
+        om_h5_reader_close(r);
+        return st;
+    }
+    *out = r;
+    return OM_OK;
+}
+
+uint64_t om_h5_reader_trials(const om_h5_reader *r)
+{
+    return r->trials;
+}
+
+const char *om_h5_reader_path(const om_h5_reader *r)
+{
+    return r->path;
+}
+
+size_t om_h5_reader_field_count(const om_h5_reader *r)
+{
+    return r->n_fields;
+}
+
+const om_field *om_h5_reader_field(const om_h5_reader *r, size_t i)
+{
+    return i < r->n_fields ? &r->fields[i].field : NULL;
+}
+
+const char *om_h5_reader_points_rule(const om_h5_reader *r)
+{
+    return r->points_rule;
+}
+
+/* Index of the field `name`, or -1. */
+static long reader_field_index(const om_h5_reader *r, const char *name)
+{
+    for (size_t i = 0; name != NULL && i < r->n_fields; i++)
+        if (strcmp(r->fields[i].field.name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+int om_h5_reader_has_field(const om_h5_reader *r, const char *name)
+{
+    return reader_field_index(r, name) >= 0;
+}
+
+om_status om_h5_reader_side(om_h5_reader *r, int side, om_side_score *out)
+{
+    char name[32], *field = NULL;
+    uint64_t v = 0;
+    size_t n = 0;
+    om_status st;
+
+    memset(out, 0, sizeof *out);
+    out->loss_field = -1;
+    snprintf(name, sizeof name, "unit_%s", om_h5_side_key[side]);
+    if (r->side_text[side][0] == NULL &&
+        (st = attr_string_opt(r->root, r->path, name, &r->side_text[side][0])) != OM_OK)
+        return st;
+    out->name = r->side_text[side][0];
+    snprintf(name, sizeof name, "points_%s", om_h5_side_key[side]);
+    if ((st = om_h5_reader_attr_u64(r, name, &v)) == OM_OK)
+        out->points = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    else if (st == OM_ENOTFOUND)
+        om_error_clear();
+    else
+        return st;
+    snprintf(name, sizeof name, "loss_field_%s", om_h5_side_key[side]);
+    if ((st = attr_string_opt(r->root, r->path, name, &field)) != OM_OK || field == NULL)
+        return st;
+    out->loss_field = (int)reader_field_index(r, field);
+    free(field);
+    snprintf(name, sizeof name, "loss_unit_%s", om_h5_side_key[side]);
+    if (r->side_text[side][1] == NULL &&
+        (st = attr_string_opt(r->root, r->path, name, &r->side_text[side][1])) != OM_OK)
+        return st;
+    out->loss_unit = r->side_text[side][1];
+    snprintf(name, sizeof name, "loss_start_%s", om_h5_side_key[side]);
+    if ((st = om_h5_reader_attr_u64(r, name, &v)) != OM_OK || v > 255)
+        return st != OM_OK ? st : OM_ERROR(OM_EHDF5, "%s: %s is %llu (at most 255)", r->path,
+                                           name, (unsigned long long)v);
+    out->loss_start = (unsigned)v;
+    snprintf(name, sizeof name, "vp_lost_%s", om_h5_side_key[side]);
+    if ((st = om_h5_attr_read_u32s(r->root, r->path, name, out->vp_lost, 256, &n)) != OM_OK)
+        return st;
+    if (n != out->loss_start + 1 || out->loss_field < 0)
+        return OM_ERROR(OM_EHDF5, "%s: the victory points of side %s do not fit its fields",
+                        r->path, om_h5_side_key[side]);
+    return OM_OK;
+}
+
+om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                            uint8_t *buf)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    long i;
+    hsize_t start = first, n = count;
+    hid_t fspace, mspace;
+
+    if (r == NULL || name == NULL || (buf == NULL && count > 0))
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_read: missing reader, name or buffer");
+    if ((i = reader_field_index(r, name)) < 0)
+        return OM_ERROR(OM_EINVAL, "%s: no dataset /trials/%s", r->path, name);
+    if (!r->rows)
+        return OM_ERROR(OM_EINVAL, "%s: the run wrote no rows (--no-rows); its tallies hold "
+                        "the distributions of every field", r->path);
+    if (first > r->trials || count > r->trials - first)
+        return OM_ERROR(OM_EINVAL, "%s: %zu rows from row %llu of /trials/%s lie outside its "
+                        "%llu rows", r->path, count, (unsigned long long)first, name,
+                        (unsigned long long)r->trials);
+    if (count == 0)
+        return OM_OK;
+    om_h5_quiet();
+    fspace = H5Dget_space(r->fields[i].dset);
+    mspace = H5Screate_simple(1, &n, NULL);
+    /*
+     * An enumerated winner dataset is read through our own enumeration over uint8
+     * rather than as a plain uint8: HDF5 then maps the file's values by name, so a
+     * file that numbers a, b, draw, none differently still reads as OM_WINNER_*
+     * codes (a value without a name we know reads as 255).
+     */
+    if (fspace < 0 || mspace < 0
+        || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &n, NULL) < 0
+        || H5Dread(r->fields[i].dset, r->fields[i].by_name ? r->winner_type : H5T_NATIVE_UINT8,
+                   mspace, fspace, H5P_DEFAULT, buf) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s", r->path,
+                      (unsigned long long)first, (unsigned long long)(first + count - 1), name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    return st;
+}
+
+om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out)
+{
+    if (r == NULL || name == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_attr_string: missing reader, name or output");
+    om_h5_quiet();
+    return om_h5_attr_read_string(r->root, r->path, name, out);
+}
+
+om_status om_h5_reader_attr_u64(om_h5_reader *r, const char *name, uint64_t *out)
+{
+    if (r == NULL || name == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_attr_u64: missing reader, name or output");
+    om_h5_quiet();
+    return om_h5_attr_read_u64(r->root, r->path, name, out);
+}
+
+om_status om_h5_reader_attr_double(om_h5_reader *r, const char *name, double *out)
+{
+    if (r == NULL || name == NULL || out == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_attr_double: missing reader, name or output");
+    om_h5_quiet();
+    return om_h5_attr_read_double(r->root, r->path, name, out);
+}
+
+void om_h5_reader_close(om_h5_reader *r)
+{
+    if (r == NULL)
+        return;
+    om_h5_quiet();
+    for (size_t i = 0; i < r->n_fields; i++) {
+        om_h5_close_id(&r->fields[i].dset);
+        free((char *)r->fields[i].field.name);
+        free((char *)r->fields[i].field.description);
+        free((char *)r->fields[i].field.title);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(r->side_text[s][0]);
+        free(r->side_text[s][1]);
+    }
+    om_h5_close_id(&r->winner_type);
+    om_h5_close_id(&r->tallies);
+    om_h5_close_id(&r->group);
+    om_h5_close_id(&r->root);
+    om_h5_close_id(&r->file);
+    free(r->points_rule);
+    free(r->path);
+    free(r);
+}

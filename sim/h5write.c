@@ -1,0 +1,590 @@
+/*
+ * h5write.c: writing a run's result file (h5file.h), one of the few places
+ * HDF5 is used (STYLE rule 14; ENGINEERING section 4 for the conventions).
+ *
+ * Every public function first switches off HDF5's automatic printing of its
+ * error stack for the calling thread; failures are reported once through
+ * OM_ERROR, with the file name and the innermost message of the HDF5 error
+ * stack (h5_int.h). The datasets are created at the size asked for, one chunk
+ * per block, and cut to the trials run when the run ends, which is also when
+ * the tallies and the run's end are recorded and the temporary file renamed.
+ */
+#include "h5file.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5_int.h"
+
+/*
+ * Rows gathered per H5Dwrite by om_h5_writer_put: a put of more rows is
+ * written in pieces, so the scratch buffer is allocated once (64 KiB).
+ */
+#define OM_H5_SCRATCH_ROWS 65536u
+
+struct om_h5_writer {
+    char *path;         /* the path the file is for */
+    char *tmp_path;     /* temporary file written until the run ends */
+    hid_t file;         /* the open temporary file, or H5I_INVALID_HID */
+    hid_t group;        /* the /trials group, or H5I_INVALID_HID */
+    hid_t str_type;     /* variable-length UTF-8 string type for attributes */
+    hid_t winner_type;  /* enumerated type of winner fields (file and memory) */
+    om_layout layout;   /* the fields of a row (a copy) */
+    bool rows;          /* the file holds per-trial rows */
+    hid_t dset[OM_LAYOUT_FIELDS_MAX]; /* per field: its dataset, or H5I_INVALID_HID */
+    uint64_t trials;    /* trials asked for: the datasets' size until the end */
+    uint64_t chunk_rows; /* rows per chunk (one block) */
+    om_tally *tally;    /* the run's tally: every row put */
+    uint8_t *scratch;   /* one column of a put, gathered from the rows */
+    size_t scratch_rows; /* capacity of scratch in rows */
+    bool failed;        /* a put failed: the file must not be published */
+};
+
+/* ----------------------------------------------------------------- attributes */
+
+/* Write a variable-length UTF-8 string attribute (NULL is written as ""). */
+static om_status writer_attr_string(om_h5_writer *w, hid_t obj, const char *name,
+                                    const char *value)
+{
+    return om_h5_attr_write_string(obj, w->path, name, w->str_type, value);
+}
+
+static om_status writer_attr_u64(om_h5_writer *w, const char *name, uint64_t value)
+{
+    return om_h5_attr_write(w->file, w->path, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
+}
+
+static om_status writer_attr_u32(om_h5_writer *w, const char *name, uint32_t value)
+{
+    return om_h5_attr_write(w->file, w->path, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &value);
+}
+
+static om_status writer_attr_double(om_h5_writer *w, const char *name, double value)
+{
+    return om_h5_attr_write(w->file, w->path, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+/* How each side loses victory points (h5file.h), for the sides whose points
+ * the layout knows. */
+static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
+{
+    om_status st = OM_OK;
+    bool any = false;
+    for (int s = 0; s < 2 && st == OM_OK; s++) {
+        const om_side_score *sc = &l->side[s];
+        char name[32];
+        if (sc->loss_field < 0)
+            continue;
+        any = true;
+        snprintf(name, sizeof name, "loss_field_%s", om_h5_side_key[s]);
+        st = writer_attr_string(w, w->file, name, l->fields[sc->loss_field].name);
+        snprintf(name, sizeof name, "loss_unit_%s", om_h5_side_key[s]);
+        if (st == OM_OK)
+            st = writer_attr_string(w, w->file, name, sc->loss_unit);
+        snprintf(name, sizeof name, "loss_start_%s", om_h5_side_key[s]);
+        if (st == OM_OK)
+            st = writer_attr_u32(w, name, sc->loss_start);
+        snprintf(name, sizeof name, "vp_lost_%s", om_h5_side_key[s]);
+        if (st == OM_OK)
+            st = om_h5_attr_write_u32s(w->file, w->path, name, sc->vp_lost, sc->loss_start + 1);
+    }
+    if (st == OM_OK && any && l->points_rule != NULL)
+        st = writer_attr_string(w, w->file, "points_rule", l->points_rule);
+    return st;
+}
+
+/* The provenance attributes of the root group (h5file.h, ENGINEERING 4.2). */
+static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
+{
+    const om_h5_text texts[] = {
+        {"schema", OM_H5_SCHEMA},
+        {"game", info->game},
+        {"program_version", info->program_version},
+        {"command_line", info->command_line},
+        {"scenario_name", info->scenario_name},
+        {"scenario_yaml", info->scenario_text},
+        {"title", info->title},
+        {"ruleset", info->ruleset},
+        {"kind", info->kind},
+        {"unit_a", info->layout->side[0].name},
+        {"unit_b", info->layout->side[1].name},
+        {"options_json", info->options_json},
+        {"rng", info->rng_scheme},
+        {"target", info->target},
+    };
+    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+                                          sizeof texts / sizeof texts[0]);
+    if (st != OM_OK)
+        return st;
+    if ((st = writer_attr_u64(w, "seed", info->seed)) != OM_OK
+        || (st = writer_attr_u64(w, "trials_requested", info->trials)) != OM_OK
+        || (st = writer_attr_u64(w, "block_size", info->block_size)) != OM_OK
+        || (st = writer_attr_u32(w, "threads", info->threads)) != OM_OK
+        || (st = writer_attr_u32(w, "rows", !info->no_rows)) != OM_OK
+        || (st = writer_attr_double(w, "halfwidth", info->halfwidth)) != OM_OK
+        || (st = writer_attr_u32(w, "points_a", info->layout->side[0].points)) != OM_OK
+        || (st = writer_attr_u32(w, "points_b", info->layout->side[1].points)) != OM_OK)
+        return st;
+    return writer_points_attrs(w, info->layout);
+}
+
+/* ----------------------------------------------------------------- datasets */
+
+/* The description, type and title of field i as attributes of `obj` (its rows'
+ * dataset, and its tally, which a file without rows has alone). */
+static om_status writer_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
+{
+    const om_field *f = &w->layout.fields[i];
+    om_status st = writer_attr_string(w, obj, "description", f->description);
+    if (st == OM_OK)
+        st = writer_attr_string(w, obj, "type", om_h5_field_type_names[f->type]);
+    if (st == OM_OK && f->type == OM_FIELD_WINNER)
+        st = writer_attr_string(w, obj, "title", f->title);
+    return st;
+}
+
+/*
+ * Create the dataset /trials/<name> of field i: the trials asked for, growable
+ * (a run stopped early is cut at its end, a resumed one grows again), one
+ * chunk per block, and no fill value. A count or flag uses HDF5's scale-offset
+ * filter for integers with the library's choice of bits, which the missing
+ * fill value spares a reserved code (h5chunk.c writes exactly what the filter
+ * would); a winner keeps its enumerated type, which the filter does not take,
+ * and is stored as it is, one byte a trial.
+ */
+static om_status writer_dataset(om_h5_writer *w, size_t i)
+{
+    const om_field *f = &w->layout.fields[i];
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hsize_t dims = w->trials, maxdims = H5S_UNLIMITED, chunk = w->chunk_rows;
+    hid_t type = f->type == OM_FIELD_WINNER ? w->winner_type : H5T_STD_U8LE;
+    hid_t space = H5Screate_simple(1, &dims, &maxdims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+
+    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
+        H5Pset_fill_value(dcpl, type, NULL) < 0 ||
+        (f->type != OM_FIELD_WINNER &&
+         H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) < 0) ||
+        (w->dset[i] = H5Dcreate2(w->group, f->name, type, space, H5P_DEFAULT, dcpl,
+                                 H5P_DEFAULT)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset /trials/%s: %s", w->path, f->name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&dcpl);
+    om_h5_close_id(&space);
+    return st == OM_OK ? writer_field_attrs(w, w->dset[i], i) : st;
+}
+
+/* The fields attribute of /trials: the field names in report order. */
+static om_status writer_field_list(om_h5_writer *w)
+{
+    size_t len = 1;
+    char *list;
+    om_status st;
+    for (size_t i = 0; i < w->layout.field_count; i++)
+        len += strlen(w->layout.fields[i].name) + 1;
+    if ((list = malloc(len)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    list[0] = '\0';
+    for (size_t i = 0; i < w->layout.field_count; i++) {
+        if (i > 0)
+            strcat(list, " ");
+        strcat(list, w->layout.fields[i].name);
+    }
+    st = writer_attr_string(w, w->group, "fields", list);
+    free(list);
+    return st;
+}
+
+/* Close every HDF5 object of `w`; the first failure is raised and returned. */
+static om_status writer_close_objects(om_h5_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    for (size_t i = 0; i < w->layout.field_count; i++) {
+        if (w->dset[i] >= 0 && H5Dclose(w->dset[i]) < 0 && st == OM_OK)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /trials/%s: %s", w->path,
+                          w->layout.fields[i].name, om_h5_detail(why, sizeof why));
+        w->dset[i] = H5I_INVALID_HID;
+    }
+    om_h5_close_id(&w->group);
+    om_h5_close_id(&w->winner_type);
+    om_h5_close_id(&w->str_type);
+    /* Closing the file flushes it: a full disk shows up here. */
+    if (w->file >= 0 && H5Fclose(w->file) < 0 && st == OM_OK)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
+                      om_h5_detail(why, sizeof why));
+    w->file = H5I_INVALID_HID;
+    return st;
+}
+
+static void writer_free(om_h5_writer *w)
+{
+    free(w->tally);
+    free(w->scratch);
+    free(w->tmp_path);
+    free(w->path);
+    free(w);
+}
+
+/* A writer with nothing open yet for `path` and `layout`; NULL when out of memory. */
+static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
+{
+    om_h5_writer *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return NULL;
+    w->file = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->layout = *layout;
+    for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
+        w->dset[i] = H5I_INVALID_HID;
+    w->path = strdup(path);
+    w->tally = malloc(sizeof *w->tally);
+    if (w->path == NULL || w->tally == NULL) {
+        writer_free(w);
+        return NULL;
+    }
+    om_tally_clear(w->tally, layout->field_count);
+    return w;
+}
+
+om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run_info *info)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_h5_writer *w;
+    om_status st;
+
+    if (out == NULL || path == NULL || path[0] == '\0' || info == NULL || info->layout == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_writer_create: missing output, path or run info");
+    *out = NULL;
+    if (info->trials == 0)
+        return OM_ERROR(OM_EINVAL, "%s: a result file needs at least one trial (trials = 0)",
+                        path);
+    if (info->layout->field_count == 0 || info->layout->field_count > OM_LAYOUT_FIELDS_MAX)
+        return OM_ERROR(OM_EINVAL, "%s: a layout of %zu fields (1 to %d)", path,
+                        info->layout->field_count, OM_LAYOUT_FIELDS_MAX);
+    om_h5_quiet();
+    if ((w = writer_alloc(path, info->layout)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    w->rows = !info->no_rows;
+    w->trials = info->trials;
+    w->chunk_rows = info->block_size == 0 || info->trials < info->block_size ? info->trials
+                                                                             : info->block_size;
+    w->scratch_rows = info->trials < OM_H5_SCRATCH_ROWS ? (size_t)info->trials
+                                                         : OM_H5_SCRATCH_ROWS;
+    if ((w->scratch = malloc(w->scratch_rows)) == NULL) {
+        writer_free(w);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file)) != OM_OK) {
+        writer_free(w);
+        return st;
+    }
+    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+        (w->group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create the /trials group: %s", path,
+                      om_h5_detail(why, sizeof why));
+        om_h5_writer_abort(w);
+        return st;
+    }
+    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK) {
+        om_h5_writer_abort(w);
+        return st;
+    }
+    for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
+        if ((st = writer_dataset(w, i)) != OM_OK) {
+            om_h5_writer_abort(w);
+            return st;
+        }
+    }
+    *out = w;
+    return OM_OK;
+}
+
+/* ----------------------------------------------------------------- rows */
+
+/* Write rows first..first+n-1 of dataset i from w->scratch. */
+static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsize_t n)
+{
+    const om_field *f = &w->layout.fields[i];
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t mtype = f->type == OM_FIELD_WINNER ? w->winner_type : H5T_NATIVE_UINT8;
+    hid_t fspace = H5Dget_space(w->dset[i]);
+    hid_t mspace = H5Screate_simple(1, &n, NULL);
+    if (fspace < 0 || mspace < 0
+        || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &first, NULL, &n, NULL) < 0
+        || H5Dwrite(w->dset[i], mtype, mspace, fspace, H5P_DEFAULT, w->scratch) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write rows %llu..%llu of /trials/%s: %s", w->path,
+                      (unsigned long long)first, (unsigned long long)(first + n - 1), f->name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    return st;
+}
+
+om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *rows,
+                           size_t count)
+{
+    const om_layout *l;
+    if (w == NULL || (rows == NULL && count > 0))
+        return OM_ERROR(OM_EINVAL, "om_h5_writer_put: missing writer or rows");
+    l = &w->layout;
+    /* Written as a subtraction so first_row + count cannot overflow. */
+    if (first_row > w->trials || count > w->trials - first_row)
+        return OM_ERROR(OM_EINVAL, "%s: %zu rows from row %llu lie outside the %llu trials of "
+                        "the file", w->path, count, (unsigned long long)first_row,
+                        (unsigned long long)w->trials);
+    if (!w->rows && count > 0)
+        return OM_ERROR(OM_EINVAL, "%s: a file without rows takes blocks of tallies only",
+                        w->path);
+    om_h5_quiet();
+    for (size_t done = 0; done < count;) {
+        size_t n = count - done < w->scratch_rows ? count - done : w->scratch_rows;
+        for (size_t i = 0; i < l->field_count; i++) {
+            const uint8_t *col = rows + done * l->row_size + l->fields[i].offset;
+            om_status st;
+            /* Gather one column: the game writes rows, the file is columns. */
+            for (size_t j = 0; j < n; j++) {
+                w->scratch[j] = col[j * l->row_size];
+                w->tally->hist[i][w->scratch[j]]++;
+            }
+            st = writer_put_column(w, i, first_row + done, n);
+            if (st != OM_OK) {
+                w->failed = true;
+                return st;
+            }
+        }
+        done += n;
+    }
+    w->tally->trials += count;
+    return OM_OK;
+}
+
+om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
+                                 const om_h5_chunks *chunks, const om_tally *tally)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t offset = first;
+    if (w == NULL || tally == NULL || (w->rows && chunks == NULL))
+        return OM_ERROR(OM_EINVAL, "om_h5_writer_put_block: missing writer, tally or chunks");
+    if (first > w->trials || n > w->trials - first || first % w->chunk_rows != 0)
+        return OM_ERROR(OM_EINVAL, "%s: a block of %zu rows from row %llu does not fit the "
+                        "%llu trials of the file in chunks of %llu", w->path, n,
+                        (unsigned long long)first, (unsigned long long)w->trials,
+                        (unsigned long long)w->chunk_rows);
+    om_h5_quiet();
+    for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
+        if (H5Dwrite_chunk(w->dset[i], H5P_DEFAULT, 0, &offset, om_h5_chunks_size(chunks, i),
+                           om_h5_chunks_data(chunks, i)) < 0) {
+            w->failed = true;
+            return OM_ERROR(OM_EHDF5, "%s: cannot write the chunk of rows %llu.. of /trials/%s: "
+                            "%s", w->path, (unsigned long long)first, w->layout.fields[i].name,
+                            om_h5_detail(why, sizeof why));
+        }
+    }
+    om_tally_add(w->tally, tally);
+    return OM_OK;
+}
+
+const om_tally *om_h5_writer_tally(const om_h5_writer *w)
+{
+    return w->tally;
+}
+
+/* ----------------------------------------------------------------- the end */
+
+/* /tallies: per field the counts of its values 0..largest seen (h5file.h). */
+static om_status writer_tallies(om_h5_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t g;
+    if (H5Lexists(w->file, "tallies", H5P_DEFAULT) > 0 &&
+        H5Ldelete(w->file, "tallies", H5P_DEFAULT) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot replace /tallies: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    if ((g = H5Gcreate2(w->file, "tallies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot create /tallies: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    st = om_h5_attr_write(g, w->path, "trials", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                          &w->tally->trials);
+    for (size_t f = 0; st == OM_OK && f < w->layout.field_count; f++) {
+        uint8_t min, max;
+        hsize_t len;
+        hid_t space, d = H5I_INVALID_HID;
+        om_tally_range(w->tally, f, &min, &max);
+        len = (hsize_t)max + 1;
+        space = H5Screate_simple(1, &len, NULL);
+        if (space < 0 ||
+            (d = H5Dcreate2(g, w->layout.fields[f].name, H5T_STD_U64LE, space, H5P_DEFAULT,
+                            H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+            H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->tally->hist[f]) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot write /tallies/%s: %s", w->path,
+                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+        if (st == OM_OK)
+            st = writer_field_attrs(w, d, f);
+        om_h5_close_id(&d);
+        om_h5_close_id(&space);
+    }
+    om_h5_close_id(&g);
+    return st;
+}
+
+/* Cut every dataset to the trials run. */
+static om_status writer_cut(om_h5_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t rows = w->tally->trials;
+    for (size_t i = 0; w->rows && i < w->layout.field_count; i++)
+        if (H5Dset_extent(w->dset[i], &rows) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: cannot size /trials/%s to %llu rows: %s", w->path,
+                            w->layout.fields[i].name, (unsigned long long)rows,
+                            om_h5_detail(why, sizeof why));
+    return OM_OK;
+}
+
+om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_h5_end *end)
+{
+    om_status st = OM_OK, st2;
+    if (w == NULL || final_path == NULL || end == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_writer_finish: no writer, path or end");
+    om_h5_quiet();
+    if (w->failed)
+        st = OM_ERROR(OM_EHDF5, "%s: not saved because an earlier write to it failed", w->path);
+    if (st == OM_OK && w->tally->trials == 0)
+        st = OM_ERROR(OM_EINVAL, "%s: not saved: no trial was run", w->path);
+    if (st == OM_OK)
+        st = writer_cut(w);
+    if (st == OM_OK)
+        st = writer_tallies(w);
+    if (st == OM_OK && ((st = writer_attr_u64(w, "trials", w->tally->trials)) != OM_OK ||
+                        (st = writer_attr_u64(w, "blocks_done", end->blocks_done)) != OM_OK ||
+                        (st = writer_attr_u32(w, "complete", end->complete)) != OM_OK ||
+                        (st = writer_attr_string(w, w->file, "stop_reason",
+                                                 end->stop_reason)) != OM_OK))
+        w->failed = true;
+    st2 = writer_close_objects(w);
+    st = om_h5_tmp_finish(final_path, w->tmp_path, st != OM_OK ? st : st2);
+    writer_free(w);
+    return st;
+}
+
+om_status om_h5_writer_close(om_h5_writer *w)
+{
+    om_h5_end end = {.complete = true, .stop_reason = "every trial asked for was run"};
+    if (w == NULL)
+        return OM_ERROR(OM_EINVAL, "om_h5_writer_close: no writer");
+    end.blocks_done = (w->tally->trials + w->chunk_rows - 1) / w->chunk_rows;
+    return om_h5_writer_finish(w, w->path, &end);
+}
+
+void om_h5_writer_abort(om_h5_writer *w)
+{
+    if (w == NULL)
+        return;
+    om_h5_quiet();
+    /* A failure while closing does not matter: the file is removed anyway. */
+    (void)writer_close_objects(w);
+    remove(w->tmp_path);
+    writer_free(w);
+}
+
+/* ----------------------------------------------------------------- resuming */
+
+/* Read the tallies of the reopened file into w->tally, checking they cover its
+ * trials. */
+static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hid_t g = H5Gopen2(w->file, "tallies", H5P_DEFAULT);
+    om_status st = OM_OK;
+    if (g < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no /tallies group", w->path);
+    for (size_t f = 0; st == OM_OK && f < w->layout.field_count; f++) {
+        hid_t d = H5Dopen2(g, w->layout.fields[f].name, H5P_DEFAULT), space = H5I_INVALID_HID;
+        hsize_t len = 0;
+        uint64_t sum = 0;
+        if (d < 0 || (space = H5Dget_space(d)) < 0 ||
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 ||
+            len > OM_TALLY_BINS ||
+            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->tally->hist[f]) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read /tallies/%s: %s", w->path,
+                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+        for (hsize_t v = 0; st == OM_OK && v < len; v++)
+            sum += w->tally->hist[f][v];
+        if (st == OM_OK && sum != trials)
+            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s counts %llu trials, the file %llu",
+                          w->path, w->layout.fields[f].name, (unsigned long long)sum,
+                          (unsigned long long)trials);
+        om_h5_close_id(&space);
+        om_h5_close_id(&d);
+    }
+    om_h5_close_id(&g);
+    w->tally->trials = trials;
+    return st;
+}
+
+/* The parts of om_h5_writer_reopen after the allocations. */
+static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
+{
+    char why[OM_H5_DETAIL_MAX];
+    uint64_t trials = 0, block_size = 0, rows = 0;
+    om_status st;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+        (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
+        om_h5_close_id(&fapl);
+        return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    }
+    om_h5_close_id(&fapl);
+    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+        (w->group = H5Gopen2(w->file, "trials", H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no /trials group: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    if ((st = om_h5_attr_read_u64(w->file, w->path, "trials", &trials)) != OM_OK ||
+        (st = om_h5_attr_read_u64(w->file, w->path, "trials_requested", &w->trials)) != OM_OK ||
+        (st = om_h5_attr_read_u64(w->file, w->path, "block_size", &block_size)) != OM_OK ||
+        (st = om_h5_attr_read_u64(w->file, w->path, "blocks_done", blocks_done)) != OM_OK ||
+        (st = om_h5_attr_read_u64(w->file, w->path, "rows", &rows)) != OM_OK)
+        return st;
+    if (block_size == 0 || w->trials == 0)
+        return OM_ERROR(OM_EHDF5, "%s: a block size or trial count of 0", w->path);
+    w->rows = rows != 0;
+    w->chunk_rows = w->trials < block_size ? w->trials : block_size;
+    for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
+        hsize_t size = w->trials;
+        if ((w->dset[i] = H5Dopen2(w->group, w->layout.fields[i].name, H5P_DEFAULT)) < 0 ||
+            H5Dset_extent(w->dset[i], &size) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: cannot reopen /trials/%s: %s", w->path,
+                            w->layout.fields[i].name, om_h5_detail(why, sizeof why));
+    }
+    return reopen_tallies(w, trials);
+}
+
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+                              const om_layout *layout, uint64_t *blocks_done)
+{
+    om_h5_writer *w;
+    om_status st;
+    *out = NULL;
+    om_h5_quiet();
+    if ((w = writer_alloc(path, layout)) == NULL || (w->tmp_path = strdup(tmp_path)) == NULL) {
+        if (w)
+            writer_free(w);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    w->scratch_rows = 1;
+    if ((w->scratch = malloc(1)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    else
+        st = reopen(w, blocks_done);
+    if (st != OM_OK) {
+        om_h5_writer_abort(w);
+        return st;
+    }
+    *out = w;
+    return OM_OK;
+}
