@@ -125,14 +125,15 @@ static void write_run(const char *path, uint32_t kind_mask)
 /* A 3 x 4 matrix in two situations: cell (s, r, c) is won by the row (10 r + c + 5 s) %. */
 #define MR 3
 #define MC 4
-static const om_matrix_unit m_rows[MR] = {{"Knights", "e/k", 110},
-                                          {"Halberdiers", "e/h", 45},
-                                          {"Steam Tank", "e/s", 130}};
-static const om_matrix_unit m_cols[MC] = {{"Orc Warriors", "o/w", 60},
-                                          {"Trolls", "o/t", 110},
-                                          {"Giant", "o/g", 150},
-                                          {"Goblins", "o/b", 30}};
-static const om_matrix_situation m_sits[2] = {{"open", ""}, {"defended", ""}};
+static const om_matrix_unit m_rows[MR] = {{"Knights", "e/k", 110, "Empire", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Halberdiers", "e/h", 45, "Empire", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Steam Tank", "e/s", 130, "Empire", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_unit m_cols[MC] = {{"Orc Warriors", "o/w", 60, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Trolls", "o/t", 110, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Giant", "o/g", 150, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Goblins", "o/b", 30, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_situation m_sits[2] = {{"open", "", "In the open"},
+                                                {"defended", "", "Defended"}};
 
 static uint64_t m_wins(size_t s, size_t r, size_t c)
 {
@@ -162,7 +163,7 @@ static void write_matrix(const char *path)
     for (size_t s = 0; s < 2; s++)
         for (size_t r = 0; r < MR; r++)
             for (size_t c = 0; c < MC; c++) {
-                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1};
+                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1, 0};
                 /* Steam Tank vs Goblins was never run. */
                 if (r == 2 && c == 3)
                     continue;

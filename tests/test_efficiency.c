@@ -42,15 +42,15 @@ TestSuite(efficiency, .init = quiet_gsl);
  * the losses, and 200 trials a cell (for pooling and unequal trials).
  */
 static char tiny_path[] = "tiny.h5";
-static const om_matrix_unit tiny_rows[2] = {{"A", "x/a", 100}, {"B", "x/b", 50}};
-static const om_matrix_unit tiny_cols[2] = {{"X", "y/x", 50}, {"Y", "y/y", 200}};
-static const om_matrix_situation tiny_sits[2] = {{"open", "kind: combat\n"},
-                                                 {"defended", "kind: combat\n"}};
+static const om_matrix_unit tiny_rows[2] = {{"A", "x/a", 100, "Army", "infantry", OM_MATRIX_SHOOTS_NO}, {"B", "x/b", 50, "Army", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_unit tiny_cols[2] = {{"X", "y/x", 50, "Army", "infantry", OM_MATRIX_SHOOTS_NO}, {"Y", "y/y", 200, "Army", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_situation tiny_sits[2] = {{"open", "kind: combat\n", "Open"},
+                                                 {"defended", "kind: combat\n", "Defended"}};
 static om_matrix_cell tiny_cells[2 * 2 * 2] = {
-    {100, 80, 0, 20, 1000, 6000}, {100, 40, 20, 40, 3000, 5000},
-    {100, 50, 0, 50, 2000, 2000}, {110, 20, 0, 80, 4400, 1100},
-    {200, 80, 0, 120, 3000, 8000}, {200, 40, 40, 120, 5000, 9000},
-    {200, 50, 0, 150, 3000, 3000}, {200, 20, 0, 180, 8000, 1000},
+    {100, 80, 0, 20, 1000, 6000, 0}, {100, 40, 20, 40, 3000, 5000, 0},
+    {100, 50, 0, 50, 2000, 2000, 0}, {110, 20, 0, 80, 4400, 1100, 0},
+    {200, 80, 0, 120, 3000, 8000, 0}, {200, 40, 40, 120, 5000, 9000, 0},
+    {200, 50, 0, 150, 3000, 3000, 0}, {200, 20, 0, 180, 8000, 1000, 0},
 };
 
 static om_matrix tiny(void)
@@ -286,8 +286,8 @@ Test(efficiency, unbeaten_unit)
     om_matrix_cell cells[8];
     om_efficiency *e;
     memcpy(cells, tiny_cells, sizeof cells);
-    cells[0] = (om_matrix_cell){100, 100, 0, 0, 0, 7000};
-    cells[1] = (om_matrix_cell){100, 100, 0, 0, 0, 9000};
+    cells[0] = (om_matrix_cell){100, 100, 0, 0, 0, 7000, 0};
+    cells[1] = (om_matrix_cell){100, 100, 0, 0, 0, 9000, 0};
     m.cells = cells;
     e = compute(&m, 0);
     cr_expect_eq(e->units[0].bt_status, OM_BT_UNBEATEN);
