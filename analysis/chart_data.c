@@ -317,9 +317,9 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
 
     snprintf(spec->title, sizeof spec->title, "%s vs %s: chance the row unit wins",
              name_or(info->row_list, "Rows"), name_or(info->col_list, "columns"));
-    if (e->situation != OM_EFFICIENCY_ALL || info->n_situations == 1)
+    if (e->opt.situation != OM_EFFICIENCY_ALL || info->n_situations == 1)
         snprintf(sit, sizeof sit, "situation %s",
-                 info->situations[e->situation != OM_EFFICIENCY_ALL ? e->situation : 0].name);
+                 info->situations[e->opt.situation != OM_EFFICIENCY_ALL ? e->opt.situation : 0].name);
     else {
         /* "2 situations pooled: charge-open, charge-defended" (the subtitle cuts it if long). */
         int n = snprintf(sit, sizeof sit, "%zu situations pooled: ", info->n_situations);
@@ -514,7 +514,7 @@ om_status om_chart_file(const char *in_path, const char *out_path,
         size_t index;
         if ((st = om_h5m_read(in_path, &m)) == OM_OK
             && (st = om_efficiency_situation_find(m, opt->situation, &index)) == OM_OK
-            && (st = om_efficiency_compute(m, index, spec.confidence, &e)) == OM_OK)
+            && (st = om_efficiency_compute(m, &(om_efficiency_options){.situation = index, .confidence = spec.confidence}, &e)) == OM_OK)
             st = build_heatmap(e, &spec);
     } else if ((st = run_load(in_path, spec.confidence, &rd)) == OM_OK) {
         om_manifest mf;
