@@ -885,11 +885,16 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
     char buf[OM_CHART_TEXT_MAX];
     double asc, desc, px0, px1, py0, py1, hi = 0, step, lf, x;
     box *placed = malloc((sp->n_points + 1) * sizeof *placed);
+    bool *placed_name = calloc(sp->n_points + 1, sizeof *placed_name);
     size_t n_placed = 0;
+    double key_baseline;
     static const uint32_t colour[2] = {0x0072b2u, 0xe69f00u};
 
-    if (placed == NULL)
+    if (placed == NULL || placed_name == NULL) {
+        free(placed);
+        free(placed_name);
         return;
+    }
     /* The axes fit the costs and fair values; longer interval bars run off the top. */
     for (size_t i = 0; i < sp->n_points; i++)
         hi = fmax(hi, fmax(sp->px[i], sp->py[i]));
@@ -917,7 +922,9 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
     snprintf(buf, sizeof buf, "%.0f", hi);
     px0 = b.x0 + 1.6 * f + text_width(cv, buf) + 0.6 * f;
     px1 = b.x1 - 0.5 * f;
-    py0 = b.y0 + 2.0 * f;
+    /* A line under the legend for the key of names shown as numbers. */
+    key_baseline = b.y0 + 2.3 * f;
+    py0 = b.y0 + 3.3 * f;
     py1 = b.y1 - 2.6 * f;
     for (double t = 0; t <= hi + 1e-9; t += step) {
         double tx = px0 + t / hi * (px1 - px0), ty = py1 - t / hi * (py1 - py0);
@@ -964,36 +971,67 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
             cv->ops->rect(cv, cx - r, cy - r, 2 * r, 2 * r);
         placed[n_placed++] = (box){cx - r, cy - r, cx + r, cy + r};
     }
-    /* Names: right, left, above, below the marker, at a font that shrinks with crowding. */
+    /*
+     * Names: right, left, above, below or at a corner of the marker, at a font
+     * that shrinks with crowding; a name that fits nowhere becomes a number,
+     * explained in the key line under the legend.
+     */
     lf = fmax(LABEL_FONT_MIN * f, fmin(0.75 * f, 0.75 * f * 20.0 / fmax(20.0, (double)sp->n_points)));
-    set_font(cv, lf, false);
-    font_metrics(cv, &asc, &desc);
     {
         box *labels = malloc((2 * sp->n_points + 1) * sizeof *labels);
-        size_t n_labels = 0;
+        char key[OM_CHART_TEXT_MAX] = "", num[16];
+        size_t n_labels = 0, n_key = 0, klen = 0;
         for (size_t i = 0; labels != NULL && i < n_placed; i++)
             labels[n_labels++] = placed[i];
-        for (size_t i = 0; labels != NULL && i < sp->n_points; i++) {
-            double cx = px0 + sp->px[i] / hi * (px1 - px0);
-            double cy = py1 - sp->py[i] / hi * (py1 - py0), w = text_width(cv, sp->point_labels[i]);
-            double h = asc + desc, gap = 0.45 * f;
-            const double offs[8][2] = {{gap, -h / 2}, {-gap - w, -h / 2}, {-w / 2, -gap - h},
-                                       {-w / 2, gap}, {gap, -gap - h}, {gap, gap},
-                                       {-gap - w, -gap - h}, {-gap - w, gap}};
-            for (int k = 0; k < 8; k++) {
-                box a = {cx + offs[k][0], cy + offs[k][1], cx + offs[k][0] + w,
-                         cy + offs[k][1] + h};
-                if (a.x0 < px0 || a.x1 > px1 || a.y0 < py0 || a.y1 > py1
-                    || overlaps(a, labels, n_labels))
-                    continue;
-                set_colour(cv, INK);
-                show(cv, a.x0, a.y0 + asc, sp->point_labels[i], 0);
-                labels[n_labels++] = a;
-                break;
+        for (int pass = 0; labels != NULL && pass < 2; pass++)
+            for (size_t i = 0; i < sp->n_points; i++) {
+                double cx = px0 + sp->px[i] / hi * (px1 - px0);
+                double cy = py1 - sp->py[i] / hi * (py1 - py0), w, h, gap = 0.45 * f;
+                const char *text = sp->point_labels[i];
+                bool done = false;
+                if (pass == 1) {
+                    if (placed_name[i])
+                        continue;
+                    snprintf(num, sizeof num, "%zu", ++n_key);
+                    text = num;
+                    klen += (size_t)snprintf(key + klen, klen < sizeof key ? sizeof key - klen : 0,
+                                             "%s%zu %s", n_key > 1 ? " \xc2\xb7 " : "", n_key,
+                                             sp->point_labels[i]);
+                }
+                set_font(cv, lf, pass == 1);
+                font_metrics(cv, &asc, &desc);
+                w = text_width(cv, text);
+                h = asc + desc;
+                {
+                    const double offs[8][2] = {{gap, -h / 2}, {-gap - w, -h / 2},
+                                               {-w / 2, -gap - h}, {-w / 2, gap},
+                                               {gap, -gap - h}, {gap, gap},
+                                               {-gap - w, -gap - h}, {-gap - w, gap}};
+                    for (int k = 0; k < 8 && !done; k++) {
+                        box a = {cx + offs[k][0], cy + offs[k][1], cx + offs[k][0] + w,
+                                 cy + offs[k][1] + h};
+                        if (a.x0 < px0 || a.x1 > px1 || a.y0 < py0 || a.y1 > py1
+                            || (pass == 0 && overlaps(a, labels, n_labels)))
+                            continue;
+                        set_colour(cv, INK);
+                        show(cv, a.x0, a.y0 + asc, text, 0);
+                        labels[n_labels++] = a;
+                        done = true;
+                    }
+                }
+                placed_name[i] = done || pass == 1;
             }
+        if (n_key > 0) {
+            char cut[OM_CHART_TEXT_MAX];
+            set_font(cv, 0.75 * f, false);
+            font_metrics(cv, &asc, &desc);
+            cut_to_width(cv, key, b.x1 - b.x0, cut, sizeof cut);
+            set_colour(cv, INK_SOFT);
+            show(cv, b.x0, key_baseline, cut, 0);
         }
         free(labels);
     }
+    free(placed_name);
     free(placed);
 }
 
