@@ -403,8 +403,8 @@ static om_status build_fair(const om_efficiency *e, om_chart_spec *spec)
         n += isfinite(e->units[u].overall.fair.value);
     if (n == 0)
         return OM_ERROR(OM_EINVAL, "%s: no unit has a fair value to chart (%s)", e->m->path,
-                        e->model.curve_reason != NULL ? e->model.curve_reason
-                                                      : "see 'oddsmaster efficiency'");
+                        e->model.curve[0].reason != NULL ? e->model.curve[0].reason
+                                                         : "see 'oddsmaster efficiency'");
     spec->point_labels = calloc(n, sizeof *spec->point_labels);
     spec->px = calloc(n, sizeof *spec->px);
     spec->py = calloc(n, sizeof *spec->py);

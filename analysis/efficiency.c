@@ -305,13 +305,26 @@ static om_status unit_means(om_efficiency *e, size_t u)
 
 /* ----------------------------------------------------------- price curve */
 
-/* A unit enters the price curve with a strength and a positive cost. */
+/* A unit enters a price curve with a strength and a positive cost. */
 static bool curve_unit(const om_efficiency *e, const double *strength, size_t u)
 {
     return isfinite(strength[u]) && e->units[u].unit->points > 0;
 }
 
-/* Group of a unit in the price curve: its side and army. */
+/* Which units a curve runs over: a field (side and field index), or all (pooled). */
+typedef struct curve_sel {
+    bool pooled; /* every unit of both axes */
+    int side;    /* else: the field's side */
+    size_t f;    /* and its index (0 the reference field, 1 + a army a) */
+} curve_sel;
+
+static bool in_curve(const om_efficiency *e, const double *strength, curve_sel sel, size_t u)
+{
+    return curve_unit(e, strength, u)
+           && (sel.pooled || (e->units[u].side == sel.side && in_field(e, u, sel.f)));
+}
+
+/* Group of a unit in a curve: its army (and side, for the pooled curve). */
 static size_t curve_group(const om_efficiency *e, size_t u)
 {
     const om_efficiency_unit *x = &e->units[u];
@@ -321,9 +334,8 @@ static size_t curve_group(const om_efficiency *e, size_t u)
 #define CURVE_GROUPS (2 * OM_EFFICIENCY_MAX_ARMIES)
 
 /*
- * The within-group OLS of y on the regressor(s) of each curve unit: ln(points)
- * (kind 0) or points (kind 1). Fills the group means of x and y, Sxx, Sxy, Syy
- * and the number of units and groups.
+ * The within-group sums of a curve of y on ln(points) (kind 0) or points
+ * (kind 1), each unit weighted by weight[u] (NULL: 1).
  */
 typedef struct curve_sums {
     size_t n, groups;
@@ -338,13 +350,13 @@ static double curve_x(const om_efficiency *e, size_t u, int kind)
 }
 
 static void curve_fill(const om_efficiency *e, const double *strength, const double *weight,
-                       int kind, curve_sums *cs)
+                       curve_sel sel, int kind, curve_sums *cs)
 {
     memset(cs, 0, sizeof *cs);
     for (size_t u = 0; u < e->n_units; u++) {
         size_t g = curve_group(e, u);
         double w = weight != NULL ? weight[u] : 1.0;
-        if (!curve_unit(e, strength, u) || !(w > 0.0))
+        if (!in_curve(e, strength, sel, u) || !(w > 0.0))
             continue;
         cs->groups += cs->count[g] == 0;
         cs->count[g] += w;
@@ -360,7 +372,7 @@ static void curve_fill(const om_efficiency *e, const double *strength, const dou
     for (size_t u = 0; u < e->n_units; u++) {
         size_t g = curve_group(e, u);
         double w = weight != NULL ? weight[u] : 1.0, dx, dy;
-        if (!curve_unit(e, strength, u) || !(w > 0.0))
+        if (!in_curve(e, strength, sel, u) || !(w > 0.0))
             continue;
         dx = curve_x(e, u, kind) - cs->mx[g];
         dy = strength[u] - cs->my[g];
@@ -371,45 +383,55 @@ static void curve_fill(const om_efficiency *e, const double *strength, const dou
 }
 
 /*
- * The slope b of the price curve over `strength` (efficiency.h), or a reason
+ * The slope b of the curve `sel` over `strength` (efficiency.h), or a reason
  * why there is none. `coef` (if not NULL) receives db/ds_u for every unit.
  */
 static const char *curve_slope(const om_efficiency *e, const double *strength,
-                               const double *weight, double *b, double *coef)
+                               const double *weight, curve_sel sel, double *b, double *coef)
 {
     curve_sums cs;
-    curve_fill(e, strength, weight, 0, &cs);
+    curve_fill(e, strength, weight, sel, 0, &cs);
     *b = NAN;
     if (cs.n < cs.groups + 2)
-        return "too few units with a strength and a cost (need 2 more than the side and "
-               "army groups)";
+        return "too few units with a strength and a cost (need 2 more than the armies)";
     if (!(cs.sxx > 0.0))
-        return "the points costs do not vary within a side and army";
+        return "the points costs do not vary within an army";
     *b = cs.sxy / cs.sxx;
     if (!(*b > 0.0))
         return "strength does not rise with points cost (slope <= 0): the costs do not "
                "explain the results";
     for (size_t u = 0; coef != NULL && u < e->n_units; u++)
-        coef[u] = curve_unit(e, strength, u)
+        coef[u] = in_curve(e, strength, sel, u)
                       ? (curve_x(e, u, 0) - cs.mx[curve_group(e, u)]) / cs.sxx
                       : 0.0;
     return NULL;
+}
+
+/* The slope of field `sel`, or the pooled one when the field has none. */
+static double field_slope(const om_efficiency *e, const double *strength, const double *weight,
+                          curve_sel sel, double *coef, bool *pooled)
+{
+    double b;
+    *pooled = curve_slope(e, strength, weight, sel, &b, coef) != NULL;
+    if (*pooled && curve_slope(e, strength, weight, (curve_sel){.pooled = true}, &b, coef) != NULL)
+        b = NAN;
+    return b;
 }
 
 /*
  * The residual check of the curve's form: t of a quadratic term in ln(points)
  * added to the within-group fit (NaN without a spare degree of freedom).
  */
-static double quadratic_t(const om_efficiency *e, const double *strength)
+static double quadratic_t(const om_efficiency *e, const double *strength, curve_sel sel)
 {
     double mq[CURVE_GROUPS] = {0}, count[CURVE_GROUPS] = {0}, a11 = 0, a12 = 0, a22 = 0;
     double c1 = 0, c2 = 0, syy = 0, det, b1, b2, sse, sigma2;
     curve_sums cs;
-    curve_fill(e, strength, NULL, 0, &cs);
+    curve_fill(e, strength, NULL, sel, 0, &cs);
     if (cs.n < cs.groups + 3)
         return NAN;
     for (size_t u = 0; u < e->n_units; u++)
-        if (curve_unit(e, strength, u)) {
+        if (in_curve(e, strength, sel, u)) {
             double x = curve_x(e, u, 0);
             mq[curve_group(e, u)] += x * x;
             count[curve_group(e, u)] += 1;
@@ -417,7 +439,7 @@ static double quadratic_t(const om_efficiency *e, const double *strength)
     for (size_t u = 0; u < e->n_units; u++) {
         size_t g = curve_group(e, u);
         double x, q, y;
-        if (!curve_unit(e, strength, u))
+        if (!in_curve(e, strength, sel, u))
             continue;
         x = curve_x(e, u, 0) - cs.mx[g];
         q = curve_x(e, u, 0) * curve_x(e, u, 0) - mq[g] / count[g];
@@ -541,42 +563,118 @@ static double cov(const om_efficiency *e, size_t u, size_t v)
     return e->model.dispersion * e->bt->cov[u * e->n_units + v];
 }
 
-/*
- * The fair value of every unit against every field, with the delta-method
- * interval: Var(ln fair) = g' V g + (dx/db)^2 Var(b) (efficiency.h).
- */
-static om_status fair_values(om_efficiency *e, double b, double var_b)
+/* g' V g over the units, for a gradient g by the strengths. */
+static double quad_form(const om_efficiency *e, const double *g)
 {
-    double *grad = malloc(e->n_units * sizeof *grad), z = z_value(e);
-    if (grad == NULL)
+    double var = 0.0;
+    for (size_t i = 0; i < e->n_units; i++)
+        for (size_t j = 0; g[i] != 0.0 && j < e->n_units; j++)
+            if (g[j] != 0.0)
+                var += g[i] * cov(e, i, j) * g[j];
+    return var;
+}
+
+/*
+ * Describe the curve `sel` of the main fit into *c (efficiency.h), with the
+ * slope's variance: the larger of the units' scatter around the curve (OLS)
+ * and the variance propagated from the strengths. `coef` is scratch [n_units].
+ */
+static void curve_describe(const om_efficiency *e, curve_sel sel, om_efficiency_curve *c,
+                           double *coef, double *var_b)
+{
+    const double *s = e->bt->strength;
+    curve_sums cs, lin;
+    double b, z = z_value(e), ols;
+
+    memset(c, 0, sizeof *c);
+    curve_fill(e, s, NULL, sel, 0, &cs);
+    curve_fill(e, s, NULL, sel, 1, &lin);
+    c->units = cs.n;
+    c->groups = cs.groups;
+    c->r2 = cs.syy > 0 && cs.sxx > 0 ? cs.sxy * cs.sxy / (cs.sxx * cs.syy) : NAN;
+    c->r2_linear = lin.syy > 0 && lin.sxx > 0 ? lin.sxy * lin.sxy / (lin.sxx * lin.syy) : NAN;
+    c->quadratic_t = quadratic_t(e, s, sel);
+    c->reason = curve_slope(e, s, NULL, sel, &b, coef);
+    c->defined = c->reason == NULL;
+    c->slope.value = c->slope.lo = c->slope.hi = c->slope_se = *var_b = NAN;
+    if (!c->defined)
+        return;
+    c->weak = isfinite(c->r2) && c->r2 < OM_EFFICIENCY_WEAK_FIT;
+    ols = cs.n > cs.groups + 1 ? (cs.syy - b * cs.sxy) / (double)(cs.n - cs.groups - 1) / cs.sxx
+                               : 0.0;
+    *var_b = fmax(fmax(ols, 0.0), quad_form(e, coef));
+    c->slope.value = b;
+    c->slope_se = sqrt(*var_b);
+    c->slope.lo = b - z * c->slope_se;
+    c->slope.hi = b + z * c->slope_se;
+}
+
+/*
+ * The curve that prices field (side, f): its own, or the pooled one standing
+ * in. Returns false when neither exists.
+ */
+static bool pricing_curve(const om_efficiency *e, int side, size_t f, om_efficiency_curve *c,
+                          double *coef, double *var_b)
+{
+    curve_describe(e, (curve_sel){.side = side, .f = f}, c, coef, var_b);
+    if (c->defined)
+        return true;
+    curve_describe(e, (curve_sel){.pooled = true}, c, coef, var_b);
+    c->pooled = true;
+    return c->defined;
+}
+
+/*
+ * The fair value of unit u against field f with the delta-method interval:
+ * Var(ln fair) = g' V g + (dx/db)^2 Var(b) (efficiency.h). Returns false when
+ * the field has no unit with a cost.
+ */
+static bool fair_value(om_efficiency *e, size_t u, size_t f, double b, double var_b,
+                       double *grad)
+{
+    om_efficiency_rating *rt = rating(e, u, f);
+    double x, dxdb = NAN, var, z = z_value(e);
+    memset(grad, 0, e->n_units * sizeof *grad);
+    if (!solve_fair(e, e->bt->strength, b, u, f, &x, grad, &dxdb))
+        return false;
+    var = quad_form(e, grad) + dxdb * dxdb * var_b;
+    rt->slope = b;
+    rt->ln_fair_se = sqrt(fmax(0.0, var));
+    rt->fair.value = exp(x);
+    rt->fair.lo = exp(x - z * rt->ln_fair_se);
+    rt->fair.hi = exp(x + z * rt->ln_fair_se);
+    return true;
+}
+
+/* Every unit's fair value against every field, and the curves reported in the model. */
+static om_status fair_values(om_efficiency *e)
+{
+    double *grad = malloc(e->n_units * sizeof *grad), *coef = malloc(e->n_units * sizeof *coef);
+    double var_b;
+    om_efficiency_curve c;
+    if (grad == NULL || coef == NULL) {
+        free(grad);
+        free(coef);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", e->m->path);
+    }
+    curve_describe(e, (curve_sel){.pooled = true}, &e->model.pooled, coef, &var_b);
+    for (int side = 0; side < 2; side++)
+        pricing_curve(e, 1 - side, 0, &e->model.curve[side], coef, &var_b);
     for (size_t u = 0; u < e->n_units; u++) {
-        if (e->units[u].status != OM_EFFICIENCY_RATED)
+        om_efficiency_unit *x = &e->units[u];
+        if (x->status != OM_EFFICIENCY_RATED)
             continue;
         for (size_t f = 0; f < n_fields(e, u); f++) {
-            om_efficiency_rating *rt = rating(e, u, f);
-            double x, dxdb = NAN, var = 0.0;
-            memset(grad, 0, e->n_units * sizeof *grad);
-            if (!solve_fair(e, e->bt->strength, b, u, f, &x, grad, &dxdb)) {
-                if (f == 0)
-                    e->units[u].status = OM_EFFICIENCY_NO_FIELD;
-                continue;
-            }
-            for (size_t i = 0; i < e->n_units; i++)
-                for (size_t j = 0; grad[i] != 0.0 && j < e->n_units; j++)
-                    if (grad[j] != 0.0)
-                        var += grad[i] * cov(e, i, j) * grad[j];
-            var += dxdb * dxdb * var_b;
-            rt->ln_fair_se = sqrt(fmax(0.0, var));
-            rt->fair.value = exp(x);
-            rt->fair.lo = exp(x - z * rt->ln_fair_se);
-            rt->fair.hi = exp(x + z * rt->ln_fair_se);
+            bool ok = pricing_curve(e, 1 - x->side, f, &c, coef, &var_b)
+                      && fair_value(e, u, f, c.slope.value, var_b, grad);
+            if (f == 0 && !ok)
+                x->status = c.defined ? OM_EFFICIENCY_NO_FIELD : OM_EFFICIENCY_NO_CURVE;
         }
-        if (e->units[u].status == OM_EFFICIENCY_RATED)
-            e->units[u].fair_minus_points =
-                e->units[u].overall.fair.value - (double)e->units[u].unit->points;
+        if (x->status == OM_EFFICIENCY_RATED)
+            x->fair_minus_points = x->overall.fair.value - (double)x->unit->points;
     }
     free(grad);
+    free(coef);
     return OM_OK;
 }
 
@@ -615,49 +713,6 @@ static void diagnostics(om_efficiency *e)
     md->weak = isfinite(md->r2) && md->r2 < OM_EFFICIENCY_WEAK_FIT;
 }
 
-/* The price curve, its checks and its slope's variance (efficiency.h). */
-static void price_curve(om_efficiency *e, double *coef, double *var_b)
-{
-    om_efficiency_model *md = &e->model;
-    const double *s = e->bt->strength;
-    curve_sums cs, lin;
-    double z = z_value(e), b;
-
-    curve_fill(e, s, NULL, 0, &cs);
-    curve_fill(e, s, NULL, 1, &lin);
-    md->curve_units = cs.n;
-    md->curve_groups = cs.groups;
-    md->curve_r2 = cs.syy > 0 && cs.sxx > 0 ? cs.sxy * cs.sxy / (cs.sxx * cs.syy) : NAN;
-    md->curve_r2_linear = lin.syy > 0 && lin.sxx > 0 ? lin.sxy * lin.sxy / (lin.sxx * lin.syy)
-                                                     : NAN;
-    md->quadratic_t = quadratic_t(e, s);
-    md->curve_reason = curve_slope(e, s, NULL, &b, coef);
-    md->curve_defined = md->curve_reason == NULL;
-    md->weak_curve = md->curve_defined && isfinite(md->curve_r2)
-                     && md->curve_r2 < OM_EFFICIENCY_WEAK_FIT;
-    md->slope.value = md->slope.lo = md->slope.hi = md->slope_se = NAN;
-    *var_b = NAN;
-    if (!md->curve_defined)
-        return;
-    {
-        /* The larger of the units' scatter around the curve and the propagated
-         * strength variance (efficiency.h). */
-        double ols = cs.n > cs.groups + 1
-                         ? (cs.syy - b * cs.sxy) / (double)(cs.n - cs.groups - 1) / cs.sxx
-                         : 0.0;
-        double prop = 0.0;
-        for (size_t i = 0; i < e->n_units; i++)
-            for (size_t j = 0; coef[i] != 0.0 && j < e->n_units; j++)
-                if (coef[j] != 0.0)
-                    prop += coef[i] * cov(e, i, j) * coef[j];
-        *var_b = fmax(fmax(ols, 0.0), prop);
-    }
-    md->slope.value = b;
-    md->slope_se = sqrt(*var_b);
-    md->slope.lo = b - z * md->slope_se;
-    md->slope.hi = b + z * md->slope_se;
-}
-
 /* ------------------------------------------------------------ bootstrap */
 
 /* Percentile q in [0, 1] of the sorted `v` (linear interpolation between order statistics). */
@@ -680,7 +735,8 @@ typedef struct boot_store {
     double *ln_fair;   /* [replicates][n_units][n_fields], NaN where undefined */
     double *strength;  /* [replicates][n_units], aligned to the main fit */
     double *w, *d, *l; /* [R*C] pooled counts of one replicate */
-    double *weight;    /* [n_units] how often each unit is drawn into the price curve */
+    double *weight;    /* [n_units] how often each unit is drawn into the price curves */
+    double slope[2 * (OM_EFFICIENCY_MAX_ARMIES + 1)]; /* [side][f] slope pricing each field */
     size_t *cells;     /* [n_cells] the cells taking part, as s*R*C + i */
     size_t n_cells;    /* their number */
 } boot_store;
@@ -752,14 +808,23 @@ static om_status boot_replicate(om_efficiency *e, boot_store *bs, size_t rep)
         s[u] = common > 0 && isfinite(e->bt->strength[u]) && e->units[u].cells > 0
                    ? fit->strength[u] + shift / (double)common
                    : NAN;
-    if (curve_slope(e, s, bs->weight, &b, NULL) != NULL)
-        b = NAN;
+    /* The slope pricing each field (side, f) in this replicate. */
+    for (int side = 0; side < 2; side++)
+        for (size_t f = 0; f <= e->n_armies[side]; f++) {
+            bool pooled;
+            bs->slope[side * (OM_EFFICIENCY_MAX_ARMIES + 1) + f] =
+                field_slope(e, s, bs->weight, (curve_sel){.side = side, .f = f}, NULL, &pooled);
+        }
     for (size_t u = 0; u < K; u++)
         for (size_t f = 0; f < bs->n_fields; f++) {
             double x = NAN;
-            if (isfinite(b) && isfinite(s[u]) && e->units[u].unit->points > 0
-                && f < n_fields(e, u) && !solve_fair(e, s, b, u, f, &x, NULL, NULL))
-                x = NAN;
+            int other = 1 - e->units[u].side;
+            if (f < n_fields(e, u)) {
+                b = bs->slope[other * (OM_EFFICIENCY_MAX_ARMIES + 1) + f];
+                if (isfinite(b) && isfinite(s[u]) && e->units[u].unit->points > 0
+                    && !solve_fair(e, s, b, u, f, &x, NULL, NULL))
+                    x = NAN;
+            }
             ln_fair[u * bs->n_fields + f] = x;
         }
     om_bt_fit_free(fit);
@@ -869,7 +934,6 @@ static om_status efficiency_fill(om_efficiency *e)
 {
     const om_matrix *m = e->m;
     size_t R = m->info.n_rows, C = m->info.n_cols;
-    double *coef = NULL, var_b;
     om_status st;
 
     for (size_t u = 0; u < e->n_units; u++) {
@@ -888,7 +952,7 @@ static om_status efficiency_fill(om_efficiency *e)
             return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
         for (size_t f = 0; f < 1 + n; f++) {
             om_efficiency_rating *rt = rating(e, u, f);
-            rt->fair.value = rt->fair.lo = rt->fair.hi = rt->ln_fair_se = NAN;
+            rt->fair.value = rt->fair.lo = rt->fair.hi = rt->ln_fair_se = rt->slope = NAN;
         }
         if ((st = unit_means(e, u)) != OM_OK)
             return st;
@@ -902,17 +966,7 @@ static om_status efficiency_fill(om_efficiency *e)
                     e->residual);
     diagnostics(e);
     strengths(e);
-    if ((coef = calloc(e->n_units, sizeof *coef)) == NULL)
-        return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
-    price_curve(e, coef, &var_b);
-    free(coef);
-    if (!e->model.curve_defined) {
-        for (size_t u = 0; u < e->n_units; u++)
-            if (e->units[u].status == OM_EFFICIENCY_RATED)
-                e->units[u].status = OM_EFFICIENCY_NO_CURVE;
-        return OM_OK;
-    }
-    if ((st = fair_values(e, e->model.slope.value, var_b)) != OM_OK)
+    if ((st = fair_values(e)) != OM_OK)
         return st;
     return e->opt.interval == OM_EFFICIENCY_BOOTSTRAP ? bootstrap(e) : OM_OK;
 }

@@ -28,30 +28,36 @@
  *               pooled over the selected situations:
  *                   P(u scores against v) = 1 / (1 + exp(-(s_u - s_v))).
  *
- * Price curve. Over the rated units with a cost, strength is regressed on
- * ln(points) with one common slope b and one intercept per group (side and
- * army): s = a_group + b ln(points). b is the log-odds a unit gains when its
- * cost is multiplied by e: the exchange rate between strength and points. The
- * form is checked on every fit: a quadratic term in ln(points) is added and
- * its t statistic reported (|t| < 2: no curvature the log-linear form misses),
- * and the R^2 of the same fit on points instead of ln(points) is reported for
- * comparison. Undefined (with a reason) with fewer than groups + 2 units, no
- * spread of costs within a group, or b <= 0.
+ * Price curve of a field. Over the units of a field that have a strength and
+ * a cost, strength is regressed on ln(points) with one common slope b and one
+ * intercept per army: s = a_army + b ln(points). b is the field's exchange
+ * rate between points and strength: the log-odds one of its units gains when
+ * its cost is multiplied by e. It is the field's own rate, so units of the
+ * other axis (the ones being rated) do not move it: adding or removing units
+ * beside a unit leaves its fair value alone. When the field cannot carry a
+ * curve (fewer units than armies + 2, no spread of costs within an army, or
+ * b <= 0), the pooled curve over every rated unit of both axes (one intercept
+ * per side and army) stands in, and the report says so. The form is checked
+ * on every fit: a quadratic term in ln(points) is added and its t statistic
+ * reported (|t| < 2: no curvature the log-linear form misses), and the R^2 of
+ * the same fit on points instead of ln(points) is reported for comparison.
  *
  * Fair points. The reference field F of unit u is the rated units with a cost
  * on the other side (of the armies given by om_efficiency_options.field, all
  * by default). Had u cost P, its expected score against F, each field unit v
- * counted once and scaled to equal points through the price curve, would be
+ * counted once and scaled to equal points through the field's price curve,
+ * would be
  *     E_u(P) = (1/|F|) sum_{v in F} sigma(s_u - s_v - b (ln P - ln P_v)),
  * with sigma(z) = 1 / (1 + exp(-z)). The fair points value is the P with
  *     E_u(P) = 1/2,
  * found by bisection on ln P (E_u falls as P rises when b > 0). A unit
  * stronger than its cost gets fair > printed. Only strength differences
- * s_u - s_v and b enter, so the value does not depend on the other units of
- * u's own side except through b, and two units with the same results get the
- * same value. The situation decides who charges: with only "row charges"
- * selected, rows score more than columns of the same strength, and fair values
- * are those of that situation, as declared.
+ * s_u - s_v and the field's b enter, so the value does not depend on the other
+ * units of u's own side, and two units with the same results get the same
+ * value. The situation decides who charges: with only "row charges" selected,
+ * rows score more than columns of the same strength, and fair values are
+ * those of that situation, as declared. The per-army ratings use each army as
+ * the field, with that army's own curve.
  *
  * Intervals (OM_EFFICIENCY_COVARIANCE, the default): ln(fair) is a function of
  * the strengths (b is linear in them), so its variance is g' V g with g the
@@ -60,7 +66,10 @@
  * over the pooled cells and df = cells - (rated units - 1): when matchups vary
  * more than binomially around the model (rock-paper-scissors), intervals widen
  * accordingly (quasi-likelihood, McCullagh and Nelder 1989, section 4.5). The
- * interval of fair is exp(ln fair -+ z se). OM_EFFICIENCY_BOOTSTRAP instead
+ * interval of fair is exp(ln fair -+ z se); b's variance is the larger of the
+ * OLS variance from the field units' scatter around the curve and the variance
+ * propagated from the strengths, and is added as independent of the
+ * strengths. OM_EFFICIENCY_BOOTSTRAP instead
  * refits everything on `replicates` resamples of the cells (drawn with
  * replacement, om_rng stream `seed`), the price curve each time on its units
  * drawn with replacement too (so that the curve's scatter varies b, as the
@@ -71,12 +80,9 @@
  * cells, the share of the matchups' variation that one strength per unit
  * explains; below OM_EFFICIENCY_WEAK_FIT a warning says that fair values are
  * averages over a field in which who meets whom matters more than strength.
- * curve_r2, the share of the strengths' within-group variation that ln(points)
- * explains: below OM_EFFICIENCY_WEAK_FIT a warning says that the costs follow
- * strength loosely, so b and every fair value are uncertain (their intervals
- * carry it: b's variance is the larger of the OLS variance from the units'
- * scatter around the curve and the variance propagated from the strengths,
- * and is treated as independent of the strengths in Var(ln fair)).
+ * A curve's r2, the share of its units' within-army variation of strength that
+ * ln(points) explains: below OM_EFFICIENCY_WEAK_FIT a warning says that the
+ * costs follow strength loosely, so b and every fair value are uncertain.
  *
  * Thread-safety: pure functions of their arguments (GSL's error handler off).
  */
@@ -165,7 +171,7 @@ typedef enum om_efficiency_status {
     OM_EFFICIENCY_NOT_TAKING_PART,  /* no cell its troop type can take part in */
     OM_EFFICIENCY_NO_STRENGTH,      /* strength not estimable (bt_status says why) */
     OM_EFFICIENCY_NO_COST,          /* its points cost is unknown (0) */
-    OM_EFFICIENCY_NO_CURVE,         /* the price curve is undefined (fair_reason) */
+    OM_EFFICIENCY_NO_CURVE,         /* no price curve for its field (model.curve[side].reason) */
     OM_EFFICIENCY_NO_FIELD          /* no rated unit with a cost in its reference field */
 } om_efficiency_status;
 
@@ -180,6 +186,7 @@ typedef struct om_efficiency_rating {
     om_efficiency_value score; /* observed expected score, Wilson interval */
     om_efficiency_value fair;  /* fair points against that field */
     double ln_fair_se;         /* standard error of ln(fair) (covariance method) */
+    double slope;              /* b of the curve that priced that field */
 } om_efficiency_rating;
 
 /* One unit's line of the report. */
@@ -203,7 +210,22 @@ typedef struct om_efficiency_unit {
     unsigned boot_ok;           /* bootstrap: replicates in which it had a fair value */
 } om_efficiency_unit;
 
-/* The price curve and the diagnostics of the fit. */
+/* A price curve: the strengths of some units against ln(points). */
+typedef struct om_efficiency_curve {
+    bool defined;             /* a slope b > 0 exists */
+    const char *reason;       /* why not (static text) */
+    bool pooled;              /* the pooled curve stands in for the field's */
+    size_t units;             /* units in the curve */
+    size_t groups;            /* its intercepts (armies; sides and armies when pooled) */
+    om_efficiency_value slope; /* b with its interval */
+    double slope_se;          /* its standard error */
+    double r2;                /* within-group R^2 of strength on ln(points) */
+    double r2_linear;         /* the same on points, for comparison */
+    double quadratic_t;       /* t of a (ln points)^2 term added to the curve */
+    bool weak;                /* r2 < OM_EFFICIENCY_WEAK_FIT */
+} om_efficiency_curve;
+
+/* The curves and the diagnostics of the fit. */
 typedef struct om_efficiency_model {
     size_t rated;             /* units with a strength */
     size_t cells;             /* pooled cells between rated units */
@@ -212,16 +234,10 @@ typedef struct om_efficiency_model {
     double pearson_x2;        /* X^2 */
     double df;                /* its degrees of freedom */
     bool weak;                /* r2 < OM_EFFICIENCY_WEAK_FIT */
-    bool curve_defined;       /* the price curve exists */
-    const char *curve_reason; /* why not (static text) */
-    size_t curve_units;       /* units in the price curve */
-    size_t curve_groups;      /* its intercepts (side and army groups) */
-    om_efficiency_value slope; /* b with its interval */
-    double slope_se;          /* its standard error */
-    double curve_r2;          /* within-group R^2 of strength on ln(points) */
-    double curve_r2_linear;   /* the same on points, for comparison */
-    double quadratic_t;       /* t of a (ln points)^2 term added to the curve */
-    bool weak_curve;          /* curve_r2 < OM_EFFICIENCY_WEAK_FIT */
+    /* curve[side]: the curve pricing the reference field of the units of `side`
+     * (the other axis's units), the pooled one standing in if need be. */
+    om_efficiency_curve curve[2];
+    om_efficiency_curve pooled; /* over every rated unit with a cost, both axes */
 } om_efficiency_model;
 
 /* The report. */

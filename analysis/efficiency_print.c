@@ -26,7 +26,7 @@ static const char *const side_key[2] = {"row", "col"};
 #define TEXT_RESIDUAL_WIDTH 9
 
 /* Most warnings a report can carry (one per kind below). */
-#define MAX_WARNINGS 5
+#define MAX_WARNINGS 7
 
 /* Room for a warning's text. */
 #define WARNING_MAX 512
@@ -119,14 +119,19 @@ static size_t warnings(const om_efficiency *e, char w[MAX_WARNINGS][WARNING_MAX]
                  "(R^2 %.2f < %.1f): who meets whom matters more than one strength per unit, so "
                  "a fair value is an average over the field; read the per-army table and the "
                  "residuals before trusting it", 100.0 * md->r2, md->r2, OM_EFFICIENCY_WEAK_FIT);
-    if (!md->curve_defined)
-        snprintf(w[n++], WARNING_MAX, "no fair values: %s", md->curve_reason);
-    if (md->weak_curve)
-        snprintf(w[n++], WARNING_MAX, "the points costs explain only %.0f%% of the strengths' "
-                 "differences (price curve R^2 %.2f): the exchange rate b = %.2f [%.2f, %.2f] "
-                 "is uncertain, and so is every fair value; the intervals include it",
-                 100.0 * md->curve_r2, md->curve_r2, md->slope.value, md->slope.lo,
-                 md->slope.hi);
+    for (int side = 0; side < 2; side++) {
+        const om_efficiency_curve *c = &md->curve[side];
+        const char *who = side == OM_EFFICIENCY_ROW ? "row" : "column";
+        if (!c->defined)
+            snprintf(w[n++], WARNING_MAX, "no fair values for the %s units: %s", who,
+                     c->reason);
+        else if (c->weak)
+            snprintf(w[n++], WARNING_MAX, "the points costs of the %s units' field explain only "
+                     "%.0f%% of its strengths (price curve R^2 %.2f): its exchange rate b = %.2f "
+                     "[%.2f, %.2f] is uncertain, and so is every fair value against it; the "
+                     "intervals include it", who, 100.0 * c->r2, c->r2, c->slope.value,
+                     c->slope.lo, c->slope.hi);
+    }
     if (excluded > 0)
         snprintf(w[n++], WARNING_MAX, "%zu units have cells left out because they cannot do "
                  "what the situation asks of them (/cells/inapplicable); their ratings use the "
@@ -216,33 +221,42 @@ static void text_units(const om_efficiency *e, FILE *out)
     }
 }
 
+/* One curve's line of the text report. */
+static void text_curve(FILE *out, const char *what, const om_efficiency_curve *c)
+{
+    char slope[96];
+    fprintf(out, "  %s: %zu units in %zu groups%s", what, c->units, c->groups,
+            c->pooled ? " (the field has none: the pooled curve of both axes)" : "");
+    if (!c->defined) {
+        fprintf(out, ": undefined (%s)\n", c->reason);
+        return;
+    }
+    value_text(slope, sizeof slope, "%.3f", &c->slope);
+    fprintf(out, "\n    b = %s, R^2 ", slope);
+    text_real(out, 0, "%.3f", c->r2);
+    fprintf(out, " (on points instead of ln(points): ");
+    text_real(out, 0, "%.3f", c->r2_linear);
+    fprintf(out, "); residual check: a (ln points)^2 term has t = ");
+    text_real(out, 0, "%+.2f", c->quadratic_t);
+    fprintf(out, "%s\n", isfinite(c->quadratic_t) && fabs(c->quadratic_t) < 2.0
+                             ? " (|t| < 2: no curvature missed)"
+                             : isfinite(c->quadratic_t) ? " (|t| >= 2: the curve bends)" : "");
+}
+
 static void text_model(const om_efficiency *e, FILE *out)
 {
     const om_efficiency_model *md = &e->model;
-    char w[MAX_WARNINGS][WARNING_MAX], slope[96];
+    char w[MAX_WARNINGS][WARNING_MAX];
     size_t n = warnings(e, w);
     fprintf(out, "\nFit: one strength per unit explains R^2 = ");
     text_real(out, 0, "%.3f", md->r2);
     fprintf(out, " of the matchups (%zu pooled cells, %zu units rated);\n     dispersion %.2f "
                  "(Pearson X^2 %.1f on %.0f df; above 1 widens every covariance interval)\n",
             md->cells, md->rated, md->dispersion, md->pearson_x2, md->df);
-    fprintf(out, "Price curve: strength = a(side, army) + b ln(points) over %zu units in %zu "
-                 "groups", md->curve_units, md->curve_groups);
-    if (md->curve_defined) {
-        value_text(slope, sizeof slope, "%.3f", &md->slope);
-        fprintf(out, ";\n     b = %s, R^2 ", slope);
-        text_real(out, 0, "%.3f", md->curve_r2);
-        fprintf(out, " (on points instead of ln(points): ");
-        text_real(out, 0, "%.3f", md->curve_r2_linear);
-        fprintf(out, "); residual check: a (ln points)^2 term has t = ");
-        text_real(out, 0, "%+.2f", md->quadratic_t);
-        fprintf(out, "%s\n", isfinite(md->quadratic_t) && fabs(md->quadratic_t) < 2.0
-                                 ? " (|t| < 2: no curvature missed)"
-                                 : isfinite(md->quadratic_t) ? " (|t| >= 2: the curve bends)"
-                                                             : "");
-    } else {
-        fprintf(out, ": undefined (%s)\n", md->curve_reason);
-    }
+    fprintf(out, "Price curves, strength = a(army) + b ln(points), b the field's exchange "
+                 "rate:\n");
+    text_curve(out, "the columns' (pricing the row units' field)", &md->curve[0]);
+    text_curve(out, "the rows' (pricing the column units' field)", &md->curve[1]);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "WARNING: %s.\n", w[i]);
 }
@@ -378,6 +392,7 @@ static void csv_units(const om_efficiency *e, FILE *out, const char *manifest)
             {"strength_se", u->strength_se, NAN, NAN},
             {"fair_points", o->fair.value, o->fair.lo, o->fair.hi},
             {"ln_fair_se", o->ln_fair_se, NAN, NAN},
+            {"slope", o->slope, NAN, NAN},
             {"fair_minus_points", u->fair_minus_points, NAN, NAN},
         };
         for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
@@ -419,14 +434,30 @@ static void csv_model(const om_efficiency *e, FILE *out, const char *manifest)
     csv_model_row(out, "dispersion", md->dispersion, NAN, NAN, manifest);
     csv_model_row(out, "pearson_x2", md->pearson_x2, NAN, NAN, manifest);
     csv_model_row(out, "df", md->df, NAN, NAN, manifest);
-    csv_model_row(out, "slope", md->slope.value, md->slope.lo, md->slope.hi, manifest);
-    csv_model_row(out, "slope_se", md->slope_se, NAN, NAN, manifest);
-    csv_model_row(out, "curve_r2", md->curve_r2, NAN, NAN, manifest);
-    csv_model_row(out, "curve_r2_linear", md->curve_r2_linear, NAN, NAN, manifest);
-    csv_model_row(out, "quadratic_t", md->quadratic_t, NAN, NAN, manifest);
-    csv_model_row(out, "weak_curve", md->weak_curve ? 1.0 : 0.0, NAN, NAN, manifest);
-    csv_model_row(out, "curve_units", (double)md->curve_units, NAN, NAN, manifest);
-    csv_model_row(out, "curve_groups", (double)md->curve_groups, NAN, NAN, manifest);
+    for (int k = 0; k < 3; k++) {
+        static const char *const prefix[3] = {"curve_cols", "curve_rows", "curve_pooled"};
+        const om_efficiency_curve *c = k < 2 ? &md->curve[k] : &md->pooled;
+        char m[64];
+        const struct {
+            const char *name;
+            double v, lo, hi;
+        } rows[] = {
+            {"defined", c->defined ? 1.0 : 0.0, NAN, NAN},
+            {"pooled_stands_in", c->pooled ? 1.0 : 0.0, NAN, NAN},
+            {"slope", c->slope.value, c->slope.lo, c->slope.hi},
+            {"slope_se", c->slope_se, NAN, NAN},
+            {"r2", c->r2, NAN, NAN},
+            {"r2_linear", c->r2_linear, NAN, NAN},
+            {"quadratic_t", c->quadratic_t, NAN, NAN},
+            {"weak", c->weak ? 1.0 : 0.0, NAN, NAN},
+            {"units", (double)c->units, NAN, NAN},
+            {"groups", (double)c->groups, NAN, NAN},
+        };
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            snprintf(m, sizeof m, "%s.%s", prefix[k], rows[i].name);
+            csv_model_row(out, m, rows[i].v, rows[i].lo, rows[i].hi, manifest);
+        }
+    }
     if (e->opt.interval == OM_EFFICIENCY_BOOTSTRAP)
         csv_model_row(out, "bootstrap_replicates", (double)e->opt.replicates, NAN, NAN,
                       manifest);
@@ -515,11 +546,15 @@ static om_status print_markdown(const om_efficiency *e, FILE *out)
     }
     fprintf(out, "\nOne strength per unit explains R² = %.2f of the matchups (dispersion %.2f).",
             md->r2, md->dispersion);
-    if (md->curve_defined)
-        fprintf(out, " Price curve: b = %.2f [%.2f, %.2f], R² %.2f, curvature t = %+.2f.\n",
-                md->slope.value, md->slope.lo, md->slope.hi, md->curve_r2, md->quadratic_t);
-    else
-        fprintf(out, " No fair values: %s.\n", md->curve_reason);
+    for (int side = 0; side < 2; side++) {
+        const om_efficiency_curve *c = &md->curve[side];
+        if (c->defined)
+            fprintf(out, " The %s units' field is priced at b = %.2f [%.2f, %.2f] per e-fold of "
+                         "cost (R² %.2f, curvature t = %+.2f%s).", side == 0 ? "row" : "column",
+                    c->slope.value, c->slope.lo, c->slope.hi, c->r2, c->quadratic_t,
+                    c->pooled ? ", the pooled curve" : "");
+    }
+    fputc('\n', out);
     for (size_t i = 0; i < nw; i++)
         fprintf(out, "\n**Warning:** %s.\n", w[i]);
     fprintf(out, "\n*");
@@ -543,9 +578,9 @@ static json_t *jvalue(const om_efficiency_value *v)
 
 static json_t *jrating(const om_efficiency_rating *r)
 {
-    return json_pack("{s:I, s:o, s:o, s:o}", "cells", (json_int_t)r->cells, "score",
+    return json_pack("{s:I, s:o, s:o, s:o, s:o}", "cells", (json_int_t)r->cells, "score",
                      jvalue(&r->score), "fair_points", jvalue(&r->fair), "ln_fair_se",
-                     jreal(r->ln_fair_se));
+                     jreal(r->ln_fair_se), "slope", jreal(r->slope));
 }
 
 static json_t *json_unit(const om_efficiency *e, const om_efficiency_unit *u)
@@ -605,21 +640,26 @@ static json_t *json_names(const om_matrix_unit *units, size_t n)
     return a;
 }
 
+static json_t *json_curve(const om_efficiency_curve *c)
+{
+    return json_pack("{s:b, s:s?, s:b, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "defined",
+                     c->defined, "reason", c->reason, "pooled", c->pooled, "units",
+                     (json_int_t)c->units, "groups", (json_int_t)c->groups, "slope",
+                     jvalue(&c->slope), "slope_se", jreal(c->slope_se), "r2", jreal(c->r2),
+                     "r2_linear", jreal(c->r2_linear), "quadratic_t", jreal(c->quadratic_t),
+                     "weak", c->weak);
+}
+
 static json_t *json_model(const om_efficiency *e)
 {
     const om_efficiency_model *md = &e->model;
-    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o, s:o, s:b, s:s?, s:o, s:o, s:o, "
-                     "s:o, s:o, s:I, s:I, s:b}",
+    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o, s:o, s:{s:o, s:o}, s:o}",
                      "name", "bradley-terry", "draws", "half a win", "rated",
                      (json_int_t)md->rated, "pooled_cells", (json_int_t)md->cells, "r2",
                      jreal(md->r2), "weak_fit", md->weak, "dispersion", jreal(md->dispersion),
-                     "pearson_x2", jreal(md->pearson_x2), "df", jreal(md->df), "curve_defined",
-                     md->curve_defined, "curve_reason", md->curve_reason, "slope",
-                     jvalue(&md->slope), "slope_se", jreal(md->slope_se), "curve_r2",
-                     jreal(md->curve_r2), "curve_r2_linear", jreal(md->curve_r2_linear),
-                     "quadratic_t", jreal(md->quadratic_t), "curve_units",
-                     (json_int_t)md->curve_units, "curve_groups", (json_int_t)md->curve_groups,
-                     "weak_curve", md->weak_curve);
+                     "pearson_x2", jreal(md->pearson_x2), "df", jreal(md->df), "curves",
+                     "row_units_field", json_curve(&md->curve[0]), "col_units_field",
+                     json_curve(&md->curve[1]), "pooled_curve", json_curve(&md->pooled));
 }
 
 static json_t *json_report(const om_efficiency *e)
