@@ -1007,11 +1007,12 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
                                                {-w / 2, -gap - h}, {-w / 2, gap},
                                                {gap, -gap - h}, {gap, gap},
                                                {-gap - w, -gap - h}, {-gap - w, gap}};
-                    for (int k = 0; k < 8 && !done; k++) {
-                        box a = {cx + offs[k][0], cy + offs[k][1], cx + offs[k][0] + w,
-                                 cy + offs[k][1] + h};
-                        if (a.x0 < px0 || a.x1 > px1 || a.y0 < py0 || a.y1 > py1
-                            || (pass == 0 && overlaps(a, labels, n_labels)))
+                    /* A number avoids the others where it can, else goes beside anyway. */
+                    for (int k = 0; k < 16 && !done; k++) {
+                        box a = {cx + offs[k % 8][0], cy + offs[k % 8][1],
+                                 cx + offs[k % 8][0] + w, cy + offs[k % 8][1] + h};
+                        if ((k >= 8 && pass == 0) || a.x0 < px0 || a.x1 > px1 || a.y0 < py0
+                            || a.y1 > py1 || (k < 8 && overlaps(a, labels, n_labels)))
                             continue;
                         set_colour(cv, INK);
                         show(cv, a.x0, a.y0 + asc, text, 0);
