@@ -1,13 +1,15 @@
 /*
  * chart.c: the drawing of the charts (chart.h), the one place cairo is used
- * (STYLE rule 14; ENGINEERING section 6). One routine draws a spec on any
- * cairo surface: image (PNG), SVG or PDF. Every length is a multiple of the
- * base font size f, which follows the chart's size, so a chart keeps its
- * proportions at any size; labels are measured and shrunk or cut short with an
- * ellipsis rather than allowed to overlap.
+ * (STYLE rule 14). Charts are drawn on a small canvas with two backends chosen
+ * once per chart (function pointers at that boundary only): cairo for PNG and
+ * PDF, and a hand-written SVG writer that keeps every text as a <text>
+ * element, selectable and searchable (cairo's SVG surface draws glyphs as
+ * outlines). Both measure text with cairo's toy font API, so layouts agree.
+ * Every length is a multiple of the base font size f, which follows the
+ * chart's size; labels are measured and shrunk, or cut short with an ellipsis,
+ * rather than allowed to overlap.
  */
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
 #include <math.h>
@@ -33,15 +35,21 @@
 /* Smallest font of the values printed in heat-map cells. */
 #define VALUE_FONT_MIN 6.0
 
+/* Smallest label font, as a share of f, before labels are cut short. */
+#define LABEL_FONT_MIN 0.55
+
 /* Colours (0xRRGGBB). */
 #define INK 0x1f2328u        /* main text and whiskers */
 #define INK_SOFT 0x4a4f55u   /* subtitle, axis titles */
-#define INK_FAINT 0x7a7f85u  /* footer, tick labels */
+#define INK_FAINT 0x6a6f75u  /* footer, tick labels */
 #define GRID 0xe3e6eau       /* grid lines */
 #define BAR_EQUAL 0x8fb3dfu  /* dist: P(= k) bars */
 #define BAR_EQUAL_TEXT 0x3d6da8u /* dist: P(= k) values, a darker shade of the bars */
 #define LINE_LEAST 0xc8501eu /* dist: P(>= k) line */
 #define EMPTY_CELL 0xeeeeeeu /* heatmap: a cell not run */
+
+const uint32_t om_chart_series_colour[OM_CHART_MAX_SERIES] = {
+    0x0072b2u, 0xe69f00u, 0x009e73u, 0xcc79a7u, 0x56b4e9u, 0xd55e00u, 0xf0e442u, 0x000000u};
 
 /* Half a turn (M_PI is not in strict C17). */
 static const double pi = 3.14159265358979323846;
@@ -54,53 +62,220 @@ typedef struct box {
     double x0, y0, x1, y1;
 } box;
 
-/* ------------------------------------------------------------------ text */
+/* ---------------------------------------------------------------- canvas */
 
-static void set_colour(cairo_t *cr, uint32_t rgb)
+typedef struct canvas canvas;
+
+/* What a backend draws, in the current colour. */
+typedef struct canvas_ops {
+    void (*rect)(canvas *cv, double x, double y, double w, double h);
+    /* A polyline of n points xy[2i], xy[2i+1]; dash 0 is solid. */
+    void (*line)(canvas *cv, const double *xy, size_t n, double width, double dash);
+    void (*circle)(canvas *cv, double x, double y, double r);
+    /* Text with its baseline starting at (x, y), turned by `angle` radians. */
+    void (*text)(canvas *cv, double x, double y, double angle, const char *s);
+    /* A rectangle shaded upwards through `n` colours, evenly spaced. */
+    void (*gradient)(canvas *cv, double x, double y, double w, double h, const uint32_t *stops,
+                     size_t n);
+} canvas_ops;
+
+struct canvas {
+    const canvas_ops *ops; /* the backend */
+    cairo_t *cr;           /* draws (cairo backend) and measures text (both) */
+    uint32_t colour;       /* current colour */
+    double font_size;      /* current font */
+    bool bold;
+    FILE *svg;             /* SVG backend: where the elements go */
+    unsigned gradients;    /* SVG backend: gradients defined so far */
+};
+
+static void set_colour(canvas *cv, uint32_t rgb)
 {
-    cairo_set_source_rgb(cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                         (rgb & 0xff) / 255.0);
+    cv->colour = rgb;
 }
 
-static void set_font(cairo_t *cr, double size, bool bold)
+static void set_font(canvas *cv, double size, bool bold)
 {
-    cairo_select_font_face(cr, FONT_FACE, CAIRO_FONT_SLANT_NORMAL,
+    cv->font_size = size;
+    cv->bold = bold;
+    cairo_select_font_face(cv->cr, FONT_FACE, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
+    cairo_set_font_size(cv->cr, size);
 }
 
-static double text_width(cairo_t *cr, const char *s)
+static double text_width(canvas *cv, const char *s)
 {
     cairo_text_extents_t e;
-    cairo_text_extents(cr, s, &e);
+    cairo_text_extents(cv->cr, s, &e);
     return e.x_advance;
 }
 
-/* The ascent and descent of the current font. */
-static void font_metrics(cairo_t *cr, double *ascent, double *descent)
+static void font_metrics(canvas *cv, double *ascent, double *descent)
 {
     cairo_font_extents_t fe;
-    cairo_font_extents(cr, &fe);
+    cairo_font_extents(cv->cr, &fe);
     *ascent = fe.ascent;
     *descent = fe.descent;
 }
 
-/* Draw `s` with its baseline at y; align 0 = left edge at x, 0.5 = centred, 1 = right. */
-static void show(cairo_t *cr, double x, double y, const char *s, double align)
+static void line2(canvas *cv, double x0, double y0, double x1, double y1, double width)
 {
-    cairo_move_to(cr, x - align * text_width(cr, s), y);
-    cairo_show_text(cr, s);
+    double xy[4] = {x0, y0, x1, y1};
+    cv->ops->line(cv, xy, 2, width, 0.0);
 }
+
+/* Draw `s` at baseline (x, y): align 0 left edge at x, 0.5 centred, 1 right; turned by angle. */
+static void show_turned(canvas *cv, double x, double y, const char *s, double align,
+                        double angle)
+{
+    double w = align * text_width(cv, s);
+    cv->ops->text(cv, x - w * cos(angle), y - w * sin(angle), angle, s);
+}
+
+static void show(canvas *cv, double x, double y, const char *s, double align)
+{
+    show_turned(cv, x, y, s, align, 0.0);
+}
+
+/* cairo backend. */
+static void cairo_source(canvas *cv)
+{
+    uint32_t c = cv->colour;
+    cairo_set_source_rgb(cv->cr, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0,
+                         (c & 0xff) / 255.0);
+}
+
+static void cairo_rect(canvas *cv, double x, double y, double w, double h)
+{
+    cairo_source(cv);
+    cairo_rectangle(cv->cr, x, y, w, h);
+    cairo_fill(cv->cr);
+}
+
+static void cairo_line(canvas *cv, const double *xy, size_t n, double width, double dash)
+{
+    double d[2] = {dash, 0.7 * dash};
+    cairo_source(cv);
+    cairo_set_line_width(cv->cr, width);
+    cairo_set_dash(cv->cr, d, dash > 0 ? 2 : 0, 0);
+    for (size_t i = 0; i < n; i++)
+        (i == 0 ? cairo_move_to : cairo_line_to)(cv->cr, xy[2 * i], xy[2 * i + 1]);
+    cairo_stroke(cv->cr);
+    cairo_set_dash(cv->cr, NULL, 0, 0);
+}
+
+static void cairo_circle(canvas *cv, double x, double y, double r)
+{
+    cairo_source(cv);
+    cairo_new_sub_path(cv->cr);
+    cairo_arc(cv->cr, x, y, r, 0, 2 * pi);
+    cairo_fill(cv->cr);
+}
+
+static void cairo_text(canvas *cv, double x, double y, double angle, const char *s)
+{
+    cairo_source(cv);
+    cairo_save(cv->cr);
+    cairo_translate(cv->cr, x, y);
+    cairo_rotate(cv->cr, angle);
+    cairo_move_to(cv->cr, 0, 0);
+    cairo_show_text(cv->cr, s);
+    cairo_restore(cv->cr);
+}
+
+static void cairo_gradient(canvas *cv, double x, double y, double w, double h,
+                           const uint32_t *stops, size_t n)
+{
+    cairo_pattern_t *pat = cairo_pattern_create_linear(0, y + h, 0, y);
+    for (size_t i = 0; i < n; i++)
+        cairo_pattern_add_color_stop_rgb(pat, (double)i / (double)(n - 1),
+                                          ((stops[i] >> 16) & 0xff) / 255.0,
+                                          ((stops[i] >> 8) & 0xff) / 255.0,
+                                          (stops[i] & 0xff) / 255.0);
+    cairo_rectangle(cv->cr, x, y, w, h);
+    cairo_set_source(cv->cr, pat);
+    cairo_fill(cv->cr);
+    cairo_pattern_destroy(pat);
+}
+
+static const canvas_ops cairo_ops = {cairo_rect, cairo_line, cairo_circle, cairo_text,
+                                     cairo_gradient};
+
+/* SVG backend. */
+
+/* Write `s` XML-escaped. */
+static void xml_text(FILE *out, const char *s)
+{
+    for (; *s != '\0'; s++)
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out); break;
+        }
+}
+
+static void svg_rect(canvas *cv, double x, double y, double w, double h)
+{
+    fprintf(cv->svg, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                     "fill=\"#%06x\"/>\n", x, y, w, h, cv->colour);
+}
+
+static void svg_line(canvas *cv, const double *xy, size_t n, double width, double dash)
+{
+    fprintf(cv->svg, "<polyline fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.2f\"",
+            cv->colour, width);
+    if (dash > 0)
+        fprintf(cv->svg, " stroke-dasharray=\"%.2f %.2f\"", dash, 0.7 * dash);
+    fputs(" points=\"", cv->svg);
+    for (size_t i = 0; i < n; i++)
+        fprintf(cv->svg, "%s%.2f,%.2f", i > 0 ? " " : "", xy[2 * i], xy[2 * i + 1]);
+    fputs("\"/>\n", cv->svg);
+}
+
+static void svg_circle(canvas *cv, double x, double y, double r)
+{
+    fprintf(cv->svg, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"#%06x\"/>\n", x, y, r,
+            cv->colour);
+}
+
+static void svg_text(canvas *cv, double x, double y, double angle, const char *s)
+{
+    fprintf(cv->svg, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"%s fill=\"#%06x\"", x, y,
+            cv->font_size, cv->bold ? " font-weight=\"bold\"" : "", cv->colour);
+    if (angle != 0.0)
+        fprintf(cv->svg, " transform=\"rotate(%.2f %.2f %.2f)\"", angle * 180.0 / pi, x, y);
+    fputc('>', cv->svg);
+    xml_text(cv->svg, s);
+    fputs("</text>\n", cv->svg);
+}
+
+static void svg_gradient(canvas *cv, double x, double y, double w, double h,
+                         const uint32_t *stops, size_t n)
+{
+    unsigned id = cv->gradients++;
+    fprintf(cv->svg, "<defs><linearGradient id=\"g%u\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", id);
+    for (size_t i = 0; i < n; i++)
+        fprintf(cv->svg, "<stop offset=\"%.4f\" stop-color=\"#%06x\"/>",
+                (double)i / (double)(n - 1), stops[i]);
+    fprintf(cv->svg, "</linearGradient></defs>\n<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                     "height=\"%.2f\" fill=\"url(#g%u)\"/>\n", x, y, w, h, id);
+}
+
+static const canvas_ops svg_ops = {svg_rect, svg_line, svg_circle, svg_text, svg_gradient};
+
+/* ------------------------------------------------------------------ text */
 
 /*
  * Copy `s` into buf so that it fits `width` in the current font: whole if it
  * fits, else cut at a UTF-8 character boundary and ended with an ellipsis.
  */
-static void cut_to_width(cairo_t *cr, const char *s, double width, char *buf, size_t size)
+static void cut_to_width(canvas *cv, const char *s, double width, char *buf, size_t size)
 {
     size_t len;
     snprintf(buf, size, "%s", s);
-    if (text_width(cr, buf) <= width)
+    if (text_width(cv, buf) <= width)
         return;
     len = strlen(buf);
     while (len > 0) {
@@ -111,10 +286,10 @@ static void cut_to_width(cairo_t *cr, const char *s, double width, char *buf, si
         if (len + sizeof ellipsis > size)
             continue;
         memcpy(buf + len, ellipsis, sizeof ellipsis);
-        if (text_width(cr, buf) <= width)
+        if (text_width(cv, buf) <= width)
             return;
     }
-    snprintf(buf, size, "%s", width >= text_width(cr, ellipsis) ? ellipsis : "");
+    snprintf(buf, size, "%s", width >= text_width(cv, ellipsis) ? ellipsis : "");
 }
 
 /*
@@ -122,16 +297,29 @@ static void cut_to_width(cairo_t *cr, const char *s, double width, char *buf, si
  * at which `s` fits `width`, then cut `s` to fit at that size into buf.
  * Returns the size chosen.
  */
-static double fit_text(cairo_t *cr, const char *s, bool bold, double size, double min_size,
+static double fit_text(canvas *cv, const char *s, bool bold, double size, double min_size,
                        double width, char *buf, size_t bufsize)
 {
-    set_font(cr, size, bold);
-    while (size > min_size && text_width(cr, s) > width) {
+    set_font(cv, size, bold);
+    while (size > min_size && text_width(cv, s) > width) {
         size = fmax(min_size, size * 0.95);
-        set_font(cr, size, bold);
+        set_font(cv, size, bold);
     }
-    cut_to_width(cr, s, width, buf, bufsize);
+    cut_to_width(cv, s, width, buf, bufsize);
     return size;
+}
+
+/* The largest font size from `size` down to `min_size` at which every label fits `width`. */
+static double fit_labels(canvas *cv, char *const *labels, size_t n, double size,
+                         double min_size, double width)
+{
+    double widest = 0;
+    set_font(cv, size, false);
+    for (size_t i = 0; i < n; i++)
+        widest = fmax(widest, text_width(cv, labels[i]));
+    if (widest <= width)
+        return size;
+    return fmax(min_size, size * width / widest);
 }
 
 /* "85.4%", "<0.1%" for a rare event, ">99.9%" for a near certainty. */
@@ -148,633 +336,775 @@ static void percent(char *buf, size_t size, double p)
 /* ----------------------------------------------------------------- frame */
 
 /*
- * Split a " · "-separated subtitle into at most two lines that fit `width`
+ * Split a " · "-separated text into at most two lines that fit `width`
  * (greedily at separators; the second line is cut short if still too long).
  */
-static void split_subtitle(cairo_t *cr, const char *s, double width, char *l1, char *l2,
+static void split_subtitle(canvas *cv, const char *s, double width, char *l1, char *l2,
                            size_t size)
 {
     static const char sep[] = " \xc2\xb7 ";
     const char *cut = NULL, *p = s;
     snprintf(l1, size, "%s", s);
     l2[0] = '\0';
-    if (text_width(cr, l1) <= width)
+    if (text_width(cv, l1) <= width)
         return;
-    /* The last separator before which the text still fits on line 1. */
     while ((p = strstr(p, sep)) != NULL) {
         snprintf(l1, size, "%.*s", (int)(p - s), s);
-        if (text_width(cr, l1) > width)
+        if (text_width(cv, l1) > width)
             break;
         cut = p;
         p += strlen(sep);
     }
     if (cut == NULL) {
-        cut_to_width(cr, s, width, l1, size);
+        cut_to_width(cv, s, width, l1, size);
         return;
     }
     snprintf(l1, size, "%.*s", (int)(cut - s), s);
-    cut_to_width(cr, cut + strlen(sep), width, l2, size);
+    cut_to_width(cv, cut + strlen(sep), width, l2, size);
 }
 
 /*
  * White background, title, subtitle (one or two lines) and the manifest footer
- * under a hairline. Returns the box left for the plot.
+ * (one or two lines) under a hairline. Returns the box left for the plot.
  */
-static box draw_frame(cairo_t *cr, const om_chart_spec *sp, double W, double H, double f)
+static box draw_frame(canvas *cv, const om_chart_spec *sp, double W, double H, double f)
 {
     char line[OM_MANIFEST_MAX], l2[OM_MANIFEST_MAX];
     double m = 1.3 * f, y = m, asc, desc, foot_top;
 
-    set_colour(cr, 0xffffffu);
-    cairo_paint(cr);
+    set_colour(cv, 0xffffffu);
+    cv->ops->rect(cv, 0, 0, W, H);
 
-    set_colour(cr, INK);
-    fit_text(cr, sp->title, true, 1.45 * f, 1.0 * f, W - 2 * m, line, sizeof line);
-    font_metrics(cr, &asc, &desc);
-    show(cr, m, y + asc, line, 0);
+    set_colour(cv, INK);
+    fit_text(cv, sp->title, true, 1.45 * f, 1.0 * f, W - 2 * m, line, sizeof line);
+    font_metrics(cv, &asc, &desc);
+    show(cv, m, y + asc, line, 0);
     y += asc + desc + 0.25 * f;
 
-    set_colour(cr, INK_SOFT);
-    set_font(cr, 0.95 * f, false);
-    font_metrics(cr, &asc, &desc);
-    split_subtitle(cr, sp->subtitle, W - 2 * m, line, l2, sizeof line);
-    show(cr, m, y + asc, line, 0);
+    set_colour(cv, INK_SOFT);
+    set_font(cv, 0.95 * f, false);
+    font_metrics(cv, &asc, &desc);
+    split_subtitle(cv, sp->subtitle, W - 2 * m, line, l2, sizeof line);
+    show(cv, m, y + asc, line, 0);
     y += asc + desc;
     if (l2[0] != '\0') {
-        show(cr, m, y + asc, l2, 0);
+        show(cv, m, y + asc, l2, 0);
         y += asc + desc;
     }
 
-    set_colour(cr, INK_FAINT);
-    fit_text(cr, sp->footer, false, 0.72 * f, 0.55 * f, W - 2 * m, line, sizeof line);
-    font_metrics(cr, &asc, &desc);
-    foot_top = H - 0.8 * m - asc - desc;
-    show(cr, m, H - 0.8 * m - desc, line, 0);
-    set_colour(cr, GRID);
-    cairo_set_line_width(cr, fmax(1.0, f / 16));
-    cairo_move_to(cr, m, foot_top - 0.35 * f);
-    cairo_line_to(cr, W - m, foot_top - 0.35 * f);
-    cairo_stroke(cr);
+    set_colour(cv, INK_FAINT);
+    set_font(cv, 0.72 * f, false);
+    font_metrics(cv, &asc, &desc);
+    split_subtitle(cv, sp->footer, W - 2 * m, line, l2, sizeof line);
+    foot_top = H - 0.8 * m - (l2[0] != '\0' ? 2 : 1) * (asc + desc);
+    show(cv, m, foot_top + asc, line, 0);
+    if (l2[0] != '\0')
+        show(cv, m, foot_top + 2 * asc + desc, l2, 0);
+    set_colour(cv, GRID);
+    line2(cv, m, foot_top - 0.35 * f, W - m, foot_top - 0.35 * f, fmax(1.0, f / 16));
 
     return (box){m, y + 0.9 * f, W - m, foot_top - 0.9 * f};
 }
 
 /* Horizontal whisker from x_lo to x_hi at height y, with end caps of half-height `cap`. */
-static void whisker_h(cairo_t *cr, double x_lo, double x_hi, double y, double cap)
+static void whisker_h(canvas *cv, double x_lo, double x_hi, double y, double cap, double width)
 {
-    cairo_move_to(cr, x_lo, y);
-    cairo_line_to(cr, x_hi, y);
-    cairo_move_to(cr, x_lo, y - cap);
-    cairo_line_to(cr, x_lo, y + cap);
-    cairo_move_to(cr, x_hi, y - cap);
-    cairo_line_to(cr, x_hi, y + cap);
-    cairo_stroke(cr);
+    line2(cv, x_lo, y, x_hi, y, width);
+    line2(cv, x_lo, y - cap, x_lo, y + cap, width);
+    line2(cv, x_hi, y - cap, x_hi, y + cap, width);
 }
 
 /* Vertical whisker from y_lo to y_hi at x, with end caps of half-width `cap`. */
-static void whisker_v(cairo_t *cr, double x, double y_lo, double y_hi, double cap)
+static void whisker_v(canvas *cv, double x, double y_lo, double y_hi, double cap, double width)
 {
-    cairo_move_to(cr, x, y_lo);
-    cairo_line_to(cr, x, y_hi);
-    cairo_move_to(cr, x - cap, y_lo);
-    cairo_line_to(cr, x + cap, y_lo);
-    cairo_move_to(cr, x - cap, y_hi);
-    cairo_line_to(cr, x + cap, y_hi);
-    cairo_stroke(cr);
+    line2(cv, x, y_lo, x, y_hi, width);
+    line2(cv, x - cap, y_lo, x + cap, y_lo, width);
+    line2(cv, x - cap, y_hi, x + cap, y_hi, width);
+}
+
+/* A legend swatch and its text; returns the x after the text. */
+static double legend_entry(canvas *cv, double x, double x_max, double baseline, uint32_t rgb,
+                           const char *s, double f)
+{
+    char buf[OM_CHART_TEXT_MAX];
+    double asc, desc;
+    font_metrics(cv, &asc, &desc);
+    set_colour(cv, rgb);
+    cv->ops->rect(cv, x, baseline - 0.8 * asc, 0.9 * f, 0.8 * asc);
+    x += 1.3 * f;
+    cut_to_width(cv, s, fmax(0.0, x_max - x), buf, sizeof buf);
+    set_colour(cv, INK_SOFT);
+    show(cv, x, baseline, buf, 0);
+    return x + text_width(cv, buf);
 }
 
 /* ------------------------------------------------------------------ odds */
 
-static void draw_odds(cairo_t *cr, const om_chart_spec *sp, box b, double f)
+/*
+ * Odds of one or more result files: for each outcome a group of bars, one per
+ * file in its series colour (one file: the outcome colours), with Wilson
+ * whiskers, the value at the bar's end and a dashed 50% line.
+ */
+static void draw_odds(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
     char buf[OM_CHART_TEXT_MAX];
-    double lab_w = 0, val_w, asc, desc, bx0, bx1, top, bottom, rh, bh, x;
+    double lab_w = 0, val_w, asc, desc, bx0, bx1, top, bottom, gh, bh, x, legend_h = 0;
+    double thin = fmax(1.0, f / 16), bold = fmax(1.2, f / 9);
+    bool series = sp->n_series > 1;
 
-    /* Label column: the widest label, at most 40% of the width. */
-    set_font(cr, f, false);
+    /* Series legend on top, wrapped over as many lines as needed. */
+    if (series) {
+        double lx = b.x0, ly;
+        set_font(cv, 0.85 * f, false);
+        font_metrics(cv, &asc, &desc);
+        ly = b.y0 + asc;
+        for (size_t s = 0; s < sp->n_series; s++) {
+            double need = 1.3 * f + text_width(cv, sp->series[s]) + 1.2 * f;
+            if (lx > b.x0 && lx + need > b.x1) {
+                lx = b.x0;
+                ly += asc + desc + 0.3 * f;
+            }
+            lx = legend_entry(cv, lx, b.x1, ly, om_chart_series_colour[s], sp->series[s], f)
+                 + 1.2 * f;
+        }
+        legend_h = ly + desc + 0.6 * f - b.y0;
+    }
+
+    /* Label column: the widest outcome label, at most 30% of the width. */
+    set_font(cv, f, false);
     for (size_t i = 0; i < sp->n_bars; i++)
-        lab_w = fmax(lab_w, text_width(cr, sp->bars[i].label));
-    lab_w = fmin(lab_w, 0.4 * (b.x1 - b.x0));
-    /* Room right of the bars for "100.0%" and its interval " [99.9-100.0]". */
-    set_font(cr, 0.9 * f, true);
-    val_w = text_width(cr, "100.0%") + 0.8 * f;
-    set_font(cr, 0.72 * f, false);
-    val_w += text_width(cr, " [99.9\xe2\x80\x93" "100.0]");
+        lab_w = fmax(lab_w, text_width(cv, sp->outcome[i]));
+    lab_w = fmin(lab_w, 0.3 * (b.x1 - b.x0));
+    set_font(cv, 0.9 * f, true);
+    val_w = text_width(cv, "100.0%") + 0.8 * f;
+    set_font(cv, 0.72 * f, false);
+    val_w += text_width(cv, " [99.9\xe2\x80\x93" "100.0]");
     bx0 = b.x0 + lab_w + 0.8 * f;
     bx1 = b.x1 - val_w;
 
     /* Tick labels on top, the axis title at the bottom. */
-    set_font(cr, 0.8 * f, false);
-    font_metrics(cr, &asc, &desc);
-    top = b.y0 + asc + desc + 0.6 * f;
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
+    top = b.y0 + legend_h + asc + desc + 0.6 * f;
     bottom = b.y1 - 2.0 * f;
-    cairo_set_line_width(cr, fmax(1.0, f / 16));
     for (int t = 0; t <= 4; t++) {
-        double x = bx0 + t * 0.25 * (bx1 - bx0);
+        double tx = bx0 + t * 0.25 * (bx1 - bx0);
         snprintf(buf, sizeof buf, "%d%%", 25 * t);
-        set_font(cr, 0.8 * f, t == 2);
-        set_colour(cr, t == 2 ? INK : INK_FAINT);
-        show(cr, x, b.y0 + asc, buf, 0.5);
+        set_font(cv, 0.8 * f, t == 2);
+        set_colour(cv, t == 2 ? INK : INK_FAINT);
+        show(cv, tx, b.y0 + legend_h + asc, buf, 0.5);
         if (t != 2) {
-            set_colour(cr, GRID);
-            cairo_move_to(cr, x, top - 0.3 * f);
-            cairo_line_to(cr, x, bottom);
-            cairo_stroke(cr);
+            set_colour(cv, GRID);
+            line2(cv, tx, top - 0.3 * f, tx, bottom, thin);
         }
     }
 
-    rh = (bottom - top) / (double)sp->n_bars;
-    bh = fmin(0.62 * rh, 3.2 * f);
+    gh = (bottom - top) / (double)sp->n_bars;
+    bh = fmin(0.75 * gh / (double)sp->n_series, 3.2 * f);
     for (size_t i = 0; i < sp->n_bars; i++) {
-        const om_chart_bar *bar = &sp->bars[i];
-        double cy = top + (i + 0.5) * rh, w = bx1 - bx0;
-        double x_end = bx0 + bar->p * w, x_hi = bx0 + bar->hi * w;
-        set_colour(cr, bar->colour);
-        cairo_rectangle(cr, bx0, cy - bh / 2, bar->p * w, bh);
-        cairo_fill(cr);
-        set_colour(cr, INK);
-        cairo_set_line_width(cr, fmax(1.2, f / 9));
-        whisker_h(cr, bx0 + bar->lo * w, x_hi, cy, 0.28 * bh);
-
-        set_font(cr, f, false);
-        font_metrics(cr, &asc, &desc);
-        cut_to_width(cr, bar->label, lab_w, buf, sizeof buf);
-        show(cr, bx0 - 0.6 * f, cy + (asc - desc) / 2, buf, 1);
-        set_font(cr, 0.9 * f, true);
-        font_metrics(cr, &asc, &desc);
-        percent(buf, sizeof buf, bar->p);
-        x = fmax(x_end, x_hi) + 0.45 * f;
-        show(cr, x, cy + (asc - desc) / 2, buf, 0);
-        x += text_width(cr, buf);
-        set_font(cr, 0.72 * f, false);
-        set_colour(cr, INK_FAINT);
-        snprintf(buf, sizeof buf, " [%.1f\xe2\x80\x93%.1f]", 100.0 * bar->lo, 100.0 * bar->hi);
-        show(cr, x, cy + (asc - desc) / 2, buf, 0);
+        double gy = top + (i + 0.5) * gh, y0 = gy - 0.5 * bh * (double)sp->n_series;
+        set_colour(cv, INK);
+        set_font(cv, f, false);
+        font_metrics(cv, &asc, &desc);
+        cut_to_width(cv, sp->outcome[i], lab_w, buf, sizeof buf);
+        show(cv, bx0 - 0.6 * f, gy + (asc - desc) / 2, buf, 1);
+        for (size_t s = 0; s < sp->n_series; s++) {
+            const om_chart_bar *bar = &sp->bars[s][i];
+            double cy = y0 + (s + 0.5) * bh, w = bx1 - bx0, h = series ? 0.86 * bh : bh;
+            double x_end = bx0 + bar->p * w, x_hi = bx0 + bar->hi * w;
+            set_colour(cv, series ? om_chart_series_colour[s] : bar->colour);
+            cv->ops->rect(cv, bx0, cy - h / 2, bar->p * w, h);
+            set_colour(cv, INK);
+            whisker_h(cv, bx0 + bar->lo * w, x_hi, cy, 0.28 * h, bold);
+            set_font(cv, series ? fmin(0.9 * f, 0.8 * bh) : 0.9 * f, true);
+            font_metrics(cv, &asc, &desc);
+            percent(buf, sizeof buf, bar->p);
+            x = fmax(x_end, x_hi) + 0.45 * f;
+            show(cv, x, cy + (asc - desc) / 2, buf, 0);
+            x += text_width(cv, buf);
+            set_font(cv, series ? fmin(0.72 * f, 0.65 * bh) : 0.72 * f, false);
+            set_colour(cv, INK_FAINT);
+            snprintf(buf, sizeof buf, " [%.1f\xe2\x80\x93%.1f]", 100.0 * bar->lo,
+                     100.0 * bar->hi);
+            show(cv, x, cy + (asc - desc) / 2, buf, 0);
+        }
     }
 
     /* The axis and the 50% line, dashed, over the bars. */
-    set_colour(cr, INK);
-    cairo_set_line_width(cr, fmax(1.0, f / 12));
-    cairo_move_to(cr, bx0, top - 0.3 * f);
-    cairo_line_to(cr, bx0, bottom);
-    cairo_stroke(cr);
+    set_colour(cv, INK);
+    line2(cv, bx0, top - 0.3 * f, bx0, bottom, fmax(1.0, f / 12));
     {
-        double dash[2] = {0.5 * f, 0.35 * f}, x = (bx0 + bx1) / 2;
-        cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, x, top - 0.3 * f);
-        cairo_line_to(cr, x, bottom);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        double xy[4] = {(bx0 + bx1) / 2, top - 0.3 * f, (bx0 + bx1) / 2, bottom};
+        cv->ops->line(cv, xy, 2, fmax(1.0, f / 12), 0.5 * f);
     }
-
-    set_colour(cr, INK_SOFT);
-    fit_text(cr, sp->x_title, false, 0.85 * f, 0.6 * f, b.x1 - bx0, buf, sizeof buf);
-    font_metrics(cr, &asc, &desc);
-    show(cr, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
+    set_colour(cv, INK_SOFT);
+    fit_text(cv, sp->x_title, false, 0.85 * f, 0.6 * f, b.x1 - bx0, buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
 }
 
 /* ------------------------------------------------------------------ dist */
 
-/*
- * A legend entry's text after the swatch the caller drew, cut short to end
- * before x_max; returns the x where the text ends.
- */
-static double legend_text(cairo_t *cr, double x, double x_max, double baseline, const char *s)
+static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
     char buf[OM_CHART_TEXT_MAX];
-    cut_to_width(cr, s, fmax(0.0, x_max - x), buf, sizeof buf);
-    set_colour(cr, INK_SOFT);
-    show(cr, x, baseline, buf, 0);
-    return x + text_width(cr, buf);
-}
-
-static void draw_dist(cairo_t *cr, const om_chart_spec *sp, box b, double f)
-{
-    char buf[OM_CHART_TEXT_MAX];
-    double asc, desc, x, px0, px1, py0, py1, bw, rows_h, ge_w, k_w = 0, marker;
+    double asc, desc, x, px0, px1, py0, py1, bw, rows_h, ge_w, k_w = 0, marker, cap;
+    double thin = fmax(1.0, f / 16);
     size_t n = sp->n_k, step;
     bool rows;
 
     /* Legend. */
-    set_font(cr, 0.85 * f, false);
-    font_metrics(cr, &asc, &desc);
-    set_colour(cr, BAR_EQUAL);
-    cairo_rectangle(cr, b.x0, b.y0 + asc - 0.75 * f, 0.9 * f, 0.9 * f);
-    cairo_fill(cr);
-    x = legend_text(cr, b.x0 + 1.3 * f, b.x1, b.y0 + asc, "P(= k): exactly k") + 1.6 * f;
-    set_colour(cr, LINE_LEAST);
-    cairo_set_line_width(cr, fmax(1.5, f / 7));
-    cairo_move_to(cr, x, b.y0 + asc - 0.3 * f);
-    cairo_line_to(cr, x + 1.6 * f, b.y0 + asc - 0.3 * f);
-    cairo_stroke(cr);
-    cairo_arc(cr, x + 0.8 * f, b.y0 + asc - 0.3 * f, 0.25 * f, 0, 2 * pi);
-    cairo_fill(cr);
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    x = legend_entry(cv, b.x0, b.x1, b.y0 + asc, BAR_EQUAL, "P(= k): exactly k", f) + 1.6 * f;
+    set_colour(cv, LINE_LEAST);
+    line2(cv, x, b.y0 + asc - 0.3 * f, x + 1.6 * f, b.y0 + asc - 0.3 * f, fmax(1.5, f / 7));
+    cv->ops->circle(cv, x + 0.8 * f, b.y0 + asc - 0.3 * f, 0.25 * f);
     snprintf(buf, sizeof buf, "P(\xe2\x89\xa5 k): at least k, with %g%% Wilson interval",
              100.0 * sp->confidence);
-    legend_text(cr, x + 2.0 * f, b.x1, b.y0 + asc, buf);
+    {
+        char cut[OM_CHART_TEXT_MAX];
+        cut_to_width(cv, buf, fmax(0.0, b.x1 - x - 2.0 * f), cut, sizeof cut);
+        set_colour(cv, INK_SOFT);
+        show(cv, x + 2.0 * f, b.y0 + asc, cut, 0);
+    }
 
     /* Layout: y tick labels and title on the left, k and P(>=k) rows under the plot. */
-    set_font(cr, 0.8 * f, false);
-    ge_w = text_width(cr, "P(\xe2\x89\xa5k)");
-    px0 = b.x0 + 1.5 * f + fmax(text_width(cr, "100%"), ge_w) + 0.5 * f;
+    set_font(cv, 0.8 * f, false);
+    ge_w = text_width(cv, "P(\xe2\x89\xa5k)");
+    px0 = b.x0 + 1.5 * f + fmax(text_width(cv, "100%"), ge_w) + 0.5 * f;
     px1 = b.x1 - 0.5 * f;
     bw = (px1 - px0) / (double)n;
     for (size_t k = 0; k < n; k++) {
         snprintf(buf, sizeof buf, "%zu", k);
-        k_w = fmax(k_w, text_width(cr, buf));
+        k_w = fmax(k_w, text_width(cv, buf));
     }
-    set_font(cr, 0.7 * f, false);
-    /* The rows of values under the axis only when every value fits its band. */
-    rows = bw >= text_width(cr, "100.0%") + 0.3 * f;
+    set_font(cv, 0.7 * f, false);
+    rows = bw >= text_width(cv, "100.0%") + 0.3 * f;
     rows_h = 1.4 * f + 1.4 * f + (rows ? 2.4 * f : 0);
     py0 = b.y0 + asc + desc + 1.2 * f;
     py1 = b.y1 - rows_h;
 
     /* Grid and y axis. */
-    set_font(cr, 0.8 * f, false);
-    font_metrics(cr, &asc, &desc);
-    cairo_set_line_width(cr, fmax(1.0, f / 16));
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
     for (int t = 0; t <= 4; t++) {
         double y = py1 - t * 0.25 * (py1 - py0);
         snprintf(buf, sizeof buf, "%d%%", 25 * t);
-        set_colour(cr, INK_FAINT);
-        show(cr, px0 - 0.4 * f, y + (asc - desc) / 2, buf, 1);
-        set_colour(cr, t == 0 ? INK : GRID);
-        cairo_move_to(cr, px0, y);
-        cairo_line_to(cr, px1, y);
-        cairo_stroke(cr);
+        set_colour(cv, INK_FAINT);
+        show(cv, px0 - 0.4 * f, y + (asc - desc) / 2, buf, 1);
+        set_colour(cv, t == 0 ? INK : GRID);
+        line2(cv, px0, y, px1, y, thin);
     }
-    cairo_save(cr);
-    set_colour(cr, INK_SOFT);
-    set_font(cr, 0.85 * f, false);
-    font_metrics(cr, &asc, &desc);
-    cairo_translate(cr, b.x0 + asc, (py0 + py1) / 2);
-    cairo_rotate(cr, -pi / 2);
-    show(cr, 0, 0, "probability", 0.5);
-    cairo_restore(cr);
+    set_colour(cv, INK_SOFT);
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    show_turned(cv, b.x0 + asc, (py0 + py1) / 2, "probability", 0.5, -pi / 2);
 
-    /* Bars of P(= k); their values are printed in a row under the axis. */
-    set_colour(cr, BAR_EQUAL);
+    /* Bars of P(= k): one rectangle each. */
+    set_colour(cv, BAR_EQUAL);
     for (size_t k = 0; k < n; k++) {
         double h = sp->p_equal[k] * (py1 - py0);
-        /* One fill per bar: an SVG then holds one path per bar, as tests count them. */
-        cairo_rectangle(cr, px0 + (k + 0.16) * bw, py1 - h, 0.68 * bw, h);
-        cairo_fill(cr);
+        cv->ops->rect(cv, px0 + (k + 0.16) * bw, py1 - h, 0.68 * bw, h);
     }
 
     /* P(>= k): whiskers, line, markers. */
     marker = fmax(1.5, fmin(0.24 * f, 0.22 * bw));
-    set_colour(cr, LINE_LEAST);
-    cairo_set_line_width(cr, fmax(1.0, f / 12));
+    cap = fmin(0.3 * f, 0.2 * bw);
+    set_colour(cv, LINE_LEAST);
     for (size_t k = 0; k < n; k++)
-        whisker_v(cr, px0 + (k + 0.5) * bw, py1 - sp->lo[k] * (py1 - py0),
-                  py1 - sp->hi[k] * (py1 - py0), fmin(0.3 * f, 0.2 * bw));
-    cairo_set_line_width(cr, fmax(1.5, f / 7));
-    for (size_t k = 0; k < n; k++) {
-        double cx = px0 + (k + 0.5) * bw, y = py1 - sp->p_least[k] * (py1 - py0);
-        if (k == 0)
-            cairo_move_to(cr, cx, y);
-        else
-            cairo_line_to(cr, cx, y);
+        whisker_v(cv, px0 + (k + 0.5) * bw, py1 - sp->lo[k] * (py1 - py0),
+                  py1 - sp->hi[k] * (py1 - py0), cap, fmax(1.0, f / 12));
+    {
+        double *xy = malloc(2 * n * sizeof *xy);
+        if (xy != NULL) {
+            for (size_t k = 0; k < n; k++) {
+                xy[2 * k] = px0 + (k + 0.5) * bw;
+                xy[2 * k + 1] = py1 - sp->p_least[k] * (py1 - py0);
+            }
+            cv->ops->line(cv, xy, n, fmax(1.5, f / 7), 0.0);
+            free(xy);
+        }
     }
-    cairo_stroke(cr);
-    for (size_t k = 0; k < n; k++) {
-        cairo_arc(cr, px0 + (k + 0.5) * bw, py1 - sp->p_least[k] * (py1 - py0), marker, 0,
-                  2 * pi);
-        cairo_fill(cr);
-    }
+    for (size_t k = 0; k < n; k++)
+        cv->ops->circle(cv, px0 + (k + 0.5) * bw, py1 - sp->p_least[k] * (py1 - py0), marker);
 
     /* k labels every `step` values, so that they never touch; value rows if room. */
-    set_font(cr, 0.8 * f, false);
-    font_metrics(cr, &asc, &desc);
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
     step = (size_t)ceil((k_w + 0.6 * f) / bw);
     step = step < 1 ? 1 : step;
     for (size_t k = 0; k < n; k += step) {
         snprintf(buf, sizeof buf, "%zu", k);
-        set_colour(cr, INK);
-        show(cr, px0 + (k + 0.5) * bw, py1 + 0.3 * f + asc, buf, 0.5);
+        set_colour(cv, INK);
+        show(cv, px0 + (k + 0.5) * bw, py1 + 0.3 * f + asc, buf, 0.5);
     }
     for (int row = 0; rows && row < 2; row++) {
         const double *p = row == 0 ? sp->p_equal : sp->p_least;
         double y = py1 + (1.4 + 1.2 * row) * f + asc;
-        set_font(cr, 0.8 * f, false);
-        set_colour(cr, row == 0 ? BAR_EQUAL_TEXT : LINE_LEAST);
-        show(cr, px0 - 0.4 * f, y, row == 0 ? "P(=k)" : "P(\xe2\x89\xa5k)", 1);
-        set_font(cr, 0.7 * f, false);
+        set_font(cv, 0.8 * f, false);
+        set_colour(cv, row == 0 ? BAR_EQUAL_TEXT : LINE_LEAST);
+        show(cv, px0 - 0.4 * f, y, row == 0 ? "P(=k)" : "P(\xe2\x89\xa5k)", 1);
+        set_font(cv, 0.7 * f, false);
         for (size_t k = 0; k < n; k++) {
             percent(buf, sizeof buf, p[k]);
-            show(cr, px0 + (k + 0.5) * bw, y, buf, 0.5);
+            show(cv, px0 + (k + 0.5) * bw, y, buf, 0.5);
         }
     }
-    set_colour(cr, INK_SOFT);
-    fit_text(cr, sp->x_title, false, 0.85 * f, 0.6 * f, px1 - px0, buf, sizeof buf);
-    font_metrics(cr, &asc, &desc);
-    show(cr, (px0 + px1) / 2, b.y1 - desc, buf, 0.5);
+    set_colour(cv, INK_SOFT);
+    fit_text(cv, sp->x_title, false, 0.85 * f, 0.6 * f, px1 - px0, buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (px0 + px1) / 2, b.y1 - desc, buf, 0.5);
 }
 
 /* --------------------------------------------------------------- heatmap */
 
 /*
- * The diverging scale: red (the column unit wins) through near-white at 50% to
- * blue (the row unit wins); ColorBrewer's RdBu stops, interpolated in sRGB.
+ * cividis (Nuñez, Anderton and Renslow, PLoS ONE 13(7) 2018), sampled at 9
+ * even steps: lightness rises monotonically from dark blue to yellow, so the
+ * scale reads the same in grey and for every kind of colour vision.
  */
-static const uint32_t scale_stops[5] = {0xb2182bu, 0xef8a62u, 0xf7f7f7u, 0x67a9cfu, 0x2166acu};
+static const uint32_t cividis[9] = {0x00204du, 0x143a6du, 0x414d6bu, 0x666970u, 0x7c7b78u,
+                                    0x958f78u, 0xb5a672u, 0xd6bd64u, 0xfee838u};
+#define CIVIDIS_STOPS (sizeof cividis / sizeof cividis[0])
 
-static void scale_rgb(double p, double rgb[3])
+uint32_t om_chart_score_colour(double p)
 {
-    double t = fmin(1.0, fmax(0.0, p)) * 4.0;
-    int i = t >= 4.0 ? 3 : (int)t;
-    double u = t - i;
+    double t = fmin(1.0, fmax(0.0, p)) * (double)(CIVIDIS_STOPS - 1);
+    size_t i = t >= (double)(CIVIDIS_STOPS - 1) ? CIVIDIS_STOPS - 2 : (size_t)t;
+    double u = t - (double)i;
+    uint32_t out = 0;
     for (int c = 0; c < 3; c++) {
         int shift = 16 - 8 * c;
-        double a = ((scale_stops[i] >> shift) & 0xff) / 255.0;
-        double z = ((scale_stops[i + 1] >> shift) & 0xff) / 255.0;
-        rgb[c] = a + u * (z - a);
+        double a = (cividis[i] >> shift) & 0xff, z = (cividis[i + 1] >> shift) & 0xff;
+        out |= (uint32_t)lround(a + u * (z - a)) << shift;
     }
+    return out;
+}
+
+/* Relative luminance (ITU-R BT.709) of a colour, 0 to 1. */
+static double luminance(uint32_t rgb)
+{
+    return (0.2126 * ((rgb >> 16) & 0xff) + 0.7152 * ((rgb >> 8) & 0xff)
+            + 0.0722 * (rgb & 0xff)) / 255.0;
 }
 
 /* Sizes of the heatmap's parts, found by measuring the labels. */
 typedef struct heat_layout {
-    double lf;        /* label font size */
-    double row_w;     /* width of the row label column */
-    bool vertical;    /* column labels run upwards */
-    double col_h;     /* height of the column label band */
-    double cs;        /* cell size */
-    double legend_w;  /* width of the legend block at the right */
+    double row_f, col_f; /* label font sizes */
+    double row_w;        /* width of the row label column */
+    bool vertical;       /* column labels run upwards */
+    double col_h;        /* height of the column label band */
+    double cs;           /* cell size */
+    double legend_w;     /* width of the legend block at the right */
 } heat_layout;
 
-static heat_layout heat_measure(cairo_t *cr, const om_chart_spec *sp, box b, double f,
-                                double lf)
+static heat_layout heat_measure(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
-    heat_layout L = {.lf = lf};
-    double col_w = 0, asc, desc, avail_w, avail_h;
-    set_font(cr, lf, false);
-    font_metrics(cr, &asc, &desc);
+    heat_layout L = {0};
+    double asc, desc, avail_w, avail_h, widest = 0, max_row_w = 0.32 * (b.x1 - b.x0);
+    L.row_f = fit_labels(cv, sp->row_labels, sp->rows, 0.85 * f, LABEL_FONT_MIN * f, max_row_w);
+    set_font(cv, L.row_f, false);
     for (size_t r = 0; r < sp->rows; r++)
-        L.row_w = fmax(L.row_w, text_width(cr, sp->row_labels[r]));
-    for (size_t c = 0; c < sp->cols; c++)
-        col_w = fmax(col_w, text_width(cr, sp->col_labels[c]));
-    L.row_w = fmin(L.row_w, 0.28 * (b.x1 - b.x0));
-    set_font(cr, 0.8 * f, false);
-    L.legend_w = 1.5 * f + 1.1 * f + 0.4 * f + text_width(cr, "100%") + 1.8 * f;
+        L.row_w = fmax(L.row_w, text_width(cv, sp->row_labels[r]));
+    L.row_w = fmin(L.row_w, max_row_w);
+    set_font(cv, 0.8 * f, false);
+    L.legend_w = 1.5 * f + 1.1 * f + 0.4 * f + text_width(cv, "100%") + 1.8 * f;
     avail_w = (b.x1 - b.x0) - (1.6 * f + L.row_w + 0.5 * f) - L.legend_w;
-    L.vertical = avail_w / (double)sp->cols < col_w + 0.6 * f;
-    L.col_h = L.vertical ? fmin(col_w, 0.3 * (b.y1 - b.y0)) + 0.5 * f : asc + desc + 0.4 * f;
+    /* Cell size if labels were horizontal, then whether they fit across a cell. */
+    L.col_f = 0.85 * f;
+    set_font(cv, L.col_f, false);
+    font_metrics(cv, &asc, &desc);
+    for (size_t c = 0; c < sp->cols; c++)
+        widest = fmax(widest, text_width(cv, sp->col_labels[c]));
+    L.cs = fmin(avail_w / (double)sp->cols,
+                ((b.y1 - b.y0) - 1.7 * f - (asc + desc + 0.4 * f) - 0.6 * f) / (double)sp->rows);
+    L.vertical = widest + 0.4 * f > L.cs;
+    if (L.vertical) {
+        double band = 0.3 * (b.y1 - b.y0);
+        L.col_f = fit_labels(cv, sp->col_labels, sp->cols, 0.85 * f, LABEL_FONT_MIN * f, band);
+        set_font(cv, L.col_f, false);
+        widest = 0;
+        for (size_t c = 0; c < sp->cols; c++)
+            widest = fmax(widest, text_width(cv, sp->col_labels[c]));
+        L.col_h = fmin(widest, band) + 0.5 * f;
+    } else {
+        L.col_h = asc + desc + 0.4 * f;
+    }
     avail_h = (b.y1 - b.y0) - 1.7 * f - L.col_h - 0.6 * f;
     L.cs = fmin(avail_w / (double)sp->cols, avail_h / (double)sp->rows);
+    /* Labels no taller than 80% of a cell; the row column measured at its final size. */
+    L.row_f = fmin(L.row_f, L.cs / 1.25);
+    L.col_f = fmin(L.col_f, L.cs / 1.25);
+    set_font(cv, L.row_f, false);
+    L.row_w = 0;
+    for (size_t r = 0; r < sp->rows; r++)
+        L.row_w = fmax(L.row_w, text_width(cv, sp->row_labels[r]));
+    L.row_w = fmin(L.row_w, max_row_w);
     return L;
 }
 
-/* The colour legend: a vertical gradient bar with ticks, its title rotated beside it. */
-static void heat_legend(cairo_t *cr, const om_chart_spec *sp, double x, double gy0,
+/* The colour legend: a vertical gradient bar with ticks, its title turned beside it. */
+static void heat_legend(canvas *cv, const om_chart_spec *sp, double x, double gy0,
                         double grid_h, double f)
 {
     char buf[32];
     double h = fmin(grid_h, 14 * f), y0 = gy0 + (grid_h - h) / 2, w = 1.1 * f, asc, desc;
-    cairo_pattern_t *pat = cairo_pattern_create_linear(0, y0 + h, 0, y0);
-    for (int i = 0; i < 5; i++) {
-        uint32_t c = scale_stops[i];
-        cairo_pattern_add_color_stop_rgb(pat, i / 4.0, ((c >> 16) & 0xff) / 255.0,
-                                         ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
+    cv->ops->gradient(cv, x, y0, w, h, cividis, CIVIDIS_STOPS);
+    set_colour(cv, INK_FAINT);
+    {
+        double xy[10] = {x, y0, x + w, y0, x + w, y0 + h, x, y0 + h, x, y0};
+        cv->ops->line(cv, xy, 5, fmax(1.0, f / 16), 0.0);
     }
-    cairo_rectangle(cr, x, y0, w, h);
-    cairo_set_source(cr, pat);
-    cairo_fill(cr);
-    cairo_pattern_destroy(pat);
-    set_colour(cr, INK_FAINT);
-    cairo_set_line_width(cr, fmax(1.0, f / 16));
-    cairo_rectangle(cr, x, y0, w, h);
-    cairo_stroke(cr);
-    set_font(cr, 0.8 * f, false);
-    font_metrics(cr, &asc, &desc);
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
     for (int t = 0; t <= 4; t++) {
         double y = y0 + h - t * 0.25 * h;
-        cairo_move_to(cr, x + w, y);
-        cairo_line_to(cr, x + w + 0.3 * f, y);
-        cairo_stroke(cr);
+        line2(cv, x + w, y, x + w + 0.3 * f, y, fmax(1.0, f / 16));
         snprintf(buf, sizeof buf, "%d%%", 25 * t);
-        show(cr, x + w + 0.4 * f, y + (asc - desc) / 2, buf, 0);
+        show(cv, x + w + 0.4 * f, y + (asc - desc) / 2, buf, 0);
     }
-    cairo_save(cr);
-    set_colour(cr, INK_SOFT);
-    set_font(cr, 0.85 * f, false);
-    font_metrics(cr, &asc, &desc);
-    cairo_translate(cr, x + w + 0.4 * f + text_width(cr, "100%") + 0.6 * f + asc, y0 + h / 2);
-    cairo_rotate(cr, pi / 2);
-    show(cr, 0, 0, sp->x_title, 0.5);
-    cairo_restore(cr);
+    set_colour(cv, INK_SOFT);
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    show_turned(cv, x + w + 0.4 * f + text_width(cv, "100%") + 0.6 * f + asc,
+                y0 + h / 2, sp->x_title, 0.5, pi / 2);
 }
 
-static void draw_heatmap(cairo_t *cr, const om_chart_spec *sp, box b, double f)
+static void draw_heatmap(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
     char buf[OM_CHART_TEXT_MAX];
-    heat_layout L = heat_measure(cr, sp, b, f, 0.85 * f);
-    double asc, desc, gx0, gy0, grid_w, grid_h, block_w, vf;
+    heat_layout L = heat_measure(cv, sp, b, f);
+    double asc, desc, gx0, gy0, grid_w, grid_h, block_w, vf, sf;
 
-    /* Dense grids: labels no taller than 80% of a cell, measured again at that size. */
-    if (L.cs < 1.25 * L.lf)
-        L = heat_measure(cr, sp, b, f, fmax(0.45 * f, L.cs / 1.25));
     grid_w = L.cs * (double)sp->cols;
     grid_h = L.cs * (double)sp->rows;
-    /* Centre the block (row title, row labels, grid, legend) across the box. */
     block_w = 1.6 * f + L.row_w + 0.5 * f + grid_w + L.legend_w;
     gx0 = b.x0 + fmax(0.0, (b.x1 - b.x0 - block_w) / 2) + 1.6 * f + L.row_w + 0.5 * f;
     gy0 = b.y0 + 1.7 * f + L.col_h;
 
-    /* Column list title above, row list title rotated on the left. */
-    set_colour(cr, INK);
-    fit_text(cr, sp->col_title, true, 0.95 * f, 0.6 * f, fmax(grid_w, 10 * f), buf,
-             sizeof buf);
-    font_metrics(cr, &asc, &desc);
-    show(cr, gx0 + grid_w / 2, b.y0 + asc, buf, 0.5);
-    cairo_save(cr);
-    fit_text(cr, sp->row_title, true, 0.95 * f, 0.6 * f, fmax(grid_h, 10 * f), buf,
-             sizeof buf);
-    font_metrics(cr, &asc, &desc);
-    cairo_translate(cr, gx0 - L.row_w - 0.5 * f - 1.6 * f + asc, gy0 + grid_h / 2);
-    cairo_rotate(cr, -pi / 2);
-    show(cr, 0, 0, buf, 0.5);
-    cairo_restore(cr);
+    /* Column list title above, row list title turned on the left. */
+    set_colour(cv, INK);
+    fit_text(cv, sp->col_title, true, 0.95 * f, 0.6 * f, fmax(grid_w, 10 * f), buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, gx0 + grid_w / 2, b.y0 + asc, buf, 0.5);
+    fit_text(cv, sp->row_title, true, 0.95 * f, 0.6 * f, fmax(grid_h, 10 * f), buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show_turned(cv, gx0 - L.row_w - 0.5 * f - 1.6 * f + asc, gy0 + grid_h / 2, buf, 0.5, -pi / 2);
 
-    /* Labels. */
-    set_colour(cr, INK);
-    set_font(cr, L.lf, false);
-    font_metrics(cr, &asc, &desc);
+    /* Labels, at their fitted sizes; cut short only below the smallest size. */
+    set_colour(cv, INK);
+    set_font(cv, L.row_f, false);
+    font_metrics(cv, &asc, &desc);
     for (size_t r = 0; r < sp->rows; r++) {
-        cut_to_width(cr, sp->row_labels[r], L.row_w, buf, sizeof buf);
-        show(cr, gx0 - 0.4 * f, gy0 + (r + 0.5) * L.cs + (asc - desc) / 2, buf, 1);
+        cut_to_width(cv, sp->row_labels[r], L.row_w, buf, sizeof buf);
+        show(cv, gx0 - 0.4 * f, gy0 + (r + 0.5) * L.cs + (asc - desc) / 2, buf, 1);
     }
+    set_font(cv, L.col_f, false);
+    font_metrics(cv, &asc, &desc);
     for (size_t c = 0; c < sp->cols; c++) {
         double cx = gx0 + (c + 0.5) * L.cs;
         if (L.vertical) {
-            cut_to_width(cr, sp->col_labels[c], L.col_h - 0.5 * f, buf, sizeof buf);
-            cairo_save(cr);
-            cairo_translate(cr, cx + (asc - desc) / 2, gy0 - 0.4 * f);
-            cairo_rotate(cr, -pi / 2);
-            show(cr, 0, 0, buf, 0);
-            cairo_restore(cr);
+            cut_to_width(cv, sp->col_labels[c], L.col_h - 0.5 * f, buf, sizeof buf);
+            show_turned(cv, cx + (asc - desc) / 2, gy0 - 0.4 * f, buf, 0, -pi / 2);
         } else {
-            cut_to_width(cr, sp->col_labels[c], L.cs - 0.3 * f, buf, sizeof buf);
-            show(cr, cx, gy0 - 0.4 * f - desc, buf, 0.5);
+            cut_to_width(cv, sp->col_labels[c], L.cs - 0.2 * f, buf, sizeof buf);
+            show(cv, cx, gy0 - 0.4 * f - desc, buf, 0.5);
         }
     }
 
-    /* Cells with their values; white hairlines between them. */
-    vf = fmin(0.85 * f, 0.3 * L.cs);
-    set_font(cr, vf, true);
-    font_metrics(cr, &asc, &desc);
+    /* Cells: expected score as colour and value; win/draw/lose under it when room. */
+    vf = fmin(0.85 * f, 0.28 * L.cs);
+    sf = 0.62 * vf;
     for (size_t r = 0; r < sp->rows; r++)
         for (size_t c = 0; c < sp->cols; c++) {
-            double v = sp->value[r * sp->cols + c], x = gx0 + c * L.cs, y = gy0 + r * L.cs;
-            double rgb[3] = {((EMPTY_CELL >> 16) & 0xff) / 255.0,
-                             ((EMPTY_CELL >> 8) & 0xff) / 255.0, (EMPTY_CELL & 0xff) / 255.0};
-            bool dark;
-            if (isfinite(v))
-                scale_rgb(v, rgb);
-            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-            cairo_rectangle(cr, x, y, L.cs, L.cs);
-            cairo_fill(cr);
-            /* Relative luminance (ITU-R BT.709) picks white or black text. */
-            dark = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] < 0.5;
+            size_t i = r * sp->cols + c;
+            double v = sp->value[i], x = gx0 + c * L.cs, y = gy0 + r * L.cs;
+            uint32_t rgb = isfinite(v) ? om_chart_score_colour(v) : EMPTY_CELL;
+            bool dark = luminance(rgb) < 0.5, two;
+            set_colour(cv, rgb);
+            cv->ops->rect(cv, x, y, L.cs, L.cs);
+            if (vf < VALUE_FONT_MIN)
+                continue;
+            set_font(cv, vf, true);
+            font_metrics(cv, &asc, &desc);
             if (isfinite(v))
                 snprintf(buf, sizeof buf, "%.0f%%", 100.0 * v);
             else
                 snprintf(buf, sizeof buf, "\xe2\x80\x93");
-            /* No value in cells too small for legible text (under 6 px or points). */
-            if (vf >= VALUE_FONT_MIN && text_width(cr, buf) <= 0.88 * L.cs) {
-                set_colour(cr, dark ? 0xffffffu : isfinite(v) ? INK : INK_FAINT);
-                show(cr, x + L.cs / 2, y + L.cs / 2 + (asc - desc) / 2, buf, 0.5);
+            two = isfinite(v) && sf >= VALUE_FONT_MIN;
+            set_colour(cv, dark ? 0xffffffu : isfinite(v) ? INK : INK_FAINT);
+            if (text_width(cv, buf) <= 0.9 * L.cs)
+                show(cv, x + L.cs / 2, y + L.cs / 2 + (two ? -0.1 * L.cs : 0) + (asc - desc) / 2,
+                     buf, 0.5);
+            if (two) {
+                snprintf(buf, sizeof buf, "%.0f\xc2\xb7%.0f\xc2\xb7%.0f", 100.0 * sp->p_win[i],
+                         100.0 * sp->p_draw[i], 100.0 * sp->p_lose[i]);
+                set_font(cv, sf, false);
+                font_metrics(cv, &asc, &desc);
+                if (text_width(cv, buf) <= 0.92 * L.cs)
+                    show(cv, x + L.cs / 2, y + 0.8 * L.cs, buf, 0.5);
             }
         }
-    set_colour(cr, 0xffffffu);
-    cairo_set_line_width(cr, fmax(1.0, 0.04 * L.cs));
-    for (size_t i = 1; i < sp->cols; i++) {
-        cairo_move_to(cr, gx0 + i * L.cs, gy0);
-        cairo_line_to(cr, gx0 + i * L.cs, gy0 + grid_h);
-    }
-    for (size_t i = 1; i < sp->rows; i++) {
-        cairo_move_to(cr, gx0, gy0 + i * L.cs);
-        cairo_line_to(cr, gx0 + grid_w, gy0 + i * L.cs);
-    }
-    cairo_stroke(cr);
+    set_colour(cv, 0xffffffu);
+    for (size_t i = 1; i < sp->cols; i++)
+        line2(cv, gx0 + i * L.cs, gy0, gx0 + i * L.cs, gy0 + grid_h, fmax(1.0, 0.03 * L.cs));
+    for (size_t i = 1; i < sp->rows; i++)
+        line2(cv, gx0, gy0 + i * L.cs, gx0 + grid_w, gy0 + i * L.cs, fmax(1.0, 0.03 * L.cs));
 
-    heat_legend(cr, sp, gx0 + grid_w + 1.5 * f, gy0, grid_h, f);
+    heat_legend(cv, sp, gx0 + grid_w + 1.5 * f, gy0, grid_h, f);
+}
+
+/* ------------------------------------------------------------------ fair */
+
+/* A nice step for about `n` ticks over `range`: 1, 2 or 5 times a power of ten. */
+static double nice_step(double range, double n)
+{
+    double raw = range / n, p = pow(10.0, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/* Whether box a overlaps any of the n boxes in `placed`. */
+static bool overlaps(box a, const box *placed, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a.x0 < placed[i].x1 && placed[i].x0 < a.x1 && a.y0 < placed[i].y1
+            && placed[i].y0 < a.y1)
+            return true;
+    return false;
+}
+
+/*
+ * Fair points against printed cost: one marker per unit (circles for rows,
+ * squares for columns, the two groups in blue and orange) with its interval
+ * as a vertical bar, the line fair = cost dashed, names placed where they do
+ * not overlap other names or the plot's edge.
+ */
+static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
+{
+    char buf[OM_CHART_TEXT_MAX];
+    double asc, desc, px0, px1, py0, py1, hi = 0, step, lf, x;
+    box *placed = malloc((sp->n_points + 1) * sizeof *placed);
+    bool *placed_name = calloc(sp->n_points + 1, sizeof *placed_name);
+    size_t n_placed = 0;
+    double key_baseline;
+    static const uint32_t colour[2] = {0x0072b2u, 0xe69f00u};
+
+    if (placed == NULL || placed_name == NULL) {
+        free(placed);
+        free(placed_name);
+        return;
+    }
+    /* The axes fit the costs and fair values; longer interval bars run off the top. */
+    for (size_t i = 0; i < sp->n_points; i++)
+        hi = fmax(hi, fmax(sp->px[i], sp->py[i]));
+    hi = hi > 0 ? hi * 1.15 : 100;
+    step = nice_step(hi, 6);
+    hi = ceil(hi / step) * step;
+
+    /* Legend. */
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    x = b.x0;
+    for (int g = 0; g < 2; g++)
+        if (sp->groups[g][0] != '\0')
+            x = legend_entry(cv, x, b.x1, b.y0 + asc, colour[g], sp->groups[g], f) + 1.5 * f;
+    set_colour(cv, INK_SOFT);
+    snprintf(buf, sizeof buf, "bars: %g%% intervals; dashed: fair = cost", 100.0 * sp->confidence);
+    {
+        char cut[OM_CHART_TEXT_MAX];
+        cut_to_width(cv, buf, fmax(0.0, b.x1 - x), cut, sizeof cut);
+        show(cv, x, b.y0 + asc, cut, 0);
+    }
+
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
+    snprintf(buf, sizeof buf, "%.0f", hi);
+    px0 = b.x0 + 1.6 * f + text_width(cv, buf) + 0.6 * f;
+    px1 = b.x1 - 0.5 * f;
+    /* A line under the legend for the key of names shown as numbers. */
+    key_baseline = b.y0 + 2.3 * f;
+    py0 = b.y0 + 3.3 * f;
+    py1 = b.y1 - 2.6 * f;
+    for (double t = 0; t <= hi + 1e-9; t += step) {
+        double tx = px0 + t / hi * (px1 - px0), ty = py1 - t / hi * (py1 - py0);
+        set_colour(cv, t == 0 ? INK : GRID);
+        line2(cv, px0, ty, px1, ty, fmax(1.0, f / 16));
+        line2(cv, tx, py0, tx, py1, fmax(1.0, f / 16));
+        snprintf(buf, sizeof buf, "%.0f", t);
+        set_colour(cv, INK_FAINT);
+        show(cv, px0 - 0.4 * f, ty + (asc - desc) / 2, buf, 1);
+        show(cv, tx, py1 + 0.3 * f + asc, buf, 0.5);
+    }
+    set_colour(cv, INK_SOFT);
+    {
+        double xy[4] = {px0, py1, px1, py0};
+        cv->ops->line(cv, xy, 2, fmax(1.0, f / 12), 0.5 * f);
+    }
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (px0 + px1) / 2, b.y1 - desc, sp->x_title, 0.5);
+    show_turned(cv, b.x0 + asc, (py0 + py1) / 2, "fair points", 0.5, -pi / 2);
+
+    /* Markers and interval bars; every marker is an obstacle for the names. */
+    for (size_t i = 0; i < sp->n_points; i++) {
+        double cx = px0 + sp->px[i] / hi * (px1 - px0), cy = py1 - sp->py[i] / hi * (py1 - py0);
+        double r = 0.32 * f;
+        set_colour(cv, colour[sp->group[i] != 0]);
+        if (isfinite(sp->py_lo[i]) && isfinite(sp->py_hi[i])) {
+            double y_lo = py1 - sp->py_lo[i] / hi * (py1 - py0), y_hi;
+            if (sp->py_hi[i] <= hi) {
+                y_hi = py1 - sp->py_hi[i] / hi * (py1 - py0);
+                whisker_v(cv, cx, y_lo, y_hi, 0.25 * f, fmax(1.0, f / 10));
+            } else {
+                /* Off the top: the bar ends in an open arrowhead at the edge. */
+                double xy[6] = {cx - 0.3 * f, py0 + 0.45 * f, cx, py0, cx + 0.3 * f,
+                                py0 + 0.45 * f};
+                line2(cv, cx, y_lo, cx, py0, fmax(1.0, f / 10));
+                line2(cv, cx - 0.25 * f, y_lo, cx + 0.25 * f, y_lo, fmax(1.0, f / 10));
+                cv->ops->line(cv, xy, 3, fmax(1.0, f / 10), 0.0);
+            }
+        }
+        if (sp->group[i] == 0)
+            cv->ops->circle(cv, cx, cy, r);
+        else
+            cv->ops->rect(cv, cx - r, cy - r, 2 * r, 2 * r);
+        placed[n_placed++] = (box){cx - r, cy - r, cx + r, cy + r};
+    }
+    /*
+     * Names: right, left, above, below or at a corner of the marker, at a font
+     * that shrinks with crowding; a name that fits nowhere becomes a number,
+     * explained in the key line under the legend.
+     */
+    lf = fmax(LABEL_FONT_MIN * f, fmin(0.75 * f, 0.75 * f * 20.0 / fmax(20.0, (double)sp->n_points)));
+    {
+        box *labels = malloc((2 * sp->n_points + 1) * sizeof *labels);
+        char key[OM_CHART_TEXT_MAX] = "", num[16];
+        size_t n_labels = 0, n_key = 0, klen = 0;
+        for (size_t i = 0; labels != NULL && i < n_placed; i++)
+            labels[n_labels++] = placed[i];
+        for (int pass = 0; labels != NULL && pass < 2; pass++)
+            for (size_t i = 0; i < sp->n_points; i++) {
+                double cx = px0 + sp->px[i] / hi * (px1 - px0);
+                double cy = py1 - sp->py[i] / hi * (py1 - py0), w, h, gap = 0.45 * f;
+                const char *text = sp->point_labels[i];
+                bool done = false;
+                if (pass == 1) {
+                    if (placed_name[i])
+                        continue;
+                    snprintf(num, sizeof num, "%zu", ++n_key);
+                    text = num;
+                    klen += (size_t)snprintf(key + klen, klen < sizeof key ? sizeof key - klen : 0,
+                                             "%s%zu %s", n_key > 1 ? " \xc2\xb7 " : "", n_key,
+                                             sp->point_labels[i]);
+                }
+                set_font(cv, lf, pass == 1);
+                font_metrics(cv, &asc, &desc);
+                w = text_width(cv, text);
+                h = asc + desc;
+                {
+                    const double offs[8][2] = {{gap, -h / 2}, {-gap - w, -h / 2},
+                                               {-w / 2, -gap - h}, {-w / 2, gap},
+                                               {gap, -gap - h}, {gap, gap},
+                                               {-gap - w, -gap - h}, {-gap - w, gap}};
+                    /* A number avoids the others where it can, else goes beside anyway. */
+                    for (int k = 0; k < 16 && !done; k++) {
+                        box a = {cx + offs[k % 8][0], cy + offs[k % 8][1],
+                                 cx + offs[k % 8][0] + w, cy + offs[k % 8][1] + h};
+                        if ((k >= 8 && pass == 0) || a.x0 < px0 || a.x1 > px1 || a.y0 < py0
+                            || a.y1 > py1 || (k < 8 && overlaps(a, labels, n_labels)))
+                            continue;
+                        set_colour(cv, INK);
+                        show(cv, a.x0, a.y0 + asc, text, 0);
+                        labels[n_labels++] = a;
+                        done = true;
+                    }
+                }
+                placed_name[i] = done || pass == 1;
+            }
+        if (n_key > 0) {
+            char cut[OM_CHART_TEXT_MAX];
+            set_font(cv, 0.75 * f, false);
+            font_metrics(cv, &asc, &desc);
+            cut_to_width(cv, key, b.x1 - b.x0, cut, sizeof cut);
+            set_colour(cv, INK_SOFT);
+            show(cv, b.x0, key_baseline, cut, 0);
+        }
+        free(labels);
+    }
+    free(placed_name);
+    free(placed);
 }
 
 /* ---------------------------------------------------------------- surfaces */
 
-/* Draw the whole chart on `cr` of size W x H. */
-static void draw(cairo_t *cr, const om_chart_spec *sp, double W, double H)
+static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
 {
     double f = fmax(FONT_MIN, fmin(W / FONT_PER_WIDTH, H / FONT_PER_HEIGHT));
-    box b = draw_frame(cr, sp, W, H, f);
+    box b = draw_frame(cv, sp, W, H, f);
     switch (sp->kind) {
-    case OM_CHART_ODDS: draw_odds(cr, sp, b, f); break;
-    case OM_CHART_DIST: draw_dist(cr, sp, b, f); break;
-    case OM_CHART_HEATMAP: draw_heatmap(cr, sp, b, f); break;
+    case OM_CHART_ODDS: draw_odds(cv, sp, b, f); break;
+    case OM_CHART_DIST: draw_dist(cv, sp, b, f); break;
+    case OM_CHART_HEATMAP: draw_heatmap(cv, sp, b, f); break;
+    case OM_CHART_FAIR: draw_fair(cv, sp, b, f); break;
     }
 }
 
-/* A growable byte buffer receiving cairo's SVG stream. */
-typedef struct membuf {
-    char *data;  /* bytes */
-    size_t len;  /* used */
-    size_t cap;  /* allocated */
-    bool failed; /* an allocation failed */
-} membuf;
-
-static cairo_status_t membuf_write(void *closure, const unsigned char *data, unsigned int length)
+/* cairo's stream callback: write to a FILE. */
+static cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int length)
 {
-    membuf *m = closure;
-    if (m->len + length > m->cap) {
-        size_t cap = m->cap > 0 ? m->cap : 65536;
-        char *p;
-        while (cap < m->len + length)
-            cap *= 2;
-        if ((p = realloc(m->data, cap)) == NULL) {
-            m->failed = true;
-            return CAIRO_STATUS_NO_MEMORY;
-        }
-        m->data = p;
-        m->cap = cap;
-    }
-    memcpy(m->data + m->len, data, length);
-    m->len += length;
-    return CAIRO_STATUS_SUCCESS;
-}
-
-/* Write `s` XML-escaped. */
-static void xml_text(FILE *out, const char *s)
-{
-    for (; *s != '\0'; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        default: fputc(*s, out); break;
-        }
-}
-
-/*
- * Write cairo's SVG to `path` with a <title> (the chart title) and a <desc>
- * (subtitle and manifest) inserted after the opening <svg ...> tag: screen
- * readers and search engines read them, and the manifest travels with the file.
- */
-static om_status svg_write(const membuf *m, const om_chart_spec *sp, const char *path)
-{
-    const char *svg = NULL, *end;
-    FILE *out;
-    int failed;
-    for (size_t i = 0; i + 4 <= m->len && svg == NULL; i++)
-        if (memcmp(m->data + i, "<svg", 4) == 0)
-            svg = m->data + i;
-    end = svg != NULL ? memchr(svg, '>', (size_t)(m->data + m->len - svg)) : NULL;
-    if (end == NULL)
-        return OM_ERROR(OM_EIO, "cairo wrote no <svg> element");
-    if ((out = fopen(path, "wb")) == NULL)
-        return OM_ERROR(OM_EIO, "%s", strerror(errno));
-    errno = 0;
-    fwrite(m->data, 1, (size_t)(end + 1 - m->data), out);
-    fputs("\n<title>", out);
-    xml_text(out, sp->title);
-    fputs("</title>\n<desc>", out);
-    xml_text(out, sp->subtitle);
-    fputs(" | ", out);
-    xml_text(out, sp->footer);
-    fputs("</desc>", out);
-    fwrite(end + 1, 1, (size_t)(m->data + m->len - (end + 1)), out);
-    failed = ferror(out);
-    if (fclose(out) != 0 || failed)
-        return OM_ERROR(OM_EIO, "%s", errno != 0 ? strerror(errno) : "write error");
-    return OM_OK;
+    return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
+                                                      : CAIRO_STATUS_WRITE_ERROR;
 }
 
 /* Turn a cairo failure into OM_EIO (OM_ENOMEM for memory) with cairo's reason. */
 static om_status cairo_fail(cairo_status_t cs)
 {
-    return OM_ERROR(cs == CAIRO_STATUS_NO_MEMORY ? OM_ENOMEM : OM_EIO, "cairo: %s",
-                    cairo_status_to_string(cs));
+    return OM_ERROR(cs == CAIRO_STATUS_NO_MEMORY ? OM_ENOMEM : OM_EIO, "%s",
+                    cs == CAIRO_STATUS_WRITE_ERROR ? strerror(errno != 0 ? errno : EIO)
+                                                   : cairo_status_to_string(cs));
 }
 
-om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, const char *path)
+/* The SVG document: a header with the title and manifest, then the drawing as elements. */
+static om_status render_svg(const om_chart_spec *sp, FILE *out)
+{
+    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    canvas cv = {.ops = &svg_ops, .svg = out};
+    cairo_status_t cs;
+    cv.cr = cairo_create(scratch);
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/"
+                 "svg\" width=\"%upt\" height=\"%upt\" viewBox=\"0 0 %u %u\" font-family=\""
+                 FONT_FACE ", Verdana, sans-serif\">\n<title>", sp->width, sp->height,
+            sp->width, sp->height);
+    xml_text(out, sp->title);
+    fputs("</title>\n<desc>", out);
+    xml_text(out, sp->subtitle);
+    fputs(" | ", out);
+    xml_text(out, sp->footer);
+    fputs("</desc>\n", out);
+    draw(&cv, sp, sp->width, sp->height);
+    fputs("</svg>\n", out);
+    cs = cairo_status(cv.cr);
+    cairo_destroy(cv.cr);
+    cairo_surface_destroy(scratch);
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs);
+}
+
+om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE *out)
 {
     double W = sp->width, H = sp->height;
-    membuf svg = {0};
     cairo_surface_t *surface = NULL;
     cairo_status_t cs;
-    cairo_t *cr;
-    om_status st = OM_OK;
+    canvas cv = {.ops = &cairo_ops};
 
-    switch (format) {
-    case OM_CHART_PNG:
+    errno = 0;
+    if (format == OM_CHART_SVG)
+        return render_svg(sp, out);
+    if (format == OM_CHART_PNG) {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)sp->width,
                                              (int)sp->height);
-        break;
-    case OM_CHART_SVG:
-        surface = cairo_svg_surface_create_for_stream(membuf_write, &svg, W, H);
-        break;
-    case OM_CHART_PDF:
-        surface = cairo_pdf_surface_create(path, W, H);
+    } else {
+        surface = cairo_pdf_surface_create_for_stream(file_write, out, W, H);
         if (cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS) {
             /* The manifest travels with the document as its keywords. */
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, sp->title);
@@ -782,29 +1112,20 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, const
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, sp->footer);
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "oddsmaster");
         }
-        break;
     }
     if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(surface);
-        free(svg.data);
         return cairo_fail(cs);
     }
-    cr = cairo_create(surface);
-    draw(cr, sp, W, H);
-    cs = cairo_status(cr);
-    cairo_destroy(cr);
+    cv.cr = cairo_create(surface);
+    draw(&cv, sp, W, H);
+    cs = cairo_status(cv.cr);
+    cairo_destroy(cv.cr);
     if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
-        cs = cairo_surface_write_to_png(surface, path);
+        cs = cairo_surface_write_to_png_stream(surface, file_write, out);
     cairo_surface_finish(surface);
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        st = cairo_fail(cs);
-    else if (svg.failed)
-        st = OM_ERROR(OM_ENOMEM, "out of memory");
-    else if (format == OM_CHART_SVG)
-        st = svg_write(&svg, sp, path);
-    free(svg.data);
-    return st;
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs);
 }

@@ -1,35 +1,47 @@
 /*
- * chart.h: charts a blogger can post, drawn with cairo (`oddsmaster chart`):
+ * chart.h: charts ready to post (`oddsmaster chart`):
  *
- *   odds      from a run file: horizontal bars of P(A wins), P(draw), P(B wins)
- *             (and P(no result) if any trial had none) with Wilson interval
- *             whiskers and a dashed 50% line;
+ *   odds      from one or more run files: horizontal bars of P(A wins),
+ *             P(draw), P(B wins) (and P(no result) if any trial had none) with
+ *             Wilson interval whiskers and a dashed 50% line; several files are
+ *             series, side by side in each outcome, for sweeps and "which unit
+ *             should I take" comparisons;
  *   dist      from a run file: bars of P(= k) and a line of P(>= k) with its
  *             Wilson intervals for one count field (default stands_lost_b);
- *   heatmap   from a matrix file: P(row unit wins) per cell (pooled over the
- *             selected situations), on a diverging red-white-blue scale centred
- *             on 50%, the value in each cell, unit names with points, a legend.
+ *   heatmap   from a matrix file: the row unit's expected score (wins + draws/2
+ *             over decided trials) per cell, pooled over the selected
+ *             situations, on the cividis scale (readable in grey and by every
+ *             kind of colour vision), the score and "win·draw·lose" percentages
+ *             in each cell, unit names with points, situation titles;
+ *   fair      from a matrix file: each unit's fair points (efficiency.h) against
+ *             its printed cost, with interval bars and the line fair = cost.
  *
- * One drawing routine serves every format; the format follows the output file's
- * extension: .png (image surface), .svg (SVG surface; a <title> and <desc> with
- * the title and manifest are added), .pdf (PDF surface with title, creator and
- * manifest as document metadata). Sizes are in pixels for PNG and points for
- * SVG and PDF. Titles name the units, rule set, situation or kind and trials; a
- * footer carries the manifest (manifest.h), "oddsmaster VERSION · RULESET · ...
- * · seed S · N trials · FILE". Text uses DejaVu Sans through cairo's toy font
- * API (the fonts-dejavu-core package).
+ * One drawing routine serves every format, on a canvas with two backends: PNG
+ * and PDF through cairo, SVG written by hand so that text stays text (<text>
+ * elements with a <title> and a <desc> holding the manifest); PDF carries the
+ * title and manifest as metadata. The format follows the output's extension.
+ * Sizes are in pixels for PNG and points for SVG and PDF. Titles say what was
+ * simulated (units, rule set, situation or kind, trials); a footer carries the
+ * manifest (manifest.h), "oddsmaster VERSION · RULESET · ... · seed S · N
+ * trials · FILE". Text uses DejaVu Sans (fonts-dejavu-core).
  *
- * Beside the image a CSV of exactly what was plotted is written (the output's
- * name with .csv in place of its extension), led by "# " lines with the title
- * and manifest:
- *   odds      outcome,label,p,lo,hi,count,trials
- *   dist      field,k,p_equal,p_at_least,lo,hi        (lo, hi bound p_at_least)
- *   heatmap   row,col,row_points,col_points,trials,wins_row,draws,wins_col,p_row_wins
- * Both files are written under temporary names and renamed when complete.
- * Not thread-safe with respect to one output path; otherwise reentrant.
+ * Beside the image a CSV of exactly what was plotted is written, named after
+ * the image with ".csv" appended (chart.png -> chart.png.csv), so it never
+ * takes the name of a file the user keeps beside it; one table with a header
+ * line, the manifest as its last column:
+ *   odds      file,series,outcome,label,p,lo,hi,count,trials,manifest
+ *   dist      field,k,p_equal,p_at_least,lo,hi,manifest   (lo, hi bound p_at_least)
+ *   heatmap   row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,manifest
+ *   fair      side,army,unit,points,fair_points,lo,hi,manifest
+ * An existing CSV of that name is refused unless `force` is set. Both files
+ * are written under temporary names and renamed when complete; on failure
+ * neither is left behind. Not thread-safe with respect to one output path.
  */
 #ifndef OM_CHART_H
 #define OM_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "status.h"
 
@@ -44,7 +56,8 @@
 typedef enum om_chart_kind {
     OM_CHART_ODDS = 0, /* win/draw/lose bars from a run file */
     OM_CHART_DIST,     /* distribution and "at least k" of a field from a run file */
-    OM_CHART_HEATMAP   /* P(row wins) matrix from a matrix file */
+    OM_CHART_HEATMAP,  /* expected-score matrix from a matrix file */
+    OM_CHART_FAIR      /* fair points against cost from a matrix file */
 } om_chart_kind;
 
 /* Output formats. */
@@ -62,9 +75,10 @@ typedef struct om_chart_options {
     unsigned width;        /* 0: the kind's default (om_chart_default_size) */
     unsigned height;       /* 0: the kind's default */
     double confidence;     /* of the intervals; 0: 0.95 */
+    bool force;            /* replace an existing CSV beside the image */
 } om_chart_options;
 
-/* om_chart_kind_parse: "odds", "dist" or "heatmap". Errors: OM_EINVAL. */
+/* om_chart_kind_parse: "odds", "dist", "heatmap" or "fair". Errors: OM_EINVAL. */
 om_status om_chart_kind_parse(const char *text, om_chart_kind *out);
 
 /*
@@ -73,24 +87,33 @@ om_status om_chart_kind_parse(const char *text, om_chart_kind *out);
  */
 om_status om_chart_format_from_path(const char *path, om_chart_format *out);
 
-/* The default size of a kind: odds 1200 x 600, dist 1200 x 700, heatmap 1200 x 1000. */
+/* The default size of a kind: odds 1200 x 600, dist 1200 x 700, heatmap 1200 x 1000,
+ * fair 1200 x 900. */
 void om_chart_default_size(om_chart_kind kind, unsigned *width, unsigned *height);
 
 /*
- * om_chart_csv_path: the path of the data CSV written beside `out_path`: its
- * extension replaced by .csv (a new string, caller frees). NULL if out of memory.
+ * om_chart_csv_path: the path of the data CSV written beside `out_path`:
+ * `out_path` with ".csv" appended (a new string, caller frees). NULL if out of
+ * memory.
  */
 char *om_chart_csv_path(const char *out_path);
 
 /*
- * om_chart_file: draw chart `opt->kind` of the file `in_path` (a run file for
- * odds and dist, a matrix file for heatmap) to `out_path`, and its CSV beside it.
+ * om_chart_files: draw chart `opt->kind` of the `n_in` files `in_paths` (one or
+ * more run files for odds, at most OM_CHART_MAX_SERIES; one run file for dist;
+ * one matrix file for heatmap and fair) to `out_path`, and its CSV beside it.
  * Errors: OM_EINVAL (unknown extension, size outside OM_CHART_MIN_SIZE..
  * OM_CHART_MAX_SIZE, odds of a run without a winner, dist of a field that is
- * not in the file, a bad confidence), OM_ENOTFOUND (no such situation),
- * OM_EIO (cannot read the input or write the outputs), OM_EHDF5 (not a valid run
- * or matrix file; the message says which the chart needs), OM_ENOMEM.
+ * not in the file, a bad confidence, the wrong number of inputs, an existing
+ * CSV without `force`), OM_ENOTFOUND (no such situation), OM_EIO (cannot read
+ * an input or write an output: the message names the file and the reason),
+ * OM_EHDF5 (not a valid run or matrix file; the message says which the chart
+ * needs), OM_ENOMEM, and those of om_efficiency_compute (heatmap, fair).
  */
+om_status om_chart_files(const char *const *in_paths, size_t n_in, const char *out_path,
+                         const om_chart_options *opt);
+
+/* om_chart_file: om_chart_files of the one file `in_path`. */
 om_status om_chart_file(const char *in_path, const char *out_path,
                         const om_chart_options *opt);
 

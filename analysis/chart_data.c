@@ -20,20 +20,23 @@
 #include "h5file.h"
 #include "summary.h"
 
-/* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid. */
-static const unsigned default_size[3][2] = {{1200, 600}, {1200, 700}, {1200, 1000}};
+/* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid, a plot. */
+static const unsigned default_size[4][2] = {{1200, 600}, {1200, 700}, {1200, 1000},
+                                            {1200, 900}};
+
+/* Kind names, in om_chart_kind order. */
+static const char *const kind_names[4] = {"odds", "dist", "heatmap", "fair"};
 
 /* ------------------------------------------------------------ small parts */
 
 om_status om_chart_kind_parse(const char *text, om_chart_kind *out)
 {
-    static const char *const names[] = {"odds", "dist", "heatmap"};
-    for (int i = 0; i < 3; i++)
-        if (text != NULL && strcmp(text, names[i]) == 0) {
+    for (int i = 0; i < 4; i++)
+        if (text != NULL && strcmp(text, kind_names[i]) == 0) {
             *out = (om_chart_kind)i;
             return OM_OK;
         }
-    return OM_ERROR(OM_EINVAL, "unknown chart kind '%s' (odds, dist or heatmap)",
+    return OM_ERROR(OM_EINVAL, "unknown chart kind '%s' (odds, dist, heatmap or fair)",
                     text != NULL ? text : "");
 }
 
@@ -60,13 +63,11 @@ void om_chart_default_size(om_chart_kind kind, unsigned *width, unsigned *height
 
 char *om_chart_csv_path(const char *out_path)
 {
-    const char *dot = strrchr(out_path, '.'), *slash = strrchr(out_path, '/');
-    size_t stem = dot != NULL && (slash == NULL || dot > slash) ? (size_t)(dot - out_path)
-                                                                : strlen(out_path);
-    char *csv = malloc(stem + 5);
+    size_t len = strlen(out_path);
+    char *csv = malloc(len + 5);
     if (csv != NULL) {
-        memcpy(csv, out_path, stem);
-        memcpy(csv + stem, ".csv", 5);
+        memcpy(csv, out_path, len);
+        memcpy(csv + len, ".csv", 5);
     }
     return csv;
 }
@@ -84,6 +85,17 @@ void om_chart_spec_clear(om_chart_spec *spec)
     free(spec->row_labels);
     free(spec->col_labels);
     free(spec->value);
+    free(spec->p_win);
+    free(spec->p_draw);
+    free(spec->p_lose);
+    for (size_t i = 0; spec->point_labels != NULL && i < spec->n_points; i++)
+        free(spec->point_labels[i]);
+    free(spec->point_labels);
+    free(spec->px);
+    free(spec->py);
+    free(spec->py_lo);
+    free(spec->py_hi);
+    free(spec->group);
 }
 
 /* Append " · part" (or part at the start) to a spec text. */
@@ -171,55 +183,70 @@ static void run_manifest(const run_data *rd, om_manifest *mf)
     };
 }
 
-static om_status build_odds(const run_data *rd, om_chart_spec *spec)
+/* The file name without its directories. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+/*
+ * Series `k` of an odds chart from one run: its bars in outcome order (A wins,
+ * draw, B wins, no result) and its label; with a single series the outcome
+ * labels name the units.
+ */
+static om_status build_odds(const run_data *rd, size_t k, bool single, om_chart_spec *spec)
 {
     const om_summary *s = rd->s;
     char a[200], b[200];
+    const struct {
+        const char *key;          /* CSV key */
+        const om_summary_prob *p; /* its probability */
+        uint32_t colour;          /* bar colour of a single series */
+    } bars[4] = {
+        {"win_a", &s->outcome[0][OM_SUMMARY_WIN], OM_CHART_COLOUR_A},
+        {"draw", &s->outcome[0][OM_SUMMARY_DRAW], OM_CHART_COLOUR_DRAW},
+        {"win_b", &s->outcome[1][OM_SUMMARY_WIN], OM_CHART_COLOUR_B},
+        {"none", &s->none, OM_CHART_COLOUR_NONE},
+    };
 
     if (!s->has_outcome)
         return OM_ERROR(OM_EINVAL, "%s: this %s run has no winner, so no odds chart; try "
                         "--kind dist", s->file, name_or(s->kind, "(unknown kind)"));
     unit_with_points(a, sizeof a, s->unit[0], s->points[0], "Side A");
     unit_with_points(b, sizeof b, s->unit[1], s->points[1], "Side B");
-    snprintf(spec->title, sizeof spec->title, "%s vs %s: who wins?", a, b);
-    snprintf(spec->x_title, sizeof spec->x_title,
-             "Probability of each result (whiskers and [ ]: %g%% Wilson intervals)",
-             100.0 * spec->confidence);
-    const struct {
-        const char *key;            /* CSV key */
-        const om_summary_prob *p;   /* its probability */
-        uint32_t colour;            /* bar colour */
-    } bars[3] = {
-        {"win_a", &s->outcome[0][OM_SUMMARY_WIN], OM_CHART_COLOUR_A},
-        {"draw", &s->outcome[0][OM_SUMMARY_DRAW], OM_CHART_COLOUR_DRAW},
-        {"win_b", &s->outcome[1][OM_SUMMARY_WIN], OM_CHART_COLOUR_B},
-    };
-    for (int i = 0; i < 3; i++) {
-        om_chart_bar *bar = &spec->bars[i];
+    for (int i = 0; i < 4; i++) {
+        om_chart_bar *bar = &spec->bars[k][i];
         bar->key = bars[i].key;
         bar->p = bars[i].p->p;
         bar->lo = bars[i].p->lo;
         bar->hi = bars[i].p->hi;
         bar->count = bars[i].p->count;
         bar->colour = bars[i].colour;
+        snprintf(bar->label, sizeof bar->label, "%s", i == 1 ? "Draw" : i == 3 ? "No result"
+                                                  : i == 0 ? "A wins" : "B wins");
     }
-    snprintf(spec->bars[0].label, sizeof spec->bars[0].label, "%s (A) win",
-             name_or(s->unit[0], "Side"));
-    snprintf(spec->bars[1].label, sizeof spec->bars[1].label, "Draw");
-    snprintf(spec->bars[2].label, sizeof spec->bars[2].label, "%s (B) win",
-             name_or(s->unit[1], "Side"));
-    spec->n_bars = 3;
     /* Engagements can end with no result (no contact, unresolved): show it if it happened. */
-    if (s->none.count > 0) {
-        om_chart_bar *bar = &spec->bars[spec->n_bars++];
-        bar->key = "none";
-        snprintf(bar->label, sizeof bar->label, "No result");
-        bar->p = s->none.p;
-        bar->lo = s->none.lo;
-        bar->hi = s->none.hi;
-        bar->count = s->none.count;
-        bar->colour = OM_CHART_COLOUR_NONE;
+    if (s->none.count > 0)
+        spec->n_bars = 4;
+    else if (spec->n_bars < 3)
+        spec->n_bars = 3;
+    snprintf(spec->series[k], sizeof spec->series[k], "%s vs %s (%s)", a, b,
+             base_name(s->file));
+    if (single) {
+        snprintf(spec->title, sizeof spec->title, "%s vs %s: who wins?", a, b);
+        snprintf(spec->outcome[0], sizeof spec->outcome[0], "%s (A) win",
+                 name_or(s->unit[0], "Side"));
+        snprintf(spec->outcome[2], sizeof spec->outcome[2], "%s (B) win",
+                 name_or(s->unit[1], "Side"));
+        snprintf(spec->bars[k][0].label, sizeof spec->bars[k][0].label, "%s", spec->outcome[0]);
+        snprintf(spec->bars[k][2].label, sizeof spec->bars[k][2].label, "%s", spec->outcome[2]);
+    } else {
+        snprintf(spec->outcome[0], sizeof spec->outcome[0], "Side A wins");
+        snprintf(spec->outcome[2], sizeof spec->outcome[2], "Side B wins");
     }
+    snprintf(spec->outcome[1], sizeof spec->outcome[1], "Draw");
+    snprintf(spec->outcome[3], sizeof spec->outcome[3], "No result");
     return OM_OK;
 }
 
@@ -287,20 +314,54 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
 
 /* --------------------------------------------------------------- matrices */
 
+/* The selected situations by their titles: "A charges B in the open" or "2 situations: ...". */
+static void situations_words(const om_efficiency *e, char *buf, size_t size)
+{
+    const om_matrix_info *info = &e->m->info;
+    size_t n = 0;
+    if (e->opt.situation != OM_EFFICIENCY_ALL || info->n_situations == 1) {
+        const om_matrix_situation *st =
+            &info->situations[e->opt.situation != OM_EFFICIENCY_ALL ? e->opt.situation : 0];
+        snprintf(buf, size, "%s", name_or(st->title, st->name));
+        return;
+    }
+    n = (size_t)snprintf(buf, size, "%zu situations pooled: ", info->n_situations);
+    for (size_t s = 0; s < info->n_situations && n < size; s++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", s > 0 ? "; " : "",
+                              name_or(info->situations[s].title, info->situations[s].name));
+}
+
+/* Subtitle and footer of a matrix chart. */
+static void matrix_frame(const om_efficiency *e, om_chart_spec *spec)
+{
+    char sit[OM_CHART_TEXT_MAX], trials[160];
+    om_manifest mf;
+    situations_words(e, sit, sizeof sit);
+    om_manifest_from_matrix(e->m, &mf);
+    om_manifest_trials(&mf, trials, sizeof trials);
+    spec->subtitle[0] = '\0';
+    add_part(spec->subtitle, sizeof spec->subtitle, sit);
+    add_part(spec->subtitle, sizeof spec->subtitle, e->m->info.ruleset);
+    add_part(spec->subtitle, sizeof spec->subtitle, trials);
+    om_manifest_line(&mf, spec->footer, sizeof spec->footer);
+}
+
 static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
 {
     const om_matrix *m = e->m;
     const om_matrix_info *info = &m->info;
     size_t R = info->n_rows, C = info->n_cols;
-    char sit[256], trials[160];
-    om_manifest mf;
 
     spec->rows = R;
     spec->cols = C;
     spec->row_labels = calloc(R, sizeof *spec->row_labels);
     spec->col_labels = calloc(C, sizeof *spec->col_labels);
     spec->value = calloc(R * C, sizeof *spec->value);
-    if (spec->row_labels == NULL || spec->col_labels == NULL || spec->value == NULL)
+    spec->p_win = calloc(R * C, sizeof *spec->p_win);
+    spec->p_draw = calloc(R * C, sizeof *spec->p_draw);
+    spec->p_lose = calloc(R * C, sizeof *spec->p_lose);
+    if (spec->row_labels == NULL || spec->col_labels == NULL || spec->value == NULL
+        || spec->p_win == NULL || spec->p_draw == NULL || spec->p_lose == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
     for (size_t i = 0; i < R + C; i++) {
         const om_matrix_unit *u = i < R ? &info->rows[i] : &info->cols[i - R];
@@ -312,76 +373,146 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
         if ((*(i < R ? &spec->row_labels[i] : &spec->col_labels[i - R]) = strdup(label)) == NULL)
             return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
     }
-    for (size_t i = 0; i < R * C; i++)
-        spec->value[i] = e->trials[i] > 0 ? e->wins[i] / e->trials[i] : NAN;
-
-    snprintf(spec->title, sizeof spec->title, "%s vs %s: chance the row unit wins",
-             name_or(info->row_list, "Rows"), name_or(info->col_list, "columns"));
-    if (e->situation != OM_EFFICIENCY_ALL || info->n_situations == 1)
-        snprintf(sit, sizeof sit, "situation %s",
-                 info->situations[e->situation != OM_EFFICIENCY_ALL ? e->situation : 0].name);
-    else {
-        /* "2 situations pooled: charge-open, charge-defended" (the subtitle cuts it if long). */
-        int n = snprintf(sit, sizeof sit, "%zu situations pooled: ", info->n_situations);
-        for (size_t s = 0; s < info->n_situations && n > 0 && (size_t)n < sizeof sit; s++)
-            n += snprintf(sit + n, sizeof sit - (size_t)n, "%s%s", s > 0 ? ", " : "",
-                          info->situations[s].name);
+    /* The expected score over decided trials: draws count half (efficiency.h). */
+    for (size_t i = 0; i < R * C; i++) {
+        double decided = e->wins[i] + e->draws[i] + e->losses[i];
+        spec->value[i] = decided > 0 ? (e->wins[i] + 0.5 * e->draws[i]) / decided : NAN;
+        spec->p_win[i] = decided > 0 ? e->wins[i] / decided : NAN;
+        spec->p_draw[i] = decided > 0 ? e->draws[i] / decided : NAN;
+        spec->p_lose[i] = decided > 0 ? e->losses[i] / decided : NAN;
     }
-    om_manifest_from_matrix(m, &mf);
-    om_manifest_trials(&mf, trials, sizeof trials);
-    spec->subtitle[0] = '\0';
-    add_part(spec->subtitle, sizeof spec->subtitle, sit);
-    add_part(spec->subtitle, sizeof spec->subtitle, info->ruleset);
-    add_part(spec->subtitle, sizeof spec->subtitle, trials);
+    snprintf(spec->title, sizeof spec->title, "%s vs %s: expected score of the row unit",
+             name_or(info->row_list, "Rows"), name_or(info->col_list, "columns"));
+    matrix_frame(e, spec);
     snprintf(spec->row_title, sizeof spec->row_title, "%s (rows)",
              name_or(info->row_list, "Row units"));
     snprintf(spec->col_title, sizeof spec->col_title, "%s (columns)",
              name_or(info->col_list, "Column units"));
-    snprintf(spec->x_title, sizeof spec->x_title, "P(row unit wins)");
-    om_manifest_line(&mf, spec->footer, sizeof spec->footer);
+    snprintf(spec->x_title, sizeof spec->x_title,
+             "row unit's expected score: win 1, draw \xc2\xbd (cells: win\xc2\xb7" "draw\xc2\xb7"
+             "lose %%)");
+    return OM_OK;
+}
+
+/* Fair points against cost: every unit with a fair value. */
+static om_status build_fair(const om_efficiency *e, om_chart_spec *spec)
+{
+    const om_matrix_info *info = &e->m->info;
+    size_t n = 0;
+    for (size_t u = 0; u < e->n_units; u++)
+        n += isfinite(e->units[u].overall.fair.value);
+    if (n == 0)
+        return OM_ERROR(OM_EINVAL, "%s: no unit has a fair value to chart (%s)", e->m->path,
+                        e->model.curve[0].reason != NULL ? e->model.curve[0].reason
+                                                         : "see 'oddsmaster efficiency'");
+    spec->point_labels = calloc(n, sizeof *spec->point_labels);
+    spec->px = calloc(n, sizeof *spec->px);
+    spec->py = calloc(n, sizeof *spec->py);
+    spec->py_lo = calloc(n, sizeof *spec->py_lo);
+    spec->py_hi = calloc(n, sizeof *spec->py_hi);
+    spec->group = calloc(n, sizeof *spec->group);
+    if (spec->point_labels == NULL || spec->px == NULL || spec->py == NULL
+        || spec->py_lo == NULL || spec->py_hi == NULL || spec->group == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", e->m->path);
+    for (size_t u = 0; u < e->n_units; u++) {
+        const om_efficiency_unit *x = &e->units[u];
+        size_t k = spec->n_points;
+        if (!isfinite(x->overall.fair.value))
+            continue;
+        if ((spec->point_labels[k] = strdup(x->unit->name)) == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", e->m->path);
+        spec->px[k] = x->unit->points;
+        spec->py[k] = x->overall.fair.value;
+        spec->py_lo[k] = x->overall.fair.lo;
+        spec->py_hi[k] = x->overall.fair.hi;
+        spec->group[k] = x->side;
+        spec->n_points++;
+    }
+    snprintf(spec->title, sizeof spec->title, "Fair points against cost: %s vs %s",
+             name_or(info->row_list, "rows"), name_or(info->col_list, "columns"));
+    matrix_frame(e, spec);
+    add_part(spec->subtitle, sizeof spec->subtitle,
+             e->opt.interval == OM_EFFICIENCY_BOOTSTRAP ? "bootstrap intervals"
+                                                        : "covariance intervals");
+    snprintf(spec->groups[0], sizeof spec->groups[0], "%s (rows, against the columns)",
+             name_or(info->row_list, "rows"));
+    snprintf(spec->groups[1], sizeof spec->groups[1], "%s (columns, against the rows)",
+             name_or(info->col_list, "columns"));
+    snprintf(spec->x_title, sizeof spec->x_title, "printed points (above the dashed line: "
+             "worth more than it costs)");
     return OM_OK;
 }
 
 /* -------------------------------------------------------------------- CSV */
 
-/* The CSV of the plotted data (chart.h), after "# " lines with title and manifest. */
-static void write_csv(FILE *out, const om_chart_spec *spec, const om_matrix *m,
+/* ",MANIFEST\n" closing a row. */
+static void end_row(FILE *out, const om_chart_spec *spec)
+{
+    fputc(',', out);
+    om_csv_string(out, spec->footer);
+    fputc('\n', out);
+}
+
+/* The CSV of the plotted data (chart.h): one table, a header line, the manifest last. */
+static void write_csv(FILE *out, const om_chart_spec *spec, const char *const *files,
                       const om_efficiency *e)
 {
-    fprintf(out, "# %s\n# %s\n# %s\n", spec->title, spec->subtitle, spec->footer);
     switch (spec->kind) {
     case OM_CHART_ODDS:
-        fprintf(out, "outcome,label,p,lo,hi,count,trials\n");
-        for (size_t i = 0; i < spec->n_bars; i++) {
-            const om_chart_bar *b = &spec->bars[i];
-            fprintf(out, "%s,", b->key);
-            om_csv_string(out, b->label);
-            fprintf(out, ",%.10g,%.10g,%.10g,%llu,%llu\n", b->p, b->lo, b->hi,
-                    (unsigned long long)b->count, (unsigned long long)spec->trials);
-        }
+        fprintf(out, "file,series,outcome,label,p,lo,hi,count,trials,manifest\n");
+        for (size_t k = 0; k < spec->n_series; k++)
+            for (size_t i = 0; i < spec->n_bars; i++) {
+                const om_chart_bar *b = &spec->bars[k][i];
+                om_csv_string(out, files[k]);
+                fputc(',', out);
+                om_csv_string(out, spec->series[k]);
+                fprintf(out, ",%s,", b->key);
+                om_csv_string(out, b->label);
+                fprintf(out, ",%.10g,%.10g,%.10g,%llu,%llu", b->p, b->lo, b->hi,
+                        (unsigned long long)b->count, (unsigned long long)spec->trials);
+                end_row(out, spec);
+            }
         break;
     case OM_CHART_DIST:
-        fprintf(out, "field,k,p_equal,p_at_least,lo,hi\n");
-        for (size_t k = 0; k < spec->n_k; k++)
-            fprintf(out, "%s,%zu,%.10g,%.10g,%.10g,%.10g\n", spec->field, k,
-                    spec->p_equal[k], spec->p_least[k], spec->lo[k], spec->hi[k]);
+        fprintf(out, "field,k,p_equal,p_at_least,lo,hi,manifest\n");
+        for (size_t k = 0; k < spec->n_k; k++) {
+            fprintf(out, "%s,%zu,%.10g,%.10g,%.10g,%.10g", spec->field, k, spec->p_equal[k],
+                    spec->p_least[k], spec->lo[k], spec->hi[k]);
+            end_row(out, spec);
+        }
         break;
     case OM_CHART_HEATMAP:
-        fprintf(out, "row,col,row_points,col_points,trials,wins_row,draws,wins_col,"
-                     "p_row_wins\n");
+        fprintf(out, "row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,"
+                     "manifest\n");
         for (size_t r = 0; r < spec->rows; r++)
             for (size_t c = 0; c < spec->cols; c++) {
                 size_t i = r * spec->cols + c;
-                om_csv_string(out, m->info.rows[r].name);
+                om_csv_string(out, e->m->info.rows[r].name);
                 fputc(',', out);
-                om_csv_string(out, m->info.cols[c].name);
-                fprintf(out, ",%u,%u,%.0f,%.0f,%.0f,%.0f,", m->info.rows[r].points,
-                        m->info.cols[c].points, e->trials[i], e->wins[i], e->draws[i],
+                om_csv_string(out, e->m->info.cols[c].name);
+                fprintf(out, ",%u,%u,%.0f,%.0f,%.0f,%.0f", e->m->info.rows[r].points,
+                        e->m->info.cols[c].points, e->trials[i], e->wins[i], e->draws[i],
                         e->losses[i]);
-                if (isfinite(spec->value[i]))
-                    fprintf(out, "%.10g", spec->value[i]);
-                fputc('\n', out);
+                om_csv_real(out, spec->value[i]);
+                end_row(out, spec);
             }
+        break;
+    case OM_CHART_FAIR:
+        fprintf(out, "side,army,unit,points,fair_points,lo,hi,manifest\n");
+        for (size_t u = 0; u < e->n_units; u++) {
+            const om_efficiency_unit *x = &e->units[u];
+            if (!isfinite(x->overall.fair.value))
+                continue;
+            fprintf(out, "%s,", x->side == OM_EFFICIENCY_ROW ? "row" : "col");
+            om_csv_string(out, om_efficiency_army_name(e, x->side, x->army));
+            fputc(',', out);
+            om_csv_string(out, x->unit->name);
+            fprintf(out, ",%u", x->unit->points);
+            om_csv_real(out, x->overall.fair.value);
+            om_csv_real(out, x->overall.fair.lo);
+            om_csv_real(out, x->overall.fair.hi);
+            end_row(out, spec);
+        }
         break;
     }
 }
@@ -398,47 +529,67 @@ static char *tmp_name(const char *path)
     return tmp;
 }
 
-/* Write the CSV to `tmp`. */
-static om_status csv_file(const char *tmp, const char *csv, const om_chart_spec *spec,
-                          const om_matrix *m, const om_efficiency *e)
+/* Why `path` cannot be created: the reason, and a missing directory named. */
+static om_status cannot_write(const char *path, int err)
 {
-    FILE *f = fopen(tmp, "w");
-    int failed;
-    if (f == NULL)
-        return OM_ERROR(OM_EIO, "cannot write %s: %s", csv, strerror(errno));
+    const char *slash = strrchr(path, '/');
+    if (err == ENOENT && slash != NULL)
+        return OM_ERROR(OM_EIO, "cannot write %s: the directory '%.*s' does not exist", path,
+                        (int)(slash - path), path);
+    return OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(err));
+}
+
+/* Close `f`, written as `path`; a failure (a full disk) names the file. */
+static om_status close_checked(FILE *f, const char *path)
+{
+    int failed = ferror(f);
     errno = 0;
-    write_csv(f, spec, m, e);
-    failed = ferror(f);
-    /* Closing flushes: a full disk shows up here. */
     if (fclose(f) != 0 || failed)
-        return OM_ERROR(OM_EIO, "cannot write %s: %s", csv,
+        return OM_ERROR(OM_EIO, "cannot write %s: %s", path,
                         errno != 0 ? strerror(errno) : "write error");
     return OM_OK;
 }
 
 /* Draw the image and write the CSV, each to a temporary name, then rename both. */
 static om_status write_outputs(const om_chart_spec *spec, om_chart_format format,
-                               const char *out_path, const om_matrix *m, const om_efficiency *e)
+                               const char *out_path, bool force, const char *const *files,
+                               const om_efficiency *e)
 {
     char *csv = om_chart_csv_path(out_path);
     char *tmp_img = tmp_name(out_path);
     char *tmp_csv = csv != NULL ? tmp_name(csv) : NULL;
+    FILE *f = NULL;
     om_status st = OM_OK;
 
     if (csv == NULL || tmp_img == NULL || tmp_csv == NULL)
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", out_path);
-    if (st == OM_OK && (st = om_chart_render(spec, format, tmp_img)) != OM_OK) {
-        /* chart.c gives the reason; name the file the user asked for. */
-        char why[OM_ERROR_MSG_MAX];
-        snprintf(why, sizeof why, "%s", om_error_message());
-        st = OM_ERROR(st, "cannot write %s: %s", out_path, why);
+    else if (!force && access(csv, F_OK) == 0)
+        st = OM_ERROR(OM_EINVAL, "%s exists: the chart writes its data there, beside %s; "
+                      "remove it or give --force to replace it", csv, out_path);
+    if (st == OM_OK && (f = fopen(tmp_img, "wb")) == NULL)
+        st = cannot_write(out_path, errno);
+    if (st == OM_OK) {
+        st = om_chart_render(spec, format, f);
+        if (st != OM_OK) {
+            /* chart.c gives the reason; name the file the user asked for. */
+            char why[OM_ERROR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", om_error_message());
+            st = OM_ERROR(st, "cannot write %s: %s", out_path, why);
+            fclose(f);
+        } else {
+            st = close_checked(f, out_path);
+        }
     }
-    if (st == OM_OK)
-        st = csv_file(tmp_csv, csv, spec, m, e);
+    if (st == OM_OK && (f = fopen(tmp_csv, "w")) == NULL)
+        st = cannot_write(csv, errno);
+    else if (st == OM_OK) {
+        write_csv(f, spec, files, e);
+        st = close_checked(f, csv);
+    }
     if (st == OM_OK && rename(tmp_img, out_path) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: %s", out_path, strerror(errno));
+        st = cannot_write(out_path, errno);
     if (st == OM_OK && rename(tmp_csv, csv) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: %s", csv, strerror(errno));
+        st = cannot_write(csv, errno);
     if (st != OM_OK) {
         if (tmp_img != NULL)
             remove(tmp_img);
@@ -454,84 +605,161 @@ static om_status write_outputs(const om_chart_spec *spec, om_chart_format format
 /* Check that the input suits the kind: say which file a chart needs if not. */
 static om_status check_schema(const char *in_path, om_chart_kind kind)
 {
-    const char *want = kind == OM_CHART_HEATMAP ? OM_H5M_SCHEMA : OM_H5_SCHEMA;
+    bool matrix = kind == OM_CHART_HEATMAP || kind == OM_CHART_FAIR;
+    const char *want = matrix ? OM_H5M_SCHEMA : OM_H5_SCHEMA;
     char *schema = NULL;
     om_status st = om_h5m_file_schema(in_path, &schema);
     if (st == OM_ENOTFOUND)
-        return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster file)", in_path);
+        return OM_ERROR(OM_EHDF5, "%s: no 'schema' attribute (not an oddsmaster file)", in_path);
     if (st != OM_OK)
         return st;
-    if (strcmp(schema, want) != 0) {
+    if (strcmp(schema, want) != 0 && !(matrix && strcmp(schema, OM_H5M_SCHEMA_V1) == 0)) {
         const char *what = strcmp(schema, OM_H5_SCHEMA) == 0    ? "a run file"
                            : strcmp(schema, OM_H5M_SCHEMA) == 0 ? "a matrix file"
                                                                 : "not an oddsmaster file";
-        st = OM_ERROR(OM_EHDF5, "%s is %s (schema '%s'), but a%s %s chart needs %s", in_path,
-                      what, schema, kind == OM_CHART_ODDS ? "n" : "",
-                      kind == OM_CHART_HEATMAP ? "heatmap" : kind == OM_CHART_ODDS ? "odds"
-                                                                                   : "dist",
-                      kind == OM_CHART_HEATMAP ? "a matrix file ('oddsmaster matrix')"
-                                               : "a run file ('oddsmaster run')");
+        st = OM_ERROR(OM_EHDF5, "%s is %s (schema '%s'), but a %s chart needs %s", in_path,
+                      what, schema, kind_names[kind],
+                      matrix ? "a matrix file ('oddsmaster matrix')"
+                             : "a run file ('oddsmaster run')");
     }
     free(schema);
     return st;
 }
 
-om_status om_chart_file(const char *in_path, const char *out_path,
-                        const om_chart_options *opt)
+/* The footer of an odds chart of several files: what differs is listed. */
+static void series_footer(const run_data *rd, size_t n, om_chart_spec *spec)
+{
+    char part[OM_MANIFEST_MAX], count[OM_MANIFEST_COUNT_MAX];
+    size_t len;
+    snprintf(spec->footer, sizeof spec->footer, "oddsmaster %s",
+             name_or(rd[0].s->program_version, "(version unknown)"));
+    add_part(spec->footer, sizeof spec->footer, rd[0].s->ruleset);
+    len = (size_t)snprintf(part, sizeof part, "seeds");
+    for (size_t k = 0; k < n && len < sizeof part; k++)
+        len += (size_t)snprintf(part + len, sizeof part - len, "%s %llu", k > 0 ? "," : "",
+                                (unsigned long long)rd[k].s->seed);
+    add_part(spec->footer, sizeof spec->footer, part);
+    om_manifest_count(rd[0].s->trials, count);
+    snprintf(part, sizeof part, "%s trials each", count);
+    for (size_t k = 1; k < n; k++)
+        if (rd[k].s->trials != rd[0].s->trials)
+            snprintf(part, sizeof part, "trials per file in the CSV");
+    add_part(spec->footer, sizeof spec->footer, part);
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(name_or(rd[k].s->program_version, ""), name_or(rd[0].s->program_version, ""))
+            != 0)
+            add_part(spec->footer, sizeof spec->footer, "versions differ: see each file");
+    len = (size_t)snprintf(part, sizeof part, "files");
+    for (size_t k = 0; k < n && len < sizeof part; k++)
+        len += (size_t)snprintf(part + len, sizeof part - len, "%s %s", k > 0 ? "," : "",
+                                base_name(rd[k].s->file));
+    add_part(spec->footer, sizeof spec->footer, part);
+}
+
+/* Read the run files and build an odds or dist spec. */
+static om_status build_runs(const char *const *in, size_t n, const om_chart_options *opt,
+                            om_chart_spec *spec, run_data *rd)
+{
+    om_manifest mf;
+    om_status st = OM_OK;
+    for (size_t k = 0; k < n && st == OM_OK; k++)
+        if ((st = check_schema(in[k], opt->kind)) == OM_OK)
+            st = run_load(in[k], spec->confidence, &rd[k]);
+    if (st != OM_OK)
+        return st;
+    run_manifest(&rd[0], &mf);
+    om_manifest_line(&mf, spec->footer, sizeof spec->footer);
+    run_subtitle(&rd[0], &mf, spec->subtitle, sizeof spec->subtitle);
+    spec->trials = rd[0].s->trials;
+    if (opt->kind == OM_CHART_DIST)
+        return build_dist(&rd[0], opt->field != NULL ? opt->field : OM_CHART_DEFAULT_FIELD,
+                          spec);
+    spec->n_series = n;
+    for (size_t k = 0; k < n && st == OM_OK; k++)
+        st = build_odds(&rd[k], k, n == 1, spec);
+    if (st == OM_OK && n > 1) {
+        snprintf(spec->title, sizeof spec->title, "Who wins? %zu matchups compared", n);
+        series_footer(rd, n, spec);
+        spec->subtitle[0] = '\0';
+        add_part(spec->subtitle, sizeof spec->subtitle, rd[0].s->ruleset);
+        add_part(spec->subtitle, sizeof spec->subtitle, rd[0].s->kind);
+        add_part(spec->subtitle, sizeof spec->subtitle, "one bar per file, in the legend's order");
+    }
+    snprintf(spec->x_title, sizeof spec->x_title,
+             "Probability of each result (whiskers and [ ]: %g%% Wilson intervals)",
+             100.0 * spec->confidence);
+    return st;
+}
+
+/* Check the options and the inputs' count, and fill the spec's size and confidence. */
+static om_status spec_start(size_t n_in, const char *out_path, const om_chart_options *opt,
+                            om_chart_spec *spec, om_chart_format *format)
+{
+    om_status st;
+    if ((unsigned)opt->kind > OM_CHART_FAIR)
+        return OM_ERROR(OM_EINVAL, "om_chart_files: unknown chart kind %d", (int)opt->kind);
+    if (n_in == 0 || (opt->kind != OM_CHART_ODDS && n_in > 1) || n_in > OM_CHART_MAX_SERIES)
+        return OM_ERROR(OM_EINVAL, "a %s chart takes %s, not %zu", kind_names[opt->kind],
+                        opt->kind == OM_CHART_ODDS ? "1 to 8 run files" : "one file", n_in);
+    if ((st = om_chart_format_from_path(out_path, format)) != OM_OK)
+        return st;
+    memset(spec, 0, sizeof *spec);
+    spec->kind = opt->kind;
+    om_chart_default_size(opt->kind, &spec->width, &spec->height);
+    if (opt->width != 0)
+        spec->width = opt->width;
+    if (opt->height != 0)
+        spec->height = opt->height;
+    if (spec->width < OM_CHART_MIN_SIZE || spec->width > OM_CHART_MAX_SIZE
+        || spec->height < OM_CHART_MIN_SIZE || spec->height > OM_CHART_MAX_SIZE)
+        return OM_ERROR(OM_EINVAL, "a chart of %u x %u: width and height must be %u to %u",
+                        spec->width, spec->height, OM_CHART_MIN_SIZE, OM_CHART_MAX_SIZE);
+    spec->confidence = opt->confidence != 0.0 ? opt->confidence : OM_SUMMARY_CONFIDENCE;
+    if (!(spec->confidence > 0.0 && spec->confidence < 1.0))
+        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
+                        spec->confidence);
+    return OM_OK;
+}
+
+om_status om_chart_files(const char *const *in_paths, size_t n_in, const char *out_path,
+                         const om_chart_options *opt)
 {
     om_chart_spec spec;
     om_chart_format format;
     om_status st;
-    run_data rd = {0};
+    run_data rd[OM_CHART_MAX_SERIES];
     om_matrix *m = NULL;
     om_efficiency *e = NULL;
 
-    if (in_path == NULL || out_path == NULL || opt == NULL)
-        return OM_ERROR(OM_EINVAL, "om_chart_file: missing input, output or options");
-    if ((unsigned)opt->kind > OM_CHART_HEATMAP)
-        return OM_ERROR(OM_EINVAL, "om_chart_file: unknown chart kind %d", (int)opt->kind);
-    if ((st = om_chart_format_from_path(out_path, &format)) != OM_OK)
+    if (in_paths == NULL || out_path == NULL || opt == NULL)
+        return OM_ERROR(OM_EINVAL, "om_chart_files: missing inputs, output or options");
+    for (size_t k = 0; k < n_in; k++)
+        if (in_paths[k] == NULL)
+            return OM_ERROR(OM_EINVAL, "om_chart_files: input %zu missing", k);
+    memset(rd, 0, sizeof rd);
+    if ((st = spec_start(n_in, out_path, opt, &spec, &format)) != OM_OK)
         return st;
-    memset(&spec, 0, sizeof spec);
-    spec.kind = opt->kind;
-    om_chart_default_size(opt->kind, &spec.width, &spec.height);
-    if (opt->width != 0)
-        spec.width = opt->width;
-    if (opt->height != 0)
-        spec.height = opt->height;
-    if (spec.width < OM_CHART_MIN_SIZE || spec.width > OM_CHART_MAX_SIZE
-        || spec.height < OM_CHART_MIN_SIZE || spec.height > OM_CHART_MAX_SIZE)
-        return OM_ERROR(OM_EINVAL, "a chart of %u x %u: width and height must be %u to %u",
-                        spec.width, spec.height, OM_CHART_MIN_SIZE, OM_CHART_MAX_SIZE);
-    spec.confidence = opt->confidence != 0.0 ? opt->confidence : OM_SUMMARY_CONFIDENCE;
-    if (!(spec.confidence > 0.0 && spec.confidence < 1.0))
-        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
-                        spec.confidence);
-    if ((st = check_schema(in_path, opt->kind)) != OM_OK)
-        return st;
-
-    if (opt->kind == OM_CHART_HEATMAP) {
-        size_t index;
-        if ((st = om_h5m_read(in_path, &m)) == OM_OK
-            && (st = om_efficiency_situation_find(m, opt->situation, &index)) == OM_OK
-            && (st = om_efficiency_compute(m, index, spec.confidence, &e)) == OM_OK)
-            st = build_heatmap(e, &spec);
-    } else if ((st = run_load(in_path, spec.confidence, &rd)) == OM_OK) {
-        om_manifest mf;
-        run_manifest(&rd, &mf);
-        om_manifest_line(&mf, spec.footer, sizeof spec.footer);
-        run_subtitle(&rd, &mf, spec.subtitle, sizeof spec.subtitle);
-        spec.trials = rd.s->trials;
-        st = opt->kind == OM_CHART_ODDS
-                 ? build_odds(&rd, &spec)
-                 : build_dist(&rd, opt->field != NULL ? opt->field : OM_CHART_DEFAULT_FIELD,
-                              &spec);
+    if (opt->kind == OM_CHART_HEATMAP || opt->kind == OM_CHART_FAIR) {
+        om_efficiency_options eo = {.confidence = spec.confidence};
+        if ((st = check_schema(in_paths[0], opt->kind)) == OM_OK
+            && (st = om_h5m_read(in_paths[0], &m)) == OM_OK
+            && (st = om_efficiency_situation_find(m, opt->situation, &eo.situation)) == OM_OK
+            && (st = om_efficiency_compute(m, &eo, &e)) == OM_OK)
+            st = opt->kind == OM_CHART_HEATMAP ? build_heatmap(e, &spec) : build_fair(e, &spec);
+    } else {
+        st = build_runs(in_paths, n_in, opt, &spec, rd);
     }
     if (st == OM_OK)
-        st = write_outputs(&spec, format, out_path, m, e);
+        st = write_outputs(&spec, format, out_path, opt->force, in_paths, e);
     om_chart_spec_clear(&spec);
     om_efficiency_free(e);
     om_h5m_matrix_free(m);
-    run_free(&rd);
+    for (size_t k = 0; k < n_in && k < OM_CHART_MAX_SERIES; k++)
+        run_free(&rd[k]);
     return st;
+}
+
+om_status om_chart_file(const char *in_path, const char *out_path, const om_chart_options *opt)
+{
+    return om_chart_files(&in_path, 1, out_path, opt);
 }

@@ -1,31 +1,25 @@
 /*
- * efficiency.c: per-unit points efficiency of a matchup matrix and its text,
- * CSV, JSON and Markdown forms (efficiency.h; issue items 2 and 4). Every
- * number is defined in efficiency.h; this file computes and prints them.
+ * efficiency.c: the fair-points model of a matchup matrix (efficiency.h): the
+ * cells that take part, per-unit means, the Bradley-Terry strengths with
+ * their dispersion, the price curve and its residual checks, the fair points
+ * against the reference field and each opposing army with delta-method
+ * intervals, and the bootstrap over cells. The report's printed forms are in
+ * efficiency_print.c. Every number is defined in efficiency.h.
  */
 #include "efficiency.h"
 
-#include <errno.h>
-#include <jansson.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "manifest.h"
-#include "output.h"
+#include "rng.h"
 #include "stats.h"
 
-/* Side names as printed and as keys. */
-static const char *const side_key[2] = {"row", "col"};
+/* Bisection steps on ln(points): the bracket is at most ~20 wide, 2^-60 of it is exact. */
+#define FAIR_BISECTIONS 60
 
-/* Widest unit name the text table shows before cutting it short. */
-#define TEXT_NAME_MAX 24
-
-/* Width of a residual column in the text report. */
-#define TEXT_RESIDUAL_WIDTH 9
-
-/* ---------------------------------------------------------------- compute */
+/* ---------------------------------------------------------------- lookup */
 
 om_status om_efficiency_situation_find(const om_matrix *m, const char *name, size_t *index)
 {
@@ -53,6 +47,8 @@ void om_efficiency_free(om_efficiency *e)
     if (e == NULL)
         return;
     om_bt_fit_free(e->bt);
+    for (size_t i = 0; e->units != NULL && i < e->n_units; i++)
+        free(e->units[i].by_army);
     free(e->units);
     free(e->trials);
     free(e->wins);
@@ -64,146 +60,873 @@ void om_efficiency_free(om_efficiency *e)
     free(e);
 }
 
-/* Whether situation s is selected. */
-static bool selected(const om_efficiency *e, size_t s)
+const char *om_efficiency_army_name(const om_efficiency *e, int side, size_t a)
 {
-    return e->situation == OM_EFFICIENCY_ALL || e->situation == s;
+    const char *name = a < e->n_armies[side] ? e->armies[side][a] : NULL;
+    return name != NULL && name[0] != '\0' ? name : "(unknown army)";
 }
 
-/* Sum the outcomes of the selected situations into the R x C arrays. */
+const char *om_efficiency_status_name(const om_efficiency_unit *u)
+{
+    switch (u->status) {
+    case OM_EFFICIENCY_RATED: return "rated";
+    case OM_EFFICIENCY_NOT_TAKING_PART:
+        return "not rated: cannot take part in the selected situations";
+    case OM_EFFICIENCY_NO_STRENGTH: return om_bt_status_name(u->bt_status);
+    case OM_EFFICIENCY_NO_COST: return "no fair value: points cost unknown";
+    case OM_EFFICIENCY_NO_CURVE: return "no fair value: no price curve";
+    case OM_EFFICIENCY_NO_FIELD: return "no fair value: no rated unit with a cost in its field";
+    }
+    return "unknown";
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static bool selected(const om_efficiency *e, size_t s)
+{
+    return e->opt.situation == OM_EFFICIENCY_ALL || e->opt.situation == s;
+}
+
+/* The cell of unit index u (rows first) against opponent j of the other side in s. */
+static const om_matrix_cell *cell_of(const om_efficiency *e, size_t s, size_t u, size_t j)
+{
+    size_t R = e->m->info.n_rows;
+    return u < R ? om_matrix_at(e->m, s, u, j) : om_matrix_at(e->m, s, j, u - R);
+}
+
+/* Unit index (rows first) of opponent j of unit u. */
+static size_t opponent(const om_efficiency *e, size_t u, size_t j)
+{
+    size_t R = e->m->info.n_rows;
+    return u < R ? R + j : j;
+}
+
+/* A cell takes part: trials, and both units can do what the situation asks. */
+static bool takes_part(const om_matrix_cell *c)
+{
+    return c->trials > 0 && c->inapplicable == 0;
+}
+
+/* Whether opponent unit v is in field f of a unit: 0 the reference field, 1 + a army a. */
+static bool in_field(const om_efficiency *e, size_t v, size_t f)
+{
+    const om_efficiency_unit *o = &e->units[v];
+    return f == 0 ? e->in_field[o->side][o->army] : o->army == f - 1;
+}
+
+/* --------------------------------------------------------------- armies */
+
+/* Index of `name` among the side's armies, adding it if new. */
+static om_status army_index(om_efficiency *e, int side, const char *name, size_t *out)
+{
+    const char *key = name != NULL ? name : "";
+    for (size_t a = 0; a < e->n_armies[side]; a++)
+        if (strcmp(e->armies[side][a], key) == 0) {
+            *out = a;
+            return OM_OK;
+        }
+    if (e->n_armies[side] == OM_EFFICIENCY_MAX_ARMIES)
+        return OM_ERROR(OM_EINVAL, "%s: more than %d armies on the %s axis", e->m->path,
+                        OM_EFFICIENCY_MAX_ARMIES, side == OM_EFFICIENCY_ROW ? "row" : "column");
+    e->armies[side][e->n_armies[side]] = key;
+    *out = e->n_armies[side]++;
+    return OM_OK;
+}
+
+/* The armies of each side and which are in the reference field. */
+static om_status armies_fill(om_efficiency *e)
+{
+    om_status st;
+    for (size_t u = 0; u < e->n_units; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        const char *list = x->side == OM_EFFICIENCY_ROW ? e->m->info.row_list
+                                                        : e->m->info.col_list;
+        /* A unit without an army belongs to its axis's list ("empire"). */
+        const char *army = x->unit->army != NULL && x->unit->army[0] != '\0' ? x->unit->army
+                                                                             : list;
+        if ((st = army_index(e, x->side, army, &x->army)) != OM_OK)
+            return st;
+    }
+    for (int side = 0; side < 2; side++)
+        for (size_t a = 0; a < e->n_armies[side]; a++)
+            e->in_field[side][a] = e->opt.field == NULL;
+    for (size_t i = 0; e->opt.field != NULL && i < e->opt.n_field; i++) {
+        bool found = false;
+        for (int side = 0; side < 2; side++)
+            for (size_t a = 0; a < e->n_armies[side]; a++)
+                if (strcmp(e->armies[side][a], e->opt.field[i]) == 0)
+                    found = e->in_field[side][a] = true;
+        if (!found)
+            return OM_ERROR(OM_EINVAL, "%s: the field army '%s' is not in the matrix (/rows/army, "
+                            "/cols/army)", e->m->path, e->opt.field[i]);
+    }
+    return OM_OK;
+}
+
+/* ---------------------------------------------------------- cells, means */
+
+/*
+ * Every unit has trials in the selected situations, and every army at least
+ * one unit that takes part: otherwise the matrix cannot rate what it claims to.
+ */
+static om_status check_cells(const om_efficiency *e)
+{
+    const om_matrix *m = e->m;
+    size_t takes[2][OM_EFFICIENCY_MAX_ARMIES] = {{0}};
+    for (size_t u = 0; u < e->n_units; u++) {
+        const om_efficiency_unit *x = &e->units[u];
+        size_t n_opp = x->side == OM_EFFICIENCY_ROW ? m->info.n_cols : m->info.n_rows;
+        uint64_t trials = 0;
+        for (size_t s = 0; s < m->info.n_situations; s++)
+            for (size_t j = 0; selected(e, s) && j < n_opp; j++)
+                trials += cell_of(e, s, u, j)->trials;
+        if (trials == 0)
+            return OM_ERROR(OM_EINVAL, "%s: the %s unit '%s' has no trials in the selected "
+                            "situations (/cells/trials is 0 in all its cells)", m->path,
+                            x->side == OM_EFFICIENCY_ROW ? "row" : "column", x->unit->name);
+        takes[x->side][x->army] += x->cells > 0;
+    }
+    for (int side = 0; side < 2; side++)
+        for (size_t a = 0; a < e->n_armies[side]; a++)
+            if (takes[side][a] == 0)
+                return OM_ERROR(OM_EINVAL, "%s: no unit of the %s army '%s' can take part in the "
+                                "selected situations (/cells/inapplicable flags all its cells)",
+                                m->path, side == OM_EFFICIENCY_ROW ? "row" : "column",
+                                om_efficiency_army_name(e, side, a));
+    return OM_OK;
+}
+
+/* Sum the outcomes of the cells taking part into the R x C arrays. */
 static void pool_cells(om_efficiency *e)
 {
     const om_matrix *m = e->m;
     size_t R = m->info.n_rows, C = m->info.n_cols;
-    for (size_t s = 0; s < m->info.n_situations; s++) {
-        if (!selected(e, s))
-            continue;
-        for (size_t i = 0; i < R * C; i++) {
-            const om_matrix_cell *cell = om_matrix_at(m, s, i / C, i % C);
-            e->trials[i] += (double)cell->trials;
-            e->wins[i] += (double)cell->wins_row;
-            e->draws[i] += (double)cell->draws;
-            e->losses[i] += (double)cell->wins_col;
+    for (size_t s = 0; s < m->info.n_situations; s++)
+        for (size_t i = 0; selected(e, s) && i < R * C; i++) {
+            const om_matrix_cell *c = om_matrix_at(m, s, i / C, i % C);
+            if (!takes_part(c))
+                continue;
+            e->trials[i] += (double)c->trials;
+            e->wins[i] += (double)c->wins_row;
+            e->draws[i] += (double)c->draws;
+            e->losses[i] += (double)c->wins_col;
         }
+}
+
+/* Running sums of the means over cells of one unit against one field. */
+typedef struct means {
+    size_t k;          /* cells */
+    double score;      /* sum of expected scores over cells with a decided trial */
+    size_t k_decided;  /* those cells */
+    double inv_n;      /* sum of 1 / decided trials */
+} means;
+
+/* The observed expected score of a unit from its sums, with its Wilson interval. */
+static om_status score_value(const means *s, double confidence, om_efficiency_value *out)
+{
+    double k = (double)s->k_decided;
+    out->value = out->lo = out->hi = NAN;
+    if (s->k_decided == 0)
+        return OM_OK;
+    out->value = s->score / k;
+    /* The mean of k proportions has the variance of one from k^2 / sum(1/n) trials. */
+    return om_stats_wilson_real(fmin(1.0, out->value), k * k / s->inv_n, confidence, &out->lo,
+                                &out->hi);
+}
+
+/* Add cell c, seen from unit u (a row when `row`), to the sums `s`. */
+static void means_add(means *s, const om_matrix_cell *c, bool row)
+{
+    uint64_t won = row ? c->wins_row : c->wins_col, lost = row ? c->wins_col : c->wins_row;
+    double decided = (double)(won + c->draws + lost);
+    s->k++;
+    if (decided > 0) {
+        s->k_decided++;
+        s->score += ((double)won + 0.5 * (double)c->draws) / decided;
+        s->inv_n += 1.0 / decided;
     }
 }
 
 /*
- * The per-unit numbers of unit u (efficiency.h): means over its cells, each
- * cell weighing the same, and the interval of P(win) from the effective trials.
+ * The per-unit means (efficiency.h) over the cells taking part against the
+ * reference field, and the observed score against each opposing army.
  */
-static om_status unit_stats(om_efficiency *e, om_efficiency_unit *u)
+static om_status unit_means(om_efficiency *e, size_t u)
 {
     const om_matrix *m = e->m;
-    size_t R = m->info.n_rows, C = m->info.n_cols;
-    size_t n_opp = u->side == OM_EFFICIENCY_ROW ? C : R;
-    double sum_p = 0.0, sum_inv_n = 0.0, destroyed = 0.0, lost = 0.0, k;
+    om_efficiency_unit *x = &e->units[u];
+    bool row = x->side == OM_EFFICIENCY_ROW;
+    size_t n_opp = row ? m->info.n_cols : m->info.n_rows, other = (size_t)(1 - x->side);
+    means field = {0}, army[OM_EFFICIENCY_MAX_ARMIES];
+    double win = 0, draw = 0, destroyed = 0, lost = 0;
+    om_status st;
 
-    for (size_t s = 0; s < m->info.n_situations; s++) {
-        if (!selected(e, s))
-            continue;
-        for (size_t j = 0; j < n_opp; j++) {
-            bool row = u->side == OM_EFFICIENCY_ROW;
-            const om_matrix_cell *cell = row ? om_matrix_at(m, s, u->index, j)
-                                             : om_matrix_at(m, s, j, u->index);
-            double n = (double)cell->trials;
-            uint64_t won = row ? cell->wins_row : cell->wins_col;
-            if (cell->trials == 0)
+    memset(army, 0, sizeof army);
+    for (size_t s = 0; s < m->info.n_situations; s++)
+        for (size_t j = 0; selected(e, s) && j < n_opp; j++) {
+            const om_matrix_cell *c = cell_of(e, s, u, j);
+            size_t v = opponent(e, u, j);
+            double n = (double)c->trials;
+            if (c->trials > 0 && !takes_part(c))
+                x->cells_excluded++;
+            if (!takes_part(c))
                 continue;
-            u->cells++;
-            u->trials += cell->trials;
-            u->wins += won;
-            u->draws += cell->draws;
-            u->losses += row ? cell->wins_col : cell->wins_row;
-            sum_p += (double)won / n;
-            sum_inv_n += 1.0 / n;
-            destroyed += (row ? cell->points_lost_col_sum : cell->points_lost_row_sum) / n;
-            lost += (row ? cell->points_lost_row_sum : cell->points_lost_col_sum) / n;
+            x->cells++;
+            means_add(&army[e->units[v].army], c, row);
+            if (!in_field(e, v, 0))
+                continue;
+            means_add(&field, c, row);
+            x->trials += c->trials;
+            win += (double)(row ? c->wins_row : c->wins_col) / n;
+            draw += (double)c->draws / n;
+            destroyed += (row ? c->points_lost_col_sum : c->points_lost_row_sum) / n;
+            lost += (row ? c->points_lost_row_sum : c->points_lost_col_sum) / n;
         }
+    x->p_win = x->p_draw = x->destroyed = x->destroyed_per_100 = x->lost = NAN;
+    x->overall.cells = field.k;
+    if (field.k > 0) {
+        double k = (double)field.k;
+        x->p_win = win / k;
+        x->p_draw = draw / k;
+        x->destroyed = destroyed / k;
+        x->lost = lost / k;
+        if (x->unit->points > 0)
+            x->destroyed_per_100 = 100.0 * x->destroyed / (double)x->unit->points;
     }
-    u->p_win = u->p_win_lo = u->p_win_hi = NAN;
-    u->destroyed = u->destroyed_per_100 = u->lost = NAN;
-    if (u->cells == 0)
-        return OM_OK;
-    k = (double)u->cells;
-    u->p_win = sum_p / k;
-    u->destroyed = destroyed / k;
-    u->lost = lost / k;
-    if (u->unit->points > 0)
-        u->destroyed_per_100 = 100.0 * u->destroyed / (double)u->unit->points;
-    /* The mean of k proportions has the variance of one from k^2 / sum(1/n) trials. */
-    return om_stats_wilson_real(fmin(1.0, u->p_win), k * k / sum_inv_n, e->confidence,
-                                &u->p_win_lo, &u->p_win_hi);
+    if ((st = score_value(&field, e->opt.confidence, &x->overall.score)) != OM_OK)
+        return st;
+    for (size_t a = 0; a < e->n_armies[other]; a++) {
+        x->by_army[a].cells = army[a].k;
+        if ((st = score_value(&army[a], e->opt.confidence, &x->by_army[a].score)) != OM_OK)
+            return st;
+    }
+    return OM_OK;
 }
 
-/* A unit enters the fair-points regression with a strength and a positive cost. */
-static bool fair_usable(const om_efficiency_unit *u)
+/* ----------------------------------------------------------- price curve */
+
+/* A unit enters a price curve with a strength and a positive cost. */
+static bool curve_unit(const om_efficiency *e, const double *strength, size_t u)
 {
-    return u->bt_status == OM_BT_ESTIMATED && u->unit->points > 0;
+    return isfinite(strength[u]) && e->units[u].unit->points > 0;
 }
 
-/* The fair-points line and every unit's fair value (efficiency.h). */
-static void fair_points(om_efficiency *e)
-{
-    double n[2] = {0, 0}, mx[2] = {0, 0}, my[2] = {0, 0}, sxx = 0, sxy = 0, syy = 0, sse = 0;
+/* Which units a curve runs over: a field (side and field index), or all (pooled). */
+typedef struct curve_sel {
+    bool pooled; /* every unit of both axes */
+    int side;    /* else: the field's side */
+    size_t f;    /* and its index (0 the reference field, 1 + a army a) */
+} curve_sel;
 
-    e->fair_defined = false;
-    e->fair_slope = e->fair_r2 = NAN;
-    e->fair_intercept[0] = e->fair_intercept[1] = NAN;
-    e->fair_units = 0;
-    for (size_t i = 0; i < e->n_units; i++) {
-        const om_efficiency_unit *u = &e->units[i];
-        if (!fair_usable(u))
+static bool in_curve(const om_efficiency *e, const double *strength, curve_sel sel, size_t u)
+{
+    return curve_unit(e, strength, u)
+           && (sel.pooled || (e->units[u].side == sel.side && in_field(e, u, sel.f)));
+}
+
+/* Group of a unit in a curve: its army (and side, for the pooled curve). */
+static size_t curve_group(const om_efficiency *e, size_t u)
+{
+    const om_efficiency_unit *x = &e->units[u];
+    return (size_t)x->side * OM_EFFICIENCY_MAX_ARMIES + x->army;
+}
+
+#define CURVE_GROUPS (2 * OM_EFFICIENCY_MAX_ARMIES)
+
+/*
+ * The within-group sums of a curve of y on ln(points) (kind 0) or points
+ * (kind 1), each unit weighted by weight[u] (NULL: 1).
+ */
+typedef struct curve_sums {
+    size_t n, groups;
+    double sxx, sxy, syy;
+    double mx[CURVE_GROUPS], my[CURVE_GROUPS], count[CURVE_GROUPS];
+} curve_sums;
+
+static double curve_x(const om_efficiency *e, size_t u, int kind)
+{
+    double p = (double)e->units[u].unit->points;
+    return kind == 0 ? log(p) : p;
+}
+
+static void curve_fill(const om_efficiency *e, const double *strength, const double *weight,
+                       curve_sel sel, int kind, curve_sums *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    for (size_t u = 0; u < e->n_units; u++) {
+        size_t g = curve_group(e, u);
+        double w = weight != NULL ? weight[u] : 1.0;
+        if (!in_curve(e, strength, sel, u) || !(w > 0.0))
             continue;
-        n[u->side] += 1.0;
-        mx[u->side] += log((double)u->unit->points);
-        my[u->side] += u->strength;
-        e->fair_units++;
+        cs->groups += cs->count[g] == 0;
+        cs->count[g] += w;
+        cs->mx[g] += w * curve_x(e, u, kind);
+        cs->my[g] += w * strength[u];
+        cs->n++;
     }
-    for (int g = 0; g < 2; g++)
-        if (n[g] > 0) {
-            mx[g] /= n[g];
-            my[g] /= n[g];
+    for (size_t g = 0; g < CURVE_GROUPS; g++)
+        if (cs->count[g] > 0) {
+            cs->mx[g] /= cs->count[g];
+            cs->my[g] /= cs->count[g];
         }
-    /* Within-side sums of squares and products: the common slope of the two lines. */
-    for (size_t i = 0; i < e->n_units; i++) {
-        const om_efficiency_unit *u = &e->units[i];
-        double dx, dy;
-        if (!fair_usable(u))
+    for (size_t u = 0; u < e->n_units; u++) {
+        size_t g = curve_group(e, u);
+        double w = weight != NULL ? weight[u] : 1.0, dx, dy;
+        if (!in_curve(e, strength, sel, u) || !(w > 0.0))
             continue;
-        dx = log((double)u->unit->points) - mx[u->side];
-        dy = u->strength - my[u->side];
-        sxx += dx * dx;
-        sxy += dx * dy;
-        syy += dy * dy;
+        dx = curve_x(e, u, kind) - cs->mx[g];
+        dy = strength[u] - cs->my[g];
+        cs->sxx += w * dx * dx;
+        cs->sxy += w * dx * dy;
+        cs->syy += w * dy * dy;
     }
-    if (e->fair_units < OM_EFFICIENCY_FAIR_MIN_UNITS) {
-        e->fair_reason = "fewer than 3 units have both a strength and a points cost";
-        return;
-    }
-    if (!(sxx > 0.0)) {
-        e->fair_reason = "the points costs do not vary within a side";
-        return;
-    }
-    e->fair_slope = sxy / sxx;
-    if (!(e->fair_slope > 0.0)) {
-        e->fair_reason = "strength does not rise with points cost (slope <= 0): the costs do "
-                         "not explain the results";
-        return;
-    }
-    for (int g = 0; g < 2; g++)
-        if (n[g] > 0)
-            e->fair_intercept[g] = my[g] - e->fair_slope * mx[g];
-    sse = syy - e->fair_slope * sxy;
-    e->fair_r2 = syy > 0.0 ? 1.0 - sse / syy : 1.0;
-    e->fair_defined = true;
-    e->fair_reason = NULL;
-    for (size_t i = 0; i < e->n_units; i++) {
-        om_efficiency_unit *u = &e->units[i];
-        if (!fair_usable(u))
+}
+
+/*
+ * The slope b of the curve `sel` over `strength` (efficiency.h), or a reason
+ * why there is none. `coef` (if not NULL) receives db/ds_u for every unit.
+ */
+static const char *curve_slope(const om_efficiency *e, const double *strength,
+                               const double *weight, curve_sel sel, double *b, double *coef)
+{
+    curve_sums cs;
+    curve_fill(e, strength, weight, sel, 0, &cs);
+    *b = NAN;
+    if (cs.n < cs.groups + 2)
+        return "too few units with a strength and a cost (need 2 more than the armies)";
+    if (!(cs.sxx > 0.0))
+        return "the points costs do not vary within an army";
+    *b = cs.sxy / cs.sxx;
+    if (!(*b > 0.0))
+        return "strength does not rise with points cost (slope <= 0): the costs do not "
+               "explain the results";
+    for (size_t u = 0; coef != NULL && u < e->n_units; u++)
+        coef[u] = in_curve(e, strength, sel, u)
+                      ? (curve_x(e, u, 0) - cs.mx[curve_group(e, u)]) / cs.sxx
+                      : 0.0;
+    return NULL;
+}
+
+/* The slope of field `sel`, or the pooled one when the field has none. */
+static double field_slope(const om_efficiency *e, const double *strength, const double *weight,
+                          curve_sel sel, double *coef, bool *pooled)
+{
+    double b;
+    *pooled = curve_slope(e, strength, weight, sel, &b, coef) != NULL;
+    if (*pooled && curve_slope(e, strength, weight, (curve_sel){.pooled = true}, &b, coef) != NULL)
+        b = NAN;
+    return b;
+}
+
+/*
+ * The residual check of the curve's form: t of a quadratic term in ln(points)
+ * added to the within-group fit (NaN without a spare degree of freedom).
+ */
+static double quadratic_t(const om_efficiency *e, const double *strength, curve_sel sel)
+{
+    double mq[CURVE_GROUPS] = {0}, count[CURVE_GROUPS] = {0}, a11 = 0, a12 = 0, a22 = 0;
+    double c1 = 0, c2 = 0, syy = 0, det, b1, b2, sse, sigma2;
+    curve_sums cs;
+    curve_fill(e, strength, NULL, sel, 0, &cs);
+    if (cs.n < cs.groups + 3)
+        return NAN;
+    for (size_t u = 0; u < e->n_units; u++)
+        if (in_curve(e, strength, sel, u)) {
+            double x = curve_x(e, u, 0);
+            mq[curve_group(e, u)] += x * x;
+            count[curve_group(e, u)] += 1;
+        }
+    for (size_t u = 0; u < e->n_units; u++) {
+        size_t g = curve_group(e, u);
+        double x, q, y;
+        if (!in_curve(e, strength, sel, u))
             continue;
-        u->fair_points = exp((u->strength - e->fair_intercept[u->side]) / e->fair_slope);
-        u->fair_minus_points = u->fair_points - (double)u->unit->points;
+        x = curve_x(e, u, 0) - cs.mx[g];
+        q = curve_x(e, u, 0) * curve_x(e, u, 0) - mq[g] / count[g];
+        y = strength[u] - cs.my[g];
+        a11 += x * x;
+        a12 += x * q;
+        a22 += q * q;
+        c1 += x * y;
+        c2 += q * y;
+        syy += y * y;
+    }
+    det = a11 * a22 - a12 * a12;
+    if (!(det > 1e-12 * a11 * a22))
+        return NAN;
+    b1 = (a22 * c1 - a12 * c2) / det;
+    b2 = (a11 * c2 - a12 * c1) / det;
+    sse = syy - b1 * c1 - b2 * c2;
+    sigma2 = fmax(sse, 0.0) / (double)(cs.n - cs.groups - 2);
+    return sigma2 > 0.0 ? b2 / sqrt(sigma2 * a11 / det) : NAN;
+}
+
+/* -------------------------------------------------------------- fair value */
+
+static double sigmoid(double z)
+{
+    return z >= 0.0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+}
+
+/*
+ * Solve E_u(P) = 1/2 (efficiency.h) for x = ln P against field f of unit u,
+ * with strengths `s` and slope b > 0. With `grad` (not NULL, zeroed by the
+ * caller) the gradient of x by the strengths, b held fixed, is added to grad
+ * and dx/db returned in *dxdb. Returns false when the field is empty.
+ */
+static bool solve_fair(const om_efficiency *e, const double *s, double b, size_t u, size_t f,
+                       double *x_out, double *grad, double *dxdb)
+{
+    size_t R = e->m->info.n_rows, n_opp = u < R ? e->m->info.n_cols : e->m->info.n_rows;
+    double lo = INFINITY, hi = -INFINITY, x, w, sum_d = 0, sum_dl = 0;
+    size_t n = 0;
+
+    for (size_t j = 0; j < n_opp; j++) {
+        size_t v = opponent(e, u, j);
+        double root;
+        if (!curve_unit(e, s, v) || !in_field(e, v, f))
+            continue;
+        root = log((double)e->units[v].unit->points) + (s[u] - s[v]) / b;
+        lo = fmin(lo, root);
+        hi = fmax(hi, root);
+        n++;
+    }
+    if (n == 0)
+        return false;
+    w = 1.0 / (double)n;
+    /* E falls from >= 1/2 at the smallest one-opponent root to <= 1/2 at the largest. */
+    for (int i = 0; i < FAIR_BISECTIONS && hi > lo; i++) {
+        double mid = 0.5 * (lo + hi), sum = 0.0;
+        for (size_t j = 0; j < n_opp; j++) {
+            size_t v = opponent(e, u, j);
+            if (curve_unit(e, s, v) && in_field(e, v, f))
+                sum += w * sigmoid(s[u] - s[v] - b * (mid - log((double)e->units[v].unit->points)));
+        }
+        if (sum > 0.5)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    x = 0.5 * (lo + hi);
+    *x_out = x;
+    if (grad == NULL)
+        return true;
+    /* Implicit function theorem on g(x, s, b) = sum w sigma(z_v) - 1/2. */
+    for (size_t j = 0; j < n_opp; j++) {
+        size_t v = opponent(e, u, j);
+        double lv, p;
+        if (!curve_unit(e, s, v) || !in_field(e, v, f))
+            continue;
+        lv = log((double)e->units[v].unit->points);
+        p = sigmoid(s[u] - s[v] - b * (x - lv));
+        sum_d += w * p * (1.0 - p);
+        sum_dl += w * p * (1.0 - p) * (x - lv);
+    }
+    if (!(sum_d > 0.0)) {
+        *dxdb = NAN;
+        grad[u] = NAN;
+        return true;
+    }
+    grad[u] += 1.0 / b;
+    for (size_t j = 0; j < n_opp; j++) {
+        size_t v = opponent(e, u, j);
+        double p;
+        if (!curve_unit(e, s, v) || !in_field(e, v, f))
+            continue;
+        p = sigmoid(s[u] - s[v] - b * (x - log((double)e->units[v].unit->points)));
+        grad[v] -= w * p * (1.0 - p) / (b * sum_d);
+    }
+    *dxdb = -sum_dl / (b * sum_d);
+    return true;
+}
+
+/* Number of fields of a unit: the reference field and each army of the other side. */
+static size_t n_fields(const om_efficiency *e, size_t u)
+{
+    return 1 + e->n_armies[1 - e->units[u].side];
+}
+
+static om_efficiency_rating *rating(om_efficiency *e, size_t u, size_t f)
+{
+    return f == 0 ? &e->units[u].overall : &e->units[u].by_army[f - 1];
+}
+
+/* z of the two-sided interval at the report's confidence. */
+static double z_value(const om_efficiency *e)
+{
+    return gsl_cdf_ugaussian_Pinv(1.0 - (1.0 - e->opt.confidence) / 2.0);
+}
+
+/* Covariance of strengths u and v, dispersion included (NaN if not estimated). */
+static double cov(const om_efficiency *e, size_t u, size_t v)
+{
+    return e->model.dispersion * e->bt->cov[u * e->n_units + v];
+}
+
+/* g' V g over the units, for a gradient g by the strengths. */
+static double quad_form(const om_efficiency *e, const double *g)
+{
+    double var = 0.0;
+    for (size_t i = 0; i < e->n_units; i++)
+        for (size_t j = 0; g[i] != 0.0 && j < e->n_units; j++)
+            if (g[j] != 0.0)
+                var += g[i] * cov(e, i, j) * g[j];
+    return var;
+}
+
+/*
+ * Describe the curve `sel` of the main fit into *c (efficiency.h), with the
+ * slope's variance: the larger of the units' scatter around the curve (OLS)
+ * and the variance propagated from the strengths. `coef` is scratch [n_units].
+ */
+static void curve_describe(const om_efficiency *e, curve_sel sel, om_efficiency_curve *c,
+                           double *coef, double *var_b)
+{
+    const double *s = e->bt->strength;
+    curve_sums cs, lin;
+    double b, z = z_value(e), ols;
+
+    memset(c, 0, sizeof *c);
+    curve_fill(e, s, NULL, sel, 0, &cs);
+    curve_fill(e, s, NULL, sel, 1, &lin);
+    c->units = cs.n;
+    c->groups = cs.groups;
+    c->r2 = cs.syy > 0 && cs.sxx > 0 ? cs.sxy * cs.sxy / (cs.sxx * cs.syy) : NAN;
+    c->r2_linear = lin.syy > 0 && lin.sxx > 0 ? lin.sxy * lin.sxy / (lin.sxx * lin.syy) : NAN;
+    c->quadratic_t = quadratic_t(e, s, sel);
+    c->reason = curve_slope(e, s, NULL, sel, &b, coef);
+    c->defined = c->reason == NULL;
+    c->slope.value = c->slope.lo = c->slope.hi = c->slope_se = *var_b = NAN;
+    if (!c->defined)
+        return;
+    c->weak = isfinite(c->r2) && c->r2 < OM_EFFICIENCY_WEAK_FIT;
+    ols = cs.n > cs.groups + 1 ? (cs.syy - b * cs.sxy) / (double)(cs.n - cs.groups - 1) / cs.sxx
+                               : 0.0;
+    *var_b = fmax(fmax(ols, 0.0), quad_form(e, coef));
+    c->slope.value = b;
+    c->slope_se = sqrt(*var_b);
+    c->slope.lo = b - z * c->slope_se;
+    c->slope.hi = b + z * c->slope_se;
+}
+
+/*
+ * The curve that prices field (side, f): its own, or the pooled one standing
+ * in. Returns false when neither exists.
+ */
+static bool pricing_curve(const om_efficiency *e, int side, size_t f, om_efficiency_curve *c,
+                          double *coef, double *var_b)
+{
+    curve_describe(e, (curve_sel){.side = side, .f = f}, c, coef, var_b);
+    if (c->defined)
+        return true;
+    curve_describe(e, (curve_sel){.pooled = true}, c, coef, var_b);
+    c->pooled = true;
+    return c->defined;
+}
+
+/*
+ * The fair value of unit u against field f with the delta-method interval:
+ * Var(ln fair) = g' V g + (dx/db)^2 Var(b) (efficiency.h). Returns false when
+ * the field has no unit with a cost.
+ */
+static bool fair_value(om_efficiency *e, size_t u, size_t f, double b, double var_b,
+                       double *grad)
+{
+    om_efficiency_rating *rt = rating(e, u, f);
+    double x, dxdb = NAN, var, z = z_value(e);
+    memset(grad, 0, e->n_units * sizeof *grad);
+    if (!solve_fair(e, e->bt->strength, b, u, f, &x, grad, &dxdb))
+        return false;
+    var = quad_form(e, grad) + dxdb * dxdb * var_b;
+    rt->slope = b;
+    rt->ln_fair_se = sqrt(fmax(0.0, var));
+    rt->fair.value = exp(x);
+    rt->fair.lo = exp(x - z * rt->ln_fair_se);
+    rt->fair.hi = exp(x + z * rt->ln_fair_se);
+    return true;
+}
+
+/* Every unit's fair value against every field, and the curves reported in the model. */
+static om_status fair_values(om_efficiency *e)
+{
+    double *grad = malloc(e->n_units * sizeof *grad), *coef = malloc(e->n_units * sizeof *coef);
+    double var_b;
+    om_efficiency_curve c;
+    if (grad == NULL || coef == NULL) {
+        free(grad);
+        free(coef);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", e->m->path);
+    }
+    curve_describe(e, (curve_sel){.pooled = true}, &e->model.pooled, coef, &var_b);
+    for (int side = 0; side < 2; side++)
+        pricing_curve(e, 1 - side, 0, &e->model.curve[side], coef, &var_b);
+    for (size_t u = 0; u < e->n_units; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        if (x->status != OM_EFFICIENCY_RATED)
+            continue;
+        for (size_t f = 0; f < n_fields(e, u); f++) {
+            bool ok = pricing_curve(e, 1 - x->side, f, &c, coef, &var_b)
+                      && fair_value(e, u, f, c.slope.value, var_b, grad);
+            if (f == 0 && !ok)
+                x->status = c.defined ? OM_EFFICIENCY_NO_FIELD : OM_EFFICIENCY_NO_CURVE;
+        }
+        if (x->status == OM_EFFICIENCY_RATED)
+            x->fair_minus_points = x->overall.fair.value - (double)x->unit->points;
+    }
+    free(grad);
+    free(coef);
+    return OM_OK;
+}
+
+/* ------------------------------------------------------------ diagnostics */
+
+/* r2 of the matchups, Pearson's X^2 and the dispersion (efficiency.h). */
+static void diagnostics(om_efficiency *e)
+{
+    size_t R = e->m->info.n_rows, C = e->m->info.n_cols, cells = 0;
+    double sum_n = 0, sum_ny = 0, sse = 0, sst = 0, x2 = 0, mean;
+    om_efficiency_model *md = &e->model;
+    for (size_t i = 0; i < R * C; i++) {
+        double n = e->wins[i] + e->draws[i] + e->losses[i];
+        if (n > 0 && isfinite(e->predicted[i])) {
+            sum_n += n;
+            sum_ny += n * e->observed[i];
+        }
+    }
+    mean = sum_n > 0 ? sum_ny / sum_n : NAN;
+    for (size_t i = 0; i < R * C; i++) {
+        double n = e->wins[i] + e->draws[i] + e->losses[i], p = e->predicted[i];
+        if (!(n > 0) || !isfinite(p))
+            continue;
+        cells++;
+        sse += n * e->residual[i] * e->residual[i];
+        sst += n * (e->observed[i] - mean) * (e->observed[i] - mean);
+        if (p > 0.0 && p < 1.0)
+            x2 += n * e->residual[i] * e->residual[i] / (p * (1.0 - p));
+    }
+    md->rated = e->bt->n_estimated;
+    md->cells = cells;
+    md->r2 = sst > 0 ? 1.0 - sse / sst : NAN;
+    md->pearson_x2 = x2;
+    md->df = (double)cells - ((double)md->rated - 1.0);
+    md->dispersion = md->df > 0 ? fmax(1.0, x2 / md->df) : 1.0;
+    md->weak = isfinite(md->r2) && md->r2 < OM_EFFICIENCY_WEAK_FIT;
+}
+
+/* ------------------------------------------------------------ bootstrap */
+
+/* Percentile q in [0, 1] of the sorted `v` (linear interpolation between order statistics). */
+static double percentile(const double *v, size_t n, double q)
+{
+    double h = q * (double)(n - 1);
+    size_t i = (size_t)floor(h);
+    return i + 1 < n ? v[i] + (h - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Storage of the bootstrap: ln(fair) and strength of every replicate. */
+typedef struct boot_store {
+    size_t n_fields;   /* fields per unit (the largest count) */
+    double *ln_fair;   /* [replicates][n_units][n_fields], NaN where undefined */
+    double *strength;  /* [replicates][n_units], aligned to the main fit */
+    double *w, *d, *l; /* [R*C] pooled counts of one replicate */
+    double *weight;    /* [n_units] how often each unit is drawn into the price curves */
+    double slope[2 * (OM_EFFICIENCY_MAX_ARMIES + 1)]; /* [side][f] slope pricing each field */
+    size_t *cells;     /* [n_cells] the cells taking part, as s*R*C + i */
+    size_t n_cells;    /* their number */
+} boot_store;
+
+static void boot_free(boot_store *bs)
+{
+    free(bs->ln_fair);
+    free(bs->strength);
+    free(bs->w);
+    free(bs->d);
+    free(bs->l);
+    free(bs->weight);
+    free(bs->cells);
+}
+
+/* Resample the cells with replacement into bs->w, d, l. */
+static void boot_resample(const om_efficiency *e, boot_store *bs, om_rng *rng)
+{
+    size_t RC = e->m->info.n_rows * e->m->info.n_cols;
+    memset(bs->w, 0, RC * sizeof *bs->w);
+    memset(bs->d, 0, RC * sizeof *bs->d);
+    memset(bs->l, 0, RC * sizeof *bs->l);
+    for (size_t k = 0; k < bs->n_cells; k++) {
+        size_t pick = (size_t)(om_rng_uniform(rng) * (double)bs->n_cells);
+        size_t flat = bs->cells[pick < bs->n_cells ? pick : bs->n_cells - 1];
+        const om_matrix_cell *c = &e->m->cells[flat];
+        bs->w[flat % RC] += (double)c->wins_row;
+        bs->d[flat % RC] += (double)c->draws;
+        bs->l[flat % RC] += (double)c->wins_col;
+    }
+}
+
+/*
+ * Draw the units of the price curve with replacement (the pairs bootstrap of a
+ * regression): the curve's scatter then varies b as it does in the
+ * covariance method's OLS variance.
+ */
+static void boot_curve_units(const om_efficiency *e, boot_store *bs, om_rng *rng)
+{
+    size_t n = 0, *pool = (size_t *)bs->cells + bs->n_cells;
+    memset(bs->weight, 0, e->n_units * sizeof *bs->weight);
+    for (size_t u = 0; u < e->n_units; u++)
+        if (curve_unit(e, e->bt->strength, u))
+            pool[n++] = u;
+    for (size_t k = 0; k < n; k++) {
+        size_t pick = (size_t)(om_rng_uniform(rng) * (double)n);
+        bs->weight[pool[pick < n ? pick : n - 1]] += 1.0;
+    }
+}
+
+/* One replicate: refit, align the strengths, solve every fair value. */
+static om_status boot_replicate(om_efficiency *e, boot_store *bs, size_t rep)
+{
+    size_t K = e->n_units, R = e->m->info.n_rows, C = e->m->info.n_cols;
+    double *ln_fair = bs->ln_fair + rep * K * bs->n_fields, *s = bs->strength + rep * K;
+    double shift = 0.0, b;
+    size_t common = 0;
+    om_bt_fit *fit = NULL;
+    om_status st = om_bt_fit_alloc(R, C, bs->w, bs->d, bs->l, &fit);
+    if (st != OM_OK)
+        return st;
+    /* Align to the main fit over the units estimated in both (only differences matter). */
+    for (size_t u = 0; u < K; u++)
+        if (isfinite(fit->strength[u]) && isfinite(e->bt->strength[u])) {
+            shift += e->bt->strength[u] - fit->strength[u];
+            common++;
+        }
+    for (size_t u = 0; u < K; u++)
+        s[u] = common > 0 && isfinite(e->bt->strength[u]) && e->units[u].cells > 0
+                   ? fit->strength[u] + shift / (double)common
+                   : NAN;
+    /* The slope pricing each field (side, f) in this replicate. */
+    for (int side = 0; side < 2; side++)
+        for (size_t f = 0; f <= e->n_armies[side]; f++) {
+            bool pooled;
+            bs->slope[side * (OM_EFFICIENCY_MAX_ARMIES + 1) + f] =
+                field_slope(e, s, bs->weight, (curve_sel){.side = side, .f = f}, NULL, &pooled);
+        }
+    for (size_t u = 0; u < K; u++)
+        for (size_t f = 0; f < bs->n_fields; f++) {
+            double x = NAN;
+            int other = 1 - e->units[u].side;
+            if (f < n_fields(e, u)) {
+                b = bs->slope[other * (OM_EFFICIENCY_MAX_ARMIES + 1) + f];
+                if (isfinite(b) && isfinite(s[u]) && e->units[u].unit->points > 0
+                    && !solve_fair(e, s, b, u, f, &x, NULL, NULL))
+                    x = NAN;
+            }
+            ln_fair[u * bs->n_fields + f] = x;
+        }
+    om_bt_fit_free(fit);
+    return OM_OK;
+}
+
+/* Percentile interval of `n` replicate values taken with `stride`, if enough succeeded. */
+static unsigned boot_interval(const double *v, size_t n, size_t stride, double *tmp,
+                              double confidence, double *lo, double *hi)
+{
+    size_t ok = 0;
+    for (size_t r = 0; r < n; r++)
+        if (isfinite(v[r * stride]))
+            tmp[ok++] = v[r * stride];
+    *lo = *hi = NAN;
+    if (ok > 0 && (double)ok >= OM_EFFICIENCY_BOOT_MIN_SHARE * (double)n) {
+        qsort(tmp, ok, sizeof *tmp, compare_double);
+        *lo = percentile(tmp, ok, (1.0 - confidence) / 2.0);
+        *hi = percentile(tmp, ok, 1.0 - (1.0 - confidence) / 2.0);
+    }
+    return (unsigned)ok;
+}
+
+/* Replace every interval by the bootstrap's percentiles (efficiency.h). */
+static om_status bootstrap(om_efficiency *e)
+{
+    const om_matrix *m = e->m;
+    size_t K = e->n_units, RC = m->info.n_rows * m->info.n_cols, n_rep = e->opt.replicates;
+    size_t total = m->info.n_situations * RC;
+    boot_store bs = {0};
+    double *tmp = malloc(n_rep * sizeof *tmp), lo, hi;
+    om_rng rng;
+    om_status st = OM_OK;
+
+    bs.n_fields = 1 + (e->n_armies[0] > e->n_armies[1] ? e->n_armies[0] : e->n_armies[1]);
+    bs.ln_fair = malloc(n_rep * K * bs.n_fields * sizeof *bs.ln_fair);
+    bs.strength = malloc(n_rep * K * sizeof *bs.strength);
+    bs.w = malloc(RC * sizeof *bs.w);
+    bs.d = malloc(RC * sizeof *bs.d);
+    bs.l = malloc(RC * sizeof *bs.l);
+    /* The cells, then room for the price curve's units (boot_curve_units). */
+    bs.cells = malloc((total + K) * sizeof *bs.cells);
+    bs.weight = malloc(K * sizeof *bs.weight);
+    if (tmp == NULL || bs.ln_fair == NULL || bs.strength == NULL || bs.w == NULL
+        || bs.d == NULL || bs.l == NULL || bs.cells == NULL || bs.weight == NULL) {
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory for the bootstrap", m->path);
+        goto done;
+    }
+    for (size_t k = 0; k < total; k++)
+        if (selected(e, k / RC) && takes_part(&m->cells[k]))
+            bs.cells[bs.n_cells++] = k;
+    om_rng_seed_block(&rng, e->opt.seed, 0);
+    for (size_t rep = 0; rep < n_rep && st == OM_OK; rep++) {
+        boot_resample(e, &bs, &rng);
+        boot_curve_units(e, &bs, &rng);
+        st = boot_replicate(e, &bs, rep);
+    }
+    for (size_t u = 0; u < K && st == OM_OK; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        boot_interval(bs.strength + u, n_rep, K, tmp, e->opt.confidence, &x->strength.lo,
+                      &x->strength.hi);
+        for (size_t f = 0; f < n_fields(e, u); f++) {
+            om_efficiency_rating *rt = rating(e, u, f);
+            unsigned ok = boot_interval(bs.ln_fair + u * bs.n_fields + f, n_rep, K * bs.n_fields,
+                                        tmp, e->opt.confidence, &lo, &hi);
+            if (f == 0)
+                x->boot_ok = ok;
+            rt->ln_fair_se = NAN;
+            rt->fair.lo = exp(lo);
+            rt->fair.hi = exp(hi);
+        }
+    }
+done:
+    free(tmp);
+    boot_free(&bs);
+    return st;
+}
+
+/* ------------------------------------------------------------------ fill */
+
+/* Strengths, their intervals and each unit's status after the fit. */
+static void strengths(om_efficiency *e)
+{
+    double z = z_value(e);
+    for (size_t u = 0; u < e->n_units; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        x->bt_status = e->bt->status[u];
+        x->strength.value = x->strength.lo = x->strength.hi = x->strength_se = NAN;
+        if (x->cells == 0)
+            x->status = OM_EFFICIENCY_NOT_TAKING_PART;
+        else if (x->bt_status != OM_BT_ESTIMATED)
+            x->status = OM_EFFICIENCY_NO_STRENGTH;
+        else if (x->unit->points == 0)
+            x->status = OM_EFFICIENCY_NO_COST;
+        else
+            x->status = OM_EFFICIENCY_RATED;
+        if (x->bt_status != OM_BT_ESTIMATED)
+            continue;
+        x->strength.value = e->bt->strength[u];
+        x->strength_se = sqrt(e->model.dispersion) * e->bt->se[u];
+        x->strength.lo = x->strength.value - z * x->strength_se;
+        x->strength.hi = x->strength.value + z * x->strength_se;
     }
 }
 
@@ -213,30 +936,65 @@ static om_status efficiency_fill(om_efficiency *e)
     size_t R = m->info.n_rows, C = m->info.n_cols;
     om_status st;
 
-    pool_cells(e);
-    for (size_t i = 0; i < e->n_units; i++) {
-        om_efficiency_unit *u = &e->units[i];
-        u->side = i < R ? OM_EFFICIENCY_ROW : OM_EFFICIENCY_COL;
-        u->index = i < R ? i : i - R;
-        u->unit = i < R ? &m->info.rows[i] : &m->info.cols[i - R];
-        u->fair_points = u->fair_minus_points = NAN;
-        if ((st = unit_stats(e, u)) != OM_OK)
+    for (size_t u = 0; u < e->n_units; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        x->side = u < R ? OM_EFFICIENCY_ROW : OM_EFFICIENCY_COL;
+        x->index = u < R ? u : u - R;
+        x->unit = u < R ? &m->info.rows[u] : &m->info.cols[u - R];
+        x->fair_minus_points = NAN;
+    }
+    if ((st = armies_fill(e)) != OM_OK)
+        return st;
+    for (size_t u = 0; u < e->n_units; u++) {
+        om_efficiency_unit *x = &e->units[u];
+        size_t n = e->n_armies[1 - x->side];
+        if ((x->by_army = calloc(n, sizeof *x->by_army)) == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
+        for (size_t f = 0; f < 1 + n; f++) {
+            om_efficiency_rating *rt = rating(e, u, f);
+            rt->fair.value = rt->fair.lo = rt->fair.hi = rt->ln_fair_se = rt->slope = NAN;
+        }
+        if ((st = unit_means(e, u)) != OM_OK)
             return st;
     }
+    if ((st = check_cells(e)) != OM_OK)
+        return st;
+    pool_cells(e);
     if ((st = om_bt_fit_alloc(R, C, e->wins, e->draws, e->losses, &e->bt)) != OM_OK)
         return st;
-    for (size_t i = 0; i < e->n_units; i++) {
-        e->units[i].bt_status = e->bt->status[i];
-        e->units[i].strength = e->bt->strength[i];
-        e->units[i].strength_se = e->bt->se[i];
-    }
     om_bt_residuals(e->bt, e->wins, e->draws, e->losses, e->observed, e->predicted,
                     e->residual);
-    fair_points(e);
+    diagnostics(e);
+    strengths(e);
+    if ((st = fair_values(e)) != OM_OK)
+        return st;
+    return e->opt.interval == OM_EFFICIENCY_BOOTSTRAP ? bootstrap(e) : OM_OK;
+}
+
+/* Check the options and fill in their defaults. */
+static om_status options_check(const om_matrix *m, const om_efficiency_options *opt,
+                               om_efficiency_options *out)
+{
+    *out = opt != NULL ? *opt : (om_efficiency_options){.situation = OM_EFFICIENCY_ALL};
+    if (out->confidence == 0.0)
+        out->confidence = OM_EFFICIENCY_CONFIDENCE;
+    if (out->replicates == 0)
+        out->replicates = OM_EFFICIENCY_REPLICATES;
+    if (out->situation != OM_EFFICIENCY_ALL && out->situation >= m->info.n_situations)
+        return OM_ERROR(OM_EINVAL, "%s: situation %zu does not exist (%zu situations)", m->path,
+                        out->situation, m->info.n_situations);
+    if (!(out->confidence > 0.0 && out->confidence < 1.0))
+        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
+                        out->confidence);
+    if (out->replicates > OM_EFFICIENCY_MAX_REPLICATES)
+        return OM_ERROR(OM_EINVAL, "at most %u bootstrap replicates (got %u)",
+                        OM_EFFICIENCY_MAX_REPLICATES, out->replicates);
+    if (out->interval != OM_EFFICIENCY_COVARIANCE && out->interval != OM_EFFICIENCY_BOOTSTRAP)
+        return OM_ERROR(OM_EINVAL, "unknown interval method %d", (int)out->interval);
     return OM_OK;
 }
 
-om_status om_efficiency_compute(const om_matrix *m, size_t situation, double confidence,
+om_status om_efficiency_compute(const om_matrix *m, const om_efficiency_options *opt,
                                 om_efficiency **out)
 {
     om_efficiency *e;
@@ -247,18 +1005,14 @@ om_status om_efficiency_compute(const om_matrix *m, size_t situation, double con
     if (m == NULL || out == NULL)
         return OM_ERROR(OM_EINVAL, "om_efficiency_compute: missing matrix or output");
     *out = NULL;
-    if (situation != OM_EFFICIENCY_ALL && situation >= m->info.n_situations)
-        return OM_ERROR(OM_EINVAL, "%s: situation %zu does not exist (%zu situations)",
-                        m->path, situation, m->info.n_situations);
-    if (!(confidence > 0.0 && confidence < 1.0))
-        return OM_ERROR(OM_EINVAL, "confidence must lie strictly between 0 and 1 (got %g)",
-                        confidence);
     e = calloc(1, sizeof *e);
     if (e == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
+    if ((st = options_check(m, opt, &e->opt)) != OM_OK) {
+        free(e);
+        return st;
+    }
     e->m = m;
-    e->situation = situation;
-    e->confidence = confidence;
     e->n_units = m->info.n_rows + m->info.n_cols;
     e->units = calloc(e->n_units, sizeof *e->units);
     cells = m->info.n_rows * m->info.n_cols;
@@ -283,442 +1037,4 @@ om_status om_efficiency_compute(const om_matrix *m, size_t situation, double con
     }
     *out = e;
     return OM_OK;
-}
-
-/* ----------------------------------------------------------------- output */
-
-/* The manifest line and the selected situations as text ("charge-open" or "all 3"). */
-static void describe(const om_efficiency *e, char *manifest, size_t msize, char *sits,
-                     size_t ssize)
-{
-    om_manifest mf;
-    om_manifest_from_matrix(e->m, &mf);
-    om_manifest_line(&mf, manifest, msize);
-    if (e->situation != OM_EFFICIENCY_ALL)
-        snprintf(sits, ssize, "%s", e->m->info.situations[e->situation].name);
-    else if (e->m->info.n_situations == 1)
-        snprintf(sits, ssize, "%s", e->m->info.situations[0].name);
-    else {
-        /* "all: charge-open, charge-defended (pooled)". */
-        size_t n = (size_t)snprintf(sits, ssize, "all:");
-        for (size_t s = 0; s < e->m->info.n_situations && n < ssize; s++)
-            n += (size_t)snprintf(sits + n, ssize - n, "%s %s", s > 0 ? "," : "",
-                                  e->m->info.situations[s].name);
-        if (n < ssize)
-            snprintf(sits + n, ssize - n, " (pooled)");
-    }
-}
-
-
-/* A list's name, or a fallback. */
-static const char *list_name(const char *name, const char *fallback)
-{
-    return name != NULL && name[0] != '\0' ? name : fallback;
-}
-
-/* `value` with `fmt`, or "n/a" when undefined, right-aligned in `width`. */
-static void text_real(FILE *out, int width, const char *fmt, double value)
-{
-    char buf[64];
-    if (isfinite(value))
-        snprintf(buf, sizeof buf, fmt, value);
-    else
-        snprintf(buf, sizeof buf, "n/a");
-    fprintf(out, "%*s", width, buf);
-}
-
-/* Printed width of the unit-name column: the longest name, capped. */
-static int name_width(const om_efficiency *e)
-{
-    size_t w = 4;
-    for (size_t i = 0; i < e->n_units; i++) {
-        size_t len = strlen(e->units[i].unit->name);
-        w = len > w ? len : w;
-    }
-    return (int)(w < TEXT_NAME_MAX ? w : TEXT_NAME_MAX);
-}
-
-static void text_units(const om_efficiency *e, FILE *out, const char *ci)
-{
-    int nw = name_width(e);
-    char head[48];
-    snprintf(head, sizeof head, "P(win) [%s CI]", ci);
-    fprintf(out, "\nUnits (P(win) against the field; points destroyed per 100 points spent; "
-                 "own points lost)\n");
-    fprintf(out, "  %-4s %-*s %6s  %-25s %9s %8s %9s %7s %8s %8s\n", "side", nw, "unit",
-            "points", head, "kill/100", "lost", "strength", "(SE)", "fair", "diff");
-    for (size_t i = 0; i < e->n_units; i++) {
-        const om_efficiency_unit *u = &e->units[i];
-        char pw[64];
-        if (isfinite(u->p_win))
-            snprintf(pw, sizeof pw, "%.4f [%.4f, %.4f]", u->p_win, u->p_win_lo, u->p_win_hi);
-        else
-            snprintf(pw, sizeof pw, "n/a");
-        fprintf(out, "  %-4s %-*.*s %6u  %-25s", side_key[u->side], nw, nw, u->unit->name,
-                u->unit->points, pw);
-        text_real(out, 10, "%.1f", u->destroyed_per_100);
-        text_real(out, 9, "%.1f", u->lost);
-        text_real(out, 10, "%+.3f", u->strength);
-        text_real(out, 8, "%.3f", u->strength_se);
-        text_real(out, 9, "%.0f", u->fair_points);
-        text_real(out, 9, "%+.0f", u->fair_minus_points);
-        if (u->bt_status != OM_BT_ESTIMATED)
-            fprintf(out, "  %s", om_bt_status_name(u->bt_status));
-        fprintf(out, "\n");
-    }
-}
-
-static void text_fair(const om_efficiency *e, FILE *out)
-{
-    fprintf(out, "\nFair points: strength = a + b ln(points), one intercept per side, "
-                 "fair = exp((strength - a) / b)\n");
-    if (!e->fair_defined) {
-        fprintf(out, "  not defined: %s\n", e->fair_reason);
-        return;
-    }
-    fprintf(out, "  b = %.4f, a_row = ", e->fair_slope);
-    text_real(out, 0, "%.4f", e->fair_intercept[0]);
-    fprintf(out, ", a_col = ");
-    text_real(out, 0, "%.4f", e->fair_intercept[1]);
-    fprintf(out, ", R^2 = %.3f over %zu units\n", e->fair_r2, e->fair_units);
-}
-
-static void text_residuals(const om_efficiency *e, FILE *out)
-{
-    const om_matrix_info *info = &e->m->info;
-    int nw = name_width(e), cw = TEXT_RESIDUAL_WIDTH;
-    fprintf(out, "\nResiduals: observed minus predicted share of the row unit's score "
-                 "(win 1, draw 1/2)\n");
-    fprintf(out, "  %-*s", nw, "");
-    for (size_t c = 0; c < info->n_cols; c++)
-        fprintf(out, " %*.*s", cw - 1, cw - 1, info->cols[c].name);
-    fprintf(out, "\n");
-    for (size_t r = 0; r < info->n_rows; r++) {
-        fprintf(out, "  %-*.*s", nw, nw, info->rows[r].name);
-        for (size_t c = 0; c < info->n_cols; c++)
-            text_real(out, cw, "%+.4f", e->residual[r * info->n_cols + c]);
-        fprintf(out, "\n");
-    }
-}
-
-static om_status print_text(const om_efficiency *e, FILE *out)
-{
-    const om_matrix_info *info = &e->m->info;
-    char manifest[OM_MANIFEST_MAX], sits[256], ci[32], trials[128];
-    om_manifest mf;
-
-    describe(e, manifest, sizeof manifest, sits, sizeof sits);
-    om_manifest_from_matrix(e->m, &mf);
-    om_manifest_trials(&mf, trials, sizeof trials);
-    snprintf(ci, sizeof ci, "%g%%", 100.0 * e->confidence);
-    errno = 0;
-    fprintf(out, "Efficiency of %s\n", e->m->path);
-    fprintf(out, "  rows:       %s (%zu units)\n", list_name(info->row_list, "rows"),
-            info->n_rows);
-    fprintf(out, "  columns:    %s (%zu units)\n", list_name(info->col_list, "columns"),
-            info->n_cols);
-    fprintf(out, "  situation:  %s\n", sits);
-    fprintf(out, "  rule set:   %s\n", list_name(info->ruleset, "(unknown)"));
-    fprintf(out, "  data:       %s\n", list_name(info->data_version, "(unknown)"));
-    fprintf(out, "  trials:     %s\n", trials);
-    fprintf(out, "  seed:       %llu\n", (unsigned long long)info->seed);
-    fprintf(out, "  program:    oddsmaster %s\n", list_name(info->program_version, "(unknown)"));
-    fprintf(out, "  model:      Bradley-Terry maximum likelihood, a draw = half a win; "
-                 "%zu of %zu units estimated\n", e->bt->n_estimated, e->n_units);
-    fprintf(out, "  manifest:   %s\n", manifest);
-    text_units(e, out, ci);
-    text_fair(e, out);
-    text_residuals(e, out);
-    return om_output_finish(out, "efficiency report");
-}
-
-/* ------------------------------------------------------------------- CSV */
-
-/* Short status keys for CSV and JSON, in om_bt_status order. */
-static const char *status_key(om_bt_status s)
-{
-    static const char *const keys[] = {"estimated", "unbeaten", "winless", "disconnected",
-                                       "no-games"};
-    return (size_t)s < sizeof keys / sizeof keys[0] ? keys[s] : "unknown";
-}
-
-static om_status print_csv(const om_efficiency *e, FILE *out)
-{
-    const om_matrix_info *info = &e->m->info;
-    char manifest[OM_MANIFEST_MAX], sits[256];
-    describe(e, manifest, sizeof manifest, sits, sizeof sits);
-    errno = 0;
-    fprintf(out, "# %s\n# situation: %s; P(win) intervals: %g%% Wilson\n", manifest, sits,
-            100.0 * e->confidence);
-    fprintf(out, "side,unit,id,points,cells,trials,p_win,p_win_lo,p_win_hi,destroyed,"
-                 "destroyed_per_100,lost,strength,strength_se,status,fair_points,"
-                 "fair_minus_points\n");
-    for (size_t i = 0; i < e->n_units; i++) {
-        const om_efficiency_unit *u = &e->units[i];
-        fprintf(out, "%s,", side_key[u->side]);
-        om_csv_string(out, u->unit->name);
-        fputc(',', out);
-        om_csv_string(out, u->unit->id);
-        fprintf(out, ",%u,%zu,%llu", u->unit->points, u->cells, (unsigned long long)u->trials);
-        om_csv_real(out, u->p_win);
-        om_csv_real(out, u->p_win_lo);
-        om_csv_real(out, u->p_win_hi);
-        om_csv_real(out, u->destroyed);
-        om_csv_real(out, u->destroyed_per_100);
-        om_csv_real(out, u->lost);
-        om_csv_real(out, u->strength);
-        om_csv_real(out, u->strength_se);
-        fprintf(out, ",%s", status_key(u->bt_status));
-        om_csv_real(out, u->fair_points);
-        om_csv_real(out, u->fair_minus_points);
-        fputc('\n', out);
-    }
-    fprintf(out, "\n# residuals: observed minus predicted share of the row unit's score "
-                 "(win 1, draw 1/2)\nrow,col,games,observed,predicted,residual\n");
-    for (size_t r = 0; r < info->n_rows; r++)
-        for (size_t c = 0; c < info->n_cols; c++) {
-            size_t i = r * info->n_cols + c;
-            om_csv_string(out, info->rows[r].name);
-            fputc(',', out);
-            om_csv_string(out, info->cols[c].name);
-            fprintf(out, ",%.10g", e->wins[i] + e->draws[i] + e->losses[i]);
-            om_csv_real(out, e->observed[i]);
-            om_csv_real(out, e->predicted[i]);
-            om_csv_real(out, e->residual[i]);
-            fputc('\n', out);
-        }
-    return om_output_finish(out, "efficiency report");
-}
-
-/* -------------------------------------------------------------- Markdown */
-
-/* A Markdown table cell: '|' escaped. */
-static void md_string(FILE *out, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        if (*s == '|')
-            fputc('\\', out);
-        fputc(*s == '\n' ? ' ' : *s, out);
-    }
-}
-
-static void md_real(FILE *out, const char *fmt, double v)
-{
-    fputs(" | ", out);
-    if (isfinite(v))
-        fprintf(out, fmt, v);
-    else
-        fputs("n/a", out);
-}
-
-static om_status print_markdown(const om_efficiency *e, FILE *out)
-{
-    const om_matrix_info *info = &e->m->info;
-    char manifest[OM_MANIFEST_MAX], sits[256];
-    describe(e, manifest, sizeof manifest, sits, sizeof sits);
-    errno = 0;
-    fprintf(out, "### Points efficiency: ");
-    md_string(out, list_name(info->row_list, "rows"));
-    fprintf(out, " vs ");
-    md_string(out, list_name(info->col_list, "columns"));
-    fprintf(out, " (situation: ");
-    md_string(out, sits);
-    fprintf(out, ")\n\n");
-    fprintf(out, "| side | unit | points | P(win) | %g%% CI | destroyed per 100 pts | "
-                 "points lost | strength | SE | fair points | fair − printed |\n",
-            100.0 * e->confidence);
-    fprintf(out, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < e->n_units; i++) {
-        const om_efficiency_unit *u = &e->units[i];
-        fprintf(out, "| %s | ", side_key[u->side]);
-        md_string(out, u->unit->name);
-        fprintf(out, " | %u", u->unit->points);
-        md_real(out, "%.3f", u->p_win);
-        if (isfinite(u->p_win))
-            fprintf(out, " | %.3f–%.3f", u->p_win_lo, u->p_win_hi);
-        else
-            fprintf(out, " | n/a");
-        md_real(out, "%.1f", u->destroyed_per_100);
-        md_real(out, "%.1f", u->lost);
-        md_real(out, "%+.3f", u->strength);
-        md_real(out, "%.3f", u->strength_se);
-        md_real(out, "%.0f", u->fair_points);
-        md_real(out, "%+.0f", u->fair_minus_points);
-        fprintf(out, " |\n");
-    }
-    if (e->fair_defined)
-        fprintf(out, "\nFair points from strength = a + b·ln(points) (one intercept per "
-                     "side): b = %.3f, R² = %.3f over %zu units.\n", e->fair_slope,
-                e->fair_r2, e->fair_units);
-    else
-        fprintf(out, "\nFair points not defined: %s.\n", e->fair_reason);
-
-    fprintf(out, "\n**Residuals** (observed − predicted share of the row unit's score; "
-                 "win 1, draw ½)\n\n| |");
-    for (size_t c = 0; c < info->n_cols; c++) {
-        fputc(' ', out);
-        md_string(out, info->cols[c].name);
-        fprintf(out, " |");
-    }
-    fprintf(out, "\n|---|");
-    for (size_t c = 0; c < info->n_cols; c++)
-        fprintf(out, "---:|");
-    fputc('\n', out);
-    for (size_t r = 0; r < info->n_rows; r++) {
-        fprintf(out, "| ");
-        md_string(out, info->rows[r].name);
-        for (size_t c = 0; c < info->n_cols; c++)
-            md_real(out, "%+.3f", e->residual[r * info->n_cols + c]);
-        fprintf(out, " |\n");
-    }
-    fprintf(out, "\n*");
-    md_string(out, manifest);
-    fprintf(out, "*\n");
-    return om_output_finish(out, "efficiency report");
-}
-
-/* ------------------------------------------------------------------ JSON */
-
-/* A real, or null when undefined. */
-static json_t *json_real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* A u64 as a JSON integer when it fits jansson's signed 64 bits, else a string. */
-
-static json_t *json_unit(const om_efficiency_unit *u)
-{
-    return json_pack("{s:s, s:s, s:s?, s:I, s:I, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:o, "
-                     "s:o, s:s, s:o, s:o}",
-                     "side", side_key[u->side], "name", u->unit->name, "id", u->unit->id,
-                     "points", (json_int_t)u->unit->points, "cells", (json_int_t)u->cells,
-                     "trials", om_output_json_u64(u->trials),
-                     "p_win", "p", json_real_or_null(u->p_win), "lo",
-                     json_real_or_null(u->p_win_lo), "hi", json_real_or_null(u->p_win_hi),
-                     "destroyed", json_real_or_null(u->destroyed),
-                     "destroyed_per_100", json_real_or_null(u->destroyed_per_100),
-                     "lost", json_real_or_null(u->lost),
-                     "strength", json_real_or_null(u->strength),
-                     "strength_se", json_real_or_null(u->strength_se),
-                     "status", status_key(u->bt_status),
-                     "fair_points", json_real_or_null(u->fair_points),
-                     "fair_minus_points", json_real_or_null(u->fair_minus_points));
-}
-
-/* An R x C matrix as an array of row arrays. */
-static json_t *json_matrix(const double *v, size_t R, size_t C)
-{
-    json_t *rows = json_array();
-    for (size_t r = 0; r < R && rows != NULL; r++) {
-        json_t *row = json_array();
-        for (size_t c = 0; c < C && row != NULL; c++)
-            if (json_array_append_new(row, json_real_or_null(v[r * C + c])) != 0) {
-                json_decref(row);
-                row = NULL;
-            }
-        if (row == NULL || json_array_append_new(rows, row) != 0) {
-            json_decref(rows);
-            rows = NULL;
-        }
-    }
-    return rows;
-}
-
-static json_t *json_names(const om_matrix_unit *units, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n && a != NULL; i++)
-        if (json_array_append_new(a, json_string(units[i].name)) != 0) {
-            json_decref(a);
-            a = NULL;
-        }
-    return a;
-}
-
-static json_t *json_report(const om_efficiency *e)
-{
-    const om_matrix_info *info = &e->m->info;
-    char manifest[OM_MANIFEST_MAX], sits[256];
-    json_t *units, *situations;
-    om_manifest mf;
-
-    describe(e, manifest, sizeof manifest, sits, sizeof sits);
-    om_manifest_from_matrix(e->m, &mf);
-    units = json_array();
-    situations = json_array();
-    for (size_t i = 0; i < e->n_units && units != NULL; i++)
-        if (json_array_append_new(units, json_unit(&e->units[i])) != 0) {
-            json_decref(units);
-            units = NULL;
-        }
-    for (size_t s = 0; s < info->n_situations && situations != NULL; s++)
-        if (selected(e, s)
-            && json_array_append_new(situations, json_string(info->situations[s].name)) != 0) {
-            json_decref(situations);
-            situations = NULL;
-        }
-    if (units == NULL || situations == NULL) {
-        json_decref(units);
-        json_decref(situations);
-        return NULL;
-    }
-    /* "s?": a NULL string (a matrix built in memory) becomes null. */
-    return json_pack(
-        "{s:s, s:s, s:{s:s, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:o, s:s?, s:s?, s:s?}, s:o, s:f, "
-        "s:{s:s, s:s, s:I, s:o, s:I}, s:{s:b, s:o, s:o, s:o, s:o, s:o, s:I}, s:o, "
-        "s:{s:o, s:o, s:o, s:o, s:o}}",
-        "schema", OM_EFFICIENCY_SCHEMA, "file", e->m->path,
-        "manifest", "line", manifest, "program_version", info->program_version, "ruleset",
-        info->ruleset, "data_version", info->data_version, "seed", om_output_json_u64(info->seed),
-        "trials", om_output_json_u64(mf.trials), "trials_per_cell", om_output_json_u64(info->trials_per_cell),
-        "target_halfwidth", json_real(info->target_halfwidth), "command_line",
-        info->command_line, "row_list", info->row_list, "col_list", info->col_list,
-        "situations", situations, "confidence", e->confidence,
-        "model", "name", "bradley-terry", "draws", "half a win", "estimated",
-        (json_int_t)e->bt->n_estimated, "log_likelihood",
-        json_real_or_null(e->bt->n_estimated > 0 ? e->bt->log_likelihood : NAN), "iterations",
-        (json_int_t)e->bt->iterations,
-        "fair_points", "defined", e->fair_defined, "reason",
-        e->fair_reason != NULL ? json_string(e->fair_reason) : json_null(), "slope",
-        json_real_or_null(e->fair_slope), "intercept_row",
-        json_real_or_null(e->fair_intercept[0]), "intercept_col",
-        json_real_or_null(e->fair_intercept[1]), "r2", json_real_or_null(e->fair_r2), "units",
-        (json_int_t)e->fair_units,
-        "units", units,
-        "residuals", "rows", json_names(info->rows, info->n_rows), "cols",
-        json_names(info->cols, info->n_cols), "observed",
-        json_matrix(e->observed, info->n_rows, info->n_cols), "predicted",
-        json_matrix(e->predicted, info->n_rows, info->n_cols), "residual",
-        json_matrix(e->residual, info->n_rows, info->n_cols));
-}
-
-static om_status print_json(const om_efficiency *e, FILE *out)
-{
-    json_t *root = json_report(e);
-    int rc;
-    if (root == NULL)
-        return OM_ERROR(OM_ENOMEM, "%s: cannot build the JSON report (out of memory)",
-                        e->m->path);
-    errno = 0;
-    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-    json_decref(root);
-    if (rc != 0)
-        return OM_ERROR(OM_EIO, "cannot write the efficiency report: %s",
-                        errno != 0 ? strerror(errno) : "write error");
-    fputc('\n', out);
-    return om_output_finish(out, "efficiency report");
-}
-
-om_status om_efficiency_print(const om_efficiency *e, om_efficiency_format format, FILE *out)
-{
-    if (e == NULL || out == NULL)
-        return OM_ERROR(OM_EINVAL, "om_efficiency_print: missing report or stream");
-    switch (format) {
-    case OM_EFFICIENCY_TEXT: return print_text(e, out);
-    case OM_EFFICIENCY_CSV: return print_csv(e, out);
-    case OM_EFFICIENCY_JSON: return print_json(e, out);
-    case OM_EFFICIENCY_MARKDOWN: return print_markdown(e, out);
-    }
-    return OM_ERROR(OM_EINVAL, "om_efficiency_print: unknown format %d", (int)format);
 }

@@ -47,11 +47,14 @@ int main(int argc, char **argv)
     close(fd);
     size_t cells = 2 * rows->count * cols->count;
     om_matrix_unit *ru = calloc(rows->count, sizeof *ru), *cu = calloc(cols->count, sizeof *cu);
-    om_matrix_situation ms[2] = {{"a-charges", "a-charges"}, {"b-charges", "b-charges"}};
+    om_matrix_situation ms[2] = {{.name = "a-charges", .yaml = "a-charges"},
+                                  {.name = "b-charges", .yaml = "b-charges"}};
     for (size_t i = 0; i < rows->count; i++)
-        ru[i] = (om_matrix_unit){rows->members[i].name, rows->members[i].unit, rows->members[i].points};
+        ru[i] = (om_matrix_unit){.name = rows->members[i].name, .id = rows->members[i].unit,
+                                 .points = rows->members[i].points};
     for (size_t i = 0; i < cols->count; i++)
-        cu[i] = (om_matrix_unit){cols->members[i].name, cols->members[i].unit, cols->members[i].points};
+        cu[i] = (om_matrix_unit){.name = cols->members[i].name, .id = cols->members[i].unit,
+                                 .points = cols->members[i].points};
     printf("matrix: warmaster-revolution empire (%zu units) x orcs (%zu units) x 2 situations = "
            "%zu cells, %llu trials per cell, whole engagements\n\n",
            rows->count, cols->count, cells, (unsigned long long)trials);

@@ -3,49 +3,88 @@
  * of a matchup matrix file as text, CSV, JSON or Markdown (analysis/efficiency.h).
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli.h"
 #include "efficiency.h"
 #include "h5matrix.h"
-#include "summary.h"
 
 /* The arguments of `efficiency`. */
 typedef struct efficiency_args {
     const char *situation; /* one situation of the file, or NULL/"all" for all */
     unsigned format;       /* om_efficiency_format */
-    double confidence;     /* confidence of the P(win) intervals */
+    unsigned table;        /* om_efficiency_table (csv) */
+    double confidence;     /* confidence of every interval */
+    unsigned interval;     /* om_efficiency_interval */
+    uint64_t replicates;   /* bootstrap replicates */
+    uint64_t seed;         /* bootstrap seed */
+    om_cli_texts field;    /* armies of the reference field */
 } efficiency_args;
 
-/* In om_efficiency_format order. */
+/* In om_efficiency_format, om_efficiency_table and om_efficiency_interval order. */
 static const char *const format_names[] = {"text", "csv", "json", "markdown", NULL};
+static const char *const table_names[] = {"units", "model", "residuals", NULL};
+static const char *const interval_names[] = {"covariance", "bootstrap", NULL};
 
 static const om_cli_option efficiency_options[] = {
     {.name = "situation", .letter = 's', .value = OM_CLI_TEXT,
      .offset = offsetof(efficiency_args, situation), .metavar = "NAME",
-     .help = "analyse one situation of the file; 'all' (default)\npools every situation"},
+     .help = "rate in one situation of the file; 'all' (default)\npools every situation"},
+    {.name = "field", .letter = 'F', .value = OM_CLI_TEXTS,
+     .offset = offsetof(efficiency_args, field), .metavar = "ARMY",
+     .help = "the reference field: the units of ARMY on the other\naxis (repeatable; "
+             "default: every unit of the other axis)"},
+    {.name = "interval", .letter = 'i', .value = OM_CLI_CHOICE,
+     .offset = offsetof(efficiency_args, interval), .metavar = "METHOD",
+     .choices = interval_names,
+     .help = "covariance (default: delta method on the fit's\ncovariance times the "
+             "dispersion) or bootstrap\n(percentiles of refits on resampled cells)"},
+    {.name = "replicates", .letter = 'B', .value = OM_CLI_U64,
+     .offset = offsetof(efficiency_args, replicates), .metavar = "N", .min = 20,
+     .max = OM_EFFICIENCY_MAX_REPLICATES,
+     .help = "bootstrap replicates (default 400)"},
+    {.name = "seed", .value = OM_CLI_U64, .offset = offsetof(efficiency_args, seed),
+     .metavar = "S", .min = 0, .max = UINT64_MAX,
+     .help = "seed of the bootstrap's resampling (default 1)"},
     {.name = "format", .letter = 'f', .value = OM_CLI_CHOICE,
      .offset = offsetof(efficiency_args, format), .metavar = "FORMAT", .choices = format_names,
      .help = "text (default), csv, json (schema\n\"" OM_EFFICIENCY_SCHEMA "\") or markdown"},
+    {.name = "table", .letter = 't', .value = OM_CLI_CHOICE,
+     .offset = offsetof(efficiency_args, table), .metavar = "TABLE", .choices = table_names,
+     .help = "csv: which table, one per file: units (default),\nmodel or residuals"},
     {.name = "confidence", .letter = 'c', .value = OM_CLI_REAL,
      .offset = offsetof(efficiency_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
-     .help = "confidence of the P(win) intervals, 0 < C < 1\n(default 0.95)"},
+     .help = "confidence of every interval, 0 < C < 1\n(default 0.95)"},
 };
 
 static const efficiency_args efficiency_defaults = {
-    .format = OM_EFFICIENCY_TEXT, .confidence = OM_SUMMARY_CONFIDENCE};
+    .format = OM_EFFICIENCY_TEXT, .confidence = OM_EFFICIENCY_CONFIDENCE,
+    .interval = OM_EFFICIENCY_COVARIANCE, .replicates = OM_EFFICIENCY_REPLICATES, .seed = 1};
 
 static int efficiency_run(const om_cli_args *args)
 {
     const efficiency_args *a = args->values;
+    om_efficiency_options opt = {.confidence = a->confidence,
+                                 .interval = (om_efficiency_interval)a->interval,
+                                 .replicates = (unsigned)a->replicates, .seed = a->seed,
+                                 .field = a->field.count > 0 ? a->field.value : NULL,
+                                 .n_field = a->field.count};
     om_matrix *m = NULL;
     om_efficiency *e = NULL;
-    size_t index;
     om_status st;
+    if (om_cli_given(&om_cli_efficiency, args, "table") && a->format != OM_EFFICIENCY_CSV)
+        return om_cli_usage_error("efficiency", "--table applies to --format csv only");
+    if ((om_cli_given(&om_cli_efficiency, args, "replicates")
+         || om_cli_given(&om_cli_efficiency, args, "seed"))
+        && a->interval != OM_EFFICIENCY_BOOTSTRAP)
+        return om_cli_usage_error("efficiency", "--replicates and --seed apply to "
+                                  "--interval bootstrap only");
     if ((st = om_h5m_read(args->operands[0], &m)) == OM_OK &&
-        (st = om_efficiency_situation_find(m, a->situation, &index)) == OM_OK &&
-        (st = om_efficiency_compute(m, index, a->confidence, &e)) == OM_OK)
-        st = om_efficiency_print(e, (om_efficiency_format)a->format, stdout);
+        (st = om_efficiency_situation_find(m, a->situation, &opt.situation)) == OM_OK &&
+        (st = om_efficiency_compute(m, &opt, &e)) == OM_OK)
+        st = om_efficiency_print(e, (om_efficiency_format)a->format,
+                                 (om_efficiency_table)a->table, stdout);
     om_efficiency_free(e);
     om_h5m_matrix_free(m);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail("efficiency", st);
@@ -53,34 +92,33 @@ static int efficiency_run(const om_cli_args *args)
 
 const om_cli_command om_cli_efficiency = {
     .name = "efficiency",
-    .summary = "rate the units of a matrix file: P(win), points, strength",
-    .usage = "oddsmaster efficiency FILE.h5 [--situation NAME|all]\n"
-             "                             [--format text|csv|json|markdown] [--confidence C]",
+    .summary = "fair points of the units of a matrix file, with intervals",
+    .usage = "oddsmaster efficiency FILE.h5 [--situation NAME|all] [--field ARMY]...\n"
+             "                             [--interval covariance|bootstrap] [--replicates N]\n"
+             "                             [--seed S] [--format text|csv|json|markdown]\n"
+             "                             [--table units|model|residuals] [--confidence C]",
     .about =
-        "Rate every unit of a matchup matrix file (written by 'oddsmaster matrix':\n"
-        "each unit of one list against each unit of another) for value for points.",
+        "Rate every unit of a matchup matrix file (written by 'oddsmaster matrix': the\n"
+        "units of some armies against the units of others) for value for points.",
     .more =
-        "Per unit (rows and columns alike; the field of a row unit is the columns):\n"
-        "  P(win)      mean over opponents and situations of the chance of winning,\n"
-        "              with a Wilson interval on the pooled trials\n"
-        "  kill/100    expected enemy points destroyed per 100 points of its cost\n"
-        "  lost        expected own points lost\n"
-        "  strength    Bradley-Terry strength (log-odds scale, with standard error)\n"
-        "              fitted by maximum likelihood to the whole win matrix; a draw\n"
-        "              counts as half a win. A unit that won or lost everything is\n"
-        "              reported as not estimable\n"
-        "  fair        fair points value: strength is regressed on ln(points) with\n"
-        "              one intercept per side, strength = a + b ln(points); the fair\n"
-        "              value is the cost at which that line reaches the unit's own\n"
-        "              strength, exp((strength - a) / b). Not defined when fewer than\n"
-        "              3 units qualify, costs do not vary, or b <= 0\n"
-        "  diff        fair value minus printed cost (positive: under-costed)\n"
-        "Then the residual matrix, observed minus predicted share of the row unit's\n"
-        "score: a cell far from 0 is a matchup the single strength does not explain\n"
-        "(rock-paper-scissors). Every form starts or ends with the manifest: program\n"
-        "version, rule set, data version, seed and trials, to regenerate the numbers.",
+        "Per unit, against its field (the units of the other axis, or of --field ARMY):\n"
+        "  score       expected score, wins + draws/2, averaged over its cells\n"
+        "  strength    Bradley-Terry strength fitted to the whole matrix\n"
+        "  fair        fair points: the cost at which it would score 50% against the\n"
+        "              field at equal points, through the field's price curve\n"
+        "              strength = a(army) + b ln(points):\n"
+        "                mean over field v of sigma(s_u - s_v - b ln(fair/points_v)) = 1/2\n"
+        "  diff        fair minus printed points (positive: under-costed)\n"
+        "  kill/100    enemy points destroyed per 100 points: descriptive only\n"
+        "Every value has an interval (--interval). Cells where a unit cannot do what the\n"
+        "situation asks of it (flagged in the file) are left out. The fit diagnostic\n"
+        "says how much of the matchups one strength per unit explains, with a warning\n"
+        "when it is little; then the same per opposing army, and the residuals.\n"
+        "CSV is one long table per file (--table), a header line first and the\n"
+        "manifest (version, rule set, seed, trials, file) as its last column.",
     .exits =
-        "  2  no situation of that name in the file\n"
+        "  2  no situation or field army of that name in the file, a unit without\n"
+        "     trials, or an army none of whose units can take part\n"
         "  3  the file cannot be read, is not HDF5, or is not a valid matrix file;\n"
         "     or the output cannot be written\n"
         "  4  out of memory or an unexpected failure\n",

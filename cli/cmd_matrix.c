@@ -131,6 +131,7 @@ static int run_matrix(const char *command_line, char **operands, const matrix_ar
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     for (size_t i = 0; st == OM_OK && i < n_sits; i++) {
         msit[i].name = sits[i]->name;
+        msit[i].title = sits[i]->description;
         if ((stext[i] = situation_text(sits[i])) == NULL)
             st = OM_ERROR(OM_ENOMEM, "out of memory");
         msit[i].yaml = stext[i];

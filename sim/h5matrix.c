@@ -96,6 +96,11 @@ static bool cell_valid(const om_matrix_cell *c, char *why, size_t size)
                  c->points_lost_row_sum, c->points_lost_col_sum);
         return false;
     }
+    if ((c->inapplicable & ~(OM_MATRIX_ROW_CANNOT | OM_MATRIX_COL_CANNOT)) != 0) {
+        snprintf(why, size, "inapplicable is %u; only the bits 1 (row) and 2 (column) exist",
+                 (unsigned)c->inapplicable);
+        return false;
+    }
     return true;
 }
 
@@ -196,15 +201,19 @@ static om_status write_1d(om_h5m_writer *w, hid_t group, const char *gname, cons
 static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_unit *units,
                                  size_t n, const char *what)
 {
-    char why[OM_H5_DETAIL_MAX], desc[3][160];
+    char why[OM_H5_DETAIL_MAX], desc[6][200];
     const char *gname = axis_group[axis];
     const char **names = malloc(n * sizeof *names);
     const char **ids = malloc(n * sizeof *ids);
+    const char **armies = malloc(n * sizeof *armies);
+    const char **troops = malloc(n * sizeof *troops);
     uint32_t *points = malloc(n * sizeof *points);
+    uint8_t *shoots = malloc(n * sizeof *shoots);
     hid_t group = H5I_INVALID_HID, scale = H5I_INVALID_HID;
     om_status st = OM_OK;
 
-    if (names == NULL || ids == NULL || points == NULL) {
+    if (names == NULL || ids == NULL || points == NULL || armies == NULL || troops == NULL
+        || shoots == NULL) {
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
         goto done;
     }
@@ -212,10 +221,19 @@ static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_uni
         names[i] = units[i].name;
         ids[i] = units[i].id != NULL ? units[i].id : "";
         points[i] = units[i].points;
+        armies[i] = units[i].army != NULL ? units[i].army : "";
+        troops[i] = units[i].troop != NULL ? units[i].troop : "";
+        shoots[i] = units[i].can_shoot;
     }
     snprintf(desc[0], sizeof desc[0], "Display name of each %s unit.", what);
     snprintf(desc[1], sizeof desc[1], "Identifier of each %s unit in the army data.", what);
     snprintf(desc[2], sizeof desc[2], "Printed points cost of each %s unit (0: unknown).",
+             what);
+    snprintf(desc[3], sizeof desc[3], "Army of each %s unit, its display name (empty: unknown).",
+             what);
+    snprintf(desc[4], sizeof desc[4], "Troop type of each %s unit, e.g. infantry, cavalry, "
+             "artillery (empty: unknown).", what);
+    snprintf(desc[5], sizeof desc[5], "Whether each %s unit can shoot: 0 unknown, 1 no, 2 yes.",
              what);
     if ((group = H5Gcreate2(w->file, gname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot create /%s: %s", w->path, gname,
@@ -227,7 +245,13 @@ static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_uni
         || (st = write_1d(w, group, gname, "id", w->str_type, w->str_type, n, ids, desc[1],
                           NULL)) != OM_OK
         || (st = write_1d(w, group, gname, "points", H5T_STD_U32LE, H5T_NATIVE_UINT32, n,
-                          points, desc[2], NULL)) != OM_OK)
+                          points, desc[2], NULL)) != OM_OK
+        || (st = write_1d(w, group, gname, "army", w->str_type, w->str_type, n, armies,
+                          desc[3], NULL)) != OM_OK
+        || (st = write_1d(w, group, gname, "troop", w->str_type, w->str_type, n, troops,
+                          desc[4], NULL)) != OM_OK
+        || (st = write_1d(w, group, gname, "can_shoot", H5T_STD_U8LE, H5T_NATIVE_UINT8, n,
+                          shoots, desc[5], NULL)) != OM_OK)
         goto done;
     if (H5DSset_scale(scale, axis_label[axis]) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot make /%s/name a dimension scale: %s", w->path,
@@ -235,6 +259,9 @@ static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_uni
 done:
     om_h5_close_id(&scale);
     om_h5_close_id(&group);
+    free(shoots);
+    free(troops);
+    free(armies);
     free(points);
     free(ids);
     free(names);
@@ -248,16 +275,18 @@ static om_status write_situation_axis(om_h5m_writer *w, const om_matrix_info *in
     size_t n = info->n_situations;
     const char **names = malloc(n * sizeof *names);
     const char **texts = malloc(n * sizeof *texts);
+    const char **titles = malloc(n * sizeof *titles);
     hid_t group = H5I_INVALID_HID, scale = H5I_INVALID_HID;
     om_status st = OM_OK;
 
-    if (names == NULL || texts == NULL) {
+    if (names == NULL || texts == NULL || titles == NULL) {
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
         names[i] = info->situations[i].name;
         texts[i] = info->situations[i].yaml != NULL ? info->situations[i].yaml : "";
+        titles[i] = info->situations[i].title != NULL ? info->situations[i].title : "";
     }
     if ((group = H5Gcreate2(w->file, "situations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot create /situations: %s", w->path,
@@ -267,7 +296,10 @@ static om_status write_situation_axis(om_h5m_writer *w, const om_matrix_info *in
     if ((st = write_1d(w, group, "situations", "name", w->str_type, w->str_type, n, names,
                        "Short name of each situation.", &scale)) != OM_OK
         || (st = write_1d(w, group, "situations", "yaml", w->str_type, w->str_type, n, texts,
-                          "The text of each situation, verbatim.", NULL)) != OM_OK)
+                          "The text of each situation, verbatim.", NULL)) != OM_OK
+        || (st = write_1d(w, group, "situations", "title", w->str_type, w->str_type, n, titles,
+                          "Title of each situation for people (empty: use the name).",
+                          NULL)) != OM_OK)
         goto done;
     if (H5DSset_scale(scale, axis_label[AXIS_SITUATION]) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot make /situations/name a dimension scale: %s",
@@ -275,6 +307,7 @@ static om_status write_situation_axis(om_h5m_writer *w, const om_matrix_info *in
 done:
     om_h5_close_id(&scale);
     om_h5_close_id(&group);
+    free(titles);
     free(texts);
     free(names);
     return st;
@@ -369,6 +402,44 @@ static om_status attach_scales(om_h5m_writer *w, hid_t d, const char *name)
     return st;
 }
 
+/*
+ * Write /cells/inapplicable ([S][R][C] u8, scales attached) when some cell is
+ * flagged; a file without it has every situation apply to every pair.
+ */
+static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space)
+{
+    static const char name[] = "inapplicable";
+    char why[OM_H5_DETAIL_MAX];
+    size_t n = cell_count(w->dims), flagged = 0;
+    uint8_t *flags;
+    hid_t d;
+    om_status st = OM_OK;
+
+    for (size_t k = 0; k < n; k++)
+        flagged += w->cells[k].inapplicable != 0;
+    if (flagged == 0)
+        return OM_OK;
+    if ((flags = malloc(n)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    for (size_t k = 0; k < n; k++)
+        flags[k] = w->cells[k].inapplicable;
+    d = H5Dcreate2(group, name, H5T_STD_U8LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (d < 0 || H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, name,
+                      om_h5_detail(why, sizeof why));
+    if (st == OM_OK)
+        st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+                                     "1: the row unit cannot do what the situation asks of "
+                                     "it, 2: the column unit cannot, 3: neither (0: the "
+                                     "situation applies); flagged cells are left out of "
+                                     "the ratings.");
+    if (st == OM_OK)
+        st = attach_scales(w, d, name);
+    om_h5_close_id(&d);
+    free(flags);
+    return st;
+}
+
 /* Write /cells: one [S][R][C] dataset per cell_fields entry, with scales attached. */
 static om_status write_cells(om_h5m_writer *w)
 {
@@ -403,6 +474,8 @@ static om_status write_cells(om_h5m_writer *w)
             st = attach_scales(w, d, f->name);
         om_h5_close_id(&d);
     }
+    if (st == OM_OK)
+        st = write_inapplicable(w, group, space);
     om_h5_close_id(&space);
     om_h5_close_id(&group);
     free(buf);
@@ -501,11 +574,36 @@ static om_status required(reader *rd, om_status st, const char *name)
     return st;
 }
 
+/*
+ * The schema: a /1 file (from an older oddsmaster) is refused with what to do
+ * about it; anything else not /2 is "not a matrix file".
+ */
+static om_status check_schema(reader *rd)
+{
+    char *schema = NULL;
+    om_status st = om_h5_attr_read_string(rd->file, rd->path, "schema", &schema);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no 'schema' attribute (not an oddsmaster matrix file)",
+                        rd->path);
+    if (st != OM_OK)
+        return st;
+    if (strcmp(schema, OM_H5M_SCHEMA_V1) == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', a matrix file from an "
+                      "older oddsmaster whose units lack the army, troop type and shooting "
+                      "that ratings need; run 'oddsmaster matrix' again to get '%s'",
+                      rd->path, schema, OM_H5M_SCHEMA);
+    else if (strcmp(schema, OM_H5M_SCHEMA) != 0)
+        st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', expected '%s' (not an "
+                      "oddsmaster matrix file)", rd->path, schema, OM_H5M_SCHEMA);
+    free(schema);
+    return st;
+}
+
 static om_status read_root(reader *rd)
 {
     om_matrix_info *info = &rd->m->info;
     om_status st;
-    if ((st = om_h5_check_schema(rd->file, rd->path, OM_H5M_SCHEMA, "matrix file")) != OM_OK
+    if ((st = check_schema(rd)) != OM_OK
         || (st = read_attr_string(rd, "program_version", &info->program_version)) != OM_OK
         || (st = read_attr_string(rd, "command_line", &info->command_line)) != OM_OK
         || (st = read_attr_string(rd, "ruleset", &info->ruleset)) != OM_OK
@@ -661,6 +759,75 @@ static om_status read_u32(reader *rd, const char *name, size_t n, uint32_t *p)
     return st;
 }
 
+/* Whether the optional dataset `name` is in the file. */
+static bool has_dataset(reader *rd, const char *name)
+{
+    return H5Lexists(rd->file, name, H5P_DEFAULT) > 0;
+}
+
+/* Read the 1-D integer dataset `name` of `n` entries into p[] as uint8. */
+static om_status read_u8(reader *rd, const char *name, size_t n, uint8_t *p)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t len = 0;
+    hid_t d, type;
+    om_status st = open_dataset(rd, name, 1, H5T_INTEGER, &len, &d, &type);
+    if (st != OM_OK)
+        return st;
+    if (len != n)
+        st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
+                      (unsigned long long)len, n);
+    else if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&type);
+    om_h5_close_id(&d);
+    return st;
+}
+
+/*
+ * The optional string dataset `name` into dst[0..n-1], or "" for each entry
+ * when the file lacks it.
+ */
+static om_status read_optional_strings(reader *rd, const char *name, size_t n,
+                                       const char **dst)
+{
+    if (has_dataset(rd, name))
+        return read_strings(rd, name, n, dst);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = "";
+    return OM_OK;
+}
+
+/* The optional units' army, troop and can_shoot of /GROUP (defaults when absent). */
+static om_status read_unit_extras(reader *rd, const char *group, om_matrix_unit *units,
+                                  size_t n, const char **tmp, uint8_t *flags)
+{
+    char name[32];
+    om_status st;
+    snprintf(name, sizeof name, "/%s/army", group);
+    if ((st = read_optional_strings(rd, name, n, tmp)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        units[i].army = tmp[i];
+    snprintf(name, sizeof name, "/%s/troop", group);
+    if ((st = read_optional_strings(rd, name, n, tmp)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        units[i].troop = tmp[i];
+    snprintf(name, sizeof name, "/%s/can_shoot", group);
+    memset(flags, OM_MATRIX_SHOOTS_UNKNOWN, n);
+    if (has_dataset(rd, name) && (st = read_u8(rd, name, n, flags)) != OM_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        if (flags[i] > OM_MATRIX_SHOOTS_YES)
+            return OM_ERROR(OM_EHDF5, "%s: %s[%zu] is %u; 0 (unknown), 1 (no) or 2 (yes) "
+                            "expected", rd->path, name, i, (unsigned)flags[i]);
+        units[i].can_shoot = flags[i];
+    }
+    return OM_OK;
+}
+
 /* Read /GROUP/name, id and points of `n` units into units[]; `tmp` holds n pointers. */
 static om_status read_units(reader *rd, const char *group, om_matrix_unit *units, size_t n,
                             const char **tmp, uint32_t *points)
@@ -692,6 +859,7 @@ static om_status read_axes(reader *rd)
     om_matrix_info *info = &m->info;
     const char **tmp = NULL;
     uint32_t *points = NULL;
+    uint8_t *flags = NULL;
     size_t most;
     om_status st;
 
@@ -706,7 +874,8 @@ static om_status read_axes(reader *rd)
     m->sits = calloc(info->n_situations, sizeof *m->sits);
     tmp = calloc(most, sizeof *tmp);
     points = calloc(most, sizeof *points);
-    if (m->units == NULL || m->sits == NULL || tmp == NULL || points == NULL) {
+    flags = calloc(most, sizeof *flags);
+    if (m->units == NULL || m->sits == NULL || tmp == NULL || points == NULL || flags == NULL) {
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
         goto done;
     }
@@ -721,12 +890,52 @@ static om_status read_axes(reader *rd)
         goto done;
     for (size_t i = 0; i < info->n_situations; i++)
         m->sits[i].yaml = tmp[i];
-    if ((st = read_units(rd, "rows", m->units, info->n_rows, tmp, points)) != OM_OK)
+    if ((st = read_optional_strings(rd, "/situations/title", info->n_situations, tmp)) != OM_OK)
         goto done;
-    st = read_units(rd, "cols", m->units + info->n_rows, info->n_cols, tmp, points);
+    for (size_t i = 0; i < info->n_situations; i++)
+        m->sits[i].title = tmp[i];
+    if ((st = read_units(rd, "rows", m->units, info->n_rows, tmp, points)) != OM_OK
+        || (st = read_unit_extras(rd, "rows", m->units, info->n_rows, tmp, flags)) != OM_OK
+        || (st = read_units(rd, "cols", m->units + info->n_rows, info->n_cols, tmp, points))
+               != OM_OK)
+        goto done;
+    st = read_unit_extras(rd, "cols", m->units + info->n_rows, info->n_cols, tmp, flags);
 done:
+    free(flags);
     free(points);
     free(tmp);
+    return st;
+}
+
+/* Read the optional /cells/inapplicable ([S][R][C] u8) into the cells. */
+static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], size_t n)
+{
+    static const char name[] = "/cells/inapplicable";
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t got[AXIS_COUNT] = {0, 0, 0};
+    uint8_t *flags = malloc(n);
+    hid_t d, type;
+    om_status st;
+
+    if (flags == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
+    if ((st = open_dataset(rd, name, AXIS_COUNT, H5T_INTEGER, got, &d, &type)) != OM_OK) {
+        free(flags);
+        return st;
+    }
+    if (got[0] != dims[0] || got[1] != dims[1] || got[2] != dims[2])
+        st = OM_ERROR(OM_EHDF5, "%s: %s is %llu x %llu x %llu, expected %zu x %zu x %zu "
+                      "(situations x rows x columns)", rd->path, name,
+                      (unsigned long long)got[0], (unsigned long long)got[1],
+                      (unsigned long long)got[2], dims[0], dims[1], dims[2]);
+    else if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
+                      om_h5_detail(why, sizeof why));
+    for (size_t k = 0; k < n && st == OM_OK; k++)
+        rd->m->cells[k].inapplicable = flags[k];
+    om_h5_close_id(&type);
+    om_h5_close_id(&d);
+    free(flags);
     return st;
 }
 
@@ -776,6 +985,8 @@ static om_status read_cells(reader *rd)
         om_h5_close_id(&d);
     }
     free(buf);
+    if (st == OM_OK && has_dataset(rd, "/cells/inapplicable"))
+        st = read_inapplicable(rd, dims, n);
     for (size_t k = 0; k < n && st == OM_OK; k++) {
         char reason[256];
         if (!cell_valid(&m->cells[k], reason, sizeof reason)) {

@@ -3,7 +3,7 @@
  * unit of one list against every unit of another, in one or more situations)
  * and read by `oddsmaster efficiency` and `oddsmaster chart --kind heatmap`.
  *
- * Layout (schema "oddsmaster-matrix/1"; S situations, R row units, C column units):
+ * Layout (schema "oddsmaster-matrix/2"; S situations, R row units, C column units):
  *   /                      attributes: schema, program_version, command_line,
  *                          ruleset, data_version (e.g. "warmaster-revolution
  *                          lists 2.25"), row_list, col_list (the army lists of
@@ -13,8 +13,15 @@
  *   /rows/name, /rows/id   [R] variable-length UTF-8 strings: display name and
  *                          the unit's identifier in the army data
  *   /rows/points           [R] u32: printed points cost of each row unit
- *   /cols/name, id, points [C] the same for the column units
- *   /situations/name       [S] strings: short name of each situation
+ *   /rows/army             [R] strings: the army each unit comes from, as its
+ *                          display name ("Empire"; "" unknown)
+ *   /rows/troop            [R] strings: troop type, e.g. "infantry", "cavalry",
+ *                          "artillery" ("" unknown)
+ *   /rows/can_shoot        [R] u8: OM_MATRIX_SHOOTS_UNKNOWN (0), _NO (1), _YES (2)
+ *   /cols/...              [C] the same for the column units
+ *   /situations/name       [S] strings: short name (id) of each situation
+ *   /situations/title      [S] strings: its title for people ("A charges B in
+ *                          the open"; "" unknown: readers show the name)
  *   /situations/yaml       [S] strings: the situation text, verbatim
  *   /cells/trials          [S][R][C] u64: trials run in the cell (0: not run)
  *   /cells/wins_row        [S][R][C] u64: trials the row unit won
@@ -24,6 +31,19 @@
  *                          [S][R][C] double: sums over the trials of the victory
  *                          points lost by the row (column) unit, so the mean is
  *                          sum / trials
+ *   /cells/inapplicable    [S][R][C] u8, optional: OM_MATRIX_ROW_CANNOT (1) when
+ *                          the row unit cannot do what the situation asks of it
+ *                          (artillery asked to charge, a unit that cannot shoot
+ *                          asked to shoot, a defended position it cannot hold),
+ *                          plus OM_MATRIX_COL_CANNOT (2) for the column unit.
+ *                          Written only when some cell is flagged: a file
+ *                          without it has every situation apply to every pair.
+ *                          The analysers leave flagged cells out of the ratings.
+ * Schema /2 added army, troop, can_shoot, title and inapplicable; the readers
+ * refuse a /1 file with an error that says to run the matrix again (its units
+ * lack what the fair-points model needs to leave out situations a unit cannot
+ * take part in). The optional datasets may be missing from a /2 file written
+ * by another tool: their defaults are the "unknown" values above.
  * Trials that neither side won nor drew (no contact, unresolved at the turn
  * limit) are trials - wins_row - draws - wins_col. Every /cells dataset has the
  * dimension scales /situations/name, /rows/name and /cols/name attached to its
@@ -46,19 +66,39 @@
 #include "status.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5M_SCHEMA "oddsmaster-matrix/1"
+#define OM_H5M_SCHEMA "oddsmaster-matrix/2"
+
+/* The schema of the first matrix files, refused with a clear error. */
+#define OM_H5M_SCHEMA_V1 "oddsmaster-matrix/1"
+
+/* Whether a unit can shoot (om_matrix_unit.can_shoot; 0 when nobody said). */
+enum {
+    OM_MATRIX_SHOOTS_UNKNOWN = 0, /* not recorded */
+    OM_MATRIX_SHOOTS_NO = 1,      /* has no shooting attacks */
+    OM_MATRIX_SHOOTS_YES = 2      /* can shoot (stand and shoot, volleys) */
+};
+
+/* Bits of om_matrix_cell.inapplicable (0: the situation applies to both units). */
+enum {
+    OM_MATRIX_ROW_CANNOT = 1, /* the row unit cannot do what the situation asks of it */
+    OM_MATRIX_COL_CANNOT = 2  /* the column unit cannot */
+};
 
 /* One unit of a matrix axis. */
 typedef struct om_matrix_unit {
     const char *name; /* display name, e.g. "Knights" */
     const char *id;   /* identifier in the army data, e.g. "empire/knights" */
     uint32_t points;  /* printed points cost (0: unknown) */
+    const char *army; /* army display name, e.g. "Empire" (NULL or "": unknown) */
+    const char *troop; /* troop type, e.g. "infantry" (NULL or "": unknown) */
+    uint8_t can_shoot; /* OM_MATRIX_SHOOTS_* */
 } om_matrix_unit;
 
 /* One situation: how the row unit meets the column unit. */
 typedef struct om_matrix_situation {
-    const char *name; /* short name, e.g. "charge-open" */
-    const char *yaml; /* the situation text, verbatim */
+    const char *name;  /* short name, e.g. "a-charges" */
+    const char *yaml;  /* the situation text, verbatim */
+    const char *title; /* for people, e.g. "A charges B in the open" (NULL or "": the name) */
 } om_matrix_situation;
 
 /* What a matrix holds and where it came from (the root attributes and axes). */
@@ -89,6 +129,7 @@ typedef struct om_matrix_cell {
     uint64_t wins_col;          /* trials won by the column unit */
     double points_lost_row_sum; /* sum over trials of the points the row unit lost */
     double points_lost_col_sum; /* sum over trials of the points the column unit lost */
+    uint8_t inapplicable;       /* OM_MATRIX_ROW_CANNOT | OM_MATRIX_COL_CANNOT; 0: applies */
 } om_matrix_cell;
 
 /* A matrix read back from a file: `info` and every cell, owned by the struct. */
@@ -125,7 +166,8 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
 /*
  * om_h5m_writer_put_cell: record the results of cell (s, r, c), replacing any
  * earlier put. Errors: OM_EINVAL (index out of range; wins_row + draws + wins_col
- * greater than trials; a negative or non-finite points sum).
+ * greater than trials; a negative or non-finite points sum; inapplicable bits
+ * other than OM_MATRIX_ROW_CANNOT | OM_MATRIX_COL_CANNOT).
  */
 om_status om_h5m_writer_put_cell(om_h5m_writer *w, size_t s, size_t r, size_t c,
                                  const om_matrix_cell *cell);
@@ -145,9 +187,11 @@ void om_h5m_writer_abort(om_h5m_writer *w);
  * frees with om_h5m_matrix_free). Checks the schema, that every axis dataset has
  * one entry per unit or situation and every cell dataset the shape [S][R][C],
  * and that each cell is consistent (wins and draws at most the trials, points
- * sums finite and not negative). Errors: OM_EIO (missing or unreadable file),
- * OM_EHDF5 (not HDF5, damaged, not a matrix file, or inconsistent: the message
- * names the file and what is wrong), OM_ENOMEM, OM_EINVAL (NULL arguments).
+ * sums finite and not negative). Optional datasets that are absent take their
+ * defaults (layout above). Errors: OM_EIO (missing or unreadable file),
+ * OM_EHDF5 (not HDF5, damaged, not a matrix file, a /1 file, or inconsistent:
+ * the message names the file and the attribute or dataset that is wrong),
+ * OM_ENOMEM, OM_EINVAL (NULL arguments).
  */
 om_status om_h5m_read(const char *path, om_matrix **out);
 

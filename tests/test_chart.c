@@ -1,13 +1,15 @@
 /*
- * test_chart.c: Criterion tests of analysis/chart (odds, dist and heatmap
- * charts). Rasterised text differs between machines, so no image is compared
- * byte for byte (ENGINEERING section 6); instead each test checks structure:
+ * test_chart.c: Criterion tests of analysis/chart (odds, dist, heatmap and
+ * fair charts). Rasterised text differs between machines, so no image is
+ * compared byte for byte (ENGINEERING section 6); instead each test checks
+ * structure:
  *   PNG  signature, the width and height cairo reads back, pixels of the bar
  *        colours present;
  *   SVG  XML header, <svg> of the requested size, the <title> and manifest
- *        <desc>, and one filled path per bar in the bar colours;
+ *        <desc>, text kept as <text> elements, one shape per bar in its colour;
  *   PDF  header, title metadata;
- *   CSV  beside the image: exactly the numbers of the synthetic input.
+ *   CSV  beside the image (OUT.csv appended): one table with a header line,
+ *        exactly the numbers of the synthetic input, the manifest last.
  * Inputs are written with the run-file and matrix-file writers, with outcomes
  * chosen so that every probability is exact. Errors are provoked once each.
  */
@@ -130,14 +132,15 @@ static void write_run(const char *path, const char *kind)
 /* A 3 x 4 matrix in two situations: cell (s, r, c) is won by the row (10 r + c + 5 s) %. */
 #define MR 3
 #define MC 4
-static const om_matrix_unit m_rows[MR] = {{"Knights", "e/k", 110},
-                                          {"Halberdiers", "e/h", 45},
-                                          {"Steam Tank", "e/s", 130}};
-static const om_matrix_unit m_cols[MC] = {{"Orc Warriors", "o/w", 60},
-                                          {"Trolls", "o/t", 110},
-                                          {"Giant", "o/g", 150},
-                                          {"Goblins", "o/b", 30}};
-static const om_matrix_situation m_sits[2] = {{"open", ""}, {"defended", ""}};
+static const om_matrix_unit m_rows[MR] = {{"Knights", "e/k", 110, "Empire", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Halberdiers", "e/h", 45, "Empire", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Steam Tank", "e/s", 130, "Empire", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_unit m_cols[MC] = {{"Orc Warriors", "o/w", 60, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Trolls", "o/t", 110, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Giant", "o/g", 150, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+                                          {"Goblins", "o/b", 30, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO}};
+static const om_matrix_situation m_sits[2] = {{"open", "", "In the open"},
+                                                {"defended", "", "Defended"}};
 
 static uint64_t m_wins(size_t s, size_t r, size_t c)
 {
@@ -167,7 +170,7 @@ static void write_matrix(const char *path)
     for (size_t s = 0; s < 2; s++)
         for (size_t r = 0; r < MR; r++)
             for (size_t c = 0; c < MC; c++) {
-                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1};
+                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1, 0};
                 /* Steam Tank vs Goblins was never run. */
                 if (r == 2 && c == 3)
                     continue;
@@ -214,25 +217,10 @@ static void check_png(const char *path, int width, int height, uint32_t rgb, int
     cairo_surface_destroy(s);
 }
 
-/* A percentage as cairo's SVG surface writes it: 6 decimals, trailing zeros dropped. */
-static void svg_percent(char *buf, size_t size, unsigned channel)
-{
-    size_t n;
-    snprintf(buf, size, "%f", channel / 2.55);
-    n = strlen(buf);
-    while (n > 0 && buf[n - 1] == '0')
-        buf[--n] = '\0';
-    if (n > 0 && buf[n - 1] == '.')
-        buf[--n] = '\0';
-}
-
-/* cairo's SVG spelling of a fill colour: "fill:rgb(16.862745%,42.352941%,69.019608%)". */
+/* The SVG writer's spelling of a fill colour: fill="#0072b2". */
 static void svg_fill(char *buf, size_t size, uint32_t rgb)
 {
-    char c[3][16];
-    for (int i = 0; i < 3; i++)
-        svg_percent(c[i], sizeof c[i], (rgb >> (16 - 8 * i)) & 0xff);
-    snprintf(buf, size, "fill:rgb(%s%%,%s%%,%s%%)", c[0], c[1], c[2]);
+    snprintf(buf, size, "fill=\"#%06x\"", rgb);
 }
 
 static char *check_svg(const char *path, const char *title)
@@ -242,7 +230,11 @@ static char *check_svg(const char *path, const char *title)
     cr_expect(strstr(svg, "<svg") != NULL);
     snprintf(want, sizeof want, "<title>%s</title>", title);
     cr_expect(strstr(svg, want) != NULL, "%s: %s", path, want);
-    cr_expect(strstr(svg, "<desc>") != NULL && strstr(svg, "seed ") != NULL);
+    cr_expect(strstr(svg, "<desc>") != NULL && strstr(svg, "seed") != NULL);
+    /* Text stays text: the title is a <text> element, and no glyph is drawn as a path. */
+    cr_expect(strstr(svg, "<text ") != NULL, "%s: <text> elements", path);
+    cr_expect_eq(count(svg, "<path"), 0, "%s: no outlines", path);
+    cr_expect_eq(count(svg, "<symbol"), 0, "%s: no glyph symbols", path);
     return svg;
 }
 
@@ -281,14 +273,19 @@ static void check_pdf(const char *path, const char *title)
     free(pdf);
 }
 
-/* The data lines of a chart CSV (after the "# " comments and the header). */
+/*
+ * The data lines of a chart CSV: the header is its first line, no comment, and
+ * every data line ends with the manifest.
+ */
 static char *csv_data(const char *path, const char *header)
 {
-    char *csv = slurp(path, NULL), *h = strstr(csv, header), *data;
-    cr_assert_not_null(h, "%s: header '%s' in\n%s", path, header, csv);
-    cr_expect(strncmp(csv, "# ", 2) == 0, "comment lines first");
-    cr_expect(strstr(csv, "# oddsmaster 1.2.3-test") != NULL, "manifest: %s", csv);
-    data = strdup(h + strlen(header));
+    char *csv = slurp(path, NULL), *data;
+    cr_assert(strncmp(csv, header, strlen(header)) == 0, "%s: header '%s' first in\n%s", path,
+              header, csv);
+    cr_expect(strchr(csv, '#') == NULL, "no comment lines: %s", csv);
+    data = strdup(csv + strlen(header));
+    cr_expect_eq(count(data, "oddsmaster 1.2.3-test"), count(data, "\n"),
+                 "the manifest on every line: %s", data);
     free(csv);
     return data;
 }
@@ -296,7 +293,7 @@ static char *csv_data(const char *path, const char *header)
 /* ----------------------------------------------------------------- tests */
 
 /* The header of an odds chart's CSV (chart.h). */
-#define ODDS_HEADER "outcome,label,p,lo,hi,count,trials\n"
+#define ODDS_HEADER "file,series,outcome,label,p,lo,hi,count,trials,manifest\n"
 
 Test(chart, odds_png_svg_pdf_and_csv)
 {
@@ -308,12 +305,12 @@ Test(chart, odds_png_svg_pdf_and_csv)
     chart_ok(run, tmpdir_path(out, sizeof out, "odds.png"), OM_CHART_ODDS, 900, 450);
     check_png(out, 900, 450, OM_CHART_COLOUR_A, 500);
     check_png(out, 900, 450, OM_CHART_COLOUR_B, 300);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "odds.csv"), ODDS_HEADER);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "odds.png.csv"), ODDS_HEADER);
     cr_assert_eq(om_stats_wilson(5000, RUN_TRIALS, 0.95, &lo, &hi), OM_OK);
-    snprintf(want, sizeof want, "win_a,Knights (A) win,0.5,%.10g,%.10g,5000,10000\n", lo, hi);
-    cr_expect(strncmp(data, want, strlen(want)) == 0, "got\n%s\nwant\n%s", data, want);
-    cr_expect(strstr(data, "\ndraw,Draw,0.2,") != NULL, "%s", data);
-    cr_expect(strstr(data, "\nwin_b,Spearmen (B) win,0.3,") != NULL, "%s", data);
+    snprintf(want, sizeof want, ",win_a,Knights (A) win,0.5,%.10g,%.10g,5000,10000,", lo, hi);
+    cr_expect(strstr(data, want) != NULL, "got\n%s\nwant\n%s", data, want);
+    cr_expect(strstr(data, ",draw,Draw,0.2,") != NULL, "%s", data);
+    cr_expect(strstr(data, ",win_b,Spearmen (B) win,0.3,") != NULL, "%s", data);
     cr_expect_eq(count(data, "\n"), 3, "three bars:\n%s", data);
     free(data);
 
@@ -330,7 +327,7 @@ Test(chart, odds_png_svg_pdf_and_csv)
 
     chart_ok(run, tmpdir_path(out, sizeof out, "odds.pdf"), OM_CHART_ODDS, 0, 0);
     check_pdf(out, "Knights (110 pts) vs Spearmen (45 pts): who wins?");
-    cr_expect_eq(tmpdir_entries(), 5, "run.h5, odds.png/.svg/.pdf and one odds.csv");
+    cr_expect_eq(tmpdir_entries(), 7, "run.h5, odds.png/.svg/.pdf and a CSV beside each");
 }
 
 /* An engagement with unresolved trials gets a fourth bar, "No result". */
@@ -341,9 +338,9 @@ Test(chart, odds_with_no_result)
     write_run(tmpdir_path(run, sizeof run, "eng.h5"), "engagement");
     chart_ok(run, tmpdir_path(out, sizeof out, "eng.png"), OM_CHART_ODDS, 600, 300);
     check_png(out, 600, 300, OM_CHART_COLOUR_NONE, 50);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "eng.csv"), ODDS_HEADER);
-    cr_expect(strstr(data, "\ndraw,Draw,0.1,") != NULL, "%s", data);
-    cr_expect(strstr(data, "\nnone,No result,0.1,") != NULL, "%s", data);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "eng.png.csv"), ODDS_HEADER);
+    cr_expect(strstr(data, ",draw,Draw,0.1,") != NULL, "%s", data);
+    cr_expect(strstr(data, ",none,No result,0.1,") != NULL, "%s", data);
     cr_expect_eq(count(data, "\n"), 4);
     free(data);
 }
@@ -356,9 +353,10 @@ Test(chart, dist_default_and_other_field)
 
     chart_ok(run, tmpdir_path(out, sizeof out, "dist.png"), OM_CHART_DIST, 0, 0);
     check_png(out, 1200, 700, 0x8fb3dfu, 1000);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "dist.csv"), "field,k,p_equal,p_at_least,lo,hi\n");
-    cr_expect(strncmp(data, "stands_lost_b,0,0.25,1,1,1\nstands_lost_b,1,0.25,0.75,", 52) == 0,
-              "%s", data);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "dist.png.csv"),
+                    "field,k,p_equal,p_at_least,lo,hi,manifest\n");
+    cr_expect(strncmp(data, "stands_lost_b,0,0.25,1,1,1,", 27) == 0, "%s", data);
+    cr_expect(strstr(data, "\nstands_lost_b,1,0.25,0.75,") != NULL, "%s", data);
     cr_expect(strstr(data, "\nstands_lost_b,3,0.25,0.25,") != NULL, "%s", data);
     cr_expect_eq(count(data, "\n"), 4, "k = 0..3");
     free(data);
@@ -370,14 +368,21 @@ Test(chart, dist_default_and_other_field)
                      "%s", om_error_message());
     }
     svg = check_svg(out, "Hits suffered by Spearmen after armour saves");
+    cr_expect(strstr(svg, ">P(= k): exactly k</text>") != NULL, "legend as text");
     /* Five bars of P(= k), plus the legend's swatch. */
     svg_fill(fill, sizeof fill, 0x8fb3dfu);
     cr_expect_eq(count(svg, fill), 5 + 1, "bars of %s", fill);
     free(svg);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "hits.csv"), "field,k,p_equal,p_at_least,lo,hi\n");
+    data = csv_data(tmpdir_path(csv, sizeof csv, "hits.svg.csv"),
+                    "field,k,p_equal,p_at_least,lo,hi,manifest\n");
     cr_expect(strstr(data, "hits_on_b,4,0.2,0.2,") != NULL, "%s", data);
     free(data);
 }
+
+static void expect_chart_error(const char *in, const char *out, const om_chart_options *opt,
+                               om_status code, const char *phrase);
+
+#define HEAT_HEADER "row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,manifest\n"
 
 Test(chart, heatmap_pooled_and_one_situation)
 {
@@ -389,33 +394,198 @@ Test(chart, heatmap_pooled_and_one_situation)
 
     chart_ok(mat, tmpdir_path(out, sizeof out, "heat.png"), OM_CHART_HEATMAP, 0, 0);
     check_png(out, 1200, 1000, 0xeeeeeeu, 100);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "heat.csv"),
-                    "row,col,row_points,col_points,trials,wins_row,draws,wins_col,p_row_wins\n");
-    /* Pooled: Knights vs Orc Warriors won 30 + 35 of 200. */
-    cr_expect(strncmp(data, "Knights,Orc Warriors,110,60,200,65,20,115,0.325\n", 47) == 0, "%s",
+    data = csv_data(tmpdir_path(csv, sizeof csv, "heat.png.csv"), HEAT_HEADER);
+    /* Pooled: Knights vs Orc Warriors won 30 + 35 and drew 20 of 200: score 75/200. */
+    cr_expect(strncmp(data, "Knights,Orc Warriors,110,60,200,65,20,115,0.375,", 48) == 0, "%s",
               data);
-    cr_expect(strstr(data, "\nSteam Tank,Goblins,130,30,0,0,0,0,\n") != NULL, "not run: %s",
+    cr_expect(strstr(data, "\nSteam Tank,Goblins,130,30,0,0,0,0,,") != NULL, "not run: %s",
               data);
     cr_expect_eq(count(data, "\n"), MR * MC);
     free(data);
 
     cr_assert_eq(om_chart_file(mat, tmpdir_path(out, sizeof out, "def.svg"), &opt), OM_OK, "%s",
                  om_error_message());
-    svg = check_svg(out, "Empire vs Orcs &amp; Goblins: chance the row unit wins");
-    cr_expect(strstr(svg, "situation defended") != NULL);
+    svg = check_svg(out, "Empire vs Orcs &amp; Goblins: expected score of the row unit");
+    /* Situations by their titles, units by their names, every cell's score as text. */
+    cr_expect(strstr(svg, ">Defended ") != NULL || strstr(svg, ">Defended<") != NULL,
+              "situation title");
+    cr_expect(strstr(svg, ">Halberdiers (45)</text>") != NULL, "unit label as text");
+    cr_expect(strstr(svg, ">51%</text>") != NULL, "Halberdiers v Trolls: (46 + 5) / 100");
     /* The cell not run is the only one in the empty-cell grey. */
     svg_fill(fill, sizeof fill, 0xeeeeeeu);
     cr_expect_eq(count(svg, fill), 1, "%s", fill);
     free(svg);
-    data = csv_data(tmpdir_path(csv, sizeof csv, "def.csv"),
-                    "row,col,row_points,col_points,trials,wins_row,draws,wins_col,p_row_wins\n");
-    cr_expect(strstr(data, "\nHalberdiers,Trolls,45,110,100,46,10,44,0.46\n") != NULL, "%s",
+    data = csv_data(tmpdir_path(csv, sizeof csv, "def.svg.csv"), HEAT_HEADER);
+    cr_expect(strstr(data, "\nHalberdiers,Trolls,45,110,100,46,10,44,0.51,") != NULL, "%s",
               data);
     free(data);
 
     opt.situation = NULL;
     cr_assert_eq(om_chart_file(mat, tmpdir_path(out, sizeof out, "heat.pdf"), &opt), OM_OK);
-    check_pdf(out, "Empire vs Orcs & Goblins: chance the row unit wins");
+    check_pdf(out, "Empire vs Orcs & Goblins: expected score of the row unit");
+}
+
+/* The heat map's scale gets lighter as the score rises: it reads in grey. */
+Test(chart, heatmap_scale_reads_in_grey)
+{
+    double last = -1.0;
+    for (int i = 0; i <= 100; i++) {
+        uint32_t c = om_chart_score_colour(i / 100.0);
+        double y = 0.2126 * ((c >> 16) & 0xff) + 0.7152 * ((c >> 8) & 0xff) + 0.0722 * (c & 0xff);
+        cr_expect_gt(y, last, "luminance falls at %d%%: #%06x", i, c);
+        last = y;
+    }
+    cr_expect_gt(last - 0.0, 200.0, "the top of the scale is light");
+}
+
+/*
+ * A matrix whose costs follow strength (rows stronger as r rises, columns
+ * weaker as c rises): the fair chart draws every unit with its interval.
+ */
+static void write_priced_matrix(const char *path)
+{
+    static const om_matrix_unit rows[MR] = {
+        {.name = "Knights", .points = 50, .army = "Empire"},
+        {.name = "Halberdiers", .points = 80, .army = "Empire"},
+        {.name = "Steam Tank", .points = 120, .army = "Empire"}};
+    static const om_matrix_unit cols[MC] = {
+        {.name = "Orc Warriors", .points = 150, .army = "Orcs"},
+        {.name = "Trolls", .points = 110, .army = "Orcs"},
+        {.name = "Giant", .points = 70, .army = "Orcs"},
+        {.name = "Goblins", .points = 30, .army = "Orcs"}};
+    om_matrix_info info = {.program_version = "1.2.3-test", .ruleset = "warmaster-revolution",
+                           .row_list = "Empire", .col_list = "Orcs", .seed = 99,
+                           .trials_per_cell = 100, .n_situations = 2, .n_rows = MR,
+                           .n_cols = MC, .situations = m_sits, .rows = rows, .cols = cols};
+    om_h5m_writer *w = NULL;
+    cr_assert_eq(om_h5m_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    for (size_t s = 0; s < 2; s++)
+        for (size_t r = 0; r < MR; r++)
+            for (size_t c = 0; c < MC; c++) {
+                uint64_t wins = 20 + 15 * r + 8 * c + 3 * ((r * c + s) % 3);
+                om_matrix_cell cell = {.trials = 100, .wins_row = wins, .draws = 5,
+                                       .wins_col = 95 - wins};
+                cr_assert_eq(om_h5m_writer_put_cell(w, s, r, c, &cell), OM_OK);
+            }
+    cr_assert_eq(om_h5m_writer_close(w), OM_OK, "%s", om_error_message());
+}
+
+Test(chart, fair_points_against_cost)
+{
+    char mat[512], out[512], csv[512], fill[128];
+    char *data, *svg;
+    write_priced_matrix(tmpdir_path(mat, sizeof mat, "priced.h5"));
+    chart_ok(mat, tmpdir_path(out, sizeof out, "fair.png"), OM_CHART_FAIR, 800, 600);
+    check_png(out, 800, 600, 0x0072b2u, 50);
+    check_png(out, 800, 600, 0xe69f00u, 50);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "fair.png.csv"),
+                    "side,army,unit,points,fair_points,lo,hi,manifest\n");
+    cr_expect_eq(count(data, "\n"), MR + MC, "%s", data);
+    cr_expect(strncmp(data, "row,Empire,Knights,50,", 22) == 0, "%s", data);
+    {
+        /* Every fair value lies inside its interval. */
+        double fair, lo, hi;
+        for (const char *p = data; p != NULL && *p != '\0'; p = strchr(p, '\n') + 1) {
+            const char *q = p;
+            for (int commas = 0; commas < 4; q++)
+                commas += *q == ',';
+            cr_assert_eq(sscanf(q, "%lf,%lf,%lf", &fair, &lo, &hi), 3, "%s", p);
+            cr_expect(lo < fair && fair < hi, "%.60s", p);
+            if (strchr(p, '\n') == NULL)
+                break;
+        }
+    }
+    free(data);
+    chart_ok(mat, tmpdir_path(out, sizeof out, "fair.svg"), OM_CHART_FAIR, 800, 600);
+    svg = check_svg(out, "Fair points against cost: Empire vs Orcs");
+    cr_expect_eq(count(svg, "<circle"), MR, "a circle per row unit");
+    svg_fill(fill, sizeof fill, 0xe69f00u);
+    cr_expect_eq(count(svg, fill), MC + 1, "a square per column unit, and the legend's");
+    cr_expect(strstr(svg, ">Steam Tank</text>") != NULL, "names as text");
+    free(svg);
+}
+
+/* Several run files are series of one odds chart, in the legend's order. */
+Test(chart, odds_of_several_files)
+{
+    char a[512], b[512], out[512], csv[512], fill[128];
+    const char *in[2] = {a, b};
+    om_chart_options opt = {.kind = OM_CHART_ODDS, .width = 900, .height = 600};
+    char *data, *svg;
+    write_run(tmpdir_path(a, sizeof a, "combat.h5"), "combat");
+    write_run(tmpdir_path(b, sizeof b, "engage.h5"), "engagement");
+    cr_assert_eq(om_chart_files(in, 2, tmpdir_path(out, sizeof out, "cmp.svg"), &opt), OM_OK,
+                 "%s", om_error_message());
+    svg = check_svg(out, "Who wins? 2 matchups compared");
+    /* Four outcomes (the engagement has no-result trials) of each series, and its legend. */
+    svg_fill(fill, sizeof fill, om_chart_series_colour[0]);
+    cr_expect_eq(count(svg, fill), 4 + 1, "series 1: %s", fill);
+    svg_fill(fill, sizeof fill, om_chart_series_colour[1]);
+    cr_expect_eq(count(svg, fill), 4 + 1, "series 2: %s", fill);
+    cr_expect(strstr(svg, "(combat.h5)</text>") != NULL && strstr(svg, "(engage.h5)</text>"),
+              "series named in the legend");
+    cr_expect(strstr(svg, "seeds 77, 77") != NULL, "every seed in the manifest");
+    free(svg);
+    data = csv_data(tmpdir_path(csv, sizeof csv, "cmp.svg.csv"), ODDS_HEADER);
+    cr_expect_eq(count(data, "\n"), 8, "%s", data);
+    cr_expect(strstr(data, "engage.h5,Knights (110 pts) vs Spearmen (45 pts) (engage.h5),none,"
+                           "No result,0.1,") != NULL, "%s", data);
+    free(data);
+    opt.kind = OM_CHART_DIST;
+    cr_expect_eq(om_chart_files(in, 2, out, &opt), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "takes one file") != NULL, "%s", om_error_message());
+}
+
+/* The data CSV never replaces a file the user did not name, unless forced. */
+Test(chart, side_file_refused_unless_forced)
+{
+    char run[512], out[512], csv[512];
+    om_chart_options opt = {.kind = OM_CHART_ODDS};
+    FILE *f;
+    char *text;
+    write_run(tmpdir_path(run, sizeof run, "run.h5"), "combat");
+    /* The user's own x.csv beside x.png is never touched. */
+    f = fopen(tmpdir_path(csv, sizeof csv, "x.csv"), "w");
+    cr_assert_not_null(f);
+    fputs("mine\n", f);
+    fclose(f);
+    chart_ok(run, tmpdir_path(out, sizeof out, "x.png"), OM_CHART_ODDS, 0, 0);
+    text = slurp(csv, NULL);
+    cr_expect_str_eq(text, "mine\n");
+    free(text);
+    /* A second chart to the same name would replace x.png.csv: refused, nothing written. */
+    remove(out);
+    expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
+    cr_expect(strstr(om_error_message(), "--force") != NULL, "%s", om_error_message());
+    cr_expect_eq(access(out, F_OK), -1, "no image either");
+    opt.force = true;
+    cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
+    cr_expect_eq(tmpdir_entries(), 4, "run.h5, x.csv, x.png, x.png.csv");
+}
+
+/* A matrix file of the first schema is refused, naming the file and the attribute. */
+Test(chart, old_matrix_file)
+{
+    char mat[512], out[512];
+    om_chart_options opt = {.kind = OM_CHART_HEATMAP};
+    const char *v1 = OM_H5M_SCHEMA_V1;
+    hid_t f, type, space, attr;
+    write_matrix(tmpdir_path(mat, sizeof mat, "old.h5"));
+    f = H5Fopen(mat, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert_geq(f, 0);
+    cr_assert_geq(H5Adelete(f, "schema"), 0);
+    type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    space = H5Screate(H5S_SCALAR);
+    attr = H5Acreate2(f, "schema", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(H5Awrite(attr, type, &v1), 0);
+    H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(f);
+    expect_chart_error(mat, tmpdir_path(out, sizeof out, "old.png"), &opt, OM_EHDF5,
+                       "old.h5: the 'schema' attribute is 'oddsmaster-matrix/1'");
+    cr_expect_eq(tmpdir_entries(), 1, "no output");
 }
 
 /* Check the last error: code, and a phrase in the message. */
@@ -451,7 +621,8 @@ Test(chart, errors)
     expect_chart_error(mat, out, &odds, OM_EHDF5, "a run file");
     expect_chart_error(tmpdir_path(run, sizeof run, "missing.h5"), out, &odds, OM_EIO,
                        "missing.h5");
-    expect_chart_error(mat, tmpdir_path(out, sizeof out, "no/dir/x.png"), &heat, OM_EIO, "x.png");
+    expect_chart_error(mat, tmpdir_path(out, sizeof out, "no/dir/x.png"), &heat, OM_EIO,
+                       "no/dir' does not exist");
     expect_chart_error(mat, tmpdir_path(out, sizeof out, "no/dir/x.svg"), &heat, OM_EIO, "x.svg");
     cr_expect_eq(tmpdir_entries(), 3, "no output and no temporary file left behind");
     cr_expect_eq(om_chart_file(NULL, out, &odds), OM_EINVAL);
@@ -469,11 +640,12 @@ Test(chart, paths_formats_and_kinds)
     cr_expect_eq(om_chart_format_from_path("dir.png/b", &f), OM_EINVAL);
     cr_expect_eq(om_chart_format_from_path("png", &f), OM_EINVAL);
     cr_expect(om_chart_kind_parse("heatmap", &k) == OM_OK && k == OM_CHART_HEATMAP);
+    cr_expect(om_chart_kind_parse("fair", &k) == OM_OK && k == OM_CHART_FAIR);
     cr_expect_eq(om_chart_kind_parse("pie", &k), OM_EINVAL);
     om_chart_default_size(OM_CHART_ODDS, &w, &h);
     cr_expect(w == 1200 && h == 600);
     p = om_chart_csv_path("out/odds.png");
-    cr_expect_str_eq(p, "out/odds.csv");
+    cr_expect_str_eq(p, "out/odds.png.csv");
     free(p);
     p = om_chart_csv_path("v1.2/chart");
     cr_expect_str_eq(p, "v1.2/chart.csv");

@@ -243,6 +243,24 @@ done
 if "$OM" efficiency "$TMP/m.h5" --format json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if len(d["units"]) == 5 and "manifest" in d else 1)'; then
     ok "efficiency json: every unit and the manifest"; else not_ok "efficiency json: every unit and the manifest"; fi
 expect_exit 3 "efficiency of a run file" "$OM" efficiency "$TMP/default.h5"
+# Tidy outputs: each CSV is one table with one header line, every row as wide.
+for table in units model residuals; do
+    if "$OM" efficiency "$TMP/m.h5" --format csv --table "$table" >"$TMP/eff.csv" &&
+        python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(0 if len(r) > 1 and all(len(x) == len(r[0]) for x in r) and r[0][-1] == "manifest" and not r[0][0].startswith("#") else 1)' "$TMP/eff.csv"; then
+        ok "efficiency csv --table $table: one table"; else not_ok "efficiency csv --table $table: one table"; fi
+done
+"$OM" efficiency "$TMP/m.h5" --format csv >"$TMP/out" 2>"$TMP/err"
+expect_grep ",all,fair_points," "$TMP/out" "efficiency csv: a fair_points row per unit"
+expect_exit 0 "efficiency text" "$OM" efficiency "$TMP/m.h5"
+expect_grep "Price curve" "$TMP/out" "efficiency prints the fit diagnostic"
+expect_grep "fair \[CI\]" "$TMP/out" "efficiency prints fair values with intervals"
+expect_exit 0 "efficiency --interval bootstrap" "$OM" efficiency "$TMP/m.h5" --interval bootstrap --replicates 50 --seed 3 --format json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["interval"]["method"] == "bootstrap" and d["interval"]["replicates"] == 50 else 1)' "$TMP/out"; then
+    ok "efficiency json: the bootstrap is recorded"; else not_ok "efficiency json: the bootstrap is recorded"; fi
+expect_exit 1 "efficiency --replicates without the bootstrap" "$OM" efficiency "$TMP/m.h5" --replicates 50
+expect_exit 1 "efficiency --table without csv" "$OM" efficiency "$TMP/m.h5" --table model
+expect_exit 2 "efficiency against an army not in the file" "$OM" efficiency "$TMP/m.h5" --field elves
+expect_grep "elves" "$TMP/err" "the unknown field army is named"
 for ext in png svg pdf; do
     expect_exit 0 "heat map as $ext" "$OM" chart "$TMP/m.h5" --kind heatmap -o "$TMP/heat.$ext"
     if [ -s "$TMP/heat.$ext" ]; then ok "heat map $ext written"; else not_ok "heat map $ext written"; fi
@@ -252,6 +270,21 @@ expect_exit 0 "distribution chart of a run" "$OM" chart "$TMP/default.h5" --kind
 expect_exit 3 "chart of a non-HDF5 file" "$OM" chart "$TMP/text.h5" --kind odds -o "$TMP/x.png"
 expect_absent "$TMP/x.png" "a failed chart writes no image"
 expect_exit 1 "chart with an unknown kind" "$OM" chart "$TMP/default.h5" --kind pie -o "$TMP/x.png"
+expect_exit 0 "fair points chart" "$OM" chart "$TMP/m.h5" --kind fair -o "$TMP/fair.svg"
+expect_grep "<text" "$TMP/fair.svg" "SVG keeps its text as text"
+if [ -s "$TMP/fair.svg.csv" ]; then ok "the data CSV is OUT.csv appended"; else not_ok "the data CSV is OUT.csv appended"; fi
+expect_exit 0 "odds chart of two run files" "$OM" chart "$TMP/default.h5" "$TMP/cell.h5" --kind odds -o "$TMP/cmp.png"
+expect_exit 1 "several files for a heat map" "$OM" chart "$TMP/m.h5" "$TMP/m.h5" --kind heatmap -o "$TMP/y.png"
+echo mine >"$TMP/keep.csv"
+expect_exit 0 "a chart beside the user's CSV" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png"
+expect_grep "^mine$" "$TMP/keep.csv" "the user's keep.csv is untouched"
+rm -f "$TMP/keep.png"
+expect_exit 2 "a chart whose data CSV exists" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png"
+expect_grep "force" "$TMP/err" "the refusal says how to replace it"
+expect_absent "$TMP/keep.png" "a refused chart writes no image"
+expect_exit 0 "--force replaces the data CSV" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png" --force
+expect_exit 3 "a chart into a missing directory" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/nodir/c.png"
+expect_grep "nodir' does not exist" "$TMP/err" "the missing directory is named"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

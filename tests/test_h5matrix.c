@@ -41,19 +41,20 @@ TestSuite(h5m_reader, .init = dir_setup, .fini = tmpdir_remove);
 #define NC 4
 
 static const om_matrix_situation sample_sits[NS] = {
-    {"charge-open", "kind: combat\na: {charging: true}\n"},
-    {"charge-defended", "kind: combat\nb: {position: defended}\n"},
+    {"charge-open", "kind: combat\na: {charging: true}\n", "A charges B in the open"},
+    {"charge-defended", "kind: combat\nb: {position: defended}\n", NULL},
 };
 static const om_matrix_unit sample_rows[NR] = {
-    {"Knights", "empire/knights", 110},
-    {"Halberdiers", "empire/halberdiers", 45},
-    {"Chevaliers du Graal \xe2\x9c\xa0", "bretonnia/grail", 4294967295u},
+    {"Knights", "empire/knights", 110, "Empire", "cavalry", OM_MATRIX_SHOOTS_NO},
+    {"Halberdiers", "empire/halberdiers", 45, "Empire", "infantry", OM_MATRIX_SHOOTS_NO},
+    {"Chevaliers du Graal \xe2\x9c\xa0", "bretonnia/grail", 4294967295u, "Bretonnia", NULL,
+     OM_MATRIX_SHOOTS_UNKNOWN},
 };
 static const om_matrix_unit sample_cols[NC] = {
-    {"Orc Warriors", "orcs/warriors", 60},
-    {"Orc Boar Riders", "orcs/boar-riders", 110},
-    {"Trolls", "", 110},
-    {"Giant", "orcs/giant", 0},
+    {"Orc Warriors", "orcs/warriors", 60, "Orcs", "infantry", OM_MATRIX_SHOOTS_NO},
+    {"Orc Boar Riders", "orcs/boar-riders", 110, "Orcs", "cavalry", OM_MATRIX_SHOOTS_NO},
+    {"Trolls", "", 110, "", "infantry", OM_MATRIX_SHOOTS_NO},
+    {"Giant", "orcs/giant", 0, "Orcs", "monster", OM_MATRIX_SHOOTS_YES},
 };
 
 static om_matrix_info sample_info(void)
@@ -90,6 +91,7 @@ static om_matrix_cell sample_cell(size_t s, size_t r, size_t c)
         .wins_col = 500 + 3 * k,
         .points_lost_row_sum = 12345.5 + (double)k / 8.0,
         .points_lost_col_sum = 0.25 * (double)k,
+        .inapplicable = (uint8_t)(k % 4),
     };
     return cell;
 }
@@ -150,16 +152,18 @@ Test(h5m_writer, round_trip_exactly)
     for (size_t s = 0; s < NS; s++) {
         cr_expect_str_eq(m->info.situations[s].name, sample_sits[s].name);
         cr_expect_str_eq(m->info.situations[s].yaml, sample_sits[s].yaml);
+        cr_expect_str_eq(m->info.situations[s].title,
+                         sample_sits[s].title != NULL ? sample_sits[s].title : "");
     }
-    for (size_t r = 0; r < NR; r++) {
-        cr_expect_str_eq(m->info.rows[r].name, sample_rows[r].name);
-        cr_expect_str_eq(m->info.rows[r].id, sample_rows[r].id);
-        cr_expect_eq(m->info.rows[r].points, sample_rows[r].points);
-    }
-    for (size_t c = 0; c < NC; c++) {
-        cr_expect_str_eq(m->info.cols[c].name, sample_cols[c].name);
-        cr_expect_str_eq(m->info.cols[c].id, sample_cols[c].id);
-        cr_expect_eq(m->info.cols[c].points, sample_cols[c].points);
+    for (size_t i = 0; i < NR + NC; i++) {
+        const om_matrix_unit *got = i < NR ? &m->info.rows[i] : &m->info.cols[i - NR];
+        const om_matrix_unit *exp = i < NR ? &sample_rows[i] : &sample_cols[i - NR];
+        cr_expect_str_eq(got->name, exp->name);
+        cr_expect_str_eq(got->id, exp->id);
+        cr_expect_eq(got->points, exp->points);
+        cr_expect_str_eq(got->army, exp->army != NULL ? exp->army : "");
+        cr_expect_str_eq(got->troop, exp->troop != NULL ? exp->troop : "");
+        cr_expect_eq(got->can_shoot, exp->can_shoot, "unit %zu", i);
     }
     for (size_t s = 0; s < NS; s++)
         for (size_t r = 0; r < NR; r++)
@@ -168,7 +172,11 @@ Test(h5m_writer, round_trip_exactly)
                 om_matrix_cell exp = sample_cell(s, r, c);
                 if (s == 1 && r == 2 && c == 3)
                     exp = (om_matrix_cell){0};
-                cr_expect(memcmp(got, &exp, sizeof exp) == 0,
+                cr_expect(got->trials == exp.trials && got->wins_row == exp.wins_row
+                              && got->draws == exp.draws && got->wins_col == exp.wins_col
+                              && got->points_lost_row_sum == exp.points_lost_row_sum
+                              && got->points_lost_col_sum == exp.points_lost_col_sum
+                              && got->inapplicable == exp.inapplicable,
                           "cell (%zu,%zu,%zu): %llu %llu %llu %llu %g %g", s, r, c,
                           (unsigned long long)got->trials, (unsigned long long)got->wins_row,
                           (unsigned long long)got->draws, (unsigned long long)got->wins_col,
@@ -268,6 +276,9 @@ Test(h5m_writer, put_errors)
     cr_expect_eq(om_h5m_writer_put_cell(w, 0, 0, 0, &cell), OM_EINVAL);
     cell = (om_matrix_cell){.trials = 10, .points_lost_col_sum = NAN};
     cr_expect_eq(om_h5m_writer_put_cell(w, 0, 0, 0, &cell), OM_EINVAL);
+    cell = (om_matrix_cell){.trials = 10, .inapplicable = 4};
+    cr_expect_eq(om_h5m_writer_put_cell(w, 0, 0, 0, &cell), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "inapplicable is 4") != NULL, "%s", om_error_message());
     cr_expect_eq(om_h5m_writer_put_cell(w, 0, 0, 0, NULL), OM_EINVAL);
     cr_expect_eq(om_h5m_writer_put_cell(NULL, 0, 0, 0, &cell), OM_EINVAL);
     cr_expect_eq(om_h5m_writer_close(w), OM_OK, "%s", om_error_message());
@@ -367,7 +378,7 @@ Test(h5m_reader, run_file_is_not_a_matrix)
     cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "run.h5"), &info), OM_OK);
     cr_assert_eq(om_h5_writer_put(w, 0, rows, 10), OM_OK);
     cr_assert_eq(om_h5_writer_close(w), OM_OK);
-    expect_read_error(path, OM_EHDF5, "schema is '" OM_H5_SCHEMA "'");
+    expect_read_error(path, OM_EHDF5, "'schema' attribute is '" OM_H5_SCHEMA "'");
 
     cr_assert_eq(om_h5m_file_schema(path, &schema), OM_OK, "%s", om_error_message());
     cr_expect_str_eq(schema, OM_H5_SCHEMA);
@@ -394,7 +405,7 @@ Test(h5m_reader, missing_parts)
         const char *link;   /* link to delete, or NULL */
         const char *phrase; /* expected in the message */
     } cases[] = {
-        {"noschema.h5", "schema", NULL, "no schema attribute"},
+        {"noschema.h5", "schema", NULL, "no 'schema' attribute"},
         {"noseed.h5", "seed", NULL, "'seed'"},
         {"nohw.h5", "target_halfwidth", NULL, "'target_halfwidth'"},
         {"nowins.h5", NULL, "cells/wins_col", "/cells/wins_col"},
@@ -486,4 +497,84 @@ Test(h5m_reader, fixed_length_strings)
     for (size_t c = 0; c < NC; c++)
         cr_expect_str_eq(m->info.cols[c].name, names[c]);
     om_h5m_matrix_free(m);
+}
+
+/* A file of the first schema is refused, saying what to do, and naming the attribute. */
+Test(h5m_reader, schema_1_is_refused)
+{
+    char path[512];
+    hid_t f, type, space, attr;
+    const char *v1 = OM_H5M_SCHEMA_V1;
+    write_sample(tmpdir_path(path, sizeof path, "old.h5"));
+    f = open_rw(path);
+    cr_assert_geq(H5Adelete(f, "schema"), 0);
+    type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    space = H5Screate(H5S_SCALAR);
+    attr = H5Acreate2(f, "schema", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(attr, 0);
+    cr_assert_geq(H5Awrite(attr, type, &v1), 0);
+    H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(f);
+    expect_read_error(path, OM_EHDF5, "'schema' attribute is 'oddsmaster-matrix/1'");
+    cr_expect(strstr(om_error_message(), "run 'oddsmaster matrix' again") != NULL, "%s",
+              om_error_message());
+}
+
+/* The datasets schema 2 added are optional: without them every field takes its default. */
+Test(h5m_reader, optional_fields_default)
+{
+    static const char *const optional[] = {"rows/army", "rows/troop", "rows/can_shoot",
+                                           "cols/army", "cols/troop", "cols/can_shoot",
+                                           "situations/title", "cells/inapplicable"};
+    char path[512];
+    hid_t f;
+    om_matrix *m;
+    write_sample(tmpdir_path(path, sizeof path, "lean.h5"));
+    f = open_rw(path);
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        cr_assert_geq(H5Ldelete(f, optional[i], H5P_DEFAULT), 0, "%s", optional[i]);
+    H5Fclose(f);
+    m = read_ok(path);
+    for (size_t i = 0; i < NR + NC; i++) {
+        const om_matrix_unit *u = i < NR ? &m->info.rows[i] : &m->info.cols[i - NR];
+        cr_expect_str_eq(u->army, "");
+        cr_expect_str_eq(u->troop, "");
+        cr_expect_eq(u->can_shoot, OM_MATRIX_SHOOTS_UNKNOWN);
+    }
+    cr_expect_str_eq(m->info.situations[0].title, "");
+    for (size_t k = 0; k < NS * NR * NC; k++)
+        cr_expect_eq(m->cells[k].inapplicable, 0, "cell %zu applies", k);
+    om_h5m_matrix_free(m);
+}
+
+/* /cells/inapplicable is written only when some cell is flagged, and its values are checked. */
+Test(h5m_reader, inapplicable_only_when_flagged)
+{
+    char path[512];
+    om_matrix_info info = sample_info();
+    om_h5m_writer *w = NULL;
+    om_matrix_cell cell = {.trials = 10, .wins_row = 5, .wins_col = 5};
+    uint8_t flags[NS][NR][NC] = {{{0}}};
+    hsize_t dims[3] = {NS, NR, NC};
+    hid_t f;
+    cr_assert_eq(om_h5m_writer_create(&w, tmpdir_path(path, sizeof path, "plain.h5"), &info),
+                 OM_OK);
+    cr_assert_eq(om_h5m_writer_put_cell(w, 0, 0, 0, &cell), OM_OK);
+    cr_assert_eq(om_h5m_writer_close(w), OM_OK, "%s", om_error_message());
+    f = open_rw(path);
+    cr_expect_eq(H5Lexists(f, "cells/inapplicable", H5P_DEFAULT), 0);
+    H5Fclose(f);
+
+    write_sample(tmpdir_path(path, sizeof path, "badflag.h5"));
+    flags[1][0][2] = 9;
+    replace_dataset(path, "cells/inapplicable", 3, dims, H5T_NATIVE_UINT8, flags);
+    expect_read_error(path, OM_EHDF5, "inapplicable is 9");
+
+    write_sample(tmpdir_path(path, sizeof path, "badshoot.h5"));
+    dims[0] = NR;
+    replace_dataset(path, "rows/can_shoot", 1, dims, H5T_NATIVE_UINT8, (uint8_t[NR]){0, 3, 1});
+    expect_read_error(path, OM_EHDF5, "/rows/can_shoot[1] is 3");
 }
