@@ -37,16 +37,10 @@ static void list_situations(void)
     }
 }
 
-/* A progress line on a terminal, redrawn at most once per percent. */
+/* The progress line (cli.h) counting cells. */
 static void show_progress(void *ctx, size_t done, size_t total)
 {
-    size_t *shown = ctx;
-    if (done * 100 / total == *shown && done != total)
-        return;
-    *shown = done * 100 / total;
-    fprintf(stderr, "\roddsmaster matrix: %zu of %zu cells", done, total);
-    if (done == total)
-        fprintf(stderr, "\n");
+    om_cli_progress_update(ctx, done, total);
 }
 
 /* The situation text stored in the file: its name, description and keys. */
@@ -157,9 +151,11 @@ static int run_matrix(const char *command_line, char **operands, const matrix_ar
         st = om_h5m_writer_create(&w, a->output, &info);
     }
     if (st == OM_OK) {
-        size_t shown = (size_t)-1;
+        om_cli_progress progress;
+        om_cli_progress_start(&progress, CMD, "cells", a->quiet);
         st = om_matrix_run(&spec, w, a->cells_dir,
-                           a->quiet || !om_cli_stderr_is_terminal() ? NULL : show_progress, &shown);
+                           show_progress, &progress);
+        om_cli_progress_end(&progress);
         if (st == OM_OK)
             st = om_h5m_writer_close(w);
         else
