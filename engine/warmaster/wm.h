@@ -18,6 +18,7 @@
 
 #include "dice.h"
 #include "status.h"
+#include "wm_traits.h"
 
 /* Troop types (digest 1.3). */
 typedef enum om_wm_troop {
@@ -165,12 +166,27 @@ typedef uint64_t om_wm_rules;
 #define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
                              OM_WM_RULE_MUST_PURSUE)
 
-/* A special rule the engine implements (special.c). */
+/* How the engine models a special rule of its registry. */
+typedef enum om_wm_special_how {
+    OM_WM_BY_TRAITS = 0,  /* by the traits it gives the unit that has it */
+    OM_WM_BY_SIDE_KEYS,   /* declared with side keys (caractacus, aura, power) */
+    OM_WM_BY_DEFAULT      /* it changes nothing the engine does not do anyway */
+} om_wm_special_how;
+
+/* A special rule the engine implements (special.c): one row of the registry. */
 typedef struct om_wm_special {
     const char *id;      /* rule id as used in army data and scenarios, e.g. "terror" */
     om_wm_rules flag;    /* the OM_WM_RULE_* bits it sets on a unit */
+    om_wm_traits traits; /* what it makes a unit do, under every rule set not in `in` */
+    const om_wm_traits *in[OM_WM_RULES_COUNT]; /* what it makes a unit do under one rule
+                                                  set whose army list words it otherwise,
+                                                  or NULL: `traits` */
+    om_wm_special_how how; /* traits, side keys, or nothing to do */
+    uint8_t joined_shots;  /* shooting Attacks a character with the rule (or riding a
+                              mount with it) adds to the unit it joins (A-14, A-15) */
+    uint8_t joined_range_cm; /* their range in cm */
     const char *effect;  /* one sentence: what the engine does with it */
-    const char *section; /* digest section it implements */
+    const char *section; /* rulebook or digest section it implements */
 } om_wm_special;
 
 /* The implemented special rule with this id, or NULL if the engine does not
@@ -376,6 +392,10 @@ const om_wm_ruleset *om_wm_ruleset_find(const char *name);
  * id can mean less in one rule set's army list than in another's; rs NULL:
  * all of them). */
 om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs);
+
+/* The traits special rule `sp` gives a unit under rule set `rs` (its row for
+ * that rule set, else its common traits; rs NULL: the common traits). */
+const om_wm_traits *om_wm_special_traits(const om_wm_special *sp, const om_wm_ruleset *rs);
 
 /* Shooting Attacks a character with rule `sp` (or riding a mount with it) adds
  * to the unit it joins: Dragon fire, the Djinn (army lists, A-14, A-15); 0 for
