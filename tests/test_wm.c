@@ -311,11 +311,11 @@ Test(modifiers, terror_confusion_flank_floor_and_last_ditch)
     om_wm_side me = side_of(unit("Goblins", OM_WM_INFANTRY, 3, 2, 3, 0));
     om_wm_side foe = side_of(unit("Dragon", OM_WM_MONSTER, 3, 6, 6, 4));
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 6u);
-    foe.unit.rules = OM_WM_RULE_TERROR; /* -1 against a terrifying enemy */
+    foe.unit.traits.terror = true;      /* -1 against a terrifying enemy */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 3u);
-    me.unit.rules = OM_WM_RULE_TERROR;  /* ...unless terrifying itself */
+    me.unit.traits.terror = true;       /* ...unless terrifying itself */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 6u);
-    me.unit.rules = 0;
+    me.unit.traits.terror = false;
     me.confused = true;                 /* terror and confused: 2-1-1 = 0 */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 2, 1), 1u,
                  "every stand at 0 or below: one last-ditch die (A3)");
@@ -548,110 +548,5 @@ Test(check, impossible_engagements_name_the_field)
         cr_expect_str_eq(why.field, cases[i].field, "case %d: %s", i, why.reason);
         cr_expect(strstr(om_error_message(), cases[i].field) != NULL, "message: %s",
                   om_error_message());
-    }
-}
-
-/* ---------- The traits table against the rule mask it replaces ---------- */
-
-/* The traits the engine reads for a mask of OM_WM_RULE_* bits: each bit's
- * trait as the mechanisms read it (the cannon counts cover one lower, a
- * phalanx, skirmishers and pikemen count no rear supports). */
-static om_wm_traits traits_of_mask(om_wm_rules m)
-{
-    om_wm_traits t;
-    memset(&t, 0, sizeof t);
-#define BIT(b) ((m & (b)) != 0)
-    t.terror = BIT(OM_WM_RULE_TERROR);
-    t.shots_no_save = BIT(OM_WM_RULE_SHOTS_NO_SAVE);
-    t.warband = BIT(OM_WM_RULE_WARBAND);
-    t.shock = BIT(OM_WM_RULE_SHOCK);
-    t.charge_bonus_delta = BIT(OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED) ? 1 : 0;
-    t.scythed = BIT(OM_WM_RULE_SCYTHED);
-    t.shieldwall = BIT(OM_WM_RULE_SHIELDWALL);
-    t.phalanx = BIT(OM_WM_RULE_PHALANX);
-    t.side_supports_only = BIT(OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH | OM_WM_RULE_PIKES);
-    t.legion = BIT(OM_WM_RULE_LEGION);
-    t.maniple = BIT(OM_WM_RULE_MANIPLE);
-    t.ignores_terror = BIT(OM_WM_RULE_IGNORES_TERROR);
-    t.no_stand_and_shoot = BIT(OM_WM_RULE_NO_STAND_AND_SHOOT);
-    t.charge_dice_delta = BIT(OM_WM_RULE_HERMANN) ? 1 : 0;
-    t.skirmish = BIT(OM_WM_RULE_SKIRMISH);
-    t.no_drive_back = BIT(OM_WM_RULE_NO_DRIVE_BACK);
-    t.must_pursue = BIT(OM_WM_RULE_MUST_PURSUE);
-    t.drive_back_dice_delta = BIT(OM_WM_RULE_DRIVE_BACK_MINUS1) ? -1 : 0;
-    t.shots_save_delta = BIT(OM_WM_RULE_SHOTS_PIERCE) ? 1 : 0;
-    t.shots_to_hit_delta = BIT(OM_WM_RULE_SHOTS_PLUS1) ? -1 : 0;
-    t.no_charge_bonus = BIT(OM_WM_RULE_NO_CHARGE_BONUS);
-    t.round1_front_attack_delta = BIT(OM_WM_RULE_ROUND1_FRONT_PLUS1) ? 1 : 0;
-    t.attack_delta_vs_monsters = BIT(OM_WM_RULE_PLUS1_VS_MONSTERS) ? 1 : 0;
-    t.pursuit = BIT(OM_WM_RULE_PURSUES_ANY)       ? OM_WM_PURSUES_ANY
-                : BIT(OM_WM_RULE_PURSUES_MOUNTED) ? OM_WM_PURSUES_MOUNTED
-                                                  : OM_WM_PURSUES_AS_ITS_TYPE;
-    t.flies = BIT(OM_WM_RULE_FLY);
-    t.pursued_by_non_flyers = BIT(OM_WM_RULE_PURSUABLE);
-    t.no_support = BIT(OM_WM_RULE_NO_SUPPORT);
-    t.regeneration = BIT(OM_WM_RULE_REGENERATE)         ? OM_WM_REGENERATES_CARRIED
-                     : BIT(OM_WM_RULE_REGENERATE_ROUND) ? OM_WM_REGENERATES_SUFFERED
-                                                        : OM_WM_NO_REGENERATION;
-    t.cover = BIT(OM_WM_RULE_COUNTS_DEFENDED)          ? OM_WM_COVER_ALWAYS_DEFENDED
-              : BIT(OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) ? OM_WM_COVER_ONLY_IN_DENSE
-                                                       : OM_WM_COVER_AS_DECLARED;
-    t.melee_hit_score = BIT(OM_WM_RULE_HITS_ON_4) ? 4 : 0;
-    t.shooter = BIT(OM_WM_RULE_CANNON)           ? OM_WM_SHOOTER_CANNON
-                : BIT(OM_WM_RULE_REPEATER)       ? OM_WM_SHOOTER_REPEATER
-                : BIT(OM_WM_RULE_HELBLASTER)     ? OM_WM_SHOOTER_HELBLASTER
-                : BIT(OM_WM_RULE_ROCKET)         ? OM_WM_SHOOTER_ROCKET
-                : BIT(OM_WM_RULE_FLAME)          ? OM_WM_SHOOTER_FLAME_CANNON
-                : BIT(OM_WM_RULE_WARP_LIGHTNING) ? OM_WM_SHOOTER_WARP_LIGHTNING
-                : BIT(OM_WM_RULE_SALAMANDER)     ? OM_WM_SHOOTER_SALAMANDER
-                                                 : OM_WM_SHOOTER_PLAIN;
-    t.shots_cover_one_lower = BIT(OM_WM_RULE_CANNON | OM_WM_RULE_COVER_ONE_LOWER);
-    t.line_fire = BIT(OM_WM_RULE_LINE_FIRE);
-    t.rampage = BIT(OM_WM_RULE_RAMPAGE);
-    t.save_delta_melee = BIT(OM_WM_RULE_ARMOUR_PLUS1_MELEE) ? -1 : 0;
-    t.rerolls_a_miss = BIT(OM_WM_RULE_REROLL_ONE_PER_TURN);
-    t.never_confused = BIT(OM_WM_RULE_NEVER_CONFUSED);
-    t.bonus_dice = BIT(OM_WM_RULE_BONUS_D6_OR_D3)       ? OM_WM_BONUS_D6_OR_D3
-                   : BIT(OM_WM_RULE_BONUS_D6_CHARGING) ? OM_WM_BONUS_D6_CHARGING
-                                                       : OM_WM_BONUS_DICE_NONE;
-    t.drive_back_confuses_on = BIT(OM_WM_RULE_DRIVE_BACK_CONFUSE_4) ? 4 : 0;
-    t.pikes = BIT(OM_WM_RULE_PIKES);
-    t.extra_strike_round1 = BIT(OM_WM_RULE_EXTRA_STRIKE_ROUND1);
-    t.no_character = BIT(OM_WM_RULE_NO_CHARACTER);
-    t.hurt = !BIT(OM_WM_RULE_BADLY_HURT)     ? OM_WM_NEVER_HURT
-             : BIT(OM_WM_RULE_HURT_FROM_HALF) ? OM_WM_HURT_FROM_HALF
-                                              : OM_WM_HURT_ABOVE_HALF;
-    t.attack_delta = BIT(OM_WM_RULE_ATTACK_PLUS1) ? 1 : 0;
-    t.hates_chaos_undead = BIT(OM_WM_RULE_ZEALOT);
-    t.salamander_shoots_chargers = BIT(OM_WM_RULE_SALAMANDER_AT_CHARGERS);
-    t.destroyed_if_retreats = BIT(OM_WM_RULE_DESTROYED_IF_RETREATS);
-    t.immobile = BIT(OM_WM_RULE_IMMOBILE);
-    t.daemonic_instability = BIT(OM_WM_RULE_INSTABILITY);
-    t.double_ones_confuse = BIT(OM_WM_RULE_DOUBLE_ONES_CONFUSE);
-    t.static_machine = !BIT(OM_WM_RULE_STATIC)        ? OM_WM_NOT_STATIC
-                       : BIT(OM_WM_RULE_STATIC_SIX) ? OM_WM_STATIC_LOST_ON_A_SIX
-                                                    : OM_WM_STATIC_LOST_PAST_10CM;
-    t.blind_fire_needs_six = BIT(OM_WM_RULE_BLIND_GATE);
-    t.stampedes = BIT(OM_WM_RULE_STAMPEDE);
-#undef BIT
-    return t;
-}
-
-Test(traits, table_equals_the_rule_mask_in_every_rule_set)
-{
-    for (size_t i = 0; i < om_wm_special_count(); i++) {
-        const om_wm_special *sp = om_wm_special_at(i);
-        for (int r = 0; r < OM_WM_RULES_COUNT; r++) {
-            const om_wm_ruleset *rs = om_wm_ruleset_get((om_wm_ruleset_id)r);
-            om_wm_traits want = traits_of_mask(om_wm_special_flags(sp, rs));
-            om_wm_traits got = *om_wm_special_traits(sp, rs);
-            char a[512], b[512];
-            got.war_wagon = false; /* new: the War Wagon's id is now a trait */
-            om_wm_traits_format(&want, a, sizeof a);
-            om_wm_traits_format(&got, b, sizeof b);
-            cr_expect(om_wm_traits_equal(&want, &got), "%s in %s: mask %s, table %s", sp->id,
-                      rs->name, a, b);
-            cr_expect_eq(sp->how != OM_WM_BY_TRAITS, sp->flag == OM_WM_RULE_NONE, "%s", sp->id);
-        }
     }
 }

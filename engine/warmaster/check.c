@@ -109,7 +109,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     }
     /* Pikemen never benefit from defended or fortified status in dense terrain
      * or on fortress walls (army list). */
-    if ((me->unit.rules & OM_WM_RULE_PIKES) && me->position != OM_WM_OPEN &&
+    if (me->unit.traits.pikes && me->position != OM_WM_OPEN &&
         (me->dense_terrain || me->position == OM_WM_FORTIFIED)) {
         snprintf(path, sizeof path, "%s.position", side);
         return fail(why, path, "pikemen are never defended or fortified in dense terrain or "
@@ -121,8 +121,8 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         snprintf(path, sizeof path, "%s.magic", side);
         if ((unsigned)me->magic >= OM_WM_MAGIC_COUNT)
             return fail(why, path, "unknown magic item %d", (int)me->magic);
-        if (e->rules->id == OM_WM_RULES_WMA)
-            return fail(why, path, "Warmaster Ancients has no magic items");
+        if (!e->rules->magic_items)
+            return fail(why, path, "%s has no magic items", e->rules->title);
         if (me->unit.troop != OM_WM_INFANTRY && me->unit.troop != OM_WM_CAVALRY &&
             me->unit.troop != OM_WM_CHARIOT)
             return fail(why, path, "only infantry, cavalry and chariot units take magic "
@@ -136,22 +136,24 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "the line passes through %u stands but the target has only %u",
                     me->line_stands, foe->unit.stands);
     }
-    if (me->line_stands > 1 && !(me->unit.rules & OM_WM_RULE_LINE_FIRE)) {
+    if (me->line_stands > 1 && !me->unit.traits.line_fire) {
         snprintf(path, sizeof path, "%s.line_stands", side);
         return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
     }
-    /* The Revolution Bolt Thrower strikes up to 2 touching stands (5.10, D4). */
-    if (me->line_stands > 2 && e->rules->id == OM_WM_RULES_REV &&
-        !(me->unit.rules & OM_WM_RULE_CANNON)) {
+    /* A bolt strikes as many stands as the rule set's bolt thrower does
+     * (5.10, D4); a cannon ball bounces through any of them. */
+    if (me->line_stands > e->rules->bolt_line_stands &&
+        me->unit.traits.shooter != OM_WM_SHOOTER_CANNON) {
         snprintf(path, sizeof path, "%s.line_stands", side);
-        return fail(why, path, "a Revolution bolt strikes at most 2 stands");
+        return fail(why, path, "a bolt strikes at most %u stands in %s",
+                    (unsigned)e->rules->bolt_line_stands, e->rules->title);
     }
     if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
         (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)) ||
         (st = check_range(why, side, "extra_shots", me->extra_shots, 0, OM_WM_MAX_ATTACKS)))
         return st;
     /* Characters cannot join Gnoblars, nor take magic items (army list). */
-    if ((me->unit.rules & OM_WM_RULE_NO_CHARACTER) &&
+    if (me->unit.traits.no_character &&
         (me->attack_bonus > 0 || me->extra_shots > 0 || me->magic != OM_WM_MAGIC_NONE)) {
         snprintf(path, sizeof path, "%s.%s", side,
                  me->attack_bonus > 0 ? "attack_bonus"
@@ -166,21 +168,22 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     }
     /* Only stone throwers and their like shoot blind (5.10): high trajectory,
      * never at chargers. */
-    if (me->blind_fire && !(me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)) {
+    if (me->blind_fire && !me->unit.traits.no_stand_and_shoot) {
         snprintf(path, sizeof path, "%s.blind_fire", side);
         return fail(why, path, "only stone throwers and trebuchets shoot blind");
     }
     /* Skirmishers evade a charge unless confused, or charged by skirmishers
-     * at least as fast (seed 001 l.839-877, l.4609). */
+     * at least as fast (Warmaster Ancients, Movement > The Evade; Special Rules >
+     * Skirmish). */
     if (me->evade) {
         snprintf(path, sizeof path, "%s.evade", side);
-        if (!(me->unit.rules & OM_WM_RULE_SKIRMISH))
+        if (!me->unit.traits.skirmish)
             return fail(why, path, "only skirmishers evade");
         if (!foe->charging)
             return fail(why, path, "a unit evades an enemy that charges it");
         if (me->confused)
             return fail(why, path, "a confused unit cannot evade");
-        if ((foe->unit.rules & OM_WM_RULE_SKIRMISH) && foe->unit.pace_cm >= me->unit.pace_cm)
+        if (foe->unit.traits.skirmish && foe->unit.pace_cm >= me->unit.pace_cm)
             return fail(why, path, "skirmishers cannot evade skirmishers at least as fast "
                         "(%u cm against %u cm)", (unsigned)foe->unit.pace_cm,
                         (unsigned)me->unit.pace_cm);
@@ -204,7 +207,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         if (me->charging)
             return fail(why, path, "a War Wagon cannot charge");
     }
-    if (me->shugenja && !(me->unit.rules & OM_WM_RULE_INSTABILITY)) {
+    if (me->shugenja && !me->unit.traits.daemonic_instability) {
         snprintf(path, sizeof path, "%s.shugenja", side);
         return fail(why, path, "a Shugenja helps only Daemons that suffer Daemonic Instability");
     }
@@ -226,12 +229,12 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return fail(why, path, "turn %u is past the engagement's last (max_turns)",
                     (unsigned)me->power_turn);
     }
-    if (me->extra_shots > 0 && e->rules->id == OM_WM_RULES_WMA) {
+    if (me->extra_shots > 0 && !e->rules->characters_shoot) {
         snprintf(path, sizeof path, "%s.extra_shots", side);
-        return fail(why, path, "Warmaster Ancients characters do not shoot");
+        return fail(why, path, "characters do not shoot in %s", e->rules->title);
     }
     /* Badly hurt is a rule of one-stand monsters (army lists). */
-    if ((me->unit.rules & OM_WM_RULE_BADLY_HURT) && om_wm_unit_size(&me->unit) > 1) {
+    if (me->unit.traits.hurt != OM_WM_NEVER_HURT && om_wm_unit_size(&me->unit) > 1) {
         snprintf(path, sizeof path, "%s.unit.stands", side);
         return fail(why, path, "a big monster that can be badly hurt is a unit of one stand");
     }
@@ -244,13 +247,13 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
     /* The Oathstone (Revolution Dwarfs): its Hero joins the unit, and not
      * Troll Slayers (army list). */
     if (me->power == OM_WM_POWER_OATHSTONE &&
-        (me->attack_bonus == 0 || (me->unit.rules & OM_WM_RULE_PLUS1_VS_MONSTERS) ||
-         e->rules->id != OM_WM_RULES_REV)) {
+        (me->attack_bonus == 0 || me->unit.traits.attack_delta_vs_monsters > 0 ||
+         !e->rules->oathstone)) {
         snprintf(path, sizeof path, "%s.power", side);
         return fail(why, path, "the Oathstone needs its Hero joined to the unit "
                     "(attack_bonus), not Troll Slayers, in Warmaster Revolution");
     }
-    if (me->pushed && !(me->unit.rules & OM_WM_RULE_IMMOBILE)) {
+    if (me->pushed && !me->unit.traits.immobile) {
         snprintf(path, sizeof path, "%s.pushed", side);
         return fail(why, path, "only a unit that cannot move of its own accord (the "
                     "Screaming Bell) is pushed");
@@ -280,7 +283,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         /* Only infantry can support, and only infantry can be supported; a
          * confused unit cannot support (6.7, 7.2). The declared supports are
          * stands of infantry behind or beside this unit's fighting stands. */
-        if (me->supports > 0 && (me->unit.rules & OM_WM_RULE_NO_SUPPORT)) {
+        if (me->supports > 0 && me->unit.traits.no_support) {
             snprintf(path, sizeof path, "%s.supports", side);
             return fail(why, path, "this unit can neither support nor be supported");
         }
@@ -306,7 +309,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         if ((st = check_range(why, side, "rear_supports", me->rear_supports, 0, me->supports)) ||
             (st = check_range(why, side, "side_strikers", me->side_strikers, 0, me->flanked)))
             return st;
-        if (me->long_base && !(me->unit.rules & OM_WM_RULE_SHOCK)) {
+        if (me->long_base && !me->unit.traits.shock) {
             snprintf(path, sizeof path, "%s.long_base", side);
             return fail(why, path, "only shock cavalry has a long-base option");
         }
@@ -314,14 +317,14 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
             snprintf(path, sizeof path, "%s.charging", side);
             return fail(why, path, "both sides cannot charge each other");
         }
-        if (me->confused && (me->unit.rules & OM_WM_RULE_NEVER_CONFUSED)) {
+        if (me->confused && me->unit.traits.never_confused) {
             snprintf(path, sizeof path, "%s.confused", side);
             return fail(why, path, "this unit is never confused (its special rules)");
         }
         /* A confused unit cannot be ordered, so it cannot charge (7.2);
          * stampeding elephants (confused Araby Elephants) charge all the same
          * (army list). */
-        if (me->charging && me->confused && !(me->unit.rules & OM_WM_RULE_STAMPEDE)) {
+        if (me->charging && me->confused && !me->unit.traits.stampedes) {
             snprintf(path, sizeof path, "%s.confused", side);
             return fail(why, path, "a confused unit cannot charge (it cannot be given orders)");
         }
@@ -332,7 +335,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         /* Only infantry, flyers (and giants, not modelled yet) may contact
          * fortified stands (6.2, 6.15). */
         if (me->charging && foe->position == OM_WM_FORTIFIED &&
-            me->unit.troop != OM_WM_INFANTRY && !(me->unit.rules & OM_WM_RULE_FLY)) {
+            me->unit.troop != OM_WM_INFANTRY && !me->unit.traits.flies) {
             snprintf(path, sizeof path, "%s.charging", side);
             return fail(why, path, "only infantry and flyers can charge fortified stands (this unit "
                         "is %s)",
@@ -345,7 +348,7 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
                             "charges it");
             if (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0)
                 return fail(why, path, "the unit has no shooting attacks");
-            if (me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)
+            if (me->unit.traits.no_stand_and_shoot)
                 return fail(why, path, "this unit cannot shoot at chargers (heavy artillery)");
             if (me->shooting == 0 && me->extra_shots == 0)
                 return fail(why, path, "no stands shoot (shooting is 0)");

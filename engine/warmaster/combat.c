@@ -31,7 +31,7 @@ static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
                                 const om_wm_side *foe, const om_wm_round_case *c)
 {
-    const om_wm_rules rules = me->unit.rules;
+    const om_wm_traits *t = &me->unit.traits;
     const bool charge_round = c->round == 1 && me->charging;
     unsigned strikers = 0, plain, total;
     int mods = 0, front, flank, side;
@@ -39,46 +39,40 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
         return 0;
     assert(c->flanked <= c->fighting);
     if (charge_round && om_wm_effective_position(foe) == OM_WM_OPEN &&
-        !om_wm_pikes_hold(foe, me, c->round) && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
-        mods += r->charge_bonus[me->unit.troop];
-        if (rules & (OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED))
-            mods += 1;
-    }
-    if ((rules & OM_WM_RULE_PLUS1_VS_MONSTERS) && foe->unit.troop == OM_WM_MONSTER)
-        mods += 1;
+        !om_wm_pikes_hold(foe, me, c->round) && !t->no_charge_bonus)
+        mods += r->charge_bonus[me->unit.troop] + t->charge_bonus_delta;
+    if (foe->unit.troop == OM_WM_MONSTER)
+        mods += t->attack_delta_vs_monsters;
     /* Grail Pilgrims +1 always; Zealots +1 in the first round against Chaos
      * or Undead, whoever charged (A-12, A-29); a Tomb King's or Oathstone's
      * +1 in the Combat phase it is used (A-27). */
-    if (rules & OM_WM_RULE_ATTACK_PLUS1)
-        mods += 1;
-    if (c->round == 1 && (rules & OM_WM_RULE_ZEALOT) &&
-        foe->unit.chaos_or_undead)
+    mods += t->attack_delta;
+    if (c->round == 1 && t->hates_chaos_undead && foe->unit.chaos_or_undead)
         mods += 1;
     if (c->empowered)
         mods += 1;
-    if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
+    if (t->shock && me->long_base && (charge_round || c->pursuit > 0))
         mods += 1;
     mods += (int)c->pursuit;
     if (me->magic == OM_WM_MAGIC_BATTLE_BANNER)
         mods += 1;
-    if (rules & OM_WM_RULE_WARBAND)
+    if (t->warband)
         mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
-    if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
-        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)) && !c->fearless)
+    if (foe->unit.traits.terror && !t->terror && !t->ignores_terror && !c->fearless)
         mods -= 1;
     /* Stampeding elephants are not confused: none of its rules apply (army
      * list); the state only makes them pursue. */
-    if (c->confused && !(rules & OM_WM_RULE_STAMPEDE))
+    if (c->confused && !t->stampedes)
         mods -= 1;
     /* Stand classes: front-facing, flanked, and (phalanx) striking to a side. */
-    if (rules & OM_WM_RULE_PHALANX)
+    if (t->phalanx)
         strikers = me->side_strikers < c->flanked ? me->side_strikers : c->flanked;
     front = (int)me->unit.attacks + mods;
     flank = front - 1;
     /* +1 for stands fighting to their front in the first round (Cold One
      * Knights, Wild Riders, Winged Lancers): the unflanked stands here. */
-    if (c->round == 1 && (rules & OM_WM_RULE_ROUND1_FRONT_PLUS1))
-        front += 1;
+    if (c->round == 1)
+        front += t->round1_front_attack_delta;
     side = mods - 1;
     /* Stand classes, best first: front-facing, flanked, striking to a side.
      * One-stand bonuses (a joined character's, then a Sword of Might's or of
@@ -130,8 +124,8 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
             total = 1; /* "A unit always rolls one Attack dice regardless" (A3 reading A) */
         }
     }
-    if (charge_round && (rules & OM_WM_RULE_HERMANN))
-        total += 1;
+    if (charge_round)
+        total = floor0((int)total + t->charge_dice_delta);
     return total;
 }
 
@@ -237,7 +231,7 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
     const om_wm_side *me = &p->e.side[s];
     if (me->aura == OM_WM_AURA_ROLL)
         f->fearless[s] = om_dice_roll_d6(d) >= 4;
-    if ((me->unit.rules & OM_WM_RULE_INSTABILITY) && f->stands[s] > 0 &&
+    if (me->unit.traits.daemonic_instability && f->stands[s] > 0 &&
         f->stands[s] < om_wm_unit_size(&me->unit)) {
         int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
         if (roll <= 1) {
@@ -263,7 +257,7 @@ static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int
 /* Make side s confused, unless nothing confuses it (army lists). */
 static void confuse(const om_wm_prepared *p, fight *f, int s)
 {
-    if (!(p->e.side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED))
+    if (!p->e.side[s].unit.traits.never_confused)
         f->confused[s] = true;
 }
 
@@ -300,7 +294,7 @@ static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s,
     unsigned supports = me->supports, spare;
     if (supports == 0)
         return 0;
-    if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH | OM_WM_RULE_PIKES))
+    if (me->unit.traits.side_supports_only)
         supports -= me->rear_supports;
     if (me->support_units > 0)
         return supports;
@@ -350,20 +344,21 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
 
 /* Which prepared dice test side s uses against side t this round: as declared,
  * in the open once t has lost its position, or against t's shieldwall, which
- * saves one better in the first round when charged (Ancients, seed 001 l.4579). */
+ * saves one better in the first round when charged (Warmaster Ancients,
+ * Special Rules > Shieldwall). */
 static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, int s,
                                       unsigned round)
 {
     const om_wm_side *t = &p->e.side[1 - s];
     if ((p->in_play & OM_WM_PLAY_SHIELDWALL) && round == 1 &&
-        (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
+        t->unit.traits.shieldwall && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
     /* A Banner of Shielding works until its unit loses a stand (10.3);
      * Leonidas improves his unit's armour in every round (Ancients). */
     bool better_save = (t->magic == OM_WM_MAGIC_SHIELDING &&
                         om_wm_magic_intact(t, f->stands[1 - s])) ||
-                       (t->unit.rules & OM_WM_RULE_ARMOUR_PLUS1_MELEE);
+                       t->unit.traits.save_delta_melee < 0;
     /* Pikemen count as defended in the first round against charging cavalry
      * or chariots (army list). */
     if (om_wm_pikes_hold(t, &p->e.side[s], round))
@@ -373,13 +368,14 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
     return &p->melee[s][f->in_open[1 - s]];
 }
 
-/* Maniple (seed 001 l.4548): after armour, one D6 per stand supporting side t
- * from the rear out of another maniple unit; each 6 saves one hit. */
+/* Maniple (Warmaster Ancients, Special Rules > Maniple): after armour, one
+ * D6 per stand supporting side t from the rear out of another maniple unit;
+ * each 6 saves one hit. */
 static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsigned hits)
 {
     const om_wm_side *me = &p->e.side[t];
     unsigned saved = 0;
-    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !(me->unit.rules & OM_WM_RULE_MANIPLE) ||
+    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !me->unit.traits.maniple ||
         me->support_units == 0 || hits == 0)
         return hits;
     for (unsigned i = 0; i < me->rear_supports && saved < hits; i++)
@@ -397,11 +393,11 @@ static unsigned bonus_dice(const om_wm_prepared *p, om_dice *d, const fight *f, 
 {
     const om_wm_side *me = &p->e.side[s];
     bool charge = round == 1 && me->charging;
-    if (me->unit.rules & OM_WM_RULE_BONUS_D6_OR_D3) {
+    if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
         return charge || f->pursuit[s] > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
     }
-    if ((me->unit.rules & OM_WM_RULE_BONUS_D6_CHARGING) && charge &&
+    if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_CHARGING && charge &&
         om_wm_effective_position(&p->e.side[1 - s]) == OM_WM_OPEN)
         return om_dice_roll_d6(d);
     return 0;
@@ -434,7 +430,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
         const om_dice_test *test = melee_test(p, f, s, round);
         /* Ashurbanipal: once a turn, one missed attack die re-rolled; the
          * engine spends it in the turn's first round (Ancients, A27). */
-        bool reroll = first_of_turn && (p->e.side[s].unit.rules & OM_WM_RULE_REROLL_ONE_PER_TURN);
+        bool reroll = first_of_turn && p->e.side[s].unit.traits.rerolls_a_miss;
         unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION || reroll)
                          ? staged_hits(d, test, dice, magic, reroll)
                          : om_dice_hits(d, test, dice);
@@ -447,7 +443,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
         unsigned before[2] = {hits[0], hits[1]};
         for (int s = 0; s < 2; s++) {
             const om_wm_side *me = &p->e.side[s];
-            if ((me->unit.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) && before[s] > before[1 - s])
+            if (me->unit.traits.extra_strike_round1 && before[s] > before[1 - s])
                 hits[s] += maniple_saves(p, d, 1 - s,
                                          om_dice_hits(d, melee_test(p, f, s, 1),
                                                       fighting_now(me, f->stands[s])));
@@ -482,10 +478,12 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
         lost[t] = take_hits(p, f, t, hits[1 - t]);
         /* Trolls regenerate one outstanding hit after whole stands are removed;
          * it still counted in the result (army list). */
-        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE) && f->carried[t] > 0)
+        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_CARRIED &&
+            f->carried[t] > 0)
             f->carried[t]--;
         /* The War Hydra regenerates one hit it suffered this round, if alive. */
-        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE_ROUND) && hits[1 - t] > 0 &&
+        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_SUFFERED &&
+            hits[1 - t] > 0 &&
             f->carried[t] > 0)
             f->carried[t]--;
     }
@@ -495,8 +493,8 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
             const om_wm_side *me = &e->side[s];
             result[s] += f->shot[s];
             /* Legion: in the first round every stand fighting to its front with no
-             * enemy on its side or rear counts as supported (seed 001 l.4530). */
-            if ((p->in_play & OM_WM_PLAY_LEGION) && (me->unit.rules & OM_WM_RULE_LEGION))
+             * enemy on its side or rear counts as supported (Special Rules > Legion). */
+            if ((p->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion)
                 result[s] += front[s];
         }
     }
@@ -570,7 +568,7 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
     /* A Revolution War Wagon column retreats instead (army list). */
     if ((me->unit.troop == OM_WM_ARTILLERY &&
          !(me->formation == OM_WM_FORMATION_COLUMN && p->e.rules->wagon_column_retreats)) ||
-        (me->unit.rules & OM_WM_RULE_DESTROYED_IF_RETREATS)) {
+        me->unit.traits.destroyed_if_retreats) {
         f->stands[l] = 0;
         return;
     }
@@ -619,9 +617,9 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
         unsigned roll, cm;
-        if (f->stands[s] == 0 || (me->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) ||
+        if (f->stands[s] == 0 || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
             (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN) ||
-            ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
+            (me->unit.traits.immobile && !me->pushed))
             continue;
         roll = om_dice_roll_sum(d, 3, NULL);
         cm = roll;
@@ -640,25 +638,23 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     const om_wm_engagement *e = &p->e;
     const om_wm_side *me = &e->side[w];
     om_wm_troop foe = e->side[l].unit.troop;
-    if (me->unit.troop == OM_WM_ARTILLERY || ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
+    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed))
         return false;
     if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
         !e->options.infantry_pursues_cavalry &&
-        !(me->unit.rules & (OM_WM_RULE_PURSUES_ANY | OM_WM_RULE_PURSUES_MOUNTED)))
+        me->unit.traits.pursuit == OM_WM_PURSUES_AS_ITS_TYPE)
         return false;
     /* Non-flyers cannot pursue retreating flyers (6.11 #5), unless they may
      * pursue "any type of retreating enemy" (Rangers, Gorgers). */
-    if ((e->side[l].unit.rules & OM_WM_RULE_FLY) && !(e->side[l].unit.rules & OM_WM_RULE_PURSUABLE)
-        && !(me->unit.rules & (OM_WM_RULE_FLY | OM_WM_RULE_PURSUES_ANY)))
+    if (e->side[l].unit.traits.flies && !e->side[l].unit.traits.pursued_by_non_flyers &&
+        !me->unit.traits.flies && me->unit.traits.pursuit != OM_WM_PURSUES_ANY)
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
-     * (seed 001 l.4507; army lists). */
-    if ((me->unit.rules & OM_WM_RULE_MUST_PURSUE) ||
-        ((me->unit.rules & OM_WM_RULE_STAMPEDE) && f->confused[w]) ||
-        ((me->unit.rules & OM_WM_RULE_ZEALOT) &&
-         e->side[l].unit.chaos_or_undead))
+     * (Warmaster Ancients, Special Rules > Fanatics; army lists). */
+    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->confused[w]) ||
+        (me->unit.traits.hates_chaos_undead && e->side[l].unit.chaos_or_undead))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
@@ -751,7 +747,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
         shooter_pays(p, d, f, s, &r);
         /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
-        if ((e->side[s].unit.rules & OM_WM_RULE_WARP_LIGHTNING) && f->shot[s] > 0 &&
+        if (e->side[s].unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && f->shot[s] > 0 &&
             om_dice_roll_d6(d) == 6)
             confuse(p, f, c);
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
@@ -761,7 +757,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         if (f->stands[c] == 0 || f->stands[s] == 0)
             return false; /* shot down, or blown up, before contact: no round */
     }
-    /* Skirmishers evade (Ancients, seed 001 l.867-877): the charger touches
+    /* Skirmishers evade (Warmaster Ancients, Movement > The Evade): the charger touches
      * no enemy, so its move ends and the shooting drives it back, the one
      * case where a charger is: a die a hit, any 6 confuses, more than its
      * pace routs it. The hits also remove stands (5.4). No round is fought. */
@@ -799,7 +795,7 @@ static void fight_start(const om_wm_engagement *e, fight *f)
          * its kind (a laager; infantry beside one, in 1.1 only when charged). */
         f->in_open[s] = om_wm_effective_position(&e->side[s]) == OM_WM_OPEN ||
                         (e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN &&
-                         e->rules->id == OM_WM_RULES_WM11 && !e->side[1 - s].charging);
+                         e->rules->laager_shelter_needs_charge && !e->side[1 - s].charging);
         f->retreated[s] = false;
         f->regains_position[s] = false;
         f->left_table[s] = false;
@@ -890,21 +886,19 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     p->in_play = 0;
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
-        om_wm_rules r = me->unit.rules;
-        p->in_play |= (r & OM_WM_RULE_SHIELDWALL) ? OM_WM_PLAY_SHIELDWALL : 0u;
-        p->in_play |= (r & OM_WM_RULE_MANIPLE) && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE
-                                                                         : 0u;
-        p->in_play |= (r & OM_WM_RULE_LEGION) ? OM_WM_PLAY_LEGION : 0u;
-        p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
+        const om_wm_traits *t = &me->unit.traits;
+        p->in_play |= t->shieldwall ? OM_WM_PLAY_SHIELDWALL : 0u;
+        p->in_play |= t->maniple && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE : 0u;
+        p->in_play |= t->legion ? OM_WM_PLAY_LEGION : 0u;
+        p->in_play |= t->scythed ? OM_WM_PLAY_SCYTHED : 0u;
         p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
         p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
-                              (r & (OM_WM_RULE_REROLL_ONE_PER_TURN |
-                                    OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_BONUS_D6_CHARGING))
+                              t->rerolls_a_miss || t->bonus_dice != OM_WM_BONUS_DICE_NONE
                           ? OM_WM_PLAY_STAGED : 0u;
-        p->in_play |= (r & OM_WM_RULE_EXTRA_STRIKE_ROUND1) ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
+        p->in_play |= t->extra_strike_round1 ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
         p->in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
-        p->in_play |= me->aura == OM_WM_AURA_ROLL || (r & OM_WM_RULE_INSTABILITY)
+        p->in_play |= me->aura == OM_WM_AURA_ROLL || t->daemonic_instability
                           ? OM_WM_PLAY_TURN_START : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
@@ -994,9 +988,9 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         f.retreated[0] = f.retreated[1] = false;
         /* Scythed chariots fight one round and are then removed as destroyed;
          * a unit that retreats from them after suffering a hit is confused
-         * (seed 001 l.4569-4573). */
+         * (Warmaster Ancients, Special Rules > Scythed Chariots). */
         for (int s = 0; s < 2 && (p->in_play & OM_WM_PLAY_SCYTHED); s++) {
-            if (!(e->side[s].unit.rules & OM_WM_RULE_SCYTHED) || f.stands[s] == 0)
+            if (!e->side[s].unit.traits.scythed || f.stands[s] == 0)
                 continue;
             if (winner == s && f.stands[1 - s] > 0 && hits_on[1 - s] > 0)
                 confuse(p, &f, 1 - s);
@@ -1029,7 +1023,7 @@ void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
         /* Retreating elephants rampage through the enemy they touch: a 6
          * confuses it, or destroys it if it was confused already; results
          * stand. A unit left with no enemy loses the engagement (Ancients). */
-        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && f.stands[l] > 0 && !holds &&
+        if (e->side[l].unit.traits.rampage && f.stands[l] > 0 && !holds &&
             !f.left_table[l] && om_dice_roll_d6(d) == 6) {
             if (f.confused[winner]) {
                 f.stands[winner] = 0;
@@ -1114,7 +1108,7 @@ done:
                                           ? e->side[s].unit.stands - f.stands[s] : 0u);
         o->destroyed[s] = f.stands[s] == 0;
         o->hurt[s] = f.hurt[s] && f.stands[s] > 0;
-        if (e->side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED)
+        if (e->side[s].unit.traits.never_confused)
             o->confused[s] = 0;
         else if (o->confused[s] == 0)
             o->confused[s] = f.confused[s] && f.stands[s] > 0;

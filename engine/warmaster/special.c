@@ -16,226 +16,193 @@
 
 static const om_wm_special om_wm_specials[] = {
     {.id = "terror",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "enemy stands in contact fight at -1 Attack unless they also cause terror",
      .section = "6.4"},
     {.id = "shots-no-save",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE,
      .traits = {.shots_no_save = true},
      .effect = "its shooting allows no armour save (cannon, stone thrower, bolt thrower)",
      .section = "5.3"},
     {.id = "warband",
-     .flag = OM_WM_RULE_WARBAND,
      .traits = {.warband = true},
-     .effect = "+1 Attack per stand pursuing, -1 in the round after retreating; one drive-back die "
-     "fewer before losing a stand, one more after",
+     .effect = "+1 Attack per stand pursuing, -1 in the round after retreating; one drive-back "
+     "die fewer before losing a stand, one more after",
      .section = "Warmaster Ancients, Special Rules > Warband"},
     {.id = "shock",
-     .flag = OM_WM_RULE_SHOCK,
      .traits = {.shock = true},
-     .effect = "based on the long edge (side key long_base): +1 Attack per stand charging or pursuing, "
-     "even against defended enemies (A24)",
+     .effect = "based on the long edge (side key long_base): +1 Attack per stand charging or "
+     "pursuing, even against defended enemies (A24)",
      .section = "Warmaster Ancients, Special Rules > Shock"},
     {.id = "heavy-chariots",
-     .flag = OM_WM_RULE_CHARGE_PLUS1,
      .traits = {.charge_bonus_delta = +1},
      .effect = "+1 more Attack per stand charging enemy in the open (+2 in all)",
      .section = "Warmaster Ancients, Special Rules > Heavy Chariots"},
     {.id = "scythed-chariots",
-     .flag = OM_WM_RULE_SCYTHED,
      .traits = {.charge_bonus_delta = +1, .scythed = true},
-     .effect = "+2 charging in the open; fights one round and is then removed as destroyed; a unit "
-     "retreating from it after suffering a hit is confused",
+     .effect = "+2 charging in the open; fights one round and is then removed as destroyed; a "
+     "unit retreating from it after suffering a hit is confused",
      .section = "Warmaster Ancients, Special Rules > Scythed Chariots"},
     {.id = "shieldwall",
-     .flag = OM_WM_RULE_SHIELDWALL,
      .traits = {.shieldwall = true},
      .effect = "armour one better in the first round when charged, unless fortified or in dense "
      "terrain",
      .section = "Warmaster Ancients, Special Rules > Shieldwall"},
     {.id = "phalanx",
-     .flag = OM_WM_RULE_PHALANX,
      .traits = {.side_supports_only = true, .phalanx = true},
-     .effect = "stands striking to a side or rear edge have base Attack 0; rear supports do not count",
+     .effect = "stands striking to a side or rear edge have base Attack 0; rear supports do not "
+     "count",
      .section = "Warmaster Ancients, Special Rules > Phalanx"},
     {.id = "legion",
-     .flag = OM_WM_RULE_LEGION,
      .traits = {.legion = true},
-     .effect = "first round: +1 to the result per stand fighting to its front with no enemy on its "
-     "side or rear",
+     .effect = "first round: +1 to the result per stand fighting to its front with no enemy on "
+     "its side or rear",
      .section = "Warmaster Ancients, Special Rules > Legion"},
     {.id = "maniple",
-     .flag = OM_WM_RULE_MANIPLE,
      .traits = {.maniple = true},
-     .effect = "after armour, a D6 per rear-supporting stand of another maniple unit; each 6 saves a "
-     "hit",
+     .effect = "after armour, a D6 per rear-supporting stand of another maniple unit; each 6 "
+     "saves a hit",
      .section = "Warmaster Ancients, Special Rules > Maniple"},
     {.id = "fanatics",
-     .flag = OM_WM_RULE_FANATICS,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "immune to terror, never driven back by shooting, must pursue when allowed",
      .section = "Warmaster Ancients, Special Rules > Fanatics"},
     {.id = "heavy-artillery",
-     .flag = OM_WM_RULE_NO_STAND_AND_SHOOT | OM_WM_RULE_SHOTS_NO_SAVE,
      .traits = {.shots_no_save = true, .no_stand_and_shoot = true},
      .effect = "shooting allows no armour save; cannot shoot at chargers",
      .section = "Warmaster Ancients, Special Rules > Heavy Artillery"},
     {.id = "light-artillery",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
      .traits = {.shots_no_save = true, .line_fire = true},
-     .effect = "shooting allows no armour save; one die per stand in its line of flight, up to 3 "
-     "(line_stands); may shoot at chargers",
+     .effect = "shooting allows no armour save; one die per stand in its line of flight, up to "
+     "3 (line_stands); may shoot at chargers",
      .section = "Warmaster Ancients, Special Rules > Light Artillery"},
     {.id = "elephants",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE,
      .traits = {.terror = true, .rampage = true},
-     .effect = "cause terror (+2 charging, as monsters); retreating, they rampage: the enemy they "
-     "touch is confused on a 6, destroyed if it was confused (contacts with other units "
+     .effect = "cause terror (+2 charging, as monsters); retreating, they rampage: the enemy "
+     "they touch is confused on a 6, destroyed if it was confused (contacts with other units "
      "are outside a two-unit engagement)",
      .section = "Warmaster Ancients, Special Rules > Elephants"},
     {.id = "leonidas",
-     .flag = OM_WM_RULE_ARMOUR_PLUS1_MELEE,
      .traits = {.save_delta_melee = -1},
-     .effect = "the unit he fights with has its armour one better in combat (none becomes 6+); his "
-     "+3 is his Attacks bonus",
-     .section = "Warmaster Ancients, Greek army list > Special Rules (Leonidas); ambiguity N2: combat only"},
+     .effect = "the unit he fights with has its armour one better in combat (none becomes 6+); "
+     "his +3 is his Attacks bonus",
+     .section = "Warmaster Ancients, Greek army list > Special Rules (Leonidas); ambiguity N2: "
+     "combat only"},
     {.id = "ashurbanipal",
-     .flag = OM_WM_RULE_REROLL_ONE_PER_TURN,
      .traits = {.rerolls_a_miss = true},
      .effect = "once a turn one missed attack die is re-rolled (spent in the turn's first round)",
      .section = "Warmaster Ancients, Assyrian army list > Special Rules (Ashurbanipal); A27"},
     {.id = "hermann",
-     .flag = OM_WM_RULE_HERMANN,
      .traits = {.charge_dice_delta = +1},
      .effect = "one extra Attack die per unit in the first round when it charges, even against "
      "defended enemies",
      .section = "Warmaster Ancients, German army list > Special Rules (Hermann)"},
     {.id = "skirmish",
-     .flag = OM_WM_RULE_SKIRMISH,
      .traits = {.side_supports_only = true, .skirmish = true},
      .effect = "skirmish infantry supports only from the side: its rear supports do not count; "
-     "charged, skirmishers may evade after shooting (side key evade): no round, their "
-     "hits drive the charger back",
-     .section = "Warmaster Ancients, Movement > The Evade; Combat > Support; Special Rules > Skirmish"},
+     "charged, skirmishers may evade after shooting (side key evade): no round, their hits "
+     "drive the charger back",
+     .section = "Warmaster Ancients, Movement > The Evade; Combat > Support; Special Rules > "
+     "Skirmish"},
     {.id = "caractacus",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_SIDE_KEYS,
-     .effect = "While no British chariot unit is destroyed, Chariots cause terror in armies without "
-     "Chariots: side key caractacus on a Britons Chariots side (the enemy's list decides)",
+     .effect = "While no British chariot unit is destroyed, Chariots cause terror in armies "
+     "without Chariots: side key caractacus on a Britons Chariots side (the enemy's list "
+     "decides)",
      .section = "Warmaster Ancients, Britons army list > Special Rules (Caractacus); A29"},
     /* Warmaster 1.1 and Revolution rules with behaviours of their own. */
     {.id = "trolls",
-     .flag = OM_WM_RULE_REGENERATE,
      .traits = {.regeneration = OM_WM_REGENERATES_CARRIED},
-     .effect = "Regenerates one outstanding hit each combat round after whole stands are removed "
-     "(it still counts in the result); its Command penalty doubling is battle level",
+     .effect = "Regenerates one outstanding hit each combat round after whole stands are "
+     "removed (it still counts in the result); its Command penalty doubling is battle level",
      .section = "army lists (1.1, revolution)"},
     {.id = "steam-tank",
-     .flag = OM_WM_RULE_COUNTS_DEFENDED | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_SHOTS_PIERCE,
-     .traits = {.cover = OM_WM_COVER_ALWAYS_DEFENDED, .shots_save_delta = +1, .no_drive_back = true},
+     .traits = {.cover = OM_WM_COVER_ALWAYS_DEFENDED, .shots_save_delta = +1,
+                .no_drive_back = true},
      .effect = "Always counts as defended; never driven back; its shots make armour one worse; "
      "the malfunction chart is battle level",
      .section = "army lists (1.1, revolution)"},
     {.id = "ethereal-host",
-     .flag = OM_WM_RULE_HITS_ON_4 | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_TERROR,
      .traits = {.terror = true, .melee_hit_score = 4, .no_drive_back = true},
      .effect = "Its attacks hit on 4+ whatever the cover; never driven back; causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "cannon",
-     .flag = OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE,
      .traits = {.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true, .line_fire = true},
-     .effect = "Volleys: no save, fortified counts as defended and defended as open, +1 Attack per "
-     "further stand bounced through (line_stands); at chargers grapeshot, 2 Attacks, saves",
+     .effect = "Volleys: no save, fortified counts as defended and defended as open, +1 Attack "
+     "per further stand bounced through (line_stands); at chargers grapeshot, 2 Attacks, saves",
      .section = "warmaster.md 5.10"},
     {.id = "galloper-guns",
-     .flag = OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE,
      .traits = {.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true, .line_fire = true},
-     .effect = "As a cannon: volleys without save and with cover one step lower, bounce, grapeshot",
+     .effect = "As a cannon: volleys without save and with cover one step lower, bounce, "
+     "grapeshot",
      .section = "army lists (revolution); warmaster.md 5.10"},
     {.id = "bolt-thrower",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
      .traits = {.shots_no_save = true, .line_fire = true},
      .effect = "No armour save; +1 Attack per further stand of the target skewered (line_stands)",
      .section = "warmaster.md 5.10"},
     {.id = "stone-thrower",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT,
      .traits = {.shots_no_save = true, .no_stand_and_shoot = true},
-     .effect = "No armour save; cannot shoot at chargers (blind fire needs a target out of sight, "
-     "which an engagement does not have)",
+     .effect = "No armour save; cannot shoot at chargers (blind fire needs a target out of "
+     "sight, which an engagement does not have)",
      .section = "warmaster.md 5.10"},
     {.id = "rock-lobber",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT,
      .traits = {.shots_no_save = true, .no_stand_and_shoot = true},
      .effect = "As a stone thrower: no armour save, cannot shoot at chargers",
      .section = "army lists (1.1)"},
     {.id = "terracotta-warriors",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NEVER_CONFUSED,
      .traits = {.ignores_terror = true, .never_confused = true},
-     .effect = "Immune to terror; never confused; supported only by (and supporting only) units of "
-     "its kind: declare its supports accordingly",
+     .effect = "Immune to terror; never confused; supported only by (and supporting only) units "
+     "of its kind: declare its supports accordingly",
      .section = "army lists (revolution)"},
     {.id = "yhetees",
-     .flag = OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_MUST_PURSUE,
      .traits = {.charge_bonus_delta = +1, .must_pursue = true},
-     .effect = "+1 more Attack per stand charging in the open; must pursue; supported only by (and "
-     "supporting only) units of its kind: declare its supports accordingly",
+     .effect = "+1 more Attack per stand charging in the open; must pursue; supported only by "
+     "(and supporting only) units of its kind: declare its supports accordingly",
      .section = "army lists (1.1, revolution)"},
     {.id = "rat-swarms",
-     .flag = OM_WM_RULE_NO_DRIVE_BACK,
      .traits = {.no_drive_back = true},
      .effect = "Never driven back by shooting; supported only by units of its kind: declare its "
      "supports accordingly",
      .section = "army lists (1.1, revolution)"},
     {.id = "pump-wagon",
-     .flag = OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_NEVER_CONFUSED,
      .traits = {.bonus_dice = OM_WM_BONUS_D6_OR_D3, .no_drive_back = true, .never_confused = true},
      .effect = "+D6 attack dice in a round where it charges or pursues, +D3 otherwise; never "
      "driven back; never confused",
      .section = "army lists (1.1, revolution)"},
     {.id = "doom-wheel",
-     .flag = OM_WM_RULE_BONUS_D6_CHARGING | OM_WM_RULE_TERROR,
      .traits = {.terror = true, .bonus_dice = OM_WM_BONUS_D6_CHARGING},
-     .effect = "+D6 attack dice when it charges an enemy in the open (round 1); causes terror; its "
-     "random movement is battle level",
+     .effect = "+D6 attack dice when it charges an enemy in the open (round 1); causes terror; "
+     "its random movement is battle level",
      .section = "army lists (1.1, revolution)"},
     {.id = "doom-diver",
-     .flag = OM_WM_RULE_NO_STAND_AND_SHOOT,
      .traits = {.no_stand_and_shoot = true},
      .effect = "Cannot shoot at chargers (its range and normal saves are in the stat line)",
      .section = "army lists (revolution)"},
     {.id = "earthshaker-cannon",
-     .flag = OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
      .traits = {.drive_back_confuses_on = 4},
      .effect = "A stone thrower (its own id) whose drive backs confuse on a 4+; confusing units "
      "touching the target is outside a two-unit engagement",
      .section = "army lists (revolution)"},
     {.id = "gnoblars",
-     .flag = OM_WM_RULE_NO_CHARACTER,
      .traits = {.no_character = true},
-     .effect = "No character joins and no magic item (checked); supported only by Gnoblars: declare "
-     "its supports accordingly (bows at 15cm are in the stat line)",
+     .effect = "No character joins and no magic item (checked); supported only by Gnoblars: "
+     "declare its supports accordingly (bows at 15cm are in the stat line)",
      .section = "army lists (revolution)"},
     {.id = "skull-chukka",
-     .flag = OM_WM_RULE_DRIVE_BACK_CONFUSE_4,
      .traits = {.drive_back_confuses_on = 4},
      .effect = "The drive backs of its shots confuse on a 4+ instead of a 6",
      .section = "army lists (1.1, revolution)"},
     {.id = "pikemen",
-     .flag = OM_WM_RULE_PIKES,
      .traits = {.side_supports_only = true, .pikes = true},
-     .effect = "Counts as defended in the first round against cavalry or chariots charging it (not "
-     "in dense terrain); never defended or fortified in dense terrain or on walls; supported "
-     "from the side only (rear_supports do not count)",
+     .effect = "Counts as defended in the first round against cavalry or chariots charging it "
+     "(not in dense terrain); never defended or fortified in dense terrain or on walls; "
+     "supported from the side only (rear_supports do not count)",
      .section = "army lists (revolution)"},
     {.id = "war-hydra",
-     .flag = OM_WM_RULE_REGENERATE_ROUND | OM_WM_RULE_TERROR,
      .traits = {.terror = true, .regeneration = OM_WM_REGENERATES_SUFFERED},
      .effect = "Regenerates one hit it suffered in each round, if alive (it still counts in the "
      "result); causes terror; its fire is its shooting Attacks",
      .section = "army lists (1.1, revolution)"},
     {.id = "treeman",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror; it cannot be defended in woods (as a monster it never is)",
      .section = "army lists (revolution)"},
@@ -244,316 +211,265 @@ static const om_wm_special om_wm_specials[] = {
      * in scenarios/armies/special-rules.yaml). Rules with further effects the
      * engine does not model stay out of this table and are reported. */
     {.id = "archers",
-     .flag = OM_WM_RULE_SHOTS_PLUS1,
      .traits = {.shots_to_hit_delta = -1},
      .effect = "+1 to hit when shooting",
      .section = "army lists (revolution)"},
     {.id = "archers-reavers-elven-bolt-thrower",
-     .flag = OM_WM_RULE_SHOTS_PLUS1,
      .traits = {.shots_to_hit_delta = -1},
      .effect = "+1 to hit when shooting",
      .section = "army lists (1.1)"},
     {.id = "ashigaru-teppo",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (revolution)"},
+    /* Bears: the 1.1 list's extra strike, Revolution's loss of defended status. */
     {.id = "bears",
-     .flag = OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_MUST_PURSUE | OM_WM_RULE_DEFENDED_ONLY_IN_DENSE | OM_WM_RULE_EXTRA_STRIKE_ROUND1,
-     .traits = {.charge_bonus_delta = +1, .extra_strike_round1 = true, .cover = OM_WM_COVER_ONLY_IN_DENSE, .must_pursue = true},
-     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.charge_bonus_delta = +1, .extra_strike_round1 = true, .must_pursue = true},
-     .in[OM_WM_RULES_REV] = &(const om_wm_traits){.charge_bonus_delta = +1, .cover = OM_WM_COVER_ONLY_IN_DENSE, .must_pursue = true},
-     .effect = "+1 more Attack per stand charging in the open (as monsters); must pursue when allowed; "
-     "1.1: with more hits scored than suffered in round 1, one more Attack per fighting stand "
-     "before the result; Revolution: never defended outside dense terrain, supported only by "
-     "(and supporting only) Bears: declare its supports accordingly",
+     .traits = {.charge_bonus_delta = +1, .extra_strike_round1 = true,
+                .cover = OM_WM_COVER_ONLY_IN_DENSE, .must_pursue = true},
+     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.charge_bonus_delta = +1,
+                                                   .extra_strike_round1 = true,
+                                                   .must_pursue = true},
+     .in[OM_WM_RULES_REV] = &(const om_wm_traits){.charge_bonus_delta = +1,
+                                                  .cover = OM_WM_COVER_ONLY_IN_DENSE,
+                                                  .must_pursue = true},
+     .effect = "+1 more Attack per stand charging in the open (as monsters); must pursue when "
+     "allowed; 1.1: with more hits scored than suffered in round 1, one more Attack per "
+     "fighting stand before the result; Revolution: never defended outside dense terrain, "
+     "supported only by (and supporting only) Bears: declare its supports accordingly",
      .section = "army lists (1.1, revolution); A-10, A-31"},
     {.id = "berserkers",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
      .section = "army lists (revolution)"},
     {.id = "birdmen",
-     .flag = OM_WM_RULE_PURSUABLE,
      .traits = {.pursued_by_non_flyers = true},
      .effect = "Non-flyers may pursue it although it flies",
      .section = "army lists (revolution)"},
     {.id = "black-coach",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "blunderbusses",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (revolution)"},
     {.id = "bone-giant",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "bull-rhinox",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "bushido",
-     .flag = OM_WM_RULE_DRIVE_BACK_MINUS1,
      .traits = {.drive_back_dice_delta = -1},
      .effect = "One drive-back die fewer",
      .section = "army lists (revolution)"},
     {.id = "carnosaur",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "celestial-dragon",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
+    /* The 1.1 Chaos list gives Spawn terror only (rule_effects_fantasy A-39). */
     {.id = "chaos-spawn",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.terror = true, .no_drive_back = true, .must_pursue = true},
      .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.terror = true},
-     .effect = "Causes terror; never driven back by shooting and must pursue when allowed (Revolution "
-     "only: the 1.1 text gives terror alone)",
+     .effect = "Causes terror; never driven back by shooting and must pursue when allowed "
+     "(Revolution only: the 1.1 text gives terror alone)",
      .section = "army lists (1.1, revolution)"},
     {.id = "cold-one-knights",
-     .flag = OM_WM_RULE_ROUND1_FRONT_PLUS1,
      .traits = {.round1_front_attack_delta = +1},
      .effect = "+1 Attack per stand fighting to its front in the first round",
      .section = "army lists (1.1, revolution)"},
     {.id = "daemon-swarm",
-     .flag = OM_WM_RULE_NO_DRIVE_BACK,
      .traits = {.no_drive_back = true},
      .effect = "Never driven back by shooting",
      .section = "army lists (1.1, revolution)"},
     {.id = "dire-wolves",
-     .flag = OM_WM_RULE_CHARGE_PLUS1,
      .traits = {.charge_bonus_delta = +1},
      .effect = "+1 more Attack per stand charging in the open",
      .section = "army lists (1.1, revolution)"},
     {.id = "dragon-ogres",
-     .flag = OM_WM_RULE_IGNORES_TERROR,
      .traits = {.ignores_terror = true},
      .effect = "Immune to terror",
      .section = "army lists (revolution)"},
     {.id = "elephant",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "favour-of-the-gods",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "fenbeast",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "flagellants",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
      .section = "army lists (1.1, revolution)"},
     {.id = "fly",
-     .flag = OM_WM_RULE_FLY,
      .traits = {.flies = true},
      .effect = "Flies: non-flyers cannot pursue it",
      .section = "army lists (1.1, revolution)"},
     {.id = "forest-spirits",
-     .flag = OM_WM_RULE_IGNORES_TERROR,
      .traits = {.ignores_terror = true},
      .effect = "Immune to terror",
      .section = "army lists (revolution)"},
     {.id = "glade-guard",
-     .flag = OM_WM_RULE_SHOTS_PLUS1,
      .traits = {.shots_to_hit_delta = -1},
      .effect = "+1 to hit when shooting",
      .section = "army lists (revolution)"},
     {.id = "gorgers",
-     .flag = OM_WM_RULE_PURSUES_ANY,
      .traits = {.pursuit = OM_WM_PURSUES_ANY},
      .effect = "May pursue any retreating enemy: cavalry, chariots and flyers",
      .section = "army lists (revolution)"},
     {.id = "grail-knights",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_CHARGE_PLUS1,
      .traits = {.ignores_terror = true, .charge_bonus_delta = +1},
      .effect = "Immune to terror; +1 more Attack per stand charging in the open",
      .section = "army lists (1.1, revolution)"},
     {.id = "great-taurus",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "griffon",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "gyrocopter",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (1.1, revolution)"},
     {.id = "handgunners",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (1.1, revolution)"},
     {.id = "handguns",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (revolution)"},
     {.id = "hippogriff",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "jezzails",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (1.1, revolution)"},
     {.id = "knights",
-     .flag = OM_WM_RULE_IGNORES_TERROR,
      .traits = {.ignores_terror = true},
      .effect = "Immune to terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "komainu",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_INSTABILITY,
      .traits = {.ignores_terror = true, .charge_bonus_delta = +1, .daemonic_instability = true},
-     .effect = "Immune to terror; +1 more Attack per stand charging in the open; Daemonic Instability "
-     "at the start of its own turns once it has lost a stand",
+     .effect = "Immune to terror; +1 more Attack per stand charging in the open; Daemonic "
+     "Instability at the start of its own turns once it has lost a stand",
      .section = "army lists (revolution)"},
     {.id = "leadbelchers",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (revolution)"},
     {.id = "magic-carpets",
-     .flag = OM_WM_RULE_PURSUABLE,
      .traits = {.pursued_by_non_flyers = true},
      .effect = "Non-flyers may pursue it although it flies",
      .section = "army lists (1.1, revolution)"},
     {.id = "manticore",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "mikata",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
      .section = "army lists (revolution)"},
     {.id = "minotaurs",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .must_pursue = true},
      .effect = "Immune to terror; must pursue when allowed",
      .section = "army lists (revolution)"},
     {.id = "peasants",
-     .flag = OM_WM_RULE_NO_CHARGE_BONUS,
      .traits = {.no_charge_bonus = true},
      .effect = "No charge bonus",
      .section = "army lists (1.1, revolution)"},
     {.id = "plague-monks",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
      .section = "army lists (1.1, revolution)"},
     {.id = "rangers",
-     .flag = OM_WM_RULE_PURSUES_ANY,
      .traits = {.pursuit = OM_WM_PURSUES_ANY},
      .effect = "May pursue any retreating enemy: cavalry, chariots and flyers",
      .section = "army lists (1.1, revolution)"},
     {.id = "red-guard",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1},
      .effect = "Its shots make armour one worse (6+ none)",
      .section = "army lists (revolution)"},
     {.id = "rhinox-riders",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_CHARGE_PLUS1,
      .traits = {.ignores_terror = true, .charge_bonus_delta = +1},
      .effect = "Immune to terror; +1 more Attack per stand charging in the open",
      .section = "army lists (revolution)"},
     {.id = "stegadon-mount",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "tatsu",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "tengu",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_INSTABILITY,
      .traits = {.ignores_terror = true, .daemonic_instability = true},
-     .effect = "Immune to terror; Daemonic Instability at the start of its own turns once it has lost "
-     "a stand (0-1 loses a stand, 6 regains one)",
+     .effect = "Immune to terror; Daemonic Instability at the start of its own turns once it "
+     "has lost a stand (0-1 loses a stand, 6 regains one)",
      .section = "army lists (revolution)"},
     {.id = "treeman-ancient",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "troll-slayers",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE | OM_WM_RULE_PLUS1_VS_MONSTERS,
-     .traits = {.ignores_terror = true, .attack_delta_vs_monsters = +1, .no_drive_back = true, .must_pursue = true},
-     .effect = "Immune to terror; never driven back by shooting; must pursue when allowed; +1 Attack per stand against monsters",
+     .traits = {.ignores_terror = true, .attack_delta_vs_monsters = +1, .no_drive_back = true,
+                .must_pursue = true},
+     .effect = "Immune to terror; never driven back by shooting; must pursue when allowed; +1 "
+     "Attack per stand against monsters",
      .section = "army lists (1.1, revolution)"},
     {.id = "ulfwerener",
-     .flag = OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_PURSUES_MOUNTED | OM_WM_RULE_NO_SUPPORT,
      .traits = {.charge_bonus_delta = +1, .no_support = true, .pursuit = OM_WM_PURSUES_MOUNTED},
-     .effect = "+1 more Attack per stand charging in the open; may pursue cavalry and chariots; can neither support nor be supported",
+     .effect = "+1 more Attack per stand charging in the open; may pursue cavalry and chariots; "
+     "can neither support nor be supported",
      .section = "army lists (revolution)"},
     {.id = "valkyries",
-     .flag = OM_WM_RULE_IGNORES_TERROR,
      .traits = {.ignores_terror = true},
      .effect = "Immune to terror",
      .section = "army lists (revolution)"},
     {.id = "waywatchers",
-     .flag = OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_SHOTS_PLUS1,
      .traits = {.shots_save_delta = +1, .shots_to_hit_delta = -1},
      .effect = "Its shots make armour one worse (6+ none); +1 to hit when shooting",
      .section = "army lists (revolution)"},
     {.id = "were-kin",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
     {.id = "wild-riders",
-     .flag = OM_WM_RULE_ROUND1_FRONT_PLUS1,
      .traits = {.round1_front_attack_delta = +1},
      .effect = "+1 Attack per stand fighting to its front in the first round",
      .section = "army lists (revolution)"},
     {.id = "winged-lancers",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_ROUND1_FRONT_PLUS1,
      .traits = {.ignores_terror = true, .round1_front_attack_delta = +1},
      .effect = "Immune to terror; +1 Attack per stand fighting to its front in the first round",
      .section = "army lists (revolution)"},
     {.id = "winged-nightmare",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "witch-elves",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE,
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
      .section = "army lists (1.1, revolution)"},
     {.id = "wyvern",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (1.1, revolution)"},
     {.id = "yozhin",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
@@ -561,222 +477,206 @@ static const om_wm_special om_wm_specials[] = {
      * lists from half their Hits and even while engaged, Revolution's from
      * one more and only once no longer engaged (ruleset flag). */
     {.id = "dragons",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
      .joined_shots = 3, .joined_range_cm = 20,
-     .effect = "Causes terror; a Dragon Rider unit left with 3-5 hits (1.1) or 4-5 (Revolution, once "
-     "no longer engaged) at the end of a Shooting or Combat phase is badly hurt: hits "
-     "discarded, Hits 3, Attacks 3, Shots 2; a Dragon-riding character adds 3 shooting "
-     "Attacks (Dragon fire) to the unit it joins",
+     .effect = "Causes terror; a Dragon Rider unit left with 3-5 hits (1.1) or 4-5 (Revolution, "
+     "once no longer engaged) at the end of a Shooting or Combat phase is badly hurt: hits "
+     "discarded, Hits 3, Attacks 3, Shots 2; a Dragon-riding character adds 3 shooting Attacks "
+     "(Dragon fire) to the unit it joins",
      .section = "army lists (1.1, revolution); P18, A-14"},
     {.id = "greater-daemon",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer engaged) at "
-     "the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits 3, "
-     "Attacks 4",
+     .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer "
+     "engaged) at the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits "
+     "3, Attacks 4",
      .section = "army lists (1.1, revolution); P18"},
     {.id = "sphinx",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF,
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer engaged) at "
-     "the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits 3, "
-     "Attacks 2",
+     .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer "
+     "engaged) at the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits "
+     "3, Attacks 2",
      .section = "army lists (1.1, revolution); P18"},
     {.id = "stegadon",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror (the 1.1 \"fear\", A-18); left with 6-9 hits at the end of a Shooting "
-     "or Combat phase (Revolution: once no longer engaged) it is badly hurt: hits "
+     .effect = "Causes terror (the 1.1 \"fear\", A-18); left with 6-9 hits at the end of a "
+     "Shooting or Combat phase (Revolution: once no longer engaged) it is badly hurt: hits "
      "discarded, Hits 5, Attacks 5, Shots 2",
      .section = "army lists (1.1, revolution); P18, A-18"},
     {.id = "war-mammoth",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror; left with 6-9 hits at the end of a Shooting or Combat phase once no "
-     "longer engaged it is badly hurt: hits discarded, Hits 5, Attacks 4",
+     .effect = "Causes terror; left with 6-9 hits at the end of a Shooting or Combat phase once "
+     "no longer engaged it is badly hurt: hits discarded, Hits 5, Attacks 4",
      .section = "army lists (revolution); P18"},
     {.id = "dragon-ogre-shaggoth",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_BADLY_HURT,
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror; left with 5-7 hits at the end of a Shooting or Combat phase once no "
-     "longer engaged it is badly hurt: hits discarded, Hits 4, Attacks 4",
+     .effect = "Causes terror; left with 5-7 hits at the end of a Shooting or Combat phase once "
+     "no longer engaged it is badly hurt: hits discarded, Hits 4, Attacks 4",
      .section = "army lists (revolution); P18"},
     /* Mounts and companions that shoot with the unit their character joins:
      * terror, and Attacks at the usual to-hit and save (A-14, A-15). */
     {.id = "chaos-dragon",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
-     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
-     "in its volleys and at chargers",
+     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
+     "joins, in its volleys and at chargers",
      .section = "army lists (1.1, revolution); A-14"},
     {.id = "zombie-dragon",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
-     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
-     "in its volleys and at chargers",
+     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
+     "joins, in its volleys and at chargers",
      .section = "army lists (1.1, revolution); A-14"},
     {.id = "forest-dragon",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
-     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it joins, "
-     "in its volleys and at chargers",
+     .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
+     "joins, in its volleys and at chargers",
      .section = "army lists (revolution); A-14"},
     {.id = "djinn",
-     .flag = OM_WM_RULE_TERROR,
      .traits = {.terror = true},
      .joined_shots = 2, .joined_range_cm = 30,
-     .effect = "Causes terror; the Wizard's Djinn adds 2 shooting Attacks to the unit he joins (its "
-     "Curse spell is magic, not modelled)",
+     .effect = "Causes terror; the Wizard's Djinn adds 2 shooting Attacks to the unit he joins "
+     "(its Curse spell is magic, not modelled)",
      .section = "army lists (1.1, revolution); A-15"},
     /* Rules of one unit with several mechanisms (rule_effects_fantasy). */
     {.id = "grail-reliquae",
-     .flag = OM_WM_RULE_ATTACK_PLUS1 | OM_WM_RULE_NO_CHARGE_BONUS | OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_NEVER_CONFUSED,
-     .traits = {.ignores_terror = true, .no_charge_bonus = true, .attack_delta = +1, .no_drive_back = true, .never_confused = true},
-     .effect = "Grail Pilgrims (the Peasants carrying it, and Peasants touching them: give them the "
-     "id): +1 Attack per stand, still no charge bonus, immune to terror, never driven back "
+     .traits = {.ignores_terror = true, .no_charge_bonus = true, .attack_delta = +1,
+                .no_drive_back = true, .never_confused = true},
+     .effect = "Grail Pilgrims (the Peasants carrying it, and Peasants touching them: give them "
+     "the id): +1 Attack per stand, still no charge bonus, immune to terror, never driven back "
      "or confused",
      .section = "army lists (revolution); P01, P02, P06, P11, P13"},
     {.id = "zealots",
-     .flag = OM_WM_RULE_ZEALOT,
      .traits = {.hates_chaos_undead = true},
      .effect = "Against a unit of a Chaos or Undead army list (Chaos, Daemons, Beastmen, Chaos "
      "Dwarfs, Skaven, Tomb Kings, Vampire Counts): +1 Attack per stand in the first round, "
      "whoever charged, and must pursue",
      .section = "army lists (revolution); A-12, A-29"},
     {.id = "screaming-bell",
-     .flag = OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_DESTROYED_IF_RETREATS | OM_WM_RULE_IMMOBILE,
      .traits = {.no_drive_back = true, .immobile = true, .destroyed_if_retreats = true},
-     .effect = "Never driven back by shooting; destroyed if forced to retreat; pursues and falls back "
-     "only when pushed by Skaven infantry (side key pushed); Skaven units touching it ignore "
-     "terror (side key aura: always)",
+     .effect = "Never driven back by shooting; destroyed if forced to retreat; pursues and "
+     "falls back only when pushed by Skaven infantry (side key pushed); Skaven units touching "
+     "it ignore terror (side key aura: always)",
      .section = "army lists (1.1, revolution); P11, P15, P16"},
     {.id = "temple-daemons",
-     .flag = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_INSTABILITY,
      .traits = {.ignores_terror = true, .daemonic_instability = true},
-     .effect = "Immune to terror; Daemonic Instability at the start of its own turns once it has lost "
-     "a stand: a D6, -1 at one stand left; 0-1 loses a stand, 6 regains one (the 2-3 "
+     .effect = "Immune to terror; Daemonic Instability at the start of its own turns once it "
+     "has lost a stand: a D6, -1 at one stand left; 0-1 loses a stand, 6 regains one (the 2-3 "
      "confusion ends with the Command phase it starts, 7.2)",
      .section = "army lists (revolution); P19"},
     /* War machines and shooters with shooting of their own (P21). */
     {.id = "crossbowmen-and-dark-riders",
-     .flag = OM_WM_RULE_REPEATER,
      .traits = {.shooter = OM_WM_SHOOTER_REPEATER},
-     .effect = "Repeating crossbows: 2 shots a stand at a target within 15cm (side key target_cm), 1 "
-     "beyond and at chargers",
+     .effect = "Repeating crossbows: 2 shots a stand at a target within 15cm (side key "
+     "target_cm), 1 beyond and at chargers",
      .section = "army lists (1.1, revolution); P21"},
     {.id = "helblaster",
-     .flag = OM_WM_RULE_HELBLASTER | OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shooter = OM_WM_SHOOTER_HELBLASTER, .shots_save_delta = +1},
-     .effect = "8, 4 or 2 Attacks within 10, 20 or 30cm (target_cm; 8 at chargers); armour one worse; "
-     "three 1s to hit: no hits; four: it explodes, with 6 automatic hits on a charger",
+     .effect = "8, 4 or 2 Attacks within 10, 20 or 30cm (target_cm; 8 at chargers); armour one "
+     "worse; three 1s to hit: no hits; four: it explodes, with 6 automatic hits on a charger",
      .section = "army lists (1.1, revolution); P21"},
     {.id = "death-rocket",
-     .flag = OM_WM_RULE_ROCKET | OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_NO_STAND_AND_SHOOT,
-     .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1, .no_stand_and_shoot = true},
-     .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: explodes, "
-     "1 Attack, overshoots the target (A-24) or 2D6",
+     .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1,
+                .no_stand_and_shoot = true},
+     .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: "
+     "explodes, 1 Attack, overshoots the target (A-24) or 2D6",
      .section = "army lists (revolution); P21, A-24"},
     {.id = "rocket-launcher",
-     .flag = OM_WM_RULE_ROCKET | OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_NO_STAND_AND_SHOOT,
-     .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1, .no_stand_and_shoot = true},
-     .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: explodes, "
-     "1 Attack, overshoots the target (A-24) or 2D6",
+     .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1,
+                .no_stand_and_shoot = true},
+     .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: "
+     "explodes, 1 Attack, overshoots the target (A-24) or 2D6",
      .section = "army lists (revolution); P21, A-24"},
     {.id = "flame-cannon",
-     .flag = OM_WM_RULE_FLAME,
      .traits = {.shooter = OM_WM_SHOOTER_FLAME_CANNON},
-     .effect = "2D6 Attacks, at chargers too; a double rolls on the misfire chart (explodes; 4+2D6 "
-     "then explodes; 6 and 1D6 from then on; none; 10; 12+D6)",
+     .effect = "2D6 Attacks, at chargers too; a double rolls on the misfire chart (explodes; "
+     "4+2D6 then explodes; 6 and 1D6 from then on; none; 10; 12+D6)",
      .section = "army lists (1.1, revolution); warmaster.md 5.10; A-23"},
+    /* The two Warp Lightning Cannons (army lists, A-22). */
     {.id = "warp-lightning-cannon",
-     .flag = OM_WM_RULE_DOUBLE_ONES_CONFUSE | OM_WM_RULE_WARP_LIGHTNING,
      .traits = {.shooter = OM_WM_SHOOTER_WARP_LIGHTNING, .double_ones_confuse = true},
      .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shooter = OM_WM_SHOOTER_WARP_LIGHTNING},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.double_ones_confuse = true},
-     .effect = "Revolution: two 1s to hit in one shooting confuse it (A-22). 1.1: D6 Attacks, a 1 "
-     "turning D6 Attacks on itself; no drive backs; a unit it hurts is confused on a 6",
+     .effect = "Revolution: two 1s to hit in one shooting confuse it (A-22). 1.1: D6 Attacks, a "
+     "1 turning D6 Attacks on itself; no drive backs; a unit it hurts is confused on a 6",
      .section = "army lists (1.1, revolution); A-22"},
+    /* The two Trebuchets: 1.1 destroyed by any 6 and blind fire gated by a 6,
+     * Revolution destroyed past 10cm and counting cover one lower (A-11, A-21). */
     {.id = "trebuchet",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_NO_STAND_AND_SHOOT | OM_WM_RULE_COVER_ONE_LOWER | OM_WM_RULE_STATIC | OM_WM_RULE_STATIC_SIX | OM_WM_RULE_BLIND_GATE,
-     .traits = {.shots_no_save = true, .shots_cover_one_lower = true, .no_stand_and_shoot = true, .blind_fire_needs_six = true, .static_machine = OM_WM_STATIC_LOST_ON_A_SIX},
-     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shots_no_save = true, .no_stand_and_shoot = true, .blind_fire_needs_six = true, .static_machine = OM_WM_STATIC_LOST_ON_A_SIX},
-     .in[OM_WM_RULES_REV] = &(const om_wm_traits){.shots_no_save = true, .shots_cover_one_lower = true, .no_stand_and_shoot = true, .static_machine = OM_WM_STATIC_LOST_PAST_10CM},
-     .effect = "No armour save, never at chargers; not moved by drive backs: destroyed by any 6 (1.1) "
-     "or by more than 10cm (Revolution, A-21); Revolution counts cover one lower; shooting "
-     "blind (blind_fire) hits on 6s, or in 1.1 needs a 6 first",
-     .section = "army lists (1.1, "
-     "revolution); A-11, A-21"},
+     .traits = {.shots_no_save = true, .shots_cover_one_lower = true, .no_stand_and_shoot = true,
+                .blind_fire_needs_six = true, .static_machine = OM_WM_STATIC_LOST_ON_A_SIX},
+     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shots_no_save = true,
+                                                   .no_stand_and_shoot = true,
+                                                   .blind_fire_needs_six = true,
+                                                   .static_machine = OM_WM_STATIC_LOST_ON_A_SIX},
+     .in[OM_WM_RULES_REV] = &(const om_wm_traits){.shots_no_save = true,
+                                                  .shots_cover_one_lower = true,
+                                                  .no_stand_and_shoot = true,
+                                                  .static_machine = OM_WM_STATIC_LOST_PAST_10CM},
+     .effect = "No armour save, never at chargers; not moved by drive backs: destroyed by any 6 "
+     "(1.1) or by more than 10cm (Revolution, A-21); Revolution counts cover one lower; "
+     "shooting blind (blind_fire) hits on 6s, or in 1.1 needs a 6 first",
+     .section = "army lists (1.1, revolution); A-11, A-21"},
     {.id = "araby-elephants",
-     .flag = OM_WM_RULE_TERROR | OM_WM_RULE_STAMPEDE,
      .traits = {.terror = true, .stampedes = true},
-     .effect = "Cause terror; whatever would confuse them makes them stampede instead: no -1 Attack, "
-     "and they must pursue while stampeding (the stampede move is battle level)",
+     .effect = "Cause terror; whatever would confuse them makes them stampede instead: no -1 "
+     "Attack, and they must pursue while stampeding (the stampede move is battle level)",
      .section = "army lists (1.1, revolution); P13, P14"},
+    /* The 1.1 Salamander shoots once at chargers (army lists, A-35). */
     {.id = "salamanders",
-     .flag = OM_WM_RULE_SHOTS_PIERCE | OM_WM_RULE_SALAMANDER | OM_WM_RULE_SALAMANDER_AT_CHARGERS,
-     .traits = {.shooter = OM_WM_SHOOTER_SALAMANDER, .shots_save_delta = +1, .salamander_shoots_chargers = true},
-     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shooter = OM_WM_SHOOTER_SALAMANDER, .shots_save_delta = +1},
-     .effect = "A Skink unit with its Salamander stand (give the Skinks stands: 4 and the id): the "
-     "whole unit's shots make armour one worse; the Salamander shoots 2, kept to the last; "
+     .traits = {.shooter = OM_WM_SHOOTER_SALAMANDER, .shots_save_delta = +1,
+                .salamander_shoots_chargers = true},
+     .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shooter = OM_WM_SHOOTER_SALAMANDER,
+                                                   .shots_save_delta = +1},
+     .effect = "A Skink unit with its Salamander stand (give the Skinks stands: 4 and the id): "
+     "the whole unit's shots make armour one worse; the Salamander shoots 2, kept to the last; "
      "at chargers 2 in Revolution, 1 in 1.1",
      .section = "army lists (1.1, revolution); A-35"},
     {.id = "war-wagon",
-     .flag = OM_WM_RULE_SHOTS_PIERCE,
      .traits = {.shots_save_delta = +1, .war_wagon = true},
-     .effect = "Kislev War Wagon: only its wagon stand fights and shoots (4 and 4, armour one worse); "
-     "side key formation: column (open; Revolution retreats instead of being destroyed) or "
-     "laager (defended, no flank or rear, holds when it loses, the enemy fighting on without "
+     .effect = "Kislev War Wagon: only its wagon stand fights and shoots (4 and 4, armour one "
+     "worse); side key formation: column (open; Revolution retreats instead of being destroyed) "
+     "or laager (defended, no flank or rear, holds when it loses, the enemy fighting on without "
      "pursuit bonus; never moved by drive backs, confused on a 6); Kislev infantry beside a "
      "laager: side key beside_laager",
      .section = "army lists (1.1, revolution); P10, P11, P16, P23"},
     /* Powers the scenario declares with side keys. */
     {.id = "anvil",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_SIDE_KEYS,
-     .effect = "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm ignore "
-     "terror until his next turn: side key aura (roll, or always); dispelling is magic",
+     .effect = "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm "
+     "ignore terror until his next turn: side key aura (roll, or always); dispelling is magic",
      .section = "army lists (1.1, revolution); A-26"},
     {.id = "shrine",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_SIDE_KEYS,
-     .effect = "Invoked in the Shugenja's Shooting phase, on a 4+ units within 20cm ignore terror "
-     "until his next turn: side key aura (roll, or always); dispelling is magic",
+     .effect = "Invoked in the Shugenja's Shooting phase, on a 4+ units within 20cm ignore "
+     "terror until his next turn: side key aura (roll, or always); dispelling is magic",
      .section = "army lists (revolution); A-26"},
     {.id = "tomb-king",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_SIDE_KEYS,
-     .effect = "Once a battle, +1 Attack per stand of one unit within 20cm for a Combat phase: side "
-     "keys power: tomb-king and power_turn",
+     .effect = "Once a battle, +1 Attack per stand of one unit within 20cm for a Combat phase: "
+     "side keys power: tomb-king and power_turn",
      .section = "army lists (1.1, revolution); A-27"},
     {.id = "oathstone",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_SIDE_KEYS,
-     .effect = "Once a game the Hero joined to a unit (not Troll Slayers) gives it and himself +1 "
-     "Attack per stand and immunity to terror for a Combat phase: side keys power: "
-     "oathstone and power_turn",
+     .effect = "Once a game the Hero joined to a unit (not Troll Slayers) gives it and himself "
+     "+1 Attack per stand and immunity to terror for a Combat phase: side keys power: oathstone "
+     "and power_turn",
      .section = "army lists (revolution); A-27"},
     /* Ids that change nothing the engine does not already do. */
     {.id = "elven-bolt-thrower",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_DEFAULT,
-     .effect = "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no skewer "
-     "(its Shots are in its stat line)",
+     .effect = "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no "
+     "skewer (its Shots are in its stat line)",
      .section = "warmaster.md 5.10"},
     {.id = "triple-bows",
-     .flag = OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_LINE_FIRE,
      .traits = {.shots_no_save = true, .line_fire = true},
      .effect = "Rulebook Bolt Throwers: no armour save; +1 Attack per further stand skewered "
      "(line_stands)",
      .section = "army lists (revolution); warmaster.md 5.10"},
     {.id = "giant",
-     .flag = OM_WM_RULE_NONE,
      .how = OM_WM_BY_DEFAULT,
      .effect = "No rule text in the sources beyond sieges (A-20): it fights by its stat line",
      .section = "rule_effects_fantasy A-20"},
@@ -789,46 +689,6 @@ const om_wm_special *om_wm_special_find(const char *id)
             return &om_wm_specials[i];
     return NULL;
 }
-
-/* Rules whose text in one rule set's army lists gives less than the flags
- * above: the bits that rule set drops. */
-static const struct {
-    const char *id;
-    om_wm_ruleset_id ruleset;
-    om_wm_rules drop;
-} om_wm_special_narrower[] = {
-    /* The 1.1 Chaos list gives Spawn terror only (rule_effects_fantasy A-39). */
-    {"chaos-spawn", OM_WM_RULES_WM11, OM_WM_RULE_NO_DRIVE_BACK | OM_WM_RULE_MUST_PURSUE},
-    /* Bears: the 1.1 list's extra strike, Revolution's loss of defended status. */
-    {"bears", OM_WM_RULES_WM11, OM_WM_RULE_DEFENDED_ONLY_IN_DENSE},
-    {"bears", OM_WM_RULES_REV, OM_WM_RULE_EXTRA_STRIKE_ROUND1},
-    /* Revolution's monsters are badly hurt from one hit more (P18). */
-    {"dragons", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
-    {"greater-daemon", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
-    {"sphinx", OM_WM_RULES_REV, OM_WM_RULE_HURT_FROM_HALF},
-    /* The two Warp Lightning Cannons and Trebuchets, the 1.1 Salamanders
-     * shooting once at chargers (army lists). */
-    {"salamanders", OM_WM_RULES_WM11, OM_WM_RULE_SALAMANDER_AT_CHARGERS},
-    {"warp-lightning-cannon", OM_WM_RULES_WM11, OM_WM_RULE_DOUBLE_ONES_CONFUSE},
-    {"warp-lightning-cannon", OM_WM_RULES_REV, OM_WM_RULE_WARP_LIGHTNING},
-    {"trebuchet", OM_WM_RULES_WM11, OM_WM_RULE_COVER_ONE_LOWER},
-    {"trebuchet", OM_WM_RULES_REV, OM_WM_RULE_STATIC_SIX | OM_WM_RULE_BLIND_GATE},
-};
-
-om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs)
-{
-    om_wm_rules flags = sp->flag;
-    for (size_t i = 0; rs != NULL && i < sizeof om_wm_special_narrower /
-                                         sizeof om_wm_special_narrower[0]; i++)
-        if (om_wm_special_narrower[i].ruleset == rs->id &&
-            strcmp(om_wm_special_narrower[i].id, sp->id) == 0)
-            flags &= ~om_wm_special_narrower[i].drop;
-    return flags;
-}
-
-unsigned om_wm_special_joined_shots(const om_wm_special *sp) { return sp->joined_shots; }
-
-unsigned om_wm_special_joined_range(const om_wm_special *sp) { return sp->joined_range_cm; }
 
 const om_wm_traits *om_wm_special_traits(const om_wm_special *sp, const om_wm_ruleset *rs)
 {

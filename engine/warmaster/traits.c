@@ -237,9 +237,11 @@ bool om_wm_traits_empty(const om_wm_traits *t)
 
 bool om_wm_traits_equal(const om_wm_traits *a, const om_wm_traits *b)
 {
-    for (size_t i = 0; i < N_OF(om_wm_traits_table); i++)
-        if (om_wm_trait_get(a, &om_wm_traits_table[i]) != om_wm_trait_get(b, &om_wm_traits_table[i]))
+    for (size_t i = 0; i < N_OF(om_wm_traits_table); i++) {
+        const om_wm_trait *d = &om_wm_traits_table[i];
+        if (om_wm_trait_get(a, d) != om_wm_trait_get(b, d))
             return false;
+    }
     return true;
 }
 

@@ -18,7 +18,7 @@ static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t
 static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *charger,
                                     unsigned round)
 {
-    return round == 1 && (pikes->unit.rules & OM_WM_RULE_PIKES) && charger->charging &&
+    return round == 1 && pikes->unit.traits.pikes && charger->charging &&
            (charger->unit.troop == OM_WM_CAVALRY || charger->unit.troop == OM_WM_CHARIOT) &&
            pikes->position == OM_WM_OPEN && !pikes->dense_terrain && pikes->flanked == 0;
 }
