@@ -107,7 +107,13 @@ static void run(const om_wm_engagement *e, unsigned n, uint64_t seed,
 
 /* ---------- Engagements to the end (6.9-6.14) ---------- */
 
-static om_wm_side knights(void) { om_wm_side s = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS); s.charging = true; return s; }
+static om_wm_side knights(void)
+{
+    om_wm_side s = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
+    s.charging = true;
+    return s;
+}
+
 static om_wm_side spearmen(void) { return side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 6, NO_TRAITS); }
 
 typedef struct pair_ctx {
@@ -342,7 +348,8 @@ static void count_volley(const om_wm_outcome *o, void *ctx)
     c->driven += o->drive_back_cm > 0 || o->routed[1];
 }
 
-static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size, om_wm_traits traits)
+static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size,
+                                 om_wm_traits traits)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, archers, 2, 3, 0, NO_TRAITS);
     om_wm_side b = side_of("Warriors", OM_WM_INFANTRY, stands, 3, 3, 0, traits);
@@ -375,9 +382,14 @@ Test(ancients, warband_volley_confusion)
 /* Fanatics are never driven back (l.1385) and ignore terror (l.4505). */
 Test(ancients, fanatics_never_driven_back_and_ignore_terror)
 {
-    volley_ctx c = warband_volley(6, 3, 3, (om_wm_traits){.ignores_terror = true, .no_drive_back = true, .must_pursue = true});
-    om_wm_side zerk = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, (om_wm_traits){.ignores_terror = true, .no_drive_back = true, .must_pursue = true});
-    om_wm_side ele = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5, (om_wm_traits){.terror = true});
+    volley_ctx c = warband_volley(6, 3, 3,
+                                  (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                                 .must_pursue = true});
+    om_wm_side zerk = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0,
+                              (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                             .must_pursue = true});
+    om_wm_side ele = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5,
+                             (om_wm_traits){.terror = true});
     cr_expect_eq(c.driven, 0u);
     cr_expect_eq(c.confused, 0u);
     cr_expect_eq(dice("warmaster-ancients", &zerk, &ele, 2, 0, false), 12u);
@@ -397,7 +409,9 @@ static void count_round2(const om_wm_outcome *o, void *ctx)
 /* Fanatics must pursue (l.4507), whatever the declared policy. */
 Test(ancients, fanatics_must_pursue)
 {
-    om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, (om_wm_traits){.ignores_terror = true, .no_drive_back = true, .must_pursue = true});
+    om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0,
+                           (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                          .must_pursue = true});
     om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
@@ -411,7 +425,8 @@ Test(ancients, fanatics_must_pursue)
 /* Shock on a long base (l.4586, A24): Cataphracts A4, 3 stands. */
 Test(ancients, shock_long_base)
 {
-    om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4, (om_wm_traits){.shock = true});
+    om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4,
+                             (om_wm_traits){.shock = true});
     om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     cat.charging = true;
     cat.long_base = true;
@@ -429,7 +444,8 @@ Test(ancients, shock_long_base)
  * in Ancients (seed 001 l.1586, l.4524, l.4568). */
 Test(ancients, heavy_and_scythed_chariot_charge)
 {
-    om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5, (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
+    om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5,
+                            (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
     om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     ch.charging = true;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
@@ -454,7 +470,8 @@ static void scythed_check(const om_wm_outcome *o, void *ctx)
  * retreating from them after a hit is confused (l.4569-4573). */
 Test(ancients, scythed_chariots_one_round_and_confusion)
 {
-    om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5, (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
+    om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5,
+                            (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
     om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     blocked_ctx c = {0};
     ch.charging = true;
@@ -503,7 +520,8 @@ Test(ancients, shieldwall_save_when_charged)
  * - 1 = 2 per stand (A41). */
 Test(ancients, phalanx_side_strikers)
 {
-    om_wm_side ph = side_of("Phalanx", OM_WM_INFANTRY, 3, 3, 3, 6, (om_wm_traits){.side_supports_only = true, .phalanx = true});
+    om_wm_side ph = side_of("Phalanx", OM_WM_INFANTRY, 3, 3, 3, 6,
+                            (om_wm_traits){.side_supports_only = true, .phalanx = true});
     om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     ph.flanked = 3;
     ph.side_strikers = 3;
@@ -538,9 +556,12 @@ static void legion_check(const om_wm_outcome *o, void *ctx)
 Test(ancients, legion_result_and_rear_supports)
 {
     struct { om_wm_traits flags; unsigned flanked, supports, rear, expect; } cases[] = {
-        {(om_wm_traits){.legion = true}, 0, 0, 0, 3}, {(om_wm_traits){.legion = true}, 1, 0, 0, 2}, {NO_TRAITS, 0, 0, 0, 0},
-        {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 3, 0}, {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 1, 2},
-        {(om_wm_traits){.side_supports_only = true, .skirmish = true}, 0, 2, 2, 0}, {NO_TRAITS, 0, 3, 3, 3},
+        {(om_wm_traits){.legion = true}, 0, 0, 0, 3}, {(om_wm_traits){.legion = true}, 1, 0, 0,
+                                                       2}, {NO_TRAITS, 0, 0, 0, 0},
+        {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 3,
+         0}, {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 1, 2},
+        {(om_wm_traits){.side_supports_only = true, .skirmish = true}, 0, 2, 2, 0}, {NO_TRAITS, 0,
+                                                                                     3, 3, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 3, 3, 5, cases[i].flags);
@@ -586,7 +607,8 @@ Test(ancients, maniple_extra_save)
  * defended enemies: 3 stands A3: 13 open, 10 defended, 9 not charging. */
 Test(ancients, hermann_extra_die)
 {
-    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, (om_wm_traits){.charge_dice_delta = +1});
+    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0,
+                           (om_wm_traits){.charge_dice_delta = +1});
     om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     w.charging = true;
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 13u);
@@ -708,7 +730,8 @@ Test(options, last_ditch_per_stand_changes_dice)
 Test(army_rules, attack_dice_behaviours)
 {
     om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
-    om_wm_side dragon = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4, (om_wm_traits){.terror = true});
+    om_wm_side dragon = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4,
+                                (om_wm_traits){.terror = true});
     om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 6u, "terror: 3 x 2");
     me.unit.traits = (om_wm_traits){.ignores_terror = true};
@@ -733,7 +756,8 @@ Test(army_rules, attack_dice_behaviours)
 /* Bushido: one drive-back die fewer (3 hits -> 2 dice; 1 hit -> none). */
 Test(army_rules, drive_back_minus_one)
 {
-    om_wm_side s = side_of("Samurai", OM_WM_INFANTRY, 3, 3, 3, 5, (om_wm_traits){.drive_back_dice_delta = -1});
+    om_wm_side s = side_of("Samurai", OM_WM_INFANTRY, 3, 3, 3, 5,
+                           (om_wm_traits){.drive_back_dice_delta = -1});
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 3, false), 2u);
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 1, false), 0u);
     s.unit.traits = (om_wm_traits){.no_drive_back = true};
@@ -769,7 +793,8 @@ Test(army_rules, shooting_pierce_and_plus_one)
         {(om_wm_traits){.shots_save_delta = +1}, 6, 0.5},          /* 6+ -> no save */
         {(om_wm_traits){.shots_save_delta = +1}, 4, 0.5 * 4.0 / 6.0}, /* 4+ -> 5+ */
         {(om_wm_traits){.shots_to_hit_delta = -1}, 0, 4.0 / 6.0},     /* 3+ to hit */
-        {(om_wm_traits){.shots_save_delta = +1, .shots_to_hit_delta = -1}, 5, 4.0 / 6.0 * 5.0 / 6.0},
+        {(om_wm_traits){.shots_save_delta = +1, .shots_to_hit_delta = -1}, 5,
+         4.0 / 6.0 * 5.0 / 6.0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double mean = volley_mean(cases[i].flags, cases[i].armour), mu = 3 * cases[i].p;
@@ -803,19 +828,25 @@ static unsigned long pursuits(om_wm_traits a_flags, om_wm_troop b_troop, om_wm_t
 
 Test(army_rules, pursuit_permissions)
 {
-    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_CAVALRY, NO_TRAITS), 0u, "infantry never pursues cavalry");
-    cr_expect_gt(pursuits((om_wm_traits){.pursuit = OM_WM_PURSUES_ANY}, OM_WM_CAVALRY, NO_TRAITS), 0u);
+    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_CAVALRY, NO_TRAITS), 0u,
+                 "infantry never pursues cavalry");
+    cr_expect_gt(pursuits((om_wm_traits){.pursuit = OM_WM_PURSUES_ANY}, OM_WM_CAVALRY, NO_TRAITS),
+                 0u);
     cr_expect_gt(pursuits(NO_TRAITS, OM_WM_INFANTRY, NO_TRAITS), 0u);
-    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_INFANTRY, (om_wm_traits){.flies = true}), 0u, "nor a flyer");
-    cr_expect_gt(pursuits(NO_TRAITS, OM_WM_INFANTRY, (om_wm_traits){.flies = true, .pursued_by_non_flyers = true}), 0u);
-    cr_expect_gt(pursuits((om_wm_traits){.flies = true}, OM_WM_INFANTRY, (om_wm_traits){.flies = true}), 0u, "flyers may");
+    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_INFANTRY, (om_wm_traits){.flies = true}), 0u,
+                 "nor a flyer");
+    cr_expect_gt(pursuits(NO_TRAITS, OM_WM_INFANTRY,
+                          (om_wm_traits){.flies = true, .pursued_by_non_flyers = true}), 0u);
+    cr_expect_gt(pursuits((om_wm_traits){.flies = true}, OM_WM_INFANTRY,
+                          (om_wm_traits){.flies = true}), 0u, "flyers may");
 }
 
 /* No supports for a unit that can neither support nor be supported; flyers
  * may charge fortified stands (6.15). */
 Test(army_rules, no_support_and_flyers_against_fortified)
 {
-    om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0, (om_wm_traits){.no_support = true});
+    om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0,
+                           (om_wm_traits){.no_support = true});
     om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_check_failure why;
     a.supports = 1;
@@ -855,7 +886,8 @@ Test(army_rules, registry_is_consistent)
     }
     cr_expect(om_wm_traits_equal(&om_wm_special_find("griffon")->traits, &griffon));
     cr_expect(om_wm_traits_equal(&om_wm_special_find("flagellants")->traits, &fanatics));
-    cr_expect_null(om_wm_special_find("desert-riders"), "rules with no effect on the dice stay out");
+    cr_expect_null(om_wm_special_find("desert-riders"),
+                   "rules with no effect on the dice stay out");
 }
 
 static void count_shot_away(const om_wm_outcome *o, void *ctx)
@@ -945,7 +977,8 @@ Test(rulesets, same_scenario_three_rule_sets)
 Test(army_rules, cannon_ethereal_steam_tank_scores)
 {
     om_wm_side cannon = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0,
-                                (om_wm_traits){.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true, .line_fire = true});
+                                (om_wm_traits){.shooter = OM_WM_SHOOTER_CANNON,
+                                               .shots_cover_one_lower = true, .line_fire = true});
     om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, NO_TRAITS);
     om_wm_prepared *p = NULL;
     cannon.unit.shots = 2;
@@ -964,7 +997,8 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 4u, "2 stands x 2 Attacks");
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot: 2 per stand");
     cannon.line_stands = 2;
-    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 6u, "a bounce through a second stand: +1 each");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 6u,
+                 "a bounce through a second stand: +1 each");
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot does not bounce");
 
     om_wm_side host = side_of("Ethereal Host", OM_WM_INFANTRY, 3, 2, 4, 0,
@@ -979,7 +1013,8 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     om_wm_prepared_free(p);
 
     om_wm_side tank = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
-                              (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED, .no_drive_back = true});
+                              (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED,
+                                             .no_drive_back = true});
     om_wm_side knights = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
     knights.charging = true;
     cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &tank), 5u);
@@ -1008,7 +1043,8 @@ Test(army_rules, trolls_regenerate)
     for (int regen = 0; regen < 2; regen++) {
         om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
         om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 3, 5, 3, 5,
-                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_CARRIED} : NO_TRAITS);
+                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_CARRIED}
+                                     : NO_TRAITS);
         a.charging = true;
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
         run(&e, TRIALS, 83, count_destroyed_b, regen ? &with : &without);
@@ -1260,7 +1296,8 @@ Test(ancients, elephants_rampage)
  * open, 5/9 against defended infantry (1/2 and 1/3 without). */
 Test(ancients, leonidas_and_ashurbanipal)
 {
-    struct { om_wm_traits a_rules, b_rules; unsigned armour; om_wm_position pos; double p; } cases[] = {
+    struct { om_wm_traits a_rules,
+            b_rules; unsigned armour; om_wm_position pos; double p; } cases[] = {
         {NO_TRAITS, (om_wm_traits){.save_delta_melee = -1}, 5, OM_WM_OPEN, 0.25},
         {NO_TRAITS, NO_TRAITS, 5, OM_WM_OPEN, 1.0 / 3.0},
         {(om_wm_traits){.rerolls_a_miss = true}, NO_TRAITS, 0, OM_WM_OPEN, 0.75},
@@ -1387,11 +1424,15 @@ Test(army_rules, bonus_dice)
 {
     const double d6_mean = 3.5, d6_var = 35.0 / 12.0, d3_mean = 2.0, d3_var = 2.0 / 3.0;
     /* Pump Wagon charging: 2 + 1 (charge) + D6; not charging: 2 + D3. */
-    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
-    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, false, OM_WM_OPEN, 2 + d3_mean, d3_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, true, OM_WM_OPEN,
+                      3 + d6_mean, d6_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, false, OM_WM_OPEN,
+                      2 + d3_mean, d3_var);
     /* Doom Wheel: +D6 charging in the open; nothing against a defended enemy. */
-    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
-    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_DEFENDED, 2, 0);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_OPEN,
+                      3 + d6_mean, d6_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_DEFENDED,
+                      2, 0);
 }
 
 static void count_confused_b(const om_wm_outcome *o, void *ctx)
@@ -1432,7 +1473,8 @@ Test(army_rules, drive_back_confusion_behaviours)
  * defended in dense terrain; rear supports do not count. */
 Test(army_rules, pikemen)
 {
-    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, (om_wm_traits){.side_supports_only = true, .pikes = true});
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6,
+                               (om_wm_traits){.side_supports_only = true, .pikes = true});
     om_wm_side kn = knights(), foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_prepared *p = NULL;
     om_wm_check_failure why;
@@ -1480,7 +1522,8 @@ Test(army_rules, war_hydra_regenerates)
     for (int regen = 0; regen < 2; regen++) {
         om_wm_side a = knights();
         om_wm_side b = side_of("War Hydra", OM_WM_MONSTER, 1, 6, 6, 4,
-                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_SUFFERED} : NO_TRAITS);
+                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_SUFFERED}
+                                     : NO_TRAITS);
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
         run(&e, TRIALS, 149, hydra_check, regen ? &with : &without);
     }
@@ -1749,7 +1792,8 @@ static void steam_tank_stands(const om_wm_outcome *o, void *ctx)
  * (6.8), and does. */
 Test(review, counts_defended_stands_after_draw)
 {
-    om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4, (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED});
+    om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
+                           (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED});
     om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
     tally c = {0};
     a.charging = true;
@@ -1793,7 +1837,8 @@ Test(review, banner_of_shielding_lost_before_stand_and_shoot)
  * (5+ to hit) and their save one better (6+ -> 5+): 9 dice x 1/3 x 4/6. */
 Test(review, pikes_hold_with_banner_of_shielding)
 {
-    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, (om_wm_traits){.side_supports_only = true, .pikes = true});
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6,
+                               (om_wm_traits){.side_supports_only = true, .pikes = true});
     mean_ctx m = {0};
     double q = 2.0 / 9.0;
     pikes.magic = OM_WM_MAGIC_SHIELDING;
@@ -1912,7 +1957,8 @@ static om_wm_side sphinx(const char *rs)
 {
     const om_wm_special *sp = om_wm_special_find("sphinx");
     cr_assert_not_null(sp);
-    om_wm_side s = side_of("Sphinx", OM_WM_MONSTER, 1, 4, 6, 0, *om_wm_special_traits(sp, rules(rs)));
+    om_wm_side s = side_of("Sphinx", OM_WM_MONSTER, 1, 4, 6, 0, *om_wm_special_traits(sp,
+                                                                                      rules(rs)));
     s.unit.pace_cm = 40;
     return s;
 }
@@ -2056,7 +2102,8 @@ static void count_no_shot_hit_on_a(const om_wm_outcome *o, void *ctx)
  * 1/216, against 1/27 without the fire and 1/729 if it took the +1. */
 Test(army_rules, dragon_fire_joins_a_volley)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0, (om_wm_traits){.shots_to_hit_delta = -1});
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0,
+                           (om_wm_traits){.shots_to_hit_delta = -1});
     a.unit.shots = 1;
     a.unit.range_cm = 30;
     a.extra_shots = (uint8_t)om_wm_special_find("dragons")->joined_shots;
@@ -2512,7 +2559,8 @@ Test(army_rules, trebuchet)
         om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, NO_TRAITS);
         a.unit.shots = 1;
         a.unit.range_cm = 30;
-        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 8, 0, traits_of("trebuchet", rs[i]));
+        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 8, 0, traits_of("trebuchet",
+                                                                                   rs[i]));
         t.unit.range_cm = 80;
         om_wm_engagement e = make(rs[i], OM_WM_KIND_VOLLEY, a, t);
         fire_ctx c = {0};
@@ -2557,7 +2605,8 @@ Test(army_rules, trebuchet)
 Test(army_rules, elephants_stampede)
 {
     const char *rs = "warmaster-revolution";
-    om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5, traits_of("araby-elephants", rs));
+    om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5, traits_of("araby-elephants",
+                                                                              rs));
     om_wm_side sp = spearmen();
     el.confused = true;
     cr_expect_eq(dice(rs, &el, &sp, 2, 0, false), 9u);
@@ -2619,7 +2668,8 @@ Test(ancients, skirmishers_evade)
 {
     om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 5, NO_TRAITS);
     a.charging = true;
-    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 3, 1, 3, 0, (om_wm_traits){.side_supports_only = true, .skirmish = true});
+    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 3, 1, 3, 0,
+                           (om_wm_traits){.side_supports_only = true, .skirmish = true});
     b.unit.shots = 1;
     b.unit.range_cm = 15;
     b.stand_and_shoot = true;
@@ -2685,7 +2735,8 @@ Test(army_rules, war_wagon_formations)
     }
     for (int i = 0; i < 2; i++) {
         const char *r = i == 0 ? "warmaster-1.1" : "warmaster-revolution";
-        om_wm_engagement e = make(r, OM_WM_KIND_ENGAGEMENT, a, war_wagon(r, OM_WM_FORMATION_COLUMN));
+        om_wm_engagement e = make(r, OM_WM_KIND_ENGAGEMENT, a, war_wagon(r,
+                                                                         OM_WM_FORMATION_COLUMN));
         fire_ctx c = {0};
         run(&e, 50000, 167, wagon_check, &c);
         if (i == 0)
@@ -2845,4 +2896,105 @@ Test(review, elephants_leaving_the_table_do_not_rampage)
     run(&e, TRIALS, 191, count_rampage_off_table, &c);
     cr_assert_gt(c.n, 1000u);
     cr_expect_eq(c.a, 0u, "no rampage from elephants off the table");
+}
+
+/* ---------- Caller-owned unit states (om_wm_resolve_units) ---------- */
+
+/* Trials of om_wm_resolve and of om_wm_resolve_units from the start states,
+ * with the same dice: the plain dice give the very same outcomes trial by
+ * trial (the fast dice may draw a first round from a table the caller's
+ * states do not use, so only the plain mode is compared die for die), and
+ * the states carried out say what the outcome says. */
+static void expect_same_as_resolve(const om_wm_engagement *e, unsigned n)
+{
+    om_wm_prepared *p = NULL;
+    om_dice d1 = {.plain = gsl_rng_alloc(gsl_rng_default)};
+    om_dice d2 = {.plain = gsl_rng_alloc(gsl_rng_default)};
+    cr_assert_eq(om_wm_prepare_alloc(e, &p), OM_OK, "%s", om_error_message());
+    gsl_rng_set(d1.plain, 99);
+    gsl_rng_set(d2.plain, 99);
+    om_rng_seed_block(&d1.rng, 99, 0);
+    om_rng_seed_block(&d2.rng, 99, 0);
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_outcome o1, o2;
+        om_wm_unit_state u[2];
+        om_wm_unit_state_start(e, 0, &u[0]);
+        om_wm_unit_state_start(e, 1, &u[1]);
+        om_wm_resolve(p, &d1, &o1);
+        om_wm_resolve_units(p, &d2, &u[0], &u[1], &o2);
+        cr_assert(memcmp(&o1, &o2, sizeof o1) == 0, "%s vs %s: trial %u differs",
+                  e->side[0].unit.name, e->side[1].unit.name, i);
+        for (int s = 0; s < 2; s++) {
+            cr_assert_eq(u[s].stands == 0, o2.destroyed[s] != 0, "trial %u side %d", i, s);
+            if (u[s].stands <= e->side[s].unit.stands)
+                cr_assert_eq(e->side[s].unit.stands - u[s].stands, o2.stands_lost[s]);
+        }
+    }
+    gsl_rng_free(d1.plain);
+    gsl_rng_free(d2.plain);
+    om_wm_prepared_free(p);
+}
+
+Test(unit_state, from_the_start_equals_resolve)
+{
+    om_wm_side a = knights(), b = spearmen(), w, el;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    expect_same_as_resolve(&e, 20000);
+    e.kind = OM_WM_KIND_COMBAT;
+    expect_same_as_resolve(&e, 20000);
+    /* A warband shot at: a volley reads and writes the states too. */
+    a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, traits_of("warband", "warmaster-ancients"));
+    e = make("warmaster-ancients", OM_WM_KIND_VOLLEY, a, w);
+    expect_same_as_resolve(&e, 20000);
+    /* Elephants charging a confusable foe, followed to the end. */
+    el = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5, traits_of("elephants",
+                                                                   "warmaster-ancients"));
+    el.charging = true;
+    e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, el, w);
+    expect_same_as_resolve(&e, 20000);
+}
+
+static void count_a_destroyed(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->destroyed[0];
+}
+
+/* A unit state carried from an earlier engagement counts: Spearmen left with
+ * one stand of Hits 3 and 2 hits carried die to any hit of a Troll's 2 dice
+ * at 4+ (no save): P = 1 - (1/2)^2 = 3/4; from the prepared start the same
+ * stand needs 3 hits, which 2 dice never score. Stands lost count from the
+ * state's stands. */
+Test(unit_state, carried_hits_and_stands_count)
+{
+    om_wm_side a = side_of("Spearmen", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Troll", OM_WM_INFANTRY, 1, 2, 3, 0, NO_TRAITS);
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    om_wm_prepared *p = NULL;
+    om_dice d = {.plain = NULL};
+    tally t = {0, 0};
+    e.side[0].fighting = 1;
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
+    om_rng_seed_block(&d.rng, 211, 0);
+    for (unsigned i = 0; i < TRIALS; i++) {
+        om_wm_unit_state u[2];
+        om_wm_outcome o;
+        om_wm_unit_state_start(&e, 0, &u[0]);
+        om_wm_unit_state_start(&e, 1, &u[1]);
+        u[0].stands = 1;
+        u[0].carried = 2;
+        om_wm_resolve_units(p, &d, &u[0], &u[1], &o);
+        cr_assert_leq(o.stands_lost[0], 1);
+        cr_assert_eq(o.destroyed[0], u[0].stands == 0);
+        count_a_destroyed(&o, &t);
+    }
+    expect_p("one stand with 2 hits carried", t.count, t.n, 0.75);
+    t = (tally){0, 0};
+    run(&e, 20000, 213, count_a_destroyed, &t);
+    cr_expect_eq(t.count, 0u, "from the start: never destroyed by 2 dice");
+    om_wm_prepared_free(p);
 }

@@ -208,8 +208,38 @@ void om_wm_prepared_free(om_wm_prepared *p)
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out)
 {
     memset(out, 0, sizeof *out);
+    if (p->e.kind == OM_WM_KIND_VOLLEY) {
+        om_wm_fight f = *p->start;
+        om_wm_volley(p, d, &f, out);
+    } else {
+        om_wm_combat(p, d, p->start, NULL, out);
+    }
+}
+
+void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f)
+{
+    f->u[0] = *a;
+    f->u[1] = *b;
+    for (int s = 0; s < 2; s++) {
+        f->u[s].pursuit = 0;
+        f->u[s].shot = 0;
+        f->u[s].retreated = false;
+    }
+    f->faded = false;
+    f->fresh = false;
+    f->turn = 1;
+}
+
+void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
+                         om_wm_unit_state *b, om_wm_outcome *out)
+{
+    om_wm_fight f;
+    om_wm_fight_of_units(a, b, &f);
+    memset(out, 0, sizeof *out);
     if (p->e.kind == OM_WM_KIND_VOLLEY)
-        om_wm_volley(p, d, out);
+        om_wm_volley(p, d, &f, out);
     else
-        om_wm_combat(p, d, out);
+        om_wm_combat(p, d, &f, &f, out);
+    *a = f.u[0];
+    *b = f.u[1];
 }

@@ -374,14 +374,16 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
         v->confused = false;
 }
 
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o)
 {
-    const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
+    om_wm_unit_state *shooter = &f->u[OM_WM_SIDE_A], *target = &f->u[OM_WM_SIDE_B];
+    const unsigned shooters = shooter->stands, stands = target->stands;
+    const om_wm_side *me = shooter->hurt ? &p->hurt[OM_WM_SIDE_A] : &p->e.side[OM_WM_SIDE_A];
+    unsigned left = shooters;
     om_wm_volley_result v;
 
-    v.fire.reduced = false;
-    om_wm_volley_at(p, d, OM_WM_SIDE_A, &p->e.side[OM_WM_SIDE_A],
-                    p->e.side[OM_WM_SIDE_A].unit.stands, target->unit.stands, &v);
+    v.fire.reduced = shooter->reduced;
+    om_wm_volley_at(p, d, OM_WM_SIDE_A, me, shooters, stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
     o->hits_on[1] = om_wm_sat8(v.hits);
     o->shot_hits_on[1] = o->hits_on[1];
@@ -389,16 +391,20 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
     o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
     o->confused[1] = v.confused;
     o->routed[1] = v.routed;
-    o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
+    o->destroyed[1] = v.routed || v.off_table || v.stands_lost == stands;
     o->hurt[1] = v.hurt && !o->destroyed[1];
     /* What the shooting cost the shooter (army lists). */
-    {
-        const om_wm_unit *me = &p->e.side[OM_WM_SIDE_A].unit;
-        unsigned left = me->stands;
-        o->confused[0] = om_wm_fire_cost(d, me, &v.fire, &left);
-        o->stands_lost[0] = (uint8_t)(me->stands - left);
-        o->destroyed[0] = left == 0;
-    }
+    o->confused[0] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
+    o->stands_lost[0] = (uint8_t)(shooters - left);
+    o->destroyed[0] = left == 0;
     if (v.routed || v.off_table)
-        o->stands_lost[1] = target->unit.stands;
+        o->stands_lost[1] = (uint8_t)stands;
+    /* The units after the Shooting phase: odd hits are discarded (5.6). */
+    target->stands = o->destroyed[1] ? 0u : stands - v.stands_lost;
+    target->carried = 0;
+    target->confused |= v.confused && target->stands > 0;
+    target->hurt |= o->hurt[1];
+    shooter->stands = left;
+    shooter->confused |= o->confused[0];
+    shooter->reduced = v.fire.reduced;
 }

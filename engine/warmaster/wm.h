@@ -445,6 +445,32 @@ typedef struct om_wm_outcome {
 } om_wm_outcome;
 
 /*
+ * The state of one unit in an engagement: what changes as its dice fall.
+ * Each trial of om_wm_resolve starts from the prepared state of both units
+ * (om_wm_prepared.start); a caller that fights several engagements with the
+ * same units (a whole turn) owns one state per unit, starts it with
+ * om_wm_unit_state_start and passes the two engaged to om_wm_resolve_units,
+ * which carries them on. Hits carried and the stands left stay with the unit;
+ * `pursuit`, `shot` and `retreated` belong to one engagement and start at 0.
+ */
+typedef struct om_wm_unit_state {
+    unsigned stands;       /* stands left */
+    unsigned carried;      /* hits carried (fewer than its Hits) */
+    unsigned behind_cm;    /* distance left to what is behind it */
+    unsigned pursuit;      /* pursuit bonus per stand in the coming round (0: none) */
+    unsigned shot;         /* hits it scored by shooting at the charge, counted in
+                              round 1 (5.7) */
+    bool confused;         /* confused now */
+    bool in_open;          /* in the open: never defended, or lost its position (6.15) */
+    bool retreated;        /* retreated in the previous round (warband -1) */
+    bool regains_position; /* in the open until the turn ends only (option A8) */
+    bool left_table;       /* retreated off the table and survived (Ancients 5.5) */
+    bool hurt;             /* a big monster badly hurt: half its Hits and Attacks */
+    bool fearless;         /* immune to terror now by an aura (Bell, Anvil, Shrine) */
+    bool reduced;          /* its Flame Cannon shoots 1D6 from now on (misfire 3) */
+} om_wm_unit_state;
+
+/*
  * A prepared engagement: the engagement plus the read-only dice tables its trials
  * need. Built once per run, shared by all threads, never modified while trials run.
  */
@@ -475,8 +501,9 @@ typedef struct om_wm_prepared {
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
     om_binom_table *tables[32];   /* owned tables behind the tests above */
-    struct om_wm_fight *start;    /* a trial's fight state before its first die, copied
-                                     by every trial (combat.c) */
+    struct om_wm_fight *start;    /* a trial's fight state before its first die: both
+                                     units' om_wm_unit_state_start, copied by every
+                                     trial (combat.c) */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
@@ -510,6 +537,26 @@ void om_wm_prepared_free(om_wm_prepared *p);
  * write the outcome. Pure apart from advancing `d`; thread-safe for distinct `d`.
  */
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
+
+/*
+ * om_wm_unit_state_start: the state of side s's unit (0: A, 1: B) of
+ * engagement e before the engagement begins: its stands, no hits carried, its
+ * declared confusion, in the open unless its position (or a laager) shelters
+ * it, immune to terror if its aura always makes it so. Pure; thread-safe.
+ */
+void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *u);
+
+/*
+ * om_wm_resolve_units: simulate one trial of the prepared engagement between
+ * units in states *a (side A) and *b (side B), owned by the caller, and
+ * write the outcome; both states are updated to the units' states after it.
+ * Stands lost in the outcome count from the states' stands at the start. A
+ * state equal to om_wm_unit_state_start gives the same law as om_wm_resolve
+ * (which also uses tables prepared for that start). Pure apart from advancing
+ * `d` and the states; thread-safe for distinct `d` and states.
+ */
+void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
+                         om_wm_unit_state *b, om_wm_outcome *out);
 
 /* --- Rule arithmetic, exposed for the worked-example tests. --- */
 

@@ -92,8 +92,24 @@ typedef struct om_wm_volley_result {
 void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
-/* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
+/* The state of one trial's fight: the two units' states, and the
+ * engagement's own. om_wm_prepared.start holds the one every trial of
+ * om_wm_resolve copies. */
+typedef struct om_wm_fight {
+    om_wm_unit_state u[2]; /* side i's unit */
+    bool faded;            /* the charger faded away before charging: no contest */
+    bool fresh;            /* the units started as prepared (om_wm_prepared.start), so
+                              the tables of the first round apply */
+    unsigned turn;         /* turn of the engagement, 1 = the charge's */
+} om_wm_fight;
+
+/* A fight state from the caller's unit states: not fresh, turn 1, and the
+ * engagement's own values (pursuit, shooting hits, retreated) at 0. */
+void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f);
+
+/* Side A, with f->u[0].stands, shoots at side B, with f->u[1].stands, in the
+ * Shooting phase, with drive back (5.5); both units' states are updated. */
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o);
 
 /* Bits of om_wm_prepared.in_play. */
 #define OM_WM_PLAY_SHIELDWALL (1u << 0) /* a side has shieldwall */
@@ -114,7 +130,10 @@ om_status om_wm_combat_prepare(om_wm_prepared *p);
 void om_wm_combat_release(om_wm_prepared *p);
 
 /* Shooting before contact, then the first combat round or, for the engagement
- * kind, every round to the end (5.5, 5.7, 6.3-6.14). */
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
+ * kind, every round to the end (5.5, 5.7, 6.3-6.14), from fight state *from;
+ * the state after it goes to *to unless `to` is NULL (a trial of
+ * om_wm_resolve, which keeps nothing). */
+void om_wm_combat(const om_wm_prepared *p, om_dice *d, const om_wm_fight *from, om_wm_fight *to,
+                  om_wm_outcome *o);
 
 #endif /* OM_WM_INT_H */
