@@ -183,13 +183,13 @@ typedef om_wm_fight fight;
 /* Side s as it fights now: its values halved once it is badly hurt. */
 static const om_wm_side *side_now(const om_wm_prepared *p, const fight *f, int s)
 {
-    return f->u[s].hurt ? &p->hurt[s] : &p->e.side[s];
+    return f->hurt[s] ? &p->hurt[s] : &p->e.side[s];
 }
 
 /* Side s's Hits per stand in combat now. */
 static unsigned hits_now(const om_wm_prepared *p, const fight *f, int s)
 {
-    return f->u[s].hurt ? p->hurt_hits[s] : p->combat_hits[s];
+    return f->hurt[s] ? p->hurt_hits[s] : p->combat_hits[s];
 }
 
 /* A big monster with enough hits carried at the end of a phase becomes badly
@@ -197,9 +197,9 @@ static unsigned hits_now(const om_wm_prepared *p, const fight *f, int s)
 static void check_hurt(const om_wm_prepared *p, fight *f, int s)
 {
     unsigned from = om_wm_hurt_from(&p->e.side[s].unit);
-    if (from > 0 && !f->u[s].hurt && f->u[s].stands > 0 && f->u[s].carried >= from) {
-        f->u[s].hurt = true;
-        f->u[s].carried = 0;
+    if (from > 0 && !f->hurt[s] && f->stands[s] > 0 && f->carried[s] >= from) {
+        f->hurt[s] = true;
+        f->carried[s] = 0;
     }
 }
 
@@ -214,16 +214,16 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
 {
     const om_wm_side *me = &p->e.side[s];
     if (me->aura == OM_WM_AURA_ROLL)
-        f->u[s].fearless = om_dice_roll_d6(d) >= 4;
-    if (me->unit.traits.daemonic_instability && f->u[s].stands > 0 &&
-        f->u[s].stands < om_wm_unit_size(&me->unit)) {
-        int roll = (int)om_dice_roll_d6(d) - (f->u[s].stands == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
+        f->fearless[s] = om_dice_roll_d6(d) >= 4;
+    if (me->unit.traits.daemonic_instability && f->stands[s] > 0 &&
+        f->stands[s] < om_wm_unit_size(&me->unit)) {
+        int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
         if (roll <= 1) {
-            f->u[s].stands--;
-            if (f->u[s].stands == 0)
-                f->u[s].carried = 0;
+            f->stands[s]--;
+            if (f->stands[s] == 0)
+                f->carried[s] = 0;
         } else if (roll >= 6) {
-            f->u[s].stands++;
+            f->stands[s]++;
         }
     }
 }
@@ -234,7 +234,7 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
 static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int first)
 {
     if (p->e.side[1 - first].aura == OM_WM_AURA_ROLL)
-        f->u[1 - first].fearless = om_dice_roll_d6(d) >= 4;
+        f->fearless[1 - first] = om_dice_roll_d6(d) >= 4;
     own_turn_starts(p, d, f, first);
 }
 
@@ -242,24 +242,24 @@ static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int
 static void confuse(const om_wm_prepared *p, fight *f, int s)
 {
     if (!p->e.side[s].unit.traits.never_confused)
-        f->u[s].confused = true;
+        f->confused[s] = true;
 }
 
 /* Record `hits` on side t: remove stands through the prepared tables (5.4, 6.5). */
 static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hits)
 {
-    unsigned h = f->u[t].carried + hits, lost;
+    unsigned h = f->carried[t] + hits, lost;
     if (h > 255u)
         h = 255u; /* beyond any unit's capacity (12 stands x 12 Hits = 144) */
-    lost = f->u[t].hurt ? h / p->hurt_hits[t] : p->lost_at[t][h];
-    if (lost >= f->u[t].stands) {
-        lost = f->u[t].stands;
-        f->u[t].stands = 0;
-        f->u[t].carried = 0;
+    lost = f->hurt[t] ? h / p->hurt_hits[t] : p->lost_at[t][h];
+    if (lost >= f->stands[t]) {
+        lost = f->stands[t];
+        f->stands[t] = 0;
+        f->carried[t] = 0;
         return lost;
     }
-    f->u[t].stands -= lost;
-    f->u[t].carried = f->u[t].hurt ? h % p->hurt_hits[t] : p->left_at[t][h];
+    f->stands[t] -= lost;
+    f->carried[t] = f->hurt[t] ? h % p->hurt_hits[t] : p->left_at[t][h];
     return lost;
 }
 
@@ -282,7 +282,7 @@ static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s,
         supports -= me->rear_supports;
     if (me->support_units > 0)
         return supports;
-    if (f->u[s].confused && !p->e.rules->confused_units_support)
+    if (f->confused[s] && !p->e.rules->confused_units_support)
         return 0;
     spare = start > fighting ? start - fighting : 0u;
     if (supports > spare)
@@ -300,9 +300,9 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
  * only the stands left can vary. */
 static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
-    if (round == 1 && f->fresh && !f->u[s].hurt && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
-        f->u[s].confused == p->e.side[s].confused)
-        return p->round1_dice[s][f->u[s].stands];
+    if (round == 1 && f->fresh && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
+        f->confused[s] == p->e.side[s].confused)
+        return p->round1_dice[s][f->stands[s]];
     return compute_dice(p, f, s, round);
 }
 
@@ -312,18 +312,18 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
     const om_wm_engagement *e = &p->e;
     const om_wm_side *me = side_now(p, f, s);
     om_wm_round_case c;
-    c.fighting = fighting_now(me, f->u[s].stands);
+    c.fighting = fighting_now(me, f->stands[s]);
     /* Flank and rear contacts are those of the charge: after a retreat the
      * pursuers are placed to the retreaters' front (6.11), so later rounds are
      * fought frontally. */
     c.flanked = round == 1 ? (me->flanked < c.fighting ? me->flanked : c.fighting) : 0u;
-    c.pursuit = f->u[s].pursuit;
+    c.pursuit = f->pursuit[s];
     c.round = round;
-    c.confused = f->u[s].confused;
-    c.retreated_last = f->u[s].retreated;
+    c.confused = f->confused[s];
+    c.retreated_last = f->retreated[s];
     c.last_ditch_per_stand = e->options.last_ditch_per_stand;
     c.empowered = me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
-    c.fearless = f->u[s].fearless || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
+    c.fearless = f->fearless[s] || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
     return om_wm_attack_dice_case(e->rules, me, &e->side[1 - s], &c);
 }
 
@@ -342,15 +342,15 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
     /* A Banner of Shielding works until its unit loses a stand (10.3);
      * Leonidas improves his unit's armour in every round (Ancients). */
     bool better_save = (t->magic == OM_WM_MAGIC_SHIELDING &&
-                        om_wm_magic_intact(t, f->u[1 - s].stands)) ||
+                        om_wm_magic_intact(t, f->stands[1 - s])) ||
                        t->unit.traits.save_delta_melee < 0;
     /* Pikemen count as defended in the first round against charging cavalry
      * or chariots (army list). */
     if (om_wm_pikes_hold(t, &p->e.side[s], round))
         return &p->melee[s][5 + better_save];
     if (better_save)
-        return &p->melee[s][3 + f->u[1 - s].in_open];
-    return &p->melee[s][f->u[1 - s].in_open];
+        return &p->melee[s][3 + f->in_open[1 - s]];
+    return &p->melee[s][f->in_open[1 - s]];
 }
 
 /* Maniple (Warmaster Ancients, Special Rules > Maniple): after armour, one
@@ -380,7 +380,7 @@ static unsigned bonus_dice(const om_wm_prepared *p, om_dice *d, const fight *f, 
     bool charge = round == 1 && me->charging;
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
-        return charge || f->u[s].pursuit > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
+        return charge || f->pursuit[s] > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
     }
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_CHARGING && charge &&
         om_wm_effective_position(&p->e.side[1 - s]) == OM_WM_OPEN)
@@ -431,7 +431,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
             if (me->unit.traits.extra_strike_round1 && before[s] > before[1 - s])
                 hits[s] += maniple_saves(p, d, 1 - s,
                                          om_dice_hits(d, melee_test(p, f, s, 1),
-                                                      fighting_now(me, f->u[s].stands)));
+                                                      fighting_now(me, f->stands[s])));
         }
     }
 }
@@ -448,12 +448,12 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
     unsigned counted[2], lost[2], front[2], start[2], fighting[2];
     for (int s = 0; s < 2; s++) {
         int t = 1 - s;
-        unsigned capacity = f->u[t].stands * hits_now(p, f, t);
-        start[s] = f->u[s].stands;
-        fighting[s] = fighting_now(&e->side[s], f->u[s].stands);
+        unsigned capacity = f->stands[t] * hits_now(p, f, t);
+        start[s] = f->stands[s];
+        fighting[s] = fighting_now(&e->side[s], f->stands[s]);
         front[s] = fighting[s] > e->side[s].flanked ? fighting[s] - e->side[s].flanked : 0u;
         if (!e->options.result_cap_ignores_carried)
-            capacity -= f->u[t].carried;
+            capacity -= f->carried[t];
         counted[s] = hits[s] < capacity ? hits[s] : capacity;
         hits_on[t] += hits[s];
     }
@@ -464,19 +464,19 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
         /* Trolls regenerate one outstanding hit after whole stands are removed;
          * it still counted in the result (army list). */
         if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_CARRIED &&
-            f->u[t].carried > 0)
-            f->u[t].carried--;
+            f->carried[t] > 0)
+            f->carried[t]--;
         /* The War Hydra regenerates one hit it suffered this round, if alive. */
         if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_SUFFERED &&
             hits[1 - t] > 0 &&
-            f->u[t].carried > 0)
-            f->u[t].carried--;
+            f->carried[t] > 0)
+            f->carried[t]--;
     }
     for (int s = 0; s < 2; s++) {
         result[s] = counted[s] + supports_counted(p, f, s, start[s], fighting[s], lost[s]);
         if (round == 1) {
             const om_wm_side *me = &e->side[s];
-            result[s] += f->u[s].shot;
+            result[s] += f->shot[s];
             /* Legion: in the first round every stand fighting to its front with no
              * enemy on its side or rear counts as supported (Special Rules > Legion). */
             if ((p->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion)
@@ -484,9 +484,9 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
         }
     }
     /* A side wiped out loses automatically; both wiped out is a draw (6.6, A18). */
-    if (f->u[0].stands == 0 || f->u[1].stands == 0)
-        return f->u[0].stands == f->u[1].stands ? OM_WM_DRAW
-               : f->u[0].stands == 0           ? OM_WM_SIDE_B
+    if (f->stands[0] == 0 || f->stands[1] == 0)
+        return f->stands[0] == f->stands[1] ? OM_WM_DRAW
+               : f->stands[0] == 0           ? OM_WM_SIDE_B
                                              : OM_WM_SIDE_A;
     if (result[0] == result[1])
         return OM_WM_DRAW;
@@ -524,12 +524,12 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
                        bool first_of_turn, unsigned result[2], unsigned hits_on[2])
 {
     unsigned hits[2];
-    if (round == 1 && p->round1 != NULL && f->fresh && d->plain == NULL) {
+    if (round == 1 && f->round1_drawn && d->plain == NULL) {
         const struct om_wm_round1 *t = p->round1;
         const round1_entry *en = &t->entry[om_alias_draw(t->pairs, &d->rng)];
         for (int s = 0; s < 2; s++) {
-            f->u[s].stands = en->stands[s];
-            f->u[s].carried = en->carried[s];
+            f->stands[s] = en->stands[s];
+            f->carried[s] = en->carried[s];
             result[s] = en->result[s];
             hits_on[1 - s] += en->hits[s];
         }
@@ -548,17 +548,16 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
 static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsigned cm)
 {
     const om_wm_side *me = &p->e.side[l];
-    om_wm_unit_state *u = &f->u[l];
     /* Artillery is destroyed if forced to retreat (6.9), and so is the
      * Screaming Bell (army list). */
     /* A Revolution War Wagon column retreats instead (army list). */
     if ((me->unit.troop == OM_WM_ARTILLERY &&
          !(me->formation == OM_WM_FORMATION_COLUMN && p->e.rules->wagon_column_retreats)) ||
         me->unit.traits.destroyed_if_retreats) {
-        u->stands = 0;
+        f->stands[l] = 0;
         return;
     }
-    if (me->behind != OM_WM_BEHIND_OPEN && cm > u->behind_cm) {
+    if (me->behind != OM_WM_BEHIND_OPEN && cm > f->behind_cm[l]) {
         switch (me->behind) {
         case OM_WM_BEHIND_TABLE_EDGE:
             /* Leaving by a combat retreat destroys (3.8); in Ancients a D6
@@ -566,29 +565,29 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
              * A survivor is out of this engagement; its later return (and,
              * on a 1-2, the second roll) is battle-level, not modelled. */
             if (p->e.rules->retreat_off_table_rolls &&
-                (int)om_dice_roll_d6(d) - (int)(om_wm_unit_size(&me->unit) - u->stands) > 0)
-                u->left_table = true;
+                (int)om_dice_roll_d6(d) - (int)(om_wm_unit_size(&me->unit) - f->stands[l]) > 0)
+                f->left_table[l] = true;
             else
-                u->stands = 0;
+                f->stands[l] = 0;
             break;
         case OM_WM_BEHIND_FRIENDS:    /* they make way; the retreater tests once (7.1 #6) */
             if (om_dice_roll_d6(d) == 6)
                 confuse(p, f, l);
             break;
         default: {                    /* blocked stands are destroyed, hits kept (6.9) */
-            unsigned blocked = me->behind_stands < u->stands ? me->behind_stands
-                                                                : u->stands;
-            u->stands -= blocked;
-            if (u->stands == 0)
-                u->carried = 0;
-            u->behind_cm = 0;
+            unsigned blocked = me->behind_stands < f->stands[l] ? me->behind_stands
+                                                                : f->stands[l];
+            f->stands[l] -= blocked;
+            if (f->stands[l] == 0)
+                f->carried[l] = 0;
+            f->behind_cm[l] = 0;
             return;
         }
         }
-        u->behind_cm = 0;
+        f->behind_cm[l] = 0;
         return;
     }
-    u->behind_cm -= cm < u->behind_cm ? cm : u->behind_cm;
+    f->behind_cm[l] -= cm < f->behind_cm[l] ? cm : f->behind_cm[l];
 }
 
 /*
@@ -603,14 +602,14 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
         unsigned roll, cm;
-        if (f->u[s].stands == 0 || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
-            (!f->u[s].in_open && om_wm_effective_position(me) != OM_WM_OPEN) ||
+        if (f->stands[s] == 0 || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
+            (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN) ||
             (me->unit.traits.immobile && !me->pushed))
             continue;
         roll = om_dice_roll_sum(d, 3, NULL);
         cm = roll;
-        if (me->behind != OM_WM_BEHIND_OPEN && f->u[s].behind_cm < cm)
-            cm = f->u[s].behind_cm;
+        if (me->behind != OM_WM_BEHIND_OPEN && f->behind_cm[s] < cm)
+            cm = f->behind_cm[s];
         if (cm == 0)
             confuse(p, f, s);
         o->fall_back_cm[s] = (uint8_t)cm;
@@ -626,7 +625,7 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     om_wm_troop foe = e->side[l].unit.troop;
     if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed))
         return false;
-    if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->u[w].in_open)
+    if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
         !e->options.infantry_pursues_cavalry &&
@@ -639,12 +638,12 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
      * (Warmaster Ancients, Special Rules > Fanatics; army lists). */
-    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->u[w].confused) ||
+    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->confused[w]) ||
         (me->unit.traits.hates_chaos_undead && e->side[l].unit.chaos_or_undead))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
-    case OM_WM_PURSUE_WHEN_AHEAD: return f->u[w].stands >= f->u[l].stands;
+    case OM_WM_PURSUE_WHEN_AHEAD: return f->stands[w] >= f->stands[l];
     case OM_WM_PURSUE_ALWAYS: break;
     }
     return true;
@@ -655,9 +654,9 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
 static void shooter_pays(const om_wm_prepared *p, om_dice *d, fight *f, int s,
                          const om_wm_fire *r)
 {
-    if (om_wm_fire_cost(d, &p->e.side[s].unit, r, &f->u[s].stands))
+    if (om_wm_fire_cost(d, &p->e.side[s].unit, r, &f->stands[s]))
         confuse(p, f, s);
-    f->u[s].reduced = r->reduced;
+    f->reduced[s] = r->reduced;
 }
 
 /* A volley of side `shooter`, as it shoots now, in its own turn before the
@@ -668,16 +667,16 @@ static void volley_before_contact(const om_wm_prepared *p, om_dice *d, fight *f,
                                   om_wm_outcome *o, om_wm_volley_result *v)
 {
     int t = 1 - shooter;
-    v->fire.reduced = f->u[shooter].reduced;
-    om_wm_volley_at(p, d, shooter, side_now(p, f, shooter), f->u[shooter].stands, f->u[t].stands, v);
-    f->u[t].hurt = v->hurt;
+    v->fire.reduced = f->reduced[shooter];
+    om_wm_volley_at(p, d, shooter, side_now(p, f, shooter), f->stands[shooter], f->stands[t], v);
+    f->hurt[t] = v->hurt;
     o->shot_hits_on[t] = om_wm_sat8(v->hits);
     o->hits_on[t] = om_wm_sat8(v->hits);
     o->drive_back_cm = om_wm_sat8(v->drive_back_cm);
     o->routed[t] = v->routed;
-    f->u[t].stands -= v->stands_lost;
+    f->stands[t] -= v->stands_lost;
     if (v->routed || v->off_table)
-        f->u[t].stands = 0;
+        f->stands[t] = 0;
     shooter_pays(p, d, f, shooter, &v->fire);
 }
 
@@ -699,7 +698,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         volley_before_contact(p, d, f, c, o, &v);
         /* A charger whose machines exploded cannot charge; one confused by
          * its own shooting is still confused in its Command phase (7.2). */
-        if (f->u[s].stands == 0 || f->u[c].stands == 0 || f->u[c].confused)
+        if (f->stands[s] == 0 || f->stands[c] == 0 || f->confused[c])
             return false;
     }
     /* A volley in the charged side's own previous turn (5.5): a charger
@@ -710,14 +709,14 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         /* Confused by its own shooting in its own turn, the shooter stays
          * confused through the charger's turn (7.2). */
         volley_before_contact(p, d, f, s, o, &v);
-        if (f->u[c].stands == 0 || v.confused || f->u[s].stands == 0) {
-            o->confused[c] = v.confused && f->u[c].stands > 0;
+        if (f->stands[c] == 0 || v.confused || f->stands[s] == 0) {
+            o->confused[c] = v.confused && f->stands[c] > 0;
             return false;
         }
     }
     if (p->in_play & OM_WM_PLAY_TURN_START) {
         first_turn_starts(p, d, f, c);
-        if (f->u[c].stands == 0) {
+        if (f->stands[c] == 0) {
             f->faded = true; /* faded away before it could charge: nothing fought */
             return false;
         }
@@ -728,19 +727,19 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * gives its +1 Hits here (10.3), unlike a volley of the turn before. */
     if (e->side[s].stand_and_shoot) {
         om_wm_fire r;
-        r.reduced = f->u[s].reduced;
-        om_wm_fire_at(p, d, s, side_now(p, f, s), f->u[s].stands, true, f->u[c].stands, &r);
-        f->u[s].shot = om_wm_steadfast(&e->side[c], f->u[c].stands, r.hits);
+        r.reduced = f->reduced[s];
+        om_wm_fire_at(p, d, s, side_now(p, f, s), f->stands[s], true, f->stands[c], &r);
+        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
         shooter_pays(p, d, f, s, &r);
         /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
-        if (e->side[s].unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && f->u[s].shot > 0 &&
+        if (e->side[s].unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && f->shot[s] > 0 &&
             om_dice_roll_d6(d) == 6)
             confuse(p, f, c);
-        o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->u[s].shot);
-        o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->u[s].shot);
+        o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
+        o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
         if (!e->side[s].evade)
-            (void)take_hits(p, f, c, f->u[s].shot);
-        if (f->u[c].stands == 0 || f->u[s].stands == 0)
+            (void)take_hits(p, f, c, f->shot[s]);
+        if (f->stands[c] == 0 || f->stands[s] == 0)
             return false; /* shot down, or blown up, before contact: no round */
     }
     /* Skirmishers evade (Warmaster Ancients, Movement > The Evade): the charger touches
@@ -749,16 +748,16 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
      * pace routs it. The hits also remove stands (5.4). No round is fought. */
     if (e->side[s].evade) {
         unsigned sixes = 0, dice, cm;
-        (void)take_hits(p, f, c, f->u[s].shot);
-        if (f->u[c].stands == 0)
+        (void)take_hits(p, f, c, f->shot[s]);
+        if (f->stands[c] == 0)
             return false;
-        dice = om_wm_unit_drive_back_dice(e->rules, &e->side[c], f->u[s].shot,
-                                          f->u[c].stands < om_wm_unit_size(&e->side[c].unit));
+        dice = om_wm_unit_drive_back_dice(e->rules, &e->side[c], f->shot[s],
+                                          f->stands[c] < om_wm_unit_size(&e->side[c].unit));
         cm = om_dice_roll_sum(d, dice, &sixes);
         o->drive_back_cm = om_wm_sat8(cm);
         if (cm > e->side[c].unit.pace_cm) {
             o->routed[c] = 1;
-            f->u[c].stands = 0;
+            f->stands[c] = 0;
         } else if (sixes > 0) {
             confuse(p, f, c);
         }
@@ -792,10 +791,14 @@ void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *
 /* Initial fight state of an engagement: both units as prepared. */
 static void fight_start(const om_wm_engagement *e, fight *f)
 {
-    om_wm_unit_state_start(e, 0, &f->u[0]);
-    om_wm_unit_state_start(e, 1, &f->u[1]);
+    for (int s = 0; s < 2; s++) {
+        om_wm_unit_state u;
+        om_wm_unit_state_start(e, s, &u);
+        om_wm_fight_set_unit(f, s, &u);
+    }
     f->faded = false;
     f->fresh = true;
+    f->round1_drawn = false; /* until the table is made (round1_prepare) */
     f->turn = 1;
 }
 
@@ -814,7 +817,7 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
                       OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE))
         return OM_OK;
     for (int s = 0; s < 2; s++) {
-        dice[s] = p->round1_dice[s][start->u[s].stands];
+        dice[s] = p->round1_dice[s][start->stands[s]];
         test[s] = melee_test(p, start, s, 1);
     }
     n = (dice[0] + 1u) * (dice[1] + 1u);
@@ -841,8 +844,8 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
             pmf[i] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
                      om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
             for (int s = 0; s < 2; s++) {
-                en->stands[s] = (uint8_t)f.u[s].stands;
-                en->carried[s] = (uint8_t)f.u[s].carried;
+                en->stands[s] = (uint8_t)f.stands[s];
+                en->carried[s] = (uint8_t)f.carried[s];
                 en->result[s] = om_wm_sat8(result[s]);
                 en->hits[s] = (uint8_t)hits[s];
             }
@@ -875,6 +878,7 @@ void om_wm_combat_release(om_wm_prepared *p)
 om_status om_wm_combat_prepare(om_wm_prepared *p)
 {
     fight f;
+    om_status st;
     p->in_play = 0;
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
@@ -902,11 +906,11 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
             most = om_wm_unit_size(&p->e.side[s].unit);
         for (unsigned k = 0; k <= most; k++) {
             unsigned dice;
-            f.u[s].stands = k;
+            f.stands[s] = k;
             dice = compute_dice(p, &f, s, 1);
             p->round1_dice[s][k] = (uint8_t)(dice > 255u ? 255u : dice);
         }
-        f.u[s].stands = p->e.side[s].unit.stands;
+        f.stands[s] = p->e.side[s].unit.stands;
     }
     /* Every trial starts from this state: copying it is cheaper than
      * working it out again (positions, auras). */
@@ -914,7 +918,9 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     if (p->start == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
     *p->start = f;
-    return round1_prepare(p, &f);
+    st = round1_prepare(p, &f);
+    p->start->round1_drawn = p->round1 != NULL;
+    return st;
 }
 
 /* Where the rounds of an engagement stand. */
@@ -922,7 +928,6 @@ typedef struct bout {
     int charger;           /* the side that charged, or -1 (a fight already joined) */
     unsigned round;        /* rounds fought */
     unsigned phase_round;  /* rounds fought in the current Combat phase */
-    unsigned result[2];    /* the last round's results */
     unsigned hits_on[2];   /* hits each side suffered, all sources */
     unsigned scythed_gone; /* bit s: side s's scythed chariots fought their round */
     int winner;            /* the last round's winner, then the engagement's */
@@ -951,19 +956,19 @@ static bool comes_to_blows(const om_wm_prepared *p, om_dice *d, fight *f, int ch
             before_contact(p, d, f, charger, o))
             return true;
         winner = f->faded                                                  ? OM_WM_NO_CONTEST
-                 : f->u[charger].stands == 0 && f->u[1 - charger].stands == 0 ? OM_WM_DRAW
-                 : f->u[charger].stands == 0                               ? 1 - charger
-                 : f->u[1 - charger].stands == 0                           ? charger
+                 : f->stands[charger] == 0 && f->stands[1 - charger] == 0 ? OM_WM_DRAW
+                 : f->stands[charger] == 0                               ? 1 - charger
+                 : f->stands[1 - charger] == 0                           ? charger
                                                                            : OM_WM_NO_CONTEST;
         o->winner = o->round1_winner = (uint8_t)winner;
         o->result[1 - charger] = e->side[1 - charger].evade
-                                     ? 0u : om_wm_sat8(f->u[1 - charger].shot);
+                                     ? 0u : om_wm_sat8(f->shot[1 - charger]);
         return false;
     }
     /* No charge: turn 1 is side A's, and it may fade away at its start. */
     if (p->in_play & OM_WM_PLAY_TURN_START) {
         first_turn_starts(p, d, f, 0);
-        if (f->u[0].stands == 0) {
+        if (f->stands[0] == 0) {
             o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
             return false;
         }
@@ -975,15 +980,15 @@ static bool comes_to_blows(const om_wm_prepared *p, om_dice *d, fight *f, int ch
  * beside a laager was defended in the first round only (a position of its
  * own it keeps). */
 static void first_round_fought(const om_wm_prepared *p, fight *f, const bout *b,
-                               om_wm_outcome *o)
+                               const unsigned result[2], om_wm_outcome *o)
 {
     const om_wm_engagement *e = &p->e;
     if (e->side[0].beside_laager || e->side[1].beside_laager)
         for (int s = 0; s < 2; s++)
-            f->u[s].in_open |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
+            f->in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
     o->round1_winner = (uint8_t)b->winner;
-    o->result[0] = om_wm_sat8(b->result[0]);
-    o->result[1] = om_wm_sat8(b->result[1]);
+    o->result[0] = om_wm_sat8(result[0]);
+    o->result[1] = om_wm_sat8(result[1]);
 }
 
 /* Scythed chariots fight one round and are then removed as destroyed; a unit
@@ -992,27 +997,27 @@ static void first_round_fought(const om_wm_prepared *p, fight *f, const bout *b,
 static void scythed_chariots_strike(const om_wm_prepared *p, fight *f, bout *b)
 {
     for (int s = 0; s < 2; s++) {
-        if (!p->e.side[s].unit.traits.scythed || f->u[s].stands == 0)
+        if (!p->e.side[s].unit.traits.scythed || f->stands[s] == 0)
             continue;
-        if (b->winner == s && f->u[1 - s].stands > 0 && b->hits_on[1 - s] > 0)
+        if (b->winner == s && f->stands[1 - s] > 0 && b->hits_on[1 - s] > 0)
             confuse(p, f, 1 - s);
         b->scythed_gone |= 1u << s;
     }
 }
 
-/* The loser l retreats by the difference divided among the losing side's
- * units (6.9): Revolution counts supporting units, 1.1 only units in
- * contact. A laagered War Wagon holds instead, keeping its position (army
- * list): *holds. Returns the distance. */
+/* The loser l retreats by the difference of the round's results divided
+ * among the losing side's units (6.9): Revolution counts supporting units,
+ * 1.1 only units in contact. A laagered War Wagon holds instead, keeping its
+ * position (army list): *holds. Returns the distance. */
 static unsigned loser_retreats(const om_wm_prepared *p, om_dice *d, fight *f, const bout *b,
-                               int l, bool *holds, om_wm_outcome *o)
+                               const unsigned result[2], int l, bool *holds, om_wm_outcome *o)
 {
     const om_wm_engagement *e = &p->e;
     const int w = 1 - l;
     unsigned cm;
     *holds = e->side[l].formation == OM_WM_FORMATION_LAAGER;
     cm = *holds ? 0u
-                : om_wm_retreat_cm(b->result[w], b->result[l],
+                : om_wm_retreat_cm(result[w], result[l],
                                    1u + (e->rules->retreat_divisor_engaged_only
                                              ? 0u : e->side[l].support_units));
     if (b->round == 1)
@@ -1020,7 +1025,7 @@ static unsigned loser_retreats(const om_wm_prepared *p, om_dice *d, fight *f, co
     o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
     if (!*holds) {
         retreat(p, d, f, l, cm);
-        f->u[l].retreated = true; /* after retreat(), which may have removed it */
+        f->retreated[l] = true; /* after retreat(), which may have removed it */
     }
     return cm;
 }
@@ -1031,14 +1036,12 @@ static unsigned loser_retreats(const om_wm_prepared *p, om_dice *d, fight *f, co
  * destroyed: the engagement ends, won by the elephants. */
 static bool elephants_rampage(const om_wm_prepared *p, om_dice *d, fight *f, int l, int w)
 {
-    const om_wm_unit_state *loser = &f->u[l];
-    om_wm_unit_state *winner = &f->u[w];
-    if (!p->e.side[l].unit.traits.rampage || loser->stands == 0 || loser->left_table ||
+    if (!p->e.side[l].unit.traits.rampage || f->stands[l] == 0 || f->left_table[l] ||
         om_dice_roll_d6(d) != 6)
         return false;
-    if (winner->confused) {
-        winner->stands = 0;
-        winner->carried = 0;
+    if (f->confused[w]) {
+        f->stands[w] = 0;
+        f->carried[w] = 0;
         return true;
     }
     confuse(p, f, w);
@@ -1051,11 +1054,10 @@ static bool elephants_rampage(const om_wm_prepared *p, om_dice *d, fight *f, int
 static void position_lost(const om_wm_prepared *p, fight *f, int l)
 {
     const om_wm_engagement *e = &p->e;
-    om_wm_unit_state *u = &f->u[l];
-    u->regains_position = e->options.defended_after_retreat &&
+    f->regains_position[l] = e->options.defended_after_retreat &&
                                e->side[l].position != OM_WM_OPEN &&
-                               (!u->in_open || u->regains_position);
-    u->in_open = true;
+                               (!f->in_open[l] || f->regains_position[l]);
+    f->in_open[l] = true;
 }
 
 /* The winner w pursues the loser l, which retreated `cm`: pursuers count as
@@ -1063,10 +1065,10 @@ static void position_lost(const om_wm_prepared *p, fight *f, int l)
  * fighting on against a laager is a pursuit without bonus. */
 static void winner_pursues(fight *f, int w, int l, unsigned cm, bool holds)
 {
-    f->u[w].in_open = true;
-    f->u[w].regains_position = false;
-    f->u[w].pursuit = holds ? 0u : om_wm_pursuit_bonus(cm);
-    f->u[l].pursuit = 0;
+    f->in_open[w] = true;
+    f->regains_position[w] = false;
+    f->pursuit[w] = holds ? 0u : om_wm_pursuit_bonus(cm);
+    f->pursuit[l] = 0;
 }
 
 /* Won round 2 of a phase and pursued: the combat is unresolved and goes on
@@ -1094,18 +1096,18 @@ static bool next_turn(const om_wm_prepared *p, om_dice *d, fight *f, bout *b)
     }
     /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
     active = (b->charger == 1) == ((f->turn & 1u) == 1u) ? 1 : 0;
-    f->u[active].confused = false;
+    f->confused[active] = false;
     if (p->in_play & OM_WM_PLAY_TURN_START) {
         own_turn_starts(p, d, f, active);
-        if (f->u[active].stands == 0) {
+        if (f->stands[active] == 0) {
             b->winner = 1 - active; /* faded away: the enemy is left alone */
             return false;
         }
     }
     for (int s = 0; s < 2; s++) {
-        if (f->u[s].regains_position)
-            f->u[s].in_open = false;
-        f->u[s].regains_position = false;
+        if (f->regains_position[s])
+            f->in_open[s] = false;
+        f->regains_position[s] = false;
     }
     return true;
 }
@@ -1122,15 +1124,15 @@ static bool round_and_aftermath(const om_wm_prepared *p, om_dice *d, fight *f, b
                                 om_wm_outcome *o)
 {
     const bool whole = p->e.kind == OM_WM_KIND_ENGAGEMENT;
-    unsigned cm;
+    unsigned result[2], cm;
     bool holds;
     int l, w;
     b->round++;
     b->phase_round++;
-    b->winner = fight_round(p, d, f, b->round, b->phase_round == 1, b->result, b->hits_on);
+    b->winner = fight_round(p, d, f, b->round, b->phase_round == 1, result, b->hits_on);
     if (b->round == 1)
-        first_round_fought(p, f, b, o);
-    f->u[0].retreated = f->u[1].retreated = false;
+        first_round_fought(p, f, b, result, o);
+    f->retreated[0] = f->retreated[1] = false;
     if (p->in_play & OM_WM_PLAY_SCYTHED)
         scythed_chariots_strike(p, f, b);
     if (b->winner == OM_WM_DRAW) {
@@ -1140,14 +1142,14 @@ static bool round_and_aftermath(const om_wm_prepared *p, om_dice *d, fight *f, b
     }
     w = b->winner;
     l = 1 - w;
-    if (f->u[l].stands == 0)
+    if (f->stands[l] == 0)
         return false;
-    cm = loser_retreats(p, d, f, b, l, &holds, o);
+    cm = loser_retreats(p, d, f, b, result, l, &holds, o);
     if (!holds && elephants_rampage(p, d, f, l, w)) {
         b->winner = l;
         return false;
     }
-    if (f->u[l].stands == 0 || !whole || b->scythed_gone || f->u[l].left_table)
+    if (f->stands[l] == 0 || !whole || b->scythed_gone || f->left_table[l])
         return false;
     if (!holds)
         position_lost(p, f, l);
@@ -1166,7 +1168,7 @@ static void engagement_ends(const om_wm_prepared *p, fight *f, const bout *b, om
     const om_wm_engagement *e = &p->e;
     for (int s = 0; s < 2 && b->scythed_gone; s++)
         if (b->scythed_gone & (1u << s))
-            f->u[s].stands = 0;
+            f->stands[s] = 0;
     if (e->kind == OM_WM_KIND_ENGAGEMENT &&
         (b->winner != OM_WM_NO_CONTEST || e->rules->badly_hurt_when_engaged)) {
         check_hurt(p, f, 0);
@@ -1186,33 +1188,27 @@ static void record_units(const om_wm_prepared *p, const fight *f, const unsigned
     o->rounds = (uint8_t)rounds;
     o->turns = (uint8_t)f->turn;
     for (int s = 0; s < 2; s++) {
-        const om_wm_unit_state *u = &f->u[s];
-        o->stands_lost[s] = (uint8_t)(first[s] > u->stands ? first[s] - u->stands : 0u);
-        o->destroyed[s] = u->stands == 0;
-        o->hurt[s] = u->hurt && u->stands > 0;
+        o->stands_lost[s] = (uint8_t)(first[s] > f->stands[s] ? first[s] - f->stands[s] : 0u);
+        o->destroyed[s] = f->stands[s] == 0;
+        o->hurt[s] = f->hurt[s] && f->stands[s] > 0;
         if (p->e.side[s].unit.traits.never_confused)
             o->confused[s] = 0;
         else if (o->confused[s] == 0)
-            o->confused[s] = u->confused && u->stands > 0;
+            o->confused[s] = f->confused[s] && f->stands[s] > 0;
     }
 }
 
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, const fight *from, fight *to,
-                  om_wm_outcome *o)
+void om_wm_combat(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outcome *o)
 {
-    /* A local copy the compiler can keep apart from the outcome's bytes. */
-    fight f = *from;
-    const unsigned first[2] = {f.u[0].stands, f.u[1].stands};
+    const unsigned first[2] = {f->stands[0], f->stands[1]};
     bout b = {.charger = charger_of(&p->e), .winner = OM_WM_NO_CONTEST};
-    if (comes_to_blows(p, d, &f, b.charger, o)) {
+    if (comes_to_blows(p, d, f, b.charger, o)) {
         o->charged = b.charger >= 0;
         b.hits_on[0] = o->hits_on[0];
         b.hits_on[1] = o->hits_on[1];
-        while (round_and_aftermath(p, d, &f, &b, o))
+        while (round_and_aftermath(p, d, f, &b, o))
             ;
-        engagement_ends(p, &f, &b, o);
+        engagement_ends(p, f, &b, o);
     }
-    record_units(p, &f, first, b.round, o);
-    if (to != NULL)
-        *to = f;
+    record_units(p, f, first, b.round, o);
 }

@@ -207,26 +207,27 @@ void om_wm_prepared_free(om_wm_prepared *p)
 
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out)
 {
+    /* Every trial starts from the prepared state of both units. */
+    om_wm_fight f = *p->start;
     memset(out, 0, sizeof *out);
-    if (p->e.kind == OM_WM_KIND_VOLLEY) {
-        om_wm_fight f = *p->start;
+    if (p->e.kind == OM_WM_KIND_VOLLEY)
         om_wm_volley(p, d, &f, out);
-    } else {
-        om_wm_combat(p, d, p->start, NULL, out);
-    }
+    else
+        om_wm_combat(p, d, &f, out);
 }
 
 void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f)
 {
-    f->u[0] = *a;
-    f->u[1] = *b;
+    om_wm_fight_set_unit(f, 0, a);
+    om_wm_fight_set_unit(f, 1, b);
     for (int s = 0; s < 2; s++) {
-        f->u[s].pursuit = 0;
-        f->u[s].shot = 0;
-        f->u[s].retreated = false;
+        f->pursuit[s] = 0;
+        f->shot[s] = 0;
+        f->retreated[s] = false;
     }
     f->faded = false;
     f->fresh = false;
+    f->round1_drawn = false;
     f->turn = 1;
 }
 
@@ -239,7 +240,7 @@ void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *
     if (p->e.kind == OM_WM_KIND_VOLLEY)
         om_wm_volley(p, d, &f, out);
     else
-        om_wm_combat(p, d, &f, &f, out);
-    *a = f.u[0];
-    *b = f.u[1];
+        om_wm_combat(p, d, &f, out);
+    om_wm_fight_get_unit(&f, 0, a);
+    om_wm_fight_get_unit(&f, 1, b);
 }

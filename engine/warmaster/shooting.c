@@ -376,35 +376,35 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
 
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o)
 {
-    om_wm_unit_state *shooter = &f->u[OM_WM_SIDE_A], *target = &f->u[OM_WM_SIDE_B];
-    const unsigned shooters = shooter->stands, stands = target->stands;
-    const om_wm_side *me = shooter->hurt ? &p->hurt[OM_WM_SIDE_A] : &p->e.side[OM_WM_SIDE_A];
+    const int a = OM_WM_SIDE_A, b = OM_WM_SIDE_B;
+    const unsigned shooters = f->stands[a], stands = f->stands[b];
+    const om_wm_side *me = f->hurt[a] ? &p->hurt[a] : &p->e.side[a];
     unsigned left = shooters;
     om_wm_volley_result v;
 
-    v.fire.reduced = shooter->reduced;
-    om_wm_volley_at(p, d, OM_WM_SIDE_A, me, shooters, stands, &v);
+    v.fire.reduced = f->reduced[a];
+    om_wm_volley_at(p, d, a, me, shooters, stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
-    o->hits_on[1] = om_wm_sat8(v.hits);
-    o->shot_hits_on[1] = o->hits_on[1];
-    o->stands_lost[1] = (uint8_t)v.stands_lost;
+    o->hits_on[b] = om_wm_sat8(v.hits);
+    o->shot_hits_on[b] = o->hits_on[b];
+    o->stands_lost[b] = (uint8_t)v.stands_lost;
     o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-    o->confused[1] = v.confused;
-    o->routed[1] = v.routed;
-    o->destroyed[1] = v.routed || v.off_table || v.stands_lost == stands;
-    o->hurt[1] = v.hurt && !o->destroyed[1];
+    o->confused[b] = v.confused;
+    o->routed[b] = v.routed;
+    o->destroyed[b] = v.routed || v.off_table || v.stands_lost == stands;
+    o->hurt[b] = v.hurt && !o->destroyed[b];
     /* What the shooting cost the shooter (army lists). */
-    o->confused[0] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
-    o->stands_lost[0] = (uint8_t)(shooters - left);
-    o->destroyed[0] = left == 0;
+    o->confused[a] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
+    o->stands_lost[a] = (uint8_t)(shooters - left);
+    o->destroyed[a] = left == 0;
     if (v.routed || v.off_table)
-        o->stands_lost[1] = (uint8_t)stands;
+        o->stands_lost[b] = (uint8_t)stands;
     /* The units after the Shooting phase: odd hits are discarded (5.6). */
-    target->stands = o->destroyed[1] ? 0u : stands - v.stands_lost;
-    target->carried = 0;
-    target->confused |= v.confused && target->stands > 0;
-    target->hurt |= o->hurt[1];
-    shooter->stands = left;
-    shooter->confused |= o->confused[0];
-    shooter->reduced = v.fire.reduced;
+    f->stands[b] = o->destroyed[b] ? 0u : stands - v.stands_lost;
+    f->carried[b] = 0;
+    f->confused[b] |= v.confused && f->stands[b] > 0;
+    f->hurt[b] |= o->hurt[b];
+    f->stands[a] = left;
+    f->confused[a] |= o->confused[a];
+    f->reduced[a] = v.fire.reduced;
 }
