@@ -685,6 +685,62 @@ Test(army, every_rule_used_is_known)
     om_army_rules_free(reg);
 }
 
+/* Every rule the registry marks as modelled resolves, in each rule set whose
+ * lists use it, to traits of the engine, unless the engine models it through
+ * side keys or it changes nothing the engine does by default. */
+Test(army, modelled_rules_resolve_to_traits_in_their_rule_sets)
+{
+    om_army_rules *reg = NULL;
+    size_t checked = 0;
+    cr_assert_eq(om_army_rules_load(&reg), OM_OK, "%s", om_error_message());
+    for (size_t i = 0; i < reg->count; i++) {
+        const om_army_rule *r = &reg->rules[i];
+        const om_wm_special *sp = om_wm_special_find(r->id);
+        if (!r->implemented)
+            continue;
+        cr_assert_not_null(sp, "%s", r->id);
+        cr_assert_gt(r->rulesets_count, 0, "%s", r->id);
+        for (size_t k = 0; k < r->rulesets_count; k++) {
+            const om_wm_ruleset *rs = om_wm_ruleset_find(r->rulesets[k]);
+            cr_assert_not_null(rs, "%s: %s", r->id, r->rulesets[k]);
+            const om_wm_traits *t = om_wm_special_traits(sp, rs);
+            cr_expect(sp->how != OM_WM_BY_TRAITS || !om_wm_traits_empty(t),
+                      "%s has no traits in %s", r->id, rs->name);
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 100u);
+    om_army_rules_free(reg);
+}
+
+/* Every entry of every list becomes an engine unit, or joins one, without
+ * two of its rules disagreeing on a one-of-several trait. */
+Test(army, rules_of_every_entry_agree)
+{
+    for (size_t k = 0; k < om_army_ruleset_count(); k++) {
+        const om_army_ruleset *ars = om_army_ruleset_at(k);
+        const om_wm_ruleset *rs = om_wm_ruleset_find(ars->id);
+        for (size_t i = 0; i < om_army_count(ars); i++) {
+            om_army *a = NULL;
+            cr_assert_eq(om_army_load(ars->id, om_army_file_of(ars, i)->stem, &a), OM_OK);
+            for (size_t e = 0; e < a->units_count + a->upgrades_count; e++) {
+                const om_army_unit *u = e < a->units_count ? &a->units[e]
+                                                           : &a->upgrades[e - a->units_count];
+                om_wm_side s;
+                memset(&s, 0, sizeof s);
+                if ((unsigned)u->type < OM_WM_TROOP_COUNT)
+                    cr_expect_eq(om_army_unit_to_wm(u, rs, &s.unit), OM_OK, "%s/%s/%s: %s",
+                                 ars->id, a->id, u->id, om_error_message());
+                else
+                    cr_expect_eq(om_wm_side_join(&s, rs, u->attacks, u->rules, u->rules_count),
+                                 OM_OK, "%s/%s/%s: %s", ars->id, a->id, u->id,
+                                 om_error_message());
+            }
+            om_army_free(a);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------------
  * The engine's view of an entry.
  */
