@@ -1,6 +1,7 @@
 /*
  * test_engagement.c: whole engagements (warmaster.md 6.9-6.14) and the Warmaster
- * Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES).
+ * Ancients special rules (warmaster-ancients.md 14; Warmaster Ancients, Special
+ * Rules), with the special rules of the army lists as traits.
  *
  * Every rule has a test that fails if the rule is removed: exact dice counts
  * where the rule changes dice, exact probabilities (5 standard errors at a fixed
@@ -311,7 +312,7 @@ Test(engagement, shooting_first_confuses_the_charge_away)
 
 /* ---------- Warmaster Ancients special rules ---------- */
 
-/* Warband (seed 001 l.4633-4639; spec tests T1-T3). */
+/* Warband (Warmaster Ancients, Special Rules > Warband; spec tests T1-T3). */
 Test(ancients, warband_dice_and_drive_backs)
 {
     const om_wm_ruleset *wma = rules("warmaster-ancients");
@@ -379,7 +380,8 @@ Test(ancients, warband_volley_confusion)
     expect_p("no warband", c.confused, c.n, 1.0 / 12.0);
 }
 
-/* Fanatics are never driven back (l.1385) and ignore terror (l.4505). */
+/* Fanatics are never driven back (Shooting > Driving Back Enemies) and ignore
+ * terror (Special Rules > Fanatics). */
 Test(ancients, fanatics_never_driven_back_and_ignore_terror)
 {
     volley_ctx c = warband_volley(6, 3, 3,
@@ -406,7 +408,7 @@ static void count_round2(const om_wm_outcome *o, void *ctx)
     }
 }
 
-/* Fanatics must pursue (l.4507), whatever the declared policy. */
+/* Fanatics must pursue (Special Rules > Fanatics), whatever the declared policy. */
 Test(ancients, fanatics_must_pursue)
 {
     om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0,
@@ -422,7 +424,7 @@ Test(ancients, fanatics_must_pursue)
     cr_expect_eq(c.bad, 0u, "a winning fanatic unit always fights round 2");
 }
 
-/* Shock on a long base (l.4586, A24): Cataphracts A4, 3 stands. */
+/* Shock on a long base (Special Rules > Shock, A24): Cataphracts A4, 3 stands. */
 Test(ancients, shock_long_base)
 {
     om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4,
@@ -441,7 +443,8 @@ Test(ancients, shock_long_base)
 }
 
 /* Heavy and scythed chariots: +2 charging in the open; light chariots +1
- * in Ancients (seed 001 l.1586, l.4524, l.4568). */
+ * in Ancients (Combat > Attack Modifiers; Special Rules > Heavy Chariots,
+ * Scythed Chariots). */
 Test(ancients, heavy_and_scythed_chariot_charge)
 {
     om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5,
@@ -467,7 +470,8 @@ static void scythed_check(const om_wm_outcome *o, void *ctx)
 }
 
 /* Scythed chariots fight one round, are then removed as destroyed, and a unit
- * retreating from them after a hit is confused (l.4569-4573). */
+ * retreating from them after a hit is confused (Special Rules > Scythed
+ * Chariots). */
 Test(ancients, scythed_chariots_one_round_and_confusion)
 {
     om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5,
@@ -502,7 +506,7 @@ static double shieldwall_p0(unsigned armour, bool dense, bool with_rule)
     return (double)c.lost_round1 / (double)c.n;
 }
 
-/* Shieldwall (l.4579): 1 stand A1 charging rolls 2 dice; P(no hit on B):
+/* Shieldwall (Special Rules > Shieldwall): 1 stand A1 charging rolls 2 dice; P(no hit on B):
  * unarmoured -> 6+: (1 - 1/2 * 5/6)^2 = 49/144 (without: 1/4); 5+ -> 4+:
  * (3/4)^2 = 9/16 (without: (2/3)^2 = 4/9); in dense terrain: 4/9. */
 Test(ancients, shieldwall_save_when_charged)
@@ -515,7 +519,7 @@ Test(ancients, shieldwall_save_when_charged)
     cr_expect(fabs(shieldwall_p0(5, true, true) - 4.0 / 9.0) < se);
 }
 
-/* Phalanx (l.4550-4561): stands striking to a flank have base Attack 0; 3 such
+/* Phalanx (Special Rules > Phalanx): stands striking to a flank have base Attack 0; 3 such
  * stands: 3 x max(0, 0-1) = 0 -> the last-ditch die. Pursuing after 6cm: 0 + 3
  * - 1 = 2 per stand (A41). */
 Test(ancients, phalanx_side_strikers)
@@ -551,8 +555,9 @@ static void legion_check(const om_wm_outcome *o, void *ctx)
     c->bad += o->result[0] != counted + c->expect_extra;
 }
 
-/* Legion (l.4526-4530): round 1, +1 to the result per front-fighting stand;
- * phalanx and skirmish rear supports do not count (l.1770, l.1782). */
+/* Legion (Special Rules > Legion): round 1, +1 to the result per
+ * front-fighting stand; phalanx and skirmish rear supports do not count
+ * (Combat > Support). */
 Test(ancients, legion_result_and_rear_supports)
 {
     struct { om_wm_traits flags; unsigned flanked, supports, rear, expect; } cases[] = {
@@ -584,7 +589,7 @@ static void count_one_hit_on_b(const om_wm_outcome *o, void *ctx)
     c->lost_round1 += o->hits_on[1] == 1;
 }
 
-/* Maniple (l.4548): B (5+) with 1 rear support from another maniple unit; A is
+/* Maniple (Special Rules > Maniple): B (5+) with 1 rear support from another maniple unit; A is
  * 1 stand A1: P(B suffers 1 hit) = 1/2 * 2/3 * 5/6 = 5/18 (without: 1/3). */
 Test(ancients, maniple_extra_save)
 {
@@ -603,8 +608,9 @@ Test(ancients, maniple_extra_save)
     }
 }
 
-/* Hermann (l.3882): +1 die per unit in round 1 when charging, even against
- * defended enemies: 3 stands A3: 13 open, 10 defended, 9 not charging. */
+/* Hermann (German army list > Special Rules): +1 die per unit in round 1 when
+ * charging, even against defended enemies: 3 stands A3: 13 open, 10
+ * defended, 9 not charging. */
 Test(ancients, hermann_extra_die)
 {
     om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0,
@@ -618,7 +624,7 @@ Test(ancients, hermann_extra_die)
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 9u);
 }
 
-/* Heavy artillery cannot shoot at chargers (l.4515). */
+/* Heavy artillery cannot shoot at chargers (Special Rules > Heavy Artillery). */
 Test(ancients, heavy_artillery_cannot_stand_and_shoot)
 {
     const om_wm_special *heavy = om_wm_special_find("heavy-artillery");
@@ -636,8 +642,9 @@ Test(ancients, heavy_artillery_cannot_stand_and_shoot)
     cr_expect_str_eq(why.field, "b.stand_and_shoot");
 }
 
-/* Rule-set switches: Ancients lets confused units support (l.2282) and gives
- * the drive-back discount to infantry only (l.1349); Revolution does neither. */
+/* Rule-set switches: Ancients lets confused units support (Confusion >
+ * Confused Units) and gives the drive-back discount to infantry only
+ * (Shooting > Driving Back Enemies); Revolution does neither. */
 Test(ancients, ruleset_switches_support_and_drive_back)
 {
     om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, NO_TRAITS);
@@ -1271,7 +1278,8 @@ static void count_rampage(const om_wm_outcome *o, void *ctx)
 }
 
 /* Retreating elephants rampage: the winner in contact is confused on a 6, or
- * destroyed on a 6 if it was confused already (seed 001 l.4495-4497). */
+ * destroyed on a 6 if it was confused already (Warmaster Ancients, Special
+ * Rules > Elephants). */
 Test(ancients, elephants_rampage)
 {
     for (int confused = 0; confused < 2; confused++) {
@@ -1316,7 +1324,8 @@ Test(ancients, leonidas_and_ashurbanipal)
     }
 }
 
-/* Light artillery: one die per stand in its line of flight, up to 3 (l.4538). */
+/* Light artillery: one die per stand in its line of flight, up to 3 (Special
+ * Rules > Light Artillery). */
 Test(ancients, light_artillery_line_of_flight)
 {
     const om_wm_special *la = om_wm_special_find("light-artillery");
@@ -1768,7 +1777,8 @@ Test(review, commander_bonus_floor_and_attack_zero)
 }
 
 /* Ancients warband that has lost a stand, fortified, 1 hit: one hit more and
- * the first two ignored: 1 + 1 - 2 = 0 drive-back dice (seed 001 l.4638). */
+ * the first two ignored: 1 + 1 - 2 = 0 drive-back dice (Special Rules >
+ * Warband). */
 Test(review, warband_fortified_drive_back)
 {
     om_wm_side wb = side_of("Warband", OM_WM_INFANTRY, 3, 3, 3, 0, (om_wm_traits){.warband = true});
@@ -2648,7 +2658,7 @@ Test(army_rules, salamanders)
     cr_expect_eq(om_wm_shots(&sk, 1, false), 2u, "the Salamander alone: its own 2");
 }
 
-/* ---------- Ancients skirmishers evade (seed 001 l.839-877) ---------- */
+/* ---------- Ancients skirmishers evade (Movement > The Evade) ---------- */
 
 static void count_evaded(const om_wm_outcome *o, void *ctx)
 {
@@ -2882,7 +2892,8 @@ static void count_rampage_off_table(const om_wm_outcome *o, void *ctx)
 
 /* Elephants that retreat off the table (behind it, 0cm) are gone or out of
  * the engagement (Ancients 5.5): they rampage through nobody, so the winner
- * is never confused (seed 001 l.4495; the guard of the review). */
+ * is never confused (Warmaster Ancients, Special Rules > Elephants; the guard
+ * of the review). */
 Test(review, elephants_leaving_the_table_do_not_rampage)
 {
     om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, NO_TRAITS);
