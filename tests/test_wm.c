@@ -1,14 +1,17 @@
 /*
  * test_wm.c: the Warmaster engine (engine/warmaster) against the rules.
  *
- * Two kinds of tests:
- *   - worked examples of the digest ../shared/rules/warmaster.md section 16
- *     (W-numbers) and rule arithmetic, checked exactly;
+ * Three kinds of tests:
+ *   - worked examples of the digest warmaster.md (scenarios/armies/sources/rules)
+ *     section 16 (W-numbers) and rule arithmetic, checked exactly;
  *   - Monte Carlo outcome probabilities checked against exact values computed
  *     here by enumerating the independent binomial hit counts (binomial
  *     convolution), written from the rules text independently of the engine.
  *     Tolerance: 5 standard errors of the estimate, sqrt(p(1-p)/N), at a fixed
- *     seed, in both the fast and the plain (per-die GSL) dice modes.
+ *     seed, in both the fast and the plain (per-die GSL) dice modes;
+ *   - the special rules as typed traits: the trait descriptors, the registry's
+ *     rows per rule set, and what the army lists' rules make of a unit (its
+ *     rules recorded once, a character joining, Caractacus, Zealots' enemies).
  */
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>

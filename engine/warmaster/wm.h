@@ -2,12 +2,14 @@
  * wm.h: the Warmaster family rules engine (Warmaster 1.1, Warmaster Revolution,
  * Warmaster Ancients) as pure functions over plain structs.
  *
- * The engine sees no table geometry, only what geometry decides (shared DESIGN.md):
- * an engagement is a declared contact description (stands fighting, stands with
- * an enemy on their flank or rear, supports, position, who charged). Rule-set
- * differences are data in om_wm_ruleset, never copies of code.
- * Sections cited are those of the mechanics digest ../shared/rules/warmaster.md
- * and of the seeds it quotes.
+ * The engine sees no table geometry, only what geometry decides: an engagement
+ * is a declared contact description (stands fighting, stands with an enemy on
+ * their flank or rear, supports, position, who charged). Rule-set differences
+ * are data in om_wm_ruleset, special rules are typed traits (wm_traits.h) from
+ * the registry of special.c, never copies of code; a unit's state in a fight
+ * (om_wm_unit_state) can be owned by the caller. Sections cited are those of
+ * the mechanics digest warmaster.md (scenarios/armies/sources/rules) and of
+ * the rulebooks it quotes.
  */
 #ifndef OM_WM_H
 #define OM_WM_H
