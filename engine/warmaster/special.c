@@ -14,6 +14,13 @@
 
 #include "wm.h"
 
+/* Each row: the id, the traits it gives a unit (`traits`), those of a rule
+ * set whose list words the rule otherwise (`in`), how the engine models it if
+ * not by traits, the shooting Attacks it adds to a unit a character with it
+ * joins, its effect in one sentence and the section it implements. Where
+ * rule sets have rows of their own, `traits` gathers everything any list's
+ * text gives the rule: it is what a rule set whose lists do not use the id
+ * gets if a scenario names it there. */
 static const om_wm_special om_wm_specials[] = {
     {.id = "terror",
      .traits = {.terror = true},
@@ -475,7 +482,7 @@ static const om_wm_special om_wm_specials[] = {
      .section = "army lists (revolution)"},
     /* Big monsters that are badly hurt (rule_effects_fantasy P18): the 1.1
      * lists from half their Hits and even while engaged, Revolution's from
-     * one more and only once no longer engaged (ruleset flag). */
+     * one more and only once no longer engaged (om_wm_ruleset). */
     {.id = "dragons",
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
