@@ -894,6 +894,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
         p->in_play |= t->extra_strike_round1 ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
         p->in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
+        p->in_play |= me->beside_laager ? OM_WM_PLAY_BESIDE_LAAGER : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL || t->daemonic_instability
                           ? OM_WM_PLAY_TURN_START : 0u;
     }
@@ -983,7 +984,7 @@ static void first_round_fought(const om_wm_prepared *p, fight *f, const bout *b,
                                const unsigned result[2], om_wm_outcome *o)
 {
     const om_wm_engagement *e = &p->e;
-    if (e->side[0].beside_laager || e->side[1].beside_laager)
+    if (p->in_play & OM_WM_PLAY_BESIDE_LAAGER)
         for (int s = 0; s < 2; s++)
             f->in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
     o->round1_winner = (uint8_t)b->winner;

@@ -175,6 +175,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_out
 #define OM_WM_PLAY_AURA_ROLL  (1u << 7) /* a side's immunity to terror is rolled each turn */
 #define OM_WM_PLAY_TURN_START (1u << 8) /* something happens at the start of a side's turn */
 #define OM_WM_PLAY_EVADE      (1u << 9) /* a side evades the charge */
+#define OM_WM_PLAY_BESIDE_LAAGER (1u << 10) /* a side shelters beside a laager */
 
 /* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
