@@ -150,7 +150,7 @@ static om_status check_magic(const side_check *c)
     if ((unsigned)me->magic >= OM_WM_MAGIC_COUNT)
         return fail_at(c, "magic", "unknown magic item %d", (int)me->magic);
     if (!c->e->rules->magic_items)
-        return fail_at(c, "magic", "%s has no magic items", c->e->rules->title);
+        return fail_at(c, "magic", "%s has no magic items", c->e->rules->short_title);
     if (me->unit.troop != OM_WM_INFANTRY && me->unit.troop != OM_WM_CAVALRY &&
         me->unit.troop != OM_WM_CHARIOT)
         return fail_at(c, "magic", "only infantry, cavalry and chariot units take magic items "
@@ -177,8 +177,8 @@ static om_status check_shooting(const side_check *c)
                        "a line");
     if (me->line_stands > c->e->rules->bolt_line_stands &&
         me->unit.traits.shooter != OM_WM_SHOOTER_CANNON)
-        return fail_at(c, "line_stands", "a bolt strikes at most %u stands in %s",
-                       (unsigned)c->e->rules->bolt_line_stands, c->e->rules->title);
+        return fail_at(c, "line_stands", "a %s bolt strikes at most %u stands",
+                       c->e->rules->short_title, (unsigned)c->e->rules->bolt_line_stands);
     if ((st = in_range(c, "shooting", me->shooting, 0, me->unit.stands)))
         return st;
     if (me->target_cm > 0 && me->target_cm > me->unit.range_cm)
@@ -207,7 +207,8 @@ static om_status check_character(const side_check *c)
                        "characters cannot join this unit and it takes no magic items (its "
                        "special rules)");
     if (me->extra_shots > 0 && !c->e->rules->characters_shoot)
-        return fail_at(c, "extra_shots", "characters do not shoot in %s", c->e->rules->title);
+        return fail_at(c, "extra_shots", "%s characters do not shoot",
+                       c->e->rules->short_title);
     return OM_OK;
 }
 

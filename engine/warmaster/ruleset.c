@@ -14,6 +14,7 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .id = OM_WM_RULES_WM11,
         .name = "warmaster-1.1",
         .title = "Warmaster 1.1 (official Rules Update)",
+        .short_title = "Warmaster 1.1",
         /* +1 charging in the open; monsters and chariots +1 more (warmaster.md 6.4). */
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
@@ -38,6 +39,7 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .id = OM_WM_RULES_REV,
         .name = "warmaster-revolution",
         .title = "Warmaster Revolution",
+        .short_title = "Warmaster Revolution",
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
         .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
@@ -58,6 +60,7 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .id = OM_WM_RULES_WMA,
         .name = "warmaster-ancients",
         .title = "Warmaster Ancients (2005)",
+        .short_title = "Warmaster Ancients",
         /* Ancients 7.3: the extra +1 belongs to elephants and heavy or scythed
          * chariots only (special rules), not to light chariots; the chariot type
          * therefore gets the basic +1 here. */

@@ -262,6 +262,7 @@ typedef struct om_wm_ruleset {
     om_wm_ruleset_id id;        /* which rule set */
     const char *name;           /* identifier in scenario files */
     const char *title;          /* human title */
+    const char *short_title;    /* its name in a sentence: "Warmaster Ancients" */
     uint8_t charge_bonus[OM_WM_TROOP_COUNT]; /* Attacks added per charging stand vs open enemy */
     uint8_t to_hit[OM_WM_POSITION_COUNT];    /* score to hit infantry/artillery by position */
     bool supports_after_casualties; /* D5: WM11 counts supports after stands are removed */
