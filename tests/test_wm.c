@@ -573,6 +573,17 @@ Test(traits, descriptors_cover_the_struct)
     }
     cr_expect_null(om_wm_trait_at(om_wm_trait_count()));
     cr_expect_null(om_wm_trait_find("rule_flags"));
+    {
+        /* The check refuses a kind the engine does not know. */
+        om_wm_side a = side_of(unit("Guns", OM_WM_ARTILLERY, 2, 1, 2, 0));
+        om_wm_side b = side_of(unit("Foot", OM_WM_INFANTRY, 3, 3, 3, 0));
+        om_wm_engagement e = combat("warmaster-revolution", a, b);
+        om_wm_check_failure why;
+        e.side[0].unit.traits.shooter = OM_WM_SHOOTER_COUNT;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.unit.rules");
+        cr_expect(strstr(why.reason, "unknown shooter") != NULL, "%s", why.reason);
+    }
 }
 
 /* Merging: flags or-ed, the larger modifier (no stacking), one-of-several

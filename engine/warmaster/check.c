@@ -114,6 +114,13 @@ static om_status check_unit(const side_check *c)
                        "armour is never better than 3+", u->armour);
     if (u->shots > 0 && u->range_cm == 0)
         return fail_at(c, "unit.range", "a unit with shooting attacks needs a range above 0 cm");
+    /* Its traits name kinds the engine knows (the registry's always do). */
+    for (size_t i = 0; i < om_wm_trait_count(); i++) {
+        const om_wm_trait *d = om_wm_trait_at(i);
+        const int v = om_wm_trait_get(&u->traits, d);
+        if (d->kind == OM_WM_TRAIT_ENUM && om_wm_trait_value_name(d, v) == NULL)
+            return fail_at(c, "unit.rules", "unknown %s %d", d->name, v);
+    }
     /* Badly hurt is a rule of one-stand monsters (army lists). */
     if (u->traits.hurt != OM_WM_NEVER_HURT && om_wm_unit_size(u) > 1)
         return fail_at(c, "unit.stands", "a big monster that can be badly hurt is a unit of one "
