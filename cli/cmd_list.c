@@ -589,6 +589,44 @@ static bool rule_in(const om_army_rule *r, const om_army_ruleset *rs)
     return rs == NULL;
 }
 
+/* The traits engine rule sp gives a unit under rule set rs, as text; for
+ * all rule sets (rs NULL), its common traits and, in parentheses, those of
+ * each rule set whose list words the rule otherwise. */
+static const char *engine_traits(char *buf, const om_wm_special *sp, const om_army_ruleset *rs)
+{
+    size_t used;
+    if (rs)
+        return om_wm_traits_format(om_wm_special_traits(sp, om_wm_ruleset_find(rs->id)), buf,
+                                   CELL_MAX), buf;
+    used = om_wm_traits_format(&sp->traits, buf, CELL_MAX);
+    for (int i = 0; i < OM_WM_RULES_COUNT && used < CELL_MAX; i++) {
+        const om_wm_ruleset *r = om_wm_ruleset_get((om_wm_ruleset_id)i);
+        if (sp->in[i] == NULL)
+            continue;
+        used += (size_t)snprintf(buf + used, CELL_MAX - used, " (%s: ", r->name);
+        if (used < CELL_MAX)
+            used += om_wm_traits_format(sp->in[i], buf + used, CELL_MAX - used);
+        if (used < CELL_MAX)
+            used += (size_t)snprintf(buf + used, CELL_MAX - used, ")");
+    }
+    return buf;
+}
+
+/* The traits of engine rule sp under each rule set (or rs only), by rule set. */
+static json_t *engine_traits_json(const om_wm_special *sp, const om_army_ruleset *rs)
+{
+    json_t *o = json_object();
+    char buf[CELL_MAX];
+    for (int i = 0; o && i < OM_WM_RULES_COUNT; i++) {
+        const om_wm_ruleset *r = om_wm_ruleset_get((om_wm_ruleset_id)i);
+        if (rs && strcmp(rs->id, r->name) != 0)
+            continue;
+        om_wm_traits_format(om_wm_special_traits(sp, r), buf, sizeof buf);
+        json_object_set_new(o, r->name, json_string(buf));
+    }
+    return o;
+}
+
 static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
 {
     om_army_rules *reg = NULL;
@@ -615,10 +653,11 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
                                r->summary, "used_by", json_strings(r->used_by, r->used_by_count)));
         }
         for (size_t i = 0; i < om_wm_special_count(); i++)
-            json_array_append_new(eng, json_pack("{s:s, s:s, s:s}", "id",
+            json_array_append_new(eng, json_pack("{s:s, s:s, s:s, s:o}", "id",
                                                  om_wm_special_at(i)->id, "effect",
                                                  om_wm_special_at(i)->effect, "section",
-                                                 om_wm_special_at(i)->section));
+                                                 om_wm_special_at(i)->section, "traits",
+                                                 engine_traits_json(om_wm_special_at(i), rs)));
         json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
         json_object_set_new(root, "ruleset", rs ? json_string(rs->id) : json_null());
         json_object_set_new(root, "count", json_integer((json_int_t)n));
@@ -652,12 +691,16 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
             printf("\"dice\": the rule changes engagement dice beyond the stat line.\n");
             table_print(&t, stdout, "  ");
             table_free(&t);
-            t = (table){ .ncols = 3 };
-            ok = table_add(&t, (const char *[]){ "id", "digest", "effect" });
-            for (size_t i = 0; ok && i < om_wm_special_count(); i++)
+            t = (table){ .ncols = 4 };
+            ok = table_add(&t, (const char *[]){ "id", "digest", "effect", "traits" });
+            for (size_t i = 0; ok && i < om_wm_special_count(); i++) {
+                char traits[CELL_MAX];
                 ok = table_add(&t, (const char *[]){ om_wm_special_at(i)->id,
                                                      om_wm_special_at(i)->section,
-                                                     om_wm_special_at(i)->effect });
+                                                     om_wm_special_at(i)->effect,
+                                                     engine_traits(traits, om_wm_special_at(i),
+                                                                   rs) });
+            }
             if (ok) {
                 printf("\nRules the engine models (a scenario's 'rules:' may name them):\n");
                 table_print(&t, stdout, "  ");

@@ -56,9 +56,6 @@ static const om_army_ruleset rulesets[] = {
 #define POINTS_MAX 10000
 #define REF_ID_MAX 96
 
-/* Separator of the ids in om_wm_unit.unmodelled. */
-#define UNMODELLED_SEP ", "
-
 const char *om_army_type_name(om_army_type type)
 {
     return (unsigned)type < OM_ARMY_TYPE_COUNT ? type_names[type] : "unknown";
@@ -866,42 +863,13 @@ om_status om_army_find(const char *ruleset, const char *ref, om_army **army,
  * The engine's view of a unit.
  */
 
-/* Is `id` one of the ids of the ", "-separated list? */
-static bool list_has(const char *list, const char *id)
-{
-    const size_t n = strlen(id);
-    for (const char *p = list; p && *p;) {
-        const char *end = strstr(p, UNMODELLED_SEP);
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, id, n) == 0)
-            return true;
-        p = end ? end + strlen(UNMODELLED_SEP) : NULL;
-    }
-    return false;
-}
-
-om_status om_army_unmodelled_add(char *unmodelled, size_t cap, const char *id)
-{
-    const size_t used = strlen(unmodelled);
-    if (list_has(unmodelled, id))
-        return OM_OK;
-    if (used + (used ? strlen(UNMODELLED_SEP) : 0) + strlen(id) + 1 > cap)
-        return OM_ERROR(OM_EINVAL,
-                        "too many special rules to record as not modelled ('%s' does not "
-                        "fit after '%s')", id, unmodelled);
-    snprintf(unmodelled + used, cap - used, "%s%s", used ? UNMODELLED_SEP : "", id);
-    return OM_OK;
-}
-
 om_status om_army_rules_to_wm(char *const *ids, size_t n, const om_wm_ruleset *rs,
-                              om_wm_rules *flags, char *unmodelled, size_t cap)
+                              om_wm_unit *u)
 {
     om_status st;
     for (size_t i = 0; i < n; i++) {
         const om_wm_special *sp = om_wm_special_find(ids[i]);
-        if (sp)
-            *flags |= om_wm_special_flags(sp, rs);
-        else if ((st = om_army_unmodelled_add(unmodelled, cap, ids[i])))
+        if ((st = sp ? om_wm_unit_add_rule(u, rs, sp) : om_wm_unit_add_unmodelled(u, ids[i])))
             return st;
     }
     return OM_OK;
@@ -930,8 +898,7 @@ om_status om_army_unit_to_wm(const om_army_unit *u, const om_wm_ruleset *rs, om_
     out->armour = u->save;
     out->pace_cm = (uint8_t)om_wm_troop_pace(out->troop);
     out->points = (uint16_t)(u->points > 0 ? u->points : 0);
-    return om_army_rules_to_wm(u->rules, u->rules_count, rs, &out->rules, out->unmodelled,
-                               sizeof out->unmodelled);
+    return om_army_rules_to_wm(u->rules, u->rules_count, rs, out);
 }
 
 /* ---------------------------------------------------------------------------

@@ -202,22 +202,16 @@ om_status om_army_find(const char *ruleset, const char *ref, om_army **army,
                        const om_army_unit **unit);
 
 /*
- * om_army_rules_to_wm: map special-rule ids onto the engine: each id that
- * om_wm_special_find knows sets its flags under rule set `rs` (NULL: the
- * rule's full flags; om_wm_special_flags) in *flags; every other id is
- * appended to the comma-separated list `unmodelled` (capacity `cap`, "" to
- * start; ids already there are not repeated). Nothing is dropped: if the list
- * does not fit, the result is OM_EINVAL ("too many special rules to record").
+ * om_army_rules_to_wm: map special-rule ids onto the engine's unit *u: each
+ * id that om_wm_special_find knows adds its traits under rule set `rs` (NULL:
+ * the rule's common traits) and is recorded (om_wm_unit_add_rule); every
+ * other id is recorded as not modelled (om_wm_unit_add_unmodelled; ids
+ * already there are not repeated). Nothing is dropped: if the list does not
+ * fit, or two rules disagree on a one-of-several trait, the result is
+ * OM_EINVAL with the engine's message.
  */
 om_status om_army_rules_to_wm(char *const *ids, size_t n, const om_wm_ruleset *rs,
-                              om_wm_rules *flags, char *unmodelled, size_t cap);
-
-/*
- * om_army_unmodelled_add: append `id` to the comma-separated list `unmodelled`
- * (capacity `cap`) unless it is already there. Error: OM_EINVAL if it does
- * not fit (nothing is dropped silently).
- */
-om_status om_army_unmodelled_add(char *unmodelled, size_t cap, const char *id);
+                              om_wm_unit *u);
 
 /*
  * om_army_unit_to_wm: fill *out with a unit's values: name, troop type, stands

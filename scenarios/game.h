@@ -57,6 +57,8 @@ typedef struct om_scenario {
 /*
  * A scenario prepared for trials: the game's read-only tables and the layout
  * of its rows. Built once per run (om_trials_prepare), shared by every thread.
+ * The layout's strings (the sides' names) belong to the scenario: use the
+ * trials only while their scenario is loaded.
  */
 typedef struct om_trials {
     const om_game *game; /* its game family */

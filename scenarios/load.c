@@ -570,11 +570,11 @@ static om_status fail_unknown_rule(const om_yaml_ctx *c, const char *up, unsigne
 }
 
 /*
- * Convert the special rule ids of the unit at `up` into the unit's
- * OM_WM_RULE_* flags and its list of rules not modelled (both reset first).
- * An id the engine implements sets its flag; an id of the army lists'
- * registry is recorded as not modelled; anything else is an error (OM_EPARSE)
- * with a suggestion. A repeated id is harmless.
+ * Convert the special rule ids of the unit at `up` into the unit's traits,
+ * the rules it records and its list of rules not modelled (all reset first).
+ * An id the engine implements adds its traits (om_wm_unit_add_rule); an id of
+ * the army lists' registry is recorded as not modelled; anything else is an
+ * error (OM_EPARSE) with a suggestion. A repeated id is harmless.
  */
 static om_status conv_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
                             const raw_unit *r, om_wm_unit *u)
@@ -582,19 +582,19 @@ static om_status conv_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
     om_army_rules *reg = NULL;
     om_status st = OM_OK;
 
-    u->rules = 0;
+    memset(&u->traits, 0, sizeof u->traits);
+    u->rule_count = 0;
+    u->joined = 0;
     u->unmodelled[0] = '\0';
     for (unsigned i = 0; st == OM_OK && i < r->rules_count; i++) {
         const om_wm_special *sp = om_wm_special_find(r->rules[i]);
-        if (sp) {
-            u->rules |= om_wm_special_flags(sp, rs);
-            continue;
-        }
+        bool known = sp != NULL;
         /* The registry is read only when a rule is not the engine's. */
-        if (!reg && (st = om_army_rules_load(&reg)))
+        if (!known && !reg && (st = om_army_rules_load(&reg)))
             break;
-        if (om_army_rules_find(reg, r->rules[i])) {
-            st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled, r->rules[i]);
+        if (known || om_army_rules_find(reg, r->rules[i])) {
+            st = known ? om_wm_unit_add_rule(u, rs, sp)
+                       : om_wm_unit_add_unmodelled(u, r->rules[i]);
             if (st) {
                 char path[OM_YAML_PATH_MAX + sizeof ".rules"];
                 snprintf(path, sizeof path, "%s.rules", up);
@@ -622,24 +622,8 @@ static void side_of(const char *up, char *side, size_t cap)
  * (OM_EPARSE, OM_ENOTFOUND), OM_EINVAL for a character, mount or upgrade,
  * OM_EUNSUPPORTED for another type, all at up.from.
  */
-/* Army lists whose troops are Chaos or Undead to Witch Hunter Zealots
- * (rule_effects_fantasy A-29; Zealots exist in Revolution only). */
-static const char *const chaos_or_undead_armies[] = {
-    "chaos", "daemons", "beastmen", "chaos-dwarfs", "skaven", "tomb-kings", "vampire-counts",
-};
-
-/* Whether `id` is one of the `n` names (rule ids, army ids). */
-static bool is_one_of(const char *const *names, size_t n, const char *id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], id) == 0)
-            return true;
-    return false;
-}
-
 static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                           const raw_unit *r, om_wm_unit *u, unsigned *size, bool *unholy,
-                           bool *wagon)
+                           const raw_unit *r, om_wm_unit *u, unsigned *size, bool *unholy)
 {
     om_army *army = NULL;
     const om_army_unit *e = NULL;
@@ -672,9 +656,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         st = om_yaml_fail_at(c, OM_EINVAL, 0, up, "from",
                              "'%s' has no Hits value in its list; give 'hits:'", r->from);
     *size = e->size;
-    *unholy = is_one_of(chaos_or_undead_armies,
-                        sizeof chaos_or_undead_armies / sizeof chaos_or_undead_armies[0], army->id);
-    *wagon = is_one_of((const char *const *)e->rules, e->rules_count, "war-wagon");
+    *unholy = om_wm_army_chaos_or_undead(army->id);
     om_army_free(army);
     return st;
 }
@@ -682,7 +664,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
 /* Convert one unit (`up` is its path, "a.unit" or "b.unit") under rule set
  * `rs`: the list's values if it has `from`, then every key given. */
 static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *up,
-                           const raw_unit *r, om_wm_unit *u, bool *wagon)
+                           const raw_unit *r, om_wm_unit *u)
 {
     const char *const given[] = { r->name, r->type, r->stands, r->attacks, r->hits, r->armour };
     const char *troop_names[OM_WM_TROOP_COUNT];
@@ -694,9 +676,8 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
                        sizeof required_unit_keys / sizeof required_unit_keys[0],
                    "one raw field per required key");
     memset(u, 0, sizeof *u);
-    *wagon = false;
     if (r->from) {
-        if ((st = conv_from(c, rs, up, r, u, &size, &unholy, wagon)))
+        if ((st = conv_from(c, rs, up, r, u, &size, &unholy)))
             return st;
     } else {
         for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
@@ -759,7 +740,6 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     if (!r->from || key_present(c, up, "rules")) {
         if ((st = conv_rules(c, rs, up, r, u)))
             return st;
-        *wagon = is_one_of((const char *const *)r->rules, r->rules_count, "war-wagon");
     }
     /* The army it comes from, not a rule: rules: [] leaves it; an inline
      * unit says so itself. */
@@ -816,55 +796,15 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
     return OM_OK;
 }
 
-/* Rules a joining character or mount gives the unit it joins: terror makes
- * the unit terrifying (digest 8: mount rules such as terror come from the
- * lists), and Hermann's extra die in a charge goes to the unit he leads
- * (Ancients, seed 001 l.3882: the list gives it to Noble and Warrior units). */
-#define JOIN_RULES (OM_WM_RULE_TERROR | OM_WM_RULE_HERMANN | OM_WM_RULE_ARMOUR_PLUS1_MELEE | \
-                    OM_WM_RULE_REROLL_ONE_PER_TURN)
-
-/* Rules of a monster that stay with a monster unit: a character riding it
- * has no Hits of its own to be badly hurt (army lists). */
-#define UNIT_ONLY_RULES (OM_WM_RULE_BADLY_HURT | OM_WM_RULE_HURT_FROM_HALF)
-
-/* Add the rules of a joining character or mount to the unit: those of
- * JOIN_RULES take effect; every other rule is recorded as not modelled. */
-static om_status join_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
-                            const char *key, const om_army_unit *e, om_wm_side *s)
-{
-    om_wm_unit *u = &s->unit;
-    om_status st;
-    for (size_t i = 0; i < e->rules_count; i++) {
-        const om_wm_special *sp = om_wm_special_find(e->rules[i]);
-        om_wm_rules flags = sp ? om_wm_special_flags(sp, rs) & ~(om_wm_rules)UNIT_ONLY_RULES : 0u;
-        /* Dragon fire and the Djinn's shots join the unit's shooting. */
-        if (sp != NULL && om_wm_special_joined_shots(sp) > s->extra_shots) {
-            s->extra_shots = (uint8_t)om_wm_special_joined_shots(sp);
-            s->extra_range_cm = (uint8_t)om_wm_special_joined_range(sp);
-        }
-        /* Rules the engine models by default or through side keys (the
-         * Tomb King's power: power; the Anvil: aura). */
-        if (sp != NULL && sp->flag == OM_WM_RULE_NONE)
-            continue;
-        if (flags != 0 && (flags & ~(om_wm_rules)JOIN_RULES) == 0)
-            u->rules |= flags;
-        else if ((st = om_army_unmodelled_add(u->unmodelled, sizeof u->unmodelled,
-                                              e->rules[i])))
-            return om_yaml_fail_at(c, st, 0, side, key, "%s", om_error_message());
-    }
-    return OM_OK;
-}
-
-/* Apply side.character (and side.mount) to the side: its Attacks bonus, plus
- * a chariot or monster mount's (digest 8), becomes *bonus. */
+/* Apply side.character (and side.mount) to the side: the engine joins their
+ * Attacks bonus and rules to it (om_wm_side_join). */
 static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
-                                const raw_side *r, om_wm_side *s, unsigned *bonus)
+                                const raw_side *r, om_wm_side *s)
 {
     om_army *army = NULL;
     const om_army_unit *ch = NULL, *mount = NULL;
     om_status st;
 
-    *bonus = 0;
     if (!r->character) {
         if (r->mount)
             return om_yaml_fail_at(c, OM_EPARSE, 0, side, "mount",
@@ -884,12 +824,11 @@ static om_status conv_character(const om_yaml_ctx *c, const om_wm_ruleset *rs, c
                              (unsigned)ch->type < OM_WM_TROOP_COUNT ? " unit" : "");
     if (st == OM_OK && r->mount)
         st = find_mount(c, side, army, ch, r->mount, &mount);
-    if (st == OM_OK)
-        st = join_rules(c, rs, side, "character", ch, s);
-    if (st == OM_OK && mount)
-        st = join_rules(c, rs, side, "mount", mount, s);
-    if (st == OM_OK)
-        *bonus = ch->attacks + (mount ? mount->attacks : 0);
+    if (st == OM_OK && (st = om_wm_side_join(s, rs, ch->attacks, ch->rules, ch->rules_count)))
+        st = om_yaml_fail_at(c, st, 0, side, "character", "%s", om_error_message());
+    if (st == OM_OK && mount &&
+        (st = om_wm_side_join(s, rs, mount->attacks, mount->rules, mount->rules_count)))
+        st = om_yaml_fail_at(c, st, 0, side, "mount", "%s", om_error_message());
     om_army_free(army);
     return st;
 }
@@ -909,10 +848,9 @@ static bool army_has_chariots(const om_wm_ruleset *rs, const char *ref)
     return found;
 }
 
-/* Caractacus (Ancients, seed 001 l.3927; A29): while no British chariot unit
- * has been destroyed, all Chariots cause terror in armies that do not include
- * Chariots. The enemy's army has them if its unit is one, or if its unit's
- * list (from:) has any; an enemy written out inline is judged by itself. */
+/* Caractacus (om_wm_side_caractacus): the enemy's army has Chariots if its
+ * unit's list (from:) has any; an enemy written out inline is judged by its
+ * unit alone. */
 static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
                                  const raw_side *r, const raw_side *foe, om_wm_side *s,
                                  const om_wm_side *enemy)
@@ -921,13 +859,9 @@ static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, 
     om_status st = om_yaml_conv_bool(c, side, "caractacus", r->caractacus, &on);
     if (st != OM_OK || !on)
         return st;
-    if (rs->id != OM_WM_RULES_WMA || s->unit.troop != OM_WM_CHARIOT)
-        return om_yaml_fail_at(c, OM_EINVAL, 0, side, "caractacus",
-                               "Caractacus leads Britons Chariots in Warmaster Ancients (this "
-                               "unit is %s in %s)", om_wm_troop_name(s->unit.troop), rs->name);
-    if (enemy->unit.troop != OM_WM_CHARIOT &&
-        !(foe->unit.from && army_has_chariots(rs, foe->unit.from)))
-        s->unit.rules |= OM_WM_RULE_TERROR;
+    if (om_wm_side_caractacus(s, enemy, rs,
+                              foe->unit.from && army_has_chariots(rs, foe->unit.from)))
+        return om_yaml_fail_at(c, OM_EINVAL, 0, side, "caractacus", "%s", om_error_message());
     return OM_OK;
 }
 
@@ -937,21 +871,18 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
 {
     const char *pos_names[OM_WM_POSITION_COUNT];
     char up[OM_YAML_PATH_MAX];
-    unsigned v = 0, bonus = 0;
-    bool wagon = false;
+    unsigned v = 0;
     om_status st;
 
     snprintf(up, sizeof up, "%s.unit", side);
-    if ((st = conv_unit(c, rs, up, &r->unit, &s->unit, &wagon)) ||
-        (st = conv_character(c, rs, side, r, s, &bonus)) ||
+    if ((st = conv_unit(c, rs, up, &r->unit, &s->unit)) ||
+        (st = conv_character(c, rs, side, r, s)) ||
         (st = om_yaml_conv_bool(c, side, "charging", r->charging, &s->charging)))
         return st;
-    /* A War Wagon is in column unless laagered; only its wagon stand fights
-     * and shoots (Kislev lists). */
-    s->formation = wagon && s->unit.troop == OM_WM_ARTILLERY ? OM_WM_FORMATION_COLUMN
-                                                              : OM_WM_FORMATION_NONE;
+    /* The formation unless the file names one (a War Wagon's column). */
+    s->formation = om_wm_formation_default(&s->unit);
     if (r->formation) {
-        if (!wagon)
+        if (!s->unit.traits.war_wagon)
             return om_yaml_fail_at(c, OM_EINVAL, 0, side, "formation",
                                    "only a War Wagon (rule war-wagon) has a formation");
         if ((st = conv_name(c, side, "formation", "formation", r->formation,
@@ -968,20 +899,21 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
             return st;
         s->position = (om_wm_position)v;
     }
-    /* All stands fight and shoot unless the file says fewer do; a character's
-     * bonus applies unless attack_bonus says otherwise. */
-    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting, wagon ? 1u : s->unit.stands,
-                              &s->fighting)) ||
+    /* The stands that fight and shoot unless the file says (all, or a War
+     * Wagon's wagon stand); a character's bonus and shots apply unless
+     * attack_bonus or extra_shots say otherwise. */
+    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting,
+                              om_wm_active_stands_default(&s->unit), &s->fighting)) ||
         (st = om_yaml_conv_u8(c, side, "flanked", r->flanked, 0, &s->flanked)) ||
         (st = om_yaml_conv_u8(c, side, "supports", r->supports, 0, &s->supports)) ||
         (st = om_yaml_conv_u8(c, side, "support_units", r->support_units, 0,
                               &s->support_units)) ||
-        (st = om_yaml_conv_u8(c, side, "attack_bonus", r->attack_bonus,
-                              bonus < UINT8_MAX ? bonus : UINT8_MAX, &s->attack_bonus)) ||
+        (st = om_yaml_conv_u8(c, side, "attack_bonus", r->attack_bonus, s->attack_bonus,
+                              &s->attack_bonus)) ||
         (st = om_yaml_conv_u8(c, side, "extra_shots", r->extra_shots, s->extra_shots,
                               &s->extra_shots)) ||
-        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting, wagon ? 1u : s->unit.stands,
-                              &s->shooting)) ||
+        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting,
+                              om_wm_active_stands_default(&s->unit), &s->shooting)) ||
         (st = om_yaml_conv_bool(c, side, "beside_laager", r->beside_laager,
                                 &s->beside_laager)) ||
         (st = om_yaml_conv_bool(c, side, "shugenja", r->shugenja, &s->shugenja)) ||

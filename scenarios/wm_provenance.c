@@ -37,34 +37,67 @@ static json_t *id_list_json(const char *list)
     return a;
 }
 
-/* A unit: its values; the engine rules it carries as "rule_flags" (the exact
- * OM_WM_RULE_* mask) and "rules" (every id of the engine's registry whose
- * effects the unit has: ids sharing an effect, such as shots-no-save and
- * light-artillery, all appear); and "unmodelled", the rules of its army list
- * the engine does not model, so that a result file says what was left out. */
-static json_t *unit_json(const om_wm_unit *u)
+/* Traits as an object of the traits set: a flag as true, a modifier or score
+ * as its number, an enumeration as its value's name. */
+static json_t *traits_json(const om_wm_traits *t)
 {
-    json_t *rules = json_array();
-    for (size_t i = 0; rules && i < om_wm_special_count(); i++) {
-        const om_wm_rules flag = om_wm_special_at(i)->flag;
-        if (flag != 0 && (u->rules & flag) == flag)
-            json_array_append_new(rules, json_string(om_wm_special_at(i)->id));
+    json_t *j = json_object();
+    for (size_t i = 0; j && i < om_wm_trait_count(); i++) {
+        const om_wm_trait *d = om_wm_trait_at(i);
+        const int v = om_wm_trait_get(t, d);
+        const char *name = om_wm_trait_value_name(d, v);
+        if (v == 0)
+            continue;
+        json_object_set_new(j, d->name, d->kind == OM_WM_TRAIT_FLAG ? json_true()
+                                        : name                      ? json_string(name)
+                                                                    : json_integer(v));
     }
-    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:o}",
+    return j;
+}
+
+/* The modelled rules a unit carries, each once: its id, the traits it sets
+ * under rule set rs (a joined character's or mount's: those it passes on,
+ * om_wm_join_traits) and, for those, "joined": true. */
+static json_t *rules_json(const om_wm_unit *u, const om_wm_ruleset *rs)
+{
+    json_t *a = json_array();
+    for (unsigned i = 0; a && i < u->rule_count; i++) {
+        const om_wm_special *sp = om_wm_special_at(u->rule[i]);
+        const bool joined = (u->joined >> i) & 1u;
+        om_wm_traits t = *om_wm_special_traits(sp, rs);
+        json_t *r;
+        if (joined)
+            (void)om_wm_join_traits(sp, rs, &t);
+        r = json_pack("{s:s, s:o}", "id", sp->id, "traits", traits_json(&t));
+        if (r && joined)
+            json_object_set_new(r, "joined", json_true());
+        json_array_append_new(a, r);
+    }
+    return a;
+}
+
+/* A unit: its values; "rules", the modelled rules it carries with the traits
+ * each sets under the run's rule set; "traits", all the traits the engine
+ * uses (with those of side keys such as caractacus); and "unmodelled", the
+ * rules of its army list the engine does not model, so that a result file
+ * says what was left out. */
+static json_t *unit_json(const om_wm_unit *u, const om_wm_ruleset *rs)
+{
+    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o}",
                      "name", u->name, "type", om_wm_troop_name(u->troop),
                      "stands", (int)u->stands,
                      "size", (int)om_wm_unit_size(u), "attacks", (int)u->attacks,
                      "shots", (int)u->shots, "range", (int)u->range_cm, "hits", (int)u->hits,
                      "armour", (int)u->armour, "pace", (int)u->pace_cm, "points", (int)u->points,
-                     "rules", rules, "rule_flags", (json_int_t)u->rules,
+                     "rules", rules_json(u, rs), "traits", traits_json(&u->traits),
                      "unmodelled", id_list_json(u->unmodelled));
 }
 
 /* A side: its unit and every value the scenario decided, defaults included. */
-static json_t *side_json(const om_wm_side *s)
+static json_t *side_json(const om_wm_side *s, const om_wm_ruleset *rs)
 {
     json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:b}",
-                          "unit", unit_json(&s->unit),
+                          "unit", unit_json(&s->unit, rs),
                           "position", om_wm_position_name(s->position),
                           "fighting", (int)s->fighting, "flanked", (int)s->flanked,
                           "supports", (int)s->supports, "support_units", (int)s->support_units,
@@ -140,7 +173,7 @@ om_status om_wm_provenance_json(const om_wm_engagement *e, char **out)
                      "drive_back_discount_infantry_only",
                      (int)r->drive_back_discount_infantry_only,
                      "options", options_json(&e->options),
-                     "a", side_json(&e->side[0]), "b", side_json(&e->side[1]));
+                     "a", side_json(&e->side[0], r), "b", side_json(&e->side[1], r));
     *out = root ? json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
     json_decref(root);
     if (*out == NULL)

@@ -78,7 +78,7 @@ static om_status add_member(om_matrix_list *l, const om_army *a, const om_army_u
     snprintf(m->unit, sizeof m->unit, "%s", u->id);
     snprintf(m->name, sizeof m->name, "%s", w.name);
     m->points = w.points;
-    m->shots = (w.rules & OM_WM_RULE_NO_STAND_AND_SHOOT) ? 0u : w.shots;
+    m->shots = w.traits.no_stand_and_shoot ? 0u : w.shots;
     m->can_be_defended = w.troop == OM_WM_INFANTRY || w.troop == OM_WM_ARTILLERY;
     return OM_OK;
 }

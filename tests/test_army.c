@@ -685,6 +685,62 @@ Test(army, every_rule_used_is_known)
     om_army_rules_free(reg);
 }
 
+/* Every rule the registry marks as modelled resolves, in each rule set whose
+ * lists use it, to traits of the engine, unless the engine models it through
+ * side keys or it changes nothing the engine does by default. */
+Test(army, modelled_rules_resolve_to_traits_in_their_rule_sets)
+{
+    om_army_rules *reg = NULL;
+    size_t checked = 0;
+    cr_assert_eq(om_army_rules_load(&reg), OM_OK, "%s", om_error_message());
+    for (size_t i = 0; i < reg->count; i++) {
+        const om_army_rule *r = &reg->rules[i];
+        const om_wm_special *sp = om_wm_special_find(r->id);
+        if (!r->implemented)
+            continue;
+        cr_assert_not_null(sp, "%s", r->id);
+        cr_assert_gt(r->rulesets_count, 0, "%s", r->id);
+        for (size_t k = 0; k < r->rulesets_count; k++) {
+            const om_wm_ruleset *rs = om_wm_ruleset_find(r->rulesets[k]);
+            cr_assert_not_null(rs, "%s: %s", r->id, r->rulesets[k]);
+            const om_wm_traits *t = om_wm_special_traits(sp, rs);
+            cr_expect(sp->how != OM_WM_BY_TRAITS || !om_wm_traits_empty(t),
+                      "%s has no traits in %s", r->id, rs->name);
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 100u);
+    om_army_rules_free(reg);
+}
+
+/* Every entry of every list becomes an engine unit, or joins one, without
+ * two of its rules disagreeing on a one-of-several trait. */
+Test(army, rules_of_every_entry_agree)
+{
+    for (size_t k = 0; k < om_army_ruleset_count(); k++) {
+        const om_army_ruleset *ars = om_army_ruleset_at(k);
+        const om_wm_ruleset *rs = om_wm_ruleset_find(ars->id);
+        for (size_t i = 0; i < om_army_count(ars); i++) {
+            om_army *a = NULL;
+            cr_assert_eq(om_army_load(ars->id, om_army_file_of(ars, i)->stem, &a), OM_OK);
+            for (size_t e = 0; e < a->units_count + a->upgrades_count; e++) {
+                const om_army_unit *u = e < a->units_count ? &a->units[e]
+                                                           : &a->upgrades[e - a->units_count];
+                om_wm_side s;
+                memset(&s, 0, sizeof s);
+                if ((unsigned)u->type < OM_WM_TROOP_COUNT)
+                    cr_expect_eq(om_army_unit_to_wm(u, rs, &s.unit), OM_OK, "%s/%s/%s: %s",
+                                 ars->id, a->id, u->id, om_error_message());
+                else
+                    cr_expect_eq(om_wm_side_join(&s, rs, u->attacks, u->rules, u->rules_count),
+                                 OM_OK, "%s/%s/%s: %s", ars->id, a->id, u->id,
+                                 om_error_message());
+            }
+            om_army_free(a);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------------
  * The engine's view of an entry.
  */
@@ -712,16 +768,19 @@ Test(army, unit_to_wm)
     cr_assert_eq(w.armour, 4);
     cr_assert_eq(w.pace_cm, om_wm_troop_pace(OM_WM_CAVALRY));
     cr_assert_eq(w.points, 110);
-    cr_assert_eq(w.rules, 0u);
+    cr_assert(om_wm_traits_empty(&w.traits));
+    cr_assert_eq(w.rule_count, 0);
     cr_assert_str_eq(w.unmodelled, "");
 
-    /* Shooting, and a rule the engine models: its flag is set. */
+    /* Shooting, and a rule the engine models: its traits are set. */
     u = om_army_unit_find(a, "handgunners");
     cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_eq(w.shots, 1);
     cr_assert_eq(w.range_cm, 30);
     cr_assert_eq(w.armour, 0, "armour '-'");
-    cr_assert_eq(w.rules, om_wm_special_find("handgunners")->flag);
+    cr_assert(om_wm_traits_equal(&w.traits, &om_wm_special_find("handgunners")->traits));
+    cr_assert_eq(w.rule_count, 1);
+    cr_assert_eq(om_wm_special_at(w.rule[0]), om_wm_special_find("handgunners"));
     cr_assert_str_eq(w.unmodelled, "");
 
     /* The Helblaster's range bands and misfire table are modelled; a rule the
@@ -729,7 +788,8 @@ Test(army, unit_to_wm)
      * dropped. */
     u = om_army_unit_find(a, "helblaster");
     cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
-    cr_assert_eq(w.rules, om_wm_special_find("helblaster")->flag);
+    cr_assert(om_wm_traits_equal(&w.traits, &om_wm_special_find("helblaster")->traits));
+    cr_assert_eq(w.traits.shooter, OM_WM_SHOOTER_HELBLASTER);
     cr_assert_str_eq(w.unmodelled, "");
     {
         om_army *k = NULL;
@@ -768,30 +828,38 @@ Test(army, unit_to_wm)
     cr_assert_eq(u->save, 4);
     om_army_free(a);
 
-    /* An Ancients unit: a modelled rule sets its flag, another is recorded. */
+    /* An Ancients unit: a modelled rule sets its traits, another is recorded. */
     u = entry("warmaster-ancients", "egyptian/mercenaries", &a);
     cr_assert_eq(om_army_unit_to_wm(u, NULL, &w), OM_OK);
     cr_assert_not_null(om_wm_special_find("warband"));
-    cr_assert_eq(w.rules, om_wm_special_find("warband")->flag);
+    cr_assert(om_wm_traits_equal(&w.traits, &om_wm_special_find("warband")->traits));
+    cr_assert(w.traits.warband);
     cr_assert_str_eq(w.unmodelled, "unreliable");
     om_army_free(a);
 }
 
 Test(army, rules_to_wm_never_drops_a_rule)
 {
-    char *ids[] = { "alpha", "terror", "beta", "alpha" };
-    char list[12] = "";
-    om_wm_rules flags = 0;
-    cr_assert_eq(om_army_rules_to_wm(ids, 2, NULL, &flags, list, sizeof list), OM_OK);
-    cr_assert_eq(flags, OM_WM_RULE_TERROR);
-    cr_assert_str_eq(list, "alpha");
-    /* "alpha, beta" is 11 bytes: it fits; a repeated id is not added again. */
-    cr_assert_eq(om_army_rules_to_wm(ids, 4, NULL, &flags, list, sizeof list), OM_OK);
-    cr_assert_str_eq(list, "alpha, beta");
-    /* No room for another: an error, never a silent drop. */
-    expect_error(om_army_unmodelled_add(list, sizeof list, "gamma"), OM_EINVAL, NULL, 0, NULL,
-                 "gamma");
-    cr_assert_str_eq(list, "alpha, beta");
+    char *ids[] = { "alpha", "terror", "beta", "alpha", "terror" };
+    const size_t fill = sizeof ((om_wm_unit *)0)->unmodelled - sizeof "alpha, beta";
+    om_wm_unit u;
+    memset(&u, 0, sizeof u);
+    cr_assert_eq(om_army_rules_to_wm(ids, 2, NULL, &u), OM_OK);
+    cr_assert(u.traits.terror);
+    cr_assert_eq(u.rule_count, 1);
+    cr_assert_str_eq(u.unmodelled, "alpha");
+    /* A repeated id is neither added again nor recorded twice. */
+    cr_assert_eq(om_army_rules_to_wm(ids, 5, NULL, &u), OM_OK);
+    cr_assert_str_eq(u.unmodelled, "alpha, beta");
+    cr_assert_eq(u.rule_count, 1);
+    /* Filled up to its last byte, "alpha, beta, x...x" fits; another id does
+     * not: an error, never a silent drop. */
+    memset(u.unmodelled + strlen(u.unmodelled), 'x', fill);
+    u.unmodelled[strlen("alpha, beta")] = ',';
+    u.unmodelled[strlen("alpha, beta") + 1] = ' ';
+    u.unmodelled[sizeof u.unmodelled - 1] = '\0';
+    expect_error(om_wm_unit_add_unmodelled(&u, "gamma"), OM_EINVAL, NULL, 0, NULL, "gamma");
+    cr_assert_eq(strlen(u.unmodelled), sizeof u.unmodelled - 1);
 }
 
 /* ---------------------------------------------------------------------------
@@ -1028,7 +1096,7 @@ Test(army, document_errors)
 /* A rule id can mean less in one rule set's lists: the 1.1 Chaos Spawn causes
  * terror only, the Revolution one is also never driven back and must pursue
  * (rule_effects_fantasy A-39). Units loaded from each list get their own. */
-Test(army, rule_flags_follow_the_rule_set)
+Test(army, rule_traits_follow_the_rule_set)
 {
     const char *rs_names[2] = {"warmaster-1.1", "warmaster-revolution"};
     for (int i = 0; i < 2; i++) {
@@ -1037,19 +1105,16 @@ Test(army, rule_flags_follow_the_rule_set)
         const om_army_unit *u = entry(rs_names[i], "chaos/chaos-spawn", &a);
         cr_assert_eq(om_army_unit_to_wm(u, om_wm_ruleset_find(rs_names[i]), &w), OM_OK, "%s",
                      om_error_message());
-        cr_expect(w.rules & OM_WM_RULE_TERROR, "%s: terror", rs_names[i]);
-        cr_expect_eq((w.rules & OM_WM_RULE_NO_DRIVE_BACK) != 0, i == 1, "%s: drive backs",
-                     rs_names[i]);
-        cr_expect_eq((w.rules & OM_WM_RULE_MUST_PURSUE) != 0, i == 1, "%s: must pursue",
-                     rs_names[i]);
+        cr_expect(w.traits.terror, "%s: terror", rs_names[i]);
+        cr_expect_eq(w.traits.no_drive_back, i == 1, "%s: drive backs", rs_names[i]);
+        cr_expect_eq(w.traits.must_pursue, i == 1, "%s: must pursue", rs_names[i]);
         om_army_free(a);
         /* Bears: the 1.1 extra strike, the Revolution loss of defended status. */
         u = entry(rs_names[i], "kislev/bears", &a);
         cr_assert_eq(om_army_unit_to_wm(u, om_wm_ruleset_find(rs_names[i]), &w), OM_OK);
-        cr_expect_eq((w.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) != 0, i == 0, "%s", rs_names[i]);
-        cr_expect_eq((w.rules & OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) != 0, i == 1, "%s",
-                     rs_names[i]);
-        cr_expect(w.rules & OM_WM_RULE_CHARGE_PLUS1);
+        cr_expect_eq(w.traits.extra_strike_round1, i == 0, "%s", rs_names[i]);
+        cr_expect_eq(w.traits.cover == OM_WM_COVER_ONLY_IN_DENSE, i == 1, "%s", rs_names[i]);
+        cr_expect_eq(w.traits.charge_bonus_delta, +1);
         om_army_free(a);
     }
 }

@@ -1,6 +1,7 @@
 /*
  * test_engagement.c: whole engagements (warmaster.md 6.9-6.14) and the Warmaster
- * Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES).
+ * Ancients special rules (warmaster-ancients.md 14; Warmaster Ancients, Special
+ * Rules), with the special rules of the army lists as traits.
  *
  * Every rule has a test that fails if the rule is removed: exact dice counts
  * where the rule changes dice, exact probabilities (5 standard errors at a fixed
@@ -26,8 +27,19 @@ static const om_wm_ruleset *rules(const char *name)
     return r;
 }
 
+/* A unit with no special rule. */
+static const om_wm_traits NO_TRAITS;
+
+/* The traits rule `id` of the registry gives a unit under rule set `rs`. */
+static om_wm_traits traits_of(const char *id, const char *rs)
+{
+    const om_wm_special *sp = om_wm_special_find(id);
+    cr_assert_not_null(sp, "%s", id);
+    return *om_wm_special_traits(sp, om_wm_ruleset_find(rs));
+}
+
 static om_wm_side side_of(const char *name, om_wm_troop t, unsigned stands, unsigned attacks,
-                          unsigned hits, unsigned armour, om_wm_rules flags)
+                          unsigned hits, unsigned armour, om_wm_traits traits)
 {
     om_wm_side s;
     memset(&s, 0, sizeof s);
@@ -38,7 +50,7 @@ static om_wm_side side_of(const char *name, om_wm_troop t, unsigned stands, unsi
     s.unit.hits = (uint8_t)hits;
     s.unit.armour = (uint8_t)armour;
     s.unit.pace_cm = (uint8_t)om_wm_troop_pace(t);
-    s.unit.rules = flags;
+    s.unit.traits = traits;
     s.fighting = (uint8_t)stands;
     s.shooting = (uint8_t)stands;
     return s;
@@ -96,8 +108,14 @@ static void run(const om_wm_engagement *e, unsigned n, uint64_t seed,
 
 /* ---------- Engagements to the end (6.9-6.14) ---------- */
 
-static om_wm_side knights(void) { om_wm_side s = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0); s.charging = true; return s; }
-static om_wm_side spearmen(void) { return side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 6, 0); }
+static om_wm_side knights(void)
+{
+    om_wm_side s = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
+    s.charging = true;
+    return s;
+}
+
+static om_wm_side spearmen(void) { return side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 6, NO_TRAITS); }
 
 typedef struct pair_ctx {
     om_wm_outcome *rows;
@@ -254,8 +272,8 @@ static void artillery_check(const om_wm_outcome *o, void *ctx)
 
 Test(engagement, artillery_destroyed_on_retreat_and_never_pursues)
 {
-    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
-    om_wm_side b = side_of("Cannon", OM_WM_ARTILLERY, 2, 3, 2, 0, 0);
+    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Cannon", OM_WM_ARTILLERY, 2, 3, 2, 0, NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
@@ -278,8 +296,8 @@ static void count_charged(const om_wm_outcome *o, void *ctx)
 
 Test(engagement, shooting_first_confuses_the_charge_away)
 {
-    om_wm_side a = side_of("Riders", OM_WM_CAVALRY, 3, 3, 3, 0, 0);
-    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, 0);
+    om_wm_side a = side_of("Riders", OM_WM_CAVALRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
     b.unit.shots = 1;
@@ -294,21 +312,21 @@ Test(engagement, shooting_first_confuses_the_charge_away)
 
 /* ---------- Warmaster Ancients special rules ---------- */
 
-/* Warband (seed 001 l.4633-4639; spec tests T1-T3). */
+/* Warband (Warmaster Ancients, Special Rules > Warband; spec tests T1-T3). */
 Test(ancients, warband_dice_and_drive_backs)
 {
     const om_wm_ruleset *wma = rules("warmaster-ancients");
-    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_WARBAND);
-    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, (om_wm_traits){.warband = true});
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     /* Pursuing after 2cm: bonus 1, +1 warband: 3 x (3+1+1) = 15; after 6cm:
      * 3 x (3+3+1) = 21; the round after retreating: 3 x (3-1) = 6. */
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(2), false), 15u);
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(6), false), 21u);
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, 0, true), 6u);
-    w.unit.rules = 0;
+    w.unit.traits = NO_TRAITS;
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, om_wm_pursuit_bonus(2), false), 12u);
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 2, 0, true), 9u);
-    w.unit.rules = OM_WM_RULE_WARBAND;
+    w.unit.traits = (om_wm_traits){.warband = true};
     /* Drive-back dice: open, no stand lost: 1 hit -> 0, 3 -> 2; one lost: 3 -> 4;
      * defended infantry, none lost: 2 -> 0, 3 -> 1. */
     cr_expect_eq(om_wm_unit_drive_back_dice(wma, &w, 1, false), 0u);
@@ -331,10 +349,11 @@ static void count_volley(const om_wm_outcome *o, void *ctx)
     c->driven += o->drive_back_cm > 0 || o->routed[1];
 }
 
-static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size, om_wm_rules flags)
+static volley_ctx warband_volley(unsigned archers, unsigned stands, unsigned size,
+                                 om_wm_traits traits)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, archers, 2, 3, 0, 0);
-    om_wm_side b = side_of("Warriors", OM_WM_INFANTRY, stands, 3, 3, 0, flags);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, archers, 2, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Warriors", OM_WM_INFANTRY, stands, 3, 3, 0, traits);
     volley_ctx c = {0};
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -348,29 +367,35 @@ Test(ancients, warband_volley_confusion)
 {
     volley_ctx c;
     /* 1 archer stand at a fresh warband: 1 hit gives 0 dice, never confused. */
-    c = warband_volley(1, 3, 3, OM_WM_RULE_WARBAND);
+    c = warband_volley(1, 3, 3, (om_wm_traits){.warband = true});
     cr_expect_eq(c.confused, 0u);
     /* After losing a stand: 1 hit gives 2 dice: P = 1/2 (1 - (5/6)^2) = 11/72. */
-    c = warband_volley(1, 2, 3, OM_WM_RULE_WARBAND);
+    c = warband_volley(1, 2, 3, (om_wm_traits){.warband = true});
     expect_p("warband, 1 lost", c.confused, c.n, 11.0 / 72.0);
     /* 2 archer stands, fresh: only 2 hits roll (1 die): P = 1/4 * 1/6 = 1/24. */
-    c = warband_volley(2, 3, 3, OM_WM_RULE_WARBAND);
+    c = warband_volley(2, 3, 3, (om_wm_traits){.warband = true});
     expect_p("warband, 2 archers", c.confused, c.n, 1.0 / 24.0);
     /* Without the rule: 1 archer -> 1/12. */
-    c = warband_volley(1, 3, 3, 0);
+    c = warband_volley(1, 3, 3, NO_TRAITS);
     expect_p("no warband", c.confused, c.n, 1.0 / 12.0);
 }
 
-/* Fanatics are never driven back (l.1385) and ignore terror (l.4505). */
+/* Fanatics are never driven back (Shooting > Driving Back Enemies) and ignore
+ * terror (Special Rules > Fanatics). */
 Test(ancients, fanatics_never_driven_back_and_ignore_terror)
 {
-    volley_ctx c = warband_volley(6, 3, 3, OM_WM_RULE_FANATICS);
-    om_wm_side zerk = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_FANATICS);
-    om_wm_side ele = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5, OM_WM_RULE_TERROR);
+    volley_ctx c = warband_volley(6, 3, 3,
+                                  (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                                 .must_pursue = true});
+    om_wm_side zerk = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0,
+                              (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                             .must_pursue = true});
+    om_wm_side ele = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5,
+                             (om_wm_traits){.terror = true});
     cr_expect_eq(c.driven, 0u);
     cr_expect_eq(c.confused, 0u);
     cr_expect_eq(dice("warmaster-ancients", &zerk, &ele, 2, 0, false), 12u);
-    zerk.unit.rules = 0;
+    zerk.unit.traits = NO_TRAITS;
     cr_expect_eq(dice("warmaster-ancients", &zerk, &ele, 2, 0, false), 9u);
 }
 
@@ -383,11 +408,13 @@ static void count_round2(const om_wm_outcome *o, void *ctx)
     }
 }
 
-/* Fanatics must pursue (l.4507), whatever the declared policy. */
+/* Fanatics must pursue (Special Rules > Fanatics), whatever the declared policy. */
 Test(ancients, fanatics_must_pursue)
 {
-    om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_FANATICS);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Berserkers", OM_WM_INFANTRY, 3, 4, 3, 0,
+                           (om_wm_traits){.ignores_terror = true, .no_drive_back = true,
+                                          .must_pursue = true});
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
     a.pursue = OM_WM_PURSUE_NEVER;
@@ -397,11 +424,12 @@ Test(ancients, fanatics_must_pursue)
     cr_expect_eq(c.bad, 0u, "a winning fanatic unit always fights round 2");
 }
 
-/* Shock on a long base (l.4586, A24): Cataphracts A4, 3 stands. */
+/* Shock on a long base (Special Rules > Shock, A24): Cataphracts A4, 3 stands. */
 Test(ancients, shock_long_base)
 {
-    om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4, OM_WM_RULE_SHOCK);
-    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side cat = side_of("Cataphracts", OM_WM_CAVALRY, 3, 4, 3, 4,
+                             (om_wm_traits){.shock = true});
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     cat.charging = true;
     cat.long_base = true;
     cr_expect_eq(dice("warmaster-ancients", &cat, &foot, 1, 0, false), 18u);
@@ -415,19 +443,21 @@ Test(ancients, shock_long_base)
 }
 
 /* Heavy and scythed chariots: +2 charging in the open; light chariots +1
- * in Ancients (seed 001 l.1586, l.4524, l.4568). */
+ * in Ancients (Combat > Attack Modifiers; Special Rules > Heavy Chariots,
+ * Scythed Chariots). */
 Test(ancients, heavy_and_scythed_chariot_charge)
 {
-    om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5, OM_WM_RULE_SCYTHED);
-    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 1, 4, 3, 5,
+                            (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     ch.charging = true;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
     foot.position = OM_WM_DEFENDED;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 4u);
     foot.position = OM_WM_OPEN;
-    ch.unit.rules = OM_WM_RULE_CHARGE_PLUS1;
+    ch.unit.traits = (om_wm_traits){.charge_bonus_delta = +1};
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 6u);
-    ch.unit.rules = 0;
+    ch.unit.traits = NO_TRAITS;
     cr_expect_eq(dice("warmaster-ancients", &ch, &foot, 1, 0, false), 5u);
 }
 
@@ -440,11 +470,13 @@ static void scythed_check(const om_wm_outcome *o, void *ctx)
 }
 
 /* Scythed chariots fight one round, are then removed as destroyed, and a unit
- * retreating from them after a hit is confused (l.4569-4573). */
+ * retreating from them after a hit is confused (Special Rules > Scythed
+ * Chariots). */
 Test(ancients, scythed_chariots_one_round_and_confusion)
 {
-    om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5, OM_WM_RULE_SCYTHED);
-    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side ch = side_of("Scythed Chariot", OM_WM_CHARIOT, 1, 4, 3, 5,
+                            (om_wm_traits){.charge_bonus_delta = +1, .scythed = true});
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     blocked_ctx c = {0};
     ch.charging = true;
     om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, ch, foot);
@@ -461,9 +493,9 @@ static void count_no_hits_on_b(const om_wm_outcome *o, void *ctx)
 
 static double shieldwall_p0(unsigned armour, bool dense, bool with_rule)
 {
-    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
     om_wm_side b = side_of("Fryd", OM_WM_INFANTRY, 3, 3, 3, armour,
-                           with_rule ? OM_WM_RULE_SHIELDWALL : 0);
+                           with_rule ? (om_wm_traits){.shieldwall = true} : NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
     a.pursue = OM_WM_PURSUE_NEVER;
@@ -474,7 +506,7 @@ static double shieldwall_p0(unsigned armour, bool dense, bool with_rule)
     return (double)c.lost_round1 / (double)c.n;
 }
 
-/* Shieldwall (l.4579): 1 stand A1 charging rolls 2 dice; P(no hit on B):
+/* Shieldwall (Special Rules > Shieldwall): 1 stand A1 charging rolls 2 dice; P(no hit on B):
  * unarmoured -> 6+: (1 - 1/2 * 5/6)^2 = 49/144 (without: 1/4); 5+ -> 4+:
  * (3/4)^2 = 9/16 (without: (2/3)^2 = 4/9); in dense terrain: 4/9. */
 Test(ancients, shieldwall_save_when_charged)
@@ -487,13 +519,14 @@ Test(ancients, shieldwall_save_when_charged)
     cr_expect(fabs(shieldwall_p0(5, true, true) - 4.0 / 9.0) < se);
 }
 
-/* Phalanx (l.4550-4561): stands striking to a flank have base Attack 0; 3 such
+/* Phalanx (Special Rules > Phalanx): stands striking to a flank have base Attack 0; 3 such
  * stands: 3 x max(0, 0-1) = 0 -> the last-ditch die. Pursuing after 6cm: 0 + 3
  * - 1 = 2 per stand (A41). */
 Test(ancients, phalanx_side_strikers)
 {
-    om_wm_side ph = side_of("Phalanx", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PHALANX);
-    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side ph = side_of("Phalanx", OM_WM_INFANTRY, 3, 3, 3, 6,
+                            (om_wm_traits){.side_supports_only = true, .phalanx = true});
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     ph.flanked = 3;
     ph.side_strikers = 3;
     cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, 0, false), 1u);
@@ -501,7 +534,7 @@ Test(ancients, phalanx_side_strikers)
     ph.flanked = 1;
     ph.side_strikers = 1;
     cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, om_wm_pursuit_bonus(6), false), 2u);
-    ph.unit.rules = 0;
+    ph.unit.traits = NO_TRAITS;
     ph.fighting = 3;
     ph.flanked = 3;
     cr_expect_eq(dice("warmaster-ancients", &ph, &foe, 2, 0, false), 6u);
@@ -522,18 +555,22 @@ static void legion_check(const om_wm_outcome *o, void *ctx)
     c->bad += o->result[0] != counted + c->expect_extra;
 }
 
-/* Legion (l.4526-4530): round 1, +1 to the result per front-fighting stand;
- * phalanx and skirmish rear supports do not count (l.1770, l.1782). */
+/* Legion (Special Rules > Legion): round 1, +1 to the result per
+ * front-fighting stand; phalanx and skirmish rear supports do not count
+ * (Combat > Support). */
 Test(ancients, legion_result_and_rear_supports)
 {
-    struct { om_wm_rules flags; unsigned flanked, supports, rear, expect; } cases[] = {
-        {OM_WM_RULE_LEGION, 0, 0, 0, 3}, {OM_WM_RULE_LEGION, 1, 0, 0, 2}, {0, 0, 0, 0, 0},
-        {OM_WM_RULE_PHALANX, 0, 3, 3, 0}, {OM_WM_RULE_PHALANX, 0, 3, 1, 2},
-        {OM_WM_RULE_SKIRMISH, 0, 2, 2, 0}, {0, 0, 3, 3, 3},
+    struct { om_wm_traits flags; unsigned flanked, supports, rear, expect; } cases[] = {
+        {(om_wm_traits){.legion = true}, 0, 0, 0, 3}, {(om_wm_traits){.legion = true}, 1, 0, 0,
+                                                       2}, {NO_TRAITS, 0, 0, 0, 0},
+        {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 3,
+         0}, {(om_wm_traits){.side_supports_only = true, .phalanx = true}, 0, 3, 1, 2},
+        {(om_wm_traits){.side_supports_only = true, .skirmish = true}, 0, 2, 2, 0}, {NO_TRAITS, 0,
+                                                                                     3, 3, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 3, 3, 5, cases[i].flags);
-        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
         result_ctx c = {0, 0, cases[i].expect};
         a.flanked = (uint8_t)cases[i].flanked;
         a.supports = (uint8_t)cases[i].supports;
@@ -552,14 +589,14 @@ static void count_one_hit_on_b(const om_wm_outcome *o, void *ctx)
     c->lost_round1 += o->hits_on[1] == 1;
 }
 
-/* Maniple (l.4548): B (5+) with 1 rear support from another maniple unit; A is
+/* Maniple (Special Rules > Maniple): B (5+) with 1 rear support from another maniple unit; A is
  * 1 stand A1: P(B suffers 1 hit) = 1/2 * 2/3 * 5/6 = 5/18 (without: 1/3). */
 Test(ancients, maniple_extra_save)
 {
     for (int with = 0; with < 2; with++) {
-        om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+        om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
         om_wm_side b = side_of("Hastati", OM_WM_INFANTRY, 3, 3, 3, 5,
-                               with ? OM_WM_RULE_MANIPLE : 0);
+                               with ? (om_wm_traits){.maniple = true} : NO_TRAITS);
         blocked_ctx c = {0};
         b.supports = 1;
         b.rear_supports = 1;
@@ -571,12 +608,14 @@ Test(ancients, maniple_extra_save)
     }
 }
 
-/* Hermann (l.3882): +1 die per unit in round 1 when charging, even against
- * defended enemies: 3 stands A3: 13 open, 10 defended, 9 not charging. */
+/* Hermann (German army list > Special Rules): +1 die per unit in round 1 when
+ * charging, even against defended enemies: 3 stands A3: 13 open, 10
+ * defended, 9 not charging. */
 Test(ancients, hermann_extra_die)
 {
-    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_HERMANN);
-    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0,
+                           (om_wm_traits){.charge_dice_delta = +1});
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     w.charging = true;
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 13u);
     foe.position = OM_WM_DEFENDED;
@@ -585,35 +624,36 @@ Test(ancients, hermann_extra_die)
     cr_expect_eq(dice("warmaster-ancients", &w, &foe, 1, 0, false), 9u);
 }
 
-/* Heavy artillery cannot shoot at chargers (l.4515). */
+/* Heavy artillery cannot shoot at chargers (Special Rules > Heavy Artillery). */
 Test(ancients, heavy_artillery_cannot_stand_and_shoot)
 {
     const om_wm_special *heavy = om_wm_special_find("heavy-artillery");
-    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 0, 0);
-    om_wm_side b = side_of("Onager", OM_WM_ARTILLERY, 1, 1, 3, 0, 0);
+    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Onager", OM_WM_ARTILLERY, 1, 1, 3, 0, NO_TRAITS);
     om_wm_check_failure why;
     cr_assert_not_null(heavy);
     a.charging = true;
     b.unit.shots = 3;
     b.unit.range_cm = 60;
-    b.unit.rules = heavy->flag;
+    b.unit.traits = heavy->traits;
     b.stand_and_shoot = true;
     om_wm_engagement e = make("warmaster-ancients", OM_WM_KIND_COMBAT, a, b);
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "b.stand_and_shoot");
 }
 
-/* Rule-set switches: Ancients lets confused units support (l.2282) and gives
- * the drive-back discount to infantry only (l.1349); Revolution does neither. */
+/* Rule-set switches: Ancients lets confused units support (Confusion >
+ * Confused Units) and gives the drive-back discount to infantry only
+ * (Shooting > Driving Back Enemies); Revolution does neither. */
 Test(ancients, ruleset_switches_support_and_drive_back)
 {
-    om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, 0);
+    om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, NO_TRAITS);
     art.position = OM_WM_DEFENDED;
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &art, 3, false), 3u);
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &art, 3, false), 2u);
     for (int wma = 0; wma < 2; wma++) {
-        om_wm_side a = side_of("Foot", OM_WM_INFANTRY, 5, 3, 3, 0, 0);
-        om_wm_side b = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side a = side_of("Foot", OM_WM_INFANTRY, 5, 3, 3, 0, NO_TRAITS);
+        om_wm_side b = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
         result_ctx c = {0, 0, wma ? 2u : 0u};
         a.fighting = 3; /* 3 stands fighting, 2 behind them supporting */
         a.confused = true;
@@ -676,8 +716,8 @@ static void count_dice_sum(const om_wm_outcome *o, void *ctx)
 Test(options, last_ditch_per_stand_changes_dice)
 {
     for (int per_stand = 0; per_stand < 2; per_stand++) {
-        om_wm_side a = side_of("Goblins", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
-        om_wm_side b = side_of("Dragon", OM_WM_MONSTER, 3, 0, 9, 0, OM_WM_RULE_TERROR);
+        om_wm_side a = side_of("Goblins", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+        om_wm_side b = side_of("Dragon", OM_WM_MONSTER, 3, 0, 9, 0, (om_wm_traits){.terror = true});
         blocked_ctx c = {0};
         a.confused = true;
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
@@ -696,22 +736,23 @@ Test(options, last_ditch_per_stand_changes_dice)
  * One Knights). Exact dice counts, 3 stands of Attack 3. */
 Test(army_rules, attack_dice_behaviours)
 {
-    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
-    om_wm_side dragon = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4, OM_WM_RULE_TERROR);
-    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side dragon = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4,
+                                (om_wm_traits){.terror = true});
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 6u, "terror: 3 x 2");
-    me.unit.rules = OM_WM_RULE_IGNORES_TERROR;
+    me.unit.traits = (om_wm_traits){.ignores_terror = true};
     cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 9u);
-    me.unit.rules = OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_PLUS1_VS_MONSTERS;
+    me.unit.traits = (om_wm_traits){.ignores_terror = true, .attack_delta_vs_monsters = +1};
     cr_expect_eq(dice("warmaster-revolution", &me, &dragon, 2, 0, false), 12u);
     cr_expect_eq(dice("warmaster-revolution", &me, &foot, 2, 0, false), 9u);
-    me.unit.rules = OM_WM_RULE_NO_CHARGE_BONUS;
+    me.unit.traits = (om_wm_traits){.no_charge_bonus = true};
     me.charging = true;
     cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 9u, "no charge bonus");
-    me.unit.rules = 0;
+    me.unit.traits = NO_TRAITS;
     cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 12u);
     me.charging = false;
-    me.unit.rules = OM_WM_RULE_ROUND1_FRONT_PLUS1;
+    me.unit.traits = (om_wm_traits){.round1_front_attack_delta = +1};
     cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 12u);
     me.flanked = 1; /* two front stands at 4, one flanked stand at 3 - 1 = 2 */
     cr_expect_eq(dice("warmaster-revolution", &me, &foot, 1, 0, false), 10u);
@@ -722,10 +763,11 @@ Test(army_rules, attack_dice_behaviours)
 /* Bushido: one drive-back die fewer (3 hits -> 2 dice; 1 hit -> none). */
 Test(army_rules, drive_back_minus_one)
 {
-    om_wm_side s = side_of("Samurai", OM_WM_INFANTRY, 3, 3, 3, 5, OM_WM_RULE_DRIVE_BACK_MINUS1);
+    om_wm_side s = side_of("Samurai", OM_WM_INFANTRY, 3, 3, 3, 5,
+                           (om_wm_traits){.drive_back_dice_delta = -1});
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 3, false), 2u);
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 1, false), 0u);
-    s.unit.rules = OM_WM_RULE_NO_DRIVE_BACK;
+    s.unit.traits = (om_wm_traits){.no_drive_back = true};
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-revolution"), &s, 5, true), 0u);
 }
 
@@ -737,10 +779,10 @@ static void count_hits(const om_wm_outcome *o, void *ctx)
 }
 
 /* Mean unsaved hits of a 3-shot volley at armour `armour`. */
-static double volley_mean(om_wm_rules flags, unsigned armour)
+static double volley_mean(om_wm_traits flags, unsigned armour)
 {
     om_wm_side a = side_of("Handgunners", OM_WM_INFANTRY, 3, 3, 3, 0, flags);
-    om_wm_side b = side_of("Target", OM_WM_INFANTRY, 3, 3, 3, armour, 0);
+    om_wm_side b = side_of("Target", OM_WM_INFANTRY, 3, 3, 3, armour, NO_TRAITS);
     blocked_ctx c = {0};
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -753,12 +795,13 @@ static double volley_mean(om_wm_rules flags, unsigned armour)
  * to hit): means of Bin(3, p) at 5 sigma. */
 Test(army_rules, shooting_pierce_and_plus_one)
 {
-    struct { om_wm_rules flags; unsigned armour; double p; } cases[] = {
-        {0, 6, 0.5 * 5.0 / 6.0},                    /* 4+ to hit, 6+ saves */
-        {OM_WM_RULE_SHOTS_PIERCE, 6, 0.5},          /* 6+ -> no save */
-        {OM_WM_RULE_SHOTS_PIERCE, 4, 0.5 * 4.0 / 6.0}, /* 4+ -> 5+ */
-        {OM_WM_RULE_SHOTS_PLUS1, 0, 4.0 / 6.0},     /* 3+ to hit */
-        {OM_WM_RULE_SHOTS_PLUS1 | OM_WM_RULE_SHOTS_PIERCE, 5, 4.0 / 6.0 * 5.0 / 6.0},
+    struct { om_wm_traits flags; unsigned armour; double p; } cases[] = {
+        {NO_TRAITS, 6, 0.5 * 5.0 / 6.0},            /* 4+ to hit, 6+ saves */
+        {(om_wm_traits){.shots_save_delta = +1}, 6, 0.5},          /* 6+ -> no save */
+        {(om_wm_traits){.shots_save_delta = +1}, 4, 0.5 * 4.0 / 6.0}, /* 4+ -> 5+ */
+        {(om_wm_traits){.shots_to_hit_delta = -1}, 0, 4.0 / 6.0},     /* 3+ to hit */
+        {(om_wm_traits){.shots_save_delta = +1, .shots_to_hit_delta = -1}, 5,
+         4.0 / 6.0 * 5.0 / 6.0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double mean = volley_mean(cases[i].flags, cases[i].armour), mu = 3 * cases[i].p;
@@ -778,7 +821,7 @@ static void count_second_rounds(const om_wm_outcome *o, void *ctx)
 
 /* Pursuit permissions: infantry with PURSUES_ANY pursues cavalry; nobody on
  * foot pursues a flyer unless it is pursuable (6.11 #1, #5; army lists). */
-static unsigned long pursuits(om_wm_rules a_flags, om_wm_troop b_troop, om_wm_rules b_flags)
+static unsigned long pursuits(om_wm_traits a_flags, om_wm_troop b_troop, om_wm_traits b_flags)
 {
     om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 3, 4, 3, 5, a_flags);
     om_wm_side b = side_of("Enemy", b_troop, 3, 2, 3, 0, b_flags);
@@ -792,31 +835,37 @@ static unsigned long pursuits(om_wm_rules a_flags, om_wm_troop b_troop, om_wm_ru
 
 Test(army_rules, pursuit_permissions)
 {
-    cr_expect_eq(pursuits(0, OM_WM_CAVALRY, 0), 0u, "infantry never pursues cavalry");
-    cr_expect_gt(pursuits(OM_WM_RULE_PURSUES_ANY, OM_WM_CAVALRY, 0), 0u);
-    cr_expect_gt(pursuits(0, OM_WM_INFANTRY, 0), 0u);
-    cr_expect_eq(pursuits(0, OM_WM_INFANTRY, OM_WM_RULE_FLY), 0u, "nor a flyer");
-    cr_expect_gt(pursuits(0, OM_WM_INFANTRY, OM_WM_RULE_FLY | OM_WM_RULE_PURSUABLE), 0u);
-    cr_expect_gt(pursuits(OM_WM_RULE_FLY, OM_WM_INFANTRY, OM_WM_RULE_FLY), 0u, "flyers may");
+    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_CAVALRY, NO_TRAITS), 0u,
+                 "infantry never pursues cavalry");
+    cr_expect_gt(pursuits((om_wm_traits){.pursuit = OM_WM_PURSUES_ANY}, OM_WM_CAVALRY, NO_TRAITS),
+                 0u);
+    cr_expect_gt(pursuits(NO_TRAITS, OM_WM_INFANTRY, NO_TRAITS), 0u);
+    cr_expect_eq(pursuits(NO_TRAITS, OM_WM_INFANTRY, (om_wm_traits){.flies = true}), 0u,
+                 "nor a flyer");
+    cr_expect_gt(pursuits(NO_TRAITS, OM_WM_INFANTRY,
+                          (om_wm_traits){.flies = true, .pursued_by_non_flyers = true}), 0u);
+    cr_expect_gt(pursuits((om_wm_traits){.flies = true}, OM_WM_INFANTRY,
+                          (om_wm_traits){.flies = true}), 0u, "flyers may");
 }
 
 /* No supports for a unit that can neither support nor be supported; flyers
  * may charge fortified stands (6.15). */
 Test(army_rules, no_support_and_flyers_against_fortified)
 {
-    om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0, OM_WM_RULE_NO_SUPPORT);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0,
+                           (om_wm_traits){.no_support = true});
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_check_failure why;
     a.supports = 1;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "a.supports");
-    a = side_of("Harpies", OM_WM_CAVALRY, 3, 2, 3, 0, OM_WM_RULE_FLY);
+    a = side_of("Harpies", OM_WM_CAVALRY, 3, 2, 3, 0, (om_wm_traits){.flies = true});
     a.charging = true;
     b.position = OM_WM_FORTIFIED;
     e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", om_error_message());
-    e.side[0].unit.rules = 0;
+    e.side[0].unit.traits = NO_TRAITS;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
 }
 
@@ -824,24 +873,28 @@ Test(army_rules, no_support_and_flyers_against_fortified)
  * flag only for the ids that change nothing the engine does by default. */
 Test(army_rules, registry_is_consistent)
 {
+    static const char *const by_side_keys[] = {"anvil", "shrine", "tomb-king", "oathstone",
+                                               "caractacus"};
+    static const char *const by_default[] = {"elven-bolt-thrower", "giant"};
+    const om_wm_traits griffon = {.terror = true};
+    const om_wm_traits fanatics = {.ignores_terror = true, .no_drive_back = true,
+                                   .must_pursue = true};
     for (size_t i = 0; i < om_wm_special_count(); i++) {
         const om_wm_special *s = om_wm_special_at(i);
-        static const char *const by_default_or_side_keys[] = {
-            "elven-bolt-thrower", "giant", "anvil", "shrine", "tomb-king", "oathstone",
-            "caractacus"};
-        bool none = false;
-        for (size_t k = 0; k < sizeof by_default_or_side_keys / sizeof by_default_or_side_keys[0]; k++)
-            none |= strcmp(s->id, by_default_or_side_keys[k]) == 0;
-        if (none)
-            cr_expect_eq(s->flag, OM_WM_RULE_NONE, "%s", s->id);
-        else
-            cr_expect_neq(s->flag, 0u, "%s", s->id);
+        om_wm_special_how how = OM_WM_BY_TRAITS;
+        for (size_t k = 0; k < sizeof by_side_keys / sizeof by_side_keys[0]; k++)
+            how = strcmp(s->id, by_side_keys[k]) == 0 ? OM_WM_BY_SIDE_KEYS : how;
+        for (size_t k = 0; k < sizeof by_default / sizeof by_default[0]; k++)
+            how = strcmp(s->id, by_default[k]) == 0 ? OM_WM_BY_DEFAULT : how;
+        cr_expect_eq(s->how, how, "%s", s->id);
+        cr_expect_eq(om_wm_traits_empty(&s->traits), how != OM_WM_BY_TRAITS, "%s", s->id);
         cr_expect(s->effect[0] && s->section[0], "%s", s->id);
         cr_expect_eq(om_wm_special_find(s->id), s, "duplicate id %s", s->id);
     }
-    cr_expect_eq(om_wm_special_find("griffon")->flag, OM_WM_RULE_TERROR);
-    cr_expect_eq(om_wm_special_find("flagellants")->flag, OM_WM_RULE_FANATICS);
-    cr_expect_null(om_wm_special_find("desert-riders"), "rules with no effect on the dice stay out");
+    cr_expect(om_wm_traits_equal(&om_wm_special_find("griffon")->traits, &griffon));
+    cr_expect(om_wm_traits_equal(&om_wm_special_find("flagellants")->traits, &fanatics));
+    cr_expect_null(om_wm_special_find("desert-riders"),
+                   "rules with no effect on the dice stay out");
 }
 
 static void count_shot_away(const om_wm_outcome *o, void *ctx)
@@ -860,8 +913,8 @@ static void count_shot_away(const om_wm_outcome *o, void *ctx)
  * probability 1 - (1/2)^6; otherwise the charge goes in against it. */
 Test(engagement, charger_shoots_first)
 {
-    om_wm_side a = side_of("Horse archers", OM_WM_CAVALRY, 3, 2, 3, 0, 0);
-    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 1, 1, 1, 0, 0);
+    om_wm_side a = side_of("Horse archers", OM_WM_CAVALRY, 3, 2, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 1, 1, 1, 0, NO_TRAITS);
     blocked_ctx c = {0};
     a.charging = true;
     a.unit.shots = 2;
@@ -904,9 +957,9 @@ Test(rulesets, same_scenario_three_rule_sets)
     const char *names[3] = {"warmaster-1.1", "warmaster-revolution", "warmaster-ancients"};
     unsigned chariot_dice[3] = {15, 15, 12}, art_dice[3] = {2, 2, 3}; /* 1.1 = REV (5.5) */
     for (int i = 0; i < 3; i++) {
-        om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 3, 3, 3, 5, 0);
-        om_wm_side col = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
-        om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, 0);
+        om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 3, 3, 3, 5, NO_TRAITS);
+        om_wm_side col = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+        om_wm_side art = side_of("Bolt thrower", OM_WM_ARTILLERY, 1, 1, 2, 0, NO_TRAITS);
         three_ctx c = {.wm11 = i == 0, .supports = 2};
         ch.charging = true;
         cr_expect_eq(dice(names[i], &ch, &col, 1, 0, false), chariot_dice[i], "%s", names[i]);
@@ -931,8 +984,9 @@ Test(rulesets, same_scenario_three_rule_sets)
 Test(army_rules, cannon_ethereal_steam_tank_scores)
 {
     om_wm_side cannon = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0,
-                                OM_WM_RULE_CANNON | OM_WM_RULE_LINE_FIRE);
-    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, 0);
+                                (om_wm_traits){.shooter = OM_WM_SHOOTER_CANNON,
+                                               .shots_cover_one_lower = true, .line_fire = true});
+    om_wm_side foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, NO_TRAITS);
     om_wm_prepared *p = NULL;
     cannon.unit.shots = 2;
     cannon.unit.range_cm = 60;
@@ -950,12 +1004,13 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 4u, "2 stands x 2 Attacks");
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot: 2 per stand");
     cannon.line_stands = 2;
-    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 6u, "a bounce through a second stand: +1 each");
+    cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 6u,
+                 "a bounce through a second stand: +1 each");
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot does not bounce");
 
     om_wm_side host = side_of("Ethereal Host", OM_WM_INFANTRY, 3, 2, 4, 0,
-                              OM_WM_RULE_HITS_ON_4 | OM_WM_RULE_TERROR);
-    foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, 0);
+                              (om_wm_traits){.terror = true, .melee_hit_score = 4});
+    foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 4, NO_TRAITS);
     foot.position = OM_WM_FORTIFIED;
     host.charging = true;
     e = make("warmaster-revolution", OM_WM_KIND_COMBAT, host, foot);
@@ -965,8 +1020,9 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     om_wm_prepared_free(p);
 
     om_wm_side tank = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
-                              OM_WM_RULE_COUNTS_DEFENDED | OM_WM_RULE_NO_DRIVE_BACK);
-    om_wm_side knights = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
+                              (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED,
+                                             .no_drive_back = true});
+    om_wm_side knights = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
     knights.charging = true;
     cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &tank), 5u);
     cr_expect_eq(dice("warmaster-revolution", &knights, &tank, 1, 0, false), 9u,
@@ -992,9 +1048,10 @@ Test(army_rules, trolls_regenerate)
 {
     destroyed_ctx with = {0}, without = {0};
     for (int regen = 0; regen < 2; regen++) {
-        om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
+        om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
         om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 3, 5, 3, 5,
-                               regen ? OM_WM_RULE_REGENERATE : 0);
+                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_CARRIED}
+                                     : NO_TRAITS);
         a.charging = true;
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
         run(&e, TRIALS, 83, count_destroyed_b, regen ? &with : &without);
@@ -1008,8 +1065,8 @@ Test(army_rules, trolls_regenerate)
 /* line_stands: only line-of-fire shooters, at most 3 stands. */
 Test(army_rules, line_stands_validation)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_check_failure why;
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -1017,7 +1074,7 @@ Test(army_rules, line_stands_validation)
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "a.line_stands");
-    e.side[0].unit.rules = OM_WM_RULE_LINE_FIRE;
+    e.side[0].unit.traits = (om_wm_traits){.line_fire = true};
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
     e.side[0].line_stands = 4;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
@@ -1052,8 +1109,8 @@ static void count_confused_or_routed(const om_wm_outcome *o, void *ctx)
 Test(volley, drive_back_into_an_enemy_confuses)
 {
     for (int blocked = 0; blocked < 2; blocked++) {
-        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, 0);
-        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 6, 2, 3, 0, NO_TRAITS);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
         destroyed_ctx c = {0};
         a.unit.shots = 1;
         a.unit.range_cm = 30;
@@ -1076,8 +1133,8 @@ Test(volley, drive_back_into_an_enemy_confuses)
  * bonus on another stand. Exact dice, 3 stands of Attack 3. */
 Test(magic, attack_items)
 {
-    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
-    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side me = side_of("Unit", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side foe = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     me.magic = OM_WM_MAGIC_BATTLE_BANNER;
     cr_expect_eq(dice("warmaster-revolution", &me, &foe, 2, 0, false), 12u);
     me.magic = OM_WM_MAGIC_MIGHT;
@@ -1104,8 +1161,8 @@ static void count_one_hit(const om_wm_outcome *o, void *ctx)
 static void expect_one_die_item(om_wm_magic a_magic, om_wm_magic b_magic, unsigned armour,
                                 double p, bool plain)
 {
-    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, armour, 0);
+    om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, armour, NO_TRAITS);
     om_wm_prepared *pp = NULL;
     om_dice d;
     destroyed_ctx c = {0};
@@ -1155,8 +1212,8 @@ static void fortitude_check(const om_wm_outcome *o, void *ctx)
  * hits in the first round, trial by trial. */
 Test(magic, fortitude_hits)
 {
-    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 0, 0);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 0, NO_TRAITS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     destroyed_ctx c = {0};
     a.charging = true;
     b.magic = OM_WM_MAGIC_FORTITUDE;
@@ -1176,8 +1233,8 @@ static void count_no_hit(const om_wm_outcome *o, void *ctx)
  * shots at 4+ without save: P(no hit) = P(X <= 1) = 1/2 (X ~ Bin(3, 1/2)). */
 Test(magic, steadfastness_ignores_a_shooting_hit)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     destroyed_ctx c = {0};
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -1190,14 +1247,14 @@ Test(magic, steadfastness_ignores_a_shooting_hit)
 /* Items only for infantry, cavalry and chariots, and not in Ancients (1.4). */
 Test(magic, validation)
 {
-    om_wm_side a = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0, 0);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0, NO_TRAITS);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_check_failure why;
     a.magic = OM_WM_MAGIC_MIGHT;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "a.magic");
-    e.side[0] = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    e.side[0] = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     e.side[0].magic = OM_WM_MAGIC_MIGHT;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK);
     e.rules = rules("warmaster-ancients");
@@ -1221,13 +1278,14 @@ static void count_rampage(const om_wm_outcome *o, void *ctx)
 }
 
 /* Retreating elephants rampage: the winner in contact is confused on a 6, or
- * destroyed on a 6 if it was confused already (seed 001 l.4495-4497). */
+ * destroyed on a 6 if it was confused already (Warmaster Ancients, Special
+ * Rules > Elephants). */
 Test(ancients, elephants_rampage)
 {
     for (int confused = 0; confused < 2; confused++) {
-        om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, 0);
+        om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, NO_TRAITS);
         om_wm_side b = side_of("Elephants", OM_WM_MONSTER, 2, 1, 4, 0,
-                               OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE);
+                               (om_wm_traits){.terror = true, .rampage = true});
         rampage_ctx c = {.destroyed = confused};
         a.confused = confused;
         a.charging = !confused;
@@ -1246,12 +1304,13 @@ Test(ancients, elephants_rampage)
  * open, 5/9 against defended infantry (1/2 and 1/3 without). */
 Test(ancients, leonidas_and_ashurbanipal)
 {
-    struct { om_wm_rules a_rules, b_rules; unsigned armour; om_wm_position pos; double p; } cases[] = {
-        {0, OM_WM_RULE_ARMOUR_PLUS1_MELEE, 5, OM_WM_OPEN, 0.25},
-        {0, 0, 5, OM_WM_OPEN, 1.0 / 3.0},
-        {OM_WM_RULE_REROLL_ONE_PER_TURN, 0, 0, OM_WM_OPEN, 0.75},
-        {OM_WM_RULE_REROLL_ONE_PER_TURN, 0, 0, OM_WM_DEFENDED, 5.0 / 9.0},
-        {0, 0, 0, OM_WM_DEFENDED, 1.0 / 3.0},
+    struct { om_wm_traits a_rules,
+            b_rules; unsigned armour; om_wm_position pos; double p; } cases[] = {
+        {NO_TRAITS, (om_wm_traits){.save_delta_melee = -1}, 5, OM_WM_OPEN, 0.25},
+        {NO_TRAITS, NO_TRAITS, 5, OM_WM_OPEN, 1.0 / 3.0},
+        {(om_wm_traits){.rerolls_a_miss = true}, NO_TRAITS, 0, OM_WM_OPEN, 0.75},
+        {(om_wm_traits){.rerolls_a_miss = true}, NO_TRAITS, 0, OM_WM_DEFENDED, 5.0 / 9.0},
+        {NO_TRAITS, NO_TRAITS, 0, OM_WM_DEFENDED, 1.0 / 3.0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_wm_side a = side_of("Raiders", OM_WM_INFANTRY, 1, 1, 3, 0, cases[i].a_rules);
@@ -1265,13 +1324,14 @@ Test(ancients, leonidas_and_ashurbanipal)
     }
 }
 
-/* Light artillery: one die per stand in its line of flight, up to 3 (l.4538). */
+/* Light artillery: one die per stand in its line of flight, up to 3 (Special
+ * Rules > Light Artillery). */
 Test(ancients, light_artillery_line_of_flight)
 {
     const om_wm_special *la = om_wm_special_find("light-artillery");
-    om_wm_side s = side_of("Scorpions", OM_WM_ARTILLERY, 2, 1, 3, 0, 0);
+    om_wm_side s = side_of("Scorpions", OM_WM_ARTILLERY, 2, 1, 3, 0, NO_TRAITS);
     cr_assert_not_null(la);
-    s.unit.rules = la->flag;
+    s.unit.traits = la->traits;
     s.unit.shots = 1;
     s.unit.range_cm = 40;
     cr_expect_eq(om_wm_shots(&s, s.unit.stands, false), 2u);
@@ -1324,7 +1384,7 @@ static void count_defended_stands(const om_wm_outcome *o, void *ctx)
 /* A defended unit may stand after a draw instead of falling back (6.8). */
 Test(engagement, draws_defended_unit_stands)
 {
-    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 5, 0);
+    om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 5, NO_TRAITS);
     om_wm_side b = spearmen();
     blocked_ctx c = {0};
     a.charging = true;
@@ -1352,11 +1412,11 @@ static void sum_hits_on_b(const om_wm_outcome *o, void *ctx)
 /* Mean first-round hits of a 1-stand machine of Attack 2 with random bonus
  * dice against unarmoured infantry (hit on 4+: p = 1/2, or 5+ defended):
  * E[hits] = p E[dice], Var = p(1-p) E[dice] + p^2 Var[dice] (dice random). */
-static void expect_bonus_mean(om_wm_rules flags, bool charging, om_wm_position pos,
+static void expect_bonus_mean(om_wm_traits flags, bool charging, om_wm_position pos,
                               double mean_dice, double var_dice)
 {
     om_wm_side a = side_of("Wagon", OM_WM_MACHINE, 1, 2, 3, 0, flags);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     mean_ctx c = {0};
     double p = pos == OM_WM_OPEN ? 0.5 : 1.0 / 3.0;
     a.charging = charging;
@@ -1373,11 +1433,15 @@ Test(army_rules, bonus_dice)
 {
     const double d6_mean = 3.5, d6_var = 35.0 / 12.0, d3_mean = 2.0, d3_var = 2.0 / 3.0;
     /* Pump Wagon charging: 2 + 1 (charge) + D6; not charging: 2 + D3. */
-    expect_bonus_mean(OM_WM_RULE_BONUS_D6_OR_D3, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
-    expect_bonus_mean(OM_WM_RULE_BONUS_D6_OR_D3, false, OM_WM_OPEN, 2 + d3_mean, d3_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, true, OM_WM_OPEN,
+                      3 + d6_mean, d6_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3}, false, OM_WM_OPEN,
+                      2 + d3_mean, d3_var);
     /* Doom Wheel: +D6 charging in the open; nothing against a defended enemy. */
-    expect_bonus_mean(OM_WM_RULE_BONUS_D6_CHARGING, true, OM_WM_OPEN, 3 + d6_mean, d6_var);
-    expect_bonus_mean(OM_WM_RULE_BONUS_D6_CHARGING, true, OM_WM_DEFENDED, 2, 0);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_OPEN,
+                      3 + d6_mean, d6_var);
+    expect_bonus_mean((om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_CHARGING}, true, OM_WM_DEFENDED,
+                      2, 0);
 }
 
 static void count_confused_b(const om_wm_outcome *o, void *ctx)
@@ -1392,10 +1456,10 @@ static void count_confused_b(const om_wm_outcome *o, void *ctx)
  * a unit that is never confused never is. */
 Test(army_rules, drive_back_confusion_behaviours)
 {
-    struct { om_wm_rules a_rules, b_rules; double p; } cases[] = {
-        {0, 0, 1.0 / 12.0},
-        {OM_WM_RULE_DRIVE_BACK_CONFUSE_4, 0, 0.25},
-        {OM_WM_RULE_DRIVE_BACK_CONFUSE_4, OM_WM_RULE_NEVER_CONFUSED, 0.0},
+    struct { om_wm_traits a_rules, b_rules; double p; } cases[] = {
+        {NO_TRAITS, NO_TRAITS, 1.0 / 12.0},
+        {(om_wm_traits){.drive_back_confuses_on = 4}, NO_TRAITS, 0.25},
+        {(om_wm_traits){.drive_back_confuses_on = 4}, (om_wm_traits){.never_confused = true}, 0.0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_wm_side a = side_of("Chukka", OM_WM_ARTILLERY, 1, 1, 3, 0, cases[i].a_rules);
@@ -1418,8 +1482,9 @@ Test(army_rules, drive_back_confusion_behaviours)
  * defended in dense terrain; rear supports do not count. */
 Test(army_rules, pikemen)
 {
-    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PIKES);
-    om_wm_side kn = knights(), foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6,
+                               (om_wm_traits){.side_supports_only = true, .pikes = true});
+    om_wm_side kn = knights(), foot = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     om_wm_prepared *p = NULL;
     om_wm_check_failure why;
     foot.charging = true;
@@ -1466,7 +1531,8 @@ Test(army_rules, war_hydra_regenerates)
     for (int regen = 0; regen < 2; regen++) {
         om_wm_side a = knights();
         om_wm_side b = side_of("War Hydra", OM_WM_MONSTER, 1, 6, 6, 4,
-                               regen ? OM_WM_RULE_REGENERATE_ROUND : 0);
+                               regen ? (om_wm_traits){.regeneration = OM_WM_REGENERATES_SUFFERED}
+                                     : NO_TRAITS);
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
         run(&e, TRIALS, 149, hydra_check, regen ? &with : &without);
     }
@@ -1502,8 +1568,8 @@ static void phantom_support_check(const om_wm_outcome *o, void *ctx)
  * lost; a unit shot down to 1 stand still counted +2 (6.7, 5.7). */
 Test(review, own_supports_are_stands_left_not_fighting)
 {
-    om_wm_side a = side_of("Column", OM_WM_INFANTRY, 4, 1, 1, 0, 0);
-    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Column", OM_WM_INFANTRY, 4, 1, 1, 0, NO_TRAITS);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     support_ctx c = {0};
     a.fighting = 2;
     a.supports = 2;
@@ -1545,8 +1611,8 @@ static void pursuit_round_check(const om_wm_outcome *o, void *ctx)
  * inside the 5-sigma band (1.6% here) and far from the 4/9 of the bug. */
 Test(review, pursuer_loses_its_defended_position)
 {
-    om_wm_side a = side_of("Ogre", OM_WM_INFANTRY, 1, 1, 8, 0, 0);
-    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+    om_wm_side a = side_of("Ogre", OM_WM_INFANTRY, 1, 1, 8, 0, NO_TRAITS);
+    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 4, 3, 3, 0, NO_TRAITS);
     tally c = {0};
     a.charging = true;
     b.position = OM_WM_DEFENDED;
@@ -1559,14 +1625,14 @@ Test(review, pursuer_loses_its_defended_position)
 /* Only stands still alive shoot (5.2, 5.7); grapeshot too. */
 Test(review, shots_of_the_stands_left)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
     a.unit.shots = 1;
     cr_expect_eq(om_wm_shots(&a, 3, false), 3u);
     cr_expect_eq(om_wm_shots(&a, 1, false), 1u);
     cr_expect_eq(om_wm_shots(&a, 0, false), 0u);
     a.shooting = 2;
     cr_expect_eq(om_wm_shots(&a, 3, false), 2u, "only the stands declared shooting");
-    a.unit.rules = OM_WM_RULE_CANNON;
+    a.unit.traits = (om_wm_traits){.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true};
     a.unit.shots = 2;
     cr_expect_eq(om_wm_shots(&a, 1, true), 2u, "grapeshot of one cannon left");
 }
@@ -1585,8 +1651,8 @@ static void shot_dead_check(const om_wm_outcome *o, void *ctx)
  * no round, no melee hits on it, and the shooters win. */
 Test(review, charger_shot_dead_fights_no_round)
 {
-    om_wm_side a = side_of("Wolf riders", OM_WM_CAVALRY, 3, 2, 1, 0, 0);
-    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Wolf riders", OM_WM_CAVALRY, 3, 2, 1, 0, NO_TRAITS);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     tally c = {0};
     a.charging = true;
     b.unit.shots = 2;
@@ -1609,8 +1675,8 @@ static void count_lost_b(const om_wm_outcome *o, void *ctx)
  * not a volley: 1 shot at 4+ on 1-Hit stands kills a stand half the time. */
 Test(review, fortitude_not_against_shooting)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-    om_wm_side b = side_of("Goblins", OM_WM_INFANTRY, 3, 1, 1, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Goblins", OM_WM_INFANTRY, 3, 1, 1, 0, NO_TRAITS);
     tally c = {0};
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -1626,8 +1692,8 @@ Test(review, fortitude_not_against_shooting)
  * P = 1/2 x 1/3. */
 Test(review, off_table_roll_counts_earlier_losses)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-    om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 2, 1, 4, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Trolls", OM_WM_INFANTRY, 2, 1, 4, 0, NO_TRAITS);
     destroyed_ctx c = {0};
     a.unit.shots = 1;
     a.unit.range_cm = 30;
@@ -1644,8 +1710,8 @@ Test(review, off_table_roll_counts_earlier_losses)
 Test(review, impassable_halt_confuses_in_ancients)
 {
     for (int wma = 0; wma < 2; wma++) {
-        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
         destroyed_ctx c = {0};
         a.unit.shots = 1;
         a.unit.range_cm = 30;
@@ -1675,7 +1741,7 @@ Test(review, retreat_off_table_rolls_in_ancients)
 {
     for (int wma = 0; wma < 2; wma++) {
         om_wm_side a = knights();
-        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 4, 0, 0);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 4, 0, NO_TRAITS);
         tally c = {0};
         b.behind = OM_WM_BEHIND_TABLE_EDGE;
         om_wm_engagement e = make(wma ? "warmaster-ancients" : "warmaster-revolution",
@@ -1695,10 +1761,10 @@ Test(review, retreat_off_table_rolls_in_ancients)
  * last-ditch die (A3): the Pump Wagon's are its bonus dice only. */
 Test(review, commander_bonus_floor_and_attack_zero)
 {
-    om_wm_side me = side_of("Levy", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-    om_wm_side foe = side_of("Beasts", OM_WM_MONSTER, 1, 3, 3, 0, OM_WM_RULE_TERROR);
+    om_wm_side me = side_of("Levy", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+    om_wm_side foe = side_of("Beasts", OM_WM_MONSTER, 1, 3, 3, 0, (om_wm_traits){.terror = true});
     om_wm_side wagon = side_of("Pump Wagon", OM_WM_MACHINE, 1, 0, 3, 0,
-                               OM_WM_RULE_BONUS_D6_OR_D3);
+                               (om_wm_traits){.bonus_dice = OM_WM_BONUS_D6_OR_D3});
     me.confused = true;
     me.attack_bonus = 2;
     cr_expect_eq(dice("warmaster-ancients", &me, &foe, 2, 0, false), 2u);
@@ -1711,10 +1777,11 @@ Test(review, commander_bonus_floor_and_attack_zero)
 }
 
 /* Ancients warband that has lost a stand, fortified, 1 hit: one hit more and
- * the first two ignored: 1 + 1 - 2 = 0 drive-back dice (seed 001 l.4638). */
+ * the first two ignored: 1 + 1 - 2 = 0 drive-back dice (Special Rules >
+ * Warband). */
 Test(review, warband_fortified_drive_back)
 {
-    om_wm_side wb = side_of("Warband", OM_WM_INFANTRY, 3, 3, 3, 0, OM_WM_RULE_WARBAND);
+    om_wm_side wb = side_of("Warband", OM_WM_INFANTRY, 3, 3, 3, 0, (om_wm_traits){.warband = true});
     wb.position = OM_WM_FORTIFIED;
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &wb, 1, true), 0u);
     cr_expect_eq(om_wm_unit_drive_back_dice(rules("warmaster-ancients"), &wb, 3, true), 2u);
@@ -1735,8 +1802,9 @@ static void steam_tank_stands(const om_wm_outcome *o, void *ctx)
  * (6.8), and does. */
 Test(review, counts_defended_stands_after_draw)
 {
-    om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4, OM_WM_RULE_COUNTS_DEFENDED);
-    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+    om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
+                           (om_wm_traits){.cover = OM_WM_COVER_ALWAYS_DEFENDED});
+    om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
     tally c = {0};
     a.charging = true;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
@@ -1761,8 +1829,8 @@ static void two_shot_hits(const om_wm_outcome *o, void *ctx)
  * banner wrongly still working 5/216). */
 Test(review, banner_of_shielding_lost_before_stand_and_shoot)
 {
-    om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 1, 4, 0);
-    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
+    om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 1, 4, NO_TRAITS);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
     tally c = {0};
     a.charging = true;
     a.magic = OM_WM_MAGIC_SHIELDING;
@@ -1779,7 +1847,8 @@ Test(review, banner_of_shielding_lost_before_stand_and_shoot)
  * (5+ to hit) and their save one better (6+ -> 5+): 9 dice x 1/3 x 4/6. */
 Test(review, pikes_hold_with_banner_of_shielding)
 {
-    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6, OM_WM_RULE_PIKES);
+    om_wm_side pikes = side_of("Pikemen", OM_WM_INFANTRY, 3, 3, 3, 6,
+                               (om_wm_traits){.side_supports_only = true, .pikes = true});
     mean_ctx m = {0};
     double q = 2.0 / 9.0;
     pikes.magic = OM_WM_MAGIC_SHIELDING;
@@ -1803,8 +1872,8 @@ Test(review, pursues_any_follows_flyers)
 {
     for (int any = 0; any < 2; any++) {
         om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 4, 4, 3, 0,
-                               any ? OM_WM_RULE_PURSUES_ANY : 0);
-        om_wm_side b = side_of("Harpies", OM_WM_MONSTER, 2, 1, 6, 0, OM_WM_RULE_FLY);
+                               any ? (om_wm_traits){.pursuit = OM_WM_PURSUES_ANY} : NO_TRAITS);
+        om_wm_side b = side_of("Harpies", OM_WM_MONSTER, 2, 1, 6, 0, (om_wm_traits){.flies = true});
         tally c = {0};
         a.charging = true;
         a.pursue = OM_WM_PURSUE_ALWAYS;
@@ -1833,7 +1902,7 @@ static void two_hits_on_b(const om_wm_outcome *o, void *ctx)
 Test(army_rules, bears)
 {
     om_wm_side bears = side_of("Bears", OM_WM_INFANTRY, 3, 3, 3, 0,
-                               OM_WM_RULE_DEFENDED_ONLY_IN_DENSE);
+                               (om_wm_traits){.cover = OM_WM_COVER_ONLY_IN_DENSE});
     om_wm_side kn = knights();
     bears.position = OM_WM_DEFENDED;
     cr_expect_eq(dice("warmaster-revolution", &kn, &bears, 1, 0, false), 12u);
@@ -1843,8 +1912,8 @@ Test(army_rules, bears)
     cr_expect_eq(om_wm_to_hit_score(rules("warmaster-revolution"), &bears), 5u);
     for (int strike = 0; strike < 2; strike++) {
         om_wm_side a = side_of("Bears", OM_WM_INFANTRY, 1, 1, 4, 0,
-                               strike ? OM_WM_RULE_EXTRA_STRIKE_ROUND1 : 0);
-        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 1, 1, 4, 0, 0);
+                               strike ? (om_wm_traits){.extra_strike_round1 = true} : NO_TRAITS);
+        om_wm_side b = side_of("Foot", OM_WM_INFANTRY, 1, 1, 4, 0, NO_TRAITS);
         tally c = {0};
         om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, a, b);
         run(&e, TRIALS, 271, two_hits_on_b, &c);
@@ -1864,10 +1933,10 @@ Test(army_rules, doom_diver_earthshaker_gnoblars)
     const om_wm_special *gn = om_wm_special_find("gnoblars");
     om_wm_check_failure why;
     cr_assert(dd != NULL && es != NULL && gn != NULL);
-    cr_expect(es->flag & OM_WM_RULE_DRIVE_BACK_CONFUSE_4);
+    cr_expect_eq(es->traits.drive_back_confuses_on, 4);
     {
         om_wm_side a = knights();
-        om_wm_side b = side_of("Doom Diver", OM_WM_ARTILLERY, 1, 1, 2, 0, dd->flag);
+        om_wm_side b = side_of("Doom Diver", OM_WM_ARTILLERY, 1, 1, 2, 0, dd->traits);
         b.unit.shots = 1;
         b.unit.range_cm = 60;
         b.stand_and_shoot = true;
@@ -1876,7 +1945,7 @@ Test(army_rules, doom_diver_earthshaker_gnoblars)
         cr_expect_str_eq(why.field, "b.stand_and_shoot");
     }
     {
-        om_wm_side a = side_of("Gnoblars", OM_WM_INFANTRY, 3, 2, 3, 0, gn->flag);
+        om_wm_side a = side_of("Gnoblars", OM_WM_INFANTRY, 3, 2, 3, 0, gn->traits);
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, knights());
         e.side[1].charging = true;
         cr_expect_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s", why.reason);
@@ -1898,7 +1967,8 @@ static om_wm_side sphinx(const char *rs)
 {
     const om_wm_special *sp = om_wm_special_find("sphinx");
     cr_assert_not_null(sp);
-    om_wm_side s = side_of("Sphinx", OM_WM_MONSTER, 1, 4, 6, 0, om_wm_special_flags(sp, rules(rs)));
+    om_wm_side s = side_of("Sphinx", OM_WM_MONSTER, 1, 4, 6, 0, *om_wm_special_traits(sp,
+                                                                                      rules(rs)));
     s.unit.pace_cm = 40;
     return s;
 }
@@ -1922,14 +1992,14 @@ Test(army_rules, badly_hurt_thresholds)
     cr_expect_eq(om_wm_hurt_from(&s11.unit), 3u);
     cr_expect_eq(om_wm_hurt_from(&srev.unit), 4u);
     u.hits = 10;
-    u.rules = om_wm_special_flags(st, rules("warmaster-1.1"));
+    u.traits = *om_wm_special_traits(st, rules("warmaster-1.1"));
     cr_expect_eq(om_wm_hurt_from(&u), 6u);
-    u.rules = om_wm_special_flags(st, rules("warmaster-revolution"));
+    u.traits = *om_wm_special_traits(st, rules("warmaster-revolution"));
     cr_expect_eq(om_wm_hurt_from(&u), 6u);
     u.hits = 8;
-    u.rules = om_wm_special_flags(sh, rules("warmaster-revolution"));
+    u.traits = *om_wm_special_traits(sh, rules("warmaster-revolution"));
     cr_expect_eq(om_wm_hurt_from(&u), 5u);
-    u.rules = OM_WM_RULE_TERROR;
+    u.traits = (om_wm_traits){.terror = true};
     cr_expect_eq(om_wm_hurt_from(&u), 0u, "no rule, never hurt");
 }
 
@@ -1941,14 +2011,14 @@ Test(army_rules, badly_hurt_by_a_volley)
     const char *rs[2] = {"warmaster-revolution", "warmaster-1.1"};
     const double exact[2] = {126.0 / 256.0, 182.0 / 256.0};
     for (int i = 0; i < 2; i++) {
-        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, 0);
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, NO_TRAITS);
         a.unit.shots = 2;
         a.unit.range_cm = 30;
         om_wm_engagement e = make(rs[i], OM_WM_KIND_VOLLEY, a, sphinx(rs[i]));
         tally t = {0, 0};
         run(&e, TRIALS, 41u + (unsigned)i, count_hurt_b, &t);
         expect_p(rs[i], t.count, t.n, exact[i]);
-        e.side[1].unit.rules &= ~OM_WM_RULE_BADLY_HURT;
+        e.side[1].unit.traits.hurt = 0;
         t = (tally){0, 0};
         run(&e, 20000u, 43u, count_hurt_b, &t);
         cr_expect_eq(t.count, 0u, "without the rule no monster is hurt");
@@ -1975,14 +2045,14 @@ Test(army_rules, badly_hurt_monster_fights_with_half_its_attacks)
     const double exact[3] = {(42.0 / 16.0 + 21.0 / 4.0) / 64.0,
                              (22.0 / 16.0 + 41.0 / 4.0) / 64.0, (63.0 / 16.0) / 64.0};
     for (int i = 0; i < 3; i++) {
-        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
         a.unit.shots = 2;
         a.unit.range_cm = 30;
         a.charging = true;
         a.shoots_first = true;
         om_wm_side b = sphinx(rs[i % 2]);
         if (i == 2)
-            b.unit.rules &= ~OM_WM_RULE_BADLY_HURT;
+            b.unit.traits.hurt = 0;
         om_wm_engagement e = make(rs[i % 2], OM_WM_KIND_COMBAT, a, b);
         tally t = {0, 0};
         run(&e, TRIALS, 47u + (unsigned)i, count_sphinx_misses, &t);
@@ -2007,7 +2077,7 @@ Test(army_rules, badly_hurt_while_engaged_only_in_1_1)
         om_wm_side a = sphinx(rs[i]);
         a.charging = true;
         a.unit.armour = 5;
-        om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 12, 3, 3, 0, 0);
+        om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 12, 3, 3, 0, NO_TRAITS);
         b.fighting = 3;
         om_wm_engagement e = make(rs[i], OM_WM_KIND_ENGAGEMENT, a, b);
         e.options.max_turns = 2;
@@ -2042,12 +2112,13 @@ static void count_no_shot_hit_on_a(const om_wm_outcome *o, void *ctx)
  * 1/216, against 1/27 without the fire and 1/729 if it took the +1. */
 Test(army_rules, dragon_fire_joins_a_volley)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0, OM_WM_RULE_SHOTS_PLUS1);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 1, 3, 0,
+                           (om_wm_traits){.shots_to_hit_delta = -1});
     a.unit.shots = 1;
     a.unit.range_cm = 30;
-    a.extra_shots = (uint8_t)om_wm_special_joined_shots(om_wm_special_find("dragons"));
+    a.extra_shots = (uint8_t)om_wm_special_find("dragons")->joined_shots;
     cr_assert_eq(a.extra_shots, 3);
-    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     b.unit.pace_cm = 40;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, a, b);
     tally t = {0, 0};
@@ -2066,10 +2137,10 @@ Test(army_rules, dragon_fire_joins_a_volley)
 Test(army_rules, djinn_shoots_at_chargers)
 {
     om_wm_check_failure why;
-    om_wm_side a = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     a.charging = true;
-    om_wm_side b = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, 0);
-    b.extra_shots = (uint8_t)om_wm_special_joined_shots(om_wm_special_find("djinn"));
+    om_wm_side b = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
+    b.extra_shots = (uint8_t)om_wm_special_find("djinn")->joined_shots;
     b.stand_and_shoot = true;
     om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, a, b);
     tally t = {0, 0};
@@ -2082,13 +2153,6 @@ Test(army_rules, djinn_shoots_at_chargers)
 
 /* ---------- Pilgrims, Zealots, the Screaming Bell, Daemonic Instability ---------- */
 
-static om_wm_rules flags_of(const char *id, const char *rs)
-{
-    const om_wm_special *sp = om_wm_special_find(id);
-    cr_assert_not_null(sp, "%s", id);
-    return om_wm_special_flags(sp, rules(rs));
-}
-
 /* Grail Pilgrims (Peasants with the Grail Reliquae): +1 Attack, still no
  * charge bonus, immune to terror: 3 Peasant stands (A2) charging a terrifying
  * unit in the open roll 3 x (2 + 1) = 9 dice, against 3 x (2 - 1) = 3 as
@@ -2096,17 +2160,19 @@ static om_wm_rules flags_of(const char *id, const char *rs)
 Test(army_rules, grail_pilgrims)
 {
     const char *rs = "warmaster-revolution";
-    om_wm_side a = side_of("Pilgrims", OM_WM_INFANTRY, 3, 2, 3, 0,
-                           flags_of("peasants", rs) | flags_of("grail-reliquae", rs));
-    om_wm_side b = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 5, OM_WM_RULE_TERROR);
+    om_wm_traits pilgrims = traits_of("peasants", rs);
+    cr_assert(om_wm_traits_merge(&pilgrims, om_wm_special_traits(om_wm_special_find(
+                                                "grail-reliquae"), rules(rs)), NULL));
+    om_wm_side a = side_of("Pilgrims", OM_WM_INFANTRY, 3, 2, 3, 0, pilgrims);
+    om_wm_side b = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 5, (om_wm_traits){.terror = true});
     a.charging = true;
     cr_expect_eq(dice(rs, &a, &b, 1, 0, false), 9u);
     cr_expect_eq(dice(rs, &a, &b, 2, 0, false), 9u);
-    a.unit.rules = flags_of("peasants", rs);
+    a.unit.traits = traits_of("peasants", rs);
     cr_expect_eq(dice(rs, &a, &b, 1, 0, false), 3u);
-    a.unit.rules |= flags_of("grail-reliquae", rs);
+    a.unit.traits = pilgrims;
     cr_expect_eq(om_wm_unit_drive_back_dice(rules(rs), &a, 4, false), 0u);
-    cr_expect(a.unit.rules & OM_WM_RULE_NEVER_CONFUSED);
+    cr_expect(a.unit.traits.never_confused);
 }
 
 /* Zealots (A3, 3 stands) charged by Skeletons (from an Undead list) roll
@@ -2115,10 +2181,10 @@ Test(army_rules, grail_pilgrims)
 Test(army_rules, zealots)
 {
     const char *rs = "warmaster-revolution";
-    om_wm_side z = side_of("Zealots", OM_WM_INFANTRY, 3, 3, 3, 0, flags_of("zealots", rs));
-    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 6, 0);
+    om_wm_side z = side_of("Zealots", OM_WM_INFANTRY, 3, 3, 3, 0, traits_of("zealots", rs));
+    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 6, NO_TRAITS);
     sk.unit.chaos_or_undead = true;
-    om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 2, 3, 6, 0);
+    om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 2, 3, 6, NO_TRAITS);
     sk.charging = men.charging = true;
     cr_expect_eq(dice(rs, &z, &sk, 1, 0, false), 12u);
     cr_expect_eq(dice(rs, &z, &sk, 2, 0, false), 9u);
@@ -2159,20 +2225,20 @@ static void count_bell(const om_wm_outcome *o, void *ctx)
 Test(army_rules, screaming_bell)
 {
     const char *rs = "warmaster-1.1";
-    om_wm_side a = side_of("Clanrats", OM_WM_INFANTRY, 1, 1, 3, 0, 0);
-    om_wm_side bell = side_of("Bell", OM_WM_MACHINE, 1, 0, 4, 0, flags_of("screaming-bell", rs));
+    om_wm_side a = side_of("Clanrats", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
+    om_wm_side bell = side_of("Bell", OM_WM_MACHINE, 1, 0, 4, 0, traits_of("screaming-bell", rs));
     a.charging = true;
     om_wm_engagement e = make(rs, OM_WM_KIND_ENGAGEMENT, a, bell);
     bell_ctx c = {0};
     run(&e, TRIALS, 79, count_bell, &c);
     expect_p("bell destroyed in round 1", c.destroyed, c.n, 3.0 / 4.0);
     cr_expect_eq(c.fell_back, 0u, "the bell stands after a draw");
-    e.side[1].unit.rules &= ~OM_WM_RULE_DESTROYED_IF_RETREATS;
+    e.side[1].unit.traits.destroyed_if_retreats = false;
     c = (bell_ctx){0};
     run(&e, 20000, 79, count_bell, &c);
     cr_expect_eq(c.destroyed, 0u, "without the rule it would retreat");
     /* Pursuit only when pushed. */
-    e.side[1].unit.rules = flags_of("screaming-bell", rs);
+    e.side[1].unit.traits = traits_of("screaming-bell", rs);
     e.side[1].unit.attacks = 6;
     c = (bell_ctx){0};
     run(&e, 20000, 83, count_bell, &c);
@@ -2213,19 +2279,19 @@ Test(army_rules, daemonic_instability)
 {
     const char *rs = "warmaster-revolution";
     om_wm_side a = side_of("Temple Daemons", OM_WM_INFANTRY, 2, 1, 4, 0,
-                           flags_of("temple-daemons", rs));
+                           traits_of("temple-daemons", rs));
     a.unit.size = 3;
     a.charging = true;
-    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
     om_wm_engagement e = make(rs, OM_WM_KIND_COMBAT, a, b);
     tally t = {0, 0};
     run(&e, TRIALS, 89, count_charge_no_hit, &t);
     expect_p("two stands of three", t.count, t.n, 33.0 / 384.0);
-    e.side[0].unit.rules &= ~OM_WM_RULE_INSTABILITY;
+    e.side[0].unit.traits.daemonic_instability = false;
     t = (tally){0, 0};
     run(&e, TRIALS, 97, count_charge_no_hit, &t);
     expect_p("no instability", t.count, t.n, 1.0 / 16.0);
-    e.side[0].unit.rules |= OM_WM_RULE_INSTABILITY;
+    e.side[0].unit.traits.daemonic_instability = true;
     e.side[0].unit.stands = 1;
     e.side[0].fighting = e.side[0].shooting = 1;
     t = (tally){0, 0};
@@ -2255,9 +2321,9 @@ Test(army_rules, terror_auras)
     const om_wm_aura aura[3] = {OM_WM_AURA_NONE, OM_WM_AURA_ALWAYS, OM_WM_AURA_ROLL};
     const double exact[3] = {1.0 / 2.0, 1.0 / 4.0, 3.0 / 8.0};
     for (int i = 0; i < 3; i++) {
-        om_wm_side a = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, OM_WM_RULE_TERROR);
+        om_wm_side a = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, (om_wm_traits){.terror = true});
         a.charging = true;
-        om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, 0);
+        om_wm_side b = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, NO_TRAITS);
         b.aura = aura[i];
         om_wm_engagement e = make(rs, OM_WM_KIND_COMBAT, a, b);
         tally t = {0, 0};
@@ -2273,8 +2339,8 @@ Test(army_rules, terror_auras)
  * charge = (1/2)^12 against (1/2)^9 (no save). */
 Test(army_rules, once_a_battle_powers)
 {
-    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 0, 0);
-    om_wm_side ds = side_of("Dwarfs", OM_WM_INFANTRY, 3, 3, 4, 0, 0);
+    om_wm_side sk = side_of("Skeletons", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+    om_wm_side ds = side_of("Dwarfs", OM_WM_INFANTRY, 3, 3, 4, 0, NO_TRAITS);
     om_wm_round_case c = {.fighting = 3, .round = 1, .empowered = true};
     om_wm_check_failure why;
     sk.power = OM_WM_POWER_TOMB_KING;
@@ -2282,14 +2348,14 @@ Test(army_rules, once_a_battle_powers)
     cr_expect_eq(om_wm_attack_dice_case(rules("warmaster-1.1"), &sk, &ds, &c), 12u);
     ds.attack_bonus = 1;
     ds.power = OM_WM_POWER_OATHSTONE;
-    sk.unit.rules = OM_WM_RULE_TERROR;
+    sk.unit.traits = (om_wm_traits){.terror = true};
     c.fearless = true;
     cr_expect_eq(om_wm_attack_dice_case(rules("warmaster-revolution"), &ds, &sk, &c),
                  3u * 4u + 2u, "+1 a stand, +1 to the Hero, no terror");
-    sk.unit.rules = 0;
+    sk.unit.traits = NO_TRAITS;
     for (unsigned turn = 1; turn <= 2; turn++) {
         sk.power_turn = (uint8_t)turn;
-        om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, 0);
+        om_wm_side men = side_of("Men", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
         om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_COMBAT, sk, men);
         tally t = {0, 0};
         run(&e, TRIALS, 107u + turn, count_charge_no_hit, &t);
@@ -2318,7 +2384,7 @@ typedef struct fire_ctx {
 Test(army_rules, shots_by_range)
 {
     om_wm_side x = side_of("Crossbowmen", OM_WM_INFANTRY, 3, 3, 3, 6,
-                           flags_of("crossbowmen-and-dark-riders", "warmaster-revolution"));
+                           traits_of("crossbowmen-and-dark-riders", "warmaster-revolution"));
     x.unit.shots = 2;
     x.unit.range_cm = 30;
     x.target_cm = 15;
@@ -2329,7 +2395,7 @@ Test(army_rules, shots_by_range)
     cr_expect_eq(om_wm_shots(&x, 3, false), 3u, "no distance: the longest band");
     cr_expect_eq(om_wm_shots(&x, 3, true), 3u, "at chargers once a stand");
     om_wm_side h = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
-                           flags_of("helblaster", "warmaster-1.1"));
+                           traits_of("helblaster", "warmaster-1.1"));
     h.unit.shots = 8;
     h.unit.range_cm = 30;
     const unsigned cm[4] = {10, 11, 20, 30}, want[4] = {8, 4, 4, 2};
@@ -2359,10 +2425,10 @@ static void count_helblaster(const om_wm_outcome *o, void *ctx)
  * P(it explodes) = P(k >= 4) = 51491/1679616 (army lists). */
 Test(army_rules, helblaster_misfires)
 {
-    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 4, 1, 4, 0, 0);
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 4, 1, 4, 0, NO_TRAITS);
     a.charging = true;
     om_wm_side h = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
-                           flags_of("helblaster", "warmaster-revolution"));
+                           traits_of("helblaster", "warmaster-revolution"));
     h.unit.shots = 8;
     h.unit.range_cm = 30;
     h.stand_and_shoot = true;
@@ -2393,9 +2459,9 @@ Test(army_rules, rockets_and_flame_cannon)
     const double exact[2] = {113593.0 / 589824.0, 1391495.0 / 18874368.0};
     for (int i = 0; i < 2; i++) {
         om_wm_side m = side_of("Machine", OM_WM_ARTILLERY, 1, 1, 2, 0,
-                               flags_of(id[i], "warmaster-revolution"));
+                               traits_of(id[i], "warmaster-revolution"));
         m.unit.range_cm = 40;
-        om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+        om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, NO_TRAITS);
         b.unit.pace_cm = 255;
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, m, b);
         fire_ctx c = {0};
@@ -2421,7 +2487,7 @@ Test(army_rules, machines_blow_up)
     for (int i = 0; i < 2; i++) {
         om_wm_side a = knights();
         om_wm_side m = side_of("Machine", OM_WM_ARTILLERY, 1, 1, 2, 0,
-                               flags_of(id[i], "warmaster-revolution"));
+                               traits_of(id[i], "warmaster-revolution"));
         m.unit.range_cm = 40;
         m.shoots_first = true;
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, m);
@@ -2454,7 +2520,7 @@ static void count_shooter_confused(const om_wm_outcome *o, void *ctx)
 Test(army_rules, warp_lightning_cannons)
 {
     om_wm_side w = side_of("Warp Lightning", OM_WM_ARTILLERY, 2, 1, 2, 0,
-                           flags_of("warp-lightning-cannon", "warmaster-revolution"));
+                           traits_of("warp-lightning-cannon", "warmaster-revolution"));
     w.unit.shots = 3;
     w.unit.range_cm = 40;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, w, spearmen());
@@ -2463,9 +2529,9 @@ Test(army_rules, warp_lightning_cannons)
     expect_p("double 1s", c.a, c.n, 12281.0 / 46656.0);
 
     w = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 1, 2, 0,
-                flags_of("warp-lightning-cannon", "warmaster-1.1"));
+                traits_of("warp-lightning-cannon", "warmaster-1.1"));
     w.unit.range_cm = 40;
-    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, 0);
+    om_wm_side b = side_of("Men", OM_WM_INFANTRY, 4, 3, 3, 0, NO_TRAITS);
     e = make("warmaster-1.1", OM_WM_KIND_VOLLEY, w, b);
     c = (fire_ctx){0};
     run(&e, TRIALS, 137, count_volley_misses, &c);
@@ -2500,10 +2566,11 @@ Test(army_rules, trebuchet)
     const char *rs[2] = {"warmaster-1.1", "warmaster-revolution"};
     const double exact[2] = {6095.0 / 20736.0, 2165.0 / 10368.0};
     for (int i = 0; i < 2; i++) {
-        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, 0);
+        om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, NO_TRAITS);
         a.unit.shots = 1;
         a.unit.range_cm = 30;
-        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 8, 0, flags_of("trebuchet", rs[i]));
+        om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 8, 0, traits_of("trebuchet",
+                                                                                   rs[i]));
         t.unit.range_cm = 80;
         om_wm_engagement e = make(rs[i], OM_WM_KIND_VOLLEY, a, t);
         fire_ctx c = {0};
@@ -2513,7 +2580,7 @@ Test(army_rules, trebuchet)
     }
     {
         om_wm_side t = side_of("Trebuchet", OM_WM_ARTILLERY, 1, 1, 4, 0,
-                               flags_of("trebuchet", "warmaster-revolution"));
+                               traits_of("trebuchet", "warmaster-revolution"));
         t.unit.shots = 3;
         t.unit.range_cm = 80;
         om_wm_side b = spearmen();
@@ -2529,7 +2596,7 @@ Test(army_rules, trebuchet)
         cr_expect_eq(p->shoot[0].to_hit, 6u, "blind: 6s");
         om_wm_prepared_free(p);
         e.rules = rules("warmaster-1.1");
-        e.side[0].unit.rules = flags_of("trebuchet", "warmaster-1.1");
+        e.side[0].unit.traits = traits_of("trebuchet", "warmaster-1.1");
         cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
         cr_expect_eq(p->shoot[0].to_hit, 6u, "1.1: no cover reduction, fortified");
         om_wm_prepared_free(p);
@@ -2548,13 +2615,14 @@ Test(army_rules, trebuchet)
 Test(army_rules, elephants_stampede)
 {
     const char *rs = "warmaster-revolution";
-    om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5, flags_of("araby-elephants", rs));
+    om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5, traits_of("araby-elephants",
+                                                                              rs));
     om_wm_side sp = spearmen();
     el.confused = true;
     cr_expect_eq(dice(rs, &el, &sp, 2, 0, false), 9u);
-    el.unit.rules &= ~OM_WM_RULE_STAMPEDE;
+    el.unit.traits.stampedes = false;
     cr_expect_eq(dice(rs, &el, &sp, 2, 0, false), 6u, "confused elephants of no list");
-    el.unit.rules = flags_of("araby-elephants", rs);
+    el.unit.traits = traits_of("araby-elephants", rs);
     el.pursue = OM_WM_PURSUE_NEVER;
     sp.charging = true;
     for (int stampeding = 0; stampeding < 2; stampeding++) {
@@ -2575,14 +2643,14 @@ Test(army_rules, elephants_stampede)
 Test(army_rules, salamanders)
 {
     om_wm_side sk = side_of("Skinks", OM_WM_INFANTRY, 4, 2, 3, 0,
-                            flags_of("salamanders", "warmaster-revolution"));
+                            traits_of("salamanders", "warmaster-revolution"));
     sk.unit.shots = 1;
     sk.unit.range_cm = 15;
     cr_expect_eq(om_wm_shots(&sk, 4, false), 5u);
     cr_expect_eq(om_wm_shots(&sk, 1, false), 2u);
     cr_expect_eq(om_wm_shots(&sk, 4, true), 5u);
-    cr_expect(sk.unit.rules & OM_WM_RULE_SHOTS_PIERCE);
-    sk.unit.rules = flags_of("salamanders", "warmaster-1.1");
+    cr_expect_eq(sk.unit.traits.shots_save_delta, +1);
+    sk.unit.traits = traits_of("salamanders", "warmaster-1.1");
     cr_expect_eq(om_wm_shots(&sk, 4, false), 5u);
     cr_expect_eq(om_wm_shots(&sk, 4, true), 4u);
     sk.unit.shots = 2;
@@ -2590,7 +2658,7 @@ Test(army_rules, salamanders)
     cr_expect_eq(om_wm_shots(&sk, 1, false), 2u, "the Salamander alone: its own 2");
 }
 
-/* ---------- Ancients skirmishers evade (seed 001 l.839-877) ---------- */
+/* ---------- Ancients skirmishers evade (Movement > The Evade) ---------- */
 
 static void count_evaded(const om_wm_outcome *o, void *ctx)
 {
@@ -2608,9 +2676,10 @@ static void count_evaded(const om_wm_outcome *o, void *ctx)
  * (3 dice <= 18 < 30). Skirmishers at least as fast, or confusion, forbid it. */
 Test(ancients, skirmishers_evade)
 {
-    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 5, 0);
+    om_wm_side a = side_of("Cavalry", OM_WM_CAVALRY, 3, 3, 3, 5, NO_TRAITS);
     a.charging = true;
-    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 3, 1, 3, 0, OM_WM_RULE_SKIRMISH);
+    om_wm_side b = side_of("Skirmishers", OM_WM_INFANTRY, 3, 1, 3, 0,
+                           (om_wm_traits){.side_supports_only = true, .skirmish = true});
     b.unit.shots = 1;
     b.unit.range_cm = 15;
     b.stand_and_shoot = true;
@@ -2622,11 +2691,11 @@ Test(ancients, skirmishers_evade)
     expect_p("charger confused", c.a, c.n, 919.0 / 5832.0);
     cr_expect_eq(c.b, 0u, "never routed");
     cr_expect_eq(c.c, 0u, "no round is fought");
-    e.side[0].unit.rules = OM_WM_RULE_SKIRMISH;
+    e.side[0].unit.traits = (om_wm_traits){.side_supports_only = true, .skirmish = true};
     e.side[0].unit.pace_cm = 20;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "b.evade");
-    e.side[0].unit.rules = 0;
+    e.side[0].unit.traits = NO_TRAITS;
     e.side[1].confused = true;
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "b.evade");
@@ -2636,7 +2705,7 @@ Test(ancients, skirmishers_evade)
 
 static om_wm_side war_wagon(const char *rs, om_wm_formation formation)
 {
-    om_wm_side w = side_of("War Wagon", OM_WM_ARTILLERY, 2, 4, 4, 4, flags_of("war-wagon", rs));
+    om_wm_side w = side_of("War Wagon", OM_WM_ARTILLERY, 2, 4, 4, 4, traits_of("war-wagon", rs));
     w.unit.shots = 4;
     w.unit.range_cm = 30;
     w.fighting = w.shooting = 1;
@@ -2661,7 +2730,7 @@ static void wagon_check(const om_wm_outcome *o, void *ctx)
 Test(army_rules, war_wagon_formations)
 {
     const char *rs = "warmaster-revolution";
-    om_wm_side a = side_of("Marauders", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side a = side_of("Marauders", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     a.charging = true;
     om_wm_side lg = war_wagon(rs, OM_WM_FORMATION_LAAGER);
     cr_expect_eq(om_wm_to_hit_score(rules(rs), &lg), 5u);
@@ -2676,7 +2745,8 @@ Test(army_rules, war_wagon_formations)
     }
     for (int i = 0; i < 2; i++) {
         const char *r = i == 0 ? "warmaster-1.1" : "warmaster-revolution";
-        om_wm_engagement e = make(r, OM_WM_KIND_ENGAGEMENT, a, war_wagon(r, OM_WM_FORMATION_COLUMN));
+        om_wm_engagement e = make(r, OM_WM_KIND_ENGAGEMENT, a, war_wagon(r,
+                                                                         OM_WM_FORMATION_COLUMN));
         fire_ctx c = {0};
         run(&e, 50000, 167, wagon_check, &c);
         if (i == 0)
@@ -2699,7 +2769,7 @@ Test(army_rules, war_wagon_formations)
  * with p = 1/6: P(confused) = sum_h P(h) (1 - (5/6)^(h-1)) = 6811/279936. */
 Test(army_rules, war_wagon_laager_under_fire)
 {
-    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, 0);
+    om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 4, 1, 3, 0, NO_TRAITS);
     a.unit.shots = 1;
     a.unit.range_cm = 30;
     om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_VOLLEY, a,
@@ -2725,7 +2795,7 @@ static void count_no_hit_on_b_round1(const om_wm_outcome *o, void *ctx)
 Test(review, laager_shelter_in_combat)
 {
     om_wm_side a = knights();
-    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
     k.beside_laager = true;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, k);
     fire_ctx c = {0};
@@ -2736,7 +2806,7 @@ Test(review, laager_shelter_in_combat)
     run(&e, TRIALS, 197, count_no_hit_on_b_round1, &c);
     expect_p("in the open", c.a, c.n, pow(0.5, 12));
     {
-        om_wm_side ax = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, 0);
+        om_wm_side ax = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
         ax.charging = true;
         e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, ax,
                  war_wagon("warmaster-revolution", OM_WM_FORMATION_LAAGER));
@@ -2752,7 +2822,7 @@ Test(review, laager_shelter_in_combat)
     {
         /* Stampeding elephants charge although "confused" (army list). */
         om_wm_side el = side_of("Elephants", OM_WM_MONSTER, 3, 3, 4, 5,
-                                flags_of("araby-elephants", "warmaster-revolution"));
+                                traits_of("araby-elephants", "warmaster-revolution"));
         om_wm_check_failure why;
         el.charging = el.confused = true;
         e = make("warmaster-revolution", OM_WM_KIND_COMBAT, el, spearmen());
@@ -2764,7 +2834,7 @@ Test(review, laager_shelter_in_combat)
  * first round (5+), in the open afterwards. */
 Test(army_rules, beside_a_laager)
 {
-    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 6, 0);
+    om_wm_side k = side_of("Axemen", OM_WM_INFANTRY, 3, 3, 3, 6, NO_TRAITS);
     k.beside_laager = true;
     cr_expect_eq(om_wm_to_hit_score(rules("warmaster-1.1"), &k), 5u);
     om_wm_side a = knights();
@@ -2790,10 +2860,10 @@ static void count_wlc_melee_misses(const om_wm_outcome *o, void *ctx)
  * With no charge, an Anvil's roll still decides turn 1: 3/8 as charged. */
 Test(review, confusion_and_auras_before_round_one)
 {
-    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 1, 4, 0, 0);
+    om_wm_side a = side_of("Ogres", OM_WM_INFANTRY, 3, 1, 4, 0, NO_TRAITS);
     a.charging = true;
     om_wm_side w = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 2, 2, 0,
-                           flags_of("warp-lightning-cannon", "warmaster-revolution"));
+                           traits_of("warp-lightning-cannon", "warmaster-revolution"));
     w.unit.shots = 3;
     w.unit.range_cm = 40;
     w.stand_and_shoot = true;
@@ -2802,8 +2872,8 @@ Test(review, confusion_and_auras_before_round_one)
     run(&e, TRIALS, 179, count_wlc_melee_misses, &t);
     expect_p("confused by its own shooting", t.count, t.n, 58.0 / 216.0);
 
-    om_wm_side m = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, OM_WM_RULE_TERROR);
-    om_wm_side sp = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, 0);
+    om_wm_side m = side_of("Troll", OM_WM_MONSTER, 1, 3, 6, 0, (om_wm_traits){.terror = true});
+    om_wm_side sp = side_of("Spearmen", OM_WM_INFANTRY, 1, 2, 3, 0, NO_TRAITS);
     sp.aura = OM_WM_AURA_ROLL;
     e = make("warmaster-1.1", OM_WM_KIND_COMBAT, m, sp);
     t = (tally){0, 0};
@@ -2822,12 +2892,13 @@ static void count_rampage_off_table(const om_wm_outcome *o, void *ctx)
 
 /* Elephants that retreat off the table (behind it, 0cm) are gone or out of
  * the engagement (Ancients 5.5): they rampage through nobody, so the winner
- * is never confused (seed 001 l.4495; the guard of the review). */
+ * is never confused (Warmaster Ancients, Special Rules > Elephants; the guard
+ * of the review). */
 Test(review, elephants_leaving_the_table_do_not_rampage)
 {
-    om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, 0);
+    om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, NO_TRAITS);
     om_wm_side b = side_of("Elephants", OM_WM_MONSTER, 2, 1, 4, 0,
-                           OM_WM_RULE_TERROR | OM_WM_RULE_RAMPAGE);
+                           (om_wm_traits){.terror = true, .rampage = true});
     a.charging = true;
     b.behind = OM_WM_BEHIND_TABLE_EDGE;
     b.behind_cm = 0;
@@ -2836,4 +2907,105 @@ Test(review, elephants_leaving_the_table_do_not_rampage)
     run(&e, TRIALS, 191, count_rampage_off_table, &c);
     cr_assert_gt(c.n, 1000u);
     cr_expect_eq(c.a, 0u, "no rampage from elephants off the table");
+}
+
+/* ---------- Caller-owned unit states (om_wm_resolve_units) ---------- */
+
+/* Trials of om_wm_resolve and of om_wm_resolve_units from the start states,
+ * with the same dice: the plain dice give the very same outcomes trial by
+ * trial (the fast dice may draw a first round from a table the caller's
+ * states do not use, so only the plain mode is compared die for die), and
+ * the states carried out say what the outcome says. */
+static void expect_same_as_resolve(const om_wm_engagement *e, unsigned n)
+{
+    om_wm_prepared *p = NULL;
+    om_dice d1 = {.plain = gsl_rng_alloc(gsl_rng_default)};
+    om_dice d2 = {.plain = gsl_rng_alloc(gsl_rng_default)};
+    cr_assert_eq(om_wm_prepare_alloc(e, &p), OM_OK, "%s", om_error_message());
+    gsl_rng_set(d1.plain, 99);
+    gsl_rng_set(d2.plain, 99);
+    om_rng_seed_block(&d1.rng, 99, 0);
+    om_rng_seed_block(&d2.rng, 99, 0);
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_outcome o1, o2;
+        om_wm_unit_state u[2];
+        om_wm_unit_state_start(e, 0, &u[0]);
+        om_wm_unit_state_start(e, 1, &u[1]);
+        om_wm_resolve(p, &d1, &o1);
+        om_wm_resolve_units(p, &d2, &u[0], &u[1], &o2);
+        cr_assert(memcmp(&o1, &o2, sizeof o1) == 0, "%s vs %s: trial %u differs",
+                  e->side[0].unit.name, e->side[1].unit.name, i);
+        for (int s = 0; s < 2; s++) {
+            cr_assert_eq(u[s].stands == 0, o2.destroyed[s] != 0, "trial %u side %d", i, s);
+            if (u[s].stands <= e->side[s].unit.stands)
+                cr_assert_eq(e->side[s].unit.stands - u[s].stands, o2.stands_lost[s]);
+        }
+    }
+    gsl_rng_free(d1.plain);
+    gsl_rng_free(d2.plain);
+    om_wm_prepared_free(p);
+}
+
+Test(unit_state, from_the_start_equals_resolve)
+{
+    om_wm_side a = knights(), b = spearmen(), w, el;
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    expect_same_as_resolve(&e, 20000);
+    e.kind = OM_WM_KIND_COMBAT;
+    expect_same_as_resolve(&e, 20000);
+    /* A warband shot at: a volley reads and writes the states too. */
+    a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
+    a.unit.shots = 1;
+    a.unit.range_cm = 30;
+    w = side_of("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0, traits_of("warband", "warmaster-ancients"));
+    e = make("warmaster-ancients", OM_WM_KIND_VOLLEY, a, w);
+    expect_same_as_resolve(&e, 20000);
+    /* Elephants charging a confusable foe, followed to the end. */
+    el = side_of("Elephants", OM_WM_MONSTER, 2, 4, 4, 5, traits_of("elephants",
+                                                                   "warmaster-ancients"));
+    el.charging = true;
+    e = make("warmaster-ancients", OM_WM_KIND_ENGAGEMENT, el, w);
+    expect_same_as_resolve(&e, 20000);
+}
+
+static void count_a_destroyed(const om_wm_outcome *o, void *ctx)
+{
+    tally *t = ctx;
+    t->n++;
+    t->count += o->destroyed[0];
+}
+
+/* A unit state carried from an earlier engagement counts: Spearmen left with
+ * one stand of Hits 3 and 2 hits carried die to any hit of a Troll's 2 dice
+ * at 4+ (no save): P = 1 - (1/2)^2 = 3/4; from the prepared start the same
+ * stand needs 3 hits, which 2 dice never score. Stands lost count from the
+ * state's stands. */
+Test(unit_state, carried_hits_and_stands_count)
+{
+    om_wm_side a = side_of("Spearmen", OM_WM_INFANTRY, 3, 1, 3, 0, NO_TRAITS);
+    om_wm_side b = side_of("Troll", OM_WM_INFANTRY, 1, 2, 3, 0, NO_TRAITS);
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    om_wm_prepared *p = NULL;
+    om_dice d = {.plain = NULL};
+    tally t = {0, 0};
+    e.side[0].fighting = 1;
+    cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
+    om_rng_seed_block(&d.rng, 211, 0);
+    for (unsigned i = 0; i < TRIALS; i++) {
+        om_wm_unit_state u[2];
+        om_wm_outcome o;
+        om_wm_unit_state_start(&e, 0, &u[0]);
+        om_wm_unit_state_start(&e, 1, &u[1]);
+        u[0].stands = 1;
+        u[0].carried = 2;
+        om_wm_resolve_units(p, &d, &u[0], &u[1], &o);
+        cr_assert_leq(o.stands_lost[0], 1);
+        cr_assert_eq(o.destroyed[0], u[0].stands == 0);
+        count_a_destroyed(&o, &t);
+    }
+    expect_p("one stand with 2 hits carried", t.count, t.n, 0.75);
+    t = (tally){0, 0};
+    run(&e, 20000, 213, count_a_destroyed, &t);
+    cr_expect_eq(t.count, 0u, "from the start: never destroyed by 2 dice");
+    om_wm_prepared_free(p);
 }

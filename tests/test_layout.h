@@ -7,8 +7,9 @@
  * or "engagement"; Crossbowmen shooting at them for "volley") through the game
  * interface and copies the layout
  * its prepared trials write, so the tests see exactly the fields, types, titles
- * and victory points a run of that kind writes. Header-only: include it once
- * per test program.
+ * and victory points a run of that kind writes. The scenario stays loaded, as
+ * the layout's side names point into it. Header-only: include it once per test
+ * program.
  */
 #ifndef OM_TEST_LAYOUT_H
 #define OM_TEST_LAYOUT_H
@@ -19,6 +20,10 @@
 #include <criterion/criterion.h>
 
 #include "game.h"
+
+/* The scenarios whose layouts were taken (kept loaded; see above). */
+static om_scenario *test_layout_scenarios[8];
+static size_t test_layout_count;
 
 static void test_layout_of_kind(const char *kind, om_layout *layout)
 {
@@ -38,7 +43,10 @@ static void test_layout_of_kind(const char *kind, om_layout *layout)
     cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
     *layout = t.layout;
     om_trials_release(&t);
-    om_scenario_free(sc);
+    /* The layout's side names point into the scenario: it stays loaded for the
+     * rest of the test process (a handful of small scenarios). */
+    cr_assert_lt(test_layout_count, sizeof test_layout_scenarios / sizeof *test_layout_scenarios);
+    test_layout_scenarios[test_layout_count++] = sc;
 }
 
 #endif /* OM_TEST_LAYOUT_H */

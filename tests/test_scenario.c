@@ -44,6 +44,16 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Load tests/data/scenarios/good/NAME.yaml, which must succeed. */
+/* Whether unit u has exactly the traits `want`. */
+static bool traits_are(const om_wm_unit *u, om_wm_traits want)
+{
+    char have[512], expect[512];
+    om_wm_traits_format(&u->traits, have, sizeof have);
+    om_wm_traits_format(&want, expect, sizeof expect);
+    cr_log_info("%s: traits %s, expected %s", u->name, have, expect);
+    return om_wm_traits_equal(&u->traits, &want);
+}
+
 static om_wm_scenario *load_good(const char *name)
 {
     char path[TEST_BUF];
@@ -185,7 +195,7 @@ Test(scenario, defaults)
         cr_assert_eq(u->range_cm, 0, "side %d: no shots, no range", i);
         cr_assert_eq(u->pace_cm, om_wm_troop_pace(u->troop), "side %d", i);
         cr_assert_eq(u->points, 0, "side %d", i);
-        cr_assert_eq(u->rules, 0u, "side %d", i);
+        cr_assert(om_wm_traits_empty(&u->traits), "side %d", i);
         cr_assert_not(side->charging, "side %d", i);
         cr_assert_eq(side->position, OM_WM_OPEN, "side %d", i);
         cr_assert_eq(side->fighting, u->stands, "side %d: all stands fight", i);
@@ -236,7 +246,7 @@ Test(scenario, every_key_given)
     cr_assert_eq(a->unit.pace_cm, 25);
     cr_assert_eq(a->unit.points, 110);
     cr_assert_eq(a->unit.size, 4);
-    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR | OM_WM_RULE_SHOCK);
+    cr_assert(traits_are(&a->unit, (om_wm_traits){.terror = true, .shock = true}));
     cr_assert(a->charging);
     cr_assert_eq(a->fighting, 2);
     cr_assert_eq(a->flanked, 1);
@@ -259,7 +269,7 @@ Test(scenario, every_key_given)
     cr_assert_eq(b->unit.range_cm, 25);
     cr_assert_eq(b->unit.pace_cm, 15);
     cr_assert_eq(b->unit.points, 55);
-    cr_assert_eq(b->unit.rules, OM_WM_RULE_SHOTS_NO_SAVE | OM_WM_RULE_TERROR);
+    cr_assert(traits_are(&b->unit, (om_wm_traits){.terror = true, .shots_no_save = true}));
     cr_assert_eq(b->position, OM_WM_DEFENDED);
     cr_assert_eq(b->fighting, 3);
     cr_assert_eq(b->supports, 2);
@@ -649,7 +659,7 @@ Test(scenario, from_with_character_and_mount)
      * and "griffon") joins the unit; its flight does not make the unit fly,
      * so it is recorded as not modelled. */
     cr_assert_eq(a->attack_bonus, 4);
-    cr_assert_eq(a->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert(traits_are(&a->unit, (om_wm_traits){.terror = true}));
     cr_assert_str_eq(a->unit.unmodelled, "fly");
     cr_assert_eq(a->fighting, 3);
     cr_assert(a->charging);
@@ -676,14 +686,14 @@ Test(scenario, from_overrides)
     cr_assert_eq(a->unit.points, 93);
     /* The list's rule (flagellants) is modelled: its flags are set. */
     cr_assert_not_null(om_wm_special_find("flagellants"));
-    cr_assert_eq(a->unit.rules, om_wm_special_find("flagellants")->flag);
+    cr_assert(traits_are(&a->unit, om_wm_special_find("flagellants")->traits));
     cr_assert_str_eq(a->unit.unmodelled, "");
     cr_assert_eq(a->attack_bonus, 0, "an explicit attack_bonus wins over the Hero's +1");
     cr_assert_eq(a->fighting, 4);
 
     /* rules: replaces the list's rules (handgunners), so nothing is left
      * unmodelled; points: replaces the list's 65. */
-    cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR);
+    cr_assert(traits_are(&b->unit, (om_wm_traits){.terror = true}));
     cr_assert_str_eq(b->unit.unmodelled, "");
     cr_assert_eq(b->unit.points, 50);
     cr_assert_eq(b->unit.shots, 1);
@@ -697,9 +707,11 @@ Test(scenario, from_ancients_rules)
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
     cr_assert_eq(s->engagement.rules->id, OM_WM_RULES_WMA);
     cr_assert_not_null(om_wm_special_find("warband"));
-    cr_assert_eq(a->rules, om_wm_special_find("warband")->flag, "a modelled rule sets its flag");
+    cr_assert(traits_are(a, om_wm_special_find("warband")->traits),
+              "a modelled rule sets its traits");
     cr_assert_str_eq(a->unmodelled, "unreliable", "the other is recorded");
-    cr_assert_eq(b->rules, 0u, "rules: [] clears the list's rules");
+    cr_assert(om_wm_traits_empty(&b->traits) && b->rule_count == 0,
+              "rules: [] clears the list's rules");
     cr_assert_str_eq(b->unmodelled, "");
     cr_assert_eq(b->shots, 1);
     cr_assert_eq(b->range_cm, 15);
@@ -710,7 +722,8 @@ Test(scenario, rules_of_the_lists_are_recorded)
 {
     om_wm_scenario *s = load_good("rules_unmodelled");
     const om_wm_unit *a = &s->engagement.side[0].unit, *b = &s->engagement.side[1].unit;
-    cr_assert_eq(a->rules, OM_WM_RULE_TERROR);
+    cr_assert(traits_are(a, (om_wm_traits){.terror = true}));
+    cr_assert_eq(a->rule_count, 1, "named twice, recorded once");
     cr_assert_str_eq(a->unmodelled, "desert-riders", "named twice, recorded once");
     /* Skirmishers print "-/6+" and a size of 1: 2 stands cost twice 20. */
     cr_assert_eq(b->armour, 6);
@@ -796,13 +809,13 @@ Test(scenario, unit_size_with_from)
     /* Hermann joins: his +2 Attacks, and his extra die in a charge goes to
      * the unit (modelled, so not reported as left out). */
     cr_assert_eq(a->attack_bonus, 2);
-    cr_assert_eq(a->unit.rules, OM_WM_RULE_WARBAND | OM_WM_RULE_HERMANN);
+    cr_assert(traits_are(&a->unit, (om_wm_traits){.charge_dice_delta = +1, .warband = true}));
     cr_assert_str_eq(a->unit.unmodelled, "");
     /* A Legion of 5 stands at full strength, 4 left: 80 x 5 / 3 = 133.3. */
     cr_assert_eq(b->unit.stands, 4);
     cr_assert_eq(b->unit.size, 5);
     cr_assert_eq(b->unit.points, 133);
-    cr_assert_eq(b->unit.rules, OM_WM_RULE_LEGION);
+    cr_assert(traits_are(&b->unit, (om_wm_traits){.legion = true}));
     om_wm_scenario_free(s);
 }
 
@@ -983,10 +996,10 @@ Test(scenario, dragon_riders_breathe_with_their_unit)
     const om_wm_side *a = &s->engagement.side[0], *b = &s->engagement.side[1];
     cr_assert_eq(a->extra_shots, 3);
     cr_assert_eq(a->unit.shots, 0, "Chaos Warriors do not shoot; the rider does");
-    cr_assert(a->unit.rules & OM_WM_RULE_TERROR);
+    cr_assert(a->unit.traits.terror);
     cr_assert_str_eq(a->unit.unmodelled, "fly");
     cr_assert_eq(b->extra_shots, 3);
-    cr_assert_eq(b->unit.rules, OM_WM_RULE_TERROR, "no badly hurt for a rider");
+    cr_assert(traits_are(&b->unit, (om_wm_traits){.terror = true}), "no badly hurt for a rider");
     cr_assert_str_eq(b->unit.unmodelled, "fly");
     om_wm_scenario_free(s);
 }
@@ -1003,7 +1016,7 @@ Test(scenario, powers_auras_and_armies)
     cr_assert_eq(b->aura, OM_WM_AURA_ROLL);
     cr_assert_eq(b->power, OM_WM_POWER_NONE);
     cr_assert_eq(b->power_turn, 0);
-    cr_assert(b->unit.rules & OM_WM_RULE_ZEALOT);
+    cr_assert(b->unit.traits.hates_chaos_undead);
     cr_assert_not(b->unit.chaos_or_undead);
     cr_assert(!a->pushed && !b->pushed);
     om_wm_scenario_free(s);
@@ -1025,13 +1038,13 @@ Test(scenario, target_distance)
 Test(scenario, caractacus)
 {
     om_wm_scenario *s = load_good("caractacus");
-    cr_assert(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
+    cr_assert(s->engagement.side[0].unit.traits.terror);
     om_wm_scenario_free(s);
     s = load_good("caractacus_vs_chariots");
-    cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR);
+    cr_assert_not(s->engagement.side[0].unit.traits.terror);
     om_wm_scenario_free(s);
     s = load_good("caractacus_vs_inline_chariots");
-    cr_assert_not(s->engagement.side[0].unit.rules & OM_WM_RULE_TERROR, "the enemy is chariots");
+    cr_assert_not(s->engagement.side[0].unit.traits.terror, "the enemy is chariots");
     om_wm_scenario_free(s);
     expect_bad("caractacus_not_chariots", OM_EINVAL, 7, "a.caractacus", "Britons Chariots");
 }

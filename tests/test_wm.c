@@ -1,14 +1,17 @@
 /*
  * test_wm.c: the Warmaster engine (engine/warmaster) against the rules.
  *
- * Two kinds of tests:
- *   - worked examples of the digest ../shared/rules/warmaster.md section 16
- *     (W-numbers) and rule arithmetic, checked exactly;
+ * Three kinds of tests:
+ *   - worked examples of the digest warmaster.md (scenarios/armies/sources/rules)
+ *     section 16 (W-numbers) and rule arithmetic, checked exactly;
  *   - Monte Carlo outcome probabilities checked against exact values computed
  *     here by enumerating the independent binomial hit counts (binomial
  *     convolution), written from the rules text independently of the engine.
  *     Tolerance: 5 standard errors of the estimate, sqrt(p(1-p)/N), at a fixed
- *     seed, in both the fast and the plain (per-die GSL) dice modes.
+ *     seed, in both the fast and the plain (per-die GSL) dice modes;
+ *   - the special rules as typed traits: the trait descriptors, the registry's
+ *     rows per rule set, and what the army lists' rules make of a unit (its
+ *     rules recorded once, a character joining, Caractacus, Zealots' enemies).
  */
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
@@ -311,11 +314,11 @@ Test(modifiers, terror_confusion_flank_floor_and_last_ditch)
     om_wm_side me = side_of(unit("Goblins", OM_WM_INFANTRY, 3, 2, 3, 0));
     om_wm_side foe = side_of(unit("Dragon", OM_WM_MONSTER, 3, 6, 6, 4));
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 6u);
-    foe.unit.rules = OM_WM_RULE_TERROR; /* -1 against a terrifying enemy */
+    foe.unit.traits.terror = true;      /* -1 against a terrifying enemy */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 3u);
-    me.unit.rules = OM_WM_RULE_TERROR;  /* ...unless terrifying itself */
+    me.unit.traits.terror = true;       /* ...unless terrifying itself */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 0, 1), 6u);
-    me.unit.rules = 0;
+    me.unit.traits.terror = false;
     me.confused = true;                 /* terror and confused: 2-1-1 = 0 */
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 3, 2, 1), 1u,
                  "every stand at 0 or below: one last-ditch die (A3)");
@@ -549,4 +552,237 @@ Test(check, impossible_engagements_name_the_field)
         cr_expect(strstr(om_error_message(), cases[i].field) != NULL, "message: %s",
                   om_error_message());
     }
+}
+
+/* ---------- Traits and the registry of special rules ---------- */
+
+/* Every byte of om_wm_traits is described once, by a unique name; each
+ * enumeration names all its values. */
+Test(traits, descriptors_cover_the_struct)
+{
+    unsigned char seen[sizeof(om_wm_traits)] = {0};
+    cr_assert_eq(om_wm_trait_count(), sizeof(om_wm_traits));
+    for (size_t i = 0; i < om_wm_trait_count(); i++) {
+        const om_wm_trait *d = om_wm_trait_at(i);
+        cr_assert_lt(d->offset, sizeof(om_wm_traits), "%s", d->name);
+        cr_expect_eq(seen[d->offset]++, 0, "%s shares a byte", d->name);
+        cr_expect_eq(om_wm_trait_find(d->name), d, "%s: a unique name", d->name);
+        cr_expect(d->meaning[0], "%s", d->name);
+        for (unsigned v = 0; d->kind == OM_WM_TRAIT_ENUM && v < d->n_values; v++)
+            cr_expect_not_null(om_wm_trait_value_name(d, (int)v), "%s value %u", d->name, v);
+    }
+    cr_expect_null(om_wm_trait_at(om_wm_trait_count()));
+    cr_expect_null(om_wm_trait_find("rule_flags"));
+    {
+        /* The check refuses a kind the engine does not know. */
+        om_wm_side a = side_of(unit("Guns", OM_WM_ARTILLERY, 2, 1, 2, 0));
+        om_wm_side b = side_of(unit("Foot", OM_WM_INFANTRY, 3, 3, 3, 0));
+        om_wm_engagement e = combat("warmaster-revolution", a, b);
+        om_wm_check_failure why;
+        e.side[0].unit.traits.shooter = OM_WM_SHOOTER_COUNT;
+        cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+        cr_expect_str_eq(why.field, "a.unit.rules");
+        cr_expect(strstr(why.reason, "unknown shooter") != NULL, "%s", why.reason);
+    }
+}
+
+/* Merging: flags or-ed, the larger modifier (no stacking), one-of-several
+ * traits that must agree; a disagreement names the trait and changes
+ * nothing. */
+Test(traits, merge_compare_and_format)
+{
+    om_wm_traits t = {.terror = true, .charge_bonus_delta = +1};
+    const om_wm_traits more = {.must_pursue = true, .charge_bonus_delta = +1,
+                               .shooter = OM_WM_SHOOTER_CANNON};
+    const om_wm_traits helblaster = {.shooter = OM_WM_SHOOTER_HELBLASTER};
+    const om_wm_traits want = {.terror = true, .charge_bonus_delta = +1, .must_pursue = true,
+                               .shooter = OM_WM_SHOOTER_CANNON};
+    const om_wm_trait *conflict = NULL;
+    char text[256];
+    cr_assert(om_wm_traits_merge(&t, &more, &conflict));
+    cr_expect(om_wm_traits_equal(&t, &want), "a repeated +1 does not stack");
+    cr_expect_not(om_wm_traits_merge(&t, &helblaster, &conflict));
+    cr_assert_not_null(conflict);
+    cr_expect_str_eq(conflict->name, "shooter");
+    cr_expect(om_wm_traits_equal(&t, &want), "unchanged after a disagreement");
+    cr_expect(om_wm_traits_merge(&t, &(om_wm_traits){.drive_back_dice_delta = -1}, NULL));
+    cr_expect_eq(t.drive_back_dice_delta, -1);
+    om_wm_traits_format(&t, text, sizeof text);
+    cr_expect_str_eq(text, "terror, charge_bonus_delta +1, shooter cannon, "
+                           "drive_back_dice_delta -1, must_pursue");
+    cr_expect(om_wm_traits_empty(&(om_wm_traits){0}));
+    om_wm_traits_format(&(om_wm_traits){0}, text, sizeof text);
+    cr_expect_str_eq(text, "none");
+    cr_expect_eq(om_wm_traits_format(&want, text, 8), strlen("terror, charge_bonus_delta +1, "
+                                                             "shooter cannon, must_pursue"),
+                 "the length the whole text needs");
+    cr_expect_str_eq(text, "terror,");
+}
+
+/* A row of its own for a rule set is there because that rule set's list
+ * words the rule otherwise: it differs from the common traits. */
+Test(traits, per_rule_set_rows_differ)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < om_wm_special_count(); i++) {
+        const om_wm_special *sp = om_wm_special_at(i);
+        for (int r = 0; r < OM_WM_RULES_COUNT; r++) {
+            const om_wm_ruleset *rs = om_wm_ruleset_get((om_wm_ruleset_id)r);
+            if (sp->in[r] == NULL) {
+                cr_expect_eq(om_wm_special_traits(sp, rs), &sp->traits);
+                continue;
+            }
+            rows++;
+            cr_expect_not(om_wm_traits_equal(sp->in[r], &sp->traits), "%s in %s", sp->id,
+                          rs->name);
+            cr_expect_eq(om_wm_special_traits(sp, rs), sp->in[r]);
+        }
+        cr_expect_eq(om_wm_special_traits(sp, NULL), &sp->traits);
+    }
+    cr_expect_eq(rows, 11u, "chaos-spawn, bears (2), dragons, greater-daemon, sphinx, "
+                            "warp-lightning-cannon (2), trebuchet (2), salamanders");
+    /* Two of them, worked: the 1.1 Warp Lightning Cannon rolls its Attacks,
+     * Revolution's is confused by two 1s; Revolution's dragons are badly hurt
+     * from one hit more. */
+    cr_expect_eq(om_wm_special_traits(om_wm_special_find("warp-lightning-cannon"),
+                                      om_wm_ruleset_find("warmaster-1.1"))->shooter,
+                 OM_WM_SHOOTER_WARP_LIGHTNING);
+    cr_expect(om_wm_special_traits(om_wm_special_find("warp-lightning-cannon"),
+                                   om_wm_ruleset_find("warmaster-revolution"))
+                  ->double_ones_confuse);
+    cr_expect_eq(om_wm_special_traits(om_wm_special_find("dragons"),
+                                      om_wm_ruleset_find("warmaster-revolution"))->hurt,
+                 OM_WM_HURT_ABOVE_HALF);
+}
+
+/* A unit records each modelled rule once; a rule that disagrees with its
+ * others, or one too many, is an error that leaves the unit as it was. */
+Test(traits, unit_rules_are_recorded_once)
+{
+    const om_wm_ruleset *rev = om_wm_ruleset_find("warmaster-revolution");
+    om_wm_unit u = unit("Guns", OM_WM_ARTILLERY, 2, 1, 2, 0);
+    om_wm_unit before;
+    cr_assert_eq(om_wm_unit_add_rule(&u, rev, om_wm_special_find("cannon")), OM_OK);
+    cr_assert_eq(om_wm_unit_add_rule(&u, rev, om_wm_special_find("cannon")), OM_OK);
+    cr_assert_eq(om_wm_unit_add_rule(&u, rev, om_wm_special_find("terror")), OM_OK);
+    cr_expect_eq(u.rule_count, 2);
+    cr_expect_eq(om_wm_special_at(u.rule[0]), om_wm_special_find("cannon"));
+    cr_expect_eq(u.joined, 0);
+    cr_expect(u.traits.terror && u.traits.line_fire && u.traits.shots_cover_one_lower);
+    before = u;
+    cr_expect_eq(om_wm_unit_add_rule(&u, rev, om_wm_special_find("helblaster")), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "'helblaster' disagrees") != NULL, "%s",
+              om_error_message());
+    cr_expect(strstr(om_error_message(), "shooter: helblaster against cannon") != NULL);
+    cr_expect(memcmp(&u, &before, sizeof u) == 0);
+    u = unit("Everything", OM_WM_INFANTRY, 3, 3, 3, 0);
+    for (size_t i = 0, added = 0; i < om_wm_special_count(); i++) {
+        const om_wm_special *sp = om_wm_special_at(i);
+        om_wm_traits t = u.traits;
+        if (!om_wm_traits_merge(&t, om_wm_special_traits(sp, rev), NULL))
+            continue;
+        if (added++ == OM_WM_UNIT_RULES_MAX) {
+            cr_expect_eq(om_wm_unit_add_rule(&u, rev, sp), OM_EINVAL, "%s", sp->id);
+            cr_expect(strstr(om_error_message(), "too many special rules") != NULL);
+            break;
+        }
+        cr_assert_eq(om_wm_unit_add_rule(&u, rev, sp), OM_OK, "%s", om_error_message());
+    }
+    cr_expect_eq(u.rule_count, OM_WM_UNIT_RULES_MAX);
+}
+
+/* A character and its mount join a unit (digest 8; A-14, A-15): their
+ * Attacks add up; terror, Hermann's die, Leonidas's armour and Ashurbanipal's
+ * re-roll pass on; a Dragon's badly hurt stays with the monster; Dragon fire
+ * or a Djinn shoot with the unit (the most Attacks); rules modelled through
+ * side keys change nothing; any other rule is recorded as not modelled. */
+Test(traits, a_character_joins)
+{
+    const om_wm_ruleset *wm11 = om_wm_ruleset_find("warmaster-1.1");
+    const om_wm_ruleset *wma = om_wm_ruleset_find("warmaster-ancients");
+    char *wizard[] = {"djinn"}, *dragon[] = {"dragons", "fly"}, *general[] = {"tomb-king"};
+    char *hermann[] = {"hermann"}, *priest[] = {"flagellants"};
+    om_wm_side s = side_of(unit("Knights", OM_WM_CAVALRY, 3, 3, 3, 4));
+    cr_assert_eq(om_wm_side_join(&s, wm11, 2, wizard, 1), OM_OK);
+    cr_expect_eq(s.attack_bonus, 2);
+    cr_expect_eq(s.extra_shots, 2);
+    cr_expect_eq(s.extra_range_cm, 30);
+    cr_expect(s.unit.traits.terror);
+    cr_assert_eq(om_wm_side_join(&s, wm11, 3, dragon, 2), OM_OK);
+    cr_expect_eq(s.attack_bonus, 5);
+    cr_expect_eq(s.extra_shots, 3, "Dragon fire, the most Attacks");
+    cr_expect_eq(s.extra_range_cm, 20);
+    cr_expect(om_wm_traits_equal(&s.unit.traits, &(om_wm_traits){.terror = true}),
+              "terror only: a rider is never badly hurt");
+    cr_expect_str_eq(s.unit.unmodelled, "fly");
+    cr_expect_eq(s.unit.rule_count, 2);
+    cr_expect_eq(s.unit.joined, 3u, "both recorded as joined");
+    cr_assert_eq(om_wm_side_join(&s, wm11, 0, general, 1), OM_OK);
+    cr_expect_eq(s.unit.rule_count, 2, "a power is declared with side keys");
+    cr_expect_str_eq(s.unit.unmodelled, "fly");
+    cr_assert_eq(om_wm_side_join(&s, wm11, 0, priest, 1), OM_OK);
+    cr_expect_str_eq(s.unit.unmodelled, "fly, flagellants", "a unit's rule, not a leader's");
+    cr_expect_not(s.unit.traits.must_pursue);
+    s = side_of(unit("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0));
+    cr_assert_eq(om_wm_side_join(&s, wma, 2, hermann, 1), OM_OK);
+    cr_expect_eq(s.unit.traits.charge_dice_delta, +1);
+    cr_expect_eq(s.attack_bonus, 2);
+    {
+        om_wm_traits t;
+        cr_expect_not(om_wm_join_traits(om_wm_special_find("flagellants"), wma, &t));
+        cr_expect(om_wm_traits_empty(&t));
+        cr_expect(om_wm_join_traits(om_wm_special_find("leonidas"), wma, &t));
+        cr_expect_eq(t.save_delta_melee, -1);
+        cr_expect(om_wm_join_traits(om_wm_special_find("ashurbanipal"), wma, &t));
+        cr_expect(t.rerolls_a_miss);
+    }
+}
+
+/* Caractacus (Warmaster Ancients, Britons army list > Special Rules; A29):
+ * Britons Chariots cause terror in armies without Chariots; the enemy's army
+ * has them if its unit is chariots or its list has a chariot unit. Only
+ * Ancients has him, and he leads chariots. */
+Test(traits, caractacus)
+{
+    const om_wm_ruleset *wma = om_wm_ruleset_find("warmaster-ancients");
+    om_wm_side ch = side_of(unit("Chariots", OM_WM_CHARIOT, 3, 3, 3, 5));
+    om_wm_side foot = side_of(unit("Warriors", OM_WM_INFANTRY, 3, 3, 3, 0));
+    om_wm_side enemy_chariots = ch;
+    cr_assert_eq(om_wm_side_caractacus(&ch, &foot, wma, true), OM_OK);
+    cr_expect_not(ch.unit.traits.terror, "the enemy's list has chariots");
+    cr_assert_eq(om_wm_side_caractacus(&ch, &enemy_chariots, wma, false), OM_OK);
+    cr_expect_not(ch.unit.traits.terror, "the enemy is chariots");
+    cr_assert_eq(om_wm_side_caractacus(&ch, &foot, wma, false), OM_OK);
+    cr_expect(ch.unit.traits.terror);
+    cr_expect_eq(om_wm_side_caractacus(&foot, &ch, wma, false), OM_EINVAL);
+    cr_expect_str_eq(om_error_message(), "Caractacus leads Britons Chariots in Warmaster "
+                                         "Ancients (this unit is infantry in "
+                                         "warmaster-ancients)");
+    ch.unit.traits.terror = false;
+    cr_expect_eq(om_wm_side_caractacus(&ch, &foot, om_wm_ruleset_find("warmaster-revolution"),
+                                       false), OM_EINVAL);
+    cr_expect_not(ch.unit.traits.terror);
+}
+
+/* The army lists Witch Hunter Zealots hate as Chaos or Undead (A-29), and a
+ * War Wagon's formation and fighting stands (Kislev lists). */
+Test(traits, zealots_enemies_and_the_war_wagon)
+{
+    static const char *const hated[] = {"chaos", "daemons", "beastmen", "chaos-dwarfs",
+                                        "skaven", "tomb-kings", "vampire-counts"};
+    static const char *const others[] = {"empire", "dwarfs", "high-elves", "orcs", "lizardmen",
+                                         "witch-hunter", "kislev", "araby"};
+    om_wm_unit wagon = unit("War Wagon", OM_WM_ARTILLERY, 2, 4, 3, 4);
+    for (size_t i = 0; i < sizeof hated / sizeof hated[0]; i++)
+        cr_expect(om_wm_army_chaos_or_undead(hated[i]), "%s", hated[i]);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        cr_expect_not(om_wm_army_chaos_or_undead(others[i]), "%s", others[i]);
+    cr_expect_eq(om_wm_formation_default(&wagon), OM_WM_FORMATION_NONE);
+    cr_expect_eq(om_wm_active_stands_default(&wagon), 2u);
+    cr_assert_eq(om_wm_unit_add_rule(&wagon, NULL, om_wm_special_find("war-wagon")), OM_OK);
+    cr_expect_eq(om_wm_formation_default(&wagon), OM_WM_FORMATION_COLUMN);
+    cr_expect_eq(om_wm_active_stands_default(&wagon), 1u, "only the wagon stand");
+    cr_expect_eq(wagon.traits.shots_save_delta, +1);
+    wagon.troop = OM_WM_MACHINE;
+    cr_expect_eq(om_wm_formation_default(&wagon), OM_WM_FORMATION_NONE);
 }

@@ -55,324 +55,408 @@ static om_status check_range(om_wm_check_failure *why, const char *side, const c
     return fail(why, path, "must be %u to %u (got %u)", lo, hi, value);
 }
 
-static om_status check_unit(const om_wm_unit *u, const char *side, om_wm_check_failure *why)
+/* One side under check: the engagement, the side, its enemy, its name in
+ * paths ("a" or "b") and where a failure goes. */
+typedef struct side_check {
+    const om_wm_engagement *e;
+    const om_wm_side *me, *foe;
+    int s;
+    const char *side;
+    om_wm_check_failure *why;
+} side_check;
+
+/* Fail at field "<side>.<field>" of the side under check. */
+static om_status fail_at(const side_check *c, const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static om_status fail_at(const side_check *c, const char *field, const char *fmt, ...)
 {
-    char path[64];
+    char path[64], reason[sizeof c->why->reason];
+    va_list ap;
+    snprintf(path, sizeof path, "%s.%s", c->side, field);
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    return fail(c->why, path, "%s", reason);
+}
+
+/* Check one number of the side against [lo, hi]. */
+static om_status in_range(const side_check *c, const char *field, unsigned value, unsigned lo,
+                          unsigned hi)
+{
+    return check_range(c->why, c->side, field, value, lo, hi);
+}
+
+/* The unit's own values: a name, a troop type, numbers in range, a save of
+ * 3+ to 6+, a range for a shooter, one stand for a monster that can be badly
+ * hurt. */
+static om_status check_unit(const side_check *c)
+{
+    const om_wm_unit *u = &c->me->unit;
     om_status st;
-    if (u->name[0] == '\0') {
-        snprintf(path, sizeof path, "%s.unit.name", side);
-        return fail(why, path, "must not be empty");
-    }
-    if ((unsigned)u->troop >= OM_WM_TROOP_COUNT) {
-        snprintf(path, sizeof path, "%s.unit.type", side);
-        return fail(why, path, "unknown troop type %d", (int)u->troop);
-    }
-    if ((st = check_range(why, side, "unit.stands", u->stands, 1, OM_WM_MAX_STANDS)) ||
-        (st = check_range(why, side, "unit.attacks", u->attacks, 0, OM_WM_MAX_ATTACKS)) ||
-        (st = check_range(why, side, "unit.shots", u->shots, 0, OM_WM_MAX_ATTACKS)) ||
-        (st = check_range(why, side, "unit.hits", u->hits, 1, OM_WM_MAX_HITS)) ||
-        (st = check_range(why, side, "unit.pace", u->pace_cm, 1, 255)))
+    if (u->name[0] == '\0')
+        return fail_at(c, "unit.name", "must not be empty");
+    if ((unsigned)u->troop >= OM_WM_TROOP_COUNT)
+        return fail_at(c, "unit.type", "unknown troop type %d", (int)u->troop);
+    if ((st = in_range(c, "unit.stands", u->stands, 1, OM_WM_MAX_STANDS)) ||
+        (st = in_range(c, "unit.attacks", u->attacks, 0, OM_WM_MAX_ATTACKS)) ||
+        (st = in_range(c, "unit.shots", u->shots, 0, OM_WM_MAX_ATTACKS)) ||
+        (st = in_range(c, "unit.hits", u->hits, 1, OM_WM_MAX_HITS)) ||
+        (st = in_range(c, "unit.pace", u->pace_cm, 1, 255)))
         return st;
     /* Armour is a save of 6+ to 3+ or none; it "can never be better than 3+"
      * (warmaster.md 1.1, REV Banner of Shielding). */
-    if (u->armour != 0 && (u->armour < 3 || u->armour > 6)) {
-        snprintf(path, sizeof path, "%s.unit.armour", side);
-        return fail(why, path, "must be 3+ to 6+ or '-' for none (got %u+); Warmaster armour is "
-                    "never better than 3+", u->armour);
+    if (u->armour != 0 && (u->armour < 3 || u->armour > 6))
+        return fail_at(c, "unit.armour", "must be 3+ to 6+ or '-' for none (got %u+); Warmaster "
+                       "armour is never better than 3+", u->armour);
+    if (u->shots > 0 && u->range_cm == 0)
+        return fail_at(c, "unit.range", "a unit with shooting attacks needs a range above 0 cm");
+    /* Its traits name kinds the engine knows (the registry's always do). */
+    for (size_t i = 0; i < om_wm_trait_count(); i++) {
+        const om_wm_trait *d = om_wm_trait_at(i);
+        const int v = om_wm_trait_get(&u->traits, d);
+        if (d->kind == OM_WM_TRAIT_ENUM && om_wm_trait_value_name(d, v) == NULL)
+            return fail_at(c, "unit.rules", "unknown %s %d", d->name, v);
     }
-    if (u->shots > 0 && u->range_cm == 0) {
-        snprintf(path, sizeof path, "%s.unit.range", side);
-        return fail(why, path, "a unit with shooting attacks needs a range above 0 cm");
+    /* Badly hurt is a rule of one-stand monsters (army lists). */
+    if (u->traits.hurt != OM_WM_NEVER_HURT && om_wm_unit_size(u) > 1)
+        return fail_at(c, "unit.stands", "a big monster that can be badly hurt is a unit of one "
+                       "stand");
+    return OM_OK;
+}
+
+/* Its position: a known one, defended or fortified only for infantry and
+ * artillery (6.15), never for pikemen in dense terrain or on walls (army
+ * list). */
+static om_status check_position(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    if ((unsigned)me->position >= OM_WM_POSITION_COUNT)
+        return fail_at(c, "position", "unknown position %d", (int)me->position);
+    if (me->position != OM_WM_OPEN && me->unit.troop != OM_WM_INFANTRY &&
+        me->unit.troop != OM_WM_ARTILLERY)
+        return fail_at(c, "position", "only infantry and artillery can be %s (this unit is %s)",
+                       om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
+    if (me->unit.traits.pikes && me->position != OM_WM_OPEN &&
+        (me->dense_terrain || me->position == OM_WM_FORTIFIED))
+        return fail_at(c, "position", "pikemen are never defended or fortified in dense terrain "
+                       "or on fortress walls");
+    return OM_OK;
+}
+
+/* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
+ * rule sets that have them. */
+static om_status check_magic(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    if (me->magic == OM_WM_MAGIC_NONE)
+        return OM_OK;
+    if ((unsigned)me->magic >= OM_WM_MAGIC_COUNT)
+        return fail_at(c, "magic", "unknown magic item %d", (int)me->magic);
+    if (!c->e->rules->magic_items)
+        return fail_at(c, "magic", "%s has no magic items", c->e->rules->short_title);
+    if (me->unit.troop != OM_WM_INFANTRY && me->unit.troop != OM_WM_CAVALRY &&
+        me->unit.troop != OM_WM_CHARIOT)
+        return fail_at(c, "magic", "only infantry, cavalry and chariot units take magic items "
+                       "(this unit is %s)", om_wm_troop_name(me->unit.troop));
+    return OM_OK;
+}
+
+/* Its shooting: the stands in a line of fire (a bolt skewers at most as
+ * many stands as the rule set's bolt thrower strikes, 5.10 and D4; a cannon
+ * ball bounces 5cm), the shooting stands, the distance to its target, and
+ * blind fire, which only stone throwers and their like shoot (5.10: high
+ * trajectory, never at chargers). */
+static om_status check_shooting(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    om_status st;
+    if ((st = in_range(c, "line_stands", me->line_stands, 0, 3)))
+        return st;
+    if (me->line_stands > c->foe->unit.stands)
+        return fail_at(c, "line_stands", "the line passes through %u stands but the target has "
+                       "only %u", me->line_stands, c->foe->unit.stands);
+    if (me->line_stands > 1 && !me->unit.traits.line_fire)
+        return fail_at(c, "line_stands", "only cannon and bolt throwers hit further stands along "
+                       "a line");
+    if (me->line_stands > c->e->rules->bolt_line_stands &&
+        me->unit.traits.shooter != OM_WM_SHOOTER_CANNON)
+        return fail_at(c, "line_stands", "a %s bolt strikes at most %u stands",
+                       c->e->rules->short_title, (unsigned)c->e->rules->bolt_line_stands);
+    if ((st = in_range(c, "shooting", me->shooting, 0, me->unit.stands)))
+        return st;
+    if (me->target_cm > 0 && me->target_cm > me->unit.range_cm)
+        return fail_at(c, "target_cm", "the target is beyond the unit's range of %u cm",
+                       (unsigned)me->unit.range_cm);
+    if (me->blind_fire && !me->unit.traits.no_stand_and_shoot)
+        return fail_at(c, "blind_fire", "only stone throwers and trebuchets shoot blind");
+    return OM_OK;
+}
+
+/* A joined character: its bonus and shooting Attacks in range, none for a
+ * unit no character joins (army list), no shooting character where the rule
+ * set's characters do not shoot. */
+static om_status check_character(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    om_status st;
+    if ((st = in_range(c, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)) ||
+        (st = in_range(c, "extra_shots", me->extra_shots, 0, OM_WM_MAX_ATTACKS)))
+        return st;
+    if (me->unit.traits.no_character &&
+        (me->attack_bonus > 0 || me->extra_shots > 0 || me->magic != OM_WM_MAGIC_NONE))
+        return fail_at(c, me->attack_bonus > 0   ? "attack_bonus"
+                          : me->extra_shots > 0 ? "extra_shots"
+                                                : "magic",
+                       "characters cannot join this unit and it takes no magic items (its "
+                       "special rules)");
+    if (me->extra_shots > 0 && !c->e->rules->characters_shoot)
+        return fail_at(c, "extra_shots", "%s characters do not shoot",
+                       c->e->rules->short_title);
+    return OM_OK;
+}
+
+/* Skirmishers evade a charge unless confused, or charged by skirmishers at
+ * least as fast (Warmaster Ancients, Movement > The Evade; Special Rules >
+ * Skirmish). */
+static om_status check_evade(const side_check *c)
+{
+    const om_wm_side *me = c->me, *foe = c->foe;
+    if (!me->evade)
+        return OM_OK;
+    if (!me->unit.traits.skirmish)
+        return fail_at(c, "evade", "only skirmishers evade");
+    if (!foe->charging)
+        return fail_at(c, "evade", "a unit evades an enemy that charges it");
+    if (me->confused)
+        return fail_at(c, "evade", "a confused unit cannot evade");
+    if (foe->unit.traits.skirmish && foe->unit.pace_cm >= me->unit.pace_cm)
+        return fail_at(c, "evade", "skirmishers cannot evade skirmishers at least as fast (%u cm "
+                       "against %u cm)", (unsigned)foe->unit.pace_cm, (unsigned)me->unit.pace_cm);
+    return OM_OK;
+}
+
+/* The War Wagon (Kislev lists): an artillery unit of a wagon and a team
+ * stand, of which only the wagon fights and shoots; a laager has no flank or
+ * rear. Kislev infantry may stand beside a laager, not while charging. */
+static om_status check_war_wagon(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    if ((unsigned)me->formation >= OM_WM_FORMATION_COUNT)
+        return fail_at(c, "formation", "unknown formation %d", (int)me->formation);
+    if (me->formation != OM_WM_FORMATION_NONE) {
+        if (me->unit.troop != OM_WM_ARTILLERY)
+            return fail_at(c, "formation", "only a War Wagon (artillery) has a formation");
+        if (me->fighting > 1 || me->shooting > 1)
+            return fail_at(c, "formation", "only the wagon stand fights and shoots (fighting and "
+                           "shooting at most 1)");
+        if (me->formation == OM_WM_FORMATION_LAAGER && me->flanked > 0)
+            return fail_at(c, "formation", "a laager has no flank or rear (flanked must be 0)");
+        if (me->charging)
+            return fail_at(c, "formation", "a War Wagon cannot charge");
+    }
+    if (me->beside_laager && (me->unit.troop != OM_WM_INFANTRY || me->charging))
+        return fail_at(c, "beside_laager", "only infantry shelters beside a laagered wagon, and "
+                       "not while it charges");
+    return OM_OK;
+}
+
+/* Help from outside the unit: a Shugenja near Daemons that suffer Daemonic
+ * Instability, an aura against terror, Skaven infantry pushing the unit that
+ * cannot move of its own accord (army lists). */
+static om_status check_outside_help(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    if (me->shugenja && !me->unit.traits.daemonic_instability)
+        return fail_at(c, "shugenja", "a Shugenja helps only Daemons that suffer Daemonic "
+                       "Instability");
+    if ((unsigned)me->aura >= OM_WM_AURA_COUNT)
+        return fail_at(c, "aura", "unknown aura %d", (int)me->aura);
+    if (me->pushed && !me->unit.traits.immobile)
+        return fail_at(c, "pushed", "only a unit that cannot move of its own accord (the "
+                       "Screaming Bell) is pushed");
+    return OM_OK;
+}
+
+/* A once-a-battle power (A-27): a known one, used in a turn of the
+ * engagement; the Oathstone needs its Hero joined, not to Troll Slayers, in
+ * a rule set whose Dwarfs have it. */
+static om_status check_power(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    const om_wm_options *o = &c->e->options;
+    if ((unsigned)me->power >= OM_WM_POWER_COUNT)
+        return fail_at(c, "power", "unknown power %d", (int)me->power);
+    if (me->power_turn > (o->max_turns ? o->max_turns : OM_WM_DEFAULT_MAX_TURNS))
+        return fail_at(c, "power_turn", "turn %u is past the engagement's last (max_turns)",
+                       (unsigned)me->power_turn);
+    if ((me->power == OM_WM_POWER_NONE) != (me->power_turn == 0))
+        return fail_at(c, "power_turn", "%s", me->power_turn == 0
+                                                   ? "a power is used in a turn of the "
+                                                     "engagement, 1 or more"
+                                                   : "there is no power to use (power: none)");
+    /* Troll Slayers are the Dwarf unit with +1 Attack against monsters. */
+    if (me->power == OM_WM_POWER_OATHSTONE &&
+        (me->attack_bonus == 0 || me->unit.traits.attack_delta_vs_monsters > 0 ||
+         !c->e->rules->oathstone))
+        return fail_at(c, "power", "the Oathstone needs its Hero joined to the unit "
+                       "(attack_bonus), not Troll Slayers, in Warmaster Revolution");
+    return OM_OK;
+}
+
+/* What happens after a round: a pursuit policy, what lies behind and how many
+ * stands it blocks, and the unit's full strength. */
+static om_status check_after_the_round(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    om_status st;
+    if ((unsigned)me->pursue > OM_WM_PURSUE_WHEN_AHEAD)
+        return fail_at(c, "pursue", "must be always, never or when-ahead");
+    if ((unsigned)me->behind >= OM_WM_BEHIND_COUNT)
+        return fail_at(c, "behind", "unknown kind of obstacle %d", (int)me->behind);
+    if ((st = in_range(c, "behind_stands", me->behind_stands, 0, me->unit.stands)) ||
+        (st = in_range(c, "unit.size", me->unit.size, 0, OM_WM_MAX_STANDS)))
+        return st;
+    if (me->unit.size != 0 && me->unit.size < me->unit.stands)
+        return fail_at(c, "unit.size", "a unit cannot have more stands (%u) than at full "
+                       "strength (%u)", me->unit.stands, me->unit.size);
+    return OM_OK;
+}
+
+/* The stands in contact: at least one fighting, no more flanked than fight. */
+static om_status check_contact(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    om_status st;
+    if ((st = in_range(c, "fighting", me->fighting, 1, me->unit.stands)) ||
+        (st = in_range(c, "flanked", me->flanked, 0, me->fighting)))
+        return st;
+    return OM_OK;
+}
+
+/* Supports (6.7): only infantry can support, and only infantry can be
+ * supported; a confused unit cannot support (7.2; not in Ancients). The
+ * declared supports are stands of infantry behind or beside this unit's
+ * fighting stands: its own are those not fighting. Then the Ancients
+ * formations: rear supports among them, stands striking to a side among the
+ * flanked, and a long base only for shock cavalry. */
+static om_status check_supports(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    om_status st;
+    if ((st = in_range(c, "supports", me->supports, 0, OM_WM_MAX_SUPPORTS)) ||
+        (st = in_range(c, "support_units", me->support_units, 0, me->supports)))
+        return st;
+    if (me->supports > 0 && me->unit.traits.no_support)
+        return fail_at(c, "supports", "this unit can neither support nor be supported");
+    if (me->supports > 0 && me->unit.troop != OM_WM_INFANTRY)
+        return fail_at(c, "supports", "only infantry can be supported (this unit is %s)",
+                       om_wm_troop_name(me->unit.troop));
+    if (me->supports > 0 && me->confused && me->support_units == 0 &&
+        !c->e->rules->confused_units_support)
+        return fail_at(c, "supports", "a confused unit cannot support itself; declare the "
+                       "supporting stands as other units with support_units");
+    if (me->support_units == 0 && me->supports > me->unit.stands - me->fighting)
+        return fail_at(c, "supports", "%u supporting stands of its own, but the unit has only %u "
+                       "stands besides its %u fighting; declare other units' stands with "
+                       "support_units", me->supports, me->unit.stands - me->fighting,
+                       me->fighting);
+    if ((st = in_range(c, "rear_supports", me->rear_supports, 0, me->supports)) ||
+        (st = in_range(c, "side_strikers", me->side_strikers, 0, me->flanked)))
+        return st;
+    if (me->long_base && !me->unit.traits.shock)
+        return fail_at(c, "long_base", "only shock cavalry has a long-base option");
+    return OM_OK;
+}
+
+/* The charge: not both ways; a confused unit cannot be ordered, so it cannot
+ * charge (7.2), but stampeding elephants (confused Araby Elephants) charge
+ * all the same (army list); a charger counts as in the open (6.15); only
+ * infantry, flyers (and giants, not modelled yet) may contact fortified
+ * stands (6.2, 6.15). */
+static om_status check_charge(const side_check *c)
+{
+    const om_wm_side *me = c->me, *foe = c->foe;
+    if (me->charging && foe->charging)
+        return fail_at(c, "charging", "both sides cannot charge each other");
+    if (me->confused && me->unit.traits.never_confused)
+        return fail_at(c, "confused", "this unit is never confused (its special rules)");
+    if (me->charging && me->confused && !me->unit.traits.stampedes)
+        return fail_at(c, "confused", "a confused unit cannot charge (it cannot be given orders)");
+    if (me->charging && me->position != OM_WM_OPEN)
+        return fail_at(c, "position", "a charging unit always counts as in the open (6.15)");
+    if (me->charging && foe->position == OM_WM_FORTIFIED && me->unit.troop != OM_WM_INFANTRY &&
+        !me->unit.traits.flies)
+        return fail_at(c, "charging", "only infantry and flyers can charge fortified stands (this "
+                       "unit is %s)", om_wm_troop_name(me->unit.troop));
+    return OM_OK;
+}
+
+/* Shooting before contact: at a charging enemy (5.7), by a unit that shoots
+ * and may shoot at chargers; or a volley in the side's own previous turn
+ * (5.5), which needs a charge: the charged side at the charger, or the
+ * charger at its target. */
+static om_status check_shooting_before_contact(const side_check *c)
+{
+    const om_wm_side *me = c->me, *foe = c->foe;
+    if (me->stand_and_shoot) {
+        if (!foe->charging)
+            return fail_at(c, "stand_and_shoot", "a unit can only stand and shoot at an enemy "
+                           "that charges it");
+        if (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0)
+            return fail_at(c, "stand_and_shoot", "the unit has no shooting attacks");
+        if (me->unit.traits.no_stand_and_shoot)
+            return fail_at(c, "stand_and_shoot", "this unit cannot shoot at chargers (heavy "
+                           "artillery)");
+        if (me->shooting == 0 && me->extra_shots == 0)
+            return fail_at(c, "stand_and_shoot", "no stands shoot (shooting is 0)");
+    }
+    if (me->shoots_first) {
+        if (!foe->charging && !me->charging)
+            return fail_at(c, "shoots_first", "shooting first needs a charge: the charged side "
+                           "shot at the charger, or the charger at its target, in its own "
+                           "previous turn");
+        if ((!om_wm_unit_shoots(&me->unit) || me->shooting == 0) && me->extra_shots == 0)
+            return fail_at(c, "shoots_first", "the unit has no shooting attacks or shooting "
+                           "stands");
     }
     return OM_OK;
 }
 
+/* A volley has no charge: side A, which needs something to shoot with,
+ * shoots at side B. */
+static om_status check_volley(const side_check *c)
+{
+    const om_wm_side *me = c->me;
+    if (me->charging || me->stand_and_shoot || me->shoots_first)
+        return fail_at(c, me->charging ? "charging" : me->stand_and_shoot ? "stand_and_shoot"
+                                                                          : "shoots_first",
+                       "a volley has no charge: side A shoots at side B");
+    if (c->s == 0 && (!om_wm_unit_shoots(&me->unit) || me->shooting == 0) &&
+        me->extra_shots == 0)
+        return fail(c->why, "a.unit.shots", "the shooting unit of a volley needs shooting "
+                    "attacks and at least one shooting stand");
+    return OM_OK;
+}
+
+/* Every check of side s, in order; the first failure wins. */
 static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failure *why)
 {
-    const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
-    const char *side = s == 0 ? "a" : "b";
-    char path[64];
+    const side_check c = {e, &e->side[s], &e->side[1 - s], s, s == 0 ? "a" : "b", why};
     om_status st;
-
-    if ((st = check_unit(&me->unit, side, why)))
+    if ((st = check_unit(&c)) || (st = check_position(&c)) || (st = check_magic(&c)) ||
+        (st = check_shooting(&c)) || (st = check_character(&c)) || (st = check_evade(&c)) ||
+        (st = check_war_wagon(&c)) || (st = check_outside_help(&c)) || (st = check_power(&c)) ||
+        (st = check_after_the_round(&c)))
         return st;
-    if ((unsigned)me->position >= OM_WM_POSITION_COUNT) {
-        snprintf(path, sizeof path, "%s.position", side);
-        return fail(why, path, "unknown position %d", (int)me->position);
-    }
-    /* Only infantry and artillery can be defended or fortified (6.15). */
-    if (me->position != OM_WM_OPEN && me->unit.troop != OM_WM_INFANTRY &&
-        me->unit.troop != OM_WM_ARTILLERY) {
-        snprintf(path, sizeof path, "%s.position", side);
-        return fail(why, path, "only infantry and artillery can be %s (this unit is %s)",
-                    om_wm_position_name(me->position), om_wm_troop_name(me->unit.troop));
-    }
-    /* Pikemen never benefit from defended or fortified status in dense terrain
-     * or on fortress walls (army list). */
-    if ((me->unit.rules & OM_WM_RULE_PIKES) && me->position != OM_WM_OPEN &&
-        (me->dense_terrain || me->position == OM_WM_FORTIFIED)) {
-        snprintf(path, sizeof path, "%s.position", side);
-        return fail(why, path, "pikemen are never defended or fortified in dense terrain or "
-                    "on fortress walls");
-    }
-    /* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
-     * fantasy rule sets; Warmaster Ancients has none. */
-    if (me->magic != OM_WM_MAGIC_NONE) {
-        snprintf(path, sizeof path, "%s.magic", side);
-        if ((unsigned)me->magic >= OM_WM_MAGIC_COUNT)
-            return fail(why, path, "unknown magic item %d", (int)me->magic);
-        if (e->rules->id == OM_WM_RULES_WMA)
-            return fail(why, path, "Warmaster Ancients has no magic items");
-        if (me->unit.troop != OM_WM_INFANTRY && me->unit.troop != OM_WM_CAVALRY &&
-            me->unit.troop != OM_WM_CHARIOT)
-            return fail(why, path, "only infantry, cavalry and chariot units take magic "
-                        "items (this unit is %s)", om_wm_troop_name(me->unit.troop));
-    }
-    /* A bolt skewers at most 3 stands (Bone Thrower), a cannon ball bounces 5cm. */
-    if ((st = check_range(why, side, "line_stands", me->line_stands, 0, 3)))
+    if (e->kind == OM_WM_KIND_VOLLEY)
+        return check_volley(&c);
+    if ((st = check_contact(&c)) || (st = check_supports(&c)) || (st = check_charge(&c)) ||
+        (st = check_shooting_before_contact(&c)))
         return st;
-    if (me->line_stands > foe->unit.stands) {
-        snprintf(path, sizeof path, "%s.line_stands", side);
-        return fail(why, path, "the line passes through %u stands but the target has only %u",
-                    me->line_stands, foe->unit.stands);
-    }
-    if (me->line_stands > 1 && !(me->unit.rules & OM_WM_RULE_LINE_FIRE)) {
-        snprintf(path, sizeof path, "%s.line_stands", side);
-        return fail(why, path, "only cannon and bolt throwers hit further stands along a line");
-    }
-    /* The Revolution Bolt Thrower strikes up to 2 touching stands (5.10, D4). */
-    if (me->line_stands > 2 && e->rules->id == OM_WM_RULES_REV &&
-        !(me->unit.rules & OM_WM_RULE_CANNON)) {
-        snprintf(path, sizeof path, "%s.line_stands", side);
-        return fail(why, path, "a Revolution bolt strikes at most 2 stands");
-    }
-    if ((st = check_range(why, side, "shooting", me->shooting, 0, me->unit.stands)) ||
-        (st = check_range(why, side, "attack_bonus", me->attack_bonus, 0, OM_WM_MAX_BONUS)) ||
-        (st = check_range(why, side, "extra_shots", me->extra_shots, 0, OM_WM_MAX_ATTACKS)))
-        return st;
-    /* Characters cannot join Gnoblars, nor take magic items (army list). */
-    if ((me->unit.rules & OM_WM_RULE_NO_CHARACTER) &&
-        (me->attack_bonus > 0 || me->extra_shots > 0 || me->magic != OM_WM_MAGIC_NONE)) {
-        snprintf(path, sizeof path, "%s.%s", side,
-                 me->attack_bonus > 0 ? "attack_bonus"
-                 : me->extra_shots > 0 ? "extra_shots" : "magic");
-        return fail(why, path, "characters cannot join this unit and it takes no magic items "
-                    "(its special rules)");
-    }
-    if (me->target_cm > 0 && me->target_cm > me->unit.range_cm) {
-        snprintf(path, sizeof path, "%s.target_cm", side);
-        return fail(why, path, "the target is beyond the unit's range of %u cm",
-                    (unsigned)me->unit.range_cm);
-    }
-    /* Only stone throwers and their like shoot blind (5.10): high trajectory,
-     * never at chargers. */
-    if (me->blind_fire && !(me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)) {
-        snprintf(path, sizeof path, "%s.blind_fire", side);
-        return fail(why, path, "only stone throwers and trebuchets shoot blind");
-    }
-    /* Skirmishers evade a charge unless confused, or charged by skirmishers
-     * at least as fast (seed 001 l.839-877, l.4609). */
-    if (me->evade) {
-        snprintf(path, sizeof path, "%s.evade", side);
-        if (!(me->unit.rules & OM_WM_RULE_SKIRMISH))
-            return fail(why, path, "only skirmishers evade");
-        if (!foe->charging)
-            return fail(why, path, "a unit evades an enemy that charges it");
-        if (me->confused)
-            return fail(why, path, "a confused unit cannot evade");
-        if ((foe->unit.rules & OM_WM_RULE_SKIRMISH) && foe->unit.pace_cm >= me->unit.pace_cm)
-            return fail(why, path, "skirmishers cannot evade skirmishers at least as fast "
-                        "(%u cm against %u cm)", (unsigned)foe->unit.pace_cm,
-                        (unsigned)me->unit.pace_cm);
-    }
-    /* The War Wagon (Kislev lists): an artillery unit of a wagon and a team
-     * stand, of which only the wagon fights and shoots; a laager has no flank
-     * or rear. Kislev infantry may stand beside a laager. */
-    if ((unsigned)me->formation >= OM_WM_FORMATION_COUNT) {
-        snprintf(path, sizeof path, "%s.formation", side);
-        return fail(why, path, "unknown formation %d", (int)me->formation);
-    }
-    if (me->formation != OM_WM_FORMATION_NONE) {
-        snprintf(path, sizeof path, "%s.formation", side);
-        if (me->unit.troop != OM_WM_ARTILLERY)
-            return fail(why, path, "only a War Wagon (artillery) has a formation");
-        if (me->fighting > 1 || me->shooting > 1)
-            return fail(why, path, "only the wagon stand fights and shoots (fighting and "
-                        "shooting at most 1)");
-        if (me->formation == OM_WM_FORMATION_LAAGER && me->flanked > 0)
-            return fail(why, path, "a laager has no flank or rear (flanked must be 0)");
-        if (me->charging)
-            return fail(why, path, "a War Wagon cannot charge");
-    }
-    if (me->shugenja && !(me->unit.rules & OM_WM_RULE_INSTABILITY)) {
-        snprintf(path, sizeof path, "%s.shugenja", side);
-        return fail(why, path, "a Shugenja helps only Daemons that suffer Daemonic Instability");
-    }
-    if (me->beside_laager && (me->unit.troop != OM_WM_INFANTRY || me->charging)) {
-        snprintf(path, sizeof path, "%s.beside_laager", side);
-        return fail(why, path, "only infantry shelters beside a laagered wagon, and not "
-                    "while it charges");
-    }
-    if ((unsigned)me->aura >= OM_WM_AURA_COUNT) {
-        snprintf(path, sizeof path, "%s.aura", side);
-        return fail(why, path, "unknown aura %d", (int)me->aura);
-    }
-    if ((unsigned)me->power >= OM_WM_POWER_COUNT) {
-        snprintf(path, sizeof path, "%s.power", side);
-        return fail(why, path, "unknown power %d", (int)me->power);
-    }
-    if (me->power_turn > (e->options.max_turns ? e->options.max_turns : OM_WM_DEFAULT_MAX_TURNS)) {
-        snprintf(path, sizeof path, "%s.power_turn", side);
-        return fail(why, path, "turn %u is past the engagement's last (max_turns)",
-                    (unsigned)me->power_turn);
-    }
-    if (me->extra_shots > 0 && e->rules->id == OM_WM_RULES_WMA) {
-        snprintf(path, sizeof path, "%s.extra_shots", side);
-        return fail(why, path, "Warmaster Ancients characters do not shoot");
-    }
-    /* Badly hurt is a rule of one-stand monsters (army lists). */
-    if ((me->unit.rules & OM_WM_RULE_BADLY_HURT) && om_wm_unit_size(&me->unit) > 1) {
-        snprintf(path, sizeof path, "%s.unit.stands", side);
-        return fail(why, path, "a big monster that can be badly hurt is a unit of one stand");
-    }
-    if ((me->power == OM_WM_POWER_NONE) != (me->power_turn == 0)) {
-        snprintf(path, sizeof path, "%s.power_turn", side);
-        return fail(why, path, me->power_turn == 0 ? "a power is used in a turn of the "
-                                                     "engagement, 1 or more"
-                                                   : "there is no power to use (power: none)");
-    }
-    /* The Oathstone (Revolution Dwarfs): its Hero joins the unit, and not
-     * Troll Slayers (army list). */
-    if (me->power == OM_WM_POWER_OATHSTONE &&
-        (me->attack_bonus == 0 || (me->unit.rules & OM_WM_RULE_PLUS1_VS_MONSTERS) ||
-         e->rules->id != OM_WM_RULES_REV)) {
-        snprintf(path, sizeof path, "%s.power", side);
-        return fail(why, path, "the Oathstone needs its Hero joined to the unit "
-                    "(attack_bonus), not Troll Slayers, in Warmaster Revolution");
-    }
-    if (me->pushed && !(me->unit.rules & OM_WM_RULE_IMMOBILE)) {
-        snprintf(path, sizeof path, "%s.pushed", side);
-        return fail(why, path, "only a unit that cannot move of its own accord (the "
-                    "Screaming Bell) is pushed");
-    }
-    if ((unsigned)me->pursue > OM_WM_PURSUE_WHEN_AHEAD) {
-        snprintf(path, sizeof path, "%s.pursue", side);
-        return fail(why, path, "must be always, never or when-ahead");
-    }
-    if ((unsigned)me->behind >= OM_WM_BEHIND_COUNT) {
-        snprintf(path, sizeof path, "%s.behind", side);
-        return fail(why, path, "unknown kind of obstacle %d", (int)me->behind);
-    }
-    if ((st = check_range(why, side, "behind_stands", me->behind_stands, 0, me->unit.stands)) ||
-        (st = check_range(why, side, "unit.size", me->unit.size, 0, OM_WM_MAX_STANDS)))
-        return st;
-    if (me->unit.size != 0 && me->unit.size < me->unit.stands) {
-        snprintf(path, sizeof path, "%s.unit.size", side);
-        return fail(why, path, "a unit cannot have more stands (%u) than at full strength (%u)",
-                    me->unit.stands, me->unit.size);
-    }
-    if (e->kind != OM_WM_KIND_VOLLEY) {
-        if ((st = check_range(why, side, "fighting", me->fighting, 1, me->unit.stands)) ||
-            (st = check_range(why, side, "flanked", me->flanked, 0, me->fighting)) ||
-            (st = check_range(why, side, "supports", me->supports, 0, OM_WM_MAX_SUPPORTS)) ||
-            (st = check_range(why, side, "support_units", me->support_units, 0, me->supports)))
-            return st;
-        /* Only infantry can support, and only infantry can be supported; a
-         * confused unit cannot support (6.7, 7.2). The declared supports are
-         * stands of infantry behind or beside this unit's fighting stands. */
-        if (me->supports > 0 && (me->unit.rules & OM_WM_RULE_NO_SUPPORT)) {
-            snprintf(path, sizeof path, "%s.supports", side);
-            return fail(why, path, "this unit can neither support nor be supported");
-        }
-        if (me->supports > 0 && me->unit.troop != OM_WM_INFANTRY) {
-            snprintf(path, sizeof path, "%s.supports", side);
-            return fail(why, path, "only infantry can be supported (this unit is %s)",
-                        om_wm_troop_name(me->unit.troop));
-        }
-        if (me->supports > 0 && me->confused && me->support_units == 0 &&
-            !e->rules->confused_units_support) {
-            snprintf(path, sizeof path, "%s.supports", side);
-            return fail(why, path, "a confused unit cannot support itself; declare the "
-                        "supporting stands as other units with support_units");
-        }
-        /* A unit's own supports are its stands that are not fighting (6.7). */
-        if (me->support_units == 0 && me->supports > me->unit.stands - me->fighting) {
-            snprintf(path, sizeof path, "%s.supports", side);
-            return fail(why, path, "%u supporting stands of its own, but the unit has only %u "
-                        "stands besides its %u fighting; declare other units' stands "
-                        "with support_units", me->supports, me->unit.stands - me->fighting,
-                        me->fighting);
-        }
-        if ((st = check_range(why, side, "rear_supports", me->rear_supports, 0, me->supports)) ||
-            (st = check_range(why, side, "side_strikers", me->side_strikers, 0, me->flanked)))
-            return st;
-        if (me->long_base && !(me->unit.rules & OM_WM_RULE_SHOCK)) {
-            snprintf(path, sizeof path, "%s.long_base", side);
-            return fail(why, path, "only shock cavalry has a long-base option");
-        }
-        if (me->charging && foe->charging) {
-            snprintf(path, sizeof path, "%s.charging", side);
-            return fail(why, path, "both sides cannot charge each other");
-        }
-        if (me->confused && (me->unit.rules & OM_WM_RULE_NEVER_CONFUSED)) {
-            snprintf(path, sizeof path, "%s.confused", side);
-            return fail(why, path, "this unit is never confused (its special rules)");
-        }
-        /* A confused unit cannot be ordered, so it cannot charge (7.2);
-         * stampeding elephants (confused Araby Elephants) charge all the same
-         * (army list). */
-        if (me->charging && me->confused && !(me->unit.rules & OM_WM_RULE_STAMPEDE)) {
-            snprintf(path, sizeof path, "%s.confused", side);
-            return fail(why, path, "a confused unit cannot charge (it cannot be given orders)");
-        }
-        if (me->charging && me->position != OM_WM_OPEN) {
-            snprintf(path, sizeof path, "%s.position", side);
-            return fail(why, path, "a charging unit always counts as in the open (6.15)");
-        }
-        /* Only infantry, flyers (and giants, not modelled yet) may contact
-         * fortified stands (6.2, 6.15). */
-        if (me->charging && foe->position == OM_WM_FORTIFIED &&
-            me->unit.troop != OM_WM_INFANTRY && !(me->unit.rules & OM_WM_RULE_FLY)) {
-            snprintf(path, sizeof path, "%s.charging", side);
-            return fail(why, path, "only infantry and flyers can charge fortified stands (this unit "
-                        "is %s)",
-                        om_wm_troop_name(me->unit.troop));
-        }
-        if (me->stand_and_shoot) {
-            snprintf(path, sizeof path, "%s.stand_and_shoot", side);
-            if (!foe->charging)
-                return fail(why, path, "a unit can only stand and shoot at an enemy that "
-                            "charges it");
-            if (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0)
-                return fail(why, path, "the unit has no shooting attacks");
-            if (me->unit.rules & OM_WM_RULE_NO_STAND_AND_SHOOT)
-                return fail(why, path, "this unit cannot shoot at chargers (heavy artillery)");
-            if (me->shooting == 0 && me->extra_shots == 0)
-                return fail(why, path, "no stands shoot (shooting is 0)");
-        }
-        if (me->shoots_first) {
-            snprintf(path, sizeof path, "%s.shoots_first", side);
-            if (!foe->charging && !me->charging)
-                return fail(why, path, "shooting first needs a charge: the charged side shot "
-                            "at the charger, or the charger at its target, in its own "
-                            "previous turn");
-            if ((!om_wm_unit_shoots(&me->unit) || me->shooting == 0) && me->extra_shots == 0)
-                return fail(why, path, "the unit has no shooting attacks or shooting stands");
-        }
-    } else {
-        if (me->charging || me->stand_and_shoot || me->shoots_first) {
-            snprintf(path, sizeof path, "%s.%s", side,
-                     me->charging ? "charging" : me->stand_and_shoot ? "stand_and_shoot"
-                                                                     : "shoots_first");
-            return fail(why, path, "a volley has no charge: side A shoots at side B");
-        }
-        if (s == 0 && (!om_wm_unit_shoots(&me->unit) || me->shooting == 0) &&
-            me->extra_shots == 0) {
-            snprintf(path, sizeof path, "a.unit.shots");
-            return fail(why, path, "the shooting unit of a volley needs shooting attacks and "
-                        "at least one shooting stand");
-        }
-    }
     return OM_OK;
 }
 

@@ -31,7 +31,7 @@ static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
                                 const om_wm_side *foe, const om_wm_round_case *c)
 {
-    const om_wm_rules rules = me->unit.rules;
+    const om_wm_traits *t = &me->unit.traits;
     const bool charge_round = c->round == 1 && me->charging;
     unsigned strikers = 0, plain, total;
     int mods = 0, front, flank, side;
@@ -39,46 +39,40 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
         return 0;
     assert(c->flanked <= c->fighting);
     if (charge_round && om_wm_effective_position(foe) == OM_WM_OPEN &&
-        !om_wm_pikes_hold(foe, me, c->round) && !(rules & OM_WM_RULE_NO_CHARGE_BONUS)) {
-        mods += r->charge_bonus[me->unit.troop];
-        if (rules & (OM_WM_RULE_CHARGE_PLUS1 | OM_WM_RULE_SCYTHED))
-            mods += 1;
-    }
-    if ((rules & OM_WM_RULE_PLUS1_VS_MONSTERS) && foe->unit.troop == OM_WM_MONSTER)
-        mods += 1;
+        !om_wm_pikes_hold(foe, me, c->round) && !t->no_charge_bonus)
+        mods += r->charge_bonus[me->unit.troop] + t->charge_bonus_delta;
+    if (foe->unit.troop == OM_WM_MONSTER)
+        mods += t->attack_delta_vs_monsters;
     /* Grail Pilgrims +1 always; Zealots +1 in the first round against Chaos
      * or Undead, whoever charged (A-12, A-29); a Tomb King's or Oathstone's
      * +1 in the Combat phase it is used (A-27). */
-    if (rules & OM_WM_RULE_ATTACK_PLUS1)
-        mods += 1;
-    if (c->round == 1 && (rules & OM_WM_RULE_ZEALOT) &&
-        foe->unit.chaos_or_undead)
+    mods += t->attack_delta;
+    if (c->round == 1 && t->hates_chaos_undead && foe->unit.chaos_or_undead)
         mods += 1;
     if (c->empowered)
         mods += 1;
-    if ((rules & OM_WM_RULE_SHOCK) && me->long_base && (charge_round || c->pursuit > 0))
+    if (t->shock && me->long_base && (charge_round || c->pursuit > 0))
         mods += 1;
     mods += (int)c->pursuit;
     if (me->magic == OM_WM_MAGIC_BATTLE_BANNER)
         mods += 1;
-    if (rules & OM_WM_RULE_WARBAND)
+    if (t->warband)
         mods += (c->pursuit > 0 ? 1 : 0) - (c->retreated_last ? 1 : 0);
-    if ((foe->unit.rules & OM_WM_RULE_TERROR) &&
-        !(rules & (OM_WM_RULE_TERROR | OM_WM_RULE_IGNORES_TERROR)) && !c->fearless)
+    if (foe->unit.traits.terror && !t->terror && !t->ignores_terror && !c->fearless)
         mods -= 1;
     /* Stampeding elephants are not confused: none of its rules apply (army
      * list); the state only makes them pursue. */
-    if (c->confused && !(rules & OM_WM_RULE_STAMPEDE))
+    if (c->confused && !t->stampedes)
         mods -= 1;
     /* Stand classes: front-facing, flanked, and (phalanx) striking to a side. */
-    if (rules & OM_WM_RULE_PHALANX)
+    if (t->phalanx)
         strikers = me->side_strikers < c->flanked ? me->side_strikers : c->flanked;
     front = (int)me->unit.attacks + mods;
     flank = front - 1;
     /* +1 for stands fighting to their front in the first round (Cold One
      * Knights, Wild Riders, Winged Lancers): the unflanked stands here. */
-    if (c->round == 1 && (rules & OM_WM_RULE_ROUND1_FRONT_PLUS1))
-        front += 1;
+    if (c->round == 1)
+        front += t->round1_front_attack_delta;
     side = mods - 1;
     /* Stand classes, best first: front-facing, flanked, striking to a side.
      * One-stand bonuses (a joined character's, then a Sword of Might's or of
@@ -130,8 +124,8 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
             total = 1; /* "A unit always rolls one Attack dice regardless" (A3 reading A) */
         }
     }
-    if (charge_round && (rules & OM_WM_RULE_HERMANN))
-        total += 1;
+    if (charge_round)
+        total = floor0((int)total + t->charge_dice_delta);
     return total;
 }
 
@@ -183,24 +177,8 @@ static unsigned fighting_now(const om_wm_side *me, unsigned stands)
     return me->fighting < stands ? me->fighting : stands;
 }
 
-/* The state of one trial's fight. */
-typedef struct om_wm_fight {
-    unsigned stands[2];    /* stands left */
-    unsigned carried[2];   /* hits carried (fewer than Hits) */
-    unsigned behind_cm[2]; /* distance left to what is behind each unit */
-    unsigned pursuit[2];   /* pursuit bonus per stand in the coming round (0: none) */
-    unsigned shot[2];      /* hits a side scored by shooting, counted in round 1 (5.7) */
-    bool confused[2];      /* confused now */
-    bool in_open[2];       /* lost its defended/fortified position (6.15, A8) */
-    bool retreated[2];     /* retreated in the previous round (warband -1) */
-    bool regains_position[2]; /* in the open until the turn ends only (option A8) */
-    bool left_table[2];    /* retreated off the table and survived (Ancients 5.5) */
-    bool hurt[2];          /* a big monster badly hurt: half its Hits and Attacks */
-    bool fearless[2];      /* immune to terror now by an aura (Bell, Anvil, Shrine) */
-    bool reduced[2];       /* the Flame Cannon shoots 1D6 from now on (misfire 3) */
-    bool faded;            /* the charger faded away before charging: no contest */
-    unsigned turn;         /* turn of the engagement, 1 = the charge's */
-} fight;
+/* The fight state of one trial (wm_int.h). */
+typedef om_wm_fight fight;
 
 /* Side s as it fights now: its values halved once it is badly hurt. */
 static const om_wm_side *side_now(const om_wm_prepared *p, const fight *f, int s)
@@ -237,7 +215,7 @@ static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s
     const om_wm_side *me = &p->e.side[s];
     if (me->aura == OM_WM_AURA_ROLL)
         f->fearless[s] = om_dice_roll_d6(d) >= 4;
-    if ((me->unit.rules & OM_WM_RULE_INSTABILITY) && f->stands[s] > 0 &&
+    if (me->unit.traits.daemonic_instability && f->stands[s] > 0 &&
         f->stands[s] < om_wm_unit_size(&me->unit)) {
         int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
         if (roll <= 1) {
@@ -263,7 +241,7 @@ static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int
 /* Make side s confused, unless nothing confuses it (army lists). */
 static void confuse(const om_wm_prepared *p, fight *f, int s)
 {
-    if (!(p->e.side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED))
+    if (!p->e.side[s].unit.traits.never_confused)
         f->confused[s] = true;
 }
 
@@ -300,7 +278,7 @@ static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s,
     unsigned supports = me->supports, spare;
     if (supports == 0)
         return 0;
-    if (me->unit.rules & (OM_WM_RULE_PHALANX | OM_WM_RULE_SKIRMISH | OM_WM_RULE_PIKES))
+    if (me->unit.traits.side_supports_only)
         supports -= me->rear_supports;
     if (me->support_units > 0)
         return supports;
@@ -317,11 +295,12 @@ static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s,
 static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round);
 
 /* The attack dice of side s in `round` of the engagement, from the fight state
- * (6.4). Round 1 is looked up in the table om_wm_combat_prepare made with this
- * same function, since before round 1 only the stands left can vary. */
+ * (6.4). Round 1 of a trial from the prepared start is looked up in the table
+ * om_wm_combat_prepare made with this same function, since before round 1
+ * only the stands left can vary. */
 static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
 {
-    if (round == 1 && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
+    if (round == 1 && f->fresh && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
         f->confused[s] == p->e.side[s].confused)
         return p->round1_dice[s][f->stands[s]];
     return compute_dice(p, f, s, round);
@@ -350,20 +329,21 @@ static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, uns
 
 /* Which prepared dice test side s uses against side t this round: as declared,
  * in the open once t has lost its position, or against t's shieldwall, which
- * saves one better in the first round when charged (Ancients, seed 001 l.4579). */
+ * saves one better in the first round when charged (Warmaster Ancients,
+ * Special Rules > Shieldwall). */
 static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, int s,
                                       unsigned round)
 {
     const om_wm_side *t = &p->e.side[1 - s];
     if ((p->in_play & OM_WM_PLAY_SHIELDWALL) && round == 1 &&
-        (t->unit.rules & OM_WM_RULE_SHIELDWALL) && p->e.side[s].charging &&
+        t->unit.traits.shieldwall && p->e.side[s].charging &&
         t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &p->melee[s][2];
     /* A Banner of Shielding works until its unit loses a stand (10.3);
      * Leonidas improves his unit's armour in every round (Ancients). */
     bool better_save = (t->magic == OM_WM_MAGIC_SHIELDING &&
                         om_wm_magic_intact(t, f->stands[1 - s])) ||
-                       (t->unit.rules & OM_WM_RULE_ARMOUR_PLUS1_MELEE);
+                       t->unit.traits.save_delta_melee < 0;
     /* Pikemen count as defended in the first round against charging cavalry
      * or chariots (army list). */
     if (om_wm_pikes_hold(t, &p->e.side[s], round))
@@ -373,13 +353,14 @@ static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, i
     return &p->melee[s][f->in_open[1 - s]];
 }
 
-/* Maniple (seed 001 l.4548): after armour, one D6 per stand supporting side t
- * from the rear out of another maniple unit; each 6 saves one hit. */
+/* Maniple (Warmaster Ancients, Special Rules > Maniple): after armour, one
+ * D6 per stand supporting side t from the rear out of another maniple unit;
+ * each 6 saves one hit. */
 static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsigned hits)
 {
     const om_wm_side *me = &p->e.side[t];
     unsigned saved = 0;
-    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !(me->unit.rules & OM_WM_RULE_MANIPLE) ||
+    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !me->unit.traits.maniple ||
         me->support_units == 0 || hits == 0)
         return hits;
     for (unsigned i = 0; i < me->rear_supports && saved < hits; i++)
@@ -397,11 +378,11 @@ static unsigned bonus_dice(const om_wm_prepared *p, om_dice *d, const fight *f, 
 {
     const om_wm_side *me = &p->e.side[s];
     bool charge = round == 1 && me->charging;
-    if (me->unit.rules & OM_WM_RULE_BONUS_D6_OR_D3) {
+    if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
         return charge || f->pursuit[s] > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
     }
-    if ((me->unit.rules & OM_WM_RULE_BONUS_D6_CHARGING) && charge &&
+    if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_CHARGING && charge &&
         om_wm_effective_position(&p->e.side[1 - s]) == OM_WM_OPEN)
         return om_dice_roll_d6(d);
     return 0;
@@ -434,7 +415,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
         const om_dice_test *test = melee_test(p, f, s, round);
         /* Ashurbanipal: once a turn, one missed attack die re-rolled; the
          * engine spends it in the turn's first round (Ancients, A27). */
-        bool reroll = first_of_turn && (p->e.side[s].unit.rules & OM_WM_RULE_REROLL_ONE_PER_TURN);
+        bool reroll = first_of_turn && p->e.side[s].unit.traits.rerolls_a_miss;
         unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION || reroll)
                          ? staged_hits(d, test, dice, magic, reroll)
                          : om_dice_hits(d, test, dice);
@@ -447,7 +428,7 @@ static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsi
         unsigned before[2] = {hits[0], hits[1]};
         for (int s = 0; s < 2; s++) {
             const om_wm_side *me = &p->e.side[s];
-            if ((me->unit.rules & OM_WM_RULE_EXTRA_STRIKE_ROUND1) && before[s] > before[1 - s])
+            if (me->unit.traits.extra_strike_round1 && before[s] > before[1 - s])
                 hits[s] += maniple_saves(p, d, 1 - s,
                                          om_dice_hits(d, melee_test(p, f, s, 1),
                                                       fighting_now(me, f->stands[s])));
@@ -482,10 +463,12 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
         lost[t] = take_hits(p, f, t, hits[1 - t]);
         /* Trolls regenerate one outstanding hit after whole stands are removed;
          * it still counted in the result (army list). */
-        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE) && f->carried[t] > 0)
+        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_CARRIED &&
+            f->carried[t] > 0)
             f->carried[t]--;
         /* The War Hydra regenerates one hit it suffered this round, if alive. */
-        if ((e->side[t].unit.rules & OM_WM_RULE_REGENERATE_ROUND) && hits[1 - t] > 0 &&
+        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_SUFFERED &&
+            hits[1 - t] > 0 &&
             f->carried[t] > 0)
             f->carried[t]--;
     }
@@ -495,8 +478,8 @@ static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const 
             const om_wm_side *me = &e->side[s];
             result[s] += f->shot[s];
             /* Legion: in the first round every stand fighting to its front with no
-             * enemy on its side or rear counts as supported (seed 001 l.4530). */
-            if ((p->in_play & OM_WM_PLAY_LEGION) && (me->unit.rules & OM_WM_RULE_LEGION))
+             * enemy on its side or rear counts as supported (Special Rules > Legion). */
+            if ((p->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion)
                 result[s] += front[s];
         }
     }
@@ -541,7 +524,7 @@ static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned r
                        bool first_of_turn, unsigned result[2], unsigned hits_on[2])
 {
     unsigned hits[2];
-    if (round == 1 && p->round1 != NULL && d->plain == NULL) {
+    if (round == 1 && f->round1_drawn && d->plain == NULL) {
         const struct om_wm_round1 *t = p->round1;
         const round1_entry *en = &t->entry[om_alias_draw(t->pairs, &d->rng)];
         for (int s = 0; s < 2; s++) {
@@ -570,7 +553,7 @@ static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsign
     /* A Revolution War Wagon column retreats instead (army list). */
     if ((me->unit.troop == OM_WM_ARTILLERY &&
          !(me->formation == OM_WM_FORMATION_COLUMN && p->e.rules->wagon_column_retreats)) ||
-        (me->unit.rules & OM_WM_RULE_DESTROYED_IF_RETREATS)) {
+        me->unit.traits.destroyed_if_retreats) {
         f->stands[l] = 0;
         return;
     }
@@ -619,9 +602,9 @@ static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outco
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
         unsigned roll, cm;
-        if (f->stands[s] == 0 || (me->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) ||
+        if (f->stands[s] == 0 || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
             (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN) ||
-            ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
+            (me->unit.traits.immobile && !me->pushed))
             continue;
         roll = om_dice_roll_sum(d, 3, NULL);
         cm = roll;
@@ -640,25 +623,23 @@ static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
     const om_wm_engagement *e = &p->e;
     const om_wm_side *me = &e->side[w];
     om_wm_troop foe = e->side[l].unit.troop;
-    if (me->unit.troop == OM_WM_ARTILLERY || ((me->unit.rules & OM_WM_RULE_IMMOBILE) && !me->pushed))
+    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed))
         return false;
     if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
         return false;
     if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
         !e->options.infantry_pursues_cavalry &&
-        !(me->unit.rules & (OM_WM_RULE_PURSUES_ANY | OM_WM_RULE_PURSUES_MOUNTED)))
+        me->unit.traits.pursuit == OM_WM_PURSUES_AS_ITS_TYPE)
         return false;
     /* Non-flyers cannot pursue retreating flyers (6.11 #5), unless they may
      * pursue "any type of retreating enemy" (Rangers, Gorgers). */
-    if ((e->side[l].unit.rules & OM_WM_RULE_FLY) && !(e->side[l].unit.rules & OM_WM_RULE_PURSUABLE)
-        && !(me->unit.rules & (OM_WM_RULE_FLY | OM_WM_RULE_PURSUES_ANY)))
+    if (e->side[l].unit.traits.flies && !e->side[l].unit.traits.pursued_by_non_flyers &&
+        !me->unit.traits.flies && me->unit.traits.pursuit != OM_WM_PURSUES_ANY)
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
-     * (seed 001 l.4507; army lists). */
-    if ((me->unit.rules & OM_WM_RULE_MUST_PURSUE) ||
-        ((me->unit.rules & OM_WM_RULE_STAMPEDE) && f->confused[w]) ||
-        ((me->unit.rules & OM_WM_RULE_ZEALOT) &&
-         e->side[l].unit.chaos_or_undead))
+     * (Warmaster Ancients, Special Rules > Fanatics; army lists). */
+    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->confused[w]) ||
+        (me->unit.traits.hates_chaos_undead && e->side[l].unit.chaos_or_undead))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
@@ -751,7 +732,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
         shooter_pays(p, d, f, s, &r);
         /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
-        if ((e->side[s].unit.rules & OM_WM_RULE_WARP_LIGHTNING) && f->shot[s] > 0 &&
+        if (e->side[s].unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && f->shot[s] > 0 &&
             om_dice_roll_d6(d) == 6)
             confuse(p, f, c);
         o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
@@ -761,7 +742,7 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
         if (f->stands[c] == 0 || f->stands[s] == 0)
             return false; /* shot down, or blown up, before contact: no round */
     }
-    /* Skirmishers evade (Ancients, seed 001 l.867-877): the charger touches
+    /* Skirmishers evade (Warmaster Ancients, Movement > The Evade): the charger touches
      * no enemy, so its move ends and the shooting drives it back, the one
      * case where a charger is: a die a hit, any 6 confuses, more than its
      * pace routs it. The hits also remove stands (5.4). No round is fought. */
@@ -785,29 +766,39 @@ static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
     return true;
 }
 
-/* Initial fight state of an engagement. */
+void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *u)
+{
+    const om_wm_side *me = &e->side[s];
+    u->stands = me->unit.stands;
+    u->carried = 0;
+    u->behind_cm = me->behind_cm;
+    u->pursuit = 0;
+    u->shot = 0;
+    u->confused = me->confused;
+    /* In the open unless defended or fortified, by its position or by its
+     * kind (a laager; infantry beside one, in 1.1 only when charged). */
+    u->in_open = om_wm_effective_position(me) == OM_WM_OPEN ||
+                 (me->beside_laager && me->position == OM_WM_OPEN &&
+                  e->rules->laager_shelter_needs_charge && !e->side[1 - s].charging);
+    u->retreated = false;
+    u->regains_position = false;
+    u->left_table = false;
+    u->hurt = false;
+    u->fearless = me->aura == OM_WM_AURA_ALWAYS;
+    u->reduced = false;
+}
+
+/* Initial fight state of an engagement: both units as prepared. */
 static void fight_start(const om_wm_engagement *e, fight *f)
 {
     for (int s = 0; s < 2; s++) {
-        f->stands[s] = e->side[s].unit.stands;
-        f->carried[s] = 0;
-        f->behind_cm[s] = e->side[s].behind_cm;
-        f->pursuit[s] = 0;
-        f->shot[s] = 0;
-        f->confused[s] = e->side[s].confused;
-        /* In the open unless defended or fortified, by its position or by
-         * its kind (a laager; infantry beside one, in 1.1 only when charged). */
-        f->in_open[s] = om_wm_effective_position(&e->side[s]) == OM_WM_OPEN ||
-                        (e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN &&
-                         e->rules->id == OM_WM_RULES_WM11 && !e->side[1 - s].charging);
-        f->retreated[s] = false;
-        f->regains_position[s] = false;
-        f->left_table[s] = false;
-        f->hurt[s] = false;
-        f->fearless[s] = e->side[s].aura == OM_WM_AURA_ALWAYS;
-        f->reduced[s] = false;
+        om_wm_unit_state u;
+        om_wm_unit_state_start(e, s, &u);
+        om_wm_fight_set_unit(f, s, &u);
     }
     f->faded = false;
+    f->fresh = true;
+    f->round1_drawn = false; /* until the table is made (round1_prepare) */
     f->turn = 1;
 }
 
@@ -887,24 +878,24 @@ void om_wm_combat_release(om_wm_prepared *p)
 om_status om_wm_combat_prepare(om_wm_prepared *p)
 {
     fight f;
+    om_status st;
     p->in_play = 0;
     for (int s = 0; s < 2; s++) {
         const om_wm_side *me = &p->e.side[s];
-        om_wm_rules r = me->unit.rules;
-        p->in_play |= (r & OM_WM_RULE_SHIELDWALL) ? OM_WM_PLAY_SHIELDWALL : 0u;
-        p->in_play |= (r & OM_WM_RULE_MANIPLE) && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE
-                                                                         : 0u;
-        p->in_play |= (r & OM_WM_RULE_LEGION) ? OM_WM_PLAY_LEGION : 0u;
-        p->in_play |= (r & OM_WM_RULE_SCYTHED) ? OM_WM_PLAY_SCYTHED : 0u;
+        const om_wm_traits *t = &me->unit.traits;
+        p->in_play |= t->shieldwall ? OM_WM_PLAY_SHIELDWALL : 0u;
+        p->in_play |= t->maniple && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE : 0u;
+        p->in_play |= t->legion ? OM_WM_PLAY_LEGION : 0u;
+        p->in_play |= t->scythed ? OM_WM_PLAY_SCYTHED : 0u;
         p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
         p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
-                              (r & (OM_WM_RULE_REROLL_ONE_PER_TURN |
-                                    OM_WM_RULE_BONUS_D6_OR_D3 | OM_WM_RULE_BONUS_D6_CHARGING))
+                              t->rerolls_a_miss || t->bonus_dice != OM_WM_BONUS_DICE_NONE
                           ? OM_WM_PLAY_STAGED : 0u;
-        p->in_play |= (r & OM_WM_RULE_EXTRA_STRIKE_ROUND1) ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
+        p->in_play |= t->extra_strike_round1 ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
         p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
         p->in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
-        p->in_play |= me->aura == OM_WM_AURA_ROLL || (r & OM_WM_RULE_INSTABILITY)
+        p->in_play |= me->beside_laager ? OM_WM_PLAY_BESIDE_LAAGER : 0u;
+        p->in_play |= me->aura == OM_WM_AURA_ROLL || t->daemonic_instability
                           ? OM_WM_PLAY_TURN_START : 0u;
     }
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
@@ -928,195 +919,297 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     if (p->start == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
     *p->start = f;
-    return round1_prepare(p, &f);
+    st = round1_prepare(p, &f);
+    p->start->round1_drawn = p->round1 != NULL;
+    return st;
 }
 
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
+/* Where the rounds of an engagement stand. */
+typedef struct bout {
+    int charger;           /* the side that charged, or -1 (a fight already joined) */
+    unsigned round;        /* rounds fought */
+    unsigned phase_round;  /* rounds fought in the current Combat phase */
+    unsigned hits_on[2];   /* hits each side suffered, all sources */
+    unsigned scythed_gone; /* bit s: side s's scythed chariots fought their round */
+    int winner;            /* the last round's winner, then the engagement's */
+} bout;
+
+/* The side that charges, or -1 for a fight already joined. */
+static int charger_of(const om_wm_engagement *e)
+{
+    return e->side[0].charging ? 0 : e->side[1].charging ? 1 : -1;
+}
+
+/* Whether the fight comes to blows: a charge may be stopped by the shooting
+ * before contact, and either side may fade away at the start of its turn.
+ * If not, the outcome's winner and result are recorded and false returned:
+ * a side shot away before contact loses (6.6); a charger confused by
+ * shooting first does not charge (no contest); skirmishers that evaded
+ * fought no combat (no result), though a charger their shooting destroyed
+ * still loses, as one shot down does. */
+static bool comes_to_blows(const om_wm_prepared *p, om_dice *d, fight *f, int charger,
+                           om_wm_outcome *o)
 {
     const om_wm_engagement *e = &p->e;
-    const bool whole = e->kind == OM_WM_KIND_ENGAGEMENT;
+    if (charger >= 0) {
+        int winner;
+        if (!(p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE)) ||
+            before_contact(p, d, f, charger, o))
+            return true;
+        winner = f->faded                                                  ? OM_WM_NO_CONTEST
+                 : f->stands[charger] == 0 && f->stands[1 - charger] == 0 ? OM_WM_DRAW
+                 : f->stands[charger] == 0                               ? 1 - charger
+                 : f->stands[1 - charger] == 0                           ? charger
+                                                                           : OM_WM_NO_CONTEST;
+        o->winner = o->round1_winner = (uint8_t)winner;
+        o->result[1 - charger] = e->side[1 - charger].evade
+                                     ? 0u : om_wm_sat8(f->shot[1 - charger]);
+        return false;
+    }
+    /* No charge: turn 1 is side A's, and it may fade away at its start. */
+    if (p->in_play & OM_WM_PLAY_TURN_START) {
+        first_turn_starts(p, d, f, 0);
+        if (f->stands[0] == 0) {
+            o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
+            return false;
+        }
+    }
+    return true;
+}
+
+/* After the first round: its winner and results go to the outcome; infantry
+ * beside a laager was defended in the first round only (a position of its
+ * own it keeps). */
+static void first_round_fought(const om_wm_prepared *p, fight *f, const bout *b,
+                               const unsigned result[2], om_wm_outcome *o)
+{
+    const om_wm_engagement *e = &p->e;
+    if (p->in_play & OM_WM_PLAY_BESIDE_LAAGER)
+        for (int s = 0; s < 2; s++)
+            f->in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
+    o->round1_winner = (uint8_t)b->winner;
+    o->result[0] = om_wm_sat8(result[0]);
+    o->result[1] = om_wm_sat8(result[1]);
+}
+
+/* Scythed chariots fight one round and are then removed as destroyed; a unit
+ * that retreats from them after suffering a hit is confused (Warmaster
+ * Ancients, Special Rules > Scythed Chariots). */
+static void scythed_chariots_strike(const om_wm_prepared *p, fight *f, bout *b)
+{
+    for (int s = 0; s < 2; s++) {
+        if (!p->e.side[s].unit.traits.scythed || f->stands[s] == 0)
+            continue;
+        if (b->winner == s && f->stands[1 - s] > 0 && b->hits_on[1 - s] > 0)
+            confuse(p, f, 1 - s);
+        b->scythed_gone |= 1u << s;
+    }
+}
+
+/* The loser l retreats by the difference of the round's results divided
+ * among the losing side's units (6.9): Revolution counts supporting units,
+ * 1.1 only units in contact. A laagered War Wagon holds instead, keeping its
+ * position (army list): *holds. Returns the distance. */
+static unsigned loser_retreats(const om_wm_prepared *p, om_dice *d, fight *f, const bout *b,
+                               const unsigned result[2], int l, bool *holds, om_wm_outcome *o)
+{
+    const om_wm_engagement *e = &p->e;
+    const int w = 1 - l;
+    unsigned cm;
+    *holds = e->side[l].formation == OM_WM_FORMATION_LAAGER;
+    cm = *holds ? 0u
+                : om_wm_retreat_cm(result[w], result[l],
+                                   1u + (e->rules->retreat_divisor_engaged_only
+                                             ? 0u : e->side[l].support_units));
+    if (b->round == 1)
+        o->retreat_cm = om_wm_sat8(cm);
+    o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
+    if (!*holds) {
+        retreat(p, d, f, l, cm);
+        f->retreated[l] = true; /* after retreat(), which may have removed it */
+    }
+    return cm;
+}
+
+/* Retreating elephants rampage through the enemy they touch: a 6 confuses
+ * it, or destroys it if it was confused already; results stand (Warmaster
+ * Ancients, Special Rules > Elephants). Returns whether the winner w was
+ * destroyed: the engagement ends, won by the elephants. */
+static bool elephants_rampage(const om_wm_prepared *p, om_dice *d, fight *f, int l, int w)
+{
+    if (!p->e.side[l].unit.traits.rampage || f->stands[l] == 0 || f->left_table[l] ||
+        om_dice_roll_d6(d) != 6)
+        return false;
+    if (f->confused[w]) {
+        f->stands[w] = 0;
+        f->carried[w] = 0;
+        return true;
+    }
+    confuse(p, f, w);
+    return false;
+}
+
+/* A unit that retreated counts as in the open for the rest of the turn's
+ * pursuit rounds (6.9, 6.15); for good, unless option A8 gives its position
+ * back at the turn's end. */
+static void position_lost(const om_wm_prepared *p, fight *f, int l)
+{
+    const om_wm_engagement *e = &p->e;
+    f->regains_position[l] = e->options.defended_after_retreat &&
+                               e->side[l].position != OM_WM_OPEN &&
+                               (!f->in_open[l] || f->regains_position[l]);
+    f->in_open[l] = true;
+}
+
+/* The winner w pursues the loser l, which retreated `cm`: pursuers count as
+ * in the open (6.15; Ancients 7.4) and fight with the pursuit bonus (6.4);
+ * fighting on against a laager is a pursuit without bonus. */
+static void winner_pursues(fight *f, int w, int l, unsigned cm, bool holds)
+{
+    f->in_open[w] = true;
+    f->regains_position[w] = false;
+    f->pursuit[w] = holds ? 0u : om_wm_pursuit_bonus(cm);
+    f->pursuit[l] = 0;
+}
+
+/* Won round 2 of a phase and pursued: the combat is unresolved and goes on
+ * in the next turn, the opponent's (6.11, 6.14), unless the turn limit is
+ * reached (no contest) or the side whose turn starts fades away (the enemy
+ * wins). Confusion ends at the end of the unit's own Command phase (7.2); in
+ * the 1.1 lists a big monster still engaged may be badly hurt at the end of
+ * the Combat phase (army lists); a position regained under option A8
+ * returns. Returns whether the engagement goes on. */
+static bool next_turn(const om_wm_prepared *p, om_dice *d, fight *f, bout *b)
+{
+    const om_wm_engagement *e = &p->e;
     const unsigned max_turns = e->options.max_turns ? e->options.max_turns
                                                     : OM_WM_DEFAULT_MAX_TURNS;
-    int charger = e->side[0].charging ? 0 : e->side[1].charging ? 1 : -1;
-    unsigned hits_on[2] = {0, 0}, result[2], round = 0, phase_round = 0, turn = 1;
-    int winner = OM_WM_NO_CONTEST;
-    unsigned scythed_gone = 0; /* bit s: side s's scythed chariots were removed */
-    fight f;
-
-    f = *p->start;
-    if (charger >= 0 && (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START |
-                                       OM_WM_PLAY_EVADE)) &&
-        !before_contact(p, d, &f, charger, o)) {
-        /* No contact: a side shot away before contact loses (6.6); a charger
-         * confused by shooting first does not charge (no contest). */
-        winner = f.faded                                              ? OM_WM_NO_CONTEST
-                 : f.stands[charger] == 0 && f.stands[1 - charger] == 0 ? OM_WM_DRAW
-                 : f.stands[charger] == 0                             ? 1 - charger
-                 : f.stands[1 - charger] == 0                         ? charger
-                                                                      : OM_WM_NO_CONTEST;
-        o->winner = o->round1_winner = (uint8_t)winner;
-        /* Skirmishers that evaded fought no combat: no result; a charger
-         * their shooting destroyed still loses, as one shot down does. */
-        o->result[1 - charger] = e->side[1 - charger].evade ? 0u
-                                                             : om_wm_sat8(f.shot[1 - charger]);
-        goto done;
+    int active;
+    if (f->turn >= max_turns) {
+        b->winner = OM_WM_NO_CONTEST;
+        return false;
     }
-    /* No charge (a fight already joined): turn 1 is side A's. */
-    if (charger < 0 && (p->in_play & OM_WM_PLAY_TURN_START)) {
-        first_turn_starts(p, d, &f, 0);
-        if (f.stands[0] == 0) {
-            winner = OM_WM_SIDE_B; /* faded away: the enemy is left alone */
-            o->winner = o->round1_winner = (uint8_t)winner;
-            goto done;
+    f->turn++;
+    b->phase_round = 0;
+    if (e->rules->badly_hurt_when_engaged) {
+        check_hurt(p, f, 0);
+        check_hurt(p, f, 1);
+    }
+    /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
+    active = (b->charger == 1) == ((f->turn & 1u) == 1u) ? 1 : 0;
+    f->confused[active] = false;
+    if (p->in_play & OM_WM_PLAY_TURN_START) {
+        own_turn_starts(p, d, f, active);
+        if (f->stands[active] == 0) {
+            b->winner = 1 - active; /* faded away: the enemy is left alone */
+            return false;
         }
     }
-    o->charged = charger >= 0;
-    hits_on[0] = o->hits_on[0];
-    hits_on[1] = o->hits_on[1];
-
-    for (;;) {
-        int l;
-        unsigned cm;
-        bool holds;
-        round++;
-        phase_round++;
-        winner = fight_round(p, d, &f, round, phase_round == 1, result, hits_on);
-        /* Infantry beside a laager is defended in the first round only;
-         * a position of its own it keeps. */
-        if (round == 1 && (e->side[0].beside_laager || e->side[1].beside_laager))
-            for (int s = 0; s < 2; s++)
-                f.in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
-        if (round == 1) {
-            o->round1_winner = (uint8_t)winner;
-            o->result[0] = om_wm_sat8(result[0]);
-            o->result[1] = om_wm_sat8(result[1]);
-        }
-        f.retreated[0] = f.retreated[1] = false;
-        /* Scythed chariots fight one round and are then removed as destroyed;
-         * a unit that retreats from them after suffering a hit is confused
-         * (seed 001 l.4569-4573). */
-        for (int s = 0; s < 2 && (p->in_play & OM_WM_PLAY_SCYTHED); s++) {
-            if (!(e->side[s].unit.rules & OM_WM_RULE_SCYTHED) || f.stands[s] == 0)
-                continue;
-            if (winner == s && f.stands[1 - s] > 0 && hits_on[1 - s] > 0)
-                confuse(p, &f, 1 - s);
-            scythed_gone |= 1u << s;
-        }
-        /* A draw: both fall back and the combat ends (6.8). */
-        if (winner == OM_WM_DRAW) {
-            if (whole)
-                fall_back(p, d, &f, o);
-            break;
-        }
-        l = 1 - winner;
-        if (f.stands[l] == 0)
-            break;
-        /* The loser retreats by the difference divided among the losing side's
-         * units (6.9): REV counts supporting units, WM11 only units in contact.
-         * A laagered War Wagon holds, keeping its position (army list). */
-        holds = e->side[l].formation == OM_WM_FORMATION_LAAGER;
-        cm = holds ? 0u
-                   : om_wm_retreat_cm(result[winner], result[l],
-                                      1u + (e->rules->retreat_divisor_engaged_only
-                                                ? 0u : e->side[l].support_units));
-        if (round == 1)
-            o->retreat_cm = om_wm_sat8(cm);
-        o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
-        if (!holds) {
-            retreat(p, d, &f, l, cm);
-            f.retreated[l] = true;
-        }
-        /* Retreating elephants rampage through the enemy they touch: a 6
-         * confuses it, or destroys it if it was confused already; results
-         * stand. A unit left with no enemy loses the engagement (Ancients). */
-        if ((e->side[l].unit.rules & OM_WM_RULE_RAMPAGE) && f.stands[l] > 0 && !holds &&
-            !f.left_table[l] && om_dice_roll_d6(d) == 6) {
-            if (f.confused[winner]) {
-                f.stands[winner] = 0;
-                f.carried[winner] = 0;
-                winner = l;
-                break;
-            }
-            confuse(p, &f, winner);
-        }
-        if (f.stands[l] == 0 || !whole || scythed_gone || f.left_table[l])
-            break;
-        /* A unit that retreated counts as in the open for the rest of the
-         * turn's pursuit rounds (6.9, 6.15); for good, unless option A8 gives
-         * its position back at the turn's end. */
-        if (!holds) {
-            f.regains_position[l] = e->options.defended_after_retreat &&
-                                    e->side[l].position != OM_WM_OPEN &&
-                                    (!f.in_open[l] || f.regains_position[l]);
-            f.in_open[l] = true;
-        }
-        if (!may_pursue(p, &f, winner, l))
-            break;
-        /* Units that pursue count as in the open (6.15; Ancients 7.4). */
-        f.in_open[winner] = true;
-        f.regains_position[winner] = false;
-        /* Fighting on against a laager is a pursuit without bonuses. */
-        f.pursuit[winner] = holds ? 0u : om_wm_pursuit_bonus(cm);
-        f.pursuit[l] = 0;
-        /* Win round 2 of a phase and pursue: the combat is unresolved and goes
-         * on in the next turn, the opponent's (6.11, 6.14). Confusion ends at
-         * the end of the unit's own Command phase (7.2). */
-        if (phase_round == 2) {
-            int active;
-            if (turn >= max_turns) {
-                winner = OM_WM_NO_CONTEST;
-                break;
-            }
-            turn++;
-            f.turn = turn;
-            phase_round = 0;
-            /* The Combat phase ends: in the 1.1 lists a big monster still
-             * engaged may be badly hurt now (army lists). */
-            if (e->rules->badly_hurt_when_engaged) {
-                check_hurt(p, &f, 0);
-                check_hurt(p, &f, 1);
-            }
-            /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
-            active = (charger == 1) == ((turn & 1u) == 1u) ? 1 : 0;
-            f.confused[active] = false;
-            if (p->in_play & OM_WM_PLAY_TURN_START) {
-                own_turn_starts(p, d, &f, active);
-                if (f.stands[active] == 0) {
-                    winner = 1 - active; /* faded away: the enemy is left alone */
-                    break;
-                }
-            }
-            for (int s = 0; s < 2; s++) {
-                if (f.regains_position[s])
-                    f.in_open[s] = false;
-                f.regains_position[s] = false;
-            }
-        }
-    }
-    for (int s = 0; s < 2 && scythed_gone; s++)
-        if (scythed_gone & (1u << s))
-            f.stands[s] = 0;
-    /* The last Combat phase ends: a big monster with enough hits is badly
-     * hurt, in Revolution only once no longer engaged (army lists). */
-    if (whole && (winner != OM_WM_NO_CONTEST || e->rules->badly_hurt_when_engaged)) {
-        check_hurt(p, &f, 0);
-        check_hurt(p, &f, 1);
-    }
-    o->winner = (uint8_t)winner;
-    for (int s = 0; s < 2; s++)
-        o->hits_on[s] = om_wm_sat8(hits_on[s]);
-done:
-    o->rounds = (uint8_t)round;
-    o->turns = (uint8_t)turn;
     for (int s = 0; s < 2; s++) {
-        /* A unit that regained stands (Daemonic Instability) lost none. */
-        o->stands_lost[s] = (uint8_t)(e->side[s].unit.stands > f.stands[s]
-                                          ? e->side[s].unit.stands - f.stands[s] : 0u);
-        o->destroyed[s] = f.stands[s] == 0;
-        o->hurt[s] = f.hurt[s] && f.stands[s] > 0;
-        if (e->side[s].unit.rules & OM_WM_RULE_NEVER_CONFUSED)
+        if (f->regains_position[s])
+            f->in_open[s] = false;
+        f->regains_position[s] = false;
+    }
+    return true;
+}
+
+/*
+ * One combat round and what follows it (6.5-6.14): a draw makes both sides
+ * fall back and ends the combat; otherwise the loser retreats (or holds, or
+ * rampages), and the winner pursues if it may and wants to, into a next
+ * round or, after the second round of a phase, a next turn. Only a whole
+ * engagement goes on past the first round. Returns whether another round is
+ * fought; b->winner is then the engagement's winner.
+ */
+static bool round_and_aftermath(const om_wm_prepared *p, om_dice *d, fight *f, bout *b,
+                                om_wm_outcome *o)
+{
+    const bool whole = p->e.kind == OM_WM_KIND_ENGAGEMENT;
+    unsigned result[2], cm;
+    bool holds;
+    int l, w;
+    b->round++;
+    b->phase_round++;
+    b->winner = fight_round(p, d, f, b->round, b->phase_round == 1, result, b->hits_on);
+    if (b->round == 1)
+        first_round_fought(p, f, b, result, o);
+    f->retreated[0] = f->retreated[1] = false;
+    if (p->in_play & OM_WM_PLAY_SCYTHED)
+        scythed_chariots_strike(p, f, b);
+    if (b->winner == OM_WM_DRAW) {
+        if (whole)
+            fall_back(p, d, f, o); /* both fall back and the combat ends (6.8) */
+        return false;
+    }
+    w = b->winner;
+    l = 1 - w;
+    if (f->stands[l] == 0)
+        return false;
+    cm = loser_retreats(p, d, f, b, result, l, &holds, o);
+    if (!holds && elephants_rampage(p, d, f, l, w)) {
+        b->winner = l;
+        return false;
+    }
+    if (f->stands[l] == 0 || !whole || b->scythed_gone || f->left_table[l])
+        return false;
+    if (!holds)
+        position_lost(p, f, l);
+    if (!may_pursue(p, f, w, l))
+        return false;
+    winner_pursues(f, w, l, cm, holds);
+    return b->phase_round != 2 || next_turn(p, d, f, b);
+}
+
+/* The engagement is over: scythed chariots that fought are removed; at the
+ * end of the last Combat phase a big monster with enough hits is badly hurt,
+ * in Revolution only once no longer engaged (army lists); the winner and the
+ * hits go to the outcome. */
+static void engagement_ends(const om_wm_prepared *p, fight *f, const bout *b, om_wm_outcome *o)
+{
+    const om_wm_engagement *e = &p->e;
+    for (int s = 0; s < 2 && b->scythed_gone; s++)
+        if (b->scythed_gone & (1u << s))
+            f->stands[s] = 0;
+    if (e->kind == OM_WM_KIND_ENGAGEMENT &&
+        (b->winner != OM_WM_NO_CONTEST || e->rules->badly_hurt_when_engaged)) {
+        check_hurt(p, f, 0);
+        check_hurt(p, f, 1);
+    }
+    o->winner = (uint8_t)b->winner;
+    for (int s = 0; s < 2; s++)
+        o->hits_on[s] = om_wm_sat8(b->hits_on[s]);
+}
+
+/* What the fight left of both units, in the outcome: rounds and turns, the
+ * stands lost since `first` (none for a unit that regained stands by
+ * Daemonic Instability), destroyed, badly hurt and confused units. */
+static void record_units(const om_wm_prepared *p, const fight *f, const unsigned first[2],
+                         unsigned rounds, om_wm_outcome *o)
+{
+    o->rounds = (uint8_t)rounds;
+    o->turns = (uint8_t)f->turn;
+    for (int s = 0; s < 2; s++) {
+        o->stands_lost[s] = (uint8_t)(first[s] > f->stands[s] ? first[s] - f->stands[s] : 0u);
+        o->destroyed[s] = f->stands[s] == 0;
+        o->hurt[s] = f->hurt[s] && f->stands[s] > 0;
+        if (p->e.side[s].unit.traits.never_confused)
             o->confused[s] = 0;
         else if (o->confused[s] == 0)
-            o->confused[s] = f.confused[s] && f.stands[s] > 0;
+            o->confused[s] = f->confused[s] && f->stands[s] > 0;
     }
+}
+
+void om_wm_combat(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outcome *o)
+{
+    const unsigned first[2] = {f->stands[0], f->stands[1]};
+    bout b = {.charger = charger_of(&p->e), .winner = OM_WM_NO_CONTEST};
+    if (comes_to_blows(p, d, f, b.charger, o)) {
+        o->charged = b.charger >= 0;
+        b.hits_on[0] = o->hits_on[0];
+        b.hits_on[1] = o->hits_on[1];
+        while (round_and_aftermath(p, d, f, &b, o))
+            ;
+        engagement_ends(p, f, &b, o);
+    }
+    record_units(p, f, first, b.round, o);
 }

@@ -15,8 +15,21 @@ static unsigned one_better(unsigned save)
     return save >= 7u ? 6u : save > 3u ? save - 1u : save;
 }
 
-/* A save one worse: 6+ becomes none (army lists' piercing shots). */
-static unsigned one_worse(unsigned save) { return save < 7u ? save + 1u : 7u; }
+/* A save score moved by `delta` (positive: worse), from 3+ to none (7): one
+ * worse makes 6+ none (army lists' piercing shots). */
+static unsigned save_shifted(unsigned save, int delta)
+{
+    int v = (int)save + delta;
+    return v >= 7 ? 7u : v <= 3 ? 3u : (unsigned)v;
+}
+
+/* A to-hit score moved by `delta` (negative: easier), never below 2+ nor
+ * above 6+ (army lists' sharpshooters: +1 to hit). */
+static unsigned hit_shifted(unsigned score, int delta)
+{
+    int v = (int)score + delta;
+    return v <= 2 ? 2u : v >= 6 ? 6u : (unsigned)v;
+}
 
 /* Build the dice test of a to-hit and a save score, sharing a table with an
  * earlier test of the same probability. */
@@ -74,9 +87,9 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
     for (int s = 0; s < 2 && st == OM_OK; s++) {
         const om_wm_side *me = &e->side[s], *foe = &e->side[1 - s];
         om_wm_side foe_in_open = *foe;
-        om_wm_rules rules = me->unit.rules;
+        const om_wm_traits *t = &me->unit.traits;
         /* Rockets are stone throwers whose hits are saved at -1 (army lists). */
-        bool shots_saved = !(rules & OM_WM_RULE_SHOTS_NO_SAVE) || (rules & OM_WM_RULE_ROCKET);
+        bool shots_saved = !t->shots_no_save || t->shooter == OM_WM_SHOOTER_ROCKET;
         unsigned save = om_wm_save_score(&foe->unit, true);
         unsigned hit = om_wm_to_hit_score(e->rules, foe), hit_open;
         unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
@@ -88,15 +101,16 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         foe_in_open.beside_laager = false; /* defended in the first round only */
         hit_open = om_wm_to_hit_score(e->rules, &foe_in_open);
         /* The Ethereal Host hits on 4+ whatever the cover (army list). */
-        if (rules & OM_WM_RULE_HITS_ON_4)
-            hit = hit_open = 4;
+        if (t->melee_hit_score != 0)
+            hit = hit_open = t->melee_hit_score;
         /* Melee against the enemy as declared, and in the open once it has
          * retreated and lost its position (6.15). */
         st = make_test(p, &n_tables, &p->melee[s][0], hit, save);
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][1], hit_open, save);
         /* The enemy's shieldwall: its save one better, none becoming 6+
-         * (seed 001 l.4579). Built for every pairing; used only when it applies. */
+         * (Warmaster Ancients, Special Rules > Shieldwall). Built for every
+         * pairing; used only when it applies. */
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][2], hit, one_better(save));
         /* The enemy's Banner of Shielding: its save one better, none becoming
@@ -108,7 +122,8 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         /* Pikemen holding a charge count as defended (army list). */
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][5],
-                           (rules & OM_WM_RULE_HITS_ON_4) ? 4u : e->rules->to_hit[OM_WM_DEFENDED],
+                           t->melee_hit_score != 0 ? t->melee_hit_score
+                                                   : e->rules->to_hit[OM_WM_DEFENDED],
                            save);
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->melee[s][6], p->melee[s][5].to_hit,
@@ -124,14 +139,11 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
             if (shots_saved)
                 volley_save = shielded;
         }
-        if ((rules & OM_WM_RULE_SHOTS_PLUS1) && volley_hit > 2)
-            volley_hit--;
-        if (rules & OM_WM_RULE_SHOTS_PIERCE) {
-            volley_save = one_worse(volley_save);
-            worn_save = one_worse(worn_save);
-        }
+        volley_hit = hit_shifted(volley_hit, t->shots_to_hit_delta);
+        volley_save = save_shifted(volley_save, t->shots_save_delta);
+        worn_save = save_shifted(worn_save, t->shots_save_delta);
         charger_save = volley_save;
-        if (rules & OM_WM_RULE_CANNON) {
+        if (t->shooter == OM_WM_SHOOTER_CANNON) {
             volley_save = 7;
             charger_save = shielded;
             worn_save = save;
@@ -139,19 +151,18 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         /* Cannon and the Revolution Trebuchet count cover one step lower
          * (5.10, A-11); shooting blind hits on 6s only, whatever the cover
          * (5.10), except the 1.1 Trebuchet's, which rolls its 6 first. */
-        if (rules & (OM_WM_RULE_CANNON | OM_WM_RULE_COVER_ONE_LOWER)) {
+        if (t->shots_cover_one_lower) {
             om_wm_position pos = om_wm_effective_position(foe);
             volley_hit = e->rules->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
         }
-        if (me->blind_fire && !(rules & OM_WM_RULE_BLIND_GATE))
+        if (me->blind_fire && !t->blind_fire_needs_six)
             volley_hit = 6;
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot[s], volley_hit, volley_save);
         /* Chargers are never defended (5.7): the score against them is the open one. */
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot_charger[s],
-                           (rules & OM_WM_RULE_SHOTS_PLUS1) && hit_open > 2 ? hit_open - 1
-                                                                            : hit_open,
+                           hit_shifted(hit_open, t->shots_to_hit_delta),
                            charger_save);
         if (st == OM_OK)
             st = make_test(p, &n_tables, &p->shoot_charger_worn[s],
@@ -196,9 +207,40 @@ void om_wm_prepared_free(om_wm_prepared *p)
 
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out)
 {
+    /* Every trial starts from the prepared state of both units. */
+    om_wm_fight f = *p->start;
     memset(out, 0, sizeof *out);
     if (p->e.kind == OM_WM_KIND_VOLLEY)
-        om_wm_volley(p, d, out);
+        om_wm_volley(p, d, &f, out);
     else
-        om_wm_combat(p, d, out);
+        om_wm_combat(p, d, &f, out);
+}
+
+void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f)
+{
+    om_wm_fight_set_unit(f, 0, a);
+    om_wm_fight_set_unit(f, 1, b);
+    for (int s = 0; s < 2; s++) {
+        f->pursuit[s] = 0;
+        f->shot[s] = 0;
+        f->retreated[s] = false;
+    }
+    f->faded = false;
+    f->fresh = false;
+    f->round1_drawn = false;
+    f->turn = 1;
+}
+
+void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
+                         om_wm_unit_state *b, om_wm_outcome *out)
+{
+    om_wm_fight f;
+    om_wm_fight_of_units(a, b, &f);
+    memset(out, 0, sizeof *out);
+    if (p->e.kind == OM_WM_KIND_VOLLEY)
+        om_wm_volley(p, d, &f, out);
+    else
+        om_wm_combat(p, d, &f, out);
+    om_wm_fight_get_unit(&f, 0, a);
+    om_wm_fight_get_unit(&f, 1, b);
 }

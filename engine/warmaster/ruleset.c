@@ -14,6 +14,7 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .id = OM_WM_RULES_WM11,
         .name = "warmaster-1.1",
         .title = "Warmaster 1.1 (official Rules Update)",
+        .short_title = "Warmaster 1.1",
         /* +1 charging in the open; monsters and chariots +1 more (warmaster.md 6.4). */
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
@@ -26,11 +27,19 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* The 1.1 lists' badly hurt monsters have no "no longer engaged"
          * clause (rule_effects_fantasy P18, 6.1). */
         .badly_hurt_when_engaged = true,
+        /* The 1.1 Kislev list: infantry touching a laagered wagon counts as
+         * defended against shooting, and in combat only when charged. */
+        .laager_shelter_needs_charge = true,
+        .magic_items = true,
+        .characters_shoot = true,
+        /* The Bone Thrower's bolt strikes 3 stands (warmaster.md 5.10, D4). */
+        .bolt_line_stands = 3,
     },
     [OM_WM_RULES_REV] = {
         .id = OM_WM_RULES_REV,
         .name = "warmaster-revolution",
         .title = "Warmaster Revolution",
+        .short_title = "Warmaster Revolution",
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
         .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
@@ -40,11 +49,18 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .retreat_divisor_engaged_only = false,
         /* The Kislev list: "not destroyed if forced to retreat" (column). */
         .wagon_column_retreats = true,
+        .magic_items = true,
+        .characters_shoot = true,
+        /* The Revolution Dwarf list's Oathstone. */
+        .oathstone = true,
+        /* A Revolution bolt strikes up to 2 touching stands (warmaster.md 5.10, D4). */
+        .bolt_line_stands = 2,
     },
     [OM_WM_RULES_WMA] = {
         .id = OM_WM_RULES_WMA,
         .name = "warmaster-ancients",
         .title = "Warmaster Ancients (2005)",
+        .short_title = "Warmaster Ancients",
         /* Ancients 7.3: the extra +1 belongs to elephants and heavy or scythed
          * chariots only (special rules), not to light chariots; the chariot type
          * therefore gets the basic +1 here. */
@@ -54,13 +70,23 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* Ancients 8 (support): counted after all attacks, before casualties. */
         .supports_after_casualties = false,
         .retreat_divisor_engaged_only = false,
-        /* The confused-unit effects (seed 001 l.2282-2284) do not forbid support. */
+        /* The confused-unit effects (Warmaster Ancients, Confusion > Confused
+         * Units) do not forbid support. */
         .confused_units_support = true,
-        /* "If an infantry unit has one or more stands defended" (seed 001 l.1349). */
+        /* "If an infantry unit has one or more stands defended" (Warmaster
+         * Ancients, Shooting > Driving Back Enemies). */
         .drive_back_discount_infantry_only = true,
         .bonus_after_stand_floor = true,
         .retreat_off_table_rolls = true,
         .impassable_halt_confuses = true,
+        /* Ancients has no magic items, and its characters do not shoot. */
+        .magic_items = false,
+        .characters_shoot = false,
+        /* Britons army list > Special Rules: Caractacus. */
+        .caractacus = true,
+        /* Light artillery: one die per stand in its line of flight, up to 3
+         * (Special Rules > Light Artillery). */
+        .bolt_line_stands = 3,
     },
 };
 

@@ -6,10 +6,15 @@
 #include "wm.h"
 #include "wm_int.h"
 
+/* The drive back that destroys a Revolution Trebuchet, which drive backs do
+ * not move: more than 10cm (army list, A-21). */
+#define OM_WM_STATIC_DRIVE_BACK_CM 10u
+
 om_wm_position om_wm_effective_position(const om_wm_side *target)
 {
     /* A Steam Tank always counts as defended (army list). */
-    if ((target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED) && target->position == OM_WM_OPEN)
+    const om_wm_cover cover = (om_wm_cover)target->unit.traits.cover;
+    if (cover == OM_WM_COVER_ALWAYS_DEFENDED && target->position == OM_WM_OPEN)
         return OM_WM_DEFENDED;
     /* A laagered War Wagon counts as defended; so do Kislev infantry touching
      * it, against shooting and in the first round (army lists). */
@@ -17,12 +22,12 @@ om_wm_position om_wm_effective_position(const om_wm_side *target)
         target->position == OM_WM_OPEN)
         return OM_WM_DEFENDED;
     /* Bears (Revolution) are never defended outside dense terrain (A-31). */
-    if ((target->unit.rules & OM_WM_RULE_DEFENDED_ONLY_IN_DENSE) && !target->dense_terrain)
+    if (cover == OM_WM_COVER_ONLY_IN_DENSE && !target->dense_terrain)
         return OM_WM_OPEN;
     /* Cavalry, chariots, monsters and machines are never defended or fortified
      * (5.2); the check rejects such positions, and this guards the table. */
     if (target->unit.troop != OM_WM_INFANTRY && target->unit.troop != OM_WM_ARTILLERY &&
-        !(target->unit.rules & OM_WM_RULE_COUNTS_DEFENDED))
+        cover != OM_WM_COVER_ALWAYS_DEFENDED)
         return OM_WM_OPEN;
     return target->position;
 }
@@ -50,25 +55,25 @@ unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *ta
 {
     om_wm_position position = om_wm_effective_position(target);
     unsigned dice;
+    int delta;
     /* Fanatics, Flagellants, Steam Tanks... are never driven back by shooting
-     * (seed 001 l.1385; army lists). */
-    if (target->unit.rules & OM_WM_RULE_NO_DRIVE_BACK)
+     * (Warmaster Ancients, Shooting > Driving Back Enemies; army lists). */
+    if (target->unit.traits.no_drive_back)
         return 0;
     if (r->drive_back_discount_infantry_only && target->unit.troop != OM_WM_INFANTRY)
         position = OM_WM_OPEN;
     dice = om_wm_drive_back_dice(hits, position);
     /* A warband that has lost no stand ignores one more hit; one that has
-     * lost any adds one (seed 001 l.4638). */
-    if (target->unit.rules & OM_WM_RULE_WARBAND) {
+     * lost any adds one (Warmaster Ancients, Special Rules > Warband). */
+    if (target->unit.traits.warband) {
         if (lost_any)
             dice = hits > 0 ? om_wm_drive_back_dice(hits + 1u, position) : 0u;
         else
             dice -= dice > 0 ? 1u : 0u;
     }
     /* Bushido: one die fewer (Nippon list). */
-    if ((target->unit.rules & OM_WM_RULE_DRIVE_BACK_MINUS1) && dice > 0)
-        dice--;
-    return dice;
+    delta = (int)dice + target->unit.traits.drive_back_dice_delta;
+    return delta > 0 ? (unsigned)delta : 0u;
 }
 
 unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_per_stand,
@@ -108,36 +113,47 @@ unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
 {
     unsigned per_stand = me->unit.shots;
     unsigned shooting = me->shooting < stands ? me->shooting : stands;
+    const om_wm_traits *t = &me->unit.traits;
+    switch ((om_wm_shooter)t->shooter) {
     /* At chargers crossbows shoot once a stand; the Helblaster's crew fire
      * at the shortest range (army lists). */
-    if (me->unit.rules & OM_WM_RULE_REPEATER)
+    case OM_WM_SHOOTER_REPEATER:
         return shooting * (at_charger ? 1u : band_shots(repeater_bands, 2, me->target_cm));
-    if (me->unit.rules & OM_WM_RULE_HELBLASTER)
+    case OM_WM_SHOOTER_HELBLASTER:
         return shooting * (at_charger ? helblaster_bands[0][1]
                                       : band_shots(helblaster_bands, 3, me->target_cm));
-    if (me->unit.rules & OM_WM_RULE_RANDOM_SHOTS)
-        return 0; /* rolled when it shoots (om_wm_fire) */
-    /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
-    if (at_charger && (me->unit.rules & OM_WM_RULE_CANNON))
-        return 2u * shooting;
+    case OM_WM_SHOOTER_ROCKET:
+    case OM_WM_SHOOTER_FLAME_CANNON:
+    case OM_WM_SHOOTER_WARP_LIGHTNING:
+        return 0; /* rolled when it shoots (om_wm_fire_at) */
+    case OM_WM_SHOOTER_CANNON:
+        /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
+        if (at_charger)
+            return 2u * shooting;
+        break;
+    default:
+        break;
+    }
     /* Bounce and skewer: +1 Attack per further stand of the target in the line
      * (5.10: cannon "+1 for each additional stand", bolt thrower "+1 for an
      * additional stand", Bone Thrower "1 attack per stand"). */
-    if ((me->unit.rules & OM_WM_RULE_LINE_FIRE) && me->line_stands > 1)
+    if (t->line_fire && me->line_stands > 1)
         per_stand += me->line_stands - 1u;
     /* A Salamander stand shoots 2 where its Skinks shoot 1, and is the last
      * stand its owner removes; in 1.1 it shoots once at chargers (army lists). */
-    if ((me->unit.rules & OM_WM_RULE_SALAMANDER) && shooting > 0 && per_stand < 2 &&
-        (!at_charger || (me->unit.rules & OM_WM_RULE_SALAMANDER_AT_CHARGERS)))
+    if (t->shooter == OM_WM_SHOOTER_SALAMANDER && shooting > 0 && per_stand < 2 &&
+        (!at_charger || t->salamander_shoots_chargers))
         return per_stand * shooting + (2u - per_stand);
     return per_stand * shooting;
 }
 
 unsigned om_wm_hurt_from(const om_wm_unit *u)
 {
-    if (!(u->rules & OM_WM_RULE_BADLY_HURT))
-        return 0;
-    return u->hits / 2u + ((u->rules & OM_WM_RULE_HURT_FROM_HALF) ? 0u : 1u);
+    switch ((om_wm_hurt)u->traits.hurt) {
+    case OM_WM_HURT_FROM_HALF: return u->hits / 2u;
+    case OM_WM_HURT_ABOVE_HALF: return u->hits / 2u + 1u;
+    default: return 0;
+    }
 }
 
 /* Attacks a machine of random shots rolls this shooting (army lists):
@@ -145,10 +161,10 @@ unsigned om_wm_hurt_from(const om_wm_unit *u)
  * beyond the target, so none here); the Flame Cannon 2D6, a double rolling
  * on its chart, 1D6 and no more misfires after result 3 (A-23); the 1.1 Warp
  * Lightning Cannon D6, a 1 turning D6 Attacks on itself (4+, no save, A-22). */
-static unsigned machine_attacks(om_dice *d, om_wm_rules rules, om_wm_fire *r)
+static unsigned machine_attacks(om_dice *d, om_wm_shooter shooter, om_wm_fire *r)
 {
     unsigned a = om_dice_roll_d6(d), b;
-    if (rules & OM_WM_RULE_ROCKET) {
+    if (shooter == OM_WM_SHOOTER_ROCKET) {
         if (a != 1)
             return a;
         switch (om_dice_roll_d6(d)) {
@@ -158,7 +174,7 @@ static unsigned machine_attacks(om_dice *d, om_wm_rules rules, om_wm_fire *r)
         default: return om_dice_roll_sum(d, 2, NULL); /* Big badaboom: 2D6 */
         }
     }
-    if (rules & OM_WM_RULE_FLAME) {
+    if (shooter == OM_WM_SHOOTER_FLAME_CANNON) {
         if (r->reduced)
             return a;
         b = om_dice_roll_d6(d);
@@ -185,7 +201,8 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
                    unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r)
 {
     const om_wm_side *target = &p->e.side[1 - shooter];
-    const om_wm_rules rules = me->unit.rules;
+    const om_wm_traits *traits = &me->unit.traits;
+    const bool helblaster = traits->shooter == OM_WM_SHOOTER_HELBLASTER;
     bool worn = at_charger && target->magic == OM_WM_MAGIC_SHIELDING &&
                 !om_wm_magic_intact(target, target_stands);
     const om_dice_test *t = !at_charger ? &p->shoot[shooter]
@@ -195,15 +212,15 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
 
     r->hits = r->self_hits = r->exploded = 0;
     r->confused = false;
-    if (rules & OM_WM_RULE_RANDOM_SHOTS) {
+    if (om_wm_shooter_rolls_attacks(traits)) {
         unsigned shooting = me->shooting < stands ? me->shooting : stands;
         for (unsigned i = 0; i < shooting; i++)
-            dice += machine_attacks(d, rules, r);
+            dice += machine_attacks(d, (om_wm_shooter)traits->shooter, r);
     }
-    if (rules & (OM_WM_RULE_HELBLASTER | OM_WM_RULE_DOUBLE_ONES_CONFUSE)) {
+    if (helblaster || traits->double_ones_confuse) {
         /* Dice read one by one: the 1s among them decide (army lists), each
          * Helblaster's own, the Warp Lightning Cannon's over the shooting. */
-        unsigned guns = (rules & OM_WM_RULE_HELBLASTER) && dice > 0
+        unsigned guns = helblaster && dice > 0
                             ? (me->shooting < stands ? me->shooting : stands) : 1u;
         unsigned hit = 0, ones = 0;
         for (unsigned g = 0; g < guns; g++) {
@@ -213,7 +230,7 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
                 gun_hit += face >= t->to_hit;
                 gun_ones += face == 1;
             }
-            if ((rules & OM_WM_RULE_HELBLASTER) && gun_ones >= 3) {
+            if (helblaster && gun_ones >= 3) {
                 gun_hit = 0;              /* Misfire: no hits this turn */
                 if (gun_ones >= 4) {      /* Ka-boom! */
                     r->exploded++;
@@ -223,7 +240,7 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
             hit += gun_hit;
             ones += gun_ones;
         }
-        if (rules & OM_WM_RULE_DOUBLE_ONES_CONFUSE)
+        if (traits->double_ones_confuse)
             r->confused = ones >= 2; /* A-22: two or more 1s */
         r->hits = hit - om_wm_saves(d, t, hit);
     } else {
@@ -246,7 +263,7 @@ bool om_wm_fire_cost(om_dice *d, const om_wm_unit *me, const om_wm_fire *r, unsi
         if (*stands > 0 && om_dice_roll_d6(d) == 6)
             confused = true;
     }
-    return confused && *stands > 0 && !(me->rules & OM_WM_RULE_NEVER_CONFUSED);
+    return confused && *stands > 0 && !me->traits.never_confused;
 }
 
 /*
@@ -292,7 +309,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
     const unsigned size = om_wm_unit_size(&target->unit);
 
     /* Shooting blind (5.10): the 1.1 Trebuchet first needs a 6 on a D6. */
-    if (me->blind_fire && (me->unit.rules & OM_WM_RULE_BLIND_GATE) && om_dice_roll_d6(d) < 6) {
+    if (me->blind_fire && me->unit.traits.blind_fire_needs_six && om_dice_roll_d6(d) < 6) {
         v->fire.hits = v->fire.self_hits = v->fire.exploded = 0;
         v->fire.confused = false;
     } else {
@@ -315,7 +332,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
     dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits, left < size);
-    if (me->unit.rules & OM_WM_RULE_WARP_LIGHTNING) {
+    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
          * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
         v->confused = v->hits > 0 && om_dice_roll_d6(d) == 6;
@@ -324,23 +341,25 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
          * dice are rolled only for confusion, on a 6 (army list). */
         (void)om_dice_roll_sum(d, dice, &sixes);
         v->confused = sixes > 0;
-    } else if (target->unit.rules & OM_WM_RULE_STATIC) {
+    } else if (target->unit.traits.static_machine != OM_WM_NOT_STATIC) {
         /* The Trebuchet does not move: destroyed by any 6 (1.1), or by a
          * drive back of more than 10cm (Revolution, A-21), never confused. */
         unsigned sum = om_dice_roll_sum(d, dice, &sixes);
-        if ((target->unit.rules & OM_WM_RULE_STATIC_SIX) ? sixes > 0 : sum > 10) {
+        if (target->unit.traits.static_machine == OM_WM_STATIC_LOST_ON_A_SIX
+                ? sixes > 0
+                : sum > OM_WM_STATIC_DRIVE_BACK_CM) {
             v->stands_lost = stands;
             v->hurt = false;
         }
         return;
-    } else if (me->unit.rules & OM_WM_RULE_DRIVE_BACK_CONFUSE_4) {
+    } else if (me->unit.traits.drive_back_confuses_on != 0) {
         /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
         unsigned high = 0;
         v->drive_back_cm = 0;
         for (unsigned i = 0; i < dice; i++) {
             unsigned face = om_dice_roll_d6(d);
             v->drive_back_cm += face;
-            high += face >= 4;
+            high += face >= me->unit.traits.drive_back_confuses_on;
         }
         v->confused = high > 0;
     } else {
@@ -351,35 +370,41 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
     if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
         v->drive_back_cm > target->behind_cm)
         drive_back_into(p->e.rules, d, target, v, size - left); /* all stands lost (3.8) */
-    if (target->unit.rules & OM_WM_RULE_NEVER_CONFUSED)
+    if (target->unit.traits.never_confused)
         v->confused = false;
 }
 
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o)
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o)
 {
-    const om_wm_side *target = &p->e.side[OM_WM_SIDE_B];
+    const int a = OM_WM_SIDE_A, b = OM_WM_SIDE_B;
+    const unsigned shooters = f->stands[a], stands = f->stands[b];
+    const om_wm_side *me = f->hurt[a] ? &p->hurt[a] : &p->e.side[a];
+    unsigned left = shooters;
     om_wm_volley_result v;
 
-    v.fire.reduced = false;
-    om_wm_volley_at(p, d, OM_WM_SIDE_A, &p->e.side[OM_WM_SIDE_A],
-                    p->e.side[OM_WM_SIDE_A].unit.stands, target->unit.stands, &v);
+    v.fire.reduced = f->reduced[a];
+    om_wm_volley_at(p, d, a, me, shooters, stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
-    o->hits_on[1] = om_wm_sat8(v.hits);
-    o->shot_hits_on[1] = o->hits_on[1];
-    o->stands_lost[1] = (uint8_t)v.stands_lost;
+    o->hits_on[b] = om_wm_sat8(v.hits);
+    o->shot_hits_on[b] = o->hits_on[b];
+    o->stands_lost[b] = (uint8_t)v.stands_lost;
     o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-    o->confused[1] = v.confused;
-    o->routed[1] = v.routed;
-    o->destroyed[1] = v.routed || v.off_table || v.stands_lost == target->unit.stands;
-    o->hurt[1] = v.hurt && !o->destroyed[1];
+    o->confused[b] = v.confused;
+    o->routed[b] = v.routed;
+    o->destroyed[b] = v.routed || v.off_table || v.stands_lost == stands;
+    o->hurt[b] = v.hurt && !o->destroyed[b];
     /* What the shooting cost the shooter (army lists). */
-    {
-        const om_wm_unit *me = &p->e.side[OM_WM_SIDE_A].unit;
-        unsigned left = me->stands;
-        o->confused[0] = om_wm_fire_cost(d, me, &v.fire, &left);
-        o->stands_lost[0] = (uint8_t)(me->stands - left);
-        o->destroyed[0] = left == 0;
-    }
+    o->confused[a] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
+    o->stands_lost[a] = (uint8_t)(shooters - left);
+    o->destroyed[a] = left == 0;
     if (v.routed || v.off_table)
-        o->stands_lost[1] = target->unit.stands;
+        o->stands_lost[b] = (uint8_t)stands;
+    /* The units after the Shooting phase: odd hits are discarded (5.6). */
+    f->stands[b] = o->destroyed[b] ? 0u : stands - v.stands_lost;
+    f->carried[b] = 0;
+    f->confused[b] |= v.confused && f->stands[b] > 0;
+    f->hurt[b] |= o->hurt[b];
+    f->stands[a] = left;
+    f->confused[a] |= o->confused[a];
+    f->reduced[a] = v.fire.reduced;
 }

@@ -2,12 +2,14 @@
  * wm.h: the Warmaster family rules engine (Warmaster 1.1, Warmaster Revolution,
  * Warmaster Ancients) as pure functions over plain structs.
  *
- * The engine sees no table geometry, only what geometry decides (shared DESIGN.md):
- * an engagement is a declared contact description (stands fighting, stands with
- * an enemy on their flank or rear, supports, position, who charged). Rule-set
- * differences are data in om_wm_ruleset, never copies of code.
- * Sections cited are those of the mechanics digest ../shared/rules/warmaster.md
- * and of the seeds it quotes.
+ * The engine sees no table geometry, only what geometry decides: an engagement
+ * is a declared contact description (stands fighting, stands with an enemy on
+ * their flank or rear, supports, position, who charged). Rule-set differences
+ * are data in om_wm_ruleset, special rules are typed traits (wm_traits.h) from
+ * the registry of special.c, never copies of code; a unit's state in a fight
+ * (om_wm_unit_state) can be owned by the caller. Sections cited are those of
+ * the mechanics digest warmaster.md (scenarios/armies/sources/rules) and of
+ * the rulebooks it quotes.
  */
 #ifndef OM_WM_H
 #define OM_WM_H
@@ -18,6 +20,7 @@
 
 #include "dice.h"
 #include "status.h"
+#include "wm_traits.h"
 
 /* Troop types (digest 1.3). */
 typedef enum om_wm_troop {
@@ -46,131 +49,26 @@ typedef enum om_wm_ruleset_id {
     OM_WM_RULES_COUNT
 } om_wm_ruleset_id;
 
-/* Special rules a unit can carry, as bits of an om_wm_rules (the army data names
- * them; engine/warmaster/special.c maps names to bits). */
-typedef uint64_t om_wm_rules;
-#define OM_WM_RULE_TERROR       (UINT64_C(1) << 0) /* enemies in contact fight at -1 (6.4) */
-#define OM_WM_RULE_SHOTS_NO_SAVE (UINT64_C(1) << 1) /* its shooting allows no armour save (5.3) */
-/* Warmaster Ancients special rules (warmaster-ancients.md 14; seed 001 SPECIAL RULES). */
-#define OM_WM_RULE_WARBAND      (UINT64_C(1) << 2)  /* +1 pursuing, -1 after retreating; drive-back dice +-1 */
-#define OM_WM_RULE_SHOCK        (UINT64_C(1) << 3)  /* long-based: +1 per stand charging or pursuing */
-#define OM_WM_RULE_CHARGE_PLUS1 (UINT64_C(1) << 4)  /* +1 more Attack charging in the open */
-#define OM_WM_RULE_SCYTHED      (UINT64_C(1) << 5)  /* +1 more charging; one round then removed; confuses */
-#define OM_WM_RULE_SHIELDWALL   (UINT64_C(1) << 6)  /* armour 1 better in round 1 when charged */
-#define OM_WM_RULE_PHALANX      (UINT64_C(1) << 7)  /* base Attack 0 striking to flank/rear; no rear support */
-#define OM_WM_RULE_LEGION       (UINT64_C(1) << 8)  /* round 1: +1 result per front-fighting stand */
-#define OM_WM_RULE_MANIPLE      (UINT64_C(1) << 9)  /* a 6 per rear-supporting maniple stand saves a hit */
-#define OM_WM_RULE_IGNORES_TERROR (UINT64_C(1) << 10) /* not affected by enemy terror */
-#define OM_WM_RULE_NO_STAND_AND_SHOOT (UINT64_C(1) << 11) /* cannot shoot at chargers (heavy artillery) */
-#define OM_WM_RULE_HERMANN      (UINT64_C(1) << 12) /* +1 die per unit in round 1 when charging */
-#define OM_WM_RULE_SKIRMISH     (UINT64_C(1) << 13) /* skirmish infantry supports only from the side */
-/* Behaviours shared by many army-list rules (Warmaster 1.1 and Revolution lists). */
-#define OM_WM_RULE_NO_DRIVE_BACK (UINT64_C(1) << 14) /* never driven back by shooting */
-#define OM_WM_RULE_MUST_PURSUE  (UINT64_C(1) << 15) /* pursues whenever the rules allow */
-#define OM_WM_RULE_DRIVE_BACK_MINUS1 (UINT64_C(1) << 16) /* rolls one drive-back die fewer */
-#define OM_WM_RULE_SHOTS_PIERCE (UINT64_C(1) << 17) /* its shots make enemy armour one worse */
-#define OM_WM_RULE_SHOTS_PLUS1  (UINT64_C(1) << 18) /* +1 to hit when shooting */
-#define OM_WM_RULE_NO_CHARGE_BONUS (UINT64_C(1) << 19) /* gets no charge bonus */
-#define OM_WM_RULE_ROUND1_FRONT_PLUS1 (UINT64_C(1) << 20) /* +1 Attack per front stand in round 1 */
-#define OM_WM_RULE_PLUS1_VS_MONSTERS (UINT64_C(1) << 21) /* +1 Attack per stand against monsters */
-#define OM_WM_RULE_PURSUES_ANY  (UINT64_C(1) << 22) /* may pursue any enemy: cavalry, chariots
-                                                     * and flyers too */
-#define OM_WM_RULE_FLY          (UINT64_C(1) << 23) /* flyer: non-flyers cannot pursue it */
-#define OM_WM_RULE_PURSUABLE    (UINT64_C(1) << 24) /* a flyer that non-flyers may still pursue */
-#define OM_WM_RULE_NO_SUPPORT   (UINT64_C(1) << 25) /* can neither support nor be supported */
-#define OM_WM_RULE_REGENERATE   (UINT64_C(1) << 26) /* regenerates one outstanding hit each round */
-#define OM_WM_RULE_COUNTS_DEFENDED (UINT64_C(1) << 27) /* always counts as defended (Steam Tank) */
-#define OM_WM_RULE_HITS_ON_4    (UINT64_C(1) << 28) /* its combat attacks hit on 4+ whatever the cover */
-#define OM_WM_RULE_CANNON       (UINT64_C(1) << 29) /* volleys: no save, cover one step lower; at
-                                              chargers: grapeshot, 2 Attacks, saves allowed */
-#define OM_WM_RULE_LINE_FIRE    (UINT64_C(1) << 30) /* +1 shooting Attack per extra target stand in
-                                              its line of fire (bounce, skewer) */
-#define OM_WM_RULE_RAMPAGE      (UINT64_C(1) << 31) /* elephants: retreating, the enemy in contact
-                                                       is confused on a 6, destroyed if it was */
-#define OM_WM_RULE_ARMOUR_PLUS1_MELEE (UINT64_C(1) << 32) /* armour one better in combat */
-#define OM_WM_RULE_REROLL_ONE_PER_TURN (UINT64_C(1) << 33) /* re-roll one missed attack die
-                                                               in the first round of each turn */
-#define OM_WM_RULE_NEVER_CONFUSED (UINT64_C(1) << 34) /* cannot become confused */
-#define OM_WM_RULE_BONUS_D6_OR_D3 (UINT64_C(1) << 35) /* +D6 attack dice charging or pursuing,
-                                                          +D3 otherwise (Pump Wagon) */
-#define OM_WM_RULE_BONUS_D6_CHARGING (UINT64_C(1) << 36) /* +D6 attack dice charging in the
-                                                             open, round 1 (Doom Wheel) */
-#define OM_WM_RULE_DRIVE_BACK_CONFUSE_4 (UINT64_C(1) << 37) /* the drive backs of its shots
-                                                               confuse on a 4+ (Skull Chukka) */
-#define OM_WM_RULE_PIKES        (UINT64_C(1) << 38) /* defended in round 1 against charging
-                                                       cavalry or chariots; side supports only */
-#define OM_WM_RULE_PURSUES_MOUNTED (UINT64_C(1) << 40) /* infantry that may pursue cavalry
-                                                        * and chariots (not flyers) */
-#define OM_WM_RULE_REGENERATE_ROUND (UINT64_C(1) << 39) /* regenerates one hit suffered in
-                                                            the round, if alive (War Hydra) */
-#define OM_WM_RULE_DEFENDED_ONLY_IN_DENSE (UINT64_C(1) << 41) /* never defended or
-                                                        * fortified outside dense terrain */
-#define OM_WM_RULE_EXTRA_STRIKE_ROUND1 (UINT64_C(1) << 42) /* more hits than suffered in
-                                                        * round 1: +1 Attack per fighting
-                                                        * stand, before the result */
-#define OM_WM_RULE_NO_CHARACTER (UINT64_C(1) << 43) /* no character joins, no magic item */
-#define OM_WM_RULE_BADLY_HURT   (UINT64_C(1) << 44) /* a one-stand monster left with more
-                                                     * than half its Hits in hits at a
-                                                     * phase's end is badly hurt: hits
-                                                     * discarded, Hits and Attacks halved */
-#define OM_WM_RULE_HURT_FROM_HALF (UINT64_C(1) << 45) /* with BADLY_HURT: from exactly
-                                                     * half its Hits already (1.1 lists) */
-#define OM_WM_RULE_ATTACK_PLUS1 (UINT64_C(1) << 46) /* +1 Attack per stand in every round
-                                                     * (Grail Pilgrims) */
-#define OM_WM_RULE_ZEALOT       (UINT64_C(1) << 47) /* against a unit.chaos_or_undead: +1
-                                                     * Attack per stand in round 1, must
-                                                     * pursue */
-#define OM_WM_RULE_SALAMANDER_AT_CHARGERS (UINT64_C(1) << 48) /* with SALAMANDER: its
-                                                     * extra shot at chargers too (REV) */
-#define OM_WM_RULE_DESTROYED_IF_RETREATS (UINT64_C(1) << 49) /* destroyed when forced to
-                                                     * retreat, as artillery is */
-#define OM_WM_RULE_IMMOBILE     (UINT64_C(1) << 50) /* neither pursues nor falls back unless
-                                                     * side.pushed (Screaming Bell) */
-#define OM_WM_RULE_INSTABILITY  (UINT64_C(1) << 51) /* Daemonic Instability: a D6 at the
-                                                     * start of its own turns once it has
-                                                     * lost a stand (Temple Daemons) */
-#define OM_WM_RULE_REPEATER     (UINT64_C(1) << 52) /* repeating crossbows: 2 shots a stand
-                                                     * within 15cm, 1 beyond and at chargers */
-#define OM_WM_RULE_HELBLASTER   (UINT64_C(1) << 53) /* 8/4/2 shots within 10/20/30cm, 8 at
-                                                     * chargers; 3 ones misfire, 4 explode */
-#define OM_WM_RULE_ROCKET       (UINT64_C(1) << 54) /* D6 shots a machine; a 1 rolls on the
-                                                     * rocket misfire chart (saves allowed) */
-#define OM_WM_RULE_FLAME        (UINT64_C(1) << 55) /* 2D6 shots a machine; a double rolls on
-                                                     * the Flame Cannon misfire chart */
-#define OM_WM_RULE_DOUBLE_ONES_CONFUSE (UINT64_C(1) << 56) /* two 1s to hit in one shooting
-                                                     * confuse the shooter (REV Warp
-                                                     * Lightning Cannon) */
-#define OM_WM_RULE_WARP_LIGHTNING (UINT64_C(1) << 57) /* D6 shots, a 1 turns D6 on itself;
-                                                     * no drive back, a 6 confuses its
-                                                     * target (1.1 Warp Lightning Cannon) */
-#define OM_WM_RULE_COVER_ONE_LOWER (UINT64_C(1) << 58) /* its volleys count fortified as
-                                                     * defended, defended as open */
-#define OM_WM_RULE_STATIC       (UINT64_C(1) << 59) /* not moved by drive backs nor confused
-                                                     * by them; destroyed past 10cm (REV) or
-                                                     * by any 6 (1.1): the Trebuchet */
-#define OM_WM_RULE_STATIC_SIX   (UINT64_C(1) << 60) /* with STATIC: destroyed by any 6 of its
-                                                     * drive-back dice instead (1.1) */
-#define OM_WM_RULE_BLIND_GATE   (UINT64_C(1) << 61) /* shooting blind: a D6 of 6 first, then
-                                                     * the usual to-hit (1.1 Trebuchet) */
-#define OM_WM_RULE_STAMPEDE     (UINT64_C(1) << 62) /* stampedes instead of being confused:
-                                                     * no -1, must pursue (Araby Elephants) */
-#define OM_WM_RULE_SALAMANDER   (UINT64_C(1) << 63) /* one stand shoots 2 where the others
-                                                     * shoot 1, kept to the last (Skinks
-                                                     * with a Salamander) */
-/* Rules that make a unit shoot with dice of its own, whatever its Shots. */
-#define OM_WM_RULE_RANDOM_SHOTS (OM_WM_RULE_ROCKET | OM_WM_RULE_FLAME | OM_WM_RULE_WARP_LIGHTNING)
-/* No bit: a rule that changes nothing the engine does not do by default. */
-#define OM_WM_RULE_NONE UINT64_C(0)
-/* Fanatics (Ancients) = immune to terror, never driven back, must pursue. */
-#define OM_WM_RULE_FANATICS (OM_WM_RULE_IGNORES_TERROR | OM_WM_RULE_NO_DRIVE_BACK | \
-                             OM_WM_RULE_MUST_PURSUE)
+/* How the engine models a special rule of its registry. */
+typedef enum om_wm_special_how {
+    OM_WM_BY_TRAITS = 0,  /* by the traits it gives the unit that has it */
+    OM_WM_BY_SIDE_KEYS,   /* declared with side keys (caractacus, aura, power) */
+    OM_WM_BY_DEFAULT      /* it changes nothing the engine does not do anyway */
+} om_wm_special_how;
 
-/* A special rule the engine implements (special.c). */
+/* A special rule the engine implements (special.c): one row of the registry. */
 typedef struct om_wm_special {
     const char *id;      /* rule id as used in army data and scenarios, e.g. "terror" */
-    om_wm_rules flag;    /* the OM_WM_RULE_* bits it sets on a unit */
+    om_wm_traits traits; /* what it makes a unit do, under every rule set not in `in` */
+    const om_wm_traits *in[OM_WM_RULES_COUNT]; /* what it makes a unit do under one rule
+                                                  set whose army list words it otherwise,
+                                                  or NULL: `traits` */
+    om_wm_special_how how; /* traits, side keys, or nothing to do */
+    uint8_t joined_shots;  /* shooting Attacks a character with the rule (or riding a
+                              mount with it) adds to the unit it joins (A-14, A-15) */
+    uint8_t joined_range_cm; /* their range in cm */
     const char *effect;  /* one sentence: what the engine does with it */
-    const char *section; /* digest section it implements */
+    const char *section; /* rulebook or digest section it implements */
 } om_wm_special;
 
 /* The implemented special rule with this id, or NULL if the engine does not
@@ -180,6 +78,10 @@ const om_wm_special *om_wm_special_find(const char *id);
 /* Number of implemented special rules, and the i-th (NULL past the end). */
 size_t om_wm_special_count(void);
 const om_wm_special *om_wm_special_at(size_t i);
+
+/* Most modelled special rules one unit records: its own and those of a joined
+ * character and mount (the army lists give a unit at most 5). */
+#define OM_WM_UNIT_RULES_MAX 16
 
 /* One unit's values (digest 1.1). Every stand of a unit has the same values. */
 typedef struct om_wm_unit {
@@ -194,8 +96,14 @@ typedef struct om_wm_unit {
     uint8_t armour;      /* save score 3..6; 0 means no save */
     uint8_t pace_cm;     /* full-pace move in cm: a drive back beyond it routs */
     uint16_t points;     /* points value of the whole unit (0: unknown) */
-    om_wm_rules rules;   /* OM_WM_RULE_* bits */
+    om_wm_traits traits; /* what its special rules make it do (om_wm_unit_add_rule) */
     bool chaos_or_undead; /* from a Chaos or Undead army list, hated by Zealots (A-29) */
+    uint8_t rule_count;  /* modelled special rules recorded in `rule` */
+    uint16_t rule[OM_WM_UNIT_RULES_MAX]; /* each modelled special rule it carries, once, as
+                                            its index in the registry (om_wm_special_at),
+                                            for provenance: the engine reads `traits` */
+    uint16_t joined;     /* bit i: rule[i] came with a joined character or mount, which
+                            gives the unit only part of its traits (om_wm_join_traits) */
     char unmodelled[192]; /* comma-separated ids of its special rules the engine does not
                              model yet (reported with every run, never dropped) */
 } om_wm_unit;
@@ -354,12 +262,13 @@ typedef struct om_wm_ruleset {
     om_wm_ruleset_id id;        /* which rule set */
     const char *name;           /* identifier in scenario files */
     const char *title;          /* human title */
+    const char *short_title;    /* its name in a sentence: "Warmaster Ancients" */
     uint8_t charge_bonus[OM_WM_TROOP_COUNT]; /* Attacks added per charging stand vs open enemy */
     uint8_t to_hit[OM_WM_POSITION_COUNT];    /* score to hit infantry/artillery by position */
     bool supports_after_casualties; /* D5: WM11 counts supports after stands are removed */
     bool retreat_divisor_engaged_only; /* D6/A10: WM11 divides by engaged units only */
-    bool confused_units_support;  /* WMA: confusion does not stop supports (seed 001 l.2282) */
-    bool drive_back_discount_infantry_only; /* WMA: only infantry ignores hits (l.1349) */
+    bool confused_units_support;  /* WMA: confusion does not stop supports (Confused Units) */
+    bool drive_back_discount_infantry_only; /* WMA: only infantry ignores hits (Driving Back) */
     bool bonus_after_stand_floor; /* WMA A5: commander bonus added after the stand's 0 floor */
     bool retreat_off_table_rolls; /* WMA 5.5: retreating off the table rolls D6 - stands lost */
     bool impassable_halt_confuses; /* WMA 9.1 #2: driven back into impassable: confused */
@@ -367,23 +276,89 @@ typedef struct om_wm_ruleset {
                                      of a Combat phase even while still engaged */
     bool wagon_column_retreats;   /* REV list: a War Wagon column forced to retreat does,
                                      instead of being destroyed as artillery is */
+    bool laager_shelter_needs_charge; /* WM11 list: Kislev infantry beside a laager is
+                                     defended in combat only when charged */
+    bool magic_items;             /* its armies carry magic items (1.4, 10.3; not WMA) */
+    bool characters_shoot;        /* a character's mount or companion may shoot with the
+                                     unit it joins (A-14, A-15; not WMA) */
+    bool oathstone;               /* the Dwarfs' Oathstone is a power (REV list) */
+    bool caractacus;              /* Caractacus may lead the Britons (WMA list) */
+    uint8_t bolt_line_stands;     /* most stands a bolt thrower's bolt strikes (5.10, D4:
+                                     2 in REV, a Bone Thrower's 3 in WM11) */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
 const om_wm_ruleset *om_wm_ruleset_find(const char *name);
 
-/* The OM_WM_RULE_* bits special rule `sp` sets under rule set `rs` (the same
- * id can mean less in one rule set's army list than in another's; rs NULL:
- * all of them). */
-om_wm_rules om_wm_special_flags(const om_wm_special *sp, const om_wm_ruleset *rs);
+/* The traits special rule `sp` gives a unit under rule set `rs` (its row for
+ * that rule set, else its common traits; rs NULL: the common traits). */
+const om_wm_traits *om_wm_special_traits(const om_wm_special *sp, const om_wm_ruleset *rs);
 
-/* Shooting Attacks a character with rule `sp` (or riding a mount with it) adds
- * to the unit it joins: Dragon fire, the Djinn (army lists, A-14, A-15); 0 for
- * the other rules. */
-unsigned om_wm_special_joined_shots(const om_wm_special *sp);
+/* Whether trait record t is what a character (or its mount) with rule `sp`
+ * passes to the unit it joins under rule set rs, in *out: terror, an extra
+ * die charging, armour one better in combat and a re-roll pass on (digest 8;
+ * Ancients army lists), a big monster's badly hurt stays with it (a rider has
+ * no Hits to lose). False, with *out empty, for a rule that gives the unit
+ * nothing or something a joined character cannot give (then not modelled). */
+bool om_wm_join_traits(const om_wm_special *sp, const om_wm_ruleset *rs, om_wm_traits *out);
 
-/* Their range in cm: Dragon fire 20, the Djinn 30 (A-15); 0 for other rules. */
-unsigned om_wm_special_joined_range(const om_wm_special *sp);
+/*
+ * om_wm_unit_add_rule: unit u carries the modelled special rule `sp` under
+ * rule set `rs`: its traits merge into u->traits (om_wm_traits_merge) and it
+ * is recorded once in u->rule. Errors (u unchanged): OM_EINVAL if the rule
+ * disagrees with the unit's other rules about a one-of-several trait ("special
+ * rule 'helblaster' disagrees with the unit's other rules on shooter:
+ * helblaster against cannon"), or if the unit already records
+ * OM_WM_UNIT_RULES_MAX rules. Pure apart from the error slot; thread-safe.
+ */
+om_status om_wm_unit_add_rule(om_wm_unit *u, const om_wm_ruleset *rs, const om_wm_special *sp);
+
+/*
+ * om_wm_unit_add_unmodelled: record rule `id` in u->unmodelled (comma
+ * separated, each id once): a rule the engine does not model, reported with
+ * every run. Error: OM_EINVAL if it does not fit ("too many special rules to
+ * record as not modelled"), u unchanged.
+ */
+om_status om_wm_unit_add_unmodelled(om_wm_unit *u, const char *id);
+
+/*
+ * om_wm_side_join: a character or a mount of the army lists joins side s
+ * under rule set rs, with its Attacks bonus `attacks` and its special-rule
+ * ids ids[0..n): the bonus is added to s->attack_bonus (6.4, digest 8); a
+ * rule om_wm_join_traits passes on is added to the unit (recorded as joined);
+ * Dragon fire or a Djinn set s->extra_shots and s->extra_range_cm, the most
+ * Attacks of those joining; a rule modelled through side keys or by default
+ * changes nothing here; every other rule is recorded as not modelled. Call it
+ * for the character, then for its mount. Errors: those of
+ * om_wm_unit_add_rule and om_wm_unit_add_unmodelled.
+ */
+om_status om_wm_side_join(om_wm_side *s, const om_wm_ruleset *rs, unsigned attacks,
+                          char *const *ids, size_t n);
+
+/* Whether the army list `army_id` ("skaven") counts as Chaos or Undead, whom
+ * Witch Hunter Zealots hate (A-29). */
+bool om_wm_army_chaos_or_undead(const char *army_id);
+
+/*
+ * om_wm_side_caractacus: side s is Britons Chariots of an army led by
+ * Caractacus, no chariot unit of it destroyed yet (Warmaster Ancients, Britons
+ * army list > Special Rules): they cause terror unless the enemy's army
+ * includes Chariots, which it does if its unit is chariots or if
+ * `enemy_army_has_chariots` (its army list has a chariot unit; the caller
+ * looks it up). Errors: OM_EINVAL if the rule set has no Caractacus or the
+ * unit is not chariots ("Caractacus leads Britons Chariots in Warmaster
+ * Ancients (this unit is cavalry in warmaster-revolution)").
+ */
+om_status om_wm_side_caractacus(om_wm_side *s, const om_wm_side *enemy, const om_wm_ruleset *rs,
+                                bool enemy_army_has_chariots);
+
+/* The formation of a unit when the scenario names none: a War Wagon
+ * (artillery) is in column, any other unit has none (Kislev lists). */
+om_wm_formation om_wm_formation_default(const om_wm_unit *u);
+
+/* Stands that fight and shoot when the scenario does not say: all of them,
+ * or a War Wagon's one wagon stand (Kislev lists). */
+unsigned om_wm_active_stands_default(const om_wm_unit *u);
 
 /* The rule set with this id. */
 const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
@@ -473,6 +448,32 @@ typedef struct om_wm_outcome {
 } om_wm_outcome;
 
 /*
+ * The state of one unit in an engagement: what changes as its dice fall.
+ * Each trial of om_wm_resolve starts from the prepared state of both units
+ * (om_wm_prepared.start); a caller that fights several engagements with the
+ * same units (a whole turn) owns one state per unit, starts it with
+ * om_wm_unit_state_start and passes the two engaged to om_wm_resolve_units,
+ * which carries them on. Hits carried and the stands left stay with the unit;
+ * `pursuit`, `shot` and `retreated` belong to one engagement and start at 0.
+ */
+typedef struct om_wm_unit_state {
+    unsigned stands;       /* stands left */
+    unsigned carried;      /* hits carried (fewer than its Hits) */
+    unsigned behind_cm;    /* distance left to what is behind it */
+    unsigned pursuit;      /* pursuit bonus per stand in the coming round (0: none) */
+    unsigned shot;         /* hits it scored by shooting at the charge, counted in
+                              round 1 (5.7) */
+    bool confused;         /* confused now */
+    bool in_open;          /* in the open: never defended, or lost its position (6.15) */
+    bool retreated;        /* retreated in the previous round (warband -1) */
+    bool regains_position; /* in the open until the turn ends only (option A8) */
+    bool left_table;       /* retreated off the table and survived (Ancients 5.5) */
+    bool hurt;             /* a big monster badly hurt: half its Hits and Attacks */
+    bool fearless;         /* immune to terror now by an aura (Bell, Anvil, Shrine) */
+    bool reduced;          /* its Flame Cannon shoots 1D6 from now on (misfire 3) */
+} om_wm_unit_state;
+
+/*
  * A prepared engagement: the engagement plus the read-only dice tables its trials
  * need. Built once per run, shared by all threads, never modified while trials run.
  */
@@ -503,8 +504,9 @@ typedef struct om_wm_prepared {
     uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
                                      trials skip the checks of everything absent */
     om_binom_table *tables[32];   /* owned tables behind the tests above */
-    struct om_wm_fight *start;    /* a trial's fight state before its first die, copied
-                                     by every trial (combat.c) */
+    struct om_wm_fight *start;    /* a trial's fight state before its first die: both
+                                     units' om_wm_unit_state_start, copied by every
+                                     trial (combat.c) */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
@@ -539,6 +541,26 @@ void om_wm_prepared_free(om_wm_prepared *p);
  */
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
 
+/*
+ * om_wm_unit_state_start: the state of side s's unit (0: A, 1: B) of
+ * engagement e before the engagement begins: its stands, no hits carried, its
+ * declared confusion, in the open unless its position (or a laager) shelters
+ * it, immune to terror if its aura always makes it so. Pure; thread-safe.
+ */
+void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *u);
+
+/*
+ * om_wm_resolve_units: simulate one trial of the prepared engagement between
+ * units in states *a (side A) and *b (side B), owned by the caller, and
+ * write the outcome; both states are updated to the units' states after it.
+ * Stands lost in the outcome count from the states' stands at the start. A
+ * state equal to om_wm_unit_state_start gives the same law as om_wm_resolve
+ * (which also uses tables prepared for that start). Pure apart from advancing
+ * `d` and the states; thread-safe for distinct `d` and states.
+ */
+void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
+                         om_wm_unit_state *b, om_wm_outcome *out);
+
 /* --- Rule arithmetic, exposed for the worked-example tests. --- */
 
 /* Score needed to hit `target` (5.2, 6.5): the rule set's table by position;
@@ -552,14 +574,22 @@ om_wm_position om_wm_effective_position(const om_wm_side *target);
 /* Shooting Attacks of side `me` with `stands` stands left: per stand (plus
  * bounce or skewer stands, or by range band), times its shooting stands still
  * there; at a charger a cannon fires grapeshot (5.10). Machines that roll
- * their Attacks (OM_WM_RULE_RANDOM_SHOTS) add theirs when they shoot. */
+ * their Attacks (om_wm_shooter_rolls_attacks) add theirs when they shoot. */
 unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger);
 
+/* Whether a shooter rolls its own number of Attacks each time it shoots,
+ * whatever its Shots (rockets, Flame Cannon, 1.1 Warp Lightning Cannon). */
+static inline bool om_wm_shooter_rolls_attacks(const om_wm_traits *t)
+{
+    return t->shooter == OM_WM_SHOOTER_ROCKET || t->shooter == OM_WM_SHOOTER_FLAME_CANNON ||
+           t->shooter == OM_WM_SHOOTER_WARP_LIGHTNING;
+}
+
 /* Whether a unit can shoot: Shots in its stat line, or a rule that gives it
- * dice of its own (rockets, Flame Cannon, 1.1 Warp Lightning Cannon). */
+ * dice of its own (om_wm_shooter_rolls_attacks). */
 static inline bool om_wm_unit_shoots(const om_wm_unit *u)
 {
-    return u->shots > 0 || (u->rules & OM_WM_RULE_RANDOM_SHOTS) != 0;
+    return u->shots > 0 || om_wm_shooter_rolls_attacks(&u->traits);
 }
 
 /* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has

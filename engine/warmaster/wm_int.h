@@ -18,7 +18,7 @@ static inline uint8_t om_wm_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t
 static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *charger,
                                     unsigned round)
 {
-    return round == 1 && (pikes->unit.rules & OM_WM_RULE_PIKES) && charger->charging &&
+    return round == 1 && pikes->unit.traits.pikes && charger->charging &&
            (charger->unit.troop == OM_WM_CAVALRY || charger->unit.troop == OM_WM_CHARIOT) &&
            pikes->position == OM_WM_OPEN && !pikes->dense_terrain && pikes->flanked == 0;
 }
@@ -92,8 +92,77 @@ typedef struct om_wm_volley_result {
 void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
-/* Side A shoots at side B in the Shooting phase, with drive back (5.5). */
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
+/*
+ * The state of one trial's fight: each field of om_wm_unit_state for side A
+ * and side B ([0] and [1], side by side so that a side's value is one indexed
+ * load in the hot path), and the engagement's own. om_wm_prepared.start
+ * holds the one every trial of om_wm_resolve copies.
+ */
+typedef struct om_wm_fight {
+    unsigned stands[2];      /* om_wm_unit_state.stands of each side, and so on */
+    unsigned carried[2];
+    unsigned behind_cm[2];
+    unsigned pursuit[2];
+    unsigned shot[2];
+    bool confused[2];
+    bool in_open[2];
+    bool retreated[2];
+    bool regains_position[2];
+    bool left_table[2];
+    bool hurt[2];
+    bool fearless[2];
+    bool reduced[2];
+    bool faded;              /* the charger faded away before charging: no contest */
+    bool fresh;              /* the units started as prepared (om_wm_prepared.start), so
+                                the tables of the first round apply */
+    bool round1_drawn;       /* fresh, and om_wm_prepared.round1 is made: the first
+                                round is drawn from it */
+    unsigned turn;           /* turn of the engagement, 1 = the charge's */
+} om_wm_fight;
+
+/* Side s of fight f takes the unit state *u. */
+static inline void om_wm_fight_set_unit(om_wm_fight *f, int s, const om_wm_unit_state *u)
+{
+    f->stands[s] = u->stands;
+    f->carried[s] = u->carried;
+    f->behind_cm[s] = u->behind_cm;
+    f->pursuit[s] = u->pursuit;
+    f->shot[s] = u->shot;
+    f->confused[s] = u->confused;
+    f->in_open[s] = u->in_open;
+    f->retreated[s] = u->retreated;
+    f->regains_position[s] = u->regains_position;
+    f->left_table[s] = u->left_table;
+    f->hurt[s] = u->hurt;
+    f->fearless[s] = u->fearless;
+    f->reduced[s] = u->reduced;
+}
+
+/* The unit state of side s of fight f, in *u. */
+static inline void om_wm_fight_get_unit(const om_wm_fight *f, int s, om_wm_unit_state *u)
+{
+    u->stands = f->stands[s];
+    u->carried = f->carried[s];
+    u->behind_cm = f->behind_cm[s];
+    u->pursuit = f->pursuit[s];
+    u->shot = f->shot[s];
+    u->confused = f->confused[s];
+    u->in_open = f->in_open[s];
+    u->retreated = f->retreated[s];
+    u->regains_position = f->regains_position[s];
+    u->left_table = f->left_table[s];
+    u->hurt = f->hurt[s];
+    u->fearless = f->fearless[s];
+    u->reduced = f->reduced[s];
+}
+
+/* A fight state from the caller's unit states: not fresh, turn 1, and the
+ * engagement's own values (pursuit, shooting hits, retreated) at 0. */
+void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f);
+
+/* Side A, with f->stands[0], shoots at side B, with f->stands[1], in the
+ * Shooting phase, with drive back (5.5); both units' states are updated. */
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o);
 
 /* Bits of om_wm_prepared.in_play. */
 #define OM_WM_PLAY_SHIELDWALL (1u << 0) /* a side has shieldwall */
@@ -106,6 +175,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
 #define OM_WM_PLAY_AURA_ROLL  (1u << 7) /* a side's immunity to terror is rolled each turn */
 #define OM_WM_PLAY_TURN_START (1u << 8) /* something happens at the start of a side's turn */
 #define OM_WM_PLAY_EVADE      (1u << 9) /* a side evades the charge */
+#define OM_WM_PLAY_BESIDE_LAAGER (1u << 10) /* a side shelters beside a laager */
 
 /* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
@@ -114,7 +184,8 @@ om_status om_wm_combat_prepare(om_wm_prepared *p);
 void om_wm_combat_release(om_wm_prepared *p);
 
 /* Shooting before contact, then the first combat round or, for the engagement
- * kind, every round to the end (5.5, 5.7, 6.3-6.14). */
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o);
+ * kind, every round to the end (5.5, 5.7, 6.3-6.14), from fight state *f,
+ * which is carried on. */
+void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o);
 
 #endif /* OM_WM_INT_H */

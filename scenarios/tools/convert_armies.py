@@ -51,9 +51,9 @@ RULESET_DISPLAY = ["warmaster-1.1", "warmaster-revolution", "warmaster-ancients"
 
 # The engine's registry of implemented special rules (engine/warmaster/special.c) is
 # the single source of truth for a registry entry's `engine:` field: every
-# `{"id", OM_WM_RULE_...` row of its table is implemented.
+# `{.id = "id",` row of its table is implemented.
 ENGINE_SPECIALS = os.path.join("engine", "warmaster", "special.c")
-ENGINE_SPECIAL_RE = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*OM_WM_RULE_')
+ENGINE_SPECIAL_RE = re.compile(r'\{\s*\.id\s*=\s*"([a-z0-9-]+)"\s*,')
 
 
 def implemented_rules(repo):
