@@ -30,6 +30,35 @@
 
 typedef struct om_game om_game;
 
+/* A situation of a matchup matrix: how a row unit (side A) meets a column
+ * unit (side B). */
+typedef struct om_game_situation {
+    const char *name;        /* e.g. "a-charges" */
+    const char *title;       /* for people, e.g. "A charges B in the open" */
+    const char *keys;        /* what it sets, as scenario text, for the matrix file */
+} om_game_situation;
+
+/* A unit of a matchup matrix: what the matrix file shows of it, and the game's
+ * own description of it, prepared once from the army data. */
+typedef struct om_game_unit {
+    char id[132];            /* "army/unit", e.g. "empire/knights" */
+    char name[64];           /* display name */
+    char army[64];           /* its army's display name, e.g. "Empire" */
+    char troop[16];          /* troop type, e.g. "cavalry" */
+    char data_version[64];   /* the version of its list, e.g. "warmaster-revolution lists 2.25" */
+    uint32_t points;         /* points value (0: unknown) */
+    bool can_shoot;          /* it has shooting attacks */
+    char left_out[200];      /* why a matrix leaves it out ("": it takes part), e.g. the
+                                army data give it an impossible value */
+    void *data;              /* the game's unit (owned by the list of units; NULL when
+                                left out) */
+} om_game_unit;
+
+/* Bits of what a matrix cell asks that a unit cannot do (its troop type has no
+ * part in the situation: artillery in a melee, a unit without missiles asked to
+ * shoot, cavalry asked to hold a defended position). */
+enum { OM_GAME_ROW_CANNOT = 1, OM_GAME_COL_CANNOT = 2 };
+
 /* A kind of scenario a game simulates ("combat", "engagement", ...). */
 typedef struct om_game_kind {
     const char *name;        /* as written in scenario files */
@@ -88,6 +117,27 @@ struct om_game {
     /* Simulate n trials with dice d, writing row i at rows + i * row_size.
      * Pure apart from advancing d; thread-safe for distinct d and rows. */
     void (*resolve_block)(const void *prepared, om_dice *d, uint8_t *rows, size_t n);
+
+    /* Matchup matrices: the situations (the first n_default are the default
+     * set), the kinds a matrix may run, the units of a list, and one cell. */
+    const om_game_situation *situations;
+    size_t n_situations;
+    size_t n_default_situations;
+    const char *const *matrix_kinds;  /* NULL-terminated; the first is the default */
+    /* Append to *units the units of `spec` in `ruleset` (the game's list
+     * grammar: README "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
+     * or unit, with a suggestion), OM_EINVAL (a character, a unit listed twice,
+     * a list without units), OM_ENOMEM. */
+    om_status (*units)(const char *ruleset, const char *spec, om_game_unit **units, size_t *n);
+    /* Free units made by units (NULL allowed). */
+    void (*units_free)(om_game_unit *units, size_t n);
+    /* The scenario of unit `row` against unit `col` in situation `sit` of kind
+     * `kind`, built from the units' data, with its text (what `run` of it
+     * means); *cannot gets the OM_GAME_*_CANNOT bits. Errors: OM_EINVAL (the
+     * engine's check), OM_ENOMEM. */
+    om_status (*cell)(const char *ruleset, const char *kind, size_t sit, const om_game_unit *row,
+                      const om_game_unit *col, uint64_t seed, om_scenario **out,
+                      unsigned *cannot);
 };
 
 /* Name used for the embedded default in messages and result files. */

@@ -723,7 +723,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
      * that shoots and has none from its list; a unit that cannot shoot has
      * none. */
     if ((st = om_yaml_conv_u8(c, up, "range", r->range,
-                              u->range_cm ? u->range_cm : u->shots > 0 ? 30u : 0u,
+                              u->range_cm ? u->range_cm : u->shots > 0 ? OM_WM_DEFAULT_RANGE_CM : 0u,
                               &u->range_cm)) ||
         (st = om_yaml_conv_u8(c, up, "pace", r->pace, om_wm_troop_pace(u->troop),
                               &u->pace_cm)))

@@ -11,6 +11,7 @@
 
 #include "game.h"
 #include "wm.h"
+#include "wm_game_int.h"
 #include "wm_provenance.h"
 #include "wm_scenario.h"
 
@@ -235,4 +236,11 @@ const om_game om_game_warmaster = {
     .prepare = wm_prepare,
     .release = wm_release,
     .resolve_block = wm_resolve_block,
+    .situations = om_wm_matrix_situations_table,
+    .n_situations = OM_WM_MATRIX_SITUATIONS,
+    .n_default_situations = 2,
+    .matrix_kinds = om_wm_matrix_kinds,
+    .units = om_wm_matrix_units,
+    .units_free = om_wm_matrix_units_free,
+    .cell = om_wm_matrix_cell,
 };

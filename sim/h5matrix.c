@@ -149,6 +149,7 @@ static om_status writer_root_attrs(om_h5m_writer *w, const om_matrix_info *info)
         {"data_version", info->data_version},
         {"row_list", info->row_list},
         {"col_list", info->col_list},
+        {"units_left_out", info->units_left_out ? info->units_left_out : ""},
         {"rng", info->rng_scheme},
     };
     om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
@@ -610,6 +611,7 @@ static om_status read_root(reader *rd)
         || (st = read_attr_string(rd, "data_version", &info->data_version)) != OM_OK
         || (st = read_attr_string(rd, "row_list", &info->row_list)) != OM_OK
         || (st = read_attr_string(rd, "col_list", &info->col_list)) != OM_OK
+        || (st = read_attr_string(rd, "units_left_out", &info->units_left_out)) != OM_OK
         || (st = read_attr_string(rd, "rng", &info->rng_scheme)) != OM_OK
         || (st = read_attr_string(rd, "created_utc", &rd->m->created_utc)) != OM_OK)
         return st;

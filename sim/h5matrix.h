@@ -7,7 +7,9 @@
  *   /                      attributes: schema, program_version, command_line,
  *                          ruleset, data_version (e.g. "warmaster-revolution
  *                          lists 2.25"), row_list, col_list (the army lists of
- *                          the rows and the columns), rng, seed (u64),
+ *                          the rows and the columns), units_left_out (units
+ *                          the lists named that the matrix leaves out, and
+ *                          why, one per line; "" none), rng, seed (u64),
  *                          trials_per_cell (u64, 0 if adaptive), target_halfwidth
  *                          (double, 0 if a fixed number of trials), created_utc
  *   /rows/name, /rows/id   [R] variable-length UTF-8 strings: display name and
@@ -109,6 +111,8 @@ typedef struct om_matrix_info {
     const char *data_version;    /* version of the army data, e.g. "... lists 2.25" */
     const char *row_list;        /* army list of the rows, e.g. "Empire" (may be "") */
     const char *col_list;        /* army list of the columns (may be "") */
+    const char *units_left_out;  /* units the lists named that the matrix leaves out, and
+                                    why, one per line (may be "") */
     const char *rng_scheme;      /* OM_RNG_SCHEME of the runs */
     uint64_t seed;               /* master seed */
     uint64_t trials_per_cell;    /* fixed trials per cell, 0 if adaptive */

@@ -1,141 +1,190 @@
 /*
- * matrix.c: matchup matrices (see matrix.h): lists of units from the army
- * data, the built-in situations, one scenario per cell, and the parallel run
- * over cells with fixed or adaptive trial counts.
+ * matrix.c: matchup matrices for any game (matrix.h): the plan (units read
+ * once, situations, the cells a unit has no part in), each cell built by the
+ * game and run through the driver with fixed or adaptive trial counts, and the
+ * whole matrix run in parallel over cells into a matrix file.
  */
 #include "matrix.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
-#include "army.h"
+#include "om_version.h"
 #include "rng.h"
 #include "run.h"
-#include "game.h"
 
-/* The situations of issue #5: who charges, who shoots first, who defends. A's
- * keys and B's keys are scenario side keys; shooting and defending keys are
- * added per cell only where the unit can use them. */
-static const om_matrix_situation_def om_matrix_situations[] = {
-    {"a-charges", "A charges B in the open", "  charging: true\n", "", false, false, false,
-     false},
-    {"b-charges", "B charges A in the open", "", "  charging: true\n", false, false, false,
-     false},
-    {"a-charges-b-shoots", "A charges B, which stands and shoots if it can",
-     "  charging: true\n", "", true, false, false, false},
-    {"a-shoots-then-charges",
-     "A shot at B in its previous turn (if it can shoot), then charges", "  charging: true\n",
-     "", false, false, true, false},
-    {"b-shoots-first", "B shot at A in its previous turn and stands and shoots (if it can), "
-     "then A charges", "  charging: true\n", "", true, true, false, false},
-    {"a-charges-b-defended", "A charges B in a defended position (infantry and artillery)",
-     "  charging: true\n", "", false, false, false, true},
-};
+/* ----------------------------------------------------------- the plan */
 
-#define OM_MATRIX_SITUATIONS (sizeof om_matrix_situations / sizeof om_matrix_situations[0])
-
-size_t om_matrix_situation_count(void) { return OM_MATRIX_SITUATIONS; }
-
-const om_matrix_situation_def *om_matrix_situation_at(size_t i)
+void om_matrix_plan_free(om_matrix_plan *p)
 {
-    return i < OM_MATRIX_SITUATIONS ? &om_matrix_situations[i] : NULL;
-}
-
-const om_matrix_situation_def *om_matrix_situation_find(const char *name)
-{
-    for (size_t i = 0; i < OM_MATRIX_SITUATIONS; i++)
-        if (strcmp(om_matrix_situations[i].name, name) == 0)
-            return &om_matrix_situations[i];
-    return NULL;
-}
-
-/* Add army entry `u` to the list if it is a troop unit the engine fights with. */
-static om_status add_member(om_matrix_list *l, const om_army *a, const om_army_unit *u,
-                            bool required)
-{
-    om_wm_unit w;
-    om_matrix_member *m;
-    om_status st = om_army_unit_to_wm(u, om_wm_ruleset_find(a->ruleset), &w);
-    if (st != OM_OK) {
-        if (required)
-            return OM_ERROR(st, "%s/%s cannot be a matrix unit: %s", a->id, u->id,
-                            om_error_message());
-        om_error_clear();
-        return OM_OK; /* characters, mounts and the like are not matrix units */
+    if (p == NULL)
+        return;
+    if (p->game != NULL) {
+        p->game->units_free(p->rows, p->n_rows);
+        p->game->units_free(p->cols, p->n_cols);
     }
-    m = realloc(l->members, (l->count + 1) * sizeof *l->members);
-    if (m == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory listing units");
-    l->members = m;
-    m = &l->members[l->count++];
-    snprintf(m->army, sizeof m->army, "%s", a->id);
-    snprintf(m->unit, sizeof m->unit, "%s", u->id);
-    snprintf(m->name, sizeof m->name, "%s", w.name);
-    m->points = w.points;
-    m->shots = w.traits.no_stand_and_shoot ? 0u : w.shots;
-    m->can_be_defended = w.troop == OM_WM_INFANTRY || w.troop == OM_WM_ARTILLERY;
+    free(p->cannot);
+    free(p->left_out);
+    free(p->ruleset);
+    free(p->kind);
+    free(p->row_spec);
+    free(p->col_spec);
+    free(p);
+}
+
+/* The situations named in the spec (or the game's default set). */
+static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
+{
+    const om_game *g = p->game;
+    if (spec->n_situations > OM_MATRIX_MAX_SITUATIONS)
+        return OM_ERROR(OM_EINVAL, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
+    if (spec->n_situations == 0) {
+        for (size_t i = 0; i < g->n_default_situations; i++)
+            p->sit[p->n_sits++] = i;
+        return OM_OK;
+    }
+    for (size_t k = 0; k < spec->n_situations; k++) {
+        size_t i = 0;
+        while (i < g->n_situations && strcmp(g->situations[i].name, spec->situations[k]) != 0)
+            i++;
+        if (i == g->n_situations)
+            return OM_ERROR(OM_ENOTFOUND, "unknown situation '%s' (oddsmaster matrix "
+                            "--list-situations shows them)", spec->situations[k]);
+        for (size_t j = 0; j < p->n_sits; j++)
+            if (p->sit[j] == i)
+                return OM_ERROR(OM_EINVAL, "situation '%s' is named twice", spec->situations[k]);
+        p->sit[p->n_sits++] = i;
+    }
     return OM_OK;
 }
 
-om_status om_matrix_list_alloc(const char *ruleset, const char *spec, om_matrix_list **out)
+/* The kind: the spec's, which the game's matrices must run, or their first. */
+static om_status plan_kind(om_matrix_plan *p, const char *kind)
 {
-    char army_id[64], *units = NULL;
-    const char *slash = strchr(spec, '/');
-    om_matrix_list *l;
-    om_army *a = NULL;
-    om_status st;
-    size_t len = slash ? (size_t)(slash - spec) : strlen(spec);
+    const char *const *k = p->game->matrix_kinds;
+    if (kind == NULL)
+        kind = k[0];
+    while (*k && strcmp(*k, kind) != 0)
+        k++;
+    if (*k == NULL)
+        return OM_ERROR(OM_EINVAL, "a matrix of %s runs kind %s and others, not '%s'",
+                        p->game->title, p->game->matrix_kinds[0], kind);
+    return (p->kind = strdup(kind)) != NULL ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
+}
 
-    *out = NULL;
-    if (len == 0 || len >= sizeof army_id)
-        return OM_ERROR(OM_EINVAL, "'%s' is not a list: give ARMY or ARMY/UNIT,UNIT", spec);
-    memcpy(army_id, spec, len);
-    army_id[len] = '\0';
-    if ((st = om_army_load(ruleset, army_id, &a)) != OM_OK)
-        return st;
-    l = calloc(1, sizeof *l);
-    if (l == NULL || (slash && (units = strdup(slash + 1)) == NULL)) {
-        free(l);
-        om_army_free(a);
-        return OM_ERROR(OM_ENOMEM, "out of memory listing units");
+/* Take the units the game leaves out of u[0..*n) out of the list, naming each
+ * in p->left_out. */
+static om_status plan_left_out(om_matrix_plan *p, om_game_unit *u, size_t *n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (u[i].left_out[0] == '\0') {
+            u[kept++] = u[i];
+            continue;
+        }
+        size_t len = p->left_out ? strlen(p->left_out) : 0;
+        size_t add = strlen(u[i].id) + strlen(u[i].left_out) + 4;
+        char *grown = realloc(p->left_out, len + add);
+        if (grown == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory");
+        snprintf(grown + len, add, "%s: %s\n", u[i].id, u[i].left_out);
+        p->left_out = grown;
     }
-    snprintf(l->label, sizeof l->label, "%s", spec);
-    if (units == NULL) {
-        for (size_t i = 0; i < a->units_count && st == OM_OK; i++)
-            st = add_member(l, a, &a->units[i], false);
-    } else {
-        char *save = NULL;
-        for (char *id = strtok_r(units, ",", &save); id && st == OM_OK;
-             id = strtok_r(NULL, ",", &save)) {
-            const om_army_unit *u = NULL;
-            if ((st = om_army_unit_lookup(a, id, &u)) == OM_OK)
-                st = add_member(l, a, u, true);
+    *n = kept;
+    return OM_OK;
+}
+
+/* Which cells a unit has no part in, from the game; and every army of each
+ * axis must take part in some cell (else its rating would be empty). */
+static om_status plan_cells(om_matrix_plan *p)
+{
+    const size_t R = p->n_rows, C = p->n_cols, S = p->n_sits;
+    if ((p->cannot = calloc(S * R * C > 0 ? S * R * C : 1, 1)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    for (size_t s = 0; s < S; s++)
+        for (size_t r = 0; r < R; r++)
+            for (size_t c = 0; c < C; c++) {
+                om_scenario *sc = NULL;
+                unsigned cannot = 0;
+                om_status st = p->game->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r],
+                                             &p->cols[c], 0, &sc, &cannot);
+                om_scenario_free(sc);
+                if (st != OM_OK)
+                    return st;
+                p->cannot[(s * R + r) * C + c] = (uint8_t)cannot;
+            }
+    for (int axis = 0; axis < 2; axis++) {
+        const om_game_unit *u = axis == 0 ? p->rows : p->cols;
+        size_t n = axis == 0 ? R : C, m = axis == 0 ? C : R;
+        unsigned bit = axis == 0 ? OM_GAME_ROW_CANNOT : OM_GAME_COL_CANNOT;
+        for (size_t i = 0; i < n; i++) {
+            bool army_takes_part = false;
+            for (size_t k = 0; k < n && !army_takes_part; k++) {
+                if (strcmp(u[k].army, u[i].army) != 0)
+                    continue;
+                for (size_t s = 0; s < S && !army_takes_part; s++)
+                    for (size_t j = 0; j < m && !army_takes_part; j++) {
+                        size_t r = axis == 0 ? k : j, c = axis == 0 ? j : k;
+                        army_takes_part = !(p->cannot[(s * R + r) * C + c] & bit);
+                    }
+            }
+            if (!army_takes_part)
+                return OM_ERROR(OM_EINVAL, "no unit of %s (%s) takes part in the situations "
+                                "chosen (%s%s): its troop types have no part in them",
+                                u[i].army, axis == 0 ? "rows" : "columns",
+                                p->game->situations[p->sit[0]].name, S > 1 ? ", ..." : "");
         }
     }
-    free(units);
-    om_army_free(a);
-    if (st == OM_OK && l->count == 0)
-        st = OM_ERROR(OM_EINVAL, "the list '%s' has no unit the engine can fight with", spec);
-    if (st != OM_OK) {
-        om_matrix_list_free(l);
-        return st;
-    }
-    *out = l;
     return OM_OK;
 }
 
-void om_matrix_list_free(om_matrix_list *l)
+om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
 {
-    if (l == NULL)
-        return;
-    free(l->members);
-    free(l);
+    om_matrix_plan *p = calloc(1, sizeof *p);
+    om_status st = OM_OK;
+    *out = NULL;
+    if (p == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    p->spec = *spec;
+    if ((p->game = om_game_for_ruleset(spec->ruleset)) == NULL)
+        st = OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s' (oddsmaster list shows them)",
+                      spec->ruleset);
+    else if ((p->ruleset = strdup(spec->ruleset)) == NULL ||
+             (p->row_spec = strdup(spec->rows)) == NULL ||
+             (p->col_spec = strdup(spec->cols)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    if (st == OM_OK)
+        st = plan_kind(p, spec->kind);
+    if (st == OM_OK)
+        st = plan_situations(p, spec);
+    if (st == OM_OK)
+        st = p->game->units(p->ruleset, spec->rows, &p->rows, &p->n_rows);
+    if (st == OM_OK)
+        st = p->game->units(p->ruleset, spec->cols, &p->cols, &p->n_cols);
+    if (st == OM_OK && (p->left_out = strdup("")) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    if (st == OM_OK && (st = plan_left_out(p, p->rows, &p->n_rows)) == OM_OK)
+        st = plan_left_out(p, p->cols, &p->n_cols);
+    if (st == OM_OK && (p->n_rows == 0 || p->n_cols == 0))
+        st = OM_ERROR(OM_EINVAL, "no %s unit the engine can fight with:\n%s",
+                      p->n_rows == 0 ? "row" : "column", p->left_out);
+    if (st == OM_OK)
+        st = plan_cells(p);
+    if (st != OM_OK) {
+        om_matrix_plan_free(p);
+        return st;
+    }
+    p->spec.ruleset = p->ruleset;
+    p->spec.kind = p->kind;
+    p->spec.rows = p->row_spec;
+    p->spec.cols = p->col_spec;
+    p->spec.situations = NULL;
+    *out = p;
+    return OM_OK;
 }
 
 uint64_t om_matrix_cell_seed(uint64_t seed, size_t s, size_t r, size_t c)
@@ -146,78 +195,15 @@ uint64_t om_matrix_cell_seed(uint64_t seed, size_t s, size_t r, size_t c)
     return om_rng_splitmix64(&x);
 }
 
-/* Append printf output to a growing string; false when out of memory. */
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
+om_status om_matrix_cell_scenario(const om_matrix_plan *p, size_t s, size_t r, size_t c,
+                                  om_scenario **out)
 {
-    va_list ap;
-    int n;
-    char *grown;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (grown = realloc(*buf, *len + (size_t)n + 1)) == NULL)
-        return false;
-    *buf = grown;
-    va_start(ap, fmt);
-    vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-    return true;
+    unsigned cannot;
+    return p->game->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r], &p->cols[c],
+                         om_matrix_cell_seed(p->spec.seed, s, r, c), out, &cannot);
 }
 
-/* A YAML double-quoted scalar of `text` (names may hold ':' or quotes). */
-static bool append_quoted(char **buf, size_t *len, const char *text)
-{
-    bool ok = appendf(buf, len, "\"");
-    for (const char *p = text; ok && *p; p++)
-        ok = (*p == '"' || *p == '\\') ? appendf(buf, len, "\\%c", *p)
-                                       : appendf(buf, len, "%c", *p);
-    return ok && appendf(buf, len, "\"");
-}
-
-char *om_matrix_cell_scenario(const om_matrix_spec *spec, size_t s, size_t r, size_t c)
-{
-    const om_matrix_situation_def *sit = spec->situations[s];
-    const om_matrix_member *a = &spec->rows->members[r], *b = &spec->cols->members[c];
-    bool b_shoots = sit->b_shoots && b->shots > 0;
-    bool b_first = sit->b_shoots_first && b->shots > 0;
-    bool a_first = sit->a_shoots_first && a->shots > 0;
-    bool b_defended = sit->b_defended && b->can_be_defended;
-    char *buf = NULL, title[256];
-    size_t len = 0;
-    bool ok;
-
-    ok = appendf(&buf, &len,
-                 "# Matrix cell s=%zu r=%zu c=%zu, situation %s; seed %llu.\n"
-                 "# Reproduce: oddsmaster run THIS_FILE --seed %llu --trials <the cell's trials>\n",
-                 s, r, c, sit->name, (unsigned long long)om_matrix_cell_seed(spec->seed, s, r, c),
-                 (unsigned long long)om_matrix_cell_seed(spec->seed, s, r, c));
-    if (ok && ((sit->b_shoots && !b_shoots) || (sit->a_shoots_first && !a_first) ||
-               (sit->b_defended && !b_defended)))
-        ok = appendf(&buf, &len, "# Keys of the situation a unit cannot use are left out.\n");
-    snprintf(title, sizeof title, "%s vs %s: %s", a->name, b->name, sit->description);
-    ok = ok && appendf(&buf, &len, "schema: oddsmaster-scenario/1\ntitle: ") &&
-         append_quoted(&buf, &len, title) && appendf(&buf, &len, "\n") &&
-         appendf(&buf, &len,
-                 "ruleset: %s\nkind: %s\na:\n  unit:\n    from: %s/%s\n%s%s"
-                 "b:\n  unit:\n    from: %s/%s\n%s%s%s%s",
-                 spec->ruleset, spec->kind, a->army, a->unit, sit->a_keys,
-                 a_first ? "  shoots_first: true\n" : "", b->army, b->unit, sit->b_keys,
-                 b_shoots ? "  stand_and_shoot: true\n" : "",
-                 b_first ? "  shoots_first: true\n" : "",
-                 b_defended ? "  position: defended\n" : "");
-    if (!ok) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
+/* ----------------------------------------------------------- a cell */
 
 /* What the sink of one cell accumulates, from each block's tally. */
 typedef struct cell_sink {
@@ -250,90 +236,89 @@ static om_status cell_put(void *ctx, const om_block *b, bool *stop)
     return OM_OK;
 }
 
-om_status om_matrix_simulate_cell(const om_matrix_spec *spec, size_t s, size_t r, size_t c,
-                                  unsigned threads, om_matrix_cell *cell)
+/* Run the prepared trials of a cell into *cell: a fixed number, or whole
+ * blocks until the interval of P(row wins) is narrow enough (the blocks of
+ * one run of cell->trials trials). */
+static om_status run_cell(const om_matrix_plan *p, const om_trials *t, uint64_t seed,
+                          unsigned threads, om_matrix_cell *cell)
 {
-    char source[256], *text = om_matrix_cell_scenario(spec, s, r, c);
-    om_scenario *sc = NULL;
-    om_trials trials = {0};
-    om_run_config cfg = {.seed = om_matrix_cell_seed(spec->seed, s, r, c),
-                         .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
-    cell_sink cs = {.cell = cell};
+    const om_matrix_spec *spec = &p->spec;
+    cell_sink cs = {.cell = cell, .layout = &t->layout};
     om_run_sink sink = {.ctx = &cs, .put = cell_put};
-    om_status st;
-    int winner;
-
-    memset(cell, 0, sizeof *cell);
-    if (text == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory writing a matrix cell");
-    snprintf(source, sizeof source, "<matrix cell %s: %s vs %s>", spec->situations[s]->name,
-             spec->rows->members[r].unit, spec->cols->members[c].unit);
-    st = om_scenario_load_text(source, text, strlen(text), &sc);
-    free(text);
-    if (st == OM_OK)
-        st = om_trials_prepare(sc, &trials);
-    if (st == OM_OK && (winner = om_layout_find(&trials.layout, "winner")) < 0)
-        st = OM_ERROR(OM_EINVAL, "%s: a matrix needs trials with a winner", source);
-    if (st != OM_OK) {
-        om_trials_release(&trials);
-        om_scenario_free(sc);
-        return st;
-    }
-    cs.layout = &trials.layout;
+    om_run_config cfg = {.seed = seed, .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
+    int winner = om_layout_find(&t->layout, "winner");
+    om_status st = OM_OK;
+    if (winner < 0)
+        return OM_ERROR(OM_EINVAL, "a matrix needs trials with a winner");
     cs.winner = (size_t)winner;
     if (spec->trials > 0) {
         cfg.trials = spec->trials;
-        st = om_run_simulate(&trials, &cfg, &sink, NULL);
-    } else {
-        /* Adaptive: whole blocks until the interval of P(row wins) is narrow
-         * enough; the blocks are those of one run of cell->trials trials. */
-        cfg.trials = OM_RUN_BLOCK_SIZE;
-        while (st == OM_OK && cell->trials < spec->max_trials &&
-               (cell->trials == 0 ||
-                om_tally_halfwidth95(cell->wins_row, cell->trials) > spec->halfwidth)) {
-            cfg.first_block = cell->trials / OM_RUN_BLOCK_SIZE;
-            st = om_run_simulate(&trials, &cfg, &sink, NULL);
-        }
+        return om_run_simulate(t, &cfg, &sink, NULL);
     }
+    cfg.trials = OM_RUN_BLOCK_SIZE;
+    while (st == OM_OK && cell->trials < spec->max_trials &&
+           (cell->trials == 0 ||
+            om_tally_halfwidth95(cell->wins_row, cell->trials) > spec->halfwidth)) {
+        cfg.first_block = cell->trials / OM_RUN_BLOCK_SIZE;
+        st = om_run_simulate(t, &cfg, &sink, NULL);
+    }
+    return st;
+}
+
+om_status om_matrix_simulate_cell(const om_matrix_plan *p, size_t s, size_t r, size_t c,
+                                  unsigned threads, om_matrix_cell *cell)
+{
+    om_scenario *sc = NULL;
+    om_trials trials = {0};
+    om_status st;
+
+    memset(cell, 0, sizeof *cell);
+    cell->inapplicable = p->cannot[(s * p->n_rows + r) * p->n_cols + c];
+    if ((st = om_matrix_cell_scenario(p, s, r, c, &sc)) == OM_OK &&
+        (st = om_trials_prepare(sc, &trials)) == OM_OK)
+        st = run_cell(p, &trials, om_matrix_cell_seed(p->spec.seed, s, r, c), threads, cell);
     om_trials_release(&trials);
     om_scenario_free(sc);
     return st;
 }
 
-/* Write cell (s, r, c)'s scenario to cells_dir. */
-static om_status write_cell_file(const om_matrix_spec *spec, const char *dir, size_t s, size_t r,
+/* ----------------------------------------------------------- the file */
+
+/* Write cell (s, r, c)'s scenario to `dir`, with how to reproduce it. */
+static om_status write_cell_file(const om_matrix_plan *p, const char *dir, size_t s, size_t r,
                                  size_t c, uint64_t trials)
 {
-    char path[4096], *text = om_matrix_cell_scenario(spec, s, r, c);
+    char path[4096];
+    om_scenario *sc = NULL;
     FILE *f;
-    om_status st = OM_OK;
-    if (text == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory writing a matrix cell");
+    om_status st = om_matrix_cell_scenario(p, s, r, c, &sc);
+    if (st != OM_OK)
+        return st;
     snprintf(path, sizeof path, "%s/s%zu_r%zu_c%zu.yaml", dir, s, r, c);
     f = fopen(path, "w");
     if (f != NULL)
         fprintf(f, "# This cell ran %llu trials: oddsmaster run %s --seed %llu --trials %llu\n",
                 (unsigned long long)trials, path,
-                (unsigned long long)om_matrix_cell_seed(spec->seed, s, r, c),
+                (unsigned long long)om_matrix_cell_seed(p->spec.seed, s, r, c),
                 (unsigned long long)trials);
-    if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
+    if (f == NULL || fputs(sc->text, f) < 0 || fclose(f) != 0)
         st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
-    free(text);
+    om_scenario_free(sc);
     return st;
 }
 
-om_status om_matrix_run(const om_matrix_spec *spec, om_h5m_writer *w, const char *cells_dir,
-                        om_matrix_progress progress, void *ctx)
+/* Every cell, in parallel (one per thread at a time: cells are many and small,
+ * so the threads stay busy, and a cell's numbers do not depend on their
+ * number), each put to the writer as it ends. */
+static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char *cells_dir,
+                           om_matrix_progress progress, void *ctx)
 {
-    const size_t R = spec->rows->count, C = spec->cols->count, S = spec->n_situations;
-    const size_t total = S * R * C;
-    const int threads = (int)om_run_threads(spec->threads);
+    const size_t R = p->n_rows, C = p->n_cols, S = p->n_sits, total = S * R * C;
+    const int threads = (int)om_run_threads(p->spec.threads);
     om_status failed = OM_OK;
     char failed_msg[OM_ERROR_MSG_MAX] = "";
     size_t done = 0;
 
-    /* One cell per thread at a time: cells are many and small, so the threads
-     * stay busy, and a cell's numbers do not depend on how many there are. */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (size_t i = 0; i < total; i++) {
         size_t s = i / (R * C), r = (i / C) % R, c = i % C;
@@ -343,9 +328,9 @@ om_status om_matrix_run(const om_matrix_spec *spec, om_h5m_writer *w, const char
         seen = failed;
         if (seen != OM_OK)
             continue;
-        st = om_matrix_simulate_cell(spec, s, r, c, 1, &cell);
+        st = om_matrix_simulate_cell(p, s, r, c, 1, &cell);
         if (st == OM_OK && cells_dir != NULL)
-            st = write_cell_file(spec, cells_dir, s, r, c, cell.trials);
+            st = write_cell_file(p, cells_dir, s, r, c, cell.trials);
 #pragma omp critical(om_matrix_writer)
         {
             if (st == OM_OK && failed == OM_OK)
@@ -363,4 +348,55 @@ om_status om_matrix_run(const om_matrix_spec *spec, om_h5m_writer *w, const char
     if (failed != OM_OK)
         return OM_ERROR(failed, "%s", failed_msg);
     return OM_OK;
+}
+
+/* The axis of the file for units u[0..n). */
+static void axis(const om_game_unit *u, size_t n, om_matrix_unit *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = (om_matrix_unit){.name = u[i].name, .id = u[i].id, .points = u[i].points,
+                                  .army = u[i].army, .troop = u[i].troop,
+                                  .can_shoot = u[i].can_shoot ? OM_MATRIX_SHOOTS_YES
+                                                              : OM_MATRIX_SHOOTS_NO};
+}
+
+om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const char *command_line,
+                             const char *cells_dir, om_matrix_progress progress, void *ctx)
+{
+    om_matrix_unit *ru = calloc(p->n_rows, sizeof *ru), *cu = calloc(p->n_cols, sizeof *cu);
+    om_matrix_situation sits[OM_MATRIX_MAX_SITUATIONS];
+    om_h5m_writer *w = NULL;
+    om_status st = OM_OK;
+
+    if (ru == NULL || cu == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    if (st == OM_OK) {
+        axis(p->rows, p->n_rows, ru);
+        axis(p->cols, p->n_cols, cu);
+        for (size_t s = 0; s < p->n_sits; s++) {
+            const om_game_situation *gs = &p->game->situations[p->sit[s]];
+            sits[s] = (om_matrix_situation){.name = gs->name, .yaml = gs->keys,
+                                            .title = gs->title};
+        }
+        om_matrix_info info = {
+            .program_version = OM_VERSION, .command_line = command_line,
+            .ruleset = p->ruleset, .data_version = p->rows[0].data_version,
+            .row_list = p->row_spec, .col_list = p->col_spec, .units_left_out = p->left_out,
+            .rng_scheme = OM_RNG_SCHEME "; cell (s,r,c) seeded SplitMix64(seed, s, r, c)",
+            .seed = p->spec.seed, .trials_per_cell = p->spec.trials,
+            .target_halfwidth = p->spec.halfwidth, .n_situations = p->n_sits,
+            .n_rows = p->n_rows, .n_cols = p->n_cols, .situations = sits, .rows = ru,
+            .cols = cu};
+        st = om_h5m_writer_create(&w, path, &info);
+    }
+    if (st == OM_OK) {
+        st = run_cells(p, w, cells_dir, progress, ctx);
+        if (st == OM_OK)
+            st = om_h5m_writer_close(w);
+        else
+            om_h5m_writer_abort(w);
+    }
+    free(ru);
+    free(cu);
+    return st;
 }

@@ -188,3 +188,18 @@ unsigned om_wm_active_stands_default(const om_wm_unit *u)
 {
     return u->traits.war_wagon ? 1u : u->stands;
 }
+
+void om_wm_side_init(om_wm_side *s, const om_wm_unit *u)
+{
+    memset(s, 0, sizeof *s);
+    s->unit = *u;
+    s->position = OM_WM_OPEN;
+    s->formation = om_wm_formation_default(u);
+    s->fighting = s->shooting = (uint8_t)om_wm_active_stands_default(u);
+    s->pursue = OM_WM_PURSUE_ALWAYS;
+    s->behind = OM_WM_BEHIND_OPEN;
+    s->magic = OM_WM_MAGIC_NONE;
+    s->aura = OM_WM_AURA_NONE;
+    s->power = OM_WM_POWER_NONE;
+    s->line_stands = 1;
+}

@@ -363,6 +363,19 @@ unsigned om_wm_active_stands_default(const om_wm_unit *u);
 /* The rule set with this id. */
 const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
 
+/* The range of a shooting unit whose values give none: the common bow range
+ * (Warmaster Revolution, Range: "30cm"). */
+#define OM_WM_DEFAULT_RANGE_CM 30u
+
+/*
+ * om_wm_side_init: side `s` of an engagement for unit `u` as the rules take it
+ * when nothing else is said: in the open, every stand fighting and shooting
+ * (a War Wagon's wagon stand only, in column), not charging, no supports, no
+ * character, no item, pursuing whenever allowed, open ground behind, one stand
+ * in a line of fire. Scenario files and matrix cells start from it.
+ */
+void om_wm_side_init(om_wm_side *s, const om_wm_unit *u);
+
 /* Full-pace move of a troop type in cm (digest 1.3 movement chart). */
 unsigned om_wm_troop_pace(om_wm_troop troop);
 

@@ -1,0 +1,25 @@
+/*
+ * wm_game_int.h: private interface between the files that make Warmaster a
+ * game of the game interface (wm_game.c, wm_matrix.c).
+ */
+#ifndef OM_WM_GAME_INT_H
+#define OM_WM_GAME_INT_H
+
+#include "game.h"
+
+/* The Warmaster game (wm_game.c). */
+extern const om_game om_game_warmaster;
+
+/* Matchup matrices (wm_matrix.c): the situations, the kinds a matrix runs,
+ * and the game's units and cell functions (game.h documents them). */
+#define OM_WM_MATRIX_SITUATIONS 6
+extern const om_game_situation om_wm_matrix_situations_table[OM_WM_MATRIX_SITUATIONS];
+extern const char *const om_wm_matrix_kinds[];
+om_status om_wm_matrix_units(const char *ruleset, const char *spec, om_game_unit **units,
+                             size_t *n);
+void om_wm_matrix_units_free(om_game_unit *units, size_t n);
+om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
+                            const om_game_unit *row, const om_game_unit *col, uint64_t seed,
+                            om_scenario **out, unsigned *cannot);
+
+#endif /* OM_WM_GAME_INT_H */
