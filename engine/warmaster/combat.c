@@ -284,8 +284,8 @@ static bool side_lives(const engine *g, const fight *f, int s)
     for (unsigned i = 0; i < g->army_units[s]; i++) {
         unsigned u = g->army_unit[s][i];
         const om_wm_side *me = declared(g, u);
-        (void)me;
-        if (f->u[u].in_combat && f->u[u].stands > 0)
+        if (f->u[u].in_combat &&
+            (f->u[u].stands > 0 || (me->support_units > 0 && me->supports > 0)))
             return true;
     }
     return false;
@@ -755,7 +755,7 @@ static unsigned own_supports(const engine *g, const fight *f, unsigned t, unsign
     if (me->unit.traits.side_supports_only)
         supports -= me->rear_supports;
     if (me->support_units > 0)
-        return supports;
+        return after && f->u[t].stands == 0 ? 0u : supports;
     if (f->u[t].confused && !g->rules->confused_units_support)
         return 0;
     if (supports > spare)

@@ -53,6 +53,13 @@ static const om_wm_option om_wm_option_table[] = {
      OM_WM_OPTION_FIXED},
     {"both_destroyed", "A18", "6.6", "Both sides destroyed in the same round",
      "fixed: a draw", "-", OM_WM_OPTION_FIXED},
+    {"side_destroyed", "-", "6.6, 6.11",
+     "When does a side lose a round outright, whatever the results?",
+     "fixed: only when every unit engaged on it is destroyed, supporting units included "
+     "(\"all the units engaged on one side ... entirely destroyed\"); a fighting unit wiped "
+     "out while other units support it leaves the results to decide, and those units, "
+     "which a two-unit engagement does not model, fight no further", "-",
+     OM_WM_OPTION_FIXED},
     {"survivor_wins", "A19", "6.6", "One side destroyed although it scored more",
      "fixed: the survivor wins", "-", OM_WM_OPTION_FIXED},
     {"drive_back_dice_confuse", "A24", "5.5", "Which dice can confuse in a drive back?",
@@ -64,7 +71,8 @@ static const om_wm_option om_wm_option_table[] = {
      OM_WM_OPTION_FIXED},
     {"support_timing", "A33/D5", "6.7",
      "Do supports count before or after casualties?",
-     "fixed per rule set: before (Revolution, Ancients), after (1.1)", "-",
+     "fixed per rule set: before (Revolution, Ancients), after (1.1: a unit destroyed in the "
+     "round has no support counted, its own or other units')", "-",
      OM_WM_OPTION_FIXED},
     {"pursuit_bonus_short", "A37", "6.4", "Pursuit bonus when the enemy retreated under 3cm",
      "fixed: +1 + floor(cm/3)", "-", OM_WM_OPTION_FIXED},
