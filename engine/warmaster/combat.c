@@ -1085,7 +1085,7 @@ static void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigne
     x->hurt = v->hurt;
     x->shot_hits_on = om_wm_sat8(v->hits);
     x->hits_on = om_wm_sat8(v->hits);
-    o->drive_back_cm = om_wm_sat8(v->drive_back_cm);
+    o->drive_back_cm = om_wm_drive_back_recorded(v);
     x->routed = v->routed;
     x->stands = (uint8_t)(x->stands - v->stands_lost);
     if (v->routed || v->off_table)
@@ -1154,10 +1154,12 @@ static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
     if (cm > ch->unit.pace_cm) {
         x->routed = true;
         x->stands = 0;
-    } else if (sixes > 0) {
-        confuse(g, f, c);
+        o->drive_back_cm = OM_WM_LEFT_TABLE_CM;
+    } else {
+        o->drive_back_cm = om_wm_sat8(cm);
+        if (sixes > 0)
+            confuse(g, f, c);
     }
-    o->drive_back_cm = om_wm_sat8(cm);
 }
 
 /* What happens before contact: volleys of the turns before (one unit a side,

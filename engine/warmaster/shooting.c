@@ -390,10 +390,13 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_f
     o->hits_on[sb] = om_wm_sat8(v.hits);
     o->shot_hits_on[sb] = o->hits_on[sb];
     o->stands_lost[sb] = (uint8_t)v.stands_lost;
-    o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-    o->confused[sb] = v.confused;
+    /* End states agree (wm.h): a unit the drive back took off the table
+     * records OM_WM_LEFT_TABLE_CM and is routed or destroyed, never confused
+     * nor badly hurt. */
+    o->drive_back_cm = om_wm_drive_back_recorded(&v);
     o->routed[sb] = v.routed;
     o->destroyed[sb] = v.routed || v.off_table || v.stands_lost == stands;
+    o->confused[sb] = v.confused && !o->destroyed[sb];
     o->hurt[sb] = v.hurt && !o->destroyed[sb];
     /* What the shooting cost the shooter (army lists). */
     o->confused[sa] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
@@ -404,7 +407,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_f
     /* The units after the Shooting phase: odd hits are discarded (5.6). */
     b->stands = o->destroyed[sb] ? 0u : stands - v.stands_lost;
     b->carried = 0;
-    b->confused |= v.confused && !o->destroyed[sb];
+    b->confused |= o->confused[sb];
     b->hurt |= o->hurt[sb];
     a->stands = left;
     a->confused |= o->confused[sa];

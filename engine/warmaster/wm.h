@@ -421,6 +421,13 @@ typedef struct om_wm_engagement {
 /* Sides and the winner code of an outcome. */
 enum { OM_WM_SIDE_A = 0, OM_WM_SIDE_B = 1, OM_WM_DRAW = 2, OM_WM_NO_CONTEST = 3 };
 
+/* The drive-back distance recorded for a unit that its drive back took off
+ * the table (routed beyond its full pace, or over the table edge, 5.5 and
+ * 3.8): further than any distance a unit that stays is driven back, so that
+ * P(drive back >= k) counts it for every k, and never a roll of dice it did
+ * not survive. */
+#define OM_WM_LEFT_TABLE_CM 255u
+
 /*
  * The result of one trial. Hits and stands are per unit (index = side). Fields a
  * kind does not produce stay 0. Small integer types keep blocks compact.
@@ -440,9 +447,11 @@ typedef struct om_wm_outcome {
     uint8_t rounds;           /* combat rounds fought */
     uint8_t turns;            /* turns the engagement lasted (1 if resolved in the first) */
     uint8_t charged;          /* 1 if the charge went in (not stopped by shooting first) */
-    uint8_t drive_back_cm;    /* distance the shot unit was driven back (volley, shoots_first) */
-    uint8_t confused[2];      /* 1 if the unit ended confused */
-    uint8_t routed[2];        /* 1 if the unit was routed by a drive back */
+    uint8_t drive_back_cm;    /* distance the shot unit was driven back (volley, shoots_first),
+                                 OM_WM_LEFT_TABLE_CM if the drive back took it off the table
+                                 (routed, or over the table edge) */
+    uint8_t confused[2];      /* 1 if the unit ended confused (never a destroyed or routed one) */
+    uint8_t routed[2];        /* 1 if the unit was routed by a drive back (then destroyed) */
     uint8_t destroyed[2];     /* 1 if the unit was destroyed (any cause) */
     uint8_t hurt[2];          /* 1 if the unit (a big monster) became badly hurt */
 } om_wm_outcome;

@@ -122,6 +122,13 @@ om_dice_test *om_wm_pair_test_at(om_wm_pair_tests *t, unsigned i);
  * (army lists), in *hurt. */
 void om_wm_side_hurt(const om_wm_side *me, om_wm_side *hurt);
 
+/* The drive-back distance a unit removed by its drive back records: it left
+ * the table (routed beyond its pace, or driven off the table edge). */
+static inline uint8_t om_wm_drive_back_recorded(const om_wm_volley_result *v)
+{
+    return v->routed || v->off_table ? OM_WM_LEFT_TABLE_CM : om_wm_sat8(v->drive_back_cm);
+}
+
 /* --- The combat engine (combat.c): an engagement of any number of units. --- */
 
 /* One unit of an engagement as the combat engine sees it, prepared. */
