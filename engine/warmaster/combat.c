@@ -1367,11 +1367,18 @@ static void scythed_chariots_strike(const engine *g, fight *f, bout *b)
     }
 }
 
+/* Whether unit u fought this round: a contact joins it to an enemy (the
+ * declared ones in the call's first round, after it its foe). */
+static bool fought(const engine *g, const fight *f, const bout *b, unsigned u)
+{
+    return b->declared ? g->unit[u].touches : f->u[u].foe != OM_WM_NO_UNIT;
+}
+
 /* Units dividing the retreat of losing side l (6.9, D6/A10): every unit of
  * the side in the engagement this round, supporting units and units
  * destroyed in it included, with the units the engagement does not model;
  * in 1.1 only the units engaged, whose stands touch an enemy. */
-static unsigned losing_units(const engine *g, const fight *f, int l)
+static unsigned losing_units(const engine *g, const fight *f, const bout *b, int l)
 {
     const bool engaged_only = g->rules->retreat_divisor_engaged_only;
     unsigned n = 0;
@@ -1379,7 +1386,7 @@ static unsigned losing_units(const engine *g, const fight *f, int l)
         return g->divisor[l];
     for (unsigned i = 0; i < g->army_units[l]; i++) {
         unsigned u = g->army_unit[l][i];
-        if (!f->u[u].in_combat || (engaged_only && !g->unit[u].touches))
+        if (!f->u[u].in_combat || (engaged_only && !fought(g, f, b, u)))
             continue;
         n += 1u + (engaged_only ? 0u : declared(g, u)->support_units);
     }
@@ -1393,7 +1400,7 @@ static unsigned losing_units(const engine *g, const fight *f, int l)
 static unsigned losers_retreat(const engine *g, om_dice *d, fight *f, const bout *b,
                                const unsigned result[2], int l, om_wm_outcome *o)
 {
-    const unsigned cm = om_wm_retreat_cm(result[1 - l], result[l], losing_units(g, f, l));
+    const unsigned cm = om_wm_retreat_cm(result[1 - l], result[l], losing_units(g, f, b, l));
     const unsigned n = g->army_units[l];
     const uint8_t *list = g->army_unit[l];
     bool any = false;
@@ -1509,13 +1516,6 @@ static unsigned pursuit_target(const engine *g, const fight *f, const bout *b, u
     return t != OM_WM_NO_UNIT && may_pursue(g, f, w, t) ? t : OM_WM_NO_UNIT;
 }
 
-/* Whether unit u fought this round: it struck, or a contact joins it to an
- * enemy (the declared ones, or after a pursuit its foe). */
-static bool fought(const engine *g, const fight *f, const bout *b, unsigned u)
-{
-    return b->declared ? g->unit[u].touches : f->u[u].foe != OM_WM_NO_UNIT;
-}
-
 /*
  * The winners of side w pursue the losers of side l, which retreated `cm`
  * (6.10-6.11), unit by unit in index order: each unit that fought and may
@@ -1621,6 +1621,12 @@ static bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
     int l;
     b->round++;
     b->phase_round++;
+    /* Units destroyed before the round (shot at the charge) take no part in
+     * it: they neither divide a retreat nor keep their side alive. One unit
+     * a side never fights a round with a unit destroyed. */
+    if (g->n_units > 2)
+        for (unsigned u = 0; u < g->n_units; u++)
+            f->u[u].in_combat = f->u[u].in_combat && f->u[u].stands > 0;
     b->winner = fight_round(g, d, f, b, result);
     if (b->round == g->rounds_before + 1u)
         first_round_fought(g, f, b, result, o);
