@@ -279,7 +279,7 @@ static inline bool side_fights_on(const engine *g, const fight *f, int s, bool o
  * one side entirely destroyed" is the opposite (Warmaster Revolution, Combat
  * > Pursuit and destroyed enemy; supporting units are engaged, Combat >
  * Supporting Combat). */
-static bool side_lives(const engine *g, const fight *f, int s)
+static inline bool side_lives(const engine *g, const fight *f, int s)
 {
     for (unsigned i = 0; i < g->army_units[s]; i++) {
         unsigned u = g->army_unit[s][i];
@@ -316,7 +316,7 @@ static unsigned unit_round(const engine *g, unsigned round, unsigned u)
 
 /* A big monster with enough hits carried at the end of a phase becomes badly
  * hurt for the rest of the battle; the hits go (army lists). */
-static void check_hurt(const engine *g, fight *f, unsigned u)
+static inline void check_hurt(const engine *g, fight *f, unsigned u)
 {
     unsigned from;
     om_wm_fighter *x = &f->u[u];
@@ -419,7 +419,7 @@ static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned
  * whole stands are removed, the War Hydra one it suffered this round, if
  * alive; it still counted in the result (army lists). Returns the stands
  * lost. */
-static unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits)
+static inline unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits)
 {
     const om_wm_traits *tr = &declared(g, t)->unit.traits;
     unsigned lost = take_hits(g, f, t, hits);
@@ -494,7 +494,7 @@ static inline void add_blow(const engine *g, round_plan *rp, unsigned u, unsigne
  * pursuers are placed against the retreaters' front (6.11). A blow on a unit
  * out of the fight or with no stands is not struck.
  */
-static void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp)
+static inline void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp)
 {
     unsigned left[OM_WM_UNITS_MAX];
     rp->n = 0;
@@ -523,7 +523,7 @@ static void plan_round(const engine *g, const fight *f, const bout *b, round_pla
 }
 
 /* The attack dice of blow k, worked out from the fight state (6.4). */
-static unsigned compute_dice(const engine *g, const fight *f, unsigned round, const blow *k)
+static inline unsigned compute_dice(const engine *g, const fight *f, unsigned round, const blow *k)
 {
     const unsigned u = k->unit;
     const om_wm_side *me = side_now(g, f, u);
@@ -544,7 +544,7 @@ static unsigned compute_dice(const engine *g, const fight *f, unsigned round, co
 /* The attack dice of blow k: in the first round of a trial from the
  * prepared start, looked up in the table om_wm_combat_prepare made with
  * compute_dice itself, since before round 1 only the stands left can vary. */
-static unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k)
+static inline unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k)
 {
     const unsigned u = k->unit;
     if (k->round1_dice != NULL && round == 1 && f->fresh && !f->u[u].hurt &&
@@ -557,7 +557,7 @@ static unsigned blow_dice(const engine *g, const fight *f, unsigned round, const
  * open once it has lost its position, or against its shieldwall, which saves
  * one better in the first round when charged (Warmaster Ancients, Special
  * Rules > Shieldwall). */
-static const om_dice_test *melee_test(const engine *g, const fight *f, unsigned round,
+static inline const om_dice_test *melee_test(const engine *g, const fight *f, unsigned round,
                                       const blow *k)
 {
     const om_wm_side *t = declared(g, k->enemy), *me = declared(g, k->unit);
@@ -607,7 +607,7 @@ static unsigned maniple_saves(const engine *g, om_dice *d, const fight *f, unsig
 /* Random extra attack dice of war machines (army lists): the Pump Wagon adds
  * D6 in a round where it charges or pursues and D3 otherwise; the Doom Wheel
  * adds D6 when it charges an enemy in the open (round 1). */
-static unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, unsigned round,
+static inline unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, unsigned round,
                            const blow *k)
 {
     const om_wm_side *me = declared(g, k->unit);
@@ -644,7 +644,7 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
  * dice on its unit's first blow, through its dice test; staged when a re-roll
  * is due. Ashurbanipal re-rolls one missed die once a turn; the engine spends
  * it in the turn's first round, on his unit's first blow (Ancients, A27). */
-static unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+static inline unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
                           const blow *k, bool first_of_unit)
 {
     const om_wm_side *me = declared(g, k->unit);
@@ -661,7 +661,7 @@ static unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bou
  * on one enemy are rolled together, enemies in the order of their first
  * blow, and its maniple dice are rolled once on their total, the hits saved
  * taken from its blows in order. */
-static void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+static inline void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
                        const round_plan *rp, unsigned hits[])
 {
     bool done[OM_WM_CONTACTS_MAX] = {false}, struck[OM_WM_UNITS_MAX] = {false};
@@ -742,7 +742,7 @@ static bool rear_support_counts(const om_wm_traits *giver, const om_wm_traits *t
  * stands, since casualties come off the edge of the formation, where they
  * are, and no support counts for a unit destroyed (A33: stands that fall
  * cannot be supported). */
-static unsigned own_supports(const engine *g, const fight *f, unsigned t, unsigned fighting,
+static inline unsigned own_supports(const engine *g, const fight *f, unsigned t, unsigned fighting,
                              support_count *sc)
 {
     const om_wm_side *me = declared(g, t);
@@ -805,7 +805,7 @@ static unsigned link_supports(const engine *g, const fight *f, const round_plan 
 /* The winner of a round (6.6): a side none of whose units engaged lives
  * loses automatically, both such sides draw (A18); otherwise the higher
  * result wins and equal results draw. */
-static int round_winner(const engine *g, const fight *f, const unsigned result[2])
+static inline int round_winner(const engine *g, const fight *f, const unsigned result[2])
 {
     const bool a = side_lives(g, f, OM_WM_SIDE_A), b = side_lives(g, f, OM_WM_SIDE_B);
     if (!a || !b)
@@ -822,7 +822,7 @@ static int round_winner(const engine *g, const fight *f, const unsigned result[2
  * shooting at the charge and legions; casualties are removed. Returns the
  * winner and stores the results.
  */
-static int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
+static inline int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
                        const unsigned hits[], unsigned result[2])
 {
     unsigned suffered[OM_WM_UNITS_MAX] = {0};
