@@ -44,7 +44,9 @@ static const om_wm_option om_wm_option_table[] = {
      "fixed: each stand is floored at 0", "-", OM_WM_OPTION_FIXED},
     {"charge_into_unresolved", "A7", "6.4",
      "Does a unit charging into an unresolved engagement get the charge bonus?",
-     "fixed: not modelled (engagements are between two units)", "-", OM_WM_OPTION_FIXED},
+     "fixed: yes (reading A): in an engagement of several units going on from earlier turns "
+     "(rounds_before), a unit charging fights the call's first round as the charge's, its "
+     "charge bonus and first-round rules with it", "-", OM_WM_OPTION_FIXED},
     {"mixed_cover", "A9", "6.15", "Mixed defended and open stands in combat",
      "fixed: one position per unit", "-", OM_WM_OPTION_FIXED},
     {"retreat_divisor", "A10/D6", "6.9",
@@ -74,6 +76,40 @@ static const om_wm_option om_wm_option_table[] = {
      "fixed per rule set: before (Revolution, Ancients), after (1.1: a unit destroyed in the "
      "round has no support counted, its own or other units')", "-",
      OM_WM_OPTION_FIXED},
+    {"pursuit_target", "-", "6.10-6.11",
+     "Several units: which retreating enemy does a winning unit pursue?",
+     "fixed: the one its engagement names (pursues: a new enemy it did not fight, such as a "
+     "supporting unit of the losers), else the first enemy it fought that can be pursued; "
+     "units that only supported follow the friend they support (supporting pursuit) or "
+     "stand", "-", OM_WM_OPTION_FIXED},
+    {"pursued_by_several", "-", "6.11",
+     "Several units: whom does a unit pursued by several winners fight next?",
+     "fixed: its first pursuer (in unit order), with all its fighting stands, frontally; the "
+     "pursuers each fight the unit they pursued", "-", OM_WM_OPTION_FIXED},
+    {"stands_to_contacts", "-", "6.3",
+     "Several units: which enemy do a unit's stands fight once it has lost some?",
+     "fixed: stands not fighting go first (6.5); the stands left fight its contacts in the "
+     "order given, each up to its declared stands, the last taking the rest", "-",
+     OM_WM_OPTION_FIXED},
+    {"rear_supports_between_units", "-", "WMA 8; army lists",
+     "Several units: which rear supports count between a phalanx, pikemen or skirmishers "
+     "and another unit?",
+     "fixed: none to a phalanx or to pikemen, none from skirmishers or from pikemen", "-",
+     OM_WM_OPTION_FIXED},
+    {"maniple_attackers", "-", "WMA 14 Maniple",
+     "Several units attack a maniple unit: how often are its maniple dice rolled?",
+     "fixed: once a round, on the hits of all its attackers together", "-",
+     OM_WM_OPTION_FIXED},
+    {"several_chargers_shot", "-", "5.7",
+     "Several units charge one unit that stands and shoots: at which does it shoot?",
+     "fixed: the first charging enemy it touches (its contacts first)", "-",
+     OM_WM_OPTION_FIXED},
+    {"unit_special_targets", "-", "army lists; WMA 14",
+     "Several units: at whom do a machine's bonus dice, a Bear's extra strike, Ashurbanipal's "
+     "re-roll, a rampage and scythed chariots' confusion go?",
+     "fixed: bonus dice, extra strike and re-roll with the unit's first blow; elephants "
+     "rampage through every enemy unit they touch; scythed chariots confuse every unit of "
+     "the other side that retreats after suffering a hit", "-", OM_WM_OPTION_FIXED},
     {"pursuit_bonus_short", "A37", "6.4", "Pursuit bonus when the enemy retreated under 3cm",
      "fixed: +1 + floor(cm/3)", "-", OM_WM_OPTION_FIXED},
     {"supporter_retreat", "A38", "6.9", "Retreat distance of supporting units",
