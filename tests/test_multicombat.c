@@ -156,6 +156,7 @@ static void expect_consistent(const om_wm_multi *m, const runner *r, const om_wm
         const om_wm_unit_result *x = &o->unit[u];
         const om_wm_unit_state *s = &r->state[u];
         cr_assert_eq(x->destroyed, s->stands == 0, "unit %u", u);
+        cr_assert_eq(x->carried, s->carried, "unit %u", u);
         cr_assert_eq(x->stands_lost + s->stands, m->unit[u].side->unit.stands, "unit %u", u);
         cr_assert(!(x->destroyed && (x->confused || x->hurt || x->engaged)), "unit %u", u);
         cr_assert(!x->routed || x->destroyed, "unit %u", u);

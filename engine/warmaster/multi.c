@@ -235,6 +235,7 @@ static void record_unit(const om_wm_multi_prepared *mp, const om_wm_fighter *x, 
     om_wm_unit_result *r = &out->unit[i];
     om_wm_outcome *o = &out->sides;
     r->stands_lost = (uint8_t)(x->first_stands > x->stands ? x->first_stands - x->stands : 0);
+    r->carried = x->carried;
     r->hits_on = x->hits_on;
     r->shot_hits_on = x->shot_hits_on;
     r->retreated_cm = x->retreated_cm;

@@ -4,12 +4,14 @@
  *
  * The engine sees no table geometry, only what geometry decides: an engagement
  * is a declared contact description (stands fighting, stands with an enemy on
- * their flank or rear, supports, position, who charged). Rule-set differences
- * are data in om_wm_ruleset, special rules are typed traits (wm_traits.h) from
- * the registry of special.c, never copies of code; a unit's state in a fight
- * (om_wm_unit_state) can be owned by the caller. Sections cited are those of
- * the mechanics digest warmaster.md (scenarios/armies/sources/rules) and of
- * the rulebooks it quotes.
+ * their flank or rear, supports, position, who charged), of two units
+ * (om_wm_engagement) or of several a side (om_wm_multi, MULTICOMBAT.md), one
+ * engine for both. Rule-set differences are data in om_wm_ruleset, special
+ * rules are typed traits (wm_traits.h) from the registry of special.c, never
+ * copies of code; a unit's state in a fight (om_wm_unit_state) can be owned
+ * by the caller. Sections cited are those of the mechanics digest
+ * warmaster.md (scenarios/armies/sources/rules) and of the rulebooks it
+ * quotes.
  */
 #ifndef OM_WM_H
 #define OM_WM_H
@@ -458,12 +460,16 @@ typedef struct om_wm_outcome {
 
 /*
  * The state of one unit in an engagement: what changes as its dice fall.
- * Each trial of om_wm_resolve starts from the prepared state of both units
- * (om_wm_prepared.start); a caller that fights several engagements with the
- * same units (a whole turn) owns one state per unit, starts it with
- * om_wm_unit_state_start and passes the two engaged to om_wm_resolve_units,
- * which carries them on. Hits carried and the stands left stay with the unit;
- * `pursuit`, `shot` and `retreated` belong to one engagement and start at 0.
+ * Each trial of om_wm_resolve starts from the prepared state of both units;
+ * a caller that fights several engagements with the same units (a whole
+ * turn) owns one state per unit, starts it with om_wm_unit_state_start (or
+ * om_wm_multi_unit_state_start) and passes the units engaged to
+ * om_wm_resolve_units or om_wm_multi_resolve, which carry them on. Hits
+ * carried and the stands left stay with the unit; `pursuit`, `shot` and
+ * `retreated` belong to one engagement: om_wm_resolve_units starts them at 0,
+ * om_wm_multi_resolve reads them (an unresolved combat's pursuit bonus and
+ * last retreat, hits shot at the charge before the call) and clears them
+ * when the unit's engagement is over.
  */
 typedef struct om_wm_unit_state {
     unsigned stands;       /* stands left */
@@ -670,6 +676,7 @@ typedef struct om_wm_multi {
 /* What an engagement of several units did to one of them. */
 typedef struct om_wm_unit_result {
     uint8_t stands_lost;  /* stands it lost, from its state's stands at the start */
+    uint8_t carried;      /* hits it carries at the end, short of a stand (its state's) */
     uint8_t hits_on;      /* hits it suffered after saves, all sources */
     uint8_t shot_hits_on; /* of those, hits from shooting */
     uint8_t retreated_cm; /* distance it retreated in all (its share of each lost round) */
