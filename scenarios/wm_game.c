@@ -70,13 +70,17 @@ static const wm_field wm_fields[] = {
     F("charged", "1 if the charge made contact (not stopped by shooting first).", charged,
       OM_FIELD_FLAG, FIGHT),
     F("drive_back_cm", "Distance the shot unit was driven back, in cm (volley: unit B; "
-      "shooting first: the charger).", drive_back_cm, OM_FIELD_COUNT, ALL),
-    F("confused_a", "1 if unit A ended confused (in a volley, by its own shooting).",
-      confused[0], OM_FIELD_FLAG, ALL),
-    F("confused_b", "1 if unit B ended confused.", confused[1], OM_FIELD_FLAG, ALL),
-    F("routed_a", "1 if unit A was routed by a drive back (shot before it charged).",
-      routed[0], OM_FIELD_FLAG, FIGHT),
-    F("routed_b", "1 if unit B was routed: driven back beyond its full pace.", routed[1],
+      "shooting first: the charger); 255 if the drive back took it off the table (routed "
+      "beyond its full pace, or over the table edge): further than any unit that stays, "
+      "never the roll of a unit removed.", drive_back_cm, OM_FIELD_COUNT, ALL),
+    F("confused_a", "1 if unit A ended confused (in a volley, by its own shooting); never "
+      "for a unit destroyed or routed.", confused[0], OM_FIELD_FLAG, ALL),
+    F("confused_b", "1 if unit B ended confused; never for a unit destroyed or routed.",
+      confused[1], OM_FIELD_FLAG, ALL),
+    F("routed_a", "1 if unit A was routed by a drive back (shot before it charged); a routed "
+      "unit is also destroyed.", routed[0], OM_FIELD_FLAG, FIGHT),
+    F("routed_b", "1 if unit B was routed: driven back beyond its full pace (and so "
+      "destroyed).", routed[1],
       OM_FIELD_FLAG, ALL),
     F("destroyed_a", "1 if unit A was destroyed (any cause; in a volley, by its own "
       "shooting).", destroyed[0], OM_FIELD_FLAG, ALL),

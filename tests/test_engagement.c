@@ -73,7 +73,7 @@ static unsigned dice(const char *ruleset, const om_wm_side *me, const om_wm_side
 {
     om_wm_round_case c = {.fighting = me->fighting, .flanked = me->flanked, .round = round,
                           .pursuit = pursuit, .confused = me->confused,
-                          .retreated_last = retreated_last};
+                          .retreated_last = retreated_last, .side_strikers = me->side_strikers};
     return om_wm_attack_dice_case(rules(ruleset), me, foe, &c);
 }
 
@@ -993,13 +993,13 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     foot.position = OM_WM_DEFENDED;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, cannon, foot);
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
-    cr_expect_eq(p->shoot[0].to_hit, 4, "defended counts as open for a cannon ball");
-    cr_expect_eq(p->shoot[0].save, 7, "no save against a cannon ball");
-    cr_expect_eq(p->shoot_charger[0].save, 4, "grapeshot allows saves");
+    cr_expect_eq(p->tests[0].shoot.to_hit, 4, "defended counts as open for a cannon ball");
+    cr_expect_eq(p->tests[0].shoot.save, 7, "no save against a cannon ball");
+    cr_expect_eq(p->tests[0].shoot_charger.save, 4, "grapeshot allows saves");
     om_wm_prepared_free(p);
     e.side[1].position = OM_WM_FORTIFIED;
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
-    cr_expect_eq(p->shoot[0].to_hit, 5, "fortified counts as defended");
+    cr_expect_eq(p->tests[0].shoot.to_hit, 5, "fortified counts as defended");
     om_wm_prepared_free(p);
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, false), 4u, "2 stands x 2 Attacks");
     cr_expect_eq(om_wm_shots(&cannon, cannon.unit.stands, true), 4u, "grapeshot: 2 per stand");
@@ -1015,8 +1015,8 @@ Test(army_rules, cannon_ethereal_steam_tank_scores)
     host.charging = true;
     e = make("warmaster-revolution", OM_WM_KIND_COMBAT, host, foot);
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
-    cr_expect_eq(p->melee[0][0].to_hit, 4, "the Host hits fortified troops on 4+");
-    cr_expect_eq(p->melee[1][0].to_hit, 4, "others hit it as usual");
+    cr_expect_eq(p->tests[0].melee[0].to_hit, 4, "the Host hits fortified troops on 4+");
+    cr_expect_eq(p->tests[1].melee[0].to_hit, 4, "others hit it as usual");
     om_wm_prepared_free(p);
 
     om_wm_side tank = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
@@ -1499,7 +1499,7 @@ Test(army_rules, pikemen)
     pikes.flanked = 0;
     om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, kn, pikes);
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK, "%s", om_error_message());
-    cr_expect_eq(p->melee[0][5].to_hit, 5, "the pikes' first-round test");
+    cr_expect_eq(p->tests[0].melee[5].to_hit, 5, "the pikes' first-round test");
     om_wm_prepared_free(p);
     {
         /* 9 dice at 5+ against 6+ armour: mean hits 9 x 1/3 x 5/6 = 2.5. */
@@ -2588,17 +2588,17 @@ Test(army_rules, trebuchet)
         om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_VOLLEY, t, b);
         om_wm_prepared *p = NULL;
         cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
-        cr_expect_eq(p->shoot[0].to_hit, 5u, "fortified counts as defended");
-        cr_expect_eq(p->shoot[0].save, 7u);
+        cr_expect_eq(p->tests[0].shoot.to_hit, 5u, "fortified counts as defended");
+        cr_expect_eq(p->tests[0].shoot.save, 7u);
         om_wm_prepared_free(p);
         e.side[0].blind_fire = true;
         cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
-        cr_expect_eq(p->shoot[0].to_hit, 6u, "blind: 6s");
+        cr_expect_eq(p->tests[0].shoot.to_hit, 6u, "blind: 6s");
         om_wm_prepared_free(p);
         e.rules = rules("warmaster-1.1");
         e.side[0].unit.traits = traits_of("trebuchet", "warmaster-1.1");
         cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
-        cr_expect_eq(p->shoot[0].to_hit, 6u, "1.1: no cover reduction, fortified");
+        cr_expect_eq(p->tests[0].shoot.to_hit, 6u, "1.1: no cover reduction, fortified");
         om_wm_prepared_free(p);
         e.side[1].position = OM_WM_OPEN;
         fire_ctx c = {0};
@@ -2841,8 +2841,8 @@ Test(army_rules, beside_a_laager)
     om_wm_engagement e = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, a, k);
     om_wm_prepared *p = NULL;
     cr_assert_eq(om_wm_prepare_alloc(&e, &p), OM_OK);
-    cr_expect_eq(p->melee[0][0].to_hit, 5u);
-    cr_expect_eq(p->melee[0][1].to_hit, 4u);
+    cr_expect_eq(p->tests[0].melee[0].to_hit, 5u);
+    cr_expect_eq(p->tests[0].melee[1].to_hit, 4u);
     cr_expect_eq(p->round1_dice[0][3], 9u, "no charge bonus in the first round");
     om_wm_prepared_free(p);
 }

@@ -440,38 +440,50 @@ Test(worked_examples, w9_w15_result_counts_supports_and_capacity)
 
 /* ---------- Shooting volley with drive backs (5.5) ---------- */
 
+/* Distribution of the sum of `dice` dice with faces 1..`faces`, each face of
+ * probability 1/6 (faces 5: the dice that show no 6), by repeated
+ * convolution, in out[0..199]. */
+static void dice_sum(unsigned dice, unsigned faces, double out[200])
+{
+    double sum_dist[2][200];
+    memset(sum_dist, 0, sizeof sum_dist);
+    sum_dist[0][0] = 1;
+    for (unsigned k = 0; k < dice; k++) {
+        double *from = sum_dist[k & 1], *to = sum_dist[(k + 1) & 1];
+        memset(to, 0, sizeof sum_dist[0]);
+        for (unsigned s = 0; s + 6 < 200; s++)
+            for (unsigned f = 1; f <= faces; f++)
+                to[s + f] += from[s] / 6.0;
+    }
+    memcpy(out, sum_dist[dice & 1], sizeof sum_dist[0]);
+}
+
 /* Exact P(routed) and P(confused) of a volley of n dice at probability p on a
  * unit (hits h per stand, s stands) at `position`, by convolution of the
- * drive-back dice. */
+ * drive-back dice. A routed unit is destroyed, never confused (wm.h): P(a 6
+ * and a sum within pace) = P(sum <= pace) - P(no 6 and sum <= pace). */
 static void exact_volley(unsigned n, double p, unsigned stands, unsigned hits,
                          om_wm_position position, unsigned pace, double *routed,
                          double *confused, double *destroyed)
 {
-    double sum_dist[2][200];
+    double all[200], no_six[200];
     *routed = *confused = *destroyed = 0;
     for (unsigned h = 0; h <= n; h++) {
-        double ph = binom(n, p, h);
+        double ph = binom(n, p, h), p_stay = 0, p_stay_no_six = 0;
         unsigned dice = om_wm_drive_back_dice(h, position);
         if (h / hits >= stands) {
             *destroyed += ph;
             continue;
         }
-        /* Distribution of the sum of `dice` D6 by repeated convolution. */
-        memset(sum_dist, 0, sizeof sum_dist);
-        sum_dist[0][0] = 1;
-        for (unsigned k = 0; k < dice; k++) {
-            double *from = sum_dist[k & 1], *to = sum_dist[(k + 1) & 1];
-            memset(to, 0, sizeof sum_dist[0]);
-            for (unsigned s = 0; s + 6 < 200; s++)
-                for (unsigned f = 1; f <= 6; f++)
-                    to[s + f] += from[s] / 6.0;
+        dice_sum(dice, 6, all);
+        dice_sum(dice, 5, no_six);
+        for (unsigned s = 0; s <= pace; s++) {
+            p_stay += all[s];
+            p_stay_no_six += no_six[s];
         }
-        double p_rout = 0;
-        for (unsigned s = pace + 1; s < 200; s++)
-            p_rout += sum_dist[dice & 1][s];
-        *routed += ph * p_rout;
-        *destroyed += ph * p_rout;
-        *confused += ph * (1.0 - pow(5.0 / 6.0, dice));
+        *routed += ph * (1.0 - p_stay);
+        *destroyed += ph * (1.0 - p_stay);
+        *confused += ph * (p_stay - p_stay_no_six);
     }
 }
 
@@ -503,7 +515,9 @@ static void check_volley(om_wm_position position, unsigned shooters, bool plain)
         routed += o.routed[1];
         confused += o.confused[1];
         destroyed += o.destroyed[1];
-        cr_assert(!o.routed[1] || o.drive_back_cm > 20, "rout only beyond full pace");
+        cr_assert(!o.routed[1] || o.drive_back_cm == OM_WM_LEFT_TABLE_CM,
+                  "a routed unit's drive back records that it left the table");
+        cr_assert(!o.routed[1] || !o.confused[1], "a routed unit is not confused");
     }
     /* Armour 5+ saves a third of the hits: P(unsaved hit) = p_hit * 2/3. */
     exact_volley(shooters * 2, p_hit * 4.0 / 6.0, 3, 3, position, 20, &ex_r, &ex_c, &ex_d);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "wm.h"
+#include "wm_int.h"
 
 /* Largest unit the engine accepts: 12 stands covers every army list (units of
  * 1-4 stands) with room for scenario experiments; outcome counters are uint8. */
@@ -442,10 +443,14 @@ static om_status check_volley(const side_check *c)
     return OM_OK;
 }
 
-/* Every check of side s, in order; the first failure wins. */
-static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failure *why)
+/* Every check of side s of e, named `name` in paths, in order; the first
+ * failure wins. A unit of several in an engagement (`of_several`) may fight
+ * no enemy itself (a unit that only supports): its contacts are checked
+ * with the engagement's. */
+static om_status check_side_as(const om_wm_engagement *e, int s, const char *name,
+                               bool of_several, om_wm_check_failure *why)
 {
-    const side_check c = {e, &e->side[s], &e->side[1 - s], s, s == 0 ? "a" : "b", why};
+    const side_check c = {e, &e->side[s], &e->side[1 - s], s, name, why};
     om_status st;
     if ((st = check_unit(&c)) || (st = check_position(&c)) || (st = check_magic(&c)) ||
         (st = check_shooting(&c)) || (st = check_character(&c)) || (st = check_evade(&c)) ||
@@ -454,10 +459,16 @@ static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failur
         return st;
     if (e->kind == OM_WM_KIND_VOLLEY)
         return check_volley(&c);
-    if ((st = check_contact(&c)) || (st = check_supports(&c)) || (st = check_charge(&c)) ||
-        (st = check_shooting_before_contact(&c)))
+    if ((!of_several && (st = check_contact(&c))) || (st = check_supports(&c)) ||
+        (st = check_charge(&c)) || (st = check_shooting_before_contact(&c)))
         return st;
     return OM_OK;
+}
+
+/* Every check of side s of a two-unit engagement ("a" or "b"). */
+static om_status check_side(const om_wm_engagement *e, int s, om_wm_check_failure *why)
+{
+    return check_side_as(e, s, s == 0 ? "a" : "b", false, why);
 }
 
 om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure *why)
@@ -473,5 +484,263 @@ om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure 
     for (int s = 0; s < 2; s++)
         if ((st = check_side(e, s, why)))
             return st;
+    return OM_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Engagements of several units (multi.c).                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A multi-unit engagement under check, and where a failure goes. */
+typedef struct multi_check {
+    const om_wm_multi *m;
+    om_wm_check_failure *why;
+    unsigned fighting[OM_WM_UNITS_MAX];   /* each unit's stands in its contacts */
+    unsigned supporting[OM_WM_UNITS_MAX]; /* each unit's stands in its support links */
+} multi_check;
+
+/* The name of a side in messages. */
+static const char *army_name(unsigned army) { return army == OM_WM_SIDE_A ? "A" : "B"; }
+
+/* The counts: units (1 to OM_WM_SIDE_UNITS_MAX a side), contacts, supports,
+ * the span and the options. */
+static om_status check_multi_counts(const multi_check *c)
+{
+    const om_wm_multi *m = c->m;
+    unsigned per_army[2] = {0, 0};
+    if (m->rules == NULL)
+        return fail(c->why, "ruleset", "no rule set given");
+    if ((unsigned)m->span >= OM_WM_SPAN_COUNT)
+        return fail(c->why, "span", "must be round, phase or end");
+    if (m->options.max_turns > OM_WM_MAX_TURNS)
+        return fail(c->why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+                    OM_WM_MAX_TURNS, m->options.max_turns);
+    if (m->n_units < 2 || m->n_units > OM_WM_UNITS_MAX)
+        return fail(c->why, "units", "must be 2 to %d units (got %u)", OM_WM_UNITS_MAX,
+                    m->n_units);
+    if (m->n_contacts < 1 || m->n_contacts > OM_WM_CONTACTS_MAX)
+        return fail(c->why, "contacts", "must be 1 to %d contacts (got %u)", OM_WM_CONTACTS_MAX,
+                    m->n_contacts);
+    if (m->n_supports > OM_WM_SUPPORTS_MAX)
+        return fail(c->why, "supports", "must be 0 to %d support links (got %u)",
+                    OM_WM_SUPPORTS_MAX, m->n_supports);
+    for (unsigned u = 0; u < m->n_units; u++) {
+        char path[64];
+        snprintf(path, sizeof path, "unit.%u.side", u);
+        if (m->unit[u].side == NULL)
+            return fail(c->why, path, "no side given");
+        snprintf(path, sizeof path, "unit.%u.army", u);
+        if (m->unit[u].army > OM_WM_SIDE_B)
+            return fail(c->why, path, "must be side A (0) or B (1) (got %u)", m->unit[u].army);
+        if (++per_army[m->unit[u].army] > OM_WM_SIDE_UNITS_MAX)
+            return fail(c->why, path, "side %s has more than %d units",
+                        army_name(m->unit[u].army), OM_WM_SIDE_UNITS_MAX);
+    }
+    for (unsigned a = 0; a < 2; a++)
+        if (per_army[a] == 0)
+            return fail(c->why, "units", "side %s has no unit", army_name(a));
+    if (m->rounds_before > OM_WM_MAX_TURNS * 2)
+        return fail(c->why, "rounds_before", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS * 2,
+                    m->rounds_before);
+    if (m->turn > OM_WM_MAX_TURNS)
+        return fail(c->why, "turn", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS, m->turn);
+    return OM_OK;
+}
+
+/* A unit index of the engagement at `path`. */
+static om_status check_index(const multi_check *c, const char *path, unsigned u)
+{
+    if (u >= c->m->n_units)
+        return fail(c->why, path, "unit %u is not in the engagement (%u units)", u,
+                    c->m->n_units);
+    return OM_OK;
+}
+
+/* Contact k: a unit of one side fighting a unit of the other with 1 or more
+ * stands, no more flanked than fight, no more striking to a side than are
+ * flanked; one contact per pair; charging into fortified stands only
+ * infantry and flyers (6.2, 6.15). */
+static om_status check_multi_contact(multi_check *c, unsigned k)
+{
+    const om_wm_multi *m = c->m;
+    const om_wm_contact *x = &m->contact[k];
+    char path[64], field[24];
+    om_status st;
+    snprintf(path, sizeof path, "contact.%u.unit", k);
+    if ((st = check_index(c, path, x->unit)))
+        return st;
+    snprintf(path, sizeof path, "contact.%u.enemy", k);
+    if ((st = check_index(c, path, x->enemy)))
+        return st;
+    if (m->unit[x->unit].army == m->unit[x->enemy].army)
+        return fail(c->why, path, "unit %u is a friend of unit %u (both side %s)", x->enemy,
+                    x->unit, army_name(m->unit[x->unit].army));
+    for (unsigned j = 0; j < k; j++)
+        if (m->contact[j].unit == x->unit && m->contact[j].enemy == x->enemy)
+            return fail(c->why, path, "unit %u already fights unit %u (contact %u)", x->unit,
+                        x->enemy, j);
+    snprintf(field, sizeof field, "contact.%u", k);
+    if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
+        (st = check_range(c->why, field, "flanked", x->flanked, 0, x->stands)) ||
+        (st = check_range(c->why, field, "side_strikers", x->side_strikers, 0, x->flanked)))
+        return st;
+    c->fighting[x->unit] += x->stands;
+    if (c->fighting[x->unit] > m->unit[x->unit].side->unit.stands) {
+        snprintf(path, sizeof path, "contact.%u.stands", k);
+        return fail(c->why, path, "unit %u fights with %u stands in its contacts but has only "
+                    "%u", x->unit, c->fighting[x->unit], m->unit[x->unit].side->unit.stands);
+    }
+    {
+        const om_wm_side *me = m->unit[x->unit].side, *foe = m->unit[x->enemy].side;
+        if (me->charging && foe->position == OM_WM_FORTIFIED &&
+            me->unit.troop != OM_WM_INFANTRY && !me->unit.traits.flies)
+            return fail(c->why, path, "only infantry and flyers can charge fortified stands "
+                        "(unit %u is %s)", x->unit, om_wm_troop_name(me->unit.troop));
+    }
+    return OM_OK;
+}
+
+/* Support link k (6.7): from a unit to a different friendly unit that fights,
+ * both infantry that may support and be supported, by a supporter not
+ * confused (7.2; Ancients: confused units support) whose stands supporting,
+ * fighting and supporting itself are no more than it has; one link per
+ * pair. */
+static om_status check_multi_support(multi_check *c, unsigned k)
+{
+    const om_wm_multi *m = c->m;
+    const om_wm_support *x = &m->support[k];
+    const om_wm_side *giver, *taker;
+    char path[64], field[24];
+    om_status st;
+    snprintf(path, sizeof path, "support.%u.unit", k);
+    if ((st = check_index(c, path, x->unit)))
+        return st;
+    snprintf(path, sizeof path, "support.%u.supported", k);
+    if ((st = check_index(c, path, x->supported)))
+        return st;
+    if (x->unit == x->supported)
+        return fail(c->why, path, "a unit's supports by its own stands are its side's "
+                    "supports, not a link to itself");
+    if (m->unit[x->unit].army != m->unit[x->supported].army)
+        return fail(c->why, path, "unit %u is an enemy of unit %u", x->supported, x->unit);
+    for (unsigned j = 0; j < k; j++)
+        if (m->support[j].unit == x->unit && m->support[j].supported == x->supported)
+            return fail(c->why, path, "unit %u already supports unit %u (support %u)", x->unit,
+                        x->supported, j);
+    if (c->fighting[x->supported] == 0)
+        return fail(c->why, path, "unit %u does not fight (no contact): only stands fighting "
+                    "to their front are supported", x->supported);
+    snprintf(field, sizeof field, "support.%u", k);
+    if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
+        (st = check_range(c->why, field, "rear", x->rear, 0, x->stands)))
+        return st;
+    giver = m->unit[x->unit].side;
+    taker = m->unit[x->supported].side;
+    snprintf(path, sizeof path, "support.%u.unit", k);
+    if (giver->unit.troop != OM_WM_INFANTRY || taker->unit.troop != OM_WM_INFANTRY)
+        return fail(c->why, path, "only infantry supports and is supported (unit %u is %s)",
+                    giver->unit.troop != OM_WM_INFANTRY ? x->unit : x->supported,
+                    om_wm_troop_name(giver->unit.troop != OM_WM_INFANTRY ? giver->unit.troop
+                                                                          : taker->unit.troop));
+    if (giver->unit.traits.no_support || taker->unit.traits.no_support)
+        return fail(c->why, path, "unit %u can neither support nor be supported (its special "
+                    "rules)", giver->unit.traits.no_support ? x->unit : x->supported);
+    if (giver->confused && !m->rules->confused_units_support)
+        return fail(c->why, path, "unit %u is confused: a confused unit cannot support (7.2)",
+                    x->unit);
+    c->supporting[x->unit] += x->stands;
+    {
+        unsigned own = giver->support_units == 0 ? giver->supports : 0u;
+        if (c->fighting[x->unit] + own + c->supporting[x->unit] > giver->unit.stands) {
+            snprintf(path, sizeof path, "support.%u.stands", k);
+            return fail(c->why, path, "unit %u has %u stands, but %u fight, %u support it and "
+                        "%u support other units", x->unit, giver->unit.stands,
+                        c->fighting[x->unit], own, c->supporting[x->unit]);
+        }
+    }
+    return OM_OK;
+}
+
+/* Unit u: it takes part (a contact or a support), its pursuit target is an
+ * enemy, its own supports support fighting stands; volleys of the turn
+ * before and evading are fought with one unit a side; then its own values
+ * as a two-unit engagement checks them, against the enemy charging it or
+ * the first it touches. */
+static om_status check_multi_unit(const multi_check *c, unsigned u)
+{
+    const om_wm_multi *m = c->m;
+    const om_wm_side *me = m->unit[u].side;
+    bool part = c->fighting[u] > 0 || c->supporting[u] > 0;
+    unsigned foe = OM_WM_NO_UNIT;
+    char name[32], path[64];
+    om_wm_engagement e;
+    snprintf(name, sizeof name, "unit.%u", u);
+    for (unsigned k = 0; k < m->n_contacts; k++) {
+        const om_wm_contact *x = &m->contact[k];
+        unsigned other = x->unit == u ? x->enemy : x->enemy == u ? x->unit : OM_WM_NO_UNIT;
+        if (other == OM_WM_NO_UNIT)
+            continue;
+        part = true;
+        if (foe == OM_WM_NO_UNIT ||
+            (m->unit[other].side->charging && !m->unit[foe].side->charging))
+            foe = other;
+    }
+    if (!part)
+        return fail(c->why, name, "takes no part in the engagement: no contact and no support");
+    snprintf(path, sizeof path, "%s.pursues", name);
+    if (m->unit[u].pursues != OM_WM_NO_UNIT &&
+        (m->unit[u].pursues >= m->n_units || m->unit[m->unit[u].pursues].army == m->unit[u].army))
+        return fail(c->why, path, "must be an enemy unit of the engagement or none (got %u)",
+                    m->unit[u].pursues);
+    snprintf(path, sizeof path, "%s.supports", name);
+    if (me->supports > 0 && me->support_units == 0 && c->fighting[u] == 0)
+        return fail(c->why, path, "its own stands support its fighting stands, and none fight");
+    if ((me->shoots_first || me->evade) && (m->n_units > 2 || m->rounds_before > 0)) {
+        snprintf(path, sizeof path, "%s.%s", name, me->shoots_first ? "shoots_first" : "evade");
+        return fail(c->why, path, "%s is worked out with one unit a side as the engagement "
+                    "starts; with several, the Shooting and Command phases that shoot or evade "
+                    "come before it", me->shoots_first ? "a volley of the turn before"
+                                                       : "an evade");
+    }
+    if (foe == OM_WM_NO_UNIT) /* a unit that only supports: its side's first enemy */
+        for (unsigned i = 0; i < m->n_units && foe == OM_WM_NO_UNIT; i++)
+            if (m->unit[i].army != m->unit[u].army)
+                foe = i;
+    memset(&e, 0, sizeof e);
+    e.rules = m->rules;
+    e.kind = m->span == OM_WM_SPAN_ROUND ? OM_WM_KIND_COMBAT : OM_WM_KIND_ENGAGEMENT;
+    e.options = m->options;
+    om_wm_multi_side(m, u, &e.side[0]);
+    om_wm_multi_side(m, foe, &e.side[1]);
+    return check_side_as(&e, 0, name, true, c->why);
+}
+
+om_status om_wm_multi_check(const om_wm_multi *m, om_wm_check_failure *why)
+{
+    multi_check c = {.m = m, .why = why};
+    om_status st;
+    int charging = -1;
+    if ((st = check_multi_counts(&c)))
+        return st;
+    for (unsigned k = 0; k < m->n_contacts; k++)
+        if ((st = check_multi_contact(&c, k)))
+            return st;
+    for (unsigned k = 0; k < m->n_supports; k++)
+        if ((st = check_multi_support(&c, k)))
+            return st;
+    for (unsigned u = 0; u < m->n_units; u++) {
+        char path[64];
+        if ((st = check_multi_unit(&c, u)))
+            return st;
+        if (!m->unit[u].side->charging)
+            continue;
+        snprintf(path, sizeof path, "unit.%u.charging", u);
+        if (charging >= 0 && m->unit[charging].army != m->unit[u].army)
+            return fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
+                        "(side %s) charge", charging, army_name(m->unit[charging].army), u,
+                        army_name(m->unit[u].army));
+        if (charging < 0)
+            charging = (int)u;
+    }
     return OM_OK;
 }

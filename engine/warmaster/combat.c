@@ -1,16 +1,24 @@
 /*
  * combat.c: the Combat phase of the Warmaster family (digest warmaster.md
- * section 6): attack dice with their modifiers, hits against armour, the combat
- * result with supports and the cap on counted hits, casualties, the winner, the
- * loser's retreat (blocked, off the table, into friends), the winner's pursuit
- * with its bonus, further rounds, and unresolved combats carried into the next
- * turn, until the engagement ends. Shooting before contact comes first: a volley
- * in the charged side's previous turn (5.5) and shooting at chargers (5.7).
+ * section 6) for an engagement of any number of units a side: attack dice
+ * with their modifiers, hits against armour, each side's combat result summed
+ * over its units with supports and the cap on counted hits, casualties, the
+ * winner (a side loses outright only when every unit engaged on it is
+ * destroyed), the losers' retreat divided among them (blocked, off the
+ * table, into friends), the winners' pursuit with its bonus, further rounds,
+ * and unresolved combats carried into the next turn, until the engagement
+ * ends. Shooting before contact comes first: a volley in the charged side's
+ * previous turn (5.5) and shooting at chargers (5.7). An engagement of two
+ * units (om_wm_prepared) is the case of one unit a side, with its first round
+ * drawn from a table when it can be (MULTICOMBAT.md).
  *
- * The hot path has no division: stand losses come from per-side tables built
- * when the engagement is prepared (lost_at, left_at).
+ * Units are handled in index order wherever order matters, so one unit a
+ * side rolls its dice in the order the two-unit engine always has. The hot
+ * path of two units has no division: stand losses come from per-unit tables
+ * built when the engagement is prepared (lost_at, left_at).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "wm.h"
 #include "wm_int.h"
@@ -66,7 +74,7 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
         mods -= 1;
     /* Stand classes: front-facing, flanked, and (phalanx) striking to a side. */
     if (t->phalanx)
-        strikers = me->side_strikers < c->flanked ? me->side_strikers : c->flanked;
+        strikers = c->side_strikers < c->flanked ? c->side_strikers : c->flanked;
     front = (int)me->unit.attacks + mods;
     flank = front - 1;
     /* +1 for stands fighting to their front in the first round (Cold One
@@ -133,7 +141,7 @@ unsigned om_wm_attack_dice(const om_wm_ruleset *r, const om_wm_side *me, const o
                            unsigned fighting, unsigned flanked, unsigned round)
 {
     om_wm_round_case c = {.fighting = fighting, .flanked = flanked, .round = round,
-                   .confused = me->confused};
+                          .confused = me->confused, .side_strikers = me->side_strikers};
     assert(flanked <= fighting);
     return om_wm_attack_dice_case(r, me, foe, &c);
 }
@@ -167,9 +175,127 @@ unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stan
            om_wm_victory_points(points, size, before);
 }
 
-/* Stands of `me` fighting now: those declared, as far as it has stands left;
- * all of them if all its stands were declared fighting (a stand regained by
- * Daemonic Instability is placed beside the others). */
+/* ------------------------------------------------------------------------ */
+/* The fight: units, their state and what they do.                          */
+/* ------------------------------------------------------------------------ */
+
+/* The engine and one trial's fight (wm_int.h). */
+typedef om_wm_engine engine;
+typedef om_wm_fight fight;
+
+/* Rounds a Combat phase has at most: a round, and one more if a winner
+ * pursues; a pursuit after the second leaves the combat unresolved (6.11). */
+#define OM_WM_PHASE_ROUNDS 2u
+
+void om_wm_fighter_set(om_wm_fighter *u, const om_wm_unit_state *s)
+{
+    memset(u, 0, sizeof *u);
+    assert(s->stands <= 255u && s->carried <= 255u);
+    u->stands = (uint8_t)s->stands;
+    u->carried = (uint8_t)s->carried;
+    u->behind_cm = om_wm_sat8(s->behind_cm);
+    u->pursuit = om_wm_sat8(s->pursuit);
+    u->shot = om_wm_sat8(s->shot);
+    u->confused = s->confused;
+    u->in_open = s->in_open;
+    u->retreated = s->retreated;
+    u->regains_position = s->regains_position;
+    u->left_table = s->left_table;
+    u->hurt = s->hurt;
+    u->fearless = s->fearless;
+    u->reduced = s->reduced;
+    u->first_stands = (uint8_t)s->stands;
+    u->foe = OM_WM_NO_UNIT;
+    u->in_combat = true;
+}
+
+void om_wm_fighter_get(const om_wm_fighter *u, om_wm_unit_state *s)
+{
+    s->stands = u->stands;
+    s->carried = u->carried;
+    s->behind_cm = u->behind_cm;
+    s->pursuit = u->pursuit;
+    s->shot = u->shot;
+    s->confused = u->confused;
+    s->in_open = u->in_open;
+    s->retreated = u->retreated;
+    s->regains_position = u->regains_position;
+    s->left_table = u->left_table;
+    s->hurt = u->hurt;
+    s->fearless = u->fearless;
+    s->reduced = u->reduced;
+}
+
+/* The side of unit u. */
+static int army_of(const engine *g, unsigned u) { return g->unit[u].army; }
+
+/* Unit u as declared. */
+static const om_wm_side *declared(const engine *g, unsigned u) { return g->side[u]; }
+
+/* Unit u as it fights now: its values halved once it is badly hurt. */
+static const om_wm_side *side_now(const engine *g, const fight *f, unsigned u)
+{
+    return f->u[u].hurt ? g->unit[u].hurt : g->unit[u].side;
+}
+
+/* Unit u's Hits per stand in combat now. */
+static unsigned hits_now(const engine *g, const fight *f, unsigned u)
+{
+    return f->u[u].hurt ? g->unit[u].hurt_hits : g->unit[u].combat_hits;
+}
+
+/* Whether unit u is in the fight with stands left. */
+static bool stands_in_fight(const fight *f, unsigned u)
+{
+    return f->u[u].in_combat && f->u[u].stands > 0;
+}
+
+/* Whether one of the n units list[] is in the fight with stands left (and
+ * still on the table, if `on_table`). */
+static bool any_fights_on(const fight *f, const uint8_t *list, unsigned n, bool on_table)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const om_wm_fighter *x = &f->u[list[i]];
+        if (x->in_combat && x->stands > 0 && !(on_table && x->left_table))
+            return true;
+    }
+    return false;
+}
+
+/* Whether side s has a unit in the fight with stands left (and still on the
+ * table, if `on_table`); one unit a side is looked at directly. */
+static inline bool side_fights_on(const engine *g, const fight *f, int s, bool on_table)
+{
+    if (g->army_units[s] == 1) {
+        const om_wm_fighter *x = &f->u[g->army_unit[s][0]];
+        return x->in_combat && x->stands > 0 && !(on_table && x->left_table);
+    }
+    return any_fights_on(f, g->army_unit[s], g->army_units[s], on_table);
+}
+
+/* Whether side s still has a unit engaged that lives: one in the fight with
+ * stands left, or the units its units' supports come from when the
+ * engagement does not model them (support_units). "All the units engaged on
+ * one side entirely destroyed" is the opposite (Warmaster Revolution, Combat
+ * > Pursuit and destroyed enemy; supporting units are engaged, Combat >
+ * Supporting Combat). */
+static inline bool side_lives(const engine *g, const fight *f, int s)
+{
+    for (unsigned i = 0; i < g->army_units[s]; i++) {
+        unsigned u = g->army_unit[s][i];
+        const om_wm_side *me = declared(g, u);
+        if (f->u[u].in_combat &&
+            (f->u[u].stands > 0 || (me->support_units > 0 && me->supports > 0)))
+            return true;
+    }
+    return false;
+}
+
+/* Stands of unit u fighting now, all contacts together: those declared, as
+ * far as it has stands left; all of them if all its stands were declared
+ * fighting (a stand regained by Daemonic Instability is placed beside the
+ * others). Stands lost are first those not fighting (warriors press forward,
+ * 6.5). */
 static unsigned fighting_now(const om_wm_side *me, unsigned stands)
 {
     if (me->fighting >= me->unit.stands)
@@ -177,219 +303,327 @@ static unsigned fighting_now(const om_wm_side *me, unsigned stands)
     return me->fighting < stands ? me->fighting : stands;
 }
 
-/* The fight state of one trial (wm_int.h). */
-typedef om_wm_fight fight;
-
-/* Side s as it fights now: its values halved once it is badly hurt. */
-static const om_wm_side *side_now(const om_wm_prepared *p, const fight *f, int s)
+/* The round of the engagement as unit u fights it: a unit that charged into
+ * a combat fought in earlier turns fights its first round as the charge's
+ * (A7 reading A: its charge bonus and first-round rules); any other, the
+ * engagement's round. */
+static unsigned unit_round(const engine *g, unsigned round, unsigned u)
 {
-    return f->hurt[s] ? &p->hurt[s] : &p->e.side[s];
-}
-
-/* Side s's Hits per stand in combat now. */
-static unsigned hits_now(const om_wm_prepared *p, const fight *f, int s)
-{
-    return f->hurt[s] ? p->hurt_hits[s] : p->combat_hits[s];
+    if (g->rounds_before > 0 && round == g->rounds_before + 1u && declared(g, u)->charging)
+        return 1;
+    return round;
 }
 
 /* A big monster with enough hits carried at the end of a phase becomes badly
  * hurt for the rest of the battle; the hits go (army lists). */
-static void check_hurt(const om_wm_prepared *p, fight *f, int s)
+static inline void check_hurt(const engine *g, fight *f, unsigned u)
 {
-    unsigned from = om_wm_hurt_from(&p->e.side[s].unit);
-    if (from > 0 && !f->hurt[s] && f->stands[s] > 0 && f->carried[s] >= from) {
-        f->hurt[s] = true;
-        f->carried[s] = 0;
+    unsigned from;
+    om_wm_fighter *x = &f->u[u];
+    if (!(g->in_play & OM_WM_PLAY_HURT))
+        return;
+    from = om_wm_hurt_from(&declared(g, u)->unit);
+    if (from > 0 && !x->hurt && x->stands > 0 && x->carried >= from) {
+        x->hurt = true;
+        x->carried = 0;
     }
 }
 
-/* The start of side s's own turn, for what happens then: a roll for an Anvil
+/* Make unit u confused, unless nothing confuses it (army lists). */
+static void confuse(const engine *g, fight *f, unsigned u)
+{
+    if (!declared(g, u)->unit.traits.never_confused)
+        f->u[u].confused = true;
+}
+
+/* The start of unit u's own turn, for what happens then: a roll for an Anvil
  * or Shrine struck in its Shooting phase, immune to terror on a 4+ until its
  * next turn (A-26); Daemonic Instability once it has lost a stand, a D6 (-1 at
  * one stand left, +1 with a Shugenja near): 0-1 loses a stand, 6 or more
- * regains one; the confusion of 2-3 and
- * the recovery of 4-5 end or change nothing before the unit's Command phase
- * ends, when it recovers anyway (7.2). */
-static void own_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int s)
+ * regains one; the confusion of 2-3 and the recovery of 4-5 end or change
+ * nothing before the unit's Command phase ends, when it recovers anyway
+ * (7.2). */
+static void own_turn_starts(const engine *g, om_dice *d, fight *f, unsigned u)
 {
-    const om_wm_side *me = &p->e.side[s];
+    const om_wm_side *me = declared(g, u);
+    om_wm_fighter *x = &f->u[u];
     if (me->aura == OM_WM_AURA_ROLL)
-        f->fearless[s] = om_dice_roll_d6(d) >= 4;
-    if (me->unit.traits.daemonic_instability && f->stands[s] > 0 &&
-        f->stands[s] < om_wm_unit_size(&me->unit)) {
-        int roll = (int)om_dice_roll_d6(d) - (f->stands[s] == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
+        x->fearless = om_dice_roll_d6(d) >= 4;
+    if (me->unit.traits.daemonic_instability && x->stands > 0 &&
+        x->stands < om_wm_unit_size(&me->unit)) {
+        int roll = (int)om_dice_roll_d6(d) - (x->stands == 1 ? 1 : 0) + (me->shugenja ? 1 : 0);
         if (roll <= 1) {
-            f->stands[s]--;
-            if (f->stands[s] == 0)
-                f->carried[s] = 0;
+            x->stands--;
+            if (x->stands == 0)
+                x->carried = 0;
         } else if (roll >= 6) {
-            f->stands[s]++;
+            x->stands++;
         }
     }
 }
 
-/* The start of the engagement's first turn, side `first`'s: its own turn
- * starts; the other side's Anvil or Shrine was struck in that side's turn
- * before and its roll stands for this one (A-26). */
-static void first_turn_starts(const om_wm_prepared *p, om_dice *d, fight *f, int first)
+/* The start of side `first`'s turn for all its units in the fight. */
+static void side_turn_starts(const engine *g, om_dice *d, fight *f, int first)
 {
-    if (p->e.side[1 - first].aura == OM_WM_AURA_ROLL)
-        f->fearless[1 - first] = om_dice_roll_d6(d) >= 4;
-    own_turn_starts(p, d, f, first);
+    for (unsigned i = 0; i < g->army_units[first]; i++)
+        if (f->u[g->army_unit[first][i]].in_combat)
+            own_turn_starts(g, d, f, g->army_unit[first][i]);
 }
 
-/* Make side s confused, unless nothing confuses it (army lists). */
-static void confuse(const om_wm_prepared *p, fight *f, int s)
+/* The start of the engagement's first turn, side `first`'s: its units' turn
+ * starts; the other side's Anvils or Shrines were struck in that side's turn
+ * before and their rolls stand for this one (A-26). */
+static void first_turn_starts(const engine *g, om_dice *d, fight *f, int first)
 {
-    if (!p->e.side[s].unit.traits.never_confused)
-        f->confused[s] = true;
+    for (unsigned i = 0; i < g->army_units[1 - first]; i++) {
+        unsigned u = g->army_unit[1 - first][i];
+        if (declared(g, u)->aura == OM_WM_AURA_ROLL)
+            f->u[u].fearless = om_dice_roll_d6(d) >= 4;
+    }
+    side_turn_starts(g, d, f, first);
 }
 
-/* Record `hits` on side t: remove stands through the prepared tables (5.4, 6.5). */
-static unsigned take_hits(const om_wm_prepared *p, fight *f, int t, unsigned hits)
+/* Record `hits` on unit t: remove stands for every full Hits value (5.4,
+ * 6.5), through its prepared tables when it has them. Returns the stands
+ * removed. */
+static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned hits)
 {
-    unsigned h = f->carried[t] + hits, lost;
+    const om_wm_unit_prep *up = &g->unit[t];
+    om_wm_fighter *x = &f->u[t];
+    unsigned h = x->carried + hits, lost, left;
     if (h > 255u)
         h = 255u; /* beyond any unit's capacity (12 stands x 12 Hits = 144) */
-    lost = f->hurt[t] ? h / p->hurt_hits[t] : p->lost_at[t][h];
-    if (lost >= f->stands[t]) {
-        lost = f->stands[t];
-        f->stands[t] = 0;
-        f->carried[t] = 0;
+    if (x->hurt) {
+        lost = h / up->hurt_hits;
+        left = h % up->hurt_hits;
+    } else if (up->lost_at != NULL) {
+        lost = up->lost_at[h];
+        left = up->left_at[h];
+    } else {
+        lost = h / up->combat_hits;
+        left = h % up->combat_hits;
+    }
+    if (lost >= x->stands) {
+        lost = x->stands;
+        x->stands = 0;
+        x->carried = 0;
         return lost;
     }
-    f->stands[t] -= lost;
-    f->carried[t] = f->hurt[t] ? h % p->hurt_hits[t] : p->left_at[t][h];
+    x->stands = (uint8_t)(x->stands - lost);
+    x->carried = (uint8_t)left;
     return lost;
 }
 
-/* Supporting stands counted for side s (6.7, D5): infantry only (checked); none
- * from the unit itself while it is confused (7.2; not in Ancients); none from
- * behind for a phalanx or skirmish infantry (Ancients). A unit's own supports
- * are stands that are not fighting, so no more than the stands it had at the
- * start of the round less those fighting (stands already shot or cut down
- * support no one); with supports counted after casualties (WM11), own rear
- * stands are lost first when the unit loses stands, since casualties come off
- * the edge of the formation, where they are. */
-static unsigned supports_counted(const om_wm_prepared *p, const fight *f, int s, unsigned start,
-                                 unsigned fighting, unsigned lost)
+/* Casualties of unit t at the end of a round (6.5 step 5) for the `hits` it
+ * suffered: stands removed; Trolls then regenerate one outstanding hit after
+ * whole stands are removed, the War Hydra one it suffered this round, if
+ * alive; it still counted in the result (army lists). Returns the stands
+ * lost. */
+static inline unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits)
 {
-    const om_wm_side *me = &p->e.side[s];
-    unsigned supports = me->supports, spare;
-    if (supports == 0)
-        return 0;
-    if (me->unit.traits.side_supports_only)
-        supports -= me->rear_supports;
-    if (me->support_units > 0)
-        return supports;
-    if (f->confused[s] && !p->e.rules->confused_units_support)
-        return 0;
-    spare = start > fighting ? start - fighting : 0u;
-    if (supports > spare)
-        supports = spare;
-    if (!p->e.rules->supports_after_casualties)
-        return supports;
-    return supports > lost ? supports - lost : 0u;
+    const om_wm_traits *tr = &declared(g, t)->unit.traits;
+    unsigned lost = take_hits(g, f, t, hits);
+    if (tr->regeneration == OM_WM_REGENERATES_CARRIED && f->u[t].carried > 0)
+        f->u[t].carried--;
+    if (tr->regeneration == OM_WM_REGENERATES_SUFFERED && hits > 0 && f->u[t].carried > 0)
+        f->u[t].carried--;
+    return lost;
 }
 
-static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round);
+/* ------------------------------------------------------------------------ */
+/* One round: who fights whom, the dice, the result.                         */
+/* ------------------------------------------------------------------------ */
 
-/* The attack dice of side s in `round` of the engagement, from the fight state
- * (6.4). Round 1 of a trial from the prepared start is looked up in the table
- * om_wm_combat_prepare made with this same function, since before round 1
- * only the stands left can vary. */
-static unsigned round_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
+/* One unit's stands fighting one enemy unit in a round. */
+typedef struct blow {
+    unsigned unit;                 /* the unit striking */
+    unsigned enemy;                /* the enemy it strikes */
+    unsigned fighting;             /* its stands fighting it */
+    unsigned flanked;              /* of those, with the enemy's front on a side or rear */
+    unsigned strikers;             /* of the flanked, striking to a side or rear (phalanx) */
+    const om_wm_pair_tests *tests; /* unit attacking enemy */
+    const uint8_t *round1_dice;    /* its prepared first-round dice, or NULL */
+} blow;
+
+/* The blows of one round and each unit's part in it. */
+typedef struct round_plan {
+    unsigned n;                          /* blows */
+    blow b[OM_WM_CONTACTS_MAX];          /* in order: declared contacts, or units */
+    unsigned fighting[OM_WM_UNITS_MAX];  /* stands each unit fights with */
+    unsigned front[OM_WM_UNITS_MAX];     /* of those, with no enemy on their side or rear */
+    bool fought[OM_WM_UNITS_MAX];        /* it strikes a blow this round */
+} round_plan;
+
+/* Where the rounds of an engagement stand. */
+typedef struct bout {
+    int charger;           /* the side that charged, or -1 (a fight already joined) */
+    unsigned round;        /* rounds of the engagement fought, earlier turns included */
+    unsigned phase_round;  /* rounds fought in the current Combat phase */
+    uint32_t scythed_gone; /* bit u: unit u's scythed chariots fought their round */
+    int winner;            /* the last round's winner, then the engagement's */
+    bool declared;         /* this round is fought by the declared contacts (the call's
+                              first); after a pursuit, pursuers and pursued face each
+                              other, frontally (6.11) */
+    bool unresolved;       /* the combat goes on in the next turn (span phase) */
+} bout;
+
+/* Add the blow of unit u on enemy e with `fighting` stands to the plan. */
+static inline void add_blow(const engine *g, round_plan *rp, unsigned u, unsigned e, unsigned fighting,
+                     unsigned flanked, unsigned strikers, const uint8_t *round1_dice)
 {
-    if (round == 1 && f->fresh && !f->hurt[s] && !(p->in_play & OM_WM_PLAY_AURA_ROLL) &&
-        f->confused[s] == p->e.side[s].confused)
-        return p->round1_dice[s][f->stands[s]];
-    return compute_dice(p, f, s, round);
+    blow *k = &rp->b[rp->n++];
+    assert(g->pair[u][e] != OM_WM_NO_UNIT);
+    k->unit = u;
+    k->enemy = e;
+    k->fighting = fighting;
+    k->flanked = flanked < fighting ? flanked : fighting;
+    k->strikers = strikers;
+    k->tests = &g->tests[g->pair[u][e]];
+    k->round1_dice = round1_dice;
+    rp->fighting[u] += fighting;
+    rp->front[u] += fighting - k->flanked;
+    rp->fought[u] = true;
 }
 
-/* The attack dice of side s in `round`, computed from the fight state. */
-static unsigned compute_dice(const om_wm_prepared *p, const fight *f, int s, unsigned round)
+/*
+ * The blows of a round. The call's first round is fought by the declared
+ * contacts: a unit's stands fighting now (fighting_now) go to its contacts in
+ * order, each taking at most its declared stands and the last whatever is
+ * left; flank and rear contacts count. After a pursuit, each pursuer fights
+ * the unit it pursued and each pursued unit its first pursuer, frontally:
+ * pursuers are placed against the retreaters' front (6.11). A blow on a unit
+ * out of the fight or with no stands is not struck.
+ */
+static inline void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp)
 {
-    const om_wm_engagement *e = &p->e;
-    const om_wm_side *me = side_now(p, f, s);
+    unsigned left[OM_WM_UNITS_MAX];
+    rp->n = 0;
+    for (unsigned u = 0; u < g->n_units; u++) {
+        rp->fighting[u] = rp->front[u] = 0;
+        rp->fought[u] = false;
+        left[u] = stands_in_fight(f, u) ? fighting_now(declared(g, u), f->u[u].stands) : 0u;
+    }
+    if (b->declared) {
+        for (unsigned k = 0; k < g->n_contacts; k++) {
+            const om_wm_contact_prep *cp = &g->contact[k];
+            unsigned u = cp->c.unit, e = cp->c.enemy;
+            unsigned n = g->unit[u].last_contact == k || cp->c.stands > left[u] ? left[u]
+                                                                              : cp->c.stands;
+            left[u] -= n;
+            if (n > 0 && stands_in_fight(f, e))
+                add_blow(g, rp, u, e, n, cp->c.flanked, cp->c.side_strikers, cp->round1_dice);
+        }
+        return;
+    }
+    for (unsigned u = 0; u < g->n_units; u++) {
+        unsigned e = f->u[u].foe;
+        if (left[u] > 0 && e != OM_WM_NO_UNIT && stands_in_fight(f, e))
+            add_blow(g, rp, u, e, left[u], 0, 0, NULL);
+    }
+}
+
+/* The attack dice of blow k, worked out from the fight state (6.4). */
+static inline unsigned compute_dice(const engine *g, const fight *f, unsigned round, const blow *k)
+{
+    const unsigned u = k->unit;
+    const om_wm_side *me = side_now(g, f, u);
     om_wm_round_case c;
-    c.fighting = fighting_now(me, f->stands[s]);
-    /* Flank and rear contacts are those of the charge: after a retreat the
-     * pursuers are placed to the retreaters' front (6.11), so later rounds are
-     * fought frontally. */
-    c.flanked = round == 1 ? (me->flanked < c.fighting ? me->flanked : c.fighting) : 0u;
-    c.pursuit = f->pursuit[s];
-    c.round = round;
-    c.confused = f->confused[s];
-    c.retreated_last = f->retreated[s];
-    c.last_ditch_per_stand = e->options.last_ditch_per_stand;
+    c.fighting = k->fighting;
+    c.flanked = k->flanked;
+    c.side_strikers = k->strikers;
+    c.pursuit = f->u[u].pursuit;
+    c.round = unit_round(g, round, u);
+    c.confused = f->u[u].confused;
+    c.retreated_last = f->u[u].retreated;
+    c.last_ditch_per_stand = g->options.last_ditch_per_stand;
     c.empowered = me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
-    c.fearless = f->fearless[s] || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
-    return om_wm_attack_dice_case(e->rules, me, &e->side[1 - s], &c);
+    c.fearless = f->u[u].fearless || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
+    return om_wm_attack_dice_case(g->rules, me, declared(g, k->enemy), &c);
 }
 
-/* Which prepared dice test side s uses against side t this round: as declared,
- * in the open once t has lost its position, or against t's shieldwall, which
- * saves one better in the first round when charged (Warmaster Ancients,
- * Special Rules > Shieldwall). */
-static const om_dice_test *melee_test(const om_wm_prepared *p, const fight *f, int s,
-                                      unsigned round)
+/* The attack dice of blow k: in the first round of a trial from the
+ * prepared start, looked up in the table om_wm_combat_prepare made with
+ * compute_dice itself, since before round 1 only the stands left can vary. */
+static inline unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k)
 {
-    const om_wm_side *t = &p->e.side[1 - s];
-    if ((p->in_play & OM_WM_PLAY_SHIELDWALL) && round == 1 &&
-        t->unit.traits.shieldwall && p->e.side[s].charging &&
-        t->position != OM_WM_FORTIFIED && !t->dense_terrain)
-        return &p->melee[s][2];
+    const unsigned u = k->unit;
+    if (k->round1_dice != NULL && round == 1 && f->fresh && !f->u[u].hurt &&
+        !(g->in_play & OM_WM_PLAY_AURA_ROLL) && f->u[u].confused == declared(g, u)->confused)
+        return k->round1_dice[f->u[u].stands];
+    return compute_dice(g, f, round, k);
+}
+
+/* Which prepared dice test blow k uses: against the enemy as declared, in the
+ * open once it has lost its position, or against its shieldwall, which saves
+ * one better in the first round when charged (Warmaster Ancients, Special
+ * Rules > Shieldwall). */
+static inline const om_dice_test *melee_test(const engine *g, const fight *f, unsigned round,
+                                      const blow *k)
+{
+    const om_wm_side *t = declared(g, k->enemy), *me = declared(g, k->unit);
+    const unsigned r = unit_round(g, round, k->unit);
+    const om_wm_fighter *x = &f->u[k->enemy];
+    bool better_save;
+    if ((g->in_play & OM_WM_PLAY_SHIELDWALL) && r == 1 && t->unit.traits.shieldwall &&
+        me->charging && t->position != OM_WM_FORTIFIED && !t->dense_terrain)
+        return &k->tests->melee[2];
     /* A Banner of Shielding works until its unit loses a stand (10.3);
      * Leonidas improves his unit's armour in every round (Ancients). */
-    bool better_save = (t->magic == OM_WM_MAGIC_SHIELDING &&
-                        om_wm_magic_intact(t, f->stands[1 - s])) ||
-                       t->unit.traits.save_delta_melee < 0;
+    better_save = (t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, x->stands)) ||
+                  t->unit.traits.save_delta_melee < 0;
     /* Pikemen count as defended in the first round against charging cavalry
      * or chariots (army list). */
-    if (om_wm_pikes_hold(t, &p->e.side[s], round))
-        return &p->melee[s][5 + better_save];
+    if (om_wm_pikes_hold(t, me, r))
+        return &k->tests->melee[5 + better_save];
     if (better_save)
-        return &p->melee[s][3 + f->in_open[1 - s]];
-    return &p->melee[s][f->in_open[1 - s]];
+        return &k->tests->melee[3 + x->in_open];
+    return &k->tests->melee[x->in_open];
 }
 
 /* Maniple (Warmaster Ancients, Special Rules > Maniple): after armour, one
- * D6 per stand supporting side t from the rear out of another maniple unit;
- * each 6 saves one hit. */
-static unsigned maniple_saves(const om_wm_prepared *p, om_dice *d, int t, unsigned hits)
+ * D6 per stand supporting unit t from the rear out of another maniple unit
+ * (those the engagement does not model, and its links from maniple units in
+ * the fight); each 6 saves one hit. Returns the hits saved. */
+static unsigned maniple_saves(const engine *g, om_dice *d, const fight *f, unsigned t,
+                              unsigned hits)
 {
-    const om_wm_side *me = &p->e.side[t];
-    unsigned saved = 0;
-    if (!(p->in_play & OM_WM_PLAY_MANIPLE) || !me->unit.traits.maniple ||
-        me->support_units == 0 || hits == 0)
-        return hits;
-    for (unsigned i = 0; i < me->rear_supports && saved < hits; i++)
+    const om_wm_side *me = declared(g, t);
+    unsigned dice = 0, saved = 0;
+    if (!(g->in_play & OM_WM_PLAY_MANIPLE) || !me->unit.traits.maniple || hits == 0)
+        return 0;
+    if (me->support_units > 0)
+        dice += me->rear_supports;
+    for (unsigned k = 0; k < g->n_supports; k++) {
+        const om_wm_support *s = &g->support[k];
+        if (s->supported == t && stands_in_fight(f, s->unit) &&
+            declared(g, s->unit)->unit.traits.maniple)
+            dice += s->rear;
+    }
+    for (unsigned i = 0; i < dice && saved < hits; i++)
         saved += om_dice_roll_d6(d) == 6;
-    return hits - saved;
+    return saved;
 }
 
-/* The hits each side scores in a round (6.5): its attack dice through the
- * dice test against the enemy, less maniple saves. hits[s] are scored by s. */
 /* Random extra attack dice of war machines (army lists): the Pump Wagon adds
  * D6 in a round where it charges or pursues and D3 otherwise; the Doom Wheel
  * adds D6 when it charges an enemy in the open (round 1). */
-static unsigned bonus_dice(const om_wm_prepared *p, om_dice *d, const fight *f, int s,
-                           unsigned round)
+static inline unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, unsigned round,
+                           const blow *k)
 {
-    const om_wm_side *me = &p->e.side[s];
-    bool charge = round == 1 && me->charging;
+    const om_wm_side *me = declared(g, k->unit);
+    bool charge = unit_round(g, round, k->unit) == 1 && me->charging;
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
-        return charge || f->pursuit[s] > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
+        return charge || f->u[k->unit].pursuit > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
     }
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_CHARGING && charge &&
-        om_wm_effective_position(&p->e.side[1 - s]) == OM_WM_OPEN)
+        om_wm_effective_position(declared(g, k->enemy)) == OM_WM_OPEN)
         return om_dice_roll_d6(d);
     return 0;
 }
 
 /*
- * Hits of a side whose magic weapon re-rolls dice (10.3), rolled stage by
+ * Hits of a unit whose magic weapon re-rolls dice (10.3), rolled stage by
  * stage: to hit, re-rolling one miss (Sword of Cleaving); then the saves, the
  * enemy re-rolling one successful save (Sword of Destruction).
  */
@@ -406,91 +640,229 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
     return hit - saved;
 }
 
-static void round_hits(const om_wm_prepared *p, om_dice *d, const fight *f, unsigned round,
-                       bool first_of_turn, unsigned hits[2])
+/* The unsaved hits of blow k (6.5): its attack dice, with a machine's bonus
+ * dice on its unit's first blow, through its dice test; staged when a re-roll
+ * is due. Ashurbanipal re-rolls one missed die once a turn; the engine spends
+ * it in the turn's first round, on his unit's first blow (Ancients, A27). */
+static inline unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+                          const blow *k, bool first_of_unit)
 {
-    for (int s = 0; s < 2; s++) {
-        unsigned dice = round_dice(p, f, s, round) + bonus_dice(p, d, f, s, round);
-        om_wm_magic magic = p->e.side[s].magic;
-        const om_dice_test *test = melee_test(p, f, s, round);
-        /* Ashurbanipal: once a turn, one missed attack die re-rolled; the
-         * engine spends it in the turn's first round (Ancients, A27). */
-        bool reroll = first_of_turn && p->e.side[s].unit.traits.rerolls_a_miss;
-        unsigned h = (magic == OM_WM_MAGIC_CLEAVING || magic == OM_WM_MAGIC_DESTRUCTION || reroll)
-                         ? staged_hits(d, test, dice, magic, reroll)
-                         : om_dice_hits(d, test, dice);
-        hits[s] = maniple_saves(p, d, 1 - s, h);
-    }
-    /* Bears (1.1): a side that scores more hits than it suffers in the first
-     * round strikes one more Attack per fighting stand before the result is
-     * worked out (army list; A-10: unsaved melee hits, uncapped). */
-    if (round == 1 && (p->in_play & OM_WM_PLAY_EXTRA_STRIKE)) {
-        unsigned before[2] = {hits[0], hits[1]};
-        for (int s = 0; s < 2; s++) {
-            const om_wm_side *me = &p->e.side[s];
-            if (me->unit.traits.extra_strike_round1 && before[s] > before[1 - s])
-                hits[s] += maniple_saves(p, d, 1 - s,
-                                         om_dice_hits(d, melee_test(p, f, s, 1),
-                                                      fighting_now(me, f->stands[s])));
+    const om_wm_side *me = declared(g, k->unit);
+    unsigned dice = blow_dice(g, f, b->round, k) +
+                    (first_of_unit ? bonus_dice(g, d, f, b->round, k) : 0u);
+    const om_dice_test *test = melee_test(g, f, b->round, k);
+    bool reroll = first_of_unit && b->phase_round == 1 && me->unit.traits.rerolls_a_miss;
+    if (me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION || reroll)
+        return staged_hits(d, test, dice, me->magic, reroll);
+    return om_dice_hits(d, test, dice);
+}
+
+/* The hits of every blow of a round (6.5), hits[k] scored by blow k. Blows
+ * on one enemy are rolled together, enemies in the order of their first
+ * blow, and its maniple dice are rolled once on their total, the hits saved
+ * taken from its blows in order. */
+static inline void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+                       const round_plan *rp, unsigned hits[])
+{
+    bool done[OM_WM_CONTACTS_MAX] = {false}, struck[OM_WM_UNITS_MAX] = {false};
+    for (unsigned k = 0; k < rp->n; k++) {
+        const unsigned t = rp->b[k].enemy;
+        unsigned total = 0, saved;
+        if (done[k])
+            continue;
+        for (unsigned j = k; j < rp->n; j++) {
+            if (rp->b[j].enemy != t)
+                continue;
+            hits[j] = blow_hits(g, d, f, b, &rp->b[j], !struck[rp->b[j].unit]);
+            struck[rp->b[j].unit] = true;
+            done[j] = true;
+            total += hits[j];
+        }
+        saved = (g->in_play & OM_WM_PLAY_MANIPLE) ? maniple_saves(g, d, f, t, total) : 0u;
+        for (unsigned j = k; j < rp->n && saved > 0; j++) {
+            unsigned off = rp->b[j].enemy != t ? 0u : saved < hits[j] ? saved : hits[j];
+            hits[j] -= off;
+            saved -= off;
         }
     }
 }
 
-/*
- * The rest of a combat round once the hits are known (6.5-6.6), with no dice:
- * hits are counted up to what the target could absorb (A21), supports added,
- * casualties removed. Returns the winner and stores the results.
- */
-static int apply_round(const om_wm_prepared *p, fight *f, unsigned round, const unsigned hits[2],
-                       unsigned result[2], unsigned hits_on[2])
+/* Bears (1.1): a unit that scores more hits than it suffers in the first
+ * round strikes one more Attack per fighting stand, at the enemy of its first
+ * blow, before the result is worked out (army list; A-10: unsaved melee hits,
+ * uncapped). */
+static void extra_strikes(const engine *g, om_dice *d, const fight *f, const bout *b,
+                          const round_plan *rp, unsigned hits[])
 {
-    const om_wm_engagement *e = &p->e;
-    unsigned counted[2], lost[2], front[2], start[2], fighting[2];
-    for (int s = 0; s < 2; s++) {
-        int t = 1 - s;
-        unsigned capacity = f->stands[t] * hits_now(p, f, t);
-        start[s] = f->stands[s];
-        fighting[s] = fighting_now(&e->side[s], f->stands[s]);
-        front[s] = fighting[s] > e->side[s].flanked ? fighting[s] - e->side[s].flanked : 0u;
-        if (!e->options.result_cap_ignores_carried)
-            capacity -= f->carried[t];
-        counted[s] = hits[s] < capacity ? hits[s] : capacity;
-        hits_on[t] += hits[s];
+    unsigned scored[OM_WM_UNITS_MAX] = {0}, suffered[OM_WM_UNITS_MAX] = {0};
+    for (unsigned k = 0; k < rp->n; k++) {
+        scored[rp->b[k].unit] += hits[k];
+        suffered[rp->b[k].enemy] += hits[k];
     }
-    /* Casualties at the end of the round (6.5 step 5); the removal order
-     * (loser first) does not change the numbers of a two-unit engagement. */
-    for (int t = 0; t < 2; t++) {
-        lost[t] = take_hits(p, f, t, hits[1 - t]);
-        /* Trolls regenerate one outstanding hit after whole stands are removed;
-         * it still counted in the result (army list). */
-        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_CARRIED &&
-            f->carried[t] > 0)
-            f->carried[t]--;
-        /* The War Hydra regenerates one hit it suffered this round, if alive. */
-        if (e->side[t].unit.traits.regeneration == OM_WM_REGENERATES_SUFFERED &&
-            hits[1 - t] > 0 &&
-            f->carried[t] > 0)
-            f->carried[t]--;
-    }
-    for (int s = 0; s < 2; s++) {
-        result[s] = counted[s] + supports_counted(p, f, s, start[s], fighting[s], lost[s]);
-        if (round == 1) {
-            const om_wm_side *me = &e->side[s];
-            result[s] += f->shot[s];
-            /* Legion: in the first round every stand fighting to its front with no
-             * enemy on its side or rear counts as supported (Special Rules > Legion). */
-            if ((p->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion)
-                result[s] += front[s];
+    for (unsigned u = 0; u < g->n_units; u++) {
+        const om_wm_side *me = declared(g, u);
+        unsigned k = 0;
+        if (!me->unit.traits.extra_strike_round1 || !rp->fought[u] ||
+            unit_round(g, b->round, u) != 1 || scored[u] <= suffered[u])
+            continue;
+        while (rp->b[k].unit != u)
+            k++;
+        {
+            unsigned extra = om_dice_hits(d, melee_test(g, f, b->round, &rp->b[k]),
+                                          rp->fighting[u]);
+            hits[k] += extra - maniple_saves(g, d, f, rp->b[k].enemy, extra);
         }
     }
-    /* A side wiped out loses automatically; both wiped out is a draw (6.6, A18). */
-    if (f->stands[0] == 0 || f->stands[1] == 0)
-        return f->stands[0] == f->stands[1] ? OM_WM_DRAW
-               : f->stands[0] == 0           ? OM_WM_SIDE_B
-                                             : OM_WM_SIDE_A;
+}
+
+/* What decides supports in a round, unit by unit. */
+typedef struct support_count {
+    unsigned start[OM_WM_UNITS_MAX]; /* stands at the start of the round */
+    unsigned lost[OM_WM_UNITS_MAX];  /* stands lost to the round's hits */
+    unsigned spare[OM_WM_UNITS_MAX]; /* stands not fighting and not yet counted supporting */
+} support_count;
+
+/* Whether rear supports from `giver` to `taker` count: not for a phalanx or
+ * pikemen supported, nor from skirmishers or pikemen (Warmaster Ancients,
+ * Combat > Support: Phalanx and Skirmish Supports; Dogs of War list,
+ * Pikemen). For a unit's own stands, its side_supports_only trait says it. */
+static bool rear_support_counts(const om_wm_traits *giver, const om_wm_traits *taker)
+{
+    return !(taker->phalanx || taker->pikes || giver->skirmish || giver->pikes);
+}
+
+/* Supporting stands of unit t's own, or of the units the engagement does
+ * not model (support_units), counted for it (6.7, D5): infantry only
+ * (checked); none from the unit itself while it is confused (7.2; not in
+ * Ancients); none from behind for a phalanx or skirmish infantry (Ancients).
+ * A unit's own supports are stands that are not fighting, so no more than the
+ * stands it had at the start of the round less those fighting (stands
+ * already shot or cut down support no one); with supports counted after
+ * casualties (1.1), own rear stands are lost first when the unit loses
+ * stands, since casualties come off the edge of the formation, where they
+ * are, and no support counts for a unit destroyed (A33: stands that fall
+ * cannot be supported). */
+static inline unsigned own_supports(const engine *g, const fight *f, unsigned t, unsigned fighting,
+                             support_count *sc)
+{
+    const om_wm_side *me = declared(g, t);
+    const bool after = g->rules->supports_after_casualties;
+    unsigned supports = me->supports, spare = sc->start[t] > fighting ? sc->start[t] - fighting
+                                                                      : 0u;
+    sc->spare[t] = spare;
+    if (supports == 0)
+        return 0;
+    if (me->unit.traits.side_supports_only)
+        supports -= me->rear_supports;
+    if (me->support_units > 0)
+        return after && f->u[t].stands == 0 ? 0u : supports;
+    if (f->u[t].confused && !g->rules->confused_units_support)
+        return 0;
+    if (supports > spare)
+        supports = spare;
+    sc->spare[t] = spare - supports;
+    if (!after)
+        return supports;
+    {
+        unsigned off = supports < sc->lost[t] ? supports : sc->lost[t];
+        sc->lost[t] -= off;
+        return supports - off;
+    }
+}
+
+/* Stands of link k counted for the unit it supports (6.7, D5): the
+ * supporting unit in the fight and not confused (7.2; confused units still
+ * support in Ancients), the supported one fighting this round; rear stands
+ * only where they count; no more than the supporter's stands neither
+ * fighting nor already counted; with supports after casualties (1.1) less
+ * the supporter's stands lost this round, and none for a supported unit
+ * destroyed (A33). */
+static unsigned link_supports(const engine *g, const fight *f, const round_plan *rp,
+                              const om_wm_support *s, support_count *sc)
+{
+    const unsigned u = s->unit, t = s->supported;
+    unsigned n;
+    if (!f->u[u].in_combat || sc->start[u] == 0 || !rp->fought[t] ||
+        (f->u[u].confused && !g->rules->confused_units_support))
+        return 0;
+    n = s->stands;
+    if (!rear_support_counts(&declared(g, u)->unit.traits, &declared(g, t)->unit.traits))
+        n -= s->rear;
+    if (n > sc->spare[u])
+        n = sc->spare[u];
+    sc->spare[u] -= n;
+    if (!g->rules->supports_after_casualties)
+        return n;
+    if (f->u[t].stands == 0)
+        return 0;
+    {
+        unsigned off = n < sc->lost[u] ? n : sc->lost[u];
+        sc->lost[u] -= off;
+        return n - off;
+    }
+}
+
+/* The winner of a round (6.6): a side none of whose units engaged lives
+ * loses automatically, both such sides draw (A18); otherwise the higher
+ * result wins and equal results draw. */
+static inline int round_winner(const engine *g, const fight *f, const unsigned result[2])
+{
+    const bool a = side_lives(g, f, OM_WM_SIDE_A), b = side_lives(g, f, OM_WM_SIDE_B);
+    if (!a || !b)
+        return a == b ? OM_WM_DRAW : a ? OM_WM_SIDE_A : OM_WM_SIDE_B;
     if (result[0] == result[1])
         return OM_WM_DRAW;
     return result[0] > result[1] ? OM_WM_SIDE_A : OM_WM_SIDE_B;
+}
+
+/*
+ * The rest of a combat round once the hits are known (6.5-6.6), with no dice:
+ * each side's result is the hits its units struck, counted on each enemy unit
+ * up to what it could absorb (A21), plus supports and, in the first round,
+ * shooting at the charge and legions; casualties are removed. Returns the
+ * winner and stores the results.
+ */
+static inline int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
+                       const unsigned hits[], unsigned result[2])
+{
+    unsigned suffered[OM_WM_UNITS_MAX] = {0};
+    support_count sc;
+    result[0] = result[1] = 0;
+    for (unsigned k = 0; k < rp->n; k++)
+        suffered[rp->b[k].enemy] += hits[k];
+    for (unsigned t = 0; t < g->n_units; t++) {
+        om_wm_fighter *x = &f->u[t];
+        unsigned capacity = x->stands * hits_now(g, f, t);
+        sc.start[t] = x->stands;
+        if (!g->options.result_cap_ignores_carried)
+            capacity -= x->carried;
+        result[1 - army_of(g, t)] += suffered[t] < capacity ? suffered[t] : capacity;
+        om_wm_add8(&x->hits_on, suffered[t]);
+    }
+    /* Casualties at the end of the round (6.5 step 5); the removal order
+     * (loser first) does not change the numbers. */
+    for (unsigned t = 0; t < g->n_units; t++)
+        sc.lost[t] = f->u[t].in_combat ? casualties(g, f, t, suffered[t]) : 0u;
+    for (unsigned t = 0; t < g->n_units; t++) {
+        const om_wm_side *me = declared(g, t);
+        unsigned *r = &result[army_of(g, t)];
+        if (!f->u[t].in_combat)
+            continue;
+        if (g->in_play & OM_WM_PLAY_SUPPORTS)
+            *r += own_supports(g, f, t, rp->fighting[t], &sc);
+        /* Shooting at the charge counts in the first round (5.7). */
+        if (b->round == g->rounds_before + 1u)
+            *r += f->u[t].shot;
+        /* Legion: in the first round every stand fighting to its front with no
+         * enemy on its side or rear counts as supported (Special Rules > Legion). */
+        if ((g->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion &&
+            unit_round(g, b->round, t) == 1)
+            *r += rp->front[t];
+    }
+    for (unsigned k = 0; k < g->n_supports; k++)
+        result[army_of(g, g->support[k].unit)] += link_supports(g, f, rp, &g->support[k], &sc);
+    assert(g->n_supports == 0 || (g->in_play & OM_WM_PLAY_SUPPORTS));
+    return round_winner(g, f, result);
 }
 
 /* The state after a first round with a given pair of hit counts (om_wm_round1). */
@@ -503,272 +875,356 @@ typedef struct round1_entry {
 } round1_entry;
 
 /*
- * A first round without shooting before contact is a function of the two hit
- * counts alone, which are independent binomials: Bin(dice_A, p_A) and
- * Bin(dice_B, p_B). So the pair is drawn at once from an alias table of their
- * joint law (exact, as the binomial tables are), and the round's consequences
- * are looked up, computed when the engagement is prepared by apply_round
- * itself. The plain baseline keeps rolling every die.
+ * A first round of two units without shooting before contact is a function
+ * of the two hit counts alone, which are independent binomials: Bin(dice_A,
+ * p_A) and Bin(dice_B, p_B). So the pair is drawn at once from an alias table
+ * of their joint law (exact, as the binomial tables are), and the round's
+ * consequences are looked up, computed when the engagement is prepared by
+ * apply_round itself. The plain baseline keeps rolling every die.
  */
 struct om_wm_round1 {
-    om_alias *pairs;     /* law of the pair index ha * nb + hb */
-    unsigned nb;         /* outcomes of B's hits */
-    round1_entry *entry; /* the round for each pair */
+    om_alias *pairs;         /* law of the pair index ha * nb + hb */
+    unsigned nb;             /* outcomes of B's hits */
+    round1_entry *entry;     /* the round for each pair */
+    om_wm_outcome *outcome;  /* span round: the whole trial's outcome after each pair,
+                                or NULL */
+    uint8_t *needs_dice;     /* span round: 1 where what follows the round rolls dice
+                                (a retreat into friends, a rampage...): the trial goes
+                                on from the entry */
 };
 
 /* Most pairs a first-round table holds (about 1 MB with its alias slots). */
 #define OM_WM_ROUND1_MAX_PAIRS 65536u
 
-/* One combat round with its dice (round_hits, then apply_round). */
-static int fight_round(const om_wm_prepared *p, om_dice *d, fight *f, unsigned round,
-                       bool first_of_turn, unsigned result[2], unsigned hits_on[2])
+/* A combat round with its dice, one by one (plan_round, round_hits,
+ * apply_round): out of line, so that the first round drawn from its table,
+ * the hot path of two units, carries none of its working storage. */
+static int roll_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
+#if defined(__GNUC__)
+    __attribute__((noinline))
+#endif
+    ;
+
+static int roll_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
 {
-    unsigned hits[2];
-    if (round == 1 && f->round1_drawn && d->plain == NULL) {
-        const struct om_wm_round1 *t = p->round1;
-        const round1_entry *en = &t->entry[om_alias_draw(t->pairs, &d->rng)];
+    round_plan rp;
+    unsigned hits[OM_WM_CONTACTS_MAX];
+    plan_round(g, f, b, &rp);
+    round_hits(g, d, f, b, &rp, hits);
+    if (g->in_play & OM_WM_PLAY_EXTRA_STRIKE)
+        extra_strikes(g, d, f, b, &rp, hits);
+    return apply_round(g, f, b, &rp, hits, result);
+}
+
+/* One combat round: the first round of two units from the prepared start
+ * drawn from its table with one draw (the plain baseline keeps rolling every
+ * die), any other rolled. */
+static int fight_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
+{
+    if (b->round == 1 && f->round1_drawn && d->plain == NULL) {
+        const struct om_wm_round1 *t = g->round1;
+        const round1_entry *en = f->round1_entry >= 0 ? &t->entry[f->round1_entry]
+                                                      : &t->entry[om_alias_draw(t->pairs, &d->rng)];
         for (int s = 0; s < 2; s++) {
-            f->stands[s] = en->stands[s];
-            f->carried[s] = en->carried[s];
+            om_wm_fighter *x = &f->u[s];
+            x->stands = en->stands[s];
+            x->carried = en->carried[s];
             result[s] = en->result[s];
-            hits_on[1 - s] += en->hits[s];
+            om_wm_add8(&f->u[1 - s].hits_on, en->hits[s]);
         }
         return en->winner;
     }
-    round_hits(p, d, f, round, first_of_turn, hits);
-    return apply_round(p, f, round, hits, result, hits_on);
+    return roll_round(g, d, f, b, result);
 }
 
+/* ------------------------------------------------------------------------ */
+/* After the round: retreats, fall backs, pursuits, turns.                   */
+/* ------------------------------------------------------------------------ */
+
 /*
- * The loser l retreats `cm` (6.9) into what lies behind it once the distance
- * left behind runs out: blocked stands are destroyed without reducing the hits
- * carried, a unit leaving the table is destroyed, friends make way at the risk
- * of confusion. Artillery forced to retreat is destroyed.
+ * Unit l retreats `cm` (6.9) into what lies behind it once the distance left
+ * behind runs out: blocked stands are destroyed without reducing the hits
+ * carried, a unit leaving the table is destroyed, friends make way at the
+ * risk of confusion. Artillery forced to retreat is destroyed.
  */
-static void retreat(const om_wm_prepared *p, om_dice *d, fight *f, int l, unsigned cm)
+static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned cm)
 {
-    const om_wm_side *me = &p->e.side[l];
+    const om_wm_side *me = declared(g, l);
+    om_wm_fighter *x = &f->u[l];
     /* Artillery is destroyed if forced to retreat (6.9), and so is the
      * Screaming Bell (army list). */
     /* A Revolution War Wagon column retreats instead (army list). */
     if ((me->unit.troop == OM_WM_ARTILLERY &&
-         !(me->formation == OM_WM_FORMATION_COLUMN && p->e.rules->wagon_column_retreats)) ||
+         !(me->formation == OM_WM_FORMATION_COLUMN && g->rules->wagon_column_retreats)) ||
         me->unit.traits.destroyed_if_retreats) {
-        f->stands[l] = 0;
+        x->stands = 0;
         return;
     }
-    if (me->behind != OM_WM_BEHIND_OPEN && cm > f->behind_cm[l]) {
+    if (me->behind != OM_WM_BEHIND_OPEN && cm > x->behind_cm) {
         switch (me->behind) {
         case OM_WM_BEHIND_TABLE_EDGE:
             /* Leaving by a combat retreat destroys (3.8); in Ancients a D6
              * less the stands lost decides, as for any move off (WMA 5.5).
              * A survivor is out of this engagement; its later return (and,
              * on a 1-2, the second roll) is battle-level, not modelled. */
-            if (p->e.rules->retreat_off_table_rolls &&
-                (int)om_dice_roll_d6(d) - (int)(om_wm_unit_size(&me->unit) - f->stands[l]) > 0)
-                f->left_table[l] = true;
+            if (g->rules->retreat_off_table_rolls &&
+                (int)om_dice_roll_d6(d) - (int)(om_wm_unit_size(&me->unit) - x->stands) > 0)
+                x->left_table = true;
             else
-                f->stands[l] = 0;
+                x->stands = 0;
             break;
         case OM_WM_BEHIND_FRIENDS:    /* they make way; the retreater tests once (7.1 #6) */
             if (om_dice_roll_d6(d) == 6)
-                confuse(p, f, l);
+                confuse(g, f, l);
             break;
         default: {                    /* blocked stands are destroyed, hits kept (6.9) */
-            unsigned blocked = me->behind_stands < f->stands[l] ? me->behind_stands
-                                                                : f->stands[l];
-            f->stands[l] -= blocked;
-            if (f->stands[l] == 0)
-                f->carried[l] = 0;
-            f->behind_cm[l] = 0;
+            unsigned blocked = me->behind_stands < x->stands ? me->behind_stands : x->stands;
+            x->stands = (uint8_t)(x->stands - blocked);
+            if (x->stands == 0)
+                x->carried = 0;
+            x->behind_cm = 0;
             return;
         }
         }
-        f->behind_cm[l] = 0;
+        x->behind_cm = 0;
         return;
     }
-    f->behind_cm[l] -= cm < f->behind_cm[l] ? cm : f->behind_cm[l];
+    x->behind_cm = (uint8_t)(cm < x->behind_cm ? x->behind_cm - cm : 0u);
 }
 
 /*
- * After a draw both sides fall back (6.8, 6.13): each rolls 3D6, the most it
- * may move; a defended or fortified unit may stand instead, and does. A unit
- * with something right behind it (behind_cm 0) cannot end 1cm clear of the
- * enemy and is confused (7.1 #5); otherwise it moves the whole roll, or up to
- * what lies behind.
+ * After a draw both sides fall back (6.8, 6.13): each side rolls 3D6 once for
+ * all its units falling back, the most each may move; a defended or fortified
+ * unit may stand instead, and does. A unit with something right behind it
+ * (behind_cm 0) cannot end 1cm clear of the enemy and is confused (7.1 #5);
+ * otherwise it moves the whole roll, or up to what lies behind.
  */
-static void fall_back(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outcome *o)
+static void fall_back(const engine *g, om_dice *d, fight *f)
 {
     for (int s = 0; s < 2; s++) {
-        const om_wm_side *me = &p->e.side[s];
-        unsigned roll, cm;
-        if (f->stands[s] == 0 || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
-            (!f->in_open[s] && om_wm_effective_position(me) != OM_WM_OPEN) ||
-            (me->unit.traits.immobile && !me->pushed))
-            continue;
-        roll = om_dice_roll_sum(d, 3, NULL);
-        cm = roll;
-        if (me->behind != OM_WM_BEHIND_OPEN && f->behind_cm[s] < cm)
-            cm = f->behind_cm[s];
-        if (cm == 0)
-            confuse(p, f, s);
-        o->fall_back_cm[s] = (uint8_t)cm;
+        unsigned roll = 0;
+        bool rolled = false;
+        for (unsigned i = 0; i < g->army_units[s]; i++) {
+            const unsigned u = g->army_unit[s][i];
+            const om_wm_side *me = declared(g, u);
+            om_wm_fighter *x = &f->u[u];
+            unsigned cm;
+            if (!stands_in_fight(f, u) || me->unit.traits.cover == OM_WM_COVER_ALWAYS_DEFENDED ||
+                (!x->in_open && om_wm_effective_position(me) != OM_WM_OPEN) ||
+                (me->unit.traits.immobile && !me->pushed))
+                continue;
+            if (!rolled)
+                roll = om_dice_roll_sum(d, 3, NULL);
+            rolled = true;
+            cm = roll;
+            if (me->behind != OM_WM_BEHIND_OPEN && x->behind_cm < cm)
+                cm = x->behind_cm;
+            if (cm == 0)
+                confuse(g, f, u);
+            x->fall_back_cm = (uint8_t)cm;
+        }
     }
 }
 
-/* May w pursue l (6.11)? Artillery and fortified units never pursue; infantry
- * never pursues cavalry or chariots (A6 reading A, option). */
-static bool may_pursue(const om_wm_prepared *p, const fight *f, int w, int l)
+/* May unit w pursue unit l (6.11)? Artillery and fortified units never
+ * pursue; infantry never pursues cavalry or chariots (A6 reading A, option). */
+static bool may_pursue(const engine *g, const fight *f, unsigned w, unsigned l)
 {
-    const om_wm_engagement *e = &p->e;
-    const om_wm_side *me = &e->side[w];
-    om_wm_troop foe = e->side[l].unit.troop;
+    const om_wm_side *me = declared(g, w), *foe = declared(g, l);
     if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed))
         return false;
-    if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->in_open[w])
+    if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->u[w].in_open)
         return false;
-    if (me->unit.troop == OM_WM_INFANTRY && (foe == OM_WM_CAVALRY || foe == OM_WM_CHARIOT) &&
-        !e->options.infantry_pursues_cavalry &&
+    if (me->unit.troop == OM_WM_INFANTRY &&
+        (foe->unit.troop == OM_WM_CAVALRY || foe->unit.troop == OM_WM_CHARIOT) &&
+        !g->options.infantry_pursues_cavalry &&
         me->unit.traits.pursuit == OM_WM_PURSUES_AS_ITS_TYPE)
         return false;
     /* Non-flyers cannot pursue retreating flyers (6.11 #5), unless they may
      * pursue "any type of retreating enemy" (Rangers, Gorgers). */
-    if (e->side[l].unit.traits.flies && !e->side[l].unit.traits.pursued_by_non_flyers &&
+    if (foe->unit.traits.flies && !foe->unit.traits.pursued_by_non_flyers &&
         !me->unit.traits.flies && me->unit.traits.pursuit != OM_WM_PURSUES_ANY)
         return false;
     /* Fanatics, Flagellants and the like must pursue whenever allowed
      * (Warmaster Ancients, Special Rules > Fanatics; army lists). */
-    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->confused[w]) ||
-        (me->unit.traits.hates_chaos_undead && e->side[l].unit.chaos_or_undead))
+    if (me->unit.traits.must_pursue || (me->unit.traits.stampedes && f->u[w].confused) ||
+        (me->unit.traits.hates_chaos_undead && foe->unit.chaos_or_undead))
         return true;
     switch (me->pursue) {
     case OM_WM_PURSUE_NEVER: return false;
-    case OM_WM_PURSUE_WHEN_AHEAD: return f->stands[w] >= f->stands[l];
+    case OM_WM_PURSUE_WHEN_AHEAD: return f->u[w].stands >= f->u[l].stands;
     case OM_WM_PURSUE_ALWAYS: break;
     }
     return true;
 }
 
-/* What a shooting cost side s itself (om_wm_fire_cost), and the Flame
+/* What a shooting cost unit s itself (om_wm_fire_cost), and the Flame
  * Cannon's reduced Attacks from now on. */
-static void shooter_pays(const om_wm_prepared *p, om_dice *d, fight *f, int s,
-                         const om_wm_fire *r)
+static void shooter_pays(const engine *g, om_dice *d, fight *f, unsigned s, const om_wm_fire *r)
 {
-    if (om_wm_fire_cost(d, &p->e.side[s].unit, r, &f->stands[s]))
-        confuse(p, f, s);
-    f->reduced[s] = r->reduced;
+    unsigned stands = f->u[s].stands;
+    bool confused = om_wm_fire_cost(d, &declared(g, s)->unit, r, &stands);
+    f->u[s].stands = (uint8_t)stands;
+    if (confused)
+        confuse(g, f, s);
+    f->u[s].reduced = r->reduced;
 }
 
-/* A volley of side `shooter`, as it shoots now, in its own turn before the
- * charge (5.5): the target keeps its stand losses (odd hits go, 5.6) and may
- * be routed or driven off the table, a big monster may be badly hurt; then
- * what the shooting cost the shooter. The volley's result goes to *v. */
-static void volley_before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int shooter,
-                                  om_wm_outcome *o, om_wm_volley_result *v)
+/* A volley of unit `shooter` at unit t, as it shoots now, in its own turn
+ * before the charge (5.5): the target keeps its stand losses (odd hits go,
+ * 5.6) and may be routed or driven off the table, a big monster may be badly
+ * hurt; then what the shooting cost the shooter. The volley's result goes to
+ * *v. */
+static void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigned shooter,
+                                  unsigned t, om_wm_outcome *o, om_wm_volley_result *v)
 {
-    int t = 1 - shooter;
-    v->fire.reduced = f->reduced[shooter];
-    om_wm_volley_at(p, d, shooter, side_now(p, f, shooter), f->stands[shooter], f->stands[t], v);
-    f->hurt[t] = v->hurt;
-    o->shot_hits_on[t] = om_wm_sat8(v->hits);
-    o->hits_on[t] = om_wm_sat8(v->hits);
-    o->drive_back_cm = om_wm_sat8(v->drive_back_cm);
-    o->routed[t] = v->routed;
-    f->stands[t] -= v->stands_lost;
+    om_wm_fighter *x = &f->u[t];
+    v->fire.reduced = f->u[shooter].reduced;
+    om_wm_volley_at(g->rules, &g->tests[g->pair[shooter][t]], declared(g, t), d,
+                    side_now(g, f, shooter), f->u[shooter].stands, x->stands, v);
+    x->hurt = v->hurt;
+    x->shot_hits_on = om_wm_sat8(v->hits);
+    x->hits_on = om_wm_sat8(v->hits);
+    o->drive_back_cm = om_wm_drive_back_recorded(v);
+    x->routed = v->routed;
+    x->stands = (uint8_t)(x->stands - v->stands_lost);
     if (v->routed || v->off_table)
-        f->stands[t] = 0;
-    shooter_pays(p, d, f, shooter, &v->fire);
+        x->stands = 0;
+    shooter_pays(g, d, f, shooter, &v->fire);
 }
 
-/* What happens before contact: volleys of the turns before, the start of the
- * charger's turn (the charged side's Anvil or Shrine was struck in its own
- * turn before), then shooting at the charge. Returns false if no charge
- * happens after it. */
-static bool before_contact(const om_wm_prepared *p, om_dice *d, fight *f, int c,
-                           om_wm_outcome *o)
+/* The first charging enemy of unit t among those it touches (its contacts'
+ * enemies, then the units whose contacts strike it), or OM_WM_NO_UNIT. */
+static unsigned charger_of_unit(const engine *g, unsigned t)
 {
-    const om_wm_engagement *e = &p->e;
-    int s = 1 - c;
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < g->n_contacts; k++) {
+            const om_wm_contact *c = &g->contact[k].c;
+            unsigned e = pass == 0 ? (c->unit == t ? c->enemy : OM_WM_NO_UNIT)
+                                   : (c->enemy == t ? c->unit : OM_WM_NO_UNIT);
+            if (e != OM_WM_NO_UNIT && declared(g, e)->charging)
+                return e;
+        }
+    return OM_WM_NO_UNIT;
+}
+
+/* Unit s shoots at the charge of unit c (5.7): stands lost are removed at
+ * once and do not fight; every hit counts for the shooting side in round 1
+ * (W7). This is part of the engagement, so a charger's Banner of Fortitude
+ * already gives its +1 Hits here (10.3), unlike a volley of the turn before.
+ * Skirmishers who evade keep their hits for the drive back. */
+static void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c)
+{
+    const om_wm_side *me = declared(g, s);
+    om_wm_fire r;
+    unsigned hits;
+    r.reduced = f->u[s].reduced;
+    om_wm_fire_at(&g->tests[g->pair[s][c]], declared(g, c), d, side_now(g, f, s),
+                  f->u[s].stands, true, f->u[c].stands, &r);
+    hits = om_wm_steadfast(declared(g, c), f->u[c].stands, r.hits);
+    om_wm_add8(&f->u[s].shot, hits);
+    shooter_pays(g, d, f, s, &r);
+    /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
+    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && hits > 0 &&
+        om_dice_roll_d6(d) == 6)
+        confuse(g, f, c);
+    om_wm_add8(&f->u[c].shot_hits_on, hits);
+    om_wm_add8(&f->u[c].hits_on, hits);
+    if (!me->evade)
+        (void)take_hits(g, f, c, hits);
+}
+
+/* Skirmishers s evade the charge of unit c (Warmaster Ancients, Movement >
+ * The Evade): the charger touches no enemy, so its move ends and the
+ * shooting drives it back, the one case where a charger is: a die a hit, any
+ * 6 confuses, more than its pace routs it. The hits also remove stands
+ * (5.4). No round is fought. */
+static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
+                  om_wm_outcome *o)
+{
+    const om_wm_side *ch = declared(g, c);
+    om_wm_fighter *x = &f->u[c];
+    unsigned sixes = 0, dice, cm;
+    (void)take_hits(g, f, c, f->u[s].shot);
+    if (x->stands == 0)
+        return;
+    dice = om_wm_unit_drive_back_dice(g->rules, ch, f->u[s].shot,
+                                      x->stands < om_wm_unit_size(&ch->unit));
+    cm = om_dice_roll_sum(d, dice, &sixes);
+    if (cm > ch->unit.pace_cm) {
+        x->routed = true;
+        x->stands = 0;
+        o->drive_back_cm = OM_WM_LEFT_TABLE_CM;
+    } else {
+        o->drive_back_cm = om_wm_sat8(cm);
+        if (sixes > 0)
+            confuse(g, f, c);
+    }
+}
+
+/* What happens before contact: volleys of the turns before (one unit a side,
+ * checked), the start of the charger's turn (the charged side's Anvils or
+ * Shrines were struck in its own turn before), then shooting at the charge.
+ * Returns false if no round is fought after it. */
+static bool before_contact(const engine *g, om_dice *d, fight *f, int c, om_wm_outcome *o)
+{
+    const int s = 1 - c;
+    const unsigned uc = g->army_unit[c][0], us = g->army_unit[s][0];
     /* The charger shot at its target in its own previous turn (5.5): the
      * target keeps its stand losses (odd hits are discarded) and may have been
      * routed; any confusion ended with the target's own Command phase (7.2), so
      * the target fights unconfused. */
-    if (e->side[c].shoots_first) {
+    if (declared(g, uc)->shoots_first) {
         om_wm_volley_result v;
-        volley_before_contact(p, d, f, c, o, &v);
+        volley_before_contact(g, d, f, uc, us, o, &v);
         /* A charger whose machines exploded cannot charge; one confused by
          * its own shooting is still confused in its Command phase (7.2). */
-        if (f->stands[s] == 0 || f->stands[c] == 0 || f->confused[c])
+        if (f->u[us].stands == 0 || f->u[uc].stands == 0 || f->u[uc].confused)
             return false;
     }
     /* A volley in the charged side's own previous turn (5.5): a charger
      * confused then stays confused through its own Command phase (7.2) and
      * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
-    if (e->side[s].shoots_first) {
+    if (declared(g, us)->shoots_first) {
         om_wm_volley_result v;
         /* Confused by its own shooting in its own turn, the shooter stays
          * confused through the charger's turn (7.2). */
-        volley_before_contact(p, d, f, s, o, &v);
-        if (f->stands[c] == 0 || v.confused || f->stands[s] == 0) {
-            o->confused[c] = v.confused && f->stands[c] > 0;
+        volley_before_contact(g, d, f, us, uc, o, &v);
+        if (f->u[uc].stands == 0 || v.confused || f->u[us].stands == 0) {
+            if (v.confused && f->u[uc].stands > 0)
+                confuse(g, f, uc);
             return false;
         }
     }
-    if (p->in_play & OM_WM_PLAY_TURN_START) {
-        first_turn_starts(p, d, f, c);
-        if (f->stands[c] == 0) {
+    if (g->in_play & OM_WM_PLAY_TURN_START) {
+        first_turn_starts(g, d, f, c);
+        if (!side_fights_on(g, f, c, false)) {
             f->faded = true; /* faded away before it could charge: nothing fought */
             return false;
         }
     }
-    /* Shooting at chargers (5.7): stands lost are removed at once and do not
-     * fight; every hit counts for the shooting side in round 1 (W7). This is
-     * part of the engagement, so a charger's Banner of Fortitude already
-     * gives its +1 Hits here (10.3), unlike a volley of the turn before. */
-    if (e->side[s].stand_and_shoot) {
-        om_wm_fire r;
-        r.reduced = f->reduced[s];
-        om_wm_fire_at(p, d, s, side_now(p, f, s), f->stands[s], true, f->stands[c], &r);
-        f->shot[s] = om_wm_steadfast(&e->side[c], f->stands[c], r.hits);
-        shooter_pays(p, d, f, s, &r);
-        /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
-        if (e->side[s].unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && f->shot[s] > 0 &&
-            om_dice_roll_d6(d) == 6)
-            confuse(p, f, c);
-        o->shot_hits_on[c] = om_wm_sat8(o->shot_hits_on[c] + f->shot[s]);
-        o->hits_on[c] = om_wm_sat8(o->hits_on[c] + f->shot[s]);
-        if (!e->side[s].evade)
-            (void)take_hits(p, f, c, f->shot[s]);
-        if (f->stands[c] == 0 || f->stands[s] == 0)
+    /* Shooting at chargers (5.7), unit by unit of the charged side: each at
+     * the first charging enemy it touches. */
+    for (unsigned i = 0; i < g->army_units[s]; i++) {
+        const unsigned u = g->army_unit[s][i];
+        unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u) : OM_WM_NO_UNIT;
+        if (ch == OM_WM_NO_UNIT || f->u[u].stands == 0 || f->u[ch].stands == 0)
+            continue;
+        stand_and_shoot(g, d, f, u, ch);
+        if (!side_fights_on(g, f, c, false) || !side_fights_on(g, f, s, false))
             return false; /* shot down, or blown up, before contact: no round */
     }
-    /* Skirmishers evade (Warmaster Ancients, Movement > The Evade): the charger touches
-     * no enemy, so its move ends and the shooting drives it back, the one
-     * case where a charger is: a die a hit, any 6 confuses, more than its
-     * pace routs it. The hits also remove stands (5.4). No round is fought. */
-    if (e->side[s].evade) {
-        unsigned sixes = 0, dice, cm;
-        (void)take_hits(p, f, c, f->shot[s]);
-        if (f->stands[c] == 0)
-            return false;
-        dice = om_wm_unit_drive_back_dice(e->rules, &e->side[c], f->shot[s],
-                                          f->stands[c] < om_wm_unit_size(&e->side[c].unit));
-        cm = om_dice_roll_sum(d, dice, &sixes);
-        o->drive_back_cm = om_wm_sat8(cm);
-        if (cm > e->side[c].unit.pace_cm) {
-            o->routed[c] = 1;
-            f->stands[c] = 0;
-        } else if (sixes > 0) {
-            confuse(p, f, c);
-        }
+    /* Skirmishers evade (one unit a side, checked). */
+    if (declared(g, us)->evade) {
+        evade(g, d, f, us, uc, o);
         return false;
     }
     return true;
 }
 
-void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *u)
+void om_wm_unit_state_begin(const om_wm_ruleset *r, const om_wm_side *me, bool enemy_charges,
+                            om_wm_unit_state *u)
 {
-    const om_wm_side *me = &e->side[s];
     u->stands = me->unit.stands;
     u->carried = 0;
     u->behind_cm = me->behind_cm;
@@ -779,7 +1235,7 @@ void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *
      * kind (a laager; infantry beside one, in 1.1 only when charged). */
     u->in_open = om_wm_effective_position(me) == OM_WM_OPEN ||
                  (me->beside_laager && me->position == OM_WM_OPEN &&
-                  e->rules->laager_shelter_needs_charge && !e->side[1 - s].charging);
+                  r->laager_shelter_needs_charge && !enemy_charges);
     u->retreated = false;
     u->regains_position = false;
     u->left_table = false;
@@ -788,37 +1244,495 @@ void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *
     u->reduced = false;
 }
 
-/* Initial fight state of an engagement: both units as prepared. */
-static void fight_start(const om_wm_engagement *e, fight *f)
+void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *u)
 {
-    for (int s = 0; s < 2; s++) {
-        om_wm_unit_state u;
-        om_wm_unit_state_start(e, s, &u);
-        om_wm_fight_set_unit(f, s, &u);
-    }
-    f->faded = false;
-    f->fresh = true;
-    f->round1_drawn = false; /* until the table is made (round1_prepare) */
-    f->turn = 1;
+    om_wm_unit_state_begin(e->rules, &e->side[s], e->side[1 - s].charging, u);
 }
+
+int om_wm_engine_charger(const om_wm_engine *g)
+{
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < g->army_units[s]; i++)
+            if (g->unit[g->army_unit[s][i]].side->charging)
+                return s;
+    return -1;
+}
+
+uint32_t om_wm_engine_in_play(const om_wm_engine *g)
+{
+    uint32_t in_play = 0;
+    if (g->n_supports > 0)
+        in_play |= OM_WM_PLAY_SUPPORTS;
+    for (unsigned u = 0; u < g->n_units; u++) {
+        const om_wm_side *me = g->unit[u].side;
+        const om_wm_traits *t = &me->unit.traits;
+        bool maniple_links = false;
+        for (unsigned k = 0; k < g->n_supports; k++)
+            maniple_links |= g->support[k].supported == u && g->support[k].rear > 0;
+        in_play |= t->shieldwall ? OM_WM_PLAY_SHIELDWALL : 0u;
+        in_play |= t->maniple && (me->rear_supports > 0 || maniple_links) ? OM_WM_PLAY_MANIPLE
+                                                                           : 0u;
+        in_play |= t->legion ? OM_WM_PLAY_LEGION : 0u;
+        in_play |= t->scythed ? OM_WM_PLAY_SCYTHED : 0u;
+        in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
+        in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
+                           t->rerolls_a_miss || t->bonus_dice != OM_WM_BONUS_DICE_NONE
+                       ? OM_WM_PLAY_STAGED : 0u;
+        in_play |= t->extra_strike_round1 ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
+        in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
+        in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
+        in_play |= me->beside_laager ? OM_WM_PLAY_BESIDE_LAAGER : 0u;
+        in_play |= t->rampage ? OM_WM_PLAY_RAMPAGE : 0u;
+        in_play |= t->hurt != OM_WM_NEVER_HURT ? OM_WM_PLAY_HURT : 0u;
+        in_play |= me->supports > 0 ? OM_WM_PLAY_SUPPORTS : 0u;
+        in_play |= me->aura == OM_WM_AURA_ROLL || t->daemonic_instability
+                       ? OM_WM_PLAY_TURN_START : 0u;
+    }
+    return in_play;
+}
+
+/* Whether the fight comes to blows: a charge may be stopped by the shooting
+ * before contact, and either side may fade away at the start of its turn.
+ * If not, the outcome's winner and result are recorded and false returned:
+ * a side shot away before contact loses (6.6); a charger confused by
+ * shooting first does not charge (no contest); skirmishers that evaded
+ * fought no combat (no result), though a charger their shooting destroyed
+ * still loses, as one shot down does. */
+static bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger, om_wm_outcome *o)
+{
+    if (charger >= 0) {
+        const int s = 1 - charger;
+        unsigned shot = 0;
+        bool evaded = false;
+        int winner;
+        if (!(g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE)) ||
+            before_contact(g, d, f, charger, o))
+            return true;
+        winner = f->faded               ? OM_WM_NO_CONTEST
+                 : !side_fights_on(g, f, charger, false) &&
+                           !side_fights_on(g, f, s, false) ? OM_WM_DRAW
+                 : !side_fights_on(g, f, charger, false) ? s
+                 : !side_fights_on(g, f, s, false)       ? charger
+                                                         : OM_WM_NO_CONTEST;
+        for (unsigned i = 0; i < g->army_units[s]; i++) {
+            shot += f->u[g->army_unit[s][i]].shot;
+            evaded |= declared(g, g->army_unit[s][i])->evade;
+        }
+        o->winner = o->round1_winner = (uint8_t)winner;
+        o->result[s] = evaded ? 0u : om_wm_sat8(shot);
+        return false;
+    }
+    /* No charge: turn 1 is side A's, and it may fade away at its start. */
+    if (g->in_play & OM_WM_PLAY_TURN_START) {
+        first_turn_starts(g, d, f, OM_WM_SIDE_A);
+        if (!side_fights_on(g, f, OM_WM_SIDE_A, false)) {
+            o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
+            return false;
+        }
+    }
+    return true;
+}
+
+/* After the call's first round: its winner and results go to the outcome;
+ * infantry beside a laager was defended in the first round only (a position
+ * of its own it keeps). */
+static void first_round_fought(const engine *g, fight *f, const bout *b,
+                               const unsigned result[2], om_wm_outcome *o)
+{
+    if (g->in_play & OM_WM_PLAY_BESIDE_LAAGER)
+        for (unsigned u = 0; u < g->n_units; u++)
+            f->u[u].in_open |= declared(g, u)->beside_laager &&
+                               declared(g, u)->position == OM_WM_OPEN;
+    o->round1_winner = (uint8_t)b->winner;
+    o->result[0] = om_wm_sat8(result[0]);
+    o->result[1] = om_wm_sat8(result[1]);
+}
+
+/* Scythed chariots fight one round and are then removed as destroyed; every
+ * unit of the other side that retreats from them after suffering a hit is
+ * confused (Warmaster Ancients, Special Rules > Scythed Chariots; Combat >
+ * Retreats). */
+static void scythed_chariots_strike(const engine *g, fight *f, bout *b)
+{
+    for (unsigned s = 0; s < g->n_units; s++) {
+        const int side = army_of(g, s);
+        if (!declared(g, s)->unit.traits.scythed || !stands_in_fight(f, s))
+            continue;
+        for (unsigned i = 0; b->winner == side && i < g->army_units[1 - side]; i++) {
+            unsigned e = g->army_unit[1 - side][i];
+            if (stands_in_fight(f, e) && f->u[e].hits_on > 0)
+                confuse(g, f, e);
+        }
+        b->scythed_gone |= 1u << s;
+    }
+}
+
+/* Whether unit u fought this round: a contact joins it to an enemy (the
+ * declared ones in the call's first round, after it its foe). */
+static bool fought(const engine *g, const fight *f, const bout *b, unsigned u)
+{
+    return b->declared ? g->unit[u].touches : f->u[u].foe != OM_WM_NO_UNIT;
+}
+
+/* Units dividing the retreat of losing side l (6.9, D6/A10): every unit of
+ * the side in the engagement this round, supporting units and units
+ * destroyed in it included, with the units the engagement does not model;
+ * in 1.1 only the units engaged, whose stands touch an enemy. */
+static unsigned losing_units(const engine *g, const fight *f, const bout *b, int l)
+{
+    const bool engaged_only = g->rules->retreat_divisor_engaged_only;
+    unsigned n = 0;
+    if (g->divisor[l] > 0)
+        return g->divisor[l];
+    for (unsigned i = 0; i < g->army_units[l]; i++) {
+        unsigned u = g->army_unit[l][i];
+        if (!f->u[u].in_combat || (engaged_only && !fought(g, f, b, u)))
+            continue;
+        n += 1u + (engaged_only ? 0u : declared(g, u)->support_units);
+    }
+    return n > 0 ? n : 1u;
+}
+
+/* The losing side l retreats by the difference of the round's results
+ * divided among its units (6.9): each unit that lives retreats that far, in
+ * index order; a laagered War Wagon holds instead, keeping its position (army
+ * list). Returns the distance. */
+static unsigned losers_retreat(const engine *g, om_dice *d, fight *f, const bout *b,
+                               const unsigned result[2], int l, om_wm_outcome *o)
+{
+    const unsigned cm = om_wm_retreat_cm(result[1 - l], result[l], losing_units(g, f, b, l));
+    const unsigned n = g->army_units[l];
+    const uint8_t *list = g->army_unit[l];
+    bool any = false;
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned u = list[i];
+        if (!stands_in_fight(f, u) || declared(g, u)->formation == OM_WM_FORMATION_LAAGER)
+            continue;
+        om_wm_add8(&f->u[u].retreated_cm, cm);
+        retreat(g, d, f, u, cm);
+        f->u[u].retreated = true; /* after retreat(), which may have removed it */
+        f->retreats_marked = true;
+        any = true;
+    }
+    if (b->round == g->rounds_before + 1u)
+        o->retreat_cm = any ? om_wm_sat8(cm) : 0u;
+    return cm;
+}
+
+/* Whether units u and e face each other this round: a contact joins them
+ * (the declared ones in the call's first round, after it the pursuits). */
+static bool touch(const engine *g, const fight *f, const bout *b, unsigned u, unsigned e)
+{
+    if (!b->declared)
+        return f->u[u].foe == e || f->u[e].foe == u;
+    for (unsigned k = 0; k < g->n_contacts; k++) {
+        const om_wm_contact *c = &g->contact[k].c;
+        if ((c->unit == u && c->enemy == e) || (c->unit == e && c->enemy == u))
+            return true;
+    }
+    return false;
+}
+
+/* Retreating elephants rampage through the enemies they touch: a 6 confuses
+ * one, or destroys it if it was confused already; results stand (Warmaster
+ * Ancients, Special Rules > Elephants). Returns whether side w, the round's
+ * winner, has no unit left that lives: the engagement ends, won by the
+ * elephants' side. */
+static bool elephants_rampage(const engine *g, om_dice *d, fight *f, const bout *b, int l)
+{
+    const int w = 1 - l;
+    bool killed = false;
+    for (unsigned i = 0; i < g->army_units[l]; i++) {
+        const unsigned u = g->army_unit[l][i];
+        if (!declared(g, u)->unit.traits.rampage || !stands_in_fight(f, u) ||
+            f->u[u].left_table || declared(g, u)->formation == OM_WM_FORMATION_LAAGER)
+            continue;
+        for (unsigned j = 0; j < g->army_units[w]; j++) {
+            const unsigned e = g->army_unit[w][j];
+            if (!stands_in_fight(f, e) || !touch(g, f, b, u, e) || om_dice_roll_d6(d) != 6)
+                continue;
+            if (f->u[e].confused) {
+                f->u[e].stands = 0;
+                f->u[e].carried = 0;
+                killed = true;
+            } else {
+                confuse(g, f, e);
+            }
+        }
+    }
+    return killed && !side_lives(g, f, w);
+}
+
+/* A unit that retreated counts as in the open for the rest of the turn's
+ * pursuit rounds (6.9, 6.15); for good, unless option A8 gives its position
+ * back at the turn's end. */
+static void position_lost(const engine *g, fight *f, unsigned l)
+{
+    const om_wm_side *me = declared(g, l);
+    om_wm_fighter *x = &f->u[l];
+    x->regains_position = g->options.defended_after_retreat && me->position != OM_WM_OPEN &&
+                          (!x->in_open || x->regains_position);
+    x->in_open = true;
+}
+
+/* The winner w pursues the loser l, which retreated `cm`: pursuers count as
+ * in the open (6.15; Ancients 7.4) and fight with the pursuit bonus (6.4);
+ * fighting on against a laager is a pursuit without bonus. */
+static void winner_pursues(const engine *g, fight *f, unsigned w, unsigned l, unsigned cm)
+{
+    om_wm_fighter *x = &f->u[w];
+    x->in_open = true;
+    x->regains_position = false;
+    x->pursuit = declared(g, l)->formation == OM_WM_FORMATION_LAAGER
+                     ? 0u : om_wm_sat8(om_wm_pursuit_bonus(cm));
+    x->foe = (uint8_t)l;
+    x->pursued++;
+}
+
+/* Whether unit l of the losing side can be pursued: it is in the fight, lives
+ * and did not leave the table. */
+static bool pursuable(const fight *f, unsigned l)
+{
+    return stands_in_fight(f, l) && !f->u[l].left_table;
+}
+
+/* The enemy unit w pursues, if any (6.11): its declared target if that
+ * enemy can be pursued, else the first enemy it fought this round that can;
+ * and it must be allowed to pursue it and want to. */
+static unsigned pursuit_target(const engine *g, const fight *f, const bout *b, unsigned w)
+{
+    unsigned t = g->unit[w].pursues;
+    if (t == OM_WM_NO_UNIT || !pursuable(f, t)) {
+        t = OM_WM_NO_UNIT;
+        if (!b->declared) {
+            if (f->u[w].foe != OM_WM_NO_UNIT && pursuable(f, f->u[w].foe))
+                t = f->u[w].foe;
+        } else {
+            for (unsigned k = 0; k < g->n_contacts && t == OM_WM_NO_UNIT; k++)
+                if (g->contact[k].c.unit == w && pursuable(f, g->contact[k].c.enemy))
+                    t = g->contact[k].c.enemy;
+        }
+    }
+    return t != OM_WM_NO_UNIT && may_pursue(g, f, w, t) ? t : OM_WM_NO_UNIT;
+}
+
+/*
+ * The winners of side w pursue the losers of side l, which retreated `cm`
+ * (6.10-6.11), unit by unit in index order: each unit that fought and may
+ * pursue follows its target; units that only supported follow the friends
+ * they support in a supporting pursuit; the others stand and leave the
+ * combat. Each pursued unit fights its first pursuer next; losers not pursued
+ * drop out unless they support a pursued friend (Pursuit and Combat
+ * Dropouts). Returns whether any unit pursued.
+ */
+static bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsigned cm)
+{
+    const int l = 1 - w;
+    unsigned first[OM_WM_UNITS_MAX];
+    bool any = false;
+    for (unsigned u = 0; u < g->n_units; u++)
+        first[u] = OM_WM_NO_UNIT;
+    for (unsigned i = 0; i < g->army_units[w]; i++) {
+        const unsigned u = g->army_unit[w][i];
+        unsigned t = stands_in_fight(f, u) && fought(g, f, b, u) ? pursuit_target(g, f, b, u)
+                                                                 : OM_WM_NO_UNIT;
+        if (t == OM_WM_NO_UNIT) {
+            f->u[u].pursuit = 0;
+            f->u[u].foe = OM_WM_NO_UNIT;
+            continue;
+        }
+        winner_pursues(g, f, u, t, cm);
+        if (first[t] == OM_WM_NO_UNIT)
+            first[t] = u;
+        any = true;
+    }
+    if (!any)
+        return false;
+    for (unsigned i = 0; i < g->army_units[l]; i++) {
+        const unsigned u = g->army_unit[l][i];
+        f->u[u].pursuit = 0;
+        f->u[u].foe = (uint8_t)first[u];
+    }
+    /* Who is in the next round: units facing an enemy, and those supporting
+     * one that does. */
+    for (unsigned u = 0; u < g->n_units; u++) {
+        bool in = f->u[u].foe != OM_WM_NO_UNIT;
+        for (unsigned k = 0; k < g->n_supports && !in; k++)
+            in = g->support[k].unit == u && f->u[g->support[k].supported].foe != OM_WM_NO_UNIT;
+        f->u[u].in_combat = f->u[u].in_combat && in && f->u[u].stands > 0;
+    }
+    return true;
+}
+
+/* Won the last round of a phase and pursued: the combat is unresolved and
+ * goes on in the next turn, the opponent's (6.11, 6.14), unless the turn
+ * limit is reached (no contest) or the side whose turn starts fades away
+ * (the enemy wins). Confusion ends at the end of the unit's own Command
+ * phase (7.2); in the 1.1 lists a big monster still engaged may be badly
+ * hurt at the end of the Combat phase (army lists); a position regained
+ * under option A8 returns. Returns whether the engagement goes on. */
+static bool next_turn(const engine *g, om_dice *d, fight *f, bout *b)
+{
+    const unsigned max_turns = g->options.max_turns ? g->options.max_turns
+                                                    : OM_WM_DEFAULT_MAX_TURNS;
+    int active;
+    if (f->turn >= max_turns) {
+        b->winner = OM_WM_NO_CONTEST;
+        return false;
+    }
+    f->turn++;
+    b->phase_round = 0;
+    if (g->rules->badly_hurt_when_engaged)
+        for (unsigned u = 0; u < g->n_units; u++)
+            check_hurt(g, f, u);
+    /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
+    active = (b->charger == 1) == ((f->turn & 1u) == 1u) ? 1 : 0;
+    for (unsigned i = 0; i < g->army_units[active]; i++)
+        f->u[g->army_unit[active][i]].confused = false;
+    if (g->in_play & OM_WM_PLAY_TURN_START) {
+        side_turn_starts(g, d, f, active);
+        if (!side_fights_on(g, f, active, false)) {
+            b->winner = 1 - active; /* faded away: the enemy is left alone */
+            return false;
+        }
+    }
+    for (unsigned u = 0; u < g->n_units; u++) {
+        if (f->u[u].regains_position)
+            f->u[u].in_open = false;
+        f->u[u].regains_position = false;
+    }
+    return true;
+}
+
+/*
+ * One combat round and what follows it (6.5-6.14): a draw makes both sides
+ * fall back and ends the combat; otherwise the losers retreat (or hold, or
+ * rampage), and the winners pursue if they may and want to, into a next
+ * round or, after the second round of a phase, a next turn (span end) or an
+ * unresolved combat (span phase). Only the longer spans go on past the first
+ * round. Returns whether another round is fought; b->winner is then the
+ * engagement's winner.
+ */
+static bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
+                                om_wm_outcome *o)
+{
+    const bool whole = g->span != OM_WM_SPAN_ROUND;
+    unsigned result[2], cm;
+    int l;
+    b->round++;
+    b->phase_round++;
+    /* Units destroyed before the round (shot at the charge) take no part in
+     * it: they neither divide a retreat nor keep their side alive. One unit
+     * a side never fights a round with a unit destroyed. */
+    if (g->n_units > 2)
+        for (unsigned u = 0; u < g->n_units; u++)
+            f->u[u].in_combat = f->u[u].in_combat && f->u[u].stands > 0;
+    b->winner = fight_round(g, d, f, b, result);
+    if (b->round == g->rounds_before + 1u)
+        first_round_fought(g, f, b, result, o);
+    /* Retreats of the round before are over (warband: -1 in the round
+     * after retreating only). */
+    if (f->retreats_marked) {
+        for (unsigned u = 0; u < g->n_units; u++)
+            f->u[u].retreated = false;
+        f->retreats_marked = false;
+    }
+    if (g->in_play & OM_WM_PLAY_SCYTHED)
+        scythed_chariots_strike(g, f, b);
+    if (b->winner == OM_WM_DRAW) {
+        if (whole)
+            fall_back(g, d, f); /* both fall back and the combat ends (6.8) */
+        return false;
+    }
+    l = 1 - b->winner;
+    if (!side_fights_on(g, f, l, false))
+        return false;
+    cm = losers_retreat(g, d, f, b, result, l, o);
+    if ((g->in_play & OM_WM_PLAY_RAMPAGE) && elephants_rampage(g, d, f, b, l)) {
+        b->winner = l;
+        return false;
+    }
+    if (!side_fights_on(g, f, l, true) || !whole || b->scythed_gone)
+        return false;
+    for (unsigned i = 0; i < g->army_units[l]; i++) {
+        const unsigned u = g->army_unit[l][i];
+        if (pursuable(f, u) && f->u[u].retreated)
+            position_lost(g, f, u);
+    }
+    if (!winners_pursue(g, f, b, b->winner, cm))
+        return false;
+    b->declared = false;
+    if (b->phase_round < OM_WM_PHASE_ROUNDS)
+        return true;
+    if (g->span == OM_WM_SPAN_PHASE) {
+        b->unresolved = true;
+        return false;
+    }
+    return next_turn(g, d, f, b);
+}
+
+/* The engagement is over, or stops unresolved: scythed chariots that fought
+ * are removed; at the end of the last Combat phase a big monster with enough
+ * hits is badly hurt, in Revolution only once no longer engaged (army
+ * lists); the winner goes to the outcome (none while unresolved). */
+static void engagement_ends(const engine *g, fight *f, bout *b, om_wm_outcome *o)
+{
+    if (b->unresolved)
+        b->winner = OM_WM_NO_CONTEST;
+    if (b->scythed_gone)
+        for (unsigned u = 0; u < g->n_units; u++)
+            if (b->scythed_gone & (1u << u))
+                f->u[u].stands = 0;
+    if (g->span != OM_WM_SPAN_ROUND &&
+        (b->winner != OM_WM_NO_CONTEST || g->rules->badly_hurt_when_engaged))
+        for (unsigned u = 0; u < g->n_units; u++)
+            check_hurt(g, f, u);
+    o->winner = (uint8_t)b->winner;
+}
+
+void om_wm_combat(const om_wm_engine *g, om_dice *d, om_wm_fight *f, om_wm_outcome *o,
+                  bool *unresolved)
+{
+    bout b = {.charger = g->charger, .round = g->rounds_before, .winner = OM_WM_NO_CONTEST,
+              .declared = true};
+    if (comes_to_blows(g, d, f, b.charger, o)) {
+        o->charged = b.charger >= 0;
+        while (round_and_aftermath(g, d, f, &b, o))
+            ;
+        engagement_ends(g, f, &b, o);
+    }
+    o->rounds = (uint8_t)(b.round - g->rounds_before);
+    o->turns = (uint8_t)f->turn;
+    *unresolved = b.unresolved;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Two units, one a side: om_wm_prepared's duel.                             */
+/* ------------------------------------------------------------------------ */
 
 /* Build p->round1 when the first round is a function of the two hit counts:
  * no shooting before contact and no maniple dice. Returns OM_OK also when no
  * table applies (p->round1 stays NULL). */
-static om_status round1_prepare(om_wm_prepared *p, const fight *start)
+static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight *start)
 {
     const om_dice_test *test[2];
     unsigned dice[2], n;
     double *pmf;
     struct om_wm_round1 *t;
+    round_plan rp;
+    bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
+              .winner = OM_WM_NO_CONTEST, .declared = true};
     om_status st;
 
-    if (p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
+    if (g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
                       OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE))
         return OM_OK;
+    plan_round(g, start, &b, &rp);
+    if (rp.n != 2)
+        return OM_OK; /* a side has no stands left to strike with */
     for (int s = 0; s < 2; s++) {
-        dice[s] = p->round1_dice[s][start->stands[s]];
-        test[s] = melee_test(p, start, s, 1);
+        dice[s] = p->round1_dice[s][start->u[s].stands];
+        test[s] = melee_test(g, start, 1, &rp.b[s]);
     }
     n = (dice[0] + 1u) * (dice[1] + 1u);
     if (n > OM_WM_ROUND1_MAX_PAIRS)
@@ -837,15 +1751,18 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
     t->nb = dice[1] + 1u;
     for (unsigned ha = 0; ha <= dice[0]; ha++) {
         for (unsigned hb = 0; hb <= dice[1]; hb++) {
-            unsigned i = ha * t->nb + hb, hits[2] = {ha, hb}, result[2], hits_on[2] = {0, 0};
+            unsigned i = ha * t->nb + hb, hits[2] = {ha, hb}, result[2];
+            om_wm_fighter u[2] = {start->u[0], start->u[1]};
             fight f = *start;
             round1_entry *en = &t->entry[i];
-            int winner = apply_round(p, &f, 1, hits, result, hits_on);
+            int winner;
+            f.u = u;
+            winner = apply_round(g, &f, &b, &rp, hits, result);
             pmf[i] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
                      om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
             for (int s = 0; s < 2; s++) {
-                en->stands[s] = (uint8_t)f.stands[s];
-                en->carried[s] = (uint8_t)f.carried[s];
+                en->stands[s] = (uint8_t)u[s].stands;
+                en->carried[s] = (uint8_t)u[s].carried;
                 en->result[s] = om_wm_sat8(result[s]);
                 en->hits[s] = (uint8_t)hits[s];
             }
@@ -865,351 +1782,212 @@ static om_status round1_prepare(om_wm_prepared *p, const fight *start)
 
 void om_wm_combat_release(om_wm_prepared *p)
 {
-    free(p->start);
-    p->start = NULL;
+    free(p->duel);
+    p->duel = NULL;
     if (p->round1 == NULL)
         return;
     om_alias_free(p->round1->pairs);
     free(p->round1->entry);
+    free(p->round1->outcome);
+    free(p->round1->needs_dice);
     free(p->round1);
     p->round1 = NULL;
 }
 
+/* The engine of p's two units: unit 0 is side A's, unit 1 side B's; A's
+ * stands fight B (contact 0) and B's fight A (contact 1). */
+static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
+{
+    om_wm_engine *g = &dl->g;
+    memset(dl, 0, sizeof *dl);
+    g->rules = p->e.rules;
+    g->options = p->e.options;
+    g->span = p->e.kind == OM_WM_KIND_ENGAGEMENT ? OM_WM_SPAN_END : OM_WM_SPAN_ROUND;
+    g->n_units = 2;
+    g->n_contacts = 2;
+    g->unit = dl->unit;
+    g->contact = dl->contact;
+    g->side[0] = &p->e.side[0];
+    g->side[1] = &p->e.side[1];
+    g->tests = p->tests;
+    memset(g->pair, OM_WM_NO_UNIT, sizeof g->pair);
+    for (int s = 0; s < 2; s++) {
+        om_wm_unit_prep *up = &dl->unit[s];
+        om_wm_contact_prep *cp = &dl->contact[s];
+        g->army_units[s] = 1;
+        g->army_unit[s][0] = (uint8_t)s;
+        g->pair[s][1 - s] = (uint8_t)s;
+        up->side = &p->e.side[s];
+        up->hurt = &p->hurt[s];
+        up->lost_at = p->lost_at[s];
+        up->left_at = p->left_at[s];
+        up->army = (uint8_t)s;
+        up->combat_hits = p->combat_hits[s];
+        up->hurt_hits = p->hurt_hits[s];
+        up->pursues = OM_WM_NO_UNIT;
+        up->last_contact = (uint8_t)s;
+        up->touches = true;
+        cp->c.unit = (uint8_t)s;
+        cp->c.enemy = (uint8_t)(1 - s);
+        cp->c.stands = p->e.side[s].fighting;
+        cp->c.flanked = p->e.side[s].flanked;
+        cp->c.side_strikers = p->e.side[s].side_strikers;
+        cp->tests = &p->tests[s];
+        cp->round1_dice = p->round1_dice[s];
+    }
+    g->charger = om_wm_engine_charger(g);
+    g->in_play = om_wm_engine_in_play(g);
+    /* One unit a side never leaves the combat before it loses: its side's
+     * retreat divisor is fixed. */
+    for (int s = 0; s < 2; s++)
+        g->divisor[s] = 1u + (g->rules->retreat_divisor_engaged_only
+                                  ? 0u : p->e.side[s].support_units);
+}
+
+void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_outcome *o)
+{
+    /* Read once: the outcome's bytes may alias anything. */
+    const uint32_t play = p->duel->g.in_play;
+    const bool whole = p->duel->g.span != OM_WM_SPAN_ROUND;
+    for (int s = 0; s < 2; s++) {
+        const om_wm_fighter *x = &u[s];
+        const bool alive = x->stands > 0;
+        o->hits_on[s] = x->hits_on;
+        o->retreated_cm[s] = x->retreated_cm;
+        o->stands_lost[s] = (uint8_t)(x->first_stands > x->stands ? x->first_stands - x->stands
+                                                                  : 0);
+        o->destroyed[s] = !alive;
+        o->confused[s] = x->confused && alive && !p->e.side[s].unit.traits.never_confused;
+        if (play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_EVADE)) {
+            o->shot_hits_on[s] = x->shot_hits_on;
+            o->routed[s] = x->routed;
+        }
+        if (whole)
+            o->fall_back_cm[s] = x->fall_back_cm;
+        if (play & OM_WM_PLAY_HURT)
+            o->hurt[s] = x->hurt && alive;
+    }
+}
+
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+                      om_wm_outcome *out)
+{
+    om_wm_fight f = p->duel->start_fight;
+    bool unresolved;
+    f.u = u;
+    if (!fresh)
+        f.fresh = f.round1_drawn = false;
+    memset(out, 0, sizeof *out);
+    if (p->e.kind == OM_WM_KIND_VOLLEY) {
+        om_wm_volley(p, d, &u[0], &u[1], out);
+        return;
+    }
+    if (fresh && f.round1_drawn && d->plain == NULL && p->round1->outcome != NULL) {
+        /* The first round drawn from its table, and what follows it looked
+         * up when it rolls no dice (round1_outcomes). */
+        const struct om_wm_round1 *t = p->round1;
+        f.round1_entry = (int)om_alias_draw(t->pairs, &d->rng);
+        if (!t->needs_dice[f.round1_entry]) {
+            *out = t->outcome[f.round1_entry];
+            return;
+        }
+    }
+    om_wm_combat(&p->duel->g, d, &f, out, &unresolved);
+    om_wm_duel_record(p, u, out);
+}
+
+/* Whether dice source d has rolled since its generator was `before`. */
+static bool rolled_since(const om_dice *d, const om_rng *before)
+{
+    return memcmp(&d->rng, before, sizeof *before) != 0;
+}
+
+/*
+ * The whole trial after each first round of the table, for an engagement
+ * of the first round only (span round): what follows the round (the loser's
+ * retreat, blocked or off the table, artillery destroyed, scythed chariots
+ * removed) is worked out once per pair of hit counts by the engine itself,
+ * from the entry, and the outcome kept; where it rolls dice (a retreat into
+ * friends or off an Ancients table, a rampage), the entry is marked and
+ * trials go on from it with their own dice. Either way a trial consumes the
+ * same dice and ends in the same outcome as it would fighting on.
+ */
+static om_status round1_outcomes(om_wm_prepared *p, const om_wm_duel *dl)
+{
+    struct om_wm_round1 *t = p->round1;
+    const unsigned n = t->pairs->n;
+    t->outcome = malloc(n * sizeof *t->outcome);
+    t->needs_dice = malloc(n);
+    if (t->outcome == NULL || t->needs_dice == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
+        om_wm_fight f = dl->start_fight;
+        om_dice d = {.plain = NULL};
+        om_rng before;
+        bool unresolved;
+        om_rng_seed_block(&d.rng, 0, 0);
+        before = d.rng;
+        f.u = u;
+        f.round1_entry = (int)i;
+        memset(&t->outcome[i], 0, sizeof t->outcome[i]);
+        om_wm_combat(&dl->g, &d, &f, &t->outcome[i], &unresolved);
+        om_wm_duel_record(p, u, &t->outcome[i]);
+        t->needs_dice[i] = rolled_since(&d, &before);
+    }
+    return OM_OK;
+}
+
 om_status om_wm_combat_prepare(om_wm_prepared *p)
 {
-    fight f;
-    om_status st;
-    p->in_play = 0;
+    om_wm_duel *dl = malloc(sizeof *dl);
+    fight *f;
+    bout b = {.round = 1, .declared = true};
+    if (dl == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
+    p->duel = dl;
+    duel_engine(p, dl);
+    /* Every trial starts from this state: copying it is cheaper than
+     * working it out again (positions, auras). */
     for (int s = 0; s < 2; s++) {
-        const om_wm_side *me = &p->e.side[s];
-        const om_wm_traits *t = &me->unit.traits;
-        p->in_play |= t->shieldwall ? OM_WM_PLAY_SHIELDWALL : 0u;
-        p->in_play |= t->maniple && me->rear_supports > 0 ? OM_WM_PLAY_MANIPLE : 0u;
-        p->in_play |= t->legion ? OM_WM_PLAY_LEGION : 0u;
-        p->in_play |= t->scythed ? OM_WM_PLAY_SCYTHED : 0u;
-        p->in_play |= me->shoots_first || me->stand_and_shoot ? OM_WM_PLAY_SHOOTING : 0u;
-        p->in_play |= me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION ||
-                              t->rerolls_a_miss || t->bonus_dice != OM_WM_BONUS_DICE_NONE
-                          ? OM_WM_PLAY_STAGED : 0u;
-        p->in_play |= t->extra_strike_round1 ? OM_WM_PLAY_EXTRA_STRIKE : 0u;
-        p->in_play |= me->aura == OM_WM_AURA_ROLL ? OM_WM_PLAY_AURA_ROLL : 0u;
-        p->in_play |= me->evade ? OM_WM_PLAY_EVADE : 0u;
-        p->in_play |= me->beside_laager ? OM_WM_PLAY_BESIDE_LAAGER : 0u;
-        p->in_play |= me->aura == OM_WM_AURA_ROLL || t->daemonic_instability
-                          ? OM_WM_PLAY_TURN_START : 0u;
+        om_wm_unit_state u;
+        om_wm_unit_state_start(&p->e, s, &u);
+        om_wm_fighter_set(&dl->start[s], &u);
     }
+    f = &dl->start_fight;
+    f->u = dl->start;
+    f->faded = false;
+    f->fresh = true;
+    f->round1_drawn = false; /* until the table is made (round1_prepare) */
+    f->round1_entry = -1;
+    f->retreats_marked = false;
+    f->turn = 1;
     _Static_assert(sizeof p->round1_dice[0] > 12, "one entry per possible stand count");
-    fight_start(&p->e, &f);
     for (int s = 0; s < 2; s++) {
         /* Up to full strength: Daemonic Instability can give stands back. */
         unsigned most = p->e.side[s].unit.stands;
         if (om_wm_unit_size(&p->e.side[s].unit) > most)
             most = om_wm_unit_size(&p->e.side[s].unit);
+        memset(p->round1_dice[s], 0, sizeof p->round1_dice[s]);
         for (unsigned k = 0; k <= most; k++) {
-            unsigned dice;
-            f.stands[s] = k;
-            dice = compute_dice(p, &f, s, 1);
+            round_plan rp;
+            unsigned dice = 0;
+            dl->start[s].stands = (uint8_t)k;
+            plan_round(&dl->g, f, &b, &rp);
+            for (unsigned j = 0; j < rp.n; j++)
+                if (rp.b[j].unit == (unsigned)s)
+                    dice = compute_dice(&dl->g, f, 1, &rp.b[j]);
             p->round1_dice[s][k] = (uint8_t)(dice > 255u ? 255u : dice);
         }
-        f.stands[s] = p->e.side[s].unit.stands;
+        dl->start[s].stands = p->e.side[s].unit.stands;
     }
-    /* Every trial starts from this state: copying it is cheaper than
-     * working it out again (positions, auras). */
-    p->start = malloc(sizeof *p->start);
-    if (p->start == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory preparing the engagement");
-    *p->start = f;
-    st = round1_prepare(p, &f);
-    p->start->round1_drawn = p->round1 != NULL;
-    return st;
-}
-
-/* Where the rounds of an engagement stand. */
-typedef struct bout {
-    int charger;           /* the side that charged, or -1 (a fight already joined) */
-    unsigned round;        /* rounds fought */
-    unsigned phase_round;  /* rounds fought in the current Combat phase */
-    unsigned hits_on[2];   /* hits each side suffered, all sources */
-    unsigned scythed_gone; /* bit s: side s's scythed chariots fought their round */
-    int winner;            /* the last round's winner, then the engagement's */
-} bout;
-
-/* The side that charges, or -1 for a fight already joined. */
-static int charger_of(const om_wm_engagement *e)
-{
-    return e->side[0].charging ? 0 : e->side[1].charging ? 1 : -1;
-}
-
-/* Whether the fight comes to blows: a charge may be stopped by the shooting
- * before contact, and either side may fade away at the start of its turn.
- * If not, the outcome's winner and result are recorded and false returned:
- * a side shot away before contact loses (6.6); a charger confused by
- * shooting first does not charge (no contest); skirmishers that evaded
- * fought no combat (no result), though a charger their shooting destroyed
- * still loses, as one shot down does. */
-static bool comes_to_blows(const om_wm_prepared *p, om_dice *d, fight *f, int charger,
-                           om_wm_outcome *o)
-{
-    const om_wm_engagement *e = &p->e;
-    if (charger >= 0) {
-        int winner;
-        if (!(p->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE)) ||
-            before_contact(p, d, f, charger, o))
-            return true;
-        winner = f->faded                                                  ? OM_WM_NO_CONTEST
-                 : f->stands[charger] == 0 && f->stands[1 - charger] == 0 ? OM_WM_DRAW
-                 : f->stands[charger] == 0                               ? 1 - charger
-                 : f->stands[1 - charger] == 0                           ? charger
-                                                                           : OM_WM_NO_CONTEST;
-        o->winner = o->round1_winner = (uint8_t)winner;
-        o->result[1 - charger] = e->side[1 - charger].evade
-                                     ? 0u : om_wm_sat8(f->shot[1 - charger]);
-        return false;
+    {
+        om_status st = round1_prepare(p, &dl->g, f);
+        f->round1_drawn = p->round1 != NULL;
+        dl->g.round1 = p->round1;
+        if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND)
+            st = round1_outcomes(p, dl);
+        f->u = NULL;
+        return st;
     }
-    /* No charge: turn 1 is side A's, and it may fade away at its start. */
-    if (p->in_play & OM_WM_PLAY_TURN_START) {
-        first_turn_starts(p, d, f, 0);
-        if (f->stands[0] == 0) {
-            o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
-            return false;
-        }
-    }
-    return true;
-}
-
-/* After the first round: its winner and results go to the outcome; infantry
- * beside a laager was defended in the first round only (a position of its
- * own it keeps). */
-static void first_round_fought(const om_wm_prepared *p, fight *f, const bout *b,
-                               const unsigned result[2], om_wm_outcome *o)
-{
-    const om_wm_engagement *e = &p->e;
-    if (p->in_play & OM_WM_PLAY_BESIDE_LAAGER)
-        for (int s = 0; s < 2; s++)
-            f->in_open[s] |= e->side[s].beside_laager && e->side[s].position == OM_WM_OPEN;
-    o->round1_winner = (uint8_t)b->winner;
-    o->result[0] = om_wm_sat8(result[0]);
-    o->result[1] = om_wm_sat8(result[1]);
-}
-
-/* Scythed chariots fight one round and are then removed as destroyed; a unit
- * that retreats from them after suffering a hit is confused (Warmaster
- * Ancients, Special Rules > Scythed Chariots). */
-static void scythed_chariots_strike(const om_wm_prepared *p, fight *f, bout *b)
-{
-    for (int s = 0; s < 2; s++) {
-        if (!p->e.side[s].unit.traits.scythed || f->stands[s] == 0)
-            continue;
-        if (b->winner == s && f->stands[1 - s] > 0 && b->hits_on[1 - s] > 0)
-            confuse(p, f, 1 - s);
-        b->scythed_gone |= 1u << s;
-    }
-}
-
-/* The loser l retreats by the difference of the round's results divided
- * among the losing side's units (6.9): Revolution counts supporting units,
- * 1.1 only units in contact. A laagered War Wagon holds instead, keeping its
- * position (army list): *holds. Returns the distance. */
-static unsigned loser_retreats(const om_wm_prepared *p, om_dice *d, fight *f, const bout *b,
-                               const unsigned result[2], int l, bool *holds, om_wm_outcome *o)
-{
-    const om_wm_engagement *e = &p->e;
-    const int w = 1 - l;
-    unsigned cm;
-    *holds = e->side[l].formation == OM_WM_FORMATION_LAAGER;
-    cm = *holds ? 0u
-                : om_wm_retreat_cm(result[w], result[l],
-                                   1u + (e->rules->retreat_divisor_engaged_only
-                                             ? 0u : e->side[l].support_units));
-    if (b->round == 1)
-        o->retreat_cm = om_wm_sat8(cm);
-    o->retreated_cm[l] = om_wm_sat8(o->retreated_cm[l] + cm);
-    if (!*holds) {
-        retreat(p, d, f, l, cm);
-        f->retreated[l] = true; /* after retreat(), which may have removed it */
-    }
-    return cm;
-}
-
-/* Retreating elephants rampage through the enemy they touch: a 6 confuses
- * it, or destroys it if it was confused already; results stand (Warmaster
- * Ancients, Special Rules > Elephants). Returns whether the winner w was
- * destroyed: the engagement ends, won by the elephants. */
-static bool elephants_rampage(const om_wm_prepared *p, om_dice *d, fight *f, int l, int w)
-{
-    if (!p->e.side[l].unit.traits.rampage || f->stands[l] == 0 || f->left_table[l] ||
-        om_dice_roll_d6(d) != 6)
-        return false;
-    if (f->confused[w]) {
-        f->stands[w] = 0;
-        f->carried[w] = 0;
-        return true;
-    }
-    confuse(p, f, w);
-    return false;
-}
-
-/* A unit that retreated counts as in the open for the rest of the turn's
- * pursuit rounds (6.9, 6.15); for good, unless option A8 gives its position
- * back at the turn's end. */
-static void position_lost(const om_wm_prepared *p, fight *f, int l)
-{
-    const om_wm_engagement *e = &p->e;
-    f->regains_position[l] = e->options.defended_after_retreat &&
-                               e->side[l].position != OM_WM_OPEN &&
-                               (!f->in_open[l] || f->regains_position[l]);
-    f->in_open[l] = true;
-}
-
-/* The winner w pursues the loser l, which retreated `cm`: pursuers count as
- * in the open (6.15; Ancients 7.4) and fight with the pursuit bonus (6.4);
- * fighting on against a laager is a pursuit without bonus. */
-static void winner_pursues(fight *f, int w, int l, unsigned cm, bool holds)
-{
-    f->in_open[w] = true;
-    f->regains_position[w] = false;
-    f->pursuit[w] = holds ? 0u : om_wm_pursuit_bonus(cm);
-    f->pursuit[l] = 0;
-}
-
-/* Won round 2 of a phase and pursued: the combat is unresolved and goes on
- * in the next turn, the opponent's (6.11, 6.14), unless the turn limit is
- * reached (no contest) or the side whose turn starts fades away (the enemy
- * wins). Confusion ends at the end of the unit's own Command phase (7.2); in
- * the 1.1 lists a big monster still engaged may be badly hurt at the end of
- * the Combat phase (army lists); a position regained under option A8
- * returns. Returns whether the engagement goes on. */
-static bool next_turn(const om_wm_prepared *p, om_dice *d, fight *f, bout *b)
-{
-    const om_wm_engagement *e = &p->e;
-    const unsigned max_turns = e->options.max_turns ? e->options.max_turns
-                                                    : OM_WM_DEFAULT_MAX_TURNS;
-    int active;
-    if (f->turn >= max_turns) {
-        b->winner = OM_WM_NO_CONTEST;
-        return false;
-    }
-    f->turn++;
-    b->phase_round = 0;
-    if (e->rules->badly_hurt_when_engaged) {
-        check_hurt(p, f, 0);
-        check_hurt(p, f, 1);
-    }
-    /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
-    active = (b->charger == 1) == ((f->turn & 1u) == 1u) ? 1 : 0;
-    f->confused[active] = false;
-    if (p->in_play & OM_WM_PLAY_TURN_START) {
-        own_turn_starts(p, d, f, active);
-        if (f->stands[active] == 0) {
-            b->winner = 1 - active; /* faded away: the enemy is left alone */
-            return false;
-        }
-    }
-    for (int s = 0; s < 2; s++) {
-        if (f->regains_position[s])
-            f->in_open[s] = false;
-        f->regains_position[s] = false;
-    }
-    return true;
-}
-
-/*
- * One combat round and what follows it (6.5-6.14): a draw makes both sides
- * fall back and ends the combat; otherwise the loser retreats (or holds, or
- * rampages), and the winner pursues if it may and wants to, into a next
- * round or, after the second round of a phase, a next turn. Only a whole
- * engagement goes on past the first round. Returns whether another round is
- * fought; b->winner is then the engagement's winner.
- */
-static bool round_and_aftermath(const om_wm_prepared *p, om_dice *d, fight *f, bout *b,
-                                om_wm_outcome *o)
-{
-    const bool whole = p->e.kind == OM_WM_KIND_ENGAGEMENT;
-    unsigned result[2], cm;
-    bool holds;
-    int l, w;
-    b->round++;
-    b->phase_round++;
-    b->winner = fight_round(p, d, f, b->round, b->phase_round == 1, result, b->hits_on);
-    if (b->round == 1)
-        first_round_fought(p, f, b, result, o);
-    f->retreated[0] = f->retreated[1] = false;
-    if (p->in_play & OM_WM_PLAY_SCYTHED)
-        scythed_chariots_strike(p, f, b);
-    if (b->winner == OM_WM_DRAW) {
-        if (whole)
-            fall_back(p, d, f, o); /* both fall back and the combat ends (6.8) */
-        return false;
-    }
-    w = b->winner;
-    l = 1 - w;
-    if (f->stands[l] == 0)
-        return false;
-    cm = loser_retreats(p, d, f, b, result, l, &holds, o);
-    if (!holds && elephants_rampage(p, d, f, l, w)) {
-        b->winner = l;
-        return false;
-    }
-    if (f->stands[l] == 0 || !whole || b->scythed_gone || f->left_table[l])
-        return false;
-    if (!holds)
-        position_lost(p, f, l);
-    if (!may_pursue(p, f, w, l))
-        return false;
-    winner_pursues(f, w, l, cm, holds);
-    return b->phase_round != 2 || next_turn(p, d, f, b);
-}
-
-/* The engagement is over: scythed chariots that fought are removed; at the
- * end of the last Combat phase a big monster with enough hits is badly hurt,
- * in Revolution only once no longer engaged (army lists); the winner and the
- * hits go to the outcome. */
-static void engagement_ends(const om_wm_prepared *p, fight *f, const bout *b, om_wm_outcome *o)
-{
-    const om_wm_engagement *e = &p->e;
-    for (int s = 0; s < 2 && b->scythed_gone; s++)
-        if (b->scythed_gone & (1u << s))
-            f->stands[s] = 0;
-    if (e->kind == OM_WM_KIND_ENGAGEMENT &&
-        (b->winner != OM_WM_NO_CONTEST || e->rules->badly_hurt_when_engaged)) {
-        check_hurt(p, f, 0);
-        check_hurt(p, f, 1);
-    }
-    o->winner = (uint8_t)b->winner;
-    for (int s = 0; s < 2; s++)
-        o->hits_on[s] = om_wm_sat8(b->hits_on[s]);
-}
-
-/* What the fight left of both units, in the outcome: rounds and turns, the
- * stands lost since `first` (none for a unit that regained stands by
- * Daemonic Instability), destroyed, badly hurt and confused units. */
-static void record_units(const om_wm_prepared *p, const fight *f, const unsigned first[2],
-                         unsigned rounds, om_wm_outcome *o)
-{
-    o->rounds = (uint8_t)rounds;
-    o->turns = (uint8_t)f->turn;
-    for (int s = 0; s < 2; s++) {
-        o->stands_lost[s] = (uint8_t)(first[s] > f->stands[s] ? first[s] - f->stands[s] : 0u);
-        o->destroyed[s] = f->stands[s] == 0;
-        o->hurt[s] = f->hurt[s] && f->stands[s] > 0;
-        if (p->e.side[s].unit.traits.never_confused)
-            o->confused[s] = 0;
-        else if (o->confused[s] == 0)
-            o->confused[s] = f->confused[s] && f->stands[s] > 0;
-    }
-}
-
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, fight *f, om_wm_outcome *o)
-{
-    const unsigned first[2] = {f->stands[0], f->stands[1]};
-    bout b = {.charger = charger_of(&p->e), .winner = OM_WM_NO_CONTEST};
-    if (comes_to_blows(p, d, f, b.charger, o)) {
-        o->charged = b.charger >= 0;
-        b.hits_on[0] = o->hits_on[0];
-        b.hits_on[1] = o->hits_on[1];
-        while (round_and_aftermath(p, d, f, &b, o))
-            ;
-        engagement_ends(p, f, &b, o);
-    }
-    record_units(p, f, first, b.round, o);
 }

@@ -44,7 +44,9 @@ static const om_wm_option om_wm_option_table[] = {
      "fixed: each stand is floored at 0", "-", OM_WM_OPTION_FIXED},
     {"charge_into_unresolved", "A7", "6.4",
      "Does a unit charging into an unresolved engagement get the charge bonus?",
-     "fixed: not modelled (engagements are between two units)", "-", OM_WM_OPTION_FIXED},
+     "fixed: yes (reading A): in an engagement of several units going on from earlier turns "
+     "(rounds_before), a unit charging fights the call's first round as the charge's, its "
+     "charge bonus and first-round rules with it", "-", OM_WM_OPTION_FIXED},
     {"mixed_cover", "A9", "6.15", "Mixed defended and open stands in combat",
      "fixed: one position per unit", "-", OM_WM_OPTION_FIXED},
     {"retreat_divisor", "A10/D6", "6.9",
@@ -53,6 +55,13 @@ static const om_wm_option om_wm_option_table[] = {
      OM_WM_OPTION_FIXED},
     {"both_destroyed", "A18", "6.6", "Both sides destroyed in the same round",
      "fixed: a draw", "-", OM_WM_OPTION_FIXED},
+    {"side_destroyed", "-", "6.6, 6.11",
+     "When does a side lose a round outright, whatever the results?",
+     "fixed: only when every unit engaged on it is destroyed, supporting units included "
+     "(\"all the units engaged on one side ... entirely destroyed\"); a fighting unit wiped "
+     "out while other units support it leaves the results to decide, and those units, "
+     "which a two-unit engagement does not model, fight no further", "-",
+     OM_WM_OPTION_FIXED},
     {"survivor_wins", "A19", "6.6", "One side destroyed although it scored more",
      "fixed: the survivor wins", "-", OM_WM_OPTION_FIXED},
     {"drive_back_dice_confuse", "A24", "5.5", "Which dice can confuse in a drive back?",
@@ -64,8 +73,43 @@ static const om_wm_option om_wm_option_table[] = {
      OM_WM_OPTION_FIXED},
     {"support_timing", "A33/D5", "6.7",
      "Do supports count before or after casualties?",
-     "fixed per rule set: before (Revolution, Ancients), after (1.1)", "-",
+     "fixed per rule set: before (Revolution, Ancients), after (1.1: a unit destroyed in the "
+     "round has no support counted, its own or other units')", "-",
      OM_WM_OPTION_FIXED},
+    {"pursuit_target", "-", "6.10-6.11",
+     "Several units: which retreating enemy does a winning unit pursue?",
+     "fixed: the one its engagement names (pursues: a new enemy it did not fight, such as a "
+     "supporting unit of the losers), else the first enemy it fought that can be pursued; "
+     "units that only supported follow the friend they support (supporting pursuit) or "
+     "stand", "-", OM_WM_OPTION_FIXED},
+    {"pursued_by_several", "-", "6.11",
+     "Several units: whom does a unit pursued by several winners fight next?",
+     "fixed: its first pursuer (in unit order), with all its fighting stands, frontally; the "
+     "pursuers each fight the unit they pursued", "-", OM_WM_OPTION_FIXED},
+    {"stands_to_contacts", "-", "6.3",
+     "Several units: which enemy do a unit's stands fight once it has lost some?",
+     "fixed: stands not fighting go first (6.5); the stands left fight its contacts in the "
+     "order given, each up to its declared stands, the last taking the rest", "-",
+     OM_WM_OPTION_FIXED},
+    {"rear_supports_between_units", "-", "WMA 8; army lists",
+     "Several units: which rear supports count between a phalanx, pikemen or skirmishers "
+     "and another unit?",
+     "fixed: none to a phalanx or to pikemen, none from skirmishers or from pikemen", "-",
+     OM_WM_OPTION_FIXED},
+    {"maniple_attackers", "-", "WMA 14 Maniple",
+     "Several units attack a maniple unit: how often are its maniple dice rolled?",
+     "fixed: once a round, on the hits of all its attackers together", "-",
+     OM_WM_OPTION_FIXED},
+    {"several_chargers_shot", "-", "5.7",
+     "Several units charge one unit that stands and shoots: at which does it shoot?",
+     "fixed: the first charging enemy it touches (its contacts first)", "-",
+     OM_WM_OPTION_FIXED},
+    {"unit_special_targets", "-", "army lists; WMA 14",
+     "Several units: at whom do a machine's bonus dice, a Bear's extra strike, Ashurbanipal's "
+     "re-roll, a rampage and scythed chariots' confusion go?",
+     "fixed: bonus dice, extra strike and re-roll with the unit's first blow; elephants "
+     "rampage through every enemy unit they touch; scythed chariots confuse every unit of "
+     "the other side that retreats after suffering a hit", "-", OM_WM_OPTION_FIXED},
     {"pursuit_bonus_short", "A37", "6.4", "Pursuit bonus when the enemy retreated under 3cm",
      "fixed: +1 + floor(cm/3)", "-", OM_WM_OPTION_FIXED},
     {"supporter_retreat", "A38", "6.9", "Retreat distance of supporting units",

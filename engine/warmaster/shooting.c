@@ -197,17 +197,17 @@ static unsigned machine_attacks(om_dice *d, om_wm_shooter shooter, om_wm_fire *r
     return a;
 }
 
-void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
-                   unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r)
+void om_wm_fire_at(const om_wm_pair_tests *tests, const om_wm_side *target, om_dice *d,
+                   const om_wm_side *me, unsigned stands, bool at_charger,
+                   unsigned target_stands, om_wm_fire *r)
 {
-    const om_wm_side *target = &p->e.side[1 - shooter];
     const om_wm_traits *traits = &me->unit.traits;
     const bool helblaster = traits->shooter == OM_WM_SHOOTER_HELBLASTER;
     bool worn = at_charger && target->magic == OM_WM_MAGIC_SHIELDING &&
                 !om_wm_magic_intact(target, target_stands);
-    const om_dice_test *t = !at_charger ? &p->shoot[shooter]
-                            : worn      ? &p->shoot_charger_worn[shooter]
-                                        : &p->shoot_charger[shooter];
+    const om_dice_test *t = !at_charger ? &tests->shoot
+                            : worn      ? &tests->shoot_charger_worn
+                                        : &tests->shoot_charger;
     unsigned dice = om_wm_shots(me, stands, at_charger);
 
     r->hits = r->self_hits = r->exploded = 0;
@@ -250,7 +250,7 @@ void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm
      * too, as the unit is not yet engaged (A-14). */
     if (me->extra_shots > 0 &&
         (at_charger || me->extra_range_cm == 0 || me->target_cm <= me->extra_range_cm))
-        r->hits += om_dice_hits(d, &p->breath[shooter][at_charger ? 1 + worn : 0], me->extra_shots);
+        r->hits += om_dice_hits(d, &tests->breath[at_charger ? 1 + worn : 0], me->extra_shots);
 }
 
 bool om_wm_fire_cost(om_dice *d, const om_wm_unit *me, const om_wm_fire *r, unsigned *stands)
@@ -301,10 +301,10 @@ static void drive_back_into(const om_wm_ruleset *r, om_dice *d, const om_wm_side
     }
 }
 
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
+                     const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v)
 {
-    const om_wm_side *target = &p->e.side[1 - shooter];
     unsigned carried = 0, left = stands, dice, sixes = 0, hurt_from;
     const unsigned size = om_wm_unit_size(&target->unit);
 
@@ -313,7 +313,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
         v->fire.hits = v->fire.self_hits = v->fire.exploded = 0;
         v->fire.confused = false;
     } else {
-        om_wm_fire_at(p, d, shooter, me, shooters, false, stands, &v->fire);
+        om_wm_fire_at(tests, target, d, me, shooters, false, stands, &v->fire);
     }
     v->hits = om_wm_steadfast(target, stands, v->fire.hits);
     /* The unit's own Hits: a Banner of Fortitude works in combat only (10.3). */
@@ -331,7 +331,7 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
      * removed stands, less the defended/fortified discount; the sum is the
      * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
      * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
-    dice = om_wm_unit_drive_back_dice(p->e.rules, target, v->hits, left < size);
+    dice = om_wm_unit_drive_back_dice(rules, target, v->hits, left < size);
     if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
          * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
@@ -369,42 +369,47 @@ void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_
     v->routed = v->drive_back_cm > target->unit.pace_cm;
     if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
         v->drive_back_cm > target->behind_cm)
-        drive_back_into(p->e.rules, d, target, v, size - left); /* all stands lost (3.8) */
+        drive_back_into(rules, d, target, v, size - left); /* all stands lost (3.8) */
     if (target->unit.traits.never_confused)
         v->confused = false;
 }
 
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o)
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_fighter *b,
+                  om_wm_outcome *o)
 {
-    const int a = OM_WM_SIDE_A, b = OM_WM_SIDE_B;
-    const unsigned shooters = f->stands[a], stands = f->stands[b];
-    const om_wm_side *me = f->hurt[a] ? &p->hurt[a] : &p->e.side[a];
+    const int sa = OM_WM_SIDE_A, sb = OM_WM_SIDE_B;
+    const unsigned shooters = a->stands, stands = b->stands;
+    const om_wm_side *me = a->hurt ? &p->hurt[sa] : &p->e.side[sa];
+    const om_wm_side *target = &p->e.side[sb];
     unsigned left = shooters;
     om_wm_volley_result v;
 
-    v.fire.reduced = f->reduced[a];
-    om_wm_volley_at(p, d, a, me, shooters, stands, &v);
+    v.fire.reduced = a->reduced;
+    om_wm_volley_at(p->e.rules, &p->tests[sa], target, d, me, shooters, stands, &v);
     o->winner = o->round1_winner = OM_WM_NO_CONTEST;
-    o->hits_on[b] = om_wm_sat8(v.hits);
-    o->shot_hits_on[b] = o->hits_on[b];
-    o->stands_lost[b] = (uint8_t)v.stands_lost;
-    o->drive_back_cm = om_wm_sat8(v.drive_back_cm);
-    o->confused[b] = v.confused;
-    o->routed[b] = v.routed;
-    o->destroyed[b] = v.routed || v.off_table || v.stands_lost == stands;
-    o->hurt[b] = v.hurt && !o->destroyed[b];
+    o->hits_on[sb] = om_wm_sat8(v.hits);
+    o->shot_hits_on[sb] = o->hits_on[sb];
+    o->stands_lost[sb] = (uint8_t)v.stands_lost;
+    /* End states agree (wm.h): a unit the drive back took off the table
+     * records OM_WM_LEFT_TABLE_CM and is routed or destroyed, never confused
+     * nor badly hurt. */
+    o->drive_back_cm = om_wm_drive_back_recorded(&v);
+    o->routed[sb] = v.routed;
+    o->destroyed[sb] = v.routed || v.off_table || v.stands_lost == stands;
+    o->confused[sb] = v.confused && !o->destroyed[sb];
+    o->hurt[sb] = v.hurt && !o->destroyed[sb];
     /* What the shooting cost the shooter (army lists). */
-    o->confused[a] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
-    o->stands_lost[a] = (uint8_t)(shooters - left);
-    o->destroyed[a] = left == 0;
+    o->confused[sa] = om_wm_fire_cost(d, &me->unit, &v.fire, &left);
+    o->stands_lost[sa] = (uint8_t)(shooters - left);
+    o->destroyed[sa] = left == 0;
     if (v.routed || v.off_table)
-        o->stands_lost[b] = (uint8_t)stands;
+        o->stands_lost[sb] = (uint8_t)stands;
     /* The units after the Shooting phase: odd hits are discarded (5.6). */
-    f->stands[b] = o->destroyed[b] ? 0u : stands - v.stands_lost;
-    f->carried[b] = 0;
-    f->confused[b] |= v.confused && f->stands[b] > 0;
-    f->hurt[b] |= o->hurt[b];
-    f->stands[a] = left;
-    f->confused[a] |= o->confused[a];
-    f->reduced[a] = v.fire.reduced;
+    b->stands = o->destroyed[sb] ? 0u : stands - v.stands_lost;
+    b->carried = 0;
+    b->confused |= o->confused[sb];
+    b->hurt |= o->hurt[sb];
+    a->stands = left;
+    a->confused |= o->confused[sa];
+    a->reduced = v.fire.reduced;
 }

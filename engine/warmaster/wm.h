@@ -4,12 +4,14 @@
  *
  * The engine sees no table geometry, only what geometry decides: an engagement
  * is a declared contact description (stands fighting, stands with an enemy on
- * their flank or rear, supports, position, who charged). Rule-set differences
- * are data in om_wm_ruleset, special rules are typed traits (wm_traits.h) from
- * the registry of special.c, never copies of code; a unit's state in a fight
- * (om_wm_unit_state) can be owned by the caller. Sections cited are those of
- * the mechanics digest warmaster.md (scenarios/armies/sources/rules) and of
- * the rulebooks it quotes.
+ * their flank or rear, supports, position, who charged), of two units
+ * (om_wm_engagement) or of several a side (om_wm_multi, MULTICOMBAT.md), one
+ * engine for both. Rule-set differences are data in om_wm_ruleset, special
+ * rules are typed traits (wm_traits.h) from the registry of special.c, never
+ * copies of code; a unit's state in a fight (om_wm_unit_state) can be owned
+ * by the caller. Sections cited are those of the mechanics digest
+ * warmaster.md (scenarios/armies/sources/rules) and of the rulebooks it
+ * quotes.
  */
 #ifndef OM_WM_H
 #define OM_WM_H
@@ -434,6 +436,13 @@ typedef struct om_wm_engagement {
 /* Sides and the winner code of an outcome. */
 enum { OM_WM_SIDE_A = 0, OM_WM_SIDE_B = 1, OM_WM_DRAW = 2, OM_WM_NO_CONTEST = 3 };
 
+/* The drive-back distance recorded for a unit that its drive back took off
+ * the table (routed beyond its full pace, or over the table edge, 5.5 and
+ * 3.8): further than any distance a unit that stays is driven back, so that
+ * P(drive back >= k) counts it for every k, and never a roll of dice it did
+ * not survive. */
+#define OM_WM_LEFT_TABLE_CM 255u
+
 /*
  * The result of one trial. Hits and stands are per unit (index = side). Fields a
  * kind does not produce stay 0. Small integer types keep blocks compact.
@@ -453,21 +462,27 @@ typedef struct om_wm_outcome {
     uint8_t rounds;           /* combat rounds fought */
     uint8_t turns;            /* turns the engagement lasted (1 if resolved in the first) */
     uint8_t charged;          /* 1 if the charge went in (not stopped by shooting first) */
-    uint8_t drive_back_cm;    /* distance the shot unit was driven back (volley, shoots_first) */
-    uint8_t confused[2];      /* 1 if the unit ended confused */
-    uint8_t routed[2];        /* 1 if the unit was routed by a drive back */
+    uint8_t drive_back_cm;    /* distance the shot unit was driven back (volley, shoots_first),
+                                 OM_WM_LEFT_TABLE_CM if the drive back took it off the table
+                                 (routed, or over the table edge) */
+    uint8_t confused[2];      /* 1 if the unit ended confused (never a destroyed or routed one) */
+    uint8_t routed[2];        /* 1 if the unit was routed by a drive back (then destroyed) */
     uint8_t destroyed[2];     /* 1 if the unit was destroyed (any cause) */
     uint8_t hurt[2];          /* 1 if the unit (a big monster) became badly hurt */
 } om_wm_outcome;
 
 /*
  * The state of one unit in an engagement: what changes as its dice fall.
- * Each trial of om_wm_resolve starts from the prepared state of both units
- * (om_wm_prepared.start); a caller that fights several engagements with the
- * same units (a whole turn) owns one state per unit, starts it with
- * om_wm_unit_state_start and passes the two engaged to om_wm_resolve_units,
- * which carries them on. Hits carried and the stands left stay with the unit;
- * `pursuit`, `shot` and `retreated` belong to one engagement and start at 0.
+ * Each trial of om_wm_resolve starts from the prepared state of both units;
+ * a caller that fights several engagements with the same units (a whole
+ * turn) owns one state per unit, starts it with om_wm_unit_state_start (or
+ * om_wm_multi_unit_state_start) and passes the units engaged to
+ * om_wm_resolve_units or om_wm_multi_resolve, which carry them on. Hits
+ * carried and the stands left stay with the unit; `pursuit`, `shot` and
+ * `retreated` belong to one engagement: om_wm_resolve_units starts them at 0,
+ * om_wm_multi_resolve reads them (an unresolved combat's pursuit bonus and
+ * last retreat, hits shot at the charge before the call) and clears them
+ * when the unit's engagement is over.
  */
 typedef struct om_wm_unit_state {
     unsigned stands;       /* stands left */
@@ -487,24 +502,33 @@ typedef struct om_wm_unit_state {
 } om_wm_unit_state;
 
 /*
+ * The dice tests of one unit attacking another, prepared before the trials:
+ * to hit and to save in combat and in shooting, each with the alias table of
+ * its binomial (om_dice_test).
+ */
+typedef struct om_wm_pair_tests {
+    om_dice_test melee[7];          /* in combat: [0] against the enemy as declared, [1] in
+                                       the open, [2] as declared with its round 1
+                                       shieldwall save, [3] and [4] as [0] and [1] against
+                                       its Banner of Shielding (while it has lost no
+                                       stand), [5] against it defended (pikes in the first
+                                       round), [6] the same with its Banner of Shielding */
+    om_dice_test shoot;             /* a volley at it */
+    om_dice_test shoot_charger;     /* shooting at its charge */
+    om_dice_test shoot_charger_worn; /* the same once its Banner of Shielding no longer
+                                        works (10.3) */
+    om_dice_test breath[3];         /* a joined character's shooting (extra_shots): [0] a
+                                       volley, [1] at a charger, [2] at a charger whose
+                                       Banner of Shielding no longer works */
+} om_wm_pair_tests;
+
+/*
  * A prepared engagement: the engagement plus the read-only dice tables its trials
  * need. Built once per run, shared by all threads, never modified while trials run.
  */
 typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
-    om_dice_test shoot[2];        /* side i shooting at the other side (a volley) */
-    om_dice_test shoot_charger[2]; /* side i shooting at the other side's charge */
-    om_dice_test shoot_charger_worn[2]; /* the same once the charger's Banner of
-                                         * Shielding no longer works (10.3) */
-    om_dice_test breath[2][3];    /* side i's joined character shooting (extra_shots): [0]
-                                     a volley, [1] at a charger, [2] at a charger whose
-                                     Banner of Shielding no longer works */
-    om_dice_test melee[2][7];     /* side i fighting the other: [0] as declared, [1] in the
-                                     open, [2] as declared with its round 1 shieldwall save,
-                                     [3] and [4] as [0] and [1] against its Banner of
-                                     Shielding (while it has lost no stand), [5] against it
-                                     defended (pikes in the first round), [6] the same
-                                     with its Banner of Shielding */
+    om_wm_pair_tests tests[2];    /* side i attacking or shooting at the other side */
     uint8_t combat_hits[2];       /* side i's Hits per stand in combat (+1 with a Banner of
                                      Fortitude, 10.3) */
     om_wm_side hurt[2];           /* side i once badly hurt: Hits and Attacks halved,
@@ -514,12 +538,11 @@ typedef struct om_wm_prepared {
                                      h / combat_hits */
     uint8_t left_at[2][256];      /* hits carried after that removal: h % combat_hits */
     uint8_t round1_dice[2][16];   /* side i's round 1 attack dice by its stands left */
-    uint32_t in_play;             /* OM_WM_PLAY_* bits: rules and situations present, so
-                                     trials skip the checks of everything absent */
     om_binom_table *tables[32];   /* owned tables behind the tests above */
-    struct om_wm_fight *start;    /* a trial's fight state before its first die: both
-                                     units' om_wm_unit_state_start, copied by every
-                                     trial (combat.c) */
+    struct om_wm_duel *duel;      /* the two units as the combat engine sees an
+                                     engagement of any number of units, one a side, and
+                                     the fight state every trial copies before its first
+                                     die (combat.c) */
     struct om_wm_round1 *round1;  /* the first round tabulated by hit counts, or NULL
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
@@ -573,6 +596,204 @@ void om_wm_unit_state_start(const om_wm_engagement *e, int s, om_wm_unit_state *
  */
 void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
                          om_wm_unit_state *b, om_wm_outcome *out);
+
+/* --- Engagements of several units a side (engine/warmaster/MULTICOMBAT.md) --- */
+
+/* Most units of one side in one engagement, and of both sides together. */
+#define OM_WM_SIDE_UNITS_MAX 8
+#define OM_WM_UNITS_MAX 16
+/* Most contacts (stands of one unit fighting one enemy unit) and support links
+ * between the units of one engagement. */
+#define OM_WM_CONTACTS_MAX 32
+#define OM_WM_SUPPORTS_MAX 16
+/* No unit: a pursuit target left to the engine, a unit fighting nobody. */
+#define OM_WM_NO_UNIT 255u
+
+/* How far an engagement of several units is followed. */
+typedef enum om_wm_span {
+    OM_WM_SPAN_ROUND = 0, /* its first round only (shooting at the charge, then round 1) */
+    OM_WM_SPAN_PHASE,     /* one Combat phase: a round, and a second if a winner pursues;
+                             a combat still going on after it is unresolved and carried to
+                             the next turn by the caller (6.11, 6.14) */
+    OM_WM_SPAN_END,       /* to its end, turn after turn, as kind engagement */
+    OM_WM_SPAN_COUNT
+} om_wm_span;
+
+/* Stands of one unit fighting one enemy unit (6.3): every stand touching an
+ * enemy puts all its Attacks on one enemy unit. A unit touching two enemies
+ * has two contacts; a unit touched but striking another has none with it. */
+typedef struct om_wm_contact {
+    uint8_t unit;          /* index of the unit whose stands fight */
+    uint8_t enemy;         /* index of the enemy unit they fight */
+    uint8_t stands;        /* its stands fighting that enemy (1 or more) */
+    uint8_t flanked;       /* of those, with that enemy's front on their side or rear edge
+                              (-1 Attack each, first round only, 6.4) */
+    uint8_t side_strikers; /* of the flanked, striking to a side or rear edge (a phalanx
+                              strikes there with base Attack 0) */
+} om_wm_contact;
+
+/* Stands of one unit supporting a friendly unit's fighting stands (6.7):
+ * exactly behind or beside them, not touching an enemy. The unit supporting
+ * is part of the engagement: it shares the result, retreats with the losers
+ * and counts in their retreat divisor (not in 1.1), and it keeps its side in
+ * the fight while it lives. A unit's supports by its own stands are its
+ * side's `supports` (support_units 0), never a link to itself. */
+typedef struct om_wm_support {
+    uint8_t unit;      /* index of the supporting unit (infantry) */
+    uint8_t supported; /* index of the friendly infantry unit it supports */
+    uint8_t stands;    /* supporting stands: +1 each to the side's result */
+    uint8_t rear;      /* of those, from behind (do not count for a phalanx or pikemen
+                          supported, nor from skirmishers or pikemen) */
+} om_wm_support;
+
+/* One unit of an engagement of several. */
+typedef struct om_wm_multi_unit {
+    const om_wm_side *side; /* its values and settings, as for a two-unit engagement;
+                               owned by the caller, read by om_wm_multi_prepare only.
+                               Its fighting, flanked and side_strikers are not read (its
+                               contacts say them); supports with support_units 0 are its
+                               own stands supporting it, with support_units > 0 stands of
+                               units the engagement does not model */
+    uint8_t army;           /* OM_WM_SIDE_A or OM_WM_SIDE_B */
+    uint8_t pursues;        /* the enemy unit it pursues when its side wins a round, if
+                               that enemy retreats and it may pursue it (a new enemy: a
+                               unit it did not fight); OM_WM_NO_UNIT: the first enemy it
+                               fought that retreats */
+} om_wm_multi_unit;
+
+/*
+ * An engagement of several units a side (6.1): units, who fights whom and
+ * who supports whom, as the table decided. Units are indexed 0..n_units-1 in
+ * unit[]; the engine treats them in index order wherever order matters
+ * (dice, retreats, pursuits), so a caller that lists side A's units first
+ * gets side A's dice first.
+ */
+typedef struct om_wm_multi {
+    const om_wm_ruleset *rules; /* rule set (static storage) */
+    om_wm_options options;      /* interpretations of ambiguous rules */
+    om_wm_span span;            /* how far it is followed */
+    uint8_t rounds_before;      /* rounds it fought in earlier turns (0: it starts now with
+                                   the charges; above 0 an unresolved combat goes on, and
+                                   a unit with charging set charged into it this turn,
+                                   A7) */
+    uint8_t turn;               /* the engagement's turn this call fights in (1, or 0: the
+                                   charge's; for power_turn and the outcome's turns) */
+    uint8_t n_units;            /* units, 2 .. OM_WM_UNITS_MAX, 1 .. OM_WM_SIDE_UNITS_MAX a side */
+    uint8_t n_contacts;         /* contacts, 1 .. OM_WM_CONTACTS_MAX */
+    uint8_t n_supports;         /* support links, 0 .. OM_WM_SUPPORTS_MAX */
+    om_wm_multi_unit unit[OM_WM_UNITS_MAX];
+    om_wm_contact contact[OM_WM_CONTACTS_MAX];
+    om_wm_support support[OM_WM_SUPPORTS_MAX];
+} om_wm_multi;
+
+/* What an engagement of several units did to one of them. */
+typedef struct om_wm_unit_result {
+    uint8_t stands_lost;  /* stands it lost, from its state's stands at the start */
+    uint8_t carried;      /* hits it carries at the end, short of a stand (its state's) */
+    uint8_t hits_on;      /* hits it suffered after saves, all sources */
+    uint8_t shot_hits_on; /* of those, hits from shooting */
+    uint8_t retreated_cm; /* distance it retreated in all (its share of each lost round) */
+    uint8_t fall_back_cm; /* after a draw, how far it fell back (0: it stood, or could not) */
+    uint8_t pursued;      /* rounds after which it pursued */
+    uint8_t confused;     /* 1 if it ended confused (never a destroyed or routed unit) */
+    uint8_t routed;       /* 1 if a drive back routed it (then it is destroyed too) */
+    uint8_t destroyed;    /* 1 if it was destroyed (any cause) */
+    uint8_t hurt;         /* 1 if it (a big monster) became badly hurt */
+    uint8_t left_table;   /* 1 if it retreated off the table and survived (Ancients) */
+    uint8_t engaged;      /* 1 if it is still in the combat: an unresolved one goes on */
+    uint8_t foe;          /* engaged: the enemy it fights next, or OM_WM_NO_UNIT (it
+                             supports, or fights the enemies of its contacts) */
+} om_wm_unit_result;
+
+/* The result of one engagement of several units. */
+typedef struct om_wm_multi_outcome {
+    om_wm_outcome sides;  /* the engagement between the two sides: winner (of the
+                             engagement for spans phase and end, of the first round for
+                             span round; none while unresolved), round1_winner and
+                             result (the call's first round), retreat_cm (the losers'
+                             distance in it), rounds and turns of this call, charged;
+                             per side: hits_on, shot_hits_on and stands_lost summed
+                             over its units, retreated_cm and fall_back_cm the most
+                             any unit moved, confused, routed, destroyed and hurt the
+                             number of its units that were */
+    uint8_t unresolved;   /* 1 if the combat goes on in the next turn (span phase) */
+    uint8_t all_destroyed[2]; /* 1 if every unit of the side is destroyed: the winners
+                                 may advance (6.12, not simulated) */
+    om_wm_unit_result unit[OM_WM_UNITS_MAX]; /* by unit index */
+} om_wm_multi_outcome;
+
+/*
+ * om_wm_multi_check: validate an engagement of several units: counts in
+ * range, every unit taking part (a contact or a support), contacts between
+ * enemies in the engagement with no more stands than the unit has, supports
+ * between friendly infantry by stands that do not fight, each unit's own
+ * values as om_wm_engagement_check checks them. Returns OM_OK, or OM_EINVAL
+ * after filling `why` (if not NULL) with the dotted field path
+ * ("contact.2.enemy", "unit.1.unit.stands", "support.0.stands") and the
+ * reason, and raising an error "field 'PATH': REASON". Pure apart from the
+ * error slot; thread-safe.
+ */
+om_status om_wm_multi_check(const om_wm_multi *m, om_wm_check_failure *why);
+
+/* The dice tables of every to-hit and save score (opaque): built once, shared
+ * read-only by any number of engagements and threads. */
+typedef struct om_wm_dice_kit om_wm_dice_kit;
+
+/* om_wm_dice_kit_alloc: build the kit (a few hundred kilobytes). Free with
+ * om_wm_dice_kit_free (NULL allowed). Errors: OM_ENOMEM. */
+om_status om_wm_dice_kit_alloc(om_wm_dice_kit **out);
+void om_wm_dice_kit_free(om_wm_dice_kit *k);
+
+/* An engagement of several units prepared for its trials (opaque, about 40
+ * kilobytes): allocated once, prepared again for every engagement. */
+typedef struct om_wm_multi_prepared om_wm_multi_prepared;
+
+/* om_wm_multi_prepared_alloc: room for one prepared engagement; free with
+ * om_wm_multi_prepared_free (NULL allowed). Errors: OM_ENOMEM. */
+om_status om_wm_multi_prepared_alloc(om_wm_multi_prepared **out);
+void om_wm_multi_prepared_free(om_wm_multi_prepared *mp);
+
+/*
+ * om_wm_multi_prepare: check `m` (om_wm_multi_check) and prepare it in *mp
+ * with the dice tables of `kit`, allocating nothing: a copy of every unit's
+ * side (m and the sides it points to may change afterwards), the tests of
+ * every pair that can fight (the contacts, both ways, and the pursuits the
+ * units declare). `kit` must outlive *mp's use. Errors: OM_EINVAL (as
+ * om_wm_multi_check). Not thread-safe on one *mp.
+ */
+om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
+                              om_wm_multi_prepared *mp, om_wm_check_failure *why);
+
+/*
+ * om_wm_multi_unit_state_start: the state of unit u of engagement m before
+ * it begins (om_wm_unit_state_start for a unit of several: sheltering beside
+ * a laager in 1.1 only when an enemy touching it charges). Pure; thread-safe.
+ */
+void om_wm_multi_unit_state_start(const om_wm_multi *m, unsigned u, om_wm_unit_state *s);
+
+/*
+ * om_wm_multi_resolve: one trial of the prepared engagement between units in
+ * states *units[0..n_units) (by unit index), owned by the caller, which are
+ * updated to the units' states after it: stands, hits carried (the caller
+ * discards the odd hits of units no longer engaged at the end of its Combat
+ * phase, 6.14), confusion, position, and for units of an unresolved combat
+ * the pursuit bonus and the retreat of the last round (zero for the others).
+ * A state's `shot` holds hits its unit scored shooting at its chargers before
+ * this call (counted in the call's first round), besides the stand and shoot
+ * of the units declaring it. Writes *out. Pure apart from advancing `d` and
+ * the states; thread-safe for distinct `d`, states and outcomes.
+ */
+void om_wm_multi_resolve(const om_wm_multi_prepared *mp, om_dice *d,
+                         om_wm_unit_state *const *units, om_wm_multi_outcome *out);
+
+/*
+ * om_wm_multi_of_engagement: the engagement of several units that a
+ * two-unit engagement e is, one unit a side (unit 0 side A, unit 1 side B,
+ * contacts A's stands against B then B's against A, span round for kind
+ * combat and end for kind engagement); its units point to e's sides, so e
+ * must outlive *m. Errors: OM_EINVAL for a volley (no contact).
+ */
+om_status om_wm_multi_of_engagement(const om_wm_engagement *e, om_wm_multi *m);
 
 /* --- Rule arithmetic, exposed for the worked-example tests. --- */
 
@@ -630,6 +851,8 @@ typedef struct om_wm_round_case {
     bool last_ditch_per_stand; /* option A3 reading B */
     bool fearless;             /* immune to terror this round from outside (aura, power) */
     bool empowered;            /* a once-a-battle power adds +1 Attack per stand this round */
+    unsigned side_strikers;    /* of the flanked, stands striking to a side or rear edge
+                                  (a phalanx strikes there with base Attack 0) */
 } om_wm_round_case;
 
 /* om_wm_attack_dice_case: the dice of `me` against `foe` in the round described

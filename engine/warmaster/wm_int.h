@@ -57,15 +57,17 @@ typedef struct om_wm_fire {
 } om_wm_fire;
 
 /*
- * om_wm_fire_at: side `shooter`, fighting now as `me` (its values, or those of
- * it badly hurt), with `stands` stands left, shoots at the other side: a
- * volley, or at its charge (`at_charger`; the target has `target_stands`
- * left, for its Banner of Shielding, 10.3). Its Attacks (om_wm_shots, the
- * misfire charts of the army lists) and a joined character's breath, through
- * the prepared to-hit and save (5.2-5.3, 5.7). r->reduced is read and kept.
+ * om_wm_fire_at: a unit fighting now as `me` (its values, or those of it
+ * badly hurt), with `stands` stands left, shoots at `target` through the
+ * tests `t` of its shooting at it: a volley, or at its charge (`at_charger`;
+ * the target has `target_stands` left, for its Banner of Shielding, 10.3).
+ * Its Attacks (om_wm_shots, the misfire charts of the army lists) and a
+ * joined character's breath, through the prepared to-hit and save (5.2-5.3,
+ * 5.7). r->reduced is read and kept.
  */
-void om_wm_fire_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
-                   unsigned stands, bool at_charger, unsigned target_stands, om_wm_fire *r);
+void om_wm_fire_at(const om_wm_pair_tests *t, const om_wm_side *target, om_dice *d,
+                   const om_wm_side *me, unsigned stands, bool at_charger,
+                   unsigned target_stands, om_wm_fire *r);
 
 /* om_wm_fire_cost: what shooting `r` cost its shooter `me`, which has *stands
  * stands (army lists): machines blown up and hits on itself take stands
@@ -86,106 +88,245 @@ typedef struct om_wm_volley_result {
     om_wm_fire fire;        /* the shooting itself; set fire.reduced before the call */
 } om_wm_volley_result;
 
-/* Side `shooter`, as `me` with `shooters` stands left, shoots a
- * Shooting-phase volley at the other side, which has `stands` stands: hits,
- * stand removal, drive back (5.2-5.5) and badly hurt monsters. */
-void om_wm_volley_at(const om_wm_prepared *p, om_dice *d, int shooter, const om_wm_side *me,
+/* A unit fighting now as `me`, with `shooters` stands left, shoots a
+ * Shooting-phase volley at `target`, which has `stands` stands, through the
+ * tests `t` of its shooting at it: hits, stand removal, drive back (5.2-5.5)
+ * and badly hurt monsters. */
+void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *t,
+                     const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
+/* The tests of one pair, in the order om_wm_pair_test_at numbers them: the 7
+ * melee tests, the volley, at a charger, at a charger worn, 3 breaths. */
+#define OM_WM_PAIR_TESTS 13u
+
+/* The to-hit and save scores of a unit attacking and shooting at another, by
+ * the numbering of om_wm_pair_test_at. */
+typedef struct om_wm_pair_scores {
+    uint8_t to_hit[OM_WM_PAIR_TESTS]; /* score to hit */
+    uint8_t save[OM_WM_PAIR_TESTS];   /* score that saves (7: none) */
+    unsigned n;                       /* tests needed: all, or without the 3 breaths of a
+                                         joined character when it has none */
+} om_wm_pair_scores;
+
+/* The scores of `me` attacking and shooting at `foe` under rule set r (5.2,
+ * 5.3, 6.5; the army lists' shooting rules; a joined character's breath,
+ * A-14; shieldwall, pikes and the Banner of Shielding in reserve). Pure. */
+void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
+                          om_wm_pair_scores *sc);
+
+/* The i-th test of *t (0 <= i < OM_WM_PAIR_TESTS). */
+om_dice_test *om_wm_pair_test_at(om_wm_pair_tests *t, unsigned i);
+
+/* `me` once badly hurt: Hits and Attacks halved, Shots halved rounded up
+ * (army lists), in *hurt. */
+void om_wm_side_hurt(const om_wm_side *me, om_wm_side *hurt);
+
+/* The drive-back distance a unit removed by its drive back records: it left
+ * the table (routed beyond its pace, or driven off the table edge). */
+static inline uint8_t om_wm_drive_back_recorded(const om_wm_volley_result *v)
+{
+    return v->routed || v->off_table ? OM_WM_LEFT_TABLE_CM : om_wm_sat8(v->drive_back_cm);
+}
+
+/* --- The combat engine (combat.c): an engagement of any number of units. --- */
+
+/* One unit of an engagement as the combat engine sees it, prepared. */
+typedef struct om_wm_unit_prep {
+    const om_wm_side *side;   /* as declared; its fighting, flanked and side_strikers are
+                                 the sums over its contacts */
+    const om_wm_side *hurt;   /* the same once badly hurt (Hits and Attacks halved) */
+    const uint8_t *lost_at;   /* stands removed by h hits carried (256 entries), or NULL:
+                                 worked out by division */
+    const uint8_t *left_at;   /* hits carried after that removal, or NULL */
+    uint8_t army;             /* OM_WM_SIDE_A or OM_WM_SIDE_B */
+    uint8_t combat_hits;      /* Hits per stand in combat (Banner of Fortitude: +1) */
+    uint8_t hurt_hits;        /* the same once badly hurt */
+    uint8_t pursues;          /* the enemy it pursues first, or OM_WM_NO_UNIT */
+    uint8_t last_contact;     /* index of its last contact (it takes the stands it
+                                 regains), or OM_WM_NO_UNIT if it has none */
+    bool touches;             /* some contact joins it to an enemy (1.1 retreat divisor) */
+} om_wm_unit_prep;
+
+/* One contact as the engine sees it: the declared contact and its tests. */
+typedef struct om_wm_contact_prep {
+    om_wm_contact c;                /* as declared */
+    const om_wm_pair_tests *tests;  /* c.unit attacking c.enemy */
+    const uint8_t *round1_dice;     /* c.unit's first-round dice by its stands left, or
+                                       NULL (worked out) */
+} om_wm_contact_prep;
+
 /*
- * The state of one trial's fight: each field of om_wm_unit_state for side A
- * and side B ([0] and [1], side by side so that a side's value is one indexed
- * load in the hot path), and the engagement's own. om_wm_prepared.start
- * holds the one every trial of om_wm_resolve copies.
+ * An engagement prepared for the combat engine: the units, their contacts and
+ * supports, the tests of every pair that can fight and what is in play.
+ * Read-only while trials run.
+ */
+typedef struct om_wm_engine {
+    const om_wm_ruleset *rules;      /* rule set */
+    om_wm_options options;           /* interpretations of ambiguous rules */
+    om_wm_span span;                 /* first round, one Combat phase, or to the end */
+    unsigned n_units;                /* units, both sides */
+    unsigned n_contacts;             /* declared contacts */
+    unsigned n_supports;             /* support links between modelled units */
+    unsigned army_units[2];          /* units of each side */
+    uint8_t army_unit[2][OM_WM_SIDE_UNITS_MAX]; /* their indices, in order */
+    const om_wm_unit_prep *unit;     /* [n_units] */
+    const om_wm_side *side[OM_WM_UNITS_MAX]; /* unit[u].side, at hand */
+    const om_wm_contact_prep *contact; /* [n_contacts] */
+    const om_wm_support *support;    /* [n_supports] */
+    const om_wm_pair_tests *tests;   /* the tests of the pairs below */
+    uint8_t pair[OM_WM_UNITS_MAX][OM_WM_UNITS_MAX]; /* [u][e]: index in tests of u
+                                       attacking e, or OM_WM_NO_UNIT */
+    unsigned divisor[2];             /* each side's retreat divisor when no unit can leave
+                                        the combat before it loses (one unit a side), or 0:
+                                        counted each time */
+    int charger;                     /* the side that charges, or -1 */
+    unsigned rounds_before;          /* rounds fought in earlier turns */
+    uint32_t in_play;                /* OM_WM_PLAY_* bits */
+    const struct om_wm_round1 *round1; /* the first round by hit counts, or NULL */
+} om_wm_engine;
+
+/*
+ * One unit in a trial's fight: its om_wm_unit_state, field for field (in
+ * bytes: a unit has at most 12 stands, carries fewer hits than its Hits, and
+ * sums past 255 saturate), and what the engagement did to it, recorded in
+ * the outcome at the end. 32 bytes, so that fighters are indexed by a shift
+ * and two are copied in two vector moves.
+ */
+typedef struct om_wm_fighter {
+    _Alignas(32) uint8_t stands; /* om_wm_unit_state.stands, and so on */
+    uint8_t carried;
+    uint8_t behind_cm;
+    uint8_t pursuit;
+    uint8_t shot;             /* saturating */
+    bool confused;
+    bool in_open;
+    bool retreated;
+    bool regains_position;
+    bool left_table;
+    bool hurt;
+    bool fearless;
+    bool reduced;
+    uint8_t hits_on;          /* hits it suffered after saves, all sources (saturating) */
+    uint8_t shot_hits_on;     /* of those, from shooting (saturating) */
+    uint8_t retreated_cm;     /* distance it retreated, all rounds (saturating) */
+    uint8_t fall_back_cm;     /* how far it fell back after a draw */
+    uint8_t first_stands;     /* its stands when the engagement started */
+    uint8_t pursued;          /* rounds after which it pursued */
+    uint8_t foe;              /* after a pursuit, the enemy it fights, or OM_WM_NO_UNIT */
+    bool routed;              /* routed by a drive back before contact */
+    bool in_combat;           /* still in the engagement: fighting or supporting */
+} om_wm_fighter;
+
+_Static_assert(sizeof(om_wm_fighter) == 32, "a fighter is indexed by a shift");
+
+/* v added to the saturating count *acc. */
+static inline void om_wm_add8(uint8_t *acc, unsigned v) { *acc = om_wm_sat8(*acc + v); }
+
+/*
+ * The state of one trial's fight: the units' fighters and the engagement's
+ * own state. om_wm_prepared's start holds the one every trial of om_wm_resolve
+ * copies.
  */
 typedef struct om_wm_fight {
-    unsigned stands[2];      /* om_wm_unit_state.stands of each side, and so on */
-    unsigned carried[2];
-    unsigned behind_cm[2];
-    unsigned pursuit[2];
-    unsigned shot[2];
-    bool confused[2];
-    bool in_open[2];
-    bool retreated[2];
-    bool regains_position[2];
-    bool left_table[2];
-    bool hurt[2];
-    bool fearless[2];
-    bool reduced[2];
-    bool faded;              /* the charger faded away before charging: no contest */
-    bool fresh;              /* the units started as prepared (om_wm_prepared.start), so
-                                the tables of the first round apply */
-    bool round1_drawn;       /* fresh, and om_wm_prepared.round1 is made: the first
-                                round is drawn from it */
-    unsigned turn;           /* turn of the engagement, 1 = the charge's */
+    om_wm_fighter *u;         /* the units, as many as the engine's */
+    bool faded;               /* the charger faded away before charging: no contest */
+    bool fresh;               /* the units started as prepared, so the tables of the
+                                 first round apply */
+    bool round1_drawn;        /* fresh, and a first-round table is made: the first
+                                 round is drawn from it */
+    bool retreats_marked;     /* a fighter may have `retreated` set, to clear after the
+                                 next round */
+    int round1_entry;         /* round1_drawn: the entry of the first-round table already
+                                 drawn for this trial, or -1 (drawn when fought) */
+    unsigned turn;            /* turn of the engagement, 1 = the charge's */
 } om_wm_fight;
 
-/* Side s of fight f takes the unit state *u. */
-static inline void om_wm_fight_set_unit(om_wm_fight *f, int s, const om_wm_unit_state *u)
-{
-    f->stands[s] = u->stands;
-    f->carried[s] = u->carried;
-    f->behind_cm[s] = u->behind_cm;
-    f->pursuit[s] = u->pursuit;
-    f->shot[s] = u->shot;
-    f->confused[s] = u->confused;
-    f->in_open[s] = u->in_open;
-    f->retreated[s] = u->retreated;
-    f->regains_position[s] = u->regains_position;
-    f->left_table[s] = u->left_table;
-    f->hurt[s] = u->hurt;
-    f->fearless[s] = u->fearless;
-    f->reduced[s] = u->reduced;
-}
+/* Unit u of fight f takes the unit state *s; what the engagement did to it
+ * starts at nothing. */
+void om_wm_fighter_set(om_wm_fighter *u, const om_wm_unit_state *s);
 
-/* The unit state of side s of fight f, in *u. */
-static inline void om_wm_fight_get_unit(const om_wm_fight *f, int s, om_wm_unit_state *u)
-{
-    u->stands = f->stands[s];
-    u->carried = f->carried[s];
-    u->behind_cm = f->behind_cm[s];
-    u->pursuit = f->pursuit[s];
-    u->shot = f->shot[s];
-    u->confused = f->confused[s];
-    u->in_open = f->in_open[s];
-    u->retreated = f->retreated[s];
-    u->regains_position = f->regains_position[s];
-    u->left_table = f->left_table[s];
-    u->hurt = f->hurt[s];
-    u->fearless = f->fearless[s];
-    u->reduced = f->reduced[s];
-}
+/* The unit state of fighter *u, in *s. */
+void om_wm_fighter_get(const om_wm_fighter *u, om_wm_unit_state *s);
 
-/* A fight state from the caller's unit states: not fresh, turn 1, and the
- * engagement's own values (pursuit, shooting hits, retreated) at 0. */
-void om_wm_fight_of_units(const om_wm_unit_state *a, const om_wm_unit_state *b, om_wm_fight *f);
+/* The two units of a prepared engagement as the combat engine sees them:
+ * one unit a side, side A's unit 0 and side B's unit 1 (om_wm_prepared). */
+typedef struct om_wm_duel {
+    om_wm_engine g;           /* the engagement */
+    om_wm_unit_prep unit[2];  /* its units */
+    om_wm_contact_prep contact[2]; /* A's stands fighting B, B's fighting A */
+    om_wm_fighter start[2];   /* both units before the first die */
+    om_wm_fight start_fight;  /* the fight every trial starts from (its u is set per trial) */
+} om_wm_duel;
 
-/* Side A, with f->stands[0], shoots at side B, with f->stands[1], in the
- * Shooting phase, with drive back (5.5); both units' states are updated. */
-void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o);
+/* What the fight did to p's two units, fighters u, in outcome *o (zeroed):
+ * stands lost since they started it (none for a unit that regained stands
+ * by Daemonic Instability), hits, retreats and fall backs, and the units'
+ * end states, consistent with each other: a destroyed (or routed) unit is
+ * neither confused nor badly hurt. Fields nothing in play can set stay 0. */
+void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_outcome *o);
 
-/* Bits of om_wm_prepared.in_play. */
-#define OM_WM_PLAY_SHIELDWALL (1u << 0) /* a side has shieldwall */
-#define OM_WM_PLAY_MANIPLE    (1u << 1) /* a side has maniple support dice */
-#define OM_WM_PLAY_LEGION     (1u << 2) /* a side is a legion */
-#define OM_WM_PLAY_SCYTHED    (1u << 3) /* a side is scythed chariots */
+/* One trial of p's two units from fighters u (the prepared start when
+ * `fresh`, whose first round may come from its table), written to *out;
+ * the fighters are carried on. */
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+                      om_wm_outcome *out);
+
+/* Side A, fighter a, shoots at side B, fighter b, in the Shooting phase,
+ * with drive back (5.5); both fighters are updated, the outcome written. */
+void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_fighter *b,
+                  om_wm_outcome *o);
+
+/* Bits of om_wm_engine.in_play. */
+#define OM_WM_PLAY_SHIELDWALL (1u << 0) /* a unit has shieldwall */
+#define OM_WM_PLAY_MANIPLE    (1u << 1) /* a unit has maniple support dice */
+#define OM_WM_PLAY_LEGION     (1u << 2) /* a unit is a legion */
+#define OM_WM_PLAY_SCYTHED    (1u << 3) /* a unit is scythed chariots */
 #define OM_WM_PLAY_SHOOTING   (1u << 4) /* shooting before contact (first, or at chargers) */
 #define OM_WM_PLAY_STAGED     (1u << 5) /* a magic weapon re-rolls dice: hits by stages */
-#define OM_WM_PLAY_EXTRA_STRIKE (1u << 6) /* a side strikes again after winning round 1's hits */
-#define OM_WM_PLAY_AURA_ROLL  (1u << 7) /* a side's immunity to terror is rolled each turn */
+#define OM_WM_PLAY_EXTRA_STRIKE (1u << 6) /* a unit strikes again after winning round 1's hits */
+#define OM_WM_PLAY_AURA_ROLL  (1u << 7) /* a unit's immunity to terror is rolled each turn */
 #define OM_WM_PLAY_TURN_START (1u << 8) /* something happens at the start of a side's turn */
-#define OM_WM_PLAY_EVADE      (1u << 9) /* a side evades the charge */
-#define OM_WM_PLAY_BESIDE_LAAGER (1u << 10) /* a side shelters beside a laager */
+#define OM_WM_PLAY_EVADE      (1u << 9) /* a unit evades the charge */
+#define OM_WM_PLAY_BESIDE_LAAGER (1u << 10) /* a unit shelters beside a laager */
+#define OM_WM_PLAY_RAMPAGE    (1u << 11) /* a unit rampages when it retreats (elephants) */
+#define OM_WM_PLAY_HURT       (1u << 12) /* a unit can be badly hurt (big monsters) */
+#define OM_WM_PLAY_SUPPORTS   (1u << 13) /* a unit is supported (its own stands, units the
+                                            engagement does not model, or links) */
 
-/* Fill p->round1_dice and p->in_play from the engagement (om_wm_prepare_alloc). */
+/* The OM_WM_PLAY_* bits of the engine's units and supports (g->unit and
+ * g->support set). */
+uint32_t om_wm_engine_in_play(const om_wm_engine *g);
+
+/* The side that charges in engine g: the side of its charging units, or -1. */
+int om_wm_engine_charger(const om_wm_engine *g);
+
+/* The state of a unit declared as `me` before its engagement begins (see
+ * om_wm_unit_state_start); `enemy_charges` tells whether an enemy unit it
+ * touches charges it. */
+void om_wm_unit_state_begin(const om_wm_ruleset *r, const om_wm_side *me, bool enemy_charges,
+                            om_wm_unit_state *u);
+
+/* Unit u of engagement m as the engine reads it: its side with fighting,
+ * flanked and side_strikers the sums over its contacts. */
+void om_wm_multi_side(const om_wm_multi *m, unsigned u, om_wm_side *out);
+
+/* Build p's duel (the engine of its two units, their start, the first
+ * round's dice and table) once its tests are made (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
 
 /* Free what om_wm_combat_prepare allocated (om_wm_prepared_free). */
 void om_wm_combat_release(om_wm_prepared *p);
 
-/* Shooting before contact, then the first combat round or, for the engagement
- * kind, every round to the end (5.5, 5.7, 6.3-6.14), from fight state *f,
- * which is carried on. */
-void om_wm_combat(const om_wm_prepared *p, om_dice *d, om_wm_fight *f, om_wm_outcome *o);
+/*
+ * om_wm_combat: the engagement of engine g from fight state *f, which is
+ * carried on: shooting before contact, then the first combat round or, for
+ * the longer spans, every round of the Combat phase or to the end (5.5, 5.7,
+ * 6.3-6.14). Engagement-level results go to *o (its per-side arrays are left
+ * for the caller to fill from the fighters); *unresolved tells whether the
+ * combat goes on in the next turn (span phase).
+ */
+void om_wm_combat(const om_wm_engine *g, om_dice *d, om_wm_fight *f, om_wm_outcome *o,
+                  bool *unresolved);
 
 #endif /* OM_WM_INT_H */
