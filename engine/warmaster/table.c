@@ -535,6 +535,16 @@ om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
 
 /* ---- Distances ---- */
 
+/* A lower bound of the distance between two units from their circumscribed
+ * circles: enough to skip exact polygon distances to units clearly too far. */
+static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
+{
+    double wa = om_wm_table_unit_width(a), da = om_wm_table_unit_depth(a);
+    double wb = om_wm_table_unit_width(b), db = om_wm_table_unit_depth(b);
+    double ra = sqrt(wa * wa + da * da) / 2, rb = sqrt(wb * wb + db * db) / 2;
+    return v_len(v_sub(a->centre, b->centre)) - ra - rb;
+}
+
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 {
     poly pa = unit_poly(&t->unit[a], 0), pb = unit_poly(&t->unit[b], 0);
@@ -543,6 +553,8 @@ double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 
 bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
 {
+    if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
+        return false;
     return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
 }
 
@@ -563,13 +575,54 @@ double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned
     return d > 0 ? d : 0;
 }
 
+/* The closest pair of points of two convex polygons that do not overlap. */
+static void poly_closest(const poly *a, const poly *b, om_wm_vec *pa, om_wm_vec *pb)
+{
+    double best = INFINITY;
+    for (unsigned i = 0; i < a->n; i++)
+        for (unsigned j = 0; j < b->n; j++) {
+            om_wm_vec b0 = b->v[j], b1 = b->v[(j + 1) % b->n];
+            om_wm_vec a0 = a->v[i], a1 = a->v[(i + 1) % a->n];
+            double s, d = seg_dist(a0, b0, b1, &s);
+            if (d < best) {
+                best = d;
+                *pa = a0;
+                *pb = v_add(b0, v_scale(v_sub(b1, b0), s));
+            }
+            d = seg_dist(b0, a0, a1, &s);
+            if (d < best) {
+                best = d;
+                *pb = b0;
+                *pa = v_add(a0, v_scale(v_sub(a1, a0), s));
+            }
+        }
+}
+
+void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
+                                om_wm_vec *pb)
+{
+    poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
+    poly_closest(&p, &q, pa, pb);
+}
+
+om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
+{
+    poly q = unit_poly(u, 0), pt = {.n = 1, .v = {p}};
+    om_wm_vec pa = p, pb = p;
+    if (point_poly_distance(p, &q) == 0)
+        return p;
+    poly_closest(&pt, &q, &pa, &pb);
+    return pb;
+}
+
 int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
 {
     int best = -1;
     double best_d = INFINITY;
     for (unsigned k = 0; k < t->units; k++) {
         double d;
-        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side)
+        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
+            distance_floor(&t->unit[u], &t->unit[k]) >= best_d)
             continue;
         d = om_wm_table_distance(t, u, k);
         if (d < best_d - 1e-9) {
@@ -766,7 +819,9 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
     double d[OM_WM_TABLE_MAX_UNITS];
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
     for (unsigned k = 0; k < t->units; k++)
-        d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side || filtered(t, k, filter))
+        d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
+                (max_cm > 0 && distance_floor(&t->unit[u], &t->unit[k]) > max_cm) ||
+                filtered(t, k, filter))
                    ? INFINITY
                    : om_wm_table_distance(t, u, k);
     /* Nearest first: the first one seen is the closest visible. */
@@ -1181,6 +1236,25 @@ void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsig
         out->reaches = out->required_cm <= pace_cm + 1e-9;
         return;
     }
+}
+
+bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face face)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec a, b, n;
+    double stand_len;
+    poly edge;
+    face_segment(un, face, &a, &b, &n, &stand_len);
+    edge = (poly){.n = 2, .v = {a, b}};
+    for (unsigned k = 0; k < t->units; k++) {
+        poly q;
+        if (k == u || !t->unit[k].present || t->unit[k].side != un->side)
+            continue;
+        q = unit_poly(&t->unit[k], 0);
+        if (poly_distance(&edge, &q) <= OM_WM_TABLE_TOUCH_CM)
+            return true;
+    }
+    return false;
 }
 
 /* ---- What lies behind ---- */

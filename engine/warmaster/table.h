@@ -278,6 +278,18 @@ double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned
 bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                       bool all_round);
 
+/* The closest points of units a and b: *pa on a, *pb on b (equal when they
+ * touch). The line through them is "directly away" for an evade (3.7). */
+void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
+                                om_wm_vec *pb);
+
+/* The point of unit u's rectangle closest to p (p itself inside it). */
+om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p);
+
+/* Whether a friendly unit touches face `face` of unit u (it covers that edge:
+ * Ancients' exposed flank penalty, warmaster-ancients.md 4.4). */
+bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face face);
+
 /* Filters for the closest-enemy searches. */
 #define OM_WM_TABLE_SKIP_FORTIFIED (1u << 0) /* ignore fortified infantry and artillery
                                                 (Revolution/1.1 initiative) */
