@@ -1328,3 +1328,35 @@ Test(command, check_rejects_bad_plans)
     s.rules = WMA;
     cr_expect_eq(om_wm_command_check(&s, &t, NULL), OM_EINVAL);
 }
+
+/* ---------- Options registry ---------- */
+
+Test(command, options_registry)
+{
+    om_wm_command_options o = {0};
+    size_t n = om_wm_command_option_count(), switches = 0;
+    cr_expect_geq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        const om_wm_option *opt = om_wm_command_option_at(i);
+        cr_assert_not_null(opt);
+        cr_expect_eq(om_wm_command_option_find(opt->name), opt);
+        cr_expect(opt->question[0] && opt->default_value[0] && opt->section[0]);
+        switches += opt->offset != OM_WM_OPTION_FIXED;
+    }
+    cr_expect_eq(switches, 3);
+    cr_expect_null(om_wm_command_option_at(n));
+    cr_expect_eq(om_wm_command_option_set(&o, "alternative_blunder", "true"), OM_OK);
+    cr_expect(o.alternative_blunder);
+    cr_expect_str_eq(om_wm_command_option_value(&o, om_wm_command_option_find("alternative_blunder")),
+                     "true");
+    cr_expect_eq(om_wm_command_option_set(&o, "command_distance_per_full_20", "true"), OM_OK);
+    cr_expect(o.distance_per_full_20);
+    cr_expect_eq(om_wm_command_option_set(&o, "general_blunders", "false"), OM_OK);
+    cr_expect_str_eq(om_wm_command_option_value(&o, om_wm_command_option_find("general_blunders")),
+                     "false");
+    cr_expect_eq(om_wm_command_option_set(&o, "no_such_option", "true"), OM_ENOTFOUND);
+    cr_expect_eq(om_wm_command_option_set(&o, "evade_blocked", "true"), OM_EINVAL);
+    cr_expect_str_eq(om_wm_command_option_value(&o, om_wm_command_option_find("evade_blocked")),
+                     "fixed");
+    cr_expect_eq(om_wm_command_option_set(&o, "general_blunders", "yes"), OM_EINVAL);
+}

@@ -1105,3 +1105,93 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
     }
     return check_brigade_plans(s, t, why);
 }
+
+/* ---- Options registry ---- */
+
+static const om_wm_option command_option_table[] = {
+    {"general_blunders", "A1", "3.6 Blunders",
+     "Is a General's failed order on a 12 also a blunder?",
+     "false: only Heroes and Wizards blunder; a General's 12 just fails (and ends the "
+     "phase)", "true: it rolls on the Blunder table too (never in Ancients)",
+     offsetof(om_wm_command_options, general_blunders)},
+    {"alternative_blunder", "-", "3.6 Alternative Blunder Rule",
+     "Optional rule: does a blunder end the whole Command phase instead of rolling on "
+     "the table?", "false: roll on the Blunder table", "true: the phase ends like a "
+     "failed General order", offsetof(om_wm_command_options, alternative_blunder)},
+    {"command_distance_per_full_20", "A2 / WMA A1", "3.4 Command penalties",
+     "Distance penalty at exact multiples of 20cm: the chart or \"per full 20cm\"?",
+     "false: the chart, ceil(d/20) - 1 (40cm is -1)", "true: per full 20cm, floor(d/20) "
+     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20)},
+    /* Fixed readings (offset OM_WM_OPTION_FIXED). */
+    {"enemy_close_ignorable", "A40", "3.4",
+     "Does the -1 for an enemy within 20cm count an enemy initiative may ignore?",
+     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED},
+    {"brigade_blunder_penalty", "-", "3.5, 3.6",
+     "A brigade with several units under permanent blunder penalties: how much?",
+     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED},
+    {"brigade_crazy_unit", "-", "3.6",
+     "\"You must be crazy!\" on a brigade: which unit takes the -1 (the player picks)?",
+     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED},
+    {"blunder_brigades", "A23", "3.6",
+     "Blunders 2-3 and 6 on brigades",
+     "fixed: units one at a time; 2-3 away from the closest visible enemy to the slowest "
+     "unit's full pace", "-", OM_WM_OPTION_FIXED},
+    {"evade_blocked", "A31", "3.7",
+     "An evader that cannot end clear of enemies and engaged units",
+     "fixed: it cannot evade and stays put (it may still take orders)", "-",
+     OM_WM_OPTION_FIXED},
+    {"initiative_ties", "-", "3.2",
+     "Enemies equally close for initiative (the player picks)",
+     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED},
+    {"zone_tie", "-", "6.2 Zones",
+     "A charger exactly split between two zones (a D6 in the rules)",
+     "fixed: the front", "-", OM_WM_OPTION_FIXED},
+    {"wm11_command_text", "-", "15.0, 18",
+     "1.1's blunder trigger and table and evade clearance (not in the Rules Update)",
+     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED},
+    {"commander_12cm_text", "WMA A4", "WMA 4.7",
+     "The \"12cm\" commander text", "fixed: ignored; commanders never trigger initiative "
+     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED},
+    {"general_range", "WMA A2", "WMA 4.3",
+     "Orders from an Ancients General to units beyond 100cm",
+     "fixed: not allowed (Revolution and 1.1: the whole battlefield)", "-",
+     OM_WM_OPTION_FIXED},
+};
+
+#define COMMAND_OPTION_COUNT (sizeof command_option_table / sizeof command_option_table[0])
+
+size_t om_wm_command_option_count(void) { return COMMAND_OPTION_COUNT; }
+
+const om_wm_option *om_wm_command_option_at(size_t i)
+{
+    return i < COMMAND_OPTION_COUNT ? &command_option_table[i] : NULL;
+}
+
+const om_wm_option *om_wm_command_option_find(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_OPTION_COUNT; i++)
+        if (strcmp(command_option_table[i].name, name) == 0)
+            return &command_option_table[i];
+    return NULL;
+}
+
+om_status om_wm_command_option_set(om_wm_command_options *o, const char *name,
+                                   const char *value)
+{
+    const om_wm_option *opt = om_wm_command_option_find(name);
+    if (opt == NULL)
+        return OM_ERROR(OM_ENOTFOUND, "unknown Command option '%s'", name);
+    if (opt->offset == OM_WM_OPTION_FIXED)
+        return OM_ERROR(OM_EINVAL, "option '%s' is a fixed reading, not a switch", name);
+    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
+        return OM_ERROR(OM_EINVAL, "option '%s' must be true or false (got '%s')", name, value);
+    *(bool *)((char *)o + opt->offset) = strcmp(value, "true") == 0;
+    return OM_OK;
+}
+
+const char *om_wm_command_option_value(const om_wm_command_options *o, const om_wm_option *opt)
+{
+    if (opt->offset == OM_WM_OPTION_FIXED)
+        return "fixed";
+    return *(const bool *)((const char *)o + opt->offset) ? "true" : "false";
+}

@@ -257,4 +257,19 @@ extern const char *const om_wm_issue_names[];      /* "general-last", "general-f
                                                       "declared" */
 extern const char *const om_wm_blunder_names[];    /* "none", "halt", "fall-back", ... */
 
+/* ---- The Command options registry (shaped like options.c) ---- */
+
+/* Number of Command options and fixed readings, the i-th, lookup by name. */
+size_t om_wm_command_option_count(void);
+const om_wm_option *om_wm_command_option_at(size_t i);
+const om_wm_option *om_wm_command_option_find(const char *name);
+
+/* Set option `name` from "true"/"false". Errors: OM_ENOTFOUND (unknown),
+ * OM_EINVAL (a fixed reading, or a value other than true or false). */
+om_status om_wm_command_option_set(om_wm_command_options *o, const char *name,
+                                   const char *value);
+
+/* The value of `opt` in `o` as text: "true", "false" or "fixed". */
+const char *om_wm_command_option_value(const om_wm_command_options *o, const om_wm_option *opt);
+
 #endif /* OM_WM_COMMAND_H */
