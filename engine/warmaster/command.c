@@ -1,0 +1,1197 @@
+/*
+ * command.c: the Warmaster Command phase (warmaster.md 3 and 8; the 1.1 Rules
+ * Update P17-P23; warmaster-ancients.md 4): initiative, orders, penalties,
+ * brigades, blunders, evades and recovery, as pure functions over the table.
+ *
+ * The phase runs in named steps: initiative moves, then each character's
+ * orders in the declared order of issue, then characters' moves, then the
+ * recovery of confused units. Every decision a player would make is read from
+ * the plans (command.h). Rule-set differences are the table `command_rules_of`
+ * below, keyed by om_wm_ruleset_id (for the lead to move into om_wm_ruleset);
+ * ambiguities are the options registry at the end. Policies and
+ * simplifications are listed in TURNS.md:
+ *  C1 A unit stops taking orders when its plan is done (charged, at its goal,
+ *     in range) or when a move gets it nowhere (under 0.1cm).
+ *  C2 A brigade is ordered as one body for all its orders; units whose plan is
+ *     a charge peel off when they can reach, the rest move as one body at the
+ *     slowest unit's pace; a unit cut off from the body by a peeling charger
+ *     halts. Brigades are never split into separately ordered groups.
+ *  C3 Brigade members with a brigade plan do not use initiative (unless they
+ *     must charge).
+ *  C4 Ordered moves go straight toward the plan's goal (table.c T2), stopping
+ *     1cm short of enemies; evades go straight away from the closest visible
+ *     enemy along the line of the closest points, at full pace, stopping at the
+ *     clearance the rule set demands from enemies.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+#include "command_int.h"
+
+/* Initiative reach: "units within 20cm of the enemy" (warmaster.md 3.2). */
+#define INITIATIVE_CM 20.0
+/* "Closest enemy unit within 20cm" and Ancients' exposed flank reach (3.4). */
+#define ENEMY_CLOSE_CM 20.0
+/* The best Command value there is; Ancients' warband bonus stops at it
+ * (warmaster-ancients.md 4.5). */
+#define MAX_COMMAND 10
+/* Ordered moves stop this far short of enemies (C4, table.c T3). */
+#define ORDER_ENEMY_GAP_CM 1.0
+/* A move shorter than this got nowhere (C1). */
+#define STUCK_CM 0.1
+/* A unit this close to its goal point has reached it (C1). */
+#define GOAL_REACHED_CM 0.5
+/* A shooter stops this much inside its range, so "within range" holds after
+ * rounding. */
+#define RANGE_MARGIN_CM 0.1
+/* Evades move at least 1cm (warmaster.md 3.7; Ancients 5.2). */
+#define EVADE_MIN_CM 1.0
+/* Characters' moves at the end of the phase (warmaster.md 3.1, 8). */
+#define CHARACTER_MOVE_CM 60.0
+#define CHARACTER_FLY_CM 100.0
+/* A D6 of 6 confuses in the Ancients skirmishers' evade tests (Ancients 5.2). */
+#define CONFUSION_ROLL 6
+/* The roll that blunders: a 12, a double 6 (warmaster.md 3.6). */
+#define BLUNDER_ROLL 12
+
+/* Rule-set differences of the Command phase. */
+typedef struct command_rules {
+    double range_cm[OM_WM_CHARACTER_KIND_COUNT]; /* General, Hero, Wizard (INFINITY: all) */
+    double flyer_range_cm;          /* flyers are ordered only from this close (9) */
+    bool general_never_blunders;    /* Ancients: "Generals never blunder" (4.6) */
+    uint8_t blunder_bonus[OM_WM_CHARACTER_KIND_COUNT]; /* Ancients Subordinate +1 */
+    om_wm_blunder table[8];         /* blunder result by modified die 1..7 */
+    bool blunder_charge_needs_sight; /* Ancients 6-7: nearest *visible* enemy; none
+                                        visible: move as for a successful order */
+    bool fall_back_halts_if_unable; /* Revolution 2-3: "if unable to comply, a unit
+                                       halts"; Ancients: as far as it can */
+    bool exposed_flank;             /* Ancients penalty 5 (4.4) */
+    bool traits_count;              /* Ancients Slow, Unreliable, Warband (4.4, 4.5) */
+    bool initiative_ignores_fortified; /* Revolution and 1.1 may ignore fortified
+                                          infantry and artillery (3.2) */
+    bool artillery_initiative_charge;  /* Ancients lists no artillery exception */
+    bool evade_burst_through;       /* Revolution: evaders burst through friends, which
+                                       are confused (3.7); Ancients: skirmishers only,
+                                       with tests (5.2) */
+    double evade_clearance_cm;      /* end an evade this far from enemies and engaged
+                                       units: 5cm (Revolution), 1cm (Ancients) */
+    bool skirmish_charges_all_round; /* Ancients skirmishers charge to any side (14) */
+} command_rules;
+
+/* The 1.1 Rules Update does not reprint the Command rules it leaves unchanged
+ * (warmaster.md 15.0, 18): where it is silent (the blunder trigger and table,
+ * the evade clearance) 1.1 follows the Revolution text, a fixed reading. */
+static const command_rules command_rules_of[OM_WM_RULES_COUNT] = {
+    [OM_WM_RULES_WM11] = {
+        .range_cm = {INFINITY, 60, 20}, .flyer_range_cm = 20,
+        .table = {OM_WM_BLUNDER_NONE, OM_WM_BLUNDER_HALT, OM_WM_BLUNDER_FALL_BACK,
+                  OM_WM_BLUNDER_FALL_BACK, OM_WM_BLUNDER_HALF_PACE, OM_WM_BLUNDER_HALF_PACE,
+                  OM_WM_BLUNDER_CHARGE, OM_WM_BLUNDER_CHARGE},
+        .fall_back_halts_if_unable = true, .initiative_ignores_fortified = true,
+        .evade_burst_through = true, .evade_clearance_cm = 5,
+    },
+    [OM_WM_RULES_REV] = {
+        .range_cm = {INFINITY, 60, 20}, .flyer_range_cm = 20,
+        .table = {OM_WM_BLUNDER_NONE, OM_WM_BLUNDER_HALT, OM_WM_BLUNDER_FALL_BACK,
+                  OM_WM_BLUNDER_FALL_BACK, OM_WM_BLUNDER_HALF_PACE, OM_WM_BLUNDER_HALF_PACE,
+                  OM_WM_BLUNDER_CHARGE, OM_WM_BLUNDER_CHARGE},
+        .fall_back_halts_if_unable = true, .initiative_ignores_fortified = true,
+        .evade_burst_through = true, .evade_clearance_cm = 5,
+    },
+    [OM_WM_RULES_WMA] = {
+        .range_cm = {100, 60, 20}, .flyer_range_cm = 20, .general_never_blunders = true,
+        .blunder_bonus = {0, 0, 1},
+        .table = {OM_WM_BLUNDER_NONE, OM_WM_BLUNDER_HALT, OM_WM_BLUNDER_FALL_BACK,
+                  OM_WM_BLUNDER_FALL_BACK, OM_WM_BLUNDER_HALF_PACE, OM_WM_BLUNDER_HALF_PACE,
+                  OM_WM_BLUNDER_CHARGE, OM_WM_BLUNDER_CHARGE},
+        .blunder_charge_needs_sight = true, .exposed_flank = true, .traits_count = true,
+        .artillery_initiative_charge = true, .evade_clearance_cm = 1,
+        .skirmish_charges_all_round = true,
+    },
+};
+
+static const command_rules *rules_of(om_wm_ruleset_id id)
+{
+    return &command_rules_of[(unsigned)id < OM_WM_RULES_COUNT ? id : OM_WM_RULES_REV];
+}
+
+const char *const om_wm_plan_names[OM_WM_PLAN_KIND_COUNT] = {"hold", "charge", "advance",
+                                                             "shoot"};
+const char *const om_wm_initiative_names[OM_WM_INITIATIVE_COUNT] = {"auto", "charge", "evade",
+                                                                    "never"};
+const char *const om_wm_issue_names[OM_WM_ISSUE_COUNT] = {"general-last", "general-first",
+                                                          "declared"};
+const char *const om_wm_blunder_names[OM_WM_BLUNDER_COUNT] = {
+    "none", "halt", "fall-back", "half-pace", "charge", "ends-phase"};
+
+/* ---- Arithmetic ---- */
+
+unsigned om_wm_command_distance_penalty(double cm, bool per_full_20)
+{
+    const double band = 20.0; /* warmaster.md 3.4: per 20cm, none up to 20cm */
+    if (cm <= band)
+        return 0;
+    if (per_full_20)
+        return (unsigned)floor(cm / band);
+    return (unsigned)ceil(cm / band) - 1u;
+}
+
+double om_wm_command_range_cm(om_wm_ruleset_id rules, om_wm_character_kind kind)
+{
+    return rules_of(rules)->range_cm[(unsigned)kind < OM_WM_CHARACTER_KIND_COUNT ? kind : 0];
+}
+
+bool om_wm_command_in_range(om_wm_ruleset_id rules, om_wm_character_kind kind, bool flyer,
+                            double cm)
+{
+    double range = om_wm_command_range_cm(rules, kind);
+    if (flyer)
+        range = fmin(range, rules_of(rules)->flyer_range_cm);
+    return cm <= range + 1e-9;
+}
+
+bool om_wm_command_is_blunder(om_wm_ruleset_id rules, const om_wm_command_options *o,
+                              om_wm_character_kind kind, unsigned roll)
+{
+    if (roll != BLUNDER_ROLL)
+        return false;
+    if (kind != OM_WM_GENERAL)
+        return true;
+    return o->general_blunders && !rules_of(rules)->general_never_blunders;
+}
+
+om_wm_blunder om_wm_command_blunder_of(om_wm_ruleset_id rules, unsigned die)
+{
+    return die >= 1 && die <= 7 ? rules_of(rules)->table[die] : OM_WM_BLUNDER_NONE;
+}
+
+om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character_kind kind,
+                                         om_dice *d, unsigned *die)
+{
+    unsigned k = (unsigned)kind < OM_WM_CHARACTER_KIND_COUNT ? (unsigned)kind : 0;
+    unsigned roll = om_dice_roll_d6(d) + rules_of(rules)->blunder_bonus[k];
+    if (die)
+        *die = roll;
+    return om_wm_command_blunder_of(rules, roll);
+}
+
+/* Whether an enemy within 20cm lies in a side or rear zone of unit u with no
+ * friend touching that edge (Ancients 4.4 penalty 5; the enemy's centre decides
+ * its zone, as for charges, table.c T5). */
+static bool exposed_flank(const om_wm_table *t, unsigned u)
+{
+    for (unsigned k = 0; k < t->units; k++) {
+        om_wm_table_face z;
+        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
+            om_wm_table_distance(t, u, k) > ENEMY_CLOSE_CM + 1e-9)
+            continue;
+        z = om_wm_table_zone(&t->unit[u], t->unit[k].centre);
+        if (z != OM_WM_TABLE_FRONT && !om_wm_table_face_covered(t, u, z))
+            return true;
+    }
+    return false;
+}
+
+void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
+                            const unsigned *u, unsigned n, unsigned order,
+                            om_wm_command_test *out)
+{
+    const command_rules *r = rules_of(s->rules);
+    const om_wm_table_character *ch = &t->character[c];
+    double far_cm = 0;
+    unsigned warbands = 0;
+    bool slow = false;
+    int command = ch->command;
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < n; i++) {
+        const om_wm_table_unit *un = &t->unit[u[i]];
+        double enemy_cm;
+        unsigned lost = un->size > un->stands ? (unsigned)(un->size - un->stands) : 0u;
+        /* Brigades: the most distant unit; every other penalty once; the unit
+         * that lost the most stands (3.5); the largest permanent penalty. */
+        far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
+        if (om_wm_table_closest_enemy(t, u[i], &enemy_cm) >= 0 &&
+            enemy_cm <= ENEMY_CLOSE_CM + 1e-9)
+            out->enemy_close = 1;
+        if (om_wm_table_in_dense(t, u[i]))
+            out->dense = 1;
+        if (lost > out->casualties)
+            out->casualties = (uint8_t)lost;
+        if (un->blunder_penalty > out->blunders)
+            out->blunders = un->blunder_penalty;
+        if (r->exposed_flank && exposed_flank(t, u[i]))
+            out->exposed = 1;
+        if (r->traits_count) {
+            slow = slow || (un->traits & OM_WM_TABLE_TRAIT_SLOW);
+            if (un->traits & OM_WM_TABLE_TRAIT_UNRELIABLE)
+                out->unreliable = 1;
+            if (un->traits & OM_WM_TABLE_TRAIT_WARBAND)
+                warbands++;
+        }
+    }
+    out->distance = (uint8_t)om_wm_command_distance_penalty(far_cm, s->options.distance_per_full_20);
+    out->successive = (uint8_t)(order > 1 ? order - 1 + (slow ? 1 : 0) : 0);
+    /* A brigade made entirely of 3 or 4 warbands: +1, to at most 10. */
+    if (n >= 3 && warbands == n && command < MAX_COMMAND) {
+        out->bonus = 1;
+        command += 1;
+    }
+    out->target = command - out->distance - out->successive - out->enemy_close - out->exposed -
+                  out->dense - out->casualties - out->blunders - out->unreliable;
+}
+
+/* ---- The phase's working state ---- */
+
+/* One unit or a brigade receiving orders together. */
+typedef struct group {
+    unsigned n;
+    unsigned u[OM_WM_BRIGADE_MAX_UNITS];
+} group;
+
+typedef struct phase {
+    const om_wm_command_setup *s;
+    const command_rules *r;
+    om_wm_table *t;
+    om_dice *d;
+    om_wm_command_result *out;
+    bool over; /* no more orders: the General failed, or a blunder ended the phase */
+} phase;
+
+static bool is_skirmish(const om_wm_table_unit *u)
+{
+    return (u->traits & OM_WM_TABLE_TRAIT_SKIRMISH) != 0;
+}
+
+static bool is_flyer(const om_wm_table_unit *u)
+{
+    return (u->traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+}
+
+/* Whether unit u sees all round (for evades and shooting: 360-degree vision or
+ * Ancients skirmishers). */
+static bool sees_all_round(const om_wm_table_unit *u)
+{
+    return (u->traits & (OM_WM_TABLE_TRAIT_ALL_ROUND | OM_WM_TABLE_TRAIT_SKIRMISH)) != 0;
+}
+
+/* Whether unit u may charge something beside or behind it: only Ancients
+ * skirmishers (Revolution: "even a unit that can see all round cannot use its
+ * initiative to charge an enemy unless..." its front edge sees it, 3.2). */
+static bool charges_all_round(const phase *p, const om_wm_table_unit *u)
+{
+    return p->r->skirmish_charges_all_round && is_skirmish(u);
+}
+
+/* Whether unit u may still move in this phase: on the table, not confused,
+ * not engaged, not already charged. */
+static bool free_to_move(const phase *p, unsigned u)
+{
+    const om_wm_table_unit *un = &p->t->unit[u];
+    return un->present && !un->confused && !un->charged && !om_wm_table_engaged(p->t, u);
+}
+
+static void add_moved(phase *p, unsigned u, om_wm_vec from)
+{
+    om_wm_vec to = p->t->unit[u].centre;
+    p->out->unit[u].moved_cm += hypot(to.x - from.x, to.y - from.y);
+}
+
+/* A non-charging move of unit u toward `goal`, at most `max_cm` (C4). */
+static double move_toward(phase *p, unsigned u, om_wm_vec goal, double max_cm, int keep_from,
+                          double keep_cm)
+{
+    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = keep_from,
+                                  .keep_cm = keep_cm, .turn = true};
+    om_wm_vec from = p->t->unit[u].centre;
+    double moved = om_wm_table_move(p->t, p->s->rules, u, goal, max_cm, &rule, NULL);
+    add_moved(p, u, from);
+    return moved;
+}
+
+/* Charge unit u into `target` if it sees it and can reach it (3.9, 6.2). */
+static bool try_charge(phase *p, unsigned u, int target)
+{
+    om_wm_table *t = p->t;
+    om_wm_table_charge ch;
+    om_wm_vec from = t->unit[u].centre;
+    if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side)
+        return false;
+    if (!om_wm_table_sees(t, p->s->rules, u, (unsigned)target, charges_all_round(p, &t->unit[u])))
+        return false;
+    om_wm_table_charge_plan(t, p->s->rules, u, (unsigned)target,
+                            om_wm_table_charge_pace(t, p->s->rules, u), &ch);
+    if (!ch.possible || !ch.reaches)
+        return false;
+    t->unit[u].centre = ch.centre;
+    t->unit[u].dir = ch.dir;
+    t->unit[u].charged = true;
+    add_moved(p, u, from);
+    p->out->unit[u].charged = 1;
+    p->out->unit[u].charge_target = (int8_t)target;
+    p->out->unit[u].charge_face = (uint8_t)ch.face;
+    p->out->charges++;
+    return true;
+}
+
+/* The enemy a plan aims at: its target, or the closest visible enemy. */
+static int plan_target(const phase *p, unsigned u, const om_wm_plan *plan)
+{
+    const om_wm_table_unit *un = &p->t->unit[u];
+    bool round = plan->kind == OM_WM_PLAN_CHARGE ? charges_all_round(p, un) : sees_all_round(un);
+    if (plan->target >= 0)
+        return p->t->unit[plan->target].present ? plan->target : -1;
+    return om_wm_table_closest_visible_enemy(p->t, p->s->rules, u, round, 0, 0, NULL);
+}
+
+/* Distance kept from an ADVANCE plan's target unit. */
+static double advance_keep(const phase *p, unsigned u, const om_wm_plan *plan)
+{
+    if (plan->keep_cm > 0)
+        return plan->keep_cm;
+    return p->t->unit[plan->target].side != p->t->unit[u].side ? ORDER_ENEMY_GAP_CM : 0;
+}
+
+/* Whether a group's plan needs no more orders (C1). */
+static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
+{
+    const om_wm_table *t = p->t;
+    unsigned lead;
+    if (g->n == 0)
+        return true;
+    lead = g->u[0];
+    switch (plan->kind) {
+    case OM_WM_PLAN_CHARGE:
+        return plan_target(p, lead, plan) < 0; /* nothing (left) to charge */
+    case OM_WM_PLAN_ADVANCE:
+        if (plan->target < 0)
+            return hypot(t->unit[lead].centre.x - plan->goal.x,
+                         t->unit[lead].centre.y - plan->goal.y) <= GOAL_REACHED_CM;
+        return !t->unit[plan->target].present ||
+               om_wm_table_distance(t, lead, (unsigned)plan->target) <=
+                   advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+    case OM_WM_PLAN_SHOOT: {
+        int tgt = plan_target(p, lead, plan);
+        if (tgt < 0)
+            return true;
+        for (unsigned i = 0; i < g->n; i++)
+            if (om_wm_table_distance(t, g->u[i], (unsigned)tgt) > t->unit[g->u[i]].range_cm)
+                return false;
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+/* Drop the units of g that charged, and keep only those still touching the
+ * first one left (C2): a unit cut off halts. */
+static void regroup(phase *p, group *g)
+{
+    group left = {0};
+    bool reached[OM_WM_BRIGADE_MAX_UNITS] = {false}, grew = true;
+    for (unsigned i = 0; i < g->n; i++)
+        if (!p->t->unit[g->u[i]].charged)
+            left.u[left.n++] = g->u[i];
+    if (left.n > 1) {
+        reached[0] = true;
+        while (grew) {
+            grew = false;
+            for (unsigned i = 0; i < left.n; i++)
+                for (unsigned j = 0; j < left.n; j++)
+                    if (reached[i] && !reached[j] &&
+                        om_wm_table_touching(p->t, left.u[i], left.u[j]))
+                        reached[j] = grew = true;
+        }
+        g->n = 0;
+        for (unsigned i = 0; i < left.n; i++)
+            if (reached[i])
+                g->u[g->n++] = left.u[i];
+        return;
+    }
+    *g = left;
+}
+
+/* The slowest pace among a group's units (a brigade moves at it, 3.5). */
+static double group_pace(const phase *p, const group *g, bool half)
+{
+    double pace = INFINITY;
+    for (unsigned i = 0; i < g->n; i++) {
+        const om_wm_table_unit *un = &p->t->unit[g->u[i]];
+        /* 4-5: half pace; Ancients skirmishers full pace (4.6). */
+        double v = half ? (is_skirmish(un) ? un->pace_cm : un->pace_cm / 2.0)
+                        : om_wm_table_move_pace(p->t, g->u[i]);
+        pace = fmin(pace, v);
+    }
+    return pace;
+}
+
+/* Move the group (what is left after chargers peeled off) one move toward its
+ * plan's goal; `half` for the 4-5 blunder. Returns the distance moved. */
+static double move_group(phase *p, group *g, const om_wm_plan *plan, bool half)
+{
+    om_wm_table *t = p->t;
+    int tgt = -1;
+    double keep = 0, pace = group_pace(p, g, half), moved;
+    om_wm_vec goal = plan->goal, from[OM_WM_BRIGADE_MAX_UNITS];
+    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1};
+    if (g->n == 0)
+        return 0;
+    switch (plan->kind) {
+    case OM_WM_PLAN_ADVANCE:
+        if (plan->target >= 0) {
+            tgt = plan->target;
+            keep = advance_keep(p, g->u[0], plan);
+        }
+        break;
+    case OM_WM_PLAN_SHOOT:
+        tgt = plan_target(p, g->u[0], plan);
+        keep = INFINITY;
+        for (unsigned i = 0; i < g->n; i++)
+            keep = fmin(keep, t->unit[g->u[i]].range_cm - RANGE_MARGIN_CM);
+        if (keep < ORDER_ENEMY_GAP_CM) keep = ORDER_ENEMY_GAP_CM;
+        break;
+    default:
+        tgt = plan_target(p, g->u[0], plan);
+        break;
+    }
+    if (tgt >= 0)
+        goal = t->unit[tgt].centre;
+    else if (plan->kind != OM_WM_PLAN_ADVANCE)
+        return 0; /* nothing to move toward */
+    if (g->n == 1)
+        return move_toward(p, g->u[0], goal, pace, keep > 0 ? tgt : -1, keep);
+    for (unsigned i = 0; i < g->n; i++)
+        from[i] = t->unit[g->u[i]].centre;
+    rule.target = keep > 0 ? tgt : -1;
+    rule.keep_cm = keep;
+    moved = om_wm_table_move_group(t, p->s->rules, g->u, g->n, goal, pace, &rule);
+    for (unsigned i = 0; i < g->n; i++)
+        add_moved(p, g->u[i], from[i]);
+    return moved;
+}
+
+/* The charge target of a group member: its own charge plan, else the group's. */
+static int member_charge_target(const phase *p, unsigned u, const om_wm_plan *plan)
+{
+    const om_wm_plan *own = &p->s->plan[u];
+    if (own->kind == OM_WM_PLAN_CHARGE)
+        return plan_target(p, u, own);
+    if (plan->kind == OM_WM_PLAN_CHARGE)
+        return plan_target(p, u, plan);
+    return -1;
+}
+
+/* One move after a passed order: members that can charge do (3.5: "any units
+ * in a brigade that wish to charge ... individually"), the rest move. Returns
+ * false when nothing happened (C1). */
+static bool execute_order(phase *p, group *g, const om_wm_plan *plan)
+{
+    unsigned charged = 0;
+    double moved;
+    for (unsigned i = 0; i < g->n; i++) {
+        int tgt = g->n == 1 && plan->kind == OM_WM_PLAN_CHARGE
+                      ? plan_target(p, g->u[i], plan)
+                      : member_charge_target(p, g->u[i], plan);
+        if (try_charge(p, g->u[i], tgt))
+            charged++;
+    }
+    regroup(p, g);
+    moved = move_group(p, g, plan, false);
+    return charged > 0 || moved >= STUCK_CM;
+}
+
+/* ---- Blunders ---- */
+
+/* Move unit u directly away from enemy e by `cm` (C4). */
+static void move_away(phase *p, unsigned u, unsigned e, double cm, double gap)
+{
+    om_wm_vec pu, pe, c = p->t->unit[u].centre, way;
+    om_wm_table_move_rule rule = {.enemy_gap_cm = gap, .target = -1};
+    double l;
+    om_wm_table_closest_points(p->t, u, e, &pu, &pe);
+    way = (om_wm_vec){pu.x - pe.x, pu.y - pe.y};
+    l = hypot(way.x, way.y);
+    if (l < 1e-9)
+        return;
+    om_wm_table_move(p->t, p->s->rules, u, (om_wm_vec){c.x + way.x / l * cm, c.y + way.y / l * cm},
+                     cm, &rule, NULL);
+    add_moved(p, u, c);
+}
+
+/* 2-3: units with a visible enemy within a full pace move away until a full pace
+ * from it; a brigade uses its slowest unit's pace (A23). If none is that close,
+ * they halt. Revolution: a unit unable to comply halts where it was; Ancients:
+ * it goes as far as it can. */
+static void blunder_fall_back(phase *p, const unsigned *u, unsigned n)
+{
+    om_wm_table *t = p->t;
+    double pace = INFINITY;
+    for (unsigned i = 0; i < n; i++)
+        pace = fmin(pace, t->unit[u[i]].pace_cm);
+    for (unsigned i = 0; i < n; i++) {
+        double d;
+        int e = om_wm_table_closest_visible_enemy(t, p->s->rules, u[i],
+                                                  sees_all_round(&t->unit[u[i]]), pace, 0, &d);
+        om_wm_vec c = t->unit[u[i]].centre, dir = t->unit[u[i]].dir;
+        double moved_before = p->out->unit[u[i]].moved_cm;
+        if (e < 0)
+            continue;
+        move_away(p, u[i], (unsigned)e, pace - d, ORDER_ENEMY_GAP_CM);
+        e = om_wm_table_closest_visible_enemy(t, p->s->rules, u[i],
+                                              sees_all_round(&t->unit[u[i]]), 0, 0, &d);
+        if (p->r->fall_back_halts_if_unable && e >= 0 && d < pace - 1e-6) {
+            p->out->unit[u[i]].moved_cm = moved_before; /* it halts instead */
+            t->unit[u[i]].centre = c;
+            t->unit[u[i]].dir = dir;
+        }
+    }
+}
+
+/* 6 (Ancients 6-7): each unit in turn moves at the nearest enemy at full pace
+ * and charges it if it can. Ancients: the nearest visible enemy; with none in
+ * sight it moves as for a successful order. */
+static void blunder_charge(phase *p, const unsigned *u, unsigned n, const om_wm_plan *plan)
+{
+    om_wm_table *t = p->t;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned m = u[i];
+        int e = p->r->blunder_charge_needs_sight
+                    ? om_wm_table_closest_visible_enemy(t, p->s->rules, m,
+                                                        charges_all_round(p, &t->unit[m]), 0, 0,
+                                                        NULL)
+                    : om_wm_table_closest_enemy(t, m, NULL);
+        if (e < 0) {
+            group one = {.n = 1, .u = {m}};
+            if (p->r->blunder_charge_needs_sight)
+                execute_order(p, &one, plan);
+            continue;
+        }
+        if (!try_charge(p, m, e))
+            move_toward(p, m, t->unit[e].centre, om_wm_table_move_pace(t, m), -1, 0);
+    }
+}
+
+void om_wm_command_apply_blunder(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
+                                 const unsigned *u, unsigned n, const om_wm_plan *plan,
+                                 om_wm_blunder b, om_wm_command_result *out)
+{
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out};
+    group g = {.n = n};
+    memcpy(g.u, u, n * sizeof u[0]);
+    for (unsigned i = 0; i < n; i++)
+        out->unit[u[i]].blunder = (uint8_t)b;
+    switch (b) {
+    case OM_WM_BLUNDER_HALT:
+        /* A brigade's penalty goes to one unit: its first listed (a fixed
+         * reading of "the player can choose which"). */
+        if (t->unit[u[0]].blunder_penalty < UINT8_MAX)
+            t->unit[u[0]].blunder_penalty++;
+        break;
+    case OM_WM_BLUNDER_FALL_BACK:
+        blunder_fall_back(&p, u, n);
+        break;
+    case OM_WM_BLUNDER_HALF_PACE:
+        move_group(&p, &g, plan, true);
+        break;
+    case OM_WM_BLUNDER_CHARGE:
+        blunder_charge(&p, u, n, plan);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- Initiative ---- */
+
+/* The evade (3.7; Ancients 5.2): straight away from enemy e at full pace;
+ * bursting through friends in Revolution and 1.1 (confused), Ancients
+ * skirmishers through friends with D6 tests; it must end clear of enemies and
+ * engaged units, or it cannot evade (A31) and stays put. */
+static bool evade(phase *p, unsigned u, unsigned e)
+{
+    om_wm_table *t = p->t;
+    om_wm_table_unit *un = &t->unit[u];
+    bool through = p->r->evade_burst_through || is_skirmish(un);
+    om_wm_table_move_rule rule = {.enemy_gap_cm = p->r->evade_clearance_cm, .target = -1,
+                                  .through_friends = through};
+    om_wm_vec pu, pe, c = un->centre, dir = un->dir, way;
+    uint32_t burst = 0;
+    double l, moved;
+    om_wm_table_closest_points(t, u, e, &pu, &pe);
+    way = (om_wm_vec){pu.x - pe.x, pu.y - pe.y};
+    l = hypot(way.x, way.y);
+    if (l < 1e-9)
+        return false;
+    moved = om_wm_table_move(t, p->s->rules, u,
+                             (om_wm_vec){c.x + way.x / l * un->pace_cm,
+                                         c.y + way.y / l * un->pace_cm},
+                             un->pace_cm, &rule, &burst);
+    for (unsigned k = 0; k < t->units && moved >= EVADE_MIN_CM; k++) {
+        bool engaged = k != u && t->unit[k].present && om_wm_table_engaged(t, k);
+        if (k == u || !t->unit[k].present || (t->unit[k].side == un->side && !engaged))
+            continue;
+        if (om_wm_table_distance(t, u, k) < p->r->evade_clearance_cm - 1e-6)
+            moved = 0;
+    }
+    if (moved < EVADE_MIN_CM) {
+        un->centre = c;
+        un->dir = dir;
+        return false;
+    }
+    add_moved(p, u, c);
+    /* Friends passed through: confused (Revolution), or tests (Ancients). */
+    for (unsigned k = 0, passed = 0; k < t->units; k++) {
+        if (!(burst >> k & 1u))
+            continue;
+        if (p->r->evade_burst_through) {
+            t->unit[k].confused = true;
+            p->out->unit[k].burst = 1;
+        } else if (!(passed == 0 && is_skirmish(&t->unit[k]))) {
+            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL) {
+                t->unit[k].confused = true;
+                p->out->unit[k].burst = 1;
+            }
+            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL)
+                un->confused = true;
+        }
+        passed++;
+    }
+    return true;
+}
+
+/* Whether unit u belongs to a brigade that has a brigade plan (C3). */
+static bool in_active_brigade(const phase *p, unsigned u)
+{
+    for (unsigned b = 0; b < p->t->brigades; b++) {
+        const om_wm_plan *bp = &p->s->brigade_plan[b];
+        if (bp->kind == OM_WM_PLAN_HOLD || bp->by < 0)
+            continue;
+        for (unsigned i = 0; i < p->t->brigade[b].count; i++)
+            if (p->t->brigade[b].unit[i] == u)
+                return true;
+    }
+    return false;
+}
+
+/* The initiative move of one unit, if it makes one (3.2; Ancients 4.2). */
+static void initiative_of(phase *p, unsigned u)
+{
+    om_wm_table *t = p->t;
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_plan *plan = &p->s->plan[u];
+    bool must = (un->traits & OM_WM_TABLE_TRAIT_MUST_CHARGE) != 0;
+    om_wm_initiative_policy pol = plan->initiative;
+    unsigned filter = p->r->initiative_ignores_fortified ? OM_WM_TABLE_SKIP_FORTIFIED : 0;
+    int ref;
+    if (!free_to_move(p, u) || (!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))))
+        return;
+    ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
+                                            filter, NULL);
+    if (ref < 0)
+        return;
+    if (must || pol == OM_WM_INITIATIVE_CHARGE ||
+        (pol == OM_WM_INITIATIVE_AUTO && plan->kind == OM_WM_PLAN_CHARGE &&
+         (plan->target < 0 || plan->target == ref))) {
+        if (un->troop == OM_WM_ARTILLERY && !p->r->artillery_initiative_charge)
+            return; /* artillery cannot charge on initiative (3.2) */
+        if (try_charge(p, u, ref))
+            p->out->unit[u].initiative = OM_WM_MOVED_CHARGE;
+        return;
+    }
+    if (pol == OM_WM_INITIATIVE_EVADE && !is_flyer(un) && evade(p, u, (unsigned)ref))
+        p->out->unit[u].initiative = OM_WM_MOVED_EVADE;
+}
+
+/* Units of the moving side in initiative order: those that must charge first
+ * ("before any other unit moves", Ancients 4.2), then by plan priority, then
+ * index. */
+static unsigned initiative_order(const phase *p, unsigned *order)
+{
+    unsigned keys[OM_WM_TABLE_MAX_UNITS], n = 0;
+    for (unsigned u = 0; u < p->t->units; u++) {
+        const om_wm_table_unit *un = &p->t->unit[u];
+        bool must = (un->traits & OM_WM_TABLE_TRAIT_MUST_CHARGE) != 0;
+        if (un->side == p->s->side)
+            keys[n++] = (must ? 0u : 65536u) + p->s->plan[u].priority * 256u + u;
+    }
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            unsigned k = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = k;
+        }
+    for (unsigned i = 0; i < n; i++)
+        order[i] = keys[i] % 256u;
+    return n;
+}
+
+static void initiative_step(phase *p)
+{
+    unsigned order[OM_WM_TABLE_MAX_UNITS];
+    unsigned n = initiative_order(p, order);
+    for (unsigned i = 0; i < n; i++)
+        initiative_of(p, order[i]);
+}
+
+/* ---- Orders ---- */
+
+/* Whether character c may order every unit of g from where they stand. */
+static bool group_in_range(const phase *p, unsigned c, const group *g)
+{
+    const om_wm_table_character *ch = &p->t->character[c];
+    for (unsigned i = 0; i < g->n; i++)
+        if (!om_wm_command_in_range(p->s->rules, ch->kind, is_flyer(&p->t->unit[g->u[i]]),
+                                    om_wm_table_character_distance(p->t, c, g->u[i])))
+            return false;
+    return true;
+}
+
+/* Whether unit u may be ordered now: free to move, no initiative move, not
+ * ordered by anyone yet (3.3 constraints 3, 6, 7). */
+static bool orderable(const phase *p, unsigned u)
+{
+    return p->t->unit[u].side == p->s->side && free_to_move(p, u) &&
+           p->out->unit[u].initiative == OM_WM_MOVED_NO_INITIATIVE && p->out->unit[u].by < 0;
+}
+
+/* The units of brigade b that may be ordered and touch its first such unit. */
+static group brigade_group(phase *p, unsigned b)
+{
+    group g = {0};
+    const om_wm_table_brigade *br = &p->t->brigade[b];
+    for (unsigned i = 0; i < br->count; i++)
+        if (orderable(p, br->unit[i]))
+            g.u[g.n++] = br->unit[i];
+    /* Keep the touching group of the first unit (units that used initiative
+     * may have left a gap); the others hold. */
+    if (g.n > 1)
+        regroup(p, &g);
+    return g;
+}
+
+/* Record an order test for every unit of g. */
+static void record_test(phase *p, unsigned c, const group *g, bool passed)
+{
+    om_wm_command_character *oc = &p->out->character[c];
+    oc->tests++;
+    oc->passed += passed;
+    if ((int)c == p->out->general) {
+        p->out->general_tests++;
+        p->out->general_passed += passed;
+    }
+    for (unsigned i = 0; i < g->n; i++) {
+        om_wm_command_unit *ou = &p->out->unit[g->u[i]];
+        ou->tests++;
+        ou->orders += passed;
+        ou->by = (int8_t)c;
+    }
+}
+
+/* A failed order: the unit or brigade halts; a blunder rolls on the table (or
+ * ends the phase); the character stops; a failed General ends the phase. */
+static void order_failed(phase *p, unsigned c, const group *g, const om_wm_plan *plan,
+                         unsigned roll)
+{
+    const om_wm_table_character *ch = &p->t->character[c];
+    om_wm_command_character *oc = &p->out->character[c];
+    oc->stop = OM_WM_STOP_FAILED;
+    if (om_wm_command_is_blunder(p->s->rules, &p->s->options, ch->kind, roll)) {
+        oc->stop = OM_WM_STOP_BLUNDERED;
+        if (p->s->options.alternative_blunder) {
+            for (unsigned i = 0; i < g->n; i++)
+                p->out->unit[g->u[i]].blunder = OM_WM_BLUNDER_ENDS_PHASE;
+            p->over = true;
+            p->out->ended = OM_WM_PHASE_BLUNDER;
+        } else {
+            unsigned die;
+            om_wm_blunder b = om_wm_command_roll_blunder(p->s->rules, ch->kind, p->d, &die);
+            om_wm_command_apply_blunder(p->s, p->t, p->d, g->u, g->n, plan, b, p->out);
+            for (unsigned i = 0; i < g->n; i++)
+                p->out->unit[g->u[i]].blunder_die = (uint8_t)die;
+        }
+    }
+    if (ch->kind == OM_WM_GENERAL && !p->over) {
+        p->over = true;
+        p->out->ended = OM_WM_PHASE_GENERAL_FAILED;
+    }
+}
+
+/* Give group g up to its plan's orders from character c. Returns false when
+ * the character must stop (an order failed). */
+static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
+{
+    unsigned want = plan->orders ? plan->orders : OM_WM_COMMAND_MAX_ORDERS;
+    if (want > OM_WM_COMMAND_MAX_ORDERS)
+        want = OM_WM_COMMAND_MAX_ORDERS;
+    for (unsigned k = 1; k <= want && g->n > 0; k++) {
+        om_wm_command_test test;
+        unsigned roll;
+        if (plan_done(p, g, plan) || !group_in_range(p, c, g))
+            break;
+        om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
+        roll = om_dice_roll_d6(p->d) + om_dice_roll_d6(p->d);
+        record_test(p, c, g, (int)roll <= test.target);
+        if ((int)roll > test.target) {
+            order_failed(p, c, g, plan, roll);
+            return false;
+        }
+        if (!execute_order(p, g, plan))
+            break;
+    }
+    return true;
+}
+
+/* One character's orders: its units and brigades by priority (3.3). */
+static void character_orders(phase *p, unsigned c)
+{
+    const om_wm_command_setup *s = p->s;
+    unsigned keys[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES], n = 0;
+    /* Key: priority, then units before brigades, then index. */
+    for (unsigned u = 0; u < p->t->units; u++)
+        if (p->t->unit[u].side == s->side && s->plan[u].by == (int)c &&
+            s->plan[u].kind != OM_WM_PLAN_HOLD && !in_active_brigade(p, u))
+            keys[n++] = s->plan[u].priority * 1024u + u;
+    for (unsigned b = 0; b < p->t->brigades; b++)
+        if (s->brigade_plan[b].by == (int)c && s->brigade_plan[b].kind != OM_WM_PLAN_HOLD)
+            keys[n++] = s->brigade_plan[b].priority * 1024u + 512u + b;
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            unsigned k = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = k;
+        }
+    for (unsigned i = 0; i < n && !p->over; i++) {
+        unsigned idx = keys[i] % 512u;
+        bool brigade = keys[i] % 1024u >= 512u;
+        const om_wm_plan *plan = brigade ? &s->brigade_plan[idx] : &s->plan[idx];
+        group g = brigade ? brigade_group(p, idx) : (group){.n = 1, .u = {idx}};
+        if (!brigade && !orderable(p, idx))
+            continue;
+        if (g.n == 0)
+            continue;
+        if (!order_group(p, c, &g, plan))
+            return;
+    }
+}
+
+/* Characters of the moving side in the order of issue. */
+static unsigned issue_order(const phase *p, unsigned *order)
+{
+    unsigned n = 0;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned c = 0; c < p->t->characters; c++) {
+            const om_wm_table_character *ch = &p->t->character[c];
+            bool general = ch->kind == OM_WM_GENERAL;
+            bool first;
+            if (ch->side != p->s->side)
+                continue;
+            switch (p->s->issue) {
+            case OM_WM_ISSUE_GENERAL_FIRST: first = general; break;
+            case OM_WM_ISSUE_DECLARED: first = true; break;
+            default: first = !general; break;
+            }
+            if (first == (pass == 0))
+                order[n++] = c;
+        }
+    return n;
+}
+
+static void orders_step(phase *p)
+{
+    unsigned order[OM_WM_TABLE_MAX_CHARACTERS];
+    unsigned n = issue_order(p, order);
+    for (unsigned i = 0; i < n; i++) {
+        if (p->over) {
+            p->out->character[order[i]].stop = OM_WM_STOP_PHASE_ENDED;
+            continue;
+        }
+        character_orders(p, order[i]);
+    }
+}
+
+/* ---- Characters and recovery ---- */
+
+/* A character with a unit to follow moves toward it and joins it when it
+ * reaches it (3.1 step 4; 8 Joining). */
+static void characters_step(phase *p)
+{
+    om_wm_table *t = p->t;
+    for (unsigned c = 0; c < t->characters; c++) {
+        om_wm_table_character *ch = &t->character[c];
+        om_wm_vec q;
+        double dist, reach = ch->flying ? CHARACTER_FLY_CM : CHARACTER_MOVE_CM;
+        if (ch->side != p->s->side || ch->follow < 0 || !t->unit[ch->follow].present)
+            continue;
+        q = om_wm_table_closest_point(&t->unit[ch->follow], ch->at);
+        dist = hypot(q.x - ch->at.x, q.y - ch->at.y) - ch->radius_cm;
+        if (dist <= reach) {
+            double l = hypot(q.x - ch->at.x, q.y - ch->at.y);
+            if (l > 1e-9) {
+                ch->at.x = q.x - (q.x - ch->at.x) / l * ch->radius_cm;
+                ch->at.y = q.y - (q.y - ch->at.y) / l * ch->radius_cm;
+            }
+            ch->joined = ch->follow;
+        } else {
+            double l = dist + ch->radius_cm;
+            ch->at.x += (q.x - ch->at.x) / l * reach;
+            ch->at.y += (q.y - ch->at.y) / l * reach;
+        }
+    }
+}
+
+/* The moving side's confused units recover at the end of its Command phase,
+ * those confused in this phase too (7.2; Ancients 9.2). */
+static void recovery_step(phase *p)
+{
+    for (unsigned u = 0; u < p->t->units; u++) {
+        om_wm_table_unit *un = &p->t->unit[u];
+        if (un->side == p->s->side && un->present && un->confused) {
+            un->confused = false;
+            p->out->unit[u].recovered = 1;
+        }
+    }
+}
+
+void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
+                         om_wm_command_result *out)
+{
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out};
+    memset(out, 0, sizeof *out);
+    out->general = -1;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+        out->unit[u].by = -1;
+        out->unit[u].charge_target = -1;
+    }
+    for (unsigned c = 0; c < t->characters; c++)
+        if (t->character[c].side == s->side && t->character[c].kind == OM_WM_GENERAL)
+            out->general = (int8_t)c;
+    initiative_step(&p);
+    orders_step(&p);
+    characters_step(&p);
+    recovery_step(&p);
+}
+
+/* ---- Check ---- */
+
+static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
+                      const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
+                      const char *fmt, ...)
+{
+    om_wm_check_failure local;
+    va_list ap;
+    if (why == NULL)
+        why = &local;
+    if (index < 0)
+        snprintf(why->field, sizeof why->field, "%s", list);
+    else
+        snprintf(why->field, sizeof why->field, "%s[%d]%s", list, index, key);
+    va_start(ap, fmt);
+    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
+    va_end(ap);
+    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
+}
+
+static const char *const kind_words[OM_WM_CHARACTER_KIND_COUNT] = {"General", "Hero", "Wizard"};
+
+/* Whether character c reaches unit u from where both stand. */
+static om_status check_reach(const om_wm_command_setup *s, const om_wm_table *t,
+                             const char *list, int index, unsigned c, unsigned u,
+                             om_wm_check_failure *why)
+{
+    const om_wm_table_character *ch = &t->character[c];
+    bool flyer = is_flyer(&t->unit[u]);
+    double cm = om_wm_table_character_distance(t, c, u);
+    double range = om_wm_command_range_cm(s->rules, ch->kind);
+    if (om_wm_command_in_range(s->rules, ch->kind, flyer, cm))
+        return OM_OK;
+    if (flyer && cm > rules_of(s->rules)->flyer_range_cm)
+        range = fmin(range, rules_of(s->rules)->flyer_range_cm);
+    return fail(why, list, index, ".by", "the %s (characters[%u], %s) is %.1fcm from units[%u] "
+                "(%s), beyond the %.0fcm from which %s", kind_words[ch->kind], c, ch->name, cm,
+                u, t->unit[u].name, range,
+                flyer ? "a flyer takes orders" : "he can order it");
+}
+
+static om_status check_plan_fields(const om_wm_command_setup *s, const om_wm_table *t,
+                                   const om_wm_plan *pl, const char *list, int index, int self,
+                                   om_wm_check_failure *why)
+{
+    if ((unsigned)pl->kind >= OM_WM_PLAN_KIND_COUNT)
+        return fail(why, list, index, ".kind", "unknown plan %d", (int)pl->kind);
+    if ((unsigned)pl->initiative >= OM_WM_INITIATIVE_COUNT)
+        return fail(why, list, index, ".initiative", "unknown initiative policy %d",
+                    (int)pl->initiative);
+    if (pl->orders > OM_WM_COMMAND_MAX_ORDERS)
+        return fail(why, list, index, ".orders", "a unit takes at most %d orders a phase "
+                    "(got %u)", OM_WM_COMMAND_MAX_ORDERS, pl->orders);
+    if (pl->target >= (int)t->units || pl->target < -1 ||
+        (pl->target >= 0 && !t->unit[pl->target].present))
+        return fail(why, list, index, ".target", "no unit %d on the table", pl->target);
+    if (pl->target >= 0 && pl->target == self)
+        return fail(why, list, index, ".target", "a unit cannot aim at itself");
+    if (pl->target >= 0 && (pl->kind == OM_WM_PLAN_CHARGE || pl->kind == OM_WM_PLAN_SHOOT) &&
+        t->unit[pl->target].side == s->side)
+        return fail(why, list, index, ".target", "units[%d] (%s) is a friend: only enemies "
+                    "are charged or shot", pl->target, t->unit[pl->target].name);
+    if (pl->kind == OM_WM_PLAN_SHOOT && self >= 0 && t->unit[self].range_cm == 0)
+        return fail(why, list, index, ".kind", "units[%d] (%s) has no shooting range",
+                    self, t->unit[self].name);
+    if (pl->kind == OM_WM_PLAN_ADVANCE && pl->target < 0 &&
+        (!(pl->goal.x >= 0) || !(pl->goal.y >= 0) || pl->goal.x > t->width_cm ||
+         pl->goal.y > t->depth_cm))
+        return fail(why, list, index, ".goal", "the goal (%.1f,%.1f) is off the table",
+                    pl->goal.x, pl->goal.y);
+    if (!(pl->keep_cm >= 0) || pl->keep_cm > t->width_cm + t->depth_cm)
+        return fail(why, list, index, ".keep", "must be 0 or more cm (got %g)", pl->keep_cm);
+    if (pl->by >= (int)t->characters || pl->by < -1 ||
+        (pl->by >= 0 && t->character[pl->by].side != s->side))
+        return fail(why, list, index, ".by", "must name a character of side %u", s->side);
+    return OM_OK;
+}
+
+static om_status check_brigade_plans(const om_wm_command_setup *s, const om_wm_table *t,
+                                     om_wm_check_failure *why)
+{
+    om_status st;
+    for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++) {
+        const om_wm_plan *pl = &s->brigade_plan[b];
+        if (pl->kind == OM_WM_PLAN_HOLD)
+            continue;
+        if (b >= t->brigades)
+            return fail(why, "brigade_plans", (int)b, "", "there is no brigade %u", b);
+        if (t->unit[t->brigade[b].unit[0]].side != s->side)
+            continue; /* the other side's brigade: its own turn checks it */
+        if ((st = check_plan_fields(s, t, pl, "brigade_plans", (int)b, -1, why)))
+            return st;
+        for (unsigned i = 0; pl->by >= 0 && i < t->brigade[b].count; i++)
+            if ((st = check_reach(s, t, "brigade_plans", (int)b, (unsigned)pl->by,
+                                  t->brigade[b].unit[i], why)))
+                return st;
+    }
+    return OM_OK;
+}
+
+om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t,
+                              om_wm_check_failure *why)
+{
+    om_status st;
+    if ((unsigned)s->rules >= OM_WM_RULES_COUNT)
+        return fail(why, "ruleset", -1, "", "unknown rule set %d", (int)s->rules);
+    if (s->side > 1)
+        return fail(why, "side", -1, "", "the moving side must be 0 or 1 (got %u)", s->side);
+    if ((unsigned)s->issue >= OM_WM_ISSUE_COUNT)
+        return fail(why, "issue", -1, "", "unknown order of issue %d", (int)s->issue);
+    if (s->options.general_blunders && rules_of(s->rules)->general_never_blunders)
+        return fail(why, "options.general_blunders", -1, "", "Warmaster Ancients Generals "
+                    "never blunder (Commanders > Blunders)");
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_plan *pl = &s->plan[u];
+        if (t->unit[u].side != s->side || !t->unit[u].present)
+            continue;
+        if ((st = check_plan_fields(s, t, pl, "plans", (int)u, (int)u, why)))
+            return st;
+        if (pl->kind != OM_WM_PLAN_HOLD && pl->by >= 0 &&
+            (st = check_reach(s, t, "plans", (int)u, (unsigned)pl->by, u, why)))
+            return st;
+    }
+    return check_brigade_plans(s, t, why);
+}
+
+/* ---- Options registry ---- */
+
+static const om_wm_option command_option_table[] = {
+    {"general_blunders", "A1", "3.6 Blunders",
+     "Is a General's failed order on a 12 also a blunder?",
+     "false: only Heroes and Wizards blunder; a General's 12 just fails (and ends the "
+     "phase)", "true: it rolls on the Blunder table too (never in Ancients)",
+     offsetof(om_wm_command_options, general_blunders)},
+    {"alternative_blunder", "-", "3.6 Alternative Blunder Rule",
+     "Optional rule: does a blunder end the whole Command phase instead of rolling on "
+     "the table?", "false: roll on the Blunder table", "true: the phase ends like a "
+     "failed General order", offsetof(om_wm_command_options, alternative_blunder)},
+    {"command_distance_per_full_20", "A2 / WMA A1", "3.4 Command penalties",
+     "Distance penalty at exact multiples of 20cm: the chart or \"per full 20cm\"?",
+     "false: the chart, ceil(d/20) - 1 (40cm is -1)", "true: per full 20cm, floor(d/20) "
+     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20)},
+    /* Fixed readings (offset OM_WM_OPTION_FIXED). */
+    {"enemy_close_ignorable", "A40", "3.4",
+     "Does the -1 for an enemy within 20cm count an enemy initiative may ignore?",
+     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED},
+    {"brigade_blunder_penalty", "-", "3.5, 3.6",
+     "A brigade with several units under permanent blunder penalties: how much?",
+     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED},
+    {"brigade_crazy_unit", "-", "3.6",
+     "\"You must be crazy!\" on a brigade: which unit takes the -1 (the player picks)?",
+     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED},
+    {"blunder_brigades", "A23", "3.6",
+     "Blunders 2-3 and 6 on brigades",
+     "fixed: units one at a time; 2-3 away from the closest visible enemy to the slowest "
+     "unit's full pace", "-", OM_WM_OPTION_FIXED},
+    {"evade_blocked", "A31", "3.7",
+     "An evader that cannot end clear of enemies and engaged units",
+     "fixed: it cannot evade and stays put (it may still take orders)", "-",
+     OM_WM_OPTION_FIXED},
+    {"initiative_ties", "-", "3.2",
+     "Enemies equally close for initiative (the player picks)",
+     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED},
+    {"zone_tie", "-", "6.2 Zones",
+     "A charger exactly split between two zones (a D6 in the rules)",
+     "fixed: the front", "-", OM_WM_OPTION_FIXED},
+    {"wm11_command_text", "-", "15.0, 18",
+     "1.1's blunder trigger and table and evade clearance (not in the Rules Update)",
+     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED},
+    {"commander_12cm_text", "WMA A4", "WMA 4.7",
+     "The \"12cm\" commander text", "fixed: ignored; commanders never trigger initiative "
+     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED},
+    {"general_range", "WMA A2", "WMA 4.3",
+     "Orders from an Ancients General to units beyond 100cm",
+     "fixed: not allowed (Revolution and 1.1: the whole battlefield)", "-",
+     OM_WM_OPTION_FIXED},
+};
+
+#define COMMAND_OPTION_COUNT (sizeof command_option_table / sizeof command_option_table[0])
+
+size_t om_wm_command_option_count(void) { return COMMAND_OPTION_COUNT; }
+
+const om_wm_option *om_wm_command_option_at(size_t i)
+{
+    return i < COMMAND_OPTION_COUNT ? &command_option_table[i] : NULL;
+}
+
+const om_wm_option *om_wm_command_option_find(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_OPTION_COUNT; i++)
+        if (strcmp(command_option_table[i].name, name) == 0)
+            return &command_option_table[i];
+    return NULL;
+}
+
+om_status om_wm_command_option_set(om_wm_command_options *o, const char *name,
+                                   const char *value)
+{
+    const om_wm_option *opt = om_wm_command_option_find(name);
+    if (opt == NULL)
+        return OM_ERROR(OM_ENOTFOUND, "unknown Command option '%s'", name);
+    if (opt->offset == OM_WM_OPTION_FIXED)
+        return OM_ERROR(OM_EINVAL, "option '%s' is a fixed reading, not a switch", name);
+    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
+        return OM_ERROR(OM_EINVAL, "option '%s' must be true or false (got '%s')", name, value);
+    *(bool *)((char *)o + opt->offset) = strcmp(value, "true") == 0;
+    return OM_OK;
+}
+
+const char *om_wm_command_option_value(const om_wm_command_options *o, const om_wm_option *opt)
+{
+    if (opt->offset == OM_WM_OPTION_FIXED)
+        return "fixed";
+    return *(const bool *)((const char *)o + opt->offset) ? "true" : "false";
+}

@@ -1,0 +1,1590 @@
+/*
+ * table.c: the Warmaster table (position) model: geometry of units, terrain and
+ * characters for whole turns (DESIGN "Turns and battles"; warmaster.md 3-4 and
+ * 6.2; warmaster-ancients.md 3-5).
+ *
+ * Units are rectangles (convex polygons), so distances, contact and overlap are
+ * the separating-axis theorem over at most 8 axes, and a straight move is the
+ * swept version of the same test: exact for translations, no stepping.
+ *
+ * Simplifications (each listed again in TURNS.md next to the rule it bends):
+ *  T1 A unit is the rectangle of its stands: files x ranks stand bases. An
+ *     irregular formation is drawn as `files` stands abreast, its last rank
+ *     filled from the left; its bounding rectangle is the unit.
+ *  T2 Moves are straight lines. A unit may first turn on the spot to face its
+ *     way, at no cost in distance, when the turned rectangle is clear; brigades
+ *     move as one rigid body without turning. No wheeling, no re-forming.
+ *  T3 Non-charging moves stop `enemy_gap_cm` short of enemies (the caller's
+ *     policy), measured along the rectangles' axes (the enemy's rectangle is
+ *     grown by the gap on every side).
+ *  T4 One charge path: the charger turns on the spot to its contact facing and
+ *     moves straight to its contact position; what it would clip only by
+ *     turning is ignored. Its front edge goes flush against the contacted face,
+ *     centred on the closest target stand of that face or shifted in half-stand
+ *     steps to the nearest clear spot with 1cm of edge contact. The charge
+ *     reaches when no corner of its rectangle moves farther than its pace
+ *     (the farthest-moving point, warmaster.md 4), which over-counts turns.
+ *  T5 The zone a charger starts in is that of its centre (the zone it "mostly
+ *     occupies"); an exact tie counts as the front, not a D6.
+ *  T6 Line of sight is sampled: five points along each sighting edge to the
+ *     corners and edge points of the target (four edges, five points each).
+ *     Other units block; characters never do.
+ *  T7 Terrain has no movement cost (none exists in the rules): a piece is open
+ *     or closed to a troop type. Defended status from terrain is not
+ *     directional (a unit in a wood or behind a low wall is defended against
+ *     everyone).
+ *  T8 Flyers pass over units and terrain but never end on a unit or in terrain
+ *     they may not end in (a wood, or where infantry cannot go); they back off
+ *     along their path in 1cm steps until clear.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "table.h"
+
+/* ---- Rule-set tables ---- */
+
+/* Closest-edge sight allowance inside close terrain (woods, villages): "stands
+ * inside a wood see 2cm" (warmaster.md 4, RU P25 changed 1cm to 2cm;
+ * warmaster-ancients.md 3). */
+#define CLOSE_TERRAIN_SIGHT_CM 2.0
+/* Edge a charger's front must keep on the contacted face: "at least 1cm of
+ * clear target edge" (warmaster.md 6.2; warmaster-ancients.md 5.3). 1.1 asks
+ * only for "some" edge; the same 1cm is used. */
+#define CHARGE_MIN_EDGE_CM 1.0
+/* Points sampled along each edge for line of sight (T6): the two corners and
+ * three points between them. */
+#define LOS_SAMPLES 5
+/* Step a flyer backs off along its path to find a clear place to end (T8). */
+#define FLYER_BACKOFF_CM 1.0
+/* Points this close to a zone border count as on it (an exact tie, T5):
+ * facings given in degrees put borders a few ulps off. */
+#define ZONE_TIE_CM 1e-9
+/* Longest charge placement search along a face, in half-stand steps. */
+#define CHARGE_MAX_SHIFTS 24
+
+/* Degrees in a radian, for facings given in degrees. */
+#define DEG_PER_RAD (180.0 / 3.14159265358979323846)
+
+/* Troop-type bit masks for terrain access. */
+#define INF (1u << OM_WM_INFANTRY)
+#define CAV (1u << OM_WM_CAVALRY)
+#define CHA (1u << OM_WM_CHARIOT)
+#define MON (1u << OM_WM_MONSTER)
+#define ART (1u << OM_WM_ARTILLERY)
+#define MAC (1u << OM_WM_MACHINE)
+#define ALL (INF | CAV | CHA | MON | ART | MAC)
+
+/* How a terrain kind treats a line of sight. */
+typedef enum sight_mode {
+    SIGHT_CLEAR = 0, /* low features: never block (warmaster.md 4) */
+    SIGHT_CLOSE,     /* woods, villages: a line may run 2cm inside */
+    SIGHT_BODY,      /* hills: block a line crossing from outside to outside */
+    SIGHT_BLOCKS     /* buildings, high walls, steep hills: block any crossing */
+} sight_mode;
+
+/* Properties of a terrain kind. */
+typedef struct terrain_props {
+    bool dense;                      /* -1 Command inside (3.4) */
+    sight_mode sight;                /* what it does to lines of sight */
+    bool linear;                     /* a unit "behind" it (touching) gets `cover` */
+    om_wm_position cover;            /* infantry and artillery in or behind it */
+    unsigned enter[OM_WM_RULES_COUNT]; /* troop types that may enter, by rule set */
+} terrain_props;
+
+/* warmaster.md 1.3 and 4 (REV and RU "Terrain": infantry anywhere; cavalry and
+ * monsters hills, shallow rivers, low obstacles; chariots and artillery hills
+ * only; machines as chariots), 13.2 (which features are dense, block sight and
+ * give cover); warmaster-ancients.md 5.4 (shallow rivers open to all). */
+static const terrain_props terrain_table[OM_WM_TERRAIN_KIND_COUNT] = {
+    [OM_WM_TERRAIN_WOOD] = {true, SIGHT_CLOSE, false, OM_WM_DEFENDED, {INF, INF, INF}},
+    [OM_WM_TERRAIN_VILLAGE] = {true, SIGHT_CLOSE, false, OM_WM_DEFENDED, {INF, INF, INF}},
+    [OM_WM_TERRAIN_MARSH] = {true, SIGHT_CLEAR, false, OM_WM_DEFENDED, {INF, INF, INF}},
+    [OM_WM_TERRAIN_HILL] = {false, SIGHT_BODY, false, OM_WM_OPEN, {ALL, ALL, ALL}},
+    [OM_WM_TERRAIN_STEEP_HILL] = {true, SIGHT_BLOCKS, false, OM_WM_OPEN, {INF, INF, INF}},
+    [OM_WM_TERRAIN_STREAM] = {false, SIGHT_CLEAR, false, OM_WM_OPEN,
+                              {INF | CAV | MON, INF | CAV | MON, ALL}},
+    [OM_WM_TERRAIN_RIVER] = {false, SIGHT_CLEAR, false, OM_WM_OPEN, {0, 0, 0}},
+    [OM_WM_TERRAIN_LOW_OBSTACLE] = {false, SIGHT_CLEAR, true, OM_WM_DEFENDED,
+                                    {INF | CAV | MON, INF | CAV | MON, INF | CAV | MON}},
+    [OM_WM_TERRAIN_HIGH_OBSTACLE] = {false, SIGHT_BLOCKS, true, OM_WM_FORTIFIED,
+                                     {INF, INF, INF}},
+    [OM_WM_TERRAIN_BUILDING] = {false, SIGHT_BLOCKS, false, OM_WM_OPEN, {0, 0, 0}},
+};
+
+const char *const om_wm_terrain_names[OM_WM_TERRAIN_KIND_COUNT] = {
+    [OM_WM_TERRAIN_WOOD] = "wood",
+    [OM_WM_TERRAIN_VILLAGE] = "village",
+    [OM_WM_TERRAIN_MARSH] = "marsh",
+    [OM_WM_TERRAIN_HILL] = "hill",
+    [OM_WM_TERRAIN_STEEP_HILL] = "steep-hill",
+    [OM_WM_TERRAIN_STREAM] = "stream",
+    [OM_WM_TERRAIN_RIVER] = "river",
+    [OM_WM_TERRAIN_LOW_OBSTACLE] = "low-obstacle",
+    [OM_WM_TERRAIN_HIGH_OBSTACLE] = "high-obstacle",
+    [OM_WM_TERRAIN_BUILDING] = "building",
+};
+
+/* Rule-set differences of the table. The lead moves these into om_wm_ruleset. */
+typedef struct table_rules {
+    double width_cm, depth_cm;   /* default table (warmaster.md 11.5: 6'x4';
+                                    warmaster-ancients.md 12.1: 240 x 120) */
+    double max_sight_cm;         /* farthest a unit sees (0: no limit; Ancients 60cm,
+                                    warmaster-ancients.md 3) */
+    bool face_by_nearest_edge;   /* 1.1 charges the nearest edge (warmaster.md 15 D1) */
+    bool charge_at_formation_pace; /* Ancients: irregular units charge at half pace
+                                      (warmaster-ancients.md 5.1, 16.3) */
+    double stand_w[OM_WM_TROOP_COUNT]; /* frontage (cm) by troop type */
+    double stand_d[OM_WM_TROOP_COUNT]; /* depth (cm) by troop type */
+} table_rules;
+
+/* Stands are 40x20mm. Warmaster: infantry face the long edge, every other type
+ * the short one (warmaster.md 1.2). Ancients: infantry and cavalry the long edge,
+ * chariots and elephants (monsters) the short one, artillery either (long used
+ * here) (warmaster-ancients.md 1.2). Scenarios may override per unit. */
+static const table_rules table_rules_of[OM_WM_RULES_COUNT] = {
+    [OM_WM_RULES_WM11] = {180, 120, 0, true, false, {4, 2, 2, 2, 2, 2}, {2, 4, 4, 4, 4, 4}},
+    [OM_WM_RULES_REV] = {180, 120, 0, false, false, {4, 2, 2, 2, 2, 2}, {2, 4, 4, 4, 4, 4}},
+    [OM_WM_RULES_WMA] = {240, 120, 60, false, true, {4, 4, 2, 2, 4, 2}, {2, 2, 4, 4, 2, 4}},
+};
+
+static const table_rules *rules_of(om_wm_ruleset_id id)
+{
+    return &table_rules_of[(unsigned)id < OM_WM_RULES_COUNT ? id : OM_WM_RULES_REV];
+}
+
+/* ---- Vectors and convex polygons ---- */
+
+static om_wm_vec v_make(double x, double y) { return (om_wm_vec){x, y}; }
+static om_wm_vec v_add(om_wm_vec a, om_wm_vec b) { return v_make(a.x + b.x, a.y + b.y); }
+static om_wm_vec v_sub(om_wm_vec a, om_wm_vec b) { return v_make(a.x - b.x, a.y - b.y); }
+static om_wm_vec v_scale(om_wm_vec a, double s) { return v_make(a.x * s, a.y * s); }
+static double v_dot(om_wm_vec a, om_wm_vec b) { return a.x * b.x + a.y * b.y; }
+static double v_cross(om_wm_vec a, om_wm_vec b) { return a.x * b.y - a.y * b.x; }
+static double v_len(om_wm_vec a) { return sqrt(v_dot(a, a)); }
+/* The direction 90 degrees clockwise of a facing: the unit's right. */
+static om_wm_vec v_right(om_wm_vec f) { return v_make(f.y, -f.x); }
+
+/* A convex polygon (a unit rectangle, a stand, a terrain piece or a segment). */
+typedef struct poly {
+    unsigned n;
+    om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];
+} poly;
+
+/* The rectangle centred at c, facing f, half-width hw, half-depth hd, in the
+ * corner order front-left, front-right, rear-right, rear-left. */
+static poly rect_poly(om_wm_vec c, om_wm_vec f, double hw, double hd)
+{
+    om_wm_vec r = v_right(f);
+    poly p = {.n = 4};
+    p.v[0] = v_add(c, v_add(v_scale(f, hd), v_scale(r, -hw)));
+    p.v[1] = v_add(c, v_add(v_scale(f, hd), v_scale(r, hw)));
+    p.v[2] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, hw)));
+    p.v[3] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, -hw)));
+    return p;
+}
+
+static unsigned unit_ranks(const om_wm_table_unit *u, unsigned files)
+{
+    return (u->stands + files - 1) / files;
+}
+
+static unsigned unit_files(const om_wm_table_unit *u)
+{
+    switch (u->formation) {
+    case OM_WM_TABLE_LINE:
+        return u->stands;
+    case OM_WM_TABLE_COLUMN:
+        return 1;
+    default:
+        return u->files < 1 ? 1 : (u->files > u->stands ? u->stands : u->files);
+    }
+}
+
+double om_wm_table_unit_width(const om_wm_table_unit *u) { return unit_files(u) * u->stand_w; }
+
+double om_wm_table_unit_depth(const om_wm_table_unit *u)
+{
+    return unit_ranks(u, unit_files(u)) * u->stand_d;
+}
+
+static poly unit_poly_at(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f, double grow)
+{
+    return rect_poly(c, f, om_wm_table_unit_width(u) / 2 + grow,
+                     om_wm_table_unit_depth(u) / 2 + grow);
+}
+
+static poly unit_poly(const om_wm_table_unit *u, double grow)
+{
+    return unit_poly_at(u, u->centre, u->dir, grow);
+}
+
+void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4])
+{
+    poly p = unit_poly(u, 0);
+    memcpy(corner, p.v, 4 * sizeof corner[0]);
+}
+
+static poly terrain_poly(const om_wm_terrain *k)
+{
+    poly p = {.n = k->vertices};
+    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
+    return p;
+}
+
+static void project(const poly *p, om_wm_vec axis, double *lo, double *hi)
+{
+    *lo = *hi = v_dot(p->v[0], axis);
+    for (unsigned i = 1; i < p->n; i++) {
+        double d = v_dot(p->v[i], axis);
+        if (d < *lo) *lo = d;
+        if (d > *hi) *hi = d;
+    }
+}
+
+/* The unit normal of edge i of p (either side: SAT only needs the line). */
+static om_wm_vec edge_axis(const poly *p, unsigned i)
+{
+    om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
+    double l = v_len(e);
+    return l > 0 ? v_make(-e.y / l, e.x / l) : v_make(1, 0);
+}
+
+/* Whether the interiors of a and b overlap by more than `tol` on every axis. */
+static bool poly_overlap(const poly *a, const poly *b, double tol)
+{
+    const poly *ps[2] = {a, b};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned i = 0; i < ps[k]->n; i++) {
+            double alo, ahi, blo, bhi;
+            om_wm_vec ax = edge_axis(ps[k], i);
+            project(a, ax, &alo, &ahi);
+            project(b, ax, &blo, &bhi);
+            if (fmax(alo, blo) >= fmin(ahi, bhi) - tol)
+                return false;
+        }
+    return true;
+}
+
+/* Distance from p to segment ab, and the parameter of the closest point. */
+static double seg_dist(om_wm_vec p, om_wm_vec a, om_wm_vec b, double *par)
+{
+    om_wm_vec ab = v_sub(b, a);
+    double l2 = v_dot(ab, ab), s = l2 > 0 ? v_dot(v_sub(p, a), ab) / l2 : 0;
+    s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    if (par) *par = s;
+    return v_len(v_sub(p, v_add(a, v_scale(ab, s))));
+}
+
+/* Closest distance between two convex polygons (0 when they overlap). */
+static double poly_distance(const poly *a, const poly *b)
+{
+    double best = INFINITY;
+    if (poly_overlap(a, b, 0))
+        return 0;
+    for (unsigned i = 0; i < a->n; i++)
+        for (unsigned j = 0; j < b->n; j++) {
+            double d1 = seg_dist(a->v[i], b->v[j], b->v[(j + 1) % b->n], NULL);
+            double d2 = seg_dist(b->v[j], a->v[i], a->v[(i + 1) % a->n], NULL);
+            best = fmin(best, fmin(d1, d2));
+        }
+    return best;
+}
+
+/* Distance from point p to polygon b (0 inside). */
+static double point_poly_distance(om_wm_vec p, const poly *b)
+{
+    double best = INFINITY;
+    bool inside = true;
+    double sign = 0;
+    for (unsigned j = 0; j < b->n; j++) {
+        double c = v_cross(v_sub(b->v[(j + 1) % b->n], b->v[j]), v_sub(p, b->v[j]));
+        if (sign == 0) sign = c;
+        else if (c * sign < 0) inside = false;
+        best = fmin(best, seg_dist(p, b->v[j], b->v[(j + 1) % b->n], NULL));
+    }
+    return inside ? 0 : best;
+}
+
+/*
+ * Swept separating axes: moving a by t*v (t in [0,1]), the interval of t in
+ * which a and b overlap by more than the touch tolerance, as [*enter, *exit].
+ * Returns false when they never overlap in [0,1].
+ */
+static bool sweep(const poly *a, om_wm_vec v, const poly *b, double *enter, double *exit)
+{
+    const poly *ps[2] = {a, b};
+    const double tol = OM_WM_TABLE_TOUCH_CM;
+    double t_in = -INFINITY, t_out = INFINITY;
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned i = 0; i < ps[k]->n; i++) {
+            double alo, ahi, blo, bhi;
+            om_wm_vec ax = edge_axis(ps[k], i);
+            double s = v_dot(v, ax);
+            project(a, ax, &alo, &ahi);
+            project(b, ax, &blo, &bhi);
+            if (fabs(s) < 1e-12) {
+                if (!(alo < bhi - tol && ahi > blo + tol))
+                    return false;
+                continue;
+            }
+            /* Overlap on this axis while alo + s t < bhi - tol and ahi + s t > blo + tol. */
+            double t1 = (blo + tol - ahi) / s, t2 = (bhi - tol - alo) / s;
+            t_in = fmax(t_in, fmin(t1, t2));
+            t_out = fmin(t_out, fmax(t1, t2));
+            if (t_in >= t_out)
+                return false;
+        }
+    if (t_out <= 0 || t_in >= 1)
+        return false;
+    *enter = t_in;
+    *exit = t_out;
+    return true;
+}
+
+/* Largest t in [0,1] keeping every corner of a + t v on the table. */
+static double table_bound(const om_wm_table *t, const poly *a, om_wm_vec v)
+{
+    double best = 1;
+    for (unsigned i = 0; i < a->n; i++) {
+        om_wm_vec p = a->v[i];
+        if (v.x > 0) best = fmin(best, (t->width_cm - p.x) / v.x);
+        if (v.x < 0) best = fmin(best, -p.x / v.x);
+        if (v.y > 0) best = fmin(best, (t->depth_cm - p.y) / v.y);
+        if (v.y < 0) best = fmin(best, -p.y / v.y);
+    }
+    return best < 0 ? 0 : best;
+}
+
+static bool poly_on_table(const om_wm_table *t, const poly *a)
+{
+    const double tol = OM_WM_TABLE_TOUCH_CM;
+    for (unsigned i = 0; i < a->n; i++)
+        if (a->v[i].x < -tol || a->v[i].y < -tol || a->v[i].x > t->width_cm + tol ||
+            a->v[i].y > t->depth_cm + tol)
+            return false;
+    return true;
+}
+
+/* ---- Building ---- */
+
+void om_wm_table_init(om_wm_table *t, om_wm_ruleset_id rules, double width_cm, double depth_cm)
+{
+    const table_rules *r = rules_of(rules);
+    memset(t, 0, sizeof *t);
+    t->width_cm = width_cm > 0 ? width_cm : r->width_cm;
+    t->depth_cm = depth_cm > 0 ? depth_cm : r->depth_cm;
+}
+
+void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w, double *d)
+{
+    const table_rules *r = rules_of(rules);
+    unsigned k = (unsigned)troop < OM_WM_TROOP_COUNT ? (unsigned)troop : 0;
+    *w = r->stand_w[k];
+    *d = r->stand_d[k];
+}
+
+om_wm_vec om_wm_table_dir(double facing_deg)
+{
+    double a = facing_deg / DEG_PER_RAD;
+    return v_make(cos(a), sin(a));
+}
+
+double om_wm_table_facing_deg(om_wm_vec dir)
+{
+    double a = atan2(dir.y, dir.x) * DEG_PER_RAD;
+    return a < 0 ? a + 360.0 : a;
+}
+
+int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *name,
+                         unsigned side, om_wm_troop troop, unsigned stands,
+                         om_wm_table_formation formation, om_wm_vec centre, double facing_deg)
+{
+    om_wm_table_unit *u;
+    if (t->units >= OM_WM_TABLE_MAX_UNITS || side > 1 || (unsigned)troop >= OM_WM_TROOP_COUNT ||
+        stands < 1 || stands > OM_WM_TABLE_MAX_STANDS ||
+        (unsigned)formation >= OM_WM_TABLE_FORMATION_COUNT)
+        return -1;
+    u = &t->unit[t->units];
+    memset(u, 0, sizeof *u);
+    snprintf(u->name, sizeof u->name, "%s", name ? name : "");
+    u->side = (uint8_t)side;
+    u->troop = troop;
+    u->size = u->stands = (uint8_t)stands;
+    u->pace_cm = (uint8_t)om_wm_troop_pace(troop);
+    u->formation = formation;
+    u->files = 2;
+    om_wm_table_stand_size(rules, troop, &u->stand_w, &u->stand_d);
+    u->centre = centre;
+    u->dir = om_wm_table_dir(facing_deg);
+    u->position = OM_WM_OPEN;
+    u->present = true;
+    return t->units++;
+}
+
+int om_wm_table_add_character(om_wm_table *t, const char *name, unsigned side,
+                              om_wm_character_kind kind, unsigned command, om_wm_vec at)
+{
+    om_wm_table_character *c;
+    if (t->characters >= OM_WM_TABLE_MAX_CHARACTERS || side > 1 ||
+        (unsigned)kind >= OM_WM_CHARACTER_KIND_COUNT || command > 12)
+        return -1;
+    c = &t->character[t->characters];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name ? name : "");
+    c->side = (uint8_t)side;
+    c->kind = kind;
+    c->command = (uint8_t)command;
+    c->at = at;
+    c->joined = -1;
+    c->follow = -1;
+    return t->characters++;
+}
+
+int om_wm_table_add_terrain(om_wm_table *t, om_wm_terrain_kind kind, const om_wm_vec *v,
+                            unsigned n)
+{
+    om_wm_terrain *k;
+    if (t->terrain_pieces >= OM_WM_TABLE_MAX_TERRAIN || n > OM_WM_TABLE_MAX_VERTICES ||
+        (unsigned)kind >= OM_WM_TERRAIN_KIND_COUNT)
+        return -1;
+    k = &t->terrain[t->terrain_pieces];
+    memset(k, 0, sizeof *k);
+    k->kind = kind;
+    k->vertices = (uint8_t)n;
+    memcpy(k->v, v, n * sizeof v[0]);
+    return t->terrain_pieces++;
+}
+
+int om_wm_table_add_rect_terrain(om_wm_table *t, om_wm_terrain_kind kind, om_wm_vec lo,
+                                 om_wm_vec hi)
+{
+    om_wm_vec v[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+    return om_wm_table_add_terrain(t, kind, v, 4);
+}
+
+int om_wm_table_add_brigade(om_wm_table *t, const unsigned *u, unsigned n)
+{
+    om_wm_table_brigade *b;
+    if (t->brigades >= OM_WM_TABLE_MAX_BRIGADES || n > OM_WM_BRIGADE_MAX_UNITS)
+        return -1;
+    b = &t->brigade[t->brigades];
+    memset(b, 0, sizeof *b);
+    b->count = (uint8_t)n;
+    for (unsigned i = 0; i < n; i++)
+        b->unit[i] = (uint8_t)u[i];
+    return t->brigades++;
+}
+
+/* ---- Terrain questions ---- */
+
+bool om_wm_table_terrain_closed(om_wm_ruleset_id rules, om_wm_terrain_kind kind,
+                                om_wm_troop troop)
+{
+    unsigned r = (unsigned)rules < OM_WM_RULES_COUNT ? (unsigned)rules : OM_WM_RULES_REV;
+    return (terrain_table[kind].enter[r] & (1u << troop)) == 0;
+}
+
+/* Whether unit u may not end a move overlapping piece k (flyers: woods and
+ * what infantry cannot enter, warmaster.md 1.3 and 9). */
+static bool closed_to_end(om_wm_ruleset_id rules, const om_wm_table_unit *u,
+                          const om_wm_terrain *k)
+{
+    if (u->traits & OM_WM_TABLE_TRAIT_FLYER)
+        return k->kind == OM_WM_TERRAIN_WOOD ||
+               om_wm_table_terrain_closed(rules, k->kind, OM_WM_INFANTRY);
+    return om_wm_table_terrain_closed(rules, k->kind, u->troop);
+}
+
+/* Whether unit u's rectangle is in (overlaps) piece k, or for a linear piece
+ * touches it. */
+static bool unit_at_terrain(const om_wm_table_unit *u, const om_wm_terrain *k)
+{
+    poly a = unit_poly(u, 0), b = terrain_poly(k);
+    if (terrain_table[k->kind].linear)
+        return poly_distance(&a, &b) <= OM_WM_TABLE_TOUCH_CM;
+    return poly_overlap(&a, &b, 0);
+}
+
+bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    if (un->dense)
+        return true;
+    for (unsigned k = 0; k < t->terrain_pieces; k++)
+        if (terrain_table[t->terrain[k].kind].dense && unit_at_terrain(un, &t->terrain[k]))
+            return true;
+    return false;
+}
+
+om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_position best = un->position;
+    if (un->troop != OM_WM_INFANTRY && un->troop != OM_WM_ARTILLERY)
+        return OM_WM_OPEN; /* only infantry and artillery are ever defended (6.15) */
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        om_wm_position p = terrain_table[t->terrain[k].kind].cover;
+        if (p > best && unit_at_terrain(un, &t->terrain[k]))
+            best = p;
+    }
+    return best;
+}
+
+/* ---- Distances ---- */
+
+/* A lower bound of the distance between two units from their circumscribed
+ * circles: enough to skip exact polygon distances to units clearly too far. */
+static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
+{
+    double wa = om_wm_table_unit_width(a), da = om_wm_table_unit_depth(a);
+    double wb = om_wm_table_unit_width(b), db = om_wm_table_unit_depth(b);
+    double ra = sqrt(wa * wa + da * da) / 2, rb = sqrt(wb * wb + db * db) / 2;
+    return v_len(v_sub(a->centre, b->centre)) - ra - rb;
+}
+
+double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
+{
+    poly pa = unit_poly(&t->unit[a], 0), pb = unit_poly(&t->unit[b], 0);
+    return poly_distance(&pa, &pb);
+}
+
+bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
+{
+    if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
+        return false;
+    return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
+}
+
+bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
+{
+    for (unsigned k = 0; k < t->units; k++)
+        if (k != u && t->unit[k].present && t->unit[k].side != t->unit[u].side &&
+            om_wm_table_touching(t, u, k))
+            return true;
+    return false;
+}
+
+double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
+{
+    const om_wm_table_character *ch = &t->character[c];
+    poly pu = unit_poly(&t->unit[u], 0);
+    double d = point_poly_distance(ch->at, &pu) - ch->radius_cm;
+    return d > 0 ? d : 0;
+}
+
+/* The closest pair of points of two convex polygons that do not overlap. */
+static void poly_closest(const poly *a, const poly *b, om_wm_vec *pa, om_wm_vec *pb)
+{
+    double best = INFINITY;
+    for (unsigned i = 0; i < a->n; i++)
+        for (unsigned j = 0; j < b->n; j++) {
+            om_wm_vec b0 = b->v[j], b1 = b->v[(j + 1) % b->n];
+            om_wm_vec a0 = a->v[i], a1 = a->v[(i + 1) % a->n];
+            double s, d = seg_dist(a0, b0, b1, &s);
+            if (d < best) {
+                best = d;
+                *pa = a0;
+                *pb = v_add(b0, v_scale(v_sub(b1, b0), s));
+            }
+            d = seg_dist(b0, a0, a1, &s);
+            if (d < best) {
+                best = d;
+                *pb = b0;
+                *pa = v_add(a0, v_scale(v_sub(a1, a0), s));
+            }
+        }
+}
+
+void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
+                                om_wm_vec *pb)
+{
+    poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
+    poly_closest(&p, &q, pa, pb);
+}
+
+om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
+{
+    poly q = unit_poly(u, 0), pt = {.n = 1, .v = {p}};
+    om_wm_vec pa = p, pb = p;
+    if (point_poly_distance(p, &q) == 0)
+        return p;
+    poly_closest(&pt, &q, &pa, &pb);
+    return pb;
+}
+
+int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
+{
+    int best = -1;
+    double best_d = INFINITY;
+    for (unsigned k = 0; k < t->units; k++) {
+        double d;
+        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
+            distance_floor(&t->unit[u], &t->unit[k]) >= best_d)
+            continue;
+        d = om_wm_table_distance(t, u, k);
+        if (d < best_d - 1e-9) {
+            best_d = d;
+            best = (int)k;
+        }
+    }
+    if (cm) *cm = best_d;
+    return best;
+}
+
+/* ---- Line of sight ---- */
+
+/* Cyrus-Beck: the part [*t0, *t1] of segment a + s (b - a), s in [0,1], inside
+ * convex polygon p; false if none. */
+static bool clip_segment(om_wm_vec a, om_wm_vec b, const poly *p, double *t0, double *t1)
+{
+    om_wm_vec d = v_sub(b, a);
+    double area = 0, lo = 0, hi = 1;
+    for (unsigned i = 0; i < p->n; i++)
+        area += v_cross(p->v[i], p->v[(i + 1) % p->n]);
+    for (unsigned i = 0; i < p->n; i++) {
+        om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
+        /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
+        om_wm_vec n = area > 0 ? v_make(-e.y, e.x) : v_make(e.y, -e.x);
+        double num = v_dot(n, v_sub(a, p->v[i])), den = v_dot(n, d);
+        if (fabs(den) < 1e-15) {
+            if (num < 0)
+                return false;
+            continue;
+        }
+        double s = -num / den;
+        if (den > 0) lo = fmax(lo, s);
+        else hi = fmin(hi, s);
+        if (lo > hi)
+            return false;
+    }
+    *t0 = lo;
+    *t1 = hi;
+    return true;
+}
+
+/* Axis-aligned bounding box, for culling obstacles. */
+typedef struct box {
+    double x0, y0, x1, y1;
+} box;
+
+static box poly_box(const poly *p)
+{
+    box b = {p->v[0].x, p->v[0].y, p->v[0].x, p->v[0].y};
+    for (unsigned i = 1; i < p->n; i++) {
+        b.x0 = fmin(b.x0, p->v[i].x);
+        b.y0 = fmin(b.y0, p->v[i].y);
+        b.x1 = fmax(b.x1, p->v[i].x);
+        b.y1 = fmax(b.y1, p->v[i].y);
+    }
+    return b;
+}
+
+static bool box_meet(box a, box b)
+{
+    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+}
+
+/* Obstacles that might cut a sight line between two units. */
+typedef struct sight_obstacles {
+    unsigned n;
+    poly p[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+    sight_mode mode[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+} sight_obstacles;
+
+static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned to, box area,
+                                   sight_obstacles *o)
+{
+    o->n = 0;
+    for (unsigned k = 0; k < t->units; k++) {
+        if (k == from || k == to || !t->unit[k].present)
+            continue;
+        o->p[o->n] = unit_poly(&t->unit[k], 0);
+        if (box_meet(poly_box(&o->p[o->n]), area))
+            o->mode[o->n++] = SIGHT_BLOCKS;
+    }
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        sight_mode m = terrain_table[t->terrain[k].kind].sight;
+        if (m == SIGHT_CLEAR)
+            continue;
+        o->p[o->n] = terrain_poly(&t->terrain[k]);
+        if (box_meet(poly_box(&o->p[o->n]), area))
+            o->mode[o->n++] = m;
+    }
+}
+
+static bool point_in_poly(om_wm_vec p, const poly *b)
+{
+    return point_poly_distance(p, b) == 0;
+}
+
+static bool segment_clear(om_wm_vec a, om_wm_vec b, const sight_obstacles *o)
+{
+    double len = v_len(v_sub(b, a));
+    for (unsigned k = 0; k < o->n; k++) {
+        double t0, t1, inside;
+        if (!clip_segment(a, b, &o->p[k], &t0, &t1))
+            continue;
+        inside = (t1 - t0) * len;
+        switch (o->mode[k]) {
+        case SIGHT_BLOCKS:
+            if (inside > OM_WM_TABLE_TOUCH_CM) return false;
+            break;
+        case SIGHT_CLOSE:
+            if (inside > CLOSE_TERRAIN_SIGHT_CM) return false;
+            break;
+        case SIGHT_BODY:
+            if (inside > OM_WM_TABLE_TOUCH_CM && !point_in_poly(a, &o->p[k]) &&
+                !point_in_poly(b, &o->p[k]))
+                return false;
+            break;
+        case SIGHT_CLEAR:
+            break;
+        }
+    }
+    return true;
+}
+
+/* Sample point s of LOS_SAMPLES along edge a-b, inset by the touch tolerance
+ * so that a corner shared with a neighbour does not count as inside it. */
+static om_wm_vec edge_sample(om_wm_vec a, om_wm_vec b, unsigned s)
+{
+    om_wm_vec d = v_sub(b, a);
+    double l = v_len(d), f = (double)s / (LOS_SAMPLES - 1);
+    double inset = l > 0 ? OM_WM_TABLE_TOUCH_CM / l : 0;
+    f = inset + f * (1 - 2 * inset);
+    return v_add(a, v_scale(d, f));
+}
+
+/* Whether a segment from edge e of `fp` (outward normal n) reaches a point of
+ * the target polygon without a blocking crossing. */
+static bool edge_sees(const poly *fp, unsigned e, const poly *tp, const sight_obstacles *o)
+{
+    om_wm_vec a = fp->v[e], b = fp->v[(e + 1) % fp->n];
+    om_wm_vec centre = v_scale(v_add(v_add(fp->v[0], fp->v[1]), v_add(fp->v[2], fp->v[3])), 0.25);
+    om_wm_vec mid = v_scale(v_add(a, b), 0.5), n = v_sub(mid, centre);
+    /* The middle sample first: most visible targets are seen from it. */
+    static const unsigned order[LOS_SAMPLES] = {2, 1, 3, 0, 4};
+    for (unsigned i = 0; i < LOS_SAMPLES; i++) {
+        om_wm_vec from = edge_sample(a, b, order[i]);
+        for (unsigned te = 0; te < tp->n; te++)
+            for (unsigned s = 0; s + 1 < LOS_SAMPLES; s++) {
+                om_wm_vec to = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], s);
+                /* Only lines leaving through this edge: the unit's own stands
+                 * block the others. */
+                if (v_dot(v_sub(to, from), n) <= OM_WM_TABLE_TOUCH_CM * v_len(n))
+                    continue;
+                if (segment_clear(from, to, o))
+                    return true;
+            }
+    }
+    return false;
+}
+
+bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                      bool all_round)
+{
+    const table_rules *r = rules_of(rules);
+    poly fp = unit_poly(&t->unit[from], 0), tp = unit_poly(&t->unit[to], 0);
+    sight_obstacles o;
+    box area = poly_box(&fp), tb = poly_box(&tp);
+    if (r->max_sight_cm > 0 && poly_distance(&fp, &tp) > r->max_sight_cm)
+        return false;
+    area.x0 = fmin(area.x0, tb.x0);
+    area.y0 = fmin(area.y0, tb.y0);
+    area.x1 = fmax(area.x1, tb.x1);
+    area.y1 = fmax(area.y1, tb.y1);
+    gather_sight_obstacles(t, from, to, area, &o);
+    /* Edge 0 (front-left to front-right) is the front edge. */
+    for (unsigned e = 0; e < (all_round ? 4u : 1u); e++)
+        if (edge_sees(&fp, e, &tp, &o))
+            return true;
+    return false;
+}
+
+/* Whether enemy unit k is excluded by `filter`. */
+static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
+{
+    const om_wm_table_unit *e = &t->unit[k];
+    return (filter & OM_WM_TABLE_SKIP_FORTIFIED) &&
+           (e->troop == OM_WM_INFANTRY || e->troop == OM_WM_ARTILLERY) &&
+           om_wm_table_position(t, k) == OM_WM_FORTIFIED;
+}
+
+int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                      bool all_round, double max_cm, unsigned filter, double *cm)
+{
+    double d[OM_WM_TABLE_MAX_UNITS];
+    bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
+    for (unsigned k = 0; k < t->units; k++)
+        d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
+                (max_cm > 0 && distance_floor(&t->unit[u], &t->unit[k]) > max_cm) ||
+                filtered(t, k, filter))
+                   ? INFINITY
+                   : om_wm_table_distance(t, u, k);
+    /* Nearest first: the first one seen is the closest visible. */
+    for (;;) {
+        int best = -1;
+        for (unsigned k = 0; k < t->units; k++)
+            if (!tried[k] && d[k] < INFINITY && (best < 0 || d[k] < d[best] - 1e-9))
+                best = (int)k;
+        if (best < 0 || (max_cm > 0 && d[best] > max_cm + 1e-9))
+            break;
+        tried[best] = true;
+        if (om_wm_table_sees(t, rules, u, (unsigned)best, all_round)) {
+            if (cm) *cm = d[best];
+            return best;
+        }
+    }
+    if (cm) *cm = INFINITY;
+    return -1;
+}
+
+/* ---- Faces and zones ---- */
+
+om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p)
+{
+    om_wm_vec rel = v_sub(p, u->centre), r = v_right(u->dir);
+    double fwd = v_dot(rel, u->dir), lat = v_dot(rel, r);
+    double dx = fabs(lat) - om_wm_table_unit_width(u) / 2;
+    double df = fwd - om_wm_table_unit_depth(u) / 2, dr = -fwd - om_wm_table_unit_depth(u) / 2;
+    /* Corner bisectors: the front zone holds the points farther beyond the
+     * front edge's line than beyond the side's (135-degree zones, 6.2). */
+    if (df > 0 && df >= dx - ZONE_TIE_CM)
+        return OM_WM_TABLE_FRONT;
+    if (dr > 0 && dr >= dx - ZONE_TIE_CM)
+        return OM_WM_TABLE_REAR;
+    if (dx > 0)
+        return lat < 0 ? OM_WM_TABLE_LEFT : OM_WM_TABLE_RIGHT;
+    return OM_WM_TABLE_FRONT;
+}
+
+/* The face of `tp` (corner order FL, FR, RR, RL) that edge j is. */
+static const om_wm_table_face edge_face[4] = {OM_WM_TABLE_FRONT, OM_WM_TABLE_RIGHT,
+                                              OM_WM_TABLE_REAR, OM_WM_TABLE_LEFT};
+
+/* 1.1: the target edge nearest the charger (15 D1); -1 when the nearest point is
+ * a corner, which the zone then decides. */
+static int nearest_edge(const poly *cp, const poly *tp)
+{
+    const double corner_tol = 1e-6;
+    double best = INFINITY;
+    int edge = -1;
+    /* Charger corners onto target edges: an interior foot names the edge. */
+    for (unsigned i = 0; i < cp->n; i++)
+        for (unsigned j = 0; j < tp->n; j++) {
+            double s, d = seg_dist(cp->v[i], tp->v[j], tp->v[(j + 1) % tp->n], &s);
+            bool interior = s > corner_tol && s < 1 - corner_tol;
+            if (d < best - 1e-9 || (fabs(d - best) <= 1e-9 && interior && edge < 0)) {
+                best = d;
+                edge = interior ? (int)j : -1;
+            }
+        }
+    /* Target corners onto charger edges: the nearest target point is a corner. */
+    for (unsigned j = 0; j < tp->n; j++)
+        for (unsigned i = 0; i < cp->n; i++) {
+            double d = seg_dist(tp->v[j], cp->v[i], cp->v[(i + 1) % cp->n], NULL);
+            if (d < best - 1e-9) {
+                best = d;
+                edge = -1;
+            }
+        }
+    return edge;
+}
+
+om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id rules,
+                                  unsigned charger, unsigned target)
+{
+    const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
+    if (rules_of(rules)->face_by_nearest_edge) {
+        poly cp = unit_poly(c, 0), tp = unit_poly(g, 0);
+        int e = nearest_edge(&cp, &tp);
+        if (e >= 0)
+            return edge_face[e];
+    }
+    return om_wm_table_zone(g, c->centre);
+}
+
+/* ---- Paces ---- */
+
+double om_wm_table_move_pace(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    if (un->traits & (OM_WM_TABLE_TRAIT_SKIRMISH | OM_WM_TABLE_TRAIT_FLYER))
+        return un->pace_cm;
+    if (un->formation == OM_WM_TABLE_IRREGULAR && un->stands > 1)
+        return un->pace_cm / 2.0;
+    if (om_wm_table_position(t, u) == OM_WM_FORTIFIED)
+        return un->pace_cm / 2.0;
+    return un->pace_cm;
+}
+
+double om_wm_table_charge_pace(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    if (rules_of(rules)->charge_at_formation_pace && !(un->traits & OM_WM_TABLE_TRAIT_SKIRMISH) &&
+        un->formation == OM_WM_TABLE_IRREGULAR && un->stands > 1)
+        return un->pace_cm / 2.0;
+    return un->pace_cm;
+}
+
+/* ---- Clear poses and moves ---- */
+
+/* Whether unit u placed at (c, f) overlaps a unit (other than u and `skip`),
+ * terrain it may not end in, or leaves the table. */
+static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec c,
+                       om_wm_vec f, int skip)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    poly a = unit_poly_at(un, c, f, 0);
+    if (!poly_on_table(t, &a))
+        return false;
+    for (unsigned k = 0; k < t->units; k++) {
+        poly b;
+        if (k == u || (int)k == skip || !t->unit[k].present)
+            continue;
+        b = unit_poly(&t->unit[k], 0);
+        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+            return false;
+    }
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        poly b;
+        if (!closed_to_end(rules, un, &t->terrain[k]))
+            continue;
+        b = terrain_poly(&t->terrain[k]);
+        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+            return false;
+    }
+    return true;
+}
+
+/* The sweep reports when two shapes overlap by more than the touch tolerance;
+ * backing off by that tolerance along the move gives the time they touch. */
+static double contact_time(double in, om_wm_vec v)
+{
+    double len = v_len(v), t = in - (len > 0 ? OM_WM_TABLE_TOUCH_CM / len : 0);
+    return t < 0 ? 0 : t;
+}
+
+/* The first time in [0,1] at which `a` moving by v meets obstacle `b`; 1 if
+ * never. An obstacle it already overlaps does not stop it (`grow` obstacles
+ * fall back to their true outline, `b0`). */
+static double first_hit(const poly *a, om_wm_vec v, const poly *b, const poly *b0)
+{
+    double in, out;
+    if (poly_overlap(a, b, OM_WM_TABLE_TOUCH_CM)) {
+        if (b0 == NULL || poly_overlap(a, b0, OM_WM_TABLE_TOUCH_CM))
+            return 1;
+        b = b0;
+    }
+    if (!sweep(a, v, b, &in, &out))
+        return 1;
+    return contact_time(in, v);
+}
+
+/* Earliest stop of poly `a` (unit u's outline or a group member's) moving by
+ * v: units not in `group_mask`, closed terrain, the table edge. */
+static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                        const poly *a, om_wm_vec v, uint32_t group_mask,
+                        const om_wm_table_move_rule *rule)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    double tmin = table_bound(t, a, v);
+    if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
+        return tmin; /* T8: flyers pass over everything */
+    for (unsigned k = 0; k < t->units; k++) {
+        const om_wm_table_unit *o = &t->unit[k];
+        double gap = 0;
+        poly b, b0;
+        if (k == u || !o->present || (group_mask >> k & 1u))
+            continue;
+        if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
+            continue; /* handled after the move: bursting through */
+        if (o->side != un->side)
+            gap = rule->enemy_gap_cm;
+        if ((int)k == rule->target)
+            gap = rule->keep_cm;
+        b0 = unit_poly(o, 0);
+        b = gap > 0 ? unit_poly(o, gap) : b0;
+        tmin = fmin(tmin, first_hit(a, v, &b, gap > 0 ? &b0 : NULL));
+    }
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        poly b;
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+            continue;
+        b = terrain_poly(&t->terrain[k]);
+        tmin = fmin(tmin, first_hit(a, v, &b, NULL));
+    }
+    return tmin;
+}
+
+/* After a burst-through move of a by v stopped at tmin: pull back so that no
+ * friend is overlapped at the end, and flag the friends passed wholly. */
+static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_wm_vec v,
+                            double tmin, uint32_t *burst)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    bool changed = true;
+    /* Each pull-back can only make the end earlier; a few passes settle it. */
+    while (changed) {
+        changed = false;
+        for (unsigned k = 0; k < t->units; k++) {
+            const om_wm_table_unit *o = &t->unit[k];
+            double in, out;
+            poly b;
+            if (k == u || !o->present || o->side != un->side || om_wm_table_engaged(t, k))
+                continue;
+            b = unit_poly(o, 0);
+            if (!sweep(a, v, &b, &in, &out) || in < 0)
+                continue;
+            if (in < tmin && out > tmin) {
+                tmin = contact_time(in, v); /* would end on it: stop short */
+                changed = true;
+            }
+        }
+    }
+    for (unsigned k = 0; burst && k < t->units; k++) {
+        const om_wm_table_unit *o = &t->unit[k];
+        double in, out;
+        poly b;
+        if (k == u || !o->present || o->side != un->side)
+            continue;
+        b = unit_poly(o, 0);
+        if (sweep(a, v, &b, &in, &out) && in >= 0 && out <= tmin)
+            *burst |= 1u << k;
+    }
+    return tmin;
+}
+
+/* T8: a flyer backs off along its path until its end place is clear. */
+static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                            om_wm_vec start, om_wm_vec f, om_wm_vec v, double tmin)
+{
+    double len = v_len(v), step = len > 0 ? FLYER_BACKOFF_CM / len : 1;
+    while (tmin > 0 && !pose_clear(t, rules, u, v_add(start, v_scale(v, tmin)), f, -1))
+        tmin = fmax(0, tmin - step);
+    return tmin;
+}
+
+double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst)
+{
+    om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec delta = v_sub(goal, un->centre), v, way;
+    double dist = v_len(delta), len, tmin;
+    poly a;
+    if (dist < 1e-9 || max_cm <= 0)
+        return 0;
+    way = v_scale(delta, 1 / dist);
+    len = fmin(max_cm, dist);
+    if (rule->turn && pose_clear(t, rules, u, un->centre, way, -1))
+        un->dir = way;
+    v = v_scale(way, len);
+    a = unit_poly(un, 0);
+    tmin = stop_time(t, rules, u, &a, v, 0, rule);
+    if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
+        tmin = burst_friends(t, u, &a, v, tmin, burst);
+    if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
+        tmin = flyer_backoff(t, rules, u, un->centre, un->dir, v, tmin);
+    un->centre = v_add(un->centre, v_scale(v, tmin));
+    return len * tmin;
+}
+
+double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                              unsigned n, om_wm_vec goal, double max_cm,
+                              const om_wm_table_move_rule *rule)
+{
+    om_wm_vec delta, v;
+    double dist, len, tmin = 1;
+    uint32_t mask = 0;
+    om_wm_table_move_rule body = *rule;
+    if (n == 0)
+        return 0;
+    delta = v_sub(goal, t->unit[u[0]].centre);
+    dist = v_len(delta);
+    if (dist < 1e-9 || max_cm <= 0)
+        return 0;
+    len = fmin(max_cm, dist);
+    v = v_scale(delta, len / dist);
+    body.turn = false;
+    body.through_friends = false;
+    for (unsigned i = 0; i < n; i++)
+        mask |= 1u << u[i];
+    for (unsigned i = 0; i < n; i++) {
+        poly a = unit_poly(&t->unit[u[i]], 0);
+        tmin = fmin(tmin, stop_time(t, rules, u[i], &a, v, mask, &body));
+    }
+    for (unsigned i = 0; i < n; i++)
+        t->unit[u[i]].centre = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
+    return len * tmin;
+}
+
+/* ---- Charges ---- */
+
+/* The target's face as a segment a->b with its outward normal and the stand
+ * length along it. */
+static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm_vec *a,
+                         om_wm_vec *b, om_wm_vec *n, double *stand_len)
+{
+    poly p = unit_poly(g, 0);
+    om_wm_vec r = v_right(g->dir);
+    switch (face) {
+    case OM_WM_TABLE_FRONT:
+        *a = p.v[0], *b = p.v[1], *n = g->dir, *stand_len = g->stand_w;
+        break;
+    case OM_WM_TABLE_RIGHT:
+        *a = p.v[1], *b = p.v[2], *n = r, *stand_len = g->stand_d;
+        break;
+    case OM_WM_TABLE_REAR:
+        *a = p.v[2], *b = p.v[3], *n = v_scale(g->dir, -1), *stand_len = g->stand_w;
+        break;
+    default:
+        *a = p.v[3], *b = p.v[0], *n = v_scale(r, -1), *stand_len = g->stand_d;
+        break;
+    }
+}
+
+/* The centre (distance along the face) of the face stand closest to the
+ * charger, ties going to the stand whose centre is nearest the charger's: the
+ * first charging stand goes centre to centre with it (6.2). */
+static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm_vec a,
+                                 om_wm_vec b, double stand_len)
+{
+    om_wm_vec e = v_sub(b, a);
+    double len = v_len(e), best_s = len / 2, best_d = INFINITY, best_c = INFINITY;
+    unsigned m = stand_len > 0 ? (unsigned)floor(len / stand_len + 0.5) : 1;
+    if (m < 1) m = 1;
+    for (unsigned j = 0; j < m; j++) {
+        double s0 = j * len / m, s1 = (j + 1) * len / m, sm = (s0 + s1) / 2;
+        poly seg = {.n = 2, .v = {v_add(a, v_scale(e, s0 / len)), v_add(a, v_scale(e, s1 / len))}};
+        double d = poly_distance(cp, &seg);
+        double dc = v_len(v_sub(v_add(a, v_scale(e, sm / len)), charger_centre));
+        if (d < best_d - 1e-9 || (d <= best_d + 1e-9 && dc < best_c)) {
+            best_d = fmin(d, best_d);
+            best_c = dc;
+            best_s = sm;
+        }
+    }
+    return best_s;
+}
+
+/* Largest distance a corner of u moves from its pose to (c, f): the
+ * farthest-moving point (warmaster.md 4). */
+static double corner_travel(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f)
+{
+    poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
+    double best = 0;
+    for (unsigned i = 0; i < 4; i++)
+        best = fmax(best, v_len(v_sub(p1.v[i], p0.v[i])));
+    return best;
+}
+
+/* Whether the straight path of the charger's contact-facing rectangle from
+ * its start to `c` is clear of units (but the target), closed terrain and the
+ * table edge (T4). */
+static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                              unsigned target, om_wm_vec c, om_wm_vec f)
+{
+    const om_wm_table_unit *un = &t->unit[charger];
+    om_wm_table_move_rule rule = {.target = -1};
+    om_wm_vec v = v_sub(c, un->centre);
+    poly a = unit_poly_at(un, un->centre, f, 0);
+    if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
+        return true;
+    return stop_time(t, rules, charger, &a, v, 1u << target, &rule) >= 1 - 1e-9;
+}
+
+void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                             unsigned target, double pace_cm, om_wm_table_charge *out)
+{
+    const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
+    om_wm_vec a, b, n, e, f;
+    double stand_len, len, s0, hw = om_wm_table_unit_width(c) / 2,
+                                hd = om_wm_table_unit_depth(c) / 2, step = c->stand_w / 2;
+    poly cp = unit_poly(c, 0);
+    memset(out, 0, sizeof *out);
+    out->face = om_wm_table_charge_face(t, rules, charger, target);
+    out->required_cm = INFINITY;
+    /* Only infantry and flyers contact fortified stands (6.15, Ancients 5.3). */
+    if (om_wm_table_position(t, target) == OM_WM_FORTIFIED && c->troop != OM_WM_INFANTRY &&
+        !(c->traits & OM_WM_TABLE_TRAIT_FLYER))
+        return;
+    face_segment(g, out->face, &a, &b, &n, &stand_len);
+    e = v_sub(b, a);
+    len = v_len(e);
+    e = v_scale(e, 1 / len);
+    f = v_scale(n, -1);
+    s0 = closest_face_stand(&cp, c->centre, a, b, stand_len);
+    /* Shifts 0, +h, -h, +2h, -2h, ... keeping 1cm of edge contact (T4). */
+    for (unsigned k = 0; k <= 2 * CHARGE_MAX_SHIFTS; k++) {
+        double shift = (k == 0) ? 0 : ((k % 2) ? 1.0 : -1.0) * step * ((k + 1) / 2);
+        double s = s0 + shift;
+        double contact = fmin(s + hw, len) - fmax(s - hw, 0);
+        om_wm_vec centre;
+        if (contact < CHARGE_MIN_EDGE_CM - 1e-9)
+            continue;
+        centre = v_add(v_add(a, v_scale(e, s)), v_scale(n, hd));
+        if (!pose_clear(t, rules, charger, centre, f, -1) ||
+            !charge_path_clear(t, rules, charger, target, centre, f))
+            continue;
+        out->possible = true;
+        out->centre = centre;
+        out->dir = f;
+        out->required_cm = corner_travel(c, centre, f);
+        out->reaches = out->required_cm <= pace_cm + 1e-9;
+        return;
+    }
+}
+
+bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face face)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec a, b, n;
+    double stand_len;
+    poly edge;
+    face_segment(un, face, &a, &b, &n, &stand_len);
+    edge = (poly){.n = 2, .v = {a, b}};
+    for (unsigned k = 0; k < t->units; k++) {
+        poly q;
+        if (k == u || !t->unit[k].present || t->unit[k].side != un->side)
+            continue;
+        q = unit_poly(&t->unit[k], 0);
+        if (poly_distance(&edge, &q) <= OM_WM_TABLE_TOUCH_CM)
+            return true;
+    }
+    return false;
+}
+
+/* ---- What lies behind ---- */
+
+/* Stands in file `file` of unit u (T1: the last rank fills from the left). */
+static unsigned stands_in_file(const om_wm_table_unit *u, unsigned files, unsigned file)
+{
+    unsigned full = u->stands / files, rem = u->stands % files;
+    return full + (file < rem ? 1u : 0u);
+}
+
+/* The polygon of the stand at (file, rank) of unit u (rank 0 is the front). */
+static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank)
+{
+    unsigned ranks = unit_ranks(u, files);
+    om_wm_vec r = v_right(u->dir);
+    double lat = ((double)file - (files - 1) / 2.0) * u->stand_w;
+    double fwd = ((ranks - 1) / 2.0 - (double)rank) * u->stand_d;
+    om_wm_vec c = v_add(u->centre, v_add(v_scale(r, lat), v_scale(u->dir, fwd)));
+    return rect_poly(c, u->dir, u->stand_w / 2, u->stand_d / 2);
+}
+
+void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                              om_wm_vec away, double reach_cm, om_wm_table_behind *out)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec v = v_scale(away, reach_cm);
+    poly a = unit_poly(un, 0), hit_poly;
+    double tmin = table_bound(t, &a, v);
+    int hit_unit = -1, hit_terrain = -1;
+    unsigned files = unit_files(un);
+    memset(out, 0, sizeof *out);
+    out->unit = -1;
+    for (unsigned k = 0; k < t->units; k++) {
+        poly b;
+        double th;
+        if (k == u || !t->unit[k].present)
+            continue;
+        b = unit_poly(&t->unit[k], 0);
+        th = first_hit(&a, v, &b, NULL);
+        if (th < tmin) {
+            tmin = th;
+            hit_unit = (int)k;
+            hit_terrain = -1;
+        }
+    }
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        poly b;
+        double th;
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+            continue;
+        b = terrain_poly(&t->terrain[k]);
+        th = first_hit(&a, v, &b, NULL);
+        if (th < tmin) {
+            tmin = th;
+            hit_unit = -1;
+            hit_terrain = (int)k;
+        }
+    }
+    if (tmin >= 1 - 1e-12 && table_bound(t, &a, v) >= 1 - 1e-12) {
+        out->kind = OM_WM_BEHIND_OPEN;
+        return;
+    }
+    out->cm = tmin * reach_cm;
+    if (hit_unit < 0 && hit_terrain < 0) {
+        out->kind = OM_WM_BEHIND_TABLE_EDGE;
+        out->stands = un->stands;
+        return;
+    }
+    if (hit_unit >= 0) {
+        const om_wm_table_unit *o = &t->unit[hit_unit];
+        out->unit = (int8_t)hit_unit;
+        out->kind = o->side != un->side              ? OM_WM_BEHIND_ENEMY
+                    : om_wm_table_engaged(t, (unsigned)hit_unit) ? OM_WM_BEHIND_UNYIELDING
+                                                                  : OM_WM_BEHIND_FRIENDS;
+        hit_poly = unit_poly(o, 0);
+    } else {
+        out->kind = OM_WM_BEHIND_IMPASSABLE;
+        hit_poly = terrain_poly(&t->terrain[hit_terrain]);
+    }
+    /* Stands whose own straight path meets it (6.9 "the stands it blocks"). */
+    for (unsigned f = 0; f < files; f++)
+        for (unsigned r = 0; r < stands_in_file(un, files, f); r++) {
+            poly s = stand_poly(un, files, f, r);
+            if (first_hit(&s, v, &hit_poly, NULL) < 1)
+                out->stands++;
+        }
+}
+
+void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                           double reach_cm, om_wm_table_behind *out)
+{
+    om_wm_table_behind_along(t, rules, u, v_scale(t->unit[u].dir, -1), reach_cm, out);
+}
+
+/* ---- Check ---- */
+
+static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
+                      const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Fill `why` with the dotted path list[index]key (just `list` when index < 0)
+ * and the reason, and raise the error. */
+static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
+                      const char *fmt, ...)
+{
+    om_wm_check_failure local;
+    va_list ap;
+    if (why == NULL)
+        why = &local;
+    if (index < 0)
+        snprintf(why->field, sizeof why->field, "%s", list);
+    else
+        snprintf(why->field, sizeof why->field, "%s[%d]%s", list, index, key);
+    va_start(ap, fmt);
+    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
+    va_end(ap);
+    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
+}
+
+/* Command values: 7-10 in Warmaster (warmaster.md 1.1), 6-10 in Ancients
+ * (warmaster-ancients.md 1.1). */
+#define MIN_COMMAND 6
+#define MAX_COMMAND 10
+/* Largest table side accepted (cm): four times the largest standard table. */
+#define MAX_TABLE_CM 1000.0
+/* How far a facing vector may be from unit length. */
+#define DIR_TOL 1e-6
+
+static om_status check_unit_values(const om_wm_table_unit *u, unsigned i,
+                                   om_wm_check_failure *why)
+{
+    if (u->side > 1)
+        return fail(why, "units", (int)i, ".side", "must be 0 or 1 (got %u)", u->side);
+    if ((unsigned)u->troop >= OM_WM_TROOP_COUNT)
+        return fail(why, "units", (int)i, ".type", "unknown troop type %d", (int)u->troop);
+    if (u->size < 1 || u->size > OM_WM_TABLE_MAX_STANDS)
+        return fail(why, "units", (int)i, ".size", "must be 1 to %d (got %u)", OM_WM_TABLE_MAX_STANDS,
+                    u->size);
+    if (u->present && (u->stands < 1 || u->stands > u->size))
+        return fail(why, "units", (int)i, ".stands", "must be 1 to its size %u (got %u)", u->size,
+                    u->stands);
+    if (u->pace_cm < 1)
+        return fail(why, "units", (int)i, ".pace", "must be at least 1cm");
+    if (!(u->stand_w > 0) || !(u->stand_d > 0) || u->stand_w > 20 || u->stand_d > 20)
+        return fail(why, "units", (int)i, ".stand", "stand frontage and depth must be 0 to 20cm "
+                    "(got %g x %g)", u->stand_w, u->stand_d);
+    if ((unsigned)u->formation >= OM_WM_TABLE_FORMATION_COUNT)
+        return fail(why, "units", (int)i, ".formation", "unknown formation %d", (int)u->formation);
+    if (u->formation == OM_WM_TABLE_IRREGULAR && u->stands > 2 &&
+        (u->files < 2 || u->files >= u->stands))
+        return fail(why, "units", (int)i, ".files", "an irregular unit of %u stands has 2 to %u "
+                    "stands abreast (got %u)", u->stands, u->stands - 1u, u->files);
+    if (fabs(v_len(u->dir) - 1) > DIR_TOL || !isfinite(u->centre.x) || !isfinite(u->centre.y))
+        return fail(why, "units", (int)i, ".facing", "facing must be a unit vector (length %g)",
+                    v_len(u->dir));
+    if ((unsigned)u->position >= OM_WM_POSITION_COUNT)
+        return fail(why, "units", (int)i, ".position", "unknown position %d", (int)u->position);
+    return OM_OK;
+}
+
+/* Units: values, on the table, not overlapping, not in closed terrain. */
+static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
+                             om_wm_check_failure *why)
+{
+    om_status st;
+    for (unsigned i = 0; i < t->units; i++) {
+        const om_wm_table_unit *u = &t->unit[i];
+        poly a;
+        if ((st = check_unit_values(u, i, why)))
+            return st;
+        if (!u->present)
+            continue;
+        a = unit_poly(u, 0);
+        for (unsigned c = 0; c < 4; c++)
+            if (!poly_on_table(t, &(poly){.n = 1, .v = {a.v[c]}}))
+                return fail(why, "units", (int)i, ".at", "%s is off the %gx%gcm table (a corner at "
+                            "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.v[c].x, a.v[c].y);
+        for (unsigned j = 0; j < i; j++) {
+            poly b;
+            if (!t->unit[j].present)
+                continue;
+            b = unit_poly(&t->unit[j], 0);
+            if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+                return fail(why, "units", (int)i, ".at", "%s overlaps units[%u] (%s)", u->name, j,
+                            t->unit[j].name);
+        }
+        for (unsigned k = 0; k < t->terrain_pieces; k++) {
+            poly b = terrain_poly(&t->terrain[k]);
+            if (closed_to_end(rules, u, &t->terrain[k]) &&
+                poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+                return fail(why, "units", (int)i, ".at", "%s (%s) cannot stand in terrain[%u] (%s)",
+                            u->name, om_wm_troop_name(u->troop), k,
+                            om_wm_terrain_names[t->terrain[k].kind]);
+        }
+    }
+    return OM_OK;
+}
+
+static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)
+{
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        const om_wm_terrain *p = &t->terrain[k];
+        double sign = 0, area = 0;
+        if ((unsigned)p->kind >= OM_WM_TERRAIN_KIND_COUNT)
+            return fail(why, "terrain", (int)k, ".kind", "unknown terrain kind %d", (int)p->kind);
+        if (p->vertices < 3 || p->vertices > OM_WM_TABLE_MAX_VERTICES)
+            return fail(why, "terrain", (int)k, ".points", "a piece has 3 to %d corners (got %u)",
+                        OM_WM_TABLE_MAX_VERTICES, p->vertices);
+        for (unsigned i = 0; i < p->vertices; i++) {
+            om_wm_vec a = p->v[i], b = p->v[(i + 1) % p->vertices],
+                      c = p->v[(i + 2) % p->vertices];
+            double turn = v_cross(v_sub(b, a), v_sub(c, b));
+            area += v_cross(a, b);
+            if (turn != 0 && sign != 0 && turn * sign < 0)
+                return fail(why, "terrain", (int)k, ".points", "the piece must be convex (it turns "
+                            "back at corner %u); split it into convex pieces",
+                            (i + 1) % p->vertices);
+            if (turn != 0)
+                sign = turn;
+        }
+        if (fabs(area) / 2 < OM_WM_TABLE_TOUCH_CM)
+            return fail(why, "terrain", (int)k, ".points", "the piece has no area");
+    }
+    return OM_OK;
+}
+
+static om_status check_characters(const om_wm_table *t, om_wm_check_failure *why)
+{
+    unsigned generals[2] = {0, 0};
+    for (unsigned c = 0; c < t->characters; c++) {
+        const om_wm_table_character *ch = &t->character[c];
+        if (ch->side > 1)
+            return fail(why, "characters", (int)c, ".side", "must be 0 or 1 (got %u)", ch->side);
+        if ((unsigned)ch->kind >= OM_WM_CHARACTER_KIND_COUNT)
+            return fail(why, "characters", (int)c, ".kind", "unknown character kind %d",
+                        (int)ch->kind);
+        if (ch->command < MIN_COMMAND || ch->command > MAX_COMMAND)
+            return fail(why, "characters", (int)c, ".command", "must be %d to %d (got %u)",
+                        MIN_COMMAND, MAX_COMMAND, ch->command);
+        if (!(ch->radius_cm >= 0) || ch->radius_cm > 5)
+            return fail(why, "characters", (int)c, ".radius", "must be 0 to 5cm (got %g)",
+                        ch->radius_cm);
+        if (ch->at.x < 0 || ch->at.y < 0 || ch->at.x > t->width_cm || ch->at.y > t->depth_cm)
+            return fail(why, "characters", (int)c, ".at", "%s is off the table (%.1f,%.1f)", ch->name,
+                        ch->at.x, ch->at.y);
+        if (ch->joined >= (int)t->units || (ch->joined >= 0 && t->unit[ch->joined].side != ch->side))
+            return fail(why, "characters", (int)c, ".joined", "must name a unit of its own side");
+        if (ch->follow >= (int)t->units || (ch->follow >= 0 && t->unit[ch->follow].side != ch->side))
+            return fail(why, "characters", (int)c, ".follow", "must name a unit of its own side");
+        if (ch->kind == OM_WM_GENERAL && ++generals[ch->side] > 1)
+            return fail(why, "characters", (int)c, ".kind", "side %u already has a General",
+                        ch->side);
+    }
+    return OM_OK;
+}
+
+/* Whether the units of brigade b touch as one group (3.5): a walk over the
+ * touching relation from the first unit reaches all. */
+static bool brigade_connected(const om_wm_table *t, const om_wm_table_brigade *b,
+                              unsigned *stray)
+{
+    bool reached[OM_WM_BRIGADE_MAX_UNITS] = {true};
+    bool grew = true;
+    while (grew) {
+        grew = false;
+        for (unsigned i = 0; i < b->count; i++)
+            for (unsigned j = 0; j < b->count; j++)
+                if (reached[i] && !reached[j] && om_wm_table_touching(t, b->unit[i], b->unit[j]))
+                    reached[j] = grew = true;
+    }
+    for (unsigned i = 0; i < b->count; i++)
+        if (!reached[i]) {
+            *stray = b->unit[i];
+            return false;
+        }
+    return true;
+}
+
+static om_status check_brigades(const om_wm_table *t, om_wm_check_failure *why)
+{
+    int owner[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned i = 0; i < OM_WM_TABLE_MAX_UNITS; i++)
+        owner[i] = -1;
+    for (unsigned k = 0; k < t->brigades; k++) {
+        const om_wm_table_brigade *b = &t->brigade[k];
+        unsigned stray = 0;
+        if (b->count < 2 || b->count > OM_WM_BRIGADE_MAX_UNITS)
+            return fail(why, "brigades", (int)k, ".units", "a brigade is 2 to %d units (got %u)",
+                        OM_WM_BRIGADE_MAX_UNITS, b->count);
+        for (unsigned i = 0; i < b->count; i++) {
+            unsigned u = b->unit[i];
+            if (u >= t->units || !t->unit[u].present)
+                return fail(why, "brigades", (int)k, ".units", "unit %u is not on the table", u);
+            if (t->unit[u].side != t->unit[b->unit[0]].side)
+                return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) is of the other side",
+                            u, t->unit[u].name);
+            if (owner[u] == (int)k)
+                return fail(why, "brigades", (int)k, ".units", "units[%u] is listed twice", u);
+            if (owner[u] >= 0)
+                return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) is already in "
+                            "brigades[%d]", u, t->unit[u].name, owner[u]);
+            owner[u] = (int)k;
+        }
+        if (!brigade_connected(t, b, &stray))
+            return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) does not touch the rest "
+                        "of the brigade", stray, t->unit[stray].name);
+    }
+    return OM_OK;
+}
+
+om_status om_wm_table_check(const om_wm_table *t, om_wm_ruleset_id rules,
+                            om_wm_check_failure *why)
+{
+    om_status st;
+    if (!(t->width_cm > 0) || !(t->depth_cm > 0) || t->width_cm > MAX_TABLE_CM ||
+        t->depth_cm > MAX_TABLE_CM)
+        return fail(why, "table", -1, "", "the table must be 1 to %.0fcm each way (got %gx%g)",
+                    MAX_TABLE_CM, t->width_cm, t->depth_cm);
+    if (t->units > OM_WM_TABLE_MAX_UNITS || t->characters > OM_WM_TABLE_MAX_CHARACTERS ||
+        t->terrain_pieces > OM_WM_TABLE_MAX_TERRAIN || t->brigades > OM_WM_TABLE_MAX_BRIGADES)
+        return fail(why, "units", -1, "", "too many units, characters, terrain pieces or "
+                    "brigades (at most %d, %d, %d, %d)", OM_WM_TABLE_MAX_UNITS,
+                    OM_WM_TABLE_MAX_CHARACTERS, OM_WM_TABLE_MAX_TERRAIN,
+                    OM_WM_TABLE_MAX_BRIGADES);
+    if ((st = check_terrain(t, why)) || (st = check_units(t, rules, why)) ||
+        (st = check_characters(t, why)) || (st = check_brigades(t, why)))
+        return st;
+    return OM_OK;
+}

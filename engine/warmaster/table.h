@@ -1,0 +1,426 @@
+/*
+ * table.h: the Warmaster table (position) model for whole turns.
+ *
+ * A plane in cm holds both armies' units as rectangles of their stands, terrain
+ * pieces as convex polygons and characters as points with a small round base.
+ * The functions answer what the rules ask of positions: closest-edge distances
+ * unit to unit and character to unit, which enemy is closest and which is
+ * visible (line of sight as segment tests), which units touch (brigades), the
+ * face a charger contacts, whether a charge reaches, where a move stops, and
+ * what lies behind a unit (the engagement resolver's `behind` fields).
+ *
+ * Everything is fixed-size arrays and plain vector maths: no allocation, no I/O,
+ * safe to call from many threads on distinct tables. A trial copies the prepared
+ * start table (one struct assignment) and the turn phases move units in it.
+ * The simplifications (no wheeling, one charge path, bounding rectangles for
+ * irregular formations, ...) are listed at the top of table.c and in TURNS.md
+ * next to the rule each one bends. Sections cited are those of the digests
+ * warmaster.md and warmaster-ancients.md.
+ */
+#ifndef OM_WM_TABLE_H
+#define OM_WM_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wm.h"
+
+/* Capacities of a table: fixed arrays, so a trial copies one struct. 32 units
+ * covers two 2,000-point armies (about 15 units each); 16 terrain pieces and
+ * 8 vertices a piece cover the suggested 6-10 pieces (warmaster.md 11.5). */
+#define OM_WM_TABLE_MAX_UNITS 32
+#define OM_WM_TABLE_MAX_CHARACTERS 12
+#define OM_WM_TABLE_MAX_TERRAIN 16
+#define OM_WM_TABLE_MAX_VERTICES 8
+#define OM_WM_TABLE_MAX_BRIGADES 8
+/* Units in one brigade: "up to four touching units" (warmaster.md 1.2, 3.5;
+ * warmaster-ancients.md 4.5). */
+#define OM_WM_BRIGADE_MAX_UNITS 4
+/* Largest unit the table accepts (the engagement check's limit). */
+#define OM_WM_TABLE_MAX_STANDS 12
+
+/* Two shapes closer than this (cm) touch; shapes that overlap by no more than
+ * this do not overlap. A tenth of a millimetre: far below any measurement on a
+ * real table, far above double rounding on a 240cm plane. */
+#define OM_WM_TABLE_TOUCH_CM 0.01
+
+/* A point or direction on the table, in cm. x runs along the table's width,
+ * y along its depth; side 0 usually deploys at small y facing +y. */
+typedef struct om_wm_vec {
+    double x; /* cm from the left edge */
+    double y; /* cm from the near edge */
+} om_wm_vec;
+
+/* A unit's formation (warmaster.md 4; warmaster-ancients.md 5.1). */
+typedef enum om_wm_table_formation {
+    OM_WM_TABLE_LINE = 0,  /* stands side by side, edge to edge: full pace */
+    OM_WM_TABLE_COLUMN,    /* stands one behind another: full pace */
+    OM_WM_TABLE_IRREGULAR, /* anything else: half pace; drawn as `files` stands abreast */
+    OM_WM_TABLE_FORMATION_COUNT
+} om_wm_table_formation;
+
+/* The faces of a unit's rectangle, and the zones in front of them. */
+typedef enum om_wm_table_face {
+    OM_WM_TABLE_FRONT = 0,
+    OM_WM_TABLE_LEFT,
+    OM_WM_TABLE_RIGHT,
+    OM_WM_TABLE_REAR,
+    OM_WM_TABLE_FACE_COUNT
+} om_wm_table_face;
+
+/* Unit traits the table and the Command phase read (the caller sets them from
+ * the unit's special rules; Warmaster Ancients 14 for slow, unreliable,
+ * warband and skirmish). */
+#define OM_WM_TABLE_TRAIT_FLYER         (1u << 0) /* flies: 20cm orders, no evade, over terrain */
+#define OM_WM_TABLE_TRAIT_ALL_ROUND     (1u << 1) /* sees from every edge (360 degree vision) */
+#define OM_WM_TABLE_TRAIT_SKIRMISH      (1u << 2) /* Ancients skirmishers: full pace always, see
+                                               and charge all round */
+#define OM_WM_TABLE_TRAIT_SLOW          (1u << 3) /* Ancients Slow: -1 more on 2nd and 3rd orders */
+#define OM_WM_TABLE_TRAIT_UNRELIABLE    (1u << 4) /* Ancients Unreliable: -1 Command */
+#define OM_WM_TABLE_TRAIT_WARBAND       (1u << 5) /* Ancients Warband: +1 for a brigade of 3-4 */
+#define OM_WM_TABLE_TRAIT_MUST_CHARGE   (1u << 6) /* must charge on initiative when it can
+                                               (Fanatics, 1.1 Ogres) */
+#define OM_WM_TABLE_TRAIT_COUNT 7
+
+/* One unit on the table: its values, its state and where it stands. */
+typedef struct om_wm_table_unit {
+    char name[32];                   /* display name, e.g. "Knights" */
+    uint8_t side;                    /* 0 or 1 */
+    om_wm_troop troop;               /* troop type */
+    uint8_t size;                    /* stands at full strength */
+    uint8_t stands;                  /* stands left (size - stands = stands lost) */
+    uint8_t hits;                    /* hits carried (recorded for later phases) */
+    uint8_t pace_cm;                 /* full pace in cm (warmaster.md 1.3) */
+    uint8_t range_cm;                /* shooting range in cm (0: does not shoot) */
+    om_wm_table_formation formation; /* line, column or irregular */
+    uint8_t files;                   /* stands abreast when irregular (2..stands-1) */
+    double stand_w;                  /* a stand's frontage in cm */
+    double stand_d;                  /* a stand's depth in cm */
+    om_wm_vec centre;                /* centre of the unit's rectangle */
+    om_wm_vec dir;                   /* unit vector the front faces */
+    uint32_t traits;                 /* OM_WM_TABLE_TRAIT_* bits */
+    om_wm_position position;         /* declared open/defended/fortified; terrain can
+                                        raise it (om_wm_table_position) */
+    bool dense;                      /* declared in dense terrain (or from terrain) */
+    bool confused;                   /* confused (warmaster.md 7) */
+    bool charged;                    /* charged this turn (set by the Command phase) */
+    bool present;                    /* on the table: false once destroyed or off it */
+    uint8_t blunder_penalty;         /* permanent Command penalty from blunders (3.6) */
+} om_wm_table_unit;
+
+/* Terrain kinds (warmaster.md 1.3, 4, 13.2; warmaster-ancients.md 3, 5.4). Each
+ * kind's properties (dense, sight, who may enter, defended) are a const table
+ * in table.c. */
+typedef enum om_wm_terrain_kind {
+    OM_WM_TERRAIN_WOOD = 0,      /* dense, close terrain (2cm sight), infantry only */
+    OM_WM_TERRAIN_VILLAGE,       /* dense, close terrain, infantry only */
+    OM_WM_TERRAIN_MARSH,         /* broken or marshy ground: dense, low, infantry only */
+    OM_WM_TERRAIN_HILL,          /* open to all; blocks sight across its body */
+    OM_WM_TERRAIN_STEEP_HILL,    /* dense, blocks sight, infantry only */
+    OM_WM_TERRAIN_STREAM,        /* shallow river: low; closed to chariots, artillery,
+                                    machines (Revolution, 1.1) */
+    OM_WM_TERRAIN_RIVER,         /* deep water, ravine: impassable, does not block sight */
+    OM_WM_TERRAIN_LOW_OBSTACLE,  /* hedge, wall, fence: infantry behind it are defended */
+    OM_WM_TERRAIN_HIGH_OBSTACLE, /* high wall: infantry only, blocks sight, fortified */
+    OM_WM_TERRAIN_BUILDING,      /* building, rocks, cliff: impassable, blocks sight */
+    OM_WM_TERRAIN_KIND_COUNT
+} om_wm_terrain_kind;
+
+/* Names of the terrain kinds as scenario files write them ("wood", ...). */
+extern const char *const om_wm_terrain_names[]; /* [OM_WM_TERRAIN_KIND_COUNT] */
+
+/* One terrain piece: a convex polygon (split a concave wood into pieces). */
+typedef struct om_wm_terrain {
+    om_wm_terrain_kind kind;                  /* what it is */
+    uint8_t vertices;                         /* 3..OM_WM_TABLE_MAX_VERTICES */
+    om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];    /* corners in order, either orientation */
+} om_wm_terrain;
+
+/* Characters (warmaster.md 8; warmaster-ancients.md 4.3: a Leader commands as
+ * a Hero, a Subordinate as a Wizard, with its own blunder die). */
+typedef enum om_wm_character_kind {
+    OM_WM_GENERAL = 0, /* orders the whole battlefield (Ancients: 100cm) */
+    OM_WM_HERO,        /* 60cm; Ancients Leader */
+    OM_WM_WIZARD,      /* 20cm; Ancients Subordinate (+1 on the blunder die) */
+    OM_WM_CHARACTER_KIND_COUNT
+} om_wm_character_kind;
+
+/* A character: a point with a small round base, transparent to everything. */
+typedef struct om_wm_table_character {
+    char name[32];              /* display name, e.g. "General" */
+    uint8_t side;               /* 0 or 1 */
+    om_wm_character_kind kind;  /* General, Hero or Wizard */
+    uint8_t command;            /* Command value (warmaster.md 1.1: 7-10; Ancients 6-10) */
+    om_wm_vec at;               /* centre of its base */
+    double radius_cm;           /* base radius; distances are measured to its edge
+                                   (round bases up to 25mm, warmaster.md 8); 0: a point */
+    bool flying;                /* rides a flyer: moves 100cm, not 60cm */
+    int8_t joined;              /* unit it has joined, or -1 */
+    int8_t follow;              /* unit it moves to join at the end of the Command
+                                   phase (a character policy), or -1: stays */
+} om_wm_table_character;
+
+/* A brigade as declared: up to four units of one side that touch (3.5). */
+typedef struct om_wm_table_brigade {
+    uint8_t count;                         /* units in it, 2..4 */
+    uint8_t unit[OM_WM_BRIGADE_MAX_UNITS]; /* their indices */
+} om_wm_table_brigade;
+
+/* The whole table: both armies, characters and terrain. A value type. */
+typedef struct om_wm_table {
+    double width_cm;  /* along x (Revolution and 1.1 default 180) */
+    double depth_cm;  /* along y (default 120) */
+    uint8_t units;
+    uint8_t characters;
+    uint8_t terrain_pieces;
+    uint8_t brigades;
+    om_wm_table_unit unit[OM_WM_TABLE_MAX_UNITS];
+    om_wm_table_character character[OM_WM_TABLE_MAX_CHARACTERS];
+    om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];
+    om_wm_table_brigade brigade[OM_WM_TABLE_MAX_BRIGADES];
+} om_wm_table;
+
+/* Where and why a table failed its check: om_wm_check_failure (wm.h), with
+ * paths such as "units[3].at", "brigades[0].units", "terrain[2].points". */
+
+/* ---- Building a table ---- */
+
+/*
+ * om_wm_table_init: an empty table of `width_cm` x `depth_cm` (0 for either:
+ * the rule set's default, 180 x 120 for Warmaster, 240 x 120 for Ancients,
+ * warmaster.md 11.5, warmaster-ancients.md 12.1). Never fails.
+ */
+void om_wm_table_init(om_wm_table *t, om_wm_ruleset_id rules, double width_cm,
+                      double depth_cm);
+
+/*
+ * om_wm_table_add_unit: append a unit of `troop` with `stands` stands (full
+ * strength), side `side`, in `formation`, centred at `centre` and facing
+ * `facing_deg` degrees (0 = +x, 90 = +y). Stand size and pace come from the
+ * rule set's tables (stands 40x20mm; infantry face the long edge in all rule
+ * sets, cavalry too in Ancients, other troops the short edge). Returns the
+ * unit's index, or -1 if the table is full or a value is out of range (no
+ * error is raised: om_wm_table_check reports bad tables). Irregular formations
+ * get 2 files; change `files` after.
+ */
+int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *name,
+                         unsigned side, om_wm_troop troop, unsigned stands,
+                         om_wm_table_formation formation, om_wm_vec centre, double facing_deg);
+
+/* om_wm_table_add_character: append a character; returns its index or -1. */
+int om_wm_table_add_character(om_wm_table *t, const char *name, unsigned side,
+                              om_wm_character_kind kind, unsigned command, om_wm_vec at);
+
+/* om_wm_table_add_terrain: append a convex piece of `n` corners; index or -1. */
+int om_wm_table_add_terrain(om_wm_table *t, om_wm_terrain_kind kind, const om_wm_vec *v,
+                            unsigned n);
+
+/* om_wm_table_add_rect_terrain: a rectangular piece from its opposite corners. */
+int om_wm_table_add_rect_terrain(om_wm_table *t, om_wm_terrain_kind kind, om_wm_vec lo,
+                                 om_wm_vec hi);
+
+/* om_wm_table_add_brigade: declare the `n` units `u` a brigade; index or -1
+ * (whether they touch is om_wm_table_check's business). */
+int om_wm_table_add_brigade(om_wm_table *t, const unsigned *u, unsigned n);
+
+/* The unit vector of a facing in degrees, and back (degrees in [0, 360)). */
+om_wm_vec om_wm_table_dir(double facing_deg);
+double om_wm_table_facing_deg(om_wm_vec dir);
+
+/* Default stand frontage and depth (cm) of a troop type under a rule set. */
+void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w, double *d);
+
+/*
+ * om_wm_table_check: reject contradictory positions. Checks values (sides,
+ * stands, sizes, facings, Command values), that every unit is wholly on the
+ * table, that no two units overlap, that no unit stands in terrain its troop
+ * type cannot enter, that terrain pieces are convex polygons, that at most one
+ * General per side exists, and that every brigade is 2-4 distinct units of one
+ * side, in no other brigade, that touch as one group. Returns OM_OK, or
+ * OM_EINVAL after filling `why` (if not NULL) with the dotted field path and
+ * the reason and raising "field 'PATH': REASON". Pure; thread-safe.
+ */
+om_status om_wm_table_check(const om_wm_table *t, om_wm_ruleset_id rules,
+                            om_wm_check_failure *why);
+
+/* ---- Geometry queries (all pure and thread-safe on a const table) ---- */
+
+/* The unit's rectangle: its width across the front and its depth (cm). */
+double om_wm_table_unit_width(const om_wm_table_unit *u);
+double om_wm_table_unit_depth(const om_wm_table_unit *u);
+
+/* Its four corners: front-left, front-right, rear-right, rear-left. */
+void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4]);
+
+/* Closest-edge distance between units a and b (0 if they touch or overlap). */
+double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b);
+
+/* Whether units a and b touch (distance within OM_WM_TABLE_TOUCH_CM). */
+bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b);
+
+/* Whether unit u touches an enemy unit: it is engaged in combat (3.3). */
+bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
+
+/* Distance from character c's base edge to the closest point of unit u. */
+double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
+
+/*
+ * om_wm_table_sees: whether unit `from` sees unit `to` (warmaster.md 4 Line of
+ * sight; warmaster-ancients.md 3): an unblocked segment from the front edge of
+ * `from` (every edge when `all_round`) to any part of `to`. Other units' stands
+ * block (characters never do); close terrain (woods, villages) lets a segment
+ * run 2cm inside it; hills block a segment that crosses them from outside to
+ * outside; buildings, high obstacles and steep hills block any crossing. Under
+ * Ancients nothing farther than 60cm is seen. Segments are sampled: five points
+ * along each edge (see table.c).
+ */
+bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                      bool all_round);
+
+/* The closest points of units a and b: *pa on a, *pb on b (equal when they
+ * touch). The line through them is "directly away" for an evade (3.7). */
+void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
+                                om_wm_vec *pb);
+
+/* The point of unit u's rectangle closest to p (p itself inside it). */
+om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p);
+
+/* Whether a friendly unit touches face `face` of unit u (it covers that edge:
+ * Ancients' exposed flank penalty, warmaster-ancients.md 4.4). */
+bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face face);
+
+/* Filters for the closest-enemy searches. */
+#define OM_WM_TABLE_SKIP_FORTIFIED (1u << 0) /* ignore fortified infantry and artillery
+                                                (Revolution/1.1 initiative) */
+
+/*
+ * om_wm_table_closest_enemy: the present enemy unit closest to unit u, seen or
+ * not (the Command penalty "closest enemy within 20cm", 3.4), writing its
+ * distance to *cm (if not NULL). Ties go to the lower index. -1 if none.
+ */
+int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm);
+
+/*
+ * om_wm_table_closest_visible_enemy: the closest enemy unit that u sees (from
+ * its front edge, or every edge when `all_round`) within `max_cm` (0: any
+ * distance), skipping those `filter` excludes; -1 if none. Ties go to the lower
+ * index (the player's pick, warmaster.md 3.2).
+ */
+int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                      bool all_round, double max_cm, unsigned filter, double *cm);
+
+/* Whether unit u has any stand in dense terrain (declared, or overlapping a
+ * dense piece): the -1 Command penalty (3.4). */
+bool om_wm_table_in_dense(const om_wm_table *t, unsigned u);
+
+/* The position unit u counts as: its declared one, raised to defended by a
+ * wood, village, marsh or low obstacle it stands in or behind, to fortified by
+ * a high obstacle, for infantry and artillery only (6.15). */
+om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u);
+
+/* Whether terrain piece k is closed to troop type `troop` under `rules`. */
+bool om_wm_table_terrain_closed(om_wm_ruleset_id rules, om_wm_terrain_kind kind,
+                                om_wm_troop troop);
+
+/*
+ * om_wm_table_charge_face: the face of `target` that `charger` would contact (6.2,
+ * 15 D1). Revolution and Ancients: the 135-degree zone (corner bisectors) of the
+ * target's rectangle that the charger's centre lies in. 1.1: the target edge
+ * nearest the charger; at a corner, the zone decides. An exact tie between
+ * zones counts as the front.
+ */
+om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id rules,
+                                  unsigned charger, unsigned target);
+
+/* The zone of unit u that point p lies in (the same bisector rule). */
+om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p);
+
+/* What a charge needs and where it ends. */
+typedef struct om_wm_table_charge {
+    bool possible;           /* a placement and a clear path exist */
+    bool reaches;            /* ...and the farthest-moving corner moves <= pace */
+    om_wm_table_face face;   /* the face contacted */
+    double required_cm;      /* distance the farthest-moving corner must move */
+    om_wm_vec centre;        /* the charger's centre in contact */
+    om_wm_vec dir;           /* its facing in contact */
+} om_wm_table_charge;
+
+/*
+ * om_wm_table_charge_plan: whether `charger` can charge `target` moving at most
+ * `pace_cm`, and where it would end (6.2 placement, simplified). The charger's
+ * front edge goes flush against the contacted face, centred on the closest
+ * target stand of that face, or shifted along the face in half-stand steps to
+ * the nearest clear spot keeping 1cm of edge contact. The path is the straight
+ * move of its contact-facing rectangle from where it starts (what it would clip
+ * only by turning is ignored); units other than the target, terrain closed to
+ * it and the table edge block. Only infantry and flyers contact fortified
+ * units. Sight is not tested here (om_wm_table_sees). Pure.
+ */
+void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                             unsigned target, double pace_cm, om_wm_table_charge *out);
+
+/* How a move treats what is in its way. */
+typedef struct om_wm_table_move_rule {
+    double enemy_gap_cm;   /* stop this far from enemy units (a non-charging move) */
+    int target;            /* unit to stop `keep_cm` from (-1: none) */
+    double keep_cm;        /* distance to keep from `target` */
+    bool turn;             /* turn to face the direction of travel first, if clear */
+    bool through_friends;  /* may pass through (not end on) unengaged friends: an
+                              evade's burst through (warmaster.md 3.7) */
+} om_wm_table_move_rule;
+
+/*
+ * om_wm_table_move: move unit u in a straight line toward `goal`, at most
+ * `max_cm`, stopping at the first unit, closed terrain or table edge in its way
+ * (flyers pass over units and terrain but do not end on them). With
+ * `through_friends`, friends passed wholly through are flagged in *burst (bit
+ * i for unit i) and the unit never ends on one. Updates the unit's centre (and
+ * facing when it turned); returns the distance moved. Pure on `t`.
+ */
+double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst);
+
+/*
+ * om_wm_table_move_group: move the `n` units `u` together by the same straight
+ * translation toward `goal` (measured from the first unit's centre), at most
+ * `max_cm`, stopping where the first of them is stopped: a brigade moving as a
+ * body, without turning (3.5). Returns the distance moved.
+ */
+double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                              unsigned n, om_wm_vec goal, double max_cm,
+                              const om_wm_table_move_rule *rule);
+
+/* What lies behind a unit, for the engagement resolver (wm.h om_wm_behind). */
+typedef struct om_wm_table_behind {
+    om_wm_behind kind;  /* open, impassable, enemy, unyielding, friends, table edge */
+    double cm;          /* gap to it (cm); 0 when open */
+    uint8_t stands;     /* stands whose path it blocks (all for the table edge) */
+    int8_t unit;        /* the unit behind, or -1 */
+} om_wm_table_behind;
+
+/*
+ * om_wm_table_behind_of: what unit u meets moving straight back along its
+ * facing within `reach_cm` (the first thing its rectangle would touch): a
+ * friend (unyielding if engaged, else friends that make way), an enemy,
+ * terrain closed to it, or the table edge; open if nothing. `stands` counts the
+ * stands in the files whose own path meets that thing (6.9).
+ */
+void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                           double reach_cm, om_wm_table_behind *out);
+
+/* The same along any direction `away` (a unit vector): a retreat directly away
+ * from a flank or rear attacker. */
+void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                              om_wm_vec away, double reach_cm, om_wm_table_behind *out);
+
+/* Pace of unit u for an ordered (non-charging) move: full pace in line or
+ * column, half in an irregular formation or starting fortified; Ancients
+ * skirmishers always full (warmaster.md 4; warmaster-ancients.md 5.1). */
+double om_wm_table_move_pace(const om_wm_table *t, unsigned u);
+
+/* Pace of unit u for a charge: full pace whatever the formation (Revolution,
+ * 1.1), the formation's pace (Ancients, warmaster-ancients.md 5.1). */
+double om_wm_table_charge_pace(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u);
+
+#endif /* OM_WM_TABLE_H */

@@ -1,0 +1,914 @@
+/*
+ * test_table.c: the Warmaster table (position) model, engine/warmaster/table.c.
+ *
+ * Every geometric decision has a test with a small drawn layout. The sketches
+ * show the table from above: x to the right, y up the page (side 0 usually at
+ * the bottom facing up, side 1 at the top facing down). Letters are units, `^`
+ * and `v` their facing, `#` terrain. Expected values are worked by hand from the
+ * coordinates in each comment. Infantry stands are 4cm wide and 2cm deep
+ * (warmaster.md 1.2: 40x20mm bases, infantry on the long edge); Revolution
+ * cavalry stands are 2cm wide and 4cm deep (short edge to the front).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "table.h"
+
+/* Geometry is exact up to double rounding; 1e-6cm is far below anything the
+ * rules measure. */
+#define EPS 1e-6
+
+static const om_wm_ruleset_id REV = OM_WM_RULES_REV;
+static const om_wm_ruleset_id WM11 = OM_WM_RULES_WM11;
+static const om_wm_ruleset_id WMA = OM_WM_RULES_WMA;
+
+static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
+
+static unsigned add(om_wm_table *t, const char *name, unsigned side, om_wm_troop troop,
+                    unsigned stands, om_wm_table_formation f, double x, double y, double facing)
+{
+    int i = om_wm_table_add_unit(t, REV, name, side, troop, stands, f, at(x, y), facing);
+    cr_assert_geq(i, 0, "add %s", name);
+    return (unsigned)i;
+}
+
+static void check_ok(const om_wm_table *t)
+{
+    om_wm_check_failure why;
+    memset(&why, 0, sizeof why);
+    cr_assert_eq(om_wm_table_check(t, REV, &why), OM_OK, "%s: %s", why.field, why.reason);
+}
+
+/* ---------- Distances, touching, characters ---------- */
+
+/*
+ *   y=33 +--B--+      B: enemy line of 3 infantry at (90,32) facing down
+ *   y=31 +-----+
+ *          10cm
+ *   y=21 +--A--+      A: line of 3 infantry at (90,20) facing up: x 84..96
+ *   y=19 +-----+
+ */
+Test(table, closest_edge_distance_between_lines)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    cr_expect_float_eq(t.width_cm, 180.0, EPS);
+    cr_expect_float_eq(t.depth_cm, 120.0, EPS);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 32, 270);
+    check_ok(&t);
+    cr_expect_float_eq(om_wm_table_unit_width(&t.unit[a]), 12.0, EPS);
+    cr_expect_float_eq(om_wm_table_unit_depth(&t.unit[a]), 2.0, EPS);
+    cr_expect_float_eq(om_wm_table_distance(&t, a, b), 10.0, EPS);
+    cr_expect_not(om_wm_table_touching(&t, a, b));
+    cr_expect_not(om_wm_table_engaged(&t, a));
+}
+
+/*
+ * Corner to corner: B's nearest corner is (100,30), A's is (96,21):
+ *               B (a column of 3 cavalry, 2 wide, 12 deep, centred at (101,36))
+ *   A +---+ .
+ *           4 across, 9 up: sqrt(16 + 81)
+ */
+Test(table, corner_to_corner_distance)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_CAVALRY, 3, OM_WM_TABLE_COLUMN, 101, 36, 270);
+    check_ok(&t);
+    cr_expect_float_eq(om_wm_table_unit_depth(&t.unit[b]), 12.0, EPS);
+    cr_expect_float_eq(om_wm_table_distance(&t, a, b), sqrt(16.0 + 81.0), EPS);
+}
+
+/*
+ * A unit turned 45 degrees: a single infantry stand (4x2) centred at (50,50)
+ * facing 45 degrees; a point 10cm straight ahead of its centre is 9cm from its
+ * front edge. A character there with a 25mm base (radius 1.25) is 7.75cm away.
+ */
+Test(table, rotated_unit_and_character_distance)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 50, 50, 45);
+    om_wm_vec d = om_wm_table_dir(45);
+    int c = om_wm_table_add_character(&t, "General", 0, OM_WM_GENERAL, 9,
+                                      at(50 + 10 * d.x, 50 + 10 * d.y));
+    cr_assert_geq(c, 0);
+    cr_expect_float_eq(om_wm_table_character_distance(&t, (unsigned)c, a), 9.0, EPS);
+    t.character[c].radius_cm = 1.25;
+    cr_expect_float_eq(om_wm_table_character_distance(&t, (unsigned)c, a), 7.75, EPS);
+    cr_expect_float_eq(om_wm_table_facing_deg(t.unit[a].dir), 45.0, EPS);
+    check_ok(&t);
+}
+
+/*
+ * Touching units, and engagement: A and B side by side share the edge x=96;
+ * C (x 83..95) is an enemy whose front edge touches A's front edge; B touches
+ * only its friend A (a corner contact with C would count, warmaster.md 6.3).
+ *    +--C--+
+ *     +--A--++--B--+
+ */
+Test(table, touching_and_engaged)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 102, 20, 90);
+    unsigned c = add(&t, "C", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 89, 22, 270);
+    check_ok(&t);
+    cr_expect(om_wm_table_touching(&t, a, b));
+    cr_expect(om_wm_table_touching(&t, a, c));
+    cr_expect(om_wm_table_engaged(&t, a));
+    cr_expect(om_wm_table_engaged(&t, c));
+    cr_expect_not(om_wm_table_engaged(&t, b)); /* touches only a friend */
+}
+
+/* Three enemies: E15 ahead (y 36..38), E12 beside (x 108..120), E30 far off:
+ * the closest is E12 at 12cm, seen or not (3.4). */
+Test(table, closest_enemy_seen_or_not)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(&t, "E15", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 37, 270);
+    unsigned e12 = add(&t, "E12", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 114, 20, 270);
+    add(&t, "E30", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 60, 52, 270);
+    check_ok(&t);
+    double d;
+    cr_expect_eq(om_wm_table_closest_enemy(&t, a, &d), (int)e12);
+    cr_expect_float_eq(d, 12.0, EPS);
+    t.unit[e12].present = false; /* gone: the next closest is at 15 */
+    cr_expect_eq(om_wm_table_closest_enemy(&t, a, &d), 1);
+    cr_expect_float_eq(d, 15.0, EPS);
+}
+
+/* ---------- Line of sight ---------- */
+
+/*
+ *   +--B--+        B at y 39..41
+ * +----W----+      W: a line of 5 stands (x 80..100) at y 29..31 blocks every line
+ *   +--A--+        A at y 19..21
+ */
+Test(table, sight_blocked_by_a_unit_between)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 40, 270);
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+    unsigned w = add(&t, "W", 0, OM_WM_INFANTRY, 5, OM_WM_TABLE_LINE, 90, 30, 90);
+    check_ok(&t);
+    cr_expect_not(om_wm_table_sees(&t, REV, a, b, false));
+    /* A single stand (x 84..88) leaves the right of B in view. */
+    t.unit[w].stands = t.unit[w].size = 1;
+    t.unit[w].centre.x = 86;
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+    /* Characters never block: only units are obstacles (a General on the line). */
+    om_wm_table_add_character(&t, "General", 0, OM_WM_GENERAL, 9, at(92, 30));
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+}
+
+/*
+ * Front-edge sight: B stands behind A. A cannot see it from its front edge, but
+ * a unit that sees all round can (warmaster.md 3.2, 4).
+ *   +--A--+  ^
+ *   +--B--+
+ */
+Test(table, sight_from_the_front_edge_only)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 10, 90);
+    check_ok(&t);
+    cr_expect_not(om_wm_table_sees(&t, REV, a, b, false));
+    cr_expect(om_wm_table_sees(&t, REV, a, b, true));
+    cr_expect(om_wm_table_sees(&t, REV, b, a, false)); /* B faces A's rear */
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 20, 0, NULL), -1);
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, true, 20, 0, NULL), (int)b);
+}
+
+/*
+ * Woods (close terrain): a line may run 2cm inside. The wood is y 25..35.
+ *   A inside with its front edge 1cm from the far edge sees B; 3cm in, it does
+ *   not; from outside, the wood's 10cm block every line.
+ *   +--B--+            y 44..46
+ *   ###########        wood y 25..35
+ *   +--A--+
+ */
+Test(table, sight_into_and_out_of_woods)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(60, 25), at(120, 35));
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 45, 270);
+    check_ok(&t);
+    cr_expect_not(om_wm_table_sees(&t, REV, a, b, false));
+    t.unit[a].centre.y = 33; /* front edge y=34: 1cm inside */
+    cr_expect(om_wm_table_in_dense(&t, a));
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+    cr_expect(om_wm_table_sees(&t, REV, b, a, false)); /* and can be seen */
+    t.unit[a].centre.y = 31; /* front edge y=32: 3cm inside */
+    cr_expect_not(om_wm_table_sees(&t, REV, a, b, false));
+}
+
+/*
+ * Hills block a line crossing them from outside to outside, not a line from a
+ * unit standing on them (warmaster-ancients.md 3; warmaster.md 13.2).
+ */
+Test(table, sight_over_a_hill)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_HILL, at(60, 25), at(120, 35));
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 45, 270);
+    check_ok(&t);
+    cr_expect_not(om_wm_table_sees(&t, REV, a, b, false));
+    t.unit[a].centre.y = 30; /* on the hill */
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+    cr_expect_not(om_wm_table_in_dense(&t, a));
+}
+
+/* Ancients: nothing farther than 60cm is seen (warmaster-ancients.md 3). */
+Test(table, ancients_sight_limit)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, WMA, 0, 0);
+    cr_expect_float_eq(t.width_cm, 240.0, EPS);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 82, 270);
+    cr_expect_float_eq(om_wm_table_distance(&t, a, b), 60.0, EPS);
+    cr_expect(om_wm_table_sees(&t, WMA, a, b, false));
+    t.unit[b].centre.y = 83; /* 61cm */
+    cr_expect_not(om_wm_table_sees(&t, WMA, a, b, false));
+    cr_expect(om_wm_table_sees(&t, REV, a, b, false));
+}
+
+/*
+ * The closest visible enemy: N is nearer but hidden behind W; F is seen.
+ *   +--N--+          +--F--+
+ *   +==W==+
+ *   +--A--+
+ */
+Test(table, closest_visible_enemy_skips_hidden_and_fortified)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(&t, "W", 0, OM_WM_INFANTRY, 5, OM_WM_TABLE_LINE, 90, 26, 90);
+    unsigned n = add(&t, "N", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 32, 270);
+    unsigned f = add(&t, "F", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 110, 36, 270);
+    check_ok(&t);
+    double d;
+    cr_expect_eq(om_wm_table_closest_enemy(&t, a, NULL), (int)n);
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 0, 0, &d), (int)f);
+    /* F: x 104..116, y 35..37; A's corner (96,21): sqrt(8^2 + 14^2). */
+    cr_expect_float_eq(d, sqrt(64.0 + 196.0), EPS);
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 15, 0, NULL), -1);
+    t.unit[f].position = OM_WM_FORTIFIED;
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 0,
+                                                   OM_WM_TABLE_SKIP_FORTIFIED, NULL), -1);
+}
+
+/* ---------- Faces and zones ---------- */
+
+/*
+ * Zones of T, a line of 3 infantry at (90,60) facing down (front edge y=59,
+ * x 84..96). The corner bisectors run at 45 degrees from its corners:
+ *
+ *          R (rear)
+ *      \ +--T--+ /
+ *   L    +--v--+    (T's left is +x: it faces -y)
+ *      /    F    \
+ */
+Test(table, charge_face_by_zone)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 90, 45, 90);
+    check_ok(&t);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_FRONT);
+    t.unit[c].centre = at(120, 60);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_LEFT);
+    t.unit[c].centre = at(60, 60);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_RIGHT);
+    t.unit[c].centre = at(90, 80);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_REAR);
+    /* (104,50): 9 beyond the front line, 8 beyond the side line: front. */
+    t.unit[c].centre = at(104, 50);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_FRONT);
+    /* (106,52): 7 beyond the front line, 10 beyond the side line: flank. */
+    t.unit[c].centre = at(106, 52);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_LEFT);
+    /* Exactly on the bisector (8 and 8): the front (T5). */
+    t.unit[c].centre = at(104, 51);
+    cr_expect_eq(om_wm_table_zone(&t.unit[g], t.unit[c].centre), OM_WM_TABLE_FRONT);
+}
+
+/*
+ * 1.1 charges the nearest edge (warmaster.md 15 D1); Revolution the zone. A line
+ * of 5 infantry (x 94..114, y 55..57) has its centre (104,56) in T's flank zone
+ * (3 beyond the front line, 8 beyond the side) but its nearest point faces T's
+ * front edge 2cm away (x 94..96):
+ *      +--T--+
+ *            +----C----+
+ */
+Test(table, charge_face_rule_set_difference)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_INFANTRY, 5, OM_WM_TABLE_LINE, 104, 56, 90);
+    check_ok(&t);
+    cr_expect_eq(om_wm_table_charge_face(&t, REV, c, g), OM_WM_TABLE_LEFT);
+    cr_expect_eq(om_wm_table_charge_face(&t, WMA, c, g), OM_WM_TABLE_LEFT);
+    cr_expect_eq(om_wm_table_charge_face(&t, WM11, c, g), OM_WM_TABLE_FRONT);
+    /* Corner to corner, 1.1 falls back on the zone: C beyond T's corner. */
+    t.unit[c].centre = at(110, 52);
+    cr_expect_eq(om_wm_table_charge_face(&t, WM11, c, g), OM_WM_TABLE_LEFT);
+}
+
+/* ---------- Charges ---------- */
+
+/*
+ * A straight charge: cavalry C (line of 3, 6 wide, 4 deep, y 43..47) 12cm from
+ * T's front edge. It ends front to front, centred on T's middle stand, centre
+ * (90,57): every corner moves 12cm. Pace 30 reaches; pace 10 does not.
+ */
+Test(table, straight_charge_reach)
+{
+    om_wm_table t;
+    om_wm_table_charge ch;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 90, 45, 90);
+    check_ok(&t);
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect(ch.possible);
+    cr_expect(ch.reaches);
+    cr_expect_eq(ch.face, OM_WM_TABLE_FRONT);
+    cr_expect_float_eq(ch.required_cm, 12.0, EPS);
+    cr_expect_float_eq(ch.centre.x, 90.0, EPS);
+    cr_expect_float_eq(ch.centre.y, 57.0, EPS);
+    cr_expect_float_eq(ch.dir.y, 1.0, EPS);
+    om_wm_table_charge_plan(&t, REV, c, g, 10, &ch);
+    cr_expect(ch.possible);
+    cr_expect_not(ch.reaches);
+    /* Placed there, C touches T: both are engaged. */
+    t.unit[c].centre = ch.centre;
+    t.unit[c].dir = ch.dir;
+    cr_expect(om_wm_table_engaged(&t, c));
+    check_ok(&t);
+}
+
+/*
+ * A flank charge from the side: C (cavalry line, facing down) at (120,60) hits
+ * T's left face (x=96, y 59..61). It turns to face -x and its corners move
+ * farther than its centre: the farthest-moving corner decides (T4).
+ */
+Test(table, flank_charge_counts_the_turn)
+{
+    om_wm_table t;
+    om_wm_table_charge ch;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 120, 60, 270);
+    check_ok(&t);
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_assert(ch.possible);
+    cr_expect_eq(ch.face, OM_WM_TABLE_LEFT);
+    /* Contact: C faces -x, front edge on x=96 centred at y=60: centre (98,60). */
+    cr_expect_float_eq(ch.centre.x, 98.0, EPS);
+    cr_expect_float_eq(ch.centre.y, 60.0, EPS);
+    cr_expect_float_eq(ch.dir.x, -1.0, EPS);
+    /* C's corners before: (123,58),(117,58),(117,62),(123,62) (front-left first,
+     * facing -y); after (facing -x): (96,57),(96,63),(100,63),(100,57). The
+     * largest move is (123,58)->(96,57): sqrt(27^2 + 1). */
+    cr_expect_float_eq(ch.required_cm, sqrt(27.0 * 27.0 + 1.0), EPS);
+    cr_expect(ch.reaches);
+}
+
+/*
+ * A blocked path: a friendly line of 5 (x 80..100) stands between C and T; no
+ * placement along T's front has a clear straight path.
+ *      +--T--+
+ *    +====F====+
+ *      +-C-+
+ */
+Test(table, charge_path_blocked_by_friends)
+{
+    om_wm_table t;
+    om_wm_table_charge ch;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 90, 45, 90);
+    unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 5, OM_WM_TABLE_LINE, 90, 52, 90);
+    check_ok(&t);
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect_not(ch.possible);
+    cr_expect_not(ch.reaches);
+    /* Move F aside (x 110..130): the charge is clear again. */
+    t.unit[f].centre.x = 120;
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect(ch.possible);
+}
+
+/*
+ * Placement: centre to centre with the closest target stand, else shifted in
+ * half-stand steps to the nearest clear spot with a clear path (T4). T's front
+ * stands (x 92..96, 88..92, 84..88; T faces down) and F, one friendly cavalry
+ * stand already against T's middle stand (x 89..91, y 55..59):
+ *        [T3][T2][T1]         y 59..61
+ *            [F]              y 55..59
+ *   C here: x=86 -> straight in on T1 (centre x 86)
+ *           x=93 -> straight in on T3 (centre x 94)
+ *           x=90 (below F) -> the centred spot and the shifts to x 89, 91, 88
+ *                             and 92 are taken by F or their paths cross F;
+ *                             x 87 is clear (its path passes F's corner)
+ */
+Test(table, charge_placement_shifts_to_a_clear_spot)
+{
+    om_wm_table t;
+    om_wm_table_charge ch;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 1, OM_WM_TABLE_LINE, 86, 45, 90);
+    add(&t, "F", 0, OM_WM_CAVALRY, 1, OM_WM_TABLE_LINE, 90, 57, 90);
+    check_ok(&t);
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_assert(ch.possible);
+    cr_expect_float_eq(ch.centre.x, 86.0, EPS);
+    cr_expect_float_eq(ch.required_cm, 12.0, EPS);
+    t.unit[c].centre.x = 93;
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_assert(ch.possible);
+    cr_expect_float_eq(ch.centre.x, 94.0, EPS);
+    t.unit[c].centre.x = 90;
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_assert(ch.possible);
+    cr_expect_float_eq(ch.centre.x, 87.0, EPS);
+    cr_expect_float_eq(ch.required_cm, sqrt(9.0 + 144.0), EPS);
+}
+
+/* Terrain and fortified targets: cavalry cannot charge through a wood nor
+ * contact a fortified unit; infantry can (warmaster.md 1.3, 6.15). */
+Test(table, charge_blocked_by_terrain_and_fortification)
+{
+    om_wm_table t;
+    om_wm_table_charge ch;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned g = add(&t, "T", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 60, 270);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 90, 40, 90);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(60, 48), at(120, 54));
+    check_ok(&t);
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect_not(ch.possible);
+    t.unit[c].troop = OM_WM_INFANTRY; /* infantry pass through woods */
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect(ch.possible);
+    t.terrain_pieces = 0;
+    t.unit[c].troop = OM_WM_CAVALRY;
+    t.unit[g].position = OM_WM_FORTIFIED;
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect_not(ch.possible);
+    t.unit[c].troop = OM_WM_INFANTRY;
+    om_wm_table_charge_plan(&t, REV, c, g, 30, &ch);
+    cr_expect(ch.possible);
+}
+
+/* ---------- Moves ---------- */
+
+static const om_wm_table_move_rule plain_move = {.enemy_gap_cm = 1, .target = -1};
+
+/* A free move goes its full allowance; the goal caps it. */
+Test(table, move_full_pace_and_goal)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    moved = om_wm_table_move(&t, REV, a, at(90, 70), 20, &plain_move, NULL);
+    cr_expect_float_eq(moved, 20.0, EPS);
+    cr_expect_float_eq(t.unit[a].centre.y, 40.0, EPS);
+    moved = om_wm_table_move(&t, REV, a, at(90, 45), 20, &plain_move, NULL);
+    cr_expect_float_eq(moved, 5.0, EPS);
+    cr_expect_float_eq(t.unit[a].centre.y, 45.0, EPS);
+}
+
+/*
+ * An enemy in the way: B (y 34..36) grown by the 1cm gap: A's front (y=21)
+ * stops at y=33, 12cm on.
+ *   +--B--+
+ *   +--A--+ ^
+ */
+Test(table, move_stops_short_of_enemies)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 35, 270);
+    moved = om_wm_table_move(&t, REV, a, at(90, 70), 20, &plain_move, NULL);
+    cr_expect_float_eq(moved, 12.0, 1e-6);
+    moved = om_wm_table_move(&t, REV, a, at(90, 70), 20, &plain_move, NULL);
+    cr_expect_float_eq(moved, 0.0, 1e-6);
+    /* Away from it is free, even from 1cm. */
+    moved = om_wm_table_move(&t, REV, a, at(90, 0), 5, &plain_move, NULL);
+    cr_expect_float_eq(moved, 5.0, EPS);
+}
+
+/* Terrain closed to a troop type halts it at the edge; infantry walk in
+ * (warmaster.md 4 "units halt at the edge"). A column of cavalry (y 14..26)
+ * halts 14cm on at the wood (y 40..60); as infantry it walks 30cm into it;
+ * then 30cm more, and only 20cm before its front reaches the table edge. */
+Test(table, move_halts_at_closed_terrain_and_table_edge)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(80, 40), at(100, 60));
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_COLUMN, 90, 20, 90);
+    moved = om_wm_table_move(&t, REV, c, at(90, 100), 30, &plain_move, NULL);
+    cr_expect_float_eq(moved, 14.0, 1e-6);
+    t.unit[c].troop = OM_WM_INFANTRY;
+    moved = om_wm_table_move(&t, REV, c, at(90, 100), 30, &plain_move, NULL);
+    cr_expect_float_eq(moved, 30.0, 1e-6);
+    moved = om_wm_table_move(&t, REV, c, at(90, 200), 30, &plain_move, NULL);
+    cr_expect_float_eq(moved, 30.0, 1e-6);
+    moved = om_wm_table_move(&t, REV, c, at(90, 200), 30, &plain_move, NULL);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    cr_expect_float_eq(t.unit[c].centre.y, 114.0, 1e-6);
+}
+
+/* Turning to face the way: an infantry line goes sideways after turning when
+ * the turned rectangle is clear (T2). */
+Test(table, move_turns_to_face_its_way)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    om_wm_table_move_rule r = plain_move;
+    r.turn = true;
+    moved = om_wm_table_move(&t, REV, a, at(150, 20), 20, &r, NULL);
+    cr_expect_float_eq(moved, 20.0, EPS);
+    cr_expect_float_eq(om_wm_table_facing_deg(t.unit[a].dir), 0.0, EPS);
+    cr_expect_float_eq(t.unit[a].centre.x, 110.0, EPS);
+}
+
+/* Flyers pass over units and terrain and end clear of them (T8). */
+Test(table, flyers_pass_over)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned f = add(&t, "F", 0, OM_WM_MONSTER, 1, OM_WM_TABLE_LINE, 90, 20, 90);
+    t.unit[f].traits = OM_WM_TABLE_TRAIT_FLYER;
+    t.unit[f].pace_cm = 100;
+    add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 40, 270);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(80, 60), at(100, 70));
+    /* To (90,50): over B (y 39..41), ends clear. */
+    moved = om_wm_table_move(&t, REV, f, at(90, 50), 100, &plain_move, NULL);
+    cr_expect_float_eq(moved, 30.0, 1e-6);
+    /* To (90,65), inside the wood: it may not end there; it backs off in 1cm
+     * steps to where its 4cm-deep stand (y 61..59 -> front at 60) is clear. */
+    moved = om_wm_table_move(&t, REV, f, at(90, 65), 100, &plain_move, NULL);
+    cr_expect_float_eq(moved, 8.0, 1e-6);
+    cr_expect_leq(t.unit[f].centre.y + 2, 60.0 + 1e-9);
+}
+
+/*
+ * Evading through friends (warmaster.md 3.7 burst through): E moves 30cm
+ * straight down. It passes wholly through friend F (y 29..31); ending at
+ * y 9..11 would put it on friend G (y 9..11), so it stops touching G, its rear
+ * edge at y=11: 28cm. Only F was burst through.
+ *   +--E--+   y 39..41  v
+ *   +--F--+   y 29..31
+ *   +--G--+   y 9..11
+ */
+Test(table, burst_through_friends)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned e = add(&t, "E", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 40, 90);
+    unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 30, 90);
+    add(&t, "G", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 10, 90);
+    check_ok(&t);
+    om_wm_table_move_rule r = plain_move;
+    uint32_t burst = 0;
+    r.through_friends = true;
+    moved = om_wm_table_move(&t, REV, e, at(90, 0), 30, &r, &burst);
+    cr_expect_float_eq(moved, 28.0, 1e-6);
+    cr_expect_eq(burst, 1u << f);
+    /* Without bursting through, F stops it at once (it touches F after 8cm). */
+    om_wm_table_init(&t, REV, 0, 0);
+    e = add(&t, "E", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 40, 90);
+    add(&t, "F", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 30, 90);
+    moved = om_wm_table_move(&t, REV, e, at(90, 0), 30, &plain_move, NULL);
+    cr_expect_float_eq(moved, 8.0, 1e-6);
+}
+
+/* A brigade moves as one body and stops where its first unit is stopped. */
+Test(table, group_moves_as_a_body)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned b = add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 102, 20, 90);
+    add(&t, "E", 1, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 104, 31, 270); /* y 30..32 */
+    unsigned u[2] = {a, b};
+    /* B's front (y=21) meets E grown by 1cm (y=29) after 8cm. */
+    moved = om_wm_table_move_group(&t, REV, u, 2, at(90, 60), 20, &plain_move);
+    cr_expect_float_eq(moved, 8.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.y, 28.0, 1e-6);
+    cr_expect(om_wm_table_touching(&t, a, b));
+}
+
+/* ---------- What lies behind ---------- */
+
+/*
+ *   +--A--+  y 19..21, facing up; nothing behind within 10cm: open; the table
+ *            edge (y=0) 19cm behind.
+ */
+Test(table, behind_open_and_table_edge)
+{
+    om_wm_table t;
+    om_wm_table_behind bh;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    om_wm_table_behind_of(&t, REV, a, 10, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_OPEN);
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_TABLE_EDGE);
+    cr_expect_float_eq(bh.cm, 19.0, 1e-6);
+    cr_expect_eq(bh.stands, 3);
+}
+
+/*
+ * Friends behind, unyielding when engaged, enemies, impassable terrain, and
+ * the stands whose path is blocked: a single friendly stand F (x 84..88) 8cm
+ * behind A blocks only A's left-hand stand.
+ *   +--A--+        y 19..21
+ *   +F+            y 9..11
+ */
+Test(table, behind_friends_enemies_and_terrain)
+{
+    om_wm_table t;
+    om_wm_table_behind bh;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 86, 10, 90);
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_FRIENDS);
+    cr_expect_float_eq(bh.cm, 8.0, 1e-6);
+    cr_expect_eq(bh.stands, 1);
+    cr_expect_eq(bh.unit, (int)f);
+    /* F engaged by an enemy touching its rear: unyielding. */
+    add(&t, "X", 1, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 86, 8, 90);
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_UNYIELDING);
+    /* F a whole enemy line instead: enemy, all 3 stands. */
+    t.units = 2;
+    t.unit[f].side = 1;
+    t.unit[f].stands = t.unit[f].size = 3;
+    t.unit[f].centre.x = 90;
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_ENEMY);
+    cr_expect_eq(bh.stands, 3);
+    /* A river 3cm behind instead: impassable. */
+    t.unit[f].present = false;
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_RIVER, at(0, 10), at(180, 16));
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_IMPASSABLE);
+    cr_expect_float_eq(bh.cm, 3.0, 1e-6);
+    /* A wood is closed to cavalry only. */
+    t.terrain[0].kind = OM_WM_TERRAIN_WOOD;
+    om_wm_table_behind_of(&t, REV, a, 30, &bh);
+    cr_expect_eq(bh.kind, OM_WM_BEHIND_TABLE_EDGE);
+}
+
+/* ---------- Terrain status and paces ---------- */
+
+/* Dense terrain and cover (3.4, 6.15): a wood makes infantry defended; a low
+ * wall it touches too; a high wall fortified; cavalry never. */
+Test(table, dense_and_position_from_terrain)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 40, 20, 90);
+    cr_expect_eq(om_wm_table_position(&t, a), OM_WM_OPEN);
+    cr_expect_not(om_wm_table_in_dense(&t, a));
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(94, 10), at(110, 30));
+    cr_expect(om_wm_table_in_dense(&t, a)); /* one stand partly inside */
+    cr_expect_eq(om_wm_table_position(&t, a), OM_WM_DEFENDED);
+    t.terrain[0].kind = OM_WM_TERRAIN_HILL;
+    cr_expect_not(om_wm_table_in_dense(&t, a));
+    /* A low wall along A's front edge (y 21..22): touching it, defended. */
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_LOW_OBSTACLE, at(80, 21), at(100, 22));
+    cr_expect_eq(om_wm_table_position(&t, a), OM_WM_DEFENDED);
+    t.terrain[1].kind = OM_WM_TERRAIN_HIGH_OBSTACLE;
+    cr_expect_eq(om_wm_table_position(&t, a), OM_WM_FORTIFIED);
+    cr_expect_float_eq(om_wm_table_move_pace(&t, a), 10.0, EPS); /* fortified: half */
+    t.unit[c].position = OM_WM_DEFENDED;
+    cr_expect_eq(om_wm_table_position(&t, c), OM_WM_OPEN);
+    t.unit[c].dense = true;
+    cr_expect(om_wm_table_in_dense(&t, c));
+}
+
+/* Paces (warmaster.md 4; warmaster-ancients.md 5.1): irregular moves at half
+ * pace; Revolution charges at full pace whatever the formation, Ancients at the
+ * formation's pace; skirmishers always full. */
+Test(table, paces_by_formation_and_rule_set)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_IRREGULAR, 90, 20, 90);
+    cr_expect_float_eq(om_wm_table_move_pace(&t, a), 15.0, EPS);
+    cr_expect_float_eq(om_wm_table_charge_pace(&t, REV, a), 30.0, EPS);
+    cr_expect_float_eq(om_wm_table_charge_pace(&t, WM11, a), 30.0, EPS);
+    cr_expect_float_eq(om_wm_table_charge_pace(&t, WMA, a), 15.0, EPS);
+    t.unit[a].traits = OM_WM_TABLE_TRAIT_SKIRMISH;
+    cr_expect_float_eq(om_wm_table_move_pace(&t, a), 30.0, EPS);
+    cr_expect_float_eq(om_wm_table_charge_pace(&t, WMA, a), 30.0, EPS);
+    t.unit[a].traits = 0;
+    t.unit[a].formation = OM_WM_TABLE_COLUMN;
+    cr_expect_float_eq(om_wm_table_move_pace(&t, a), 30.0, EPS);
+    /* Irregular: 2 files of a 3-stand unit is 2 wide, 2 ranks deep. */
+    t.unit[a].formation = OM_WM_TABLE_IRREGULAR;
+    cr_expect_float_eq(om_wm_table_unit_width(&t.unit[a]), 4.0, EPS);
+    cr_expect_float_eq(om_wm_table_unit_depth(&t.unit[a]), 8.0, EPS);
+}
+
+/* Stand sizes by rule set (warmaster.md 1.2; warmaster-ancients.md 1.2). */
+Test(table, stand_sizes)
+{
+    double w, d;
+    om_wm_table_stand_size(REV, OM_WM_CAVALRY, &w, &d);
+    cr_expect(w == 2 && d == 4);
+    om_wm_table_stand_size(WMA, OM_WM_CAVALRY, &w, &d);
+    cr_expect(w == 4 && d == 2);
+    om_wm_table_stand_size(WM11, OM_WM_INFANTRY, &w, &d);
+    cr_expect(w == 4 && d == 2);
+    cr_expect(om_wm_table_terrain_closed(REV, OM_WM_TERRAIN_STREAM, OM_WM_CHARIOT));
+    cr_expect_not(om_wm_table_terrain_closed(WMA, OM_WM_TERRAIN_STREAM, OM_WM_CHARIOT));
+    cr_expect_str_eq(om_wm_terrain_names[OM_WM_TERRAIN_LOW_OBSTACLE], "low-obstacle");
+}
+
+/* ---------- The check: every error path once ---------- */
+
+/* A valid table to break: two touching friends in a brigade, an enemy, a
+ * General and a Hero, a wood. */
+static void base_table(om_wm_table *t)
+{
+    unsigned u[2] = {0, 1};
+    om_wm_table_init(t, REV, 0, 0);
+    add(t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 102, 20, 90);
+    add(t, "E", 1, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 90, 80, 270);
+    om_wm_table_add_character(t, "General", 0, OM_WM_GENERAL, 9, at(90, 10));
+    om_wm_table_add_character(t, "Hero", 0, OM_WM_HERO, 8, at(60, 10));
+    om_wm_table_add_rect_terrain(t, OM_WM_TERRAIN_WOOD, at(20, 40), at(40, 60));
+    om_wm_table_add_brigade(t, u, 2);
+}
+
+typedef struct bad_case {
+    const char *what;  /* the change */
+    const char *field; /* expected dotted path */
+} bad_case;
+
+static void breaker(om_wm_table *t, unsigned k)
+{
+    switch (k) {
+    case 0: t->width_cm = 0; break;
+    case 1: t->units = OM_WM_TABLE_MAX_UNITS + 1; break;
+    case 2: t->terrain[0].kind = OM_WM_TERRAIN_KIND_COUNT; break;
+    case 3: t->terrain[0].vertices = 2; break;
+    case 4: { /* a concave L: corners (20,40) (40,40) (40,50) (30,50) (30,60) (20,60) */
+        om_wm_vec v[6] = {{20, 40}, {40, 40}, {40, 50}, {30, 50}, {30, 60}, {20, 60}};
+        t->terrain[0].vertices = 6;
+        memcpy(t->terrain[0].v, v, sizeof v);
+        break;
+    }
+    case 5: { /* three collinear corners: no area */
+        om_wm_vec v[3] = {{20, 40}, {30, 40}, {40, 40}};
+        t->terrain[0].vertices = 3;
+        memcpy(t->terrain[0].v, v, sizeof v);
+        break;
+    }
+    case 6: t->unit[2].side = 2; break;
+    case 7: t->unit[2].troop = OM_WM_TROOP_COUNT; break;
+    case 8: t->unit[2].size = 0; break;
+    case 9: t->unit[2].stands = 4; break;
+    case 10: t->unit[2].pace_cm = 0; break;
+    case 11: t->unit[2].stand_w = 0; break;
+    case 12: t->unit[2].formation = OM_WM_TABLE_FORMATION_COUNT; break;
+    case 13: t->unit[2].formation = OM_WM_TABLE_IRREGULAR; t->unit[2].files = 3; break;
+    case 14: t->unit[2].dir.x = 2; break;
+    case 15: t->unit[2].position = OM_WM_POSITION_COUNT; break;
+    case 16: t->unit[2].centre.y = 119; break;
+    case 17: t->unit[2].centre = at(92, 21); break;
+    case 18: t->unit[2].centre = at(30, 50); break;
+    case 19: t->character[1].side = 3; break;
+    case 20: t->character[1].kind = OM_WM_CHARACTER_KIND_COUNT; break;
+    case 21: t->character[1].command = 11; break;
+    case 22: t->character[1].radius_cm = 9; break;
+    case 23: t->character[1].at = at(-1, 10); break;
+    case 24: t->character[1].joined = 2; break;
+    case 25: t->character[1].follow = 9; break;
+    case 26: t->character[1].kind = OM_WM_GENERAL; break;
+    case 27: t->brigade[0].count = 1; break;
+    case 28: t->brigade[0].unit[1] = 9; break;
+    case 29: t->brigade[0].unit[1] = 2; break;
+    case 30: t->brigade[0].unit[1] = 0; break;
+    case 31: { /* a second brigade reusing unit 1 */
+        unsigned u[2] = {1, 0};
+        om_wm_table_add_brigade(t, u, 2);
+        break;
+    }
+    case 32: t->unit[1].centre.x = 103; break; /* a 1cm gap: not touching */
+    default: break;
+    }
+}
+
+static const bad_case bad_cases[] = {
+    {"table size", "table"},
+    {"too many units", "units"},
+    {"terrain kind", "terrain[0].kind"},
+    {"two corners", "terrain[0].points"},
+    {"concave piece", "terrain[0].points"},
+    {"no area", "terrain[0].points"},
+    {"side", "units[2].side"},
+    {"troop type", "units[2].type"},
+    {"size", "units[2].size"},
+    {"stands above size", "units[2].stands"},
+    {"pace", "units[2].pace"},
+    {"stand size", "units[2].stand"},
+    {"formation", "units[2].formation"},
+    {"irregular files", "units[2].files"},
+    {"facing", "units[2].facing"},
+    {"position", "units[2].position"},
+    {"off the table", "units[2].at"},
+    {"overlapping units", "units[2].at"},
+    {"cavalry in a wood", "units[2].at"},
+    {"character side", "characters[1].side"},
+    {"character kind", "characters[1].kind"},
+    {"command value", "characters[1].command"},
+    {"base radius", "characters[1].radius"},
+    {"character off the table", "characters[1].at"},
+    {"joined an enemy", "characters[1].joined"},
+    {"follows no unit", "characters[1].follow"},
+    {"two Generals", "characters[1].kind"},
+    {"one-unit brigade", "brigades[0].units"},
+    {"unit not on the table", "brigades[0].units"},
+    {"enemy in a brigade", "brigades[0].units"},
+    {"unit listed twice", "brigades[0].units"},
+    {"unit in two brigades", "brigades[1].units"},
+    {"brigade that does not touch", "brigades[0].units"},
+};
+
+Test(table, check_rejects_contradictory_positions)
+{
+    om_wm_table t;
+    base_table(&t);
+    check_ok(&t);
+    for (unsigned k = 0; k < sizeof bad_cases / sizeof bad_cases[0]; k++) {
+        om_wm_check_failure why;
+        memset(&why, 0, sizeof why);
+        base_table(&t);
+        breaker(&t, k);
+        cr_expect_eq(om_wm_table_check(&t, REV, &why), OM_EINVAL, "%s accepted", bad_cases[k].what);
+        cr_expect_str_eq(why.field, bad_cases[k].field, "%s: field %s (%s)", bad_cases[k].what,
+                         why.field, why.reason);
+        cr_expect_neq(why.reason[0], '\0', "%s: no reason", bad_cases[k].what);
+        cr_expect(strstr(om_error_message(), why.field) != NULL, "%s: message %s",
+                  bad_cases[k].what, om_error_message());
+    }
+    /* Without a failure record the status is the same. */
+    base_table(&t);
+    breaker(&t, 32);
+    cr_expect_eq(om_wm_table_check(&t, REV, NULL), OM_EINVAL);
+}
+
+/* The builders refuse what cannot be stored. */
+Test(table, builders_refuse_bad_values)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    cr_expect_eq(om_wm_table_add_unit(&t, REV, "X", 2, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE,
+                                      at(1, 1), 0), -1);
+    cr_expect_eq(om_wm_table_add_unit(&t, REV, "X", 0, OM_WM_INFANTRY, 0, OM_WM_TABLE_LINE,
+                                      at(1, 1), 0), -1);
+    cr_expect_eq(om_wm_table_add_character(&t, "X", 0, OM_WM_CHARACTER_KIND_COUNT, 9, at(1, 1)),
+                 -1);
+    cr_expect_eq(om_wm_table_add_terrain(&t, OM_WM_TERRAIN_WOOD, NULL, 99), -1);
+    unsigned u[5] = {0, 1, 2, 3, 4};
+    cr_expect_eq(om_wm_table_add_brigade(&t, u, 5), -1);
+}
