@@ -1,0 +1,241 @@
+/*
+ * wh7_int.h: private interface between the files of the WHFB 7th edition
+ * engine: the layout of a prepared combat and of a trial's state.
+ *
+ * A prepared combat holds, for each side, its attacking parts (rank and file,
+ * their mounts, the champion, each character and mount) and the models a
+ * blow can land on (targets), with the dice chain and binomial alias tables
+ * of every part against every target in every kind of round. A trial copies
+ * nothing but a few counters (wh7_state) and reads the rest.
+ */
+#ifndef OM_WH7_INT_H
+#define OM_WH7_INT_H
+
+#include <assert.h>
+
+#include "wh7.h"
+
+/* The attacking parts of a side, in a fixed order. */
+enum wh7_part {
+    WH7_PART_RF = 0,      /* the rank and file (cavalry: the riders) */
+    WH7_PART_RF_MOUNT,    /* their mounts */
+    WH7_PART_CHAMP,       /* the champion */
+    WH7_PART_CHAMP_MOUNT, /* his mount */
+    WH7_PART_CHAR0,       /* character 0 */
+    WH7_PART_CHAR0_MOUNT, /* his mount */
+    WH7_PART_CHAR1,       /* character 1 */
+    WH7_PART_CHAR1_MOUNT, /* his mount */
+    WH7_PARTS
+};
+
+/* The models of a side a blow can land on (mounts are never struck: blows at
+ * a mounted model strike the rider, Close Combat > Cavalry; Monsters). */
+enum wh7_target {
+    WH7_TARGET_RF = 0, /* the rank and file */
+    WH7_TARGET_CHAMP,  /* the champion */
+    WH7_TARGET_CHAR0,  /* character 0 */
+    WH7_TARGET_CHAR1,  /* character 1 */
+    WH7_TARGETS
+};
+
+/* Kinds of round for the dice chains. */
+enum wh7_variant {
+    WH7_ROUND_FIRST = 0,    /* the first turn of the combat (charge bonuses, flails,
+                               Hatred) */
+    WH7_ROUND_FIRST_FEARFUL, /* the same for a side that failed its Fear test when
+                               charged: only natural 6s hit Fear-causing models */
+    WH7_ROUND_LATER,        /* any later turn */
+    WH7_VARIANTS
+};
+
+/* Kinds of round for the strike order (charging only counts in the first). */
+enum wh7_phase { WH7_PHASE_FIRST = 0, WH7_PHASE_LATER, WH7_PHASES };
+
+/* One part's blows against one target in one kind of round. */
+typedef struct wh7_attack {
+    om_wh7_chain chain;   /* the dice of one blow */
+    double p_wound;       /* P(an unsaved wound) per blow */
+    double p_slay;        /* P(an unsaved killing blow) per blow */
+    const om_binom_table *any;  /* Bin(n, p_wound + p_slay), NULL when that is 0 */
+    const om_binom_table *slay; /* Bin(k, p_slay / (p_wound + p_slay)): which of the k
+                                   are killing blows, NULL when they need not be told
+                                   apart (one-Wound targets) or p_slay is 0 */
+    uint8_t damage;       /* om_wh7_damage of each unsaved wound */
+    bool doubled;         /* flaming blows on a Flammable target: wounds doubled */
+} wh7_attack;
+
+/* One attacking part of a side. */
+typedef struct wh7_part_info {
+    bool present;                   /* the side has this part */
+    bool frenzy;                    /* +1 Attack while the side is frenzied */
+    uint8_t attacks[WH7_VARIANTS];  /* Attacks per model, Frenzy aside */
+    uint8_t key[WH7_PHASES];        /* strike order key: lower strikes first */
+    uint8_t max_dice;               /* the most blows it can ever roll in a round */
+    wh7_attack vs[WH7_TARGETS][WH7_VARIANTS]; /* against each enemy target */
+} wh7_part_info;
+
+/* One target of a side: what the enemy needs to know to strike it. */
+typedef struct wh7_target_info {
+    bool present;       /* the side has this model or these models */
+    uint8_t w;          /* Wounds on its profile */
+    uint8_t start_w;    /* a single model's Wounds left at the start */
+    uint8_t us;         /* unit strength of one such model */
+    bool causes_fear;   /* it causes Fear or Terror */
+} wh7_target_info;
+
+/* What a side's trials read besides the parts and targets. */
+typedef struct wh7_side_info {
+    wh7_part_info part[WH7_PARTS];       /* attackers */
+    wh7_target_info target[WH7_TARGETS]; /* models that can be struck */
+    om_wh7_rules rules;      /* rules of the unit as a whole (rank and file, mounts and
+                                characters: Characters > Mounts' Psychology) */
+    uint8_t rf_start;        /* rank-and-file models at the start, champion excluded */
+    uint8_t model_us;        /* unit strength of one rank-and-file model */
+    uint8_t characters;      /* characters joined */
+    uint8_t files;           /* models per rank */
+    uint8_t contact;         /* models in base contact */
+    uint8_t rank_depth;      /* ranks that fight with the weapon (spears 2) */
+    uint8_t ld;              /* best Leadership for tests (unit, characters, General) */
+    uint8_t stubborn_ld;     /* Leadership a Stubborn unit may break on unmodified; 0 */
+    uint8_t flee_dice;       /* D6s of its flee and pursuit rolls */
+    uint8_t charge_in;       /* its charge move in inches (twice its Movement) */
+    bool bsb_reroll;         /* it re-rolls failed break tests */
+    bool bsb_fighting;       /* its Battle Standard Bearer fights in it (+1 result) */
+    bool frenzied;           /* frenzied at the start */
+    bool fear_immune;        /* immune to Fear (causes Fear or Terror, or ItP) */
+    bool psychology_immune;  /* immune to psychology (ItP, Unbreakable, Frenzy, Undead) */
+    bool must_pursue;        /* Frenzy or Hatred: cannot restrain pursuit */
+} wh7_side_info;
+
+/* Largest number of alias tables a prepared combat owns: two per part, target
+ * and round kind, for both sides. */
+#define WH7_MAX_TABLES (2u * WH7_PARTS * WH7_TARGETS * WH7_VARIANTS * 2u)
+
+/* Entries of a strike order: every part of both sides. */
+#define WH7_ORDER_MAX (2u * WH7_PARTS)
+
+struct om_wh7_prepared {
+    om_wh7_combat c;                   /* copy of the combat */
+    wh7_side_info side[2];             /* per side */
+    /* Strike order by phase and by which side strikes first on a tie: entries
+     * are side * WH7_PARTS + part (WHFB 7th edition, Close Combat > Who Strikes
+     * First?; Special Rules > Always Strikes First; Weapons > Strikes Last). */
+    uint8_t order[WH7_PHASES][2][WH7_ORDER_MAX];
+    uint8_t order_len;
+    bool tie[WH7_PHASES];              /* a key is shared by the two sides (a roll-off
+                                          or last turn's winner decides) */
+    unsigned max_rounds;               /* rounds an engagement lasts at most */
+    om_binom_table *tables[WH7_MAX_TABLES]; /* owned alias tables */
+    unsigned n_tables;
+};
+
+/* A trial's state of one unit. */
+typedef struct wh7_unit_state {
+    unsigned rf;          /* rank-and-file models alive, champion excluded */
+    unsigned rf_wounds;   /* wounds carried by one rank-and-file model */
+    unsigned champ_w;     /* the champion's Wounds left (0: dead or none) */
+    unsigned char_w[OM_WH7_MAX_CHARACTERS]; /* each character's Wounds left */
+    bool frenzied;        /* still frenzied */
+    bool fearful;         /* failed its Fear test when charged (6s only, first round) */
+} wh7_unit_state;
+
+/* A trial's state of the fight. */
+typedef struct wh7_state {
+    wh7_unit_state u[2];
+    unsigned wounds[2];   /* unsaved wounds each side suffered */
+    unsigned slain[2];    /* models each side lost to wounds */
+    unsigned chars_slain[2];
+} wh7_state;
+
+/* What one round of combat did. */
+typedef struct wh7_round {
+    unsigned result[2];   /* combat result score of each side */
+    int winner;           /* OM_WH7_SIDE_A, OM_WH7_SIDE_B or OM_WH7_DRAW */
+    unsigned diff;        /* the winner's margin */
+} wh7_round;
+
+/* Saturate a count into a uint8 outcome field. */
+static inline uint8_t wh7_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t)v; }
+
+/* Models of a unit alive: rank and file, champion, characters. */
+unsigned wh7_models_alive(const wh7_side_info *si, const wh7_unit_state *u);
+
+/* Unit strength of a unit alive. */
+unsigned wh7_unit_strength(const wh7_side_info *si, const wh7_unit_state *u);
+
+/* Whether a unit is wiped out. */
+static inline bool wh7_wiped_out(const wh7_side_info *si, const wh7_unit_state *u)
+{
+    return wh7_models_alive(si, u) == 0;
+}
+
+/* Build the parts, targets and strike orders of p->c (prepare.c calls it). */
+om_status wh7_combat_prepare(om_wh7_prepared *p);
+
+/* One round of close combat: blows in strike order, then the combat result
+ * (combat.c). `round` counts from 1; `last_winner` decides ties of the strike
+ * order after the first round (OM_WH7_DRAW: a roll-off). */
+void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
+                     int last_winner, wh7_round *r);
+
+/* n wounds with no save of any kind on side s (swarms and Undead that lose:
+ * Psychology > Unbreakable Swarms), the rank and file first (combat.c). */
+void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
+
+/* The start state of a trial (combat.c). */
+void wh7_state_init(const om_wh7_prepared *p, wh7_state *st);
+
+/* --- psychology.c --- */
+
+/* A plain Leadership test: 2D6 <= ld (no Insane Courage: digest A29). */
+bool wh7_ld_test(om_dice *d, unsigned ld);
+
+/* The best Leadership side s tests on now: its rank and file while any are
+ * left, its living characters, the General nearby. */
+unsigned wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s);
+
+/* Whether side s is immune to psychology now (ItP, Unbreakable, Undead, or
+ * still frenzied). */
+bool wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s);
+
+/* A Panic test of side s: true if failed (immune units pass). */
+bool wh7_panic_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s);
+
+/* Side `loser` takes its break test after losing by `diff` to `winner`'s
+ * unit (WHFB 7th edition, Close Combat > Break Tests; Insane Courage!;
+ * Psychology > Stubborn, Unbreakable, Defeated by Fear-causing Enemy; Generals
+ * & Battle Standards). Returns true if it breaks. */
+bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
+                    unsigned diff);
+
+/* Whether side s's unit causes Fear (Terror counts), for the tests of
+ * Psychology > Fear and Defeated by Fear-causing Enemy: its rank and file,
+ * or its characters once no rank and file are left. */
+bool wh7_causes_fear(const om_wh7_prepared *p, const wh7_state *st, int s);
+bool wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s);
+
+/* A Fear test (terror: a Terror test) of side s against the enemy: true if
+ * failed; immune units pass (Psychology > Fear & Terror Immunity). */
+bool wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s,
+                   bool terror);
+
+/* --- pursuit.c --- */
+
+/* The flee roll of side s (2D6 or 3D6 by its Movement). */
+unsigned wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s);
+
+/* Side `loser` broke from the combat won by the other: it flees and the winner
+ * pursues or not (Close Combat > Flee & Pursue). Sets o->pursued, o->caught,
+ * o->fled, o->destroyed for the loser. */
+void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
+                         om_wh7_outcome *o);
+
+/* Side s flees as its charge response from the charger (Movement > Flee;
+ * Caught!): caught if the charge move reaches gap + flee roll (digest A8).
+ * Sets o->fled or o->caught and o->destroyed; returns true if caught. */
+bool wh7_flee_from_charge(const om_wh7_prepared *p, om_dice *d, int s, om_wh7_outcome *o);
+
+/* --- the combat and engagement kinds (engagement.c) --- */
+void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
+
+#endif /* OM_WH7_INT_H */
