@@ -115,6 +115,29 @@ static bool fear_auto_break(const om_wh7_prepared *p, const wh7_state *st, int l
            wh7_unit_strength(&p->side[winner], &st->u[winner]);
 }
 
+bool om_wh7_break_holds(unsigned roll, unsigned ld, unsigned diff, unsigned stubborn_ld,
+                        bool automatic)
+{
+    /* Insane Courage: a natural double 1 always holds, even an automatic
+     * break. Stubborn: hold on the unmodified Leadership, or on the best
+     * Leadership minus the difference if that is better. */
+    if (roll == WH7_DOUBLE_ONE)
+        return true;
+    return !automatic && (roll + diff <= ld || roll <= stubborn_ld);
+}
+
+double om_wh7_break_pass_probability(unsigned ld, unsigned diff, unsigned stubborn_ld,
+                                     bool automatic, bool reroll)
+{
+    unsigned ways = 0;
+    double p;
+    for (unsigned a = 1; a <= 6u; a++)
+        for (unsigned b = 1; b <= 6u; b++)
+            ways += om_wh7_break_holds(a + b, ld, diff, stubborn_ld, automatic);
+    p = ways / 36.0;
+    return reroll ? p + (1.0 - p) * p : p;
+}
+
 bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
                     unsigned diff)
 {
@@ -125,15 +148,9 @@ bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, i
 
     if (si->rules & (OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_SWARM | OM_WH7_RULE_UNDEAD))
         return false;
-    for (unsigned t = 0; t < tries; t++) {
-        unsigned roll = om_dice_roll_sum(d, 2, NULL);
-        /* Insane Courage: a natural double 1 always holds, even an automatic
-         * break. Stubborn: pass on the unmodified Leadership, or on the best
-         * Leadership minus the difference if that is better. */
-        if (roll == WH7_DOUBLE_ONE)
+    /* The Battle Standard re-rolls a failed test once (no die twice). */
+    for (unsigned t = 0; t < tries; t++)
+        if (om_wh7_break_holds(om_dice_roll_sum(d, 2, NULL), ld, diff, stubborn, automatic))
             return false;
-        if (!automatic && (roll + diff <= ld || roll <= stubborn))
-            return false;
-    }
     return true;
 }

@@ -651,6 +651,23 @@ unsigned om_wh7_character_unit_strength(const om_wh7_character *c);
  */
 unsigned om_wh7_rank_bonus(unsigned models, unsigned files);
 
+/*
+ * om_wh7_break_holds: whether a break test roll of `roll` on 2D6 holds
+ * (WHFB 7th edition, Close Combat > Break Tests; Insane Courage!; Psychology
+ * > Stubborn; Defeated by Fear-causing Enemy): a natural double 1 always
+ * holds; an automatic break (Fear) fails otherwise; else it holds if roll +
+ * diff <= ld, or, for a Stubborn unit, roll <= stubborn_ld (0: not
+ * Stubborn). The resolver decides every break test with this predicate.
+ */
+bool om_wh7_break_holds(unsigned roll, unsigned ld, unsigned diff, unsigned stubborn_ld,
+                        bool automatic);
+
+/* The exact probability that a break test holds (om_wh7_break_holds over the
+ * 36 outcomes of 2D6), with a re-roll of a failed test when `reroll` (the
+ * Battle Standard). */
+double om_wh7_break_pass_probability(unsigned ld, unsigned diff, unsigned stubborn_ld,
+                                     bool automatic, bool reroll);
+
 /* Flee or pursuit dice of a unit of Movement m: 2D6 up to 6", 3D6 above, 3D6
  * for flyers (WHFB 7th edition, Flee & Pursue; Flyers > Fleeing & Pursuing). */
 unsigned om_wh7_flee_dice(unsigned m, bool flyer);
