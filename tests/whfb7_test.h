@@ -92,6 +92,7 @@ typedef struct tally {
     unsigned n;
     unsigned winner[4], round1_winner[4];
     unsigned broke[2], fled[2], destroyed[2], caught[2], panicked[2], feared[2], pursued[2];
+    unsigned stupid[2];
     unsigned friend_panicked[2], charged;
     double slain[2], wounds[2], result[2], rounds;
     double slain_sq[2];
@@ -111,6 +112,7 @@ static inline void tally_add(tally *t, const om_wh7_outcome *o)
         t->caught[s] += o->caught[s];
         t->panicked[s] += o->panicked[s];
         t->feared[s] += o->feared[s];
+        t->stupid[s] += o->stupid[s];
         t->pursued[s] += o->pursued[s];
         t->friend_panicked[s] += o->friend_panicked[s];
         t->slain[s] += o->slain[s];
@@ -214,6 +216,113 @@ static inline double ld_pass(int ld)
     for (int s = 2; s <= ld && s <= 12; s++)
         p += nd6_pmf(2, (unsigned)s);
     return p;
+}
+
+/* One side of the exact model: one-Wound models with one attack each. */
+typedef struct ex_unit {
+    unsigned models, files, contact;
+    double p;        /* P(an unsaved wound) per attack */
+    unsigned ld;     /* Leadership of its break test */
+    bool standard;   /* a standard bearer: +1 */
+    unsigned us;     /* unit strength per model */
+    unsigned flee_dice;
+} ex_unit;
+
+typedef struct ex_result {
+    double win[3];       /* A, B, draw */
+    double broke[2], destroyed[2], slain[2], slain_sq[2];
+} ex_result;
+
+/* Rank bonus written from Combat Result Bonuses > Extra Rank. */
+static inline unsigned ex_ranks(unsigned models, unsigned files)
+{
+    unsigned r;
+    if (files < 5 || models < files)
+        return 0;
+    r = (models - files) / files + ((models - files) % files >= 5);
+    return r > 3 ? 3 : r;
+}
+
+/* P(a break test holds) at a difference, Ld ld: a double 1, or 2D6 + diff <= ld. */
+static inline double ex_hold(unsigned ld, unsigned diff)
+{
+    double p = 1.0 / 36.0;
+    for (unsigned r = 3; r <= 12; r++)
+        if (r + diff <= ld)
+            p += nd6_pmf(2, r);
+    return p;
+}
+
+/* One round between u[0] (A) and u[1] (B), `first` striking first; the loser
+ * tests and the winner pursues. */
+static inline ex_result exact_round(const ex_unit u[2], int first)
+{
+    ex_result r;
+    int second = 1 - first;
+    unsigned f1 = u[first].contact < u[first].models ? u[first].contact : u[first].models;
+    memset(&r, 0, sizeof r);
+    for (unsigned k = 0; k <= f1; k++) {
+        double pk = binom_pmf(k, f1, u[first].p);
+        unsigned kills1 = k < u[second].models ? k : u[second].models;
+        unsigned c2 = u[second].contact < u[second].models ? u[second].contact : u[second].models;
+        unsigned f2 = c2 > kills1 ? c2 - kills1 : 0;
+        for (unsigned l = 0; l <= f2; l++) {
+            double pl = pk * binom_pmf(l, f2, u[second].p);
+            unsigned kills2 = l < u[first].models ? l : u[first].models;
+            unsigned lost[2], left[2], score[2];
+            int winner;
+            lost[first] = kills2;
+            lost[second] = kills1;
+            for (int s = 0; s < 2; s++) {
+                left[s] = u[s].models - lost[s];
+                score[s] = lost[1 - s] + ex_ranks(u[s].models, u[s].files) +
+                           (u[s].standard && left[s] > 0);
+            }
+            for (int s = 0; s < 2; s++)
+                score[s] += left[s] * u[s].us > left[1 - s] * u[1 - s].us;
+            for (int s = 0; s < 2; s++) {
+                r.slain[s] += pl * lost[s];
+                r.slain_sq[s] += pl * lost[s] * lost[s];
+            }
+            if (left[0] == 0 || left[1] == 0) {
+                winner = left[0] == 0 && left[1] == 0 ? 2 : left[0] == 0 ? 1 : 0;
+                r.win[winner] += pl;
+                if (winner < 2)
+                    r.destroyed[1 - winner] += pl;
+                continue;
+            }
+            winner = score[0] > score[1] ? 0 : score[1] > score[0] ? 1 : 2;
+            r.win[winner] += pl;
+            if (winner < 2) {
+                int loser = 1 - winner;
+                double brk = 1.0 - ex_hold(u[loser].ld, score[winner] - score[loser]);
+                r.broke[loser] += pl * brk;
+                r.destroyed[loser] +=
+                    pl * brk * catch_probability(u[winner].flee_dice, u[loser].flee_dice);
+            }
+        }
+    }
+    return r;
+}
+
+/* Check a tally against an exact round. */
+static inline void expect_round(const tally *t, const ex_result *x, const char *what)
+{
+    char buf[128];
+    const char *names[3] = {"A wins", "B wins", "draw"};
+    for (int w = 0; w < 3; w++) {
+        snprintf(buf, sizeof buf, "%s: %s", what, names[w]);
+        expect_frequency(t->winner[w], t->n, x->win[w], buf);
+    }
+    for (int s = 0; s < 2; s++) {
+        snprintf(buf, sizeof buf, "%s: side %d broke", what, s);
+        expect_frequency(t->broke[s], t->n, x->broke[s], buf);
+        snprintf(buf, sizeof buf, "%s: side %d destroyed", what, s);
+        expect_frequency(t->destroyed[s], t->n, x->destroyed[s], buf);
+        snprintf(buf, sizeof buf, "%s: side %d slain", what, s);
+        expect_mean(t->slain[s], t->n, x->slain[s], x->slain_sq[s] - x->slain[s] * x->slain[s],
+                    buf);
+    }
 }
 
 #endif /* WHFB7_TEST_H */

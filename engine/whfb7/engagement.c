@@ -22,6 +22,16 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
     int target = 1 - charger;
     om_wh7_response response = p->c.side[target].response;
 
+    /* A Stupid charger tests at the start of its turn; failing, it cannot
+     * declare a charge (Psychology > Stupidity; Immune to Psychology passes
+     * Panic, Fear and Terror only). */
+    if ((p->side[charger].rules & OM_WH7_RULE_STUPIDITY) &&
+        !wh7_ld_test(d, wh7_leadership(p, st, charger))) {
+        o->stupid[charger] = 1;
+        o->winner = OM_WH7_NO_CONTEST;
+        return false;
+    }
+
     /* Wishing to charge a Fear-causer: a failed test means no charge; a
      * Terror-causer: a failed test means the would-be charger flees. */
     if (wh7_causes_fear(p, st, target)) {

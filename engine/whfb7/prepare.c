@@ -612,6 +612,7 @@ static const om_wh7_outcome_field om_wh7_outcome_fields[] = {
     FIELD(caught, 2, "1 if the unit was destroyed while fleeing"),
     FIELD(panicked, 2, "1 if the unit failed a panic test"),
     FIELD(feared, 2, "1 if the unit failed a fear or terror test"),
+    FIELD(stupid, 2, "1 if the unit failed a stupidity test"),
     FIELD(pursued, 2, "1 if the unit pursued a fleeing enemy"),
     FIELD(friend_panicked, 2, "1 if the friendly unit near it failed a panic test"),
 };

@@ -540,6 +540,7 @@ typedef struct om_wh7_outcome {
     uint8_t caught[2];          /* 1 if it was destroyed fleeing (caught or blocked) */
     uint8_t panicked[2];        /* 1 if it failed a panic test */
     uint8_t feared[2];          /* 1 if it failed a fear or terror test */
+    uint8_t stupid[2];          /* 1 if it failed a stupidity test */
     uint8_t pursued[2];         /* 1 if it pursued a fleeing enemy */
     uint8_t friend_panicked[2]; /* 1 if the friendly unit near it failed a panic test */
 } om_wh7_outcome;
