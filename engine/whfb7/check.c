@@ -25,6 +25,8 @@
 #define WH7_MAX_MODEL_US 20u
 /* Longest engagement accepted (rounds fit the outcome's uint8). */
 #define WH7_MAX_ROUNDS 100u
+/* Largest spell modifier accepted (The Bear's Anger: +3 Attacks). */
+#define WH7_MAX_MOD 5
 /* Room for a dotted field path. */
 #define WH7_PATH 96
 
@@ -122,7 +124,7 @@ static om_status check_equipment(om_wh7_check_failure *why, const char *prefix,
     }
     if (!(mounted ? w->mounted.allowed : w->foot.allowed)) {
         join(path, prefix, "weapon");
-        return fail(why, path, "a model %s cannot fight with a %s (%s)",
+        return fail(why, path, "a model %s cannot fight with the %s (%s)",
                     mounted ? "on a mount" : "on foot", w->id, w->section);
     }
     if (om_wh7_missile_get(e->missile) == NULL) {
@@ -266,6 +268,24 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
     return OM_OK;
 }
 
+/* Spell modifiers: small signed steps, a Weapon Skill of at most 10. */
+static om_status check_mods(om_wh7_check_failure *why, const char *side,
+                            const om_wh7_modifiers *m)
+{
+    static const char *const names[6] = {"to_hit", "to_wound", "armour", "attacks", "strength",
+                                         "toughness"};
+    const int8_t v[6] = {m->to_hit, m->to_wound, m->armour, m->attacks, m->strength,
+                         m->toughness};
+    char prefix[WH7_PATH], path[WH7_PATH];
+    join(prefix, side, "mods");
+    for (int i = 0; i < 6; i++)
+        if (v[i] < -WH7_MAX_MOD || v[i] > WH7_MAX_MOD) {
+            join(path, prefix, names[i]);
+            return fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_MOD, WH7_MAX_MOD, v[i]);
+        }
+    return range(why, prefix, "ws", m->ws, 0, OM_WH7_CHAR_MAX);
+}
+
 static om_status check_side(om_wh7_check_failure *why, const char *name, const om_wh7_side *s)
 {
     const om_wh7_unit *u = &s->unit;
@@ -291,7 +311,7 @@ static om_status check_side(om_wh7_check_failure *why, const char *name, const o
     if ((st = range(why, name, "general_ld", s->general_ld, 0, OM_WH7_CHAR_MAX)) ||
         (st = range(why, name, "friend_ld", s->friend_ld, 0, OM_WH7_CHAR_MAX)))
         return st;
-    return OM_OK;
+    return check_mods(why, name, &s->mods);
 }
 
 /* Whether a side can flee as a charge response: not if immune to psychology

@@ -191,7 +191,7 @@ static unsigned clamp_wound(unsigned base, int mod, bool unclamped)
  * Rules > Strength Bonus; Common Magic Items > Sword of Might). */
 static unsigned part_strength(const om_wh7_combat *c, int s, const wh7_part_src *a, unsigned v)
 {
-    int str = a->profile->s;
+    int str = a->profile->s + c->side[s].mods.strength;
     if (a->equip != NULL) {
         const om_wh7_weapon_rules *w = weapon_rules(a->equip, a->mounted);
         str += w->strength;
@@ -208,15 +208,15 @@ static unsigned part_strength(const om_wh7_combat *c, int s, const wh7_part_src 
 
 /* Attacks per model of a part (Hitting the Enemy; two hand weapons; Sword of
  * Battle; the champion's +1). Frenzy's +1 is added during the trial. */
-static unsigned part_attacks(const wh7_part_src *a)
+static unsigned part_attacks(const wh7_part_src *a, const om_wh7_modifiers *mods)
 {
-    unsigned n = a->profile->a + a->extra_attacks;
+    int n = a->profile->a + (int)a->extra_attacks + mods->attacks;
     if (a->equip != NULL) {
         n += weapon_rules(a->equip, a->mounted)->extra_attacks;
         if (a->equip->magic_weapon == OM_WH7_MAGIC_WEAPON_BATTLE)
             n += 1;
     }
-    return n;
+    return n < 0 ? 0u : (unsigned)n;
 }
 
 /* Whether a part's blows are magical (a magic weapon, or the rule). */
@@ -233,9 +233,12 @@ static om_wh7_chain build_chain(const om_wh7_combat *c, int s, const wh7_part_sr
 {
     const om_wh7_options *o = &c->options;
     const om_wh7_side *foe = &c->side[1 - s];
+    const om_wh7_modifiers *mine = &c->side[s].mods, *theirs = &foe->mods;
     om_wh7_rules own = a->traits->rules;
     unsigned str = part_strength(c, s, a, v);
-    int hit_mod = 0, worsen;
+    unsigned ws = mine->ws ? mine->ws : a->profile->ws;
+    unsigned foe_ws = theirs->ws && t->profile->ws ? theirs->ws : t->profile->ws;
+    int hit_mod = mine->to_hit, worsen, tough = t->profile->t + theirs->toughness;
     om_wh7_save_case how;
     om_wh7_chain ch;
     unsigned base;
@@ -244,19 +247,24 @@ static om_wh7_chain build_chain(const om_wh7_combat *c, int s, const wh7_part_sr
     /* To hit: Weapon Skill against the target's (a rider's for cavalry). */
     if (a->equip != NULL && a->equip->magic_weapon == OM_WH7_MAGIC_WEAPON_STRIKING)
         hit_mod += 1;
-    base = om_wh7_cc_to_hit(a->profile->ws, t->profile->ws);
+    base = om_wh7_cc_to_hit(ws, foe_ws);
     if (v == WH7_ROUND_FIRST_FEARFUL && (t->rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR))) {
         /* Failed Fear: only natural 6s hit the feared models in the first turn,
          * "no modifiers or special rules apply" (Psychology > Fear). */
         ch.hit = base <= 1u ? 1u : 6u;
     } else {
         ch.hit = base <= 1u ? 1u : clamp_hit((int)base - hit_mod, o->cc_hit_unclamped);
-        /* Hatred: re-roll misses in the first turn of each combat. */
+        /* Hatred: re-roll misses in the first turn of each combat; it covers
+         * a re-roll of ones (no die is re-rolled twice). */
         if (v != WH7_ROUND_LATER && (a->psych & OM_WH7_RULE_HATRED))
             ch.reroll_hit = OM_WH7_REROLL_MISSES;
+        else if (mine->reroll_ones)
+            ch.reroll_hit = OM_WH7_REROLL_ONES;
     }
     ch.poison = (own & OM_WH7_RULE_POISON) && !(t->rules & OM_WH7_RULE_IMMUNE_POISON);
-    ch.wound = clamp_wound(om_wh7_to_wound(str, t->profile->t), 0, o->wound_mod_unclamped);
+    ch.wound = clamp_wound(om_wh7_to_wound(str, tough < 1 ? 1u : (unsigned)tough), mine->to_wound,
+                           o->wound_mod_unclamped);
+    ch.reroll_wound = mine->reroll_ones ? OM_WH7_REROLL_ONES : OM_WH7_REROLL_NONE;
     /* Killing blow works only against models of unit strength 2 or less. */
     ch.killing_blow = (own & OM_WH7_RULE_KILLING_BLOW) && t->us <= 2u;
     /* Armour: the target's save, worsened by Strength, armour piercing and the
@@ -268,7 +276,7 @@ static om_wh7_chain build_chain(const om_wh7_combat *c, int s, const wh7_part_sr
     how.weapon = fighting_weapon(t->equip);
     how.mounted = t->mounted;
     how.slung_shield_counts = o->shield_with_two_handed;
-    worsen = (int)om_wh7_strength_save_modifier(str);
+    worsen = (int)om_wh7_strength_save_modifier(str) + theirs->armour;
     if (own & OM_WH7_RULE_ARMOUR_PIERCING)
         worsen += 1;
     if (a->equip != NULL && a->equip->magic_weapon == OM_WH7_MAGIC_WEAPON_BITING_BLADE)
@@ -348,7 +356,7 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
     pi->present = true;
     pi->frenzy = (a.psych & OM_WH7_RULE_FRENZY) != 0;
     for (unsigned v = 0; v < WH7_VARIANTS; v++) {
-        pi->attacks[v] = (uint8_t)part_attacks(&a);
+        pi->attacks[v] = (uint8_t)part_attacks(&a, &c->side[s].mods);
         if (pi->attacks[v] > most)
             most = pi->attacks[v];
     }

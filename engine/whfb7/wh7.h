@@ -446,6 +446,20 @@ typedef enum om_wh7_response {
     OM_WH7_RESPONSE_COUNT
 } om_wh7_response;
 
+/* Modifiers on a unit in this combat from spells and the like (the dice
+ * effects of augments and hexes, magic.c): added to every model of the unit,
+ * characters and mounts included. Zero changes nothing. */
+typedef struct om_wh7_modifiers {
+    int8_t to_hit;       /* added to its close combat rolls to hit (Transmutation of Lead -1) */
+    int8_t to_wound;     /* added to its rolls to wound (Transmutation of Lead -1) */
+    int8_t armour;       /* added to its armour save's score: +1 is one worse */
+    int8_t attacks;      /* added to its Attacks */
+    int8_t strength;     /* added to its Strength */
+    int8_t toughness;    /* added to its Toughness */
+    uint8_t ws;          /* its Weapon Skill becomes this (Dazzling Brightness: 1); 0 unchanged */
+    bool reroll_ones;    /* re-roll 1s to hit and to wound (Portent of Far) */
+} om_wh7_modifiers;
+
 /* One side of a combat: its unit and what the geometry decided. */
 typedef struct om_wh7_side {
     om_wh7_unit unit;          /* the unit */
@@ -474,6 +488,7 @@ typedef struct om_wh7_side {
                                   (0: open ground) */
     uint8_t friend_ld;         /* Ld of a friendly unit within 6" that takes a panic
                                   test when this unit breaks or is destroyed (0: none) */
+    om_wh7_modifiers mods;     /* spells on the unit for this combat */
 } om_wh7_side;
 
 /* What a combat description simulates. */
@@ -504,6 +519,37 @@ typedef struct om_wh7_options {
                                      judged after the blows (default: at the start) */
     uint8_t max_rounds;           /* rounds an engagement lasts at most (0: 6) */
 } om_wh7_options;
+
+/* One reading of an ambiguous rule (options.c): a switch of om_wh7_options,
+ * or a fixed reading the engine implements. */
+typedef struct om_wh7_option {
+    const char *name;          /* key under `options:` in scenario files */
+    const char *ambiguity;     /* the digest's ambiguity id ("A5"), or R-id of a reading of
+                                  the abstraction (README.md), "-" for none */
+    const char *section;       /* rulebook section */
+    const char *question;      /* what is ambiguous */
+    const char *default_value; /* the recommended reading, the default */
+    const char *other_value;   /* the other reading ("-" for fixed ones) */
+    size_t offset;             /* field in om_wh7_options, or OM_WH7_OPTION_FIXED */
+} om_wh7_option;
+
+/* Offset marking a fixed reading. */
+#define OM_WH7_OPTION_FIXED ((size_t)-1)
+
+/* Number of options and fixed readings, the i-th (NULL past the end), lookup. */
+size_t om_wh7_option_count(void);
+const om_wh7_option *om_wh7_option_at(size_t i);
+const om_wh7_option *om_wh7_option_find(const char *name);
+
+/* om_wh7_option_set: set switch `name` from text ("true"/"false", or a number
+ * for max_rounds). Errors: OM_ENOTFOUND (unknown name), OM_EINVAL (a fixed
+ * reading or a bad value). */
+om_status om_wh7_option_set(om_wh7_options *o, const char *name, const char *value);
+
+/* The value of `opt` in `o` as text ("true", "false", "6", or "fixed"); buf
+ * holds numbers. */
+const char *om_wh7_option_value(const om_wh7_options *o, const om_wh7_option *opt, char *buf,
+                                size_t size);
 
 /* A complete combat to simulate. */
 typedef struct om_wh7_combat {
