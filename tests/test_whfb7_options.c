@@ -13,7 +13,7 @@
 static const char *const ambiguities[] = {
     "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13",
     "A14", "A15", "A16", "A17", "A18", "A19", "A20", "A21", "A22", "A23", "A24", "A25",
-    "A26", "A29", "A30", "A31", "A33",
+    "A26", "A27", "A28", "A29", "A30", "A31", "A32", "A33",
 };
 
 Test(whfb7_options, registry_lists_every_ambiguity)
@@ -62,7 +62,8 @@ Test(whfb7_options, set_and_print)
         }
     }
     cr_expect(o.cc_hit_unclamped && o.wound_mod_unclamped && o.shield_with_two_handed &&
-              o.multiwound_no_pool && o.killing_blow_one_wound && o.rank_width_after_blows);
+              o.multiwound_no_pool && o.killing_blow_one_wound && o.rank_width_after_blows &&
+              o.no_multiple_stand_and_shoot && o.no_move_or_fire_stand_and_shoot);
     opt = om_wh7_option_find("max_rounds");
     cr_expect_str_eq(om_wh7_option_value(&o, opt, buf, sizeof buf), "0");
     cr_expect_eq(om_wh7_option_set(&o, "max_rounds", "12"), OM_OK);
@@ -360,4 +361,28 @@ Test(whfb7_options, check_rejects_bad_input)
     c = valid();
     c.kind = (om_wh7_kind)77;
     expect_bad(&c, "kind", "unknown kind");
+    /* Shooting. */
+    c = valid();
+    c.side[1].response = OM_WH7_RESPONSE_STAND_AND_SHOOT;
+    expect_bad(&c, "b.response", "missile weapon");
+    c = valid();
+    c.kind = OM_WH7_KIND_VOLLEY;
+    expect_bad(&c, "a.unit.equipment.missile", "missile weapon or a war machine");
+    c.side[0].machine = OM_WH7_MACHINE_CANNON;
+    expect_bad(&c, "a.machine", "war-machine unit");
+    c.side[0].unit.troop = OM_WH7_WAR_MACHINE;
+    c.side[0].target_in = 30;
+    c.side[0].guess_in = 50;
+    expect_bad(&c, "a.guess_in", "1 to 48");
+    c.side[0].machine = OM_WH7_MACHINE_STONE_THROWER;
+    c.side[0].guess_in = 10;
+    expect_bad(&c, "a.guess_in", "12 to 60");
+    c.side[0].guess_in = 30;
+    c.side[0].moved = true;
+    expect_bad(&c, "a.moved", "after moving");
+    c.side[0].moved = false;
+    c.side[0].target_in = 0;
+    expect_bad(&c, "a.target_in", "1 to 60");
+    c.side[0].target_in = 30;
+    cr_expect_eq(om_wh7_check(&c, NULL), OM_OK);
 }

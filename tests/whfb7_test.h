@@ -92,10 +92,10 @@ typedef struct tally {
     unsigned n;
     unsigned winner[4], round1_winner[4];
     unsigned broke[2], fled[2], destroyed[2], caught[2], panicked[2], feared[2], pursued[2];
-    unsigned stupid[2];
+    unsigned stupid[2], chars_slain[2], misfire[7], on_target;
     unsigned friend_panicked[2], charged;
     double slain[2], wounds[2], result[2], rounds;
-    double slain_sq[2];
+    double slain_sq[2], hits[2];
 } tally;
 
 static inline void tally_add(tally *t, const om_wh7_outcome *o)
@@ -104,6 +104,8 @@ static inline void tally_add(tally *t, const om_wh7_outcome *o)
     t->winner[o->winner & 3u]++;
     t->round1_winner[o->round1_winner & 3u]++;
     t->charged += o->charged;
+    t->misfire[o->misfire % 7u]++;
+    t->on_target += o->on_target;
     t->rounds += o->rounds;
     for (int s = 0; s < 2; s++) {
         t->broke[s] += o->broke[s];
@@ -113,12 +115,14 @@ static inline void tally_add(tally *t, const om_wh7_outcome *o)
         t->panicked[s] += o->panicked[s];
         t->feared[s] += o->feared[s];
         t->stupid[s] += o->stupid[s];
+        t->chars_slain[s] += o->characters_slain[s];
         t->pursued[s] += o->pursued[s];
         t->friend_panicked[s] += o->friend_panicked[s];
         t->slain[s] += o->slain[s];
         t->slain_sq[s] += (double)o->slain[s] * o->slain[s];
         t->wounds[s] += o->wounds[s];
         t->result[s] += o->result[s];
+        t->hits[s] += o->hits[s];
     }
 }
 

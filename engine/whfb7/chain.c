@@ -13,30 +13,32 @@
 
 /* First requirement read as "a 6, then a second die" and the first that can
  * never hit (WHFB 7th edition, Shooting > To Hit Modifiers). */
-#define OM_WH7_HIT_SECOND_DIE 7u
-#define OM_WH7_HIT_NEVER 10u
+#define WH7_HIT_SECOND_DIE 7u
+#define WH7_HIT_NEVER 10u
 /* The second die's score of the 7+ rule is the requirement minus this
  * (7 -> 4+, 8 -> 5+, 9 -> 6). */
-#define OM_WH7_SECOND_DIE_OFFSET 3u
+#define WH7_SECOND_DIE_OFFSET 3u
 /* The face that triggers poison (to hit) and killing blow (to wound). */
-#define OM_WH7_SIX 6u
+#define WH7_SIX 6u
 
-/* The outcome of the to-hit step of one die. */
-enum { HIT_MISS = 0, HIT_HIT, HIT_POISON };
+/* The outcomes of the to-hit step of one die (om_wh7_hit). */
+#define HIT_MISS OM_WH7_HIT_MISS
+#define HIT_HIT OM_WH7_HIT_HIT
+#define HIT_POISON OM_WH7_HIT_POISON
 
 /* Whether a single face f (and, for the 7+ rule, a second die g) hits, and
  * how: a hit on a natural 6 with poison wounds automatically, unless the 7+
  * rule was needed (Poisoned Attacks). */
 static unsigned hit_face(const om_wh7_chain *c, unsigned f, unsigned g)
 {
-    if (c->hit >= OM_WH7_HIT_NEVER)
+    if (c->hit >= WH7_HIT_NEVER)
         return HIT_MISS;
-    if (c->hit >= OM_WH7_HIT_SECOND_DIE)
-        return f == OM_WH7_SIX && g >= c->hit - OM_WH7_SECOND_DIE_OFFSET ? HIT_HIT : HIT_MISS;
+    if (c->hit >= WH7_HIT_SECOND_DIE)
+        return f == WH7_SIX && g >= c->hit - WH7_SECOND_DIE_OFFSET ? HIT_HIT : HIT_MISS;
     /* A natural 1 always misses. */
     if (f == 1u || f < c->hit)
         return HIT_MISS;
-    return c->poison && f == OM_WH7_SIX ? HIT_POISON : HIT_HIT;
+    return c->poison && f == WH7_SIX ? HIT_POISON : HIT_HIT;
 }
 
 /* Whether a to-hit result is re-rolled: misses (Hatred) or ones. A 7+ shot
@@ -62,7 +64,7 @@ static void hit_distribution(const om_wh7_chain *c, double p[3])
         return;
     }
     for (unsigned f = 1; f <= 6u; f++) {
-        if (c->hit >= OM_WH7_HIT_SECOND_DIE && c->hit < OM_WH7_HIT_NEVER && f == OM_WH7_SIX) {
+        if (c->hit >= WH7_HIT_SECOND_DIE && c->hit < WH7_HIT_NEVER && f == WH7_SIX) {
             for (unsigned g = 1; g <= 6u; g++)
                 p[hit_face(c, f, g)] += die * die;
         } else {
@@ -73,7 +75,7 @@ static void hit_distribution(const om_wh7_chain *c, double p[3])
 
 /* The to-hit distribution with re-rolls: a re-rolled die's result is the
  * second roll's, whatever it is. */
-static void hit_probabilities(const om_wh7_chain *c, double out[3])
+void om_wh7_hit_probability(const om_wh7_chain *c, double out[3])
 {
     const double die = 1.0 / 6.0;
     double fresh[3];
@@ -85,7 +87,7 @@ static void hit_probabilities(const om_wh7_chain *c, double out[3])
         return;
     }
     for (unsigned f = 1; f <= 6u; f++) {
-        if (c->hit >= OM_WH7_HIT_SECOND_DIE && c->hit < OM_WH7_HIT_NEVER && f == OM_WH7_SIX) {
+        if (c->hit >= WH7_HIT_SECOND_DIE && c->hit < WH7_HIT_NEVER && f == WH7_SIX) {
             for (unsigned g = 1; g <= 6u; g++) {
                 unsigned r = hit_face(c, f, g);
                 if (hit_rerolled(c, f, r))
@@ -123,7 +125,7 @@ static void wound_probabilities(const om_wh7_chain *c, double *p_plain, double *
     for (unsigned f = 2; f <= 6u; f++) {
         if (f < c->wound)
             continue;
-        if (c->killing_blow && f == OM_WH7_SIX)
+        if (c->killing_blow && f == WH7_SIX)
             kb += die;
         else
             plain += die;
@@ -145,7 +147,7 @@ void om_wh7_chain_probability(const om_wh7_chain *c, double *p_wound, double *p_
                      (1.0 - om_wh7_p_at_least(c->regen));
     double ward_fails = 1.0 - om_wh7_p_at_least(c->ward);
 
-    hit_probabilities(c, hit);
+    om_wh7_hit_probability(c, hit);
     wound_probabilities(c, &w_plain, &w_kb);
     /* A poisoned hit wounds without a wound roll, so it is never a killing
      * blow; armour, ward and regeneration are then taken normally. */
@@ -154,19 +156,18 @@ void om_wh7_chain_probability(const om_wh7_chain *c, double *p_wound, double *p_
     *p_slay = hit[HIT_HIT] * w_kb * ward_fails;
 }
 
-/* One to-hit roll with its re-roll, through the dice source. */
-static unsigned roll_hit(om_dice *d, const om_wh7_chain *c)
+om_wh7_hit om_wh7_hit_roll(om_dice *d, const om_wh7_chain *c)
 {
     unsigned f, g = 1u, r;
     if (c->hit <= 1u)
         return HIT_HIT;
     for (unsigned attempt = 0;; attempt++) {
         f = om_dice_roll_d6(d);
-        if (c->hit >= OM_WH7_HIT_SECOND_DIE && c->hit < OM_WH7_HIT_NEVER && f == OM_WH7_SIX)
+        if (c->hit >= WH7_HIT_SECOND_DIE && c->hit < WH7_HIT_NEVER && f == WH7_SIX)
             g = om_dice_roll_d6(d);
         r = hit_face(c, f, g);
         if (attempt > 0 || !hit_rerolled(c, f, r))
-            return r;
+            return (om_wh7_hit)r;
     }
 }
 
@@ -178,7 +179,7 @@ static bool roll_save(om_dice *d, unsigned need)
 
 om_wh7_blow om_wh7_chain_roll(om_dice *d, const om_wh7_chain *c)
 {
-    unsigned hit = roll_hit(d, c);
+    unsigned hit = om_wh7_hit_roll(d, c);
     bool slay = false;
 
     if (hit == HIT_MISS)
@@ -192,7 +193,7 @@ om_wh7_blow om_wh7_chain_roll(om_dice *d, const om_wh7_chain *c)
             f = om_dice_roll_d6(d);
         if (f == 1u || f < c->wound)
             return OM_WH7_BLOW_NONE;
-        slay = c->killing_blow && f == OM_WH7_SIX;
+        slay = c->killing_blow && f == WH7_SIX;
     }
     if (slay)
         return roll_save(d, c->ward) ? OM_WH7_BLOW_NONE : OM_WH7_BLOW_SLAY;

@@ -27,6 +27,9 @@
 #define WH7_MAX_ROUNDS 100u
 /* Largest spell modifier accepted (The Bear's Anger: +3 Attacks). */
 #define WH7_MAX_MOD 5
+/* A stone thrower's nearest guess (War Machines > Stone Throwers: 12" to the
+ * maximum). */
+#define WH7_STONE_MIN_RANGE 12u
 /* Room for a dotted field path. */
 #define WH7_PATH 96
 
@@ -314,6 +317,38 @@ static om_status check_side(om_wh7_check_failure *why, const char *name, const o
     return check_mods(why, name, &s->mods);
 }
 
+/* The volley kind: side A shoots with a missile weapon or a war machine
+ * (War Machines: a machine that moved cannot fire; guesses within range,
+ * 12" at least for a stone thrower). */
+static om_status check_volley(om_wh7_check_failure *why, const om_wh7_combat *c)
+{
+    const om_wh7_side *a = &c->side[0];
+    const om_wh7_machine_entry *m = om_wh7_machine_get(a->machine);
+    om_status st;
+    if (m == NULL)
+        return fail(why, "a.machine", "unknown war machine %d", (int)a->machine);
+    if (a->machine == OM_WH7_MACHINE_NONE) {
+        if (a->unit.equipment.missile == OM_WH7_MISSILE_NONE)
+            return fail(why, "a.unit.equipment.missile", "a volley needs a missile weapon or "
+                        "a war machine");
+        return OM_OK;
+    }
+    if (a->unit.troop != OM_WH7_WAR_MACHINE)
+        return fail(why, "a.machine", "only a war-machine unit fires a %s", m->id);
+    if (a->moved)
+        return fail(why, "a.moved", "a war machine cannot fire after moving (War Machines)");
+    if (a->machine == OM_WH7_MACHINE_GRAPESHOT)
+        return range(why, "a", "template_models", a->template_models, 0,
+                     c->side[1].unit.models);
+    if ((st = range(why, "a", "target_in", a->target_in, 1, m->range_in)) != OM_OK)
+        return st;
+    if (a->machine == OM_WH7_MACHINE_BOLT_THROWER)
+        return OM_OK;
+    return range(why, "a", "guess_in", a->guess_in,
+                 a->machine == OM_WH7_MACHINE_STONE_THROWER ? WH7_STONE_MIN_RANGE : 1u,
+                 m->range_in);
+}
+
 /* Whether a side can flee as a charge response: not if immune to psychology
  * (Psychology > Immune to Psychology) or unbreakable. */
 static bool may_flee(const om_wh7_side *s)
@@ -349,9 +384,12 @@ om_status om_wh7_check(const om_wh7_combat *c, om_wh7_check_failure *why)
         if (me->response == OM_WH7_RESPONSE_FLEE && !may_flee(me))
             return fail(why, path, "a unit immune to psychology never flees as a charge "
                         "response (Psychology > Immune to Psychology)");
-        if (me->response == OM_WH7_RESPONSE_STAND_AND_SHOOT)
-            return OM_ERROR(OM_EUNSUPPORTED, "field '%s': stand and shoot is not modelled "
-                            "yet", path);
+        if (me->response == OM_WH7_RESPONSE_STAND_AND_SHOOT &&
+            me->unit.equipment.missile == OM_WH7_MISSILE_NONE)
+            return fail(why, path, "stand and shoot needs a missile weapon (a war machine's "
+                        "crew shoots with its own weapons only)");
     }
+    if (c->kind == OM_WH7_KIND_VOLLEY && (st = check_volley(why, c)) != OM_OK)
+        return st;
     return range(why, "options", "max_rounds", c->options.max_rounds, 0, WH7_MAX_ROUNDS);
 }

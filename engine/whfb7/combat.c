@@ -73,7 +73,7 @@ void wh7_state_init(const om_wh7_prepared *p, wh7_state *st)
 }
 
 /* Wounds left on a single-model target (champion or character). */
-static unsigned *single_wounds(wh7_unit_state *u, unsigned t)
+unsigned *wh7_single_wounds(wh7_unit_state *u, unsigned t)
 {
     return t == WH7_TARGET_CHAMP ? &u->champ_w : &u->char_w[t - WH7_TARGET_CHAR0];
 }
@@ -85,7 +85,7 @@ static unsigned part_body(unsigned part)
 }
 
 /* Whether a single-model target is alive. */
-static bool single_alive(const wh7_unit_state *u, unsigned t)
+bool wh7_single_alive(const wh7_unit_state *u, unsigned t)
 {
     return t == WH7_TARGET_CHAMP ? u->champ_w > 0 : u->char_w[t - WH7_TARGET_CHAR0] > 0;
 }
@@ -116,7 +116,7 @@ static unsigned roll_damage(om_dice *d, const wh7_attack *at)
  * the wounds inflicted (what the combat result counts: never more than the
  * unit had) and adds the models slain to *kills.
  */
-static unsigned wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
+unsigned wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
                                     unsigned w, const wh7_attack *at, unsigned wounds,
                                     unsigned slays, unsigned *kills)
 {
@@ -174,7 +174,7 @@ static unsigned wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_un
  * blow slays him. Returns the wounds inflicted and stores in *excess those
  * beyond his Wounds (wasted, except in a challenge: Overkill!).
  */
-static unsigned wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
+unsigned wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
                              const wh7_attack *at, unsigned wounds, unsigned slays,
                              unsigned *excess)
 {
@@ -198,7 +198,7 @@ static unsigned wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *lef
 /* Roll n blows of attack `at`: the unsaved wounds and killing blows. Fast
  * dice: binomial thinning, one alias draw (two when killing blows must be told
  * apart); plain dice: every die of every blow (om_wh7_chain_roll). */
-static void roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
+void wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
                        unsigned *slays)
 {
     unsigned w = 0, sl = 0;
@@ -226,12 +226,12 @@ static unsigned pick_target(const om_wh7_prepared *p, const wh7_state *st, const
     const wh7_unit_state *foe = &st->u[1 - s];
     const wh7_side_info *fi = &p->side[1 - s];
     if (f->duel[s] >= 0 && (int)part_body(part) == f->duel[s])
-        return single_alive(foe, (unsigned)f->duel[1 - s]) ? (unsigned)f->duel[1 - s]
+        return wh7_single_alive(foe, (unsigned)f->duel[1 - s]) ? (unsigned)f->duel[1 - s]
                                                            : WH7_TARGETS;
     if (foe->rf > 0)
         return WH7_TARGET_RF;
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS; t++)
-        if (fi->target[t].present && single_alive(foe, t) && (int)t != f->duel[1 - s])
+        if (fi->target[t].present && wh7_single_alive(foe, t) && (int)t != f->duel[1 - s])
             return t;
     return WH7_TARGETS;
 }
@@ -243,9 +243,37 @@ static unsigned part_models(const wh7_state *st, const wh7_fight *f, int s, unsi
     unsigned body = part_body(part);
     if (body == WH7_TARGET_RF)
         return f->rf_fighters[s] > f->rf_killed[s] ? f->rf_fighters[s] - f->rf_killed[s] : 0u;
-    if (!single_alive(u, body))
+    if (!wh7_single_alive(u, body))
         return 0;
     return f->front_fights[s] || (f->duel[s] >= 0 && (int)body == f->duel[s]) ? 1u : 0u;
+}
+
+unsigned wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
+                  const wh7_attack *at, unsigned n, unsigned *kills, unsigned *excess)
+{
+    unsigned wounds, slays, inflicted;
+    *kills = *excess = 0;
+    wh7_roll_blows(d, at, n, &wounds, &slays);
+    if (wounds + slays == 0)
+        return 0;
+    if (t == WH7_TARGET_RF) {
+        inflicted = wh7_wound_rank_and_file(p, d, &st->u[e], p->side[e].target[t].w, at, wounds,
+                                            slays, kills);
+    } else {
+        unsigned *left = wh7_single_wounds(&st->u[e], t);
+        if (*left == 0)
+            return 0;
+        inflicted = wh7_wound_single(p, d, left, p->side[e].target[t].w, at, wounds, slays,
+                                     excess);
+        if (*left == 0) {
+            *kills = 1;
+            if (t >= WH7_TARGET_CHAR0)
+                st->chars_slain[e]++;
+        }
+    }
+    st->wounds[e] += inflicted;
+    st->slain[e] += *kills;
+    return inflicted;
 }
 
 /* One part of side s strikes (Hitting the Enemy ... Removing Casualties). */
@@ -255,37 +283,20 @@ static void strike(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh7_figh
     const wh7_part_info *pi = &p->side[s].part[part];
     int e = 1 - s;
     unsigned models = part_models(st, f, s, part);
-    unsigned t, n, wounds, slays, inflicted, kills = 0;
-    const wh7_attack *at;
+    unsigned t, n, inflicted, kills, excess;
 
     if (models == 0)
         return;
     t = pick_target(p, st, f, s, part);
     if (t == WH7_TARGETS)
         return;
-    at = &pi->vs[t][variant];
     n = models * (pi->attacks[variant] + (pi->frenzy && st->u[s].frenzied ? 1u : 0u));
-    roll_blows(d, at, n, &wounds, &slays);
-    if (wounds + slays == 0)
-        return;
-    if (t == WH7_TARGET_RF) {
-        inflicted = wound_rank_and_file(p, d, &st->u[e], p->side[e].target[t].w, at, wounds,
-                                        slays, &kills);
+    inflicted = wh7_land(p, d, st, e, t, &pi->vs[t][variant], n, &kills, &excess);
+    if (t == WH7_TARGET_RF)
         f->rf_killed[e] += kills;
-    } else {
-        unsigned excess, *left = single_wounds(&st->u[e], t);
-        inflicted = wound_single(p, d, left, p->side[e].target[t].w, at, wounds, slays, &excess);
-        if (f->duel[s] >= 0 && (int)t == f->duel[e])
-            f->overkill[s] += excess;
-        if (*left == 0) {
-            kills = 1;
-            if (t >= WH7_TARGET_CHAR0)
-                st->chars_slain[e]++;
-        }
-    }
+    else if (f->duel[s] >= 0 && (int)t == f->duel[e])
+        f->overkill[s] += excess;
     f->cr_wounds[s] += inflicted;
-    st->wounds[e] += inflicted;
-    st->slain[e] += kills;
 }
 
 /* The challenger of side s this round: a character in contact, else the
@@ -295,7 +306,7 @@ static int challenger(const om_wh7_prepared *p, const wh7_state *st, const wh7_f
     if (!f->front_fights[s])
         return -1;
     for (unsigned t = WH7_TARGET_CHAR0; t < WH7_TARGETS; t++)
-        if (p->side[s].target[t].present && single_alive(&st->u[s], t))
+        if (p->side[s].target[t].present && wh7_single_alive(&st->u[s], t))
             return (int)t;
     if (p->side[s].target[WH7_TARGET_CHAMP].present && st->u[s].champ_w > 0)
         return WH7_TARGET_CHAMP;
@@ -509,9 +520,9 @@ void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsig
     }
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS && n > 0; t++) {
         unsigned *left;
-        if (!si->target[t].present || !single_alive(u, t))
+        if (!si->target[t].present || !wh7_single_alive(u, t))
             continue;
-        left = single_wounds(u, t);
+        left = wh7_single_wounds(u, t);
         {
             unsigned take = *left < n ? *left : n;
             *left -= take;

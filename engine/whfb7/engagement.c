@@ -13,6 +13,31 @@
  * within 6" test for panic (Psychology > Panic, cases 2 and 3). */
 #define WH7_US_PANIC 5u
 
+/* The charged side stands and shoots (Declaring Charge Responses > Stand &
+ * Shoot): its volley at -1 just before contact. A charger that loses 25% of
+ * its models tests for panic at once and, failing, flees before contact
+ * (Panic, case 1b). Returns false if no combat follows. */
+static bool stand_and_shoot(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int target,
+                            om_wh7_outcome *o)
+{
+    int charger = 1 - target;
+    unsigned start = wh7_models_alive(&p->side[charger], &st->u[charger]);
+    unsigned us = wh7_unit_strength(&p->side[charger], &st->u[charger]);
+    o->hits[charger] = (uint16_t)wh7_fire(p, d, st, target, &p->volley[target][WH7_VOLLEY_STAND]);
+    if (wh7_wiped_out(&p->side[charger], &st->u[charger])) {
+        o->destroyed[charger] = 1;
+        o->winner = (uint8_t)target;
+        wh7_friends_panic(p, d, charger, us, o);
+        return false;
+    }
+    wh7_casualty_panic(p, d, st, charger, start, o);
+    if (o->panicked[charger]) {
+        o->winner = OM_WH7_NO_CONTEST;
+        return false;
+    }
+    return true;
+}
+
 /* What a side does on being charged or on wishing to charge, before any
  * blow (Fear; Terror; Declaring Charge Responses). Returns false if no
  * combat follows (the charge was not made, or the charged unit fled). */
@@ -64,14 +89,16 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
         o->winner = caught ? (uint8_t)charger : OM_WH7_NO_CONTEST;
         return false;
     }
+    if (response == OM_WH7_RESPONSE_STAND_AND_SHOOT)
+        return stand_and_shoot(p, d, st, target, o);
     return true;
 }
 
 /* Side s broke or was destroyed: a friendly unit within 6" tests for panic if
  * s had unit strength 5 or more at the start of the round (Panic, cases 2
  * and 3: one test). */
-static void friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
-                          om_wh7_outcome *o)
+void wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
+                       om_wh7_outcome *o)
 {
     unsigned ld = p->c.side[s].friend_ld;
     if (ld > 0 && us_at_start >= WH7_US_PANIC)
@@ -89,7 +116,7 @@ static bool after_loss(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int 
         wh7_unsaveable_wounds(p, st, loser, diff);
         if (wh7_wiped_out(si, &st->u[loser])) {
             o->destroyed[loser] = 1;
-            friends_panic(p, d, loser, us_at_start, o);
+            wh7_friends_panic(p, d, loser, us_at_start, o);
             return false;
         }
         return true;
@@ -100,12 +127,11 @@ static bool after_loss(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int 
         return true;
     o->broke[loser] = 1;
     wh7_flee_and_pursue(p, d, st, loser, o);
-    friends_panic(p, d, loser, us_at_start, o);
+    wh7_friends_panic(p, d, loser, us_at_start, o);
     return false;
 }
 
-/* Record a trial's counters in the outcome. */
-static void finish(const wh7_state *st, om_wh7_outcome *o)
+void wh7_finish(const wh7_state *st, om_wh7_outcome *o)
 {
     for (int s = 0; s < 2; s++) {
         o->wounds[s] = (uint16_t)(st->wounds[s] > 65535u ? 65535u : st->wounds[s]);
@@ -124,7 +150,7 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
     wh7_state_init(p, &st);
     o->winner = OM_WH7_DRAW;
     if (charger >= 0 && !charge_phase(p, d, &st, charger, o)) {
-        finish(&st, o);
+        wh7_finish(&st, o);
         return;
     }
     o->charged = charger >= 0;
@@ -144,7 +170,7 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
         for (int s = 0; s < 2; s++)
             if (wh7_wiped_out(&p->side[s], &st.u[s])) {
                 o->destroyed[s] = 1;
-                friends_panic(p, d, s, us_start[s], o);
+                wh7_friends_panic(p, d, s, us_start[s], o);
             }
         if (o->destroyed[0] || o->destroyed[1]) {
             decided = true;
@@ -162,5 +188,5 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
      * round limit. */
     o->winner = (uint8_t)(p->c.kind == OM_WH7_KIND_COMBAT ? o->round1_winner
                           : decided ? last : OM_WH7_DRAW);
-    finish(&st, o);
+    wh7_finish(&st, o);
 }

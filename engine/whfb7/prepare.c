@@ -298,8 +298,8 @@ static om_wh7_chain build_chain(const om_wh7_combat *c, int s, const wh7_part_sr
 
 /* An alias table of Bin(n, prob), n <= n_max, shared with any earlier table of
  * the same probability and size; NULL (drawing nothing) when prob is 0. */
-static om_status table_for(om_wh7_prepared *p, double prob, unsigned n_max,
-                           const om_binom_table **out)
+om_status wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
+                    const om_binom_table **out)
 {
     om_binom_table *t;
     om_status st;
@@ -319,6 +319,59 @@ static om_status table_for(om_wh7_prepared *p, double prob, unsigned n_max,
     p->tables[p->n_tables++] = t;
     *out = t;
     return OM_OK;
+}
+
+om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
+                            unsigned n_max)
+{
+    double any;
+    om_status st;
+    om_wh7_chain_probability(&at->chain, &at->p_wound, &at->p_slay);
+    any = at->p_wound + at->p_slay;
+    if (n_max == 0)
+        n_max = 1;
+    if (n_max > WH7_TABLE_N_LIMIT)
+        n_max = WH7_TABLE_N_LIMIT;
+    if ((st = wh7_table(p, any, n_max, &at->any)) != OM_OK)
+        return st;
+    /* Killing blows need telling apart only where a wound is not a model:
+     * targets of more than one Wound. */
+    if (at->p_slay > 0.0 && target_w > 1u)
+        return wh7_table(p, at->p_slay / any, n_max, &at->slay);
+    return OM_OK;
+}
+
+om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
+                           bool no_armour, unsigned ap, bool flaming, bool magical)
+{
+    const om_wh7_combat *c = &p->c;
+    const om_wh7_modifiers *theirs = &c->side[1 - from].mods;
+    wh7_target_src ts;
+    om_wh7_save_case how;
+    om_wh7_chain ch;
+    int tough;
+    memset(&ch, 0, sizeof ch);
+    ch.hit = 1;
+    if (!target_source(c, 1 - from, t, &ts)) {
+        ch.hit = 10;
+        return ch;
+    }
+    tough = ts.profile->t + theirs->toughness;
+    ch.wound = (uint8_t)om_wh7_to_wound(s, tough < 1 ? 1u : (unsigned)tough);
+    memset(&how, 0, sizeof how);
+    how.steed = ts.steed;
+    how.mounted = ts.mounted;
+    how.weapon = fighting_weapon(ts.equip);
+    ch.armour = no_armour ? OM_WH7_NEVER
+              : (uint8_t)om_wh7_save_need(om_wh7_armour_save(ts.equip, &how),
+                                          (int)(om_wh7_strength_save_modifier(s) + ap) +
+                                              theirs->armour);
+    ch.ward = ts.equip->ward >= 2u && ts.equip->ward <= 6u ? ts.equip->ward : OM_WH7_NEVER;
+    ch.regen = (ts.rules & OM_WH7_RULE_REGENERATION) && !flaming ? WH7_REGENERATION_SAVE
+                                                                : OM_WH7_NEVER;
+    if ((ts.rules & OM_WH7_RULE_ETHEREAL) && !magical)
+        ch.hit = 10;
+    return ch;
 }
 
 /* The strike order key of a part in a phase (tiers above). */
@@ -374,19 +427,11 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
             continue;
         for (unsigned v = 0; v < WH7_VARIANTS; v++) {
             wh7_attack *at = &pi->vs[t][v];
-            double any;
             at->chain = build_chain(c, s, &a, &ts, v);
-            om_wh7_chain_probability(&at->chain, &at->p_wound, &at->p_slay);
             at->damage = (uint8_t)a.traits->damage;
             at->doubled = (a.traits->rules & OM_WH7_RULE_FLAMING) &&
                           (ts.rules & OM_WH7_RULE_FLAMMABLE);
-            any = at->p_wound + at->p_slay;
-            if ((st = table_for(p, any, pi->max_dice, &at->any)) != OM_OK)
-                return st;
-            /* Killing blows need telling apart only where a wound is not a
-             * model: targets of more than one Wound. */
-            if (at->p_slay > 0.0 && ts.profile->w > 1u &&
-                (st = table_for(p, at->p_slay / any, pi->max_dice, &at->slay)) != OM_OK)
+            if ((st = wh7_attack_tables(p, at, ts.profile->w, pi->max_dice)) != OM_OK)
                 return st;
         }
     }
@@ -406,6 +451,7 @@ static void build_targets(om_wh7_prepared *p, int s)
         ti->w = ts.profile->w;
         ti->us = (uint8_t)ts.us;
         ti->causes_fear = (ts.rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR)) != 0;
+        ti->flammable = (ts.rules & OM_WH7_RULE_FLAMMABLE) != 0;
         ti->start_w = ts.profile->w;
         if (t >= WH7_TARGET_CHAR0) {
             unsigned lost = u->character[t - WH7_TARGET_CHAR0].wounds_lost;
@@ -526,10 +572,13 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
         build_side(p, s);
         build_targets(p, s);
     }
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         for (unsigned k = 0; k < WH7_PARTS; k++)
             if ((st = build_part(p, s, k)) != OM_OK)
                 return st;
+        if ((st = wh7_shooting_prepare(p, s)) != OM_OK)
+            return st;
+    }
     for (unsigned ph = 0; ph < WH7_PHASES; ph++) {
         build_order(p, ph, 0);
         build_order(p, ph, 1);
@@ -582,6 +631,9 @@ void om_wh7_resolve(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *out)
     case OM_WH7_KIND_ENGAGEMENT:
         wh7_resolve_combat(p, d, out);
         break;
+    case OM_WH7_KIND_VOLLEY:
+        wh7_resolve_volley(p, d, out);
+        break;
     default:
         assert(!"om_wh7_check admits no other kind");
         out->winner = OM_WH7_NO_CONTEST;
@@ -595,7 +647,8 @@ void om_wh7_resolve_block(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *
         om_wh7_resolve(p, d, &out[i]);
 }
 
-const char *const om_wh7_kind_names[OM_WH7_KIND_COUNT] = {"combat", "engagement"};
+const char *const om_wh7_kind_names[OM_WH7_KIND_COUNT] = {"combat", "engagement", "volley"};
+const char *const om_wh7_cover_names[OM_WH7_COVER_COUNT] = {"none", "soft", "hard"};
 const char *const om_wh7_arc_names[OM_WH7_ARC_COUNT] = {"front", "flank", "rear"};
 const char *const om_wh7_pursue_names[OM_WH7_PURSUE_COUNT] = {"always", "restrain"};
 const char *const om_wh7_response_names[OM_WH7_RESPONSE_COUNT] = {"hold", "stand-and-shoot",
@@ -623,6 +676,9 @@ static const om_wh7_outcome_field om_wh7_outcome_fields[] = {
     FIELD(stupid, 2, "1 if the unit failed a stupidity test"),
     FIELD(pursued, 2, "1 if the unit pursued a fleeing enemy"),
     FIELD(friend_panicked, 2, "1 if the friendly unit near it failed a panic test"),
+    FIELD(hits, 2, "shooting hits the unit suffered"),
+    FIELD(misfire, 1, "the war machine's misfire roll 1..6, 0 if none"),
+    FIELD(on_target, 1, "1 if a stone thrower's shot landed where it aimed"),
 };
 
 #define WH7_OUTCOME_FIELDS (sizeof om_wh7_outcome_fields / sizeof om_wh7_outcome_fields[0])

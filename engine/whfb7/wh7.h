@@ -154,6 +154,21 @@ typedef enum om_wh7_blow {
     OM_WH7_BLOW_SLAY      /* an unsaved killing blow: the model is slain outright */
 } om_wh7_blow;
 
+/* What the to-hit step of a chain ends in. */
+typedef enum om_wh7_hit {
+    OM_WH7_HIT_MISS = 0, /* missed */
+    OM_WH7_HIT_HIT,      /* hit: roll to wound */
+    OM_WH7_HIT_POISON    /* a poisoned natural 6: wounds automatically */
+} om_wh7_hit;
+
+/* om_wh7_hit_probability: P(each om_wh7_hit) of the to-hit step of chain `c`
+ * (re-rolls included), exactly, into p[3]. Pure. */
+void om_wh7_hit_probability(const om_wh7_chain *c, double p[3]);
+
+/* om_wh7_hit_roll: roll the to-hit step of chain `c` die by die (a second die
+ * for the 7+ rule, one re-roll). Thread-safe on distinct d. */
+om_wh7_hit om_wh7_hit_roll(om_dice *d, const om_wh7_chain *c);
+
 /*
  * om_wh7_chain_probability: the exact per-attack probabilities of an unsaved
  * wound (*p_wound) and of an unsaved killing blow (*p_slay) along chain `c`,
@@ -446,6 +461,45 @@ typedef enum om_wh7_response {
     OM_WH7_RESPONSE_COUNT
 } om_wh7_response;
 
+/* Cover a unit is in against shots (WHFB 7th edition, Shooting > Cover). */
+typedef enum om_wh7_cover {
+    OM_WH7_COVER_NONE = 0,
+    OM_WH7_COVER_SOFT,   /* hedges, crops, inside woods: -1 to hit */
+    OM_WH7_COVER_HARD,   /* walls, buildings, rocks: -2 to hit */
+    OM_WH7_COVER_COUNT
+} om_wh7_cover;
+
+/* War machines (WHFB 7th edition, War Machines): what a war-machine unit
+ * fires. The table of warmachine.c gives each one's Strength, damage and
+ * misfire chart. */
+typedef enum om_wh7_machine {
+    OM_WH7_MACHINE_NONE = 0,
+    OM_WH7_MACHINE_CANNON,        /* guess range, bounce, S10, no save, D3 wounds */
+    OM_WH7_MACHINE_GREAT_CANNON,  /* the same with D6 wounds (digest A33) */
+    OM_WH7_MACHINE_GRAPESHOT,     /* a cannon's flame template: artillery-die S, armour piercing */
+    OM_WH7_MACHINE_STONE_THROWER, /* guess range, 3" template, scatter, S4 (centre S8), D6 */
+    OM_WH7_MACHINE_BOLT_THROWER,  /* crew BS to hit, S6 through ranks, no save, D3 */
+    OM_WH7_MACHINE_COUNT
+} om_wh7_machine;
+
+/* One row of the war machine table (warmachine.c). */
+typedef struct om_wh7_machine_entry {
+    const char *id;          /* scenario id, e.g. "great-cannon" */
+    const char *name;        /* the rulebook's name */
+    uint8_t range_in;        /* maximum range in inches */
+    uint8_t strength;        /* Strength of its hits (grapeshot: 0, the artillery die) */
+    uint8_t centre_strength; /* Strength of the hit under the template's centre (stone
+                                thrower: 8); 0 none */
+    om_wh7_damage damage;    /* wounds of each unsaved wound */
+    bool no_armour_save;     /* its hits allow no armour save (ward saves only) */
+    bool armour_piercing;    /* extra -1 to armour saves */
+    uint8_t misfire_chart;   /* 0: cannon chart, 1: stone thrower chart */
+    const char *section;     /* rulebook section */
+} om_wh7_machine_entry;
+
+const om_wh7_machine_entry *om_wh7_machine_get(om_wh7_machine m);
+const om_wh7_machine_entry *om_wh7_machine_find(const char *id);
+
 /* Modifiers on a unit in this combat from spells and the like (the dice
  * effects of augments and hexes, magic.c): added to every model of the unit,
  * characters and mounts included. Zero changes nothing. */
@@ -489,12 +543,29 @@ typedef struct om_wh7_side {
     uint8_t friend_ld;         /* Ld of a friendly unit within 6" that takes a panic
                                   test when this unit breaks or is destroyed (0: none) */
     om_wh7_modifiers mods;     /* spells on the unit for this combat */
+    /* Shooting, by the unit (volleys, stand & shoot) and at it. */
+    uint8_t shooters;          /* models that shoot (0: the front rank, one more rank
+                                  when on a hill; Shooting > Who May Shoot) */
+    bool on_hill;              /* it shoots from a hill: one more rank shoots */
+    bool long_range;           /* its target is beyond half its weapon's range */
+    bool multiple_shots;       /* it fires all its multiple shots, each at -1 */
+    om_wh7_cover cover;        /* the cover it is in against shots at it */
+    uint8_t target_in;         /* inches from it to its target's front (war machines;
+                                  the sling's 9") */
+    om_wh7_machine machine;    /* what a war-machine unit fires */
+    uint8_t guess_in;          /* a cannon's or stone thrower's declared distance */
+    uint8_t template_models;   /* models wholly under a flame template it places
+                                  (grapeshot); the scenario counts them */
+    uint8_t template_partial;  /* models partly under it (hit on 4+) */
+    uint8_t base_width_mm;     /* its models' base width (0: by troop type) */
+    uint8_t base_depth_mm;     /* its models' base depth (0: by troop type) */
 } om_wh7_side;
 
 /* What a combat description simulates. */
 typedef enum om_wh7_kind {
     OM_WH7_KIND_COMBAT = 0,  /* charge responses, the first round, break test, flee and pursue */
     OM_WH7_KIND_ENGAGEMENT,  /* the same, then further rounds to a break or the round limit */
+    OM_WH7_KIND_VOLLEY,      /* side A shoots at side B (missiles or a war machine), panic */
     OM_WH7_KIND_COUNT
 } om_wh7_kind;
 
@@ -517,6 +588,10 @@ typedef struct om_wh7_options {
                                      unsaveable wound (default: the model is slain) */
     bool rank_width_after_blows;  /* A24: the five-wide requirement of the rank bonus is
                                      judged after the blows (default: at the start) */
+    bool no_multiple_stand_and_shoot; /* A27: stand & shoot fires a single shot (default:
+                                     multiple shots allowed, with both penalties) */
+    bool no_move_or_fire_stand_and_shoot; /* A28: move-or-fire weapons cannot stand and
+                                     shoot (default: they can) */
     uint8_t max_rounds;           /* rounds an engagement lasts at most (0: 6) */
 } om_wh7_options;
 
@@ -589,6 +664,9 @@ typedef struct om_wh7_outcome {
     uint8_t stupid[2];          /* 1 if it failed a stupidity test */
     uint8_t pursued[2];         /* 1 if it pursued a fleeing enemy */
     uint8_t friend_panicked[2]; /* 1 if the friendly unit near it failed a panic test */
+    uint16_t hits[2];           /* shooting hits each side suffered (volley, stand & shoot) */
+    uint8_t misfire;            /* the war machine's misfire chart roll 1..6 (0: none) */
+    uint8_t on_target;          /* a stone thrower's shot landed where it aimed (1) */
 } om_wh7_outcome;
 
 /* One field of om_wh7_outcome, for writers of result files. */
@@ -654,6 +732,7 @@ extern const char *const om_wh7_kind_names[];     /* [OM_WH7_KIND_COUNT] */
 extern const char *const om_wh7_arc_names[];      /* [OM_WH7_ARC_COUNT] */
 extern const char *const om_wh7_pursue_names[];   /* [OM_WH7_PURSUE_COUNT] */
 extern const char *const om_wh7_response_names[]; /* [OM_WH7_RESPONSE_COUNT] */
+extern const char *const om_wh7_cover_names[];    /* [OM_WH7_COVER_COUNT] */
 
 /* ---------------------------------------------------------------------------
  * Rule arithmetic, exposed for the worked-example tests
@@ -714,6 +793,56 @@ bool om_wh7_break_holds(unsigned roll, unsigned ld, unsigned diff, unsigned stub
  * Battle Standard). */
 double om_wh7_break_pass_probability(unsigned ld, unsigned diff, unsigned stubborn_ld,
                                      bool automatic, bool reroll);
+
+/* How a shot is taken, for om_wh7_shoot_required. */
+typedef struct om_wh7_shot_case {
+    unsigned bs;            /* the shooter's Ballistic Skill */
+    bool moved;             /* the shooter moved this turn */
+    bool long_range;        /* beyond half range */
+    bool stand_and_shoot;   /* at a charger */
+    bool multiple;          /* firing all its multiple shots */
+    bool thrown_or_pistol;  /* no moving or long range penalty */
+    om_wh7_cover cover;     /* the target's cover */
+    bool large_target;      /* the target is a large target */
+    bool small_target;      /* a single model of unit strength 1, or skirmishers of
+                               unit strength 1 models */
+} om_wh7_shot_case;
+
+/* The modified requirement to hit of a shot (WHFB 7th edition, Shooting >
+ * To Hit Modifiers): 7 - BS, +1 for each penalty, -1 for a large target; read
+ * it with om_wh7_shoot_hit_probability. */
+int om_wh7_shoot_required(const om_wh7_shot_case *c);
+
+/* The artillery die (WHFB 7th edition, Dice > Artillery Dice & Scatter Dice):
+ * a D6 face 1..5 reads 2, 4, 6, 8, 10; 6 is a misfire (returned as 0). */
+unsigned om_wh7_artillery_face(unsigned d6);
+
+/*
+ * om_wh7_cannon_ranks: the ranks a cannonball crosses (WHFB 7th edition, War
+ * Machines > Firing a Cannon): `ranks` ranks of depth rank_depth_in behind a
+ * front at front_in on the line of fire; the ball lands at first_in and
+ * bounces bounce_in further; `stuck` (a misfired bounce) hits only the rank
+ * under the landing point.
+ */
+unsigned om_wh7_cannon_ranks(double front_in, double rank_depth_in, unsigned ranks,
+                             double first_in, double bounce_in, bool stuck);
+
+/* Models under a round template (WHFB 7th edition, Templates; Stone Throwers). */
+typedef struct om_wh7_template_cover {
+    unsigned full;     /* models wholly under it, the centre's excepted: hit */
+    unsigned partial;  /* models partly under it, the centre's excepted: hit on 4+ */
+    bool centre;       /* a model lies under the centre hole (double Strength) */
+} om_wh7_template_cover;
+
+/*
+ * om_wh7_round_template: a template of radius_in centred at (cx, cy) over a
+ * block of `models` models `files` wide on bases base_w_in x base_d_in, the
+ * front rank at front_in along the line (y) and centred across it (x = 0),
+ * an incomplete rear rank in the middle. Writes the counts to *out. Pure.
+ */
+void om_wh7_round_template(unsigned models, unsigned files, double base_w_in, double base_d_in,
+                           double front_in, double cx, double cy, double radius_in,
+                           om_wh7_template_cover *out);
 
 /* Flee or pursuit dice of a unit of Movement m: 2D6 up to 6", 3D6 above, 3D6
  * for flyers (WHFB 7th edition, Flee & Pursue; Flyers > Fleeing & Pursuing). */

@@ -81,6 +81,7 @@ typedef struct wh7_target_info {
     uint8_t start_w;    /* a single model's Wounds left at the start */
     uint8_t us;         /* unit strength of one such model */
     bool causes_fear;   /* it causes Fear or Terror */
+    bool flammable;     /* it takes double wounds from flaming attacks */
 } wh7_target_info;
 
 /* What a side's trials read besides the parts and targets. */
@@ -107,9 +108,46 @@ typedef struct wh7_side_info {
     bool must_pursue;        /* Frenzy or Hatred: cannot restrain pursuit */
 } wh7_side_info;
 
+/* Kinds of volley a side may shoot. */
+enum wh7_volley_kind {
+    WH7_VOLLEY_PHASE = 0, /* in the shooting phase */
+    WH7_VOLLEY_STAND,     /* a stand & shoot at a charger */
+    WH7_VOLLEYS
+};
+
+/* Strengths a war machine's hit can have (grapeshot: the artillery die 2..10;
+ * bolt throwers S6 down to S1; stone throwers S4 and the centre's S8). */
+#define WH7_MACHINE_STRENGTHS 11u
+
+/* One side's prepared shooting at the other. */
+typedef struct wh7_volley {
+    bool present;                       /* the side shoots this way */
+    unsigned shots;                     /* shots of all its shooters */
+    om_wh7_chain hit;                   /* the to-hit step of one shot */
+    double p_hit, p_poison;             /* P(a plain hit), P(a poisoned 6) per shot */
+    const om_binom_table *hits;         /* Bin(shots, p_hit + p_poison) */
+    const om_binom_table *poisoned;     /* Bin(h, p_poison / (p_hit + p_poison)) */
+    wh7_attack on[WH7_TARGETS];         /* a plain hit on each target: wound, saves */
+    wh7_attack on_poisoned[WH7_TARGETS]; /* a poisoned hit: saves only */
+} wh7_volley;
+
+/* One side's prepared war machine: a hit of each Strength on the enemy's rank
+ * and file (no to-hit step; the bolt thrower's is in `aim`). */
+typedef struct wh7_machine {
+    bool present;
+    om_wh7_chain aim;                     /* a bolt thrower's roll to hit */
+    wh7_attack at[WH7_MACHINE_STRENGTHS]; /* a hit of Strength s on the rank and file */
+    unsigned ranks;                       /* ranks (files from the flank) along its line */
+    double rank_depth_in;                 /* depth of one of those ranks in inches */
+    double base_w_in, base_d_in;          /* the target's bases, across and along the line */
+} wh7_machine;
+
 /* Largest number of alias tables a prepared combat owns: two per part, target
- * and round kind, for both sides. */
-#define WH7_MAX_TABLES (2u * WH7_PARTS * WH7_TARGETS * WH7_VARIANTS * 2u)
+ * and round kind, for both sides; shooting's per side, volley kind and target;
+ * a machine's per Strength. */
+#define WH7_MAX_TABLES (2u * WH7_PARTS * WH7_TARGETS * WH7_VARIANTS * 2u + \
+                        2u * WH7_VOLLEYS * (2u + 4u * WH7_TARGETS) + \
+                        2u * WH7_MACHINE_STRENGTHS * 2u)
 
 /* Entries of a strike order: every part of both sides. */
 #define WH7_ORDER_MAX (2u * WH7_PARTS)
@@ -125,6 +163,8 @@ struct om_wh7_prepared {
     bool tie[WH7_PHASES];              /* a key is shared by the two sides (a roll-off
                                           or last turn's winner decides) */
     unsigned max_rounds;               /* rounds an engagement lasts at most */
+    wh7_volley volley[2][WH7_VOLLEYS]; /* each side's shooting */
+    wh7_machine machine[2];            /* each side's war machine */
     om_binom_table *tables[WH7_MAX_TABLES]; /* owned alias tables */
     unsigned n_tables;
 };
@@ -184,6 +224,77 @@ void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsig
 
 /* The start state of a trial (combat.c). */
 void wh7_state_init(const om_wh7_prepared *p, wh7_state *st);
+
+/* Casualty removal shared by blows and shots (combat.c). */
+unsigned wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
+                                 unsigned w, const wh7_attack *at, unsigned wounds,
+                                 unsigned slays, unsigned *kills);
+unsigned wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
+                          const wh7_attack *at, unsigned wounds, unsigned slays,
+                          unsigned *excess);
+void wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
+                    unsigned *slays);
+unsigned *wh7_single_wounds(wh7_unit_state *u, unsigned t);
+bool wh7_single_alive(const wh7_unit_state *u, unsigned t);
+
+/* An alias table of Bin(n, prob), n <= n_max, owned by p and shared with
+ * equal ones; NULL when prob is 0 (prepare.c). */
+om_status wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
+                    const om_binom_table **out);
+
+/* Fill at's probabilities and tables from its chain for up to n_max blows. */
+om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
+                            unsigned n_max);
+
+/* The dice chain of a hit of Strength `s` from side `from` on target `t` of
+ * the other side, outside close combat (shooting, war machines, spells):
+ * to wound, armour (none if `no_armour`; worsened by `ap` more), ward,
+ * regeneration (not against flaming); hit = 1 (the hit is given). */
+om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
+                           bool no_armour, unsigned ap, bool flaming, bool magical);
+
+/* --- shooting.c --- */
+
+/* Prepare side s's volleys and war machine (prepare.c calls it). */
+om_status wh7_shooting_prepare(om_wh7_prepared *p, int s);
+
+/* Side s fires volley `v` at the other side: hits allocated (Characters
+ * Inside Units, E31), wounds and casualties. Returns the hits. */
+unsigned wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+                  const wh7_volley *v);
+
+/* n blows of attack `at` on target t of side e, rolled and applied: returns
+ * the wounds inflicted and stores the models slain and the wounds beyond a
+ * single model's (overkill); st counts the casualties (combat.c). */
+unsigned wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
+                  const wh7_attack *at, unsigned n, unsigned *kills, unsigned *excess);
+
+/* Side s broke or was destroyed: its friend within 6" tests for panic if s
+ * had unit strength 5 or more (engagement.c). */
+void wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
+                       om_wh7_outcome *o);
+
+/* Write a trial's counters into the outcome (engagement.c). */
+void wh7_finish(const wh7_state *st, om_wh7_outcome *o);
+
+/* The volley kind: side A shoots at side B, then B's panic. */
+void wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
+
+/* After shooting or magic, side e lost `lost` of `start` models: a Panic test at
+ * 25% (Psychology > Panic, case 1); failing, it flees. Sets o's fields. */
+void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+                        unsigned start, om_wh7_outcome *o);
+
+/* --- warmachine.c --- */
+
+/* Prepare side s's war machine: its hits of every Strength on the enemy's
+ * rank and file, its aim, the target's geometry. */
+om_status wh7_machine_prepare(om_wh7_prepared *p, int s);
+
+/* Side s's war machine fires at the other side (cannon, grapeshot, stone
+ * thrower, bolt thrower; misfires). Returns the hits. */
+unsigned wh7_machine_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+                          om_wh7_outcome *o);
 
 /* --- psychology.c --- */
 
