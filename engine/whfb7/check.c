@@ -30,6 +30,14 @@
 /* A stone thrower's nearest guess (War Machines > Stone Throwers: 12" to the
  * maximum). */
 #define WH7_STONE_MIN_RANGE 12u
+/* Power dice a Power Stone adds beyond the limit; the casting values of the
+ * lores; the most dice and bonus a roll of the magic phase may have here
+ * (The Magic Phase). */
+#define WH7_POWER_STONE_DICE 2u
+#define WH7_MIN_CV 3u
+#define WH7_MAX_CV 15u
+#define WH7_MAX_MAGIC_DICE 20u
+#define WH7_MAX_MAGIC_BONUS 10u
 /* Room for a dotted field path. */
 #define WH7_PATH 96
 
@@ -349,6 +357,41 @@ static om_status check_volley(om_wh7_check_failure *why, const om_wh7_combat *c)
                  m->range_in);
 }
 
+/* The magic kind (The Magic Phase: levels 1-4, at most level + 1 power dice,
+ * two more with a Power Stone; casting values 3 to 15). */
+static om_status check_magic(om_wh7_check_failure *why, const om_wh7_combat *c)
+{
+    const om_wh7_magic *m = &c->magic;
+    const om_wh7_spell *sp;
+    om_status st;
+    if ((unsigned)m->lore >= OM_WH7_LORE_COUNT)
+        return fail(why, "magic.lore", "unknown lore %d", (int)m->lore);
+    if ((st = range(why, "magic", "spell", m->spell, 1, OM_WH7_SPELLS_PER_LORE)) ||
+        (st = range(why, "magic", "level", m->level, 1, WH7_MAX_WIZARD_LEVEL)))
+        return st;
+    if (m->dice < 1 || m->dice > m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u))
+        return fail(why, "magic.dice", "a level %u wizard rolls 1 to %u power dice%s (got %u)",
+                    m->level, m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u),
+                    m->power_stone ? " with a Power Stone" : "", m->dice);
+    sp = om_wh7_spell_get(m->lore, m->spell);
+    if (sp->casting_value == 0 && m->casting_value == 0)
+        return fail(why, "magic.casting_value", "the casting value of '%s' is illegible in the "
+                    "rulebook (digest A15): the scenario must give it", sp->id);
+    if (m->casting_value != 0 &&
+        (st = range(why, "magic", "casting_value", m->casting_value, WH7_MIN_CV, WH7_MAX_CV)))
+        return st;
+    if ((st = check_profile(why, "magic.caster", &m->caster)) ||
+        (st = range(why, "magic", "dispel_dice", m->dispel_dice, 0, WH7_MAX_MAGIC_DICE)) ||
+        (st = range(why, "magic", "cast_bonus", m->cast_bonus, 0, WH7_MAX_MAGIC_BONUS)) ||
+        (st = range(why, "magic", "dispel_bonus", m->dispel_bonus, 0, WH7_MAX_MAGIC_BONUS)) ||
+        (st = range(why, "magic", "caster_contacts", m->caster_contacts, 0,
+                    c->side[0].unit.models)))
+        return st;
+    if (m->caster_ward != 0)
+        return range(why, "magic", "caster_ward", m->caster_ward, 2, 6);
+    return OM_OK;
+}
+
 /* Whether a side can flee as a charge response: not if immune to psychology
  * (Psychology > Immune to Psychology) or unbreakable. */
 static bool may_flee(const om_wh7_side *s)
@@ -390,6 +433,8 @@ om_status om_wh7_check(const om_wh7_combat *c, om_wh7_check_failure *why)
                         "crew shoots with its own weapons only)");
     }
     if (c->kind == OM_WH7_KIND_VOLLEY && (st = check_volley(why, c)) != OM_OK)
+        return st;
+    if (c->kind == OM_WH7_KIND_MAGIC && (st = check_magic(why, c)) != OM_OK)
         return st;
     return range(why, "options", "max_rounds", c->options.max_rounds, 0, WH7_MAX_ROUNDS);
 }

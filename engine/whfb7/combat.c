@@ -536,3 +536,28 @@ void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsig
         }
     }
 }
+
+void wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)
+{
+    wh7_unit_state *u = &st->u[s];
+    const wh7_side_info *si = &p->side[s];
+    unsigned w = si->target[WH7_TARGET_RF].w;
+    for (; n > 0 && u->rf > 0; n--) {
+        st->wounds[s] += w - u->rf_wounds;
+        u->rf_wounds = 0;
+        u->rf--;
+        st->slain[s]++;
+    }
+    for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS && n > 0; t++) {
+        unsigned *left;
+        if (!si->target[t].present || !wh7_single_alive(u, t))
+            continue;
+        left = wh7_single_wounds(u, t);
+        st->wounds[s] += *left;
+        *left = 0;
+        st->slain[s]++;
+        if (t >= WH7_TARGET_CHAR0)
+            st->chars_slain[s]++;
+        n--;
+    }
+}

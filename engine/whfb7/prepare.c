@@ -342,7 +342,7 @@ om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_
 }
 
 om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
-                           bool no_armour, unsigned ap, bool flaming, bool magical)
+                           bool no_armour, unsigned ap, bool flaming, bool magical, bool missile)
 {
     const om_wh7_combat *c = &p->c;
     const om_wh7_modifiers *theirs = &c->side[1 - from].mods;
@@ -367,6 +367,9 @@ om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsig
                                           (int)(om_wh7_strength_save_modifier(s) + ap) +
                                               theirs->armour);
     ch.ward = ts.equip->ward >= 2u && ts.equip->ward <= 6u ? ts.equip->ward : OM_WH7_NEVER;
+    /* Celestial Shield: a ward against missiles; only the best ward counts. */
+    if (missile && theirs->missile_ward >= 2u && theirs->missile_ward < ch.ward)
+        ch.ward = theirs->missile_ward;
     ch.regen = (ts.rules & OM_WH7_RULE_REGENERATION) && !flaming ? WH7_REGENERATION_SAVE
                                                                 : OM_WH7_NEVER;
     if ((ts.rules & OM_WH7_RULE_ETHEREAL) && !magical)
@@ -396,6 +399,20 @@ static unsigned fighting_models(const wh7_side_info *si)
     return (unsigned)si->contact * si->rank_depth;
 }
 
+/* The Beast Cowers: a side's creatures do not attack: mounts, and the rank
+ * and file of monsters and swarms (not riders). */
+static bool creature_idle(const om_wh7_combat *c, int s, unsigned k)
+{
+    const om_wh7_unit *u = &c->side[s].unit;
+    bool creature_rf = u->troop == OM_WH7_MONSTER || (u->traits.rules & OM_WH7_RULE_SWARM);
+    if (!c->side[s].mods.mounts_idle)
+        return false;
+    if (k == WH7_PART_RF_MOUNT || k == WH7_PART_CHAMP_MOUNT || k == WH7_PART_CHAR0_MOUNT ||
+        k == WH7_PART_CHAR1_MOUNT)
+        return true;
+    return creature_rf && (k == WH7_PART_RF || k == WH7_PART_CHAMP);
+}
+
 static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
 {
     const om_wh7_combat *c = &p->c;
@@ -409,7 +426,7 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
     pi->present = true;
     pi->frenzy = (a.psych & OM_WH7_RULE_FRENZY) != 0;
     for (unsigned v = 0; v < WH7_VARIANTS; v++) {
-        pi->attacks[v] = (uint8_t)part_attacks(&a, &c->side[s].mods);
+        pi->attacks[v] = creature_idle(c, s, k) ? 0u : (uint8_t)part_attacks(&a, &c->side[s].mods);
         if (pi->attacks[v] > most)
             most = pi->attacks[v];
     }
@@ -584,6 +601,8 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
         build_order(p, ph, 1);
         p->tie[ph] = has_tie(p, ph);
     }
+    if (p->c.kind == OM_WH7_KIND_MAGIC && (st = wh7_magic_prepare(p)) != OM_OK)
+        return st;
     p->max_rounds = p->c.kind == OM_WH7_KIND_COMBAT ? 1u
                   : p->c.options.max_rounds ? p->c.options.max_rounds : WH7_DEFAULT_MAX_ROUNDS;
     return OM_OK;
@@ -634,6 +653,9 @@ void om_wh7_resolve(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *out)
     case OM_WH7_KIND_VOLLEY:
         wh7_resolve_volley(p, d, out);
         break;
+    case OM_WH7_KIND_MAGIC:
+        wh7_resolve_magic(p, d, out);
+        break;
     default:
         assert(!"om_wh7_check admits no other kind");
         out->winner = OM_WH7_NO_CONTEST;
@@ -647,7 +669,8 @@ void om_wh7_resolve_block(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *
         om_wh7_resolve(p, d, &out[i]);
 }
 
-const char *const om_wh7_kind_names[OM_WH7_KIND_COUNT] = {"combat", "engagement", "volley"};
+const char *const om_wh7_kind_names[OM_WH7_KIND_COUNT] = {"combat", "engagement", "volley",
+                                                          "magic"};
 const char *const om_wh7_cover_names[OM_WH7_COVER_COUNT] = {"none", "soft", "hard"};
 const char *const om_wh7_arc_names[OM_WH7_ARC_COUNT] = {"front", "flank", "rear"};
 const char *const om_wh7_pursue_names[OM_WH7_PURSUE_COUNT] = {"always", "restrain"};
@@ -679,6 +702,13 @@ static const om_wh7_outcome_field om_wh7_outcome_fields[] = {
     FIELD(hits, 2, "shooting hits the unit suffered"),
     FIELD(misfire, 1, "the war machine's misfire roll 1..6, 0 if none"),
     FIELD(on_target, 1, "1 if a stone thrower's shot landed where it aimed"),
+    FIELD(cast, 1, "1 if the spell was cast"),
+    FIELD(irresistible, 1, "1 if it was cast with irresistible force"),
+    FIELD(dispelled, 1, "1 if it was dispelled"),
+    FIELD(miscast, 1, "the miscast table's 2D6, 0 if no miscast"),
+    FIELD(cast_total, 1, "the casting result"),
+    FIELD(caster_wounds, 1, "wounds the caster suffered from a miscast"),
+    FIELD(caster_slain, 1, "1 if the caster was slain or removed"),
 };
 
 #define WH7_OUTCOME_FIELDS (sizeof om_wh7_outcome_fields / sizeof om_wh7_outcome_fields[0])

@@ -25,6 +25,12 @@ unsigned wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s)
     for (unsigned i = 0; i < me->unit.characters; i++)
         if (u->char_w[i] > 0 && me->unit.character[i].profile.ld > ld)
             ld = me->unit.character[i].profile.ld;
+    /* Doom & Darkness: Leadership tests at -3, not for units immune to
+     * psychology. */
+    if (me->mods.leadership != 0 && !wh7_psychology_immune(p, st, s)) {
+        int v = (int)ld + me->mods.leadership;
+        ld = v < 0 ? 0u : (unsigned)v;
+    }
     return ld;
 }
 

@@ -9,7 +9,10 @@
 
 unsigned wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s)
 {
-    return om_dice_roll_sum(d, p->side[s].flee_dice, NULL);
+    unsigned roll = om_dice_roll_sum(d, p->side[s].flee_dice, NULL);
+    /* Mistress of the Marsh: the roll is halved, rounded up (the rulebook's
+     * rounding of distances, README.md). */
+    return p->c.side[s].mods.halve_flee ? (roll + 1u) / 2u : roll;
 }
 
 /* Whether the winner w pursues (Declare Pursuit Intentions): it must unless

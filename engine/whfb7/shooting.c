@@ -126,6 +126,9 @@ static om_status prepare_volley(om_wh7_prepared *p, int s, unsigned kind)
     sc.large_target = (p->side[1 - s].rules & OM_WH7_RULE_LARGE_TARGET) != 0;
     sc.small_target = small_target(p, 1 - s);
     req = om_wh7_shoot_required(&sc);
+    /* The Rain Lord: a soaked unit shoots at -1, -2 with armour piercing. */
+    if (me->mods.soaked)
+        req += m->armour_piercing ? 2 : 1;
     v->hit.hit = (uint8_t)(req >= WH7_SHOT_NEVER ? WH7_SHOT_NEVER
                            : req < WH7_SHOT_BEST ? WH7_SHOT_BEST : req);
     v->hit.wound = 1;
@@ -144,7 +147,8 @@ static om_status prepare_volley(om_wh7_prepared *p, int s, unsigned kind)
         const wh7_target_info *ti = &p->side[1 - s].target[t];
         if (!ti->present)
             continue;
-        v->on[t].chain = wh7_hit_chain(p, s, t, str, false, m->armour_piercing, flaming, magical);
+        v->on[t].chain = wh7_hit_chain(p, s, t, str, false, m->armour_piercing, flaming, magical,
+                                       true);
         v->on[t].doubled = flaming && ti->flammable;
         v->on_poisoned[t] = v->on[t];
         v->on_poisoned[t].chain.wound = 1;
@@ -195,8 +199,8 @@ static unsigned pick_model(om_dice *d, unsigned m)
  * alive); else evenly over every model, characters included, the remainder
  * each to a random model (E31). share[t] gets each target's hits.
  */
-static void allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
-                     unsigned hits, unsigned share[WH7_TARGETS])
+void wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+                  unsigned hits, unsigned share[WH7_TARGETS])
 {
     const wh7_unit_state *u = &st->u[e];
     unsigned singles[WH7_TARGETS], n_singles = 0, m, each, rest;
@@ -241,8 +245,8 @@ unsigned wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                                                    : 0u;
     }
     /* Poisoned hits are shared like the others, separately (README.md). */
-    allocate(p, d, st, e, hits - poisoned, share);
-    allocate(p, d, st, e, poisoned, pshare);
+    wh7_allocate(p, d, st, e, hits - poisoned, share);
+    wh7_allocate(p, d, st, e, poisoned, pshare);
     for (unsigned t = 0; t < WH7_TARGETS; t++) {
         if (share[t] > 0)
             wh7_land(p, d, st, e, t, &v->on[t], share[t], &kills, &excess);
@@ -256,13 +260,18 @@ void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *s
                         unsigned start, om_wh7_outcome *o)
 {
     unsigned alive = wh7_models_alive(&p->side[e], &st->u[e]);
-    unsigned lost = start - alive, flee, blocked = p->c.side[e].flee_blocked_in;
+    if (alive == 0 || alive > start || (start - alive) * WH7_PANIC_QUARTER < start)
+        return;
+    wh7_panic_flee(p, d, st, e, o);
+}
+
+void wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+                    om_wh7_outcome *o)
+{
+    unsigned flee, blocked = p->c.side[e].flee_blocked_in;
     /* War machine crews never test for casualties from shooting (War
      * Machines > Shooting at War Machines). */
-    if (alive == 0 || lost * WH7_PANIC_QUARTER < start ||
-        p->c.side[e].unit.troop == OM_WH7_WAR_MACHINE)
-        return;
-    if (!wh7_panic_test(p, d, st, e))
+    if (p->c.side[e].unit.troop == OM_WH7_WAR_MACHINE || !wh7_panic_test(p, d, st, e))
         return;
     o->panicked[e] = 1;
     /* A panicked unit flees directly away; no one pursues it. */

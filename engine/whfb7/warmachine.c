@@ -141,14 +141,21 @@ void om_wh7_round_template(unsigned models, unsigned files, double base_w_in, do
     }
 }
 
+void wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d)
+{
+    const om_wh7_side *t = &p->c.side[e];
+    *w = (t->base_width_mm ? t->base_width_mm : om_wh7_base_mm[t->unit.troop][0]) / WH7_MM_PER_IN;
+    *d = (t->base_depth_mm ? t->base_depth_mm : om_wh7_base_mm[t->unit.troop][1]) / WH7_MM_PER_IN;
+}
+
 /* The target's bases and ranks along the line of fire: from the flank files
  * count as ranks (Cannons; Bolt Throwers). */
 static void target_geometry(const om_wh7_prepared *p, int e, wh7_machine *m)
 {
     const om_wh7_side *t = &p->c.side[e];
     unsigned total = (unsigned)t->unit.models + t->unit.characters;
-    double w = (t->base_width_mm ? t->base_width_mm : om_wh7_base_mm[t->unit.troop][0]) / WH7_MM_PER_IN;
-    double dd = (t->base_depth_mm ? t->base_depth_mm : om_wh7_base_mm[t->unit.troop][1]) / WH7_MM_PER_IN;
+    double w, dd;
+    wh7_base_in(p, e, &w, &dd);
     if (t->arc == OM_WH7_ARC_FLANK) {
         m->ranks = t->unit.files;
         m->rank_depth_in = w;
@@ -175,7 +182,7 @@ om_status wh7_machine_prepare(om_wh7_prepared *p, int s)
     for (unsigned str = 1; str < WH7_MACHINE_STRENGTHS; str++) {
         wh7_attack *at = &m->at[str];
         at->chain = wh7_hit_chain(p, s, WH7_TARGET_RF, str, e->no_armour_save,
-                                  e->armour_piercing ? 1u : 0u, false, false);
+                                  e->armour_piercing ? 1u : 0u, false, false, true);
         at->damage = (uint8_t)e->damage;
         if ((st = wh7_attack_tables(p, at, p->side[1 - s].target[WH7_TARGET_RF].w, n_max)))
             return st;

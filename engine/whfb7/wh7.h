@@ -512,6 +512,14 @@ typedef struct om_wh7_modifiers {
     int8_t toughness;    /* added to its Toughness */
     uint8_t ws;          /* its Weapon Skill becomes this (Dazzling Brightness: 1); 0 unchanged */
     bool reroll_ones;    /* re-roll 1s to hit and to wound (Portent of Far) */
+    int8_t leadership;   /* added to its Leadership for tests (Doom & Darkness -3; not for
+                            units immune to psychology) */
+    bool halve_flee;     /* its flee and pursuit rolls are halved (Mistress of the Marsh) */
+    bool mounts_idle;    /* its creatures do not attack: mounts, and monsters and swarms
+                            themselves (The Beast Cowers) */
+    uint8_t missile_ward; /* a ward save against missiles, normal and magic (Celestial
+                             Shield: 4); 0 none */
+    bool soaked;         /* it shoots at -1, -2 with armour piercing weapons (The Rain Lord) */
 } om_wh7_modifiers;
 
 /* One side of a combat: its unit and what the geometry decided. */
@@ -566,6 +574,7 @@ typedef enum om_wh7_kind {
     OM_WH7_KIND_COMBAT = 0,  /* charge responses, the first round, break test, flee and pursue */
     OM_WH7_KIND_ENGAGEMENT,  /* the same, then further rounds to a break or the round limit */
     OM_WH7_KIND_VOLLEY,      /* side A shoots at side B (missiles or a war machine), panic */
+    OM_WH7_KIND_MAGIC,       /* side A's wizard casts a spell at side B, against dispels */
     OM_WH7_KIND_COUNT
 } om_wh7_kind;
 
@@ -594,6 +603,121 @@ typedef struct om_wh7_options {
                                      shoot (default: they can) */
     uint8_t max_rounds;           /* rounds an engagement lasts at most (0: 6) */
 } om_wh7_options;
+
+/* The eight lores of the rulebook (WHFB 7th edition, The Lores of Magic). */
+typedef enum om_wh7_lore {
+    OM_WH7_LORE_FIRE = 0, OM_WH7_LORE_METAL, OM_WH7_LORE_SHADOW, OM_WH7_LORE_BEASTS,
+    OM_WH7_LORE_HEAVENS, OM_WH7_LORE_LIGHT, OM_WH7_LORE_LIFE, OM_WH7_LORE_DEATH,
+    OM_WH7_LORE_COUNT
+} om_wh7_lore;
+
+/* Spells in a lore. */
+#define OM_WH7_SPELLS_PER_LORE 6u
+
+/* What a spell's dice do, as far as the engine models it. */
+typedef enum om_wh7_spell_kind {
+    OM_WH7_SPELL_DAMAGE = 0,  /* hits on the target (magic missiles and other damage) */
+    OM_WH7_SPELL_AUGMENT,     /* modifiers or rules on a friendly unit */
+    OM_WH7_SPELL_HEX,         /* modifiers on an enemy unit */
+    OM_WH7_SPELL_OTHER,       /* movement, healing, items, several turns: cast or not only */
+    OM_WH7_SPELL_KIND_COUNT
+} om_wh7_spell_kind;
+
+/* Damage spells whose hits are not plain dice of hits (magic.c). */
+typedef enum om_wh7_spell_special {
+    OM_WH7_SPECIAL_NONE = 0,
+    OM_WH7_SPECIAL_CONFLAGRATION, /* D6 hits, then while the caster's D6 beats the opponent's
+                                     add the caster's die (digest A17) */
+    OM_WH7_SPECIAL_LINE,          /* one hit on the model of each rank on an 18" line */
+    OM_WH7_SPECIAL_THROUGH_RANKS, /* like a bolt thrower: S-1 each rank while it slays */
+    OM_WH7_SPECIAL_PIT,           /* a 3" template; each model under it takes an
+                                     Initiative test or is removed */
+    OM_WH7_SPECIAL_BURNING_IRON,  /* hits of Strength by the model's save, no armour save */
+    OM_WH7_SPECIAL_FRONT_RANK,    /* one hit on every front-rank model */
+    OM_WH7_SPECIAL_COUNT
+} om_wh7_spell_special;
+
+/* One spell of the lores, its dice effect as data (magic.c). */
+typedef struct om_wh7_spell {
+    const char *id;            /* scenario id, e.g. "fireball" */
+    const char *name;          /* the rulebook's name */
+    om_wh7_lore lore;          /* its lore */
+    uint8_t number;            /* 1..6 in the lore */
+    uint8_t casting_value;     /* the casting value; 0 when illegible (digest A15) */
+    bool remains_in_play;      /* remains in play */
+    bool magic_missile;        /* a magic missile (hits automatically; missile wards) */
+    om_wh7_spell_kind kind;    /* what its dice do */
+    uint8_t hit_dice;          /* hits: this many D6 ... */
+    uint8_t hits_fixed;        /* ... plus this many (a fixed count) */
+    uint8_t strength;          /* Strength of its hits (0: they wound automatically) */
+    uint8_t strength_undead;   /* Strength against Undead (Lore of Light); 0 the same */
+    bool flaming;              /* flaming hits */
+    bool no_armour;            /* no armour save */
+    om_wh7_spell_special special; /* hits that are not plain dice */
+    om_wh7_modifiers mods;     /* an augment's or hex's modifiers */
+    om_wh7_rules grant;        /* rules it gives (Shades of Death: Fear, Terror over Fear) */
+    const char *effect;        /* one sentence; "not modelled: ..." for what is not */
+    bool feature_bonus;        /* +1 Strength when the target is in the feature it names
+                                  (Master of the Wood, Master of Stone) */
+} om_wh7_spell;
+
+/* The spell `number` (1..6) of `lore`, or NULL; lookup by id; how many and the
+ * i-th (NULL past the end). */
+const om_wh7_spell *om_wh7_spell_get(om_wh7_lore lore, unsigned number);
+const om_wh7_spell *om_wh7_spell_find(const char *id);
+size_t om_wh7_spell_count(void);
+const om_wh7_spell *om_wh7_spell_at(size_t i);
+
+/*
+ * om_wh7_spell_apply: put the dice effect of augment or hex `sp` on `side`
+ * for a combat (its modifiers added, its rules given). Returns OM_OK, or
+ * OM_EUNSUPPORTED for a spell with no effect on a unit's dice (damage spells
+ * are cast with the magic kind; the others are not modelled).
+ */
+om_status om_wh7_spell_apply(const om_wh7_spell *sp, om_wh7_side *side);
+
+/* A casting attempt (the magic kind): side A's wizard at side B. */
+typedef struct om_wh7_magic {
+    om_wh7_lore lore;          /* the spell's lore */
+    uint8_t spell;             /* its number 1..6 */
+    uint8_t casting_value;     /* 0: the spell table's (needed where it is illegible, A15) */
+    uint8_t level;             /* the caster's wizard level 1..4 */
+    uint8_t dice;              /* power dice rolled: 1..level + 1, 2 more with a Power Stone */
+    bool power_stone;          /* a Power Stone is used */
+    uint8_t cast_bonus;        /* added to the casting result */
+    uint8_t dispel_dice;       /* dice the opponent rolls to dispel (0: no attempt) */
+    uint8_t dispel_bonus;      /* added to the dispel result (Staff of Sorcery: 1) */
+    bool dispel_scroll;        /* the opponent reads a Dispel Scroll */
+    bool in_feature;           /* the target stands in the wood, hill or ruin the spell
+                                  names (Master of the Wood, Master of Stone: +1 S) */
+    om_wh7_profile caster;     /* the wizard, for the hits of a miscast */
+    uint8_t caster_ward;       /* his ward save (0: none) */
+    uint8_t caster_contacts;   /* models of side A in base contact with him (miscast hits) */
+} om_wh7_magic;
+
+/* What a casting roll is (WHFB 7th edition, Casting Spells; Irresistible
+ * Force & Miscast). */
+typedef enum om_wh7_cast {
+    OM_WH7_CAST_FAIL = 0,      /* not cast */
+    OM_WH7_CAST_CAST,          /* cast, can be dispelled */
+    OM_WH7_CAST_IRRESISTIBLE,  /* two or more 6s: cast, cannot be dispelled */
+    OM_WH7_CAST_MISCAST        /* two or more 1s: fails (a miscast beats irresistible force) */
+} om_wh7_cast;
+
+/* The result of casting dice faces[0..n-1] + bonus against casting value cv:
+ * a miscast on two 1s, else irresistible on two 6s, else cast if the total is
+ * at least cv and more than 2. Pure. */
+om_wh7_cast om_wh7_cast_result(const unsigned *faces, unsigned n, unsigned bonus, unsigned cv);
+
+/* Whether a dispel with faces[0..n-1] + bonus stops a spell cast with
+ * `total` (WHFB 7th edition, Dispelling; Double 1s & 6s): two 1s fail, else
+ * two 6s succeed, else the dispel total must equal or beat the casting total
+ * (digest A12). Pure. */
+bool om_wh7_dispel_holds(const unsigned *faces, unsigned n, unsigned bonus, unsigned total);
+
+/* The exact probabilities of casting with n dice (1..7) + bonus against cv:
+ * p[om_wh7_cast], by enumerating the 6^n faces. Pure. */
+void om_wh7_cast_probabilities(unsigned n, unsigned bonus, unsigned cv, double p[4]);
 
 /* One reading of an ambiguous rule (options.c): a switch of om_wh7_options,
  * or a fixed reading the engine implements. */
@@ -633,6 +757,7 @@ typedef struct om_wh7_combat {
     bool challenge;            /* the sides fight a challenge whenever both have a
                                   character or champion in contact */
     om_wh7_options options;    /* readings of ambiguous rules */
+    om_wh7_magic magic;        /* the casting attempt of the magic kind */
 } om_wh7_combat;
 
 /* Winner codes, the same as Warmaster's (OM_WM_SIDE_A ...). */
@@ -667,6 +792,13 @@ typedef struct om_wh7_outcome {
     uint16_t hits[2];           /* shooting hits each side suffered (volley, stand & shoot) */
     uint8_t misfire;            /* the war machine's misfire chart roll 1..6 (0: none) */
     uint8_t on_target;          /* a stone thrower's shot landed where it aimed (1) */
+    uint8_t cast;               /* the spell was cast (1) */
+    uint8_t irresistible;       /* ...with irresistible force (1) */
+    uint8_t dispelled;          /* ...and dispelled (1) */
+    uint8_t miscast;            /* the miscast table's 2D6 (0: no miscast) */
+    uint8_t cast_total;         /* the casting result */
+    uint8_t caster_wounds;      /* wounds the caster suffered from a miscast */
+    uint8_t caster_slain;       /* the caster was slain or removed (1) */
 } om_wh7_outcome;
 
 /* One field of om_wh7_outcome, for writers of result files. */
@@ -733,6 +865,7 @@ extern const char *const om_wh7_arc_names[];      /* [OM_WH7_ARC_COUNT] */
 extern const char *const om_wh7_pursue_names[];   /* [OM_WH7_PURSUE_COUNT] */
 extern const char *const om_wh7_response_names[]; /* [OM_WH7_RESPONSE_COUNT] */
 extern const char *const om_wh7_cover_names[];    /* [OM_WH7_COVER_COUNT] */
+extern const char *const om_wh7_lore_names[];     /* [OM_WH7_LORE_COUNT] */
 
 /* ---------------------------------------------------------------------------
  * Rule arithmetic, exposed for the worked-example tests

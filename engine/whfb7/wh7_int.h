@@ -142,12 +142,22 @@ typedef struct wh7_machine {
     double base_w_in, base_d_in;          /* the target's bases, across and along the line */
 } wh7_machine;
 
+/* The prepared casting attempt (the magic kind). */
+typedef struct wh7_spellcast {
+    const om_wh7_spell *sp;          /* the spell */
+    unsigned cv;                     /* its casting value */
+    unsigned iron_strength;          /* the Burning Iron's Strength on the rank and file */
+    wh7_attack on[WH7_TARGETS][WH7_MACHINE_STRENGTHS]; /* its hits by Strength */
+    wh7_attack contact_s10, contact_s6; /* miscast hits on models touching the caster */
+} wh7_spellcast;
+
 /* Largest number of alias tables a prepared combat owns: two per part, target
  * and round kind, for both sides; shooting's per side, volley kind and target;
  * a machine's per Strength. */
 #define WH7_MAX_TABLES (2u * WH7_PARTS * WH7_TARGETS * WH7_VARIANTS * 2u + \
                         2u * WH7_VOLLEYS * (2u + 4u * WH7_TARGETS) + \
-                        2u * WH7_MACHINE_STRENGTHS * 2u)
+                        2u * WH7_MACHINE_STRENGTHS * 2u + \
+                        2u * (WH7_TARGETS * WH7_MACHINE_STRENGTHS + 2u))
 
 /* Entries of a strike order: every part of both sides. */
 #define WH7_ORDER_MAX (2u * WH7_PARTS)
@@ -165,6 +175,7 @@ struct om_wh7_prepared {
     unsigned max_rounds;               /* rounds an engagement lasts at most */
     wh7_volley volley[2][WH7_VOLLEYS]; /* each side's shooting */
     wh7_machine machine[2];            /* each side's war machine */
+    wh7_spellcast spell;               /* the magic kind's casting attempt */
     om_binom_table *tables[WH7_MAX_TABLES]; /* owned alias tables */
     unsigned n_tables;
 };
@@ -222,6 +233,10 @@ void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsign
  * Psychology > Unbreakable Swarms), the rank and file first (combat.c). */
 void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
 
+/* Remove n models of side s outright whatever their Wounds or saves (Pit of
+ * Shades), the rank and file first (combat.c). */
+void wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
+
 /* The start state of a trial (combat.c). */
 void wh7_state_init(const om_wh7_prepared *p, wh7_state *st);
 
@@ -249,9 +264,11 @@ om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_
 /* The dice chain of a hit of Strength `s` from side `from` on target `t` of
  * the other side, outside close combat (shooting, war machines, spells):
  * to wound, armour (none if `no_armour`; worsened by `ap` more), ward,
- * regeneration (not against flaming); hit = 1 (the hit is given). */
+ * regeneration (not against flaming), a missile ward for missiles; hit = 1
+ * (the hit is given). */
 om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
-                           bool no_armour, unsigned ap, bool flaming, bool magical);
+                           bool no_armour, unsigned ap, bool flaming, bool magical,
+                           bool missile);
 
 /* --- shooting.c --- */
 
@@ -280,16 +297,37 @@ void wh7_finish(const wh7_state *st, om_wh7_outcome *o);
 /* The volley kind: side A shoots at side B, then B's panic. */
 void wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
 
-/* After shooting or magic, side e lost `lost` of `start` models: a Panic test at
- * 25% (Psychology > Panic, case 1); failing, it flees. Sets o's fields. */
+/* After shooting or magic, side e that had `start` models tests for panic if
+ * it lost a quarter of them (Psychology > Panic, case 1); failing, it flees. */
 void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                         unsigned start, om_wh7_outcome *o);
+
+/* Side e takes a Panic test (war machine crews never do); failing, it flees
+ * (no pursuit; destroyed if its flight is blocked). Sets o's fields. */
+void wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+                    om_wh7_outcome *o);
+
+/* Share hits among side e's models like shooting (Characters Inside Units,
+ * E31) into share[] by target. */
+void wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+                  unsigned hits, unsigned share[WH7_TARGETS]);
 
 /* --- warmachine.c --- */
 
 /* Prepare side s's war machine: its hits of every Strength on the enemy's
  * rank and file, its aim, the target's geometry. */
 om_status wh7_machine_prepare(om_wh7_prepared *p, int s);
+
+/* Side e's base width and depth in inches (declared, else by troop type). */
+void wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d);
+
+/* --- magic.c --- */
+
+/* Prepare the magic kind's casting attempt (the spell's hits by Strength). */
+om_status wh7_magic_prepare(om_wh7_prepared *p);
+
+/* The magic kind: cast, dispel, miscast, the spell's damage and panic. */
+void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
 
 /* Side s's war machine fires at the other side (cannon, grapeshot, stone
  * thrower, bolt thrower; misfires). Returns the hits. */
