@@ -695,6 +695,15 @@ Test(whfb7_rules, challenge_and_overkill, .timeout = 30)
     expect_mean(t.result[0], t.n, mean, ex2 - mean * mean, "overkill");
     expect_frequency(t.round1_winner[OM_WH7_SIDE_A], t.n, 1 - binom_pmf(0, 7, q), "A wins");
     cr_expect(p6 > 0.1, "the +5 cap matters here");
+    cr_expect_eq(t.challenge, t.n, "a challenge every time");
+    om_wh7_prepared_free(p);
+    /* Without the challenge the Lord's blows go at the rank and file. */
+    c.challenge = false;
+    p = prepare_or_die(&c);
+    t = run_trials(p, 20000, false, NULL, NULL);
+    cr_expect_eq(t.challenge, 0u);
+    cr_expect_gt(t.slain[1], 0.0);
+    cr_expect_eq(t.chars_slain[1], 0u);
     om_wh7_prepared_free(p);
 }
 

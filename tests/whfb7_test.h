@@ -92,7 +92,7 @@ typedef struct tally {
     unsigned n;
     unsigned winner[4], round1_winner[4];
     unsigned broke[2], fled[2], destroyed[2], caught[2], panicked[2], feared[2], pursued[2];
-    unsigned stupid[2], chars_slain[2], misfire[7], on_target;
+    unsigned stupid[2], chars_slain[2], misfire[7], on_target, challenge;
     unsigned friend_panicked[2], charged;
     double slain[2], wounds[2], result[2], rounds;
     double slain_sq[2], hits[2];
@@ -106,6 +106,7 @@ static inline void tally_add(tally *t, const om_wh7_outcome *o)
     t->charged += o->charged;
     t->misfire[o->misfire % 7u]++;
     t->on_target += o->on_target;
+    t->challenge += o->challenge;
     t->rounds += o->rounds;
     for (int s = 0; s < 2; s++) {
         t->broke[s] += o->broke[s];

@@ -490,6 +490,7 @@ void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsign
             f.duel[1] = b;
         }
     }
+    r->duel = f.duel[0] >= 0;
     order = p->order[phase][tie_first(p, d, phase, last_winner)];
     for (unsigned i = 0; i < p->order_len; i++) {
         int s = order[i] / WH7_PARTS;

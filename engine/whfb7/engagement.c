@@ -161,6 +161,7 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
             us_start[s] = wh7_unit_strength(&p->side[s], &st.u[s]);
         wh7_fight_round(p, d, &st, round, last, &r);
         o->rounds = (uint8_t)round;
+        o->challenge |= r.duel;
         if (round == 1) {
             o->round1_winner = (uint8_t)r.winner;
             o->result[0] = wh7_sat8(r.result[0]);

@@ -709,6 +709,7 @@ static const om_wh7_outcome_field om_wh7_outcome_fields[] = {
     FIELD(cast_total, 1, "the casting result"),
     FIELD(caster_wounds, 1, "wounds the caster suffered from a miscast"),
     FIELD(caster_slain, 1, "1 if the caster was slain or removed"),
+    FIELD(challenge, 1, "1 if a challenge was fought"),
 };
 
 #define WH7_OUTCOME_FIELDS (sizeof om_wh7_outcome_fields / sizeof om_wh7_outcome_fields[0])

@@ -799,6 +799,7 @@ typedef struct om_wh7_outcome {
     uint8_t cast_total;         /* the casting result */
     uint8_t caster_wounds;      /* wounds the caster suffered from a miscast */
     uint8_t caster_slain;       /* the caster was slain or removed (1) */
+    uint8_t challenge;          /* 1 if a challenge was fought */
 } om_wh7_outcome;
 
 /* One field of om_wh7_outcome, for writers of result files. */

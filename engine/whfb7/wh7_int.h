@@ -203,6 +203,7 @@ typedef struct wh7_round {
     unsigned result[2];   /* combat result score of each side */
     int winner;           /* OM_WH7_SIDE_A, OM_WH7_SIDE_B or OM_WH7_DRAW */
     unsigned diff;        /* the winner's margin */
+    bool duel;            /* a challenge was fought */
 } wh7_round;
 
 /* Saturate a count into a uint8 outcome field. */
