@@ -13,6 +13,7 @@
  * Monte Carlo runs in both dice modes at 5 standard errors.
  */
 #include "whfb7_test.h"
+#include "wh7_int.h"
 
 #define MAXM 32
 
@@ -262,5 +263,107 @@ Test(whfb7_engagement, friends_panic_when_a_unit_breaks, .timeout = 60)
     t = run_trials(p, 10000, false, NULL, NULL);
     cr_expect_gt(t.broke[0], 9000u);
     cr_expect_eq(t.friend_panicked[0], 0u);
+    om_wh7_prepared_free(p);
+}
+
+/* The probability an alias table realises for outcome j: slot i is chosen
+ * with probability 1/n and keeps i below cut (cut of 2^32), else its alias. */
+static double realised(const om_alias *a, unsigned j)
+{
+    double p = 0;
+    for (unsigned i = 0; i < a->n; i++) {
+        double keep = a->slot[i].cut == UINT32_MAX && a->slot[i].alias == i
+                          ? 1.0 : a->slot[i].cut * 0x1p-32;
+        if (i == j)
+            p += keep / a->n;
+        if (a->slot[i].alias == j && !(a->slot[i].cut == UINT32_MAX && a->slot[i].alias == i))
+            p += (1.0 - keep) / a->n;
+    }
+    return p;
+}
+
+Test(whfb7_engagement, round_table_entry_exact)
+{
+    /* Swordsmen charge Orcs (no command): the first round's table for 5
+     * fighters each is Bin(5, pa) kills on the Orcs, then Bin(5 - kb, pb)
+     * kills on the Swordsmen, written here from the rules. */
+    om_wh7_combat c = swordsmen_orcs();
+    om_wh7_prepared *p = prepare_or_die(&c);
+    const wh7_round_table *rt = &p->rounds;
+    const wh7_rt_entry *en;
+    double pa = 4.0 / 6 * 2.0 / 6 * 4.0 / 6, pb = 1.0 / 8, total = 0;
+    cr_assert(rt->present, "the combat is tabulated");
+    en = &rt->entry[wh7_rt_index(rt, WH7_RT_FIRST, 0, 0, 5, 5)];
+    cr_assert_not_null(en->alias);
+    cr_assert_eq(en->kmax[0], 5u);
+    cr_assert_eq(en->kmax[1], 5u);
+    for (unsigned ka = 0; ka <= 5; ka++)
+        for (unsigned kb = 0; kb <= 5; kb++) {
+            double exact = binom_pmf(kb, 5, pa) * binom_pmf(ka, 5 - kb, pb);
+            double got = realised(en->alias, ka * 6 + kb);
+            cr_expect(fabs(got - exact) < 1e-8, "(%u, %u): %g vs %g", ka, kb, got, exact);
+            total += got;
+        }
+    cr_expect(fabs(total - 1) < 1e-9);
+    /* Later rounds: the Swordsmen (I4) first, no charge. */
+    en = &rt->entry[wh7_rt_index(rt, WH7_RT_LATER, 0, 0, 3, 5)];
+    for (unsigned kb = 0; kb <= 3; kb++)
+        for (unsigned ka = 0; ka <= 5; ka++)
+            cr_expect(fabs(realised(en->alias, ka * 4 + kb) -
+                           binom_pmf(kb, 3, pa) * binom_pmf(ka, 5 - kb, pb)) < 1e-8);
+    om_wh7_prepared_free(p);
+}
+
+Test(whfb7_engagement, round_tables_agree_with_part_by_part, .timeout = 120)
+{
+    /* The benchmark's combat (full command groups): the tabulated rounds and
+     * the part-by-part draws (tables removed) give the same distribution
+     * (two-sample comparison at 5 standard errors). */
+    om_wh7_combat c = swordsmen_orcs();
+    om_wh7_prepared *p, *q;
+    tally a, b;
+    for (int s = 0; s < 2; s++)
+        c.side[s].unit.champion = c.side[s].unit.standard = c.side[s].unit.musician = true;
+    p = prepare_or_die(&c);
+    q = prepare_or_die(&c);
+    cr_assert(p->rounds.present);
+    wh7_rounds_release(q);
+    cr_assert(!q->rounds.present);
+    a = run_trials(p, TRIALS, false, NULL, NULL);
+    b = run_trials(q, TRIALS, false, NULL, NULL);
+    for (int w = 0; w < 3; w++) {
+        double pa = (double)a.winner[w] / a.n, pb = (double)b.winner[w] / b.n, pp = (pa + pb) / 2;
+        double se = sqrt(pp * (1 - pp) * (1.0 / a.n + 1.0 / b.n));
+        cr_expect(fabs(pa - pb) <= SIGMAS * se + EXACT, "winner %d: %g vs %g", w, pa, pb);
+    }
+    {
+        double ma = a.slain[1] / a.n, mb = b.slain[1] / b.n;
+        double va = a.slain_sq[1] / a.n - ma * ma, vb = b.slain_sq[1] / b.n - mb * mb;
+        cr_expect(fabs(ma - mb) <= SIGMAS * sqrt(va / a.n + vb / b.n), "slain %g vs %g", ma, mb);
+    }
+    om_wh7_prepared_free(p);
+    om_wh7_prepared_free(q);
+}
+
+Test(whfb7_engagement, round_tables_only_where_they_apply)
+{
+    /* A character or a challenge of champions keeps the combat untabulated. */
+    om_wh7_combat c = swordsmen_orcs();
+    om_wh7_prepared *p;
+    c.side[0].unit.characters = 1;
+    c.side[0].unit.character[0].profile = CAPTAIN;
+    c.side[0].unit.files = 5;
+    p = prepare_or_die(&c);
+    cr_expect(!p->rounds.present);
+    om_wh7_prepared_free(p);
+    c = swordsmen_orcs();
+    c.side[0].unit.champion = c.side[1].unit.champion = true;
+    c.challenge = true;
+    p = prepare_or_die(&c);
+    cr_expect(!p->rounds.present);
+    om_wh7_prepared_free(p);
+    c.challenge = false;
+    p = prepare_or_die(&c);
+    cr_expect(p->rounds.present);
     om_wh7_prepared_free(p);
 }

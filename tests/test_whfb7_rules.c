@@ -654,10 +654,13 @@ Test(whfb7_rules, characters_struck_when_no_rank_and_file_are_left, .timeout = 3
     char_ctx ctx = {0, 0};
     a.unit.characters = 1;
     a.unit.character[0].profile = prof("Big Boss", 4, 4, 3, 3, 4, 1, 3, 2, 7);
-    /* B's champion strikes after its rank and file: at the character once
-     * they have slain the rank and file. */
-    b.unit.champion = true;
-    b.charging = true;
+    /* B's slower character strikes after its rank and file: at the enemy
+     * character once they have slain the rank and file (blows struck at the
+     * same instant are allocated together, before rolling). */
+    b.unit.characters = 1;
+    b.unit.files = 6;
+    b.unit.character[0].profile = prof("Lummox", 4, 5, 3, 5, 4, 2, 1, 4, 7);
+    b.charging = false;
     c = combat_of(OM_WH7_KIND_COMBAT, a, b);
     p = prepare_or_die(&c);
     run_trials(p, 20000, false, characters_last, &ctx);

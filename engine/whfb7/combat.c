@@ -37,6 +37,9 @@ typedef struct wh7_fight {
     unsigned cr_wounds[2];    /* wounds each side caused, as the result counts them */
     unsigned overkill[2];     /* challenge wounds beyond the opponent's Wounds */
     unsigned rank_bonus[2];   /* rank bonus counted at the start of the round */
+    unsigned alive[2];        /* models of each side alive (at the start, then after the
+                                 blows) */
+    unsigned us[2];           /* unit strength of each side (likewise) */
 } wh7_fight;
 
 unsigned wh7_models_alive(const wh7_side_info *si, const wh7_unit_state *u)
@@ -209,8 +212,8 @@ void wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *woun
             sl += b == OM_WH7_BLOW_SLAY;
         }
     } else if (at->any != NULL && n > 0) {
-        unsigned k = om_binom_draw(at->any, &d->rng, n);
-        sl = at->slay != NULL && k > 0 ? om_binom_draw(at->slay, &d->rng, k) : 0u;
+        unsigned k = om_binom_draw_select(at->any, &d->rng, n);
+        sl = at->slay != NULL && k > 0 ? om_binom_draw_select(at->slay, &d->rng, k) : 0u;
         w = k - sl;
     }
     *wounds = w;
@@ -276,27 +279,69 @@ unsigned wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, un
     return inflicted;
 }
 
-/* One part of side s strikes (Hitting the Enemy ... Removing Casualties). */
-static void strike(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh7_fight *f, int s,
-                   unsigned part, unsigned variant)
+/* What part `part` of side s rolls now: its blows and their target (none:
+ * n = 0). */
+static const wh7_attack *aim(const om_wh7_prepared *p, const wh7_state *st, const wh7_fight *f,
+                             int s, unsigned part, unsigned variant, unsigned *target,
+                             unsigned *n)
 {
     const wh7_part_info *pi = &p->side[s].part[part];
-    int e = 1 - s;
     unsigned models = part_models(st, f, s, part);
-    unsigned t, n, inflicted, kills, excess;
-
+    *n = 0;
+    *target = WH7_TARGETS;
     if (models == 0)
-        return;
-    t = pick_target(p, st, f, s, part);
-    if (t == WH7_TARGETS)
-        return;
-    n = models * (pi->attacks[variant] + (pi->frenzy && st->u[s].frenzied ? 1u : 0u));
-    inflicted = wh7_land(p, d, st, e, t, &pi->vs[t][variant], n, &kills, &excess);
+        return NULL;
+    *target = pick_target(p, st, f, s, part);
+    if (*target == WH7_TARGETS)
+        return NULL;
+    *n = models * (pi->attacks[variant] + (pi->frenzy && st->u[s].frenzied ? 1u : 0u));
+    return &pi->vs[*target][variant];
+}
+
+/* Whether two attacks' blows end alike: the same probabilities of a wound
+ * and of a killing blow, and the same damage (then the same tables too). */
+static bool same_attack(const wh7_attack *a, const wh7_attack *b)
+{
+    return a->p_wound == b->p_wound && a->p_slay == b->p_slay && a->damage == b->damage &&
+           a->doubled == b->doubled;
+}
+
+/*
+ * The parts of one side that strike at the same instant (consecutive in the
+ * order with the same strike key) roll together where they strike the same
+ * target alike: attacks are allocated before rolling (Which Models Fight?),
+ * and Bin(a, p) + Bin(b, p) is Bin(a + b, p). Returns the index of the next
+ * entry of the order.
+ */
+static unsigned strike(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh7_fight *f,
+                       const uint8_t *order, unsigned i, unsigned phase, const unsigned *variant)
+{
+    int s = order[i] / WH7_PARTS, e = 1 - s;
+    unsigned part = order[i] % WH7_PARTS, key = p->side[s].part[part].key[phase];
+    unsigned t, n, inflicted, kills, excess;
+    const wh7_attack *at = aim(p, st, f, s, part, variant[s], &t, &n);
+
+    for (i++; i < p->order_len && order[i] / WH7_PARTS == (unsigned)s &&
+              p->side[s].part[order[i] % WH7_PARTS].key[phase] == key; i++) {
+        unsigned t2, n2;
+        const wh7_attack *at2 = aim(p, st, f, s, order[i] % WH7_PARTS, variant[s], &t2, &n2);
+        if (n2 == 0)
+            continue;
+        if (n > 0 && (t2 != t || !same_attack(at, at2)))
+            break;
+        at = at2;
+        t = t2;
+        n += n2;
+    }
+    if (n == 0)
+        return i;
+    inflicted = wh7_land(p, d, st, e, t, at, n, &kills, &excess);
     if (t == WH7_TARGET_RF)
         f->rf_killed[e] += kills;
     else if (f->duel[s] >= 0 && (int)t == f->duel[e])
         f->overkill[s] += excess;
     f->cr_wounds[s] += inflicted;
+    return i;
 }
 
 /* The challenger of side s this round: a character in contact, else the
@@ -328,7 +373,7 @@ static void who_fights(const om_wh7_prepared *p, const wh7_state *st, wh7_fight 
     const wh7_side_info *si = &p->side[s];
     const om_wh7_side *me = &p->c.side[s];
     const wh7_unit_state *u = &st->u[s];
-    unsigned total = wh7_models_alive(si, u), front_singles = total - u->rf;
+    unsigned total = f->alive[s], front_singles = total - u->rf;
     unsigned rf_front, engaged, depth = si->rank_depth;
 
     f->front_fights[s] = me->arc == OM_WH7_ARC_FRONT || u->rf == 0;
@@ -362,16 +407,15 @@ static void who_fights(const om_wh7_prepared *p, const wh7_state *st, wh7_fight 
 /* The rank bonus of side s at the start of the round (Extra Rank): none for
  * skirmishers and fast cavalry, none while an enemy of unit strength 5 or
  * more (not skirmishers) fights its flank or rear. */
-static unsigned rank_bonus(const om_wh7_prepared *p, const wh7_state *st, int s)
+static unsigned rank_bonus(const om_wh7_prepared *p, const wh7_fight *f, int s)
 {
     const wh7_side_info *si = &p->side[s], *fi = &p->side[1 - s];
     if (si->rules & (OM_WH7_RULE_SKIRMISHERS | OM_WH7_RULE_FAST_CAVALRY))
         return 0;
-    if (p->c.side[s].arc != OM_WH7_ARC_FRONT &&
-        wh7_unit_strength(fi, &st->u[1 - s]) >= WH7_US_FLANKING &&
+    if (p->c.side[s].arc != OM_WH7_ARC_FRONT && f->us[1 - s] >= WH7_US_FLANKING &&
         !(fi->rules & OM_WH7_RULE_SKIRMISHERS))
         return 0;
-    return om_wh7_rank_bonus(wh7_models_alive(si, &st->u[s]), si->files);
+    return om_wh7_rank_bonus(f->alive[s], si->files);
 }
 
 /* Side s's combat result after the blows (Combat Result; Combat Result
@@ -382,9 +426,9 @@ static unsigned combat_score(const om_wh7_prepared *p, const wh7_state *st, cons
     const om_wh7_side *me = &p->c.side[s], *foe = &p->c.side[1 - s];
     const wh7_side_info *si = &p->side[s];
     const wh7_unit_state *u = &st->u[s];
-    unsigned us = wh7_unit_strength(si, u), foe_us = wh7_unit_strength(&p->side[1 - s], &st->u[1 - s]);
+    unsigned us = f->us[s], foe_us = f->us[1 - s];
     unsigned score = f->cr_wounds[s], ranks = f->rank_bonus[s];
-    unsigned alive = wh7_models_alive(si, u);
+    unsigned alive = f->alive[s];
 
     if (p->c.options.rank_width_after_blows &&
         (alive < si->files ? alive : si->files) < WH7_RANK_WIDTH)
@@ -424,11 +468,12 @@ static bool has_musician(const om_wh7_prepared *p, const wh7_state *st, int s)
 
 /* The winner of the round (Combat Result): a side wiped out loses; equal
  * scores draw unless exactly one side has a musician, which wins by 1. */
-static void decide(const om_wh7_prepared *p, const wh7_state *st, wh7_round *r)
+static void decide(const om_wh7_prepared *p, const wh7_state *st, const wh7_fight *f,
+                   wh7_round *r)
 {
     bool gone[2];
     for (int s = 0; s < 2; s++)
-        gone[s] = wh7_wiped_out(&p->side[s], &st->u[s]);
+        gone[s] = f->alive[s] == 0;
     if (gone[0] || gone[1]) {
         r->winner = gone[0] && gone[1] ? OM_WH7_DRAW : gone[0] ? OM_WH7_SIDE_B : OM_WH7_SIDE_A;
         r->diff = 0;
@@ -467,18 +512,72 @@ static int tie_first(const om_wh7_prepared *p, om_dice *d, unsigned phase, int l
     }
 }
 
+/* Kills of a tabulated round on side s (the fast dice). */
+static void table_kills(wh7_state *st, wh7_fight *f, int s, unsigned k)
+{
+    st->u[s].rf -= k;
+    st->slain[s] += k;
+    st->wounds[s] += k;
+    f->rf_killed[s] += k;
+    f->cr_wounds[1 - s] += k;
+}
+
+/*
+ * The round's blows from the round tables (rounds.c), when they describe it:
+ * no challenge, no character, champions alive, fighters within the table,
+ * both sides keeping rank and file whatever is slain. Returns false to draw
+ * part by part instead.
+ */
+static bool tabled_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh7_fight *f,
+                         unsigned round, int tie)
+{
+    const wh7_round_table *rt = &p->rounds;
+    unsigned fa = f->rf_fighters[0], fb = f->rf_fighters[1], vset, fz = 0, k;
+    const wh7_rt_entry *en;
+
+    if (!rt->present || f->duel[0] >= 0 || fa > rt->fmax[0] || fb > rt->fmax[1])
+        return false;
+    if (round > 1)
+        vset = WH7_RT_LATER;
+    else if (st->u[0].fearful)
+        vset = st->u[1].fearful ? WH7_RT_VSETS : WH7_RT_FIRST_A_FEARFUL;
+    else
+        vset = st->u[1].fearful ? WH7_RT_FIRST_B_FEARFUL : WH7_RT_FIRST;
+    if (vset == WH7_RT_VSETS)
+        return false;
+    for (int s = 0; s < 2; s++) {
+        if (p->side[s].target[WH7_TARGET_CHAMP].present && st->u[s].champ_w == 0)
+            return false;
+        if (st->u[s].frenzied)
+            fz |= 1u << s;
+    }
+    en = &rt->entry[wh7_rt_index(rt, vset, (unsigned)tie, fz, fa, fb)];
+    if (en->alias == NULL || st->u[0].rf <= en->kmax[0] || st->u[1].rf <= en->kmax[1])
+        return false;
+    k = om_alias_draw(en->alias, &d->rng);
+    table_kills(st, f, 0, k / (en->kmax[1] + 1u));
+    table_kills(st, f, 1, k % (en->kmax[1] + 1u));
+    return true;
+}
+
 void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
                      int last_winner, wh7_round *r)
 {
     unsigned phase = round == 1 ? WH7_PHASE_FIRST : WH7_PHASE_LATER;
     unsigned variant[2];
+    int tie;
     const uint8_t *order;
     wh7_fight f;
 
     memset(&f, 0, sizeof f);
     for (int s = 0; s < 2; s++) {
+        f.alive[s] = wh7_models_alive(&p->side[s], &st->u[s]);
+        f.us[s] = wh7_unit_strength(&p->side[s], &st->u[s]);
+        r->us_start[s] = f.us[s];
+    }
+    for (int s = 0; s < 2; s++) {
         who_fights(p, st, &f, s, round);
-        f.rank_bonus[s] = rank_bonus(p, st, s);
+        f.rank_bonus[s] = rank_bonus(p, &f, s);
         variant[s] = round > 1 ? WH7_ROUND_LATER
                    : st->u[s].fearful ? WH7_ROUND_FIRST_FEARFUL : WH7_ROUND_FIRST;
     }
@@ -491,14 +590,20 @@ void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsign
         }
     }
     r->duel = f.duel[0] >= 0;
-    order = p->order[phase][tie_first(p, d, phase, last_winner)];
-    for (unsigned i = 0; i < p->order_len; i++) {
-        int s = order[i] / WH7_PARTS;
-        strike(p, d, st, &f, s, order[i] % WH7_PARTS, variant[s]);
+    tie = tie_first(p, d, phase, last_winner);
+    order = p->order[phase][tie];
+    if (d->plain != NULL || !tabled_round(p, d, st, &f, round, tie))
+        for (unsigned i = 0; i < p->order_len;)
+            i = strike(p, d, st, &f, order, i, phase, variant);
+    for (int s = 0; s < 2; s++) {
+        f.alive[s] = wh7_models_alive(&p->side[s], &st->u[s]);
+        f.us[s] = wh7_unit_strength(&p->side[s], &st->u[s]);
     }
     for (int s = 0; s < 2; s++)
         r->result[s] = combat_score(p, st, &f, s);
-    decide(p, st, r);
+    r->alive[0] = f.alive[0];
+    r->alive[1] = f.alive[1];
+    decide(p, st, &f, r);
 }
 
 void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)

@@ -155,11 +155,10 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
     }
     o->charged = charger >= 0;
     for (unsigned round = 1; round <= p->max_rounds; round++) {
-        unsigned us_start[2];
+        const unsigned *us_start;
         wh7_round r;
-        for (int s = 0; s < 2; s++)
-            us_start[s] = wh7_unit_strength(&p->side[s], &st.u[s]);
         wh7_fight_round(p, d, &st, round, last, &r);
+        us_start = r.us_start;
         o->rounds = (uint8_t)round;
         o->challenge |= r.duel;
         if (round == 1) {
@@ -169,7 +168,7 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
         }
         last = r.winner;
         for (int s = 0; s < 2; s++)
-            if (wh7_wiped_out(&p->side[s], &st.u[s])) {
+            if (r.alive[s] == 0) {
                 o->destroyed[s] = 1;
                 wh7_friends_panic(p, d, s, us_start[s], o);
             }

@@ -413,6 +413,33 @@ static bool creature_idle(const om_wh7_combat *c, int s, unsigned k)
     return creature_rf && (k == WH7_PART_RF || k == WH7_PART_CHAMP);
 }
 
+/* The most blows any part can roll in a round: the widest contact times the
+ * ranks fighting times the most Attacks (Frenzy, extra weapons, magic weapons
+ * and spells included), capped at the alias tables' limit. Parts of a side
+ * striking together may merge: their sum is bounded by the side's models
+ * times its most Attacks. */
+static unsigned blow_n_max(const om_wh7_prepared *p)
+{
+    unsigned most = 1;
+    for (int s = 0; s < 2; s++) {
+        const om_wh7_unit *u = &p->c.side[s].unit;
+        unsigned a = u->profile.a > u->mount.profile.a ? u->profile.a : u->mount.profile.a;
+        unsigned models = (unsigned)p->side[s].contact * p->side[s].rank_depth + u->characters + 1u;
+        int mod = p->c.side[s].mods.attacks;
+        for (unsigned i = 0; i < u->characters; i++) {
+            if (u->character[i].profile.a > a)
+                a = u->character[i].profile.a;
+            if (u->character[i].mount.profile.a > a)
+                a = u->character[i].mount.profile.a;
+        }
+        /* Two hand weapons or a Sword of Battle, the champion, Frenzy. */
+        a += 3u + (mod > 0 ? (unsigned)mod : 0u);
+        if (models * a > most)
+            most = models * a;
+    }
+    return most > WH7_TABLE_N_LIMIT ? WH7_TABLE_N_LIMIT : most;
+}
+
 static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
 {
     const om_wh7_combat *c = &p->c;
@@ -438,6 +465,9 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
         models = a.models;
     most = (most + (pi->frenzy ? 1u : 0u)) * models;
     pi->max_dice = (uint8_t)(most == 0 ? 1u : most > WH7_TABLE_N_LIMIT ? WH7_TABLE_N_LIMIT : most);
+    /* One size for every blow table of the combat, so that parts striking
+     * together share them (merged draws, combat.c). */
+    pi->max_dice = (uint8_t)p->blow_n_max;
     for (unsigned t = 0; t < WH7_TARGETS; t++) {
         wh7_target_src ts;
         if (!target_source(c, 1 - s, t, &ts))
@@ -589,6 +619,11 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
         build_side(p, s);
         build_targets(p, s);
     }
+    p->blow_n_max = blow_n_max(p);
+    for (int s = 0; s < 2; s++) {
+        wh7_psychology_prepare(p, s);
+        wh7_pursuit_prepare(p, s);
+    }
     for (int s = 0; s < 2; s++) {
         for (unsigned k = 0; k < WH7_PARTS; k++)
             if ((st = build_part(p, s, k)) != OM_OK)
@@ -602,6 +637,8 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
         p->tie[ph] = has_tie(p, ph);
     }
     if (p->c.kind == OM_WH7_KIND_MAGIC && (st = wh7_magic_prepare(p)) != OM_OK)
+        return st;
+    if ((st = wh7_rounds_prepare(p)) != OM_OK)
         return st;
     p->max_rounds = p->c.kind == OM_WH7_KIND_COMBAT ? 1u
                   : p->c.options.max_rounds ? p->c.options.max_rounds : WH7_DEFAULT_MAX_ROUNDS;
@@ -634,6 +671,7 @@ void om_wh7_prepared_free(om_wh7_prepared *p)
         return;
     for (unsigned i = 0; i < p->n_tables; i++)
         om_binom_table_free(p->tables[i]);
+    wh7_rounds_release(p);
     free(p);
 }
 

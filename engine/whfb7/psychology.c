@@ -144,18 +144,46 @@ double om_wh7_break_pass_probability(unsigned ld, unsigned diff, unsigned stubbo
     return reroll ? p + (1.0 - p) * p : p;
 }
 
+/* Whether side s re-rolls failed break tests now: the Battle Standard Bearer
+ * fights in it alive, or stands within 12" (Generals & Battle Standards). */
+static bool bsb_reroll(const om_wh7_prepared *p, const wh7_state *st, int s)
+{
+    const om_wh7_side *me = &p->c.side[s];
+    if (me->battle_standard_near)
+        return true;
+    for (unsigned i = 0; i < me->unit.characters; i++)
+        if (me->unit.character[i].battle_standard && st->u[s].char_w[i] > 0)
+            return true;
+    return false;
+}
+
+void wh7_psychology_prepare(om_wh7_prepared *p, int s)
+{
+    wh7_side_info *si = &p->side[s];
+    for (unsigned a = 0; a < 2; a++)
+        for (unsigned r = 0; r < 2; r++)
+            for (unsigned diff = 0; diff < WH7_DIFFS; diff++) {
+                double hold = om_wh7_break_pass_probability(si->ld, diff, si->stubborn_ld, a, r);
+                si->hold32[a][r][diff] = (uint64_t)(hold * (double)WH7_P32_ONE + 0.5);
+            }
+}
+
 bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
                     unsigned diff)
 {
     const wh7_side_info *si = &p->side[loser];
     unsigned ld = wh7_leadership(p, st, loser), stubborn = stubborn_leadership(p, st, loser);
-    bool automatic = fear_auto_break(p, st, loser);
-    unsigned tries = si->bsb_reroll ? 2u : 1u;
+    bool automatic = fear_auto_break(p, st, loser), reroll = bsb_reroll(p, st, loser);
 
     if (si->rules & (OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_SWARM | OM_WH7_RULE_UNDEAD))
         return false;
+    /* Fast dice: the exact probability of holding (om_wh7_break_holds over
+     * the 36 rolls, with the re-roll) decides with one draw, where it is
+     * tabulated for this Leadership. */
+    if (d->plain == NULL && ld == si->ld && stubborn == si->stubborn_ld && diff < WH7_DIFFS)
+        return !wh7_chance(&d->rng, si->hold32[automatic][reroll][diff]);
     /* The Battle Standard re-rolls a failed test once (no die twice). */
-    for (unsigned t = 0; t < tries; t++)
+    for (unsigned t = 0; t < (reroll ? 2u : 1u); t++)
         if (om_wh7_break_holds(om_dice_roll_sum(d, 2, NULL), ld, diff, stubborn, automatic))
             return false;
     return true;

@@ -39,16 +39,68 @@ static bool flight_blocked(const om_wh7_prepared *p, int s, unsigned flee)
     return at > 0 && flee >= at;
 }
 
+/* P(a roll of n D6, halved rounded up if `half`, equals each total) into
+ * pmf[0..18]. */
+static void roll_pmf(unsigned n, bool half, double pmf[19])
+{
+    unsigned combos = 1;
+    for (unsigned t = 0; t < 19; t++)
+        pmf[t] = 0;
+    for (unsigned i = 0; i < n; i++)
+        combos *= 6u;
+    for (unsigned code = 0; code < combos; code++) {
+        unsigned x = code, sum = 0;
+        for (unsigned i = 0; i < n; i++) {
+            sum += x % 6u + 1u;
+            x /= 6u;
+        }
+        pmf[half ? (sum + 1u) / 2u : sum] += 1.0 / combos;
+    }
+}
+
+void wh7_pursuit_prepare(om_wh7_prepared *p, int s)
+{
+    wh7_side_info *si = &p->side[s];
+    double flee[19], chase[19], caught = 0, blocked = 0;
+    unsigned at = p->c.side[s].flee_blocked_in;
+    roll_pmf(si->flee_dice, p->c.side[s].mods.halve_flee, flee);
+    roll_pmf(p->side[1 - s].flee_dice, p->c.side[1 - s].mods.halve_flee, chase);
+    for (unsigned f = 0; f < 19; f++) {
+        double reach = 0;
+        for (unsigned q = f; q < 19; q++)
+            reach += chase[q];
+        caught += flee[f] * reach;
+        if (at > 0 && f >= at)
+            blocked += flee[f] * (1 - reach);
+    }
+    si->fate32[1] = (uint64_t)((caught + blocked) * (double)WH7_P32_ONE + 0.5);
+    blocked = 0;
+    for (unsigned f = 0; f < 19; f++)
+        if (at > 0 && f >= at)
+            blocked += flee[f];
+    si->fate32[0] = (uint64_t)(blocked * (double)WH7_P32_ONE + 0.5);
+}
+
 void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
                          om_wh7_outcome *o)
 {
     int w = 1 - loser;
-    unsigned flee = wh7_flee_roll(p, d, loser);
-    bool caught = false;
+    unsigned flee;
+    bool caught = false, chased = pursues(p, d, st, w);
 
-    if (pursues(p, d, st, w)) {
+    o->pursued[w] = chased;
+    /* Fast dice: the exact probability of being caught or blocked decides
+     * with one draw. */
+    if (d->plain == NULL) {
+        caught = wh7_chance(&d->rng, p->side[loser].fate32[chased]);
+        o->caught[loser] = caught;
+        o->destroyed[loser] = caught;
+        o->fled[loser] = !caught;
+        return;
+    }
+    flee = wh7_flee_roll(p, d, loser);
+    if (chased) {
         unsigned pursuit = wh7_flee_roll(p, d, w);
-        o->pursued[w] = 1;
         /* A pursuit roll equal to or greater than the flee roll destroys the
          * fleeing unit (Remove Fleeing Units Caught; digest A9). */
         caught = pursuit >= flee;

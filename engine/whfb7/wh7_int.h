@@ -84,6 +84,18 @@ typedef struct wh7_target_info {
     bool flammable;     /* it takes double wounds from flaming attacks */
 } wh7_target_info;
 
+/* Break test differences tabulated for the fast dice (larger ones roll). */
+#define WH7_DIFFS 32u
+
+/* One in 2^32, the unit of the fast dice's probabilities. */
+#define WH7_P32_ONE (UINT64_C(1) << 32)
+
+/* An event of probability p32 / 2^32 from one 64-bit draw (fast dice). */
+static inline bool wh7_chance(om_rng *r, uint64_t p32)
+{
+    return (om_pcg64_next(r) >> 32) < p32;
+}
+
 /* What a side's trials read besides the parts and targets. */
 typedef struct wh7_side_info {
     wh7_part_info part[WH7_PARTS];       /* attackers */
@@ -106,6 +118,12 @@ typedef struct wh7_side_info {
     bool fear_immune;        /* immune to Fear (causes Fear or Terror, or ItP) */
     bool psychology_immune;  /* immune to psychology (ItP, Unbreakable, Frenzy, Undead) */
     bool must_pursue;        /* Frenzy or Hatred: cannot restrain pursuit */
+    /* Exact probabilities for the fast dice, as fractions of 2^32 (the
+     * precision of the alias tables): a break test holding at the start's
+     * Leadership by [automatic][re-roll][difference], and this side fleeing
+     * from the enemy: P(destroyed: caught or its flight blocked) by [pursued]. */
+    uint64_t hold32[2][2][WH7_DIFFS];
+    uint64_t fate32[2];
 } wh7_side_info;
 
 /* Kinds of volley a side may shoot. */
@@ -151,6 +169,40 @@ typedef struct wh7_spellcast {
     wh7_attack contact_s10, contact_s6; /* miscast hits on models touching the caster */
 } wh7_spellcast;
 
+/* Kinds of round of the round tables (rounds.c): the first with nobody, A or
+ * B fearful (Fear: 6s to hit), and later rounds. */
+enum wh7_rt_vset {
+    WH7_RT_FIRST = 0, WH7_RT_FIRST_A_FEARFUL, WH7_RT_FIRST_B_FEARFUL, WH7_RT_LATER, WH7_RT_VSETS
+};
+
+/* One tabulated round: the joint distribution of (kills on A, kills on B). */
+typedef struct wh7_rt_entry {
+    om_alias *alias;      /* over ka * (kmax[1] + 1) + kb; NULL: not tabulated */
+    uint16_t kmax[2];     /* most kills on A and on B */
+} wh7_rt_entry;
+
+/* The round tables of a prepared combat (rounds.c). */
+typedef struct wh7_round_table {
+    bool present;         /* the combat is tabulated */
+    unsigned fmax[2];     /* most rank-and-file fighters of each side */
+    unsigned keys;        /* (fmax[0] + 1) * (fmax[1] + 1) */
+    wh7_rt_entry *entry;  /* [vset][tie][frenzy bits][fighters of A][fighters of B] */
+} wh7_round_table;
+
+/* The entry of a round. */
+static inline size_t wh7_rt_index(const wh7_round_table *rt, unsigned vset, unsigned tie,
+                                  unsigned fz, unsigned fa, unsigned fb)
+{
+    return (((size_t)vset * 2u + tie) * 4u + fz) * rt->keys + (size_t)fa * (rt->fmax[1] + 1u) + fb;
+}
+
+/* The chain variant of side s in a kind of round of the tables. */
+unsigned wh7_rt_variant(unsigned vset, int s);
+
+/* Build (or leave absent) the round tables of p; free them. */
+om_status wh7_rounds_prepare(om_wh7_prepared *p);
+void wh7_rounds_release(om_wh7_prepared *p);
+
 /* Largest number of alias tables a prepared combat owns: two per part, target
  * and round kind, for both sides; shooting's per side, volley kind and target;
  * a machine's per Strength. */
@@ -173,9 +225,11 @@ struct om_wh7_prepared {
     bool tie[WH7_PHASES];              /* a key is shared by the two sides (a roll-off
                                           or last turn's winner decides) */
     unsigned max_rounds;               /* rounds an engagement lasts at most */
+    unsigned blow_n_max;               /* n_max of every close combat blow table */
     wh7_volley volley[2][WH7_VOLLEYS]; /* each side's shooting */
     wh7_machine machine[2];            /* each side's war machine */
     wh7_spellcast spell;               /* the magic kind's casting attempt */
+    wh7_round_table rounds;            /* whole rounds tabulated for the fast dice */
     om_binom_table *tables[WH7_MAX_TABLES]; /* owned alias tables */
     unsigned n_tables;
 };
@@ -204,6 +258,8 @@ typedef struct wh7_round {
     int winner;           /* OM_WH7_SIDE_A, OM_WH7_SIDE_B or OM_WH7_DRAW */
     unsigned diff;        /* the winner's margin */
     bool duel;            /* a challenge was fought */
+    unsigned us_start[2]; /* unit strength of each side at the start of the round */
+    unsigned alive[2];    /* models of each side alive after the round's blows */
 } wh7_round;
 
 /* Saturate a count into a uint8 outcome field. */
@@ -369,7 +425,13 @@ bool wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s);
 bool wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s,
                    bool terror);
 
+/* Fill the break test probabilities of side s (psychology.c). */
+void wh7_psychology_prepare(om_wh7_prepared *p, int s);
+
 /* --- pursuit.c --- */
+
+/* Fill the flight probabilities of side s (pursuit.c). */
+void wh7_pursuit_prepare(om_wh7_prepared *p, int s);
 
 /* The flee roll of side s (2D6 or 3D6 by its Movement). */
 unsigned wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s);
