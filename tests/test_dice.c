@@ -691,6 +691,32 @@ Test(binom, select_matches_draw)
         }
 }
 
+/* om_alias_draw_select returns what om_alias_draw returns from the same
+ * generator state, for tables of several sizes. */
+Test(alias, select_matches_draw)
+{
+    static const unsigned sizes[] = {1, 2, 7, 36, 1000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        unsigned n = sizes[i];
+        double *pmf = malloc(n * sizeof *pmf), total = 0;
+        om_alias *a = NULL;
+        om_rng x = test_rng(14), y = test_rng(14);
+        cr_assert_not_null(pmf);
+        for (unsigned k = 0; k < n; k++)
+            total += pmf[k] = 1.0 + (k * 7u) % 5u;
+        for (unsigned k = 0; k < n; k++)
+            pmf[k] /= total;
+        cr_assert_eq(om_alias_alloc(&a, pmf, n), OM_OK);
+        for (unsigned rep = 0; rep < 20000u; rep++) {
+            unsigned p = om_alias_draw(a, &x), q = om_alias_draw_select(a, &y);
+            if (p != q)
+                cr_assert_fail("n %u: %u vs %u", n, p, q);
+        }
+        om_alias_free(a);
+        free(pmf);
+    }
+}
+
 /*
  * The exact distribution that om_binom_draw realises from a table. The draw takes
  * slot i of Bin(k, p) for the x = u >> 32 with floor(x (k + 1) / 2^32) = i, that

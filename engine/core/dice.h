@@ -168,6 +168,18 @@ static inline unsigned om_alias_draw(const om_alias *a, om_rng *r)
     return ((uint32_t)u < e->cut) ? slot : e->alias;
 }
 
+/* om_alias_draw_select: the same draw as om_alias_draw, word for word,
+ * choosing between a slot's outcome and its alias with a mask instead of a
+ * branch (see om_binom_draw_select). */
+static inline unsigned om_alias_draw_select(const om_alias *a, om_rng *r)
+{
+    uint64_t u = om_pcg64_next(r);
+    uint32_t slot = (uint32_t)(((u >> 32) * (uint64_t)a->n) >> 32);
+    const om_binom_slot *e = &a->slot[slot];
+    uint32_t keep = 0u - (uint32_t)((uint32_t)u < e->cut);
+    return (slot & keep) | (e->alias & ~keep);
+}
+
 /*
  * A dice source for the rules engine. `rng` is always used in fast mode; when
  * `plain` is not NULL every die is rolled individually with

@@ -42,23 +42,6 @@ typedef struct wh7_fight {
     unsigned us[2];           /* unit strength of each side (likewise) */
 } wh7_fight;
 
-unsigned wh7_models_alive(const wh7_side_info *si, const wh7_unit_state *u)
-{
-    unsigned n = u->rf + (u->champ_w > 0 ? 1u : 0u);
-    for (unsigned i = 0; i < si->characters; i++)
-        n += u->char_w[i] > 0 ? 1u : 0u;
-    return n;
-}
-
-unsigned wh7_unit_strength(const wh7_side_info *si, const wh7_unit_state *u)
-{
-    unsigned us = (u->rf + (u->champ_w > 0 ? 1u : 0u)) * si->model_us;
-    for (unsigned i = 0; i < si->characters; i++)
-        if (u->char_w[i] > 0)
-            us += si->target[WH7_TARGET_CHAR0 + i].us;
-    return us;
-}
-
 void wh7_state_init(const om_wh7_prepared *p, wh7_state *st)
 {
     memset(st, 0, sizeof *st);
@@ -415,7 +398,7 @@ static unsigned rank_bonus(const om_wh7_prepared *p, const wh7_fight *f, int s)
     if (p->c.side[s].arc != OM_WH7_ARC_FRONT && f->us[1 - s] >= WH7_US_FLANKING &&
         !(fi->rules & OM_WH7_RULE_SKIRMISHERS))
         return 0;
-    return om_wh7_rank_bonus(f->alive[s], si->files);
+    return si->ranks_by_models[f->alive[s]];
 }
 
 /* Side s's combat result after the blows (Combat Result; Combat Result
@@ -554,9 +537,9 @@ static bool tabled_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh
     en = &rt->entry[wh7_rt_index(rt, vset, (unsigned)tie, fz, fa, fb)];
     if (en->alias == NULL || st->u[0].rf <= en->kmax[0] || st->u[1].rf <= en->kmax[1])
         return false;
-    k = om_alias_draw(en->alias, &d->rng);
-    table_kills(st, f, 0, k / (en->kmax[1] + 1u));
-    table_kills(st, f, 1, k % (en->kmax[1] + 1u));
+    k = en->kills[om_alias_draw_select(en->alias, &d->rng)];
+    table_kills(st, f, 0, k >> 8);
+    table_kills(st, f, 1, k & 0xffu);
     return true;
 }
 

@@ -574,6 +574,8 @@ static void build_side(om_wh7_prepared *p, int s)
     si->fear_immune = si->psychology_immune ||
                       (si->rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR)) != 0;
     si->must_pursue = (si->rules & (OM_WH7_RULE_FRENZY | OM_WH7_RULE_HATRED)) != 0;
+    for (unsigned n = 0; n <= (unsigned)u->models + u->characters; n++)
+        si->ranks_by_models[n] = (uint8_t)om_wh7_rank_bonus(n, u->files);
 }
 
 /* The strike order of a phase with side `first` striking first on ties: parts

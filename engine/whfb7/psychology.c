@@ -66,7 +66,7 @@ static bool unit_causes(const om_wh7_prepared *p, const wh7_state *st, int s, om
 {
     const om_wh7_unit *un = &p->c.side[s].unit;
     const wh7_unit_state *u = &st->u[s];
-    if (u->rf > 0 || u->champ_w > 0)
+    if (u->rf > 0 || u->champ_w > 0 || un->characters == 0)
         return ((un->traits.rules | un->mount.traits.rules) & what) != 0;
     for (unsigned i = 0; i < un->characters; i++)
         if (u->char_w[i] > 0 &&
@@ -172,11 +172,24 @@ bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, i
                     unsigned diff)
 {
     const wh7_side_info *si = &p->side[loser];
-    unsigned ld = wh7_leadership(p, st, loser), stubborn = stubborn_leadership(p, st, loser);
-    bool automatic = fear_auto_break(p, st, loser), reroll = bsb_reroll(p, st, loser);
+    unsigned ld, stubborn;
+    bool automatic, reroll;
 
     if (si->rules & (OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_SWARM | OM_WH7_RULE_UNDEAD))
         return false;
+    /* Without characters or spells on Leadership, the figures are the
+     * prepared ones (the unit's or the General's). */
+    if (si->characters == 0 && p->c.side[loser].mods.leadership == 0) {
+        ld = si->ld;
+        stubborn = si->stubborn_ld;
+        reroll = p->c.side[loser].battle_standard_near;
+    } else {
+        ld = wh7_leadership(p, st, loser);
+        stubborn = stubborn_leadership(p, st, loser);
+        reroll = bsb_reroll(p, st, loser);
+    }
+    automatic = (p->side[1 - loser].rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR)) &&
+                fear_auto_break(p, st, loser);
     /* Fast dice: the exact probability of holding (om_wh7_break_holds over
      * the 36 rolls, with the re-roll) decides with one draw, where it is
      * tabulated for this Leadership. */

@@ -190,6 +190,14 @@ om_status wh7_rounds_prepare(om_wh7_prepared *p)
                         round_pmf(p, p->order[phase][tie], vset, fz, f, kmax, pmf, next);
                         if ((st = om_alias_alloc(&en->alias, pmf, n)) != OM_OK)
                             goto done;
+                        en->kills = malloc(n * sizeof *en->kills);
+                        if (en->kills == NULL) {
+                            st = OM_ERROR(OM_ENOMEM, "out of memory for the round tables");
+                            goto done;
+                        }
+                        for (unsigned i = 0; i < n; i++)
+                            en->kills[i] = (uint16_t)((i / (kmax[1] + 1u)) << 8 |
+                                                      i % (kmax[1] + 1u));
                         en->kmax[0] = (uint16_t)kmax[0];
                         en->kmax[1] = (uint16_t)kmax[1];
                     }
@@ -207,8 +215,10 @@ void wh7_rounds_release(om_wh7_prepared *p)
 {
     wh7_round_table *rt = &p->rounds;
     if (rt->entry != NULL)
-        for (size_t i = 0; i < (size_t)WH7_RT_VSETS * 2u * 4u * rt->keys; i++)
+        for (size_t i = 0; i < (size_t)WH7_RT_VSETS * 2u * 4u * rt->keys; i++) {
             om_alias_free(rt->entry[i].alias);
+            free(rt->entry[i].kills);
+        }
     free(rt->entry);
     memset(rt, 0, sizeof *rt);
 }

@@ -124,6 +124,8 @@ typedef struct wh7_side_info {
      * from the enemy: P(destroyed: caught or its flight blocked) by [pursued]. */
     uint64_t hold32[2][2][WH7_DIFFS];
     uint64_t fate32[2];
+    uint8_t ranks_by_models[OM_WH7_MAX_MODELS + OM_WH7_MAX_CHARACTERS + 1u]; /* the rank
+                                bonus of its formation by models alive */
 } wh7_side_info;
 
 /* Kinds of volley a side may shoot. */
@@ -178,6 +180,7 @@ enum wh7_rt_vset {
 /* One tabulated round: the joint distribution of (kills on A, kills on B). */
 typedef struct wh7_rt_entry {
     om_alias *alias;      /* over ka * (kmax[1] + 1) + kb; NULL: not tabulated */
+    uint16_t *kills;      /* outcome i decoded: ka << 8 | kb */
     uint16_t kmax[2];     /* most kills on A and on B */
 } wh7_rt_entry;
 
@@ -266,10 +269,23 @@ typedef struct wh7_round {
 static inline uint8_t wh7_sat8(unsigned v) { return v > 255u ? 255u : (uint8_t)v; }
 
 /* Models of a unit alive: rank and file, champion, characters. */
-unsigned wh7_models_alive(const wh7_side_info *si, const wh7_unit_state *u);
+static inline unsigned wh7_models_alive(const wh7_side_info *si, const wh7_unit_state *u)
+{
+    unsigned n = u->rf + (u->champ_w > 0 ? 1u : 0u);
+    for (unsigned i = 0; i < si->characters; i++)
+        n += u->char_w[i] > 0 ? 1u : 0u;
+    return n;
+}
 
-/* Unit strength of a unit alive. */
-unsigned wh7_unit_strength(const wh7_side_info *si, const wh7_unit_state *u);
+/* Unit strength of a unit alive (Unit Strength Chart, summed per model). */
+static inline unsigned wh7_unit_strength(const wh7_side_info *si, const wh7_unit_state *u)
+{
+    unsigned us = (u->rf + (u->champ_w > 0 ? 1u : 0u)) * si->model_us;
+    for (unsigned i = 0; i < si->characters; i++)
+        if (u->char_w[i] > 0)
+            us += si->target[WH7_TARGET_CHAR0 + i].us;
+    return us;
+}
 
 /* Whether a unit is wiped out. */
 static inline bool wh7_wiped_out(const wh7_side_info *si, const wh7_unit_state *u)
