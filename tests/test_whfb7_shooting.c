@@ -110,11 +110,12 @@ Test(whfb7_shooting, weapons, .timeout = 60)
     expect_volley_kills(&c, 5, 1.0 / 2 / 3, false, "one shot");
     c.side[0].multiple_shots = true;
     expect_volley_kills(&c, 10, 1.0 / 3 / 3, false, "multiple shots");
-    /* Slings fire twice only within 9". */
+    /* Slings fire twice only within 9"; at 12" (long range for an 18"
+     * sling) once at 5+. */
     c = volley(ARCHER, OM_WH7_MISSILE_SLING);
     c.side[0].multiple_shots = true;
     c.side[0].target_in = 12;
-    expect_volley_kills(&c, 5, 1.0 / 2 / 3, false, "sling at 12\"");
+    expect_volley_kills(&c, 5, 1.0 / 3 / 3, false, "sling at 12\"");
     c.side[0].target_in = 8;
     expect_volley_kills(&c, 10, 1.0 / 3 / 3, false, "sling at 8\"");
     /* Throwing axes: the user's Strength + 1, no moving penalty. */
@@ -446,4 +447,52 @@ Test(whfb7_shooting, small_targets_and_ethereal, .timeout = 60)
     om_wh7_prepared_free(p);
     c.side[0].unit.traits.rules = OM_WH7_RULE_MAGICAL_ATTACKS;
     expect_volley_kills(&c, 5, 1.0 / 6, false, "magical shots");
+}
+
+Test(whfb7_shooting, range_panic_and_victory_points_e8_e9_e24_e43, .timeout = 30)
+{
+    om_wh7_combat c = volley(ARCHER, OM_WH7_MISSILE_CROSSBOW);
+    om_wh7_prepared *p;
+    tally t;
+    /* E9: a short bow (16"): short range to 8", long beyond, out past 16. */
+    cr_expect_eq(om_wh7_range_of(16, 8), OM_WH7_RANGE_SHORT);
+    cr_expect_eq(om_wh7_range_of(16, 9), OM_WH7_RANGE_LONG);
+    cr_expect_eq(om_wh7_range_of(16, 16), OM_WH7_RANGE_LONG);
+    cr_expect_eq(om_wh7_range_of(16, 17), OM_WH7_RANGE_OUT);
+    /* E8: a crossbow (30") at a target 32" away misses automatically. */
+    c.side[0].target_in = 32;
+    p = prepare_or_die(&c);
+    t = run_trials(p, 2000, false, NULL, NULL);
+    cr_expect_float_eq(t.slain[1], 0.0, EXACT);
+    om_wh7_prepared_free(p);
+    /* ...at 20" it is long range: 5+ to hit, S4 vs T4 4+. */
+    c.side[0].target_in = 20;
+    expect_volley_kills(&c, 5, 1.0 / 3 / 2, false, "crossbows at long range");
+    /* E24: 4 then 3 casualties of 20 in one phase: 7 of 20 is a quarter. */
+    cr_expect(!om_wh7_quarter_lost(20, 4));
+    cr_expect(om_wh7_quarter_lost(20, 4 + 3));
+    cr_expect(om_wh7_quarter_lost(20, 5));
+    cr_expect(om_wh7_quarter_lost(5, 2), "E10's Elves: 2 of 5");
+    /* E43: a 400-point unit destroyed 400; a 325-point unit at half strength
+     * 163; a 133-point character of 2 Wounds down 1: 67. */
+    cr_expect_eq(om_wh7_victory_points(400, 20, 0, false), 400u);
+    cr_expect_eq(om_wh7_victory_points(325, 20, 10, false), 163u);
+    cr_expect_eq(om_wh7_victory_points(133, 2, 1, false), 67u);
+    cr_expect_eq(om_wh7_victory_points(325, 20, 11, false), 0u);
+    cr_expect_eq(om_wh7_victory_points(325, 20, 18, true), 325u, "fled counts as destroyed");
+    cr_expect_eq(om_wh7_victory_points(0, 10, 0, false), 100u, "no points: 100");
+}
+
+Test(whfb7_shooting, attack_dice_e16)
+{
+    /* E16: ten Elves of 1 Attack roll 10 dice, four Ogres of 3 roll 12. */
+    om_wh7_combat c = combat_of(OM_WH7_KIND_COMBAT,
+                                side_of(unit_of(OM_WH7_INFANTRY, HE_SPEARMAN, 10, 10)),
+                                side_of(unit_of(OM_WH7_MONSTROUS_INFANTRY, OGRE_BULL, 4, 4)));
+    om_wh7_prepared *p;
+    c.side[0].contact = 10;
+    p = prepare_or_die(&c);
+    cr_expect_eq(p->side[0].part[WH7_PART_RF].attacks[WH7_ROUND_FIRST] * p->side[0].contact, 10u);
+    cr_expect_eq(p->side[1].part[WH7_PART_RF].attacks[WH7_ROUND_FIRST] * p->side[1].contact, 12u);
+    om_wh7_prepared_free(p);
 }

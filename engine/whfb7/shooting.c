@@ -47,6 +47,30 @@ int om_wh7_shoot_required(const om_wh7_shot_case *c)
     return r;
 }
 
+/* Victory points of a unit with no points value (Victory!). */
+#define WH7_DEFAULT_VP 100u
+
+om_wh7_range_band om_wh7_range_of(unsigned range_in, unsigned inches)
+{
+    if (inches > range_in)
+        return OM_WH7_RANGE_OUT;
+    return 2u * inches > range_in ? OM_WH7_RANGE_LONG : OM_WH7_RANGE_SHORT;
+}
+
+bool om_wh7_quarter_lost(unsigned start, unsigned lost)
+{
+    return start > 0 && lost * WH7_PANIC_QUARTER >= start;
+}
+
+unsigned om_wh7_victory_points(unsigned points, unsigned start, unsigned left, bool fled)
+{
+    if (points == 0)
+        points = WH7_DEFAULT_VP;
+    if (fled || left == 0)
+        return points;
+    return 2u * left <= start ? (points + 1u) / 2u : 0u;
+}
+
 /* Rank-and-file models of a unit description (champion excluded). */
 static unsigned rank_and_file(const om_wh7_unit *u)
 {
@@ -112,13 +136,19 @@ static om_status prepare_volley(om_wh7_prepared *p, int s, unsigned kind)
     if (m->move_or_fire && ((!stand && me->moved) ||
                             (stand && p->c.options.no_move_or_fire_stand_and_shoot)))
         return OM_OK;
+    /* A target beyond the maximum range cannot be hit (Range); a declared
+     * distance gives the band. */
+    if (me->target_in > 0 && om_wh7_range_of(m->range_in, me->target_in) == OM_WH7_RANGE_OUT &&
+        !stand)
+        return OM_OK;
     multiple = fires_multiple(p, s, m, stand);
     v->present = true;
     v->shots = shooters(me) * (multiple ? m->shots : 1u);
     memset(&sc, 0, sizeof sc);
     sc.bs = u->profile.bs;
     sc.moved = me->moved && !stand;
-    sc.long_range = me->long_range;
+    sc.long_range = me->long_range ||
+                    (me->target_in > 0 && om_wh7_range_of(m->range_in, me->target_in) != OM_WH7_RANGE_SHORT);
     sc.stand_and_shoot = stand;
     sc.multiple = multiple;
     sc.thrown_or_pistol = m->no_range_move_penalty;
@@ -260,7 +290,7 @@ void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *s
                         unsigned start, om_wh7_outcome *o)
 {
     unsigned alive = wh7_models_alive(&p->side[e], &st->u[e]);
-    if (alive == 0 || alive > start || (start - alive) * WH7_PANIC_QUARTER < start)
+    if (alive == 0 || alive > start || !om_wh7_quarter_lost(start, start - alive))
         return;
     wh7_panic_flee(p, d, st, e, o);
 }

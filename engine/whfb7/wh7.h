@@ -947,6 +947,30 @@ typedef struct om_wh7_shot_case {
  * it with om_wh7_shoot_hit_probability. */
 int om_wh7_shoot_required(const om_wh7_shot_case *c);
 
+/* Range bands (WHFB 7th edition, Shooting > Range): short up to half the
+ * maximum, long beyond it up to the maximum, out of range past it. */
+typedef enum om_wh7_range_band {
+    OM_WH7_RANGE_SHORT = 0,
+    OM_WH7_RANGE_LONG,
+    OM_WH7_RANGE_OUT
+} om_wh7_range_band;
+
+/* The band of a target `inches` away for a weapon of range `range_in`. */
+om_wh7_range_band om_wh7_range_of(unsigned range_in, unsigned inches);
+
+/* Whether a unit that had `start` models at the start of a phase and lost
+ * `lost` of them in it must take a Panic test (WHFB 7th edition, Psychology >
+ * Panic: 25% or more; digest A10: models, not wounds). */
+bool om_wh7_quarter_lost(unsigned start, unsigned lost);
+
+/*
+ * om_wh7_victory_points: victory points a unit worth `points` gives the enemy
+ * (WHFB 7th edition, Victory!): all of them if destroyed or fled, half rounded
+ * up at half strength or less (`left` of `start` models; a single model
+ * counts its Wounds), else none. A unit with no points value counts 100.
+ */
+unsigned om_wh7_victory_points(unsigned points, unsigned start, unsigned left, bool fled);
+
 /* The artillery die (WHFB 7th edition, Dice > Artillery Dice & Scatter Dice):
  * a D6 face 1..5 reads 2, 4, 6, 8, 10; 6 is a misfire (returned as 0). */
 unsigned om_wh7_artillery_face(unsigned d6);
