@@ -538,8 +538,8 @@ static bool tabled_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh
     if (en->alias == NULL || st->u[0].rf <= en->kmax[0] || st->u[1].rf <= en->kmax[1])
         return false;
     k = en->kills[om_alias_draw_select(en->alias, &d->rng)];
-    table_kills(st, f, 0, k >> 8);
-    table_kills(st, f, 1, k & 0xffu);
+    table_kills(st, f, 0, k >> WH7_RT_KILL_BITS);
+    table_kills(st, f, 1, k & WH7_RT_KILL_MASK);
     return true;
 }
 

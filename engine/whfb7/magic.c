@@ -183,6 +183,10 @@ const char *const om_wh7_lore_names[OM_WH7_LORE_COUNT] = {
 #define WH7_MISCAST_S_SEVEN 2u
 #define WH7_MISCAST_S_EIGHT 4u
 #define WH7_MISCAST_S_TEN 8u
+/* Pit of Shades' small round template: 3" across; partly covered models are
+ * hit on a 4+ (Templates). */
+#define WH7_PIT_RADIUS_IN 1.5
+#define WH7_PARTIAL_HIT 4u
 /* Most dice a roll here enumerates or rolls. */
 #define WH7_MAX_MAGIC_DICE 20u
 /* Conflagration of Doom's opposed dice, and the Burning Iron's Strength by
@@ -454,8 +458,9 @@ static unsigned pit_of_shades(const om_wh7_prepared *p, om_dice *d, wh7_state *s
     double w, dd;
     om_wh7_template_cover cov;
     wh7_base_in(p, 1, &w, &dd);
-    om_wh7_round_template(total, t->unit.files, w, dd, 0.0, 0.0, 0.5 * ranks * dd, 1.5, &cov);
-    under = cov.full + (cov.centre ? 1u : 0u) + om_dice_roll_count(d, cov.partial, 4u);
+    om_wh7_round_template(total, t->unit.files, w, dd, 0.0, 0.0, 0.5 * ranks * dd,
+                          WH7_PIT_RADIUS_IN, &cov);
+    under = cov.full + (cov.centre ? 1u : 0u) + om_dice_roll_count(d, cov.partial, WH7_PARTIAL_HIT);
     ini = t->unit.profile.i >= 6u ? 5u : t->unit.profile.i;
     removed = om_dice_roll_count(d, under, ini + 1u);
     wh7_remove_models(p, st, 1, removed);

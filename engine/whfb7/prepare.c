@@ -27,6 +27,10 @@ enum { WH7_TIER_ASF = 0, WH7_TIER_CHARGED, WH7_TIER_INITIATIVE, WH7_TIER_LAST };
  * ward save"). */
 #define WH7_REGENERATION_SAVE 4u
 
+/* Attacks a model may have above its profile: two hand weapons, the Sword of
+ * Battle, the champion's +1, Frenzy. */
+#define WH7_MOST_EXTRA_ATTACKS 4u
+
 /* Largest n of one alias table (om_binom_table_alloc's limit); larger rolls
  * are drawn in chunks, which is exact. */
 #define WH7_TABLE_N_LIMIT 255u
@@ -392,13 +396,6 @@ static uint8_t strike_key(const om_wh7_combat *c, int s, const wh7_part_src *a, 
     return (uint8_t)(tier * WH7_TIER_STRIDE + (OM_WH7_CHAR_MAX - ini));
 }
 
-/* Most of a side's models that can fight at once: its contact, times the
- * ranks its weapon fights in. */
-static unsigned fighting_models(const wh7_side_info *si)
-{
-    return (unsigned)si->contact * si->rank_depth;
-}
-
 /* The Beast Cowers: a side's creatures do not attack: mounts, and the rank
  * and file of monsters and swarms (not riders). */
 static bool creature_idle(const om_wh7_combat *c, int s, unsigned k)
@@ -413,11 +410,13 @@ static bool creature_idle(const om_wh7_combat *c, int s, unsigned k)
     return creature_rf && (k == WH7_PART_RF || k == WH7_PART_CHAMP);
 }
 
-/* The most blows any part can roll in a round: the widest contact times the
- * ranks fighting times the most Attacks (Frenzy, extra weapons, magic weapons
- * and spells included), capped at the alias tables' limit. Parts of a side
- * striking together may merge: their sum is bounded by the side's models
- * times its most Attacks. */
+/* The most blows a draw is expected to roll in a round: the widest contact
+ * times the ranks fighting, plus the champion and characters, times the most
+ * Attacks with every bonus (two hand weapons, the Sword of Battle, the
+ * champion's, Frenzy, spells), capped at the alias tables' limit. Parts of a
+ * side striking together merge, so the bound is on their sum. A larger roll
+ * is drawn in chunks of this size, which is exact: the bound only decides
+ * the tables' size. */
 static unsigned blow_n_max(const om_wh7_prepared *p)
 {
     unsigned most = 1;
@@ -432,8 +431,7 @@ static unsigned blow_n_max(const om_wh7_prepared *p)
             if (u->character[i].mount.profile.a > a)
                 a = u->character[i].mount.profile.a;
         }
-        /* Two hand weapons or a Sword of Battle, the champion, Frenzy. */
-        a += 3u + (mod > 0 ? (unsigned)mod : 0u);
+        a += WH7_MOST_EXTRA_ATTACKS + (mod > 0 ? (unsigned)mod : 0u);
         if (models * a > most)
             most = models * a;
     }
@@ -445,26 +443,16 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
     const om_wh7_combat *c = &p->c;
     wh7_part_info *pi = &p->side[s].part[k];
     wh7_part_src a;
-    unsigned most = 0, models;
     om_status st;
 
     if (!part_source(c, s, k, &a))
         return OM_OK;
     pi->present = true;
     pi->frenzy = (a.psych & OM_WH7_RULE_FRENZY) != 0;
-    for (unsigned v = 0; v < WH7_VARIANTS; v++) {
+    for (unsigned v = 0; v < WH7_VARIANTS; v++)
         pi->attacks[v] = creature_idle(c, s, k) ? 0u : (uint8_t)part_attacks(&a, &c->side[s].mods);
-        if (pi->attacks[v] > most)
-            most = pi->attacks[v];
-    }
     for (unsigned ph = 0; ph < WH7_PHASES; ph++)
         pi->key[ph] = strike_key(c, s, &a, ph);
-    models = k == WH7_PART_RF || k == WH7_PART_RF_MOUNT
-                 ? fighting_models(&p->side[s]) : 1u;
-    if (models > a.models)
-        models = a.models;
-    most = (most + (pi->frenzy ? 1u : 0u)) * models;
-    pi->max_dice = (uint8_t)(most == 0 ? 1u : most > WH7_TABLE_N_LIMIT ? WH7_TABLE_N_LIMIT : most);
     /* One size for every blow table of the combat, so that parts striking
      * together share them (merged draws, combat.c). */
     pi->max_dice = (uint8_t)p->blow_n_max;

@@ -39,12 +39,15 @@ static bool flight_blocked(const om_wh7_prepared *p, int s, unsigned flee)
     return at > 0 && flee >= at;
 }
 
+/* Totals of a flee or pursuit roll: up to 3D6. */
+#define WH7_ROLL_TOTALS 19u
+
 /* P(a roll of n D6, halved rounded up if `half`, equals each total) into
  * pmf[0..18]. */
-static void roll_pmf(unsigned n, bool half, double pmf[19])
+static void roll_pmf(unsigned n, bool half, double pmf[WH7_ROLL_TOTALS])
 {
     unsigned combos = 1;
-    for (unsigned t = 0; t < 19; t++)
+    for (unsigned t = 0; t < WH7_ROLL_TOTALS; t++)
         pmf[t] = 0;
     for (unsigned i = 0; i < n; i++)
         combos *= 6u;
@@ -61,13 +64,13 @@ static void roll_pmf(unsigned n, bool half, double pmf[19])
 void wh7_pursuit_prepare(om_wh7_prepared *p, int s)
 {
     wh7_side_info *si = &p->side[s];
-    double flee[19], chase[19], caught = 0, blocked = 0;
+    double flee[WH7_ROLL_TOTALS], chase[WH7_ROLL_TOTALS], caught = 0, blocked = 0;
     unsigned at = p->c.side[s].flee_blocked_in;
     roll_pmf(si->flee_dice, p->c.side[s].mods.halve_flee, flee);
     roll_pmf(p->side[1 - s].flee_dice, p->c.side[1 - s].mods.halve_flee, chase);
-    for (unsigned f = 0; f < 19; f++) {
+    for (unsigned f = 0; f < WH7_ROLL_TOTALS; f++) {
         double reach = 0;
-        for (unsigned q = f; q < 19; q++)
+        for (unsigned q = f; q < WH7_ROLL_TOTALS; q++)
             reach += chase[q];
         caught += flee[f] * reach;
         if (at > 0 && f >= at)
@@ -75,7 +78,7 @@ void wh7_pursuit_prepare(om_wh7_prepared *p, int s)
     }
     si->fate32[1] = (uint64_t)((caught + blocked) * (double)WH7_P32_ONE + 0.5);
     blocked = 0;
-    for (unsigned f = 0; f < 19; f++)
+    for (unsigned f = 0; f < WH7_ROLL_TOTALS; f++)
         if (at > 0 && f >= at)
             blocked += flee[f];
     si->fate32[0] = (uint64_t)(blocked * (double)WH7_P32_ONE + 0.5);

@@ -185,7 +185,9 @@ om_status wh7_rounds_prepare(om_wh7_prepared *p)
                         kmax[0] = most_kills(p, 1, fb, vset, fz);
                         kmax[1] = most_kills(p, 0, fa, vset, fz);
                         n = (kmax[0] + 1u) * (kmax[1] + 1u);
-                        if (n > cells_max || n > OM_ALIAS_N_MAX)
+                        /* Kills must fit their byte of the decoded outcome. */
+                        if (n > cells_max || n > OM_ALIAS_N_MAX || kmax[0] > WH7_RT_KILL_MASK ||
+                            kmax[1] > WH7_RT_KILL_MASK)
                             continue;
                         round_pmf(p, p->order[phase][tie], vset, fz, f, kmax, pmf, next);
                         if ((st = om_alias_alloc(&en->alias, pmf, n)) != OM_OK)
@@ -196,7 +198,7 @@ om_status wh7_rounds_prepare(om_wh7_prepared *p)
                             goto done;
                         }
                         for (unsigned i = 0; i < n; i++)
-                            en->kills[i] = (uint16_t)((i / (kmax[1] + 1u)) << 8 |
+                            en->kills[i] = (uint16_t)((i / (kmax[1] + 1u)) << WH7_RT_KILL_BITS |
                                                       i % (kmax[1] + 1u));
                         en->kmax[0] = (uint16_t)kmax[0];
                         en->kmax[1] = (uint16_t)kmax[1];

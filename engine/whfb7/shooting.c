@@ -22,6 +22,8 @@
 /* Rank-and-file models from which characters inside cannot be shot (Characters
  * Inside Units: five or more). */
 #define WH7_RF_SHIELD 5u
+/* Faces of a D6. */
+#define WH7_FACES 6u
 /* The Panic threshold: a quarter of the models at the start of the phase. */
 #define WH7_PANIC_QUARTER 4u
 
@@ -212,13 +214,13 @@ static unsigned pick_model(om_dice *d, unsigned m)
 {
     for (;;) {
         unsigned a = om_dice_roll_d6(d) - 1u, v;
-        if (m <= 6u) {
+        if (m <= WH7_FACES) {
             if (a < m)
                 return a;
             continue;
         }
-        v = 6u * a + (om_dice_roll_d6(d) - 1u);
-        if (v < 36u / m * m)
+        v = WH7_FACES * a + (om_dice_roll_d6(d) - 1u);
+        if (v < WH7_FACES * WH7_FACES / m * m)
             return v % m;
     }
 }

@@ -177,10 +177,15 @@ enum wh7_rt_vset {
     WH7_RT_FIRST = 0, WH7_RT_FIRST_A_FEARFUL, WH7_RT_FIRST_B_FEARFUL, WH7_RT_LATER, WH7_RT_VSETS
 };
 
+/* An outcome of a tabulated round decoded: kills on A in the high byte,
+ * kills on B in the low one. */
+#define WH7_RT_KILL_BITS 8u
+#define WH7_RT_KILL_MASK 0xffu
+
 /* One tabulated round: the joint distribution of (kills on A, kills on B). */
 typedef struct wh7_rt_entry {
     om_alias *alias;      /* over ka * (kmax[1] + 1) + kb; NULL: not tabulated */
-    uint16_t *kills;      /* outcome i decoded: ka << 8 | kb */
+    uint16_t *kills;      /* outcome i decoded: ka << WH7_RT_KILL_BITS | kb */
     uint16_t kmax[2];     /* most kills on A and on B */
 } wh7_rt_entry;
 
