@@ -12,7 +12,7 @@
  * roll. Monte Carlo runs in both dice modes at 5 standard errors. Worked
  * examples of the digest's section 19 are checked as per-trial identities.
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 
 /* Swordsmen with hand weapon, shield and light armour charge Orc Boyz with
  * hand weapons and no armour: two ranks of five each. */

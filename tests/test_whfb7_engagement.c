@@ -12,7 +12,7 @@
  * flee roll, ties of Initiative go to last round's winner or a roll-off.
  * Monte Carlo runs in both dice modes at 5 standard errors.
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 #include "wh7_int.h"
 
 #define MAXM 32

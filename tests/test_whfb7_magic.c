@@ -7,7 +7,7 @@
  * Iron, Steal Soul, The Hunter's Spear, The Burning Head) and the augments
  * and hexes applied to combats as data.
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 #include "wh7_int.h"
 
 #define WIZARD prof("Battle Wizard", 4, 3, 3, 3, 3, 2, 3, 1, 7)

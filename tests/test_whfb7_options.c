@@ -6,7 +6,7 @@
  * switch showing the engine follows it. Also the spell modifiers the
  * switches act on, the outcome field table and the check function's errors.
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 #include "wh7_int.h"
 
 /* The ambiguity ids of the digest's section 20 the registry must list. */

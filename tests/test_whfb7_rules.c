@@ -12,7 +12,7 @@
  * result. Rules that only change later rounds are also checked on the
  * prepared dice chains (white box, wh7_int.h).
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 #include "wh7_int.h"
 
 /* A profile that can neither wound nor be wounded by its like (S1 vs T5). */
@@ -953,4 +953,24 @@ Test(whfb7_rules, ws_zero_is_hit_automatically, .timeout = 30)
     om_wh7_profile crew = prof("Machine", 0, 0, 0, 0, 3, 1, 1, 0, 0);
     om_wh7_combat c = first_strike(ORC_BOY, crew);
     expect_kills(&c, 0, 5, 3.0 / 6, "automatic hits, 4+ to wound");
+}
+
+Test(whfb7_rules, immunity_belongs_to_the_unit, .timeout = 30)
+{
+    /* Characters > Psychology > Immune to Psychology: an immune character
+     * joining a unit that is not loses his immunity (the unit still tests
+     * Fear to charge); a character joining an immune unit gains it. */
+    om_wh7_combat c = certain(10, 6, 10, 5);
+    tally t;
+    c.side[0].charging = true;
+    c.side[1].unit.traits.rules = OM_WH7_RULE_FEAR;
+    c.side[0].unit.characters = 1;
+    c.side[0].unit.character[0].profile = prof("Priest", 4, 4, 3, 1, 5, 2, 4, 2, 7);
+    c.side[0].unit.character[0].traits.rules = OM_WH7_RULE_ITP;
+    t = run_fast(&c, TRIALS / 2);
+    expect_frequency(t.feared[0], t.n, 15.0 / 36, "the unit still fears");
+    c.side[0].unit.character[0].traits.rules = 0;
+    c.side[0].unit.traits.rules = OM_WH7_RULE_ITP;
+    t = run_fast(&c, 10000);
+    cr_expect_eq(t.feared[0], 0u, "an immune unit shields its character");
 }

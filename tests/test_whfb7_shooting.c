@@ -8,7 +8,7 @@
  * scatter dice, the bolt thrower's ranks), with the digest's worked examples
  * E10, E33-E36 and D8, D9.
  */
-#include "whfb7_test.h"
+#include "test_whfb7.h"
 #include "wh7_int.h"
 
 #define ARCHER prof("Archer", 4, 3, 3, 3, 3, 1, 3, 1, 7)

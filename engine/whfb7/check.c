@@ -393,12 +393,15 @@ static om_status check_magic(om_wh7_check_failure *why, const om_wh7_combat *c)
 }
 
 /* Whether a side can flee as a charge response: not if immune to psychology
- * (Psychology > Immune to Psychology) or unbreakable. */
+ * (Psychology > Immune to Psychology), frenzied or unbreakable. The unit's own
+ * rules decide (a joined character's immunity does not pass to it); a lone
+ * character's are his. */
 static bool may_flee(const om_wh7_side *s)
 {
     om_wh7_rules r = s->unit.traits.rules | s->unit.mount.traits.rules;
-    for (unsigned i = 0; i < s->unit.characters; i++)
-        r |= s->unit.character[i].traits.rules;
+    if (s->unit.models == 0)
+        for (unsigned i = 0; i < s->unit.characters; i++)
+            r |= s->unit.character[i].traits.rules | s->unit.character[i].mount.traits.rules;
     return !(r & (OM_WH7_RULE_ITP | OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_UNDEAD |
                   OM_WH7_RULE_FRENZY));
 }

@@ -539,14 +539,11 @@ static void build_side(om_wh7_prepared *p, int s)
         if (((h->traits.rules | h->mount.traits.rules) & OM_WH7_RULE_STUBBORN) &&
             h->profile.ld > stubborn)
             stubborn = h->profile.ld;
-        if (h->battle_standard)
-            si->bsb_fighting = true;
     }
     if (me->general_ld > ld)
         ld = me->general_ld;
     si->ld = (uint8_t)ld;
     si->stubborn_ld = (uint8_t)stubborn;
-    si->bsb_reroll = si->bsb_fighting || me->battle_standard_near;
     /* Cavalry move at their mount's speed, barding costing 1" (Movement >
      * Barding). */
     if (has_mount(&u->mount)) {
@@ -557,11 +554,7 @@ static void build_side(om_wh7_prepared *p, int s)
     si->flee_dice = (uint8_t)om_wh7_flee_dice(m, (si->rules & OM_WH7_RULE_FLYER) != 0);
     si->charge_in = (uint8_t)(2u * m);
     si->frenzied = (si->rules & OM_WH7_RULE_FRENZY) != 0;
-    si->psychology_immune = (si->rules & (OM_WH7_RULE_ITP | OM_WH7_RULE_UNBREAKABLE |
-                                          OM_WH7_RULE_FRENZY | OM_WH7_RULE_UNDEAD)) != 0;
-    si->fear_immune = si->psychology_immune ||
-                      (si->rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR)) != 0;
-    si->must_pursue = (si->rules & (OM_WH7_RULE_FRENZY | OM_WH7_RULE_HATRED)) != 0;
+    si->unit_rules = rr;
     for (unsigned n = 0; n <= (unsigned)u->models + u->characters; n++)
         si->ranks_by_models[n] = (uint8_t)om_wh7_rank_bonus(n, u->files);
 }

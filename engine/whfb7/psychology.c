@@ -56,8 +56,15 @@ static unsigned stubborn_leadership(const om_wh7_prepared *p, const wh7_state *s
 
 bool wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s)
 {
-    return (p->side[s].rules & (OM_WH7_RULE_ITP | OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_UNDEAD)) ||
-           st->u[s].frenzied;
+    /* The unit's own rules decide: an immune character joining a unit that
+     * is not loses his immunity, a character joining an immune unit gains it
+     * (Characters > Psychology > Immune to Psychology); Frenzy gives it while
+     * the rank and file are frenzied. */
+    om_wh7_rules r = p->side[s].unit_rules;
+    if (p->c.side[s].unit.models == 0)
+        r = p->side[s].rules;
+    return (r & (OM_WH7_RULE_ITP | OM_WH7_RULE_UNBREAKABLE | OM_WH7_RULE_UNDEAD)) ||
+           (st->u[s].frenzied && (r & OM_WH7_RULE_FRENZY));
 }
 
 /* Whether the models of side s that fight cause `what` (Fear or Terror): the

@@ -112,12 +112,10 @@ typedef struct wh7_side_info {
     uint8_t stubborn_ld;     /* Leadership a Stubborn unit may break on unmodified; 0 */
     uint8_t flee_dice;       /* D6s of its flee and pursuit rolls */
     uint8_t charge_in;       /* its charge move in inches (twice its Movement) */
-    bool bsb_reroll;         /* it re-rolls failed break tests */
-    bool bsb_fighting;       /* its Battle Standard Bearer fights in it (+1 result) */
-    bool frenzied;           /* frenzied at the start */
-    bool fear_immune;        /* immune to Fear (causes Fear or Terror, or ItP) */
-    bool psychology_immune;  /* immune to psychology (ItP, Unbreakable, Frenzy, Undead) */
-    bool must_pursue;        /* Frenzy or Hatred: cannot restrain pursuit */
+    bool frenzied;           /* frenzied at the start (any of its models) */
+    om_wh7_rules unit_rules; /* rules of its rank and file and their mounts: whether the
+                                unit is immune to psychology (a character's immunity
+                                does not pass to the unit: Characters > Psychology) */
     /* Exact probabilities for the fast dice, as fractions of 2^32 (the
      * precision of the alias tables): a break test holding at the start's
      * Leadership by [automatic][re-roll][difference], and this side fleeing

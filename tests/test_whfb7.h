@@ -1,13 +1,13 @@
 /*
- * whfb7_test.h: helpers shared by the WHFB 7th edition engine tests: building
+ * test_whfb7.h: helpers shared by the WHFB 7th edition engine tests: building
  * profiles, units and combats, running a prepared combat many times with fast
  * or plain (per-die GSL) dice, and checking a frequency against an exact
  * probability at 5 standard errors. Profiles are the rulebook appendix's
  * (WHFB 7th edition, Appendix > Basic Characteristics), as
  * scenarios/armies/whfb7/profiles.yaml holds them.
  */
-#ifndef WHFB7_TEST_H
-#define WHFB7_TEST_H
+#ifndef OM_TEST_WHFB7_H
+#define OM_TEST_WHFB7_H
 
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
@@ -330,4 +330,4 @@ static inline void expect_round(const tally *t, const ex_result *x, const char *
     }
 }
 
-#endif /* WHFB7_TEST_H */
+#endif /* OM_TEST_WHFB7_H */
