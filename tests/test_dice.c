@@ -667,6 +667,56 @@ Test(binom, chunked_tables)
     }
 }
 
+/* om_binom_draw_select returns what om_binom_draw returns from the same
+ * generator state, word for word, for every n and table size (so it realises
+ * the same exact distribution, checked below for om_binom_draw). */
+Test(binom, select_matches_draw)
+{
+    static const unsigned n_maxes[] = {1, 7, 64, 255};
+    static const double ps[] = {0.0, 1.0 / 36.0, 5.0 / 12.0, 0.5, 1.0};
+    for (size_t i = 0; i < sizeof n_maxes / sizeof n_maxes[0]; i++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+            om_binom_table *t = NULL;
+            om_rng a = test_rng(13), b = test_rng(13);
+            cr_assert_eq(om_binom_table_alloc(&t, ps[j], n_maxes[i]), OM_OK);
+            for (unsigned n = 0; n <= 300u; n++)
+                for (unsigned rep = 0; rep < 20u; rep++) {
+                    unsigned x = om_binom_draw(t, &a, n), y = om_binom_draw_select(t, &b, n);
+                    if (x != y)
+                        cr_assert_fail("n_max %u p %g n %u: %u vs %u", n_maxes[i], ps[j], n,
+                                       x, y);
+                }
+            cr_expect_eq(om_pcg64_next(&a), om_pcg64_next(&b), "the same words drawn");
+            om_binom_table_free(t);
+        }
+}
+
+/* om_alias_draw_select returns what om_alias_draw returns from the same
+ * generator state, for tables of several sizes. */
+Test(alias, select_matches_draw)
+{
+    static const unsigned sizes[] = {1, 2, 7, 36, 1000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        unsigned n = sizes[i];
+        double *pmf = malloc(n * sizeof *pmf), total = 0;
+        om_alias *a = NULL;
+        om_rng x = test_rng(14), y = test_rng(14);
+        cr_assert_not_null(pmf);
+        for (unsigned k = 0; k < n; k++)
+            total += pmf[k] = 1.0 + (k * 7u) % 5u;
+        for (unsigned k = 0; k < n; k++)
+            pmf[k] /= total;
+        cr_assert_eq(om_alias_alloc(&a, pmf, n), OM_OK);
+        for (unsigned rep = 0; rep < 20000u; rep++) {
+            unsigned p = om_alias_draw(a, &x), q = om_alias_draw_select(a, &y);
+            if (p != q)
+                cr_assert_fail("n %u: %u vs %u", n, p, q);
+        }
+        om_alias_free(a);
+        free(pmf);
+    }
+}
+
 /*
  * The exact distribution that om_binom_draw realises from a table. The draw takes
  * slot i of Bin(k, p) for the x = u >> 32 with floor(x (k + 1) / 2^32) = i, that

@@ -1,0 +1,584 @@
+/*
+ * magic.c: the magic phase (WHFB 7th edition, The Magic Phase: Casting
+ * Spells, Irresistible Force & Miscast, Dispelling, Double 1s & 6s, the
+ * Miscast Table) and the 48 spells of the eight lores (The Lores of Magic) as
+ * data: each row says what its dice do (hits of a Strength, modifiers of an
+ * augment or hex, rules it gives), and the few damage spells whose hits are
+ * not plain dice name a shared mechanism (special). The magic kind resolves
+ * one casting attempt against the opponent's dispel and applies the spell's
+ * damage to the target like shooting, with its panic.
+ */
+#include <string.h>
+
+#include "wh7_int.h"
+
+/* Shorthands for the table: kinds and specials. */
+#define DMG OM_WH7_SPELL_DAMAGE
+#define AUG OM_WH7_SPELL_AUGMENT
+#define HEX OM_WH7_SPELL_HEX
+#define OTH OM_WH7_SPELL_OTHER
+
+/* The spells of the eight lores (The Lores of Magic). Casting values of 0 are
+ * illegible in the rulebook (digest A15): a scenario must give them. */
+static const om_wh7_spell om_wh7_spell_table[] = {
+    /* Lore of Fire: every spell is flaming. */
+    {"fireball", "Fireball", OM_WH7_LORE_FIRE, 1, 5, false, true, DMG, 1, 0, 4, 0, true, false,
+     OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: D6 S4 flaming hits", false},
+    {"flaming-sword-of-rhuin", "Flaming Sword of Rhuin", OM_WH7_LORE_FIRE, 2, 5, true, false,
+     OTH, 0, 0, 0, 0, true, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "not modelled: the caster's own weapon (a character augment)", false},
+    {"the-burning-head", "The Burning Head", OM_WH7_LORE_FIRE, 3, 8, false, false, DMG, 0, 0, 4,
+     0, true, false, OM_WH7_SPECIAL_LINE, {0}, 0,
+     "an 18\" line: an S4 flaming hit on the model of each rank; panic on any wound", false},
+    {"fiery-blast", "Fiery Blast", OM_WH7_LORE_FIRE, 4, 8, false, true, DMG, 2, 0, 4, 0, true,
+     false, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: 2D6 S4 flaming hits", false},
+    {"conflagration-of-doom", "Conflagration of Doom", OM_WH7_LORE_FIRE, 5, 11, false, false,
+     DMG, 1, 0, 4, 0, true, false, OM_WH7_SPECIAL_CONFLAGRATION, {0}, 0,
+     "D6 S4 flaming hits, plus the caster's die while it beats the opponent's (A17)", false},
+    {"wall-of-fire", "Wall of Fire", OM_WH7_LORE_FIRE, 6, 12, true, false, DMG, 0, 0, 4, 0, true,
+     false, OM_WH7_SPECIAL_FRONT_RANK, {0}, 0,
+     "an S4 flaming hit on every front-rank model (its effect on moving is not modelled)", false},
+    /* Lore of Metal. */
+    {"rule-of-burning-iron", "Rule of Burning Iron", OM_WH7_LORE_METAL, 1, 0, false, false, DMG,
+     0, 1, 0, 0, true, true, OM_WH7_SPECIAL_BURNING_IRON, {0}, 0,
+     "one flaming hit, no armour save, Strength by the model's save (CV illegible: A15)", false},
+    {"commandment-of-brass", "Commandment of Brass", OM_WH7_LORE_METAL, 2, 6, false, false, OTH,
+     0, 0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "not modelled: a war machine or chariot cannot move or shoot", false},
+    {"transmutation-of-lead", "Transmutation of Lead", OM_WH7_LORE_METAL, 3, 7, false, false, HEX,
+     0, 0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {.to_hit = -1, .to_wound = -1, .armour = 1},
+     0, "an engaged enemy: -1 to hit and to wound in close combat, armour one worse", false},
+    {"distillation-of-molten-silver", "Distillation of Molten Silver", OM_WH7_LORE_METAL, 4, 8,
+     false, true, DMG, 2, 0, 4, 0, true, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "magic missile: 2D6 S4 flaming hits", false},
+    {"the-law-of-gold", "The Law of Gold", OM_WH7_LORE_METAL, 5, 8, false, false, OTH, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a magic item unusable", false},
+    {"the-spirit-of-the-forge", "The Spirit of the Forge", OM_WH7_LORE_METAL, 6, 12, false,
+     false, DMG, 2, 0, 0, 0, true, true, OM_WH7_SPECIAL_BURNING_IRON, {0}, 0,
+     "2D6 models take the Burning Iron hit", false},
+    /* Lore of Shadow. */
+    {"steed-of-shadows", "Steed of Shadows", OM_WH7_LORE_SHADOW, 1, 5, false, false, OTH, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a move", false},
+    {"creeping-death", "Creeping Death", OM_WH7_LORE_SHADOW, 2, 6, false, true, DMG, 3, 0, 1, 0,
+     false, true, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: 3D6 S1 hits, no armour save", false},
+    {"crown-of-taidron", "Crown of Taidron", OM_WH7_LORE_SHADOW, 3, 8, false, false, DMG, 1, 0, 4,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "D6 S4 hits on the target (other units within 12\" are not modelled)", false},
+    {"shades-of-death", "Shades of Death", OM_WH7_LORE_SHADOW, 4, 9, true, false, AUG, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, OM_WH7_RULE_FEAR,
+     "a friendly unit causes Fear, or Terror if it already causes Fear", false},
+    {"unseen-lurker", "Unseen Lurker", OM_WH7_LORE_SHADOW, 5, 11, false, false, OTH, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a move", false},
+    {"pit-of-shades", "Pit of Shades", OM_WH7_LORE_SHADOW, 6, 12, false, false, DMG, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_PIT, {0}, 0,
+     "a 3\" template on the unit's middle: each model under it passes an Initiative test or "
+     "is removed (A31)", false},
+    /* Lore of Beasts. */
+    {"the-bears-anger", "The Bear's Anger", OM_WH7_LORE_BEASTS, 1, 4, true, false, OTH, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a character augment", false},
+    {"the-oxen-stands", "The Oxen Stands", OM_WH7_LORE_BEASTS, 2, 5, false, false, OTH, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a rally", false},
+    {"the-crows-feast", "The Crow's Feast", OM_WH7_LORE_BEASTS, 3, 7, false, true, DMG, 2, 0, 3,
+     0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: 2D6 S3 hits", false},
+    {"the-beast-cowers", "The Beast Cowers", OM_WH7_LORE_BEASTS, 4, 7, false, false, HEX, 0, 0,
+     0, 0, false, false, OM_WH7_SPECIAL_NONE, {.mounts_idle = true}, 0,
+     "the enemy's creatures (not riders) do not attack in the close combat phase", false},
+    {"the-hunters-spear", "The Hunter's Spear", OM_WH7_LORE_BEASTS, 5, 8, false, true, DMG, 0, 1,
+     6, 0, false, true, OM_WH7_SPECIAL_THROUGH_RANKS, {0}, 0,
+     "magic missile: one S6 hit, no armour save, through the ranks like a bolt thrower", false},
+    {"the-wolf-hunts", "The Wolf Hunts", OM_WH7_LORE_BEASTS, 6, 9, false, false, OTH, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a move", false},
+    /* Lore of Heavens. */
+    {"portent-of-far", "Portent of Far", OM_WH7_LORE_HEAVENS, 1, 5, false, false, AUG, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {.reroll_ones = true}, 0,
+     "a friendly unit re-rolls 1s to hit and to wound", false},
+    {"second-sign-of-amul", "Second Sign of Amul", OM_WH7_LORE_HEAVENS, 2, 5, false, false, OTH,
+     0, 0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "not modelled: D3 re-rolls of the player's choice", false},
+    {"celestial-shield", "Celestial Shield", OM_WH7_LORE_HEAVENS, 3, 7, true, false, AUG, 0, 0,
+     0, 0, false, false, OM_WH7_SPECIAL_NONE, {.missile_ward = 4}, 0,
+     "a friendly unit has a 4+ ward save against missiles", false},
+    {"forked-lightning", "Forked Lightning", OM_WH7_LORE_HEAVENS, 4, 6, false, false, DMG, 1, 0,
+     4, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "D6 S4 hits", false},
+    {"uranons-thunderbolt", "Uranon's Thunderbolt", OM_WH7_LORE_HEAVENS, 5, 9, false, false, DMG,
+     1, 0, 4, 0, false, true, OM_WH7_SPECIAL_NONE, {0}, 0, "D6 S4 hits, no armour save", false},
+    {"the-comet-of-casandora", "The Comet of Casandora", OM_WH7_LORE_HEAVENS, 6, 12, true, false,
+     OTH, 0, 0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "not modelled: strikes over several turns (A16)", false},
+    /* Lore of Light. */
+    {"burning-gaze", "Burning Gaze", OM_WH7_LORE_LIGHT, 1, 5, false, true, DMG, 1, 0, 4, 6, true,
+     false, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: D6 S4 flaming hits, S6 on Undead", false},
+    {"phas-illumination", "Pha's Illumination", OM_WH7_LORE_LIGHT, 2, 5, true, false, OTH, 0, 0,
+     0, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a character augment", false},
+    {"healing-energy", "Healing Energy", OM_WH7_LORE_LIGHT, 3, 5, false, false, OTH, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: a wound healed", false},
+    {"dazzling-brightness", "Dazzling Brightness", OM_WH7_LORE_LIGHT, 4, 6, false, false, HEX, 0,
+     0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {.ws = 1}, 0,
+     "an engaged enemy unit has WS 1 for the close combat phase", false},
+    {"guardian-light", "Guardian Light", OM_WH7_LORE_LIGHT, 5, 8, true, false, AUG, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, OM_WH7_RULE_ITP,
+     "friendly units become immune to psychology (their rally is not modelled)", false},
+    {"light-of-battle", "(title illegible)", OM_WH7_LORE_LIGHT, 6, 0, false, false, DMG, 1, 0, 5,
+     6, false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "D6 S5 hits, S6 on Undead (title and CV illegible: A15; the id is ours)", false},
+    /* Lore of Life. */
+    {"mistress-of-the-marsh", "Mistress of the Marsh", OM_WH7_LORE_LIFE, 1, 4, false, false, HEX,
+     0, 0, 0, 0, false, false, OM_WH7_SPECIAL_NONE, {.halve_flee = true}, 0,
+     "an enemy unit's flee and pursuit rolls are halved (its half speed is not modelled)", false},
+    {"master-of-the-wood", "Master of the Wood", OM_WH7_LORE_LIFE, 2, 6, false, false, DMG, 1, 0,
+     4, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "D6 S4 hits, S5 in a wood (in_feature)",
+     true},
+    {"gift-of-life", "Gift of Life", OM_WH7_LORE_LIFE, 3, 7, false, false, OTH, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "not modelled: wounds healed", false},
+    {"the-howler-wind", "The Howler Wind", OM_WH7_LORE_LIFE, 4, 7, true, false, OTH, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "not modelled: no shooting of S4 or less near the wizard", false},
+    {"the-rain-lord", "The Rain Lord", OM_WH7_LORE_LIFE, 5, 8, false, false, HEX, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {.soaked = true}, 0,
+     "an enemy unit shoots at -1, -2 with armour piercing weapons", false},
+    {"master-of-stone", "Master of Stone", OM_WH7_LORE_LIFE, 6, 8, false, false, DMG, 1, 0, 5, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "D6 S5 hits, S6 inside the feature (in_feature)",
+     true},
+    /* Lore of Death. */
+    {"dark-hand-of-death", "Dark Hand of Death", OM_WH7_LORE_DEATH, 1, 5, false, true, DMG, 1, 0,
+     4, 0, false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: D6 S4 hits", false},
+    {"steal-soul", "Steal Soul", OM_WH7_LORE_DEATH, 2, 8, false, false, DMG, 0, 1, 0, 0, false,
+     true, OM_WH7_SPECIAL_NONE, {0}, 0,
+     "a model loses 1 Wound, no armour save (an automatic wound; the caster's gain is not "
+     "modelled)", false},
+    {"wind-of-death", "Wind of Death", OM_WH7_LORE_DEATH, 3, 8, false, true, DMG, 2, 0, 4, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, 0, "magic missile: 2D6 S4 hits", false},
+    {"walking-death", "Walking Death", OM_WH7_LORE_DEATH, 4, 9, true, false, AUG, 0, 0, 0, 0,
+     false, false, OM_WH7_SPECIAL_NONE, {0}, OM_WH7_RULE_FEAR,
+     "a friendly unit causes Fear, or Terror if it already causes Fear", false},
+    {"doom-and-darkness", "Doom & Darkness!", OM_WH7_LORE_DEATH, 5, 9, false, false, HEX, 0, 0, 0,
+     0, false, false, OM_WH7_SPECIAL_NONE, {.leadership = -3}, 0,
+     "an enemy unit tests Leadership at -3 (not if immune to psychology)", false},
+    {"drain-life", "Drain Life", OM_WH7_LORE_DEATH, 6, 10, false, false, DMG, 1, 0, 3, 0, false,
+     true, OM_WH7_SPECIAL_NONE, {0}, 0, "D6 S3 hits, no armour save", false},
+};
+
+#define WH7_SPELL_COUNT (sizeof om_wh7_spell_table / sizeof om_wh7_spell_table[0])
+_Static_assert(WH7_SPELL_COUNT == OM_WH7_LORE_COUNT * OM_WH7_SPELLS_PER_LORE,
+               "six spells in each of the eight lores");
+
+const char *const om_wh7_lore_names[OM_WH7_LORE_COUNT] = {
+    "fire", "metal", "shadow", "beasts", "heavens", "light", "life", "death"};
+
+/* Casting (Casting Spells; Irresistible Force & Miscast): totals of 1 or 2
+ * always fail; two natural 1s miscast, two natural 6s are irresistible. */
+#define WH7_CAST_ALWAYS_FAILS 2u
+#define WH7_DOUBLE 2u
+/* The Miscast Table's results (2D6). */
+#define WH7_MISCAST_REMOVED 2u
+#define WH7_MISCAST_S6_MAX 4u
+#define WH7_MISCAST_FREE_SPELL_MAX 6u
+#define WH7_MISCAST_LOSE_DICE 7u
+#define WH7_MISCAST_S4_MAX 9u
+#define WH7_MISCAST_S8_MAX 11u
+#define WH7_MISCAST_IRRESISTIBLE 12u
+/* Strengths of the miscast hits (Miscast Table). */
+#define WH7_MISCAST_S_REMOVED 10u
+#define WH7_MISCAST_S_CONTACT 6u
+#define WH7_MISCAST_S_SEVEN 2u
+#define WH7_MISCAST_S_EIGHT 4u
+#define WH7_MISCAST_S_TEN 8u
+/* Pit of Shades' small round template: 3" across; partly covered models are
+ * hit on a 4+ (Templates). */
+#define WH7_PIT_RADIUS_IN 1.5
+#define WH7_PARTIAL_HIT 4u
+/* Most dice a roll here enumerates or rolls. */
+#define WH7_MAX_MAGIC_DICE 20u
+/* Conflagration of Doom's opposed dice, and the Burning Iron's Strength by
+ * save: no save S1, 6+ S2 ... 1+ S7 (Lore of Metal). */
+#define WH7_BURNING_IRON_BEST 7u
+
+const om_wh7_spell *om_wh7_spell_get(om_wh7_lore lore, unsigned number)
+{
+    if ((unsigned)lore >= OM_WH7_LORE_COUNT || number < 1 || number > OM_WH7_SPELLS_PER_LORE)
+        return NULL;
+    return &om_wh7_spell_table[(unsigned)lore * OM_WH7_SPELLS_PER_LORE + number - 1u];
+}
+
+const om_wh7_spell *om_wh7_spell_find(const char *id)
+{
+    for (size_t i = 0; i < WH7_SPELL_COUNT; i++)
+        if (strcmp(om_wh7_spell_table[i].id, id) == 0)
+            return &om_wh7_spell_table[i];
+    return NULL;
+}
+
+size_t om_wh7_spell_count(void) { return WH7_SPELL_COUNT; }
+
+const om_wh7_spell *om_wh7_spell_at(size_t i)
+{
+    return i < WH7_SPELL_COUNT ? &om_wh7_spell_table[i] : NULL;
+}
+
+/* Add two modifiers, saturating each field. */
+static int8_t add8(int a, int b)
+{
+    int v = a + b;
+    return (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+}
+
+om_status om_wh7_spell_apply(const om_wh7_spell *sp, om_wh7_side *side)
+{
+    om_wh7_modifiers *m = &side->mods;
+    if (sp->kind != OM_WH7_SPELL_AUGMENT && sp->kind != OM_WH7_SPELL_HEX)
+        return OM_ERROR(OM_EUNSUPPORTED, "spell '%s' has no effect on a unit in combat to apply "
+                        "(%s)", sp->id, sp->effect);
+    m->to_hit = add8(m->to_hit, sp->mods.to_hit);
+    m->to_wound = add8(m->to_wound, sp->mods.to_wound);
+    m->armour = add8(m->armour, sp->mods.armour);
+    m->attacks = add8(m->attacks, sp->mods.attacks);
+    m->strength = add8(m->strength, sp->mods.strength);
+    m->toughness = add8(m->toughness, sp->mods.toughness);
+    m->leadership = add8(m->leadership, sp->mods.leadership);
+    if (sp->mods.ws)
+        m->ws = sp->mods.ws;
+    if (sp->mods.missile_ward && (m->missile_ward == 0 || sp->mods.missile_ward < m->missile_ward))
+        m->missile_ward = sp->mods.missile_ward;
+    m->reroll_ones |= sp->mods.reroll_ones;
+    m->halve_flee |= sp->mods.halve_flee;
+    m->mounts_idle |= sp->mods.mounts_idle;
+    m->soaked |= sp->mods.soaked;
+    /* Fear becomes Terror on a unit that already causes Fear. */
+    if (sp->grant & OM_WH7_RULE_FEAR)
+        side->unit.traits.rules |= (side->unit.traits.rules & OM_WH7_RULE_FEAR)
+                                       ? OM_WH7_RULE_TERROR : OM_WH7_RULE_FEAR;
+    else
+        side->unit.traits.rules |= sp->grant;
+    return OM_OK;
+}
+
+om_wh7_cast om_wh7_cast_result(const unsigned *faces, unsigned n, unsigned bonus, unsigned cv)
+{
+    unsigned ones = 0, sixes = 0, total = bonus;
+    for (unsigned i = 0; i < n; i++) {
+        ones += faces[i] == 1u;
+        sixes += faces[i] == 6u;
+        total += faces[i];
+    }
+    /* A miscast beats irresistible force (Irresistible Force & Miscast). */
+    if (ones >= WH7_DOUBLE)
+        return OM_WH7_CAST_MISCAST;
+    if (sixes >= WH7_DOUBLE)
+        return OM_WH7_CAST_IRRESISTIBLE;
+    return total > WH7_CAST_ALWAYS_FAILS && total >= cv ? OM_WH7_CAST_CAST : OM_WH7_CAST_FAIL;
+}
+
+bool om_wh7_dispel_holds(const unsigned *faces, unsigned n, unsigned bonus, unsigned total)
+{
+    unsigned ones = 0, sixes = 0, sum = bonus;
+    for (unsigned i = 0; i < n; i++) {
+        ones += faces[i] == 1u;
+        sixes += faces[i] == 6u;
+        sum += faces[i];
+    }
+    /* Failure takes precedence over success (Double 1s & 6s). */
+    if (ones >= WH7_DOUBLE)
+        return false;
+    if (sixes >= WH7_DOUBLE)
+        return true;
+    return sum >= total;
+}
+
+void om_wh7_cast_probabilities(unsigned n, unsigned bonus, unsigned cv, double p[4])
+{
+    unsigned faces[8], combos = 1;
+    for (unsigned k = 0; k < 4; k++)
+        p[k] = 0.0;
+    if (n > 7)
+        n = 7;
+    for (unsigned i = 0; i < n; i++)
+        combos *= 6u;
+    for (unsigned code = 0; code < combos; code++) {
+        unsigned x = code;
+        for (unsigned i = 0; i < n; i++) {
+            faces[i] = x % 6u + 1u;
+            x /= 6u;
+        }
+        p[om_wh7_cast_result(faces, n, bonus, cv)] += 1.0 / combos;
+    }
+}
+
+/* The casting value of the attempt: the scenario's, else the table's. */
+static unsigned casting_value(const om_wh7_combat *c, const om_wh7_spell *sp)
+{
+    return c->magic.casting_value ? c->magic.casting_value : sp->casting_value;
+}
+
+/* The Burning Iron's Strength against a save (Lore of Metal): no save S1,
+ * 6+ S2, 5+ S3, 4+ S4, 3+ S5, 2+ S6, 1+ or better S7. */
+static unsigned burning_iron_strength(unsigned save)
+{
+    return save >= OM_WH7_NEVER ? 1u : WH7_BURNING_IRON_BEST + 1u - (save < 1u ? 1u : save);
+}
+
+om_status wh7_magic_prepare(om_wh7_prepared *p)
+{
+    const om_wh7_combat *c = &p->c;
+    const om_wh7_spell *sp = om_wh7_spell_get(c->magic.lore, c->magic.spell);
+    wh7_spellcast *m = &p->spell;
+    unsigned n_max = (unsigned)c->side[1].unit.models + c->side[1].unit.characters;
+    om_status st;
+
+    m->sp = sp;
+    m->cv = casting_value(c, sp);
+    if (sp->kind == OM_WH7_SPELL_DAMAGE) {
+        for (unsigned t = 0; t < WH7_TARGETS; t++) {
+            const wh7_target_info *ti = &p->side[1].target[t];
+            if (!ti->present)
+                continue;
+            for (unsigned s = 0; s < WH7_MACHINE_STRENGTHS; s++) {
+                wh7_attack *at = &m->on[t][s];
+                at->chain = wh7_hit_chain(p, 0, t, s, sp->no_armour, 0, sp->flaming, true,
+                                          sp->magic_missile);
+                /* Strength 0: the hit wounds automatically (Steal Soul). */
+                if (s == 0 && at->chain.hit == 1)
+                    at->chain.wound = 1;
+                at->doubled = sp->flaming && ti->flammable;
+                if ((st = wh7_attack_tables(p, at, ti->w, n_max ? n_max : 1u)) != OM_OK)
+                    return st;
+            }
+        }
+        /* The target rank and file's save, for the Burning Iron. */
+        {
+            om_wh7_save_case how;
+            memset(&how, 0, sizeof how);
+            how.steed = c->side[1].unit.mount.profile.name[0] != '\0' &&
+                        c->side[1].unit.mount.profile.w <= 1;
+            how.mounted = c->side[1].unit.mount.profile.name[0] != '\0';
+            m->iron_strength = burning_iron_strength(
+                om_wh7_armour_save(&c->side[1].unit.equipment, &how));
+        }
+    }
+    /* Miscast hits with no armour save on the models touching the caster. */
+    if (p->side[0].target[WH7_TARGET_RF].present) {
+        m->contact_s10.chain = wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_REMOVED, true, 0,
+                                             false, true, false);
+        m->contact_s6.chain = wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_CONTACT, true, 0,
+                                            false, true, false);
+        if ((st = wh7_attack_tables(p, &m->contact_s10, p->side[0].target[WH7_TARGET_RF].w,
+                                    c->magic.caster_contacts)) ||
+            (st = wh7_attack_tables(p, &m->contact_s6, p->side[0].target[WH7_TARGET_RF].w,
+                                    c->magic.caster_contacts)))
+            return st;
+    }
+    return OM_OK;
+}
+
+/* Roll n dice through the dice source into faces[]. */
+static void roll_faces(om_dice *d, unsigned *faces, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        faces[i] = om_dice_roll_d6(d);
+}
+
+/* One hit of Strength s with no armour save on the caster (Miscast Table):
+ * to wound against his Toughness, his ward. */
+static void hit_caster(const om_wh7_prepared *p, om_dice *d, unsigned s, om_wh7_outcome *o)
+{
+    const om_wh7_magic *mg = &p->c.magic;
+    om_wh7_chain ch;
+    memset(&ch, 0, sizeof ch);
+    ch.hit = 1;
+    ch.wound = (uint8_t)om_wh7_to_wound(s, mg->caster.t);
+    ch.armour = OM_WH7_NEVER;
+    ch.ward = mg->caster_ward ? mg->caster_ward : OM_WH7_NEVER;
+    ch.regen = OM_WH7_NEVER;
+    if (om_wh7_chain_roll(d, &ch) == OM_WH7_BLOW_NONE)
+        return;
+    o->caster_wounds++;
+    if (o->caster_wounds >= mg->caster.w)
+        o->caster_slain = 1;
+}
+
+/* The Miscast Table (2D6). Returns true if the spell is cast anyway (12:
+ * with irresistible force, A14). Effects on the turn's later phases (lost
+ * dice, the phase ending, a lost level, the opponent's free spell) are
+ * recorded by the roll only. */
+static bool miscast(const om_wh7_prepared *p, om_dice *d, wh7_state *st, om_wh7_outcome *o)
+{
+    const wh7_spellcast *m = &p->spell;
+    unsigned roll = om_dice_roll_sum(d, 2, NULL), contacts = p->c.magic.caster_contacts;
+    unsigned kills, excess;
+    o->miscast = (uint8_t)roll;
+    if (roll == WH7_MISCAST_REMOVED) {
+        o->caster_slain = 1;
+        if (contacts > 0)
+            wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s10, contacts, &kills, &excess);
+    } else if (roll <= WH7_MISCAST_S6_MAX) {
+        hit_caster(p, d, WH7_MISCAST_S_CONTACT, o);
+        if (contacts > 0)
+            wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s6, contacts, &kills, &excess);
+    } else if (roll <= WH7_MISCAST_FREE_SPELL_MAX) {
+        /* The opponent's free spell: not modelled (README.md). */
+    } else if (roll == WH7_MISCAST_LOSE_DICE) {
+        hit_caster(p, d, WH7_MISCAST_S_SEVEN, o);
+    } else if (roll <= WH7_MISCAST_S4_MAX) {
+        hit_caster(p, d, WH7_MISCAST_S_EIGHT, o);
+    } else if (roll <= WH7_MISCAST_S8_MAX) {
+        hit_caster(p, d, WH7_MISCAST_S_TEN, o);
+    } else {
+        return true;
+    }
+    return false;
+}
+
+/* Conflagration of Doom's extra hits (digest A17): both roll a D6; while the
+ * caster's is higher, add it and roll again. */
+static unsigned conflagration(om_dice *d)
+{
+    unsigned extra = 0;
+    for (;;) {
+        unsigned mine = om_dice_roll_d6(d), theirs = om_dice_roll_d6(d);
+        if (mine <= theirs)
+            return extra;
+        extra += mine;
+    }
+}
+
+/* Ranks of side e alive now (along an 18" line: every one). */
+static unsigned ranks_alive(const om_wh7_prepared *p, const wh7_state *st, int e)
+{
+    unsigned total = wh7_models_alive(&p->side[e], &st->u[e]), files = p->c.side[e].unit.files;
+    return (total + files - 1u) / files;
+}
+
+/* Pit of Shades: the 3" template on the middle of the unit; each model wholly
+ * under it, and each partly under it on a 4+, takes an Initiative test (a
+ * D6 of I or less, a 6 failing: A31) or is removed whatever its protection. */
+static unsigned pit_of_shades(const om_wh7_prepared *p, om_dice *d, wh7_state *st)
+{
+    const om_wh7_side *t = &p->c.side[1];
+    unsigned total = wh7_models_alive(&p->side[1], &st->u[1]);
+    unsigned ranks = (total + t->unit.files - 1u) / t->unit.files, under, removed, ini;
+    double w, dd;
+    om_wh7_template_cover cov;
+    wh7_base_in(p, 1, &w, &dd);
+    om_wh7_round_template(total, t->unit.files, w, dd, 0.0, 0.0, 0.5 * ranks * dd,
+                          WH7_PIT_RADIUS_IN, &cov);
+    under = cov.full + (cov.centre ? 1u : 0u) + om_dice_roll_count(d, cov.partial, WH7_PARTIAL_HIT);
+    ini = t->unit.profile.i >= 6u ? 5u : t->unit.profile.i;
+    removed = om_dice_roll_count(d, under, ini + 1u);
+    wh7_remove_models(p, st, 1, removed);
+    return under;
+}
+
+/* Through the ranks (The Hunter's Spear): S, then S - 1 behind while each
+ * model is slain. */
+static unsigned through_ranks(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned s)
+{
+    unsigned hits = 0, ranks = ranks_alive(p, st, 1), kills, excess;
+    for (unsigned r = 0; r < ranks && s >= 1 && st->u[1].rf > 0; r++, s--) {
+        hits++;
+        wh7_land(p, d, st, 1, WH7_TARGET_RF, &p->spell.on[WH7_TARGET_RF][s], 1, &kills, &excess);
+        if (kills == 0)
+            break;
+    }
+    return hits;
+}
+
+/* The damage of a cast spell on side B. Returns the hits. */
+static unsigned spell_damage(const om_wh7_prepared *p, om_dice *d, wh7_state *st)
+{
+    const om_wh7_spell *sp = p->spell.sp;
+    const om_wh7_magic *mg = &p->c.magic;
+    unsigned hits, s = sp->strength, share[WH7_TARGETS], kills, excess;
+
+    if (sp->strength_undead && (p->side[1].rules & OM_WH7_RULE_UNDEAD))
+        s = sp->strength_undead;
+    if (mg->in_feature && sp->feature_bonus)
+        s += 1;
+    switch (sp->special) {
+    case OM_WH7_SPECIAL_PIT:
+        return pit_of_shades(p, d, st);
+    case OM_WH7_SPECIAL_THROUGH_RANKS:
+        return through_ranks(p, d, st, s);
+    case OM_WH7_SPECIAL_LINE:
+        hits = ranks_alive(p, st, 1);
+        break;
+    case OM_WH7_SPECIAL_FRONT_RANK: {
+        unsigned total = wh7_models_alive(&p->side[1], &st->u[1]);
+        hits = total < p->c.side[1].unit.files ? total : p->c.side[1].unit.files;
+        break;
+    }
+    default:
+        /* Dice of hits (the Burning Iron: of models, at its own Strength). */
+        hits = om_dice_roll_sum(d, sp->hit_dice, NULL) + sp->hits_fixed;
+        if (sp->special == OM_WH7_SPECIAL_CONFLAGRATION)
+            hits += conflagration(d);
+        if (sp->special == OM_WH7_SPECIAL_BURNING_IRON)
+            s = p->spell.iron_strength;
+        break;
+    }
+    if (s >= WH7_MACHINE_STRENGTHS)
+        s = WH7_MACHINE_STRENGTHS - 1u;
+    /* Hits from spells are shared like shooting (Spells Commentary); the
+     * Burning Iron's Strength is the rank and file's. */
+    if (sp->special == OM_WH7_SPECIAL_BURNING_IRON) {
+        memset(share, 0, sizeof share);
+        share[WH7_TARGET_RF] = st->u[1].rf > 0 ? hits : 0u;
+    } else {
+        wh7_allocate(p, d, st, 1, hits, share);
+    }
+    for (unsigned t = 0; t < WH7_TARGETS; t++)
+        if (share[t] > 0)
+            wh7_land(p, d, st, 1, t, &p->spell.on[t][s], share[t], &kills, &excess);
+    return hits;
+}
+
+void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
+{
+    const om_wh7_magic *mg = &p->c.magic;
+    unsigned faces[WH7_MAX_MAGIC_DICE], total = mg->cast_bonus, start, us_start;
+    om_wh7_cast r;
+    bool takes_effect = false;
+    wh7_state st;
+
+    wh7_state_init(p, &st);
+    start = wh7_models_alive(&p->side[1], &st.u[1]);
+    us_start = wh7_unit_strength(&p->side[1], &st.u[1]);
+    o->winner = OM_WH7_NO_CONTEST;
+    roll_faces(d, faces, mg->dice);
+    for (unsigned i = 0; i < mg->dice; i++)
+        total += faces[i];
+    o->cast_total = wh7_sat8(total);
+    r = om_wh7_cast_result(faces, mg->dice, mg->cast_bonus, p->spell.cv);
+    if (r == OM_WH7_CAST_MISCAST && miscast(p, d, &st, o))
+        r = OM_WH7_CAST_IRRESISTIBLE;
+    if (r == OM_WH7_CAST_CAST || r == OM_WH7_CAST_IRRESISTIBLE) {
+        o->cast = 1;
+        o->irresistible = r == OM_WH7_CAST_IRRESISTIBLE;
+        takes_effect = true;
+        if (!o->irresistible) {
+            /* One dispel attempt: a scroll dispels outright (not against
+             * irresistible force). */
+            if (mg->dispel_scroll) {
+                takes_effect = false;
+            } else if (mg->dispel_dice > 0) {
+                unsigned df[WH7_MAX_MAGIC_DICE];
+                roll_faces(d, df, mg->dispel_dice);
+                takes_effect = !om_wh7_dispel_holds(df, mg->dispel_dice, mg->dispel_bonus, total);
+            }
+            o->dispelled = !takes_effect;
+        }
+    }
+    if (takes_effect && p->spell.sp->kind == OM_WH7_SPELL_DAMAGE) {
+        unsigned before = st.wounds[1];
+        o->hits[1] = (uint16_t)spell_damage(p, d, &st);
+        if (wh7_wiped_out(&p->side[1], &st.u[1])) {
+            o->destroyed[1] = 1;
+            wh7_friends_panic(p, d, 1, us_start, o);
+        } else if (p->spell.sp->special == OM_WH7_SPECIAL_LINE) {
+            /* The Burning Head: any unit that suffers an unsaved wound tests. */
+            if (st.wounds[1] > before)
+                wh7_panic_flee(p, d, &st, 1, o);
+        } else {
+            wh7_casualty_panic(p, d, &st, 1, start, o);
+        }
+    }
+    wh7_finish(&st, o);
+}
