@@ -9,6 +9,8 @@
  *   oddsmaster list RULESET/ARMY/UNIT      one entry in full, rules explained
  *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
  *                                          whether they change engagement dice
+ *   oddsmaster list --keys                 the keys of each game's scenario
+ *                                          files (game.h om_game_key)
  *   oddsmaster list --options              the interpretations of ambiguous
  *                                          rules (the engine's option registry):
  *                                          switches a scenario's `options:` may
@@ -28,6 +30,7 @@
 
 #include "army.h"
 #include "cli.h"
+#include "game.h"
 
 #define CMD "list"
 
@@ -777,6 +780,78 @@ static om_status list_options(list_format fmt)
 }
 
 /* ---------------------------------------------------------------------------
+ * list --keys: the keys of each game's scenario files, from the game's table.
+ */
+
+/* Most keys one game may list. */
+#define KEYS_MAX 128
+
+/* What a key's value is: its type, or a name key's words joined by " | ". */
+static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (k->values == NULL)
+        return k->type;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k->n_values && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " | " : "", k->values[i]);
+    return buf;
+}
+
+static om_status list_keys(list_format fmt)
+{
+    om_game_key keys[KEYS_MAX];
+    json_t *root = fmt == LIST_JSON ? json_object() : NULL, *games = json_array();
+    om_status st = OM_OK;
+
+    for (size_t g = 0; st == OM_OK && g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        const size_t n = game->keys ? game->keys(keys, KEYS_MAX) : 0;
+        char value[CELL_MAX];
+        if (n > KEYS_MAX)
+            st = OM_ERROR(OM_EINVAL, "%s has %zu scenario keys, more than %d", game->name, n,
+                          KEYS_MAX);
+        if (fmt == LIST_JSON) {
+            json_t *arr = json_array();
+            for (size_t i = 0; st == OM_OK && i < n; i++) {
+                json_t *vals = keys[i].values ? json_array() : json_null();
+                for (size_t v = 0; keys[i].values && v < keys[i].n_values; v++)
+                    json_array_append_new(vals, json_string(keys[i].values[v]));
+                json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "name",
+                                                     keys[i].name, "where", keys[i].where,
+                                                     "type", keys[i].type, "values", vals,
+                                                     "default", keys[i].fallback, "help",
+                                                     keys[i].help));
+            }
+            json_array_append_new(games, json_pack("{s:s, s:o}", "game", game->name,
+                                                   "keys", arr));
+            continue;
+        }
+        if (st == OM_OK && n > 0) {
+            printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n",
+                   g ? "\n" : "", game->title);
+            for (size_t i = 0; i < n; i++) {
+                const char *where = i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0
+                                        ? keys[i].where : NULL;
+                if (where)
+                    printf("\n  %s keys:\n", where);
+                printf("    %-16s %s (default: %s)\n", keys[i].name,
+                       key_value_text(&keys[i], value, sizeof value), keys[i].fallback);
+                printf("    %-16s %s\n", "", keys[i].help);
+            }
+        }
+    }
+    if (fmt == LIST_JSON && st == OM_OK) {
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "games", games);
+        return print_json(root);
+    }
+    json_decref(root);
+    json_decref(games);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
  * Entry point.
  */
 
@@ -785,6 +860,7 @@ typedef struct list_args {
     unsigned format; /* list_format */
     bool rules;      /* --rules */
     bool options;    /* --options */
+    bool keys;       /* --keys */
 } list_args;
 
 /* In list_format order. */
@@ -798,6 +874,8 @@ static const om_cli_option list_options_table[] = {
      .help = "list the special rules"},
     {.name = "options", .value = OM_CLI_FLAG, .offset = offsetof(list_args, options),
      .help = "list the options a scenario may set under\n'options:' and the readings fixed in the engine"},
+    {.name = "keys", .letter = 'k', .value = OM_CLI_FLAG, .offset = offsetof(list_args, keys),
+     .help = "list the keys of scenario files: where each goes,\nits values and its default"},
 };
 
 static const list_args list_defaults = {.format = LIST_TEXT};
@@ -840,6 +918,10 @@ static int list_run(const om_cli_args *args)
     list_format fmt = (list_format)a->format;
     om_status st;
 
+    if (a->keys && (a->rules || a->options || what))
+        return om_cli_usage_error(CMD, "--keys takes no name, --rules or --options");
+    if (a->keys)
+        return list_keys(fmt) == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, OM_EINVAL);
     if (a->options && (a->rules || what))
         return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
                                   "for every rule set)", a->rules ? "--rules" : "name");
@@ -859,7 +941,8 @@ const om_cli_command om_cli_list = {
     .summary = "show the army lists: rule sets, armies, units, special rules",
     .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
-             "oddsmaster list --options [--format text|json]",
+             "oddsmaster list --options [--format text|json]\n"
+             "oddsmaster list --keys [--format text|json]",
     .about =
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
         "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
@@ -877,7 +960,9 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list --options              interpretations of ambiguous rules:\n"
         "                                         name, ambiguity id, digest section,\n"
         "                                         question, default (recommended) and\n"
-        "                                         other reading, switch or fixed\n\n"
+        "                                         other reading, switch or fixed\n"
+        "  oddsmaster list --keys                 the keys of scenario files: level,\n"
+        "                                         values, default, one line each\n\n"
         "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
         "simulated without them, and oddsmaster run warns about it.",
     .more =

@@ -38,6 +38,19 @@ typedef struct om_game_situation {
     const char *keys;        /* what it sets, as scenario text, for the matrix file */
 } om_game_situation;
 
+/* A key of the game's scenario files, as `oddsmaster list --keys` shows it. */
+typedef struct om_game_key {
+    const char *name;             /* as written, e.g. "supports" */
+    const char *where;            /* its level: "top", "unit", "side" (a and b), ... */
+    const char *type;             /* what its value is: "true/false", "0..255", "name",
+                                     "text", "list of names" */
+    const char *const *values;    /* a name key's words (NULL otherwise) */
+    size_t n_values;              /* entries of values */
+    const char *fallback;         /* its value when left out, for people ("required",
+                                     "0", "all its stands", ...) */
+    const char *help;             /* one line */
+} om_game_key;
+
 /* A unit of a matchup matrix: what the matrix file shows of it, and the game's
  * own description of it, prepared once from the army data. */
 typedef struct om_game_unit {
@@ -117,6 +130,10 @@ struct om_game {
     /* Simulate n trials with dice d, writing row i at rows + i * row_size.
      * Pure apart from advancing d; thread-safe for distinct d and rows. */
     void (*resolve_block)(const void *prepared, om_dice *d, uint8_t *rows, size_t n);
+
+    /* Fill keys[0..cap) with the keys of its scenario files and return how
+     * many there are (all of them when cap is large enough). */
+    size_t (*keys)(om_game_key *keys, size_t cap);
 
     /* Matchup matrices: the situations (the first n_default are the default
      * set), the kinds a matrix may run, the units of a list, and one cell. */

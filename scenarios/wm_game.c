@@ -12,6 +12,7 @@
 #include "game.h"
 #include "wm.h"
 #include "wm_game_int.h"
+#include "wm_keys.h"
 #include "wm_provenance.h"
 #include "wm_scenario.h"
 
@@ -101,8 +102,8 @@ _Static_assert(WM_FIELD_COUNT <= OM_LAYOUT_FIELDS_MAX, "the Warmaster fields fit
 static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"};
 
 /* Rule sets, and kinds in om_wm_kind order. */
-static const char *const wm_rulesets[] = {"warmaster-1.1", "warmaster-revolution",
-                                          "warmaster-ancients", NULL};
+const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
+    "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
 static const om_game_kind wm_kinds[] = {
     {"combat", "stand and shoot, then the first combat round"},
     {"volley", "side A shoots at side B in the Shooting phase"},
@@ -232,7 +233,7 @@ _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row add
 const om_game om_game_warmaster = {
     .name = "warmaster",
     .title = "Warmaster (1.1, Revolution, Ancients)",
-    .rulesets = wm_rulesets,
+    .rulesets = om_wm_game_rulesets,
     .kinds = wm_kinds,
     .n_kinds = OM_WM_KIND_COUNT,
     .load = wm_load,
@@ -247,4 +248,5 @@ const om_game om_game_warmaster = {
     .units = om_wm_matrix_units,
     .units_free = om_wm_matrix_units_free,
     .cell = om_wm_matrix_cell,
+    .keys = om_wm_scenario_keys,
 };

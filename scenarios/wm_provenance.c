@@ -1,12 +1,15 @@
 /*
  * wm_provenance.c: the resolved engagement and rule switches of a run as JSON, stored
  * in every result file (attribute options_json) so a file says exactly what was
- * simulated, defaults included: every value of both sides, the kind, the rule
+ * simulated, defaults included: every value of both sides (the unit, and every
+ * side key of the table in wm_keys.h), the kind, the rule
  * set's switches, and under "options" every entry of the engine's registry of
  * ambiguous rules (options.c of the engine; `oddsmaster list --options`), the
  * switches with their value and the fixed readings with their text.
  */
 #include "wm_provenance.h"
+
+#include "wm_keys.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -93,37 +96,25 @@ static json_t *unit_json(const om_wm_unit *u, const om_wm_ruleset *rs)
                      "unmodelled", id_list_json(u->unmodelled));
 }
 
-/* A side: its unit and every value the scenario decided, defaults included. */
+/* A side: its unit and every side key of the table (wm_keys.h) with the
+ * value in force, defaults included: a switch as a boolean, a count as a
+ * number, a name as its word. */
 static json_t *side_json(const om_wm_side *s, const om_wm_ruleset *rs)
 {
-    json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:b}",
-                          "unit", unit_json(&s->unit, rs),
-                          "position", om_wm_position_name(s->position),
-                          "fighting", (int)s->fighting, "flanked", (int)s->flanked,
-                          "supports", (int)s->supports, "support_units", (int)s->support_units,
-                          "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
-                          "charging", (int)s->charging, "confused", (int)s->confused,
-                          "stand_and_shoot", (int)s->stand_and_shoot);
-    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:s}",
-                             "shoots_first", (int)s->shoots_first,
-                             "pursue", name_of(om_wm_pursue_names, OM_WM_PURSUE_COUNT, (unsigned)s->pursue),
-                             "behind", name_of(om_wm_behind_names, OM_WM_BEHIND_COUNT, (unsigned)s->behind),
-                             "behind_cm", (int)s->behind_cm,
-                             "behind_stands", (int)s->behind_stands,
-                             "rear_supports", (int)s->rear_supports,
-                             "side_strikers", (int)s->side_strikers,
-                             "long_base", (int)s->long_base,
-                             "dense_terrain", (int)s->dense_terrain,
-                             "line_stands", (int)(s->line_stands ? s->line_stands : 1),
-                             "magic", name_of(om_wm_magic_names, OM_WM_MAGIC_COUNT,
-                                              (unsigned)s->magic));
-    if (j && more && json_object_update(j, more) == 0) {
-        json_decref(more);
-        return j;
+    json_t *j = json_pack("{s:o}", "unit", unit_json(&s->unit, rs));
+    for (size_t i = 0; j && i < om_wm_side_key_count; i++) {
+        const om_wm_side_key *k = &om_wm_side_keys[i];
+        const unsigned v = om_wm_side_key_get(s, k);
+        json_t *value = k->type == OM_WM_KEY_BOOL    ? json_boolean(v)
+                        : k->type == OM_WM_KEY_COUNT ? json_integer(v)
+                                                     : json_string(name_of(k->names->names,
+                                                                           k->names->count, v));
+        if (json_object_set_new(j, k->name, value) != 0) {
+            json_decref(j);
+            return NULL;
+        }
     }
-    json_decref(j);
-    json_decref(more);
-    return NULL;
+    return j;
 }
 
 /* Every entry of the engine's option registry: a switch as its value (a

@@ -115,7 +115,7 @@ unsigned om_wm_troop_pace(om_wm_troop troop)
     return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_pace_cm[troop] : 0;
 }
 
-static const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
+const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
     "infantry", "cavalry", "chariot", "monster", "artillery", "machine",
 };
 
@@ -128,7 +128,7 @@ const char *om_wm_troop_name(om_wm_troop troop)
     return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_troop_names[troop] : "?";
 }
 
-static const char *const om_wm_position_names[OM_WM_POSITION_COUNT] = {
+const char *const om_wm_position_names[OM_WM_POSITION_COUNT] = {
     "open", "defended", "fortified",
 };
 

@@ -383,6 +383,8 @@ unsigned om_wm_troop_pace(om_wm_troop troop);
 
 /* Name of a troop type as written in scenario files ("infantry", ...). */
 const char *om_wm_troop_name(om_wm_troop troop);
+extern const char *const om_wm_troop_names[];    /* [OM_WM_TROOP_COUNT] "infantry", ... */
+extern const char *const om_wm_position_names[]; /* [OM_WM_POSITION_COUNT] "open", ... */
 
 /* Name of a position ("open", "defended", "fortified"). */
 const char *om_wm_position_name(om_wm_position position);
