@@ -133,9 +133,9 @@ static size_t warnings(const om_efficiency *e, char w[MAX_WARNINGS][WARNING_MAX]
                      c->slope.lo, c->slope.hi);
     }
     if (excluded > 0)
-        snprintf(w[n++], WARNING_MAX, "%zu units have cells left out because they cannot do "
-                 "what the situation asks of them (/cells/inapplicable); their ratings use the "
-                 "other situations only", excluded);
+        snprintf(w[n++], WARNING_MAX, "%zu units have cells left out, where they or their "
+                 "opponent cannot do what the situation asks (/cells/inapplicable: artillery in "
+                 "a melee, ...); their ratings use the other cells", excluded);
     if (not_rated > 0)
         snprintf(w[n++], WARNING_MAX, "%zu units take part in none of the selected situations "
                  "and are not rated", not_rated);
