@@ -225,7 +225,8 @@ static void text_units(const om_efficiency *e, FILE *out)
 static void text_curve(FILE *out, const char *what, const om_efficiency_curve *c)
 {
     char slope[96];
-    fprintf(out, "  %s: %zu units in %zu groups%s", what, c->units, c->groups,
+    fprintf(out, "  %s: %zu units in %zu group%s%s", what, c->units, c->groups,
+            c->groups == 1 ? "" : "s",
             c->pooled ? " (the field has none: the pooled curve of both axes)" : "");
     if (!c->defined) {
         fprintf(out, ": undefined (%s)\n", c->reason);
