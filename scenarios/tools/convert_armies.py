@@ -786,8 +786,7 @@ def load_ancients(shared, book, problems):
         army["list_version"] = "2005 rulebook"
         army["source_label"] = "Warmaster Ancients (2005)"
         army["magic_items"] = False
-        army["notes"] = ("seed table at %s line %d" % (ANCIENTS_SEED, tables[heading]["line"])
-                         if heading else "")
+        army["notes"] = ("Warmaster Ancients, Army Lists > %s" % heading.title() if heading else "")
         army["army_rules"] = None
         army["units"] = units
         army["upgrades"] = upgrades
