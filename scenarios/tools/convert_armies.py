@@ -910,19 +910,21 @@ def generic_texts(shared):
     records that the text is a digest, not the army source."""
     wm = open(os.path.join(shared, "rules", "warmaster.md"), encoding="utf-8").read()
     wma = open(os.path.join(shared, "rules", "warmaster-ancients.md"), encoding="utf-8").read()
+    artillery = "Warmaster Revolution, Artillery & Machines > Artillery (paraphrased by rules/warmaster.md)"
     g = {}
-    g["cannon"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["cannon"] = (artillery,
                    md_section(wm, r"^- \*\*Cannon\*\*:", r"^- \*\*Stone Thrower\*\*"))
-    g["stone-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["stone-thrower"] = (artillery,
                           md_section(wm, r"^- \*\*Stone Thrower\*\*:", r"^- \*\*Bolt Thrower\*\*"))
-    g["bolt-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["bolt-thrower"] = (artillery,
                          md_section(wm, r"^- \*\*Bolt Thrower\*\* \(generic", r"^- \*\*Elven Bolt Thrower"))
-    g["elven-bolt-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["elven-bolt-thrower"] = (artillery,
                                md_section(wm, r"^- \*\*Elven Bolt Thrower\*\* \(REV\)", r"^- \*\*Dwarf Flame Cannon"))
-    g["terror"] = ("rules/warmaster.md § 6.4 and rules/warmaster-ancients.md § 14 (digests)",
+    g["terror"] = ("Warmaster Revolution, Combat > Attack Modifiers; Warmaster Ancients, Combat > "
+                   "Attack Modifiers (paraphrased by rules/warmaster.md and rules/warmaster-ancients.md)",
                    md_section(wm, r"^\| Fighting a terrifying enemy", r"^\| Enemy facing") + "\n\n" +
                    md_section(wma, r"^### Terror \(not a glossary entry\)", r"^### Militia"))
-    g["fly"] = ("rules/warmaster.md § 9 (digest)",
+    g["fly"] = ("Warmaster Revolution, Flying Units (paraphrased by rules/warmaster.md)",
                 md_section(wm, r"^## 9\. Flying units", r"^---$"))
     return g
 
