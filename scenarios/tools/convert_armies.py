@@ -1100,7 +1100,7 @@ def render_whfb7(kind, rel, header, entries):
          "# One entry per TSV row, in source order; every column is kept verbatim as a string.",
          "schema: oddsmaster-whfb7-%s/1" % kind,
          "ruleset: whfb7",
-         "source: %s" % json.dumps(rel + " (WHFB 7th edition rulebook, seed 002_eb941bd8ffbd2d29.txt)"),
+         "source: %s" % json.dumps(rel + " (WHFB 7th edition rulebook)"),
          "list_version: \"7th edition rulebook\"",
          "%s:" % kind]
     for e in entries:
