@@ -904,12 +904,30 @@ def md_section(text, start_re, end_re):
     return "\n".join(out).rstrip()
 
 
+# The digests cite the rulebooks by the names of their text files, which are not
+# in the repository (but for the Ancients one); the registry names the books.
+RULEBOOK_FILES = {
+    "000_82b7b53696591f4d.txt": "Warmaster Revolution",
+    "003_d892f62cef14867b.txt": "Warmaster 1.1 Rules Update",
+    "004_4ce84a0351240cd3.txt": "Battlefields",
+}
+
+
+def name_rulebooks(text):
+    """`text` with each rulebook's file name replaced by the rulebook's name."""
+    for fname, book in RULEBOOK_FILES.items():
+        text = text.replace(fname, book)
+    return text
+
+
 def generic_texts(shared):
     """Prose for generic rules that the army sources name without text.  Taken
-    verbatim from the rules digests, which paraphrase the rulebooks; the registry
+    verbatim from the rules digests, which paraphrase the rulebooks (the names
+    of the rulebooks' files replaced by the rulebooks' own); the registry
     records that the text is a digest, not the army source."""
-    wm = open(os.path.join(shared, "rules", "warmaster.md"), encoding="utf-8").read()
-    wma = open(os.path.join(shared, "rules", "warmaster-ancients.md"), encoding="utf-8").read()
+    wm = name_rulebooks(open(os.path.join(shared, "rules", "warmaster.md"), encoding="utf-8").read())
+    wma = name_rulebooks(open(os.path.join(shared, "rules", "warmaster-ancients.md"),
+                              encoding="utf-8").read())
     artillery = "Warmaster Revolution, Artillery & Machines > Artillery (paraphrased by rules/warmaster.md)"
     g = {}
     g["cannon"] = (artillery,
