@@ -341,7 +341,7 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
      * phase, including those that removed stands, less the defended/fortified
      * discount; the sum is the distance, any 6 confuses, a sum above full pace
      * routs the unit. Only dice actually rolled can confuse (A24). Odd hits are
-     * then discarded (Shooting > Disregard Odd Hits). */
+     * then discarded (Shooting at a Glance > Disregard Odd Hits). */
     dice = om_wm_unit_drive_back_dice(rules, target, v->hits, left < size);
     if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
@@ -417,7 +417,7 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_f
     if (v.routed || v.off_table)
         o->stands_lost[sb] = (uint8_t)stands;
     /* The units after the Shooting phase: odd hits are discarded
-     * (Shooting > Disregard Odd Hits). */
+     * (Shooting at a Glance > Disregard Odd Hits). */
     b->stands = o->destroyed[sb] ? 0u : stands - v.stands_lost;
     b->carried = 0;
     b->confused |= o->confused[sb];
