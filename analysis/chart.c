@@ -1,6 +1,6 @@
 /*
  * chart.c: the drawing of the charts (chart.h), the one place cairo is used
- * (STYLE rule 14). Charts are drawn on a small canvas with two backends chosen
+ * (each external library is reached through one module only). Charts are drawn on a small canvas with two backends chosen
  * once per chart (function pointers at that boundary only): cairo for PNG and
  * PDF, and a hand-written SVG writer that keeps every text as a <text>
  * element, selectable and searchable (cairo's SVG surface draws glyphs as

@@ -3,7 +3,7 @@
  * the summary module or a matrix file through the efficiency module, turns it
  * into a spec of titles, labels and numbers (chart_int.h), writes the CSV of
  * what is plotted, and has chart.c draw the spec; both outputs go through
- * temporary files renamed on success. No cairo here (STYLE rule 14).
+ * temporary files renamed on success. No cairo here: chart.c is its only user.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
 /*
  * h5_int.h: private helpers shared by the HDF5 files of sim/ (h5file.c, the run
  * result file; h5matrix.c, the matchup matrix file). Not a public interface:
- * only sim/h5*.c include it, as HDF5 is reached from nowhere else (STYLE rule 14).
+ * only sim/h5*.c include it, as HDF5 is reached from nowhere else.
  *
- * Conventions the helpers implement (ENGINEERING section 4):
+ * Conventions the helpers implement:
  *   - HDF5's automatic printing of its error stack is switched off per thread
  *     (om_h5_quiet); failures are reported once through OM_ERROR with the file
  *     name and the innermost HDF5 message (om_h5_detail), captured right after

@@ -3,7 +3,7 @@
  * matchup matrix file (h5matrix.c): quiet error handling with the innermost
  * HDF5 message, identifier closing, attributes, and the temporary-file protocol
  * (h5_int.h). Moved here from h5file.c so both files follow one set of
- * conventions (ENGINEERING section 4).
+ * conventions (listed in h5_int.h).
  */
 #include "h5_int.h"
 

@@ -1,6 +1,6 @@
 /*
  * h5write.c: writing a run's result file (h5file.h), one of the few places
- * HDF5 is used (STYLE rule 14; ENGINEERING section 4 for the conventions).
+ * HDF5 is used (h5_int.h lists the conventions).
  *
  * Every public function first switches off HDF5's automatic printing of its
  * error stack for the calling thread; failures are reported once through
@@ -95,7 +95,7 @@ static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
     return st;
 }
 
-/* The provenance attributes of the root group (h5file.h, ENGINEERING 4.2). */
+/* The provenance attributes of the root group (h5file.h). */
 static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
 {
     const om_h5_text texts[] = {

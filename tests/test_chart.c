@@ -1,7 +1,7 @@
 /*
  * test_chart.c: Criterion tests of analysis/chart (odds, dist, heatmap and
  * fair charts). Rasterised text differs between machines, so no image is
- * compared byte for byte (ENGINEERING section 6); instead each test checks
+ * compared byte for byte (font rasterisation varies); instead each test checks
  * structure:
  *   PNG  signature, the width and height cairo reads back, pixels of the bar
  *        colours present;

@@ -158,8 +158,8 @@ expect_exit 2 "list: army without its rule set" "$OM" list dwarfs
 expect_grep "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
 expect_exit 2 "list --rules: unknown rule set" "$OM" list --rules chess
 expect_exit 0 "list --options" "$OM" list --options
-expect_grep "^  max_turns  (-, digest 6.14 Unresolved combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
-expect_grep "^  stand_floor  (A4, digest 6.4)  fixed$" "$TMP/out" "list --options: a fixed reading"
+expect_grep "^  max_turns  (-, digest Warmaster Revolution, Combat > Unresolved Combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
+expect_grep "^  stand_floor  (A4, digest Warmaster Revolution, Combat > Attack Modifiers)  fixed$" "$TMP/out" "list --options: a fixed reading"
 expect_grep "question: May infantry pursue retreating cavalry or chariots?" "$TMP/out" "list --options: the question"
 expect_grep "other:    true: every stand at 0 rolls one die" "$TMP/out" "list --options: the other reading"
 expect_exit 0 "list --options --format json" "$OM" list --options --format json

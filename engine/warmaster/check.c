@@ -4,7 +4,8 @@
  * Every impossible value is rejected here, once, with the dotted field path used
  * in scenario files ("a.unit.stands"), so that loaders can point at the line and
  * the resolver can rely on its invariants (asserted there). Limits come from the
- * rules (digest warmaster.md sections cited) or from the storage types.
+ * rules (cited by rulebook section, Warmaster Revolution's unless another is
+ * named) or from the storage types.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +110,7 @@ static om_status check_unit(const side_check *c)
         (st = in_range(c, "unit.pace", u->pace_cm, 1, 255)))
         return st;
     /* Armour is a save of 6+ to 3+ or none; it "can never be better than 3+"
-     * (warmaster.md 1.1, REV Banner of Shielding). */
+     * (Warmaster Revolution, Game Values; Magic > The Banner of Shielding). */
     if (u->armour != 0 && (u->armour < 3 || u->armour > 6))
         return fail_at(c, "unit.armour", "must be 3+ to 6+ or '-' for none (got %u+); Warmaster "
                        "armour is never better than 3+", u->armour);
@@ -130,8 +131,8 @@ static om_status check_unit(const side_check *c)
 }
 
 /* Its position: a known one, defended or fortified only for infantry and
- * artillery (6.15), never for pikemen in dense terrain or on walls (army
- * list). */
+ * artillery (Combat > Defended & Fortified Troops), never for pikemen in dense
+ * terrain or on walls (army list). */
 static om_status check_position(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -148,8 +149,8 @@ static om_status check_position(const side_check *c)
     return OM_OK;
 }
 
-/* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
- * rule sets that have them. */
+/* Magic items (Magic > Magic Items): one per infantry, cavalry or chariot unit,
+ * in the rule sets that have them. */
 static om_status check_magic(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -166,10 +167,11 @@ static om_status check_magic(const side_check *c)
     return OM_OK;
 }
 
-/* Its shooting: the stands in a line of fire (a bolt skewers at most as
- * many stands as the rule set's bolt thrower strikes, 5.10 and D4; a cannon
- * ball bounces 5cm), the shooting stands, the distance to its target, and
- * blind fire, which only stone throwers and their like shoot (5.10: high
+/* Its shooting: the stands in a line of fire (a bolt skewers at most as many
+ * stands as the rule set's bolt thrower strikes, Artillery & Machines >
+ * Artillery and the 1.1 difference D4; a cannon ball bounces 5cm), the
+ * shooting stands, the distance to its target, and blind fire, which only
+ * stone throwers and their like shoot (Artillery & Machines > Artillery: high
  * trajectory, never at chargers). */
 static om_status check_shooting(const side_check *c)
 {
@@ -338,12 +340,13 @@ static om_status check_contact(const side_check *c)
     return OM_OK;
 }
 
-/* Supports (6.7): only infantry can support, and only infantry can be
- * supported; a confused unit cannot support (7.2; not in Ancients). The
- * declared supports are stands of infantry behind or beside this unit's
- * fighting stands: its own are those not fighting. Then the Ancients
- * formations: rear supports among them, stands striking to a side among the
- * flanked, and a long base only for shock cavalry. */
+/* Supports (Combat > Supporting Troops): only infantry can support, and only
+ * infantry can be supported; a confused unit cannot support
+ * (Confusion > Confused Units; not in Ancients). The declared supports are
+ * stands of infantry behind or beside this unit's fighting stands: its own are
+ * those not fighting. Then the Ancients formations: rear supports among them,
+ * stands striking to a side among the flanked, and a long base only for shock
+ * cavalry. */
 static om_status check_supports(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -374,10 +377,11 @@ static om_status check_supports(const side_check *c)
 }
 
 /* The charge: not both ways; a confused unit cannot be ordered, so it cannot
- * charge (7.2), but stampeding elephants (confused Araby Elephants) charge
- * all the same (army list); a charger counts as in the open (6.15); only
- * infantry, flyers (and giants, not modelled yet) may contact fortified
- * stands (6.2, 6.15). */
+ * charge (Confusion > Confused Units), but stampeding elephants (confused
+ * Araby Elephants) charge all the same (army list); a charger counts as in the
+ * open (Combat > Defended & Fortified Troops); only infantry, flyers (and
+ * giants, not modelled yet) may contact fortified stands (Combat > Moving
+ * Chargers, Defended & Fortified Troops). */
 static om_status check_charge(const side_check *c)
 {
     const om_wm_side *me = c->me, *foe = c->foe;
@@ -388,7 +392,8 @@ static om_status check_charge(const side_check *c)
     if (me->charging && me->confused && !me->unit.traits.stampedes)
         return fail_at(c, "confused", "a confused unit cannot charge (it cannot be given orders)");
     if (me->charging && me->position != OM_WM_OPEN)
-        return fail_at(c, "position", "a charging unit always counts as in the open (6.15)");
+        return fail_at(c, "position", "a charging unit always counts as in the open (Combat > "
+                       "Defended & Fortified Troops)");
     if (me->charging && foe->position == OM_WM_FORTIFIED && me->unit.troop != OM_WM_INFANTRY &&
         !me->unit.traits.flies)
         return fail_at(c, "charging", "only infantry and flyers can charge fortified stands (this "
@@ -396,10 +401,11 @@ static om_status check_charge(const side_check *c)
     return OM_OK;
 }
 
-/* Shooting before contact: at a charging enemy (5.7), by a unit that shoots
- * and may shoot at chargers; or a volley in the side's own previous turn
- * (5.5), which needs a charge: the charged side at the charger, or the
- * charger at its target. */
+/* Shooting before contact: at a charging enemy (Shooting > Shooting at
+ * Charging Enemy), by a unit that shoots and may shoot at chargers; or a
+ * volley in the side's own previous turn (Shooting > Driving Back Enemies),
+ * which needs a charge: the charged side at the charger, or the charger at its
+ * target. */
 static om_status check_shooting_before_contact(const side_check *c)
 {
     const om_wm_side *me = c->me, *foe = c->foe;
@@ -558,8 +564,8 @@ static om_status check_index(const multi_check *c, const char *path, unsigned u)
 
 /* Contact k: a unit of one side fighting a unit of the other with 1 or more
  * stands, no more flanked than fight, no more striking to a side than are
- * flanked; one contact per pair; charging into fortified stands only
- * infantry and flyers (6.2, 6.15). */
+ * flanked; one contact per pair; charging into fortified stands only infantry
+ * and flyers (Combat > Moving Chargers, Defended & Fortified Troops). */
 static om_status check_multi_contact(multi_check *c, unsigned k)
 {
     const om_wm_multi *m = c->m;
@@ -600,11 +606,11 @@ static om_status check_multi_contact(multi_check *c, unsigned k)
     return OM_OK;
 }
 
-/* Support link k (6.7): from a unit to a different friendly unit that fights,
- * both infantry that may support and be supported, by a supporter not
- * confused (7.2; Ancients: confused units support) whose stands supporting,
- * fighting and supporting itself are no more than it has; one link per
- * pair. */
+/* Support link k (Combat > Supporting Troops): from a unit to a different
+ * friendly unit that fights, both infantry that may support and be supported,
+ * by a supporter not confused (Confusion > Confused Units; Ancients: confused
+ * units support) whose stands supporting, fighting and supporting itself are
+ * no more than it has; one link per pair. */
 static om_status check_multi_support(multi_check *c, unsigned k)
 {
     const om_wm_multi *m = c->m;
@@ -646,7 +652,8 @@ static om_status check_multi_support(multi_check *c, unsigned k)
         return fail(c->why, path, "unit %u can neither support nor be supported (its special "
                     "rules)", giver->unit.traits.no_support ? x->unit : x->supported);
     if (giver->confused && !m->rules->confused_units_support)
-        return fail(c->why, path, "unit %u is confused: a confused unit cannot support (7.2)",
+        return fail(c->why, path, "unit %u is confused: a confused unit cannot support "
+                    "(Confusion > Confused Units)",
                     x->unit);
     c->supporting[x->unit] += x->stands;
     {
