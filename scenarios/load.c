@@ -1,7 +1,7 @@
 /*
  * load.c: load and validate scenario files (scenario.h). With yaml_util.c and
- * army.c this is the only code that uses libcyaml and libyaml (STYLE rule 14;
- * ENGINEERING section 7).
+ * army.c this is the only code that uses libcyaml and libyaml: one place reads
+ * YAML, so its quirks (below) are handled once.
  *
  * Loading runs in four steps, and the first failure wins:
  *   1. a libyaml event walk checks the syntax, that there is exactly one
@@ -484,7 +484,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (r->armour && (st = conv_armour(c, up, "armour", r->armour, &u->armour))) ||
         (st = om_yaml_conv_u8(c, up, "shots", r->shots, u->shots, &u->shots)))
         return st;
-    /* Range defaults to the common bow range, 30 cm (digest 5.2), for a unit
+    /* Range defaults to the common bow range, 30 cm (Shooting > Range), for a unit
      * that shoots and has none from its list; a unit that cannot shoot has
      * none. */
     if ((st = om_yaml_conv_u8(c, up, "range", r->range,
@@ -777,7 +777,7 @@ static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
             fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
                                                                  : opt->default_value;
             st = om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                                 "'%s' is a fixed reading, not a switch: %s (%s, digest %s); "
+                                 "'%s' is a fixed reading, not a switch: %s (%s; %s); "
                                  "remove it (oddsmaster list --options)", p->key, fixed,
                                  opt->ambiguity, opt->section);
             break;
