@@ -1113,85 +1113,74 @@ static const om_wm_option command_option_table[] = {
      "Is a General's failed order on a 12 also a blunder?",
      "false: only Heroes and Wizards blunder; a General's 12 just fails (and ends the "
      "phase)", "true: it rolls on the Blunder table too (never in Ancients)",
-     offsetof(om_wm_command_options, general_blunders)},
+     offsetof(om_wm_command_options, general_blunders), 0},
     {"alternative_blunder", "-", "3.6 Alternative Blunder Rule",
      "Optional rule: does a blunder end the whole Command phase instead of rolling on "
      "the table?", "false: roll on the Blunder table", "true: the phase ends like a "
-     "failed General order", offsetof(om_wm_command_options, alternative_blunder)},
+     "failed General order", offsetof(om_wm_command_options, alternative_blunder), 0},
     {"command_distance_per_full_20", "A2 / WMA A1", "3.4 Command penalties",
      "Distance penalty at exact multiples of 20cm: the chart or \"per full 20cm\"?",
      "false: the chart, ceil(d/20) - 1 (40cm is -1)", "true: per full 20cm, floor(d/20) "
-     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20)},
+     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20), 0},
     /* Fixed readings (offset OM_WM_OPTION_FIXED). */
     {"enemy_close_ignorable", "A40", "3.4",
      "Does the -1 for an enemy within 20cm count an enemy initiative may ignore?",
-     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED},
+     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED, 0},
     {"brigade_blunder_penalty", "-", "3.5, 3.6",
      "A brigade with several units under permanent blunder penalties: how much?",
-     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED},
+     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED, 0},
     {"brigade_crazy_unit", "-", "3.6",
      "\"You must be crazy!\" on a brigade: which unit takes the -1 (the player picks)?",
-     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED},
+     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED, 0},
     {"blunder_brigades", "A23", "3.6",
      "Blunders 2-3 and 6 on brigades",
      "fixed: units one at a time; 2-3 away from the closest visible enemy to the slowest "
-     "unit's full pace", "-", OM_WM_OPTION_FIXED},
+     "unit's full pace", "-", OM_WM_OPTION_FIXED, 0},
     {"evade_blocked", "A31", "3.7",
      "An evader that cannot end clear of enemies and engaged units",
      "fixed: it cannot evade and stays put (it may still take orders)", "-",
-     OM_WM_OPTION_FIXED},
+     OM_WM_OPTION_FIXED, 0},
     {"initiative_ties", "-", "3.2",
      "Enemies equally close for initiative (the player picks)",
-     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED},
+     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED, 0},
     {"zone_tie", "-", "6.2 Zones",
      "A charger exactly split between two zones (a D6 in the rules)",
-     "fixed: the front", "-", OM_WM_OPTION_FIXED},
+     "fixed: the front", "-", OM_WM_OPTION_FIXED, 0},
     {"wm11_command_text", "-", "15.0, 18",
      "1.1's blunder trigger and table and evade clearance (not in the Rules Update)",
-     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED},
+     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED, 0},
     {"commander_12cm_text", "WMA A4", "WMA 4.7",
      "The \"12cm\" commander text", "fixed: ignored; commanders never trigger initiative "
-     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED},
+     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED, 0},
     {"general_range", "WMA A2", "WMA 4.3",
      "Orders from an Ancients General to units beyond 100cm",
      "fixed: not allowed (Revolution and 1.1: the whole battlefield)", "-",
-     OM_WM_OPTION_FIXED},
+     OM_WM_OPTION_FIXED, 0},
 };
 
-#define COMMAND_OPTION_COUNT (sizeof command_option_table / sizeof command_option_table[0])
+const om_option_table om_wm_command_option_registry = {
+    "the Command phase", command_option_table,
+    sizeof command_option_table / sizeof command_option_table[0]};
 
-size_t om_wm_command_option_count(void) { return COMMAND_OPTION_COUNT; }
+size_t om_wm_command_option_count(void) { return om_wm_command_option_registry.count; }
 
 const om_wm_option *om_wm_command_option_at(size_t i)
 {
-    return i < COMMAND_OPTION_COUNT ? &command_option_table[i] : NULL;
+    return i < om_wm_command_option_registry.count ? &command_option_table[i] : NULL;
 }
 
 const om_wm_option *om_wm_command_option_find(const char *name)
 {
-    for (size_t i = 0; i < COMMAND_OPTION_COUNT; i++)
-        if (strcmp(command_option_table[i].name, name) == 0)
-            return &command_option_table[i];
-    return NULL;
+    return om_option_find(&om_wm_command_option_registry, name);
 }
 
 om_status om_wm_command_option_set(om_wm_command_options *o, const char *name,
                                    const char *value)
 {
-    const om_wm_option *opt = om_wm_command_option_find(name);
-    if (opt == NULL)
-        return OM_ERROR(OM_ENOTFOUND, "unknown Command option '%s'", name);
-    if (opt->offset == OM_WM_OPTION_FIXED)
-        return OM_ERROR(OM_EINVAL, "option '%s' is a fixed reading, not a switch", name);
-    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
-        return OM_ERROR(OM_EINVAL, "option '%s' must be true or false (got '%s')", name, value);
-    *(bool *)((char *)o + opt->offset) = strcmp(value, "true") == 0;
-    return OM_OK;
+    return om_option_set(&om_wm_command_option_registry, o, name, value);
 }
 
 const char *om_wm_command_option_value(const om_wm_command_options *o, const om_wm_option *opt)
 {
-    if (opt->offset == OM_WM_OPTION_FIXED)
-        return "fixed";
-    return *(const bool *)((const char *)o + opt->offset) ? "true" : "false";
+    return om_option_value(opt, o, NULL, 0);
 }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "dice.h"
+#include "options.h"
 #include "status.h"
 #include "wm_traits.h"
 
@@ -422,19 +423,18 @@ extern const char *const om_wm_pursue_names[]; /* [OM_WM_PURSUE_COUNT] "always",
 extern const char *const om_wm_behind_names[]; /* [OM_WM_BEHIND_COUNT] "open", ... */
 
 /* One interpretation of an ambiguous rule (options.c): a switch of om_wm_options,
- * or a fixed reading that the engine implements. */
-typedef struct om_wm_option {
-    const char *name;          /* key under `options:` in scenario files */
-    const char *ambiguity;     /* the digest's ambiguity id, e.g. "A6" */
-    const char *section;       /* the rulebook section it concerns */
-    const char *question;      /* what is ambiguous */
-    const char *default_value; /* the recommended reading, the default */
-    const char *other_value;   /* the other reading ("-" for fixed ones) */
-    size_t offset;             /* field in om_wm_options, or OM_WM_OPTION_FIXED */
-} om_wm_option;
+ * or a fixed reading that the engine implements (a row of a registry,
+ * options.h). */
+typedef om_option om_wm_option;
 
 /* Offset marking a fixed reading (not a field of om_wm_options). */
-#define OM_WM_OPTION_FIXED ((size_t)-1)
+#define OM_WM_OPTION_FIXED OM_OPTION_FIXED
+
+/* The largest max_turns a scenario may set. */
+#define OM_WM_MAX_TURNS_LIMIT 100u
+
+/* The registry of the engagement's readings (options.c). */
+extern const om_option_table om_wm_option_registry;
 
 /* Number of options and fixed readings, the i-th, and lookup by name. */
 size_t om_wm_option_count(void);
