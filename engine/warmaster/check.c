@@ -27,34 +27,13 @@
 /* Longest an unresolved engagement may be followed (turns fit in uint8 outcomes). */
 #define OM_WM_MAX_TURNS 100
 
-static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
-{
-    om_wm_check_failure local;
-    va_list ap;
-    if (why == NULL)
-        why = &local;
-    snprintf(why->field, sizeof why->field, "%s", field);
-    va_start(ap, fmt);
-    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
-    va_end(ap);
-    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
-}
-
 /* Check one number against [lo, hi]; `path` is "<side>.<field>". */
 static om_status check_range(om_wm_check_failure *why, const char *side, const char *field,
                              unsigned value, unsigned lo, unsigned hi)
 {
-    char path[64];
-    if (value >= lo && value <= hi)
-        return OM_OK;
+    char path[sizeof why->field];
     snprintf(path, sizeof path, "%s.%s", side, field);
-    return fail(why, path, "must be %u to %u (got %u)", lo, hi, value);
+    return om_check_range(why, path, value, lo, hi);
 }
 
 /* One side under check: the engagement, the side, its enemy, its name in
@@ -82,7 +61,7 @@ static om_status fail_at(const side_check *c, const char *field, const char *fmt
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    return fail(c->why, path, "%s", reason);
+    return om_check_fail(c->why, path, "%s", reason);
 }
 
 /* Check one number of the side against [lo, hi]. */
@@ -444,7 +423,7 @@ static om_status check_volley(const side_check *c)
                        "a volley has no charge: side A shoots at side B");
     if (c->s == 0 && (!om_wm_unit_shoots(&me->unit) || me->shooting == 0) &&
         me->extra_shots == 0)
-        return fail(c->why, "a.unit.shots", "the shooting unit of a volley needs shooting "
+        return om_check_fail(c->why, "a.unit.shots", "the shooting unit of a volley needs shooting "
                     "attacks and at least one shooting stand");
     return OM_OK;
 }
@@ -481,11 +460,11 @@ om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure 
 {
     om_status st;
     if (e->rules == NULL)
-        return fail(why, "ruleset", "no rule set given");
+        return om_check_fail(why, "ruleset", "no rule set given");
     if ((unsigned)e->kind >= OM_WM_KIND_COUNT)
-        return fail(why, "kind", "must be combat, engagement or volley");
+        return om_check_fail(why, "kind", "must be combat, engagement or volley");
     if (e->options.max_turns > OM_WM_MAX_TURNS)
-        return fail(why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+        return om_check_fail(why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
                     OM_WM_MAX_TURNS, e->options.max_turns);
     for (int s = 0; s < 2; s++)
         if ((st = check_side(e, s, why)))
@@ -515,41 +494,41 @@ static om_status check_multi_counts(const multi_check *c)
     const om_wm_multi *m = c->m;
     unsigned per_army[2] = {0, 0};
     if (m->rules == NULL)
-        return fail(c->why, "ruleset", "no rule set given");
+        return om_check_fail(c->why, "ruleset", "no rule set given");
     if ((unsigned)m->span >= OM_WM_SPAN_COUNT)
-        return fail(c->why, "span", "must be round, phase or end");
+        return om_check_fail(c->why, "span", "must be round, phase or end");
     if (m->options.max_turns > OM_WM_MAX_TURNS)
-        return fail(c->why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+        return om_check_fail(c->why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
                     OM_WM_MAX_TURNS, m->options.max_turns);
     if (m->n_units < 2 || m->n_units > OM_WM_UNITS_MAX)
-        return fail(c->why, "units", "must be 2 to %d units (got %u)", OM_WM_UNITS_MAX,
+        return om_check_fail(c->why, "units", "must be 2 to %d units (got %u)", OM_WM_UNITS_MAX,
                     m->n_units);
     if (m->n_contacts < 1 || m->n_contacts > OM_WM_CONTACTS_MAX)
-        return fail(c->why, "contacts", "must be 1 to %d contacts (got %u)", OM_WM_CONTACTS_MAX,
+        return om_check_fail(c->why, "contacts", "must be 1 to %d contacts (got %u)", OM_WM_CONTACTS_MAX,
                     m->n_contacts);
     if (m->n_supports > OM_WM_SUPPORTS_MAX)
-        return fail(c->why, "supports", "must be 0 to %d support links (got %u)",
+        return om_check_fail(c->why, "supports", "must be 0 to %d support links (got %u)",
                     OM_WM_SUPPORTS_MAX, m->n_supports);
     for (unsigned u = 0; u < m->n_units; u++) {
         char path[64];
         snprintf(path, sizeof path, "unit.%u.side", u);
         if (m->unit[u].side == NULL)
-            return fail(c->why, path, "no side given");
+            return om_check_fail(c->why, path, "no side given");
         snprintf(path, sizeof path, "unit.%u.army", u);
         if (m->unit[u].army > OM_WM_SIDE_B)
-            return fail(c->why, path, "must be side A (0) or B (1) (got %u)", m->unit[u].army);
+            return om_check_fail(c->why, path, "must be side A (0) or B (1) (got %u)", m->unit[u].army);
         if (++per_army[m->unit[u].army] > OM_WM_SIDE_UNITS_MAX)
-            return fail(c->why, path, "side %s has more than %d units",
+            return om_check_fail(c->why, path, "side %s has more than %d units",
                         army_name(m->unit[u].army), OM_WM_SIDE_UNITS_MAX);
     }
     for (unsigned a = 0; a < 2; a++)
         if (per_army[a] == 0)
-            return fail(c->why, "units", "side %s has no unit", army_name(a));
+            return om_check_fail(c->why, "units", "side %s has no unit", army_name(a));
     if (m->rounds_before > OM_WM_MAX_TURNS * 2)
-        return fail(c->why, "rounds_before", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS * 2,
+        return om_check_fail(c->why, "rounds_before", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS * 2,
                     m->rounds_before);
     if (m->turn > OM_WM_MAX_TURNS)
-        return fail(c->why, "turn", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS, m->turn);
+        return om_check_fail(c->why, "turn", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS, m->turn);
     return OM_OK;
 }
 
@@ -557,7 +536,7 @@ static om_status check_multi_counts(const multi_check *c)
 static om_status check_index(const multi_check *c, const char *path, unsigned u)
 {
     if (u >= c->m->n_units)
-        return fail(c->why, path, "unit %u is not in the engagement (%u units)", u,
+        return om_check_fail(c->why, path, "unit %u is not in the engagement (%u units)", u,
                     c->m->n_units);
     return OM_OK;
 }
@@ -579,11 +558,11 @@ static om_status check_multi_contact(multi_check *c, unsigned k)
     if ((st = check_index(c, path, x->enemy)))
         return st;
     if (m->unit[x->unit].army == m->unit[x->enemy].army)
-        return fail(c->why, path, "unit %u is a friend of unit %u (both side %s)", x->enemy,
+        return om_check_fail(c->why, path, "unit %u is a friend of unit %u (both side %s)", x->enemy,
                     x->unit, army_name(m->unit[x->unit].army));
     for (unsigned j = 0; j < k; j++)
         if (m->contact[j].unit == x->unit && m->contact[j].enemy == x->enemy)
-            return fail(c->why, path, "unit %u already fights unit %u (contact %u)", x->unit,
+            return om_check_fail(c->why, path, "unit %u already fights unit %u (contact %u)", x->unit,
                         x->enemy, j);
     snprintf(field, sizeof field, "contact.%u", k);
     if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
@@ -593,14 +572,14 @@ static om_status check_multi_contact(multi_check *c, unsigned k)
     c->fighting[x->unit] += x->stands;
     if (c->fighting[x->unit] > m->unit[x->unit].side->unit.stands) {
         snprintf(path, sizeof path, "contact.%u.stands", k);
-        return fail(c->why, path, "unit %u fights with %u stands in its contacts but has only "
+        return om_check_fail(c->why, path, "unit %u fights with %u stands in its contacts but has only "
                     "%u", x->unit, c->fighting[x->unit], m->unit[x->unit].side->unit.stands);
     }
     {
         const om_wm_side *me = m->unit[x->unit].side, *foe = m->unit[x->enemy].side;
         if (me->charging && foe->position == OM_WM_FORTIFIED &&
             me->unit.troop != OM_WM_INFANTRY && !me->unit.traits.flies)
-            return fail(c->why, path, "only infantry and flyers can charge fortified stands "
+            return om_check_fail(c->why, path, "only infantry and flyers can charge fortified stands "
                         "(unit %u is %s)", x->unit, om_wm_troop_name(me->unit.troop));
     }
     return OM_OK;
@@ -625,16 +604,16 @@ static om_status check_multi_support(multi_check *c, unsigned k)
     if ((st = check_index(c, path, x->supported)))
         return st;
     if (x->unit == x->supported)
-        return fail(c->why, path, "a unit's supports by its own stands are its side's "
+        return om_check_fail(c->why, path, "a unit's supports by its own stands are its side's "
                     "supports, not a link to itself");
     if (m->unit[x->unit].army != m->unit[x->supported].army)
-        return fail(c->why, path, "unit %u is an enemy of unit %u", x->supported, x->unit);
+        return om_check_fail(c->why, path, "unit %u is an enemy of unit %u", x->supported, x->unit);
     for (unsigned j = 0; j < k; j++)
         if (m->support[j].unit == x->unit && m->support[j].supported == x->supported)
-            return fail(c->why, path, "unit %u already supports unit %u (support %u)", x->unit,
+            return om_check_fail(c->why, path, "unit %u already supports unit %u (support %u)", x->unit,
                         x->supported, j);
     if (c->fighting[x->supported] == 0)
-        return fail(c->why, path, "unit %u does not fight (no contact): only stands fighting "
+        return om_check_fail(c->why, path, "unit %u does not fight (no contact): only stands fighting "
                     "to their front are supported", x->supported);
     snprintf(field, sizeof field, "support.%u", k);
     if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
@@ -644,15 +623,15 @@ static om_status check_multi_support(multi_check *c, unsigned k)
     taker = m->unit[x->supported].side;
     snprintf(path, sizeof path, "support.%u.unit", k);
     if (giver->unit.troop != OM_WM_INFANTRY || taker->unit.troop != OM_WM_INFANTRY)
-        return fail(c->why, path, "only infantry supports and is supported (unit %u is %s)",
+        return om_check_fail(c->why, path, "only infantry supports and is supported (unit %u is %s)",
                     giver->unit.troop != OM_WM_INFANTRY ? x->unit : x->supported,
                     om_wm_troop_name(giver->unit.troop != OM_WM_INFANTRY ? giver->unit.troop
                                                                           : taker->unit.troop));
     if (giver->unit.traits.no_support || taker->unit.traits.no_support)
-        return fail(c->why, path, "unit %u can neither support nor be supported (its special "
+        return om_check_fail(c->why, path, "unit %u can neither support nor be supported (its special "
                     "rules)", giver->unit.traits.no_support ? x->unit : x->supported);
     if (giver->confused && !m->rules->confused_units_support)
-        return fail(c->why, path, "unit %u is confused: a confused unit cannot support "
+        return om_check_fail(c->why, path, "unit %u is confused: a confused unit cannot support "
                     "(Confusion > Confused Units)",
                     x->unit);
     c->supporting[x->unit] += x->stands;
@@ -660,7 +639,7 @@ static om_status check_multi_support(multi_check *c, unsigned k)
         unsigned own = giver->support_units == 0 ? giver->supports : 0u;
         if (c->fighting[x->unit] + own + c->supporting[x->unit] > giver->unit.stands) {
             snprintf(path, sizeof path, "support.%u.stands", k);
-            return fail(c->why, path, "unit %u has %u stands, but %u fight, %u support it and "
+            return om_check_fail(c->why, path, "unit %u has %u stands, but %u fight, %u support it and "
                         "%u support other units", x->unit, giver->unit.stands,
                         c->fighting[x->unit], own, c->supporting[x->unit]);
         }
@@ -693,18 +672,18 @@ static om_status check_multi_unit(const multi_check *c, unsigned u)
             foe = other;
     }
     if (!part)
-        return fail(c->why, name, "takes no part in the engagement: no contact and no support");
+        return om_check_fail(c->why, name, "takes no part in the engagement: no contact and no support");
     snprintf(path, sizeof path, "%s.pursues", name);
     if (m->unit[u].pursues != OM_WM_NO_UNIT &&
         (m->unit[u].pursues >= m->n_units || m->unit[m->unit[u].pursues].army == m->unit[u].army))
-        return fail(c->why, path, "must be an enemy unit of the engagement or none (got %u)",
+        return om_check_fail(c->why, path, "must be an enemy unit of the engagement or none (got %u)",
                     m->unit[u].pursues);
     snprintf(path, sizeof path, "%s.supports", name);
     if (me->supports > 0 && me->support_units == 0 && c->fighting[u] == 0)
-        return fail(c->why, path, "its own stands support its fighting stands, and none fight");
+        return om_check_fail(c->why, path, "its own stands support its fighting stands, and none fight");
     if ((me->shoots_first || me->evade) && (m->n_units > 2 || m->rounds_before > 0)) {
         snprintf(path, sizeof path, "%s.%s", name, me->shoots_first ? "shoots_first" : "evade");
-        return fail(c->why, path, "%s is worked out with one unit a side as the engagement "
+        return om_check_fail(c->why, path, "%s is worked out with one unit a side as the engagement "
                     "starts; with several, the Shooting and Command phases that shoot or evade "
                     "come before it", me->shoots_first ? "a volley of the turn before"
                                                        : "an evade");
@@ -743,7 +722,7 @@ om_status om_wm_multi_check(const om_wm_multi *m, om_wm_check_failure *why)
             continue;
         snprintf(path, sizeof path, "unit.%u.charging", u);
         if (charging >= 0 && m->unit[charging].army != m->unit[u].army)
-            return fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
+            return om_check_fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
                         "(side %s) charge", charging, army_name(m->unit[charging].army), u,
                         army_name(m->unit[u].army));
         if (charging < 0)

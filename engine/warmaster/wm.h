@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "dice.h"
 #include "options.h"
 #include "status.h"
@@ -574,11 +575,9 @@ typedef struct om_wm_prepared {
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
 
-/* Where and why an engagement failed its check. */
-typedef struct om_wm_check_failure {
-    char field[64];   /* dotted path of the offending field, e.g. "a.unit.stands" */
-    char reason[256]; /* what is wrong, e.g. "must be 1..12 (got 0)" */
-} om_wm_check_failure;
+/* Where and why an engagement failed its check (check.h): the dotted path of
+ * the offending field, e.g. "a.unit.stands", and what is wrong. */
+typedef om_check_failure om_wm_check_failure;
 
 /*
  * om_wm_engagement_check: validate an engagement (values in range, supports only

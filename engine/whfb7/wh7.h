@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "dice.h"
 #include "options.h"
 #include "status.h"
@@ -813,11 +814,9 @@ typedef struct om_wh7_outcome_field {
 size_t om_wh7_outcome_field_count(void);
 const om_wh7_outcome_field *om_wh7_outcome_field_at(size_t i);
 
-/* Where and why a combat failed its check. */
-typedef struct om_wh7_check_failure {
-    char field[64];   /* dotted path as written in scenario files, e.g. "a.unit.files" */
-    char reason[256]; /* what is wrong */
-} om_wh7_check_failure;
+/* Where and why a combat failed its check (check.h): the dotted path as
+ * written in scenario files, e.g. "a.unit.files", and what is wrong. */
+typedef om_check_failure om_wh7_check_failure;
 
 /*
  * om_wh7_check: validate a combat description (characteristics in range,
