@@ -219,8 +219,10 @@ static void wm_release(om_trials *t)
     om_wm_prepared_free(t->prepared);
 }
 
-static void wm_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, size_t n)
+static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                             size_t n)
 {
+    (void)work; /* an engagement needs no workspace */
     /* An outcome is a struct of bytes: rows hold them back to back. */
     om_wm_outcome *out = (om_wm_outcome *)(void *)rows;
     for (size_t i = 0; i < n; i++)
