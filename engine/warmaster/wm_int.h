@@ -135,6 +135,14 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
 /* The i-th test of *t (0 <= i < OM_WM_PAIR_TESTS). */
 om_dice_test *om_wm_pair_test_at(om_wm_pair_tests *t, unsigned i);
 
+/* The tests of `me` attacking and shooting at `foe` under rule set r
+ * (om_wm_pair_scores_of), through the shared tables of `kit`: what a
+ * multi-unit engagement prepares for each pair, and a turn's Shooting phase
+ * for each shooter and target. No allocation; thread-safe. */
+void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r,
+                               const om_wm_side *me, const om_wm_side *foe,
+                               om_wm_pair_tests *t);
+
 /* `me` once badly hurt: Hits and Attacks halved, Shots halved rounded up
  * (army lists), in *hurt. */
 void om_wm_side_hurt(const om_wm_side *me, om_wm_side *hurt);
