@@ -127,6 +127,12 @@ const char *const om_wm_terrain_names[OM_WM_TERRAIN_KIND_COUNT] = {
     [OM_WM_TERRAIN_BUILDING] = "building",
 };
 
+const char *const om_wm_character_kind_names[OM_WM_CHARACTER_KIND_COUNT] = {
+    [OM_WM_GENERAL] = "general",
+    [OM_WM_HERO] = "hero",
+    [OM_WM_WIZARD] = "wizard",
+};
+
 /* Rule-set differences of the table. The lead moves these into om_wm_ruleset. */
 typedef struct table_rules {
     double width_cm, depth_cm;   /* default table (warmaster.md 11.5: 6'x4';

@@ -146,6 +146,9 @@ typedef enum om_wm_character_kind {
     OM_WM_CHARACTER_KIND_COUNT
 } om_wm_character_kind;
 
+/* Names of the character kinds as scenario files write them ("general", ...). */
+extern const char *const om_wm_character_kind_names[]; /* [OM_WM_CHARACTER_KIND_COUNT] */
+
 /* A character: a point with a small round base, transparent to everything. */
 typedef struct om_wm_table_character {
     char name[32];              /* display name, e.g. "General" */

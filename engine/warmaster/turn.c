@@ -54,6 +54,7 @@ typedef struct contacts {
     uint8_t link[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];      /* [s][f]: s's stands
                                                                       supporting friend f */
     uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
+    uint32_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
     uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
     uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
     uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
@@ -253,7 +254,7 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
  * player's choice); -1 if it touches none. touch->flanked says whether any
  * enemy has its front on the stand's flank or rear: its -1 (6.4) goes with
  * whichever enemy it strikes (fixed reading strike_ties). */
-static int strike_target(const om_wm_table *t, unsigned u, unsigned i,
+static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, unsigned i,
                          om_wm_table_touch *touch)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
@@ -262,8 +263,7 @@ static int strike_target(const om_wm_table *t, unsigned u, unsigned i,
     for (unsigned v = 0; v < t->units; v++) {
         om_wm_table_touch tc;
         int rank;
-        if (!t->unit[v].present || t->unit[v].side == t->unit[u].side ||
-            !om_wm_table_touching(t, u, v))
+        if (!(c->touches[u] >> v & 1u))
             continue;
         om_wm_table_stand_touch(t, u, i, v, &tc);
         if (!tc.touches)
@@ -286,12 +286,20 @@ static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
     memset(c, 0, sizeof *c);
+    /* Which units touch which enemies, each pair once. */
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = u + 1; v < t->units; v++)
+            if (t->unit[u].present && t->unit[v].present &&
+                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
+                c->touches[u] |= 1u << v;
+                c->touches[v] |= 1u << u;
+            }
     for (unsigned u = 0; u < t->units; u++) {
-        if (!t->unit[u].present || !om_wm_table_engaged(t, u))
+        if (c->touches[u] == 0)
             continue;
         for (unsigned i = 0; i < t->unit[u].stands; i++) {
             om_wm_table_touch tc;
-            int v = strike_target(t, u, i, &tc);
+            int v = strike_target(t, c, u, i, &tc);
             if (v < 0)
                 continue;
             c->touching[u] |= (uint16_t)(1u << i);
