@@ -1203,6 +1203,7 @@ void om_wm_scenario_free(om_wm_scenario *s)
     free(s->source);
     free(s->text);
     free(s->title);
+    free(s->turn);
     free(s);
 }
 
