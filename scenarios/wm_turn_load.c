@@ -12,7 +12,7 @@
  * 'PATH': REASON".
  *
  * TURN FILE FORMAT (schema "oddsmaster-scenario/1", kind turn; see
- * scenarios/examples/cavalry-wing.yaml)
+ * scenarios/examples/turns/cavalry-wing.yaml)
  *
  *   schema: oddsmaster-scenario/1   required
  *   title: A cavalry wing charges   optional; default "<A> against <B>: a
