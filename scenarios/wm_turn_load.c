@@ -1044,6 +1044,31 @@ static void file_path(const conv *v, const char *f, char *out, size_t cap)
     }
 }
 
+/* The engine's reason with its "units[i]" and "characters[i]" written as the
+ * file's ids ("units[0] (Knights)" -> "knights (Knights)"). */
+static void file_reason(const conv *v, const char *reason, char *out, size_t cap)
+{
+    size_t at = 0;
+    while (*reason && at + 1 < cap) {
+        unsigned i = 0;
+        int used = 0;
+        const char *id = NULL;
+        if (sscanf(reason, "units[%u]%n", &i, &used) == 1 && used > 0 &&
+            i < v->ts->turn.table.units)
+            id = v->ts->id[i];
+        else if (sscanf(reason, "characters[%u]%n", &i, &used) == 1 && used > 0 &&
+                 i < v->ts->turn.table.characters)
+            id = v->character_id[i];
+        if (id != NULL) {
+            at += (size_t)snprintf(out + at, cap - at, "%s", id);
+            reason += used;
+        } else {
+            out[at++] = *reason++;
+        }
+    }
+    out[at < cap ? at : cap - 1] = '\0';
+}
+
 /* Count the entries of side lists and refuse too many. */
 static om_status check_counts(const om_yaml_ctx *c, const raw_turn *r)
 {
@@ -1146,9 +1171,11 @@ static om_status conv_turn(conv *v, const raw_turn *r)
         return st;
     memset(&why, 0, sizeof why);
     if (om_wm_turn_check(&v->ts->turn, &why) != OM_OK) {
+        char reason[sizeof why.reason + 64];
         file_path(v, why.field, path, sizeof path);
-        return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, NULL, "%s",
-                               why.reason[0] ? why.reason : "rejected by the rules check");
+        file_reason(v, why.reason[0] ? why.reason : "rejected by the rules check", reason,
+                    sizeof reason);
+        return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, NULL, "%s", reason);
     }
     return OM_OK;
 }
