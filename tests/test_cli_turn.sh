@@ -47,15 +47,16 @@ json_ok() {
 }
 
 # --- the README's turn examples: every line it quotes is what run prints ---
-# The lines are those of the first code block after the README names the file.
+# The lines are those of the first code block after the README names the file,
+# less the block's indentation (a block in a list item is indented).
 for f in "$ROOT"/scenarios/examples/turns/*.yaml; do
     [ -e "$f" ] || continue
     name=$(basename "$f")
-    "$OM" run "$f" -q -o "$TMP/readme.h5" >"$TMP/run" 2>"$TMP/err"
+    "$OM" run "$f" -o "$TMP/readme.h5" >"$TMP/run" 2>"$TMP/err"
     awk -v name="examples/turns/$name" '
         index($0, name) { found = 1 }
-        found && /^ *```/ { if (inside) exit; inside = 1; next }
-        found && inside { print }' "$ROOT/README.md" >"$TMP/quoted"
+        found && /^ *```/ { if (inside) exit; inside = 1; indent = index($0, "`") - 1; next }
+        found && inside { print substr($0, indent + 1) }' "$ROOT/README.md" >"$TMP/quoted"
     if [ ! -s "$TMP/quoted" ]; then
         not_ok "README quotes the odds of $name" "no code block after examples/turns/$name"
         continue
