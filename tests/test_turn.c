@@ -589,3 +589,42 @@ Test(turn, checks_name_the_field)
     cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "units[8]", "%s: %s", why.field, why.reason);
 }
+
+/*
+ * Shots by range band go by the distance to the target (army lists: repeating
+ * crossbows shoot twice a stand within 15cm, once beyond): a one-stand unit
+ * of repeaters (at (60,20) facing up, front edge y 21) 12cm from its target
+ * (no armour, its edge at y 33) rolls 2 dice at 4+; the target is confused
+ * by a 6 among its drive-back dice:
+ *   P = C(2,1)/4 (1/6) + 1/4 (1 - (5/6)^2) = 0.15972...
+ * (one die, at 20cm: 1/2 x 1/6).
+ */
+Test(turn, range_bands_by_the_distance)
+{
+    static const double y[2] = {34, 42}, want[2] = {2.0 / 4 / 6 + 0.25 * 11.0 / 36, 0.5 / 6};
+    const om_wm_special *sp = om_wm_special_find("crossbowmen-and-dark-riders");
+    cr_assert_not_null(sp);
+    for (int k = 0; k < 2; k++) {
+        builder b;
+        unsigned long confused = 0;
+        om_wm_turn_work *w = NULL;
+        om_dice d;
+        begin(&b, "warmaster-revolution", 0);
+        unsigned x = unit(&b, "Repeaters", 0, OM_WM_INFANTRY, 1, 3, 3, 0, 1, OM_WM_TABLE_LINE, 60,
+                          20, 90);
+        unsigned t = unit(&b, "Target", 1, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 60,
+                          y[k], 270);
+        cr_assert_eq(om_wm_unit_add_rule(&b.t.unit[x].side.unit, b.t.rules, sp), OM_OK);
+        om_wm_turn_prepared *p = prepare(&b);
+        cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+        seed(&d, 21 + k);
+        for (unsigned n = 0; n < TRIALS; n++) {
+            om_wm_turn_result r;
+            om_wm_turn_resolve(p, w, &d, &r);
+            confused += r.unit[t].confused;
+        }
+        expect_p(k == 0 ? "12cm: two dice" : "20cm: one die", confused, TRIALS, want[k]);
+        om_wm_turn_work_free(w);
+        om_wm_turn_prepared_free(p);
+    }
+}

@@ -143,7 +143,7 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     const om_wm_turn *turn = &p->turn;
     const om_wm_turn_unit *tu = &turn->unit[u];
     om_wm_table *t = &w->t;
-    om_wm_side me_buf, target_side;
+    om_wm_side me_buf, target_side, shooter;
     const om_wm_side *me = side_now(turn, w, u, &me_buf);
     const double range = me->unit.range_cm;
     om_wm_pair_tests tests;
@@ -165,8 +165,12 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     target_side = turn->unit[target].side;
     target_side.position = om_wm_table_position(t, (unsigned)target);
     target_side.dense_terrain = om_wm_table_in_dense(t, (unsigned)target);
-    om_wm_dice_kit_pair_tests(p->kit, turn->rules, me, &target_side, &tests);
-    om_wm_fire_at(&tests, &target_side, d, me, stands, false, t->unit[target].stands, &f);
+    /* Shots by range band (repeating crossbows, the Helblaster) go by the
+     * distance to the target, to the next whole cm (army lists). */
+    shooter = *me;
+    shooter.target_cm = (uint8_t)(cm < 255 ? ceil(cm - OM_WM_TABLE_TOUCH_CM) : 255);
+    om_wm_dice_kit_pair_tests(p->kit, turn->rules, &shooter, &target_side, &tests);
+    om_wm_fire_at(&tests, &target_side, d, &shooter, stands, false, t->unit[target].stands, &f);
     fire[target].hits += f.hits;
     if (fire[target].driver < 0 || cm < fire[target].driver_cm - 1e-9) {
         fire[target].driver = (int)u;
@@ -174,7 +178,7 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     }
     out->unit[target].shot_at = 1;
     /* What its shooting cost it (army lists: misfires). */
-    if (om_wm_fire_cost(d, &me->unit, &f, &left))
+    if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
         t->unit[u].confused = true;
     t->unit[u].stands = (uint8_t)left;
     if (left == 0)
