@@ -819,7 +819,7 @@ static om_status conv_brigade(conv *v, unsigned s, unsigned k, const raw_brigade
                                "(got %u)", OM_WM_BRIGADE_MAX_UNITS, r->units_count);
     for (unsigned i = 0; i < r->units_count; i++) {
         int id = unit_of_id(v, r->units[i]);
-        char entry[OM_YAML_PATH_MAX + 16];
+        char entry[OM_YAML_PATH_MAX + 32];
         if (id < 0) {
             snprintf(entry, sizeof entry, "%s.units[%u]", path, i);
             return fail_unknown_id(v, entry, NULL, r->units[i], false);
