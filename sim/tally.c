@@ -166,8 +166,11 @@ static COUNT_ROWS_ATTRS size_t count_rows(om_tally_work *w, const uint8_t *rows,
             if (j == words - 1)
                 k[j] &= w->last_mask;
             /* Words rotated apart and one multiplication: enough mixing for a
-             * table of a few thousand slots, at a quarter of the multiplies. */
-            h ^= j == 0 ? k[j] : (k[j] << (13 * j)) | (k[j] >> (64 - 13 * j));
+             * table of a few thousand slots, at a quarter of the multiplies.
+             * The rotation is taken modulo 64: from the fifth word on, 13 j
+             * passes 64, and a shift by 64 or more is undefined in C. */
+            const unsigned rot = (unsigned)(13 * j) & 63u;
+            h ^= rot == 0 ? k[j] : (k[j] << rot) | (k[j] >> (64 - rot));
         }
         h *= key_mult[0];
         for (uint32_t s = (uint32_t)(h >> 40) & (TABLE_SLOTS - 1);; s = (s + 1) & (TABLE_SLOTS - 1)) {
