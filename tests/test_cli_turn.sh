@@ -93,6 +93,10 @@ cp "$TMP/out" "$TMP/rows.txt"
 "$OM" summary "$TMP/turn.h5" >"$TMP/tallies.txt" 2>/dev/null
 if cmp -s "$TMP/rows.txt" "$TMP/tallies.txt"; then ok "the rows say what the tallies say"; else
     not_ok "the rows say what the tallies say"; fi
+expect_exit 2 "a target precision on the victory points" "$OM" run "$f" --halfwidth 0.01 --target vp_lost_a -q -o "$TMP/precision.h5"
+expect_grep "--target 'vp_lost_a' is a two-byte count" "$TMP/err" "the victory points are no target: the message says why"
+expect_absent "$TMP/precision.h5" "a refused target writes no file"
+expect_exit 0 "a target precision on a unit's flag" "$OM" run "$f" --halfwidth 0.01 --target knights_charged --trials 2000000 -q -o "$TMP/precision.h5"
 expect_exit 0 "list --options" "$OM" list --options
 expect_grep "drive_back_driver  (-, digest 5.5 Drive backs)  fixed" "$TMP/out" "list --options: a turn's fixed reading"
 expect_grep "general_blunders  (A1, digest 3.6 Blunders)  switch" "$TMP/out" "list --options: a Command switch"
