@@ -31,7 +31,8 @@
  *                                   shoot, then the first round), volley
  *                                   (side A shoots at side B) or engagement
  *                                   (the whole fight: rounds, pursuits and
- *                                   turns until it ends)
+ *                                   turns until it ends); a file of kind turn
+ *                                   is read by wm_turn_load.c instead
  *   options:                        optional: interpretations of ambiguous
  *     max_turns: 5                  rules, name: value, set through the
  *     last_ditch_per_stand: true    engine's registry (oddsmaster list
