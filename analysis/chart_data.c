@@ -289,6 +289,9 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
     if (sf == NULL)
         return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart (fields: %s)", s->file, name,
                         fields);
+    if (sf->values != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: '%s' is a two-byte count (victory points), which has "
+                        "no distribution chart", s->file, name);
     /* At least k = 0 and 1, so a field that never happened still shows its zero bar. */
     spec->n_k = (sf->max > 1 ? sf->max : 1) + 1u;
     spec->p_equal = calloc(spec->n_k, sizeof *spec->p_equal);

@@ -31,6 +31,7 @@
 #include "army.h"
 #include "cli.h"
 #include "game.h"
+#include "turn.h"
 
 #define CMD "list"
 
@@ -725,12 +726,50 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
 /* Is the option a switch (else a reading fixed in the engine)? */
 static bool is_switch(const om_wm_option *opt) { return opt->offset != OM_WM_OPTION_FIXED; }
 
-/* The default value of a switch as JSON: a boolean, or an integer. */
+/* The engine's option registries: the combat rules' (options.c), the Command
+ * phase's (command.c) and a whole turn's fixed readings (turn.c), listed in
+ * that order as one list. */
+typedef struct registry {
+    size_t (*count)(void);
+    const om_wm_option *(*at)(size_t i);
+} registry;
+
+static const registry registries[] = {
+    {om_wm_option_count, om_wm_option_at},
+    {om_wm_command_option_count, om_wm_command_option_at},
+    {om_wm_turn_option_count, om_wm_turn_option_at},
+};
+#define REGISTRIES (sizeof registries / sizeof registries[0])
+
+/* Every option of every registry, and the i-th. */
+static size_t option_count(void)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < REGISTRIES; r++)
+        n += registries[r].count();
+    return n;
+}
+
+static const om_wm_option *option_at(size_t i)
+{
+    for (size_t r = 0; r < REGISTRIES; r++) {
+        if (i < registries[r].count())
+            return registries[r].at(i);
+        i -= registries[r].count();
+    }
+    return NULL;
+}
+
+/* The default value of a switch as JSON: a boolean, or an integer (the
+ * Command phase's switches are booleans, false by default). */
 static json_t *default_json(const om_wm_option *opt)
 {
     const om_wm_options defaults = { 0 };
     char buf[32];
-    const char *v = om_wm_option_value(&defaults, opt, buf, sizeof buf);
+    const char *v;
+    if (om_wm_option_find(opt->name) != opt)
+        return json_false();
+    v = om_wm_option_value(&defaults, opt, buf, sizeof buf);
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
         return json_boolean(strcmp(v, "true") == 0);
     return json_integer(strtoll(v, NULL, 10));
@@ -738,15 +777,15 @@ static json_t *default_json(const om_wm_option *opt)
 
 static om_status list_options(list_format fmt)
 {
-    const size_t n = om_wm_option_count();
+    const size_t n = option_count();
     size_t n_switches = 0;
 
     for (size_t i = 0; i < n; i++)
-        n_switches += is_switch(om_wm_option_at(i));
+        n_switches += is_switch(option_at(i));
     if (fmt == LIST_JSON) {
         json_t *root = json_object(), *arr = json_array();
         for (size_t i = 0; i < n; i++) {
-            const om_wm_option *opt = om_wm_option_at(i);
+            const om_wm_option *opt = option_at(i);
             const bool sw = is_switch(opt);
             json_array_append_new(
                 arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", opt->name,
@@ -768,7 +807,7 @@ static om_status list_options(list_format fmt)
            "listed so that every choice\nis visible; every run records all of them "
            "(options_json in the result file).\n");
     for (size_t i = 0; i < n; i++) {
-        const om_wm_option *opt = om_wm_option_at(i);
+        const om_wm_option *opt = option_at(i);
         printf("\n  %s  (%s, digest %s)  %s\n", opt->name, opt->ambiguity, opt->section,
                is_switch(opt) ? "switch" : "fixed");
         printf("    question: %s\n", opt->question);

@@ -108,7 +108,8 @@ typedef struct om_trials {
     om_layout layout;    /* the rows its trials write */
 } om_trials;
 
-/* A game family. Every function pointer is set. */
+/* A game family. Every function pointer is set, except work_alloc and
+ * work_free, which a game without a per-thread workspace leaves NULL. */
 struct om_game {
     const char *name;                /* e.g. "warmaster" */
     const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
@@ -127,9 +128,15 @@ struct om_game {
     om_status (*prepare)(const om_scenario *sc, om_trials *out);
     /* Free what prepare built (out->prepared). */
     void (*release)(om_trials *t);
-    /* Simulate n trials with dice d, writing row i at rows + i * row_size.
-     * Pure apart from advancing d; thread-safe for distinct d and rows. */
-    void (*resolve_block)(const void *prepared, om_dice *d, uint8_t *rows, size_t n);
+    /* A thread's workspace for resolve_block, made once per thread of a run
+     * (NULL: the game needs none, and work is NULL). Errors: OM_ENOMEM. */
+    om_status (*work_alloc)(const void *prepared, void **work);
+    /* Free a workspace made by work_alloc (NULL allowed). */
+    void (*work_free)(void *work);
+    /* Simulate n trials with dice d and the thread's workspace `work`, writing
+     * row i at rows + i * row_size. Pure apart from advancing d and using
+     * work; thread-safe for distinct d, work and rows. */
+    void (*resolve_block)(const void *prepared, void *work, om_dice *d, uint8_t *rows, size_t n);
 
     /* Fill keys[0..cap) with the keys of its scenario files and return how
      * many there are (all of them when cap is large enough). */

@@ -24,7 +24,9 @@
  * their raw strings, libcyaml schema fields, value types, defaults and checks
  * all come from it, and so do the provenance (wm_provenance.c) and
  * `oddsmaster list --keys`. The unit keys and the side keys unit, character,
- * mount and caractacus are converted by hand below.
+ * mount and caractacus are converted by hand below. A file of kind turn is
+ * read by wm_turn_load.c, which converts each of its units as a side here
+ * (wm_load_int.h).
  */
 #include "wm_scenario.h"
 
@@ -35,6 +37,7 @@
 
 #include "army.h"
 #include "wm_keys.h"
+#include "wm_load_int.h"
 #include "yaml_int.h"
 
 /* Generated at build time from default.yaml by embed_text.py (meson.build). */
@@ -52,35 +55,9 @@ extern const char om_scenario_default_yaml[];
  * defaults are applied.
  */
 
-typedef struct raw_unit {
-    char *from;          /* unit.from ("army/unit"), NULL if absent */
-    char *name;          /* unit.name (required without from) */
-    char *type;          /* unit.type (required without from) */
-    char *stands;        /* unit.stands (required without from) */
-    char *attacks;       /* unit.attacks (required without from) */
-    char *hits;          /* unit.hits (required without from) */
-    char *armour;        /* unit.armour (required without from) */
-    char *shots;         /* unit.shots, NULL if absent */
-    char *range;         /* unit.range, NULL if absent */
-    char *pace;          /* unit.pace, NULL if absent */
-    char *points;        /* unit.points, NULL if absent */
-    char *size;          /* unit.size, NULL if absent */
-    char *chaos_or_undead; /* unit.chaos_or_undead, NULL if absent */
-    char **rules;        /* unit.rules entries, NULL if absent or empty */
-    unsigned rules_count; /* number of entries in rules */
-} raw_unit;
-
-/* One member per side key of the table (wm_keys.h), plus the keys read by
- * hand. */
-#define RAW_SIDE_MEMBER(key, type, fallback, names, rule, help) char *key;
-typedef struct raw_side {
-    raw_unit unit;         /* side.unit (required) */
-    char *character;       /* side.character ("army/unit"), NULL if absent */
-    char *mount;           /* side.mount, NULL if absent */
-    char *caractacus;      /* side.caractacus, NULL if absent */
-    OM_WM_SIDE_KEYS(RAW_SIDE_MEMBER) /* side.KEY, NULL if absent */
-} raw_side;
-#undef RAW_SIDE_MEMBER
+/* The raw unit and side (wm_load_int.h), shared with the loader of turns. */
+typedef om_wm_raw_unit raw_unit;
+typedef om_wm_raw_side raw_side;
 
 typedef struct raw_scenario {
     char *schema;   /* schema (required) */
@@ -373,10 +350,12 @@ static om_status conv_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
     return st;
 }
 
-/* The side `side` of `up` ("a" of "a.unit"). */
+/* The side `side` of the unit at `up`: "a" of "a.unit", "a.units[2]" of
+ * "a.units[2].unit" (a turn's unit). */
 static void side_of(const char *up, char *side, size_t cap)
 {
-    snprintf(side, cap, "%.*s", (int)strcspn(up, "."), up);
+    const char *dot = strrchr(up, '.');
+    snprintf(side, cap, "%.*s", (int)(dot ? (size_t)(dot - up) : strlen(up)), up);
 }
 
 /*
@@ -392,7 +371,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
 {
     om_army *army = NULL;
     const om_army_unit *e = NULL;
-    char side[8];
+    char side[OM_YAML_PATH_MAX];
     om_status st;
 
     side_of(up, side, sizeof side);
@@ -708,6 +687,23 @@ static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
     return OM_OK;
 }
 
+om_status om_wm_load_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                          const om_wm_raw_side *r, om_wm_side *s)
+{
+    return conv_side(c, rs, side, r, s);
+}
+
+om_status om_wm_load_name(const om_yaml_ctx *c, const char *prefix, const char *key,
+                          const char *what, const char *s, const char *const *names, size_t n,
+                          unsigned *out)
+{
+    return conv_name(c, prefix, key, what, s, names, n, out);
+}
+
+const cyaml_schema_field_t *const om_wm_load_side_fields = side_fields;
+const char *const *const om_wm_load_int_keys = int_keys;
+const char *const *const om_wm_load_bool_keys = bool_keys;
+
 /* Raise "unknown option" for the entry `p` of `options:`, suggesting the
  * nearest name of the engine's registry, else listing the switches. */
 static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p)
@@ -744,7 +740,6 @@ static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p
  */
 static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
 {
-    const om_wm_options defaults = { 0 };
     om_yaml_pair pairs[OPTIONS_MAX];
     size_t n = 0;
     om_status st;
@@ -753,56 +748,57 @@ static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
                             "'options: {max_turns: 5}' (oddsmaster list --options)",
                             pairs, OPTIONS_MAX, &n);
     for (size_t i = 0; st == OM_OK && i < n; i++) {
-        const om_yaml_pair *p = &pairs[i];
-        const om_wm_option *opt = om_wm_option_find(p->key);
-        const char *fixed;
-        char text[32], buf[32];
-        const char *dflt;
-        long long v = 0;
-        bool b = false;
-        int rc;
-
         for (size_t k = 0; k < i; k++)
-            if (strcmp(pairs[k].key, p->key) == 0)
-                st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+            if (strcmp(pairs[k].key, pairs[i].key) == 0)
+                st = om_yaml_fail_at(c, OM_EPARSE, pairs[i].line, "options", pairs[i].key,
                                      "duplicate option '%s' (first given at line %zu)",
-                                     p->key, pairs[k].line);
-        if (st != OM_OK)
-            break;
-        if (!opt) {
-            st = fail_unknown_option(c, p);
-            break;
-        }
-        if (opt->offset == OM_WM_OPTION_FIXED) {
-            fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
-                                                                 : opt->default_value;
-            st = om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                                 "'%s' is a fixed reading, not a switch: %s (%s; %s); "
-                                 "remove it (oddsmaster list --options)", p->key, fixed,
-                                 opt->ambiguity, opt->section);
-            break;
-        }
-        /* The default's text tells a boolean switch from a number. */
-        dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
-        if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
-            if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
-                break;
-            snprintf(text, sizeof text, "%s", b ? "true" : "false");
-        } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
-            st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                                 "expected an integer, got '%s'", p->value);
-            break;
-        } else if (rc == 0) {
-            snprintf(text, sizeof text, "%lld", v);
-        } else {
-            /* Beyond any long long: the engine's range check says so. */
-            snprintf(text, sizeof text, "%s", p->value);
-        }
-        if (om_wm_option_set(o, p->key, text) != OM_OK)
-            st = om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
-                                 om_error_message());
+                                     pairs[i].key, pairs[k].line);
+        if (st == OM_OK)
+            st = om_wm_load_option(c, &pairs[i], o);
     }
     return st;
+}
+
+om_status om_wm_load_option(const om_yaml_ctx *c, const om_yaml_pair *p, om_wm_options *o)
+{
+    const om_wm_options defaults = { 0 };
+    const om_wm_option *opt = om_wm_option_find(p->key);
+    const char *fixed, *dflt;
+    char text[OM_YAML_PAIR_MAX], buf[32];
+    long long v = 0;
+    bool b = false;
+    om_status st;
+    int rc;
+
+    if (!opt)
+        return fail_unknown_option(c, p);
+    if (opt->offset == OM_WM_OPTION_FIXED) {
+        fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
+                                                             : opt->default_value;
+        return om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
+                               "'%s' is a fixed reading, not a switch: %s (%s; %s); "
+                               "remove it (oddsmaster list --options)", p->key, fixed,
+                               opt->ambiguity, opt->section);
+    }
+    /* The default's text tells a boolean switch from a number. */
+    dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
+    if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
+        if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
+            return st;
+        snprintf(text, sizeof text, "%s", b ? "true" : "false");
+    } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
+        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                               "expected an integer, got '%s'", p->value);
+    } else if (rc == 0) {
+        snprintf(text, sizeof text, "%lld", v);
+    } else {
+        /* Beyond any long long: the engine's range check says so. */
+        snprintf(text, sizeof text, "%s", p->value);
+    }
+    if (om_wm_option_set(o, p->key, text) != OM_OK)
+        return om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
+                               om_error_message());
+    return OM_OK;
 }
 
 /* Fill the engagement from the raw document, then run the engine's check. */
@@ -954,6 +950,7 @@ void om_wm_scenario_free(om_wm_scenario *s)
     free(s->source);
     free(s->text);
     free(s->title);
+    free(s->turn);
     free(s);
 }
 

@@ -87,7 +87,7 @@ om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
 extern const char *const om_h5_side_key[2];
 
 /* The type attribute of a field, by om_field_type: "count", "flag", "winner". */
-extern const char *const om_h5_field_type_names[3];
+extern const char *const om_h5_field_type_names[OM_FIELD_TYPES];
 
 /*
  * om_h5_winner_type: a new enumerated type over uint8 naming the winner codes

@@ -20,7 +20,9 @@
  * most significant bit first. A chunk whose values need all 8 bits (a span
  * over 128) is stored whole (8 bits, smallest value 0). A winner field keeps
  * HDF5's enumerated type, which the filter does not take: its chunk is its
- * values as they are. tests/test_h5.c checks every width
+ * values as they are. A two-byte count field (victory points) is stored
+ * unfiltered too, each value as two bytes, least significant first (the
+ * dataset's little-endian type). tests/test_h5.c checks every width
  * by reading encoded chunks back through HDF5.
  */
 #include <stdbool.h>
@@ -49,8 +51,9 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
-    /* Header, the values whole, and a word of slack for the 8-byte stores. */
-    c->cap = SO_HEADER + chunk_rows + 8;
+    /* Header, the values whole (two bytes each for a layout with two-byte
+     * counts), and a word of slack for the 8-byte stores. */
+    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1) + 8;
     c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1));
     c->column = malloc(chunk_rows ? chunk_rows : 1);
     if (c->buf == NULL || c->column == NULL) {
@@ -165,6 +168,20 @@ static size_t copy_field(om_h5_chunks *c, size_t f, const uint8_t *rows, size_t 
     return c->chunk_rows;
 }
 
+/* The chunk of a two-byte count field: its values as they are, two bytes
+ * each, least significant first (a short block padded with zeros). */
+static size_t copy_field16(om_h5_chunks *c, size_t f, const uint8_t *rows, size_t n)
+{
+    const om_layout *l = &c->layout;
+    const uint8_t *col = rows + l->fields[f].offset;
+    uint8_t *out = c->buf + f * c->cap;
+    for (size_t i = 0; i < c->chunk_rows; i++) {
+        out[2 * i] = i < n ? col[i * l->row_size] : 0;
+        out[2 * i + 1] = i < n ? col[i * l->row_size + 1] : 0;
+    }
+    return 2 * c->chunk_rows;
+}
+
 void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t)
 {
     const om_layout *l = &c->layout;
@@ -172,6 +189,10 @@ void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const o
         uint8_t min, max;
         if (l->fields[f].type == OM_FIELD_WINNER) {
             c->size[f] = copy_field(c, f, rows, n);
+            continue;
+        }
+        if (l->fields[f].type == OM_FIELD_COUNT16) {
+            c->size[f] = copy_field16(c, f, rows, n);
             continue;
         }
         om_tally_range(t, f, &min, &max);

@@ -108,7 +108,8 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
 }
 
 const char *const om_h5_side_key[2] = {"a", "b"};
-const char *const om_h5_field_type_names[3] = {"count", "flag", "winner"};
+const char *const om_h5_field_type_names[OM_FIELD_TYPES] = {"count", "flag", "winner",
+                                                              "count16"};
 
 hid_t om_h5_winner_type(void)
 {

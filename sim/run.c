@@ -37,6 +37,7 @@ typedef struct worker {
     om_tally *tally;      /* the tally of its current block */
     om_tally_work *tw;    /* the distinct-row counter */
     void *sink_work;      /* the sink's workspace */
+    void *game_work;      /* the game's workspace (game.h work_alloc), or NULL */
     gsl_rng *plain;       /* the baseline generator, or NULL */
     om_dice dice;         /* its dice */
 } worker;
@@ -82,11 +83,18 @@ static om_status worker_init(worker *w, const om_trials *t, const om_run_config 
         if (st != OM_OK)
             return st;
     }
+    if (t->game->work_alloc != NULL) {
+        om_status st = t->game->work_alloc(t->prepared, &w->game_work);
+        if (st != OM_OK)
+            return st;
+    }
     return om_tally_work_alloc(&t->layout, &w->tw);
 }
 
-static void worker_free(worker *w, const om_run_sink *sink)
+static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
 {
+    if (t->game->work_free != NULL)
+        t->game->work_free(w->game_work);
     if (sink != NULL && sink->work_free != NULL && w->sink_work != NULL)
         sink->work_free(sink->ctx, w->sink_work);
     om_tally_work_free(w->tw);
@@ -104,7 +112,7 @@ static om_status worker_block(worker *w, const om_trials *t, const om_run_config
     w->dice.plain = w->plain;
     if (w->plain)
         seed_plain(w->plain, cfg->seed, b->index);
-    t->game->resolve_block(t->prepared, &w->dice, w->rows, b->n);
+    t->game->resolve_block(t->prepared, w->game_work, &w->dice, w->rows, b->n);
     /* Without a sink nobody reads the tally (the engine-only benchmark). */
     if (sink == NULL)
         return OM_OK;
@@ -172,7 +180,7 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
                 }
             }
         }
-        worker_free(&w, sink);
+        worker_free(&w, t, sink);
     }
     if (trials_done)
         *trials_done = rs.trials_done;

@@ -192,7 +192,7 @@ Test(game, resolve_block_is_the_engine)
     memset(&d2, 0, sizeof d2);
     om_rng_seed_block(&d1.rng, 7, 3);
     om_rng_seed_block(&d2.rng, 7, 3);
-    t.game->resolve_block(t.prepared, &d1, (uint8_t *)rows, 64);
+    t.game->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, 64);
     for (int i = 0; i < 64; i++) {
         om_wm_resolve(p, &d2, &one);
         cr_expect_eq(memcmp(&one, &rows[i], sizeof one), 0, "trial %d", i);

@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "options.h"
+#include "turn.h"
 #include "wh7.h"
 #include "wm.h"
 
@@ -67,10 +68,10 @@ Test(options, refusals_name_the_option)
 Test(options, every_registry_defaults_to_zero)
 {
     const om_option_table *tables[] = {&om_wm_option_registry, &om_wm_command_option_registry,
-                                       &om_wh7_option_registry};
+                                       &om_wm_turn_option_registry, &om_wh7_option_registry};
     unsigned char zero[512] = {0};
     char buf[16];
-    for (size_t t = 0; t < 3; t++) {
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         bool fixed_seen = false;
         cr_expect_gt(tables[t]->count, 3u, "%s", tables[t]->what);
         for (size_t i = 0; i < tables[t]->count; i++) {

@@ -313,8 +313,7 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
                      const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v)
 {
-    unsigned carried = 0, left = stands, dice, sixes = 0, hurt_from;
-    const unsigned size = om_wm_unit_size(&target->unit);
+    unsigned carried = 0, left = stands;
 
     /* Shooting blind (Artillery & Machines > Artillery): the 1.1 Trebuchet
      * first needs a 6 on a D6. */
@@ -328,6 +327,16 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
     /* The unit's own Hits: a Banner of Fortitude works in combat only
      * (Magic > Magic Items). */
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
+    om_wm_drive_back_at(rules, d, target, &me->unit.traits, stands, left, carried, v);
+}
+
+void om_wm_drive_back_at(const om_wm_ruleset *rules, om_dice *d, const om_wm_side *target,
+                         const om_wm_traits *driver, unsigned stands, unsigned left,
+                         unsigned carried, om_wm_volley_result *v)
+{
+    unsigned dice, sixes = 0, hurt_from;
+    const unsigned size = om_wm_unit_size(&target->unit);
+
     v->drive_back_cm = 0;
     v->confused = v->routed = v->off_table = v->hurt = false;
     if (left == 0)
@@ -343,7 +352,7 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
      * routs the unit. Only dice actually rolled can confuse (A24). Odd hits are
      * then discarded (Shooting at a Glance > Disregard Odd Hits). */
     dice = om_wm_unit_drive_back_dice(rules, target, v->hits, left < size);
-    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
+    if (driver->shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
          * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
         v->confused = v->hits > 0 && om_dice_roll_d6(d) == 6;
@@ -363,14 +372,14 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
             v->hurt = false;
         }
         return;
-    } else if (me->unit.traits.drive_back_confuses_on != 0) {
+    } else if (driver->drive_back_confuses_on != 0) {
         /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
         unsigned high = 0;
         v->drive_back_cm = 0;
         for (unsigned i = 0; i < dice; i++) {
             unsigned face = om_dice_roll_d6(d);
             v->drive_back_cm += face;
-            high += face >= me->unit.traits.drive_back_confuses_on;
+            high += face >= driver->drive_back_confuses_on;
         }
         v->confused = high > 0;
     } else {

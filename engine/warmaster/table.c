@@ -127,6 +127,12 @@ const char *const om_wm_terrain_names[OM_WM_TERRAIN_KIND_COUNT] = {
     [OM_WM_TERRAIN_BUILDING] = "building",
 };
 
+const char *const om_wm_character_kind_names[OM_WM_CHARACTER_KIND_COUNT] = {
+    [OM_WM_GENERAL] = "general",
+    [OM_WM_HERO] = "hero",
+    [OM_WM_WIZARD] = "wizard",
+};
+
 /* Rule-set differences of the table. The lead moves these into om_wm_ruleset. */
 typedef struct table_rules {
     double width_cm, depth_cm;   /* default table (warmaster.md 11.5: 6'x4';
@@ -808,6 +814,8 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
 static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
 {
     const om_wm_table_unit *e = &t->unit[k];
+    if ((filter & OM_WM_TABLE_SKIP_ENGAGED) && om_wm_table_engaged(t, k))
+        return true;
     return (filter & OM_WM_TABLE_SKIP_FORTIFIED) &&
            (e->troop == OM_WM_INFANTRY || e->troop == OM_WM_ARTILLERY) &&
            om_wm_table_position(t, k) == OM_WM_FORTIFIED;
@@ -905,6 +913,124 @@ om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id 
             return edge_face[e];
     }
     return om_wm_table_zone(g, c->centre);
+}
+
+/* ---- Stands ---- */
+
+/* Share of a stand's edge at each end left out when asking whether the edge
+ * (rather than a corner) touches: 2% of 2 to 4cm, far above the touch
+ * tolerance and far below any real overlap of two bases. */
+#define EDGE_CORNER_SHARE 0.02
+
+static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank);
+
+/* Stand i of unit u as a polygon (corner order FL, FR, RR, RL): file i %
+ * files, rank i / files (T1). */
+static poly stand_i(const om_wm_table_unit *u, unsigned i)
+{
+    const unsigned files = unit_files(u);
+    return stand_poly(u, files, i % files, i / files);
+}
+
+void om_wm_table_stand_corners(const om_wm_table_unit *u, unsigned i, om_wm_vec corner[4])
+{
+    poly p = stand_i(u, i);
+    memcpy(corner, p.v, 4 * sizeof corner[0]);
+}
+
+/* Whether segments a0-a1 and b0-b1 cross (proper or touching). */
+static bool seg_cross(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
+{
+    double d1 = v_cross(v_sub(a1, a0), v_sub(b0, a0)), d2 = v_cross(v_sub(a1, a0), v_sub(b1, a0));
+    double d3 = v_cross(v_sub(b1, b0), v_sub(a0, b0)), d4 = v_cross(v_sub(b1, b0), v_sub(a1, b0));
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 &&
+           d4 != 0;
+}
+
+/* Distance between segments a0-a1 and b0-b1. */
+static double seg_seg_dist(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
+{
+    if (seg_cross(a0, a1, b0, b1))
+        return 0;
+    return fmin(fmin(seg_dist(a0, b0, b1, NULL), seg_dist(a1, b0, b1, NULL)),
+                fmin(seg_dist(b0, a0, a1, NULL), seg_dist(b1, a0, a1, NULL)));
+}
+
+/* Distance from segment a0-a1 to polygon p (0 when it enters it). */
+static double seg_poly_dist(om_wm_vec a0, om_wm_vec a1, const poly *p)
+{
+    double best = fmin(point_poly_distance(a0, p), point_poly_distance(a1, p));
+    for (unsigned j = 0; j < p->n && best > 0; j++)
+        best = fmin(best, seg_seg_dist(a0, a1, p->v[j], p->v[(j + 1) % p->n]));
+    return best;
+}
+
+/* The part of edge a-b from share `from` to share `to` of its length. */
+static void edge_part(om_wm_vec a, om_wm_vec b, double from, double to, om_wm_vec *p0,
+                      om_wm_vec *p1)
+{
+    om_wm_vec d = v_sub(b, a);
+    *p0 = v_add(a, v_scale(d, from));
+    *p1 = v_add(a, v_scale(d, to));
+}
+
+void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                             om_wm_table_touch *out)
+{
+    const om_wm_table_unit *e = &t->unit[v];
+    poly sp = stand_i(&t->unit[u], i), ep = unit_poly(e, 0);
+    const double tol = OM_WM_TABLE_TOUCH_CM, c = EDGE_CORNER_SHARE;
+    om_wm_vec f0 = ep.v[0], f1 = ep.v[1], p0, p1, centre;
+    memset(out, 0, sizeof *out);
+    if (poly_distance(&sp, &ep) > tol)
+        return;
+    out->touches = true;
+    /* Edge j of the stand (FL-FR front, FR-RR right, RR-RL rear, RL-FL left)
+     * without its corners. */
+    for (unsigned j = 0; j < 4; j++) {
+        edge_part(sp.v[j], sp.v[(j + 1) % 4], c, 1 - c, &p0, &p1);
+        if (seg_poly_dist(p0, p1, &ep) <= tol)
+            out->edges |= (uint8_t)(1u << edge_face[j]);
+    }
+    /* The enemy's front edge (corners included) on the stand's sides without
+     * their front corners, or on its rear edge with its rear corners. */
+    centre = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    if (om_wm_table_zone(e, centre) != OM_WM_TABLE_FRONT)
+        return;
+    edge_part(sp.v[1], sp.v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
+    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
+    edge_part(sp.v[3], sp.v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
+    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
+    out->flanked |= seg_seg_dist(sp.v[2], sp.v[3], f0, f1) <= tol; /* rear */
+}
+
+om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                              unsigned f, unsigned j)
+{
+    const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
+    /* Facing the same way: within a tenth of a degree. */
+    const double same_facing = 0.9999985;
+    poly sp = stand_i(su, i), fp = stand_i(fu, j);
+    om_wm_vec sc = v_scale(v_add(sp.v[0], sp.v[2]), 0.5), fc = v_scale(v_add(fp.v[0], fp.v[2]), 0.5);
+    om_wm_vec rel = v_sub(sc, fc), r = v_right(fu->dir);
+    double back = -v_dot(rel, fu->dir), side = v_dot(rel, r);
+    if (v_dot(su->dir, fu->dir) < same_facing)
+        return OM_WM_TABLE_NO_SUPPORT;
+    /* Behind: its front edge on the other's rear edge, lined up with it. */
+    if (fabs(back - (su->stand_d + fu->stand_d) / 2) <= OM_WM_TABLE_TOUCH_CM &&
+        fabs(side) <= OM_WM_TABLE_SUPPORT_ALIGN_CM)
+        return OM_WM_TABLE_SUPPORT_REAR;
+    /* Beside: side edge to side edge, level with it. */
+    if (fabs(fabs(side) - (su->stand_w + fu->stand_w) / 2) <= OM_WM_TABLE_TOUCH_CM &&
+        fabs(back) <= OM_WM_TABLE_SUPPORT_ALIGN_CM)
+        return OM_WM_TABLE_SUPPORT_SIDE;
+    return OM_WM_TABLE_NO_SUPPORT;
+}
+
+double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
+{
+    poly sp = stand_i(&t->unit[u], i), vp = unit_poly(&t->unit[v], 0);
+    return poly_distance(&sp, &vp);
 }
 
 /* ---- Paces ---- */

@@ -99,6 +99,23 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *t,
                      const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
+/*
+ * om_wm_drive_back_at: the end of a Shooting phase for `target` (5.5-5.6),
+ * which started it with `stands` stands and has `left` stands and `carried`
+ * odd hits after v->hits hits (all its shooters', after saves; v->stands_lost
+ * already set): its drive back through the rule set's and its own rules and
+ * those of the unit driving it back (`driver`, the closest that shot at it:
+ * the 1.1 Warp Lightning Cannon drives nobody back, the Skull Chukka confuses
+ * on a 4+), confusion, rout, what lies behind it (target->behind and
+ * behind_cm), and a big monster badly hurt. Sets drive_back_cm, confused,
+ * routed, off_table and hurt (and stands_lost of a Trebuchet destroyed);
+ * rolls only the dice those need. om_wm_volley_at is one shooter's volley
+ * and this.
+ */
+void om_wm_drive_back_at(const om_wm_ruleset *rules, om_dice *d, const om_wm_side *target,
+                         const om_wm_traits *driver, unsigned stands, unsigned left,
+                         unsigned carried, om_wm_volley_result *v);
+
 /* The tests of one pair, in the order om_wm_pair_test_at numbers them: the 7
  * melee tests, the volley, at a charger, at a charger worn, 3 breaths. */
 #define OM_WM_PAIR_TESTS 13u
@@ -122,6 +139,14 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
 
 /* The i-th test of *t (0 <= i < OM_WM_PAIR_TESTS). */
 om_dice_test *om_wm_pair_test_at(om_wm_pair_tests *t, unsigned i);
+
+/* The tests of `me` attacking and shooting at `foe` under rule set r
+ * (om_wm_pair_scores_of), through the shared tables of `kit`: what a
+ * multi-unit engagement prepares for each pair, and a turn's Shooting phase
+ * for each shooter and target. No allocation; thread-safe. */
+void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r,
+                               const om_wm_side *me, const om_wm_side *foe,
+                               om_wm_pair_tests *t);
 
 /* `me` once badly hurt: Hits and Attacks halved, Shots halved rounded up
  * (army lists), in *hurt. */
