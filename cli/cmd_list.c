@@ -10,9 +10,14 @@
  *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
  *                                          whether they change engagement dice
  *   oddsmaster list --options              the interpretations of ambiguous
- *                                          rules (the engine's option registry):
- *                                          switches a scenario's `options:` may
- *                                          set, and the readings fixed in code
+ *                                          rules of every game (each engine's
+ *                                          option registry, through the game
+ *                                          interface): switches a scenario's
+ *                                          `options:` may set, and the readings
+ *                                          fixed in code
+ *   oddsmaster list whfb7[/WHAT[/ID]]      a game whose descriptor lists its own
+ *                                          data (game.h's `list`): printed from
+ *                                          the tables it gives, as text or JSON
  *
  * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
  * that registry, not the data file's `engine:` field, is the truth here (the
@@ -28,6 +33,7 @@
 
 #include "army.h"
 #include "cli.h"
+#include "game.h"
 
 #define CMD "list"
 
@@ -191,9 +197,6 @@ static om_status find_ruleset(const char *name, const om_army_ruleset **out)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
                  ids[i]);
     }
-    if (strcmp(name, "whfb7") == 0)
-        return OM_ERROR(OM_ENOTFOUND, "whfb7 has no army lists yet (its profile and weapon "
-                        "tables are data only); rule sets with army lists: %s", known);
     char armies[512] = "";
     for (size_t i = 0; i < n; i++) {
         char path[256];
@@ -246,10 +249,64 @@ static const char *rules_text(char *buf, const om_army_unit *u)
  * oddsmaster list
  */
 
+/* The rule sets of game g, comma-separated, into buf. */
+static const char *game_rulesets(char *buf, const om_game *g)
+{
+    buf[0] = '\0';
+    for (const char *const *r = g->rulesets; *r; r++)
+        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", r == g->rulesets ? "" : ", ",
+                 *r);
+    return buf;
+}
+
+/* The kinds of game g, comma-separated, into buf. */
+static const char *game_kinds(char *buf, const om_game *g)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < g->n_kinds; i++)
+        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", i ? ", " : "",
+                 g->kinds[i].name);
+    return buf;
+}
+
+/* Every game family: name, title, rule sets, kinds (JSON). */
+static json_t *games_json(void)
+{
+    json_t *a = json_array();
+    for (size_t g = 0; a && g < om_game_count; g++) {
+        json_t *rs = json_array(), *kinds = json_array();
+        for (const char *const *r = om_games[g]->rulesets; *r; r++)
+            json_array_append_new(rs, json_string(*r));
+        for (size_t k = 0; k < om_games[g]->n_kinds; k++)
+            json_array_append_new(kinds, json_string(om_games[g]->kinds[k].name));
+        json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "name", om_games[g]->name,
+                                           "title", om_games[g]->title, "rulesets", rs, "kinds",
+                                           kinds));
+    }
+    return a;
+}
+
+/* Every game family as a text table. */
+static bool print_games(void)
+{
+    table t = { .ncols = 4 };
+    char b[2][CELL_MAX];
+    bool ok = table_add(&t, (const char *[]){ "game", "title", "rule sets", "kinds" });
+    for (size_t g = 0; ok && g < om_game_count; g++)
+        ok = table_add(&t, (const char *[]){ om_games[g]->name, om_games[g]->title,
+                                             game_rulesets(b[0], om_games[g]),
+                                             game_kinds(b[1], om_games[g]) });
+    if (ok) {
+        printf("\nGames (oddsmaster list RULESET for what each holds):\n");
+        table_print(&t, stdout, "  ");
+    }
+    table_free(&t);
+    return ok;
+}
+
 static om_status list_rulesets(list_format fmt)
 {
     om_army_rules *reg = NULL;
-    om_army_table *tables[OM_ARMY_TABLE_COUNT] = { NULL };
     size_t n_modelled = 0;
     om_status st;
 
@@ -257,28 +314,20 @@ static om_status list_rulesets(list_format fmt)
         return st;
     for (size_t i = 0; i < reg->count; i++)
         n_modelled += modelled(reg->rules[i].id);
-    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT && st == OM_OK; k++)
-        st = om_army_table_load((om_army_table_kind)k, &tables[k]);
     if (st == OM_OK && fmt == LIST_JSON) {
-        json_t *root = json_object(), *rs = json_array(), *tabs = json_array();
+        json_t *root = json_object(), *rs = json_array();
         for (size_t i = 0; i < om_army_ruleset_count(); i++) {
             const om_army_ruleset *r = om_army_ruleset_at(i);
             json_array_append_new(rs, json_pack("{s:s, s:s, s:s, s:I}", "id", r->id, "title",
                                                 ruleset_title(r), "directory", r->dir, "armies",
                                                 (json_int_t)om_army_count(r)));
         }
-        for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
-            json_array_append_new(tabs, json_pack("{s:s, s:s, s:s, s:I}", "ruleset",
-                                                  tables[k]->ruleset, "path",
-                                                  om_army_table_path((om_army_table_kind)k),
-                                                  "list_version", tables[k]->list_version,
-                                                  "rows", (json_int_t)tables[k]->nrows));
         json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
         json_object_set_new(root, "rulesets", rs);
         json_object_set_new(root, "special_rules",
                             json_pack("{s:I, s:I}", "count", (json_int_t)reg->count,
                                       "implemented", (json_int_t)n_modelled));
-        json_object_set_new(root, "data_only", tabs);
+        json_object_set_new(root, "games", games_json());
         st = print_json(root);
     } else if (st == OM_OK) {
         table t = { .ncols = 3 };
@@ -296,15 +345,11 @@ static om_status list_rulesets(list_format fmt)
             table_print(&t, stdout, "  ");
             printf("\nSpecial rules: %zu named by the lists, %zu modelled by the engine "
                    "(oddsmaster list --rules).\n", reg->count, n_modelled);
-            printf("Data only, not simulated yet: %s (%s, %zu profiles) and %s (%zu "
-                   "weapons).\n", om_army_table_path(OM_ARMY_TABLE_PROFILES),
-                   tables[0]->list_version, tables[0]->nrows,
-                   om_army_table_path(OM_ARMY_TABLE_WEAPONS), tables[1]->nrows);
+            if (!print_games())
+                st = OM_ERROR(OM_ENOMEM, "out of memory");
         }
         table_free(&t);
     }
-    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
-        om_army_table_free(tables[k]);
     om_army_rules_free(reg);
     return st;
 }
@@ -719,61 +764,150 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
  * oddsmaster list --options
  */
 
-/* Is the option a switch (else a reading fixed in the engine)? */
-static bool is_switch(const om_wm_option *opt) { return opt->offset != OM_WM_OPTION_FIXED; }
-
-/* The default value of a switch as JSON: a boolean, or an integer. */
-static json_t *default_json(const om_wm_option *opt)
+/* A switch's default as JSON: a boolean, or an integer. */
+static json_t *default_json(const om_game_option *opt)
 {
-    const om_wm_options defaults = { 0 };
-    char buf[32];
-    const char *v = om_wm_option_value(&defaults, opt, buf, sizeof buf);
-    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
-        return json_boolean(strcmp(v, "true") == 0);
-    return json_integer(strtoll(v, NULL, 10));
+    if (strcmp(opt->default_value, "true") == 0 || strcmp(opt->default_value, "false") == 0)
+        return json_boolean(strcmp(opt->default_value, "true") == 0);
+    return json_integer(strtoll(opt->default_value, NULL, 10));
 }
 
+/* Every game's readings of ambiguous rules (game.h's option_count and
+ * option_at): one flat list, and which game each belongs to. */
 static om_status list_options(list_format fmt)
 {
-    const size_t n = om_wm_option_count();
-    size_t n_switches = 0;
+    size_t n = 0, n_switches = 0;
 
-    for (size_t i = 0; i < n; i++)
-        n_switches += is_switch(om_wm_option_at(i));
+    for (size_t g = 0; g < om_game_count; g++)
+        for (size_t i = 0; i < om_games[g]->option_count(); i++) {
+            om_game_option opt;
+            om_games[g]->option_at(i, &opt);
+            n++;
+            n_switches += opt.default_value != NULL;
+        }
     if (fmt == LIST_JSON) {
-        json_t *root = json_object(), *arr = json_array();
-        for (size_t i = 0; i < n; i++) {
-            const om_wm_option *opt = om_wm_option_at(i);
-            const bool sw = is_switch(opt);
-            json_array_append_new(
-                arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", opt->name,
-                               "ambiguity", opt->ambiguity, "section", opt->section,
-                               "question", opt->question, "default_reading", opt->default_value,
-                               "other_reading", sw ? opt->other_value : NULL, "switchable",
-                               (int)sw, "default", sw ? default_json(opt) : json_null()));
+        json_t *root = json_object(), *arr = json_array(), *games = json_array();
+        for (size_t g = 0; g < om_game_count; g++) {
+            json_t *names = json_array();
+            for (size_t i = 0; i < om_games[g]->option_count(); i++) {
+                om_game_option opt;
+                const bool sw = (om_games[g]->option_at(i, &opt), opt.default_value != NULL);
+                json_array_append_new(
+                    arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", opt.name,
+                                   "ambiguity", opt.ambiguity, "section", opt.section,
+                                   "question", opt.question, "default_reading",
+                                   opt.default_reading, "other_reading", opt.other_reading,
+                                   "switchable", (int)sw, "default",
+                                   sw ? default_json(&opt) : json_null()));
+                json_array_append_new(names, json_string(opt.name));
+            }
+            json_array_append_new(games, json_pack("{s:s, s:s, s:o}", "game", om_games[g]->name,
+                                                   "title", om_games[g]->options_title,
+                                                   "options", names));
         }
         json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
         json_object_set_new(root, "count", json_integer((json_int_t)n));
         json_object_set_new(root, "switchable", json_integer((json_int_t)n_switches));
         json_object_set_new(root, "options", arr);
+        json_object_set_new(root, "games", games);
         return print_json(root);
     }
-    printf("Interpretations of ambiguous rules (digests: warmaster.md 17, warmaster-ancients.md "
-           "21): %zu, %zu of them switches.\n", n, n_switches);
+    printf("Interpretations of ambiguous rules: %zu, %zu of them switches.\n", n, n_switches);
     printf("A scenario sets a switch under 'options:' (e.g. 'options: {max_turns: 5}'); the "
            "default is the\nrecommended reading. Fixed readings are what the engine does, "
            "listed so that every choice\nis visible; every run records all of them "
            "(options_json in the result file).\n");
-    for (size_t i = 0; i < n; i++) {
-        const om_wm_option *opt = om_wm_option_at(i);
-        printf("\n  %s  (%s, digest %s)  %s\n", opt->name, opt->ambiguity, opt->section,
-               is_switch(opt) ? "switch" : "fixed");
-        printf("    question: %s\n", opt->question);
-        printf("    default:  %s\n", opt->default_value);
-        if (is_switch(opt))
-            printf("    other:    %s\n", opt->other_value);
+    for (size_t g = 0; g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        printf("\n%s:\n", game->options_title);
+        for (size_t i = 0; i < game->option_count(); i++) {
+            om_game_option opt;
+            game->option_at(i, &opt);
+            printf("\n  %s  (%s, %s%s)  %s\n", opt.name, opt.ambiguity,
+                   game->option_section_prefix, opt.section,
+                   opt.default_value ? "switch" : "fixed");
+            printf("    question: %s\n", opt.question);
+            printf("    default:  %s\n", opt.default_reading);
+            if (opt.default_value)
+                printf("    other:    %s\n", opt.other_reading);
+        }
     }
     return OM_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list RULESET[/WHAT] of a game that lists its own data
+ */
+
+/* One cell of a listing as JSON, by its column's type. */
+static json_t *cell_json(const char *text, om_game_cell_type type)
+{
+    switch (type) {
+    case OM_GAME_CELL_INT:
+        if (text[0] == '\0' || strcmp(text, "-") == 0)
+            return json_null();
+        return json_integer(strtoll(text, NULL, 10));
+    case OM_GAME_CELL_BOOL:
+        return json_boolean(strcmp(text, "yes") == 0);
+    default:
+        return json_string(text);
+    }
+}
+
+/* Print a game's listing: heading, each table under its title, footer. */
+static om_status print_listing(const om_game *g, const char *ruleset, const char *what,
+                               const om_game_listing *l, list_format fmt)
+{
+    if (fmt == LIST_JSON) {
+        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", LIST_SCHEMA, "game",
+                                 g->name, "ruleset", ruleset, "what", json_opt(what),
+                                 "heading", json_opt(l->heading), "footer",
+                                 json_opt(l->footer));
+        for (size_t i = 0; root && i < l->ntables; i++) {
+            const om_game_table *t = &l->tables[i];
+            json_t *rows = json_array();
+            for (size_t r = 0; rows && r < t->nrows; r++) {
+                json_t *o = json_object();
+                for (size_t k = 0; o && k < t->ncols; k++)
+                    json_object_set_new(o, t->columns[k],
+                                        cell_json(t->cells[r * t->ncols + k], t->types[k]));
+                json_array_append_new(rows, o);
+            }
+            json_object_set_new(root, t->key, rows);
+        }
+        return print_json(root);
+    }
+    if (l->heading)
+        fputs(l->heading, stdout);
+    for (size_t i = 0; i < l->ntables; i++) {
+        const om_game_table *t = &l->tables[i];
+        table out = { .ncols = t->ncols };
+        bool ok = table_add(&out, (const char *const *)t->columns);
+        for (size_t r = 0; ok && r < t->nrows; r++)
+            ok = table_add(&out, (const char *const *)&t->cells[r * t->ncols]);
+        if (ok) {
+            printf("%s%s\n", i || l->heading ? "\n" : "", t->title);
+            table_print(&out, stdout, "  ");
+        }
+        table_free(&out);
+        if (!ok)
+            return OM_ERROR(OM_ENOMEM, "out of memory");
+    }
+    if (l->footer)
+        printf("\n%s", l->footer);
+    return OM_OK;
+}
+
+/* `oddsmaster list RULESET[/WHAT]` through game g's own listing. */
+static om_status list_game(const om_game *g, const char *ruleset, const char *what, bool rules,
+                           list_format fmt)
+{
+    om_game_listing *l = NULL;
+    om_status st = g->list(ruleset, what, rules, &l);
+    if (st == OM_OK)
+        st = print_listing(g, ruleset, what, l, fmt);
+    om_game_listing_free(l);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------
@@ -820,6 +954,10 @@ static om_status list_what(const char *what, bool rules, list_format fmt)
     memcpy(army, rest ? rest : "", n2);
     army[n2] = '\0';
     unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
+    /* A game that lists its own data: everything after RULESET/ is its own. */
+    const om_game *g = om_game_for_ruleset(rs_name);
+    if (g != NULL && g->list != NULL)
+        return list_game(g, rs_name, rest, rules, fmt);
     if ((st = find_ruleset(rs_name, &rs)))
         return st;
     if (rules)
@@ -841,8 +979,8 @@ static int list_run(const om_cli_args *args)
     om_status st;
 
     if (a->options && (a->rules || what))
-        return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
-                                  "for every rule set)", a->rules ? "--rules" : "name");
+        return om_cli_usage_error(CMD, "--options takes no %s (it lists every game's)",
+                                  a->rules ? "--rules" : "name");
     if (a->rules && what && strchr(what, '/'))
         return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
     if (a->options)
@@ -856,8 +994,9 @@ static int list_run(const om_cli_args *args)
 
 const om_cli_command om_cli_list = {
     .name = "list",
-    .summary = "show the army lists: rule sets, armies, units, special rules",
+    .summary = "show the army lists and game data: rule sets, armies, units, rules",
     .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
+             "oddsmaster list whfb7[/LIST[/ID]] [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
              "oddsmaster list --options [--format text|json]",
     .about =
@@ -874,16 +1013,21 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
         "                                         or not, whether they change engagement\n"
         "                                         dice, summary\n"
-        "  oddsmaster list --options              interpretations of ambiguous rules:\n"
-        "                                         name, ambiguity id, digest section,\n"
+        "  oddsmaster list --options              interpretations of ambiguous rules of\n"
+        "                                         every game: name, ambiguity id, section,\n"
         "                                         question, default (recommended) and\n"
-        "                                         other reading, switch or fixed\n\n"
+        "                                         other reading, switch or fixed\n"
+        "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
+        "                                         its kinds and lists (profiles, weapons,\n"
+        "                                         missiles, machines, rules, spells, units)\n"
+        "  oddsmaster list whfb7/profiles/ID      one profile of the rulebook\n\n"
         "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
         "simulated without them, and oddsmaster run warns about it.",
     .more =
         "Examples:\n"
         "  oddsmaster list warmaster-revolution/empire\n"
         "  oddsmaster list --rules warmaster-ancients --format json\n"
+        "  oddsmaster list whfb7/units\n"
         "  oddsmaster list --options",
     .exits =
         "  2  unknown rule set, army or unit\n"

@@ -229,6 +229,30 @@ static void wm_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, si
 
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
 
+/* The engine's registry of ambiguous rules (engine/warmaster/options.c) as
+ * the game interface shows it. */
+static size_t wm_option_count(void)
+{
+    return om_wm_option_count();
+}
+
+static void wm_option_at(size_t i, om_game_option *out)
+{
+    static const om_wm_options defaults = {0};
+    const om_wm_option *opt = om_wm_option_at(i);
+    const bool sw = opt->offset != OM_WM_OPTION_FIXED;
+    /* A switch's default is "true", "false" or a number: static text. */
+    char buf[32];
+    const char *v = sw ? om_wm_option_value(&defaults, opt, buf, sizeof buf) : NULL;
+    *out = (om_game_option){.name = opt->name, .ambiguity = opt->ambiguity,
+                            .section = opt->section, .question = opt->question,
+                            .default_reading = opt->default_value,
+                            .other_reading = sw ? opt->other_value : NULL};
+    if (v != NULL)
+        out->default_value = strcmp(v, "true") == 0 ? "true" : strcmp(v, "false") == 0 ? "false"
+                                                                                         : "0";
+}
+
 const om_game om_game_warmaster = {
     .name = "warmaster",
     .title = "Warmaster (1.1, Revolution, Ancients)",
@@ -247,4 +271,9 @@ const om_game om_game_warmaster = {
     .units = om_wm_matrix_units,
     .units_free = om_wm_matrix_units_free,
     .cell = om_wm_matrix_cell,
+    .option_count = wm_option_count,
+    .option_at = wm_option_at,
+    .options_title = "Warmaster (digests: warmaster.md 17, warmaster-ancients.md 21)",
+    .option_section_prefix = "digest ",
+    .list = NULL,
 };
