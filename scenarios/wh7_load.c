@@ -453,25 +453,27 @@ static void path_join(char *out, size_t cap, const char *prefix, const char *nam
 }
 
 /* The word s (at prefix.key) among names[0..n) into *out, case-insensitive;
- * else OM_EPARSE with the nearest name or the list. */
+ * else OM_EPARSE with the nearest name or the list. `what` names the kind of
+ * word ("troop type"), its last parenthesis, if any, where to look them up. */
 static om_status conv_word(const om_yaml_ctx *c, const char *prefix, const char *key,
                            const char *what, const char *s, const char *const *names, size_t n,
                            unsigned *out)
 {
-    char known[OM_YAML_REASON_MAX / 2];
-    const char *best;
+    char known[OM_YAML_REASON_MAX / 2], kind[96];
+    const char *best, *hint = strchr(what, '(');
     for (size_t i = 0; i < n; i++)
         if (names[i] && strcasecmp(s, names[i]) == 0) {
             *out = (unsigned)i;
             return OM_OK;
         }
+    snprintf(kind, sizeof kind, "%.*s", hint ? (int)(hint - what - 1) : (int)strlen(what), what);
     best = om_yaml_suggest(s, names, n);
     if (best)
         return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "unknown %s '%s'; did you mean "
-                               "'%s'?", what, s, best);
+                               "'%s'?%s%s", kind, s, best, hint ? " " : "", hint ? hint : "");
     om_yaml_join_names(known, sizeof known, names, n);
     return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "unknown %s '%s'; expected one of: %s",
-                           what, s, known);
+                           kind, s, known);
 }
 
 /* An optional boolean: *out keeps its value when s is NULL. */

@@ -334,7 +334,8 @@ om_status om_wh7_matrix_cell(const char *ruleset, const char *kind, size_t sit,
                              om_scenario **out, unsigned *cannot)
 {
     const om_wh7_list_unit *a = row->data, *b = col->data;
-    const side_keys ka = keys_of(a, sit, 0), kb = keys_of(b, sit, 1);
+    const side_keys ka = keys_of(a, sit, 0);
+    side_keys kb = keys_of(b, sit, 1);
     om_wh7_scenario *ws = calloc(1, sizeof *ws);
     om_scenario *sc = calloc(1, sizeof *sc);
     om_wh7_check_failure why;
@@ -342,6 +343,8 @@ om_status om_wh7_matrix_cell(const char *ruleset, const char *kind, size_t sit,
     unsigned k;
     om_status st = OM_OK;
 
+    /* A charge response answers a charge: none when A does not charge. */
+    kb.shoots = kb.shoots && ka.charging;
     *out = NULL;
     *cannot = (takes_part(a, sit, 0) ? 0u : OM_GAME_ROW_CANNOT) |
               (takes_part(b, sit, 1) ? 0u : OM_GAME_COL_CANNOT);
