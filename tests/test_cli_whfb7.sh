@@ -144,6 +144,10 @@ fi
 expect_exit 0 "summary of a WHFB7 run" "$OM" summary "$TMP/options.h5" --format json
 json_ok "summary json: the WHFB7 fields, points scaled to 10 models" 'd["ruleset"] == "whfb7" and d["fields"]["rounds"]["max"] <= 3 and "lost_a" in d["fields"] and d["units"]["a"]["points"] == 108 and d["points_lost"]["a"]["models"] == 10'
 
+expect_exit 0 "odds chart of a WHFB7 run" "$OM" chart "$TMP/options.h5" --kind odds -o "$TMP/odds.svg"
+expect_exit 0 "distribution chart of a WHFB7 run, by default of B's losses" "$OM" chart "$TMP/options.h5" --kind dist -o "$TMP/dist.svg"
+expect_grep "lost_b" "$TMP/dist.svg" "the distribution is of lost_b, the field deciding B's victory points"
+
 # --- matrix, efficiency and a heat map of the sample units ---
 expect_exit 0 "matrix of WHFB7 units" "$OM" matrix whfb7 empire/swordsmen,halberdiers,knights,great-cannon orcs-goblins/orc-boyz,goblins,trolls --situation a-charges --situation a-charges-b-shoots -n 2000 -q -o "$TMP/m.h5" --cells-dir "$TMP/cells"
 if [ "$(ls "$TMP/cells" | wc -l)" -eq 24 ]; then ok "one scenario file per cell"; else not_ok "one scenario file per cell"; fi
