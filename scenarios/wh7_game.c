@@ -94,6 +94,10 @@ typedef enum wh7_headline {
     HEADLINE_EFFECT      /* another spell: it takes effect (A wins) or not (B wins) */
 } wh7_headline;
 
+/* Most two-byte counts of the engine's outcome (wounds and hits, per side:
+ * 4 today). */
+#define WH7_WIDE_MAX 8
+
 /* Longest field name and description built here. */
 #define WH7_NAME_MAX 32
 #define WH7_DESC_MAX 256
@@ -104,7 +108,7 @@ typedef struct wh7_trials {
     wh7_headline headline;       /* what `winner` reports */
     uint8_t start[2];            /* models (or a single model's wounds) at the start */
     bool by_wounds[2];           /* a single multi-Wound model: lost counts wounds */
-    size_t wide[8];              /* offsets in the outcome of its two-byte counts */
+    size_t wide[WH7_WIDE_MAX];   /* offsets in the outcome of its two-byte counts */
     size_t n_wide;               /* entries of wide */
     char names[WH7_ROW_FIELDS][WH7_NAME_MAX];  /* the layout's field names */
     char descs[WH7_ROW_FIELDS][WH7_DESC_MAX];  /* ... and descriptions */
@@ -217,6 +221,7 @@ static void side_score(const om_layout *l, const wh7_trials *t, const om_wh7_sce
     const om_wh7_unit *u = &ws->combat.side[s].unit;
     const unsigned points = (unsigned)u->points + ws->side[s].character_points;
     sc->name = ws->side[s].name;
+    /* Without points the rule counts 100 (om_wh7_victory_points of 0). */
     sc->points = points > 0 ? points : om_wh7_victory_points(0, 1, 0, true);
     sc->loss_field = om_layout_find(l, s == 0 ? "lost_a" : "lost_b");
     sc->loss_unit = t->by_wounds[s] ? "wounds" : "models";
@@ -265,9 +270,13 @@ static om_status wh7_layout(const om_wh7_scenario *ws, wh7_trials *t, om_layout 
         for (unsigned j = 0; j < f->count; j++) {
             const size_t at = offsetof(wh7_row, o) + f->offset + j * f->bytes;
             char name[WH7_NAME_MAX];
-            if (f->bytes == 2 && j == 0 && t->n_wide + f->count <= 8)
+            if (f->bytes == 2 && j == 0) {
+                if (NEVER(t->n_wide + f->count > WH7_WIDE_MAX))
+                    return OM_ERROR(OM_EINVAL, "the engine's outcome has more than %d two-byte "
+                                    "counts", WH7_WIDE_MAX);
                 for (unsigned k = 0; k < f->count; k++)
                     t->wide[t->n_wide++] = f->offset + k * f->bytes;
+            }
             if ((fk->kinds & mask) == 0)
                 continue;
             snprintf(name, sizeof name, f->count == 2 ? "%s_%c" : "%s", f->name, 'a' + (int)j);

@@ -772,14 +772,29 @@ static om_status conv_equipment(const om_yaml_ctx *c, const char *prefix,
                       &e->save_bonus);
 }
 
+/* Most ids of a registry offered as suggestions: more than the engine's
+ * special rules (26) and spells (48). */
+#define NAMES_MAX 64
+
+/* The ids of the engine's spells (else its special rules) into names[0..
+ * NAMES_MAX); returns how many. */
+static size_t registry_ids(const char **names, bool spells)
+{
+    const size_t count = spells ? om_wh7_spell_count() : om_wh7_special_count();
+    size_t n = 0;
+    for (; n < count && n < NAMES_MAX; n++)
+        names[n] = spells ? om_wh7_spell_at(n)->id : om_wh7_special_at(n)->id;
+    return n;
+}
+
 /* Special rule ids[0..n) at prefix.rules into *out (replaced): an unknown id
  * is OM_EPARSE at its entry, with the nearest id. */
 static om_status conv_rules(const om_yaml_ctx *c, const char *prefix, char *const *ids,
                             unsigned n, om_wh7_rules *out)
 {
     char path[OM_YAML_PATH_MAX], idx[24], known[OM_YAML_REASON_MAX];
-    const char *names[64];
-    const size_t count = om_wh7_special_count();
+    const char *names[NAMES_MAX];
+    size_t count;
     *out = 0;
     for (unsigned i = 0; i < n; i++) {
         const om_wh7_special *sp = om_wh7_special_find(ids[i]);
@@ -788,16 +803,15 @@ static om_status conv_rules(const om_yaml_ctx *c, const char *prefix, char *cons
             *out |= sp->flag;
             continue;
         }
-        for (size_t k = 0; k < count && k < 64; k++)
-            names[k] = om_wh7_special_at(k)->id;
+        count = registry_ids(names, false);
         path_join(path, sizeof path, prefix, "rules");
         snprintf(idx, sizeof idx, "[%u]", i);
-        best = om_yaml_suggest(ids[i], names, count < 64 ? count : 64);
+        best = om_yaml_suggest(ids[i], names, count);
         if (best)
             return om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
                                    "unknown special rule '%s'; did you mean '%s'? (oddsmaster "
                                    "list --rules whfb7)", ids[i], best);
-        om_yaml_join_names(known, sizeof known, names, count < 64 ? count : 64);
+        om_yaml_join_names(known, sizeof known, names, count);
         return om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
                                "unknown special rule '%s'; the rules are: %s", ids[i], known);
     }
@@ -994,18 +1008,14 @@ static om_status conv_spells(const om_yaml_ctx *c, const char *side, char *const
                              unsigned n, om_wh7_side *s, om_wh7_side_info *info)
 {
     char path[OM_YAML_PATH_MAX], idx[24];
-    const char *names[64];
-    const size_t count = om_wh7_spell_count();
+    const char *names[NAMES_MAX];
     path_join(path, sizeof path, side, "spells");
     for (unsigned i = 0; i < n; i++) {
         const om_wh7_spell *sp = om_wh7_spell_find(ids[i]);
         size_t used = strlen(info->spells);
         snprintf(idx, sizeof idx, "[%u]", i);
         if (!sp) {
-            const char *best;
-            for (size_t k = 0; k < count && k < 64; k++)
-                names[k] = om_wh7_spell_at(k)->id;
-            best = om_yaml_suggest(ids[i], names, count < 64 ? count : 64);
+            const char *best = om_yaml_suggest(ids[i], names, registry_ids(names, true));
             return om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
                                    "unknown spell '%s'%s%s%s (oddsmaster list whfb7/spells)",
                                    ids[i], best ? "; did you mean '" : "", best ? best : "",
@@ -1164,11 +1174,8 @@ static om_status conv_magic(const wh7_conv *cv, const raw_magic *r, om_wh7_comba
                                "required key 'dice' is missing: the power dice the wizard "
                                "rolls is the player's choice");
     if (!(sp = om_wh7_spell_find(r->spell))) {
-        const char *names[64], *best;
-        const size_t count = om_wh7_spell_count();
-        for (size_t k = 0; k < count && k < 64; k++)
-            names[k] = om_wh7_spell_at(k)->id;
-        best = om_yaml_suggest(r->spell, names, count < 64 ? count : 64);
+        const char *names[NAMES_MAX];
+        const char *best = om_yaml_suggest(r->spell, names, registry_ids(names, true));
         return om_yaml_fail_at(c, OM_EPARSE, 0, "magic", "spell",
                                "unknown spell '%s'%s%s%s (oddsmaster list whfb7/spells)",
                                r->spell, best ? "; did you mean '" : "", best ? best : "",
