@@ -5,11 +5,14 @@
  * om_wh7_outcome_field_at, field by field), the headline outcome of each
  * kind and the victory points each side loses (WHFB 7th edition, Victory!).
  *
- * A row is the engine's outcome followed by the bytes this file derives
- * from it. Result files hold one byte per field (engine/core/layout.h), so
- * the engine's two-byte counts (wounds, hits) are clamped to 255: only a
- * unit of more than 255 Wounds in all, fought to the end, can reach it, and
- * the field's description says "255: 255 or more".
+ * A row is a few stretches of the engine's outcome (om_wh7_outcome) holding
+ * the fields the kind produces, copied whole (a gap of a few unused bytes is
+ * copied rather than cut, so that a fight's row is two copies), then the two
+ * bytes this file derives (lost_a, lost_b): small rows, cheap to fill. Result
+ * files hold one byte per field (engine/core/layout.h), so the engine's
+ * two-byte counts (wounds, hits) are clamped to 255 into their first byte:
+ * only a unit of more than 255 Wounds in all, fought to the end, can reach
+ * it, and the field's description says "255: 255 or more".
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -74,13 +77,6 @@ static const wh7_field_kind wh7_field_kinds[] = {
 
 #define WH7_FIELD_KINDS (sizeof wh7_field_kinds / sizeof wh7_field_kinds[0])
 
-/* One trial's row: the engine's outcome, then what each side lost for
- * victory points (see lost_of). */
-typedef struct wh7_row {
-    om_wh7_outcome o; /* the engine's outcome (two-byte counts clamped to one) */
-    uint8_t lost[2];  /* models lost for victory points (a single model: wounds) */
-} wh7_row;
-
 /* The layout holds each engine field once per side and the two derived
  * ones: at most this many. */
 #define WH7_ROW_FIELDS (2u * WH7_FIELD_KINDS + 2u)
@@ -94,10 +90,6 @@ typedef enum wh7_headline {
     HEADLINE_EFFECT      /* another spell: it takes effect (A wins) or not (B wins) */
 } wh7_headline;
 
-/* Most two-byte counts of the engine's outcome (wounds and hits, per side:
- * 4 today). */
-#define WH7_WIDE_MAX 8
-
 /* Longest field name and description built here. */
 #define WH7_NAME_MAX 32
 #define WH7_DESC_MAX 256
@@ -108,8 +100,14 @@ typedef struct wh7_trials {
     wh7_headline headline;       /* what `winner` reports */
     uint8_t start[2];            /* models (or a single model's wounds) at the start */
     bool by_wounds[2];           /* a single multi-Wound model: lost counts wounds */
-    size_t wide[WH7_WIDE_MAX];   /* offsets in the outcome of its two-byte counts */
-    size_t n_wide;               /* entries of wide */
+    size_t n_seg;                /* stretches of the outcome copied into the row */
+    uint8_t seg_src[WH7_ROW_FIELDS]; /* ... each one's first byte in om_wh7_outcome */
+    uint8_t seg_len[WH7_ROW_FIELDS]; /* ... and length; they follow each other in the row */
+    size_t n_wide;               /* two-byte counts in the row (clamped) */
+    uint8_t wide_src[WH7_ROW_FIELDS]; /* ... each one's offset in the outcome */
+    uint8_t wide_row[WH7_ROW_FIELDS]; /* ... and in the row */
+    size_t winner_at;            /* the row byte of the winner (derived for some kinds) */
+    size_t lost_at;              /* the row byte of lost_a (lost_b follows) */
     char names[WH7_ROW_FIELDS][WH7_NAME_MAX];  /* the layout's field names */
     char descs[WH7_ROW_FIELDS][WH7_DESC_MAX];  /* ... and descriptions */
 } wh7_trials;
@@ -241,7 +239,7 @@ static void describe(char *out, const char *engine, int side, bool wide)
     snprintf(out, WH7_DESC_MAX, "%c%s%s.", toupper((unsigned char)engine[0]), engine + 1, note);
 }
 
-/* Append field `name` at `offset` to the layout. */
+/* Append field `name` at row byte `offset` to the layout. */
 static void add_field(om_layout *l, wh7_trials *t, const char *name, const char *desc,
                       size_t offset, om_field_type type)
 {
@@ -253,45 +251,99 @@ static void add_field(om_layout *l, wh7_trials *t, const char *name, const char 
                               .offset = offset, .type = type};
 }
 
+/* Unused bytes of the outcome between two stretches copied as one: copying
+ * them costs less than a second copy. */
+#define WH7_MERGE_GAP 3u
+
+/* Whether element j of engine field f is in kind `mask`'s layout; *fk its
+ * kind row. */
+static om_status field_in(const om_wh7_outcome_field *f, unsigned mask, bool *in)
+{
+    const wh7_field_kind *fk = field_kind(f->name);
+    if (NEVER(fk == NULL))
+        return OM_ERROR(OM_EINVAL, "the engine's outcome field '%s' has no layout", f->name);
+    if (NEVER(f->bytes != 1 && f->bytes != 2) ||
+        NEVER(f->offset + (size_t)f->count * f->bytes > sizeof(om_wh7_outcome)))
+        return OM_ERROR(OM_EINVAL, "the engine's outcome field '%s' is not a small count",
+                        f->name);
+    *in = (fk->kinds & mask) != 0;
+    return OM_OK;
+}
+
+/* The stretches of the outcome holding the fields of kind `mask` (each
+ * field's first byte: the one a clamped count is written to), merged across
+ * gaps of up to WH7_MERGE_GAP bytes; *row_of gives each outcome byte's row
+ * byte. */
+static om_status plan_segments(wh7_trials *t, unsigned mask, uint8_t row_of[sizeof(om_wh7_outcome)])
+{
+    bool need[sizeof(om_wh7_outcome)] = {false};
+    size_t at = 0;
+    om_status st;
+    for (size_t i = 0; i < om_wh7_outcome_field_count(); i++) {
+        const om_wh7_outcome_field *f = om_wh7_outcome_field_at(i);
+        bool in = false;
+        if ((st = field_in(f, mask, &in)) != OM_OK)
+            return st;
+        for (unsigned j = 0; in && j < f->count; j++)
+            need[f->offset + j * f->bytes] = true;
+    }
+    for (size_t b = 0; b < sizeof need; b++) {
+        if (!need[b])
+            continue;
+        if (t->n_seg > 0 && b <= (size_t)t->seg_src[t->n_seg - 1] + t->seg_len[t->n_seg - 1] +
+                                      WH7_MERGE_GAP) {
+            t->seg_len[t->n_seg - 1] = (uint8_t)(b + 1 - t->seg_src[t->n_seg - 1]);
+        } else {
+            t->seg_src[t->n_seg] = (uint8_t)b;
+            t->seg_len[t->n_seg++] = 1;
+        }
+    }
+    for (size_t g = 0; g < t->n_seg; g++) {
+        for (size_t b = 0; b < t->seg_len[g]; b++)
+            row_of[t->seg_src[g] + b] = (uint8_t)(at + b);
+        at += t->seg_len[g];
+    }
+    t->lost_at = at;
+    return OM_OK;
+}
+
 /* The fields of the engine's outcome that kind `kind` produces, one per
  * side for per-side fields, then the derived lost_a and lost_b. */
 static om_status wh7_layout(const om_wh7_scenario *ws, wh7_trials *t, om_layout *l)
 {
     const om_wh7_kind kind = ws->combat.kind;
     const unsigned mask = 1u << kind;
+    uint8_t row_of[sizeof(om_wh7_outcome)] = {0};
+    om_status st;
     memset(l, 0, sizeof *l);
-    l->row_size = sizeof(wh7_row);
+    if ((st = plan_segments(t, mask, row_of)) != OM_OK)
+        return st;
     for (size_t i = 0; i < om_wh7_outcome_field_count(); i++) {
         const om_wh7_outcome_field *f = om_wh7_outcome_field_at(i);
         const wh7_field_kind *fk = field_kind(f->name);
-        if (NEVER(fk == NULL))
-            return OM_ERROR(OM_EINVAL, "the engine's outcome field '%s' has no layout",
-                            f->name);
-        for (unsigned j = 0; j < f->count; j++) {
-            const size_t at = offsetof(wh7_row, o) + f->offset + j * f->bytes;
+        for (unsigned j = 0; j < f->count && (fk->kinds & mask) != 0; j++) {
+            const size_t src = f->offset + j * f->bytes;
             char name[WH7_NAME_MAX];
-            if (f->bytes == 2 && j == 0) {
-                if (NEVER(t->n_wide + f->count > WH7_WIDE_MAX))
-                    return OM_ERROR(OM_EINVAL, "the engine's outcome has more than %d two-byte "
-                                    "counts", WH7_WIDE_MAX);
-                for (unsigned k = 0; k < f->count; k++)
-                    t->wide[t->n_wide++] = f->offset + k * f->bytes;
+            if (f->bytes == 2) {
+                t->wide_src[t->n_wide] = (uint8_t)src;
+                t->wide_row[t->n_wide++] = row_of[src];
             }
-            if ((fk->kinds & mask) == 0)
-                continue;
+            if (strcmp(f->name, "winner") == 0)
+                t->winner_at = row_of[src];
             snprintf(name, sizeof name, f->count == 2 ? "%s_%c" : "%s", f->name, 'a' + (int)j);
             describe(t->descs[l->field_count], f->description, f->count == 2 ? (int)j : -1,
                      f->bytes == 2);
-            add_field(l, t, name, t->descs[l->field_count], at, fk->type);
+            add_field(l, t, name, t->descs[l->field_count], row_of[src], fk->type);
         }
     }
+    l->row_size = t->lost_at + 2u;
     for (int s = 0; s < 2; s++)
         add_field(l, t, s == 0 ? "lost_a" : "lost_b",
                   s == 0 ? "Victory-point losses of unit A: models lost, all of them when it "
                            "ended destroyed or fleeing (a single multi-Wound model: its wounds)."
                          : "Victory-point losses of unit B: models lost, all of them when it "
                            "ended destroyed or fleeing (a single multi-Wound model: its wounds).",
-                  offsetof(wh7_row, lost) + (size_t)s, OM_FIELD_COUNT);
+                  t->lost_at + (size_t)s, OM_FIELD_COUNT);
     for (size_t i = 0; i < l->field_count; i++) {
         const size_t head = t->headline == HEADLINE_EFFECT ? OM_WH7_KIND_COUNT : kind;
         if (strcmp(l->fields[i].name, "winner") == 0) {
@@ -364,30 +416,35 @@ static uint8_t headline_of(const wh7_trials *t, const om_wh7_outcome *o)
     return o->wounds[1] > 0 ? OM_WINNER_DRAW : OM_WINNER_B;
 }
 
-/* Derive the row's own bytes, then clamp the two-byte counts into their
- * first byte (the byte the layout reads). */
-static void finish_row(const wh7_trials *t, wh7_row *r)
+/* Row `row` of outcome o: the kind's stretches of it (two-byte counts
+ * clamped to 255), the headline where this file derives it, the losses. */
+static void fill_row(const wh7_trials *t, const om_wh7_outcome *o, uint8_t *row)
 {
-    uint8_t *bytes = (uint8_t *)&r->o;
-    for (int s = 0; s < 2; s++)
-        r->lost[s] = lost_of(t, &r->o, s);
-    if (t->headline != HEADLINE_ENGINE)
-        r->o.winner = headline_of(t, &r->o);
+    const uint8_t *bytes = (const uint8_t *)o;
+    uint8_t *at = row;
+    for (size_t g = 0; g < t->n_seg; g++) {
+        memcpy(at, bytes + t->seg_src[g], t->seg_len[g]);
+        at += t->seg_len[g];
+    }
     for (size_t k = 0; k < t->n_wide; k++) {
         uint16_t v;
-        memcpy(&v, bytes + t->wide[k], sizeof v);
-        bytes[t->wide[k]] = (uint8_t)(v > BYTE_MAX ? BYTE_MAX : v);
+        memcpy(&v, bytes + t->wide_src[k], sizeof v);
+        row[t->wide_row[k]] = (uint8_t)(v > BYTE_MAX ? BYTE_MAX : v);
     }
+    if (t->headline != HEADLINE_ENGINE)
+        row[t->winner_at] = headline_of(t, o);
+    for (int s = 0; s < 2; s++)
+        row[t->lost_at + (size_t)s] = lost_of(t, o, s);
 }
 
 static void wh7_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, size_t n)
 {
     const wh7_trials *t = prepared;
+    const size_t size = t->lost_at + 2u;
     for (size_t i = 0; i < n; i++) {
-        wh7_row r;
-        om_wh7_resolve(t->p, d, &r.o);
-        finish_row(t, &r);
-        memcpy(rows + i * sizeof r, &r, sizeof r);
+        om_wh7_outcome o;
+        om_wh7_resolve(t->p, d, &o);
+        fill_row(t, &o, rows + i * size);
     }
 }
 
