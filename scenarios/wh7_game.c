@@ -5,14 +5,14 @@
  * om_wh7_outcome_field_at, field by field), the headline outcome of each
  * kind and the victory points each side loses (WHFB 7th edition, Victory!).
  *
- * A row is a few stretches of the engine's outcome (om_wh7_outcome) holding
- * the fields the kind produces, copied whole (a gap of a few unused bytes is
- * copied rather than cut, so that a fight's row is two copies), then the two
- * bytes this file derives (lost_a, lost_b): small rows, cheap to fill. Result
- * files hold one byte per field (engine/core/layout.h), so the engine's
- * two-byte counts (wounds, hits) are clamped to 255 into their first byte:
- * only a unit of more than 255 Wounds in all, fought to the end, can reach
- * it, and the field's description says "255: 255 or more".
+ * A row is the first WH7_ROW_BYTES bytes of the engine's outcome
+ * (om_wh7_outcome), copied as one block, with the kind's fields beyond them
+ * and the two bytes this file derives (lost_a, lost_b) moved into bytes of
+ * it that no field of the kind uses. Result files hold one byte per field
+ * (engine/core/layout.h), so the engine's two-byte counts (wounds, hits) are
+ * clamped to 255 into their first byte: only a unit of more than 255 Wounds
+ * in all, fought to the end, can reach it, and the field's description says
+ * "255: 255 or more".
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -100,14 +100,14 @@ typedef struct wh7_trials {
     wh7_headline headline;       /* what `winner` reports */
     uint8_t start[2];            /* models (or a single model's wounds) at the start */
     bool by_wounds[2];           /* a single multi-Wound model: lost counts wounds */
-    size_t n_seg;                /* stretches of the outcome copied into the row */
-    uint8_t seg_src[WH7_ROW_FIELDS]; /* ... each one's first byte in om_wh7_outcome */
-    uint8_t seg_len[WH7_ROW_FIELDS]; /* ... and length; they follow each other in the row */
-    size_t n_wide;               /* two-byte counts in the row (clamped) */
+    size_t n_move;               /* one-byte fields beyond the copied block */
+    uint8_t move_src[WH7_ROW_FIELDS]; /* ... each one's offset in om_wh7_outcome */
+    uint8_t move_row[WH7_ROW_FIELDS]; /* ... and its row byte */
+    size_t n_wide;               /* two-byte counts (clamped) */
     uint8_t wide_src[WH7_ROW_FIELDS]; /* ... each one's offset in the outcome */
-    uint8_t wide_row[WH7_ROW_FIELDS]; /* ... and in the row */
+    uint8_t wide_row[WH7_ROW_FIELDS]; /* ... and its row byte */
     size_t winner_at;            /* the row byte of the winner (derived for some kinds) */
-    size_t lost_at;              /* the row byte of lost_a (lost_b follows) */
+    size_t lost_at[2];           /* the row bytes of lost_a and lost_b */
     char names[WH7_ROW_FIELDS][WH7_NAME_MAX];  /* the layout's field names */
     char descs[WH7_ROW_FIELDS][WH7_DESC_MAX];  /* ... and descriptions */
 } wh7_trials;
@@ -251,12 +251,14 @@ static void add_field(om_layout *l, wh7_trials *t, const char *name, const char 
                               .offset = offset, .type = type};
 }
 
-/* Unused bytes of the outcome between two stretches copied as one: copying
- * them costs less than a second copy. */
-#define WH7_MERGE_GAP 3u
+/* Bytes of a row: the outcome's first bytes, copied as one block of five
+ * 8-byte words. Rows are kept this small because the driver's tally hashes a
+ * row word by word with rotations of 13 bits a word, which are defined for
+ * at most five words (sim/tally.c). */
+#define WH7_ROW_BYTES 40u
+_Static_assert(sizeof(om_wh7_outcome) >= WH7_ROW_BYTES, "the block is within the outcome");
 
-/* Whether element j of engine field f is in kind `mask`'s layout; *fk its
- * kind row. */
+/* Whether engine field f is in kind `mask`'s layout. */
 static om_status field_in(const om_wh7_outcome_field *f, unsigned mask, bool *in)
 {
     const wh7_field_kind *fk = field_kind(f->name);
@@ -270,40 +272,49 @@ static om_status field_in(const om_wh7_outcome_field *f, unsigned mask, bool *in
     return OM_OK;
 }
 
-/* The stretches of the outcome holding the fields of kind `mask` (each
- * field's first byte: the one a clamped count is written to), merged across
- * gaps of up to WH7_MERGE_GAP bytes; *row_of gives each outcome byte's row
- * byte. */
-static om_status plan_segments(wh7_trials *t, unsigned mask, uint8_t row_of[sizeof(om_wh7_outcome)])
+/* Where each byte of the outcome the kind `mask` needs goes in the row
+ * (row_of): in place within the block; beyond it, and lost_a and lost_b,
+ * into the block's first bytes no field of the kind uses (a two-byte
+ * count's second byte is free: the clamped count is written to its first). */
+static om_status plan_row(wh7_trials *t, unsigned mask, uint8_t row_of[sizeof(om_wh7_outcome)])
 {
-    bool need[sizeof(om_wh7_outcome)] = {false};
-    size_t at = 0;
+    bool used[WH7_ROW_BYTES] = {false};
+    size_t free_at = 0;
     om_status st;
-    for (size_t i = 0; i < om_wh7_outcome_field_count(); i++) {
-        const om_wh7_outcome_field *f = om_wh7_outcome_field_at(i);
-        bool in = false;
-        if ((st = field_in(f, mask, &in)) != OM_OK)
-            return st;
-        for (unsigned j = 0; in && j < f->count; j++)
-            need[f->offset + j * f->bytes] = true;
-    }
-    for (size_t b = 0; b < sizeof need; b++) {
-        if (!need[b])
-            continue;
-        if (t->n_seg > 0 && b <= (size_t)t->seg_src[t->n_seg - 1] + t->seg_len[t->n_seg - 1] +
-                                      WH7_MERGE_GAP) {
-            t->seg_len[t->n_seg - 1] = (uint8_t)(b + 1 - t->seg_src[t->n_seg - 1]);
-        } else {
-            t->seg_src[t->n_seg] = (uint8_t)b;
-            t->seg_len[t->n_seg++] = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < om_wh7_outcome_field_count(); i++) {
+            const om_wh7_outcome_field *f = om_wh7_outcome_field_at(i);
+            bool in = false;
+            if ((st = field_in(f, mask, &in)) != OM_OK)
+                return st;
+            for (unsigned j = 0; in && j < f->count; j++) {
+                const size_t src = f->offset + j * f->bytes;
+                if (pass == 0 && src < WH7_ROW_BYTES) {
+                    used[src] = true;
+                    row_of[src] = (uint8_t)src;
+                } else if (pass == 1 && src >= WH7_ROW_BYTES) {
+                    while (free_at < WH7_ROW_BYTES && used[free_at])
+                        free_at++;
+                    if (NEVER(free_at == WH7_ROW_BYTES))
+                        return OM_ERROR(OM_EINVAL, "the fields of a kind fill the row");
+                    used[free_at] = true;
+                    row_of[src] = (uint8_t)free_at;
+                    if (f->bytes == 1) {
+                        t->move_src[t->n_move] = (uint8_t)src;
+                        t->move_row[t->n_move++] = (uint8_t)free_at;
+                    }
+                }
+            }
         }
     }
-    for (size_t g = 0; g < t->n_seg; g++) {
-        for (size_t b = 0; b < t->seg_len[g]; b++)
-            row_of[t->seg_src[g] + b] = (uint8_t)(at + b);
-        at += t->seg_len[g];
+    for (int s = 0; s < 2; s++) {
+        while (free_at < WH7_ROW_BYTES && used[free_at])
+            free_at++;
+        if (NEVER(free_at == WH7_ROW_BYTES))
+            return OM_ERROR(OM_EINVAL, "the fields of a kind fill the row");
+        used[free_at] = true;
+        t->lost_at[s] = free_at;
     }
-    t->lost_at = at;
     return OM_OK;
 }
 
@@ -316,7 +327,7 @@ static om_status wh7_layout(const om_wh7_scenario *ws, wh7_trials *t, om_layout 
     uint8_t row_of[sizeof(om_wh7_outcome)] = {0};
     om_status st;
     memset(l, 0, sizeof *l);
-    if ((st = plan_segments(t, mask, row_of)) != OM_OK)
+    if ((st = plan_row(t, mask, row_of)) != OM_OK)
         return st;
     for (size_t i = 0; i < om_wh7_outcome_field_count(); i++) {
         const om_wh7_outcome_field *f = om_wh7_outcome_field_at(i);
@@ -336,14 +347,14 @@ static om_status wh7_layout(const om_wh7_scenario *ws, wh7_trials *t, om_layout 
             add_field(l, t, name, t->descs[l->field_count], row_of[src], fk->type);
         }
     }
-    l->row_size = t->lost_at + 2u;
+    l->row_size = WH7_ROW_BYTES;
     for (int s = 0; s < 2; s++)
         add_field(l, t, s == 0 ? "lost_a" : "lost_b",
                   s == 0 ? "Victory-point losses of unit A: models lost, all of them when it "
                            "ended destroyed or fleeing (a single multi-Wound model: its wounds)."
                          : "Victory-point losses of unit B: models lost, all of them when it "
                            "ended destroyed or fleeing (a single multi-Wound model: its wounds).",
-                  t->lost_at + (size_t)s, OM_FIELD_COUNT);
+                  t->lost_at[s], OM_FIELD_COUNT);
     for (size_t i = 0; i < l->field_count; i++) {
         const size_t head = t->headline == HEADLINE_EFFECT ? OM_WH7_KIND_COUNT : kind;
         if (strcmp(l->fields[i].name, "winner") == 0) {
@@ -416,16 +427,15 @@ static uint8_t headline_of(const wh7_trials *t, const om_wh7_outcome *o)
     return o->wounds[1] > 0 ? OM_WINNER_DRAW : OM_WINNER_B;
 }
 
-/* Row `row` of outcome o: the kind's stretches of it (two-byte counts
- * clamped to 255), the headline where this file derives it, the losses. */
+/* Row `row` of outcome o: its first block, the fields beyond it moved in,
+ * two-byte counts clamped to 255, the headline where this file derives it,
+ * the losses. */
 static void fill_row(const wh7_trials *t, const om_wh7_outcome *o, uint8_t *row)
 {
     const uint8_t *bytes = (const uint8_t *)o;
-    uint8_t *at = row;
-    for (size_t g = 0; g < t->n_seg; g++) {
-        memcpy(at, bytes + t->seg_src[g], t->seg_len[g]);
-        at += t->seg_len[g];
-    }
+    memcpy(row, bytes, WH7_ROW_BYTES);
+    for (size_t k = 0; k < t->n_move; k++)
+        row[t->move_row[k]] = bytes[t->move_src[k]];
     for (size_t k = 0; k < t->n_wide; k++) {
         uint16_t v;
         memcpy(&v, bytes + t->wide_src[k], sizeof v);
@@ -434,17 +444,16 @@ static void fill_row(const wh7_trials *t, const om_wh7_outcome *o, uint8_t *row)
     if (t->headline != HEADLINE_ENGINE)
         row[t->winner_at] = headline_of(t, o);
     for (int s = 0; s < 2; s++)
-        row[t->lost_at + (size_t)s] = lost_of(t, o, s);
+        row[t->lost_at[s]] = lost_of(t, o, s);
 }
 
 static void wh7_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, size_t n)
 {
     const wh7_trials *t = prepared;
-    const size_t size = t->lost_at + 2u;
     for (size_t i = 0; i < n; i++) {
         om_wh7_outcome o;
         om_wh7_resolve(t->p, d, &o);
-        fill_row(t, &o, rows + i * size);
+        fill_row(t, &o, rows + i * WH7_ROW_BYTES);
     }
 }
 
