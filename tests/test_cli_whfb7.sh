@@ -137,7 +137,7 @@ EOF
 expect_exit 0 "run a scenario with options" "$OM" run "$TMP/options.yaml" --trials 20000 -q -o "$TMP/options.h5"
 if command -v h5dump >/dev/null 2>&1; then
     h5dump -a /options_json -w 0 "$TMP/options.h5" | sed -n 's/^ *(0): "\(.*\)"$/\1/p' | sed 's/\\"/"/g' >"$TMP/out"
-    json_ok "options_json: the options, the resolved units, every reading" 'd["game"] == "whfb7" and d["options"]["max_rounds"] == 3 and d["options"]["killing_blow_one_wound"] is True and d["options"]["cc_hit_unclamped"] is False and d["options"]["strike_tiers"].startswith("fixed") and d["a"]["unit"]["models"] == 10 and d["a"]["from"] == "empire/greatswords" and d["a"]["unit"]["rules"] == ["stubborn"] and d["a"]["unit"]["equipment"]["weapon"] == "great-weapon" and len(d["options"]) == 43'
+    json_ok "options_json: the options, the resolved units, every reading" 'd["game"] == "whfb7" and d["options"]["max_rounds"] == 3 and d["options"]["killing_blow_one_wound"] is True and d["options"]["cc_hit_unclamped"] is False and d["options"]["strike_tiers"].startswith("fixed") and d["a"]["unit"]["models"] == 10 and d["a"]["from"] == "empire/greatswords" and d["a"]["unit"]["rules"] == ["stubborn"] and d["a"]["unit"]["equipment"]["weapon"] == "great-weapon" and d["options"]["victory_points_per_side"].startswith("fixed") and len(d["options"]) == 44'
 else
     ok "# SKIP h5dump not installed"
 fi
