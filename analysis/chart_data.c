@@ -718,7 +718,9 @@ static om_status build_runs(const char *const *in, size_t n, const om_chart_opti
     run_subtitle(&rd[0], &mf, spec->subtitle, sizeof spec->subtitle);
     spec->trials = rd[0].s->trials;
     if (opt->kind == OM_CHART_DIST)
-        return build_dist(&rd[0], opt->field != NULL ? opt->field : OM_CHART_DEFAULT_FIELD,
+        return build_dist(&rd[0], opt->field != NULL           ? opt->field
+                                  : rd[0].s->lost[1].known ? rd[0].s->lost[1].field
+                                                           : OM_CHART_DEFAULT_FIELD,
                           spec);
     spec->n_series = n;
     for (size_t k = 0; k < n && st == OM_OK; k++)

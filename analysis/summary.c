@@ -174,6 +174,7 @@ static om_status points_lost(om_h5_reader *r, om_summary *s)
         if ((pl->unit = strdup(sc.loss_unit ? sc.loss_unit : "losses")) == NULL)
             return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
         pl->known = true;
+        pl->field = sf->field->name;
         pl->start = sc.loss_start;
         pl->points = sc.points;
         for (unsigned k = 0; k <= sc.loss_start; k++) {

@@ -80,6 +80,7 @@ typedef struct om_summary_points {
     bool known;         /* the file records the side's points and how it loses them */
     unsigned start;     /* how many of loss_unit it had at the start (e.g. 3 stands) */
     const char *unit;   /* what it loses them by, plural ("stands"; owned by the summary) */
+    const char *field;  /* the field deciding them ("stands_lost_b"; owned by the summary) */
     uint64_t points;    /* the side's points value */
     double mean;        /* expected victory points lost */
     size_t n_values;    /* distinct losses possible, in increasing order */

@@ -2,8 +2,8 @@
  * game.h: the game interface: what the drivers, the result files, the matrix
  * runner and the command line need from a game family, and nothing more.
  *
- * A game family (Warmaster: 1.1, Revolution, Ancients; later Warhammer 7th)
- * is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
+ * A game family (Warmaster: 1.1, Revolution, Ancients; Warhammer Fantasy
+ * Battles 7th edition) is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
  * names and function pointers chosen once per run, from the scenario file's
  * rule set. The descriptor loads a scenario into an om_scenario (which keeps
  * the game's own description of it opaque), prepares it for trials into an
@@ -26,6 +26,7 @@
 
 #include "dice.h"
 #include "layout.h"
+#include "options.h"
 #include "status.h"
 
 typedef struct om_game om_game;
@@ -108,8 +109,39 @@ typedef struct om_trials {
     om_layout layout;    /* the rows its trials write */
 } om_trials;
 
-/* A game family. Every function pointer is set, except work_alloc and
- * work_free, which a game without a per-thread workspace leaves NULL. */
+/* How `oddsmaster list --format json` writes a column's cells. */
+typedef enum om_game_cell_type {
+    OM_GAME_CELL_TEXT = 0, /* a string */
+    OM_GAME_CELL_INT,      /* an integer ("-" or "": null) */
+    OM_GAME_CELL_BOOL      /* "yes" true, anything else false */
+} om_game_cell_type;
+
+/* A table of what a game holds (profiles, weapons, ...), as text cells, for
+ * `oddsmaster list`, which prints it padded or as JSON objects keyed by the
+ * column names. Owns every string. */
+typedef struct om_game_table {
+    char *key;                /* JSON key of the table, e.g. "profiles" */
+    char *title;              /* heading printed above it, one line */
+    size_t ncols;             /* columns */
+    char **columns;           /* column names (JSON keys) */
+    om_game_cell_type *types; /* each column's JSON type */
+    size_t nrows;             /* rows */
+    size_t cap;               /* rows allocated */
+    char **cells;             /* row-major, nrows * ncols */
+} om_game_table;
+
+/* What `oddsmaster list` shows of a game: heading lines, tables, closing
+ * lines. Build it with om_game_listing_alloc and the helpers below; free it
+ * with om_game_listing_free. */
+typedef struct om_game_listing {
+    char *heading;         /* printed first (lines ending in '\n'), or NULL */
+    size_t ntables;        /* tables */
+    om_game_table *tables; /* the tables, in order */
+    char *footer;          /* printed last, or NULL */
+} om_game_listing;
+
+/* A game family. Every function pointer is set, except `list`, and work_alloc
+ * and work_free, which a game without a per-thread workspace leaves NULL. */
 struct om_game {
     const char *name;                /* e.g. "warmaster" */
     const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
@@ -162,6 +194,18 @@ struct om_game {
     om_status (*cell)(const char *ruleset, const char *kind, size_t sit, const om_game_unit *row,
                       const om_game_unit *col, uint64_t seed, om_scenario **out,
                       unsigned *cannot);
+
+    /* `oddsmaster list --options`: the registries of its readings of
+     * ambiguous rules (options.h; NULL-terminated), each with its rows, and
+     * the heading of the game's part of the listing. */
+    const om_option_table *const *option_tables;
+    const char *options_title;
+    /* What the game holds for `oddsmaster list RULESET[/WHAT]` (`what` NULL
+     * or "" for its overview; `rules`: `list --rules RULESET`) into *out
+     * (om_game_listing_free). NULL: the game's rule sets are listed from the
+     * army lists (army.h). Errors: OM_ENOTFOUND (an unknown name, with a
+     * suggestion), OM_ENOMEM. */
+    om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
 };
 
 /* Name used for the embedded default in messages and result files. */
@@ -202,5 +246,31 @@ om_status om_trials_prepare(const om_scenario *sc, om_trials *out);
 
 /* Free what om_trials_prepare built (a zeroed t allowed). */
 void om_trials_release(om_trials *t);
+
+/*
+ * om_game_listing_alloc: an empty listing whose heading is `heading` (copied;
+ * NULL for none). Errors: OM_ENOMEM. Free with om_game_listing_free.
+ */
+om_status om_game_listing_alloc(const char *heading, om_game_listing **out);
+
+/*
+ * om_game_listing_table: append a table keyed `key` with heading `title` and
+ * columns names[0..ncols) of types[0..ncols) (NULL: all text) to `l`; *out
+ * (if not NULL) points to it until the next table is added. Errors:
+ * OM_ENOMEM.
+ */
+om_status om_game_listing_table(om_game_listing *l, const char *key, const char *title,
+                                size_t ncols, const char *const *names,
+                                const om_game_cell_type *types, om_game_table **out);
+
+/* om_game_table_row: append a row of t->ncols cells (NULL cells are ""), copied.
+ * Errors: OM_ENOMEM. */
+om_status om_game_table_row(om_game_table *t, const char *const *cells);
+
+/* om_game_listing_footer: set the closing text of `l` (copied). Errors: OM_ENOMEM. */
+om_status om_game_listing_footer(om_game_listing *l, const char *footer);
+
+/* Free a listing (NULL allowed). */
+void om_game_listing_free(om_game_listing *l);
 
 #endif /* OM_GAME_H */

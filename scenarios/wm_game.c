@@ -513,6 +513,11 @@ static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8
 
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
 
+/* The registries of the engine's readings of ambiguous rules: an
+ * engagement's, the Command phase's and a whole turn's. */
+static const om_option_table *const wm_option_tables[] = {
+    &om_wm_option_registry, &om_wm_command_option_registry, &om_wm_turn_option_registry, NULL};
+
 const om_game om_game_warmaster = {
     .name = "warmaster",
     .title = "Warmaster (1.1, Revolution, Ancients)",
@@ -534,4 +539,7 @@ const om_game om_game_warmaster = {
     .units_free = om_wm_matrix_units_free,
     .cell = om_wm_matrix_cell,
     .keys = om_wm_scenario_keys,
+    .option_tables = wm_option_tables,
+    .options_title = "Warmaster (1.1, Revolution, Ancients)",
+    .list = NULL,
 };

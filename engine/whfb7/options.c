@@ -179,6 +179,13 @@ static const om_wh7_option om_wh7_option_table[] = {
      "What destroys a fleeing unit besides pursuers?",
      "fixed: a flight reaching the declared flee_blocked_in distance", "-",
      OM_WH7_OPTION_FIXED, 0},
+    {"victory_points_per_side", "R10", "Victory!",
+     "How many victory points does a side lose: a unit with characters joined (who count "
+     "as separate units in a battle)?",
+     "fixed: the side scores as one unit worth its points with its characters': destroyed "
+     "or fleeing at the end, all of them; at half strength or less (half its starting "
+     "models, characters counted; a lone model half its Wounds), half rounded up; else "
+     "none; without points 100 (scenarios/wh7_game.c)", "-", OM_WH7_OPTION_FIXED, 0},
 };
 
 const om_option_table om_wh7_option_registry = {
