@@ -739,7 +739,7 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
             table_print(&t, stdout, "  ");
             table_free(&t);
             t = (table){ .ncols = 4 };
-            ok = table_add(&t, (const char *[]){ "id", "digest", "effect", "traits" });
+            ok = table_add(&t, (const char *[]){ "id", "section", "effect", "traits" });
             for (size_t i = 0; ok && i < om_wm_special_count(); i++) {
                 char traits[CELL_MAX];
                 ok = table_add(&t, (const char *[]){ om_wm_special_at(i)->id,
@@ -843,8 +843,8 @@ static om_status list_options(list_format fmt)
         json_object_set_new(root, "options", arr);
         return print_json(root);
     }
-    printf("Interpretations of ambiguous rules: %zu, %zu of them switches.\n", c.n,
-           c.n_switches);
+    printf("Interpretations of ambiguous rules (each with its ambiguity id and rulebook "
+           "section): %zu, %zu of them switches.\n", c.n, c.n_switches);
     printf("A scenario sets a switch under 'options:' (e.g. 'options: {max_turns: 5}'); the "
            "default is the\nrecommended reading. Fixed readings are what the engine does, "
            "listed so that every choice\nis visible; every run records all of them "
@@ -1116,9 +1116,10 @@ const om_cli_command om_cli_list = {
         "                                         or not, whether they change engagement\n"
         "                                         dice, summary\n"
         "  oddsmaster list --options              interpretations of ambiguous rules of\n"
-        "                                         every game: name, ambiguity id, section,\n"
-        "                                         question, default (recommended) and\n"
-        "                                         other reading, switch or fixed\n"
+        "                                         every game: name, ambiguity id,\n"
+        "                                         rulebook section, question, default\n"
+        "                                         (recommended) and other reading,\n"
+        "                                         switch or fixed\n"
         "  oddsmaster list --keys                 the keys of scenario files: level,\n"
         "                                         values, default, one line each\n"
         "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"

@@ -3,9 +3,10 @@
  * game of the game interface (game.h): its scenario loaders (load.c, and
  * wm_turn_load.c for kind turn), its engine (engine/warmaster), the per-trial
  * fields of its outcome and the victory points of its units (Warmaster
- * Revolution, Victory Points; the same rule in 1.1 and Ancients). A turn's
- * layout is built when it is prepared: a few fields of the turn, then a group
- * of fields per unit named after the unit's id (knights_charged).
+ * Revolution, End of the Battle > Victory Points; the same rule in 1.1 and
+ * Ancients). A turn's layout is built when it is prepared: a few fields of the
+ * turn, then a group of fields per unit named after the unit's id
+ * (knights_charged).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -530,9 +530,9 @@ static om_status fail_unknown_id(const conv *v, const char *prefix, const char *
 }
 
 /* The rules a unit carries (modelled and not) that the table model reads,
- * as its trait bits (table.h): army-list rule ids, Warmaster Ancients 14 and
- * the lists (the units that see all round, must charge on initiative, are
- * Slow or Unreliable, warbands, skirmishers, flyers). */
+ * as its trait bits (table.h): army-list rule ids, Warmaster Ancients, Special
+ * Rules and the army lists (the units that see all round, must charge on
+ * initiative, are Slow or Unreliable, warbands, skirmishers, flyers). */
 static const struct {
     const char *id;
     uint32_t traits;

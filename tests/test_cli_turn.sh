@@ -98,8 +98,8 @@ expect_grep "--target 'vp_lost_a' is a two-byte count" "$TMP/err" "the victory p
 expect_absent "$TMP/precision.h5" "a refused target writes no file"
 expect_exit 0 "a target precision on a unit's flag" "$OM" run "$f" --halfwidth 0.01 --target knights_charged --trials 2000000 -q -o "$TMP/precision.h5"
 expect_exit 0 "list --options" "$OM" list --options
-expect_grep "drive_back_driver  (-; 5.5 Drive backs)  fixed" "$TMP/out" "list --options: a turn's fixed reading"
-expect_grep "general_blunders  (A1; 3.6 Blunders)  switch" "$TMP/out" "list --options: a Command switch"
+expect_grep "drive_back_driver  (-; Warmaster Revolution, Shooting > Driving Back Enemies)  fixed" "$TMP/out" "list --options: a turn's fixed reading"
+expect_grep "general_blunders  (A1; Warmaster Revolution, Generals, Wizards & Heroes > Blunders)  switch" "$TMP/out" "list --options: a Command switch"
 
 # --- bad input: FILE:LINE: field 'PATH': REASON, exit 2, no file ---
 base() {

@@ -3,8 +3,8 @@
  *
  * Three kinds of tests:
  *   - rule arithmetic checked exactly: penalties, ranges, the blunder table, and
- *     the digests' worked examples (warmaster.md 16 W1, W2; warmaster-ancients.md
- *     18 WE-1, WE-2, WE-3, WE-35);
+ *     the rulebooks' worked examples, by the mechanics digests' ids (W1, W2 of
+ *     Warmaster Revolution; WE-1, WE-2, WE-3, WE-35 of Warmaster Ancients);
  *   - Monte Carlo probabilities of order chains against exact values computed
  *     here from 2D6 sums, P(2D6 <= n) = (1, 3, 6, 10, 15, 21, 26, 30, 33, 35,
  *     36)/36 for n = 2..12, multiplied along the chain (each order's dice are
@@ -880,10 +880,11 @@ Test(command, initiative_auto_only_at_the_closest)
 }
 
 /*
- * Fortified enemies may be ignored for initiative in Revolution and 1.1
- * (Moving by Initiative; RU P22), not in Ancients. F (fortified, 10cm) is
- * closer than E (19.1cm, seen past F's right): Revolution charges E, Ancients
- * sees F as the closest and its plan's target is E, so it waits.
+ * Fortified enemies may be ignored for initiative in Revolution and 1.1 (Moving
+ * by Initiative; Warmaster 1.1 Rules Update, P22 – Moving by Initiative), not
+ * in Ancients. F (fortified, 10cm) is closer than E (19.1cm, seen past F's
+ * right): Revolution charges E, Ancients sees F as the closest and its plan's
+ * target is E, so it waits.
  *    +--F--+  (fortified)     +--E--+
  *     +-C-+
  */
@@ -944,7 +945,8 @@ Test(command, initiative_evade_and_burst_through)
     seed(&d, 18);
     play(&s, &start, &d, &t, &r);
     cr_expect_eq(r.unit[u].initiative, OM_WM_MOVED_EVADE);
-    cr_expect_eq(r.unit[u].tests, 0); /* moved by initiative: no orders (3.2) */
+    cr_expect_eq(r.unit[u].tests, 0); /* moved by initiative: no orders (Moving by
+                                         Initiative) */
     cr_expect_float_eq(r.unit[u].moved_cm, 19.0, 1e-6);
     cr_expect_float_eq(om_wm_table_distance(&t, u, e), 29.0, 1e-6);
     cr_expect_eq(r.unit[f].burst, 1);
@@ -961,9 +963,9 @@ Test(command, initiative_evade_and_burst_through)
 
 /*
  * Evade clearance: Revolution evaders end at least 5cm from every enemy,
- * Ancients 1cm (16.3). E2 stands behind U's right: U's full 20cm would end
- * 4.2cm from it. Revolution stops U 5cm short of E2 (8cm moved); Ancients goes
- * the full 20cm. An enemy 3cm straight behind leaves no legal evade at all
+ * Ancients 1cm (Revolution, The path of evaders; Ancients, Movement > The
+ * Evade). E2 stands behind U's right: U's full 20cm would end 4.2cm from it.
+ * Revolution stops U 5cm short of E2 (8cm moved); Ancients goes the full 20cm. An enemy 3cm straight behind leaves no legal evade at all
  * (A31: the unit stays put and may still take orders).
  *    +--E--+            y 51..53
  *    +--U--+            y 39..41

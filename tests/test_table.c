@@ -6,8 +6,9 @@
  * the bottom facing up, side 1 at the top facing down). Letters are units, `^`
  * and `v` their facing, `#` terrain. Expected values are worked by hand from the
  * coordinates in each comment. Infantry stands are 4cm wide and 2cm deep
- * (warmaster.md 1.2: 40x20mm bases, infantry on the long edge); Revolution
- * cavalry stands are 2cm wide and 4cm deep (short edge to the front).
+ * (Game Values: 40x20mm bases, infantry on the long edge); Revolution cavalry
+ * stands are 2cm wide and 4cm deep (short edge to the front). Rulebook sections
+ * are Warmaster Revolution's unless another rulebook is named.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -106,7 +107,7 @@ Test(table, rotated_unit_and_character_distance)
 /*
  * Touching units, and engagement: A and B side by side share the edge x=96;
  * C (x 83..95) is an enemy whose front edge touches A's front edge; B touches
- * only its friend A (a corner contact with C would count, warmaster.md 6.3).
+ * only its friend A (a corner contact with C would count, Combat > Attacks).
  *    +--C--+
  *     +--A--++--B--+
  */
@@ -126,7 +127,7 @@ Test(table, touching_and_engaged)
 }
 
 /* Three enemies: E15 ahead (y 36..38), E12 beside (x 108..120), E30 far off:
- * the closest is E12 at 12cm, seen or not (3.4). */
+ * the closest is E12 at 12cm, seen or not (Command > Command Penalties). */
 Test(table, closest_enemy_seen_or_not)
 {
     om_wm_table t;
@@ -172,7 +173,7 @@ Test(table, sight_blocked_by_a_unit_between)
 
 /*
  * Front-edge sight: B stands behind A. A cannot see it from its front edge, but
- * a unit that sees all round can (warmaster.md 3.2, 4).
+ * a unit that sees all round can (Movement > Moving by Initiative).
  *   +--A--+  ^
  *   +--B--+
  */
@@ -217,7 +218,8 @@ Test(table, sight_into_and_out_of_woods)
 
 /*
  * Hills block a line crossing them from outside to outside, not a line from a
- * unit standing on them (warmaster-ancients.md 3; warmaster.md 13.2).
+ * unit standing on them (Warmaster Ancients, Visibility; Optional Rules >
+ * Advanced Terrain Rules).
  */
 Test(table, sight_over_a_hill)
 {
@@ -233,7 +235,8 @@ Test(table, sight_over_a_hill)
     cr_expect_not(om_wm_table_in_dense(&t, a));
 }
 
-/* Ancients: nothing farther than 60cm is seen (warmaster-ancients.md 3). */
+/* Ancients: nothing farther than 60cm is seen (Warmaster Ancients, Visibility >
+ * Maximum Visibility). */
 Test(table, ancients_sight_limit)
 {
     om_wm_table t;
@@ -311,8 +314,9 @@ Test(table, charge_face_by_zone)
 }
 
 /*
- * 1.1 charges the nearest edge (warmaster.md 15 D1); Revolution the zone. A line
- * of 5 infantry (x 94..114, y 55..57) has its centre (104,56) in T's flank zone
+ * 1.1 charges the nearest edge (Warmaster 1.1 Rules Update, P33 – The charge;
+ * D1); Revolution the zone (Combat > Moving Chargers > Zones). A line of 5
+ * infantry (x 94..114, y 55..57) has its centre (104,56) in T's flank zone
  * (3 beyond the front line, 8 beyond the side) but its nearest point faces T's
  * front edge 2cm away (x 94..96):
  *      +--T--+
@@ -456,7 +460,8 @@ Test(table, charge_placement_shifts_to_a_clear_spot)
 }
 
 /* Terrain and fortified targets: cavalry cannot charge through a wood nor
- * contact a fortified unit; infantry can (warmaster.md 1.3, 6.15). */
+ * contact a fortified unit; infantry can (Movement > Terrain; Combat > Defended
+ * & Fortified Troops). */
 Test(table, charge_blocked_by_terrain_and_fortification)
 {
     om_wm_table t;
@@ -523,9 +528,10 @@ Test(table, move_stops_short_of_enemies)
 }
 
 /* Terrain closed to a troop type halts it at the edge; infantry walk in
- * (warmaster.md 4 "units halt at the edge"). A column of cavalry (y 14..26)
- * halts 14cm on at the wood (y 40..60); as infantry it walks 30cm into it;
- * then 30cm more, and only 20cm before its front reaches the table edge. */
+ * (Movement > Terrain: "they will halt at the edge"). A column of cavalry
+ * (y 14..26) halts 14cm on at the wood (y 40..60); as infantry it walks 30cm
+ * into it; then 30cm more, and only 20cm before its front reaches the table
+ * edge. */
 Test(table, move_halts_at_closed_terrain_and_table_edge)
 {
     om_wm_table t;
@@ -583,7 +589,7 @@ Test(table, flyers_pass_over)
 }
 
 /*
- * Evading through friends (warmaster.md 3.7 burst through): E moves 30cm
+ * Evading through friends (The path of evaders: a burst through): E moves 30cm
  * straight down. It passes wholly through friend F (y 29..31); ending at
  * y 9..11 would put it on friend G (y 9..11), so it stops touching G, its rear
  * edge at y=11: 28cm. Only F was burst through.
@@ -696,8 +702,9 @@ Test(table, behind_friends_enemies_and_terrain)
 
 /* ---------- Terrain status and paces ---------- */
 
-/* Dense terrain and cover (3.4, 6.15): a wood makes infantry defended; a low
- * wall it touches too; a high wall fortified; cavalry never. */
+/* Dense terrain and cover (Command > Command Penalties; Combat > Defended &
+ * Fortified Troops): a wood makes infantry defended; a low wall it touches too;
+ * a high wall fortified; cavalry never. */
 Test(table, dense_and_position_from_terrain)
 {
     om_wm_table t;
@@ -723,9 +730,10 @@ Test(table, dense_and_position_from_terrain)
     cr_expect(om_wm_table_in_dense(&t, c));
 }
 
-/* Paces (warmaster.md 4; warmaster-ancients.md 5.1): irregular moves at half
- * pace; Revolution charges at full pace whatever the formation, Ancients at the
- * formation's pace; skirmishers always full. */
+/* Paces (Movement > Formation & Movement; Warmaster Ancients, Movement >
+ * Formation): irregular moves at half pace; Revolution charges at full pace
+ * whatever the formation, Ancients at the formation's pace; skirmishers always
+ * full. */
 Test(table, paces_by_formation_and_rule_set)
 {
     om_wm_table t;
@@ -747,7 +755,8 @@ Test(table, paces_by_formation_and_rule_set)
     cr_expect_float_eq(om_wm_table_unit_depth(&t.unit[a]), 8.0, EPS);
 }
 
-/* Stand sizes by rule set (warmaster.md 1.2; warmaster-ancients.md 1.2). */
+/* Stand sizes by rule set (Game Values; Warmaster Ancients, Game Values > Types of
+ * Troops). */
 Test(table, stand_sizes)
 {
     double w, d;
@@ -913,7 +922,8 @@ Test(table, builders_refuse_bad_values)
     cr_expect_eq(om_wm_table_add_brigade(&t, u, 5), -1);
 }
 
-/* ---------- Stands: contacts and supports (warmaster.md 6.3, 6.4, 6.7) ---------- */
+/* ---------- Stands: contacts and supports (Combat > Attacks; Attack Modifiers;
+ * Supporting Troops) ---------- */
 
 /*
  *   y=53 +--B--+      B: line of 3 infantry at (90,52) facing down, x 84..96
@@ -977,9 +987,9 @@ Test(table, stands_in_flank_contact)
 
 /*
  * Two enemy lines side by side, facing the same way, B set back by 1cm:
- * side-to-side contact is no flank (6.4), though B's front corner touches A's
- * side edge. And corner to corner only: D's front-right corner on A's
- * front-right corner: a touch along no edge.
+ * side-to-side contact is no flank (Combat > Attack Modifiers), though B's
+ * front corner touches A's side edge. And corner to corner only: D's
+ * front-right corner on A's front-right corner: a touch along no edge.
  */
 Test(table, side_to_side_and_corner_contacts)
 {
@@ -1002,12 +1012,12 @@ Test(table, side_to_side_and_corner_contacts)
 }
 
 /*
- * Supports (6.7): a column of 3 infantry, A (facing up, centred at (60,53): y
- * 50..56): stand 1 is exactly behind stand 0, stand 2 behind stand 1 (and not
- * behind stand 0). A line L of 2 beside F (1 stand at (100,50)): L's stand 0
- * is beside F, its stand 1 is not. R behind F, 0.5cm off line: lined up
- * (within 1cm); S behind R, 1.5cm off line: not; W behind U facing the other
- * way: not.
+ * Supports (Combat > Supporting Troops): a column of 3 infantry, A (facing up,
+ * centred at (60,53): y 50..56): stand 1 is exactly behind stand 0, stand 2
+ * behind stand 1 (and not behind stand 0). A line L of 2 beside F (1 stand at
+ * (100,50)): L's stand 0 is beside F, its stand 1 is not. R behind F, 0.5cm off
+ * line: lined up (within 1cm); S behind R, 1.5cm off line: not; W behind U
+ * facing the other way: not.
  */
 Test(table, supporting_stands)
 {
@@ -1035,7 +1045,7 @@ Test(table, supporting_stands)
     cr_expect_float_eq(om_wm_table_stand_distance(&t, l, 1, f), 4.0, EPS);
 }
 
-/* Engaged enemies are no targets for shooting (warmaster.md 5.1): the filter
+/* Engaged enemies are no targets for shooting (Shooting > Targets): the filter
  * skips them and the next closest visible enemy is the target. */
 Test(table, closest_visible_enemy_skips_engaged)
 {

@@ -252,8 +252,10 @@ Test(turn, two_units_are_the_engagement_engine)
  *        +--+--+--+ +
  * K2 (6cm wide, y 47..53) ends with its front on S's right edge (x 96), centred
  * on it: its middle stand along the edge, the other two at S's corners. Every
- * Knight fights S (corner contacts fight, 6.3). S's stands all fight K1 (a front
- * contact comes first, 6.3); S2 has K2's front on its flank: -1 Attack (6.4).
+ * Knight fights S (corner contacts fight, Warmaster Revolution, Combat >
+ * Attacks). S's stands all fight K1 (a front contact comes first, Combat >
+ * Attacks); S2 has K2's front on its flank: -1 Attack (Combat > Attack
+ * Modifiers).
  */
 Test(turn, three_units_front_and_flank)
 {
@@ -284,9 +286,10 @@ Test(turn, three_units_front_and_flank)
 
 /*
  * A second Spearmen unit T exactly behind S (at (90,48), facing up) supports it
- * with all three stands from behind (6.7): one engagement of three units,
- * the support a link, against the engine fed the same. Change the layout so T
- * stands 2cm off line and the link disappears (checked at the end).
+ * with all three stands from behind (Warmaster Revolution, Combat > Supporting
+ * Troops): one engagement of three units, the support a link, against the
+ * engine fed the same. Change the layout so T stands 2cm off line and the link
+ * disappears (checked at the end).
  */
 Test(turn, supporting_unit_behind)
 {
@@ -397,7 +400,8 @@ Test(turn, general_chain_is_exact)
  * 1/2) hits; 3 hits remove a stand (P = 1/8); its drive back (one die per hit,
  * open ground) confuses it on any 6:
  *   P(N confused) = sum_h C(3,h)/8 (1 - (5/6)^h)
- * (a unit that loses a stand is still driven back by every hit, 5.5).
+ * (a unit that loses a stand is still driven back by every hit, Warmaster
+ * Revolution, Shooting > Driving Back Enemies).
  */
 Test(turn, shooting_the_closest_visible_target)
 {

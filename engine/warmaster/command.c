@@ -1,7 +1,9 @@
 /*
- * command.c: the Warmaster Command phase (warmaster.md 3 and 8; the 1.1 Rules
- * Update P17-P23; warmaster-ancients.md 4): initiative, orders, penalties,
+ * command.c: the Warmaster Command phase (Warmaster Revolution, Command;
+ * Generals, Wizards & Heroes; the Warmaster 1.1 Rules Update, P17 to P23;
+ * Warmaster Ancients, Command; Commanders): initiative, orders, penalties,
  * brigades, blunders, evades and recovery, as pure functions over the table.
+ * Sections cited are Warmaster Revolution's unless another rulebook is named.
  *
  * The phase runs in named steps: initiative moves, then each character's
  * orders in the declared order of issue, then characters' moves, then the
@@ -31,12 +33,14 @@
 #include "command.h"
 #include "command_int.h"
 
-/* Initiative reach: "units within 20cm of the enemy" (warmaster.md 3.2). */
+/* Initiative reach: "units within 20cm of the enemy" (Command > Initiative
+ * Movement; Movement > Moving by Initiative). */
 #define INITIATIVE_CM 20.0
-/* "Closest enemy unit within 20cm" and Ancients' exposed flank reach (3.4). */
+/* "Closest enemy unit within 20cm" (Command > Command Penalties) and the
+ * exposed flank's reach (Warmaster Ancients, Command > Command Penalties). */
 #define ENEMY_CLOSE_CM 20.0
 /* The best Command value there is; Ancients' warband bonus stops at it
- * (warmaster-ancients.md 4.5). */
+ * (Warmaster Ancients, Command > Brigade Orders; Special Rules > Warband). */
 #define MAX_COMMAND 10
 /* Ordered moves stop this far short of enemies (C4, table.c T3). */
 #define ORDER_ENEMY_GAP_CM 1.0
@@ -47,43 +51,57 @@
 /* A shooter stops this much inside its range, so "within range" holds after
  * rounding. */
 #define RANGE_MARGIN_CM 0.1
-/* Evades move at least 1cm (warmaster.md 3.7; Ancients 5.2). */
+/* Evades move at least 1cm (Movement > Moving by Initiative > The path of
+ * evaders; Warmaster Ancients, Movement > The Evade). */
 #define EVADE_MIN_CM 1.0
-/* Characters' moves at the end of the phase (warmaster.md 3.1, 8). */
+/* Characters' moves at the end of the phase (Movement > Character Movement;
+ * Generals, Wizards & Heroes > Character Movement). */
 #define CHARACTER_MOVE_CM 60.0
 #define CHARACTER_FLY_CM 100.0
-/* A D6 of 6 confuses in the Ancients skirmishers' evade tests (Ancients 5.2). */
+/* A D6 of 6 confuses in the Ancients skirmishers' evade tests (Warmaster
+ * Ancients, Movement > The Evade; Confusion). */
 #define CONFUSION_ROLL 6
-/* The roll that blunders: a 12, a double 6 (warmaster.md 3.6). */
+/* The roll that blunders: a 12, a double 6 (Generals, Wizards & Heroes >
+ * Blunders). */
 #define BLUNDER_ROLL 12
 
 /* Rule-set differences of the Command phase. */
 typedef struct command_rules {
     double range_cm[OM_WM_CHARACTER_KIND_COUNT]; /* General, Hero, Wizard (INFINITY: all) */
-    double flyer_range_cm;          /* flyers are ordered only from this close (9) */
-    bool general_never_blunders;    /* Ancients: "Generals never blunder" (4.6) */
+    double flyer_range_cm;          /* flyers are ordered only from this close
+                                       (Flying Units > Orders) */
+    bool general_never_blunders;    /* "Generals never blunder" (Warmaster
+                                       Ancients, Commanders > Commanders and
+                                       Orders > Blunders) */
     uint8_t blunder_bonus[OM_WM_CHARACTER_KIND_COUNT]; /* Ancients Subordinate +1 */
     om_wm_blunder table[8];         /* blunder result by modified die 1..7 */
     bool blunder_charge_needs_sight; /* Ancients 6-7: nearest *visible* enemy; none
                                         visible: move as for a successful order */
     bool fall_back_halts_if_unable; /* Revolution 2-3: "if unable to comply, a unit
                                        halts"; Ancients: as far as it can */
-    bool exposed_flank;             /* Ancients penalty 5 (4.4) */
-    bool traits_count;              /* Ancients Slow, Unreliable, Warband (4.4, 4.5) */
+    bool exposed_flank;             /* penalty 5 of Warmaster Ancients, Command >
+                                       Command Penalties */
+    bool traits_count;              /* Slow, Unreliable, Warband (Warmaster Ancients,
+                                       Command > Command Penalties; Brigade Orders) */
     bool initiative_ignores_fortified; /* Revolution and 1.1 may ignore fortified
-                                          infantry and artillery (3.2) */
+                                          infantry and artillery (Movement >
+                                          Moving by Initiative) */
     bool artillery_initiative_charge;  /* Ancients lists no artillery exception */
     bool evade_burst_through;       /* Revolution: evaders burst through friends, which
-                                       are confused (3.7); Ancients: skirmishers only,
-                                       with tests (5.2) */
+                                       are confused (The path of evaders); Warmaster
+                                       Ancients: skirmishers only, with tests
+                                       (Movement > The Evade) */
     double evade_clearance_cm;      /* end an evade this far from enemies and engaged
                                        units: 5cm (Revolution), 1cm (Ancients) */
-    bool skirmish_charges_all_round; /* Ancients skirmishers charge to any side (14) */
+    bool skirmish_charges_all_round; /* Ancients skirmishers charge to any side
+                                        (Warmaster Ancients, Special Rules >
+                                        Skirmish) */
 } command_rules;
 
-/* The 1.1 Rules Update does not reprint the Command rules it leaves unchanged
- * (warmaster.md 15.0, 18): where it is silent (the blunder trigger and table,
- * the evade clearance) 1.1 follows the Revolution text, a fixed reading. */
+/* The 1.1 Rules Update does not reprint the Command rules it leaves unchanged,
+ * and the 1.0 rulebook it corrects is not among the sources: where the Update
+ * is silent (the blunder trigger and table, the evade clearance) 1.1 follows
+ * the Revolution text, a fixed reading. */
 static const command_rules command_rules_of[OM_WM_RULES_COUNT] = {
     [OM_WM_RULES_WM11] = {
         .range_cm = {INFINITY, 60, 20}, .flyer_range_cm = 20,
@@ -131,7 +149,7 @@ const char *const om_wm_blunder_names[OM_WM_BLUNDER_COUNT] = {
 
 unsigned om_wm_command_distance_penalty(double cm, bool per_full_20)
 {
-    const double band = 20.0; /* warmaster.md 3.4: per 20cm, none up to 20cm */
+    const double band = 20.0; /* Command > Command Penalties: per 20cm, none up to 20cm */
     if (cm <= band)
         return 0;
     if (per_full_20)
@@ -179,8 +197,8 @@ om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character
 }
 
 /* Whether an enemy within 20cm lies in a side or rear zone of unit u with no
- * friend touching that edge (Ancients 4.4 penalty 5; the enemy's centre decides
- * its zone, as for charges, table.c T5). */
+ * friend touching that edge (Warmaster Ancients, Command > Command Penalties,
+ * penalty 5; the enemy's centre decides its zone, as for charges, table.c T5). */
 static bool exposed_flank(const om_wm_table *t, unsigned u)
 {
     for (unsigned k = 0; k < t->units; k++) {
@@ -211,7 +229,8 @@ void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, 
         double enemy_cm;
         unsigned lost = un->size > un->stands ? (unsigned)(un->size - un->stands) : 0u;
         /* Brigades: the most distant unit; every other penalty once; the unit
-         * that lost the most stands (3.5); the largest permanent penalty. */
+         * that lost the most stands (Command > Command Penalties; Brigades);
+         * the largest permanent penalty. */
         far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
         if (om_wm_table_closest_enemy(t, u[i], &enemy_cm) >= 0 &&
             enemy_cm <= ENEMY_CLOSE_CM + 1e-9)
@@ -279,7 +298,8 @@ static bool sees_all_round(const om_wm_table_unit *u)
 
 /* Whether unit u may charge something beside or behind it: only Ancients
  * skirmishers (Revolution: "even a unit that can see all round cannot use its
- * initiative to charge an enemy unless..." its front edge sees it, 3.2). */
+ * initiative to charge an enemy unless..." its front edge sees it, Movement >
+ * Moving by Initiative). */
 static bool charges_all_round(const phase *p, const om_wm_table_unit *u)
 {
     return p->r->skirmish_charges_all_round && is_skirmish(u);
@@ -311,7 +331,8 @@ static double move_toward(phase *p, unsigned u, om_wm_vec goal, double max_cm, i
     return moved;
 }
 
-/* Charge unit u into `target` if it sees it and can reach it (3.9, 6.2). */
+/* Charge unit u into `target` if it sees it and can reach it (Command > Charge!;
+ * Combat > Moving Chargers). */
 static bool try_charge(phase *p, unsigned u, int target)
 {
     om_wm_table *t = p->t;
@@ -414,13 +435,15 @@ static void regroup(phase *p, group *g)
     *g = left;
 }
 
-/* The slowest pace among a group's units (a brigade moves at it, 3.5). */
+/* The slowest pace among a group's units (a brigade moves at it, Command >
+ * Brigades). */
 static double group_pace(const phase *p, const group *g, bool half)
 {
     double pace = INFINITY;
     for (unsigned i = 0; i < g->n; i++) {
         const om_wm_table_unit *un = &p->t->unit[g->u[i]];
-        /* 4-5: half pace; Ancients skirmishers full pace (4.6). */
+        /* 4-5: half pace; Ancients skirmishers full pace (Warmaster Ancients,
+         * Commanders > Blunder Table). */
         double v = half ? (is_skirmish(un) ? un->pace_cm : un->pace_cm / 2.0)
                         : om_wm_table_move_pace(p->t, g->u[i]);
         pace = fmin(pace, v);
@@ -484,9 +507,9 @@ static int member_charge_target(const phase *p, unsigned u, const om_wm_plan *pl
     return -1;
 }
 
-/* One move after a passed order: members that can charge do (3.5: "any units
- * in a brigade that wish to charge ... individually"), the rest move. Returns
- * false when nothing happened (C1). */
+/* One move after a passed order: members that can charge do (Command >
+ * Brigades: "any units in a brigade that wish to charge ... individually"), the
+ * rest move. Returns false when nothing happened (C1). */
 static bool execute_order(phase *p, group *g, const om_wm_plan *plan)
 {
     unsigned charged = 0;
@@ -606,7 +629,8 @@ void om_wm_command_apply_blunder(const om_wm_command_setup *s, om_wm_table *t, o
 
 /* ---- Initiative ---- */
 
-/* The evade (3.7; Ancients 5.2): straight away from enemy e at full pace;
+/* The evade (Movement > Moving by Initiative > The path of evaders; Warmaster
+ * Ancients, Movement > The Evade): straight away from enemy e at full pace;
  * bursting through friends in Revolution and 1.1 (confused), Ancients
  * skirmishers through friends with D6 tests; it must end clear of enemies and
  * engaged units, or it cannot evade (A31) and stays put. */
@@ -676,7 +700,8 @@ static bool in_active_brigade(const phase *p, unsigned u)
     return false;
 }
 
-/* The initiative move of one unit, if it makes one (3.2; Ancients 4.2). */
+/* The initiative move of one unit, if it makes one (Movement > Moving by
+ * Initiative; Warmaster Ancients, Command > Initiative). */
 static void initiative_of(phase *p, unsigned u)
 {
     om_wm_table *t = p->t;
@@ -696,7 +721,7 @@ static void initiative_of(phase *p, unsigned u)
         (pol == OM_WM_INITIATIVE_AUTO && plan->kind == OM_WM_PLAN_CHARGE &&
          (plan->target < 0 || plan->target == ref))) {
         if (un->troop == OM_WM_ARTILLERY && !p->r->artillery_initiative_charge)
-            return; /* artillery cannot charge on initiative (3.2) */
+            return; /* artillery cannot charge on initiative (Moving by Initiative) */
         if (try_charge(p, u, ref))
             p->out->unit[u].initiative = OM_WM_MOVED_CHARGE;
         return;
@@ -706,8 +731,8 @@ static void initiative_of(phase *p, unsigned u)
 }
 
 /* Units of the moving side in initiative order: those that must charge first
- * ("before any other unit moves", Ancients 4.2), then by plan priority, then
- * index. */
+ * ("before any other unit moves", Warmaster Ancients, Special Rules > Fanatics),
+ * then by plan priority, then index. */
 static unsigned initiative_order(const phase *p, unsigned *order)
 {
     unsigned keys[OM_WM_TABLE_MAX_UNITS], n = 0;
@@ -750,7 +775,8 @@ static bool group_in_range(const phase *p, unsigned c, const group *g)
 }
 
 /* Whether unit u may be ordered now: free to move, no initiative move, not
- * ordered by anyone yet (3.3 constraints 3, 6, 7). */
+ * ordered by anyone yet (Command > Giving an Order; Charge!; Confusion >
+ * Confused Units). */
 static bool orderable(const phase *p, unsigned u)
 {
     return p->t->unit[u].side == p->s->side && free_to_move(p, u) &&
@@ -844,7 +870,8 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
     return true;
 }
 
-/* One character's orders: its units and brigades by priority (3.3). */
+/* One character's orders: its units and brigades by priority (Command > Giving
+ * an Order). */
 static void character_orders(phase *p, unsigned c)
 {
     const om_wm_command_setup *s = p->s;
@@ -915,7 +942,8 @@ static void orders_step(phase *p)
 /* ---- Characters and recovery ---- */
 
 /* A character with a unit to follow moves toward it and joins it when it
- * reaches it (3.1 step 4; 8 Joining). */
+ * reaches it (Movement > Character Movement; Generals, Wizards & Heroes >
+ * Joining a Unit). */
 static void characters_step(phase *p)
 {
     om_wm_table *t = p->t;
@@ -943,7 +971,8 @@ static void characters_step(phase *p)
 }
 
 /* The moving side's confused units recover at the end of its Command phase,
- * those confused in this phase too (7.2; Ancients 9.2). */
+ * those confused in this phase too (Confusion > Confused Units; Warmaster
+ * Ancients, Confusion > Confused Units). */
 static void recovery_step(phase *p)
 {
     for (unsigned u = 0; u < p->t->units; u++) {
@@ -1085,50 +1114,57 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
 /* ---- Options registry ---- */
 
 static const om_wm_option command_option_table[] = {
-    {"general_blunders", "A1", "3.6 Blunders",
+    {"general_blunders", "A1", "Warmaster Revolution, Generals, Wizards & Heroes > Blunders",
      "Is a General's failed order on a 12 also a blunder?",
      "false: only Heroes and Wizards blunder; a General's 12 just fails (and ends the "
      "phase)", "true: it rolls on the Blunder table too (never in Ancients)",
      offsetof(om_wm_command_options, general_blunders), 0},
-    {"alternative_blunder", "-", "3.6 Alternative Blunder Rule",
+    {"alternative_blunder", "-",
+     "Warmaster Revolution, Generals, Wizards & Heroes > Blunders > Alternative Blunder Rule",
      "Optional rule: does a blunder end the whole Command phase instead of rolling on "
      "the table?", "false: roll on the Blunder table", "true: the phase ends like a "
      "failed General order", offsetof(om_wm_command_options, alternative_blunder), 0},
-    {"command_distance_per_full_20", "A2 / WMA A1", "3.4 Command penalties",
+    {"command_distance_per_full_20", "A2 / WMA A1",
+     "Warmaster Revolution and Ancients, Command > Command Penalties",
      "Distance penalty at exact multiples of 20cm: the chart or \"per full 20cm\"?",
      "false: the chart, ceil(d/20) - 1 (40cm is -1)", "true: per full 20cm, floor(d/20) "
      "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20), 0},
     /* Fixed readings (offset OM_WM_OPTION_FIXED). */
-    {"enemy_close_ignorable", "A40", "3.4",
+    {"enemy_close_ignorable", "A40", "Warmaster Revolution, Command > Command Penalties",
      "Does the -1 for an enemy within 20cm count an enemy initiative may ignore?",
      "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED, 0},
-    {"brigade_blunder_penalty", "-", "3.5, 3.6",
+    {"brigade_blunder_penalty", "-",
+     "Warmaster Revolution, Command > Command Penalties; Generals, Wizards & Heroes > "
+     "Blunders",
      "A brigade with several units under permanent blunder penalties: how much?",
      "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED, 0},
-    {"brigade_crazy_unit", "-", "3.6",
+    {"brigade_crazy_unit", "-", "Warmaster Revolution, Generals, Wizards & Heroes > Blunders",
      "\"You must be crazy!\" on a brigade: which unit takes the -1 (the player picks)?",
      "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED, 0},
-    {"blunder_brigades", "A23", "3.6",
+    {"blunder_brigades", "A23", "Warmaster Revolution, Generals, Wizards & Heroes > Blunders",
      "Blunders 2-3 and 6 on brigades",
      "fixed: units one at a time; 2-3 away from the closest visible enemy to the slowest "
      "unit's full pace", "-", OM_WM_OPTION_FIXED, 0},
-    {"evade_blocked", "A31", "3.7",
+    {"evade_blocked", "A31",
+     "Warmaster Revolution, Movement > Moving by Initiative > The path of evaders",
      "An evader that cannot end clear of enemies and engaged units",
      "fixed: it cannot evade and stays put (it may still take orders)", "-",
      OM_WM_OPTION_FIXED, 0},
-    {"initiative_ties", "-", "3.2",
+    {"initiative_ties", "-", "Warmaster Revolution, Movement > Moving by Initiative",
      "Enemies equally close for initiative (the player picks)",
      "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED, 0},
-    {"zone_tie", "-", "6.2 Zones",
+    {"zone_tie", "-", "Warmaster Revolution, Combat > Moving Chargers > Zones",
      "A charger exactly split between two zones (a D6 in the rules)",
      "fixed: the front", "-", OM_WM_OPTION_FIXED, 0},
-    {"wm11_command_text", "-", "15.0, 18",
+    {"wm11_command_text", "-",
+     "Warmaster 1.1 Rules Update (it reprints only the passages it changes)",
      "1.1's blunder trigger and table and evade clearance (not in the Rules Update)",
      "fixed: as Revolution", "-", OM_WM_OPTION_FIXED, 0},
-    {"commander_12cm_text", "WMA A4", "WMA 4.7",
+    {"commander_12cm_text", "WMA A4",
+     "Warmaster Ancients, Commanders > Commanders as Game Pieces",
      "The \"12cm\" commander text", "fixed: ignored; commanders never trigger initiative "
      "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED, 0},
-    {"general_range", "WMA A2", "WMA 4.3",
+    {"general_range", "WMA A2", "Warmaster Ancients, Commanders > Commanders and Orders",
      "Orders from an Ancients General to units beyond 100cm",
      "fixed: not allowed (Revolution and 1.1: the whole battlefield)", "-",
      OM_WM_OPTION_FIXED, 0},

@@ -10,8 +10,10 @@
  * unit (or brigade) has a plan naming what it tries to do and which character
  * orders it, so no human decision is needed. Rule-set differences are tables in
  * command.c keyed by om_wm_ruleset_id; ambiguities are named options (the
- * registry below). Sections cited are those of warmaster.md 3 and 8 and
- * warmaster-ancients.md 4. TURNS.md documents the policies and simplifications.
+ * registry below). Sections cited are Warmaster Revolution's (Command;
+ * Movement > Moving by Initiative; Generals, Wizards & Heroes) unless another
+ * rulebook is named (Warmaster Ancients, Command; Commanders). TURNS.md
+ * documents the policies and simplifications.
  */
 #ifndef OM_WM_COMMAND_H
 #define OM_WM_COMMAND_H
@@ -24,8 +26,8 @@
 #include "wm.h"
 
 /* Most orders one unit or brigade takes in a Command phase: "a unit can be given
- * up to a maximum of three orders" (warmaster.md 3.3; warmaster-ancients.md 4.3;
- * the 1.1 Rules Update leaves the rule unchanged). */
+ * up to a maximum of three orders" (Command > Giving an Order; Warmaster
+ * Ancients, Command > Orders; the 1.1 Rules Update leaves the rule unchanged). */
 #define OM_WM_COMMAND_MAX_ORDERS 3
 
 /* What a unit (or brigade) tries to do with its orders. */
@@ -40,7 +42,8 @@ typedef enum om_wm_plan_kind {
     OM_WM_PLAN_KIND_COUNT
 } om_wm_plan_kind;
 
-/* What a unit does with its initiative (warmaster.md 3.2; Ancients 4.2). */
+/* What a unit does with its initiative (Movement > Moving by Initiative;
+ * Warmaster Ancients, Command > Initiative). */
 typedef enum om_wm_initiative_policy {
     OM_WM_INITIATIVE_AUTO = 0, /* charge when its plan is a charge at the closest
                                   visible enemy (or at whatever is closest); else wait
@@ -67,8 +70,9 @@ typedef struct om_wm_plan {
     om_wm_initiative_policy initiative; /* a unit's initiative (ignored for brigades) */
 } om_wm_plan;
 
-/* The order in which characters issue their orders (warmaster.md 3.3: "players
- * usually issue Hero and Wizard orders first. This is not compulsory"). */
+/* The order in which characters issue their orders (Generals, Wizards & Heroes >
+ * Orders from Wizards & Heroes: "preferable for Heroes and Wizards to issue
+ * orders first and the General last, although this is not mandatory"). */
 typedef enum om_wm_issue_policy {
     OM_WM_ISSUE_GENERAL_LAST = 0, /* Heroes and Wizards first, in index order; the General last */
     OM_WM_ISSUE_GENERAL_FIRST,    /* the General first, then the others in index order */
@@ -100,7 +104,8 @@ typedef struct om_wm_command_setup {
                                                           (its units follow their own) */
 } om_wm_command_setup;
 
-/* A blunder's result (warmaster.md 3.6; warmaster-ancients.md 4.6). */
+/* A blunder's result (Generals, Wizards & Heroes > Blunders; Warmaster Ancients,
+ * Commanders > Blunder Table). */
 typedef enum om_wm_blunder {
     OM_WM_BLUNDER_NONE = 0,
     OM_WM_BLUNDER_HALT,       /* 1 "You must be crazy!" / "The gods forbid!": halts, -1
@@ -148,7 +153,8 @@ typedef struct om_wm_command_unit {
     uint8_t charge_face;  /* om_wm_table_face it contacted */
     uint8_t blunder;      /* om_wm_blunder that befell it */
     uint8_t blunder_die;  /* the blunder die with any Subordinate's +1 (0: none rolled) */
-    uint8_t burst;        /* 1 if an evader burst through it (confused, 3.7) */
+    uint8_t burst;        /* 1 if an evader burst through it (confused, The path of
+                             evaders) */
     uint8_t recovered;    /* 1 if it was confused and recovered at the end of the phase */
     double moved_cm;      /* distance its centre moved in the phase */
 } om_wm_command_unit;
@@ -217,8 +223,9 @@ typedef struct om_wm_command_test {
 /*
  * om_wm_command_test_for: the penalties and target of an order from character
  * `c` to the `n` units `u` (one unit, or a brigade) as its `order`-th order
- * this phase (1-3), with the table as it stands (warmaster.md 3.4, 3.5;
- * warmaster-ancients.md 4.4, 4.5). Pure.
+ * this phase (1-3), with the table as it stands (Command > Command Penalties;
+ * Brigades; Warmaster Ancients, Command > Command Penalties; Brigade Orders).
+ * Pure.
  */
 void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
                             const unsigned *u, unsigned n, unsigned order,

@@ -11,7 +11,8 @@
 /*
  * om_wm_command_apply_blunder: apply blunder result `b` to the `n` units `u`
  * (a unit, or a brigade's units in order) whose plan is `plan`, as the Command
- * phase does after a blundered order (warmaster.md 3.6; Ancients 4.6). Moves
+ * phase does after a blundered order (Warmaster Revolution, Generals, Wizards &
+ * Heroes > Blunders; Warmaster Ancients, Commanders > Blunder Table). Moves
  * units in `t`, records what happened in `out`, rolls dice only for the
  * confusion tests of Ancients skirmishers evading (none here) and charges'
  * placement ties (none). Pure apart from `t`, `out` and `d`.

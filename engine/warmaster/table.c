@@ -1,7 +1,9 @@
 /*
  * table.c: the Warmaster table (position) model: geometry of units, terrain and
- * characters for whole turns (DESIGN "Turns and battles"; warmaster.md 3-4 and
- * 6.2; warmaster-ancients.md 3-5).
+ * characters for whole turns (README "Whole turns"; Warmaster Revolution,
+ * Command; Movement; Combat > Moving Chargers; Warmaster Ancients, Visibility;
+ * Command; Movement; Terrain & Movement). Sections cited are Warmaster
+ * Revolution's unless another rulebook is named.
  *
  * Units are rectangles (convex polygons), so distances, contact and overlap are
  * the separating-axis theorem over at most 8 axes, and a straight move is the
@@ -23,7 +25,8 @@
  *     centred on the closest target stand of that face or shifted in half-stand
  *     steps to the nearest clear spot with 1cm of edge contact. The charge
  *     reaches when no corner of its rectangle moves farther than its pace
- *     (the farthest-moving point, warmaster.md 4), which over-counts turns.
+ *     (the farthest-moving point, Movement > Formation & Movement > Moving the
+ *     stands), which over-counts turns.
  *  T5 The zone a charger starts in is that of its centre (the zone it "mostly
  *     occupies"); an exact tie counts as the front, not a D6.
  *  T6 Line of sight is sampled: five points along each sighting edge to the
@@ -47,12 +50,15 @@
 /* ---- Rule-set tables ---- */
 
 /* Closest-edge sight allowance inside close terrain (woods, villages): "stands
- * inside a wood see 2cm" (warmaster.md 4, RU P25 changed 1cm to 2cm;
- * warmaster-ancients.md 3). */
+ * inside a wood are assumed to be able to see up to 2cm" (Shooting > Targets;
+ * Warmaster 1.1 Rules Update, P25 – Targets, which changed 1cm to 2cm;
+ * Warmaster Ancients, Terrain & Movement > Terrain and Visibility). */
 #define CLOSE_TERRAIN_SIGHT_CM 2.0
 /* Edge a charger's front must keep on the contacted face: "at least 1cm of
- * clear target edge" (warmaster.md 6.2; warmaster-ancients.md 5.3). 1.1 asks
- * only for "some" edge; the same 1cm is used. */
+ * clear base edge on the target stand" (Combat > Moving Chargers > The charge
+ * move; Warmaster Ancients, Movement > Exceptions to the Charge Rules). 1.1
+ * asks only for "some" edge (Warmaster 1.1 Rules Update, P33 – The charge);
+ * the same 1cm is used. */
 #define CHARGE_MIN_EDGE_CM 1.0
 /* Points sampled along each edge for line of sight (T6): the two corners and
  * three points between them. */
@@ -79,7 +85,8 @@
 
 /* How a terrain kind treats a line of sight. */
 typedef enum sight_mode {
-    SIGHT_CLEAR = 0, /* low features: never block (warmaster.md 4) */
+    SIGHT_CLEAR = 0, /* low features: never block (Movement > Moving by Initiative;
+                        Shooting > Targets) */
     SIGHT_CLOSE,     /* woods, villages: a line may run 2cm inside */
     SIGHT_BODY,      /* hills: block a line crossing from outside to outside */
     SIGHT_BLOCKS     /* buildings, high walls, steep hills: block any crossing */
@@ -87,17 +94,18 @@ typedef enum sight_mode {
 
 /* Properties of a terrain kind. */
 typedef struct terrain_props {
-    bool dense;                      /* -1 Command inside (3.4) */
+    bool dense;                      /* -1 Command inside (Command > Command Penalties) */
     sight_mode sight;                /* what it does to lines of sight */
     bool linear;                     /* a unit "behind" it (touching) gets `cover` */
     om_wm_position cover;            /* infantry and artillery in or behind it */
     unsigned enter[OM_WM_RULES_COUNT]; /* troop types that may enter, by rule set */
 } terrain_props;
 
-/* warmaster.md 1.3 and 4 (REV and RU "Terrain": infantry anywhere; cavalry and
- * monsters hills, shallow rivers, low obstacles; chariots and artillery hills
- * only; machines as chariots), 13.2 (which features are dense, block sight and
- * give cover); warmaster-ancients.md 5.4 (shallow rivers open to all). */
+/* Movement > Terrain and the Warmaster 1.1 Rules Update, P21 – Terrain (infantry
+ * anywhere; cavalry and monsters hills, shallow rivers, low obstacles; chariots
+ * and artillery hills only; machines as chariots); Optional Rules > Advanced
+ * Terrain Rules (which features are dense, block sight and give cover);
+ * Warmaster Ancients, Terrain & Movement (shallow rivers open to all). */
 static const terrain_props terrain_table[OM_WM_TERRAIN_KIND_COUNT] = {
     [OM_WM_TERRAIN_WOOD] = {true, SIGHT_CLOSE, false, OM_WM_DEFENDED, {INF, INF, INF}},
     [OM_WM_TERRAIN_VILLAGE] = {true, SIGHT_CLOSE, false, OM_WM_DEFENDED, {INF, INF, INF}},
@@ -135,21 +143,25 @@ const char *const om_wm_character_kind_names[OM_WM_CHARACTER_KIND_COUNT] = {
 
 /* Rule-set differences of the table. The lead moves these into om_wm_ruleset. */
 typedef struct table_rules {
-    double width_cm, depth_cm;   /* default table (warmaster.md 11.5: 6'x4';
-                                    warmaster-ancients.md 12.1: 240 x 120) */
+    double width_cm, depth_cm;   /* default table (Battlefields > Table Size and
+                                    Deployment Areas: 6'x4'; Warmaster Ancients,
+                                    The Battlefield > The Tabletop: 240 x 120) */
     double max_sight_cm;         /* farthest a unit sees (0: no limit; Ancients 60cm,
-                                    warmaster-ancients.md 3) */
-    bool face_by_nearest_edge;   /* 1.1 charges the nearest edge (warmaster.md 15 D1) */
+                                    Warmaster Ancients, Visibility > Maximum
+                                    Visibility) */
+    bool face_by_nearest_edge;   /* 1.1 charges the nearest edge (Warmaster 1.1 Rules
+                                    Update, P33 – The charge; D1) */
     bool charge_at_formation_pace; /* Ancients: irregular units charge at half pace
-                                      (warmaster-ancients.md 5.1, 16.3) */
+                                      (Warmaster Ancients, Movement > Formation) */
     double stand_w[OM_WM_TROOP_COUNT]; /* frontage (cm) by troop type */
     double stand_d[OM_WM_TROOP_COUNT]; /* depth (cm) by troop type */
 } table_rules;
 
 /* Stands are 40x20mm. Warmaster: infantry face the long edge, every other type
- * the short one (warmaster.md 1.2). Ancients: infantry and cavalry the long edge,
- * chariots and elephants (monsters) the short one, artillery either (long used
- * here) (warmaster-ancients.md 1.2). Scenarios may override per unit. */
+ * the short one (Game Values). Ancients: infantry and cavalry the long
+ * edge, chariots and elephants (monsters) the short one, artillery either (long
+ * used here) (Warmaster Ancients, Game Values > Stands; Appendix 2: Base Sizes &
+ * Model Scales). Scenarios may override per unit. */
 static const table_rules table_rules_of[OM_WM_RULES_COUNT] = {
     [OM_WM_RULES_WM11] = {180, 120, 0, true, false, {4, 2, 2, 2, 2, 2}, {2, 4, 4, 4, 4, 4}},
     [OM_WM_RULES_REV] = {180, 120, 0, false, false, {4, 2, 2, 2, 2, 2}, {2, 4, 4, 4, 4, 4}},
@@ -494,7 +506,7 @@ bool om_wm_table_terrain_closed(om_wm_ruleset_id rules, om_wm_terrain_kind kind,
 }
 
 /* Whether unit u may not end a move overlapping piece k (flyers: woods and
- * what infantry cannot enter, warmaster.md 1.3 and 9). */
+ * what infantry cannot enter, Flying Units > Terrain). */
 static bool closed_to_end(om_wm_ruleset_id rules, const om_wm_table_unit *u,
                           const om_wm_terrain *k)
 {
@@ -530,7 +542,8 @@ om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_position best = un->position;
     if (un->troop != OM_WM_INFANTRY && un->troop != OM_WM_ARTILLERY)
-        return OM_WM_OPEN; /* only infantry and artillery are ever defended (6.15) */
+        return OM_WM_OPEN; /* only infantry and artillery are ever defended (Combat >
+                              Defended & Fortified Troops) */
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         om_wm_position p = terrain_table[t->terrain[k].kind].cover;
         if (p > best && unit_at_terrain(un, &t->terrain[k]))
@@ -859,7 +872,8 @@ om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p)
     double dx = fabs(lat) - om_wm_table_unit_width(u) / 2;
     double df = fwd - om_wm_table_unit_depth(u) / 2, dr = -fwd - om_wm_table_unit_depth(u) / 2;
     /* Corner bisectors: the front zone holds the points farther beyond the
-     * front edge's line than beyond the side's (135-degree zones, 6.2). */
+     * front edge's line than beyond the side's (135-degree zones, Combat >
+     * Moving Chargers > Zones). */
     if (df > 0 && df >= dx - ZONE_TIE_CM)
         return OM_WM_TABLE_FRONT;
     if (dr > 0 && dr >= dx - ZONE_TIE_CM)
@@ -873,8 +887,9 @@ om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p)
 static const om_wm_table_face edge_face[4] = {OM_WM_TABLE_FRONT, OM_WM_TABLE_RIGHT,
                                               OM_WM_TABLE_REAR, OM_WM_TABLE_LEFT};
 
-/* 1.1: the target edge nearest the charger (15 D1); -1 when the nearest point is
- * a corner, which the zone then decides. */
+/* 1.1: the target edge nearest the charger (Warmaster 1.1 Rules Update, P33 –
+ * The charge; D1); -1 when the nearest point is a corner, which the zone then
+ * decides. */
 static int nearest_edge(const poly *cp, const poly *tp)
 {
     const double corner_tol = 1e-6;
@@ -1274,7 +1289,8 @@ static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm
 
 /* The centre (distance along the face) of the face stand closest to the
  * charger, ties going to the stand whose centre is nearest the charger's: the
- * first charging stand goes centre to centre with it (6.2). */
+ * first charging stand goes centre to centre with it (Combat > Moving Chargers >
+ * The charge move). */
 static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm_vec a,
                                  om_wm_vec b, double stand_len)
 {
@@ -1297,7 +1313,7 @@ static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm
 }
 
 /* Largest distance a corner of u moves from its pose to (c, f): the
- * farthest-moving point (warmaster.md 4). */
+ * farthest-moving point (Movement > Formation & Movement > Moving the stands). */
 static double corner_travel(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f)
 {
     poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
@@ -1333,7 +1349,9 @@ void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsig
     memset(out, 0, sizeof *out);
     out->face = om_wm_table_charge_face(t, rules, charger, target);
     out->required_cm = INFINITY;
-    /* Only infantry and flyers contact fortified stands (6.15, Ancients 5.3). */
+    /* Only infantry and flyers contact fortified stands (Combat > Defended &
+     * Fortified Troops; Warmaster Ancients, Movement > Exceptions to the Charge
+     * Rules). */
     if (om_wm_table_position(t, target) == OM_WM_FORTIFIED && c->troop != OM_WM_INFANTRY &&
         !(c->traits & OM_WM_TABLE_TRAIT_FLYER))
         return;
@@ -1461,7 +1479,9 @@ void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsi
         out->kind = OM_WM_BEHIND_IMPASSABLE;
         hit_poly = terrain_poly(&t->terrain[hit_terrain]);
     }
-    /* Stands whose own straight path meets it (6.9 "the stands it blocks"). */
+    /* Stands whose own straight path meets it: a stand's retreat is blocked "if
+     * any part of the stand's base is obliged to move through" it (Combat >
+     * Retreats > Blocked retreats). */
     for (unsigned f = 0; f < files; f++)
         for (unsigned r = 0; r < stands_in_file(un, files, f); r++) {
             poly s = stand_poly(un, files, f, r);
@@ -1478,8 +1498,8 @@ void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigne
 
 /* ---- Check ---- */
 
-/* Command values: 7-10 in Warmaster (warmaster.md 1.1), 6-10 in Ancients
- * (warmaster-ancients.md 1.1). */
+/* Command values: 7-10 in Warmaster (Game Values > Command), 6-10 in Ancients
+ * (Warmaster Ancients, Game Values > Command Values). */
 #define MIN_COMMAND 6
 #define MAX_COMMAND 10
 /* Largest table side accepted (cm): four times the largest standard table. */
@@ -1615,8 +1635,8 @@ static om_status check_characters(const om_wm_table *t, om_wm_check_failure *why
     return OM_OK;
 }
 
-/* Whether the units of brigade b touch as one group (3.5): a walk over the
- * touching relation from the first unit reaches all. */
+/* Whether the units of brigade b touch as one group (Command > Brigades): a walk
+ * over the touching relation from the first unit reaches all. */
 static bool brigade_connected(const om_wm_table *t, const om_wm_table_brigade *b,
                               unsigned *stray)
 {

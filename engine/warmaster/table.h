@@ -14,8 +14,8 @@
  * start table (one struct assignment) and the turn phases move units in it.
  * The simplifications (no wheeling, one charge path, bounding rectangles for
  * irregular formations, ...) are listed at the top of table.c and in TURNS.md
- * next to the rule each one bends. Sections cited are those of the digests
- * warmaster.md and warmaster-ancients.md.
+ * next to the rule each one bends. Sections cited are Warmaster Revolution's
+ * unless another rulebook is named.
  */
 #ifndef OM_WM_TABLE_H
 #define OM_WM_TABLE_H
@@ -28,14 +28,16 @@
 
 /* Capacities of a table: fixed arrays, so a trial copies one struct. 32 units
  * covers two 2,000-point armies (about 15 units each); 16 terrain pieces and
- * 8 vertices a piece cover the suggested 6-10 pieces (warmaster.md 11.5). */
+ * 8 vertices a piece cover the suggested 6-10 pieces (Battlefields > Setting up
+ * Scenery). */
 #define OM_WM_TABLE_MAX_UNITS 32
 #define OM_WM_TABLE_MAX_CHARACTERS 12
 #define OM_WM_TABLE_MAX_TERRAIN 16
 #define OM_WM_TABLE_MAX_VERTICES 8
 #define OM_WM_TABLE_MAX_BRIGADES 8
-/* Units in one brigade: "up to four touching units" (warmaster.md 1.2, 3.5;
- * warmaster-ancients.md 4.5). */
+/* Units in one brigade: "up to four units arranged so that they touch" (Game
+ * Values > Units; Command > Brigades; Warmaster Ancients, Command > Brigade
+ * Orders). */
 #define OM_WM_BRIGADE_MAX_UNITS 4
 /* Largest unit the table accepts (the engagement check's limit). */
 #define OM_WM_TABLE_MAX_STANDS 12
@@ -52,7 +54,8 @@ typedef struct om_wm_vec {
     double y; /* cm from the near edge */
 } om_wm_vec;
 
-/* A unit's formation (warmaster.md 4; warmaster-ancients.md 5.1). */
+/* A unit's formation (Movement > Formation & Movement; Warmaster Ancients,
+ * Movement > Formation). */
 typedef enum om_wm_table_formation {
     OM_WM_TABLE_LINE = 0,  /* stands side by side, edge to edge: full pace */
     OM_WM_TABLE_COLUMN,    /* stands one behind another: full pace */
@@ -70,8 +73,8 @@ typedef enum om_wm_table_face {
 } om_wm_table_face;
 
 /* Unit traits the table and the Command phase read (the caller sets them from
- * the unit's special rules; Warmaster Ancients 14 for slow, unreliable,
- * warband and skirmish). */
+ * the unit's special rules; Warmaster Ancients, Special Rules for slow,
+ * unreliable, warband and skirmish). */
 #define OM_WM_TABLE_TRAIT_FLYER         (1u << 0) /* flies: 20cm orders, no evade, over terrain */
 #define OM_WM_TABLE_TRAIT_ALL_ROUND     (1u << 1) /* sees from every edge (360 degree vision) */
 #define OM_WM_TABLE_TRAIT_SKIRMISH      (1u << 2) /* Ancients skirmishers: full pace always, see
@@ -91,7 +94,7 @@ typedef struct om_wm_table_unit {
     uint8_t size;                    /* stands at full strength */
     uint8_t stands;                  /* stands left (size - stands = stands lost) */
     uint8_t hits;                    /* hits carried (recorded for later phases) */
-    uint8_t pace_cm;                 /* full pace in cm (warmaster.md 1.3) */
+    uint8_t pace_cm;                 /* full pace in cm (Movement > Movement Chart) */
     uint8_t range_cm;                /* shooting range in cm (0: does not shoot) */
     om_wm_table_formation formation; /* line, column or irregular */
     uint8_t files;                   /* stands abreast when irregular (2..stands-1) */
@@ -103,13 +106,15 @@ typedef struct om_wm_table_unit {
     om_wm_position position;         /* declared open/defended/fortified; terrain can
                                         raise it (om_wm_table_position) */
     bool dense;                      /* declared in dense terrain (or from terrain) */
-    bool confused;                   /* confused (warmaster.md 7) */
+    bool confused;                   /* confused (Confusion) */
     bool charged;                    /* charged this turn (set by the Command phase) */
     bool present;                    /* on the table: false once destroyed or off it */
-    uint8_t blunder_penalty;         /* permanent Command penalty from blunders (3.6) */
+    uint8_t blunder_penalty;         /* permanent Command penalty from blunders
+                                        (Generals, Wizards & Heroes > Blunders) */
 } om_wm_table_unit;
 
-/* Terrain kinds (warmaster.md 1.3, 4, 13.2; warmaster-ancients.md 3, 5.4). Each
+/* Terrain kinds (Movement > Terrain; Optional Rules > Advanced Terrain Rules;
+ * Warmaster Ancients, Visibility; Terrain & Movement). Each
  * kind's properties (dense, sight, who may enter, defended) are a const table
  * in table.c. */
 typedef enum om_wm_terrain_kind {
@@ -137,8 +142,9 @@ typedef struct om_wm_terrain {
     om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];    /* corners in order, either orientation */
 } om_wm_terrain;
 
-/* Characters (warmaster.md 8; warmaster-ancients.md 4.3: a Leader commands as
- * a Hero, a Subordinate as a Wizard, with its own blunder die). */
+/* Characters (Generals, Wizards & Heroes; Warmaster Ancients, Commanders >
+ * Commanders and Orders: a Leader commands as a Hero, a Subordinate as a
+ * Wizard, with its own blunder die). */
 typedef enum om_wm_character_kind {
     OM_WM_GENERAL = 0, /* orders the whole battlefield (Ancients: 100cm) */
     OM_WM_HERO,        /* 60cm; Ancients Leader */
@@ -154,17 +160,20 @@ typedef struct om_wm_table_character {
     char name[32];              /* display name, e.g. "General" */
     uint8_t side;               /* 0 or 1 */
     om_wm_character_kind kind;  /* General, Hero or Wizard */
-    uint8_t command;            /* Command value (warmaster.md 1.1: 7-10; Ancients 6-10) */
+    uint8_t command;            /* Command value (Game Values > Command: 7-10; Ancients
+                                   6-10) */
     om_wm_vec at;               /* centre of its base */
     double radius_cm;           /* base radius; distances are measured to its edge
-                                   (round bases up to 25mm, warmaster.md 8); 0: a point */
+                                   (round bases up to 25mm, Generals, Wizards &
+                                   Heroes > Odd Size Character Bases); 0: a point */
     bool flying;                /* rides a flyer: moves 100cm, not 60cm */
     int8_t joined;              /* unit it has joined, or -1 */
     int8_t follow;              /* unit it moves to join at the end of the Command
                                    phase (a character policy), or -1: stays */
 } om_wm_table_character;
 
-/* A brigade as declared: up to four units of one side that touch (3.5). */
+/* A brigade as declared: up to four units of one side that touch (Command >
+ * Brigades). */
 typedef struct om_wm_table_brigade {
     uint8_t count;                         /* units in it, 2..4 */
     uint8_t unit[OM_WM_BRIGADE_MAX_UNITS]; /* their indices */
@@ -191,8 +200,9 @@ typedef struct om_wm_table {
 
 /*
  * om_wm_table_init: an empty table of `width_cm` x `depth_cm` (0 for either:
- * the rule set's default, 180 x 120 for Warmaster, 240 x 120 for Ancients,
- * warmaster.md 11.5, warmaster-ancients.md 12.1). Never fails.
+ * the rule set's default, 180 x 120 for Warmaster, 240 x 120 for Ancients:
+ * Battlefields > Table Size and Deployment Areas; Warmaster Ancients, The
+ * Battlefield > The Tabletop). Never fails.
  */
 void om_wm_table_init(om_wm_table *t, om_wm_ruleset_id rules, double width_cm,
                       double depth_cm);
@@ -262,15 +272,17 @@ double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b);
 /* Whether units a and b touch (distance within OM_WM_TABLE_TOUCH_CM). */
 bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b);
 
-/* Whether unit u touches an enemy unit: it is engaged in combat (3.3). */
+/* Whether unit u touches an enemy unit: it is engaged in combat (Combat > Combat
+ * Engagement). */
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
 
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
 
 /*
- * om_wm_table_sees: whether unit `from` sees unit `to` (warmaster.md 4 Line of
- * sight; warmaster-ancients.md 3): an unblocked segment from the front edge of
+ * om_wm_table_sees: whether unit `from` sees unit `to` (Movement > Moving by
+ * Initiative; Shooting > Targets; Warmaster Ancients, Visibility > Line of
+ * Sight; Maximum Visibility): an unblocked segment from the front edge of
  * `from` (every edge when `all_round`) to any part of `to`. Other units' stands
  * block (characters never do); close terrain (woods, villages) lets a segment
  * run 2cm inside it; hills block a segment that crosses them from outside to
@@ -282,7 +294,8 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
                       bool all_round);
 
 /* The closest points of units a and b: *pa on a, *pb on b (equal when they
- * touch). The line through them is "directly away" for an evade (3.7). */
+ * touch). The line through them is "directly away" for an evade (Movement >
+ * Moving by Initiative > The path of evaders). */
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb);
 
@@ -290,19 +303,22 @@ void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om
 om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p);
 
 /* Whether a friendly unit touches face `face` of unit u (it covers that edge:
- * Ancients' exposed flank penalty, warmaster-ancients.md 4.4). */
+ * Ancients' exposed flank penalty, Warmaster Ancients, Command > Command
+ * Penalties). */
 bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face face);
 
 /* Filters for the closest-enemy searches. */
 #define OM_WM_TABLE_SKIP_FORTIFIED (1u << 0) /* ignore fortified infantry and artillery
-                                                (Revolution/1.1 initiative) */
+                                                (Revolution/1.1 initiative, Movement >
+                                                Moving by Initiative) */
 #define OM_WM_TABLE_SKIP_ENGAGED   (1u << 1) /* ignore enemies touching a unit of their
                                                 enemy: engaged units are no targets for
-                                                shooting (warmaster.md 5.1) */
+                                                shooting (Shooting > Targets) */
 
 /*
  * om_wm_table_closest_enemy: the present enemy unit closest to unit u, seen or
- * not (the Command penalty "closest enemy within 20cm", 3.4), writing its
+ * not (the Command penalty for the closest enemy unit within 20cm, Command >
+ * Command Penalties), writing its
  * distance to *cm (if not NULL). Ties go to the lower index. -1 if none.
  */
 int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm);
@@ -311,18 +327,19 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm);
  * om_wm_table_closest_visible_enemy: the closest enemy unit that u sees (from
  * its front edge, or every edge when `all_round`) within `max_cm` (0: any
  * distance), skipping those `filter` excludes; -1 if none. Ties go to the lower
- * index (the player's pick, warmaster.md 3.2).
+ * index (the player's pick, Movement > Moving by Initiative).
  */
 int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                                       bool all_round, double max_cm, unsigned filter, double *cm);
 
 /* Whether unit u has any stand in dense terrain (declared, or overlapping a
- * dense piece): the -1 Command penalty (3.4). */
+ * dense piece): the -1 Command penalty (Command > Command Penalties). */
 bool om_wm_table_in_dense(const om_wm_table *t, unsigned u);
 
 /* The position unit u counts as: its declared one, raised to defended by a
  * wood, village, marsh or low obstacle it stands in or behind, to fortified by
- * a high obstacle, for infantry and artillery only (6.15). */
+ * a high obstacle, for infantry and artillery only (Combat > Defended &
+ * Fortified Troops). */
 om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u);
 
 /* Whether terrain piece k is closed to troop type `troop` under `rules`. */
@@ -330,10 +347,11 @@ bool om_wm_table_terrain_closed(om_wm_ruleset_id rules, om_wm_terrain_kind kind,
                                 om_wm_troop troop);
 
 /*
- * om_wm_table_charge_face: the face of `target` that `charger` would contact (6.2,
- * 15 D1). Revolution and Ancients: the 135-degree zone (corner bisectors) of the
- * target's rectangle that the charger's centre lies in. 1.1: the target edge
- * nearest the charger; at a corner, the zone decides. An exact tie between
+ * om_wm_table_charge_face: the face of `target` that `charger` would contact
+ * (Combat > Moving Chargers > Zones; Warmaster 1.1 Rules Update, P33 – The
+ * charge; D1). Revolution and Ancients: the 135-degree zone (corner bisectors)
+ * of the target's rectangle that the charger's centre lies in. 1.1: the target
+ * edge nearest the charger; at a corner, the zone decides. An exact tie between
  * zones counts as the front.
  */
 om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id rules,
@@ -354,10 +372,10 @@ typedef struct om_wm_table_charge {
 
 /*
  * om_wm_table_charge_plan: whether `charger` can charge `target` moving at most
- * `pace_cm`, and where it would end (6.2 placement, simplified). The charger's
- * front edge goes flush against the contacted face, centred on the closest
- * target stand of that face, or shifted along the face in half-stand steps to
- * the nearest clear spot keeping 1cm of edge contact. The path is the straight
+ * `pace_cm`, and where it would end (Combat > Moving Chargers, simplified). The
+ * charger's front edge goes flush against the contacted face, centred on the
+ * closest target stand of that face, or shifted along the face in half-stand
+ * steps to the nearest clear spot keeping 1cm of edge contact. The path is the straight
  * move of its contact-facing rectangle from where it starts (what it would clip
  * only by turning is ignored); units other than the target, terrain closed to
  * it and the table edge block. Only infantry and flyers contact fortified
@@ -373,7 +391,8 @@ typedef struct om_wm_table_move_rule {
     double keep_cm;        /* distance to keep from `target` */
     bool turn;             /* turn to face the direction of travel first, if clear */
     bool through_friends;  /* may pass through (not end on) unengaged friends: an
-                              evade's burst through (warmaster.md 3.7) */
+                              evade's burst through (Movement > Moving by
+                              Initiative > The path of evaders) */
 } om_wm_table_move_rule;
 
 /*
@@ -391,7 +410,7 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
  * om_wm_table_move_group: move the `n` units `u` together by the same straight
  * translation toward `goal` (measured from the first unit's centre), at most
  * `max_cm`, stopping where the first of them is stopped: a brigade moving as a
- * body, without turning (3.5). Returns the distance moved.
+ * body, without turning (Command > Brigades). Returns the distance moved.
  */
 double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                               unsigned n, om_wm_vec goal, double max_cm,
@@ -410,7 +429,8 @@ typedef struct om_wm_table_behind {
  * facing within `reach_cm` (the first thing its rectangle would touch): a
  * friend (unyielding if engaged, else friends that make way), an enemy,
  * terrain closed to it, or the table edge; open if nothing. `stands` counts the
- * stands in the files whose own path meets that thing (6.9).
+ * stands in the files whose own path meets that thing (Combat > Retreats >
+ * Blocked retreats).
  */
 void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                            double reach_cm, om_wm_table_behind *out);
@@ -420,7 +440,8 @@ void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigne
 void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                               om_wm_vec away, double reach_cm, om_wm_table_behind *out);
 
-/* ---- Stands (contacts and supports in the Combat phase, 6.3-6.7) ---- */
+/* ---- Stands (contacts and supports: Combat > Attacks; Attack Modifiers;
+ * Supporting Troops) ---- */
 
 /* Stand i (0 .. stands - 1) of unit u's rectangle: file i % files, rank i /
  * files, the front rank first and the last rank filled from the left (T1). Its
@@ -434,11 +455,13 @@ typedef struct om_wm_table_touch {
                       edge (not only at its corners) */
     bool flanked;  /* the unit's front edge or a front corner touches the stand's side
                       edge, rear edge or rear corner, the stand lying in the unit's front
-                      zone (6.4: "enemy facing own side or rear"; side to side is not) */
+                      zone (Combat > Attack Modifiers > Enemy facing own side or
+                      rear; side to side is not) */
 } om_wm_table_touch;
 
 /*
- * om_wm_table_stand_touch: how stand i of unit u touches unit v (6.3): whether
+ * om_wm_table_stand_touch: how stand i of unit u touches unit v (Combat >
+ * Attacks): whether
  * it does, along which of its edges, and whether v faces its side or rear.
  * Contact is within OM_WM_TABLE_TOUCH_CM; an edge counts when a part of it
  * away from its corners touches. Pure; thread-safe.
@@ -446,7 +469,7 @@ typedef struct om_wm_table_touch {
 void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
                              om_wm_table_touch *out);
 
-/* How a stand supports another (6.7). */
+/* How a stand supports another (Combat > Supporting Troops). */
 typedef enum om_wm_table_support {
     OM_WM_TABLE_NO_SUPPORT = 0,
     OM_WM_TABLE_SUPPORT_REAR, /* exactly behind it, facing the same way */
@@ -462,24 +485,26 @@ typedef enum om_wm_table_support {
 
 /*
  * om_wm_table_stand_support: whether stand i of unit s is exactly behind or
- * exactly beside stand j of unit f, facing the same way (6.7: a supporting
- * stand). Only geometry: infantry, confusion and contacts are the caller's.
+ * exactly beside stand j of unit f, facing the same way (Combat > Supporting
+ * Troops: a supporting stand). Only geometry: infantry, confusion and contacts are the caller's.
  * Pure; thread-safe.
  */
 om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
                                               unsigned f, unsigned j);
 
 /* Closest-edge distance from stand i of unit u to unit v (range is measured
- * per stand, warmaster.md 5.1). */
+ * per stand, Shooting > Range). */
 double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v);
 
 /* Pace of unit u for an ordered (non-charging) move: full pace in line or
  * column, half in an irregular formation or starting fortified; Ancients
- * skirmishers always full (warmaster.md 4; warmaster-ancients.md 5.1). */
+ * skirmishers always full (Movement > Formation & Movement; Warmaster Ancients,
+ * Movement > Formation). */
 double om_wm_table_move_pace(const om_wm_table *t, unsigned u);
 
 /* Pace of unit u for a charge: full pace whatever the formation (Revolution,
- * 1.1), the formation's pace (Ancients, warmaster-ancients.md 5.1). */
+ * 1.1: Movement > Formation & Movement), the formation's pace (Warmaster
+ * Ancients, Movement > Formation). */
 double om_wm_table_charge_pace(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u);
 
 #endif /* OM_WM_TABLE_H */

@@ -1,13 +1,16 @@
 /*
  * turn.c: a whole Warmaster turn (turn.h): the moving side's Command phase,
  * its Shooting phase and the Combat phase over the units on a table
- * (warmaster.md 2, 3, 5, 6, 7; warmaster-ancients.md 2-9).
+ * (Warmaster Revolution, Game Sequence; Command; Shooting; Combat; Confusion;
+ * Warmaster Ancients, Game Sequence to Confusion). Sections cited are Warmaster
+ * Revolution's unless another rulebook is named.
  *
  * Each phase calls the engine's own mechanism: om_wm_command_phase; the
  * shooting of shooting.c (om_wm_fire_at for each shooter, om_wm_drive_back_at
- * once per target with every shooter's hits, 5.5 and 5.9); and for each
- * engagement om_wm_multi_prepare and om_wm_multi_resolve over one Combat
- * phase (MULTICOMBAT.md). What this file adds is what the table decides:
+ * once per target with every shooter's hits, Shooting > Driving Back Enemies;
+ * The Role of Missile Troops); and for each engagement om_wm_multi_prepare and
+ * om_wm_multi_resolve over one Combat phase (MULTICOMBAT.md). What this file
+ * adds is what the table decides:
  * targets, stands in range, the direction and length of drive backs,
  * engagements, contacts, supports, what lies behind a unit. Its readings of
  * rules the geometry leaves open are fixed readings, in the registry at the
@@ -29,8 +32,8 @@
  * retreat runs into: further than any distance a unit that stays is moved
  * (the drive-back and retreat distances are counts of a byte). */
 #define BEHIND_REACH_CM 255.0
-/* A drive back halts this far from enemies (warmaster.md 5.5 step 7: "halts
- * 1cm away"). */
+/* A drive back halts this far from enemies ("halts 1cm away": Confusion > When
+ * do Units Become Confused? (4); Shooting > Driving Back Enemies). */
 #define DRIVE_BACK_ENEMY_GAP_CM 1.0
 
 const char *const om_wm_shoot_policy_names[OM_WM_SHOOT_POLICY_COUNT] = {"closest", "hold"};
@@ -101,12 +104,12 @@ static om_wm_vec unit_vector(om_wm_vec a, om_wm_vec b, om_wm_vec fallback)
     return l > 1e-9 ? (om_wm_vec){dx / l, dy / l} : fallback;
 }
 
-/* ---- Shooting phase (warmaster.md 5; warmaster-ancients.md 6) ---- */
+/* ---- Shooting phase (Shooting; Warmaster Ancients, Shooting) ---- */
 
 /* What the Shooting phase does to one target before its drive back. */
 typedef struct target_fire {
-    unsigned hits;    /* unsaved hits of every shooter (5.9) */
-    int driver;       /* the closest unit that shot at it (5.5 step 6), or -1 */
+    unsigned hits;    /* unsaved hits of every shooter (Driving Back Enemies) */
+    int driver;       /* the closest unit that shot at it (the driving unit), or -1 */
     double driver_cm; /* its distance */
 } target_fire;
 
@@ -122,7 +125,7 @@ static const om_wm_side *side_now(const om_wm_turn *turn, const om_wm_turn_work 
 }
 
 /* The stands of shooter u that shoot at `target`: its front rank (stands of
- * its own unit block the sight of those behind, warmaster.md 5.1), every
+ * its own unit block the sight of those behind, Shooting > Targets), every
  * stand for all-round shooters, each within range of the target (range is
  * measured stand by stand). */
 static unsigned stands_in_range(const om_wm_table *t, unsigned u, unsigned target, double range)
@@ -161,7 +164,8 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
                                                OM_WM_TABLE_SKIP_ENGAGED, &cm);
     if (target < 0 || (stands = stands_in_range(t, u, (unsigned)target, range)) == 0)
         return;
-    /* The target as it stands now: terrain may give it cover (6.15). */
+    /* The target as it stands now: terrain may give it cover (Shooting > Scores to
+     * Hit; Combat > Defended & Fortified Troops). */
     target_side = turn->unit[target].side;
     target_side.position = om_wm_table_position(t, (unsigned)target);
     target_side.dense_terrain = om_wm_table_in_dense(t, (unsigned)target);
@@ -185,9 +189,10 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
         t->unit[u].present = false;
 }
 
-/* The end of the Shooting phase for `target` (5.5, 5.6): stands removed by
- * every hit, then one drive back directly away from its driver, which moves
- * it on the table up to what lies that way. */
+/* The end of the Shooting phase for `target` (Shooting > Driving Back Enemies;
+ * Shooting at a Glance > Disregard Odd Hits): stands removed by every hit, then
+ * one drive back directly away from its driver, which moves it on the table up
+ * to what lies that way. */
 static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                        unsigned target, const target_fire *fire, om_wm_turn_result *out)
 {
@@ -205,7 +210,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
 
     side.position = om_wm_table_position(t, target);
     side.dense_terrain = om_wm_table_in_dense(t, target);
-    /* Directly away from the closest stand that shot at it (5.5 step 6). */
+    /* Directly away from the closest stand that shot at it (Driving Back Enemies). */
     om_wm_table_closest_points(t, (unsigned)fire->driver, target, &pa, &pb);
     away = unit_vector(pa, pb, (om_wm_vec){-un->dir.x, -un->dir.y});
     om_wm_table_behind_along(t, turn->command.rules, target, away, BEHIND_REACH_CM, &behind);
@@ -222,7 +227,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
         return;
     }
     un->stands = (uint8_t)(stands - v.stands_lost);
-    un->hits = 0; /* odd hits go at the end of the phase (5.6) */
+    un->hits = 0; /* odd hits go at the end of the phase (Disregard Odd Hits) */
     un->confused |= v.confused;
     w->hurt[target] |= v.hurt;
     if (v.drive_back_cm > 0 && !side.unit.traits.no_drive_back &&
@@ -236,7 +241,8 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
 }
 
 /* The moving side's Shooting phase: its units shoot in index order, then
- * every target's drive back in index order (the owner's choice, 5.5). */
+ * every target's drive back in index order (the owner's choice, Driving Back
+ * Enemies). */
 static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                            om_wm_turn_result *out)
 {
@@ -251,13 +257,14 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
             drive_back(p, w, d, u, &fire[u], out);
 }
 
-/* ---- Combat phase: who touches whom (warmaster.md 6.1-6.7) ---- */
+/* ---- Combat phase: who touches whom (Combat > Combat Engagement to Supporting
+ * Troops) ---- */
 
-/* The enemy stand i of unit u strikes (6.3): one touching its front edge, else
- * its side or rear, else a corner, the lowest index among equals (the
- * player's choice); -1 if it touches none. touch->flanked says whether any
- * enemy has its front on the stand's flank or rear: its -1 (6.4) goes with
- * whichever enemy it strikes (fixed reading strike_ties). */
+/* The enemy stand i of unit u strikes (Combat > Attacks): one touching its front
+ * edge, else its side or rear, else a corner, the lowest index among equals
+ * (the player's choice); -1 if it touches none. touch->flanked says whether any
+ * enemy has its front on the stand's flank or rear: its -1 (Attack Modifiers)
+ * goes with whichever enemy it strikes (fixed reading strike_ties). */
 static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, unsigned i,
                          om_wm_table_touch *touch)
 {
@@ -319,8 +326,9 @@ static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
     }
 }
 
-/* Whether unit u may support or be supported (6.7): infantry whose rules
- * allow it; a supporter also not confused (Ancients: confused units support). */
+/* Whether unit u may support or be supported (Combat > Supporting Troops):
+ * infantry whose rules allow it; a supporter also not confused (Confusion >
+ * Confused Units; Ancients: confused units support). */
 static bool may_support(const om_wm_turn *turn, const om_wm_table *t, unsigned u, bool giving)
 {
     const om_wm_side *s = &turn->unit[u].side;
@@ -330,7 +338,7 @@ static bool may_support(const om_wm_turn *turn, const om_wm_table *t, unsigned u
 
 /* Stand i of unit s supports a stand of a friend fighting to its front, if
  * any: its own unit first, then the others in index order; each supporting
- * stand counts once (6.7). */
+ * stand counts once (Combat > Supporting Troops). */
 static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, contacts *c,
                              unsigned s, unsigned i)
 {
@@ -370,7 +378,8 @@ static void find_supports(const om_wm_turn *turn, const om_wm_table *t, contacts
     }
 }
 
-/* Union-find over units linked by contacts and supports: engagements (6.1). */
+/* Union-find over units linked by contacts and supports: engagements (Combat >
+ * Combat Engagement; Supporting Troops). */
 static unsigned find_root(uint8_t *parent, unsigned u)
 {
     while (parent[u] != u)
@@ -413,16 +422,17 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     s->charging = w->command.unit[u].charged;
     s->confused = t->unit[u].confused;
     s->dense_terrain = om_wm_table_in_dense(t, u);
-    /* A charger counts as in the open (6.15); pikemen are never defended in
-     * dense terrain (army list). */
+    /* A charger counts as in the open (Combat > Defended & Fortified Troops);
+     * pikemen are never defended in dense terrain (army list). */
     s->position = s->charging ? OM_WM_OPEN : om_wm_table_position(t, u);
     if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
         s->position = OM_WM_OPEN;
     s->supports = c->own_supports[u];
     s->rear_supports = c->own_rear[u];
     s->support_units = 0;
-    /* Stand and shoot (5.7): a shooter not engaged before the charges, charged
-     * to its front (it sees the charger come), when its policy says so. */
+    /* Stand and shoot (Shooting > Shooting at Charging Enemy): a shooter not
+     * engaged before the charges, charged to its front (it sees the charger
+     * come), when its policy says so. */
     s->stand_and_shoot = turn->unit[u].stand_and_shoot && !s->charging &&
                          !p->engaged_at_start[u] && c->charged_front[u] != 0 &&
                          (om_wm_unit_shoots(&s->unit) || s->extra_shots > 0) &&
@@ -435,7 +445,8 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
 /* What lies behind engagement unit k, straight back along its facing (fixed
  * reading retreat_direction). Its friends in the engagement are not in the
  * way: a losing side's units all retreat (a supporting unit with the one it
- * supports, 6.7), so they are lifted off the table while it looks. */
+ * supports, Combat > Retreats; Supporting Troops), so they are lifted off the
+ * table while it looks. */
 static void set_behind(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigned k)
 {
     om_wm_table *t = &w->t;
@@ -519,8 +530,8 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
             *x = (om_wm_support){(uint8_t)k, at[v], c->link[u][v], c->link_rear[u][v]};
         }
     }
-    /* A combat fought in an earlier turn goes on (6.14): units charging into it
-     * fight its round as their charge's (A7). */
+    /* A combat fought in an earlier turn goes on (Combat > Unresolved Combat):
+     * units charging into it fight its round as their charge's (A7). */
     m->rounds_before = continued ? 1 : 0;
     m->turn = 1;
 }
@@ -554,7 +565,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         out->unit[u].routed |= r->routed;
         w->hurt[u] |= r->hurt;
         un->stands = (uint8_t)w->state[k].stands;
-        /* Odd hits stay only with units still engaged (6.14). */
+        /* Odd hits stay only with units still engaged (Combat > Remove Odd Hits). */
         un->hits = r->engaged ? (uint8_t)w->state[k].carried : 0;
         un->confused = r->confused;
         if (r->destroyed || r->left_table || un->stands == 0)
@@ -563,7 +574,8 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
 }
 
 /* The Combat phase: every engagement in the order of its lowest unit index
- * (the moving player's choice, 6.1), over one Combat phase each. */
+ * (the moving player's choice; Combat: each engagement is worked out before
+ * the next), over one Combat phase each. */
 static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                          om_wm_turn_result *out)
 {
@@ -781,48 +793,53 @@ om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
 /* ---- Fixed readings ---- */
 
 static const om_wm_option turn_option_table[] = {
-    {"shooting_stands", "-", "5.1 Range; Line of sight",
+    {"shooting_stands", "-", "Warmaster Revolution, Shooting > Targets; Range",
      "Which stands of a unit shoot at its target?",
      "fixed: its front rank (its own stands block the others' sight; every stand of an "
      "all-round shooter) within range of the target, stand by stand; sight is the "
      "unit's (T6)", "-", OM_WM_OPTION_FIXED, 0},
-    {"shooting_blind", "-", "5.10 Stone Thrower",
+    {"shooting_blind", "-",
+     "Warmaster Revolution, Artillery & Machines > Artillery > Stone Throwers",
      "Does artillery shoot blind at an enemy it cannot see in a turn?",
      "fixed: no, every shooter shoots at the closest visible enemy or not at all", "-",
      OM_WM_OPTION_FIXED, 0},
-    {"drive_back_driver", "-", "5.5 Drive backs",
+    {"drive_back_driver", "-", "Warmaster Revolution, Shooting > Driving Back Enemies",
      "Several units shot at one target: whose drive-back rules apply (Warp Lightning "
      "Cannon, Skull Chukka), and from where?",
      "fixed: the closest unit that shot at it (the driving unit); directly away from its "
      "closest point", "-", OM_WM_OPTION_FIXED, 0},
-    {"drive_back_order", "-", "5.5 Drive backs",
+    {"drive_back_order", "-", "Warmaster Revolution, Shooting > Driving Back Enemies",
      "In which order are several drive backs resolved (the owner chooses)?",
      "fixed: targets in table order, after every unit has shot", "-", OM_WM_OPTION_FIXED, 0},
-    {"drive_back_into_friends", "-", "5.5, 7.3 Making way",
+    {"drive_back_into_friends", "-",
+     "Warmaster Revolution, Shooting > Driving Back Enemies; Confusion > Making Way",
      "A unit driven back into unengaged friends who make way: where does it end?",
      "fixed: it halts touching them (they are not moved aside); it tests for confusion "
      "once, on a 6", "-", OM_WM_OPTION_FIXED, 0},
-    {"steadfast_phase", "-", "10.3 Banner of Steadfastness",
+    {"steadfast_phase", "-",
+     "Warmaster Revolution, Magic > Magic Items > The Banner of Steadfastness",
      "The Banner of Steadfastness against several shooters in one phase",
      "fixed: one hit of the phase's total is ignored", "-", OM_WM_OPTION_FIXED, 0},
-    {"stand_and_shoot_sight", "-", "5.7 Shooting at charging enemy",
+    {"stand_and_shoot_sight", "-",
+     "Warmaster Revolution, Shooting > Shooting at Charging Enemy",
      "When does a charged unit see its charger \"at some point during the charge\"?",
      "fixed: when a charger touches the front edge of one of its stands", "-",
      OM_WM_OPTION_FIXED, 0},
-    {"strike_ties", "-", "6.3 Attacks",
+    {"strike_ties", "-", "Warmaster Revolution, Combat > Attacks",
      "A stand touching several enemies with the same priority (the player chooses)",
      "fixed: the enemy of lowest table index", "-", OM_WM_OPTION_FIXED, 0},
-    {"support_alignment", "-", "6.7 Supporting troops",
+    {"support_alignment", "-", "Warmaster Revolution, Combat > Supporting Troops",
      "How exactly must a supporting stand be behind or beside a fighting one?",
      "fixed: edges touching, off line by at most 1cm along them, facing the same way",
      "-", OM_WM_OPTION_FIXED, 0},
-    {"engagement_order", "-", "6.1 Engagements and order",
+    {"engagement_order", "-", "Warmaster Revolution, Combat; Combat > Combat Engagement",
      "In which order are engagements fought (the moving player chooses)?",
      "fixed: by the lowest table index of their units", "-", OM_WM_OPTION_FIXED, 0},
-    {"retreat_direction", "-", "6.9 Retreats",
+    {"retreat_direction", "-", "Warmaster Revolution, Combat > Retreats",
      "Which way does a losing unit retreat, for what lies behind it?",
      "fixed: straight back along its facing", "-", OM_WM_OPTION_FIXED, 0},
-    {"moves_after_combat", "-", "6.9-6.13",
+    {"moves_after_combat", "-",
+     "Warmaster Revolution, Combat > Retreats; Pursuit; Advance; Fall Backs",
      "Where do retreats, pursuits, fall backs and advances leave the units?",
      "fixed: the table is not moved after combat; the turn ends with its Combat phase",
      "-", OM_WM_OPTION_FIXED, 0},

@@ -17,8 +17,8 @@
  * a thread's workspace (om_wm_turn_work) holds the engagement being fought.
  * The model's simplifications are in TURNS.md ("A whole turn"), each next to
  * the rule it bends, and its fixed readings in the registry below (`oddsmaster
- * list --options`). Sections cited are those of warmaster.md 3-7 and
- * warmaster-ancients.md 4-9.
+ * list --options`). Sections cited are Warmaster Revolution's (Command;
+ * Shooting; Combat; Confusion) unless another rulebook is named.
  */
 #ifndef OM_WM_TURN_H
 #define OM_WM_TURN_H
@@ -35,8 +35,8 @@
  * holds no more units a side than the combat engine takes. */
 #define OM_WM_TURN_SIDE_UNITS_MAX OM_WM_SIDE_UNITS_MAX
 
-/* What a unit of the moving side does in its Shooting phase (warmaster.md
- * 5.1: the target is the closest visible enemy; the player may hold fire). */
+/* What a unit of the moving side does in its Shooting phase (Shooting >
+ * Targets: the target is the closest visible enemy; the player may hold fire). */
 typedef enum om_wm_shoot_policy {
     OM_WM_SHOOT_CLOSEST = 0, /* the closest visible enemy in range that is not engaged */
     OM_WM_SHOOT_HOLD,        /* holds its fire */
@@ -56,7 +56,8 @@ typedef struct om_wm_turn_unit {
                                  confusion, contacts, supports, what lies behind it and
                                  whether it stands and shoots */
     om_wm_shoot_policy shoot; /* its Shooting phase, if its side moves */
-    bool stand_and_shoot;     /* shoots at enemies charging it when the rules allow (5.7) */
+    bool stand_and_shoot;     /* shoots at enemies charging it when the rules allow
+                                 (Shooting > Shooting at Charging Enemy) */
 } om_wm_turn_unit;
 
 /* A turn to simulate: the table at its start, the moving side's Command
@@ -77,7 +78,8 @@ typedef struct om_wm_turn_unit_result {
     uint8_t charged;     /* it charged */
     uint8_t shot_at;     /* an enemy shot at it in the Shooting phase */
     uint8_t engaged;     /* it fought (or supported) in the Combat phase */
-    uint8_t unresolved;  /* it is still engaged after it: an unresolved combat (6.14) */
+    uint8_t unresolved;  /* it is still engaged after it: an unresolved combat
+                            (Combat > Unresolved Combat) */
     uint8_t stands_lost; /* stands it lost in the turn (all it had if destroyed) */
     uint8_t confused;    /* confused at the end of the turn (never a destroyed unit) */
     uint8_t routed;      /* routed by a drive back (then destroyed too) */
@@ -87,7 +89,8 @@ typedef struct om_wm_turn_unit_result {
 /* What one turn did. */
 typedef struct om_wm_turn_result {
     om_wm_turn_unit_result unit[OM_WM_TABLE_MAX_UNITS]; /* by table index */
-    uint16_t vp_lost[2];    /* victory points each side lost (warmaster.md 11.3) */
+    uint16_t vp_lost[2];    /* victory points each side lost (End of the Battle >
+                               Victory Points) */
     uint8_t general_orders; /* orders the moving side's General passed: his chain reached
                                order k when this is k or more */
     uint8_t engagements;    /* engagements fought in the Combat phase */
