@@ -184,7 +184,51 @@ typedef struct om_wm_engine {
     unsigned rounds_before;          /* rounds fought in earlier turns */
     uint32_t in_play;                /* OM_WM_PLAY_* bits */
     const struct om_wm_round1 *round1; /* the first round by hit counts, or NULL */
+    const struct om_wm_later *later; /* a duel's tables of the rounds after the first
+                                        (om_wm_duel), or NULL */
 } om_wm_engine;
+
+/* Stand counts the tables of a duel cover: every count a unit can have (at
+ * most 12 stands, and up to its full size again with Daemonic Instability). */
+#define OM_WM_STAND_COUNTS 16u
+
+/* Pursuit bonuses the table of later rounds' attack dice covers (a pursuit
+ * bonus is 1 + a third of the retreat: 15 takes a retreat of 42cm or more);
+ * dice with a larger bonus are worked out. */
+#define OM_WM_LATER_PURSUITS 16u
+
+/* Bits of a unit's state that change its attack dice after the first round,
+ * indexing om_wm_later.dice: badly hurt, confused, retreated in the round
+ * before, immune to terror, empowered by its Tomb King or Oathstone. */
+#define OM_WM_LATER_HURT      1u
+#define OM_WM_LATER_CONFUSED  2u
+#define OM_WM_LATER_RETREATED 4u
+#define OM_WM_LATER_FEARLESS  8u
+#define OM_WM_LATER_EMPOWERED 16u
+#define OM_WM_LATER_STATES    32u
+
+/* Bits of a winner's state that decide whether it may pursue in a duel,
+ * indexing om_wm_later.pursues: in the open, confused, at least as many
+ * stands as the loser. */
+#define OM_WM_PURSUE_IN_OPEN  1u
+#define OM_WM_PURSUE_CONFUSED 2u
+#define OM_WM_PURSUE_AHEAD    4u
+
+/*
+ * What a duel's rounds after the first look up instead of working out, each
+ * filled when the engagement is prepared by the very functions a trial would
+ * call (compute_dice, may_pursue) on every state the table covers: after the
+ * first round a duel's blows are always its whole unit against the other,
+ * frontally, so a unit's attack dice depend only on its state's bits above,
+ * its pursuit bonus and its stands; and whether a winner may pursue only on
+ * the bits of OM_WM_PURSUE_*.
+ */
+typedef struct om_wm_later {
+    uint8_t dice[2][OM_WM_LATER_STATES][OM_WM_LATER_PURSUITS][OM_WM_STAND_COUNTS];
+    /* [unit][state bits][pursuit bonus][stands]: its attack dice in a round after the first */
+    uint8_t pursues[2];              /* [winner]: bit i set when it may pursue with the
+                                        OM_WM_PURSUE_* bits i */
+} om_wm_later;
 
 /*
  * One unit in a trial's fight: its om_wm_unit_state, field for field (in
@@ -220,8 +264,10 @@ typedef struct om_wm_fighter {
 
 _Static_assert(sizeof(om_wm_fighter) == 32, "a fighter is indexed by a shift");
 
-/* v added to the saturating count *acc. */
-static inline void om_wm_add8(uint8_t *acc, unsigned v) { *acc = om_wm_sat8(*acc + v); }
+/* The saturating count acc with v added. A value, not a store through a
+ * uint8_t pointer: a character type may alias anything, so such a store
+ * would make the compiler reload every pointer of the fight after it. */
+static inline uint8_t om_wm_sum8(uint8_t acc, unsigned v) { return om_wm_sat8(acc + v); }
 
 /*
  * The state of one trial's fight: the units' fighters and the engagement's
@@ -257,6 +303,7 @@ typedef struct om_wm_duel {
     om_wm_contact_prep contact[2]; /* A's stands fighting B, B's fighting A */
     om_wm_fighter start[2];   /* both units before the first die */
     om_wm_fight start_fight;  /* the fight every trial starts from (its u is set per trial) */
+    om_wm_later later;        /* the tables of its rounds after the first */
 } om_wm_duel;
 
 /* What the fight did to p's two units, fighters u, in outcome *o (zeroed):
