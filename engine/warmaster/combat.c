@@ -643,7 +643,8 @@ static inline unsigned later_state(const engine *g, const fight *f, unsigned u)
 
 /* The attack dice of blow k: in the first round of a trial from the
  * prepared start, looked up in the table om_wm_combat_prepare made with
- * compute_dice itself, since before round 1 only the stands left can vary;
+ * compute_dice itself, since before round 1 only the stands left can vary
+ * (a duel's declared blows carry it, unless aura rolls are in play);
  * in a duel's later rounds, from its table of them (om_wm_later) unless the
  * pursuit bonus is past it; otherwise worked out. */
 SPECIALISED unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k,
@@ -651,9 +652,11 @@ SPECIALISED unsigned blow_dice(const engine *g, const fight *f, unsigned round, 
 {
     const unsigned u = k->unit;
     const om_wm_fighter *x = &f->u[u];
-    if (round == 1 && f->fresh && k->round1_dice != NULL && !x->hurt &&
-        !(g->in_play & OM_WM_PLAY_AURA_ROLL) && x->confused == declared(g, u)->confused)
+    if (k->round1_dice != NULL && f->fresh && !x->hurt &&
+        x->confused == declared(g, u)->confused) {
+        assert(round == 1 && !(g->in_play & OM_WM_PLAY_AURA_ROLL));
         return k->round1_dice[x->stands];
+    }
     if (duel && round > 1 && x->pursuit < OM_WM_LATER_PURSUITS) {
         const unsigned dice = g->later->dice[u][later_state(g, f, u)][x->pursuit][x->stands];
         /* The table is what compute_dice says (checked whenever asserts are on). */
@@ -1011,23 +1014,51 @@ typedef struct round1_entry {
 } round1_entry;
 
 /*
- * A first round of two units without shooting before contact is a function
- * of the two hit counts alone, which are independent binomials: Bin(dice_A,
- * p_A) and Bin(dice_B, p_B). So the pair is drawn at once from an alias table
- * of their joint law (exact, as the binomial tables are), and the round's
- * consequences are looked up, computed when the engagement is prepared by
- * apply_round itself. The plain baseline keeps rolling every die.
+ * A first round of two units from a known state (the prepared start, or the
+ * state a shooting at the charge left) is a function of the two hit counts
+ * alone, which are independent binomials: Bin(dice_A, p_A) and Bin(dice_B,
+ * p_B). So the round's consequences are looked up, computed when the
+ * engagement is prepared by apply_round itself. From the start, with no
+ * shooting before contact, the pair is drawn at once from an alias table of
+ * their joint law (exact, as the binomial tables are); after the shooting,
+ * the two blows are rolled as a rolled round rolls them, A's then B's, with
+ * the same dice. The plain baseline keeps rolling every die.
  */
 struct om_wm_round1 {
-    om_alias *pairs;         /* law of the pair index ha * nb + hb */
+    om_alias *pairs;         /* law of the pair index ha * nb + hb, or NULL: rolled */
     unsigned nb;             /* outcomes of B's hits */
-    round1_entry *entry;     /* the round for each pair */
+    round1_entry *entry;     /* the round for each pair (NULL: no table for this state) */
     om_wm_outcome *outcome;  /* span round: the whole trial's outcome after each pair,
                                 or NULL */
     uint8_t *needs_dice;     /* span round: 1 where what follows the round rolls dice
                                 (a retreat into friends, a rampage...): the trial goes
                                 on from the entry */
+    om_wm_fighter key[2];    /* after a shooting: the state it is the table of */
+    const om_dice_test *test[2]; /* after a shooting: each unit's dice test and */
+    unsigned dice[2];        /* attack dice in the round */
 };
+
+/* The entry of table t for this trial's first round, with its dice. */
+static inline unsigned round1_draw(const struct om_wm_round1 *t, om_dice *d)
+{
+    unsigned ha;
+    if (t->pairs != NULL)
+        return om_alias_draw(t->pairs, &d->rng);
+    ha = om_dice_hits(d, t->test[0], t->dice[0]); /* A's blow first, as rolled */
+    return ha * t->nb + om_dice_hits(d, t->test[1], t->dice[1]);
+}
+
+/* The first-round table of the state the shooting at the charge left in
+ * fight f, or NULL: none was made for it. */
+static inline const struct om_wm_round1 *after_shot_table(const engine *g, const fight *f)
+{
+    const unsigned shot = f->u[1 - g->charger].shot;
+    const struct om_wm_round1 *t = &g->after_shot[shot];
+    if (shot >= g->n_after_shot || t->entry == NULL ||
+        memcmp(f->u, t->key, sizeof t->key) != 0)
+        return NULL;
+    return t;
+}
 
 /* Most pairs a first-round table holds (about 1 MB with its alias slots). */
 #define OM_WM_ROUND1_MAX_PAIRS 65536u
@@ -1067,16 +1098,16 @@ static int roll_round_duel(const engine *g, om_dice *d, fight *f, const bout *b,
     return round_rolled(g, d, f, b, result, true);
 }
 
-/* One combat round: the first round of two units from the prepared start
- * drawn from its table with one draw (the plain baseline keeps rolling every
- * die), any other rolled. */
+/* One combat round: the first round of two units from a known state drawn
+ * from its table (the plain baseline keeps rolling every die), any other
+ * rolled. */
 SPECIALISED int fight_round(const engine *g, om_dice *d, fight *f, const bout *b,
                             unsigned result[2], bool duel)
 {
-    if (b->round == 1 && f->round1_drawn && d->plain == NULL) {
-        const struct om_wm_round1 *t = g->round1;
-        const round1_entry *en = f->round1_entry >= 0 ? &t->entry[f->round1_entry]
-                                                      : &t->entry[om_alias_draw(t->pairs, &d->rng)];
+    if (b->round == 1 && f->round1 != NULL && d->plain == NULL) {
+        const struct om_wm_round1 *t = f->round1;
+        const round1_entry *en = &t->entry[f->round1_entry >= 0 ? (unsigned)f->round1_entry
+                                                                : round1_draw(t, d)];
         for (int s = 0; s < 2; s++) {
             om_wm_fighter *x = &f->u[s];
             x->stands = en->stands[s];
@@ -1270,23 +1301,18 @@ SPECIALISED unsigned charger_of_unit(const engine *g, unsigned t, bool duel)
     return OM_WM_NO_UNIT;
 }
 
-/* Unit s shoots at the charge of unit c (5.7): stands lost are removed at
- * once and do not fight; every hit counts for the shooting side in round 1
- * (W7). This is part of the engagement, so a charger's Banner of Fortitude
- * already gives its +1 Hits here (10.3), unlike a volley of the turn before.
- * Skirmishers who evade keep their hits for the drive back. */
-SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
-                            bool duel)
+/* What unit s's shooting `r` at the charge of unit c does (stand_and_shoot,
+ * once its dice are rolled): the hits count for s in round 1 (after c's
+ * Banner of Steadfastness), the shooting costs s what it costs, the 1.1 Warp
+ * Lightning Cannon confuses c on a 6, and c takes the hits (unless s evades,
+ * keeping them for the drive back). */
+SPECIALISED void shot_lands(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
+                            const om_wm_fire *r, bool duel)
 {
     const om_wm_side *me = declared(g, s);
-    om_wm_fire r;
-    unsigned hits;
-    r.reduced = f->u[s].reduced;
-    om_wm_fire_at(&g->tests[pair_of(g, s, c, duel)], declared(g, c), d, side_now(g, f, s),
-                  f->u[s].stands, true, f->u[c].stands, &r);
-    hits = om_wm_steadfast(declared(g, c), f->u[c].stands, r.hits);
+    const unsigned hits = om_wm_steadfast(declared(g, c), f->u[c].stands, r->hits);
     f->u[s].shot = om_wm_sum8(f->u[s].shot, hits);
-    shooter_pays(g, d, f, s, &r);
+    shooter_pays(g, d, f, s, r);
     /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
     if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && hits > 0 &&
         om_dice_roll_d6(d) == 6)
@@ -1295,6 +1321,21 @@ SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned
     f->u[c].hits_on = om_wm_sum8(f->u[c].hits_on, hits);
     if (!me->evade)
         (void)take_hits(g, f, c, hits, duel);
+}
+
+/* Unit s shoots at the charge of unit c (5.7): stands lost are removed at
+ * once and do not fight; every hit counts for the shooting side in round 1
+ * (W7). This is part of the engagement, so a charger's Banner of Fortitude
+ * already gives its +1 Hits here (10.3), unlike a volley of the turn before.
+ * Skirmishers who evade keep their hits for the drive back. */
+SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
+                                 bool duel)
+{
+    om_wm_fire r;
+    r.reduced = f->u[s].reduced;
+    om_wm_fire_at(&g->tests[pair_of(g, s, c, duel)], declared(g, c), d, side_now(g, f, s),
+                  f->u[s].stands, true, f->u[c].stands, &r);
+    shot_lands(g, d, f, s, c, &r, duel);
 }
 
 /* Skirmishers s evade the charge of unit c (Warmaster Ancients, Movement >
@@ -1881,6 +1922,9 @@ SPECIALISED void combat(const engine *g, om_dice *d, fight *f, om_wm_outcome *o,
     bout b = {.charger = g->charger, .round = rounds_before(g, duel),
               .winner = OM_WM_NO_CONTEST, .declared = true};
     if (comes_to_blows(g, d, f, b.charger, o, duel)) {
+        /* The state the shooting at the charge left may have a table. */
+        if (duel && g->n_after_shot > 0 && f->fresh && d->plain == NULL)
+            f->round1 = after_shot_table(g, f);
         o->charged = b.charger >= 0;
         while (round_and_aftermath(g, d, f, &b, o, duel))
             ;
@@ -1909,56 +1953,27 @@ static void combat_duel(const engine *g, om_dice *d, fight *f, om_wm_outcome *o,
 /* Two units, one a side: om_wm_prepared's duel.                             */
 /* ------------------------------------------------------------------------ */
 
-/* Build p->round1 when the first round is a function of the two hit counts:
- * no shooting before contact and no maniple dice. Returns OM_OK also when no
- * table applies (p->round1 stays NULL). */
-static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight *start)
+/* Fill t->entry (allocated here) with the first round from state *start,
+ * planned as rp, for every pair of hit counts of dice[2] attack dice, by
+ * apply_round itself; t->nb set. Returns OM_ENOMEM, or OM_OK. */
+static om_status round1_entries(struct om_wm_round1 *t, const engine *g, const fight *start,
+                                const round_plan *rp, const unsigned dice[2])
 {
-    const om_dice_test *test[2];
-    unsigned dice[2], n;
-    double *pmf;
-    struct om_wm_round1 *t;
-    round_plan rp;
-    bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
-              .winner = OM_WM_NO_CONTEST, .declared = true};
-    om_status st;
-
-    if (g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
-                      OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE))
-        return OM_OK;
-    plan_round(g, start, &b, &rp, true);
-    if (!rp.b[0].struck || !rp.b[1].struck)
-        return OM_OK; /* a side has no stands left to strike with */
-    for (int s = 0; s < 2; s++) {
-        dice[s] = p->round1_dice[s][start->u[s].stands];
-        test[s] = melee_test(g, start, 1, &rp.b[s], true);
-    }
-    n = (dice[0] + 1u) * (dice[1] + 1u);
-    if (n > OM_WM_ROUND1_MAX_PAIRS)
-        return OM_OK;
-    t = calloc(1, sizeof *t);
-    pmf = malloc(n * sizeof *pmf);
-    if (t != NULL)
-        t->entry = malloc(n * sizeof *t->entry);
-    if (t == NULL || pmf == NULL || t->entry == NULL) {
-        free(pmf);
-        if (t != NULL)
-            free(t->entry);
-        free(t);
-        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
-    }
+    const bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
+                    .winner = OM_WM_NO_CONTEST, .declared = true};
     t->nb = dice[1] + 1u;
+    t->entry = malloc((dice[0] + 1u) * t->nb * sizeof *t->entry);
+    if (t->entry == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
     for (unsigned ha = 0; ha <= dice[0]; ha++) {
         for (unsigned hb = 0; hb <= dice[1]; hb++) {
-            unsigned i = ha * t->nb + hb, hits[2] = {ha, hb}, result[2];
+            unsigned hits[2] = {ha, hb}, result[2];
             om_wm_fighter u[2] = {start->u[0], start->u[1]};
             fight f = *start;
-            round1_entry *en = &t->entry[i];
+            round1_entry *en = &t->entry[ha * t->nb + hb];
             int winner;
             f.u = u;
-            winner = apply_round(g, &f, &b, &rp, hits, result, true);
-            pmf[i] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
-                     om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
+            winner = apply_round(g, &f, &b, rp, hits, result, true);
             for (int s = 0; s < 2; s++) {
                 en->stands[s] = (uint8_t)u[s].stands;
                 en->carried[s] = (uint8_t)u[s].carried;
@@ -1968,6 +1983,62 @@ static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight 
             en->winner = (uint8_t)winner;
         }
     }
+    return OM_OK;
+}
+
+/* The first round's plan from state *start, with each unit's attack dice
+ * and dice test in it, as a rolled round works them out; false when a table
+ * cannot stand for it: a unit does not strike, or there are too many pairs
+ * of hit counts. */
+static bool round1_plan(const engine *g, const fight *start, round_plan *rp, unsigned dice[2],
+                        const om_dice_test *test[2])
+{
+    const bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
+                    .winner = OM_WM_NO_CONTEST, .declared = true};
+    plan_round(g, start, &b, rp, true);
+    if (!rp->b[0].struck || !rp->b[1].struck)
+        return false; /* a side has no stands left to strike with */
+    for (int s = 0; s < 2; s++) {
+        dice[s] = blow_dice(g, start, 1, &rp->b[s], true);
+        test[s] = melee_test(g, start, 1, &rp->b[s], true);
+    }
+    return (dice[0] + 1u) * (dice[1] + 1u) <= OM_WM_ROUND1_MAX_PAIRS;
+}
+
+/* What keeps any first round from being a function of its two hit counts:
+ * maniple dice, staged re-rolls and bonus dice, extra strikes. */
+#define ROUND1_ROLLED (OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED | OM_WM_PLAY_EXTRA_STRIKE)
+
+/* Build p->round1 when the first round from the start is a function of the
+ * two hit counts: no shooting before contact and nothing of ROUND1_ROLLED.
+ * Returns OM_OK also when no table applies (p->round1 stays NULL). */
+static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight *start)
+{
+    const om_dice_test *test[2];
+    unsigned dice[2], n;
+    double *pmf;
+    struct om_wm_round1 *t;
+    round_plan rp;
+    om_status st;
+
+    if ((g->in_play & (ROUND1_ROLLED | OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START |
+                       OM_WM_PLAY_EVADE)) ||
+        !round1_plan(g, start, &rp, dice, test))
+        return OM_OK;
+    n = (dice[0] + 1u) * (dice[1] + 1u);
+    t = calloc(1, sizeof *t);
+    pmf = malloc(n * sizeof *pmf);
+    if (t == NULL || pmf == NULL || round1_entries(t, g, start, &rp, dice) != OM_OK) {
+        free(pmf);
+        if (t != NULL)
+            free(t->entry);
+        free(t);
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    }
+    for (unsigned ha = 0; ha <= dice[0]; ha++)
+        for (unsigned hb = 0; hb <= dice[1]; hb++)
+            pmf[ha * t->nb + hb] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
+                                   om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
     st = om_alias_alloc(&t->pairs, pmf, n);
     free(pmf);
     if (st != OM_OK) {
@@ -1979,8 +2050,78 @@ static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight 
     return OM_OK;
 }
 
+/* Whether dice source d has rolled since its generator was `before`. */
+static bool rolled_since(const om_dice *d, const om_rng *before)
+{
+    return memcmp(&d->rng, before, sizeof *before) != 0;
+}
+
+/* Shooting at the charge leaves more states than the hits it scores (a
+ * cannon blowing up, a Flame Cannon's Attacks reduced...); the tables are
+ * made for these hit counts, each the state a shooting with no other
+ * consequence leaves. */
+#define OM_WM_AFTER_SHOT_TABLES 16u
+
+/*
+ * The first-round tables of a duel whose only dice before contact are the
+ * charged unit's shooting at the charge (stand and shoot): for each number
+ * of hits it can score, the state its landing leaves, when landing rolls no
+ * dice and a round follows, and that round's table (round1_entries). A trial
+ * whose state after the shooting is byte for byte one of them draws its
+ * first round from it (with the dice a rolled round rolls); any other rolls
+ * it. Returns OM_OK also when no table applies.
+ */
+static om_status after_shot_prepare(om_wm_duel *dl)
+{
+    engine *g = &dl->g;
+    const int c = g->charger, s = 1 - c;
+    struct om_wm_round1 *ts;
+    if (c < 0 || !(g->in_play & OM_WM_PLAY_SHOOTING) ||
+        (g->in_play & (ROUND1_ROLLED | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE |
+                       OM_WM_PLAY_AURA_ROLL)) ||
+        declared(g, 0)->shoots_first || declared(g, 1)->shoots_first ||
+        !declared(g, (unsigned)s)->stand_and_shoot)
+        return OM_OK;
+    ts = calloc(OM_WM_AFTER_SHOT_TABLES, sizeof *ts);
+    if (ts == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    dl->after_shot = ts;
+    g->after_shot = ts;
+    g->n_after_shot = OM_WM_AFTER_SHOT_TABLES;
+    for (unsigned h = 0; h < OM_WM_AFTER_SHOT_TABLES; h++) {
+        om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
+        fight f = dl->start_fight;
+        om_wm_fire r = {.hits = h, .reduced = u[s].reduced};
+        om_dice probe = {.plain = NULL};
+        om_rng before;
+        round_plan rp;
+        struct om_wm_round1 *t;
+        f.u = u;
+        om_rng_seed_block(&probe.rng, 0, 0);
+        before = probe.rng;
+        shot_lands(g, &probe, &f, (unsigned)s, (unsigned)c, &r, true);
+        if (rolled_since(&probe, &before) || u[s].shot >= OM_WM_AFTER_SHOT_TABLES ||
+            ts[u[s].shot].entry != NULL || !side_fights_on(g, &f, c, false, true) ||
+            !side_fights_on(g, &f, s, false, true))
+            continue; /* rolls dice, a state seen already, or no round */
+        t = &ts[u[s].shot];
+        if (!round1_plan(g, &f, &rp, t->dice, t->test))
+            continue;
+        t->key[0] = u[0];
+        t->key[1] = u[1];
+        if (round1_entries(t, g, &f, &rp, t->dice) != OM_OK)
+            return OM_ENOMEM;
+    }
+    return OM_OK;
+}
+
 void om_wm_combat_release(om_wm_prepared *p)
 {
+    if (p->duel != NULL && p->duel->after_shot != NULL) {
+        for (unsigned h = 0; h < OM_WM_AFTER_SHOT_TABLES; h++)
+            free(p->duel->after_shot[h].entry);
+        free(p->duel->after_shot);
+    }
     free(p->duel);
     p->duel = NULL;
     if (p->round1 == NULL)
@@ -2036,6 +2177,9 @@ static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
     }
     g->charger = om_wm_engine_charger(g);
     g->in_play = om_wm_engine_in_play(g);
+    /* Aura rolls before the charge can change the first round's dice. */
+    if (g->in_play & OM_WM_PLAY_AURA_ROLL)
+        dl->contact[0].round1_dice = dl->contact[1].round1_dice = NULL;
     /* One unit a side never leaves the combat before it loses: its side's
      * retreat divisor is fixed. */
     for (int s = 0; s < 2; s++)
@@ -2074,14 +2218,16 @@ void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], b
     om_wm_fight f = p->duel->start_fight;
     bool unresolved;
     f.u = u;
-    if (!fresh)
-        f.fresh = f.round1_drawn = false;
+    if (!fresh) {
+        f.fresh = false;
+        f.round1 = NULL;
+    }
     memset(out, 0, sizeof *out);
     if (p->e.kind == OM_WM_KIND_VOLLEY) {
         om_wm_volley(p, d, &u[0], &u[1], out);
         return;
     }
-    if (fresh && f.round1_drawn && d->plain == NULL && p->round1->outcome != NULL) {
+    if (fresh && f.round1 != NULL && d->plain == NULL && f.round1->outcome != NULL) {
         /* The first round drawn from its table, and what follows it looked
          * up when it rolls no dice (round1_outcomes). */
         const struct om_wm_round1 *t = p->round1;
@@ -2093,12 +2239,6 @@ void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], b
     }
     combat_duel(&p->duel->g, d, &f, out, &unresolved);
     om_wm_duel_record(p, u, out);
-}
-
-/* Whether dice source d has rolled since its generator was `before`. */
-static bool rolled_since(const om_dice *d, const om_rng *before)
-{
-    return memcmp(&d->rng, before, sizeof *before) != 0;
 }
 
 /*
@@ -2223,7 +2363,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     f->u = dl->start;
     f->faded = false;
     f->fresh = true;
-    f->round1_drawn = false; /* until the table is made (round1_prepare) */
+    f->round1 = NULL; /* until the table is made (round1_prepare) */
     f->round1_entry = -1;
     f->retreats_marked = false;
     f->turn = 1;
@@ -2250,10 +2390,11 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     dl->g.later = &dl->later;
     {
         om_status st = round1_prepare(p, &dl->g, f);
-        f->round1_drawn = p->round1 != NULL;
-        dl->g.round1 = p->round1;
+        f->round1 = p->round1;
         if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND)
             st = round1_outcomes(p, dl);
+        if (st == OM_OK && p->round1 == NULL)
+            st = after_shot_prepare(dl);
         f->u = NULL;
         return st;
     }

@@ -183,9 +183,12 @@ typedef struct om_wm_engine {
     int charger;                     /* the side that charges, or -1 */
     unsigned rounds_before;          /* rounds fought in earlier turns */
     uint32_t in_play;                /* OM_WM_PLAY_* bits */
-    const struct om_wm_round1 *round1; /* the first round by hit counts, or NULL */
     const struct om_wm_later *later; /* a duel's tables of the rounds after the first
                                         (om_wm_duel), or NULL */
+    const struct om_wm_round1 *after_shot; /* a duel's first-round tables of the states
+                                        the shooting at the charge leaves, by the hits
+                                        it scored, or NULL */
+    unsigned n_after_shot;           /* entries of after_shot */
 } om_wm_engine;
 
 /* Stand counts the tables of a duel cover: every count a unit can have (at
@@ -260,6 +263,9 @@ typedef struct om_wm_fighter {
     uint8_t foe;              /* after a pursuit, the enemy it fights, or OM_WM_NO_UNIT */
     bool routed;              /* routed by a drive back before contact */
     bool in_combat;           /* still in the engagement: fighting or supporting */
+    uint8_t zero[10];         /* always 0: every byte of a fighter is a member, so two
+                                 fighters compare as bytes (om_wm_fighter_set zeroes it,
+                                 copies keep it) */
 } om_wm_fighter;
 
 _Static_assert(sizeof(om_wm_fighter) == 32, "a fighter is indexed by a shift");
@@ -279,12 +285,13 @@ typedef struct om_wm_fight {
     bool faded;               /* the charger faded away before charging: no contest */
     bool fresh;               /* the units started as prepared, so the tables of the
                                  first round apply */
-    bool round1_drawn;        /* fresh, and a first-round table is made: the first
-                                 round is drawn from it */
+    const struct om_wm_round1 *round1; /* fresh, and the first round is tabulated: its
+                                 table, the start's or the one of the state the shooting
+                                 at the charge left; or NULL: rolled */
     bool retreats_marked;     /* a fighter may have `retreated` set, to clear after the
                                  next round */
-    int round1_entry;         /* round1_drawn: the entry of the first-round table already
-                                 drawn for this trial, or -1 (drawn when fought) */
+    int round1_entry;         /* round1 set: the entry of the table already drawn for
+                                 this trial, or -1 (drawn when fought) */
     unsigned turn;            /* turn of the engagement, 1 = the charge's */
 } om_wm_fight;
 
@@ -304,6 +311,7 @@ typedef struct om_wm_duel {
     om_wm_fighter start[2];   /* both units before the first die */
     om_wm_fight start_fight;  /* the fight every trial starts from (its u is set per trial) */
     om_wm_later later;        /* the tables of its rounds after the first */
+    struct om_wm_round1 *after_shot; /* g.after_shot, owned (NULL if none) */
 } om_wm_duel;
 
 /* What the fight did to p's two units, fighters u, in outcome *o (zeroed):
