@@ -1043,7 +1043,7 @@ static inline unsigned round1_draw(const struct om_wm_round1 *t, om_dice *d)
 {
     unsigned ha;
     if (t->pairs != NULL)
-        return om_alias_draw(t->pairs, &d->rng);
+        return om_alias_draw_select(t->pairs, &d->rng);
     ha = om_dice_hits(d, t->test[0], t->dice[0]); /* A's blow first, as rolled */
     return ha * t->nb + om_dice_hits(d, t->test[1], t->dice[1]);
 }
@@ -2231,7 +2231,7 @@ void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], b
         /* The first round drawn from its table, and what follows it looked
          * up when it rolls no dice (round1_outcomes). */
         const struct om_wm_round1 *t = p->round1;
-        f.round1_entry = (int)om_alias_draw(t->pairs, &d->rng);
+        f.round1_entry = (int)om_alias_draw_select(t->pairs, &d->rng);
         if (!t->needs_dice[f.round1_entry]) {
             *out = t->outcome[f.round1_entry];
             return;
