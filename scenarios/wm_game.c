@@ -211,6 +211,11 @@ static om_status wm_prepare(const om_scenario *sc, om_trials *out)
         return st;
     out->prepared = p;
     wm_layout(engagement_of(sc), &out->layout);
+    {
+        const om_wm_outcome *classes;
+        om_wm_classes(p, &classes, &out->n_classes);
+        out->class_rows = (const uint8_t *)classes;
+    }
     return OM_OK;
 }
 
@@ -227,7 +232,16 @@ static void wm_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, si
         om_wm_resolve(prepared, d, &out[i]);
 }
 
+static void wm_resolve_classes(const void *prepared, om_dice *d, uint8_t *rows, uint16_t *cls,
+                               bool class_rows, size_t n)
+{
+    om_wm_resolve_classes(prepared, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
+}
+
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
+_Static_assert(OM_WM_NO_CLASS == OM_LAYOUT_NO_CLASS, "the engine's trials of no class are the "
+               "tally's");
+_Static_assert(OM_WM_CLASSES_MAX <= OM_LAYOUT_CLASSES_MAX, "the tally counts every class");
 
 const om_game om_game_warmaster = {
     .name = "warmaster",
@@ -240,6 +254,7 @@ const om_game om_game_warmaster = {
     .prepare = wm_prepare,
     .release = wm_release,
     .resolve_block = wm_resolve_block,
+    .resolve_classes = wm_resolve_classes,
     .situations = om_wm_matrix_situations_table,
     .n_situations = OM_WM_MATRIX_SITUATIONS,
     .n_default_situations = 2,

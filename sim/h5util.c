@@ -360,7 +360,7 @@ om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file)
 
     /* Strong close degree: closing the file closes anything left open by an abort. */
     fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 || H5Pset_fapl_stdio(fapl) < 0
         || (*file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
         om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path,
                                 om_h5_detail(why, sizeof why));

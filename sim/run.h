@@ -61,6 +61,8 @@ typedef struct om_block {
  */
 typedef struct om_run_sink {
     void *ctx;                                                   /* the sink's state */
+    bool tally_only;  /* prepare and put read each block's tally, never its rows: the rows
+                         of trials of a class (om_trials.class_rows) are not even written */
     om_status (*work_alloc)(void *ctx, void **work);             /* a thread's workspace */
     void (*work_free)(void *ctx, void *work);                    /* free it */
     om_status (*prepare)(void *ctx, om_block *b);                /* outside any lock */

@@ -171,8 +171,8 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
 {
     file_sink fs = {.writer = w, .layout = &t->layout, .req = req, .total = total,
                     .blocks_done = first_block, .stop = OM_RUN_DONE};
-    om_run_sink sink = {.ctx = &fs, .work_alloc = sink_work_alloc, .work_free = sink_work_free,
-                        .prepare = sink_prepare, .put = sink_put};
+    om_run_sink sink = {.ctx = &fs, .tally_only = req->no_rows, .work_alloc = sink_work_alloc,
+                        .work_free = sink_work_free, .prepare = sink_prepare, .put = sink_put};
     om_run_config cfg = {.trials = trials_left, .seed = req->seed,
                          .block_size = OM_RUN_BLOCK_SIZE, .first_block = first_block,
                          .threads = req->threads, .plain_dice = req->plain_dice};

@@ -2111,6 +2111,12 @@ static om_status after_shot_prepare(om_wm_duel *dl)
     return OM_OK;
 }
 
+void om_wm_classes(const om_wm_prepared *p, const om_wm_outcome **outcomes, size_t *n)
+{
+    *n = p->duel != NULL ? p->duel->n_classes : 0u;
+    *outcomes = *n > 0 ? p->round1->outcome : NULL;
+}
+
 void om_wm_combat_release(om_wm_prepared *p)
 {
     if (p->duel != NULL && p->duel->after_shot != NULL) {
@@ -2208,12 +2214,16 @@ void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_
     }
 }
 
-void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
-                      om_wm_outcome *out)
+/* The trial of p's two units from fighters u (the prepared start when
+ * `fresh`; its first round then comes from its table, its entry already
+ * drawn if entry >= 0), written to *out; the fighters are carried on. */
+static void duel_fight_from(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+                            int entry, om_wm_outcome *out)
 {
     om_wm_fight f = p->duel->start_fight;
     bool unresolved;
     f.u = u;
+    f.round1_entry = entry;
     if (!fresh) {
         f.fresh = false;
         f.round1 = NULL;
@@ -2223,18 +2233,44 @@ void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], b
         om_wm_volley(p, d, &u[0], &u[1], out);
         return;
     }
-    if (fresh && f.round1 != NULL && d->plain == NULL && f.round1->outcome != NULL) {
-        /* The first round drawn from its table, and what follows it looked
-         * up when it rolls no dice (round1_outcomes). */
-        const struct om_wm_round1 *t = p->round1;
-        f.round1_entry = (int)om_alias_draw_select(t->pairs, &d->rng);
-        if (!t->needs_dice[f.round1_entry]) {
-            *out = t->outcome[f.round1_entry];
-            return;
-        }
-    }
     combat_duel(&p->duel->g, d, &f, out, &unresolved);
     om_wm_duel_record(p, u, out);
+}
+
+inline unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                                   bool class_outcome)
+{
+    const om_wm_duel *dl = p->duel;
+    const struct om_wm_round1 *t = dl->start_fight.round1;
+    int entry = -1;
+    if (t != NULL && t->outcome != NULL && d->plain == NULL) {
+        /* The first round drawn from its table, and what follows it looked
+         * up when it rolls no dice (round1_outcomes): a trial of a class. */
+        entry = (int)om_alias_draw_select(t->pairs, &d->rng);
+        if (!t->needs_dice[entry]) {
+            if (class_outcome)
+                *out = t->outcome[entry];
+            return (unsigned)entry < dl->n_classes ? (unsigned)entry : OM_WM_NO_CLASS;
+        }
+    }
+    {
+        om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
+        duel_fight_from(p, d, u, true, entry, out);
+    }
+    return OM_WM_NO_CLASS;
+}
+
+void om_wm_resolve_classes(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                           uint16_t *cls, bool class_outcomes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cls[i] = (uint16_t)om_wm_duel_resolve(p, d, &out[i], class_outcomes);
+}
+
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],
+                      om_wm_outcome *out)
+{
+    duel_fight_from(p, d, u, false, -1, out);
 }
 
 /*
@@ -2385,11 +2421,17 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     later_prepare(dl);
     dl->g.later = &dl->later;
     {
-        om_status st = round1_prepare(p, &dl->g, f);
+        /* A volley fights no round: no tables. */
+        om_status st = p->e.kind == OM_WM_KIND_VOLLEY ? OM_OK : round1_prepare(p, &dl->g, f);
         f->round1 = p->round1;
-        if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND)
+        if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND) {
             st = round1_outcomes(p, dl);
-        if (st == OM_OK && p->round1 == NULL)
+            /* Each entry is a class of trials, unless there are too many to
+             * count a block by them (OM_WM_CLASSES_MAX). */
+            if (st == OM_OK && p->round1->pairs->n <= OM_WM_CLASSES_MAX)
+                dl->n_classes = p->round1->pairs->n;
+        }
+        if (st == OM_OK && p->round1 == NULL && p->e.kind != OM_WM_KIND_VOLLEY)
             st = after_shot_prepare(dl);
         f->u = NULL;
         return st;

@@ -312,6 +312,7 @@ typedef struct om_wm_duel {
     om_wm_fight start_fight;  /* the fight every trial starts from (its u is set per trial) */
     om_wm_later later;        /* the tables of its rounds after the first */
     struct om_wm_round1 *after_shot; /* g.after_shot, owned (NULL if none) */
+    unsigned n_classes;       /* classes of its trials (om_wm_classes), or 0 */
 } om_wm_duel;
 
 /* What the fight did to p's two units, fighters u, in outcome *o (zeroed):
@@ -321,10 +322,15 @@ typedef struct om_wm_duel {
  * neither confused nor badly hurt. Fields nothing in play can set stay 0. */
 void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_outcome *o);
 
-/* One trial of p's two units from fighters u (the prepared start when
- * `fresh`, whose first round may come from its table), written to *out;
- * the fighters are carried on. */
-void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+/* One trial of p's two units from the prepared start (its first round, and
+ * the whole trial, may come from tables), written to *out, or only its class
+ * returned (om_wm_resolve_classes). */
+unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                            bool class_outcome);
+
+/* One trial of p's two units from fighters u, written to *out; the fighters
+ * are carried on. */
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],
                       om_wm_outcome *out);
 
 /* Side A, fighter a, shoots at side B, fighter b, in the Shooting phase,
