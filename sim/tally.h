@@ -83,8 +83,10 @@ om_status om_tally_block_classes(om_tally_work *w, const uint8_t *rows, const ui
                                  const uint8_t *class_rows, size_t n_classes, size_t n,
                                  om_tally *out);
 
-/* Readable bytes a rows buffer needs after its last row for om_tally_block. */
-#define OM_TALLY_ROW_SLACK 8
+/* Readable bytes a rows buffer needs after its last row for om_tally_block
+ * (which reads rows as 8-byte words) and om_h5_chunks_encode (16 bytes from
+ * each 16-byte part of a row). */
+#define OM_TALLY_ROW_SLACK 16
 
 /* Widest row om_tally_block counts as a whole (wider rows are rare: the
  * histograms are then updated row by row). */
