@@ -31,6 +31,17 @@
 /* Size of a buffer for om_h5_utc_now ("2024-05-01T12:00:00Z" and the NUL). */
 #define OM_H5_UTC_MAX 32
 
+/*
+ * om_h5_buffered_fapl: a new file access property list *fapl (the caller
+ * closes it) for a file written through the buffered driver of h5vfd.c: the
+ * default driver's files, byte for byte, with the library's many small
+ * writes gathered into few large ones; strong close degree. *driver is the
+ * driver's registration, which must outlive the list and every file opened
+ * with it: the caller closes it (om_h5_close_id) after them. Errors:
+ * OM_EHDF5.
+ */
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver);
+
 /* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
 void om_h5_quiet(void);
 
@@ -147,11 +158,14 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
  * temporary file "PATH.tmp-PID" beside it (so the final rename stays in one file
  * system), with the strong close degree (closing the file closes anything left
  * open). On success *tmp_path (owned by the caller, free()) and *file are set.
+ * With `driver` not NULL the file is written through the buffered driver
+ * (om_h5_buffered_fapl), whose registration *driver the caller closes with
+ * om_h5_close_id once the file is closed (H5I_INVALID_HID on failure).
  * The temporary name is first created with open(2), so a missing directory or a
  * permission problem is reported with the system's reason.
  * Errors: OM_EIO ("cannot create PATH: REASON"), OM_ENOMEM.
  */
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file);
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver);
 
 /*
  * om_h5_tmp_publish: flush the closed temporary file to the disk (fsync) and
