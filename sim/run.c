@@ -90,7 +90,7 @@ static void turn_pass(put_turn *t, uint64_t k)
 }
 
 /* Record the first error and stop the run. Threads record errors at any time
- * (one failing to start, another in the ordered region), so under one lock. */
+ * (one failing to start, another in its put turn), so under one lock. */
 static void record_failure(run_state *rs, om_status st)
 {
 #pragma omp critical(om_run_state)

@@ -15,7 +15,11 @@
  * Units are handled in index order wherever order matters, so one unit a
  * side rolls its dice in the order the two-unit engine always has. The hot
  * path of two units has no division: stand losses come from per-unit tables
- * built when the engagement is prepared (lost_at, left_at).
+ * built when the engagement is prepared (lost_at, left_at). Two units are
+ * also the same code compiled for their shape (the `duel` argument), and
+ * look up in tables made by this code what a trial would otherwise work out
+ * again: first rounds from known states, the dice and pursuits of later
+ * rounds (MULTICOMBAT.md, "Two units").
  */
 #include <stdlib.h>
 #include <string.h>
