@@ -19,6 +19,7 @@
 #define OM_H5_INT_H
 
 #include <hdf5.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,47 @@
  * OM_EHDF5.
  */
 om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver);
+
+/* A write of raw data to a file of the buffered driver, deferred (om_h5_defer_raw). */
+typedef struct om_h5_deferred_write {
+    haddr_t addr;        /* where in the file */
+    const uint8_t *data; /* the bytes: the caller's, unchanged until written out */
+    size_t size;         /* how many */
+} om_h5_deferred_write;
+
+/* Writes of raw data deferred, to be done by their owner. */
+typedef struct om_h5_deferred {
+    int fd;                     /* the file they go to (set when the first is deferred) */
+    size_t n;                   /* writes deferred */
+    size_t cap;                 /* room in w */
+    om_h5_deferred_write *w;    /* [cap] in the order the library made them */
+} om_h5_deferred;
+
+/*
+ * om_h5_defer_raw: while `into` is not NULL, the raw data (chunks) the
+ * library writes to `file` (open with the buffered driver) is not written
+ * but listed in *into, the bytes left where the caller gave them (when
+ * *into is full, written at once); NULL writes them again. The bytes must
+ * stay unchanged, and not be read through the library, until
+ * om_h5_deferred_write_out writes them: so a writer that puts blocks in
+ * turn (one thread at a time) lets each block's owner write its bytes
+ * after its turn, in parallel with the next put. Errors: OM_EHDF5 (not a
+ * file of the buffered driver).
+ */
+om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
+
+/*
+ * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
+ * in memory as one), then empty it. `path` names the file in messages.
+ * Thread-safe for distinct lists. Errors: OM_EIO.
+ */
+om_status om_h5_deferred_write_out(om_h5_deferred *d, const char *path);
+
+/* Whether the chunks c leave their writing deferred (om_h5_chunks_defer,
+ * h5file.h), and the list their deferred writes go to (h5chunk.c). */
+struct om_h5_chunks;
+bool om_h5_chunks_deferred(const struct om_h5_chunks *c);
+om_h5_deferred *om_h5_chunks_writes(struct om_h5_chunks *c);
 
 /* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
 void om_h5_quiet(void);

@@ -40,6 +40,7 @@
  *      SSE2. Both give the same bytes.
  * A field type of more than one byte would read more than one byte column.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "h5_int.h"
 #include "h5file.h"
 
 /* Bytes before the packed values (the filter's parameters). */
@@ -69,10 +71,15 @@ typedef enum chunk_kind {
 struct om_h5_chunks {
     om_layout layout;  /* the rows' fields (a copy) */
     size_t chunk_rows; /* values per chunk */
-    size_t cap;        /* bytes of each field's buffer */
-    uint8_t *buf;      /* field f's chunk at buf + f * cap */
+    size_t cap;        /* most bytes of a field's chunk */
+    uint8_t *buf;      /* the chunks, one after the other in field order (as the file
+                          gets them: so their deferred writes are one), and 8 bytes */
     uint8_t *cols;     /* [row_size][chunk_rows] the block's byte columns (those read) */
+    size_t at[OM_LAYOUT_FIELDS_MAX];   /* where each encoded chunk starts in buf */
     size_t size[OM_LAYOUT_FIELDS_MAX]; /* bytes of each encoded chunk */
+    bool defer;        /* their writing is deferred (om_h5_chunks_defer) */
+    om_h5_deferred deferred; /* their deferred writes */
+    om_h5_deferred_write writes[OM_LAYOUT_FIELDS_MAX]; /* room for them */
     /* The plan of the block being encoded: */
     uint8_t kind[OM_LAYOUT_FIELDS_MAX];  /* each field's chunk_kind */
     uint8_t bits[OM_LAYOUT_FIELDS_MAX];  /* bits per value (KIND_HEADER: 0) */
@@ -94,9 +101,12 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
     }
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
-    /* Header, the values whole, and a word of slack for the 8-byte stores. */
-    c->cap = SO_HEADER + chunk_rows + 8;
-    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1));
+    /* Header and the values whole; a word of slack after the last chunk for
+     * the 8-byte stores (a chunk's slack is the next one's start, written
+     * after it). */
+    c->cap = SO_HEADER + chunk_rows;
+    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) + 8);
+    c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
     c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
     if (c->buf == NULL || c->cols == NULL) {
         free(c->buf);
@@ -124,7 +134,27 @@ size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field)
 
 const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field)
 {
-    return c->buf + field * c->cap;
+    return c->buf + c->at[field];
+}
+
+void om_h5_chunks_defer(om_h5_chunks *c, bool defer)
+{
+    c->defer = defer;
+}
+
+bool om_h5_chunks_deferred(const om_h5_chunks *c)
+{
+    return c->defer;
+}
+
+om_h5_deferred *om_h5_chunks_writes(om_h5_chunks *c)
+{
+    return &c->deferred;
+}
+
+om_status om_h5_chunks_write_out(om_h5_chunks *c, const char *path)
+{
+    return om_h5_deferred_write_out(&c->deferred, path);
 }
 
 /* Bits needed for `span` different values: the ceiling of log2(span), as the
@@ -359,11 +389,10 @@ static size_t pack(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uin
 }
 #endif
 
-/* Step 3: field f's chunk from its column. */
-static size_t chunk(om_h5_chunks *c, size_t f)
+/* Step 3: field f's chunk from its column, at `out`. */
+static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
 {
     const uint8_t *col = c->cols + c->layout.fields[f].offset * c->chunk_rows;
-    uint8_t *out = c->buf + f * c->cap;
     if (c->kind[f] == KIND_COPY) {
         memcpy(out, col, c->chunk_rows);
         return c->chunk_rows;
@@ -379,8 +408,13 @@ static size_t chunk(om_h5_chunks *c, size_t f)
 
 void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t)
 {
+    size_t at = 0;
+    assert(c->deferred.n == 0); /* the last block's chunks are written */
     plan(c, t);
     columns(c, rows, n);
-    for (size_t f = 0; f < c->layout.field_count; f++)
-        c->size[f] = chunk(c, f);
+    for (size_t f = 0; f < c->layout.field_count; f++) {
+        c->at[f] = at;
+        c->size[f] = chunk(c, f, c->buf + at);
+        at += c->size[f];
+    }
 }

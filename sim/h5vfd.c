@@ -49,6 +49,7 @@ typedef struct buffered_file {
     uint8_t *buf;       /* [BUFFER_BYTES] bytes not yet written */
     haddr_t buf_addr;   /* where they go */
     size_t buf_len;     /* how many */
+    om_h5_deferred *defer; /* where raw data writes are listed instead, or NULL */
 } buffered_file;
 
 /* pwrite all of `size` bytes at `addr`; false on failure. */
@@ -160,10 +161,12 @@ static haddr_t bf_get_eof(const H5FD_t *file, H5FD_mem_t type)
     return ((const buffered_file *)file)->eof;
 }
 
+/* The handle of a file of this driver is its buffered_file (om_h5_defer_raw
+ * checks its class before using it). */
 static herr_t bf_get_handle(H5FD_t *file, hid_t fapl, void **handle)
 {
     (void)fapl;
-    *handle = &((buffered_file *)file)->fd;
+    *handle = file;
     return 0;
 }
 
@@ -202,10 +205,17 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
                        const void *buffer)
 {
     buffered_file *f = (buffered_file *)file;
-    (void)type;
     (void)dxpl;
     if (addr == HADDR_UNDEF || addr + size > f->eoa)
         return -1;
+    /* Raw data deferred: listed, the bytes left where they are. */
+    if (type == H5FD_MEM_DRAW && f->defer != NULL && f->defer->n < f->defer->cap) {
+        f->defer->fd = f->fd;
+        f->defer->w[f->defer->n++] = (om_h5_deferred_write){addr, buffer, size};
+        if (addr + size > f->eof)
+            f->eof = addr + size;
+        return 0;
+    }
     /* Appended when it continues the buffer (or starts an empty one);
      * otherwise the buffer is written out first, keeping the writes' order. */
     if (f->buf_len > 0 &&
@@ -290,5 +300,43 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
         return st;
     }
     *fapl = p;
+    return OM_OK;
+}
+
+om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into)
+{
+    char why[OM_H5_DETAIL_MAX];
+    void *handle = NULL;
+    om_h5_quiet();
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == NULL ||
+        ((H5FD_t *)handle)->cls == NULL || strcmp(((H5FD_t *)handle)->cls->name,
+                                                  buffered_class.name) != 0)
+        return OM_ERROR(OM_EHDF5, "not a file of the buffered driver: %s",
+                        om_h5_detail(why, sizeof why));
+    ((buffered_file *)handle)->defer = into;
+    return OM_OK;
+}
+
+om_status om_h5_deferred_write_out(om_h5_deferred *d, const char *path)
+{
+    size_t i = 0;
+    while (i < d->n) {
+        /* A run of writes following one another in the file and in memory. */
+        const om_h5_deferred_write *first = &d->w[i];
+        size_t size = first->size, j = i + 1;
+        while (j < d->n && d->w[j].addr == first->addr + size &&
+               d->w[j].data == first->data + size) {
+            size += d->w[j].size;
+            j++;
+        }
+        if (!write_all(d->fd, first->data, size, first->addr)) {
+            om_status st = OM_ERROR(OM_EIO, "%s: cannot write the file: %s", path,
+                                    strerror(errno));
+            d->n = 0;
+            return st;
+        }
+        i = j;
+    }
+    d->n = 0;
     return OM_OK;
 }

@@ -366,7 +366,7 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *r
 }
 
 om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
-                                 const om_h5_chunks *chunks, const om_tally *tally)
+                                 om_h5_chunks *chunks, const om_tally *tally)
 {
     char why[OM_H5_DETAIL_MAX];
     hsize_t offset = first;
@@ -378,14 +378,29 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
                         (unsigned long long)first, (unsigned long long)w->trials,
                         (unsigned long long)w->chunk_rows);
     om_h5_quiet();
+    /* Chunks that defer their writing: the library places them, and their
+     * writes are listed in them (h5vfd.c). */
+    if (w->rows && om_h5_chunks_deferred(chunks) &&
+        om_h5_defer_raw(w->file, om_h5_chunks_writes(chunks)) != OM_OK) {
+        w->failed = true;
+        return OM_ERROR(OM_EHDF5, "%s: cannot defer the writes of a block", w->path);
+    }
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
         if (H5Dwrite_chunk(w->dset[i], H5P_DEFAULT, 0, &offset, om_h5_chunks_size(chunks, i),
                            om_h5_chunks_data(chunks, i)) < 0) {
             w->failed = true;
+            if (om_h5_chunks_deferred(chunks)) {
+                (void)om_h5_defer_raw(w->file, NULL);
+                om_h5_chunks_writes(chunks)->n = 0; /* the file is not published */
+            }
             return OM_ERROR(OM_EHDF5, "%s: cannot write the chunk of rows %llu.. of /trials/%s: "
                             "%s", w->path, (unsigned long long)first, w->layout.fields[i].name,
                             om_h5_detail(why, sizeof why));
         }
+    }
+    if (w->rows && om_h5_chunks_deferred(chunks) && om_h5_defer_raw(w->file, NULL) != OM_OK) {
+        w->failed = true;
+        return OM_ERROR(OM_EHDF5, "%s: cannot defer the writes of a block", w->path);
     }
     om_tally_add(w->tally, tally);
     return OM_OK;

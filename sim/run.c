@@ -206,7 +206,7 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
         for (;;) {
             uint64_t k;
             om_block b;
-            bool skip, stop = false;
+            bool skip, stop = false, put = false;
             om_status st = OM_OK;
 #pragma omp atomic capture
             k = rs.next_block++;
@@ -234,6 +234,7 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
                     if (st != OM_OK) {
                         record_failure(&rs, st);
                     } else {
+                        put = true;
                         rs.trials_done += b.n;
                         if (stop) {
 #pragma omp atomic write
@@ -243,6 +244,10 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
                 }
             }
             turn_pass(&turn, k);
+            /* What the put left to this thread, in parallel with the next put. */
+            if (put && sink != NULL && sink->after_put != NULL &&
+                (st = sink->after_put(sink->ctx, &b)) != OM_OK)
+                record_failure(&rs, st);
         }
         worker_free(&w, sink);
     }
