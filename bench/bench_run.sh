@@ -32,12 +32,17 @@ OLD="$WORK/base/build/oddsmaster"
 
 # best_rate LABEL COMMAND...: the best trials/s of 3 runs of COMMAND (the
 # elapsed time /usr/bin/time writes to its own file: COMMAND's output and
-# errors go to /dev/null).
+# errors go to /dev/null). The run's output, $WORK/LABEL.h5 (the last
+# argument), is removed before each run and its removal not timed: a run
+# onto an existing file of 400 MB pays for deleting it when it renames its
+# own over it (about a sixth of the run).
 best_rate() {
     label=$1
     shift
     best=0
     for i in 1 2 3; do
+        rm -f "$WORK/$label.h5"
+        sync
         /usr/bin/time -o "$WORK/time" -f "%e" "$@" >/dev/null 2>&1
         s=$(tail -1 "$WORK/time")
         rate=$(awk -v t="$TRIALS" -v s="$s" 'BEGIN { printf "%.0f", t / (s > 0 ? s : 0.01) }')
@@ -49,13 +54,14 @@ best_rate() {
 engine=$(build-bench/bench/bench_engagement - 20000000 400000)
 e1=$(echo "$engine" | awk '/^oddsmaster/ { printf "%.0f", $(NF-1) }')
 e2=$(echo "$engine" | awk '/^oddsmaster/ { printf "%.0f", $NF }')
-r1=$(best_rate rows1 "$NEW" run --trials "$TRIALS" -q -t 1 -o "$WORK/r1.h5")
-r2=$(best_rate rows2 "$NEW" run --trials "$TRIALS" -q -t 2 -o "$WORK/r2.h5")
-n1=$(best_rate norows1 "$NEW" run --trials "$TRIALS" -q -t 1 --no-rows -o "$WORK/n1.h5")
-n2=$(best_rate norows2 "$NEW" run --trials "$TRIALS" -q -t 2 --no-rows -o "$WORK/n2.h5")
-b1=$(best_rate base1 "$OLD" run --trials "$TRIALS" -q -t 1 -o "$WORK/b1.h5")
-b2=$(best_rate base2 "$OLD" run --trials "$TRIALS" -q -t 2 -o "$WORK/b2.h5")
-size=$(stat -c %s "$WORK/r1.h5")
+r1=$(best_rate rows1 "$NEW" run --trials "$TRIALS" -q -t 1 -o "$WORK/rows1.h5")
+r2=$(best_rate rows2 "$NEW" run --trials "$TRIALS" -q -t 2 -o "$WORK/rows2.h5")
+n1=$(best_rate norows1 "$NEW" run --trials "$TRIALS" -q -t 1 --no-rows -o "$WORK/norows1.h5")
+n2=$(best_rate norows2 "$NEW" run --trials "$TRIALS" -q -t 2 --no-rows -o "$WORK/norows2.h5")
+b1=$(best_rate base1 "$OLD" run --trials "$TRIALS" -q -t 1 -o "$WORK/base1.h5")
+b2=$(best_rate base2 "$OLD" run --trials "$TRIALS" -q -t 2 -o "$WORK/base2.h5")
+size=$(stat -c %s "$WORK/rows1.h5")
+rm -f "$WORK"/*.h5
 /usr/bin/time -o "$WORK/time" -f "%M %e" "$NEW" run --trials 1000000000 -q --no-rows \
     -o "$WORK/big.h5" >/dev/null 2>&1
 rss=$(awk '{ print $1 }' "$WORK/time")
