@@ -1,6 +1,6 @@
 /*
  * chart.c: the drawing of the charts (chart.h), the one place cairo is used
- * (STYLE rule 14). Charts are drawn on a small canvas with two backends chosen
+ * (each external library is reached through one module only). Charts are drawn on a small canvas with two backends chosen
  * once per chart (function pointers at that boundary only): cairo for PNG and
  * PDF, and a hand-written SVG writer that keeps every text as a <text>
  * element, selectable and searchable (cairo's SVG surface draws glyphs as
@@ -53,6 +53,10 @@ const uint32_t om_chart_series_colour[OM_CHART_MAX_SERIES] = {
 
 /* Half a turn (M_PI is not in strict C17). */
 static const double pi = 3.14159265358979323846;
+
+/* Widths within this many points of each other are equal (text measured
+ * twice at one font size may differ in the last bits). */
+#define TEXT_WIDTH_SLACK 1e-6
 
 /* "…" in UTF-8, appended to text cut short. */
 static const char ellipsis[] = "\xe2\x80\xa6";
@@ -274,6 +278,9 @@ static const canvas_ops svg_ops = {svg_rect, svg_line, svg_circle, svg_text, svg
 static void cut_to_width(canvas *cv, const char *s, double width, char *buf, size_t size)
 {
     size_t len;
+    /* A label measured to set `width` must fit it again: allow for the last
+     * bit of rounding between two measures at the same size. */
+    width += TEXT_WIDTH_SLACK;
     snprintf(buf, size, "%s", s);
     if (text_width(cv, buf) <= width)
         return;

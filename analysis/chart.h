@@ -7,7 +7,8 @@
  *             series, side by side in each outcome, for sweeps and "which unit
  *             should I take" comparisons;
  *   dist      from a run file: bars of P(= k) and a line of P(>= k) with its
- *             Wilson intervals for one count field (default stands_lost_b);
+ *             Wilson intervals for one count field (default: the field deciding
+ *             side B's victory points, stands_lost_b for Warmaster);
  *   heatmap   from a matrix file: the row unit's expected score (wins + draws/2
  *             over decided trials) per cell, pooled over the selected
  *             situations, on the cividis scale (readable in grey and by every
@@ -49,7 +50,8 @@
 #define OM_CHART_MIN_SIZE 200u
 #define OM_CHART_MAX_SIZE 10000u
 
-/* The count field of a dist chart unless another is asked for. */
+/* The count field of a dist chart unless another is asked for: the field
+ * deciding side B's victory points when the file records it, else this. */
 #define OM_CHART_DEFAULT_FIELD "stands_lost_b"
 
 /* Chart kinds. */
@@ -70,7 +72,8 @@ typedef enum om_chart_format {
 /* What to draw. Zero values mean the defaults. */
 typedef struct om_chart_options {
     om_chart_kind kind;    /* which chart */
-    const char *field;     /* dist: the field (NULL: OM_CHART_DEFAULT_FIELD) */
+    const char *field;     /* dist: the field (NULL: side B's victory-point field, else
+                              OM_CHART_DEFAULT_FIELD) */
     const char *situation; /* heatmap: a situation name, or NULL/"all" to pool them */
     unsigned width;        /* 0: the kind's default (om_chart_default_size) */
     unsigned height;       /* 0: the kind's default */

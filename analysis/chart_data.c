@@ -3,7 +3,7 @@
  * the summary module or a matrix file through the efficiency module, turns it
  * into a spec of titles, labels and numbers (chart_int.h), writes the CSV of
  * what is plotted, and has chart.c draw the spec; both outputs go through
- * temporary files renamed on success. No cairo here (STYLE rule 14).
+ * temporary files renamed on success. No cairo here: chart.c is its only user.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -289,6 +289,9 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
     if (sf == NULL)
         return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart (fields: %s)", s->file, name,
                         fields);
+    if (sf->values != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: '%s' is a two-byte count (victory points), which has "
+                        "no distribution chart", s->file, name);
     /* At least k = 0 and 1, so a field that never happened still shows its zero bar. */
     spec->n_k = (sf->max > 1 ? sf->max : 1) + 1u;
     spec->p_equal = calloc(spec->n_k, sizeof *spec->p_equal);
@@ -331,6 +334,46 @@ static void situations_words(const om_efficiency *e, char *buf, size_t size)
                               name_or(info->situations[s].title, info->situations[s].name));
 }
 
+/* Most armies an axis is named by; more are "N armies". */
+#define AXIS_ARMIES_NAMED 3
+
+/*
+ * The armies of an axis by their display names, in order of first
+ * appearance: "Empire", "Orcs and Chaos", "Empire, Dwarfs and Orcs", "25
+ * armies"; `fallback` (the list as typed) when a unit's army is unknown.
+ */
+static void axis_armies(const om_matrix_unit *u, size_t n, const char *fallback, char *buf,
+                        size_t size)
+{
+    const char *seen[AXIS_ARMIES_NAMED];
+    size_t n_seen = 0, more = 0, len = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool known = false;
+        if (u[i].army == NULL || u[i].army[0] == '\0') {
+            snprintf(buf, size, "%s", fallback);
+            return;
+        }
+        for (size_t k = 0; k < n_seen && !known; k++)
+            known = strcmp(seen[k], u[i].army) == 0;
+        for (size_t k = 0; k < i && !known && n_seen == AXIS_ARMIES_NAMED; k++)
+            known = strcmp(u[k].army, u[i].army) == 0;
+        if (known)
+            continue;
+        if (n_seen < AXIS_ARMIES_NAMED)
+            seen[n_seen++] = u[i].army;
+        else
+            more++;
+    }
+    if (more > 0) {
+        snprintf(buf, size, "%zu armies", n_seen + more);
+        return;
+    }
+    buf[0] = '\0';
+    for (size_t k = 0; k < n_seen && len < size; k++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                                k == 0 ? "" : k + 1 == n_seen ? " and " : ", ", seen[k]);
+}
+
 /* Subtitle and footer of a matrix chart. */
 static void matrix_frame(const om_efficiency *e, om_chart_spec *spec)
 {
@@ -351,6 +394,7 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
     const om_matrix *m = e->m;
     const om_matrix_info *info = &m->info;
     size_t R = info->n_rows, C = info->n_cols;
+    char rows[OM_CHART_TEXT_MAX / 2], cols[OM_CHART_TEXT_MAX / 2];
 
     spec->rows = R;
     spec->cols = C;
@@ -381,13 +425,13 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
         spec->p_draw[i] = decided > 0 ? e->draws[i] / decided : NAN;
         spec->p_lose[i] = decided > 0 ? e->losses[i] / decided : NAN;
     }
-    snprintf(spec->title, sizeof spec->title, "%s vs %s: expected score of the row unit",
-             name_or(info->row_list, "Rows"), name_or(info->col_list, "columns"));
+    axis_armies(info->rows, R, name_or(info->row_list, "Rows"), rows, sizeof rows);
+    axis_armies(info->cols, C, name_or(info->col_list, "columns"), cols, sizeof cols);
+    snprintf(spec->title, sizeof spec->title, "%.200s vs %.200s: expected score of the row unit", rows,
+             cols);
     matrix_frame(e, spec);
-    snprintf(spec->row_title, sizeof spec->row_title, "%s (rows)",
-             name_or(info->row_list, "Row units"));
-    snprintf(spec->col_title, sizeof spec->col_title, "%s (columns)",
-             name_or(info->col_list, "Column units"));
+    snprintf(spec->row_title, sizeof spec->row_title, "%.200s (rows)", rows);
+    snprintf(spec->col_title, sizeof spec->col_title, "%.200s (columns)", cols);
     snprintf(spec->x_title, sizeof spec->x_title,
              "row unit's expected score: win 1, draw \xc2\xbd (cells: win\xc2\xb7" "draw\xc2\xb7"
              "lose %%)");
@@ -398,6 +442,7 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
 static om_status build_fair(const om_efficiency *e, om_chart_spec *spec)
 {
     const om_matrix_info *info = &e->m->info;
+    char rows[OM_CHART_TEXT_MAX / 2], cols[OM_CHART_TEXT_MAX / 2];
     size_t n = 0;
     for (size_t u = 0; u < e->n_units; u++)
         n += isfinite(e->units[u].overall.fair.value);
@@ -428,16 +473,17 @@ static om_status build_fair(const om_efficiency *e, om_chart_spec *spec)
         spec->group[k] = x->side;
         spec->n_points++;
     }
-    snprintf(spec->title, sizeof spec->title, "Fair points against cost: %s vs %s",
-             name_or(info->row_list, "rows"), name_or(info->col_list, "columns"));
+    axis_armies(info->rows, info->n_rows, name_or(info->row_list, "rows"), rows, sizeof rows);
+    axis_armies(info->cols, info->n_cols, name_or(info->col_list, "columns"), cols,
+                sizeof cols);
+    snprintf(spec->title, sizeof spec->title, "Fair points against cost: %.200s vs %.200s", rows,
+             cols);
     matrix_frame(e, spec);
     add_part(spec->subtitle, sizeof spec->subtitle,
              e->opt.interval == OM_EFFICIENCY_BOOTSTRAP ? "bootstrap intervals"
                                                         : "covariance intervals");
-    snprintf(spec->groups[0], sizeof spec->groups[0], "%s (rows, against the columns)",
-             name_or(info->row_list, "rows"));
-    snprintf(spec->groups[1], sizeof spec->groups[1], "%s (columns, against the rows)",
-             name_or(info->col_list, "columns"));
+    snprintf(spec->groups[0], sizeof spec->groups[0], "%.200s (rows, against the columns)", rows);
+    snprintf(spec->groups[1], sizeof spec->groups[1], "%.200s (columns, against the rows)", cols);
     snprintf(spec->x_title, sizeof spec->x_title, "printed points (above the dashed line: "
              "worth more than it costs)");
     return OM_OK;
@@ -672,7 +718,9 @@ static om_status build_runs(const char *const *in, size_t n, const om_chart_opti
     run_subtitle(&rd[0], &mf, spec->subtitle, sizeof spec->subtitle);
     spec->trials = rd[0].s->trials;
     if (opt->kind == OM_CHART_DIST)
-        return build_dist(&rd[0], opt->field != NULL ? opt->field : OM_CHART_DEFAULT_FIELD,
+        return build_dist(&rd[0], opt->field != NULL           ? opt->field
+                                  : rd[0].s->lost[1].known ? rd[0].s->lost[1].field
+                                                           : OM_CHART_DEFAULT_FIELD,
                           spec);
     spec->n_series = n;
     for (size_t k = 0; k < n && st == OM_OK; k++)

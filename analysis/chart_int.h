@@ -1,7 +1,7 @@
 /*
  * chart_int.h: private to the chart module. chart_data.c turns a run or matrix
  * file into an om_chart_spec (what to draw, already in words and numbers) and
- * writes its CSV; chart.c, the only cairo user (STYLE rule 14), draws a spec.
+ * writes its CSV; chart.c, the only cairo user, draws a spec.
  */
 #ifndef OM_CHART_INT_H
 #define OM_CHART_INT_H

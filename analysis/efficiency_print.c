@@ -133,9 +133,9 @@ static size_t warnings(const om_efficiency *e, char w[MAX_WARNINGS][WARNING_MAX]
                      c->slope.lo, c->slope.hi);
     }
     if (excluded > 0)
-        snprintf(w[n++], WARNING_MAX, "%zu units have cells left out because they cannot do "
-                 "what the situation asks of them (/cells/inapplicable); their ratings use the "
-                 "other situations only", excluded);
+        snprintf(w[n++], WARNING_MAX, "%zu units have cells left out, where they or their "
+                 "opponent cannot do what the situation asks (/cells/inapplicable: artillery in "
+                 "a melee, ...); their ratings use the other cells", excluded);
     if (not_rated > 0)
         snprintf(w[n++], WARNING_MAX, "%zu units take part in none of the selected situations "
                  "and are not rated", not_rated);
@@ -225,7 +225,8 @@ static void text_units(const om_efficiency *e, FILE *out)
 static void text_curve(FILE *out, const char *what, const om_efficiency_curve *c)
 {
     char slope[96];
-    fprintf(out, "  %s: %zu units in %zu groups%s", what, c->units, c->groups,
+    fprintf(out, "  %s: %zu units in %zu group%s%s", what, c->units, c->groups,
+            c->groups == 1 ? "" : "s",
             c->pooled ? " (the field has none: the pooled curve of both axes)" : "");
     if (!c->defined) {
         fprintf(out, ": undefined (%s)\n", c->reason);

@@ -1,7 +1,7 @@
 /*
- * manifest.c: the reproducibility line of tables and charts (manifest.h), issue
- * item 4: program version, rule set, data version, seed and trials on every
- * output.
+ * manifest.c: the reproducibility line of tables and charts (manifest.h):
+ * program version, rule set, data version, seed and trials on every output,
+ * so that any table or chart can be reproduced from what it prints.
  */
 #include "manifest.h"
 

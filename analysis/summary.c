@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +94,9 @@ static om_status read_provenance(om_h5_reader *r, om_summary *s)
 typedef struct hist_source {
     om_h5_reader *r;      /* the file */
     const om_tally *tally; /* its tallies, or NULL: stream its rows */
-    uint8_t *buf;         /* rows read at a time (streaming) */
-    size_t chunk;         /* capacity of buf */
+    uint8_t *buf;         /* rows read at a time (streaming), room for `chunk` two-byte
+                             values */
+    size_t chunk;         /* capacity of buf in rows */
 } hist_source;
 
 /* Stream /trials/<name> through `hist` in chunks of at most `chunk` rows of `buf`. */
@@ -172,6 +174,7 @@ static om_status points_lost(om_h5_reader *r, om_summary *s)
         if ((pl->unit = strdup(sc.loss_unit ? sc.loss_unit : "losses")) == NULL)
             return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
         pl->known = true;
+        pl->field = sf->field->name;
         pl->start = sc.loss_start;
         pl->points = sc.points;
         for (unsigned k = 0; k <= sc.loss_start; k++) {
@@ -254,6 +257,85 @@ static om_status field_hist(const hist_source *src, size_t i, const om_field *f,
     return OM_OK;
 }
 
+/* The histogram of two-byte count field i (`f`) from `src`, into `hist`
+ * (OM_TALLY_WIDE_BINS bins). */
+static om_status wide_hist(const hist_source *src, size_t i, const om_field *f, uint64_t *hist)
+{
+    uint64_t trials = om_h5_reader_trials(src->r);
+    if (src->tally != NULL) {
+        const uint64_t *t = om_tally_wide(src->tally, i);
+        if (t == NULL)
+            return OM_ERROR(OM_EHDF5, "%s: no tally of the two-byte field %s",
+                            om_h5_reader_path(src->r), f->name);
+        memcpy(hist, t, OM_TALLY_WIDE_BINS * sizeof hist[0]);
+        return OM_OK;
+    }
+    memset(hist, 0, OM_TALLY_WIDE_BINS * sizeof hist[0]);
+    for (uint64_t first = 0; first < trials;) {
+        size_t n = trials - first < src->chunk ? (size_t)(trials - first) : src->chunk;
+        uint16_t *v = (uint16_t *)(void *)src->buf;
+        om_status st = om_h5_reader_read16(src->r, f->name, first, n, v);
+        if (st != OM_OK)
+            return st;
+        for (size_t k = 0; k < n; k++)
+            hist[v[k]]++;
+        first += n;
+    }
+    return OM_OK;
+}
+
+/* The summary of a two-byte count field from its histogram: moments, the
+ * largest value, and each value that occurred with P(=v) and P(>=v). */
+static om_status wide_stats(om_summary_field *sf, const uint64_t *hist, uint64_t trials,
+                            double confidence)
+{
+    double sum = 0, sq = 0, n = (double)trials;
+    uint64_t tail = 0;
+    size_t k;
+    om_status st = OM_OK;
+    sf->n_values = 0;
+    sf->max = 0;
+    for (unsigned v = 0; v < OM_TALLY_WIDE_BINS; v++)
+        if (hist[v] > 0) {
+            sf->n_values++;
+            sf->max = v;
+            sum += (double)hist[v] * v;
+        }
+    sf->mean = trials > 0 ? sum / n : 0.0;
+    /* Two passes, as om_stats_hist_moments, for accuracy. */
+    for (unsigned v = 0; v <= sf->max; v++)
+        if (hist[v] > 0)
+            sq += (double)hist[v] * (v - sf->mean) * (v - sf->mean);
+    sf->sd = trials > 0 ? sqrt(sq / n) : 0.0;
+    if ((sf->values = calloc(sf->n_values ? sf->n_values : 1, sizeof *sf->values)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    k = sf->n_values;
+    for (unsigned v = sf->max + 1; v-- > 0 && st == OM_OK;) {
+        if (hist[v] == 0)
+            continue;
+        tail += hist[v];
+        sf->values[--k].value = v;
+        sf->values[k].p_equal = (double)hist[v] / n;
+        st = prob_set(&sf->values[k].at_least, tail, trials, confidence);
+    }
+    return st;
+}
+
+/* A two-byte count field i of the file (`f`) into sf. */
+static om_status summary_wide(const hist_source *src, size_t i, const om_field *f,
+                              om_summary_field *sf, uint64_t trials, double confidence)
+{
+    uint64_t *hist = malloc(OM_TALLY_WIDE_BINS * sizeof *hist);
+    om_status st;
+    if (hist == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    st = wide_hist(src, i, f, hist);
+    if (st == OM_OK)
+        st = wide_stats(sf, hist, trials, confidence);
+    free(hist);
+    return st;
+}
+
 /* One winner field: the first is the run's outcome, a second its first round. */
 static om_status summary_outcome(const hist_source *src, om_summary *s, size_t i)
 {
@@ -301,7 +383,7 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
         n_fields += s->defs[i].type != OM_FIELD_WINNER;
     s->fields = n_fields > 0 ? calloc(n_fields, sizeof *s->fields) : NULL;
     src.chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
-    src.buf = from_rows ? malloc(src.chunk > 0 ? src.chunk : 1) : NULL;
+    src.buf = from_rows ? malloc(src.chunk > 0 ? 2 * src.chunk : 2) : NULL;
     if ((n_fields > 0 && s->fields == NULL) || (from_rows && src.buf == NULL)) {
         free(src.buf);
         free(tally);
@@ -319,7 +401,9 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
         } else {
             om_summary_field *sf = &s->fields[s->field_count++];
             sf->field = f;
-            if ((st = field_hist(&src, i, f, sf->hist)) == OM_OK)
+            if (f->type == OM_FIELD_COUNT16)
+                st = summary_wide(&src, i, f, sf, s->trials, s->confidence);
+            else if ((st = field_hist(&src, i, f, sf->hist)) == OM_OK)
                 st = field_stats(sf, s->trials, s->confidence);
         }
     }
@@ -380,6 +464,8 @@ void om_summary_free(om_summary *s)
     free((char *)s->lost[1].unit);
     free(s->points_rule);
     free(s->stop_reason);
+    for (size_t i = 0; i < s->field_count; i++)
+        free(s->fields[i].values);
     free(s->fields);
     free(s->unit[0]);
     free(s->unit[1]);
@@ -480,6 +566,36 @@ static void text_points(FILE *out, const om_summary *s)
     }
 }
 
+/* The rows of a two-byte count field: only the values that occurred. */
+static void text_values(FILE *out, const om_summary_field *sf)
+{
+    for (size_t i = 0; i < sf->n_values; i++) {
+        const om_summary_value *v = &sf->values[i];
+        fprintf(out, "  %5u  ", v->value);
+        text_num(out, v->p_equal);
+        fprintf(out, "    ");
+        text_num(out, v->at_least.p);
+        if (v->value > 0) {
+            fprintf(out, "    [");
+            text_num(out, v->at_least.lo);
+            fprintf(out, ", ");
+            text_num(out, v->at_least.hi);
+            fprintf(out, "]");
+        }
+        fprintf(out, "\n");
+    }
+}
+
+/* Width of the flags' name column: 14, or the longest flag's name. */
+static int flag_name_width(const om_summary *s)
+{
+    size_t w = 14;
+    for (size_t i = 0; i < s->field_count; i++)
+        if (s->fields[i].field->type == OM_FIELD_FLAG && strlen(s->fields[i].field->name) > w)
+            w = strlen(s->fields[i].field->name);
+    return (int)w;
+}
+
 om_status om_summary_print_text(const om_summary *s, FILE *out)
 {
     /* "95%": the interval label of every table. */
@@ -536,6 +652,10 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
         }
         fprintf(out, "  mean %.4f, sd %.4f, max %u\n", sf->mean, sf->sd, sf->max);
         fprintf(out, "  %5s  %-8s  %-8s  [%s CI]\n", "k", "P(=k)", "P(>=k)", ci);
+        if (sf->values != NULL) {
+            text_values(out, sf);
+            continue;
+        }
         for (unsigned k = 0; k <= sf->max; k++) {
             const om_summary_prob *al = &sf->at_least[k];
             fprintf(out, "  %5u  ", k);
@@ -559,7 +679,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
             const om_summary_field *sf = &s->fields[i];
             if (sf->field->type != OM_FIELD_FLAG)
                 continue;
-            fprintf(out, "  %-14s ", sf->field->name);
+            fprintf(out, "  %-*s ", flag_name_width(s), sf->field->name);
             text_prob(out, &sf->at_least[1]);
             fprintf(out, "  %s\n", sf->field->description);
         }
@@ -638,14 +758,21 @@ static json_t *json_field(const om_summary *s, const om_summary_field *sf)
     bool ok = dist != NULL && at_least != NULL;
     char key[8];
 
-    for (unsigned v = 0; ok && v <= sf->max; v++) {
+    /* A two-byte count: the values that occurred. */
+    for (size_t i = 0; ok && sf->values != NULL && i < sf->n_values; i++) {
+        const om_summary_value *v = &sf->values[i];
+        snprintf(key, sizeof key, "%u", v->value);
+        ok = json_object_set_new(dist, key, json_real(v->p_equal)) == 0 &&
+             (v->value == 0 || json_object_set_new(at_least, key, json_prob(&v->at_least)) == 0);
+    }
+    for (unsigned v = 0; ok && sf->values == NULL && v <= sf->max; v++) {
         if (sf->hist[v] == 0)
             continue;
         snprintf(key, sizeof key, "%u", v);
         ok = json_object_set_new(dist, key, json_real((double)sf->hist[v] / (double)s->trials))
              == 0;
     }
-    for (unsigned k = 1; ok && k <= sf->max; k++) {
+    for (unsigned k = 1; ok && sf->values == NULL && k <= sf->max; k++) {
         snprintf(key, sizeof key, "%u", k);
         ok = json_object_set_new(at_least, key, json_prob(&sf->at_least[k])) == 0;
     }
@@ -744,7 +871,10 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
     fprintf(out, "field,k,p_equal,p_at_least,lo,hi\n");
     for (size_t i = 0; i < s->field_count; i++) {
         const om_summary_field *sf = &s->fields[i];
-        for (unsigned k = 0; k <= sf->max; k++)
+        for (size_t k = 0; sf->values != NULL && k < sf->n_values; k++)
+            csv_row(out, sf->field->name, sf->values[k].value, sf->values[k].p_equal,
+                    &sf->values[k].at_least);
+        for (unsigned k = 0; sf->values == NULL && k <= sf->max; k++)
             csv_row(out, sf->field->name, k, (double)sf->hist[k] / (double)s->trials,
                     &sf->at_least[k]);
     }

@@ -44,15 +44,28 @@ typedef struct om_summary_prob {
 /* Columns of om_summary.outcome[side]. */
 enum { OM_SUMMARY_WIN = 0, OM_SUMMARY_DRAW = 1, OM_SUMMARY_LOSE = 2 };
 
+/* One value a two-byte count field took, with its probabilities. */
+typedef struct om_summary_value {
+    unsigned value;           /* the value */
+    double p_equal;           /* P(field = value) */
+    om_summary_prob at_least; /* P(field >= value), with its interval */
+} om_summary_value;
+
 /* The summary of one count or flag field of the file. */
 typedef struct om_summary_field {
     const om_field *field;              /* the field as the file describes it (owned by the
                                            summary) */
-    uint64_t hist[OM_STATS_HIST_BINS];  /* hist[v]: trials in which the field was v */
+    uint64_t hist[OM_STATS_HIST_BINS];  /* hist[v]: trials in which the field was v (zero for
+                                           a two-byte count field: see values) */
     unsigned max;                       /* largest value that occurred */
     double mean;                        /* mean over all trials */
     double sd;                          /* standard deviation (divisor: trials) */
-    om_summary_prob at_least[OM_STATS_HIST_BINS]; /* [k]: P(value >= k), k = 0..max(max, 1) */
+    om_summary_prob at_least[OM_STATS_HIST_BINS]; /* [k]: P(value >= k), k = 0..max(max, 1)
+                                           (one-byte fields only) */
+    size_t n_values;                    /* a two-byte count field (victory points): the
+                                           distinct values that occurred */
+    om_summary_value *values;           /* ...each with P(=v) and P(>=v), increasing (owned;
+                                           NULL for one-byte fields) */
 } om_summary_field;
 
 /* Most distinct victory-point losses a side's summary lists. */
@@ -67,6 +80,7 @@ typedef struct om_summary_points {
     bool known;         /* the file records the side's points and how it loses them */
     unsigned start;     /* how many of loss_unit it had at the start (e.g. 3 stands) */
     const char *unit;   /* what it loses them by, plural ("stands"; owned by the summary) */
+    const char *field;  /* the field deciding them ("stands_lost_b"; owned by the summary) */
     uint64_t points;    /* the side's points value */
     double mean;        /* expected victory points lost */
     size_t n_values;    /* distinct losses possible, in increasing order */
@@ -164,7 +178,8 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
  *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}
  *                    in dataset order; a flag also has "p", "lo", "hi", the
- *                    probability that it is set
+ *                    probability that it is set; a two-byte count (victory
+ *                    points) lists "at_least" only at the values that occurred
  *   confidence       the confidence of every interval, e.g. 0.95
  *   run              {"complete": false for an interrupted run's .partial file,
  *                    "trials_requested": the trials asked for (the most, for a
@@ -177,7 +192,8 @@ om_status om_summary_print_json(const om_summary *s, FILE *out);
 /*
  * om_summary_print_csv: the summary as CSV with the header
  *   field,k,p_equal,p_at_least,lo,hi
- * and one row per field and value k = 0..max of the field:
+ * and one row per field and value k = 0..max of the field (of a two-byte
+ * count field, each value that occurred):
  *   field        dataset name, e.g. hits_on_b
  *   k            the value
  *   p_equal      P(field = k)

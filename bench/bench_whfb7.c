@@ -11,7 +11,11 @@
  * dice draw each part's blows as one binomial from an alias table. Blocks of
  * trials use the PCG stream of their index, so results do not depend on the
  * thread count. Each figure is the best of REPEATS runs; the ratios are what
- * to compare between machines. Usage: bench_whfb7 [FAST_TRIALS] [PLAIN_TRIALS]
+ * to compare between machines. The same fight is also timed through the game
+ * interface (scenarios/game.h: the scenario loaded from the list file's
+ * units, each trial's row built from the engine's outcome), in this process,
+ * so the interface's cost is a ratio too. Usage: bench_whfb7 [FAST_TRIALS]
+ * [PLAIN_TRIALS]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +26,7 @@
 #include <gsl/gsl_rng.h>
 #include <omp.h>
 
+#include "game.h"
 #include "wh7.h"
 
 /* Each configuration runs this many times; the fastest run is reported. */
@@ -126,14 +131,68 @@ static double measure(const om_wh7_prepared *p, unsigned long long trials, int t
     return best;
 }
 
+/* The same fight as a scenario of the game interface: the list file's
+ * Swordsmen and Orc Boyz are the units block_of_twenty builds. */
+static const char game_scenario[] =
+    "schema: oddsmaster-scenario/1\nruleset: whfb7\nkind: engagement\n"
+    "a: {unit: {from: empire/swordsmen}, charging: true}\n"
+    "b: {unit: {from: orcs-goblins/orc-boyz}}\n";
+
+/* Best trials per second over REPEATS runs of the game's resolve_block,
+ * writing rows as `run` does (results go to no file). */
+static double measure_game(const om_trials *t, unsigned long long trials, int threads,
+                           tally *out)
+{
+    const int w = om_layout_find(&t->layout, "winner");
+    const size_t at = t->layout.fields[w].offset, size = t->layout.row_size;
+    double best = 0;
+    for (int rep = 0; rep < REPEATS; rep++) {
+        unsigned long long blocks = (trials + BLOCK - 1) / BLOCK;
+        tally tt;
+        double t0 = now_s(), rate;
+        memset(&tt, 0, sizeof tt);
+#pragma omp parallel num_threads(threads)
+        {
+            uint8_t *rows = malloc(BLOCK * size);
+            tally mine;
+            memset(&mine, 0, sizeof mine);
+#pragma omp for schedule(dynamic, 1)
+            for (unsigned long long b = 0; b < blocks; b++) {
+                size_t n = b + 1 < blocks ? BLOCK : (size_t)(trials - b * BLOCK);
+                om_dice d;
+                om_rng_seed_block(&d.rng, 42u + (uint64_t)rep, b);
+                d.plain = NULL;
+                t->game->resolve_block(t->prepared, NULL, &d, rows, n);
+                for (size_t i = 0; i < n; i++)
+                    mine.winner[rows[i * size + at] & 3u]++;
+                mine.trials += n;
+            }
+#pragma omp critical(bench_tally)
+            {
+                tt.trials += mine.trials;
+                for (int k = 0; k < 4; k++)
+                    tt.winner[k] += mine.winner[k];
+            }
+            free(rows);
+        }
+        rate = (double)trials / (now_s() - t0);
+        if (rate > best)
+            best = rate;
+        *out = tt;
+    }
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long fast = argc > 1 ? strtoull(argv[1], NULL, 10) : FAST_TRIALS;
     unsigned long long slow = argc > 2 ? strtoull(argv[2], NULL, 10) : PLAIN_TRIALS;
     om_wh7_combat c;
     om_wh7_prepared *p = NULL;
-    tally tf, tp;
-    double f1, f2, p1, p2;
+    tally tf, tp, tg;
+    double f1, f2, p1, p2, g1, g2;
+    om_scenario *sc = NULL;
+    om_trials t;
 
     gsl_set_error_handler_off();
     memset(&c, 0, sizeof c);
@@ -141,7 +200,10 @@ int main(int argc, char **argv)
     c.side[0] = block_of_twenty(profile("Swordsman", 4, 3, 4));
     c.side[1] = block_of_twenty(profile("Orc Boy", 3, 4, 2));
     c.side[0].charging = true;
-    if (om_wh7_prepare_alloc(&c, &p) != OM_OK) {
+    if (om_wh7_prepare_alloc(&c, &p) != OM_OK ||
+        om_scenario_load_text("<bench_whfb7>", game_scenario, strlen(game_scenario), &sc) !=
+            OM_OK ||
+        om_trials_prepare(sc, &t) != OM_OK) {
         fprintf(stderr, "bench_whfb7: %s\n", om_error_message());
         return 1;
     }
@@ -152,9 +214,12 @@ int main(int argc, char **argv)
     f2 = measure(p, fast, 2, false, &tf);
     p1 = measure(p, slow, 1, true, &tp);
     p2 = measure(p, slow, 2, true, &tp);
+    g1 = measure_game(&t, fast, 1, &tg);
+    g2 = measure_game(&t, fast, 2, &tg);
     printf("%-34s %14s %14s\n", "combats per second", "1 thread", "2 threads");
     printf("%-34s %14.3e %14.3e\n", "oddsmaster (PCG64-DXSM, binomial)", f1, f2);
     printf("%-34s %14.3e %14.3e\n", "plain baseline (MT19937 per die)", p1, p2);
+    printf("%-34s %14.3e %14.3e\n", "through the game interface", g1, g2);
     printf("\nspeed-up over baseline per thread: %.1fx (1 thread), %.1fx (2 threads)\n",
            f1 / p1, f2 / p2);
     printf("scaling 1 -> 2 threads: oddsmaster %.2fx, baseline %.2fx\n", f2 / f1, p2 / p1);
@@ -163,6 +228,11 @@ int main(int argc, char **argv)
            (double)tp.winner[OM_WH7_SIDE_A] / (double)tp.trials);
     printf("mean rounds: oddsmaster %.3f, baseline %.3f\n", (double)tf.rounds / (double)tf.trials,
            (double)tp.rounds / (double)tp.trials);
+    printf("game interface: %.2fx the engine's rate (1 thread), %.2fx (2 threads); "
+           "%.1fx the baseline; P(Swordsmen win) %.4f\n", g1 / f1, g2 / f2, g1 / p1,
+           (double)tg.winner[OM_WH7_SIDE_A] / (double)tg.trials);
+    om_trials_release(&t);
+    om_scenario_free(sc);
     om_wh7_prepared_free(p);
     return 0;
 }

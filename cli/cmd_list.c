@@ -9,10 +9,17 @@
  *   oddsmaster list RULESET/ARMY/UNIT      one entry in full, rules explained
  *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
  *                                          whether they change engagement dice
+ *   oddsmaster list --keys                 the keys of each game's scenario
+ *                                          files (game.h om_game_key)
  *   oddsmaster list --options              the interpretations of ambiguous
- *                                          rules (the engine's option registry):
- *                                          switches a scenario's `options:` may
- *                                          set, and the readings fixed in code
+ *                                          rules of every game (each engine's
+ *                                          option registry, through the game
+ *                                          interface): switches a scenario's
+ *                                          `options:` may set, and the readings
+ *                                          fixed in code
+ *   oddsmaster list whfb7[/WHAT[/ID]]      a game whose descriptor lists its own
+ *                                          data (game.h's `list`): printed from
+ *                                          the tables it gives, as text or JSON
  *
  * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
  * that registry, not the data file's `engine:` field, is the truth here (the
@@ -28,6 +35,7 @@
 
 #include "army.h"
 #include "cli.h"
+#include "game.h"
 
 #define CMD "list"
 
@@ -191,9 +199,6 @@ static om_status find_ruleset(const char *name, const om_army_ruleset **out)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
                  ids[i]);
     }
-    if (strcmp(name, "whfb7") == 0)
-        return OM_ERROR(OM_ENOTFOUND, "whfb7 has no army lists yet (its profile and weapon "
-                        "tables are data only); rule sets with army lists: %s", known);
     char armies[512] = "";
     for (size_t i = 0; i < n; i++) {
         char path[256];
@@ -246,10 +251,64 @@ static const char *rules_text(char *buf, const om_army_unit *u)
  * oddsmaster list
  */
 
+/* The rule sets of game g, comma-separated, into buf. */
+static const char *game_rulesets(char *buf, const om_game *g)
+{
+    buf[0] = '\0';
+    for (const char *const *r = g->rulesets; *r; r++)
+        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", r == g->rulesets ? "" : ", ",
+                 *r);
+    return buf;
+}
+
+/* The kinds of game g, comma-separated, into buf. */
+static const char *game_kinds(char *buf, const om_game *g)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < g->n_kinds; i++)
+        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", i ? ", " : "",
+                 g->kinds[i].name);
+    return buf;
+}
+
+/* Every game family: name, title, rule sets, kinds (JSON). */
+static json_t *games_json(void)
+{
+    json_t *a = json_array();
+    for (size_t g = 0; a && g < om_game_count; g++) {
+        json_t *rs = json_array(), *kinds = json_array();
+        for (const char *const *r = om_games[g]->rulesets; *r; r++)
+            json_array_append_new(rs, json_string(*r));
+        for (size_t k = 0; k < om_games[g]->n_kinds; k++)
+            json_array_append_new(kinds, json_string(om_games[g]->kinds[k].name));
+        json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "name", om_games[g]->name,
+                                           "title", om_games[g]->title, "rulesets", rs, "kinds",
+                                           kinds));
+    }
+    return a;
+}
+
+/* Every game family as a text table. */
+static bool print_games(void)
+{
+    table t = { .ncols = 4 };
+    char b[2][CELL_MAX];
+    bool ok = table_add(&t, (const char *[]){ "game", "title", "rule sets", "kinds" });
+    for (size_t g = 0; ok && g < om_game_count; g++)
+        ok = table_add(&t, (const char *[]){ om_games[g]->name, om_games[g]->title,
+                                             game_rulesets(b[0], om_games[g]),
+                                             game_kinds(b[1], om_games[g]) });
+    if (ok) {
+        printf("\nGames (oddsmaster list RULESET for what each holds):\n");
+        table_print(&t, stdout, "  ");
+    }
+    table_free(&t);
+    return ok;
+}
+
 static om_status list_rulesets(list_format fmt)
 {
     om_army_rules *reg = NULL;
-    om_army_table *tables[OM_ARMY_TABLE_COUNT] = { NULL };
     size_t n_modelled = 0;
     om_status st;
 
@@ -257,28 +316,20 @@ static om_status list_rulesets(list_format fmt)
         return st;
     for (size_t i = 0; i < reg->count; i++)
         n_modelled += modelled(reg->rules[i].id);
-    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT && st == OM_OK; k++)
-        st = om_army_table_load((om_army_table_kind)k, &tables[k]);
     if (st == OM_OK && fmt == LIST_JSON) {
-        json_t *root = json_object(), *rs = json_array(), *tabs = json_array();
+        json_t *root = json_object(), *rs = json_array();
         for (size_t i = 0; i < om_army_ruleset_count(); i++) {
             const om_army_ruleset *r = om_army_ruleset_at(i);
             json_array_append_new(rs, json_pack("{s:s, s:s, s:s, s:I}", "id", r->id, "title",
                                                 ruleset_title(r), "directory", r->dir, "armies",
                                                 (json_int_t)om_army_count(r)));
         }
-        for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
-            json_array_append_new(tabs, json_pack("{s:s, s:s, s:s, s:I}", "ruleset",
-                                                  tables[k]->ruleset, "path",
-                                                  om_army_table_path((om_army_table_kind)k),
-                                                  "list_version", tables[k]->list_version,
-                                                  "rows", (json_int_t)tables[k]->nrows));
         json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
         json_object_set_new(root, "rulesets", rs);
         json_object_set_new(root, "special_rules",
                             json_pack("{s:I, s:I}", "count", (json_int_t)reg->count,
                                       "implemented", (json_int_t)n_modelled));
-        json_object_set_new(root, "data_only", tabs);
+        json_object_set_new(root, "games", games_json());
         st = print_json(root);
     } else if (st == OM_OK) {
         table t = { .ncols = 3 };
@@ -296,15 +347,11 @@ static om_status list_rulesets(list_format fmt)
             table_print(&t, stdout, "  ");
             printf("\nSpecial rules: %zu named by the lists, %zu modelled by the engine "
                    "(oddsmaster list --rules).\n", reg->count, n_modelled);
-            printf("Data only, not simulated yet: %s (%s, %zu profiles) and %s (%zu "
-                   "weapons).\n", om_army_table_path(OM_ARMY_TABLE_PROFILES),
-                   tables[0]->list_version, tables[0]->nrows,
-                   om_army_table_path(OM_ARMY_TABLE_WEAPONS), tables[1]->nrows);
+            if (!print_games())
+                st = OM_ERROR(OM_ENOMEM, "out of memory");
         }
         table_free(&t);
     }
-    for (unsigned k = 0; k < OM_ARMY_TABLE_COUNT; k++)
-        om_army_table_free(tables[k]);
     om_army_rules_free(reg);
     return st;
 }
@@ -719,61 +766,242 @@ static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
  * oddsmaster list --options
  */
 
-/* Is the option a switch (else a reading fixed in the engine)? */
-static bool is_switch(const om_wm_option *opt) { return opt->offset != OM_WM_OPTION_FIXED; }
-
-/* The default value of a switch as JSON: a boolean, or an integer. */
-static json_t *default_json(const om_wm_option *opt)
+/* A switch's default (its zero value) as JSON: false, or 0 for a count. */
+static json_t *default_json(const om_option *opt)
 {
-    const om_wm_options defaults = { 0 };
-    char buf[32];
-    const char *v = om_wm_option_value(&defaults, opt, buf, sizeof buf);
-    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
-        return json_boolean(strcmp(v, "true") == 0);
-    return json_integer(strtoll(v, NULL, 10));
+    return opt->max > 0 ? json_integer(0) : json_false();
 }
 
+/* Calls f(ctx, game, registry, row) for every reading of every game. */
+typedef void (*option_visit)(void *ctx, const om_game *g, const om_option_table *t,
+                             const om_option *o);
+
+static void each_option(option_visit f, void *ctx)
+{
+    for (size_t g = 0; g < om_game_count; g++)
+        for (const om_option_table *const *t = om_games[g]->option_tables; t && *t; t++)
+            for (size_t i = 0; i < (*t)->count; i++)
+                f(ctx, om_games[g], *t, &(*t)->rows[i]);
+}
+
+/* Counting, JSON and text visitors of each_option. */
+typedef struct option_counts {
+    size_t n, n_switches;
+} option_counts;
+
+static void count_option(void *ctx, const om_game *g, const om_option_table *t,
+                         const om_option *o)
+{
+    option_counts *c = ctx;
+    (void)g;
+    (void)t;
+    c->n++;
+    c->n_switches += om_option_is_switch(o);
+}
+
+static void json_option(void *ctx, const om_game *g, const om_option_table *t,
+                        const om_option *o)
+{
+    const bool sw = om_option_is_switch(o);
+    json_array_append_new(
+        ctx, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", o->name, "game",
+                       g->name, "registry", t->what, "ambiguity", o->ambiguity, "section",
+                       o->section, "question", o->question, "default_reading",
+                       o->default_value, "other_reading", sw ? o->other_value : NULL,
+                       "switchable", (int)sw, "default", sw ? default_json(o) : json_null()));
+}
+
+static void text_option(void *ctx, const om_game *g, const om_option_table *t,
+                        const om_option *o)
+{
+    const om_option_table **last = ctx;
+    if (*last == NULL || (*last)->rows != t->rows) {
+        if (t == g->option_tables[0])
+            printf("\n%s\n", g->options_title);
+        printf("\n Readings of %s:\n", t->what);
+        *last = t;
+    }
+    printf("\n  %s  (%s; %s)  %s\n", o->name, o->ambiguity, o->section,
+           om_option_is_switch(o) ? "switch" : "fixed");
+    printf("    question: %s\n", o->question);
+    printf("    default:  %s\n", o->default_value);
+    if (om_option_is_switch(o))
+        printf("    other:    %s\n", o->other_value);
+}
+
+/* Every game's readings of ambiguous rules (game.h's option_tables). */
 static om_status list_options(list_format fmt)
 {
-    const size_t n = om_wm_option_count();
-    size_t n_switches = 0;
-
-    for (size_t i = 0; i < n; i++)
-        n_switches += is_switch(om_wm_option_at(i));
+    option_counts c = {0, 0};
+    each_option(count_option, &c);
     if (fmt == LIST_JSON) {
         json_t *root = json_object(), *arr = json_array();
-        for (size_t i = 0; i < n; i++) {
-            const om_wm_option *opt = om_wm_option_at(i);
-            const bool sw = is_switch(opt);
-            json_array_append_new(
-                arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", opt->name,
-                               "ambiguity", opt->ambiguity, "section", opt->section,
-                               "question", opt->question, "default_reading", opt->default_value,
-                               "other_reading", sw ? opt->other_value : NULL, "switchable",
-                               (int)sw, "default", sw ? default_json(opt) : json_null()));
-        }
+        each_option(json_option, arr);
         json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "count", json_integer((json_int_t)n));
-        json_object_set_new(root, "switchable", json_integer((json_int_t)n_switches));
+        json_object_set_new(root, "count", json_integer((json_int_t)c.n));
+        json_object_set_new(root, "switchable", json_integer((json_int_t)c.n_switches));
         json_object_set_new(root, "options", arr);
         return print_json(root);
     }
-    printf("Interpretations of ambiguous rules (digests: warmaster.md 17, warmaster-ancients.md "
-           "21): %zu, %zu of them switches.\n", n, n_switches);
+    printf("Interpretations of ambiguous rules: %zu, %zu of them switches.\n", c.n,
+           c.n_switches);
     printf("A scenario sets a switch under 'options:' (e.g. 'options: {max_turns: 5}'); the "
            "default is the\nrecommended reading. Fixed readings are what the engine does, "
            "listed so that every choice\nis visible; every run records all of them "
-           "(options_json in the result file).\n");
-    for (size_t i = 0; i < n; i++) {
-        const om_wm_option *opt = om_wm_option_at(i);
-        printf("\n  %s  (%s, digest %s)  %s\n", opt->name, opt->ambiguity, opt->section,
-               is_switch(opt) ? "switch" : "fixed");
-        printf("    question: %s\n", opt->question);
-        printf("    default:  %s\n", opt->default_value);
-        if (is_switch(opt))
-            printf("    other:    %s\n", opt->other_value);
+           "(options_json in the result file). Sections are\nthe rulebook's; ambiguity ids "
+           "are those of the mechanics digests (scenarios/armies/sources/rules/).\n");
+    {
+        const om_option_table *last = NULL;
+        each_option(text_option, &last);
     }
     return OM_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * list --keys: the keys of each game's scenario files, from the game's table.
+ */
+
+/* Most keys one game may list. */
+#define KEYS_MAX 128
+
+/* What a key's value is: its type, or a name key's words joined by " | ". */
+static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (k->values == NULL)
+        return k->type;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k->n_values && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " | " : "", k->values[i]);
+    return buf;
+}
+
+static om_status list_keys(list_format fmt)
+{
+    om_game_key keys[KEYS_MAX];
+    json_t *root = fmt == LIST_JSON ? json_object() : NULL, *games = json_array();
+    om_status st = OM_OK;
+
+    for (size_t g = 0; st == OM_OK && g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        const size_t n = game->keys ? game->keys(keys, KEYS_MAX) : 0;
+        char value[CELL_MAX];
+        if (n > KEYS_MAX)
+            st = OM_ERROR(OM_EINVAL, "%s has %zu scenario keys, more than %d", game->name, n,
+                          KEYS_MAX);
+        if (fmt == LIST_JSON) {
+            json_t *arr = json_array();
+            for (size_t i = 0; st == OM_OK && i < n; i++) {
+                json_t *vals = keys[i].values ? json_array() : json_null();
+                for (size_t v = 0; keys[i].values && v < keys[i].n_values; v++)
+                    json_array_append_new(vals, json_string(keys[i].values[v]));
+                json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "name",
+                                                     keys[i].name, "where", keys[i].where,
+                                                     "type", keys[i].type, "values", vals,
+                                                     "default", keys[i].fallback, "help",
+                                                     keys[i].help));
+            }
+            json_array_append_new(games, json_pack("{s:s, s:o}", "game", game->name,
+                                                   "keys", arr));
+            continue;
+        }
+        if (st == OM_OK && n > 0) {
+            printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n",
+                   g ? "\n" : "", game->title);
+            for (size_t i = 0; i < n; i++) {
+                const char *where = i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0
+                                        ? keys[i].where : NULL;
+                if (where)
+                    printf("\n  %s keys:\n", where);
+                printf("    %-16s %s (default: %s)\n", keys[i].name,
+                       key_value_text(&keys[i], value, sizeof value), keys[i].fallback);
+                printf("    %-16s %s\n", "", keys[i].help);
+            }
+        }
+    }
+    if (fmt == LIST_JSON && st == OM_OK) {
+        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
+        json_object_set_new(root, "games", games);
+        return print_json(root);
+    }
+    json_decref(root);
+    json_decref(games);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * oddsmaster list RULESET[/WHAT] of a game that lists its own data
+ */
+
+/* One cell of a listing as JSON, by its column's type. */
+static json_t *cell_json(const char *text, om_game_cell_type type)
+{
+    switch (type) {
+    case OM_GAME_CELL_INT:
+        if (text[0] == '\0' || strcmp(text, "-") == 0)
+            return json_null();
+        return json_integer(strtoll(text, NULL, 10));
+    case OM_GAME_CELL_BOOL:
+        return json_boolean(strcmp(text, "yes") == 0);
+    default:
+        return json_string(text);
+    }
+}
+
+/* Print a game's listing: heading, each table under its title, footer. */
+static om_status print_listing(const om_game *g, const char *ruleset, const char *what,
+                               const om_game_listing *l, list_format fmt)
+{
+    if (fmt == LIST_JSON) {
+        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", LIST_SCHEMA, "game",
+                                 g->name, "ruleset", ruleset, "what", json_opt(what),
+                                 "heading", json_opt(l->heading), "footer",
+                                 json_opt(l->footer));
+        for (size_t i = 0; root && i < l->ntables; i++) {
+            const om_game_table *t = &l->tables[i];
+            json_t *rows = json_array();
+            for (size_t r = 0; rows && r < t->nrows; r++) {
+                json_t *o = json_object();
+                for (size_t k = 0; o && k < t->ncols; k++)
+                    json_object_set_new(o, t->columns[k],
+                                        cell_json(t->cells[r * t->ncols + k], t->types[k]));
+                json_array_append_new(rows, o);
+            }
+            json_object_set_new(root, t->key, rows);
+        }
+        return print_json(root);
+    }
+    if (l->heading)
+        fputs(l->heading, stdout);
+    for (size_t i = 0; i < l->ntables; i++) {
+        const om_game_table *t = &l->tables[i];
+        table out = { .ncols = t->ncols };
+        bool ok = table_add(&out, (const char *const *)t->columns);
+        for (size_t r = 0; ok && r < t->nrows; r++)
+            ok = table_add(&out, (const char *const *)&t->cells[r * t->ncols]);
+        if (ok) {
+            printf("%s%s\n", i || l->heading ? "\n" : "", t->title);
+            table_print(&out, stdout, "  ");
+        }
+        table_free(&out);
+        if (!ok)
+            return OM_ERROR(OM_ENOMEM, "out of memory");
+    }
+    if (l->footer)
+        printf("\n%s", l->footer);
+    return OM_OK;
+}
+
+/* `oddsmaster list RULESET[/WHAT]` through game g's own listing. */
+static om_status list_game(const om_game *g, const char *ruleset, const char *what, bool rules,
+                           list_format fmt)
+{
+    om_game_listing *l = NULL;
+    om_status st = g->list(ruleset, what, rules, &l);
+    if (st == OM_OK)
+        st = print_listing(g, ruleset, what, l, fmt);
+    om_game_listing_free(l);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------
@@ -785,6 +1013,7 @@ typedef struct list_args {
     unsigned format; /* list_format */
     bool rules;      /* --rules */
     bool options;    /* --options */
+    bool keys;       /* --keys */
 } list_args;
 
 /* In list_format order. */
@@ -798,6 +1027,8 @@ static const om_cli_option list_options_table[] = {
      .help = "list the special rules"},
     {.name = "options", .value = OM_CLI_FLAG, .offset = offsetof(list_args, options),
      .help = "list the options a scenario may set under\n'options:' and the readings fixed in the engine"},
+    {.name = "keys", .letter = 'k', .value = OM_CLI_FLAG, .offset = offsetof(list_args, keys),
+     .help = "list the keys of scenario files: where each goes,\nits values and its default"},
 };
 
 static const list_args list_defaults = {.format = LIST_TEXT};
@@ -820,6 +1051,10 @@ static om_status list_what(const char *what, bool rules, list_format fmt)
     memcpy(army, rest ? rest : "", n2);
     army[n2] = '\0';
     unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
+    /* A game that lists its own data: everything after RULESET/ is its own. */
+    const om_game *g = om_game_for_ruleset(rs_name);
+    if (g != NULL && g->list != NULL)
+        return list_game(g, rs_name, rest, rules, fmt);
     if ((st = find_ruleset(rs_name, &rs)))
         return st;
     if (rules)
@@ -840,9 +1075,13 @@ static int list_run(const om_cli_args *args)
     list_format fmt = (list_format)a->format;
     om_status st;
 
+    if (a->keys && (a->rules || a->options || what))
+        return om_cli_usage_error(CMD, "--keys takes no name, --rules or --options");
+    if (a->keys)
+        return list_keys(fmt) == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, OM_EINVAL);
     if (a->options && (a->rules || what))
-        return om_cli_usage_error(CMD, "--options takes no %s (the options are the same "
-                                  "for every rule set)", a->rules ? "--rules" : "name");
+        return om_cli_usage_error(CMD, "--options takes no %s (it lists every game's)",
+                                  a->rules ? "--rules" : "name");
     if (a->rules && what && strchr(what, '/'))
         return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
     if (a->options)
@@ -856,10 +1095,12 @@ static int list_run(const om_cli_args *args)
 
 const om_cli_command om_cli_list = {
     .name = "list",
-    .summary = "show the army lists: rule sets, armies, units, special rules",
+    .summary = "show the army lists and game data: rule sets, armies, units, rules",
     .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
+             "oddsmaster list whfb7[/LIST[/ID]] [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
-             "oddsmaster list --options [--format text|json]",
+             "oddsmaster list --options [--format text|json]\n"
+             "oddsmaster list --keys [--format text|json]",
     .about =
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
         "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
@@ -874,16 +1115,23 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
         "                                         or not, whether they change engagement\n"
         "                                         dice, summary\n"
-        "  oddsmaster list --options              interpretations of ambiguous rules:\n"
-        "                                         name, ambiguity id, digest section,\n"
+        "  oddsmaster list --options              interpretations of ambiguous rules of\n"
+        "                                         every game: name, ambiguity id, section,\n"
         "                                         question, default (recommended) and\n"
-        "                                         other reading, switch or fixed\n\n"
+        "                                         other reading, switch or fixed\n"
+        "  oddsmaster list --keys                 the keys of scenario files: level,\n"
+        "                                         values, default, one line each\n"
+        "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
+        "                                         its kinds and lists (profiles, weapons,\n"
+        "                                         missiles, machines, rules, spells, units)\n"
+        "  oddsmaster list whfb7/profiles/ID      one profile of the rulebook\n\n"
         "Rules marked * are not modelled by the engine yet: a unit carrying them is\n"
         "simulated without them, and oddsmaster run warns about it.",
     .more =
         "Examples:\n"
         "  oddsmaster list warmaster-revolution/empire\n"
         "  oddsmaster list --rules warmaster-ancients --format json\n"
+        "  oddsmaster list whfb7/units\n"
         "  oddsmaster list --options",
     .exits =
         "  2  unknown rule set, army or unit\n"

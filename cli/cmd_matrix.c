@@ -79,13 +79,15 @@ static const om_cli_option matrix_options[] = {
 static const matrix_args matrix_defaults = {.max_trials = OM_MATRIX_DEFAULT_MAX_TRIALS,
                                             .seed = 1};
 
-/* Every game's situations, with what each means. */
+/* Every game's situations, with what each means, under the game's title. */
 static void list_situations(void)
 {
-    for (size_t g = 0; g < om_game_count; g++)
+    for (size_t g = 0; g < om_game_count; g++) {
+        printf("%s%s:\n", g ? "\n" : "", om_games[g]->title);
         for (size_t i = 0; i < om_games[g]->n_situations; i++)
-            printf("%-24s %s\n", om_games[g]->situations[i].name,
+            printf("  %-24s %s\n", om_games[g]->situations[i].name,
                    om_games[g]->situations[i].title);
+    }
 }
 
 /* The progress line (cli.h) counting cells. */

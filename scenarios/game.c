@@ -1,7 +1,8 @@
 /*
  * game.c: the registry of game families and what every game shares (game.h):
  * choosing the game of a scenario text by its rule set, loading and freeing
- * scenarios, preparing them for trials.
+ * scenarios, preparing them for trials, and the tables of text a game gives
+ * `oddsmaster list`.
  */
 #include "game.h"
 
@@ -10,10 +11,11 @@
 
 #include "yaml_int.h"
 
-/* The game families (wm_game.c, ...). */
+/* The game families (wm_game.c, wh7_game.c). */
 extern const om_game om_game_warmaster;
+extern const om_game om_game_whfb7;
 
-const om_game *const om_games[] = {&om_game_warmaster};
+const om_game *const om_games[] = {&om_game_warmaster, &om_game_whfb7};
 const size_t om_game_count = sizeof om_games / sizeof om_games[0];
 
 /* Generated at build time from default.yaml by embed_text.py (meson.build). */
@@ -109,4 +111,106 @@ void om_trials_release(om_trials *t)
         t->game->release(t);
     if (t != NULL)
         t->prepared = NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Listings for `oddsmaster list`.
+ */
+
+/* A copy of s, or NULL for NULL; *oom set when memory runs out. */
+static char *dup_or_null(const char *s, bool *oom)
+{
+    char *d;
+    if (s == NULL)
+        return NULL;
+    if ((d = strdup(s)) == NULL)
+        *oom = true;
+    return d;
+}
+
+om_status om_game_listing_alloc(const char *heading, om_game_listing **out)
+{
+    bool oom = false;
+    om_game_listing *l = calloc(1, sizeof *l);
+    *out = NULL;
+    if (l == NULL || ((l->heading = dup_or_null(heading, &oom)), oom)) {
+        free(l);
+        return OM_ERROR(OM_ENOMEM, "out of memory for a listing");
+    }
+    *out = l;
+    return OM_OK;
+}
+
+om_status om_game_listing_table(om_game_listing *l, const char *key, const char *title,
+                                size_t ncols, const char *const *names,
+                                const om_game_cell_type *types, om_game_table **out)
+{
+    om_game_table *grown = realloc(l->tables, (l->ntables + 1) * sizeof *grown), *t;
+    bool oom = false;
+    if (grown == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a listing");
+    l->tables = grown;
+    t = &l->tables[l->ntables++];
+    memset(t, 0, sizeof *t);
+    t->ncols = ncols;
+    t->key = dup_or_null(key, &oom);
+    t->title = dup_or_null(title, &oom);
+    t->columns = calloc(ncols ? ncols : 1, sizeof *t->columns);
+    t->types = calloc(ncols ? ncols : 1, sizeof *t->types);
+    for (size_t k = 0; !oom && t->columns && t->types && k < ncols; k++) {
+        t->columns[k] = dup_or_null(names[k], &oom);
+        t->types[k] = types ? types[k] : OM_GAME_CELL_TEXT;
+    }
+    if (oom || t->columns == NULL || t->types == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a listing");
+    if (out != NULL)
+        *out = t;
+    return OM_OK;
+}
+
+om_status om_game_table_row(om_game_table *t, const char *const *cells)
+{
+    bool oom = false;
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        char **grown = realloc(t->cells, cap * (t->ncols ? t->ncols : 1) * sizeof *grown);
+        if (grown == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory for a listing");
+        t->cells = grown;
+        t->cap = cap;
+    }
+    for (size_t k = 0; k < t->ncols; k++)
+        t->cells[t->nrows * t->ncols + k] = dup_or_null(cells[k] ? cells[k] : "", &oom);
+    t->nrows++;
+    return oom ? OM_ERROR(OM_ENOMEM, "out of memory for a listing") : OM_OK;
+}
+
+om_status om_game_listing_footer(om_game_listing *l, const char *footer)
+{
+    bool oom = false;
+    free(l->footer);
+    l->footer = dup_or_null(footer, &oom);
+    return oom ? OM_ERROR(OM_ENOMEM, "out of memory for a listing") : OM_OK;
+}
+
+void om_game_listing_free(om_game_listing *l)
+{
+    if (l == NULL)
+        return;
+    for (size_t i = 0; i < l->ntables; i++) {
+        om_game_table *t = &l->tables[i];
+        for (size_t k = 0; k < t->nrows * t->ncols; k++)
+            free(t->cells[k]);
+        for (size_t k = 0; t->columns && k < t->ncols; k++)
+            free(t->columns[k]);
+        free(t->cells);
+        free(t->columns);
+        free(t->types);
+        free(t->key);
+        free(t->title);
+    }
+    free(l->tables);
+    free(l->heading);
+    free(l->footer);
+    free(l);
 }

@@ -2,8 +2,8 @@
  * game.h: the game interface: what the drivers, the result files, the matrix
  * runner and the command line need from a game family, and nothing more.
  *
- * A game family (Warmaster: 1.1, Revolution, Ancients; later Warhammer 7th)
- * is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
+ * A game family (Warmaster: 1.1, Revolution, Ancients; Warhammer Fantasy
+ * Battles 7th edition) is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
  * names and function pointers chosen once per run, from the scenario file's
  * rule set. The descriptor loads a scenario into an om_scenario (which keeps
  * the game's own description of it opaque), prepares it for trials into an
@@ -26,6 +26,7 @@
 
 #include "dice.h"
 #include "layout.h"
+#include "options.h"
 #include "status.h"
 
 typedef struct om_game om_game;
@@ -37,6 +38,19 @@ typedef struct om_game_situation {
     const char *title;       /* for people, e.g. "A charges B in the open" */
     const char *keys;        /* what it sets, as scenario text, for the matrix file */
 } om_game_situation;
+
+/* A key of the game's scenario files, as `oddsmaster list --keys` shows it. */
+typedef struct om_game_key {
+    const char *name;             /* as written, e.g. "supports" */
+    const char *where;            /* its level: "top", "unit", "side" (a and b), ... */
+    const char *type;             /* what its value is: "true/false", "0..255", "name",
+                                     "text", "list of names" */
+    const char *const *values;    /* a name key's words (NULL otherwise) */
+    size_t n_values;              /* entries of values */
+    const char *fallback;         /* its value when left out, for people ("required",
+                                     "0", "all its stands", ...) */
+    const char *help;             /* one line */
+} om_game_key;
 
 /* A unit of a matchup matrix: what the matrix file shows of it, and the game's
  * own description of it, prepared once from the army data. */
@@ -100,7 +114,40 @@ typedef struct om_trials {
     size_t n_classes;    /* classes (0: none; at most OM_LAYOUT_CLASSES_MAX) */
 } om_trials;
 
-/* A game family. Every function pointer is set, but resolve_classes (optional). */
+/* How `oddsmaster list --format json` writes a column's cells. */
+typedef enum om_game_cell_type {
+    OM_GAME_CELL_TEXT = 0, /* a string */
+    OM_GAME_CELL_INT,      /* an integer ("-" or "": null) */
+    OM_GAME_CELL_BOOL      /* "yes" true, anything else false */
+} om_game_cell_type;
+
+/* A table of what a game holds (profiles, weapons, ...), as text cells, for
+ * `oddsmaster list`, which prints it padded or as JSON objects keyed by the
+ * column names. Owns every string. */
+typedef struct om_game_table {
+    char *key;                /* JSON key of the table, e.g. "profiles" */
+    char *title;              /* heading printed above it, one line */
+    size_t ncols;             /* columns */
+    char **columns;           /* column names (JSON keys) */
+    om_game_cell_type *types; /* each column's JSON type */
+    size_t nrows;             /* rows */
+    size_t cap;               /* rows allocated */
+    char **cells;             /* row-major, nrows * ncols */
+} om_game_table;
+
+/* What `oddsmaster list` shows of a game: heading lines, tables, closing
+ * lines. Build it with om_game_listing_alloc and the helpers below; free it
+ * with om_game_listing_free. */
+typedef struct om_game_listing {
+    char *heading;         /* printed first (lines ending in '\n'), or NULL */
+    size_t ntables;        /* tables */
+    om_game_table *tables; /* the tables, in order */
+    char *footer;          /* printed last, or NULL */
+} om_game_listing;
+
+/* A game family. Every function pointer is set, except `list`, resolve_classes
+ * (a game whose trials never have classes), and work_alloc and work_free,
+ * which a game without a per-thread workspace leaves NULL. */
 struct om_game {
     const char *name;                /* e.g. "warmaster" */
     const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
@@ -119,16 +166,26 @@ struct om_game {
     om_status (*prepare)(const om_scenario *sc, om_trials *out);
     /* Free what prepare built (out->prepared). */
     void (*release)(om_trials *t);
-    /* Simulate n trials with dice d, writing row i at rows + i * row_size.
-     * Pure apart from advancing d; thread-safe for distinct d and rows. */
-    void (*resolve_block)(const void *prepared, om_dice *d, uint8_t *rows, size_t n);
-    /* The same n trials with the same dice, and each trial's class: cls[i] = k
-     * when trial i's row is class k's (om_trials.class_rows), else
-     * OM_LAYOUT_NO_CLASS. The row of a trial of a class is written only if
+    /* A thread's workspace for resolve_block, made once per thread of a run
+     * (NULL: the game needs none, and work is NULL). Errors: OM_ENOMEM. */
+    om_status (*work_alloc)(const void *prepared, void **work);
+    /* Free a workspace made by work_alloc (NULL allowed). */
+    void (*work_free)(void *work);
+    /* Simulate n trials with dice d and the thread's workspace `work`, writing
+     * row i at rows + i * row_size. Pure apart from advancing d and using
+     * work; thread-safe for distinct d, work and rows. */
+    void (*resolve_block)(const void *prepared, void *work, om_dice *d, uint8_t *rows, size_t n);
+    /* The same n trials with the same dice and workspace, and each trial's
+     * class: cls[i] = k when trial i's row is class k's (om_trials.class_rows),
+     * else OM_LAYOUT_NO_CLASS. The row of a trial of a class is written only if
      * `class_rows`; every other row is. NULL for a game whose trials never
      * have classes (om_trials.n_classes is then 0). */
-    void (*resolve_classes)(const void *prepared, om_dice *d, uint8_t *rows, uint16_t *cls,
-                            bool class_rows, size_t n);
+    void (*resolve_classes)(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                            uint16_t *cls, bool class_rows, size_t n);
+
+    /* Fill keys[0..cap) with the keys of its scenario files and return how
+     * many there are (all of them when cap is large enough). */
+    size_t (*keys)(om_game_key *keys, size_t cap);
 
     /* Matchup matrices: the situations (the first n_default are the default
      * set), the kinds a matrix may run, the units of a list, and one cell. */
@@ -150,6 +207,18 @@ struct om_game {
     om_status (*cell)(const char *ruleset, const char *kind, size_t sit, const om_game_unit *row,
                       const om_game_unit *col, uint64_t seed, om_scenario **out,
                       unsigned *cannot);
+
+    /* `oddsmaster list --options`: the registries of its readings of
+     * ambiguous rules (options.h; NULL-terminated), each with its rows, and
+     * the heading of the game's part of the listing. */
+    const om_option_table *const *option_tables;
+    const char *options_title;
+    /* What the game holds for `oddsmaster list RULESET[/WHAT]` (`what` NULL
+     * or "" for its overview; `rules`: `list --rules RULESET`) into *out
+     * (om_game_listing_free). NULL: the game's rule sets are listed from the
+     * army lists (army.h). Errors: OM_ENOTFOUND (an unknown name, with a
+     * suggestion), OM_ENOMEM. */
+    om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
 };
 
 /* Name used for the embedded default in messages and result files. */
@@ -190,5 +259,31 @@ om_status om_trials_prepare(const om_scenario *sc, om_trials *out);
 
 /* Free what om_trials_prepare built (a zeroed t allowed). */
 void om_trials_release(om_trials *t);
+
+/*
+ * om_game_listing_alloc: an empty listing whose heading is `heading` (copied;
+ * NULL for none). Errors: OM_ENOMEM. Free with om_game_listing_free.
+ */
+om_status om_game_listing_alloc(const char *heading, om_game_listing **out);
+
+/*
+ * om_game_listing_table: append a table keyed `key` with heading `title` and
+ * columns names[0..ncols) of types[0..ncols) (NULL: all text) to `l`; *out
+ * (if not NULL) points to it until the next table is added. Errors:
+ * OM_ENOMEM.
+ */
+om_status om_game_listing_table(om_game_listing *l, const char *key, const char *title,
+                                size_t ncols, const char *const *names,
+                                const om_game_cell_type *types, om_game_table **out);
+
+/* om_game_table_row: append a row of t->ncols cells (NULL cells are ""), copied.
+ * Errors: OM_ENOMEM. */
+om_status om_game_table_row(om_game_table *t, const char *const *cells);
+
+/* om_game_listing_footer: set the closing text of `l` (copied). Errors: OM_ENOMEM. */
+om_status om_game_listing_footer(om_game_listing *l, const char *footer);
+
+/* Free a listing (NULL allowed). */
+void om_game_listing_free(om_game_listing *l);
 
 #endif /* OM_GAME_H */

@@ -1,7 +1,7 @@
 /*
  * load.c: load and validate scenario files (scenario.h). With yaml_util.c and
- * army.c this is the only code that uses libcyaml and libyaml (STYLE rule 14;
- * ENGINEERING section 7).
+ * army.c this is the only code that uses libcyaml and libyaml: one place reads
+ * YAML, so its quirks (below) are handled once.
  *
  * Loading runs in four steps, and the first failure wins:
  *   1. a libyaml event walk checks the syntax, that there is exactly one
@@ -19,207 +19,25 @@
  * Every error becomes one message "FILE:LINE: field 'PATH': REASON"; LINE is
  * found by walking the document again along PATH (yaml_util.c).
  *
- * SCENARIO FILE FORMAT (schema "oddsmaster-scenario/1"; see default.yaml and
- * scenarios/examples/)
- *
- *   schema: oddsmaster-scenario/1   required, exactly this text
- *   title: Knights charge Spearmen  optional, not empty; default
- *                                   "<name A> vs <name B>"
- *   ruleset: warmaster-revolution   required: warmaster-1.1,
- *                                   warmaster-revolution or warmaster-ancients
- *   kind: combat                    optional: combat (default: stand and
- *                                   shoot, then the first round), volley
- *                                   (side A shoots at side B) or engagement
- *                                   (the whole fight: rounds, pursuits and
- *                                   turns until it ends)
- *   options:                        optional: interpretations of ambiguous
- *     max_turns: 5                  rules, name: value, set through the
- *     last_ditch_per_stand: true    engine's registry (oddsmaster list
- *                                   --options lists every name, its question
- *                                   and readings); true/false for a switch,
- *                                   an integer for max_turns (0..100, 0: 10
- *                                   turns); left out, the recommended
- *                                   reading. A fixed reading named here is
- *                                   an error (it cannot be switched)
- *   a:                              required: side A (the attacker or shooter)
- *     unit:                         required: the unit's values
- *       from: empire/knights        optional: army/unit of the rule set's army
- *                                   lists (oddsmaster list RULESET/ARMY); it
- *                                   gives every value below, and each key
- *                                   given with it overrides that value
- *       name: Knights               required without from, 1..63 bytes
- *       type: cavalry               required without from: infantry, cavalry,
- *                                   chariot, monster, artillery or machine
- *       stands: 3                   required without from (from: the size)
- *       attacks: 3                  required without from: close combat
- *                                   Attacks per stand
- *       hits: 3                     required without from
- *       armour: 4+                  required without from: 4+ or 4; none, 0
- *                                   or "-" for no save ("-" must be quoted in
- *                                   YAML); the engine accepts saves 3+ to 6+
- *       shots: 0                    optional: shooting Attacks per stand (0)
- *       range: 30                   optional, cm: 30 if shots > 0, else 0
- *       pace: 30                    optional, cm: the troop type's pace
- *       points: 110                 optional: the unit's points value (0;
- *                                   from: the list's points, scaled by
- *                                   size / the list's unit size and
- *                                   rounded when the sizes differ)
- *       size: 3                     optional: stands at full strength, at
- *                                   least stands (default: stands; with
- *                                   from, the list's unit size, so that
- *                                   "stands: 2" of a 3-stand unit means one
- *                                   stand lost already, or stands if more);
- *                                   a warband's drive backs depend on it
- *       chaos_or_undead: false      optional: a unit of Chaos or the Undead,
- *                                   hated by Zealots (with from: its army)
- *       rules: [terror]             optional list of special rule ids; with
- *                                   from it replaces the list's rules. Ids
- *                                   the engine implements (terror,
- *                                   shots-no-save, the Ancients rules such
- *                                   as warband; oddsmaster list --rules)
- *                                   set their effect; other ids of the army
- *                                   lists' registry are recorded as not
- *                                   modelled and reported
- *     character: empire/general     optional: a general, hero or wizard of the
- *                                   army lists joining the unit: its Attacks
- *                                   bonus becomes attack_bonus, its terror
- *                                   and Hermann's extra charge die (Ancients,
- *                                   german/hermann) the unit's; its other
- *                                   rules are recorded as not modelled
- *     mount: griffon                optional, with character: a mount of the
- *                                   character's army (and, if the list names
- *                                   the character's mounts, one of those)
- *                                   adding its bonus and rules
- *     charging: true                optional: charged this turn (false)
- *     position: open                optional: open, defended or fortified
- *     fighting: 3                   optional: stands in contact (all stands)
- *     flanked: 0                    optional: fighting stands hit in flank (0)
- *     supports: 0                   optional: supporting stands (0)
- *     support_units: 0              optional: units giving those supports (0)
- *     attack_bonus: 0               optional: a character's bonus Attacks (0;
- *                                   with character: its bonus)
- *     extra_shots: 0                optional: a joined character's shooting
- *                                   Attacks, e.g. Dragon fire 3 (0; with
- *                                   character: its mount's or its own)
- *     aura: none                    optional: immunity to terror from outside
- *                                   the unit: none, always (touching the
- *                                   Screaming Bell, or the Anvil or Shrine
- *                                   struck), roll (struck on a 4+ each turn)
- *     power: none                   optional: a once-a-battle power used in
- *                                   this engagement: tomb-king, oathstone
- *     power_turn: 1                 optional: the engagement's turn it is
- *                                   used in (1, the charge's, with power)
- *     target_cm: 0                  optional: distance to the target of its
- *                                   volleys, for shots by range (crossbows,
- *                                   Helblaster; 0: the longest range band)
- *     blind_fire: false             optional: a stone thrower or trebuchet
- *                                   shoots blind at a target out of sight
- *     formation: column             optional, War Wagons only: column or
- *                                   laager (column); only the wagon stand
- *                                   fights and shoots (fighting, shooting 1)
- *     beside_laager: false          optional: Kislev infantry touching a
- *                                   laagered wagon: defended against
- *                                   shooting and in the first round
- *     shugenja: false               optional: a Shugenja within 20cm of
- *                                   Daemons: +1 to their Instability rolls
- *     evade: false                  optional: skirmishers charged evade
- *                                   after shooting (Ancients): no round
- *     caractacus: false             optional: Britons Chariots of an army led
- *                                   by Caractacus, no chariot unit lost yet:
- *                                   terror, unless the enemy's army list
- *                                   (from:) has chariots (Ancients)
- *     pushed: false                 optional: a Screaming Bell touching the
- *                                   Skaven infantry that push it may pursue
- *                                   and fall back (false)
- *     shooting: 3                   optional: stands that shoot (all stands)
- *     confused: false               optional (false)
- *     stand_and_shoot: false        optional (false): shoots at the enemy's
- *                                   charge before round 1
- *     shoots_first: false           optional (false): it shot at the enemy
- *                                   in its own previous turn (a volley with
- *                                   drive back): the charged side at the
- *                                   charger (confusing or routing it stops
- *                                   the charge), or the charger at its
- *                                   target; needs a charge and shooting
- *     pursue: always                optional: after winning a round, always
- *                                   (default: whenever the rules allow),
- *                                   never, or when-ahead (while it has at
- *                                   least as many stands as the loser)
- *     behind: open                  optional: what its retreats run into:
- *                                   open (default: nothing), impassable,
- *                                   enemy, unyielding (blocked stands are
- *                                   destroyed), friends (they make way, the
- *                                   retreater may be confused) or
- *                                   table-edge (leaving it destroys the unit)
- *     behind_cm: 0                  optional, cm: how far behind it is (0)
- *     behind_stands: 3              optional: stands whose retreat it blocks
- *                                   (all the unit's stands when behind is
- *                                   not open, else 0)
- *     rear_supports: 0              optional: of the supports, those from
- *                                   behind (0): a phalanx or skirmishers do
- *                                   not count them, a maniple rolls for them
- *     side_strikers: 0              optional: of the flanked stands, those
- *                                   striking to a side or rear edge (0;
- *                                   phalanx)
- *     long_base: false              optional (false): shock cavalry based on
- *                                   its long edge (needs the shock rule)
- *     dense_terrain: false          optional (false): in woods, a village,
- *                                   marsh or steep hills (no shieldwall)
- *     line_stands: 1                optional (1): enemy stands in the line of
- *                                   fire of a cannon's bounce or a bolt
- *                                   thrower's skewer (1 to 3)
- *     magic: battle-banner          optional: the unit's magic item with a dice
- *                                   effect (battle-banner, banner-of-shielding,
- *                                   banner-of-fortitude, banner-of-steadfastness,
- *                                   sword-of-destruction, sword-of-fate,
- *                                   sword-of-cleaving, sword-of-might); 1.1 and
- *                                   Revolution only
- *   b:                              required: side B, same keys as a
- *
- * Integers are decimal ("010" is ten), optionally signed; booleans are true
- * or false (also yes/no and on/off; lower case, Capitalised or UPPER). Keys
- * and names are case-sensitive; tabs are not allowed (YAML forbids them for
- * indentation); a file holds one YAML document. The value limits (1..12
- * stands, rear_supports <= supports, side_strikers <= flanked, long_base
- * only with shock, shoots_first only with a charge, ...) are the
- * engine's (engine/warmaster/check.c). Side keys that matter only after
- * the first round (pursue, behind...) are accepted by every kind.
- * Errors and their status codes:
- *   OM_EIO        the file cannot be read ("FILE: cannot read: REASON");
- *   OM_EPARSE     invalid YAML, an empty file, a document that is not a
- *                 mapping, a wrong or missing schema, an unknown, missing or
- *                 duplicate key or option, a value of the wrong type
- *                 ("three" for an integer, a list for a name), an unknown
- *                 troop type, position, kind, pursue or behind word,
- *                 special rule name or option name (with a "did you mean"
- *                 suggestion), a from or character that is not of the form
- *                 army/unit, a mount without a character;
- *   OM_EINVAL     an impossible value: negative, too large for its field, an
- *                 empty or over-long name, rejected by the engine's check
- *                 (0 stands, armour 1+, fighting > stands, supports on
- *                 cavalry, rear_supports > supports, ...) or by its option
- *                 registry (max_turns 101), a fixed reading given as an
- *                 option, a character or upgrade named by from, a
- *                 character that is not one, a mount the character cannot
- *                 ride;
- *   OM_ENOTFOUND  an unknown rule set, army, unit or mount (with a "did you
- *                 mean" suggestion when a name is close);
- *   OM_EUNSUPPORTED a list entry of a type the engine cannot fight with;
- *   OM_ENOMEM     out of memory.
- * LINE is that of the offending key (of the list entry, for a rule name; of
- * the name under options:, whose PATH is "options.NAME"); for a key that is
- * missing, or was left out and defaulted, it is the line of the key holding
- * its mapping ("unit:", "a:"), or of the first top-level key. For
- * invalid YAML it is where libyaml stopped, and PATH is the innermost key
- * being read there. A PATH of "(document)" means the file as a whole.
+ * The file format, every key and every error status are documented in
+ * docs/scenario-format.md. The side keys are rows of one table (wm_keys.h):
+ * their raw strings, libcyaml schema fields, value types, defaults and checks
+ * all come from it, and so do the provenance (wm_provenance.c) and
+ * `oddsmaster list --keys`. The unit keys and the side keys unit, character,
+ * mount and caractacus are converted by hand below. A file of kind turn is
+ * read by wm_turn_load.c, which converts each of its units as a side here
+ * (wm_load_int.h).
  */
 #include "wm_scenario.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "army.h"
+#include "wm_keys.h"
+#include "wm_load_int.h"
 #include "yaml_int.h"
 
 /* Generated at build time from default.yaml by embed_text.py (meson.build). */
@@ -237,62 +55,9 @@ extern const char om_scenario_default_yaml[];
  * defaults are applied.
  */
 
-typedef struct raw_unit {
-    char *from;          /* unit.from ("army/unit"), NULL if absent */
-    char *name;          /* unit.name (required without from) */
-    char *type;          /* unit.type (required without from) */
-    char *stands;        /* unit.stands (required without from) */
-    char *attacks;       /* unit.attacks (required without from) */
-    char *hits;          /* unit.hits (required without from) */
-    char *armour;        /* unit.armour (required without from) */
-    char *shots;         /* unit.shots, NULL if absent */
-    char *range;         /* unit.range, NULL if absent */
-    char *pace;          /* unit.pace, NULL if absent */
-    char *points;        /* unit.points, NULL if absent */
-    char *size;          /* unit.size, NULL if absent */
-    char *chaos_or_undead; /* unit.chaos_or_undead, NULL if absent */
-    char **rules;        /* unit.rules entries, NULL if absent or empty */
-    unsigned rules_count; /* number of entries in rules */
-} raw_unit;
-
-typedef struct raw_side {
-    raw_unit unit;         /* side.unit (required) */
-    char *character;       /* side.character ("army/unit"), NULL if absent */
-    char *mount;           /* side.mount, NULL if absent */
-    char *charging;        /* side.charging, NULL if absent */
-    char *position;        /* side.position, NULL if absent */
-    char *fighting;        /* side.fighting, NULL if absent */
-    char *flanked;         /* side.flanked, NULL if absent */
-    char *supports;        /* side.supports, NULL if absent */
-    char *support_units;   /* side.support_units, NULL if absent */
-    char *attack_bonus;    /* side.attack_bonus, NULL if absent */
-    char *extra_shots;     /* side.extra_shots, NULL if absent */
-    char *pushed;          /* side.pushed, NULL if absent */
-    char *target_cm;       /* side.target_cm, NULL if absent */
-    char *blind_fire;      /* side.blind_fire, NULL if absent */
-    char *evade;           /* side.evade, NULL if absent */
-    char *formation;       /* side.formation, NULL if absent */
-    char *beside_laager;   /* side.beside_laager, NULL if absent */
-    char *shugenja;        /* side.shugenja, NULL if absent */
-    char *caractacus;      /* side.caractacus, NULL if absent */
-    char *aura;            /* side.aura, NULL if absent */
-    char *power;           /* side.power, NULL if absent */
-    char *power_turn;      /* side.power_turn, NULL if absent */
-    char *shooting;        /* side.shooting, NULL if absent */
-    char *confused;        /* side.confused, NULL if absent */
-    char *stand_and_shoot; /* side.stand_and_shoot, NULL if absent */
-    char *shoots_first;    /* side.shoots_first, NULL if absent */
-    char *pursue;          /* side.pursue, NULL if absent */
-    char *behind;          /* side.behind, NULL if absent */
-    char *behind_cm;       /* side.behind_cm, NULL if absent */
-    char *behind_stands;   /* side.behind_stands, NULL if absent */
-    char *rear_supports;   /* side.rear_supports, NULL if absent */
-    char *side_strikers;   /* side.side_strikers, NULL if absent */
-    char *long_base;       /* side.long_base, NULL if absent */
-    char *dense_terrain;   /* side.dense_terrain, NULL if absent */
-    char *line_stands;     /* side.line_stands, NULL if absent */
-    char *magic;           /* side.magic, NULL if absent */
-} raw_side;
+/* The raw unit and side (wm_load_int.h), shared with the loader of turns. */
+typedef om_wm_raw_unit raw_unit;
+typedef om_wm_raw_side raw_side;
 
 typedef struct raw_scenario {
     char *schema;   /* schema (required) */
@@ -331,51 +96,22 @@ static const cyaml_schema_field_t unit_fields[] = {
     CYAML_FIELD_END
 };
 
+#define SIDE_FIELD(key, type, fallback, names, rule, help)                                       \
+    CYAML_FIELD_STRING_PTR(#key, OPT, raw_side, key, 0, CYAML_UNLIMITED),
 static const cyaml_schema_field_t side_fields[] = {
     CYAML_FIELD_MAPPING("unit", CYAML_FLAG_DEFAULT, raw_side, unit, unit_fields),
     CYAML_FIELD_STRING_PTR("character", OPT, raw_side, character, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("mount", OPT, raw_side, mount, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("charging", OPT, raw_side, charging, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("position", OPT, raw_side, position, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("fighting", OPT, raw_side, fighting, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("flanked", OPT, raw_side, flanked, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("supports", OPT, raw_side, supports, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("support_units", OPT, raw_side, support_units, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("extra_shots", OPT, raw_side, extra_shots, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("pushed", OPT, raw_side, pushed, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("target_cm", OPT, raw_side, target_cm, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("blind_fire", OPT, raw_side, blind_fire, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("evade", OPT, raw_side, evade, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("formation", OPT, raw_side, formation, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("beside_laager", OPT, raw_side, beside_laager, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("shugenja", OPT, raw_side, shugenja, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("caractacus", OPT, raw_side, caractacus, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("aura", OPT, raw_side, aura, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("power", OPT, raw_side, power, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("power_turn", OPT, raw_side, power_turn, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("attack_bonus", OPT, raw_side, attack_bonus, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("shooting", OPT, raw_side, shooting, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("confused", OPT, raw_side, confused, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("stand_and_shoot", OPT, raw_side, stand_and_shoot, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("shoots_first", OPT, raw_side, shoots_first, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("pursue", OPT, raw_side, pursue, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("behind", OPT, raw_side, behind, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("behind_cm", OPT, raw_side, behind_cm, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("behind_stands", OPT, raw_side, behind_stands, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("rear_supports", OPT, raw_side, rear_supports, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("side_strikers", OPT, raw_side, side_strikers, 0,
-                           CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("long_base", OPT, raw_side, long_base, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("dense_terrain", OPT, raw_side, dense_terrain, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("line_stands", OPT, raw_side, line_stands, 0, CYAML_UNLIMITED),
-    CYAML_FIELD_STRING_PTR("magic", OPT, raw_side, magic, 0, CYAML_UNLIMITED),
+    OM_WM_SIDE_KEYS(SIDE_FIELD)
     CYAML_FIELD_END
 };
+#undef SIDE_FIELD
+
+/* Each side key's raw string, in the order of om_wm_side_keys. */
+#define RAW_OFFSET(key, type, fallback, names, rule, help) offsetof(raw_side, key),
+static const size_t raw_side_offset[] = {OM_WM_SIDE_KEYS(RAW_OFFSET)};
+#undef RAW_OFFSET
 
 static const cyaml_schema_field_t top_fields[] = {
     CYAML_FIELD_STRING_PTR("schema", REQ, raw_scenario, schema, 0, CYAML_UNLIMITED),
@@ -398,15 +134,21 @@ static const cyaml_schema_value_t top_schema = {
 
 /* Keys whose values are integers or booleans; every other scalar key holds a
  * name or a word. Used to say what a key expected when its value is wrong. */
+/* Only the keys of `type` (BOOL, COUNT or NAME) of OM_WM_SIDE_KEYS. */
+#define KEY_IF_BOOL_BOOL(key) #key,
+#define KEY_IF_BOOL_COUNT(key)
+#define KEY_IF_BOOL_NAME(key)
+#define KEY_IF_COUNT_BOOL(key)
+#define KEY_IF_COUNT_COUNT(key) #key,
+#define KEY_IF_COUNT_NAME(key)
+#define BOOL_KEY(key, type, fallback, names, rule, help) KEY_IF_BOOL_##type(key)
+#define COUNT_KEY(key, type, fallback, names, rule, help) KEY_IF_COUNT_##type(key)
 static const char *const int_keys[] = {
-    "stands", "attacks", "hits", "shots", "range", "pace", "points", "size", "fighting",
-    "flanked", "supports", "support_units", "attack_bonus", "extra_shots", "power_turn", "target_cm",
-    "shooting", "behind_cm", "behind_stands", "rear_supports", "side_strikers", "line_stands", NULL
+    "stands", "attacks", "hits", "shots", "range", "pace", "points", "size",
+    OM_WM_SIDE_KEYS(COUNT_KEY) NULL
 };
 static const char *const bool_keys[] = {
-    "charging", "confused", "stand_and_shoot", "shoots_first", "long_base", "dense_terrain",
-    "pushed", "blind_fire", "chaos_or_undead", "evade", "caractacus", "beside_laager",
-    "shugenja", NULL
+    "chaos_or_undead", "caractacus", OM_WM_SIDE_KEYS(BOOL_KEY) NULL
 };
 
 /* The unit keys required when there is no `from`, in the order checked. */
@@ -608,10 +350,12 @@ static om_status conv_rules(const om_yaml_ctx *c, const om_wm_ruleset *rs, const
     return st;
 }
 
-/* The side `side` of `up` ("a" of "a.unit"). */
+/* The side `side` of the unit at `up`: "a" of "a.unit", "a.units[2]" of
+ * "a.units[2].unit" (a turn's unit). */
 static void side_of(const char *up, char *side, size_t cap)
 {
-    snprintf(side, cap, "%.*s", (int)strcspn(up, "."), up);
+    const char *dot = strrchr(up, '.');
+    snprintf(side, cap, "%.*s", (int)(dot ? (size_t)(dot - up) : strlen(up)), up);
 }
 
 /*
@@ -627,7 +371,7 @@ static om_status conv_from(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
 {
     om_army *army = NULL;
     const om_army_unit *e = NULL;
-    char side[8];
+    char side[OM_YAML_PATH_MAX];
     om_status st;
 
     side_of(up, side, sizeof side);
@@ -719,7 +463,7 @@ static om_status conv_unit(const om_yaml_ctx *c, const om_wm_ruleset *rs, const 
         (r->armour && (st = conv_armour(c, up, "armour", r->armour, &u->armour))) ||
         (st = om_yaml_conv_u8(c, up, "shots", r->shots, u->shots, &u->shots)))
         return st;
-    /* Range defaults to the common bow range, 30 cm (digest 5.2), for a unit
+    /* Range defaults to the common bow range, 30 cm (Shooting > Range), for a unit
      * that shoots and has none from its list; a unit that cannot shoot has
      * none. */
     if ((st = om_yaml_conv_u8(c, up, "range", r->range,
@@ -865,130 +609,100 @@ static om_status conv_caractacus(const om_yaml_ctx *c, const om_wm_ruleset *rs, 
     return OM_OK;
 }
 
-/* Convert one side ("a" or "b"). */
+/* What a side key needs beyond its type (om_wm_key_rule), at side.key. */
+static om_status check_key_rule(const om_yaml_ctx *c, const char *side, const om_wm_side_key *k,
+                                const char *text, const om_wm_side *s)
+{
+    switch (k->rule) {
+    case OM_WM_KEY_ANY: return OM_OK;
+    case OM_WM_KEY_WAR_WAGON:
+        if (!s->unit.traits.war_wagon)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, side, k->name,
+                                   "only a War Wagon (rule war-wagon) has a %s", k->name);
+        return OM_OK;
+    case OM_WM_KEY_MODELLED_ITEM:
+        /* Banner of Fortune's once-a-game re-roll is a player's decision, which
+         * the engine does not make (README "What is simulated"). */
+        if (strcmp(text, "banner-of-fortune") == 0)
+            return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, side, k->name,
+                                   "banner-of-fortune is not modelled: when to use its "
+                                   "once-a-game re-roll is the player's decision");
+        return OM_OK;
+    }
+    return OM_OK;
+}
+
+/* Side key k at side.KEY from its text (NULL: its default). */
+static om_status conv_side_key(const om_yaml_ctx *c, const char *side, const om_wm_side_key *k,
+                               const char *text, om_wm_side *s)
+{
+    const unsigned fallback = om_wm_side_key_default(s, k);
+    unsigned v = fallback;
+    uint8_t u8 = 0;
+    bool b = false;
+    om_status st = OM_OK;
+    if (text != NULL && (st = check_key_rule(c, side, k, text, s)) != OM_OK)
+        return st;
+    switch (k->type) {
+    case OM_WM_KEY_BOOL:
+        st = om_yaml_conv_bool(c, side, k->name, text, &b);
+        v = text ? b : fallback;
+        break;
+    case OM_WM_KEY_COUNT:
+        st = om_yaml_conv_u8(c, side, k->name, text, (uint8_t)fallback, &u8);
+        v = u8;
+        break;
+    case OM_WM_KEY_NAME:
+        if (text != NULL &&
+            (st = conv_name(c, side, k->name, k->names->what, text,
+                            k->names->names + k->names->first,
+                            k->names->count - k->names->first, &v)) == OM_OK)
+            v += k->names->first;
+        break;
+    }
+    if (st == OM_OK)
+        om_wm_side_key_set(s, k, v);
+    return st;
+}
+
+/* Convert one side ("a" or "b"): its unit, its character, then every key of
+ * the table in order. */
 static om_status conv_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
                            const raw_side *r, om_wm_side *s)
 {
-    const char *pos_names[OM_WM_POSITION_COUNT];
     char up[OM_YAML_PATH_MAX];
-    unsigned v = 0;
     om_status st;
 
+    _Static_assert(sizeof raw_side_offset / sizeof raw_side_offset[0] == OM_WM_SIDE_KEY_COUNT,
+                   "one raw string per side key");
     snprintf(up, sizeof up, "%s.unit", side);
     if ((st = conv_unit(c, rs, up, &r->unit, &s->unit)) ||
-        (st = conv_character(c, rs, side, r, s)) ||
-        (st = om_yaml_conv_bool(c, side, "charging", r->charging, &s->charging)))
+        (st = conv_character(c, rs, side, r, s)))
         return st;
-    /* The formation unless the file names one (a War Wagon's column). */
-    s->formation = om_wm_formation_default(&s->unit);
-    if (r->formation) {
-        if (!s->unit.traits.war_wagon)
-            return om_yaml_fail_at(c, OM_EINVAL, 0, side, "formation",
-                                   "only a War Wagon (rule war-wagon) has a formation");
-        if ((st = conv_name(c, side, "formation", "formation", r->formation,
-                            om_wm_formation_names + 1, OM_WM_FORMATION_COUNT - 1, &v)))
+    for (size_t i = 0; i < om_wm_side_key_count; i++) {
+        const char *text = *(char *const *)((const char *)r + raw_side_offset[i]);
+        if ((st = conv_side_key(c, side, &om_wm_side_keys[i], text, s)) != OM_OK)
             return st;
-        s->formation = (om_wm_formation)(v + 1);
     }
-    s->position = OM_WM_OPEN;
-    if (r->position) {
-        for (unsigned i = 0; i < OM_WM_POSITION_COUNT; i++)
-            pos_names[i] = om_wm_position_name((om_wm_position)i);
-        if ((st = conv_name(c, side, "position", "position", r->position, pos_names,
-                            OM_WM_POSITION_COUNT, &v)))
-            return st;
-        s->position = (om_wm_position)v;
-    }
-    /* The stands that fight and shoot unless the file says (all, or a War
-     * Wagon's wagon stand); a character's bonus and shots apply unless
-     * attack_bonus or extra_shots say otherwise. */
-    if ((st = om_yaml_conv_u8(c, side, "fighting", r->fighting,
-                              om_wm_active_stands_default(&s->unit), &s->fighting)) ||
-        (st = om_yaml_conv_u8(c, side, "flanked", r->flanked, 0, &s->flanked)) ||
-        (st = om_yaml_conv_u8(c, side, "supports", r->supports, 0, &s->supports)) ||
-        (st = om_yaml_conv_u8(c, side, "support_units", r->support_units, 0,
-                              &s->support_units)) ||
-        (st = om_yaml_conv_u8(c, side, "attack_bonus", r->attack_bonus, s->attack_bonus,
-                              &s->attack_bonus)) ||
-        (st = om_yaml_conv_u8(c, side, "extra_shots", r->extra_shots, s->extra_shots,
-                              &s->extra_shots)) ||
-        (st = om_yaml_conv_u8(c, side, "shooting", r->shooting,
-                              om_wm_active_stands_default(&s->unit), &s->shooting)) ||
-        (st = om_yaml_conv_bool(c, side, "beside_laager", r->beside_laager,
-                                &s->beside_laager)) ||
-        (st = om_yaml_conv_bool(c, side, "shugenja", r->shugenja, &s->shugenja)) ||
-        (st = om_yaml_conv_bool(c, side, "confused", r->confused, &s->confused)) ||
-        (st = om_yaml_conv_bool(c, side, "stand_and_shoot", r->stand_and_shoot,
-                                &s->stand_and_shoot)) ||
-        (st = om_yaml_conv_bool(c, side, "shoots_first", r->shoots_first, &s->shoots_first)) ||
-        (st = om_yaml_conv_bool(c, side, "pushed", r->pushed, &s->pushed)) ||
-        (st = om_yaml_conv_bool(c, side, "blind_fire", r->blind_fire, &s->blind_fire)) ||
-        (st = om_yaml_conv_bool(c, side, "evade", r->evade, &s->evade)) ||
-        (st = om_yaml_conv_u8(c, side, "target_cm", r->target_cm, 0, &s->target_cm)) ||
-        (st = om_yaml_conv_u8(c, side, "power_turn", r->power_turn, r->power ? 1u : 0u,
-                              &s->power_turn)))
-        return st;
-    s->aura = OM_WM_AURA_NONE;
-    if (r->aura) {
-        if ((st = conv_name(c, side, "aura", "aura", r->aura, om_wm_aura_names,
-                            OM_WM_AURA_COUNT, &v)))
-            return st;
-        s->aura = (om_wm_aura)v;
-    }
-    s->power = OM_WM_POWER_NONE;
-    if (r->power) {
-        if ((st = conv_name(c, side, "power", "once-a-battle power", r->power,
-                            om_wm_power_names, OM_WM_POWER_COUNT, &v)))
-            return st;
-        s->power = (om_wm_power)v;
-    }
-
-    /* What a won round and a lost one lead to (engagements): the winner
-     * pursues whenever allowed, and nothing stops a retreat, unless the file
-     * says otherwise; what lies behind blocks every stand's path unless
-     * behind_stands says fewer. */
-    s->pursue = OM_WM_PURSUE_ALWAYS;
-    if (r->pursue) {
-        if ((st = conv_name(c, side, "pursue", "pursuit policy", r->pursue, om_wm_pursue_names,
-                            OM_WM_PURSUE_COUNT, &v)))
-            return st;
-        s->pursue = (om_wm_pursue)v;
-    }
-    s->behind = OM_WM_BEHIND_OPEN;
-    if (r->behind) {
-        if ((st = conv_name(c, side, "behind", "kind of ground behind", r->behind,
-                            om_wm_behind_names, OM_WM_BEHIND_COUNT, &v)))
-            return st;
-        s->behind = (om_wm_behind)v;
-    }
-    s->magic = OM_WM_MAGIC_NONE;
-    if (r->magic) {
-        /* Banner of Fortune's once-a-game re-roll is a player's decision, which
-         * the engine does not make (README "What is simulated"). */
-        if (strcmp(r->magic, "banner-of-fortune") == 0)
-            return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, side, "magic",
-                                   "banner-of-fortune is not modelled: when to use its "
-                                   "once-a-game re-roll is the player's decision");
-        if ((st = conv_name(c, side, "magic", "magic item", r->magic, om_wm_magic_names + 1,
-                            OM_WM_MAGIC_COUNT - 1, &v)))
-            return st;
-        s->magic = (om_wm_magic)(v + 1);
-    }
-    if ((st = om_yaml_conv_u8(c, side, "behind_cm", r->behind_cm, 0, &s->behind_cm)) ||
-        (st = om_yaml_conv_u8(c, side, "behind_stands", r->behind_stands,
-                              s->behind == OM_WM_BEHIND_OPEN ? 0u : s->unit.stands,
-                              &s->behind_stands)) ||
-        (st = om_yaml_conv_u8(c, side, "rear_supports", r->rear_supports, 0,
-                              &s->rear_supports)) ||
-        (st = om_yaml_conv_u8(c, side, "side_strikers", r->side_strikers, 0,
-                              &s->side_strikers)) ||
-        (st = om_yaml_conv_bool(c, side, "long_base", r->long_base, &s->long_base)) ||
-        (st = om_yaml_conv_bool(c, side, "dense_terrain", r->dense_terrain,
-                                &s->dense_terrain)) ||
-        (st = om_yaml_conv_u8(c, side, "line_stands", r->line_stands, 1, &s->line_stands)))
-        return st;
     return OM_OK;
 }
+
+om_status om_wm_load_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const char *side,
+                          const om_wm_raw_side *r, om_wm_side *s)
+{
+    return conv_side(c, rs, side, r, s);
+}
+
+om_status om_wm_load_name(const om_yaml_ctx *c, const char *prefix, const char *key,
+                          const char *what, const char *s, const char *const *names, size_t n,
+                          unsigned *out)
+{
+    return conv_name(c, prefix, key, what, s, names, n, out);
+}
+
+const cyaml_schema_field_t *const om_wm_load_side_fields = side_fields;
+const char *const *const om_wm_load_int_keys = int_keys;
+const char *const *const om_wm_load_bool_keys = bool_keys;
 
 /* Raise "unknown option" for the entry `p` of `options:`, suggesting the
  * nearest name of the engine's registry, else listing the switches. */
@@ -1026,7 +740,6 @@ static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p
  */
 static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
 {
-    const om_wm_options defaults = { 0 };
     om_yaml_pair pairs[OPTIONS_MAX];
     size_t n = 0;
     om_status st;
@@ -1035,56 +748,57 @@ static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
                             "'options: {max_turns: 5}' (oddsmaster list --options)",
                             pairs, OPTIONS_MAX, &n);
     for (size_t i = 0; st == OM_OK && i < n; i++) {
-        const om_yaml_pair *p = &pairs[i];
-        const om_wm_option *opt = om_wm_option_find(p->key);
-        const char *fixed;
-        char text[32], buf[32];
-        const char *dflt;
-        long long v = 0;
-        bool b = false;
-        int rc;
-
         for (size_t k = 0; k < i; k++)
-            if (strcmp(pairs[k].key, p->key) == 0)
-                st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+            if (strcmp(pairs[k].key, pairs[i].key) == 0)
+                st = om_yaml_fail_at(c, OM_EPARSE, pairs[i].line, "options", pairs[i].key,
                                      "duplicate option '%s' (first given at line %zu)",
-                                     p->key, pairs[k].line);
-        if (st != OM_OK)
-            break;
-        if (!opt) {
-            st = fail_unknown_option(c, p);
-            break;
-        }
-        if (opt->offset == OM_WM_OPTION_FIXED) {
-            fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
-                                                                 : opt->default_value;
-            st = om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                                 "'%s' is a fixed reading, not a switch: %s (%s, digest %s); "
-                                 "remove it (oddsmaster list --options)", p->key, fixed,
-                                 opt->ambiguity, opt->section);
-            break;
-        }
-        /* The default's text tells a boolean switch from a number. */
-        dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
-        if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
-            if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
-                break;
-            snprintf(text, sizeof text, "%s", b ? "true" : "false");
-        } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
-            st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                                 "expected an integer, got '%s'", p->value);
-            break;
-        } else if (rc == 0) {
-            snprintf(text, sizeof text, "%lld", v);
-        } else {
-            /* Beyond any long long: the engine's range check says so. */
-            snprintf(text, sizeof text, "%s", p->value);
-        }
-        if (om_wm_option_set(o, p->key, text) != OM_OK)
-            st = om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
-                                 om_error_message());
+                                     pairs[i].key, pairs[k].line);
+        if (st == OM_OK)
+            st = om_wm_load_option(c, &pairs[i], o);
     }
     return st;
+}
+
+om_status om_wm_load_option(const om_yaml_ctx *c, const om_yaml_pair *p, om_wm_options *o)
+{
+    const om_wm_options defaults = { 0 };
+    const om_wm_option *opt = om_wm_option_find(p->key);
+    const char *fixed, *dflt;
+    char text[OM_YAML_PAIR_MAX], buf[32];
+    long long v = 0;
+    bool b = false;
+    om_status st;
+    int rc;
+
+    if (!opt)
+        return fail_unknown_option(c, p);
+    if (opt->offset == OM_WM_OPTION_FIXED) {
+        fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
+                                                             : opt->default_value;
+        return om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
+                               "'%s' is a fixed reading, not a switch: %s (%s; %s); "
+                               "remove it (oddsmaster list --options)", p->key, fixed,
+                               opt->ambiguity, opt->section);
+    }
+    /* The default's text tells a boolean switch from a number. */
+    dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
+    if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
+        if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
+            return st;
+        snprintf(text, sizeof text, "%s", b ? "true" : "false");
+    } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
+        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
+                               "expected an integer, got '%s'", p->value);
+    } else if (rc == 0) {
+        snprintf(text, sizeof text, "%lld", v);
+    } else {
+        /* Beyond any long long: the engine's range check says so. */
+        snprintf(text, sizeof text, "%s", p->value);
+    }
+    if (om_wm_option_set(o, p->key, text) != OM_OK)
+        return om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
+                               om_error_message());
+    return OM_OK;
 }
 
 /* Fill the engagement from the raw document, then run the engine's check. */
@@ -1236,6 +950,7 @@ void om_wm_scenario_free(om_wm_scenario *s)
     free(s->source);
     free(s->text);
     free(s->title);
+    free(s->turn);
     free(s);
 }
 

@@ -1,9 +1,11 @@
 /*
  * wm_game.c: the Warmaster family (Warmaster 1.1, Revolution, Ancients) as a
- * game of the game interface (game.h): its scenario loader (load.c), its
- * engine (engine/warmaster), the per-trial fields of its outcome and the
- * victory points of its units (Warmaster Revolution, Victory Points; the same
- * rule in 1.1 and Ancients).
+ * game of the game interface (game.h): its scenario loaders (load.c, and
+ * wm_turn_load.c for kind turn), its engine (engine/warmaster), the per-trial
+ * fields of its outcome and the victory points of its units (Warmaster
+ * Revolution, Victory Points; the same rule in 1.1 and Ancients). A turn's
+ * layout is built when it is prepared: a few fields of the turn, then a group
+ * of fields per unit named after the unit's id (knights_charged).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +14,11 @@
 #include "game.h"
 #include "wm.h"
 #include "wm_game_int.h"
+#include "wm_keys.h"
 #include "wm_provenance.h"
 #include "wm_scenario.h"
+#include "wm_turn_scenario.h"
+#include "yaml_int.h"
 
 /* Which kinds produce a field: bits (1 << om_wm_kind). */
 #define COMBAT (1u << OM_WM_KIND_COMBAT)
@@ -101,14 +106,18 @@ _Static_assert(WM_FIELD_COUNT <= OM_LAYOUT_FIELDS_MAX, "the Warmaster fields fit
 static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"};
 
 /* Rule sets, and kinds in om_wm_kind order. */
-static const char *const wm_rulesets[] = {"warmaster-1.1", "warmaster-revolution",
-                                          "warmaster-ancients", NULL};
+const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
+    "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
 static const om_game_kind wm_kinds[] = {
     {"combat", "stand and shoot, then the first combat round"},
     {"volley", "side A shoots at side B in the Shooting phase"},
     {"engagement", "the whole fight: rounds, pursuits and turns to the end"},
+    {"turn", "a whole turn of one side: Command, Shooting and Combat phases over its units"},
 };
-_Static_assert(sizeof wm_kinds / sizeof wm_kinds[0] == OM_WM_KIND_COUNT, "one entry per kind");
+/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
+#define TURN_KIND "turn"
+_Static_assert(sizeof wm_kinds / sizeof wm_kinds[0] == OM_WM_KIND_COUNT + 1,
+               "one entry per kind, and turns");
 
 /* The engagement of a loaded Warmaster scenario. */
 static const om_wm_engagement *engagement_of(const om_scenario *sc)
@@ -142,11 +151,65 @@ static om_status unmodelled_warnings(const om_wm_engagement *e, char **out)
     return OM_OK;
 }
 
+/* One warning line per unit of a turn that carries rules the engine does not
+ * model yet, or NULL. */
+static om_status turn_warnings(const om_wm_turn_scenario *ts, char **out)
+{
+    size_t len = 0;
+    char *text = NULL;
+    *out = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = 0;
+        for (unsigned u = 0; u < ts->turn.table.units; u++) {
+            const om_wm_unit *x = &ts->turn.unit[u].side.unit;
+            if (x->unmodelled[0] == '\0')
+                continue;
+            at += (size_t)snprintf(text ? text + at : NULL, text ? len + 1 - at : 0,
+                                   "%s (%s): special rules not modelled yet: %s\n", x->name,
+                                   ts->id[u], x->unmodelled);
+        }
+        if (at == 0)
+            return OM_OK;
+        if (pass == 0 && (text = malloc((len = at) + 1)) == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory");
+    }
+    *out = text;
+    return OM_OK;
+}
+
+/* Whether a scenario text is of kind turn (its top-level `kind`). */
+static bool text_is_turn(const char *text)
+{
+    om_yaml_walk w;
+    om_yaml_walk_run(&w, text, strlen(text), "", "kind");
+    return w.found && strcmp(w.value, TURN_KIND) == 0;
+}
+
+/* Load a scenario of kind turn. */
+static om_status turn_load(om_scenario *sc)
+{
+    om_wm_scenario *ws = NULL;
+    om_status st = om_wm_turn_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
+    if (st != OM_OK)
+        return st;
+    sc->setup = ws;
+    sc->ruleset = ws->turn->turn.rules->name;
+    sc->kind = TURN_KIND;
+    if ((sc->title = strdup(ws->title)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", sc->source);
+    if ((st = om_wm_provenance_turn_json(ws->turn, &sc->provenance_json)) != OM_OK)
+        return st;
+    return turn_warnings(ws->turn, &sc->warnings);
+}
+
 static om_status wm_load(om_scenario *sc)
 {
     om_wm_scenario *ws = NULL;
     const om_wm_engagement *e;
-    om_status st = om_wm_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
+    om_status st;
+    if (text_is_turn(sc->text))
+        return turn_load(sc);
+    st = om_wm_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
     if (st != OM_OK)
         return st;
     sc->setup = ws;
@@ -203,39 +266,263 @@ static void wm_layout(const om_wm_engagement *e, om_layout *l)
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
 }
 
-static om_status wm_prepare(const om_scenario *sc, om_trials *out)
+/* ---- Whole turns ---- */
+
+/* Most fields a unit of a turn writes, and the turn's own. */
+#define TURN_UNIT_FIELDS 11
+#define TURN_FIELDS 5
+/* Longest field name and description of a turn. */
+#define TURN_NAME_MAX (OM_WM_TURN_ID_MAX + 16)
+#define TURN_DESC_MAX 200
+
+/* What a turn's field holds: the turn's own, or one of a unit's. */
+typedef enum turn_value {
+    TV_GENERAL_ORDERS = 0, TV_VP_A, TV_VP_B, TV_ENGAGEMENTS, TV_UNRESOLVED,
+    TV_ORDERED, TV_ORDERS, TV_MOVED, TV_CHARGED, TV_SHOT_AT, TV_ENGAGED, TV_STILL_ENGAGED,
+    TV_STANDS_LOST, TV_CONFUSED, TV_ROUTED, TV_DESTROYED
+} turn_value;
+
+/* A field of a turn: its value, its name (after the unit's id), its type and
+ * its description ("%s" is the unit). The first TURN_FIELDS are the turn's. */
+static const struct {
+    turn_value value;
+    const char *name;
+    om_field_type type;
+    bool moving_only; /* only the moving side's units have it */
+    const char *description;
+} turn_fields[TURN_FIELDS + TURN_UNIT_FIELDS] = {
+    {TV_GENERAL_ORDERS, "general_orders", OM_FIELD_COUNT, false,
+     "Orders the moving side's General passed before his first failure: P(>= k) is the "
+     "probability that his chain of orders reached order k."},
+    {TV_VP_A, "vp_lost_a", OM_FIELD_COUNT16, false,
+     "Victory points side A lost in the turn (a destroyed unit its points, a unit of 3+ "
+     "stands reduced to 1 half of them, rounded up to 5)."},
+    {TV_VP_B, "vp_lost_b", OM_FIELD_COUNT16, false,
+     "Victory points side B lost in the turn (a destroyed unit its points, a unit of 3+ "
+     "stands reduced to 1 half of them, rounded up to 5)."},
+    {TV_ENGAGEMENTS, "engagements", OM_FIELD_COUNT, false,
+     "Engagements fought in the Combat phase."},
+    {TV_UNRESOLVED, "unresolved", OM_FIELD_COUNT, false,
+     "Engagements left unresolved after the Combat phase (they go on next turn)."},
+    {TV_ORDERED, "ordered", OM_FIELD_FLAG, true, "1 if %s passed at least one order."},
+    {TV_ORDERS, "orders", OM_FIELD_COUNT, true, "Orders %s passed in the Command phase."},
+    {TV_MOVED, "moved", OM_FIELD_FLAG, true, "1 if %s moved in the Command phase."},
+    {TV_CHARGED, "charged", OM_FIELD_FLAG, true, "1 if %s charged."},
+    {TV_SHOT_AT, "shot_at", OM_FIELD_FLAG, false,
+     "1 if the moving side shot at %s in its Shooting phase."},
+    {TV_ENGAGED, "engaged", OM_FIELD_FLAG, false,
+     "1 if %s fought or supported in the Combat phase."},
+    {TV_STILL_ENGAGED, "unresolved", OM_FIELD_FLAG, false,
+     "1 if %s is still engaged after the Combat phase (an unresolved combat)."},
+    {TV_STANDS_LOST, "stands_lost", OM_FIELD_COUNT, false,
+     "Stands %s lost in the turn (all of them if destroyed)."},
+    {TV_CONFUSED, "confused", OM_FIELD_FLAG, false,
+     "1 if %s is confused at the end of the turn (never a destroyed unit)."},
+    {TV_ROUTED, "routed", OM_FIELD_FLAG, false,
+     "1 if %s was routed by a drive back (it is destroyed too)."},
+    {TV_DESTROYED, "destroyed", OM_FIELD_FLAG, false, "1 if %s was destroyed."},
+};
+
+/* A turn prepared for its trials, with its layout's strings. */
+typedef struct wm_turn_prepared {
+    om_wm_turn_prepared *turn;               /* the engine's prepared turn */
+    size_t n_fields;                         /* fields of a row */
+    size_t row_size;                         /* bytes of a row */
+    uint8_t what[OM_LAYOUT_FIELDS_MAX];      /* each field's turn_value */
+    uint8_t unit[OM_LAYOUT_FIELDS_MAX];      /* ...and unit (table index) */
+    uint16_t offset[OM_LAYOUT_FIELDS_MAX];   /* ...and offset in the row */
+    char name[OM_LAYOUT_FIELDS_MAX][TURN_NAME_MAX];        /* field names */
+    char description[OM_LAYOUT_FIELDS_MAX][TURN_DESC_MAX]; /* descriptions */
+} wm_turn_prepared;
+
+/* What the game's prepared scenarios are: an engagement, or a turn. */
+typedef struct wm_prepared {
+    om_wm_prepared *engagement; /* kinds combat, volley, engagement; else NULL */
+    wm_turn_prepared *turn;     /* kind turn; else NULL */
+} wm_prepared;
+
+/* The value of field k of a turn's row. */
+static unsigned turn_value_of(const wm_turn_prepared *tp, size_t k, const om_wm_turn_result *r)
 {
-    om_wm_prepared *p = NULL;
-    om_status st = om_wm_prepare_alloc(engagement_of(sc), &p);
-    if (st != OM_OK)
-        return st;
-    out->prepared = p;
-    wm_layout(engagement_of(sc), &out->layout);
-    {
-        const om_wm_outcome *classes;
-        om_wm_classes(p, &classes, &out->n_classes);
-        out->class_rows = (const uint8_t *)classes;
+    const om_wm_turn_unit_result *u = &r->unit[tp->unit[k]];
+    switch ((turn_value)tp->what[k]) {
+    case TV_GENERAL_ORDERS: return r->general_orders;
+    case TV_VP_A: return r->vp_lost[0];
+    case TV_VP_B: return r->vp_lost[1];
+    case TV_ENGAGEMENTS: return r->engagements;
+    case TV_UNRESOLVED: return r->unresolved;
+    case TV_ORDERED: return u->orders > 0;
+    case TV_ORDERS: return u->orders;
+    case TV_MOVED: return u->moved;
+    case TV_CHARGED: return u->charged;
+    case TV_SHOT_AT: return u->shot_at;
+    case TV_ENGAGED: return u->engaged;
+    case TV_STILL_ENGAGED: return u->unresolved;
+    case TV_STANDS_LOST: return u->stands_lost;
+    case TV_CONFUSED: return u->confused;
+    case TV_ROUTED: return u->routed;
+    case TV_DESTROYED: return u->destroyed;
     }
+    return 0;
+}
+
+/* A turn's row: each field's value, a two-byte count least significant byte
+ * first (layout.h). */
+static void turn_row(const wm_turn_prepared *tp, const om_wm_turn_result *r, uint8_t *row)
+{
+    for (size_t k = 0; k < tp->n_fields; k++) {
+        const unsigned v = turn_value_of(tp, k, r);
+        row[tp->offset[k]] = (uint8_t)(v & 0xffu);
+        if (tp->what[k] == TV_VP_A || tp->what[k] == TV_VP_B)
+            row[tp->offset[k] + 1] = (uint8_t)(v >> 8);
+    }
+}
+
+/* Append field j of turn_fields (for unit u, or the turn's own) to the layout. */
+static void turn_add_field(wm_turn_prepared *tp, om_layout *l, const om_wm_turn_scenario *ts,
+                           size_t j, unsigned u)
+{
+    const size_t k = l->field_count++;
+    char who[OM_WM_TURN_ID_MAX + 80];
+    tp->what[k] = (uint8_t)turn_fields[j].value;
+    tp->unit[k] = (uint8_t)u;
+    tp->offset[k] = (uint16_t)l->row_size;
+    if (j < TURN_FIELDS) {
+        snprintf(tp->name[k], TURN_NAME_MAX, "%s", turn_fields[j].name);
+        snprintf(tp->description[k], TURN_DESC_MAX, "%s", turn_fields[j].description);
+    } else {
+        snprintf(tp->name[k], TURN_NAME_MAX, "%s_%s", ts->id[u], turn_fields[j].name);
+        snprintf(who, sizeof who, "%s (%s)", ts->turn.unit[u].side.unit.name, ts->id[u]);
+        snprintf(tp->description[k], TURN_DESC_MAX, turn_fields[j].description, who);
+    }
+    l->fields[k] = (om_field){tp->name[k], tp->description[k], NULL, l->row_size,
+                              turn_fields[j].type};
+    l->row_size += om_field_width(turn_fields[j].type);
+}
+
+/* A side of a turn: its army, its points, no single field of losses (its
+ * victory points are a field of their own). */
+static void turn_side(const om_wm_turn_scenario *ts, int s, om_side_score *sc)
+{
+    uint32_t points = 0;
+    for (unsigned u = 0; u < ts->turn.table.units; u++)
+        if (ts->turn.table.unit[u].side == s)
+            points += ts->turn.unit[u].side.unit.points;
+    memset(sc, 0, sizeof *sc);
+    sc->name = ts->side_name[s];
+    sc->points = points;
+    sc->loss_field = -1;
+}
+
+/* The layout of a turn: the turn's fields, then each unit's in table order. */
+static void turn_layout(const om_wm_turn_scenario *ts, wm_turn_prepared *tp, om_layout *l)
+{
+    const unsigned moving = ts->turn.command.side;
+    memset(l, 0, sizeof *l);
+    for (size_t j = 0; j < TURN_FIELDS; j++)
+        turn_add_field(tp, l, ts, j, 0);
+    for (unsigned u = 0; u < ts->turn.table.units; u++)
+        for (size_t j = TURN_FIELDS; j < TURN_FIELDS + TURN_UNIT_FIELDS; j++)
+            if (!turn_fields[j].moving_only || ts->turn.table.unit[u].side == moving)
+                turn_add_field(tp, l, ts, j, u);
+    tp->n_fields = l->field_count;
+    tp->row_size = l->row_size;
+    for (int s = 0; s < 2; s++)
+        turn_side(ts, s, &l->side[s]);
+    l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
+}
+
+_Static_assert(TURN_FIELDS + 2 * OM_WM_TURN_SIDE_UNITS_MAX * TURN_UNIT_FIELDS <= OM_LAYOUT_FIELDS_MAX,
+               "a turn's fields fit a layout");
+
+static om_status turn_prepare(const om_wm_scenario *ws, wm_prepared *p, om_trials *out)
+{
+    om_wm_check_failure why;
+    om_status st;
+    if ((p->turn = calloc(1, sizeof *p->turn)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
+    if ((st = om_wm_turn_prepare_alloc(&ws->turn->turn, &why, &p->turn->turn)) != OM_OK)
+        return st;
+    turn_layout(ws->turn, p->turn, &out->layout);
     return OM_OK;
 }
 
 static void wm_release(om_trials *t)
 {
-    om_wm_prepared_free(t->prepared);
+    wm_prepared *p = t->prepared;
+    if (p == NULL)
+        return;
+    om_wm_prepared_free(p->engagement);
+    if (p->turn)
+        om_wm_turn_prepared_free(p->turn->turn);
+    free(p->turn);
+    free(p);
 }
 
-static void wm_resolve_block(const void *prepared, om_dice *d, uint8_t *rows, size_t n)
+static om_status wm_prepare(const om_scenario *sc, om_trials *out)
 {
+    const om_wm_scenario *ws = sc->setup;
+    wm_prepared *p = calloc(1, sizeof *p);
+    om_status st;
+    if (p == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a prepared scenario");
+    out->prepared = p;
+    if (ws->turn != NULL)
+        st = turn_prepare(ws, p, out);
+    else if ((st = om_wm_prepare_alloc(engagement_of(sc), &p->engagement)) == OM_OK) {
+        const om_wm_outcome *classes;
+        wm_layout(engagement_of(sc), &out->layout);
+        om_wm_classes(p->engagement, &classes, &out->n_classes);
+        out->class_rows = (const uint8_t *)classes;
+    }
+    if (st != OM_OK) {
+        wm_release(out);
+        out->prepared = NULL;
+    }
+    return st;
+}
+
+/* A thread's workspace: a turn's, none for an engagement. */
+static om_status wm_work_alloc(const void *prepared, void **work)
+{
+    const wm_prepared *p = prepared;
+    *work = NULL;
+    return p->turn != NULL ? om_wm_turn_work_alloc((om_wm_turn_work **)work) : OM_OK;
+}
+
+static void wm_work_free(void *work)
+{
+    om_wm_turn_work_free(work);
+}
+
+static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                             size_t n)
+{
+    const wm_prepared *p = prepared;
+    if (p->turn != NULL) {
+        const wm_turn_prepared *tp = p->turn;
+        for (size_t i = 0; i < n; i++) {
+            om_wm_turn_result r;
+            om_wm_turn_resolve(tp->turn, work, d, &r);
+            turn_row(tp, &r, rows + i * tp->row_size);
+        }
+        return;
+    }
     /* An outcome is a struct of bytes: rows hold them back to back. */
     om_wm_outcome *out = (om_wm_outcome *)(void *)rows;
     for (size_t i = 0; i < n; i++)
-        om_wm_resolve(prepared, d, &out[i]);
+        om_wm_resolve(p->engagement, d, &out[i]);
 }
 
-static void wm_resolve_classes(const void *prepared, om_dice *d, uint8_t *rows, uint16_t *cls,
-                               bool class_rows, size_t n)
+/* Only an engagement's trials have classes (a turn's n_classes is 0, so the
+ * driver never calls this for one). */
+static void wm_resolve_classes(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                               uint16_t *cls, bool class_rows, size_t n)
 {
-    om_wm_resolve_classes(prepared, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
+    const wm_prepared *p = prepared;
+    (void)work;
+    assert(p->turn == NULL);
+    om_wm_resolve_classes(p->engagement, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
 }
 
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
@@ -243,16 +530,23 @@ _Static_assert(OM_WM_NO_CLASS == OM_LAYOUT_NO_CLASS, "the engine's trials of no 
                "tally's");
 _Static_assert(OM_WM_CLASSES_MAX <= OM_LAYOUT_CLASSES_MAX, "the tally counts every class");
 
+/* The registries of the engine's readings of ambiguous rules: an
+ * engagement's, the Command phase's and a whole turn's. */
+static const om_option_table *const wm_option_tables[] = {
+    &om_wm_option_registry, &om_wm_command_option_registry, &om_wm_turn_option_registry, NULL};
+
 const om_game om_game_warmaster = {
     .name = "warmaster",
     .title = "Warmaster (1.1, Revolution, Ancients)",
-    .rulesets = wm_rulesets,
+    .rulesets = om_wm_game_rulesets,
     .kinds = wm_kinds,
     .n_kinds = OM_WM_KIND_COUNT,
     .load = wm_load,
     .setup_free = wm_setup_free,
     .prepare = wm_prepare,
     .release = wm_release,
+    .work_alloc = wm_work_alloc,
+    .work_free = wm_work_free,
     .resolve_block = wm_resolve_block,
     .resolve_classes = wm_resolve_classes,
     .situations = om_wm_matrix_situations_table,
@@ -262,4 +556,8 @@ const om_game om_game_warmaster = {
     .units = om_wm_matrix_units,
     .units_free = om_wm_matrix_units_free,
     .cell = om_wm_matrix_cell,
+    .keys = om_wm_scenario_keys,
+    .option_tables = wm_option_tables,
+    .options_title = "Warmaster (1.1, Revolution, Ancients)",
+    .list = NULL,
 };

@@ -7,8 +7,10 @@
 
 #include "game.h"
 
-/* The Warmaster game (wm_game.c). */
+/* The Warmaster game (wm_game.c) and its rule sets (NULL-terminated). */
 extern const om_game om_game_warmaster;
+#define OM_WM_GAME_RULESETS 3
+extern const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1];
 
 /* Matchup matrices (wm_matrix.c): the situations, the kinds a matrix runs,
  * and the game's units and cell functions (game.h documents them). */

@@ -145,9 +145,10 @@ static om_status add_unit(unit_list *l, const om_army *a, const om_army_unit *e,
     if (om_army_type_is_character(e->type) || e->type == OM_ARMY_MOUNT || e->is_upgrade) {
         if (!required)
             return OM_OK;
-        return OM_ERROR(OM_EINVAL, "%s/%s is %s, not a unit: a matrix rates units (a "
+        return OM_ERROR(OM_EINVAL, "%s/%s is %s%s, not a unit: a matrix rates units (a "
                         "character joins one with 'character:' in a scenario)", a->id, e->id,
-                        e->is_upgrade ? "an upgrade" : om_army_type_name(e->type));
+                        e->is_upgrade ? "an upgrade" : "a ",
+                        e->is_upgrade ? "" : om_army_type_name(e->type));
     }
     if ((st = wm_unit_of(a, e, rs, &w)) != OM_OK) {
         if (!required) {

@@ -1,12 +1,15 @@
 /*
  * wm_provenance.c: the resolved engagement and rule switches of a run as JSON, stored
  * in every result file (attribute options_json) so a file says exactly what was
- * simulated, defaults included: every value of both sides, the kind, the rule
+ * simulated, defaults included: every value of both sides (the unit, and every
+ * side key of the table in wm_keys.h), the kind, the rule
  * set's switches, and under "options" every entry of the engine's registry of
  * ambiguous rules (options.c of the engine; `oddsmaster list --options`), the
  * switches with their value and the fixed readings with their text.
  */
 #include "wm_provenance.h"
+
+#include "wm_keys.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -93,37 +96,25 @@ static json_t *unit_json(const om_wm_unit *u, const om_wm_ruleset *rs)
                      "unmodelled", id_list_json(u->unmodelled));
 }
 
-/* A side: its unit and every value the scenario decided, defaults included. */
+/* A side: its unit and every side key of the table (wm_keys.h) with the
+ * value in force, defaults included: a switch as a boolean, a count as a
+ * number, a name as its word. */
 static json_t *side_json(const om_wm_side *s, const om_wm_ruleset *rs)
 {
-    json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:b}",
-                          "unit", unit_json(&s->unit, rs),
-                          "position", om_wm_position_name(s->position),
-                          "fighting", (int)s->fighting, "flanked", (int)s->flanked,
-                          "supports", (int)s->supports, "support_units", (int)s->support_units,
-                          "attack_bonus", (int)s->attack_bonus, "shooting", (int)s->shooting,
-                          "charging", (int)s->charging, "confused", (int)s->confused,
-                          "stand_and_shoot", (int)s->stand_and_shoot);
-    json_t *more = json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:s}",
-                             "shoots_first", (int)s->shoots_first,
-                             "pursue", name_of(om_wm_pursue_names, OM_WM_PURSUE_COUNT, (unsigned)s->pursue),
-                             "behind", name_of(om_wm_behind_names, OM_WM_BEHIND_COUNT, (unsigned)s->behind),
-                             "behind_cm", (int)s->behind_cm,
-                             "behind_stands", (int)s->behind_stands,
-                             "rear_supports", (int)s->rear_supports,
-                             "side_strikers", (int)s->side_strikers,
-                             "long_base", (int)s->long_base,
-                             "dense_terrain", (int)s->dense_terrain,
-                             "line_stands", (int)(s->line_stands ? s->line_stands : 1),
-                             "magic", name_of(om_wm_magic_names, OM_WM_MAGIC_COUNT,
-                                              (unsigned)s->magic));
-    if (j && more && json_object_update(j, more) == 0) {
-        json_decref(more);
-        return j;
+    json_t *j = json_pack("{s:o}", "unit", unit_json(&s->unit, rs));
+    for (size_t i = 0; j && i < om_wm_side_key_count; i++) {
+        const om_wm_side_key *k = &om_wm_side_keys[i];
+        const unsigned v = om_wm_side_key_get(s, k);
+        json_t *value = k->type == OM_WM_KEY_BOOL    ? json_boolean(v)
+                        : k->type == OM_WM_KEY_COUNT ? json_integer(v)
+                                                     : json_string(name_of(k->names->names,
+                                                                           k->names->count, v));
+        if (json_object_set_new(j, k->name, value) != 0) {
+            json_decref(j);
+            return NULL;
+        }
     }
-    json_decref(j);
-    json_decref(more);
-    return NULL;
+    return j;
 }
 
 /* Every entry of the engine's option registry: a switch as its value (a
@@ -178,5 +169,118 @@ om_status om_wm_provenance_json(const om_wm_engagement *e, char **out)
     json_decref(root);
     if (*out == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory writing the run options as JSON");
+    return OM_OK;
+}
+
+/* A point as [x, y]. */
+static json_t *point_json(om_wm_vec p)
+{
+    return json_pack("[f,f]", p.x, p.y);
+}
+
+/* The id of table unit u, or "closest" for -1. */
+static const char *target_id(const om_wm_turn_scenario *ts, int u)
+{
+    return u >= 0 ? ts->id[u] : "closest";
+}
+
+/* A plan, with the ids of its target and character. */
+static json_t *plan_json(const om_wm_turn_scenario *ts, const om_wm_plan *p)
+{
+    const om_wm_table *t = &ts->turn.table;
+    json_t *j = json_pack("{s:s, s:s, s:o, s:f, s:s?, s:i, s:i, s:s}",
+                          "kind", name_of(om_wm_plan_names, OM_WM_PLAN_KIND_COUNT,
+                                          (unsigned)p->kind),
+                          "target", target_id(ts, p->target), "goal", point_json(p->goal),
+                          "keep_cm", p->keep_cm,
+                          "by", p->by >= 0 ? t->character[p->by].name : NULL,
+                          "orders", (int)(p->orders ? p->orders : OM_WM_COMMAND_MAX_ORDERS),
+                          "priority", (int)p->priority,
+                          "initiative", name_of(om_wm_initiative_names, OM_WM_INITIATIVE_COUNT,
+                                                (unsigned)p->initiative));
+    return j;
+}
+
+/* A unit of a turn: its id, its side's values, where it stands, its policies. */
+static json_t *turn_unit_json(const om_wm_turn_scenario *ts, unsigned u)
+{
+    static const char *const formations[] = {"line", "column", "irregular"};
+    const om_wm_table_unit *tu = &ts->turn.table.unit[u];
+    const om_wm_turn_unit *x = &ts->turn.unit[u];
+    return json_pack("{s:s, s:s, s:o, s:o, s:f, s:s, s:i, s:i, s:i, s:i, s:o, s:s, s:b}",
+                     "id", ts->id[u], "army", ts->side_name[tu->side],
+                     "side", side_json(&x->side, ts->turn.rules), "at", point_json(tu->centre),
+                     "facing", om_wm_table_facing_deg(tu->dir),
+                     "formation", name_of(formations, 3, (unsigned)tu->formation),
+                     "files", (int)tu->files, "hits", (int)tu->hits,
+                     "table_traits", (int)tu->traits, "stands", (int)tu->stands,
+                     "plan", plan_json(ts, &ts->turn.command.plan[u]),
+                     "shoot", name_of(om_wm_shoot_policy_names, OM_WM_SHOOT_POLICY_COUNT,
+                                      (unsigned)x->shoot),
+                     "stand_and_shoot", (int)x->stand_and_shoot);
+}
+
+/* The Command options and the turn's fixed readings, added to `j`. */
+static void turn_options_json(const om_wm_turn *t, json_t *j)
+{
+    for (size_t i = 0; j && i < om_wm_command_option_count(); i++) {
+        const om_wm_option *opt = om_wm_command_option_at(i);
+        const char *v = om_wm_command_option_value(&t->command.options, opt);
+        json_object_set_new(j, opt->name, opt->offset == OM_WM_OPTION_FIXED
+                                              ? json_string(opt->default_value)
+                                              : json_boolean(strcmp(v, "true") == 0));
+    }
+    for (size_t i = 0; j && i < om_wm_turn_option_count(); i++)
+        json_object_set_new(j, om_wm_turn_option_at(i)->name,
+                            json_string(om_wm_turn_option_at(i)->default_value));
+}
+
+om_status om_wm_provenance_turn_json(const om_wm_turn_scenario *ts, char **out)
+{
+    const om_wm_turn *turn = &ts->turn;
+    const om_wm_table *t = &turn->table;
+    json_t *units = json_array(), *characters = json_array(), *brigades = json_array();
+    json_t *terrain = json_array(), *options = options_json(&turn->options), *root;
+    for (unsigned u = 0; units && u < t->units; u++)
+        json_array_append_new(units, turn_unit_json(ts, u));
+    for (unsigned c = 0; characters && c < t->characters; c++) {
+        const om_wm_table_character *ch = &t->character[c];
+        json_array_append_new(characters,
+                              json_pack("{s:s, s:s, s:s, s:i, s:o, s:s?, s:s?, s:b}", "name",
+                                        ch->name, "army", ts->side_name[ch->side], "kind",
+                                        om_wm_character_kind_names[ch->kind], "command",
+                                        (int)ch->command, "at", point_json(ch->at), "joined",
+                                        ch->joined >= 0 ? ts->id[ch->joined] : NULL, "follow",
+                                        ch->follow >= 0 ? ts->id[ch->follow] : NULL, "flying",
+                                        (int)ch->flying));
+    }
+    for (unsigned b = 0; brigades && b < t->brigades; b++) {
+        json_t *ids = json_array();
+        for (unsigned i = 0; ids && i < t->brigade[b].count; i++)
+            json_array_append_new(ids, json_string(ts->id[t->brigade[b].unit[i]]));
+        json_array_append_new(brigades, json_pack("{s:o, s:o}", "units", ids, "plan",
+                                                  plan_json(ts, &turn->command.brigade_plan[b])));
+    }
+    for (unsigned k = 0; terrain && k < t->terrain_pieces; k++) {
+        json_t *pts = json_array();
+        for (unsigned i = 0; pts && i < t->terrain[k].vertices; i++)
+            json_array_append_new(pts, point_json(t->terrain[k].v[i]));
+        json_array_append_new(terrain, json_pack("{s:s, s:o}", "kind",
+                                                 om_wm_terrain_names[t->terrain[k].kind],
+                                                 "points", pts));
+    }
+    turn_options_json(turn, options);
+    root = json_pack("{s:s, s:s, s:s, s:s, s:{s:f, s:f}, s:o, s:o, s:o, s:o, s:o}",
+                     "ruleset", turn->rules->name, "kind", "turn",
+                     "moving", ts->side_name[turn->command.side],
+                     "issue", name_of(om_wm_issue_names, OM_WM_ISSUE_COUNT,
+                                      (unsigned)turn->command.issue),
+                     "table", "width", t->width_cm, "depth", t->depth_cm, "units", units,
+                     "characters", characters, "brigades", brigades, "terrain", terrain,
+                     "options", options);
+    *out = root ? json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+    json_decref(root);
+    if (*out == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory writing the turn's options as JSON");
     return OM_OK;
 }

@@ -22,12 +22,16 @@
 /* Schema identifier the "schema" key of a scenario file must carry. */
 #define OM_SCENARIO_SCHEMA "oddsmaster-scenario/1"
 
+/* A whole turn (wm_turn_scenario.h). */
+typedef struct om_wm_turn_scenario om_wm_turn_scenario;
+
 /* A loaded scenario. Owns its strings. */
 typedef struct om_wm_scenario {
     char *source;          /* file path, or "<embedded default>" */
     char *text;            /* the file text verbatim (NUL-terminated) */
     char *title;           /* the scenario's title */
-    om_wm_engagement engagement; /* the engagement to simulate */
+    om_wm_engagement engagement; /* the engagement to simulate (of a turn: its rule set) */
+    om_wm_turn_scenario *turn; /* kind turn: the turn (owned, no pointer inside); else NULL */
 } om_wm_scenario;
 
 /*

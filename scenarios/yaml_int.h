@@ -9,7 +9,7 @@
  * (libcyaml's number and boolean parsing is too lax) and every failure becomes
  * one message "SOURCE:LINE: field 'PATH': REASON", LINE being found by walking
  * the document again along PATH. libcyaml and libyaml are used only in
- * scenarios/ (STYLE rule 14).
+ * scenarios/ (each external library is reached through one module only).
  */
 #ifndef OM_YAML_INT_H
 #define OM_YAML_INT_H

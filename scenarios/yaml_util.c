@@ -5,7 +5,7 @@
  * path, the "FILE:LINE: field 'PATH': REASON" error builder, "did you mean"
  * suggestions, strict integer and boolean conversion, and a libcyaml load
  * whose log is captured and turned into one such message. With load.c and
- * army.c this is the only code that uses libcyaml and libyaml (STYLE rule 14).
+ * army.c this is the only code that uses libcyaml and libyaml.
  */
 #include "yaml_int.h"
 

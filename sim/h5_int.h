@@ -1,9 +1,9 @@
 /*
  * h5_int.h: private helpers shared by the HDF5 files of sim/ (h5file.c, the run
  * result file; h5matrix.c, the matchup matrix file). Not a public interface:
- * only sim/h5*.c include it, as HDF5 is reached from nowhere else (STYLE rule 14).
+ * only sim/h5*.c include it, as HDF5 is reached from nowhere else.
  *
- * Conventions the helpers implement (ENGINEERING section 4):
+ * Conventions the helpers implement:
  *   - HDF5's automatic printing of its error stack is switched off per thread
  *     (om_h5_quiet); failures are reported once through OM_ERROR with the file
  *     name and the innermost HDF5 message (om_h5_detail), captured right after
@@ -140,7 +140,7 @@ om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
 extern const char *const om_h5_side_key[2];
 
 /* The type attribute of a field, by om_field_type: "count", "flag", "winner". */
-extern const char *const om_h5_field_type_names[3];
+extern const char *const om_h5_field_type_names[OM_FIELD_TYPES];
 
 /*
  * om_h5_winner_type: a new enumerated type over uint8 naming the winner codes

@@ -20,7 +20,9 @@
  * most significant bit first. A chunk whose values need all 8 bits (a span
  * over 128) is stored whole (8 bits, smallest value 0). A winner field keeps
  * HDF5's enumerated type, which the filter does not take: its chunk is its
- * values as they are. tests/test_h5.c checks every width
+ * values as they are. A two-byte count field (victory points) is stored
+ * unfiltered too, each value as two bytes, least significant first (the
+ * dataset's little-endian type). tests/test_h5.c checks every width
  * by reading encoded chunks back through HDF5.
  *
  * How a block is encoded, in three steps:
@@ -61,11 +63,15 @@
  * of an SSE2 register. */
 #define GROUP 16u
 
+/* Widest row: every field of a layout two bytes wide. */
+#define OM_H5_ROW_MAX (2 * OM_LAYOUT_FIELDS_MAX)
+
 /* How a field's chunk is made (plan). */
 typedef enum chunk_kind {
     KIND_HEADER = 0, /* one value: the header alone (bits 0) */
     KIND_PACKED,     /* the values less the smallest, in `bits` bits */
-    KIND_COPY        /* the values as they are: a winner (no header) */
+    KIND_COPY,       /* the values as they are: a winner (no header) */
+    KIND_COPY16      /* two-byte counts as they are, least significant byte first */
 } chunk_kind;
 
 struct om_h5_chunks {
@@ -85,7 +91,7 @@ struct om_h5_chunks {
     uint8_t bits[OM_LAYOUT_FIELDS_MAX];  /* bits per value (KIND_HEADER: 0) */
     uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value stored in the header */
     uint8_t pad[OM_LAYOUT_FIELDS_MAX];   /* a short block's padding of the column */
-    bool read[OM_LAYOUT_ROW_MAX];        /* the byte columns the chunks read */
+    bool read[OM_H5_ROW_MAX];            /* the byte columns the chunks read */
 };
 
 om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_chunks **out)
@@ -94,17 +100,17 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
     *out = NULL;
     if (c == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
-    if (layout->row_size > OM_LAYOUT_ROW_MAX) {
+    if (layout->row_size > OM_H5_ROW_MAX) {
         free(c);
         return OM_ERROR(OM_EINVAL, "rows of %zu bytes are wider than %d", layout->row_size,
-                        OM_LAYOUT_ROW_MAX);
+                        OM_H5_ROW_MAX);
     }
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
-    /* Header and the values whole; a word of slack after the last chunk for
-     * the 8-byte stores (a chunk's slack is the next one's start, written
-     * after it). */
-    c->cap = SO_HEADER + chunk_rows;
+    /* Header and the values whole (two bytes each for a layout with two-byte
+     * counts); a word of slack after the last chunk for the 8-byte stores (a
+     * chunk's slack is the next one's start, written after it). */
+    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1);
     c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) + 8);
     c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
     c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
@@ -180,6 +186,14 @@ static void plan(om_h5_chunks *c, const om_tally *t)
             c->kind[f] = KIND_COPY;
             c->pad[f] = OM_WINNER_NONE;
             c->read[l->fields[f].offset] = true;
+            continue;
+        }
+        if (l->fields[f].type == OM_FIELD_COUNT16) {
+            /* Stored unfiltered (the filter takes bytes): both byte columns,
+             * a short block padded with zeros. */
+            c->kind[f] = KIND_COPY16;
+            c->pad[f] = 0;
+            c->read[l->fields[f].offset] = c->read[l->fields[f].offset + 1] = true;
             continue;
         }
         om_tally_range(t, f, &min, &max);
@@ -258,8 +272,9 @@ static void columns(om_h5_chunks *c, const uint8_t *rows, size_t n)
             to[k] = rows[k * rs + col];
     }
     for (size_t f = 0; f < l->field_count && n < c->chunk_rows; f++)
-        if (c->kind[f] != KIND_HEADER)
-            memset(c->cols + l->fields[f].offset * c->chunk_rows + n, c->pad[f],
+        for (size_t b = 0; c->kind[f] != KIND_HEADER && b < om_field_width(l->fields[f].type);
+             b++)
+            memset(c->cols + (l->fields[f].offset + b) * c->chunk_rows + n, c->pad[f],
                    c->chunk_rows - n);
 }
 
@@ -396,6 +411,14 @@ static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
     if (c->kind[f] == KIND_COPY) {
         memcpy(out, col, c->chunk_rows);
         return c->chunk_rows;
+    }
+    if (c->kind[f] == KIND_COPY16) {
+        const uint8_t *high = col + c->chunk_rows; /* the next byte column */
+        for (size_t i = 0; i < c->chunk_rows; i++) {
+            out[2 * i] = col[i];
+            out[2 * i + 1] = high[i];
+        }
+        return 2 * c->chunk_rows;
     }
     memset(out, 0, SO_HEADER);
     out[0] = c->bits[f];

@@ -18,12 +18,14 @@
  *   /trials      attribute fields: the names of the fields in report order,
  *                separated by spaces; with rows, one 1-D uint8 dataset per field
  *                (a winner field uses an HDF5 enumerated type with names a, b,
- *                draw, none), one chunk per block of trials, HDF5's scale-offset
- *                filter (h5chunk.c); attributes description, type ("count",
- *                "flag" or "winner") and, for a winner field, title (the
- *                heading of its outcome table)
+ *                draw, none; a two-byte count field is uint16), one chunk per
+ *                block of trials, HDF5's scale-offset filter (h5chunk.c; not
+ *                for winners and two-byte counts); attributes description,
+ *                type ("count", "flag", "winner" or "count16") and, for a
+ *                winner field, title (the heading of its outcome table)
  *   /tallies     attribute trials; one u64 dataset per field: how many trials
- *                had each value 0, 1, ... up to the largest that occurred
+ *                had each value 0, 1, ... up to the largest that occurred (up to
+ *                65536 values for a two-byte count)
  * The writer writes block b's rows as the chunk at row b * block_size, so the
  * rows do not depend on the order blocks finish in, and keeps the run's tally,
  * written when the run ends. It writes to a temporary file beside the target
@@ -201,11 +203,16 @@ om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out);
 
 /*
  * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
- * (uint8). Errors: OM_EINVAL (no such field, a file without rows, or rows out
- * of range), OM_EHDF5.
+ * (uint8). Errors: OM_EINVAL (no such field, a two-byte count field, a file
+ * without rows, or rows out of range), OM_EHDF5.
  */
 om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                             uint8_t *buf);
+
+/* om_h5_reader_read16: the same as 16-bit values (any field; a two-byte
+ * count field can only be read so). */
+om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                              uint16_t *buf);
 
 /*
  * om_h5_reader_attr_string: a string attribute of the root group, as a new

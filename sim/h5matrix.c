@@ -1,7 +1,7 @@
 /*
  * h5matrix.c: the HDF5 matchup matrix file (h5matrix.h), written by `oddsmaster
- * matrix` and read by the analysers. One of the two places HDF5 is used (STYLE
- * rule 14; the other is h5file.c, with which it shares h5_int.h).
+ * matrix` and read by the analysers. One of the two places HDF5 is used (the
+ * other is h5file.c, with which it shares h5_int.h).
  *
  * The cells are held in memory and written at close as six 3-D datasets; the
  * axes are 1-D string datasets made HDF5 dimension scales (the H5DS part of

@@ -50,10 +50,11 @@ static om_status attr_string_opt(hid_t obj, const char *path, const char *name, 
 }
 
 /* The type of field rf from the type attribute of `obj` ("count", "flag",
- * "winner"), which must fit the class of its data (a winner is an
- * enumeration; H5T_NO_CLASS: no data to fit). */
+ * "winner", "count16"), which must fit the class and the width in bytes of
+ * its data (a winner is an enumeration, a count16 two bytes wide;
+ * H5T_NO_CLASS: no data to fit). */
 static om_status field_type(om_h5_reader *r, reader_field *rf, hid_t obj, const char *where,
-                            H5T_class_t cls)
+                            H5T_class_t cls, size_t width)
 {
     char *type_name = NULL;
     om_status st = om_h5_attr_read_string(obj, r->path, "type", &type_name);
@@ -62,12 +63,14 @@ static om_status field_type(om_h5_reader *r, reader_field *rf, hid_t obj, const 
                         rf->field.name);
     if (st == OM_OK) {
         size_t t = 0;
-        while (t < 3 && strcmp(type_name, om_h5_field_type_names[t]) != 0)
+        while (t < OM_FIELD_TYPES && strcmp(type_name, om_h5_field_type_names[t]) != 0)
             t++;
-        if (t == 3 || (cls != H5T_NO_CLASS && (t == OM_FIELD_WINNER) != (cls == H5T_ENUM)))
+        if (t == OM_FIELD_TYPES ||
+            (cls != H5T_NO_CLASS && ((t == OM_FIELD_WINNER) != (cls == H5T_ENUM) ||
+                                     om_field_width((om_field_type)t) != width)))
             st = OM_ERROR(OM_EHDF5, "%s: dataset %s/%s has type '%s', which does not fit its "
                           "data", r->path, where, rf->field.name, type_name);
-        rf->field.type = (om_field_type)(t < 3 ? t : 0);
+        rf->field.type = (om_field_type)(t < OM_FIELD_TYPES ? t : 0);
         rf->by_name = cls == H5T_ENUM;
     }
     free(type_name);
@@ -80,8 +83,8 @@ static om_status field_type(om_h5_reader *r, reader_field *rf, hid_t obj, const 
 
 /*
  * Open and check the rows of field rf, the dataset /trials/<name>: 1-D, of
- * one-byte integers or enumerations, with exactly r->trials rows, with its
- * type, description and title.
+ * one-byte integers or enumerations (two-byte integers for a two-byte count),
+ * with exactly r->trials rows, with its type, description and title.
  */
 static om_status reader_open_rows(om_h5_reader *r, reader_field *rf)
 {
@@ -91,6 +94,7 @@ static om_status reader_open_rows(om_h5_reader *r, reader_field *rf)
     hid_t space = H5I_INVALID_HID, type = H5I_INVALID_HID;
     hsize_t rows = 0;
     H5T_class_t cls = H5T_NO_CLASS;
+    size_t width = 0;
 
     if (H5Lexists(r->group, name, H5P_DEFAULT) <= 0)
         return OM_ERROR(OM_EHDF5, "%s: the fields attribute of /trials names '%s', which is "
@@ -107,12 +111,12 @@ static om_status reader_open_rows(om_h5_reader *r, reader_field *rf)
         st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s has %llu rows, expected %llu", r->path,
                       name, (unsigned long long)rows, (unsigned long long)r->trials);
     else if (((cls = H5Tget_class(type)) != H5T_INTEGER && cls != H5T_ENUM) ||
-             H5Tget_size(type) != 1)
-        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte integer type",
-                      r->path, name);
+             ((width = H5Tget_size(type)) != 1 && (width != 2 || cls != H5T_INTEGER)))
+        st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte (or two-byte) "
+                      "integer type", r->path, name);
     om_h5_close_id(&type);
     om_h5_close_id(&space);
-    return st == OM_OK ? field_type(r, rf, rf->dset, "/trials", cls) : st;
+    return st == OM_OK ? field_type(r, rf, rf->dset, "/trials", cls, width) : st;
 }
 
 /* Field k, named `name`: its rows if the file has them, else its tally's
@@ -133,7 +137,7 @@ static om_status reader_open_field(om_h5_reader *r, size_t k, const char *name)
     if (r->tallies < 0 || (d = H5Dopen2(r->tallies, name, H5P_DEFAULT)) < 0)
         return OM_ERROR(OM_EHDF5, "%s: no /tallies/%s for a field of the file: %s", r->path,
                         name, om_h5_detail(why, sizeof why));
-    st = field_type(r, rf, d, "/tallies", H5T_NO_CLASS);
+    st = field_type(r, rf, d, "/tallies", H5T_NO_CLASS, 0);
     om_h5_close_id(&d);
     return st;
 }
@@ -230,7 +234,13 @@ om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
-    om_tally_clear(out, r->n_fields);
+    om_layout fields = {.field_count = r->n_fields};
+    for (size_t f = 0; f < r->n_fields; f++)
+        fields.fields[f] = r->fields[f].field;
+    if (om_layout_wide_count(&fields) > OM_LAYOUT_WIDE_MAX)
+        return OM_ERROR(OM_EHDF5, "%s: more than %d two-byte count fields", r->path,
+                        OM_LAYOUT_WIDE_MAX);
+    om_tally_clear_layout(out, &fields);
     out->trials = r->trials;
     om_h5_quiet();
     for (size_t f = 0; st == OM_OK && f < r->n_fields; f++) {
@@ -238,16 +248,19 @@ om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
         hid_t d = H5Dopen2(r->tallies, name, H5P_DEFAULT), space = H5I_INVALID_HID;
         hsize_t len = 0;
         uint64_t sum = 0;
+        uint64_t *hist = (uint64_t *)om_tally_wide(out, f);
+        const hsize_t bins = hist != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
+        if (hist == NULL)
+            hist = out->hist[f];
         if (d < 0 || (space = H5Dget_space(d)) < 0 ||
             H5Sget_simple_extent_ndims(space) != 1 ||
-            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 ||
-            len > OM_TALLY_BINS ||
-            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->hist[f]) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s is missing or is not a list of 1 to %d "
-                          "counts: %s", r->path, name, OM_TALLY_BINS,
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins ||
+            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s is missing or is not a list of 1 to %llu "
+                          "counts: %s", r->path, name, (unsigned long long)bins,
                           om_h5_detail(why, sizeof why));
         for (hsize_t v = 0; st == OM_OK && v < len; v++)
-            sum += out->hist[f][v];
+            sum += hist[v];
         if (st == OM_OK && sum != r->trials)
             st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s counts %llu trials, the file has %llu",
                           r->path, name, (unsigned long long)sum,
@@ -366,8 +379,10 @@ om_status om_h5_reader_side(om_h5_reader *r, int side, om_side_score *out)
     return OM_OK;
 }
 
-om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
-                            uint8_t *buf)
+/* Rows first..first+count-1 of /trials/<name> into buf, as `wide` (two-byte)
+ * values or one-byte ones (om_h5_reader_read and om_h5_reader_read16). */
+static om_status read_rows(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                           void *buf, bool wide)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
@@ -379,6 +394,9 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
         return OM_ERROR(OM_EINVAL, "om_h5_reader_read: missing reader, name or buffer");
     if ((i = reader_field_index(r, name)) < 0)
         return OM_ERROR(OM_EINVAL, "%s: no dataset /trials/%s", r->path, name);
+    if (!wide && r->fields[i].field.type == OM_FIELD_COUNT16)
+        return OM_ERROR(OM_EINVAL, "%s: /trials/%s holds two-byte values: read it with "
+                        "om_h5_reader_read16", r->path, name);
     if (!r->rows)
         return OM_ERROR(OM_EINVAL, "%s: the run wrote no rows (--no-rows); its tallies hold "
                         "the distributions of every field", r->path);
@@ -399,7 +417,10 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
      */
     if (fspace < 0 || mspace < 0
         || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &n, NULL) < 0
-        || H5Dread(r->fields[i].dset, r->fields[i].by_name ? r->winner_type : H5T_NATIVE_UINT8,
+        || H5Dread(r->fields[i].dset,
+                   wide                    ? H5T_NATIVE_UINT16
+                   : r->fields[i].by_name ? r->winner_type
+                                          : H5T_NATIVE_UINT8,
                    mspace, fspace, H5P_DEFAULT, buf) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s", r->path,
                       (unsigned long long)first, (unsigned long long)(first + count - 1), name,
@@ -407,6 +428,18 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
     om_h5_close_id(&mspace);
     om_h5_close_id(&fspace);
     return st;
+}
+
+om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                            uint8_t *buf)
+{
+    return read_rows(r, name, first, count, buf, false);
+}
+
+om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first, size_t count,
+                              uint16_t *buf)
+{
+    return read_rows(r, name, first, count, buf, true);
 }
 
 om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out)

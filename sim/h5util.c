@@ -3,7 +3,7 @@
  * matchup matrix file (h5matrix.c): quiet error handling with the innermost
  * HDF5 message, identifier closing, attributes, and the temporary-file protocol
  * (h5_int.h). Moved here from h5file.c so both files follow one set of
- * conventions (ENGINEERING section 4).
+ * conventions (listed in h5_int.h).
  */
 #include "h5_int.h"
 
@@ -109,7 +109,8 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
 }
 
 const char *const om_h5_side_key[2] = {"a", "b"};
-const char *const om_h5_field_type_names[3] = {"count", "flag", "winner"};
+const char *const om_h5_field_type_names[OM_FIELD_TYPES] = {"count", "flag", "winner",
+                                                              "count16"};
 
 hid_t om_h5_winner_type(void)
 {

@@ -1,6 +1,6 @@
 /*
  * h5write.c: writing a run's result file (h5file.h), one of the few places
- * HDF5 is used (STYLE rule 14; ENGINEERING section 4 for the conventions).
+ * HDF5 is used (h5_int.h lists the conventions).
  *
  * Every public function first switches off HDF5's automatic printing of its
  * error stack for the calling thread; failures are reported once through
@@ -39,7 +39,8 @@ struct om_h5_writer {
     uint64_t trials;    /* trials asked for: the datasets' size until the end */
     uint64_t chunk_rows; /* rows per chunk (one block) */
     om_tally *tally;    /* the run's tally: every row put */
-    uint8_t *scratch;   /* one column of a put, gathered from the rows */
+    uint8_t *scratch;   /* one column of a put, gathered from the rows (two bytes a row
+                           for a two-byte count field) */
     size_t scratch_rows; /* capacity of scratch in rows */
     bool failed;        /* a put failed: the file must not be published */
 };
@@ -97,7 +98,7 @@ static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
     return st;
 }
 
-/* The provenance attributes of the root group (h5file.h, ENGINEERING 4.2). */
+/* The provenance attributes of the root group (h5file.h). */
 static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
 {
     const om_h5_text texts[] = {
@@ -154,7 +155,8 @@ static om_status writer_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
  * filter for integers with the library's choice of bits, which the missing
  * fill value spares a reserved code (h5chunk.c writes exactly what the filter
  * would); a winner keeps its enumerated type, which the filter does not take,
- * and is stored as it is, one byte a trial.
+ * and is stored as it is, one byte a trial; a two-byte count is stored as it
+ * is too, as 16-bit little-endian integers.
  */
 static om_status writer_dataset(om_h5_writer *w, size_t i)
 {
@@ -162,13 +164,15 @@ static om_status writer_dataset(om_h5_writer *w, size_t i)
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
     hsize_t dims = w->trials, maxdims = H5S_UNLIMITED, chunk = w->chunk_rows;
-    hid_t type = f->type == OM_FIELD_WINNER ? w->winner_type : H5T_STD_U8LE;
+    hid_t type = f->type == OM_FIELD_WINNER    ? w->winner_type
+                 : f->type == OM_FIELD_COUNT16 ? H5T_STD_U16LE
+                                               : H5T_STD_U8LE;
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
 
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
         H5Pset_fill_value(dcpl, type, NULL) < 0 ||
-        (f->type != OM_FIELD_WINNER &&
+        (f->type != OM_FIELD_WINNER && f->type != OM_FIELD_COUNT16 &&
          H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) < 0) ||
         (w->dset[i] = H5Dcreate2(w->group, f->name, type, space, H5P_DEFAULT, dcpl,
                                  H5P_DEFAULT)) < 0)
@@ -248,7 +252,7 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
         writer_free(w);
         return NULL;
     }
-    om_tally_clear(w->tally, layout->field_count);
+    om_tally_clear_layout(w->tally, layout);
     return w;
 }
 
@@ -267,6 +271,9 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
     if (info->layout->field_count == 0 || info->layout->field_count > OM_LAYOUT_FIELDS_MAX)
         return OM_ERROR(OM_EINVAL, "%s: a layout of %zu fields (1 to %d)", path,
                         info->layout->field_count, OM_LAYOUT_FIELDS_MAX);
+    if (om_layout_wide_count(info->layout) > OM_LAYOUT_WIDE_MAX)
+        return OM_ERROR(OM_EINVAL, "%s: a layout of %zu two-byte count fields (at most %d)",
+                        path, om_layout_wide_count(info->layout), OM_LAYOUT_WIDE_MAX);
     om_h5_quiet();
     if ((w = writer_alloc(path, info->layout)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
@@ -276,7 +283,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
                                                                              : info->block_size;
     w->scratch_rows = info->trials < OM_H5_SCRATCH_ROWS ? (size_t)info->trials
                                                          : OM_H5_SCRATCH_ROWS;
-    if ((w->scratch = malloc(w->scratch_rows)) == NULL) {
+    if ((w->scratch = malloc(2 * w->scratch_rows)) == NULL) {
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
@@ -313,7 +320,9 @@ static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsi
     const om_field *f = &w->layout.fields[i];
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
-    hid_t mtype = f->type == OM_FIELD_WINNER ? w->winner_type : H5T_NATIVE_UINT8;
+    hid_t mtype = f->type == OM_FIELD_WINNER    ? w->winner_type
+                  : f->type == OM_FIELD_COUNT16 ? H5T_NATIVE_UINT16
+                                                : H5T_NATIVE_UINT8;
     hid_t fspace = H5Dget_space(w->dset[i]);
     hid_t mspace = H5Screate_simple(1, &n, NULL);
     if (fspace < 0 || mspace < 0
@@ -325,6 +334,20 @@ static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsi
     om_h5_close_id(&mspace);
     om_h5_close_id(&fspace);
     return st;
+}
+
+/* Gather the two-byte count field i of n rows into w->scratch as native
+ * 16-bit values, and count them in its wide histogram. */
+static void gather_wide(om_h5_writer *w, size_t i, const uint8_t *rows, size_t n)
+{
+    const om_layout *l = &w->layout;
+    uint64_t *hist = (uint64_t *)om_tally_wide(w->tally, i);
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = (uint16_t)om_field_value(&l->fields[i], rows + j * l->row_size);
+        memcpy(w->scratch + 2 * j, &v, sizeof v);
+        if (hist != NULL)
+            hist[v]++;
+    }
 }
 
 om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *rows,
@@ -349,10 +372,13 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *r
             const uint8_t *col = rows + done * l->row_size + l->fields[i].offset;
             om_status st;
             /* Gather one column: the game writes rows, the file is columns. */
-            for (size_t j = 0; j < n; j++) {
-                w->scratch[j] = col[j * l->row_size];
-                w->tally->hist[i][w->scratch[j]]++;
-            }
+            if (l->fields[i].type == OM_FIELD_COUNT16)
+                gather_wide(w, i, rows + done * l->row_size, n);
+            else
+                for (size_t j = 0; j < n; j++) {
+                    w->scratch[j] = col[j * l->row_size];
+                    w->tally->hist[i][w->scratch[j]]++;
+                }
             st = writer_put_column(w, i, first_row + done, n);
             if (st != OM_OK) {
                 w->failed = true;
@@ -432,13 +458,22 @@ static om_status writer_tallies(om_h5_writer *w)
         uint8_t min, max;
         hsize_t len;
         hid_t space, d = H5I_INVALID_HID;
-        om_tally_range(w->tally, f, &min, &max);
-        len = (hsize_t)max + 1;
+        const uint64_t *hist = om_tally_wide(w->tally, f);
+        if (hist != NULL) {
+            /* A two-byte count: its wide histogram up to its largest value. */
+            len = OM_TALLY_WIDE_BINS;
+            while (len > 1 && hist[len - 1] == 0)
+                len--;
+        } else {
+            om_tally_range(w->tally, f, &min, &max);
+            len = (hsize_t)max + 1;
+            hist = w->tally->hist[f];
+        }
         space = H5Screate_simple(1, &len, NULL);
         if (space < 0 ||
             (d = H5Dcreate2(g, w->layout.fields[f].name, H5T_STD_U64LE, space, H5P_DEFAULT,
                             H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
-            H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->tally->hist[f]) < 0)
+            H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot write /tallies/%s: %s", w->path,
                           w->layout.fields[f].name, om_h5_detail(why, sizeof why));
         if (st == OM_OK)
@@ -524,14 +559,17 @@ static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
         hid_t d = H5Dopen2(g, w->layout.fields[f].name, H5P_DEFAULT), space = H5I_INVALID_HID;
         hsize_t len = 0;
         uint64_t sum = 0;
+        uint64_t *hist = (uint64_t *)om_tally_wide(w->tally, f);
+        const hsize_t bins = hist != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
+        if (hist == NULL)
+            hist = w->tally->hist[f];
         if (d < 0 || (space = H5Dget_space(d)) < 0 ||
-            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 ||
-            len > OM_TALLY_BINS ||
-            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->tally->hist[f]) < 0)
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins ||
+            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot read /tallies/%s: %s", w->path,
                           w->layout.fields[f].name, om_h5_detail(why, sizeof why));
         for (hsize_t v = 0; st == OM_OK && v < len; v++)
-            sum += w->tally->hist[f][v];
+            sum += hist[v];
         if (st == OM_OK && sum != trials)
             st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s counts %llu trials, the file %llu",
                           w->path, w->layout.fields[f].name, (unsigned long long)sum,
@@ -595,7 +633,7 @@ om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const ch
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
     w->scratch_rows = 1;
-    if ((w->scratch = malloc(1)) == NULL)
+    if ((w->scratch = malloc(2)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     else
         st = reopen(w, blocks_done);

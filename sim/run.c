@@ -41,6 +41,7 @@ typedef struct worker {
     om_tally *tally;      /* the tally of its current block */
     om_tally_work *tw;    /* the distinct-row counter */
     void *sink_work;      /* the sink's workspace */
+    void *game_work;      /* the game's workspace (game.h work_alloc), or NULL */
     gsl_rng *plain;       /* the baseline generator, or NULL */
     om_dice dice;         /* its dice */
 } worker;
@@ -125,11 +126,18 @@ static om_status worker_init(worker *w, const om_trials *t, const om_run_config 
         if (st != OM_OK)
             return st;
     }
+    if (t->game->work_alloc != NULL) {
+        om_status st = t->game->work_alloc(t->prepared, &w->game_work);
+        if (st != OM_OK)
+            return st;
+    }
     return om_tally_work_alloc(&t->layout, &w->tw);
 }
 
-static void worker_free(worker *w, const om_run_sink *sink)
+static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
 {
+    if (t->game->work_free != NULL)
+        t->game->work_free(w->game_work);
     if (sink != NULL && sink->work_free != NULL && w->sink_work != NULL)
         sink->work_free(sink->ctx, w->sink_work);
     om_tally_work_free(w->tw);
@@ -150,21 +158,21 @@ static om_status worker_block(worker *w, const om_trials *t, const om_run_config
         seed_plain(w->plain, cfg->seed, b->index);
     /* Without a sink nobody reads the tally (the engine-only benchmark). */
     if (sink == NULL) {
-        t->game->resolve_block(t->prepared, &w->dice, w->rows, b->n);
+        t->game->resolve_block(t->prepared, w->game_work, &w->dice, w->rows, b->n);
         return OM_OK;
     }
     if (w->cls != NULL) {
         /* Trials with classes: counted by class; a sink that reads no rows
          * does not even get those of trials of a class. */
         om_status st;
-        t->game->resolve_classes(t->prepared, &w->dice, w->rows, w->cls, !sink->tally_only,
-                                 b->n);
+        t->game->resolve_classes(t->prepared, w->game_work, &w->dice, w->rows, w->cls,
+                                 !sink->tally_only, b->n);
         st = om_tally_block_classes(w->tw, w->rows, w->cls, t->class_rows, t->n_classes, b->n,
                                     w->tally);
         if (st != OM_OK)
             return st;
     } else {
-        t->game->resolve_block(t->prepared, &w->dice, w->rows, b->n);
+        t->game->resolve_block(t->prepared, w->game_work, &w->dice, w->rows, b->n);
         om_tally_block(w->tw, w->rows, b->n, w->tally);
     }
     b->rows = sink->tally_only ? NULL : w->rows;
@@ -249,7 +257,7 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
                 (st = sink->after_put(sink->ctx, &b)) != OM_OK)
                 record_failure(&rs, st);
         }
-        worker_free(&w, sink);
+        worker_free(&w, t, sink);
     }
     cnd_destroy(&turn.moved);
     mtx_destroy(&turn.lock);

@@ -138,6 +138,9 @@ static om_status target_field(const om_layout *l, const om_run_request *req, int
         if ((*out = om_layout_find(l, req->target)) < 0)
             return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials",
                             req->target);
+        if (l->fields[*out].type == OM_FIELD_COUNT16)
+            return OM_ERROR(OM_EINVAL, "--target '%s' is a two-byte count (victory points): "
+                            "watch a one-byte field", req->target);
         return OM_OK;
     }
     if ((*out = om_layout_find(l, "winner")) < 0)

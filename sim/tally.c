@@ -52,7 +52,26 @@ void om_tally_clear(om_tally *t, size_t fields)
 {
     t->trials = 0;
     t->field_count = fields;
+    t->wide_count = 0;
     memset(t->hist, 0, fields * sizeof t->hist[0]);
+}
+
+void om_tally_clear_layout(om_tally *t, const om_layout *layout)
+{
+    om_tally_clear(t, layout->field_count);
+    for (size_t f = 0; f < layout->field_count && t->wide_count < OM_LAYOUT_WIDE_MAX; f++)
+        if (layout->fields[f].type == OM_FIELD_COUNT16) {
+            t->wide_field[t->wide_count] = f;
+            memset(t->wide[t->wide_count++], 0, sizeof t->wide[0]);
+        }
+}
+
+const uint64_t *om_tally_wide(const om_tally *t, size_t f)
+{
+    for (size_t k = 0; k < t->wide_count; k++)
+        if (t->wide_field[k] == f)
+            return t->wide[k];
+    return NULL;
 }
 
 void om_tally_add(om_tally *into, const om_tally *from)
@@ -61,6 +80,10 @@ void om_tally_add(om_tally *into, const om_tally *from)
     for (size_t f = 0; f < from->field_count; f++)
         for (size_t v = 0; v < OM_TALLY_BINS; v++)
             into->hist[f][v] += from->hist[f][v];
+    /* Both tallies were cleared for the same layout: the same wide fields. */
+    for (size_t k = 0; k < from->wide_count && k < into->wide_count; k++)
+        for (size_t v = 0; v < OM_TALLY_WIDE_BINS; v++)
+            into->wide[k][v] += from->wide[k][v];
 }
 
 void om_tally_range(const om_tally *t, size_t f, uint8_t *min, uint8_t *max)
@@ -120,11 +143,15 @@ void om_tally_work_free(om_tally_work *w)
     free(w);
 }
 
-/* Add one row to the histograms, field by field. */
+/* Add one row to the histograms, field by field; a two-byte count field to
+ * its wide histogram. */
 static void add_row(const om_layout *l, const uint8_t *row, uint64_t times, om_tally *out)
 {
     for (size_t f = 0; f < l->field_count; f++)
-        out->hist[f][row[l->fields[f].offset]] += times;
+        if (l->fields[f].type != OM_FIELD_COUNT16)
+            out->hist[f][row[l->fields[f].offset]] += times;
+    for (size_t k = 0; k < out->wide_count; k++)
+        out->wide[k][om_field_value(&l->fields[out->wide_field[k]], row)] += times;
 }
 
 /* Always inline the counting loop, so each key width gets its own copy with
@@ -157,8 +184,11 @@ static COUNT_ROWS_ATTRS size_t count_rows(om_tally_work *w, const uint8_t *rows,
             if (j == words - 1)
                 k[j] &= w->last_mask;
             /* Words rotated apart and one multiplication: enough mixing for a
-             * table of a few thousand slots, at a quarter of the multiplies. */
-            h ^= j == 0 ? k[j] : (k[j] << (13 * j)) | (k[j] >> (64 - 13 * j));
+             * table of a few thousand slots, at a quarter of the multiplies.
+             * The rotation is taken modulo 64: from the fifth word on, 13 j
+             * passes 64, and a shift by 64 or more is undefined in C. */
+            const unsigned rot = (unsigned)(13 * j) & 63u;
+            h ^= rot == 0 ? k[j] : (k[j] << rot) | (k[j] >> (64 - rot));
         }
         h *= key_mult[0];
         for (uint32_t s = (uint32_t)(h >> 40) & (TABLE_SLOTS - 1);; s = (s + 1) & (TABLE_SLOTS - 1)) {
@@ -222,7 +252,7 @@ static void tally_rows(om_tally_work *w, const uint8_t *rows, const uint32_t *at
 
 void om_tally_block(om_tally_work *w, const uint8_t *rows, size_t n, om_tally *out)
 {
-    om_tally_clear(out, w->layout.field_count);
+    om_tally_clear_layout(out, &w->layout);
     out->trials = n;
     tally_rows(w, rows, NULL, n, out);
 }
@@ -259,7 +289,7 @@ om_status om_tally_block_classes(om_tally_work *w, const uint8_t *rows, const ui
         return st;
     count = w->class_count;
     assert(n_classes <= OM_LAYOUT_CLASSES_MAX);
-    om_tally_clear(out, l->field_count);
+    om_tally_clear_layout(out, l);
     out->trials = n;
     /* One pass: each trial counted in its class's lane, or listed. */
     for (size_t i = 0; i < n; i++) {

@@ -29,16 +29,32 @@
 /* Histogram bins of a field: every value a byte can hold. */
 #define OM_TALLY_BINS 256
 
-/* The histograms of every field of a layout over some trials. */
+/* Histogram bins of a two-byte count field (OM_FIELD_COUNT16). */
+#define OM_TALLY_WIDE_BINS OM_FIELD_COUNT16_VALUES
+
+/* The histograms of every field of a layout over some trials. A two-byte
+ * count field has its histogram in `wide` (its row of `hist` stays zero). */
 typedef struct om_tally {
     uint64_t trials;      /* trials counted */
     size_t field_count;   /* fields of the layout */
     uint64_t hist[OM_LAYOUT_FIELDS_MAX][OM_TALLY_BINS]; /* hist[f][v]: trials where field f
                                                            was v */
+    size_t wide_count;    /* two-byte count fields of the layout */
+    size_t wide_field[OM_LAYOUT_WIDE_MAX]; /* the field of each wide histogram */
+    uint64_t wide[OM_LAYOUT_WIDE_MAX][OM_TALLY_WIDE_BINS]; /* wide[k][v]: trials where field
+                                                              wide_field[k] was v */
 } om_tally;
 
-/* Empty `t` for a layout of `fields` fields. */
+/* Empty `t` for a layout of `fields` one-byte fields. */
 void om_tally_clear(om_tally *t, size_t fields);
+
+/* Empty `t` for `layout`, its two-byte count fields included (at most
+ * OM_LAYOUT_WIDE_MAX of them; more are not counted). */
+void om_tally_clear_layout(om_tally *t, const om_layout *layout);
+
+/* The histogram of two-byte count field f (OM_TALLY_WIDE_BINS bins), or NULL
+ * when f is not one. */
+const uint64_t *om_tally_wide(const om_tally *t, size_t f);
 
 /* Add the counts of `from` to `into` (same layout). */
 void om_tally_add(om_tally *into, const om_tally *from);

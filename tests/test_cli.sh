@@ -158,13 +158,19 @@ expect_exit 2 "list: army without its rule set" "$OM" list dwarfs
 expect_grep "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
 expect_exit 2 "list --rules: unknown rule set" "$OM" list --rules chess
 expect_exit 0 "list --options" "$OM" list --options
-expect_grep "^  max_turns  (-, digest 6.14 Unresolved combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
-expect_grep "^  stand_floor  (A4, digest 6.4)  fixed$" "$TMP/out" "list --options: a fixed reading"
+expect_grep "^  max_turns  (-; Warmaster Revolution, Combat > Unresolved Combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
+expect_grep "^  stand_floor  (A4; Warmaster Revolution, Combat > Attack Modifiers)  fixed$" "$TMP/out" "list --options: a fixed reading"
 expect_grep "question: May infantry pursue retreating cavalry or chariots?" "$TMP/out" "list --options: the question"
 expect_grep "other:    true: every stand at 0 rolls one die" "$TMP/out" "list --options: the other reading"
 expect_exit 0 "list --options --format json" "$OM" list --options --format json
-json_ok "list --options json: the whole registry" 'd["schema"] == "oddsmaster-list/1" and d["count"] == len(d["options"]) >= 19 and d["switchable"] == sum(o["switchable"] for o in d["options"]) and all(set(o) == {"name", "ambiguity", "section", "question", "default_reading", "other_reading", "switchable", "default"} for o in d["options"])'
+json_ok "list --options json: the whole registry" 'd["schema"] == "oddsmaster-list/1" and d["count"] == len(d["options"]) >= 19 and d["switchable"] == sum(o["switchable"] for o in d["options"]) and all(set(o) == {"name", "game", "registry", "ambiguity", "section", "question", "default_reading", "other_reading", "switchable", "default"} for o in d["options"])'
 json_ok "list --options json: switches and fixed readings" '[(o["switchable"], o["default"], o["ambiguity"]) for o in d["options"] if o["name"] in ("max_turns", "last_ditch_per_stand", "stand_floor")] == [(True, False, "A3"), (True, 0, "-"), (False, None, "A4")] and all(o["other_reading"] is None for o in d["options"] if not o["switchable"])'
+expect_exit 0 "list --keys" "$OM" list --keys
+expect_grep "^    supports         0..255 (default: 0)$" "$TMP/out" "list --keys: a side key, its value and default"
+expect_grep "^    pursue           always | never | when-ahead (default: always)$" "$TMP/out" "list --keys: a name key's words"
+expect_exit 0 "list --keys --format json" "$OM" list --keys --format json
+json_ok "list --keys json: every key with its level" 'd["schema"] == "oddsmaster-list/1" and any(k["name"] == "behind_stands" and k["where"] == "side" for k in d["games"][0]["keys"]) and all(set(k) == {"name", "where", "type", "values", "default", "help"} for g in d["games"] for k in g["keys"])'
+expect_exit 1 "list --keys with a name" "$OM" list --keys warmaster-revolution
 expect_exit 1 "list --options with a name" "$OM" list --options warmaster-revolution
 expect_exit 1 "list --options with --rules" "$OM" list --options --rules
 expect_exit 1 "list: unknown format" "$OM" list --format xml

@@ -3,11 +3,12 @@
  * binomial alias tables and the om_dice source).
  *
  * Every sampler is compared at a fixed seed with its exact distribution, computed
- * here from first principles (convolution of D6 faces, gsl_ran_binomial_pdf), by
- * a chi-square goodness-of-fit test; a test fails when the p-value is below the
- * two-sided 5-sigma tail. The rules tables of warmaster.md section 0 are checked
- * against exact convolution, and every error path of om_binom_table_alloc that
- * can be provoked portably is provoked.
+ * here from first principles (convolution of D6 faces, gsl_ran_binomial_pdf), by a
+ * chi-square goodness-of-fit test; a test fails when the p-value is below the
+ * two-sided 5-sigma tail. The derived rules tables of the Warmaster digest
+ * (scenarios/armies/sources/rules/warmaster.md: command tests, drive backs) are
+ * checked against exact convolution, and every error path of om_binom_table_alloc
+ * that can be provoked portably is provoked.
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@
 
 /* A correct sampler fails a goodness-of-fit test with probability P_MIN: the
  * two-sided tail beyond 5 standard deviations of a normal, 2 (1 - Phi(5)) =
- * 5.733e-7, the same risk as the 5-sigma bounds on means (STYLE.md rule 12). */
+ * 5.733e-7, the same risk as the 5-sigma bounds on means of the other tests. */
 #define P_MIN 5.7e-7
 /* Tolerance of the mean and proportion checks, in standard errors. */
 #define Z_TOL 5.0
@@ -44,7 +45,7 @@
  * the whole program runs in about 2 s on the 2-core CI machine. */
 #define SAMPLES 200000u
 
-/* GSL must report errors through return values (STYLE.md rule 5). */
+/* GSL must report errors through return values, never abort. */
 static void gsl_quiet(void)
 {
     gsl_set_error_handler_off();
@@ -468,12 +469,14 @@ Test(dice_sum, two_and_three_d6)
     expect_fit("3D6", c3, p3, 19, 1e6);
 }
 
-/* -------------------------------------------------- rules tables (section 0) */
+/* ------------------------------------------------ rules tables (the digest's) */
 
 /*
- * The command-test table P(2D6 <= N) of /work/shared/rules/warmaster.md
- * section 0 ("Command test, P(2D6 <= N) (derived)"), in 36ths: exact convolution
- * must give the same fractions, and om_dice_2d6 must hit them within 5 sigma.
+ * The command test of Warmaster Revolution (Command > Giving an Order: an order
+ * is given on 2D6 of the Command value or less), as the table P(2D6 <= N) of
+ * the Warmaster digest (scenarios/armies/sources/rules/warmaster.md, "Command
+ * test, P(2D6 <= N) (derived)") gives it in 36ths: exact convolution must give
+ * the same fractions, and om_dice_2d6 must hit them within 5 sigma.
  */
 Test(rules_tables, command_test_2d6_at_most)
 {
@@ -499,10 +502,11 @@ Test(rules_tables, command_test_2d6_at_most)
 }
 
 /*
- * The drive-back table of warmaster.md section 0 ("Drive-back helpers
- * (derived)"): P(sum > 10), P(sum > 20), P(sum > 30) and P(at least one 6) for
- * n = 1..8 dice, printed to 4 decimals (the n = 8, > 10 entry to 3: "1.000").
- * Exact convolution must round to the printed values.
+ * The drive-back table of the Warmaster digest ("Drive-back helpers
+ * (derived)", from Warmaster Revolution, Shooting > Driving Back Enemies):
+ * P(sum > 10), P(sum > 20), P(sum > 30) and P(at least one 6) for n = 1..8
+ * dice, printed to 4 decimals (the n = 8, > 10 entry to 3: "1.000"). Exact
+ * convolution must round to the printed values.
  */
 struct drive_back_row {
     double gt10, gt20, gt30, any6;
@@ -875,8 +879,9 @@ Test(binom_table, out_of_memory)
 
 /*
  * om_dice_test_probability = P(D6 >= to_hit) * P(D6 < save): hand-worked values
- * from the to-hit and save rules (warmaster.md sections 5.2, 5.3 and 6.5; 7 means
- * no hit possible / no save) and the full grid against (7 - h)(s - 1) / 36.
+ * from the to-hit and save rules (Warmaster Revolution, Shooting > Scores to
+ * Hit, Armour; Combat > How to Calculate Damage; 7 means no hit possible / no
+ * save) and the full grid against (7 - h)(s - 1) / 36.
  */
 Test(dice_source, test_probability_values)
 {

@@ -1,7 +1,15 @@
 /*
- * test_engagement.c: whole engagements (warmaster.md 6.9-6.14) and the Warmaster
- * Ancients special rules (warmaster-ancients.md 14; Warmaster Ancients, Special
- * Rules), with the special rules of the army lists as traits.
+ * test_engagement.c: whole engagements (Warmaster Revolution, Combat >
+ * Retreats to Unresolved Combat) and the Warmaster Ancients special rules
+ * (Warmaster Ancients, Special Rules), with the special rules of the army
+ * lists as traits.
+ *
+ * Rules are cited by Warmaster Revolution section unless another rulebook is
+ * named. A8, D5 and W7 are the ambiguities, 1.1 differences and worked examples
+ * of the Warmaster digest (scenarios/armies/sources/rules/warmaster.md), WMA A9
+ * those of the Ancients digest; A-14 and P18 are the readings and effects of
+ * docs/research/rule_effects_fantasy.md, R8 and T1 those of
+ * docs/research/rule_effects_ancients.md.
  *
  * Every rule has a test that fails if the rule is removed: exact dice counts
  * where the rule changes dice, exact probabilities (5 standard errors at a fixed
@@ -106,7 +114,7 @@ static void run(const om_wm_engagement *e, unsigned n, uint64_t seed,
     om_wm_prepared_free(p);
 }
 
-/* ---------- Engagements to the end (6.9-6.14) ---------- */
+/* ---------- Engagements to the end (Combat > Retreats to Unresolved Combat) ---------- */
 
 static om_wm_side knights(void)
 {
@@ -177,7 +185,7 @@ static void count_pursuit(const om_wm_outcome *o, void *ctx)
     c->n++;
     c->second_round += o->rounds >= 2;
     c->turns_gt1 += o->turns > 1;
-    /* At most two rounds per turn (6.11). */
+    /* At most two rounds per turn (Combat > Pursuit). */
     c->bad += o->rounds > 2u * o->turns;
     /* Infantry never pursues cavalry (A6): when B (infantry) wins round 1
      * against cavalry, the fight ends there. */
@@ -221,9 +229,10 @@ static void check_blocked(const om_wm_outcome *o, void *ctx)
         c->bad += !o->destroyed[1];
 }
 
-/* A blocked retreat destroys the stands that cannot retreat (6.9); here all
- * three stands are blocked 0 cm behind, so losing round 1 destroys B. The
- * table edge destroys too (3.8). */
+/* A blocked retreat destroys the stands that cannot retreat
+ * (Combat > Retreats); here all three stands are blocked 0 cm behind, so
+ * losing round 1 destroys B. The table edge destroys too (Movement > Units
+ * Which Move off the Table). */
 Test(engagement, blocked_retreat_and_table_edge_destroy)
 {
     om_wm_behind kinds[] = {OM_WM_BEHIND_IMPASSABLE, OM_WM_BEHIND_ENEMY,
@@ -249,7 +258,8 @@ static void count_confused_losers(const om_wm_outcome *o, void *ctx)
     }
 }
 
-/* Friends that make way: the retreater tests once and is confused on a 6 (7.1 #6). */
+/* Friends that make way: the retreater tests once and is confused on a 6
+ * (Confusion > Forcing friends to make way). */
 Test(engagement, retreat_through_friends_confuses_on_a_six)
 {
     om_wm_side b = spearmen();
@@ -260,7 +270,8 @@ Test(engagement, retreat_through_friends_confuses_on_a_six)
     expect_p("P(confused | retreated into friends)", c.confused, c.lost_round1, 1.0 / 6.0);
 }
 
-/* Artillery forced to retreat is destroyed (6.9) and never pursues. */
+/* Artillery forced to retreat is destroyed (Combat > Retreats) and never
+ * pursues. */
 static void artillery_check(const om_wm_outcome *o, void *ctx)
 {
     blocked_ctx *c = ctx;
@@ -281,12 +292,13 @@ Test(engagement, artillery_destroyed_on_retreat_and_never_pursues)
     cr_expect_eq(c.bad, 0u);
 }
 
-/* Shooting first (5.5, 7.2): a charger confused by a drive back cannot charge;
- * P(no charge) = P(confused or routed or destroyed). 6 archer stands, one shot
- * each at 4+ against unarmoured cavalry: hits ~ Bin(6, 1/2); the drive back
- * rolls one die per hit; confused iff any 6: P = sum_h P(h) (1 - (5/6)^h) =
- * 1 - (1/2 + 1/2 * 5/6)^6 = 1 - (11/12)^6. Cavalry rout above 30: impossible
- * with at most 6 dice... except 6 sixes, which also confuse. */
+/* Shooting first (Shooting > Driving Back Enemies; Confusion > Confused
+ * Units): a charger confused by a drive back cannot charge; P(no charge) =
+ * P(confused or routed or destroyed). 6 archer stands, one shot each at 4+
+ * against unarmoured cavalry: hits ~ Bin(6, 1/2); the drive back rolls one die
+ * per hit; confused iff any 6: P = sum_h P(h) (1 - (5/6)^h) = 1 - (1/2 + 1/2 *
+ * 5/6)^6 = 1 - (11/12)^6. Cavalry rout above 30: impossible with at most 6
+ * dice... except 6 sixes, which also confuse. */
 static void count_charged(const om_wm_outcome *o, void *ctx)
 {
     blocked_ctx *c = ctx;
@@ -673,7 +685,7 @@ Test(ancients, ruleset_switches_support_and_drive_back)
     }
 }
 
-/* ---------- Named options (warmaster.md 17) ---------- */
+/* ---------- Named options (the digests' ambiguities) ---------- */
 
 /* Every switch can be set by name, every fixed reading refuses to be, unknown
  * names are refused, and each entry cites its ambiguity and has both readings. */
@@ -820,7 +832,8 @@ static void count_second_rounds(const om_wm_outcome *o, void *ctx)
 }
 
 /* Pursuit permissions: infantry with PURSUES_ANY pursues cavalry; nobody on
- * foot pursues a flyer unless it is pursuable (6.11 #1, #5; army lists). */
+ * foot pursues a flyer unless it is pursuable (Combat > Pursuit > Which units
+ * can pursue?; army lists). */
 static unsigned long pursuits(om_wm_traits a_flags, om_wm_troop b_troop, om_wm_traits b_flags)
 {
     om_wm_side a = side_of("Rangers", OM_WM_INFANTRY, 3, 4, 3, 5, a_flags);
@@ -849,7 +862,7 @@ Test(army_rules, pursuit_permissions)
 }
 
 /* No supports for a unit that can neither support nor be supported; flyers
- * may charge fortified stands (6.15). */
+ * may charge fortified stands (Combat > Defended & Fortified Troops). */
 Test(army_rules, no_support_and_flyers_against_fortified)
 {
     om_wm_side a = side_of("Ulfwerener", OM_WM_INFANTRY, 3, 4, 3, 0,
@@ -926,7 +939,7 @@ Test(engagement, charger_shoots_first)
     expect_p("P(target shot away before contact)", c.lost_round1, c.n, 1.0 - pow(0.5, 6));
 }
 
-/* ---------- One scenario under the three rule sets (digest 15, Ancients) ---------- */
+/* ---------- One scenario under the three rule sets (1.1 Rules Update, Ancients) ---------- */
 
 typedef struct three_ctx {
     unsigned long n, bad;
@@ -955,7 +968,8 @@ static void supports_timing(const om_wm_outcome *o, void *ctx)
 Test(rulesets, same_scenario_three_rule_sets)
 {
     const char *names[3] = {"warmaster-1.1", "warmaster-revolution", "warmaster-ancients"};
-    unsigned chariot_dice[3] = {15, 15, 12}, art_dice[3] = {2, 2, 3}; /* 1.1 = REV (5.5) */
+    /* Artillery: 1.1 = REV (Shooting > Driving Back Enemies). */
+    unsigned chariot_dice[3] = {15, 15, 12}, art_dice[3] = {2, 2, 3};
     for (int i = 0; i < 3; i++) {
         om_wm_side ch = side_of("Chariots", OM_WM_CHARIOT, 3, 3, 3, 5, NO_TRAITS);
         om_wm_side col = side_of("Column", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
@@ -977,10 +991,11 @@ Test(rulesets, same_scenario_three_rule_sets)
 
 /* ---------- Army-list rules with behaviours of their own ---------- */
 
-/* Cannon (5.10): a volley allows no save and counts cover one step lower; at
- * chargers it fires grapeshot, 2 Attacks per stand, with saves; the bounce adds
- * an Attack per further stand in the line. Ethereal Host hits on 4+ always;
- * the Steam Tank always counts as defended. Read off the prepared tests. */
+/* Cannon (Artillery & Machines > Artillery): a volley allows no save and counts
+ * cover one step lower; at chargers it fires grapeshot, 2 Attacks per stand,
+ * with saves; the bounce adds an Attack per further stand in the line. Ethereal
+ * Host hits on 4+ always; the Steam Tank always counts as defended. Read off
+ * the prepared tests. */
 Test(army_rules, cannon_ethereal_steam_tank_scores)
 {
     om_wm_side cannon = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0,
@@ -1103,7 +1118,8 @@ static void count_confused_or_routed(const om_wm_outcome *o, void *ctx)
     c->destroyed += o->confused[1] || o->routed[1];
 }
 
-/* Driven back into an enemy (5.5 step 7, 7.1 #4): halted and automatically
+/* Driven back into an enemy (Shooting > Driving Back Enemies;
+ * Confusion > Driven back/falling back into enemies or combat): halted and automatically
  * confused. With the enemy 0cm behind, every hit confuses (or routs): for 6
  * shots at 4+ without save, P = 1 - (1/2)^6. Into open ground only sixes do. */
 Test(volley, drive_back_into_an_enemy_confuses)
@@ -1126,7 +1142,7 @@ Test(volley, drive_back_into_an_enemy_confuses)
     }
 }
 
-/* ---------- Magic standards and weapons (warmaster.md 10.3) ---------- */
+/* ---------- Magic standards and weapons (Warmaster Revolution, Magic > Magic Items) ---------- */
 
 /* Battle Banner +1 Attack per stand; Sword of Might +1 to one stand every
  * round; Sword of Fate the same in the first round only; with a character's
@@ -1244,7 +1260,8 @@ Test(magic, steadfastness_ignores_a_shooting_hit)
     expect_p("P(no hit) with the banner", c.destroyed, c.n, 0.5);
 }
 
-/* Items only for infantry, cavalry and chariots, and not in Ancients (1.4). */
+/* Items only for infantry, cavalry and chariots, and not in Ancients
+ * (Magic > Magic Items). */
 Test(magic, validation)
 {
     om_wm_side a = side_of("Cannon", OM_WM_ARTILLERY, 2, 1, 2, 0, NO_TRAITS);
@@ -1261,7 +1278,7 @@ Test(magic, validation)
     cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
 }
 
-/* ---------- More Ancients rules (rule_effects_ancients.md R8, R18, R22, R24) ---------- */
+/* ---------- More Ancients rules (rule_effects_ancients R8, R18, R22, R24) ---------- */
 
 typedef struct rampage_ctx {
     unsigned long lost, hit; /* elephants beaten and alive; winner confused or destroyed */
@@ -1350,9 +1367,10 @@ static void count_fall_backs(const om_wm_outcome *o, void *ctx)
     c->lost_round1 += o->fall_back_cm[0];
 }
 
-/* After a draw both fall back up to 3D6cm (6.13): A, in the open, moves the
- * roll (mean 10.5); B, with an enemy right behind it, cannot end 1cm clear and
- * is confused (7.1 #5). A defended unit stands instead (6.8). */
+/* After a draw both fall back up to 3D6cm (Combat > Fall Backs): A, in the
+ * open, moves the roll (mean 10.5); B, with an enemy right behind it, cannot
+ * end 1cm clear and is confused (Confusion > Unable to Fall back to 1cm from
+ * enemy or combat). A defended unit stands instead (Combat > Fall Backs). */
 Test(engagement, draws_fall_back)
 {
     om_wm_side a = knights(), b = spearmen();
@@ -1381,7 +1399,8 @@ static void count_defended_stands(const om_wm_outcome *o, void *ctx)
     c->bad += o->fall_back_cm[0] == 0;                   /* the charger fell back */
 }
 
-/* A defended unit may stand after a draw instead of falling back (6.8). */
+/* A defended unit may stand after a draw instead of falling back
+ * (Combat > Fall Backs). */
 Test(engagement, draws_defended_unit_stands)
 {
     om_wm_side a = side_of("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 5, NO_TRAITS);
@@ -1550,7 +1569,8 @@ typedef struct support_ctx {
 /* Side A: 4 stands of Hits 1, 2 fighting and 2 of its own behind them; B has
  * no supports. Round 1 result of A is its counted hits plus its supports, and
  * a stand shot down before contact supports no one, nor does a stand that had
- * to move up to fight (6.7: only stands that are not fighting support). */
+ * to move up to fight (Combat > Supporting Troops: only stands that are not
+ * fighting support). */
 static void phantom_support_check(const om_wm_outcome *o, void *ctx)
 {
     support_ctx *c = ctx;
@@ -1565,7 +1585,8 @@ static void phantom_support_check(const om_wm_outcome *o, void *ctx)
 }
 
 /* Review finding: supports were the declared number whatever the unit had
- * lost; a unit shot down to 1 stand still counted +2 (6.7, 5.7). */
+ * lost; a unit shot down to 1 stand still counted +2 (Combat > Supporting
+ * Troops; Shooting > Shooting at Charging Enemy). */
 Test(review, own_supports_are_stands_left_not_fighting)
 {
     om_wm_side a = side_of("Column", OM_WM_INFANTRY, 4, 1, 1, 0, NO_TRAITS);
@@ -1602,13 +1623,14 @@ static void pursuit_round_check(const om_wm_outcome *o, void *ctx)
     c->count += o->hits_on[1] == 0;
 }
 
-/* A defended unit that wins and pursues counts as in the open (6.15): A (1
- * stand, Attack 1, 8 Hits) charges defended B, which wins round 1 almost
- * always and pursues; A's lone die hits at 5+ in round 1 and at 4+ in round 2,
- * so P(no hit on B over both) = 2/3 x 1/2 = 1/3 (4/9 if B stayed defended).
- * Trials are kept when B wins in exactly two rounds, which depends on A's
- * hits only through B scoring at most one hit from 12 dice (0.3%), far
- * inside the 5-sigma band (1.6% here) and far from the 4/9 of the bug. */
+/* A defended unit that wins and pursues counts as in the open
+ * (Combat > Defended & Fortified Troops): A (1 stand, Attack 1, 8 Hits)
+ * charges defended B, which wins round 1 almost always and pursues; A's lone
+ * die hits at 5+ in round 1 and at 4+ in round 2, so P(no hit on B over both)
+ * = 2/3 x 1/2 = 1/3 (4/9 if B stayed defended). Trials are kept when B wins in
+ * exactly two rounds, which depends on A's hits only through B scoring at most
+ * one hit from 12 dice (0.3%), far inside the 5-sigma band (1.6% here) and far
+ * from the 4/9 of the bug. */
 Test(review, pursuer_loses_its_defended_position)
 {
     om_wm_side a = side_of("Ogre", OM_WM_INFANTRY, 1, 1, 8, 0, NO_TRAITS);
@@ -1622,7 +1644,8 @@ Test(review, pursuer_loses_its_defended_position)
     expect_p("P(no hit on the pursuing defenders in two rounds)", c.count, c.n, 1.0 / 3.0);
 }
 
-/* Only stands still alive shoot (5.2, 5.7); grapeshot too. */
+/* Only stands still alive shoot (Shooting > Scores to Hit, Shooting at
+ * Charging Enemy); grapeshot too. */
 Test(review, shots_of_the_stands_left)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 3, 2, 3, 0, NO_TRAITS);
@@ -1647,8 +1670,9 @@ static void shot_dead_check(const om_wm_outcome *o, void *ctx)
                 o->winner != OM_WM_SIDE_B;
 }
 
-/* A charger shot away by stand and shoot never reaches combat (5.7, 6.6):
- * no round, no melee hits on it, and the shooters win. */
+/* A charger shot away by stand and shoot never reaches combat
+ * (Shooting > Shooting at Charging Enemy; Combat > Combat Results): no round,
+ * no melee hits on it, and the shooters win. */
 Test(review, charger_shot_dead_fights_no_round)
 {
     om_wm_side a = side_of("Wolf riders", OM_WM_CAVALRY, 3, 2, 1, 0, NO_TRAITS);
@@ -1671,8 +1695,9 @@ static void count_lost_b(const om_wm_outcome *o, void *ctx)
     c->count += o->stands_lost[1] == 1;
 }
 
-/* A Banner of Fortitude's +1 Hits is for its first combat engagement (10.3),
- * not a volley: 1 shot at 4+ on 1-Hit stands kills a stand half the time. */
+/* A Banner of Fortitude's +1 Hits is for its first combat engagement
+ * (Magic > Magic Items), not a volley: 1 shot at 4+ on 1-Hit stands kills a
+ * stand half the time. */
 Test(review, fortitude_not_against_shooting)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
@@ -1686,10 +1711,10 @@ Test(review, fortitude_not_against_shooting)
     expect_p("P(a stand lost to one shot)", c.count, c.n, 0.5);
 }
 
-/* Driven off the table (3.8): a D6 less every stand the unit has lost, those
- * lost before included. 2 of 4 stands left (4 Hits each: 1 shot removes none):
- * one hit drives back 1 die off a table edge 0cm behind, destroyed on 1-2:
- * P = 1/2 x 1/3. */
+/* Driven off the table (Movement > Units Which Move off the Table): a D6 less
+ * every stand the unit has lost, those lost before included. 2 of 4 stands
+ * left (4 Hits each: 1 shot removes none): one hit drives back 1 die off a
+ * table edge 0cm behind, destroyed on 1-2: P = 1/2 x 1/3. */
 Test(review, off_table_roll_counts_earlier_losses)
 {
     om_wm_side a = side_of("Archers", OM_WM_INFANTRY, 1, 1, 3, 0, NO_TRAITS);
@@ -1705,8 +1730,11 @@ Test(review, off_table_roll_counts_earlier_losses)
 }
 
 /* Driven back into impassable terrain: confused on a D6 of 6 in Revolution
- * (7.1 #3) but always in Ancients (WMA 9.1 #2). One shot at 4+, 1 drive-back
- * die, 0cm to the terrain: REV P = 1/2 (1/6 + 5/6 x 1/6) = 11/72; WMA 1/2. */
+ * (Confusion > Driven back/falling back into impassable terrain) but always in
+ * Ancients (Warmaster Ancients, Confusion > Driven back into impassable
+ * terrain). One
+ * shot at 4+, 1 drive-back die, 0cm to the terrain: REV P = 1/2 (1/6 + 5/6 x
+ * 1/6) = 11/72; WMA 1/2. */
 Test(review, impassable_halt_confuses_in_ancients)
 {
     for (int wma = 0; wma < 2; wma++) {
@@ -1732,11 +1760,12 @@ static void loser_survives(const om_wm_outcome *o, void *ctx)
     c->count += !o->destroyed[1];
 }
 
-/* Retreating off the table destroys the unit in Revolution (3.8), but in
- * Ancients it rolls a D6 less stands lost like any move off (WMA 5.5).
- * B (3 stands of 4 Hits, table edge 0cm behind) loses to charging knights
- * having lost 0-2 stands, so survives off the table with chance 4/6 to 1 in
- * WMA (above 1/2 overall), and never in REV. */
+/* Retreating off the table destroys the unit in Revolution (Movement > Units
+ * Which Move off the Table), but in Ancients it rolls a D6 less stands lost
+ * like any move off (Warmaster Ancients, Movement > Units Moving off Table). B
+ * (3 stands of 4 Hits, table edge 0cm behind) loses to charging knights having
+ * lost 0-2 stands, so survives off the table with chance 4/6 to 1 in WMA
+ * (above 1/2 overall), and never in REV. */
 Test(review, retreat_off_table_rolls_in_ancients)
 {
     for (int wma = 0; wma < 2; wma++) {
@@ -1799,7 +1828,7 @@ static void steam_tank_stands(const om_wm_outcome *o, void *ctx)
 }
 
 /* A unit that always counts as defended (Steam Tank) may stand after a draw
- * (6.8), and does. */
+ * (Combat > Fall Backs), and does. */
 Test(review, counts_defended_stands_after_draw)
 {
     om_wm_side a = side_of("Steam Tank", OM_WM_MACHINE, 1, 3, 4, 4,
@@ -1820,13 +1849,13 @@ static void two_shot_hits(const om_wm_outcome *o, void *ctx)
     c->count += o->shot_hits_on[0] == 2;
 }
 
-/* A Banner of Shielding stops working once its unit loses a stand (10.3),
- * also between the charged side's volley of the turn before and its stand
- * and shoot. Knights (Hits 1, armour 4+, 3+ with the banner) charge one
- * archer stand that shot at them last turn and stands and shoots: volley
- * hit p = 1/2 x 1/3 = 1/6, unconfused 5/6, then the charger is hit at
- * 1/2 x 1/2 = 1/4 with its banner gone: P(2 shooting hits) = 5/144 (with a
- * banner wrongly still working 5/216). */
+/* A Banner of Shielding stops working once its unit loses a stand
+ * (Magic > Magic Items), also between the charged side's volley of the turn
+ * before and its stand and shoot. Knights (Hits 1, armour 4+, 3+ with the
+ * banner) charge one archer stand that shot at them last turn and stands and
+ * shoots: volley hit p = 1/2 x 1/3 = 1/6, unconfused 5/6, then the charger is
+ * hit at 1/2 x 1/2 = 1/4 with its banner gone: P(2 shooting hits) = 5/144
+ * (with a banner wrongly still working 5/216). */
 Test(review, banner_of_shielding_lost_before_stand_and_shoot)
 {
     om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 1, 4, NO_TRAITS);
@@ -1865,9 +1894,9 @@ static void second_round(const om_wm_outcome *o, void *ctx)
     c->count += o->rounds >= 2;
 }
 
-/* Non-flyers cannot pursue flyers (6.11 #5) unless a rule lets them pursue
- * anything (rangers, gorgers: "may pursue any enemy"). B never pursues, so a
- * second round happens only if A pursues. */
+/* Non-flyers cannot pursue flyers (Combat > Pursuit > Which units can pursue?)
+ * unless a rule lets them pursue anything (rangers, gorgers: "may pursue any
+ * enemy"). B never pursues, so a second round happens only if A pursues. */
 Test(review, pursues_any_follows_flyers)
 {
     for (int any = 0; any < 2; any++) {
@@ -2890,10 +2919,10 @@ static void count_rampage_off_table(const om_wm_outcome *o, void *ctx)
     c->a += o->confused[0];
 }
 
-/* Elephants that retreat off the table (behind it, 0cm) are gone or out of
- * the engagement (Ancients 5.5): they rampage through nobody, so the winner
- * is never confused (Warmaster Ancients, Special Rules > Elephants; the guard
- * of the review). */
+/* Elephants that retreat off the table (behind it, 0cm) are gone or out of the
+ * engagement (Warmaster Ancients, Movement > Units Moving off Table): they
+ * rampage through nobody, so the winner is never confused (Warmaster Ancients,
+ * Special Rules > Elephants; the guard of the review). */
 Test(review, elephants_leaving_the_table_do_not_rampage)
 {
     om_wm_side a = side_of("Legion", OM_WM_INFANTRY, 3, 4, 3, 5, NO_TRAITS);

@@ -247,7 +247,7 @@ Test(game, resolve_block_is_the_engine)
     memset(&d2, 0, sizeof d2);
     om_rng_seed_block(&d1.rng, 7, 3);
     om_rng_seed_block(&d2.rng, 7, 3);
-    t.game->resolve_block(t.prepared, &d1, (uint8_t *)rows, 64);
+    t.game->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, 64);
     for (int i = 0; i < 64; i++) {
         om_wm_resolve(p, &d2, &one);
         cr_expect_eq(memcmp(&one, &rows[i], sizeof one), 0, "trial %d", i);
@@ -255,4 +255,37 @@ Test(game, resolve_block_is_the_engine)
     om_wm_prepared_free(p);
     om_trials_release(&t);
     om_scenario_free(sc);
+}
+
+/* The key reference (docs/scenario-format.md) names every key of each game's
+ * key table, and its key tables name no key the table does not have. */
+Test(game, every_scenario_key_is_documented)
+{
+    om_game_key keys[128];
+    FILE *f = fopen(OM_SOURCE_ROOT "/docs/scenario-format.md", "r");
+    char doc[65536], line[1024];
+    size_t len = 0, n;
+    cr_assert_not_null(f, "docs/scenario-format.md");
+    len = fread(doc, 1, sizeof doc - 1, f);
+    doc[len] = '\0';
+    n = om_games[0]->keys(keys, 128);
+    cr_assert(n > 40 && n <= 128, "%zu keys", n);
+    for (size_t i = 0; i < n; i++) {
+        char cell[96];
+        snprintf(cell, sizeof cell, "| `%s` |", keys[i].name);
+        cr_expect(strstr(doc, cell) != NULL, "key %s (%s) is not documented", keys[i].name,
+                  keys[i].where);
+    }
+    rewind(f);
+    while (fgets(line, sizeof line, f)) {
+        char name[96];
+        bool known = false;
+        if (sscanf(line, "| `%95[^`]` |", name) != 1 || strstr(line, "| OM_E") ||
+            strncmp(line, "| `OM_", 6) == 0)
+            continue;
+        for (size_t i = 0; i < n && !known; i++)
+            known = strcmp(keys[i].name, name) == 0;
+        cr_expect(known, "docs/scenario-format.md documents '%s', which no key table has", name);
+    }
+    fclose(f);
 }

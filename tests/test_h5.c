@@ -75,7 +75,8 @@ static uint8_t expected_value(const om_layout *l, size_t i, uint64_t row)
     switch (l->fields[i].type) {
     case OM_FIELD_WINNER: return (uint8_t)(h % 4);
     case OM_FIELD_FLAG: return (uint8_t)(h & 1);
-    case OM_FIELD_COUNT: break;
+    case OM_FIELD_COUNT:
+    case OM_FIELD_COUNT16: break;
     }
     return (uint8_t)(h % 40);
 }
@@ -783,5 +784,109 @@ Test(writer, encoded_chunks_read_back_exactly)
     free(got);
     free(t);
     free(sum);
+    free(back);
+}
+
+/* ------------------------------------------------------- two-byte counts */
+
+/* The values of the two-byte test layout's fields in row i. */
+static uint16_t wide_value(size_t i, unsigned k)
+{
+    uint64_t h = mix(i * 7 + k);
+    /* Field 0 spans 0..999, field 1 a handful of multiples of 5 above 255. */
+    return k == 0 ? (uint16_t)(h % 1000) : (uint16_t)(300 + 5 * (h % 4));
+}
+
+/*
+ * Two-byte count fields (OM_FIELD_COUNT16, a turn's victory points) in rows
+ * wider than the tally's distinct-row keys: written as encoded blocks and,
+ * for the short last block, with om_h5_writer_put; read back as uint16
+ * datasets, exactly; their tallies are 65536-bin histograms that add up to
+ * the rows; a one-byte read of them is refused.
+ */
+Test(writer, two_byte_counts_round_trip)
+{
+    /* A count, two two-byte counts at odd offsets, a flag; 80-byte rows. */
+    om_layout l = {.row_size = 80, .field_count = 4};
+    const size_t block = 1000, trials = 2300;
+    uint8_t *rows = calloc(block * l.row_size + OM_TALLY_ROW_SLACK, 1);
+    uint16_t *got = malloc(trials * sizeof *got);
+    uint8_t *got8 = malloc(trials);
+    uint64_t *want_hist = calloc(OM_TALLY_WIDE_BINS, sizeof *want_hist);
+    om_tally *t = malloc(sizeof *t), *back = malloc(sizeof *back);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *chunks = NULL;
+    om_h5_writer *w = NULL;
+    om_h5_reader *r = NULL;
+    char path[512];
+
+    l.fields[0] = (om_field){"small", "a count", NULL, 0, OM_FIELD_COUNT};
+    l.fields[1] = (om_field){"vp_a", "two bytes", NULL, 1, OM_FIELD_COUNT16};
+    l.fields[2] = (om_field){"vp_b", "two bytes", NULL, 5, OM_FIELD_COUNT16};
+    l.fields[3] = (om_field){"flag", "a flag", NULL, 79, OM_FIELD_FLAG};
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    cr_assert_eq(om_layout_wide_count(&l), 2);
+    om_run_info info = sample_info(trials, "combat");
+    info.layout = &l;
+    info.block_size = block;
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &chunks), OM_OK);
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "wide.h5"), &info),
+                 OM_OK, "%s", om_error_message());
+    for (size_t first = 0; first < trials; first += block) {
+        size_t n = trials - first < block ? trials - first : block;
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *row = rows + i * l.row_size;
+            for (unsigned k = 0; k < 2; k++) {
+                uint16_t v = wide_value(first + i, k);
+                row[l.fields[1 + k].offset] = (uint8_t)(v & 0xff);
+                row[l.fields[1 + k].offset + 1] = (uint8_t)(v >> 8);
+            }
+            row[0] = (uint8_t)(first + i);
+            row[79] = (uint8_t)((first + i) & 1);
+            want_hist[wide_value(first + i, 0)]++;
+        }
+        if (n < block) {
+            cr_assert_eq(om_h5_writer_put(w, first, rows, n), OM_OK, "%s", om_error_message());
+            continue;
+        }
+        om_tally_block(tw, rows, n, t);
+        cr_assert_eq(t->wide_count, 2);
+        om_h5_chunks_encode(chunks, rows, n, t);
+        cr_assert_eq(om_h5_writer_put_block(w, first, n, chunks, t), OM_OK, "%s",
+                     om_error_message());
+    }
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_field(r, 1)->type, OM_FIELD_COUNT16);
+    for (unsigned k = 0; k < 2; k++) {
+        cr_assert_eq(om_h5_reader_read16(r, l.fields[1 + k].name, 0, trials, got), OM_OK, "%s",
+                     om_error_message());
+        for (size_t i = 0; i < trials; i++)
+            if (got[i] != wide_value(i, k))
+                cr_assert_fail("%s row %zu: read %u, wrote %u", l.fields[1 + k].name, i,
+                               got[i], wide_value(i, k));
+    }
+    cr_assert_eq(om_h5_reader_read16(r, "small", 0, trials, got), OM_OK);
+    for (size_t i = 0; i < trials; i++)
+        cr_assert_eq(got[i], (uint8_t)i, "a one-byte field read as 16 bits");
+    cr_expect_eq(om_h5_reader_read(r, "vp_a", 0, trials, got8), OM_EINVAL);
+    cr_assert_eq(om_h5_reader_tally(r, back), OM_OK, "%s", om_error_message());
+    cr_assert_not_null(om_tally_wide(back, 1));
+    cr_expect_null(om_tally_wide(back, 0));
+    cr_expect_eq(memcmp(om_tally_wide(back, 1), want_hist,
+                        OM_TALLY_WIDE_BINS * sizeof want_hist[0]), 0, "tally of vp_a");
+    cr_expect_eq(om_tally_wide(back, 2)[300] + om_tally_wide(back, 2)[305] +
+                     om_tally_wide(back, 2)[310] + om_tally_wide(back, 2)[315],
+                 trials, "tally of vp_b");
+    om_h5_reader_close(r);
+    om_h5_chunks_free(chunks);
+    om_tally_work_free(tw);
+    free(rows);
+    free(got);
+    free(got8);
+    free(want_hist);
+    free(t);
     free(back);
 }

@@ -71,7 +71,7 @@ Test(matrix, lists_from_the_army_data)
               om_error_message());
     /* A character: one clear sentence, said once. */
     cr_expect_eq(plan_error("empire/general", "orcs", NULL), OM_EINVAL);
-    cr_expect(strstr(om_error_message(), "empire/general is general, not a unit") != NULL, "%s",
+    cr_expect(strstr(om_error_message(), "empire/general is a general, not a unit") != NULL, "%s",
               om_error_message());
     cr_expect_null(strstr(strstr(om_error_message(), "general") + 1, "empire/general"),
                    "%s", om_error_message());

@@ -5,8 +5,8 @@
  * Known-answer tests pin pcg32, PCG64-DXSM, its numpy-compatible seeding, its
  * jump-ahead and SplitMix64 to published or independently computed vectors (the
  * source of each is cited next to it). Statistical checks use a fixed seed and a
- * 5-sigma tolerance on a mean (STYLE.md rule 12), so a correct generator fails
- * one of them with probability about 6e-7.
+ * 5-sigma tolerance on a mean, so a correct generator fails one of them with
+ * probability about 6e-7.
  */
 #include <math.h>
 #include <stdint.h>
@@ -31,8 +31,8 @@ static om_u128 u128(uint64_t hi, uint64_t lo)
 static uint64_t hi64(om_u128 x) { return (uint64_t)(x >> 64); }
 static uint64_t lo64(om_u128 x) { return (uint64_t)x; }
 
-/* The numpy PCG64DXSM(12345) generator state (ENGINEERING.md section 2.5,
- * generated with numpy 1.24.2): the raw 128-bit LCG state and increment. */
+/* The numpy PCG64DXSM(12345) generator state (generated with numpy 1.24.2):
+ * the raw 128-bit LCG state and increment. */
 static om_u128 numpy_12345_state(void)
 {
     return u128(0x1905e0335aae9634ULL, 0x9199b0d09775add5ULL);
@@ -43,7 +43,7 @@ static om_u128 numpy_12345_inc(void)
     return u128(0xc9c7353e6e2b1f28ULL, 0x7d761f2d4027fae7ULL);
 }
 
-/* GSL must report errors through return values in library code (STYLE.md rule 5). */
+/* GSL must report errors through return values in library code, never abort. */
 static void gsl_quiet(void)
 {
     gsl_set_error_handler_off();
@@ -74,7 +74,7 @@ Test(pcg32, known_answer_seed_42_54)
 
 /*
  * Raw state and increment of numpy PCG64DXSM(12345), first three random_raw()
- * outputs; generated with numpy 1.24.2 (ENGINEERING.md section 2.5) and
+ * outputs; generated with numpy 1.24.2 (Debian python3-numpy) and
  * recomputed independently from the DXSM definition in numpy's pcg64.h.
  */
 Test(pcg64, known_answer_numpy_12345_raw_state)
@@ -97,7 +97,7 @@ Test(pcg64, known_answer_numpy_12345_raw_state)
  * 0x64e39a9f37158f94 0x3ebb0f96a013fd73 (high word first), computed by a Python
  * transcription of numpy/random/bit_generator.pyx's SeedSequence. Seeded with
  * pcg_setseq_128_srandom_r as numpy does, that pair gives exactly the state and
- * increment numpy 1.24.2 printed (ENGINEERING.md section 2.5); a 128-bit match
+ * increment numpy 1.24.2 printed (the test above); a 128-bit match
  * does not happen by chance, which confirms both halves of the computation.
  */
 Test(pcg64, seed_matches_numpy_12345)
@@ -173,8 +173,8 @@ Test(pcg64, advance_large_composition_and_period)
 /*
  * numpy's PCG64DXSM(12345).jumped(1) advances by 0x9e3779b97f4a7c15f39cc0605cedc835
  * steps (numpy/random/_pcg64.pyx jump_inplace) and has state
- * 0xda564979927a0ac34c3235df117faf54: measured with numpy 1.24.2
- * (ENGINEERING.md section 2.3) and recomputed with Brown's algorithm in Python.
+ * 0xda564979927a0ac34c3235df117faf54: measured with numpy 1.24.2 and
+ * recomputed with Brown's algorithm in Python.
  */
 Test(pcg64, advance_known_answer_numpy_jumped)
 {

@@ -986,10 +986,11 @@ Test(scenario, option_inside_a_side)
     check_message(st, OM_EPARSE, "side.yaml", 10, "b.max_turns", "it is an option");
 }
 
-/* Dragon-riding characters (army lists, A-14): the Chaos Dragon's and the
- * High Elf Dragon's fire joins the unit's shooting as 3 Attacks, with the
- * dragon's terror; the rider is never badly hurt, so "dragons" is modelled
- * and only flight is recorded as not modelled. An inline extra_shots wins. */
+/* Dragon-riding characters (army lists; rule_effects_fantasy A-14): the Chaos
+ * Dragon's and the High Elf Dragon's fire joins the unit's shooting as 3
+ * Attacks, with the dragon's terror; the rider is never badly hurt, so
+ * "dragons" is modelled and only flight is recorded as not modelled. An inline
+ * extra_shots wins. */
 Test(scenario, dragon_riders_breathe_with_their_unit)
 {
     om_wm_scenario *s = load_good("from_dragon");
@@ -1004,8 +1005,9 @@ Test(scenario, dragon_riders_breathe_with_their_unit)
     om_wm_scenario_free(s);
 }
 
-/* Side keys for powers and auras (A-26, A-27), and the army a unit comes
- * from for Zealots (A-29): Skeletons are Undead whatever their rules. */
+/* Side keys for powers and auras (rule_effects_fantasy A-26, A-27), and the
+ * army a unit comes from for Zealots (A-29): Skeletons are Undead whatever
+ * their rules. */
 Test(scenario, powers_auras_and_armies)
 {
     om_wm_scenario *s = load_good("powers");

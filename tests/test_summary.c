@@ -582,3 +582,81 @@ Test(summary, victory_points_lost_from_the_recorded_table)
     free(text);
     om_summary_free(s);
 }
+
+/*
+ * A two-byte count field (a whole turn's victory points): its summary from the
+ * tallies and from the rows is the same, with the exact distribution of the
+ * synthetic values (0, 55, 300 and 1210 points in 40%, 30%, 20%, 10% of the
+ * trials), listed only at the values that occurred in text, JSON and CSV.
+ */
+Test(summary, two_byte_count_field)
+{
+    static const unsigned value[10] = {0, 0, 0, 0, 55, 55, 55, 300, 300, 1210};
+    om_layout l = {.row_size = 3, .field_count = 2};
+    om_run_info info = {
+        .program_version = "0.1.0-test", .command_line = "test_summary",
+        .scenario_name = "synthetic", .scenario_text = "", .title = "A turn",
+        .ruleset = "warmaster-revolution", .game = "warmaster", .kind = "turn",
+        .options_json = "{}", .rng_scheme = "synthetic", .seed = 7, .trials = SYN_TRIALS,
+        .block_size = 10000, .threads = 1, .layout = &l,
+    };
+    uint8_t *rows = calloc(SYN_TRIALS, l.row_size);
+    om_h5_writer *w = NULL;
+    om_h5_reader *r = NULL;
+    om_summary *s[2] = {NULL, NULL};
+    char path[512], *text, *csv;
+    json_t *root;
+
+    l.fields[0] = (om_field){"vp_lost_a", "Victory points side A lost.", NULL, 0,
+                             OM_FIELD_COUNT16};
+    l.fields[1] = (om_field){"a_long_flag_name_of_a_unit", "A flag.", NULL, 2, OM_FIELD_FLAG};
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    for (size_t i = 0; i < SYN_TRIALS; i++) {
+        rows[i * 3] = (uint8_t)(value[i % 10] & 0xff);
+        rows[i * 3 + 1] = (uint8_t)(value[i % 10] >> 8);
+        rows[i * 3 + 2] = i % 4 == 0;
+    }
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "wide.h5"), &info),
+                 OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, SYN_TRIALS), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(rows);
+    for (int from_rows = 0; from_rows < 2; from_rows++) {
+        const om_summary_field *vp;
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_assert_eq((from_rows ? om_summary_compute_rows : om_summary_compute)(
+                         r, OM_SUMMARY_CONFIDENCE, &s[from_rows]),
+                     OM_OK, "%s", om_error_message());
+        om_h5_reader_close(r);
+        vp = find_field(s[from_rows], "vp_lost_a");
+        cr_assert_eq(vp->n_values, 4);
+        cr_expect_eq(vp->max, 1210);
+        cr_expect(fabs(vp->mean - (0.3 * 55 + 0.2 * 300 + 0.1 * 1210)) < FORMULA_TOL,
+                  "mean %.17g", vp->mean);
+        cr_expect_eq(vp->values[2].value, 300);
+        expect_prob(&vp->values[2].at_least, 0.3, "vp >= 300");
+        expect_prob(&vp->values[3].at_least, 0.1, "vp >= 1210");
+        cr_expect_eq(vp->values[1].p_equal, 0.3);
+    }
+    text = capture(om_summary_print_text, s[0]);
+    cr_expect(strstr(text, "   1210  0.1000    0.1000    [") != NULL, "%s", text);
+    cr_expect(strstr(text, "\n      1  ") == NULL, "only the values that occurred: %s", text);
+    cr_expect(strstr(text, "  a_long_flag_name_of_a_unit 0.2500 [") != NULL, "%s", text);
+    csv = capture(om_summary_print_csv, s[0]);
+    cr_expect(strstr(csv, "vp_lost_a,300,0.2,0.3,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "vp_lost_a,1,") == NULL, "%s", csv);
+    free(csv);
+    free(text);
+    text = capture(om_summary_print_json, s[0]);
+    root = json_loads(text, 0, NULL);
+    cr_assert_not_null(root, "%s", text);
+    cr_expect_eq(json_object_size(json_object_get(
+                     json_object_get(json_object_get(root, "fields"), "vp_lost_a"),
+                     "at_least")),
+                 3, "at least 55, 300 and 1210");
+    cr_expect_eq(json_num(root, "fields", "vp_lost_a", "max", NULL), 1210);
+    json_decref(root);
+    free(text);
+    om_summary_free(s[0]);
+    om_summary_free(s[1]);
+}

@@ -912,3 +912,142 @@ Test(table, builders_refuse_bad_values)
     unsigned u[5] = {0, 1, 2, 3, 4};
     cr_expect_eq(om_wm_table_add_brigade(&t, u, 5), -1);
 }
+
+/* ---------- Stands: contacts and supports (warmaster.md 6.3, 6.4, 6.7) ---------- */
+
+/*
+ *   y=53 +--B--+      B: line of 3 infantry at (90,52) facing down, x 84..96
+ *   y=51 +==A==+      A: line of 3 infantry at (90,50) facing up: front edges flush
+ *   y=49 +-----+
+ * Every stand of both touches the other along its front edge; nobody is flanked.
+ * Stand 1 of A's stands sits at x 88..92 (file 1 of 3).
+ */
+Test(table, stands_in_frontal_contact)
+{
+    om_wm_table t;
+    om_wm_table_touch tc;
+    om_wm_vec c[4];
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 50, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 52, 270);
+    check_ok(&t);
+    om_wm_table_stand_corners(&t.unit[a], 1, c);
+    cr_expect(fabs(c[0].x - 88) < EPS && fabs(c[0].y - 51) < EPS, "front-left (88,51)");
+    cr_expect(fabs(c[2].x - 92) < EPS && fabs(c[2].y - 49) < EPS, "rear-right (92,49)");
+    for (unsigned i = 0; i < 3; i++) {
+        om_wm_table_stand_touch(&t, a, i, b, &tc);
+        cr_expect(tc.touches && tc.edges == 1u << OM_WM_TABLE_FRONT && !tc.flanked,
+                  "A stand %u: touches %d edges %u flanked %d", i, tc.touches, tc.edges,
+                  tc.flanked);
+        om_wm_table_stand_touch(&t, b, i, a, &tc);
+        cr_expect(tc.touches && tc.edges == 1u << OM_WM_TABLE_FRONT && !tc.flanked, "B %u", i);
+    }
+}
+
+/*
+ * C (2 cavalry stands, each 2 wide and 4 deep, facing left at (98,50): x 96..100,
+ * y 48..52) has charged the right flank of B (line of 3 infantry facing up at
+ * (90,50): x 84..96, y 49..51):
+ *        +--+--+--+ C
+ *        |  |  |B2|<|
+ *        +--+--+--+ |
+ * B's stand 2 is touched on its right edge by C's front edge: flanked; its
+ * stands 0 and 1 do not touch C. Both of C's stands touch B with their front
+ * edge (overlaps y 49..50 and 50..51) and are not flanked (they lie in B's
+ * right zone, not its front).
+ */
+Test(table, stands_in_flank_contact)
+{
+    om_wm_table t;
+    om_wm_table_touch tc;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned b = add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 50, 90);
+    unsigned c = add(&t, "C", 1, OM_WM_CAVALRY, 2, OM_WM_TABLE_LINE, 98, 50, 180);
+    check_ok(&t);
+    om_wm_table_stand_touch(&t, b, 2, c, &tc);
+    cr_expect(tc.touches && tc.edges == 1u << OM_WM_TABLE_RIGHT && tc.flanked,
+              "B2: edges %u flanked %d", tc.edges, tc.flanked);
+    for (unsigned i = 0; i < 2; i++) {
+        om_wm_table_stand_touch(&t, b, i, c, &tc);
+        cr_expect_not(tc.touches, "B%u", i);
+        om_wm_table_stand_touch(&t, c, i, b, &tc);
+        cr_expect(tc.touches && tc.edges == 1u << OM_WM_TABLE_FRONT && !tc.flanked, "C%u", i);
+    }
+}
+
+/*
+ * Two enemy lines side by side, facing the same way, B set back by 1cm:
+ * side-to-side contact is no flank (6.4), though B's front corner touches A's
+ * side edge. And corner to corner only: D's front-right corner on A's
+ * front-right corner: a touch along no edge.
+ */
+Test(table, side_to_side_and_corner_contacts)
+{
+    om_wm_table t;
+    om_wm_table_touch tc;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 90, 50, 90);
+    unsigned b = add(&t, "B", 1, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 94, 49, 90);
+    unsigned d = add(&t, "D", 1, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 90, 60, 270);
+    check_ok(&t);
+    om_wm_table_stand_touch(&t, a, 0, b, &tc);
+    cr_expect(tc.touches && tc.edges == 1u << OM_WM_TABLE_RIGHT && !tc.flanked,
+              "side to side: edges %u flanked %d", tc.edges, tc.flanked);
+    /* D faces down at (94,52): its front edge runs x 92..96 at y 51 and meets A
+     * (x 88..92, y 49..51) only at the corner (92,51). */
+    t.unit[d].centre = at(94, 52);
+    t.unit[b].present = false;
+    om_wm_table_stand_touch(&t, a, 0, d, &tc);
+    cr_expect(tc.touches && tc.edges == 0 && !tc.flanked, "corner: edges %u", tc.edges);
+}
+
+/*
+ * Supports (6.7): a column of 3 infantry, A (facing up, centred at (60,53): y
+ * 50..56): stand 1 is exactly behind stand 0, stand 2 behind stand 1 (and not
+ * behind stand 0). A line L of 2 beside F (1 stand at (100,50)): L's stand 0
+ * is beside F, its stand 1 is not. R behind F, 0.5cm off line: lined up
+ * (within 1cm); S behind R, 1.5cm off line: not; W behind U facing the other
+ * way: not.
+ */
+Test(table, supporting_stands)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_COLUMN, 60, 53, 90);
+    unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 100, 50, 90);
+    unsigned l = add(&t, "L", 0, OM_WM_INFANTRY, 2, OM_WM_TABLE_LINE, 106, 50, 90);
+    unsigned r = add(&t, "R", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 100.5, 48, 90);
+    unsigned s = add(&t, "S", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 102, 46, 90);
+    unsigned u = add(&t, "U", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 120, 50, 90);
+    unsigned w = add(&t, "W", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 120, 48, 270);
+    check_ok(&t);
+    cr_expect_eq(om_wm_table_stand_support(&t, a, 1, a, 0), OM_WM_TABLE_SUPPORT_REAR);
+    cr_expect_eq(om_wm_table_stand_support(&t, a, 2, a, 1), OM_WM_TABLE_SUPPORT_REAR);
+    cr_expect_eq(om_wm_table_stand_support(&t, a, 2, a, 0), OM_WM_TABLE_NO_SUPPORT);
+    cr_expect_eq(om_wm_table_stand_support(&t, l, 0, f, 0), OM_WM_TABLE_SUPPORT_SIDE);
+    cr_expect_eq(om_wm_table_stand_support(&t, l, 1, f, 0), OM_WM_TABLE_NO_SUPPORT);
+    cr_expect_eq(om_wm_table_stand_support(&t, r, 0, f, 0), OM_WM_TABLE_SUPPORT_REAR);
+    cr_expect_eq(om_wm_table_stand_support(&t, s, 0, r, 0), OM_WM_TABLE_NO_SUPPORT,
+                 "1.5cm out of line");
+    cr_expect_eq(om_wm_table_stand_support(&t, w, 0, u, 0), OM_WM_TABLE_NO_SUPPORT,
+                 "facing another way");
+    cr_expect_float_eq(om_wm_table_stand_distance(&t, f, 0, l), 0.0, EPS);
+    cr_expect_float_eq(om_wm_table_stand_distance(&t, l, 1, f), 4.0, EPS);
+}
+
+/* Engaged enemies are no targets for shooting (warmaster.md 5.1): the filter
+ * skips them and the next closest visible enemy is the target. */
+Test(table, closest_visible_enemy_skips_engaged)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    unsigned near = add(&t, "Near", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 30, 270);
+    unsigned far = add(&t, "Far", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 120, 40, 270);
+    add(&t, "Friend", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 32, 90); /* touches Near */
+    check_ok(&t);
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 30, 0, NULL), (int)near);
+    cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 30,
+                                                   OM_WM_TABLE_SKIP_ENGAGED, NULL),
+                 (int)far);
+}

@@ -2,7 +2,8 @@
 # test_trial_hashes.sh: behaviour is unchanged by refactoring (TAP output for meson).
 # Usage: test_trial_hashes.sh PATH/TO/oddsmaster SOURCE_ROOT [--record]
 #
-# Runs the embedded default and every example scenario (seed 1, 100,000 trials)
+# Runs the embedded default and every example scenario, the whole turns of
+# scenarios/examples/turns/ included (seed 1, 100,000 trials)
 # and a two-situation Warmaster Revolution Empire x Orcs matrix, then compares
 # the SHA-256 of every per-trial dataset (raw values as h5dump -b writes them,
 # whatever the file's compression) and of every matrix cell dataset with the
@@ -33,6 +34,11 @@ hash_file() {
         hash_file default "$TMP/default.h5" /trials
     for f in "$ROOT"/scenarios/examples/*.yaml; do
         name=$(basename "$f" .yaml)
+        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" &&
+            hash_file "$name" "$TMP/$name.h5" /trials
+    done
+    for f in "$ROOT"/scenarios/examples/turns/*.yaml; do
+        name=turn-$(basename "$f" .yaml)
         "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" &&
             hash_file "$name" "$TMP/$name.h5" /trials
     done

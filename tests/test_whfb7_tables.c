@@ -3,9 +3,11 @@
  * (engine/whfb7/tables.c, equipment.c, chain.c) against the rulebook.
  *
  * - The close combat To Hit chart and the To Wound chart, every cell, against
- *   the closed forms the digest verified against the rulebook (section 5.3,
- *   6.4), written here independently of the engine's charts.
- * - Ballistic Skill and the 7+ rule (digest section 19, D3), saves and their
+ *   the closed forms the digest verified against the rulebook (Close Combat >
+ *   Hitting the Enemy; Shooting > Rolling to Wound), written here
+ *   independently of the engine's charts.
+ * - Ballistic Skill and the 7+ rule (Shooting > Rolling to Hit; the digest's
+ *   derived probability D3), saves and their
  *   modifiers (E11, E12, E13, E27, E28, E46), Leadership tests (D1).
  * - Dice chains: exact per-attack probabilities for a grid of WS, S, T and
  *   saves against the product of the charts' probabilities, chains with
@@ -28,8 +30,9 @@
 #define TRIALS 200000u
 #define PLAIN_TRIALS 50000u
 
-/* The digest's closed form of the To Hit chart (section 6.4, verified there
- * against the OCR chart): A > D hits on 3+, D > 2A on 5+, otherwise 4+. */
+/* The digest's closed form of the To Hit chart (WHFB 7th edition, Close
+ * Combat > Hitting the Enemy; verified there against the rulebook's chart):
+ * A > D hits on 3+, D > 2A on 5+, otherwise 4+. */
 static unsigned closed_cc_hit(unsigned a, unsigned d)
 {
     if (a > d)
@@ -39,7 +42,8 @@ static unsigned closed_cc_hit(unsigned a, unsigned d)
     return 4;
 }
 
-/* The digest's closed form of the To Wound chart (section 5.3). */
+/* The digest's closed form of the To Wound chart (WHFB 7th edition, Shooting >
+ * Rolling to Wound). */
 static unsigned closed_wound(int s, int t)
 {
     int d = s - t;

@@ -2,8 +2,9 @@
  * test_wm.c: the Warmaster engine (engine/warmaster) against the rules.
  *
  * Three kinds of tests:
- *   - worked examples of the digest warmaster.md (scenarios/armies/sources/rules)
- *     section 16 (W-numbers) and rule arithmetic, checked exactly;
+ *   - the worked examples of the rulebooks (W-numbers: their ids in the digest
+ *     scenarios/armies/sources/rules/warmaster.md) and rule arithmetic, checked
+ *     exactly;
  *   - Monte Carlo outcome probabilities checked against exact values computed
  *     here by enumerating the independent binomial hit counts (binomial
  *     convolution), written from the rules text independently of the engine.
@@ -12,6 +13,10 @@
  *   - the special rules as typed traits: the trait descriptors, the registry's
  *     rows per rule set, and what the army lists' rules make of a unit (its
  *     rules recorded once, a character joining, Caractacus, Zealots' enemies).
+ *
+ * Rules are cited by Warmaster Revolution section unless another rulebook is
+ * named; A21 is an ambiguity of the Warmaster digest, A-14 a reading of
+ * docs/research/rule_effects_fantasy.md.
  */
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
@@ -84,7 +89,9 @@ static double binom(unsigned n, double p, unsigned k) { return gsl_ran_binomial_
 /*
  * Exact outcome distribution of: B shoots `shots` dice (P = p_shoot each) at the
  * charging A (stands removed at once, all hits count for B), then one round in
- * which both roll their dice. Rules: 5.4, 5.7, 6.5-6.9, A18, A21.
+ * which both roll their dice. Rules: Shooting > Removing Casualties, Shooting at
+ * Charging Enemy; Combat > How to Calculate Damage to Retreats; ambiguities
+ * A18, A21.
  */
 static oracle exact_round(const oracle_side *a, const oracle_side *b, unsigned shots,
                           double p_shoot)
@@ -201,8 +208,9 @@ static void dice_per_stand(oracle_side *o, unsigned per_stand, unsigned stands)
     o->dice[0] = 0;
 }
 
-/* Issue 2's example (6.4-6.6): 12 dice hitting on 4+ against no armour (3 charging
- * cavalry stands, Attacks 3 + 1) vs 9 dice against 4+ armour. */
+/* Cavalry charging infantry, one round (Combat > Attack Modifiers to Combat
+ * Results): 12 dice hitting on 4+ against no armour (3 charging cavalry
+ * stands, Attacks 3 + 1) vs 9 dice against 4+ armour. */
 static void check_twelve_vs_nine(bool plain)
 {
     om_wm_side a = side_of(unit("Riders", OM_WM_CAVALRY, 3, 3, 3, 4));
@@ -239,9 +247,10 @@ Test(combat, knights_charge_spearmen_exact)
     compare(&e, &ex, false);
 }
 
-/* Stand and shoot (5.7, W7) with supports and a supporting unit (6.7, 6.9):
- * Crossbowmen (3/1, 3 stands) shoot at charging Knights, then fight with 2
- * supporting stands of another unit; REV divides the retreat by 2 units. */
+/* Stand and shoot (Shooting > Shooting at Charging Enemy, W7) with supports
+ * and a supporting unit (Combat > Supporting Troops, Retreats): Crossbowmen
+ * (3/1, 3 stands) shoot at charging Knights, then fight with 2 supporting
+ * stands of another unit; REV divides the retreat by 2 units. */
 static void check_stand_and_shoot(const char *ruleset, unsigned losing_units_b)
 {
     om_wm_side a = side_of(unit("Knights", OM_WM_CAVALRY, 3, 3, 3, 4));
@@ -269,8 +278,9 @@ Test(combat, stand_and_shoot_supports_revolution) { check_stand_and_shoot("warma
  * come from another unit, so D5's timing does not change them. */
 Test(combat, stand_and_shoot_supports_wm11_divisor) { check_stand_and_shoot("warmaster-1.1", 1); }
 
-/* Defended infantry (6.15): hit on 5+, no charge bonus against it; artillery
- * forced to retreat is destroyed (6.9). */
+/* Defended infantry (Combat > Defended & Fortified Troops): hit on 5+, no
+ * charge bonus against it; artillery forced to retreat is destroyed
+ * (Combat > Retreats). */
 Test(combat, defended_infantry_and_retreating_artillery)
 {
     om_wm_side a = side_of(unit("Swordsmen", OM_WM_INFANTRY, 3, 3, 3, 5));
@@ -287,7 +297,7 @@ Test(combat, defended_infantry_and_retreating_artillery)
     compare(&e, &ex, false);
 }
 
-/* ---------- Attack dice modifiers (6.4) ---------- */
+/* ---------- Attack dice modifiers (Combat > Attack Modifiers) ---------- */
 
 Test(modifiers, charge_bonus_by_troop_and_ruleset)
 {
@@ -304,7 +314,8 @@ Test(modifiers, charge_bonus_by_troop_and_ruleset)
     foe.position = OM_WM_OPEN;
     /* No charge bonus after the first round. */
     cr_expect_eq(om_wm_attack_dice(rev, &ch, &foe, 3, 0, 2), 9u);
-    /* Ancients: light chariots get only the basic +1 (Ancients 7.3). */
+    /* Ancients: light chariots get only the basic +1 (Warmaster Ancients,
+     * Combat > Attack Modifiers). */
     cr_expect_eq(om_wm_attack_dice(wma, &ch, &foe, 3, 0, 1), 12u);
 }
 
@@ -333,7 +344,7 @@ Test(modifiers, terror_confusion_flank_floor_and_last_ditch)
     cr_expect_eq(om_wm_attack_dice(rev, &me, &foe, 2, 2, 1), 2u);
 }
 
-/* ---------- Worked examples of the digest (section 16) ---------- */
+/* ---------- Worked examples of the rulebook (the digest's W-numbers) ---------- */
 
 /* Count the faces at or above a score: how the rules read the dice. */
 static unsigned count_at(const unsigned *faces, unsigned n, unsigned score)
@@ -355,7 +366,8 @@ Test(worked_examples, w3_w4_w8_scores)
     cr_expect_eq(4u - count_at(w4, 4, om_wm_save_score(&target.unit, true)), 1u);
     /* W8: combat rolls 1,2,2,3,4,4,6,6 -> 4 hits. */
     cr_expect_eq(count_at(w8, 8, om_wm_to_hit_score(rev, &target)), 4u);
-    /* Cavalry is never defended, whatever the scenario says (5.2). */
+    /* Cavalry is never defended, whatever the scenario says (Shooting > Scores
+     * to Hit). */
     target.position = OM_WM_DEFENDED;
     cr_expect_eq(om_wm_to_hit_score(rev, &target), 4u);
     target.unit.troop = OM_WM_INFANTRY;
@@ -412,10 +424,11 @@ Test(worked_examples, w10_w11_retreat_and_w12_pursuit)
     cr_expect_eq(om_wm_pursuit_bonus(9), 4u);
 }
 
-/* W9 and W15 (6.6, A21): supports add to the result; hits beyond what the unit
- * can absorb do not count. Deterministic here: 12 attacks against a unit with
- * no armour hitting on 2+... is not a Warmaster score, so instead a Hits-1 unit
- * of 1 stand absorbs at most 1 hit: result = min(hits, 1) + supports. */
+/* W9 and W15 (Combat > Combat Results, A21): supports add to the result; hits
+ * beyond what the unit can absorb do not count. Deterministic here: 12 attacks
+ * against a unit with no armour hitting on 2+... is not a Warmaster score, so
+ * instead a Hits-1 unit of 1 stand absorbs at most 1 hit: result = min(hits, 1)
+ * + supports. */
 Test(worked_examples, w9_w15_result_counts_supports_and_capacity)
 {
     om_wm_side a = side_of(unit("Giants", OM_WM_INFANTRY, 3, 8, 8, 0));
@@ -433,12 +446,12 @@ Test(worked_examples, w9_w15_result_counts_supports_and_capacity)
         unsigned counted = o.hits_on[1] < 1 ? o.hits_on[1] : 1;
         cr_assert_eq(o.result[0], counted + 3, "result %u, hits %u", o.result[0], o.hits_on[1]);
         if (o.hits_on[1] > 0)
-            cr_assert_eq(o.winner, OM_WM_SIDE_A, "the survivor wins automatically (6.6)");
+            cr_assert_eq(o.winner, OM_WM_SIDE_A, "the survivor wins automatically (Combat > Combat Results)");
     }
     om_wm_prepared_free(p);
 }
 
-/* ---------- Shooting volley with drive backs (5.5) ---------- */
+/* ---------- Shooting volley with drive backs (Shooting > Driving Back Enemies) ---------- */
 
 /* Distribution of the sum of `dice` dice with faces 1..`faces`, each face of
  * probability 1/6 (faces 5: the dice that show no 6), by repeated
@@ -705,7 +718,8 @@ Test(traits, unit_rules_are_recorded_once)
     cr_expect_eq(u.rule_count, OM_WM_UNIT_RULES_MAX);
 }
 
-/* A character and its mount join a unit (digest 8; A-14, A-15): their
+/* A character and its mount join a unit (Generals, Wizards & Heroes > Joining a
+ * Unit; A-14, A-15): their
  * Attacks add up; terror, Hermann's die, Leonidas's armour and Ashurbanipal's
  * re-roll pass on; a Dragon's badly hurt stays with the monster; Dragon fire
  * or a Djinn shoot with the unit (the most Attacks); rules modelled through

@@ -4,8 +4,8 @@
  * Implements bit-sliced success counting (64 dice per 64-bit word), batched D6
  * sums (Brackett-Rozinsky & Lemire 2024, up to 20 dice per word), Walker/Vose
  * alias tables of Binomial(n, p) for binomial thinning, and the om_dice source
- * that runs either the fast path or the plain per-die GSL baseline. The
- * techniques and their measured costs are in ENGINEERING.md sections 2 and 3.
+ * that runs either the fast path or the plain per-die GSL baseline
+ * (bench/bench_engagement compares the two).
  */
 #include "dice.h"
 
@@ -23,8 +23,8 @@
 
 /* Dice extracted from one 64-bit word by the batched method. 6^20 < 2^64, so a
  * word is rejected with probability (2^64 mod 6^20) / 2^64 = 7.7e-5, and 20 dice
- * use 51.7 of the 64 bits. k = 23 would fit more dice but reject 1.5 % of words
- * (ENGINEERING.md section 3.1); 20 is the simple choice. */
+ * use 51.7 of the 64 bits. k = 23 would fit 22.65 dice a word on average but
+ * reject 1.5 % of words; 20 is the simple choice. */
 #define OM_DICE_PER_WORD 20u
 
 /* Largest n of an alias table: outcomes 0..n must fit the uint8_t alias[]. */

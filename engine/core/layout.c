@@ -15,3 +15,11 @@ int om_layout_find(const om_layout *layout, const char *name)
             return (int)i;
     return -1;
 }
+
+size_t om_layout_wide_count(const om_layout *layout)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < layout->field_count; i++)
+        n += layout->fields[i].type == OM_FIELD_COUNT16;
+    return n;
+}

@@ -11,12 +11,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How a per-trial field is stored and read (one byte per trial). */
+/* How a per-trial field is stored and read (one byte per trial, except
+ * OM_FIELD_COUNT16). */
 typedef enum om_field_type {
     OM_FIELD_COUNT = 0, /* a count or distance, 0..255 */
     OM_FIELD_FLAG,      /* 0 or 1 */
-    OM_FIELD_WINNER     /* an OM_WINNER_* code, stored as an HDF5 enumerated type */
+    OM_FIELD_WINNER,    /* an OM_WINNER_* code, stored as an HDF5 enumerated type */
+    OM_FIELD_COUNT16    /* a count of 0..65535 in two bytes, least significant first
+                           (the victory points a side of a whole turn loses) */
 } om_field_type;
+
+/* Number of field types. */
+#define OM_FIELD_TYPES 4
+
+/* Values a two-byte count field can take. */
+#define OM_FIELD_COUNT16_VALUES 65536u
+
+/* Bytes a field of type `type` takes in a row. */
+static inline size_t om_field_width(om_field_type type)
+{
+    return type == OM_FIELD_COUNT16 ? 2u : 1u;
+}
 
 /* The codes of a winner field, the same in every game. */
 enum {
@@ -40,8 +55,20 @@ typedef struct om_field {
     om_field_type type;      /* how it is stored */
 } om_field;
 
-/* Largest number of fields a layout may have. */
-#define OM_LAYOUT_FIELDS_MAX 64
+/* Largest number of fields a layout may have: a whole Warmaster turn has
+ * about ten per unit for up to 16 units, besides its sides' fields. */
+#define OM_LAYOUT_FIELDS_MAX 256
+
+/* Largest number of two-byte count fields (OM_FIELD_COUNT16) a layout may
+ * have: their histograms are 65536 bins each (the two sides' victory points). */
+#define OM_LAYOUT_WIDE_MAX 2
+
+/* The value of field `f` in `row` (two bytes for OM_FIELD_COUNT16). */
+static inline unsigned om_field_value(const om_field *f, const uint8_t *row)
+{
+    const uint8_t *p = row + f->offset;
+    return f->type == OM_FIELD_COUNT16 ? (unsigned)p[0] | (unsigned)p[1] << 8 : p[0];
+}
 
 /*
  * What a side stands to lose in victory points: a function of one count field
@@ -80,5 +107,8 @@ typedef struct om_layout {
 
 /* The index of field `name` in `layout`, or -1. */
 int om_layout_find(const om_layout *layout, const char *name);
+
+/* The number of two-byte count fields of `layout`. */
+size_t om_layout_wide_count(const om_layout *layout);
 
 #endif /* OM_LAYOUT_H */

@@ -4,7 +4,8 @@
  * Every impossible value is rejected here, once, with the dotted field path used
  * in scenario files ("a.unit.stands"), so that loaders can point at the line and
  * the resolver can rely on its invariants (asserted there). Limits come from the
- * rules (digest warmaster.md sections cited) or from the storage types.
+ * rules (cited by rulebook section, Warmaster Revolution's unless another is
+ * named) or from the storage types.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,34 +27,13 @@
 /* Longest an unresolved engagement may be followed (turns fit in uint8 outcomes). */
 #define OM_WM_MAX_TURNS 100
 
-static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static om_status fail(om_wm_check_failure *why, const char *field, const char *fmt, ...)
-{
-    om_wm_check_failure local;
-    va_list ap;
-    if (why == NULL)
-        why = &local;
-    snprintf(why->field, sizeof why->field, "%s", field);
-    va_start(ap, fmt);
-    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
-    va_end(ap);
-    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
-}
-
 /* Check one number against [lo, hi]; `path` is "<side>.<field>". */
 static om_status check_range(om_wm_check_failure *why, const char *side, const char *field,
                              unsigned value, unsigned lo, unsigned hi)
 {
-    char path[64];
-    if (value >= lo && value <= hi)
-        return OM_OK;
+    char path[sizeof why->field];
     snprintf(path, sizeof path, "%s.%s", side, field);
-    return fail(why, path, "must be %u to %u (got %u)", lo, hi, value);
+    return om_check_range(why, path, value, lo, hi);
 }
 
 /* One side under check: the engagement, the side, its enemy, its name in
@@ -81,7 +61,7 @@ static om_status fail_at(const side_check *c, const char *field, const char *fmt
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    return fail(c->why, path, "%s", reason);
+    return om_check_fail(c->why, path, "%s", reason);
 }
 
 /* Check one number of the side against [lo, hi]. */
@@ -109,7 +89,7 @@ static om_status check_unit(const side_check *c)
         (st = in_range(c, "unit.pace", u->pace_cm, 1, 255)))
         return st;
     /* Armour is a save of 6+ to 3+ or none; it "can never be better than 3+"
-     * (warmaster.md 1.1, REV Banner of Shielding). */
+     * (Warmaster Revolution, Game Values; Magic > The Banner of Shielding). */
     if (u->armour != 0 && (u->armour < 3 || u->armour > 6))
         return fail_at(c, "unit.armour", "must be 3+ to 6+ or '-' for none (got %u+); Warmaster "
                        "armour is never better than 3+", u->armour);
@@ -130,8 +110,8 @@ static om_status check_unit(const side_check *c)
 }
 
 /* Its position: a known one, defended or fortified only for infantry and
- * artillery (6.15), never for pikemen in dense terrain or on walls (army
- * list). */
+ * artillery (Combat > Defended & Fortified Troops), never for pikemen in dense
+ * terrain or on walls (army list). */
 static om_status check_position(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -148,8 +128,8 @@ static om_status check_position(const side_check *c)
     return OM_OK;
 }
 
-/* Magic items (1.4, 10.3): one per infantry, cavalry or chariot unit, in the
- * rule sets that have them. */
+/* Magic items (Magic > Magic Items): one per infantry, cavalry or chariot unit,
+ * in the rule sets that have them. */
 static om_status check_magic(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -166,10 +146,11 @@ static om_status check_magic(const side_check *c)
     return OM_OK;
 }
 
-/* Its shooting: the stands in a line of fire (a bolt skewers at most as
- * many stands as the rule set's bolt thrower strikes, 5.10 and D4; a cannon
- * ball bounces 5cm), the shooting stands, the distance to its target, and
- * blind fire, which only stone throwers and their like shoot (5.10: high
+/* Its shooting: the stands in a line of fire (a bolt skewers at most as many
+ * stands as the rule set's bolt thrower strikes, Artillery & Machines >
+ * Artillery and the 1.1 difference D4; a cannon ball bounces 5cm), the
+ * shooting stands, the distance to its target, and blind fire, which only
+ * stone throwers and their like shoot (Artillery & Machines > Artillery: high
  * trajectory, never at chargers). */
 static om_status check_shooting(const side_check *c)
 {
@@ -338,12 +319,13 @@ static om_status check_contact(const side_check *c)
     return OM_OK;
 }
 
-/* Supports (6.7): only infantry can support, and only infantry can be
- * supported; a confused unit cannot support (7.2; not in Ancients). The
- * declared supports are stands of infantry behind or beside this unit's
- * fighting stands: its own are those not fighting. Then the Ancients
- * formations: rear supports among them, stands striking to a side among the
- * flanked, and a long base only for shock cavalry. */
+/* Supports (Combat > Supporting Troops): only infantry can support, and only
+ * infantry can be supported; a confused unit cannot support
+ * (Confusion > Confused Units; not in Ancients). The declared supports are
+ * stands of infantry behind or beside this unit's fighting stands: its own are
+ * those not fighting. Then the Ancients formations: rear supports among them,
+ * stands striking to a side among the flanked, and a long base only for shock
+ * cavalry. */
 static om_status check_supports(const side_check *c)
 {
     const om_wm_side *me = c->me;
@@ -374,10 +356,11 @@ static om_status check_supports(const side_check *c)
 }
 
 /* The charge: not both ways; a confused unit cannot be ordered, so it cannot
- * charge (7.2), but stampeding elephants (confused Araby Elephants) charge
- * all the same (army list); a charger counts as in the open (6.15); only
- * infantry, flyers (and giants, not modelled yet) may contact fortified
- * stands (6.2, 6.15). */
+ * charge (Confusion > Confused Units), but stampeding elephants (confused
+ * Araby Elephants) charge all the same (army list); a charger counts as in the
+ * open (Combat > Defended & Fortified Troops); only infantry, flyers (and
+ * giants, not modelled yet) may contact fortified stands (Combat > Moving
+ * Chargers, Defended & Fortified Troops). */
 static om_status check_charge(const side_check *c)
 {
     const om_wm_side *me = c->me, *foe = c->foe;
@@ -388,7 +371,8 @@ static om_status check_charge(const side_check *c)
     if (me->charging && me->confused && !me->unit.traits.stampedes)
         return fail_at(c, "confused", "a confused unit cannot charge (it cannot be given orders)");
     if (me->charging && me->position != OM_WM_OPEN)
-        return fail_at(c, "position", "a charging unit always counts as in the open (6.15)");
+        return fail_at(c, "position", "a charging unit always counts as in the open (Combat > "
+                       "Defended & Fortified Troops)");
     if (me->charging && foe->position == OM_WM_FORTIFIED && me->unit.troop != OM_WM_INFANTRY &&
         !me->unit.traits.flies)
         return fail_at(c, "charging", "only infantry and flyers can charge fortified stands (this "
@@ -396,10 +380,11 @@ static om_status check_charge(const side_check *c)
     return OM_OK;
 }
 
-/* Shooting before contact: at a charging enemy (5.7), by a unit that shoots
- * and may shoot at chargers; or a volley in the side's own previous turn
- * (5.5), which needs a charge: the charged side at the charger, or the
- * charger at its target. */
+/* Shooting before contact: at a charging enemy (Shooting > Shooting at
+ * Charging Enemy), by a unit that shoots and may shoot at chargers; or a
+ * volley in the side's own previous turn (Shooting > Driving Back Enemies),
+ * which needs a charge: the charged side at the charger, or the charger at its
+ * target. */
 static om_status check_shooting_before_contact(const side_check *c)
 {
     const om_wm_side *me = c->me, *foe = c->foe;
@@ -438,7 +423,7 @@ static om_status check_volley(const side_check *c)
                        "a volley has no charge: side A shoots at side B");
     if (c->s == 0 && (!om_wm_unit_shoots(&me->unit) || me->shooting == 0) &&
         me->extra_shots == 0)
-        return fail(c->why, "a.unit.shots", "the shooting unit of a volley needs shooting "
+        return om_check_fail(c->why, "a.unit.shots", "the shooting unit of a volley needs shooting "
                     "attacks and at least one shooting stand");
     return OM_OK;
 }
@@ -475,11 +460,11 @@ om_status om_wm_engagement_check(const om_wm_engagement *e, om_wm_check_failure 
 {
     om_status st;
     if (e->rules == NULL)
-        return fail(why, "ruleset", "no rule set given");
+        return om_check_fail(why, "ruleset", "no rule set given");
     if ((unsigned)e->kind >= OM_WM_KIND_COUNT)
-        return fail(why, "kind", "must be combat, engagement or volley");
+        return om_check_fail(why, "kind", "must be combat, engagement or volley");
     if (e->options.max_turns > OM_WM_MAX_TURNS)
-        return fail(why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+        return om_check_fail(why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
                     OM_WM_MAX_TURNS, e->options.max_turns);
     for (int s = 0; s < 2; s++)
         if ((st = check_side(e, s, why)))
@@ -509,41 +494,41 @@ static om_status check_multi_counts(const multi_check *c)
     const om_wm_multi *m = c->m;
     unsigned per_army[2] = {0, 0};
     if (m->rules == NULL)
-        return fail(c->why, "ruleset", "no rule set given");
+        return om_check_fail(c->why, "ruleset", "no rule set given");
     if ((unsigned)m->span >= OM_WM_SPAN_COUNT)
-        return fail(c->why, "span", "must be round, phase or end");
+        return om_check_fail(c->why, "span", "must be round, phase or end");
     if (m->options.max_turns > OM_WM_MAX_TURNS)
-        return fail(c->why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
+        return om_check_fail(c->why, "options.max_turns", "must be 0 (the default, 10) to %d (got %u)",
                     OM_WM_MAX_TURNS, m->options.max_turns);
     if (m->n_units < 2 || m->n_units > OM_WM_UNITS_MAX)
-        return fail(c->why, "units", "must be 2 to %d units (got %u)", OM_WM_UNITS_MAX,
+        return om_check_fail(c->why, "units", "must be 2 to %d units (got %u)", OM_WM_UNITS_MAX,
                     m->n_units);
     if (m->n_contacts < 1 || m->n_contacts > OM_WM_CONTACTS_MAX)
-        return fail(c->why, "contacts", "must be 1 to %d contacts (got %u)", OM_WM_CONTACTS_MAX,
+        return om_check_fail(c->why, "contacts", "must be 1 to %d contacts (got %u)", OM_WM_CONTACTS_MAX,
                     m->n_contacts);
     if (m->n_supports > OM_WM_SUPPORTS_MAX)
-        return fail(c->why, "supports", "must be 0 to %d support links (got %u)",
+        return om_check_fail(c->why, "supports", "must be 0 to %d support links (got %u)",
                     OM_WM_SUPPORTS_MAX, m->n_supports);
     for (unsigned u = 0; u < m->n_units; u++) {
         char path[64];
         snprintf(path, sizeof path, "unit.%u.side", u);
         if (m->unit[u].side == NULL)
-            return fail(c->why, path, "no side given");
+            return om_check_fail(c->why, path, "no side given");
         snprintf(path, sizeof path, "unit.%u.army", u);
         if (m->unit[u].army > OM_WM_SIDE_B)
-            return fail(c->why, path, "must be side A (0) or B (1) (got %u)", m->unit[u].army);
+            return om_check_fail(c->why, path, "must be side A (0) or B (1) (got %u)", m->unit[u].army);
         if (++per_army[m->unit[u].army] > OM_WM_SIDE_UNITS_MAX)
-            return fail(c->why, path, "side %s has more than %d units",
+            return om_check_fail(c->why, path, "side %s has more than %d units",
                         army_name(m->unit[u].army), OM_WM_SIDE_UNITS_MAX);
     }
     for (unsigned a = 0; a < 2; a++)
         if (per_army[a] == 0)
-            return fail(c->why, "units", "side %s has no unit", army_name(a));
+            return om_check_fail(c->why, "units", "side %s has no unit", army_name(a));
     if (m->rounds_before > OM_WM_MAX_TURNS * 2)
-        return fail(c->why, "rounds_before", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS * 2,
+        return om_check_fail(c->why, "rounds_before", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS * 2,
                     m->rounds_before);
     if (m->turn > OM_WM_MAX_TURNS)
-        return fail(c->why, "turn", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS, m->turn);
+        return om_check_fail(c->why, "turn", "must be 0 to %d (got %u)", OM_WM_MAX_TURNS, m->turn);
     return OM_OK;
 }
 
@@ -551,15 +536,15 @@ static om_status check_multi_counts(const multi_check *c)
 static om_status check_index(const multi_check *c, const char *path, unsigned u)
 {
     if (u >= c->m->n_units)
-        return fail(c->why, path, "unit %u is not in the engagement (%u units)", u,
+        return om_check_fail(c->why, path, "unit %u is not in the engagement (%u units)", u,
                     c->m->n_units);
     return OM_OK;
 }
 
 /* Contact k: a unit of one side fighting a unit of the other with 1 or more
  * stands, no more flanked than fight, no more striking to a side than are
- * flanked; one contact per pair; charging into fortified stands only
- * infantry and flyers (6.2, 6.15). */
+ * flanked; one contact per pair; charging into fortified stands only infantry
+ * and flyers (Combat > Moving Chargers, Defended & Fortified Troops). */
 static om_status check_multi_contact(multi_check *c, unsigned k)
 {
     const om_wm_multi *m = c->m;
@@ -573,11 +558,11 @@ static om_status check_multi_contact(multi_check *c, unsigned k)
     if ((st = check_index(c, path, x->enemy)))
         return st;
     if (m->unit[x->unit].army == m->unit[x->enemy].army)
-        return fail(c->why, path, "unit %u is a friend of unit %u (both side %s)", x->enemy,
+        return om_check_fail(c->why, path, "unit %u is a friend of unit %u (both side %s)", x->enemy,
                     x->unit, army_name(m->unit[x->unit].army));
     for (unsigned j = 0; j < k; j++)
         if (m->contact[j].unit == x->unit && m->contact[j].enemy == x->enemy)
-            return fail(c->why, path, "unit %u already fights unit %u (contact %u)", x->unit,
+            return om_check_fail(c->why, path, "unit %u already fights unit %u (contact %u)", x->unit,
                         x->enemy, j);
     snprintf(field, sizeof field, "contact.%u", k);
     if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
@@ -587,24 +572,24 @@ static om_status check_multi_contact(multi_check *c, unsigned k)
     c->fighting[x->unit] += x->stands;
     if (c->fighting[x->unit] > m->unit[x->unit].side->unit.stands) {
         snprintf(path, sizeof path, "contact.%u.stands", k);
-        return fail(c->why, path, "unit %u fights with %u stands in its contacts but has only "
+        return om_check_fail(c->why, path, "unit %u fights with %u stands in its contacts but has only "
                     "%u", x->unit, c->fighting[x->unit], m->unit[x->unit].side->unit.stands);
     }
     {
         const om_wm_side *me = m->unit[x->unit].side, *foe = m->unit[x->enemy].side;
         if (me->charging && foe->position == OM_WM_FORTIFIED &&
             me->unit.troop != OM_WM_INFANTRY && !me->unit.traits.flies)
-            return fail(c->why, path, "only infantry and flyers can charge fortified stands "
+            return om_check_fail(c->why, path, "only infantry and flyers can charge fortified stands "
                         "(unit %u is %s)", x->unit, om_wm_troop_name(me->unit.troop));
     }
     return OM_OK;
 }
 
-/* Support link k (6.7): from a unit to a different friendly unit that fights,
- * both infantry that may support and be supported, by a supporter not
- * confused (7.2; Ancients: confused units support) whose stands supporting,
- * fighting and supporting itself are no more than it has; one link per
- * pair. */
+/* Support link k (Combat > Supporting Troops): from a unit to a different
+ * friendly unit that fights, both infantry that may support and be supported,
+ * by a supporter not confused (Confusion > Confused Units; Ancients: confused
+ * units support) whose stands supporting, fighting and supporting itself are
+ * no more than it has; one link per pair. */
 static om_status check_multi_support(multi_check *c, unsigned k)
 {
     const om_wm_multi *m = c->m;
@@ -619,16 +604,16 @@ static om_status check_multi_support(multi_check *c, unsigned k)
     if ((st = check_index(c, path, x->supported)))
         return st;
     if (x->unit == x->supported)
-        return fail(c->why, path, "a unit's supports by its own stands are its side's "
+        return om_check_fail(c->why, path, "a unit's supports by its own stands are its side's "
                     "supports, not a link to itself");
     if (m->unit[x->unit].army != m->unit[x->supported].army)
-        return fail(c->why, path, "unit %u is an enemy of unit %u", x->supported, x->unit);
+        return om_check_fail(c->why, path, "unit %u is an enemy of unit %u", x->supported, x->unit);
     for (unsigned j = 0; j < k; j++)
         if (m->support[j].unit == x->unit && m->support[j].supported == x->supported)
-            return fail(c->why, path, "unit %u already supports unit %u (support %u)", x->unit,
+            return om_check_fail(c->why, path, "unit %u already supports unit %u (support %u)", x->unit,
                         x->supported, j);
     if (c->fighting[x->supported] == 0)
-        return fail(c->why, path, "unit %u does not fight (no contact): only stands fighting "
+        return om_check_fail(c->why, path, "unit %u does not fight (no contact): only stands fighting "
                     "to their front are supported", x->supported);
     snprintf(field, sizeof field, "support.%u", k);
     if ((st = check_range(c->why, field, "stands", x->stands, 1, OM_WM_MAX_STANDS)) ||
@@ -638,22 +623,23 @@ static om_status check_multi_support(multi_check *c, unsigned k)
     taker = m->unit[x->supported].side;
     snprintf(path, sizeof path, "support.%u.unit", k);
     if (giver->unit.troop != OM_WM_INFANTRY || taker->unit.troop != OM_WM_INFANTRY)
-        return fail(c->why, path, "only infantry supports and is supported (unit %u is %s)",
+        return om_check_fail(c->why, path, "only infantry supports and is supported (unit %u is %s)",
                     giver->unit.troop != OM_WM_INFANTRY ? x->unit : x->supported,
                     om_wm_troop_name(giver->unit.troop != OM_WM_INFANTRY ? giver->unit.troop
                                                                           : taker->unit.troop));
     if (giver->unit.traits.no_support || taker->unit.traits.no_support)
-        return fail(c->why, path, "unit %u can neither support nor be supported (its special "
+        return om_check_fail(c->why, path, "unit %u can neither support nor be supported (its special "
                     "rules)", giver->unit.traits.no_support ? x->unit : x->supported);
     if (giver->confused && !m->rules->confused_units_support)
-        return fail(c->why, path, "unit %u is confused: a confused unit cannot support (7.2)",
+        return om_check_fail(c->why, path, "unit %u is confused: a confused unit cannot support "
+                    "(Confusion > Confused Units)",
                     x->unit);
     c->supporting[x->unit] += x->stands;
     {
         unsigned own = giver->support_units == 0 ? giver->supports : 0u;
         if (c->fighting[x->unit] + own + c->supporting[x->unit] > giver->unit.stands) {
             snprintf(path, sizeof path, "support.%u.stands", k);
-            return fail(c->why, path, "unit %u has %u stands, but %u fight, %u support it and "
+            return om_check_fail(c->why, path, "unit %u has %u stands, but %u fight, %u support it and "
                         "%u support other units", x->unit, giver->unit.stands,
                         c->fighting[x->unit], own, c->supporting[x->unit]);
         }
@@ -686,18 +672,18 @@ static om_status check_multi_unit(const multi_check *c, unsigned u)
             foe = other;
     }
     if (!part)
-        return fail(c->why, name, "takes no part in the engagement: no contact and no support");
+        return om_check_fail(c->why, name, "takes no part in the engagement: no contact and no support");
     snprintf(path, sizeof path, "%s.pursues", name);
     if (m->unit[u].pursues != OM_WM_NO_UNIT &&
         (m->unit[u].pursues >= m->n_units || m->unit[m->unit[u].pursues].army == m->unit[u].army))
-        return fail(c->why, path, "must be an enemy unit of the engagement or none (got %u)",
+        return om_check_fail(c->why, path, "must be an enemy unit of the engagement or none (got %u)",
                     m->unit[u].pursues);
     snprintf(path, sizeof path, "%s.supports", name);
     if (me->supports > 0 && me->support_units == 0 && c->fighting[u] == 0)
-        return fail(c->why, path, "its own stands support its fighting stands, and none fight");
+        return om_check_fail(c->why, path, "its own stands support its fighting stands, and none fight");
     if ((me->shoots_first || me->evade) && (m->n_units > 2 || m->rounds_before > 0)) {
         snprintf(path, sizeof path, "%s.%s", name, me->shoots_first ? "shoots_first" : "evade");
-        return fail(c->why, path, "%s is worked out with one unit a side as the engagement "
+        return om_check_fail(c->why, path, "%s is worked out with one unit a side as the engagement "
                     "starts; with several, the Shooting and Command phases that shoot or evade "
                     "come before it", me->shoots_first ? "a volley of the turn before"
                                                        : "an evade");
@@ -736,7 +722,7 @@ om_status om_wm_multi_check(const om_wm_multi *m, om_wm_check_failure *why)
             continue;
         snprintf(path, sizeof path, "unit.%u.charging", u);
         if (charging >= 0 && m->unit[charging].army != m->unit[u].army)
-            return fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
+            return om_check_fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
                         "(side %s) charge", charging, army_name(m->unit[charging].army), u,
                         army_name(m->unit[u].army));
         if (charging < 0)

@@ -976,30 +976,6 @@ void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *
 
 /* ---- Check ---- */
 
-static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
-                      const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
-                      const char *fmt, ...)
-{
-    om_wm_check_failure local;
-    va_list ap;
-    if (why == NULL)
-        why = &local;
-    if (index < 0)
-        snprintf(why->field, sizeof why->field, "%s", list);
-    else
-        snprintf(why->field, sizeof why->field, "%s[%d]%s", list, index, key);
-    va_start(ap, fmt);
-    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
-    va_end(ap);
-    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
-}
-
 static const char *const kind_words[OM_WM_CHARACTER_KIND_COUNT] = {"General", "Hero", "Wizard"};
 
 /* Whether character c reaches unit u from where both stand. */
@@ -1015,7 +991,7 @@ static om_status check_reach(const om_wm_command_setup *s, const om_wm_table *t,
         return OM_OK;
     if (flyer && cm > rules_of(s->rules)->flyer_range_cm)
         range = fmin(range, rules_of(s->rules)->flyer_range_cm);
-    return fail(why, list, index, ".by", "the %s (characters[%u], %s) is %.1fcm from units[%u] "
+    return om_check_fail_item(why, list, index, ".by", "the %s (characters[%u], %s) is %.1fcm from units[%u] "
                 "(%s), beyond the %.0fcm from which %s", kind_words[ch->kind], c, ch->name, cm,
                 u, t->unit[u].name, range,
                 flyer ? "a flyer takes orders" : "he can order it");
@@ -1026,35 +1002,35 @@ static om_status check_plan_fields(const om_wm_command_setup *s, const om_wm_tab
                                    om_wm_check_failure *why)
 {
     if ((unsigned)pl->kind >= OM_WM_PLAN_KIND_COUNT)
-        return fail(why, list, index, ".kind", "unknown plan %d", (int)pl->kind);
+        return om_check_fail_item(why, list, index, ".kind", "unknown plan %d", (int)pl->kind);
     if ((unsigned)pl->initiative >= OM_WM_INITIATIVE_COUNT)
-        return fail(why, list, index, ".initiative", "unknown initiative policy %d",
+        return om_check_fail_item(why, list, index, ".initiative", "unknown initiative policy %d",
                     (int)pl->initiative);
     if (pl->orders > OM_WM_COMMAND_MAX_ORDERS)
-        return fail(why, list, index, ".orders", "a unit takes at most %d orders a phase "
+        return om_check_fail_item(why, list, index, ".orders", "a unit takes at most %d orders a phase "
                     "(got %u)", OM_WM_COMMAND_MAX_ORDERS, pl->orders);
     if (pl->target >= (int)t->units || pl->target < -1 ||
         (pl->target >= 0 && !t->unit[pl->target].present))
-        return fail(why, list, index, ".target", "no unit %d on the table", pl->target);
+        return om_check_fail_item(why, list, index, ".target", "no unit %d on the table", pl->target);
     if (pl->target >= 0 && pl->target == self)
-        return fail(why, list, index, ".target", "a unit cannot aim at itself");
+        return om_check_fail_item(why, list, index, ".target", "a unit cannot aim at itself");
     if (pl->target >= 0 && (pl->kind == OM_WM_PLAN_CHARGE || pl->kind == OM_WM_PLAN_SHOOT) &&
         t->unit[pl->target].side == s->side)
-        return fail(why, list, index, ".target", "units[%d] (%s) is a friend: only enemies "
+        return om_check_fail_item(why, list, index, ".target", "units[%d] (%s) is a friend: only enemies "
                     "are charged or shot", pl->target, t->unit[pl->target].name);
     if (pl->kind == OM_WM_PLAN_SHOOT && self >= 0 && t->unit[self].range_cm == 0)
-        return fail(why, list, index, ".kind", "units[%d] (%s) has no shooting range",
+        return om_check_fail_item(why, list, index, ".kind", "units[%d] (%s) has no shooting range",
                     self, t->unit[self].name);
     if (pl->kind == OM_WM_PLAN_ADVANCE && pl->target < 0 &&
         (!(pl->goal.x >= 0) || !(pl->goal.y >= 0) || pl->goal.x > t->width_cm ||
          pl->goal.y > t->depth_cm))
-        return fail(why, list, index, ".goal", "the goal (%.1f,%.1f) is off the table",
+        return om_check_fail_item(why, list, index, ".goal", "the goal (%.1f,%.1f) is off the table",
                     pl->goal.x, pl->goal.y);
     if (!(pl->keep_cm >= 0) || pl->keep_cm > t->width_cm + t->depth_cm)
-        return fail(why, list, index, ".keep", "must be 0 or more cm (got %g)", pl->keep_cm);
+        return om_check_fail_item(why, list, index, ".keep", "must be 0 or more cm (got %g)", pl->keep_cm);
     if (pl->by >= (int)t->characters || pl->by < -1 ||
         (pl->by >= 0 && t->character[pl->by].side != s->side))
-        return fail(why, list, index, ".by", "must name a character of side %u", s->side);
+        return om_check_fail_item(why, list, index, ".by", "must name a character of side %u", s->side);
     return OM_OK;
 }
 
@@ -1067,7 +1043,7 @@ static om_status check_brigade_plans(const om_wm_command_setup *s, const om_wm_t
         if (pl->kind == OM_WM_PLAN_HOLD)
             continue;
         if (b >= t->brigades)
-            return fail(why, "brigade_plans", (int)b, "", "there is no brigade %u", b);
+            return om_check_fail_item(why, "brigade_plans", (int)b, "", "there is no brigade %u", b);
         if (t->unit[t->brigade[b].unit[0]].side != s->side)
             continue; /* the other side's brigade: its own turn checks it */
         if ((st = check_plan_fields(s, t, pl, "brigade_plans", (int)b, -1, why)))
@@ -1085,13 +1061,13 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
 {
     om_status st;
     if ((unsigned)s->rules >= OM_WM_RULES_COUNT)
-        return fail(why, "ruleset", -1, "", "unknown rule set %d", (int)s->rules);
+        return om_check_fail_item(why, "ruleset", -1, "", "unknown rule set %d", (int)s->rules);
     if (s->side > 1)
-        return fail(why, "side", -1, "", "the moving side must be 0 or 1 (got %u)", s->side);
+        return om_check_fail_item(why, "side", -1, "", "the moving side must be 0 or 1 (got %u)", s->side);
     if ((unsigned)s->issue >= OM_WM_ISSUE_COUNT)
-        return fail(why, "issue", -1, "", "unknown order of issue %d", (int)s->issue);
+        return om_check_fail_item(why, "issue", -1, "", "unknown order of issue %d", (int)s->issue);
     if (s->options.general_blunders && rules_of(s->rules)->general_never_blunders)
-        return fail(why, "options.general_blunders", -1, "", "Warmaster Ancients Generals "
+        return om_check_fail_item(why, "options.general_blunders", -1, "", "Warmaster Ancients Generals "
                     "never blunder (Commanders > Blunders)");
     for (unsigned u = 0; u < t->units; u++) {
         const om_wm_plan *pl = &s->plan[u];
@@ -1113,85 +1089,74 @@ static const om_wm_option command_option_table[] = {
      "Is a General's failed order on a 12 also a blunder?",
      "false: only Heroes and Wizards blunder; a General's 12 just fails (and ends the "
      "phase)", "true: it rolls on the Blunder table too (never in Ancients)",
-     offsetof(om_wm_command_options, general_blunders)},
+     offsetof(om_wm_command_options, general_blunders), 0},
     {"alternative_blunder", "-", "3.6 Alternative Blunder Rule",
      "Optional rule: does a blunder end the whole Command phase instead of rolling on "
      "the table?", "false: roll on the Blunder table", "true: the phase ends like a "
-     "failed General order", offsetof(om_wm_command_options, alternative_blunder)},
+     "failed General order", offsetof(om_wm_command_options, alternative_blunder), 0},
     {"command_distance_per_full_20", "A2 / WMA A1", "3.4 Command penalties",
      "Distance penalty at exact multiples of 20cm: the chart or \"per full 20cm\"?",
      "false: the chart, ceil(d/20) - 1 (40cm is -1)", "true: per full 20cm, floor(d/20) "
-     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20)},
+     "(40cm is -2)", offsetof(om_wm_command_options, distance_per_full_20), 0},
     /* Fixed readings (offset OM_WM_OPTION_FIXED). */
     {"enemy_close_ignorable", "A40", "3.4",
      "Does the -1 for an enemy within 20cm count an enemy initiative may ignore?",
-     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED},
+     "fixed: yes, the closest enemy unit counts whatever it is", "-", OM_WM_OPTION_FIXED, 0},
     {"brigade_blunder_penalty", "-", "3.5, 3.6",
      "A brigade with several units under permanent blunder penalties: how much?",
-     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED},
+     "fixed: the largest of them, once (like casualties)", "-", OM_WM_OPTION_FIXED, 0},
     {"brigade_crazy_unit", "-", "3.6",
      "\"You must be crazy!\" on a brigade: which unit takes the -1 (the player picks)?",
-     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED},
+     "fixed: the brigade's first listed unit", "-", OM_WM_OPTION_FIXED, 0},
     {"blunder_brigades", "A23", "3.6",
      "Blunders 2-3 and 6 on brigades",
      "fixed: units one at a time; 2-3 away from the closest visible enemy to the slowest "
-     "unit's full pace", "-", OM_WM_OPTION_FIXED},
+     "unit's full pace", "-", OM_WM_OPTION_FIXED, 0},
     {"evade_blocked", "A31", "3.7",
      "An evader that cannot end clear of enemies and engaged units",
      "fixed: it cannot evade and stays put (it may still take orders)", "-",
-     OM_WM_OPTION_FIXED},
+     OM_WM_OPTION_FIXED, 0},
     {"initiative_ties", "-", "3.2",
      "Enemies equally close for initiative (the player picks)",
-     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED},
+     "fixed: the lower unit index", "-", OM_WM_OPTION_FIXED, 0},
     {"zone_tie", "-", "6.2 Zones",
      "A charger exactly split between two zones (a D6 in the rules)",
-     "fixed: the front", "-", OM_WM_OPTION_FIXED},
+     "fixed: the front", "-", OM_WM_OPTION_FIXED, 0},
     {"wm11_command_text", "-", "15.0, 18",
      "1.1's blunder trigger and table and evade clearance (not in the Rules Update)",
-     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED},
+     "fixed: as Revolution", "-", OM_WM_OPTION_FIXED, 0},
     {"commander_12cm_text", "WMA A4", "WMA 4.7",
      "The \"12cm\" commander text", "fixed: ignored; commanders never trigger initiative "
-     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED},
+     "or the enemy-close penalty", "-", OM_WM_OPTION_FIXED, 0},
     {"general_range", "WMA A2", "WMA 4.3",
      "Orders from an Ancients General to units beyond 100cm",
      "fixed: not allowed (Revolution and 1.1: the whole battlefield)", "-",
-     OM_WM_OPTION_FIXED},
+     OM_WM_OPTION_FIXED, 0},
 };
 
-#define COMMAND_OPTION_COUNT (sizeof command_option_table / sizeof command_option_table[0])
+const om_option_table om_wm_command_option_registry = {
+    "the Command phase", command_option_table,
+    sizeof command_option_table / sizeof command_option_table[0]};
 
-size_t om_wm_command_option_count(void) { return COMMAND_OPTION_COUNT; }
+size_t om_wm_command_option_count(void) { return om_wm_command_option_registry.count; }
 
 const om_wm_option *om_wm_command_option_at(size_t i)
 {
-    return i < COMMAND_OPTION_COUNT ? &command_option_table[i] : NULL;
+    return i < om_wm_command_option_registry.count ? &command_option_table[i] : NULL;
 }
 
 const om_wm_option *om_wm_command_option_find(const char *name)
 {
-    for (size_t i = 0; i < COMMAND_OPTION_COUNT; i++)
-        if (strcmp(command_option_table[i].name, name) == 0)
-            return &command_option_table[i];
-    return NULL;
+    return om_option_find(&om_wm_command_option_registry, name);
 }
 
 om_status om_wm_command_option_set(om_wm_command_options *o, const char *name,
                                    const char *value)
 {
-    const om_wm_option *opt = om_wm_command_option_find(name);
-    if (opt == NULL)
-        return OM_ERROR(OM_ENOTFOUND, "unknown Command option '%s'", name);
-    if (opt->offset == OM_WM_OPTION_FIXED)
-        return OM_ERROR(OM_EINVAL, "option '%s' is a fixed reading, not a switch", name);
-    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0)
-        return OM_ERROR(OM_EINVAL, "option '%s' must be true or false (got '%s')", name, value);
-    *(bool *)((char *)o + opt->offset) = strcmp(value, "true") == 0;
-    return OM_OK;
+    return om_option_set(&om_wm_command_option_registry, o, name, value);
 }
 
 const char *om_wm_command_option_value(const om_wm_command_options *o, const om_wm_option *opt)
 {
-    if (opt->offset == OM_WM_OPTION_FIXED)
-        return "fixed";
-    return *(const bool *)((const char *)o + opt->offset) ? "true" : "false";
+    return om_option_value(opt, o, NULL, 0);
 }

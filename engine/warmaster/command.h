@@ -259,6 +259,9 @@ extern const char *const om_wm_blunder_names[];    /* "none", "halt", "fall-back
 
 /* ---- The Command options registry (shaped like options.c) ---- */
 
+/* The registry of the Command phase's readings (command.c; options.h). */
+extern const om_option_table om_wm_command_option_registry;
+
 /* Number of Command options and fixed readings, the i-th, lookup by name. */
 size_t om_wm_command_option_count(void);
 const om_wm_option *om_wm_command_option_at(size_t i);

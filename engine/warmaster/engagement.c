@@ -4,7 +4,9 @@
  * with engagements of several units, multi.c) and resolving one trial through
  * the combat engine as the engagement of one unit a side. Preparation runs
  * once per run; resolution runs per trial on every thread and only reads the
- * prepared data.
+ * prepared data. Rules are cited by Warmaster Revolution section unless another
+ * rulebook is named; A27 is an ambiguity of the Warmaster digest, A-14 a
+ * reading of docs/research/rule_effects_fantasy.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 #include "wm.h"
 #include "wm_int.h"
 
-/* A save one better: none becomes 6+ (A27), never better than 3+ (1.1). */
+/* A save one better: none becomes 6+ (A27), never better than 3+ (Game Values). */
 static unsigned one_better(unsigned save)
 {
     return save >= 7u ? 6u : save > 3u ? save - 1u : save;
@@ -90,7 +92,7 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
     unsigned volley_hit = hit, volley_save = om_wm_save_score(&foe->unit, shots_saved);
     unsigned charger_save, shielded = save;
     /* The charger's save once its Banner of Shielding has stopped working
-     * (a stand lost to a volley of the turn before, 10.3). */
+     * (a stand lost to a volley of the turn before; Magic > Magic Items). */
     unsigned worn_save = volley_save;
     foe_in_open.position = OM_WM_OPEN;
     foe_in_open.beside_laager = false; /* defended in the first round only */
@@ -99,7 +101,8 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
     if (t->melee_hit_score != 0)
         hit = hit_open = t->melee_hit_score;
     /* Melee against the enemy as declared, and in the open once it has
-     * retreated and lost its position (6.15). */
+     * retreated and lost its position (Combat > Defended & Fortified
+     * Troops). */
     set_scores(sc, 0, hit, save);
     set_scores(sc, 1, hit_open, save);
     /* The enemy's shieldwall: its save one better, none becoming 6+
@@ -107,19 +110,19 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
      * pairing; used only when it applies. */
     set_scores(sc, 2, hit, one_better(save));
     /* The enemy's Banner of Shielding: its save one better, none becoming
-     * 6+ (A27), while it has lost no stand (10.3). */
+     * 6+ (A27), while it has lost no stand (Magic > Magic Items). */
     set_scores(sc, 3, hit, one_better(save));
     set_scores(sc, 4, hit_open, one_better(save));
     /* Pikemen holding a charge count as defended (army list). */
     set_scores(sc, 5, t->melee_hit_score != 0 ? t->melee_hit_score : r->to_hit[OM_WM_DEFENDED],
                save);
     set_scores(sc, 6, sc->to_hit[5], one_better(save));
-    /* Shooting comes before any combat loss, so a target's working Banner
-     * of Shielding improves its armour first (10.3, A27); then +1 to hit
-     * for the list's sharpshooters, and armour one worse against piercing
-     * shots, 6+ becoming no save (army lists). A cannon's volley allows no
-     * save and counts cover one step lower; its grapeshot at chargers
-     * allows saves (5.10). */
+    /* Shooting comes before any combat loss, so a target's working Banner of
+     * Shielding improves its armour first (Magic > Magic Items, A27); then +1
+     * to hit for the list's sharpshooters, and armour one worse against
+     * piercing shots, 6+ becoming no save (army lists). A cannon's volley
+     * allows no save and counts cover one step lower; its grapeshot at
+     * chargers allows saves (Artillery & Machines > Artillery). */
     if (foe->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(foe, foe->unit.stands)) {
         shielded = one_better(save);
         if (shots_saved)
@@ -135,8 +138,9 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
         worn_save = save;
     }
     /* Cannon and the Revolution Trebuchet count cover one step lower
-     * (5.10, A-11); shooting blind hits on 6s only, whatever the cover
-     * (5.10), except the 1.1 Trebuchet's, which rolls its 6 first. */
+     * (Artillery & Machines > Artillery; rule_effects_fantasy A-11); shooting
+     * blind hits on 6s only, whatever the cover, except the 1.1 Trebuchet's,
+     * which rolls its 6 first. */
     if (t->shots_cover_one_lower) {
         om_wm_position pos = om_wm_effective_position(foe);
         volley_hit = r->to_hit[pos == OM_WM_FORTIFIED ? OM_WM_DEFENDED : OM_WM_OPEN];
@@ -144,7 +148,8 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
     if (me->blind_fire && !t->blind_fire_needs_six)
         volley_hit = 6;
     set_scores(sc, 7, volley_hit, volley_save);
-    /* Chargers are never defended (5.7): the score against them is the open one. */
+    /* Chargers are never defended (Shooting > Shooting at Charging Enemy): the
+     * score against them is the open one. */
     set_scores(sc, 8, hit_shifted(hit_open, t->shots_to_hit_delta), charger_save);
     set_scores(sc, 9, sc->to_hit[8], worn_save);
     /* A joined character's breath is worked out in the usual way: no
@@ -157,17 +162,19 @@ void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om
 }
 
 /* Side s's Hits per stand in combat, as declared and once badly hurt, its
- * values halved, and its stand losses by hits carried (5.4, 10.3). */
+ * values halved, and its stand losses by hits carried (Shooting > Removing
+ * Casualties; Magic > Magic Items). */
 static void prepare_unit(om_wm_prepared *p, int s)
 {
     const om_wm_side *me = &p->e.side[s];
     om_wm_unit *hurt = &p->hurt[s].unit;
     /* A Banner of Fortitude gives every stand +1 Hits for the engagement,
-     * not against shooting of the turn before (10.3). */
+     * not against shooting of the turn before (Magic > Magic Items). */
     p->combat_hits[s] = (uint8_t)(me->unit.hits + (me->magic == OM_WM_MAGIC_FORTITUDE));
     om_wm_side_hurt(me, &p->hurt[s]);
     p->hurt_hits[s] = (uint8_t)(hurt->hits + (me->magic == OM_WM_MAGIC_FORTITUDE));
-    /* Stand losses by carried hits, so trials never divide (5.4). */
+    /* Stand losses by carried hits, so trials never divide
+     * (Shooting > Removing Casualties). */
     for (unsigned h = 0; h < 256; h++) {
         unsigned lost = h / p->combat_hits[s];
         p->lost_at[s][h] = (uint8_t)(lost > 255u ? 255u : lost);

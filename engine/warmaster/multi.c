@@ -110,19 +110,25 @@ void om_wm_multi_side(const om_wm_multi *m, unsigned u, om_wm_side *out)
     out->side_strikers = (uint8_t)(strikers < 255u ? strikers : 255u);
 }
 
+void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r,
+                               const om_wm_side *me, const om_wm_side *foe,
+                               om_wm_pair_tests *t)
+{
+    om_wm_pair_scores sc;
+    memset(t, 0, sizeof *t);
+    om_wm_pair_scores_of(r, me, foe, &sc);
+    for (unsigned i = 0; i < sc.n; i++)
+        kit_test(kit, sc.to_hit[i], sc.save[i], om_wm_pair_test_at(t, i));
+}
+
 /* The tests of unit u attacking and shooting at unit e, made once. */
 static void add_pair(const om_wm_dice_kit *kit, om_wm_multi_prepared *mp, unsigned u, unsigned e)
 {
-    om_wm_pair_scores sc;
-    om_wm_pair_tests *t;
     if (mp->g.pair[u][e] != OM_WM_NO_UNIT)
         return;
     assert(mp->n_pairs < OM_WM_PAIRS_MAX);
-    t = &mp->tests[mp->n_pairs];
-    memset(t, 0, sizeof *t);
-    om_wm_pair_scores_of(mp->g.rules, &mp->side[u], &mp->side[e], &sc);
-    for (unsigned i = 0; i < sc.n; i++)
-        kit_test(kit, sc.to_hit[i], sc.save[i], om_wm_pair_test_at(t, i));
+    om_wm_dice_kit_pair_tests(kit, mp->g.rules, &mp->side[u], &mp->side[e],
+                              &mp->tests[mp->n_pairs]);
     mp->g.pair[u][e] = (uint8_t)mp->n_pairs++;
 }
 

@@ -2,8 +2,11 @@
  * ruleset.c: the rule sets of the Warmaster family as data.
  *
  * Warmaster 1.1, Revolution and Ancients share one resolver; where they differ
- * the difference is a value in this table (digest warmaster.md section 15 and the
- * "Differences" section of warmaster-ancients.md). Each entry cites its source.
+ * the difference is a value in this table (the Warmaster 1.1 Rules Update and
+ * the Warmaster Ancients rulebook against Warmaster Revolution, as the digests
+ * compare them). Each entry cites its source: the rulebook section, and D5 or
+ * A10 for the differences and ambiguities of the Warmaster digest, P18 and A-27
+ * for the readings of docs/research/rule_effects_fantasy.md.
  */
 #include <string.h>
 
@@ -15,24 +18,29 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .name = "warmaster-1.1",
         .title = "Warmaster 1.1 (official Rules Update)",
         .short_title = "Warmaster 1.1",
-        /* +1 charging in the open; monsters and chariots +1 more (warmaster.md 6.4). */
+        /* +1 charging in the open; monsters and chariots +1 more (Warmaster Revolution,
+         * Combat > Attack Modifiers). */
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
-        /* 4+ open, 5+ defended, 6 fortified (warmaster.md 5.2, 6.5). */
+        /* 4+ open, 5+ defended, 6 fortified (Warmaster Revolution,
+         * Shooting > Scores to Hit; Combat > How to Calculate Damage). */
         .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
-        /* D5: "stands that fall casualty cannot support" (RU P145 example). */
+        /* D5: "stands that fall casualty cannot support" (Warmaster 1.1 Rules
+         * Update, P145 - Appendix 1, the worked example). */
         .supports_after_casualties = true,
-        /* D6/A10: divide by engaged units only (RU P145 example). */
+        /* D6/A10: divide by engaged units only (Warmaster 1.1 Rules Update,
+         * P145 - Appendix 1, the worked example). */
         .retreat_divisor_engaged_only = true,
         /* The 1.1 lists' badly hurt monsters have no "no longer engaged"
-         * clause (rule_effects_fantasy P18, 6.1). */
+         * clause (rule_effects_fantasy P18; Combat > Combat Engagement). */
         .badly_hurt_when_engaged = true,
         /* The 1.1 Kislev list: infantry touching a laagered wagon counts as
          * defended against shooting, and in combat only when charged. */
         .laager_shelter_needs_charge = true,
         .magic_items = true,
         .characters_shoot = true,
-        /* The Bone Thrower's bolt strikes 3 stands (warmaster.md 5.10, D4). */
+        /* The Bone Thrower's bolt strikes 3 stands (Warmaster 1.1 Rules Update,
+         * P69 - Undead Bone Thrower; D4). */
         .bolt_line_stands = 3,
     },
     [OM_WM_RULES_REV] = {
@@ -43,9 +51,9 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 2,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
         .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
-        /* REV SUPPORTING TROOPS: count supports before removing casualties. */
+        /* Combat > Supporting Troops: count supports before removing casualties. */
         .supports_after_casualties = false,
-        /* REV RETREATS: all units of the losing side, supporters included. */
+        /* Combat > Retreats: all units of the losing side, supporters included. */
         .retreat_divisor_engaged_only = false,
         /* The Kislev list: "not destroyed if forced to retreat" (column). */
         .wagon_column_retreats = true,
@@ -53,7 +61,8 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .characters_shoot = true,
         /* The Revolution Dwarf list's Oathstone. */
         .oathstone = true,
-        /* A Revolution bolt strikes up to 2 touching stands (warmaster.md 5.10, D4). */
+        /* A Revolution bolt strikes up to 2 touching stands (Warmaster
+         * Revolution, Artillery & Machines > Artillery > Bolt Thrower; D4). */
         .bolt_line_stands = 2,
     },
     [OM_WM_RULES_WMA] = {
@@ -61,13 +70,14 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .name = "warmaster-ancients",
         .title = "Warmaster Ancients (2005)",
         .short_title = "Warmaster Ancients",
-        /* Ancients 7.3: the extra +1 belongs to elephants and heavy or scythed
-         * chariots only (special rules), not to light chariots; the chariot type
-         * therefore gets the basic +1 here. */
+        /* Warmaster Ancients, Combat > Attack Modifiers: the extra +1 belongs to
+         * elephants and heavy or scythed chariots only (special rules), not to
+         * light chariots; the chariot type therefore gets the basic +1 here. */
         .charge_bonus = {[OM_WM_INFANTRY] = 1, [OM_WM_CAVALRY] = 1, [OM_WM_CHARIOT] = 1,
                          [OM_WM_MONSTER] = 2, [OM_WM_ARTILLERY] = 1, [OM_WM_MACHINE] = 1},
         .to_hit = {[OM_WM_OPEN] = 4, [OM_WM_DEFENDED] = 5, [OM_WM_FORTIFIED] = 6},
-        /* Ancients 8 (support): counted after all attacks, before casualties. */
+        /* Warmaster Ancients, Combat > Support: counted after all attacks,
+         * before casualties. */
         .supports_after_casualties = false,
         .retreat_divisor_engaged_only = false,
         /* The confused-unit effects (Warmaster Ancients, Confusion > Confused
@@ -103,8 +113,9 @@ const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id)
     return (unsigned)id < OM_WM_RULES_COUNT ? &om_wm_rulesets[id] : NULL;
 }
 
-/* Full pace by troop type (warmaster.md 1.3 movement chart). Machines vary by
- * army list; 20cm is the common value and scenarios may override it. */
+/* Full pace by troop type (Warmaster Revolution, Movement > Movement Chart).
+ * Machines vary by army list; 20cm is the common value and scenarios may
+ * override it. */
 static const uint8_t om_wm_pace_cm[OM_WM_TROOP_COUNT] = {
     [OM_WM_INFANTRY] = 20, [OM_WM_CAVALRY] = 30, [OM_WM_CHARIOT] = 30,
     [OM_WM_MONSTER] = 20,  [OM_WM_ARTILLERY] = 10, [OM_WM_MACHINE] = 20,
@@ -115,7 +126,7 @@ unsigned om_wm_troop_pace(om_wm_troop troop)
     return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_pace_cm[troop] : 0;
 }
 
-static const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
+const char *const om_wm_troop_names[OM_WM_TROOP_COUNT] = {
     "infantry", "cavalry", "chariot", "monster", "artillery", "machine",
 };
 
@@ -128,7 +139,7 @@ const char *om_wm_troop_name(om_wm_troop troop)
     return (unsigned)troop < OM_WM_TROOP_COUNT ? om_wm_troop_names[troop] : "?";
 }
 
-static const char *const om_wm_position_names[OM_WM_POSITION_COUNT] = {
+const char *const om_wm_position_names[OM_WM_POSITION_COUNT] = {
     "open", "defended", "fortified",
 };
 

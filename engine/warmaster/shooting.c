@@ -1,7 +1,9 @@
 /*
- * shooting.c: the Shooting phase of the Warmaster family (digest warmaster.md
- * section 5): scores to hit and to save, recording hits and removing stands,
- * drive backs with confusion and rout, and shooting at chargers (5.7).
+ * shooting.c: the Shooting phase of the Warmaster family (Warmaster Revolution,
+ * Shooting; sections cited are Revolution's unless another rulebook is named):
+ * scores to hit and to save, recording hits and removing stands, drive backs
+ * with confusion and rout, and shooting at chargers. A-21 and the like are the
+ * readings of the army-list rules in docs/research/rule_effects_fantasy.md.
  */
 #include "wm.h"
 #include "wm_int.h"
@@ -25,7 +27,8 @@ om_wm_position om_wm_effective_position(const om_wm_side *target)
     if (cover == OM_WM_COVER_ONLY_IN_DENSE && !target->dense_terrain)
         return OM_WM_OPEN;
     /* Cavalry, chariots, monsters and machines are never defended or fortified
-     * (5.2); the check rejects such positions, and this guards the table. */
+     * (Shooting > Scores to Hit); the check rejects such positions, and this
+     * guards the table. */
     if (target->unit.troop != OM_WM_INFANTRY && target->unit.troop != OM_WM_ARTILLERY &&
         cover != OM_WM_COVER_ALWAYS_DEFENDED)
         return OM_WM_OPEN;
@@ -45,7 +48,8 @@ unsigned om_wm_save_score(const om_wm_unit *target, bool save_allowed)
 unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position)
 {
     /* "If at least one stand is defended ignore the first hit; if fortified the
-     * first two" (5.5 step 2; RU P27 identical). */
+     * first two" (Shooting > Driving Back Enemies; the same in the Warmaster 1.1
+     * Rules Update, P27). */
     unsigned discount = position == OM_WM_FORTIFIED ? 2u : position == OM_WM_DEFENDED ? 1u : 0u;
     return hits > discount ? hits - discount : 0u;
 }
@@ -127,7 +131,8 @@ unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
     case OM_WM_SHOOTER_WARP_LIGHTNING:
         return 0; /* rolled when it shoots (om_wm_fire_at) */
     case OM_WM_SHOOTER_CANNON:
-        /* Grapeshot: a cannon charged fires 2 Attacks, without bounce (5.10). */
+        /* Grapeshot: a cannon charged fires 2 Attacks, without bounce
+         * (Artillery & Machines > Artillery). */
         if (at_charger)
             return 2u * shooting;
         break;
@@ -135,8 +140,9 @@ unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger)
         break;
     }
     /* Bounce and skewer: +1 Attack per further stand of the target in the line
-     * (5.10: cannon "+1 for each additional stand", bolt thrower "+1 for an
-     * additional stand", Bone Thrower "1 attack per stand"). */
+     * (Artillery & Machines > Artillery: cannon "+1 for each additional
+     * stand", bolt thrower "+1 for an additional stand", Bone Thrower "1
+     * attack per stand"). */
     if (t->line_fire && me->line_stands > 1)
         per_stand += me->line_stands - 1u;
     /* A Salamander stand shoots 2 where its Skinks shoot 1, and is the last
@@ -267,20 +273,22 @@ bool om_wm_fire_cost(om_dice *d, const om_wm_unit *me, const om_wm_fire *r, unsi
 }
 
 /*
- * A drive back that reaches what lies behind the unit (5.5 step 7, 7.1, 3.8):
- * impassable terrain halts it at the edge, confused on a D6 of 6 (always in
- * Ancients); an enemy, an
- * engaged unit or unyielding friends halt it 1cm away, confused; friends make
- * way and the unit tests once, confused on a 6; the table edge takes it off,
- * and a D6 less the stands it has lost decides: 0 or less, destroyed (the unit
- * does not come back); otherwise it stays in play (returning later).
+ * A drive back that reaches what lies behind the unit (Shooting > Driving Back
+ * Enemies; Confusion > When do Units Become Confused?, Movement > Units
+ * Which Move off the Table): impassable terrain halts it at the edge, confused
+ * on a D6 of 6 (always in Ancients); an enemy, an engaged unit or unyielding
+ * friends halt it 1cm away, confused; friends make way and the unit tests
+ * once, confused on a 6; the table edge takes it off, and a D6 less the stands
+ * it has lost decides: 0 or less, destroyed (the unit does not come back);
+ * otherwise it stays in play (returning later).
  */
 static void drive_back_into(const om_wm_ruleset *r, om_dice *d, const om_wm_side *target,
                             om_wm_volley_result *v, unsigned lost)
 {
     switch (target->behind) {
     case OM_WM_BEHIND_IMPASSABLE:
-        /* Ancients: halted by impassable terrain is always confused (WMA 9.1 #2). */
+        /* Ancients: halted by impassable terrain is always confused (Warmaster
+         * Ancients, Confusion > When do Units Become Confused? (2)). */
         if (r->impassable_halt_confuses || om_dice_roll_d6(d) == 6)
             v->confused = true;
         break;
@@ -305,10 +313,10 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
                      const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v)
 {
-    unsigned carried = 0, left = stands, dice, sixes = 0, hurt_from;
-    const unsigned size = om_wm_unit_size(&target->unit);
+    unsigned carried = 0, left = stands;
 
-    /* Shooting blind (5.10): the 1.1 Trebuchet first needs a 6 on a D6. */
+    /* Shooting blind (Artillery & Machines > Artillery): the 1.1 Trebuchet
+     * first needs a 6 on a D6. */
     if (me->blind_fire && me->unit.traits.blind_fire_needs_six && om_dice_roll_d6(d) < 6) {
         v->fire.hits = v->fire.self_hits = v->fire.exploded = 0;
         v->fire.confused = false;
@@ -316,8 +324,19 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
         om_wm_fire_at(tests, target, d, me, shooters, false, stands, &v->fire);
     }
     v->hits = om_wm_steadfast(target, stands, v->fire.hits);
-    /* The unit's own Hits: a Banner of Fortitude works in combat only (10.3). */
+    /* The unit's own Hits: a Banner of Fortitude works in combat only
+     * (Magic > Magic Items). */
     v->stands_lost = om_wm_record_hits(&left, &carried, target->unit.hits, v->hits);
+    om_wm_drive_back_at(rules, d, target, &me->unit.traits, stands, left, carried, v);
+}
+
+void om_wm_drive_back_at(const om_wm_ruleset *rules, om_dice *d, const om_wm_side *target,
+                         const om_wm_traits *driver, unsigned stands, unsigned left,
+                         unsigned carried, om_wm_volley_result *v)
+{
+    unsigned dice, sixes = 0, hurt_from;
+    const unsigned size = om_wm_unit_size(&target->unit);
+
     v->drive_back_cm = 0;
     v->confused = v->routed = v->off_table = v->hurt = false;
     if (left == 0)
@@ -327,12 +346,13 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
      * does not matter). */
     hurt_from = om_wm_hurt_from(&target->unit);
     v->hurt = hurt_from > 0 && carried >= hurt_from;
-    /* Drive back (5.5): every hit suffered this phase, including those that
-     * removed stands, less the defended/fortified discount; the sum is the
-     * distance, any 6 confuses, a sum above full pace routs the unit. Only dice
-     * actually rolled can confuse (A24). Odd hits are then discarded (5.6). */
+    /* Drive back (Shooting > Driving Back Enemies): every hit suffered this
+     * phase, including those that removed stands, less the defended/fortified
+     * discount; the sum is the distance, any 6 confuses, a sum above full pace
+     * routs the unit. Only dice actually rolled can confuse (A24). Odd hits are
+     * then discarded (Shooting at a Glance > Disregard Odd Hits). */
     dice = om_wm_unit_drive_back_dice(rules, target, v->hits, left < size);
-    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
+    if (driver->shooter == OM_WM_SHOOTER_WARP_LIGHTNING) {
         /* The 1.1 Warp Lightning Cannon drives nobody back; a unit that
          * suffers a casualty (an unsaved hit, A-22) is confused on a 6. */
         v->confused = v->hits > 0 && om_dice_roll_d6(d) == 6;
@@ -352,14 +372,14 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
             v->hurt = false;
         }
         return;
-    } else if (me->unit.traits.drive_back_confuses_on != 0) {
+    } else if (driver->drive_back_confuses_on != 0) {
         /* The Skull Chukka's drive backs confuse on a 4+: each die read. */
         unsigned high = 0;
         v->drive_back_cm = 0;
         for (unsigned i = 0; i < dice; i++) {
             unsigned face = om_dice_roll_d6(d);
             v->drive_back_cm += face;
-            high += face >= me->unit.traits.drive_back_confuses_on;
+            high += face >= driver->drive_back_confuses_on;
         }
         v->confused = high > 0;
     } else {
@@ -369,7 +389,8 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *tests,
     v->routed = v->drive_back_cm > target->unit.pace_cm;
     if (!v->routed && target->behind != OM_WM_BEHIND_OPEN &&
         v->drive_back_cm > target->behind_cm)
-        drive_back_into(rules, d, target, v, size - left); /* all stands lost (3.8) */
+        /* all stands lost (Movement > Units Which Move off the Table) */
+        drive_back_into(rules, d, target, v, size - left);
     if (target->unit.traits.never_confused)
         v->confused = false;
 }
@@ -404,7 +425,8 @@ void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_f
     o->destroyed[sa] = left == 0;
     if (v.routed || v.off_table)
         o->stands_lost[sb] = (uint8_t)stands;
-    /* The units after the Shooting phase: odd hits are discarded (5.6). */
+    /* The units after the Shooting phase: odd hits are discarded
+     * (Shooting at a Glance > Disregard Odd Hits). */
     b->stands = o->destroyed[sb] ? 0u : stands - v.stands_lost;
     b->carried = 0;
     b->confused |= o->confused[sb];

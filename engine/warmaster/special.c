@@ -17,7 +17,9 @@
 /* Each row: the id, the traits it gives a unit (`traits`), those of a rule
  * set whose list words the rule otherwise (`in`), how the engine models it if
  * not by traits, the shooting Attacks it adds to a unit a character with it
- * joins, its effect in one sentence and the section it implements. Where
+ * joins, its effect in one sentence and the rulebook section it implements
+ * (for army-list rules, the notes' ids of the reading taken: rule_effects_fantasy
+ * and rule_effects_ancients are the research notes in docs/research/). Where
  * rule sets have rows of their own, `traits` gathers everything any list's
  * text gives the rule: it is what a rule set whose lists do not use the id
  * gets if a scenario names it there. */
@@ -25,11 +27,12 @@ static const om_wm_special om_wm_specials[] = {
     {.id = "terror",
      .traits = {.terror = true},
      .effect = "enemy stands in contact fight at -1 Attack unless they also cause terror",
-     .section = "6.4"},
+     .section = "Warmaster Revolution and Ancients, Combat > Attack Modifiers"},
     {.id = "shots-no-save",
      .traits = {.shots_no_save = true},
      .effect = "its shooting allows no armour save (cannon, stone thrower, bolt thrower)",
-     .section = "5.3"},
+     .section = "Warmaster Revolution, Artillery & Machines > Artillery; Warmaster Ancients, "
+                "Special Rules > Heavy Artillery, Light Artillery"},
     {.id = "warband",
      .traits = {.warband = true},
      .effect = "+1 Attack per stand pursuing, -1 in the round after retreating; one drive-back "
@@ -92,8 +95,8 @@ static const om_wm_special om_wm_specials[] = {
      .traits = {.save_delta_melee = -1},
      .effect = "the unit he fights with has its armour one better in combat (none becomes 6+); "
      "his +3 is his Attacks bonus",
-     .section = "Warmaster Ancients, Greek army list > Special Rules (Leonidas); ambiguity N2: "
-     "combat only"},
+     .section = "Warmaster Ancients, Greek army list > Special Rules (Leonidas); "
+                "rule_effects_ancients N2: combat only"},
     {.id = "ashurbanipal",
      .traits = {.rerolls_a_miss = true},
      .effect = "once a turn one missed attack die is re-rolled (spent in the turn's first round)",
@@ -136,21 +139,22 @@ static const om_wm_special om_wm_specials[] = {
      .traits = {.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true, .line_fire = true},
      .effect = "Volleys: no save, fortified counts as defended and defended as open, +1 Attack "
      "per further stand bounced through (line_stands); at chargers grapeshot, 2 Attacks, saves",
-     .section = "warmaster.md 5.10"},
+     .section = "Warmaster Revolution, Artillery & Machines > Artillery > Cannons"},
     {.id = "galloper-guns",
      .traits = {.shooter = OM_WM_SHOOTER_CANNON, .shots_cover_one_lower = true, .line_fire = true},
      .effect = "As a cannon: volleys without save and with cover one step lower, bounce, "
      "grapeshot",
-     .section = "army lists (revolution); warmaster.md 5.10"},
+     .section = "army lists (revolution); Warmaster Revolution, Artillery & Machines > Artillery > "
+                "Cannons"},
     {.id = "bolt-thrower",
      .traits = {.shots_no_save = true, .line_fire = true},
      .effect = "No armour save; +1 Attack per further stand of the target skewered (line_stands)",
-     .section = "warmaster.md 5.10"},
+     .section = "Warmaster Revolution, Artillery & Machines > Artillery > Bolt Thrower"},
     {.id = "stone-thrower",
      .traits = {.shots_no_save = true, .no_stand_and_shoot = true},
      .effect = "No armour save; cannot shoot at chargers (blind fire needs a target out of "
      "sight, which an engagement does not have)",
-     .section = "warmaster.md 5.10"},
+     .section = "Warmaster Revolution, Artillery & Machines > Artillery > Stone Throwers"},
     {.id = "rock-lobber",
      .traits = {.shots_no_save = true, .no_stand_and_shoot = true},
      .effect = "As a stone thrower: no armour save, cannot shoot at chargers",
@@ -243,7 +247,7 @@ static const om_wm_special om_wm_specials[] = {
      "allowed; 1.1: with more hits scored than suffered in round 1, one more Attack per "
      "fighting stand before the result; Revolution: never defended outside dense terrain, "
      "supported only by (and supporting only) Bears: declare its supports accordingly",
-     .section = "army lists (1.1, revolution); A-10, A-31"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-10, A-31"},
     {.id = "berserkers",
      .traits = {.ignores_terror = true, .no_drive_back = true, .must_pursue = true},
      .effect = "Immune to terror; never driven back by shooting; must pursue when allowed",
@@ -480,7 +484,7 @@ static const om_wm_special om_wm_specials[] = {
      .traits = {.terror = true},
      .effect = "Causes terror",
      .section = "army lists (revolution)"},
-    /* Big monsters that are badly hurt (rule_effects_fantasy P18): the 1.1
+    /* Big monsters that are badly hurt (their army lists; rule_effects_fantasy P18): the 1.1
      * lists from half their Hits and even while engaged, Revolution's from
      * one more and only once no longer engaged (om_wm_ruleset). */
     {.id = "dragons",
@@ -491,127 +495,130 @@ static const om_wm_special om_wm_specials[] = {
      "once no longer engaged) at the end of a Shooting or Combat phase is badly hurt: hits "
      "discarded, Hits 3, Attacks 3, Shots 2; a Dragon-riding character adds 3 shooting Attacks "
      "(Dragon fire) to the unit it joins",
-     .section = "army lists (1.1, revolution); P18, A-14"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P18, A-14"},
     {.id = "greater-daemon",
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
      .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer "
      "engaged) at the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits "
      "3, Attacks 4",
-     .section = "army lists (1.1, revolution); P18"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P18"},
     {.id = "sphinx",
      .traits = {.terror = true, .hurt = OM_WM_HURT_FROM_HALF},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
      .effect = "Causes terror; left with 3-5 hits (1.1) or 4-5 (Revolution, once no longer "
      "engaged) at the end of a Shooting or Combat phase it is badly hurt: hits discarded, Hits "
      "3, Attacks 2",
-     .section = "army lists (1.1, revolution); P18"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P18"},
     {.id = "stegadon",
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
-     .effect = "Causes terror (the 1.1 \"fear\", A-18); left with 6-9 hits at the end of a "
+     .effect = "Causes terror (the 1.1 \"fear\"); left with 6-9 hits at the end of a "
      "Shooting or Combat phase (Revolution: once no longer engaged) it is badly hurt: hits "
      "discarded, Hits 5, Attacks 5, Shots 2",
-     .section = "army lists (1.1, revolution); P18, A-18"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P18, A-18"},
     {.id = "war-mammoth",
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
      .effect = "Causes terror; left with 6-9 hits at the end of a Shooting or Combat phase once "
      "no longer engaged it is badly hurt: hits discarded, Hits 5, Attacks 4",
-     .section = "army lists (revolution); P18"},
+     .section = "army lists (revolution); rule_effects_fantasy P18"},
     {.id = "dragon-ogre-shaggoth",
      .traits = {.terror = true, .hurt = OM_WM_HURT_ABOVE_HALF},
      .effect = "Causes terror; left with 5-7 hits at the end of a Shooting or Combat phase once "
      "no longer engaged it is badly hurt: hits discarded, Hits 4, Attacks 4",
-     .section = "army lists (revolution); P18"},
+     .section = "army lists (revolution); rule_effects_fantasy P18"},
     /* Mounts and companions that shoot with the unit their character joins:
-     * terror, and Attacks at the usual to-hit and save (A-14, A-15). */
+     * terror, and Attacks at the usual to-hit and save (army lists; rule_effects_fantasy
+     * A-14, A-15). */
     {.id = "chaos-dragon",
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
      .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
      "joins, in its volleys and at chargers",
-     .section = "army lists (1.1, revolution); A-14"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-14"},
     {.id = "zombie-dragon",
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
      .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
      "joins, in its volleys and at chargers",
-     .section = "army lists (1.1, revolution); A-14"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-14"},
     {.id = "forest-dragon",
      .traits = {.terror = true},
      .joined_shots = 3, .joined_range_cm = 20,
      .effect = "Causes terror; the rider adds 3 shooting Attacks (Dragon fire) to the unit it "
      "joins, in its volleys and at chargers",
-     .section = "army lists (revolution); A-14"},
+     .section = "army lists (revolution); rule_effects_fantasy A-14"},
     {.id = "djinn",
      .traits = {.terror = true},
      .joined_shots = 2, .joined_range_cm = 30,
      .effect = "Causes terror; the Wizard's Djinn adds 2 shooting Attacks to the unit he joins "
      "(its Curse spell is magic, not modelled)",
-     .section = "army lists (1.1, revolution); A-15"},
-    /* Rules of one unit with several mechanisms (rule_effects_fantasy). */
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-15"},
+    /* Rules of one unit with several mechanisms (their army lists). */
     {.id = "grail-reliquae",
      .traits = {.ignores_terror = true, .no_charge_bonus = true, .attack_delta = +1,
                 .no_drive_back = true, .never_confused = true},
      .effect = "Grail Pilgrims (the Peasants carrying it, and Peasants touching them: give them "
      "the id): +1 Attack per stand, still no charge bonus, immune to terror, never driven back "
      "or confused",
-     .section = "army lists (revolution); P01, P02, P06, P11, P13"},
+     .section = "army lists (revolution); rule_effects_fantasy P01, P02, P06, P11, P13"},
     {.id = "zealots",
      .traits = {.hates_chaos_undead = true},
      .effect = "Against a unit of a Chaos or Undead army list (Chaos, Daemons, Beastmen, Chaos "
      "Dwarfs, Skaven, Tomb Kings, Vampire Counts): +1 Attack per stand in the first round, "
      "whoever charged, and must pursue",
-     .section = "army lists (revolution); A-12, A-29"},
+     .section = "army lists (revolution); rule_effects_fantasy A-12, A-29"},
     {.id = "screaming-bell",
      .traits = {.no_drive_back = true, .immobile = true, .destroyed_if_retreats = true},
      .effect = "Never driven back by shooting; destroyed if forced to retreat; pursues and "
      "falls back only when pushed by Skaven infantry (side key pushed); Skaven units touching "
      "it ignore terror (side key aura: always)",
-     .section = "army lists (1.1, revolution); P11, P15, P16"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P11, P15, P16"},
     {.id = "temple-daemons",
      .traits = {.ignores_terror = true, .daemonic_instability = true},
      .effect = "Immune to terror; Daemonic Instability at the start of its own turns once it "
      "has lost a stand: a D6, -1 at one stand left; 0-1 loses a stand, 6 regains one (the 2-3 "
-     "confusion ends with the Command phase it starts, 7.2)",
-     .section = "army lists (revolution); P19"},
-    /* War machines and shooters with shooting of their own (P21). */
+     "confusion ends with the Command phase it starts: Confusion > Confused Units)",
+     .section = "army lists (revolution); rule_effects_fantasy P19"},
+    /* War machines and shooters with shooting of their own (army lists; rule_effects_fantasy
+     * P21). */
     {.id = "crossbowmen-and-dark-riders",
      .traits = {.shooter = OM_WM_SHOOTER_REPEATER},
      .effect = "Repeating crossbows: 2 shots a stand at a target within 15cm (side key "
      "target_cm), 1 beyond and at chargers",
-     .section = "army lists (1.1, revolution); P21"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P21"},
     {.id = "helblaster",
      .traits = {.shooter = OM_WM_SHOOTER_HELBLASTER, .shots_save_delta = +1},
      .effect = "8, 4 or 2 Attacks within 10, 20 or 30cm (target_cm; 8 at chargers); armour one "
      "worse; three 1s to hit: no hits; four: it explodes, with 6 automatic hits on a charger",
-     .section = "army lists (1.1, revolution); P21"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P21"},
     {.id = "death-rocket",
      .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1,
                 .no_stand_and_shoot = true},
      .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: "
-     "explodes, 1 Attack, overshoots the target (A-24) or 2D6",
-     .section = "army lists (revolution); P21, A-24"},
+     "explodes, 1 Attack, overshoots the target or 2D6",
+     .section = "army lists (revolution); rule_effects_fantasy P21, A-24"},
     {.id = "rocket-launcher",
      .traits = {.shooter = OM_WM_SHOOTER_ROCKET, .shots_save_delta = +1,
                 .no_stand_and_shoot = true},
      .effect = "A stone thrower of D6 Attacks saved at -1; a 1 rolls on the misfire chart: "
-     "explodes, 1 Attack, overshoots the target (A-24) or 2D6",
-     .section = "army lists (revolution); P21, A-24"},
+     "explodes, 1 Attack, overshoots the target or 2D6",
+     .section = "army lists (revolution); rule_effects_fantasy P21, A-24"},
     {.id = "flame-cannon",
      .traits = {.shooter = OM_WM_SHOOTER_FLAME_CANNON},
      .effect = "2D6 Attacks, at chargers too; a double rolls on the misfire chart (explodes; "
      "4+2D6 then explodes; 6 and 1D6 from then on; none; 10; 12+D6)",
-     .section = "army lists (1.1, revolution); warmaster.md 5.10; A-23"},
-    /* The two Warp Lightning Cannons (army lists, A-22). */
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-23"},
+    /* The two Warp Lightning Cannons (army lists; rule_effects_fantasy A-22). */
     {.id = "warp-lightning-cannon",
      .traits = {.shooter = OM_WM_SHOOTER_WARP_LIGHTNING, .double_ones_confuse = true},
      .in[OM_WM_RULES_WM11] = &(const om_wm_traits){.shooter = OM_WM_SHOOTER_WARP_LIGHTNING},
      .in[OM_WM_RULES_REV] = &(const om_wm_traits){.double_ones_confuse = true},
-     .effect = "Revolution: two 1s to hit in one shooting confuse it (A-22). 1.1: D6 Attacks, a "
+     .effect = "Revolution: two 1s to hit in one shooting confuse it. 1.1: D6 Attacks, a "
      "1 turning D6 Attacks on itself; no drive backs; a unit it hurts is confused on a 6",
-     .section = "army lists (1.1, revolution); A-22"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-22"},
     /* The two Trebuchets: 1.1 destroyed by any 6 and blind fire gated by a 6,
-     * Revolution destroyed past 10cm and counting cover one lower (A-11, A-21). */
+     * Revolution destroyed past 10cm and counting cover one lower (army lists;
+     * rule_effects_fantasy A-11, A-21). */
     {.id = "trebuchet",
      .traits = {.shots_no_save = true, .shots_cover_one_lower = true, .no_stand_and_shoot = true,
                 .blind_fire_needs_six = true, .static_machine = OM_WM_STATIC_LOST_ON_A_SIX},
@@ -624,15 +631,15 @@ static const om_wm_special om_wm_specials[] = {
                                                   .no_stand_and_shoot = true,
                                                   .static_machine = OM_WM_STATIC_LOST_PAST_10CM},
      .effect = "No armour save, never at chargers; not moved by drive backs: destroyed by any 6 "
-     "(1.1) or by more than 10cm (Revolution, A-21); Revolution counts cover one lower; "
+     "(1.1) or by more than 10cm (Revolution); Revolution counts cover one lower; "
      "shooting blind (blind_fire) hits on 6s, or in 1.1 needs a 6 first",
-     .section = "army lists (1.1, revolution); A-11, A-21"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-11, A-21"},
     {.id = "araby-elephants",
      .traits = {.terror = true, .stampedes = true},
      .effect = "Cause terror; whatever would confuse them makes them stampede instead: no -1 "
      "Attack, and they must pursue while stampeding (the stampede move is battle level)",
-     .section = "army lists (1.1, revolution); P13, P14"},
-    /* The 1.1 Salamander shoots once at chargers (army lists, A-35). */
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P13, P14"},
+    /* The 1.1 Salamander shoots once at chargers (army lists; rule_effects_fantasy A-35). */
     {.id = "salamanders",
      .traits = {.shooter = OM_WM_SHOOTER_SALAMANDER, .shots_save_delta = +1,
                 .salamander_shoots_chargers = true},
@@ -641,7 +648,7 @@ static const om_wm_special om_wm_specials[] = {
      .effect = "A Skink unit with its Salamander stand (give the Skinks stands: 4 and the id): "
      "the whole unit's shots make armour one worse; the Salamander shoots 2, kept to the last; "
      "at chargers 2 in Revolution, 1 in 1.1",
-     .section = "army lists (1.1, revolution); A-35"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-35"},
     {.id = "war-wagon",
      .traits = {.shots_save_delta = +1, .war_wagon = true},
      .effect = "Kislev War Wagon: only its wagon stand fights and shoots (4 and 4, armour one "
@@ -649,44 +656,45 @@ static const om_wm_special om_wm_specials[] = {
      "or laager (defended, no flank or rear, holds when it loses, the enemy fighting on without "
      "pursuit bonus; never moved by drive backs, confused on a 6); Kislev infantry beside a "
      "laager: side key beside_laager",
-     .section = "army lists (1.1, revolution); P10, P11, P16, P23"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy P10, P11, P16, P23"},
     /* Powers the scenario declares with side keys. */
     {.id = "anvil",
      .how = OM_WM_BY_SIDE_KEYS,
      .effect = "Struck in the Runesmith's Shooting phase, on a 4+ Dwarf units within 20cm "
      "ignore terror until his next turn: side key aura (roll, or always); dispelling is magic",
-     .section = "army lists (1.1, revolution); A-26"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-26"},
     {.id = "shrine",
      .how = OM_WM_BY_SIDE_KEYS,
      .effect = "Invoked in the Shugenja's Shooting phase, on a 4+ units within 20cm ignore "
      "terror until his next turn: side key aura (roll, or always); dispelling is magic",
-     .section = "army lists (revolution); A-26"},
+     .section = "army lists (revolution); rule_effects_fantasy A-26"},
     {.id = "tomb-king",
      .how = OM_WM_BY_SIDE_KEYS,
      .effect = "Once a battle, +1 Attack per stand of one unit within 20cm for a Combat phase: "
      "side keys power: tomb-king and power_turn",
-     .section = "army lists (1.1, revolution); A-27"},
+     .section = "army lists (1.1, revolution); rule_effects_fantasy A-27"},
     {.id = "oathstone",
      .how = OM_WM_BY_SIDE_KEYS,
      .effect = "Once a game the Hero joined to a unit (not Troll Slayers) gives it and himself "
      "+1 Attack per stand and immunity to terror for a Combat phase: side keys power: oathstone "
      "and power_turn",
-     .section = "army lists (revolution); A-27"},
+     .section = "army lists (revolution); rule_effects_fantasy A-27"},
     /* Ids that change nothing the engine does not already do. */
     {.id = "elven-bolt-thrower",
      .how = OM_WM_BY_DEFAULT,
      .effect = "Shoots as missile troops do: armour saves allowed, may shoot at chargers, no "
      "skewer (its Shots are in its stat line)",
-     .section = "warmaster.md 5.10"},
+     .section = "Warmaster Revolution, Artillery & Machines > Artillery > Elven Bolt Thrower"},
     {.id = "triple-bows",
      .traits = {.shots_no_save = true, .line_fire = true},
      .effect = "Rulebook Bolt Throwers: no armour save; +1 Attack per further stand skewered "
      "(line_stands)",
-     .section = "army lists (revolution); warmaster.md 5.10"},
+     .section = "army lists (revolution); Warmaster Revolution, Artillery & Machines > Artillery > "
+                "Bolt Thrower"},
     {.id = "giant",
      .how = OM_WM_BY_DEFAULT,
-     .effect = "No rule text in the sources beyond sieges (A-20): it fights by its stat line",
-     .section = "rule_effects_fantasy A-20"},
+     .effect = "No rule text in the sources beyond sieges: it fights by its stat line",
+     .section = "army lists (1.1, revolution); no rule text (rule_effects_fantasy A-20)"},
 };
 
 const om_wm_special *om_wm_special_find(const char *id)

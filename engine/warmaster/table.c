@@ -127,6 +127,12 @@ const char *const om_wm_terrain_names[OM_WM_TERRAIN_KIND_COUNT] = {
     [OM_WM_TERRAIN_BUILDING] = "building",
 };
 
+const char *const om_wm_character_kind_names[OM_WM_CHARACTER_KIND_COUNT] = {
+    [OM_WM_GENERAL] = "general",
+    [OM_WM_HERO] = "hero",
+    [OM_WM_WIZARD] = "wizard",
+};
+
 /* Rule-set differences of the table. The lead moves these into om_wm_ruleset. */
 typedef struct table_rules {
     double width_cm, depth_cm;   /* default table (warmaster.md 11.5: 6'x4';
@@ -808,6 +814,8 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
 static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
 {
     const om_wm_table_unit *e = &t->unit[k];
+    if ((filter & OM_WM_TABLE_SKIP_ENGAGED) && om_wm_table_engaged(t, k))
+        return true;
     return (filter & OM_WM_TABLE_SKIP_FORTIFIED) &&
            (e->troop == OM_WM_INFANTRY || e->troop == OM_WM_ARTILLERY) &&
            om_wm_table_position(t, k) == OM_WM_FORTIFIED;
@@ -905,6 +913,124 @@ om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id 
             return edge_face[e];
     }
     return om_wm_table_zone(g, c->centre);
+}
+
+/* ---- Stands ---- */
+
+/* Share of a stand's edge at each end left out when asking whether the edge
+ * (rather than a corner) touches: 2% of 2 to 4cm, far above the touch
+ * tolerance and far below any real overlap of two bases. */
+#define EDGE_CORNER_SHARE 0.02
+
+static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank);
+
+/* Stand i of unit u as a polygon (corner order FL, FR, RR, RL): file i %
+ * files, rank i / files (T1). */
+static poly stand_i(const om_wm_table_unit *u, unsigned i)
+{
+    const unsigned files = unit_files(u);
+    return stand_poly(u, files, i % files, i / files);
+}
+
+void om_wm_table_stand_corners(const om_wm_table_unit *u, unsigned i, om_wm_vec corner[4])
+{
+    poly p = stand_i(u, i);
+    memcpy(corner, p.v, 4 * sizeof corner[0]);
+}
+
+/* Whether segments a0-a1 and b0-b1 cross (proper or touching). */
+static bool seg_cross(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
+{
+    double d1 = v_cross(v_sub(a1, a0), v_sub(b0, a0)), d2 = v_cross(v_sub(a1, a0), v_sub(b1, a0));
+    double d3 = v_cross(v_sub(b1, b0), v_sub(a0, b0)), d4 = v_cross(v_sub(b1, b0), v_sub(a1, b0));
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 &&
+           d4 != 0;
+}
+
+/* Distance between segments a0-a1 and b0-b1. */
+static double seg_seg_dist(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
+{
+    if (seg_cross(a0, a1, b0, b1))
+        return 0;
+    return fmin(fmin(seg_dist(a0, b0, b1, NULL), seg_dist(a1, b0, b1, NULL)),
+                fmin(seg_dist(b0, a0, a1, NULL), seg_dist(b1, a0, a1, NULL)));
+}
+
+/* Distance from segment a0-a1 to polygon p (0 when it enters it). */
+static double seg_poly_dist(om_wm_vec a0, om_wm_vec a1, const poly *p)
+{
+    double best = fmin(point_poly_distance(a0, p), point_poly_distance(a1, p));
+    for (unsigned j = 0; j < p->n && best > 0; j++)
+        best = fmin(best, seg_seg_dist(a0, a1, p->v[j], p->v[(j + 1) % p->n]));
+    return best;
+}
+
+/* The part of edge a-b from share `from` to share `to` of its length. */
+static void edge_part(om_wm_vec a, om_wm_vec b, double from, double to, om_wm_vec *p0,
+                      om_wm_vec *p1)
+{
+    om_wm_vec d = v_sub(b, a);
+    *p0 = v_add(a, v_scale(d, from));
+    *p1 = v_add(a, v_scale(d, to));
+}
+
+void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                             om_wm_table_touch *out)
+{
+    const om_wm_table_unit *e = &t->unit[v];
+    poly sp = stand_i(&t->unit[u], i), ep = unit_poly(e, 0);
+    const double tol = OM_WM_TABLE_TOUCH_CM, c = EDGE_CORNER_SHARE;
+    om_wm_vec f0 = ep.v[0], f1 = ep.v[1], p0, p1, centre;
+    memset(out, 0, sizeof *out);
+    if (poly_distance(&sp, &ep) > tol)
+        return;
+    out->touches = true;
+    /* Edge j of the stand (FL-FR front, FR-RR right, RR-RL rear, RL-FL left)
+     * without its corners. */
+    for (unsigned j = 0; j < 4; j++) {
+        edge_part(sp.v[j], sp.v[(j + 1) % 4], c, 1 - c, &p0, &p1);
+        if (seg_poly_dist(p0, p1, &ep) <= tol)
+            out->edges |= (uint8_t)(1u << edge_face[j]);
+    }
+    /* The enemy's front edge (corners included) on the stand's sides without
+     * their front corners, or on its rear edge with its rear corners. */
+    centre = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    if (om_wm_table_zone(e, centre) != OM_WM_TABLE_FRONT)
+        return;
+    edge_part(sp.v[1], sp.v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
+    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
+    edge_part(sp.v[3], sp.v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
+    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
+    out->flanked |= seg_seg_dist(sp.v[2], sp.v[3], f0, f1) <= tol; /* rear */
+}
+
+om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                              unsigned f, unsigned j)
+{
+    const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
+    /* Facing the same way: within a tenth of a degree. */
+    const double same_facing = 0.9999985;
+    poly sp = stand_i(su, i), fp = stand_i(fu, j);
+    om_wm_vec sc = v_scale(v_add(sp.v[0], sp.v[2]), 0.5), fc = v_scale(v_add(fp.v[0], fp.v[2]), 0.5);
+    om_wm_vec rel = v_sub(sc, fc), r = v_right(fu->dir);
+    double back = -v_dot(rel, fu->dir), side = v_dot(rel, r);
+    if (v_dot(su->dir, fu->dir) < same_facing)
+        return OM_WM_TABLE_NO_SUPPORT;
+    /* Behind: its front edge on the other's rear edge, lined up with it. */
+    if (fabs(back - (su->stand_d + fu->stand_d) / 2) <= OM_WM_TABLE_TOUCH_CM &&
+        fabs(side) <= OM_WM_TABLE_SUPPORT_ALIGN_CM)
+        return OM_WM_TABLE_SUPPORT_REAR;
+    /* Beside: side edge to side edge, level with it. */
+    if (fabs(fabs(side) - (su->stand_w + fu->stand_w) / 2) <= OM_WM_TABLE_TOUCH_CM &&
+        fabs(back) <= OM_WM_TABLE_SUPPORT_ALIGN_CM)
+        return OM_WM_TABLE_SUPPORT_SIDE;
+    return OM_WM_TABLE_NO_SUPPORT;
+}
+
+double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
+{
+    poly sp = stand_i(&t->unit[u], i), vp = unit_poly(&t->unit[v], 0);
+    return poly_distance(&sp, &vp);
 }
 
 /* ---- Paces ---- */
@@ -1352,32 +1478,6 @@ void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigne
 
 /* ---- Check ---- */
 
-static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
-                      const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-/* Fill `why` with the dotted path list[index]key (just `list` when index < 0)
- * and the reason, and raise the error. */
-static om_status fail(om_wm_check_failure *why, const char *list, int index, const char *key,
-                      const char *fmt, ...)
-{
-    om_wm_check_failure local;
-    va_list ap;
-    if (why == NULL)
-        why = &local;
-    if (index < 0)
-        snprintf(why->field, sizeof why->field, "%s", list);
-    else
-        snprintf(why->field, sizeof why->field, "%s[%d]%s", list, index, key);
-    va_start(ap, fmt);
-    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
-    va_end(ap);
-    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
-}
-
 /* Command values: 7-10 in Warmaster (warmaster.md 1.1), 6-10 in Ancients
  * (warmaster-ancients.md 1.1). */
 #define MIN_COMMAND 6
@@ -1391,31 +1491,31 @@ static om_status check_unit_values(const om_wm_table_unit *u, unsigned i,
                                    om_wm_check_failure *why)
 {
     if (u->side > 1)
-        return fail(why, "units", (int)i, ".side", "must be 0 or 1 (got %u)", u->side);
+        return om_check_fail_item(why, "units", (int)i, ".side", "must be 0 or 1 (got %u)", u->side);
     if ((unsigned)u->troop >= OM_WM_TROOP_COUNT)
-        return fail(why, "units", (int)i, ".type", "unknown troop type %d", (int)u->troop);
+        return om_check_fail_item(why, "units", (int)i, ".type", "unknown troop type %d", (int)u->troop);
     if (u->size < 1 || u->size > OM_WM_TABLE_MAX_STANDS)
-        return fail(why, "units", (int)i, ".size", "must be 1 to %d (got %u)", OM_WM_TABLE_MAX_STANDS,
+        return om_check_fail_item(why, "units", (int)i, ".size", "must be 1 to %d (got %u)", OM_WM_TABLE_MAX_STANDS,
                     u->size);
     if (u->present && (u->stands < 1 || u->stands > u->size))
-        return fail(why, "units", (int)i, ".stands", "must be 1 to its size %u (got %u)", u->size,
+        return om_check_fail_item(why, "units", (int)i, ".stands", "must be 1 to its size %u (got %u)", u->size,
                     u->stands);
     if (u->pace_cm < 1)
-        return fail(why, "units", (int)i, ".pace", "must be at least 1cm");
+        return om_check_fail_item(why, "units", (int)i, ".pace", "must be at least 1cm");
     if (!(u->stand_w > 0) || !(u->stand_d > 0) || u->stand_w > 20 || u->stand_d > 20)
-        return fail(why, "units", (int)i, ".stand", "stand frontage and depth must be 0 to 20cm "
+        return om_check_fail_item(why, "units", (int)i, ".stand", "stand frontage and depth must be 0 to 20cm "
                     "(got %g x %g)", u->stand_w, u->stand_d);
     if ((unsigned)u->formation >= OM_WM_TABLE_FORMATION_COUNT)
-        return fail(why, "units", (int)i, ".formation", "unknown formation %d", (int)u->formation);
+        return om_check_fail_item(why, "units", (int)i, ".formation", "unknown formation %d", (int)u->formation);
     if (u->formation == OM_WM_TABLE_IRREGULAR && u->stands > 2 &&
         (u->files < 2 || u->files >= u->stands))
-        return fail(why, "units", (int)i, ".files", "an irregular unit of %u stands has 2 to %u "
+        return om_check_fail_item(why, "units", (int)i, ".files", "an irregular unit of %u stands has 2 to %u "
                     "stands abreast (got %u)", u->stands, u->stands - 1u, u->files);
     if (fabs(v_len(u->dir) - 1) > DIR_TOL || !isfinite(u->centre.x) || !isfinite(u->centre.y))
-        return fail(why, "units", (int)i, ".facing", "facing must be a unit vector (length %g)",
+        return om_check_fail_item(why, "units", (int)i, ".facing", "facing must be a unit vector (length %g)",
                     v_len(u->dir));
     if ((unsigned)u->position >= OM_WM_POSITION_COUNT)
-        return fail(why, "units", (int)i, ".position", "unknown position %d", (int)u->position);
+        return om_check_fail_item(why, "units", (int)i, ".position", "unknown position %d", (int)u->position);
     return OM_OK;
 }
 
@@ -1434,7 +1534,7 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
         a = unit_poly(u, 0);
         for (unsigned c = 0; c < 4; c++)
             if (!poly_on_table(t, &(poly){.n = 1, .v = {a.v[c]}}))
-                return fail(why, "units", (int)i, ".at", "%s is off the %gx%gcm table (a corner at "
+                return om_check_fail_item(why, "units", (int)i, ".at", "%s is off the %gx%gcm table (a corner at "
                             "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.v[c].x, a.v[c].y);
         for (unsigned j = 0; j < i; j++) {
             poly b;
@@ -1442,14 +1542,14 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
                 continue;
             b = unit_poly(&t->unit[j], 0);
             if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
-                return fail(why, "units", (int)i, ".at", "%s overlaps units[%u] (%s)", u->name, j,
+                return om_check_fail_item(why, "units", (int)i, ".at", "%s overlaps units[%u] (%s)", u->name, j,
                             t->unit[j].name);
         }
         for (unsigned k = 0; k < t->terrain_pieces; k++) {
             poly b = terrain_poly(&t->terrain[k]);
             if (closed_to_end(rules, u, &t->terrain[k]) &&
                 poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
-                return fail(why, "units", (int)i, ".at", "%s (%s) cannot stand in terrain[%u] (%s)",
+                return om_check_fail_item(why, "units", (int)i, ".at", "%s (%s) cannot stand in terrain[%u] (%s)",
                             u->name, om_wm_troop_name(u->troop), k,
                             om_wm_terrain_names[t->terrain[k].kind]);
         }
@@ -1463,9 +1563,9 @@ static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)
         const om_wm_terrain *p = &t->terrain[k];
         double sign = 0, area = 0;
         if ((unsigned)p->kind >= OM_WM_TERRAIN_KIND_COUNT)
-            return fail(why, "terrain", (int)k, ".kind", "unknown terrain kind %d", (int)p->kind);
+            return om_check_fail_item(why, "terrain", (int)k, ".kind", "unknown terrain kind %d", (int)p->kind);
         if (p->vertices < 3 || p->vertices > OM_WM_TABLE_MAX_VERTICES)
-            return fail(why, "terrain", (int)k, ".points", "a piece has 3 to %d corners (got %u)",
+            return om_check_fail_item(why, "terrain", (int)k, ".points", "a piece has 3 to %d corners (got %u)",
                         OM_WM_TABLE_MAX_VERTICES, p->vertices);
         for (unsigned i = 0; i < p->vertices; i++) {
             om_wm_vec a = p->v[i], b = p->v[(i + 1) % p->vertices],
@@ -1473,14 +1573,14 @@ static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)
             double turn = v_cross(v_sub(b, a), v_sub(c, b));
             area += v_cross(a, b);
             if (turn != 0 && sign != 0 && turn * sign < 0)
-                return fail(why, "terrain", (int)k, ".points", "the piece must be convex (it turns "
+                return om_check_fail_item(why, "terrain", (int)k, ".points", "the piece must be convex (it turns "
                             "back at corner %u); split it into convex pieces",
                             (i + 1) % p->vertices);
             if (turn != 0)
                 sign = turn;
         }
         if (fabs(area) / 2 < OM_WM_TABLE_TOUCH_CM)
-            return fail(why, "terrain", (int)k, ".points", "the piece has no area");
+            return om_check_fail_item(why, "terrain", (int)k, ".points", "the piece has no area");
     }
     return OM_OK;
 }
@@ -1491,25 +1591,25 @@ static om_status check_characters(const om_wm_table *t, om_wm_check_failure *why
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_table_character *ch = &t->character[c];
         if (ch->side > 1)
-            return fail(why, "characters", (int)c, ".side", "must be 0 or 1 (got %u)", ch->side);
+            return om_check_fail_item(why, "characters", (int)c, ".side", "must be 0 or 1 (got %u)", ch->side);
         if ((unsigned)ch->kind >= OM_WM_CHARACTER_KIND_COUNT)
-            return fail(why, "characters", (int)c, ".kind", "unknown character kind %d",
+            return om_check_fail_item(why, "characters", (int)c, ".kind", "unknown character kind %d",
                         (int)ch->kind);
         if (ch->command < MIN_COMMAND || ch->command > MAX_COMMAND)
-            return fail(why, "characters", (int)c, ".command", "must be %d to %d (got %u)",
+            return om_check_fail_item(why, "characters", (int)c, ".command", "must be %d to %d (got %u)",
                         MIN_COMMAND, MAX_COMMAND, ch->command);
         if (!(ch->radius_cm >= 0) || ch->radius_cm > 5)
-            return fail(why, "characters", (int)c, ".radius", "must be 0 to 5cm (got %g)",
+            return om_check_fail_item(why, "characters", (int)c, ".radius", "must be 0 to 5cm (got %g)",
                         ch->radius_cm);
         if (ch->at.x < 0 || ch->at.y < 0 || ch->at.x > t->width_cm || ch->at.y > t->depth_cm)
-            return fail(why, "characters", (int)c, ".at", "%s is off the table (%.1f,%.1f)", ch->name,
+            return om_check_fail_item(why, "characters", (int)c, ".at", "%s is off the table (%.1f,%.1f)", ch->name,
                         ch->at.x, ch->at.y);
         if (ch->joined >= (int)t->units || (ch->joined >= 0 && t->unit[ch->joined].side != ch->side))
-            return fail(why, "characters", (int)c, ".joined", "must name a unit of its own side");
+            return om_check_fail_item(why, "characters", (int)c, ".joined", "must name a unit of its own side");
         if (ch->follow >= (int)t->units || (ch->follow >= 0 && t->unit[ch->follow].side != ch->side))
-            return fail(why, "characters", (int)c, ".follow", "must name a unit of its own side");
+            return om_check_fail_item(why, "characters", (int)c, ".follow", "must name a unit of its own side");
         if (ch->kind == OM_WM_GENERAL && ++generals[ch->side] > 1)
-            return fail(why, "characters", (int)c, ".kind", "side %u already has a General",
+            return om_check_fail_item(why, "characters", (int)c, ".kind", "side %u already has a General",
                         ch->side);
     }
     return OM_OK;
@@ -1546,24 +1646,24 @@ static om_status check_brigades(const om_wm_table *t, om_wm_check_failure *why)
         const om_wm_table_brigade *b = &t->brigade[k];
         unsigned stray = 0;
         if (b->count < 2 || b->count > OM_WM_BRIGADE_MAX_UNITS)
-            return fail(why, "brigades", (int)k, ".units", "a brigade is 2 to %d units (got %u)",
+            return om_check_fail_item(why, "brigades", (int)k, ".units", "a brigade is 2 to %d units (got %u)",
                         OM_WM_BRIGADE_MAX_UNITS, b->count);
         for (unsigned i = 0; i < b->count; i++) {
             unsigned u = b->unit[i];
             if (u >= t->units || !t->unit[u].present)
-                return fail(why, "brigades", (int)k, ".units", "unit %u is not on the table", u);
+                return om_check_fail_item(why, "brigades", (int)k, ".units", "unit %u is not on the table", u);
             if (t->unit[u].side != t->unit[b->unit[0]].side)
-                return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) is of the other side",
+                return om_check_fail_item(why, "brigades", (int)k, ".units", "units[%u] (%s) is of the other side",
                             u, t->unit[u].name);
             if (owner[u] == (int)k)
-                return fail(why, "brigades", (int)k, ".units", "units[%u] is listed twice", u);
+                return om_check_fail_item(why, "brigades", (int)k, ".units", "units[%u] is listed twice", u);
             if (owner[u] >= 0)
-                return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) is already in "
+                return om_check_fail_item(why, "brigades", (int)k, ".units", "units[%u] (%s) is already in "
                             "brigades[%d]", u, t->unit[u].name, owner[u]);
             owner[u] = (int)k;
         }
         if (!brigade_connected(t, b, &stray))
-            return fail(why, "brigades", (int)k, ".units", "units[%u] (%s) does not touch the rest "
+            return om_check_fail_item(why, "brigades", (int)k, ".units", "units[%u] (%s) does not touch the rest "
                         "of the brigade", stray, t->unit[stray].name);
     }
     return OM_OK;
@@ -1575,11 +1675,11 @@ om_status om_wm_table_check(const om_wm_table *t, om_wm_ruleset_id rules,
     om_status st;
     if (!(t->width_cm > 0) || !(t->depth_cm > 0) || t->width_cm > MAX_TABLE_CM ||
         t->depth_cm > MAX_TABLE_CM)
-        return fail(why, "table", -1, "", "the table must be 1 to %.0fcm each way (got %gx%g)",
+        return om_check_fail_item(why, "table", -1, "", "the table must be 1 to %.0fcm each way (got %gx%g)",
                     MAX_TABLE_CM, t->width_cm, t->depth_cm);
     if (t->units > OM_WM_TABLE_MAX_UNITS || t->characters > OM_WM_TABLE_MAX_CHARACTERS ||
         t->terrain_pieces > OM_WM_TABLE_MAX_TERRAIN || t->brigades > OM_WM_TABLE_MAX_BRIGADES)
-        return fail(why, "units", -1, "", "too many units, characters, terrain pieces or "
+        return om_check_fail_item(why, "units", -1, "", "too many units, characters, terrain pieces or "
                     "brigades (at most %d, %d, %d, %d)", OM_WM_TABLE_MAX_UNITS,
                     OM_WM_TABLE_MAX_CHARACTERS, OM_WM_TABLE_MAX_TERRAIN,
                     OM_WM_TABLE_MAX_BRIGADES);

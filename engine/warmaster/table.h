@@ -146,6 +146,9 @@ typedef enum om_wm_character_kind {
     OM_WM_CHARACTER_KIND_COUNT
 } om_wm_character_kind;
 
+/* Names of the character kinds as scenario files write them ("general", ...). */
+extern const char *const om_wm_character_kind_names[]; /* [OM_WM_CHARACTER_KIND_COUNT] */
+
 /* A character: a point with a small round base, transparent to everything. */
 typedef struct om_wm_table_character {
     char name[32];              /* display name, e.g. "General" */
@@ -293,6 +296,9 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
 /* Filters for the closest-enemy searches. */
 #define OM_WM_TABLE_SKIP_FORTIFIED (1u << 0) /* ignore fortified infantry and artillery
                                                 (Revolution/1.1 initiative) */
+#define OM_WM_TABLE_SKIP_ENGAGED   (1u << 1) /* ignore enemies touching a unit of their
+                                                enemy: engaged units are no targets for
+                                                shooting (warmaster.md 5.1) */
 
 /*
  * om_wm_table_closest_enemy: the present enemy unit closest to unit u, seen or
@@ -413,6 +419,59 @@ void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigne
  * from a flank or rear attacker. */
 void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                               om_wm_vec away, double reach_cm, om_wm_table_behind *out);
+
+/* ---- Stands (contacts and supports in the Combat phase, 6.3-6.7) ---- */
+
+/* Stand i (0 .. stands - 1) of unit u's rectangle: file i % files, rank i /
+ * files, the front rank first and the last rank filled from the left (T1). Its
+ * corners in the unit's order: front-left, front-right, rear-right, rear-left. */
+void om_wm_table_stand_corners(const om_wm_table_unit *u, unsigned i, om_wm_vec corner[4]);
+
+/* How one stand touches an enemy unit. */
+typedef struct om_wm_table_touch {
+    bool touches;  /* the stand touches the unit (along an edge, or corner only) */
+    uint8_t edges; /* bit f: the stand's face f (om_wm_table_face) is touched along its
+                      edge (not only at its corners) */
+    bool flanked;  /* the unit's front edge or a front corner touches the stand's side
+                      edge, rear edge or rear corner, the stand lying in the unit's front
+                      zone (6.4: "enemy facing own side or rear"; side to side is not) */
+} om_wm_table_touch;
+
+/*
+ * om_wm_table_stand_touch: how stand i of unit u touches unit v (6.3): whether
+ * it does, along which of its edges, and whether v faces its side or rear.
+ * Contact is within OM_WM_TABLE_TOUCH_CM; an edge counts when a part of it
+ * away from its corners touches. Pure; thread-safe.
+ */
+void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                             om_wm_table_touch *out);
+
+/* How a stand supports another (6.7). */
+typedef enum om_wm_table_support {
+    OM_WM_TABLE_NO_SUPPORT = 0,
+    OM_WM_TABLE_SUPPORT_REAR, /* exactly behind it, facing the same way */
+    OM_WM_TABLE_SUPPORT_SIDE, /* exactly beside it, facing the same way */
+} om_wm_table_support;
+
+/* Stands count as exactly behind or beside another when their edges touch and
+ * they are offset along the shared edge by no more than this (a quarter of an
+ * infantry stand's frontage): a scenario's placement in whole centimetres
+ * lines them up; no more than this is read as "exactly" (fixed reading
+ * support_alignment). */
+#define OM_WM_TABLE_SUPPORT_ALIGN_CM 1.0
+
+/*
+ * om_wm_table_stand_support: whether stand i of unit s is exactly behind or
+ * exactly beside stand j of unit f, facing the same way (6.7: a supporting
+ * stand). Only geometry: infantry, confusion and contacts are the caller's.
+ * Pure; thread-safe.
+ */
+om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                              unsigned f, unsigned j);
+
+/* Closest-edge distance from stand i of unit u to unit v (range is measured
+ * per stand, warmaster.md 5.1). */
+double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v);
 
 /* Pace of unit u for an ordered (non-charging) move: full pace in line or
  * column, half in an irregular formation or starting fortified; Ancients

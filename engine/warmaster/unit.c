@@ -1,11 +1,13 @@
 /*
  * unit.c: what the army lists' rules make of a unit before it fights: its
  * special rules as traits (each recorded once, for provenance), the rules a
- * joining character and its mount pass on (digest 8; A-14, A-15), the army
- * lists Witch Hunter Zealots hate (A-29), Caractacus's terrifying Chariots
- * (Warmaster Ancients, Britons army list > Special Rules) and a War Wagon's
- * formation (Kislev lists). Scenario loaders read names and numbers and call
- * these; no game rule is decided outside the engine.
+ * joining character and its mount pass on (Warmaster Revolution, Generals,
+ * Wizards & Heroes > Joining a Unit; rule_effects_fantasy A-14, A-15, the
+ * readings of docs/research/rule_effects_fantasy.md), the army lists Witch
+ * Hunter Zealots hate (A-29), Caractacus's terrifying Chariots (Warmaster
+ * Ancients, Britons army list > Special Rules) and a War Wagon's formation
+ * (Kislev lists). Scenario loaders read names and numbers and call these; no
+ * game rule is decided outside the engine.
  */
 #include <stdio.h>
 #include <string.h>
@@ -106,10 +108,10 @@ bool om_wm_join_traits(const om_wm_special *sp, const om_wm_ruleset *rs, om_wm_t
     /* A big monster is badly hurt, not a character riding it: the rider has
      * no Hits of its own (army lists). */
     all.hurt = OM_WM_NEVER_HURT;
-    /* What a leader gives the unit he fights with: a terrifying mount's
-     * terror (digest 8), Hermann's extra die in the charge (the German list
-     * gives it to the units he leads), Leonidas's armour in combat and
-     * Ashurbanipal's re-roll (Ancients army lists). */
+    /* What a leader gives the unit he fights with: a terrifying mount's terror
+     * (Generals, Wizards & Heroes > Character Mounts), Hermann's extra die in
+     * the charge (the German list gives it to the units he leads), Leonidas's
+     * armour in combat and Ashurbanipal's re-roll (Ancients army lists). */
     out->terror = all.terror;
     out->charge_dice_delta = all.charge_dice_delta;
     out->save_delta_melee = all.save_delta_melee;

@@ -9,9 +9,13 @@
  * engine for both. Rule-set differences are data in om_wm_ruleset, special
  * rules are typed traits (wm_traits.h) from the registry of special.c, never
  * copies of code; a unit's state in a fight (om_wm_unit_state) can be owned
- * by the caller. Sections cited are those of the mechanics digest
- * warmaster.md (scenarios/armies/sources/rules) and of the rulebooks it
- * quotes.
+ * by the caller. Rules are cited by rulebook section ("Combat > Retreats"):
+ * Warmaster Revolution's unless another rulebook is named (Warmaster Ancients,
+ * the Warmaster 1.1 Rules Update). A3, W7 and D5 are the ambiguities, worked
+ * examples and 1.1 differences of the Warmaster mechanics digest
+ * (scenarios/armies/sources/rules/warmaster.md; WMA A5 of the Ancients one),
+ * A-14 and P18 the readings and effects of the research note
+ * docs/research/rule_effects_fantasy.md.
  */
 #ifndef OM_WM_H
 #define OM_WM_H
@@ -20,11 +24,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "dice.h"
+#include "options.h"
 #include "status.h"
 #include "wm_traits.h"
 
-/* Troop types (digest 1.3). */
+/* Troop types (Warmaster Revolution, Movement > Movement Chart). */
 typedef enum om_wm_troop {
     OM_WM_INFANTRY = 0,
     OM_WM_CAVALRY,
@@ -35,7 +41,8 @@ typedef enum om_wm_troop {
     OM_WM_TROOP_COUNT
 } om_wm_troop;
 
-/* A unit's position (digest 6.15): decides the score needed to hit it. */
+/* A unit's position (Warmaster Revolution, Combat > Defended & Fortified
+ * Troops): decides the score needed to hit it. */
 typedef enum om_wm_position {
     OM_WM_OPEN = 0,
     OM_WM_DEFENDED,
@@ -67,10 +74,11 @@ typedef struct om_wm_special {
                                                   or NULL: `traits` */
     om_wm_special_how how; /* traits, side keys, or nothing to do */
     uint8_t joined_shots;  /* shooting Attacks a character with the rule (or riding a
-                              mount with it) adds to the unit it joins (A-14, A-15) */
+                              mount with it) adds to the unit it joins
+                              (rule_effects_fantasy A-14, A-15) */
     uint8_t joined_range_cm; /* their range in cm */
     const char *effect;  /* one sentence: what the engine does with it */
-    const char *section; /* rulebook or digest section it implements */
+    const char *section; /* rulebook section it implements */
 } om_wm_special;
 
 /* The implemented special rule with this id, or NULL if the engine does not
@@ -85,7 +93,7 @@ const om_wm_special *om_wm_special_at(size_t i);
  * character and mount (the army lists give a unit at most 5). */
 #define OM_WM_UNIT_RULES_MAX 16
 
-/* One unit's values (digest 1.1). Every stand of a unit has the same values. */
+/* One unit's values (Game Values). Every stand of a unit has the same values. */
 typedef struct om_wm_unit {
     char name[64];       /* display name, e.g. "Knights" */
     om_wm_troop troop;   /* troop type */
@@ -116,14 +124,16 @@ static inline unsigned om_wm_unit_size(const om_wm_unit *u)
     return u->size ? u->size : u->stands;
 }
 
-/* The winner's choice after a won round (6.10): pursue when allowed, or not. */
+/* The winner's choice after a won round (Combat > Aftermath): pursue when
+ * allowed, or not. */
 typedef enum om_wm_pursue {
     OM_WM_PURSUE_ALWAYS = 0, /* pursue whenever the rules allow (the common play) */
     OM_WM_PURSUE_NEVER,      /* always stand (or fall back): the combat ends */
     OM_WM_PURSUE_WHEN_AHEAD  /* pursue while it has at least as many stands as the loser */
 } om_wm_pursue;
 
-/* What lies behind a unit, in the direction it would retreat (6.9, 3.8, 7.3). */
+/* What lies behind a unit, in the direction it would retreat (Combat > Retreats,
+ * Movement > Units Which Move off the Table, Confusion > Making Way). */
 typedef enum om_wm_behind {
     OM_WM_BEHIND_OPEN = 0,      /* open ground: retreats are never blocked */
     OM_WM_BEHIND_IMPASSABLE,    /* impassable terrain: blocked stands are destroyed */
@@ -134,9 +144,10 @@ typedef enum om_wm_behind {
     OM_WM_BEHIND_COUNT
 } om_wm_behind;
 
-/* A magic standard or weapon with a dice effect in an engagement (warmaster.md
- * 10.3; Warmaster 1.1 and Revolution). The simulated engagement is taken to be
- * the unit's first, for the items that say "first combat engagement". */
+/* A magic standard or weapon with a dice effect in an engagement (Magic >
+ * Magic Items; Warmaster 1.1 and Revolution). The simulated engagement
+ * is taken to be the unit's first, for the items that say "first combat
+ * engagement". */
 typedef enum om_wm_magic {
     OM_WM_MAGIC_NONE = 0,
     OM_WM_MAGIC_BATTLE_BANNER,     /* +1 Attack to every stand */
@@ -192,21 +203,27 @@ typedef struct om_wm_side {
     om_wm_position position;  /* open, defended or fortified */
     uint8_t fighting;         /* stands touching the enemy (<= stands) */
     uint8_t flanked;          /* fighting stands touched on side/rear by an enemy front (-1 each) */
-    uint8_t supports;         /* supporting stands, +1 each to the result (infantry only, 6.7) */
-    uint8_t support_units;    /* other units supplying those supports (retreat divisor, 6.9) */
-    uint8_t attack_bonus;     /* a joined character's bonus, added to one stand (6.4, A39) */
+    uint8_t supports;         /* supporting stands, +1 each to the result (infantry only,
+                                 Combat > Supporting Troops) */
+    uint8_t support_units;    /* other units supplying those supports (retreat divisor,
+                                 Combat > Retreats) */
+    uint8_t attack_bonus;     /* a joined character's bonus, added to one stand (Combat > Attack
+                                 Modifiers, A39) */
     uint8_t shooting;         /* stands that shoot (volley or stand and shoot) */
     uint8_t extra_shots;      /* shooting Attacks of a joined character (Dragon fire 3,
                                  Djinn 2), at the usual to-hit and save, none of the
-                                 unit's own shooting rules (army lists, A-14) */
+                                 unit's own shooting rules (army lists;
+                                 rule_effects_fantasy A-14) */
     uint8_t extra_range_cm;   /* their range: volleys at a target_cm beyond it leave
                                  them out (0: any range) */
-    bool charging;            /* charged this turn: charge bonus in round 1 (6.4) */
-    bool confused;            /* -1 Attack per stand, cannot support (7.2) */
-    bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (5.7) */
-    bool shoots_first;        /* shot at the enemy in its own previous turn (5.5): the
-                                 charged side at the charger (confusion stops the
-                                 charge), or the charger at its target */
+    bool charging;            /* charged this turn: charge bonus in round 1 (Combat > Attack
+                                 Modifiers) */
+    bool confused;            /* -1 Attack per stand, cannot support (Confusion > Confused Units) */
+    bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (Shooting > Shooting
+                                 at Charging Enemy) */
+    bool shoots_first;        /* shot at the enemy in its own previous turn (Shooting > Driving
+                                 Back Enemies): the charged side at the charger (confusion stops
+                                 the charge), or the charger at its target */
     om_wm_pursue pursue;      /* policy when it wins a round */
     om_wm_behind behind;      /* what lies behind it */
     uint8_t behind_cm;        /* how far behind (cm) */
@@ -220,8 +237,8 @@ typedef struct om_wm_side {
                                  bolt-thrower skewer): 1..3, 0 meaning 1 */
     uint8_t target_cm;        /* distance to the target of its volleys, for shots that
                                  depend on range (0: the longest range band) */
-    bool blind_fire;          /* its volley is shot blind at a target it cannot see:
-                                 6s to hit (stone throwers, Trebuchet; 5.10) */
+    bool blind_fire;          /* its volley is shot blind at a target it cannot see: 6s to hit
+                                 (stone throwers, Trebuchet; Artillery & Machines > Artillery) */
     bool evade;               /* skirmishers charged evade after shooting: no round is
                                  fought, their hits drive the charger back (Ancients) */
     om_wm_formation formation; /* a War Wagon's formation; only its wagon stand fights
@@ -247,9 +264,9 @@ typedef enum om_wm_kind {
 } om_wm_kind;
 
 /*
- * Interpretations of ambiguous rules (digest section 17), each a named option
- * with the digest's recommended default (see options.c and `oddsmaster list
- * --options`). Zero-initialised values are the defaults.
+ * Interpretations of ambiguous rules (the digests' ambiguities), each a named
+ * option with the digest's recommended default (see options.c and `oddsmaster
+ * list --options`). Zero-initialised values are the defaults.
  */
 typedef struct om_wm_options {
     bool last_ditch_per_stand;     /* A3: each stand at 0 rolls a die (default: one per unit) */
@@ -259,7 +276,8 @@ typedef struct om_wm_options {
     uint8_t max_turns;             /* turns an unresolved engagement may last (0: 10) */
 } om_wm_options;
 
-/* Named switches and tables where the rule sets differ (digest 15, Ancients). */
+/* Named switches and tables where the rule sets differ (the Warmaster 1.1 Rules
+ * Update and Warmaster Ancients against Revolution). */
 typedef struct om_wm_ruleset {
     om_wm_ruleset_id id;        /* which rule set */
     const char *name;           /* identifier in scenario files */
@@ -272,21 +290,26 @@ typedef struct om_wm_ruleset {
     bool confused_units_support;  /* WMA: confusion does not stop supports (Confused Units) */
     bool drive_back_discount_infantry_only; /* WMA: only infantry ignores hits (Driving Back) */
     bool bonus_after_stand_floor; /* WMA A5: commander bonus added after the stand's 0 floor */
-    bool retreat_off_table_rolls; /* WMA 5.5: retreating off the table rolls D6 - stands lost */
-    bool impassable_halt_confuses; /* WMA 9.1 #2: driven back into impassable: confused */
+    bool retreat_off_table_rolls; /* Warmaster Ancients, Movement > Units Moving off Table:
+                                     retreating off the table rolls D6 - stands lost */
+    bool impassable_halt_confuses; /* Warmaster Ancients, Confusion > When do Units Become
+                                      Confused? (2): driven back into impassable: confused */
     bool badly_hurt_when_engaged; /* WM11 lists: a monster becomes badly hurt at the end
                                      of a Combat phase even while still engaged */
     bool wagon_column_retreats;   /* REV list: a War Wagon column forced to retreat does,
                                      instead of being destroyed as artillery is */
     bool laager_shelter_needs_charge; /* WM11 list: Kislev infantry beside a laager is
                                      defended in combat only when charged */
-    bool magic_items;             /* its armies carry magic items (1.4, 10.3; not WMA) */
+    bool magic_items;             /* its armies carry magic items (Magic > Magic Items;
+                                     not WMA) */
     bool characters_shoot;        /* a character's mount or companion may shoot with the
-                                     unit it joins (A-14, A-15; not WMA) */
+                                     unit it joins (rule_effects_fantasy A-14, A-15;
+                                     not WMA) */
     bool oathstone;               /* the Dwarfs' Oathstone is a power (REV list) */
     bool caractacus;              /* Caractacus may lead the Britons (WMA list) */
-    uint8_t bolt_line_stands;     /* most stands a bolt thrower's bolt strikes (5.10, D4:
-                                     2 in REV, a Bone Thrower's 3 in WM11) */
+    uint8_t bolt_line_stands;     /* most stands a bolt thrower's bolt strikes (Artillery &
+                                     Machines > Artillery, D4: 2 in REV, a Bone Thrower's 3 in
+                                     WM11) */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
@@ -298,10 +321,11 @@ const om_wm_traits *om_wm_special_traits(const om_wm_special *sp, const om_wm_ru
 
 /* Whether trait record t is what a character (or its mount) with rule `sp`
  * passes to the unit it joins under rule set rs, in *out: terror, an extra
- * die charging, armour one better in combat and a re-roll pass on (digest 8;
- * Ancients army lists), a big monster's badly hurt stays with it (a rider has
- * no Hits to lose). False, with *out empty, for a rule that gives the unit
- * nothing or something a joined character cannot give (then not modelled). */
+ * die charging, armour one better in combat and a re-roll pass on (Generals,
+ * Wizards & Heroes > Joining a Unit; Ancients army lists), a big monster's
+ * badly hurt stays with it (a rider has no Hits to lose). False, with *out
+ * empty, for a rule that gives the unit nothing or something a joined
+ * character cannot give (then not modelled). */
 bool om_wm_join_traits(const om_wm_special *sp, const om_wm_ruleset *rs, om_wm_traits *out);
 
 /*
@@ -324,14 +348,14 @@ om_status om_wm_unit_add_rule(om_wm_unit *u, const om_wm_ruleset *rs, const om_w
 om_status om_wm_unit_add_unmodelled(om_wm_unit *u, const char *id);
 
 /*
- * om_wm_side_join: a character or a mount of the army lists joins side s
- * under rule set rs, with its Attacks bonus `attacks` and its special-rule
- * ids ids[0..n): the bonus is added to s->attack_bonus (6.4, digest 8); a
- * rule om_wm_join_traits passes on is added to the unit (recorded as joined);
- * Dragon fire or a Djinn set s->extra_shots and s->extra_range_cm, the most
- * Attacks of those joining; a rule modelled through side keys or by default
- * changes nothing here; every other rule is recorded as not modelled. Call it
- * for the character, then for its mount. Errors: those of
+ * om_wm_side_join: a character or a mount of the army lists joins side s under
+ * rule set rs, with its Attacks bonus `attacks` and its special-rule ids
+ * ids[0..n): the bonus is added to s->attack_bonus (Generals, Wizards & Heroes
+ * > Characters in Combat); a rule om_wm_join_traits passes on is added to the unit (recorded
+ * as joined); Dragon fire or a Djinn set s->extra_shots and s->extra_range_cm,
+ * the most Attacks of those joining; a rule modelled through side keys or by
+ * default changes nothing here; every other rule is recorded as not modelled.
+ * Call it for the character, then for its mount. Errors: those of
  * om_wm_unit_add_rule and om_wm_unit_add_unmodelled.
  */
 om_status om_wm_side_join(om_wm_side *s, const om_wm_ruleset *rs, unsigned attacks,
@@ -378,11 +402,13 @@ const om_wm_ruleset *om_wm_ruleset_get(om_wm_ruleset_id id);
  */
 void om_wm_side_init(om_wm_side *s, const om_wm_unit *u);
 
-/* Full-pace move of a troop type in cm (digest 1.3 movement chart). */
+/* Full-pace move of a troop type in cm (Movement > Movement Chart). */
 unsigned om_wm_troop_pace(om_wm_troop troop);
 
 /* Name of a troop type as written in scenario files ("infantry", ...). */
 const char *om_wm_troop_name(om_wm_troop troop);
+extern const char *const om_wm_troop_names[];    /* [OM_WM_TROOP_COUNT] "infantry", ... */
+extern const char *const om_wm_position_names[]; /* [OM_WM_POSITION_COUNT] "open", ... */
 
 /* Name of a position ("open", "defended", "fortified"). */
 const char *om_wm_position_name(om_wm_position position);
@@ -398,19 +424,18 @@ extern const char *const om_wm_pursue_names[]; /* [OM_WM_PURSUE_COUNT] "always",
 extern const char *const om_wm_behind_names[]; /* [OM_WM_BEHIND_COUNT] "open", ... */
 
 /* One interpretation of an ambiguous rule (options.c): a switch of om_wm_options,
- * or a fixed reading that the engine implements. */
-typedef struct om_wm_option {
-    const char *name;          /* key under `options:` in scenario files */
-    const char *ambiguity;     /* the digest's ambiguity id, e.g. "A6" */
-    const char *section;       /* digest section */
-    const char *question;      /* what is ambiguous */
-    const char *default_value; /* the recommended reading, the default */
-    const char *other_value;   /* the other reading ("-" for fixed ones) */
-    size_t offset;             /* field in om_wm_options, or OM_WM_OPTION_FIXED */
-} om_wm_option;
+ * or a fixed reading that the engine implements (a row of a registry,
+ * options.h). */
+typedef om_option om_wm_option;
 
 /* Offset marking a fixed reading (not a field of om_wm_options). */
-#define OM_WM_OPTION_FIXED ((size_t)-1)
+#define OM_WM_OPTION_FIXED OM_OPTION_FIXED
+
+/* The largest max_turns a scenario may set. */
+#define OM_WM_MAX_TURNS_LIMIT 100u
+
+/* The registry of the engagement's readings (options.c). */
+extern const om_option_table om_wm_option_registry;
 
 /* Number of options and fixed readings, the i-th, and lookup by name. */
 size_t om_wm_option_count(void);
@@ -436,9 +461,10 @@ typedef struct om_wm_engagement {
 /* Sides and the winner code of an outcome. */
 enum { OM_WM_SIDE_A = 0, OM_WM_SIDE_B = 1, OM_WM_DRAW = 2, OM_WM_NO_CONTEST = 3 };
 
-/* The drive-back distance recorded for a unit that its drive back took off
- * the table (routed beyond its full pace, or over the table edge, 5.5 and
- * 3.8): further than any distance a unit that stays is driven back, so that
+/* The drive-back distance recorded for a unit that its drive back took off the
+ * table (routed beyond its full pace, or over the table edge,
+ * Shooting > Driving Back Enemies and Movement > Units Which Move off the
+ * Table): further than any distance a unit that stays is driven back, so that
  * P(drive back >= k) counts it for every k, and never a roll of dice it did
  * not survive. */
 #define OM_WM_LEFT_TABLE_CM 255u
@@ -490,12 +516,14 @@ typedef struct om_wm_unit_state {
     unsigned behind_cm;    /* distance left to what is behind it */
     unsigned pursuit;      /* pursuit bonus per stand in the coming round (0: none) */
     unsigned shot;         /* hits it scored by shooting at the charge, counted in
-                              round 1 (5.7) */
+                              round 1 (Shooting > Shooting at Charging Enemy) */
     bool confused;         /* confused now */
-    bool in_open;          /* in the open: never defended, or lost its position (6.15) */
+    bool in_open;          /* in the open: never defended, or lost its position
+                              (Combat > Defended & Fortified Troops) */
     bool retreated;        /* retreated in the previous round (warband -1) */
     bool regains_position; /* in the open until the turn ends only (option A8) */
-    bool left_table;       /* retreated off the table and survived (Ancients 5.5) */
+    bool left_table;       /* retreated off the table and survived (Warmaster Ancients,
+                              Movement > Units Moving off Table) */
     bool hurt;             /* a big monster badly hurt: half its Hits and Attacks */
     bool fearless;         /* immune to terror now by an aura (Bell, Anvil, Shrine) */
     bool reduced;          /* its Flame Cannon shoots 1D6 from now on (misfire 3) */
@@ -516,7 +544,7 @@ typedef struct om_wm_pair_tests {
     om_dice_test shoot;             /* a volley at it */
     om_dice_test shoot_charger;     /* shooting at its charge */
     om_dice_test shoot_charger_worn; /* the same once its Banner of Shielding no longer
-                                        works (10.3) */
+                                        works (Magic > Magic Items) */
     om_dice_test breath[3];         /* a joined character's shooting (extra_shots): [0] a
                                        volley, [1] at a charger, [2] at a charger whose
                                        Banner of Shielding no longer works */
@@ -530,7 +558,7 @@ typedef struct om_wm_prepared {
     om_wm_engagement e;           /* copy of the engagement */
     om_wm_pair_tests tests[2];    /* side i attacking or shooting at the other side */
     uint8_t combat_hits[2];       /* side i's Hits per stand in combat (+1 with a Banner of
-                                     Fortitude, 10.3) */
+                                     Fortitude, Magic > Magic Items) */
     om_wm_side hurt[2];           /* side i once badly hurt: Hits and Attacks halved,
                                      Shots halved rounded up (army lists) */
     uint8_t hurt_hits[2];         /* side i's Hits per stand in combat once badly hurt */
@@ -547,11 +575,9 @@ typedef struct om_wm_prepared {
                                      (combat.c; used by the fast dice only) */
 } om_wm_prepared;
 
-/* Where and why an engagement failed its check. */
-typedef struct om_wm_check_failure {
-    char field[64];   /* dotted path of the offending field, e.g. "a.unit.stands" */
-    char reason[256]; /* what is wrong, e.g. "must be 1..12 (got 0)" */
-} om_wm_check_failure;
+/* Where and why an engagement failed its check (check.h): the dotted path of
+ * the offending field, e.g. "a.unit.stands", and what is wrong. */
+typedef om_check_failure om_wm_check_failure;
 
 /*
  * om_wm_engagement_check: validate an engagement (values in range, supports only
@@ -642,30 +668,32 @@ typedef enum om_wm_span {
     OM_WM_SPAN_ROUND = 0, /* its first round only (shooting at the charge, then round 1) */
     OM_WM_SPAN_PHASE,     /* one Combat phase: a round, and a second if a winner pursues;
                              a combat still going on after it is unresolved and carried to
-                             the next turn by the caller (6.11, 6.14) */
+                             the next turn by the caller (Combat > Pursuit; Unresolved Combat) */
     OM_WM_SPAN_END,       /* to its end, turn after turn, as kind engagement */
     OM_WM_SPAN_COUNT
 } om_wm_span;
 
-/* Stands of one unit fighting one enemy unit (6.3): every stand touching an
- * enemy puts all its Attacks on one enemy unit. A unit touching two enemies
- * has two contacts; a unit touched but striking another has none with it. */
+/* Stands of one unit fighting one enemy unit (Combat > Attacks): every stand
+ * touching an enemy puts all its Attacks on one enemy unit. A unit touching
+ * two enemies has two contacts; a unit touched but striking another has none
+ * with it. */
 typedef struct om_wm_contact {
     uint8_t unit;          /* index of the unit whose stands fight */
     uint8_t enemy;         /* index of the enemy unit they fight */
     uint8_t stands;        /* its stands fighting that enemy (1 or more) */
     uint8_t flanked;       /* of those, with that enemy's front on their side or rear edge
-                              (-1 Attack each, first round only, 6.4) */
+                              (-1 Attack each, first round only, Combat > Attack Modifiers) */
     uint8_t side_strikers; /* of the flanked, striking to a side or rear edge (a phalanx
                               strikes there with base Attack 0) */
 } om_wm_contact;
 
-/* Stands of one unit supporting a friendly unit's fighting stands (6.7):
- * exactly behind or beside them, not touching an enemy. The unit supporting
- * is part of the engagement: it shares the result, retreats with the losers
- * and counts in their retreat divisor (not in 1.1), and it keeps its side in
- * the fight while it lives. A unit's supports by its own stands are its
- * side's `supports` (support_units 0), never a link to itself. */
+/* Stands of one unit supporting a friendly unit's fighting stands
+ * (Combat > Supporting Troops): exactly behind or beside them, not touching an
+ * enemy. The unit supporting is part of the engagement: it shares the result,
+ * retreats with the losers and counts in their retreat divisor (not in 1.1),
+ * and it keeps its side in the fight while it lives. A unit's supports by its
+ * own stands are its side's `supports` (support_units 0), never a link to
+ * itself. */
 typedef struct om_wm_support {
     uint8_t unit;      /* index of the supporting unit (infantry) */
     uint8_t supported; /* index of the friendly infantry unit it supports */
@@ -690,11 +718,11 @@ typedef struct om_wm_multi_unit {
 } om_wm_multi_unit;
 
 /*
- * An engagement of several units a side (6.1): units, who fights whom and
- * who supports whom, as the table decided. Units are indexed 0..n_units-1 in
- * unit[]; the engine treats them in index order wherever order matters
- * (dice, retreats, pursuits), so a caller that lists side A's units first
- * gets side A's dice first.
+ * An engagement of several units a side (Combat > Combat Engagement): units,
+ * who fights whom and who supports whom, as the table decided. Units are
+ * indexed 0..n_units-1 in unit[]; the engine treats them in index order
+ * wherever order matters (dice, retreats, pursuits), so a caller that lists
+ * side A's units first gets side A's dice first.
  */
 typedef struct om_wm_multi {
     const om_wm_ruleset *rules; /* rule set (static storage) */
@@ -746,7 +774,7 @@ typedef struct om_wm_multi_outcome {
                              number of its units that were */
     uint8_t unresolved;   /* 1 if the combat goes on in the next turn (span phase) */
     uint8_t all_destroyed[2]; /* 1 if every unit of the side is destroyed: the winners
-                                 may advance (6.12, not simulated) */
+                                 may advance (Combat > Advance, not simulated) */
     om_wm_unit_result unit[OM_WM_UNITS_MAX]; /* by unit index */
 } om_wm_multi_outcome;
 
@@ -804,12 +832,13 @@ void om_wm_multi_unit_state_start(const om_wm_multi *m, unsigned u, om_wm_unit_s
  * states *units[0..n_units) (by unit index), owned by the caller, which are
  * updated to the units' states after it: stands, hits carried (the caller
  * discards the odd hits of units no longer engaged at the end of its Combat
- * phase, 6.14), confusion, position, and for units of an unresolved combat
- * the pursuit bonus and the retreat of the last round (zero for the others).
- * A state's `shot` holds hits its unit scored shooting at its chargers before
- * this call (counted in the call's first round), besides the stand and shoot
- * of the units declaring it. Writes *out. Pure apart from advancing `d` and
- * the states; thread-safe for distinct `d`, states and outcomes.
+ * phase, Combat > Unresolved Combat), confusion, position, and for units of an
+ * unresolved combat the pursuit bonus and the retreat of the last round (zero
+ * for the others). A state's `shot` holds hits its unit scored shooting at its
+ * chargers before this call (counted in the call's first round), besides the
+ * stand and shoot of the units declaring it. Writes *out. Pure apart from
+ * advancing `d` and the states; thread-safe for distinct `d`, states and
+ * outcomes.
  */
 void om_wm_multi_resolve(const om_wm_multi_prepared *mp, om_dice *d,
                          om_wm_unit_state *const *units, om_wm_multi_outcome *out);
@@ -825,18 +854,21 @@ om_status om_wm_multi_of_engagement(const om_wm_engagement *e, om_wm_multi *m);
 
 /* --- Rule arithmetic, exposed for the worked-example tests. --- */
 
-/* Score needed to hit `target` (5.2, 6.5): the rule set's table by position;
- * only infantry and artillery are ever defended or fortified. */
+/* Score needed to hit `target` (Shooting > Scores to Hit, Combat > How to
+ * Calculate Damage): the rule set's table by position; only infantry and
+ * artillery are ever defended or fortified. */
 unsigned om_wm_to_hit_score(const om_wm_ruleset *r, const om_wm_side *target);
 
-/* The position that counts for `target` (5.2, 6.15): its own, open for troops
- * that are never defended, defended for a unit that always counts as such. */
+/* The position that counts for `target` (Shooting > Scores to Hit,
+ * Combat > Defended & Fortified Troops): its own, open for troops that are
+ * never defended, defended for a unit that always counts as such. */
 om_wm_position om_wm_effective_position(const om_wm_side *target);
 
 /* Shooting Attacks of side `me` with `stands` stands left: per stand (plus
  * bounce or skewer stands, or by range band), times its shooting stands still
- * there; at a charger a cannon fires grapeshot (5.10). Machines that roll
- * their Attacks (om_wm_shooter_rolls_attacks) add theirs when they shoot. */
+ * there; at a charger a cannon fires grapeshot (Artillery &
+ * Machines > Artillery). Machines that roll their Attacks
+ * (om_wm_shooter_rolls_attacks) add theirs when they shoot. */
 unsigned om_wm_shots(const om_wm_side *me, unsigned stands, bool at_charger);
 
 /* Whether a shooter rolls its own number of Attacks each time it shoots,
@@ -854,16 +886,16 @@ static inline bool om_wm_unit_shoots(const om_wm_unit *u)
     return u->shots > 0 || om_wm_shooter_rolls_attacks(&u->traits);
 }
 
-/* Score that saves a hit on `target` (5.3): its armour, or 7 (no save) if it has
- * none or the attack allows none. */
+/* Score that saves a hit on `target` (Shooting > Armour): its armour, or 7 (no
+ * save) if it has none or the attack allows none. */
 unsigned om_wm_save_score(const om_wm_unit *target, bool save_allowed);
 
 /*
- * om_wm_attack_dice: dice rolled by `me` against `foe` in a combat round (6.4):
- * per stand Attacks + charge bonus (round 1, charging, foe in the open) - terror
- * - confused - 1 on flanked stands, each stand floored at 0 (A4); the character
- * bonus goes to the best stand (A39); a unit with fighting stands always rolls at
- * least one die (last-ditch die, A3).
+ * om_wm_attack_dice: dice rolled by `me` against `foe` in a combat round
+ * (Combat > Attack Modifiers): per stand Attacks + charge bonus (round 1,
+ * charging, foe in the open) - terror - confused - 1 on flanked stands, each
+ * stand floored at 0 (A4); the character bonus goes to the best stand (A39); a
+ * unit with fighting stands always rolls at least one die (last-ditch die, A3).
  */
 unsigned om_wm_attack_dice(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
                            unsigned fighting, unsigned flanked, unsigned round);
@@ -888,16 +920,19 @@ typedef struct om_wm_round_case {
 unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
                                 const om_wm_side *foe, const om_wm_round_case *c);
 
-/* Retreat distance in cm (6.9): ceil(difference / losing units), at least 1. */
+/* Retreat distance in cm (Combat > Retreats): ceil(difference / losing units),
+ * at least 1. */
 unsigned om_wm_retreat_cm(unsigned winner_result, unsigned loser_result, unsigned losing_units);
 
-/* Pursuit bonus (6.4, A37): +1, and +1 for each full 3cm the enemy retreated. */
+/* Pursuit bonus (Combat > Attack Modifiers, A37): +1, and +1 for each full 3cm
+ * the enemy retreated. */
 unsigned om_wm_pursuit_bonus(unsigned retreat_cm);
 
 /* Victory points lost by a unit of `points` that started with `stands` stands
- * and lost `lost` (warmaster.md 11.3; warmaster-ancients.md 11, the same rule):
- * destroyed: its full points; a unit of 3 or more stands reduced to 1: half,
- * rounded up to the nearest 5 (W23: 110 -> 55, 65 -> 35); otherwise 0. */
+ * and lost `lost` (Warmaster Revolution, End of the Battle > Victory Points;
+ * Warmaster Ancients, End of the Battle, the same rule): destroyed: its full
+ * points; a unit of 3 or more stands reduced to 1: half, rounded up to the
+ * nearest 5 (W23: 110 -> 55, 65 -> 35); otherwise 0. */
 unsigned om_wm_victory_points(unsigned points, unsigned stands, unsigned lost);
 
 /* Victory points an engagement cost a unit of `points` and full strength `size`
@@ -911,21 +946,24 @@ unsigned om_wm_victory_points_lost(unsigned points, unsigned size, unsigned stan
  * Stegadon in both), or 0 if it never is. */
 unsigned om_wm_hurt_from(const om_wm_unit *u);
 
-/* Drive-back dice after `hits` shooting hits (5.5): the first hit is ignored for a
- * defended unit, the first two for a fortified one. */
+/* Drive-back dice after `hits` shooting hits (Shooting > Driving Back Enemies):
+ * the first hit is ignored for a defended unit, the first two for a fortified one.
+ */
 unsigned om_wm_drive_back_dice(unsigned hits, om_wm_position position);
 
-/* Drive-back dice of a unit under the rule set and its special rules (5.5;
- * Ancients: the discount is for infantry only, a warband rolls one die fewer
- * before it has lost a stand and one more after, fanatics are never driven
- * back). `lost_any` tells whether the unit has lost a stand. */
+/* Drive-back dice of a unit under the rule set and its special rules
+ * (Shooting > Driving Back Enemies; Ancients: the discount is for infantry
+ * only, a warband rolls one die fewer before it has lost a stand and one more
+ * after, fanatics are never driven back). `lost_any` tells whether the unit
+ * has lost a stand. */
 unsigned om_wm_unit_drive_back_dice(const om_wm_ruleset *r, const om_wm_side *target,
                                     unsigned hits, bool lost_any);
 
 /*
  * om_wm_record_hits: add `hits` to a unit's carried hits and remove a stand for
- * each full `hits_per_stand` (5.4, 6.5); returns the stands removed. `stands` and
- * `carried` are updated; a destroyed unit keeps no carried hits.
+ * each full `hits_per_stand` (Shooting > Removing Casualties, Combat > How to
+ * Calculate Damage); returns the stands removed. `stands` and `carried` are
+ * updated; a destroyed unit keeps no carried hits.
  */
 unsigned om_wm_record_hits(unsigned *stands, unsigned *carried, unsigned hits_per_stand,
                            unsigned hits);

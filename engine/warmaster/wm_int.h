@@ -24,14 +24,15 @@ static inline bool om_wm_pikes_hold(const om_wm_side *pikes, const om_wm_side *c
 }
 
 /* Whether a unit's item that lasts "until the unit loses a stand" still works:
- * it has all its starting stands and started at full strength (10.3). */
+ * it has all its starting stands and started at full strength (Magic > Magic
+ * Items). */
 static inline bool om_wm_magic_intact(const om_wm_side *me, unsigned stands)
 {
     return stands == me->unit.stands && om_wm_unit_size(&me->unit) == me->unit.stands;
 }
 
 /* Shooting hits on `target` after its Banner of Steadfastness, which ignores one
- * a turn while it works (10.3). */
+ * a turn while it works (Magic > Magic Items). */
 static inline unsigned om_wm_steadfast(const om_wm_side *target, unsigned stands, unsigned hits)
 {
     if (target->magic == OM_WM_MAGIC_STEADFASTNESS && hits > 0 &&
@@ -57,13 +58,13 @@ typedef struct om_wm_fire {
 } om_wm_fire;
 
 /*
- * om_wm_fire_at: a unit fighting now as `me` (its values, or those of it
- * badly hurt), with `stands` stands left, shoots at `target` through the
- * tests `t` of its shooting at it: a volley, or at its charge (`at_charger`;
- * the target has `target_stands` left, for its Banner of Shielding, 10.3).
- * Its Attacks (om_wm_shots, the misfire charts of the army lists) and a
- * joined character's breath, through the prepared to-hit and save (5.2-5.3,
- * 5.7). r->reduced is read and kept.
+ * om_wm_fire_at: a unit fighting now as `me` (its values, or those of it badly
+ * hurt), with `stands` stands left, shoots at `target` through the tests `t`
+ * of its shooting at it: a volley, or at its charge (`at_charger`; the target
+ * has `target_stands` left, for its Banner of Shielding; Magic > Magic Items).
+ * Its Attacks (om_wm_shots, the misfire charts of the army lists) and a joined
+ * character's breath, through the prepared to-hit and save (Shooting > Scores
+ * to Hit, Armour; Shooting at Charging Enemy). r->reduced is read and kept.
  */
 void om_wm_fire_at(const om_wm_pair_tests *t, const om_wm_side *target, om_dice *d,
                    const om_wm_side *me, unsigned stands, bool at_charger,
@@ -83,18 +84,37 @@ typedef struct om_wm_volley_result {
     unsigned drive_back_cm; /* drive-back distance (0 if destroyed) */
     bool confused;          /* a drive-back die showed 6 */
     bool routed;            /* driven back beyond its full pace */
-    bool off_table;         /* driven off the table for good (3.8) */
+    bool off_table;         /* driven off the table for good (Movement > Units Which Move off the
+                               Table) */
     bool hurt;              /* a big monster left badly hurt (army lists) */
     om_wm_fire fire;        /* the shooting itself; set fire.reduced before the call */
 } om_wm_volley_result;
 
 /* A unit fighting now as `me`, with `shooters` stands left, shoots a
  * Shooting-phase volley at `target`, which has `stands` stands, through the
- * tests `t` of its shooting at it: hits, stand removal, drive back (5.2-5.5)
- * and badly hurt monsters. */
+ * tests `t` of its shooting at it: hits, stand removal, drive back
+ * (Shooting > How to Calculate Casualties; Driving Back Enemies) and badly
+ * hurt monsters. */
 void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *t,
                      const om_wm_side *target, om_dice *d, const om_wm_side *me,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
+
+/*
+ * om_wm_drive_back_at: the end of a Shooting phase for `target` (5.5-5.6),
+ * which started it with `stands` stands and has `left` stands and `carried`
+ * odd hits after v->hits hits (all its shooters', after saves; v->stands_lost
+ * already set): its drive back through the rule set's and its own rules and
+ * those of the unit driving it back (`driver`, the closest that shot at it:
+ * the 1.1 Warp Lightning Cannon drives nobody back, the Skull Chukka confuses
+ * on a 4+), confusion, rout, what lies behind it (target->behind and
+ * behind_cm), and a big monster badly hurt. Sets drive_back_cm, confused,
+ * routed, off_table and hurt (and stands_lost of a Trebuchet destroyed);
+ * rolls only the dice those need. om_wm_volley_at is one shooter's volley
+ * and this.
+ */
+void om_wm_drive_back_at(const om_wm_ruleset *rules, om_dice *d, const om_wm_side *target,
+                         const om_wm_traits *driver, unsigned stands, unsigned left,
+                         unsigned carried, om_wm_volley_result *v);
 
 /* The tests of one pair, in the order om_wm_pair_test_at numbers them: the 7
  * melee tests, the volley, at a charger, at a charger worn, 3 breaths. */
@@ -109,14 +129,24 @@ typedef struct om_wm_pair_scores {
                                          joined character when it has none */
 } om_wm_pair_scores;
 
-/* The scores of `me` attacking and shooting at `foe` under rule set r (5.2,
- * 5.3, 6.5; the army lists' shooting rules; a joined character's breath,
- * A-14; shieldwall, pikes and the Banner of Shielding in reserve). Pure. */
+/* The scores of `me` attacking and shooting at `foe` under rule set r
+ * (Shooting > Scores to Hit, Armour; Combat > How to Calculate Damage; the
+ * army lists' shooting rules; a joined character's breath,
+ * rule_effects_fantasy A-14; shieldwall, pikes and the Banner of Shielding in
+ * reserve). Pure. */
 void om_wm_pair_scores_of(const om_wm_ruleset *r, const om_wm_side *me, const om_wm_side *foe,
                           om_wm_pair_scores *sc);
 
 /* The i-th test of *t (0 <= i < OM_WM_PAIR_TESTS). */
 om_dice_test *om_wm_pair_test_at(om_wm_pair_tests *t, unsigned i);
+
+/* The tests of `me` attacking and shooting at `foe` under rule set r
+ * (om_wm_pair_scores_of), through the shared tables of `kit`: what a
+ * multi-unit engagement prepares for each pair, and a turn's Shooting phase
+ * for each shooter and target. No allocation; thread-safe. */
+void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r,
+                               const om_wm_side *me, const om_wm_side *foe,
+                               om_wm_pair_tests *t);
 
 /* `me` once badly hurt: Hits and Attacks halved, Shots halved rounded up
  * (army lists), in *hurt. */
@@ -333,8 +363,9 @@ unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *
 void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],
                       om_wm_outcome *out);
 
-/* Side A, fighter a, shoots at side B, fighter b, in the Shooting phase,
- * with drive back (5.5); both fighters are updated, the outcome written. */
+/* Side A, fighter a, shoots at side B, fighter b, in the Shooting phase, with
+ * drive back (Shooting > Driving Back Enemies); both fighters are updated, the
+ * outcome written. */
 void om_wm_volley(const om_wm_prepared *p, om_dice *d, om_wm_fighter *a, om_wm_fighter *b,
                   om_wm_outcome *o);
 
@@ -381,11 +412,12 @@ void om_wm_combat_release(om_wm_prepared *p);
 
 /*
  * om_wm_combat: the engagement of engine g from fight state *f, which is
- * carried on: shooting before contact, then the first combat round or, for
- * the longer spans, every round of the Combat phase or to the end (5.5, 5.7,
- * 6.3-6.14). Engagement-level results go to *o (its per-side arrays are left
- * for the caller to fill from the fighters); *unresolved tells whether the
- * combat goes on in the next turn (span phase).
+ * carried on: shooting before contact, then the first combat round or, for the
+ * longer spans, every round of the Combat phase or to the end
+ * (Shooting > Driving Back Enemies, Shooting at Charging Enemy, Combat).
+ * Engagement-level results go to *o (its per-side arrays are left for the
+ * caller to fill from the fighters); *unresolved tells whether the combat goes
+ * on in the next turn (span phase).
  */
 void om_wm_combat(const om_wm_engine *g, om_dice *d, om_wm_fight *f, om_wm_outcome *o,
                   bool *unresolved);

@@ -24,11 +24,13 @@
 #include <stdint.h>
 
 /* Where a unit's shooting dice come from, when not simply its Shots per
- * shooting stand (army lists; warmaster.md 5.10). */
+ * shooting stand (army lists; Warmaster Revolution,
+ * Artillery & Machines > Artillery). */
 typedef enum om_wm_shooter {
     OM_WM_SHOOTER_PLAIN = 0,     /* its Shots per shooting stand */
-    OM_WM_SHOOTER_CANNON,        /* volleys without save, cover one lower; at chargers
-                                    grapeshot: 2 Attacks a stand, saves allowed (5.10) */
+    OM_WM_SHOOTER_CANNON,        /* volleys without save, cover one lower; at chargers grapeshot:
+                                    2 Attacks a stand, saves allowed
+                                    (Artillery & Machines > Artillery) */
     OM_WM_SHOOTER_REPEATER,      /* repeating crossbows: 2 a stand within 15cm, 1 beyond
                                     and at chargers */
     OM_WM_SHOOTER_HELBLASTER,    /* 8, 4 or 2 a gun by range band, 8 at chargers; three
@@ -61,7 +63,7 @@ typedef enum om_wm_hurt {
 } om_wm_hurt;
 
 /* Which retreating enemies a unit may pursue beyond what its troop type may
- * (6.11). */
+ * (Combat > Pursuit). */
 typedef enum om_wm_pursuit {
     OM_WM_PURSUES_AS_ITS_TYPE = 0, /* as its troop type may */
     OM_WM_PURSUES_MOUNTED,         /* infantry that may pursue cavalry and chariots */
@@ -77,7 +79,8 @@ typedef enum om_wm_regeneration {
     OM_WM_REGENERATION_COUNT
 } om_wm_regeneration;
 
-/* What position a unit counts as having, besides the one declared (5.2, 6.15). */
+/* What position a unit counts as having, besides the one declared
+ * (Shooting > Scores to Hit; Combat > Defended & Fortified Troops). */
 typedef enum om_wm_cover {
     OM_WM_COVER_AS_DECLARED = 0,
     OM_WM_COVER_ALWAYS_DEFENDED,  /* counts as defended in the open (Steam Tank) */
@@ -99,7 +102,7 @@ typedef enum om_wm_static_machine {
  * with no special rule. Grouped by the phase that reads them.
  */
 typedef struct om_wm_traits {
-    /* Combat: attack dice (6.4). */
+    /* Combat: attack dice (Combat > Attack Modifiers). */
     bool terror;            /* enemy stands in contact fight at -1 Attack */
     bool ignores_terror;    /* not affected by enemy terror */
     bool no_charge_bonus;   /* never gets the charge bonus */
@@ -116,17 +119,19 @@ typedef struct om_wm_traits {
     bool rerolls_a_miss;    /* re-rolls one missed attack die in each turn's first round */
     bool extra_strike_round1; /* more hits than suffered in round 1: one more Attack per
                                  fighting stand before the result (1.1 Bears) */
-    /* Combat: hits and saves (6.5). */
+    /* Combat: hits and saves (Combat > How to Calculate Damage). */
     uint8_t melee_hit_score; /* its attacks hit on this score whatever the cover (0: the
                                 rule set's table) */
     int8_t save_delta_melee; /* added to its own save score in combat (-1: one better) */
     uint8_t regeneration;   /* om_wm_regeneration */
     uint8_t cover;          /* om_wm_cover */
-    /* Combat: results and supports (6.6-6.7). */
+    /* Combat: results and supports (Combat > Combat Results, Supporting
+     * Troops). */
     bool no_support;        /* can neither support nor be supported */
     bool side_supports_only; /* its rear supports do not count (phalanx, skirmishers,
                                 pikemen) */
-    /* Shooting (5.2-5.3, 5.7, 5.10). */
+    /* Shooting (Shooting > Scores to Hit, Armour; Shooting > Shooting at
+     * Charging Enemy; Artillery & Machines > Artillery). */
     uint8_t shooter;        /* om_wm_shooter: where its shooting dice come from */
     bool shots_no_save;     /* its shooting allows no armour save */
     int8_t shots_save_delta; /* added to the target's save against its shots (+1: one worse) */
@@ -139,17 +144,17 @@ typedef struct om_wm_traits {
                                  Lightning Cannon) */
     bool salamander_shoots_chargers; /* with OM_WM_SHOOTER_SALAMANDER: its extra shot at
                                         chargers too (Revolution) */
-    /* Drive backs (5.5). */
+    /* Drive backs (Shooting > Driving Back Enemies). */
     bool no_drive_back;     /* never driven back by shooting */
     int8_t drive_back_dice_delta; /* added to its drive-back dice (-1: Bushido) */
     uint8_t drive_back_confuses_on; /* the drive backs of its shots confuse on this score
                                        or more, each die read (0: the usual 6) */
     uint8_t static_machine; /* om_wm_static_machine */
-    /* Confusion (7). */
+    /* Confusion (Confusion > Confused Units). */
     bool never_confused;    /* cannot become confused */
     bool stampedes;         /* whatever would confuse it makes it stampede: no -1, must
                                pursue (Araby Elephants) */
-    /* Retreats and pursuit (6.9-6.11). */
+    /* Retreats and pursuit (Combat > Retreats; Aftermath; Pursuit). */
     bool must_pursue;       /* pursues whenever the rules allow */
     uint8_t pursuit;        /* om_wm_pursuit: which enemies it may pursue */
     bool flies;             /* a flyer: non-flyers cannot pursue it */
@@ -158,7 +163,8 @@ typedef struct om_wm_traits {
     bool destroyed_if_retreats; /* destroyed when forced to retreat, as artillery is */
     bool rampage;           /* retreating, it confuses the enemy in contact on a 6, or
                                destroys it if it was confused (Ancients elephants) */
-    /* Warmaster Ancients formations and troops (warmaster-ancients.md 14). */
+    /* Warmaster Ancients formations and troops (Warmaster Ancients, Special
+     * Rules). */
     bool warband;           /* +1 pursuing, -1 after retreating; drive backs by losses */
     bool shock;             /* on a long base: +1 Attack per stand charging or pursuing */
     bool scythed;           /* fights one round, then is removed; confuses a loser it hit */

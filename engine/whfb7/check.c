@@ -48,34 +48,13 @@ static void join(char out[WH7_PATH], const char *prefix, const char *name)
         out[WH7_PATH - 1] = '\0';
 }
 
-static om_status fail(om_wh7_check_failure *why, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static om_status fail(om_wh7_check_failure *why, const char *field, const char *fmt, ...)
-{
-    om_wh7_check_failure local;
-    va_list ap;
-    if (why == NULL)
-        why = &local;
-    snprintf(why->field, sizeof why->field, "%s", field);
-    va_start(ap, fmt);
-    vsnprintf(why->reason, sizeof why->reason, fmt, ap);
-    va_end(ap);
-    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
-}
-
 /* Check value against [lo, hi]; the path is prefix + "." + name. */
 static om_status range(om_wh7_check_failure *why, const char *prefix, const char *name,
                        unsigned value, unsigned lo, unsigned hi)
 {
     char path[WH7_PATH];
-    if (value >= lo && value <= hi)
-        return OM_OK;
     join(path, prefix, name);
-    return fail(why, path, "must be %u to %u (got %u)", lo, hi, value);
+    return om_check_range(why, path, value, lo, hi);
 }
 
 /* A profile: a name and nine characteristics of 0..10, Toughness and Wounds at
@@ -88,7 +67,7 @@ static om_status check_profile(om_wh7_check_failure *why, const char *prefix,
     om_status st;
     if (pr->name[0] == '\0') {
         join(path, prefix, "name");
-        return fail(why, path, "must name the profile");
+        return om_check_fail(why, path, "must name the profile");
     }
     if ((st = range(why, prefix, "m", pr->m, 0, OM_WH7_CHAR_MAX)) ||
         (st = range(why, prefix, "ws", pr->ws, 0, OM_WH7_CHAR_MAX)) ||
@@ -109,12 +88,12 @@ static om_status check_traits(om_wh7_check_failure *why, const char *prefix,
     char path[WH7_PATH];
     if (t->rules & ~(om_wh7_rules)WH7_KNOWN_RULES) {
         join(path, prefix, "rules");
-        return fail(why, path, "has rule bits the engine does not know (0x%llx)",
+        return om_check_fail(why, path, "has rule bits the engine does not know (0x%llx)",
                     (unsigned long long)(t->rules & ~(om_wh7_rules)WH7_KNOWN_RULES));
     }
     if ((unsigned)t->damage >= OM_WH7_DAMAGE_COUNT) {
         join(path, prefix, "damage");
-        return fail(why, path, "unknown damage %d (1, D3, D6, 2 or 3)", (int)t->damage);
+        return om_check_fail(why, path, "unknown damage %d (1, D3, D6, 2 or 3)", (int)t->damage);
     }
     return range(why, prefix, "magic_resistance", t->magic_resistance, 0,
                  WH7_MAX_MAGIC_RESISTANCE);
@@ -131,33 +110,33 @@ static om_status check_equipment(om_wh7_check_failure *why, const char *prefix,
     om_status st;
     if (w == NULL) {
         join(path, prefix, "weapon");
-        return fail(why, path, "unknown close combat weapon %d", (int)e->weapon);
+        return om_check_fail(why, path, "unknown close combat weapon %d", (int)e->weapon);
     }
     if (!(mounted ? w->mounted.allowed : w->foot.allowed)) {
         join(path, prefix, "weapon");
-        return fail(why, path, "a model %s cannot fight with the %s (%s)",
+        return om_check_fail(why, path, "a model %s cannot fight with the %s (%s)",
                     mounted ? "on a mount" : "on foot", w->id, w->section);
     }
     if (om_wh7_missile_get(e->missile) == NULL) {
         join(path, prefix, "missile");
-        return fail(why, path, "unknown missile weapon %d", (int)e->missile);
+        return om_check_fail(why, path, "unknown missile weapon %d", (int)e->missile);
     }
     if ((unsigned)e->armour >= OM_WH7_ARMOUR_COUNT) {
         join(path, prefix, "armour");
-        return fail(why, path, "unknown armour %d (none, light or heavy)", (int)e->armour);
+        return om_check_fail(why, path, "unknown armour %d (none, light or heavy)", (int)e->armour);
     }
     if (e->shield && e->enchanted_shield) {
         join(path, prefix, "enchanted_shield");
-        return fail(why, path, "the Enchanted Shield is the model's shield: it cannot "
+        return om_check_fail(why, path, "the Enchanted Shield is the model's shield: it cannot "
                     "carry a second one");
     }
     if (e->barding && !mounted) {
         join(path, prefix, "barding");
-        return fail(why, path, "barding needs a mount (Movement > Barding)");
+        return om_check_fail(why, path, "barding needs a mount (Movement > Barding)");
     }
     if ((unsigned)e->magic_weapon >= OM_WH7_MAGIC_WEAPON_COUNT) {
         join(path, prefix, "magic_weapon");
-        return fail(why, path, "unknown magic weapon %d", (int)e->magic_weapon);
+        return om_check_fail(why, path, "unknown magic weapon %d", (int)e->magic_weapon);
     }
     if (e->scaly_skin != 0 && (st = range(why, prefix, "scaly_skin", e->scaly_skin, 2, 6)))
         return st;
@@ -165,7 +144,7 @@ static om_status check_equipment(om_wh7_check_failure *why, const char *prefix,
         return st;
     if (e->save_bonus < -WH7_MAX_SAVE_BONUS || e->save_bonus > WH7_MAX_SAVE_BONUS) {
         join(path, prefix, "save_bonus");
-        return fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_SAVE_BONUS,
+        return om_check_fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_SAVE_BONUS,
                     WH7_MAX_SAVE_BONUS, e->save_bonus);
     }
     return OM_OK;
@@ -212,7 +191,7 @@ static om_status check_character(om_wh7_check_failure *why, const char *prefix,
      * character alone and has no such rule to differ from. */
     if (u->models > 0 && ((mine ^ unit) & OM_WH7_RULE_UNBREAKABLE)) {
         join(path, prefix, "rules");
-        return fail(why, path, "an %s character cannot join a%s unit (Characters > "
+        return om_check_fail(why, path, "an %s character cannot join a%s unit (Characters > "
                     "Psychology > Unbreakable)",
                     (mine & OM_WH7_RULE_UNBREAKABLE) ? "Unbreakable" : "non-Unbreakable",
                     (unit & OM_WH7_RULE_UNBREAKABLE) ? "n Unbreakable" : " non-Unbreakable");
@@ -232,7 +211,7 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
     join(prefix, side, "unit");
     if ((unsigned)u->troop >= OM_WH7_TROOP_COUNT) {
         join(path, prefix, "troop");
-        return fail(why, path, "unknown troop type %d", (int)u->troop);
+        return om_check_fail(why, path, "unknown troop type %d", (int)u->troop);
     }
     if ((st = range(why, prefix, "models", u->models, 0, OM_WH7_MAX_MODELS)) ||
         (st = range(why, prefix, "characters", u->characters, 0, OM_WH7_MAX_CHARACTERS)))
@@ -240,7 +219,7 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
     total = (unsigned)u->models + u->characters;
     if (total == 0) {
         join(path, prefix, "models");
-        return fail(why, path, "the unit has no model (no rank and file, no character)");
+        return om_check_fail(why, path, "the unit has no model (no rank and file, no character)");
     }
     if (u->models > 0) {
         join(path, prefix, "profile");
@@ -254,12 +233,12 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
         return st;
     if (command > u->models) {
         join(path, prefix, "models");
-        return fail(why, path, "%u rank-and-file models cannot include a command group of %u",
+        return om_check_fail(why, path, "%u rank-and-file models cannot include a command group of %u",
                     u->models, command);
     }
     if (u->war_banner && !u->standard) {
         join(path, prefix, "war_banner");
-        return fail(why, path, "a War Banner needs a standard bearer");
+        return om_check_fail(why, path, "a War Banner needs a standard bearer");
     }
     if ((st = range(why, prefix, "unit_strength", u->unit_strength, 0, WH7_MAX_MODEL_US)))
         return st;
@@ -292,7 +271,7 @@ static om_status check_mods(om_wh7_check_failure *why, const char *side,
     for (int i = 0; i < 6; i++)
         if (v[i] < -WH7_MAX_MOD || v[i] > WH7_MAX_MOD) {
             join(path, prefix, names[i]);
-            return fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_MOD, WH7_MAX_MOD, v[i]);
+            return om_check_fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_MOD, WH7_MAX_MOD, v[i]);
         }
     return range(why, prefix, "ws", m->ws, 0, OM_WH7_CHAR_MAX);
 }
@@ -306,15 +285,15 @@ static om_status check_side(om_wh7_check_failure *why, const char *name, const o
         return st;
     if ((unsigned)s->arc >= OM_WH7_ARC_COUNT) {
         join(path, name, "arc");
-        return fail(why, path, "unknown arc %d (front, flank or rear)", (int)s->arc);
+        return om_check_fail(why, path, "unknown arc %d (front, flank or rear)", (int)s->arc);
     }
     if ((unsigned)s->pursue >= OM_WH7_PURSUE_COUNT) {
         join(path, name, "pursue");
-        return fail(why, path, "unknown pursuit choice %d", (int)s->pursue);
+        return om_check_fail(why, path, "unknown pursuit choice %d", (int)s->pursue);
     }
     if ((unsigned)s->response >= OM_WH7_RESPONSE_COUNT) {
         join(path, name, "response");
-        return fail(why, path, "unknown charge response %d", (int)s->response);
+        return om_check_fail(why, path, "unknown charge response %d", (int)s->response);
     }
     if (s->contact > 0 &&
         (st = range(why, name, "contact", s->contact, 1, (unsigned)u->models + u->characters)))
@@ -334,17 +313,17 @@ static om_status check_volley(om_wh7_check_failure *why, const om_wh7_combat *c)
     const om_wh7_machine_entry *m = om_wh7_machine_get(a->machine);
     om_status st;
     if (m == NULL)
-        return fail(why, "a.machine", "unknown war machine %d", (int)a->machine);
+        return om_check_fail(why, "a.machine", "unknown war machine %d", (int)a->machine);
     if (a->machine == OM_WH7_MACHINE_NONE) {
         if (a->unit.equipment.missile == OM_WH7_MISSILE_NONE)
-            return fail(why, "a.unit.equipment.missile", "a volley needs a missile weapon or "
+            return om_check_fail(why, "a.unit.equipment.missile", "a volley needs a missile weapon or "
                         "a war machine");
         return OM_OK;
     }
     if (a->unit.troop != OM_WH7_WAR_MACHINE)
-        return fail(why, "a.machine", "only a war-machine unit fires a %s", m->id);
+        return om_check_fail(why, "a.machine", "only a war-machine unit fires a %s", m->id);
     if (a->moved)
-        return fail(why, "a.moved", "a war machine cannot fire after moving (War Machines)");
+        return om_check_fail(why, "a.moved", "a war machine cannot fire after moving (War Machines)");
     if (a->machine == OM_WH7_MACHINE_GRAPESHOT)
         return range(why, "a", "template_models", a->template_models, 0,
                      c->side[1].unit.models);
@@ -365,17 +344,17 @@ static om_status check_magic(om_wh7_check_failure *why, const om_wh7_combat *c)
     const om_wh7_spell *sp;
     om_status st;
     if ((unsigned)m->lore >= OM_WH7_LORE_COUNT)
-        return fail(why, "magic.lore", "unknown lore %d", (int)m->lore);
+        return om_check_fail(why, "magic.lore", "unknown lore %d", (int)m->lore);
     if ((st = range(why, "magic", "spell", m->spell, 1, OM_WH7_SPELLS_PER_LORE)) ||
         (st = range(why, "magic", "level", m->level, 1, WH7_MAX_WIZARD_LEVEL)))
         return st;
     if (m->dice < 1 || m->dice > m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u))
-        return fail(why, "magic.dice", "a level %u wizard rolls 1 to %u power dice%s (got %u)",
+        return om_check_fail(why, "magic.dice", "a level %u wizard rolls 1 to %u power dice%s (got %u)",
                     m->level, m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u),
                     m->power_stone ? " with a Power Stone" : "", m->dice);
     sp = om_wh7_spell_get(m->lore, m->spell);
     if (sp->casting_value == 0 && m->casting_value == 0)
-        return fail(why, "magic.casting_value", "the casting value of '%s' is illegible in the "
+        return om_check_fail(why, "magic.casting_value", "the casting value of '%s' is illegible in the "
                     "rulebook (digest A15): the scenario must give it", sp->id);
     if (m->casting_value != 0 &&
         (st = range(why, "magic", "casting_value", m->casting_value, WH7_MIN_CV, WH7_MAX_CV)))
@@ -411,14 +390,14 @@ om_status om_wh7_check(const om_wh7_combat *c, om_wh7_check_failure *why)
     static const char *const names[2] = {"a", "b"};
     om_status st;
     if ((unsigned)c->kind >= OM_WH7_KIND_COUNT)
-        return fail(why, "kind", "unknown kind %d", (int)c->kind);
+        return om_check_fail(why, "kind", "unknown kind %d", (int)c->kind);
     for (int s = 0; s < 2; s++)
         if ((st = check_side(why, names[s], &c->side[s])) != OM_OK)
             return st;
     if (c->side[0].charging && c->side[1].charging)
-        return fail(why, "b.charging", "both sides cannot charge each other");
+        return om_check_fail(why, "b.charging", "both sides cannot charge each other");
     if (c->side[0].high_ground && c->side[1].high_ground)
-        return fail(why, "b.high_ground", "only one side can fight from higher ground");
+        return om_check_fail(why, "b.high_ground", "only one side can fight from higher ground");
     for (int s = 0; s < 2; s++) {
         const om_wh7_side *me = &c->side[s];
         char path[WH7_PATH];
@@ -426,13 +405,13 @@ om_status om_wh7_check(const om_wh7_combat *c, om_wh7_check_failure *why)
             continue;
         join(path, names[s], "response");
         if (!c->side[1 - s].charging)
-            return fail(why, path, "a charge response needs the other side to charge");
+            return om_check_fail(why, path, "a charge response needs the other side to charge");
         if (me->response == OM_WH7_RESPONSE_FLEE && !may_flee(me))
-            return fail(why, path, "a unit immune to psychology never flees as a charge "
+            return om_check_fail(why, path, "a unit immune to psychology never flees as a charge "
                         "response (Psychology > Immune to Psychology)");
         if (me->response == OM_WH7_RESPONSE_STAND_AND_SHOOT &&
             me->unit.equipment.missile == OM_WH7_MISSILE_NONE)
-            return fail(why, path, "stand and shoot needs a missile weapon (a war machine's "
+            return om_check_fail(why, path, "stand and shoot needs a missile weapon (a war machine's "
                         "crew shoots with its own weapons only)");
     }
     if (c->kind == OM_WH7_KIND_VOLLEY && (st = check_volley(why, c)) != OM_OK)

@@ -2,7 +2,7 @@
  * traits.c: the special rules the engine implements, by name: the universal
  * rules of the rulebook (WHFB 7th edition, Special Rules; Psychology; Weapons
  * > Special Weapon Rules; Shooting > To Hit Modifiers; Skirmishers; Fast
- * Cavalry; Flyers) and the few army-book rules the issue names (Ethereal,
+ * Cavalry; Flyers) and two army-book rules players ask for (Ethereal,
  * Undead), each read as README.md says. Scenario loaders turn names into the
  * OM_WH7_RULE_* bits of om_wh7_traits; the resolver reads only the bits.
  */

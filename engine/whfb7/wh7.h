@@ -24,7 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "dice.h"
+#include "options.h"
 #include "status.h"
 
 /* ---------------------------------------------------------------------------
@@ -720,20 +722,17 @@ bool om_wh7_dispel_holds(const unsigned *faces, unsigned n, unsigned bonus, unsi
 void om_wh7_cast_probabilities(unsigned n, unsigned bonus, unsigned cv, double p[4]);
 
 /* One reading of an ambiguous rule (options.c): a switch of om_wh7_options,
- * or a fixed reading the engine implements. */
-typedef struct om_wh7_option {
-    const char *name;          /* key under `options:` in scenario files */
-    const char *ambiguity;     /* the digest's ambiguity id ("A5"), or R-id of a reading of
-                                  the abstraction (README.md), "-" for none */
-    const char *section;       /* rulebook section */
-    const char *question;      /* what is ambiguous */
-    const char *default_value; /* the recommended reading, the default */
-    const char *other_value;   /* the other reading ("-" for fixed ones) */
-    size_t offset;             /* field in om_wh7_options, or OM_WH7_OPTION_FIXED */
-} om_wh7_option;
+ * or a fixed reading the engine implements (a row of a registry, options.h). */
+typedef om_option om_wh7_option;
 
 /* Offset marking a fixed reading. */
-#define OM_WH7_OPTION_FIXED ((size_t)-1)
+#define OM_WH7_OPTION_FIXED OM_OPTION_FIXED
+
+/* The largest max_rounds a scenario may set. */
+#define OM_WH7_MAX_ROUNDS_LIMIT 100u
+
+/* The registry of WHFB7's readings (options.c). */
+extern const om_option_table om_wh7_option_registry;
 
 /* Number of options and fixed readings, the i-th (NULL past the end), lookup. */
 size_t om_wh7_option_count(void);
@@ -815,11 +814,9 @@ typedef struct om_wh7_outcome_field {
 size_t om_wh7_outcome_field_count(void);
 const om_wh7_outcome_field *om_wh7_outcome_field_at(size_t i);
 
-/* Where and why a combat failed its check. */
-typedef struct om_wh7_check_failure {
-    char field[64];   /* dotted path as written in scenario files, e.g. "a.unit.files" */
-    char reason[256]; /* what is wrong */
-} om_wh7_check_failure;
+/* Where and why a combat failed its check (check.h): the dotted path as
+ * written in scenario files, e.g. "a.unit.files", and what is wrong. */
+typedef om_check_failure om_wh7_check_failure;
 
 /*
  * om_wh7_check: validate a combat description (characteristics in range,

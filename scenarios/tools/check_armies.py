@@ -485,7 +485,7 @@ def seed_crosscheck(shared):
                 ndiff += 1
                 print("info: TSV vs seed %s line %d %s: %s" % (army, line, r["troop"], "; ".join(d)))
     print("info: %d of %d TSV rows compared with the seed tables differ (OCR fixes listed in "
-          "rules/warmaster-ancients.md section 19.1)" % (ndiff, nrows))
+          "the OCR fixes log of rules/warmaster-ancients.md)" % (ndiff, nrows))
 
 
 def main(argv=None):

@@ -786,8 +786,7 @@ def load_ancients(shared, book, problems):
         army["list_version"] = "2005 rulebook"
         army["source_label"] = "Warmaster Ancients (2005)"
         army["magic_items"] = False
-        army["notes"] = ("seed table at %s line %d" % (ANCIENTS_SEED, tables[heading]["line"])
-                         if heading else "")
+        army["notes"] = ("Warmaster Ancients, Army Lists > %s" % heading.title() if heading else "")
         army["army_rules"] = None
         army["units"] = units
         army["upgrades"] = upgrades
@@ -905,25 +904,45 @@ def md_section(text, start_re, end_re):
     return "\n".join(out).rstrip()
 
 
+# The digests cite the rulebooks by the names of their text files, which are not
+# in the repository (but for the Ancients one); the registry names the books.
+RULEBOOK_FILES = {
+    "000_82b7b53696591f4d.txt": "Warmaster Revolution",
+    "003_d892f62cef14867b.txt": "Warmaster 1.1 Rules Update",
+    "004_4ce84a0351240cd3.txt": "Battlefields",
+}
+
+
+def name_rulebooks(text):
+    """`text` with each rulebook's file name replaced by the rulebook's name."""
+    for fname, book in RULEBOOK_FILES.items():
+        text = text.replace(fname, book)
+    return text
+
+
 def generic_texts(shared):
     """Prose for generic rules that the army sources name without text.  Taken
-    verbatim from the rules digests, which paraphrase the rulebooks; the registry
+    verbatim from the rules digests, which paraphrase the rulebooks (the names
+    of the rulebooks' files replaced by the rulebooks' own); the registry
     records that the text is a digest, not the army source."""
-    wm = open(os.path.join(shared, "rules", "warmaster.md"), encoding="utf-8").read()
-    wma = open(os.path.join(shared, "rules", "warmaster-ancients.md"), encoding="utf-8").read()
+    wm = name_rulebooks(open(os.path.join(shared, "rules", "warmaster.md"), encoding="utf-8").read())
+    wma = name_rulebooks(open(os.path.join(shared, "rules", "warmaster-ancients.md"),
+                              encoding="utf-8").read())
+    artillery = "Warmaster Revolution, Artillery & Machines > Artillery (paraphrased by rules/warmaster.md)"
     g = {}
-    g["cannon"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["cannon"] = (artillery,
                    md_section(wm, r"^- \*\*Cannon\*\*:", r"^- \*\*Stone Thrower\*\*"))
-    g["stone-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["stone-thrower"] = (artillery,
                           md_section(wm, r"^- \*\*Stone Thrower\*\*:", r"^- \*\*Bolt Thrower\*\*"))
-    g["bolt-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["bolt-thrower"] = (artillery,
                          md_section(wm, r"^- \*\*Bolt Thrower\*\* \(generic", r"^- \*\*Elven Bolt Thrower"))
-    g["elven-bolt-thrower"] = ("rules/warmaster.md § 5.10 (digest)",
+    g["elven-bolt-thrower"] = (artillery,
                                md_section(wm, r"^- \*\*Elven Bolt Thrower\*\* \(REV\)", r"^- \*\*Dwarf Flame Cannon"))
-    g["terror"] = ("rules/warmaster.md § 6.4 and rules/warmaster-ancients.md § 14 (digests)",
+    g["terror"] = ("Warmaster Revolution, Combat > Attack Modifiers; Warmaster Ancients, Combat > "
+                   "Attack Modifiers (paraphrased by rules/warmaster.md and rules/warmaster-ancients.md)",
                    md_section(wm, r"^\| Fighting a terrifying enemy", r"^\| Enemy facing") + "\n\n" +
                    md_section(wma, r"^### Terror \(not a glossary entry\)", r"^### Militia"))
-    g["fly"] = ("rules/warmaster.md § 9 (digest)",
+    g["fly"] = ("Warmaster Revolution, Flying Units (paraphrased by rules/warmaster.md)",
                 md_section(wm, r"^## 9\. Flying units", r"^---$"))
     return g
 
@@ -1099,7 +1118,7 @@ def render_whfb7(kind, rel, header, entries):
          "# One entry per TSV row, in source order; every column is kept verbatim as a string.",
          "schema: oddsmaster-whfb7-%s/1" % kind,
          "ruleset: whfb7",
-         "source: %s" % json.dumps(rel + " (WHFB 7th edition rulebook, seed 002_eb941bd8ffbd2d29.txt)"),
+         "source: %s" % json.dumps(rel + " (WHFB 7th edition rulebook)"),
          "list_version: \"7th edition rulebook\"",
          "%s:" % kind]
     for e in entries:

@@ -1,0 +1,844 @@
+/*
+ * turn.c: a whole Warmaster turn (turn.h): the moving side's Command phase,
+ * its Shooting phase and the Combat phase over the units on a table
+ * (warmaster.md 2, 3, 5, 6, 7; warmaster-ancients.md 2-9).
+ *
+ * Each phase calls the engine's own mechanism: om_wm_command_phase; the
+ * shooting of shooting.c (om_wm_fire_at for each shooter, om_wm_drive_back_at
+ * once per target with every shooter's hits, 5.5 and 5.9); and for each
+ * engagement om_wm_multi_prepare and om_wm_multi_resolve over one Combat
+ * phase (MULTICOMBAT.md). What this file adds is what the table decides:
+ * targets, stands in range, the direction and length of drive backs,
+ * engagements, contacts, supports, what lies behind a unit. Its readings of
+ * rules the geometry leaves open are fixed readings, in the registry at the
+ * end and in TURNS.md ("A whole turn").
+ */
+#include "turn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wm_int.h"
+
+/* A unit "moved" when its centre moved at least this far: the distance under
+ * which the Command phase counts a move as getting nowhere (TURNS.md C1). */
+#define MOVED_MIN_CM 0.1
+/* How far behind a unit the table is searched for what its drive back or
+ * retreat runs into: further than any distance a unit that stays is moved
+ * (the drive-back and retreat distances are counts of a byte). */
+#define BEHIND_REACH_CM 255.0
+/* A drive back halts this far from enemies (warmaster.md 5.5 step 7: "halts
+ * 1cm away"). */
+#define DRIVE_BACK_ENEMY_GAP_CM 1.0
+
+const char *const om_wm_shoot_policy_names[OM_WM_SHOOT_POLICY_COUNT] = {"closest", "hold"};
+
+struct om_wm_turn_prepared {
+    om_wm_turn turn;                          /* the turn (a copy) */
+    om_wm_dice_kit *kit;                      /* the dice tables of every test */
+    bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as the turn starts */
+};
+
+/* How the stands of the table touch, as the Combat phase reads it. */
+typedef struct contacts {
+    uint8_t stands[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];  /* [u][v]: u's stands
+                                                                      striking enemy v */
+    uint8_t flanked[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, with v's
+                                                                      front on their flank */
+    uint8_t side_strikers[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of the flanked,
+                                                                      striking to a side */
+    uint8_t own_supports[OM_WM_TABLE_MAX_UNITS];  /* u's stands supporting u */
+    uint8_t own_rear[OM_WM_TABLE_MAX_UNITS];      /* of those, from behind */
+    uint8_t link[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];      /* [s][f]: s's stands
+                                                                      supporting friend f */
+    uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
+    uint32_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
+    uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
+    uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
+    uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
+                                                      front edge */
+} contacts;
+
+struct om_wm_turn_work {
+    om_wm_table t;                            /* the trial's table */
+    om_wm_command_result command;             /* its Command phase */
+    contacts c;                               /* who touches whom in its Combat phase */
+    om_wm_multi_prepared *mp;                 /* the engagement being fought */
+    om_wm_multi m;                            /* ...as described to the engine */
+    om_wm_side side[OM_WM_UNITS_MAX];         /* its units' sides as the table decided */
+    uint8_t index[OM_WM_UNITS_MAX];           /* their table indices */
+    om_wm_unit_state state[OM_WM_UNITS_MAX];  /* their states */
+    om_wm_multi_outcome outcome;              /* what it did */
+    uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the turn started */
+    bool hurt[OM_WM_TABLE_MAX_UNITS];         /* a big monster badly hurt this turn */
+};
+
+/* ---- Small helpers ---- */
+
+static bool moving_unit(const om_wm_turn *turn, const om_wm_table *t, unsigned u)
+{
+    return t->unit[u].present && t->unit[u].side == turn->command.side;
+}
+
+/* Stands abreast in unit u's front rank (its files). */
+static unsigned front_files(const om_wm_table_unit *u)
+{
+    unsigned files = (unsigned)lround(om_wm_table_unit_width(u) / u->stand_w);
+    return files < 1 ? 1 : files;
+}
+
+static bool sees_all_round(const om_wm_table_unit *u)
+{
+    return (u->traits & (OM_WM_TABLE_TRAIT_ALL_ROUND | OM_WM_TABLE_TRAIT_SKIRMISH)) != 0;
+}
+
+/* The unit vector from a to b, or `fallback` when they coincide. */
+static om_wm_vec unit_vector(om_wm_vec a, om_wm_vec b, om_wm_vec fallback)
+{
+    double dx = b.x - a.x, dy = b.y - a.y, l = sqrt(dx * dx + dy * dy);
+    return l > 1e-9 ? (om_wm_vec){dx / l, dy / l} : fallback;
+}
+
+/* ---- Shooting phase (warmaster.md 5; warmaster-ancients.md 6) ---- */
+
+/* What the Shooting phase does to one target before its drive back. */
+typedef struct target_fire {
+    unsigned hits;    /* unsaved hits of every shooter (5.9) */
+    int driver;       /* the closest unit that shot at it (5.5 step 6), or -1 */
+    double driver_cm; /* its distance */
+} target_fire;
+
+/* Unit `me` as it shoots or is shot at: its values, halved if badly hurt. */
+static const om_wm_side *side_now(const om_wm_turn *turn, const om_wm_turn_work *w, unsigned u,
+                                  om_wm_side *buf)
+{
+    const om_wm_side *s = &turn->unit[u].side;
+    if (!w->hurt[u])
+        return s;
+    om_wm_side_hurt(s, buf);
+    return buf;
+}
+
+/* The stands of shooter u that shoot at `target`: its front rank (stands of
+ * its own unit block the sight of those behind, warmaster.md 5.1), every
+ * stand for all-round shooters, each within range of the target (range is
+ * measured stand by stand). */
+static unsigned stands_in_range(const om_wm_table *t, unsigned u, unsigned target, double range)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const unsigned files = sees_all_round(un) ? un->stands : front_files(un);
+    unsigned n = 0;
+    for (unsigned i = 0; i < un->stands && i < files; i++)
+        n += om_wm_table_stand_distance(t, u, i, target) <= range + OM_WM_TABLE_TOUCH_CM;
+    return n;
+}
+
+/* Shooter u fires at its target, if it has one: hits added to the target's,
+ * the cost of its shooting to itself (machines that blow up). */
+static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d, unsigned u,
+                      target_fire *fire, om_wm_turn_result *out)
+{
+    const om_wm_turn *turn = &p->turn;
+    const om_wm_turn_unit *tu = &turn->unit[u];
+    om_wm_table *t = &w->t;
+    om_wm_side me_buf, target_side, shooter;
+    const om_wm_side *me = side_now(turn, w, u, &me_buf);
+    const double range = me->unit.range_cm;
+    om_wm_pair_tests tests;
+    om_wm_fire f = {.reduced = false};
+    unsigned stands, left = t->unit[u].stands;
+    double cm;
+    int target;
+
+    if (tu->shoot == OM_WM_SHOOT_HOLD || range <= 0 ||
+        (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0) || me->shooting == 0 ||
+        om_wm_table_engaged(t, u))
+        return;
+    target = om_wm_table_closest_visible_enemy(t, turn->command.rules, u,
+                                               sees_all_round(&t->unit[u]), range,
+                                               OM_WM_TABLE_SKIP_ENGAGED, &cm);
+    if (target < 0 || (stands = stands_in_range(t, u, (unsigned)target, range)) == 0)
+        return;
+    /* The target as it stands now: terrain may give it cover (6.15). */
+    target_side = turn->unit[target].side;
+    target_side.position = om_wm_table_position(t, (unsigned)target);
+    target_side.dense_terrain = om_wm_table_in_dense(t, (unsigned)target);
+    /* Shots by range band (repeating crossbows, the Helblaster) go by the
+     * distance to the target, to the next whole cm (army lists). */
+    shooter = *me;
+    shooter.target_cm = (uint8_t)(cm < 255 ? ceil(cm - OM_WM_TABLE_TOUCH_CM) : 255);
+    om_wm_dice_kit_pair_tests(p->kit, turn->rules, &shooter, &target_side, &tests);
+    om_wm_fire_at(&tests, &target_side, d, &shooter, stands, false, t->unit[target].stands, &f);
+    fire[target].hits += f.hits;
+    if (fire[target].driver < 0 || cm < fire[target].driver_cm - 1e-9) {
+        fire[target].driver = (int)u;
+        fire[target].driver_cm = cm;
+    }
+    out->unit[target].shot_at = 1;
+    /* What its shooting cost it (army lists: misfires). */
+    if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
+        t->unit[u].confused = true;
+    t->unit[u].stands = (uint8_t)left;
+    if (left == 0)
+        t->unit[u].present = false;
+}
+
+/* The end of the Shooting phase for `target` (5.5, 5.6): stands removed by
+ * every hit, then one drive back directly away from its driver, which moves
+ * it on the table up to what lies that way. */
+static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                       unsigned target, const target_fire *fire, om_wm_turn_result *out)
+{
+    const om_wm_turn *turn = &p->turn;
+    om_wm_table *t = &w->t;
+    om_wm_table_unit *un = &t->unit[target];
+    om_wm_side side = turn->unit[target].side, driver_buf;
+    const om_wm_side *driver = side_now(turn, w, (unsigned)fire->driver, &driver_buf);
+    const unsigned stands = un->stands;
+    unsigned left = stands, carried = 0;
+    om_wm_volley_result v;
+    om_wm_table_behind behind;
+    om_wm_vec pa, pb, away;
+    om_wm_table_move_rule rule = {.enemy_gap_cm = DRIVE_BACK_ENEMY_GAP_CM, .target = -1};
+
+    side.position = om_wm_table_position(t, target);
+    side.dense_terrain = om_wm_table_in_dense(t, target);
+    /* Directly away from the closest stand that shot at it (5.5 step 6). */
+    om_wm_table_closest_points(t, (unsigned)fire->driver, target, &pa, &pb);
+    away = unit_vector(pa, pb, (om_wm_vec){-un->dir.x, -un->dir.y});
+    om_wm_table_behind_along(t, turn->command.rules, target, away, BEHIND_REACH_CM, &behind);
+    side.behind = behind.kind;
+    side.behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
+    side.behind_stands = behind.stands;
+    v.hits = om_wm_steadfast(&side, stands, fire->hits);
+    v.stands_lost = om_wm_record_hits(&left, &carried, side.unit.hits, v.hits);
+    om_wm_drive_back_at(turn->rules, d, &side, &driver->unit.traits, stands, left, carried, &v);
+    if (v.routed || v.off_table || v.stands_lost >= stands) {
+        out->unit[target].routed |= v.routed;
+        un->stands = 0;
+        un->present = false;
+        return;
+    }
+    un->stands = (uint8_t)(stands - v.stands_lost);
+    un->hits = 0; /* odd hits go at the end of the phase (5.6) */
+    un->confused |= v.confused;
+    w->hurt[target] |= v.hurt;
+    if (v.drive_back_cm > 0 && !side.unit.traits.no_drive_back &&
+        side.unit.traits.static_machine == OM_WM_NOT_STATIC &&
+        side.formation != OM_WM_FORMATION_LAAGER) {
+        om_wm_vec goal = {un->centre.x + away.x * v.drive_back_cm,
+                          un->centre.y + away.y * v.drive_back_cm};
+        (void)om_wm_table_move(t, turn->command.rules, target, goal, v.drive_back_cm, &rule,
+                               NULL);
+    }
+}
+
+/* The moving side's Shooting phase: its units shoot in index order, then
+ * every target's drive back in index order (the owner's choice, 5.5). */
+static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                           om_wm_turn_result *out)
+{
+    target_fire fire[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        fire[u] = (target_fire){0, -1, 0};
+    for (unsigned u = 0; u < w->t.units; u++)
+        if (moving_unit(&p->turn, &w->t, u))
+            shoot_one(p, w, d, u, fire, out);
+    for (unsigned u = 0; u < w->t.units; u++)
+        if (fire[u].driver >= 0 && w->t.unit[u].present)
+            drive_back(p, w, d, u, &fire[u], out);
+}
+
+/* ---- Combat phase: who touches whom (warmaster.md 6.1-6.7) ---- */
+
+/* The enemy stand i of unit u strikes (6.3): one touching its front edge, else
+ * its side or rear, else a corner, the lowest index among equals (the
+ * player's choice); -1 if it touches none. touch->flanked says whether any
+ * enemy has its front on the stand's flank or rear: its -1 (6.4) goes with
+ * whichever enemy it strikes (fixed reading strike_ties). */
+static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, unsigned i,
+                         om_wm_table_touch *touch)
+{
+    const uint8_t front = 1u << OM_WM_TABLE_FRONT;
+    int best = -1, best_rank = 3;
+    bool flanked = false;
+    for (unsigned v = 0; v < t->units; v++) {
+        om_wm_table_touch tc;
+        int rank;
+        if (!(c->touches[u] >> v & 1u))
+            continue;
+        om_wm_table_stand_touch(t, u, i, v, &tc);
+        if (!tc.touches)
+            continue;
+        flanked |= tc.flanked;
+        rank = (tc.edges & front) ? 0 : tc.edges ? 1 : 2;
+        if (rank < best_rank) {
+            best_rank = rank;
+            best = (int)v;
+            *touch = tc;
+        }
+    }
+    touch->flanked = flanked;
+    return best;
+}
+
+/* Every stand's contacts: the stands each unit strikes each enemy with, which
+ * of them are flanked, which fight to their front, which a charger touches. */
+static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
+{
+    const uint8_t front = 1u << OM_WM_TABLE_FRONT;
+    memset(c, 0, sizeof *c);
+    /* Which units touch which enemies, each pair once. */
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = u + 1; v < t->units; v++)
+            if (t->unit[u].present && t->unit[v].present &&
+                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
+                c->touches[u] |= 1u << v;
+                c->touches[v] |= 1u << u;
+            }
+    for (unsigned u = 0; u < t->units; u++) {
+        if (c->touches[u] == 0)
+            continue;
+        for (unsigned i = 0; i < t->unit[u].stands; i++) {
+            om_wm_table_touch tc;
+            int v = strike_target(t, c, u, i, &tc);
+            if (v < 0)
+                continue;
+            c->touching[u] |= (uint16_t)(1u << i);
+            c->stands[u][v]++;
+            c->flanked[u][v] += tc.flanked;
+            c->side_strikers[u][v] += tc.flanked && !(tc.edges & front);
+            if (tc.edges & front) {
+                c->front[u] |= (uint16_t)(1u << i);
+                if (cmd->unit[v].charged)
+                    c->charged_front[u] |= (uint16_t)(1u << i);
+            }
+        }
+    }
+}
+
+/* Whether unit u may support or be supported (6.7): infantry whose rules
+ * allow it; a supporter also not confused (Ancients: confused units support). */
+static bool may_support(const om_wm_turn *turn, const om_wm_table *t, unsigned u, bool giving)
+{
+    const om_wm_side *s = &turn->unit[u].side;
+    return t->unit[u].present && s->unit.troop == OM_WM_INFANTRY && !s->unit.traits.no_support &&
+           (!giving || !t->unit[u].confused || turn->rules->confused_units_support);
+}
+
+/* Stand i of unit s supports a stand of a friend fighting to its front, if
+ * any: its own unit first, then the others in index order; each supporting
+ * stand counts once (6.7). */
+static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, contacts *c,
+                             unsigned s, unsigned i)
+{
+    for (unsigned k = 0; k <= t->units; k++) {
+        const unsigned f = k == 0 ? s : k - 1;
+        if ((k > 0 && f == s) || t->unit[f].side != t->unit[s].side || c->front[f] == 0 ||
+            !may_support(turn, t, f, false))
+            continue;
+        for (unsigned j = 0; j < t->unit[f].stands; j++) {
+            om_wm_table_support how;
+            if (!(c->front[f] >> j & 1u))
+                continue;
+            how = om_wm_table_stand_support(t, s, i, f, j);
+            if (how == OM_WM_TABLE_NO_SUPPORT)
+                continue;
+            if (f == s) {
+                c->own_supports[s]++;
+                c->own_rear[s] += how == OM_WM_TABLE_SUPPORT_REAR;
+            } else {
+                c->link[s][f]++;
+                c->link_rear[s][f] += how == OM_WM_TABLE_SUPPORT_REAR;
+            }
+            return;
+        }
+    }
+}
+
+/* Every supporting stand: not touching an enemy, of a unit that may support. */
+static void find_supports(const om_wm_turn *turn, const om_wm_table *t, contacts *c)
+{
+    for (unsigned s = 0; s < t->units; s++) {
+        if (!may_support(turn, t, s, true))
+            continue;
+        for (unsigned i = 0; i < t->unit[s].stands; i++)
+            if (!(c->touching[s] >> i & 1u))
+                support_of_stand(turn, t, c, s, i);
+    }
+}
+
+/* Union-find over units linked by contacts and supports: engagements (6.1). */
+static unsigned find_root(uint8_t *parent, unsigned u)
+{
+    while (parent[u] != u)
+        u = parent[u] = parent[parent[u]];
+    return u;
+}
+
+static void join(uint8_t *parent, unsigned a, unsigned b)
+{
+    unsigned ra = find_root(parent, a), rb = find_root(parent, b);
+    if (ra != rb)
+        parent[ra > rb ? ra : rb] = (uint8_t)(ra < rb ? ra : rb);
+}
+
+static void group_engagements(const om_wm_table *t, const contacts *c, uint8_t *parent,
+                              bool *in_fight)
+{
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+        parent[u] = (uint8_t)u;
+        in_fight[u] = false;
+    }
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = 0; v < t->units; v++)
+            if (c->stands[u][v] > 0 || c->link[u][v] > 0) {
+                join(parent, u, v);
+                in_fight[u] = in_fight[v] = true;
+            }
+}
+
+/* ---- Combat phase: one engagement through the multi-unit engine ---- */
+
+/* Unit u's side in this engagement, as the table decides it. */
+static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w, unsigned u,
+                         om_wm_side *s)
+{
+    const om_wm_turn *turn = &p->turn;
+    const om_wm_table *t = &w->t;
+    const contacts *c = &w->c;
+    *s = turn->unit[u].side;
+    s->charging = w->command.unit[u].charged;
+    s->confused = t->unit[u].confused;
+    s->dense_terrain = om_wm_table_in_dense(t, u);
+    /* A charger counts as in the open (6.15); pikemen are never defended in
+     * dense terrain (army list). */
+    s->position = s->charging ? OM_WM_OPEN : om_wm_table_position(t, u);
+    if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
+        s->position = OM_WM_OPEN;
+    s->supports = c->own_supports[u];
+    s->rear_supports = c->own_rear[u];
+    s->support_units = 0;
+    /* Stand and shoot (5.7): a shooter not engaged before the charges, charged
+     * to its front (it sees the charger come), when its policy says so. */
+    s->stand_and_shoot = turn->unit[u].stand_and_shoot && !s->charging &&
+                         !p->engaged_at_start[u] && c->charged_front[u] != 0 &&
+                         (om_wm_unit_shoots(&s->unit) || s->extra_shots > 0) &&
+                         !s->unit.traits.no_stand_and_shoot &&
+                         (s->shooting > 0 || s->extra_shots > 0);
+    s->shoots_first = false;
+    s->evade = false;
+}
+
+/* What lies behind engagement unit k, straight back along its facing (fixed
+ * reading retreat_direction). Its friends in the engagement are not in the
+ * way: a losing side's units all retreat (a supporting unit with the one it
+ * supports, 6.7), so they are lifted off the table while it looks. */
+static void set_behind(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigned k)
+{
+    om_wm_table *t = &w->t;
+    const om_wm_multi *m = &w->m;
+    const unsigned u = w->index[k];
+    om_wm_side *s = &w->side[k];
+    om_wm_table_behind behind;
+    for (unsigned j = 0; j < m->n_units; j++)
+        if (j != k && m->unit[j].army == m->unit[k].army)
+            t->unit[w->index[j]].present = false;
+    om_wm_table_behind_of(t, p->turn.command.rules, u, BEHIND_REACH_CM, &behind);
+    for (unsigned j = 0; j < m->n_units; j++)
+        if (j != k && m->unit[j].army == m->unit[k].army)
+            t->unit[w->index[j]].present = true;
+    s->behind = behind.kind;
+    s->behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
+    s->behind_stands = behind.stands < t->unit[u].stands ? behind.stands : t->unit[u].stands;
+}
+
+/* A contact of `stands` stands of engagement unit k on enemy e; a War Wagon
+ * fights with its wagon stand alone (Kislev lists). */
+static void add_contact(om_wm_multi *m, const om_wm_side *s, unsigned k, unsigned e,
+                        unsigned stands, unsigned flanked, unsigned strikers, unsigned *fighting)
+{
+    om_wm_contact *x;
+    unsigned cap = s->formation != OM_WM_FORMATION_NONE ? 1u : OM_WM_TABLE_MAX_STANDS;
+    if (stands == 0 || *fighting >= cap || NEVER(m->n_contacts >= OM_WM_CONTACTS_MAX))
+        return;
+    if (stands > cap - *fighting)
+        stands = cap - *fighting;
+    *fighting += stands;
+    x = &m->contact[m->n_contacts++];
+    x->unit = (uint8_t)k;
+    x->enemy = (uint8_t)e;
+    x->stands = (uint8_t)stands;
+    x->flanked = (uint8_t)(flanked < stands ? flanked : stands);
+    x->side_strikers = (uint8_t)(strikers < x->flanked ? strikers : x->flanked);
+}
+
+/* Describe the engagement whose units have root `root` to the engine:
+ * side A's units first, in table order, then side B's. */
+static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
+                             const uint8_t *parent, const bool *in_fight, unsigned root)
+{
+    const om_wm_table *t = &w->t;
+    const contacts *c = &w->c;
+    om_wm_multi *m = &w->m;
+    uint8_t at[OM_WM_TABLE_MAX_UNITS];
+    bool continued = false;
+    memset(m, 0, sizeof *m);
+    m->rules = p->turn.rules;
+    m->options = p->turn.options;
+    m->span = OM_WM_SPAN_PHASE;
+    for (unsigned army = 0; army < 2; army++)
+        for (unsigned u = 0; u < t->units; u++) {
+            if (!in_fight[u] || t->unit[u].side != army ||
+                find_root((uint8_t *)parent, u) != root ||
+                NEVER(m->n_units >= OM_WM_UNITS_MAX))
+                continue;
+            at[u] = m->n_units;
+            w->index[m->n_units] = (uint8_t)u;
+            engaged_side(p, w, u, &w->side[m->n_units]);
+            m->unit[m->n_units] = (om_wm_multi_unit){&w->side[m->n_units], (uint8_t)army,
+                                                     OM_WM_NO_UNIT};
+            continued |= p->engaged_at_start[u];
+            m->n_units++;
+        }
+    for (unsigned k = 0; k < m->n_units; k++) {
+        const unsigned u = w->index[k];
+        unsigned fighting = 0;
+        set_behind(p, w, k);
+        for (unsigned v = 0; v < t->units; v++)
+            if (c->stands[u][v] > 0)
+                add_contact(m, &w->side[k], k, at[v], c->stands[u][v], c->flanked[u][v],
+                            c->side_strikers[u][v], &fighting);
+        for (unsigned v = 0; v < t->units; v++) {
+            om_wm_support *x;
+            if (c->link[u][v] == 0 || NEVER(m->n_supports >= OM_WM_SUPPORTS_MAX))
+                continue;
+            x = &m->support[m->n_supports++];
+            *x = (om_wm_support){(uint8_t)k, at[v], c->link[u][v], c->link_rear[u][v]};
+        }
+    }
+    /* A combat fought in an earlier turn goes on (6.14): units charging into it
+     * fight its round as their charge's (A7). */
+    m->rounds_before = continued ? 1 : 0;
+    m->turn = 1;
+}
+
+/* Fight the engagement in w->m and carry its units' states back to the table. */
+static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                             om_wm_turn_result *out)
+{
+    om_wm_table *t = &w->t;
+    om_wm_unit_state *states[OM_WM_UNITS_MAX];
+    om_wm_check_failure why;
+    if (NEVER(om_wm_multi_prepare(p->kit, &w->m, w->mp, &why) != OM_OK))
+        return;
+    for (unsigned k = 0; k < w->m.n_units; k++) {
+        const unsigned u = w->index[k];
+        om_wm_multi_unit_state_start(&w->m, k, &w->state[k]);
+        w->state[k].stands = t->unit[u].stands;
+        w->state[k].carried = t->unit[u].hits;
+        w->state[k].hurt = w->hurt[u];
+        states[k] = &w->state[k];
+    }
+    om_wm_multi_resolve(w->mp, d, states, &w->outcome);
+    out->engagements++;
+    out->unresolved += w->outcome.unresolved;
+    for (unsigned k = 0; k < w->m.n_units; k++) {
+        const unsigned u = w->index[k];
+        const om_wm_unit_result *r = &w->outcome.unit[k];
+        om_wm_table_unit *un = &t->unit[u];
+        out->unit[u].engaged = 1;
+        out->unit[u].unresolved = r->engaged;
+        out->unit[u].routed |= r->routed;
+        w->hurt[u] |= r->hurt;
+        un->stands = (uint8_t)w->state[k].stands;
+        /* Odd hits stay only with units still engaged (6.14). */
+        un->hits = r->engaged ? (uint8_t)w->state[k].carried : 0;
+        un->confused = r->confused;
+        if (r->destroyed || r->left_table || un->stands == 0)
+            un->present = false;
+    }
+}
+
+/* The Combat phase: every engagement in the order of its lowest unit index
+ * (the moving player's choice, 6.1), over one Combat phase each. */
+static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                         om_wm_turn_result *out)
+{
+    uint8_t parent[OM_WM_TABLE_MAX_UNITS];
+    bool in_fight[OM_WM_TABLE_MAX_UNITS];
+    find_contacts(&w->t, &w->command, &w->c);
+    find_supports(&p->turn, &w->t, &w->c);
+    group_engagements(&w->t, &w->c, parent, in_fight);
+    for (unsigned u = 0; u < w->t.units; u++) {
+        if (!in_fight[u] || find_root(parent, u) != u)
+            continue;
+        build_engagement(p, w, parent, in_fight, u);
+        fight_engagement(p, w, d, out);
+    }
+}
+
+/* ---- The turn ---- */
+
+/* What the turn did, from the table at its end (end states agree: a
+ * destroyed unit is neither confused nor engaged), and the victory points. */
+static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
+                        om_wm_turn_result *out)
+{
+    const om_wm_turn *turn = &p->turn;
+    const om_wm_table *t = &w->t;
+    unsigned vp[2] = {0, 0};
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_table_unit *un = &t->unit[u];
+        const om_wm_unit *values = &turn->unit[u].side.unit;
+        om_wm_turn_unit_result *r = &out->unit[u];
+        const unsigned start = w->start_stands[u], left = un->present ? un->stands : 0;
+        r->destroyed = !un->present;
+        r->stands_lost = (uint8_t)(start > left ? start - left : 0);
+        r->confused = un->present && un->confused;
+        r->unresolved &= un->present;
+        r->routed &= r->destroyed;
+        vp[un->side] += om_wm_victory_points_lost(values->points, om_wm_unit_size(values), start,
+                                                  r->stands_lost);
+    }
+    for (int s = 0; s < 2; s++)
+        out->vp_lost[s] = (uint16_t)(vp[s] < UINT16_MAX ? vp[s] : UINT16_MAX);
+}
+
+void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                        om_wm_turn_result *out)
+{
+    const om_wm_turn *turn = &p->turn;
+    memset(out, 0, sizeof *out);
+    w->t = turn->table;
+    for (unsigned u = 0; u < w->t.units; u++) {
+        w->t.unit[u].charged = false;
+        w->start_stands[u] = w->t.unit[u].stands;
+        w->hurt[u] = false;
+    }
+    om_wm_command_phase(&turn->command, &w->t, d, &w->command);
+    for (unsigned u = 0; u < w->t.units; u++) {
+        const om_wm_command_unit *cu = &w->command.unit[u];
+        out->unit[u].orders = cu->orders;
+        out->unit[u].moved = cu->moved_cm >= MOVED_MIN_CM;
+        out->unit[u].charged = cu->charged;
+    }
+    out->general_orders = w->command.general_passed;
+    shooting_phase(p, w, d, out);
+    combat_phase(p, w, d, out);
+    record_turn(p, w, out);
+}
+
+const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w)
+{
+    return &w->t;
+}
+
+/* ---- Preparing ---- */
+
+om_status om_wm_turn_work_alloc(om_wm_turn_work **out)
+{
+    om_wm_turn_work *w = calloc(1, sizeof *w);
+    om_status st;
+    *out = NULL;
+    if (w == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a turn's workspace");
+    if ((st = om_wm_multi_prepared_alloc(&w->mp)) != OM_OK) {
+        free(w);
+        return st;
+    }
+    *out = w;
+    return OM_OK;
+}
+
+void om_wm_turn_work_free(om_wm_turn_work *w)
+{
+    if (w == NULL)
+        return;
+    om_wm_multi_prepared_free(w->mp);
+    free(w);
+}
+
+om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why,
+                                   om_wm_turn_prepared **out)
+{
+    om_wm_turn_prepared *p;
+    om_status st;
+    *out = NULL;
+    if ((st = om_wm_turn_check(t, why)) != OM_OK)
+        return st;
+    if ((p = calloc(1, sizeof *p)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
+    p->turn = *t;
+    if ((st = om_wm_dice_kit_alloc(&p->kit)) != OM_OK) {
+        free(p);
+        return st;
+    }
+    for (unsigned u = 0; u < t->table.units; u++)
+        p->engaged_at_start[u] = t->table.unit[u].present && om_wm_table_engaged(&t->table, u);
+    *out = p;
+    return OM_OK;
+}
+
+void om_wm_turn_prepared_free(om_wm_turn_prepared *p)
+{
+    if (p == NULL)
+        return;
+    om_wm_dice_kit_free(p->kit);
+    free(p);
+}
+
+const om_wm_turn *om_wm_turn_of(const om_wm_turn_prepared *p)
+{
+    return &p->turn;
+}
+
+/* ---- Check ---- */
+
+/* Raise "field 'PATH': REASON" for `path` (with the index i when not
+ * negative: "units[i]KEY"). */
+static om_status fail(om_wm_check_failure *why, const char *list, int i, const char *key,
+                      const char *reason)
+{
+    om_wm_check_failure local;
+    if (why == NULL)
+        why = &local;
+    if (i < 0)
+        snprintf(why->field, sizeof why->field, "%s", list);
+    else
+        snprintf(why->field, sizeof why->field, "%s[%d]%s", list, i, key);
+    snprintf(why->reason, sizeof why->reason, "%s", reason);
+    return OM_ERROR(OM_EINVAL, "field '%s': %s", why->field, why->reason);
+}
+
+/* Unit u's values as an engagement checks them, paths "units[u].side.PATH". */
+static om_status check_values(const om_wm_turn *t, unsigned u, om_wm_check_failure *why)
+{
+    om_wm_engagement e;
+    om_wm_check_failure inner;
+    char key[64];
+    memset(&e, 0, sizeof e);
+    e.rules = t->rules;
+    e.kind = OM_WM_KIND_COMBAT;
+    e.options = t->options;
+    e.side[0] = e.side[1] = t->unit[u].side;
+    memset(&inner, 0, sizeof inner);
+    if (om_wm_engagement_check(&e, &inner) == OM_OK)
+        return OM_OK;
+    /* "a.unit.armour" -> "units[u].side.unit.armour" */
+    snprintf(key, sizeof key, ".side%s", strchr(inner.field, '.') ? strchr(inner.field, '.') : "");
+    return fail(why, "units", (int)u, key, inner.reason);
+}
+
+/* The table unit u agrees with unit u's values. */
+static om_status check_agrees(const om_wm_turn *t, unsigned u, om_wm_check_failure *why)
+{
+    const om_wm_table_unit *tu = &t->table.unit[u];
+    const om_wm_unit *v = &t->unit[u].side.unit;
+    char reason[160];
+    if (tu->troop != v->troop)
+        return fail(why, "units", (int)u, ".troop", "the table unit's troop type is not its "
+                    "values'");
+    if (tu->stands > v->stands || tu->size != om_wm_unit_size(v)) {
+        snprintf(reason, sizeof reason, "the table unit has %u of %u stands, its values %u of %u",
+                 tu->stands, tu->size, v->stands, om_wm_unit_size(v));
+        return fail(why, "units", (int)u, ".stands", reason);
+    }
+    if (tu->hits >= v->hits && v->hits > 0) {
+        snprintf(reason, sizeof reason, "%u hits carried: fewer than its Hits (%u), or it would "
+                 "have lost a stand", tu->hits, v->hits);
+        return fail(why, "units", (int)u, ".hits", reason);
+    }
+    return OM_OK;
+}
+
+om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
+{
+    unsigned per_side[2] = {0, 0};
+    om_status st;
+    if (t->rules == NULL || t->rules->id != t->command.rules)
+        return fail(why, "ruleset", -1, "", "the turn's rule set and its Command phase's differ");
+    if ((st = om_wm_table_check(&t->table, t->command.rules, why)) != OM_OK ||
+        (st = om_wm_command_check(&t->command, &t->table, why)) != OM_OK)
+        return st;
+    for (unsigned u = 0; u < t->table.units; u++) {
+        char reason[96];
+        if (++per_side[t->table.unit[u].side] > OM_WM_TURN_SIDE_UNITS_MAX) {
+            snprintf(reason, sizeof reason, "a side has more than %d units (the most one "
+                     "engagement holds)", OM_WM_TURN_SIDE_UNITS_MAX);
+            return fail(why, "units", (int)u, "", reason);
+        }
+        if ((unsigned)t->unit[u].shoot >= OM_WM_SHOOT_POLICY_COUNT)
+            return fail(why, "units", (int)u, ".shoot", "unknown shooting policy");
+        if ((st = check_agrees(t, u, why)) != OM_OK || (st = check_values(t, u, why)) != OM_OK)
+            return st;
+    }
+    return OM_OK;
+}
+
+/* ---- Fixed readings ---- */
+
+static const om_wm_option turn_option_table[] = {
+    {"shooting_stands", "-", "5.1 Range; Line of sight",
+     "Which stands of a unit shoot at its target?",
+     "fixed: its front rank (its own stands block the others' sight; every stand of an "
+     "all-round shooter) within range of the target, stand by stand; sight is the "
+     "unit's (T6)", "-", OM_WM_OPTION_FIXED, 0},
+    {"shooting_blind", "-", "5.10 Stone Thrower",
+     "Does artillery shoot blind at an enemy it cannot see in a turn?",
+     "fixed: no, every shooter shoots at the closest visible enemy or not at all", "-",
+     OM_WM_OPTION_FIXED, 0},
+    {"drive_back_driver", "-", "5.5 Drive backs",
+     "Several units shot at one target: whose drive-back rules apply (Warp Lightning "
+     "Cannon, Skull Chukka), and from where?",
+     "fixed: the closest unit that shot at it (the driving unit); directly away from its "
+     "closest point", "-", OM_WM_OPTION_FIXED, 0},
+    {"drive_back_order", "-", "5.5 Drive backs",
+     "In which order are several drive backs resolved (the owner chooses)?",
+     "fixed: targets in table order, after every unit has shot", "-", OM_WM_OPTION_FIXED, 0},
+    {"drive_back_into_friends", "-", "5.5, 7.3 Making way",
+     "A unit driven back into unengaged friends who make way: where does it end?",
+     "fixed: it halts touching them (they are not moved aside); it tests for confusion "
+     "once, on a 6", "-", OM_WM_OPTION_FIXED, 0},
+    {"steadfast_phase", "-", "10.3 Banner of Steadfastness",
+     "The Banner of Steadfastness against several shooters in one phase",
+     "fixed: one hit of the phase's total is ignored", "-", OM_WM_OPTION_FIXED, 0},
+    {"stand_and_shoot_sight", "-", "5.7 Shooting at charging enemy",
+     "When does a charged unit see its charger \"at some point during the charge\"?",
+     "fixed: when a charger touches the front edge of one of its stands", "-",
+     OM_WM_OPTION_FIXED, 0},
+    {"strike_ties", "-", "6.3 Attacks",
+     "A stand touching several enemies with the same priority (the player chooses)",
+     "fixed: the enemy of lowest table index", "-", OM_WM_OPTION_FIXED, 0},
+    {"support_alignment", "-", "6.7 Supporting troops",
+     "How exactly must a supporting stand be behind or beside a fighting one?",
+     "fixed: edges touching, off line by at most 1cm along them, facing the same way",
+     "-", OM_WM_OPTION_FIXED, 0},
+    {"engagement_order", "-", "6.1 Engagements and order",
+     "In which order are engagements fought (the moving player chooses)?",
+     "fixed: by the lowest table index of their units", "-", OM_WM_OPTION_FIXED, 0},
+    {"retreat_direction", "-", "6.9 Retreats",
+     "Which way does a losing unit retreat, for what lies behind it?",
+     "fixed: straight back along its facing", "-", OM_WM_OPTION_FIXED, 0},
+    {"moves_after_combat", "-", "6.9-6.13",
+     "Where do retreats, pursuits, fall backs and advances leave the units?",
+     "fixed: the table is not moved after combat; the turn ends with its Combat phase",
+     "-", OM_WM_OPTION_FIXED, 0},
+};
+
+const om_option_table om_wm_turn_option_registry = {
+    "whole turns", turn_option_table, sizeof turn_option_table / sizeof turn_option_table[0]};
+
+size_t om_wm_turn_option_count(void) { return om_wm_turn_option_registry.count; }
+
+const om_wm_option *om_wm_turn_option_at(size_t i)
+{
+    return i < om_wm_turn_option_registry.count ? &turn_option_table[i] : NULL;
+}
+
+const om_wm_option *om_wm_turn_option_find(const char *name)
+{
+    return om_option_find(&om_wm_turn_option_registry, name);
+}
