@@ -50,7 +50,7 @@ static om_status count_wins(void *ctx, const om_block *b, bool *stop)
 /* Side A's wins in `trials` trials of `t` with the fast or the plain dice. */
 static void count(const om_trials *t, uint64_t trials, bool plain, win_count *c)
 {
-    om_run_sink sink = {.ctx = c, .put = count_wins};
+    om_run_sink sink = {.ctx = c, .tally_only = true, .put = count_wins};
     om_run_config cfg = {.trials = trials, .seed = 42, .plain_dice = plain};
     c->wins = c->trials = 0;
     if (om_run_simulate(t, &cfg, &sink, NULL) != OM_OK) {

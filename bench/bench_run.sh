@@ -30,14 +30,22 @@ git worktree add --detach "$WORK/base" "$BASE" >/dev/null 2>&1
 NEW=build-bench/oddsmaster
 OLD="$WORK/base/build/oddsmaster"
 
-# best_rate LABEL COMMAND...: the best trials/s of 3 runs of COMMAND.
+# best_rate LABEL COMMAND...: the best trials/s of 3 runs of COMMAND (the
+# elapsed time /usr/bin/time writes to its own file: COMMAND's output and
+# errors go to /dev/null). The run's output, $WORK/LABEL.h5 (the last
+# argument), is removed before each run and its removal not timed: a run
+# onto an existing file of 400 MB pays for deleting it when it renames its
+# own over it (about a sixth of the run).
 best_rate() {
     label=$1
     shift
     best=0
     for i in 1 2 3; do
-        s=$( { /usr/bin/time -f "%e" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-        rate=$(awk -v t="$TRIALS" -v s="$s" 'BEGIN { printf "%.0f", t / s }')
+        rm -f "$WORK/$label.h5"
+        sync
+        /usr/bin/time -o "$WORK/time" -f "%e" "$@" >/dev/null 2>&1
+        s=$(tail -1 "$WORK/time")
+        rate=$(awk -v t="$TRIALS" -v s="$s" 'BEGIN { printf "%.0f", t / (s > 0 ? s : 0.01) }')
         [ "$rate" -gt "$best" ] && best=$rate
     done
     echo "$best"
@@ -46,18 +54,21 @@ best_rate() {
 engine=$(build-bench/bench/bench_engagement - 20000000 400000)
 e1=$(echo "$engine" | awk '/^oddsmaster/ { printf "%.0f", $(NF-1) }')
 e2=$(echo "$engine" | awk '/^oddsmaster/ { printf "%.0f", $NF }')
-r1=$(best_rate rows1 "$NEW" run --trials "$TRIALS" -q -t 1 -o "$WORK/r1.h5")
-r2=$(best_rate rows2 "$NEW" run --trials "$TRIALS" -q -t 2 -o "$WORK/r2.h5")
-n1=$(best_rate norows1 "$NEW" run --trials "$TRIALS" -q -t 1 --no-rows -o "$WORK/n1.h5")
-n2=$(best_rate norows2 "$NEW" run --trials "$TRIALS" -q -t 2 --no-rows -o "$WORK/n2.h5")
-b1=$(best_rate base1 "$OLD" run --trials "$TRIALS" -q -t 1 -o "$WORK/b1.h5")
-b2=$(best_rate base2 "$OLD" run --trials "$TRIALS" -q -t 2 -o "$WORK/b2.h5")
-size=$(stat -c %s "$WORK/r1.h5")
-rss=$( { /usr/bin/time -f "%M" "$NEW" run --trials 1000000000 -q --no-rows -o "$WORK/big.h5" \
-         >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+r1=$(best_rate rows1 "$NEW" run --trials "$TRIALS" -q -t 1 -o "$WORK/rows1.h5")
+r2=$(best_rate rows2 "$NEW" run --trials "$TRIALS" -q -t 2 -o "$WORK/rows2.h5")
+n1=$(best_rate norows1 "$NEW" run --trials "$TRIALS" -q -t 1 --no-rows -o "$WORK/norows1.h5")
+n2=$(best_rate norows2 "$NEW" run --trials "$TRIALS" -q -t 2 --no-rows -o "$WORK/norows2.h5")
+b1=$(best_rate base1 "$OLD" run --trials "$TRIALS" -q -t 1 -o "$WORK/base1.h5")
+b2=$(best_rate base2 "$OLD" run --trials "$TRIALS" -q -t 2 -o "$WORK/base2.h5")
+size=$(stat -c %s "$WORK/rows1.h5")
+rm -f "$WORK"/*.h5
+/usr/bin/time -o "$WORK/time" -f "%M %e" "$NEW" run --trials 1000000000 -q --no-rows \
+    -o "$WORK/big.h5" >/dev/null 2>&1
+rss=$(awk '{ print $1 }' "$WORK/time")
+big=$(awk '{ print $2 }' "$WORK/time")
 
 awk -v t="$TRIALS" -v e1="$e1" -v e2="$e2" -v r1="$r1" -v r2="$r2" -v n1="$n1" -v n2="$n2" \
-    -v b1="$b1" -v b2="$b2" -v size="$size" -v rss="$rss" -v base="$BASE" 'BEGIN {
+    -v b1="$b1" -v b2="$b2" -v size="$size" -v rss="$rss" -v big="$big" -v base="$BASE" 'BEGIN {
     printf "\ndefault scenario, %.0e trials (trials per second, best of 3)\n", t
     printf "%-28s %12s %12s %8s\n", "", "1 thread", "2 threads", "2 / 1"
     printf "%-28s %12.3e %12.3e %7.2fx\n", "engine alone", e1, e2, e2 / e1
@@ -68,5 +79,5 @@ awk -v t="$TRIALS" -v e1="$e1" -v e2="$e2" -v r1="$r1" -v r2="$r2" -v n1="$n1" -
     printf "run --no-rows / engine:   %5.1f%% (1 thread), %5.1f%% (2 threads)\n", 100 * n1 / e1, 100 * n2 / e2
     printf "run / run of %s: %.2fx (1 thread), %.2fx (2 threads)\n", base, r1 / b1, r2 / b2
     printf "file with rows: %.2f bytes per trial\n", size / t
-    printf "peak RSS of 1e9 trials without rows: %.1f MB\n", rss / 1024
+    printf "peak RSS of 1e9 trials without rows: %.1f MB (%s s)\n", rss / 1024, big
 }'

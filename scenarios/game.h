@@ -107,6 +107,11 @@ typedef struct om_trials {
     const om_game *game; /* its game family */
     void *prepared;      /* the game's prepared scenario */
     om_layout layout;    /* the rows its trials write */
+    const uint8_t *class_rows; /* the classes of its trials, rows known when it is
+                            prepared (a first round drawn from its table, say): class
+                            k's row at class_rows + k * layout.row_size, owned by
+                            `prepared`; NULL when none */
+    size_t n_classes;    /* classes (0: none; at most OM_LAYOUT_CLASSES_MAX) */
 } om_trials;
 
 /* How `oddsmaster list --format json` writes a column's cells. */
@@ -140,8 +145,9 @@ typedef struct om_game_listing {
     char *footer;          /* printed last, or NULL */
 } om_game_listing;
 
-/* A game family. Every function pointer is set, except `list`, and work_alloc
- * and work_free, which a game without a per-thread workspace leaves NULL. */
+/* A game family. Every function pointer is set, except `list`, resolve_classes
+ * (a game whose trials never have classes), and work_alloc and work_free,
+ * which a game without a per-thread workspace leaves NULL. */
 struct om_game {
     const char *name;                /* e.g. "warmaster" */
     const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
@@ -169,6 +175,13 @@ struct om_game {
      * row i at rows + i * row_size. Pure apart from advancing d and using
      * work; thread-safe for distinct d, work and rows. */
     void (*resolve_block)(const void *prepared, void *work, om_dice *d, uint8_t *rows, size_t n);
+    /* The same n trials with the same dice and workspace, and each trial's
+     * class: cls[i] = k when trial i's row is class k's (om_trials.class_rows),
+     * else OM_LAYOUT_NO_CLASS. The row of a trial of a class is written only if
+     * `class_rows`; every other row is. NULL for a game whose trials never
+     * have classes (om_trials.n_classes is then 0). */
+    void (*resolve_classes)(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                            uint16_t *cls, bool class_rows, size_t n);
 
     /* Fill keys[0..cap) with the keys of its scenario files and return how
      * many there are (all of them when cap is large enough). */

@@ -470,8 +470,12 @@ static om_status wm_prepare(const om_scenario *sc, om_trials *out)
     out->prepared = p;
     if (ws->turn != NULL)
         st = turn_prepare(ws, p, out);
-    else if ((st = om_wm_prepare_alloc(engagement_of(sc), &p->engagement)) == OM_OK)
+    else if ((st = om_wm_prepare_alloc(engagement_of(sc), &p->engagement)) == OM_OK) {
+        const om_wm_outcome *classes;
         wm_layout(engagement_of(sc), &out->layout);
+        om_wm_classes(p->engagement, &classes, &out->n_classes);
+        out->class_rows = (const uint8_t *)classes;
+    }
     if (st != OM_OK) {
         wm_release(out);
         out->prepared = NULL;
@@ -511,7 +515,21 @@ static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8
         om_wm_resolve(p->engagement, d, &out[i]);
 }
 
+/* Only an engagement's trials have classes (a turn's n_classes is 0, so the
+ * driver never calls this for one). */
+static void wm_resolve_classes(const void *prepared, void *work, om_dice *d, uint8_t *rows,
+                               uint16_t *cls, bool class_rows, size_t n)
+{
+    const wm_prepared *p = prepared;
+    (void)work;
+    assert(p->turn == NULL);
+    om_wm_resolve_classes(p->engagement, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
+}
+
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
+_Static_assert(OM_WM_NO_CLASS == OM_LAYOUT_NO_CLASS, "the engine's trials of no class are the "
+               "tally's");
+_Static_assert(OM_WM_CLASSES_MAX <= OM_LAYOUT_CLASSES_MAX, "the tally counts every class");
 
 /* The registries of the engine's readings of ambiguous rules: an
  * engagement's, the Command phase's and a whole turn's. */
@@ -531,6 +549,7 @@ const om_game om_game_warmaster = {
     .work_alloc = wm_work_alloc,
     .work_free = wm_work_free,
     .resolve_block = wm_resolve_block,
+    .resolve_classes = wm_resolve_classes,
     .situations = om_wm_matrix_situations_table,
     .n_situations = OM_WM_MATRIX_SITUATIONS,
     .n_default_situations = 2,

@@ -19,6 +19,7 @@
 #define OM_H5_INT_H
 
 #include <hdf5.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,58 @@
 
 /* Size of a buffer for om_h5_utc_now ("2024-05-01T12:00:00Z" and the NUL). */
 #define OM_H5_UTC_MAX 32
+
+/*
+ * om_h5_buffered_fapl: a new file access property list *fapl (the caller
+ * closes it) for a file written through the buffered driver of h5vfd.c: the
+ * default driver's files, byte for byte, with the library's many small
+ * writes gathered into few large ones; strong close degree. *driver is the
+ * driver's registration, which must outlive the list and every file opened
+ * with it: the caller closes it (om_h5_close_id) after them. Errors:
+ * OM_EHDF5.
+ */
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver);
+
+/* A write of raw data to a file of the buffered driver, deferred (om_h5_defer_raw). */
+typedef struct om_h5_deferred_write {
+    haddr_t addr;        /* where in the file */
+    const uint8_t *data; /* the bytes: the caller's, unchanged until written out */
+    size_t size;         /* how many */
+} om_h5_deferred_write;
+
+/* Writes of raw data deferred, to be done by their owner. */
+typedef struct om_h5_deferred {
+    int fd;                     /* the file they go to (set when the first is deferred) */
+    size_t n;                   /* writes deferred */
+    size_t cap;                 /* room in w */
+    om_h5_deferred_write *w;    /* [cap] in the order the library made them */
+} om_h5_deferred;
+
+/*
+ * om_h5_defer_raw: while `into` is not NULL, the raw data (chunks) the
+ * library writes to `file` (open with the buffered driver) is not written
+ * but listed in *into, the bytes left where the caller gave them (when
+ * *into is full, written at once); NULL writes them again. The bytes must
+ * stay unchanged, and not be read through the library, until
+ * om_h5_deferred_write_out writes them: so a writer that puts blocks in
+ * turn (one thread at a time) lets each block's owner write its bytes
+ * after its turn, in parallel with the next put. Errors: OM_EHDF5 (not a
+ * file of the buffered driver).
+ */
+om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
+
+/*
+ * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
+ * in memory as one), then empty it. `path` names the file in messages.
+ * Thread-safe for distinct lists. Errors: OM_EIO.
+ */
+om_status om_h5_deferred_write_out(om_h5_deferred *d, const char *path);
+
+/* Whether the chunks c leave their writing deferred (om_h5_chunks_defer,
+ * h5file.h), and the list their deferred writes go to (h5chunk.c). */
+struct om_h5_chunks;
+bool om_h5_chunks_deferred(const struct om_h5_chunks *c);
+om_h5_deferred *om_h5_chunks_writes(struct om_h5_chunks *c);
 
 /* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
 void om_h5_quiet(void);
@@ -147,11 +200,14 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
  * temporary file "PATH.tmp-PID" beside it (so the final rename stays in one file
  * system), with the strong close degree (closing the file closes anything left
  * open). On success *tmp_path (owned by the caller, free()) and *file are set.
+ * With `driver` not NULL the file is written through the buffered driver
+ * (om_h5_buffered_fapl), whose registration *driver the caller closes with
+ * om_h5_close_id once the file is closed (H5I_INVALID_HID on failure).
  * The temporary name is first created with open(2), so a missing directory or a
  * permission problem is reported with the system's reason.
  * Errors: OM_EIO ("cannot create PATH: REASON"), OM_ENOMEM.
  */
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file);
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver);
 
 /*
  * om_h5_tmp_publish: flush the closed temporary file to the disk (fsync) and

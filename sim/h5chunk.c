@@ -24,23 +24,74 @@
  * unfiltered too, each value as two bytes, least significant first (the
  * dataset's little-endian type). tests/test_h5.c checks every width
  * by reading encoded chunks back through HDF5.
+ *
+ * How a block is encoded, in three steps:
+ *   1. plan: each field's kind of chunk (a winner copied, a count or flag
+ *      packed in `bits` bits from its smallest value, found in the block's
+ *      tally) and so which byte columns of the rows are read at all (none for
+ *      a field whose chunk holds one value: the header says it all);
+ *   2. columns: the rows (trial by trial, row_size bytes each) turned into
+ *      columns (byte by byte, chunk_rows values each) for those bytes, 16
+ *      rows at a time with SSE2 byte transposes where the processor has them
+ *      (a strided read of each byte costs three times as much), a short
+ *      block padded to the chunk with each field's padding;
+ *   3. chunks: each field's chunk from its column: a header, then the column
+ *      copied, or packed 16 values at a time (SSE2: pairs of values merged
+ *      lane by lane, 2, 4 then 8 of them, in 16-, 32- and 64-bit lanes), the
+ *      rest by the scalar packer, which is also the whole packer without
+ *      SSE2. Both give the same bytes.
+ * A field type of more than one byte would read more than one byte column.
  */
+#include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* SSE2 on x86-64 (whose baseline it is); elsewhere the scalar code alone. */
+#if defined(__SSE2__) && defined(__x86_64__)
+#define OM_H5CHUNK_SSE2 1
+#include <emmintrin.h>
+#endif
+
+#include "h5_int.h"
 #include "h5file.h"
 
 /* Bytes before the packed values (the filter's parameters). */
 #define SO_HEADER 21
 
+/* Rows turned into columns at a time, and values packed at a time: the bytes
+ * of an SSE2 register. */
+#define GROUP 16u
+
+/* Widest row: every field of a layout two bytes wide. */
+#define OM_H5_ROW_MAX (2 * OM_LAYOUT_FIELDS_MAX)
+
+/* How a field's chunk is made (plan). */
+typedef enum chunk_kind {
+    KIND_HEADER = 0, /* one value: the header alone (bits 0) */
+    KIND_PACKED,     /* the values less the smallest, in `bits` bits */
+    KIND_COPY,       /* the values as they are: a winner (no header) */
+    KIND_COPY16      /* two-byte counts as they are, least significant byte first */
+} chunk_kind;
+
 struct om_h5_chunks {
     om_layout layout;  /* the rows' fields (a copy) */
     size_t chunk_rows; /* values per chunk */
-    size_t cap;        /* bytes of each field's buffer */
-    uint8_t *buf;      /* field f's chunk at buf + f * cap */
-    uint8_t *column;   /* [chunk_rows] a short block's column, padded */
+    size_t cap;        /* most bytes of a field's chunk */
+    uint8_t *buf;      /* the chunks, one after the other in field order (as the file
+                          gets them: so their deferred writes are one), and 8 bytes */
+    uint8_t *cols;     /* [row_size][chunk_rows] the block's byte columns (those read) */
+    size_t at[OM_LAYOUT_FIELDS_MAX];   /* where each encoded chunk starts in buf */
     size_t size[OM_LAYOUT_FIELDS_MAX]; /* bytes of each encoded chunk */
+    bool defer;        /* their writing is deferred (om_h5_chunks_defer) */
+    om_h5_deferred deferred; /* their deferred writes */
+    om_h5_deferred_write writes[OM_LAYOUT_FIELDS_MAX]; /* room for them */
+    /* The plan of the block being encoded: */
+    uint8_t kind[OM_LAYOUT_FIELDS_MAX];  /* each field's chunk_kind */
+    uint8_t bits[OM_LAYOUT_FIELDS_MAX];  /* bits per value (KIND_HEADER: 0) */
+    uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value stored in the header */
+    uint8_t pad[OM_LAYOUT_FIELDS_MAX];   /* a short block's padding of the column */
+    bool read[OM_H5_ROW_MAX];            /* the byte columns the chunks read */
 };
 
 om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_chunks **out)
@@ -49,16 +100,23 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
     *out = NULL;
     if (c == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
+    if (layout->row_size > OM_H5_ROW_MAX) {
+        free(c);
+        return OM_ERROR(OM_EINVAL, "rows of %zu bytes are wider than %d", layout->row_size,
+                        OM_H5_ROW_MAX);
+    }
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
-    /* Header, the values whole (two bytes each for a layout with two-byte
-     * counts), and a word of slack for the 8-byte stores. */
-    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1) + 8;
-    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1));
-    c->column = malloc(chunk_rows ? chunk_rows : 1);
-    if (c->buf == NULL || c->column == NULL) {
+    /* Header and the values whole (two bytes each for a layout with two-byte
+     * counts); a word of slack after the last chunk for the 8-byte stores (a
+     * chunk's slack is the next one's start, written after it). */
+    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1);
+    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) + 8);
+    c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
+    c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
+    if (c->buf == NULL || c->cols == NULL) {
         free(c->buf);
-        free(c->column);
+        free(c->cols);
         free(c);
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
     }
@@ -71,7 +129,7 @@ void om_h5_chunks_free(om_h5_chunks *c)
     if (c == NULL)
         return;
     free(c->buf);
-    free(c->column);
+    free(c->cols);
     free(c);
 }
 
@@ -82,7 +140,27 @@ size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field)
 
 const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field)
 {
-    return c->buf + field * c->cap;
+    return c->buf + c->at[field];
+}
+
+void om_h5_chunks_defer(om_h5_chunks *c, bool defer)
+{
+    c->defer = defer;
+}
+
+bool om_h5_chunks_deferred(const om_h5_chunks *c)
+{
+    return c->defer;
+}
+
+om_h5_deferred *om_h5_chunks_writes(om_h5_chunks *c)
+{
+    return &c->deferred;
+}
+
+om_status om_h5_chunks_write_out(om_h5_chunks *c, const char *path)
+{
+    return om_h5_deferred_write_out(&c->deferred, path);
 }
 
 /* Bits needed for `span` different values: the ceiling of log2(span), as the
@@ -95,11 +173,117 @@ static unsigned bits_for(unsigned span)
     return bits;
 }
 
-/* Pack the values col[i * stride] - min (i < n) in `bits` bits each, most
- * significant first, at `out`; returns the bytes written. Groups of 8 values
- * are exactly `bits` bytes, built in one word; the tail goes bit by bit. */
-static size_t pack(const uint8_t *col, size_t stride, size_t n, uint8_t min, unsigned bits,
-                   uint8_t *out)
+/* ------------------------------------------------------------------- plan */
+
+/* Step 1: each field's chunk from the block's tally, and the columns read. */
+static void plan(om_h5_chunks *c, const om_tally *t)
+{
+    const om_layout *l = &c->layout;
+    memset(c->read, 0, sizeof c->read);
+    for (size_t f = 0; f < l->field_count; f++) {
+        uint8_t min, max;
+        if (l->fields[f].type == OM_FIELD_WINNER) {
+            c->kind[f] = KIND_COPY;
+            c->pad[f] = OM_WINNER_NONE;
+            c->read[l->fields[f].offset] = true;
+            continue;
+        }
+        if (l->fields[f].type == OM_FIELD_COUNT16) {
+            /* Stored unfiltered (the filter takes bytes): both byte columns,
+             * a short block padded with zeros. */
+            c->kind[f] = KIND_COPY16;
+            c->pad[f] = 0;
+            c->read[l->fields[f].offset] = c->read[l->fields[f].offset + 1] = true;
+            continue;
+        }
+        om_tally_range(t, f, &min, &max);
+        c->bits[f] = (uint8_t)bits_for((unsigned)(max - min) + 1);
+        /* Values that need all 8 bits are stored as they are, without the
+         * offset: the filter does so, and its reader adds no smallest value
+         * back then. A short block is padded with the smallest value, which
+         * changes no span (HDF5 reads only the rows inside the dataset). */
+        c->min[f] = c->bits[f] >= 8 ? 0 : min;
+        c->pad[f] = min;
+        c->kind[f] = c->bits[f] == 0 ? KIND_HEADER : KIND_PACKED;
+        if (c->kind[f] != KIND_HEADER)
+            c->read[l->fields[f].offset] = true;
+    }
+}
+
+/* ---------------------------------------------------------------- columns */
+
+#if defined(OM_H5CHUNK_SSE2)
+/* Where a transpose leaves column j of its 16 rows: in register
+ * transposed_at[j] (the 4 unpack stages reverse the 4 bits of the index). */
+static const uint8_t transposed_at[GROUP] = {0, 8, 4, 12, 2, 10, 6, 14,
+                                             1, 9, 5, 13, 3, 11, 7, 15};
+
+/* Columns 16g .. 16g + 15 of rows i .. i + 15 (row k at rows + k * rs; 16
+ * bytes read from each, up to 15 past the row), those read stored at
+ * cols + column * chunk_rows + i. Four stages of unpacks, bytes, then 16-,
+ * 32- and 64-bit pairs, transpose the 16 x 16 bytes. */
+static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t g)
+{
+    const size_t rs = c->layout.row_size;
+    __m128i x[GROUP], y[GROUP];
+    for (unsigned k = 0; k < GROUP; k++)
+        x[k] = _mm_loadu_si128((const __m128i *)(const void *)(rows + (i + k) * rs + GROUP * g));
+    for (unsigned k = 0; k < GROUP / 2; k++) {
+        y[k] = _mm_unpacklo_epi8(x[2 * k], x[2 * k + 1]);
+        y[k + GROUP / 2] = _mm_unpackhi_epi8(x[2 * k], x[2 * k + 1]);
+    }
+    for (unsigned k = 0; k < GROUP / 2; k++) {
+        x[k] = _mm_unpacklo_epi16(y[2 * k], y[2 * k + 1]);
+        x[k + GROUP / 2] = _mm_unpackhi_epi16(y[2 * k], y[2 * k + 1]);
+    }
+    for (unsigned k = 0; k < GROUP / 2; k++) {
+        y[k] = _mm_unpacklo_epi32(x[2 * k], x[2 * k + 1]);
+        y[k + GROUP / 2] = _mm_unpackhi_epi32(x[2 * k], x[2 * k + 1]);
+    }
+    for (unsigned k = 0; k < GROUP / 2; k++) {
+        x[k] = _mm_unpacklo_epi64(y[2 * k], y[2 * k + 1]);
+        x[k + GROUP / 2] = _mm_unpackhi_epi64(y[2 * k], y[2 * k + 1]);
+    }
+    for (unsigned j = 0; j < GROUP; j++) {
+        const size_t col = GROUP * g + j;
+        if (col < rs && c->read[col])
+            _mm_storeu_si128((__m128i *)(void *)(c->cols + col * c->chunk_rows + i),
+                             x[transposed_at[j]]);
+    }
+}
+#endif
+
+/* Step 2: the columns read, of the n rows at `rows`, padded to the chunk. */
+static void columns(om_h5_chunks *c, const uint8_t *rows, size_t n)
+{
+    const om_layout *l = &c->layout;
+    const size_t rs = l->row_size;
+    size_t i = 0;
+#if defined(OM_H5CHUNK_SSE2)
+    for (; i + GROUP <= n; i += GROUP)
+        for (size_t g = 0; g * GROUP < rs; g++)
+            columns_group(c, rows, i, g);
+#endif
+    for (size_t col = 0; col < rs; col++) {
+        uint8_t *to = c->cols + col * c->chunk_rows;
+        if (!c->read[col])
+            continue;
+        for (size_t k = i; k < n; k++)
+            to[k] = rows[k * rs + col];
+    }
+    for (size_t f = 0; f < l->field_count && n < c->chunk_rows; f++)
+        for (size_t b = 0; c->kind[f] != KIND_HEADER && b < om_field_width(l->fields[f].type);
+             b++)
+            memset(c->cols + (l->fields[f].offset + b) * c->chunk_rows + n, c->pad[f],
+                   c->chunk_rows - n);
+}
+
+/* ----------------------------------------------------------------- chunks */
+
+/* Pack the n values col[i] - min in `bits` bits each, most significant first,
+ * at `out`; returns the bytes written. Groups of 8 values are exactly `bits`
+ * bytes, built in one word; the tail goes bit by bit. */
+static size_t pack_scalar(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uint8_t *out)
 {
     uint8_t *p = out;
     size_t i = 0;
@@ -108,14 +292,14 @@ static size_t pack(const uint8_t *col, size_t stride, size_t n, uint8_t min, uns
     for (; i + 8 <= n; i += 8) {
         uint64_t w = 0;
         for (size_t k = 0; k < 8; k++)
-            w = (w << bits) | (uint8_t)(col[(i + k) * stride] - min);
+            w = (w << bits) | (uint8_t)(col[i + k] - min);
         w <<= 64 - 8 * bits;
         for (unsigned b = 0; b < bits; b++)
             p[b] = (uint8_t)(w >> (56 - 8 * b));
         p += bits;
     }
     for (; i < n; i++) {
-        acc = (acc << bits) | (uint8_t)(col[i * stride] - min);
+        acc = (acc << bits) | (uint8_t)(col[i] - min);
         held += bits;
         if (held >= 8) {
             held -= 8;
@@ -127,75 +311,133 @@ static size_t pack(const uint8_t *col, size_t stride, size_t n, uint8_t min, uns
     return (size_t)(p - out);
 }
 
-/* The chunk of field f: header, then the packed (or whole) values. A short
- * last block is padded to the chunk with its smallest value, which changes no
- * span (HDF5 reads only the rows inside the dataset). */
-static size_t encode_field(om_h5_chunks *c, size_t f, const uint8_t *rows, size_t n,
-                           uint8_t min, uint8_t max)
+#if defined(OM_H5CHUNK_SSE2)
+/* The bits of a byte in reverse order (bit 7 becomes bit 0). */
+static uint8_t reversed(uint8_t b)
 {
-    const om_layout *l = &c->layout;
-    /* Values that need all 8 bits are stored as they are, without the offset:
-     * the filter does so, and its reader adds no smallest value back then. */
-    const unsigned bits = bits_for((unsigned)(max - min) + 1);
-    const uint8_t stored_min = bits >= 8 ? 0 : min;
-    const uint8_t *col = rows + l->fields[f].offset;
-    size_t stride = l->row_size;
-    uint8_t *out = c->buf + f * c->cap;
+    b = (uint8_t)((b & 0xF0u) >> 4 | (b & 0x0Fu) << 4);
+    b = (uint8_t)((b & 0xCCu) >> 2 | (b & 0x33u) << 2);
+    return (uint8_t)((b & 0xAAu) >> 1 | (b & 0x55u) << 1);
+}
 
+/* Adjacent values in lanes of w bits merged into lanes of 2w bits, the
+ * first (lower) one more significant: (lo << s) | hi, s their width in bits. */
+static inline __m128i merge16(__m128i x, __m128i s)
+{
+    return _mm_or_si128(_mm_sll_epi16(_mm_and_si128(x, _mm_set1_epi16(0xFF)), s),
+                        _mm_srli_epi16(x, 8));
+}
+static inline __m128i merge32(__m128i x, __m128i s)
+{
+    return _mm_or_si128(_mm_sll_epi32(_mm_and_si128(x, _mm_set1_epi32(0xFFFF)), s),
+                        _mm_srli_epi32(x, 16));
+}
+static inline __m128i merge64(__m128i x, __m128i s)
+{
+    return _mm_or_si128(_mm_sll_epi64(_mm_and_si128(x, _mm_set_epi32(0, -1, 0, -1)), s),
+                        _mm_srli_epi64(x, 32));
+}
+
+/* The 8 values of the low `8 * bits` bits of w, first most significant, as
+ * `bits` big-endian bytes at p (8 bytes written). */
+static inline void store_group(uint8_t *p, uint64_t w, unsigned bits)
+{
+    uint8_t b[8];
+    w <<= 64 - 8 * bits;
+    for (unsigned k = 0; k < 8; k++)
+        b[k] = (uint8_t)(w >> (56 - 8 * k));
+    memcpy(p, b, 8);
+}
+
+/* pack_scalar, 16 values at a time (2 * bits bytes each time); the same
+ * bytes. Writes up to 8 bytes past the packed values, within c->cap. */
+static size_t pack(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uint8_t *out)
+{
+    const __m128i m = _mm_set1_epi8((char)min);
+    const __m128i s1 = _mm_cvtsi32_si128((int)bits), s2 = _mm_cvtsi32_si128((int)(2 * bits));
+    const __m128i s4 = _mm_cvtsi32_si128((int)(4 * bits)), four = _mm_cvtsi32_si128(4);
+    uint8_t *p = out;
+    size_t i = 0;
+    for (; i + GROUP <= n; i += GROUP, p += 2 * bits) {
+        __m128i x = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(col + i)), m);
+        switch (bits) {
+        case 1: { /* one bit a value: the sign bits, byte order reversed */
+            unsigned mask = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(x, 7));
+            p[0] = reversed((uint8_t)mask);
+            p[1] = reversed((uint8_t)(mask >> 8));
+            break;
+        }
+        case 2: { /* 2 bits -> 4 -> 8: two merges of bytes */
+            __m128i y = merge16(x, s1);
+            y = _mm_packus_epi16(y, y);
+            y = merge16(y, four);
+            y = _mm_packus_epi16(y, y);
+            uint32_t v = (uint32_t)_mm_cvtsi128_si32(y);
+            memcpy(p, &v, 4);
+            break;
+        }
+        case 4: { /* 4 bits -> 8: one merge of bytes */
+            __m128i y = merge16(x, s1);
+            y = _mm_packus_epi16(y, y);
+            _mm_storel_epi64((__m128i *)(void *)p, y);
+            break;
+        }
+        case 8:
+            _mm_storeu_si128((__m128i *)(void *)p, x);
+            break;
+        default: { /* 8 values in each 64-bit lane, stored big-endian */
+            __m128i y = merge64(merge32(merge16(x, s1), s2), s4);
+            store_group(p, (uint64_t)_mm_cvtsi128_si64(y), bits);
+            store_group(p + bits, (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(y, y)), bits);
+            break;
+        }
+        }
+    }
+    /* The rest starts on a byte: 16 values are 2 * bits whole bytes. */
+    return (size_t)(p - out) + pack_scalar(col + i, n - i, min, bits, p);
+}
+#else
+/* pack: pack_scalar, where SSE2 is not at hand. */
+static size_t pack(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uint8_t *out)
+{
+    return pack_scalar(col, n, min, bits, out);
+}
+#endif
+
+/* Step 3: field f's chunk from its column, at `out`. */
+static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
+{
+    const uint8_t *col = c->cols + c->layout.fields[f].offset * c->chunk_rows;
+    if (c->kind[f] == KIND_COPY) {
+        memcpy(out, col, c->chunk_rows);
+        return c->chunk_rows;
+    }
+    if (c->kind[f] == KIND_COPY16) {
+        const uint8_t *high = col + c->chunk_rows; /* the next byte column */
+        for (size_t i = 0; i < c->chunk_rows; i++) {
+            out[2 * i] = col[i];
+            out[2 * i + 1] = high[i];
+        }
+        return 2 * c->chunk_rows;
+    }
     memset(out, 0, SO_HEADER);
-    out[0] = (uint8_t)bits;
+    out[0] = c->bits[f];
     out[4] = 8;
-    out[5] = stored_min;
-    if (bits == 0)
+    out[5] = c->min[f];
+    if (c->kind[f] == KIND_HEADER)
         return SO_HEADER;
-    if (n < c->chunk_rows) {
-        for (size_t i = 0; i < c->chunk_rows; i++)
-            c->column[i] = i < n ? col[i * stride] : min;
-        col = c->column;
-        stride = 1;
-    }
-    return SO_HEADER + pack(col, stride, c->chunk_rows, stored_min, bits, out + SO_HEADER);
-}
-
-/* The chunk of a winner field: its values as they are (a short block padded). */
-static size_t copy_field(om_h5_chunks *c, size_t f, const uint8_t *rows, size_t n)
-{
-    const om_layout *l = &c->layout;
-    const uint8_t *col = rows + l->fields[f].offset;
-    uint8_t *out = c->buf + f * c->cap;
-    for (size_t i = 0; i < c->chunk_rows; i++)
-        out[i] = i < n ? col[i * l->row_size] : OM_WINNER_NONE;
-    return c->chunk_rows;
-}
-
-/* The chunk of a two-byte count field: its values as they are, two bytes
- * each, least significant first (a short block padded with zeros). */
-static size_t copy_field16(om_h5_chunks *c, size_t f, const uint8_t *rows, size_t n)
-{
-    const om_layout *l = &c->layout;
-    const uint8_t *col = rows + l->fields[f].offset;
-    uint8_t *out = c->buf + f * c->cap;
-    for (size_t i = 0; i < c->chunk_rows; i++) {
-        out[2 * i] = i < n ? col[i * l->row_size] : 0;
-        out[2 * i + 1] = i < n ? col[i * l->row_size + 1] : 0;
-    }
-    return 2 * c->chunk_rows;
+    return SO_HEADER + pack(col, c->chunk_rows, c->min[f], c->bits[f], out + SO_HEADER);
 }
 
 void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t)
 {
-    const om_layout *l = &c->layout;
-    for (size_t f = 0; f < l->field_count; f++) {
-        uint8_t min, max;
-        if (l->fields[f].type == OM_FIELD_WINNER) {
-            c->size[f] = copy_field(c, f, rows, n);
-            continue;
-        }
-        if (l->fields[f].type == OM_FIELD_COUNT16) {
-            c->size[f] = copy_field16(c, f, rows, n);
-            continue;
-        }
-        om_tally_range(t, f, &min, &max);
-        c->size[f] = encode_field(c, f, rows, n, min, max);
+    size_t at = 0;
+    assert(c->deferred.n == 0); /* the last block's chunks are written */
+    plan(c, t);
+    columns(c, rows, n);
+    for (size_t f = 0; f < c->layout.field_count; f++) {
+        c->at[f] = at;
+        c->size[f] = chunk(c, f, c->buf + at);
+        at += c->size[f];
     }
 }

@@ -92,13 +92,32 @@ const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field);
 size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field);
 
 /*
+ * om_h5_chunks_defer: with `defer`, om_h5_writer_put_block places these
+ * chunks in the file but leaves their bytes to om_h5_chunks_write_out, which
+ * the caller must call before the chunks are encoded again or freed and
+ * before the file is finished: a run puts blocks one at a time, in turn, and
+ * each block's thread then writes its bytes in parallel with the next put.
+ * Without (the default), put_block writes them.
+ */
+void om_h5_chunks_defer(om_h5_chunks *c, bool defer);
+
+/*
+ * om_h5_chunks_write_out: write the bytes of chunks placed with their
+ * writing deferred (none: nothing to do). `path` names the file in messages.
+ * Thread-safe for distinct chunk sets (the file's writes are positioned).
+ * Errors: OM_EIO.
+ */
+om_status om_h5_chunks_write_out(om_h5_chunks *c, const char *path);
+
+/*
  * om_h5_writer_put_block: the block of `n` rows starting at row `first` (a
  * multiple of the block size): its encoded chunks (NULL in a file without
- * rows) written as they are, its tally added to the run's. Errors: OM_EINVAL
- * (out of range), OM_EHDF5.
+ * rows) written as they are (or only placed in the file, their writes listed
+ * in `chunks`, when they defer them: om_h5_chunks_defer), its tally added to
+ * the run's. Errors: OM_EINVAL (out of range), OM_EHDF5.
  */
 om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
-                                 const om_h5_chunks *chunks, const om_tally *tally);
+                                 om_h5_chunks *chunks, const om_tally *tally);
 
 /* The run's tally so far (every row put). */
 const om_tally *om_h5_writer_tally(const om_h5_writer *w);

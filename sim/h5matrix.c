@@ -348,7 +348,7 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, NULL)) != OM_OK) {
         writer_free(w);
         return st;
     }

@@ -59,6 +59,7 @@ void om_h5_close_id(hid_t *id)
         case H5I_DATASET: H5Dclose(*id); break;
         case H5I_ATTR: H5Aclose(*id); break;
         case H5I_GENPROP_LST: H5Pclose(*id); break;
+        case H5I_VFL: H5FDunregister(*id); break;
         default: H5Idec_ref(*id); break;
         }
     }
@@ -336,7 +337,7 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
 
 /* ---------------------------------------------------------------- files */
 
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file)
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver)
 {
     char why[OM_H5_DETAIL_MAX];
     /* "PATH.tmp-PID": room for the suffix and any pid. */
@@ -359,13 +360,21 @@ om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file)
     }
     close(fd);
 
-    /* Strong close degree: closing the file closes anything left open by an abort. */
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0
-        || (*file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+    /* Strong close degree: closing the file closes anything left open by an
+     * abort; through the buffered driver if asked. */
+    if (driver != NULL) {
+        if (om_h5_buffered_fapl(&fapl, driver) != OM_OK)
+            fapl = H5I_INVALID_HID;
+    } else if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) >= 0 &&
+               H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        om_h5_close_id(&fapl);
+    }
+    if (fapl < 0 || (*file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
         om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path,
                                 om_h5_detail(why, sizeof why));
         om_h5_close_id(&fapl);
+        if (driver != NULL)
+            om_h5_close_id(driver);
         remove(tmp);
         free(tmp);
         *file = H5I_INVALID_HID;

@@ -28,6 +28,8 @@ struct om_h5_writer {
     char *path;         /* the path the file is for */
     char *tmp_path;     /* temporary file written until the run ends */
     hid_t file;         /* the open temporary file, or H5I_INVALID_HID */
+    hid_t driver;       /* the buffered driver it is written through (h5vfd.c), registered
+                           until it is closed, or H5I_INVALID_HID */
     hid_t group;        /* the /trials group, or H5I_INVALID_HID */
     hid_t str_type;     /* variable-length UTF-8 string type for attributes */
     hid_t winner_type;  /* enumerated type of winner fields (file and memory) */
@@ -221,6 +223,7 @@ static om_status writer_close_objects(om_h5_writer *w)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
                       om_h5_detail(why, sizeof why));
     w->file = H5I_INVALID_HID;
+    om_h5_close_id(&w->driver);
     return st;
 }
 
@@ -239,7 +242,7 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
     om_h5_writer *w = calloc(1, sizeof *w);
     if (w == NULL)
         return NULL;
-    w->file = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->file = w->driver = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
     w->layout = *layout;
     for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
         w->dset[i] = H5I_INVALID_HID;
@@ -284,7 +287,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver)) != OM_OK) {
         writer_free(w);
         return st;
     }
@@ -389,7 +392,7 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *r
 }
 
 om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
-                                 const om_h5_chunks *chunks, const om_tally *tally)
+                                 om_h5_chunks *chunks, const om_tally *tally)
 {
     char why[OM_H5_DETAIL_MAX];
     hsize_t offset = first;
@@ -401,14 +404,29 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
                         (unsigned long long)first, (unsigned long long)w->trials,
                         (unsigned long long)w->chunk_rows);
     om_h5_quiet();
+    /* Chunks that defer their writing: the library places them, and their
+     * writes are listed in them (h5vfd.c). */
+    if (w->rows && om_h5_chunks_deferred(chunks) &&
+        om_h5_defer_raw(w->file, om_h5_chunks_writes(chunks)) != OM_OK) {
+        w->failed = true;
+        return OM_ERROR(OM_EHDF5, "%s: cannot defer the writes of a block", w->path);
+    }
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
         if (H5Dwrite_chunk(w->dset[i], H5P_DEFAULT, 0, &offset, om_h5_chunks_size(chunks, i),
                            om_h5_chunks_data(chunks, i)) < 0) {
             w->failed = true;
+            if (om_h5_chunks_deferred(chunks)) {
+                (void)om_h5_defer_raw(w->file, NULL);
+                om_h5_chunks_writes(chunks)->n = 0; /* the file is not published */
+            }
             return OM_ERROR(OM_EHDF5, "%s: cannot write the chunk of rows %llu.. of /trials/%s: "
                             "%s", w->path, (unsigned long long)first, w->layout.fields[i].name,
                             om_h5_detail(why, sizeof why));
         }
+    }
+    if (w->rows && om_h5_chunks_deferred(chunks) && om_h5_defer_raw(w->file, NULL) != OM_OK) {
+        w->failed = true;
+        return OM_ERROR(OM_EHDF5, "%s: cannot defer the writes of a block", w->path);
     }
     om_tally_add(w->tally, tally);
     return OM_OK;
@@ -570,8 +588,8 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     char why[OM_H5_DETAIL_MAX];
     uint64_t trials = 0, block_size = 0, rows = 0;
     om_status st;
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+    hid_t fapl = H5I_INVALID_HID;
+    if (om_h5_buffered_fapl(&fapl, &w->driver) != OM_OK ||
         (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
         om_h5_close_id(&fapl);
         return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,

@@ -244,7 +244,7 @@ static om_status run_cell(const om_matrix_plan *p, const om_trials *t, uint64_t 
 {
     const om_matrix_spec *spec = &p->spec;
     cell_sink cs = {.cell = cell, .layout = &t->layout};
-    om_run_sink sink = {.ctx = &cs, .put = cell_put};
+    om_run_sink sink = {.ctx = &cs, .tally_only = true, .put = cell_put};
     om_run_config cfg = {.seed = seed, .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
     int winner = om_layout_find(&t->layout, "winner");
     om_status st = OM_OK;

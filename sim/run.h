@@ -56,15 +56,23 @@ typedef struct om_block {
  * compressing rows into b->work. put runs in block order, one block at a
  * time; it returns OM_OK, an error (raised with OM_ERROR) to stop the run
  * with that error, or sets *stop to end the run after this block (a target
- * precision reached, a signal): later blocks are then not put. work_alloc and
+ * precision reached, a signal): later blocks are then not put. after_put
+ * (optional) runs once a block is put, on the thread that simulated it, after
+ * the next block's put may have begun and before the thread's next block: the
+ * place for costly work a put only scheduled, such as writing the bytes it
+ * placed in a file (an error stops the run as put's do). work_alloc and
  * work_free (optional) make and free one workspace per thread.
  */
 typedef struct om_run_sink {
     void *ctx;                                                   /* the sink's state */
+    bool tally_only;  /* prepare and put read each block's tally, never its rows: the rows
+                         of trials of a class (om_trials.class_rows) are not even written */
     om_status (*work_alloc)(void *ctx, void **work);             /* a thread's workspace */
     void (*work_free)(void *ctx, void *work);                    /* free it */
     om_status (*prepare)(void *ctx, om_block *b);                /* outside any lock */
     om_status (*put)(void *ctx, const om_block *b, bool *stop);  /* in block order */
+    om_status (*after_put)(void *ctx, om_block *b); /* after put, on the thread that put
+                                                       it, outside the turn (optional) */
 } om_run_sink;
 
 /*

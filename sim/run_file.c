@@ -54,6 +54,9 @@ static om_status sink_work_alloc(void *ctx, void **work)
     om_status st = OM_OK;
     if (!fs->req->no_rows)
         st = om_h5_chunks_alloc(fs->layout, fs->chunk_rows, &c);
+    /* Each block's thread writes its chunks' bytes after its put (sink_written). */
+    if (c != NULL)
+        om_h5_chunks_defer(c, true);
     *work = c;
     return st;
 }
@@ -70,6 +73,14 @@ static om_status sink_prepare(void *ctx, om_block *b)
     if (!fs->req->no_rows)
         om_h5_chunks_encode(b->work, b->rows, b->n, b->tally);
     return OM_OK;
+}
+
+/* The bytes of the block's chunks, placed in the file by its put, written by
+ * the thread that made them while the next block is put. */
+static om_status sink_written(void *ctx, om_block *b)
+{
+    file_sink *fs = ctx;
+    return fs->req->no_rows ? OM_OK : om_h5_chunks_write_out(b->work, fs->req->path);
 }
 
 /* Whether every interval the run watches is narrower than the target: the
@@ -174,8 +185,9 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
 {
     file_sink fs = {.writer = w, .layout = &t->layout, .req = req, .total = total,
                     .blocks_done = first_block, .stop = OM_RUN_DONE};
-    om_run_sink sink = {.ctx = &fs, .work_alloc = sink_work_alloc, .work_free = sink_work_free,
-                        .prepare = sink_prepare, .put = sink_put};
+    om_run_sink sink = {.ctx = &fs, .tally_only = req->no_rows, .work_alloc = sink_work_alloc,
+                        .work_free = sink_work_free, .prepare = sink_prepare, .put = sink_put,
+                        .after_put = sink_written};
     om_run_config cfg = {.trials = trials_left, .seed = req->seed,
                          .block_size = OM_RUN_BLOCK_SIZE, .first_block = first_block,
                          .threads = req->threads, .plain_dice = req->plain_dice};

@@ -6,10 +6,14 @@
  * masked to the row's size), then adding each distinct row's count to the
  * histogram of each field. The table holds at most TABLE_FILL rows, half its
  * slots, so probes stay short; rows beyond that are added to the histograms
- * one by one. Only the slots used are cleared between blocks.
+ * one by one. Only the slots used are cleared between blocks. A block whose
+ * trials come with classes (layout.h) is counted by class instead, each
+ * class's row added once with its count, and only its trials of no class
+ * are hashed.
  */
 #include "tally.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -32,7 +36,17 @@ struct om_tally_work {
     uint64_t *key;             /* [TABLE_SLOTS * words] the row of each used slot */
     uint32_t *used;            /* [TABLE_FILL] the slots in use, to clear them */
     size_t n_used;             /* entries of used */
+    uint32_t *class_count;     /* [CLASS_LANES][OM_LAYOUT_CLASSES_MAX] trials of each class
+                                  (all 0 between blocks), or NULL until a block has classes */
+    uint32_t *no_class;        /* [no_class_cap] a block's trials of no class */
+    size_t no_class_cap;       /* entries of no_class */
 };
+
+/* Class counts are kept in this many interleaved copies, trial i counted in
+ * copy i % CLASS_LANES: consecutive trials of one class (common: a few
+ * classes hold most trials) then update different words, instead of each
+ * increment waiting for the store of the one before. */
+#define CLASS_LANES 4u
 
 void om_tally_clear(om_tally *t, size_t fields)
 {
@@ -121,6 +135,8 @@ void om_tally_work_free(om_tally_work *w)
 {
     if (w == NULL)
         return;
+    free(w->class_count);
+    free(w->no_class);
     free(w->count);
     free(w->key);
     free(w->used);
@@ -150,19 +166,21 @@ static void add_row(const om_layout *l, const uint8_t *row, uint64_t times, om_t
 static const uint64_t key_mult[1] = {0x9e3779b97f4a7c15u};
 
 /*
- * Count rows[0..n) in the table, keys of `words` words (a constant in each
- * inlined copy); returns the rows counted, fewer than n when the table filled
- * up. A row is read as words (the last masked to the row's bytes; it may read
- * up to 7 bytes past the row, hence OM_TALLY_ROW_SLACK).
+ * Count n rows in the table: rows[0..n), or the rows at[0..n) of `rows`;
+ * keys of `words` words (a constant in each inlined copy). Returns the rows
+ * counted, fewer than n when the table filled up. A row is read as words
+ * (the last masked to the row's bytes; it may read up to 7 bytes past the
+ * row, hence OM_TALLY_ROW_SLACK).
  */
-static COUNT_ROWS_ATTRS size_t count_rows(om_tally_work *w, const uint8_t *rows, size_t n,
-                                      const size_t words)
+static COUNT_ROWS_ATTRS size_t count_rows(om_tally_work *w, const uint8_t *rows,
+                                          const uint32_t *at, size_t n, const size_t words)
 {
     const size_t rs = w->layout.row_size;
     for (size_t i = 0; i < n; i++) {
+        const uint8_t *row = rows + (at != NULL ? at[i] : i) * rs;
         uint64_t k[KEY_WORDS], h = 0;
         for (size_t j = 0; j < words; j++) {
-            memcpy(&k[j], rows + i * rs + 8 * j, 8);
+            memcpy(&k[j], row + 8 * j, 8);
             if (j == words - 1)
                 k[j] &= w->last_mask;
             /* Words rotated apart and one multiplication: enough mixing for a
@@ -200,24 +218,25 @@ static COUNT_ROWS_ATTRS size_t count_rows(om_tally_work *w, const uint8_t *rows,
     return n;
 }
 
-void om_tally_block(om_tally_work *w, const uint8_t *rows, size_t n, om_tally *out)
+/* Tally n rows into `out` (cleared; its trials set by the caller): rows[0..n),
+ * or the rows at[0..n) of `rows`. */
+static void tally_rows(om_tally_work *w, const uint8_t *rows, const uint32_t *at, size_t n,
+                       om_tally *out)
 {
     const om_layout *l = &w->layout;
     const size_t rs = l->row_size;
     size_t i = 0;
 
-    om_tally_clear_layout(out, l);
-    out->trials = n;
     if (w->words > 0) {
         switch (w->words) {
-        case 1: i = count_rows(w, rows, n, 1); break;
-        case 2: i = count_rows(w, rows, n, 2); break;
-        case 3: i = count_rows(w, rows, n, 3); break;
-        case 4: i = count_rows(w, rows, n, 4); break;
-        case 5: i = count_rows(w, rows, n, 5); break;
-        case 6: i = count_rows(w, rows, n, 6); break;
-        case 7: i = count_rows(w, rows, n, 7); break;
-        default: i = count_rows(w, rows, n, 8); break;
+        case 1: i = count_rows(w, rows, at, n, 1); break;
+        case 2: i = count_rows(w, rows, at, n, 2); break;
+        case 3: i = count_rows(w, rows, at, n, 3); break;
+        case 4: i = count_rows(w, rows, at, n, 4); break;
+        case 5: i = count_rows(w, rows, at, n, 5); break;
+        case 6: i = count_rows(w, rows, at, n, 6); break;
+        case 7: i = count_rows(w, rows, at, n, 7); break;
+        default: i = count_rows(w, rows, at, n, 8); break;
         }
         /* Each distinct row once, with its count; then the table is emptied. */
         for (size_t u = 0; u < w->n_used; u++) {
@@ -228,5 +247,71 @@ void om_tally_block(om_tally_work *w, const uint8_t *rows, size_t n, om_tally *o
         w->n_used = 0;
     }
     for (; i < n; i++)
-        add_row(l, rows + i * rs, 1, out);
+        add_row(l, rows + (at != NULL ? at[i] : i) * rs, 1, out);
+}
+
+void om_tally_block(om_tally_work *w, const uint8_t *rows, size_t n, om_tally *out)
+{
+    om_tally_clear_layout(out, &w->layout);
+    out->trials = n;
+    tally_rows(w, rows, NULL, n, out);
+}
+
+/* The workspace's class counts, and room for n trials of no class (made at a
+ * thread's first block with classes, not again while blocks keep their size). */
+static om_status class_space(om_tally_work *w, size_t n)
+{
+    if (w->class_count == NULL) {
+        w->class_count = calloc((size_t)CLASS_LANES * OM_LAYOUT_CLASSES_MAX,
+                                sizeof *w->class_count);
+        if (w->class_count == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory for a tally");
+    }
+    if (w->no_class_cap < n) {
+        uint32_t *at = realloc(w->no_class, n * sizeof *at);
+        if (at == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory for a tally");
+        w->no_class = at;
+        w->no_class_cap = n;
+    }
+    return OM_OK;
+}
+
+om_status om_tally_block_classes(om_tally_work *w, const uint8_t *rows, const uint16_t *cls,
+                                 const uint8_t *class_rows, size_t n_classes, size_t n,
+                                 om_tally *out)
+{
+    const om_layout *l = &w->layout;
+    uint32_t *count;
+    size_t m = 0;
+    om_status st = class_space(w, n);
+    if (st != OM_OK)
+        return st;
+    count = w->class_count;
+    assert(n_classes <= OM_LAYOUT_CLASSES_MAX);
+    om_tally_clear_layout(out, l);
+    out->trials = n;
+    /* One pass: each trial counted in its class's lane, or listed. */
+    for (size_t i = 0; i < n; i++) {
+        const unsigned c = cls[i];
+        if (c != OM_LAYOUT_NO_CLASS) {
+            assert(c < n_classes);
+            count[(i % CLASS_LANES) * OM_LAYOUT_CLASSES_MAX + c]++;
+        } else {
+            w->no_class[m++] = (uint32_t)i;
+        }
+    }
+    /* Each class's row once with its count; the counts are emptied. */
+    for (size_t c = 0; c < n_classes; c++) {
+        uint64_t k = 0;
+        for (unsigned lane = 0; lane < CLASS_LANES; lane++) {
+            k += count[lane * OM_LAYOUT_CLASSES_MAX + c];
+            count[lane * OM_LAYOUT_CLASSES_MAX + c] = 0;
+        }
+        if (k > 0)
+            add_row(l, class_rows + c * l->row_size, k, out);
+    }
+    if (m > 0)
+        tally_rows(w, rows, w->no_class, m, out);
+    return OM_OK;
 }

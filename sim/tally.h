@@ -86,8 +86,23 @@ void om_tally_work_free(om_tally_work *w);
  */
 void om_tally_block(om_tally_work *w, const uint8_t *rows, size_t n, om_tally *out);
 
-/* Readable bytes a rows buffer needs after its last row for om_tally_block. */
-#define OM_TALLY_ROW_SLACK 8
+/*
+ * om_tally_block_classes: `out` becomes the tally of n trials that come with
+ * classes (layout.h): trial i is of class cls[i], whose row is at class_rows
+ * + cls[i] * row_size (n_classes of them, at most OM_LAYOUT_CLASSES_MAX), or
+ * of none (OM_LAYOUT_NO_CLASS): its row is then at rows + i * row_size; the
+ * rows of trials of a class are not read. The same tally as om_tally_block
+ * of the same rows. Thread-safe for distinct workspaces. Errors: OM_ENOMEM
+ * (the workspace's class counts are made at its first such block).
+ */
+om_status om_tally_block_classes(om_tally_work *w, const uint8_t *rows, const uint16_t *cls,
+                                 const uint8_t *class_rows, size_t n_classes, size_t n,
+                                 om_tally *out);
+
+/* Readable bytes a rows buffer needs after its last row for om_tally_block
+ * (which reads rows as 8-byte words) and om_h5_chunks_encode (16 bytes from
+ * each 16-byte part of a row). */
+#define OM_TALLY_ROW_SLACK 16
 
 /* Widest row om_tally_block counts as a whole (wider rows are rare: the
  * histograms are then updated row by row). */

@@ -176,6 +176,61 @@ Test(game, victory_points_in_the_layout)
     om_scenario_free(sc);
 }
 
+/* resolve_classes draws the trials resolve_block draws with the same dice:
+ * the same rows, each trial of a class having its class's row (written or not,
+ * as asked), and the default scenario's trials all of a class (a first round
+ * from its table, nothing rolled after it); a scenario whose retreats roll
+ * dice (the loser retreats into friends) has trials of no class too. */
+Test(game, resolve_classes_are_the_rows)
+{
+    const char *const texts[] = {
+        NULL,
+        "schema: oddsmaster-scenario/1\ntitle: into friends\nruleset: warmaster-revolution\n"
+        "kind: combat\na:\n  unit: {from: empire/knights}\n  charging: true\nb:\n"
+        "  unit: {from: empire/halberdiers}\n  behind: friends\n  behind_cm: 1\n"};
+    for (int s = 0; s < 2; s++) {
+        om_scenario *sc = NULL;
+        om_trials t;
+        enum { N = 4096 };
+        static om_wm_outcome rows[N], written[N], unwritten[N];
+        static uint16_t cls[N], cls2[N];
+        size_t no_class = 0;
+        om_dice d1 = {.plain = NULL}, d2 = {.plain = NULL}, d3 = {.plain = NULL};
+        cr_assert_eq(texts[s] == NULL ? om_scenario_load_default(&sc)
+                                      : om_scenario_load_text("t.yaml", texts[s],
+                                                              strlen(texts[s]), &sc),
+                     OM_OK, "%s", om_error_message());
+        cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+        cr_assert_gt(t.n_classes, 0u, "scenario %d has classes", s);
+        cr_assert_not_null(t.game->resolve_classes);
+        om_rng_seed_block(&d1.rng, 11, 2);
+        om_rng_seed_block(&d2.rng, 11, 2);
+        om_rng_seed_block(&d3.rng, 11, 2);
+        t.game->resolve_block(t.prepared, &d1, (uint8_t *)rows, N);
+        t.game->resolve_classes(t.prepared, &d2, (uint8_t *)written, cls, true, N);
+        memset(unwritten, 0xEE, sizeof unwritten);
+        t.game->resolve_classes(t.prepared, &d3, (uint8_t *)unwritten, cls2, false, N);
+        cr_expect_eq(memcmp(rows, written, sizeof rows), 0, "scenario %d: the same rows", s);
+        cr_expect_eq(memcmp(cls, cls2, sizeof cls), 0, "scenario %d: the same classes", s);
+        for (int i = 0; i < N; i++) {
+            if (cls[i] == OM_LAYOUT_NO_CLASS) {
+                no_class++;
+                cr_expect_eq(memcmp(&unwritten[i], &rows[i], sizeof rows[i]), 0);
+                continue;
+            }
+            cr_assert_lt(cls[i], t.n_classes);
+            cr_expect_eq(memcmp(t.class_rows + cls[i] * t.layout.row_size, &rows[i],
+                                t.layout.row_size), 0, "scenario %d trial %d", s, i);
+        }
+        if (s == 0)
+            cr_expect_eq(no_class, 0u, "every trial of the default is of a class");
+        else
+            cr_expect(no_class > 0 && no_class < N, "retreats into friends roll: %zu", no_class);
+        om_trials_release(&t);
+        om_scenario_free(sc);
+    }
+}
+
 /* resolve_block writes the rows om_wm_resolve writes, trial after trial. */
 Test(game, resolve_block_is_the_engine)
 {

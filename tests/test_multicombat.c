@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "wm.h"
+#include "wm_int.h"
 
 /* Trials per statistical check: standard error under 0.0012 on any probability. */
 #define TRIALS 200000u
@@ -223,6 +224,45 @@ static unsigned two_unit_cases(om_wm_engagement *out)
     b = sp;
     b.flanked = 2;
     out[n++] = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    /* A 1.1 Dragon Rider, badly hurt from half its Hits, charging a
+     * Helblaster that stands and shoots (its misfires blow it up). */
+    a = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4, traits_of("dragons", "warmaster-1.1"));
+    a.charging = true;
+    b = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                traits_of("helblaster", "warmaster-1.1"));
+    b.unit.shots = 8;
+    b.unit.range_cm = 30;
+    b.stand_and_shoot = true;
+    out[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, a, b);
+    /* ... and fighting on, badly hurt, against a larger unit (1.1: hurt
+     * while engaged). */
+    b = side_of("Halberdiers", OM_WM_INFANTRY, 4, 3, 3, 5, NO_TRAITS);
+    b.pursue = OM_WM_PURSUE_WHEN_AHEAD;
+    out[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, a, b);
+    /* A winner that pursues only while it has as many stands as the loser. */
+    a.pursue = OM_WM_PURSUE_WHEN_AHEAD;
+    out[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, a, b);
+    /* A Tomb King's power in the second turn; an aura rolled each turn
+     * against terror; Daemonic Instability giving stands back. */
+    a = kn;
+    a.power = OM_WM_POWER_TOMB_KING;
+    a.power_turn = 2;
+    b = sp;
+    b.aura = OM_WM_AURA_ROLL;
+    a.unit.traits.terror = true;
+    out[n++] = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, b);
+    a = side_of("Daemons", OM_WM_INFANTRY, 3, 3, 3, 5,
+                traits_of("temple-daemons", "warmaster-revolution"));
+    a.charging = true;
+    out[n++] = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, a, sp);
+    /* The 1.1 Warp Lightning Cannon standing and shooting: hurting itself,
+     * confusing its target on a 6. */
+    b = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                traits_of("warp-lightning-cannon", "warmaster-1.1"));
+    b.unit.shots = 1;
+    b.unit.range_cm = 40;
+    b.stand_and_shoot = true;
+    out[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, kn, b);
     return n;
 }
 
@@ -288,6 +328,62 @@ Test(one_a_side, equals_the_two_unit_engine_trial_by_trial)
     }
     om_wm_multi_prepared_free(mp);
     om_wm_dice_kit_free(kit);
+}
+
+/* A duel whose charged unit stands and shoots draws its first round from the
+ * table of the state the shooting left (combat.c, after_shot_prepare) when
+ * that state has one: the same dice, so om_wm_resolve gives, trial by trial,
+ * the outcome the same units started by om_wm_resolve_units give (which rolls
+ * every round), for a first round alone and to the end, a shooting that can
+ * only hit (Crossbowmen), one that can blow its machine up (a Helblaster) and
+ * ones whose landing rolls dice or confuses (the Warp Lightning Cannons). */
+Test(after_shot_table, equals_the_rolled_round_trial_by_trial)
+{
+    om_wm_engagement cases[8];
+    unsigned n = 0;
+    om_wm_side kn = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
+    om_wm_side xb = side_of("Crossbowmen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_side dr = side_of("Dragon", OM_WM_MONSTER, 1, 6, 6, 4,
+                            traits_of("dragons", "warmaster-1.1"));
+    om_wm_side hb = side_of("Helblaster", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                            traits_of("helblaster", "warmaster-1.1"));
+    om_wm_side wl = side_of("Warp Lightning", OM_WM_ARTILLERY, 1, 1, 2, 0,
+                            traits_of("warp-lightning-cannon", "warmaster-1.1"));
+    kn.charging = dr.charging = true;
+    xb.unit.shots = 1;
+    xb.unit.range_cm = 30;
+    hb.unit.shots = 8;
+    hb.unit.range_cm = 30;
+    wl.unit.shots = 1;
+    wl.unit.range_cm = 40;
+    xb.stand_and_shoot = hb.stand_and_shoot = wl.stand_and_shoot = true;
+    cases[n++] = make("warmaster-revolution", OM_WM_KIND_COMBAT, kn, xb);
+    cases[n++] = make("warmaster-revolution", OM_WM_KIND_ENGAGEMENT, kn, xb);
+    cases[n++] = make("warmaster-1.1", OM_WM_KIND_COMBAT, dr, hb);
+    cases[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, dr, hb);
+    cases[n++] = make("warmaster-1.1", OM_WM_KIND_ENGAGEMENT, kn, wl);
+    wl.unit.traits = traits_of("warp-lightning-cannon", "warmaster-revolution");
+    cases[n++] = make("warmaster-revolution", OM_WM_KIND_COMBAT, kn, wl);
+    for (unsigned c = 0; c < n; c++) {
+        om_wm_prepared *p = NULL;
+        om_dice d1 = {.plain = NULL}, d2 = {.plain = NULL};
+        cr_assert_eq(om_wm_prepare_alloc(&cases[c], &p), OM_OK, "case %u: %s", c,
+                     om_error_message());
+        cr_assert_null(p->round1, "case %u: no table of the start (shooting first)", c);
+        cr_assert_not_null(p->duel->after_shot, "case %u: tables after the shooting", c);
+        om_rng_seed_block(&d1.rng, 61 + c, 0);
+        om_rng_seed_block(&d2.rng, 61 + c, 0);
+        for (unsigned i = 0; i < 20000; i++) {
+            om_wm_unit_state u[2];
+            om_wm_outcome o1, o2;
+            om_wm_resolve(p, &d1, &o1);
+            om_wm_unit_state_start(&cases[c], 0, &u[0]);
+            om_wm_unit_state_start(&cases[c], 1, &u[1]);
+            om_wm_resolve_units(p, &d2, &u[0], &u[1], &o2);
+            cr_assert(memcmp(&o1, &o2, sizeof o1) == 0, "case %u trial %u differs", c, i);
+        }
+        om_wm_prepared_free(p);
+    }
 }
 
 /* ---------- Three units: two chargers on one target ---------- */

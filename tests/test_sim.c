@@ -231,6 +231,67 @@ Test(tally, equals_the_histograms_of_the_rows)
     free(want);
 }
 
+/* A block counted by class (om_tally_block_classes) has the tally of its rows:
+ * trials of 5 classes, whose own rows are left unwritten, mixed with trials of
+ * no class (1 in 7, then all, then none) whose rows are varied enough to fill
+ * the distinct-row table; a block of 1 trial; and a second block through the
+ * same workspace (the class counts emptied between blocks). */
+Test(tally, classes_give_the_tally_of_the_rows)
+{
+    om_layout l = {.row_size = 13, .field_count = 3,
+                   .fields = {{"a", "", NULL, 0, OM_FIELD_COUNT},
+                              {"b", "", NULL, 7, OM_FIELD_COUNT},
+                              {"c", "", NULL, 12, OM_FIELD_FLAG}}};
+    const size_t n = 20000, n_classes = 5;
+    uint8_t *rows = calloc(n * l.row_size + OM_TALLY_ROW_SLACK, 1);
+    uint8_t *full = calloc(n * l.row_size + OM_TALLY_ROW_SLACK, 1);
+    uint8_t class_rows[5 * 13] = {0};
+    uint16_t *cls = malloc(n * sizeof *cls);
+    om_tally *got = malloc(sizeof *got), *want = malloc(sizeof *want);
+    om_tally_work *w = NULL, *w2 = NULL;
+    om_rng rng;
+    cr_assert_eq(om_tally_work_alloc(&l, &w), OM_OK);
+    cr_assert_eq(om_tally_work_alloc(&l, &w2), OM_OK);
+    for (size_t c = 0; c < n_classes; c++) {
+        class_rows[c * 13 + 0] = (uint8_t)(10 + c);
+        class_rows[c * 13 + 7] = (uint8_t)(c % 2);
+        class_rows[c * 13 + 12] = (uint8_t)(c == 3);
+    }
+    for (int pass = 0; pass < 4; pass++) {
+        const size_t m = pass == 3 ? 1 : n;
+        om_rng_seed_block(&rng, 77, (uint64_t)pass);
+        memset(rows, 0xAB, n * l.row_size); /* rows of classes unwritten */
+        for (size_t i = 0; i < m; i++) {
+            uint64_t x = om_pcg64_next(&rng);
+            bool none = pass == 1 || (pass != 2 && x % 7 == 0);
+            uint8_t *row = full + i * l.row_size;
+            if (none) {
+                cls[i] = OM_LAYOUT_NO_CLASS;
+                row[0] = (uint8_t)((x >> 8) % 250);
+                row[7] = (uint8_t)((x >> 16) % 100);
+                row[12] = (uint8_t)((x >> 24) & 1);
+                memcpy(rows + i * l.row_size, row, l.row_size);
+            } else {
+                cls[i] = (uint16_t)((x >> 32) % n_classes);
+                memcpy(row, class_rows + cls[i] * l.row_size, l.row_size);
+            }
+        }
+        om_tally_block(w2, full, m, want);
+        cr_assert_eq(om_tally_block_classes(w, rows, cls, class_rows, n_classes, m, got), OM_OK);
+        cr_expect_eq(got->trials, m);
+        for (size_t f = 0; f < 3; f++)
+            cr_expect_eq(memcmp(got->hist[f], want->hist[f], sizeof got->hist[f]), 0,
+                         "pass %d field %zu", pass, f);
+    }
+    om_tally_work_free(w);
+    om_tally_work_free(w2);
+    free(rows);
+    free(full);
+    free(cls);
+    free(got);
+    free(want);
+}
+
 /* The Wilson half-width against its formula at hand-worked points: 50% of 100
  * gives 0.0962 (Newcombe 1998, Table 1 method 3: 0.404 to 0.596). */
 Test(tally, wilson_halfwidth)

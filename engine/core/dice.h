@@ -213,14 +213,16 @@ unsigned om_dice_hits_plain(om_dice *d, const om_dice_test *test, unsigned n);
  * om_dice_hits: roll n dice through `test` and return the hits that are not saved.
  * Fast mode: each die passes both stages independently with p = P(hit) * P(no
  * save), so the count is exactly Binomial(n, p) (binomial thinning), one alias
- * draw per chunk. Plain mode rolls each to-hit die and each save. Inline so the
- * fast path costs no call; the mode branch is taken once per call, not per die.
+ * draw per chunk (om_binom_draw_select). Plain mode rolls each to-hit die and
+ * each save. Inline so the fast path costs no call; the mode branch is taken
+ * once per call, not per die.
  */
 static inline unsigned om_dice_hits(om_dice *d, const om_dice_test *test, unsigned n)
 {
     if (d->plain != NULL)
         return om_dice_hits_plain(d, test, n);
-    return om_binom_draw(test->pass, &d->rng, n);
+    /* Branchless: a unit's hits are a coin flip to the branch predictor. */
+    return om_binom_draw_select(test->pass, &d->rng, n);
 }
 
 /* om_dice_roll_sum: nD6 sum and count of sixes through the dice source. */

@@ -96,6 +96,15 @@ typedef struct om_layout {
                                       ("destroyed: full value; ..."), or NULL */
 } om_layout;
 
+/* Classes of trials: a game may know, when it prepares a scenario, a few rows
+ * that most trials end in (scenarios/game.h, om_trials.class_rows), and tell
+ * the driver which of them each trial's is, so that a block is tallied by
+ * counting classes rather than reading rows (sim/tally.h). A trial of no
+ * class is marked OM_LAYOUT_NO_CLASS; a scenario has at most
+ * OM_LAYOUT_CLASSES_MAX classes (a block's tally visits each). */
+#define OM_LAYOUT_NO_CLASS 0xFFFFu
+#define OM_LAYOUT_CLASSES_MAX 4096u
+
 /* The index of field `name` in `layout`, or -1. */
 int om_layout_find(const om_layout *layout, const char *name);
 

@@ -15,7 +15,11 @@
  * Units are handled in index order wherever order matters, so one unit a
  * side rolls its dice in the order the two-unit engine always has. The hot
  * path of two units has no division: stand losses come from per-unit tables
- * built when the engagement is prepared (lost_at, left_at).
+ * built when the engagement is prepared (lost_at, left_at). Two units are
+ * also the same code compiled for their shape (the `duel` argument), and
+ * look up in tables made by this code what a trial would otherwise work out
+ * again: first rounds from known states, the dice and pursuits of later
+ * rounds (MULTICOMBAT.md, "Two units").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +230,60 @@ void om_wm_fighter_get(const om_wm_fighter *u, om_wm_unit_state *s)
     s->reduced = u->reduced;
 }
 
+/*
+ * The duel's specialisation. Every function a trial runs takes a last
+ * argument `duel`: true when the engine is known to be a duel (om_wm_duel:
+ * unit 0 side A's, unit 1 side B's, contact k unit k's stands on unit 1 - k,
+ * no support links, no rounds before, a fixed retreat divisor). The two
+ * entry points pass it as a constant (om_wm_combat false, the duel's fight
+ * true), and the functions of a round are inlined into them, so the same
+ * code is compiled twice: for any engagement, and for two units with every
+ * loop over units, contacts and supports bounded by a constant and the
+ * shape's lookups folded away. The engine's shape is read only through the
+ * accessors below, which say what a duel's shape is.
+ */
+#if defined(__GNUC__)
+#define SPECIALISED static inline __attribute__((always_inline))
+#else
+#define SPECIALISED static inline
+#endif
+
+/* Units in the engagement. */
+static inline unsigned units_in(const engine *g, bool duel) { return duel ? 2u : g->n_units; }
+
+/* Declared contacts. */
+static inline unsigned contacts_in(const engine *g, bool duel)
+{
+    return duel ? 2u : g->n_contacts;
+}
+
+/* Support links between units of the engagement. */
+static inline unsigned links_in(const engine *g, bool duel) { return duel ? 0u : g->n_supports; }
+
+/* Units of side s. */
+static inline unsigned side_units(const engine *g, int s, bool duel)
+{
+    return duel ? 1u : g->army_units[s];
+}
+
+/* The i-th unit of side s. */
+static inline unsigned side_unit(const engine *g, int s, unsigned i, bool duel)
+{
+    return duel ? (unsigned)s : g->army_unit[s][i];
+}
+
 /* The side of unit u. */
-static int army_of(const engine *g, unsigned u) { return g->unit[u].army; }
+static inline int army_of(const engine *g, unsigned u, bool duel)
+{
+    return duel ? (int)u : g->unit[u].army;
+}
+
+/* Rounds fought in earlier turns (none in a duel, whose trials start with
+ * the charge). */
+static inline unsigned rounds_before(const engine *g, bool duel)
+{
+    return duel ? 0u : g->rounds_before;
+}
 
 /* Unit u as declared. */
 static const om_wm_side *declared(const engine *g, unsigned u) { return g->side[u]; }
@@ -264,10 +320,11 @@ static bool any_fights_on(const fight *f, const uint8_t *list, unsigned n, bool 
 
 /* Whether side s has a unit in the fight with stands left (and still on the
  * table, if `on_table`); one unit a side is looked at directly. */
-static inline bool side_fights_on(const engine *g, const fight *f, int s, bool on_table)
+static inline bool side_fights_on(const engine *g, const fight *f, int s, bool on_table,
+                                  bool duel)
 {
-    if (g->army_units[s] == 1) {
-        const om_wm_fighter *x = &f->u[g->army_unit[s][0]];
+    if (side_units(g, s, duel) == 1) {
+        const om_wm_fighter *x = &f->u[side_unit(g, s, 0, duel)];
         return x->in_combat && x->stands > 0 && !(on_table && x->left_table);
     }
     return any_fights_on(f, g->army_unit[s], g->army_units[s], on_table);
@@ -279,10 +336,10 @@ static inline bool side_fights_on(const engine *g, const fight *f, int s, bool o
  * one side entirely destroyed" is the opposite (Warmaster Revolution, Combat
  * > Pursuit and destroyed enemy; supporting units are engaged, Combat >
  * Supporting Combat). */
-static inline bool side_lives(const engine *g, const fight *f, int s)
+static inline bool side_lives(const engine *g, const fight *f, int s, bool duel)
 {
-    for (unsigned i = 0; i < g->army_units[s]; i++) {
-        unsigned u = g->army_unit[s][i];
+    for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+        unsigned u = side_unit(g, s, i, duel);
         const om_wm_side *me = declared(g, u);
         if (f->u[u].in_combat &&
             (f->u[u].stands > 0 || (me->support_units > 0 && me->supports > 0)))
@@ -307,9 +364,10 @@ static unsigned fighting_now(const om_wm_side *me, unsigned stands)
  * a combat fought in earlier turns fights its first round as the charge's
  * (A7 reading A: its charge bonus and first-round rules); any other, the
  * engagement's round. */
-static unsigned unit_round(const engine *g, unsigned round, unsigned u)
+static inline unsigned unit_round(const engine *g, unsigned round, unsigned u, bool duel)
 {
-    if (g->rounds_before > 0 && round == g->rounds_before + 1u && declared(g, u)->charging)
+    if (rounds_before(g, duel) > 0 && round == g->rounds_before + 1u &&
+        declared(g, u)->charging)
         return 1;
     return round;
 }
@@ -363,30 +421,31 @@ static void own_turn_starts(const engine *g, om_dice *d, fight *f, unsigned u)
 }
 
 /* The start of side `first`'s turn for all its units in the fight. */
-static void side_turn_starts(const engine *g, om_dice *d, fight *f, int first)
+SPECIALISED void side_turn_starts(const engine *g, om_dice *d, fight *f, int first, bool duel)
 {
-    for (unsigned i = 0; i < g->army_units[first]; i++)
-        if (f->u[g->army_unit[first][i]].in_combat)
-            own_turn_starts(g, d, f, g->army_unit[first][i]);
+    for (unsigned i = 0; i < side_units(g, first, duel); i++)
+        if (f->u[side_unit(g, first, i, duel)].in_combat)
+            own_turn_starts(g, d, f, side_unit(g, first, i, duel));
 }
 
 /* The start of the engagement's first turn, side `first`'s: its units' turn
  * starts; the other side's Anvils or Shrines were struck in that side's turn
  * before and their rolls stand for this one (A-26). */
-static void first_turn_starts(const engine *g, om_dice *d, fight *f, int first)
+SPECIALISED void first_turn_starts(const engine *g, om_dice *d, fight *f, int first, bool duel)
 {
-    for (unsigned i = 0; i < g->army_units[1 - first]; i++) {
-        unsigned u = g->army_unit[1 - first][i];
+    for (unsigned i = 0; i < side_units(g, 1 - first, duel); i++) {
+        unsigned u = side_unit(g, 1 - first, i, duel);
         if (declared(g, u)->aura == OM_WM_AURA_ROLL)
             f->u[u].fearless = om_dice_roll_d6(d) >= 4;
     }
-    side_turn_starts(g, d, f, first);
+    side_turn_starts(g, d, f, first, duel);
 }
 
 /* Record `hits` on unit t: remove stands for every full Hits value (5.4,
  * 6.5), through its prepared tables when it has them. Returns the stands
  * removed. */
-static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned hits)
+static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned hits,
+                                 bool duel)
 {
     const om_wm_unit_prep *up = &g->unit[t];
     om_wm_fighter *x = &f->u[t];
@@ -396,7 +455,7 @@ static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned
     if (x->hurt) {
         lost = h / up->hurt_hits;
         left = h % up->hurt_hits;
-    } else if (up->lost_at != NULL) {
+    } else if (duel || up->lost_at != NULL) {
         lost = up->lost_at[h];
         left = up->left_at[h];
     } else {
@@ -419,10 +478,11 @@ static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned
  * whole stands are removed, the War Hydra one it suffered this round, if
  * alive; it still counted in the result (army lists). Returns the stands
  * lost. */
-static inline unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits)
+static inline unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits,
+                                  bool duel)
 {
     const om_wm_traits *tr = &declared(g, t)->unit.traits;
-    unsigned lost = take_hits(g, f, t, hits);
+    unsigned lost = take_hits(g, f, t, hits, duel);
     if (tr->regeneration == OM_WM_REGENERATES_CARRIED && f->u[t].carried > 0)
         f->u[t].carried--;
     if (tr->regeneration == OM_WM_REGENERATES_SUFFERED && hits > 0 && f->u[t].carried > 0)
@@ -443,12 +503,15 @@ typedef struct blow {
     unsigned strikers;             /* of the flanked, striking to a side or rear (phalanx) */
     const om_wm_pair_tests *tests; /* unit attacking enemy */
     const uint8_t *round1_dice;    /* its prepared first-round dice, or NULL */
+    bool struck;                   /* the blow is struck: always, but for a duel's slot of
+                                      a unit that does not strike (no other field is set) */
 } blow;
 
 /* The blows of one round and each unit's part in it. */
 typedef struct round_plan {
-    unsigned n;                          /* blows */
-    blow b[OM_WM_CONTACTS_MAX];          /* in order: declared contacts, or units */
+    unsigned n;                          /* blows (a duel: its two slots) */
+    blow b[OM_WM_CONTACTS_MAX];          /* in order: declared contacts, or units; a
+                                            duel's blow k is unit k's on unit 1 - k */
     unsigned fighting[OM_WM_UNITS_MAX];  /* stands each unit fights with */
     unsigned front[OM_WM_UNITS_MAX];     /* of those, with no enemy on their side or rear */
     bool fought[OM_WM_UNITS_MAX];        /* it strikes a blow this round */
@@ -467,18 +530,36 @@ typedef struct bout {
     bool unresolved;       /* the combat goes on in the next turn (span phase) */
 } bout;
 
-/* Add the blow of unit u on enemy e with `fighting` stands to the plan. */
-static inline void add_blow(const engine *g, round_plan *rp, unsigned u, unsigned e, unsigned fighting,
-                     unsigned flanked, unsigned strikers, const uint8_t *round1_dice)
+/* The index in g->tests of unit u attacking unit e (in a duel, unit u's own). */
+static inline unsigned pair_of(const engine *g, unsigned u, unsigned e, bool duel)
 {
-    blow *k = &rp->b[rp->n++];
-    assert(g->pair[u][e] != OM_WM_NO_UNIT);
+    assert(g->pair[u][e] != OM_WM_NO_UNIT && (!duel || g->pair[u][e] == u));
+    return duel ? u : g->pair[u][e];
+}
+
+/* Blows of plan rp: a duel has its two slots, struck or not. */
+static inline unsigned blows_in(const round_plan *rp, bool duel) { return duel ? 2u : rp->n; }
+
+/* Add the blow of unit u on enemy e with `fighting` stands to the plan, if
+ * it is `struck` (a duel's slot is filled either way, so that its blows keep
+ * their places). */
+SPECIALISED void add_blow(const engine *g, round_plan *rp, unsigned u, unsigned e,
+                          unsigned fighting, unsigned flanked, unsigned strikers,
+                          const uint8_t *round1_dice, bool struck, bool duel)
+{
+    blow *k;
+    if (!duel && !struck)
+        return;
+    k = &rp->b[duel ? u : rp->n++];
+    k->struck = struck;
+    if (!struck)
+        return;
     k->unit = u;
     k->enemy = e;
     k->fighting = fighting;
     k->flanked = flanked < fighting ? flanked : fighting;
     k->strikers = strikers;
-    k->tests = &g->tests[g->pair[u][e]];
+    k->tests = &g->tests[pair_of(g, u, e, duel)];
     k->round1_dice = round1_dice;
     rp->fighting[u] += fighting;
     rp->front[u] += fighting - k->flanked;
@@ -494,36 +575,48 @@ static inline void add_blow(const engine *g, round_plan *rp, unsigned u, unsigne
  * pursuers are placed against the retreaters' front (6.11). A blow on a unit
  * out of the fight or with no stands is not struck.
  */
-static inline void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp)
+SPECIALISED void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp,
+                            bool duel)
 {
     unsigned left[OM_WM_UNITS_MAX];
-    rp->n = 0;
-    for (unsigned u = 0; u < g->n_units; u++) {
+    rp->n = duel ? 2u : 0u;
+    for (unsigned u = 0; u < units_in(g, duel); u++) {
         rp->fighting[u] = rp->front[u] = 0;
         rp->fought[u] = false;
         left[u] = stands_in_fight(f, u) ? fighting_now(declared(g, u), f->u[u].stands) : 0u;
     }
     if (b->declared) {
-        for (unsigned k = 0; k < g->n_contacts; k++) {
+        for (unsigned k = 0; k < contacts_in(g, duel); k++) {
             const om_wm_contact_prep *cp = &g->contact[k];
-            unsigned u = cp->c.unit, e = cp->c.enemy;
-            unsigned n = g->unit[u].last_contact == k || cp->c.stands > left[u] ? left[u]
-                                                                              : cp->c.stands;
+            /* A duel's contact k is unit k's, its only one (so its last). */
+            const unsigned u = duel ? k : cp->c.unit, e = duel ? 1u - k : cp->c.enemy;
+            unsigned n = duel || g->unit[u].last_contact == k || cp->c.stands > left[u]
+                             ? left[u] : cp->c.stands;
             left[u] -= n;
-            if (n > 0 && stands_in_fight(f, e))
-                add_blow(g, rp, u, e, n, cp->c.flanked, cp->c.side_strikers, cp->round1_dice);
+            add_blow(g, rp, u, e, n, cp->c.flanked, cp->c.side_strikers, cp->round1_dice,
+                     n > 0 && stands_in_fight(f, e), duel);
         }
         return;
     }
-    for (unsigned u = 0; u < g->n_units; u++) {
-        unsigned e = f->u[u].foe;
-        if (left[u] > 0 && e != OM_WM_NO_UNIT && stands_in_fight(f, e))
-            add_blow(g, rp, u, e, left[u], 0, 0, NULL);
+    for (unsigned u = 0; u < units_in(g, duel); u++) {
+        /* After a duel's pursuit each unit faces the other. */
+        const unsigned e = duel ? 1u - u : f->u[u].foe;
+        assert(!duel || f->u[u].foe == e);
+        add_blow(g, rp, u, e, left[u], 0, 0, NULL,
+                 left[u] > 0 && e != OM_WM_NO_UNIT && stands_in_fight(f, e), duel);
     }
 }
 
+/* Whether unit u is empowered in the fight's turn: its Tomb King's or
+ * Oathstone's power is used in this turn (A-27). */
+static inline bool empowered(const fight *f, const om_wm_side *me)
+{
+    return me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
+}
+
 /* The attack dice of blow k, worked out from the fight state (6.4). */
-static inline unsigned compute_dice(const engine *g, const fight *f, unsigned round, const blow *k)
+SPECIALISED unsigned compute_dice(const engine *g, const fight *f, unsigned round,
+                                 const blow *k, bool duel)
 {
     const unsigned u = k->unit;
     const om_wm_side *me = side_now(g, f, u);
@@ -532,36 +625,61 @@ static inline unsigned compute_dice(const engine *g, const fight *f, unsigned ro
     c.flanked = k->flanked;
     c.side_strikers = k->strikers;
     c.pursuit = f->u[u].pursuit;
-    c.round = unit_round(g, round, u);
+    c.round = unit_round(g, round, u, duel);
     c.confused = f->u[u].confused;
     c.retreated_last = f->u[u].retreated;
     c.last_ditch_per_stand = g->options.last_ditch_per_stand;
-    c.empowered = me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
+    c.empowered = empowered(f, me);
     c.fearless = f->u[u].fearless || (c.empowered && me->power == OM_WM_POWER_OATHSTONE);
     return om_wm_attack_dice_case(g->rules, me, declared(g, k->enemy), &c);
 }
 
+/* The bits of unit u's state that index a duel's dice of later rounds
+ * (OM_WM_LATER_*). */
+static inline unsigned later_state(const engine *g, const fight *f, unsigned u)
+{
+    const om_wm_fighter *x = &f->u[u];
+    return (x->hurt ? OM_WM_LATER_HURT : 0u) | (x->confused ? OM_WM_LATER_CONFUSED : 0u) |
+           (x->retreated ? OM_WM_LATER_RETREATED : 0u) |
+           (x->fearless ? OM_WM_LATER_FEARLESS : 0u) |
+           (empowered(f, declared(g, u)) ? OM_WM_LATER_EMPOWERED : 0u);
+}
+
 /* The attack dice of blow k: in the first round of a trial from the
  * prepared start, looked up in the table om_wm_combat_prepare made with
- * compute_dice itself, since before round 1 only the stands left can vary. */
-static inline unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k)
+ * compute_dice itself, since before round 1 only the stands left can vary
+ * (a duel's declared blows carry it, unless aura rolls are in play);
+ * in a duel's later rounds, from its table of them (om_wm_later) unless the
+ * pursuit bonus is past it; otherwise worked out. */
+SPECIALISED unsigned blow_dice(const engine *g, const fight *f, unsigned round, const blow *k,
+                              bool duel)
 {
     const unsigned u = k->unit;
-    if (k->round1_dice != NULL && round == 1 && f->fresh && !f->u[u].hurt &&
-        !(g->in_play & OM_WM_PLAY_AURA_ROLL) && f->u[u].confused == declared(g, u)->confused)
-        return k->round1_dice[f->u[u].stands];
-    return compute_dice(g, f, round, k);
+    const om_wm_fighter *x = &f->u[u];
+    if (k->round1_dice != NULL && f->fresh && !x->hurt &&
+        x->confused == declared(g, u)->confused) {
+        assert(round == 1 && !(g->in_play & OM_WM_PLAY_AURA_ROLL));
+        return k->round1_dice[x->stands];
+    }
+    if (duel && round > 1 && x->pursuit < OM_WM_LATER_PURSUITS) {
+        /* The table is compute_dice's (test_multicombat compares a duel with
+         * the same engagement through om_wm_multi, which works them out). */
+        assert(x->stands < OM_WM_STAND_COUNTS &&
+               k->fighting == fighting_now(declared(g, u), x->stands) && k->flanked == 0);
+        return g->later->dice[u][later_state(g, f, u)][x->pursuit][x->stands];
+    }
+    return compute_dice(g, f, round, k, duel);
 }
 
 /* Which prepared dice test blow k uses: against the enemy as declared, in the
  * open once it has lost its position, or against its shieldwall, which saves
  * one better in the first round when charged (Warmaster Ancients, Special
  * Rules > Shieldwall). */
-static inline const om_dice_test *melee_test(const engine *g, const fight *f, unsigned round,
-                                      const blow *k)
+SPECIALISED const om_dice_test *melee_test(const engine *g, const fight *f, unsigned round,
+                                           const blow *k, bool duel)
 {
     const om_wm_side *t = declared(g, k->enemy), *me = declared(g, k->unit);
-    const unsigned r = unit_round(g, round, k->unit);
+    const unsigned r = unit_round(g, round, k->unit, duel);
     const om_wm_fighter *x = &f->u[k->enemy];
     bool better_save;
     if ((g->in_play & OM_WM_PLAY_SHIELDWALL) && r == 1 && t->unit.traits.shieldwall &&
@@ -585,7 +703,7 @@ static inline const om_dice_test *melee_test(const engine *g, const fight *f, un
  * (those the engagement does not model, and its links from maniple units in
  * the fight); each 6 saves one hit. Returns the hits saved. */
 static unsigned maniple_saves(const engine *g, om_dice *d, const fight *f, unsigned t,
-                              unsigned hits)
+                              unsigned hits, bool duel)
 {
     const om_wm_side *me = declared(g, t);
     unsigned dice = 0, saved = 0;
@@ -593,7 +711,7 @@ static unsigned maniple_saves(const engine *g, om_dice *d, const fight *f, unsig
         return 0;
     if (me->support_units > 0)
         dice += me->rear_supports;
-    for (unsigned k = 0; k < g->n_supports; k++) {
+    for (unsigned k = 0; k < links_in(g, duel); k++) {
         const om_wm_support *s = &g->support[k];
         if (s->supported == t && stands_in_fight(f, s->unit) &&
             declared(g, s->unit)->unit.traits.maniple)
@@ -607,11 +725,11 @@ static unsigned maniple_saves(const engine *g, om_dice *d, const fight *f, unsig
 /* Random extra attack dice of war machines (army lists): the Pump Wagon adds
  * D6 in a round where it charges or pursues and D3 otherwise; the Doom Wheel
  * adds D6 when it charges an enemy in the open (round 1). */
-static inline unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, unsigned round,
-                           const blow *k)
+SPECIALISED unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, unsigned round,
+                               const blow *k, bool duel)
 {
     const om_wm_side *me = declared(g, k->unit);
-    bool charge = unit_round(g, round, k->unit) == 1 && me->charging;
+    bool charge = unit_round(g, round, k->unit, duel) == 1 && me->charging;
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
         return charge || f->u[k->unit].pursuit > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
@@ -644,15 +762,19 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
  * dice on its unit's first blow, through its dice test; staged when a re-roll
  * is due. Ashurbanipal re-rolls one missed die once a turn; the engine spends
  * it in the turn's first round, on his unit's first blow (Ancients, A27). */
-static inline unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
-                          const blow *k, bool first_of_unit)
+SPECIALISED unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+                              const blow *k, bool first_of_unit, bool duel)
 {
     const om_wm_side *me = declared(g, k->unit);
-    unsigned dice = blow_dice(g, f, b->round, k) +
-                    (first_of_unit ? bonus_dice(g, d, f, b->round, k) : 0u);
-    const om_dice_test *test = melee_test(g, f, b->round, k);
-    bool reroll = first_of_unit && b->phase_round == 1 && me->unit.traits.rerolls_a_miss;
-    if (me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION || reroll)
+    /* Bonus dice and re-rolls are staged rules (OM_WM_PLAY_STAGED). */
+    const bool staged = (g->in_play & OM_WM_PLAY_STAGED) != 0;
+    unsigned dice = blow_dice(g, f, b->round, k, duel) +
+                    (staged && first_of_unit ? bonus_dice(g, d, f, b->round, k, duel) : 0u);
+    const om_dice_test *test = melee_test(g, f, b->round, k, duel);
+    bool reroll = staged && first_of_unit && b->phase_round == 1 &&
+                  me->unit.traits.rerolls_a_miss;
+    if (staged &&
+        (me->magic == OM_WM_MAGIC_CLEAVING || me->magic == OM_WM_MAGIC_DESTRUCTION || reroll))
         return staged_hits(d, test, dice, me->magic, reroll);
     return om_dice_hits(d, test, dice);
 }
@@ -660,26 +782,40 @@ static inline unsigned blow_hits(const engine *g, om_dice *d, const fight *f, co
 /* The hits of every blow of a round (6.5), hits[k] scored by blow k. Blows
  * on one enemy are rolled together, enemies in the order of their first
  * blow, and its maniple dice are rolled once on their total, the hits saved
- * taken from its blows in order. */
-static inline void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
-                       const round_plan *rp, unsigned hits[])
+ * taken from its blows in order. In a duel each blow is its unit's only one,
+ * on an enemy no other blow strikes. */
+SPECIALISED void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
+                            const round_plan *rp, unsigned hits[], bool duel)
 {
-    bool done[OM_WM_CONTACTS_MAX] = {false}, struck[OM_WM_UNITS_MAX] = {false};
-    for (unsigned k = 0; k < rp->n; k++) {
+    bool done[OM_WM_CONTACTS_MAX], struck[OM_WM_UNITS_MAX];
+    for (unsigned k = 0; k < rp->n && !duel; k++)
+        done[k] = false;
+    for (unsigned u = 0; u < units_in(g, duel) && !duel; u++)
+        struck[u] = false;
+    for (unsigned k = 0; k < blows_in(rp, duel); k++) {
         const unsigned t = rp->b[k].enemy;
         unsigned total = 0, saved;
-        if (done[k])
+        if (duel && !rp->b[k].struck) {
+            hits[k] = 0;
             continue;
-        for (unsigned j = k; j < rp->n; j++) {
+        }
+        if (!duel && done[k])
+            continue;
+        /* In a duel the blow on t is blow k alone. */
+        const unsigned last = duel ? k : rp->n - 1u;
+        for (unsigned j = k; j <= last; j++) {
             if (rp->b[j].enemy != t)
                 continue;
-            hits[j] = blow_hits(g, d, f, b, &rp->b[j], !struck[rp->b[j].unit]);
-            struck[rp->b[j].unit] = true;
-            done[j] = true;
+            hits[j] = blow_hits(g, d, f, b, &rp->b[j], duel || !struck[rp->b[j].unit], duel);
+            if (!duel) {
+                struck[rp->b[j].unit] = true;
+                done[j] = true;
+            }
             total += hits[j];
         }
-        saved = (g->in_play & OM_WM_PLAY_MANIPLE) ? maniple_saves(g, d, f, t, total) : 0u;
-        for (unsigned j = k; j < rp->n && saved > 0; j++) {
+        saved = (g->in_play & OM_WM_PLAY_MANIPLE) ? maniple_saves(g, d, f, t, total, duel)
+                                                   : 0u;
+        for (unsigned j = k; j < blows_in(rp, duel) && saved > 0; j++) {
             unsigned off = rp->b[j].enemy != t ? 0u : saved < hits[j] ? saved : hits[j];
             hits[j] -= off;
             saved -= off;
@@ -692,25 +828,27 @@ static inline void round_hits(const engine *g, om_dice *d, const fight *f, const
  * blow, before the result is worked out (army list; A-10: unsaved melee hits,
  * uncapped). */
 static void extra_strikes(const engine *g, om_dice *d, const fight *f, const bout *b,
-                          const round_plan *rp, unsigned hits[])
+                          const round_plan *rp, unsigned hits[], bool duel)
 {
     unsigned scored[OM_WM_UNITS_MAX] = {0}, suffered[OM_WM_UNITS_MAX] = {0};
-    for (unsigned k = 0; k < rp->n; k++) {
+    for (unsigned k = 0; k < blows_in(rp, duel); k++) {
+        if (!rp->b[k].struck)
+            continue;
         scored[rp->b[k].unit] += hits[k];
         suffered[rp->b[k].enemy] += hits[k];
     }
-    for (unsigned u = 0; u < g->n_units; u++) {
+    for (unsigned u = 0; u < units_in(g, duel); u++) {
         const om_wm_side *me = declared(g, u);
         unsigned k = 0;
         if (!me->unit.traits.extra_strike_round1 || !rp->fought[u] ||
-            unit_round(g, b->round, u) != 1 || scored[u] <= suffered[u])
+            unit_round(g, b->round, u, duel) != 1 || scored[u] <= suffered[u])
             continue;
         while (rp->b[k].unit != u)
             k++;
         {
-            unsigned extra = om_dice_hits(d, melee_test(g, f, b->round, &rp->b[k]),
+            unsigned extra = om_dice_hits(d, melee_test(g, f, b->round, &rp->b[k], duel),
                                           rp->fighting[u]);
-            hits[k] += extra - maniple_saves(g, d, f, rp->b[k].enemy, extra);
+            hits[k] += extra - maniple_saves(g, d, f, rp->b[k].enemy, extra, duel);
         }
     }
 }
@@ -805,9 +943,10 @@ static unsigned link_supports(const engine *g, const fight *f, const round_plan 
 /* The winner of a round (6.6): a side none of whose units engaged lives
  * loses automatically, both such sides draw (A18); otherwise the higher
  * result wins and equal results draw. */
-static inline int round_winner(const engine *g, const fight *f, const unsigned result[2])
+SPECIALISED int round_winner(const engine *g, const fight *f, const unsigned result[2],
+                             bool duel)
 {
-    const bool a = side_lives(g, f, OM_WM_SIDE_A), b = side_lives(g, f, OM_WM_SIDE_B);
+    const bool a = side_lives(g, f, OM_WM_SIDE_A, duel), b = side_lives(g, f, OM_WM_SIDE_B, duel);
     if (!a || !b)
         return a == b ? OM_WM_DRAW : a ? OM_WM_SIDE_A : OM_WM_SIDE_B;
     if (result[0] == result[1])
@@ -822,47 +961,50 @@ static inline int round_winner(const engine *g, const fight *f, const unsigned r
  * shooting at the charge and legions; casualties are removed. Returns the
  * winner and stores the results.
  */
-static inline int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
-                       const unsigned hits[], unsigned result[2])
+SPECIALISED int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
+                            const unsigned hits[], unsigned result[2], bool duel)
 {
-    unsigned suffered[OM_WM_UNITS_MAX] = {0};
+    unsigned suffered[OM_WM_UNITS_MAX];
     support_count sc;
     result[0] = result[1] = 0;
-    for (unsigned k = 0; k < rp->n; k++)
-        suffered[rp->b[k].enemy] += hits[k];
-    for (unsigned t = 0; t < g->n_units; t++) {
+    for (unsigned t = 0; t < units_in(g, duel); t++)
+        suffered[t] = 0;
+    for (unsigned k = 0; k < blows_in(rp, duel); k++) /* a duel's blows not struck hit 0 */
+        suffered[duel ? 1u - k : rp->b[k].enemy] += hits[k];
+    for (unsigned t = 0; t < units_in(g, duel); t++) {
         om_wm_fighter *x = &f->u[t];
         unsigned capacity = x->stands * hits_now(g, f, t);
         sc.start[t] = x->stands;
         if (!g->options.result_cap_ignores_carried)
             capacity -= x->carried;
-        result[1 - army_of(g, t)] += suffered[t] < capacity ? suffered[t] : capacity;
-        om_wm_add8(&x->hits_on, suffered[t]);
+        result[1 - army_of(g, t, duel)] += suffered[t] < capacity ? suffered[t] : capacity;
+        x->hits_on = om_wm_sum8(x->hits_on, suffered[t]);
     }
     /* Casualties at the end of the round (6.5 step 5); the removal order
      * (loser first) does not change the numbers. */
-    for (unsigned t = 0; t < g->n_units; t++)
-        sc.lost[t] = f->u[t].in_combat ? casualties(g, f, t, suffered[t]) : 0u;
-    for (unsigned t = 0; t < g->n_units; t++) {
+    for (unsigned t = 0; t < units_in(g, duel); t++)
+        sc.lost[t] = f->u[t].in_combat ? casualties(g, f, t, suffered[t], duel) : 0u;
+    for (unsigned t = 0; t < units_in(g, duel); t++) {
         const om_wm_side *me = declared(g, t);
-        unsigned *r = &result[army_of(g, t)];
+        unsigned *r = &result[army_of(g, t, duel)];
         if (!f->u[t].in_combat)
             continue;
         if (g->in_play & OM_WM_PLAY_SUPPORTS)
             *r += own_supports(g, f, t, rp->fighting[t], &sc);
         /* Shooting at the charge counts in the first round (5.7). */
-        if (b->round == g->rounds_before + 1u)
+        if (b->round == rounds_before(g, duel) + 1u)
             *r += f->u[t].shot;
         /* Legion: in the first round every stand fighting to its front with no
          * enemy on its side or rear counts as supported (Special Rules > Legion). */
         if ((g->in_play & OM_WM_PLAY_LEGION) && me->unit.traits.legion &&
-            unit_round(g, b->round, t) == 1)
+            unit_round(g, b->round, t, duel) == 1)
             *r += rp->front[t];
     }
-    for (unsigned k = 0; k < g->n_supports; k++)
-        result[army_of(g, g->support[k].unit)] += link_supports(g, f, rp, &g->support[k], &sc);
+    for (unsigned k = 0; k < links_in(g, duel); k++)
+        result[army_of(g, g->support[k].unit, duel)] +=
+            link_supports(g, f, rp, &g->support[k], &sc);
     assert(g->n_supports == 0 || (g->in_play & OM_WM_PLAY_SUPPORTS));
-    return round_winner(g, f, result);
+    return round_winner(g, f, result, duel);
 }
 
 /* The state after a first round with a given pair of hit counts (om_wm_round1). */
@@ -875,66 +1017,110 @@ typedef struct round1_entry {
 } round1_entry;
 
 /*
- * A first round of two units without shooting before contact is a function
- * of the two hit counts alone, which are independent binomials: Bin(dice_A,
- * p_A) and Bin(dice_B, p_B). So the pair is drawn at once from an alias table
- * of their joint law (exact, as the binomial tables are), and the round's
- * consequences are looked up, computed when the engagement is prepared by
- * apply_round itself. The plain baseline keeps rolling every die.
+ * A first round of two units from a known state (the prepared start, or the
+ * state a shooting at the charge left) is a function of the two hit counts
+ * alone, which are independent binomials: Bin(dice_A, p_A) and Bin(dice_B,
+ * p_B). So the round's consequences are looked up, computed when the
+ * engagement is prepared by apply_round itself. From the start, with no
+ * shooting before contact, the pair is drawn at once from an alias table of
+ * their joint law (exact, as the binomial tables are); after the shooting,
+ * the two blows are rolled as a rolled round rolls them, A's then B's, with
+ * the same dice. The plain baseline keeps rolling every die.
  */
 struct om_wm_round1 {
-    om_alias *pairs;         /* law of the pair index ha * nb + hb */
+    om_alias *pairs;         /* law of the pair index ha * nb + hb, or NULL: rolled */
     unsigned nb;             /* outcomes of B's hits */
-    round1_entry *entry;     /* the round for each pair */
+    round1_entry *entry;     /* the round for each pair (NULL: no table for this state) */
     om_wm_outcome *outcome;  /* span round: the whole trial's outcome after each pair,
                                 or NULL */
     uint8_t *needs_dice;     /* span round: 1 where what follows the round rolls dice
                                 (a retreat into friends, a rampage...): the trial goes
                                 on from the entry */
+    om_wm_fighter key[2];    /* after a shooting: the state it is the table of */
+    const om_dice_test *test[2]; /* after a shooting: each unit's dice test and */
+    unsigned dice[2];        /* attack dice in the round */
 };
+
+/* The entry of table t for this trial's first round, with its dice. */
+static inline unsigned round1_draw(const struct om_wm_round1 *t, om_dice *d)
+{
+    unsigned ha;
+    if (t->pairs != NULL)
+        return om_alias_draw_select(t->pairs, &d->rng);
+    ha = om_dice_hits(d, t->test[0], t->dice[0]); /* A's blow first, as rolled */
+    return ha * t->nb + om_dice_hits(d, t->test[1], t->dice[1]);
+}
+
+/* The first-round table of the state the shooting at the charge left in
+ * fight f, or NULL: none was made for it. */
+static inline const struct om_wm_round1 *after_shot_table(const engine *g, const fight *f)
+{
+    const unsigned shot = f->u[1 - g->charger].shot;
+    const struct om_wm_round1 *t = &g->after_shot[shot];
+    if (shot >= g->n_after_shot || t->entry == NULL ||
+        memcmp(f->u, t->key, sizeof t->key) != 0)
+        return NULL;
+    return t;
+}
 
 /* Most pairs a first-round table holds (about 1 MB with its alias slots). */
 #define OM_WM_ROUND1_MAX_PAIRS 65536u
 
 /* A combat round with its dice, one by one (plan_round, round_hits,
- * apply_round): out of line, so that the first round drawn from its table,
- * the hot path of two units, carries none of its working storage. */
-static int roll_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
-#if defined(__GNUC__)
-    __attribute__((noinline))
-#endif
-    ;
-
-static int roll_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
+ * apply_round). */
+SPECIALISED int round_rolled(const engine *g, om_dice *d, fight *f, const bout *b,
+                             unsigned result[2], bool duel)
 {
     round_plan rp;
     unsigned hits[OM_WM_CONTACTS_MAX];
-    plan_round(g, f, b, &rp);
-    round_hits(g, d, f, b, &rp, hits);
+    plan_round(g, f, b, &rp, duel);
+    round_hits(g, d, f, b, &rp, hits, duel);
     if (g->in_play & OM_WM_PLAY_EXTRA_STRIKE)
-        extra_strikes(g, d, f, b, &rp, hits);
-    return apply_round(g, f, b, &rp, hits, result);
+        extra_strikes(g, d, f, b, &rp, hits, duel);
+    return apply_round(g, f, b, &rp, hits, result, duel);
 }
 
-/* One combat round: the first round of two units from the prepared start
- * drawn from its table with one draw (the plain baseline keeps rolling every
- * die), any other rolled. */
-static int fight_round(const engine *g, om_dice *d, fight *f, const bout *b, unsigned result[2])
+/* round_rolled for any engine and for a duel: out of line, so that the
+ * first round drawn from its table, the hot path of two units, carries none
+ * of its working storage. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int roll_round_any(const engine *g, om_dice *d, fight *f, const bout *b,
+                          unsigned result[2])
 {
-    if (b->round == 1 && f->round1_drawn && d->plain == NULL) {
-        const struct om_wm_round1 *t = g->round1;
-        const round1_entry *en = f->round1_entry >= 0 ? &t->entry[f->round1_entry]
-                                                      : &t->entry[om_alias_draw(t->pairs, &d->rng)];
+    return round_rolled(g, d, f, b, result, false);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int roll_round_duel(const engine *g, om_dice *d, fight *f, const bout *b,
+                           unsigned result[2])
+{
+    return round_rolled(g, d, f, b, result, true);
+}
+
+/* One combat round: the first round of two units from a known state drawn
+ * from its table (the plain baseline keeps rolling every die), any other
+ * rolled. */
+SPECIALISED int fight_round(const engine *g, om_dice *d, fight *f, const bout *b,
+                            unsigned result[2], bool duel)
+{
+    if (b->round == 1 && f->round1 != NULL && d->plain == NULL) {
+        const struct om_wm_round1 *t = f->round1;
+        const round1_entry *en = &t->entry[f->round1_entry >= 0 ? (unsigned)f->round1_entry
+                                                                : round1_draw(t, d)];
         for (int s = 0; s < 2; s++) {
             om_wm_fighter *x = &f->u[s];
             x->stands = en->stands[s];
             x->carried = en->carried[s];
             result[s] = en->result[s];
-            om_wm_add8(&f->u[1 - s].hits_on, en->hits[s]);
+            f->u[1 - s].hits_on = om_wm_sum8(f->u[1 - s].hits_on, en->hits[s]);
         }
         return en->winner;
     }
-    return roll_round(g, d, f, b, result);
+    return duel ? roll_round_duel(g, d, f, b, result) : roll_round_any(g, d, f, b, result);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -999,13 +1185,13 @@ static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned 
  * (behind_cm 0) cannot end 1cm clear of the enemy and is confused (7.1 #5);
  * otherwise it moves the whole roll, or up to what lies behind.
  */
-static void fall_back(const engine *g, om_dice *d, fight *f)
+SPECIALISED void fall_back(const engine *g, om_dice *d, fight *f, bool duel)
 {
     for (int s = 0; s < 2; s++) {
         unsigned roll = 0;
         bool rolled = false;
-        for (unsigned i = 0; i < g->army_units[s]; i++) {
-            const unsigned u = g->army_unit[s][i];
+        for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+            const unsigned u = side_unit(g, s, i, duel);
             const om_wm_side *me = declared(g, u);
             om_wm_fighter *x = &f->u[u];
             unsigned cm;
@@ -1058,6 +1244,15 @@ static bool may_pursue(const engine *g, const fight *f, unsigned w, unsigned l)
     return true;
 }
 
+/* The bits of winner w's state against loser l that decide whether it may
+ * pursue (OM_WM_PURSUE_*, may_pursue). */
+static inline unsigned pursue_state(const fight *f, unsigned w, unsigned l)
+{
+    return (f->u[w].in_open ? OM_WM_PURSUE_IN_OPEN : 0u) |
+           (f->u[w].confused ? OM_WM_PURSUE_CONFUSED : 0u) |
+           (f->u[w].stands >= f->u[l].stands ? OM_WM_PURSUE_AHEAD : 0u);
+}
+
 /* What a shooting cost unit s itself (om_wm_fire_cost), and the Flame
  * Cannon's reduced Attacks from now on. */
 static void shooter_pays(const engine *g, om_dice *d, fight *f, unsigned s, const om_wm_fire *r)
@@ -1075,12 +1270,13 @@ static void shooter_pays(const engine *g, om_dice *d, fight *f, unsigned s, cons
  * 5.6) and may be routed or driven off the table, a big monster may be badly
  * hurt; then what the shooting cost the shooter. The volley's result goes to
  * *v. */
-static void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigned shooter,
-                                  unsigned t, om_wm_outcome *o, om_wm_volley_result *v)
+SPECIALISED void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigned shooter,
+                                  unsigned t, om_wm_outcome *o, om_wm_volley_result *v,
+                                  bool duel)
 {
     om_wm_fighter *x = &f->u[t];
     v->fire.reduced = f->u[shooter].reduced;
-    om_wm_volley_at(g->rules, &g->tests[g->pair[shooter][t]], declared(g, t), d,
+    om_wm_volley_at(g->rules, &g->tests[pair_of(g, shooter, t, duel)], declared(g, t), d,
                     side_now(g, f, shooter), f->u[shooter].stands, x->stands, v);
     x->hurt = v->hurt;
     x->shot_hits_on = om_wm_sat8(v->hits);
@@ -1095,10 +1291,10 @@ static void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigne
 
 /* The first charging enemy of unit t among those it touches (its contacts'
  * enemies, then the units whose contacts strike it), or OM_WM_NO_UNIT. */
-static unsigned charger_of_unit(const engine *g, unsigned t)
+SPECIALISED unsigned charger_of_unit(const engine *g, unsigned t, bool duel)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (unsigned k = 0; k < g->n_contacts; k++) {
+        for (unsigned k = 0; k < contacts_in(g, duel); k++) {
             const om_wm_contact *c = &g->contact[k].c;
             unsigned e = pass == 0 ? (c->unit == t ? c->enemy : OM_WM_NO_UNIT)
                                    : (c->enemy == t ? c->unit : OM_WM_NO_UNIT);
@@ -1108,30 +1304,41 @@ static unsigned charger_of_unit(const engine *g, unsigned t)
     return OM_WM_NO_UNIT;
 }
 
+/* What unit s's shooting `r` at the charge of unit c does (stand_and_shoot,
+ * once its dice are rolled): the hits count for s in round 1 (after c's
+ * Banner of Steadfastness), the shooting costs s what it costs, the 1.1 Warp
+ * Lightning Cannon confuses c on a 6, and c takes the hits (unless s evades,
+ * keeping them for the drive back). */
+SPECIALISED void shot_lands(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
+                            const om_wm_fire *r, bool duel)
+{
+    const om_wm_side *me = declared(g, s);
+    const unsigned hits = om_wm_steadfast(declared(g, c), f->u[c].stands, r->hits);
+    f->u[s].shot = om_wm_sum8(f->u[s].shot, hits);
+    shooter_pays(g, d, f, s, r);
+    /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
+    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && hits > 0 &&
+        om_dice_roll_d6(d) == 6)
+        confuse(g, f, c);
+    f->u[c].shot_hits_on = om_wm_sum8(f->u[c].shot_hits_on, hits);
+    f->u[c].hits_on = om_wm_sum8(f->u[c].hits_on, hits);
+    if (!me->evade)
+        (void)take_hits(g, f, c, hits, duel);
+}
+
 /* Unit s shoots at the charge of unit c (5.7): stands lost are removed at
  * once and do not fight; every hit counts for the shooting side in round 1
  * (W7). This is part of the engagement, so a charger's Banner of Fortitude
  * already gives its +1 Hits here (10.3), unlike a volley of the turn before.
  * Skirmishers who evade keep their hits for the drive back. */
-static void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c)
+SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
+                                 bool duel)
 {
-    const om_wm_side *me = declared(g, s);
     om_wm_fire r;
-    unsigned hits;
     r.reduced = f->u[s].reduced;
-    om_wm_fire_at(&g->tests[g->pair[s][c]], declared(g, c), d, side_now(g, f, s),
+    om_wm_fire_at(&g->tests[pair_of(g, s, c, duel)], declared(g, c), d, side_now(g, f, s),
                   f->u[s].stands, true, f->u[c].stands, &r);
-    hits = om_wm_steadfast(declared(g, c), f->u[c].stands, r.hits);
-    om_wm_add8(&f->u[s].shot, hits);
-    shooter_pays(g, d, f, s, &r);
-    /* The 1.1 Warp Lightning Cannon confuses a unit it hurts on a 6. */
-    if (me->unit.traits.shooter == OM_WM_SHOOTER_WARP_LIGHTNING && hits > 0 &&
-        om_dice_roll_d6(d) == 6)
-        confuse(g, f, c);
-    om_wm_add8(&f->u[c].shot_hits_on, hits);
-    om_wm_add8(&f->u[c].hits_on, hits);
-    if (!me->evade)
-        (void)take_hits(g, f, c, hits);
+    shot_lands(g, d, f, s, c, &r, duel);
 }
 
 /* Skirmishers s evade the charge of unit c (Warmaster Ancients, Movement >
@@ -1140,12 +1347,12 @@ static void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, u
  * 6 confuses, more than its pace routs it. The hits also remove stands
  * (5.4). No round is fought. */
 static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
-                  om_wm_outcome *o)
+                  om_wm_outcome *o, bool duel)
 {
     const om_wm_side *ch = declared(g, c);
     om_wm_fighter *x = &f->u[c];
     unsigned sixes = 0, dice, cm;
-    (void)take_hits(g, f, c, f->u[s].shot);
+    (void)take_hits(g, f, c, f->u[s].shot, duel);
     if (x->stands == 0)
         return;
     dice = om_wm_unit_drive_back_dice(g->rules, ch, f->u[s].shot,
@@ -1166,17 +1373,18 @@ static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
  * checked), the start of the charger's turn (the charged side's Anvils or
  * Shrines were struck in its own turn before), then shooting at the charge.
  * Returns false if no round is fought after it. */
-static bool before_contact(const engine *g, om_dice *d, fight *f, int c, om_wm_outcome *o)
+SPECIALISED bool before_contact(const engine *g, om_dice *d, fight *f, int c, om_wm_outcome *o,
+                           bool duel)
 {
     const int s = 1 - c;
-    const unsigned uc = g->army_unit[c][0], us = g->army_unit[s][0];
+    const unsigned uc = side_unit(g, c, 0, duel), us = side_unit(g, s, 0, duel);
     /* The charger shot at its target in its own previous turn (5.5): the
      * target keeps its stand losses (odd hits are discarded) and may have been
      * routed; any confusion ended with the target's own Command phase (7.2), so
      * the target fights unconfused. */
     if (declared(g, uc)->shoots_first) {
         om_wm_volley_result v;
-        volley_before_contact(g, d, f, uc, us, o, &v);
+        volley_before_contact(g, d, f, uc, us, o, &v, duel);
         /* A charger whose machines exploded cannot charge; one confused by
          * its own shooting is still confused in its Command phase (7.2). */
         if (f->u[us].stands == 0 || f->u[uc].stands == 0 || f->u[uc].confused)
@@ -1189,7 +1397,7 @@ static bool before_contact(const engine *g, om_dice *d, fight *f, int c, om_wm_o
         om_wm_volley_result v;
         /* Confused by its own shooting in its own turn, the shooter stays
          * confused through the charger's turn (7.2). */
-        volley_before_contact(g, d, f, us, uc, o, &v);
+        volley_before_contact(g, d, f, us, uc, o, &v, duel);
         if (f->u[uc].stands == 0 || v.confused || f->u[us].stands == 0) {
             if (v.confused && f->u[uc].stands > 0)
                 confuse(g, f, uc);
@@ -1197,26 +1405,27 @@ static bool before_contact(const engine *g, om_dice *d, fight *f, int c, om_wm_o
         }
     }
     if (g->in_play & OM_WM_PLAY_TURN_START) {
-        first_turn_starts(g, d, f, c);
-        if (!side_fights_on(g, f, c, false)) {
+        first_turn_starts(g, d, f, c, duel);
+        if (!side_fights_on(g, f, c, false, duel)) {
             f->faded = true; /* faded away before it could charge: nothing fought */
             return false;
         }
     }
     /* Shooting at chargers (5.7), unit by unit of the charged side: each at
      * the first charging enemy it touches. */
-    for (unsigned i = 0; i < g->army_units[s]; i++) {
-        const unsigned u = g->army_unit[s][i];
-        unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u) : OM_WM_NO_UNIT;
+    for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+        const unsigned u = side_unit(g, s, i, duel);
+        unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u, duel)
+                                                      : OM_WM_NO_UNIT;
         if (ch == OM_WM_NO_UNIT || f->u[u].stands == 0 || f->u[ch].stands == 0)
             continue;
-        stand_and_shoot(g, d, f, u, ch);
-        if (!side_fights_on(g, f, c, false) || !side_fights_on(g, f, s, false))
+        stand_and_shoot(g, d, f, u, ch, duel);
+        if (!side_fights_on(g, f, c, false, duel) || !side_fights_on(g, f, s, false, duel))
             return false; /* shot down, or blown up, before contact: no round */
     }
     /* Skirmishers evade (one unit a side, checked). */
     if (declared(g, us)->evade) {
-        evade(g, d, f, us, uc, o);
+        evade(g, d, f, us, uc, o, duel);
         return false;
     }
     return true;
@@ -1298,7 +1507,8 @@ uint32_t om_wm_engine_in_play(const om_wm_engine *g)
  * shooting first does not charge (no contest); skirmishers that evaded
  * fought no combat (no result), though a charger their shooting destroyed
  * still loses, as one shot down does. */
-static bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger, om_wm_outcome *o)
+SPECIALISED bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger,
+                                om_wm_outcome *o, bool duel)
 {
     if (charger >= 0) {
         const int s = 1 - charger;
@@ -1306,17 +1516,17 @@ static bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger, o
         bool evaded = false;
         int winner;
         if (!(g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE)) ||
-            before_contact(g, d, f, charger, o))
+            before_contact(g, d, f, charger, o, duel))
             return true;
         winner = f->faded               ? OM_WM_NO_CONTEST
-                 : !side_fights_on(g, f, charger, false) &&
-                           !side_fights_on(g, f, s, false) ? OM_WM_DRAW
-                 : !side_fights_on(g, f, charger, false) ? s
-                 : !side_fights_on(g, f, s, false)       ? charger
-                                                         : OM_WM_NO_CONTEST;
-        for (unsigned i = 0; i < g->army_units[s]; i++) {
-            shot += f->u[g->army_unit[s][i]].shot;
-            evaded |= declared(g, g->army_unit[s][i])->evade;
+                 : !side_fights_on(g, f, charger, false, duel) &&
+                           !side_fights_on(g, f, s, false, duel) ? OM_WM_DRAW
+                 : !side_fights_on(g, f, charger, false, duel) ? s
+                 : !side_fights_on(g, f, s, false, duel)       ? charger
+                                                               : OM_WM_NO_CONTEST;
+        for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+            shot += f->u[side_unit(g, s, i, duel)].shot;
+            evaded |= declared(g, side_unit(g, s, i, duel))->evade;
         }
         o->winner = o->round1_winner = (uint8_t)winner;
         o->result[s] = evaded ? 0u : om_wm_sat8(shot);
@@ -1324,8 +1534,8 @@ static bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger, o
     }
     /* No charge: turn 1 is side A's, and it may fade away at its start. */
     if (g->in_play & OM_WM_PLAY_TURN_START) {
-        first_turn_starts(g, d, f, OM_WM_SIDE_A);
-        if (!side_fights_on(g, f, OM_WM_SIDE_A, false)) {
+        first_turn_starts(g, d, f, OM_WM_SIDE_A, duel);
+        if (!side_fights_on(g, f, OM_WM_SIDE_A, false, duel)) {
             o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
             return false;
         }
@@ -1336,11 +1546,11 @@ static bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger, o
 /* After the call's first round: its winner and results go to the outcome;
  * infantry beside a laager was defended in the first round only (a position
  * of its own it keeps). */
-static void first_round_fought(const engine *g, fight *f, const bout *b,
-                               const unsigned result[2], om_wm_outcome *o)
+SPECIALISED void first_round_fought(const engine *g, fight *f, const bout *b,
+                                    const unsigned result[2], om_wm_outcome *o, bool duel)
 {
     if (g->in_play & OM_WM_PLAY_BESIDE_LAAGER)
-        for (unsigned u = 0; u < g->n_units; u++)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             f->u[u].in_open |= declared(g, u)->beside_laager &&
                                declared(g, u)->position == OM_WM_OPEN;
     o->round1_winner = (uint8_t)b->winner;
@@ -1352,14 +1562,14 @@ static void first_round_fought(const engine *g, fight *f, const bout *b,
  * unit of the other side that retreats from them after suffering a hit is
  * confused (Warmaster Ancients, Special Rules > Scythed Chariots; Combat >
  * Retreats). */
-static void scythed_chariots_strike(const engine *g, fight *f, bout *b)
+static void scythed_chariots_strike(const engine *g, fight *f, bout *b, bool duel)
 {
-    for (unsigned s = 0; s < g->n_units; s++) {
-        const int side = army_of(g, s);
+    for (unsigned s = 0; s < units_in(g, duel); s++) {
+        const int side = army_of(g, s, duel);
         if (!declared(g, s)->unit.traits.scythed || !stands_in_fight(f, s))
             continue;
-        for (unsigned i = 0; b->winner == side && i < g->army_units[1 - side]; i++) {
-            unsigned e = g->army_unit[1 - side][i];
+        for (unsigned i = 0; b->winner == side && i < side_units(g, 1 - side, duel); i++) {
+            unsigned e = side_unit(g, 1 - side, i, duel);
             if (stands_in_fight(f, e) && f->u[e].hits_on > 0)
                 confuse(g, f, e);
         }
@@ -1378,14 +1588,16 @@ static bool fought(const engine *g, const fight *f, const bout *b, unsigned u)
  * the side in the engagement this round, supporting units and units
  * destroyed in it included, with the units the engagement does not model;
  * in 1.1 only the units engaged, whose stands touch an enemy. */
-static unsigned losing_units(const engine *g, const fight *f, const bout *b, int l)
+SPECIALISED unsigned losing_units(const engine *g, const fight *f, const bout *b, int l,
+                                  bool duel)
 {
     const bool engaged_only = g->rules->retreat_divisor_engaged_only;
     unsigned n = 0;
-    if (g->divisor[l] > 0)
+    assert(!duel || g->divisor[l] > 0);
+    if (duel || g->divisor[l] > 0)
         return g->divisor[l];
-    for (unsigned i = 0; i < g->army_units[l]; i++) {
-        unsigned u = g->army_unit[l][i];
+    for (unsigned i = 0; i < side_units(g, l, duel); i++) {
+        unsigned u = side_unit(g, l, i, duel);
         if (!f->u[u].in_combat || (engaged_only && !fought(g, f, b, u)))
             continue;
         n += 1u + (engaged_only ? 0u : declared(g, u)->support_units);
@@ -1397,35 +1609,36 @@ static unsigned losing_units(const engine *g, const fight *f, const bout *b, int
  * divided among its units (6.9): each unit that lives retreats that far, in
  * index order; a laagered War Wagon holds instead, keeping its position (army
  * list). Returns the distance. */
-static unsigned losers_retreat(const engine *g, om_dice *d, fight *f, const bout *b,
-                               const unsigned result[2], int l, om_wm_outcome *o)
+SPECIALISED unsigned losers_retreat(const engine *g, om_dice *d, fight *f, const bout *b,
+                                    const unsigned result[2], int l, om_wm_outcome *o,
+                                    bool duel)
 {
-    const unsigned cm = om_wm_retreat_cm(result[1 - l], result[l], losing_units(g, f, b, l));
-    const unsigned n = g->army_units[l];
-    const uint8_t *list = g->army_unit[l];
+    const unsigned cm = om_wm_retreat_cm(result[1 - l], result[l],
+                                         losing_units(g, f, b, l, duel));
     bool any = false;
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned u = list[i];
+    for (unsigned i = 0; i < side_units(g, l, duel); i++) {
+        const unsigned u = side_unit(g, l, i, duel);
         if (!stands_in_fight(f, u) || declared(g, u)->formation == OM_WM_FORMATION_LAAGER)
             continue;
-        om_wm_add8(&f->u[u].retreated_cm, cm);
+        f->u[u].retreated_cm = om_wm_sum8(f->u[u].retreated_cm, cm);
         retreat(g, d, f, u, cm);
         f->u[u].retreated = true; /* after retreat(), which may have removed it */
         f->retreats_marked = true;
         any = true;
     }
-    if (b->round == g->rounds_before + 1u)
+    if (b->round == rounds_before(g, duel) + 1u)
         o->retreat_cm = any ? om_wm_sat8(cm) : 0u;
     return cm;
 }
 
 /* Whether units u and e face each other this round: a contact joins them
  * (the declared ones in the call's first round, after it the pursuits). */
-static bool touch(const engine *g, const fight *f, const bout *b, unsigned u, unsigned e)
+static bool touch(const engine *g, const fight *f, const bout *b, unsigned u, unsigned e,
+                  bool duel)
 {
     if (!b->declared)
         return f->u[u].foe == e || f->u[e].foe == u;
-    for (unsigned k = 0; k < g->n_contacts; k++) {
+    for (unsigned k = 0; k < contacts_in(g, duel); k++) {
         const om_wm_contact *c = &g->contact[k].c;
         if ((c->unit == u && c->enemy == e) || (c->unit == e && c->enemy == u))
             return true;
@@ -1438,18 +1651,19 @@ static bool touch(const engine *g, const fight *f, const bout *b, unsigned u, un
  * Ancients, Special Rules > Elephants). Returns whether side w, the round's
  * winner, has no unit left that lives: the engagement ends, won by the
  * elephants' side. */
-static bool elephants_rampage(const engine *g, om_dice *d, fight *f, const bout *b, int l)
+static bool elephants_rampage(const engine *g, om_dice *d, fight *f, const bout *b, int l,
+                              bool duel)
 {
     const int w = 1 - l;
     bool killed = false;
-    for (unsigned i = 0; i < g->army_units[l]; i++) {
-        const unsigned u = g->army_unit[l][i];
+    for (unsigned i = 0; i < side_units(g, l, duel); i++) {
+        const unsigned u = side_unit(g, l, i, duel);
         if (!declared(g, u)->unit.traits.rampage || !stands_in_fight(f, u) ||
             f->u[u].left_table || declared(g, u)->formation == OM_WM_FORMATION_LAAGER)
             continue;
-        for (unsigned j = 0; j < g->army_units[w]; j++) {
-            const unsigned e = g->army_unit[w][j];
-            if (!stands_in_fight(f, e) || !touch(g, f, b, u, e) || om_dice_roll_d6(d) != 6)
+        for (unsigned j = 0; j < side_units(g, w, duel); j++) {
+            const unsigned e = side_unit(g, w, j, duel);
+            if (!stands_in_fight(f, e) || !touch(g, f, b, u, e, duel) || om_dice_roll_d6(d) != 6)
                 continue;
             if (f->u[e].confused) {
                 f->u[e].stands = 0;
@@ -1460,7 +1674,7 @@ static bool elephants_rampage(const engine *g, om_dice *d, fight *f, const bout 
             }
         }
     }
-    return killed && !side_lives(g, f, w);
+    return killed && !side_lives(g, f, w, duel);
 }
 
 /* A unit that retreated counts as in the open for the rest of the turn's
@@ -1499,21 +1713,30 @@ static bool pursuable(const fight *f, unsigned l)
 /* The enemy unit w pursues, if any (6.11): its declared target if that
  * enemy can be pursued, else the first enemy it fought this round that can;
  * and it must be allowed to pursue it and want to. */
-static unsigned pursuit_target(const engine *g, const fight *f, const bout *b, unsigned w)
+SPECIALISED unsigned pursuit_target(const engine *g, const fight *f, const bout *b,
+                                    unsigned w, bool duel)
 {
-    unsigned t = g->unit[w].pursues;
+    unsigned t = duel ? OM_WM_NO_UNIT : g->unit[w].pursues;
     if (t == OM_WM_NO_UNIT || !pursuable(f, t)) {
         t = OM_WM_NO_UNIT;
         if (!b->declared) {
             if (f->u[w].foe != OM_WM_NO_UNIT && pursuable(f, f->u[w].foe))
                 t = f->u[w].foe;
         } else {
-            for (unsigned k = 0; k < g->n_contacts && t == OM_WM_NO_UNIT; k++)
-                if (g->contact[k].c.unit == w && pursuable(f, g->contact[k].c.enemy))
-                    t = g->contact[k].c.enemy;
+            /* A duel's contact k is unit k's, on unit 1 - k. */
+            for (unsigned k = 0; k < contacts_in(g, duel) && t == OM_WM_NO_UNIT; k++) {
+                const unsigned u = duel ? k : g->contact[k].c.unit;
+                const unsigned e = duel ? 1u - k : g->contact[k].c.enemy;
+                if (u == w && pursuable(f, e))
+                    t = e;
+            }
         }
     }
-    return t != OM_WM_NO_UNIT && may_pursue(g, f, w, t) ? t : OM_WM_NO_UNIT;
+    if (t == OM_WM_NO_UNIT)
+        return t;
+    if (duel) /* the table is may_pursue's (test_multicombat, as above) */
+        return (g->later->pursues[w] >> pursue_state(f, w, t)) & 1u ? t : OM_WM_NO_UNIT;
+    return may_pursue(g, f, w, t) ? t : OM_WM_NO_UNIT;
 }
 
 /*
@@ -1525,17 +1748,18 @@ static unsigned pursuit_target(const engine *g, const fight *f, const bout *b, u
  * drop out unless they support a pursued friend (Pursuit and Combat
  * Dropouts). Returns whether any unit pursued.
  */
-static bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsigned cm)
+SPECIALISED bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsigned cm,
+                                bool duel)
 {
     const int l = 1 - w;
     unsigned first[OM_WM_UNITS_MAX];
     bool any = false;
-    for (unsigned u = 0; u < g->n_units; u++)
+    for (unsigned u = 0; u < units_in(g, duel); u++)
         first[u] = OM_WM_NO_UNIT;
-    for (unsigned i = 0; i < g->army_units[w]; i++) {
-        const unsigned u = g->army_unit[w][i];
-        unsigned t = stands_in_fight(f, u) && fought(g, f, b, u) ? pursuit_target(g, f, b, u)
-                                                                 : OM_WM_NO_UNIT;
+    for (unsigned i = 0; i < side_units(g, w, duel); i++) {
+        const unsigned u = side_unit(g, w, i, duel);
+        unsigned t = stands_in_fight(f, u) && fought(g, f, b, u)
+                         ? pursuit_target(g, f, b, u, duel) : OM_WM_NO_UNIT;
         if (t == OM_WM_NO_UNIT) {
             f->u[u].pursuit = 0;
             f->u[u].foe = OM_WM_NO_UNIT;
@@ -1548,16 +1772,16 @@ static bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsi
     }
     if (!any)
         return false;
-    for (unsigned i = 0; i < g->army_units[l]; i++) {
-        const unsigned u = g->army_unit[l][i];
+    for (unsigned i = 0; i < side_units(g, l, duel); i++) {
+        const unsigned u = side_unit(g, l, i, duel);
         f->u[u].pursuit = 0;
         f->u[u].foe = (uint8_t)first[u];
     }
     /* Who is in the next round: units facing an enemy, and those supporting
      * one that does. */
-    for (unsigned u = 0; u < g->n_units; u++) {
+    for (unsigned u = 0; u < units_in(g, duel); u++) {
         bool in = f->u[u].foe != OM_WM_NO_UNIT;
-        for (unsigned k = 0; k < g->n_supports && !in; k++)
+        for (unsigned k = 0; k < links_in(g, duel) && !in; k++)
             in = g->support[k].unit == u && f->u[g->support[k].supported].foe != OM_WM_NO_UNIT;
         f->u[u].in_combat = f->u[u].in_combat && in && f->u[u].stands > 0;
     }
@@ -1571,7 +1795,7 @@ static bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsi
  * phase (7.2); in the 1.1 lists a big monster still engaged may be badly
  * hurt at the end of the Combat phase (army lists); a position regained
  * under option A8 returns. Returns whether the engagement goes on. */
-static bool next_turn(const engine *g, om_dice *d, fight *f, bout *b)
+SPECIALISED bool next_turn(const engine *g, om_dice *d, fight *f, bout *b, bool duel)
 {
     const unsigned max_turns = g->options.max_turns ? g->options.max_turns
                                                     : OM_WM_DEFAULT_MAX_TURNS;
@@ -1583,20 +1807,20 @@ static bool next_turn(const engine *g, om_dice *d, fight *f, bout *b)
     f->turn++;
     b->phase_round = 0;
     if (g->rules->badly_hurt_when_engaged)
-        for (unsigned u = 0; u < g->n_units; u++)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             check_hurt(g, f, u);
     /* Turn 1 is the charger's (side A's without a charge); turns alternate. */
     active = (b->charger == 1) == ((f->turn & 1u) == 1u) ? 1 : 0;
-    for (unsigned i = 0; i < g->army_units[active]; i++)
-        f->u[g->army_unit[active][i]].confused = false;
+    for (unsigned i = 0; i < side_units(g, active, duel); i++)
+        f->u[side_unit(g, active, i, duel)].confused = false;
     if (g->in_play & OM_WM_PLAY_TURN_START) {
-        side_turn_starts(g, d, f, active);
-        if (!side_fights_on(g, f, active, false)) {
+        side_turn_starts(g, d, f, active, duel);
+        if (!side_fights_on(g, f, active, false, duel)) {
             b->winner = 1 - active; /* faded away: the enemy is left alone */
             return false;
         }
     }
-    for (unsigned u = 0; u < g->n_units; u++) {
+    for (unsigned u = 0; u < units_in(g, duel); u++) {
         if (f->u[u].regains_position)
             f->u[u].in_open = false;
         f->u[u].regains_position = false;
@@ -1613,8 +1837,8 @@ static bool next_turn(const engine *g, om_dice *d, fight *f, bout *b)
  * round. Returns whether another round is fought; b->winner is then the
  * engagement's winner.
  */
-static bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
-                                om_wm_outcome *o)
+SPECIALISED bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
+                                     om_wm_outcome *o, bool duel)
 {
     const bool whole = g->span != OM_WM_SPAN_ROUND;
     unsigned result[2], cm;
@@ -1624,42 +1848,42 @@ static bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
     /* Units destroyed before the round (shot at the charge) take no part in
      * it: they neither divide a retreat nor keep their side alive. One unit
      * a side never fights a round with a unit destroyed. */
-    if (g->n_units > 2)
-        for (unsigned u = 0; u < g->n_units; u++)
+    if (units_in(g, duel) > 2)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             f->u[u].in_combat = f->u[u].in_combat && f->u[u].stands > 0;
-    b->winner = fight_round(g, d, f, b, result);
-    if (b->round == g->rounds_before + 1u)
-        first_round_fought(g, f, b, result, o);
+    b->winner = fight_round(g, d, f, b, result, duel);
+    if (b->round == rounds_before(g, duel) + 1u)
+        first_round_fought(g, f, b, result, o, duel);
     /* Retreats of the round before are over (warband: -1 in the round
      * after retreating only). */
     if (f->retreats_marked) {
-        for (unsigned u = 0; u < g->n_units; u++)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             f->u[u].retreated = false;
         f->retreats_marked = false;
     }
     if (g->in_play & OM_WM_PLAY_SCYTHED)
-        scythed_chariots_strike(g, f, b);
+        scythed_chariots_strike(g, f, b, duel);
     if (b->winner == OM_WM_DRAW) {
         if (whole)
-            fall_back(g, d, f); /* both fall back and the combat ends (6.8) */
+            fall_back(g, d, f, duel); /* both fall back and the combat ends (6.8) */
         return false;
     }
     l = 1 - b->winner;
-    if (!side_fights_on(g, f, l, false))
+    if (!side_fights_on(g, f, l, false, duel))
         return false;
-    cm = losers_retreat(g, d, f, b, result, l, o);
-    if ((g->in_play & OM_WM_PLAY_RAMPAGE) && elephants_rampage(g, d, f, b, l)) {
+    cm = losers_retreat(g, d, f, b, result, l, o, duel);
+    if ((g->in_play & OM_WM_PLAY_RAMPAGE) && elephants_rampage(g, d, f, b, l, duel)) {
         b->winner = l;
         return false;
     }
-    if (!side_fights_on(g, f, l, true) || !whole || b->scythed_gone)
+    if (!side_fights_on(g, f, l, true, duel) || !whole || b->scythed_gone)
         return false;
-    for (unsigned i = 0; i < g->army_units[l]; i++) {
-        const unsigned u = g->army_unit[l][i];
+    for (unsigned i = 0; i < side_units(g, l, duel); i++) {
+        const unsigned u = side_unit(g, l, i, duel);
         if (pursuable(f, u) && f->u[u].retreated)
             position_lost(g, f, u);
     }
-    if (!winners_pursue(g, f, b, b->winner, cm))
+    if (!winners_pursue(g, f, b, b->winner, cm, duel))
         return false;
     b->declared = false;
     if (b->phase_round < OM_WM_PHASE_ROUNDS)
@@ -1668,98 +1892,88 @@ static bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
         b->unresolved = true;
         return false;
     }
-    return next_turn(g, d, f, b);
+    return next_turn(g, d, f, b, duel);
 }
 
 /* The engagement is over, or stops unresolved: scythed chariots that fought
  * are removed; at the end of the last Combat phase a big monster with enough
  * hits is badly hurt, in Revolution only once no longer engaged (army
  * lists); the winner goes to the outcome (none while unresolved). */
-static void engagement_ends(const engine *g, fight *f, bout *b, om_wm_outcome *o)
+SPECIALISED void engagement_ends(const engine *g, fight *f, bout *b, om_wm_outcome *o,
+                                 bool duel)
 {
     if (b->unresolved)
         b->winner = OM_WM_NO_CONTEST;
     if (b->scythed_gone)
-        for (unsigned u = 0; u < g->n_units; u++)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             if (b->scythed_gone & (1u << u))
                 f->u[u].stands = 0;
     if (g->span != OM_WM_SPAN_ROUND &&
         (b->winner != OM_WM_NO_CONTEST || g->rules->badly_hurt_when_engaged))
-        for (unsigned u = 0; u < g->n_units; u++)
+        for (unsigned u = 0; u < units_in(g, duel); u++)
             check_hurt(g, f, u);
     o->winner = (uint8_t)b->winner;
+}
+
+/* The engagement (om_wm_combat), for any engine or for a duel. */
+SPECIALISED void combat(const engine *g, om_dice *d, fight *f, om_wm_outcome *o,
+                        bool *unresolved, bool duel)
+{
+    bout b = {.charger = g->charger, .round = rounds_before(g, duel),
+              .winner = OM_WM_NO_CONTEST, .declared = true};
+    if (comes_to_blows(g, d, f, b.charger, o, duel)) {
+        /* The state the shooting at the charge left may have a table. */
+        if (duel && g->n_after_shot > 0 && f->fresh && d->plain == NULL)
+            f->round1 = after_shot_table(g, f);
+        o->charged = b.charger >= 0;
+        while (round_and_aftermath(g, d, f, &b, o, duel))
+            ;
+        engagement_ends(g, f, &b, o, duel);
+    }
+    o->rounds = (uint8_t)(b.round - rounds_before(g, duel));
+    o->turns = (uint8_t)f->turn;
+    *unresolved = b.unresolved;
 }
 
 void om_wm_combat(const om_wm_engine *g, om_dice *d, om_wm_fight *f, om_wm_outcome *o,
                   bool *unresolved)
 {
-    bout b = {.charger = g->charger, .round = g->rounds_before, .winner = OM_WM_NO_CONTEST,
-              .declared = true};
-    if (comes_to_blows(g, d, f, b.charger, o)) {
-        o->charged = b.charger >= 0;
-        while (round_and_aftermath(g, d, f, &b, o))
-            ;
-        engagement_ends(g, f, &b, o);
-    }
-    o->rounds = (uint8_t)(b.round - g->rounds_before);
-    o->turns = (uint8_t)f->turn;
-    *unresolved = b.unresolved;
+    combat(g, d, f, o, unresolved, false);
+}
+
+/* The engagement of a duel's engine (om_wm_duel.g): om_wm_combat with the
+ * duel's shape known when compiled. */
+static void combat_duel(const engine *g, om_dice *d, fight *f, om_wm_outcome *o,
+                        bool *unresolved)
+{
+    combat(g, d, f, o, unresolved, true);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Two units, one a side: om_wm_prepared's duel.                             */
 /* ------------------------------------------------------------------------ */
 
-/* Build p->round1 when the first round is a function of the two hit counts:
- * no shooting before contact and no maniple dice. Returns OM_OK also when no
- * table applies (p->round1 stays NULL). */
-static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight *start)
+/* Fill t->entry (allocated here) with the first round from state *start,
+ * planned as rp, for every pair of hit counts of dice[2] attack dice, by
+ * apply_round itself; t->nb set. Returns OM_ENOMEM, or OM_OK. */
+static om_status round1_entries(struct om_wm_round1 *t, const engine *g, const fight *start,
+                                const round_plan *rp, const unsigned dice[2])
 {
-    const om_dice_test *test[2];
-    unsigned dice[2], n;
-    double *pmf;
-    struct om_wm_round1 *t;
-    round_plan rp;
-    bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
-              .winner = OM_WM_NO_CONTEST, .declared = true};
-    om_status st;
-
-    if (g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED |
-                      OM_WM_PLAY_EXTRA_STRIKE | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE))
-        return OM_OK;
-    plan_round(g, start, &b, &rp);
-    if (rp.n != 2)
-        return OM_OK; /* a side has no stands left to strike with */
-    for (int s = 0; s < 2; s++) {
-        dice[s] = p->round1_dice[s][start->u[s].stands];
-        test[s] = melee_test(g, start, 1, &rp.b[s]);
-    }
-    n = (dice[0] + 1u) * (dice[1] + 1u);
-    if (n > OM_WM_ROUND1_MAX_PAIRS)
-        return OM_OK;
-    t = calloc(1, sizeof *t);
-    pmf = malloc(n * sizeof *pmf);
-    if (t != NULL)
-        t->entry = malloc(n * sizeof *t->entry);
-    if (t == NULL || pmf == NULL || t->entry == NULL) {
-        free(pmf);
-        if (t != NULL)
-            free(t->entry);
-        free(t);
-        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
-    }
+    const bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
+                    .winner = OM_WM_NO_CONTEST, .declared = true};
     t->nb = dice[1] + 1u;
+    t->entry = malloc((dice[0] + 1u) * t->nb * sizeof *t->entry);
+    if (t->entry == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
     for (unsigned ha = 0; ha <= dice[0]; ha++) {
         for (unsigned hb = 0; hb <= dice[1]; hb++) {
-            unsigned i = ha * t->nb + hb, hits[2] = {ha, hb}, result[2];
+            unsigned hits[2] = {ha, hb}, result[2];
             om_wm_fighter u[2] = {start->u[0], start->u[1]};
             fight f = *start;
-            round1_entry *en = &t->entry[i];
+            round1_entry *en = &t->entry[ha * t->nb + hb];
             int winner;
             f.u = u;
-            winner = apply_round(g, &f, &b, &rp, hits, result);
-            pmf[i] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
-                     om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
+            winner = apply_round(g, &f, &b, rp, hits, result, true);
             for (int s = 0; s < 2; s++) {
                 en->stands[s] = (uint8_t)u[s].stands;
                 en->carried[s] = (uint8_t)u[s].carried;
@@ -1769,6 +1983,62 @@ static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight 
             en->winner = (uint8_t)winner;
         }
     }
+    return OM_OK;
+}
+
+/* The first round's plan from state *start, with each unit's attack dice
+ * and dice test in it, as a rolled round works them out; false when a table
+ * cannot stand for it: a unit does not strike, or there are too many pairs
+ * of hit counts. */
+static bool round1_plan(const engine *g, const fight *start, round_plan *rp, unsigned dice[2],
+                        const om_dice_test *test[2])
+{
+    const bout b = {.charger = g->charger, .round = 1, .phase_round = 1,
+                    .winner = OM_WM_NO_CONTEST, .declared = true};
+    plan_round(g, start, &b, rp, true);
+    if (!rp->b[0].struck || !rp->b[1].struck)
+        return false; /* a side has no stands left to strike with */
+    for (int s = 0; s < 2; s++) {
+        dice[s] = blow_dice(g, start, 1, &rp->b[s], true);
+        test[s] = melee_test(g, start, 1, &rp->b[s], true);
+    }
+    return (dice[0] + 1u) * (dice[1] + 1u) <= OM_WM_ROUND1_MAX_PAIRS;
+}
+
+/* What keeps any first round from being a function of its two hit counts:
+ * maniple dice, staged re-rolls and bonus dice, extra strikes. */
+#define ROUND1_ROLLED (OM_WM_PLAY_MANIPLE | OM_WM_PLAY_STAGED | OM_WM_PLAY_EXTRA_STRIKE)
+
+/* Build p->round1 when the first round from the start is a function of the
+ * two hit counts: no shooting before contact and nothing of ROUND1_ROLLED.
+ * Returns OM_OK also when no table applies (p->round1 stays NULL). */
+static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight *start)
+{
+    const om_dice_test *test[2];
+    unsigned dice[2], n;
+    double *pmf;
+    struct om_wm_round1 *t;
+    round_plan rp;
+    om_status st;
+
+    if ((g->in_play & (ROUND1_ROLLED | OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START |
+                       OM_WM_PLAY_EVADE)) ||
+        !round1_plan(g, start, &rp, dice, test))
+        return OM_OK;
+    n = (dice[0] + 1u) * (dice[1] + 1u);
+    t = calloc(1, sizeof *t);
+    pmf = malloc(n * sizeof *pmf);
+    if (t == NULL || pmf == NULL || round1_entries(t, g, start, &rp, dice) != OM_OK) {
+        free(pmf);
+        if (t != NULL)
+            free(t->entry);
+        free(t);
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    }
+    for (unsigned ha = 0; ha <= dice[0]; ha++)
+        for (unsigned hb = 0; hb <= dice[1]; hb++)
+            pmf[ha * t->nb + hb] = om_dice_binomial_pmf(ha, test[0]->pass->p, dice[0]) *
+                                   om_dice_binomial_pmf(hb, test[1]->pass->p, dice[1]);
     st = om_alias_alloc(&t->pairs, pmf, n);
     free(pmf);
     if (st != OM_OK) {
@@ -1780,8 +2050,84 @@ static om_status round1_prepare(om_wm_prepared *p, const engine *g, const fight 
     return OM_OK;
 }
 
+/* Whether dice source d has rolled since its generator was `before`. */
+static bool rolled_since(const om_dice *d, const om_rng *before)
+{
+    return memcmp(&d->rng, before, sizeof *before) != 0;
+}
+
+/* Shooting at the charge leaves more states than the hits it scores (a
+ * cannon blowing up, a Flame Cannon's Attacks reduced...); the tables are
+ * made for these hit counts, each the state a shooting with no other
+ * consequence leaves. */
+#define OM_WM_AFTER_SHOT_TABLES 16u
+
+/*
+ * The first-round tables of a duel whose only dice before contact are the
+ * charged unit's shooting at the charge (stand and shoot): for each number
+ * of hits it can score, the state its landing leaves, when landing rolls no
+ * dice and a round follows, and that round's table (round1_entries). A trial
+ * whose state after the shooting is byte for byte one of them draws its
+ * first round from it (with the dice a rolled round rolls); any other rolls
+ * it. Returns OM_OK also when no table applies.
+ */
+static om_status after_shot_prepare(om_wm_duel *dl)
+{
+    engine *g = &dl->g;
+    const int c = g->charger, s = 1 - c;
+    struct om_wm_round1 *ts;
+    if (c < 0 || !(g->in_play & OM_WM_PLAY_SHOOTING) ||
+        (g->in_play & (ROUND1_ROLLED | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE |
+                       OM_WM_PLAY_AURA_ROLL)) ||
+        declared(g, 0)->shoots_first || declared(g, 1)->shoots_first ||
+        !declared(g, (unsigned)s)->stand_and_shoot)
+        return OM_OK;
+    ts = calloc(OM_WM_AFTER_SHOT_TABLES, sizeof *ts);
+    if (ts == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory preparing the first round");
+    dl->after_shot = ts;
+    g->after_shot = ts;
+    g->n_after_shot = OM_WM_AFTER_SHOT_TABLES;
+    for (unsigned h = 0; h < OM_WM_AFTER_SHOT_TABLES; h++) {
+        om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
+        fight f = dl->start_fight;
+        om_wm_fire r = {.hits = h, .reduced = u[s].reduced};
+        om_dice probe = {.plain = NULL};
+        om_rng before;
+        round_plan rp;
+        struct om_wm_round1 *t;
+        f.u = u;
+        om_rng_seed_block(&probe.rng, 0, 0);
+        before = probe.rng;
+        shot_lands(g, &probe, &f, (unsigned)s, (unsigned)c, &r, true);
+        if (rolled_since(&probe, &before) || u[s].shot >= OM_WM_AFTER_SHOT_TABLES ||
+            ts[u[s].shot].entry != NULL || !side_fights_on(g, &f, c, false, true) ||
+            !side_fights_on(g, &f, s, false, true))
+            continue; /* rolls dice, a state seen already, or no round */
+        t = &ts[u[s].shot];
+        if (!round1_plan(g, &f, &rp, t->dice, t->test))
+            continue;
+        t->key[0] = u[0];
+        t->key[1] = u[1];
+        if (round1_entries(t, g, &f, &rp, t->dice) != OM_OK)
+            return OM_ENOMEM;
+    }
+    return OM_OK;
+}
+
+void om_wm_classes(const om_wm_prepared *p, const om_wm_outcome **outcomes, size_t *n)
+{
+    *n = p->duel != NULL ? p->duel->n_classes : 0u;
+    *outcomes = *n > 0 ? p->round1->outcome : NULL;
+}
+
 void om_wm_combat_release(om_wm_prepared *p)
 {
+    if (p->duel != NULL && p->duel->after_shot != NULL) {
+        for (unsigned h = 0; h < OM_WM_AFTER_SHOT_TABLES; h++)
+            free(p->duel->after_shot[h].entry);
+        free(p->duel->after_shot);
+    }
     free(p->duel);
     p->duel = NULL;
     if (p->round1 == NULL)
@@ -1837,6 +2183,9 @@ static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
     }
     g->charger = om_wm_engine_charger(g);
     g->in_play = om_wm_engine_in_play(g);
+    /* Aura rolls before the charge can change the first round's dice. */
+    if (g->in_play & OM_WM_PLAY_AURA_ROLL)
+        dl->contact[0].round1_dice = dl->contact[1].round1_dice = NULL;
     /* One unit a side never leaves the combat before it loses: its side's
      * retreat divisor is fixed. */
     for (int s = 0; s < 2; s++)
@@ -1869,37 +2218,63 @@ void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_
     }
 }
 
-void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
-                      om_wm_outcome *out)
+/* The trial of p's two units from fighters u (the prepared start when
+ * `fresh`; its first round then comes from its table, its entry already
+ * drawn if entry >= 0), written to *out; the fighters are carried on. */
+static void duel_fight_from(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+                            int entry, om_wm_outcome *out)
 {
     om_wm_fight f = p->duel->start_fight;
     bool unresolved;
     f.u = u;
-    if (!fresh)
-        f.fresh = f.round1_drawn = false;
+    f.round1_entry = entry;
+    if (!fresh) {
+        f.fresh = false;
+        f.round1 = NULL;
+    }
     memset(out, 0, sizeof *out);
     if (p->e.kind == OM_WM_KIND_VOLLEY) {
         om_wm_volley(p, d, &u[0], &u[1], out);
         return;
     }
-    if (fresh && f.round1_drawn && d->plain == NULL && p->round1->outcome != NULL) {
-        /* The first round drawn from its table, and what follows it looked
-         * up when it rolls no dice (round1_outcomes). */
-        const struct om_wm_round1 *t = p->round1;
-        f.round1_entry = (int)om_alias_draw(t->pairs, &d->rng);
-        if (!t->needs_dice[f.round1_entry]) {
-            *out = t->outcome[f.round1_entry];
-            return;
-        }
-    }
-    om_wm_combat(&p->duel->g, d, &f, out, &unresolved);
+    combat_duel(&p->duel->g, d, &f, out, &unresolved);
     om_wm_duel_record(p, u, out);
 }
 
-/* Whether dice source d has rolled since its generator was `before`. */
-static bool rolled_since(const om_dice *d, const om_rng *before)
+inline unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                                   bool class_outcome)
 {
-    return memcmp(&d->rng, before, sizeof *before) != 0;
+    const om_wm_duel *dl = p->duel;
+    const struct om_wm_round1 *t = dl->start_fight.round1;
+    int entry = -1;
+    if (t != NULL && t->outcome != NULL && d->plain == NULL) {
+        /* The first round drawn from its table, and what follows it looked
+         * up when it rolls no dice (round1_outcomes): a trial of a class. */
+        entry = (int)om_alias_draw_select(t->pairs, &d->rng);
+        if (!t->needs_dice[entry]) {
+            if (class_outcome)
+                *out = t->outcome[entry];
+            return (unsigned)entry < dl->n_classes ? (unsigned)entry : OM_WM_NO_CLASS;
+        }
+    }
+    {
+        om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
+        duel_fight_from(p, d, u, true, entry, out);
+    }
+    return OM_WM_NO_CLASS;
+}
+
+void om_wm_resolve_classes(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                           uint16_t *cls, bool class_outcomes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cls[i] = (uint16_t)om_wm_duel_resolve(p, d, &out[i], class_outcomes);
+}
+
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],
+                      om_wm_outcome *out)
+{
+    duel_fight_from(p, d, u, false, -1, out);
 }
 
 /*
@@ -1931,11 +2306,77 @@ static om_status round1_outcomes(om_wm_prepared *p, const om_wm_duel *dl)
         f.u = u;
         f.round1_entry = (int)i;
         memset(&t->outcome[i], 0, sizeof t->outcome[i]);
-        om_wm_combat(&dl->g, &d, &f, &t->outcome[i], &unresolved);
+        combat_duel(&dl->g, &d, &f, &t->outcome[i], &unresolved);
         om_wm_duel_record(p, u, &t->outcome[i]);
         t->needs_dice[i] = rolled_since(&d, &before);
     }
     return OM_OK;
+}
+
+/*
+ * The tables of the duel's rounds after the first (om_wm_later), by the
+ * functions a trial calls: each unit's attack dice for every state bit,
+ * pursuit bonus and stand count, as compute_dice works them out for its
+ * whole unit against the other, frontally; and whether each unit may pursue
+ * the other for every bit of OM_WM_PURSUE_*, as may_pursue decides.
+ */
+static void later_prepare(om_wm_duel *dl)
+{
+    const engine *g = &dl->g;
+    om_wm_later *t = &dl->later;
+    for (unsigned u = 0; u < 2; u++) {
+        const om_wm_side *me = declared(g, u);
+        /* The bits that can change this unit's dice: the others give the
+         * dice of the state without them, copied (a table costs about a
+         * hundred instructions an entry to work out). */
+        const unsigned can_change =
+            OM_WM_LATER_CONFUSED |
+            ((g->in_play & OM_WM_PLAY_HURT) ? OM_WM_LATER_HURT : 0u) |
+            (me->unit.traits.warband ? OM_WM_LATER_RETREATED : 0u) |
+            (declared(g, 1u - u)->unit.traits.terror ? OM_WM_LATER_FEARLESS : 0u) |
+            (me->power != OM_WM_POWER_NONE ? OM_WM_LATER_EMPOWERED : 0u);
+        for (unsigned bits = 0; bits < OM_WM_LATER_STATES; bits++) {
+            if (bits & ~can_change) {
+                memcpy(t->dice[u][bits], t->dice[u][bits & can_change], sizeof t->dice[u][bits]);
+                continue;
+            }
+            for (unsigned pursuit = 0; pursuit < OM_WM_LATER_PURSUITS; pursuit++) {
+                for (unsigned stands = 0; stands < OM_WM_STAND_COUNTS; stands++) {
+                    om_wm_fighter x[2] = {dl->start[0], dl->start[1]};
+                    fight f = dl->start_fight;
+                    blow k = {.unit = u, .enemy = 1u - u, .struck = true};
+                    unsigned dice;
+                    f.u = x;
+                    x[u].hurt = bits & OM_WM_LATER_HURT;
+                    x[u].confused = bits & OM_WM_LATER_CONFUSED;
+                    x[u].retreated = bits & OM_WM_LATER_RETREATED;
+                    x[u].fearless = bits & OM_WM_LATER_FEARLESS;
+                    /* A turn of the power, or one that is not. */
+                    f.turn = (bits & OM_WM_LATER_EMPOWERED) ? me->power_turn
+                                                            : me->power_turn == 1 ? 2u : 1u;
+                    x[u].pursuit = (uint8_t)pursuit;
+                    x[u].stands = (uint8_t)stands;
+                    k.fighting = fighting_now(me, stands);
+                    dice = compute_dice(g, &f, 2, &k, true);
+                    t->dice[u][bits][pursuit][stands] = (uint8_t)(dice > 255u ? 255u : dice);
+                }
+            }
+        }
+        t->pursues[u] = 0;
+        for (unsigned bits = 0; bits < 8; bits++) {
+            om_wm_fighter x[2] = {dl->start[0], dl->start[1]};
+            fight f = dl->start_fight;
+            f.u = x;
+            x[u].in_open = bits & OM_WM_PURSUE_IN_OPEN;
+            x[u].confused = bits & OM_WM_PURSUE_CONFUSED;
+            /* At least as many stands as the loser, or fewer. */
+            x[u].stands = 2;
+            x[1 - u].stands = (bits & OM_WM_PURSUE_AHEAD) ? 2 : 3;
+            assert(pursue_state(&f, u, 1 - u) == bits);
+            if (may_pursue(g, &f, u, 1 - u))
+                t->pursues[u] |= (uint8_t)(1u << bits);
+        }
+    }
 }
 
 om_status om_wm_combat_prepare(om_wm_prepared *p)
@@ -1958,7 +2399,7 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
     f->u = dl->start;
     f->faded = false;
     f->fresh = true;
-    f->round1_drawn = false; /* until the table is made (round1_prepare) */
+    f->round1 = NULL; /* until the table is made (round1_prepare) */
     f->round1_entry = -1;
     f->retreats_marked = false;
     f->turn = 1;
@@ -1973,20 +2414,29 @@ om_status om_wm_combat_prepare(om_wm_prepared *p)
             round_plan rp;
             unsigned dice = 0;
             dl->start[s].stands = (uint8_t)k;
-            plan_round(&dl->g, f, &b, &rp);
+            plan_round(&dl->g, f, &b, &rp, true);
             for (unsigned j = 0; j < rp.n; j++)
-                if (rp.b[j].unit == (unsigned)s)
-                    dice = compute_dice(&dl->g, f, 1, &rp.b[j]);
+                if (rp.b[j].struck && rp.b[j].unit == (unsigned)s)
+                    dice = compute_dice(&dl->g, f, 1, &rp.b[j], true);
             p->round1_dice[s][k] = (uint8_t)(dice > 255u ? 255u : dice);
         }
         dl->start[s].stands = p->e.side[s].unit.stands;
     }
+    later_prepare(dl);
+    dl->g.later = &dl->later;
     {
-        om_status st = round1_prepare(p, &dl->g, f);
-        f->round1_drawn = p->round1 != NULL;
-        dl->g.round1 = p->round1;
-        if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND)
+        /* A volley fights no round: no tables. */
+        om_status st = p->e.kind == OM_WM_KIND_VOLLEY ? OM_OK : round1_prepare(p, &dl->g, f);
+        f->round1 = p->round1;
+        if (st == OM_OK && p->round1 != NULL && dl->g.span == OM_WM_SPAN_ROUND) {
             st = round1_outcomes(p, dl);
+            /* Each entry is a class of trials, unless there are too many to
+             * count a block by them (OM_WM_CLASSES_MAX). */
+            if (st == OM_OK && p->round1->pairs->n <= OM_WM_CLASSES_MAX)
+                dl->n_classes = p->round1->pairs->n;
+        }
+        if (st == OM_OK && p->round1 == NULL && p->e.kind != OM_WM_KIND_VOLLEY)
+            st = after_shot_prepare(dl);
         f->u = NULL;
         return st;
     }

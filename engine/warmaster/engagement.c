@@ -240,8 +240,7 @@ void om_wm_prepared_free(om_wm_prepared *p)
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out)
 {
     /* Every trial starts from the prepared state of both units. */
-    om_wm_fighter u[2] = {p->duel->start[0], p->duel->start[1]};
-    om_wm_duel_fight(p, d, u, true, out);
+    (void)om_wm_duel_resolve(p, d, out, true);
 }
 
 void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *a,
@@ -256,7 +255,7 @@ void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *
         u[s].shot = 0;
         u[s].retreated = false;
     }
-    om_wm_duel_fight(p, d, u, false, out);
+    om_wm_duel_fight(p, d, u, out);
     om_wm_fighter_get(&u[0], a);
     om_wm_fighter_get(&u[1], b);
 }

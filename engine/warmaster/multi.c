@@ -272,7 +272,7 @@ void om_wm_multi_resolve(const om_wm_multi_prepared *mp, om_dice *d,
 {
     const om_wm_engine *g = &mp->g;
     om_wm_fighter u[OM_WM_UNITS_MAX];
-    om_wm_fight f = {.u = u, .faded = false, .fresh = false, .round1_drawn = false,
+    om_wm_fight f = {.u = u, .faded = false, .fresh = false, .round1 = NULL,
                      .retreats_marked = true, .round1_entry = -1, .turn = mp->turn};
     unsigned alive[2] = {0, 0};
     bool unresolved;

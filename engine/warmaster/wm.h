@@ -603,6 +603,34 @@ void om_wm_prepared_free(om_wm_prepared *p);
  */
 void om_wm_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out);
 
+/* A trial of no class (om_wm_resolve_classes). */
+#define OM_WM_NO_CLASS 0xFFFFu
+
+/* Most classes a prepared engagement has: beyond, it has none (counting a
+ * block of trials by class pays only while classes are few). */
+#define OM_WM_CLASSES_MAX 4096u
+
+/*
+ * om_wm_classes: the classes of the prepared engagement's trials: trials
+ * whose whole outcome is one of a few known when it is prepared, class k's
+ * outcome (*outcomes)[k] for k < *n (*n = 0: no classes). An engagement of
+ * the first round only whose round comes from its table has one per pair of
+ * hit counts; a trial whose aftermath rolls dice is of no class. The
+ * outcomes belong to p. Pure; thread-safe.
+ */
+void om_wm_classes(const om_wm_prepared *p, const om_wm_outcome **outcomes, size_t *n);
+
+/*
+ * om_wm_resolve_classes: n trials of om_wm_resolve into out[0..n), and each
+ * trial's class (om_wm_classes) into cls[i], or OM_WM_NO_CLASS. The outcome
+ * of a trial of a class is written only when `class_outcomes` (its class
+ * says it all); any other trial's always is. The same dice as n calls of
+ * om_wm_resolve: the same outcomes. Pure apart from advancing `d`;
+ * thread-safe for distinct `d` and buffers.
+ */
+void om_wm_resolve_classes(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                           uint16_t *cls, bool class_outcomes, size_t n);
+
 /*
  * om_wm_unit_state_start: the state of side s's unit (0: A, 1: B) of
  * engagement e before the engagement begins: its stands, no hits carried, its

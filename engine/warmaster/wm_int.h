@@ -213,8 +213,55 @@ typedef struct om_wm_engine {
     int charger;                     /* the side that charges, or -1 */
     unsigned rounds_before;          /* rounds fought in earlier turns */
     uint32_t in_play;                /* OM_WM_PLAY_* bits */
-    const struct om_wm_round1 *round1; /* the first round by hit counts, or NULL */
+    const struct om_wm_later *later; /* a duel's tables of the rounds after the first
+                                        (om_wm_duel), or NULL */
+    const struct om_wm_round1 *after_shot; /* a duel's first-round tables of the states
+                                        the shooting at the charge leaves, by the hits
+                                        it scored, or NULL */
+    unsigned n_after_shot;           /* entries of after_shot */
 } om_wm_engine;
+
+/* Stand counts the tables of a duel cover: every count a unit can have (at
+ * most 12 stands, and up to its full size again with Daemonic Instability). */
+#define OM_WM_STAND_COUNTS 16u
+
+/* Pursuit bonuses the table of later rounds' attack dice covers (a pursuit
+ * bonus is 1 + a third of the retreat: 15 takes a retreat of 42cm or more);
+ * dice with a larger bonus are worked out. */
+#define OM_WM_LATER_PURSUITS 16u
+
+/* Bits of a unit's state that change its attack dice after the first round,
+ * indexing om_wm_later.dice: badly hurt, confused, retreated in the round
+ * before, immune to terror, empowered by its Tomb King or Oathstone. */
+#define OM_WM_LATER_HURT      1u
+#define OM_WM_LATER_CONFUSED  2u
+#define OM_WM_LATER_RETREATED 4u
+#define OM_WM_LATER_FEARLESS  8u
+#define OM_WM_LATER_EMPOWERED 16u
+#define OM_WM_LATER_STATES    32u
+
+/* Bits of a winner's state that decide whether it may pursue in a duel,
+ * indexing om_wm_later.pursues: in the open, confused, at least as many
+ * stands as the loser. */
+#define OM_WM_PURSUE_IN_OPEN  1u
+#define OM_WM_PURSUE_CONFUSED 2u
+#define OM_WM_PURSUE_AHEAD    4u
+
+/*
+ * What a duel's rounds after the first look up instead of working out, each
+ * filled when the engagement is prepared by the very functions a trial would
+ * call (compute_dice, may_pursue) on every state the table covers: after the
+ * first round a duel's blows are always its whole unit against the other,
+ * frontally, so a unit's attack dice depend only on its state's bits above,
+ * its pursuit bonus and its stands; and whether a winner may pursue only on
+ * the bits of OM_WM_PURSUE_*.
+ */
+typedef struct om_wm_later {
+    uint8_t dice[2][OM_WM_LATER_STATES][OM_WM_LATER_PURSUITS][OM_WM_STAND_COUNTS];
+    /* [unit][state bits][pursuit bonus][stands]: its attack dice in a round after the first */
+    uint8_t pursues[2];              /* [winner]: bit i set when it may pursue with the
+                                        OM_WM_PURSUE_* bits i */
+} om_wm_later;
 
 /*
  * One unit in a trial's fight: its om_wm_unit_state, field for field (in
@@ -246,12 +293,17 @@ typedef struct om_wm_fighter {
     uint8_t foe;              /* after a pursuit, the enemy it fights, or OM_WM_NO_UNIT */
     bool routed;              /* routed by a drive back before contact */
     bool in_combat;           /* still in the engagement: fighting or supporting */
+    uint8_t zero[10];         /* always 0: every byte of a fighter is a member, so two
+                                 fighters compare as bytes (om_wm_fighter_set zeroes it,
+                                 copies keep it) */
 } om_wm_fighter;
 
 _Static_assert(sizeof(om_wm_fighter) == 32, "a fighter is indexed by a shift");
 
-/* v added to the saturating count *acc. */
-static inline void om_wm_add8(uint8_t *acc, unsigned v) { *acc = om_wm_sat8(*acc + v); }
+/* The saturating count acc with v added. A value, not a store through a
+ * uint8_t pointer: a character type may alias anything, so such a store
+ * would make the compiler reload every pointer of the fight after it. */
+static inline uint8_t om_wm_sum8(uint8_t acc, unsigned v) { return om_wm_sat8(acc + v); }
 
 /*
  * The state of one trial's fight: the units' fighters and the engagement's
@@ -263,12 +315,13 @@ typedef struct om_wm_fight {
     bool faded;               /* the charger faded away before charging: no contest */
     bool fresh;               /* the units started as prepared, so the tables of the
                                  first round apply */
-    bool round1_drawn;        /* fresh, and a first-round table is made: the first
-                                 round is drawn from it */
+    const struct om_wm_round1 *round1; /* fresh, and the first round is tabulated: its
+                                 table, the start's or the one of the state the shooting
+                                 at the charge left; or NULL: rolled */
     bool retreats_marked;     /* a fighter may have `retreated` set, to clear after the
                                  next round */
-    int round1_entry;         /* round1_drawn: the entry of the first-round table already
-                                 drawn for this trial, or -1 (drawn when fought) */
+    int round1_entry;         /* round1 set: the entry of the table already drawn for
+                                 this trial, or -1 (drawn when fought) */
     unsigned turn;            /* turn of the engagement, 1 = the charge's */
 } om_wm_fight;
 
@@ -287,6 +340,9 @@ typedef struct om_wm_duel {
     om_wm_contact_prep contact[2]; /* A's stands fighting B, B's fighting A */
     om_wm_fighter start[2];   /* both units before the first die */
     om_wm_fight start_fight;  /* the fight every trial starts from (its u is set per trial) */
+    om_wm_later later;        /* the tables of its rounds after the first */
+    struct om_wm_round1 *after_shot; /* g.after_shot, owned (NULL if none) */
+    unsigned n_classes;       /* classes of its trials (om_wm_classes), or 0 */
 } om_wm_duel;
 
 /* What the fight did to p's two units, fighters u, in outcome *o (zeroed):
@@ -296,10 +352,15 @@ typedef struct om_wm_duel {
  * neither confused nor badly hurt. Fields nothing in play can set stay 0. */
 void om_wm_duel_record(const om_wm_prepared *p, const om_wm_fighter u[2], om_wm_outcome *o);
 
-/* One trial of p's two units from fighters u (the prepared start when
- * `fresh`, whose first round may come from its table), written to *out;
- * the fighters are carried on. */
-void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2], bool fresh,
+/* One trial of p's two units from the prepared start (its first round, and
+ * the whole trial, may come from tables), written to *out, or only its class
+ * returned (om_wm_resolve_classes). */
+unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                            bool class_outcome);
+
+/* One trial of p's two units from fighters u, written to *out; the fighters
+ * are carried on. */
+void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],
                       om_wm_outcome *out);
 
 /* Side A, fighter a, shoots at side B, fighter b, in the Shooting phase, with
