@@ -206,10 +206,10 @@ Test(game, resolve_classes_are_the_rows)
         om_rng_seed_block(&d1.rng, 11, 2);
         om_rng_seed_block(&d2.rng, 11, 2);
         om_rng_seed_block(&d3.rng, 11, 2);
-        t.game->resolve_block(t.prepared, &d1, (uint8_t *)rows, N);
-        t.game->resolve_classes(t.prepared, &d2, (uint8_t *)written, cls, true, N);
+        t.game->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, N);
+        t.game->resolve_classes(t.prepared, NULL, &d2, (uint8_t *)written, cls, true, N);
         memset(unwritten, 0xEE, sizeof unwritten);
-        t.game->resolve_classes(t.prepared, &d3, (uint8_t *)unwritten, cls2, false, N);
+        t.game->resolve_classes(t.prepared, NULL, &d3, (uint8_t *)unwritten, cls2, false, N);
         cr_expect_eq(memcmp(rows, written, sizeof rows), 0, "scenario %d: the same rows", s);
         cr_expect_eq(memcmp(cls, cls2, sizeof cls), 0, "scenario %d: the same classes", s);
         for (int i = 0; i < N; i++) {
