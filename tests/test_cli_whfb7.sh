@@ -112,8 +112,8 @@ json_ok "list whfb7/units: the sample units with points" '[(u["models"], u["poin
 expect_exit 2 "list an unknown WHFB7 list" "$OM" list whfb7/weapon
 expect_grep "did you mean 'weapons'" "$TMP/err" "unknown WHFB7 list: did you mean"
 expect_exit 0 "list --options" "$OM" list --options
-expect_grep "  cc_hit_unclamped  (A1; Close Combat > Hitting the Enemy)  switch" "$TMP/out" "list --options: a WHFB7 switch, its ambiguity and section"
-expect_grep "  strike_tiers  (A6; Close Combat > Who Strikes First?)  fixed" "$TMP/out" "list --options: a WHFB7 fixed reading"
+expect_grep "  cc_hit_unclamped  (A1; WHFB 7th edition, Close Combat > Hitting the Enemy)  switch" "$TMP/out" "list --options: a WHFB7 switch, its ambiguity and section"
+expect_grep "  strike_tiers  (A6; WHFB 7th edition, Close Combat > Who Strikes First?)  fixed" "$TMP/out" "list --options: a WHFB7 fixed reading"
 expect_grep "  contact_default  (R1;" "$TMP/out" "list --options: a reading of the abstraction"
 expect_exit 0 "list --options as json" "$OM" list --options -f json
 json_ok "list --options json: every WHFB7 ambiguity named" '[o["name"] for o in d["options"] if o["game"] == "whfb7"][:2] == ["cc_hit_unclamped", "wound_mod_unclamped"] and {"A%d" % i for i in range(1, 34)} <= {o["ambiguity"] for o in d["options"]} and [(o["switchable"], o["default"]) for o in d["options"] if o["name"] == "max_rounds"] == [(True, 0)]'
