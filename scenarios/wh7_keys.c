@@ -166,7 +166,7 @@ const om_wh7_key om_wh7_keys[] = {
              "a common magic weapon, replacing its close combat weapon"),
 
     /* A mount, with the profile keys. */
-    OTHER_KEY("rules", MOUNT, NAMES, D("[]"), "[fear]",
+    OTHER_KEY("rules", MOUNT, NAMES, DF("[]", "none"), "[fear]",
               "the mount's special rules (oddsmaster list --rules whfb7)"),
     NAME_KEY("damage", MOUNT, om_wh7_damage_names, OM_WH7_DAMAGE_COUNT, D("1"), "D3",
              "wounds per unsaved wound of its blows"),
@@ -176,7 +176,7 @@ const om_wh7_key om_wh7_keys[] = {
     /* A character joining the unit, with the profile keys. */
     OTHER_KEY("equipment", CHARACTER, MAPPING, DF("{}", "a hand weapon, nothing else"),
               "{armour: heavy}", "what he carries (the equipment keys)"),
-    OTHER_KEY("rules", CHARACTER, NAMES, D("[]"), "[hatred]",
+    OTHER_KEY("rules", CHARACTER, NAMES, DF("[]", "none"), "[hatred]",
               "his special rules (oddsmaster list --rules whfb7)"),
     NAME_KEY("damage", CHARACTER, om_wh7_damage_names, OM_WH7_DAMAGE_COUNT, D("1"), "D3",
              "wounds per unsaved wound of his blows"),
