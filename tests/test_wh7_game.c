@@ -5,8 +5,10 @@
  * the list file of sample units, the descriptor (the engine's outcome fields
  * by kind, the headline of each kind, the clamp of two-byte counts, victory
  * points by WHFB 7th edition, Victory!), matrix units and cells, the list and
- * option hooks, the provenance JSON, and that a run through the driver is the
- * engine's om_wh7_resolve trial for trial (same seed, same block streams).
+ * option hooks, the provenance JSON, that a run through the driver is the
+ * engine's om_wh7_resolve trial for trial (same seed, same block streams),
+ * and the table of scenario keys (scenarios/wh7_keys.h): the keys hook, the
+ * table against the loader's schema, examples, bounds and defaults.
  */
 #include <jansson.h>
 #include <stdarg.h>
@@ -1206,14 +1208,16 @@ static void put(text_buf *b, const char *fmt, ...)
         b->lines += *p == '\n';
 }
 
-/* A mapping of the tests' scenario at `indent` spaces: its base items, each
- * "key: value" (value NULL: a block the caller writes after the line), with
- * key `k` given `value` (NULL: left out) when `here`. The key's line goes to
- * *line. Returns whether the base has k. */
+/* An entry of a mapping of the tests' scenario: "key: value", or with value
+ * NULL a block written after the line. */
 typedef struct item {
     const char *key, *value;
 } item;
 
+/* A mapping of the tests' scenario at `indent` spaces: its base items, with
+ * key `k` given `value` (NULL: left out) when `here` (replacing the base's
+ * entry, else after them); `block` writes the blocks. The key's line goes to
+ * *line. Returns whether the base has k. */
 static bool put_map(text_buf *b, int indent, const item *base, size_t n, bool here,
                     const char *k, const char *value, size_t *line,
                     void (*block)(text_buf *, const char *key, void *), void *arg)
@@ -1412,7 +1416,7 @@ Test(wh7_keys, the_table_is_the_loaders_schema)
     cr_assert_leq(om_wh7_key_count, sizeof seen / sizeof seen[0]);
     for (size_t s = 0; s < wh7_schema_level_count; s++) {
         const wh7_schema_level *l = &wh7_schema_levels[s];
-        size_t own = 0, profile = 0;
+        size_t own = 0;
         for (const cyaml_schema_field_t *f = l->fields; f->key; f++) {
             const om_wh7_key *k = om_wh7_key_find(l->level, f->key);
             if (!k && l->profile)
@@ -1422,7 +1426,6 @@ Test(wh7_keys, the_table_is_the_loaders_schema)
                 continue;
             seen[k - om_wh7_keys] = true;
             own += k->level == l->level;
-            profile += k->level == OM_WH7_LEVEL_PROFILE && l->level != OM_WH7_LEVEL_PROFILE;
             switch (k->type) {
             case OM_WH7_KEY_MAPPING:
                 cr_expect(f->value.type == CYAML_MAPPING || f->value.type == CYAML_IGNORE,
@@ -1446,7 +1449,6 @@ Test(wh7_keys, the_table_is_the_loaders_schema)
                                    om_wh7_key_level_names[k->level]);
         }
         cr_expect_gt(own, 0u, "%s", l->path);
-        (void)profile;
     }
     for (size_t i = 0; i < om_wh7_key_count; i++)
         cr_expect(seen[i], "'%s' (%s) is read nowhere", om_wh7_keys[i].name,
