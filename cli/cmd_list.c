@@ -10,7 +10,8 @@
  *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
  *                                          whether they change engagement dice
  *   oddsmaster list --keys                 the keys of each game's scenario
- *                                          files (game.h om_game_key)
+ *                                          files (game.h om_game_key), under
+ *                                          the game's title
  *   oddsmaster list --options              the interpretations of ambiguous
  *                                          rules of every game (each engine's
  *                                          option registry, through the game
@@ -861,9 +862,6 @@ static om_status list_options(list_format fmt)
  * list --keys: the keys of each game's scenario files, from the game's table.
  */
 
-/* Most keys one game may list. */
-#define KEYS_MAX 128
-
 /* What a key's value is: its type, or a name key's words joined by " | ". */
 static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
 {
@@ -876,57 +874,68 @@ static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
     return buf;
 }
 
+/* Game `game`'s keys as JSON: {"game", "title", "keys": [{"name", "where",
+ * "type", "values", "default", "help"}]}. */
+static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *vals = keys[i].values ? json_array() : json_null();
+        for (size_t v = 0; keys[i].values && v < keys[i].n_values; v++)
+            json_array_append_new(vals, json_string(keys[i].values[v]));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "name",
+                                             keys[i].name, "where", keys[i].where, "type",
+                                             keys[i].type, "values", vals, "default",
+                                             keys[i].fallback, "help", keys[i].help));
+    }
+    return json_pack("{s:s, s:s, s:o}", "game", game->name, "title", game->title, "keys", arr);
+}
+
+/* Game `game`'s keys as text: a heading with its title, then the keys by
+ * level, two lines each. `first`: no blank line before the heading. */
+static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bool first)
+{
+    char value[CELL_MAX];
+    printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
+           game->title);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0)
+            printf("\n  %s keys:\n", keys[i].where);
+        printf("    %-16s %s (default: %s)\n", keys[i].name,
+               key_value_text(&keys[i], value, sizeof value), keys[i].fallback);
+        printf("    %-16s %s\n", "", keys[i].help);
+    }
+}
+
+/* Every game's keys, from its table (its `keys` hook), in the order of
+ * om_games; a game without keys is left out. */
 static om_status list_keys(list_format fmt)
 {
-    om_game_key keys[KEYS_MAX];
-    json_t *root = fmt == LIST_JSON ? json_object() : NULL, *games = json_array();
-    om_status st = OM_OK;
+    json_t *games = json_array();
+    bool first = true;
 
-    for (size_t g = 0; st == OM_OK && g < om_game_count; g++) {
+    for (size_t g = 0; g < om_game_count; g++) {
         const om_game *game = om_games[g];
-        const size_t n = game->keys ? game->keys(keys, KEYS_MAX) : 0;
-        char value[CELL_MAX];
-        if (n > KEYS_MAX)
-            st = OM_ERROR(OM_EINVAL, "%s has %zu scenario keys, more than %d", game->name, n,
-                          KEYS_MAX);
-        if (fmt == LIST_JSON) {
-            json_t *arr = json_array();
-            for (size_t i = 0; st == OM_OK && i < n; i++) {
-                json_t *vals = keys[i].values ? json_array() : json_null();
-                for (size_t v = 0; keys[i].values && v < keys[i].n_values; v++)
-                    json_array_append_new(vals, json_string(keys[i].values[v]));
-                json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "name",
-                                                     keys[i].name, "where", keys[i].where,
-                                                     "type", keys[i].type, "values", vals,
-                                                     "default", keys[i].fallback, "help",
-                                                     keys[i].help));
-            }
-            json_array_append_new(games, json_pack("{s:s, s:o}", "game", game->name,
-                                                   "keys", arr));
+        const size_t n = game->keys ? game->keys(NULL, 0) : 0;
+        om_game_key *keys;
+        if (n == 0)
             continue;
+        if (!(keys = calloc(n, sizeof *keys))) {
+            json_decref(games);
+            return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        if (st == OM_OK && n > 0) {
-            printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n",
-                   g ? "\n" : "", game->title);
-            for (size_t i = 0; i < n; i++) {
-                const char *where = i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0
-                                        ? keys[i].where : NULL;
-                if (where)
-                    printf("\n  %s keys:\n", where);
-                printf("    %-16s %s (default: %s)\n", keys[i].name,
-                       key_value_text(&keys[i], value, sizeof value), keys[i].fallback);
-                printf("    %-16s %s\n", "", keys[i].help);
-            }
-        }
+        game->keys(keys, n);
+        if (fmt == LIST_JSON)
+            json_array_append_new(games, keys_json(game, keys, n));
+        else
+            keys_text(game, keys, n, first);
+        first = false;
+        free(keys);
     }
-    if (fmt == LIST_JSON && st == OM_OK) {
-        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "games", games);
-        return print_json(root);
-    }
-    json_decref(root);
+    if (fmt == LIST_JSON)
+        return print_json(json_pack("{s:s, s:o}", "schema", LIST_SCHEMA, "games", games));
     json_decref(games);
-    return st;
+    return OM_OK;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1120,7 +1129,8 @@ const om_cli_command om_cli_list = {
         "                                         rulebook section, question, default\n"
         "                                         (recommended) and other reading,\n"
         "                                         switch or fixed\n"
-        "  oddsmaster list --keys                 the keys of scenario files: level,\n"
+        "  oddsmaster list --keys                 the keys of every game's scenario\n"
+        "                                         files, under its title: level,\n"
         "                                         values, default, one line each\n"
         "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
         "                                         its kinds and lists (profiles, weapons,\n"

@@ -22,6 +22,7 @@
 #include "game.h"
 #include "wh7.h"
 #include "wh7_game_int.h"
+#include "wh7_keys.h"
 #include "wh7_scenario.h"
 
 /* Which kinds produce a field: bits (1 << om_wh7_kind). */
@@ -492,6 +493,7 @@ const om_game om_game_whfb7 = {
     .prepare = wh7_prepare,
     .release = wh7_release,
     .resolve_block = wh7_resolve_block,
+    .keys = om_wh7_scenario_keys,
     .situations = om_wh7_matrix_situations_table,
     .n_situations = OM_WH7_MATRIX_SITUATIONS,
     .n_default_situations = 2,

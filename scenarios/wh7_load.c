@@ -16,7 +16,10 @@
  *
  * SCENARIO FILE FORMAT (schema "oddsmaster-scenario/1", rule set whfb7; see
  * scenarios/examples/whfb7-*.yaml). Keys are the engine's field names
- * (engine/whfb7/wh7.h says what each does), so its check names them.
+ * (engine/whfb7/wh7.h says what each does), so its check names them. The
+ * table of keys (wh7_keys.c) has every key below with its bounds, words and
+ * default: `oddsmaster list --keys` prints it, docs/scenario-format.md
+ * documents it, and the bounds of signed values are read from it here.
  *
  *   schema: oddsmaster-scenario/1   required, exactly this text
  *   title: Swordsmen charge         optional, not empty; default "A vs B"
@@ -159,11 +162,6 @@
  * five wide is the width that earns rank bonuses, Combat Result Bonuses >
  * Extra Rank). */
 #define DEFAULT_FILES 5u
-
-/* Bounds of signed values: magic armour's save improvement and a spell's
- * modifiers (the engine's check holds the same limits). */
-#define SAVE_BONUS_MAX 6
-#define MOD_MAX 5
 
 /* Most entries read under `options:`: more than the registry holds, so a
  * file naming every option, or one twice, reaches the per-name checks. */
@@ -382,6 +380,21 @@ static const cyaml_schema_value_t top_schema = {
 #undef STR
 #undef OPT
 
+/* The mappings of a scenario file and the levels of their keys (a mapping
+ * with `profile` set reads the profile keys too). */
+const wh7_schema_level wh7_schema_levels[] = {
+    {"(top)", top_fields, OM_WH7_LEVEL_TOP, false},
+    {"a.unit", om_wh7_unit_fields_scenario, OM_WH7_LEVEL_UNIT, true},
+    {"a.unit.equipment", equip_fields, OM_WH7_LEVEL_EQUIPMENT, false},
+    {"a.unit.mount", mount_fields, OM_WH7_LEVEL_MOUNT, true},
+    {"a.unit.characters[0]", character_fields, OM_WH7_LEVEL_CHARACTER, true},
+    {"a", side_fields, OM_WH7_LEVEL_SIDE, false},
+    {"a.mods", mods_fields, OM_WH7_LEVEL_MODS, false},
+    {"magic", magic_fields, OM_WH7_LEVEL_MAGIC, false},
+    {"magic.caster", caster_fields, OM_WH7_LEVEL_PROFILE, false},
+};
+const size_t wh7_schema_level_count = sizeof wh7_schema_levels / sizeof wh7_schema_levels[0];
+
 const char *const om_wh7_int_keys[] = {
     "m", "ws", "bs", "s", "t", "w", "i", "a", "ld", "models", "files", "wounds_lost",
     "unit_strength", "points", "save_bonus", "magic_resistance", "wizard_level", "contact",
@@ -506,6 +519,20 @@ static om_status opt_signed(const om_yaml_ctx *c, const char *prefix, const char
                                hi, s);
     *out = (int8_t)v;
     return OM_OK;
+}
+
+/* An optional signed key of `level` at prefix.key, in the bounds of its row
+ * of the key table (wh7_keys.c, the engine's limits): *out keeps its value
+ * when s is NULL. */
+static om_status opt_signed_key(const om_yaml_ctx *c, om_wh7_key_level level,
+                                const char *prefix, const char *key, const char *s,
+                                int8_t *out)
+{
+    const om_wh7_key *k = om_wh7_key_find(level, key);
+    if (NEVER(k == NULL || k->type != OM_WH7_KEY_INT))
+        return OM_ERROR(OM_EINVAL, "%s: key '%s' is not an integer of the key table", c->source,
+                        key);
+    return opt_signed(c, prefix, key, s, k->lo, k->hi, out);
 }
 
 /*
@@ -768,8 +795,8 @@ static om_status conv_equipment(const om_yaml_ctx *c, const char *prefix,
         (st = opt_save(c, prefix, "scaly_skin", r->scaly_skin, &e->scaly_skin)) ||
         (st = opt_save(c, prefix, "ward", r->ward, &e->ward)))
         return st;
-    return opt_signed(c, prefix, "save_bonus", r->save_bonus, -SAVE_BONUS_MAX, SAVE_BONUS_MAX,
-                      &e->save_bonus);
+    return opt_signed_key(c, OM_WH7_LEVEL_EQUIPMENT, prefix, "save_bonus", r->save_bonus,
+                          &e->save_bonus);
 }
 
 /* Most ids of a registry offered as suggestions: more than the engine's
@@ -1042,14 +1069,15 @@ static om_status conv_mods(const om_yaml_ctx *c, const char *side, const raw_mod
     if (!r)
         return OM_OK;
     path_join(p, sizeof p, side, "mods");
-    if ((st = opt_signed(c, p, "to_hit", r->to_hit, -MOD_MAX, MOD_MAX, &m->to_hit)) ||
-        (st = opt_signed(c, p, "to_wound", r->to_wound, -MOD_MAX, MOD_MAX, &m->to_wound)) ||
-        (st = opt_signed(c, p, "armour", r->armour, -MOD_MAX, MOD_MAX, &m->armour)) ||
-        (st = opt_signed(c, p, "attacks", r->attacks, -MOD_MAX, MOD_MAX, &m->attacks)) ||
-        (st = opt_signed(c, p, "strength", r->strength, -MOD_MAX, MOD_MAX, &m->strength)) ||
-        (st = opt_signed(c, p, "toughness", r->toughness, -MOD_MAX, MOD_MAX, &m->toughness)) ||
-        (st = opt_signed(c, p, "leadership", r->leadership, -MOD_MAX, MOD_MAX,
-                         &m->leadership)) ||
+    if ((st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "to_hit", r->to_hit, &m->to_hit)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "to_wound", r->to_wound, &m->to_wound)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "armour", r->armour, &m->armour)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "attacks", r->attacks, &m->attacks)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "strength", r->strength, &m->strength)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "toughness", r->toughness,
+                             &m->toughness)) ||
+        (st = opt_signed_key(c, OM_WH7_LEVEL_MODS, p, "leadership", r->leadership,
+                             &m->leadership)) ||
         (st = opt_u8(c, p, "ws", r->ws, &m->ws)) ||
         (st = opt_bool(c, p, "reroll_ones", r->reroll_ones, &m->reroll_ones)) ||
         (st = opt_bool(c, p, "halve_flee", r->halve_flee, &m->halve_flee)) ||

@@ -14,6 +14,7 @@
 
 #include "army.h"
 #include "wh7.h"
+#include "wh7_keys.h"
 #include "wh7_scenario.h"
 #include "yaml_int.h"
 
@@ -75,6 +76,20 @@ typedef struct wh7_raw_unit {
  * (wh7_load.c). */
 extern const cyaml_schema_field_t om_wh7_unit_fields_list[];
 extern const cyaml_schema_field_t om_wh7_unit_fields_scenario[];
+
+/* Where the scenario schema reads keys: the mappings libcyaml reads, each
+ * with the level of the key table (wh7_keys.h) its keys belong to. The test
+ * of the key table holds the two to each other (tests/test_wh7_game.c). */
+typedef struct wh7_schema_level {
+    const char *path;                   /* where the mapping is, e.g. "a.unit" */
+    const cyaml_schema_field_t *fields; /* the keys read there */
+    om_wh7_key_level level;             /* the level of its keys */
+    bool profile;                       /* the profile keys are read there too */
+} wh7_schema_level;
+
+/* Every mapping of a scenario file (wh7_load.c). */
+extern const wh7_schema_level wh7_schema_levels[];
+extern const size_t wh7_schema_level_count;
 
 /* Keys holding integers and booleans, for "expected ..." messages. */
 extern const char *const om_wh7_int_keys[];

@@ -3,7 +3,7 @@
  * (load.c) converts and checks each side key from its row, the result files'
  * provenance (wm_provenance.c) records every one of them with the value in
  * force, `oddsmaster list --keys` prints them, and docs/scenario-format.md
- * documents them (tests/test_scenario.c checks that it names each key). A new
+ * documents them (tests/test_game.c checks that it names each key). A new
  * side key is one row of OM_WM_SIDE_KEYS plus its member in om_wm_side.
  */
 #ifndef OM_WM_KEYS_H

@@ -6,7 +6,8 @@
 # `oddsmaster run` prints (1,000,000 trials, seed 1), that bad scenarios exit 2
 # with a message naming the file, the line and the field and leave no output
 # file (tests/data/whfb7/bad/*.yaml: each file's first line says what to
-# expect), `oddsmaster list` of the game and of its options, the options and
+# expect), `oddsmaster list` of the game, of its options and of its scenario
+# keys (a key it names loads, a near miss does not), the options and
 # values recorded in a result file, and a matrix of the sample units through
 # efficiency and a heat map.
 set -u
@@ -117,6 +118,37 @@ expect_grep "  strike_tiers  (A6; WHFB 7th edition, Close Combat > Who Strikes F
 expect_grep "  contact_default  (R1;" "$TMP/out" "list --options: a reading of the abstraction"
 expect_exit 0 "list --options as json" "$OM" list --options -f json
 json_ok "list --options json: every WHFB7 ambiguity named" '[o["name"] for o in d["options"] if o["game"] == "whfb7"][:2] == ["cc_hit_unclamped", "wound_mod_unclamped"] and {"A%d" % i for i in range(1, 34)} <= {o["ambiguity"] for o in d["options"]} and [(o["switchable"], o["default"]) for o in d["options"] if o["name"] == "max_rounds"] == [(True, 0)]'
+
+# --- list --keys: WHFB7's keys from its table, under its title, after Warmaster's ---
+expect_exit 0 "list --keys" "$OM" list --keys
+expect_grep "Scenario keys of Warhammer Fantasy Battles 7th edition (docs/scenario-format.md explains each):" "$TMP/out" "list --keys: WHFB7's keys under its title"
+if [ "$(grep '^Scenario keys of' "$TMP/out" | cut -c18-36 | tr '\n' '|')" = "Warmaster (1.1, Rev|Warhammer Fantasy B|" ]; then
+    ok "list --keys: every game, Warmaster then WHFB7"
+else
+    not_ok "list --keys: every game, Warmaster then WHFB7" "$(grep '^Scenario keys of' "$TMP/out")"
+fi
+expect_grep "    flee_blocked_in  0..255 (default: 0: open ground)" "$TMP/out" "list --keys: a WHFB7 side key, its range and default"
+expect_grep "    arc              front | flank | rear (default: front)" "$TMP/out" "list --keys: a WHFB7 name key's words"
+expect_grep "  mods keys:" "$TMP/out" "list --keys: the WHFB7 levels"
+expect_exit 0 "list --keys as json" "$OM" list --keys -f json
+json_ok "list --keys json: each game with its title and keys" '[(g["game"], g["title"]) for g in d["games"]] == [("warmaster", "Warmaster (1.1, Revolution, Ancients)"), ("whfb7", "Warhammer Fantasy Battles 7th edition")] and all(set(k) == {"name", "where", "type", "values", "default", "help"} for g in d["games"] for k in g["keys"])'
+json_ok "list --keys json: WHFB7 keys by level" '[(k["where"], k["type"], k["values"], k["default"]) for k in d["games"][1]["keys"] if k["name"] in ("missile_ward", "arc")] == [("side", "name", ["front", "flank", "rear"], "front"), ("mods", "2+..6+, or none", None, "none")] and {k["where"] for k in d["games"][1]["keys"]} == {"top", "unit", "profile", "equipment", "mount", "character", "side", "mods", "magic"}'
+# A key list --keys names is one a scenario may write; a near miss is refused
+# with the file, the line and the field, and a suggestion.
+cat >"$TMP/keys.yaml" <<'EOF'
+schema: oddsmaster-scenario/1
+ruleset: whfb7
+a:
+  unit: {from: empire/swordsmen}
+  flee_blocked_in: 6
+b:
+  unit: {from: orcs-goblins/orc-boyz}
+  charging: true
+EOF
+expect_exit 0 "a key of list --keys runs" "$OM" run "$TMP/keys.yaml" --trials 2000 --no-rows -o "$TMP/keys.h5" --quiet
+sed 's/flee_blocked_in/flee_block_in/' "$TMP/keys.yaml" >"$TMP/keys-bad.yaml"
+expect_exit 2 "a misspelt key" "$OM" run "$TMP/keys-bad.yaml" --trials 2000 -o "$TMP/keys-bad.h5" --quiet
+expect_grep "keys-bad.yaml:5: field 'a.flee_block_in': unknown key 'flee_block_in'; did you mean 'flee_blocked_in'?" "$TMP/err" "a misspelt key: file, line, field and suggestion"
 
 # --- a run records every value and option; summary reads it ---
 cat >"$TMP/options.yaml" <<'EOF'

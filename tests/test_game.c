@@ -3,8 +3,12 @@
  * game: choosing the game by rule set, loading through it, the layout of each
  * kind (the fields its trials write, their titles) and the victory points each
  * side loses (Warmaster Revolution, Victory Points; the same rule in 1.1 and
- * Ancients), and resolving a block of trials through the descriptor.
+ * Ancients), resolving a block of trials through the descriptor, and the
+ * documentation of every game's scenario keys.
  */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -257,35 +261,109 @@ Test(game, resolve_block_is_the_engine)
     om_scenario_free(sc);
 }
 
-/* The key reference (docs/scenario-format.md) names every key of each game's
- * key table, and its key tables name no key the table does not have. */
-Test(game, every_scenario_key_is_documented)
+/* A key documented in docs/scenario-format.md: a row "| `NAME` | ..." of a
+ * table under a heading "## Level keys ..." in the part "# TITLE scenario
+ * files" of a game. */
+typedef struct doc_key {
+    char part[128];  /* the part's heading, e.g. "Warmaster (...) scenario files" */
+    char level[32];  /* the level, lower case: the heading's first word ("Top-level
+                        keys": top) */
+    char name[64];   /* the key */
+    int line;        /* its line, for messages */
+} doc_key;
+
+#define DOC_KEYS_MAX 1024
+
+/* The documented keys of docs/scenario-format.md into rows[0..*n). */
+static void read_doc_keys(doc_key *rows, size_t *n)
 {
-    om_game_key keys[128];
     FILE *f = fopen(OM_SOURCE_ROOT "/docs/scenario-format.md", "r");
-    char doc[65536], line[1024];
-    size_t len = 0, n;
+    char line[2048], part[128] = "", level[32] = "";
+    int at = 0;
     cr_assert_not_null(f, "docs/scenario-format.md");
-    len = fread(doc, 1, sizeof doc - 1, f);
-    doc[len] = '\0';
-    n = om_games[0]->keys(keys, 128);
-    cr_assert(n > 40 && n <= 128, "%zu keys", n);
-    for (size_t i = 0; i < n; i++) {
-        char cell[96];
-        snprintf(cell, sizeof cell, "| `%s` |", keys[i].name);
-        cr_expect(strstr(doc, cell) != NULL, "key %s (%s) is not documented", keys[i].name,
-                  keys[i].where);
-    }
-    rewind(f);
+    *n = 0;
     while (fgets(line, sizeof line, f)) {
         char name[96];
-        bool known = false;
-        if (sscanf(line, "| `%95[^`]` |", name) != 1 || strstr(line, "| OM_E") ||
-            strncmp(line, "| `OM_", 6) == 0)
-            continue;
-        for (size_t i = 0; i < n && !known; i++)
-            known = strcmp(keys[i].name, name) == 0;
-        cr_expect(known, "docs/scenario-format.md documents '%s', which no key table has", name);
+        at++;
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "# ", 2) == 0) {
+            snprintf(part, sizeof part, "%.127s", line + 2);
+            level[0] = '\0';
+        } else if (strncmp(line, "## ", 3) == 0) {
+            /* A heading of keys names their level first. */
+            size_t k = 0;
+            level[0] = '\0';
+            if (strstr(line, " keys") == NULL)
+                continue;
+            for (const char *p = line + 3; *p && *p != ' ' && *p != '-' && k + 1 < sizeof level;
+                 p++)
+                level[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+            level[k] = '\0';
+        } else if (level[0] && sscanf(line, "| `%95[^`]` |", name) == 1) {
+            cr_assert_lt(*n, DOC_KEYS_MAX);
+            memcpy(rows[*n].part, part, sizeof part);
+            memcpy(rows[*n].level, level, sizeof level);
+            snprintf(rows[*n].name, sizeof rows[*n].name, "%.63s", name);
+            rows[*n].line = at;
+            (*n)++;
+        }
     }
     fclose(f);
+}
+
+/* The key reference (docs/scenario-format.md) has a part for each game,
+ * headed "# TITLE scenario files", that names every key of the game's key
+ * table under the heading of its level, and names no key the table does not
+ * have there. Every game lists its keys. */
+Test(game, every_scenario_key_is_documented)
+{
+    static doc_key rows[DOC_KEYS_MAX];
+    size_t n_rows = 0;
+    read_doc_keys(rows, &n_rows);
+    for (size_t g = 0; g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        char part[128];
+        om_game_key *keys;
+        size_t n, in_part = 0;
+        cr_assert_not_null(game->keys, "%s lists no scenario keys", game->name);
+        n = game->keys(NULL, 0);
+        cr_assert(n > 40, "%s: %zu keys", game->name, n);
+        keys = calloc(n, sizeof *keys);
+        cr_assert_not_null(keys);
+        cr_assert_eq(game->keys(keys, n), n);
+        snprintf(part, sizeof part, "%s scenario files", game->title);
+        for (size_t i = 0; i < n; i++) {
+            bool found = false;
+            for (size_t r = 0; r < n_rows && !found; r++)
+                found = strcmp(rows[r].part, part) == 0 && strcmp(rows[r].level, keys[i].where) == 0 &&
+                        strcmp(rows[r].name, keys[i].name) == 0;
+            cr_expect(found, "%s: key '%s' (%s keys) is not documented under '# %s'", game->name,
+                      keys[i].name, keys[i].where, part);
+        }
+        for (size_t r = 0; r < n_rows; r++) {
+            bool known = false;
+            if (strcmp(rows[r].part, part) != 0)
+                continue;
+            in_part++;
+            for (size_t i = 0; i < n && !known; i++)
+                known = strcmp(keys[i].name, rows[r].name) == 0 &&
+                        strcmp(keys[i].where, rows[r].level) == 0;
+            cr_expect(known, "docs/scenario-format.md:%d documents '%s' (%s keys of %s), which "
+                      "the key table has not", rows[r].line, rows[r].name, rows[r].level,
+                      game->name);
+        }
+        cr_expect_eq(in_part, n, "%s: %zu rows for %zu keys", game->name, in_part, n);
+        free(keys);
+    }
+    /* Every documented key is in the part of a game. */
+    for (size_t r = 0; r < n_rows; r++) {
+        bool of_a_game = false;
+        for (size_t g = 0; g < om_game_count && !of_a_game; g++) {
+            char part[128];
+            snprintf(part, sizeof part, "%s scenario files", om_games[g]->title);
+            of_a_game = strcmp(rows[r].part, part) == 0;
+        }
+        cr_expect(of_a_game, "docs/scenario-format.md:%d: '%s' is under '# %s', no game's part",
+                  rows[r].line, rows[r].name, rows[r].part);
+    }
 }

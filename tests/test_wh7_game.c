@@ -5,10 +5,13 @@
  * the list file of sample units, the descriptor (the engine's outcome fields
  * by kind, the headline of each kind, the clamp of two-byte counts, victory
  * points by WHFB 7th edition, Victory!), matrix units and cells, the list and
- * option hooks, the provenance JSON, and that a run through the driver is the
- * engine's om_wh7_resolve trial for trial (same seed, same block streams).
+ * option hooks, the provenance JSON, that a run through the driver is the
+ * engine's om_wh7_resolve trial for trial (same seed, same block streams),
+ * and the table of scenario keys (scenarios/wh7_keys.h): the keys hook, the
+ * table against the loader's schema, examples, bounds and defaults.
  */
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,8 @@
 #include "rng.h"
 #include "run.h"
 #include "wh7.h"
+#include "wh7_keys.h"
+#include "wh7_load_int.h"
 #include "wh7_scenario.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -1177,4 +1182,403 @@ Test(wh7_game, provenance_records_every_value)
     cr_expect(json_is_null(json_object_get(j, "magic")));
     json_decref(j);
     om_scenario_free(sc);
+}
+
+/* ---------------------------------------------------------------- the key table */
+
+/* A scenario text being written line by line, with the line of the key under
+ * test. */
+typedef struct text_buf {
+    char *out;     /* the text */
+    size_t cap;    /* bytes of out */
+    size_t len;    /* bytes written */
+    size_t lines;  /* lines written */
+} text_buf;
+
+static void put(text_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(b->out + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0 && (size_t)n < b->cap - b->len, "scenario text too long");
+    b->len += (size_t)n;
+    for (const char *p = b->out + b->len - (size_t)n; *p; p++)
+        b->lines += *p == '\n';
+}
+
+/* An entry of a mapping of the tests' scenario: "key: value", or with value
+ * NULL a block written after the line. */
+typedef struct item {
+    const char *key, *value;
+} item;
+
+/* A mapping of the tests' scenario at `indent` spaces: its base items, with
+ * key `k` given `value` (NULL: left out) when `here` (replacing the base's
+ * entry, else after them); `block` writes the blocks. The key's line goes to
+ * *line. Returns whether the base has k. */
+static bool put_map(text_buf *b, int indent, const item *base, size_t n, bool here,
+                    const char *k, const char *value, size_t *line,
+                    void (*block)(text_buf *, const char *key, void *), void *arg)
+{
+    bool replaced = false;
+    for (size_t i = 0; i < n; i++) {
+        const bool mine = here && strcmp(base[i].key, k) == 0;
+        replaced = replaced || mine;
+        if (mine && !value)
+            continue;
+        if (mine)
+            *line = b->lines + 1;
+        if (mine || base[i].value) {
+            put(b, "%*s%s: %s\n", indent, "", base[i].key, mine ? value : base[i].value);
+        } else {
+            put(b, "%*s%s:\n", indent, "", base[i].key);
+            block(b, base[i].key, arg);
+        }
+    }
+    if (here && !replaced && value) {
+        *line = b->lines + 1;
+        put(b, "%*s%s: %s\n", indent, "", k, value);
+    }
+    return replaced;
+}
+
+/* What the tests' scenario writes for one key. */
+typedef struct key_text {
+    const om_wh7_key *k; /* the key */
+    const char *value;   /* its value, NULL: left out */
+    size_t line;         /* out: its line (0 if not written) */
+} key_text;
+
+static bool at(const key_text *t, om_wh7_key_level level)
+{
+    return t->k->level == level;
+}
+
+/* Kind magic is needed by the magic keys and by `magic:` itself. */
+static bool needs_magic(const key_text *t)
+{
+    return at(t, OM_WH7_LEVEL_MAGIC) || (at(t, OM_WH7_LEVEL_TOP) && strcmp(t->k->name, "magic") == 0);
+}
+
+static void put_block(text_buf *b, const char *key, void *arg);
+
+/* The tests' scenario of each level: side A a unit of 10 Knights on
+ * warhorses (a character joins it for the character keys), side B 20
+ * Swordsmen; kind magic, a level 2 wizard casting Fireball with 2 dice, for
+ * the magic keys. Key t->k is written with t->value at its level (the
+ * profile keys in a.unit). */
+static void key_scenario(key_text *t, char *out, size_t cap)
+{
+    text_buf b = {out, cap, 0, 0};
+    /* Without magic the base writes no kind: the key `kind` is then written
+     * (or left out) on its own. */
+    item top[6] = {{"schema", "oddsmaster-scenario/1"}, {"ruleset", "whfb7"}};
+    size_t n = 2;
+    if (needs_magic(t))
+        top[n++] = (item){"kind", "magic"};
+    top[n++] = (item){"a", NULL};
+    top[n++] = (item){"b", "{unit: {profile: empire-swordsman, models: 20}}"};
+    if (needs_magic(t))
+        top[n++] = (item){"magic", NULL};
+    t->line = 0;
+    out[0] = '\0';
+    put_map(&b, 0, top, n, at(t, OM_WH7_LEVEL_TOP), t->k->name, t->value, &t->line, put_block, t);
+}
+
+static void put_block(text_buf *b, const char *key, void *arg)
+{
+    key_text *t = arg;
+    const char *k = t->k->name;
+    if (strcmp(key, "a") == 0) {
+        /* A mapping of the level is written only when the key is. */
+        const item side[] = {{"unit", NULL}, {"mods", NULL}};
+        put_map(b, 2, side, at(t, OM_WH7_LEVEL_MODS) && t->value ? 2 : 1,
+                at(t, OM_WH7_LEVEL_SIDE), k, t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "unit") == 0) {
+        item unit[4] = {{"profile", "empire-knight"}, {"models", "10"},
+                        {"mount", at(t, OM_WH7_LEVEL_MOUNT) ? NULL : "{profile: empire-warhorse}"}};
+        size_t n = 3;
+        if (at(t, OM_WH7_LEVEL_EQUIPMENT) && t->value)
+            unit[n++] = (item){"equipment", NULL};
+        if (at(t, OM_WH7_LEVEL_CHARACTER))
+            unit[n++] = (item){"characters", NULL};
+        put_map(b, 4, unit, n, at(t, OM_WH7_LEVEL_UNIT) || at(t, OM_WH7_LEVEL_PROFILE), k,
+                t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "mount") == 0) {
+        const item mount[] = {{"profile", "empire-warhorse"}};
+        put_map(b, 6, mount, 1, true, k, t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "equipment") == 0) {
+        put_map(b, 6, NULL, 0, true, k, t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "characters") == 0) {
+        put(b, "      - profile: empire-captain\n");
+        put_map(b, 8, NULL, 0, true, k, t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "mods") == 0) {
+        put_map(b, 4, NULL, 0, true, k, t->value, &t->line, put_block, t);
+    } else if (strcmp(key, "magic") == 0) {
+        const item magic[] = {{"spell", "fireball"}, {"dice", "2"}, {"level", "2"},
+                              {"caster", "{profile: empire-battle-wizard-w}"}};
+        put_map(b, 2, magic, 4, at(t, OM_WH7_LEVEL_MAGIC), k, t->value, &t->line, put_block, t);
+    }
+}
+
+/* Load key k written as `value` in the tests' scenario: its status (the
+ * scenario freed), the text and the key's line. */
+static om_status load_key(const om_wh7_key *k, const char *value, char *text, size_t cap,
+                          size_t *line, om_scenario **keep)
+{
+    key_text t = {k, value, 0};
+    om_scenario *sc = NULL;
+    om_status st;
+    key_scenario(&t, text, cap);
+    st = om_scenario_load_text("t.yaml", text, strlen(text), &sc);
+    *line = t.line;
+    if (keep)
+        *keep = sc;
+    else
+        om_scenario_free(sc);
+    return st;
+}
+
+/* The dotted path the tests' scenario writes key k at (the profile keys:
+ * a.unit's). */
+static void key_path(const om_wh7_key *k, char *out, size_t cap)
+{
+    static const char *const where[OM_WH7_LEVEL_COUNT] = {
+        "", "a.unit.", "a.unit.", "a.unit.equipment.", "a.unit.mount.",
+        "a.unit.characters[0].", "a.", "a.mods.", "magic."};
+    snprintf(out, cap, "%s%s", where[k->level], k->name);
+}
+
+/* The game's keys hook lists the table, in its order, each key at its level
+ * with the words of a name key. */
+Test(wh7_keys, the_hook_lists_the_table)
+{
+    om_game_key keys[256];
+    const size_t n = whfb7()->keys(NULL, 0);
+    cr_assert_eq(n, om_wh7_key_count);
+    cr_assert_leq(n, sizeof keys / sizeof keys[0]);
+    cr_assert_eq(whfb7()->keys(keys, n), n);
+    for (size_t i = 0; i < n; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        cr_expect_str_eq(keys[i].name, k->name);
+        cr_expect_str_eq(keys[i].where, om_wh7_key_level_names[k->level]);
+        cr_expect(keys[i].type && keys[i].fallback && keys[i].help && keys[i].help[0], "%s",
+                  k->name);
+        cr_expect_eq(keys[i].values, k->names, "%s", k->name);
+        if (k->type == OM_WH7_KEY_NAME && k->names) {
+            cr_expect_eq(keys[i].n_values, k->n_names, "%s", k->name);
+            for (size_t v = 0; v < k->n_names; v++)
+                cr_expect_not_null(keys[i].values[v], "%s word %zu", k->name, v);
+        }
+        /* The default for people starts with the value a file writes (an
+         * empty mapping or list is described as such). */
+        if (k->dflt && k->dflt[0] != '{' && k->dflt[0] != '[')
+            cr_expect_eq(strncmp(k->fallback, k->dflt, strlen(k->dflt)), 0, "%s: %s", k->name,
+                         k->fallback);
+        cr_expect_eq(om_wh7_key_find(k->level, k->name), k, "%s is listed once", k->name);
+    }
+    /* A smaller buffer gets the first keys and the count. */
+    cr_expect_eq(whfb7()->keys(keys, 3), n);
+    cr_expect_str_eq(keys[0].name, "schema");
+}
+
+/* A range's text states its bounds: "lo..hi" for an integer, "lo+..hi+" for
+ * a save. */
+Test(wh7_keys, ranges_state_their_bounds)
+{
+    om_game_key keys[256];
+    whfb7()->keys(keys, sizeof keys / sizeof keys[0]);
+    for (size_t i = 0; i < om_wh7_key_count; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        int lo = 0, hi = 0;
+        if (k->type == OM_WH7_KEY_INT) {
+            cr_expect_eq(sscanf(k->range, "%d..%d", &lo, &hi), 2, "%s: %s", k->name, k->range);
+            cr_expect(lo == k->lo && hi == k->hi, "%s: '%s' for %d..%d", k->name, k->range,
+                      k->lo, k->hi);
+            cr_expect_str_eq(keys[i].type, k->range);
+        } else if (k->type == OM_WH7_KEY_SAVE) {
+            cr_expect_eq(sscanf(keys[i].type, "%d+..%d+", &lo, &hi), 2, "%s", k->name);
+            cr_expect(lo == k->lo && hi == k->hi, "%s: '%s'", k->name, keys[i].type);
+        } else {
+            cr_expect_null(k->range, "%s", k->name);
+        }
+    }
+}
+
+/* Every key the loader's schema reads is a key of the table at that level
+ * (of the same shape: a mapping, a list or a scalar), and every key of the
+ * table is read where its level says. */
+Test(wh7_keys, the_table_is_the_loaders_schema)
+{
+    bool seen[512] = {false};
+    cr_assert_leq(om_wh7_key_count, sizeof seen / sizeof seen[0]);
+    for (size_t s = 0; s < wh7_schema_level_count; s++) {
+        const wh7_schema_level *l = &wh7_schema_levels[s];
+        size_t own = 0;
+        for (const cyaml_schema_field_t *f = l->fields; f->key; f++) {
+            const om_wh7_key *k = om_wh7_key_find(l->level, f->key);
+            if (!k && l->profile)
+                k = om_wh7_key_find(OM_WH7_LEVEL_PROFILE, f->key);
+            cr_expect_not_null(k, "%s reads '%s', which the key table has not", l->path, f->key);
+            if (!k)
+                continue;
+            seen[k - om_wh7_keys] = true;
+            own += k->level == l->level;
+            switch (k->type) {
+            case OM_WH7_KEY_MAPPING:
+                cr_expect(f->value.type == CYAML_MAPPING || f->value.type == CYAML_IGNORE,
+                          "%s.%s is a mapping", l->path, f->key);
+                break;
+            case OM_WH7_KEY_NAMES:
+            case OM_WH7_KEY_MAPPINGS:
+                cr_expect_eq(f->value.type, CYAML_SEQUENCE, "%s.%s is a list", l->path, f->key);
+                break;
+            default:
+                cr_expect_eq(f->value.type, CYAML_STRING, "%s.%s is a scalar", l->path, f->key);
+            }
+        }
+        /* Each mapping reads all the keys of its level (and all the profile
+         * keys when it has them). */
+        for (size_t i = 0; i < om_wh7_key_count; i++) {
+            const om_wh7_key *k = &om_wh7_keys[i];
+            if (k->level == l->level || (l->profile && k->level == OM_WH7_LEVEL_PROFILE))
+                cr_expect_not_null(om_yaml_field_find(l->fields, k->name),
+                                   "%s does not read '%s' (%s)", l->path, k->name,
+                                   om_wh7_key_level_names[k->level]);
+        }
+        cr_expect_gt(own, 0u, "%s", l->path);
+    }
+    for (size_t i = 0; i < om_wh7_key_count; i++)
+        cr_expect(seen[i], "'%s' (%s) is read nowhere", om_wh7_keys[i].name,
+                  om_wh7_key_level_names[om_wh7_keys[i].level]);
+}
+
+/* The loader's "expected an integer" and "true or false" messages know every
+ * integer and boolean key of the table (a name that is an integer at one
+ * level and a word at another, such as armour, is neither). */
+Test(wh7_keys, integer_and_boolean_messages_know_every_key)
+{
+    for (size_t i = 0; i < om_wh7_key_count; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        bool elsewhere_other = false, in_ints = false, in_bools = false;
+        for (size_t j = 0; j < om_wh7_key_count; j++)
+            elsewhere_other = elsewhere_other ||
+                              (strcmp(om_wh7_keys[j].name, k->name) == 0 &&
+                               om_wh7_keys[j].type != k->type);
+        for (const char *const *p = om_wh7_int_keys; *p; p++)
+            in_ints = in_ints || strcmp(*p, k->name) == 0;
+        for (const char *const *p = om_wh7_bool_keys; *p; p++)
+            in_bools = in_bools || strcmp(*p, k->name) == 0;
+        if (elsewhere_other)
+            continue;
+        cr_expect_eq(in_ints, k->type == OM_WH7_KEY_INT, "'%s' and om_wh7_int_keys", k->name);
+        cr_expect_eq(in_bools, k->type == OM_WH7_KEY_BOOL, "'%s' and om_wh7_bool_keys", k->name);
+    }
+}
+
+/* Every key of the table loads with its example value, at its level of the
+ * tests' scenario. */
+Test(wh7_keys, every_key_loads_its_example)
+{
+    for (size_t i = 0; i < om_wh7_key_count; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        char text[2048];
+        size_t line = 0;
+        cr_assert_not_null(k->example, "%s", k->name);
+        cr_expect_eq(load_key(k, k->example, text, sizeof text, &line, NULL), OM_OK,
+                     "%s: %s: %s\n%s", om_wh7_key_level_names[k->level], k->name,
+                     om_error_message(), text);
+        cr_expect_gt(line, 0u, "%s is written\n%s", k->name, text);
+    }
+}
+
+/* A key written with its default value is the key left out: the same
+ * combat, names and points. */
+Test(wh7_keys, a_default_written_out_changes_nothing)
+{
+    size_t checked = 0;
+    for (size_t i = 0; i < om_wh7_key_count; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        char text[2048], plain[2048];
+        size_t line = 0, none = 0;
+        om_scenario *with = NULL, *without = NULL;
+        if (!k->dflt)
+            continue;
+        cr_assert_eq(load_key(k, k->dflt, text, sizeof text, &line, &with), OM_OK,
+                     "%s: %s\n%s", k->name, om_error_message(), text);
+        cr_assert_eq(load_key(k, NULL, plain, sizeof plain, &none, &without), OM_OK, "%s: %s",
+                     k->name, om_error_message());
+        cr_expect_eq(none, 0u, "%s: the base writes no key that has a default", k->name);
+        cr_expect_eq(memcmp(&wh7_of(with)->combat, &wh7_of(without)->combat,
+                            sizeof(om_wh7_combat)), 0,
+                     "%s: %s written is not the default\n%s", k->name, k->dflt, text);
+        cr_expect_eq(memcmp(wh7_of(with)->side, wh7_of(without)->side,
+                            sizeof wh7_of(with)->side), 0, "%s", k->name);
+        om_scenario_free(with);
+        om_scenario_free(without);
+        checked++;
+    }
+    cr_expect_gt(checked, 70u, "%zu keys have a default a file can write", checked);
+}
+
+/* Each bound of the table is one the loader holds: one below the lowest and
+ * one above the highest are refused, with the file, the key's line and its
+ * field; a range stated bare ("0..10", no rule after it) holds in any
+ * scenario, so both bounds load in the tests'. */
+Test(wh7_keys, every_bound_is_enforced)
+{
+    size_t checked = 0, bare = 0;
+    for (size_t i = 0; i < om_wh7_key_count; i++) {
+        const om_wh7_key *k = &om_wh7_keys[i];
+        const bool save = k->type == OM_WH7_KEY_SAVE;
+        char path[128];
+        if (k->type != OM_WH7_KEY_INT && !save)
+            continue;
+        key_path(k, path, sizeof path);
+        if (save || strchr(k->range, ' ') == NULL) {
+            for (int edge = 0; edge < 2; edge++) {
+                char value[32], text[2048];
+                size_t line = 0;
+                snprintf(value, sizeof value, "%d%s", edge ? k->hi : k->lo, save ? "+" : "");
+                cr_expect_eq(load_key(k, value, text, sizeof text, &line, NULL), OM_OK,
+                             "%s: %s: %s\n%s", path, value, om_error_message(), text);
+            }
+            bare++;
+        }
+        for (int edge = 0; edge < 2; edge++) {
+            char value[32], text[2048], where[192];
+            size_t line = 0;
+            om_status st;
+            snprintf(value, sizeof value, "%d%s", edge ? k->hi + 1 : k->lo - 1, save ? "+" : "");
+            st = load_key(k, value, text, sizeof text, &line, NULL);
+            cr_expect(st == OM_EINVAL || st == OM_EPARSE, "%s: %s: %s: status %d\n%s", path,
+                      value, om_error_message(), (int)st, text);
+            snprintf(where, sizeof where, "t.yaml:%zu: field '%s': ", line, path);
+            cr_expect(strstr(om_error_message(), where) != NULL, "%s: %s: want '%s' in: %s\n%s",
+                      path, value, where, om_error_message(), text);
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 100u);
+    cr_expect_gt(bare, 40u);
+}
+
+/* A key that is no key of its level is still refused, at every level, with
+ * the file, its line and its field. */
+Test(wh7_keys, an_unknown_key_is_refused_at_every_level)
+{
+    for (int level = 0; level < OM_WH7_LEVEL_COUNT; level++) {
+        const om_wh7_key stray = {.name = "zzz_no_such_key", .level = (om_wh7_key_level)level};
+        char text[2048], path[128], where[192];
+        size_t line = 0;
+        cr_expect_eq(load_key(&stray, "1", text, sizeof text, &line, NULL), OM_EPARSE, "%s: %s",
+                     om_wh7_key_level_names[level], om_error_message());
+        key_path(&stray, path, sizeof path);
+        snprintf(where, sizeof where, "t.yaml:%zu: field '%s': unknown key 'zzz_no_such_key'",
+                 line, path);
+        cr_expect(strstr(om_error_message(), where) != NULL, "want '%s' in: %s\n%s", where,
+                  om_error_message(), text);
+    }
 }

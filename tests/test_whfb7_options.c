@@ -349,6 +349,15 @@ Test(whfb7_options, check_rejects_bad_input)
     c = valid();
     c.side[0].mods.to_hit = 9;
     expect_bad(&c, "a.mods.to_hit", "-5 to 5");
+    /* A ward against missiles is a save like any other: 1+ would be ignored
+     * (a natural 1 always fails) and 7+ is no save. */
+    c = valid();
+    c.side[1].mods.missile_ward = 1;
+    expect_bad(&c, "b.mods.missile_ward", "2 to 6");
+    c.side[1].mods.missile_ward = 7;
+    expect_bad(&c, "b.mods.missile_ward", "2 to 6");
+    c.side[1].mods.missile_ward = 4;
+    cr_expect_eq(om_wh7_check(&c, NULL), OM_OK);
     c = valid();
     c.side[0].unit.traits.damage = (om_wh7_damage)9;
     expect_bad(&c, "a.unit.damage", "unknown damage");

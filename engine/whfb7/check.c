@@ -16,28 +16,10 @@
 
 /* Every OM_WH7_RULE_* bit the engine knows (traits.c lists them by name). */
 #define WH7_KNOWN_RULES ((OM_WH7_RULE_IMMUNE_POISON << 1) - 1u)
-/* Best save improvement a model's magic armour may add, and magic resistance. */
-#define WH7_MAX_SAVE_BONUS 6
-#define WH7_MAX_MAGIC_RESISTANCE 3u
-/* Highest wizard level (The Magic Phase > Wizards). */
-#define WH7_MAX_WIZARD_LEVEL 4u
-/* Largest unit strength of one model accepted (a monster's Wounds). */
-#define WH7_MAX_MODEL_US 20u
-/* Longest engagement accepted (rounds fit the outcome's uint8). */
-#define WH7_MAX_ROUNDS 100u
-/* Largest spell modifier accepted (The Bear's Anger: +3 Attacks). */
-#define WH7_MAX_MOD 5
 /* A stone thrower's nearest guess (War Machines > Stone Throwers: 12" to the
- * maximum). */
+ * maximum). The other limits are wh7.h's (OM_WH7_MAX_*), which scenario files
+ * document (scenarios/wh7_keys.c). */
 #define WH7_STONE_MIN_RANGE 12u
-/* Power dice a Power Stone adds beyond the limit; the casting values of the
- * lores; the most dice and bonus a roll of the magic phase may have here
- * (The Magic Phase). */
-#define WH7_POWER_STONE_DICE 2u
-#define WH7_MIN_CV 3u
-#define WH7_MAX_CV 15u
-#define WH7_MAX_MAGIC_DICE 20u
-#define WH7_MAX_MAGIC_BONUS 10u
 /* Room for a dotted field path. */
 #define WH7_PATH 96
 
@@ -96,7 +78,7 @@ static om_status check_traits(om_wh7_check_failure *why, const char *prefix,
         return om_check_fail(why, path, "unknown damage %d (1, D3, D6, 2 or 3)", (int)t->damage);
     }
     return range(why, prefix, "magic_resistance", t->magic_resistance, 0,
-                 WH7_MAX_MAGIC_RESISTANCE);
+                 OM_WH7_MAX_MAGIC_RESISTANCE);
 }
 
 /* Equipment a model can use together (Weapons: lances are for mounted models
@@ -138,14 +120,16 @@ static om_status check_equipment(om_wh7_check_failure *why, const char *prefix,
         join(path, prefix, "magic_weapon");
         return om_check_fail(why, path, "unknown magic weapon %d", (int)e->magic_weapon);
     }
-    if (e->scaly_skin != 0 && (st = range(why, prefix, "scaly_skin", e->scaly_skin, 2, 6)))
+    if (e->scaly_skin != 0 && (st = range(why, prefix, "scaly_skin", e->scaly_skin,
+                                          OM_WH7_SAVE_BEST, OM_WH7_SAVE_WORST)))
         return st;
-    if (e->ward != 0 && (st = range(why, prefix, "ward", e->ward, 2, 6)))
+    if (e->ward != 0 &&
+        (st = range(why, prefix, "ward", e->ward, OM_WH7_SAVE_BEST, OM_WH7_SAVE_WORST)))
         return st;
-    if (e->save_bonus < -WH7_MAX_SAVE_BONUS || e->save_bonus > WH7_MAX_SAVE_BONUS) {
+    if (e->save_bonus < -OM_WH7_MAX_SAVE_BONUS || e->save_bonus > OM_WH7_MAX_SAVE_BONUS) {
         join(path, prefix, "save_bonus");
-        return om_check_fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_SAVE_BONUS,
-                    WH7_MAX_SAVE_BONUS, e->save_bonus);
+        return om_check_fail(why, path, "must be -%d to %d (got %d)", OM_WH7_MAX_SAVE_BONUS,
+                    OM_WH7_MAX_SAVE_BONUS, e->save_bonus);
     }
     return OM_OK;
 }
@@ -177,8 +161,8 @@ static om_status check_character(om_wh7_check_failure *why, const char *prefix,
     if ((st = check_profile(why, path, &h->profile)) != OM_OK)
         return st;
     if ((st = range(why, prefix, "wounds_lost", h->wounds_lost, 0, h->profile.w - 1u)) ||
-        (st = range(why, prefix, "wizard_level", h->wizard_level, 0, WH7_MAX_WIZARD_LEVEL)) ||
-        (st = range(why, prefix, "unit_strength", h->unit_strength, 0, WH7_MAX_MODEL_US)))
+        (st = range(why, prefix, "wizard_level", h->wizard_level, 0, OM_WH7_MAX_WIZARD_LEVEL)) ||
+        (st = range(why, prefix, "unit_strength", h->unit_strength, 0, OM_WH7_MAX_MODEL_US)))
         return st;
     join(path, prefix, "equipment");
     if ((st = check_equipment(why, path, &h->equipment, mounted(&h->mount))) != OM_OK)
@@ -240,7 +224,7 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
         join(path, prefix, "war_banner");
         return om_check_fail(why, path, "a War Banner needs a standard bearer");
     }
-    if ((st = range(why, prefix, "unit_strength", u->unit_strength, 0, WH7_MAX_MODEL_US)))
+    if ((st = range(why, prefix, "unit_strength", u->unit_strength, 0, OM_WH7_MAX_MODEL_US)))
         return st;
     join(path, prefix, "equipment");
     if ((st = check_equipment(why, path, &u->equipment, mounted(&u->mount))) != OM_OK)
@@ -258,7 +242,8 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
     return OM_OK;
 }
 
-/* Spell modifiers: small signed steps, a Weapon Skill of at most 10. */
+/* Spell modifiers: small signed steps, a Weapon Skill of at most 10, a ward
+ * against missiles of 2+ to 6+ (0: none). */
 static om_status check_mods(om_wh7_check_failure *why, const char *side,
                             const om_wh7_modifiers *m)
 {
@@ -267,12 +252,17 @@ static om_status check_mods(om_wh7_check_failure *why, const char *side,
     const int8_t v[6] = {m->to_hit, m->to_wound, m->armour, m->attacks, m->strength,
                          m->toughness};
     char prefix[WH7_PATH], path[WH7_PATH];
+    om_status st;
     join(prefix, side, "mods");
     for (int i = 0; i < 6; i++)
-        if (v[i] < -WH7_MAX_MOD || v[i] > WH7_MAX_MOD) {
+        if (v[i] < -OM_WH7_MAX_MOD || v[i] > OM_WH7_MAX_MOD) {
             join(path, prefix, names[i]);
-            return om_check_fail(why, path, "must be -%d to %d (got %d)", WH7_MAX_MOD, WH7_MAX_MOD, v[i]);
+            return om_check_fail(why, path, "must be -%d to %d (got %d)", OM_WH7_MAX_MOD,
+                                 OM_WH7_MAX_MOD, v[i]);
         }
+    if (m->missile_ward != 0 && (st = range(why, prefix, "missile_ward", m->missile_ward,
+                                            OM_WH7_SAVE_BEST, OM_WH7_SAVE_WORST)))
+        return st;
     return range(why, prefix, "ws", m->ws, 0, OM_WH7_CHAR_MAX);
 }
 
@@ -346,28 +336,29 @@ static om_status check_magic(om_wh7_check_failure *why, const om_wh7_combat *c)
     if ((unsigned)m->lore >= OM_WH7_LORE_COUNT)
         return om_check_fail(why, "magic.lore", "unknown lore %d", (int)m->lore);
     if ((st = range(why, "magic", "spell", m->spell, 1, OM_WH7_SPELLS_PER_LORE)) ||
-        (st = range(why, "magic", "level", m->level, 1, WH7_MAX_WIZARD_LEVEL)))
+        (st = range(why, "magic", "level", m->level, 1, OM_WH7_MAX_WIZARD_LEVEL)))
         return st;
-    if (m->dice < 1 || m->dice > m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u))
+    if (m->dice < 1 || m->dice > m->level + 1u + (m->power_stone ? OM_WH7_POWER_STONE_DICE : 0u))
         return om_check_fail(why, "magic.dice", "a level %u wizard rolls 1 to %u power dice%s (got %u)",
-                    m->level, m->level + 1u + (m->power_stone ? WH7_POWER_STONE_DICE : 0u),
+                    m->level, m->level + 1u + (m->power_stone ? OM_WH7_POWER_STONE_DICE : 0u),
                     m->power_stone ? " with a Power Stone" : "", m->dice);
     sp = om_wh7_spell_get(m->lore, m->spell);
     if (sp->casting_value == 0 && m->casting_value == 0)
         return om_check_fail(why, "magic.casting_value", "the casting value of '%s' is illegible in the "
                     "rulebook (digest A15): the scenario must give it", sp->id);
     if (m->casting_value != 0 &&
-        (st = range(why, "magic", "casting_value", m->casting_value, WH7_MIN_CV, WH7_MAX_CV)))
+        (st = range(why, "magic", "casting_value", m->casting_value, OM_WH7_MIN_CV, OM_WH7_MAX_CV)))
         return st;
     if ((st = check_profile(why, "magic.caster", &m->caster)) ||
-        (st = range(why, "magic", "dispel_dice", m->dispel_dice, 0, WH7_MAX_MAGIC_DICE)) ||
-        (st = range(why, "magic", "cast_bonus", m->cast_bonus, 0, WH7_MAX_MAGIC_BONUS)) ||
-        (st = range(why, "magic", "dispel_bonus", m->dispel_bonus, 0, WH7_MAX_MAGIC_BONUS)) ||
+        (st = range(why, "magic", "dispel_dice", m->dispel_dice, 0, OM_WH7_MAX_MAGIC_DICE)) ||
+        (st = range(why, "magic", "cast_bonus", m->cast_bonus, 0, OM_WH7_MAX_MAGIC_BONUS)) ||
+        (st = range(why, "magic", "dispel_bonus", m->dispel_bonus, 0, OM_WH7_MAX_MAGIC_BONUS)) ||
         (st = range(why, "magic", "caster_contacts", m->caster_contacts, 0,
                     c->side[0].unit.models)))
         return st;
     if (m->caster_ward != 0)
-        return range(why, "magic", "caster_ward", m->caster_ward, 2, 6);
+        return range(why, "magic", "caster_ward", m->caster_ward, OM_WH7_SAVE_BEST,
+                     OM_WH7_SAVE_WORST);
     return OM_OK;
 }
 
@@ -418,5 +409,5 @@ om_status om_wh7_check(const om_wh7_combat *c, om_wh7_check_failure *why)
         return st;
     if (c->kind == OM_WH7_KIND_MAGIC && (st = check_magic(why, c)) != OM_OK)
         return st;
-    return range(why, "options", "max_rounds", c->options.max_rounds, 0, WH7_MAX_ROUNDS);
+    return range(why, "options", "max_rounds", c->options.max_rounds, 0, OM_WH7_MAX_ROUNDS_LIMIT);
 }

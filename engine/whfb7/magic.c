@@ -187,8 +187,6 @@ const char *const om_wh7_lore_names[OM_WH7_LORE_COUNT] = {
  * hit on a 4+ (Templates). */
 #define WH7_PIT_RADIUS_IN 1.5
 #define WH7_PARTIAL_HIT 4u
-/* Most dice a roll here enumerates or rolls. */
-#define WH7_MAX_MAGIC_DICE 20u
 /* Conflagration of Doom's opposed dice, and the Burning Iron's Strength by
  * save: no save S1, 6+ S2 ... 1+ S7 (Lore of Metal). */
 #define WH7_BURNING_IRON_BEST 7u
@@ -533,7 +531,7 @@ static unsigned spell_damage(const om_wh7_prepared *p, om_dice *d, wh7_state *st
 void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
 {
     const om_wh7_magic *mg = &p->c.magic;
-    unsigned faces[WH7_MAX_MAGIC_DICE], total = mg->cast_bonus, start, us_start;
+    unsigned faces[OM_WH7_MAX_MAGIC_DICE], total = mg->cast_bonus, start, us_start;
     om_wh7_cast r;
     bool takes_effect = false;
     wh7_state st;
@@ -559,7 +557,7 @@ void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
             if (mg->dispel_scroll) {
                 takes_effect = false;
             } else if (mg->dispel_dice > 0) {
-                unsigned df[WH7_MAX_MAGIC_DICE];
+                unsigned df[OM_WH7_MAX_MAGIC_DICE];
                 roll_faces(d, df, mg->dispel_dice);
                 takes_effect = !om_wh7_dispel_holds(df, mg->dispel_dice, mg->dispel_bonus, total);
             }

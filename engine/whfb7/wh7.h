@@ -268,6 +268,14 @@ typedef struct om_wh7_equipment {
     om_wh7_magic_weapon magic_weapon; /* a common magic weapon, or none */
 } om_wh7_equipment;
 
+/* A save a scenario writes (scaly skin, ward, a ward against missiles, a
+ * caster's ward): 2+ to 6+ (Shooting > Taking Armour Saves: a natural 1 always
+ * fails, so no save is better than 2+); 0 is none. */
+#define OM_WH7_SAVE_BEST 2u
+#define OM_WH7_SAVE_WORST 6u
+/* Best save improvement a model's magic armour may add (save_bonus, -6..6). */
+#define OM_WH7_MAX_SAVE_BONUS 6
+
 /* Special rules a model can have (WHFB 7th edition, Special Rules; Psychology;
  * the army-book rules of the WHFB 7th edition Warhammer Armies books named in
  * traits.c), as bits of om_wh7_rules. traits.c maps names to bits. */
@@ -316,6 +324,9 @@ typedef struct om_wh7_traits {
     om_wh7_damage damage;       /* wounds per unsaved wound of its close combat blows */
     uint8_t magic_resistance;   /* 0..3: extra dispel dice against spells at it */
 } om_wh7_traits;
+
+/* Most magic resistance a model may have (Special Rules > Magic Resistance (1-3)). */
+#define OM_WH7_MAX_MAGIC_RESISTANCE 3u
 
 /* A special rule the engine implements (traits.c), for scenario loaders and
  * `oddsmaster list --rules`. */
@@ -416,6 +427,11 @@ typedef struct om_wh7_character {
     bool battle_standard;       /* the Battle Standard Bearer (Generals & Battle Standards) */
     uint8_t wizard_level;       /* 0: not a wizard; 1..4 */
 } om_wh7_character;
+
+/* Highest wizard level (The Magic Phase > Wizards). */
+#define OM_WH7_MAX_WIZARD_LEVEL 4u
+/* Largest unit strength of one model accepted (a monster's Wounds). */
+#define OM_WH7_MAX_MODEL_US 20u
 
 /* A unit: its rank and file, command group and joined characters. */
 typedef struct om_wh7_unit {
@@ -523,6 +539,9 @@ typedef struct om_wh7_modifiers {
                              Shield: 4); 0 none */
     bool soaked;         /* it shoots at -1, -2 with armour piercing weapons (The Rain Lord) */
 } om_wh7_modifiers;
+
+/* Largest spell modifier accepted, either way (The Bear's Anger: +3 Attacks). */
+#define OM_WH7_MAX_MOD 5
 
 /* One side of a combat: its unit and what the geometry decided. */
 typedef struct om_wh7_side {
@@ -696,6 +715,15 @@ typedef struct om_wh7_magic {
     uint8_t caster_ward;       /* his ward save (0: none) */
     uint8_t caster_contacts;   /* models of side A in base contact with him (miscast hits) */
 } om_wh7_magic;
+
+/* Power dice a Power Stone adds beyond a wizard's level + 1, the casting
+ * values of the lores, and the most dice and bonus a roll of the magic phase
+ * may have here (The Magic Phase). */
+#define OM_WH7_POWER_STONE_DICE 2u
+#define OM_WH7_MIN_CV 3u
+#define OM_WH7_MAX_CV 15u
+#define OM_WH7_MAX_MAGIC_DICE 20u
+#define OM_WH7_MAX_MAGIC_BONUS 10u
 
 /* What a casting roll is (WHFB 7th edition, Casting Spells; Irresistible
  * Force & Miscast). */
