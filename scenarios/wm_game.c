@@ -8,6 +8,7 @@
  * turn, then a group of fields per unit named after the unit's id
  * (knights_charged).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
