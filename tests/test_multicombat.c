@@ -1,9 +1,9 @@
 /*
- * test_multicombat.c: the Combat phase with several units a side
- * (warmaster.md 6.1-6.16; engine/warmaster/MULTICOMBAT.md): the engine of
- * several units against the two-unit engine trial by trial, a three-unit
- * combat against its exact law worked by hand, retreats divided among the
- * losing units, the automatic loss only when every unit engaged on a side is
+ * test_multicombat.c: the Combat phase with several units a side (Warmaster
+ * Revolution, Combat; engine/warmaster/MULTICOMBAT.md): the engine of several
+ * units against the two-unit engine trial by trial, a three-unit combat
+ * against its exact law worked by hand, retreats divided among the losing
+ * units, the automatic loss only when every unit engaged on a side is
  * destroyed, the rule-set differences of supports and retreat divisors,
  * pursuits into a new enemy, unresolved combats carried to the next turn,
  * consistent end states, and every error of om_wm_multi_check.
@@ -405,7 +405,7 @@ Test(after_shot_table, equals_the_rolled_round_trial_by_trial)
  *     higher result wins.
  * The losers' retreat: B alone, the whole difference; A's two units share
  * it: ceil(diff / 2) each, the divisor counting a rider destroyed in the
- * round (6.9).
+ * round (Revolution, Combat > Retreats).
  */
 typedef struct three_law {
     double win[3]; /* P(A wins), P(B wins), P(draw) */
@@ -488,7 +488,7 @@ Test(three_units, two_chargers_on_one_target_exact)
     runner_close(&r);
 }
 
-/* ---------- The automatic loss (6.6) ---------- */
+/* ---------- The automatic loss (Revolution, Combat > Combat Results) ------ */
 
 /*
  * Skirmishers (infantry, 1 stand, Attack 1, Hits 1, no armour), supported by
@@ -575,8 +575,9 @@ Test(automatic_loss, only_when_every_unit_engaged_is_destroyed_modelled_supporte
             expect_consistent(&m, &r, &o);
             win[o.sides.winner]++;
             /* The supporting unit shares the loss: it retreats with the
-             * losers, by the difference divided between the two units (6.9)
-             * in Revolution and Ancients, whole in 1.1. */
+             * losers, by the difference divided between the two units
+             * (Revolution, Combat > Retreats) in Revolution and Ancients,
+             * whole in 1.1. */
             if (o.sides.winner == OM_WM_SIDE_B)
                 cr_assert_gt(o.unit[1].retreated_cm, 0u);
         }
@@ -669,10 +670,11 @@ Test(rule_sets, retreat_divisor_and_supports)
     }
 }
 
-/* Confused units support in Ancients, not in Revolution (7.2; Warmaster
- * Ancients, Confusion > Confused Units): the supporting unit is refused
- * there by the check, and counts here. Rear supports of a phalanx do not
- * count (Warmaster Ancients, Combat > Phalanx Supports). */
+/* Confused units support in Ancients, not in Revolution (Revolution,
+ * Confusion > Confused Units; Warmaster Ancients, Confusion > Confused
+ * Units): the supporting unit is refused there by the check, and counts here.
+ * Rear supports of a phalanx do not count (Warmaster Ancients, Combat >
+ * Phalanx Supports). */
 Test(rule_sets, confused_and_phalanx_supports)
 {
     om_wm_side sw = side_of("Hoplites", OM_WM_INFANTRY, 3, 2, 3, 5, NO_TRAITS);
@@ -760,13 +762,14 @@ Test(pursuit, into_a_new_enemy)
 }
 
 /*
- * An unresolved combat is carried to the next turn (6.14): a call of span
- * phase stops after the second round won and pursued, with the winner none,
- * the units engaged, the pursuer's bonus and the loser's retreat in their
- * states; the caller's next turn calls again with the rounds fought, and the
- * pursuit bonus counts in its first round: Knights (3 stands, Attacks 3)
- * pursuing after a retreat of d cm roll 3 x (3 + 1 + d/3) dice, which the
- * Spearmen's hits (each die hits on 4+, saved on 6+: 5/12) show on average:
+ * An unresolved combat is carried to the next turn (Revolution, Combat >
+ * Unresolved Combat): a call of span phase stops after the second round won
+ * and pursued, with the winner none, the units engaged, the pursuer's bonus
+ * and the loser's retreat in their states; the caller's next turn calls again
+ * with the rounds fought, and the pursuit bonus counts in its first round:
+ * Knights (3 stands, Attacks 3) pursuing after a retreat of d cm roll
+ * 3 x (3 + 1 + d/3) dice, which the Spearmen's hits (each die hits on 4+,
+ * saved on 6+: 5/12) show on average:
  * E[hits in round 3] = 3 (4 + floor(d/3)) x 5/12, the round's own numbers
  * recorded against the state's bonus trial by trial.
  */

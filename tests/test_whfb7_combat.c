@@ -9,8 +9,9 @@
  * killed, the combat result adds ranks counted at the start, outnumbering
  * after the blows and the standard; the loser breaks on 2D6 + difference >
  * Ld unless a double 1; a pursuer catches on a pursuit roll at least the flee
- * roll. Monte Carlo runs in both dice modes at 5 standard errors. Worked
- * examples of the digest's section 19 are checked as per-trial identities.
+ * roll. Monte Carlo runs in both dice modes at 5 standard errors. The
+ * digest's worked examples (E ids, each with its rulebook section) are
+ * checked as per-trial identities.
  */
 #include "test_whfb7.h"
 

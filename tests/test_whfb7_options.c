@@ -9,7 +9,7 @@
 #include "test_whfb7.h"
 #include "wh7_int.h"
 
-/* The ambiguity ids of the digest's section 20 the registry must list. */
+/* The ambiguity ids of the WHFB7 digest the registry must list. */
 static const char *const ambiguities[] = {
     "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13",
     "A14", "A15", "A16", "A17", "A18", "A19", "A20", "A21", "A22", "A23", "A24", "A25",

@@ -1,16 +1,19 @@
 /*
- * combat.c: the Combat phase of the Warmaster family (digest warmaster.md
- * section 6) for an engagement of any number of units a side: attack dice
- * with their modifiers, hits against armour, each side's combat result summed
- * over its units with supports and the cap on counted hits, casualties, the
- * winner (a side loses outright only when every unit engaged on it is
- * destroyed), the losers' retreat divided among them (blocked, off the
- * table, into friends), the winners' pursuit with its bonus, further rounds,
- * and unresolved combats carried into the next turn, until the engagement
- * ends. Shooting before contact comes first: a volley in the charged side's
- * previous turn (5.5) and shooting at chargers (5.7). An engagement of two
+ * combat.c: the Combat phase of the Warmaster family (Warmaster Revolution,
+ * Combat; Warmaster Ancients, Combat) for an engagement of any number of
+ * units a side: attack dice with their modifiers, hits against armour, each
+ * side's combat result summed over its units with supports and the cap on
+ * counted hits, casualties, the winner (a side loses outright only when every
+ * unit engaged on it is destroyed), the losers' retreat divided among them
+ * (blocked, off the table, into friends), the winners' pursuit with its bonus,
+ * further rounds, and unresolved combats carried into the next turn, until
+ * the engagement ends. Shooting before contact comes first: a volley in the
+ * charged side's previous turn (Shooting > Driving Back Enemies) and shooting
+ * at chargers (Shooting > Shooting at Charging Enemy). An engagement of two
  * units (om_wm_prepared) is the case of one unit a side, with its first round
- * drawn from a table when it can be (MULTICOMBAT.md).
+ * drawn from a table when it can be (MULTICOMBAT.md). Sections cited are
+ * Warmaster Revolution's unless another rulebook is named; "1.1" is the
+ * Warmaster 1.1 rule set.
  *
  * Units are handled in index order wherever order matters, so one unit a
  * side rolls its dice in the order the two-unit engine always has. The hot
@@ -30,7 +33,8 @@
 static unsigned floor0(int v) { return v > 0 ? (unsigned)v : 0u; }
 
 /*
- * The attack dice of `me` against `foe` (6.4 and the Ancients special rules):
+ * The attack dice of `me` against `foe` (Combat > Attack Modifiers and the
+ * Warmaster Ancients special rules):
  * per stand Attacks + charge bonus (round 1, charging, foe in the open; +1 more
  * for heavy and scythed chariots) + shock on a long base (charging or pursuing)
  * + pursuit bonus (+1 more for a warband) - warband after retreating - terror
@@ -188,7 +192,8 @@ typedef om_wm_engine engine;
 typedef om_wm_fight fight;
 
 /* Rounds a Combat phase has at most: a round, and one more if a winner
- * pursues; a pursuit after the second leaves the combat unresolved (6.11). */
+ * pursues; a pursuit after the second leaves the combat unresolved (Combat >
+ * Pursuit). */
 #define OM_WM_PHASE_ROUNDS 2u
 
 void om_wm_fighter_set(om_wm_fighter *u, const om_wm_unit_state *s)
@@ -351,8 +356,8 @@ static inline bool side_lives(const engine *g, const fight *f, int s, bool duel)
 /* Stands of unit u fighting now, all contacts together: those declared, as
  * far as it has stands left; all of them if all its stands were declared
  * fighting (a stand regained by Daemonic Instability is placed beside the
- * others). Stands lost are first those not fighting (warriors press forward,
- * 6.5). */
+ * others). Stands lost are first those not fighting (warriors press forward:
+ * Combat > How to Calculate Damage > Casualties). */
 static unsigned fighting_now(const om_wm_side *me, unsigned stands)
 {
     if (me->fighting >= me->unit.stands)
@@ -400,7 +405,7 @@ static void confuse(const engine *g, fight *f, unsigned u)
  * one stand left, +1 with a Shugenja near): 0-1 loses a stand, 6 or more
  * regains one; the confusion of 2-3 and the recovery of 4-5 end or change
  * nothing before the unit's Command phase ends, when it recovers anyway
- * (7.2). */
+ * (Confusion > Confused Units). */
 static void own_turn_starts(const engine *g, om_dice *d, fight *f, unsigned u)
 {
     const om_wm_side *me = declared(g, u);
@@ -441,9 +446,10 @@ SPECIALISED void first_turn_starts(const engine *g, om_dice *d, fight *f, int fi
     side_turn_starts(g, d, f, first, duel);
 }
 
-/* Record `hits` on unit t: remove stands for every full Hits value (5.4,
- * 6.5), through its prepared tables when it has them. Returns the stands
- * removed. */
+/* Record `hits` on unit t: remove stands for every full Hits value (Shooting >
+ * How to Calculate Casualties > Removing Casualties; Combat > How to Calculate
+ * Damage > Casualties), through its prepared tables when it has them. Returns
+ * the stands removed. */
 static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned hits,
                                  bool duel)
 {
@@ -473,11 +479,11 @@ static inline unsigned take_hits(const engine *g, fight *f, unsigned t, unsigned
     return lost;
 }
 
-/* Casualties of unit t at the end of a round (6.5 step 5) for the `hits` it
- * suffered: stands removed; Trolls then regenerate one outstanding hit after
- * whole stands are removed, the War Hydra one it suffered this round, if
- * alive; it still counted in the result (army lists). Returns the stands
- * lost. */
+/* Casualties of unit t at the end of a round (Combat > How to Calculate
+ * Damage > Casualties) for the `hits` it suffered: stands removed; Trolls then
+ * regenerate one outstanding hit after whole stands are removed, the War Hydra
+ * one it suffered this round, if alive; it still counted in the result (army
+ * lists). Returns the stands lost. */
 static inline unsigned casualties(const engine *g, fight *f, unsigned t, unsigned hits,
                                   bool duel)
 {
@@ -526,7 +532,7 @@ typedef struct bout {
     int winner;            /* the last round's winner, then the engagement's */
     bool declared;         /* this round is fought by the declared contacts (the call's
                               first); after a pursuit, pursuers and pursued face each
-                              other, frontally (6.11) */
+                              other, frontally (Combat > Pursuit) */
     bool unresolved;       /* the combat goes on in the next turn (span phase) */
 } bout;
 
@@ -572,8 +578,8 @@ SPECIALISED void add_blow(const engine *g, round_plan *rp, unsigned u, unsigned 
  * order, each taking at most its declared stands and the last whatever is
  * left; flank and rear contacts count. After a pursuit, each pursuer fights
  * the unit it pursued and each pursued unit its first pursuer, frontally:
- * pursuers are placed against the retreaters' front (6.11). A blow on a unit
- * out of the fight or with no stands is not struck.
+ * pursuers are placed against the retreaters' front (Combat > Pursuit). A blow
+ * on a unit out of the fight or with no stands is not struck.
  */
 SPECIALISED void plan_round(const engine *g, const fight *f, const bout *b, round_plan *rp,
                             bool duel)
@@ -614,7 +620,8 @@ static inline bool empowered(const fight *f, const om_wm_side *me)
     return me->power != OM_WM_POWER_NONE && f->turn == me->power_turn;
 }
 
-/* The attack dice of blow k, worked out from the fight state (6.4). */
+/* The attack dice of blow k, worked out from the fight state (Combat >
+ * Attack Modifiers). */
 SPECIALISED unsigned compute_dice(const engine *g, const fight *f, unsigned round,
                                  const blow *k, bool duel)
 {
@@ -685,8 +692,9 @@ SPECIALISED const om_dice_test *melee_test(const engine *g, const fight *f, unsi
     if ((g->in_play & OM_WM_PLAY_SHIELDWALL) && r == 1 && t->unit.traits.shieldwall &&
         me->charging && t->position != OM_WM_FORTIFIED && !t->dense_terrain)
         return &k->tests->melee[2];
-    /* A Banner of Shielding works until its unit loses a stand (10.3);
-     * Leonidas improves his unit's armour in every round (Ancients). */
+    /* A Banner of Shielding works until its unit loses a stand (Magic Items >
+     * Magic Standards); Leonidas improves his unit's armour in every round
+     * (Warmaster Ancients, Greek army list). */
     better_save = (t->magic == OM_WM_MAGIC_SHIELDING && om_wm_magic_intact(t, x->stands)) ||
                   t->unit.traits.save_delta_melee < 0;
     /* Pikemen count as defended in the first round against charging cavalry
@@ -732,7 +740,8 @@ SPECIALISED unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, uns
     bool charge = unit_round(g, round, k->unit, duel) == 1 && me->charging;
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_OR_D3) {
         unsigned die = om_dice_roll_d6(d);
-        return charge || f->u[k->unit].pursuit > 0 ? die : (die + 1u) / 2u; /* D3 (0.1) */
+        /* A D3 is a D6 halved, rounding up (Introducing Warmaster > Dice). */
+        return charge || f->u[k->unit].pursuit > 0 ? die : (die + 1u) / 2u;
     }
     if (me->unit.traits.bonus_dice == OM_WM_BONUS_D6_CHARGING && charge &&
         om_wm_effective_position(declared(g, k->enemy)) == OM_WM_OPEN)
@@ -741,9 +750,10 @@ SPECIALISED unsigned bonus_dice(const engine *g, om_dice *d, const fight *f, uns
 }
 
 /*
- * Hits of a unit whose magic weapon re-rolls dice (10.3), rolled stage by
- * stage: to hit, re-rolling one miss (Sword of Cleaving); then the saves, the
- * enemy re-rolling one successful save (Sword of Destruction).
+ * Hits of a unit whose magic weapon re-rolls dice (Magic Items > Magic
+ * Weapons), rolled stage by stage: to hit, re-rolling one miss (Sword of
+ * Cleaving); then the saves, the enemy re-rolling one successful save (Sword
+ * of Destruction).
  */
 static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om_wm_magic magic,
                             bool reroll_miss)
@@ -758,10 +768,11 @@ static unsigned staged_hits(om_dice *d, const om_dice_test *t, unsigned dice, om
     return hit - saved;
 }
 
-/* The unsaved hits of blow k (6.5): its attack dice, with a machine's bonus
- * dice on its unit's first blow, through its dice test; staged when a re-roll
- * is due. Ashurbanipal re-rolls one missed die once a turn; the engine spends
- * it in the turn's first round, on his unit's first blow (Ancients, A27). */
+/* The unsaved hits of blow k (Combat > How to Calculate Damage): its attack
+ * dice, with a machine's bonus dice on its unit's first blow, through its dice
+ * test; staged when a re-roll is due. Ashurbanipal re-rolls one missed die
+ * once a turn; the engine spends it in the turn's first round, on his unit's
+ * first blow (Ancients, A27). */
 SPECIALISED unsigned blow_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
                               const blow *k, bool first_of_unit, bool duel)
 {
@@ -779,11 +790,11 @@ SPECIALISED unsigned blow_hits(const engine *g, om_dice *d, const fight *f, cons
     return om_dice_hits(d, test, dice);
 }
 
-/* The hits of every blow of a round (6.5), hits[k] scored by blow k. Blows
- * on one enemy are rolled together, enemies in the order of their first
- * blow, and its maniple dice are rolled once on their total, the hits saved
- * taken from its blows in order. In a duel each blow is its unit's only one,
- * on an enemy no other blow strikes. */
+/* The hits of every blow of a round (Combat > How to Calculate Damage),
+ * hits[k] scored by blow k. Blows on one enemy are rolled together, enemies in
+ * the order of their first blow, and its maniple dice are rolled once on their
+ * total, the hits saved taken from its blows in order. In a duel each blow is
+ * its unit's only one, on an enemy no other blow strikes. */
 SPECIALISED void round_hits(const engine *g, om_dice *d, const fight *f, const bout *b,
                             const round_plan *rp, unsigned hits[], bool duel)
 {
@@ -869,17 +880,17 @@ static bool rear_support_counts(const om_wm_traits *giver, const om_wm_traits *t
     return !(taker->phalanx || taker->pikes || giver->skirmish || giver->pikes);
 }
 
-/* Supporting stands of unit t's own, or of the units the engagement does
- * not model (support_units), counted for it (6.7, D5): infantry only
- * (checked); none from the unit itself while it is confused (7.2; not in
- * Ancients); none from behind for a phalanx or skirmish infantry (Ancients).
- * A unit's own supports are stands that are not fighting, so no more than the
- * stands it had at the start of the round less those fighting (stands
- * already shot or cut down support no one); with supports counted after
- * casualties (1.1), own rear stands are lost first when the unit loses
- * stands, since casualties come off the edge of the formation, where they
- * are, and no support counts for a unit destroyed (A33: stands that fall
- * cannot be supported). */
+/* Supporting stands of unit t's own, or of the units the engagement does not
+ * model (support_units), counted for it (Combat > Supporting Troops; D5):
+ * infantry only (checked); none from the unit itself while it is confused
+ * (Confusion > Confused Units; not in Ancients); none from behind for a
+ * phalanx or skirmish infantry (Ancients). A unit's own supports are stands
+ * that are not fighting, so no more than the stands it had at the start of the
+ * round less those fighting (stands already shot or cut down support no one);
+ * with supports counted after casualties (1.1), own rear stands are lost first
+ * when the unit loses stands, since casualties come off the edge of the
+ * formation, where they are, and no support counts for a unit destroyed (A33:
+ * stands that fall cannot be supported). */
 static inline unsigned own_supports(const engine *g, const fight *f, unsigned t, unsigned fighting,
                              support_count *sc)
 {
@@ -908,13 +919,13 @@ static inline unsigned own_supports(const engine *g, const fight *f, unsigned t,
     }
 }
 
-/* Stands of link k counted for the unit it supports (6.7, D5): the
- * supporting unit in the fight and not confused (7.2; confused units still
- * support in Ancients), the supported one fighting this round; rear stands
- * only where they count; no more than the supporter's stands neither
- * fighting nor already counted; with supports after casualties (1.1) less
- * the supporter's stands lost this round, and none for a supported unit
- * destroyed (A33). */
+/* Stands of link k counted for the unit it supports (Combat > Supporting
+ * Troops; D5): the supporting unit in the fight and not confused (Confusion >
+ * Confused Units; confused units still support in Ancients), the supported one
+ * fighting this round; rear stands only where they count; no more than the
+ * supporter's stands neither fighting nor already counted; with supports after
+ * casualties (1.1) less the supporter's stands lost this round, and none for a
+ * supported unit destroyed (A33). */
 static unsigned link_supports(const engine *g, const fight *f, const round_plan *rp,
                               const om_wm_support *s, support_count *sc)
 {
@@ -940,9 +951,9 @@ static unsigned link_supports(const engine *g, const fight *f, const round_plan 
     }
 }
 
-/* The winner of a round (6.6): a side none of whose units engaged lives
- * loses automatically, both such sides draw (A18); otherwise the higher
- * result wins and equal results draw. */
+/* The winner of a round (Combat > Combat Results): a side none of whose units
+ * engaged lives loses automatically, both such sides draw (A18); otherwise the
+ * higher result wins and equal results draw. */
 SPECIALISED int round_winner(const engine *g, const fight *f, const unsigned result[2],
                              bool duel)
 {
@@ -955,11 +966,11 @@ SPECIALISED int round_winner(const engine *g, const fight *f, const unsigned res
 }
 
 /*
- * The rest of a combat round once the hits are known (6.5-6.6), with no dice:
- * each side's result is the hits its units struck, counted on each enemy unit
- * up to what it could absorb (A21), plus supports and, in the first round,
- * shooting at the charge and legions; casualties are removed. Returns the
- * winner and stores the results.
+ * The rest of a combat round once the hits are known (Combat > How to
+ * Calculate Damage; Combat Results), with no dice: each side's result is the
+ * hits its units struck, counted on each enemy unit up to what it could absorb
+ * (A21), plus supports and, in the first round, shooting at the charge and
+ * legions; casualties are removed. Returns the winner and stores the results.
  */
 SPECIALISED int apply_round(const engine *g, fight *f, const bout *b, const round_plan *rp,
                             const unsigned hits[], unsigned result[2], bool duel)
@@ -980,8 +991,9 @@ SPECIALISED int apply_round(const engine *g, fight *f, const bout *b, const roun
         result[1 - army_of(g, t, duel)] += suffered[t] < capacity ? suffered[t] : capacity;
         x->hits_on = om_wm_sum8(x->hits_on, suffered[t]);
     }
-    /* Casualties at the end of the round (6.5 step 5); the removal order
-     * (loser first) does not change the numbers. */
+    /* Casualties at the end of the round (Combat > How to Calculate Damage >
+     * Casualties); the removal order (loser first) does not change the
+     * numbers. */
     for (unsigned t = 0; t < units_in(g, duel); t++)
         sc.lost[t] = f->u[t].in_combat ? casualties(g, f, t, suffered[t], duel) : 0u;
     for (unsigned t = 0; t < units_in(g, duel); t++) {
@@ -991,7 +1003,8 @@ SPECIALISED int apply_round(const engine *g, fight *f, const bout *b, const roun
             continue;
         if (g->in_play & OM_WM_PLAY_SUPPORTS)
             *r += own_supports(g, f, t, rp->fighting[t], &sc);
-        /* Shooting at the charge counts in the first round (5.7). */
+        /* Shooting at the charge counts in the first round (Shooting >
+         * Shooting at Charging Enemy). */
         if (b->round == rounds_before(g, duel) + 1u)
             *r += f->u[t].shot;
         /* Legion: in the first round every stand fighting to its front with no
@@ -1128,17 +1141,17 @@ SPECIALISED int fight_round(const engine *g, om_dice *d, fight *f, const bout *b
 /* ------------------------------------------------------------------------ */
 
 /*
- * Unit l retreats `cm` (6.9) into what lies behind it once the distance left
- * behind runs out: blocked stands are destroyed without reducing the hits
- * carried, a unit leaving the table is destroyed, friends make way at the
- * risk of confusion. Artillery forced to retreat is destroyed.
+ * Unit l retreats `cm` (Combat > Retreats) into what lies behind it once the
+ * distance left behind runs out: blocked stands are destroyed without reducing
+ * the hits carried, a unit leaving the table is destroyed, friends make way at
+ * the risk of confusion. Artillery forced to retreat is destroyed.
  */
 static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned cm)
 {
     const om_wm_side *me = declared(g, l);
     om_wm_fighter *x = &f->u[l];
-    /* Artillery is destroyed if forced to retreat (6.9), and so is the
-     * Screaming Bell (army list). */
+    /* Artillery is destroyed if forced to retreat (Combat > Retreats >
+     * Retreating artillery), and so is the Screaming Bell (army list). */
     /* A Revolution War Wagon column retreats instead (army list). */
     if ((me->unit.troop == OM_WM_ARTILLERY &&
          !(me->formation == OM_WM_FORMATION_COLUMN && g->rules->wagon_column_retreats)) ||
@@ -1149,8 +1162,10 @@ static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned 
     if (me->behind != OM_WM_BEHIND_OPEN && cm > x->behind_cm) {
         switch (me->behind) {
         case OM_WM_BEHIND_TABLE_EDGE:
-            /* Leaving by a combat retreat destroys (3.8); in Ancients a D6
-             * less the stands lost decides, as for any move off (WMA 5.5).
+            /* Leaving by a combat retreat destroys (Movement > Units Which
+             * Move off the Table); in Ancients a D6 less the stands lost
+             * decides, as for any move off (Warmaster Ancients, Movement >
+             * Units Moving off Table).
              * A survivor is out of this engagement; its later return (and,
              * on a 1-2, the second roll) is battle-level, not modelled. */
             if (g->rules->retreat_off_table_rolls &&
@@ -1159,11 +1174,15 @@ static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned 
             else
                 x->stands = 0;
             break;
-        case OM_WM_BEHIND_FRIENDS:    /* they make way; the retreater tests once (7.1 #6) */
+        case OM_WM_BEHIND_FRIENDS:
+            /* They make way; the retreater tests once (Confusion > When do
+             * Units Become Confused? 6, Forcing friends to make way). */
             if (om_dice_roll_d6(d) == 6)
                 confuse(g, f, l);
             break;
-        default: {                    /* blocked stands are destroyed, hits kept (6.9) */
+        default: {
+            /* Blocked stands are destroyed, hits kept (Combat > Retreats >
+             * Blocked retreats). */
             unsigned blocked = me->behind_stands < x->stands ? me->behind_stands : x->stands;
             x->stands = (uint8_t)(x->stands - blocked);
             if (x->stands == 0)
@@ -1179,10 +1198,12 @@ static void retreat(const engine *g, om_dice *d, fight *f, unsigned l, unsigned 
 }
 
 /*
- * After a draw both sides fall back (6.8, 6.13): each side rolls 3D6 once for
- * all its units falling back, the most each may move; a defended or fortified
- * unit may stand instead, and does. A unit with something right behind it
- * (behind_cm 0) cannot end 1cm clear of the enemy and is confused (7.1 #5);
+ * After a draw both sides fall back (Combat > Combat Results > Hits Equal -
+ * Draw!; Fall Backs): each side rolls 3D6 once for all its units falling
+ * back, the most each may move; a defended or fortified unit may stand
+ * instead, and does. A unit with something right behind it (behind_cm 0)
+ * cannot end 1cm clear of the enemy and is confused (Confusion > When do Units
+ * Become Confused? 5, Unable to fall back to 1cm from enemy or combat);
  * otherwise it moves the whole roll, or up to what lies behind.
  */
 SPECIALISED void fall_back(const engine *g, om_dice *d, fight *f, bool duel)
@@ -1212,8 +1233,9 @@ SPECIALISED void fall_back(const engine *g, om_dice *d, fight *f, bool duel)
     }
 }
 
-/* May unit w pursue unit l (6.11)? Artillery and fortified units never
- * pursue; infantry never pursues cavalry or chariots (A6 reading A, option). */
+/* May unit w pursue unit l (Combat > Pursuit > Which units can pursue?)?
+ * Artillery and fortified units never pursue; infantry never pursues cavalry
+ * or chariots (A6 reading A, option). */
 static bool may_pursue(const engine *g, const fight *f, unsigned w, unsigned l)
 {
     const om_wm_side *me = declared(g, w), *foe = declared(g, l);
@@ -1226,8 +1248,9 @@ static bool may_pursue(const engine *g, const fight *f, unsigned w, unsigned l)
         !g->options.infantry_pursues_cavalry &&
         me->unit.traits.pursuit == OM_WM_PURSUES_AS_ITS_TYPE)
         return false;
-    /* Non-flyers cannot pursue retreating flyers (6.11 #5), unless they may
-     * pursue "any type of retreating enemy" (Rangers, Gorgers). */
+    /* Non-flyers cannot pursue retreating flyers (Which units can pursue? 5),
+     * unless they may pursue "any type of retreating enemy" (Rangers,
+     * Gorgers). */
     if (foe->unit.traits.flies && !foe->unit.traits.pursued_by_non_flyers &&
         !me->unit.traits.flies && me->unit.traits.pursuit != OM_WM_PURSUES_ANY)
         return false;
@@ -1266,10 +1289,10 @@ static void shooter_pays(const engine *g, om_dice *d, fight *f, unsigned s, cons
 }
 
 /* A volley of unit `shooter` at unit t, as it shoots now, in its own turn
- * before the charge (5.5): the target keeps its stand losses (odd hits go,
- * 5.6) and may be routed or driven off the table, a big monster may be badly
- * hurt; then what the shooting cost the shooter. The volley's result goes to
- * *v. */
+ * before the charge (Shooting > Driving Back Enemies): the target keeps its
+ * stand losses (odd hits go: Shooting at a Glance > Disregard Odd Hits) and
+ * may be routed or driven off the table, a big monster may be badly hurt; then
+ * what the shooting cost the shooter. The volley's result goes to *v. */
 SPECIALISED void volley_before_contact(const engine *g, om_dice *d, fight *f, unsigned shooter,
                                   unsigned t, om_wm_outcome *o, om_wm_volley_result *v,
                                   bool duel)
@@ -1326,11 +1349,12 @@ SPECIALISED void shot_lands(const engine *g, om_dice *d, fight *f, unsigned s, u
         (void)take_hits(g, f, c, hits, duel);
 }
 
-/* Unit s shoots at the charge of unit c (5.7): stands lost are removed at
- * once and do not fight; every hit counts for the shooting side in round 1
- * (W7). This is part of the engagement, so a charger's Banner of Fortitude
- * already gives its +1 Hits here (10.3), unlike a volley of the turn before.
- * Skirmishers who evade keep their hits for the drive back. */
+/* Unit s shoots at the charge of unit c (Shooting > Shooting at Charging
+ * Enemy): stands lost are removed at once and do not fight; every hit counts
+ * for the shooting side in round 1 (W7). This is part of the engagement, so a
+ * charger's Banner of Fortitude already gives its +1 Hits here (Magic Items >
+ * Magic Standards), unlike a volley of the turn before. Skirmishers who evade
+ * keep their hits for the drive back. */
 SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
                                  bool duel)
 {
@@ -1345,7 +1369,7 @@ SPECIALISED void stand_and_shoot(const engine *g, om_dice *d, fight *f, unsigned
  * The Evade): the charger touches no enemy, so its move ends and the
  * shooting drives it back, the one case where a charger is: a die a hit, any
  * 6 confuses, more than its pace routs it. The hits also remove stands
- * (5.4). No round is fought. */
+ * (Warmaster Ancients, Shooting > Removing Casualties). No round is fought. */
 static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
                   om_wm_outcome *o, bool duel)
 {
@@ -1378,25 +1402,29 @@ SPECIALISED bool before_contact(const engine *g, om_dice *d, fight *f, int c, om
 {
     const int s = 1 - c;
     const unsigned uc = side_unit(g, c, 0, duel), us = side_unit(g, s, 0, duel);
-    /* The charger shot at its target in its own previous turn (5.5): the
-     * target keeps its stand losses (odd hits are discarded) and may have been
-     * routed; any confusion ended with the target's own Command phase (7.2), so
-     * the target fights unconfused. */
+    /* The charger shot at its target in its own previous turn (Shooting >
+     * Driving Back Enemies): the target keeps its stand losses (odd hits are
+     * discarded) and may have been routed; any confusion ended with the
+     * target's own Command phase (Confusion > Confused Units), so the target
+     * fights unconfused. */
     if (declared(g, uc)->shoots_first) {
         om_wm_volley_result v;
         volley_before_contact(g, d, f, uc, us, o, &v, duel);
         /* A charger whose machines exploded cannot charge; one confused by
-         * its own shooting is still confused in its Command phase (7.2). */
+         * its own shooting is still confused in its Command phase
+         * (Confusion > Confused Units). */
         if (f->u[us].stands == 0 || f->u[uc].stands == 0 || f->u[uc].confused)
             return false;
     }
-    /* A volley in the charged side's own previous turn (5.5): a charger
-     * confused then stays confused through its own Command phase (7.2) and
-     * cannot be ordered to charge; a rout removes it. Odd hits go (5.6). */
+    /* A volley in the charged side's own previous turn (Shooting > Driving
+     * Back Enemies): a charger confused then stays confused through its own
+     * Command phase (Confusion > Confused Units) and cannot be ordered to
+     * charge; a rout removes it. Odd hits go (Shooting at a Glance >
+     * Disregard Odd Hits). */
     if (declared(g, us)->shoots_first) {
         om_wm_volley_result v;
         /* Confused by its own shooting in its own turn, the shooter stays
-         * confused through the charger's turn (7.2). */
+         * confused through the charger's turn (Confusion > Confused Units). */
         volley_before_contact(g, d, f, us, uc, o, &v, duel);
         if (f->u[uc].stands == 0 || v.confused || f->u[us].stands == 0) {
             if (v.confused && f->u[uc].stands > 0)
@@ -1411,8 +1439,9 @@ SPECIALISED bool before_contact(const engine *g, om_dice *d, fight *f, int c, om
             return false;
         }
     }
-    /* Shooting at chargers (5.7), unit by unit of the charged side: each at
-     * the first charging enemy it touches. */
+    /* Shooting at chargers (Shooting > Shooting at Charging Enemy), unit by
+     * unit of the charged side: each at the first charging enemy it
+     * touches. */
     for (unsigned i = 0; i < side_units(g, s, duel); i++) {
         const unsigned u = side_unit(g, s, i, duel);
         unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u, duel)
@@ -1503,10 +1532,10 @@ uint32_t om_wm_engine_in_play(const om_wm_engine *g)
 /* Whether the fight comes to blows: a charge may be stopped by the shooting
  * before contact, and either side may fade away at the start of its turn.
  * If not, the outcome's winner and result are recorded and false returned:
- * a side shot away before contact loses (6.6); a charger confused by
- * shooting first does not charge (no contest); skirmishers that evaded
- * fought no combat (no result), though a charger their shooting destroyed
- * still loses, as one shot down does. */
+ * a side shot away before contact loses (Combat > Combat Results); a charger
+ * confused by shooting first does not charge (no contest); skirmishers that
+ * evaded fought no combat (no result), though a charger their shooting
+ * destroyed still loses, as one shot down does. */
 SPECIALISED bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charger,
                                 om_wm_outcome *o, bool duel)
 {
@@ -1584,10 +1613,10 @@ static bool fought(const engine *g, const fight *f, const bout *b, unsigned u)
     return b->declared ? g->unit[u].touches : f->u[u].foe != OM_WM_NO_UNIT;
 }
 
-/* Units dividing the retreat of losing side l (6.9, D6/A10): every unit of
- * the side in the engagement this round, supporting units and units
- * destroyed in it included, with the units the engagement does not model;
- * in 1.1 only the units engaged, whose stands touch an enemy. */
+/* Units dividing the retreat of losing side l (Combat > Retreats; D6/A10):
+ * every unit of the side in the engagement this round, supporting units and
+ * units destroyed in it included, with the units the engagement does not
+ * model; in 1.1 only the units engaged, whose stands touch an enemy. */
 SPECIALISED unsigned losing_units(const engine *g, const fight *f, const bout *b, int l,
                                   bool duel)
 {
@@ -1605,10 +1634,10 @@ SPECIALISED unsigned losing_units(const engine *g, const fight *f, const bout *b
     return n > 0 ? n : 1u;
 }
 
-/* The losing side l retreats by the difference of the round's results
- * divided among its units (6.9): each unit that lives retreats that far, in
- * index order; a laagered War Wagon holds instead, keeping its position (army
- * list). Returns the distance. */
+/* The losing side l retreats by the difference of the round's results divided
+ * among its units (Combat > Retreats): each unit that lives retreats that far,
+ * in index order; a laagered War Wagon holds instead, keeping its position
+ * (army list). Returns the distance. */
 SPECIALISED unsigned losers_retreat(const engine *g, om_dice *d, fight *f, const bout *b,
                                     const unsigned result[2], int l, om_wm_outcome *o,
                                     bool duel)
@@ -1678,8 +1707,8 @@ static bool elephants_rampage(const engine *g, om_dice *d, fight *f, const bout 
 }
 
 /* A unit that retreated counts as in the open for the rest of the turn's
- * pursuit rounds (6.9, 6.15); for good, unless option A8 gives its position
- * back at the turn's end. */
+ * pursuit rounds (Combat > Defended & Fortified Troops); for good, unless
+ * option A8 gives its position back at the turn's end. */
 static void position_lost(const engine *g, fight *f, unsigned l)
 {
     const om_wm_side *me = declared(g, l);
@@ -1689,9 +1718,11 @@ static void position_lost(const engine *g, fight *f, unsigned l)
     x->in_open = true;
 }
 
-/* The winner w pursues the loser l, which retreated `cm`: pursuers count as
- * in the open (6.15; Ancients 7.4) and fight with the pursuit bonus (6.4);
- * fighting on against a laager is a pursuit without bonus. */
+/* The winner w pursues the loser l, which retreated `cm`: pursuers count as in
+ * the open (Combat > Defended & Fortified Troops; Warmaster Ancients, Combat >
+ * Open, Defended & Fortified) and fight with the pursuit bonus (Combat >
+ * Attack Modifiers); fighting on against a laager is a pursuit without
+ * bonus. */
 static void winner_pursues(const engine *g, fight *f, unsigned w, unsigned l, unsigned cm)
 {
     om_wm_fighter *x = &f->u[w];
@@ -1710,9 +1741,9 @@ static bool pursuable(const fight *f, unsigned l)
     return stands_in_fight(f, l) && !f->u[l].left_table;
 }
 
-/* The enemy unit w pursues, if any (6.11): its declared target if that
- * enemy can be pursued, else the first enemy it fought this round that can;
- * and it must be allowed to pursue it and want to. */
+/* The enemy unit w pursues, if any (Combat > Pursuit): its declared target if
+ * that enemy can be pursued, else the first enemy it fought this round that
+ * can; and it must be allowed to pursue it and want to. */
 SPECIALISED unsigned pursuit_target(const engine *g, const fight *f, const bout *b,
                                     unsigned w, bool duel)
 {
@@ -1741,11 +1772,11 @@ SPECIALISED unsigned pursuit_target(const engine *g, const fight *f, const bout 
 
 /*
  * The winners of side w pursue the losers of side l, which retreated `cm`
- * (6.10-6.11), unit by unit in index order: each unit that fought and may
- * pursue follows its target; units that only supported follow the friends
- * they support in a supporting pursuit; the others stand and leave the
- * combat. Each pursued unit fights its first pursuer next; losers not pursued
- * drop out unless they support a pursued friend (Pursuit and Combat
+ * (Combat > Aftermath; Pursuit), unit by unit in index order: each unit that
+ * fought and may pursue follows its target; units that only supported follow
+ * the friends they support in a supporting pursuit; the others stand and leave
+ * the combat. Each pursued unit fights its first pursuer next; losers not
+ * pursued drop out unless they support a pursued friend (Pursuit and Combat
  * Dropouts). Returns whether any unit pursued.
  */
 SPECIALISED bool winners_pursue(const engine *g, fight *f, const bout *b, int w, unsigned cm,
@@ -1788,13 +1819,14 @@ SPECIALISED bool winners_pursue(const engine *g, fight *f, const bout *b, int w,
     return true;
 }
 
-/* Won the last round of a phase and pursued: the combat is unresolved and
- * goes on in the next turn, the opponent's (6.11, 6.14), unless the turn
- * limit is reached (no contest) or the side whose turn starts fades away
- * (the enemy wins). Confusion ends at the end of the unit's own Command
- * phase (7.2); in the 1.1 lists a big monster still engaged may be badly
- * hurt at the end of the Combat phase (army lists); a position regained
- * under option A8 returns. Returns whether the engagement goes on. */
+/* Won the last round of a phase and pursued: the combat is unresolved and goes
+ * on in the next turn, the opponent's (Combat > Pursuit; Unresolved Combat),
+ * unless the turn limit is reached (no contest) or the side whose turn starts
+ * fades away (the enemy wins). Confusion ends at the end of the unit's own
+ * Command phase (Confusion > Confused Units); in the 1.1 lists a big monster
+ * still engaged may be badly hurt at the end of the Combat phase (army lists);
+ * a position regained under option A8 returns. Returns whether the engagement
+ * goes on. */
 SPECIALISED bool next_turn(const engine *g, om_dice *d, fight *f, bout *b, bool duel)
 {
     const unsigned max_turns = g->options.max_turns ? g->options.max_turns
@@ -1829,13 +1861,13 @@ SPECIALISED bool next_turn(const engine *g, om_dice *d, fight *f, bout *b, bool 
 }
 
 /*
- * One combat round and what follows it (6.5-6.14): a draw makes both sides
- * fall back and ends the combat; otherwise the losers retreat (or hold, or
- * rampage), and the winners pursue if they may and want to, into a next
- * round or, after the second round of a phase, a next turn (span end) or an
- * unresolved combat (span phase). Only the longer spans go on past the first
- * round. Returns whether another round is fought; b->winner is then the
- * engagement's winner.
+ * One combat round and what follows it (Combat > How to Calculate Damage to
+ * Unresolved Combat): a draw makes both sides fall back and ends the combat;
+ * otherwise the losers retreat (or hold, or rampage), and the winners pursue
+ * if they may and want to, into a next round or, after the second round of a
+ * phase, a next turn (span end) or an unresolved combat (span phase). Only the
+ * longer spans go on past the first round. Returns whether another round is
+ * fought; b->winner is then the engagement's winner.
  */
 SPECIALISED bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout *b,
                                      om_wm_outcome *o, bool duel)
@@ -1864,8 +1896,10 @@ SPECIALISED bool round_and_aftermath(const engine *g, om_dice *d, fight *f, bout
     if (g->in_play & OM_WM_PLAY_SCYTHED)
         scythed_chariots_strike(g, f, b, duel);
     if (b->winner == OM_WM_DRAW) {
+        /* Both fall back and the combat ends (Combat > Combat Results > Hits
+         * Equal - Draw!). */
         if (whole)
-            fall_back(g, d, f, duel); /* both fall back and the combat ends (6.8) */
+            fall_back(g, d, f, duel);
         return false;
     }
     l = 1 - b->winner;

@@ -1,6 +1,6 @@
 /*
- * multi.c: engagements of several units a side (warmaster.md 6.1-6.16;
- * MULTICOMBAT.md): the dice kit every engagement shares, preparing an
+ * multi.c: engagements of several units a side (Warmaster Revolution,
+ * Combat; MULTICOMBAT.md): the dice kit every engagement shares, preparing an
  * engagement described by its units, contacts and supports for the combat
  * engine without allocating, resolving one trial over states the caller
  * owns, and recording what it did to every unit. The rules themselves are
@@ -288,7 +288,8 @@ void om_wm_multi_resolve(const om_wm_multi_prepared *mp, om_dice *d,
         alive[mp->unit[i].army] += u[i].stands > 0;
         om_wm_fighter_get(&u[i], s);
         /* The engagement's own values end with it; an unresolved combat
-         * keeps its pursuit bonuses and the last round's retreats (6.14). */
+         * keeps its pursuit bonuses and the last round's retreats
+         * (Warmaster Revolution, Combat > Unresolved Combat). */
         s->shot = 0;
         if (!out->unit[i].engaged) {
             s->pursuit = 0;

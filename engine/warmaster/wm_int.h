@@ -100,17 +100,18 @@ void om_wm_volley_at(const om_wm_ruleset *rules, const om_wm_pair_tests *t,
                      unsigned shooters, unsigned stands, om_wm_volley_result *v);
 
 /*
- * om_wm_drive_back_at: the end of a Shooting phase for `target` (5.5-5.6),
- * which started it with `stands` stands and has `left` stands and `carried`
- * odd hits after v->hits hits (all its shooters', after saves; v->stands_lost
- * already set): its drive back through the rule set's and its own rules and
- * those of the unit driving it back (`driver`, the closest that shot at it:
- * the 1.1 Warp Lightning Cannon drives nobody back, the Skull Chukka confuses
- * on a 4+), confusion, rout, what lies behind it (target->behind and
- * behind_cm), and a big monster badly hurt. Sets drive_back_cm, confused,
- * routed, off_table and hurt (and stands_lost of a Trebuchet destroyed);
- * rolls only the dice those need. om_wm_volley_at is one shooter's volley
- * and this.
+ * om_wm_drive_back_at: the end of a Shooting phase for `target` (Warmaster
+ * Revolution, Shooting > Driving Back Enemies; Shooting at a Glance >
+ * Disregard Odd Hits), which started it with `stands` stands and has `left`
+ * stands and `carried` odd hits after v->hits hits (all its shooters', after
+ * saves; v->stands_lost already set): its drive back through the rule set's
+ * and its own rules and those of the unit driving it back (`driver`, the
+ * closest that shot at it: the 1.1 Warp Lightning Cannon drives nobody back,
+ * the Skull Chukka confuses on a 4+), confusion, rout, what lies behind it
+ * (target->behind and behind_cm), and a big monster badly hurt. Sets
+ * drive_back_cm, confused, routed, off_table and hurt (and stands_lost of a
+ * Trebuchet destroyed); rolls only the dice those need. om_wm_volley_at is one
+ * shooter's volley and this.
  */
 void om_wm_drive_back_at(const om_wm_ruleset *rules, om_dice *d, const om_wm_side *target,
                          const om_wm_traits *driver, unsigned stands, unsigned left,

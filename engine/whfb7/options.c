@@ -1,10 +1,10 @@
 /*
  * options.c: the readings of ambiguous WHFB 7th edition rules, as named
- * options (the digest's section 20, A1-A33), plus the fixed readings the
- * engine's abstraction makes (R-ids). Switchable readings are fields of
- * om_wh7_options whose zero value is the digest's recommended default; the
- * others are listed so that every choice is visible in `oddsmaster list
- * --options` and recorded with every run.
+ * options (the ambiguities A1-A33 of the WHFB7 mechanics digest), plus the
+ * fixed readings the engine's abstraction makes (R-ids). Switchable readings
+ * are fields of om_wh7_options whose zero value is the digest's recommended
+ * default; the others are listed so that every choice is visible in
+ * `oddsmaster list --options` and recorded with every run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +56,7 @@ static const om_wh7_option om_wh7_option_table[] = {
     {"max_rounds", "-", "WHFB 7th edition, Close Combat > Redress the Ranks",
      "How many rounds does an engagement last at most before it counts as unresolved?",
      "0: 6 rounds (three game turns)", "1..100 rounds", SWITCH(max_rounds), OM_WH7_MAX_ROUNDS_LIMIT},
-    /* Fixed readings of section 20. */
+    /* Fixed readings of the digest's ambiguities. */
     {"save_worse_than_6", "A3", "WHFB 7th edition, Shooting > Armour Save Modifiers",
      "What is a save modified past 6+?", "fixed: no save; a natural 1 always fails", "-",
      OM_WH7_OPTION_FIXED, 0},

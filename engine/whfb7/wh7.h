@@ -600,7 +600,7 @@ typedef enum om_wh7_kind {
 } om_wh7_kind;
 
 /*
- * Readings of the rules the digest lists as ambiguous (section 20), each a
+ * Readings of the rules the digest lists as ambiguous (A1 to A33), each a
  * named option whose zero value is the recommended default (options.c and
  * `oddsmaster list --options` list them with their ambiguity ids).
  */
