@@ -36,6 +36,8 @@ SCHEMA = "oddsmaster-army/1"
 TOOL = "scenarios/tools/convert_armies.py"
 SELECTOR = "dsusco/wm-selector commit 2d7ce75"
 ANCIENTS_SEED = "seeds/001_96f89932cfe9ddb1.txt"
+# How a registry entry cites the Ancients rulebook: by its name and section.
+ANCIENTS_BOOK = "Warmaster Ancients"
 
 # The three Warmaster rulesets, with where each one's lists come from.
 JSON_RULESETS = [
@@ -755,14 +757,14 @@ def load_ancients(shared, book, problems):
                     rules.add(rid)
                     if rname in ANCIENTS_GLOSSARY:
                         text = glossary.get(rname.upper(), "") if glossary else ""
-                        src = "%s § SPECIAL RULES > %s" % (ANCIENTS_SEED, rname.upper())
+                        src = "%s, SPECIAL RULES > %s" % (ANCIENTS_BOOK, rname.upper())
                     else:
                         if len(own) != 1:
                             problems.append("%s / %s: %d non-glossary footnotes for %s" % (
                                 army_name, e["name"], len(own), rname))
                         text = "\n".join(own)
-                        src = "%s § %s > SPECIAL RULES *%s" % (
-                            ANCIENTS_SEED, heading or army_name,
+                        src = "%s, %s > SPECIAL RULES *%s" % (
+                            ANCIENTS_BOOK, heading or army_name,
                             ",".join(n for n, t in zip(nums, fn_texts) if t in own))
                     book.add(rid, ANCIENTS_RULESET, army_id, src, rname, text, [user], "seed")
                     # Derived terror: "Elephants are terrifying" (rule 1); "If
