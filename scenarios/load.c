@@ -156,10 +156,6 @@ static const char *const required_unit_keys[] = {
     "name", "type", "stands", "attacks", "hits", "armour",
 };
 
-/* Most entries read under `options:`: more than the registry holds, so that
- * a file naming every option, or one twice, reaches the per-name checks. */
-#define OPTIONS_MAX 64
-
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
 
@@ -704,101 +700,11 @@ const cyaml_schema_field_t *const om_wm_load_side_fields = side_fields;
 const char *const *const om_wm_load_int_keys = int_keys;
 const char *const *const om_wm_load_bool_keys = bool_keys;
 
-/* Raise "unknown option" for the entry `p` of `options:`, suggesting the
- * nearest name of the engine's registry, else listing the switches. */
-static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p)
-{
-    const char *names[OPTIONS_MAX], *switches[OPTIONS_MAX], *best;
-    size_t n = 0, n_switches = 0;
-    char known[OM_YAML_REASON_MAX / 2];
-
-    for (size_t i = 0; i < om_wm_option_count() && n < OPTIONS_MAX; i++) {
-        const om_wm_option *opt = om_wm_option_at(i);
-        names[n++] = opt->name;
-        if (opt->offset != OM_WM_OPTION_FIXED)
-            switches[n_switches++] = opt->name;
-    }
-    best = om_yaml_suggest(p->key, names, n);
-    if (best)
-        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                               "unknown option '%s'; did you mean '%s'? (oddsmaster list "
-                               "--options)", p->key, best);
-    om_yaml_join_names(known, sizeof known, switches, n_switches);
-    return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                           "unknown option '%s'; the options are: %s (oddsmaster list "
-                           "--options)", p->key, known);
-}
-
-/*
- * Convert the top-level `options:` (option name -> value) into *o through the
- * engine's registry (om_wm_option_set), which is the only list of names: an
- * option whose default reads "true" or "false" takes a boolean (spelt as
- * anywhere in the file), any other an integer. Errors at options.NAME:
- * OM_EPARSE for an unknown name (with a suggestion), a duplicate, or a value
- * of the wrong type; OM_EINVAL for a fixed reading, which cannot be switched,
- * or a value the engine rejects (max_turns above 100).
- */
+/* The top-level `options:` into *o, through the engine's registry. */
 static om_status conv_options(const om_yaml_ctx *c, om_wm_options *o)
 {
-    om_yaml_pair pairs[OPTIONS_MAX];
-    size_t n = 0;
-    om_status st;
-
-    st = om_yaml_scalar_map(c, "options", "a mapping of option names to values, e.g. "
-                            "'options: {max_turns: 5}' (oddsmaster list --options)",
-                            pairs, OPTIONS_MAX, &n);
-    for (size_t i = 0; st == OM_OK && i < n; i++) {
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(pairs[k].key, pairs[i].key) == 0)
-                st = om_yaml_fail_at(c, OM_EPARSE, pairs[i].line, "options", pairs[i].key,
-                                     "duplicate option '%s' (first given at line %zu)",
-                                     pairs[i].key, pairs[k].line);
-        if (st == OM_OK)
-            st = om_wm_load_option(c, &pairs[i], o);
-    }
-    return st;
-}
-
-om_status om_wm_load_option(const om_yaml_ctx *c, const om_yaml_pair *p, om_wm_options *o)
-{
-    const om_wm_options defaults = { 0 };
-    const om_wm_option *opt = om_wm_option_find(p->key);
-    const char *fixed, *dflt;
-    char text[OM_YAML_PAIR_MAX], buf[32];
-    long long v = 0;
-    bool b = false;
-    om_status st;
-    int rc;
-
-    if (!opt)
-        return fail_unknown_option(c, p);
-    if (opt->offset == OM_WM_OPTION_FIXED) {
-        fixed = strncmp(opt->default_value, "fixed: ", 7) == 0 ? opt->default_value + 7
-                                                             : opt->default_value;
-        return om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                               "'%s' is a fixed reading, not a switch: %s (%s; %s); "
-                               "remove it (oddsmaster list --options)", p->key, fixed,
-                               opt->ambiguity, opt->section);
-    }
-    /* The default's text tells a boolean switch from a number. */
-    dflt = om_wm_option_value(&defaults, opt, buf, sizeof buf);
-    if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
-        if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
-            return st;
-        snprintf(text, sizeof text, "%s", b ? "true" : "false");
-    } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
-        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                               "expected an integer, got '%s'", p->value);
-    } else if (rc == 0) {
-        snprintf(text, sizeof text, "%lld", v);
-    } else {
-        /* Beyond any long long: the engine's range check says so. */
-        snprintf(text, sizeof text, "%s", p->value);
-    }
-    if (om_wm_option_set(o, p->key, text) != OM_OK)
-        return om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
-                               om_error_message());
-    return OM_OK;
+    const om_yaml_option_set set = {&om_wm_option_registry, o};
+    return om_yaml_conv_options(c, "max_turns: 5", &set, 1);
 }
 
 /* Fill the engagement from the raw document, then run the engine's check. */

@@ -163,9 +163,6 @@
  * Extra Rank). */
 #define DEFAULT_FILES 5u
 
-/* Most entries read under `options:`: more than the registry holds, so a
- * file naming every option, or one twice, reaches the per-name checks. */
-#define OPTIONS_MAX 64
 
 /* ---------------------------------------------------------------------------
  * The raw document.
@@ -1243,90 +1240,11 @@ static om_status conv_magic(const wh7_conv *cv, const raw_magic *r, om_wh7_comba
     return opt_u8(c, "magic", "caster_contacts", r->caster_contacts, &m->caster_contacts);
 }
 
-/* Raise "unknown option" for the entry `p` of `options:`, with the nearest
- * name of the engine's registry, else the switches. */
-static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p)
-{
-    const char *names[OPTIONS_MAX], *switches[OPTIONS_MAX], *best;
-    size_t n = 0, n_switches = 0;
-    char known[OM_YAML_REASON_MAX / 2];
-    for (size_t i = 0; i < om_wh7_option_count() && n < OPTIONS_MAX; i++) {
-        const om_wh7_option *opt = om_wh7_option_at(i);
-        names[n++] = opt->name;
-        if (opt->offset != OM_WH7_OPTION_FIXED)
-            switches[n_switches++] = opt->name;
-    }
-    best = om_yaml_suggest(p->key, names, n);
-    if (best)
-        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                               "unknown option '%s'; did you mean '%s'? (oddsmaster list "
-                               "--options)", p->key, best);
-    om_yaml_join_names(known, sizeof known, switches, n_switches);
-    return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                           "unknown option '%s'; the WHFB 7th edition switches are: %s "
-                           "(oddsmaster list --options)", p->key, known);
-}
-
-/* One entry of `options:` through the engine's registry (om_wh7_option_set):
- * a boolean for a switch whose default reads true or false, else an
- * integer. */
-static om_status conv_option(const om_yaml_ctx *c, const om_yaml_pair *p, om_wh7_options *o)
-{
-    static const om_wh7_options defaults = {0};
-    const om_wh7_option *opt = om_wh7_option_find(p->key);
-    char text[32], buf[32];
-    const char *dflt;
-    long long v = 0;
-    bool b = false;
-    om_status st;
-    int rc;
-
-    if (!opt)
-        return fail_unknown_option(c, p);
-    if (opt->offset == OM_WH7_OPTION_FIXED)
-        return om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                               "'%s' is a fixed reading, not a switch: %s (%s, %s); remove it "
-                               "(oddsmaster list --options)", p->key,
-                               strncmp(opt->default_value, "fixed: ", 7) == 0
-                                   ? opt->default_value + 7 : opt->default_value,
-                               opt->ambiguity, opt->section);
-    dflt = om_wh7_option_value(&defaults, opt, buf, sizeof buf);
-    if (strcmp(dflt, "true") == 0 || strcmp(dflt, "false") == 0) {
-        if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)))
-            return st;
-        snprintf(text, sizeof text, "%s", b ? "true" : "false");
-    } else if ((rc = om_yaml_parse_integer(p->value, &v)) == -1) {
-        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                               "expected an integer, got '%s'", p->value);
-    } else if (rc == 0) {
-        snprintf(text, sizeof text, "%lld", v);
-    } else {
-        /* Beyond any long long: the engine's range check says so. */
-        snprintf(text, sizeof text, "%.31s", p->value);
-    }
-    if (om_wh7_option_set(o, p->key, text) != OM_OK)
-        return om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
-                               om_error_message());
-    return OM_OK;
-}
-
-/* The top-level `options:` into *o; a name given twice is an error. */
+/* The top-level `options:` into *o, through the engine's registry. */
 static om_status conv_options(const om_yaml_ctx *c, om_wh7_options *o)
 {
-    om_yaml_pair pairs[OPTIONS_MAX];
-    size_t n = 0;
-    om_status st = om_yaml_scalar_map(c, "options", "a mapping of option names to values, e.g. "
-                                      "'options: {max_rounds: 3}' (oddsmaster list --options)",
-                                      pairs, OPTIONS_MAX, &n);
-    for (size_t i = 0; st == OM_OK && i < n; i++) {
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(pairs[k].key, pairs[i].key) == 0)
-                return om_yaml_fail_at(c, OM_EPARSE, pairs[i].line, "options", pairs[i].key,
-                                       "duplicate option '%s' (first given at line %zu)",
-                                       pairs[i].key, pairs[k].line);
-        st = conv_option(c, &pairs[i], o);
-    }
-    return st;
+    const om_yaml_option_set set = {&om_wh7_option_registry, o};
+    return om_yaml_conv_options(c, "max_rounds: 3", &set, 1);
 }
 
 /* ---------------------------------------------------------------------------

@@ -75,13 +75,4 @@ om_status om_wm_load_name(const om_yaml_ctx *c, const char *prefix, const char *
                           const char *what, const char *s, const char *const *names, size_t n,
                           unsigned *out);
 
-/*
- * om_wm_load_option: set the engine option of entry `p` of `options:` in *o
- * through the engine's registry (om_wm_option_set): a boolean or an integer
- * as the option's default is. Errors at options.NAME: OM_EPARSE (unknown,
- * with a suggestion; a value of the wrong type), OM_EINVAL (a fixed reading,
- * a value the engine rejects).
- */
-om_status om_wm_load_option(const om_yaml_ctx *c, const om_yaml_pair *p, om_wm_options *o);
-
 #endif /* OM_WM_LOAD_INT_H */

@@ -142,7 +142,6 @@
 #define TABLE_CM_MAX 1000.0
 
 /* Most entries under `options:`, as load.c. */
-#define OPTIONS_MAX 64
 
 /* ---------------------------------------------------------------------------
  * The raw document.
@@ -901,76 +900,16 @@ static om_status conv_plans(conv *v, const raw_army *army[2])
     return OM_OK;
 }
 
-/* Raise an error for a fixed reading named under options:. */
-static om_status fail_fixed(const om_yaml_ctx *c, const om_yaml_pair *p, const om_wm_option *o)
-{
-    const char *fixed = strncmp(o->default_value, "fixed: ", 7) == 0 ? o->default_value + 7
-                                                                    : o->default_value;
-    return om_yaml_fail_at(c, OM_EINVAL, p->line, "options", p->key,
-                           "'%s' is a fixed reading, not a switch: %s (%s, %s); remove it "
-                           "(oddsmaster list --options)", p->key, fixed, o->ambiguity,
-                           o->section);
-}
-
-/* An option name of none of the registries: suggest the nearest of all. */
-static om_status fail_unknown_option(const om_yaml_ctx *c, const om_yaml_pair *p)
-{
-    const char *names[OPTIONS_MAX * 2];
-    size_t n = 0;
-    const char *best;
-    for (size_t i = 0; i < om_wm_option_count() && n < OPTIONS_MAX * 2; i++)
-        names[n++] = om_wm_option_at(i)->name;
-    for (size_t i = 0; i < om_wm_command_option_count() && n < OPTIONS_MAX * 2; i++)
-        names[n++] = om_wm_command_option_at(i)->name;
-    for (size_t i = 0; i < om_wm_turn_option_count() && n < OPTIONS_MAX * 2; i++)
-        names[n++] = om_wm_turn_option_at(i)->name;
-    best = om_yaml_suggest(p->key, names, n);
-    if (best)
-        return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                               "unknown option '%s'; did you mean '%s'? (oddsmaster list "
-                               "--options)", p->key, best);
-    return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                           "unknown option '%s' (oddsmaster list --options)", p->key);
-}
-
-/* `options:`: the engine's options (load.c's conversion) and the Command
- * phase's switches; the turn's readings are fixed. */
+/* `options:`: the Command phase's switches, the engagement's (load.c's
+ * registry) and the turn's readings, which are all fixed. */
 static om_status conv_options(conv *v)
 {
-    const om_yaml_ctx *c = v->c;
-    om_yaml_pair pairs[OPTIONS_MAX];
-    size_t n = 0;
-    om_status st = om_yaml_scalar_map(c, "options", "a mapping of option names to values, e.g. "
-                                      "'options: {general_blunders: true}' (oddsmaster list "
-                                      "--options)", pairs, OPTIONS_MAX, &n);
-    for (size_t i = 0; st == OM_OK && i < n; i++) {
-        const om_yaml_pair *p = &pairs[i];
-        const om_wm_option *opt;
-        bool b = false;
-        for (size_t k = 0; k < i && st == OM_OK; k++)
-            if (strcmp(pairs[k].key, p->key) == 0)
-                st = om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
-                                     "duplicate option '%s' (first given at line %zu)", p->key,
-                                     pairs[k].line);
-        if (st != OM_OK)
-            break;
-        if ((opt = om_wm_command_option_find(p->key)) != NULL) {
-            if (opt->offset == OM_WM_OPTION_FIXED)
-                st = fail_fixed(c, p, opt);
-            else if ((st = om_yaml_conv_bool(c, "options", p->key, p->value, &b)) == OM_OK &&
-                     om_wm_command_option_set(&v->ts->turn.command.options, p->key,
-                                              b ? "true" : "false") != OM_OK)
-                st = om_yaml_fail_at(c, om_error_code(), p->line, "options", p->key, "%s",
-                                     om_error_message());
-        } else if ((opt = om_wm_turn_option_find(p->key)) != NULL) {
-            st = fail_fixed(c, p, opt);
-        } else if (om_wm_option_find(p->key) != NULL) {
-            st = om_wm_load_option(c, p, &v->ts->turn.options);
-        } else {
-            st = fail_unknown_option(c, p);
-        }
-    }
-    return st;
+    const om_yaml_option_set sets[] = {
+        {&om_wm_command_option_registry, &v->ts->turn.command.options},
+        {&om_wm_turn_option_registry, NULL},
+        {&om_wm_option_registry, &v->ts->turn.options}};
+    return om_yaml_conv_options(v->c, "general_blunders: true", sets,
+                                sizeof sets / sizeof sets[0]);
 }
 
 /* The side and index in it of entry i of a list whose sides start at

@@ -21,6 +21,7 @@
 #include <cyaml/cyaml.h>
 #include <yaml.h>
 
+#include "options.h"
 #include "status.h"
 
 /* Path shown for problems of the document as a whole. */
@@ -245,5 +246,32 @@ om_status om_yaml_fail_unknown_key(const om_yaml_ctx *c, const char *path,
 /* The field of `fields` with this key, or NULL. */
 const cyaml_schema_field_t *om_yaml_field_find(const cyaml_schema_field_t *fields,
                                                const char *key);
+
+/* A registry of the engine's readings and the options struct its switches
+ * set (NULL: every reading of it is fixed, e.g. a whole turn's). */
+typedef struct om_yaml_option_set {
+    const om_option_table *table;
+    void *options;
+} om_yaml_option_set;
+
+/*
+ * om_yaml_conv_option: entry p of `options:` through the first of sets[0..n)
+ * whose registry has the name: a bool switch takes a boolean (spelt as
+ * anywhere in the file), a count an integer, set with om_option_set. Errors
+ * at options.NAME: OM_EPARSE for a name of no registry (with the nearest
+ * name, else the switches) or a value of the wrong type; OM_EINVAL for a
+ * fixed reading, which cannot be switched, or a value the registry refuses.
+ */
+om_status om_yaml_conv_option(const om_yaml_ctx *c, const om_yaml_pair *p,
+                              const om_yaml_option_set *sets, size_t n_sets);
+
+/*
+ * om_yaml_conv_options: the top-level `options:` mapping, each entry through
+ * om_yaml_conv_option; `example` is an entry for the message of a mapping of
+ * the wrong shape ("max_turns: 5"). A name given twice is an OM_EPARSE error.
+ * An absent or empty mapping sets nothing.
+ */
+om_status om_yaml_conv_options(const om_yaml_ctx *c, const char *example,
+                               const om_yaml_option_set *sets, size_t n_sets);
 
 #endif /* OM_YAML_INT_H */

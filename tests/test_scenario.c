@@ -930,7 +930,7 @@ Test(scenario, engagement_errors)
         { "option_unknown", OM_EPARSE, 6, "options.max_turn",
           "unknown option 'max_turn'; did you mean 'max_turns'?" },
         { "option_unknown_far", OM_EPARSE, 6, "options.frobnicate",
-          "the options are: last_ditch_per_stand, infantry_pursues_cavalry" },
+          "the switches are: last_ditch_per_stand, infantry_pursues_cavalry" },
         { "option_fixed", OM_EINVAL, 7, "options.stand_floor",
           "'stand_floor' is a fixed reading, not a switch: each stand is floored at 0" },
         { "option_max_turns_101", OM_EINVAL, 6, "options.max_turns",
