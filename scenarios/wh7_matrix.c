@@ -16,11 +16,11 @@
  * it; it cannot charge), and a unit without a missile weapon cannot stand and
  * shoot (it holds instead).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell_text_int.h"
 #include "game.h"
 #include "wh7.h"
 #include "wh7_game_int.h"
@@ -265,38 +265,13 @@ static void cell_side(om_wh7_scenario *ws, int s, const om_wh7_list_unit *u, sid
     info->character_points = u->character_points;
 }
 
-/* Append printf output to a growing string; false when out of memory. */
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    char *grown;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (grown = realloc(*buf, *len + (size_t)n + 1)) == NULL)
-        return false;
-    *buf = grown;
-    va_start(ap, fmt);
-    vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-    return true;
-}
-
 /* The side's keys as scenario text. */
 static bool append_side(char **buf, size_t *len, char name, const char *id, side_keys k)
 {
-    return appendf(buf, len, "%c:\n  unit:\n    from: %s\n", name, id) &&
-           (!k.charging || appendf(buf, len, "  charging: true\n")) &&
-           (k.arc == OM_WH7_ARC_FRONT || appendf(buf, len, "  arc: %s\n", om_wh7_arc_names[k.arc])) &&
-           (!k.shoots || appendf(buf, len, "  response: stand-and-shoot\n"));
+    return om_cell_appendf(buf, len, "%c:\n  unit:\n    from: %s\n", name, id) &&
+           (!k.charging || om_cell_appendf(buf, len, "  charging: true\n")) &&
+           (k.arc == OM_WH7_ARC_FRONT || om_cell_appendf(buf, len, "  arc: %s\n", om_wh7_arc_names[k.arc])) &&
+           (!k.shoots || om_cell_appendf(buf, len, "  response: stand-and-shoot\n"));
 }
 
 /* The cell's scenario text: what `oddsmaster run` of it with the cell's seed
@@ -307,21 +282,10 @@ static char *cell_text(const char *kind, size_t sit, const om_game_unit *row,
 {
     char *buf = NULL;
     size_t len = 0;
-    bool ok = appendf(&buf, &len,
-                      "# Matrix cell: %s vs %s, situation %s; seed %llu.\n"
-                      "# Reproduce: oddsmaster run THIS_FILE --seed %llu --trials <the "
-                      "cell's trials>\n", row->id, col->id, om_wh7_matrix_situations_table[sit].name,
-                      (unsigned long long)seed, (unsigned long long)seed);
-    if (ok && cannot)
-        ok = appendf(&buf, &len, "# Outside the rating: the %s unit has no part in this "
-                     "situation.\n", cannot == OM_GAME_ROW_CANNOT ? "row"
-                     : cannot == OM_GAME_COL_CANNOT ? "column" : "row and the column");
-    ok = ok && appendf(&buf, &len, "schema: oddsmaster-scenario/1\ntitle: \"");
-    for (const char *p = title; ok && *p; p++)
-        ok = (*p == '"' || *p == '\\') ? appendf(&buf, &len, "\\%c", *p)
-                                       : appendf(&buf, &len, "%c", *p);
-    ok = ok && appendf(&buf, &len, "\"\nruleset: %s\nkind: %s\n", OM_WH7_RULESET, kind) &&
-         append_side(&buf, &len, 'a', row->id, ka) && append_side(&buf, &len, 'b', col->id, kb);
+    bool ok = om_cell_preamble(&buf, &len, row, col, om_wh7_matrix_situations_table[sit].name,
+                               seed, cannot, title, OM_WH7_RULESET, kind) &&
+              append_side(&buf, &len, 'a', row->id, ka) &&
+              append_side(&buf, &len, 'b', col->id, kb);
     if (!ok) {
         free(buf);
         return NULL;

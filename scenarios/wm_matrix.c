@@ -21,12 +21,12 @@
  * charge (the War Wagon, Kislev lists) stands where it would charge, and has
  * no part in that cell.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "army.h"
+#include "cell_text_int.h"
 #include "game.h"
 #include "wm.h"
 #include "wm_game_int.h"
@@ -350,41 +350,6 @@ static void cell_side(om_wm_engagement *e, int s, const om_wm_unit *u, side_keys
     side->position = k.defended ? OM_WM_DEFENDED : OM_WM_OPEN;
 }
 
-/* Append printf output to a growing string; false when out of memory. */
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static bool appendf(char **buf, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    char *grown;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (grown = realloc(*buf, *len + (size_t)n + 1)) == NULL)
-        return false;
-    *buf = grown;
-    va_start(ap, fmt);
-    vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-    return true;
-}
-
-/* A YAML double-quoted scalar of `text` (names may hold ':' or quotes). */
-static bool append_quoted(char **buf, size_t *len, const char *text)
-{
-    bool ok = appendf(buf, len, "\"");
-    for (const char *p = text; ok && *p; p++)
-        ok = (*p == '"' || *p == '\\') ? appendf(buf, len, "\\%c", *p)
-                                       : appendf(buf, len, "%c", *p);
-    return ok && appendf(buf, len, "\"");
-}
-
 /* The cell's scenario text: what `oddsmaster run` of it with the cell's seed
  * reproduces. */
 static char *cell_text(const char *ruleset, const char *kind, size_t sit,
@@ -393,25 +358,16 @@ static char *cell_text(const char *ruleset, const char *kind, size_t sit,
 {
     char *buf = NULL;
     size_t len = 0;
-    bool ok = appendf(&buf, &len,
-                      "# Matrix cell: %s vs %s, situation %s; seed %llu.\n"
-                      "# Reproduce: oddsmaster run THIS_FILE --seed %llu --trials <the "
-                      "cell's trials>\n", row->id, col->id, situations[sit].name,
-                      (unsigned long long)seed, (unsigned long long)seed);
-    if (ok && cannot)
-        ok = appendf(&buf, &len, "# Outside the rating: the %s unit has no part in this "
-                     "situation.\n", cannot == OM_GAME_ROW_CANNOT ? "row"
-                     : cannot == OM_GAME_COL_CANNOT ? "column" : "row and the column");
-    ok = ok && appendf(&buf, &len, "schema: oddsmaster-scenario/1\ntitle: ") &&
-         append_quoted(&buf, &len, title) &&
-         appendf(&buf, &len, "\nruleset: %s\nkind: %s\na:\n  unit:\n    from: %s\n%s%s"
-                 "b:\n  unit:\n    from: %s\n%s%s%s%s", ruleset, kind, row->id,
-                 ka.charging ? "  charging: true\n" : "",
-                 ka.shoots_first ? "  shoots_first: true\n" : "", col->id,
-                 kb.charging ? "  charging: true\n" : "",
-                 kb.stand_and_shoot ? "  stand_and_shoot: true\n" : "",
-                 kb.shoots_first ? "  shoots_first: true\n" : "",
-                 kb.defended ? "  position: defended\n" : "");
+    bool ok = om_cell_preamble(&buf, &len, row, col, situations[sit].name, seed, cannot, title,
+                               ruleset, kind) &&
+              om_cell_appendf(&buf, &len, "a:\n  unit:\n    from: %s\n%s%s"
+                              "b:\n  unit:\n    from: %s\n%s%s%s%s", row->id,
+                              ka.charging ? "  charging: true\n" : "",
+                              ka.shoots_first ? "  shoots_first: true\n" : "", col->id,
+                              kb.charging ? "  charging: true\n" : "",
+                              kb.stand_and_shoot ? "  stand_and_shoot: true\n" : "",
+                              kb.shoots_first ? "  shoots_first: true\n" : "",
+                              kb.defended ? "  position: defended\n" : "");
     if (!ok) {
         free(buf);
         return NULL;

@@ -1,0 +1,54 @@
+/*
+ * cell_text.c: the scenario text of a matchup matrix's cell, shared by every
+ * game's matrix (see cell_text_int.h).
+ */
+#include "cell_text_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool om_cell_appendf(char **buf, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    char *grown;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (grown = realloc(*buf, *len + (size_t)n + 1)) == NULL)
+        return false;
+    *buf = grown;
+    va_start(ap, fmt);
+    vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    *len += (size_t)n;
+    return true;
+}
+
+bool om_cell_append_quoted(char **buf, size_t *len, const char *text)
+{
+    bool ok = om_cell_appendf(buf, len, "\"");
+    for (const char *p = text; ok && *p; p++)
+        ok = (*p == '"' || *p == '\\') ? om_cell_appendf(buf, len, "\\%c", *p)
+                                       : om_cell_appendf(buf, len, "%c", *p);
+    return ok && om_cell_appendf(buf, len, "\"");
+}
+
+bool om_cell_preamble(char **buf, size_t *len, const om_game_unit *row, const om_game_unit *col,
+                      const char *situation, uint64_t seed, unsigned cannot, const char *title,
+                      const char *ruleset, const char *kind)
+{
+    bool ok = om_cell_appendf(buf, len,
+                              "# Matrix cell: %s vs %s, situation %s; seed %llu.\n"
+                              "# Reproduce: oddsmaster run THIS_FILE --seed %llu --trials <the "
+                              "cell's trials>\n", row->id, col->id, situation,
+                              (unsigned long long)seed, (unsigned long long)seed);
+    if (ok && cannot)
+        ok = om_cell_appendf(buf, len, "# Outside the rating: the %s unit has no part in this "
+                             "situation.\n", cannot == OM_GAME_ROW_CANNOT ? "row"
+                             : cannot == OM_GAME_COL_CANNOT ? "column" : "row and the column");
+    return ok && om_cell_appendf(buf, len, "schema: oddsmaster-scenario/1\ntitle: ") &&
+           om_cell_append_quoted(buf, len, title) &&
+           om_cell_appendf(buf, len, "\nruleset: %s\nkind: %s\n", ruleset, kind);
+}
