@@ -11,64 +11,41 @@ set -u
 OM=$1
 DATA=$2
 ROOT=$3
-TMP=$(mktemp -d /tmp/om_test_cli_XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-
-# expect_exit CODE DESCRIPTION COMMAND...: run, capture stdout/stderr, check the code.
-expect_exit() {
-    want=$1; what=$2; shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
-        not_ok "$what: exit $got, expected $want" "stderr: $(head -c 400 "$TMP/err")"; fi
-}
-
-# expect_grep PATTERN FILE DESCRIPTION
-expect_grep() {
-    if grep -q -- "$1" "$2"; then ok "$3"; else not_ok "$3" "no '$1' in: $(head -c 400 "$2")"; fi
-}
-
-expect_absent() {
-    if [ -e "$1" ] || ls "$1".tmp* >/dev/null 2>&1; then not_ok "$2" "$(ls -la "$(dirname "$1")")"; else ok "$2"; fi
-}
+. "$ROOT/tests/tap_lib.sh"
+tap_setup test_cli
 
 # --- help and usage ---
 expect_exit 0 "oddsmaster --help" "$OM" --help
-expect_grep "run" "$TMP/out" "top-level help lists run"
+expect_match "run" "$TMP/out" "top-level help lists run"
 expect_exit 0 "oddsmaster --version" "$OM" --version
 for cmd in run summary list; do
     expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
-    expect_grep "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
+    expect_match "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
 done
 # Every subcommand names the build: the release and the commit it was built from.
 for cmd in run summary list matrix efficiency chart; do
     expect_exit 0 "oddsmaster $cmd --version" "$OM" "$cmd" --version
-    expect_grep "^oddsmaster [0-9][0-9.]*" "$TMP/out" "$cmd --version prints the version"
+    expect_match "^oddsmaster [0-9][0-9.]*" "$TMP/out" "$cmd --version prints the version"
 done
 expect_exit 1 "run --threads too many" "$OM" run --threads 10000 -o "$TMP/x.h5"
-expect_grep "threads" "$TMP/err" "too many threads: message names --threads"
+expect_match "threads" "$TMP/err" "too many threads: message names --threads"
 expect_exit 1 "matrix --trials 0" "$OM" matrix warmaster-revolution empire orcs --trials 0 -o "$TMP/x.h5"
-expect_grep "trials" "$TMP/err" "matrix --trials 0: message names --trials"
+expect_match "trials" "$TMP/err" "matrix --trials 0: message names --trials"
 expect_exit 1 "matrix --max-trials too small" "$OM" matrix warmaster-revolution empire orcs --max-trials 0 -o "$TMP/x.h5"
-expect_grep "max-trials" "$TMP/err" "matrix --max-trials 0: message names --max-trials"
+expect_match "max-trials" "$TMP/err" "matrix --max-trials 0: message names --max-trials"
 expect_exit 1 "no command" "$OM"
 expect_exit 1 "unknown command" "$OM" frobnicate
 expect_exit 1 "unknown option" "$OM" run --frobnicate
 expect_exit 1 "negative trials" "$OM" run --trials -5 -o "$TMP/x.h5"
-expect_grep "trials" "$TMP/err" "negative trials: message names the option"
+expect_match "trials" "$TMP/err" "negative trials: message names the option"
 expect_exit 1 "zero trials" "$OM" run --trials 0 -o "$TMP/x.h5"
 expect_exit 1 "non-numeric seed" "$OM" run --seed abc -o "$TMP/x.h5"
 expect_absent "$TMP/x.h5" "usage errors write no file"
 
 # --- the default scenario ---
 expect_exit 0 "run the embedded default" "$OM" run --trials 20000 --seed 7 -o "$TMP/default.h5"
-expect_grep "Knights" "$TMP/out" "the answer names the units"
-expect_grep "win" "$TMP/out" "the answer gives win odds"
+expect_match "Knights" "$TMP/out" "the answer names the units"
+expect_match "win" "$TMP/out" "the answer gives win odds"
 if [ -s "$TMP/default.h5" ]; then ok "result file written"; else not_ok "result file written"; fi
 expect_exit 0 "summary text" "$OM" summary "$TMP/default.h5"
 expect_exit 0 "summary json" "$OM" summary "$TMP/default.h5" --format json
@@ -96,7 +73,7 @@ for f in "$DATA"/scenarios/bad/*.yaml; do
     expect_absent "$TMP/bad_$name.h5" "bad scenario $name leaves no output file"
 done
 expect_exit 3 "missing scenario file" "$OM" run "$TMP/nonexistent.yaml" -o "$TMP/m.h5"
-expect_grep "nonexistent.yaml" "$TMP/err" "missing scenario: message names the file"
+expect_match "nonexistent.yaml" "$TMP/err" "missing scenario: message names the file"
 
 # A failed run never clobbers an existing result file.
 cp "$TMP/default.h5" "$TMP/keep.h5"
@@ -111,63 +88,57 @@ expect_exit 3 "unwritable output directory" "$OM" run --trials 100 -o "$TMP/no/s
 # --- corrupt result files: exit 3 with the file named ---
 echo "not hdf5" >"$TMP/text.h5"
 expect_exit 3 "summary of a non-HDF5 file" "$OM" summary "$TMP/text.h5"
-expect_grep "text.h5" "$TMP/err" "non-HDF5: message names the file"
+expect_match "text.h5" "$TMP/err" "non-HDF5: message names the file"
 head -c 3000 "$TMP/default.h5" >"$TMP/truncated.h5"
 expect_exit 3 "summary of a truncated file" "$OM" summary "$TMP/truncated.h5"
 expect_exit 3 "summary of a missing file" "$OM" summary "$TMP/missing.h5"
 expect_exit 1 "summary without a file" "$OM" summary
 
 # --- oddsmaster list: the embedded army lists ---
-# json_ok DESCRIPTION PYTHON-EXPRESSION: the JSON in $TMP/out parses and the
-# expression (over it, as d) is true.
-json_ok() {
-    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$2" 2>"$TMP/py"; then
-        ok "$1"; else not_ok "$1" "$(head -c 300 "$TMP/out")" "$(tail -n 2 "$TMP/py")"; fi
-}
 expect_exit 0 "list" "$OM" list
-expect_grep "warmaster-revolution" "$TMP/out" "list names the rule sets"
+expect_match "warmaster-revolution" "$TMP/out" "list names the rule sets"
 expect_exit 0 "list --format json" "$OM" list --format json
 json_ok "list json: schema and three rule sets" 'd["schema"] == "oddsmaster-list/1" and [r["id"] for r in d["rulesets"]] == ["warmaster-1.1", "warmaster-revolution", "warmaster-ancients"] and all(r["armies"] > 0 for r in d["rulesets"])'
 expect_exit 0 "list a rule set" "$OM" list warmaster-revolution
-expect_grep "empire" "$TMP/out" "list RULESET names its armies"
+expect_match "empire" "$TMP/out" "list RULESET names its armies"
 expect_exit 0 "list a rule set as json" "$OM" list warmaster-ancients --format json
 json_ok "list RULESET json: armies with counts and versions" 'len(d["armies"]) == 25 and all(a["units"] > 0 and a["list_version"] == "2005 rulebook" for a in d["armies"])'
 expect_exit 0 "list an army" "$OM" list warmaster-revolution/empire
-expect_grep "knights" "$TMP/out" "list RULESET/ARMY names its units"
-expect_grep "skirmishers\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
+expect_match "knights" "$TMP/out" "list RULESET/ARMY names its units"
+expect_match "skirmishers\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
 expect_exit 0 "list an army as json" "$OM" list warmaster-revolution/empire -f json
 json_ok "list RULESET/ARMY json: unit values" '[(u["attacks"], u["hits"], u["armour"], u["size"], u["points"]) for u in d["units"] if u["id"] == "knights"] == [(3, 3, "4+", 3, 110)] and [u["not_modelled"] for u in d["units"] if u["id"] == "skirmishers"] == [["skirmishers"]] and [u["not_modelled"] for u in d["units"] if u["id"] == "flagellants"] == [[]]'
 expect_exit 0 "list a unit" "$OM" list warmaster-revolution/empire/skirmishers
-expect_grep "not modelled yet" "$TMP/out" "list RULESET/ARMY/UNIT explains its rules"
+expect_match "not modelled yet" "$TMP/out" "list RULESET/ARMY/UNIT explains its rules"
 expect_exit 0 "list a unit as json" "$OM" list warmaster-1.1/orc/orc-hero --format json
 json_ok "list RULESET/ARMY/UNIT json" 'd["unit"]["type"] == "hero" and d["section"] == "units"'
 expect_exit 0 "list --rules" "$OM" list --rules --format json
 json_ok "list --rules json: rules and implementation status" 'd["count"] == len(d["rules"]) > 100 and any(r["id"] == "terror" and r["implemented"] for r in d["rules"]) and any(r["id"] == "skirmishers" and not r["implemented"] for r in d["rules"]) and any(r["id"] == "flagellants" and r["implemented"] for r in d["rules"]) and any(e["id"] == "terror" for e in d["engine_rules"])'
 expect_exit 0 "list --rules RULESET" "$OM" list --rules warmaster-ancients
-expect_grep "warband" "$TMP/out" "list --rules RULESET lists its rules"
+expect_match "warband" "$TMP/out" "list --rules RULESET lists its rules"
 ( cd "$TMP" && "$OM" list warmaster-ancients/egyptian >"$TMP/out" 2>"$TMP/err" )
 if [ $? -eq 0 ] && grep -q "chariots" "$TMP/out"; then ok "list works from any directory (embedded data)"; else
     not_ok "list works from any directory" "$(head -c 300 "$TMP/err")"; fi
 expect_exit 2 "list: unknown rule set" "$OM" list warmaster-revolutoin
-expect_grep "did you mean 'warmaster-revolution'" "$TMP/err" "unknown rule set: did you mean"
+expect_match "did you mean 'warmaster-revolution'" "$TMP/err" "unknown rule set: did you mean"
 expect_exit 2 "list: unknown army" "$OM" list warmaster-revolution/emprie
-expect_grep "did you mean 'empire'" "$TMP/err" "unknown army: did you mean"
+expect_match "did you mean 'empire'" "$TMP/err" "unknown army: did you mean"
 expect_exit 2 "list: unknown unit" "$OM" list warmaster-revolution/empire/knigths --format json
-expect_grep "did you mean 'knights'" "$TMP/err" "unknown unit: did you mean"
+expect_match "did you mean 'knights'" "$TMP/err" "unknown unit: did you mean"
 expect_exit 2 "list: army without its rule set" "$OM" list dwarfs
-expect_grep "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
+expect_match "warmaster-revolution/dwarfs" "$TMP/err" "army without rule set: did you mean"
 expect_exit 2 "list --rules: unknown rule set" "$OM" list --rules chess
 expect_exit 0 "list --options" "$OM" list --options
-expect_grep "^  max_turns  (-; Warmaster Revolution, Combat > Unresolved Combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
-expect_grep "^  stand_floor  (A4; Warmaster Revolution, Combat > Attack Modifiers)  fixed$" "$TMP/out" "list --options: a fixed reading"
-expect_grep "question: May infantry pursue retreating cavalry or chariots?" "$TMP/out" "list --options: the question"
-expect_grep "other:    true: every stand at 0 rolls one die" "$TMP/out" "list --options: the other reading"
+expect_match "^  max_turns  (-; Warmaster Revolution, Combat > Unresolved Combat)  switch$" "$TMP/out" "list --options: a switch, its ambiguity and section"
+expect_match "^  stand_floor  (A4; Warmaster Revolution, Combat > Attack Modifiers)  fixed$" "$TMP/out" "list --options: a fixed reading"
+expect_match "question: May infantry pursue retreating cavalry or chariots?" "$TMP/out" "list --options: the question"
+expect_match "other:    true: every stand at 0 rolls one die" "$TMP/out" "list --options: the other reading"
 expect_exit 0 "list --options --format json" "$OM" list --options --format json
 json_ok "list --options json: the whole registry" 'd["schema"] == "oddsmaster-list/1" and d["count"] == len(d["options"]) >= 19 and d["switchable"] == sum(o["switchable"] for o in d["options"]) and all(set(o) == {"name", "game", "registry", "ambiguity", "section", "question", "default_reading", "other_reading", "switchable", "default"} for o in d["options"])'
 json_ok "list --options json: switches and fixed readings" '[(o["switchable"], o["default"], o["ambiguity"]) for o in d["options"] if o["name"] in ("max_turns", "last_ditch_per_stand", "stand_floor")] == [(True, False, "A3"), (True, 0, "-"), (False, None, "A4")] and all(o["other_reading"] is None for o in d["options"] if not o["switchable"])'
 expect_exit 0 "list --keys" "$OM" list --keys
-expect_grep "^    supports         0..255 (default: 0)$" "$TMP/out" "list --keys: a side key, its value and default"
-expect_grep "^    pursue           always | never | when-ahead (default: always)$" "$TMP/out" "list --keys: a name key's words"
+expect_match "^    supports         0..255 (default: 0)$" "$TMP/out" "list --keys: a side key, its value and default"
+expect_match "^    pursue           always | never | when-ahead (default: always)$" "$TMP/out" "list --keys: a name key's words"
 expect_exit 0 "list --keys --format json" "$OM" list --keys --format json
 json_ok "list --keys json: every key with its level" 'd["schema"] == "oddsmaster-list/1" and any(k["name"] == "behind_stands" and k["where"] == "side" for k in d["games"][0]["keys"]) and all(set(k) == {"name", "where", "type", "values", "default", "help"} for g in d["games"] for k in g["keys"])'
 expect_exit 1 "list --keys with a name" "$OM" list --keys warmaster-revolution
@@ -179,11 +150,11 @@ expect_exit 1 "list: unknown option" "$OM" list --frobnicate
 
 # --- special rules not modelled: one warning per unit, not in quiet mode ---
 expect_exit 0 "run a unit with rules not modelled" "$OM" run "$DATA/scenarios/good/rules_unmodelled.yaml" --trials 2000 -o "$TMP/unmodelled.h5"
-expect_grep "^oddsmaster run: warning: Desert Riders: special rules not modelled yet: desert-riders$" "$TMP/err" "run warns about rules not modelled"
-expect_grep "^oddsmaster run: warning: Skirmishers: special rules not modelled yet: skirmishers$" "$TMP/err" "one warning line per unit"
+expect_match "^oddsmaster run: warning: Desert Riders: special rules not modelled yet: desert-riders$" "$TMP/err" "run warns about rules not modelled"
+expect_match "^oddsmaster run: warning: Skirmishers: special rules not modelled yet: skirmishers$" "$TMP/err" "one warning line per unit"
 if command -v h5dump >/dev/null 2>&1; then
     h5dump -a /options_json "$TMP/unmodelled.h5" >"$TMP/out" 2>&1
-    expect_grep '"unmodelled":\["desert-riders"\]' "$TMP/out" "the result file records the rules not modelled"
+    expect_match '"unmodelled":\["desert-riders"\]' "$TMP/out" "the result file records the rules not modelled"
 else
     ok "# SKIP h5dump not installed"
 fi
@@ -195,7 +166,7 @@ expect_exit 0 "run kind: engagement" "$OM" run "$DATA/scenarios/good/full.yaml" 
 if command -v h5dump >/dev/null 2>&1; then
     h5dump -n "$TMP/engagement.h5" >"$TMP/out" 2>&1
     for d in rounds turns round1_winner retreated_cm_a retreated_cm_b; do
-        expect_grep "dataset */trials/$d\$" "$TMP/out" "an engagement writes /trials/$d"
+        expect_match "dataset */trials/$d\$" "$TMP/out" "an engagement writes /trials/$d"
     done
     h5dump -a /options_json -w 0 "$TMP/engagement.h5" | sed -n 's/^ *(0): "\(.*\)"$/\1/p' >"$TMP/out"
     json_ok "options_json: kind, sides, unit size and every option" 'd["kind"] == "engagement" and d["a"]["pursue"] == "when-ahead" and d["a"]["behind"] == "table-edge" and (d["a"]["behind_cm"], d["a"]["behind_stands"], d["a"]["side_strikers"], d["a"]["long_base"]) == (10, 2, 1, True) and (d["b"]["rear_supports"], d["b"]["shoots_first"], d["b"]["dense_terrain"], d["b"]["behind"]) == (1, True, True, "friends") and d["a"]["unit"]["size"] == 4 and d["options"]["max_turns"] == 7 and d["options"]["last_ditch_per_stand"] is True and d["options"]["stand_floor"].startswith("fixed") and len(d["options"]) >= 19 and d["rules"]["confused_units_support"] is True and d["rules"]["drive_back_discount_infantry_only"] is True and "supports_after_casualties" in d["rules"] and "retreat_divisor_engaged_only" in d["rules"]'
@@ -229,13 +200,13 @@ done
 # --- matchup matrices, efficiency and charts (README "Matchup matrices ...") ---
 for cmd in matrix efficiency chart; do
     expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
-    expect_grep "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
+    expect_match "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"
 done
 expect_exit 0 "matrix --list-situations" "$OM" matrix --list-situations
-expect_grep "a-charges-b-defended" "$TMP/out" "the situations are listed"
+expect_match "a-charges-b-defended" "$TMP/out" "the situations are listed"
 expect_exit 1 "matrix without -o" "$OM" matrix warmaster-revolution empire orcs
 expect_exit 2 "matrix of an unknown army" "$OM" matrix warmaster-revolution emprie orcs -o "$TMP/m.h5"
-expect_grep "empire" "$TMP/err" "unknown army: did you mean"
+expect_match "empire" "$TMP/err" "unknown army: did you mean"
 expect_exit 2 "matrix with an unknown situation" "$OM" matrix warmaster-revolution empire orcs --situation nope -o "$TMP/m.h5"
 expect_absent "$TMP/m.h5" "failed matrices write no file"
 expect_exit 0 "a small matrix" "$OM" matrix warmaster-revolution empire/knights,halberdiers orcs/orc-warriors,trolls,goblins --situation a-charges --situation a-charges-b-shoots -n 2000 -q -o "$TMP/m.h5" --cells-dir "$TMP/cells"
@@ -256,17 +227,17 @@ for table in units model residuals; do
         ok "efficiency csv --table $table: one table"; else not_ok "efficiency csv --table $table: one table"; fi
 done
 "$OM" efficiency "$TMP/m.h5" --format csv >"$TMP/out" 2>"$TMP/err"
-expect_grep ",all,fair_points," "$TMP/out" "efficiency csv: a fair_points row per unit"
+expect_match ",all,fair_points," "$TMP/out" "efficiency csv: a fair_points row per unit"
 expect_exit 0 "efficiency text" "$OM" efficiency "$TMP/m.h5"
-expect_grep "Price curve" "$TMP/out" "efficiency prints the fit diagnostic"
-expect_grep "fair \[CI\]" "$TMP/out" "efficiency prints fair values with intervals"
+expect_match "Price curve" "$TMP/out" "efficiency prints the fit diagnostic"
+expect_match "fair \[CI\]" "$TMP/out" "efficiency prints fair values with intervals"
 expect_exit 0 "efficiency --interval bootstrap" "$OM" efficiency "$TMP/m.h5" --interval bootstrap --replicates 50 --seed 3 --format json
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["interval"]["method"] == "bootstrap" and d["interval"]["replicates"] == 50 else 1)' "$TMP/out"; then
     ok "efficiency json: the bootstrap is recorded"; else not_ok "efficiency json: the bootstrap is recorded"; fi
 expect_exit 1 "efficiency --replicates without the bootstrap" "$OM" efficiency "$TMP/m.h5" --replicates 50
 expect_exit 1 "efficiency --table without csv" "$OM" efficiency "$TMP/m.h5" --table model
 expect_exit 2 "efficiency against an army not in the file" "$OM" efficiency "$TMP/m.h5" --field elves
-expect_grep "elves" "$TMP/err" "the unknown field army is named"
+expect_match "elves" "$TMP/err" "the unknown field army is named"
 for ext in png svg pdf; do
     expect_exit 0 "heat map as $ext" "$OM" chart "$TMP/m.h5" --kind heatmap -o "$TMP/heat.$ext"
     if [ -s "$TMP/heat.$ext" ]; then ok "heat map $ext written"; else not_ok "heat map $ext written"; fi
@@ -277,20 +248,20 @@ expect_exit 3 "chart of a non-HDF5 file" "$OM" chart "$TMP/text.h5" --kind odds 
 expect_absent "$TMP/x.png" "a failed chart writes no image"
 expect_exit 1 "chart with an unknown kind" "$OM" chart "$TMP/default.h5" --kind pie -o "$TMP/x.png"
 expect_exit 0 "fair points chart" "$OM" chart "$TMP/m.h5" --kind fair -o "$TMP/fair.svg"
-expect_grep "<text" "$TMP/fair.svg" "SVG keeps its text as text"
+expect_match "<text" "$TMP/fair.svg" "SVG keeps its text as text"
 if [ -s "$TMP/fair.svg.csv" ]; then ok "the data CSV is OUT.csv appended"; else not_ok "the data CSV is OUT.csv appended"; fi
 expect_exit 0 "odds chart of two run files" "$OM" chart "$TMP/default.h5" "$TMP/cell.h5" --kind odds -o "$TMP/cmp.png"
 expect_exit 1 "several files for a heat map" "$OM" chart "$TMP/m.h5" "$TMP/m.h5" --kind heatmap -o "$TMP/y.png"
 echo mine >"$TMP/keep.csv"
 expect_exit 0 "a chart beside the user's CSV" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png"
-expect_grep "^mine$" "$TMP/keep.csv" "the user's keep.csv is untouched"
+expect_match "^mine$" "$TMP/keep.csv" "the user's keep.csv is untouched"
 rm -f "$TMP/keep.png"
 expect_exit 2 "a chart whose data CSV exists" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png"
-expect_grep "force" "$TMP/err" "the refusal says how to replace it"
+expect_match "force" "$TMP/err" "the refusal says how to replace it"
 expect_absent "$TMP/keep.png" "a refused chart writes no image"
 expect_exit 0 "--force replaces the data CSV" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/keep.png" --force
 expect_exit 3 "a chart into a missing directory" "$OM" chart "$TMP/default.h5" --kind odds -o "$TMP/nodir/c.png"
-expect_grep "nodir' does not exist" "$TMP/err" "the missing directory is named"
+expect_match "nodir' does not exist" "$TMP/err" "the missing directory is named"
 
 # --- the main job at engine speed: tallies, no rows, precision, interruption ---
 # The summary from the tallies says exactly what the rows say, on every example.
@@ -308,20 +279,20 @@ expect_exit 0 "run --no-rows" "$OM" run --trials 50000 --seed 3 --no-rows -q -o 
 "$OM" summary "$TMP/withrows.h5" --format csv >"$TMP/b.csv"
 if cmp -s "$TMP/a.csv" "$TMP/b.csv"; then ok "no rows: the same summary"; else not_ok "no rows: the same summary"; fi
 expect_exit 2 "summary --from-rows of a file without rows" "$OM" summary "$TMP/norows.h5" --from-rows
-expect_grep "no rows" "$TMP/err" "the message says the run wrote no rows"
+expect_match "no rows" "$TMP/err" "the message says the run wrote no rows"
 expect_exit 0 "run --halfwidth" "$OM" run --halfwidth 0.01 --trials 10000000 -o "$TMP/hw.h5"
-expect_grep "stopped:   after 16384 of at most 10000000 trials: target precision reached" "$TMP/out" "the summary says why the run stopped"
+expect_match "stopped:   after 16384 of at most 10000000 trials: target precision reached" "$TMP/out" "the summary says why the run stopped"
 expect_exit 1 "--target without --halfwidth" "$OM" run --target hits_on_b -o "$TMP/x.h5"
 expect_exit 2 "--target of no field" "$OM" run --halfwidth 0.01 --target hits_on_c -o "$TMP/x.h5"
-expect_grep "hits_on_c" "$TMP/err" "the unknown target is named"
+expect_match "hits_on_c" "$TMP/err" "the unknown target is named"
 expect_absent "$TMP/x.h5" "no file for a bad target"
 expect_exit 0 "--halfwidth with a target field" "$OM" run --halfwidth 0.02 --target stands_lost_b -q -o "$TMP/hwt.h5"
 expect_exit 1 "run -o ''" "$OM" run -o "" --trials 10
-expect_grep "output" "$TMP/err" "an empty output names the option"
+expect_match "output" "$TMP/err" "an empty output names the option"
 expect_exit 3 "run -o a directory" "$OM" run -o "$TMP" --trials 10
-expect_grep "is a directory" "$TMP/err" "a directory as output is refused before any work"
+expect_match "is a directory" "$TMP/err" "a directory as output is refused before any work"
 expect_exit 3 "run -o /dev/null (a device)" "$OM" run -o /dev/null --trials 10
-expect_grep "not a regular file" "$TMP/err" "a device as output is refused"
+expect_match "not a regular file" "$TMP/err" "a device as output is refused"
 if [ -c /dev/null ]; then ok "the device is still a device"; else not_ok "the device is still a device"; fi
 
 # Ctrl-C: a resumable .partial file, exit 5; --resume finishes it; refusals.
@@ -332,18 +303,18 @@ kill -INT $pid
 wait $pid
 got=$?
 if [ "$got" -eq 5 ]; then ok "SIGINT: exit 5"; else not_ok "SIGINT: exit 5, got $got" "$(head -c 300 "$TMP/err")"; fi
-expect_grep "resume" "$TMP/err" "SIGINT: the message says how to resume"
+expect_match "resume" "$TMP/err" "SIGINT: the message says how to resume"
 expect_absent "$TMP/int.h5" "SIGINT: nothing under the finished name"
 if [ -s "$TMP/int.h5.partial" ]; then ok "SIGINT: the .partial file is there"; else not_ok "SIGINT: the .partial file is there"; fi
 expect_exit 0 "summary of a .partial file" "$OM" summary "$TMP/int.h5.partial"
-expect_grep "INCOMPLETE" "$TMP/out" "the summary says the run is incomplete"
+expect_match "INCOMPLETE" "$TMP/out" "the summary says the run is incomplete"
 cp "$TMP/int.h5.partial" "$TMP/before"
 expect_exit 2 "--resume with another seed" "$OM" run --resume "$TMP/int.h5.partial" --seed 9
-expect_grep "seed is 1, not 9" "$TMP/err" "the seed that differs is named"
+expect_match "seed is 1, not 9" "$TMP/err" "the seed that differs is named"
 if cmp -s "$TMP/int.h5.partial" "$TMP/before"; then ok "a refused resume leaves the file as it was"; else
     not_ok "a refused resume leaves the file as it was"; fi
 expect_exit 2 "a new run onto an interrupted one" "$OM" run --trials 10 -o "$TMP/int.h5"
-expect_grep "resume" "$TMP/err" "the new run points to --resume"
+expect_match "resume" "$TMP/err" "the new run points to --resume"
 expect_exit 2 "--resume of a finished file" "$OM" run --resume "$TMP/norows.h5"
 expect_exit 1 "--resume with -o" "$OM" run --resume "$TMP/int.h5.partial" -o "$TMP/y.h5"
 # SIGKILL: the next run on the output removes the temporary file and says so.
@@ -355,7 +326,7 @@ wait $pid 2>/dev/null
 if ls "$TMP"/kill.h5.tmp-* >/dev/null 2>&1; then ok "SIGKILL leaves a temporary file"; else
     not_ok "SIGKILL leaves a temporary file"; fi
 expect_exit 0 "the next run after a SIGKILL" "$OM" run --trials 1000 -o "$TMP/kill.h5"
-expect_grep "removed .*kill.h5.tmp-$pid, left by a run that was killed" "$TMP/err" "it says it removed the killed run's file"
+expect_match "removed .*kill.h5.tmp-$pid, left by a run that was killed" "$TMP/err" "it says it removed the killed run's file"
 if ls "$TMP"/kill.h5.tmp-* >/dev/null 2>&1; then not_ok "no temporary file is left"; else ok "no temporary file is left"; fi
 # Stock readers: h5dump reads the rows and tallies; h5py too where it is installed.
 expect_exit 0 "h5dump reads a result file" h5dump -d /trials/stands_lost_b -d /tallies/stands_lost_b "$TMP/withrows.h5"
@@ -374,5 +345,4 @@ else
     ok "h5py reads every dataset # SKIP python3-h5py not installed"
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end

@@ -14,37 +14,8 @@ set -u
 OM=$1
 DATA=$2
 ROOT=$3
-TMP=$(mktemp -d /tmp/om_test_cli_turn_XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-
-# expect_exit CODE DESCRIPTION COMMAND...: run, capture stdout/stderr, check the code.
-expect_exit() {
-    want=$1; what=$2; shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
-        not_ok "$what: exit $got, expected $want" "stderr: $(head -c 400 "$TMP/err")"; fi
-}
-
-# expect_grep FIXED_STRING FILE DESCRIPTION
-expect_grep() {
-    if grep -qF -- "$1" "$2"; then ok "$3"; else not_ok "$3" "no '$1' in: $(head -c 400 "$2")"; fi
-}
-
-expect_absent() {
-    if [ -e "$1" ] || ls "$1".tmp* >/dev/null 2>&1; then not_ok "$2" "$(ls -la "$(dirname "$1")")"; else ok "$2"; fi
-}
-
-# json_ok DESCRIPTION PYTHON_EXPRESSION: the expression over d, the JSON in $TMP/out.
-json_ok() {
-    if python3 -c 'import json,math,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$2" 2>"$TMP/pyerr"; then
-        ok "$1"; else not_ok "$1" "$(head -c 300 "$TMP/pyerr")"; fi
-}
+. "$ROOT/tests/tap_lib.sh"
+tap_setup test_cli_turn
 
 # --- the README's turn examples: every line it quotes is what run prints ---
 # The lines are those of the first code block after the README names the file,
@@ -179,5 +150,4 @@ expect_absent "$TMP/brigade.h5" "a brigade that does not touch: no output file"
 expect_exit 2 "more than 8 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
 expect_grep "many.yaml:5: field 'a.units': 1 to 8 units a side (got 9)" "$TMP/err" "more than 8 units: the file, line and field"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end

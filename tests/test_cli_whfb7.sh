@@ -14,34 +14,8 @@ set -u
 OM=$1
 DATA=$2
 ROOT=$3
-TMP=$(mktemp -d /tmp/om_test_cli_whfb7_XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-
-# expect_exit CODE DESCRIPTION COMMAND...: run, capture stdout/stderr, check the code.
-expect_exit() {
-    want=$1; what=$2; shift 2
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok "$what (exit $got)"; else
-        not_ok "$what: exit $got, expected $want" "stderr: $(head -c 400 "$TMP/err")"; fi
-}
-
-# expect_grep PATTERN FILE DESCRIPTION (fixed string)
-expect_grep() {
-    if grep -qF -- "$1" "$2"; then ok "$3"; else not_ok "$3" "no '$1' in: $(head -c 400 "$2")"; fi
-}
-
-# json_ok DESCRIPTION PYTHON-EXPRESSION: the JSON in $TMP/out parses and the
-# expression (over it, as d) is true.
-json_ok() {
-    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$TMP/out" "$2" 2>"$TMP/py"; then
-        ok "$1"; else not_ok "$1" "$(head -c 300 "$TMP/out")" "$(tail -n 2 "$TMP/py")"; fi
-}
+. "$ROOT/tests/tap_lib.sh"
+tap_setup test_cli_whfb7
 
 # --- the README's WHFB7 examples: the odds it quotes are the program's ---
 # (default trials and seed, so the numbers are exact; update the README when
@@ -195,5 +169,4 @@ expect_exit 2 "matrix of an unknown WHFB7 army" "$OM" matrix whfb7 empier orcs-g
 expect_grep "did you mean 'empire'" "$TMP/err" "unknown army: did you mean"
 if [ -e "$TMP/x.h5" ]; then not_ok "a failed matrix writes no file"; else ok "a failed matrix writes no file"; fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end
