@@ -22,58 +22,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "test_wm_units.h"
 #include "wm.h"
-
-/* Trials per statistical check: standard error under 0.0012 on any probability. */
-#define TRIALS 200000u
-#define SIGMAS 5.0
-
-static const om_wm_ruleset *rules(const char *name)
-{
-    const om_wm_ruleset *r = om_wm_ruleset_find(name);
-    cr_assert_not_null(r, "%s", name);
-    return r;
-}
-
-/* A unit with no special rule. */
-static const om_wm_traits NO_TRAITS;
-
-/* The traits rule `id` of the registry gives a unit under rule set `rs`. */
-static om_wm_traits traits_of(const char *id, const char *rs)
-{
-    const om_wm_special *sp = om_wm_special_find(id);
-    cr_assert_not_null(sp, "%s", id);
-    return *om_wm_special_traits(sp, om_wm_ruleset_find(rs));
-}
-
-static om_wm_side side_of(const char *name, om_wm_troop t, unsigned stands, unsigned attacks,
-                          unsigned hits, unsigned armour, om_wm_traits traits)
-{
-    om_wm_side s;
-    memset(&s, 0, sizeof s);
-    snprintf(s.unit.name, sizeof s.unit.name, "%s", name);
-    s.unit.troop = t;
-    s.unit.stands = (uint8_t)stands;
-    s.unit.attacks = (uint8_t)attacks;
-    s.unit.hits = (uint8_t)hits;
-    s.unit.armour = (uint8_t)armour;
-    s.unit.pace_cm = (uint8_t)om_wm_troop_pace(t);
-    s.unit.traits = traits;
-    s.fighting = (uint8_t)stands;
-    s.shooting = (uint8_t)stands;
-    return s;
-}
-
-static om_wm_engagement make(const char *ruleset, om_wm_kind kind, om_wm_side a, om_wm_side b)
-{
-    om_wm_engagement e;
-    memset(&e, 0, sizeof e);
-    e.rules = rules(ruleset);
-    e.kind = kind;
-    e.side[0] = a;
-    e.side[1] = b;
-    return e;
-}
 
 /* Dice of `me` vs `foe` in a described round. */
 static unsigned dice(const char *ruleset, const om_wm_side *me, const om_wm_side *foe,
@@ -89,14 +39,6 @@ typedef struct tally {
     unsigned long n;
     unsigned long count; /* trials where the checked event happened */
 } tally;
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    double est = (double)count / (double)n;
-    double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
-}
 
 /* Run `n` trials and call `each` on every outcome. */
 static void run(const om_wm_engagement *e, unsigned n, uint64_t seed,
