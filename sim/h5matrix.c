@@ -741,8 +741,9 @@ static om_status axis_length(reader *rd, const char *name, size_t *n)
     return OM_OK;
 }
 
-/* Read the 1-D integer dataset `name` of `n` entries into p[] as uint32. */
-static om_status read_u32(reader *rd, const char *name, size_t n, uint32_t *p)
+/* Read the 1-D integer dataset `name` of `n` entries into p[], converted by
+ * HDF5 to the memory type `mem` (H5T_NATIVE_UINT32, H5T_NATIVE_UINT8). */
+static om_status read_ints(reader *rd, const char *name, size_t n, hid_t mem, void *p)
 {
     char why[OM_H5_DETAIL_MAX];
     hsize_t len = 0;
@@ -753,12 +754,18 @@ static om_status read_u32(reader *rd, const char *name, size_t n, uint32_t *p)
     if (len != n)
         st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
                       (unsigned long long)len, n);
-    else if (H5Dread(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+    else if (H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
                       om_h5_detail(why, sizeof why));
     om_h5_close_id(&type);
     om_h5_close_id(&d);
     return st;
+}
+
+/* Read the 1-D integer dataset `name` of `n` entries into p[] as uint32. */
+static om_status read_u32(reader *rd, const char *name, size_t n, uint32_t *p)
+{
+    return read_ints(rd, name, n, H5T_NATIVE_UINT32, p);
 }
 
 /* Whether the optional dataset `name` is in the file. */
@@ -770,21 +777,7 @@ static bool has_dataset(reader *rd, const char *name)
 /* Read the 1-D integer dataset `name` of `n` entries into p[] as uint8. */
 static om_status read_u8(reader *rd, const char *name, size_t n, uint8_t *p)
 {
-    char why[OM_H5_DETAIL_MAX];
-    hsize_t len = 0;
-    hid_t d, type;
-    om_status st = open_dataset(rd, name, 1, H5T_INTEGER, &len, &d, &type);
-    if (st != OM_OK)
-        return st;
-    if (len != n)
-        st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
-                      (unsigned long long)len, n);
-    else if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                      om_h5_detail(why, sizeof why));
-    om_h5_close_id(&type);
-    om_h5_close_id(&d);
-    return st;
+    return read_ints(rd, name, n, H5T_NATIVE_UINT8, p);
 }
 
 /*
