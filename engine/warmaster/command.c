@@ -9,7 +9,8 @@
  * orders in the declared order of issue, then characters' moves, then the
  * recovery of confused units. Every decision a player would make is read from
  * the plans (command.h). Rule-set differences are the table `command_rules_of`
- * below, keyed by om_wm_ruleset_id (for the lead to move into om_wm_ruleset);
+ * below, keyed by om_wm_ruleset_id (the phase's differences stay with the
+ * phase, as the table model's do in table.c, rather than in om_wm_ruleset);
  * ambiguities are the options registry at the end. Policies and
  * simplifications are listed in TURNS.md:
  *  C1 A unit stops taking orders when its plan is done (charged, at its goal,
