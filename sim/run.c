@@ -162,11 +162,12 @@ static om_status worker_block(worker *w, const om_trials *t, const om_run_config
         return OM_OK;
     }
     if (w->cls != NULL) {
-        /* Trials with classes: counted by class; a sink that reads no rows
-         * does not even get those of trials of a class. */
+        /* Trials with classes: counted by class; a sink that reads no rows,
+         * or takes those of trials of a class from their class, does not
+         * even get them. */
         om_status st;
         t->game->resolve_classes(t->prepared, w->game_work, &w->dice, w->rows, w->cls,
-                                 !sink->tally_only, b->n);
+                                 !sink->tally_only && !sink->by_class, b->n);
         st = om_tally_block_classes(w->tw, w->rows, w->cls, t->class_rows, t->n_classes, b->n,
                                     w->tally);
         if (st != OM_OK)
@@ -176,6 +177,7 @@ static om_status worker_block(worker *w, const om_trials *t, const om_run_config
         om_tally_block(w->tw, w->rows, b->n, w->tally);
     }
     b->rows = sink->tally_only ? NULL : w->rows;
+    b->cls = w->cls;
     b->tally = w->tally;
     b->work = w->sink_work;
     return sink != NULL && sink->prepare != NULL ? sink->prepare(sink->ctx, b) : OM_OK;
