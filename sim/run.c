@@ -32,20 +32,31 @@ static void seed_plain(gsl_rng *g, uint64_t seed, uint64_t block)
     gsl_rng_set(g, (unsigned long)om_pcg64_next(&r));
 }
 
-/* One thread's buffers: its rows (with the slack om_tally_block reads past
- * the last one), its block's tally and workspace, its dice. */
-typedef struct worker {
+/* Blocks a thread takes at once, at most: two blocks whose trials come with
+ * classes are simulated together (game.h resolve_classes2). */
+#define SLOTS 2
+
+/* One block's buffers in a thread: its rows (with the slack om_tally_block
+ * reads past the last one), classes, tally, sink workspace and dice. */
+typedef struct slot {
     uint8_t *rows;        /* block_size rows */
     uint16_t *cls;        /* [block_size] each trial's class, when the trials have classes
                              (om_trials.n_classes), or NULL */
     om_tally *tally;      /* the tally of its current block */
-    om_tally_work *tw;    /* the distinct-row counter */
     void *sink_work;      /* the sink's workspace */
+    om_dice dice;         /* its dice */
+} slot;
+
+/* One thread's buffers: a slot per block it takes at once, and what its
+ * blocks share. */
+typedef struct worker {
+    slot s[SLOTS];        /* the blocks it holds */
+    unsigned slots;       /* how many blocks it takes at once: SLOTS when two blocks of
+                             trials with classes are simulated together, else 1 */
+    om_tally_work *tw;    /* the distinct-row counter */
     void *game_work;      /* the game's workspace (game.h work_alloc), or NULL */
     gsl_rng *plain;       /* the baseline generator, or NULL */
-    om_dice dice;         /* its dice */
 } worker;
-
 /* The run's shared state. */
 typedef struct run_state {
     om_status failed;             /* the first error, or OM_OK (under om_run_state) */
@@ -105,27 +116,47 @@ static void record_failure(run_state *rs, om_status st)
     rs->stopped = true;
 }
 
+/* Blocks of trials with classes are simulated in pairs: the game can, the
+ * trials are counted by class, and the dice are the fast ones. */
+static unsigned slots_for(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink)
+{
+    return sink != NULL && t->n_classes > 0 && t->game->resolve_classes != NULL &&
+                   t->game->resolve_classes2 != NULL && !cfg->plain_dice
+               ? SLOTS
+               : 1u;
+}
+
+static om_status slot_init(slot *s, const om_trials *t, const om_run_sink *sink,
+                           uint64_t block_size)
+{
+    s->rows = malloc(block_size * t->layout.row_size + OM_TALLY_ROW_SLACK);
+    s->tally = malloc(sizeof *s->tally);
+    s->dice.plain = NULL;
+    if (s->rows == NULL || s->tally == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
+                        (unsigned long long)block_size);
+    memset(s->rows + block_size * t->layout.row_size, 0, OM_TALLY_ROW_SLACK);
+    if (sink != NULL && t->n_classes > 0 && t->game->resolve_classes != NULL &&
+        (s->cls = malloc(block_size * sizeof *s->cls)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
+                        (unsigned long long)block_size);
+    if (sink != NULL && sink->work_alloc != NULL)
+        return sink->work_alloc(sink->ctx, &s->sink_work);
+    return OM_OK;
+}
+
 static om_status worker_init(worker *w, const om_trials *t, const om_run_config *cfg,
                              const om_run_sink *sink, uint64_t block_size)
 {
     memset(w, 0, sizeof *w);
-    w->rows = malloc(block_size * t->layout.row_size + OM_TALLY_ROW_SLACK);
-    w->tally = malloc(sizeof *w->tally);
-    if (w->rows == NULL || w->tally == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
-                        (unsigned long long)block_size);
-    memset(w->rows + block_size * t->layout.row_size, 0, OM_TALLY_ROW_SLACK);
-    if (sink != NULL && t->n_classes > 0 && t->game->resolve_classes != NULL &&
-        (w->cls = malloc(block_size * sizeof *w->cls)) == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
-                        (unsigned long long)block_size);
-    if (cfg->plain_dice && (w->plain = gsl_rng_alloc(gsl_rng_default)) == NULL)
-        return OM_ERROR(OM_ENOMEM, "out of memory for the baseline generator");
-    if (sink != NULL && sink->work_alloc != NULL) {
-        om_status st = sink->work_alloc(sink->ctx, &w->sink_work);
+    w->slots = slots_for(t, cfg, sink);
+    for (unsigned j = 0; j < w->slots; j++) {
+        om_status st = slot_init(&w->s[j], t, sink, block_size);
         if (st != OM_OK)
             return st;
     }
+    if (cfg->plain_dice && (w->plain = gsl_rng_alloc(gsl_rng_default)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for the baseline generator");
     if (t->game->work_alloc != NULL) {
         om_status st = t->game->work_alloc(t->prepared, &w->game_work);
         if (st != OM_OK)
@@ -138,49 +169,107 @@ static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
 {
     if (t->game->work_free != NULL)
         t->game->work_free(w->game_work);
-    if (sink != NULL && sink->work_free != NULL && w->sink_work != NULL)
-        sink->work_free(sink->ctx, w->sink_work);
+    for (unsigned j = 0; j < SLOTS; j++) {
+        slot *s = &w->s[j];
+        if (sink != NULL && sink->work_free != NULL && s->sink_work != NULL)
+            sink->work_free(sink->ctx, s->sink_work);
+        free(s->tally);
+        free(s->cls);
+        free(s->rows);
+    }
     om_tally_work_free(w->tw);
     if (w->plain)
         gsl_rng_free(w->plain);
-    free(w->tally);
-    free(w->cls);
-    free(w->rows);
 }
 
-/* Simulate, tally and prepare block `index` of n rows in worker w. */
-static om_status worker_block(worker *w, const om_trials *t, const om_run_config *cfg,
-                              const om_run_sink *sink, om_block *b)
+/* Slot j's dice at the start of block b's stream. */
+static void slot_seed(worker *w, unsigned j, const om_run_config *cfg, const om_block *b)
 {
-    om_rng_seed_block(&w->dice.rng, cfg->seed, b->index);
-    w->dice.plain = w->plain;
+    om_rng_seed_block(&w->s[j].dice.rng, cfg->seed, b->index);
+    w->s[j].dice.plain = w->plain;
     if (w->plain)
         seed_plain(w->plain, cfg->seed, b->index);
-    /* Without a sink nobody reads the tally (the engine-only benchmark). */
-    if (sink == NULL) {
-        t->game->resolve_block(t->prepared, w->game_work, &w->dice, w->rows, b->n);
-        return OM_OK;
-    }
-    if (w->cls != NULL) {
-        /* Trials with classes: counted by class; a sink that reads no rows,
-         * or takes those of trials of a class from their class, does not
-         * even get them. */
-        om_status st;
-        t->game->resolve_classes(t->prepared, w->game_work, &w->dice, w->rows, w->cls,
-                                 !sink->tally_only && !sink->by_class, b->n);
-        st = om_tally_block_classes(w->tw, w->rows, w->cls, t->class_rows, t->n_classes, b->n,
-                                    w->tally);
+}
+
+/* Tally the block in slot j, simulated, and let the sink prepare it. */
+static om_status slot_finish(worker *w, unsigned j, const om_trials *t, const om_run_sink *sink,
+                             om_block *b)
+{
+    slot *s = &w->s[j];
+    if (s->cls != NULL) {
+        om_status st = om_tally_block_classes(w->tw, s->rows, s->cls, t->class_rows,
+                                              t->n_classes, b->n, s->tally);
         if (st != OM_OK)
             return st;
     } else {
-        t->game->resolve_block(t->prepared, w->game_work, &w->dice, w->rows, b->n);
-        om_tally_block(w->tw, w->rows, b->n, w->tally);
+        om_tally_block(w->tw, s->rows, b->n, s->tally);
     }
-    b->rows = sink->tally_only ? NULL : w->rows;
-    b->cls = w->cls;
-    b->tally = w->tally;
-    b->work = w->sink_work;
-    return sink != NULL && sink->prepare != NULL ? sink->prepare(sink->ctx, b) : OM_OK;
+    b->rows = sink->tally_only ? NULL : s->rows;
+    b->cls = s->cls;
+    b->tally = s->tally;
+    b->work = s->sink_work;
+    return sink->prepare != NULL ? sink->prepare(sink->ctx, b) : OM_OK;
+}
+
+/* Simulate, tally and prepare the m blocks b[0..m) (m <= w->slots), block j
+ * in slot j; st[j] becomes block j's status. Trials with classes are counted
+ * by class; a sink that reads no rows, or takes those of trials of a class
+ * from their class, does not even get them. */
+static void worker_blocks(worker *w, const om_trials *t, const om_run_config *cfg,
+                          const om_run_sink *sink, om_block *b, unsigned m, om_status *st)
+{
+    const bool class_rows = sink != NULL && !sink->tally_only && !sink->by_class;
+    for (unsigned j = 0; j < m; j++)
+        st[j] = OM_OK;
+    if (m == SLOTS && w->s[0].cls != NULL) {
+        om_dice *const d[SLOTS] = {&w->s[0].dice, &w->s[1].dice};
+        uint8_t *const rows[SLOTS] = {w->s[0].rows, w->s[1].rows};
+        uint16_t *const cls[SLOTS] = {w->s[0].cls, w->s[1].cls};
+        const size_t n[SLOTS] = {b[0].n, b[1].n};
+        slot_seed(w, 0, cfg, &b[0]);
+        slot_seed(w, 1, cfg, &b[1]);
+        t->game->resolve_classes2(t->prepared, w->game_work, d, rows, cls, class_rows, n);
+    } else {
+        for (unsigned j = 0; j < m; j++) {
+            slot *s = &w->s[j];
+            slot_seed(w, j, cfg, &b[j]);
+            /* Without a sink nobody reads the tally (the engine-only benchmark). */
+            if (s->cls != NULL)
+                t->game->resolve_classes(t->prepared, w->game_work, &s->dice, s->rows, s->cls,
+                                         class_rows, b[j].n);
+            else
+                t->game->resolve_block(t->prepared, w->game_work, &s->dice, s->rows, b[j].n);
+        }
+    }
+    for (unsigned j = 0; sink != NULL && j < m; j++)
+        st[j] = slot_finish(w, j, t, sink, &b[j]);
+}
+
+/* Block b's turn (loop index k): put it unless the run stopped or failed. */
+static void put_block(run_state *rs, put_turn *turn, const om_run_sink *sink, uint64_t k,
+                      const om_block *b, om_status st, bool ready, bool *put)
+{
+    bool stopped, stop = false;
+    *put = false;
+    turn_wait(turn, k);
+#pragma omp atomic read
+    stopped = rs->stopped;
+    if (st != OM_OK) {
+        record_failure(rs, st);
+    } else if (!stopped && ready) {
+        st = sink != NULL && sink->put != NULL ? sink->put(sink->ctx, b, &stop) : OM_OK;
+        if (st != OM_OK) {
+            record_failure(rs, st);
+        } else {
+            *put = true;
+            rs->trials_done += b->n;
+            if (stop) {
+#pragma omp atomic write
+                rs->stopped = true;
+            }
+        }
+    }
+    turn_pass(turn, k);
 }
 
 om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink,
@@ -211,53 +300,44 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
             record_failure(&rs, init);
 
         /* Blocks in parallel, puts in block order: a thread takes the next
-         * block (so every earlier one is already some thread's) and, once
-         * it is simulated, waits (asleep) for the earlier ones to be put. */
+         * blocks (so every earlier one is already some thread's) and, once
+         * they are simulated, waits (asleep) for the earlier ones to be put. */
         for (;;) {
             uint64_t k;
-            om_block b;
-            bool skip, stop = false, put = false;
-            om_status st = OM_OK;
+            om_block b[SLOTS];
+            om_status st[SLOTS] = {OM_OK, OM_OK};
+            bool skip, put[SLOTS] = {false, false};
+            unsigned m;
+            const unsigned slots = init == OM_OK ? w.slots : 1u;
 #pragma omp atomic capture
-            k = rs.next_block++;
+            {
+                k = rs.next_block;
+                rs.next_block += slots;
+            }
             if (k >= n_blocks)
                 break;
-            b = (om_block){.index = cfg->first_block + k};
-            b.first = b.index * block_size;
-            b.n = (size_t)(cfg->trials - k * block_size < block_size ? cfg->trials - k * block_size
-                                                                      : block_size);
-            /* A block after a stop or an error is not simulated. */
+            m = n_blocks - k < slots ? (unsigned)(n_blocks - k) : slots;
+            for (unsigned j = 0; j < m; j++) {
+                const uint64_t kj = k + j, left = cfg->trials - kj * block_size;
+                b[j] = (om_block){.index = cfg->first_block + kj};
+                b[j].first = b[j].index * block_size;
+                b[j].n = (size_t)(left < block_size ? left : block_size);
+            }
+            /* Blocks after a stop or an error are not simulated. */
 #pragma omp atomic read
             skip = rs.stopped;
             if (!skip && init == OM_OK)
-                st = worker_block(&w, t, cfg, sink, &b);
-            turn_wait(&turn, k);
-            {
-                bool stopped;
-#pragma omp atomic read
-                stopped = rs.stopped;
-                if (st != OM_OK) {
-                    record_failure(&rs, st);
-                } else if (!stopped && init == OM_OK) {
-                    st = sink != NULL && sink->put != NULL ? sink->put(sink->ctx, &b, &stop)
-                                                           : OM_OK;
-                    if (st != OM_OK) {
-                        record_failure(&rs, st);
-                    } else {
-                        put = true;
-                        rs.trials_done += b.n;
-                        if (stop) {
-#pragma omp atomic write
-                            rs.stopped = true;
-                        }
-                    }
-                }
+                worker_blocks(&w, t, cfg, sink, b, m, st);
+            for (unsigned j = 0; j < m; j++)
+                put_block(&rs, &turn, sink, k + j, &b[j], st[j], !skip && init == OM_OK,
+                          &put[j]);
+            /* What the puts left to this thread, in parallel with the next put. */
+            for (unsigned j = 0; j < m; j++) {
+                om_status after;
+                if (put[j] && sink != NULL && sink->after_put != NULL &&
+                    (after = sink->after_put(sink->ctx, &b[j])) != OM_OK)
+                    record_failure(&rs, after);
             }
-            turn_pass(&turn, k);
-            /* What the put left to this thread, in parallel with the next put. */
-            if (put && sink != NULL && sink->after_put != NULL &&
-                (st = sink->after_put(sink->ctx, &b)) != OM_OK)
-                record_failure(&rs, st);
         }
         worker_free(&w, t, sink);
     }
