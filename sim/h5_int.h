@@ -56,6 +56,9 @@ typedef struct om_h5_deferred {
     size_t n;                   /* writes deferred */
     size_t cap;                 /* room in w */
     om_h5_deferred_write *w;    /* [cap] in the order the library made them */
+    haddr_t written_from;       /* where the bytes begin whose writeback to the disk these
+                                   writes have not started (om_h5_deferred_write_out; 0
+                                   at first) */
 } om_h5_deferred;
 
 /*
