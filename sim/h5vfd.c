@@ -53,7 +53,35 @@ typedef struct buffered_file {
     haddr_t buf_addr;   /* where they go */
     size_t buf_len;     /* how many */
     om_h5_deferred *defer; /* where raw data writes are listed instead, or NULL */
+    haddr_t reserved;   /* the file's disk blocks are allocated up to here (reserve) */
 } buffered_file;
+
+/* Disk space allocated ahead of the raw data deferred at a time. */
+#define RESERVE_BYTES ((haddr_t)64 << 20)
+
+/*
+ * Allocate the disk blocks of the file up to `end` and RESERVE_BYTES beyond,
+ * past its end of file (fallocate, FALLOC_FL_KEEP_SIZE: its size and bytes
+ * unchanged). Each page the threads then write has its blocks already: ext4
+ * otherwise reserves and maps them page by page as they are written (about
+ * a fifth of the kernel's cost of the writes). What is left past the end
+ * when the file closes is given back (bf_close). Advisory: where the file
+ * system cannot, nothing is reserved, and no more is tried.
+ */
+static void reserve(buffered_file *f, haddr_t end)
+{
+#if defined(FALLOC_FL_KEEP_SIZE)
+    const haddr_t from = f->reserved > f->eof ? f->reserved : f->eof;
+    const haddr_t to = end + RESERVE_BYTES;
+    if (fallocate(f->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(to - from)) == 0) {
+        f->reserved = to;
+        return;
+    }
+#else
+    (void)end;
+#endif
+    f->reserved = MAX_ADDR;
+}
 
 /* pwrite all of `size` bytes at `addr`; false on failure. */
 static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
@@ -120,6 +148,10 @@ static herr_t bf_close(H5FD_t *file)
 {
     buffered_file *f = (buffered_file *)file;
     bool ok = buffer_out(f);
+    /* Disk space reserved past the end given back (a truncation to the
+     * file's own size frees the blocks beyond it). */
+    if (f->reserved > f->eof && f->reserved != MAX_ADDR)
+        ok = ftruncate(f->fd, (off_t)f->eof) == 0 && ok;
     ok = close(f->fd) == 0 && ok;
     free(f->buf);
     free(f);
@@ -215,6 +247,8 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
     if (type == H5FD_MEM_DRAW && f->defer != NULL && f->defer->n < f->defer->cap) {
         f->defer->fd = f->fd;
         f->defer->w[f->defer->n++] = (om_h5_deferred_write){addr, buffer, size};
+        if (addr + size > f->reserved)
+            reserve(f, addr + size);
         if (addr + size > f->eof)
             f->eof = addr + size;
         return 0;
