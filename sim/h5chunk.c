@@ -99,9 +99,11 @@ struct om_h5_chunks {
     size_t n_classes;          /* classes (0: none set) */
     uint8_t *picked;           /* [n_classes][picked_width] the columns read of each class */
     uint8_t *scratch;          /* [GROUP][picked_width] those of 16 trials of no class */
-    size_t picked_width;       /* bytes of a picked row: n_picked rounded up to GROUP */
+    unsigned picked_shift;     /* a picked row is 1 << picked_shift bytes: n_picked
+                                  rounded up to a power of two, at least GROUP */
     size_t n_picked;           /* columns read (0: picked is not built) */
     uint8_t picked_col[OM_H5_ROW_MAX]; /* the column of each picked byte */
+    uint8_t *picked_to[OM_H5_ROW_MAX]; /* where its column goes: cols + picked_col * chunk_rows */
     bool picked_for[OM_H5_ROW_MAX];    /* the read set picked was built for */
     bool picked_valid;                 /* picked holds the rows of picked_for */
 };
@@ -147,10 +149,20 @@ void om_h5_chunks_free(om_h5_chunks *c)
     free(c);
 }
 
+/* The shift of a picked row of n bytes (pick_classes): n rounded up to a
+ * power of two, at least GROUP. */
+static unsigned picked_shift_for(size_t n)
+{
+    unsigned shift = 4; /* GROUP */
+    while (((size_t)1 << shift) < n)
+        shift++;
+    return shift;
+}
+
 om_status om_h5_chunks_classes(om_h5_chunks *c, const uint8_t *class_rows, size_t n_classes)
 {
-    /* Room for every column read: the row's bytes rounded up to a group. */
-    const size_t width = (c->layout.row_size + GROUP - 1) / GROUP * GROUP;
+    /* Room for every column read: the row's bytes, as a picked row. */
+    const size_t width = (size_t)1 << picked_shift_for(c->layout.row_size);
     if (n_classes == 0 || n_classes > OM_LAYOUT_CLASSES_MAX)
         return OM_ERROR(OM_EINVAL, "%zu classes of trials: 1 to %u are encoded by class",
                         n_classes, OM_LAYOUT_CLASSES_MAX);
@@ -256,14 +268,12 @@ static void plan(om_h5_chunks *c, const om_tally *t)
 static const uint8_t transposed_at[GROUP] = {0, 8, 4, 12, 2, 10, 6, 14,
                                              1, 9, 5, 13, 3, 11, 7, 15};
 
-/* The 16 x 16 bytes at src[0..16) (16 bytes from each) transposed: byte j of
- * every source in x[transposed_at[j]], source k's in lane k. Four stages of
- * unpacks, bytes, then 16-, 32- and 64-bit pairs. */
-static inline void transpose16(const uint8_t *const src[GROUP], __m128i x[GROUP])
+/* The 16 x 16 bytes x[0..16) transposed in place: byte j of every x[k] in
+ * x[transposed_at[j]], x[k]'s in lane k. Four stages of unpacks, bytes,
+ * then 16-, 32- and 64-bit pairs. */
+static inline void transpose16(__m128i x[GROUP])
 {
     __m128i y[GROUP];
-    for (unsigned k = 0; k < GROUP; k++)
-        x[k] = _mm_loadu_si128((const __m128i *)(const void *)src[k]);
     for (unsigned k = 0; k < GROUP / 2; k++) {
         y[k] = _mm_unpacklo_epi8(x[2 * k], x[2 * k + 1]);
         y[k + GROUP / 2] = _mm_unpackhi_epi8(x[2 * k], x[2 * k + 1]);
@@ -288,11 +298,10 @@ static inline void transpose16(const uint8_t *const src[GROUP], __m128i x[GROUP]
 static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t g)
 {
     const size_t rs = c->layout.row_size;
-    const uint8_t *src[GROUP];
     __m128i x[GROUP];
     for (unsigned k = 0; k < GROUP; k++)
-        src[k] = rows + (i + k) * rs + GROUP * g;
-    transpose16(src, x);
+        x[k] = _mm_loadu_si128((const __m128i *)(const void *)(rows + (i + k) * rs + GROUP * g));
+    transpose16(x);
     for (unsigned j = 0; j < GROUP; j++) {
         const size_t col = GROUP * g + j;
         if (col < rs && c->read[col])
@@ -361,10 +370,10 @@ static void pick_classes(om_h5_chunks *c)
     for (size_t col = 0; col < rs; col++)
         if (c->read[col])
             c->picked_col[c->n_picked++] = (uint8_t)col;
-    c->picked_width = (c->n_picked + GROUP - 1) / GROUP * GROUP;
+    c->picked_shift = picked_shift_for(c->n_picked);
     for (size_t k = 0; k < c->n_classes; k++) {
-        uint8_t *to = c->picked + k * c->picked_width;
-        memset(to, 0, c->picked_width);
+        uint8_t *to = c->picked + (k << c->picked_shift);
+        memset(to, 0, (size_t)1 << c->picked_shift);
         for (size_t j = 0; j < c->n_picked; j++)
             to[j] = c->class_rows[k * rs + c->picked_col[j]];
     }
@@ -382,36 +391,53 @@ static inline uint8_t class_value(const om_h5_chunks *c, const uint8_t *rows,
 }
 
 #if defined(OM_H5CHUNK_SSE2)
+/* Whether any of the 16 trials from cls is of no class. */
+static inline bool any_no_class(const uint16_t *cls)
+{
+    const __m128i none = _mm_set1_epi16((short)OM_LAYOUT_NO_CLASS);
+    const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)cls);
+    const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(cls + GROUP / 2));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(lo, none),
+                                          _mm_cmpeq_epi16(hi, none))) != 0;
+}
+
 /* The picked columns of trials i .. i + 15: each trial's picked row (its
  * class's, or its own row's columns read, picked into the scratch rows)
- * transposed 16 columns at a time, column j stored at its column's place. */
+ * transposed 16 columns at a time, column j stored at its column's place.
+ * When all 16 are of a class (as good as always where trials have classes),
+ * each row is loaded straight from its class's. */
 static void columns_classes_group(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
                                   size_t i)
 {
-    const size_t rs = c->layout.row_size, width = c->picked_width;
+    const size_t rs = c->layout.row_size, n_picked = c->n_picked;
+    const unsigned shift = c->picked_shift;
+    const uint8_t *const picked = c->picked;
+    uint8_t *const *const to = c->picked_to;
+    const bool mixed = any_no_class(cls + i);
     const uint8_t *src[GROUP];
     __m128i x[GROUP];
-    for (unsigned k = 0; k < GROUP; k++) {
-        const uint16_t cl = cls[i + k];
-        if (cl != OM_LAYOUT_NO_CLASS) {
-            assert(cl < c->n_classes);
-            src[k] = c->picked + (size_t)cl * width;
-        } else {
-            uint8_t *to = c->scratch + k * width;
-            for (size_t j = 0; j < c->n_picked; j++)
-                to[j] = rows[(i + k) * rs + c->picked_col[j]];
-            src[k] = to;
+    if (mixed) {
+        for (unsigned k = 0; k < GROUP; k++) {
+            const uint16_t cl = cls[i + k];
+            if (cl != OM_LAYOUT_NO_CLASS) {
+                src[k] = picked + ((size_t)cl << shift);
+                continue;
+            }
+            uint8_t *row = c->scratch + ((size_t)k << shift);
+            for (size_t j = 0; j < n_picked; j++)
+                row[j] = rows[(i + k) * rs + c->picked_col[j]];
+            src[k] = row;
         }
     }
-    for (size_t g = 0; g * GROUP < c->n_picked; g++) {
-        const uint8_t *at[GROUP];
-        for (unsigned k = 0; k < GROUP; k++)
-            at[k] = src[k] + GROUP * g;
-        transpose16(at, x);
-        for (unsigned j = 0; j < GROUP && GROUP * g + j < c->n_picked; j++)
-            _mm_storeu_si128((__m128i *)(void *)(c->cols +
-                                                 c->picked_col[GROUP * g + j] * c->chunk_rows + i),
-                             x[transposed_at[j]]);
+    for (size_t g = 0; g * GROUP < n_picked; g++) {
+        for (unsigned k = 0; k < GROUP; k++) {
+            const uint8_t *from = mixed ? src[k] : picked + ((size_t)cls[i + k] << shift);
+            assert(mixed || cls[i + k] < c->n_classes);
+            x[k] = _mm_loadu_si128((const __m128i *)(const void *)(from + GROUP * g));
+        }
+        transpose16(x);
+        for (unsigned j = 0; j < GROUP && GROUP * g + j < n_picked; j++)
+            _mm_storeu_si128((__m128i *)(void *)(to[GROUP * g + j] + i), x[transposed_at[j]]);
     }
 }
 #endif
@@ -426,6 +452,8 @@ static void columns_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t
     size_t i = 0;
 #if defined(OM_H5CHUNK_SSE2)
     pick_classes(c);
+    for (size_t j = 0; j < c->n_picked; j++)
+        c->picked_to[j] = c->cols + c->picked_col[j] * c->chunk_rows;
     for (; c->n_picked > 0 && i + GROUP <= n; i += GROUP)
         columns_classes_group(c, rows, cls, i);
 #endif
