@@ -47,10 +47,15 @@ typedef struct slot {
     om_dice dice;         /* its dice */
 } slot;
 
-/* One thread's buffers: a slot per block it takes at once, and what its
- * blocks share. */
+/* Sets of slots a thread holds: the blocks it simulates, and up to SETS - 1
+ * sets it simulated before, waiting for their turn to be put
+ * (om_run_simulate). */
+#define SETS 4
+
+/* One thread's buffers: a slot per block it holds, and what its blocks
+ * share. */
 typedef struct worker {
-    slot s[SLOTS];        /* the blocks it holds */
+    slot s[SETS * SLOTS]; /* the blocks it holds: set q is s[q * SLOTS ..] */
     unsigned slots;       /* how many blocks it takes at once: SLOTS when two blocks of
                              trials with classes are simulated together, else 1 */
     om_tally_work *tw;    /* the distinct-row counter */
@@ -89,6 +94,16 @@ static void turn_wait(put_turn *t, uint64_t k)
     while (t->next != k)
         cnd_wait(&t->moved, &t->lock);
     mtx_unlock(&t->lock);
+}
+
+/* Whether it is loop index k's turn. */
+static bool turn_is(put_turn *t, uint64_t k)
+{
+    bool is;
+    mtx_lock(&t->lock);
+    is = t->next == k;
+    mtx_unlock(&t->lock);
+    return is;
 }
 
 /* Loop index k's turn is over: the next one's begins. */
@@ -150,11 +165,12 @@ static om_status worker_init(worker *w, const om_trials *t, const om_run_config 
 {
     memset(w, 0, sizeof *w);
     w->slots = slots_for(t, cfg, sink);
-    for (unsigned j = 0; j < w->slots; j++) {
-        om_status st = slot_init(&w->s[j], t, sink, block_size);
-        if (st != OM_OK)
-            return st;
-    }
+    for (unsigned q = 0; q < SETS; q++)
+        for (unsigned j = 0; j < w->slots; j++) {
+            om_status st = slot_init(&w->s[q * SLOTS + j], t, sink, block_size);
+            if (st != OM_OK)
+                return st;
+        }
     if (cfg->plain_dice && (w->plain = gsl_rng_alloc(gsl_rng_default)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for the baseline generator");
     if (t->game->work_alloc != NULL) {
@@ -169,7 +185,7 @@ static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
 {
     if (t->game->work_free != NULL)
         t->game->work_free(w->game_work);
-    for (unsigned j = 0; j < SLOTS; j++) {
+    for (unsigned j = 0; j < SETS * SLOTS; j++) {
         slot *s = &w->s[j];
         if (sink != NULL && sink->work_free != NULL && s->sink_work != NULL)
             sink->work_free(sink->ctx, s->sink_work);
@@ -182,20 +198,19 @@ static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
         gsl_rng_free(w->plain);
 }
 
-/* Slot j's dice at the start of block b's stream. */
-static void slot_seed(worker *w, unsigned j, const om_run_config *cfg, const om_block *b)
+/* Slot s's dice at the start of block b's stream. */
+static void slot_seed(worker *w, slot *s, const om_run_config *cfg, const om_block *b)
 {
-    om_rng_seed_block(&w->s[j].dice.rng, cfg->seed, b->index);
-    w->s[j].dice.plain = w->plain;
+    om_rng_seed_block(&s->dice.rng, cfg->seed, b->index);
+    s->dice.plain = w->plain;
     if (w->plain)
         seed_plain(w->plain, cfg->seed, b->index);
 }
 
-/* Tally the block in slot j, simulated, and let the sink prepare it. */
-static om_status slot_finish(worker *w, unsigned j, const om_trials *t, const om_run_sink *sink,
+/* Tally the block in slot s, simulated, and let the sink prepare it. */
+static om_status slot_finish(worker *w, slot *s, const om_trials *t, const om_run_sink *sink,
                              om_block *b)
 {
-    slot *s = &w->s[j];
     if (s->cls != NULL) {
         om_status st = om_tally_block_classes(w->tw, s->rows, s->cls, t->class_rows,
                                               t->n_classes, b->n, s->tally);
@@ -212,27 +227,27 @@ static om_status slot_finish(worker *w, unsigned j, const om_trials *t, const om
 }
 
 /* Simulate, tally and prepare the m blocks b[0..m) (m <= w->slots), block j
- * in slot j; st[j] becomes block j's status. Trials with classes are counted
- * by class; a sink that reads no rows, or takes those of trials of a class
- * from their class, does not even get them. */
-static void worker_blocks(worker *w, const om_trials *t, const om_run_config *cfg,
+ * in slot s[j] of a set; st[j] becomes block j's status. Trials with classes
+ * are counted by class; a sink that reads no rows, or takes those of trials
+ * of a class from their class, does not even get them. */
+static void worker_blocks(worker *w, slot *set, const om_trials *t, const om_run_config *cfg,
                           const om_run_sink *sink, om_block *b, unsigned m, om_status *st)
 {
     const bool class_rows = sink != NULL && !sink->tally_only && !sink->by_class;
     for (unsigned j = 0; j < m; j++)
         st[j] = OM_OK;
-    if (m == SLOTS && w->s[0].cls != NULL) {
-        om_dice *const d[SLOTS] = {&w->s[0].dice, &w->s[1].dice};
-        uint8_t *const rows[SLOTS] = {w->s[0].rows, w->s[1].rows};
-        uint16_t *const cls[SLOTS] = {w->s[0].cls, w->s[1].cls};
+    if (m == SLOTS && set[0].cls != NULL) {
+        om_dice *const d[SLOTS] = {&set[0].dice, &set[1].dice};
+        uint8_t *const rows[SLOTS] = {set[0].rows, set[1].rows};
+        uint16_t *const cls[SLOTS] = {set[0].cls, set[1].cls};
         const size_t n[SLOTS] = {b[0].n, b[1].n};
-        slot_seed(w, 0, cfg, &b[0]);
-        slot_seed(w, 1, cfg, &b[1]);
+        slot_seed(w, &set[0], cfg, &b[0]);
+        slot_seed(w, &set[1], cfg, &b[1]);
         t->game->resolve_classes2(t->prepared, w->game_work, d, rows, cls, class_rows, n);
     } else {
         for (unsigned j = 0; j < m; j++) {
-            slot *s = &w->s[j];
-            slot_seed(w, j, cfg, &b[j]);
+            slot *s = &set[j];
+            slot_seed(w, s, cfg, &b[j]);
             /* Without a sink nobody reads the tally (the engine-only benchmark). */
             if (s->cls != NULL)
                 t->game->resolve_classes(t->prepared, w->game_work, &s->dice, s->rows, s->cls,
@@ -242,8 +257,19 @@ static void worker_blocks(worker *w, const om_trials *t, const om_run_config *cf
         }
     }
     for (unsigned j = 0; sink != NULL && j < m; j++)
-        st[j] = slot_finish(w, j, t, sink, &b[j]);
+        st[j] = slot_finish(w, &set[j], t, sink, &b[j]);
 }
+
+/* Blocks a thread took at once (loop indices k .. k + m - 1), simulated (or
+ * skipped: not ready), waiting to be put. */
+typedef struct taken {
+    uint64_t k;             /* the loop index of the first */
+    unsigned m;             /* how many: 1 .. SLOTS */
+    bool ready;             /* simulated (not after a stop, nor on a thread that failed
+                               to start) */
+    om_block b[SLOTS];      /* the blocks */
+    om_status st[SLOTS];    /* how their simulation went */
+} taken;
 
 /* Block b's turn (loop index k): put it unless the run stopped or failed. */
 static void put_block(run_state *rs, put_turn *turn, const om_run_sink *sink, uint64_t k,
@@ -270,6 +296,21 @@ static void put_block(run_state *rs, put_turn *turn, const om_run_sink *sink, ui
         }
     }
     turn_pass(turn, k);
+}
+
+/* Put the blocks taken, each in its turn, then do what the puts left to this
+ * thread (in parallel with the next put). */
+static void put_taken(run_state *rs, put_turn *turn, const om_run_sink *sink, taken *tk)
+{
+    bool put[SLOTS] = {false, false};
+    for (unsigned j = 0; j < tk->m; j++)
+        put_block(rs, turn, sink, tk->k + j, &tk->b[j], tk->st[j], tk->ready, &put[j]);
+    for (unsigned j = 0; j < tk->m; j++) {
+        om_status after;
+        if (put[j] && sink != NULL && sink->after_put != NULL &&
+            (after = sink->after_put(sink->ctx, &tk->b[j])) != OM_OK)
+            record_failure(rs, after);
+    }
 }
 
 om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink,
@@ -299,46 +340,54 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
         if (init != OM_OK)
             record_failure(&rs, init);
 
-        /* Blocks in parallel, puts in block order: a thread takes the next
-         * blocks (so every earlier one is already some thread's) and, once
-         * they are simulated, waits (asleep) for the earlier ones to be put. */
+        /* Blocks in parallel, puts in block order. A thread takes the next
+         * blocks (so every earlier one is already some thread's), simulates
+         * them and holds them until their turn: it puts every set it holds
+         * whose turn has come, oldest first, and takes more rather than wait
+         * while it has a free set (a thread slowed down, by the kernel say,
+         * holds up the others' puts, not their work); with none free, it
+         * waits for its oldest. The earliest block held is always the next
+         * to put, and its thread never waits for a later one: every turn
+         * comes. */
+        taken tk[SETS];
+        unsigned head = 0, held = 0; /* tk[head] is the oldest of `held` sets */
         for (;;) {
-            uint64_t k;
-            om_block b[SLOTS];
-            om_status st[SLOTS] = {OM_OK, OM_OK};
-            bool skip, put[SLOTS] = {false, false};
-            unsigned m;
+            taken *cur;
+            bool skip;
             const unsigned slots = init == OM_OK ? w.slots : 1u;
+            while (held > 0 && (held == SETS || turn_is(&turn, tk[head].k))) {
+                put_taken(&rs, &turn, sink, &tk[head]);
+                head = (head + 1) % SETS;
+                held--;
+            }
+            cur = &tk[(head + held) % SETS];
 #pragma omp atomic capture
             {
-                k = rs.next_block;
+                cur->k = rs.next_block;
                 rs.next_block += slots;
             }
-            if (k >= n_blocks)
+            if (cur->k >= n_blocks)
                 break;
-            m = n_blocks - k < slots ? (unsigned)(n_blocks - k) : slots;
-            for (unsigned j = 0; j < m; j++) {
-                const uint64_t kj = k + j, left = cfg->trials - kj * block_size;
-                b[j] = (om_block){.index = cfg->first_block + kj};
-                b[j].first = b[j].index * block_size;
-                b[j].n = (size_t)(left < block_size ? left : block_size);
+            cur->m = n_blocks - cur->k < slots ? (unsigned)(n_blocks - cur->k) : slots;
+            for (unsigned j = 0; j < cur->m; j++) {
+                const uint64_t kj = cur->k + j, left = cfg->trials - kj * block_size;
+                cur->b[j] = (om_block){.index = cfg->first_block + kj};
+                cur->b[j].first = cur->b[j].index * block_size;
+                cur->b[j].n = (size_t)(left < block_size ? left : block_size);
+                cur->st[j] = OM_OK;
             }
             /* Blocks after a stop or an error are not simulated. */
 #pragma omp atomic read
             skip = rs.stopped;
-            if (!skip && init == OM_OK)
-                worker_blocks(&w, t, cfg, sink, b, m, st);
-            for (unsigned j = 0; j < m; j++)
-                put_block(&rs, &turn, sink, k + j, &b[j], st[j], !skip && init == OM_OK,
-                          &put[j]);
-            /* What the puts left to this thread, in parallel with the next put. */
-            for (unsigned j = 0; j < m; j++) {
-                om_status after;
-                if (put[j] && sink != NULL && sink->after_put != NULL &&
-                    (after = sink->after_put(sink->ctx, &b[j])) != OM_OK)
-                    record_failure(&rs, after);
-            }
+            cur->ready = !skip && init == OM_OK;
+            if (cur->ready)
+                worker_blocks(&w, &w.s[((head + held) % SETS) * SLOTS], t, cfg, sink, cur->b,
+                              cur->m, cur->st);
+            held++;
         }
+        /* The sets still held, each in its turn. */
+        for (; held > 0; held--, head = (head + 1) % SETS)
+            put_taken(&rs, &turn, sink, &tk[head]);
         worker_free(&w, t, sink);
     }
     cnd_destroy(&turn.moved);
