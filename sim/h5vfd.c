@@ -54,6 +54,7 @@ typedef struct buffered_file {
     size_t buf_len;     /* how many */
     om_h5_deferred *defer; /* where raw data writes are listed instead, or NULL */
     haddr_t reserved;   /* the file's disk blocks are allocated up to here (reserve) */
+    _Atomic(haddr_t) written_from; /* writeback started up to here (start_writeback) */
 } buffered_file;
 
 /* Disk space allocated ahead of the raw data deferred at a time. */
@@ -138,6 +139,7 @@ static H5FD_t *bf_open(const char *name, unsigned flags, hid_t fapl, haddr_t max
         return NULL;
     }
     f->fd = fd;
+    atomic_init(&f->written_from, 0);
     f->eof = (haddr_t)sb.st_size;
     f->device = sb.st_dev;
     f->inode = sb.st_ino;
@@ -246,6 +248,7 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
     /* Raw data deferred: listed, the bytes left where they are. */
     if (type == H5FD_MEM_DRAW && f->defer != NULL && f->defer->n < f->defer->cap) {
         f->defer->fd = f->fd;
+        f->defer->written_from = &f->written_from;
         f->defer->w[f->defer->n++] = (om_h5_deferred_write){addr, buffer, size};
         if (addr + size > f->reserved)
             reserve(f, addr + size);
@@ -372,8 +375,10 @@ om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into)
 
 /*
  * Start writing to the disk, without waiting, the pages of the file before
- * `end` (the end of a run of bytes just written) from d->written_from, once
- * they are WRITEBACK_BATCH bytes, less the last WRITEBACK_LAG. Left to the
+ * `end` (the end of a run of bytes just written) from the file's
+ * written_from, once they are WRITEBACK_BATCH bytes, less the last
+ * WRITEBACK_LAG: the thread that moves written_from on starts that range,
+ * so each is started once. Left to the
  * end, the kernel allocates the disk blocks of the whole file and starts
  * their writeback at its close and fsync, on one thread (on ext4, about a
  * seventh of a run with rows); started here, by the threads that write the
@@ -384,13 +389,12 @@ om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into)
 static void start_writeback(om_h5_deferred *d, haddr_t end)
 {
 #if defined(SYNC_FILE_RANGE_WRITE)
-    haddr_t to;
-    if (end < d->written_from + WRITEBACK_BATCH + WRITEBACK_LAG)
+    haddr_t from = atomic_load(d->written_from), to;
+    if (end < from + WRITEBACK_BATCH + WRITEBACK_LAG)
         return;
     to = (end - WRITEBACK_LAG) / WRITEBACK_PAGE * WRITEBACK_PAGE;
-    (void)sync_file_range(d->fd, (off_t)d->written_from, (off_t)(to - d->written_from),
-                          SYNC_FILE_RANGE_WRITE);
-    d->written_from = to;
+    if (atomic_compare_exchange_strong(d->written_from, &from, to))
+        (void)sync_file_range(d->fd, (off_t)from, (off_t)(to - from), SYNC_FILE_RANGE_WRITE);
 #else
     (void)d;
     (void)end;
