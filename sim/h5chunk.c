@@ -34,7 +34,11 @@
  *      columns (byte by byte, chunk_rows values each) for those bytes, 16
  *      rows at a time with SSE2 byte transposes where the processor has them
  *      (a strided read of each byte costs three times as much), a short
- *      block padded to the chunk with each field's padding;
+ *      block padded to the chunk with each field's padding. Trials that come
+ *      with classes (om_h5_chunks_encode_classes) have no row written: each
+ *      class's bytes of the columns read are picked into a short row once,
+ *      and 16 trials' picked rows, loaded by class, are transposed at once;
+ *      trials of no class are picked from their own rows;
  *   3. chunks: each field's chunk from its column: a header, then the column
  *      copied, or packed 16 values at a time (SSE2: pairs of values merged
  *      lane by lane, 2, 4 then 8 of them, in 16-, 32- and 64-bit lanes), the

@@ -18,8 +18,14 @@
  * and close write it out. The end of file is that of the file and the buffer
  * together, so the library sees the file it would see unbuffered.
  *
+ * For raw data whose writes are deferred (a run's chunks), the driver also
+ * allocates the file's disk blocks ahead (reserve), and the threads that
+ * write the bytes start their writeback to the disk as they go
+ * (start_writeback); neither changes a byte of the file.
+ *
  * Not thread-safe by itself: HDF5 serialises its calls, and sim/ calls HDF5
- * from one thread at a time.
+ * from one thread at a time (the deferred writes, by many threads, share
+ * only an atomic position).
  */
 /* sync_file_range (Linux). */
 #define _GNU_SOURCE

@@ -1,9 +1,12 @@
 /*
  * run.c: the OpenMP Monte Carlo driver (see run.h for the reproducibility
- * contract). Blocks are simulated, tallied and prepared in parallel, then put
- * to the sink one at a time in block order: a thread whose block is not next
- * sleeps until it is (put_turn). The only shared mutable data are the error
- * record, the stop flag and the turn, written under the turn's lock.
+ * contract). Blocks are simulated, tallied and prepared in parallel (two at
+ * once where the game can, game.h resolve_classes2), then put to the sink
+ * one at a time in block order: a thread holds the blocks it simulated until
+ * their turn, taking more meanwhile while it has room, and sleeps until its
+ * oldest one's turn when it has none (put_turn). The only shared mutable data
+ * are the error record, the stop flag and the turn, written under the turn's
+ * lock.
  */
 #include "run.h"
 
