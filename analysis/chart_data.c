@@ -104,7 +104,10 @@ static void add_part(char *buf, size_t size, const char *part)
     size_t len = strlen(buf);
     if (part == NULL || part[0] == '\0' || len + 1 >= size)
         return;
-    snprintf(buf + len, size - len, "%s%s", len > 0 ? " \xc2\xb7 " : "", part);
+    /* A part that does not fit is cut short (the text is a caption); an
+     * encoding error leaves the text as it was. */
+    if (snprintf(buf + len, size - len, "%s%s", len > 0 ? " \xc2\xb7 " : "", part) < 0)
+        buf[len] = '\0';
 }
 
 /* A name, or a fallback when unknown. */

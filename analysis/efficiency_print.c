@@ -184,7 +184,10 @@ static void value_text(char *buf, size_t size, const char *fmt, const om_efficie
     }
     snprintf(b, sizeof b, fmt, v->lo);
     snprintf(c, sizeof c, fmt, v->hi);
-    snprintf(buf, size, "%s [%s, %s]", a, b, c);
+    /* Cut short if the caller's column is narrower (an encoding error
+     * leaves it empty). */
+    if (snprintf(buf, size, "%s [%s, %s]", a, b, c) < 0 && size > 0)
+        buf[0] = '\0';
 }
 
 static int name_width(const om_efficiency *e)

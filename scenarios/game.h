@@ -146,7 +146,7 @@ typedef struct om_game_listing {
 } om_game_listing;
 
 /* A game family. Every function pointer is set, except `list`, resolve_classes
- * (a game whose trials never have classes), and work_alloc and work_free,
+ * and resolve_classes2 (a game whose trials never have classes), and work_alloc and work_free,
  * which a game without a per-thread workspace leaves NULL. */
 struct om_game {
     const char *name;                /* e.g. "warmaster" */
@@ -182,6 +182,13 @@ struct om_game {
      * have classes (om_trials.n_classes is then 0). */
     void (*resolve_classes)(const void *prepared, void *work, om_dice *d, uint8_t *rows,
                             uint16_t *cls, bool class_rows, size_t n);
+    /* resolve_classes of two blocks at once, block j's n[j] trials with dice
+     * d[j] into rows[j] and cls[j]: the same rows, classes and dice as the
+     * two calls one after the other, in less time (the two blocks' draws
+     * interleaved). d[0] and d[1] distinct. NULL where resolve_classes is. */
+    void (*resolve_classes2)(const void *prepared, void *work, om_dice *const d[2],
+                             uint8_t *const rows[2], uint16_t *const cls[2], bool class_rows,
+                             const size_t n[2]);
 
     /* Fill keys[0..cap) with the keys of its scenario files and return how
      * many there are (all of them when cap is large enough). */

@@ -527,6 +527,19 @@ static void wm_resolve_classes(const void *prepared, void *work, om_dice *d, uin
     om_wm_resolve_classes(p->engagement, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
 }
 
+/* Two blocks at once (an engagement's, as wm_resolve_classes). */
+static void wm_resolve_classes2(const void *prepared, void *work, om_dice *const d[2],
+                                uint8_t *const rows[2], uint16_t *const cls[2], bool class_rows,
+                                const size_t n[2])
+{
+    const wm_prepared *p = prepared;
+    om_wm_outcome *const out[2] = {(om_wm_outcome *)(void *)rows[0],
+                                   (om_wm_outcome *)(void *)rows[1]};
+    (void)work;
+    assert(p->turn == NULL);
+    om_wm_resolve_classes2(p->engagement, d, out, cls, class_rows, n);
+}
+
 _Static_assert(_Alignof(om_wm_outcome) == 1, "outcomes are bytes, so any row address fits");
 _Static_assert(OM_WM_NO_CLASS == OM_LAYOUT_NO_CLASS, "the engine's trials of no class are the "
                "tally's");
@@ -551,6 +564,7 @@ const om_game om_game_warmaster = {
     .work_free = wm_work_free,
     .resolve_block = wm_resolve_block,
     .resolve_classes = wm_resolve_classes,
+    .resolve_classes2 = wm_resolve_classes2,
     .situations = om_wm_matrix_situations_table,
     .n_situations = OM_WM_MATRIX_SITUATIONS,
     .n_default_situations = 2,

@@ -18,6 +18,8 @@
 #ifndef OM_H5_INT_H
 #define OM_H5_INT_H
 
+#include <stdatomic.h>
+
 #include <hdf5.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +58,9 @@ typedef struct om_h5_deferred {
     size_t n;                   /* writes deferred */
     size_t cap;                 /* room in w */
     om_h5_deferred_write *w;    /* [cap] in the order the library made them */
+    _Atomic(haddr_t) *written_from; /* where the bytes of the file begin whose writeback
+                                   to the disk no thread has started (the file's, shared by
+                                   all its lists: om_h5_deferred_write_out; set with fd) */
 } om_h5_deferred;
 
 /*

@@ -34,7 +34,11 @@
  *      columns (byte by byte, chunk_rows values each) for those bytes, 16
  *      rows at a time with SSE2 byte transposes where the processor has them
  *      (a strided read of each byte costs three times as much), a short
- *      block padded to the chunk with each field's padding;
+ *      block padded to the chunk with each field's padding. Trials that come
+ *      with classes (om_h5_chunks_encode_classes) have no row written: each
+ *      class's bytes of the columns read are picked into a short row once,
+ *      and 16 trials' picked rows, loaded by class, are transposed at once;
+ *      trials of no class are picked from their own rows;
  *   3. chunks: each field's chunk from its column: a header, then the column
  *      copied, or packed 16 values at a time (SSE2: pairs of values merged
  *      lane by lane, 2, 4 then 8 of them, in 16-, 32- and 64-bit lanes), the
@@ -92,6 +96,20 @@ struct om_h5_chunks {
     uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value stored in the header */
     uint8_t pad[OM_LAYOUT_FIELDS_MAX];   /* a short block's padding of the column */
     bool read[OM_H5_ROW_MAX];            /* the byte columns the chunks read */
+    /* Trials of a class (om_h5_chunks_classes): each class's row cut down to
+     * the columns read, for the read set `picked_for` (rebuilt when a block
+     * reads other columns): */
+    const uint8_t *class_rows; /* class k's row at class_rows + k * row_size (borrowed) */
+    size_t n_classes;          /* classes (0: none set) */
+    uint8_t *picked;           /* [n_classes][picked_width] the columns read of each class */
+    uint8_t *scratch;          /* [GROUP][picked_width] those of 16 trials of no class */
+    unsigned picked_shift;     /* a picked row is 1 << picked_shift bytes: n_picked
+                                  rounded up to a power of two, at least GROUP */
+    size_t n_picked;           /* columns read (0: picked is not built) */
+    uint8_t picked_col[OM_H5_ROW_MAX]; /* the column of each picked byte */
+    uint8_t *picked_to[OM_H5_ROW_MAX]; /* where its column goes: cols + picked_col * chunk_rows */
+    bool picked_for[OM_H5_ROW_MAX];    /* the read set picked was built for */
+    bool picked_valid;                 /* picked holds the rows of picked_for */
 };
 
 om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_chunks **out)
@@ -130,7 +148,43 @@ void om_h5_chunks_free(om_h5_chunks *c)
         return;
     free(c->buf);
     free(c->cols);
+    free(c->picked);
+    free(c->scratch);
     free(c);
+}
+
+/* The shift of a picked row of n bytes (pick_classes): n rounded up to a
+ * power of two, at least GROUP. */
+static unsigned picked_shift_for(size_t n)
+{
+    unsigned shift = 4; /* GROUP */
+    while (((size_t)1 << shift) < n)
+        shift++;
+    return shift;
+}
+
+om_status om_h5_chunks_classes(om_h5_chunks *c, const uint8_t *class_rows, size_t n_classes)
+{
+    /* Room for every column read: the row's bytes, as a picked row. */
+    const size_t width = (size_t)1 << picked_shift_for(c->layout.row_size);
+    if (n_classes == 0 || n_classes > OM_LAYOUT_CLASSES_MAX)
+        return OM_ERROR(OM_EINVAL, "%zu classes of trials: 1 to %u are encoded by class",
+                        n_classes, OM_LAYOUT_CLASSES_MAX);
+    free(c->picked);
+    free(c->scratch);
+    c->picked = malloc(n_classes * (width ? width : 1));
+    c->scratch = calloc(GROUP, width ? width : 1);
+    c->class_rows = class_rows;
+    c->n_classes = n_classes;
+    c->picked_valid = false;
+    if (c->picked == NULL || c->scratch == NULL) {
+        free(c->picked);
+        free(c->scratch);
+        c->picked = c->scratch = NULL;
+        c->n_classes = 0;
+        return OM_ERROR(OM_ENOMEM, "out of memory for the classes of a block's chunks");
+    }
+    return OM_OK;
 }
 
 size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field)
@@ -218,16 +272,12 @@ static void plan(om_h5_chunks *c, const om_tally *t)
 static const uint8_t transposed_at[GROUP] = {0, 8, 4, 12, 2, 10, 6, 14,
                                              1, 9, 5, 13, 3, 11, 7, 15};
 
-/* Columns 16g .. 16g + 15 of rows i .. i + 15 (row k at rows + k * rs; 16
- * bytes read from each, up to 15 past the row), those read stored at
- * cols + column * chunk_rows + i. Four stages of unpacks, bytes, then 16-,
- * 32- and 64-bit pairs, transpose the 16 x 16 bytes. */
-static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t g)
+/* The 16 x 16 bytes x[0..16) transposed in place: byte j of every x[k] in
+ * x[transposed_at[j]], x[k]'s in lane k. Four stages of unpacks, bytes,
+ * then 16-, 32- and 64-bit pairs. */
+static inline void transpose16(__m128i x[GROUP])
 {
-    const size_t rs = c->layout.row_size;
-    __m128i x[GROUP], y[GROUP];
-    for (unsigned k = 0; k < GROUP; k++)
-        x[k] = _mm_loadu_si128((const __m128i *)(const void *)(rows + (i + k) * rs + GROUP * g));
+    __m128i y[GROUP];
     for (unsigned k = 0; k < GROUP / 2; k++) {
         y[k] = _mm_unpacklo_epi8(x[2 * k], x[2 * k + 1]);
         y[k + GROUP / 2] = _mm_unpackhi_epi8(x[2 * k], x[2 * k + 1]);
@@ -244,6 +294,18 @@ static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t
         x[k] = _mm_unpacklo_epi64(y[2 * k], y[2 * k + 1]);
         x[k + GROUP / 2] = _mm_unpackhi_epi64(y[2 * k], y[2 * k + 1]);
     }
+}
+
+/* Columns 16g .. 16g + 15 of rows i .. i + 15 (row k at rows + k * rs; 16
+ * bytes read from each, up to 15 past the row), those read stored at
+ * cols + column * chunk_rows + i. */
+static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t g)
+{
+    const size_t rs = c->layout.row_size;
+    __m128i x[GROUP];
+    for (unsigned k = 0; k < GROUP; k++)
+        x[k] = _mm_loadu_si128((const __m128i *)(const void *)(rows + (i + k) * rs + GROUP * g));
+    transpose16(x);
     for (unsigned j = 0; j < GROUP; j++) {
         const size_t col = GROUP * g + j;
         if (col < rs && c->read[col])
@@ -251,18 +313,43 @@ static void columns_group(om_h5_chunks *c, const uint8_t *rows, size_t i, size_t
                              x[transposed_at[j]]);
     }
 }
+
+/* Whether any of columns 16g .. 16g + 15 is read. */
+static bool group_read(const om_h5_chunks *c, size_t g)
+{
+    for (size_t col = GROUP * g; col < GROUP * (g + 1) && col < c->layout.row_size; col++)
+        if (c->read[col])
+            return true;
+    return false;
+}
 #endif
 
-/* Step 2: the columns read, of the n rows at `rows`, padded to the chunk. */
+/* Each field's padding of a short block's columns, rows n .. chunk_rows. */
+static void columns_pad(om_h5_chunks *c, size_t n)
+{
+    const om_layout *l = &c->layout;
+    for (size_t f = 0; f < l->field_count && n < c->chunk_rows; f++)
+        for (size_t b = 0; c->kind[f] != KIND_HEADER && b < om_field_width(l->fields[f].type);
+             b++)
+            memset(c->cols + (l->fields[f].offset + b) * c->chunk_rows + n, c->pad[f],
+                   c->chunk_rows - n);
+}
+
+/* Step 2: the columns read, of the n rows at `rows`, padded to the chunk.
+ * Only the groups of 16 columns that hold a column read are transposed. */
 static void columns(om_h5_chunks *c, const uint8_t *rows, size_t n)
 {
     const om_layout *l = &c->layout;
     const size_t rs = l->row_size;
     size_t i = 0;
 #if defined(OM_H5CHUNK_SSE2)
+    bool groups[OM_H5_ROW_MAX / GROUP + 1];
+    for (size_t g = 0; g * GROUP < rs; g++)
+        groups[g] = group_read(c, g);
     for (; i + GROUP <= n; i += GROUP)
         for (size_t g = 0; g * GROUP < rs; g++)
-            columns_group(c, rows, i, g);
+            if (groups[g])
+                columns_group(c, rows, i, g);
 #endif
     for (size_t col = 0; col < rs; col++) {
         uint8_t *to = c->cols + col * c->chunk_rows;
@@ -271,11 +358,117 @@ static void columns(om_h5_chunks *c, const uint8_t *rows, size_t n)
         for (size_t k = i; k < n; k++)
             to[k] = rows[k * rs + col];
     }
-    for (size_t f = 0; f < l->field_count && n < c->chunk_rows; f++)
-        for (size_t b = 0; c->kind[f] != KIND_HEADER && b < om_field_width(l->fields[f].type);
-             b++)
-            memset(c->cols + (l->fields[f].offset + b) * c->chunk_rows + n, c->pad[f],
-                   c->chunk_rows - n);
+    columns_pad(c, n);
+}
+
+/* The picked rows of the classes for the block's read set (c->read): each
+ * class's columns read, in column order, zero to the picked width. Built
+ * again only when the read set changes (rarely: a column whose block holds
+ * one value is not read). */
+static void pick_classes(om_h5_chunks *c)
+{
+    const size_t rs = c->layout.row_size;
+    if (c->picked_valid && memcmp(c->picked_for, c->read, sizeof c->read) == 0)
+        return;
+    c->n_picked = 0;
+    for (size_t col = 0; col < rs; col++)
+        if (c->read[col])
+            c->picked_col[c->n_picked++] = (uint8_t)col;
+    c->picked_shift = picked_shift_for(c->n_picked);
+    for (size_t k = 0; k < c->n_classes; k++) {
+        uint8_t *to = c->picked + (k << c->picked_shift);
+        memset(to, 0, (size_t)1 << c->picked_shift);
+        for (size_t j = 0; j < c->n_picked; j++)
+            to[j] = c->class_rows[k * rs + c->picked_col[j]];
+    }
+    memcpy(c->picked_for, c->read, sizeof c->read);
+    c->picked_valid = true;
+}
+
+/* The value of column col of trial k: its class's, or its row's. */
+static inline uint8_t class_value(const om_h5_chunks *c, const uint8_t *rows,
+                                  const uint16_t *cls, size_t k, size_t col)
+{
+    const size_t rs = c->layout.row_size;
+    return cls[k] != OM_LAYOUT_NO_CLASS ? c->class_rows[(size_t)cls[k] * rs + col]
+                                        : rows[k * rs + col];
+}
+
+#if defined(OM_H5CHUNK_SSE2)
+/* Whether any of the 16 trials from cls is of no class. */
+static inline bool any_no_class(const uint16_t *cls)
+{
+    const __m128i none = _mm_set1_epi16((short)OM_LAYOUT_NO_CLASS);
+    const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)cls);
+    const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(cls + GROUP / 2));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(lo, none),
+                                          _mm_cmpeq_epi16(hi, none))) != 0;
+}
+
+/* The picked columns of trials i .. i + 15: each trial's picked row (its
+ * class's, or its own row's columns read, picked into the scratch rows)
+ * transposed 16 columns at a time, column j stored at its column's place.
+ * When all 16 are of a class (as good as always where trials have classes),
+ * each row is loaded straight from its class's. */
+static void columns_classes_group(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
+                                  size_t i)
+{
+    const size_t rs = c->layout.row_size, n_picked = c->n_picked;
+    const unsigned shift = c->picked_shift;
+    const uint8_t *const picked = c->picked;
+    uint8_t *const *const to = c->picked_to;
+    const bool mixed = any_no_class(cls + i);
+    const uint8_t *src[GROUP];
+    __m128i x[GROUP];
+    if (mixed) {
+        for (unsigned k = 0; k < GROUP; k++) {
+            const uint16_t cl = cls[i + k];
+            if (cl != OM_LAYOUT_NO_CLASS) {
+                src[k] = picked + ((size_t)cl << shift);
+                continue;
+            }
+            uint8_t *row = c->scratch + ((size_t)k << shift);
+            for (size_t j = 0; j < n_picked; j++)
+                row[j] = rows[(i + k) * rs + c->picked_col[j]];
+            src[k] = row;
+        }
+    }
+    for (size_t g = 0; g * GROUP < n_picked; g++) {
+        for (unsigned k = 0; k < GROUP; k++) {
+            const uint8_t *from = mixed ? src[k] : picked + ((size_t)cls[i + k] << shift);
+            assert(mixed || cls[i + k] < c->n_classes);
+            x[k] = _mm_loadu_si128((const __m128i *)(const void *)(from + GROUP * g));
+        }
+        transpose16(x);
+        for (unsigned j = 0; j < GROUP && GROUP * g + j < n_picked; j++)
+            _mm_storeu_si128((__m128i *)(void *)(to[GROUP * g + j] + i), x[transposed_at[j]]);
+    }
+}
+#endif
+
+/* Step 2 for trials that come with classes: columns() of the rows the trials
+ * would have, trial k's row its class's (cls[k]) or, of no class, its own at
+ * rows + k * row_size. A trial of a class is read from the picked rows of
+ * the classes, which hold the columns read and nothing else. */
+static void columns_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
+                            size_t n)
+{
+    size_t i = 0;
+#if defined(OM_H5CHUNK_SSE2)
+    pick_classes(c);
+    for (size_t j = 0; j < c->n_picked; j++)
+        c->picked_to[j] = c->cols + c->picked_col[j] * c->chunk_rows;
+    for (; c->n_picked > 0 && i + GROUP <= n; i += GROUP)
+        columns_classes_group(c, rows, cls, i);
+#endif
+    for (size_t col = 0; col < c->layout.row_size; col++) {
+        uint8_t *to = c->cols + col * c->chunk_rows;
+        if (!c->read[col])
+            continue;
+        for (size_t k = i; k < n; k++)
+            to[k] = class_value(c, rows, cls, k, col);
+    }
+    columns_pad(c, n);
 }
 
 /* ----------------------------------------------------------------- chunks */
@@ -429,15 +622,31 @@ static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
     return SO_HEADER + pack(col, c->chunk_rows, c->min[f], c->bits[f], out + SO_HEADER);
 }
 
-void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t)
+/* Step 3 for every field: the chunks one after the other in buf. */
+static void chunks(om_h5_chunks *c)
 {
     size_t at = 0;
-    assert(c->deferred.n == 0); /* the last block's chunks are written */
-    plan(c, t);
-    columns(c, rows, n);
     for (size_t f = 0; f < c->layout.field_count; f++) {
         c->at[f] = at;
         c->size[f] = chunk(c, f, c->buf + at);
         at += c->size[f];
     }
+}
+
+void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t)
+{
+    assert(c->deferred.n == 0); /* the last block's chunks are written */
+    plan(c, t);
+    columns(c, rows, n);
+    chunks(c);
+}
+
+void om_h5_chunks_encode_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
+                                 size_t n, const om_tally *t)
+{
+    assert(c->deferred.n == 0); /* the last block's chunks are written */
+    assert(c->n_classes > 0);   /* om_h5_chunks_classes */
+    plan(c, t);
+    columns_classes(c, rows, cls, n);
+    chunks(c);
 }

@@ -87,6 +87,27 @@ void om_h5_chunks_free(om_h5_chunks *c);
  */
 void om_h5_chunks_encode(om_h5_chunks *c, const uint8_t *rows, size_t n, const om_tally *t);
 
+/*
+ * om_h5_chunks_classes: let om_h5_chunks_encode_classes take the row of a
+ * trial of a class from its class: class k's row at class_rows + k *
+ * row_size, n_classes of them (1 to OM_LAYOUT_CLASSES_MAX). class_rows is
+ * borrowed: it must outlive c. Not thread-safe for the same c. Errors:
+ * OM_EINVAL (a number of classes out of range), OM_ENOMEM.
+ */
+om_status om_h5_chunks_classes(om_h5_chunks *c, const uint8_t *class_rows, size_t n_classes);
+
+/*
+ * om_h5_chunks_encode_classes: om_h5_chunks_encode of n trials (n <=
+ * chunk_rows) that come with classes: trial i's row is class cls[i]'s (set
+ * by om_h5_chunks_classes; the bytes at rows + i * row_size are then not
+ * read, and need not be written) or, of no class (OM_LAYOUT_NO_CLASS), the
+ * row at rows + i * row_size. The same chunks, byte for byte, as
+ * om_h5_chunks_encode of the rows written out. Thread-safe for distinct
+ * chunk sets.
+ */
+void om_h5_chunks_encode_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
+                                 size_t n, const om_tally *t);
+
 /* The encoded chunk of field f: its bytes and their number. */
 const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field);
 size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field);

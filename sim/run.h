@@ -46,6 +46,8 @@ typedef struct om_block {
     uint64_t first;        /* its first row, index * block_size */
     size_t n;              /* its rows */
     const uint8_t *rows;   /* row i at rows + i * layout.row_size */
+    const uint16_t *cls;   /* trial i's class (om_trials.class_rows), or OM_LAYOUT_NO_CLASS;
+                              NULL when its trials have no classes */
     const om_tally *tally; /* the histograms of its rows */
     void *work;            /* the sink's workspace of the thread that ran it */
 } om_block;
@@ -67,6 +69,9 @@ typedef struct om_run_sink {
     void *ctx;                                                   /* the sink's state */
     bool tally_only;  /* prepare and put read each block's tally, never its rows: the rows
                          of trials of a class (om_trials.class_rows) are not even written */
+    bool by_class;    /* prepare and put take the row of a trial of a class from its
+                         class (om_block.cls), never from om_block.rows: those rows are
+                         not written either */
     om_status (*work_alloc)(void *ctx, void **work);             /* a thread's workspace */
     void (*work_free)(void *ctx, void *work);                    /* free it */
     om_status (*prepare)(void *ctx, om_block *b);                /* outside any lock */

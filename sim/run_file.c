@@ -39,6 +39,7 @@
 typedef struct file_sink {
     om_h5_writer *writer;     /* the file */
     const om_layout *layout;  /* its rows */
+    const om_trials *trials;  /* what is run: the classes of its trials */
     const om_run_request *req; /* what was asked */
     int target;               /* the field whose precision is watched, or -1: none */
     size_t chunk_rows;        /* rows per chunk */
@@ -54,6 +55,12 @@ static om_status sink_work_alloc(void *ctx, void **work)
     om_status st = OM_OK;
     if (!fs->req->no_rows)
         st = om_h5_chunks_alloc(fs->layout, fs->chunk_rows, &c);
+    /* A trial of a class is encoded from its class's row (sink_prepare). */
+    if (st == OM_OK && c != NULL && fs->trials->n_classes > 0 &&
+        (st = om_h5_chunks_classes(c, fs->trials->class_rows, fs->trials->n_classes)) != OM_OK) {
+        om_h5_chunks_free(c);
+        c = NULL;
+    }
     /* Each block's thread writes its chunks' bytes after its put (sink_written). */
     if (c != NULL)
         om_h5_chunks_defer(c, true);
@@ -70,7 +77,11 @@ static void sink_work_free(void *ctx, void *work)
 static om_status sink_prepare(void *ctx, om_block *b)
 {
     file_sink *fs = ctx;
-    if (!fs->req->no_rows)
+    if (fs->req->no_rows)
+        return OM_OK;
+    if (b->cls != NULL)
+        om_h5_chunks_encode_classes(b->work, b->rows, b->cls, b->n, b->tally);
+    else
         om_h5_chunks_encode(b->work, b->rows, b->n, b->tally);
     return OM_OK;
 }
@@ -183,9 +194,10 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
                        uint64_t first_block, uint64_t trials_left, uint64_t total,
                        om_run_report *report)
 {
-    file_sink fs = {.writer = w, .layout = &t->layout, .req = req, .total = total,
+    file_sink fs = {.writer = w, .layout = &t->layout, .trials = t, .req = req, .total = total,
                     .blocks_done = first_block, .stop = OM_RUN_DONE};
-    om_run_sink sink = {.ctx = &fs, .tally_only = req->no_rows, .work_alloc = sink_work_alloc,
+    om_run_sink sink = {.ctx = &fs, .tally_only = req->no_rows, .by_class = true,
+                        .work_alloc = sink_work_alloc,
                         .work_free = sink_work_free, .prepare = sink_prepare, .put = sink_put,
                         .after_put = sink_written};
     om_run_config cfg = {.trials = trials_left, .seed = req->seed,

@@ -235,6 +235,62 @@ Test(game, resolve_classes_are_the_rows)
     }
 }
 
+/* resolve_classes2 is resolve_classes of two blocks one after the other: the
+ * same rows (written or not, as asked), classes and dice left, for blocks of
+ * different sizes (the longer one's last trials alone), on the default
+ * scenario (every trial of a class) and one whose retreats roll dice (trials
+ * of no class, which go on with their own block's dice). */
+Test(game, resolve_classes2_is_two_blocks)
+{
+    const char *const texts[] = {
+        NULL,
+        "schema: oddsmaster-scenario/1\ntitle: into friends\nruleset: warmaster-revolution\n"
+        "kind: combat\na:\n  unit: {from: empire/knights}\n  charging: true\nb:\n"
+        "  unit: {from: empire/halberdiers}\n  behind: friends\n  behind_cm: 1\n"};
+    for (int s = 0; s < 2; s++) {
+        for (int class_rows = 0; class_rows < 2; class_rows++) {
+            om_scenario *sc = NULL;
+            om_trials t;
+            enum { N0 = 3000, N1 = 4096 };
+            static om_wm_outcome one[2][N1], two[2][N1];
+            static uint16_t cls1[2][N1], cls2[2][N1];
+            const size_t n[2] = {s == 0 ? N0 : N1, s == 0 ? N1 : N0};
+            om_dice d1[2] = {{.plain = NULL}, {.plain = NULL}};
+            om_dice d2[2] = {{.plain = NULL}, {.plain = NULL}};
+            cr_assert_eq(texts[s] == NULL ? om_scenario_load_default(&sc)
+                                          : om_scenario_load_text("t.yaml", texts[s],
+                                                                  strlen(texts[s]), &sc),
+                         OM_OK, "%s", om_error_message());
+            cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+            cr_assert_not_null(t.game->resolve_classes2);
+            memset(one, 0xEE, sizeof one);
+            memset(two, 0xEE, sizeof two);
+            for (unsigned j = 0; j < 2; j++) {
+                om_rng_seed_block(&d1[j].rng, 11, 2 + j);
+                om_rng_seed_block(&d2[j].rng, 11, 2 + j);
+                t.game->resolve_classes(t.prepared, NULL, &d1[j], (uint8_t *)one[j], cls1[j],
+                                        class_rows, n[j]);
+            }
+            {
+                om_dice *const d[2] = {&d2[0], &d2[1]};
+                uint8_t *const rows[2] = {(uint8_t *)two[0], (uint8_t *)two[1]};
+                uint16_t *const cls[2] = {cls2[0], cls2[1]};
+                t.game->resolve_classes2(t.prepared, NULL, d, rows, cls, class_rows, n);
+            }
+            for (unsigned j = 0; j < 2; j++) {
+                cr_expect_eq(memcmp(one[j], two[j], sizeof one[j]), 0,
+                             "scenario %d block %u: the same rows", s, j);
+                cr_expect_eq(memcmp(cls1[j], cls2[j], n[j] * sizeof cls1[j][0]), 0,
+                             "scenario %d block %u: the same classes", s, j);
+                cr_expect_eq(om_pcg64_next(&d1[j].rng), om_pcg64_next(&d2[j].rng),
+                             "scenario %d block %u: the same dice drawn", s, j);
+            }
+            om_trials_release(&t);
+            om_scenario_free(sc);
+        }
+    }
+}
+
 /* resolve_block writes the rows om_wm_resolve writes, trial after trial. */
 Test(game, resolve_block_is_the_engine)
 {

@@ -787,6 +787,139 @@ Test(writer, encoded_chunks_read_back_exactly)
     free(back);
 }
 
+/* ------------------------------------------------- chunks from classes */
+
+/* The classes test's rows: 40 one-byte fields, the last a winner, the one
+ * before a flag; counts with spans of 1 to 200 values (the 8-bit ones stored
+ * whole), some from high minimums. */
+#define CLASSES_ROW 40
+#define CLASSES_N 300
+/* Fields from here to the flag hold their smallest value in the classes below
+ * CLASSES_N / 2 (and in the rows of no class of a block that keeps to them). */
+#define CLASSES_NARROW_FROM 12
+
+static uint8_t classes_min(size_t f)
+{
+    return (uint8_t)(f % 3 == 0 ? 0 : 5 * f);
+}
+
+static unsigned classes_span(size_t f)
+{
+    return f == 5 ? 200u : 1u + (unsigned)(f * 7 % 11);
+}
+
+/* Field f of a row drawn from h (narrow: the fields from CLASSES_NARROW_FROM
+ * on hold their smallest value). */
+static uint8_t classes_value(uint64_t h, size_t f, bool narrow)
+{
+    if (f == CLASSES_ROW - 1)
+        return (uint8_t)(mix(h + f) % 4);
+    if (f == CLASSES_ROW - 2)
+        return (uint8_t)(mix(h + f) & 1);
+    if (narrow && f >= CLASSES_NARROW_FROM)
+        return classes_min(f);
+    return (uint8_t)(classes_min(f) + mix(h + f) % classes_span(f));
+}
+
+/*
+ * Trials that come with classes encode from their classes
+ * (om_h5_chunks_encode_classes) to the very chunks of their rows written
+ * out (om_h5_chunks_encode): rows of 40 bytes (three groups of 16 columns,
+ * more than 16 of them read), 300 classes, the rows of trials of a class
+ * filled with a byte no row holds. Blocks of 1000 trials (not a multiple of
+ * 16): the narrow classes alone, whose columns read are fewer, then classes
+ * and no class mixed, which read more (so the classes' picked columns are
+ * made again, and again after); no class at all; classes only; and a short
+ * last block of 437.
+ */
+Test(writer, chunks_from_classes_are_chunks_from_rows)
+{
+    om_layout l = {.row_size = CLASSES_ROW, .field_count = CLASSES_ROW};
+    static char names[CLASSES_ROW][16];
+    enum { MIXED, NARROW, NO_CLASS, CLASSES_ONLY, MODES };
+    const size_t block = 1000, blocks[] = {1000, 1000, 1000, 1000, 1000, 437};
+    const int modes[] = {NARROW, MIXED, NARROW, NO_CLASS, CLASSES_ONLY, MIXED};
+    uint8_t *class_rows = malloc(CLASSES_N * CLASSES_ROW);
+    uint8_t *rows = malloc(block * CLASSES_ROW + OM_TALLY_ROW_SLACK);
+    uint8_t *unwritten = malloc(block * CLASSES_ROW + OM_TALLY_ROW_SLACK);
+    uint16_t *cls = malloc(block * sizeof *cls);
+    om_tally *t = malloc(sizeof *t);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *from_rows = NULL, *from_classes = NULL;
+    size_t read_small = 0, read_large = 0;
+
+    for (size_t f = 0; f < CLASSES_ROW; f++) {
+        snprintf(names[f], sizeof names[f], "f%zu", f);
+        l.fields[f] = (om_field){names[f], "a field", NULL, f,
+                                 f == CLASSES_ROW - 2 ? OM_FIELD_FLAG : OM_FIELD_COUNT};
+    }
+    l.fields[CLASSES_ROW - 1].type = OM_FIELD_WINNER;
+    l.fields[CLASSES_ROW - 1].title = "Outcome";
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    for (size_t k = 0; k < CLASSES_N; k++)
+        for (size_t f = 0; f < CLASSES_ROW; f++)
+            class_rows[k * CLASSES_ROW + f] =
+                classes_value(mix(k + 1000003), f, k < CLASSES_N / 2);
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &from_rows), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &from_classes), OM_OK);
+    cr_expect_eq(om_h5_chunks_classes(from_classes, class_rows, 0), OM_EINVAL);
+    cr_expect_eq(om_h5_chunks_classes(from_classes, class_rows, OM_LAYOUT_CLASSES_MAX + 1),
+                 OM_EINVAL);
+    cr_assert_eq(om_h5_chunks_classes(from_classes, class_rows, CLASSES_N), OM_OK);
+
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        const size_t n = blocks[b];
+        size_t n_read = 0;
+        memset(unwritten, 0xEE, block * CLASSES_ROW + OM_TALLY_ROW_SLACK);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t h = mix(b * 1000000 + i);
+            bool of_class = modes[b] == CLASSES_ONLY || (modes[b] != NO_CLASS && h % 4 != 0);
+            size_t k = (size_t)(h >> 16) % (modes[b] == NARROW ? CLASSES_N / 2 : CLASSES_N);
+            uint8_t *row = rows + i * CLASSES_ROW;
+            if (of_class) {
+                cls[i] = (uint16_t)k;
+                memcpy(row, class_rows + k * CLASSES_ROW, CLASSES_ROW);
+                continue;
+            }
+            cls[i] = OM_LAYOUT_NO_CLASS;
+            for (size_t f = 0; f < CLASSES_ROW; f++)
+                row[f] = classes_value(h, f, modes[b] == NARROW);
+            memcpy(unwritten + i * CLASSES_ROW, row, CLASSES_ROW);
+        }
+        om_tally_block(tw, rows, n, t);
+        om_h5_chunks_encode(from_rows, rows, n, t);
+        om_h5_chunks_encode_classes(from_classes, unwritten, cls, n, t);
+        for (size_t f = 0; f < CLASSES_ROW; f++) {
+            size_t size = om_h5_chunks_size(from_rows, f);
+            uint8_t min, max;
+            om_tally_range(t, f, &min, &max);
+            n_read += max > min;
+            cr_assert_eq(om_h5_chunks_size(from_classes, f), size, "block %zu field %zu: %zu "
+                         "bytes from classes, %zu from rows", b, f,
+                         om_h5_chunks_size(from_classes, f), size);
+            cr_assert_eq(memcmp(om_h5_chunks_data(from_classes, f),
+                                om_h5_chunks_data(from_rows, f), size), 0,
+                         "block %zu (%zu trials) field %zu: other bytes from classes", b, n, f);
+        }
+        if (modes[b] == NARROW)
+            read_small = n_read;
+        else if (modes[b] == MIXED)
+            read_large = n_read;
+    }
+    /* The narrow block reads at most a group of columns, the others more. */
+    cr_expect(read_small > 0 && read_small <= 16 && read_large > 16, "columns read: %zu, %zu",
+              read_small, read_large);
+    om_h5_chunks_free(from_rows);
+    om_h5_chunks_free(from_classes);
+    om_tally_work_free(tw);
+    free(class_rows);
+    free(rows);
+    free(unwritten);
+    free(cls);
+    free(t);
+}
+
 /* ------------------------------------------------------- two-byte counts */
 
 /* The values of the two-byte test layout's fields in row i. */

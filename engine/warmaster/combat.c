@@ -2275,21 +2275,19 @@ static void duel_fight_from(const om_wm_prepared *p, om_dice *d, om_wm_fighter u
     om_wm_duel_record(p, u, out);
 }
 
-inline unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
-                                   bool class_outcome)
+/* The rest of a trial whose first round is table entry `entry` (-1: not
+ * drawn from the table): its class, its outcome looked up (written when
+ * class_outcome) when nothing after the round rolls dice, else fought on
+ * with d and written, of no class. */
+static inline unsigned duel_after_entry(const om_wm_prepared *p, om_dice *d, int entry,
+                                        om_wm_outcome *out, bool class_outcome)
 {
     const om_wm_duel *dl = p->duel;
     const struct om_wm_round1 *t = dl->start_fight.round1;
-    int entry = -1;
-    if (t != NULL && t->outcome != NULL && d->plain == NULL) {
-        /* The first round drawn from its table, and what follows it looked
-         * up when it rolls no dice (round1_outcomes): a trial of a class. */
-        entry = (int)om_alias_draw_select(t->pairs, &d->rng);
-        if (!t->needs_dice[entry]) {
-            if (class_outcome)
-                *out = t->outcome[entry];
-            return (unsigned)entry < dl->n_classes ? (unsigned)entry : OM_WM_NO_CLASS;
-        }
+    if (entry >= 0 && !t->needs_dice[entry]) {
+        if (class_outcome)
+            *out = t->outcome[entry];
+        return (unsigned)entry < dl->n_classes ? (unsigned)entry : OM_WM_NO_CLASS;
     }
     {
         om_wm_fighter u[2] = {dl->start[0], dl->start[1]};
@@ -2298,11 +2296,129 @@ inline unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_ou
     return OM_WM_NO_CLASS;
 }
 
+/* Whether a trial's first round is drawn from its table, what follows it
+ * looked up when it rolls no dice (round1_outcomes). */
+static inline bool duel_from_table(const om_wm_prepared *p, const om_dice *d)
+{
+    const struct om_wm_round1 *t = p->duel->start_fight.round1;
+    return t != NULL && t->outcome != NULL && d->plain == NULL;
+}
+
+inline unsigned om_wm_duel_resolve(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                                   bool class_outcome)
+{
+    int entry = -1;
+    /* The first round drawn from its table: a trial of a class unless what
+     * follows it rolls dice. */
+    if (duel_from_table(p, d))
+        entry = (int)om_alias_draw_select(p->duel->start_fight.round1->pairs, &d->rng);
+    return duel_after_entry(p, d, entry, out, class_outcome);
+}
+
+/* The class of a trial whose first round is table entry `entry` and rolls no
+ * dice after it (duel_after_entry), its outcome written when class_outcome. */
+static inline uint16_t duel_class(const om_wm_duel *dl, unsigned entry, om_wm_outcome *out,
+                                  bool class_outcome)
+{
+    if (class_outcome)
+        *out = dl->start_fight.round1->outcome[entry];
+    return (uint16_t)(entry < dl->n_classes ? entry : OM_WM_NO_CLASS);
+}
+
+/*
+ * Trials from the first round's table, d's generator held in a local copy
+ * while trials roll nothing after their round (outcomes and classes written
+ * through pointers that could alias d would otherwise make each step wait
+ * for the last one's store; a call would spill it): a trial that rolls dice
+ * after its round goes on with d, outside that loop.
+ */
+static void duel_classes_from_table(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
+                                    uint16_t *cls, bool class_outcomes, size_t n)
+{
+    const om_wm_duel *dl = p->duel;
+    const struct om_wm_round1 *t = dl->start_fight.round1;
+    size_t i = 0;
+    while (i < n) {
+        om_rng r = d->rng;
+        unsigned e = 0;
+        for (; i < n; i++) {
+            e = om_alias_draw_select(t->pairs, &r);
+            if (t->needs_dice[e])
+                break;
+            cls[i] = duel_class(dl, e, &out[i], class_outcomes);
+        }
+        d->rng = r;
+        if (i < n) {
+            cls[i] = (uint16_t)duel_after_entry(p, d, (int)e, &out[i], class_outcomes);
+            i++;
+        }
+    }
+}
+
 void om_wm_resolve_classes(const om_wm_prepared *p, om_dice *d, om_wm_outcome *out,
                            uint16_t *cls, bool class_outcomes, size_t n)
 {
+    if (p->duel != NULL && duel_from_table(p, d)) {
+        duel_classes_from_table(p, d, out, cls, class_outcomes, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         cls[i] = (uint16_t)om_wm_duel_resolve(p, d, &out[i], class_outcomes);
+}
+
+/*
+ * The first `both` trials of each of two streams from the first round's
+ * table, trial i of each in turn: the two generators' steps, each a chain of
+ * multiplications, overlap (held in local copies, as in
+ * duel_classes_from_table). Inlined with class_outcomes a constant, so that
+ * the loop that writes no outcome keeps both generators in registers.
+ */
+static inline void duel_classes2_from_table(const om_wm_prepared *p, om_dice *const d[2],
+                                            om_wm_outcome *const out[2],
+                                            uint16_t *const cls[2], bool class_outcomes,
+                                            size_t both)
+{
+    const om_wm_duel *dl = p->duel;
+    const struct om_wm_round1 *t = dl->start_fight.round1;
+    size_t i = 0;
+    while (i < both) {
+        om_rng r0 = d[0]->rng, r1 = d[1]->rng;
+        unsigned e0 = 0, e1 = 0;
+        for (; i < both; i++) {
+            e0 = om_alias_draw_select(t->pairs, &r0);
+            e1 = om_alias_draw_select(t->pairs, &r1);
+            if (t->needs_dice[e0] | t->needs_dice[e1])
+                break;
+            cls[0][i] = duel_class(dl, e0, &out[0][i], class_outcomes);
+            cls[1][i] = duel_class(dl, e1, &out[1][i], class_outcomes);
+        }
+        d[0]->rng = r0;
+        d[1]->rng = r1;
+        if (i < both) {
+            /* Dice rolled after the round: each stream goes on with its own
+             * dice, in its own order. */
+            cls[0][i] = (uint16_t)duel_after_entry(p, d[0], (int)e0, &out[0][i], class_outcomes);
+            cls[1][i] = (uint16_t)duel_after_entry(p, d[1], (int)e1, &out[1][i], class_outcomes);
+            i++;
+        }
+    }
+}
+
+void om_wm_resolve_classes2(const om_wm_prepared *p, om_dice *const d[2],
+                            om_wm_outcome *const out[2], uint16_t *const cls[2],
+                            bool class_outcomes, const size_t n[2])
+{
+    const size_t both = n[0] < n[1] ? n[0] : n[1];
+    size_t i = 0;
+    if (p->duel != NULL && duel_from_table(p, d[0]) && duel_from_table(p, d[1])) {
+        if (class_outcomes)
+            duel_classes2_from_table(p, d, out, cls, true, both);
+        else
+            duel_classes2_from_table(p, d, out, cls, false, both);
+        i = both;
+    }
+    for (unsigned j = 0; j < 2; j++)
+        om_wm_resolve_classes(p, d[j], out[j] + i, cls[j] + i, class_outcomes, n[j] - i);
 }
 
 void om_wm_duel_fight(const om_wm_prepared *p, om_dice *d, om_wm_fighter u[2],

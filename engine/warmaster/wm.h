@@ -632,6 +632,19 @@ void om_wm_resolve_classes(const om_wm_prepared *p, om_dice *d, om_wm_outcome *o
                            uint16_t *cls, bool class_outcomes, size_t n);
 
 /*
+ * om_wm_resolve_classes2: om_wm_resolve_classes of two sets of trials, n[j]
+ * trials with dice d[j] into out[j] and cls[j] (j = 0, 1), at once: the
+ * same outcomes, classes and dice as the two calls one after the other, the
+ * two generators' steps interleaved trial by trial where trials are drawn
+ * from the first round's table (each step is a chain of multiplications the
+ * processor overlaps with the other's). Pure apart from advancing d[0] and
+ * d[1], which must be distinct; thread-safe for distinct dice and buffers.
+ */
+void om_wm_resolve_classes2(const om_wm_prepared *p, om_dice *const d[2],
+                            om_wm_outcome *const out[2], uint16_t *const cls[2],
+                            bool class_outcomes, const size_t n[2]);
+
+/*
  * om_wm_unit_state_start: the state of side s's unit (0: A, 1: B) of
  * engagement e before the engagement begins: its stands, no hits carried, its
  * declared confusion, in the open unless its position (or a laager) shelters
