@@ -2,6 +2,8 @@
 # run_suite.sh: the whole test suite, as the README's second command and CI run it.
 #   1. build/ (debugoptimized, assertions on, warnings as errors): meson test -v
 #   2. build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer): meson test -v
+#   3. build-release/ (release: -O3, assertions off, warnings as errors): compiled
+#      only, so that code which builds only with assertions on cannot pass
 # Then prints one closing line "N passed, N failed" counting every Criterion
 # test case and every TAP case of both runs. Exits non-zero on any failure.
 set -u
@@ -26,11 +28,21 @@ for cfg in "build" "build-asan -Db_sanitize=address,undefined -Db_lundef=false";
         status=1
     fi
 done
-python3 - build build-asan <<'PY'
+release_failed=0
+[ -d build-release ] || meson setup build-release --buildtype=release -Dwerror=true >/dev/null \
+    || release_failed=1
+if [ "$release_failed" -eq 0 ] && ! meson compile -C build-release >/dev/null 2>&1; then
+    echo "run_suite: release build in build-release failed"
+    meson compile -C build-release 2>&1 | grep -E 'error|warning' | head -30
+    release_failed=1
+fi
+[ "$release_failed" -eq 0 ] || status=1
+RELEASE_FAILED=$release_failed python3 - build build-asan <<'PY'
 # Criterion cases from their Synthesis lines in the verbose log; TAP cases of
 # the CLI test from meson's testlog.json (meson does not echo TAP lines).
-import json, re, sys
-passed = failed = 0
+import json, os, re, sys
+passed = 0
+failed = int(os.environ.get("RELEASE_FAILED", "0"))  # a release build that fails counts
 for d in sys.argv[1:]:
     try:
         text = open(d + "/suite.log", errors="replace").read()
