@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cell_text_int.h"
+#include "matrix_int.h"
 #include "game.h"
 #include "wh7.h"
 #include "wh7_game_int.h"
@@ -75,41 +75,26 @@ static bool unit_fights(const om_wh7_list_unit *u, char *why, size_t cap)
     return false;
 }
 
-/* The growing list being filled. */
-typedef struct unit_list {
-    om_game_unit *units; /* the units */
-    size_t n, cap;       /* used, allocated */
-} unit_list;
-
 /* Add list unit e; `required`: named in the spec, so it must fight. */
-static om_status add_unit(unit_list *l, const om_wh7_list *list, const om_wh7_list_unit *e,
+static om_status add_unit(om_unit_list *l, const om_wh7_list *list, const om_wh7_list_unit *e,
                           bool required)
 {
     om_wh7_list_unit *data = NULL;
     om_game_unit *g;
+    om_status st;
     char why[sizeof g->left_out] = "";
     if (!unit_fights(e, why, sizeof why) && required)
         return OM_ERROR(OM_EINVAL, "%s (%s): %s", e->id, list->source, why);
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->units[i].id, e->id) == 0)
-            return OM_ERROR(OM_EINVAL, "%s is listed twice", e->id);
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        om_game_unit *grown = realloc(l->units, cap * sizeof *grown);
-        if (grown == NULL)
-            return OM_ERROR(OM_ENOMEM, "out of memory listing units");
-        l->units = grown;
-        l->cap = cap;
-    }
+    if ((st = om_unit_list_add(l, e->id, &g)) != OM_OK)
+        return st;
     if (why[0] == '\0') {
-        if ((data = malloc(sizeof *data)) == NULL)
+        if ((data = malloc(sizeof *data)) == NULL) {
+            l->n--;
             return OM_ERROR(OM_ENOMEM, "out of memory listing units");
+        }
         *data = *e;
     }
-    g = &l->units[l->n++];
-    memset(g, 0, sizeof *g);
     snprintf(g->left_out, sizeof g->left_out, "%s", why);
-    snprintf(g->id, sizeof g->id, "%s", e->id);
     snprintf(g->name, sizeof g->name, "%s", e->name);
     snprintf(g->army, sizeof g->army, "%s", e->army_name);
     snprintf(g->troop, sizeof g->troop, "%s", om_wh7_troop_names[e->unit.troop]);
@@ -121,7 +106,7 @@ static om_status add_unit(unit_list *l, const om_wh7_list *list, const om_wh7_li
 }
 
 /* Every unit of army `army`; OM_ENOTFOUND with a suggestion if none. */
-static om_status add_army(unit_list *l, const om_wh7_list *list, const char *army)
+static om_status add_army(om_unit_list *l, const om_wh7_list *list, const char *army)
 {
     size_t found = 0;
     char probe[128];
@@ -158,7 +143,7 @@ static bool army_has(const om_wh7_list *list, const char *army, const char *unit
 
 /* One item of a list; `army` is the army of the previous ARMY/UNIT item ("" if
  * none), updated. */
-static om_status add_item(unit_list *l, const om_wh7_list *list, const char *item, char *army,
+static om_status add_item(om_unit_list *l, const om_wh7_list *list, const char *item, char *army,
                           size_t army_cap)
 {
     const char *slash = strchr(item, '/');
@@ -191,7 +176,7 @@ static om_status add_item(unit_list *l, const om_wh7_list *list, const char *ite
 om_status om_wh7_matrix_units(const char *ruleset, const char *spec, om_game_unit **units,
                               size_t *n)
 {
-    unit_list l = {.units = *units, .n = *n, .cap = *n};
+    om_unit_list l = {.units = *units, .n = *n, .cap = *n};
     om_wh7_list *list = NULL;
     char *copy, *save = NULL, army[64] = "";
     om_status st;

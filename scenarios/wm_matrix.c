@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "army.h"
-#include "cell_text_int.h"
+#include "matrix_int.h"
 #include "game.h"
 #include "wm.h"
 #include "wm_game_int.h"
@@ -127,21 +127,15 @@ static bool unit_fights(const om_wm_unit *u, const om_wm_ruleset *rs, char *why,
     return false;
 }
 
-/* The growing list being filled. */
-typedef struct unit_list {
-    om_game_unit *units; /* the units */
-    size_t n, cap;       /* used, allocated */
-} unit_list;
-
 /* Add entry e of army `a`; `required`: an entry named in the list, which must
  * be a unit the engine fights with (not a character, mount or upgrade). */
-static om_status add_unit(unit_list *l, const om_army *a, const om_army_unit *e,
+static om_status add_unit(om_unit_list *l, const om_army *a, const om_army_unit *e,
                           const om_wm_ruleset *rs, bool required)
 {
     om_wm_unit w, *data = NULL;
     om_game_unit *g;
     om_status st;
-    char why[sizeof g->left_out] = "";
+    char why[sizeof g->left_out] = "", id[sizeof g->id];
     if (om_army_type_is_character(e->type) || e->type == OM_ARMY_MOUNT || e->is_upgrade) {
         if (!required)
             return OM_OK;
@@ -162,29 +156,17 @@ static om_status add_unit(unit_list *l, const om_army *a, const om_army_unit *e,
             return OM_ERROR(OM_EINVAL, "%s/%s (%s lists %s): %s", a->id, e->id, a->ruleset,
                             a->list_version, why);
     }
-    for (size_t i = 0; i < l->n; i++) {
-        char id[sizeof l->units[i].id];
-        snprintf(id, sizeof id, "%s/%s", a->id, e->id);
-        if (strcmp(l->units[i].id, id) == 0)
-            return OM_ERROR(OM_EINVAL, "%s is listed twice", id);
-    }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        om_game_unit *grown = realloc(l->units, cap * sizeof *grown);
-        if (grown == NULL)
-            return OM_ERROR(OM_ENOMEM, "out of memory listing units");
-        l->units = grown;
-        l->cap = cap;
-    }
+    snprintf(id, sizeof id, "%s/%s", a->id, e->id);
+    if ((st = om_unit_list_add(l, id, &g)) != OM_OK)
+        return st;
     if (why[0] == '\0') {
-        if ((data = malloc(sizeof *data)) == NULL)
+        if ((data = malloc(sizeof *data)) == NULL) {
+            l->n--;
             return OM_ERROR(OM_ENOMEM, "out of memory listing units");
+        }
         *data = w;
     }
-    g = &l->units[l->n++];
-    memset(g, 0, sizeof *g);
     snprintf(g->left_out, sizeof g->left_out, "%s", why);
-    snprintf(g->id, sizeof g->id, "%s/%s", a->id, e->id);
     snprintf(g->name, sizeof g->name, "%s", w.name);
     snprintf(g->army, sizeof g->army, "%s", a->name);
     snprintf(g->troop, sizeof g->troop, "%s", om_wm_troop_name(w.troop));
@@ -197,7 +179,7 @@ static om_status add_unit(unit_list *l, const om_army *a, const om_army_unit *e,
 }
 
 /* Every troop unit of army `id`. */
-static om_status add_army(unit_list *l, const char *ruleset, const char *id,
+static om_status add_army(om_unit_list *l, const char *ruleset, const char *id,
                           const om_wm_ruleset *rs)
 {
     om_army *a = NULL;
@@ -212,7 +194,7 @@ static om_status add_army(unit_list *l, const char *ruleset, const char *id,
 }
 
 /* Unit `unit` of army `army`. */
-static om_status add_named(unit_list *l, const char *ruleset, const char *army, const char *unit,
+static om_status add_named(om_unit_list *l, const char *ruleset, const char *army, const char *unit,
                            const om_wm_ruleset *rs)
 {
     om_army *a = NULL;
@@ -236,7 +218,7 @@ static bool army_has(const char *ruleset, const char *army, const char *unit)
 
 /* One item of a list; `army` is the army of the previous ARMY/UNIT item ("" if
  * none), updated. */
-static om_status add_item(unit_list *l, const char *ruleset, const om_wm_ruleset *rs,
+static om_status add_item(om_unit_list *l, const char *ruleset, const om_wm_ruleset *rs,
                           const char *item, char *army, size_t army_cap)
 {
     const char *slash = strchr(item, '/');
@@ -271,7 +253,7 @@ om_status om_wm_matrix_units(const char *ruleset, const char *spec, om_game_unit
                              size_t *n)
 {
     const om_wm_ruleset *rs = om_wm_ruleset_find(ruleset);
-    unit_list l = {.units = *units, .n = *n, .cap = *n};
+    om_unit_list l = {.units = *units, .n = *n, .cap = *n};
     char *copy, *save = NULL, army[64] = "";
     om_status st = OM_OK;
     if (rs == NULL)

@@ -1,12 +1,32 @@
 /*
- * cell_text.c: the scenario text of a matchup matrix's cell, shared by every
- * game's matrix (see cell_text_int.h).
+ * matrix_common.c: what every game's matchup matrix shares: the list of the
+ * units it rates and a cell's scenario text (see matrix_int.h).
  */
-#include "cell_text_int.h"
+#include "matrix_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+om_status om_unit_list_add(om_unit_list *l, const char *id, om_game_unit **out)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->units[i].id, id) == 0)
+            return OM_ERROR(OM_EINVAL, "%s is listed twice", id);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        om_game_unit *grown = realloc(l->units, cap * sizeof *grown);
+        if (grown == NULL)
+            return OM_ERROR(OM_ENOMEM, "out of memory listing units");
+        l->units = grown;
+        l->cap = cap;
+    }
+    *out = &l->units[l->n++];
+    memset(*out, 0, sizeof **out);
+    snprintf((*out)->id, sizeof (*out)->id, "%s", id);
+    return OM_OK;
+}
 
 bool om_cell_appendf(char **buf, size_t *len, const char *fmt, ...)
 {

@@ -1,12 +1,13 @@
 /*
- * cell_text_int.h: the scenario text of a matchup matrix's cell, for every
- * game's matrix (wm_matrix.c, wh7_matrix.c). A cell's text is written to the
- * matrix file so that `oddsmaster run` of it with the cell's seed reproduces
- * the cell; the games share its preamble (comments, schema, title) and the
- * growing-string helpers, and each writes its own sides.
+ * matrix_int.h: what every game's matchup matrix (wm_matrix.c, wh7_matrix.c)
+ * shares: the growing list of the units a matrix rates, and a cell's scenario
+ * text. A cell's text is written to the matrix file so that `oddsmaster run`
+ * of it with the cell's seed reproduces the cell; the games share its
+ * preamble (comments, schema, title) and the growing-string helpers, and each
+ * writes its own sides.
  */
-#ifndef OM_CELL_TEXT_INT_H
-#define OM_CELL_TEXT_INT_H
+#ifndef OM_MATRIX_INT_H
+#define OM_MATRIX_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,4 +39,17 @@ bool om_cell_preamble(char **buf, size_t *len, const om_game_unit *row, const om
                       const char *situation, uint64_t seed, unsigned cannot, const char *title,
                       const char *ruleset, const char *kind);
 
-#endif /* OM_CELL_TEXT_INT_H */
+/* The units of a matrix being listed (game.h's `units` hook fills one). */
+typedef struct om_unit_list {
+    om_game_unit *units; /* the units, owned by the caller */
+    size_t n, cap;       /* used, allocated */
+} om_unit_list;
+
+/*
+ * om_unit_list_add: append a unit of this id, all else zero, and point *out
+ * at it for the game to fill. Errors: OM_EINVAL when a unit of this id is
+ * already listed ("ID is listed twice"), OM_ENOMEM; the list is then as it was.
+ */
+om_status om_unit_list_add(om_unit_list *l, const char *id, om_game_unit **out);
+
+#endif /* OM_MATRIX_INT_H */
