@@ -338,6 +338,7 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
      * abort. (The library reads the registration's class until the file is
      * closed: unregistering it earlier crashes.) */
     if (p < 0 || H5Pset_fclose_degree(p, H5F_CLOSE_STRONG) < 0 ||
+        H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0 ||
         H5Pset_driver(p, *driver, NULL) < 0) {
         om_status st = OM_ERROR(OM_EHDF5, "cannot set the buffered file driver: %s",
                                 om_h5_detail(why, sizeof why));
