@@ -15,122 +15,16 @@
  * 'PATH': REASON".
  *
  * SCENARIO FILE FORMAT (schema "oddsmaster-scenario/1", rule set whfb7; see
- * scenarios/examples/whfb7-*.yaml). Keys are the engine's field names
- * (engine/whfb7/wh7.h says what each does), so its check names them. The
- * table of keys (wh7_keys.c) has every key below with its bounds, words and
- * default: `oddsmaster list --keys` prints it, docs/scenario-format.md
- * documents it, and the bounds of signed values are read from it here.
- *
- *   schema: oddsmaster-scenario/1   required, exactly this text
- *   title: Swordsmen charge         optional, not empty; default "A vs B"
- *   ruleset: whfb7                  required
- *   kind: combat                    optional: combat (default: the charge,
- *                                   the first round, its break test, flight
- *                                   and pursuit), engagement (rounds to a
- *                                   break or max_rounds), volley (side A
- *                                   shoots or fires a war machine at B),
- *                                   magic (side A's wizard casts at B)
- *   challenge: false                optional: a challenge is fought whenever
- *                                   both sides have a character or champion
- *                                   in contact
- *   options: {max_rounds: 6}        optional: readings of ambiguous rules
- *                                   (oddsmaster list --options): true/false
- *                                   for a switch, an integer for max_rounds;
- *                                   a fixed reading named here is an error
- *   a:                              required: side A (the charger, shooter or
- *                                   caster)
- *     unit:                         required: the unit
- *       from: empire/swordsmen      optional: a unit of the list file
- *                                   (oddsmaster list whfb7/units): every
- *                                   value below; each key given overrides
- *                                   it (equipment and mount key by key,
- *                                   rules and characters whole); points
- *                                   scale with models
- *       profile: empire-swordsman   a rulebook profile (oddsmaster list
- *                                   whfb7/profiles); required without from
- *                                   unless all nine characteristics and the
- *                                   name are written (models: 0 needs none)
- *       name: Swordsmen             optional: the unit's name (default: the
- *                                   list's, else the profile's); 1..47 bytes
- *       m ws bs s t w i a ld: 4     optional: characteristics 0..10 (each
- *                                   overrides the profile's)
- *       troop: infantry             optional: infantry, monstrous-infantry,
- *                                   cavalry, monster, war-machine (default:
- *                                   cavalry with a mount, else infantry)
- *       models: 20                  required without from: rank-and-file
- *                                   models, command included (0..250)
- *       files: 5                    optional: the front rank's width
- *                                   (default: 5, or all models if fewer);
- *                                   no wider than the unit
- *       wounds_lost: 0              optional: wounds one model carries
- *       champion, standard, musician, war_banner: false   optional
- *       unit_strength: 0            optional: per model (0: by troop type)
- *       points: 150                 optional: the unit's points (with its
- *                                   characters' own); 0: unknown, 100 by the
- *                                   Victory! rule
- *       equipment:                  optional mapping:
- *         weapon: hand-weapon       close combat weapon (oddsmaster list
- *                                   whfb7/weapons)
- *         missile: none             missile weapon (whfb7/missiles)
- *         armour: none              none, light, heavy
- *         shield, enchanted_shield, barding: false
- *         scaly_skin: none          a scaly skin save (6+), or none
- *         ward: none                a ward save (6+), or none
- *         save_bonus: 0             further armour save improvement (-6..6)
- *         magic_weapon: none        sword-of-striking, sword-of-battle,
- *                                   sword-of-might, biting-blade
- *       rules: [fear]               optional: special rules (oddsmaster list
- *                                   --rules whfb7)
- *       damage: 1                   optional: wounds per unsaved wound of its
- *                                   blows: 1, D3, D6, 2, 3
- *       magic_resistance: 0         optional: 0..3
- *       mount:                      optional: the mount of cavalry: profile
- *                                   (required unless written out), name,
- *                                   characteristics, rules, damage,
- *                                   magic_resistance
- *       characters:                 optional list (at most 2): profile, name,
- *         - profile: empire-captain characteristics, equipment, rules,
- *           general: true           damage, magic_resistance, mount,
- *                                   unit_strength, wounds_lost, general,
- *                                   battle_standard, wizard_level (0..4),
- *                                   points
- *     charging: false               optional side keys (engine's om_wh7_side):
- *     arc: front                    front, flank, rear
- *     contact: 0                    models in base contact (0: by width)
- *     high_ground, moved, defended_obstacle, battle_standard_near: false
- *     general_ld: 0                 Ld of the General within 12" (0: none)
- *     pursue: always                always, restrain
- *     response: hold                hold, stand-and-shoot, flee
- *     gap_in, flee_blocked_in, friend_ld: 0
- *     shooters: 0                   models that shoot (0: the front rank)
- *     on_hill, long_range, multiple_shots: false
- *     cover: none                   none, soft, hard
- *     target_in: 0                  inches to its target (war machines)
- *     machine: none                 cannon, great-cannon, grapeshot,
- *                                   stone-thrower, bolt-thrower
- *     guess_in, template_models, template_partial, base_width_mm,
- *     base_depth_mm: 0
- *     spells: [the-bears-anger]     optional: augments and hexes on the unit
- *                                   for this combat (oddsmaster list
- *                                   whfb7/spells)
- *     mods:                         optional modifiers (added to the
- *                                   spells'): to_hit, to_wound, armour,
- *                                   attacks, strength, toughness (-5..5),
- *                                   ws (0: unchanged), leadership (-5..5),
- *                                   reroll_ones, halve_flee, mounts_idle,
- *                                   soaked (booleans), missile_ward (a save)
- *   b:                              required: side B, the same keys
- *   magic:                          required for kind magic, refused otherwise
- *     spell: fireball               required: a spell of the eight lores
- *     dice: 3                       required: power dice rolled
- *     level: 2                      the caster's level (default: the first
- *                                   wizard character of side A's)
- *     caster: {profile: ...}        the wizard's profile (default: that
- *                                   character's)
- *     casting_value: 0              0: the spell's (required where illegible)
- *     power_stone, dispel_scroll, in_feature: false
- *     cast_bonus, dispel_dice, dispel_bonus, caster_contacts: 0
- *     caster_ward: none             default: that character's ward
+ * scenarios/examples/whfb7-*.yaml): the top keys (schema, title, ruleset,
+ * kind, challenge, options), sides `a` and `b` (a unit, by `from:` a list
+ * unit or by `profile:`, with its equipment, rules, mount and characters,
+ * then the side's keys and `mods`), and `magic` for kind magic. Keys are the
+ * engine's field names (engine/whfb7/wh7.h says what each does), so its check
+ * names them. Every key, with its level, bounds, words, default and meaning,
+ * is a row of the table of keys (wh7_keys.c): `oddsmaster list --keys`
+ * prints it, docs/scenario-format.md documents it (a test checks that both
+ * agree with this loader), and the bounds of signed values are read from it
+ * here.
  *
  * Integers are decimal, booleans true or false (also yes/no, on/off), saves
  * "5+", 5 or none. Errors: OM_EIO (unreadable file), OM_EPARSE (malformed
@@ -162,7 +56,6 @@
  * five wide is the width that earns rank bonuses, Combat Result Bonuses >
  * Extra Rank). */
 #define DEFAULT_FILES 5u
-
 
 /* ---------------------------------------------------------------------------
  * The raw document.
