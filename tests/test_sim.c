@@ -472,6 +472,35 @@ Test(run_file, interrupt_then_resume_gives_the_whole_run)
     free(b);
 }
 
+/* A signal during the last block: every trial asked for is run, so the run
+ * is done, not interrupted: the finished file under its name, complete, and
+ * no .partial file (one holding every trial could never be resumed). A run of
+ * fewer trials than a block, and one whose last block is full. */
+Test(run_file, interrupt_in_the_last_block_finishes_the_run)
+{
+    const uint64_t trials[2] = {1000, 2 * OM_RUN_BLOCK_SIZE};
+    for (unsigned k = 0; k < 2; k++) {
+        char path[128], partial[160], name[32];
+        interrupter it = {.at = trials[k]};
+        om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at,
+                              .progress_ctx = &it};
+        om_h5_reader *r = NULL;
+        uint64_t complete = 0;
+        snprintf(name, sizeof name, "last%u.h5", k);
+        in_tmp(path, sizeof path, name);
+        snprintf(partial, sizeof partial, "%s.partial", path);
+        cr_expect_eq(run_into(path, trials[k], 3, 2, &req), OM_RUN_DONE, "%llu trials",
+                     (unsigned long long)trials[k]);
+        cr_expect_eq(it.flag, 1, "the flag was raised");
+        cr_expect_neq(access(partial, F_OK), 0, "no .partial file");
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_expect_eq(om_h5_reader_trials(r), trials[k]);
+        cr_assert_eq(om_h5_reader_attr_u64(r, "complete", &complete), OM_OK);
+        cr_expect_eq(complete, 1u);
+        om_h5_reader_close(r);
+    }
+}
+
 /* The bytes of a file, to see that a refused resume left it as it was. */
 static uint8_t *file_bytes(const char *path, size_t *len)
 {
