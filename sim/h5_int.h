@@ -77,6 +77,25 @@ typedef struct om_h5_deferred {
 om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
 
 /*
+ * om_h5_buffered_errno: the errno of the first write to `file` (open with
+ * the buffered driver) that failed, or 0 (none, or not a file of the
+ * driver): the system's reason behind a library call that failed.
+ */
+int om_h5_buffered_errno(hid_t file);
+
+/*
+ * om_h5_buffered_closing: `file` (open with the buffered driver) is about to
+ * be closed: *failed receives the errno of the first write that failed (0:
+ * none), and from now on a write, truncation or close that fails sets *failed
+ * (if 0) and is not reported to the library, whose close then succeeds (HDF5
+ * 1.10 keeps a file whose close failed half closed, and crashes closing it
+ * again at H5close or exit). *failed must outlive the file's close; a caller
+ * whose *failed is not 0 afterwards must not keep the file. Nothing for a
+ * file of another driver (*failed is 0).
+ */
+void om_h5_buffered_closing(hid_t file, int *failed);
+
+/*
  * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
  * in memory as one), then empty it. `path` names the file in messages.
  * Thread-safe for distinct lists. Errors: OM_EIO.

@@ -11,11 +11,15 @@
  * and resuming it, which must give the file of the uninterrupted run.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <hdf5.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -499,6 +503,65 @@ Test(run_file, interrupt_in_the_last_block_finishes_the_run)
         cr_expect_eq(complete, 1u);
         om_h5_reader_close(r);
     }
+}
+
+/* The entries of the test's directory, "." and ".." aside. */
+static unsigned tmpdir_entries(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    unsigned n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* A file that cannot be written (a full disk; here the process's file size
+ * limit, past which writes fail with EFBIG): the run fails with the system's
+ * reason and the file's name, leaves no file behind (no result, no .partial,
+ * no temporary file), and the library stays sound (HDF5 1.10 keeps a file
+ * whose close failed half closed, and crashed when it closed it again at
+ * H5close or at exit). Failing while the blocks' chunks are written (rows, 2
+ * threads), and at the close (tallies only, 1 thread). */
+Test(run_file, a_failing_write_leaves_no_file_and_says_why)
+{
+    const struct {
+        const char *name;
+        rlim_t limit;
+        bool no_rows;
+        unsigned threads;
+    } cases[2] = {{"rows.h5", 1u << 20, false, 2}, {"norows.h5", 8u << 10, true, 1}};
+    struct rlimit old;
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    cr_assert_neq(signal(SIGXFSZ, SIG_IGN), SIG_ERR);
+    for (unsigned k = 0; k < 2; k++) {
+        char path[128];
+        om_scenario *sc = default_scenario(NULL);
+        om_run_request req = {.path = in_tmp(path, sizeof path, cases[k].name),
+                              .command_line = "test_sim", .trials = 2000000, .seed = 1,
+                              .threads = cases[k].threads, .no_rows = cases[k].no_rows};
+        struct rlimit lim = {.rlim_cur = cases[k].limit, .rlim_max = old.rlim_max};
+        om_run_report rep;
+        om_status st;
+        cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+        st = om_run_file(sc, &req, &rep);
+        cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+        cr_expect(st == OM_EIO, "%s: %s (%s)", cases[k].name, om_status_name(st),
+                  om_error_message());
+        cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+        cr_expect(strstr(om_error_message(), strerror(EFBIG)) != NULL, "%s",
+                  om_error_message());
+        cr_expect_eq(tmpdir_entries(), 0u, "%s: no file left", cases[k].name);
+        om_run_report_release(&rep);
+        om_scenario_free(sc);
+        cr_expect_eq(H5close(), 0, "the library closes");
+    }
+    /* And a run after them writes its file. */
+    char path[128];
+    run_into(in_tmp(path, sizeof path, "after.h5"), 50000, 1, 2, NULL);
+    cr_expect_eq(access(path, F_OK), 0);
 }
 
 /* The bytes of a file, to see that a refused resume left it as it was. */
