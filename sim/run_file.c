@@ -133,7 +133,8 @@ static om_status sink_put(void *ctx, const om_block *b, bool *stop)
     if (fs->target >= 0 && precise_enough(fs)) {
         fs->stop = OM_RUN_PRECISE;
         *stop = true;
-    } else if (fs->req->interrupt != NULL && *fs->req->interrupt && b->first + b->n < fs->total) {
+    } else if (fs->req->interrupt != NULL && atomic_load(fs->req->interrupt) &&
+               b->first + b->n < fs->total) {
         fs->stop = OM_RUN_INTERRUPTED;
         *stop = true;
     }

@@ -613,7 +613,7 @@ Test(run_file, fewer_trials_than_a_block_start_a_longer_run)
 /* An interrupt flag raised by the progress callback after a few blocks, as a
  * signal handler would. */
 typedef struct interrupter {
-    volatile sig_atomic_t flag; /* the flag the run watches */
+    atomic_int flag;            /* the flag the run watches */
     uint64_t at;                /* raise it once this many trials are done */
 } interrupter;
 
@@ -664,9 +664,11 @@ Test(run_file, interrupt_then_resume_gives_the_whole_run)
     /* Interrupted on 3 threads after 5 blocks, resumed on 1 and interrupted
      * again after 8, resumed on 2: the same file again. */
     remove(part);
-    it = (interrupter){.at = 5 * OM_RUN_BLOCK_SIZE};
+    it.at = 5 * OM_RUN_BLOCK_SIZE;
+    it.flag = 0;
     cr_expect_eq(run_into(part, trials, 11, 3, &req), OM_RUN_INTERRUPTED);
-    it = (interrupter){.at = 8 * OM_RUN_BLOCK_SIZE};
+    it.at = 8 * OM_RUN_BLOCK_SIZE;
+    it.flag = 0;
     resume = (om_run_request){.threads = 1, .interrupt = &it.flag, .progress = interrupt_at,
                               .progress_ctx = &it};
     cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
