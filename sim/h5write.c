@@ -295,7 +295,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, true)) != OM_OK) {
         writer_free(w);
         return st;
     }
@@ -608,7 +608,7 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     uint64_t trials = 0, block_size = 0, rows = 0;
     om_status st;
     hid_t fapl = H5I_INVALID_HID;
-    if (om_h5_buffered_fapl(&fapl, &w->driver) != OM_OK ||
+    if (om_h5_buffered_fapl(&fapl, &w->driver, true) != OM_OK ||
         (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
         om_h5_close_id(&fapl);
         return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,
