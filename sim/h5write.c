@@ -422,9 +422,10 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
         if (H5Dwrite_chunk(w->dset[i], H5P_DEFAULT, 0, &offset, om_h5_chunks_size(chunks, i),
                            om_h5_chunks_data(chunks, i)) < 0) {
-            /* The system's reason when a write of the driver failed. */
-            const int e = om_h5_buffered_errno(w->file);
+            /* The library's reason (before another call clears it), or the
+             * system's when a write of the driver failed. */
             om_h5_detail(why, sizeof why);
+            const int e = om_h5_buffered_errno(w->file);
             w->failed = true;
             if (om_h5_chunks_deferred(chunks)) {
                 (void)om_h5_defer_raw(w->file, NULL);
