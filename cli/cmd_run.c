@@ -4,6 +4,7 @@
  * summary of the file just written).
  */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -113,8 +114,10 @@ static const om_cli_option run_options[] = {
 static const run_args run_defaults = {.trials = OM_RUN_DEFAULT_TRIALS,
                                       .seed = OM_RUN_DEFAULT_SEED};
 
-/* Set by SIGINT and SIGTERM while a run goes on: it stops at the next block. */
-static volatile sig_atomic_t interrupted;
+/* Set by SIGINT and SIGTERM while a run goes on: it stops at the next block.
+ * An atomic (lock-free, so a handler may set it): the run's threads read it. */
+static atomic_int interrupted;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler sets an atomic int only if lock-free");
 
 static void on_signal(int sig)
 {

@@ -38,12 +38,13 @@
  * om_h5_buffered_fapl: a new file access property list *fapl (the caller
  * closes it) for a file written through the buffered driver of h5vfd.c: the
  * default driver's files, byte for byte, with the library's many small
- * writes gathered into few large ones; strong close degree. *driver is the
- * driver's registration, which must outlive the list and every file opened
- * with it: the caller closes it (om_h5_close_id) after them. Errors:
- * OM_EHDF5.
+ * writes gathered into few large ones; strong close degree; with v110, the
+ * HDF5 1.10 file format (run files), else the library's default (matrix
+ * files). *driver is the driver's registration, which must outlive the list
+ * and every file opened with it: the caller closes it (om_h5_close_id) after
+ * them. Errors: OM_EHDF5.
  */
-om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver);
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110);
 
 /* A write of raw data to a file of the buffered driver, deferred (om_h5_defer_raw). */
 typedef struct om_h5_deferred_write {
@@ -75,6 +76,25 @@ typedef struct om_h5_deferred {
  * file of the buffered driver).
  */
 om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
+
+/*
+ * om_h5_buffered_errno: the errno of the first write to `file` (open with
+ * the buffered driver) that failed, or 0 (none, or not a file of the
+ * driver): the system's reason behind a library call that failed.
+ */
+int om_h5_buffered_errno(hid_t file);
+
+/*
+ * om_h5_buffered_closing: `file` (open with the buffered driver) is about to
+ * be closed: *failed receives the errno of the first write that failed (0:
+ * none), and from now on a write, truncation or close that fails sets *failed
+ * (if 0) and is not reported to the library, whose close then succeeds (HDF5
+ * 1.10 keeps a file whose close failed half closed, and crashes closing it
+ * again at H5close or exit). *failed must outlive the file's close; a caller
+ * whose *failed is not 0 afterwards must not keep the file. Nothing for a
+ * file of another driver (*failed is 0).
+ */
+void om_h5_buffered_closing(hid_t file, int *failed);
 
 /*
  * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
@@ -206,13 +226,15 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
  * system), with the strong close degree (closing the file closes anything left
  * open). On success *tmp_path (owned by the caller, free()) and *file are set.
  * With `driver` not NULL the file is written through the buffered driver
- * (om_h5_buffered_fapl), whose registration *driver the caller closes with
- * om_h5_close_id once the file is closed (H5I_INVALID_HID on failure).
+ * (om_h5_buffered_fapl; in the 1.10 format with v110), whose registration
+ * *driver the caller closes with om_h5_close_id once the file is closed
+ * (H5I_INVALID_HID on failure).
  * The temporary name is first created with open(2), so a missing directory or a
  * permission problem is reported with the system's reason.
  * Errors: OM_EIO ("cannot create PATH: REASON"), OM_ENOMEM.
  */
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver);
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver,
+                           bool v110);
 
 /*
  * om_h5_tmp_publish: flush the closed temporary file to the disk (fsync) and

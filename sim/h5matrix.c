@@ -52,6 +52,9 @@ struct om_h5m_writer {
     char *path;            /* final path of the matrix file */
     char *tmp_path;        /* temporary file written until a successful close */
     hid_t file;            /* the open temporary file, or H5I_INVALID_HID */
+    hid_t driver;          /* the buffered driver it is written through (h5vfd.c, for a
+                              close that fails cleanly), registered until it is closed, or
+                              H5I_INVALID_HID */
     hid_t str_type;        /* variable-length UTF-8 string type */
     size_t dims[AXIS_COUNT]; /* S, R, C */
     om_matrix_cell *cells; /* [S][R][C] */
@@ -331,7 +334,7 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    w->file = w->str_type = H5I_INVALID_HID;
+    w->file = w->driver = w->str_type = H5I_INVALID_HID;
     w->dims[AXIS_SITUATION] = info->n_situations;
     w->dims[AXIS_ROW] = info->n_rows;
     w->dims[AXIS_COL] = info->n_cols;
@@ -348,7 +351,7 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, NULL)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, false)) != OM_OK) {
         writer_free(w);
         return st;
     }
@@ -483,17 +486,26 @@ static om_status write_cells(om_h5m_writer *w)
     return st;
 }
 
-/* Close the string type and the file; the first failure is raised and returned. */
+/* Close the string type and the file; the first failure is raised and
+ * returned. A write that failed is an OM_EIO with the system's reason, and
+ * the library's close succeeds all the same (om_h5_buffered_closing: HDF5
+ * 1.10 crashed at exit on a file whose close failed). */
 static om_status writer_close_objects(om_h5m_writer *w)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
+    int failed = 0;
     om_h5_close_id(&w->str_type);
+    if (w->file >= 0)
+        om_h5_buffered_closing(w->file, &failed);
     /* Closing the file flushes it: a full disk shows up here. */
     if (w->file >= 0 && H5Fclose(w->file) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
                       om_h5_detail(why, sizeof why));
     w->file = H5I_INVALID_HID;
+    om_h5_close_id(&w->driver);
+    if (failed != 0 && st == OM_OK)
+        st = OM_ERROR(OM_EIO, "%s: cannot write the file: %s", w->path, strerror(failed));
     return st;
 }
 
@@ -504,19 +516,26 @@ om_status om_h5m_writer_close(om_h5m_writer *w)
         return OM_ERROR(OM_EINVAL, "om_h5m_writer_close: no writer");
     om_h5_quiet();
     st = write_cells(w);
+    /* A failure of the close (a write that failed, with the system's reason)
+     * is the last error raised. */
     st2 = writer_close_objects(w);
-    st = om_h5_tmp_finish(w->path, w->tmp_path, st != OM_OK ? st : st2);
+    st = om_h5_tmp_finish(w->path, w->tmp_path, st2 != OM_OK ? st2 : st);
     writer_free(w);
     return st;
 }
 
 void om_h5m_writer_abort(om_h5m_writer *w)
 {
+    char msg[OM_ERROR_MSG_MAX];
+    const om_status code = om_error_code();
     if (w == NULL)
         return;
     om_h5_quiet();
-    /* A failure while closing does not matter: the file is removed anyway. */
-    (void)writer_close_objects(w);
+    /* A failure while closing does not matter: the file is removed anyway;
+     * the error that made the caller abort stays the one to report. */
+    snprintf(msg, sizeof msg, "%s", om_error_message());
+    if (writer_close_objects(w) != OM_OK && code != OM_OK)
+        (void)OM_ERROR(code, "%s", msg);
     remove(w->tmp_path);
     writer_free(w);
 }

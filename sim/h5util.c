@@ -337,7 +337,8 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
 
 /* ---------------------------------------------------------------- files */
 
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver)
+om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver,
+                           bool v110)
 {
     char why[OM_H5_DETAIL_MAX];
     /* "PATH.tmp-PID": room for the suffix and any pid. */
@@ -363,7 +364,7 @@ om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t
     /* Strong close degree: closing the file closes anything left open by an
      * abort; through the buffered driver if asked. */
     if (driver != NULL) {
-        if (om_h5_buffered_fapl(&fapl, driver) != OM_OK)
+        if (om_h5_buffered_fapl(&fapl, driver, v110) != OM_OK)
             fapl = H5I_INVALID_HID;
     } else if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) >= 0 &&
                H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {

@@ -23,6 +23,12 @@
  * write the bytes start their writeback to the disk as they go
  * (start_writeback); neither changes a byte of the file.
  *
+ * A write that fails is remembered (its errno, for the writer's message:
+ * om_h5_buffered_errno). Once the file is closing (om_h5_buffered_closing),
+ * failures are no longer reported to the library but to the writer: HDF5
+ * 1.10 keeps the identifier of a file whose close failed, its memory
+ * already freed, and crashes when it closes it again (H5close, or at exit).
+ *
  * Not thread-safe by itself: HDF5 serialises its calls, and sim/ calls HDF5
  * from one thread at a time (the deferred writes, by many threads, share
  * only an atomic position).
@@ -61,6 +67,9 @@ typedef struct buffered_file {
     om_h5_deferred *defer; /* where raw data writes are listed instead, or NULL */
     haddr_t reserved;   /* the file's disk blocks are allocated up to here (reserve) */
     _Atomic(haddr_t) written_from; /* writeback started up to here (start_writeback) */
+    int failed_errno;   /* errno of the first write that failed, or 0 */
+    int *closing;       /* while the file closes (om_h5_buffered_closing): where failures
+                           are told instead of to the library, or NULL */
 } buffered_file;
 
 /* Disk space allocated ahead of the raw data deferred at a time. */
@@ -90,13 +99,15 @@ static void reserve(buffered_file *f, haddr_t end)
     f->reserved = MAX_ADDR;
 }
 
-/* pwrite all of `size` bytes at `addr`; false on failure. */
+/* pwrite all of `size` bytes at `addr`; false on failure, errno saying why. */
 static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
 {
     while (size > 0) {
         ssize_t n = pwrite(fd, p, size, (off_t)addr);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n == 0)
+            errno = EIO;
         if (n <= 0)
             return false;
         p += n;
@@ -106,12 +117,32 @@ static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
     return true;
 }
 
-/* Write the buffer out; false on failure (the bytes stay buffered). */
+/*
+ * Whether a system call on the file that went `ok` (errno saying why not)
+ * counts as done for the library: a failure is remembered (the first one's
+ * errno); while the file closes it is told to the closing writer instead,
+ * and the library goes on as if it had succeeded (the file is not kept).
+ */
+static bool done(buffered_file *f, bool ok)
+{
+    if (ok)
+        return true;
+    if (f->failed_errno == 0)
+        f->failed_errno = errno != 0 ? errno : EIO;
+    if (f->closing == NULL)
+        return false;
+    if (*f->closing == 0)
+        *f->closing = f->failed_errno;
+    return true;
+}
+
+/* Write the buffer out; false on failure (the bytes stay buffered, unless
+ * the file is closing: then they are dropped). */
 static bool buffer_out(buffered_file *f)
 {
     if (f->buf_len == 0)
         return true;
-    if (!write_all(f->fd, f->buf, f->buf_len, f->buf_addr))
+    if (!done(f, write_all(f->fd, f->buf, f->buf_len, f->buf_addr)))
         return false;
     f->buf_len = 0;
     return true;
@@ -159,8 +190,8 @@ static herr_t bf_close(H5FD_t *file)
     /* Disk space reserved past the end given back (a truncation to the
      * file's own size frees the blocks beyond it). */
     if (f->reserved > f->eof && f->reserved != MAX_ADDR)
-        ok = ftruncate(f->fd, (off_t)f->eof) == 0 && ok;
-    ok = close(f->fd) == 0 && ok;
+        ok = done(f, ftruncate(f->fd, (off_t)f->eof) == 0) && ok;
+    ok = done(f, close(f->fd) == 0) && ok;
     free(f->buf);
     free(f);
     return ok ? 0 : -1;
@@ -269,7 +300,7 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
         !buffer_out(f))
         return -1;
     if (size > BUFFER_BYTES) {
-        if (!write_all(f->fd, buffer, size, addr))
+        if (!done(f, write_all(f->fd, buffer, size, addr)))
             return -1;
     } else {
         if (f->buf_len == 0)
@@ -297,7 +328,7 @@ static herr_t bf_truncate(H5FD_t *file, hid_t dxpl, hbool_t closing)
     if (!buffer_out(f))
         return -1;
     if (f->eoa != f->eof) {
-        if (ftruncate(f->fd, (off_t)f->eoa) != 0)
+        if (!done(f, ftruncate(f->fd, (off_t)f->eoa) == 0))
             return -1;
         f->eof = f->eoa;
     }
@@ -324,7 +355,7 @@ static const H5FD_class_t buffered_class = {
     .fl_map = H5FD_FLMAP_DICHOTOMY,
 };
 
-om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110)
 {
     char why[OM_H5_DETAIL_MAX];
     hid_t p;
@@ -335,12 +366,13 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
                         om_h5_detail(why, sizeof why));
     p = H5Pcreate(H5P_FILE_ACCESS);
     /* Strong close degree: closing the file closes anything left open by an
-     * abort. The 1.10 format (V110): its chunk index of a dataset with one
+     * abort. Run files in the 1.10 format (V110): its chunk index of a dataset with one
      * unlimited dimension is an extensible array, cheaper to add chunks to
-     * than the 1.8 format's B-tree (README "Speed"). (The library reads the registration's class until the file is
-     * closed: unregistering it earlier crashes.) */
+     * than the 1.8 format's B-tree (README "Speed"). (The library reads the
+     * registration's class until the file is closed: unregistering it earlier
+     * crashes.) */
     if (p < 0 || H5Pset_fclose_degree(p, H5F_CLOSE_STRONG) < 0 ||
-        H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0 ||
+        (v110 && H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0) ||
         H5Pset_driver(p, *driver, NULL) < 0) {
         om_status st = OM_ERROR(OM_EHDF5, "cannot set the buffered file driver: %s",
                                 om_h5_detail(why, sizeof why));
@@ -352,18 +384,42 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
     return OM_OK;
 }
 
-om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into)
+/* The driver's state of `file`, or NULL when it is not a file of this
+ * driver. */
+static buffered_file *buffered(hid_t file)
 {
-    char why[OM_H5_DETAIL_MAX];
     void *handle = NULL;
     om_h5_quiet();
     if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == NULL ||
         ((H5FD_t *)handle)->cls == NULL || strcmp(((H5FD_t *)handle)->cls->name,
                                                   buffered_class.name) != 0)
+        return NULL;
+    return handle;
+}
+
+om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into)
+{
+    char why[OM_H5_DETAIL_MAX];
+    buffered_file *f = buffered(file);
+    if (f == NULL)
         return OM_ERROR(OM_EHDF5, "not a file of the buffered driver: %s",
                         om_h5_detail(why, sizeof why));
-    ((buffered_file *)handle)->defer = into;
+    f->defer = into;
     return OM_OK;
+}
+
+int om_h5_buffered_errno(hid_t file)
+{
+    const buffered_file *f = buffered(file);
+    return f != NULL ? f->failed_errno : 0;
+}
+
+void om_h5_buffered_closing(hid_t file, int *failed)
+{
+    buffered_file *f = buffered(file);
+    *failed = f != NULL ? f->failed_errno : 0;
+    if (f != NULL)
+        f->closing = failed;
 }
 
 /* The unit of the page cache that writeback is started on (the pages of

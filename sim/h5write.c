@@ -204,11 +204,17 @@ static om_status writer_field_list(om_h5_writer *w)
     return st;
 }
 
-/* Close every HDF5 object of `w`; the first failure is raised and returned. */
+/* Close every HDF5 object of `w`; the first failure is raised and returned.
+ * A write that failed, before or while closing, is an OM_EIO with the
+ * system's reason; the library's close then succeeds all the same
+ * (om_h5_buffered_closing), so that nothing is left half closed. */
 static om_status writer_close_objects(om_h5_writer *w)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
+    int failed = 0;
+    if (w->file >= 0)
+        om_h5_buffered_closing(w->file, &failed);
     for (size_t i = 0; i < w->layout.field_count; i++) {
         if (w->dset[i] >= 0 && H5Dclose(w->dset[i]) < 0 && st == OM_OK)
             st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /trials/%s: %s", w->path,
@@ -223,6 +229,8 @@ static om_status writer_close_objects(om_h5_writer *w)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
                       om_h5_detail(why, sizeof why));
     w->file = H5I_INVALID_HID;
+    if (failed != 0 && st == OM_OK)
+        st = OM_ERROR(OM_EIO, "%s: cannot write the file: %s", w->path, strerror(failed));
     om_h5_close_id(&w->driver);
     return st;
 }
@@ -287,7 +295,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, true)) != OM_OK) {
         writer_free(w);
         return st;
     }
@@ -414,14 +422,18 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
         if (H5Dwrite_chunk(w->dset[i], H5P_DEFAULT, 0, &offset, om_h5_chunks_size(chunks, i),
                            om_h5_chunks_data(chunks, i)) < 0) {
+            /* The library's reason (before another call clears it), or the
+             * system's when a write of the driver failed. */
+            om_h5_detail(why, sizeof why);
+            const int e = om_h5_buffered_errno(w->file);
             w->failed = true;
             if (om_h5_chunks_deferred(chunks)) {
                 (void)om_h5_defer_raw(w->file, NULL);
                 om_h5_chunks_writes(chunks)->n = 0; /* the file is not published */
             }
-            return OM_ERROR(OM_EHDF5, "%s: cannot write the chunk of rows %llu.. of /trials/%s: "
-                            "%s", w->path, (unsigned long long)first, w->layout.fields[i].name,
-                            om_h5_detail(why, sizeof why));
+            return OM_ERROR(e != 0 ? OM_EIO : OM_EHDF5, "%s: cannot write the chunk of rows "
+                            "%llu.. of /trials/%s: %s", w->path, (unsigned long long)first,
+                            w->layout.fields[i].name, e != 0 ? strerror(e) : why);
         }
     }
     if (w->rows && om_h5_chunks_deferred(chunks) && om_h5_defer_raw(w->file, NULL) != OM_OK) {
@@ -518,8 +530,11 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
                         (st = writer_attr_string(w, w->file, "stop_reason",
                                                  end->stop_reason)) != OM_OK))
         w->failed = true;
+    /* A failure of the close (a write that failed, with the system's reason)
+     * is the last error raised, and said rather than the library's account
+     * of it. */
     st2 = writer_close_objects(w);
-    st = om_h5_tmp_finish(final_path, w->tmp_path, st != OM_OK ? st : st2);
+    st = om_h5_tmp_finish(final_path, w->tmp_path, st2 != OM_OK ? st2 : st);
     writer_free(w);
     return st;
 }
@@ -535,11 +550,16 @@ om_status om_h5_writer_close(om_h5_writer *w)
 
 void om_h5_writer_abort(om_h5_writer *w)
 {
+    char msg[OM_ERROR_MSG_MAX];
+    const om_status code = om_error_code();
     if (w == NULL)
         return;
     om_h5_quiet();
-    /* A failure while closing does not matter: the file is removed anyway. */
-    (void)writer_close_objects(w);
+    /* A failure while closing does not matter: the file is removed anyway;
+     * the error that made the caller abort stays the one to report. */
+    snprintf(msg, sizeof msg, "%s", om_error_message());
+    if (writer_close_objects(w) != OM_OK && code != OM_OK)
+        (void)OM_ERROR(code, "%s", msg);
     remove(w->tmp_path);
     writer_free(w);
 }
@@ -589,7 +609,7 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     uint64_t trials = 0, block_size = 0, rows = 0;
     om_status st;
     hid_t fapl = H5I_INVALID_HID;
-    if (om_h5_buffered_fapl(&fapl, &w->driver) != OM_OK ||
+    if (om_h5_buffered_fapl(&fapl, &w->driver, true) != OM_OK ||
         (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
         om_h5_close_id(&fapl);
         return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,

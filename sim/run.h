@@ -16,7 +16,7 @@
 #ifndef OM_RUN_H
 #define OM_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -114,8 +114,11 @@ typedef struct om_run_request {
                                  this (0: run every trial) */
     const char *target;       /* the field whose intervals are watched (NULL: the winner's
                                  P(win), P(draw), P(lose) of both sides) */
-    const volatile sig_atomic_t *interrupt; /* set by a signal handler: stop at the next
-                                 block boundary and keep a resumable file (may be NULL) */
+    const atomic_int *interrupt; /* set by a signal handler: stop at the next block
+                                 boundary and keep a resumable file (may be NULL); an atomic,
+                                 lock-free int, which a handler may set and the threads of
+                                 the run read (a volatile sig_atomic_t is only for the
+                                 thread the handler interrupted) */
     void (*progress)(void *ctx, uint64_t done, uint64_t total); /* after each block put, in
                                  order (may be NULL) */
     void *progress_ctx;       /* its argument */

@@ -128,10 +128,13 @@ static om_status sink_put(void *ctx, const om_block *b, bool *stop)
     if (fs->req->progress)
         fs->req->progress(fs->req->progress_ctx, om_h5_writer_tally(fs->writer)->trials,
                           fs->total);
+    /* A signal during the last block comes too late to stop anything: the
+     * run is done (a .partial file of every trial could not be resumed). */
     if (fs->target >= 0 && precise_enough(fs)) {
         fs->stop = OM_RUN_PRECISE;
         *stop = true;
-    } else if (fs->req->interrupt != NULL && *fs->req->interrupt) {
+    } else if (fs->req->interrupt != NULL && atomic_load(fs->req->interrupt) &&
+               b->first + b->n < fs->total) {
         fs->stop = OM_RUN_INTERRUPTED;
         *stop = true;
     }

@@ -328,6 +328,14 @@ if ls "$TMP"/kill.h5.tmp-* >/dev/null 2>&1; then ok "SIGKILL leaves a temporary 
 expect_exit 0 "the next run after a SIGKILL" "$OM" run --trials 1000 -o "$TMP/kill.h5"
 expect_match "removed .*kill.h5.tmp-$pid, left by a run that was killed" "$TMP/err" "it says it removed the killed run's file"
 if ls "$TMP"/kill.h5.tmp-* >/dev/null 2>&1; then not_ok "no temporary file is left"; else ok "no temporary file is left"; fi
+# A full disk (here a file size limit, past which writes fail with EFBIG; the
+# SIGXFSZ it raises ignored): exit 3 with the system's reason, no file, no crash.
+full_run() { (trap '' XFSZ; ulimit -f "$1"; shift; exec "$OM" "$@"); }
+expect_exit 3 "run onto a full disk" full_run 1024 run --trials 2000000 -q -o "$TMP/full.h5"
+expect_grep "full.h5: cannot write the file: File too large" "$TMP/err" "a full disk: the system's reason"
+expect_absent "$TMP/full.h5" "a full disk: no file left"
+expect_exit 3 "run --no-rows onto a full disk" full_run 8 run --trials 100000 --no-rows -q -o "$TMP/full.h5"
+expect_absent "$TMP/full.h5" "a full disk at the close: no file left"
 # Stock readers: h5dump reads the rows and tallies; h5py too where it is installed.
 expect_exit 0 "h5dump reads a result file" h5dump -d /trials/stands_lost_b -d /tallies/stands_lost_b "$TMP/withrows.h5"
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then

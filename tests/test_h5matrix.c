@@ -7,13 +7,16 @@
  * writer and the reader is provoked once, broken files being made with the HDF5
  * API directly (as in test_h5.c). Each test works in its own mkdtemp directory.
  */
+#include <errno.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -309,6 +312,41 @@ Test(h5m_writer, abort_leaves_nothing_and_close_replaces)
     cr_expect_eq(m->info.n_rows, NR);
     om_h5m_matrix_free(m);
     cr_expect_eq(tmpdir_entries(), 1);
+}
+
+/* A file that cannot be written at the close (a full disk; here the process's
+ * file size limit, past which writes fail with EFBIG): the close fails with
+ * the system's reason, leaves no file, and the library stays sound (HDF5 1.10
+ * keeps a file whose close failed half closed, and crashed when it closed it
+ * again at H5close or at exit). */
+Test(h5m_writer, a_failing_write_leaves_no_file_and_says_why)
+{
+    char path[512];
+    om_matrix_info info = sample_info();
+    om_h5m_writer *w = NULL;
+    struct rlimit old, lim;
+    om_status st;
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    cr_assert_neq(signal(SIGXFSZ, SIG_IGN), SIG_ERR);
+    cr_assert_eq(om_h5m_writer_create(&w, tmpdir_path(path, sizeof path, "full.h5"), &info),
+                 OM_OK, "%s", om_error_message());
+    for (size_t s = 0; s < NS; s++)
+        for (size_t r = 0; r < NR; r++)
+            for (size_t c = 0; c < NC; c++) {
+                om_matrix_cell cell = sample_cell(s, r, c);
+                cr_assert_eq(om_h5m_writer_put_cell(w, s, r, c, &cell), OM_OK);
+            }
+    lim = (struct rlimit){.rlim_cur = 1024, .rlim_max = old.rlim_max};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    st = om_h5m_writer_close(w);
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+    cr_expect_eq(st, OM_EIO, "%s", om_error_message());
+    cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+    cr_expect(strstr(om_error_message(), strerror(EFBIG)) != NULL, "%s", om_error_message());
+    cr_expect_eq(tmpdir_entries(), 0, "no file left");
+    cr_expect_eq(H5close(), 0, "the library closes");
+    write_sample(path);
+    cr_expect_eq(tmpdir_entries(), 1, "and the next file is written");
 }
 
 /* ------------------------------------------------------------------ reader */

@@ -11,11 +11,15 @@
  * and resuming it, which must give the file of the uninterrupted run.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <hdf5.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,6 +170,153 @@ Test(driver, blocks_in_order_and_stop)
         cr_expect_not(rec.out_of_order);
     }
     cr_expect_eq(wins[0], wins[1], "the same trials on 2 and 5 threads");
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* What a sink saw of each block, by block: a fingerprint of its tally, and
+ * the trials put. */
+typedef struct fingerprints {
+    uint64_t first_block; /* the run's first block */
+    uint64_t next;        /* the index the next block must have */
+    uint64_t blocks;      /* blocks put */
+    uint64_t trials;      /* their trials */
+    uint64_t stop_after;  /* ask to stop after this many blocks (0: never) */
+    bool out_of_order;    /* a block came early or late */
+    uint64_t print[16];   /* block first_block + k's fingerprint */
+} fingerprints;
+
+/* FNV-1a of a block's histograms. */
+static uint64_t tally_print(const om_tally *t)
+{
+    const uint8_t *p = (const uint8_t *)t->hist;
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < t->field_count * sizeof t->hist[0]; i++)
+        h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+static om_status print_put(void *ctx, const om_block *b, bool *stop)
+{
+    fingerprints *r = ctx;
+    r->out_of_order |= b->index != r->next;
+    r->next = b->index + 1;
+    if (b->index - r->first_block < 16)
+        r->print[b->index - r->first_block] = tally_print(b->tally);
+    r->blocks++;
+    r->trials += b->n;
+    if (r->stop_after && r->blocks == r->stop_after)
+        *stop = true;
+    return OM_OK;
+}
+
+/* A stop (a target reached, a signal) ends a run at the same block on 1, 2,
+ * 3 and 5 threads, whatever the number of blocks (1, 2, 3, 7, 9, a short last
+ * one: threads take two blocks at once and hold up to four sets, so odd
+ * counts and counts that are no multiple of either leave sets part full),
+ * with every block before it put once, in order, with the same trials as on
+ * 1 thread, and the trials done counted. */
+Test(driver, stop_at_the_same_block_on_any_threads)
+{
+    static const uint64_t blocks[] = {1, 2, 3, 7, 9};
+    static const uint64_t stops[] = {0, 1, 2, 5};
+    static const unsigned threads[] = {1, 2, 3, 5};
+    om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    cr_assert_gt(t.n_classes, 0u, "the default scenario's trials have classes: two blocks "
+                 "are simulated at once");
+    for (size_t nb = 0; nb < sizeof blocks / sizeof blocks[0]; nb++)
+        for (size_t ns = 0; ns < sizeof stops / sizeof stops[0]; ns++) {
+            const uint64_t trials = (blocks[nb] - 1) * BLOCK + 1000;
+            const uint64_t put = stops[ns] && stops[ns] < blocks[nb] ? stops[ns] : blocks[nb];
+            uint64_t one[16] = {0};
+            for (size_t nt = 0; nt < sizeof threads / sizeof threads[0]; nt++) {
+                fingerprints rec = {.first_block = 3, .next = 3, .stop_after = stops[ns]};
+                om_run_sink sink = {.ctx = &rec, .put = print_put};
+                om_run_config cfg = {.trials = trials, .seed = 9, .block_size = BLOCK,
+                                     .threads = threads[nt], .first_block = 3};
+                uint64_t done = 0;
+                cr_assert_eq(om_run_simulate(&t, &cfg, &sink, &done), OM_OK, "%s",
+                             om_error_message());
+                cr_expect_not(rec.out_of_order, "%llu blocks, %u threads",
+                              (unsigned long long)blocks[nb], threads[nt]);
+                cr_expect_eq(rec.blocks, put, "%llu blocks, stop after %llu, %u threads: %llu "
+                             "put", (unsigned long long)blocks[nb],
+                             (unsigned long long)stops[ns], threads[nt],
+                             (unsigned long long)rec.blocks);
+                cr_expect_eq(done, rec.trials, "the trials of the blocks put");
+                cr_expect_eq(done, put == blocks[nb] ? trials : put * BLOCK);
+                if (nt == 0)
+                    memcpy(one, rec.print, sizeof one);
+                cr_expect_eq(memcmp(one, rec.print, sizeof one), 0,
+                             "%llu blocks, %u threads: the blocks of 1 thread",
+                             (unsigned long long)blocks[nb], threads[nt]);
+            }
+        }
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* A sink workspace that cannot be made on one thread (its ninth: a thread
+ * makes one for each of the 8 blocks it may hold). */
+typedef struct flaky_alloc {
+    unsigned calls; /* work_alloc calls so far (atomic) */
+    unsigned made;  /* workspaces made and not freed (atomic) */
+} flaky_alloc;
+
+static om_status flaky_work_alloc(void *ctx, void **work)
+{
+    flaky_alloc *f = *(flaky_alloc **)ctx;
+    *work = NULL;
+    if (__atomic_add_fetch(&f->calls, 1, __ATOMIC_SEQ_CST) == 9)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a test workspace");
+    if ((*work = malloc(1)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    __atomic_add_fetch(&f->made, 1, __ATOMIC_SEQ_CST);
+    return OM_OK;
+}
+
+static void flaky_work_free(void *ctx, void *work)
+{
+    flaky_alloc *f = *(flaky_alloc **)ctx;
+    free(work);
+    __atomic_sub_fetch(&f->made, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The sink's context: the allocator first, then the record of the puts. */
+typedef struct flaky_sink {
+    flaky_alloc *alloc;
+    fingerprints rec;
+} flaky_sink;
+
+static om_status flaky_put(void *ctx, const om_block *b, bool *stop)
+{
+    return print_put(&((flaky_sink *)ctx)->rec, b, stop);
+}
+
+/* A thread that cannot start (out of memory for its blocks) fails the run with
+ * its error, on 2 and 3 threads: the others neither wait for it forever nor
+ * put blocks past a gap (whatever was put is in order, counted in the trials
+ * done), and every workspace made is freed. */
+Test(driver, a_thread_that_cannot_start_fails_the_run)
+{
+    om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        flaky_alloc alloc = {0};
+        flaky_sink fs = {.alloc = &alloc};
+        om_run_sink sink = {.ctx = &fs, .work_alloc = flaky_work_alloc,
+                            .work_free = flaky_work_free, .put = flaky_put};
+        om_run_config cfg = {.trials = TRIALS, .seed = 2, .block_size = BLOCK,
+                             .threads = threads};
+        uint64_t done = 0;
+        cr_expect_eq(om_run_simulate(&t, &cfg, &sink, &done), OM_ENOMEM);
+        cr_expect(strstr(om_error_message(), "test workspace") != NULL, "%s",
+                  om_error_message());
+        cr_expect_not(fs.rec.out_of_order);
+        cr_expect_eq(done, fs.rec.trials);
+        cr_expect_eq(alloc.made, 0u, "every workspace freed");
+    }
     om_trials_release(&t);
     om_scenario_free(sc);
 }
@@ -378,7 +529,7 @@ Test(run_file, no_rows_keeps_the_tallies)
     free(b);
 }
 
-/* Stopping at a target precision: on 1 and 2 threads at the same block, with
+/* Stopping at a target precision: on 1, 2, 3 and 5 threads at the same block, with
  * every interval of the winner narrower than the target there and not one
  * block earlier; the file says why it stopped. */
 Test(run_file, target_precision_stops_at_the_same_block)
@@ -414,15 +565,55 @@ Test(run_file, target_precision_stops_at_the_same_block)
     uint8_t *a = read_all(p1, trials, &n1), *b = read_all(p2, trials, &n2);
     cr_assert_eq(n1, n2);
     cr_expect_eq(memcmp(a, b, n1), 0, "the same file on 1 and 2 threads");
-    free(a);
     free(b);
+    for (unsigned threads = 3; threads <= 5; threads += 2) {
+        char pn[128], name[16];
+        snprintf(name, sizeof name, "h%u.h5", threads);
+        cr_expect_eq(run_into(in_tmp(pn, sizeof pn, name), 10000000, 1, threads, &req),
+                     OM_RUN_PRECISE);
+        b = read_all(pn, trials, &n2);
+        cr_expect(n1 == n2 && memcmp(a, b, n1) == 0, "the same file on 1 and %u threads",
+                  threads);
+        free(b);
+    }
+    free(a);
     free(t);
+}
+
+/* A run of fewer trials than a block (its one chunk as long as the run) on 1
+ * and 3 threads holds the first trials of a longer run: block 0's stream. */
+Test(run_file, fewer_trials_than_a_block_start_a_longer_run)
+{
+    char longer[128], path[128];
+    om_h5_reader *r = NULL;
+    uint8_t *want = malloc(TRIALS), *got = malloc(1000);
+    run_into(in_tmp(longer, sizeof longer, "longer.h5"), TRIALS, 21, 2, NULL);
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        run_into(in_tmp(path, sizeof path, "short.h5"), 1000, 21, threads, NULL);
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_expect_eq(om_h5_reader_trials(r), 1000u);
+        om_h5_reader *l = NULL;
+        cr_assert_eq(om_h5_reader_open(&l, longer), OM_OK, "%s", om_error_message());
+        for (size_t f = 0; f < om_h5_reader_field_count(r); f++) {
+            const char *name = om_h5_reader_field(r, f)->name;
+            cr_assert_eq(om_h5_reader_read(r, name, 0, 1000, got), OM_OK, "%s",
+                         om_error_message());
+            cr_assert_eq(om_h5_reader_read(l, name, 0, 1000, want), OM_OK, "%s",
+                         om_error_message());
+            cr_expect_eq(memcmp(got, want, 1000), 0, "%s on %u threads", name, threads);
+        }
+        om_h5_reader_close(l);
+        om_h5_reader_close(r);
+        remove(path);
+    }
+    free(want);
+    free(got);
 }
 
 /* An interrupt flag raised by the progress callback after a few blocks, as a
  * signal handler would. */
 typedef struct interrupter {
-    volatile sig_atomic_t flag; /* the flag the run watches */
+    atomic_int flag;            /* the flag the run watches */
     uint64_t at;                /* raise it once this many trials are done */
 } interrupter;
 
@@ -468,8 +659,118 @@ Test(run_file, interrupt_then_resume_gives_the_whole_run)
     uint8_t *a = read_all(whole, trials, &n1), *b = read_all(part, trials, &n2);
     cr_assert_eq(n1, n2);
     cr_expect_eq(memcmp(a, b, n1), 0, "interrupted and resumed = uninterrupted");
+    free(b);
+
+    /* Interrupted on 3 threads after 5 blocks, resumed on 1 and interrupted
+     * again after 8, resumed on 2: the same file again. */
+    remove(part);
+    it.at = 5 * OM_RUN_BLOCK_SIZE;
+    it.flag = 0;
+    cr_expect_eq(run_into(part, trials, 11, 3, &req), OM_RUN_INTERRUPTED);
+    it.at = 8 * OM_RUN_BLOCK_SIZE;
+    it.flag = 0;
+    resume = (om_run_request){.threads = 1, .interrupt = &it.flag, .progress = interrupt_at,
+                              .progress_ctx = &it};
+    cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_INTERRUPTED);
+    cr_expect_eq(rep.trials, 8u * OM_RUN_BLOCK_SIZE);
+    om_run_report_release(&rep);
+    resume = (om_run_request){.threads = 2};
+    cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_DONE);
+    om_run_report_release(&rep);
+    b = read_all(part, trials, &n2);
+    cr_expect(n1 == n2 && memcmp(a, b, n1) == 0, "interrupted twice = uninterrupted");
     free(a);
     free(b);
+}
+
+/* A signal during the last block: every trial asked for is run, so the run
+ * is done, not interrupted: the finished file under its name, complete, and
+ * no .partial file (one holding every trial could never be resumed). A run of
+ * fewer trials than a block, and one whose last block is full. */
+Test(run_file, interrupt_in_the_last_block_finishes_the_run)
+{
+    const uint64_t trials[2] = {1000, 2 * OM_RUN_BLOCK_SIZE};
+    for (unsigned k = 0; k < 2; k++) {
+        char path[128], partial[160], name[32];
+        interrupter it = {.at = trials[k]};
+        om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at,
+                              .progress_ctx = &it};
+        om_h5_reader *r = NULL;
+        uint64_t complete = 0;
+        snprintf(name, sizeof name, "last%u.h5", k);
+        in_tmp(path, sizeof path, name);
+        snprintf(partial, sizeof partial, "%s.partial", path);
+        cr_expect_eq(run_into(path, trials[k], 3, 2, &req), OM_RUN_DONE, "%llu trials",
+                     (unsigned long long)trials[k]);
+        cr_expect_eq(it.flag, 1, "the flag was raised");
+        cr_expect_neq(access(partial, F_OK), 0, "no .partial file");
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_expect_eq(om_h5_reader_trials(r), trials[k]);
+        cr_assert_eq(om_h5_reader_attr_u64(r, "complete", &complete), OM_OK);
+        cr_expect_eq(complete, 1u);
+        om_h5_reader_close(r);
+    }
+}
+
+/* The entries of the test's directory, "." and ".." aside. */
+static unsigned tmpdir_entries(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    unsigned n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* A file that cannot be written (a full disk; here the process's file size
+ * limit, past which writes fail with EFBIG): the run fails with the system's
+ * reason and the file's name, leaves no file behind (no result, no .partial,
+ * no temporary file), and the library stays sound (HDF5 1.10 keeps a file
+ * whose close failed half closed, and crashed when it closed it again at
+ * H5close or at exit). Failing while the blocks' chunks are written (rows, 2
+ * threads), and at the close (tallies only, 1 thread). */
+Test(run_file, a_failing_write_leaves_no_file_and_says_why)
+{
+    const struct {
+        const char *name;
+        rlim_t limit;
+        bool no_rows;
+        unsigned threads;
+    } cases[2] = {{"rows.h5", 1u << 20, false, 2}, {"norows.h5", 8u << 10, true, 1}};
+    struct rlimit old;
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    cr_assert_neq(signal(SIGXFSZ, SIG_IGN), SIG_ERR);
+    for (unsigned k = 0; k < 2; k++) {
+        char path[128];
+        om_scenario *sc = default_scenario(NULL);
+        om_run_request req = {.path = in_tmp(path, sizeof path, cases[k].name),
+                              .command_line = "test_sim", .trials = 2000000, .seed = 1,
+                              .threads = cases[k].threads, .no_rows = cases[k].no_rows};
+        struct rlimit lim = {.rlim_cur = cases[k].limit, .rlim_max = old.rlim_max};
+        om_run_report rep;
+        om_status st;
+        cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+        st = om_run_file(sc, &req, &rep);
+        cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+        cr_expect(st == OM_EIO, "%s: %s (%s)", cases[k].name, om_status_name(st),
+                  om_error_message());
+        cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+        cr_expect(strstr(om_error_message(), strerror(EFBIG)) != NULL, "%s",
+                  om_error_message());
+        cr_expect_eq(tmpdir_entries(), 0u, "%s: no file left", cases[k].name);
+        om_run_report_release(&rep);
+        om_scenario_free(sc);
+        cr_expect_eq(H5close(), 0, "the library closes");
+    }
+    /* And a run after them writes its file. */
+    char path[128];
+    run_into(in_tmp(path, sizeof path, "after.h5"), 50000, 1, 2, NULL);
+    cr_expect_eq(access(path, F_OK), 0);
 }
 
 /* The bytes of a file, to see that a refused resume left it as it was. */
