@@ -32,11 +32,15 @@ static int fail(void)
 int main(int argc, char **argv)
 {
     uint64_t trials = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000u;
-    char path[] = "/tmp/om_bench_matrix_XXXXXX";
+    const char *dir = getenv("TMPDIR");
+    char path[512];
     double rate[2];
     int fd;
 
     gsl_set_error_handler_off();
+    /* The matrix file, under $TMPDIR (or /tmp). */
+    snprintf(path, sizeof path, "%s/om_bench_matrix_XXXXXX",
+             dir != NULL && dir[0] != '\0' ? dir : "/tmp");
     if ((fd = mkstemp(path)) < 0)
         return 1;
     close(fd);

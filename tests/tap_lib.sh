@@ -7,9 +7,10 @@
 n=0
 failed=0
 
-# tap_setup NAME: a scratch directory $TMP, removed when the script exits.
+# tap_setup NAME: a scratch directory $TMP under $TMPDIR (or /tmp), removed when
+# the script exits.
 tap_setup() {
-    TMP=$(mktemp -d "/tmp/om_$1_XXXXXX")
+    TMP=$(mktemp -d "${TMPDIR:-/tmp}/om_$1_XXXXXX")
     trap 'rm -rf "$TMP"' EXIT
 }
 

@@ -29,36 +29,24 @@
 #include "rng.h"
 #include "run.h"
 #include "tally.h"
+#include "tmpdir.h"
 
 /* Enough trials for several blocks, and a partial last block. */
 #define TRIALS 100000u
 #define BLOCK 4096u
 
-static char tmpdir[64];
+/* Room for a path in the test's directory (tmpdir.h: up to 255 bytes). */
+#define PATH_BYTES 320
 
+/* Each test's own directory under $TMPDIR (tmpdir.h). */
 static void make_tmpdir(void)
 {
-    strcpy(tmpdir, "/tmp/om_test_sim_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
+    tmpdir_create("om_test_sim");
 }
 
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(driver, .init = make_tmpdir, .fini = remove_tmpdir);
-TestSuite(run_file, .init = make_tmpdir, .fini = remove_tmpdir);
+TestSuite(driver, .init = make_tmpdir, .fini = tmpdir_remove);
+TestSuite(run_file, .init = make_tmpdir, .fini = tmpdir_remove);
 TestSuite(tally);
-
-/* A path in the test's directory. */
-static const char *in_tmp(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", tmpdir, name);
-    return buf;
-}
 
 /* The default scenario, loaded and prepared. */
 static om_scenario *default_scenario(om_trials *t)
@@ -465,11 +453,11 @@ Test(tally, wilson_halfwidth)
 
 Test(run_file, same_rows_and_tallies_on_1_and_2_threads)
 {
-    char f1[128], f2[128], f3[128];
+    char f1[PATH_BYTES], f2[PATH_BYTES], f3[PATH_BYTES];
     size_t n1, n2, n3;
-    run_into(in_tmp(f1, sizeof f1, "one.h5"), TRIALS, 2026, 1, NULL);
-    run_into(in_tmp(f2, sizeof f2, "two.h5"), TRIALS, 2026, 2, NULL);
-    run_into(in_tmp(f3, sizeof f3, "other.h5"), TRIALS, 2027, 2, NULL);
+    run_into(tmpdir_path(f1, sizeof f1, "one.h5"), TRIALS, 2026, 1, NULL);
+    run_into(tmpdir_path(f2, sizeof f2, "two.h5"), TRIALS, 2026, 2, NULL);
+    run_into(tmpdir_path(f3, sizeof f3, "other.h5"), TRIALS, 2027, 2, NULL);
     uint8_t *a = read_all(f1, TRIALS, &n1), *b = read_all(f2, TRIALS, &n2),
             *c = read_all(f3, TRIALS, &n3);
     cr_assert_eq(n1, n2);
@@ -483,11 +471,11 @@ Test(run_file, same_rows_and_tallies_on_1_and_2_threads)
 /* The tallies written are the histograms of the rows written. */
 Test(run_file, tallies_count_the_rows)
 {
-    char path[128];
+    char path[PATH_BYTES];
     om_h5_reader *r = NULL;
     om_tally *t = malloc(sizeof *t);
     uint8_t *col = malloc(TRIALS);
-    run_into(in_tmp(path, sizeof path, "t.h5"), TRIALS, 5, 2, NULL);
+    run_into(tmpdir_path(path, sizeof path, "t.h5"), TRIALS, 5, 2, NULL);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK);
     cr_assert_eq(om_h5_reader_tally(r, t), OM_OK, "%s", om_error_message());
     cr_expect_eq(t->trials, TRIALS);
@@ -507,13 +495,13 @@ Test(run_file, tallies_count_the_rows)
 /* Without rows: the same tallies, no /trials datasets, a small file. */
 Test(run_file, no_rows_keeps_the_tallies)
 {
-    char with[128], without[128];
+    char with[PATH_BYTES], without[PATH_BYTES];
     om_run_request nr = {.no_rows = true};
     om_h5_reader *r = NULL;
     om_tally *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     uint8_t byte;
-    run_into(in_tmp(with, sizeof with, "rows.h5"), TRIALS, 8, 2, NULL);
-    run_into(in_tmp(without, sizeof without, "norows.h5"), TRIALS, 8, 1, &nr);
+    run_into(tmpdir_path(with, sizeof with, "rows.h5"), TRIALS, 8, 2, NULL);
+    run_into(tmpdir_path(without, sizeof without, "norows.h5"), TRIALS, 8, 1, &nr);
     cr_assert_eq(om_h5_reader_open(&r, with), OM_OK);
     cr_assert_eq(om_h5_reader_tally(r, a), OM_OK);
     om_h5_reader_close(r);
@@ -534,15 +522,15 @@ Test(run_file, no_rows_keeps_the_tallies)
  * block earlier; the file says why it stopped. */
 Test(run_file, target_precision_stops_at_the_same_block)
 {
-    char p1[128], p2[128], *why = NULL;
+    char p1[PATH_BYTES], p2[PATH_BYTES], *why = NULL;
     const double target = 0.004;
     om_run_request req = {.halfwidth = target};
     om_h5_reader *r = NULL;
     om_tally *t = malloc(sizeof *t);
     size_t n1, n2;
     uint64_t trials;
-    cr_expect_eq(run_into(in_tmp(p1, sizeof p1, "h1.h5"), 10000000, 1, 1, &req), OM_RUN_PRECISE);
-    cr_expect_eq(run_into(in_tmp(p2, sizeof p2, "h2.h5"), 10000000, 1, 2, &req), OM_RUN_PRECISE);
+    cr_expect_eq(run_into(tmpdir_path(p1, sizeof p1, "h1.h5"), 10000000, 1, 1, &req), OM_RUN_PRECISE);
+    cr_expect_eq(run_into(tmpdir_path(p2, sizeof p2, "h2.h5"), 10000000, 1, 2, &req), OM_RUN_PRECISE);
     cr_assert_eq(om_h5_reader_open(&r, p1), OM_OK);
     trials = om_h5_reader_trials(r);
     cr_assert_eq(om_h5_reader_tally(r, t), OM_OK);
@@ -567,9 +555,9 @@ Test(run_file, target_precision_stops_at_the_same_block)
     cr_expect_eq(memcmp(a, b, n1), 0, "the same file on 1 and 2 threads");
     free(b);
     for (unsigned threads = 3; threads <= 5; threads += 2) {
-        char pn[128], name[16];
+        char pn[PATH_BYTES], name[16];
         snprintf(name, sizeof name, "h%u.h5", threads);
-        cr_expect_eq(run_into(in_tmp(pn, sizeof pn, name), 10000000, 1, threads, &req),
+        cr_expect_eq(run_into(tmpdir_path(pn, sizeof pn, name), 10000000, 1, threads, &req),
                      OM_RUN_PRECISE);
         b = read_all(pn, trials, &n2);
         cr_expect(n1 == n2 && memcmp(a, b, n1) == 0, "the same file on 1 and %u threads",
@@ -584,12 +572,12 @@ Test(run_file, target_precision_stops_at_the_same_block)
  * and 3 threads holds the first trials of a longer run: block 0's stream. */
 Test(run_file, fewer_trials_than_a_block_start_a_longer_run)
 {
-    char longer[128], path[128];
+    char longer[PATH_BYTES], path[PATH_BYTES];
     om_h5_reader *r = NULL;
     uint8_t *want = malloc(TRIALS), *got = malloc(1000);
-    run_into(in_tmp(longer, sizeof longer, "longer.h5"), TRIALS, 21, 2, NULL);
+    run_into(tmpdir_path(longer, sizeof longer, "longer.h5"), TRIALS, 21, 2, NULL);
     for (unsigned threads = 1; threads <= 3; threads += 2) {
-        run_into(in_tmp(path, sizeof path, "short.h5"), 1000, 21, threads, NULL);
+        run_into(tmpdir_path(path, sizeof path, "short.h5"), 1000, 21, threads, NULL);
         cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
         cr_expect_eq(om_h5_reader_trials(r), 1000u);
         om_h5_reader *l = NULL;
@@ -630,7 +618,7 @@ static void interrupt_at(void *ctx, uint64_t done, uint64_t total)
  * and the .partial file is gone. */
 Test(run_file, interrupt_then_resume_gives_the_whole_run)
 {
-    char whole[128], part[128], partial[160];
+    char whole[PATH_BYTES], part[PATH_BYTES], partial[PATH_BYTES + 32];
     interrupter it = {.at = 3 * OM_RUN_BLOCK_SIZE};
     om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at, .progress_ctx = &it};
     om_run_request resume = {.threads = 2};
@@ -640,8 +628,8 @@ Test(run_file, interrupt_then_resume_gives_the_whole_run)
     size_t n1, n2;
     const uint64_t trials = 200000;
 
-    run_into(in_tmp(whole, sizeof whole, "whole.h5"), trials, 11, 2, NULL);
-    cr_expect_eq(run_into(in_tmp(part, sizeof part, "part.h5"), trials, 11, 1, &req),
+    run_into(tmpdir_path(whole, sizeof whole, "whole.h5"), trials, 11, 2, NULL);
+    cr_expect_eq(run_into(tmpdir_path(part, sizeof part, "part.h5"), trials, 11, 1, &req),
                  OM_RUN_INTERRUPTED);
     snprintf(partial, sizeof partial, "%s.partial", part);
     cr_expect_neq(access(part, F_OK), 0, "no file under the finished name");
@@ -693,14 +681,14 @@ Test(run_file, interrupt_in_the_last_block_finishes_the_run)
 {
     const uint64_t trials[2] = {1000, 2 * OM_RUN_BLOCK_SIZE};
     for (unsigned k = 0; k < 2; k++) {
-        char path[128], partial[160], name[32];
+        char path[PATH_BYTES], partial[PATH_BYTES + 32], name[32];
         interrupter it = {.at = trials[k]};
         om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at,
                               .progress_ctx = &it};
         om_h5_reader *r = NULL;
         uint64_t complete = 0;
         snprintf(name, sizeof name, "last%u.h5", k);
-        in_tmp(path, sizeof path, name);
+        tmpdir_path(path, sizeof path, name);
         snprintf(partial, sizeof partial, "%s.partial", path);
         cr_expect_eq(run_into(path, trials[k], 3, 2, &req), OM_RUN_DONE, "%llu trials",
                      (unsigned long long)trials[k]);
@@ -712,19 +700,6 @@ Test(run_file, interrupt_in_the_last_block_finishes_the_run)
         cr_expect_eq(complete, 1u);
         om_h5_reader_close(r);
     }
-}
-
-/* The entries of the test's directory, "." and ".." aside. */
-static unsigned tmpdir_entries(void)
-{
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    unsigned n = 0;
-    cr_assert_not_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
 }
 
 /* A file that cannot be written (a full disk; here the process's file size
@@ -746,9 +721,9 @@ Test(run_file, a_failing_write_leaves_no_file_and_says_why)
     cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
     cr_assert_neq(signal(SIGXFSZ, SIG_IGN), SIG_ERR);
     for (unsigned k = 0; k < 2; k++) {
-        char path[128];
+        char path[PATH_BYTES];
         om_scenario *sc = default_scenario(NULL);
-        om_run_request req = {.path = in_tmp(path, sizeof path, cases[k].name),
+        om_run_request req = {.path = tmpdir_path(path, sizeof path, cases[k].name),
                               .command_line = "test_sim", .trials = 2000000, .seed = 1,
                               .threads = cases[k].threads, .no_rows = cases[k].no_rows};
         struct rlimit lim = {.rlim_cur = cases[k].limit, .rlim_max = old.rlim_max};
@@ -762,14 +737,14 @@ Test(run_file, a_failing_write_leaves_no_file_and_says_why)
         cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
         cr_expect(strstr(om_error_message(), strerror(EFBIG)) != NULL, "%s",
                   om_error_message());
-        cr_expect_eq(tmpdir_entries(), 0u, "%s: no file left", cases[k].name);
+        cr_expect_eq(tmpdir_entries(), 0, "%s: no file left", cases[k].name);
         om_run_report_release(&rep);
         om_scenario_free(sc);
         cr_expect_eq(H5close(), 0, "the library closes");
     }
     /* And a run after them writes its file. */
-    char path[128];
-    run_into(in_tmp(path, sizeof path, "after.h5"), 50000, 1, 2, NULL);
+    char path[PATH_BYTES];
+    run_into(tmpdir_path(path, sizeof path, "after.h5"), 50000, 1, 2, NULL);
     cr_expect_eq(access(path, F_OK), 0);
 }
 
@@ -794,7 +769,7 @@ static uint8_t *file_bytes(const char *path, size_t *len)
  * differs, and the file untouched. */
 Test(run_file, resume_refusals)
 {
-    char done[128], part[128], partial[160], other[160];
+    char done[PATH_BYTES], part[PATH_BYTES], partial[PATH_BYTES + 32], other[PATH_BYTES + 32];
     interrupter it = {.at = 1};
     om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at, .progress_ctx = &it};
     om_run_request ask = {0};
@@ -802,14 +777,14 @@ Test(run_file, resume_refusals)
     size_t n0, n1;
     uint8_t *before, *after;
 
-    run_into(in_tmp(done, sizeof done, "done.h5"), 50000, 1, 1, NULL);
+    run_into(tmpdir_path(done, sizeof done, "done.h5"), 50000, 1, 1, NULL);
     cr_expect_eq(om_run_resume(done, &ask, &rep), OM_EINVAL, "not a .partial name");
     snprintf(other, sizeof other, "%s.partial", done);
     cr_assert_eq(rename(done, other), 0);
     cr_expect_eq(om_run_resume(other, &ask, &rep), OM_EINVAL);
     cr_expect(strstr(om_error_message(), "complete") != NULL, "%s", om_error_message());
 
-    run_into(in_tmp(part, sizeof part, "p.h5"), 100000, 4, 1, &req);
+    run_into(tmpdir_path(part, sizeof part, "p.h5"), 100000, 4, 1, &req);
     snprintf(partial, sizeof partial, "%s.partial", part);
     before = file_bytes(partial, &n0);
     ask = (om_run_request){.seed = 5, .seed_given = true};
@@ -840,12 +815,12 @@ Test(run_file, resume_refusals)
  * on the same output, which says so; a damaged .partial file is refused. */
 Test(run_file, leftovers_of_a_killed_run)
 {
-    char path[128], tmp[160], partial[160];
+    char path[PATH_BYTES], tmp[PATH_BYTES + 32], partial[PATH_BYTES + 32];
     om_scenario *sc = default_scenario(NULL);
     om_run_request req = {.trials = 1000, .seed = 1};
     om_run_report rep;
     FILE *f;
-    in_tmp(path, sizeof path, "k.h5");
+    tmpdir_path(path, sizeof path, "k.h5");
     /* pid_max is at most 2^22 on Linux: this process cannot exist. */
     snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, 99999999);
     f = fopen(tmp, "w");

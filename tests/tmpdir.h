@@ -1,6 +1,6 @@
 /*
  * tmpdir.h: a private temporary directory per Criterion test, for the tests
- * that write files (test_h5.c, test_h5matrix.c, test_chart.c). Header-only: each test
+ * that write files (test_h5.c, test_h5matrix.c, test_chart.c, test_sim.c, ...). Header-only: each test
  * program is one file, and Criterion runs every test in its own process, so the
  * directory name lives in a file-scope static of the including program.
  *
