@@ -46,7 +46,9 @@ bool om_cell_appendf(char **buf, size_t *len, const char *fmt, ...)
     return true;
 }
 
-bool om_cell_append_quoted(char **buf, size_t *len, const char *text)
+/* Append `text` as a YAML double-quoted scalar (names may hold ':' or
+ * quotes); false when out of memory. */
+static bool append_quoted(char **buf, size_t *len, const char *text)
 {
     bool ok = om_cell_appendf(buf, len, "\"");
     for (const char *p = text; ok && *p; p++)
@@ -69,6 +71,6 @@ bool om_cell_preamble(char **buf, size_t *len, const om_game_unit *row, const om
                              "situation.\n", cannot == OM_GAME_ROW_CANNOT ? "row"
                              : cannot == OM_GAME_COL_CANNOT ? "column" : "row and the column");
     return ok && om_cell_appendf(buf, len, "schema: oddsmaster-scenario/1\ntitle: ") &&
-           om_cell_append_quoted(buf, len, title) &&
+           append_quoted(buf, len, title) &&
            om_cell_appendf(buf, len, "\nruleset: %s\nkind: %s\n", ruleset, kind);
 }

@@ -24,10 +24,6 @@ bool om_cell_appendf(char **buf, size_t *len, const char *fmt, ...)
 #endif
     ;
 
-/* Append `text` as a YAML double-quoted scalar (names may hold ':' or
- * quotes); false when out of memory. */
-bool om_cell_append_quoted(char **buf, size_t *len, const char *text);
-
 /*
  * om_cell_preamble: start a cell's text: comments naming the row and column
  * units, the situation and the seed, how to reproduce it, and why it is

@@ -51,16 +51,15 @@ static om_status fail_unknown(const om_yaml_ctx *c, const om_yaml_pair *p,
                            "--options)", p->key, known);
 }
 
-/* Entry p, a switch `o` of set s: a boolean for a bool switch, an integer for
+/* Entry p, switch `o` of set s: a boolean for a bool switch, an integer for
  * a count, set through the registry (which checks the range). */
 static om_status conv_switch(const om_yaml_ctx *c, const om_yaml_pair *p,
-                             const om_yaml_option_set *s)
+                             const om_yaml_option_set *s, const om_option *o)
 {
     char text[OM_YAML_PAIR_MAX];
     long long v = 0;
     bool b = false;
     int rc;
-    const om_option *o = om_option_find(s->table, p->key);
     if (o->max == 0) {
         om_status st = om_yaml_conv_bool(c, "options", p->key, p->value, &b);
         if (st != OM_OK)
@@ -93,7 +92,7 @@ om_status om_yaml_conv_option(const om_yaml_ctx *c, const om_yaml_pair *p,
                                    "'%s' is a fixed reading, not a switch: %s (%s; %s); "
                                    "remove it (oddsmaster list --options)", p->key,
                                    fixed_reading(o), o->ambiguity, o->section);
-        return conv_switch(c, p, &sets[s]);
+        return conv_switch(c, p, &sets[s], o);
     }
     return fail_unknown(c, p, sets, n_sets);
 }
