@@ -78,6 +78,16 @@ typedef struct om_h5_deferred {
 om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
 
 /*
+ * om_h5_buffered_writeback: start writing to the disk, without waiting, every
+ * byte of `file` (open with the buffered driver) written so far whose
+ * writeback was not started yet: the end of a run's rows, while the file's
+ * last metadata is written and the file closed, so that the final fsync
+ * waits for less. Advisory (errors are the fsync's to report); nothing for a
+ * file of another driver.
+ */
+void om_h5_buffered_writeback(hid_t file);
+
+/*
  * om_h5_buffered_errno: the errno of the first write to `file` (open with
  * the buffered driver) that failed, or 0 (none, or not a file of the
  * driver): the system's reason behind a library call that failed.
