@@ -107,11 +107,16 @@ int om_h5_buffered_errno(hid_t file);
 void om_h5_buffered_closing(hid_t file, int *failed);
 
 /*
- * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
- * in memory as one), then empty it. `path` names the file in messages.
- * Thread-safe for distinct lists. Errors: OM_EIO.
+ * om_h5_deferred_write_out: do the writes of the lists d[0..n) of one file,
+ * in that order (neighbours in the file as one system call, neighbours in
+ * memory too as one piece of it), then empty them. `path` names the file in
+ * messages. Thread-safe for distinct lists. Errors: OM_EIO.
  */
-om_status om_h5_deferred_write_out(om_h5_deferred *d, const char *path);
+om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path);
+
+/* Lists written out together at most (om_h5_chunks_write_out goes by as
+ * many at a time): the blocks a run puts together. */
+#define OM_H5_WRITE_OUT_LISTS 2
 
 /* Whether the chunks c leave their writing deferred (om_h5_chunks_defer,
  * h5file.h), and the list their deferred writes go to (h5chunk.c). */
