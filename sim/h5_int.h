@@ -78,6 +78,16 @@ typedef struct om_h5_deferred {
 om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
 
 /*
+ * om_h5_buffered_writeback: start writing to the disk, without waiting, every
+ * byte of `file` (open with the buffered driver) written so far whose
+ * writeback was not started yet: the end of a run's rows, while the file's
+ * last metadata is written and the file closed, so that the final fsync
+ * waits for less. Advisory (errors are the fsync's to report); nothing for a
+ * file of another driver.
+ */
+void om_h5_buffered_writeback(hid_t file);
+
+/*
  * om_h5_buffered_errno: the errno of the first write to `file` (open with
  * the buffered driver) that failed, or 0 (none, or not a file of the
  * driver): the system's reason behind a library call that failed.
@@ -97,11 +107,16 @@ int om_h5_buffered_errno(hid_t file);
 void om_h5_buffered_closing(hid_t file, int *failed);
 
 /*
- * om_h5_deferred_write_out: do the writes of *d (neighbours in the file and
- * in memory as one), then empty it. `path` names the file in messages.
- * Thread-safe for distinct lists. Errors: OM_EIO.
+ * om_h5_deferred_write_out: do the writes of the lists d[0..n) of one file,
+ * in that order (neighbours in the file as one system call, neighbours in
+ * memory too as one piece of it), then empty them. `path` names the file in
+ * messages. Thread-safe for distinct lists. Errors: OM_EIO.
  */
-om_status om_h5_deferred_write_out(om_h5_deferred *d, const char *path);
+om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path);
+
+/* Lists written out together at most (om_h5_chunks_write_out goes by as
+ * many at a time): the blocks a run puts together. */
+#define OM_H5_WRITE_OUT_LISTS 2
 
 /* Whether the chunks c leave their writing deferred (om_h5_chunks_defer,
  * h5file.h), and the list their deferred writes go to (h5chunk.c). */

@@ -212,9 +212,17 @@ om_h5_deferred *om_h5_chunks_writes(om_h5_chunks *c)
     return &c->deferred;
 }
 
-om_status om_h5_chunks_write_out(om_h5_chunks *c, const char *path)
+om_status om_h5_chunks_write_out(om_h5_chunks *const *c, size_t n, const char *path)
 {
-    return om_h5_deferred_write_out(&c->deferred, path);
+    om_h5_deferred *lists[OM_H5_WRITE_OUT_LISTS];
+    om_status st = OM_OK;
+    for (size_t i = 0; i < n && st == OM_OK; i += OM_H5_WRITE_OUT_LISTS) {
+        const size_t m = n - i < OM_H5_WRITE_OUT_LISTS ? n - i : OM_H5_WRITE_OUT_LISTS;
+        for (size_t j = 0; j < m; j++)
+            lists[j] = &c[i + j]->deferred;
+        st = om_h5_deferred_write_out(lists, m, path);
+    }
+    return st;
 }
 
 /* Bits needed for `span` different values: the ceiling of log2(span), as the

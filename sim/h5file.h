@@ -123,12 +123,14 @@ size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field);
 void om_h5_chunks_defer(om_h5_chunks *c, bool defer);
 
 /*
- * om_h5_chunks_write_out: write the bytes of chunks placed with their
- * writing deferred (none: nothing to do). `path` names the file in messages.
+ * om_h5_chunks_write_out: write the bytes of the chunk sets c[0..n) placed
+ * with their writing deferred, in that order (none: nothing to do); those
+ * that follow one another in the file, across sets too (blocks put one after
+ * the other), in one system call. `path` names the file in messages.
  * Thread-safe for distinct chunk sets (the file's writes are positioned).
  * Errors: OM_EIO.
  */
-om_status om_h5_chunks_write_out(om_h5_chunks *c, const char *path);
+om_status om_h5_chunks_write_out(om_h5_chunks *const *c, size_t n, const char *path);
 
 /*
  * om_h5_writer_put_block: the block of `n` rows starting at row `first` (a

@@ -520,8 +520,12 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
         st = OM_ERROR(OM_EHDF5, "%s: not saved because an earlier write to it failed", w->path);
     if (st == OM_OK && w->tally->trials == 0)
         st = OM_ERROR(OM_EINVAL, "%s: not saved: no trial was run", w->path);
-    if (st == OM_OK)
+    if (st == OM_OK) {
+        /* The rows' last bytes on their way to the disk while the tallies
+         * and the metadata are written. */
+        om_h5_buffered_writeback(w->file);
         st = writer_cut(w);
+    }
     if (st == OM_OK)
         st = writer_tallies(w);
     if (st == OM_OK && ((st = writer_attr_u64(w, "trials", w->tally->trials)) != OM_OK ||

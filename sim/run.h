@@ -59,12 +59,18 @@ typedef struct om_block {
  * time; it returns OM_OK, an error (raised with OM_ERROR) to stop the run
  * with that error, or sets *stop to end the run after this block (a target
  * precision reached, a signal): later blocks are then not put. after_put
- * (optional) runs once a block is put, on the thread that simulated it, after
- * the next block's put may have begun and before the thread's next block: the
- * place for costly work a put only scheduled, such as writing the bytes it
- * placed in a file (an error stops the run as put's do). work_alloc and
+ * (optional) runs once blocks are put, on the thread that simulated them,
+ * after the next block's put may have begun and before the thread's next
+ * blocks: the place for costly work a put only scheduled, such as writing the
+ * bytes it placed in a file (an error stops the run as put's do). It gets
+ * the blocks b[0..n) the thread took at once and put one after the other
+ * (1 <= n <= OM_RUN_TAKEN_MAX), so that such work can be done for them
+ * together. work_alloc and
  * work_free (optional) make and free one workspace per thread.
  */
+/* Most blocks a thread takes at once (and after_put gets). */
+#define OM_RUN_TAKEN_MAX 2
+
 typedef struct om_run_sink {
     void *ctx;                                                   /* the sink's state */
     bool tally_only;  /* prepare and put read each block's tally, never its rows: the rows
@@ -76,8 +82,8 @@ typedef struct om_run_sink {
     void (*work_free)(void *ctx, void *work);                    /* free it */
     om_status (*prepare)(void *ctx, om_block *b);                /* outside any lock */
     om_status (*put)(void *ctx, const om_block *b, bool *stop);  /* in block order */
-    om_status (*after_put)(void *ctx, om_block *b); /* after put, on the thread that put
-                                                       it, outside the turn (optional) */
+    om_status (*after_put)(void *ctx, om_block *b, unsigned n); /* after the puts of
+                                    b[0..n), on their thread, outside the turn (optional) */
 } om_run_sink;
 
 /*

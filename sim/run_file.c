@@ -14,6 +14,7 @@
  */
 #include "run.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -86,12 +87,16 @@ static om_status sink_prepare(void *ctx, om_block *b)
     return OM_OK;
 }
 
-/* The bytes of the block's chunks, placed in the file by its put, written by
- * the thread that made them while the next block is put. */
-static om_status sink_written(void *ctx, om_block *b)
+/* The bytes of the blocks' chunks, placed in the file by their puts, written
+ * by the thread that made them while the next block is put. */
+static om_status sink_written(void *ctx, om_block *b, unsigned n)
 {
     file_sink *fs = ctx;
-    return fs->req->no_rows ? OM_OK : om_h5_chunks_write_out(b->work, fs->req->path);
+    om_h5_chunks *chunks[OM_RUN_TAKEN_MAX];
+    assert(n <= OM_RUN_TAKEN_MAX);
+    for (unsigned j = 0; j < n; j++)
+        chunks[j] = b[j].work;
+    return fs->req->no_rows ? OM_OK : om_h5_chunks_write_out(chunks, n, fs->req->path);
 }
 
 /* Whether every interval the run watches is narrower than the target: the
