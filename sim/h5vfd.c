@@ -103,22 +103,37 @@ static void reserve(buffered_file *f, haddr_t end)
     f->reserved = MAX_ADDR;
 }
 
+/* pwritev all of the `n` pieces `iov` at `addr` (iov is used up); false on
+ * failure, errno saying why. */
+static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
+{
+    while (n > 0) {
+        ssize_t done_bytes = pwritev(fd, iov, n, (off_t)addr);
+        if (done_bytes < 0 && errno == EINTR)
+            continue;
+        if (done_bytes == 0)
+            errno = EIO;
+        if (done_bytes <= 0)
+            return false;
+        addr += (haddr_t)done_bytes;
+        while (n > 0 && (size_t)done_bytes >= iov->iov_len) {
+            done_bytes -= (ssize_t)iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (uint8_t *)iov->iov_base + done_bytes;
+            iov->iov_len -= (size_t)done_bytes;
+        }
+    }
+    return true;
+}
+
 /* pwrite all of `size` bytes at `addr`; false on failure, errno saying why. */
 static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
 {
-    while (size > 0) {
-        ssize_t n = pwrite(fd, p, size, (off_t)addr);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            errno = EIO;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= (size_t)n;
-        addr += (haddr_t)n;
-    }
-    return true;
+    struct iovec one = {(void *)p, size};
+    return size == 0 || writev_all(fd, &one, 1, addr);
 }
 
 /*
@@ -491,32 +506,6 @@ static void start_writeback(om_h5_deferred *d, haddr_t end)
  * at most: the chunks of OM_H5_WRITE_OUT_LISTS blocks of the widest rows
  * (under any system's IOV_MAX, 1024 at least on Linux). */
 #define WRITE_PIECES (OM_H5_WRITE_OUT_LISTS * OM_LAYOUT_FIELDS_MAX)
-
-/* pwritev all of the `n` pieces `iov` at `addr` (iov is used up); false on
- * failure, errno saying why. */
-static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
-{
-    while (n > 0) {
-        ssize_t done_bytes = pwritev(fd, iov, n, (off_t)addr);
-        if (done_bytes < 0 && errno == EINTR)
-            continue;
-        if (done_bytes == 0)
-            errno = EIO;
-        if (done_bytes <= 0)
-            return false;
-        addr += (haddr_t)done_bytes;
-        while (n > 0 && (size_t)done_bytes >= iov->iov_len) {
-            done_bytes -= (ssize_t)iov->iov_len;
-            iov++;
-            n--;
-        }
-        if (n > 0) {
-            iov->iov_base = (uint8_t *)iov->iov_base + done_bytes;
-            iov->iov_len -= (size_t)done_bytes;
-        }
-    }
-    return true;
-}
 
 om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path)
 {
