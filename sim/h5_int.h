@@ -1,7 +1,8 @@
 /*
  * h5_int.h: private helpers shared by the HDF5 files of sim/ (h5file.c, the run
  * result file; h5matrix.c, the matchup matrix file). Not a public interface:
- * only sim/h5*.c include it, as HDF5 is reached from nowhere else.
+ * only sim/h5*.c include it, as HDF5 is reached from nowhere else (and
+ * tests/test_h5.c, which writes deferred writes' lists by hand).
  *
  * Conventions the helpers implement:
  *   - HDF5's automatic printing of its error stack is switched off per thread

@@ -104,10 +104,16 @@ static void reserve(buffered_file *f, haddr_t end)
 }
 
 /* pwritev all of the `n` pieces `iov` at `addr` (iov is used up); false on
- * failure, errno saying why. */
+ * failure, errno saying why. Pieces of no bytes are skipped: a pwritev of
+ * nothing returns 0, which is otherwise a write that made no progress. */
 static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
 {
     while (n > 0) {
+        if (iov->iov_len == 0) {
+            iov++;
+            n--;
+            continue;
+        }
         ssize_t done_bytes = pwritev(fd, iov, n, (off_t)addr);
         if (done_bytes < 0 && errno == EINTR)
             continue;
@@ -133,7 +139,7 @@ static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
 static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
 {
     struct iovec one = {(void *)p, size};
-    return size == 0 || writev_all(fd, &one, 1, addr);
+    return writev_all(fd, &one, 1, addr);
 }
 
 /*
