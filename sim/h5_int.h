@@ -108,10 +108,14 @@ int om_h5_buffered_errno(hid_t file);
 void om_h5_buffered_closing(hid_t file, int *failed);
 
 /*
- * om_h5_deferred_write_out: do the writes of the lists d[0..n) of one file,
- * in that order (neighbours in the file as one system call, neighbours in
- * memory too as one piece of it), then empty them. `path` names the file in
- * messages. Thread-safe for distinct lists. Errors: OM_EIO.
+ * om_h5_deferred_write_out: do the writes of the lists d[0..n) (n at most
+ * OM_H5_WRITE_OUT_LISTS) of one file in the order of their places in the
+ * file, whatever the lists' order (neighbours in the file as one system call,
+ * neighbours in memory too as one piece of it), then empty them, a write
+ * that failed or not. No two of the writes may overlap (the library places
+ * each chunk in space of its own). `path` names the file in messages.
+ * Thread-safe for distinct lists. Errors: OM_EIO (the writes after the place
+ * that failed are not done).
  */
 om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path);
 

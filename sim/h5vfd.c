@@ -41,6 +41,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -510,8 +511,11 @@ static void start_writeback(om_h5_deferred *d, haddr_t end)
 
 /* Writes sorted together, and pieces of memory written in one system call,
  * at most: the chunks of OM_H5_WRITE_OUT_LISTS blocks of the widest rows
- * (under any system's IOV_MAX, 1024 at least on Linux). */
+ * (under the system's IOV_MAX, 1024 on Linux; POSIX promises only 16). */
 #define WRITE_PIECES (OM_H5_WRITE_OUT_LISTS * OM_LAYOUT_FIELDS_MAX)
+#if defined(IOV_MAX)
+_Static_assert(WRITE_PIECES <= IOV_MAX, "a run of deferred writes exceeds IOV_MAX pieces");
+#endif
 
 om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path)
 {
@@ -541,6 +545,8 @@ om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const cha
         const haddr_t addr = w[i]->addr;
         haddr_t end = addr;
         int pieces = 0;
+        /* Writes do not overlap (the order of the file is not the lists'). */
+        assert(i == 0 || w[i]->size == 0 || addr >= w[i - 1]->addr + w[i - 1]->size);
         for (; i < count && w[i]->addr == end; end += w[i++]->size) {
             if (pieces > 0 &&
                 (const uint8_t *)iov[pieces - 1].iov_base + iov[pieces - 1].iov_len == w[i]->data)

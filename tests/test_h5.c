@@ -709,8 +709,9 @@ Test(reader, null_arguments)
  * HDF5's own scale-offset decoder exactly: for every width of values (one
  * value, then spans needing 1 to 8 bits, offsets from 0 and from high
  * minimums, spans past 128 stored whole), a full block and a short last one,
- * and a winner stored as it is; one block's bytes written after its put
- * (om_h5_chunks_defer). Also: the file's tallies are the blocks'.
+ * and a winner stored as it is; the second and third blocks' bytes written
+ * together after their puts (om_h5_chunks_defer, om_h5_chunks_write_out).
+ * Also: the file's tallies are the blocks'.
  */
 Test(writer, encoded_chunks_read_back_exactly)
 {
