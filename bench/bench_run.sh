@@ -18,8 +18,8 @@
 # bash's microsecond clock (EPOCHREALTIME: a run of 1e8 trials on 2 threads
 # takes about a third of a second, where a 10 ms timer would step by 3%).
 # Ratios are what to compare: run / engine, and this tree / base. Finally the
-# peak RSS of a 1e9-trial run without rows (about 30 s). TRIALS defaults to
-# 1e8.
+# peak RSS of a 1e9-trial run without rows (a few seconds). TRIALS defaults
+# to 1e8.
 set -eu
 export LC_ALL=C # a decimal point in EPOCHREALTIME
 BASE=${1:-HEAD~1}
