@@ -83,8 +83,10 @@ om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
  * byte of `file` (open with the buffered driver) written so far whose
  * writeback was not started yet: the end of a run's rows, while the file's
  * last metadata is written and the file closed, so that the final fsync
- * waits for less. Advisory (errors are the fsync's to report); nothing for a
- * file of another driver.
+ * waits for less. The driver's buffer is written out first (its failure
+ * remembered, as any write's: om_h5_buffered_errno); the writeback itself is
+ * advisory (its errors are the fsync's to report). Nothing for a file of
+ * another driver.
  */
 void om_h5_buffered_writeback(hid_t file);
 
