@@ -58,7 +58,8 @@ typedef struct om_h5_deferred_write {
 typedef struct om_h5_deferred {
     int fd;                     /* the file they go to (set when the first is deferred) */
     size_t n;                   /* writes deferred */
-    size_t cap;                 /* room in w */
+    size_t cap;                 /* room in w: at most OM_LAYOUT_FIELDS_MAX (a block's
+                                   chunks, as many as om_h5_deferred_write_out sorts) */
     om_h5_deferred_write *w;    /* [cap] in the order the library made them */
     _Atomic(haddr_t) *written_from; /* where the bytes of the file begin whose writeback
                                    to the disk no thread has started (the file's, shared by
