@@ -18,8 +18,8 @@
 # bash's microsecond clock (EPOCHREALTIME: a run of 1e8 trials on 2 threads
 # takes about a third of a second, where a 10 ms timer would step by 3%).
 # Ratios are what to compare: run / engine, and this tree / base. Finally the
-# peak RSS of a 1e9-trial run without rows (about 30 s). TRIALS defaults to
-# 1e8.
+# peak RSS of a 1e9-trial run without rows (a few seconds). TRIALS defaults
+# to 1e8.
 set -eu
 export LC_ALL=C # a decimal point in EPOCHREALTIME
 BASE=${1:-HEAD~1}
@@ -37,18 +37,23 @@ git worktree add --detach "$WORK/base" "$BASE" >/dev/null 2>&1
 NEW=build-bench/oddsmaster
 OLD="$WORK/base/build/oddsmaster"
 
-# time_rate LABEL COMMAND...: trials/s of one run of COMMAND (its output and
-# errors go to /dev/null). The run's output, $WORK/LABEL.h5 (the last
-# argument), is removed before the run and its removal not timed: a run onto
-# an existing file of 400 MB pays for deleting it when it renames its own
-# over it (about a sixth of the run).
+# time_rate LABEL COMMAND...: trials/s of one run of COMMAND (its output goes
+# to /dev/null). A run that fails ends the script with its errors, rather
+# than give the time it took to fail as a rate. The run's output,
+# $WORK/LABEL.h5 (the last argument), is removed before the run and its
+# removal not timed: a run onto an existing file of 400 MB pays for deleting
+# it when it renames its own over it (about a sixth of the run).
 time_rate() {
     label=$1
     shift
     rm -f "$WORK/$label.h5"
     sync
     t0=$EPOCHREALTIME
-    "$@" >/dev/null 2>&1
+    if ! "$@" >/dev/null 2>"$WORK/err"; then
+        echo "bench_run.sh: the run $label failed: $*" >&2
+        cat "$WORK/err" >&2
+        exit 1
+    fi
     t1=$EPOCHREALTIME
     awk -v t="$TRIALS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", t / (b - a) }'
 }

@@ -1,7 +1,8 @@
 /*
  * h5_int.h: private helpers shared by the HDF5 files of sim/ (h5file.c, the run
  * result file; h5matrix.c, the matchup matrix file). Not a public interface:
- * only sim/h5*.c include it, as HDF5 is reached from nowhere else.
+ * only sim/h5*.c include it, as HDF5 is reached from nowhere else (and
+ * tests/test_h5.c, which writes deferred writes' lists by hand).
  *
  * Conventions the helpers implement:
  *   - HDF5's automatic printing of its error stack is switched off per thread
@@ -57,7 +58,8 @@ typedef struct om_h5_deferred_write {
 typedef struct om_h5_deferred {
     int fd;                     /* the file they go to (set when the first is deferred) */
     size_t n;                   /* writes deferred */
-    size_t cap;                 /* room in w */
+    size_t cap;                 /* room in w: at most OM_LAYOUT_FIELDS_MAX (a block's
+                                   chunks, as many as om_h5_deferred_write_out sorts) */
     om_h5_deferred_write *w;    /* [cap] in the order the library made them */
     _Atomic(haddr_t) *written_from; /* where the bytes of the file begin whose writeback
                                    to the disk no thread has started (the file's, shared by
@@ -82,8 +84,10 @@ om_status om_h5_defer_raw(hid_t file, om_h5_deferred *into);
  * byte of `file` (open with the buffered driver) written so far whose
  * writeback was not started yet: the end of a run's rows, while the file's
  * last metadata is written and the file closed, so that the final fsync
- * waits for less. Advisory (errors are the fsync's to report); nothing for a
- * file of another driver.
+ * waits for less. The driver's buffer is written out first (its failure
+ * remembered, as any write's: om_h5_buffered_errno); the writeback itself is
+ * advisory (its errors are the fsync's to report). Nothing for a file of
+ * another driver.
  */
 void om_h5_buffered_writeback(hid_t file);
 
@@ -107,10 +111,14 @@ int om_h5_buffered_errno(hid_t file);
 void om_h5_buffered_closing(hid_t file, int *failed);
 
 /*
- * om_h5_deferred_write_out: do the writes of the lists d[0..n) of one file,
- * in that order (neighbours in the file as one system call, neighbours in
- * memory too as one piece of it), then empty them. `path` names the file in
- * messages. Thread-safe for distinct lists. Errors: OM_EIO.
+ * om_h5_deferred_write_out: do the writes of the lists d[0..n) (n at most
+ * OM_H5_WRITE_OUT_LISTS) of one file in the order of their places in the
+ * file, whatever the lists' order (neighbours in the file as one system call,
+ * neighbours in memory too as one piece of it), then empty them, a write
+ * that failed or not. No two of the writes may overlap (the library places
+ * each chunk in space of its own). `path` names the file in messages.
+ * Thread-safe for distinct lists. Errors: OM_EIO (the writes after the place
+ * that failed are not done).
  */
 om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path);
 

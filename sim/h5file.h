@@ -124,9 +124,10 @@ void om_h5_chunks_defer(om_h5_chunks *c, bool defer);
 
 /*
  * om_h5_chunks_write_out: write the bytes of the chunk sets c[0..n) placed
- * with their writing deferred, in that order (none: nothing to do); those
- * that follow one another in the file, across sets too (blocks put one after
- * the other), in one system call. `path` names the file in messages.
+ * with their writing deferred (none: nothing to do), by their places in the
+ * file; those that follow one another in the file, across sets too (blocks
+ * put one after the other), in one system call. `path` names the file in
+ * messages.
  * Thread-safe for distinct chunk sets (the file's writes are positioned).
  * Errors: OM_EIO.
  */

@@ -41,6 +41,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,10 +105,16 @@ static void reserve(buffered_file *f, haddr_t end)
 }
 
 /* pwritev all of the `n` pieces `iov` at `addr` (iov is used up); false on
- * failure, errno saying why. */
+ * failure, errno saying why. Pieces of no bytes are skipped: a pwritev of
+ * nothing returns 0, which is otherwise a write that made no progress. */
 static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
 {
     while (n > 0) {
+        if (iov->iov_len == 0) {
+            iov++;
+            n--;
+            continue;
+        }
         ssize_t done_bytes = pwritev(fd, iov, n, (off_t)addr);
         if (done_bytes < 0 && errno == EINTR)
             continue;
@@ -133,7 +140,7 @@ static bool writev_all(int fd, struct iovec *iov, int n, haddr_t addr)
 static bool write_all(int fd, const uint8_t *p, size_t size, haddr_t addr)
 {
     struct iovec one = {(void *)p, size};
-    return size == 0 || writev_all(fd, &one, 1, addr);
+    return writev_all(fd, &one, 1, addr);
 }
 
 /*
@@ -504,8 +511,11 @@ static void start_writeback(om_h5_deferred *d, haddr_t end)
 
 /* Writes sorted together, and pieces of memory written in one system call,
  * at most: the chunks of OM_H5_WRITE_OUT_LISTS blocks of the widest rows
- * (under any system's IOV_MAX, 1024 at least on Linux). */
+ * (under the system's IOV_MAX, 1024 on Linux; POSIX promises only 16). */
 #define WRITE_PIECES (OM_H5_WRITE_OUT_LISTS * OM_LAYOUT_FIELDS_MAX)
+#if defined(IOV_MAX)
+_Static_assert(WRITE_PIECES <= IOV_MAX, "a run of deferred writes exceeds IOV_MAX pieces");
+#endif
 
 om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const char *path)
 {
@@ -535,6 +545,8 @@ om_status om_h5_deferred_write_out(om_h5_deferred *const *d, size_t n, const cha
         const haddr_t addr = w[i]->addr;
         haddr_t end = addr;
         int pieces = 0;
+        /* Writes do not overlap (the order of the file is not the lists'). */
+        assert(i == 0 || w[i]->size == 0 || addr >= w[i - 1]->addr + w[i - 1]->size);
         for (; i < count && w[i]->addr == end; end += w[i++]->size) {
             if (pieces > 0 &&
                 (const uint8_t *)iov[pieces - 1].iov_base + iov[pieces - 1].iov_len == w[i]->data)

@@ -52,6 +52,9 @@ typedef struct om_block {
     void *work;            /* the sink's workspace of the thread that ran it */
 } om_block;
 
+/* Most blocks a thread takes at once (and om_run_sink.after_put gets). */
+#define OM_RUN_TAKEN_MAX 2
+
 /*
  * Where blocks go. prepare (optional) runs on the thread that simulated the
  * block, outside any lock, in any order: the place for costly work such as
@@ -65,12 +68,10 @@ typedef struct om_block {
  * bytes it placed in a file (an error stops the run as put's do). It gets
  * the blocks b[0..n) the thread took at once and put one after the other
  * (1 <= n <= OM_RUN_TAKEN_MAX), so that such work can be done for them
- * together. work_alloc and
- * work_free (optional) make and free one workspace per thread.
+ * together: those put, never one that was not (after a stop or an error, no
+ * later block is put), and each once. work_alloc and work_free (optional)
+ * make and free one workspace per thread.
  */
-/* Most blocks a thread takes at once (and after_put gets). */
-#define OM_RUN_TAKEN_MAX 2
-
 typedef struct om_run_sink {
     void *ctx;                                                   /* the sink's state */
     bool tally_only;  /* prepare and put read each block's tally, never its rows: the rows

@@ -11,16 +11,20 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "h5_int.h"
 #include "h5file.h"
 #include "results.h"
 #include "test_layout.h"
@@ -705,8 +709,9 @@ Test(reader, null_arguments)
  * HDF5's own scale-offset decoder exactly: for every width of values (one
  * value, then spans needing 1 to 8 bits, offsets from 0 and from high
  * minimums, spans past 128 stored whole), a full block and a short last one,
- * and a winner stored as it is; one block's bytes written after its put
- * (om_h5_chunks_defer). Also: the file's tallies are the blocks'.
+ * and a winner stored as it is; the second and third blocks' bytes written
+ * together after their puts (om_h5_chunks_defer, om_h5_chunks_write_out).
+ * Also: the file's tallies are the blocks'.
  */
 Test(writer, encoded_chunks_read_back_exactly)
 {
@@ -791,6 +796,101 @@ Test(writer, encoded_chunks_read_back_exactly)
     free(t);
     free(sum);
     free(back);
+}
+
+/* ------------------------------------------------------ deferred writes */
+
+/* The byte a deferred-writes test keeps at offset i of its memory. */
+static uint8_t memory_byte(size_t i)
+{
+    return (uint8_t)(i * 131u + 7u);
+}
+
+/* The file `path` read whole into buf (up to size bytes); its length. */
+static size_t read_back(const char *path, uint8_t *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n;
+    cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+    n = fread(buf, 1, size, f);
+    fclose(f);
+    return n;
+}
+
+/*
+ * om_h5_deferred_write_out (h5vfd.c) on two lists made by hand, as the chunks
+ * of two blocks put one after the other are: the writes of both, listed out
+ * of the file's order, land where they were placed, pieces that follow one
+ * another in the file but not in memory included; a write of no bytes (which
+ * follows no other in the file) writes nothing and is no error; the lists are
+ * emptied.
+ */
+Test(writer, deferred_writes_of_two_lists)
+{
+    char path[512];
+    uint8_t mem[64], back[128];
+    _Atomic(haddr_t) written_from = 0;
+    om_h5_deferred_write wa[3] = {{16, mem + 16, 8}, {0, mem + 0, 8}, {60, mem + 48, 0}};
+    om_h5_deferred_write wb[3] = {{8, mem + 8, 8}, {24, mem + 32, 8}, {32, mem + 24, 8}};
+    om_h5_deferred a = {.n = 3, .cap = 3, .w = wa, .written_from = &written_from};
+    om_h5_deferred b = {.n = 3, .cap = 3, .w = wb, .written_from = &written_from};
+    om_h5_deferred *const lists[2] = {&b, &a};
+    for (size_t i = 0; i < sizeof mem; i++)
+        mem[i] = memory_byte(i);
+    a.fd = b.fd = open(tmpdir_path(path, sizeof path, "deferred.bin"),
+                       O_RDWR | O_CREAT | O_TRUNC, 0666);
+    cr_assert_geq(a.fd, 0, "%s", strerror(errno));
+    cr_expect_eq(om_h5_deferred_write_out(lists, 2, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(a.n, 0u, "the lists are emptied");
+    cr_expect_eq(b.n, 0u);
+    close(a.fd);
+    cr_assert_eq(read_back(path, back, sizeof back), 40u, "the file ends with the last byte");
+    cr_expect_eq(memcmp(back, mem, 24), 0, "bytes 0..24: mem 0..24");
+    cr_expect_eq(memcmp(back + 24, mem + 32, 8), 0, "bytes 24..32: mem 32..40");
+    cr_expect_eq(memcmp(back + 32, mem + 24, 8), 0, "bytes 32..40: mem 24..32");
+}
+
+/*
+ * A deferred write that fails part way (a full disk; here the file size
+ * limit, past which a write is cut short and the next fails with EFBIG): the
+ * bytes before the limit are those placed there (a write cut short inside
+ * the third of three pieces of memory is carried on from where it stopped),
+ * the error names the file and the system's reason, and the lists are
+ * emptied all the same.
+ */
+Test(writer, deferred_write_cut_short)
+{
+    char path[512];
+    uint8_t mem[64], back[128];
+    _Atomic(haddr_t) written_from = 0;
+    om_h5_deferred_write wa[2] = {{0, mem + 40, 8}, {16, mem + 0, 8}};
+    om_h5_deferred_write wb[1] = {{8, mem + 20, 8}};
+    om_h5_deferred a = {.n = 2, .cap = 2, .w = wa, .written_from = &written_from};
+    om_h5_deferred b = {.n = 1, .cap = 1, .w = wb, .written_from = &written_from};
+    om_h5_deferred *const lists[2] = {&a, &b};
+    struct rlimit old, lim;
+    om_status st;
+    for (size_t i = 0; i < sizeof mem; i++)
+        mem[i] = memory_byte(i);
+    a.fd = b.fd = open(tmpdir_path(path, sizeof path, "cut.bin"),
+                       O_RDWR | O_CREAT | O_TRUNC, 0666);
+    cr_assert_geq(a.fd, 0, "%s", strerror(errno));
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    cr_assert_neq(signal(SIGXFSZ, SIG_IGN), SIG_ERR);
+    lim = (struct rlimit){.rlim_cur = 20, .rlim_max = old.rlim_max};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    st = om_h5_deferred_write_out(lists, 2, path);
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+    close(a.fd);
+    cr_expect_eq(st, OM_EIO);
+    cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+    cr_expect(strstr(om_error_message(), strerror(EFBIG)) != NULL, "%s", om_error_message());
+    cr_expect_eq(a.n, 0u, "the lists are emptied");
+    cr_expect_eq(b.n, 0u);
+    cr_assert_eq(read_back(path, back, sizeof back), 20u, "written up to the limit");
+    cr_expect_eq(memcmp(back, mem + 40, 8), 0, "bytes 0..8");
+    cr_expect_eq(memcmp(back + 8, mem + 20, 8), 0, "bytes 8..16");
+    cr_expect_eq(memcmp(back + 16, mem + 0, 4), 0, "bytes 16..20");
 }
 
 /* ------------------------------------------------- chunks from classes */

@@ -309,6 +309,94 @@ Test(driver, a_thread_that_cannot_start_fails_the_run)
     om_scenario_free(sc);
 }
 
+/* What a sink saw of its blocks' puts and of after_put (run.h). */
+typedef struct after_record {
+    uint64_t stop_after;         /* ask to stop after this many blocks put (0: never) */
+    uint64_t fail_at;            /* the put of this block (from 0) fails (UINT64_MAX: none) */
+    uint64_t puts;               /* blocks put (in the put turn) */
+    bool put[16];                /* block k was put */
+    unsigned after[16];          /* after_put's calls that had block k (atomic) */
+    unsigned calls_of[OM_RUN_TAKEN_MAX + 1]; /* its calls of n blocks (atomic) */
+    unsigned bad;                /* its calls whose blocks were not ones put, one after
+                                    the other (atomic) */
+} after_record;
+
+static om_status after_record_put(void *ctx, const om_block *b, bool *stop)
+{
+    after_record *r = ctx;
+    if (b->index == r->fail_at)
+        return OM_ERROR(OM_EIO, "the put of block %llu fails", (unsigned long long)b->index);
+    r->put[b->index] = true;
+    if (++r->puts == r->stop_after)
+        *stop = true;
+    return OM_OK;
+}
+
+/* On the thread that put the blocks, which wrote their put[] itself. */
+static om_status after_record_after(void *ctx, om_block *b, unsigned n)
+{
+    after_record *r = ctx;
+    bool bad = n < 1 || n > OM_RUN_TAKEN_MAX;
+    for (unsigned j = 0; !bad && j < n; j++) {
+        bad = b[j].index != b[0].index + j || !r->put[b[j].index];
+        __atomic_add_fetch(&r->after[b[j].index], 1, __ATOMIC_SEQ_CST);
+    }
+    if (bad)
+        __atomic_add_fetch(&r->bad, 1, __ATOMIC_SEQ_CST);
+    else
+        __atomic_add_fetch(&r->calls_of[n], 1, __ATOMIC_SEQ_CST);
+    return OM_OK;
+}
+
+/*
+ * after_put gets the blocks a thread took at once and put one after the other
+ * (two: the default scenario's trials have classes), each block put once, and
+ * no block that was not put: after a stop the sink asked for at the first
+ * block of a pair or at the second, and after a put that failed at the first
+ * or at the second (the run then fails with its error); on 1, 2 and 3
+ * threads, 9 blocks.
+ */
+Test(driver, after_put_gets_the_blocks_put_together)
+{
+    static const uint64_t stops[] = {0, 1, 2, 3, 6};
+    static const uint64_t fails[] = {0, 1, 4, 5};
+    const uint64_t blocks = 9;
+    om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    cr_assert_gt(t.n_classes, 0u, "two blocks are taken at once");
+    for (unsigned threads = 1; threads <= 3; threads++)
+        for (size_t c = 0; c < sizeof stops / sizeof stops[0] + sizeof fails / sizeof fails[0];
+             c++) {
+            const bool failing = c >= sizeof stops / sizeof stops[0];
+            after_record rec = {.fail_at = UINT64_MAX};
+            om_run_sink sink = {.ctx = &rec, .put = after_record_put,
+                                .after_put = after_record_after};
+            om_run_config cfg = {.trials = blocks * BLOCK, .seed = 4, .block_size = BLOCK,
+                                 .threads = threads};
+            uint64_t put;
+            om_status st;
+            if (failing)
+                rec.fail_at = fails[c - sizeof stops / sizeof stops[0]];
+            else
+                rec.stop_after = stops[c];
+            put = failing ? rec.fail_at : rec.stop_after ? rec.stop_after : blocks;
+            st = om_run_simulate(&t, &cfg, &sink, NULL);
+            cr_expect_eq(st, failing ? OM_EIO : OM_OK, "%u threads, case %zu: %s", threads, c,
+                         om_error_message());
+            cr_expect_eq(rec.puts, put, "%u threads, case %zu", threads, c);
+            cr_expect_eq(rec.bad, 0u, "%u threads, case %zu: blocks put, in order", threads, c);
+            for (uint64_t k = 0; k < blocks; k++)
+                cr_expect_eq(rec.after[k], k < put ? 1u : 0u,
+                             "%u threads, case %zu: block %llu", threads, c,
+                             (unsigned long long)k);
+            /* Blocks put in pairs (loop indices 0-1, 2-3, ...) come together. */
+            cr_expect_eq(rec.calls_of[2], put / 2, "%u threads, case %zu", threads, c);
+            cr_expect_eq(rec.calls_of[1], put % 2, "%u threads, case %zu", threads, c);
+        }
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
 /* A sink that fails stops the run with its own message, from whichever thread. */
 static om_status failing_put(void *ctx, const om_block *b, bool *stop)
 {
