@@ -308,8 +308,14 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
     (void)dxpl;
     if (addr == HADDR_UNDEF || addr + size > f->eoa)
         return -1;
-    /* Raw data deferred: listed, the bytes left where they are. */
+    /* Raw data deferred: listed, the bytes left where they are. Buffered
+     * bytes it lands on (space the library freed and placed it in) are
+     * written out first, as for any other write, so that they cannot land
+     * on it later. */
     if (type == H5FD_MEM_DRAW && f->defer != NULL && f->defer->n < f->defer->cap) {
+        if (f->buf_len > 0 && addr < f->buf_addr + f->buf_len && addr + size > f->buf_addr &&
+            !buffer_out(f))
+            return -1;
         f->defer->fd = f->fd;
         f->defer->written_from = &f->written_from;
         f->defer->w[f->defer->n++] = (om_h5_deferred_write){addr, buffer, size};
