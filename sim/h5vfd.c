@@ -174,6 +174,14 @@ static bool buffer_out(buffered_file *f)
     return true;
 }
 
+/* Write the buffer out if it holds any of the bytes [addr, addr + size): a
+ * read or write there goes after it. False on failure, as buffer_out. */
+static bool buffer_out_over(buffered_file *f, haddr_t addr, size_t size)
+{
+    return f->buf_len == 0 || addr >= f->buf_addr + f->buf_len ||
+           addr + size <= f->buf_addr || buffer_out(f);
+}
+
 static H5FD_t *bf_open(const char *name, unsigned flags, hid_t fapl, haddr_t maxaddr)
 {
     buffered_file *f;
@@ -280,8 +288,7 @@ static herr_t bf_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
     if (addr == HADDR_UNDEF || addr + size > f->eoa)
         return -1;
     /* Bytes still buffered are read from the file once written out. */
-    if (f->buf_len > 0 && addr < f->buf_addr + f->buf_len && addr + size > f->buf_addr &&
-        !buffer_out(f))
+    if (!buffer_out_over(f, addr, size))
         return -1;
     while (size > 0) {
         ssize_t n = pread(f->fd, p, size, (off_t)addr);
@@ -313,8 +320,7 @@ static herr_t bf_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
      * written out first, as for any other write, so that they cannot land
      * on it later. */
     if (type == H5FD_MEM_DRAW && f->defer != NULL && f->defer->n < f->defer->cap) {
-        if (f->buf_len > 0 && addr < f->buf_addr + f->buf_len && addr + size > f->buf_addr &&
-            !buffer_out(f))
+        if (!buffer_out_over(f, addr, size))
             return -1;
         f->defer->fd = f->fd;
         f->defer->written_from = &f->written_from;
