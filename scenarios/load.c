@@ -159,6 +159,9 @@ static const char *const required_unit_keys[] = {
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
 
+/* The registry whose switches go under `options:`. */
+static const om_option_table *const option_registries[] = {&om_wm_option_registry, NULL};
+
 static const om_yaml_doc scenario_doc = {
     .schema = OM_SCENARIO_SCHEMA,
     .what = "a scenario file",
@@ -169,11 +172,12 @@ static const om_yaml_doc scenario_doc = {
     .list_expects = "a list of rule names, e.g. [terror]",
     .entry_expects = "a rule name",
     .unknown_key = unknown_key,
+    .options = option_registries,
 };
 
-/* Report an unknown key `key` in the mapping at `path` whose schema is
- * `fields`: say where it belongs if it is a key of another level, else
- * suggest the nearest known key, else list the known keys. */
+/* An unknown key `key` in the mapping at `path` whose schema is `fields`:
+ * say where it belongs if it is a key of another level (OM_OK for any other:
+ * the common messages follow, om_yaml_doc.unknown_key). */
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key)
 {
@@ -200,12 +204,7 @@ static om_status unknown_key(const om_yaml_ctx *c, const char *path,
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
                                "unknown key '%s' in '%s'; it is a top-level key: unindent "
                                "it, outside 'a' and 'b'", key, path);
-    /* An option of the engine's registry written outside `options:`. */
-    if (om_wm_option_find(key))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
-                               "unknown key '%s'%s%s; it is an option: put it under the "
-                               "top-level 'options:'", key, path[0] ? " in " : "", path);
-    return om_yaml_fail_unknown_key(c, path, fields, key);
+    return OM_OK;
 }
 
 /* ---------------------------------------------------------------------------

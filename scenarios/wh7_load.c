@@ -305,6 +305,9 @@ const char *const om_wh7_bool_keys[] = {
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
 
+/* The registry whose switches go under `options:`. */
+static const om_option_table *const option_registries[] = {&om_wh7_option_registry, NULL};
+
 static const om_yaml_doc scenario_doc = {
     .schema = "oddsmaster-scenario/1",
     .what = "a scenario file",
@@ -315,11 +318,12 @@ static const om_yaml_doc scenario_doc = {
     .list_expects = "a list of names, e.g. [fear]",
     .entry_expects = "a name",
     .unknown_key = unknown_key,
+    .options = option_registries,
 };
 
-/* Report an unknown key: where it belongs if it is a key of another level (a
- * side key in a unit, a unit key in a side, an option outside `options:`),
- * else the nearest known key, else the known keys. */
+/* An unknown key: where it belongs if it is a key of another level (a side
+ * key in a unit, a unit key in a side, equipment); OM_OK for any other (the
+ * common messages follow, om_yaml_doc.unknown_key). */
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key)
 {
@@ -336,11 +340,7 @@ static om_status unknown_key(const om_yaml_ctx *c, const char *path,
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
                                "unknown key '%s'; it is equipment: put it under '%s.equipment'",
                                key, path);
-    if (om_wh7_option_find(key))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
-                               "unknown key '%s'%s%s; it is an option: put it under the "
-                               "top-level 'options:'", key, path[0] ? " in " : "", path);
-    return om_yaml_fail_unknown_key(c, path, fields, key);
+    return OM_OK;
 }
 
 /* ---------------------------------------------------------------------------

@@ -331,6 +331,10 @@ static bool in_list(const char *const *list, const char *s)
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
 
+/* The registries whose switches go under `options:`. */
+static const om_option_table *const option_registries[] = {
+    &om_wm_option_registry, &om_wm_command_option_registry, NULL};
+
 /* Keys of the turn's own that hold integers and booleans. */
 static const char *const turn_int_keys[] = {"files", "orders", "priority", "command", NULL};
 static const char *const turn_bool_keys[] = {"flying", NULL};
@@ -402,22 +406,21 @@ static void build_schema(turn_schema *s)
         .list_expects = "a list",
         .entry_expects = "an entry of the list",
         .unknown_key = unknown_key,
+        .options = option_registries,
     };
 }
 
-/* An unknown key: a side key the table decides, else the nearest known key. */
+/* An unknown key that is a side key the table decides: say so (OM_OK for
+ * any other: the common messages follow, om_yaml_doc.unknown_key). */
 static om_status unknown_key(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key)
 {
+    (void)fields;
     if (in_list(table_decides, key) && om_yaml_field_find(om_wm_load_side_fields, key))
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
                                "'%s' is decided by the table in a turn (charges, contacts, "
                                "supports, what lies behind, ranges); remove it", key);
-    if (om_wm_option_find(key) || om_wm_command_option_find(key))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
-                               "unknown key '%s'%s%s; it is an option: put it under the "
-                               "top-level 'options:'", key, path[0] ? " in " : "", path);
-    return om_yaml_fail_unknown_key(c, path, fields, key);
+    return OM_OK;
 }
 
 /* ---------------------------------------------------------------------------

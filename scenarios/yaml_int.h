@@ -217,10 +217,15 @@ typedef struct om_yaml_doc {
     const char *const *bool_keys; /* keys holding booleans (NULL-terminated) */
     const char *list_expects;   /* what a list key holds: "a list of rule names" */
     const char *entry_expects;  /* what one entry of such a list is: "a rule name" */
-    /* A better message for an unknown key (NULL: om_yaml_fail_unknown_key). It
-     * must raise and return an error. */
+    /* A better message for an unknown key that belongs somewhere else in the
+     * document (NULL: none): it raises and returns an error for a key it
+     * knows, else returns OM_OK and the common messages follow (an option of
+     * `options`, then om_yaml_fail_unknown_key). */
     om_status (*unknown_key)(const om_yaml_ctx *c, const char *path,
                              const cyaml_schema_field_t *fields, const char *key);
+    /* The registries whose switches belong under the top-level `options:`
+     * (NULL-terminated), for the message of one written elsewhere; or NULL. */
+    const om_option_table *const *options;
 } om_yaml_doc;
 
 /*

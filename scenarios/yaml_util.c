@@ -738,6 +738,25 @@ static void path_append(char *path, size_t cap, const char *key)
     snprintf(path + used, cap - used, "%s%s", used ? "." : "", key);
 }
 
+
+/* Report the unknown key `key` of the mapping at `path` (schema `fields`) of
+ * a document `d`: the document's own message for a key of another place
+ * (d->unknown_key), else that it is an option of one of d->options written
+ * outside `options:`, else the nearest known key (om_yaml_fail_unknown_key). */
+static om_status fail_unexpected_key(const om_yaml_ctx *c, const om_yaml_doc *d,
+                                     const char *path, const cyaml_schema_field_t *fields,
+                                     const char *key)
+{
+    om_status st = d->unknown_key ? d->unknown_key(c, path, fields, key) : OM_OK;
+    if (st != OM_OK)
+        return st;
+    for (const om_option_table *const *t = d->options; t && *t; t++)
+        if (om_option_find(*t, key))
+            return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
+                                   "unknown key '%s'%s%s; it is an option: put it under the "
+                                   "top-level 'options:'", key, path[0] ? " in " : "", path);
+    return om_yaml_fail_unknown_key(c, path, fields, key);
+}
 /* Turn a failed cyaml_load_data into one message. */
 static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_err_t err,
                             const cy_log *log)
@@ -788,8 +807,7 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
         leaf = om_yaml_field_find(fields, log->frames[inner].field);
 
     if ((arg = after_prefix(m, "Unexpected key: ")))
-        return d->unknown_key ? d->unknown_key(c, path, fields, arg)
-                              : om_yaml_fail_unknown_key(c, path, fields, arg);
+        return fail_unexpected_key(c, d, path, fields, arg);
     if ((arg = after_prefix(m, "Missing required mapping field: ")))
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "required key '%s' is missing",
                                arg);

@@ -116,6 +116,7 @@ bad dup "an id given twice" "16: field 'b.units[0].id': unit id 'knights' is giv
 bad badid "an id that is not one" "6: field 'a.units[0].id': 'Knights!' is not an id" 's/id: knights/id: "Knights!"/'
 bad option "an unknown option" "4: field 'options.general_blunder': unknown option 'general_blunder'; did you mean 'general_blunders'?" 's/^a:$/options: {general_blunder: true}\na:/'
 bad fixed "a fixed reading of the turn given as an option" "4: field 'options.drive_back_driver': 'drive_back_driver' is a fixed reading" 's/^a:$/options: {drive_back_driver: true}\na:/'
+bad optkey "a Command phase option outside options:" "4: field 'general_blunders': unknown key 'general_blunders'; it is an option: put it under the top-level 'options:'" 's/^a:$/general_blunders: true\na:/'
 bad at "a unit without a place" "6: field 'a.units[0].at': required key 'at' is missing" '/at: \[80, 20\]/d'
 cat >"$TMP/brigade.yaml" <<'EOF'
 schema: oddsmaster-scenario/1

@@ -123,6 +123,10 @@ expect_exit 0 "a key of list --keys runs" "$OM" run "$TMP/keys.yaml" --trials 20
 sed 's/flee_blocked_in/flee_block_in/' "$TMP/keys.yaml" >"$TMP/keys-bad.yaml"
 expect_exit 2 "a misspelt key" "$OM" run "$TMP/keys-bad.yaml" --trials 2000 -o "$TMP/keys-bad.h5" --quiet
 expect_grep "keys-bad.yaml:5: field 'a.flee_block_in': unknown key 'flee_block_in'; did you mean 'flee_blocked_in'?" "$TMP/err" "a misspelt key: file, line, field and suggestion"
+# An option of the WHFB7 registry written outside `options:` is named as one.
+sed 's/^ruleset: whfb7$/ruleset: whfb7\ncc_hit_unclamped: true/' "$TMP/keys.yaml" >"$TMP/keys-opt.yaml"
+expect_exit 2 "an option outside options:" "$OM" run "$TMP/keys-opt.yaml" --trials 2000 -o "$TMP/keys-opt.h5" --quiet
+expect_grep "keys-opt.yaml:3: field 'cc_hit_unclamped': unknown key 'cc_hit_unclamped'; it is an option: put it under the top-level 'options:'" "$TMP/err" "an option outside options: says where it goes"
 
 # --- a run records every value and option; summary reads it ---
 cat >"$TMP/options.yaml" <<'EOF'
