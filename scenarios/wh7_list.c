@@ -121,7 +121,7 @@ static om_status conv_entry(const wh7_conv *cv, const raw_army *a, unsigned ai, 
     memset(e, 0, sizeof *e);
     memset(&info, 0, sizeof info);
     if ((st = conv_id(cv->c, up, r->id, sizeof e->id - sizeof e->army - 1)) ||
-        (st = wh7_conv_unit(cv, up, r, false, &e->unit, &info)))
+        (st = om_wh7_conv_unit(cv, up, r, false, &e->unit, &info)))
         return st;
     if (r->machine) {
         for (unsigned k = 0; k < OM_WH7_MACHINE_COUNT; k++)

@@ -272,7 +272,7 @@ static const cyaml_schema_value_t top_schema = {
 
 /* The mappings of a scenario file and the levels of their keys (a mapping
  * with `profile` set reads the profile keys too). */
-const wh7_schema_level wh7_schema_levels[] = {
+const wh7_schema_level om_wh7_schema_levels[] = {
     {"(top)", top_fields, OM_WH7_LEVEL_TOP, false},
     {"a.unit", om_wh7_unit_fields_scenario, OM_WH7_LEVEL_UNIT, true},
     {"a.unit.equipment", equip_fields, OM_WH7_LEVEL_EQUIPMENT, false},
@@ -283,7 +283,8 @@ const wh7_schema_level wh7_schema_levels[] = {
     {"magic", magic_fields, OM_WH7_LEVEL_MAGIC, false},
     {"magic.caster", caster_fields, OM_WH7_LEVEL_PROFILE, false},
 };
-const size_t wh7_schema_level_count = sizeof wh7_schema_levels / sizeof wh7_schema_levels[0];
+const size_t om_wh7_schema_level_count =
+    sizeof om_wh7_schema_levels / sizeof om_wh7_schema_levels[0];
 
 const char *const om_wh7_int_keys[] = {
     "m", "ws", "bs", "s", "t", "w", "i", "a", "ld", "models", "files", "wounds_lost",
@@ -824,7 +825,7 @@ static om_status conv_characters(const wh7_conv *cv, const char *up, const wh7_r
     return OM_OK;
 }
 
-om_status wh7_conv_unit(const wh7_conv *cv, const char *up, const wh7_raw_unit *r, bool based,
+om_status om_wh7_conv_unit(const wh7_conv *cv, const char *up, const wh7_raw_unit *r, bool based,
                         om_wh7_unit *u, om_wh7_side_info *info)
 {
     const om_yaml_ctx *c = cv->c;
@@ -999,7 +1000,7 @@ static om_status conv_side(const wh7_conv *cv, const char *name, const raw_side 
     if (r->unit.from &&
         (st = conv_from(cv, up, r->unit.from, list, &s->unit, &s->machine, info)))
         return st;
-    if ((st = wh7_conv_unit(cv, up, &r->unit, r->unit.from != NULL, &s->unit, info)))
+    if ((st = om_wh7_conv_unit(cv, up, &r->unit, r->unit.from != NULL, &s->unit, info)))
         return st;
     if ((st = side_word(c, name, "arc", "arc", r->arc, om_wh7_arc_names, OM_WH7_ARC_COUNT,
                         &arc)) ||
@@ -1153,7 +1154,7 @@ static bool is_char_key(const char *name)
     return false;
 }
 
-om_status wh7_fail_check(const om_yaml_ctx *c, const om_wh7_check_failure *why)
+om_status om_wh7_fail_check(const om_yaml_ctx *c, const om_wh7_check_failure *why)
 {
     char path[OM_YAML_PATH_MAX], parent[OM_YAML_PATH_MAX];
     const char *in = why->field, *leaf;
@@ -1231,7 +1232,7 @@ static om_status conv_combat(const wh7_conv *cv, const raw_scenario *r, om_wh7_s
     om_wh7_list_free(list);
     memset(&why, 0, sizeof why);
     if (om_wh7_check(cb, &why) != OM_OK)
-        return wh7_fail_check(c, &why);
+        return om_wh7_fail_check(c, &why);
     return OM_OK;
 }
 

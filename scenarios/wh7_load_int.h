@@ -88,8 +88,8 @@ typedef struct wh7_schema_level {
 } wh7_schema_level;
 
 /* Every mapping of a scenario file (wh7_load.c). */
-extern const wh7_schema_level wh7_schema_levels[];
-extern const size_t wh7_schema_level_count;
+extern const wh7_schema_level om_wh7_schema_levels[];
+extern const size_t om_wh7_schema_level_count;
 
 /* Keys holding integers and booleans, for "expected ..." messages. */
 extern const char *const om_wh7_int_keys[];
@@ -102,7 +102,7 @@ typedef struct wh7_conv {
 } wh7_conv;
 
 /*
- * wh7_conv_unit: convert the raw unit `r` at path `up` ("a.unit", or
+ * om_wh7_conv_unit: convert the raw unit `r` at path `up` ("a.unit", or
  * "armies[0].units[2]" in a list file) onto *u, which holds the unit it
  * starts from (a list unit for `from:`, else zeroes): every key given
  * replaces its value (equipment and mount key by key, rules and characters
@@ -111,16 +111,16 @@ typedef struct wh7_conv {
  * `based`: *u is a unit already (from a list). Errors as
  * om_wh7_scenario_load_text, each at its key's line.
  */
-om_status wh7_conv_unit(const wh7_conv *cv, const char *up, const wh7_raw_unit *r, bool based,
+om_status om_wh7_conv_unit(const wh7_conv *cv, const char *up, const wh7_raw_unit *r, bool based,
                         om_wh7_unit *u, om_wh7_side_info *info);
 
 /*
- * wh7_fail_check: raise the engine's check failure `why` as "SOURCE:LINE:
+ * om_wh7_fail_check: raise the engine's check failure `why` as "SOURCE:LINE:
  * field 'PATH': REASON", the engine's dotted path turned into the key it
  * comes from (a characteristic of a profile is a key of the unit, mount,
  * character or caster; a value the file does not write is reported at the
  * key it came from: the profile, or `from`). Returns OM_EINVAL.
  */
-om_status wh7_fail_check(const om_yaml_ctx *c, const om_wh7_check_failure *why);
+om_status om_wh7_fail_check(const om_yaml_ctx *c, const om_wh7_check_failure *why);
 
 #endif /* OM_WH7_LOAD_INT_H */

@@ -1414,8 +1414,8 @@ Test(wh7_keys, the_table_is_the_loaders_schema)
 {
     bool seen[512] = {false};
     cr_assert_leq(om_wh7_key_count, sizeof seen / sizeof seen[0]);
-    for (size_t s = 0; s < wh7_schema_level_count; s++) {
-        const wh7_schema_level *l = &wh7_schema_levels[s];
+    for (size_t s = 0; s < om_wh7_schema_level_count; s++) {
+        const wh7_schema_level *l = &om_wh7_schema_levels[s];
         size_t own = 0;
         for (const cyaml_schema_field_t *f = l->fields; f->key; f++) {
             const om_wh7_key *k = om_wh7_key_find(l->level, f->key);

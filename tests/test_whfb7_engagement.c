@@ -327,7 +327,7 @@ Test(whfb7_engagement, round_tables_agree_with_part_by_part, .timeout = 120)
     p = prepare_or_die(&c);
     q = prepare_or_die(&c);
     cr_assert(p->rounds.present);
-    wh7_rounds_release(q);
+    om_wh7_rounds_release(q);
     cr_assert(!q->rounds.present);
     a = run_trials(p, TRIALS, false, NULL, NULL);
     b = run_trials(q, TRIALS, false, NULL, NULL);

@@ -42,7 +42,7 @@ typedef struct wh7_fight {
     unsigned us[2];           /* unit strength of each side (likewise) */
 } wh7_fight;
 
-void wh7_state_init(const om_wh7_prepared *p, wh7_state *st)
+void om_wh7_state_init(const om_wh7_prepared *p, wh7_state *st)
 {
     memset(st, 0, sizeof *st);
     for (int s = 0; s < 2; s++) {
@@ -59,7 +59,7 @@ void wh7_state_init(const om_wh7_prepared *p, wh7_state *st)
 }
 
 /* Wounds left on a single-model target (champion or character). */
-unsigned *wh7_single_wounds(wh7_unit_state *u, unsigned t)
+unsigned *om_wh7_single_wounds(wh7_unit_state *u, unsigned t)
 {
     return t == WH7_TARGET_CHAMP ? &u->champ_w : &u->char_w[t - WH7_TARGET_CHAR0];
 }
@@ -71,7 +71,7 @@ static unsigned part_body(unsigned part)
 }
 
 /* Whether a single-model target is alive. */
-bool wh7_single_alive(const wh7_unit_state *u, unsigned t)
+bool om_wh7_single_alive(const wh7_unit_state *u, unsigned t)
 {
     return t == WH7_TARGET_CHAMP ? u->champ_w > 0 : u->char_w[t - WH7_TARGET_CHAR0] > 0;
 }
@@ -102,7 +102,7 @@ static unsigned roll_damage(om_dice *d, const wh7_attack *at)
  * the wounds inflicted (what the combat result counts: never more than the
  * unit had) and adds the models slain to *kills.
  */
-unsigned wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
+unsigned om_wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
                                     unsigned w, const wh7_attack *at, unsigned wounds,
                                     unsigned slays, unsigned *kills)
 {
@@ -160,7 +160,7 @@ unsigned wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_
  * blow slays him. Returns the wounds inflicted and stores in *excess those
  * beyond his Wounds (wasted, except in a challenge: Overkill!).
  */
-unsigned wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
+unsigned om_wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
                              const wh7_attack *at, unsigned wounds, unsigned slays,
                              unsigned *excess)
 {
@@ -184,7 +184,7 @@ unsigned wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, 
 /* Roll n blows of attack `at`: the unsaved wounds and killing blows. Fast
  * dice: binomial thinning, one alias draw (two when killing blows must be told
  * apart); plain dice: every die of every blow (om_wh7_chain_roll). */
-void wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
+void om_wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
                        unsigned *slays)
 {
     unsigned w = 0, sl = 0;
@@ -212,12 +212,12 @@ static unsigned pick_target(const om_wh7_prepared *p, const wh7_state *st, const
     const wh7_unit_state *foe = &st->u[1 - s];
     const wh7_side_info *fi = &p->side[1 - s];
     if (f->duel[s] >= 0 && (int)part_body(part) == f->duel[s])
-        return wh7_single_alive(foe, (unsigned)f->duel[1 - s]) ? (unsigned)f->duel[1 - s]
+        return om_wh7_single_alive(foe, (unsigned)f->duel[1 - s]) ? (unsigned)f->duel[1 - s]
                                                            : WH7_TARGETS;
     if (foe->rf > 0)
         return WH7_TARGET_RF;
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS; t++)
-        if (fi->target[t].present && wh7_single_alive(foe, t) && (int)t != f->duel[1 - s])
+        if (fi->target[t].present && om_wh7_single_alive(foe, t) && (int)t != f->duel[1 - s])
             return t;
     return WH7_TARGETS;
 }
@@ -229,27 +229,27 @@ static unsigned part_models(const wh7_state *st, const wh7_fight *f, int s, unsi
     unsigned body = part_body(part);
     if (body == WH7_TARGET_RF)
         return f->rf_fighters[s] > f->rf_killed[s] ? f->rf_fighters[s] - f->rf_killed[s] : 0u;
-    if (!wh7_single_alive(u, body))
+    if (!om_wh7_single_alive(u, body))
         return 0;
     return f->front_fights[s] || (f->duel[s] >= 0 && (int)body == f->duel[s]) ? 1u : 0u;
 }
 
-unsigned wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
+unsigned om_wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
                   const wh7_attack *at, unsigned n, unsigned *kills, unsigned *excess)
 {
     unsigned wounds, slays, inflicted;
     *kills = *excess = 0;
-    wh7_roll_blows(d, at, n, &wounds, &slays);
+    om_wh7_roll_blows(d, at, n, &wounds, &slays);
     if (wounds + slays == 0)
         return 0;
     if (t == WH7_TARGET_RF) {
-        inflicted = wh7_wound_rank_and_file(p, d, &st->u[e], p->side[e].target[t].w, at, wounds,
+        inflicted = om_wh7_wound_rank_and_file(p, d, &st->u[e], p->side[e].target[t].w, at, wounds,
                                             slays, kills);
     } else {
-        unsigned *left = wh7_single_wounds(&st->u[e], t);
+        unsigned *left = om_wh7_single_wounds(&st->u[e], t);
         if (*left == 0)
             return 0;
-        inflicted = wh7_wound_single(p, d, left, p->side[e].target[t].w, at, wounds, slays,
+        inflicted = om_wh7_wound_single(p, d, left, p->side[e].target[t].w, at, wounds, slays,
                                      excess);
         if (*left == 0) {
             *kills = 1;
@@ -318,7 +318,7 @@ static unsigned strike(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh7_
     }
     if (n == 0)
         return i;
-    inflicted = wh7_land(p, d, st, e, t, at, n, &kills, &excess);
+    inflicted = om_wh7_land(p, d, st, e, t, at, n, &kills, &excess);
     if (t == WH7_TARGET_RF)
         f->rf_killed[e] += kills;
     else if (f->duel[s] >= 0 && (int)t == f->duel[e])
@@ -334,7 +334,7 @@ static int challenger(const om_wh7_prepared *p, const wh7_state *st, const wh7_f
     if (!f->front_fights[s])
         return -1;
     for (unsigned t = WH7_TARGET_CHAR0; t < WH7_TARGETS; t++)
-        if (p->side[s].target[t].present && wh7_single_alive(&st->u[s], t))
+        if (p->side[s].target[t].present && om_wh7_single_alive(&st->u[s], t))
             return (int)t;
     if (p->side[s].target[WH7_TARGET_CHAMP].present && st->u[s].champ_w > 0)
         return WH7_TARGET_CHAMP;
@@ -543,7 +543,7 @@ static bool tabled_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, wh
     return true;
 }
 
-void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
+void om_wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
                      int last_winner, wh7_round *r)
 {
     unsigned phase = round == 1 ? WH7_PHASE_FIRST : WH7_PHASE_LATER;
@@ -589,7 +589,7 @@ void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsign
     decide(p, st, &f, r);
 }
 
-void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)
+void om_wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)
 {
     wh7_unit_state *u = &st->u[s];
     const wh7_side_info *si = &p->side[s];
@@ -609,9 +609,9 @@ void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsig
     }
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS && n > 0; t++) {
         unsigned *left;
-        if (!si->target[t].present || !wh7_single_alive(u, t))
+        if (!si->target[t].present || !om_wh7_single_alive(u, t))
             continue;
-        left = wh7_single_wounds(u, t);
+        left = om_wh7_single_wounds(u, t);
         {
             unsigned take = *left < n ? *left : n;
             *left -= take;
@@ -626,7 +626,7 @@ void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsig
     }
 }
 
-void wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)
+void om_wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n)
 {
     wh7_unit_state *u = &st->u[s];
     const wh7_side_info *si = &p->side[s];
@@ -639,9 +639,9 @@ void wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned 
     }
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS && n > 0; t++) {
         unsigned *left;
-        if (!si->target[t].present || !wh7_single_alive(u, t))
+        if (!si->target[t].present || !om_wh7_single_alive(u, t))
             continue;
-        left = wh7_single_wounds(u, t);
+        left = om_wh7_single_wounds(u, t);
         st->wounds[s] += *left;
         *left = 0;
         st->slain[s]++;

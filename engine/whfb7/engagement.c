@@ -23,14 +23,15 @@ static bool stand_and_shoot(const om_wh7_prepared *p, om_dice *d, wh7_state *st,
     int charger = 1 - target;
     unsigned start = wh7_models_alive(&p->side[charger], &st->u[charger]);
     unsigned us = wh7_unit_strength(&p->side[charger], &st->u[charger]);
-    o->hits[charger] = (uint16_t)wh7_fire(p, d, st, target, &p->volley[target][WH7_VOLLEY_STAND]);
+    o->hits[charger] =
+        (uint16_t)om_wh7_fire(p, d, st, target, &p->volley[target][WH7_VOLLEY_STAND]);
     if (wh7_wiped_out(&p->side[charger], &st->u[charger])) {
         o->destroyed[charger] = 1;
         o->winner = (uint8_t)target;
-        wh7_friends_panic(p, d, charger, us, o);
+        om_wh7_friends_panic(p, d, charger, us, o);
         return false;
     }
-    wh7_casualty_panic(p, d, st, charger, start, o);
+    om_wh7_casualty_panic(p, d, st, charger, start, o);
     if (o->panicked[charger]) {
         o->winner = OM_WH7_NO_CONTEST;
         return false;
@@ -51,7 +52,7 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
      * declare a charge (Psychology > Stupidity; Immune to Psychology passes
      * Panic, Fear and Terror only). */
     if ((p->side[charger].rules & OM_WH7_RULE_STUPIDITY) &&
-        !wh7_ld_test(d, wh7_leadership(p, st, charger))) {
+        !om_wh7_ld_test(d, om_wh7_leadership(p, st, charger))) {
         o->stupid[charger] = 1;
         o->winner = OM_WH7_NO_CONTEST;
         return false;
@@ -59,9 +60,9 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
 
     /* Wishing to charge a Fear-causer: a failed test means no charge; a
      * Terror-causer: a failed test means the would-be charger flees. */
-    if (wh7_causes_fear(p, st, target)) {
-        bool terror = wh7_causes_terror(p, st, target);
-        if (wh7_fear_test(p, d, st, charger, terror)) {
+    if (om_wh7_causes_fear(p, st, target)) {
+        bool terror = om_wh7_causes_terror(p, st, target);
+        if (om_wh7_fear_test(p, d, st, charger, terror)) {
             o->feared[charger] = 1;
             if (terror)
                 o->fled[charger] = 1;
@@ -73,9 +74,9 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
      * failed Terror test, or a failed Fear test by a unit of lower unit
      * strength, turns the response into a flight; a failed Fear test
      * otherwise leaves only natural 6s to hit in the first turn. */
-    if (wh7_causes_fear(p, st, charger)) {
-        bool terror = wh7_causes_terror(p, st, charger);
-        if (wh7_fear_test(p, d, st, target, terror)) {
+    if (om_wh7_causes_fear(p, st, charger)) {
+        bool terror = om_wh7_causes_terror(p, st, charger);
+        if (om_wh7_fear_test(p, d, st, target, terror)) {
             o->feared[target] = 1;
             if (terror || wh7_unit_strength(&p->side[target], &st->u[target]) <
                               wh7_unit_strength(&p->side[charger], &st->u[charger]))
@@ -85,7 +86,7 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
         }
     }
     if (response == OM_WH7_RESPONSE_FLEE) {
-        bool caught = wh7_flee_from_charge(p, d, target, o);
+        bool caught = om_wh7_flee_from_charge(p, d, target, o);
         o->winner = caught ? (uint8_t)charger : OM_WH7_NO_CONTEST;
         return false;
     }
@@ -97,12 +98,12 @@ static bool charge_phase(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
 /* Side s broke or was destroyed: a friendly unit within 6" tests for panic if
  * s had unit strength 5 or more at the start of the round (Panic, cases 2
  * and 3: one test). */
-void wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
+void om_wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
                        om_wh7_outcome *o)
 {
     unsigned ld = p->c.side[s].friend_ld;
     if (ld > 0 && us_at_start >= WH7_US_PANIC)
-        o->friend_panicked[s] = !wh7_ld_test(d, ld);
+        o->friend_panicked[s] = !om_wh7_ld_test(d, ld);
 }
 
 /* The loser of a round that is not wiped out: swarms and Undead take extra
@@ -113,25 +114,25 @@ static bool after_loss(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int 
 {
     const wh7_side_info *si = &p->side[loser];
     if (si->rules & (OM_WH7_RULE_SWARM | OM_WH7_RULE_UNDEAD)) {
-        wh7_unsaveable_wounds(p, st, loser, diff);
+        om_wh7_unsaveable_wounds(p, st, loser, diff);
         if (wh7_wiped_out(si, &st->u[loser])) {
             o->destroyed[loser] = 1;
-            wh7_friends_panic(p, d, loser, us_at_start, o);
+            om_wh7_friends_panic(p, d, loser, us_at_start, o);
             return false;
         }
         return true;
     }
     /* Frenzied troops defeated in combat lose their Frenzy before the test. */
     st->u[loser].frenzied = false;
-    if (!wh7_break_test(p, d, st, loser, diff))
+    if (!om_wh7_break_test(p, d, st, loser, diff))
         return true;
     o->broke[loser] = 1;
-    wh7_flee_and_pursue(p, d, st, loser, o);
-    wh7_friends_panic(p, d, loser, us_at_start, o);
+    om_wh7_flee_and_pursue(p, d, st, loser, o);
+    om_wh7_friends_panic(p, d, loser, us_at_start, o);
     return false;
 }
 
-void wh7_finish(const wh7_state *st, om_wh7_outcome *o)
+void om_wh7_finish(const wh7_state *st, om_wh7_outcome *o)
 {
     for (int s = 0; s < 2; s++) {
         o->wounds[s] = (uint16_t)(st->wounds[s] > 65535u ? 65535u : st->wounds[s]);
@@ -140,24 +141,24 @@ void wh7_finish(const wh7_state *st, om_wh7_outcome *o)
     }
 }
 
-void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
+void om_wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
 {
     wh7_state st;
     int charger = p->c.side[0].charging ? 0 : p->c.side[1].charging ? 1 : -1;
     int last = OM_WH7_DRAW;
     bool decided = false;
 
-    wh7_state_init(p, &st);
+    om_wh7_state_init(p, &st);
     o->winner = OM_WH7_DRAW;
     if (charger >= 0 && !charge_phase(p, d, &st, charger, o)) {
-        wh7_finish(&st, o);
+        om_wh7_finish(&st, o);
         return;
     }
     o->charged = charger >= 0;
     for (unsigned round = 1; round <= p->max_rounds; round++) {
         const unsigned *us_start;
         wh7_round r;
-        wh7_fight_round(p, d, &st, round, last, &r);
+        om_wh7_fight_round(p, d, &st, round, last, &r);
         us_start = r.us_start;
         o->rounds = (uint8_t)round;
         o->challenge |= r.duel;
@@ -170,7 +171,7 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
         for (int s = 0; s < 2; s++)
             if (r.alive[s] == 0) {
                 o->destroyed[s] = 1;
-                wh7_friends_panic(p, d, s, us_start[s], o);
+                om_wh7_friends_panic(p, d, s, us_start[s], o);
             }
         if (o->destroyed[0] || o->destroyed[1]) {
             decided = true;
@@ -188,5 +189,5 @@ void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
      * round limit. */
     o->winner = (uint8_t)(p->c.kind == OM_WH7_KIND_COMBAT ? o->round1_winner
                           : decided ? last : OM_WH7_DRAW);
-    wh7_finish(&st, o);
+    om_wh7_finish(&st, o);
 }

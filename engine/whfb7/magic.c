@@ -314,7 +314,7 @@ static unsigned burning_iron_strength(unsigned save)
     return save >= OM_WH7_NEVER ? 1u : WH7_BURNING_IRON_BEST + 1u - (save < 1u ? 1u : save);
 }
 
-om_status wh7_magic_prepare(om_wh7_prepared *p)
+om_status om_wh7_magic_prepare(om_wh7_prepared *p)
 {
     const om_wh7_combat *c = &p->c;
     const om_wh7_spell *sp = om_wh7_spell_get(c->magic.lore, c->magic.spell);
@@ -331,13 +331,13 @@ om_status wh7_magic_prepare(om_wh7_prepared *p)
                 continue;
             for (unsigned s = 0; s < WH7_MACHINE_STRENGTHS; s++) {
                 wh7_attack *at = &m->on[t][s];
-                at->chain = wh7_hit_chain(p, 0, t, s, sp->no_armour, 0, sp->flaming, true,
+                at->chain = om_wh7_hit_chain(p, 0, t, s, sp->no_armour, 0, sp->flaming, true,
                                           sp->magic_missile);
                 /* Strength 0: the hit wounds automatically (Steal Soul). */
                 if (s == 0 && at->chain.hit == 1)
                     at->chain.wound = 1;
                 at->doubled = sp->flaming && ti->flammable;
-                if ((st = wh7_attack_tables(p, at, ti->w, n_max ? n_max : 1u)) != OM_OK)
+                if ((st = om_wh7_attack_tables(p, at, ti->w, n_max ? n_max : 1u)) != OM_OK)
                     return st;
             }
         }
@@ -354,13 +354,13 @@ om_status wh7_magic_prepare(om_wh7_prepared *p)
     }
     /* Miscast hits with no armour save on the models touching the caster. */
     if (p->side[0].target[WH7_TARGET_RF].present) {
-        m->contact_s10.chain = wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_REMOVED, true, 0,
+        m->contact_s10.chain = om_wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_REMOVED, true, 0,
                                              false, true, false);
-        m->contact_s6.chain = wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_CONTACT, true, 0,
+        m->contact_s6.chain = om_wh7_hit_chain(p, 1, WH7_TARGET_RF, WH7_MISCAST_S_CONTACT, true, 0,
                                             false, true, false);
-        if ((st = wh7_attack_tables(p, &m->contact_s10, p->side[0].target[WH7_TARGET_RF].w,
+        if ((st = om_wh7_attack_tables(p, &m->contact_s10, p->side[0].target[WH7_TARGET_RF].w,
                                     c->magic.caster_contacts)) ||
-            (st = wh7_attack_tables(p, &m->contact_s6, p->side[0].target[WH7_TARGET_RF].w,
+            (st = om_wh7_attack_tables(p, &m->contact_s6, p->side[0].target[WH7_TARGET_RF].w,
                                     c->magic.caster_contacts)))
             return st;
     }
@@ -406,11 +406,11 @@ static bool miscast(const om_wh7_prepared *p, om_dice *d, wh7_state *st, om_wh7_
     if (roll == WH7_MISCAST_REMOVED) {
         o->caster_slain = 1;
         if (contacts > 0)
-            wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s10, contacts, &kills, &excess);
+            om_wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s10, contacts, &kills, &excess);
     } else if (roll <= WH7_MISCAST_S6_MAX) {
         hit_caster(p, d, WH7_MISCAST_S_CONTACT, o);
         if (contacts > 0)
-            wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s6, contacts, &kills, &excess);
+            om_wh7_land(p, d, st, 0, WH7_TARGET_RF, &m->contact_s6, contacts, &kills, &excess);
     } else if (roll <= WH7_MISCAST_FREE_SPELL_MAX) {
         /* The opponent's free spell: not modelled (README.md). */
     } else if (roll == WH7_MISCAST_LOSE_DICE) {
@@ -455,13 +455,13 @@ static unsigned pit_of_shades(const om_wh7_prepared *p, om_dice *d, wh7_state *s
     unsigned ranks = (total + t->unit.files - 1u) / t->unit.files, under, removed, ini;
     double w, dd;
     om_wh7_template_cover cov;
-    wh7_base_in(p, 1, &w, &dd);
+    om_wh7_base_in(p, 1, &w, &dd);
     om_wh7_round_template(total, t->unit.files, w, dd, 0.0, 0.0, 0.5 * ranks * dd,
                           WH7_PIT_RADIUS_IN, &cov);
     under = cov.full + (cov.centre ? 1u : 0u) + om_dice_roll_count(d, cov.partial, WH7_PARTIAL_HIT);
     ini = t->unit.profile.i >= 6u ? 5u : t->unit.profile.i;
     removed = om_dice_roll_count(d, under, ini + 1u);
-    wh7_remove_models(p, st, 1, removed);
+    om_wh7_remove_models(p, st, 1, removed);
     return under;
 }
 
@@ -472,7 +472,7 @@ static unsigned through_ranks(const om_wh7_prepared *p, om_dice *d, wh7_state *s
     unsigned hits = 0, ranks = ranks_alive(p, st, 1), kills, excess;
     for (unsigned r = 0; r < ranks && s >= 1 && st->u[1].rf > 0; r++, s--) {
         hits++;
-        wh7_land(p, d, st, 1, WH7_TARGET_RF, &p->spell.on[WH7_TARGET_RF][s], 1, &kills, &excess);
+        om_wh7_land(p, d, st, 1, WH7_TARGET_RF, &p->spell.on[WH7_TARGET_RF][s], 1, &kills, &excess);
         if (kills == 0)
             break;
     }
@@ -520,15 +520,15 @@ static unsigned spell_damage(const om_wh7_prepared *p, om_dice *d, wh7_state *st
         memset(share, 0, sizeof share);
         share[WH7_TARGET_RF] = st->u[1].rf > 0 ? hits : 0u;
     } else {
-        wh7_allocate(p, d, st, 1, hits, share);
+        om_wh7_allocate(p, d, st, 1, hits, share);
     }
     for (unsigned t = 0; t < WH7_TARGETS; t++)
         if (share[t] > 0)
-            wh7_land(p, d, st, 1, t, &p->spell.on[t][s], share[t], &kills, &excess);
+            om_wh7_land(p, d, st, 1, t, &p->spell.on[t][s], share[t], &kills, &excess);
     return hits;
 }
 
-void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
+void om_wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
 {
     const om_wh7_magic *mg = &p->c.magic;
     unsigned faces[OM_WH7_MAX_MAGIC_DICE], total = mg->cast_bonus, start, us_start;
@@ -536,7 +536,7 @@ void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
     bool takes_effect = false;
     wh7_state st;
 
-    wh7_state_init(p, &st);
+    om_wh7_state_init(p, &st);
     start = wh7_models_alive(&p->side[1], &st.u[1]);
     us_start = wh7_unit_strength(&p->side[1], &st.u[1]);
     o->winner = OM_WH7_NO_CONTEST;
@@ -569,14 +569,14 @@ void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
         o->hits[1] = (uint16_t)spell_damage(p, d, &st);
         if (wh7_wiped_out(&p->side[1], &st.u[1])) {
             o->destroyed[1] = 1;
-            wh7_friends_panic(p, d, 1, us_start, o);
+            om_wh7_friends_panic(p, d, 1, us_start, o);
         } else if (p->spell.sp->special == OM_WH7_SPECIAL_LINE) {
             /* The Burning Head: any unit that suffers an unsaved wound tests. */
             if (st.wounds[1] > before)
-                wh7_panic_flee(p, d, &st, 1, o);
+                om_wh7_panic_flee(p, d, &st, 1, o);
         } else {
-            wh7_casualty_panic(p, d, &st, 1, start, o);
+            om_wh7_casualty_panic(p, d, &st, 1, start, o);
         }
     }
-    wh7_finish(&st, o);
+    om_wh7_finish(&st, o);
 }

@@ -302,7 +302,7 @@ static om_wh7_chain build_chain(const om_wh7_combat *c, int s, const wh7_part_sr
 
 /* An alias table of Bin(n, prob), n <= n_max, shared with any earlier table of
  * the same probability and size; NULL (drawing nothing) when prob is 0. */
-om_status wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
+om_status om_wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
                     const om_binom_table **out)
 {
     om_binom_table *t;
@@ -325,7 +325,7 @@ om_status wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
     return OM_OK;
 }
 
-om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
+om_status om_wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
                             unsigned n_max)
 {
     double any;
@@ -336,16 +336,16 @@ om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_
         n_max = 1;
     if (n_max > WH7_TABLE_N_LIMIT)
         n_max = WH7_TABLE_N_LIMIT;
-    if ((st = wh7_table(p, any, n_max, &at->any)) != OM_OK)
+    if ((st = om_wh7_table(p, any, n_max, &at->any)) != OM_OK)
         return st;
     /* Killing blows need telling apart only where a wound is not a model:
      * targets of more than one Wound. */
     if (at->p_slay > 0.0 && target_w > 1u)
-        return wh7_table(p, at->p_slay / any, n_max, &at->slay);
+        return om_wh7_table(p, at->p_slay / any, n_max, &at->slay);
     return OM_OK;
 }
 
-om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
+om_wh7_chain om_wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
                            bool no_armour, unsigned ap, bool flaming, bool magical, bool missile)
 {
     const om_wh7_combat *c = &p->c;
@@ -466,7 +466,7 @@ static om_status build_part(om_wh7_prepared *p, int s, unsigned k)
             at->damage = (uint8_t)a.traits->damage;
             at->doubled = (a.traits->rules & OM_WH7_RULE_FLAMING) &&
                           (ts.rules & OM_WH7_RULE_FLAMMABLE);
-            if ((st = wh7_attack_tables(p, at, ts.profile->w, pi->max_dice)) != OM_OK)
+            if ((st = om_wh7_attack_tables(p, at, ts.profile->w, pi->max_dice)) != OM_OK)
                 return st;
         }
     }
@@ -595,7 +595,7 @@ static bool has_tie(const om_wh7_prepared *p, unsigned ph)
     return false;
 }
 
-om_status wh7_combat_prepare(om_wh7_prepared *p)
+om_status om_wh7_combat_prepare(om_wh7_prepared *p)
 {
     om_status st;
     for (int s = 0; s < 2; s++) {
@@ -604,14 +604,14 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
     }
     p->blow_n_max = blow_n_max(p);
     for (int s = 0; s < 2; s++) {
-        wh7_psychology_prepare(p, s);
-        wh7_pursuit_prepare(p, s);
+        om_wh7_psychology_prepare(p, s);
+        om_wh7_pursuit_prepare(p, s);
     }
     for (int s = 0; s < 2; s++) {
         for (unsigned k = 0; k < WH7_PARTS; k++)
             if ((st = build_part(p, s, k)) != OM_OK)
                 return st;
-        if ((st = wh7_shooting_prepare(p, s)) != OM_OK)
+        if ((st = om_wh7_shooting_prepare(p, s)) != OM_OK)
             return st;
     }
     for (unsigned ph = 0; ph < WH7_PHASES; ph++) {
@@ -619,9 +619,9 @@ om_status wh7_combat_prepare(om_wh7_prepared *p)
         build_order(p, ph, 1);
         p->tie[ph] = has_tie(p, ph);
     }
-    if (p->c.kind == OM_WH7_KIND_MAGIC && (st = wh7_magic_prepare(p)) != OM_OK)
+    if (p->c.kind == OM_WH7_KIND_MAGIC && (st = om_wh7_magic_prepare(p)) != OM_OK)
         return st;
-    if ((st = wh7_rounds_prepare(p)) != OM_OK)
+    if ((st = om_wh7_rounds_prepare(p)) != OM_OK)
         return st;
     p->max_rounds = p->c.kind == OM_WH7_KIND_COMBAT ? 1u
                   : p->c.options.max_rounds ? p->c.options.max_rounds : WH7_DEFAULT_MAX_ROUNDS;
@@ -640,7 +640,7 @@ om_status om_wh7_prepare_alloc(const om_wh7_combat *c, om_wh7_prepared **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared combat");
     p->c = *c;
-    if ((st = wh7_combat_prepare(p)) != OM_OK) {
+    if ((st = om_wh7_combat_prepare(p)) != OM_OK) {
         om_wh7_prepared_free(p);
         return st;
     }
@@ -654,7 +654,7 @@ void om_wh7_prepared_free(om_wh7_prepared *p)
         return;
     for (unsigned i = 0; i < p->n_tables; i++)
         om_binom_table_free(p->tables[i]);
-    wh7_rounds_release(p);
+    om_wh7_rounds_release(p);
     free(p);
 }
 
@@ -669,13 +669,13 @@ void om_wh7_resolve(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *out)
     switch (p->c.kind) {
     case OM_WH7_KIND_COMBAT:
     case OM_WH7_KIND_ENGAGEMENT:
-        wh7_resolve_combat(p, d, out);
+        om_wh7_resolve_combat(p, d, out);
         break;
     case OM_WH7_KIND_VOLLEY:
-        wh7_resolve_volley(p, d, out);
+        om_wh7_resolve_volley(p, d, out);
         break;
     case OM_WH7_KIND_MAGIC:
-        wh7_resolve_magic(p, d, out);
+        om_wh7_resolve_magic(p, d, out);
         break;
     default:
         assert(!"om_wh7_check admits no other kind");

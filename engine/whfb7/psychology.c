@@ -10,12 +10,12 @@
 /* The 2D6 total that is a natural double 1 (Insane Courage!). */
 #define WH7_DOUBLE_ONE 2u
 
-bool wh7_ld_test(om_dice *d, unsigned ld)
+bool om_wh7_ld_test(om_dice *d, unsigned ld)
 {
     return om_dice_roll_sum(d, 2, NULL) <= ld;
 }
 
-unsigned wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s)
+unsigned om_wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s)
 {
     const om_wh7_side *me = &p->c.side[s];
     const wh7_unit_state *u = &st->u[s];
@@ -27,7 +27,7 @@ unsigned wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s)
             ld = me->unit.character[i].profile.ld;
     /* Doom & Darkness: Leadership tests at -3, not for units immune to
      * psychology. */
-    if (me->mods.leadership != 0 && !wh7_psychology_immune(p, st, s)) {
+    if (me->mods.leadership != 0 && !om_wh7_psychology_immune(p, st, s)) {
         int v = (int)ld + me->mods.leadership;
         ld = v < 0 ? 0u : (unsigned)v;
     }
@@ -54,7 +54,7 @@ static unsigned stubborn_leadership(const om_wh7_prepared *p, const wh7_state *s
     return ld;
 }
 
-bool wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s)
+bool om_wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s)
 {
     /* The unit's own rules decide: an immune character joining a unit that
      * is not loses his immunity, a character joining an immune unit gains it
@@ -82,34 +82,34 @@ static bool unit_causes(const om_wh7_prepared *p, const wh7_state *st, int s, om
     return false;
 }
 
-bool wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s)
+bool om_wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s)
 {
     return unit_causes(p, st, s, OM_WH7_RULE_TERROR);
 }
 
-bool wh7_causes_fear(const om_wh7_prepared *p, const wh7_state *st, int s)
+bool om_wh7_causes_fear(const om_wh7_prepared *p, const wh7_state *st, int s)
 {
     return unit_causes(p, st, s, OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR);
 }
 
-bool wh7_panic_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s)
+bool om_wh7_panic_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s)
 {
-    if (wh7_psychology_immune(p, st, s))
+    if (om_wh7_psychology_immune(p, st, s))
         return false;
-    return !wh7_ld_test(d, wh7_leadership(p, st, s));
+    return !om_wh7_ld_test(d, om_wh7_leadership(p, st, s));
 }
 
-bool wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s, bool terror)
+bool om_wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s, bool terror)
 {
     /* A Fear-causer ignores Fear and takes Terror as Fear; a Terror-causer
      * ignores both; so does anything immune to psychology. A unit led by a
      * Fear- or Terror-causing character shares his immunity. */
     om_wh7_rules all = p->side[s].rules;
-    if (wh7_psychology_immune(p, st, s) || (all & OM_WH7_RULE_TERROR))
+    if (om_wh7_psychology_immune(p, st, s) || (all & OM_WH7_RULE_TERROR))
         return false;
     if (!terror && (all & OM_WH7_RULE_FEAR))
         return false;
-    return !wh7_ld_test(d, wh7_leadership(p, st, s));
+    return !om_wh7_ld_test(d, om_wh7_leadership(p, st, s));
 }
 
 /* Whether the loser fails its break test automatically (Defeated by
@@ -119,10 +119,10 @@ bool wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, in
 static bool fear_auto_break(const om_wh7_prepared *p, const wh7_state *st, int loser)
 {
     int winner = 1 - loser;
-    if (wh7_psychology_immune(p, st, loser) ||
+    if (om_wh7_psychology_immune(p, st, loser) ||
         (p->side[loser].rules & (OM_WH7_RULE_FEAR | OM_WH7_RULE_TERROR)))
         return false;
-    if (!wh7_causes_fear(p, st, winner))
+    if (!om_wh7_causes_fear(p, st, winner))
         return false;
     return wh7_unit_strength(&p->side[loser], &st->u[loser]) <
            wh7_unit_strength(&p->side[winner], &st->u[winner]);
@@ -164,7 +164,7 @@ static bool bsb_reroll(const om_wh7_prepared *p, const wh7_state *st, int s)
     return false;
 }
 
-void wh7_psychology_prepare(om_wh7_prepared *p, int s)
+void om_wh7_psychology_prepare(om_wh7_prepared *p, int s)
 {
     wh7_side_info *si = &p->side[s];
     for (unsigned a = 0; a < 2; a++)
@@ -175,7 +175,7 @@ void wh7_psychology_prepare(om_wh7_prepared *p, int s)
             }
 }
 
-bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
+bool om_wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
                     unsigned diff)
 {
     const wh7_side_info *si = &p->side[loser];
@@ -191,7 +191,7 @@ bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, i
         stubborn = si->stubborn_ld;
         reroll = p->c.side[loser].battle_standard_near;
     } else {
-        ld = wh7_leadership(p, st, loser);
+        ld = om_wh7_leadership(p, st, loser);
         stubborn = stubborn_leadership(p, st, loser);
         reroll = bsb_reroll(p, st, loser);
     }

@@ -7,7 +7,7 @@
  */
 #include "wh7_int.h"
 
-unsigned wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s)
+unsigned om_wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s)
 {
     unsigned roll = om_dice_roll_sum(d, p->side[s].flee_dice, NULL);
     /* Mistress of the Marsh: the roll is halved, rounded up (the rulebook's
@@ -27,7 +27,7 @@ static bool pursues(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, i
         return true;
     if (me->defended_obstacle)
         return false;
-    return !wh7_ld_test(d, wh7_leadership(p, st, w));
+    return !om_wh7_ld_test(d, om_wh7_leadership(p, st, w));
 }
 
 /* A fleeing unit that runs `flee` inches meets what its side declared behind
@@ -61,7 +61,7 @@ static void roll_pmf(unsigned n, bool half, double pmf[WH7_ROLL_TOTALS])
     }
 }
 
-void wh7_pursuit_prepare(om_wh7_prepared *p, int s)
+void om_wh7_pursuit_prepare(om_wh7_prepared *p, int s)
 {
     wh7_side_info *si = &p->side[s];
     double flee[WH7_ROLL_TOTALS], chase[WH7_ROLL_TOTALS], caught = 0, blocked = 0;
@@ -84,7 +84,7 @@ void wh7_pursuit_prepare(om_wh7_prepared *p, int s)
     si->fate32[0] = (uint64_t)(blocked * (double)WH7_P32_ONE + 0.5);
 }
 
-void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
+void om_wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
                          om_wh7_outcome *o)
 {
     int w = 1 - loser;
@@ -101,9 +101,9 @@ void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
         o->fled[loser] = !caught;
         return;
     }
-    flee = wh7_flee_roll(p, d, loser);
+    flee = om_wh7_flee_roll(p, d, loser);
     if (chased) {
-        unsigned pursuit = wh7_flee_roll(p, d, w);
+        unsigned pursuit = om_wh7_flee_roll(p, d, w);
         /* A pursuit roll equal to or greater than the flee roll destroys the
          * fleeing unit (Remove Fleeing Units Caught; digest A9). */
         caught = pursuit >= flee;
@@ -115,10 +115,10 @@ void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, in
     o->fled[loser] = !caught;
 }
 
-bool wh7_flee_from_charge(const om_wh7_prepared *p, om_dice *d, int s, om_wh7_outcome *o)
+bool om_wh7_flee_from_charge(const om_wh7_prepared *p, om_dice *d, int s, om_wh7_outcome *o)
 {
     int charger = 1 - s;
-    unsigned flee = wh7_flee_roll(p, d, s);
+    unsigned flee = om_wh7_flee_roll(p, d, s);
     bool caught = (unsigned)p->c.side[s].gap_in + flee <= p->side[charger].charge_in ||
                   flight_blocked(p, s, flee);
     o->caught[s] = caught;

@@ -42,7 +42,7 @@ static unsigned most_kills(const om_wh7_prepared *p, int s, unsigned fighters, u
     unsigned total = 0;
     for (unsigned k = 0; k < WH7_PARTS; k++) {
         const wh7_part_info *pi = &p->side[s].part[k];
-        unsigned v = wh7_rt_variant(vset, s), models;
+        unsigned v = om_wh7_rt_variant(vset, s), models;
         if (!pi->present)
             continue;
         models = k <= WH7_PART_RF_MOUNT ? fighters : single_models(p, s);
@@ -51,7 +51,7 @@ static unsigned most_kills(const om_wh7_prepared *p, int s, unsigned fighters, u
     return total;
 }
 
-unsigned wh7_rt_variant(unsigned vset, int s)
+unsigned om_wh7_rt_variant(unsigned vset, int s)
 {
     switch (vset) {
     case WH7_RT_FIRST_A_FEARFUL:
@@ -79,7 +79,7 @@ static void round_pmf(const om_wh7_prepared *p, const uint8_t *order, unsigned v
     pmf[0] = 1.0;
     for (unsigned i = 0; i < p->order_len; i++) {
         int s = order[i] / WH7_PARTS, e = 1 - s;
-        unsigned k = order[i] % WH7_PARTS, v = wh7_rt_variant(vset, s);
+        unsigned k = order[i] % WH7_PARTS, v = om_wh7_rt_variant(vset, s);
         const wh7_part_info *pi = &p->side[s].part[k];
         const wh7_attack *at = &pi->vs[WH7_TARGET_RF][v];
         unsigned a = pi->attacks[v] + (pi->frenzy && (fz >> s & 1u) ? 1u : 0u);
@@ -133,7 +133,7 @@ static unsigned fighters_max(const om_wh7_prepared *p, int s)
     return f < p->side[s].rf_start ? f : p->side[s].rf_start;
 }
 
-om_status wh7_rounds_prepare(om_wh7_prepared *p)
+om_status om_wh7_rounds_prepare(om_wh7_prepared *p)
 {
     wh7_round_table *rt = &p->rounds;
     unsigned fmax[2], keys, nz[2];
@@ -209,11 +209,11 @@ done:
     free(pmf);
     free(next);
     if (st != OM_OK)
-        wh7_rounds_release(p);
+        om_wh7_rounds_release(p);
     return st;
 }
 
-void wh7_rounds_release(om_wh7_prepared *p)
+void om_wh7_rounds_release(om_wh7_prepared *p)
 {
     wh7_round_table *rt = &p->rounds;
     if (rt->entry != NULL)

@@ -169,9 +169,9 @@ static om_status prepare_volley(om_wh7_prepared *p, int s, unsigned kind)
     om_wh7_hit_probability(&v->hit, pr);
     v->p_hit = pr[OM_WH7_HIT_HIT];
     v->p_poison = pr[OM_WH7_HIT_POISON];
-    if ((st = wh7_table(p, v->p_hit + v->p_poison, v->shots ? v->shots : 1u, &v->hits)) ||
+    if ((st = om_wh7_table(p, v->p_hit + v->p_poison, v->shots ? v->shots : 1u, &v->hits)) ||
         (v->p_poison > 0.0 &&
-         (st = wh7_table(p, v->p_poison / (v->p_hit + v->p_poison), v->shots, &v->poisoned))))
+         (st = om_wh7_table(p, v->p_poison / (v->p_hit + v->p_poison), v->shots, &v->poisoned))))
         return st;
     sv = (int)(m->strength ? m->strength : u->profile.s + m->strength_bonus) + me->mods.strength;
     str = sv < 0 ? 0u : (unsigned)sv;
@@ -179,19 +179,19 @@ static om_status prepare_volley(om_wh7_prepared *p, int s, unsigned kind)
         const wh7_target_info *ti = &p->side[1 - s].target[t];
         if (!ti->present)
             continue;
-        v->on[t].chain = wh7_hit_chain(p, s, t, str, false, m->armour_piercing, flaming, magical,
+        v->on[t].chain = om_wh7_hit_chain(p, s, t, str, false, m->armour_piercing, flaming, magical,
                                        true);
         v->on[t].doubled = flaming && ti->flammable;
         v->on_poisoned[t] = v->on[t];
         v->on_poisoned[t].chain.wound = 1;
-        if ((st = wh7_attack_tables(p, &v->on[t], ti->w, v->shots)) ||
-            (st = wh7_attack_tables(p, &v->on_poisoned[t], ti->w, v->shots)))
+        if ((st = om_wh7_attack_tables(p, &v->on[t], ti->w, v->shots)) ||
+            (st = om_wh7_attack_tables(p, &v->on_poisoned[t], ti->w, v->shots)))
             return st;
     }
     return OM_OK;
 }
 
-om_status wh7_shooting_prepare(om_wh7_prepared *p, int s)
+om_status om_wh7_shooting_prepare(om_wh7_prepared *p, int s)
 {
     const om_wh7_combat *c = &p->c;
     const om_wh7_side *me = &c->side[s];
@@ -203,7 +203,7 @@ om_status wh7_shooting_prepare(om_wh7_prepared *p, int s)
         (st = prepare_volley(p, s, WH7_VOLLEY_STAND)) != OM_OK)
         return st;
     if (c->kind == OM_WH7_KIND_VOLLEY && s == 0 && me->machine != OM_WH7_MACHINE_NONE)
-        return wh7_machine_prepare(p, s);
+        return om_wh7_machine_prepare(p, s);
     return OM_OK;
 }
 
@@ -231,14 +231,14 @@ static unsigned pick_model(om_dice *d, unsigned m)
  * alive); else evenly over every model, characters included, the remainder
  * each to a random model (E31). share[t] gets each target's hits.
  */
-void wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                   unsigned hits, unsigned share[WH7_TARGETS])
 {
     const wh7_unit_state *u = &st->u[e];
     unsigned singles[WH7_TARGETS], n_singles = 0, m, each, rest;
     memset(share, 0, WH7_TARGETS * sizeof share[0]);
     for (unsigned t = WH7_TARGET_CHAMP; t < WH7_TARGETS; t++)
-        if (p->side[e].target[t].present && wh7_single_alive(u, t))
+        if (p->side[e].target[t].present && om_wh7_single_alive(u, t))
             singles[n_singles++] = t;
     if (u->rf >= WH7_RF_SHIELD || n_singles == 0) {
         share[WH7_TARGET_RF] = u->rf > 0 ? hits : 0u;
@@ -256,7 +256,7 @@ void wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int
     }
 }
 
-unsigned wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+unsigned om_wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                   const wh7_volley *v)
 {
     int e = 1 - s;
@@ -277,37 +277,37 @@ unsigned wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                                                    : 0u;
     }
     /* Poisoned hits are shared like the others, separately (README.md). */
-    wh7_allocate(p, d, st, e, hits - poisoned, share);
-    wh7_allocate(p, d, st, e, poisoned, pshare);
+    om_wh7_allocate(p, d, st, e, hits - poisoned, share);
+    om_wh7_allocate(p, d, st, e, poisoned, pshare);
     for (unsigned t = 0; t < WH7_TARGETS; t++) {
         if (share[t] > 0)
-            wh7_land(p, d, st, e, t, &v->on[t], share[t], &kills, &excess);
+            om_wh7_land(p, d, st, e, t, &v->on[t], share[t], &kills, &excess);
         if (pshare[t] > 0)
-            wh7_land(p, d, st, e, t, &v->on_poisoned[t], pshare[t], &kills, &excess);
+            om_wh7_land(p, d, st, e, t, &v->on_poisoned[t], pshare[t], &kills, &excess);
     }
     return hits;
 }
 
-void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                         unsigned start, om_wh7_outcome *o)
 {
     unsigned alive = wh7_models_alive(&p->side[e], &st->u[e]);
     if (alive == 0 || alive > start || !om_wh7_quarter_lost(start, start - alive))
         return;
-    wh7_panic_flee(p, d, st, e, o);
+    om_wh7_panic_flee(p, d, st, e, o);
 }
 
-void wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                     om_wh7_outcome *o)
 {
     unsigned flee, blocked = p->c.side[e].flee_blocked_in;
     /* War machine crews never test for casualties from shooting (War
      * Machines > Shooting at War Machines). */
-    if (p->c.side[e].unit.troop == OM_WH7_WAR_MACHINE || !wh7_panic_test(p, d, st, e))
+    if (p->c.side[e].unit.troop == OM_WH7_WAR_MACHINE || !om_wh7_panic_test(p, d, st, e))
         return;
     o->panicked[e] = 1;
     /* A panicked unit flees directly away; no one pursues it. */
-    flee = wh7_flee_roll(p, d, e);
+    flee = om_wh7_flee_roll(p, d, e);
     if (blocked > 0 && flee >= blocked) {
         o->caught[e] = o->destroyed[e] = 1;
         return;
@@ -315,23 +315,23 @@ void wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, i
     o->fled[e] = 1;
 }
 
-void wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
+void om_wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o)
 {
     wh7_state st;
     unsigned start, us_start;
-    wh7_state_init(p, &st);
+    om_wh7_state_init(p, &st);
     start = wh7_models_alive(&p->side[1], &st.u[1]);
     us_start = wh7_unit_strength(&p->side[1], &st.u[1]);
     o->winner = OM_WH7_NO_CONTEST;
     if (p->machine[0].present)
-        o->hits[1] = (uint16_t)wh7_machine_fire(p, d, &st, 0, o);
+        o->hits[1] = (uint16_t)om_wh7_machine_fire(p, d, &st, 0, o);
     else
-        o->hits[1] = (uint16_t)wh7_fire(p, d, &st, 0, &p->volley[0][WH7_VOLLEY_PHASE]);
+        o->hits[1] = (uint16_t)om_wh7_fire(p, d, &st, 0, &p->volley[0][WH7_VOLLEY_PHASE]);
     if (wh7_wiped_out(&p->side[1], &st.u[1])) {
         o->destroyed[1] = 1;
-        wh7_friends_panic(p, d, 1, us_start, o);
+        om_wh7_friends_panic(p, d, 1, us_start, o);
     } else {
-        wh7_casualty_panic(p, d, &st, 1, start, o);
+        om_wh7_casualty_panic(p, d, &st, 1, start, o);
     }
-    wh7_finish(&st, o);
+    om_wh7_finish(&st, o);
 }

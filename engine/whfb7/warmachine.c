@@ -141,7 +141,7 @@ void om_wh7_round_template(unsigned models, unsigned files, double base_w_in, do
     }
 }
 
-void wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d)
+void om_wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d)
 {
     const om_wh7_side *t = &p->c.side[e];
     *w = (t->base_width_mm ? t->base_width_mm : om_wh7_base_mm[t->unit.troop][0]) / WH7_MM_PER_IN;
@@ -155,7 +155,7 @@ static void target_geometry(const om_wh7_prepared *p, int e, wh7_machine *m)
     const om_wh7_side *t = &p->c.side[e];
     unsigned total = (unsigned)t->unit.models + t->unit.characters;
     double w, dd;
-    wh7_base_in(p, e, &w, &dd);
+    om_wh7_base_in(p, e, &w, &dd);
     if (t->arc == OM_WH7_ARC_FLANK) {
         m->ranks = t->unit.files;
         m->rank_depth_in = w;
@@ -169,7 +169,7 @@ static void target_geometry(const om_wh7_prepared *p, int e, wh7_machine *m)
     }
 }
 
-om_status wh7_machine_prepare(om_wh7_prepared *p, int s)
+om_status om_wh7_machine_prepare(om_wh7_prepared *p, int s)
 {
     const om_wh7_side *me = &p->c.side[s], *foe = &p->c.side[1 - s];
     const om_wh7_machine_entry *e = om_wh7_machine_get(me->machine);
@@ -181,10 +181,10 @@ om_status wh7_machine_prepare(om_wh7_prepared *p, int s)
     target_geometry(p, 1 - s, m);
     for (unsigned str = 1; str < WH7_MACHINE_STRENGTHS; str++) {
         wh7_attack *at = &m->at[str];
-        at->chain = wh7_hit_chain(p, s, WH7_TARGET_RF, str, e->no_armour_save,
+        at->chain = om_wh7_hit_chain(p, s, WH7_TARGET_RF, str, e->no_armour_save,
                                   e->armour_piercing ? 1u : 0u, false, false, true);
         at->damage = (uint8_t)e->damage;
-        if ((st = wh7_attack_tables(p, at, p->side[1 - s].target[WH7_TARGET_RF].w, n_max)))
+        if ((st = om_wh7_attack_tables(p, at, p->side[1 - s].target[WH7_TARGET_RF].w, n_max)))
             return st;
     }
     /* A bolt thrower rolls to hit with the crew's BS and the usual modifiers,
@@ -255,7 +255,7 @@ static unsigned fire_cannon(const om_wh7_prepared *p, om_dice *d, wh7_state *st,
     hits = om_wh7_cannon_ranks(me->target_in, m->rank_depth_in, ranks,
                                (double)me->guess_in + first, bounce, bounce == 0);
     if (hits > 0)
-        wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[10], hits, &kills, &excess);
+        om_wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[10], hits, &kills, &excess);
     return hits;
 }
 
@@ -270,7 +270,7 @@ static unsigned fire_grapeshot(const om_wh7_prepared *p, om_dice *d, wh7_state *
     }
     hits = me->template_models + om_dice_roll_count(d, me->template_partial, WH7_PARTIAL_HIT);
     if (hits > 0)
-        wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &p->machine[s].at[str], hits, &kills, &excess);
+        om_wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &p->machine[s].at[str], hits, &kills, &excess);
     return hits;
 }
 
@@ -304,9 +304,9 @@ static unsigned fire_stone(const om_wh7_prepared *p, om_dice *d, wh7_state *st, 
     /* The model under the centre hole takes one hit at double Strength
      * instead of the normal one. */
     if (cover.centre)
-        wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[e->centre_strength], 1, &kills, &excess);
+        om_wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[e->centre_strength], 1, &kills, &excess);
     if (hits > 0)
-        wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[e->strength], hits, &kills, &excess);
+        om_wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[e->strength], hits, &kills, &excess);
     return hits + (cover.centre ? 1u : 0u);
 }
 
@@ -321,7 +321,7 @@ static unsigned fire_bolt(const om_wh7_prepared *p, om_dice *d, wh7_state *st, i
      * Strength less each rank (Bolt Throwers). */
     for (unsigned rank = 0; rank < m->ranks && str >= 1 && st->u[1 - s].rf > 0; rank++) {
         hits++;
-        wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[str], 1, &kills, &excess);
+        om_wh7_land(p, d, st, 1 - s, WH7_TARGET_RF, &m->at[str], 1, &kills, &excess);
         if (kills == 0)
             break;
         str -= WH7_BOLT_STEP;
@@ -329,7 +329,7 @@ static unsigned fire_bolt(const om_wh7_prepared *p, om_dice *d, wh7_state *st, i
     return hits;
 }
 
-unsigned wh7_machine_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+unsigned om_wh7_machine_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                           om_wh7_outcome *o)
 {
     if (st->u[s].rf == 0 || st->u[1 - s].rf == 0)

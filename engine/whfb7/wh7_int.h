@@ -203,11 +203,11 @@ static inline size_t wh7_rt_index(const wh7_round_table *rt, unsigned vset, unsi
 }
 
 /* The chain variant of side s in a kind of round of the tables. */
-unsigned wh7_rt_variant(unsigned vset, int s);
+unsigned om_wh7_rt_variant(unsigned vset, int s);
 
 /* Build (or leave absent) the round tables of p; free them. */
-om_status wh7_rounds_prepare(om_wh7_prepared *p);
-void wh7_rounds_release(om_wh7_prepared *p);
+om_status om_wh7_rounds_prepare(om_wh7_prepared *p);
+void om_wh7_rounds_release(om_wh7_prepared *p);
 
 /* Largest number of alias tables a prepared combat owns: two per part, target
  * and round kind, for both sides; shooting's per side, volley kind and target;
@@ -297,44 +297,44 @@ static inline bool wh7_wiped_out(const wh7_side_info *si, const wh7_unit_state *
 }
 
 /* Build the parts, targets and strike orders of p->c (prepare.c calls it). */
-om_status wh7_combat_prepare(om_wh7_prepared *p);
+om_status om_wh7_combat_prepare(om_wh7_prepared *p);
 
 /* One round of close combat: blows in strike order, then the combat result
  * (combat.c). `round` counts from 1; `last_winner` decides ties of the strike
  * order after the first round (OM_WH7_DRAW: a roll-off). */
-void wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
+void om_wh7_fight_round(const om_wh7_prepared *p, om_dice *d, wh7_state *st, unsigned round,
                      int last_winner, wh7_round *r);
 
 /* n wounds with no save of any kind on side s (swarms and Undead that lose:
  * Psychology > Unbreakable Swarms), the rank and file first (combat.c). */
-void wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
+void om_wh7_unsaveable_wounds(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
 
 /* Remove n models of side s outright whatever their Wounds or saves (Pit of
  * Shades), the rank and file first (combat.c). */
-void wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
+void om_wh7_remove_models(const om_wh7_prepared *p, wh7_state *st, int s, unsigned n);
 
 /* The start state of a trial (combat.c). */
-void wh7_state_init(const om_wh7_prepared *p, wh7_state *st);
+void om_wh7_state_init(const om_wh7_prepared *p, wh7_state *st);
 
 /* Casualty removal shared by blows and shots (combat.c). */
-unsigned wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
+unsigned om_wh7_wound_rank_and_file(const om_wh7_prepared *p, om_dice *d, wh7_unit_state *u,
                                  unsigned w, const wh7_attack *at, unsigned wounds,
                                  unsigned slays, unsigned *kills);
-unsigned wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
+unsigned om_wh7_wound_single(const om_wh7_prepared *p, om_dice *d, unsigned *left, unsigned w,
                           const wh7_attack *at, unsigned wounds, unsigned slays,
                           unsigned *excess);
-void wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
+void om_wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *wounds,
                     unsigned *slays);
-unsigned *wh7_single_wounds(wh7_unit_state *u, unsigned t);
-bool wh7_single_alive(const wh7_unit_state *u, unsigned t);
+unsigned *om_wh7_single_wounds(wh7_unit_state *u, unsigned t);
+bool om_wh7_single_alive(const wh7_unit_state *u, unsigned t);
 
 /* An alias table of Bin(n, prob), n <= n_max, owned by p and shared with
  * equal ones; NULL when prob is 0 (prepare.c). */
-om_status wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
+om_status om_wh7_table(om_wh7_prepared *p, double prob, unsigned n_max,
                     const om_binom_table **out);
 
 /* Fill at's probabilities and tables from its chain for up to n_max blows. */
-om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
+om_status om_wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_w,
                             unsigned n_max);
 
 /* The dice chain of a hit of Strength `s` from side `from` on target `t` of
@@ -342,131 +342,131 @@ om_status wh7_attack_tables(om_wh7_prepared *p, wh7_attack *at, unsigned target_
  * to wound, armour (none if `no_armour`; worsened by `ap` more), ward,
  * regeneration (not against flaming), a missile ward for missiles; hit = 1
  * (the hit is given). */
-om_wh7_chain wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
+om_wh7_chain om_wh7_hit_chain(const om_wh7_prepared *p, int from, unsigned t, unsigned s,
                            bool no_armour, unsigned ap, bool flaming, bool magical,
                            bool missile);
 
 /* --- shooting.c --- */
 
 /* Prepare side s's volleys and war machine (prepare.c calls it). */
-om_status wh7_shooting_prepare(om_wh7_prepared *p, int s);
+om_status om_wh7_shooting_prepare(om_wh7_prepared *p, int s);
 
 /* Side s fires volley `v` at the other side: hits allocated (Characters
  * Inside Units, E31), wounds and casualties. Returns the hits. */
-unsigned wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+unsigned om_wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                   const wh7_volley *v);
 
 /* n blows of attack `at` on target t of side e, rolled and applied: returns
  * the wounds inflicted and stores the models slain and the wounds beyond a
  * single model's (overkill); st counts the casualties (combat.c). */
-unsigned wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
+unsigned om_wh7_land(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int e, unsigned t,
                   const wh7_attack *at, unsigned n, unsigned *kills, unsigned *excess);
 
 /* Side s broke or was destroyed: its friend within 6" tests for panic if s
  * had unit strength 5 or more (engagement.c). */
-void wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
+void om_wh7_friends_panic(const om_wh7_prepared *p, om_dice *d, int s, unsigned us_at_start,
                        om_wh7_outcome *o);
 
 /* Write a trial's counters into the outcome (engagement.c). */
-void wh7_finish(const wh7_state *st, om_wh7_outcome *o);
+void om_wh7_finish(const wh7_state *st, om_wh7_outcome *o);
 
 /* The volley kind: side A shoots at side B, then B's panic. */
-void wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
+void om_wh7_resolve_volley(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
 
 /* After shooting or magic, side e that had `start` models tests for panic if
  * it lost a quarter of them (Psychology > Panic, case 1); failing, it flees. */
-void wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_casualty_panic(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                         unsigned start, om_wh7_outcome *o);
 
 /* Side e takes a Panic test (war machine crews never do); failing, it flees
  * (no pursuit; destroyed if its flight is blocked). Sets o's fields. */
-void wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_panic_flee(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                     om_wh7_outcome *o);
 
 /* Share hits among side e's models like shooting (Characters Inside Units,
  * E31) into share[] by target. */
-void wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
+void om_wh7_allocate(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int e,
                   unsigned hits, unsigned share[WH7_TARGETS]);
 
 /* --- warmachine.c --- */
 
 /* Prepare side s's war machine: its hits of every Strength on the enemy's
  * rank and file, its aim, the target's geometry. */
-om_status wh7_machine_prepare(om_wh7_prepared *p, int s);
+om_status om_wh7_machine_prepare(om_wh7_prepared *p, int s);
 
 /* Side e's base width and depth in inches (declared, else by troop type). */
-void wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d);
+void om_wh7_base_in(const om_wh7_prepared *p, int e, double *w, double *d);
 
 /* --- magic.c --- */
 
 /* Prepare the magic kind's casting attempt (the spell's hits by Strength). */
-om_status wh7_magic_prepare(om_wh7_prepared *p);
+om_status om_wh7_magic_prepare(om_wh7_prepared *p);
 
 /* The magic kind: cast, dispel, miscast, the spell's damage and panic. */
-void wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
+void om_wh7_resolve_magic(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
 
 /* Side s's war machine fires at the other side (cannon, grapeshot, stone
  * thrower, bolt thrower; misfires). Returns the hits. */
-unsigned wh7_machine_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
+unsigned om_wh7_machine_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
                           om_wh7_outcome *o);
 
 /* --- psychology.c --- */
 
 /* A plain Leadership test: 2D6 <= ld (no Insane Courage: digest A29). */
-bool wh7_ld_test(om_dice *d, unsigned ld);
+bool om_wh7_ld_test(om_dice *d, unsigned ld);
 
 /* The best Leadership side s tests on now: its rank and file while any are
  * left, its living characters, the General nearby. */
-unsigned wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s);
+unsigned om_wh7_leadership(const om_wh7_prepared *p, const wh7_state *st, int s);
 
 /* Whether side s is immune to psychology now (ItP, Unbreakable, Undead, or
  * still frenzied). */
-bool wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s);
+bool om_wh7_psychology_immune(const om_wh7_prepared *p, const wh7_state *st, int s);
 
 /* A Panic test of side s: true if failed (immune units pass). */
-bool wh7_panic_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s);
+bool om_wh7_panic_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s);
 
 /* Side `loser` takes its break test after losing by `diff` to `winner`'s
  * unit (WHFB 7th edition, Close Combat > Break Tests; Insane Courage!;
  * Psychology > Stubborn, Unbreakable, Defeated by Fear-causing Enemy; Generals
  * & Battle Standards). Returns true if it breaks. */
-bool wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
+bool om_wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int loser,
                     unsigned diff);
 
 /* Whether side s's unit causes Fear (Terror counts), for the tests of
  * Psychology > Fear and Defeated by Fear-causing Enemy: its rank and file,
  * or its characters once no rank and file are left. */
-bool wh7_causes_fear(const om_wh7_prepared *p, const wh7_state *st, int s);
-bool wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s);
+bool om_wh7_causes_fear(const om_wh7_prepared *p, const wh7_state *st, int s);
+bool om_wh7_causes_terror(const om_wh7_prepared *p, const wh7_state *st, int s);
 
 /* A Fear test (terror: a Terror test) of side s against the enemy: true if
  * failed; immune units pass (Psychology > Fear & Terror Immunity). */
-bool wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s,
+bool om_wh7_fear_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st, int s,
                    bool terror);
 
 /* Fill the break test probabilities of side s (psychology.c). */
-void wh7_psychology_prepare(om_wh7_prepared *p, int s);
+void om_wh7_psychology_prepare(om_wh7_prepared *p, int s);
 
 /* --- pursuit.c --- */
 
 /* Fill the flight probabilities of side s (pursuit.c). */
-void wh7_pursuit_prepare(om_wh7_prepared *p, int s);
+void om_wh7_pursuit_prepare(om_wh7_prepared *p, int s);
 
 /* The flee roll of side s (2D6 or 3D6 by its Movement). */
-unsigned wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s);
+unsigned om_wh7_flee_roll(const om_wh7_prepared *p, om_dice *d, int s);
 
 /* Side `loser` broke from the combat won by the other: it flees and the winner
  * pursues or not (Close Combat > Flee & Pursue). Sets o->pursued, o->caught,
  * o->fled, o->destroyed for the loser. */
-void wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
+void om_wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int loser,
                          om_wh7_outcome *o);
 
 /* Side s flees as its charge response from the charger (Movement > Flee;
  * Caught!): caught if the charge move reaches gap + flee roll (digest A8).
  * Sets o->fled or o->caught and o->destroyed; returns true if caught. */
-bool wh7_flee_from_charge(const om_wh7_prepared *p, om_dice *d, int s, om_wh7_outcome *o);
+bool om_wh7_flee_from_charge(const om_wh7_prepared *p, om_dice *d, int s, om_wh7_outcome *o);
 
 /* --- the combat and engagement kinds (engagement.c) --- */
-void wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
+void om_wh7_resolve_combat(const om_wh7_prepared *p, om_dice *d, om_wh7_outcome *o);
 
 #endif /* OM_WH7_INT_H */
