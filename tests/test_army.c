@@ -1,5 +1,5 @@
 /*
- * test_army.c: Criterion tests of the army lists as data (scenarios/army.c,
+ * test_army.c: Criterion tests of the army lists as data (scenarios/warmaster/army.c,
  * army.h) against their sources.
  *
  * The sources are read here, independently of the converter

@@ -1,5 +1,5 @@
 /*
- * test_matrix.c: matchup matrices (sim/matrix.c, scenarios/wm_matrix.c): lists
+ * test_matrix.c: matchup matrices (sim/matrix.c, scenarios/warmaster/wm_matrix.c): lists
  * of units read once from the army data (several armies, every army, refusals),
  * cells built from those units with the keys each unit can use and the cells
  * a unit has no part in, cell seeds, and the property the CLI documents: a

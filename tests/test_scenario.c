@@ -1,5 +1,5 @@
 /*
- * test_scenario.c: Criterion tests of scenarios/load.c (scenario.h).
+ * test_scenario.c: Criterion tests of scenarios/warmaster/load.c (scenario.h).
  *
  * Good files (tests/data/scenarios/good) are loaded and every field of the
  * resulting engagement is compared with the file, including each default.

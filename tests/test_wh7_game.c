@@ -1,13 +1,13 @@
 /*
  * test_wh7_game.c: Warhammer Fantasy Battles 7th edition as a game of the game
- * interface (scenarios/wh7_*.c): the scenario loader (every key reaches its
+ * interface (scenarios/whfb7/wh7_*.c): the scenario loader (every key reaches its
  * field of the engine's om_wh7_combat; every error names its line and field),
  * the list file of sample units, the descriptor (the engine's outcome fields
  * by kind, the headline of each kind, the clamp of two-byte counts, victory
  * points by WHFB 7th edition, Victory!), matrix units and cells, the list and
  * option hooks, the provenance JSON, that a run through the driver is the
  * engine's om_wh7_resolve trial for trial (same seed, same block streams),
- * and the table of scenario keys (scenarios/wh7_keys.h): the keys hook, the
+ * and the table of scenario keys (scenarios/whfb7/wh7_keys.h): the keys hook, the
  * table against the loader's schema, examples, bounds and defaults.
  */
 #include <jansson.h>

@@ -18,7 +18,7 @@
 #define WH7_KNOWN_RULES ((OM_WH7_RULE_IMMUNE_POISON << 1) - 1u)
 /* A stone thrower's nearest guess (War Machines > Stone Throwers: 12" to the
  * maximum). The other limits are wh7.h's (OM_WH7_MAX_*), which scenario files
- * document (scenarios/wh7_keys.c). */
+ * document (scenarios/whfb7/wh7_keys.c). */
 #define WH7_STONE_MIN_RANGE 12u
 /* Room for a dotted field path. */
 #define WH7_PATH 96

@@ -185,7 +185,7 @@ static const om_wh7_option om_wh7_option_table[] = {
      "fixed: the side scores as one unit worth its points with its characters': destroyed "
      "or fleeing at the end, all of them; at half strength or less (half its starting "
      "models, characters counted; a lone model half its Wounds), half rounded up; else "
-     "none; without points 100 (scenarios/wh7_game.c)", "-", OM_WH7_OPTION_FIXED, 0},
+     "none; without points 100 (scenarios/whfb7/wh7_game.c)", "-", OM_WH7_OPTION_FIXED, 0},
 };
 
 const om_option_table om_wh7_option_registry = {

@@ -24,7 +24,7 @@
 #include "yaml_int.h"
 
 /* Generated at build time from every file of scenarios/armies by
- * embed_text.py (scenarios/meson.build). */
+ * embed_text.py (scenarios/meson.build, tools/embed_text.py). */
 extern const om_army_file om_army_embedded[];
 extern const size_t om_army_embedded_count;
 
