@@ -162,7 +162,7 @@ static double measure_game(const om_trials *t, unsigned long long trials, int th
                 om_dice d;
                 om_rng_seed_block(&d.rng, 42u + (uint64_t)rep, b);
                 d.plain = NULL;
-                t->game->resolve_block(t->prepared, NULL, &d, rows, n);
+                t->game->trials->resolve_block(t->prepared, NULL, &d, rows, n);
                 for (size_t i = 0; i < n; i++)
                     mine.winner[rows[i * size + at] & 3u]++;
                 mine.trials += n;

@@ -256,8 +256,9 @@ static const char *rules_text(char *buf, const om_army_unit *u)
 static const char *game_rulesets(char *buf, const om_game *g)
 {
     buf[0] = '\0';
-    for (const char *const *r = g->rulesets; *r; r++)
-        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", r == g->rulesets ? "" : ", ",
+    for (const char *const *r = g->identity.rulesets; *r; r++)
+        snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s",
+                 r == g->identity.rulesets ? "" : ", ",
                  *r);
     return buf;
 }
@@ -266,9 +267,9 @@ static const char *game_rulesets(char *buf, const om_game *g)
 static const char *game_kinds(char *buf, const om_game *g)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < g->n_kinds; i++)
+    for (size_t i = 0; i < g->identity.n_kinds; i++)
         snprintf(buf + strlen(buf), CELL_MAX - strlen(buf), "%s%s", i ? ", " : "",
-                 g->kinds[i].name);
+                 g->identity.kinds[i].name);
     return buf;
 }
 
@@ -278,12 +279,12 @@ static json_t *games_json(void)
     json_t *a = json_array();
     for (size_t g = 0; a && g < om_game_count; g++) {
         json_t *rs = json_array(), *kinds = json_array();
-        for (const char *const *r = om_games[g]->rulesets; *r; r++)
+        for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             json_array_append_new(rs, json_string(*r));
-        for (size_t k = 0; k < om_games[g]->n_kinds; k++)
-            json_array_append_new(kinds, json_string(om_games[g]->kinds[k].name));
-        json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "name", om_games[g]->name,
-                                           "title", om_games[g]->title, "rulesets", rs, "kinds",
+        for (size_t k = 0; k < om_games[g]->identity.n_kinds; k++)
+            json_array_append_new(kinds, json_string(om_games[g]->identity.kinds[k].name));
+        json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "name", om_games[g]->identity.name,
+                                           "title", om_games[g]->identity.title, "rulesets", rs, "kinds",
                                            kinds));
     }
     return a;
@@ -296,7 +297,7 @@ static bool print_games(void)
     char b[2][CELL_MAX];
     bool ok = table_add(&t, (const char *[]){ "game", "title", "rule sets", "kinds" });
     for (size_t g = 0; ok && g < om_game_count; g++)
-        ok = table_add(&t, (const char *[]){ om_games[g]->name, om_games[g]->title,
+        ok = table_add(&t, (const char *[]){ om_games[g]->identity.name, om_games[g]->identity.title,
                                              game_rulesets(b[0], om_games[g]),
                                              game_kinds(b[1], om_games[g]) });
     if (ok) {
@@ -780,7 +781,7 @@ typedef void (*option_visit)(void *ctx, const om_game *g, const om_option_table 
 static void each_option(option_visit f, void *ctx)
 {
     for (size_t g = 0; g < om_game_count; g++)
-        for (const om_option_table *const *t = om_games[g]->option_tables; t && *t; t++)
+        for (const om_option_table *const *t = om_games[g]->catalogue->option_tables; t && *t; t++)
             for (size_t i = 0; i < (*t)->count; i++)
                 f(ctx, om_games[g], *t, &(*t)->rows[i]);
 }
@@ -806,7 +807,7 @@ static void json_option(void *ctx, const om_game *g, const om_option_table *t,
     const bool sw = om_option_is_switch(o);
     json_array_append_new(
         ctx, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:o}", "name", o->name, "game",
-                       g->name, "registry", t->what, "ambiguity", o->ambiguity, "section",
+                       g->identity.name, "registry", t->what, "ambiguity", o->ambiguity, "section",
                        o->section, "question", o->question, "default_reading",
                        o->default_value, "other_reading", sw ? o->other_value : NULL,
                        "switchable", (int)sw, "default", sw ? default_json(o) : json_null()));
@@ -817,8 +818,8 @@ static void text_option(void *ctx, const om_game *g, const om_option_table *t,
 {
     const om_option_table **last = ctx;
     if (*last == NULL || (*last)->rows != t->rows) {
-        if (t == g->option_tables[0])
-            printf("\n%s\n", g->options_title);
+        if (t == g->catalogue->option_tables[0])
+            printf("\n%s\n", g->catalogue->options_title);
         printf("\n Readings of %s:\n", t->what);
         *last = t;
     }
@@ -888,7 +889,7 @@ static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
                                              keys[i].type, "values", vals, "default",
                                              keys[i].fallback, "help", keys[i].help));
     }
-    return json_pack("{s:s, s:s, s:o}", "game", game->name, "title", game->title, "keys", arr);
+    return json_pack("{s:s, s:s, s:o}", "game", game->identity.name, "title", game->identity.title, "keys", arr);
 }
 
 /* Game `game`'s keys as text: a heading with its title, then the keys by
@@ -897,7 +898,7 @@ static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bo
 {
     char value[CELL_MAX];
     printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
-           game->title);
+           game->identity.title);
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0)
             printf("\n  %s keys:\n", keys[i].where);
@@ -916,7 +917,7 @@ static om_status list_keys(list_format fmt)
 
     for (size_t g = 0; g < om_game_count; g++) {
         const om_game *game = om_games[g];
-        const size_t n = game->keys ? game->keys(NULL, 0) : 0;
+        const size_t n = game->catalogue->keys(NULL, 0);
         om_game_key *keys;
         if (n == 0)
             continue;
@@ -924,7 +925,7 @@ static om_status list_keys(list_format fmt)
             json_decref(games);
             return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        game->keys(keys, n);
+        game->catalogue->keys(keys, n);
         if (fmt == LIST_JSON)
             json_array_append_new(games, keys_json(game, keys, n));
         else
@@ -963,7 +964,7 @@ static om_status print_listing(const om_game *g, const char *ruleset, const char
 {
     if (fmt == LIST_JSON) {
         json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", LIST_SCHEMA, "game",
-                                 g->name, "ruleset", ruleset, "what", json_opt(what),
+                                 g->identity.name, "ruleset", ruleset, "what", json_opt(what),
                                  "heading", json_opt(l->heading), "footer",
                                  json_opt(l->footer));
         for (size_t i = 0; root && i < l->ntables; i++) {
@@ -1006,7 +1007,7 @@ static om_status list_game(const om_game *g, const char *ruleset, const char *wh
                            list_format fmt)
 {
     om_game_listing *l = NULL;
-    om_status st = g->list(ruleset, what, rules, &l);
+    om_status st = g->catalogue->list(ruleset, what, rules, &l);
     if (st == OM_OK)
         st = print_listing(g, ruleset, what, l, fmt);
     om_game_listing_free(l);
@@ -1062,7 +1063,7 @@ static om_status list_what(const char *what, bool rules, list_format fmt)
     unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
     /* A game that lists its own data: everything after RULESET/ is its own. */
     const om_game *g = om_game_for_ruleset(rs_name);
-    if (g != NULL && g->list != NULL)
+    if (g != NULL && g->catalogue->list != NULL)
         return list_game(g, rs_name, rest, rules, fmt);
     if ((st = find_ruleset(rs_name, &rs)))
         return st;

@@ -83,10 +83,10 @@ static const matrix_args matrix_defaults = {.max_trials = OM_MATRIX_DEFAULT_MAX_
 static void list_situations(void)
 {
     for (size_t g = 0; g < om_game_count; g++) {
-        printf("%s%s:\n", g ? "\n" : "", om_games[g]->title);
-        for (size_t i = 0; i < om_games[g]->n_situations; i++)
-            printf("  %-24s %s\n", om_games[g]->situations[i].name,
-                   om_games[g]->situations[i].title);
+        printf("%s%s:\n", g ? "\n" : "", om_games[g]->identity.title);
+        for (size_t i = 0; i < om_games[g]->matrix->n_situations; i++)
+            printf("  %-24s %s\n", om_games[g]->matrix->situations[i].name,
+                   om_games[g]->matrix->situations[i].title);
     }
 }
 

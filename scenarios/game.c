@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "yaml_int.h"
 
 /* The game families (wm_game.c, wh7_game.c). */
@@ -24,7 +26,7 @@ extern const char om_scenario_default_yaml[];
 const om_game *om_game_for_ruleset(const char *ruleset)
 {
     for (size_t g = 0; g < om_game_count; g++)
-        for (const char *const *r = om_games[g]->rulesets; *r; r++)
+        for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             if (strcmp(*r, ruleset) == 0)
                 return om_games[g];
     return NULL;
@@ -57,7 +59,7 @@ om_status om_scenario_load_text(const char *source, const char *text, size_t len
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", source ? source : "<text>");
     }
     sc->game = game_of_text(text, len);
-    if ((st = sc->game->load(sc)) != OM_OK) {
+    if ((st = sc->game->scenario->load(sc)) != OM_OK) {
         om_scenario_free(sc);
         return st;
     }
@@ -89,7 +91,7 @@ void om_scenario_free(om_scenario *sc)
     if (sc == NULL)
         return;
     if (sc->game != NULL && sc->setup != NULL)
-        sc->game->setup_free(sc->setup);
+        sc->game->scenario->setup_free(sc->setup);
     free(sc->warnings);
     free(sc->provenance_json);
     free(sc->title);
@@ -102,13 +104,13 @@ om_status om_trials_prepare(const om_scenario *sc, om_trials *out)
 {
     memset(out, 0, sizeof *out);
     out->game = sc->game;
-    return sc->game->prepare(sc, out);
+    return sc->game->scenario->prepare(sc, out);
 }
 
 void om_trials_release(om_trials *t)
 {
     if (t != NULL && t->game != NULL && t->prepared != NULL)
-        t->game->release(t);
+        t->game->scenario->release(t);
     if (t != NULL)
         t->prepared = NULL;
 }
@@ -193,6 +195,26 @@ om_status om_game_listing_footer(om_game_listing *l, const char *footer)
     return oom ? OM_ERROR(OM_ENOMEM, "out of memory for a listing") : OM_OK;
 }
 
+om_status om_game_table_note(om_game_table *t, const char *note)
+{
+    bool oom = false;
+    free(t->note);
+    t->note = dup_or_null(note, &oom);
+    return oom ? OM_ERROR(OM_ENOMEM, "out of memory for a listing") : OM_OK;
+}
+
+om_status om_game_listing_json(om_game_listing *l, json_t *members)
+{
+    json_decref(l->json);
+    l->json = members;
+    if (members == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a listing");
+    /* A listing's JSON is an object: its members follow the schema. */
+    if (NEVER(!json_is_object(members)))
+        return OM_ERROR(OM_EINVAL, "a listing's JSON is not an object");
+    return OM_OK;
+}
+
 void om_game_listing_free(om_game_listing *l)
 {
     if (l == NULL)
@@ -208,8 +230,10 @@ void om_game_listing_free(om_game_listing *l)
         free(t->types);
         free(t->key);
         free(t->title);
+        free(t->note);
     }
     free(l->tables);
+    json_decref(l->json);
     free(l->heading);
     free(l->footer);
     free(l);

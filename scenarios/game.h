@@ -3,12 +3,24 @@
  * runner and the command line need from a game family, and nothing more.
  *
  * A game family (Warmaster: 1.1, Revolution, Ancients; Warhammer Fantasy
- * Battles 7th edition) is one om_game descriptor, in the spirit of GSL's gsl_rng_type: a table of
- * names and function pointers chosen once per run, from the scenario file's
- * rule set. The descriptor loads a scenario into an om_scenario (which keeps
- * the game's own description of it opaque), prepares it for trials into an
- * om_trials, and resolves trials a block at a time, so its function pointers
- * are called once per block of thousands of trials, never inside a trial.
+ * Battles 7th edition) is one om_game descriptor, in the spirit of GSL's
+ * gsl_rng_type and SQLite's sqlite3_vfs: chosen once per run, from the
+ * scenario file's rule set. The descriptor is its identity (names, rule sets,
+ * kinds) and one table of methods per concern, each documented below with
+ * its contract:
+ *
+ *   scenario   load a scenario text, free it, prepare it for trials, release
+ *   trials     resolve trials a block at a time (and by classes of trials)
+ *   catalogue  the keys of its scenario files, its readings of ambiguous
+ *              rules, what `oddsmaster list` shows of it
+ *   matrix     matchup matrices: situations, units of a list, one cell
+ *   battles    army list against army list: an optional group, with a
+ *              version, absent (NULL) in every game so far
+ *
+ * Every user reaches a method through its group (g->trials->resolve_block),
+ * so a group can grow, or a game leave an optional group out, without the
+ * others changing. Methods are called once per scenario, per thread or per
+ * block of thousands of trials, never inside a trial.
  *
  * The outcome of a trial is a row of bytes described by an om_layout
  * (engine/core/layout.h): a table of fields plus how each side's victory
@@ -16,6 +28,9 @@
  * alone, and analysis/ reads the fields back from the result file, so neither
  * names a game type. Two sides, A and B, meet in every game; how many units
  * each side has is the game's business.
+ *
+ * tests/test_game_contract.c runs every registered game (om_games) through
+ * these contracts, the same checks for each: a new game passes or fails it.
  */
 #ifndef OM_GAME_H
 #define OM_GAME_H
@@ -126,60 +141,100 @@ typedef enum om_game_cell_type {
  * column names. Owns every string. */
 typedef struct om_game_table {
     char *key;                /* JSON key of the table, e.g. "profiles" */
-    char *title;              /* heading printed above it, one line */
+    char *title;              /* heading printed above it (one line, or lines joined by
+                                 '\n'), after a blank line unless it opens the listing */
     size_t ncols;             /* columns */
     char **columns;           /* column names (JSON keys) */
     om_game_cell_type *types; /* each column's JSON type */
     size_t nrows;             /* rows */
     size_t cap;               /* rows allocated */
     char **cells;             /* row-major, nrows * ncols */
+    char *note;               /* text printed right under its rows as it is (lines ending
+                                 in '\n', blank lines its own), or NULL; not in JSON */
 } om_game_table;
 
-/* What `oddsmaster list` shows of a game: heading lines, tables, closing
+/* A JSON value (jansson's json_t), for a listing whose JSON the game builds. */
+struct json_t;
+
+/*
+ * What `oddsmaster list` shows of a game: heading lines, tables, closing
  * lines. Build it with om_game_listing_alloc and the helpers below; free it
- * with om_game_listing_free. */
+ * with om_game_listing_free.
+ *
+ * As JSON it is, after the schema, either the game's own members (`json`
+ * set: an object whose shape the tables cannot carry, such as an army with
+ * the lists of each unit) or, by default, the game, rule set, name, heading
+ * and footer followed by each table as an array of objects under its key.
+ */
 typedef struct om_game_listing {
     char *heading;         /* printed first (lines ending in '\n'), or NULL */
     size_t ntables;        /* tables */
     om_game_table *tables; /* the tables, in order */
-    char *footer;          /* printed last, or NULL */
+    char *footer;          /* printed last, after a blank line, or NULL */
+    struct json_t *json;   /* the members of its JSON document (an object, owned), or
+                              NULL: the tables are its JSON */
 } om_game_listing;
 
-/* A game family. Every function pointer is set, except `list`, resolve_classes
- * and resolve_classes2 (a game whose trials never have classes), and work_alloc and work_free,
- * which a game without a per-thread workspace leaves NULL. */
-struct om_game {
-    const char *name;                /* e.g. "warmaster" */
-    const char *title;               /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
-    const char *const *rulesets;     /* its rule set names, NULL-terminated */
-    const om_game_kind *kinds;       /* its scenario kinds */
-    size_t n_kinds;                  /* entries of kinds */
+/* ---------------------------------------------------------------------------
+ * The groups of a game's descriptor.
+ */
 
+/* Identity: what the game is called, its rule sets and the kinds of scenario
+ * it simulates. Static data of the game, read by everyone. */
+typedef struct om_game_identity {
+    const char *name;            /* e.g. "warmaster": result files record it */
+    const char *title;           /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
+    const char *const *rulesets; /* its rule set names, NULL-terminated, at least one; no
+                                    two games share one (om_game_for_ruleset) */
+    const om_game_kind *kinds;   /* every kind its scenario files may name */
+    size_t n_kinds;              /* entries of kinds, at least one */
+} om_game_identity;
+
+/* Scenario lifecycle: a text becomes a scenario (load), a scenario becomes
+ * trial tables (prepare). Every method is set. None keeps state between
+ * calls; each is thread-safe for distinct arguments. */
+typedef struct om_game_scenario_methods {
     /* Fill sc->setup, title, ruleset, kind, provenance_json and warnings from
-     * sc->text (sc->source names it in messages). Errors: those of the game's
-     * loader, each with a "FILE:LINE: field 'F': REASON" message. */
+     * sc->text (sc->source names it in messages); sc->game is set. On error
+     * whatever it set is freed with the scenario (om_scenario_free). Errors:
+     * those of the game's loader, each with a "FILE:LINE: field 'F': REASON"
+     * message: OM_EPARSE (malformed text, an unknown key, a word that is not
+     * one of the key's), OM_EINVAL (an impossible value), OM_ENOTFOUND (an
+     * unknown rule set, army or unit, with a suggestion), OM_EUNSUPPORTED,
+     * OM_ENOMEM. */
     om_status (*load)(om_scenario *sc);
     /* Free a setup made by load (NULL allowed). */
     void (*setup_free)(void *setup);
-    /* Build the trial tables and the layout of sc into *out. Errors:
-     * OM_EINVAL, OM_ENOMEM. */
+    /* Build the trial tables and the layout of sc into *out, whose `game` is
+     * set and the rest zero: out->prepared (the game's), out->layout, and the
+     * classes (class_rows, n_classes) if its trials have any. On error
+     * nothing is left to release (out->prepared NULL). Errors: OM_EINVAL (the
+     * engine's check), OM_ENOMEM. */
     om_status (*prepare)(const om_scenario *sc, om_trials *out);
-    /* Free what prepare built (out->prepared). */
+    /* Free what prepare built (t->prepared, not NULL). */
     void (*release)(om_trials *t);
-    /* A thread's workspace for resolve_block, made once per thread of a run
-     * (NULL: the game needs none, and work is NULL). Errors: OM_ENOMEM. */
+} om_game_scenario_methods;
+
+/* Trials: the only methods a run calls more than once, once per block of
+ * trials (thousands of them), never inside one. Pure apart from the dice and
+ * the workspace: a trial's row depends on the prepared scenario and the dice
+ * stream alone, so the same stream gives the same rows on any thread. */
+typedef struct om_game_trial_methods {
+    /* A thread's workspace for the resolve methods, made once per thread of
+     * a run. NULL (with work_free): the game needs none, and `work` is NULL.
+     * Errors: OM_ENOMEM. */
     om_status (*work_alloc)(const void *prepared, void **work);
     /* Free a workspace made by work_alloc (NULL allowed). */
     void (*work_free)(void *work);
     /* Simulate n trials with dice d and the thread's workspace `work`, writing
      * row i at rows + i * row_size. Pure apart from advancing d and using
-     * work; thread-safe for distinct d, work and rows. */
+     * work; thread-safe for distinct d, work and rows. Always set. */
     void (*resolve_block)(const void *prepared, void *work, om_dice *d, uint8_t *rows, size_t n);
     /* The same n trials with the same dice and workspace, and each trial's
      * class: cls[i] = k when trial i's row is class k's (om_trials.class_rows),
      * else OM_LAYOUT_NO_CLASS. The row of a trial of a class is written only if
      * `class_rows`; every other row is. NULL for a game whose trials never
-     * have classes (om_trials.n_classes is then 0). */
+     * have classes; called only for trials with n_classes > 0. */
     void (*resolve_classes)(const void *prepared, void *work, om_dice *d, uint8_t *rows,
                             uint16_t *cls, bool class_rows, size_t n);
     /* resolve_classes of two blocks at once, block j's n[j] trials with dice
@@ -189,17 +244,50 @@ struct om_game {
     void (*resolve_classes2)(const void *prepared, void *work, om_dice *const d[2],
                              uint8_t *const rows[2], uint16_t *const cls[2], bool class_rows,
                              const size_t n[2]);
+} om_game_trial_methods;
 
+/* Catalogue: what the game tells people about itself, for `oddsmaster list`.
+ * Read-only; every method is thread-safe. */
+typedef struct om_game_catalogue_methods {
     /* Fill keys[0..cap) with the keys of its scenario files and return how
-     * many there are (all of them when cap is large enough). */
+     * many there are (all of them when cap is large enough; keys may be NULL
+     * when cap is 0). Every key has a name, a level, a type and a help line;
+     * a key of type "name" lists its words in `values`, or (words that are
+     * ids of the game's data) says in its help which `oddsmaster list` shows
+     * them. Always set. */
     size_t (*keys)(om_game_key *keys, size_t cap);
+    /* `oddsmaster list --options`: the registries of its readings of
+     * ambiguous rules (options.h; NULL-terminated), each with its rows, and
+     * the heading of the game's part of the listing. */
+    const om_option_table *const *option_tables;
+    const char *options_title;
+    /* What the game holds, for `oddsmaster list`, into *out
+     * (om_game_listing_free):
+     *   ruleset one of its own: `oddsmaster list RULESET[/WHAT]` (`what` NULL
+     *     or "" for the rule set's overview), or with `rules` set `oddsmaster
+     *     list --rules RULESET`;
+     *   ruleset NULL: the game's part of `oddsmaster list` (no name) or, with
+     *     `rules`, of `oddsmaster list --rules`, which show every game's part
+     *     in om_games order; *out NULL: it adds nothing there;
+     *   ruleset no game's: the first game with a `list` is asked, and reports
+     *     it (OM_ENOTFOUND, with a suggestion), as a scenario of no game's rule
+     *     set goes to the first game's loader.
+     * NULL: the game lists nothing of its own. Errors: OM_ENOTFOUND (an
+     * unknown name, with a suggestion), OM_ENOMEM. */
+    om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
+} om_game_catalogue_methods;
 
-    /* Matchup matrices: the situations (the first n_default are the default
-     * set), the kinds a matrix may run, the units of a list, and one cell. */
+/* Matchup matrices: every unit of one list against every unit of another, in
+ * one or more situations, each cell an ordinary scenario built from the two
+ * units. Every member is set. */
+typedef struct om_game_matrix_methods {
+    /* The situations (at least one; the first n_default of them are the
+     * default set, at least one). */
     const om_game_situation *situations;
     size_t n_situations;
     size_t n_default_situations;
-    const char *const *matrix_kinds;  /* NULL-terminated; the first is the default */
+    const char *const *kinds;  /* the kinds a matrix may run, NULL-terminated; the first
+                                  is the default */
     /* Append to *units the units of `spec` in `ruleset` (the game's list
      * grammar: README "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
      * or unit, with a suggestion), OM_EINVAL (a character, a unit listed twice,
@@ -209,23 +297,38 @@ struct om_game {
     void (*units_free)(om_game_unit *units, size_t n);
     /* The scenario of unit `row` against unit `col` in situation `sit` of kind
      * `kind`, built from the units' data, with its text (what `run` of it
-     * means); *cannot gets the OM_GAME_*_CANNOT bits. Errors: OM_EINVAL (the
-     * engine's check), OM_ENOMEM. */
+     * means: loading that text gives the same scenario); *cannot gets the
+     * OM_GAME_*_CANNOT bits. Errors: OM_EINVAL (the engine's check),
+     * OM_ENOMEM. */
     om_status (*cell)(const char *ruleset, const char *kind, size_t sit, const om_game_unit *row,
                       const om_game_unit *col, uint64_t seed, om_scenario **out,
                       unsigned *cannot);
+} om_game_matrix_methods;
 
-    /* `oddsmaster list --options`: the registries of its readings of
-     * ambiguous rules (options.h; NULL-terminated), each with its rows, and
-     * the heading of the game's part of the listing. */
-    const om_option_table *const *option_tables;
-    const char *options_title;
-    /* What the game holds for `oddsmaster list RULESET[/WHAT]` (`what` NULL
-     * or "" for its overview; `rules`: `list --rules RULESET`) into *out
-     * (om_game_listing_free). NULL: the game's rule sets are listed from the
-     * army lists (army.h). Errors: OM_ENOTFOUND (an unknown name, with a
-     * suggestion), OM_ENOMEM. */
-    om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
+/*
+ * Battles: army list against army list over whole turns (the issues after
+ * whole turns). An optional group: a game without battles, every game so
+ * far, leaves its pointer NULL. Its methods will be added at the end of this
+ * struct, each with the version that added it; a user reads a method only
+ * when `version` is at least that version (as SQLite reads a VFS's methods by
+ * its iVersion), so a game written for an earlier version keeps working.
+ */
+typedef struct om_game_battle_methods {
+    int version; /* methods present: 0 (none yet) up to OM_GAME_BATTLES_VERSION */
+} om_game_battle_methods;
+
+/* The newest version of the battles group this build knows. */
+#define OM_GAME_BATTLES_VERSION 0
+
+/* A game family: its identity and one table of methods per concern. Every
+ * group is set except `battles` (optional). */
+struct om_game {
+    om_game_identity identity;                   /* names, rule sets, kinds */
+    const om_game_scenario_methods *scenario;    /* load, prepare */
+    const om_game_trial_methods *trials;         /* resolve blocks of trials */
+    const om_game_catalogue_methods *catalogue;  /* keys, options, listings */
+    const om_game_matrix_methods *matrix;        /* matchup matrices */
+    const om_game_battle_methods *battles;       /* whole battles, or NULL */
 };
 
 /* Name used for the embedded default in messages and result files. */
@@ -289,6 +392,15 @@ om_status om_game_table_row(om_game_table *t, const char *const *cells);
 
 /* om_game_listing_footer: set the closing text of `l` (copied). Errors: OM_ENOMEM. */
 om_status om_game_listing_footer(om_game_listing *l, const char *footer);
+
+/* om_game_table_note: set the text printed under the rows of `t` (copied).
+ * Errors: OM_ENOMEM. */
+om_status om_game_table_note(om_game_table *t, const char *note);
+
+/* om_game_listing_json: make `members` (a JSON object, whose reference the
+ * listing takes, even on error) the members of the JSON of `l`. Errors:
+ * OM_ENOMEM (members NULL: jansson ran out of memory building it). */
+om_status om_game_listing_json(om_game_listing *l, struct json_t *members);
 
 /* Free a listing (NULL allowed). */
 void om_game_listing_free(om_game_listing *l);

@@ -24,8 +24,8 @@ void om_matrix_plan_free(om_matrix_plan *p)
     if (p == NULL)
         return;
     if (p->game != NULL) {
-        p->game->units_free(p->rows, p->n_rows);
-        p->game->units_free(p->cols, p->n_cols);
+        p->game->matrix->units_free(p->rows, p->n_rows);
+        p->game->matrix->units_free(p->cols, p->n_cols);
     }
     free(p->cannot);
     free(p->left_out);
@@ -43,15 +43,15 @@ static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
     if (spec->n_situations > OM_MATRIX_MAX_SITUATIONS)
         return OM_ERROR(OM_EINVAL, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
     if (spec->n_situations == 0) {
-        for (size_t i = 0; i < g->n_default_situations; i++)
+        for (size_t i = 0; i < g->matrix->n_default_situations; i++)
             p->sit[p->n_sits++] = i;
         return OM_OK;
     }
     for (size_t k = 0; k < spec->n_situations; k++) {
         size_t i = 0;
-        while (i < g->n_situations && strcmp(g->situations[i].name, spec->situations[k]) != 0)
+        while (i < g->matrix->n_situations && strcmp(g->matrix->situations[i].name, spec->situations[k]) != 0)
             i++;
-        if (i == g->n_situations)
+        if (i == g->matrix->n_situations)
             return OM_ERROR(OM_ENOTFOUND, "unknown situation '%s' (oddsmaster matrix "
                             "--list-situations shows them)", spec->situations[k]);
         for (size_t j = 0; j < p->n_sits; j++)
@@ -65,14 +65,14 @@ static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
 /* The kind: the spec's, which the game's matrices must run, or their first. */
 static om_status plan_kind(om_matrix_plan *p, const char *kind)
 {
-    const char *const *k = p->game->matrix_kinds;
+    const char *const *k = p->game->matrix->kinds;
     if (kind == NULL)
         kind = k[0];
     while (*k && strcmp(*k, kind) != 0)
         k++;
     if (*k == NULL)
         return OM_ERROR(OM_EINVAL, "a matrix of %s runs kind %s and others, not '%s'",
-                        p->game->title, p->game->matrix_kinds[0], kind);
+                        p->game->identity.title, p->game->matrix->kinds[0], kind);
     return (p->kind = strdup(kind)) != NULL ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
 }
 
@@ -110,7 +110,7 @@ static om_status plan_cells(om_matrix_plan *p)
             for (size_t c = 0; c < C; c++) {
                 om_scenario *sc = NULL;
                 unsigned cannot = 0;
-                om_status st = p->game->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r],
+                om_status st = p->game->matrix->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r],
                                              &p->cols[c], 0, &sc, &cannot);
                 om_scenario_free(sc);
                 if (st != OM_OK)
@@ -136,7 +136,7 @@ static om_status plan_cells(om_matrix_plan *p)
                 return OM_ERROR(OM_EINVAL, "no unit of %s (%s) takes part in the situations "
                                 "chosen (%s%s): its troop types have no part in them",
                                 u[i].army, axis == 0 ? "rows" : "columns",
-                                p->game->situations[p->sit[0]].name, S > 1 ? ", ..." : "");
+                                p->game->matrix->situations[p->sit[0]].name, S > 1 ? ", ..." : "");
         }
     }
     return OM_OK;
@@ -162,9 +162,9 @@ om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
     if (st == OM_OK)
         st = plan_situations(p, spec);
     if (st == OM_OK)
-        st = p->game->units(p->ruleset, spec->rows, &p->rows, &p->n_rows);
+        st = p->game->matrix->units(p->ruleset, spec->rows, &p->rows, &p->n_rows);
     if (st == OM_OK)
-        st = p->game->units(p->ruleset, spec->cols, &p->cols, &p->n_cols);
+        st = p->game->matrix->units(p->ruleset, spec->cols, &p->cols, &p->n_cols);
     if (st == OM_OK && (p->left_out = strdup("")) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     if (st == OM_OK && (st = plan_left_out(p, p->rows, &p->n_rows)) == OM_OK)
@@ -199,7 +199,7 @@ om_status om_matrix_cell_scenario(const om_matrix_plan *p, size_t s, size_t r, s
                                   om_scenario **out)
 {
     unsigned cannot;
-    return p->game->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r], &p->cols[c],
+    return p->game->matrix->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r], &p->cols[c],
                          om_matrix_cell_seed(p->spec.seed, s, r, c), out, &cannot);
 }
 
@@ -374,7 +374,7 @@ om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const ch
         axis(p->rows, p->n_rows, ru);
         axis(p->cols, p->n_cols, cu);
         for (size_t s = 0; s < p->n_sits; s++) {
-            const om_game_situation *gs = &p->game->situations[p->sit[s]];
+            const om_game_situation *gs = &p->game->matrix->situations[p->sit[s]];
             sits[s] = (om_matrix_situation){.name = gs->name, .yaml = gs->keys,
                                             .title = gs->title};
         }

@@ -142,8 +142,8 @@ static void record_failure(run_state *rs, om_status st)
  * trials are counted by class, and the dice are the fast ones. */
 static unsigned slots_for(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink)
 {
-    return sink != NULL && t->n_classes > 0 && t->game->resolve_classes != NULL &&
-                   t->game->resolve_classes2 != NULL && !cfg->plain_dice
+    return sink != NULL && t->n_classes > 0 && t->game->trials->resolve_classes != NULL &&
+                   t->game->trials->resolve_classes2 != NULL && !cfg->plain_dice
                ? SLOTS
                : 1u;
 }
@@ -158,7 +158,7 @@ static om_status slot_init(slot *s, const om_trials *t, const om_run_sink *sink,
         return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
                         (unsigned long long)block_size);
     memset(s->rows + block_size * t->layout.row_size, 0, OM_TALLY_ROW_SLACK);
-    if (sink != NULL && t->n_classes > 0 && t->game->resolve_classes != NULL &&
+    if (sink != NULL && t->n_classes > 0 && t->game->trials->resolve_classes != NULL &&
         (s->cls = malloc(block_size * sizeof *s->cls)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a block of %llu trials",
                         (unsigned long long)block_size);
@@ -180,8 +180,8 @@ static om_status worker_init(worker *w, const om_trials *t, const om_run_config 
         }
     if (cfg->plain_dice && (w->plain = gsl_rng_alloc(gsl_rng_default)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for the baseline generator");
-    if (t->game->work_alloc != NULL) {
-        om_status st = t->game->work_alloc(t->prepared, &w->game_work);
+    if (t->game->trials->work_alloc != NULL) {
+        om_status st = t->game->trials->work_alloc(t->prepared, &w->game_work);
         if (st != OM_OK)
             return st;
     }
@@ -190,8 +190,8 @@ static om_status worker_init(worker *w, const om_trials *t, const om_run_config 
 
 static void worker_free(worker *w, const om_trials *t, const om_run_sink *sink)
 {
-    if (t->game->work_free != NULL)
-        t->game->work_free(w->game_work);
+    if (t->game->trials->work_free != NULL)
+        t->game->trials->work_free(w->game_work);
     for (unsigned j = 0; j < SETS * SLOTS; j++) {
         slot *s = &w->s[j];
         if (sink != NULL && sink->work_free != NULL && s->sink_work != NULL)
@@ -250,17 +250,17 @@ static void worker_blocks(worker *w, slot *set, const om_trials *t, const om_run
         const size_t n[SLOTS] = {b[0].n, b[1].n};
         slot_seed(w, &set[0], cfg, &b[0]);
         slot_seed(w, &set[1], cfg, &b[1]);
-        t->game->resolve_classes2(t->prepared, w->game_work, d, rows, cls, class_rows, n);
+        t->game->trials->resolve_classes2(t->prepared, w->game_work, d, rows, cls, class_rows, n);
     } else {
         for (unsigned j = 0; j < m; j++) {
             slot *s = &set[j];
             slot_seed(w, s, cfg, &b[j]);
             /* Without a sink nobody reads the tally (the engine-only benchmark). */
             if (s->cls != NULL)
-                t->game->resolve_classes(t->prepared, w->game_work, &s->dice, s->rows, s->cls,
+                t->game->trials->resolve_classes(t->prepared, w->game_work, &s->dice, s->rows, s->cls,
                                          class_rows, b[j].n);
             else
-                t->game->resolve_block(t->prepared, w->game_work, &s->dice, s->rows, b[j].n);
+                t->game->trials->resolve_block(t->prepared, w->game_work, &s->dice, s->rows, b[j].n);
         }
     }
     for (unsigned j = 0; sink != NULL && j < m; j++)

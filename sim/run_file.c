@@ -323,7 +323,7 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
     om_run_info info = {
         .program_version = OM_VERSION,
         .command_line = req->command_line,
-        .game = sc->game->name,
+        .game = sc->game->identity.name,
         .scenario_name = sc->source,
         .scenario_text = sc->text,
         .title = sc->title,

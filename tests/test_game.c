@@ -34,7 +34,7 @@ Test(game, rule_sets_choose_the_game)
     for (size_t i = 0; i < 3; i++) {
         const om_game *g = om_game_for_ruleset(rulesets[i]);
         cr_assert_not_null(g, "%s", rulesets[i]);
-        cr_expect_str_eq(g->name, "warmaster");
+        cr_expect_str_eq(g->identity.name, "warmaster");
     }
     cr_expect_null(om_game_for_ruleset("warmaster"));
     cr_expect_null(om_game_for_ruleset(""));
@@ -60,7 +60,7 @@ Test(game, default_scenario_through_the_interface)
 {
     om_scenario *sc = NULL;
     cr_assert_eq(om_scenario_load_default(&sc), OM_OK, "%s", om_error_message());
-    cr_expect_str_eq(sc->game->name, "warmaster");
+    cr_expect_str_eq(sc->game->identity.name, "warmaster");
     cr_expect_str_eq(sc->source, OM_SCENARIO_DEFAULT_NAME);
     cr_expect_str_eq(sc->ruleset, "warmaster-revolution");
     cr_expect_str_eq(sc->kind, "combat");
@@ -206,14 +206,14 @@ Test(game, resolve_classes_are_the_rows)
                      OM_OK, "%s", om_error_message());
         cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
         cr_assert_gt(t.n_classes, 0u, "scenario %d has classes", s);
-        cr_assert_not_null(t.game->resolve_classes);
+        cr_assert_not_null(t.game->trials->resolve_classes);
         om_rng_seed_block(&d1.rng, 11, 2);
         om_rng_seed_block(&d2.rng, 11, 2);
         om_rng_seed_block(&d3.rng, 11, 2);
-        t.game->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, N);
-        t.game->resolve_classes(t.prepared, NULL, &d2, (uint8_t *)written, cls, true, N);
+        t.game->trials->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, N);
+        t.game->trials->resolve_classes(t.prepared, NULL, &d2, (uint8_t *)written, cls, true, N);
         memset(unwritten, 0xEE, sizeof unwritten);
-        t.game->resolve_classes(t.prepared, NULL, &d3, (uint8_t *)unwritten, cls2, false, N);
+        t.game->trials->resolve_classes(t.prepared, NULL, &d3, (uint8_t *)unwritten, cls2, false, N);
         cr_expect_eq(memcmp(rows, written, sizeof rows), 0, "scenario %d: the same rows", s);
         cr_expect_eq(memcmp(cls, cls2, sizeof cls), 0, "scenario %d: the same classes", s);
         for (int i = 0; i < N; i++) {
@@ -262,20 +262,20 @@ Test(game, resolve_classes2_is_two_blocks)
                                                                   strlen(texts[s]), &sc),
                          OM_OK, "%s", om_error_message());
             cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
-            cr_assert_not_null(t.game->resolve_classes2);
+            cr_assert_not_null(t.game->trials->resolve_classes2);
             memset(one, 0xEE, sizeof one);
             memset(two, 0xEE, sizeof two);
             for (unsigned j = 0; j < 2; j++) {
                 om_rng_seed_block(&d1[j].rng, 11, 2 + j);
                 om_rng_seed_block(&d2[j].rng, 11, 2 + j);
-                t.game->resolve_classes(t.prepared, NULL, &d1[j], (uint8_t *)one[j], cls1[j],
+                t.game->trials->resolve_classes(t.prepared, NULL, &d1[j], (uint8_t *)one[j], cls1[j],
                                         class_rows, n[j]);
             }
             {
                 om_dice *const d[2] = {&d2[0], &d2[1]};
                 uint8_t *const rows[2] = {(uint8_t *)two[0], (uint8_t *)two[1]};
                 uint16_t *const cls[2] = {cls2[0], cls2[1]};
-                t.game->resolve_classes2(t.prepared, NULL, d, rows, cls, class_rows, n);
+                t.game->trials->resolve_classes2(t.prepared, NULL, d, rows, cls, class_rows, n);
             }
             for (unsigned j = 0; j < 2; j++) {
                 cr_expect_eq(memcmp(one[j], two[j], sizeof one[j]), 0,
@@ -307,7 +307,7 @@ Test(game, resolve_block_is_the_engine)
     memset(&d2, 0, sizeof d2);
     om_rng_seed_block(&d1.rng, 7, 3);
     om_rng_seed_block(&d2.rng, 7, 3);
-    t.game->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, 64);
+    t.game->trials->resolve_block(t.prepared, NULL, &d1, (uint8_t *)rows, 64);
     for (int i = 0; i < 64; i++) {
         om_wm_resolve(p, &d2, &one);
         cr_expect_eq(memcmp(&one, &rows[i], sizeof one), 0, "trial %d", i);
@@ -381,19 +381,19 @@ Test(game, every_scenario_key_is_documented)
         char part[128];
         om_game_key *keys;
         size_t n, in_part = 0;
-        cr_assert_not_null(game->keys, "%s lists no scenario keys", game->name);
-        n = game->keys(NULL, 0);
-        cr_assert(n > 40, "%s: %zu keys", game->name, n);
+        cr_assert_not_null(game->catalogue->keys, "%s lists no scenario keys", game->identity.name);
+        n = game->catalogue->keys(NULL, 0);
+        cr_assert(n > 40, "%s: %zu keys", game->identity.name, n);
         keys = calloc(n, sizeof *keys);
         cr_assert_not_null(keys);
-        cr_assert_eq(game->keys(keys, n), n);
-        snprintf(part, sizeof part, "%s scenario files", game->title);
+        cr_assert_eq(game->catalogue->keys(keys, n), n);
+        snprintf(part, sizeof part, "%s scenario files", game->identity.title);
         for (size_t i = 0; i < n; i++) {
             bool found = false;
             for (size_t r = 0; r < n_rows && !found; r++)
                 found = strcmp(rows[r].part, part) == 0 && strcmp(rows[r].level, keys[i].where) == 0 &&
                         strcmp(rows[r].name, keys[i].name) == 0;
-            cr_expect(found, "%s: key '%s' (%s keys) is not documented under '# %s'", game->name,
+            cr_expect(found, "%s: key '%s' (%s keys) is not documented under '# %s'", game->identity.name,
                       keys[i].name, keys[i].where, part);
         }
         for (size_t r = 0; r < n_rows; r++) {
@@ -406,9 +406,9 @@ Test(game, every_scenario_key_is_documented)
                         strcmp(keys[i].where, rows[r].level) == 0;
             cr_expect(known, "docs/scenario-format.md:%d documents '%s' (%s keys of %s), which "
                       "the key table has not", rows[r].line, rows[r].name, rows[r].level,
-                      game->name);
+                      game->identity.name);
         }
-        cr_expect_eq(in_part, n, "%s: %zu rows for %zu keys", game->name, in_part, n);
+        cr_expect_eq(in_part, n, "%s: %zu rows for %zu keys", game->identity.name, in_part, n);
         free(keys);
     }
     /* Every documented key is in the part of a game. */
@@ -416,7 +416,7 @@ Test(game, every_scenario_key_is_documented)
         bool of_a_game = false;
         for (size_t g = 0; g < om_game_count && !of_a_game; g++) {
             char part[128];
-            snprintf(part, sizeof part, "%s scenario files", om_games[g]->title);
+            snprintf(part, sizeof part, "%s scenario files", om_games[g]->identity.title);
             of_a_game = strcmp(rows[r].part, part) == 0;
         }
         cr_expect(of_a_game, "docs/scenario-format.md:%d: '%s' is under '# %s', no game's part",

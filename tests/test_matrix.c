@@ -110,7 +110,7 @@ Test(matrix, units_from_data_equal_the_loader)
         const om_game *g = om_game_for_ruleset(rulesets[k]);
         om_game_unit *units = NULL;
         size_t n = 0;
-        cr_assert_eq(g->units(rulesets[k], "all", &units, &n), OM_OK, "%s", om_error_message());
+        cr_assert_eq(g->matrix->units(rulesets[k], "all", &units, &n), OM_OK, "%s", om_error_message());
         for (size_t i = 0; i < n; i++) {
             char text[512];
             om_wm_scenario *sc = NULL;
@@ -135,7 +135,7 @@ Test(matrix, units_from_data_equal_the_loader)
             checked++;
             om_wm_scenario_free(sc);
         }
-        g->units_free(units, n);
+        g->matrix->units_free(units, n);
     }
     cr_expect_gt(checked, 500u, "%zu units checked", checked);
 }

@@ -39,7 +39,7 @@ static om_scenario *load(const char *text)
 
 static const om_wh7_scenario *wh7_of(const om_scenario *sc)
 {
-    cr_assert_str_eq(sc->game->name, "whfb7");
+    cr_assert_str_eq(sc->game->identity.name, "whfb7");
     return sc->setup;
 }
 
@@ -830,7 +830,7 @@ static uint8_t *resolve_rows(const om_trials *t, size_t n)
     cr_assert_not_null(rows);
     memset(&d, 0, sizeof d);
     om_rng_seed_block(&d.rng, 11, 0);
-    t->game->resolve_block(t->prepared, NULL, &d, rows, n);
+    t->game->trials->resolve_block(t->prepared, NULL, &d, rows, n);
     return rows;
 }
 
@@ -1022,7 +1022,7 @@ Test(wh7_matrix, units_of_a_list)
     const om_game *g = whfb7();
     om_game_unit *u = NULL;
     size_t n = 0;
-    cr_assert_eq(g->units("whfb7", "empire/swordsmen,knights,great-cannon,ogre-kingdoms", &u, &n),
+    cr_assert_eq(g->matrix->units("whfb7", "empire/swordsmen,knights,great-cannon,ogre-kingdoms", &u, &n),
                  OM_OK, "%s", om_error_message());
     cr_assert_eq(n, 5u);
     cr_expect_str_eq(u[0].id, "empire/swordsmen");
@@ -1041,7 +1041,7 @@ Test(wh7_matrix, units_of_a_list)
         cr_expect_not_null(u[i].data);
         cr_expect(strstr(u[i].data_version, "whfb7 Sample units") != NULL);
     }
-    g->units_free(u, n);
+    g->matrix->units_free(u, n);
 }
 
 Test(wh7_matrix, unknown_and_repeated_units)
@@ -1059,11 +1059,11 @@ Test(wh7_matrix, unknown_and_repeated_units)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_game_unit *u = NULL;
         size_t n = 0;
-        cr_expect_eq(whfb7()->units("whfb7", cases[i].spec, &u, &n), cases[i].status, "%s",
+        cr_expect_eq(whfb7()->matrix->units("whfb7", cases[i].spec, &u, &n), cases[i].status, "%s",
                      cases[i].spec);
         cr_expect(strstr(om_error_message(), cases[i].reason) != NULL, "%s: %s", cases[i].spec,
                   om_error_message());
-        whfb7()->units_free(u, n);
+        whfb7()->matrix->units_free(u, n);
     }
 }
 
@@ -1075,14 +1075,14 @@ Test(wh7_matrix, cells_are_their_text)
     const om_game *g = whfb7();
     om_game_unit *u = NULL;
     size_t n = 0;
-    cr_assert_eq(g->units("whfb7", "empire/handgunners,great-cannon,orcs-goblins/trolls", &u, &n),
+    cr_assert_eq(g->matrix->units("whfb7", "empire/handgunners,great-cannon,orcs-goblins/trolls", &u, &n),
                  OM_OK);
-    for (size_t sit = 0; sit < g->n_situations; sit++)
+    for (size_t sit = 0; sit < g->matrix->n_situations; sit++)
         for (size_t r = 0; r < n; r++)
             for (size_t c = 0; c < n; c++) {
                 om_scenario *cell = NULL, *again = NULL;
                 unsigned cannot = 0, want = 0;
-                cr_assert_eq(g->cell("whfb7", "engagement", sit, &u[r], &u[c], 7, &cell,
+                cr_assert_eq(g->matrix->cell("whfb7", "engagement", sit, &u[r], &u[c], 7, &cell,
                                      &cannot), OM_OK, "%s", om_error_message());
                 again = load(cell->text);
                 cr_expect_eq(memcmp(&wh7_of(cell)->combat, &wh7_of(again)->combat,
@@ -1090,14 +1090,14 @@ Test(wh7_matrix, cells_are_their_text)
                              sit, u[r].id, u[c].id, cell->text);
                 cr_expect_str_eq(cell->provenance_json, again->provenance_json);
                 want |= r == 1 ? OM_GAME_ROW_CANNOT : 0u;
-                want |= c == 1 || (strcmp(g->situations[sit].name, "a-charges-b-shoots") == 0 &&
+                want |= c == 1 || (strcmp(g->matrix->situations[sit].name, "a-charges-b-shoots") == 0 &&
                                    c == 2) ? OM_GAME_COL_CANNOT : 0u;
-                cr_expect_eq(cannot, want, "situation %s %s vs %s", g->situations[sit].name,
+                cr_expect_eq(cannot, want, "situation %s %s vs %s", g->matrix->situations[sit].name,
                              u[r].id, u[c].id);
                 om_scenario_free(again);
                 om_scenario_free(cell);
             }
-    g->units_free(u, n);
+    g->matrix->units_free(u, n);
 }
 
 /* ---------------------------------------------------------------- list and options */
@@ -1105,12 +1105,12 @@ Test(wh7_matrix, cells_are_their_text)
 Test(wh7_game, options_through_the_interface)
 {
     const om_game *g = whfb7();
-    cr_assert_not_null(g->option_tables);
-    cr_expect_eq(g->option_tables[0], &om_wh7_option_registry);
-    cr_expect_null(g->option_tables[1]);
-    cr_expect_eq(g->option_tables[0]->count, om_wh7_option_count());
-    cr_expect_not_null(om_option_find(g->option_tables[0], "max_rounds"));
-    cr_expect_eq(om_option_find(g->option_tables[0], "max_rounds")->max, 100u);
+    cr_assert_not_null(g->catalogue->option_tables);
+    cr_expect_eq(g->catalogue->option_tables[0], &om_wh7_option_registry);
+    cr_expect_null(g->catalogue->option_tables[1]);
+    cr_expect_eq(g->catalogue->option_tables[0]->count, om_wh7_option_count());
+    cr_expect_not_null(om_option_find(g->catalogue->option_tables[0], "max_rounds"));
+    cr_expect_eq(om_option_find(g->catalogue->option_tables[0], "max_rounds")->max, 100u);
 }
 
 Test(wh7_game, list_tables)
@@ -1126,7 +1126,7 @@ Test(wh7_game, list_tables)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         om_game_listing *l = NULL;
-        cr_assert_eq(whfb7()->list("whfb7", cases[i].what, false, &l), OM_OK, "%s",
+        cr_assert_eq(whfb7()->catalogue->list("whfb7", cases[i].what, false, &l), OM_OK, "%s",
                      om_error_message());
         cr_assert_geq(l->ntables, 1u);
         cr_expect_str_eq(l->tables[0].key, cases[i].key);
@@ -1136,11 +1136,11 @@ Test(wh7_game, list_tables)
     }
     {
         om_game_listing *l = NULL;
-        cr_expect_eq(whfb7()->list("whfb7", "spels", false, &l), OM_ENOTFOUND);
+        cr_expect_eq(whfb7()->catalogue->list("whfb7", "spels", false, &l), OM_ENOTFOUND);
         cr_expect(strstr(om_error_message(), "did you mean 'spells'") != NULL, "%s",
                   om_error_message());
-        cr_expect_eq(whfb7()->list("whfb7", "weapons/spear", false, &l), OM_ENOTFOUND);
-        cr_expect_eq(whfb7()->list("whfb7", NULL, true, &l), OM_OK);
+        cr_expect_eq(whfb7()->catalogue->list("whfb7", "weapons/spear", false, &l), OM_ENOTFOUND);
+        cr_expect_eq(whfb7()->catalogue->list("whfb7", NULL, true, &l), OM_OK);
         cr_expect_str_eq(l->tables[0].key, "rules");
         om_game_listing_free(l);
     }
@@ -1356,10 +1356,10 @@ static void key_path(const om_wh7_key *k, char *out, size_t cap)
 Test(wh7_keys, the_hook_lists_the_table)
 {
     om_game_key keys[256];
-    const size_t n = whfb7()->keys(NULL, 0);
+    const size_t n = whfb7()->catalogue->keys(NULL, 0);
     cr_assert_eq(n, om_wh7_key_count);
     cr_assert_leq(n, sizeof keys / sizeof keys[0]);
-    cr_assert_eq(whfb7()->keys(keys, n), n);
+    cr_assert_eq(whfb7()->catalogue->keys(keys, n), n);
     for (size_t i = 0; i < n; i++) {
         const om_wh7_key *k = &om_wh7_keys[i];
         cr_expect_str_eq(keys[i].name, k->name);
@@ -1380,7 +1380,7 @@ Test(wh7_keys, the_hook_lists_the_table)
         cr_expect_eq(om_wh7_key_find(k->level, k->name), k, "%s is listed once", k->name);
     }
     /* A smaller buffer gets the first keys and the count. */
-    cr_expect_eq(whfb7()->keys(keys, 3), n);
+    cr_expect_eq(whfb7()->catalogue->keys(keys, 3), n);
     cr_expect_str_eq(keys[0].name, "schema");
 }
 
@@ -1389,7 +1389,7 @@ Test(wh7_keys, the_hook_lists_the_table)
 Test(wh7_keys, ranges_state_their_bounds)
 {
     om_game_key keys[256];
-    whfb7()->keys(keys, sizeof keys / sizeof keys[0]);
+    whfb7()->catalogue->keys(keys, sizeof keys / sizeof keys[0]);
     for (size_t i = 0; i < om_wh7_key_count; i++) {
         const om_wh7_key *k = &om_wh7_keys[i];
         int lo = 0, hi = 0;

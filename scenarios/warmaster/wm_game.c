@@ -550,30 +550,49 @@ _Static_assert(OM_WM_CLASSES_MAX <= OM_LAYOUT_CLASSES_MAX, "the tally counts eve
 static const om_option_table *const wm_option_tables[] = {
     &om_wm_option_registry, &om_wm_command_option_registry, &om_wm_turn_option_registry, NULL};
 
-const om_game om_game_warmaster = {
-    .name = "warmaster",
-    .title = "Warmaster (1.1, Revolution, Ancients)",
-    .rulesets = om_wm_game_rulesets,
-    .kinds = wm_kinds,
-    .n_kinds = OM_WM_KIND_COUNT,
+static const om_game_scenario_methods wm_scenario_methods = {
     .load = wm_load,
     .setup_free = wm_setup_free,
     .prepare = wm_prepare,
     .release = wm_release,
+};
+
+static const om_game_trial_methods wm_trial_methods = {
     .work_alloc = wm_work_alloc,
     .work_free = wm_work_free,
     .resolve_block = wm_resolve_block,
     .resolve_classes = wm_resolve_classes,
     .resolve_classes2 = wm_resolve_classes2,
-    .situations = om_wm_matrix_situations_table,
-    .n_situations = OM_WM_MATRIX_SITUATIONS,
-    .n_default_situations = 2,
-    .matrix_kinds = om_wm_matrix_kinds,
-    .units = om_wm_matrix_units,
-    .units_free = om_wm_matrix_units_free,
-    .cell = om_wm_matrix_cell,
+};
+
+static const om_game_catalogue_methods wm_catalogue_methods = {
     .keys = om_wm_scenario_keys,
     .option_tables = wm_option_tables,
     .options_title = "Warmaster (1.1, Revolution, Ancients)",
     .list = NULL,
+};
+
+static const om_game_matrix_methods wm_matrix_methods = {
+    .situations = om_wm_matrix_situations_table,
+    .n_situations = OM_WM_MATRIX_SITUATIONS,
+    .n_default_situations = 2,
+    .kinds = om_wm_matrix_kinds,
+    .units = om_wm_matrix_units,
+    .units_free = om_wm_matrix_units_free,
+    .cell = om_wm_matrix_cell,
+};
+
+const om_game om_game_warmaster = {
+    .identity = {
+        .name = "warmaster",
+        .title = "Warmaster (1.1, Revolution, Ancients)",
+        .rulesets = om_wm_game_rulesets,
+        .kinds = wm_kinds,
+        .n_kinds = OM_WM_KIND_COUNT,
+    },
+    .scenario = &wm_scenario_methods,
+    .trials = &wm_trial_methods,
+    .catalogue = &wm_catalogue_methods,
+    .matrix = &wm_matrix_methods,
+    .battles = NULL,
 };

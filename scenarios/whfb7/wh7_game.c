@@ -482,27 +482,47 @@ static const om_game_kind wh7_kinds[] = {
 };
 _Static_assert(sizeof wh7_kinds / sizeof wh7_kinds[0] == OM_WH7_KIND_COUNT, "one per kind");
 
-const om_game om_game_whfb7 = {
-    .name = "whfb7",
-    .title = "Warhammer Fantasy Battles 7th edition",
-    .rulesets = wh7_rulesets,
-    .kinds = wh7_kinds,
-    .n_kinds = OM_WH7_KIND_COUNT,
+static const om_game_scenario_methods wh7_scenario_methods = {
     .load = wh7_load,
     .setup_free = wh7_setup_free,
     .prepare = wh7_prepare,
     .release = wh7_release,
+};
+
+/* A WHFB7 trial needs no workspace, and its trials have no classes. */
+static const om_game_trial_methods wh7_trial_methods = {
     .resolve_block = wh7_resolve_block,
+};
+
+static const om_game_catalogue_methods wh7_catalogue_methods = {
     .keys = om_wh7_scenario_keys,
-    .situations = om_wh7_matrix_situations_table,
-    .n_situations = OM_WH7_MATRIX_SITUATIONS,
-    .n_default_situations = 2,
-    .matrix_kinds = om_wh7_matrix_kinds,
-    .units = om_wh7_matrix_units,
-    .units_free = om_wh7_matrix_units_free,
-    .cell = om_wh7_matrix_cell,
     .option_tables = wh7_option_tables,
     .options_title = "Warhammer Fantasy Battles 7th edition (R: readings of the engine's "
                      "abstraction, engine/whfb7/README.md)",
     .list = om_wh7_game_list,
+};
+
+static const om_game_matrix_methods wh7_matrix_methods = {
+    .situations = om_wh7_matrix_situations_table,
+    .n_situations = OM_WH7_MATRIX_SITUATIONS,
+    .n_default_situations = 2,
+    .kinds = om_wh7_matrix_kinds,
+    .units = om_wh7_matrix_units,
+    .units_free = om_wh7_matrix_units_free,
+    .cell = om_wh7_matrix_cell,
+};
+
+const om_game om_game_whfb7 = {
+    .identity = {
+        .name = "whfb7",
+        .title = "Warhammer Fantasy Battles 7th edition",
+        .rulesets = wh7_rulesets,
+        .kinds = wh7_kinds,
+        .n_kinds = OM_WH7_KIND_COUNT,
+    },
+    .scenario = &wh7_scenario_methods,
+    .trials = &wh7_trial_methods,
+    .catalogue = &wh7_catalogue_methods,
+    .matrix = &wh7_matrix_methods,
+    .battles = NULL,
 };

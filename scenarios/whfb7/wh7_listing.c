@@ -289,9 +289,9 @@ static om_status list_overview(om_game_listing *l)
     om_game_table *out = NULL;
     om_status st = om_game_listing_table(l, "kinds", "Kinds of scenario (kind:):", 2, kcols, NULL,
                                          &out);
-    for (size_t i = 0; st == OM_OK && i < om_game_whfb7.n_kinds; i++)
-        st = om_game_table_row(out, (const char *[]){om_game_whfb7.kinds[i].name,
-                                                     om_game_whfb7.kinds[i].description});
+    for (size_t i = 0; st == OM_OK && i < om_game_whfb7.identity.n_kinds; i++)
+        st = om_game_table_row(out, (const char *[]){om_game_whfb7.identity.kinds[i].name,
+                                                     om_game_whfb7.identity.kinds[i].description});
     if (st == OM_OK)
         st = om_game_listing_table(l, "lists", "What it holds (oddsmaster list whfb7/LIST):", 2,
                                    tcols, NULL, &out);
@@ -340,8 +340,8 @@ om_status om_wh7_game_list(const char *ruleset, const char *what, bool rules,
     om_status st;
     (void)ruleset;
     snprintf(heading, sizeof heading, "%s (%s): %zu kinds of scenario, the rulebook's profiles "
-             "and tables, a list file of sample units.\n", om_game_whfb7.title, OM_WH7_RULESET,
-             om_game_whfb7.n_kinds);
+             "and tables, a list file of sample units.\n", om_game_whfb7.identity.title, OM_WH7_RULESET,
+             om_game_whfb7.identity.n_kinds);
     if ((st = om_game_listing_alloc(what && what[0] ? NULL : heading, out)) != OM_OK)
         return st;
     if (rules)
