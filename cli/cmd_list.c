@@ -1,40 +1,37 @@
 /*
- * cmd_list.c: `oddsmaster list`: what the embedded army lists hold (army.h),
- * as a readable table or as JSON with stable keys (README "Army data"):
+ * cmd_list.c: `oddsmaster list`: what the games hold, as a readable table or
+ * as JSON with stable keys (README "Army data"), all of it through the game
+ * interface (game.h), so that no game type is named here:
  *
- *   oddsmaster list                        rule sets, their titles and armies
- *   oddsmaster list RULESET                the armies of a rule set
- *   oddsmaster list RULESET/ARMY           its units and upgrades, with values,
- *                                          points and rules (* = not modelled)
- *   oddsmaster list RULESET/ARMY/UNIT      one entry in full, rules explained
- *   oddsmaster list --rules [RULESET]      the special rules: modelled or not,
- *                                          whether they change engagement dice
+ *   oddsmaster list                        every game's part (its catalogue's
+ *                                          `list` with no rule set: the rule
+ *                                          sets with army lists, say), then the
+ *                                          table of games: rule sets, kinds
+ *   oddsmaster list RULESET[/WHAT]         what the game of RULESET holds: the
+ *                                          armies, an army, a unit, a table
+ *                                          (its `list`, printed from the tables
+ *                                          it gives, as text or JSON)
+ *   oddsmaster list --rules [RULESET]      the special rules of a rule set (or
+ *                                          every game's part)
  *   oddsmaster list --keys                 the keys of each game's scenario
- *                                          files (game.h om_game_key), under
- *                                          the game's title
+ *                                          files (om_game_key), under the
+ *                                          game's title
  *   oddsmaster list --options              the interpretations of ambiguous
  *                                          rules of every game (each engine's
- *                                          option registry, through the game
- *                                          interface): switches a scenario's
- *                                          `options:` may set, and the readings
- *                                          fixed in code
- *   oddsmaster list whfb7[/WHAT[/ID]]      a game whose descriptor lists its own
- *                                          data (game.h's `list`): printed from
- *                                          the tables it gives, as text or JSON
+ *                                          option registry): switches a
+ *                                          scenario's `options:` may set, and
+ *                                          the readings fixed in code
  *
- * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
- * that registry, not the data file's `engine:` field, is the truth here (the
- * tests check that the two agree). Unknown names exit 2 with a suggestion.
+ * A name no game owns goes to the first game with a `list`, which reports it
+ * with a suggestion; unknown names exit 2.
  */
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "army.h"
 #include "cli.h"
 #include "game.h"
 
@@ -128,21 +125,6 @@ static void table_free(table *t)
 }
 
 /* snprintf into a cell buffer, returning it. */
-static const char *cell(char *buf, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static const char *cell(char *buf, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, CELL_MAX, fmt, ap);
-    va_end(ap);
-    return buf;
-}
-
 /* ---------------------------------------------------------------------------
  * Shared pieces.
  */
@@ -159,95 +141,12 @@ static om_status print_json(json_t *root)
 }
 
 /* A JSON array of strings. */
-static json_t *json_strings(char *const *s, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < n; i++)
-        json_array_append_new(a, json_string(s[i]));
-    return a;
-}
-
-/* A string or null. */
 static json_t *json_opt(const char *s)
 {
     return s ? json_string(s) : json_null();
 }
 
 /* The engine's title of a rule set. */
-static const char *ruleset_title(const om_army_ruleset *rs)
-{
-    const om_wm_ruleset *r = om_wm_ruleset_find(rs->id);
-    return r ? r->title : rs->id;
-}
-
-/* Is the rule modelled by the engine? */
-static bool modelled(const char *id) { return om_wm_special_find(id) != NULL; }
-
-/* The rule set named `name`, or an OM_ENOTFOUND error with a suggestion: an
- * army id given without its rule set, a rule set's directory name, or a
- * near miss. */
-static om_status find_ruleset(const char *name, const om_army_ruleset **out)
-{
-    const size_t n = om_army_ruleset_count();
-    const char *ids[OM_WM_RULES_COUNT], *best = NULL;
-    char known[256] = "";
-
-    *out = om_army_ruleset_find(name);
-    if (*out)
-        return OM_OK;
-    for (size_t i = 0; i < n && i < OM_WM_RULES_COUNT; i++) {
-        ids[i] = om_army_ruleset_at(i)->id;
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-                 ids[i]);
-    }
-    char armies[512] = "";
-    for (size_t i = 0; i < n; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s.yaml", om_army_ruleset_at(i)->dir, name);
-        if (om_army_file_find(path))
-            snprintf(armies + strlen(armies), sizeof armies - strlen(armies), "%s'%s/%s'",
-                     armies[0] ? " or " : "", om_army_ruleset_at(i)->id, name);
-        if (strcmp(name, om_army_ruleset_at(i)->dir) == 0)
-            best = ids[i];
-    }
-    if (armies[0])
-        return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean %s?", name, armies);
-    if (!best)
-        best = om_army_suggest_name(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
-    if (best)
-        return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean '%s'?", name, best);
-    return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; rule sets with army lists: %s", name,
-                    known);
-}
-
-/* "3", "3/1" or "+2" (characters and mounts print their bonus). */
-static const char *attacks_text(char *buf, const om_army_unit *u)
-{
-    if (om_army_type_is_character(u->type) || u->type == OM_ARMY_MOUNT)
-        return cell(buf, "+%u", u->attacks);
-    if (u->shots > 0)
-        return cell(buf, "%u/%u", u->attacks, u->shots);
-    return cell(buf, "%u", u->attacks);
-}
-
-/* A number, or "-" for 0. */
-static const char *num_or_dash(char *buf, unsigned v)
-{
-    return v ? cell(buf, "%u", v) : "-";
-}
-
-/* The unit's rule ids, those the engine does not model marked with '*'. */
-static const char *rules_text(char *buf, const om_army_unit *u)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < u->rules_count; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, CELL_MAX - used, "%s%s%s", i ? ", " : "", u->rules[i],
-                 modelled(u->rules[i]) ? "" : "*");
-    }
-    return buf;
-}
-
 /* ---------------------------------------------------------------------------
  * oddsmaster list
  */
@@ -306,462 +205,6 @@ static bool print_games(void)
     }
     table_free(&t);
     return ok;
-}
-
-static om_status list_rulesets(list_format fmt)
-{
-    om_army_rules *reg = NULL;
-    size_t n_modelled = 0;
-    om_status st;
-
-    if ((st = om_army_rules_load(&reg)))
-        return st;
-    for (size_t i = 0; i < reg->count; i++)
-        n_modelled += modelled(reg->rules[i].id);
-    if (st == OM_OK && fmt == LIST_JSON) {
-        json_t *root = json_object(), *rs = json_array();
-        for (size_t i = 0; i < om_army_ruleset_count(); i++) {
-            const om_army_ruleset *r = om_army_ruleset_at(i);
-            json_array_append_new(rs, json_pack("{s:s, s:s, s:s, s:I}", "id", r->id, "title",
-                                                ruleset_title(r), "directory", r->dir, "armies",
-                                                (json_int_t)om_army_count(r)));
-        }
-        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "rulesets", rs);
-        json_object_set_new(root, "special_rules",
-                            json_pack("{s:I, s:I}", "count", (json_int_t)reg->count,
-                                      "implemented", (json_int_t)n_modelled));
-        json_object_set_new(root, "games", games_json());
-        st = print_json(root);
-    } else if (st == OM_OK) {
-        table t = { .ncols = 3 };
-        char b[CELL_MAX];
-        bool ok = table_add(&t, (const char *[]){ "rule set", "title", "armies" });
-        for (size_t i = 0; ok && i < om_army_ruleset_count(); i++) {
-            const om_army_ruleset *r = om_army_ruleset_at(i);
-            ok = table_add(&t, (const char *[]){ r->id, ruleset_title(r),
-                                                 cell(b, "%zu", om_army_count(r)) });
-        }
-        if (!ok) {
-            st = OM_ERROR(OM_ENOMEM, "out of memory");
-        } else {
-            printf("Rule sets with army lists (oddsmaster list RULESET lists the armies):\n");
-            table_print(&t, stdout, "  ");
-            printf("\nSpecial rules: %zu named by the lists, %zu modelled by the engine "
-                   "(oddsmaster list --rules).\n", reg->count, n_modelled);
-            if (!print_games())
-                st = OM_ERROR(OM_ENOMEM, "out of memory");
-        }
-        table_free(&t);
-    }
-    om_army_rules_free(reg);
-    return st;
-}
-
-/* ---------------------------------------------------------------------------
- * oddsmaster list RULESET
- */
-
-static om_status list_armies(const om_army_ruleset *rs, list_format fmt)
-{
-    const size_t n = om_army_count(rs);
-    json_t *root = NULL, *arr = NULL;
-    table t = { .ncols = 6 };
-    char b[4][CELL_MAX];
-    bool ok = true;
-    om_status st = OM_OK;
-
-    if (fmt == LIST_JSON) {
-        root = json_pack("{s:s, s:s, s:s}", "schema", LIST_SCHEMA, "ruleset", rs->id, "title",
-                         ruleset_title(rs));
-        arr = json_array();
-    } else {
-        ok = table_add(&t, (const char *[]){ "army", "name", "units", "upgrades",
-                                             "list version", "source" });
-    }
-    for (size_t i = 0; ok && st == OM_OK && i < n; i++) {
-        om_army *a = NULL;
-        if ((st = om_army_load(rs->id, om_army_file_of(rs, i)->stem, &a)))
-            break;
-        if (fmt == LIST_JSON)
-            json_array_append_new(
-                arr, json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:s, s:s}", "id", a->id,
-                               "name", a->name, "units", (json_int_t)a->units_count, "upgrades",
-                               (json_int_t)a->upgrades_count, "spells",
-                               (json_int_t)a->spells_count, "list_version", a->list_version,
-                               "source_label", a->source_label, "source", a->origin,
-                               "magic_items", a->magic_items));
-        else
-            ok = table_add(&t, (const char *[]){ a->id, a->name,
-                                                 cell(b[0], "%zu", a->units_count),
-                                                 cell(b[1], "%zu", a->upgrades_count),
-                                                 a->list_version, a->origin });
-        om_army_free(a);
-    }
-    if (!ok && st == OM_OK)
-        st = OM_ERROR(OM_ENOMEM, "out of memory");
-    if (fmt == LIST_JSON) {
-        if (st == OM_OK && root) {
-            json_object_set_new(root, "armies", arr);
-            return print_json(root);
-        }
-        json_decref(arr);
-        json_decref(root);
-        return st ? st : OM_ERROR(OM_ENOMEM, "out of memory");
-    }
-    if (st == OM_OK) {
-        printf("%s (%s): %zu armies (oddsmaster list %s/ARMY lists the units)\n",
-               ruleset_title(rs), rs->id, n, rs->id);
-        table_print(&t, stdout, "  ");
-    }
-    table_free(&t);
-    return st;
-}
-
-/* ---------------------------------------------------------------------------
- * oddsmaster list RULESET/ARMY and RULESET/ARMY/UNIT
- */
-
-/* One army entry as JSON (keys in the README). */
-static json_t *unit_json(const om_army_unit *u)
-{
-    json_t *o = json_object(), *not_modelled = json_array();
-    for (size_t i = 0; not_modelled && i < u->rules_count; i++)
-        if (!modelled(u->rules[i]))
-            json_array_append_new(not_modelled, json_string(u->rules[i]));
-    if (!o)
-        return NULL;
-    json_object_set_new(o, "id", json_string(u->id));
-    json_object_set_new(o, "name", json_string(u->name));
-    json_object_set_new(o, "type", json_string(om_army_type_name(u->type)));
-    json_object_set_new(o, "source_type", json_opt(u->source_type));
-    json_object_set_new(o, "attacks", json_integer(u->attacks));
-    json_object_set_new(o, "shots", json_integer(u->shots));
-    json_object_set_new(o, "range_cm", json_integer(u->range_cm));
-    json_object_set_new(o, "hits", json_integer(u->hits));
-    json_object_set_new(o, "armour", json_string(u->armour));
-    json_object_set_new(o, "save", json_integer(u->save));
-    json_object_set_new(o, "command", json_integer(u->command));
-    json_object_set_new(o, "size", json_integer(u->size));
-    json_object_set_new(o, "points", json_integer(u->points));
-    json_object_set_new(o, "min", json_integer(u->min));
-    json_object_set_new(o, "max", json_integer(u->max));
-    json_object_set_new(o, "upgrades", json_strings(u->upgrades, u->upgrades_count));
-    json_object_set_new(o, "rules", json_strings(u->rules, u->rules_count));
-    json_object_set_new(o, "not_modelled", not_modelled);
-    json_object_set_new(o, "notes", json_opt(u->notes));
-    return o;
-}
-
-/* Add the entries of one section to a table. */
-static bool add_entries(table *t, const om_army_unit *units, size_t n)
-{
-    /* One buffer per formatted cell: the row's cells are all built before
-     * table_add copies them. */
-    char b[10][CELL_MAX];
-    bool ok = true;
-    for (size_t i = 0; ok && i < n; i++) {
-        const om_army_unit *u = &units[i];
-        ok = table_add(t, (const char *[]){
-            u->id, u->name, om_army_type_name(u->type), attacks_text(b[0], u),
-            u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-", num_or_dash(b[2], u->hits),
-            u->armour, num_or_dash(b[3], u->command), num_or_dash(b[4], u->size),
-            u->is_upgrade ? cell(b[5], "%+d", u->points) : cell(b[5], "%d", u->points),
-            cell(b[6], "%s/%s", num_or_dash(b[7], u->min), num_or_dash(b[8], u->max)),
-            rules_text(b[9], u) });
-    }
-    return ok;
-}
-
-static om_status print_army_text(const om_army *a)
-{
-    static const char *const header[] = { "id", "name", "type", "attacks", "range", "hits",
-                                          "armour", "cmd", "size", "points", "min/max",
-                                          "rules" };
-    table units = { .ncols = 12 }, ups = { .ncols = 12 };
-    bool any_unmodelled = false, ok;
-
-    ok = table_add(&units, header) && add_entries(&units, a->units, a->units_count) &&
-         table_add(&ups, header) && add_entries(&ups, a->upgrades, a->upgrades_count);
-    if (ok) {
-        printf("%s (%s/%s), list version %s (%s)\n", a->name, a->ruleset, a->id,
-               a->list_version, a->source_label);
-        printf("Source: %s\n\nUnits (per unit; min/max per 1000 points):\n", a->origin);
-        table_print(&units, stdout, "  ");
-        if (a->upgrades_count) {
-            printf("\nUpgrades (points are added to the unit or character; attacks of "
-                   "characters and mounts are bonuses):\n");
-            table_print(&ups, stdout, "  ");
-        }
-        if (a->spells_count) {
-            printf("\nSpells:");
-            for (size_t i = 0; i < a->spells_count; i++)
-                printf("%s %s (%u+)", i ? "," : "", a->spells[i].name, a->spells[i].roll);
-            printf("\n");
-        }
-        for (size_t i = 0; i < a->units_count + a->upgrades_count; i++) {
-            const om_army_unit *u = i < a->units_count ? &a->units[i]
-                                                       : &a->upgrades[i - a->units_count];
-            for (size_t k = 0; k < u->rules_count; k++)
-                any_unmodelled |= !modelled(u->rules[k]);
-        }
-        if (any_unmodelled)
-            printf("\n* not modelled by the engine yet (oddsmaster list --rules %s).\n",
-                   a->ruleset);
-        printf("Use in a scenario: 'from: %s/%s' (oddsmaster list %s/%s/UNIT for details).\n",
-               a->id, a->units_count ? a->units[0].id : "UNIT", a->ruleset, a->id);
-    }
-    table_free(&units);
-    table_free(&ups);
-    return ok ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
-}
-
-static om_status list_army(const om_army_ruleset *rs, const char *army, list_format fmt)
-{
-    om_army *a = NULL;
-    om_status st;
-
-    if ((st = om_army_load(rs->id, army, &a)))
-        return st;
-    if (fmt == LIST_JSON) {
-        json_t *root = json_object(), *units = json_array(), *ups = json_array(),
-               *spells = json_array();
-        for (size_t i = 0; i < a->units_count; i++)
-            json_array_append_new(units, unit_json(&a->units[i]));
-        for (size_t i = 0; i < a->upgrades_count; i++)
-            json_array_append_new(ups, unit_json(&a->upgrades[i]));
-        for (size_t i = 0; i < a->spells_count; i++)
-            json_array_append_new(spells,
-                                  json_pack("{s:s, s:s, s:I, s:I}", "id", a->spells[i].id,
-                                            "name", a->spells[i].name, "roll",
-                                            (json_int_t)a->spells[i].roll, "range_cm",
-                                            (json_int_t)a->spells[i].range_cm));
-        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "ruleset", json_string(a->ruleset));
-        json_object_set_new(root, "army", json_string(a->id));
-        json_object_set_new(root, "name", json_string(a->name));
-        json_object_set_new(root, "list_version", json_string(a->list_version));
-        json_object_set_new(root, "source_label", json_string(a->source_label));
-        json_object_set_new(root, "source", json_string(a->origin));
-        json_object_set_new(root, "magic_items", json_string(a->magic_items));
-        json_object_set_new(root, "notes", json_opt(a->notes));
-        json_object_set_new(root, "army_rules", json_opt(a->army_rules));
-        json_object_set_new(root, "units", units);
-        json_object_set_new(root, "upgrades", ups);
-        json_object_set_new(root, "spells", spells);
-        st = print_json(root);
-    } else {
-        st = print_army_text(a);
-    }
-    om_army_free(a);
-    return st;
-}
-
-static om_status list_unit(const om_army_ruleset *rs, const char *army, const char *id,
-                           list_format fmt)
-{
-    om_army *a = NULL;
-    const om_army_unit *u = NULL;
-    om_army_rules *reg = NULL;
-    char b[8][CELL_MAX];
-    om_status st;
-
-    if ((st = om_army_load(rs->id, army, &a)) || (st = om_army_unit_lookup(a, id, &u)) ||
-        (st = om_army_rules_load(&reg))) {
-        om_army_free(a);
-        return st;
-    }
-    if (fmt == LIST_JSON) {
-        json_t *root = json_object(), *rules = json_array();
-        for (size_t i = 0; i < u->rules_count; i++) {
-            const om_army_rule *r = om_army_rules_find(reg, u->rules[i]);
-            json_array_append_new(rules, json_pack("{s:s, s:s?, s:b, s:s?}", "id", u->rules[i],
-                                                   "name", r ? r->name : NULL, "implemented",
-                                                   modelled(u->rules[i]), "summary",
-                                                   r ? r->summary : NULL));
-        }
-        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "ruleset", json_string(a->ruleset));
-        json_object_set_new(root, "army", json_string(a->id));
-        json_object_set_new(root, "section", json_string(u->is_upgrade ? "upgrades" : "units"));
-        json_object_set_new(root, "unit", unit_json(u));
-        json_object_set_new(root, "rules", rules);
-        st = print_json(root);
-    } else {
-        printf("%s/%s/%s: %s (%s%s%s%s)\n", a->ruleset, a->id, u->id, u->name,
-               om_army_type_name(u->type), u->source_type ? ", printed \"" : "",
-               u->source_type ? u->source_type : "", u->source_type ? "\"" : "");
-        printf("  attacks %s, range %s, hits %s, armour %s (save used: %s), command %s\n",
-               attacks_text(b[0], u), u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-",
-               num_or_dash(b[2], u->hits), u->armour,
-               u->save ? cell(b[3], "%u+", u->save) : "none", num_or_dash(b[4], u->command));
-        printf("  size %s, points %s%d, min %s, max %s (per 1000 points)\n",
-               num_or_dash(b[5], u->size), u->is_upgrade && u->points >= 0 ? "+" : "",
-               u->points, num_or_dash(b[6], u->min), num_or_dash(b[7], u->max));
-        if (u->upgrades_count) {
-            printf("  upgrades:");
-            for (size_t i = 0; i < u->upgrades_count; i++)
-                printf("%s %s", i ? "," : "", u->upgrades[i]);
-            printf("\n");
-        }
-        if (u->notes)
-            printf("  notes: %s\n", u->notes);
-        printf("  rules:%s\n", u->rules_count ? "" : " none");
-        for (size_t i = 0; i < u->rules_count; i++) {
-            const om_army_rule *r = om_army_rules_find(reg, u->rules[i]);
-            printf("    %s%s: %s\n", u->rules[i],
-                   modelled(u->rules[i]) ? " (modelled)" : "* (not modelled yet)",
-                   r ? r->summary : "(not in the registry)");
-        }
-        if ((unsigned)u->type < OM_WM_TROOP_COUNT && !u->is_upgrade)
-            printf("  scenario: 'unit: {from: %s/%s}'\n", a->id, u->id);
-        else if (om_army_type_is_character(u->type))
-            printf("  scenario: side key 'character: %s/%s'\n", a->id, u->id);
-        else if (u->type == OM_ARMY_MOUNT)
-            printf("  scenario: side key 'mount: %s' with a character\n", u->id);
-    }
-    om_army_rules_free(reg);
-    om_army_free(a);
-    return st;
-}
-
-/* ---------------------------------------------------------------------------
- * oddsmaster list --rules [RULESET]
- */
-
-/* Does the rule belong to rule set rs (NULL: any)? */
-static bool rule_in(const om_army_rule *r, const om_army_ruleset *rs)
-{
-    for (size_t i = 0; rs && i < r->rulesets_count; i++)
-        if (strcmp(r->rulesets[i], rs->id) == 0)
-            return true;
-    return rs == NULL;
-}
-
-/* The traits engine rule sp gives a unit under rule set rs, as text; for
- * all rule sets (rs NULL), its common traits and, in parentheses, those of
- * each rule set whose list words the rule otherwise. */
-static const char *engine_traits(char *buf, const om_wm_special *sp, const om_army_ruleset *rs)
-{
-    size_t used;
-    if (rs)
-        return om_wm_traits_format(om_wm_special_traits(sp, om_wm_ruleset_find(rs->id)), buf,
-                                   CELL_MAX), buf;
-    used = om_wm_traits_format(&sp->traits, buf, CELL_MAX);
-    for (int i = 0; i < OM_WM_RULES_COUNT && used < CELL_MAX; i++) {
-        const om_wm_ruleset *r = om_wm_ruleset_get((om_wm_ruleset_id)i);
-        if (sp->in[i] == NULL)
-            continue;
-        used += (size_t)snprintf(buf + used, CELL_MAX - used, " (%s: ", r->name);
-        if (used < CELL_MAX)
-            used += om_wm_traits_format(sp->in[i], buf + used, CELL_MAX - used);
-        if (used < CELL_MAX)
-            used += (size_t)snprintf(buf + used, CELL_MAX - used, ")");
-    }
-    return buf;
-}
-
-/* The traits of engine rule sp under each rule set (or rs only), by rule set. */
-static json_t *engine_traits_json(const om_wm_special *sp, const om_army_ruleset *rs)
-{
-    json_t *o = json_object();
-    char buf[CELL_MAX];
-    for (int i = 0; o && i < OM_WM_RULES_COUNT; i++) {
-        const om_wm_ruleset *r = om_wm_ruleset_get((om_wm_ruleset_id)i);
-        if (rs && strcmp(rs->id, r->name) != 0)
-            continue;
-        om_wm_traits_format(om_wm_special_traits(sp, r), buf, sizeof buf);
-        json_object_set_new(o, r->name, json_string(buf));
-    }
-    return o;
-}
-
-static om_status list_rules(const om_army_ruleset *rs, list_format fmt)
-{
-    om_army_rules *reg = NULL;
-    size_t n = 0, n_modelled = 0;
-    om_status st;
-
-    if ((st = om_army_rules_load(&reg)))
-        return st;
-    for (size_t i = 0; i < reg->count; i++) {
-        n += rule_in(&reg->rules[i], rs);
-        n_modelled += rule_in(&reg->rules[i], rs) && modelled(reg->rules[i].id);
-    }
-    if (fmt == LIST_JSON) {
-        json_t *root = json_object(), *arr = json_array(), *eng = json_array();
-        for (size_t i = 0; i < reg->count; i++) {
-            const om_army_rule *r = &reg->rules[i];
-            if (!rule_in(r, rs))
-                continue;
-            json_array_append_new(
-                arr, json_pack("{s:s, s:s, s:b, s:b, s:o, s:s, s:o}", "id", r->id, "name",
-                               r->name, "implemented", modelled(r->id), "affects_engagement_dice",
-                               r->affects_dice, "rulesets",
-                               json_strings(r->rulesets, r->rulesets_count), "summary",
-                               r->summary, "used_by", json_strings(r->used_by, r->used_by_count)));
-        }
-        for (size_t i = 0; i < om_wm_special_count(); i++)
-            json_array_append_new(eng, json_pack("{s:s, s:s, s:s, s:o}", "id",
-                                                 om_wm_special_at(i)->id, "effect",
-                                                 om_wm_special_at(i)->effect, "section",
-                                                 om_wm_special_at(i)->section, "traits",
-                                                 engine_traits_json(om_wm_special_at(i), rs)));
-        json_object_set_new(root, "schema", json_string(LIST_SCHEMA));
-        json_object_set_new(root, "ruleset", rs ? json_string(rs->id) : json_null());
-        json_object_set_new(root, "count", json_integer((json_int_t)n));
-        json_object_set_new(root, "implemented", json_integer((json_int_t)n_modelled));
-        json_object_set_new(root, "rules", arr);
-        json_object_set_new(root, "engine_rules", eng);
-        st = print_json(root);
-    } else {
-        table t = { .ncols = rs ? 5 : 6 };
-        bool ok = table_add(&t, rs ? (const char *[]){ "id", "name", "modelled", "dice",
-                                                       "summary" }
-                                   : (const char *[]){ "id", "name", "modelled", "dice",
-                                                       "rule sets", "summary" });
-        for (size_t i = 0; ok && i < reg->count; i++) {
-            const om_army_rule *r = &reg->rules[i];
-            char sets[CELL_MAX] = "";
-            if (!rule_in(r, rs))
-                continue;
-            for (size_t k = 0; k < r->rulesets_count; k++)
-                snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", k ? "," : "",
-                         r->rulesets[k]);
-            const char *yes_no = modelled(r->id) ? "yes" : "no";
-            const char *dice = r->affects_dice ? "yes" : "no";
-            ok = rs ? table_add(&t, (const char *[]){ r->id, r->name, yes_no, dice, r->summary })
-                    : table_add(&t, (const char *[]){ r->id, r->name, yes_no, dice, sets,
-                                                      r->summary });
-        }
-        if (ok) {
-            printf("Special rules of the %s army lists: %zu, %zu modelled by the engine.\n",
-                   rs ? rs->id : "Warmaster", n, n_modelled);
-            printf("\"dice\": the rule changes engagement dice beyond the stat line.\n");
-            table_print(&t, stdout, "  ");
-            table_free(&t);
-            t = (table){ .ncols = 4 };
-            ok = table_add(&t, (const char *[]){ "id", "section", "effect", "traits" });
-            for (size_t i = 0; ok && i < om_wm_special_count(); i++) {
-                char traits[CELL_MAX];
-                ok = table_add(&t, (const char *[]){ om_wm_special_at(i)->id,
-                                                     om_wm_special_at(i)->section,
-                                                     om_wm_special_at(i)->effect,
-                                                     engine_traits(traits, om_wm_special_at(i),
-                                                                   rs) });
-            }
-            if (ok) {
-                printf("\nRules the engine models (a scenario's 'rules:' may name them):\n");
-                table_print(&t, stdout, "  ");
-            }
-        }
-        if (!ok) {
-            st = OM_ERROR(OM_ENOMEM, "out of memory");
-        }
-        table_free(&t);
-    }
-    om_army_rules_free(reg);
-    return st;
 }
 
 /* ---------------------------------------------------------------------------
@@ -958,29 +401,32 @@ static json_t *cell_json(const char *text, om_game_cell_type type)
     }
 }
 
-/* Print a game's listing: heading, each table under its title, footer. */
-static om_status print_listing(const om_game *g, const char *ruleset, const char *what,
-                               const om_game_listing *l, list_format fmt)
+/* Append the JSON members of listing l to `root`: the game's own, or each
+ * table as an array of objects under its key. */
+static void listing_members(json_t *root, const om_game_listing *l)
 {
-    if (fmt == LIST_JSON) {
-        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", LIST_SCHEMA, "game",
-                                 g->identity.name, "ruleset", ruleset, "what", json_opt(what),
-                                 "heading", json_opt(l->heading), "footer",
-                                 json_opt(l->footer));
-        for (size_t i = 0; root && i < l->ntables; i++) {
-            const om_game_table *t = &l->tables[i];
-            json_t *rows = json_array();
-            for (size_t r = 0; rows && r < t->nrows; r++) {
-                json_t *o = json_object();
-                for (size_t k = 0; o && k < t->ncols; k++)
-                    json_object_set_new(o, t->columns[k],
-                                        cell_json(t->cells[r * t->ncols + k], t->types[k]));
-                json_array_append_new(rows, o);
-            }
-            json_object_set_new(root, t->key, rows);
-        }
-        return print_json(root);
+    if (l->json != NULL) {
+        json_object_update(root, l->json);
+        return;
     }
+    for (size_t i = 0; root && i < l->ntables; i++) {
+        const om_game_table *t = &l->tables[i];
+        json_t *rows = json_array();
+        for (size_t r = 0; rows && r < t->nrows; r++) {
+            json_t *o = json_object();
+            for (size_t k = 0; o && k < t->ncols; k++)
+                json_object_set_new(o, t->columns[k],
+                                    cell_json(t->cells[r * t->ncols + k], t->types[k]));
+            json_array_append_new(rows, o);
+        }
+        json_object_set_new(root, t->key, rows);
+    }
+}
+
+/* Print a listing as text: heading, each table under its title (after a
+ * blank line unless it opens the listing) with its note, footer. */
+static om_status listing_text(const om_game_listing *l)
+{
     if (l->heading)
         fputs(l->heading, stdout);
     for (size_t i = 0; i < l->ntables; i++) {
@@ -992,6 +438,8 @@ static om_status print_listing(const om_game *g, const char *ruleset, const char
         if (ok) {
             printf("%s%s\n", i || l->heading ? "\n" : "", t->title);
             table_print(&out, stdout, "  ");
+            if (t->note)
+                fputs(t->note, stdout);
         }
         table_free(&out);
         if (!ok)
@@ -1000,6 +448,26 @@ static om_status print_listing(const om_game *g, const char *ruleset, const char
     if (l->footer)
         printf("\n%s", l->footer);
     return OM_OK;
+}
+
+/* Print game g's listing of RULESET[/WHAT]. As JSON: the schema, then the
+ * game's own members or, by default, the game, rule set, name, heading and
+ * footer followed by the tables. */
+static om_status print_listing(const om_game *g, const char *ruleset, const char *what,
+                               const om_game_listing *l, list_format fmt)
+{
+    json_t *root;
+    if (fmt == LIST_TEXT)
+        return listing_text(l);
+    if (l->json != NULL)
+        root = json_pack("{s:s}", "schema", LIST_SCHEMA);
+    else
+        root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", LIST_SCHEMA, "game",
+                         g->identity.name, "ruleset", ruleset, "what", json_opt(what),
+                         "heading", json_opt(l->heading), "footer", json_opt(l->footer));
+    if (root != NULL)
+        listing_members(root, l);
+    return print_json(root);
 }
 
 /* `oddsmaster list RULESET[/WHAT]` through game g's own listing. */
@@ -1012,6 +480,37 @@ static om_status list_game(const om_game *g, const char *ruleset, const char *wh
         st = print_listing(g, ruleset, what, l, fmt);
     om_game_listing_free(l);
     return st;
+}
+
+/* `oddsmaster list` (with `rules`: `list --rules`) with no name: every
+ * game's part, in om_games order; then, for `list`, the table of games. */
+static om_status list_every_game(bool rules, list_format fmt)
+{
+    json_t *root = fmt == LIST_JSON ? json_pack("{s:s}", "schema", LIST_SCHEMA) : NULL;
+    om_status st = OM_OK;
+    for (size_t g = 0; st == OM_OK && g < om_game_count; g++) {
+        om_game_listing *l = NULL;
+        if (om_games[g]->catalogue->list == NULL)
+            continue;
+        st = om_games[g]->catalogue->list(NULL, NULL, rules, &l);
+        if (st == OM_OK && l != NULL && fmt == LIST_JSON && root != NULL)
+            listing_members(root, l);
+        else if (st == OM_OK && l != NULL && fmt == LIST_TEXT)
+            st = listing_text(l);
+        om_game_listing_free(l);
+    }
+    if (st != OM_OK) {
+        json_decref(root);
+        return st;
+    }
+    if (fmt == LIST_JSON) {
+        if (!rules && root != NULL)
+            json_object_set_new(root, "games", games_json());
+        return print_json(root);
+    }
+    if (!rules && !print_games())
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    return OM_OK;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1043,39 +542,30 @@ static const om_cli_option list_options_table[] = {
 
 static const list_args list_defaults = {.format = LIST_TEXT};
 
-/* Split RULESET[/ARMY[/UNIT]] and list what it names. */
+/* The longest rule set, and first part after it, of a name. */
+#define NAME_PART_MAX 128
+
+/* Split RULESET[/WHAT] and list what it names through the game of RULESET,
+ * or the first game with a listing (which reports a name it does not know). */
 static om_status list_what(const char *what, bool rules, list_format fmt)
 {
-    const om_army_ruleset *rs = NULL;
-    char rs_name[128], army[128];
-    const char *unit = NULL, *rest;
-    size_t n1 = strcspn(what, "/"), n2;
-    om_status st;
+    char rs_name[NAME_PART_MAX];
+    const char *rest;
+    const size_t n1 = strcspn(what, "/");
+    const om_game *g;
 
     rest = what[n1] ? what + n1 + 1 : NULL;
-    n2 = rest ? strcspn(rest, "/") : 0;
-    if (n1 >= sizeof rs_name || n2 >= sizeof army)
+    if (n1 >= sizeof rs_name || (rest && strcspn(rest, "/") >= NAME_PART_MAX))
         return OM_ERROR(OM_ENOTFOUND, "no such name: '%s'", what);
     memcpy(rs_name, what, n1);
     rs_name[n1] = '\0';
-    memcpy(army, rest ? rest : "", n2);
-    army[n2] = '\0';
-    unit = rest && rest[n2] ? rest + n2 + 1 : NULL;
-    /* A game that lists its own data: everything after RULESET/ is its own. */
-    const om_game *g = om_game_for_ruleset(rs_name);
-    if (g != NULL && g->catalogue->list != NULL)
-        return list_game(g, rs_name, rest, rules, fmt);
-    if ((st = find_ruleset(rs_name, &rs)))
-        return st;
-    if (rules)
-        return list_rules(rs, fmt);
-    if (!army[0] && !unit)
-        return list_armies(rs, fmt);
-    if (!unit)
-        return list_army(rs, army, fmt);
-    if (unit[0] == '\0' || strchr(unit, '/'))
-        return OM_ERROR(OM_ENOTFOUND, "expected RULESET/ARMY/UNIT, got '%s'", what);
-    return list_unit(rs, army, unit, fmt);
+    g = om_game_for_ruleset(rs_name);
+    for (size_t i = 0; g == NULL && i < om_game_count; i++)
+        if (om_games[i]->catalogue->list != NULL)
+            g = om_games[i];
+    if (g == NULL || g->catalogue->list == NULL)
+        return OM_ERROR(OM_ENOTFOUND, "no listing of '%s'", what);
+    return list_game(g, rs_name, rest, rules, fmt);
 }
 
 static int list_run(const om_cli_args *args)
@@ -1097,7 +587,7 @@ static int list_run(const om_cli_args *args)
     if (a->options)
         st = list_options(fmt);
     else if (!what)
-        st = a->rules ? list_rules(NULL, fmt) : list_rulesets(fmt);
+        st = list_every_game(a->rules, fmt);
     else
         st = list_what(what, a->rules, fmt);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);

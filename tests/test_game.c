@@ -3,8 +3,8 @@
  * game: choosing the game by rule set, loading through it, the layout of each
  * kind (the fields its trials write, their titles) and the victory points each
  * side loses (Warmaster Revolution, Victory Points; the same rule in 1.1 and
- * Ancients), resolving a block of trials through the descriptor, and the
- * documentation of every game's scenario keys.
+ * Ancients), resolving a block of trials through the descriptor, the listing
+ * of its army lists, and the documentation of every game's scenario keys.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 
 #include "game.h"
 #include "rng.h"
@@ -315,6 +316,75 @@ Test(game, resolve_block_is_the_engine)
     om_wm_prepared_free(p);
     om_trials_release(&t);
     om_scenario_free(sc);
+}
+
+/* The catalogue's listing of the Warmaster army lists (the text and JSON that
+ * `oddsmaster list` prints of it are checked by tests/test_cli.sh): its part
+ * of `list` (the rule sets), an army, one entry, the rules, unknown names. */
+Test(game, warmaster_listing)
+{
+    const om_game *g = om_game_for_ruleset("warmaster-revolution");
+    om_game_listing *l = NULL;
+
+    cr_assert_eq(g->catalogue->list(NULL, NULL, false, &l), OM_OK, "%s", om_error_message());
+    cr_assert_not_null(l);
+    cr_assert_eq(l->ntables, 1u);
+    cr_expect_str_eq(l->tables[0].key, "rulesets");
+    cr_expect_eq(l->tables[0].nrows, 3u);
+    cr_expect_str_eq(l->tables[0].cells[1 * l->tables[0].ncols], "warmaster-revolution");
+    cr_expect_not_null(strstr(l->tables[0].note, "Special rules: "));
+    cr_assert_not_null(l->json);
+    cr_expect_eq(json_array_size(json_object_get(l->json, "rulesets")), 3u);
+    cr_expect_not_null(json_object_get(l->json, "special_rules"));
+    om_game_listing_free(l);
+
+    cr_assert_eq(g->catalogue->list("warmaster-revolution", "empire", false, &l), OM_OK, "%s",
+                 om_error_message());
+    cr_expect_not_null(strstr(l->heading, "(warmaster-revolution/empire)"));
+    cr_assert_eq(l->ntables, 2u);
+    cr_expect_str_eq(l->tables[0].key, "units");
+    cr_expect_str_eq(l->tables[1].key, "upgrades");
+    cr_expect_null(l->tables[0].note);
+    cr_expect_not_null(strstr(l->tables[1].note, "Use in a scenario: 'from: empire/"));
+    cr_expect_str_eq(json_string_value(json_object_get(l->json, "army")), "empire");
+    cr_expect_eq(json_array_size(json_object_get(l->json, "units")), l->tables[0].nrows);
+    om_game_listing_free(l);
+
+    cr_assert_eq(g->catalogue->list("warmaster-revolution", "empire/knights", false, &l), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(l->ntables, 0u);
+    cr_expect_eq(strncmp(l->heading, "warmaster-revolution/empire/knights: Knights (cavalry", 53),
+                 0, "%s", l->heading);
+    cr_expect_str_eq(json_string_value(json_object_get(l->json, "section")), "units");
+    om_game_listing_free(l);
+
+    cr_assert_eq(g->catalogue->list("warmaster-ancients", NULL, true, &l), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(l->ntables, 2u);
+    cr_expect_str_eq(l->tables[0].key, "rules");
+    cr_expect_str_eq(l->tables[1].key, "engine_rules");
+    cr_expect_eq(json_integer_value(json_object_get(l->json, "count")),
+                 (json_int_t)l->tables[0].nrows);
+    om_game_listing_free(l);
+
+    static const struct {
+        const char *ruleset, *what, *message;
+    } bad[] = {
+        {"warmaster-revolutio", NULL, "did you mean 'warmaster-revolution'?"},
+        {"empire", NULL, "did you mean 'warmaster-1.1/empire' or 'warmaster-revolution/empire'?"},
+        {"warmaster-revolution", "empyre", "did you mean 'empire'?"},
+        {"warmaster-revolution", "empire/knigths", "unknown unit 'knigths'"},
+        {"warmaster-revolution", "empire/knights/x", "expected RULESET/ARMY/UNIT, got "
+                                                     "'warmaster-revolution/empire/knights/x'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        l = (om_game_listing *)&l;
+        cr_expect_eq(g->catalogue->list(bad[i].ruleset, bad[i].what, false, &l), OM_ENOTFOUND,
+                     "%s", bad[i].ruleset);
+        cr_expect_null(l);
+        cr_expect_not_null(strstr(om_error_message(), bad[i].message), "%s",
+                           om_error_message());
+    }
 }
 
 /* A key documented in docs/scenario-format.md: a row "| `NAME` | ..." of a

@@ -1144,6 +1144,12 @@ Test(wh7_game, list_tables)
         cr_expect_str_eq(l->tables[0].key, "rules");
         om_game_listing_free(l);
     }
+    /* It adds nothing to `oddsmaster list` and `list --rules` of every game. */
+    for (int rules = 0; rules < 2; rules++) {
+        om_game_listing *l = (om_game_listing *)&l;
+        cr_expect_eq(whfb7()->catalogue->list(NULL, NULL, rules, &l), OM_OK);
+        cr_expect_null(l);
+    }
 }
 
 /* ---------------------------------------------------------------- provenance */

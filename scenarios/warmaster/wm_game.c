@@ -569,7 +569,7 @@ static const om_game_catalogue_methods wm_catalogue_methods = {
     .keys = om_wm_scenario_keys,
     .option_tables = wm_option_tables,
     .options_title = "Warmaster (1.1, Revolution, Ancients)",
-    .list = NULL,
+    .list = om_wm_game_list,
 };
 
 static const om_game_matrix_methods wm_matrix_methods = {

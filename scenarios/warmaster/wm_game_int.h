@@ -1,6 +1,6 @@
 /*
  * wm_game_int.h: private interface between the files that make Warmaster a
- * game of the game interface (wm_game.c, wm_matrix.c).
+ * game of the game interface (wm_game.c, wm_matrix.c, wm_listing.c).
  */
 #ifndef OM_WM_GAME_INT_H
 #define OM_WM_GAME_INT_H
@@ -23,5 +23,10 @@ void om_wm_matrix_units_free(om_game_unit *units, size_t n);
 om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
                             const om_game_unit *row, const om_game_unit *col, uint64_t seed,
                             om_scenario **out, unsigned *cannot);
+
+/* `oddsmaster list` of the Warmaster rule sets (wm_listing.c; the
+ * catalogue's `list`, game.h documents it). */
+om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
+                          om_game_listing **out);
 
 #endif /* OM_WM_GAME_INT_H */

@@ -338,7 +338,11 @@ om_status om_wh7_game_list(const char *ruleset, const char *what, bool rules,
     char heading[512], name[64];
     const char *slash;
     om_status st;
-    (void)ruleset;
+    /* It adds nothing to the listings of every game (`oddsmaster list`,
+     * `list --rules`): `oddsmaster list whfb7` shows what it holds. */
+    *out = NULL;
+    if (ruleset == NULL)
+        return OM_OK;
     snprintf(heading, sizeof heading, "%s (%s): %zu kinds of scenario, the rulebook's profiles "
              "and tables, a list file of sample units.\n", om_game_whfb7.identity.title, OM_WH7_RULESET,
              om_game_whfb7.identity.n_kinds);
