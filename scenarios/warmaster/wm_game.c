@@ -118,8 +118,9 @@ static const om_game_kind wm_kinds[] = {
 };
 /* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
 #define TURN_KIND "turn"
-_Static_assert(sizeof wm_kinds / sizeof wm_kinds[0] == OM_WM_KIND_COUNT + 1,
-               "one entry per kind, and turns");
+/* Every kind a scenario file may name: the engine's, and turns. */
+#define WM_KINDS (sizeof wm_kinds / sizeof wm_kinds[0])
+_Static_assert(WM_KINDS == OM_WM_KIND_COUNT + 1, "one entry per kind, and turns");
 
 /* The engagement of a loaded Warmaster scenario. */
 static const om_wm_engagement *engagement_of(const om_scenario *sc)
@@ -588,7 +589,7 @@ const om_game om_game_warmaster = {
         .title = "Warmaster (1.1, Revolution, Ancients)",
         .rulesets = om_wm_game_rulesets,
         .kinds = wm_kinds,
-        .n_kinds = OM_WM_KIND_COUNT,
+        .n_kinds = WM_KINDS,
     },
     .scenario = &wm_scenario_methods,
     .trials = &wm_trial_methods,

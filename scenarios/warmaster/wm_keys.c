@@ -86,6 +86,12 @@ unsigned om_wm_side_key_default(const om_wm_side *s, const om_wm_side_key *k)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The words of `kind`: the engine's kinds (om_wm_kind order), then a whole
+ * turn, which has its own loader (wm_turn_load.c). */
+static const char *const kind_words[] = {"combat", "volley", "engagement", "turn"};
+#define KIND_WORDS (sizeof kind_words / sizeof kind_words[0])
+_Static_assert(KIND_WORDS == OM_WM_KIND_COUNT + 1, "the engine's kinds, and turns");
+
 /* Keys read by hand (not rows of OM_WM_SIDE_KEYS), in the documented order:
  * the top level, the unit, then the side keys that are not table rows. */
 static const om_game_key fixed_keys[] = {
@@ -93,9 +99,9 @@ static const om_game_key fixed_keys[] = {
     {"title", "top", "text", NULL, 0, "\"<name A> vs <name B>\"", "a title for reports"},
     {"ruleset", "top", "name", om_wm_game_rulesets, OM_WM_GAME_RULESETS, "required",
      "the rule set"},
-    {"kind", "top", "name", om_wm_kind_names, OM_WM_KIND_COUNT, "combat",
-     "combat (stand and shoot, then round 1), volley (A shoots at B) or engagement (the "
-     "whole fight)"},
+    {"kind", "top", "name", kind_words, KIND_WORDS, "combat",
+     "combat (stand and shoot, then round 1), volley (A shoots at B), engagement (the "
+     "whole fight) or turn (a whole turn of one side, a file of its own keys)"},
     {"options", "top", "mapping", NULL, 0, "every recommended reading",
      "readings of ambiguous rules, NAME: VALUE (oddsmaster list --options)"},
     {"a", "top", "mapping", NULL, 0, "required", "side A (the attacker or shooter)"},
