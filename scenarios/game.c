@@ -32,17 +32,49 @@ const om_game *om_game_for_ruleset(const char *ruleset)
     return NULL;
 }
 
-/* The game of a scenario text: the one owning its top-level `ruleset` value,
- * else the first game (whose loader then reports the missing or unknown rule
- * set, or the malformed text, in its own words). */
-static const om_game *game_of_text(const char *text, size_t len)
+/* Room for the names of every game's rule sets, for a message. */
+#define RULESETS_TEXT_MAX 512
+
+/* The rule set `value` of no game's, at `line` of `source`: OM_ENOTFOUND
+ * naming the field, with the nearest of every game's rule sets or, if none is
+ * near, all of them (a game's own loader knows only its own). */
+static om_status unknown_ruleset(const char *source, size_t line, const char *value)
+{
+    const char *names[OM_GAME_RULESETS_MAX], *best;
+    char known[RULESETS_TEXT_MAX] = "";
+    size_t n = 0, used = 0;
+    for (size_t g = 0; g < om_game_count; g++)
+        for (const char *const *r = om_games[g]->identity.rulesets; *r; r++) {
+            if (n < OM_GAME_RULESETS_MAX)
+                names[n++] = *r;
+            if (used < sizeof known)
+                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
+                                         used ? ", " : "", *r);
+        }
+    if ((best = om_yaml_suggest(value, names, n)) != NULL)
+        return OM_ERROR(OM_ENOTFOUND, "%s:%zu: field 'ruleset': unknown rule set '%s'; did you "
+                        "mean '%s'?", source, line, value, best);
+    return OM_ERROR(OM_ENOTFOUND, "%s:%zu: field 'ruleset': unknown rule set '%s'; the rule "
+                    "sets: %s", source, line, value, known);
+}
+
+/* The game of a scenario text into *out: the one owning its top-level
+ * `ruleset` value. A value no game owns is an error here, naming the line
+ * and every game's rule sets. A text without a `ruleset` word (or not YAML)
+ * goes to the first game, whose loader reports what is wrong in its own
+ * words. Errors: OM_ENOTFOUND. */
+static om_status game_of_text(const char *source, const char *text, size_t len,
+                              const om_game **out)
 {
     om_yaml_walk w;
-    const om_game *g = NULL;
+    *out = om_games[0];
     om_yaml_walk_run(&w, text, len, "", "ruleset");
-    if (w.found)
-        g = om_game_for_ruleset(w.value);
-    return g ? g : om_games[0];
+    if (w.status != OM_OK || !w.found || w.value_type != YAML_SCALAR_EVENT || w.value[0] == '\0')
+        return OM_OK;
+    if ((*out = om_game_for_ruleset(w.value)) != NULL)
+        return OM_OK;
+    *out = om_games[0];
+    return unknown_ruleset(source, w.line, w.value);
 }
 
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
@@ -58,8 +90,8 @@ om_status om_scenario_load_text(const char *source, const char *text, size_t len
         om_scenario_free(sc);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", source ? source : "<text>");
     }
-    sc->game = game_of_text(text, len);
-    if ((st = sc->game->scenario->load(sc)) != OM_OK) {
+    if ((st = game_of_text(sc->source, text, len, &sc->game)) != OM_OK ||
+        (st = sc->game->scenario->load(sc)) != OM_OK) {
         om_scenario_free(sc);
         return st;
     }

@@ -334,6 +334,9 @@ struct om_game {
 /* Name used for the embedded default in messages and result files. */
 #define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
 
+/* The most rule sets of all games together. */
+#define OM_GAME_RULESETS_MAX 32
+
 /* Every game family, in the order `oddsmaster list` shows them. */
 extern const om_game *const om_games[];
 extern const size_t om_game_count;
@@ -343,11 +346,12 @@ const om_game *om_game_for_ruleset(const char *ruleset);
 
 /*
  * om_scenario_load_text: load `len` bytes of scenario text; `source` names it
- * in messages. The rule set named in the text chooses the game (a text
- * without a known rule set goes to the first game, whose loader reports what
- * is wrong). On success *out is owned by the caller (om_scenario_free).
- * Errors: those of the game's load (OM_EPARSE, OM_EINVAL, OM_ENOTFOUND,
- * OM_EUNSUPPORTED, OM_ENOMEM).
+ * in messages. The rule set named in the text chooses the game; a rule set
+ * of no game's is OM_ENOTFOUND ("SOURCE:LINE: field 'ruleset': ...", with the
+ * nearest rule set of any game), and a text without one goes to the first
+ * game, whose loader reports what is wrong. On success *out is owned by the
+ * caller (om_scenario_free). Errors: those of the game's load (OM_EPARSE,
+ * OM_EINVAL, OM_ENOTFOUND, OM_EUNSUPPORTED, OM_ENOMEM).
  */
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out);

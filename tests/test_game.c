@@ -56,6 +56,45 @@ Test(game, unknown_rule_set_is_an_error_naming_the_field)
               om_error_message());
 }
 
+/* A rule set of no game's is reported by the interface, at its line, with
+ * the nearest rule set of any game or, with none near, every game's: a
+ * WHFB7 file's typo is not answered with Warmaster's rule sets alone. */
+Test(game, rule_set_of_no_game)
+{
+    static const struct {
+        const char *ruleset, *message;
+    } cases[] = {
+        {"whfb6", "w.yaml:3: field 'ruleset': unknown rule set 'whfb6'; did you mean 'whfb7'?"},
+        {"chess", "w.yaml:3: field 'ruleset': unknown rule set 'chess'; the rule sets: "
+                  "warmaster-1.1, warmaster-revolution, warmaster-ancients, whfb7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256];
+        om_scenario *sc = NULL;
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\ntitle: t\nruleset: %s\n"
+                 "kind: combat\na: {unit: {from: empire/swordsmen, models: 20}}\n"
+                 "b: {unit: {from: orcs-goblins/orc-boyz}}\n", cases[i].ruleset);
+        cr_expect_eq(om_scenario_load_text("w.yaml", text, strlen(text), &sc), OM_ENOTFOUND);
+        cr_expect_null(sc);
+        cr_expect_str_eq(om_error_message(), cases[i].message);
+    }
+}
+
+/* The kind chooses the Warmaster loader (a whole turn's or the engine's), so
+ * a word of no kind is reported at its line, not as the keys of the kind the
+ * file is not. */
+Test(game, unknown_kind_before_the_keys_of_a_kind)
+{
+    const char text[] = "schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\n"
+                        "kind: trun\nmoving: a\na: {name: A, units: []}\n"
+                        "b: {name: B, units: []}\n";
+    om_scenario *sc = NULL;
+    cr_expect_eq(om_scenario_load_text("t.yaml", text, strlen(text), &sc), OM_EPARSE);
+    cr_expect_null(sc);
+    cr_expect_str_eq(om_error_message(), "t.yaml:3: field 'kind': unknown kind 'trun'; expected "
+                     "one of: combat, volley, engagement, turn");
+}
+
 /* The default scenario, as `oddsmaster run` loads it: its names and provenance. */
 Test(game, default_scenario_through_the_interface)
 {

@@ -180,12 +180,31 @@ static om_status turn_warnings(const om_wm_turn_scenario *ts, char **out)
     return OM_OK;
 }
 
-/* Whether a scenario text is of kind turn (its top-level `kind`). */
-static bool text_is_turn(const char *text)
+/* Whether a scenario text is of kind turn (its top-level `kind`), into
+ * *turn. The word chooses the loader (a turn's, or the engine's, whose
+ * default is combat), so a word of no kind is an error here, at its line:
+ * either loader would first report keys of the kind it is not. A value that
+ * is not a word is left to the engine's loader. Errors: OM_EPARSE. */
+static om_status text_is_turn(const om_scenario *sc, bool *turn)
 {
     om_yaml_walk w;
-    om_yaml_walk_run(&w, text, strlen(text), "", "kind");
-    return w.found && strcmp(w.value, TURN_KIND) == 0;
+    char known[128] = "";
+    size_t used = 0;
+    *turn = false;
+    om_yaml_walk_run(&w, sc->text, strlen(sc->text), "", "kind");
+    if (w.status != OM_OK || !w.found || w.value_type != YAML_SCALAR_EVENT ||
+        w.value[0] == '\0' || strlen(w.value) + 1 >= sizeof w.value)
+        return OM_OK;
+    for (size_t k = 0; k < WM_KINDS; k++) {
+        if (strcmp(w.value, wm_kinds[k].name) == 0) {
+            *turn = strcmp(w.value, TURN_KIND) == 0;
+            return OM_OK;
+        }
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                                 wm_kinds[k].name);
+    }
+    return OM_ERROR(OM_EPARSE, "%s:%zu: field 'kind': unknown kind '%s'; expected one of: %s",
+                    sc->source, w.line, w.value, known);
 }
 
 /* Load a scenario of kind turn. */
@@ -209,8 +228,11 @@ static om_status wm_load(om_scenario *sc)
 {
     om_wm_scenario *ws = NULL;
     const om_wm_engagement *e;
+    bool turn;
     om_status st;
-    if (text_is_turn(sc->text))
+    if ((st = text_is_turn(sc, &turn)) != OM_OK)
+        return st;
+    if (turn)
         return turn_load(sc);
     st = om_wm_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
     if (st != OM_OK)

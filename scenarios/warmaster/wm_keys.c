@@ -133,7 +133,8 @@ static const om_game_key fixed_keys[] = {
     {"unit", "side", "mapping", NULL, 0, "required", "the unit's values (the unit keys)"},
     {"character", "side", "army/unit", NULL, 0, "none",
      "a general, hero or wizard of the army lists joining the unit"},
-    {"mount", "side", "name", NULL, 0, "none", "the character's mount"},
+    {"mount", "side", "name", NULL, 0, "none",
+     "the character's mount, an upgrade of its army (oddsmaster list RULESET/ARMY)"},
     {"caractacus", "side", "true/false", NULL, 0, "false",
      "Britons Chariots of an army led by Caractacus (Ancients): terror"},
 };
