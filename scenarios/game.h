@@ -92,6 +92,9 @@ enum { OM_GAME_ROW_CANNOT = 1, OM_GAME_COL_CANNOT = 2 };
 typedef struct om_game_kind {
     const char *name;        /* as written in scenario files */
     const char *description; /* one sentence */
+    const char *sample;      /* a small scenario of this kind, as file text, that loads and
+                                runs: where a new user may start, and what the conformance
+                                test loads, spoils and runs */
 } om_game_kind;
 
 /*
@@ -186,7 +189,8 @@ typedef struct om_game_identity {
     const char *title;           /* e.g. "Warmaster (1.1, Revolution, Ancients)" */
     const char *const *rulesets; /* its rule set names, NULL-terminated, at least one; no
                                     two games share one (om_game_for_ruleset) */
-    const om_game_kind *kinds;   /* every kind its scenario files may name */
+    const om_game_kind *kinds;   /* every kind its scenario files may name, each with a
+                                    sample */
     size_t n_kinds;              /* entries of kinds, at least one */
 } om_game_identity;
 
@@ -286,8 +290,11 @@ typedef struct om_game_matrix_methods {
     const om_game_situation *situations;
     size_t n_situations;
     size_t n_default_situations;
-    const char *const *kinds;  /* the kinds a matrix may run, NULL-terminated; the first
-                                  is the default */
+    const char *const *kinds;  /* the kinds a matrix may run (kinds of the game),
+                                  NULL-terminated; the first is the default */
+    const char *sample_units;  /* a few units of its first rule set in its list grammar,
+                                  e.g. "empire/knights,halberdiers": what the conformance
+                                  test builds cells from */
     /* Append to *units the units of `spec` in `ruleset` (the game's list
      * grammar: README "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
      * or unit, with a suggestion), OM_EINVAL (a character, a unit listed twice,

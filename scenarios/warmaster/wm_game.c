@@ -111,10 +111,58 @@ static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"}
 const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
     "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
 static const om_game_kind wm_kinds[] = {
-    {"combat", "stand and shoot, then the first combat round"},
-    {"volley", "side A shoots at side B in the Shooting phase"},
-    {"engagement", "the whole fight: rounds, pursuits and turns to the end"},
-    {"turn", "a whole turn of one side: Command, Shooting and Combat phases over its units"},
+    {"combat", "stand and shoot, then the first combat round",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Knights charge Halberdiers\n"
+     "ruleset: warmaster-revolution\n"
+     "kind: combat\n"
+     "a:\n"
+     "  unit: {from: empire/knights}\n"
+     "  charging: true\n"
+     "b:\n"
+     "  unit: {from: empire/halberdiers}\n"
+     "  fighting: 3\n"},
+    {"volley", "side A shoots at side B in the Shooting phase",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Handgunners shoot at Orc Warriors\n"
+     "ruleset: warmaster-revolution\n"
+     "kind: volley\n"
+     "a:\n"
+     "  unit: {from: empire/handgunners}\n"
+     "  shooting: 3\n"
+     "b:\n"
+     "  unit: {from: orcs/orc-warriors}\n"},
+    {"engagement", "the whole fight: rounds, pursuits and turns to the end",
+     "schema: oddsmaster-scenario/1\n"
+     "title: German Cavalry charge a Roman Legion, to the end\n"
+     "ruleset: warmaster-ancients\n"
+     "kind: engagement\n"
+     "a:\n"
+     "  unit: {from: german/cavalry}\n"
+     "  charging: true\n"
+     "b:\n"
+     "  unit: {from: imperial-roman/legion}\n"},
+    {"turn", "a whole turn of one side: Command, Shooting and Combat phases over its units",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Knights charge Orc Warriors in a turn\n"
+     "ruleset: warmaster-revolution\n"
+     "kind: turn\n"
+     "moving: a\n"
+     "a:\n"
+     "  name: Empire\n"
+     "  units:\n"
+     "    - id: knights\n"
+     "      unit: {from: empire/knights}\n"
+     "      at: [80, 20]\n"
+     "      plan: {kind: charge, target: orc_warriors, by: general}\n"
+     "  characters:\n"
+     "    - {id: general, from: empire/general, at: [90, 12]}\n"
+     "b:\n"
+     "  name: Orcs\n"
+     "  units:\n"
+     "    - id: orc_warriors\n"
+     "      unit: {from: orcs/orc-warriors}\n"
+     "      at: [80, 50]\n"},
 };
 /* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
 #define TURN_KIND "turn"
@@ -600,6 +648,7 @@ static const om_game_matrix_methods wm_matrix_methods = {
     .n_situations = OM_WM_MATRIX_SITUATIONS,
     .n_default_situations = 2,
     .kinds = om_wm_matrix_kinds,
+    .sample_units = "empire/knights,halberdiers,handgunners,cannon",
     .units = om_wm_matrix_units,
     .units_free = om_wm_matrix_units_free,
     .cell = om_wm_matrix_cell,

@@ -475,10 +475,55 @@ static const om_option_table *const wh7_option_tables[] = {&om_wh7_option_regist
 static const char *const wh7_rulesets[] = {OM_WH7_RULESET, NULL};
 
 static const om_game_kind wh7_kinds[] = {
-    {"combat", "the charge, the first round of combat, its break test, flight and pursuit"},
-    {"engagement", "the same, then further rounds to a break or the round limit"},
-    {"volley", "side A shoots with a missile weapon or fires a war machine at side B"},
-    {"magic", "side A's wizard casts a spell at side B, against its dispel"},
+    {"combat", "the charge, the first round of combat, its break test, flight and pursuit",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Swordsmen charge Orc Boyz\n"
+     "ruleset: whfb7\n"
+     "kind: combat\n"
+     "a:\n"
+     "  unit: {from: empire/swordsmen}\n"
+     "  charging: true\n"
+     "b:\n"
+     "  unit:\n"
+     "    from: orcs-goblins/orc-boyz\n"
+     "    models: 20\n"},
+    {"engagement", "the same, then further rounds to a break or the round limit",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Knights charge Night Goblins, to the end\n"
+     "ruleset: whfb7\n"
+     "kind: engagement\n"
+     "a:\n"
+     "  unit: {from: empire/knights}\n"
+     "  charging: true\n"
+     "b:\n"
+     "  unit: {from: orcs-goblins/night-goblins}\n"},
+    {"volley", "side A shoots with a missile weapon or fires a war machine at side B",
+     "schema: oddsmaster-scenario/1\n"
+     "title: A Great Cannon fires at Ogre Bulls\n"
+     "ruleset: whfb7\n"
+     "kind: volley\n"
+     "a:\n"
+     "  unit: {from: empire/great-cannon}\n"
+     "  target_in: 24\n"
+     "  guess_in: 19\n"
+     "b:\n"
+     "  unit: {from: ogre-kingdoms/ogre-bulls}\n"},
+    {"magic", "side A's wizard casts a spell at side B, against its dispel",
+     "schema: oddsmaster-scenario/1\n"
+     "title: A wizard casts Fireball at Orc Boyz\n"
+     "ruleset: whfb7\n"
+     "kind: magic\n"
+     "a:\n"
+     "  unit:\n"
+     "    from: empire/halberdiers\n"
+     "    characters:\n"
+     "      - {profile: empire-battle-wizard-w, wizard_level: 2}\n"
+     "b:\n"
+     "  unit: {from: orcs-goblins/orc-boyz}\n"
+     "magic:\n"
+     "  spell: fireball\n"
+     "  dice: 3\n"
+     "  dispel_dice: 2\n"},
 };
 _Static_assert(sizeof wh7_kinds / sizeof wh7_kinds[0] == OM_WH7_KIND_COUNT, "one per kind");
 
@@ -507,6 +552,7 @@ static const om_game_matrix_methods wh7_matrix_methods = {
     .n_situations = OM_WH7_MATRIX_SITUATIONS,
     .n_default_situations = 2,
     .kinds = om_wh7_matrix_kinds,
+    .sample_units = "empire/swordsmen,handgunners,great-cannon,orcs-goblins/trolls",
     .units = om_wh7_matrix_units,
     .units_free = om_wh7_matrix_units_free,
     .cell = om_wh7_matrix_cell,
