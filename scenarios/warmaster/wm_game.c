@@ -35,8 +35,10 @@ typedef struct wm_field {
     unsigned kinds; /* bits of the kinds that produce it */
 } wm_field;
 
-#define F(name, desc, member, type, kinds) \
-    {{name, desc, NULL, offsetof(om_wm_outcome, member), type}, kinds}
+#define F(name_, desc, member, type_, kinds_)                                                   \
+    {.field = {.name = name_, .description = desc, .offset = offsetof(om_wm_outcome, member),    \
+               .type = type_},                                                                   \
+     .kinds = kinds_}
 
 /* Every per-trial field of a Warmaster trial, in dataset order. */
 static const wm_field wm_fields[] = {
@@ -364,36 +366,41 @@ static const struct {
     bool moving_only; /* only the moving side's units have it */
     const char *description;
 } turn_fields[TURN_FIELDS + TURN_UNIT_FIELDS] = {
-    {TV_GENERAL_ORDERS, "general_orders", OM_FIELD_COUNT, false,
-     "Orders the moving side's General passed before his first failure: P(>= k) is the "
-     "probability that his chain of orders reached order k."},
-    {TV_VP_A, "vp_lost_a", OM_FIELD_COUNT16, false,
-     "Victory points side A lost in the turn (a destroyed unit its points, a unit of 3+ "
-     "stands reduced to 1 half of them, rounded up to 5)."},
-    {TV_VP_B, "vp_lost_b", OM_FIELD_COUNT16, false,
-     "Victory points side B lost in the turn (a destroyed unit its points, a unit of 3+ "
-     "stands reduced to 1 half of them, rounded up to 5)."},
-    {TV_ENGAGEMENTS, "engagements", OM_FIELD_COUNT, false,
-     "Engagements fought in the Combat phase."},
-    {TV_UNRESOLVED, "unresolved", OM_FIELD_COUNT, false,
-     "Engagements left unresolved after the Combat phase (they go on next turn)."},
-    {TV_ORDERED, "ordered", OM_FIELD_FLAG, true, "1 if %s passed at least one order."},
-    {TV_ORDERS, "orders", OM_FIELD_COUNT, true, "Orders %s passed in the Command phase."},
-    {TV_MOVED, "moved", OM_FIELD_FLAG, true, "1 if %s moved in the Command phase."},
-    {TV_CHARGED, "charged", OM_FIELD_FLAG, true, "1 if %s charged."},
-    {TV_SHOT_AT, "shot_at", OM_FIELD_FLAG, false,
-     "1 if the moving side shot at %s in its Shooting phase."},
-    {TV_ENGAGED, "engaged", OM_FIELD_FLAG, false,
-     "1 if %s fought or supported in the Combat phase."},
-    {TV_STILL_ENGAGED, "unresolved", OM_FIELD_FLAG, false,
-     "1 if %s is still engaged after the Combat phase (an unresolved combat)."},
-    {TV_STANDS_LOST, "stands_lost", OM_FIELD_COUNT, false,
-     "Stands %s lost in the turn (all of them if destroyed)."},
-    {TV_CONFUSED, "confused", OM_FIELD_FLAG, false,
-     "1 if %s is confused at the end of the turn (never a destroyed unit)."},
-    {TV_ROUTED, "routed", OM_FIELD_FLAG, false,
-     "1 if %s was routed by a drive back (it is destroyed too)."},
-    {TV_DESTROYED, "destroyed", OM_FIELD_FLAG, false, "1 if %s was destroyed."},
+    {.value = TV_GENERAL_ORDERS, .name = "general_orders", .type = OM_FIELD_COUNT,
+     .description = "Orders the moving side's General passed before his first failure: P(>= k) "
+                    "is the probability that his chain of orders reached order k."},
+    {.value = TV_VP_A, .name = "vp_lost_a", .type = OM_FIELD_COUNT16,
+     .description = "Victory points side A lost in the turn (a destroyed unit its points, a unit "
+                    "of 3+ stands reduced to 1 half of them, rounded up to 5)."},
+    {.value = TV_VP_B, .name = "vp_lost_b", .type = OM_FIELD_COUNT16,
+     .description = "Victory points side B lost in the turn (a destroyed unit its points, a unit "
+                    "of 3+ stands reduced to 1 half of them, rounded up to 5)."},
+    {.value = TV_ENGAGEMENTS, .name = "engagements", .type = OM_FIELD_COUNT,
+     .description = "Engagements fought in the Combat phase."},
+    {.value = TV_UNRESOLVED, .name = "unresolved", .type = OM_FIELD_COUNT,
+     .description = "Engagements left unresolved after the Combat phase (they go on next turn)."},
+    {.value = TV_ORDERED, .name = "ordered", .type = OM_FIELD_FLAG, .moving_only = true,
+     .description = "1 if %s passed at least one order."},
+    {.value = TV_ORDERS, .name = "orders", .type = OM_FIELD_COUNT, .moving_only = true,
+     .description = "Orders %s passed in the Command phase."},
+    {.value = TV_MOVED, .name = "moved", .type = OM_FIELD_FLAG, .moving_only = true,
+     .description = "1 if %s moved in the Command phase."},
+    {.value = TV_CHARGED, .name = "charged", .type = OM_FIELD_FLAG, .moving_only = true,
+     .description = "1 if %s charged."},
+    {.value = TV_SHOT_AT, .name = "shot_at", .type = OM_FIELD_FLAG,
+     .description = "1 if the moving side shot at %s in its Shooting phase."},
+    {.value = TV_ENGAGED, .name = "engaged", .type = OM_FIELD_FLAG,
+     .description = "1 if %s fought or supported in the Combat phase."},
+    {.value = TV_STILL_ENGAGED, .name = "unresolved", .type = OM_FIELD_FLAG,
+     .description = "1 if %s is still engaged after the Combat phase (an unresolved combat)."},
+    {.value = TV_STANDS_LOST, .name = "stands_lost", .type = OM_FIELD_COUNT,
+     .description = "Stands %s lost in the turn (all of them if destroyed)."},
+    {.value = TV_CONFUSED, .name = "confused", .type = OM_FIELD_FLAG,
+     .description = "1 if %s is confused at the end of the turn (never a destroyed unit)."},
+    {.value = TV_ROUTED, .name = "routed", .type = OM_FIELD_FLAG,
+     .description = "1 if %s was routed by a drive back (it is destroyed too)."},
+    {.value = TV_DESTROYED, .name = "destroyed", .type = OM_FIELD_FLAG,
+     .description = "1 if %s was destroyed."},
 };
 
 /* A turn prepared for its trials, with its layout's strings. */
@@ -468,8 +475,8 @@ static void turn_add_field(wm_turn_prepared *tp, om_layout *l, const om_wm_turn_
         snprintf(who, sizeof who, "%s (%s)", ts->turn.unit[u].side.unit.name, ts->id[u]);
         snprintf(tp->description[k], TURN_DESC_MAX, turn_fields[j].description, who);
     }
-    l->fields[k] = (om_field){tp->name[k], tp->description[k], NULL, l->row_size,
-                              turn_fields[j].type};
+    l->fields[k] = (om_field){.name = tp->name[k], .description = tp->description[k],
+                              .offset = l->row_size, .type = turn_fields[j].type};
     l->row_size += om_field_width(turn_fields[j].type);
 }
 

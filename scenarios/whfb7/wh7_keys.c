@@ -20,26 +20,32 @@ static const char *const ruleset_names[] = {OM_WH7_RULESET};
 
 /* A default: D(v) the value v; DF(v, text) the value v, described as text;
  * NO_DEFAULT(text) none that a file could write (required, or taken from
- * the profile, the list or other keys), described as text. */
-#define D(v) v, v
-#define DF(v, text) v, text
-#define NO_DEFAULT(text) NULL, text
+ * the profile, the list or other keys), described as text. Each gives the
+ * members dflt and fallback of a row. */
+#define D(v) .dflt = v, .fallback = v
+#define DF(v, text) .dflt = v, .fallback = text
+#define NO_DEFAULT(text) .dflt = NULL, .fallback = text
 
-#define BOOL_KEY(name, lv, dflt, ex, help)                                                      \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_BOOL, 0, 0, NULL, NULL, 0, dflt, ex, help}
-#define INT_KEY(name, lv, lo, hi, range, dflt, ex, help)                                        \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_INT, lo, hi, range, NULL, 0, dflt, ex, help}
-#define SAVE_KEY(name, lv, dflt, ex, help)                                                      \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_SAVE, OM_WH7_SAVE_BEST, OM_WH7_SAVE_WORST, NULL,      \
-     NULL, 0, dflt, ex, help}
+#define BOOL_KEY(name_, lv, dflt, ex, help_)                                                    \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_BOOL, dflt, .example = ex,   \
+     .help = help_}
+#define INT_KEY(name_, lv, lo_, hi_, range_, dflt, ex, help_)                                   \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_INT, .lo = lo_, .hi = hi_,   \
+     .range = range_, dflt, .example = ex, .help = help_}
+#define SAVE_KEY(name_, lv, dflt, ex, help_)                                                    \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_SAVE,                       \
+     .lo = OM_WH7_SAVE_BEST, .hi = OM_WH7_SAVE_WORST, dflt, .example = ex, .help = help_}
 /* A word of an engine table names[0..count). */
-#define NAME_KEY(name, lv, names, count, dflt, ex, help)                                        \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_NAME, 0, 0, NULL, names, count, dflt, ex, help}
+#define NAME_KEY(name_, lv, names_, count, dflt, ex, help_)                                     \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_NAME, .names = names_,       \
+     .n_names = count, dflt, .example = ex, .help = help_}
 /* A word of a registry (weapons, spells, ...) that its help names. */
-#define REGISTRY_KEY(name, lv, dflt, ex, help)                                                  \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_NAME, 0, 0, NULL, NULL, 0, dflt, ex, help}
-#define OTHER_KEY(name, lv, type, dflt, ex, help)                                               \
-    {name, OM_WH7_LEVEL_##lv, OM_WH7_KEY_##type, 0, 0, NULL, NULL, 0, dflt, ex, help}
+#define REGISTRY_KEY(name_, lv, dflt, ex, help_)                                                \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_NAME, dflt, .example = ex,   \
+     .help = help_}
+#define OTHER_KEY(name_, lv, type_, dflt, ex, help_)                                            \
+    {.name = name_, .level = OM_WH7_LEVEL_##lv, .type = OM_WH7_KEY_##type_, dflt,              \
+     .example = ex, .help = help_}
 
 /* The nine characteristics of a profile (WHFB 7th edition, Characteristics:
  * 0 to 10; Toughness and Wounds at least 1, Characteristics of 0). */
