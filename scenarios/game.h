@@ -273,11 +273,11 @@ typedef struct om_game_catalogue_methods {
      *   ruleset NULL: the game's part of `oddsmaster list` (no name) or, with
      *     `rules`, of `oddsmaster list --rules`, which show every game's part
      *     in om_games order; *out NULL: it adds nothing there;
-     *   ruleset no game's: the first game with a `list` is asked, and reports
-     *     it (OM_ENOTFOUND, with a suggestion), as a scenario of no game's rule
-     *     set goes to the first game's loader.
-     * NULL: the game lists nothing of its own. Errors: OM_ENOTFOUND (an
-     * unknown name, with a suggestion), OM_ENOMEM. */
+     *   ruleset no game's: `oddsmaster list` asks the first game, which
+     *     reports it (OM_ENOTFOUND, with a suggestion: the rule set an army of
+     *     that name is in, say).
+     * Always set. Errors: OM_ENOTFOUND (an unknown name, with a suggestion),
+     * OM_ENOMEM. */
     om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
 } om_game_catalogue_methods;
 
