@@ -48,6 +48,17 @@ json_ok() {
         ok "$1"; else not_ok "$1" "$(head -c 300 "$TMP/out")" "$(tail -n 2 "$TMP/py")"; fi
 }
 
+# quoting_docs NAME: the documents that quote the odds of the example scenario
+# scenarios/examples/NAME (NAME may be turns/FILE.yaml): of README.md and
+# docs/manual.md, those that name it, one path a line; nothing when neither
+# does. A document that names an example quotes its odds right there, so the
+# tests check every document that names it.
+quoting_docs() {
+    for doc in "$ROOT/README.md" "$ROOT/docs/manual.md"; do
+        if grep -qF -- "examples/$1" "$doc"; then echo "$doc"; fi
+    done
+}
+
 # tap_end: the plan line; the script's status says whether every check passed.
 tap_end() {
     echo "1..$n"

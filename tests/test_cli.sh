@@ -3,10 +3,11 @@
 # Usage: test_cli.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
 # Checks documented exit codes (0 ok, 1 usage, 2 bad input, 3 file I/O or corrupt
 # result file), that errors name the file, line and field, that a failed run
-# leaves no output file behind (README "Exit codes"), `oddsmaster list` in text
+# leaves no output file behind (docs/manual.md "Exit codes"), `oddsmaster list` in text
 # and JSON (army lists, --rules, --options), warnings for special rules not
 # modelled, a whole engagement's datasets and recorded options, and that the
-# odds the README quotes for the worked examples are the program's.
+# odds the README and the manual quote for the default scenario and the worked
+# examples are the program's.
 set -u
 OM=$1
 DATA=$2
@@ -182,22 +183,41 @@ for f in "$ROOT"/scenarios/examples/*.yaml; do
     expect_exit 0 "example $(basename "$f") runs" "$OM" run "$f" --trials 5000 -q -o "$TMP/example.h5"
 done
 
-# --- the README's worked examples: the odds it quotes are the program's ---
-# (default trials and seed, so the numbers are exact; update the README when the
-# engine changes them).
+# --- the quick start: the README quotes the default scenario's outcome table ---
+# (default trials and seed, so the numbers are exact; update the documents when
+# the engine changes them).
+"$OM" run -o "$TMP/knights.h5" >"$TMP/out" 2>"$TMP/err"
+sed -n '/^Outcome$/,/^$/p' "$TMP/out" | sed '/^$/d' >"$TMP/quoted"
+missing=""
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$ROOT/README.md" || missing="$missing|$line"
+done <"$TMP/quoted"
+if [ -s "$TMP/quoted" ] && [ -z "$missing" ]; then ok "README.md quotes the default scenario's outcome"; else
+    not_ok "README.md quotes the default scenario's outcome" "not quoted: $missing"; fi
+
+# --- the worked examples: the odds each document quotes are the program's ---
+# Every example is quoted by README.md or docs/manual.md, and each of the two
+# that names it quotes its first outcome line.
 for f in "$ROOT"/scenarios/examples/*.yaml; do
     [ -e "$f" ] || continue
     name=$(basename "$f")
     "$OM" run "$f" -o "$TMP/readme.h5" >"$TMP/out" 2>"$TMP/err"
     line=$(grep -E '^  A  ' "$TMP/out" | head -n 1)
-    if [ -n "$line" ] && grep -qF -- "$line" "$ROOT/README.md" && grep -q "examples/$name" "$ROOT/README.md"; then
-        ok "README quotes the odds of $name"
-    else
-        not_ok "README quotes the odds of $name" "output: $line"
+    quoting_docs "$name" >"$TMP/docs"
+    if [ ! -s "$TMP/docs" ]; then
+        not_ok "the odds of $name are quoted" "neither README.md nor docs/manual.md names examples/$name"
+        continue
     fi
+    while IFS= read -r doc; do
+        if [ -n "$line" ] && grep -qF -- "$line" "$doc"; then
+            ok "${doc#"$ROOT"/} quotes the odds of $name"
+        else
+            not_ok "${doc#"$ROOT"/} quotes the odds of $name" "output: $line"
+        fi
+    done <"$TMP/docs"
 done
 
-# --- matchup matrices, efficiency and charts (README "Matchup matrices ...") ---
+# --- matchup matrices, efficiency and charts (docs/manual.md "Matchup matrices") ---
 for cmd in matrix efficiency chart; do
     expect_exit 0 "oddsmaster $cmd --help" "$OM" "$cmd" --help
     expect_match "Usage: oddsmaster $cmd" "$TMP/out" "$cmd --help shows its usage"

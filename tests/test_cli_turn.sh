@@ -2,8 +2,9 @@
 # test_cli_turn.sh: whole turns (`kind: turn`) through the command line, end
 # to end (TAP output for meson).
 # Usage: test_cli_turn.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
-# Checks that the README's quoted odds of the turn examples are what `run`
-# prints (1,000,000 trials, seed 1, so the README cannot drift); an exactly
+# Checks that the odds the README and the manual quote for the turn examples
+# are what `run` prints (1,000,000 trials, seed 1, so the documents cannot
+# drift); an exactly
 # computable Command phase through `run` and `summary --format json` (5
 # standard errors); the result file's per-unit datasets, its two-byte victory
 # points and its recorded options; and that bad input (contradictory
@@ -17,27 +18,36 @@ ROOT=$3
 . "$ROOT/tests/tap_lib.sh"
 tap_setup test_cli_turn
 
-# --- the README's turn examples: every line it quotes is what run prints ---
-# The lines are those of the first code block after the README names the file,
+# --- the turn examples: every line the documents quote is what run prints ---
+# Each example is quoted by README.md or docs/manual.md (quoting_docs); the
+# lines are those of the first code block after the document names the file,
 # less the block's indentation (a block in a list item is indented).
 for f in "$ROOT"/scenarios/examples/turns/*.yaml; do
     [ -e "$f" ] || continue
     name=$(basename "$f")
     "$OM" run "$f" -o "$TMP/readme.h5" >"$TMP/run" 2>"$TMP/err"
-    awk -v name="examples/turns/$name" '
-        index($0, name) { found = 1 }
-        found && /^ *```/ { if (inside) exit; inside = 1; indent = index($0, "`") - 1; next }
-        found && inside { print substr($0, indent + 1) }' "$ROOT/README.md" >"$TMP/quoted"
-    if [ ! -s "$TMP/quoted" ]; then
-        not_ok "README quotes the odds of $name" "no code block after examples/turns/$name"
+    quoting_docs "turns/$name" >"$TMP/docs"
+    if [ ! -s "$TMP/docs" ]; then
+        not_ok "the odds of $name are quoted" "neither README.md nor docs/manual.md names examples/turns/$name"
         continue
     fi
-    missing=""
-    while IFS= read -r line; do
-        grep -qF -- "$line" "$TMP/run" || missing="$missing|$line"
-    done <"$TMP/quoted"
-    if [ -z "$missing" ]; then ok "README quotes the odds of $name"; else
-        not_ok "README quotes the odds of $name" "not printed: $missing"; fi
+    while IFS= read -r doc; do
+        rel=${doc#"$ROOT"/}
+        awk -v name="examples/turns/$name" '
+            index($0, name) { found = 1 }
+            found && /^ *```/ { if (inside) exit; inside = 1; indent = index($0, "`") - 1; next }
+            found && inside { print substr($0, indent + 1) }' "$doc" >"$TMP/quoted"
+        if [ ! -s "$TMP/quoted" ]; then
+            not_ok "$rel quotes the odds of $name" "no code block after examples/turns/$name"
+            continue
+        fi
+        missing=""
+        while IFS= read -r line; do
+            grep -qF -- "$line" "$TMP/run" || missing="$missing|$line"
+        done <"$TMP/quoted"
+        if [ -z "$missing" ]; then ok "$rel quotes the odds of $name"; else
+            not_ok "$rel quotes the odds of $name" "not printed: $missing"; fi
+    done <"$TMP/docs"
 done
 
 # --- an exact Command phase through run: P(the General's chain reaches order k) ---

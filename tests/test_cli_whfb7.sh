@@ -2,7 +2,7 @@
 # test_cli_whfb7.sh: Warhammer Fantasy Battles 7th edition through the command
 # line, end to end (TAP output for meson).
 # Usage: test_cli_whfb7.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
-# Checks that the odds the README quotes for the WHFB7 examples are what
+# Checks that the odds the README and the manual quote for the WHFB7 examples are what
 # `oddsmaster run` prints (1,000,000 trials, seed 1), that bad scenarios exit 2
 # with a message naming the file, the line and the field and leave no output
 # file (tests/data/whfb7/bad/*.yaml: each file's first line says what to
@@ -17,23 +17,31 @@ ROOT=$3
 . "$ROOT/tests/tap_lib.sh"
 tap_setup test_cli_whfb7
 
-# --- the README's WHFB7 examples: the odds it quotes are the program's ---
-# (default trials and seed, so the numbers are exact; update the README when
-# the engine changes them). Every outcome table's A line is quoted.
+# --- the WHFB7 examples: the odds the documents quote are the program's ---
+# (default trials and seed, so the numbers are exact; update the documents when
+# the engine changes them). Each example is quoted by README.md or
+# docs/manual.md (quoting_docs), every outcome table's A line.
 for f in "$ROOT"/scenarios/examples/whfb7-*.yaml; do
     name=$(basename "$f")
     "$OM" run "$f" -o "$TMP/readme.h5" >"$TMP/out" 2>"$TMP/err"
     lines=$(grep -cE '^  A  ' "$TMP/out")
-    missing=0
     grep -E '^  A  ' "$TMP/out" >"$TMP/lines"
-    while IFS= read -r line; do
-        grep -qF -- "$line" "$ROOT/README.md" || missing=$((missing + 1))
-    done <"$TMP/lines"
-    if [ "$lines" -gt 0 ] && [ "$missing" -eq 0 ] && grep -q "examples/$name" "$ROOT/README.md"; then
-        ok "README quotes the odds of $name ($lines tables)"
-    else
-        not_ok "README quotes the odds of $name" "output: $(cat "$TMP/lines")"
+    quoting_docs "$name" >"$TMP/docs"
+    if [ ! -s "$TMP/docs" ]; then
+        not_ok "the odds of $name are quoted" "neither README.md nor docs/manual.md names examples/$name"
+        continue
     fi
+    while IFS= read -r doc; do
+        missing=0
+        while IFS= read -r line; do
+            grep -qF -- "$line" "$doc" || missing=$((missing + 1))
+        done <"$TMP/lines"
+        if [ "$lines" -gt 0 ] && [ "$missing" -eq 0 ]; then
+            ok "${doc#"$ROOT"/} quotes the odds of $name ($lines tables)"
+        else
+            not_ok "${doc#"$ROOT"/} quotes the odds of $name" "output: $(cat "$TMP/lines")"
+        fi
+    done <"$TMP/docs"
 done
 
 # --- bad scenarios: exit 2, file, line and field named, no output left ---
