@@ -232,8 +232,11 @@ typedef struct om_yaml_doc {
  * om_yaml_load: check the shape and schema of the document in `c` (valid YAML,
  * one document, a mapping, "schema: d->schema"), then load it with libcyaml
  * into *out (free with om_yaml_free). libcyaml's log is captured into the
- * message, never printed. Errors: OM_EPARSE (with the document's line and
- * key path), OM_ENOMEM.
+ * message, never printed. d->top must not hold a list whose entries are
+ * fixed-length lists stored inline (libcyaml frees those at the wrong
+ * stride): give such entries CYAML_FLAG_POINTER. Errors: OM_EPARSE (with the
+ * document's line and key path), OM_ENOMEM, OM_EUNSUPPORTED (a schema that
+ * breaks that rule; it asserts in debug builds).
  */
 om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out);
 

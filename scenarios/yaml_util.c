@@ -838,6 +838,42 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
     return om_yaml_fail_at(c, OM_EPARSE, 0, path, NULL, "%s", m[0] ? m : cyaml_strerror(err));
 }
 
+/* Deepest nesting of a schema that schema_strides_agree follows; the
+ * scenario schemas nest at most 6 values deep (turn, a, units, [i], plan,
+ * goal). */
+#define SCHEMA_DEPTH_MAX 16
+
+/*
+ * Does libcyaml free every sequence of the schema `v` at the stride it loads
+ * it with? libcyaml 1.3.1 places the entries of a sequence `data_size` of the
+ * sequence's schema apart when it loads them, but steps through them by the
+ * entry schema's `data_size` (a pointer's size for a pointer entry) when it
+ * frees them, both in cyaml_free and in its own clean-up of a load that fails.
+ * The two agree for every entry but one kind: a fixed-length sequence stored
+ * inline (a list of points [[x, y], ...] read into char *[n][2]), whose entry
+ * schema gives the size of one element, not of the entry. Freed at that
+ * stride, every element but the first and last is freed twice. Such entries
+ * must be pointers (CYAML_FLAG_POINTER on the entry schema), whose stride is a
+ * pointer's size both ways.
+ */
+static bool schema_strides_agree(const cyaml_schema_value_t *v, unsigned depth)
+{
+    if (depth > SCHEMA_DEPTH_MAX)
+        return true;
+    if (v->type == CYAML_MAPPING) {
+        for (const cyaml_schema_field_t *f = v->mapping.fields; f->key; f++)
+            if (!schema_strides_agree(&f->value, depth + 1))
+                return false;
+        return true;
+    }
+    if (v->type == CYAML_SEQUENCE || v->type == CYAML_SEQUENCE_FIXED) {
+        const cyaml_schema_value_t *e = v->sequence.entry;
+        const size_t free_stride = e->flags & CYAML_FLAG_POINTER ? sizeof(void *) : e->data_size;
+        return free_stride == v->data_size && schema_strides_agree(e, depth + 1);
+    }
+    return true;
+}
+
 om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
 {
     cy_log log;
@@ -853,6 +889,10 @@ om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
 
     *out = NULL;
     memset(&log, 0, sizeof log);
+    if (NEVER(!schema_strides_agree(d->top, 0)))
+        return OM_ERROR(OM_EUNSUPPORTED, "%s: cannot read %s: its schema holds a list of "
+                        "fixed-length lists that libcyaml cannot free (a defect of this "
+                        "program)", c->source, d->what);
     om_yaml_walk_run(&w, c->text, c->len, NULL, NULL);
     if (w.status == OM_ENOMEM)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);

@@ -203,7 +203,8 @@ typedef char *raw_point[2];
 
 typedef struct raw_terrain {
     char *kind;           /* wood, ... */
-    raw_point *points;    /* 2 corners of a rectangle, or 3..8 of a polygon */
+    raw_point **points;   /* 2 corners of a rectangle, or 3..8 of a polygon, each
+                             allocated alone (point_entry says why) */
     unsigned points_count;
 } raw_terrain;
 
@@ -226,8 +227,11 @@ typedef struct raw_turn {
 static const cyaml_schema_value_t string_entry = {
     CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
+/* A point [x, y] as an entry of a list of points. A pointer: libcyaml 1.3.1
+ * frees a list of fixed-length lists stored inline at the wrong stride
+ * (om_yaml_load). */
 static const cyaml_schema_value_t point_entry = {
-    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_DEFAULT, char *, &string_entry, 2),
+    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &string_entry, 2),
 };
 
 static const cyaml_schema_field_t plan_fields[] = {
@@ -856,7 +860,7 @@ static om_status conv_terrain(conv *v, unsigned k, const raw_terrain *r)
                                "%d corners of a convex polygon (got %u)",
                                OM_WM_TABLE_MAX_VERTICES, r->points_count);
     for (unsigned i = 0; i < r->points_count; i++)
-        if ((st = conv_point(v->c, path, "points", r->points[i], &pt[i])))
+        if ((st = conv_point(v->c, path, "points", *r->points[i], &pt[i])))
             return st;
     if (r->points_count == 2) {
         om_wm_vec lo = {fmin(pt[0].x, pt[1].x), fmin(pt[0].y, pt[1].y)};
