@@ -688,18 +688,61 @@ static bool key_in(const char *const *keys, const char *key)
     return false;
 }
 
-/* What the scalar or list field `f` expects, for "expected X" messages. */
-static const char *field_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f)
+/* What a value of schema `v` is, for "expected X" messages: a mapping, a
+ * list of a fixed length, a list of mappings, or (a list of) single values,
+ * which the document describes (`list`, `single`). */
+static void value_expects(const cyaml_schema_value_t *v, const char *list, const char *single,
+                          char *out, size_t cap)
 {
-    if (f->value.type == CYAML_MAPPING)
-        return "a mapping of keys (indented 'key: value' lines)";
-    if (f->value.type == CYAML_SEQUENCE)
-        return d->list_expects;
-    if (key_in(d->int_keys, f->key))
-        return "an integer";
-    if (key_in(d->bool_keys, f->key))
-        return "true or false";
-    return "a single value (a name or word)";
+    if (v->type == CYAML_MAPPING)
+        snprintf(out, cap, "a mapping of keys (indented 'key: value' lines)");
+    else if (v->type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a list of exactly %u values, e.g. [x, y]", (unsigned)v->sequence.max);
+    else if (v->type == CYAML_SEQUENCE && v->sequence.entry->type == CYAML_MAPPING)
+        snprintf(out, cap, "a list of mappings (each entry '- key: value')");
+    else if (v->type == CYAML_SEQUENCE && v->sequence.entry->type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a list of lists of %u values, e.g. [[x, y], [x, y]]",
+                 (unsigned)v->sequence.entry->sequence.max);
+    else if (v->type == CYAML_SEQUENCE)
+        snprintf(out, cap, "%s", list);
+    else
+        snprintf(out, cap, "%s", single);
+}
+
+/* What the field `f` expects, for "expected X" messages. */
+static void field_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f, char *out,
+                          size_t cap)
+{
+    const char *single = key_in(d->int_keys, f->key)    ? "an integer"
+                         : key_in(d->bool_keys, f->key) ? "true or false"
+                                                         : "a single value (a name or word)";
+    value_expects(&f->value, d->list_expects, single, out, cap);
+}
+
+/* What an entry of the list field `f` expects. */
+static void entry_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f, char *out,
+                          size_t cap)
+{
+    if (f->value.type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a single value (a number)");
+    else
+        value_expects(f->value.sequence.entry, d->list_expects, d->entry_expects, out, cap);
+}
+
+/* The list whose length libcyaml refused (`lists` entry frames were open at
+ * the error: 1, the value of field `leaf` itself; 2, entry `entry` of it):
+ * its schema, or NULL. */
+static const cyaml_schema_value_t *refused_list(const cyaml_schema_field_t *leaf, size_t lists)
+{
+    if (leaf == NULL)
+        return NULL;
+    if (lists == 1 && (leaf->value.type == CYAML_SEQUENCE ||
+                       leaf->value.type == CYAML_SEQUENCE_FIXED))
+        return &leaf->value;
+    if (lists == 2 && leaf->value.type == CYAML_SEQUENCE &&
+        leaf->value.sequence.entry->type == CYAML_SEQUENCE_FIXED)
+        return leaf->value.sequence.entry;
+    return NULL;
 }
 
 /* Describe the value at path.leaf as found in the document: "a list", "a
@@ -814,7 +857,7 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
     if ((arg = after_prefix(m, "Mapping field already seen: ")))
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "duplicate key '%s'", arg);
     if (after_prefix(m, "Expecting ")) {
-        char got[80], leaf_path[OM_YAML_PATH_MAX];
+        char got[80], want[OM_YAML_REASON_MAX / 2], leaf_path[OM_YAML_PATH_MAX];
         size_t line;
         if (leaf && entry > 0) {
             char idx[24];
@@ -822,20 +865,52 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
                      leaf->key);
             snprintf(idx, sizeof idx, "[%u]", entry - 1);
             describe_value(c, leaf_path, idx, got, sizeof got, &line);
+            entry_expects(d, leaf, want, sizeof want);
             return om_yaml_fail_at(c, OM_EPARSE, line, leaf_path, NULL,
-                                   "entry %u: expected %s, got %s", entry, d->entry_expects,
-                                   got);
+                                   "entry %u: expected %s, got %s", entry, want, got);
         }
         if (leaf) {
             describe_value(c, path, leaf->key, got, sizeof got, &line);
+            field_expects(d, leaf, want, sizeof want);
             return om_yaml_fail_at(c, OM_EPARSE, line, path, leaf->key, "expected %s, got %s",
-                                   field_expects(d, leaf), got);
+                                   want, got);
         }
     }
-    if (leaf)
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf->key, "%s",
-                               m[0] ? m : cyaml_strerror(err));
-    return om_yaml_fail_at(c, OM_EPARSE, 0, path, NULL, "%s", m[0] ? m : cyaml_strerror(err));
+    {
+        /* A list of the wrong length: "Excessive entries (2 max) in
+         * sequence." or "Insufficient entries (1 of 2 min) in sequence." */
+        const cyaml_schema_value_t *list = refused_list(leaf, inner);
+        unsigned have = 0, limit = 0;
+        const bool more = sscanf(m, "Excessive entries (%u max)", &limit) == 1;
+        const bool fewer = !more && sscanf(m, "Insufficient entries (%u of %u min)", &have,
+                                           &limit) == 2;
+        if (list && (more || fewer)) {
+            char got[40], where[32] = "";
+            const bool fixed = list->type == CYAML_SEQUENCE_FIXED;
+            if (inner == 2)
+                snprintf(where, sizeof where, "entry %u: ", entry);
+            if (more)
+                snprintf(got, sizeof got, "more");
+            else
+                snprintf(got, sizeof got, "%u", have);
+            return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf->key,
+                                   "%sexpected %s%u values%s, got %s", where,
+                                   fixed ? "a list of exactly " : more ? "at most " : "at least ",
+                                   limit, fixed && limit == 2 ? " ([x, y])" : "", got);
+        }
+    }
+    if ((arg = after_prefix(m, "No anchor found for alias: '"))) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "'"), arg);
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf ? leaf->key : NULL,
+                               "unknown alias '*%s': no anchor '&%s' is set before it", name,
+                               name);
+    }
+    /* Anything else libcyaml reports (none of the schemas here should meet
+     * one): its words, said to be the reader's. */
+    return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf ? leaf->key : NULL,
+                           "this value cannot be read (the YAML reader says: %s)",
+                           m[0] ? m : cyaml_strerror(err));
 }
 
 /* Deepest nesting of a schema that schema_strides_agree follows; the

@@ -407,8 +407,8 @@ static void build_schema(turn_schema *s)
         .top = &s->top,
         .int_keys = s->int_keys,
         .bool_keys = s->bool_keys,
-        .list_expects = "a list",
-        .entry_expects = "an entry of the list",
+        .list_expects = "a list of names (a unit's rules, a brigade's unit ids)",
+        .entry_expects = "a name",
         .unknown_key = unknown_key,
         .options = option_registries,
     };
