@@ -46,10 +46,14 @@ static const om_game *game_of_text(const char *text, size_t len)
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out)
 {
+    const om_yaml_ctx c = {.source = source ? source : "<text>", .text = text, .len = len};
     om_scenario *sc;
     om_status st;
 
     *out = NULL;
+    /* Before the text is kept as a C string, which a NUL byte would cut. */
+    if ((st = om_yaml_check_text(&c)) != OM_OK)
+        return st;
     sc = calloc(1, sizeof *sc);
     if (sc == NULL || (sc->source = strdup(source ? source : "<text>")) == NULL ||
         (sc->text = om_yaml_dup(text, len)) == NULL) {

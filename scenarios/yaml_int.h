@@ -169,6 +169,17 @@ om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *
 om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
                             const char *s, bool *out);
 
+/*
+ * om_yaml_check_text: refuse a document that is not text in UTF-8, before
+ * anything reads it as a C string (which would stop at a NUL byte and find
+ * the file empty) or as YAML (whose reader says "control characters are not
+ * allowed"). Errors, OM_EPARSE with path "(document)" and the line of the
+ * first offending byte: a file saved as UTF-16 or UTF-32 (by its byte order
+ * mark), a NUL byte, a control character other than tab, line feed and
+ * carriage return, bytes that are not UTF-8. Thread-safe.
+ */
+om_status om_yaml_check_text(const om_yaml_ctx *c);
+
 /* A NUL-terminated copy of len bytes of s (malloc); NULL when out of memory. */
 char *om_yaml_dup(const char *s, size_t len);
 

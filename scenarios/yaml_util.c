@@ -532,6 +532,77 @@ om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char
                            s);
 }
 
+/* The length of the UTF-8 sequence starting at s[0..n), or 0 if it is not one
+ * (an overlong form, a surrogate, beyond U+10FFFF, or cut short). */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    size_t need;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        need = 1;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        need = 2;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        need = 3;
+    else
+        return 0;
+    /* The second byte's range excludes overlong forms, surrogates and code
+     * points beyond U+10FFFF (RFC 3629, section 4). */
+    if (s[0] == 0xE0)
+        lo = 0xA0;
+    else if (s[0] == 0xED)
+        hi = 0x9F;
+    else if (s[0] == 0xF0)
+        lo = 0x90;
+    else if (s[0] == 0xF4)
+        hi = 0x8F;
+    if (n < need + 1 || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i <= need; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return need + 1;
+}
+
+om_status om_yaml_check_text(const om_yaml_ctx *c)
+{
+    const unsigned char *s = (const unsigned char *)c->text;
+    size_t line = 1, column = 1;
+    if (c->len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF)))
+        return om_yaml_fail_at(c, OM_EPARSE, 1, NULL, NULL, "the file is %s text; save it as "
+                               "UTF-8", c->len >= 4 && s[2] == 0 && s[3] == 0 ? "UTF-32"
+                                                                             : "UTF-16");
+    if (c->len >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE && s[3] == 0xFF)
+        return om_yaml_fail_at(c, OM_EPARSE, 1, NULL, NULL, "the file is UTF-32 text; save it "
+                               "as UTF-8");
+    for (size_t i = 0; i < c->len;) {
+        const unsigned char b = s[i];
+        size_t n;
+        if (b == 0)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text: it "
+                                   "holds a NUL byte (line %zu, column %zu); a scenario is YAML "
+                                   "text in UTF-8", line, column);
+        if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text: a "
+                                   "control character (byte 0x%02X) at line %zu, column %zu",
+                                   b, line, column);
+        if ((n = utf8_sequence(s + i, c->len - i)) == 0)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text in "
+                                   "UTF-8: byte 0x%02X at line %zu, column %zu begins no UTF-8 "
+                                   "character (save the file as UTF-8)", b, line, column);
+        if (b == '\n') {
+            line++;
+            column = 1;
+        } else {
+            column++;
+        }
+        i += n;
+    }
+    return OM_OK;
+}
+
 char *om_yaml_dup(const char *s, size_t len)
 {
     char *d = malloc(len + 1);
@@ -961,9 +1032,12 @@ om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
     };
     om_yaml_walk w;
     cyaml_err_t err;
+    om_status st;
 
     *out = NULL;
     memset(&log, 0, sizeof log);
+    if ((st = om_yaml_check_text(c)) != OM_OK)
+        return st;
     if (NEVER(!schema_strides_agree(d->top, 0)))
         return OM_ERROR(OM_EUNSUPPORTED, "%s: cannot read %s: its schema holds a list of "
                         "fixed-length lists that libcyaml cannot free (a defect of this "
