@@ -110,16 +110,17 @@ static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"}
 /* Rule sets, and kinds in om_wm_kind order. */
 const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
     "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
-static const om_game_kind wm_kinds[] = {
+/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
+#define TURN_KIND "turn"
+const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1] = {"combat", "volley",
+                                                                 "engagement", TURN_KIND, NULL};
+/* The same kinds, described (test_game.c checks that the names agree). */
+static const om_game_kind wm_kinds[OM_WM_GAME_KINDS] = {
     {"combat", "stand and shoot, then the first combat round"},
     {"volley", "side A shoots at side B in the Shooting phase"},
     {"engagement", "the whole fight: rounds, pursuits and turns to the end"},
-    {"turn", "a whole turn of one side: Command, Shooting and Combat phases over its units"},
+    {TURN_KIND, "a whole turn of one side: Command, Shooting and Combat phases over its units"},
 };
-/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
-#define TURN_KIND "turn"
-_Static_assert(sizeof wm_kinds / sizeof wm_kinds[0] == OM_WM_KIND_COUNT + 1,
-               "one entry per kind, and turns");
 
 /* The engagement of a loaded Warmaster scenario. */
 static const om_wm_engagement *engagement_of(const om_scenario *sc)
@@ -179,12 +180,34 @@ static om_status turn_warnings(const om_wm_turn_scenario *ts, char **out)
     return OM_OK;
 }
 
-/* Whether a scenario text is of kind turn (its top-level `kind`). */
-static bool text_is_turn(const char *text)
+/*
+ * The loader of a scenario text: whether its top-level `kind` is turn (else
+ * load.c reads it). A kind that is no kind of the game is refused here, with
+ * every kind listed: the two loaders' schemas differ, so the other loader
+ * would first refuse the keys of the kind meant (a turn's `units` for a
+ * misspelt turn). Errors: OM_EPARSE.
+ */
+static om_status text_is_turn(const om_scenario *sc, bool *turn)
 {
+    const om_yaml_ctx c = {.source = sc->source, .text = sc->text, .len = strlen(sc->text)};
+    char known[OM_YAML_REASON_MAX / 2];
+    const char *best;
     om_yaml_walk w;
-    om_yaml_walk_run(&w, text, strlen(text), "", "kind");
-    return w.found && strcmp(w.value, TURN_KIND) == 0;
+    *turn = false;
+    om_yaml_walk_run(&w, c.text, c.len, "", "kind");
+    if (!w.found || w.value_type != YAML_SCALAR_EVENT)
+        return OM_OK;
+    for (size_t k = 0; k < OM_WM_GAME_KINDS; k++)
+        if (strcmp(w.value, om_wm_game_kind_names[k]) == 0) {
+            *turn = strcmp(w.value, TURN_KIND) == 0;
+            return OM_OK;
+        }
+    om_yaml_join_names(known, sizeof known, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    best = om_yaml_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    return om_yaml_fail_at(&c, OM_EPARSE, w.line, NULL, "kind",
+                           "unknown kind '%s'; %s%s%sexpected one of: %s", w.value,
+                           best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
+                           known);
 }
 
 /* Load a scenario of kind turn. */
@@ -208,8 +231,11 @@ static om_status wm_load(om_scenario *sc)
 {
     om_wm_scenario *ws = NULL;
     const om_wm_engagement *e;
+    bool turn = false;
     om_status st;
-    if (text_is_turn(sc->text))
+    if ((st = text_is_turn(sc, &turn)) != OM_OK)
+        return st;
+    if (turn)
         return turn_load(sc);
     st = om_wm_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
     if (st != OM_OK)
@@ -555,7 +581,7 @@ const om_game om_game_warmaster = {
     .title = "Warmaster (1.1, Revolution, Ancients)",
     .rulesets = om_wm_game_rulesets,
     .kinds = wm_kinds,
-    .n_kinds = OM_WM_KIND_COUNT,
+    .n_kinds = OM_WM_GAME_KINDS,
     .load = wm_load,
     .setup_free = wm_setup_free,
     .prepare = wm_prepare,

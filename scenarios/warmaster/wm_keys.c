@@ -93,9 +93,9 @@ static const om_game_key fixed_keys[] = {
     {"title", "top", "text", NULL, 0, "\"<name A> vs <name B>\"", "a title for reports"},
     {"ruleset", "top", "name", om_wm_game_rulesets, OM_WM_GAME_RULESETS, "required",
      "the rule set"},
-    {"kind", "top", "name", om_wm_kind_names, OM_WM_KIND_COUNT, "combat",
-     "combat (stand and shoot, then round 1), volley (A shoots at B) or engagement (the "
-     "whole fight)"},
+    {"kind", "top", "name", om_wm_game_kind_names, OM_WM_GAME_KINDS, "combat",
+     "combat (stand and shoot, then round 1), volley (A shoots at B), engagement (the "
+     "whole fight) or turn (a whole turn of one side over both armies: the turn keys)"},
     {"options", "top", "mapping", NULL, 0, "every recommended reading",
      "readings of ambiguous rules, NAME: VALUE (oddsmaster list --options)"},
     {"a", "top", "mapping", NULL, 0, "required", "side A (the attacker or shooter)"},
