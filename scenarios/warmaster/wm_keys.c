@@ -1,11 +1,13 @@
 /*
  * wm_keys.c: the table of Warmaster scenario keys (wm_keys.h): the side keys
  * of OM_WM_SIDE_KEYS with their members, names and defaults, and every key of
- * a file (top level, unit, side) described for `oddsmaster list --keys`.
+ * a file (top level, unit, side, and the levels of a whole turn) described
+ * for `oddsmaster list --keys`.
  */
 #include "wm_keys.h"
 
 #include "wm_game_int.h"
+#include "wm_turn_scenario.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -132,6 +134,84 @@ static const om_game_key fixed_keys[] = {
      "Britons Chariots of an army led by Caractacus (Ancients): terror"},
 };
 
+/* The keys of a file of kind turn (wm_turn_load.c reads them), by level:
+ * the top level's own, an army (`a` and `b` of a turn), a unit placed on the
+ * table (each entry of an army's `units`, beside the side keys the table does
+ * not decide), a plan, a character, a brigade, a terrain piece, the table. */
+static const char *const moving_names[] = {"a", "b"};
+static const om_game_key turn_keys[] = {
+    {"moving", "top", "name", moving_names, 2, "a",
+     "kind turn: the side whose turn it is; only its units take orders, shoot and charge"},
+    {"issue", "top", "name", om_wm_issue_names, OM_WM_ISSUE_COUNT, "general-last",
+     "kind turn: the order in which the characters issue orders"},
+    {"table", "top", "mapping", NULL, 0, "the rule set's table",
+     "kind turn: the table's size (the table keys)"},
+    {"terrain", "top", "list of mappings", NULL, 0, "none",
+     "kind turn: at most 16 terrain pieces (the terrain keys)"},
+    {"name", "army", "text", NULL, 0, "side A, side B", "the army's name"},
+    {"units", "army", "list of mappings", NULL, 0, "required",
+     "1 to 8 units on the table (the placement keys, and the side keys the table does not "
+     "decide)"},
+    {"characters", "army", "list of mappings", NULL, 0, "none",
+     "its generals, heroes and wizards, at most 12 in all (the character keys)"},
+    {"brigades", "army", "list of mappings", NULL, 0, "none",
+     "brigades of 2 to 4 touching units, at most 8 in all (the brigade keys)"},
+    {"id", "placement", "id", NULL, 0, "required",
+     "a-z, 0-9 and _, at most 23, unique in the file: names its fields in the results"},
+    {"at", "placement", "[x, y]", NULL, 0, "required", "the centre of its stands, cm"},
+    {"facing", "placement", "-360..360", NULL, 0, "90 for side A, 270 for side B",
+     "degrees: 0 faces +x, 90 faces +y"},
+    {"formation", "placement", "name", om_wm_turn_formation_names, OM_WM_TURN_FORMATIONS,
+     "line", "how its stands are drawn up"},
+    {"files", "placement", "0..255", NULL, 0, "2",
+     "an irregular formation's stands abreast (2 to its stands - 1)"},
+    {"hits", "placement", "0..255", NULL, 0, "0",
+     "hits it carries from an unresolved combat, fewer than its Hits"},
+    {"initiative", "placement", "name", om_wm_initiative_names, OM_WM_INITIATIVE_COUNT, "auto",
+     "what it does on initiative (auto: charge only the enemy its plan charges)"},
+    {"shoot", "placement", "name", om_wm_shoot_policy_names, OM_WM_SHOOT_POLICY_COUNT,
+     "closest", "closest (the closest visible enemy in range) or hold"},
+    {"stand_and_shoot", "placement", "true/false", NULL, 0, "true",
+     "it shoots at enemies charging it when the rules allow"},
+    {"plan", "placement", "mapping", NULL, 0, "hold",
+     "what it tries in its side's Command phase (the plan keys)"},
+    {"kind", "plan", "name", om_wm_plan_names, OM_WM_PLAN_KIND_COUNT, "hold",
+     "charge a target, advance toward a point or a unit, move into range to shoot, or hold"},
+    {"target", "plan", "id", NULL, 0, "closest",
+     "charge, shoot: an enemy unit's id or closest; advance: any unit's id"},
+    {"goal", "plan", "[x, y]", NULL, 0, "none", "advance: the point to move toward, cm"},
+    {"keep_cm", "plan", "0..1000", NULL, 0, "0",
+     "advance toward a unit: the distance to keep from it, cm"},
+    {"by", "plan", "id", NULL, 0, "none (no orders)",
+     "the id of the character of its side who orders it"},
+    {"orders", "plan", "0..3", NULL, 0, "0 (3)", "the most orders to give it (0: 3)"},
+    {"priority", "plan", "0..255", NULL, 0, "0", "order of issue: lower goes first"},
+    {"id", "character", "id", NULL, 0, "required",
+     "as a unit's id, unique among units and characters"},
+    {"from", "character", "army/unit", NULL, 0, "none",
+     "a general, hero or wizard of the army lists: its name, kind and Command"},
+    {"kind", "character", "name", om_wm_character_kind_names, OM_WM_CHARACTER_KIND_COUNT,
+     "required without from", "general, hero or wizard"},
+    {"command", "character", "1..12", NULL, 0, "required without from (from: the list's)",
+     "its Command value"},
+    {"name", "character", "text", NULL, 0, "the list's, else its kind", "its name"},
+    {"at", "character", "[x, y]", NULL, 0, "required unless joined", "where it stands, cm"},
+    {"joined", "character", "id", NULL, 0, "none",
+     "a unit of its side it has joined (it stands at its centre)"},
+    {"follow", "character", "id", NULL, 0, "none",
+     "a unit it moves to join at the end of the Command phase"},
+    {"flying", "character", "true/false", NULL, 0, "false", "it rides a flyer (moves 100cm)"},
+    {"units", "brigade", "list of names", NULL, 0, "required",
+     "the ids of 2 to 4 touching units of its side"},
+    {"plan", "brigade", "mapping", NULL, 0, "none", "a plan the brigade follows as one"},
+    {"kind", "terrain", "name", om_wm_terrain_names, OM_WM_TERRAIN_KIND_COUNT, "required",
+     "the kind of terrain"},
+    {"points", "terrain", "list of [x, y]", NULL, 0, "required",
+     "2 opposite corners of a rectangle, or 3 to 8 corners of a convex polygon, cm"},
+    {"width", "table", "1..1000", NULL, 0, "the rule set's", "cm"},
+    {"depth", "table", "1..1000", NULL, 0, "the rule set's", "cm"},
+};
+
 /* What a side key's default is, for people. */
 static const char *fallback_text(const om_wm_side_key *k)
 {
@@ -172,5 +252,8 @@ size_t om_wm_scenario_keys(om_game_key *out, size_t cap)
             out[n].n_values = k->names->count - k->names->first;
         }
     }
+    for (size_t i = 0; i < N(turn_keys); i++, n++)
+        if (n < cap)
+            out[n] = turn_keys[i];
     return n;
 }

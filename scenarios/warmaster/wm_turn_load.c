@@ -128,6 +128,12 @@
 #include "wm_load_int.h"
 #include "yaml_int.h"
 
+const char *const om_wm_turn_formation_names[OM_WM_TURN_FORMATIONS] = {"line", "column",
+                                                                      "irregular"};
+_Static_assert(OM_WM_TABLE_LINE == 0 && OM_WM_TABLE_COLUMN == 1 &&
+                   OM_WM_TABLE_IRREGULAR == 2 && OM_WM_TURN_FORMATIONS == 3,
+               "the formations' names are in om_wm_table_formation order");
+
 /* Name for text loaded without a source name. */
 #define SOURCE_UNNAMED "<text>"
 
@@ -610,7 +616,6 @@ static om_status conv_unit(conv *v, unsigned s, unsigned k, const raw_turn_unit 
     om_wm_vec centre;
     double facing = s == 0 ? 90 : 270;
     unsigned f = OM_WM_TABLE_LINE, word = 0;
-    static const char *const formations[] = {"line", "column", "irregular"};
     int i;
     om_status st;
 
@@ -633,8 +638,8 @@ static om_status conv_unit(conv *v, unsigned s, unsigned k, const raw_turn_unit 
         (r->facing && (st = conv_real(c, path, "facing", r->facing, -360, 360, &facing))))
         return st;
     if (r->formation) {
-        if ((st = om_wm_load_name(c, path, "formation", "formation", r->formation, formations,
-                                  3, &word)))
+        if ((st = om_wm_load_name(c, path, "formation", "formation", r->formation,
+                                  om_wm_turn_formation_names, OM_WM_TURN_FORMATIONS, &word)))
             return st;
         f = word;
     }
