@@ -70,11 +70,14 @@ typedef struct om_yaml_walk {
     size_t ncomps;
     char comp_buf[OM_YAML_PATH_MAX * 2]; /* storage of the components */
 
-    /* Output of the search: the 1-based line of the path's key, or of its
-     * deepest ancestor key (the root mapping for top-level keys). */
+    /* Output of the search: the 1-based line of the path's key (its first
+     * occurrence), or of its deepest ancestor key (the root mapping for
+     * top-level keys). */
     size_t line;
     size_t line_depth;        /* components matched at `line` */
     bool found;               /* the whole path was found */
+    size_t again_line;        /* line of the path's second occurrence (a duplicate
+                                 key), 0 if none */
     bool value_pending;       /* the next node is the found key's value */
     yaml_event_type_t value_type; /* event starting that value */
     char value[48];           /* the value if a scalar (truncated) */

@@ -96,9 +96,16 @@ static void walk_fail(om_yaml_walk *w, om_status status, size_t line, const char
 }
 
 /* The node now starting at depth d matches the target path: remember its
- * line, and whether it is the target itself. */
+ * line, and whether it is the target itself. The first occurrence of the
+ * target is the one a reader of the document uses (libcyaml stops at a
+ * duplicate key), so a second one is only noted. */
 static void walk_note_match(om_yaml_walk *w, size_t d, size_t line)
 {
+    if (w->found && d == w->ncomps && walk_path_matches(w, d)) {
+        if (w->again_line == 0)
+            w->again_line = line;
+        return;
+    }
     if (walk_path_matches(w, d) && d >= w->line_depth) {
         w->line = line;
         w->line_depth = d;
@@ -925,8 +932,12 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
     if ((arg = after_prefix(m, "Missing required mapping field: ")))
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "required key '%s' is missing",
                                arg);
-    if ((arg = after_prefix(m, "Mapping field already seen: ")))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "duplicate key '%s'", arg);
+    if ((arg = after_prefix(m, "Mapping field already seen: "))) {
+        om_yaml_walk w;
+        om_yaml_walk_run(&w, c->text, c->len, path, arg);
+        return om_yaml_fail_at(c, OM_EPARSE, w.again_line ? w.again_line : w.line, path, arg,
+                               "duplicate key '%s' (first given at line %zu)", arg, w.line);
+    }
     if (after_prefix(m, "Expecting ")) {
         char got[80], want[OM_YAML_REASON_MAX / 2], leaf_path[OM_YAML_PATH_MAX];
         size_t line;
