@@ -184,6 +184,50 @@ static void walk_node_end(om_yaml_walk *w)
     }
 }
 
+/* A node begins with anchor `name` (NULL: none); returns its index, or -1.
+ * A name defined again names the later node, as in YAML. */
+static int walk_anchor_begin(om_yaml_walk *w, const unsigned char *name, bool open, size_t line)
+{
+    om_yaml_walk_anchor *a;
+    if (name == NULL)
+        return -1;
+    if (w->n_anchors == OM_YAML_ANCHORS_MAX) {
+        walk_fail(w, OM_EPARSE, line, "more than %d anchors (&name)", OM_YAML_ANCHORS_MAX);
+        return -1;
+    }
+    a = &w->anchors[w->n_anchors];
+    if (!copy_trunc(a->name, sizeof a->name, (const char *)name, strlen((const char *)name)))
+        a->name[0] = '\0';
+    a->nodes = 1;
+    a->open = open;
+    return (int)w->n_anchors++;
+}
+
+/* An alias (*name): count the values it stands for, refusing an alias inside
+ * its own anchor and more than OM_YAML_ALIAS_NODES_MAX values in all. An
+ * unknown name is libcyaml's to report. */
+static void walk_alias(om_yaml_walk *w, const unsigned char *name, size_t line)
+{
+    for (size_t i = w->n_anchors; i-- > 0;) {
+        const om_yaml_walk_anchor *a = &w->anchors[i];
+        if (a->name[0] == '\0' || strcmp(a->name, (const char *)name) != 0)
+            continue;
+        if (a->open) {
+            walk_fail(w, OM_EPARSE, line, "the alias '*%s' is inside the value of its own "
+                      "anchor '&%s'", a->name, a->name);
+            return;
+        }
+        w->nodes += a->nodes;
+        w->alias_nodes += a->nodes;
+        if (w->alias_nodes > OM_YAML_ALIAS_NODES_MAX)
+            walk_fail(w, OM_EPARSE, line, "the aliases (*name) stand for more than %d values "
+                      "in all; an alias repeats the whole value of its anchor",
+                      OM_YAML_ALIAS_NODES_MAX);
+        return;
+    }
+    w->nodes++;
+}
+
 /* 1-based line of byte `offset` of text, for reader errors (which carry an
  * offset but no mark). */
 static size_t line_of_offset(const char *text, size_t len, size_t offset)
@@ -295,8 +339,19 @@ void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char 
                           "here ('---')");
             break;
         case YAML_SCALAR_EVENT:
-        case YAML_ALIAS_EVENT:
+            w->nodes++;
+            (void)walk_anchor_begin(w, ev.data.scalar.anchor, false, line);
+            if (ev.data.scalar.length > w->longest) {
+                w->longest = ev.data.scalar.length;
+                w->longest_line = line;
+                walk_current_path(w, line, w->longest_path, sizeof w->longest_path);
+            }
             if (!walk_node_begin(w, &ev, line))
+                walk_node_end(w);
+            break;
+        case YAML_ALIAS_EVENT:
+            walk_alias(w, ev.data.alias.anchor, line);
+            if (w->status == OM_OK && !walk_node_begin(w, &ev, line))
                 walk_node_end(w);
             break;
         case YAML_MAPPING_START_EVENT:
@@ -313,13 +368,24 @@ void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char 
                 .is_map = ev.type == YAML_MAPPING_START_EVENT,
                 .want_key = true,
                 .entry = -1,
+                .nodes_before = w->nodes,
+                .anchor = walk_anchor_begin(w, ev.type == YAML_MAPPING_START_EVENT
+                                                   ? ev.data.mapping_start.anchor
+                                                   : ev.data.sequence_start.anchor,
+                                            true, line),
             };
+            w->nodes++;
             w->depth++;
             break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
-            if (ALWAYS(w->depth > 0))
-                w->depth--;
+            if (ALWAYS(w->depth > 0)) {
+                const om_yaml_walk_frame *f = &w->frames[--w->depth];
+                if (f->anchor >= 0) {
+                    w->anchors[f->anchor].nodes = w->nodes - f->nodes_before;
+                    w->anchors[f->anchor].open = false;
+                }
+            }
             walk_node_end(w);
             break;
         case YAML_STREAM_END_EVENT:
@@ -344,6 +410,32 @@ size_t om_yaml_locate(const om_yaml_ctx *c, const char *path, const char *leaf)
     return w.line;
 }
 
+/* Write the control characters of s (a value quoted in a message, a key) as
+ * escapes, a newline as backslash and n, in place within cap bytes, so that a
+ * message stays one line. */
+static void escape_controls(char *s, size_t cap)
+{
+    char out[OM_YAML_REASON_MAX];
+    size_t n = 0;
+    bool changed = false;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 5 < sizeof out; p++) {
+        if (*p >= 0x20 && *p != 0x7F) {
+            out[n++] = (char)*p;
+            continue;
+        }
+        changed = true;
+        if (*p == '\n' || *p == '\t' || *p == '\r') {
+            out[n++] = '\\';
+            out[n++] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+        } else {
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02X", *p);
+        }
+    }
+    out[n] = '\0';
+    if (changed)
+        snprintf(s, cap, "%s", out);
+}
+
 om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, const char *path,
                           const char *leaf, const char *fmt, ...)
 {
@@ -361,6 +453,8 @@ om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, con
                  has_path && has_leaf ? "." : "", has_leaf ? leaf : "");
     else
         snprintf(shown, sizeof shown, "%s", OM_YAML_PATH_DOCUMENT);
+    escape_controls(reason, sizeof reason);
+    escape_controls(shown, sizeof shown);
     if (line == 0)
         line = om_yaml_locate(c, has_path ? path : "", has_leaf ? leaf : NULL);
     return OM_ERROR(code, "%s:%zu: field '%s': %s", c->source, line, shown, reason);
@@ -1058,6 +1152,10 @@ om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);
     if (w.status != OM_OK)
         return om_yaml_fail_at(c, w.status, w.err_line, w.err_path, NULL, "%s", w.reason);
+    if (d->value_max > 0 && w.longest > d->value_max)
+        return om_yaml_fail_at(c, OM_EPARSE, w.longest_line, w.longest_path, NULL,
+                               "a value of %zu bytes; a value is at most %zu (a title, a name, "
+                               "a word or a number)", w.longest, d->value_max);
     if (w.root_type == 0 ||
         (w.root_type == YAML_SCALAR_EVENT &&
          (w.root_scalar[0] == '\0' || strcmp(w.root_scalar, "~") == 0 ||
@@ -1185,9 +1283,14 @@ om_status om_yaml_scalar_map(const om_yaml_ctx *c, const char *key, const char *
                 describe_node(&ev, got, sizeof got);
                 st = om_yaml_fail_at(c, OM_EPARSE, p->line, key, p->key,
                                      "expected a single value, got %s", got);
+            } else if (!copy_trunc(p->value, sizeof p->value,
+                                   (const char *)ev.data.scalar.value, ev.data.scalar.length)) {
+                /* Cut short, "000...05" would read as 0. */
+                st = om_yaml_fail_at(c, OM_EPARSE, p->line, key, p->key,
+                                     "a value of %zu bytes; an option's value is a word or a "
+                                     "number of at most %d", ev.data.scalar.length,
+                                     OM_YAML_PAIR_MAX - 1);
             } else {
-                copy_trunc(p->value, sizeof p->value, (const char *)ev.data.scalar.value,
-                           ev.data.scalar.length);
                 (*n)++;
                 entry_key = true;
             }

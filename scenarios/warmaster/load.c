@@ -174,6 +174,7 @@ static const om_yaml_doc scenario_doc = {
     .entry_expects = "a rule name",
     .unknown_key = unknown_key,
     .options = option_registries,
+    .value_max = OM_YAML_SCALAR_MAX,
 };
 
 /* An unknown key `key` in the mapping at `path` whose schema is `fields`:

@@ -417,6 +417,7 @@ static void build_schema(turn_schema *s)
         .entry_expects = "a name",
         .unknown_key = unknown_key,
         .options = option_registries,
+        .value_max = OM_YAML_SCALAR_MAX,
     };
 }
 
@@ -794,6 +795,9 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
     if ((st = om_yaml_conv_int(c, path, "command", r->command, 12, command, &command)) ||
         (st = om_yaml_conv_bool(c, path, "flying", r->flying, &flying)))
         return st;
+    if (r->name && strlen(r->name) >= sizeof name)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "name", "is %zu bytes long; at most %zu "
+                               "are allowed", strlen(r->name), sizeof name - 1);
     if (r->name)
         snprintf(name, sizeof name, "%s", r->name);
     if (r->joined) {
@@ -1100,6 +1104,10 @@ static om_status conv_turn(conv *v, const raw_turn *r)
         for (unsigned k = 0; k < army[s]->units_count; k++)
             if ((st = conv_unit(v, s, k, &army[s]->units[k])))
                 return st;
+        if (army[s]->name && strlen(army[s]->name) >= sizeof v->ts->side_name[s])
+            return om_yaml_fail_at(v->c, OM_EINVAL, 0, side_keys[s], "name", "is %zu bytes "
+                                   "long; at most %zu are allowed", strlen(army[s]->name),
+                                   sizeof v->ts->side_name[s] - 1);
         snprintf(v->ts->side_name[s], sizeof v->ts->side_name[s], "%s",
                  army[s]->name ? army[s]->name : s == 0 ? "side A" : "side B");
     }
