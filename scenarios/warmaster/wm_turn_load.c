@@ -97,10 +97,11 @@
  *                                   the army lists: its name, kind and
  *                                   Command (an Ancients Subordinate orders
  *                                   as a Wizard, a Leader as a Hero)
- *         kind: general             without from: general, hero or wizard
+ *         kind: general             without from (not with it): general,
+ *                                   hero or wizard
  *         command: 9                without from, or to override: 1..12
  *         name: General             optional
- *         at: [90, 10]              required unless joined
+ *         at: [90, 10]              required unless joined (not with it)
  *         joined: knights           optional: a unit of its side it has
  *                                   joined (it stands at its centre)
  *         follow: knights           optional: a unit it moves to join at the
@@ -761,6 +762,10 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
         return st;
     if (character_of_id(v, r->id) >= 0 || unit_of_id(v, r->id) >= 0)
         return om_yaml_fail_at(c, OM_EINVAL, 0, path, "id", "id '%s' is given twice", r->id);
+    if (r->from && r->kind)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "kind", "'%s' gives the kind; 'kind' is "
+                               "for a character without 'from' (name a general, hero or wizard "
+                               "of the lists)", r->from);
     if (r->from) {
         om_army *army = NULL;
         const om_army_unit *e = NULL;
@@ -807,7 +812,10 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
     }
     if (r->follow && (follow = unit_of_id(v, r->follow)) < 0)
         return fail_unknown_id(v, path, "follow", r->follow, false);
-    if (r->at[0] || r->at[1]) {
+    if ((r->at[0] || r->at[1]) && joined >= 0) {
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "at", "a character joined to a unit "
+                               "stands at its centre: give 'at' or 'joined', not both");
+    } else if (r->at[0] || r->at[1]) {
         if ((st = conv_point(c, path, "at", r->at, &where)))
             return st;
     } else if (joined < 0) {
