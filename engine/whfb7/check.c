@@ -378,6 +378,18 @@ static om_status check_side(om_wh7_check_failure *why, const char *name, const o
         return om_check_fail(why, path, "a war machine and its crew cannot charge, not even if "
                              "frenzied (War Machines > Movement)");
     }
+    /* A charge is the unit's move (Movement > Charge!): `moved` is a move
+     * without one, and the side that defends an obstacle is the charged. */
+    if (s->charging && s->moved) {
+        join(path, name, "moved");
+        return om_check_fail(why, path, "the unit charged: its charge is its move, and moved "
+                             "is for a unit that moved without charging (Movement)");
+    }
+    if (s->charging && s->defended_obstacle) {
+        join(path, name, "defended_obstacle");
+        return om_check_fail(why, path, "the unit charged, so it does not defend an obstacle: "
+                             "the charged unit does (Close Combat > Defended Obstacles)");
+    }
     return check_mods(why, name, &s->mods);
 }
 
