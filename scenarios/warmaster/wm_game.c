@@ -114,7 +114,8 @@ const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
 #define TURN_KIND "turn"
 const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1] = {"combat", "volley",
                                                                  "engagement", TURN_KIND, NULL};
-/* The same kinds, described (test_game.c checks that the names agree). */
+/* The same kinds, described (test_corpus.c checks that the names agree, and
+ * that a file of each kind loads as that kind). */
 static const om_game_kind wm_kinds[OM_WM_GAME_KINDS] = {
     {"combat", "stand and shoot, then the first combat round"},
     {"volley", "side A shoots at side B in the Shooting phase"},
