@@ -35,27 +35,24 @@ const om_game *om_game_for_ruleset(const char *ruleset)
 /* Room for the names of every game's rule sets, for a message. */
 #define RULESETS_TEXT_MAX 512
 
-/* The rule set `value` of no game's, at `line` of `source`: OM_ENOTFOUND
- * naming the field, with the nearest of every game's rule sets or, if none is
- * near, all of them (a game's own loader knows only its own). */
-static om_status unknown_ruleset(const char *source, size_t line, const char *value)
+/* The rule set `value` of no game's, at `line` of the text `c`: OM_ENOTFOUND
+ * naming the field, with the nearest of every game's rule sets, if one is
+ * near, and all of them (a game's own loader knows only its own). */
+static om_status unknown_ruleset(const om_yaml_ctx *c, size_t line, const char *value)
 {
     const char *names[OM_GAME_RULESETS_MAX], *best;
-    char known[RULESETS_TEXT_MAX] = "";
-    size_t n = 0, used = 0;
+    char known[RULESETS_TEXT_MAX];
+    size_t n = 0;
     for (size_t g = 0; g < om_game_count; g++)
-        for (const char *const *r = om_games[g]->identity.rulesets; *r; r++) {
+        for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             if (n < OM_GAME_RULESETS_MAX)
                 names[n++] = *r;
-            if (used < sizeof known)
-                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
-                                         used ? ", " : "", *r);
-        }
-    if ((best = om_yaml_suggest(value, names, n)) != NULL)
-        return OM_ERROR(OM_ENOTFOUND, "%s:%zu: field 'ruleset': unknown rule set '%s'; did you "
-                        "mean '%s'?", source, line, value, best);
-    return OM_ERROR(OM_ENOTFOUND, "%s:%zu: field 'ruleset': unknown rule set '%s'; the rule "
-                    "sets: %s", source, line, value, known);
+    best = om_yaml_suggest(value, names, n);
+    om_yaml_join_names(known, sizeof known, names, n);
+    return om_yaml_fail_at(c, OM_ENOTFOUND, line, NULL, "ruleset",
+                           "unknown rule set '%s'; %s%s%sknown rule sets: %s", value,
+                           best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
+                           known);
 }
 
 /* The game of a scenario text into *out: the one owning its top-level
@@ -74,16 +71,21 @@ static om_status game_of_text(const char *source, const char *text, size_t len,
     if ((*out = om_game_for_ruleset(w.value)) != NULL)
         return OM_OK;
     *out = om_games[0];
-    return unknown_ruleset(source, w.line, w.value);
+    const om_yaml_ctx c = {.source = source, .text = text, .len = len};
+    return unknown_ruleset(&c, w.line, w.value);
 }
 
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out)
 {
+    const om_yaml_ctx c = {.source = source ? source : "<text>", .text = text, .len = len};
     om_scenario *sc;
     om_status st;
 
     *out = NULL;
+    /* Before the text is kept as a C string, which a NUL byte would cut. */
+    if ((st = om_yaml_check_text(&c)) != OM_OK)
+        return st;
     sc = calloc(1, sizeof *sc);
     if (sc == NULL || (sc->source = strdup(source ? source : "<text>")) == NULL ||
         (sc->text = om_yaml_dup(text, len)) == NULL) {

@@ -36,11 +36,26 @@
  * catches a dropped, doubled or swapped letter ("atacks", "stnads"). */
 #define OM_YAML_SUGGEST_DISTANCE_MAX 2
 
+/* Longest value (a scalar) a scenario may hold (om_yaml_doc.value_max):
+ * titles and names are far shorter, and a longer one would be quoted whole in
+ * a message. */
+#define OM_YAML_SCALAR_MAX 255
+
 /* Deepest nesting the walker tracks; the schemas need at most 5 (root,
  * rules, [i], variants, [j]). */
 #define OM_YAML_WALK_DEPTH_MAX 32
 /* Key bytes kept per level; longer keys match no path component. */
 #define OM_YAML_WALK_KEY_MAX 128
+
+/* Anchors (&name) the walker follows, the bytes of a name it keeps, and the
+ * most values aliases (*name) may stand for in all. libcyaml replays an
+ * anchor's whole value for each alias to it, even under a key it ignores, so
+ * anchors of lists of aliases grow exponentially (ten levels of ten aliases
+ * stand for ten billion values); a scenario that repeats a unit or a side has
+ * a few dozen. */
+#define OM_YAML_ANCHORS_MAX 64
+#define OM_YAML_ANCHOR_NAME_MAX 64
+#define OM_YAML_ALIAS_NODES_MAX 10000
 
 /* What a load is working on, for messages. */
 typedef struct om_yaml_ctx {
@@ -57,7 +72,16 @@ typedef struct om_yaml_walk_frame {
     char key[OM_YAML_WALK_KEY_MAX]; /* mapping: the current key ("" if too long) */
     size_t key_line;                /* mapping: 1-based line of that key */
     long entry;                     /* sequence: index of the current entry, -1 before */
+    int anchor;                     /* the anchor naming this collection, -1 if none */
+    size_t nodes_before;            /* nodes before it began (its anchor's size) */
 } om_yaml_walk_frame;
+
+/* An anchor of the document and the values its aliases stand for. */
+typedef struct om_yaml_walk_anchor {
+    char name[OM_YAML_ANCHOR_NAME_MAX]; /* its name ("" if too long: never matched) */
+    size_t nodes;                       /* the values of its node, aliases expanded */
+    bool open;                          /* its collection has not ended */
+} om_yaml_walk_anchor;
 
 /*
  * The document walker: a libyaml event walk that tracks the path of keys to
@@ -70,11 +94,14 @@ typedef struct om_yaml_walk {
     size_t ncomps;
     char comp_buf[OM_YAML_PATH_MAX * 2]; /* storage of the components */
 
-    /* Output of the search: the 1-based line of the path's key, or of its
-     * deepest ancestor key (the root mapping for top-level keys). */
+    /* Output of the search: the 1-based line of the path's key (its first
+     * occurrence), or of its deepest ancestor key (the root mapping for
+     * top-level keys). */
     size_t line;
     size_t line_depth;        /* components matched at `line` */
     bool found;               /* the whole path was found */
+    size_t again_line;        /* line of the path's second occurrence (a duplicate
+                                 key), 0 if none */
     bool value_pending;       /* the next node is the found key's value */
     yaml_event_type_t value_type; /* event starting that value */
     char value[48];           /* the value if a scalar (truncated) */
@@ -90,6 +117,11 @@ typedef struct om_yaml_walk {
     char schema[64];          /* ... namely this (truncated) */
     size_t schema_line;       /* ... at this line */
 
+    /* Output: the longest value (scalar) of the document, its line and path. */
+    size_t longest;
+    size_t longest_line;
+    char longest_path[OM_YAML_PATH_MAX];
+
     /* Output: the first problem found, with its line and key path. */
     om_status status;
     size_t err_line;
@@ -98,6 +130,12 @@ typedef struct om_yaml_walk {
 
     om_yaml_walk_frame frames[OM_YAML_WALK_DEPTH_MAX]; /* open collections, root first */
     size_t depth;                                      /* number of open collections */
+
+    /* The document's anchors, and its values with every alias expanded. */
+    om_yaml_walk_anchor anchors[OM_YAML_ANCHORS_MAX];
+    size_t n_anchors;
+    size_t nodes;       /* values (scalars and collections) so far, aliases expanded */
+    size_t alias_nodes; /* of those, the values aliases stand for */
 } om_yaml_walk;
 
 /*
@@ -169,6 +207,17 @@ om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *
 om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
                             const char *s, bool *out);
 
+/*
+ * om_yaml_check_text: refuse a document that is not text in UTF-8, before
+ * anything reads it as a C string (which would stop at a NUL byte and find
+ * the file empty) or as YAML (whose reader says "control characters are not
+ * allowed"). Errors, OM_EPARSE with path "(document)" and the line of the
+ * first offending byte: a file saved as UTF-16 or UTF-32 (by its byte order
+ * mark), a NUL byte, a control character other than tab, line feed and
+ * carriage return, bytes that are not UTF-8. Thread-safe.
+ */
+om_status om_yaml_check_text(const om_yaml_ctx *c);
+
 /* A NUL-terminated copy of len bytes of s (malloc); NULL when out of memory. */
 char *om_yaml_dup(const char *s, size_t len);
 
@@ -226,14 +275,21 @@ typedef struct om_yaml_doc {
     /* The registries whose switches belong under the top-level `options:`
      * (NULL-terminated), for the message of one written elsewhere; or NULL. */
     const om_option_table *const *options;
+    /* The longest value (scalar) the document may hold, in bytes
+     * (OM_YAML_SCALAR_MAX for a scenario); 0: any. */
+    size_t value_max;
 } om_yaml_doc;
 
 /*
  * om_yaml_load: check the shape and schema of the document in `c` (valid YAML,
  * one document, a mapping, "schema: d->schema"), then load it with libcyaml
  * into *out (free with om_yaml_free). libcyaml's log is captured into the
- * message, never printed. Errors: OM_EPARSE (with the document's line and
- * key path), OM_ENOMEM.
+ * message, never printed. A value longer than d->value_max is refused.
+ * d->top must not hold a list whose entries are
+ * fixed-length lists stored inline (libcyaml frees those at the wrong
+ * stride): give such entries CYAML_FLAG_POINTER. Errors: OM_EPARSE (with the
+ * document's line and key path), OM_ENOMEM, OM_EUNSUPPORTED (a schema that
+ * breaks that rule; it asserts in debug builds).
  */
 om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out);
 

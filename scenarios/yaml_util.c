@@ -96,9 +96,16 @@ static void walk_fail(om_yaml_walk *w, om_status status, size_t line, const char
 }
 
 /* The node now starting at depth d matches the target path: remember its
- * line, and whether it is the target itself. */
+ * line, and whether it is the target itself. The first occurrence of the
+ * target is the one a reader of the document uses (libcyaml stops at a
+ * duplicate key), so a second one is only noted. */
 static void walk_note_match(om_yaml_walk *w, size_t d, size_t line)
 {
+    if (w->found && d == w->ncomps && walk_path_matches(w, d)) {
+        if (w->again_line == 0)
+            w->again_line = line;
+        return;
+    }
     if (walk_path_matches(w, d) && d >= w->line_depth) {
         w->line = line;
         w->line_depth = d;
@@ -175,6 +182,50 @@ static void walk_node_end(om_yaml_walk *w)
         if (top->is_map && !top->want_key)
             top->want_key = true;
     }
+}
+
+/* A node begins with anchor `name` (NULL: none); returns its index, or -1.
+ * A name defined again names the later node, as in YAML. */
+static int walk_anchor_begin(om_yaml_walk *w, const unsigned char *name, bool open, size_t line)
+{
+    om_yaml_walk_anchor *a;
+    if (name == NULL)
+        return -1;
+    if (w->n_anchors == OM_YAML_ANCHORS_MAX) {
+        walk_fail(w, OM_EPARSE, line, "more than %d anchors (&name)", OM_YAML_ANCHORS_MAX);
+        return -1;
+    }
+    a = &w->anchors[w->n_anchors];
+    if (!copy_trunc(a->name, sizeof a->name, (const char *)name, strlen((const char *)name)))
+        a->name[0] = '\0';
+    a->nodes = 1;
+    a->open = open;
+    return (int)w->n_anchors++;
+}
+
+/* An alias (*name): count the values it stands for, refusing an alias inside
+ * its own anchor and more than OM_YAML_ALIAS_NODES_MAX values in all. An
+ * unknown name is libcyaml's to report. */
+static void walk_alias(om_yaml_walk *w, const unsigned char *name, size_t line)
+{
+    for (size_t i = w->n_anchors; i-- > 0;) {
+        const om_yaml_walk_anchor *a = &w->anchors[i];
+        if (a->name[0] == '\0' || strcmp(a->name, (const char *)name) != 0)
+            continue;
+        if (a->open) {
+            walk_fail(w, OM_EPARSE, line, "the alias '*%s' is inside the value of its own "
+                      "anchor '&%s'", a->name, a->name);
+            return;
+        }
+        w->nodes += a->nodes;
+        w->alias_nodes += a->nodes;
+        if (w->alias_nodes > OM_YAML_ALIAS_NODES_MAX)
+            walk_fail(w, OM_EPARSE, line, "the aliases (*name) stand for more than %d values "
+                      "in all; an alias repeats the whole value of its anchor",
+                      OM_YAML_ALIAS_NODES_MAX);
+        return;
+    }
+    w->nodes++;
 }
 
 /* 1-based line of byte `offset` of text, for reader errors (which carry an
@@ -288,8 +339,19 @@ void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char 
                           "here ('---')");
             break;
         case YAML_SCALAR_EVENT:
-        case YAML_ALIAS_EVENT:
+            w->nodes++;
+            (void)walk_anchor_begin(w, ev.data.scalar.anchor, false, line);
+            if (ev.data.scalar.length > w->longest) {
+                w->longest = ev.data.scalar.length;
+                w->longest_line = line;
+                walk_current_path(w, line, w->longest_path, sizeof w->longest_path);
+            }
             if (!walk_node_begin(w, &ev, line))
+                walk_node_end(w);
+            break;
+        case YAML_ALIAS_EVENT:
+            walk_alias(w, ev.data.alias.anchor, line);
+            if (w->status == OM_OK && !walk_node_begin(w, &ev, line))
                 walk_node_end(w);
             break;
         case YAML_MAPPING_START_EVENT:
@@ -306,13 +368,24 @@ void om_yaml_walk_run(om_yaml_walk *w, const char *text, size_t len, const char 
                 .is_map = ev.type == YAML_MAPPING_START_EVENT,
                 .want_key = true,
                 .entry = -1,
+                .nodes_before = w->nodes,
+                .anchor = walk_anchor_begin(w, ev.type == YAML_MAPPING_START_EVENT
+                                                   ? ev.data.mapping_start.anchor
+                                                   : ev.data.sequence_start.anchor,
+                                            true, line),
             };
+            w->nodes++;
             w->depth++;
             break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
-            if (ALWAYS(w->depth > 0))
-                w->depth--;
+            if (ALWAYS(w->depth > 0)) {
+                const om_yaml_walk_frame *f = &w->frames[--w->depth];
+                if (f->anchor >= 0) {
+                    w->anchors[f->anchor].nodes = w->nodes - f->nodes_before;
+                    w->anchors[f->anchor].open = false;
+                }
+            }
             walk_node_end(w);
             break;
         case YAML_STREAM_END_EVENT:
@@ -337,6 +410,32 @@ size_t om_yaml_locate(const om_yaml_ctx *c, const char *path, const char *leaf)
     return w.line;
 }
 
+/* Write the control characters of s (a value quoted in a message, a key) as
+ * escapes, a newline as backslash and n, in place within cap bytes, so that a
+ * message stays one line. */
+static void escape_controls(char *s, size_t cap)
+{
+    char out[OM_YAML_REASON_MAX];
+    size_t n = 0;
+    bool changed = false;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 5 < sizeof out; p++) {
+        if (*p >= 0x20 && *p != 0x7F) {
+            out[n++] = (char)*p;
+            continue;
+        }
+        changed = true;
+        if (*p == '\n' || *p == '\t' || *p == '\r') {
+            out[n++] = '\\';
+            out[n++] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+        } else {
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02X", *p);
+        }
+    }
+    out[n] = '\0';
+    if (changed)
+        snprintf(s, cap, "%s", out);
+}
+
 om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, const char *path,
                           const char *leaf, const char *fmt, ...)
 {
@@ -354,6 +453,8 @@ om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, con
                  has_path && has_leaf ? "." : "", has_leaf ? leaf : "");
     else
         snprintf(shown, sizeof shown, "%s", OM_YAML_PATH_DOCUMENT);
+    escape_controls(reason, sizeof reason);
+    escape_controls(shown, sizeof shown);
     if (line == 0)
         line = om_yaml_locate(c, has_path ? path : "", has_leaf ? leaf : NULL);
     return OM_ERROR(code, "%s:%zu: field '%s': %s", c->source, line, shown, reason);
@@ -532,6 +633,77 @@ om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char
                            s);
 }
 
+/* The length of the UTF-8 sequence starting at s[0..n), or 0 if it is not one
+ * (an overlong form, a surrogate, beyond U+10FFFF, or cut short). */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    size_t need;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        need = 1;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        need = 2;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        need = 3;
+    else
+        return 0;
+    /* The second byte's range excludes overlong forms, surrogates and code
+     * points beyond U+10FFFF (RFC 3629, section 4). */
+    if (s[0] == 0xE0)
+        lo = 0xA0;
+    else if (s[0] == 0xED)
+        hi = 0x9F;
+    else if (s[0] == 0xF0)
+        lo = 0x90;
+    else if (s[0] == 0xF4)
+        hi = 0x8F;
+    if (n < need + 1 || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i <= need; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return need + 1;
+}
+
+om_status om_yaml_check_text(const om_yaml_ctx *c)
+{
+    const unsigned char *s = (const unsigned char *)c->text;
+    size_t line = 1, column = 1;
+    if (c->len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF)))
+        return om_yaml_fail_at(c, OM_EPARSE, 1, NULL, NULL, "the file is %s text; save it as "
+                               "UTF-8", c->len >= 4 && s[2] == 0 && s[3] == 0 ? "UTF-32"
+                                                                             : "UTF-16");
+    if (c->len >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE && s[3] == 0xFF)
+        return om_yaml_fail_at(c, OM_EPARSE, 1, NULL, NULL, "the file is UTF-32 text; save it "
+                               "as UTF-8");
+    for (size_t i = 0; i < c->len;) {
+        const unsigned char b = s[i];
+        size_t n;
+        if (b == 0)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text: it "
+                                   "holds a NUL byte (line %zu, column %zu); a scenario is YAML "
+                                   "text in UTF-8", line, column);
+        if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text: a "
+                                   "control character (byte 0x%02X) at line %zu, column %zu",
+                                   b, line, column);
+        if ((n = utf8_sequence(s + i, c->len - i)) == 0)
+            return om_yaml_fail_at(c, OM_EPARSE, line, NULL, NULL, "the file is not text in "
+                                   "UTF-8: byte 0x%02X at line %zu, column %zu begins no UTF-8 "
+                                   "character (save the file as UTF-8)", b, line, column);
+        if (b == '\n') {
+            line++;
+            column = 1;
+        } else {
+            column++;
+        }
+        i += n;
+    }
+    return OM_OK;
+}
+
 char *om_yaml_dup(const char *s, size_t len)
 {
     char *d = malloc(len + 1);
@@ -688,18 +860,61 @@ static bool key_in(const char *const *keys, const char *key)
     return false;
 }
 
-/* What the scalar or list field `f` expects, for "expected X" messages. */
-static const char *field_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f)
+/* What a value of schema `v` is, for "expected X" messages: a mapping, a
+ * list of a fixed length, a list of mappings, or (a list of) single values,
+ * which the document describes (`list`, `single`). */
+static void value_expects(const cyaml_schema_value_t *v, const char *list, const char *single,
+                          char *out, size_t cap)
 {
-    if (f->value.type == CYAML_MAPPING)
-        return "a mapping of keys (indented 'key: value' lines)";
-    if (f->value.type == CYAML_SEQUENCE)
-        return d->list_expects;
-    if (key_in(d->int_keys, f->key))
-        return "an integer";
-    if (key_in(d->bool_keys, f->key))
-        return "true or false";
-    return "a single value (a name or word)";
+    if (v->type == CYAML_MAPPING)
+        snprintf(out, cap, "a mapping of keys (indented 'key: value' lines)");
+    else if (v->type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a list of exactly %u values, e.g. [x, y]", (unsigned)v->sequence.max);
+    else if (v->type == CYAML_SEQUENCE && v->sequence.entry->type == CYAML_MAPPING)
+        snprintf(out, cap, "a list of mappings (each entry '- key: value')");
+    else if (v->type == CYAML_SEQUENCE && v->sequence.entry->type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a list of lists of %u values, e.g. [[x, y], [x, y]]",
+                 (unsigned)v->sequence.entry->sequence.max);
+    else if (v->type == CYAML_SEQUENCE)
+        snprintf(out, cap, "%s", list);
+    else
+        snprintf(out, cap, "%s", single);
+}
+
+/* What the field `f` expects, for "expected X" messages. */
+static void field_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f, char *out,
+                          size_t cap)
+{
+    const char *single = key_in(d->int_keys, f->key)    ? "an integer"
+                         : key_in(d->bool_keys, f->key) ? "true or false"
+                                                         : "a single value (a name or word)";
+    value_expects(&f->value, d->list_expects, single, out, cap);
+}
+
+/* What an entry of the list field `f` expects. */
+static void entry_expects(const om_yaml_doc *d, const cyaml_schema_field_t *f, char *out,
+                          size_t cap)
+{
+    if (f->value.type == CYAML_SEQUENCE_FIXED)
+        snprintf(out, cap, "a single value (a number)");
+    else
+        value_expects(f->value.sequence.entry, d->list_expects, d->entry_expects, out, cap);
+}
+
+/* The list whose length libcyaml refused (`lists` entry frames were open at
+ * the error: 1, the value of field `leaf` itself; 2, entry `entry` of it):
+ * its schema, or NULL. */
+static const cyaml_schema_value_t *refused_list(const cyaml_schema_field_t *leaf, size_t lists)
+{
+    if (leaf == NULL)
+        return NULL;
+    if (lists == 1 && (leaf->value.type == CYAML_SEQUENCE ||
+                       leaf->value.type == CYAML_SEQUENCE_FIXED))
+        return &leaf->value;
+    if (lists == 2 && leaf->value.type == CYAML_SEQUENCE &&
+        leaf->value.sequence.entry->type == CYAML_SEQUENCE_FIXED)
+        return leaf->value.sequence.entry;
+    return NULL;
 }
 
 /* Describe the value at path.leaf as found in the document: "a list", "a
@@ -811,10 +1026,14 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
     if ((arg = after_prefix(m, "Missing required mapping field: ")))
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "required key '%s' is missing",
                                arg);
-    if ((arg = after_prefix(m, "Mapping field already seen: ")))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, arg, "duplicate key '%s'", arg);
+    if ((arg = after_prefix(m, "Mapping field already seen: "))) {
+        om_yaml_walk w;
+        om_yaml_walk_run(&w, c->text, c->len, path, arg);
+        return om_yaml_fail_at(c, OM_EPARSE, w.again_line ? w.again_line : w.line, path, arg,
+                               "duplicate key '%s' (first given at line %zu)", arg, w.line);
+    }
     if (after_prefix(m, "Expecting ")) {
-        char got[80], leaf_path[OM_YAML_PATH_MAX];
+        char got[80], want[OM_YAML_REASON_MAX / 2], leaf_path[OM_YAML_PATH_MAX];
         size_t line;
         if (leaf && entry > 0) {
             char idx[24];
@@ -822,20 +1041,88 @@ static om_status fail_cyaml(const om_yaml_ctx *c, const om_yaml_doc *d, cyaml_er
                      leaf->key);
             snprintf(idx, sizeof idx, "[%u]", entry - 1);
             describe_value(c, leaf_path, idx, got, sizeof got, &line);
+            entry_expects(d, leaf, want, sizeof want);
             return om_yaml_fail_at(c, OM_EPARSE, line, leaf_path, NULL,
-                                   "entry %u: expected %s, got %s", entry, d->entry_expects,
-                                   got);
+                                   "entry %u: expected %s, got %s", entry, want, got);
         }
         if (leaf) {
             describe_value(c, path, leaf->key, got, sizeof got, &line);
+            field_expects(d, leaf, want, sizeof want);
             return om_yaml_fail_at(c, OM_EPARSE, line, path, leaf->key, "expected %s, got %s",
-                                   field_expects(d, leaf), got);
+                                   want, got);
         }
     }
-    if (leaf)
-        return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf->key, "%s",
-                               m[0] ? m : cyaml_strerror(err));
-    return om_yaml_fail_at(c, OM_EPARSE, 0, path, NULL, "%s", m[0] ? m : cyaml_strerror(err));
+    {
+        /* A list of the wrong length: "Excessive entries (2 max) in
+         * sequence." or "Insufficient entries (1 of 2 min) in sequence." */
+        const cyaml_schema_value_t *list = refused_list(leaf, inner);
+        unsigned have = 0, limit = 0;
+        const bool more = sscanf(m, "Excessive entries (%u max)", &limit) == 1;
+        const bool fewer = !more && sscanf(m, "Insufficient entries (%u of %u min)", &have,
+                                           &limit) == 2;
+        if (list && (more || fewer)) {
+            char got[40], where[32] = "";
+            const bool fixed = list->type == CYAML_SEQUENCE_FIXED;
+            if (inner == 2)
+                snprintf(where, sizeof where, "entry %u: ", entry);
+            if (more)
+                snprintf(got, sizeof got, "more");
+            else
+                snprintf(got, sizeof got, "%u", have);
+            return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf->key,
+                                   "%sexpected %s%u values%s, got %s", where,
+                                   fixed ? "a list of exactly " : more ? "at most " : "at least ",
+                                   limit, fixed && limit == 2 ? " ([x, y])" : "", got);
+        }
+    }
+    if ((arg = after_prefix(m, "No anchor found for alias: '"))) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "'"), arg);
+        return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf ? leaf->key : NULL,
+                               "unknown alias '*%s': no anchor '&%s' is set before it", name,
+                               name);
+    }
+    /* Anything else libcyaml reports (none of the schemas here should meet
+     * one): its words, said to be the reader's. */
+    return om_yaml_fail_at(c, OM_EPARSE, 0, path, leaf ? leaf->key : NULL,
+                           "this value cannot be read (the YAML reader says: %s)",
+                           m[0] ? m : cyaml_strerror(err));
+}
+
+/* Deepest nesting of a schema that schema_strides_agree follows; the
+ * scenario schemas nest at most 6 values deep (turn, a, units, [i], plan,
+ * goal). */
+#define SCHEMA_DEPTH_MAX 16
+
+/*
+ * Does libcyaml free every sequence of the schema `v` at the stride it loads
+ * it with? libcyaml 1.3.1 places the entries of a sequence `data_size` of the
+ * sequence's schema apart when it loads them, but steps through them by the
+ * entry schema's `data_size` (a pointer's size for a pointer entry) when it
+ * frees them, both in cyaml_free and in its own clean-up of a load that fails.
+ * The two agree for every entry but one kind: a fixed-length sequence stored
+ * inline (a list of points [[x, y], ...] read into char *[n][2]), whose entry
+ * schema gives the size of one element, not of the entry. Freed at that
+ * stride, every element but the first and last is freed twice. Such entries
+ * must be pointers (CYAML_FLAG_POINTER on the entry schema), whose stride is a
+ * pointer's size both ways.
+ */
+static bool schema_strides_agree(const cyaml_schema_value_t *v, unsigned depth)
+{
+    if (depth > SCHEMA_DEPTH_MAX)
+        return true;
+    if (v->type == CYAML_MAPPING) {
+        for (const cyaml_schema_field_t *f = v->mapping.fields; f->key; f++)
+            if (!schema_strides_agree(&f->value, depth + 1))
+                return false;
+        return true;
+    }
+    if (v->type == CYAML_SEQUENCE || v->type == CYAML_SEQUENCE_FIXED) {
+        const cyaml_schema_value_t *e = v->sequence.entry;
+        const size_t free_stride = e->flags & CYAML_FLAG_POINTER ? sizeof(void *) : e->data_size;
+        return free_stride == v->data_size && schema_strides_agree(e, depth + 1);
+    }
+    return true;
 }
 
 om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
@@ -850,14 +1137,25 @@ om_status om_yaml_load(const om_yaml_ctx *c, const om_yaml_doc *d, void **out)
     };
     om_yaml_walk w;
     cyaml_err_t err;
+    om_status st;
 
     *out = NULL;
     memset(&log, 0, sizeof log);
+    if ((st = om_yaml_check_text(c)) != OM_OK)
+        return st;
+    if (NEVER(!schema_strides_agree(d->top, 0)))
+        return OM_ERROR(OM_EUNSUPPORTED, "%s: cannot read %s: its schema holds a list of "
+                        "fixed-length lists that libcyaml cannot free (a defect of this "
+                        "program)", c->source, d->what);
     om_yaml_walk_run(&w, c->text, c->len, NULL, NULL);
     if (w.status == OM_ENOMEM)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory while parsing", c->source);
     if (w.status != OM_OK)
         return om_yaml_fail_at(c, w.status, w.err_line, w.err_path, NULL, "%s", w.reason);
+    if (d->value_max > 0 && w.longest > d->value_max)
+        return om_yaml_fail_at(c, OM_EPARSE, w.longest_line, w.longest_path, NULL,
+                               "a value of %zu bytes; a value is at most %zu (a title, a name, "
+                               "a word or a number)", w.longest, d->value_max);
     if (w.root_type == 0 ||
         (w.root_type == YAML_SCALAR_EVENT &&
          (w.root_scalar[0] == '\0' || strcmp(w.root_scalar, "~") == 0 ||
@@ -985,9 +1283,14 @@ om_status om_yaml_scalar_map(const om_yaml_ctx *c, const char *key, const char *
                 describe_node(&ev, got, sizeof got);
                 st = om_yaml_fail_at(c, OM_EPARSE, p->line, key, p->key,
                                      "expected a single value, got %s", got);
+            } else if (!copy_trunc(p->value, sizeof p->value,
+                                   (const char *)ev.data.scalar.value, ev.data.scalar.length)) {
+                /* Cut short, "000...05" would read as 0. */
+                st = om_yaml_fail_at(c, OM_EPARSE, p->line, key, p->key,
+                                     "a value of %zu bytes; an option's value is a word or a "
+                                     "number of at most %d", ev.data.scalar.length,
+                                     OM_YAML_PAIR_MAX - 1);
             } else {
-                copy_trunc(p->value, sizeof p->value, (const char *)ev.data.scalar.value,
-                           ev.data.scalar.length);
                 (*n)++;
                 entry_key = true;
             }

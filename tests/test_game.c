@@ -57,15 +57,17 @@ Test(game, unknown_rule_set_is_an_error_naming_the_field)
 }
 
 /* A rule set of no game's is reported by the interface, at its line, with
- * the nearest rule set of any game or, with none near, every game's: a
+ * the nearest rule set of any game, if one is near, and every game's: a
  * WHFB7 file's typo is not answered with Warmaster's rule sets alone. */
 Test(game, rule_set_of_no_game)
 {
     static const struct {
         const char *ruleset, *message;
     } cases[] = {
-        {"whfb6", "w.yaml:3: field 'ruleset': unknown rule set 'whfb6'; did you mean 'whfb7'?"},
-        {"chess", "w.yaml:3: field 'ruleset': unknown rule set 'chess'; the rule sets: "
+        {"whfb6", "w.yaml:3: field 'ruleset': unknown rule set 'whfb6'; did you mean 'whfb7'? "
+                  "known rule sets: warmaster-1.1, warmaster-revolution, warmaster-ancients, "
+                  "whfb7"},
+        {"chess", "w.yaml:3: field 'ruleset': unknown rule set 'chess'; known rule sets: "
                   "warmaster-1.1, warmaster-revolution, warmaster-ancients, whfb7"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -91,8 +93,8 @@ Test(game, unknown_kind_before_the_keys_of_a_kind)
     om_scenario *sc = NULL;
     cr_expect_eq(om_scenario_load_text("t.yaml", text, strlen(text), &sc), OM_EPARSE);
     cr_expect_null(sc);
-    cr_expect_str_eq(om_error_message(), "t.yaml:3: field 'kind': unknown kind 'trun'; expected "
-                     "one of: combat, volley, engagement, turn");
+    cr_expect_str_eq(om_error_message(), "t.yaml:3: field 'kind': unknown kind 'trun'; did you "
+                     "mean 'turn'? expected one of: combat, volley, engagement, turn");
 }
 
 /* The default scenario, as `oddsmaster run` loads it: its names and provenance. */

@@ -376,6 +376,8 @@ Test(whfb7_options, check_rejects_bad_input)
     expect_bad(&c, "b.response", "missile weapon");
     c = valid();
     c.kind = OM_WH7_KIND_VOLLEY;
+    /* A shoots: it does not charge (a war machine never does). */
+    c.side[0].charging = false;
     expect_bad(&c, "a.unit.equipment.missile", "missile weapon or a war machine");
     c.side[0].machine = OM_WH7_MACHINE_CANNON;
     expect_bad(&c, "a.machine", "war-machine unit");

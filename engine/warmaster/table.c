@@ -1577,11 +1577,16 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
     return OM_OK;
 }
 
+/* One full turn, in radians, and how far the sum of a convex piece's turns
+ * may be from it: far below the full turn a piece whose sides cross adds. */
+#define FULL_TURN (360.0 / DEG_PER_RAD)
+#define WINDING_TOLERANCE 1e-6
+
 static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)
 {
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         const om_wm_terrain *p = &t->terrain[k];
-        double sign = 0, area = 0;
+        double sign = 0, area = 0, winding = 0;
         if ((unsigned)p->kind >= OM_WM_TERRAIN_KIND_COUNT)
             return om_check_fail_item(why, "terrain", (int)k, ".kind", "unknown terrain kind %d", (int)p->kind);
         if (p->vertices < 3 || p->vertices > OM_WM_TABLE_MAX_VERTICES)
@@ -1598,9 +1603,16 @@ static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)
                             (i + 1) % p->vertices);
             if (turn != 0)
                 sign = turn;
+            winding += atan2(turn, v_dot(v_sub(b, a), v_sub(c, b)));
         }
         if (fabs(area) / 2 < OM_WM_TABLE_TOUCH_CM)
             return om_check_fail_item(why, "terrain", (int)k, ".points", "the piece has no area");
+        /* Corners that all turn the same way go round a convex piece once; a
+         * star's (its sides crossing) go round twice or more. */
+        if (fabs(fabs(winding) - FULL_TURN) > WINDING_TOLERANCE)
+            return om_check_fail_item(why, "terrain", (int)k, ".points", "the piece's sides cross "
+                                      "(its corners go round %.0f times); give the corners in order "
+                                      "round the piece", fabs(winding) / FULL_TURN);
     }
     return OM_OK;
 }

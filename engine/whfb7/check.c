@@ -183,6 +183,63 @@ static om_status check_character(om_wh7_check_failure *why, const char *prefix,
     return OM_OK;
 }
 
+/* Whether a unit's or a mount's rules make it fly. */
+static bool flies(om_wh7_rules rules) { return (rules & OM_WH7_RULE_FLYER) != 0; }
+
+/*
+ * The characters of a unit as the rules allow them: each army has one General
+ * and one Battle Standard Bearer (Generals & Battle Standards > The General,
+ * The Battle Standard), so one unit holds at most one of each; a character
+ * joins infantry, cavalry, chariots or a war machine's crew, never a monster
+ * or a unit of flyers, and a character on a flying mount joins no unit
+ * (Characters > Characters Joining Units; Flyers).
+ */
+static om_status check_joined(om_wh7_check_failure *why, const char *prefix, const om_wh7_unit *u)
+{
+    char path[WH7_PATH], index[48];
+    int general = -1, bsb = -1;
+    for (unsigned i = 0; i < u->characters; i++) {
+        const om_wh7_character *h = &u->character[i];
+        snprintf(index, sizeof index, "characters[%u].%s", i,
+                 h->general && general >= 0 ? "general" : "battle_standard");
+        join(path, prefix, index);
+        if (h->general && general >= 0)
+            return om_check_fail(why, path, "an army has one General, and characters[%d] of "
+                                 "this unit is the General already (Generals & Battle "
+                                 "Standards > The General)", general);
+        if (h->battle_standard && bsb >= 0)
+            return om_check_fail(why, path, "an army has one Battle Standard Bearer, and "
+                                 "characters[%d] of this unit already carries the battle "
+                                 "standard (Generals & Battle Standards > The Battle Standard)",
+                                 bsb);
+        if (h->general)
+            general = (int)i;
+        if (h->battle_standard)
+            bsb = (int)i;
+        if (u->models == 0)
+            continue;
+        if (u->troop == OM_WH7_MONSTER) {
+            snprintf(index, sizeof index, "characters[%u]", i);
+            join(path, prefix, index);
+            return om_check_fail(why, path, "a character never joins a monster (Characters > "
+                                 "Characters Joining Units; Monsters)");
+        }
+        if (flies(u->traits.rules | u->mount.traits.rules)) {
+            snprintf(index, sizeof index, "characters[%u]", i);
+            join(path, prefix, index);
+            return om_check_fail(why, path, "characters can never join units of flyers "
+                                 "(Flyers; Characters > Characters Joining Units)");
+        }
+        if (flies(h->mount.traits.rules)) {
+            snprintf(index, sizeof index, "characters[%u].mount", i);
+            join(path, prefix, index);
+            return om_check_fail(why, path, "a character on a flying mount cannot join a "
+                                 "unit (Characters > Characters Joining Units)");
+        }
+    }
+    return OM_OK;
+}
+
 /* The unit: profile, size, formation, command group, equipment, characters. */
 static om_status check_unit(om_wh7_check_failure *why, const char *side, const om_wh7_unit *u)
 {
@@ -239,7 +296,17 @@ static om_status check_unit(om_wh7_check_failure *why, const char *side, const o
         if ((st = check_character(why, path, &u->character[i], u)) != OM_OK)
             return st;
     }
-    return OM_OK;
+    return check_joined(why, prefix, u);
+}
+
+/* Whether a character of the unit is the General (else the Battle Standard
+ * Bearer, when `general` is false). */
+static bool has_character(const om_wh7_unit *u, bool general)
+{
+    for (unsigned i = 0; i < u->characters; i++)
+        if (general ? u->character[i].general : u->character[i].battle_standard)
+            return true;
+    return false;
 }
 
 /* Spell modifiers: small signed steps, a Weapon Skill of at most 10, a ward
@@ -291,6 +358,38 @@ static om_status check_side(om_wh7_check_failure *why, const char *name, const o
     if ((st = range(why, name, "general_ld", s->general_ld, 0, OM_WH7_CHAR_MAX)) ||
         (st = range(why, name, "friend_ld", s->friend_ld, 0, OM_WH7_CHAR_MAX)))
         return st;
+    /* The General and the Battle Standard Bearer nearby are the army's own,
+     * not in the unit: one of each to an army. */
+    if (s->general_ld > 0 && has_character(u, true)) {
+        join(path, name, "general_ld");
+        return om_check_fail(why, path, "the army's General is in this unit, so no other "
+                             "General is within 12\" (an army has one: Generals & Battle "
+                             "Standards > The General)");
+    }
+    if (s->battle_standard_near && has_character(u, false)) {
+        join(path, name, "battle_standard_near");
+        return om_check_fail(why, path, "the army's Battle Standard Bearer is in this unit, so "
+                             "no other is within 12\" (an army has one: Generals & Battle "
+                             "Standards > The Battle Standard)");
+    }
+    /* The crew move their machine as skirmishers but never charge. */
+    if (s->charging && u->troop == OM_WH7_WAR_MACHINE) {
+        join(path, name, "charging");
+        return om_check_fail(why, path, "a war machine and its crew cannot charge, not even if "
+                             "frenzied (War Machines > Movement)");
+    }
+    /* A charge is the unit's move (Movement > Charge!): `moved` is a move
+     * without one, and the side that defends an obstacle is the charged. */
+    if (s->charging && s->moved) {
+        join(path, name, "moved");
+        return om_check_fail(why, path, "the unit charged: its charge is its move, and moved "
+                             "is for a unit that moved without charging (Movement)");
+    }
+    if (s->charging && s->defended_obstacle) {
+        join(path, name, "defended_obstacle");
+        return om_check_fail(why, path, "the unit charged, so it does not defend an obstacle: "
+                             "the charged unit does (Close Combat > Defended Obstacles)");
+    }
     return check_mods(why, name, &s->mods);
 }
 

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "army.h"
+#include "wm_game_int.h"
 #include "wm_keys.h"
 #include "wm_load_int.h"
 #include "yaml_int.h"
@@ -173,6 +174,7 @@ static const om_yaml_doc scenario_doc = {
     .entry_expects = "a rule name",
     .unknown_key = unknown_key,
     .options = option_registries,
+    .value_max = OM_YAML_SCALAR_MAX,
 };
 
 /* An unknown key `key` in the mapping at `path` whose schema is `fields`:
@@ -731,9 +733,15 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
     }
     e->kind = OM_WM_KIND_COMBAT;
     if (r->kind) {
-        if ((st = conv_name(c, NULL, "kind", "kind", r->kind, om_wm_kind_names,
-                            OM_WM_KIND_COUNT, &v)))
+        /* The game's kinds, so that the message lists them all; the first
+         * are the engine's, in its order. */
+        if ((st = conv_name(c, NULL, "kind", "kind", r->kind, om_wm_game_kind_names,
+                            OM_WM_GAME_KINDS, &v)))
             return st;
+        if (v >= OM_WM_KIND_COUNT)
+            return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, NULL, "kind",
+                                   "a file of kind %s is read by the loader of whole turns "
+                                   "(load it through the game interface)", r->kind);
         e->kind = (om_wm_kind)v;
     }
     if ((st = conv_options(c, &e->options)) ||

@@ -112,7 +112,13 @@ static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"}
 /* Rule sets, and kinds in om_wm_kind order. */
 const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
     "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
-static const om_game_kind wm_kinds[] = {
+/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
+#define TURN_KIND "turn"
+const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1] = {"combat", "volley",
+                                                                 "engagement", TURN_KIND, NULL};
+/* The same kinds, described, each with a sample scenario (test_corpus.c checks
+ * that the names agree, and that a file of each kind loads as that kind). */
+static const om_game_kind wm_kinds[OM_WM_GAME_KINDS] = {
     {"combat", "stand and shoot, then the first combat round",
      "schema: oddsmaster-scenario/1\n"
      "title: Knights charge Halberdiers\n"
@@ -144,7 +150,7 @@ static const om_game_kind wm_kinds[] = {
      "  charging: true\n"
      "b:\n"
      "  unit: {from: imperial-roman/legion}\n"},
-    {"turn", "a whole turn of one side: Command, Shooting and Combat phases over its units",
+    {TURN_KIND, "a whole turn of one side: Command, Shooting and Combat phases over its units",
      "schema: oddsmaster-scenario/1\n"
      "title: Knights charge Orc Warriors in a turn\n"
      "ruleset: warmaster-revolution\n"
@@ -166,11 +172,6 @@ static const om_game_kind wm_kinds[] = {
      "      unit: {from: orcs/orc-warriors}\n"
      "      at: [80, 50]\n"},
 };
-/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
-#define TURN_KIND "turn"
-/* Every kind a scenario file may name: the engine's, and turns. */
-#define WM_KINDS (sizeof wm_kinds / sizeof wm_kinds[0])
-_Static_assert(WM_KINDS == OM_WM_KIND_COUNT + 1, "one entry per kind, and turns");
 
 /* The engagement of a loaded Warmaster scenario. */
 static const om_wm_engagement *engagement_of(const om_scenario *sc)
@@ -230,31 +231,34 @@ static om_status turn_warnings(const om_wm_turn_scenario *ts, char **out)
     return OM_OK;
 }
 
-/* Whether a scenario text is of kind turn (its top-level `kind`), into
- * *turn. The word chooses the loader (a turn's, or the engine's, whose
- * default is combat), so a word of no kind is an error here, at its line:
- * either loader would first report keys of the kind it is not. A value that
- * is not a word is left to the engine's loader. Errors: OM_EPARSE. */
+/*
+ * The loader of a scenario text: whether its top-level `kind` is turn (else
+ * load.c reads it). A kind that is no kind of the game is refused here, with
+ * every kind listed: the two loaders' schemas differ, so the other loader
+ * would first refuse the keys of the kind meant (a turn's `units` for a
+ * misspelt turn). Errors: OM_EPARSE.
+ */
 static om_status text_is_turn(const om_scenario *sc, bool *turn)
 {
+    const om_yaml_ctx c = {.source = sc->source, .text = sc->text, .len = strlen(sc->text)};
+    char known[OM_YAML_REASON_MAX / 2];
+    const char *best;
     om_yaml_walk w;
-    char known[128] = "";
-    size_t used = 0;
     *turn = false;
-    om_yaml_walk_run(&w, sc->text, strlen(sc->text), "", "kind");
-    if (w.status != OM_OK || !w.found || w.value_type != YAML_SCALAR_EVENT ||
-        w.value[0] == '\0' || strlen(w.value) + 1 >= sizeof w.value)
+    om_yaml_walk_run(&w, c.text, c.len, "", "kind");
+    if (!w.found || w.value_type != YAML_SCALAR_EVENT)
         return OM_OK;
-    for (size_t k = 0; k < WM_KINDS; k++) {
-        if (strcmp(w.value, wm_kinds[k].name) == 0) {
+    for (size_t k = 0; k < OM_WM_GAME_KINDS; k++)
+        if (strcmp(w.value, om_wm_game_kind_names[k]) == 0) {
             *turn = strcmp(w.value, TURN_KIND) == 0;
             return OM_OK;
         }
-        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
-                                 wm_kinds[k].name);
-    }
-    return OM_ERROR(OM_EPARSE, "%s:%zu: field 'kind': unknown kind '%s'; expected one of: %s",
-                    sc->source, w.line, w.value, known);
+    om_yaml_join_names(known, sizeof known, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    best = om_yaml_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    return om_yaml_fail_at(&c, OM_EPARSE, w.line, NULL, "kind",
+                           "unknown kind '%s'; %s%s%sexpected one of: %s", w.value,
+                           best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
+                           known);
 }
 
 /* Load a scenario of kind turn. */
@@ -278,7 +282,7 @@ static om_status wm_load(om_scenario *sc)
 {
     om_wm_scenario *ws = NULL;
     const om_wm_engagement *e;
-    bool turn;
+    bool turn = false;
     om_status st;
     if ((st = text_is_turn(sc, &turn)) != OM_OK)
         return st;
@@ -667,7 +671,7 @@ const om_game om_game_warmaster = {
         .title = "Warmaster (1.1, Revolution, Ancients)",
         .rulesets = om_wm_game_rulesets,
         .kinds = wm_kinds,
-        .n_kinds = WM_KINDS,
+        .n_kinds = OM_WM_GAME_KINDS,
     },
     .scenario = &wm_scenario_methods,
     .trials = &wm_trial_methods,

@@ -6,11 +6,20 @@
 #define OM_WM_GAME_INT_H
 
 #include "game.h"
+#include "wm.h"
 
 /* The Warmaster game (wm_game.c) and its rule sets (NULL-terminated). */
 extern const om_game om_game_warmaster;
 #define OM_WM_GAME_RULESETS 3
 extern const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1];
+
+/* Its kinds of scenario file (NULL-terminated): the engine's kinds
+ * (om_wm_kind_names, in om_wm_kind order), then `turn`, read by the loader of
+ * whole turns. The game's kind table (om_game_warmaster.kinds) and every list
+ * of kinds shown to people (`list`, `list --keys`, the message of an unknown
+ * kind) come from it. */
+#define OM_WM_GAME_KINDS (OM_WM_KIND_COUNT + 1)
+extern const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1];
 
 /* Matchup matrices (wm_matrix.c): the situations, the kinds a matrix runs,
  * and the game's units and cell functions (game.h documents them). */

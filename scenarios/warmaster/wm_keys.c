@@ -1,11 +1,13 @@
 /*
  * wm_keys.c: the table of Warmaster scenario keys (wm_keys.h): the side keys
  * of OM_WM_SIDE_KEYS with their members, names and defaults, and every key of
- * a file (top level, unit, side) described for `oddsmaster list --keys`.
+ * a file (top level, unit, side, and the levels of a whole turn) described
+ * for `oddsmaster list --keys`.
  */
 #include "wm_keys.h"
 
 #include "wm_game_int.h"
+#include "wm_turn_scenario.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,12 +89,6 @@ unsigned om_wm_side_key_default(const om_wm_side *s, const om_wm_side_key *k)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The words of `kind`: the engine's kinds (om_wm_kind order), then a whole
- * turn, which has its own loader (wm_turn_load.c). */
-static const char *const kind_words[] = {"combat", "volley", "engagement", "turn"};
-#define KIND_WORDS (sizeof kind_words / sizeof kind_words[0])
-_Static_assert(KIND_WORDS == OM_WM_KIND_COUNT + 1, "the engine's kinds, and turns");
-
 /* Keys read by hand (not rows of OM_WM_SIDE_KEYS), in the documented order:
  * the top level, the unit, then the side keys that are not table rows. */
 static const om_game_key fixed_keys[] = {
@@ -102,10 +98,10 @@ static const om_game_key fixed_keys[] = {
      .help = "a title for reports"},
     {.name = "ruleset", .where = "top", .type = "name", .values = om_wm_game_rulesets,
      .n_values = OM_WM_GAME_RULESETS, .fallback = "required", .help = "the rule set"},
-    {.name = "kind", .where = "top", .type = "name", .values = kind_words, .n_values = KIND_WORDS,
-     .fallback = "combat",
+    {.name = "kind", .where = "top", .type = "name", .values = om_wm_game_kind_names,
+     .n_values = OM_WM_GAME_KINDS, .fallback = "combat",
      .help = "combat (stand and shoot, then round 1), volley (A shoots at B), engagement (the "
-             "whole fight) or turn (a whole turn of one side, a file of its own keys)"},
+             "whole fight) or turn (a whole turn of one side over both armies: the turn keys)"},
     {.name = "options", .where = "top", .type = "mapping", .fallback = "every recommended reading",
      .help = "readings of ambiguous rules, NAME: VALUE (oddsmaster list --options)"},
     {.name = "a", .where = "top", .type = "mapping", .fallback = "required",
@@ -152,6 +148,103 @@ static const om_game_key fixed_keys[] = {
      .help = "Britons Chariots of an army led by Caractacus (Ancients): terror"},
 };
 
+/* The keys of a file of kind turn (wm_turn_load.c reads them), by level:
+ * the top level's own, an army (`a` and `b` of a turn), a unit placed on the
+ * table (each entry of an army's `units`, beside the side keys the table does
+ * not decide), a plan, a character, a brigade, a terrain piece, the table. */
+static const char *const moving_names[] = {"a", "b"};
+static const om_game_key turn_keys[] = {
+    {.name = "moving", .where = "top", .type = "name", .values = moving_names, .n_values = 2,
+     .fallback = "a",
+     .help = "kind turn: the side whose turn it is; only its units take orders, shoot and charge"},
+    {.name = "issue", .where = "top", .type = "name", .values = om_wm_issue_names,
+     .n_values = OM_WM_ISSUE_COUNT, .fallback = "general-last",
+     .help = "kind turn: the order in which the characters issue orders"},
+    {.name = "table", .where = "top", .type = "mapping", .fallback = "the rule set's table",
+     .help = "kind turn: the table's size (the table keys)"},
+    {.name = "terrain", .where = "top", .type = "list of mappings", .fallback = "none",
+     .help = "kind turn: at most 16 terrain pieces (the terrain keys)"},
+    {.name = "name", .where = "army", .type = "text", .fallback = "side A, side B",
+     .help = "the army's name"},
+    {.name = "units", .where = "army", .type = "list of mappings", .fallback = "required",
+     .help = "1 to 8 units on the table (the placement keys, and the side keys the table "
+             "does not decide)"},
+    {.name = "characters", .where = "army", .type = "list of mappings", .fallback = "none",
+     .help = "its generals, heroes and wizards, at most 12 in all (the character keys)"},
+    {.name = "brigades", .where = "army", .type = "list of mappings", .fallback = "none",
+     .help = "brigades of 2 to 4 touching units, at most 8 in all (the brigade keys)"},
+    {.name = "id", .where = "placement", .type = "id", .fallback = "required",
+     .help = "a-z, 0-9 and _, at most 23, unique in the file: names its fields in the results"},
+    {.name = "at", .where = "placement", .type = "[x, y]", .fallback = "required",
+     .help = "the centre of its stands, cm"},
+    {.name = "facing", .where = "placement", .type = "-360..360",
+     .fallback = "90 for side A, 270 for side B", .help = "degrees: 0 faces +x, 90 faces +y"},
+    {.name = "formation", .where = "placement", .type = "name",
+     .values = om_wm_turn_formation_names, .n_values = OM_WM_TURN_FORMATIONS, .fallback = "line",
+     .help = "how its stands are drawn up"},
+    {.name = "files", .where = "placement", .type = "0..255", .fallback = "2",
+     .help = "an irregular formation's stands abreast (2 to its stands - 1)"},
+    {.name = "hits", .where = "placement", .type = "0..255", .fallback = "0",
+     .help = "hits it carries from an unresolved combat, fewer than its Hits"},
+    {.name = "initiative", .where = "placement", .type = "name", .values = om_wm_initiative_names,
+     .n_values = OM_WM_INITIATIVE_COUNT, .fallback = "auto",
+     .help = "what it does on initiative (auto: charge only the enemy its plan charges)"},
+    {.name = "shoot", .where = "placement", .type = "name", .values = om_wm_shoot_policy_names,
+     .n_values = OM_WM_SHOOT_POLICY_COUNT, .fallback = "closest",
+     .help = "closest (the closest visible enemy in range) or hold"},
+    {.name = "stand_and_shoot", .where = "placement", .type = "true/false", .fallback = "true",
+     .help = "it shoots at enemies charging it when the rules allow"},
+    {.name = "plan", .where = "placement", .type = "mapping", .fallback = "hold",
+     .help = "what it tries in its side's Command phase (the plan keys)"},
+    {.name = "kind", .where = "plan", .type = "name", .values = om_wm_plan_names,
+     .n_values = OM_WM_PLAN_KIND_COUNT, .fallback = "hold",
+     .help = "charge a target, advance toward a point or a unit, move into range to shoot, "
+             "or hold"},
+    {.name = "target", .where = "plan", .type = "id", .fallback = "closest",
+     .help = "charge, shoot: an enemy unit's id or closest; advance: any unit's id"},
+    {.name = "goal", .where = "plan", .type = "[x, y]", .fallback = "none",
+     .help = "advance: the point to move toward, cm"},
+    {.name = "keep_cm", .where = "plan", .type = "0..1000", .fallback = "0",
+     .help = "advance toward a unit: the distance to keep from it, cm"},
+    {.name = "by", .where = "plan", .type = "id", .fallback = "none (no orders)",
+     .help = "the id of the character of its side who orders it"},
+    {.name = "orders", .where = "plan", .type = "0..3", .fallback = "0 (3)",
+     .help = "the most orders to give it (0: 3)"},
+    {.name = "priority", .where = "plan", .type = "0..255", .fallback = "0",
+     .help = "order of issue: lower goes first"},
+    {.name = "id", .where = "character", .type = "id", .fallback = "required",
+     .help = "as a unit's id, unique among units and characters"},
+    {.name = "from", .where = "character", .type = "army/unit", .fallback = "none",
+     .help = "a general, hero or wizard of the army lists: its name, kind and Command"},
+    {.name = "kind", .where = "character", .type = "name", .values = om_wm_character_kind_names,
+     .n_values = OM_WM_CHARACTER_KIND_COUNT, .fallback = "required without from, refused with it",
+     .help = "general, hero or wizard"},
+    {.name = "command", .where = "character", .type = "1..12",
+     .fallback = "required without from (from: the list's)", .help = "its Command value"},
+    {.name = "name", .where = "character", .type = "text", .fallback = "the list's, else its kind",
+     .help = "its name"},
+    {.name = "at", .where = "character", .type = "[x, y]",
+     .fallback = "required unless joined, refused with it", .help = "where it stands, cm"},
+    {.name = "joined", .where = "character", .type = "id", .fallback = "none",
+     .help = "a unit of its side it has joined (it stands at its centre)"},
+    {.name = "follow", .where = "character", .type = "id", .fallback = "none",
+     .help = "a unit it moves to join at the end of the Command phase"},
+    {.name = "flying", .where = "character", .type = "true/false", .fallback = "false",
+     .help = "it rides a flyer (moves 100cm)"},
+    {.name = "units", .where = "brigade", .type = "list of names", .fallback = "required",
+     .help = "the ids of 2 to 4 touching units of its side"},
+    {.name = "plan", .where = "brigade", .type = "mapping", .fallback = "none",
+     .help = "a plan the brigade follows as one"},
+    {.name = "kind", .where = "terrain", .type = "name", .values = om_wm_terrain_names,
+     .n_values = OM_WM_TERRAIN_KIND_COUNT, .fallback = "required", .help = "the kind of terrain"},
+    {.name = "points", .where = "terrain", .type = "list of [x, y]", .fallback = "required",
+     .help = "2 opposite corners of a rectangle, or 3 to 8 corners of a convex polygon, cm"},
+    {.name = "width", .where = "table", .type = "1..1000", .fallback = "the rule set's",
+     .help = "cm"},
+    {.name = "depth", .where = "table", .type = "1..1000", .fallback = "the rule set's",
+     .help = "cm"},
+};
+
 /* What a side key's default is, for people. */
 static const char *fallback_text(const om_wm_side_key *k)
 {
@@ -192,5 +285,8 @@ size_t om_wm_scenario_keys(om_game_key *out, size_t cap)
             out[n].n_values = k->names->count - k->names->first;
         }
     }
+    for (size_t i = 0; i < N(turn_keys); i++, n++)
+        if (n < cap)
+            out[n] = turn_keys[i];
     return n;
 }

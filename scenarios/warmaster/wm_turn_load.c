@@ -97,10 +97,11 @@
  *                                   the army lists: its name, kind and
  *                                   Command (an Ancients Subordinate orders
  *                                   as a Wizard, a Leader as a Hero)
- *         kind: general             without from: general, hero or wizard
+ *         kind: general             without from (not with it): general,
+ *                                   hero or wizard
  *         command: 9                without from, or to override: 1..12
  *         name: General             optional
- *         at: [90, 10]              required unless joined
+ *         at: [90, 10]              required unless joined (not with it)
  *         joined: knights           optional: a unit of its side it has
  *                                   joined (it stands at its centre)
  *         follow: knights           optional: a unit it moves to join at the
@@ -127,6 +128,12 @@
 #include "army.h"
 #include "wm_load_int.h"
 #include "yaml_int.h"
+
+const char *const om_wm_turn_formation_names[OM_WM_TURN_FORMATIONS] = {"line", "column",
+                                                                      "irregular"};
+_Static_assert(OM_WM_TABLE_LINE == 0 && OM_WM_TABLE_COLUMN == 1 &&
+                   OM_WM_TABLE_IRREGULAR == 2 && OM_WM_TURN_FORMATIONS == 3,
+               "the formations' names are in om_wm_table_formation order");
 
 /* Name for text loaded without a source name. */
 #define SOURCE_UNNAMED "<text>"
@@ -203,7 +210,8 @@ typedef char *raw_point[2];
 
 typedef struct raw_terrain {
     char *kind;           /* wood, ... */
-    raw_point *points;    /* 2 corners of a rectangle, or 3..8 of a polygon */
+    raw_point **points;   /* 2 corners of a rectangle, or 3..8 of a polygon, each
+                             allocated alone (point_entry says why) */
     unsigned points_count;
 } raw_terrain;
 
@@ -226,8 +234,11 @@ typedef struct raw_turn {
 static const cyaml_schema_value_t string_entry = {
     CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
+/* A point [x, y] as an entry of a list of points. A pointer: libcyaml 1.3.1
+ * frees a list of fixed-length lists stored inline at the wrong stride
+ * (om_yaml_load). */
 static const cyaml_schema_value_t point_entry = {
-    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_DEFAULT, char *, &string_entry, 2),
+    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &string_entry, 2),
 };
 
 static const cyaml_schema_field_t plan_fields[] = {
@@ -403,10 +414,11 @@ static void build_schema(turn_schema *s)
         .top = &s->top,
         .int_keys = s->int_keys,
         .bool_keys = s->bool_keys,
-        .list_expects = "a list",
-        .entry_expects = "an entry of the list",
+        .list_expects = "a list of names (a unit's rules, a brigade's unit ids)",
+        .entry_expects = "a name",
         .unknown_key = unknown_key,
         .options = option_registries,
+        .value_max = OM_YAML_SCALAR_MAX,
     };
 }
 
@@ -606,7 +618,6 @@ static om_status conv_unit(conv *v, unsigned s, unsigned k, const raw_turn_unit 
     om_wm_vec centre;
     double facing = s == 0 ? 90 : 270;
     unsigned f = OM_WM_TABLE_LINE, word = 0;
-    static const char *const formations[] = {"line", "column", "irregular"};
     int i;
     om_status st;
 
@@ -629,8 +640,8 @@ static om_status conv_unit(conv *v, unsigned s, unsigned k, const raw_turn_unit 
         (r->facing && (st = conv_real(c, path, "facing", r->facing, -360, 360, &facing))))
         return st;
     if (r->formation) {
-        if ((st = om_wm_load_name(c, path, "formation", "formation", r->formation, formations,
-                                  3, &word)))
+        if ((st = om_wm_load_name(c, path, "formation", "formation", r->formation,
+                                  om_wm_turn_formation_names, OM_WM_TURN_FORMATIONS, &word)))
             return st;
         f = word;
     }
@@ -751,6 +762,10 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
         return st;
     if (character_of_id(v, r->id) >= 0 || unit_of_id(v, r->id) >= 0)
         return om_yaml_fail_at(c, OM_EINVAL, 0, path, "id", "id '%s' is given twice", r->id);
+    if (r->from && r->kind)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "kind", "'%s' gives the kind; 'kind' is "
+                               "for a character without 'from' (name a general, hero or wizard "
+                               "of the lists)", r->from);
     if (r->from) {
         om_army *army = NULL;
         const om_army_unit *e = NULL;
@@ -785,6 +800,9 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
     if ((st = om_yaml_conv_int(c, path, "command", r->command, 12, command, &command)) ||
         (st = om_yaml_conv_bool(c, path, "flying", r->flying, &flying)))
         return st;
+    if (r->name && strlen(r->name) >= sizeof name)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "name", "is %zu bytes long; at most %zu "
+                               "are allowed", strlen(r->name), sizeof name - 1);
     if (r->name)
         snprintf(name, sizeof name, "%s", r->name);
     if (r->joined) {
@@ -794,7 +812,10 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
     }
     if (r->follow && (follow = unit_of_id(v, r->follow)) < 0)
         return fail_unknown_id(v, path, "follow", r->follow, false);
-    if (r->at[0] || r->at[1]) {
+    if ((r->at[0] || r->at[1]) && joined >= 0) {
+        return om_yaml_fail_at(c, OM_EINVAL, 0, path, "at", "a character joined to a unit "
+                               "stands at its centre: give 'at' or 'joined', not both");
+    } else if (r->at[0] || r->at[1]) {
         if ((st = conv_point(c, path, "at", r->at, &where)))
             return st;
     } else if (joined < 0) {
@@ -856,7 +877,7 @@ static om_status conv_terrain(conv *v, unsigned k, const raw_terrain *r)
                                "%d corners of a convex polygon (got %u)",
                                OM_WM_TABLE_MAX_VERTICES, r->points_count);
     for (unsigned i = 0; i < r->points_count; i++)
-        if ((st = conv_point(v->c, path, "points", r->points[i], &pt[i])))
+        if ((st = conv_point(v->c, path, "points", *r->points[i], &pt[i])))
             return st;
     if (r->points_count == 2) {
         om_wm_vec lo = {fmin(pt[0].x, pt[1].x), fmin(pt[0].y, pt[1].y)};
@@ -1091,6 +1112,10 @@ static om_status conv_turn(conv *v, const raw_turn *r)
         for (unsigned k = 0; k < army[s]->units_count; k++)
             if ((st = conv_unit(v, s, k, &army[s]->units[k])))
                 return st;
+        if (army[s]->name && strlen(army[s]->name) >= sizeof v->ts->side_name[s])
+            return om_yaml_fail_at(v->c, OM_EINVAL, 0, side_keys[s], "name", "is %zu bytes "
+                                   "long; at most %zu are allowed", strlen(army[s]->name),
+                                   sizeof v->ts->side_name[s] - 1);
         snprintf(v->ts->side_name[s], sizeof v->ts->side_name[s], "%s",
                  army[s]->name ? army[s]->name : s == 0 ? "side A" : "side B");
     }

@@ -18,6 +18,11 @@
  * ("knights_charged"), so they stay short. */
 #define OM_WM_TURN_ID_MAX 24
 
+/* The formations a unit of a turn is drawn up in, in om_wm_table_formation
+ * order: line, column, irregular. */
+#define OM_WM_TURN_FORMATIONS 3
+extern const char *const om_wm_turn_formation_names[OM_WM_TURN_FORMATIONS];
+
 /* A loaded turn: the engine's description and the names the file gave. */
 struct om_wm_turn_scenario {
     om_wm_turn turn;                                /* what to simulate */

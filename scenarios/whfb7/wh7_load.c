@@ -320,6 +320,7 @@ static const om_yaml_doc scenario_doc = {
     .entry_expects = "a name",
     .unknown_key = unknown_key,
     .options = option_registries,
+    .value_max = OM_YAML_SCALAR_MAX,
 };
 
 /* An unknown key: where it belongs if it is a key of another level (a side
