@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exact.h"
 #include "h5file.h"
 #include "layout.h"
 #include "stats.h"
@@ -34,11 +35,14 @@ typedef enum om_summary_format {
     OM_SUMMARY_CSV       /* one row per field and value (om_summary_print_csv) */
 } om_summary_format;
 
-/* A probability estimated from trials, with its Wilson interval. */
+/* A probability estimated from trials, with its Wilson interval, and its
+ * exact value where the run recorded the law. */
 typedef struct om_summary_prob {
     uint64_t count; /* trials in which the event happened */
     double p;       /* count / trials */
     double lo, hi;  /* Wilson interval at the summary's confidence */
+    bool has_exact; /* the exact probability is known */
+    double exact;   /* ...and is this */
 } om_summary_prob;
 
 /* Columns of om_summary.outcome[side]. */
@@ -66,6 +70,10 @@ typedef struct om_summary_field {
                                            distinct values that occurred */
     om_summary_value *values;           /* ...each with P(=v) and P(>=v), increasing (owned;
                                            NULL for one-byte fields) */
+    const double *exact;                /* its exact law, P(= v) for v = 0..255, as the run
+                                           recorded it (in the summary's `exact`), or NULL */
+    unsigned shown;                     /* the largest k of its table: the largest value that
+                                           occurred or has a positive exact probability */
 } om_summary_field;
 
 /* Most distinct victory-point losses a side's summary lists. */
@@ -86,6 +94,9 @@ typedef struct om_summary_points {
     size_t n_values;    /* distinct losses possible, in increasing order */
     unsigned value[OM_SUMMARY_VP_VALUES]; /* each loss, starting with 0 */
     double p[OM_SUMMARY_VP_VALUES];       /* its probability */
+    bool has_exact;     /* the exact law of the loss field is known: */
+    double exact_mean;  /* the exact expected loss */
+    double exact_p[OM_SUMMARY_VP_VALUES]; /* the exact probability of each loss */
 } om_summary_points;
 
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
@@ -118,6 +129,9 @@ typedef struct om_summary {
     om_summary_field *fields; /* count and flag fields, in the file's order */
     om_field *defs;        /* the file's fields (owned copies), in its order */
     size_t def_count;      /* entries of defs */
+    om_exact *exact;       /* the exact law of its fields as the run recorded it (/exact;
+                              indexed as defs), or NULL: the file records none (an older
+                              program's) */
 } om_summary;
 
 /*
@@ -217,5 +231,27 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out);
  */
 om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
                                 bool from_rows, FILE *out);
+
+/* What the report of an exact law says of its scenario (strings borrowed;
+ * NULL prints as unknown). */
+typedef struct om_summary_about {
+    const char *source;  /* the scenario file, or the embedded default's name */
+    const char *title;   /* its title */
+    const char *ruleset; /* its rule set */
+    const char *kind;    /* its kind */
+} om_summary_about;
+
+/*
+ * om_summary_print_exact: the report of the exact law `x` of the fields of
+ * layout `l`, with no run (`oddsmaster run --exact`): the scenario, how the
+ * law was computed and which fields have none (and why); then, as a summary
+ * shows them but every number exact (6 decimals), the outcome table of each
+ * winner field, the victory points each side loses, every count field's
+ * mean, sd and P(=k), P(>=k) up to its largest possible value, and each
+ * flag's probability. Fields without an exact law are left out. Errors:
+ * OM_EINVAL (a law of another layout), OM_EIO (writing to `out` failed).
+ */
+om_status om_summary_print_exact(const om_summary_about *about, const om_layout *l,
+                                 const om_exact *x, FILE *out);
 
 #endif /* OM_SUMMARY_H */
