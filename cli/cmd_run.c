@@ -204,7 +204,7 @@ static int run_exact(const om_scenario *sc)
         const om_summary_about about = {.source = sc->source, .title = sc->title,
                                         .ruleset = sc->ruleset, .kind = sc->kind};
         st = om_summary_print_exact(&about, &t.layout, x, stdout);
-    } else if (st == OM_EUNSUPPORTED) {
+    } else if (st == OM_EUNSUPPORTED && x != NULL) {
         st = OM_ERROR(OM_EUNSUPPORTED, "%s: no exact law is known for this scenario: %s",
                       sc->source, x->reason);
     }

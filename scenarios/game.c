@@ -161,6 +161,11 @@ om_status om_trials_exact(const om_trials *t, om_exact **out)
                       t->game->identity.name);
     else
         st = t->game->exact->law(t->prepared, &t->layout, x);
+    /* A law that could not be computed (a first round the engine will not
+     * prepare alone, a law that does not sum to 1) is not known, with its
+     * reason: the run goes on without it. */
+    if (st != OM_OK && st != OM_ENOMEM && st != OM_EUNSUPPORTED)
+        st = OM_ERROR(OM_EUNSUPPORTED, "%s", om_error_message());
     if (st == OM_EUNSUPPORTED) {
         /* The law is a plain "not known", with its reason, for the file. */
         memset(x->known, 0, sizeof x->known);

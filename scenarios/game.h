@@ -412,8 +412,9 @@ void om_trials_release(om_trials *t);
  * fields are known ((*out)->reason says why the others are not, if any). On
  * OM_EUNSUPPORTED none is, and *out is set all the same, its reason the
  * error's message: a game without the group, a kind whose law it does not
- * compute, dice it cannot enumerate. Errors: OM_EUNSUPPORTED, OM_ENOMEM
- * (*out NULL).
+ * compute, dice it cannot enumerate, or any other failure of the game's law
+ * but memory (a run goes on without the law). Errors: OM_EUNSUPPORTED,
+ * OM_ENOMEM (*out NULL).
  */
 om_status om_trials_exact(const om_trials *t, om_exact **out);
 

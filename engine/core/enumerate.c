@@ -200,13 +200,15 @@ static void add_outcome(om_enum *e, enum_choice *c, unsigned value, unsigned ext
     c->n++;
 }
 
-/* The outcome taken at choice point c, or NULL (the run is in trouble, or
- * the call had no outcome of positive probability, which no law has). */
+/* The outcome taken at choice point c, or NULL: the run is in trouble. */
 static const enum_outcome *taken(om_enum *e, const enum_choice *c)
 {
-    if (c == NULL || e->trouble || c->n == 0) {
-        if (c != NULL && c->n == 0)
-            e->trouble |= ENUM_NOMEM;
+    if (c == NULL || e->trouble)
+        return NULL;
+    /* Every law has an outcome of positive probability: a point without one
+     * could only come of an arena that did not grow, which sets trouble. */
+    if (NEVER(c->n == 0)) {
+        e->trouble |= ENUM_NOMEM;
         return NULL;
     }
     return &e->arena[c->first + c->at];

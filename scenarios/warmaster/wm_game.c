@@ -673,6 +673,9 @@ static om_status wm_exact_law(const void *prepared, const om_layout *layout, om_
     }
     if ((st = om_wm_prepare_alloc(&first, &q)) == OM_OK)
         st = om_exact_enumerate(wm_exact_trial, q, layout, fields, OM_EXACT_RUNS_MAX, law);
+    else if (st != OM_ENOMEM)
+        st = OM_ERROR(OM_EUNSUPPORTED, "the first round of this engagement cannot be prepared "
+                      "as a combat of its own: %s", om_error_message());
     om_wm_prepared_free(q);
     if (st == OM_OK)
         om_exact_set_reason(law, "the other fields depend on the rounds and turns after the "

@@ -515,6 +515,9 @@ static om_status wh7_exact_law(const void *prepared, const om_layout *layout, om
     if ((st = om_wh7_prepare_alloc(&first, &q)) == OM_OK) {
         c.p = q;
         st = om_exact_enumerate(wh7_exact_trial, &c, layout, fields, OM_EXACT_RUNS_MAX, law);
+    } else if (st != OM_ENOMEM) {
+        st = OM_ERROR(OM_EUNSUPPORTED, "the first round of this engagement cannot be prepared "
+                      "as a combat of its own: %s", om_error_message());
     }
     om_wh7_prepared_free(q);
     if (st == OM_OK)
