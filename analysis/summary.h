@@ -137,11 +137,12 @@ typedef struct om_summary {
 /*
  * om_summary_compute: summarise the open result file `r` with intervals at
  * `confidence` (0 < confidence < 1; OM_SUMMARY_CONFIDENCE is the usual 0.95),
- * from the tallies the run recorded (h5file.h): it reads no row. On success
+ * from the tallies the run recorded (h5file.h): it reads no row; with the
+ * exact law the run recorded (/exact), if any, beside every estimate. On success
  * *out is a new summary owned by the caller (om_summary_free). Not thread-safe
  * for one reader. Errors: OM_EINVAL (bad confidence), OM_ENOMEM, OM_EHDF5 (read
- * failure, tallies that do not add up, or a winner value that is not a, b,
- * draw or none).
+ * failure, tallies that do not add up, a winner value that is not a, b, draw
+ * or none, or a damaged /exact).
  */
 om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out);
 
@@ -160,10 +161,13 @@ void om_summary_free(om_summary *s);
 
 /*
  * om_summary_print_text: a readable report: file, title, rule set, kind, units,
- * trials, seed, program version; then the outcome table
- * "side  P(win) [CI]  P(draw) [CI]  P(lose) [CI]"; then per count field its
- * description, mean and sd, and a table of k, P(=k), P(>=k) and the interval of
- * P(>=k); then the flags with their probabilities and intervals.
+ * trials, seed, program version, and which fields have an exact law; then the
+ * outcome table "side  P(win) [CI]  P(draw) [CI]  P(lose) [CI]", each side's
+ * line followed by its exact values ("exact 0.853464" under each estimate)
+ * where known; then per count field its description, mean and sd, and a table
+ * of k, P(=k), P(>=k) and the interval of P(>=k), with the exact P(=k) and
+ * P(>=k) and the exact mean and sd where known; then the flags with their
+ * probabilities and intervals, and their exact probabilities.
  * Errors: OM_EIO if writing to `out` fails.
  */
 om_status om_summary_print_text(const om_summary *s, FILE *out);
@@ -178,7 +182,8 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *   program_version  string (null if unknown)
  *   units            {"a": {"name": .., "points": ..}, "b": {..}}
  *   outcome          {"a": {"win": P, "draw": P, "lose": P}, "b": {..}, "none": P},
- *                    each P {"p": .., "lo": .., "hi": ..}; "none" is the
+ *                    each P {"p": .., "lo": .., "hi": .., "exact": .. or null};
+ *                    "none" is the
  *                    probability of no winner (no contact, or unresolved at the
  *                    turn limit); null for a file without a winner field (a volley)
  *   round1_outcome   the same for the first round of an engagement run (the
@@ -186,18 +191,24 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *   points_lost      {"a": {"points", UNIT, "mean", "distribution":
  *                    {"<victory points>": P}}, "b": ..}: victory points each side
  *                    lost (om_summary_points), where UNIT is what it loses them
- *                    by ("stands": how many it had at the start); a side is null
- *                    when the file does not record its points and losses
+ *                    by ("stands": how many it had at the start), and "exact":
+ *                    {"mean", "distribution"} or null; a side is null when the
+ *                    file does not record its points and losses
  *   fields           {"<name>": {"description", "type": "count" or "flag",
  *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
  *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}
  *                    in dataset order; a flag also has "p", "lo", "hi", the
  *                    probability that it is set; a two-byte count (victory
- *                    points) lists "at_least" only at the values that occurred
+ *                    points) lists "at_least" only at the values that occurred;
+ *                    each P of "at_least" has "exact" too, and each field
+ *                    "exact": {"mean", "sd", "max", "distribution",
+ *                    "at_least": {"<k>": P}} (a flag also "p") or null
  *   confidence       the confidence of every interval, e.g. 0.95
  *   run              {"complete": false for an interrupted run's .partial file,
  *                    "trials_requested": the trials asked for (the most, for a
  *                    run with a target precision), "stop_reason": why it ended}
+ *   exact            {"method", "reason", "outcomes", "fields": [names]} of the
+ *                    exact law the run recorded, or null
  * Reals are written with 15 significant digits.
  * Errors: OM_ENOMEM, OM_EIO.
  */
@@ -205,14 +216,17 @@ om_status om_summary_print_json(const om_summary *s, FILE *out);
 
 /*
  * om_summary_print_csv: the summary as CSV with the header
- *   field,k,p_equal,p_at_least,lo,hi
- * and one row per field and value k = 0..max of the field (of a two-byte
- * count field, each value that occurred):
+ *   field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least
+ * and one row per field and value k = 0..max of the field, or to its largest
+ * value of positive exact probability (of a two-byte count field, each value
+ * that occurred):
  *   field        dataset name, e.g. hits_on_b
  *   k            the value
  *   p_equal      P(field = k)
  *   p_at_least   P(field >= k)
  *   lo, hi       the Wilson interval of p_at_least (at k = 0 both are 1: certain)
+ *   exact_equal, exact_at_least   the exact P(field = k) and P(field >= k),
+ *                empty where the file records no exact law of the field
  * followed, for a file with a winner field, by the rows win_a, draw_a, lose_a,
  * win_b, draw_b, lose_b and none with k = 1: each outcome as a 0/1 indicator, so
  * p_equal = p_at_least = its probability and lo, hi its interval; and for an
