@@ -27,12 +27,39 @@ _Static_assert(sizeof(json_int_t) >= sizeof(int64_t), "json_int_t narrower than 
 
 /* ---------------------------------------------------------------- compute */
 
-/* Estimate P = count / n with its Wilson interval. */
+/* Estimate P = count / n with its Wilson interval (no exact value yet). */
 static om_status prob_set(om_summary_prob *p, uint64_t count, uint64_t n, double confidence)
 {
     p->count = count;
     p->p = n > 0 ? (double)count / (double)n : 0.0;
+    p->has_exact = false;
+    p->exact = 0.0;
     return om_stats_wilson(count, n, confidence, &p->lo, &p->hi);
+}
+
+/* Give p its exact value. */
+static void prob_exact(om_summary_prob *p, double exact)
+{
+    p->has_exact = true;
+    p->exact = exact;
+}
+
+/* The exact law the run recorded of field i of the file, or NULL. */
+static const double *exact_law(const om_summary *s, size_t i)
+{
+    return s->exact != NULL && s->exact->known[i] ? s->exact->p + i * OM_EXACT_VALUES : NULL;
+}
+
+/* The exact outcome table of a winner field whose exact law is `law`: A's
+ * win is B's loss, and the draw and "none" are both sides'. */
+static void outcome_exact(const double *law, om_summary_prob table[2][3], om_summary_prob *none)
+{
+    for (int side = 0; side < 2; side++) {
+        prob_exact(&table[side][OM_SUMMARY_WIN], law[side == 0 ? OM_WINNER_A : OM_WINNER_B]);
+        prob_exact(&table[side][OM_SUMMARY_DRAW], law[OM_WINNER_DRAW]);
+        prob_exact(&table[side][OM_SUMMARY_LOSE], law[side == 0 ? OM_WINNER_B : OM_WINNER_A]);
+    }
+    prob_exact(none, law[OM_WINNER_NONE]);
 }
 
 /*
@@ -197,6 +224,18 @@ static om_status points_lost(om_h5_reader *r, om_summary *s)
             pl->p[at] += p;
             pl->mean += p * vp;
         }
+        /* The exact law, over the same losses, when the run recorded it. */
+        if (sf->exact != NULL && om_exact_max(s->exact, (size_t)(sf->field - s->defs)) <=
+                                     sc.loss_start) {
+            pl->has_exact = true;
+            for (unsigned k = 0; k <= sc.loss_start; k++) {
+                size_t at = 0;
+                while (pl->value[at] != sc.vp_lost[k])
+                    at++;
+                pl->exact_p[at] += sf->exact[k];
+                pl->exact_mean += sf->exact[k] * sc.vp_lost[k];
+            }
+        }
     }
     return OM_OK;
 }
@@ -204,6 +243,7 @@ static om_status points_lost(om_h5_reader *r, om_summary *s)
 static om_status field_stats(om_summary_field *sf, uint64_t trials, double confidence)
 {
     uint64_t tail = 0;
+    double exact_tail = 0.0;
     om_status st;
     if ((st = om_stats_hist_moments(sf->hist, &sf->mean, &sf->sd)) != OM_OK)
         return st;
@@ -211,18 +251,28 @@ static om_status field_stats(om_summary_field *sf, uint64_t trials, double confi
     for (unsigned v = 0; v < OM_STATS_HIST_BINS; v++)
         if (sf->hist[v] > 0)
             sf->max = v;
+    /* The table goes on to the values the exact law says are possible, seen
+     * or not. */
+    sf->shown = sf->max;
+    for (unsigned v = sf->max + 1; sf->exact != NULL && v < OM_STATS_HIST_BINS; v++)
+        if (sf->exact[v] > 0.0)
+            sf->shown = v;
     /*
      * Tail sums from the top: at_least[k].count = sum of hist[v] for v >= k. The
      * table reaches k = 1 even when max = 0, so a flag that never occurred still
      * has its P(set) = 0 with an interval.
      */
-    for (unsigned k = (sf->max > 1 ? sf->max : 1) + 1; k-- > 1;) {
+    for (unsigned k = (sf->shown > 1 ? sf->shown : 1) + 1; k-- > 1;) {
         tail += sf->hist[k];
         if ((st = prob_set(&sf->at_least[k], tail, trials, confidence)) != OM_OK)
             return st;
+        if (sf->exact != NULL) {
+            exact_tail += sf->exact[k];
+            prob_exact(&sf->at_least[k], exact_tail);
+        }
     }
     /* P(value >= 0) is certain, not an estimate: its interval is the point 1. */
-    sf->at_least[0] = (om_summary_prob){trials, 1.0, 1.0, 1.0};
+    sf->at_least[0] = (om_summary_prob){trials, 1.0, 1.0, 1.0, sf->exact != NULL, 1.0};
     return OM_OK;
 }
 
@@ -295,10 +345,11 @@ static om_status wide_stats(om_summary_field *sf, const uint64_t *hist, uint64_t
     om_status st = OM_OK;
     sf->n_values = 0;
     sf->max = 0;
+    sf->shown = 0;
     for (unsigned v = 0; v < OM_TALLY_WIDE_BINS; v++)
         if (hist[v] > 0) {
             sf->n_values++;
-            sf->max = v;
+            sf->max = sf->shown = v;
             sum += (double)hist[v] * v;
         }
     sf->mean = trials > 0 ? sum / n : 0.0;
@@ -350,11 +401,17 @@ static om_status summary_outcome(const hist_source *src, om_summary *s, size_t i
     if (first) {
         s->has_outcome = true;
         s->outcome_title = f->title;
-        return outcome_from_winner(s, f->name, hist, s->outcome, &s->none);
+        st = outcome_from_winner(s, f->name, hist, s->outcome, &s->none);
+        if (st == OM_OK && exact_law(s, i) != NULL)
+            outcome_exact(exact_law(s, i), s->outcome, &s->none);
+        return st;
     }
     s->has_round1 = true;
     s->round1_title = f->title;
-    return outcome_from_winner(s, f->name, hist, s->round1, &s->round1_none);
+    st = outcome_from_winner(s, f->name, hist, s->round1, &s->round1_none);
+    if (st == OM_OK && exact_law(s, i) != NULL)
+        outcome_exact(exact_law(s, i), s->round1, &s->round1_none);
+    return st;
 }
 
 /* Fill `s` from the file's tallies, or from its rows when from_rows. */
@@ -366,6 +423,13 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
     om_status st = OM_OK;
 
     if ((st = read_provenance(r, s)) != OM_OK || (st = copy_fields(r, s)) != OM_OK)
+        return st;
+    /* The exact law, if the run recorded one (an older file has none). */
+    if ((st = om_h5_reader_exact(r, &s->exact)) == OM_ENOTFOUND) {
+        om_error_clear();
+        st = OM_OK;
+    }
+    if (st != OM_OK)
         return st;
     if (!from_rows) {
         if ((tally = malloc(sizeof *tally)) == NULL)
@@ -401,6 +465,7 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
         } else {
             om_summary_field *sf = &s->fields[s->field_count++];
             sf->field = f;
+            sf->exact = exact_law(s, i);
             if (f->type == OM_FIELD_COUNT16)
                 st = summary_wide(&src, i, f, sf, s->trials, s->confidence);
             else if ((st = field_hist(&src, i, f, sf->hist)) == OM_OK)
@@ -460,6 +525,7 @@ void om_summary_free(om_summary *s)
         free((char *)s->defs[i].title);
     }
     free(s->defs);
+    om_exact_free(s->exact);
     free((char *)s->lost[0].unit);
     free((char *)s->lost[1].unit);
     free(s->points_rule);
@@ -517,8 +583,19 @@ static void text_unit(FILE *out, const om_summary *s, int side)
         fprintf(out, " (%llu points)", (unsigned long long)s->points[side]);
 }
 
-/* An outcome table: per side P(win), P(draw), P(lose) with intervals, and the
- * probability of no winner when it ever happened. */
+/* An exact probability: 6 decimals, or for a value that would print as
+ * 0.000000 but is not 0, two significant digits ("3.2e-08"). */
+static void text_exact(FILE *out, double p)
+{
+    if (p == 0.0 || p >= 0.0000005)
+        fprintf(out, "%.6f", p);
+    else
+        fprintf(out, "%.1e", p);
+}
+
+/* An outcome table: per side P(win), P(draw), P(lose) with intervals, each
+ * side's exact values under its estimates when the run recorded them, and
+ * the probability of no winner when it ever happened or is possible. */
 static void text_outcome(FILE *out, const char *ci, const char *title,
                          const om_summary_prob table[2][3], const om_summary_prob *none)
 {
@@ -535,10 +612,23 @@ static void text_outcome(FILE *out, const char *ci, const char *title,
             text_prob(out, &table[side][c]);
             fprintf(out, c < 2 ? "   " : "\n");
         }
+        if (!table[side][0].has_exact)
+            continue;
+        /* "exact 0.853464" under each estimate, in its 26-wide column. */
+        fprintf(out, "        ");
+        for (int c = 0; c < 3; c++) {
+            fprintf(out, "exact ");
+            text_exact(out, table[side][c].exact);
+            fprintf(out, c < 2 ? "            " : "\n");
+        }
     }
-    if (none->count > 0) {
+    if (none->count > 0 || (none->has_exact && none->exact > 0.0)) {
         fprintf(out, "  no winner (no contact, or unresolved at the turn limit): ");
         text_prob(out, none);
+        if (none->has_exact) {
+            fprintf(out, "; exact ");
+            text_exact(out, none->exact);
+        }
         fprintf(out, "\n");
     }
 }
@@ -562,6 +652,76 @@ static void text_points(FILE *out, const om_summary *s)
         for (size_t i = 0; i < pl->n_values; i++)
             fprintf(out, " P(%u) %.4f%s", pl->value[i], pl->p[i],
                     i + 1 < pl->n_values ? "," : "");
+        fprintf(out, "\n");
+        if (!pl->has_exact)
+            continue;
+        fprintf(out, "    exact: mean %.4f;", pl->exact_mean);
+        for (size_t i = 0; i < pl->n_values; i++) {
+            fprintf(out, " P(%u) ", pl->value[i]);
+            text_exact(out, pl->exact_p[i]);
+            fprintf(out, "%s", i + 1 < pl->n_values ? "," : "");
+        }
+        fprintf(out, "\n");
+    }
+}
+
+/* The line of the header that says which fields have an exact law, and how
+ * it was computed, or why none has (nothing for a file without the law). */
+static void text_exact_header(FILE *out, const om_summary *s)
+{
+    size_t known;
+    if (s->exact == NULL)
+        return;
+    known = om_exact_known_count(s->exact);
+    fprintf(out, "  exact:     ");
+    if (known == 0) {
+        fprintf(out, "none known: %s\n", or_unknown(s->exact->reason));
+        return;
+    }
+    if (s->exact->reason[0] == '\0') {
+        fprintf(out, "every field's law, by %s\n", s->exact->method);
+        return;
+    }
+    for (size_t i = 0, n = 0; i < s->def_count; i++)
+        if (s->exact->known[i])
+            fprintf(out, "%s%s", n++ > 0 ? ", " : "", s->defs[i].name);
+    fprintf(out, ": by %s;\n             %s\n", s->exact->method, s->exact->reason);
+}
+
+/* The table of a count field: k, P(=k), P(>=k) and its interval, and with
+ * its exact law the exact P(=k) and P(>=k). */
+static void text_count_table(FILE *out, const om_summary *s, const om_summary_field *sf,
+                             const char *ci)
+{
+    fprintf(out, "  %5s  %-8s  %-8s  [%s CI]", "k", "P(=k)", "P(>=k)", ci);
+    /* The exact columns start 4 after the 16-character interval "[lo, hi]",
+     * whose heading "[C CI]" is shorter. */
+    if (sf->exact != NULL) {
+        const int pad = (int)(sizeof "[0.0000, 0.0000]" - 1 + 4) - (int)(strlen(ci) + 5);
+        fprintf(out, "%*sexact P(=k)  P(>=k)", pad > 1 ? pad : 1, "");
+    }
+    fprintf(out, "\n");
+    for (unsigned k = 0; k <= sf->shown; k++) {
+        const om_summary_prob *al = &sf->at_least[k];
+        fprintf(out, "  %5u  ", k);
+        text_num(out, (double)sf->hist[k] / (double)s->trials);
+        fprintf(out, "    ");
+        text_num(out, al->p);
+        if (k > 0) {
+            fprintf(out, "    [");
+            text_num(out, al->lo);
+            fprintf(out, ", ");
+            text_num(out, al->hi);
+            fprintf(out, "]");
+        } else if (sf->exact != NULL) {
+            fprintf(out, "%*s", (int)(sizeof "    [0.0000, 0.0000]" - 1), "");
+        }
+        if (sf->exact != NULL) {
+            fprintf(out, "    ");
+            text_exact(out, sf->exact[k]);
+            fprintf(out, "%*s", sf->exact[k] == 0.0 || sf->exact[k] >= 0.0000005 ? 5 : 6, "");
+            text_exact(out, al->exact);
+        }
         fprintf(out, "\n");
     }
 }
@@ -630,6 +790,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
         fprintf(out, "  seed:      (unknown)\n");
     fprintf(out, "  program:   oddsmaster %s\n", or_unknown(s->program_version));
     fprintf(out, "  intervals: %s Wilson score intervals\n", ci);
+    text_exact_header(out, s);
 
     if (s->has_outcome)
         text_outcome(out, ci, s->outcome_title ? s->outcome_title : "Outcome", s->outcome,
@@ -646,51 +807,60 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
             continue;
         }
         fprintf(out, "\n%s: %s\n", sf->field->name, sf->field->description);
-        if (sf->max == 0) {
-            fprintf(out, "  always 0\n");
+        if (sf->shown == 0) {
+            fprintf(out, sf->exact != NULL ? "  always 0 (exact: always 0)\n" : "  always 0\n");
             continue;
         }
-        fprintf(out, "  mean %.4f, sd %.4f, max %u\n", sf->mean, sf->sd, sf->max);
-        fprintf(out, "  %5s  %-8s  %-8s  [%s CI]\n", "k", "P(=k)", "P(>=k)", ci);
+        fprintf(out, "  mean %.4f, sd %.4f, max %u", sf->mean, sf->sd, sf->max);
+        if (sf->exact != NULL) {
+            const size_t i = (size_t)(sf->field - s->defs);
+            fprintf(out, "; exact mean %.6f, sd %.6f, max %u", om_exact_mean(s->exact, i),
+                    om_exact_sd(s->exact, i), sf->shown);
+        }
+        fprintf(out, "\n");
         if (sf->values != NULL) {
+            fprintf(out, "  %5s  %-8s  %-8s  [%s CI]\n", "k", "P(=k)", "P(>=k)", ci);
             text_values(out, sf);
             continue;
         }
-        for (unsigned k = 0; k <= sf->max; k++) {
-            const om_summary_prob *al = &sf->at_least[k];
-            fprintf(out, "  %5u  ", k);
-            text_num(out, (double)sf->hist[k] / (double)s->trials);
-            fprintf(out, "    ");
-            text_num(out, al->p);
-            if (k > 0) {
-                fprintf(out, "    [");
-                text_num(out, al->lo);
-                fprintf(out, ", ");
-                text_num(out, al->hi);
-                fprintf(out, "]");
-            }
-            fprintf(out, "\n");
-        }
+        text_count_table(out, s, sf, ci);
     }
 
     if (any_flag) {
-        fprintf(out, "\nFlags: probability that each is set [%s CI]\n", ci);
+        bool any_exact = false;
+        for (size_t i = 0; i < s->field_count; i++)
+            any_exact |= s->fields[i].field->type == OM_FIELD_FLAG && s->fields[i].exact != NULL;
+        fprintf(out, "\nFlags: probability that each is set [%s CI]%s\n", ci,
+                any_exact ? ", and exactly" : "");
         for (size_t i = 0; i < s->field_count; i++) {
             const om_summary_field *sf = &s->fields[i];
             if (sf->field->type != OM_FIELD_FLAG)
                 continue;
             fprintf(out, "  %-*s ", flag_name_width(s), sf->field->name);
             text_prob(out, &sf->at_least[1]);
+            if (sf->exact != NULL) {
+                fprintf(out, "  exact ");
+                text_exact(out, sf->at_least[1].exact);
+            } else if (any_exact) {
+                fprintf(out, "%*s", (int)(sizeof "  exact 0.000000" - 1), "");
+            }
             fprintf(out, "  %s\n", sf->field->description);
         }
     }
     return om_output_finish(out, "summary");
 }
 
-/* {"p": .., "lo": .., "hi": ..} */
+/* The exact value of p, or null. */
+static json_t *json_exact(const om_summary_prob *p)
+{
+    return p->has_exact ? json_real(p->exact) : json_null();
+}
+
+/* {"p": .., "lo": .., "hi": .., "exact": .. or null} */
 static json_t *json_prob(const om_summary_prob *p)
 {
-    return json_pack("{s:f, s:f, s:f}", "p", p->p, "lo", p->lo, "hi", p->hi);
+    return json_pack("{s:f, s:f, s:f, s:o}", "p", p->p, "lo", p->lo, "hi", p->hi, "exact",
+                     json_exact(p));
 }
 
 /*
@@ -725,8 +895,24 @@ static json_t *json_outcome(bool present, const om_summary_prob table[2][3],
     return o;
 }
 
-/* {"a": {"points", "stands", "mean", "distribution": {"vp": p}}, "b": ...}; a
- * side whose points or stands are unknown is null. */
+/* The exact law of a side's victory points lost: {"mean", "distribution":
+ * {"vp": p}}, or null. */
+static json_t *json_points_exact(const om_summary_points *pl)
+{
+    json_t *dist;
+    char key[16];
+    if (!pl->has_exact)
+        return json_null();
+    dist = json_object();
+    for (size_t i = 0; i < pl->n_values && dist != NULL; i++) {
+        snprintf(key, sizeof key, "%u", pl->value[i]);
+        json_object_set_new(dist, key, json_real(pl->exact_p[i]));
+    }
+    return json_pack("{s:f, s:o}", "mean", pl->exact_mean, "distribution", dist);
+}
+
+/* {"a": {"points", "stands", "mean", "distribution": {"vp": p}, "exact"},
+ * "b": ...}; a side whose points or stands are unknown is null. */
 static json_t *json_points(const om_summary *s)
 {
     json_t *o = json_object();
@@ -740,8 +926,9 @@ static json_t *json_points(const om_summary *s)
                 snprintf(key, sizeof key, "%u", pl->value[i]);
                 json_object_set_new(dist, key, json_real(pl->p[i]));
             }
-            so = json_pack("{s:I, s:I, s:f, s:o}", "points", (json_int_t)pl->points, pl->unit,
-                           (json_int_t)pl->start, "mean", pl->mean, "distribution", dist);
+            so = json_pack("{s:I, s:I, s:f, s:o, s:o}", "points", (json_int_t)pl->points,
+                           pl->unit, (json_int_t)pl->start, "mean", pl->mean, "distribution",
+                           dist, "exact", json_points_exact(pl));
         }
         if (json_object_set_new(o, side_key[side], so) != 0) {
             json_decref(o);
@@ -749,6 +936,44 @@ static json_t *json_points(const om_summary *s)
         }
     }
     return o;
+}
+
+/* The exact law of a field: {"mean", "sd", "max", "distribution": {"v": P(=v),
+ * the non-zero ones}, "at_least": {"k": P(>=k), k = 1..max}}, and for a flag
+ * "p", the probability that it is set; null when it has none. NULL when out
+ * of memory. */
+static json_t *json_field_exact(const om_summary *s, const om_summary_field *sf)
+{
+    const size_t i = (size_t)(sf->field - s->defs);
+    json_t *dist, *at_least, *e;
+    bool ok;
+    char key[8];
+    if (sf->exact == NULL)
+        return json_null();
+    dist = json_object();
+    at_least = json_object();
+    ok = dist != NULL && at_least != NULL;
+    for (unsigned v = 0; ok && v <= sf->shown; v++) {
+        snprintf(key, sizeof key, "%u", v);
+        if (sf->exact[v] > 0.0)
+            ok = json_object_set_new(dist, key, json_real(sf->exact[v])) == 0;
+        if (ok && v > 0)
+            ok = json_object_set_new(at_least, key, json_real(sf->at_least[v].exact)) == 0;
+    }
+    if (!ok) {
+        json_decref(dist);
+        json_decref(at_least);
+        return NULL;
+    }
+    e = json_pack("{s:f, s:f, s:I, s:o, s:o}", "mean", om_exact_mean(s->exact, i), "sd",
+                  om_exact_sd(s->exact, i), "max", (json_int_t)sf->shown, "distribution", dist,
+                  "at_least", at_least);
+    if (e != NULL && sf->field->type == OM_FIELD_FLAG &&
+        json_object_set_new(e, "p", json_real(sf->at_least[1].exact)) != 0) {
+        json_decref(e);
+        e = NULL;
+    }
+    return e;
 }
 
 /* One entry of "fields"; NULL when out of memory. */
@@ -772,7 +997,7 @@ static json_t *json_field(const om_summary *s, const om_summary_field *sf)
         ok = json_object_set_new(dist, key, json_real((double)sf->hist[v] / (double)s->trials))
              == 0;
     }
-    for (unsigned k = 1; ok && sf->values == NULL && k <= sf->max; k++) {
+    for (unsigned k = 1; ok && sf->values == NULL && k <= sf->shown; k++) {
         snprintf(key, sizeof key, "%u", k);
         ok = json_object_set_new(at_least, key, json_prob(&sf->at_least[k])) == 0;
     }
@@ -795,7 +1020,30 @@ static json_t *json_field(const om_summary *s, const om_summary_field *sf)
             f = NULL;
         }
     }
+    if (f != NULL && json_object_set_new(f, "exact", json_field_exact(s, sf)) != 0) {
+        json_decref(f);
+        f = NULL;
+    }
     return f;
+}
+
+/* What the file says of its exact law: {"method", "reason", "outcomes",
+ * "fields": [names]}, or null (a file that records none). NULL when out of
+ * memory. */
+static json_t *json_exact_about(const om_summary *s)
+{
+    json_t *names;
+    if (s->exact == NULL)
+        return json_null();
+    names = json_array();
+    for (size_t i = 0; names != NULL && i < s->def_count; i++)
+        if (s->exact->known[i] && json_array_append_new(names, json_string(s->defs[i].name)) != 0) {
+            json_decref(names);
+            names = NULL;
+        }
+    return json_pack("{s:s, s:s, s:o, s:o}", "method", s->exact->method, "reason",
+                     s->exact->reason, "outcomes", om_output_json_u64(s->exact->outcomes),
+                     "fields", names);
 }
 
 /* The whole JSON document; NULL when out of memory. */
@@ -832,6 +1080,10 @@ static json_t *json_summary(const om_summary *s)
         json_decref(root);
         root = NULL;
     }
+    if (root != NULL && json_object_set_new(root, "exact", json_exact_about(s)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
     return root;
 }
 
@@ -854,11 +1106,17 @@ om_status om_summary_print_json(const om_summary *s, FILE *out)
     return om_output_finish(out, "summary");
 }
 
+/* One row; the exact columns empty when the law is not known (exact_equal
+ * is then ignored). */
 static void csv_row(FILE *out, const char *field, unsigned k, double p_equal,
-                    const om_summary_prob *at_least)
+                    const om_summary_prob *at_least, double exact_equal)
 {
-    fprintf(out, "%s,%u,%.10g,%.10g,%.10g,%.10g\n", field, k, p_equal, at_least->p,
+    fprintf(out, "%s,%u,%.10g,%.10g,%.10g,%.10g,", field, k, p_equal, at_least->p,
             at_least->lo, at_least->hi);
+    if (at_least->has_exact)
+        fprintf(out, "%.10g,%.10g\n", exact_equal, at_least->exact);
+    else
+        fprintf(out, ",\n");
 }
 
 om_status om_summary_print_csv(const om_summary *s, FILE *out)
@@ -868,15 +1126,15 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
     if (s == NULL || out == NULL)
         return OM_ERROR(OM_EINVAL, "om_summary_print_csv: missing summary or stream");
     errno = 0;
-    fprintf(out, "field,k,p_equal,p_at_least,lo,hi\n");
+    fprintf(out, "field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least\n");
     for (size_t i = 0; i < s->field_count; i++) {
         const om_summary_field *sf = &s->fields[i];
         for (size_t k = 0; sf->values != NULL && k < sf->n_values; k++)
             csv_row(out, sf->field->name, sf->values[k].value, sf->values[k].p_equal,
-                    &sf->values[k].at_least);
-        for (unsigned k = 0; sf->values == NULL && k <= sf->max; k++)
+                    &sf->values[k].at_least, 0.0);
+        for (unsigned k = 0; sf->values == NULL && k <= sf->shown; k++)
             csv_row(out, sf->field->name, k, (double)sf->hist[k] / (double)s->trials,
-                    &sf->at_least[k]);
+                    &sf->at_least[k], sf->exact != NULL ? sf->exact[k] : 0.0);
     }
     static const char *const round1_row[2][3] = {{"round1_win_a", "round1_draw_a",
                                                   "round1_lose_a"},
@@ -886,13 +1144,14 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
         for (int side = 0; side < 2; side++)
             for (int c = 0; c < 3; c++)
                 csv_row(out, outcome_row[side][c], 1, s->outcome[side][c].p,
-                        &s->outcome[side][c]);
-        csv_row(out, "none", 1, s->none.p, &s->none);
+                        &s->outcome[side][c], s->outcome[side][c].exact);
+        csv_row(out, "none", 1, s->none.p, &s->none, s->none.exact);
     }
     if (s->has_round1)
         for (int side = 0; side < 2; side++)
             for (int c = 0; c < 3; c++)
-                csv_row(out, round1_row[side][c], 1, s->round1[side][c].p, &s->round1[side][c]);
+                csv_row(out, round1_row[side][c], 1, s->round1[side][c].p, &s->round1[side][c],
+                        s->round1[side][c].exact);
     return om_output_finish(out, "summary");
 }
 

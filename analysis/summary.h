@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exact.h"
 #include "h5file.h"
 #include "layout.h"
 #include "stats.h"
@@ -34,11 +35,14 @@ typedef enum om_summary_format {
     OM_SUMMARY_CSV       /* one row per field and value (om_summary_print_csv) */
 } om_summary_format;
 
-/* A probability estimated from trials, with its Wilson interval. */
+/* A probability estimated from trials, with its Wilson interval, and its
+ * exact value where the run recorded the law. */
 typedef struct om_summary_prob {
     uint64_t count; /* trials in which the event happened */
     double p;       /* count / trials */
     double lo, hi;  /* Wilson interval at the summary's confidence */
+    bool has_exact; /* the exact probability is known */
+    double exact;   /* ...and is this */
 } om_summary_prob;
 
 /* Columns of om_summary.outcome[side]. */
@@ -66,6 +70,10 @@ typedef struct om_summary_field {
                                            distinct values that occurred */
     om_summary_value *values;           /* ...each with P(=v) and P(>=v), increasing (owned;
                                            NULL for one-byte fields) */
+    const double *exact;                /* its exact law, P(= v) for v = 0..255, as the run
+                                           recorded it (in the summary's `exact`), or NULL */
+    unsigned shown;                     /* the largest k of its table: the largest value that
+                                           occurred or has a positive exact probability */
 } om_summary_field;
 
 /* Most distinct victory-point losses a side's summary lists. */
@@ -86,6 +94,9 @@ typedef struct om_summary_points {
     size_t n_values;    /* distinct losses possible, in increasing order */
     unsigned value[OM_SUMMARY_VP_VALUES]; /* each loss, starting with 0 */
     double p[OM_SUMMARY_VP_VALUES];       /* its probability */
+    bool has_exact;     /* the exact law of the loss field is known: */
+    double exact_mean;  /* the exact expected loss */
+    double exact_p[OM_SUMMARY_VP_VALUES]; /* the exact probability of each loss */
 } om_summary_points;
 
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
@@ -118,16 +129,20 @@ typedef struct om_summary {
     om_summary_field *fields; /* count and flag fields, in the file's order */
     om_field *defs;        /* the file's fields (owned copies), in its order */
     size_t def_count;      /* entries of defs */
+    om_exact *exact;       /* the exact law of its fields as the run recorded it (/exact;
+                              indexed as defs), or NULL: the file records none (an older
+                              program's) */
 } om_summary;
 
 /*
  * om_summary_compute: summarise the open result file `r` with intervals at
  * `confidence` (0 < confidence < 1; OM_SUMMARY_CONFIDENCE is the usual 0.95),
- * from the tallies the run recorded (h5file.h): it reads no row. On success
+ * from the tallies the run recorded (h5file.h): it reads no row; with the
+ * exact law the run recorded (/exact), if any, beside every estimate. On success
  * *out is a new summary owned by the caller (om_summary_free). Not thread-safe
  * for one reader. Errors: OM_EINVAL (bad confidence), OM_ENOMEM, OM_EHDF5 (read
- * failure, tallies that do not add up, or a winner value that is not a, b,
- * draw or none).
+ * failure, tallies that do not add up, a winner value that is not a, b, draw
+ * or none, or a damaged /exact).
  */
 om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **out);
 
@@ -146,10 +161,13 @@ void om_summary_free(om_summary *s);
 
 /*
  * om_summary_print_text: a readable report: file, title, rule set, kind, units,
- * trials, seed, program version; then the outcome table
- * "side  P(win) [CI]  P(draw) [CI]  P(lose) [CI]"; then per count field its
- * description, mean and sd, and a table of k, P(=k), P(>=k) and the interval of
- * P(>=k); then the flags with their probabilities and intervals.
+ * trials, seed, program version, and which fields have an exact law; then the
+ * outcome table "side  P(win) [CI]  P(draw) [CI]  P(lose) [CI]", each side's
+ * line followed by its exact values ("exact 0.853464" under each estimate)
+ * where known; then per count field its description, mean and sd, and a table
+ * of k, P(=k), P(>=k) and the interval of P(>=k), with the exact P(=k) and
+ * P(>=k) and the exact mean and sd where known; then the flags with their
+ * probabilities and intervals, and their exact probabilities.
  * Errors: OM_EIO if writing to `out` fails.
  */
 om_status om_summary_print_text(const om_summary *s, FILE *out);
@@ -164,7 +182,8 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *   program_version  string (null if unknown)
  *   units            {"a": {"name": .., "points": ..}, "b": {..}}
  *   outcome          {"a": {"win": P, "draw": P, "lose": P}, "b": {..}, "none": P},
- *                    each P {"p": .., "lo": .., "hi": ..}; "none" is the
+ *                    each P {"p": .., "lo": .., "hi": .., "exact": .. or null};
+ *                    "none" is the
  *                    probability of no winner (no contact, or unresolved at the
  *                    turn limit); null for a file without a winner field (a volley)
  *   round1_outcome   the same for the first round of an engagement run (the
@@ -172,18 +191,24 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *   points_lost      {"a": {"points", UNIT, "mean", "distribution":
  *                    {"<victory points>": P}}, "b": ..}: victory points each side
  *                    lost (om_summary_points), where UNIT is what it loses them
- *                    by ("stands": how many it had at the start); a side is null
- *                    when the file does not record its points and losses
+ *                    by ("stands": how many it had at the start), and "exact":
+ *                    {"mean", "distribution"} or null; a side is null when the
+ *                    file does not record its points and losses
  *   fields           {"<name>": {"description", "type": "count" or "flag",
  *                    "mean", "sd", "max", "distribution": {"<v>": P(=v), only
  *                    the non-zero ones}, "at_least": {"<k>": P, k = 1..max}}, ..}
  *                    in dataset order; a flag also has "p", "lo", "hi", the
  *                    probability that it is set; a two-byte count (victory
- *                    points) lists "at_least" only at the values that occurred
+ *                    points) lists "at_least" only at the values that occurred;
+ *                    each P of "at_least" has "exact" too, and each field
+ *                    "exact": {"mean", "sd", "max", "distribution",
+ *                    "at_least": {"<k>": P}} (a flag also "p") or null
  *   confidence       the confidence of every interval, e.g. 0.95
  *   run              {"complete": false for an interrupted run's .partial file,
  *                    "trials_requested": the trials asked for (the most, for a
  *                    run with a target precision), "stop_reason": why it ended}
+ *   exact            {"method", "reason", "outcomes", "fields": [names]} of the
+ *                    exact law the run recorded, or null
  * Reals are written with 15 significant digits.
  * Errors: OM_ENOMEM, OM_EIO.
  */
@@ -191,14 +216,17 @@ om_status om_summary_print_json(const om_summary *s, FILE *out);
 
 /*
  * om_summary_print_csv: the summary as CSV with the header
- *   field,k,p_equal,p_at_least,lo,hi
- * and one row per field and value k = 0..max of the field (of a two-byte
- * count field, each value that occurred):
+ *   field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least
+ * and one row per field and value k = 0..max of the field, or to its largest
+ * value of positive exact probability (of a two-byte count field, each value
+ * that occurred):
  *   field        dataset name, e.g. hits_on_b
  *   k            the value
  *   p_equal      P(field = k)
  *   p_at_least   P(field >= k)
  *   lo, hi       the Wilson interval of p_at_least (at k = 0 both are 1: certain)
+ *   exact_equal, exact_at_least   the exact P(field = k) and P(field >= k),
+ *                empty where the file records no exact law of the field
  * followed, for a file with a winner field, by the rows win_a, draw_a, lose_a,
  * win_b, draw_b, lose_b and none with k = 1: each outcome as a 0/1 indicator, so
  * p_equal = p_at_least = its probability and lo, hi its interval; and for an
@@ -217,5 +245,27 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out);
  */
 om_status om_summary_print_file(const char *path, om_summary_format format, double confidence,
                                 bool from_rows, FILE *out);
+
+/* What the report of an exact law says of its scenario (strings borrowed;
+ * NULL prints as unknown). */
+typedef struct om_summary_about {
+    const char *source;  /* the scenario file, or the embedded default's name */
+    const char *title;   /* its title */
+    const char *ruleset; /* its rule set */
+    const char *kind;    /* its kind */
+} om_summary_about;
+
+/*
+ * om_summary_print_exact: the report of the exact law `x` of the fields of
+ * layout `l`, with no run (`oddsmaster run --exact`): the scenario, how the
+ * law was computed and which fields have none (and why); then, as a summary
+ * shows them but every number exact (6 decimals), the outcome table of each
+ * winner field, the victory points each side loses, every count field's
+ * mean, sd and P(=k), P(>=k) up to its largest possible value, and each
+ * flag's probability. Fields without an exact law are left out. Errors:
+ * OM_EINVAL (a law of another layout), OM_EIO (writing to `out` failed).
+ */
+om_status om_summary_print_exact(const om_summary_about *about, const om_layout *l,
+                                 const om_exact *x, FILE *out);
 
 #endif /* OM_SUMMARY_H */

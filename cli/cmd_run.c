@@ -1,7 +1,9 @@
 /*
  * cmd_run.c: `oddsmaster run`: load a scenario, simulate it N times with OpenMP,
  * stream every trial's outcome to an HDF5 file, then print the answer (the text
- * summary of the file just written).
+ * summary of the file just written, each estimate beside its exact value where
+ * the game knows the law); or, with --exact, print the exact law alone without
+ * simulating.
  */
 #include <signal.h>
 #include <stdatomic.h>
@@ -72,6 +74,7 @@ typedef struct run_args {
     double halfwidth;   /* target precision (0: none) */
     const char *target; /* its field */
     const char *resume; /* an interrupted run's .partial file */
+    bool exact;         /* print the exact law, no simulation */
 } run_args;
 
 static const om_cli_option run_options[] = {
@@ -109,6 +112,9 @@ static const om_cli_option run_options[] = {
              "same distribution)"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(run_args, quiet),
      .help = "print nothing but errors (no warnings, no progress)"},
+    {.name = "exact", .value = OM_CLI_FLAG, .offset = offsetof(run_args, exact),
+     .help = "print the scenario's exact law instead, computed\nfrom the rules' probabilities "
+             "without simulating\nor writing a file (exit 2 where it is not known)"},
 };
 
 static const run_args run_defaults = {.trials = OM_RUN_DEFAULT_TRIALS,
@@ -169,6 +175,11 @@ static int report_run(const run_args *a, const om_run_report *rep)
 /* The option checks that need more than one option. */
 static int check_options(const om_cli_args *args, const run_args *a)
 {
+    /* --exact takes the scenario alone: every other option is about a run. */
+    for (size_t i = 0; a->exact && i < om_cli_run.n_options; i++)
+        if (args->given[i] && strcmp(om_cli_run.options[i].name, "exact") != 0)
+            return om_cli_usage_error(CMD, "--exact prints the exact law without simulating: "
+                                      "give it no --%s", om_cli_run.options[i].name);
     if (a->target != NULL && a->halfwidth == 0.0)
         return om_cli_usage_error(CMD, "--target FIELD goes with --halfwidth H");
     if (a->resume != NULL && (a->output || a->no_rows || a->halfwidth > 0.0 || a->target))
@@ -178,6 +189,28 @@ static int check_options(const om_cli_args *args, const run_args *a)
         return om_cli_check_output(CMD, "-o/--output", a->output);
     (void)args;
     return 0;
+}
+
+/*
+ * `run --exact`: the scenario's exact law as its game computes it (no trial,
+ * no file), or exit 2 with the reason where it is not known.
+ */
+static int run_exact(const om_scenario *sc)
+{
+    om_trials t;
+    om_exact *x = NULL;
+    om_status st = om_trials_prepare(sc, &t);
+    if (st == OM_OK && (st = om_trials_exact(&t, &x)) == OM_OK) {
+        const om_summary_about about = {.source = sc->source, .title = sc->title,
+                                        .ruleset = sc->ruleset, .kind = sc->kind};
+        st = om_summary_print_exact(&about, &t.layout, x, stdout);
+    } else if (st == OM_EUNSUPPORTED && x != NULL) {
+        st = OM_ERROR(OM_EUNSUPPORTED, "%s: no exact law is known for this scenario: %s",
+                      sc->source, x->reason);
+    }
+    om_exact_free(x);
+    om_trials_release(&t);
+    return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
 }
 
 static int run_run(const om_cli_args *args)
@@ -209,6 +242,11 @@ static int run_run(const om_cli_args *args)
         st = OM_OK;
     if (st == OM_OK && !a->quiet && a->resume == NULL)
         print_warnings(sc);
+    if (st == OM_OK && a->exact) {
+        rc = run_exact(sc);
+        om_scenario_free(sc);
+        return rc;
+    }
     if (st == OM_OK && a->resume == NULL && req.path == NULL) {
         if ((req.path = out_path = default_output(scenario_path)) == NULL)
             st = OM_ERROR(OM_ENOMEM, "out of memory");
@@ -240,12 +278,13 @@ const om_cli_command om_cli_run = {
     .usage = "oddsmaster run [SCENARIO.yaml] [-o FILE.h5] [--trials N] [--seed S]\n"
              "                      [--threads T] [--no-rows] [--halfwidth H [--target FIELD]]\n"
              "                      [--plain-dice] [--quiet]\n"
-             "oddsmaster run --resume FILE.h5.partial [--threads T] [--quiet]",
+             "oddsmaster run --resume FILE.h5.partial [--threads T] [--quiet]\n"
+             "oddsmaster run [SCENARIO.yaml] --exact",
     .about =
         "Simulate the engagement described by SCENARIO.yaml (without it, the embedded\n"
         "default: Knights charging Spearmen in the open, Warmaster Revolution) N times,\n"
         "write one row per trial and the tallies of every field to an HDF5 file, and\n"
-        "print the odds.",
+        "print the odds, each beside its exact value where the law is known.",
     .more =
         "The file holds /trials/<field> datasets (winner, result_a, hits_on_b,\n"
         "stands_lost_a, retreat_cm, ...), /tallies/<field> (how many trials had each\n"
@@ -258,10 +297,16 @@ const om_cli_command om_cli_run = {
         "terminal a progress line shows the trials done, the rate and the time left.\n\n"
         "A unit taken from the army lists (from: army/unit) may carry special rules the\n"
         "engine does not model yet; run then prints one warning per unit naming them\n"
-        "(oddsmaster list --rules shows which rules are modelled).",
+        "(oddsmaster list --rules shows which rules are modelled).\n\n"
+        "Where the engine holds the law of a trial (a Warmaster combat or volley, a\n"
+        "WHFB7 combat, volley of missile weapons or spell; an engagement's first\n"
+        "round), its exact value is computed first, by enumerating every outcome of\n"
+        "the dice, recorded in the file (/exact) and printed under each estimate.\n"
+        "--exact prints it alone, without simulating.",
     .exits =
         "  2  bad scenario file; an unknown --target; a .partial file to resume\n"
-        "     that is complete, of another version, scenario, seed or trials\n"
+        "     that is complete, of another version, scenario, seed or trials;\n"
+        "     --exact for a scenario whose exact law is not known\n"
         "  3  cannot write the result file, or read the file to resume\n"
         "  4  internal error\n"
         "  5  interrupted by a signal: FILE.h5.partial holds the trials done\n",

@@ -53,7 +53,8 @@ const om_cli_command om_cli_summary = {
         "deviation, full distribution and the chance of at least k, each probability\n"
         "with a Wilson score interval. The numbers come from the tallies the run kept\n"
         "of every field, so no row is read: a file of a billion trials is summarised\n"
-        "at once.",
+        "at once. Where the run recorded the exact law (a combat's first round, a\n"
+        "volley, ...), each exact value is printed beside its estimate.",
     .more =
         "Output:\n"
         "  header     file, title, rule set, kind, units and points, trials, seed,\n"
@@ -61,14 +62,19 @@ const om_cli_command om_cli_summary = {
         "  outcome    per side P(win), P(draw), P(lose) with intervals (combat runs)\n"
         "  fields     per count field (hits_on_b, stands_lost_a, retreat_cm, ...):\n"
         "             mean, sd (of the simulated values), P(=k) and P(>=k) for each k\n"
-        "             up to the largest value seen, with the interval of P(>=k)\n"
+        "             up to the largest value seen (or possible, by the exact law),\n"
+        "             with the interval of P(>=k)\n"
         "  flags      destroyed_b, confused_b, routed_b, ...: P(set) with interval\n"
+        "  exact      with each of the above, its exact value where the file records\n"
+        "             the law; the header says which fields have one, and how\n"
         "  JSON keys  schema, file, title, ruleset, kind, trials, seed (a string if\n"
         "             above 2^63-1), program_version, units, outcome, fields,\n"
-        "             confidence\n"
-        "  CSV        columns field,k,p_equal,p_at_least,lo,hi where lo,hi bound\n"
-        "             p_at_least; rows win_a, draw_a, lose_a, win_b, draw_b, lose_b\n"
-        "             (k = 1) hold the outcome probabilities",
+        "             confidence, run, exact (each probability has an \"exact\"\n"
+        "             too, null where unknown)\n"
+        "  CSV        columns field,k,p_equal,p_at_least,lo,hi,exact_equal,\n"
+        "             exact_at_least where lo,hi bound p_at_least; rows win_a,\n"
+        "             draw_a, lose_a, win_b, draw_b, lose_b (k = 1) hold the outcome\n"
+        "             probabilities",
     .exits =
         "  3  the file cannot be read, is not HDF5, or is not a valid result file;\n"
         "     or the output cannot be written\n"

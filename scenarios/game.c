@@ -149,6 +149,37 @@ void om_trials_release(om_trials *t)
         t->prepared = NULL;
 }
 
+om_status om_trials_exact(const om_trials *t, om_exact **out)
+{
+    om_exact *x = NULL;
+    om_status st = om_exact_alloc(t->layout.field_count, &x);
+    *out = NULL;
+    if (st != OM_OK)
+        return st;
+    if (t->game->exact == NULL)
+        st = OM_ERROR(OM_EUNSUPPORTED, "the %s game computes no exact law",
+                      t->game->identity.name);
+    else
+        st = t->game->exact->law(t->prepared, &t->layout, x);
+    /* A law that could not be computed (a first round the engine will not
+     * prepare alone, a law that does not sum to 1) is not known, with its
+     * reason: the run goes on without it. */
+    if (st != OM_OK && st != OM_ENOMEM && st != OM_EUNSUPPORTED)
+        st = OM_ERROR(OM_EUNSUPPORTED, "%s", om_error_message());
+    if (st == OM_EUNSUPPORTED) {
+        /* The law is a plain "not known", with its reason, for the file. */
+        memset(x->known, 0, sizeof x->known);
+        memset(x->p, 0, x->field_count * OM_EXACT_VALUES * sizeof *x->p);
+        x->method[0] = '\0';
+        om_exact_set_reason(x, "%s", om_error_message());
+    } else if (st != OM_OK) {
+        om_exact_free(x);
+        return st;
+    }
+    *out = x;
+    return st;
+}
+
 /* ---------------------------------------------------------------------------
  * Listings for `oddsmaster list`.
  */

@@ -16,6 +16,8 @@
  *   matrix     matchup matrices: situations, units of a list, one cell
  *   battles    army list against army list: an optional group, with a
  *              version, absent (NULL) in every game so far
+ *   exact      the exact law of a prepared scenario's fields, where the game
+ *              knows it: an optional group (NULL: none)
  *
  * Every user reaches a method through its group (g->trials->resolve_block),
  * so a group can grow, or a game leave an optional group out, without the
@@ -40,6 +42,7 @@
 #include <stdint.h>
 
 #include "dice.h"
+#include "exact.h"
 #include "layout.h"
 #include "options.h"
 #include "status.h"
@@ -327,8 +330,29 @@ typedef struct om_game_battle_methods {
 /* The newest version of the battles group this build knows. */
 #define OM_GAME_BATTLES_VERSION 0
 
+/*
+ * Exact laws: an optional group (NULL: the game computes none). Where the
+ * engine holds the law of a trial's fields, it gives P(field = v) exactly,
+ * computed from the rules' probabilities (by enumerating every outcome of
+ * the trial's dice, engine/core/exact.h), not from simulation: a run records
+ * it beside its estimates and the summary prints both. Called once per run,
+ * before any trial, never by the driver.
+ */
+typedef struct om_game_exact_methods {
+    /* The exact law of the fields of the prepared scenario `prepared`, whose
+     * layout is `layout`, into `law` (allocated for the layout, every field
+     * unknown): each field whose law the game knows is marked known with its
+     * P(= v); law->method says how they were computed and law->reason why the
+     * others have no exact law ("" when every field has one). At most
+     * OM_EXACT_RUNS_MAX outcomes are enumerated. Thread-safe for distinct
+     * laws. Errors: OM_EUNSUPPORTED (no field's law is known for this
+     * scenario: a kind whose law is not computed, or dice that cannot be
+     * enumerated or have too many outcomes; the message says why), OM_ENOMEM. */
+    om_status (*law)(const void *prepared, const om_layout *layout, om_exact *law);
+} om_game_exact_methods;
+
 /* A game family: its identity and one table of methods per concern. Every
- * group is set except `battles` (optional). */
+ * group is set except `battles` and `exact` (optional). */
 struct om_game {
     om_game_identity identity;                   /* names, rule sets, kinds */
     const om_game_scenario_methods *scenario;    /* load, prepare */
@@ -336,6 +360,7 @@ struct om_game {
     const om_game_catalogue_methods *catalogue;  /* keys, options, listings */
     const om_game_matrix_methods *matrix;        /* matchup matrices */
     const om_game_battle_methods *battles;       /* whole battles, or NULL */
+    const om_game_exact_methods *exact;          /* exact laws, or NULL */
 };
 
 /* Name used for the embedded default in messages and result files. */
@@ -380,6 +405,18 @@ om_status om_trials_prepare(const om_scenario *sc, om_trials *out);
 
 /* Free what om_trials_prepare built (a zeroed t allowed). */
 void om_trials_release(om_trials *t);
+
+/*
+ * om_trials_exact: the exact law of the fields of t's trials, as its game
+ * knows it (the exact group), into a new *out (om_exact_free). On OM_OK some
+ * fields are known ((*out)->reason says why the others are not, if any). On
+ * OM_EUNSUPPORTED none is, and *out is set all the same, its reason the
+ * error's message: a game without the group, a kind whose law it does not
+ * compute, dice it cannot enumerate, or any other failure of the game's law
+ * but memory (a run goes on without the law). Errors: OM_EUNSUPPORTED,
+ * OM_ENOMEM (*out NULL).
+ */
+om_status om_trials_exact(const om_trials *t, om_exact **out);
 
 /*
  * om_game_listing_alloc: an empty listing whose heading is `heading` (copied;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exact.h"
 #include "layout.h"
 #include "status.h"
 
@@ -280,5 +281,20 @@ om_status om_h5_tmp_finish(const char *path, const char *tmp_path, om_status st)
  * file"); a damaged or truncated one OM_EHDF5 with HDF5's reason.
  */
 om_status om_h5_open_read(const char *path, hid_t *file);
+
+/*
+ * om_h5_exact_write: the /exact group of a result file (h5exact.c): the exact
+ * law `x` of the fields of layout `l`, each known field's probabilities as a
+ * dataset. `path` names the file in messages; str_type is
+ * om_h5_string_type(). Errors: OM_EINVAL (a law of another layout),
+ * OM_EHDF5, OM_ENOMEM.
+ */
+om_status om_h5_exact_write(hid_t file, const char *path, hid_t str_type, const om_layout *l,
+                            const om_exact *x);
+
+/* The open file of a reader (h5read.c), for the readers of its other
+ * groups (h5exact.c). */
+struct om_h5_reader;
+hid_t om_h5_reader_file(const struct om_h5_reader *r);
 
 #endif /* OM_H5_INT_H */

@@ -26,6 +26,9 @@
  *   /tallies     attribute trials; one u64 dataset per field: how many trials
  *                had each value 0, 1, ... up to the largest that occurred (up to
  *                65536 values for a two-byte count)
+ *   /exact       the exact law of the fields that have one (h5exact.c): its
+ *                method, reason, outcomes and fields attributes, and per field
+ *                an f64 dataset of P(field = v), v = 0 up to its largest value
  * The writer writes block b's rows as the chunk at row b * block_size, so the
  * rows do not depend on the order blocks finish in, and keeps the run's tally,
  * written when the run ends. It writes to a temporary file beside the target
@@ -249,6 +252,16 @@ om_status om_h5_reader_attr_u64(om_h5_reader *r, const char *name, uint64_t *out
 
 /* om_h5_reader_attr_double: a real attribute of the root group. */
 om_status om_h5_reader_attr_double(om_h5_reader *r, const char *name, double *out);
+
+/*
+ * om_h5_reader_exact: the exact law of the file's fields as the run recorded
+ * it (/exact, h5exact.c), as a new *out (om_exact_free) of the file's field
+ * count: the fields it names known, with their probabilities, its method and
+ * reason. Errors: OM_ENOTFOUND (no /exact: a file of an older program, which
+ * records none), OM_EHDF5 (a damaged group: a name that is not a field, a law
+ * that is not probabilities summing to 1), OM_ENOMEM.
+ */
+om_status om_h5_reader_exact(om_h5_reader *r, om_exact **out);
 
 /* Close the file and free `r` (NULL allowed). */
 void om_h5_reader_close(om_h5_reader *r);

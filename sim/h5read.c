@@ -295,6 +295,11 @@ om_status om_h5_reader_open(om_h5_reader **out, const char *path)
     return OM_OK;
 }
 
+hid_t om_h5_reader_file(const om_h5_reader *r)
+{
+    return r->file;
+}
+
 uint64_t om_h5_reader_trials(const om_h5_reader *r)
 {
     return r->trials;

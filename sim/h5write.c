@@ -306,7 +306,10 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         om_h5_writer_abort(w);
         return st;
     }
-    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK) {
+    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK ||
+        (info->exact != NULL &&
+         (st = om_h5_exact_write(w->file, path, w->str_type, info->layout, info->exact)) !=
+             OM_OK)) {
         om_h5_writer_abort(w);
         return st;
     }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exact.h"
 #include "layout.h"
 
 /* Provenance of a run, written as attributes on the root group of the file. */
@@ -30,6 +31,8 @@ typedef struct om_run_info {
     double halfwidth;            /* target precision of the run, 0 if none */
     const char *target;          /* the field that precision is about (NULL: the winner) */
     const om_layout *layout;     /* the fields of a row and the sides' victory points */
+    const om_exact *exact;       /* the exact law of those fields (/exact), or NULL: the
+                                    file records none */
 } om_run_info;
 
 #endif /* OM_RESULTS_H */

@@ -312,6 +312,7 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
 {
     om_trials trials;
     om_h5_writer *writer = NULL;
+    om_exact *exact = NULL;
     om_status st;
 
     memset(report, 0, sizeof *report);
@@ -320,6 +321,16 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
         return st;
     if ((st = om_trials_prepare(sc, &trials)) != OM_OK)
         return st;
+    /* The exact law, where the game knows it, is recorded beside the
+     * estimates; where it does not, the file says why. */
+    if ((st = om_trials_exact(&trials, &exact)) == OM_EUNSUPPORTED) {
+        om_error_clear();
+        st = OM_OK;
+    }
+    if (st != OM_OK) {
+        om_trials_release(&trials);
+        return st;
+    }
     om_run_info info = {
         .program_version = OM_VERSION,
         .command_line = req->command_line,
@@ -339,9 +350,11 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
         .halfwidth = req->halfwidth,
         .target = req->target,
         .layout = &trials.layout,
+        .exact = exact,
     };
     if ((st = om_h5_writer_create(&writer, req->path, &info)) == OM_OK)
         st = drive(&trials, writer, req, 0, req->trials, req->trials, report);
+    om_exact_free(exact);
     om_trials_release(&trials);
     return st;
 }

@@ -63,6 +63,56 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d[
 if cmp -s "$TMP/t1.out" "$TMP/t2.out"; then ok "same seed gives the same odds on 1 and 2 threads"; else
     not_ok "same seed gives the same odds on 1 and 2 threads"; fi
 
+# --- exact odds beside the estimates (docs/manual.md "Exact odds") ---
+# The default's law is enumerated (130 outcomes of the dice), recorded in its
+# file and printed beside the estimates; run --exact prints it alone and
+# writes nothing; a scenario without a law says why.
+expect_exit 0 "summary of the default shows its exact law" "$OM" summary "$TMP/default.h5"
+expect_grep "  exact:     every field's law, by enumerating every outcome of the dice (130 outcomes)" \
+    "$TMP/out" "the summary's header says how the exact law was computed"
+expect_grep "        exact 0.853464            exact 0.081949            exact 0.064587" "$TMP/out" \
+    "the exact odds under side A's estimates"
+grep -xF "  exact:     every field's law, by enumerating every outcome of the dice (130 outcomes)" \
+    "$ROOT/docs/manual.md" >/dev/null && ok "the manual quotes the header line" ||
+    not_ok "the manual quotes the header line"
+expect_exit 0 "summary json of the default" "$OM" summary "$TMP/default.h5" --format json
+json_ok "json: the exact law's provenance and values" 'd["exact"]["outcomes"] == 130 and d["exact"]["reason"] == "" and "winner" in d["exact"]["fields"] and abs(d["outcome"]["a"]["win"]["exact"] - 0.853463847631) < 1e-9 and abs(sum(d["fields"]["stands_lost_b"]["exact"]["distribution"].values()) - 1) < 1e-12 and d["fields"]["destroyed_b"]["exact"]["p"] == d["fields"]["destroyed_b"]["at_least"]["1"]["exact"] and d["points_lost"]["a"]["exact"]["distribution"]["55"] > 0'
+expect_exit 0 "summary csv of the default" "$OM" summary "$TMP/default.h5" --format csv
+expect_match "^field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least$" "$TMP/out" \
+    "csv: the exact columns"
+expect_match "^win_a,1,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,0.8534638476,0.8534638476$" "$TMP/out" \
+    "csv: the exact P(A wins)"
+mkdir -p "$TMP/exactdir"
+(cd "$TMP/exactdir" && "$OM" run --exact >"$TMP/out" 2>"$TMP/err")
+if [ $? -eq 0 ] && [ -z "$(ls -A "$TMP/exactdir")" ]; then ok "run --exact writes no file"; else
+    not_ok "run --exact writes no file" "$(ls -A "$TMP/exactdir")" "$(head -c 300 "$TMP/err")"; fi
+expect_grep "  method:    enumerating every outcome of the dice (130 outcomes), no simulation" \
+    "$TMP/out" "run --exact says how"
+sed -n '/^Outcome$/,/^$/p' "$TMP/out" | sed '/^$/d' >"$TMP/quoted"
+missing=""
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$ROOT/docs/manual.md" || missing="$missing|$line"
+done <"$TMP/quoted"
+if [ -s "$TMP/quoted" ] && [ -z "$missing" ]; then ok "the manual quotes run --exact of the default"
+else not_ok "the manual quotes run --exact of the default" "not quoted: $missing"; fi
+expect_exit 1 "run --exact with a run's option" "$OM" run --exact --trials 5
+expect_grep "--exact prints the exact law without simulating: give it no --trials" "$TMP/err" \
+    "run --exact names the option it does not take"
+expect_exit 2 "run --exact of a whole turn" "$OM" run --exact \
+    "$ROOT/scenarios/examples/turns/cavalry-wing.yaml"
+expect_grep "cavalry-wing.yaml: no exact law is known for this scenario: the exact law of a whole turn is not computed" \
+    "$TMP/err" "run --exact of a turn says why there is no law"
+expect_exit 0 "a turn's summary says why it has no exact law" "$OM" run -n 2000 \
+    "$ROOT/scenarios/examples/turns/cavalry-wing.yaml" -o "$TMP/turn.h5"
+line=$(grep '^  exact:     none known: ' "$TMP/out")
+if [ -n "$line" ] && grep -qxF -- "$line" "$ROOT/docs/manual.md"; then
+    ok "the manual quotes a turn's exact line"
+else not_ok "the manual quotes a turn's exact line" "output: $line"; fi
+expect_exit 0 "an engagement's exact law is its first round's" "$OM" run --exact \
+    "$ROOT/scenarios/examples/whole-engagement.yaml"
+expect_grep "  fields:    round1_winner, result_a, result_b, charged; the other fields depend on the rounds and turns after the first" \
+    "$TMP/out" "run --exact names an engagement's exact fields"
+
 # --- bad scenarios: exit 2, file and line named, no output left ---
 for f in "$DATA"/scenarios/bad/*.yaml; do
     [ -e "$f" ] || continue

@@ -11,8 +11,10 @@
  * other); the layout is well formed; its keys, its readings of ambiguous
  * rules (each switch settable, in a scenario of some kind), its listings and
  * a matrix of its sample units (every situation, each cell's text loading to
- * the same trials); and bad input (an unknown key, an impossible value, an
- * unknown rule set) is an error naming the file, the line and the field.
+ * the same trials); the exact law of each sample, known or refused with its
+ * reason, a law of probabilities that no trial contradicts; and bad input (an
+ * unknown key, an impossible value, an unknown rule set) is an error naming
+ * the file, the line and the field.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -113,6 +115,8 @@ Test(contract, identity_and_groups)
         if (g->battles != NULL)
             cr_expect(g->battles->version >= 0 && g->battles->version <= OM_GAME_BATTLES_VERSION,
                       "%s: battles version %d", id->name, g->battles->version);
+        if (g->exact != NULL)
+            cr_expect_not_null(g->exact->law, "%s: the exact group's law", id->name);
     }
     cr_expect_leq(n_rulesets, (size_t)OM_GAME_RULESETS_MAX, "more rule sets than messages name");
 }
@@ -383,6 +387,71 @@ Test(contract, samples_prepare_and_resolve)
     /* The classes path is a contract too: some game's sample must take it, or
      * nothing here checks it (a game that drops its classes must say why). */
     cr_expect_gt(with_classes, 0u, "no sample of any game has classes of trials");
+}
+
+/* ------------------------------------------------------------ exact laws */
+
+/* Each sample's exact law (om_trials_exact, the exact group): known, with
+ * its method, for some one-byte fields (every one unless the reason says
+ * why not), each summing to 1, with no trial of a block drawn at a value it
+ * says is impossible; or refused with OM_EUNSUPPORTED and its reason, no
+ * field known. A game without the group refuses every scenario. (Its
+ * agreement with simulations is tests/test_exact.c's.) */
+Test(contract, exact_laws)
+{
+    for (size_t i = 0; i < om_game_count; i++) {
+        const om_game *g = om_games[i];
+        for (size_t k = 0; k < g->identity.n_kinds; k++) {
+            const om_game_kind *kind = &g->identity.kinds[k];
+            om_scenario *sc = load_sample(g, kind);
+            om_trials t;
+            om_exact *x = NULL;
+            om_status st;
+            size_t one_byte = 0;
+            char what[96];
+            snprintf(what, sizeof what, "%s/%s", g->identity.name, kind->name);
+            cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s: %s", what, om_error_message());
+            st = om_trials_exact(&t, &x);
+            cr_assert(st == OM_OK || st == OM_EUNSUPPORTED, "%s: %s", what, om_error_message());
+            cr_assert_not_null(x, "%s: a law, known or not", what);
+            cr_expect_eq(x->field_count, t.layout.field_count, "%s", what);
+            for (size_t f = 0; f < t.layout.field_count; f++) {
+                one_byte += t.layout.fields[f].type != OM_FIELD_COUNT16;
+                cr_expect(!x->known[f] || t.layout.fields[f].type != OM_FIELD_COUNT16,
+                          "%s: a two-byte count with an exact law", what);
+            }
+            if (st == OM_EUNSUPPORTED || g->exact == NULL) {
+                cr_expect_eq(st, OM_EUNSUPPORTED, "%s: a game without the group", what);
+                cr_expect_eq(om_exact_known_count(x), 0u, "%s", what);
+                cr_expect(x->reason[0] != '\0' && x->method[0] == '\0', "%s: a reason", what);
+            } else {
+                uint8_t *rows = malloc(BLOCK * t.layout.row_size);
+                void *w = work_of(&t);
+                om_dice d;
+                cr_assert_not_null(rows);
+                cr_expect_gt(om_exact_known_count(x), 0u, "%s", what);
+                cr_expect(x->method[0] != '\0', "%s: a method", what);
+                cr_expect_eq(x->reason[0] == '\0', om_exact_known_count(x) == one_byte,
+                             "%s: a reason exactly when a field has no law", what);
+                cr_expect_eq(om_exact_check(x, &t.layout, what), OM_OK, "%s",
+                             om_error_message());
+                dice_of(&d, 5, 0);
+                t.game->trials->resolve_block(t.prepared, w, &d, rows, BLOCK);
+                for (size_t r = 0; r < BLOCK; r++)
+                    for (size_t f = 0; f < t.layout.field_count; f++)
+                        if (x->known[f])
+                            cr_assert_gt(om_exact_p(x, f, rows[r * t.layout.row_size +
+                                                               t.layout.fields[f].offset]),
+                                         0.0, "%s: trial %zu drew %s at a value of exact "
+                                         "probability 0", what, r, t.layout.fields[f].name);
+                work_release(&t, w);
+                free(rows);
+            }
+            om_exact_free(x);
+            om_trials_release(&t);
+            om_scenario_free(sc);
+        }
+    }
 }
 
 /* --------------------------------------------------------------- catalogue */

@@ -1129,3 +1129,151 @@ Test(writer, two_byte_counts_round_trip)
     free(t);
     free(back);
 }
+
+/* ------------------------------------------------------------ exact laws */
+
+/* A law of layout l: field k is k % 3 or k % 3 + 1, even odds, known for
+ * every field but the last (whose reason says so). */
+static om_exact *sample_law(const om_layout *l)
+{
+    om_exact *x = NULL;
+    cr_assert_eq(om_exact_alloc(l->field_count, &x), OM_OK);
+    for (size_t k = 0; k + 1 < l->field_count; k++) {
+        x->known[k] = true;
+        x->p[k * OM_EXACT_VALUES + k % 3] = 0.5;
+        x->p[k * OM_EXACT_VALUES + k % 3 + 1] = 0.5;
+    }
+    x->outcomes = 42;
+    om_exact_set_method(x, "enumerating every outcome of the dice (42 outcomes)");
+    om_exact_set_reason(x, "the last field is left out");
+    return x;
+}
+
+/* A file of 100 rows of kind combat recording law x (NULL: none). */
+static void write_with_law(const char *path, const om_exact *x)
+{
+    om_run_info info = sample_info(100, "combat");
+    om_h5_writer *w = NULL;
+    uint8_t *rows = malloc(100 * info.layout->row_size);
+    cr_assert_not_null(rows);
+    info.exact = x;
+    fill_rows(info.layout, rows, 0, 100);
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, 100), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(rows);
+}
+
+/* The exact law comes back as it was written: the fields it knows, their
+ * probabilities, its method, reason and outcomes. */
+Test(writer, exact_law_round_trip)
+{
+    char path[512];
+    const om_layout *l = layout_of("combat");
+    om_exact *x = sample_law(l), *got = NULL;
+    om_h5_reader *r = NULL;
+    write_with_law(tmpdir_path(path, sizeof path, "exact.h5"), x);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_reader_exact(r, &got), OM_OK, "%s", om_error_message());
+    cr_assert_eq(got->field_count, l->field_count);
+    for (size_t k = 0; k < l->field_count; k++) {
+        cr_expect_eq(got->known[k], x->known[k], "%s", l->fields[k].name);
+        for (unsigned v = 0; v < OM_EXACT_VALUES; v++)
+            cr_expect_eq(om_exact_p(got, k, v), om_exact_p(x, k, v), "%s = %u",
+                         l->fields[k].name, v);
+    }
+    cr_expect_str_eq(got->method, x->method);
+    cr_expect_str_eq(got->reason, x->reason);
+    cr_expect_eq(got->outcomes, 42u);
+    om_exact_free(got);
+    om_h5_reader_close(r);
+    om_exact_free(x);
+}
+
+/* A law of another layout is refused before any file is made. */
+Test(writer, exact_law_of_another_layout)
+{
+    char path[512];
+    om_run_info info = sample_info(100, "combat");
+    om_h5_writer *w = NULL;
+    om_exact *x = NULL;
+    cr_assert_eq(om_exact_alloc(info.layout->field_count + 1, &x), OM_OK);
+    info.exact = x;
+    cr_expect_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "bad.h5"), &info),
+                 OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "an exact law of") != NULL, "%s", om_error_message());
+    cr_expect_null(w);
+    cr_expect_eq(tmpdir_entries(), 0, "no file, no temporary file");
+    om_exact_free(x);
+}
+
+/* A file without /exact (an older program's) has no law: OM_ENOTFOUND. */
+Test(reader, no_exact_law)
+{
+    char path[512];
+    om_h5_reader *r = NULL;
+    om_exact *got = (om_exact *)(uintptr_t)1; /* must be reset to NULL */
+    write_with_law(tmpdir_path(path, sizeof path, "plain.h5"), NULL);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_exact(r, &got), OM_ENOTFOUND);
+    cr_expect_null(got);
+    om_h5_reader_close(r);
+}
+
+/* Open `path`, read its exact law and expect `code` with `phrase`. */
+static void expect_exact_error(const char *path, om_status code, const char *phrase)
+{
+    om_h5_reader *r = NULL;
+    om_exact *got = NULL;
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_exact(r, &got), code, "%s: %s", path, om_error_message());
+    cr_expect_null(got);
+    cr_expect(strstr(om_error_message(), path) != NULL, "names the file: %s",
+              om_error_message());
+    cr_expect(strstr(om_error_message(), phrase) != NULL, "says '%s': %s", phrase,
+              om_error_message());
+    om_h5_reader_close(r);
+}
+
+/* A damaged /exact is an error naming the file and what is wrong: a name
+ * that is not a field, probabilities that do not sum to 1, a missing
+ * attribute. */
+Test(reader, damaged_exact_law)
+{
+    char path[512];
+    const om_layout *l = layout_of("combat");
+    om_exact *x = sample_law(l);
+    hid_t f, g;
+
+    write_with_law(tmpdir_path(path, sizeof path, "names.h5"), x);
+    f = open_rw(path);
+    g = H5Gopen2(f, "exact", H5P_DEFAULT);
+    set_fixed_string_attr(g, "fields", "winner no_such_field");
+    H5Gclose(g);
+    H5Fclose(f);
+    expect_exact_error(path, OM_EHDF5, "names 'no_such_field', which is not a one-byte field");
+
+    write_with_law(tmpdir_path(path, sizeof path, "sum.h5"), x);
+    {
+        hsize_t n = 1;
+        const double half = 0.5;
+        hid_t s = H5Screate_simple(1, &n, NULL), d;
+        f = open_rw(path);
+        cr_assert_geq(H5Ldelete(f, "exact/hits_on_b", H5P_DEFAULT), 0);
+        d = H5Dcreate2(f, "exact/hits_on_b", H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT,
+                       H5P_DEFAULT);
+        cr_assert_geq(d, 0);
+        cr_assert_geq(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &half), 0);
+        H5Dclose(d);
+        H5Sclose(s);
+        H5Fclose(f);
+    }
+    expect_exact_error(path, OM_EHDF5, "the probabilities of hits_on_b sum to 0.5");
+
+    write_with_law(tmpdir_path(path, sizeof path, "attr.h5"), x);
+    f = open_rw(path);
+    cr_assert_geq(H5Adelete_by_name(f, "exact", "method", H5P_DEFAULT), 0);
+    H5Fclose(f);
+    expect_exact_error(path, OM_EHDF5, "/exact is damaged");
+    om_exact_free(x);
+}

@@ -388,7 +388,8 @@ Test(summary, json_parses_with_documented_keys)
 {
     static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
                                        "seed", "program_version", "units", "outcome",
-                                       "round1_outcome", "points_lost", "fields", "confidence", "run"};
+                                       "round1_outcome", "points_lost", "fields", "confidence", "run",
+                                       "exact"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;
@@ -456,6 +457,14 @@ Test(summary, json_parses_with_documented_keys)
                      "flag");
     cr_expect_eq(json_num(root, "fields", "destroyed_b", "p", NULL), 0.125);
     cr_expect_null(json_object_get(json_object_get(root, "fields"), "winner"));
+    /* A file without an exact law: "exact" is null throughout. */
+    cr_expect(json_is_null(json_object_get(root, "exact")));
+    {
+        json_t *fields = json_object_get(root, "fields");
+        json_t *a = json_object_get(json_object_get(root, "outcome"), "a");
+        cr_expect(json_is_null(json_object_get(json_object_get(fields, "destroyed_b"), "exact")));
+        cr_expect(json_is_null(json_object_get(json_object_get(a, "win"), "exact")));
+    }
 
     json_decref(root);
     free(text);
@@ -489,18 +498,20 @@ Test(summary, csv_rows)
     write_synthetic(tmpdir_path(path, sizeof path, "c.h5"), "combat", 3, 0);
     s = summarise(path);
     text = capture(om_summary_print_csv, s);
-    const char *head = "field,k,p_equal,p_at_least,lo,hi\n";
+    const char *head = "field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least\n";
     cr_expect_eq(strncmp(text, head, strlen(head)), 0, "%.60s", text);
     for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
         int commas = 0;
         for (const char *c = line; *c; c++)
             commas += *c == ',';
-        cr_expect_eq(commas, 5, "row '%s'", line);
+        cr_expect_eq(commas, 7, "row '%s'", line);
         rows++;
-        header += strcmp(line, "field,k,p_equal,p_at_least,lo,hi") == 0;
+        header += strcmp(line, "field,k,p_equal,p_at_least,lo,hi,exact_equal,exact_at_least") ==
+                  0;
         hits2 += strncmp(line, "hits_on_b,2,0.25,0.5,", 21) == 0;
         win_a += strncmp(line, "win_a,1,0.5,0.5,", 16) == 0;
-        zero_row += strcmp(line, "hits_on_b,0,0.25,1,1,1") == 0;
+        /* A file without an exact law leaves the exact columns empty. */
+        zero_row += strcmp(line, "hits_on_b,0,0.25,1,1,1,,") == 0;
     }
     cr_expect_eq(header, 1);
     cr_expect_eq(hits2, 1);

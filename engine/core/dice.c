@@ -15,6 +15,8 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "enumerate.h"
+
 /* Faces of a die. */
 #define OM_DICE_FACES 6u
 
@@ -522,8 +524,12 @@ static inline unsigned om_dice_plain_d6(gsl_rng *g)
 unsigned om_dice_hits_plain(om_dice *d, const om_dice_test *test, unsigned n)
 {
     unsigned hits = 0, unsaved = 0;
+    om_enum *e;
 
     assert(d != NULL && d->plain != NULL && test != NULL);
+    /* Enumerated: the count the fast path draws, Bin(n, P(hit and unsaved)). */
+    if ((e = om_enum_of(d)) != NULL)
+        return om_enum_binomial(e, test->pass->p, n);
     for (unsigned i = 0; i < n; i++)
         hits += om_dice_plain_d6(d->plain) >= test->to_hit;
     for (unsigned i = 0; i < hits; i++)
@@ -539,10 +545,13 @@ unsigned om_dice_hits_plain(om_dice *d, const om_dice_test *test, unsigned n)
 unsigned om_dice_roll_sum(om_dice *d, unsigned n, unsigned *sixes)
 {
     unsigned sum = 0, six = 0;
+    om_enum *e;
 
     assert(d != NULL);
     if (d->plain == NULL)
         return om_dice_sum(&d->rng, n, sixes);
+    if ((e = om_enum_of(d)) != NULL)
+        return om_enum_sum(e, n, sixes);
     for (unsigned i = 0; i < n; i++) {
         unsigned face = om_dice_plain_d6(d->plain);
         sum += face;
@@ -560,18 +569,28 @@ unsigned om_dice_roll_sum(om_dice *d, unsigned n, unsigned *sixes)
  */
 unsigned om_dice_roll_d6(om_dice *d)
 {
+    om_enum *e;
     assert(d != NULL);
     if (d->plain == NULL)
         return om_dice_d6(&d->rng);
+    if ((e = om_enum_of(d)) != NULL)
+        return om_enum_d6(e);
     return om_dice_plain_d6(d->plain);
 }
 
 unsigned om_dice_roll_count(om_dice *d, unsigned n, unsigned threshold)
 {
     unsigned count = 0;
+    om_enum *e;
     assert(d != NULL);
     if (d->plain == NULL)
         return om_dice_count_at_least(&d->rng, n, threshold);
+    /* Enumerated: Bin(n, P(D6 >= threshold)), as om_dice_count_at_least. */
+    if ((e = om_enum_of(d)) != NULL)
+        return om_enum_binomial(e, threshold <= 1u ? 1.0
+                                   : threshold >= 7u ? 0.0
+                                                     : (double)(7u - threshold) / OM_DICE_FACES,
+                                n);
     for (unsigned i = 0; i < n; i++)
         count += om_dice_plain_d6(d->plain) >= threshold;
     return count;

@@ -184,12 +184,14 @@ static inline unsigned om_alias_draw_select(const om_alias *a, om_rng *r)
  * A dice source for the rules engine. `rng` is always used in fast mode; when
  * `plain` is not NULL every die is rolled individually with
  * gsl_rng_uniform_int(plain, 6) instead (the benchmark baseline and a
- * cross-check of the fast path). The branch is taken once per primitive call,
- * never per die in fast mode.
+ * cross-check of the fast path), or, when `plain` is an enumerator's
+ * generator (enumerate.h), every primitive answers with each of its outcomes
+ * in turn, for the exact law of a trial. The branch is taken once per
+ * primitive call, never per die in fast mode.
  */
 typedef struct om_dice {
     om_rng rng;     /* fast generator for this block */
-    gsl_rng *plain; /* baseline generator (GSL default type) or NULL */
+    gsl_rng *plain; /* baseline generator (GSL default type), an enumerator's, or NULL */
 } om_dice;
 
 /*

@@ -24,10 +24,15 @@ om_status om_error_raise(const char *src_file, int src_line, om_status code,
 {
     va_list ap;
     const char *base = strrchr(src_file, '/');
+    char message[sizeof om_last_error.message];
     om_last_error.code = code;
+    /* Formatted apart, then copied: an error raised with the last one's
+     * message as an argument (om_error_message()) must not read the slot
+     * while it is written. */
     va_start(ap, fmt);
-    vsnprintf(om_last_error.message, sizeof om_last_error.message, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    memcpy(om_last_error.message, message, sizeof message);
     snprintf(om_last_error.where, sizeof om_last_error.where, "%s:%d",
              base ? base + 1 : src_file, src_line);
     return code;

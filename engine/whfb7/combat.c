@@ -188,7 +188,14 @@ void om_wh7_roll_blows(om_dice *d, const wh7_attack *at, unsigned n, unsigned *w
                        unsigned *slays)
 {
     unsigned w = 0, sl = 0;
-    if (d->plain != NULL) {
+    om_enum *e;
+    if (d->plain != NULL && (e = om_enum_of(d)) != NULL) {
+        /* Enumerated: the counts the fast dice draw, with their exact law,
+         * rather than every die of every blow. */
+        unsigned k = at->any != NULL ? om_enum_binomial(e, at->any->p, n) : 0u;
+        sl = at->slay != NULL && k > 0 ? om_enum_binomial(e, at->slay->p, k) : 0u;
+        w = k - sl;
+    } else if (d->plain != NULL) {
         for (unsigned i = 0; i < n; i++) {
             om_wh7_blow b = om_wh7_chain_roll(d, &at->chain);
             w += b == OM_WH7_BLOW_WOUND;
@@ -488,6 +495,10 @@ static int tie_first(const om_wh7_prepared *p, om_dice *d, unsigned phase, int l
         return 0;
     if (last_winner == OM_WH7_SIDE_A || last_winner == OM_WH7_SIDE_B)
         return last_winner;
+    /* Enumerated: the roll-off is a fair coin (its re-rolls on ties would
+     * never end the enumeration's first run). */
+    if (om_enum_of(d) != NULL)
+        return om_enum_chance(om_enum_of(d), 0.5) ? OM_WH7_SIDE_A : OM_WH7_SIDE_B;
     for (;;) {
         unsigned a = om_dice_roll_d6(d), b = om_dice_roll_d6(d);
         if (a != b)

@@ -10,8 +10,22 @@
 /* The 2D6 total that is a natural double 1 (Insane Courage!). */
 #define WH7_DOUBLE_ONE 2u
 
+/* P(2D6 <= ld), counted over the 36 rolls. */
+static double two_dice_at_most(unsigned ld)
+{
+    unsigned ways = 0;
+    for (unsigned a = 1; a <= 6u; a++)
+        for (unsigned b = 1; b <= 6u; b++)
+            ways += a + b <= ld;
+    return ways / 36.0;
+}
+
 bool om_wh7_ld_test(om_dice *d, unsigned ld)
 {
+    om_enum *e = om_enum_of(d);
+    /* Enumerated: passed or failed, P(2D6 <= ld), rather than the 11 totals. */
+    if (e != NULL)
+        return om_enum_chance(e, two_dice_at_most(ld));
     return om_dice_roll_sum(d, 2, NULL) <= ld;
 }
 
@@ -202,6 +216,10 @@ bool om_wh7_break_test(const om_wh7_prepared *p, om_dice *d, const wh7_state *st
      * tabulated for this Leadership. */
     if (d->plain == NULL && ld == si->ld && stubborn == si->stubborn_ld && diff < WH7_DIFFS)
         return !wh7_chance(&d->rng, si->hold32[automatic][reroll][diff]);
+    /* Enumerated: held or broke, with the same exact probability (exact.h). */
+    if (om_enum_of(d) != NULL)
+        return !om_enum_chance(om_enum_of(d), om_wh7_break_pass_probability(ld, diff, stubborn,
+                                                                            automatic, reroll));
     /* The Battle Standard re-rolls a failed test once (no die twice). */
     for (unsigned t = 0; t < (reroll ? 2u : 1u); t++)
         if (om_wh7_break_holds(om_dice_roll_sum(d, 2, NULL), ld, diff, stubborn, automatic))

@@ -76,11 +76,13 @@ void om_wh7_pursuit_prepare(om_wh7_prepared *p, int s)
         if (at > 0 && f >= at)
             blocked += flee[f] * (1 - reach);
     }
-    si->fate32[1] = (uint64_t)((caught + blocked) * (double)WH7_P32_ONE + 0.5);
+    si->fate[1] = caught + blocked;
+    si->fate32[1] = (uint64_t)(si->fate[1] * (double)WH7_P32_ONE + 0.5);
     blocked = 0;
     for (unsigned f = 0; f < WH7_ROLL_TOTALS; f++)
         if (at > 0 && f >= at)
             blocked += flee[f];
+    si->fate[0] = blocked;
     si->fate32[0] = (uint64_t)(blocked * (double)WH7_P32_ONE + 0.5);
 }
 
@@ -90,12 +92,14 @@ void om_wh7_flee_and_pursue(const om_wh7_prepared *p, om_dice *d, wh7_state *st,
     int w = 1 - loser;
     unsigned flee;
     bool caught = false, chased = pursues(p, d, st, w);
+    om_enum *e;
 
     o->pursued[w] = chased;
     /* Fast dice: the exact probability of being caught or blocked decides
-     * with one draw. */
-    if (d->plain == NULL) {
-        caught = wh7_chance(&d->rng, p->side[loser].fate32[chased]);
+     * with one draw; enumerated, the same two outcomes (exact.h). */
+    if (d->plain == NULL || (e = om_enum_of(d)) != NULL) {
+        caught = d->plain == NULL ? wh7_chance(&d->rng, p->side[loser].fate32[chased])
+                                  : om_enum_chance(e, p->side[loser].fate[chased]);
         o->caught[loser] = caught;
         o->destroyed[loser] = caught;
         o->fled[loser] = !caught;

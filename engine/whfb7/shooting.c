@@ -212,6 +212,10 @@ om_status om_wh7_shooting_prepare(om_wh7_prepared *p, int s)
  * Inside Units: "D6, re-rolling 6s, when 5 models share"). */
 static unsigned pick_model(om_dice *d, unsigned m)
 {
+    /* Enumerated: the uniform choice the re-rolls make (its re-rolls would
+     * never end the enumeration's first run). */
+    if (om_enum_of(d) != NULL)
+        return om_enum_uniform(om_enum_of(d), m);
     for (;;) {
         unsigned a = om_dice_roll_d6(d) - 1u, v;
         if (m <= WH7_FACES) {
@@ -263,9 +267,16 @@ unsigned om_wh7_fire(const om_wh7_prepared *p, om_dice *d, wh7_state *st, int s,
     unsigned hits = 0, poisoned = 0, share[WH7_TARGETS], pshare[WH7_TARGETS];
     unsigned kills, excess;
 
+    om_enum *en;
+
     if (!v->present || v->shots == 0)
         return 0;
-    if (d->plain != NULL) {
+    if (d->plain != NULL && (en = om_enum_of(d)) != NULL) {
+        /* Enumerated: the counts the fast dice draw, with their exact law. */
+        hits = v->hits != NULL ? om_enum_binomial(en, v->hits->p, v->shots) : 0u;
+        poisoned = v->poisoned != NULL && hits > 0 ? om_enum_binomial(en, v->poisoned->p, hits)
+                                                   : 0u;
+    } else if (d->plain != NULL) {
         for (unsigned i = 0; i < v->shots; i++) {
             om_wh7_hit h = om_wh7_hit_roll(d, &v->hit);
             hits += h != OM_WH7_HIT_MISS;

@@ -13,6 +13,7 @@
 
 #include <assert.h>
 
+#include "enumerate.h"
 #include "wh7.h"
 
 /* The attacking parts of a side, in a fixed order. */
@@ -122,6 +123,8 @@ typedef struct wh7_side_info {
      * from the enemy: P(destroyed: caught or its flight blocked) by [pursued]. */
     uint64_t hold32[2][2][WH7_DIFFS];
     uint64_t fate32[2];
+    double fate[2];          /* the same P(destroyed) by [pursued], unrounded: an
+                                enumerated flight's law (exact.h) */
     uint8_t ranks_by_models[OM_WH7_MAX_MODELS + OM_WH7_MAX_CHARACTERS + 1u]; /* the rank
                                 bonus of its formation by models alive */
 } wh7_side_info;

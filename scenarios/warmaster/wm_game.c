@@ -627,6 +627,66 @@ _Static_assert(OM_WM_NO_CLASS == OM_LAYOUT_NO_CLASS, "the engine's trials of no 
                "tally's");
 _Static_assert(OM_WM_CLASSES_MAX <= OM_LAYOUT_CLASSES_MAX, "the tally counts every class");
 
+/* ---- Exact laws ---- */
+
+/* The fields of an engagement's first round: the law of a combat of the same
+ * two units (kind combat: the shooting at the charge, then the first round)
+ * is theirs. */
+static const char *const first_round_fields[] = {"round1_winner", "result_a", "result_b",
+                                                 "charged"};
+
+/* One trial for the enumeration: the engine's own, with the enumerating dice,
+ * its outcome as the row. */
+static void wm_exact_trial(const void *ctx, om_dice *d, uint8_t *row)
+{
+    om_wm_resolve(ctx, d, (om_wm_outcome *)(void *)row);
+}
+
+/*
+ * The exact law of an engagement's trials: of every field for a combat (the
+ * first round, with its shooting at the charge and its aftermath) and a
+ * volley, by enumerating every outcome of their dice; of the first round's
+ * fields only for a whole engagement, enumerated on the combat of the same
+ * units, as its later rounds and turns would be too many to enumerate. A
+ * turn has none: its Command phase and its table are not enumerated.
+ */
+static om_status wm_exact_law(const void *prepared, const om_layout *layout, om_exact *law)
+{
+    const wm_prepared *p = prepared;
+    om_wm_engagement first;
+    om_wm_prepared *q = NULL;
+    bool fields[OM_LAYOUT_FIELDS_MAX] = {false};
+    om_status st;
+
+    if (p->turn != NULL)
+        return OM_ERROR(OM_EUNSUPPORTED, "the exact law of a whole turn is not computed (its "
+                        "Command phase and its moves on the table are not enumerated)");
+    if (p->engagement->e.kind != OM_WM_KIND_ENGAGEMENT)
+        return om_exact_enumerate(wm_exact_trial, p->engagement, layout, NULL,
+                                  OM_EXACT_RUNS_MAX, law);
+    first = p->engagement->e;
+    first.kind = OM_WM_KIND_COMBAT;
+    for (size_t i = 0; i < sizeof first_round_fields / sizeof first_round_fields[0]; i++) {
+        const int k = om_layout_find(layout, first_round_fields[i]);
+        if (k >= 0)
+            fields[k] = true;
+    }
+    if ((st = om_wm_prepare_alloc(&first, &q)) == OM_OK)
+        st = om_exact_enumerate(wm_exact_trial, q, layout, fields, OM_EXACT_RUNS_MAX, law);
+    else if (st != OM_ENOMEM)
+        st = OM_ERROR(OM_EUNSUPPORTED, "the first round of this engagement cannot be prepared "
+                      "as a combat of its own: %s", om_error_message());
+    om_wm_prepared_free(q);
+    if (st == OM_OK)
+        om_exact_set_reason(law, "the other fields depend on the rounds and turns after the "
+                            "first, which are not enumerated");
+    return st;
+}
+
+static const om_game_exact_methods wm_exact_methods = {
+    .law = wm_exact_law,
+};
+
 /* The registries of the engine's readings of ambiguous rules: an
  * engagement's, the Command phase's and a whole turn's. */
 static const om_option_table *const wm_option_tables[] = {
@@ -678,4 +738,5 @@ const om_game om_game_warmaster = {
     .catalogue = &wm_catalogue_methods,
     .matrix = &wm_matrix_methods,
     .battles = NULL,
+    .exact = &wm_exact_methods,
 };

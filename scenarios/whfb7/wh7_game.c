@@ -465,6 +465,71 @@ _Static_assert((int)OM_WH7_SIDE_A == (int)OM_WINNER_A && (int)OM_WH7_SIDE_B == (
                    (int)OM_WH7_NO_CONTEST == (int)OM_WINNER_NONE,
                "the engine's winner codes are the layout's");
 
+/* ---------------------------------------------------------------- exact laws */
+
+/* The fields of an engagement's first round: the law of the combat kind of
+ * the same two units (the charge, the first round and what follows it) is
+ * theirs. */
+static const char *const first_round_fields[] = {"round1_winner", "result_a", "result_b",
+                                                 "charged"};
+
+/* What the enumeration runs: the engine's trial of `p` into rows of `t`. */
+typedef struct wh7_exact_ctx {
+    const wh7_trials *t;      /* the scenario's rows */
+    const om_wh7_prepared *p; /* the combat enumerated */
+} wh7_exact_ctx;
+
+static void wh7_exact_trial(const void *ctx, om_dice *d, uint8_t *row)
+{
+    const wh7_exact_ctx *c = ctx;
+    om_wh7_outcome o;
+    om_wh7_resolve(c->p, d, &o);
+    fill_row(c->t, &o, row);
+}
+
+/*
+ * The exact law of a scenario's trials: of every field for a combat (the
+ * charge, the first round, its break test, flight and pursuit), a volley of
+ * missile weapons and a spell, by enumerating every outcome of their dice
+ * (a war machine's guess and scatter are continuous: not enumerated); of the
+ * first round's fields only for an engagement, enumerated on the combat of
+ * the same units, as its later rounds would be too many to enumerate.
+ */
+static om_status wh7_exact_law(const void *prepared, const om_layout *layout, om_exact *law)
+{
+    const wh7_trials *t = prepared;
+    om_wh7_combat first = *om_wh7_prepared_combat(t->p);
+    wh7_exact_ctx c = {.t = t, .p = t->p};
+    bool fields[OM_LAYOUT_FIELDS_MAX] = {false};
+    om_wh7_prepared *q = NULL;
+    om_status st;
+
+    if (first.kind != OM_WH7_KIND_ENGAGEMENT)
+        return om_exact_enumerate(wh7_exact_trial, &c, layout, NULL, OM_EXACT_RUNS_MAX, law);
+    first.kind = OM_WH7_KIND_COMBAT;
+    for (size_t i = 0; i < sizeof first_round_fields / sizeof first_round_fields[0]; i++) {
+        const int k = om_layout_find(layout, first_round_fields[i]);
+        if (k >= 0)
+            fields[k] = true;
+    }
+    if ((st = om_wh7_prepare_alloc(&first, &q)) == OM_OK) {
+        c.p = q;
+        st = om_exact_enumerate(wh7_exact_trial, &c, layout, fields, OM_EXACT_RUNS_MAX, law);
+    } else if (st != OM_ENOMEM) {
+        st = OM_ERROR(OM_EUNSUPPORTED, "the first round of this engagement cannot be prepared "
+                      "as a combat of its own: %s", om_error_message());
+    }
+    om_wh7_prepared_free(q);
+    if (st == OM_OK)
+        om_exact_set_reason(law, "the other fields depend on the rounds after the first, "
+                            "which are not enumerated");
+    return st;
+}
+
+static const om_game_exact_methods wh7_exact_methods = {
+    .law = wh7_exact_law,
+};
+
 /* ---------------------------------------------------------------- options */
 
 /* The registry of the engine's readings of ambiguous rules. */
@@ -571,4 +636,5 @@ const om_game om_game_whfb7 = {
     .catalogue = &wh7_catalogue_methods,
     .matrix = &wh7_matrix_methods,
     .battles = NULL,
+    .exact = &wh7_exact_methods,
 };
