@@ -47,7 +47,7 @@ static om_status unknown_ruleset(const om_yaml_ctx *c, size_t line, const char *
         for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             if (n < OM_GAME_RULESETS_MAX)
                 names[n++] = *r;
-    best = om_yaml_suggest(value, names, n);
+    best = om_suggest(value, names, n);
     om_yaml_join_names(known, sizeof known, names, n);
     return om_yaml_fail_at(c, OM_ENOTFOUND, line, NULL, "ruleset",
                            "unknown rule set '%s'; %s%s%sknown rule sets: %s", value,

@@ -23,6 +23,7 @@
 
 #include "army.h"
 #include "game.h"
+#include "suggest.h"
 #include "wm.h"
 #include "wm_game_int.h"
 
@@ -156,7 +157,7 @@ static om_status find_ruleset(const char *name, const om_army_ruleset **out)
     if (armies[0])
         return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean %s?", name, armies);
     if (!best)
-        best = om_army_suggest_name(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
+        best = om_suggest(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
     if (best)
         return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean '%s'?", name, best);
     return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; rule sets with army lists: %s", name,

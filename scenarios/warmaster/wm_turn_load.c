@@ -532,7 +532,7 @@ static om_status fail_unknown_id(const conv *v, const char *prefix, const char *
     else
         for (unsigned u = 0; u < v->ts->turn.table.units; u++)
             ids[n++] = v->ts->id[u];
-    best = om_yaml_suggest(id, ids, n);
+    best = om_suggest(id, ids, n);
     om_yaml_join_names(known, sizeof known, ids, n);
     if (best)
         return om_yaml_fail_at(v->c, OM_EPARSE, 0, prefix, key,

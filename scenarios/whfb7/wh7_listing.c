@@ -98,7 +98,7 @@ static om_status list_profiles(om_game_listing *l, const char *only)
         }
         for (size_t r = 0; r < t->nrows; r++)
             ids[r] = om_army_table_cell(t, r, "id");
-        best = om_yaml_suggest(only, ids, t->nrows);
+        best = om_suggest(only, ids, t->nrows);
         st = OM_ERROR(OM_ENOTFOUND, "unknown profile '%s'%s%s%s (oddsmaster list whfb7/profiles)",
                       only, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         free(ids);
@@ -326,7 +326,7 @@ static om_status list_table(om_game_listing *l, const char *name, const char *id
         return list_units(l);
     for (size_t i = 0; i < N_TABLES; i++)
         names[i] = tables[i].name;
-    best = om_yaml_suggest(name, names, N_TABLES);
+    best = om_suggest(name, names, N_TABLES);
     return OM_ERROR(OM_ENOTFOUND, "unknown list 'whfb7/%s'%s%s%s (the lists: profiles, "
                     "weapons, missiles, machines, rules, spells, units)", name,
                     best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
