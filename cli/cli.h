@@ -10,7 +10,7 @@
  * --version, and hands the command a filled argument struct; main.c holds the
  * table of commands. Errors are printed once, to stderr, as
  * "oddsmaster NAME: error: MESSAGE", and every outcome maps to a documented
- * exit code (README "Exit codes").
+ * exit code (docs/manual.md, "Exit codes").
  */
 #ifndef OM_CLI_H
 #define OM_CLI_H
@@ -22,7 +22,7 @@
 
 #include "status.h"
 
-/* Documented exit codes (README "Exit codes"). */
+/* Documented exit codes (docs/manual.md, "Exit codes"). */
 enum {
     OM_EXIT_OK = 0,       /* success */
     OM_EXIT_USAGE = 1,    /* bad command line: unknown option, missing or bad value */
@@ -92,6 +92,9 @@ typedef struct om_cli_command {
     const char *operands;     /* what the operands are, for "missing ..." messages */
     int (*run)(const om_cli_args *args); /* does the work; returns an exit code */
 } om_cli_command;
+
+/* Most subcommands the program may have. */
+#define OM_CLI_COMMANDS_MAX 32
 
 /*
  * om_cli_main: the program: dispatch argv[1] to the command of that name in

@@ -33,8 +33,9 @@ static const om_cli_option efficiency_options[] = {
      .help = "rate in one situation of the file; 'all' (default)\npools every situation"},
     {.name = "field", .letter = 'F', .value = OM_CLI_TEXTS,
      .offset = offsetof(efficiency_args, field), .metavar = "ARMY",
-     .help = "the reference field: the units of ARMY on the other\naxis (repeatable; "
-             "default: every unit of the other axis)"},
+     .help = "the reference field: the units of ARMY on the other\naxis, ARMY its id "
+             "(orcs-goblins) or its name in\nany case ('Orcs & Goblins'); repeatable; default:\n"
+             "every unit of the other axis"},
     {.name = "interval", .letter = 'i', .value = OM_CLI_CHOICE,
      .offset = offsetof(efficiency_args, interval), .metavar = "METHOD",
      .choices = interval_names,
