@@ -6,6 +6,7 @@
  */
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,13 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     size_t len = 0;
     om_status st;
     *out = NULL;
-    if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK)
+    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
+        path = OM_SCENARIO_STDIN_NAME;
+        st = om_yaml_read_stream(stdin, path, &text, &len);
+    } else {
+        st = om_yaml_read_file(path, &text, &len);
+    }
+    if (st != OM_OK)
         return st;
     st = om_scenario_load_text(path, text, len, out);
     free(text);

@@ -103,7 +103,7 @@ typedef struct om_game_kind {
  */
 typedef struct om_scenario {
     const om_game *game;   /* its game family */
-    char *source;          /* file path, or OM_SCENARIO_DEFAULT_NAME */
+    char *source;          /* file path, OM_SCENARIO_DEFAULT_NAME or OM_SCENARIO_STDIN_NAME */
     char *text;            /* the file text verbatim (NUL-terminated) */
     char *title;           /* its title */
     const char *ruleset;   /* rule set name (static storage of the game) */
@@ -296,7 +296,7 @@ typedef struct om_game_matrix_methods {
                                   e.g. "empire/knights,halberdiers": what the conformance
                                   test builds cells from */
     /* Append to *units the units of `spec` in `ruleset` (the game's list
-     * grammar: README "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
+     * grammar: docs/manual.md, "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
      * or unit, with a suggestion), OM_EINVAL (a character, a unit listed twice,
      * a list without units), OM_ENOMEM. */
     om_status (*units)(const char *ruleset, const char *spec, om_game_unit **units, size_t *n);
@@ -341,6 +341,11 @@ struct om_game {
 /* Name used for the embedded default in messages and result files. */
 #define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
 
+/* The path that means standard input, and the name a scenario read from it
+ * has in messages and result files. */
+#define OM_SCENARIO_STDIN_PATH "-"
+#define OM_SCENARIO_STDIN_NAME "<stdin>"
+
 /* The most rule sets of all games together. */
 #define OM_GAME_RULESETS_MAX 32
 
@@ -363,7 +368,10 @@ const om_game *om_game_for_ruleset(const char *ruleset);
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out);
 
-/* om_scenario_load_file: the same for the file at `path` (OM_EIO if unreadable). */
+/* om_scenario_load_file: the same for the file at `path` (OM_EIO if
+ * unreadable); `path` "-" (OM_SCENARIO_STDIN_PATH) reads standard input to its
+ * end, and names the scenario OM_SCENARIO_STDIN_NAME in messages and in
+ * the scenario's `source`. Not thread-safe for "-" (it reads stdin). */
 om_status om_scenario_load_file(const char *path, om_scenario **out);
 
 /* om_scenario_load_default: the embedded default scenario. */

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cyaml/cyaml.h>
 #include <yaml.h>
@@ -212,6 +213,10 @@ char *om_yaml_dup(const char *s, size_t len);
  * ("PATH: cannot read: REASON"), OM_ENOMEM.
  */
 om_status om_yaml_read_file(const char *path, char **buf, size_t *len);
+
+/* om_yaml_read_stream: the same for what is left of the open stream f (not
+ * closed), named `name` in messages ("<stdin>"). */
+om_status om_yaml_read_stream(FILE *f, const char *name, char **buf, size_t *len);
 
 /* Longest key or value om_yaml_scalar_map keeps, with the NUL; option names
  * are at most 30 bytes and values a word or a number. */

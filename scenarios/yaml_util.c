@@ -631,17 +631,13 @@ char *om_yaml_dup(const char *s, size_t len)
     return d;
 }
 
-om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
+om_status om_yaml_read_stream(FILE *f, const char *name, char **out, size_t *out_len)
 {
-    FILE *f;
     char *buf = NULL;
     size_t len = 0, cap = 0;
 
     *out = NULL;
     *out_len = 0;
-    f = fopen(path, "rb");
-    if (!f)
-        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
     for (;;) {
         if (len + 1 >= cap) {
             /* Grow geometrically; scenario files are a few hundred bytes. */
@@ -649,8 +645,7 @@ om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
             char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
             if (!nbuf) {
                 free(buf);
-                fclose(f);
-                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", path);
+                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", name);
             }
             buf = nbuf;
             cap = ncap;
@@ -661,17 +656,30 @@ om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
             if (ferror(f)) {
                 int e = errno;
                 free(buf);
-                fclose(f);
-                return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(e ? e : EIO));
+                return OM_ERROR(OM_EIO, "%s: cannot read: %s", name, strerror(e ? e : EIO));
             }
             break;
         }
     }
-    fclose(f);
     buf[len] = '\0';
     *out = buf;
     *out_len = len;
     return OM_OK;
+}
+
+om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
+{
+    FILE *f;
+    om_status st;
+
+    *out = NULL;
+    *out_len = 0;
+    f = fopen(path, "rb");
+    if (!f)
+        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
+    st = om_yaml_read_stream(f, path, out, out_len);
+    fclose(f);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------
