@@ -1,6 +1,6 @@
 /*
  * cmd_list.c: `oddsmaster list`: what the games hold, as a readable table or
- * as JSON with stable keys (README "Army data"), all of it through the game
+ * as JSON with stable keys (docs/manual.md, "Army data"), all of it through the game
  * interface (game.h), so that no game type is named here:
  *
  *   oddsmaster list                        every game's part (its catalogue's
@@ -531,7 +531,7 @@ static const char *const format_names[] = {"text", "json", NULL};
 static const om_cli_option list_options_table[] = {
     {.name = "format", .letter = 'f', .value = OM_CLI_CHOICE, .offset = offsetof(list_args, format),
      .metavar = "FORMAT", .choices = format_names,
-     .help = "text (default) or json (one object, schema\n\"" LIST_SCHEMA "\"; keys in the README)"},
+     .help = "text (default) or json (one object, schema\n\"" LIST_SCHEMA "\"; keys in the manual)"},
     {.name = "rules", .letter = 'r', .value = OM_CLI_FLAG, .offset = offsetof(list_args, rules),
      .help = "list the special rules"},
     {.name = "options", .value = OM_CLI_FLAG, .offset = offsetof(list_args, options),
@@ -603,8 +603,8 @@ const om_cli_command om_cli_list = {
              "oddsmaster list --keys [--format text|json]",
     .about =
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
-        "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
-        "models, and the options a scenario may set under 'options:'.\n\n"
+        "with 'from: ARMY/UNIT' (docs/manual.md, \"Army data\"), the special rules the\n"
+        "engine models, and the options a scenario may set under 'options:'.\n\n"
         "  oddsmaster list                        rule sets and their number of armies\n"
         "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
         "                                         source\n"

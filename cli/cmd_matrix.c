@@ -36,7 +36,7 @@ typedef struct matrix_args {
     uint64_t seed;          /* master seed */
     uint64_t threads;       /* OpenMP threads */
     const char *cells_dir;  /* where to write the cells' scenarios */
-    bool quiet;             /* no progress line */
+    bool quiet;             /* no progress line or warnings */
     bool list_situations;   /* list the situations and stop */
 } matrix_args;
 
@@ -71,7 +71,8 @@ static const om_cli_option matrix_options[] = {
      .help = "also write each cell's scenario, with its seed, as\nDIR/s<S>_r<R>_c<C>.yaml: "
              "`oddsmaster run` of it with\nthat seed and trial count reproduces the cell exactly"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, quiet),
-     .help = "no progress line, no closing message"},
+     .help = "no progress line or warnings on standard error (the\nunits left out are "
+             "still named in the file)"},
     {.name = "list-situations", .value = OM_CLI_FLAG,
      .offset = offsetof(matrix_args, list_situations), .help = "list the situations and exit"},
 };
@@ -143,7 +144,7 @@ static int matrix_run(const om_cli_args *args)
         .trials = a->halfwidth == 0 && a->trials == 0 ? OM_MATRIX_DEFAULT_TRIALS : a->trials};
     if ((st = om_matrix_plan_alloc(&spec, &plan)) != OM_OK)
         return om_cli_fail(CMD, st);
-    for (const char *line = plan->left_out; *line != '\0';) {
+    for (const char *line = plan->left_out; !a->quiet && *line != '\0';) {
         const char *end = strchr(line, '\n');
         om_cli_warn(CMD, "left out %.*s", (int)(end - line), line);
         line = end + 1;
@@ -153,7 +154,7 @@ static int matrix_run(const om_cli_args *args)
                             &progress);
     om_cli_progress_end(&progress);
     rc = st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
-    if (st == OM_OK && !a->quiet)
+    if (st == OM_OK)
         printf("Matrix: %s (%zu situations x %zu rows x %zu columns). Next:\n"
                "  oddsmaster efficiency %s\n  oddsmaster chart %s --kind heatmap -o heat.png\n",
                a->output, plan->n_sits, plan->n_rows, plan->n_cols, a->output, a->output);

@@ -42,7 +42,7 @@ _Static_assert((int)OM_ARMY_INFANTRY == (int)OM_WM_INFANTRY &&
                    (int)OM_ARMY_GENERAL == (int)OM_WM_TROOP_COUNT,
                "the troop types come first, in the engine's order");
 
-/* The rule sets with army lists, chronological (README "Army data"). */
+/* The rule sets with army lists, chronological (docs/manual.md, "Army data"). */
 static const om_army_ruleset rulesets[] = {
     { "warmaster-1.1", "warmaster" },
     { "warmaster-revolution", "warmaster-revolution" },

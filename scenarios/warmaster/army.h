@@ -1,5 +1,5 @@
 /*
- * army.h: the army lists as data (scenarios/armies/, README "Army data").
+ * army.h: the army lists as data (scenarios/armies/; docs/manual.md, "Army data").
  *
  * Every unit of every army of the three Warmaster rule sets, its special
  * rules, and the WHFB 7th edition profile and weapon tables are YAML files

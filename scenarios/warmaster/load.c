@@ -619,7 +619,7 @@ static om_status check_key_rule(const om_yaml_ctx *c, const char *side, const om
         return OM_OK;
     case OM_WM_KEY_MODELLED_ITEM:
         /* Banner of Fortune's once-a-game re-roll is a player's decision, which
-         * the engine does not make (README "What is simulated"). */
+         * the engine does not make (docs/rules-coverage.md, "Warmaster: simplifications and what is not modelled"). */
         if (strcmp(text, "banner-of-fortune") == 0)
             return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, side, k->name,
                                    "banner-of-fortune is not modelled: when to use its "

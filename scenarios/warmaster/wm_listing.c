@@ -5,7 +5,7 @@
  * with values, points and rules (* = not modelled), one entry in full with
  * its rules explained, and the special rules, modelled by the engine or not
  * (`list --rules [RULESET]`). Each listing holds its text as tables and, for
- * JSON, the members README "Army data" documents (an army's units carry lists
+ * JSON, the members docs/manual.md ("Army data") documents (an army's units carry lists
  * of rules, which tables of text cells cannot).
  *
  * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
@@ -287,7 +287,7 @@ static om_status list_armies(const om_army_ruleset *rs, om_game_listing *l)
  * oddsmaster list RULESET/ARMY and RULESET/ARMY/UNIT
  */
 
-/* One army entry as JSON (keys in the README). */
+/* One army entry as JSON (keys in docs/manual.md, "Army data"). */
 static json_t *unit_json(const om_army_unit *u)
 {
     json_t *o = json_object(), *not_modelled = json_array();

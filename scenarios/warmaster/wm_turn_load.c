@@ -1,6 +1,6 @@
 /*
  * wm_turn_load.c: load and validate scenario files of `kind: turn`, a whole
- * turn of one side (wm_turn_scenario.h; README "Whole turns"). The steps are
+ * turn of one side (wm_turn_scenario.h; docs/manual.md, "Whole turns"). The steps are
  * load.c's: a libyaml walk checks the syntax and schema; libcyaml maps the
  * document onto raw strings with a strict schema, built here from the side
  * keys of load.c (a turn's unit is written with the keys of an engagement's
