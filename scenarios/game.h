@@ -12,7 +12,8 @@
  *   scenario   load a scenario text, free it, prepare it for trials, release
  *   trials     resolve trials a block at a time (and by classes of trials)
  *   catalogue  the keys of its scenario files, its readings of ambiguous
- *              rules, what `oddsmaster list` shows of it
+ *              rules, what `oddsmaster list` shows of it and the names it
+ *              takes
  *   matrix     matchup matrices: situations, units of a list, one cell
  *   battles    army list against army list: an optional group, with a
  *              version, absent (NULL) in every game so far
@@ -250,6 +251,10 @@ typedef struct om_game_trial_methods {
                              const size_t n[2]);
 } om_game_trial_methods;
 
+/* What the catalogue's `names` calls for each name: `more` when names lie
+ * under it. */
+typedef void (*om_game_name_fn)(void *ctx, const char *name, bool more);
+
 /* Catalogue: what the game tells people about itself, for `oddsmaster list`.
  * Read-only; every method is thread-safe. */
 typedef struct om_game_catalogue_methods {
@@ -279,6 +284,16 @@ typedef struct om_game_catalogue_methods {
      * Always set. Errors: OM_ENOTFOUND (an unknown name, with a suggestion),
      * OM_ENOMEM. */
     om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
+    /* The names one level under RULESET/WHAT of `oddsmaster list` (what the
+     * shell completes there): with `what` NULL or "", the rule set's own (an
+     * army, a table of the game); else those under it (an army's units and
+     * upgrades, a table's entries), none for a name with nothing under it.
+     * Calls each(ctx, name, more) once a name, in the listing's order, `more`
+     * true when names lie under RULESET/WHAT/NAME in turn; every name it
+     * gives lists (`list` of RULESET/WHAT/NAME succeeds). `ruleset` is one of
+     * the game's own. Always set. Errors: OM_ENOTFOUND (an unknown `what`,
+     * with a suggestion), OM_ENOMEM. */
+    om_status (*names)(const char *ruleset, const char *what, om_game_name_fn each, void *ctx);
 } om_game_catalogue_methods;
 
 /* Matchup matrices: every unit of one list against every unit of another, in

@@ -652,6 +652,7 @@ static const om_game_catalogue_methods wm_catalogue_methods = {
     .option_tables = wm_option_tables,
     .options_title = "Warmaster (1.1, Revolution, Ancients)",
     .list = om_wm_game_list,
+    .names = om_wm_game_names,
 };
 
 static const om_game_matrix_methods wm_matrix_methods = {

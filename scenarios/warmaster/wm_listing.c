@@ -709,3 +709,42 @@ om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
     }
     return st;
 }
+
+/* ---------------------------------------------------------------------------
+ * The catalogue's `names`: the armies of a rule set, the units and upgrades
+ * of an army, nothing under a unit.
+ */
+
+om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,
+                           void *ctx)
+{
+    const om_army_ruleset *rs = NULL;
+    char army[NAME_MAX_LEN];
+    const size_t n = what ? strcspn(what, "/") : 0;
+    const char *unit = what && what[n] ? what + n + 1 : NULL;
+    const om_army_unit *u = NULL;
+    om_army *a = NULL;
+    om_status st;
+
+    if ((st = find_ruleset(ruleset, &rs)) != OM_OK)
+        return st;
+    if (n == 0 && unit == NULL) {
+        for (size_t i = 0; i < om_army_count(rs); i++)
+            each(ctx, om_army_file_of(rs, i)->stem, true);
+        return OM_OK;
+    }
+    if (n >= sizeof army)
+        return OM_ERROR(OM_ENOTFOUND, "no such name: '%s/%s'", ruleset, what);
+    memcpy(army, what, n);
+    army[n] = '\0';
+    if ((st = om_army_load(rs->id, army, &a)) != OM_OK)
+        return st;
+    if (unit != NULL)
+        st = om_army_unit_lookup(a, unit, &u);
+    for (size_t i = 0; st == OM_OK && unit == NULL && i < a->units_count; i++)
+        each(ctx, a->units[i].id, false);
+    for (size_t i = 0; st == OM_OK && unit == NULL && i < a->upgrades_count; i++)
+        each(ctx, a->upgrades[i].id, false);
+    om_army_free(a);
+    return st;
+}

@@ -547,6 +547,7 @@ static const om_game_catalogue_methods wh7_catalogue_methods = {
     .options_title = "Warhammer Fantasy Battles 7th edition (R: readings of the engine's "
                      "abstraction, engine/whfb7/README.md)",
     .list = om_wh7_game_list,
+    .names = om_wh7_game_names,
 };
 
 static const om_game_matrix_methods wh7_matrix_methods = {
