@@ -28,6 +28,9 @@
 /* Column at which option help starts in --help. */
 #define HELP_COLUMN 25
 
+/* Widest line of --help text that is wrapped here. */
+#define HELP_WIDTH 79
+
 /* Long-option codes of --help and --version (past every byte, so they never
  * clash with an option letter), and the base of options without a letter. */
 enum { CODE_HELP = 1000, CODE_VERSION = 1001, CODE_OPTION = 1100 };
@@ -455,26 +458,76 @@ bool om_cli_given(const om_cli_command *cmd, const om_cli_args *args, const char
  * The program.
  */
 
+const char om_cli_tagline[] = "Monte Carlo odds for tabletop battles";
+
+const char om_cli_quick_start[] =
+    "oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
+    "oddsmaster summary knights.h5 --format json\n"
+    "oddsmaster list warmaster-revolution/empire   # units to name with from:\n";
+
+const om_cli_exit_doc om_cli_exit_docs[OM_CLI_EXIT_DOCS] = {
+    {OM_EXIT_OK, "success", "Success."},
+    {OM_EXIT_USAGE, "bad command line",
+     "Bad command line: an unknown command or option, a missing or bad value."},
+    {OM_EXIT_INPUT, "bad input file",
+     "Bad input: a malformed scenario, an unknown key, rule set, army, unit, field or "
+     "situation, an impossible value."},
+    {OM_EXIT_IO, "file I/O or corrupt result file",
+     "A file cannot be read or written, or a result file is not a valid oddsmaster file."},
+    {OM_EXIT_INTERNAL, "internal error", "Internal error: out of memory, or an unexpected failure."},
+    {OM_EXIT_INTERRUPTED, "interrupted by a signal (run: a resumable FILE.h5.partial was kept)",
+     "Interrupted by SIGINT or SIGTERM: run keeps the trials done as FILE.h5.partial, which "
+     "run --resume finishes."},
+};
+
+/* Print the words of `text` (one line) as lines of at most `width` columns. */
+static void print_wrapped(FILE *out, const char *text, int width)
+{
+    int col = 0;
+    while (*text) {
+        int len = (int)strcspn(text, " ");
+        if (col > 0 && col + 1 + len > width) {
+            fputc('\n', out);
+            col = 0;
+        } else if (col > 0) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", len, text);
+        col += len;
+        text += len;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
 static void print_program_help(const om_cli_command *const *commands, size_t n, FILE *out)
 {
+    char codes[512];
     fprintf(out,
-            "oddsmaster %s: what are the odds? Monte Carlo odds for tabletop battles.\n\n"
+            "oddsmaster %s: what are the odds? %s.\n\n"
             "Usage: oddsmaster COMMAND [OPTIONS]\n"
             "       oddsmaster COMMAND --help\n\n"
-            "Commands:\n", OM_VERSION);
+            "Commands:\n", OM_VERSION, om_cli_tagline);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(out,
             "\nOptions:\n"
             "  -h, --help     show this help\n"
-            "  --version      show the program version\n\n"
-            "Quick start:\n"
-            "  oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
-            "  oddsmaster summary knights.h5 --format json\n"
-            "  oddsmaster list warmaster-revolution/empire   # units to name with from:\n\n"
-            "Exit codes: 0 success, 1 bad command line, 2 bad input file, 3 file I/O or\n"
-            "corrupt result file, 4 internal error, 5 interrupted by a signal (run: a\n"
-            "resumable FILE.h5.partial was kept).\n");
+            "  --version      show the program version\n"
+            "  --generate man|complete-bash\n"
+            "                 write the man page or the bash completion script\n\n"
+            "Quick start:\n");
+    fputs("  ", out);
+    print_indented(out, om_cli_quick_start, 2);
+    strcpy(codes, "Exit codes:");
+    for (size_t i = 0; i < OM_CLI_EXIT_DOCS; i++) {
+        size_t used = strlen(codes);
+        snprintf(codes + used, sizeof codes - used, " %d %s%s", om_cli_exit_docs[i].code,
+                 om_cli_exit_docs[i].brief, i + 1 < OM_CLI_EXIT_DOCS ? "," : ".");
+    }
+    fputc('\n', out);
+    print_wrapped(out, codes, HELP_WIDTH);
 }
 
 /* The command called `name`, or NULL. */
@@ -556,6 +609,20 @@ int om_cli_main(const om_cli_command *const *commands, size_t n, int argc, char 
         printf("oddsmaster %s\n", OM_VERSION);
         return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
     }
+    if (strncmp(argv[1], "--generate", strlen("--generate")) == 0 &&
+        (argv[1][strlen("--generate")] == '\0' || argv[1][strlen("--generate")] == '=')) {
+        const char *what = argv[1][strlen("--generate")] == '=' ? argv[1] + strlen("--generate=")
+                         : argc > 2                            ? argv[2]
+                                                               : NULL;
+        if (what == NULL || argc > (argv[1][strlen("--generate")] == '=' ? 2 : 3)) {
+            fprintf(stderr, "oddsmaster: error: --generate takes one of man, complete-bash\n"
+                            "Try 'oddsmaster --help'.\n");
+            return OM_EXIT_USAGE;
+        }
+        return om_cli_generate(commands, n, what, stdout);
+    }
+    if (strcmp(argv[1], "--names") == 0)
+        return om_cli_names(argc - 2, argv + 2);
     const om_cli_command *cmd = find_command(commands, n, argv[1]);
     if (cmd == NULL)
         return unknown_command(commands, n, argv[1]);

@@ -573,7 +573,16 @@ static int list_run(const om_cli_args *args)
     const list_args *a = args->values;
     const char *what = args->n_operands ? args->operands[0] : NULL;
     list_format fmt = (list_format)a->format;
+    char name[2 * NAME_PART_MAX];
     om_status st;
+
+    /* A name may end in the '/' that completion leaves after a rule set or an
+     * army ("warmaster-revolution/empire/"), as a directory may. */
+    if (what != NULL && what[0] != '\0' && what[strlen(what) - 1] == '/' &&
+        strlen(what) < sizeof name) {
+        snprintf(name, sizeof name, "%.*s", (int)strlen(what) - 1, what);
+        what = name;
+    }
 
     if (a->keys && (a->rules || a->options || what))
         return om_cli_usage_error(CMD, "--keys takes no name, --rules or --options");
@@ -645,5 +654,6 @@ const om_cli_command om_cli_list = {
     .min_operands = 0,
     .max_operands = 1,
     .operands = "a name",
+    .operand = {{OM_CLI_COMPLETE_LISTING, NULL, NULL}},
     .run = list_run,
 };

@@ -42,9 +42,10 @@ typedef struct matrix_args {
 
 static const om_cli_option matrix_options[] = {
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, output),
-     .metavar = "FILE.h5", .help = "the matrix file (written only if the whole run succeeds)"},
+     .metavar = "FILE.h5", .complete = {OM_CLI_COMPLETE_FILE, "*.h5", NULL},
+     .help = "the matrix file (written only if the whole run succeeds)"},
     {.name = "situation", .value = OM_CLI_TEXTS, .offset = offsetof(matrix_args, situation),
-     .metavar = "NAME",
+     .metavar = "NAME", .complete = {OM_CLI_COMPLETE_SITUATION, NULL, NULL},
      .help = "a situation (repeatable; default a-charges and\nb-charges); --list-situations shows them"},
     {.name = "trials", .letter = 'n', .value = OM_CLI_U64, .offset = offsetof(matrix_args, trials),
      .metavar = "N", .min = 1, .max = OM_MATRIX_MAX_CELL_TRIALS,
@@ -57,7 +58,7 @@ static const om_cli_option matrix_options[] = {
      .metavar = "N", .min = 16384, .max = OM_MATRIX_MAX_CELL_TRIALS,
      .help = "cap of an adaptive cell (default 1000000)"},
     {.name = "kind", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, kind),
-     .metavar = "K",
+     .metavar = "K", .complete = {OM_CLI_COMPLETE_KIND, NULL, NULL},
      .help = "engagement (the whole fight, default) or combat (round 1)"},
     {.name = "seed", .letter = 's', .value = OM_CLI_U64, .offset = offsetof(matrix_args, seed),
      .metavar = "S", .min = 0, .max = UINT64_MAX,
@@ -67,7 +68,7 @@ static const om_cli_option matrix_options[] = {
      .offset = offsetof(matrix_args, threads), .metavar = "T", .min = 0, .max = 1024,
      .help = "OpenMP threads, one cell each (default: all cores)"},
     {.name = "cells-dir", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, cells_dir),
-     .metavar = "DIR",
+     .metavar = "DIR", .complete = {OM_CLI_COMPLETE_DIR, NULL, NULL},
      .help = "also write each cell's scenario, with its seed, as\nDIR/s<S>_r<R>_c<C>.yaml: "
              "`oddsmaster run` of it with\nthat seed and trial count reproduces the cell exactly"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, quiet),
@@ -197,5 +198,8 @@ const om_cli_command om_cli_matrix = {
     .min_operands = 0,
     .max_operands = 3,
     .operands = "RULESET ROWS COLS",
+    .operand = {{OM_CLI_COMPLETE_RULESET, NULL, NULL},
+                {OM_CLI_COMPLETE_UNITS, NULL, NULL},
+                {OM_CLI_COMPLETE_UNITS, NULL, NULL}},
     .run = matrix_run,
 };

@@ -79,7 +79,7 @@ typedef struct run_args {
 
 static const om_cli_option run_options[] = {
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT, .offset = offsetof(run_args, output),
-     .metavar = "FILE.h5",
+     .metavar = "FILE.h5", .complete = {OM_CLI_COMPLETE_FILE, "*.h5", NULL},
      .help = "result file (default: SCENARIO name with .h5,\ndefault.h5 for the embedded "
              "scenario, stdin.h5\nfor -); created only when the run ends"},
     {.name = "trials", .letter = 'n', .value = OM_CLI_U64, .offset = offsetof(run_args, trials),
@@ -100,11 +100,11 @@ static const om_cli_option run_options[] = {
      .help = "stop, at the end of a block of 16384 trials, once\nthe 95% interval of every "
              "P(win), P(draw), P(lose)\nis narrower than +-H (--trials is then the most)"},
     {.name = "target", .value = OM_CLI_TEXT, .offset = offsetof(run_args, target),
-     .metavar = "FIELD",
+     .metavar = "FIELD", .complete = {OM_CLI_COMPLETE_FIELD, NULL, NULL},
      .help = "with --halfwidth: watch this field's probabilities\ninstead (P(FIELD >= k) for "
              "every k; oddsmaster\nsummary lists the fields)"},
     {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(run_args, resume),
-     .metavar = "FILE.h5.partial",
+     .metavar = "FILE.h5.partial", .complete = {OM_CLI_COMPLETE_FILE, "*.partial", NULL},
      .help = "continue a run a signal interrupted, from its\n.partial file; the finished file "
              "is the one the\nwhole run would have written"},
     {.name = "plain-dice", .value = OM_CLI_FLAG, .offset = offsetof(run_args, plain),
@@ -276,5 +276,6 @@ const om_cli_command om_cli_run = {
     .min_operands = 0,
     .max_operands = 1,
     .operands = "the scenario",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.yaml|*.yml", "-"}},
     .run = run_run,
 };

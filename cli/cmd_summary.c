@@ -46,7 +46,8 @@ static int summary_run(const om_cli_args *args)
 const om_cli_command om_cli_summary = {
     .name = "summary",
     .summary = "print win/draw/lose odds and distributions from a result file",
-    .usage = "oddsmaster summary FILE.h5 [--format text|json|csv] [--confidence C]",
+    .usage = "oddsmaster summary FILE.h5 [--format text|json|csv] [--confidence C]\n"
+             "                          [--from-rows]",
     .about =
         "Summarise a result file written by 'oddsmaster run': the chance that each\n"
         "side wins, draws or loses, and for every per-trial field its mean, standard\n"
@@ -83,5 +84,6 @@ const om_cli_command om_cli_summary = {
     .min_operands = 1,
     .max_operands = 1,
     .operands = "the result file (FILE.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5|*.partial", NULL}},
     .run = summary_run,
 };
