@@ -28,6 +28,9 @@
 /* Column at which option help starts in --help. */
 #define HELP_COLUMN 25
 
+/* The program's option that writes the man page or the completion script. */
+#define GENERATE "--generate"
+
 /* Widest line of --help text that is wrapped here. */
 #define HELP_WIDTH 79
 
@@ -609,13 +612,13 @@ int om_cli_main(const om_cli_command *const *commands, size_t n, int argc, char 
         printf("oddsmaster %s\n", OM_VERSION);
         return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
     }
-    if (strncmp(argv[1], "--generate", strlen("--generate")) == 0 &&
-        (argv[1][strlen("--generate")] == '\0' || argv[1][strlen("--generate")] == '=')) {
-        const char *what = argv[1][strlen("--generate")] == '=' ? argv[1] + strlen("--generate=")
-                         : argc > 2                            ? argv[2]
-                                                               : NULL;
-        if (what == NULL || argc > (argv[1][strlen("--generate")] == '=' ? 2 : 3)) {
-            fprintf(stderr, "oddsmaster: error: --generate takes one of man, complete-bash\n"
+    if (strncmp(argv[1], GENERATE, strlen(GENERATE)) == 0 &&
+        (argv[1][strlen(GENERATE)] == '\0' || argv[1][strlen(GENERATE)] == '=')) {
+        /* --generate WHAT, or --generate=WHAT, and nothing after it. */
+        const bool joined = argv[1][strlen(GENERATE)] == '=';
+        const char *what = joined ? argv[1] + strlen(GENERATE) + 1 : argc > 2 ? argv[2] : NULL;
+        if (what == NULL || argc > (joined ? 2 : 3)) {
+            fprintf(stderr, "oddsmaster: error: --generate takes man or complete-bash\n"
                             "Try 'oddsmaster --help'.\n");
             return OM_EXIT_USAGE;
         }

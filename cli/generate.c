@@ -465,7 +465,8 @@ static void bash_script(FILE *out, const om_cli_command *const *commands, size_t
           "    fi\n"
           "    cmd=${COMP_WORDS[1]}\n"
           "    case $cmd in\n"
-          "    --generate) ((COMP_CWORD == 2)) && _oddsmaster_words 'man complete-bash'\n"
+          "    --generate) { ((COMP_CWORD == 2)) || [[ -n $opt ]]; } &&\n"
+          "        _oddsmaster_words 'man complete-bash'\n"
           "        return 0 ;;\n"
           "    help) ((COMP_CWORD == 2)) && _oddsmaster_words '", out);
     for (size_t c = 0; c < n; c++)

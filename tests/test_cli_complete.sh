@@ -131,6 +131,7 @@ expect_completion "a command" "chart efficiency help list matrix run summary" ""
 expect_completion "a command's beginning" "summary" su
 expect_completion "the program's options" "--generate --help --version" --
 expect_completion "what --generate makes" "complete-bash man" --generate ""
+expect_completion "what --generate= makes" "man" --generate = m
 expect_completion "help CMD" "matrix" help ma
 # The options of a command: those its --help lists under "Options:".
 for cmd in $COMMANDS; do

@@ -46,6 +46,24 @@ expect_grep "--format must be text, json or csv, got 'xml'" "$TMP/err" "a word f
 expect_exit 1 "an option before the command" "$OM" --trials 5
 expect_grep "a command's options follow it" "$TMP/err" "an option before the command: it says where options go"
 
+# The manual's example of these answers is the program's, line for line: each
+# "$ oddsmaster ..." line of the block run, its standard error compared with
+# the lines under it.
+awk '/A name that is not known, wherever it is typed/ { on = 1 } on && /^```$/ { n++; next }
+     on && n == 1' "$ROOT/docs/manual.md" >"$TMP/example"
+if grep -q '^\$ oddsmaster ' "$TMP/example"; then
+    : >"$TMP/got"
+    sed -n 's/^\$ oddsmaster //p' "$TMP/example" | while read -r args; do
+        echo "\$ oddsmaster $args" >>"$TMP/got"
+        # shellcheck disable=SC2086
+        "$OM" $args 2>>"$TMP/got" >/dev/null
+    done
+    if cmp -s "$TMP/example" "$TMP/got"; then ok "the manual's did-you-mean example is the program's"; else
+        not_ok "the manual's did-you-mean example is the program's" "$(diff "$TMP/example" "$TMP/got" | head -8)"; fi
+else
+    not_ok "the manual's did-you-mean example is the program's" "no example found in docs/manual.md"
+fi
+
 # --- did you mean: names of the games and of files ---
 expect_suggestion 2 "matrix: a misspelt rule set" warmaster-revolution "$OM" matrix warmaster-revoltion empire/knights orcs -o "$TMP/m.h5"
 expect_suggestion 2 "matrix: a misspelt army" empire "$OM" matrix warmaster-revolution empir/knights orcs -o "$TMP/m.h5"

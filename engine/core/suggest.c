@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* Longest string om_edit_distance compares; longer ones are "far". Unit and
+/* Longest string om_suggest_distance compares; longer ones are "far". Unit and
  * rule ids are at most 40 bytes. */
 #define EDIT_LEN_MAX 64
 
@@ -18,7 +18,7 @@
  * two edits turn most four-letter words into others ("fear" into "bear"). */
 #define SUGGEST_SHORT_LEN 6
 
-size_t om_edit_distance(const char *a, const char *b, size_t cap)
+size_t om_suggest_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);
     size_t prev[EDIT_LEN_MAX + 1], cur[EDIT_LEN_MAX + 1];
@@ -75,7 +75,7 @@ const char *om_suggest(const char *name, const char *const *names, size_t n)
             continue;
         if (strlen(want) < SUGGEST_SHORT_LEN && want[0] != have[0])
             continue;
-        size_t d = strcmp(want, have) == 0 ? 0 : om_edit_distance(want, have, cap);
+        size_t d = strcmp(want, have) == 0 ? 0 : om_suggest_distance(want, have, cap);
         if (d < best_d) {
             best_d = d;
             best = names[i];

@@ -14,11 +14,11 @@
 #define OM_SUGGEST_DISTANCE_MIN 2
 
 /*
- * om_edit_distance: the Levenshtein distance between a and b, capped: cap + 1
+ * om_suggest_distance: the Levenshtein distance between a and b, capped: cap + 1
  * for anything larger (and for strings longer than 64 bytes). Pure,
  * thread-safe.
  */
-size_t om_edit_distance(const char *a, const char *b, size_t cap);
+size_t om_suggest_distance(const char *a, const char *b, size_t cap);
 
 /*
  * om_suggest: the entry of names[0..n) (NULL entries skipped) that the
