@@ -18,6 +18,7 @@
 #include "csv.h"
 #include "efficiency.h"
 #include "h5file.h"
+#include "suggest.h"
 #include "summary.h"
 
 /* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid, a plot. */
@@ -281,14 +282,20 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
 {
     const om_summary *s = rd->s;
     const om_summary_field *sf = NULL;
+    const char *names[OM_LAYOUT_FIELDS_MAX], *best;
     char fields[512] = "";
-    for (size_t i = 0; i < s->field_count; i++) {
+    for (size_t i = 0; i < s->field_count && i < OM_LAYOUT_FIELDS_MAX; i++) {
         size_t len = strlen(fields);
-        if (strcmp(s->fields[i].field->name, name) == 0)
+        names[i] = s->fields[i].field->name;
+        if (strcmp(names[i], name) == 0)
             sf = &s->fields[i];
-        snprintf(fields + len, sizeof fields - len, "%s%s", i > 0 ? ", " : "",
-                 s->fields[i].field->name);
+        snprintf(fields + len, sizeof fields - len, "%s%s", i > 0 ? ", " : "", names[i]);
     }
+    if (sf == NULL && (best = om_suggest(name, names, s->field_count < OM_LAYOUT_FIELDS_MAX
+                                                          ? s->field_count
+                                                          : OM_LAYOUT_FIELDS_MAX)) != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart; did you mean '%s'?", s->file,
+                        name, best);
     if (sf == NULL)
         return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart (fields: %s)", s->file, name,
                         fields);

@@ -30,11 +30,14 @@ static const char *const interval_names[] = {"covariance", "bootstrap", NULL};
 static const om_cli_option efficiency_options[] = {
     {.name = "situation", .letter = 's', .value = OM_CLI_TEXT,
      .offset = offsetof(efficiency_args, situation), .metavar = "NAME",
+     .complete = {OM_CLI_COMPLETE_SITUATION, NULL, "all"},
      .help = "rate in one situation of the file; 'all' (default)\npools every situation"},
     {.name = "field", .letter = 'F', .value = OM_CLI_TEXTS,
      .offset = offsetof(efficiency_args, field), .metavar = "ARMY",
-     .help = "the reference field: the units of ARMY on the other\naxis (repeatable; "
-             "default: every unit of the other axis)"},
+     .complete = {OM_CLI_COMPLETE_ARMY, NULL, NULL},
+     .help = "the reference field: the units of ARMY on the other\naxis, ARMY its id "
+             "(orcs-goblins) or its name in\nany case ('Orcs & Goblins'); repeatable; default:\n"
+             "every unit of the other axis"},
     {.name = "interval", .letter = 'i', .value = OM_CLI_CHOICE,
      .offset = offsetof(efficiency_args, interval), .metavar = "METHOD",
      .choices = interval_names,
@@ -129,5 +132,6 @@ const om_cli_command om_cli_efficiency = {
     .min_operands = 1,
     .max_operands = 1,
     .operands = "the matrix file (FILE.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5", NULL}},
     .run = efficiency_run,
 };

@@ -9,7 +9,7 @@
  *   oddsmaster efficiency FILE.h5 [--format ...] points efficiency of a matrix file
  *   oddsmaster chart FILE.h5 --kind K -o OUT     odds, distribution, heat-map charts
  * Each subcommand has --help and --version. Exit codes are documented in cli.h
- * and the README.
+ * and in docs/manual.md.
  */
 #include "cli.h"
 

@@ -6,6 +6,7 @@
  */
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +48,7 @@ static om_status unknown_ruleset(const om_yaml_ctx *c, size_t line, const char *
         for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             if (n < OM_GAME_RULESETS_MAX)
                 names[n++] = *r;
-    best = om_yaml_suggest(value, names, n);
+    best = om_suggest(value, names, n);
     om_yaml_join_names(known, sizeof known, names, n);
     return om_yaml_fail_at(c, OM_ENOTFOUND, line, NULL, "ruleset",
                            "unknown rule set '%s'; %s%s%sknown rule sets: %s", value,
@@ -107,7 +108,13 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     size_t len = 0;
     om_status st;
     *out = NULL;
-    if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK)
+    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
+        path = OM_SCENARIO_STDIN_NAME;
+        st = om_yaml_read_stream(stdin, path, &text, &len);
+    } else {
+        st = om_yaml_read_file(path, &text, &len);
+    }
+    if (st != OM_OK)
         return st;
     st = om_scenario_load_text(path, text, len, out);
     free(text);

@@ -2,7 +2,7 @@
  * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c):
  * written by h5write.c, read by h5read.c, its chunks encoded by h5chunk.c.
  *
- * Layout (schema "oddsmaster-results/2"; README "Result files"):
+ * Layout (schema "oddsmaster-results/2"; docs/manual.md, "Result files"):
  *   /            attributes: schema, game, program_version, command_line,
  *                scenario_name, scenario_yaml, title, ruleset, kind, unit_a,
  *                unit_b, points_a, points_b, options_json, rng, seed (u64),

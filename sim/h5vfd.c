@@ -406,7 +406,7 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110)
     /* Strong close degree: closing the file closes anything left open by an
      * abort. Run files in the 1.10 format (V110): its chunk index of a dataset with one
      * unlimited dimension is an extensible array, cheaper to add chunks to
-     * than the 1.8 format's B-tree (README "Speed"). (The library reads the
+     * than the 1.8 format's B-tree (docs/performance.md, "How it is fast"). (The library reads the
      * registration's class until the file is closed: unregistering it earlier
      * crashes.) */
     if (p < 0 || H5Pset_fclose_degree(p, H5F_CLOSE_STRONG) < 0 ||

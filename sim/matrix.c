@@ -16,6 +16,7 @@
 #include "om_version.h"
 #include "rng.h"
 #include "run.h"
+#include "suggest.h"
 
 /* ----------------------------------------------------------- the plan */
 
@@ -36,10 +37,46 @@ void om_matrix_plan_free(om_matrix_plan *p)
     free(p);
 }
 
+/* Room for the names a message lists: every situation, kind or rule set. */
+#define NAMES_TEXT_MAX 512
+
+/* Most situations of a game whose names a message weighs. */
+#define SITUATION_NAMES_MAX 64
+
+/* Raise `code` for the unknown `what` called `name` among names[0..n)
+ * (`plural` of `what`): the nearest of them, if one is near, and where to see
+ * them (`see`, NULL for nowhere), else all of them. */
+static om_status unknown_name(om_status code, const char *what, const char *plural,
+                              const char *name, const char *const *names, size_t n,
+                              const char *see)
+{
+    const char *best = om_suggest(name, names, n);
+    char known[NAMES_TEXT_MAX] = "";
+    if (best != NULL)
+        return OM_ERROR(code, "unknown %s '%s'; did you mean '%s'?%s%s%s", what, name, best,
+                        see ? " (" : "", see ? see : "", see ? ")" : "");
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    return OM_ERROR(code, "unknown %s '%s' (%s: %s)", what, name, plural, known);
+}
+
+/* The names of game g's situations into names[0..SITUATION_NAMES_MAX); their
+ * number. */
+static size_t names_of_situations(const om_game *g, const char **names)
+{
+    size_t n = 0;
+    for (; n < g->matrix->n_situations && n < SITUATION_NAMES_MAX; n++)
+        names[n] = g->matrix->situations[n].name;
+    return n;
+}
+
 /* The situations named in the spec (or the game's default set). */
 static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
 {
     const om_game *g = p->game;
+    const char *names[SITUATION_NAMES_MAX];
     if (spec->n_situations > OM_MATRIX_MAX_SITUATIONS)
         return OM_ERROR(OM_EINVAL, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
     if (spec->n_situations == 0) {
@@ -52,8 +89,9 @@ static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
         while (i < g->matrix->n_situations && strcmp(g->matrix->situations[i].name, spec->situations[k]) != 0)
             i++;
         if (i == g->matrix->n_situations)
-            return OM_ERROR(OM_ENOTFOUND, "unknown situation '%s' (oddsmaster matrix "
-                            "--list-situations shows them)", spec->situations[k]);
+            return unknown_name(OM_ENOTFOUND, "situation", "situations of this rule set",
+                                spec->situations[k], names, names_of_situations(g, names),
+                                "oddsmaster matrix --list-situations");
         for (size_t j = 0; j < p->n_sits; j++)
             if (p->sit[j] == i)
                 return OM_ERROR(OM_EINVAL, "situation '%s' is named twice", spec->situations[k]);
@@ -70,9 +108,13 @@ static om_status plan_kind(om_matrix_plan *p, const char *kind)
         kind = k[0];
     while (*k && strcmp(*k, kind) != 0)
         k++;
-    if (*k == NULL)
-        return OM_ERROR(OM_EINVAL, "a matrix of %s runs kind %s and others, not '%s'",
-                        p->game->identity.title, p->game->matrix->kinds[0], kind);
+    if (*k == NULL) {
+        size_t n = 0;
+        while (p->game->matrix->kinds[n] != NULL)
+            n++;
+        return unknown_name(OM_EINVAL, "kind", "the kinds a matrix of this rule set runs",
+                            kind, (const char *const *)p->game->matrix->kinds, n, NULL);
+    }
     return (p->kind = strdup(kind)) != NULL ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
 }
 
@@ -150,9 +192,16 @@ om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory");
     p->spec = *spec;
-    if ((p->game = om_game_for_ruleset(spec->ruleset)) == NULL)
-        st = OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s' (oddsmaster list shows them)",
-                      spec->ruleset);
+    if ((p->game = om_game_for_ruleset(spec->ruleset)) == NULL) {
+        const char *names[OM_GAME_RULESETS_MAX];
+        size_t n = 0;
+        for (size_t g = 0; g < om_game_count; g++)
+            for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
+                if (n < OM_GAME_RULESETS_MAX)
+                    names[n++] = *r;
+        st = unknown_name(OM_ENOTFOUND, "rule set", "rule sets", spec->ruleset, names, n,
+                          NULL);
+    }
     else if ((p->ruleset = strdup(spec->ruleset)) == NULL ||
              (p->row_spec = strdup(spec->rows)) == NULL ||
              (p->col_spec = strdup(spec->cols)) == NULL)

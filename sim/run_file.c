@@ -27,6 +27,7 @@
 #include "h5file.h"
 #include "om_version.h"
 #include "rng.h"
+#include "suggest.h"
 
 /* Provenance of the plain baseline dice, which do not follow OM_RNG_SCHEME. */
 #define PLAIN_RNG_SCHEME \
@@ -146,6 +147,27 @@ static om_status sink_put(void *ctx, const om_block *b, bool *stop)
     return OM_OK;
 }
 
+/* Room for the names of a scenario's fields in a message. */
+#define FIELD_NAMES_TEXT_MAX 1024
+
+/* OM_EINVAL for a --target that is no field of layout l: the nearest field,
+ * if one is near, else all of them. */
+static om_status unknown_target(const om_layout *l, const char *target)
+{
+    const char *names[OM_LAYOUT_FIELDS_MAX], *best;
+    char known[FIELD_NAMES_TEXT_MAX] = "";
+    for (size_t i = 0; i < l->field_count; i++) {
+        size_t used = strlen(known);
+        names[i] = l->fields[i].name;
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    if ((best = om_suggest(target, names, l->field_count)) != NULL)
+        return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials; "
+                        "did you mean '%s'?", target, best);
+    return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials (its "
+                    "fields: %s)", target, known);
+}
+
 /* The field the target precision is about: req->target, or the winner; -1
  * without a target. */
 static om_status target_field(const om_layout *l, const om_run_request *req, int *out)
@@ -155,8 +177,7 @@ static om_status target_field(const om_layout *l, const om_run_request *req, int
         return OM_OK;
     if (req->target != NULL) {
         if ((*out = om_layout_find(l, req->target)) < 0)
-            return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials",
-                            req->target);
+            return unknown_target(l, req->target);
         if (l->fields[*out].type == OM_FIELD_COUNT16)
             return OM_ERROR(OM_EINVAL, "--target '%s' is a two-byte count (victory points): "
                             "watch a one-byte field", req->target);

@@ -117,7 +117,7 @@ if /usr/bin/python3 -c 'import h5py, pandas' 2>/dev/null; then
     awk '/^```python$/ { inside = 1; next } inside && /^```$/ { exit } inside' \
         "$ROOT/docs/manual.md" >"$TMP/recipe/recipe.py"
     if [ -s "$TMP/recipe/recipe.py" ] &&
-        "$OM" run --trials 20000 -q -o "$TMP/recipe/knights.h5" &&
+        "$OM" run --trials 20000 -q -o "$TMP/recipe/knights.h5" >/dev/null &&
         (cd "$TMP/recipe" && /usr/bin/python3 recipe.py) >"$TMP/out" 2>"$TMP/err"; then
         ok "the manual's h5py and pandas recipe runs"
     else

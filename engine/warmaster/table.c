@@ -1,6 +1,6 @@
 /*
  * table.c: the Warmaster table (position) model: geometry of units, terrain and
- * characters for whole turns (README "Whole turns"; Warmaster Revolution,
+ * characters for whole turns (docs/manual.md, "Whole turns"; Warmaster Revolution,
  * Command; Movement; Combat > Moving Chargers; Warmaster Ancients, Visibility;
  * Command; Movement; Terrain & Movement). Sections cited are Warmaster
  * Revolution's unless another rulebook is named.

@@ -254,7 +254,7 @@ static om_status text_is_turn(const om_scenario *sc, bool *turn)
             return OM_OK;
         }
     om_yaml_join_names(known, sizeof known, om_wm_game_kind_names, OM_WM_GAME_KINDS);
-    best = om_yaml_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    best = om_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
     return om_yaml_fail_at(&c, OM_EPARSE, w.line, NULL, "kind",
                            "unknown kind '%s'; %s%s%sexpected one of: %s", w.value,
                            best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
@@ -712,6 +712,7 @@ static const om_game_catalogue_methods wm_catalogue_methods = {
     .option_tables = wm_option_tables,
     .options_title = "Warmaster (1.1, Revolution, Ancients)",
     .list = om_wm_game_list,
+    .names = om_wm_game_names,
 };
 
 static const om_game_matrix_methods wm_matrix_methods = {

@@ -1,6 +1,6 @@
 /*
  * wm_turn_load.c: load and validate scenario files of `kind: turn`, a whole
- * turn of one side (wm_turn_scenario.h; README "Whole turns"). The steps are
+ * turn of one side (wm_turn_scenario.h; docs/manual.md, "Whole turns"). The steps are
  * load.c's: a libyaml walk checks the syntax and schema; libcyaml maps the
  * document onto raw strings with a strict schema, built here from the side
  * keys of load.c (a turn's unit is written with the keys of an engagement's
@@ -532,7 +532,7 @@ static om_status fail_unknown_id(const conv *v, const char *prefix, const char *
     else
         for (unsigned u = 0; u < v->ts->turn.table.units; u++)
             ids[n++] = v->ts->id[u];
-    best = om_yaml_suggest(id, ids, n);
+    best = om_suggest(id, ids, n);
     om_yaml_join_names(known, sizeof known, ids, n);
     if (best)
         return om_yaml_fail_at(v->c, OM_EPARSE, 0, prefix, key,
