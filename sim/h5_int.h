@@ -32,6 +32,9 @@
 /* Size of the buffer that receives the innermost HDF5 error message. */
 #define OM_H5_DETAIL_MAX 512
 
+/* Size of a buffer for a dataset's name in messages ("/trials/hits_on_b"). */
+#define OM_H5_NAME_MAX 320
+
 /* Size of a buffer for om_h5_utc_now ("2024-05-01T12:00:00Z" and the NUL). */
 #define OM_H5_UTC_MAX 32
 
@@ -132,6 +135,17 @@ struct om_h5_chunks;
 bool om_h5_chunks_deferred(const struct om_h5_chunks *c);
 om_h5_deferred *om_h5_chunks_writes(struct om_h5_chunks *c);
 
+/*
+ * om_h5_fletcher32: the Fletcher-32 checksum of the n bytes at `data`, as
+ * HDF5's Fletcher-32 filter computes it over a chunk's filtered bytes (and
+ * stores after them, least significant byte first). Thread-safe.
+ */
+uint32_t om_h5_fletcher32(const uint8_t *data, size_t n);
+
+/* om_h5_fletcher32 with the AVX2 loop (avx2, where the processor has it:
+ * the caller asks) or without: the same checksum (for tests). */
+uint32_t om_h5_fletcher32_isa(const uint8_t *data, size_t n, bool avx2);
+
 /* Make HDF5 quiet for the calling thread: errors are reported through OM_ERROR. */
 void om_h5_quiet(void);
 
@@ -141,6 +155,25 @@ void om_h5_quiet(void);
  * returned. Call it straight after the failing HDF5 call.
  */
 const char *om_h5_detail(char *buf, size_t size);
+
+/* Flags of om_h5_dataset_create: filters before the checksum, and the fill. */
+#define OM_H5_SCALEOFFSET 1u /* HDF5's scale-offset filter for integers, the library's
+                                choice of bits (h5chunk.c writes its chunks) */
+#define OM_H5_NO_FILL 2u     /* no fill value: every chunk is written whole */
+
+/*
+ * om_h5_dataset_create: create the dataset `name` in `loc`, of file type
+ * `type` and shape `space`, stored in chunks of `chunk` (rank of space
+ * entries; NULL: the whole dataset in one chunk) through the filters of
+ * `flags` and, last in the pipeline of every dataset, HDF5's Fletcher-32
+ * checksum filter, which HDF5 (and h5py, h5dump) verifies whenever it reads a
+ * chunk: every dataset of sim/'s files is created here, so every one carries
+ * its checksum. `path` (the file) and `shown` (the dataset, "/trials/winner")
+ * name it in messages. *out is the open dataset. Errors: OM_EHDF5.
+ */
+om_status om_h5_dataset_create(hid_t loc, const char *name, hid_t type, hid_t space,
+                               const hsize_t *chunk, unsigned flags, const char *path,
+                               const char *shown, hid_t *out);
 
 /* Close an identifier of any kind if it is valid, and set it to H5I_INVALID_HID. */
 void om_h5_close_id(hid_t *id);

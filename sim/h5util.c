@@ -66,6 +66,36 @@ void om_h5_close_id(hid_t *id)
     *id = H5I_INVALID_HID;
 }
 
+om_status om_h5_dataset_create(hid_t loc, const char *name, hid_t type, hid_t space,
+                               const hsize_t *chunk, unsigned flags, const char *path,
+                               const char *shown, hid_t *out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t whole[H5S_MAX_RANK];
+    const int rank = H5Sget_simple_extent_ndims(space);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    om_status st = OM_OK;
+
+    *out = H5I_INVALID_HID;
+    /* One chunk of the whole dataset: its dimensions (a chunk has at least
+     * one element a side). */
+    if (chunk == NULL && rank > 0 && H5Sget_simple_extent_dims(space, whole, NULL) == rank) {
+        for (int d = 0; d < rank; d++)
+            whole[d] = whole[d] > 0 ? whole[d] : 1;
+        chunk = whole;
+    }
+    if (dcpl < 0 || rank <= 0 || chunk == NULL || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
+        ((flags & OM_H5_NO_FILL) && H5Pset_fill_value(dcpl, type, NULL) < 0) ||
+        ((flags & OM_H5_SCALEOFFSET) &&
+         H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) < 0) ||
+        H5Pset_fletcher32(dcpl) < 0 ||
+        (*out = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s: %s", path, shown,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&dcpl);
+    return st;
+}
+
 hid_t om_h5_string_type(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);

@@ -151,34 +151,33 @@ static om_status writer_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
 /*
  * Create the dataset /trials/<name> of field i: the trials asked for, growable
  * (a run stopped early is cut at its end, a resumed one grows again), one
- * chunk per block, and no fill value. A count or flag uses HDF5's scale-offset
- * filter for integers with the library's choice of bits, which the missing
- * fill value spares a reserved code (h5chunk.c writes exactly what the filter
- * would); a winner keeps its enumerated type, which the filter does not take,
- * and is stored as it is, one byte a trial; a two-byte count is stored as it
- * is too, as 16-bit little-endian integers.
+ * chunk per block, no fill value, and the checksum of every dataset
+ * (om_h5_dataset_create). A count or flag uses HDF5's scale-offset filter for
+ * integers with the library's choice of bits, which the missing fill value
+ * spares a reserved code (h5chunk.c writes exactly what the filters would); a
+ * winner keeps its enumerated type, which the filter does not take, and is
+ * stored as it is, one byte a trial; a two-byte count is stored as it is too,
+ * as 16-bit little-endian integers.
  */
 static om_status writer_dataset(om_h5_writer *w, size_t i)
 {
     const om_field *f = &w->layout.fields[i];
-    char why[OM_H5_DETAIL_MAX];
+    char shown[OM_H5_NAME_MAX];
     om_status st = OM_OK;
     hsize_t dims = w->trials, maxdims = H5S_UNLIMITED, chunk = w->chunk_rows;
+    const bool packed = f->type != OM_FIELD_WINNER && f->type != OM_FIELD_COUNT16;
     hid_t type = f->type == OM_FIELD_WINNER    ? w->winner_type
                  : f->type == OM_FIELD_COUNT16 ? H5T_STD_U16LE
                                                : H5T_STD_U8LE;
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
 
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
-        H5Pset_fill_value(dcpl, type, NULL) < 0 ||
-        (f->type != OM_FIELD_WINNER && f->type != OM_FIELD_COUNT16 &&
-         H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) < 0) ||
-        (w->dset[i] = H5Dcreate2(w->group, f->name, type, space, H5P_DEFAULT, dcpl,
-                                 H5P_DEFAULT)) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset /trials/%s: %s", w->path, f->name,
-                      om_h5_detail(why, sizeof why));
-    om_h5_close_id(&dcpl);
+    snprintf(shown, sizeof shown, "/trials/%s", f->name);
+    if (space < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+    else
+        st = om_h5_dataset_create(w->group, f->name, type, space, &chunk,
+                                  OM_H5_NO_FILL | (packed ? OM_H5_SCALEOFFSET : 0), w->path,
+                                  shown, &w->dset[i]);
     om_h5_close_id(&space);
     return st == OM_OK ? writer_field_attrs(w, w->dset[i], i) : st;
 }
@@ -467,6 +466,7 @@ static om_status writer_tallies(om_h5_writer *w)
     st = om_h5_attr_write(g, w->path, "trials", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                           &w->tally->trials);
     for (size_t f = 0; st == OM_OK && f < w->layout.field_count; f++) {
+        char shown[OM_H5_NAME_MAX];
         uint8_t min, max;
         hsize_t len;
         hid_t space, d = H5I_INVALID_HID;
@@ -481,13 +481,15 @@ static om_status writer_tallies(om_h5_writer *w)
             len = (hsize_t)max + 1;
             hist = w->tally->hist[f];
         }
+        snprintf(shown, sizeof shown, "/tallies/%s", w->layout.fields[f].name);
         space = H5Screate_simple(1, &len, NULL);
-        if (space < 0 ||
-            (d = H5Dcreate2(g, w->layout.fields[f].name, H5T_STD_U64LE, space, H5P_DEFAULT,
-                            H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
-            H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot write /tallies/%s: %s", w->path,
-                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+        if (space < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+        else if ((st = om_h5_dataset_create(g, w->layout.fields[f].name, H5T_STD_U64LE, space,
+                                            NULL, 0, w->path, shown, &d)) == OM_OK &&
+                 H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", w->path, shown,
+                          om_h5_detail(why, sizeof why));
         if (st == OM_OK)
             st = writer_field_attrs(w, d, f);
         om_h5_close_id(&d);

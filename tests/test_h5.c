@@ -1129,3 +1129,206 @@ Test(writer, two_byte_counts_round_trip)
     free(t);
     free(back);
 }
+
+/* ------------------------------------------------------------ checksums */
+
+/* HDF5's own Fletcher-32 loop (H5_checksum_fletcher32 in H5checksum.c), word
+ * by word, to check om_h5_fletcher32 against. */
+static uint32_t hdf5_fletcher32(const uint8_t *data, size_t n)
+{
+    size_t len = n / 2;
+    uint32_t sum1 = 0, sum2 = 0;
+    while (len) {
+        size_t tlen = len > 360 ? 360 : len;
+        len -= tlen;
+        do {
+            sum1 += (uint32_t)(((uint16_t)data[0]) << 8) | ((uint16_t)data[1]);
+            data += 2;
+            sum2 += sum1;
+        } while (--tlen);
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    if (n % 2) {
+        sum1 += (uint32_t)(((uint16_t)*data) << 8);
+        sum2 += sum1;
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    return (sum2 << 16) | sum1;
+}
+
+/*
+ * om_h5_fletcher32 is HDF5's checksum for every length from 0 to 5000 bytes
+ * (odd, even, whole and partial groups of 16) at every alignment of 0..15,
+ * of scrambled bytes, bytes all 0xFF (the sums 65535, not 0), all zero (0)
+ * and zero but for one byte; and for 1 MB (many segments of its vector loop)
+ * of each kind; with its AVX2 loop where the processor has one, and without.
+ */
+Test(writer, fletcher32_is_hdf5s)
+{
+    const size_t big = (size_t)1 << 20;
+    uint8_t *buf = malloc(big + 16);
+#if defined(__x86_64__) && defined(__GNUC__)
+    const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+    const bool avx2 = false;
+#endif
+    cr_assert_not_null(buf);
+    for (int kind = 0; kind < 4; kind++) {
+        for (size_t i = 0; i < big + 16; i++)
+            buf[i] = kind == 0 ? (uint8_t)mix(i) : kind == 1 ? 0xFF : 0;
+        if (kind == 3)
+            buf[big / 2 + 1] = 1;
+        for (size_t n = 0; n <= 5000; n++) {
+            const size_t at = n % 16;
+            const uint32_t want = hdf5_fletcher32(buf + at, n);
+            if (om_h5_fletcher32(buf + at, n) != want ||
+                om_h5_fletcher32_isa(buf + at, n, false) != want ||
+                (avx2 && om_h5_fletcher32_isa(buf + at, n, true) != want))
+                cr_assert_fail("kind %d, %zu bytes at %zu: %08x (SSE2 %08x), HDF5's %08x",
+                               kind, n, at, om_h5_fletcher32(buf + at, n),
+                               om_h5_fletcher32_isa(buf + at, n, false), want);
+        }
+        cr_expect_eq(om_h5_fletcher32(buf + 3, big), hdf5_fletcher32(buf + 3, big),
+                     "kind %d, 1 MB", kind);
+        cr_expect_eq(om_h5_fletcher32_isa(buf + 3, big, false), hdf5_fletcher32(buf + 3, big),
+                     "kind %d, 1 MB without AVX2", kind);
+    }
+    free(buf);
+}
+
+/* The raw chunk at offset 0 of the 1-D dataset `name` of `file` (the bytes
+ * as stored, the checksum last): a new buffer, its size in *size. */
+static uint8_t *raw_chunk(hid_t file, const char *name, size_t *size)
+{
+    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+    hsize_t offset = 0, bytes = 0;
+    uint32_t mask = 0;
+    uint8_t *buf;
+    cr_assert_geq(d, 0, "%s", name);
+    cr_assert_geq(H5Dget_chunk_storage_size(d, &offset, &bytes), 0);
+    buf = malloc(bytes);
+    cr_assert_not_null(buf);
+    cr_assert_geq(H5Dread_chunk(d, H5P_DEFAULT, &offset, &mask, buf), 0);
+    cr_assert_eq(mask, 0, "every filter applied");
+    H5Dclose(d);
+    *size = (size_t)bytes;
+    return buf;
+}
+
+/*
+ * A full chunk encoded by h5chunk.c is byte for byte the one HDF5 writes
+ * through the same dataset's filters (scale-offset then Fletcher-32, as
+ * om_h5_dataset_create sets them) for the same values, for every span of
+ * values from two to 256 (stored whole), spans over 128 with a smallest value
+ * that is not 0, a winner and a two-byte count: so the checksum at the end of
+ * each chunk the writer writes directly is the one HDF5 expects. (Of a single
+ * value, the sizes and headers are compared.)
+ */
+Test(writer, chunks_are_hdf5s_own)
+{
+    static const unsigned spans[] = {1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 65, 100, 128,
+                                     129, 200, 256};
+    const size_t n_spans = sizeof spans / sizeof spans[0];
+    const size_t rows_n = 1000; /* not a multiple of 16: the packers' tails too */
+    om_layout l = {.row_size = n_spans + 3, .field_count = n_spans + 2};
+    static char names[32][16];
+    uint8_t *rows = calloc(rows_n * l.row_size + OM_TALLY_ROW_SLACK, 1);
+    uint8_t *col = malloc(2 * rows_n);
+    om_tally *t = malloc(sizeof *t);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *c = NULL;
+    char path[512];
+    hid_t file, str_type, winner_type, space;
+    hsize_t dims = rows_n;
+
+    for (size_t f = 0; f < l.field_count; f++) {
+        snprintf(names[f], sizeof names[f], "f%zu", f);
+        l.fields[f] = (om_field){names[f], "a field", NULL, f, OM_FIELD_COUNT};
+    }
+    l.fields[n_spans].type = OM_FIELD_WINNER;
+    l.fields[n_spans].title = "Outcome";
+    l.fields[n_spans + 1].type = OM_FIELD_COUNT16;
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    for (size_t i = 0; i < rows_n; i++) {
+        uint8_t *row = rows + i * l.row_size;
+        uint64_t h = mix(i);
+        for (size_t f = 0; f < n_spans; f++)
+            row[f] = (uint8_t)((spans[f] > 200 ? 0 : 7) + mix(h + f) % spans[f]);
+        row[n_spans] = (uint8_t)(h % 4);
+        row[n_spans + 1] = (uint8_t)(h >> 8);
+        row[n_spans + 2] = (uint8_t)(h >> 16);
+    }
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, rows_n, &c), OM_OK);
+    om_tally_block(tw, rows, rows_n, t);
+    om_h5_chunks_encode(c, rows, rows_n, t);
+
+    /* The same values through HDF5's own filters. */
+    file = H5Fcreate(tmpdir_path(path, sizeof path, "lib.h5"), H5F_ACC_TRUNC, H5P_DEFAULT,
+                     H5P_DEFAULT);
+    cr_assert_geq(file, 0);
+    str_type = om_h5_string_type();
+    winner_type = om_h5_winner_type();
+    space = H5Screate_simple(1, &dims, NULL);
+    for (size_t f = 0; f < l.field_count; f++) {
+        const om_field *fd = &l.fields[f];
+        const bool wide = fd->type == OM_FIELD_COUNT16, winner = fd->type == OM_FIELD_WINNER;
+        hid_t d;
+        hsize_t chunk = rows_n;
+        for (size_t i = 0; i < rows_n; i++) {
+            if (wide) {
+                const uint16_t v = (uint16_t)om_field_value(fd, rows + i * l.row_size);
+                memcpy(col + 2 * i, &v, 2);
+            } else {
+                col[i] = rows[i * l.row_size + fd->offset];
+            }
+        }
+        cr_assert_eq(om_h5_dataset_create(file, fd->name,
+                                          winner ? winner_type
+                                                 : wide ? H5T_STD_U16LE : H5T_STD_U8LE,
+                                          space, &chunk,
+                                          OM_H5_NO_FILL | (wide || winner ? 0 : OM_H5_SCALEOFFSET),
+                                          path, fd->name, &d),
+                     OM_OK, "%s", om_error_message());
+        cr_assert_geq(H5Dwrite(d, winner ? winner_type : wide ? H5T_NATIVE_UINT16
+                                                              : H5T_NATIVE_UINT8,
+                               H5S_ALL, H5S_ALL, H5P_DEFAULT, col), 0);
+        H5Dclose(d);
+    }
+    H5Sclose(space);
+    H5Tclose(str_type);
+    H5Tclose(winner_type);
+    H5Fclose(file);
+
+    file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    cr_assert_geq(file, 0);
+    for (size_t f = 0; f < l.field_count; f++) {
+        size_t size;
+        uint8_t *lib = raw_chunk(file, l.fields[f].name, &size);
+        const uint8_t *ours = om_h5_chunks_data(c, f);
+        cr_expect_eq(om_h5_chunks_size(c, f), size, "field %zu (span %u): %zu bytes, HDF5's %zu",
+                     f, f < n_spans ? spans[f] : 0, om_h5_chunks_size(c, f), size);
+        /* Of one value, HDF5's chunk is its header and a byte it leaves as
+         * malloc gave it, which its checksum covers: the header alone is
+         * compared (the checksum of ours is checked by every read). */
+        const size_t compared = f < n_spans && spans[f] == 1 ? 21 : size;
+        if (om_h5_chunks_size(c, f) == size)
+            for (size_t i = 0; i < compared; i++)
+                if (ours[i] != lib[i]) {
+                    cr_expect_fail("field %zu (span %u): byte %zu of %zu is %02x, HDF5's %02x",
+                                   f, f < n_spans ? spans[f] : 0, i, size, ours[i], lib[i]);
+                    break;
+                }
+        free(lib);
+    }
+    H5Fclose(file);
+    om_h5_chunks_free(c);
+    om_tally_work_free(tw);
+    free(t);
+    free(col);
+    free(rows);
+}
