@@ -10,10 +10,15 @@
  *     name and the innermost HDF5 message (om_h5_detail), captured right after
  *     the failing call because the next HDF5 call clears the stack;
  *   - text attributes are variable-length UTF-8 strings, integers are u64/u32
- *     little-endian, reals IEEE doubles;
- *   - a file is written under a temporary name beside its target and renamed
- *     only when complete (om_h5_tmp_create, om_h5_tmp_publish), so a failed
- *     write never leaves a partial file or clobbers an existing one.
+ *     little-endian, reals IEEE doubles; every dataset is chunked and carries
+ *     HDF5's Fletcher-32 checksum (om_h5_dataset_create), string datasets
+ *     hold fixed-length strings (a variable-length one's characters lie
+ *     outside the dataset, where no checksum covers them); the files are in
+ *     the HDF5 1.10 format, whose metadata carry checksums too;
+ *   - a file is written under a temporary name beside its target, locked
+ *     while it is written, and renamed only when complete (om_h5_tmp_create,
+ *     om_h5_tmp_finish), so a failed write never leaves a partial file or
+ *     clobbers an existing one.
  * Thread-safety: as HDF5 itself; callers serialise.
  */
 #ifndef OM_H5_INT_H
@@ -42,13 +47,13 @@
  * om_h5_buffered_fapl: a new file access property list *fapl (the caller
  * closes it) for a file written through the buffered driver of h5vfd.c: the
  * default driver's files, byte for byte, with the library's many small
- * writes gathered into few large ones; strong close degree; with v110, the
- * HDF5 1.10 file format (run files), else the library's default (matrix
- * files). *driver is the driver's registration, which must outlive the list
- * and every file opened with it: the caller closes it (om_h5_close_id) after
+ * writes gathered into few large ones; strong close degree; the HDF5 1.10
+ * file format (whose object headers, and so attributes, carry checksums).
+ * *driver is the driver's registration, which must outlive the list and
+ * every file opened with it: the caller closes it (om_h5_close_id) after
  * them. Errors: OM_EHDF5.
  */
-om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110);
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver);
 
 /* A write of raw data to a file of the buffered driver, deferred (om_h5_defer_raw). */
 typedef struct om_h5_deferred_write {
@@ -277,34 +282,42 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
                              const char *what);
 
 /*
- * om_h5_tmp_create: create the HDF5 file that will become `path`: a new
- * temporary file "PATH.tmp-PID" beside it (so the final rename stays in one file
- * system), with the strong close degree (closing the file closes anything left
- * open). On success *tmp_path (owned by the caller, free()) and *file are set.
- * With `driver` not NULL the file is written through the buffered driver
- * (om_h5_buffered_fapl; in the 1.10 format with v110), whose registration
- * *driver the caller closes with om_h5_close_id once the file is closed
- * (H5I_INVALID_HID on failure).
- * The temporary name is first created with open(2), so a missing directory or a
- * permission problem is reported with the system's reason.
+ * om_h5_tmp_claim: the temporary name of the file that will become `path`,
+ * "PATH.tmp-PID" beside it (so the final rename stays in one file system),
+ * created empty with open(2) (so a missing directory or a permission problem
+ * is reported with the system's reason) and locked: *lock is a descriptor of
+ * it holding an exclusive flock(2) lock (or, where the file system has no
+ * locks, none), which says that it is being written until it is renamed or
+ * removed (om_h5_tmp_finish, om_h5_tmp_discard; h5util.c says why a lock).
+ * *tmp_path is owned by the caller. Errors: OM_EIO ("cannot create PATH:
+ * REASON"), OM_ENOMEM.
+ */
+om_status om_h5_tmp_claim(const char *path, char **tmp_path, int *lock);
+
+/*
+ * om_h5_tmp_create: create the HDF5 file that will become `path`: its
+ * temporary file claimed (om_h5_tmp_claim: *tmp_path, *lock), then created
+ * by HDF5 through the buffered driver (om_h5_buffered_fapl), whose
+ * registration *driver the caller closes with om_h5_close_id once the file
+ * is closed, with the strong close degree (closing the file closes anything
+ * left open). On failure nothing is left (H5I_INVALID_HID, NULL, -1).
  * Errors: OM_EIO ("cannot create PATH: REASON"), OM_ENOMEM.
  */
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver,
-                           bool v110);
+om_status om_h5_tmp_create(const char *path, char **tmp_path, int *lock, hid_t *file,
+                           hid_t *driver);
 
 /*
- * om_h5_tmp_publish: flush the closed temporary file to the disk (fsync) and
- * rename it to `path`, replacing any file there. On failure the temporary file
- * is removed. Errors: OM_EIO.
+ * om_h5_tmp_finish: end a write whose status so far is `st`, the temporary
+ * file *tmp_path being closed: if st is OM_OK, flush it to the disk (fsync)
+ * and rename it to `path`, replacing any file there; else, or if that fails,
+ * remove it. Then release its lock; *tmp_path is freed (NULL) and *lock -1.
+ * Returns the final status (OM_EIO: the flush or rename failed).
  */
-om_status om_h5_tmp_publish(const char *path, const char *tmp_path);
+om_status om_h5_tmp_finish(const char *path, char **tmp_path, int *lock, om_status st);
 
-/*
- * om_h5_tmp_finish: end a write whose status so far is `st`, the temporary file
- * being closed: publish it (om_h5_tmp_publish) if st is OM_OK, else remove it.
- * Returns the final status.
- */
-om_status om_h5_tmp_finish(const char *path, const char *tmp_path, om_status st);
+/* om_h5_tmp_discard: remove the temporary file *tmp_path (if not NULL),
+ * release its lock, free the name (NULL) and set *lock to -1. */
+void om_h5_tmp_discard(char **tmp_path, int *lock);
 
 /*
  * om_h5_open_read: open the HDF5 file `path` read-only (strong close degree).

@@ -169,16 +169,31 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
 om_status om_h5_writer_close(om_h5_writer *w);
 
 /*
- * om_h5_writer_reopen: continue writing the result file `tmp_path` (a copy of
- * an interrupted run's .partial file) whose fields are those of `layout`, to
- * be finished at `path`: its datasets, its run's tally and the blocks done.
- * Errors: OM_EHDF5 (not an interrupted run of this layout), OM_EIO, OM_ENOMEM.
+ * om_h5_writer_reopen: continue writing the interrupted run's file `partial`
+ * (its .partial file, checked: om_h5_partial_check), whose fields are those
+ * of `layout`, to be finished at `path`: a copy of it is made under the
+ * temporary name of `path` (locked, as om_h5_writer_create's file), so that
+ * `partial` stays as it is until the finished file replaces it; its datasets,
+ * its run's tally and the blocks done are taken up. Errors: OM_EHDF5 (not an
+ * interrupted run of this layout), OM_EIO, OM_ENOMEM.
  */
-om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *partial, const char *path,
                               const om_layout *layout, uint64_t *blocks_done);
 
 /* om_h5_writer_abort: close, remove the temporary file and free `w` (NULL allowed). */
 void om_h5_writer_abort(om_h5_writer *w);
+
+/*
+ * om_h5_tmp_clean: the temporary files "PATH.tmp-PID" of `path` that no run
+ * is writing (runs killed before they ended left them) are removed, each
+ * said so in a line appended to *notice (a string the caller frees, or
+ * NULL). A file is being written while its writer holds its lock (h5util.c:
+ * a process id reused by another process does not count; where the file
+ * system has no locks, the process must be alive and not have started after
+ * the file was last written). Errors: OM_EINVAL ("PATH: another run (process
+ * PID) is writing it now (FILE)": two runs on one output).
+ */
+om_status om_h5_tmp_clean(const char *path, char **notice);
 
 /*
  * om_h5_reader_open: open a result file for reading and check its schema

@@ -7,11 +7,14 @@
  */
 #include "h5_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -367,76 +370,249 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
 
 /* ---------------------------------------------------------------- files */
 
-om_status om_h5_tmp_create(const char *path, char **tmp_path, hid_t *file, hid_t *driver,
-                           bool v110)
+/*
+ * A file is written as "PATH.tmp-PID" (the writer's process id, for people
+ * and messages) and renamed to PATH when complete. The writer holds an
+ * exclusive flock(2) lock on it from its creation until it is renamed or
+ * removed: the lock, not the process id, says that the file is being
+ * written. A lock belongs to the open file, not to a process id: the kernel
+ * drops it when the writer ends, however it ends (killed outright too), so
+ * a process that reuses the id later holds no lock, and a leftover of a
+ * killed run is told from a live run whatever process now has its id
+ * (om_h5_tmp_clean). A file system without flock(2) locks leaves the file
+ * unlocked: there a leftover is judged by its process, which must be alive
+ * and have started before the file was last written (its start time, from
+ * /proc, against the file's modification time), so that a reused id, whose
+ * process started later, does not pass for the writer.
+ */
+
+/* Whether flock(2) failed for want of locks on the file system (not because
+ * another holds the lock). */
+static bool no_locks(int err)
 {
-    char why[OM_H5_DETAIL_MAX];
+    return err == ENOLCK || err == EOPNOTSUPP || err == EINVAL || err == ENOSYS;
+}
+
+om_status om_h5_tmp_claim(const char *path, char **tmp_path, int *lock)
+{
     /* "PATH.tmp-PID": room for the suffix and any pid. */
-    size_t size = strlen(path) + 32;
+    const size_t size = strlen(path) + 32;
     char *tmp = malloc(size);
-    hid_t fapl;
+    struct stat held, named;
     int fd;
 
     *tmp_path = NULL;
-    *file = H5I_INVALID_HID;
+    *lock = -1;
     if (tmp == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     snprintf(tmp, size, "%s.tmp-%ld", path, (long)getpid());
-
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
         om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path, strerror(errno));
         free(tmp);
         return st;
     }
-    close(fd);
-
-    /* Strong close degree: closing the file closes anything left open by an
-     * abort; through the buffered driver if asked. */
-    if (driver != NULL) {
-        if (om_h5_buffered_fapl(&fapl, driver, v110) != OM_OK)
-            fapl = H5I_INVALID_HID;
-    } else if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) >= 0 &&
-               H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
-        om_h5_close_id(&fapl);
-    }
-    if (fapl < 0 || (*file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
-        om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s", path,
-                                om_h5_detail(why, sizeof why));
-        om_h5_close_id(&fapl);
-        if (driver != NULL)
-            om_h5_close_id(driver);
-        remove(tmp);
+    /* Locked, and still the file of that name: a run that cleaned leftovers
+     * at the moment it was created, before it was locked, may have removed
+     * it (the name is this process's: nothing else creates it again). */
+    if ((flock(fd, LOCK_EX | LOCK_NB) != 0 && !no_locks(errno)) || fstat(fd, &held) != 0 ||
+        stat(tmp, &named) != 0) {
+        om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s (%s)", path, strerror(errno), tmp);
+        close(fd);
         free(tmp);
+        return st;
+    }
+    if (held.st_dev != named.st_dev || held.st_ino != named.st_ino) {
+        om_status st = OM_ERROR(OM_EIO, "cannot create %s: %s was replaced as it was created",
+                                path, tmp);
+        close(fd);
+        free(tmp);
+        return st;
+    }
+    *tmp_path = tmp;
+    *lock = fd;
+    return OM_OK;
+}
+
+om_status om_h5_tmp_create(const char *path, char **tmp_path, int *lock, hid_t *file,
+                           hid_t *driver)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hid_t fapl = H5I_INVALID_HID;
+    om_status st;
+
+    *file = H5I_INVALID_HID;
+    /* The name created with open(2) first, so a missing directory or a
+     * permission problem is reported with the system's reason. */
+    if ((st = om_h5_tmp_claim(path, tmp_path, lock)) != OM_OK)
+        return st;
+    /* Strong close degree: closing the file closes anything left open by an
+     * abort. */
+    if (om_h5_buffered_fapl(&fapl, driver) != OM_OK ||
+        (*file = H5Fcreate(*tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        st = OM_ERROR(OM_EIO, "cannot create %s: %s", path, om_h5_detail(why, sizeof why));
+        om_h5_close_id(&fapl);
+        om_h5_close_id(driver);
+        om_h5_tmp_discard(tmp_path, lock);
         *file = H5I_INVALID_HID;
         return st;
     }
     om_h5_close_id(&fapl);
-    *tmp_path = tmp;
     return OM_OK;
 }
 
-om_status om_h5_tmp_publish(const char *path, const char *tmp_path)
+void om_h5_tmp_discard(char **tmp_path, int *lock)
 {
-    om_status st = OM_OK;
-    int fd = open(tmp_path, O_RDONLY);
-    if (fd < 0 || fsync(fd) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
-    if (fd >= 0)
+    if (*tmp_path != NULL)
+        remove(*tmp_path);
+    if (*lock >= 0)
+        close(*lock);
+    free(*tmp_path);
+    *tmp_path = NULL;
+    *lock = -1;
+}
+
+/* Flush the temporary file (its lock's descriptor, or opened) to the disk
+ * and rename it to `path`. */
+static om_status tmp_publish(const char *path, const char *tmp_path, int lock)
+{
+    int fd = lock >= 0 ? lock : open(tmp_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fsync(fd) != 0) {
+        om_status st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
+        if (fd >= 0 && fd != lock)
+            close(fd);
+        return st;
+    }
+    if (fd != lock)
         close(fd);
-    if (st == OM_OK && rename(tmp_path, path) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: rename from %s failed: %s", path, tmp_path,
-                      strerror(errno));
-    if (st != OM_OK)
-        remove(tmp_path);
+    if (rename(tmp_path, path) != 0)
+        return OM_ERROR(OM_EIO, "cannot write %s: rename from %s failed: %s", path, tmp_path,
+                        strerror(errno));
+    return OM_OK;
+}
+
+om_status om_h5_tmp_finish(const char *path, char **tmp_path, int *lock, om_status st)
+{
+    if (st == OM_OK && (st = tmp_publish(path, *tmp_path, *lock)) == OM_OK) {
+        /* Renamed: nothing to remove, the lock released last. */
+        free(*tmp_path);
+        *tmp_path = NULL;
+    }
+    om_h5_tmp_discard(tmp_path, lock);
     return st;
 }
 
-om_status om_h5_tmp_finish(const char *path, const char *tmp_path, om_status st)
+/* Whether process `pid` still runs. */
+static bool alive(long pid)
 {
-    if (st == OM_OK)
-        return om_h5_tmp_publish(path, tmp_path);
-    remove(tmp_path);
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/* When process `pid` started, in seconds since the epoch (its start in
+ * clock ticks after the boot, field 22 of /proc/PID/stat, plus the boot's
+ * time, btime of /proc/stat), or -1 if the system does not say. */
+static double process_start(long pid)
+{
+    char name[64], line[1024];
+    const char *after;
+    unsigned long long ticks = 0, boot = 0;
+    const long hz = sysconf(_SC_CLK_TCK);
+    size_t n;
+    FILE *f;
+    snprintf(name, sizeof name, "/proc/%ld/stat", pid);
+    if ((f = fopen(name, "r")) == NULL)
+        return -1;
+    n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    /* Fields 3 on follow the command's name, which ends at the last ')':
+     * the start is the 20th of them. */
+    if ((after = strrchr(line, ')')) == NULL ||
+        sscanf(after + 1, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                          "%*s %*s %*s %llu", &ticks) != 1 ||
+        (f = fopen("/proc/stat", "r")) == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL && sscanf(line, "btime %llu", &boot) != 1)
+        ;
+    fclose(f);
+    return boot > 0 && hz > 0 ? (double)boot + (double)ticks / (double)hz : -1;
+}
+
+/* Slack of the start-time test (process_start has a boot time in whole
+ * seconds): a process that started this long after the file's last write
+ * cannot have written it. */
+#define START_SLACK_S 2.0
+
+/*
+ * Whether the temporary file `full` (open as fd), named after process pid,
+ * is being written: its lock is held by another; or, where the file system
+ * has no locks, its process is alive and did not start after the file's
+ * last write. When it is not, fd holds the lock (or none can be had) and
+ * the file may be removed.
+ */
+static bool tmp_in_use(int fd, long pid)
+{
+    struct stat sb;
+    double start;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return false;
+    if (!no_locks(errno))
+        return true;
+    if (!alive(pid))
+        return false;
+    start = process_start(pid);
+    return start < 0 || fstat(fd, &sb) != 0 ||
+           start <= (double)sb.st_mtim.tv_sec + START_SLACK_S;
+}
+
+/* Append one line to the growing text *notice (dropped when out of memory). */
+static void notice_add(char **notice, const char *line)
+{
+    const size_t old = *notice != NULL ? strlen(*notice) : 0, n = strlen(line);
+    char *grown = realloc(*notice, old + n + 1);
+    if (grown != NULL) {
+        memcpy(grown + old, line, n + 1);
+        *notice = grown;
+    }
+}
+
+om_status om_h5_tmp_clean(const char *path, char **notice)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    const char *base = slash ? slash + 1 : path;
+    const size_t base_len = strlen(base);
+    DIR *d;
+    struct dirent *e;
+    om_status st = OM_OK;
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if ((d = opendir(dir)) == NULL)
+        return OM_OK;
+    while (st == OM_OK && (e = readdir(d)) != NULL) {
+        char *end = NULL, full[8192], line[8400];
+        long pid;
+        int fd;
+        if (strncmp(e->d_name, base, base_len) != 0 || strncmp(e->d_name + base_len, ".tmp-", 5))
+            continue;
+        pid = strtol(e->d_name + base_len + 5, &end, 10);
+        if (end == NULL || *end != '\0' || pid == (long)getpid())
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        if ((fd = open(full, O_RDONLY | O_CLOEXEC)) < 0)
+            continue; /* gone meanwhile, or not ours to judge */
+        if (tmp_in_use(fd, pid)) {
+            st = OM_ERROR(OM_EINVAL, "%s: another run (process %ld) is writing it now (%s)",
+                          path, pid, full);
+        } else if (remove(full) == 0) {
+            snprintf(line, sizeof line, "removed %s, left by a run that was killed before it "
+                     "ended (process %ld)\n", full, pid);
+            notice_add(notice, line);
+        }
+        close(fd);
+    }
+    closedir(d);
     return st;
 }
 

@@ -11,10 +11,13 @@
  */
 #include "h5file.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "h5_int.h"
 
@@ -27,6 +30,7 @@
 struct om_h5_writer {
     char *path;         /* the path the file is for */
     char *tmp_path;     /* temporary file written until the run ends */
+    int lock;           /* a descriptor of it holding its lock (om_h5_tmp_claim), or -1 */
     hid_t file;         /* the open temporary file, or H5I_INVALID_HID */
     hid_t driver;       /* the buffered driver it is written through (h5vfd.c), registered
                            until it is closed, or H5I_INVALID_HID */
@@ -250,6 +254,7 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
     if (w == NULL)
         return NULL;
     w->file = w->driver = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->lock = -1;
     w->layout = *layout;
     for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
         w->dset[i] = H5I_INVALID_HID;
@@ -294,7 +299,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, true)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->lock, &w->file, &w->driver)) != OM_OK) {
         writer_free(w);
         return st;
     }
@@ -540,7 +545,7 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
      * is the last error raised, and said rather than the library's account
      * of it. */
     st2 = writer_close_objects(w);
-    st = om_h5_tmp_finish(final_path, w->tmp_path, st2 != OM_OK ? st2 : st);
+    st = om_h5_tmp_finish(final_path, &w->tmp_path, &w->lock, st2 != OM_OK ? st2 : st);
     writer_free(w);
     return st;
 }
@@ -566,7 +571,7 @@ void om_h5_writer_abort(om_h5_writer *w)
     snprintf(msg, sizeof msg, "%s", om_error_message());
     if (writer_close_objects(w) != OM_OK && code != OM_OK)
         (void)OM_ERROR(code, "%s", msg);
-    remove(w->tmp_path);
+    om_h5_tmp_discard(&w->tmp_path, &w->lock);
     writer_free(w);
 }
 
@@ -615,7 +620,7 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     uint64_t trials = 0, block_size = 0, rows = 0;
     om_status st;
     hid_t fapl = H5I_INVALID_HID;
-    if (om_h5_buffered_fapl(&fapl, &w->driver, true) != OM_OK ||
+    if (om_h5_buffered_fapl(&fapl, &w->driver) != OM_OK ||
         (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
         om_h5_close_id(&fapl);
         return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,
@@ -646,22 +651,49 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     return reopen_tallies(w, trials);
 }
 
-om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+/* Copy the file `from` into the open, empty file `fd` (named `to` in
+ * messages). Errors: OM_EIO. */
+static om_status copy_into(const char *from, int fd, const char *to)
+{
+    uint8_t buf[1 << 16];
+    om_status st = OM_OK;
+    ssize_t n;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
+    while (st == OM_OK && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            st = OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
+        for (ssize_t done = 0; st == OM_OK && done < n;) {
+            const ssize_t k = write(fd, buf + done, (size_t)(n - done));
+            if (k >= 0)
+                done += k;
+            else if (errno != EINTR)
+                st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
+        }
+    }
+    close(in);
+    return st;
+}
+
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *partial, const char *path,
                               const om_layout *layout, uint64_t *blocks_done)
 {
     om_h5_writer *w;
     om_status st;
     *out = NULL;
     om_h5_quiet();
-    if ((w = writer_alloc(path, layout)) == NULL || (w->tmp_path = strdup(tmp_path)) == NULL) {
-        if (w)
-            writer_free(w);
+    if ((w = writer_alloc(path, layout)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    }
     w->scratch_rows = 1;
+    /* The run goes on in a copy, so the .partial file stays as it was until
+     * a new file replaces it. */
     if ((w->scratch = malloc(2)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    else
+    else if ((st = om_h5_tmp_claim(path, &w->tmp_path, &w->lock)) == OM_OK &&
+             (st = copy_into(partial, w->lock, w->tmp_path)) == OM_OK)
         st = reopen(w, blocks_done);
     if (st != OM_OK) {
         om_h5_writer_abort(w);
