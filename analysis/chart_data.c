@@ -662,7 +662,12 @@ static om_status check_schema(const char *in_path, om_chart_kind kind)
         return OM_ERROR(OM_EHDF5, "%s: no 'schema' attribute (not an oddsmaster file)", in_path);
     if (st != OM_OK)
         return st;
-    if (strcmp(schema, want) != 0 && !(matrix && strcmp(schema, OM_H5M_SCHEMA_V1) == 0)) {
+    /* A file of the kind wanted from an older program goes on to its reader,
+     * which says what to do about it. */
+    if (strcmp(schema, want) != 0 &&
+        !(matrix && (strcmp(schema, OM_H5M_SCHEMA_V1) == 0 ||
+                     strcmp(schema, OM_H5M_SCHEMA_V2) == 0)) &&
+        !(!matrix && strcmp(schema, OM_H5_SCHEMA_V2) == 0)) {
         const char *what = strcmp(schema, OM_H5_SCHEMA) == 0    ? "a run file"
                            : strcmp(schema, OM_H5M_SCHEMA) == 0 ? "a matrix file"
                                                                 : "not an oddsmaster file";

@@ -180,6 +180,38 @@ om_status om_h5_dataset_create(hid_t loc, const char *name, hid_t type, hid_t sp
                                const hsize_t *chunk, unsigned flags, const char *path,
                                const char *shown, hid_t *out);
 
+/*
+ * om_h5_dataset_checked: that the open dataset `dset` (named `shown` in the
+ * file `path`) carries the checksum every dataset of sim/'s files carries.
+ * Errors: OM_EHDF5 ("PATH: SHOWN carries no checksum ...").
+ */
+om_status om_h5_dataset_checked(hid_t dset, const char *path, const char *shown);
+
+/*
+ * om_h5_chunk_damaged: after a read of the chunked dataset `dset` failed,
+ * whether one of its chunks is damaged: its stored checksum does not match
+ * its bytes (as HDF5's Fletcher-32 filter finds on a read), or it cannot be
+ * read at all. The first such chunk's elements, clipped to the dataset, run
+ * from first[d] to last[d] (inclusive) in each dimension d (the dataset's
+ * rank of entries each). The raw chunks are read (H5Dread_chunk) and summed
+ * here, not decoded. Leaves HDF5's error stack empty.
+ */
+bool om_h5_chunk_damaged(hid_t dset, hsize_t *first, hsize_t *last);
+
+/* What a damaged chunk is said to be, after the file, dataset and place. */
+#define OM_H5_DAMAGED \
+    "the data are damaged (their checksum does not match them): the file cannot be trusted"
+
+/*
+ * om_h5_read_whole: read the whole dataset `dset` (named `shown` in the file
+ * `path`) into buf, in memory type mtype. A chunk whose checksum does not
+ * match is named by its place ("PATH: SHOWN, UNIT 0..12: the data are
+ * damaged ...", UNIT saying what the elements are: "counts of values"; a
+ * range per dimension in brackets for more than one). Errors: OM_EHDF5.
+ */
+om_status om_h5_read_whole(hid_t dset, hid_t mtype, void *buf, const char *path,
+                           const char *shown, const char *unit);
+
 /* Close an identifier of any kind if it is valid, and set it to H5I_INVALID_HID. */
 void om_h5_close_id(hid_t *id);
 
@@ -280,6 +312,32 @@ om_status om_h5_attr_read_double(hid_t obj, const char *path, const char *name, 
  */
 om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
                              const char *what);
+
+/* The attribute of a result file's root that holds the digest of its run. */
+#define OM_H5_PROVENANCE_ATTR "provenance_sha256"
+
+/* The attributes the digest covers, in its order (h5util.c): the run's
+ * seed, scenario, options, program version and trials, and what follows
+ * from them. */
+extern const char *const om_h5_provenance_items[];
+extern const size_t om_h5_provenance_count;
+
+/*
+ * om_h5_provenance: the digest of the run recorded by the attributes of
+ * `file` (om_h5_provenance_items), as the text the attribute
+ * OM_H5_PROVENANCE_ATTR holds: a line "all HEX", the SHA-256 of them all,
+ * then "ITEM HEX" for each (a new string, owned by the caller). Errors:
+ * OM_EHDF5 (an attribute unreadable or of another kind), OM_ENOMEM.
+ */
+om_status om_h5_provenance(hid_t file, const char *path, char **text);
+
+/*
+ * om_h5_provenance_check: that the digest of the run `file` records is the
+ * one written when the run began. Errors: OM_EHDF5 ("PATH: seed is not what
+ * the digest of the run recorded when the run began ...", naming every item
+ * that differs; or the digest missing or damaged), OM_ENOMEM.
+ */
+om_status om_h5_provenance_check(hid_t file, const char *path);
 
 /*
  * om_h5_tmp_claim: the temporary name of the file that will become `path`,

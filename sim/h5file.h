@@ -44,7 +44,11 @@
 #include "tally.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5_SCHEMA "oddsmaster-results/2"
+#define OM_H5_SCHEMA "oddsmaster-results/3"
+
+/* The schema of the files before every dataset carried a checksum, refused
+ * with a clear error. */
+#define OM_H5_SCHEMA_V2 "oddsmaster-results/2"
 
 typedef struct om_h5_writer om_h5_writer;
 typedef struct om_h5_reader om_h5_reader;
@@ -252,6 +256,17 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
  * count field can only be read so). */
 om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                               uint16_t *buf);
+
+/*
+ * om_h5_reader_check_rows: count every row of the file again (each chunk's
+ * checksum verified as it is read) and compare the counts with the tallies
+ * the run recorded (/tallies), value by value; with `out` not NULL, the tally
+ * of the rows goes there (equal to the tallies). Errors: OM_EHDF5 ("PATH:
+ * the rows and the tallies differ (the file is damaged): FIELD = V: N rows,
+ * the tally M; ...", up to six listed and their number; a damaged chunk, as
+ * om_h5_reader_read), OM_EINVAL (a file without rows), OM_ENOMEM.
+ */
+om_status om_h5_reader_check_rows(om_h5_reader *r, om_tally *out);
 
 /*
  * om_h5_reader_attr_string: a string attribute of the root group, as a new

@@ -654,6 +654,11 @@ static om_status check_schema(reader *rd)
                       "older oddsmaster whose units lack the army, troop type and shooting "
                       "that ratings need; run 'oddsmaster matrix' again to get '%s'",
                       rd->path, schema, OM_H5M_SCHEMA);
+    else if (strcmp(schema, OM_H5M_SCHEMA_V2) == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', a matrix file from an "
+                      "older oddsmaster whose datasets carry no checksums, so damage in it "
+                      "could not be told from data; run 'oddsmaster matrix' again to get '%s'",
+                      rd->path, schema, OM_H5M_SCHEMA);
     else if (strcmp(schema, OM_H5M_SCHEMA) != 0)
         st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', expected '%s' (not an "
                       "oddsmaster matrix file)", rd->path, schema, OM_H5M_SCHEMA);
@@ -723,12 +728,38 @@ static om_status open_dataset(reader *rd, const char *name, int rank, H5T_class_
     else if (H5Sget_simple_extent_dims(space, dims, NULL) != rank)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of %s: %s", rd->path, name,
                       om_h5_detail(why, sizeof why));
+    else
+        st = om_h5_dataset_checked(*dset, rd->path, name);
     om_h5_close_id(&space);
     if (st != OM_OK) {
         om_h5_close_id(type);
         om_h5_close_id(dset);
     }
     return st;
+}
+
+/*
+ * Read the whole dataset `d` (`name`) into buf, in memory type mtype: a
+ * chunk whose checksum does not match is named by its place, for a cell
+ * dataset by its situation (each is a chunk), once the axes are read.
+ */
+static om_status read_whole(reader *rd, hid_t d, const char *name, hid_t mtype, void *buf)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t first[AXIS_COUNT], last[AXIS_COUNT];
+    const om_matrix_info *info = &rd->m->info;
+    if (strncmp(name, "/cells/", 7) != 0 || info->situations == NULL)
+        return om_h5_read_whole(d, mtype, buf, rd->path, name, "entries");
+    if (H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        return OM_OK;
+    om_h5_detail(why, sizeof why);
+    if (!om_h5_chunk_damaged(d, first, last) || first[0] >= info->n_situations)
+        return OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name, why);
+    return OM_ERROR(OM_EHDF5, "%s: %s, the cells of situation %s [%llu][%llu..%llu][%llu..%llu]: "
+                    OM_H5_DAMAGED, rd->path, name, info->situations[first[0]].name,
+                    (unsigned long long)first[0], (unsigned long long)first[1],
+                    (unsigned long long)last[1], (unsigned long long)first[2],
+                    (unsigned long long)last[2]);
 }
 
 /*
@@ -753,10 +784,11 @@ static om_status read_strings(reader *rd, const char *name, size_t n, const char
         if ((v = calloc(n, sizeof *v)) == NULL)
             st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
         else if ((mtype = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0
-                 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0
-                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+                 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
                           om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, mtype, v);
         for (size_t i = 0; i < n && st == OM_OK; i++)
             st = own_string(rd, strdup(v[i] != NULL ? v[i] : ""), &dst[i]);
         /* HDF5 allocated the strings: HDF5 frees them. */
@@ -769,10 +801,11 @@ static om_status read_strings(reader *rd, const char *name, size_t n, const char
         if ((fixed = malloc(size * n)) == NULL)
             st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
         else if ((mtype = H5Tcopy(ftype)) < 0 || H5Tset_size(mtype, size) < 0
-                 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0
-                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, fixed) < 0)
+                 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
                           om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, mtype, fixed);
         for (size_t i = 0; i < n && st == OM_OK; i++) {
             fixed[i * size + size - 1] = '\0';
             st = own_string(rd, strdup(&fixed[i * size]), &dst[i]);
@@ -806,7 +839,6 @@ static om_status axis_length(reader *rd, const char *name, size_t *n)
  * HDF5 to the memory type `mem` (H5T_NATIVE_UINT32, H5T_NATIVE_UINT8). */
 static om_status read_ints(reader *rd, const char *name, size_t n, hid_t mem, void *p)
 {
-    char why[OM_H5_DETAIL_MAX];
     hsize_t len = 0;
     hid_t d, type;
     om_status st = open_dataset(rd, name, 1, H5T_INTEGER, &len, &d, &type);
@@ -815,9 +847,8 @@ static om_status read_ints(reader *rd, const char *name, size_t n, hid_t mem, vo
     if (len != n)
         st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
                       (unsigned long long)len, n);
-    else if (H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                      om_h5_detail(why, sizeof why));
+    else
+        st = read_whole(rd, d, name, mem, p);
     om_h5_close_id(&type);
     om_h5_close_id(&d);
     return st;
@@ -967,7 +998,6 @@ done:
 static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], size_t n)
 {
     static const char name[] = "/cells/inapplicable";
-    char why[OM_H5_DETAIL_MAX];
     hsize_t got[AXIS_COUNT] = {0, 0, 0};
     uint8_t *flags = malloc(n);
     hid_t d, type;
@@ -984,9 +1014,8 @@ static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], si
                       "(situations x rows x columns)", rd->path, name,
                       (unsigned long long)got[0], (unsigned long long)got[1],
                       (unsigned long long)got[2], dims[0], dims[1], dims[2]);
-    else if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                      om_h5_detail(why, sizeof why));
+    else
+        st = read_whole(rd, d, name, H5T_NATIVE_UINT8, flags);
     for (size_t k = 0; k < n && st == OM_OK; k++)
         rd->m->cells[k].inapplicable = flags[k];
     om_h5_close_id(&type);
@@ -998,7 +1027,6 @@ static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], si
 /* Read every /cells dataset into m->cells, checking its shape, then each cell. */
 static om_status read_cells(reader *rd)
 {
-    char why[OM_H5_DETAIL_MAX];
     om_matrix *m = rd->m;
     size_t dims[AXIS_COUNT] = {m->info.n_situations, m->info.n_rows, m->info.n_cols};
     size_t n;
@@ -1031,10 +1059,8 @@ static om_status read_cells(reader *rd)
                           "(situations x rows x columns)", rd->path, name,
                           (unsigned long long)got[0], (unsigned long long)got[1],
                           (unsigned long long)got[2], dims[0], dims[1], dims[2]);
-        else if (H5Dread(d, f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL,
-                         H5P_DEFAULT, buf) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                          om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64, buf);
         for (size_t k = 0; k < n && st == OM_OK; k++)
             cell_set(f, &m->cells[k], &buf[k]);
         om_h5_close_id(&type);

@@ -68,7 +68,11 @@
 #include "status.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5M_SCHEMA "oddsmaster-matrix/2"
+#define OM_H5M_SCHEMA "oddsmaster-matrix/3"
+
+/* The schema of the matrix files before every dataset carried a checksum,
+ * refused with a clear error. */
+#define OM_H5M_SCHEMA_V2 "oddsmaster-matrix/2"
 
 /* The schema of the first matrix files, refused with a clear error. */
 #define OM_H5M_SCHEMA_V1 "oddsmaster-matrix/1"

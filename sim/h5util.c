@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sha256.h"
+
 void om_h5_quiet(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -97,6 +99,116 @@ om_status om_h5_dataset_create(hid_t loc, const char *name, hid_t type, hid_t sp
                       om_h5_detail(why, sizeof why));
     om_h5_close_id(&dcpl);
     return st;
+}
+
+om_status om_h5_dataset_checked(hid_t dset, const char *path, const char *shown)
+{
+    char why[OM_H5_DETAIL_MAX];
+    unsigned flags = 0, config = 0;
+    size_t n = 0;
+    hid_t dcpl = H5Dget_create_plist(dset);
+    om_status st = OM_OK;
+    if (dcpl < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read how %s is stored: %s", path, shown,
+                      om_h5_detail(why, sizeof why));
+    else if (H5Pget_filter_by_id2(dcpl, H5Z_FILTER_FLETCHER32, &flags, &n, NULL, 0, NULL,
+                                  &config) < 0) {
+        /* A missing filter leaves an error on the stack: not ours to report. */
+        H5Eclear2(H5E_DEFAULT);
+        st = OM_ERROR(OM_EHDF5, "%s: %s carries no checksum (every dataset of an oddsmaster "
+                      "file does): it was not written by this program", path, shown);
+    }
+    om_h5_close_id(&dcpl);
+    return st;
+}
+
+/* The stored checksum of a raw chunk (its last 4 bytes, least significant
+ * first) matches its other bytes, as HDF5's Fletcher-32 filter checks it
+ * (which accepts, for files of HDF5 before 1.6.3, the sum's bytes swapped
+ * in pairs too). */
+static bool chunk_sound(const uint8_t *raw, size_t size)
+{
+    uint32_t stored, sum, swapped;
+    if (size < 4)
+        return false;
+    stored = (uint32_t)raw[size - 4] | (uint32_t)raw[size - 3] << 8 |
+             (uint32_t)raw[size - 2] << 16 | (uint32_t)raw[size - 1] << 24;
+    sum = om_h5_fletcher32(raw, size - 4);
+    swapped = (sum & 0x00FF00FFu) << 8 | (sum & 0xFF00FF00u) >> 8;
+    return stored == sum || stored == swapped;
+}
+
+bool om_h5_chunk_damaged(hid_t dset, hsize_t *first, hsize_t *last)
+{
+    hsize_t dims[H5S_MAX_RANK], chunk[H5S_MAX_RANK], at[H5S_MAX_RANK] = {0};
+    hid_t space = H5Dget_space(dset), dcpl = H5Dget_create_plist(dset);
+    int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    uint8_t *raw = NULL;
+    size_t cap = 0;
+    bool found = false, more = true;
+
+    if (rank <= 0 || dcpl < 0 || H5Sget_simple_extent_dims(space, dims, NULL) != rank ||
+        H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, rank, chunk) != rank)
+        more = false;
+    for (int d = 0; more && d < rank; d++)
+        more = dims[d] > 0 && chunk[d] > 0;
+    /* Each chunk in turn, by its first element, the last dimension fastest. */
+    while (more && !found) {
+        hsize_t bytes = 0;
+        uint32_t mask = 0;
+        if (H5Dget_chunk_storage_size(dset, at, &bytes) < 0) {
+            found = true; /* its place in the file is unreadable */
+        } else if (bytes > 0) {
+            if (bytes > cap) {
+                uint8_t *grown = realloc(raw, (size_t)bytes);
+                if (grown == NULL)
+                    break;
+                raw = grown;
+                cap = (size_t)bytes;
+            }
+            found = H5Dread_chunk(dset, H5P_DEFAULT, at, &mask, raw) < 0 ||
+                    !chunk_sound(raw, (size_t)bytes);
+        }
+        if (found)
+            for (int d = 0; d < rank; d++) {
+                first[d] = at[d];
+                last[d] = (at[d] + chunk[d] < dims[d] ? at[d] + chunk[d] : dims[d]) - 1;
+            }
+        for (int d = rank - 1; d >= 0; d--) {
+            if ((at[d] += chunk[d]) < dims[d])
+                break;
+            at[d] = 0;
+            more = d > 0;
+        }
+    }
+    H5Eclear2(H5E_DEFAULT);
+    free(raw);
+    om_h5_close_id(&dcpl);
+    om_h5_close_id(&space);
+    return found;
+}
+
+om_status om_h5_read_whole(hid_t dset, hid_t mtype, void *buf, const char *path,
+                           const char *shown, const char *unit)
+{
+    char why[OM_H5_DETAIL_MAX], where[256] = "";
+    hsize_t first[H5S_MAX_RANK], last[H5S_MAX_RANK];
+    hid_t space;
+    int rank;
+    size_t at = 0;
+    if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        return OM_OK;
+    om_h5_detail(why, sizeof why);
+    space = H5Dget_space(dset);
+    rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    om_h5_close_id(&space);
+    if (rank < 1 || !om_h5_chunk_damaged(dset, first, last))
+        return OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", path, shown, why);
+    for (int d = 0; d < rank && at < sizeof where; d++)
+        at += (size_t)snprintf(where + at, sizeof where - at, rank == 1 ? "%llu..%llu"
+                                                                       : "[%llu..%llu]",
+                               (unsigned long long)first[d], (unsigned long long)last[d]);
+    return OM_ERROR(OM_EHDF5, "%s: %s, %s %s: " OM_H5_DAMAGED, path, shown, unit, where);
 }
 
 hid_t om_h5_string_type(void)
@@ -365,6 +477,225 @@ om_status om_h5_check_schema(hid_t obj, const char *path, const char *expected,
     if (strcmp(schema, expected) != 0)
         st = OM_ERROR(OM_EHDF5, "%s: schema is '%s', expected '%s'", path, schema, expected);
     free(schema);
+    return st;
+}
+
+/* ------------------------------------------------------------ provenance */
+
+/*
+ * A result file's provenance digest: the attribute provenance_sha256, written
+ * when the run begins, holds one line "all HEX" (the SHA-256 of the
+ * serialisation of every item below, in order), then one line "ITEM HEX" per
+ * item (the SHA-256 of its record alone), so that a reader tells which item
+ * no longer matches. An item is an attribute of the root group, or of the
+ * group its name starts with ("trials/fields"); its record is
+ * "NAME:KIND:LENGTH:VALUE\n", KIND s for a string (its bytes), i for
+ * integers (in decimal, separated by commas), f for a real (its IEEE 754 bits
+ * in hexadecimal), - for an attribute the file lacks (no length or value).
+ */
+const char *const om_h5_provenance_items[] = {
+    "game", "program_version", "scenario_name", "scenario_yaml", "title", "ruleset", "kind",
+    "unit_a", "unit_b", "points_a", "points_b", "options_json", "rng", "seed",
+    "trials_requested", "block_size", "rows", "halfwidth", "target", "points_rule",
+    "loss_field_a", "loss_unit_a", "loss_start_a", "vp_lost_a", "loss_field_b", "loss_unit_b",
+    "loss_start_b", "vp_lost_b", "trials/fields"};
+const size_t om_h5_provenance_count =
+    sizeof om_h5_provenance_items / sizeof om_h5_provenance_items[0];
+
+/* Most integers an item may hold (vp_lost: one per value of a one-byte field). */
+#define PROVENANCE_INTS 256
+
+/* The value of attribute `name` of `obj` in its canonical form: *kind and a
+ * new string *value (NULL for an absent attribute). */
+static om_status provenance_value(hid_t obj, const char *path, const char *name, char *kind,
+                                  char **value)
+{
+    char why[OM_H5_DETAIL_MAX];
+    const htri_t exists = H5Aexists(obj, name);
+    hid_t attr = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    H5T_class_t cls = H5T_NO_CLASS;
+    hssize_t count = 0;
+    om_status st = OM_OK;
+
+    *value = NULL;
+    *kind = '-';
+    if (exists == 0)
+        return OM_OK;
+    if (exists < 0 || (attr = H5Aopen(obj, name, H5P_DEFAULT)) < 0 ||
+        (type = H5Aget_type(attr)) < 0 || (space = H5Aget_space(attr)) < 0 ||
+        (count = H5Sget_simple_extent_npoints(space)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    else if ((cls = H5Tget_class(type)) == H5T_STRING) {
+        *kind = 's';
+        st = om_h5_attr_read_string(obj, path, name, value);
+    } else if (cls == H5T_INTEGER && count >= 1 && count <= PROVENANCE_INTS) {
+        uint64_t v[PROVENANCE_INTS];
+        *kind = 'i';
+        if (H5Aread(attr, H5T_NATIVE_UINT64, v) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                          om_h5_detail(why, sizeof why));
+        else if ((*value = malloc((size_t)count * 21 + 1)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+        for (size_t i = 0, at = 0; st == OM_OK && i < (size_t)count; i++)
+            at += (size_t)sprintf(*value + at, "%s%llu", i > 0 ? "," : "",
+                                  (unsigned long long)v[i]);
+    } else if (cls == H5T_FLOAT && count == 1) {
+        double d = 0;
+        uint64_t bits;
+        *kind = 'f';
+        if (H5Aread(attr, H5T_NATIVE_DOUBLE, &d) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read attribute '%s': %s", path, name,
+                          om_h5_detail(why, sizeof why));
+        else if ((*value = malloc(17)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+        if (st == OM_OK) {
+            memcpy(&bits, &d, sizeof bits);
+            snprintf(*value, 17, "%016llx", (unsigned long long)bits);
+        }
+    } else {
+        st = OM_ERROR(OM_EHDF5, "%s: attribute '%s' is not of the kind it should be", path,
+                      name);
+    }
+    om_h5_close_id(&space);
+    om_h5_close_id(&type);
+    om_h5_close_id(&attr);
+    return st;
+}
+
+/* Item `item`'s record into both digests, its own as hex at `hex`. */
+static om_status provenance_item(hid_t file, const char *path, const char *item, om_sha256 *all,
+                                 char hex[OM_SHA256_HEX])
+{
+    const char *slash = strrchr(item, '/');
+    char group[64], head[96], kind;
+    char *value = NULL;
+    om_sha256 one;
+    uint8_t d[OM_SHA256_BYTES];
+    hid_t obj = file;
+    om_status st;
+
+    if (slash != NULL) {
+        snprintf(group, sizeof group, "%.*s", (int)(slash - item), item);
+        if (H5Lexists(file, group, H5P_DEFAULT) <= 0 ||
+            (obj = H5Oopen(file, group, H5P_DEFAULT)) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: no /%s group", path, group);
+    }
+    st = provenance_value(obj, path, slash != NULL ? slash + 1 : item, &kind, &value);
+    if (obj != file)
+        H5Oclose(obj);
+    if (st != OM_OK)
+        return st;
+    if (value != NULL)
+        snprintf(head, sizeof head, "%s:%c:%zu:", item, kind, strlen(value));
+    else
+        snprintf(head, sizeof head, "%s:-", item);
+    om_sha256_init(&one);
+    om_sha256_update(&one, head, strlen(head));
+    om_sha256_update(all, head, strlen(head));
+    if (value != NULL) {
+        om_sha256_update(&one, value, strlen(value));
+        om_sha256_update(all, value, strlen(value));
+    }
+    om_sha256_update(&one, "\n", 1);
+    om_sha256_update(all, "\n", 1);
+    om_sha256_final(&one, d);
+    for (unsigned i = 0; i < OM_SHA256_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    free(value);
+    return OM_OK;
+}
+
+/* Characters of a line "NAME HEX\n" of the digest at most. */
+#define PROVENANCE_LINE 128
+
+om_status om_h5_provenance(hid_t file, const char *path, char **text)
+{
+    char hex[OM_SHA256_HEX];
+    const size_t size = (om_h5_provenance_count + 1) * PROVENANCE_LINE;
+    char *lines = malloc(size), *out = malloc(size);
+    om_sha256 all;
+    uint8_t d[OM_SHA256_BYTES];
+    size_t at = 0;
+    om_status st = OM_OK;
+
+    *text = NULL;
+    if (lines == NULL || out == NULL) {
+        free(lines);
+        free(out);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
+    }
+    om_sha256_init(&all);
+    for (size_t i = 0; i < om_h5_provenance_count && st == OM_OK; i++)
+        if ((st = provenance_item(file, path, om_h5_provenance_items[i], &all, hex)) == OM_OK)
+            at += (size_t)snprintf(lines + at, size - at, "%s %s\n", om_h5_provenance_items[i],
+                                   hex);
+    if (st != OM_OK) {
+        free(lines);
+        free(out);
+        return st;
+    }
+    om_sha256_final(&all, d);
+    for (unsigned i = 0; i < OM_SHA256_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    snprintf(out, size, "all %s\n%s", hex, lines);
+    free(lines);
+    *text = out;
+    return OM_OK;
+}
+
+/* The digest of item `name` in the digest text `text` (its line "NAME HEX"),
+ * or NULL. */
+static const char *provenance_line(const char *text, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        if (strncmp(line, name, n) == 0 && line[n] == ' ')
+            return line + n + 1;
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    return NULL;
+}
+
+om_status om_h5_provenance_check(hid_t file, const char *path)
+{
+    char *stored = NULL, *now = NULL, changed[512] = "";
+    size_t n_changed = 0, at = 0;
+    om_status st = om_h5_attr_read_string(file, path, OM_H5_PROVENANCE_ATTR, &stored);
+    if (st == OM_ENOTFOUND)
+        return OM_ERROR(OM_EHDF5, "%s: no %s attribute: the digest of its run is missing, so "
+                        "the file cannot be checked", path, OM_H5_PROVENANCE_ATTR);
+    if (st != OM_OK || (st = om_h5_provenance(file, path, &now)) != OM_OK) {
+        free(stored);
+        return st;
+    }
+    if (strcmp(stored, now) == 0) {
+        free(stored);
+        free(now);
+        return OM_OK;
+    }
+    /* Which items differ from the digest written when the run began. */
+    for (size_t i = 0; i < om_h5_provenance_count; i++) {
+        const char *name = om_h5_provenance_items[i];
+        const char *was = provenance_line(stored, name), *is = provenance_line(now, name);
+        if (was != NULL && is != NULL && strncmp(was, is, OM_SHA256_HEX - 1) == 0)
+            continue;
+        n_changed++;
+        if (at < sizeof changed)
+            at += (size_t)snprintf(changed + at, sizeof changed - at, "%s%s",
+                                   n_changed > 1 ? ", " : "", name);
+    }
+    if (n_changed > 0)
+        st = OM_ERROR(OM_EHDF5, "%s: %s %s not what %s when the run began (the file was "
+                      "edited or is damaged): it cannot be trusted", path, changed,
+                      n_changed > 1 ? "are" : "is",
+                      "the digest of the run (" OM_H5_PROVENANCE_ATTR ") recorded");
+    else
+        st = OM_ERROR(OM_EHDF5, "%s: the digest of the run (%s) is damaged: the file cannot "
+                      "be trusted", path, OM_H5_PROVENANCE_ATTR);
+    free(stored);
+    free(now);
     return st;
 }
 

@@ -207,6 +207,19 @@ static om_status writer_field_list(om_h5_writer *w)
     return st;
 }
 
+/* The digest of the run as the file records it when it begins
+ * (om_h5_provenance): the readers, and a resumption, check the run's
+ * attributes against it. */
+static om_status writer_provenance(om_h5_writer *w)
+{
+    char *text = NULL;
+    om_status st = om_h5_provenance(w->file, w->path, &text);
+    if (st == OM_OK)
+        st = writer_attr_string(w, w->file, OM_H5_PROVENANCE_ATTR, text);
+    free(text);
+    return st;
+}
+
 /* Close every HDF5 object of `w`; the first failure is raised and returned.
  * A write that failed, before or while closing, is an OM_EIO with the
  * system's reason; the library's close then succeeds all the same
@@ -310,7 +323,8 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         om_h5_writer_abort(w);
         return st;
     }
-    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK) {
+    if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK ||
+        (st = writer_provenance(w)) != OM_OK) {
         om_h5_writer_abort(w);
         return st;
     }
@@ -592,13 +606,17 @@ static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
         uint64_t sum = 0;
         uint64_t *hist = (uint64_t *)om_tally_wide(w->tally, f);
         const hsize_t bins = hist != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
+        char shown[OM_H5_NAME_MAX];
         if (hist == NULL)
             hist = w->tally->hist[f];
+        snprintf(shown, sizeof shown, "/tallies/%s", w->layout.fields[f].name);
         if (d < 0 || (space = H5Dget_space(d)) < 0 ||
-            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins ||
-            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read /tallies/%s: %s", w->path,
-                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", w->path, shown,
+                          om_h5_detail(why, sizeof why));
+        else if ((st = om_h5_dataset_checked(d, w->path, shown)) == OM_OK)
+            st = om_h5_read_whole(d, H5T_NATIVE_UINT64, hist, w->path, shown,
+                                  "counts of values");
         for (hsize_t v = 0; st == OM_OK && v < len; v++)
             sum += hist[v];
         if (st == OM_OK && sum != trials)
@@ -642,11 +660,15 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     w->rows = rows != 0;
     w->chunk_rows = w->trials < block_size ? w->trials : block_size;
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
+        char shown[OM_H5_NAME_MAX];
         hsize_t size = w->trials;
+        snprintf(shown, sizeof shown, "/trials/%s", w->layout.fields[i].name);
         if ((w->dset[i] = H5Dopen2(w->group, w->layout.fields[i].name, H5P_DEFAULT)) < 0 ||
             H5Dset_extent(w->dset[i], &size) < 0)
-            return OM_ERROR(OM_EHDF5, "%s: cannot reopen /trials/%s: %s", w->path,
-                            w->layout.fields[i].name, om_h5_detail(why, sizeof why));
+            return OM_ERROR(OM_EHDF5, "%s: cannot reopen %s: %s", w->path, shown,
+                            om_h5_detail(why, sizeof why));
+        if ((st = om_h5_dataset_checked(w->dset[i], w->path, shown)) != OM_OK)
+            return st;
     }
     return reopen_tallies(w, trials);
 }

@@ -307,7 +307,9 @@ static void partial_free(partial_run *p)
 }
 
 /* Read what the file `path` says of its run; refuse a file that is not an
- * interrupted run of this program. */
+ * interrupted run of this program, or not as the run left it: its run's
+ * attributes edited (the digest written when it began: om_h5_reader_open),
+ * its rows or tallies damaged (their checksums), its rows not its tallies. */
 static om_status read_partial(const char *path, partial_run *p)
 {
     om_h5_reader *r = NULL;
@@ -328,6 +330,19 @@ static om_status read_partial(const char *path, partial_run *p)
         (st = om_h5_reader_attr_double(r, "halfwidth", &p->halfwidth)) != OM_OK)
         st = OM_ERROR(OM_EHDF5, "%s: not a run that can be resumed: %s", path,
                       om_error_message());
+    /* Nothing damaged goes on into the finished file: every row is read
+     * (each chunk's checksum verified) and counted against the tallies, or,
+     * without rows, the tallies are read (theirs verified). */
+    if (st == OM_OK && !p->complete) {
+        om_tally *t = malloc(sizeof *t);
+        if (t == NULL)
+            st = OM_ERROR(OM_ENOMEM, "out of memory");
+        else if (p->rows != 0)
+            st = om_h5_reader_check_rows(r, NULL);
+        else
+            st = om_h5_reader_tally(r, t);
+        free(t);
+    }
     om_h5_reader_close(r);
     if (st != OM_OK)
         return st;

@@ -27,6 +27,7 @@
 #include "h5_int.h"
 #include "h5file.h"
 #include "results.h"
+#include "sha256.h"
 #include "test_layout.h"
 #include "tmpdir.h"
 
@@ -563,16 +564,24 @@ Test(reader, wrong_schema_and_fixed_length_strings)
     H5Fclose(f);
     expect_open_error(path, OM_EHDF5, "someone-elses/2");
 
-    /* The right schema as a fixed-length string is accepted, and read back whole. */
+    /* The right schema as a fixed-length string is accepted, and read back
+     * whole, as is the same title as a fixed-length string (the digest of
+     * the run is of the text, however stored). */
     f = open_rw(path);
     set_fixed_string_attr(f, "schema", OM_H5_SCHEMA);
-    set_fixed_string_attr(f, "title", "Fixed");
+    set_fixed_string_attr(f, "title", sample_info(100, "combat").title);
     H5Fclose(f);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     cr_assert_eq(om_h5_reader_attr_string(r, "title", &s), OM_OK);
-    cr_expect_str_eq(s, "Fixed");
+    cr_expect_str_eq(s, sample_info(100, "combat").title);
     free(s);
     om_h5_reader_close(r);
+
+    /* Another title is an edit the digest of the run tells. */
+    f = open_rw(path);
+    set_fixed_string_attr(f, "title", "Fixed");
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "title is not what the digest of the run");
 }
 
 Test(reader, missing_trials_attribute_or_group)
@@ -592,18 +601,28 @@ Test(reader, missing_trials_attribute_or_group)
     expect_open_error(path, OM_EHDF5, "/trials");
 }
 
-/* Replace /trials/<name> by a uint8 dataset of `rows` rows. */
-static void replace_dataset(const char *path, const char *name, hsize_t rows)
+/* Replace /trials/<name> by a uint8 dataset of `rows` rows, with the checksum
+ * (checked) or without. */
+static void replace_dataset_as(const char *path, const char *name, hsize_t rows, bool checked)
 {
     hid_t f = open_rw(path), g = H5Gopen2(f, "trials", H5P_DEFAULT);
     hid_t s = H5Screate_simple(1, &rows, NULL), d;
     cr_assert_geq(H5Ldelete(g, name, H5P_DEFAULT), 0);
-    d = H5Dcreate2(g, name, H5T_STD_U8LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (checked)
+        cr_assert_eq(om_h5_dataset_create(g, name, H5T_STD_U8LE, s, NULL, 0, path, name, &d),
+                     OM_OK, "%s", om_error_message());
+    else
+        d = H5Dcreate2(g, name, H5T_STD_U8LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     cr_assert_geq(d, 0);
     H5Dclose(d);
     H5Sclose(s);
     H5Gclose(g);
     H5Fclose(f);
+}
+
+static void replace_dataset(const char *path, const char *name, hsize_t rows)
+{
+    replace_dataset_as(path, name, rows, true);
 }
 
 Test(reader, dataset_of_wrong_length)
@@ -617,6 +636,11 @@ Test(reader, dataset_of_wrong_length)
     write_file(tmpdir_path(path, sizeof path, "untyped.h5"), 100, "combat");
     replace_dataset(path, "hits_on_b", 100);
     expect_open_error(path, OM_EHDF5, "dataset /trials/hits_on_b has no type attribute");
+
+    /* A dataset without the checksum every dataset of the file carries. */
+    write_file(tmpdir_path(path, sizeof path, "unchecked.h5"), 100, "combat");
+    replace_dataset_as(path, "hits_on_b", 100, false);
+    expect_open_error(path, OM_EHDF5, "/trials/hits_on_b carries no checksum");
 
     /* A field the list names but the group lacks. */
     write_file(tmpdir_path(path, sizeof path, "missing.h5"), 100, "combat");
@@ -646,6 +670,94 @@ Test(reader, dataset_of_wrong_length)
     }
 }
 
+/* Set the u64 attribute `name` of the root of `f` to v. */
+static void set_u64_attr(hid_t f, const char *name, uint64_t v)
+{
+    hid_t s = H5Screate(H5S_SCALAR), a;
+    if (H5Aexists(f, name) > 0)
+        H5Adelete(f, name);
+    a = H5Acreate2(f, name, H5T_STD_U64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(a, 0);
+    cr_assert_geq(H5Awrite(a, H5T_NATIVE_UINT64, &v), 0);
+    H5Aclose(a);
+    H5Sclose(s);
+}
+
+/* Set the variable-length string attribute `name` of the root of `f`. */
+static void set_string_attr(hid_t f, const char *name, const char *value)
+{
+    hid_t t = om_h5_string_type();
+    cr_assert_eq(om_h5_attr_write_string(f, "test", name, t, value), OM_OK);
+    H5Tclose(t);
+}
+
+/*
+ * The digest of the run written when it began (provenance_sha256) tells an
+ * edited seed, scenario text, trials asked for or field list, and names it;
+ * a missing or damaged digest is refused too. Attributes that are not the
+ * run's (its end, written later) are not in it.
+ */
+Test(reader, edits_of_the_run_are_named)
+{
+    static const struct {
+        const char *what, *phrase;
+    } cases[] = {
+        {"seed", "seed is not what the digest of the run"},
+        {"scenario", "scenario_yaml is not what the digest"},
+        {"both", "scenario_yaml, seed are not what the digest"},
+        {"trials", "trials_requested is not what the digest"},
+        {"fields", "trials/fields is not what the digest"},
+        {"gone", "no provenance_sha256 attribute"},
+        {"damaged", "the digest of the run (provenance_sha256) is damaged"},
+    };
+    char path[512];
+    om_h5_reader *r = NULL;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *what = cases[i].what;
+        char *text = NULL;
+        hid_t f;
+        write_file(tmpdir_path(path, sizeof path, "edited.h5"), 100, "combat");
+        f = open_rw(path);
+        if (strcmp(what, "seed") == 0 || strcmp(what, "both") == 0)
+            set_u64_attr(f, "seed", 77);
+        if (strcmp(what, "scenario") == 0 || strcmp(what, "both") == 0)
+            set_string_attr(f, "scenario_yaml", "title: another\n");
+        if (strcmp(what, "trials") == 0)
+            set_u64_attr(f, "trials_requested", 101);
+        if (strcmp(what, "fields") == 0) {
+            hid_t g = H5Gopen2(f, "trials", H5P_DEFAULT), t = om_h5_string_type();
+            char *list = NULL;
+            cr_assert_eq(om_h5_attr_read_string(g, path, "fields", &list), OM_OK);
+            cr_assert_eq(om_h5_attr_write_string(g, path, "fields", t, strchr(list, ' ') + 1),
+                         OM_OK);
+            free(list);
+            H5Tclose(t);
+            H5Gclose(g);
+        }
+        if (strcmp(what, "gone") == 0)
+            cr_assert_geq(H5Adelete(f, "provenance_sha256"), 0);
+        if (strcmp(what, "damaged") == 0) {
+            cr_assert_eq(om_h5_attr_read_string(f, path, "provenance_sha256", &text), OM_OK);
+            text[4] = text[4] == '0' ? '1' : '0';
+            set_string_attr(f, "provenance_sha256", text);
+            free(text);
+        }
+        H5Fclose(f);
+        expect_open_error(path, OM_EHDF5, cases[i].phrase);
+    }
+
+    /* The run's end (trials, complete, stop_reason) is written after it
+     * began: not in the digest. */
+    write_file(tmpdir_path(path, sizeof path, "end.h5"), 100, "combat");
+    {
+        hid_t f = open_rw(path);
+        set_string_attr(f, "stop_reason", "another reason");
+        H5Fclose(f);
+    }
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    om_h5_reader_close(r);
+}
+
 /* A file of an older program version: a clear message, naming the schema. */
 Test(reader, older_schema)
 {
@@ -656,6 +768,11 @@ Test(reader, older_schema)
     set_fixed_string_attr(f, "schema", "oddsmaster-results/1");
     H5Fclose(f);
     expect_open_error(path, OM_EHDF5, "written by another version of oddsmaster");
+    /* Schema /2: its datasets carried no checksums. */
+    f = open_rw(path);
+    set_fixed_string_attr(f, "schema", OM_H5_SCHEMA_V2);
+    H5Fclose(f);
+    expect_open_error(path, OM_EHDF5, "whose files carry no checksums");
 }
 
 /*
@@ -679,7 +796,8 @@ Test(reader, winner_enum_read_by_name)
         H5Tenum_insert(t, names[i], &codes[i]);
     s = H5Screate_simple(1, &rows, NULL);
     cr_assert_geq(H5Ldelete(f, "trials/winner", H5P_DEFAULT), 0);
-    d = H5Dcreate2(f, "trials/winner", t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_eq(om_h5_dataset_create(f, "trials/winner", t, s, NULL, 0, path, "winner", &d),
+                 OM_OK, "%s", om_error_message());
     cr_assert_geq(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
     set_fixed_string_attr(d, "type", "winner");
     H5Dclose(d);
@@ -1331,4 +1449,40 @@ Test(writer, chunks_are_hdf5s_own)
     free(t);
     free(col);
     free(rows);
+}
+
+/* SHA-256 (the digest of a run) gives the examples of FIPS 180-4 and its
+ * usual test vectors, whole and fed in uneven pieces. */
+Test(writer, sha256_of_the_standard)
+{
+    static const struct {
+        const char *text;
+        const char *hex;
+    } cases[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    char hex[OM_SHA256_HEX];
+    char *million = malloc(1000000);
+    om_sha256 s;
+    uint8_t d[OM_SHA256_BYTES];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        om_sha256_hex(cases[i].text, strlen(cases[i].text), hex);
+        cr_expect_str_eq(hex, cases[i].hex, "sha256(\"%s\")", cases[i].text);
+    }
+    cr_assert_not_null(million);
+    memset(million, 'a', 1000000);
+    om_sha256_hex(million, 1000000, hex);
+    cr_expect_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    om_sha256_init(&s);
+    for (size_t at = 0, k = 1; at < 1000000; at += k, k = k * 7 % 127 + 1)
+        om_sha256_update(&s, million + at, at + k <= 1000000 ? k : 1000000 - at);
+    om_sha256_final(&s, d);
+    for (unsigned i = 0; i < OM_SHA256_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    cr_expect_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+                     "fed in pieces");
+    free(million);
 }
