@@ -9,12 +9,14 @@
  *     (om_h5_quiet); failures are reported once through OM_ERROR with the file
  *     name and the innermost HDF5 message (om_h5_detail), captured right after
  *     the failing call because the next HDF5 call clears the stack;
- *   - text attributes are variable-length UTF-8 strings, integers are u64/u32
+ *   - text attributes are fixed-length UTF-8 strings, integers are u64/u32
  *     little-endian, reals IEEE doubles; every dataset is chunked and carries
  *     HDF5's Fletcher-32 checksum (om_h5_dataset_create), string datasets
- *     hold fixed-length strings (a variable-length one's characters lie
- *     outside the dataset, where no checksum covers them); the files are in
- *     the HDF5 1.10 format, whose metadata carry checksums too;
+ *     hold fixed-length strings too (a variable-length string's characters
+ *     lie in HDF5's global heap, which no checksum covers, and whose damage
+ *     HDF5 1.10 does not survive); the files are in the HDF5 1.10 format,
+ *     whose metadata (object headers, so attributes, chunk indexes) carry
+ *     checksums;
  *   - a file is written under a temporary name beside its target, locked
  *     while it is written, and renamed only when complete (om_h5_tmp_create,
  *     om_h5_tmp_finish), so a failed write never leaves a partial file or
@@ -215,13 +217,6 @@ om_status om_h5_read_whole(hid_t dset, hid_t mtype, void *buf, const char *path,
 /* Close an identifier of any kind if it is valid, and set it to H5I_INVALID_HID. */
 void om_h5_close_id(hid_t *id);
 
-/*
- * om_h5_string_type: a new variable-length UTF-8 string type, used both as file
- * and as memory type of text attributes and string datasets (the caller closes
- * it). H5I_INVALID_HID on failure.
- */
-hid_t om_h5_string_type(void);
-
 /* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" ("unknown" if unavailable). */
 void om_h5_utc_now(char buf[OM_H5_UTC_MAX]);
 
@@ -234,11 +229,15 @@ om_status om_h5_attr_write(hid_t obj, const char *path, const char *name, hid_t 
                            hid_t mtype, const void *value);
 
 /*
- * om_h5_attr_write_string: a variable-length string attribute of type `str_type`
- * (om_h5_string_type); NULL is written as "". Errors: OM_EHDF5.
+ * om_h5_attr_write_string: a string attribute: fixed-length UTF-8, as long as
+ * the text and its NUL (NULL is written as ""). Fixed, not variable-length:
+ * a variable-length string's characters lie in HDF5's global heap, which
+ * carries no checksum, and HDF5 1.10 reads a damaged one past its end (a
+ * crash); a fixed-length one lies in the attribute, whose object header the
+ * 1.10 format checksums. Errors: OM_EHDF5.
  */
 om_status om_h5_attr_write_string(hid_t obj, const char *path, const char *name,
-                                  hid_t str_type, const char *value);
+                                  const char *value);
 
 /* A named text, one of a table of string attributes. */
 typedef struct om_h5_text {
@@ -251,8 +250,8 @@ typedef struct om_h5_text {
  * "created_utc" attribute with the current time (om_h5_utc_now), as every file
  * records when it was written. Errors: OM_EHDF5 (the first failure).
  */
-om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
-                                 const om_h5_text *texts, size_t n);
+om_status om_h5_attr_write_texts(hid_t obj, const char *path, const om_h5_text *texts,
+                                 size_t n);
 
 /* Side keys of the per-side attributes ("points_a", "vp_lost_b"). */
 extern const char *const om_h5_side_key[2];

@@ -56,7 +56,6 @@ struct om_h5m_writer {
     hid_t driver;          /* the buffered driver it is written through (h5vfd.c, for a
                               close that fails cleanly), registered until it is closed, or
                               H5I_INVALID_HID */
-    hid_t str_type;        /* variable-length UTF-8 string type */
     size_t dims[AXIS_COUNT]; /* S, R, C */
     om_matrix_cell *cells; /* [S][R][C] */
 };
@@ -156,7 +155,7 @@ static om_status writer_root_attrs(om_h5m_writer *w, const om_matrix_info *info)
         {"units_left_out", info->units_left_out ? info->units_left_out : ""},
         {"rng", info->rng_scheme},
     };
-    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+    om_status st = om_h5_attr_write_texts(w->file, w->path, texts,
                                           sizeof texts / sizeof texts[0]);
     if (st != OM_OK)
         return st;
@@ -194,7 +193,7 @@ static om_status write_1d(om_h5m_writer *w, hid_t group, const char *gname, cons
                       om_h5_detail(why, sizeof why));
     om_h5_close_id(&space);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, w->path, "description", w->str_type, description);
+        st = om_h5_attr_write_string(d, w->path, "description", description);
     if (st == OM_OK && dset != NULL)
         *dset = d;
     else
@@ -356,7 +355,6 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
 {
     om_h5m_writer *w;
     om_status st;
-    char why[OM_H5_DETAIL_MAX];
 
     if (out == NULL || path == NULL || path[0] == '\0' || info == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5m_writer_create: missing output, path or info");
@@ -368,7 +366,7 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    w->file = w->driver = w->str_type = H5I_INVALID_HID;
+    w->file = w->driver = H5I_INVALID_HID;
     w->lock = -1;
     w->dims[AXIS_SITUATION] = info->n_situations;
     w->dims[AXIS_ROW] = info->n_rows;
@@ -388,12 +386,6 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     }
     if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->lock, &w->file, &w->driver)) != OM_OK) {
         writer_free(w);
-        return st;
-    }
-    if ((w->str_type = om_h5_string_type()) < 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: cannot create a string type: %s", path,
-                      om_h5_detail(why, sizeof why));
-        om_h5m_writer_abort(w);
         return st;
     }
     if ((st = writer_root_attrs(w, info)) != OM_OK
@@ -469,7 +461,7 @@ static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space,
         st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, name,
                       om_h5_detail(why, sizeof why));
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+        st = om_h5_attr_write_string(d, w->path, "description",
                                      "1: the row unit cannot do what the situation asks of "
                                      "it, 2: the column unit cannot, 3: neither (0: the "
                                      "situation applies); flagged cells are left out of "
@@ -514,7 +506,7 @@ static om_status write_cells(om_h5m_writer *w)
             st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, f->name,
                           om_h5_detail(why, sizeof why));
         if (st == OM_OK)
-            st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+            st = om_h5_attr_write_string(d, w->path, "description",
                                          f->description);
         if (st == OM_OK)
             st = attach_scales(w, d, f->name);
@@ -537,7 +529,6 @@ static om_status writer_close_objects(om_h5m_writer *w)
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
     int failed = 0;
-    om_h5_close_id(&w->str_type);
     if (w->file >= 0)
         om_h5_buffered_closing(w->file, &failed);
     /* Closing the file flushes it: a full disk shows up here. */

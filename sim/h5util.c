@@ -211,18 +211,6 @@ om_status om_h5_read_whole(hid_t dset, hid_t mtype, void *buf, const char *path,
     return OM_ERROR(OM_EHDF5, "%s: %s, %s %s: " OM_H5_DAMAGED, path, shown, unit, where);
 }
 
-hid_t om_h5_string_type(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t < 0)
-        return H5I_INVALID_HID;
-    if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
-        H5Tclose(t);
-        return H5I_INVALID_HID;
-    }
-    return t;
-}
-
 void om_h5_utc_now(char buf[OM_H5_UTC_MAX])
 {
     time_t now = time(NULL);
@@ -325,23 +313,32 @@ om_status om_h5_attr_read_u32s(hid_t obj, const char *path, const char *name, ui
 }
 
 om_status om_h5_attr_write_string(hid_t obj, const char *path, const char *name,
-                                  hid_t str_type, const char *value)
+                                  const char *value)
 {
+    char why[OM_H5_DETAIL_MAX];
     const char *v = value != NULL ? value : "";
-    return om_h5_attr_write(obj, path, name, str_type, str_type, &v);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    om_status st;
+    if (type < 0 || H5Tset_size(type, strlen(v) + 1) < 0 ||
+        H5Tset_cset(type, H5T_CSET_UTF8) < 0 || H5Tset_strpad(type, H5T_STR_NULLTERM) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write attribute '%s': %s", path, name,
+                      om_h5_detail(why, sizeof why));
+    else
+        st = om_h5_attr_write(obj, path, name, type, type, v);
+    om_h5_close_id(&type);
+    return st;
 }
 
-om_status om_h5_attr_write_texts(hid_t obj, const char *path, hid_t str_type,
-                                 const om_h5_text *texts, size_t n)
+om_status om_h5_attr_write_texts(hid_t obj, const char *path, const om_h5_text *texts,
+                                 size_t n)
 {
     char created[OM_H5_UTC_MAX];
     om_status st;
     for (size_t i = 0; i < n; i++)
-        if ((st = om_h5_attr_write_string(obj, path, texts[i].name, str_type,
-                                          texts[i].value)) != OM_OK)
+        if ((st = om_h5_attr_write_string(obj, path, texts[i].name, texts[i].value)) != OM_OK)
             return st;
     om_h5_utc_now(created);
-    return om_h5_attr_write_string(obj, path, "created_utc", str_type, created);
+    return om_h5_attr_write_string(obj, path, "created_utc", created);
 }
 
 /*

@@ -35,7 +35,6 @@ struct om_h5_writer {
     hid_t driver;       /* the buffered driver it is written through (h5vfd.c), registered
                            until it is closed, or H5I_INVALID_HID */
     hid_t group;        /* the /trials group, or H5I_INVALID_HID */
-    hid_t str_type;     /* variable-length UTF-8 string type for attributes */
     hid_t winner_type;  /* enumerated type of winner fields (file and memory) */
     om_layout layout;   /* the fields of a row (a copy) */
     bool rows;          /* the file holds per-trial rows */
@@ -55,7 +54,7 @@ struct om_h5_writer {
 static om_status writer_attr_string(om_h5_writer *w, hid_t obj, const char *name,
                                     const char *value)
 {
-    return om_h5_attr_write_string(obj, w->path, name, w->str_type, value);
+    return om_h5_attr_write_string(obj, w->path, name, value);
 }
 
 static om_status writer_attr_u64(om_h5_writer *w, const char *name, uint64_t value)
@@ -121,7 +120,7 @@ static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
         {"rng", info->rng_scheme},
         {"target", info->target},
     };
-    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+    om_status st = om_h5_attr_write_texts(w->file, w->path, texts,
                                           sizeof texts / sizeof texts[0]);
     if (st != OM_OK)
         return st;
@@ -239,7 +238,6 @@ static om_status writer_close_objects(om_h5_writer *w)
     }
     om_h5_close_id(&w->group);
     om_h5_close_id(&w->winner_type);
-    om_h5_close_id(&w->str_type);
     /* Closing the file flushes it: a full disk shows up here. */
     if (w->file >= 0 && H5Fclose(w->file) < 0 && st == OM_OK)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
@@ -266,7 +264,7 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
     om_h5_writer *w = calloc(1, sizeof *w);
     if (w == NULL)
         return NULL;
-    w->file = w->driver = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->file = w->driver = w->group = w->winner_type = H5I_INVALID_HID;
     w->lock = -1;
     w->layout = *layout;
     for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
@@ -316,7 +314,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return st;
     }
-    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+    if ((w->winner_type = om_h5_winner_type()) < 0 ||
         (w->group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot create the /trials group: %s", path,
                       om_h5_detail(why, sizeof why));
@@ -645,7 +643,7 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
                         om_h5_detail(why, sizeof why));
     }
     om_h5_close_id(&fapl);
-    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+    if ((w->winner_type = om_h5_winner_type()) < 0 ||
         (w->group = H5Gopen2(w->file, "trials", H5P_DEFAULT)) < 0)
         return OM_ERROR(OM_EHDF5, "%s: no /trials group: %s", w->path,
                         om_h5_detail(why, sizeof why));

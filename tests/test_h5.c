@@ -553,6 +553,23 @@ static void set_fixed_string_attr(hid_t f, const char *name, const char *value)
     H5Tclose(t);
 }
 
+/* Replace root string attribute `name` by a variable-length string (as h5py
+ * writes a str). */
+static void set_vlen_string_attr(hid_t f, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR), a;
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    if (H5Aexists(f, name) > 0)
+        H5Adelete(f, name);
+    a = H5Acreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_geq(a, 0);
+    cr_assert_geq(H5Awrite(a, t, &value), 0);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+}
+
 Test(reader, wrong_schema_and_fixed_length_strings)
 {
     char path[512], *s = NULL;
@@ -564,12 +581,12 @@ Test(reader, wrong_schema_and_fixed_length_strings)
     H5Fclose(f);
     expect_open_error(path, OM_EHDF5, "someone-elses/2");
 
-    /* The right schema as a fixed-length string is accepted, and read back
-     * whole, as is the same title as a fixed-length string (the digest of
-     * the run is of the text, however stored). */
+    /* The right schema as a fixed-length string without its NUL is accepted,
+     * and read back whole, as is the same title as a variable-length string
+     * (the digest of the run is of the text, however stored). */
     f = open_rw(path);
     set_fixed_string_attr(f, "schema", OM_H5_SCHEMA);
-    set_fixed_string_attr(f, "title", sample_info(100, "combat").title);
+    set_vlen_string_attr(f, "title", sample_info(100, "combat").title);
     H5Fclose(f);
     cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
     cr_assert_eq(om_h5_reader_attr_string(r, "title", &s), OM_OK);
@@ -683,12 +700,10 @@ static void set_u64_attr(hid_t f, const char *name, uint64_t v)
     H5Sclose(s);
 }
 
-/* Set the variable-length string attribute `name` of the root of `f`. */
-static void set_string_attr(hid_t f, const char *name, const char *value)
+/* Set the string attribute `name` of `obj`, as the writer writes them. */
+static void set_string_attr(hid_t obj, const char *name, const char *value)
 {
-    hid_t t = om_h5_string_type();
-    cr_assert_eq(om_h5_attr_write_string(f, "test", name, t, value), OM_OK);
-    H5Tclose(t);
+    cr_assert_eq(om_h5_attr_write_string(obj, "test", name, value), OM_OK);
 }
 
 /*
@@ -725,13 +740,11 @@ Test(reader, edits_of_the_run_are_named)
         if (strcmp(what, "trials") == 0)
             set_u64_attr(f, "trials_requested", 101);
         if (strcmp(what, "fields") == 0) {
-            hid_t g = H5Gopen2(f, "trials", H5P_DEFAULT), t = om_h5_string_type();
+            hid_t g = H5Gopen2(f, "trials", H5P_DEFAULT);
             char *list = NULL;
             cr_assert_eq(om_h5_attr_read_string(g, path, "fields", &list), OM_OK);
-            cr_assert_eq(om_h5_attr_write_string(g, path, "fields", t, strchr(list, ' ') + 1),
-                         OM_OK);
+            set_string_attr(g, "fields", strchr(list, ' ') + 1);
             free(list);
-            H5Tclose(t);
             H5Gclose(g);
         }
         if (strcmp(what, "gone") == 0)
@@ -1360,7 +1373,7 @@ Test(writer, chunks_are_hdf5s_own)
     om_tally_work *tw = NULL;
     om_h5_chunks *c = NULL;
     char path[512];
-    hid_t file, str_type, winner_type, space;
+    hid_t file, winner_type, space;
     hsize_t dims = rows_n;
 
     for (size_t f = 0; f < l.field_count; f++) {
@@ -1389,7 +1402,6 @@ Test(writer, chunks_are_hdf5s_own)
     file = H5Fcreate(tmpdir_path(path, sizeof path, "lib.h5"), H5F_ACC_TRUNC, H5P_DEFAULT,
                      H5P_DEFAULT);
     cr_assert_geq(file, 0);
-    str_type = om_h5_string_type();
     winner_type = om_h5_winner_type();
     space = H5Screate_simple(1, &dims, NULL);
     for (size_t f = 0; f < l.field_count; f++) {
@@ -1418,7 +1430,6 @@ Test(writer, chunks_are_hdf5s_own)
         H5Dclose(d);
     }
     H5Sclose(space);
-    H5Tclose(str_type);
     H5Tclose(winner_type);
     H5Fclose(file);
 
