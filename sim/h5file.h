@@ -2,7 +2,7 @@
  * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c):
  * written by h5write.c, read by h5read.c, its chunks encoded by h5chunk.c.
  *
- * Layout (schema "oddsmaster-results/2"; README "Result files"):
+ * Layout (schema "oddsmaster-results/3"; README "Result files"):
  *   /            attributes: schema, game, program_version, command_line,
  *                scenario_name, scenario_yaml, title, ruleset, kind, unit_a,
  *                unit_b, points_a, points_b, options_json, rng, seed (u64),
@@ -14,18 +14,22 @@
  *                victory points, when known: points_rule, and per side X (a,
  *                b) loss_field_X (the field deciding them), loss_unit_X
  *                ("stands"), loss_start_X and vp_lost_X (u32[], the victory
- *                points lost for each value of that field)
+ *                points lost for each value of that field); provenance_sha256,
+ *                the digest of the run's defining attributes written when it
+ *                began (h5util.c, om_h5_provenance), which the reader checks
  *   /trials      attribute fields: the names of the fields in report order,
  *                separated by spaces; with rows, one 1-D uint8 dataset per field
  *                (a winner field uses an HDF5 enumerated type with names a, b,
  *                draw, none; a two-byte count field is uint16), one chunk per
  *                block of trials, HDF5's scale-offset filter (h5chunk.c; not
- *                for winners and two-byte counts); attributes description,
+ *                for winners and two-byte counts), then the Fletcher-32
+ *                checksum every dataset carries; attributes description,
  *                type ("count", "flag", "winner" or "count16") and, for a
  *                winner field, title (the heading of its outcome table)
  *   /tallies     attribute trials; one u64 dataset per field: how many trials
  *                had each value 0, 1, ... up to the largest that occurred (up to
- *                65536 values for a two-byte count)
+ *                65536 values for a two-byte count), one chunk with its checksum
+ * Text attributes are fixed-length UTF-8 strings (h5_int.h says why).
  * The writer writes block b's rows as the chunk at row b * block_size, so the
  * rows do not depend on the order blocks finish in, and keeps the run's tally,
  * written when the run ends. It writes to a temporary file beside the target
@@ -201,10 +205,12 @@ om_status om_h5_tmp_clean(const char *path, char **notice);
 
 /*
  * om_h5_reader_open: open a result file for reading and check its schema
- * attribute, its list of fields and the type and length of each field's
- * dataset. A missing or unreadable file gives OM_EIO; a file that is not HDF5,
- * is truncated, lacks the layout or was written by an older program (another
- * schema) gives OM_EHDF5; the message names the file and what is wrong.
+ * attribute, the digest of its run (om_h5_provenance_check: an attribute
+ * edited since the run began is named), its list of fields and the type,
+ * length and checksum filter of each field's dataset. A missing or
+ * unreadable file gives OM_EIO; a file that is not HDF5, is truncated, lacks
+ * the layout, was edited or was written by an older program (another schema)
+ * gives OM_EHDF5; the message names the file and what is wrong.
  */
 om_status om_h5_reader_open(om_h5_reader **out, const char *path);
 
@@ -239,15 +245,18 @@ bool om_h5_reader_has_rows(const om_h5_reader *r);
 
 /*
  * om_h5_reader_tally: the run's tally as the file records it (/tallies), with
- * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing
- * or inconsistent: a histogram that does not add up to the trials).
+ * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing,
+ * damaged: a checksum that does not match, named; or inconsistent: a
+ * histogram that does not add up to the trials).
  */
 om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out);
 
 /*
  * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
  * (uint8). Errors: OM_EINVAL (no such field, a two-byte count field, a file
- * without rows, or rows out of range), OM_EHDF5.
+ * without rows, or rows out of range), OM_EHDF5 (a chunk whose checksum does
+ * not match: "PATH: /trials/NAME, rows A..B: the data are damaged ...", its
+ * rows named; or another failure of the read).
  */
 om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                             uint8_t *buf);
