@@ -71,6 +71,26 @@ else
     not_ok "the datasets carry the Fletcher-32 checksum"
 fi
 
+# h5py, where it is installed, finds the checksum on every dataset and reads
+# them all (so verifies them), and refuses a damaged chunk too (below).
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    if /usr/bin/python3 - "$TMP/good.h5" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+seen = []
+def check(name, obj):
+    if isinstance(obj, h5py.Dataset):
+        assert obj.fletcher32, name
+        obj[()]
+        seen.append(name)
+f.visititems(check)
+assert len(seen) > 20
+PY
+    then ok "h5py: every dataset has its checksum and reads"; else not_ok "h5py: every dataset has its checksum and reads"; fi
+else
+    ok "h5py: every dataset has its checksum # SKIP python3-h5py not installed"
+fi
+
 # Bytes flipped inside the second chunk of a row dataset.
 damaged rows-flip.h5 "$TMP/good.h5" chunk /trials/hits_on_b 1 flip mid
 expect_exit 3 "summary --from-rows of flipped rows" "$OM" summary "$TMP/rows-flip.h5" --from-rows
@@ -79,6 +99,13 @@ expect_silent "no summary printed"
 expect_exit 0 "summary (the tallies alone, sound) of flipped rows" "$OM" summary "$TMP/rows-flip.h5"
 if h5dump -d /trials/hits_on_b "$TMP/rows-flip.h5" >/dev/null 2>&1; then
     not_ok "h5dump refuses the damaged chunk too"; else ok "h5dump refuses the damaged chunk too"; fi
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    if /usr/bin/python3 -c 'import sys, h5py; h5py.File(sys.argv[1], "r")["trials/hits_on_b"][:]' \
+        "$TMP/rows-flip.h5" 2>"$TMP/py"; then not_ok "h5py refuses the damaged chunk too"; else
+        expect_grep "Fletcher32" "$TMP/py" "h5py refuses the damaged chunk too"; fi
+else
+    ok "h5py refuses the damaged chunk too # SKIP python3-h5py not installed"
+fi
 # Bytes zeroed inside the third chunk of the winner's rows.
 damaged rows-zero.h5 "$TMP/good.h5" chunk /trials/winner 2 zero data 8
 expect_exit 3 "summary --from-rows of zeroed rows" "$OM" summary "$TMP/rows-zero.h5" --from-rows
