@@ -1366,7 +1366,7 @@ Test(writer, chunks_are_hdf5s_own)
     const size_t n_spans = sizeof spans / sizeof spans[0];
     const size_t rows_n = 1000; /* not a multiple of 16: the packers' tails too */
     om_layout l = {.row_size = n_spans + 3, .field_count = n_spans + 2};
-    static char names[32][16];
+    static char names[32][24];
     uint8_t *rows = calloc(rows_n * l.row_size + OM_TALLY_ROW_SLACK, 1);
     uint8_t *col = malloc(2 * rows_n);
     om_tally *t = malloc(sizeof *t);
