@@ -39,7 +39,7 @@ damaged() {
     shift 3
     cp "$from" "$TMP/$name"
     if "$EDIT" "$op" "$TMP/$name" "$@" 2>"$TMP/edit"; then ok "h5edit $op $name $*"; else
-        not_ok "h5edit $op $name $*" "$(cat "$TMP/edit")"
+        not_ok "h5edit $op $name $*" "$(tr '\n' ' ' <"$TMP/edit")"
         rm -f "$TMP/$name"
     fi
 }
@@ -161,7 +161,9 @@ for how in "" --from-rows; do
 done
 # The file's first 6000 bytes (superblock, root group, its attributes, /trials)
 # and its last 8000 (what the run's end wrote: /tallies, the end's attributes,
-# the chunk indexes).
+# the chunk indexes). HDF5 1.10 leaks a little of its own memory when an object
+# header fails its checksum (in the sanitizer build, LeakSanitizer's report and
+# exit status): leaks are not looked for here, crashes are.
 crashes=0 silent=0 tried=0
 for at in $(seq 0 61 6000) $(seq $((size - 8000)) 67 $((size - 1))); do
     cp "$TMP/good.h5" "$TMP/meta.h5"
@@ -169,10 +171,13 @@ for at in $(seq 0 61 6000) $(seq $((size - 8000)) 67 $((size - 1))); do
     b=$(cat "$TMP/byte")
     printf "$(printf '\\%03o' $(((${b:-0} + 0) ^ 255)))" |
         dd of="$TMP/meta.h5" bs=1 seek="$at" conv=notrunc 2>/dev/null
-    "$OM" summary "$TMP/meta.h5" >/dev/null 2>"$TMP/err"
+    ASAN_OPTIONS=detect_leaks=0 "$OM" summary "$TMP/meta.h5" >/dev/null 2>"$TMP/err"
     got=$?
     tried=$((tried + 1))
-    if [ "$got" -ne 0 ] && [ "$got" -ne 3 ]; then crashes=$((crashes + 1)); echo "# byte $at: exit $got: $(head -c 200 "$TMP/err")"; fi
+    if [ "$got" -ne 0 ] && [ "$got" -ne 3 ]; then
+        crashes=$((crashes + 1))
+        echo "# byte $at: exit $got: $(head -c 200 "$TMP/err" | tr '\n' ' ')"
+    fi
     if [ "$got" -eq 3 ] && ! grep -q "meta.h5" "$TMP/err"; then silent=$((silent + 1)); fi
 done
 if [ "$crashes" -eq 0 ]; then ok "metadata flipped at $tried places: exit 0 or 3, never a crash"; else
