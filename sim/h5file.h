@@ -178,8 +178,8 @@ om_status om_h5_writer_close(om_h5_writer *w);
 
 /*
  * om_h5_writer_reopen: continue writing the interrupted run's file `partial`
- * (its .partial file, checked: om_h5_partial_check), whose fields are those
- * of `layout`, to be finished at `path`: a copy of it is made under the
+ * (its .partial file, checked by the caller: om_run_resume), whose fields are
+ * those of `layout`, to be finished at `path`: a copy of it is made under the
  * temporary name of `path` (locked, as om_h5_writer_create's file), so that
  * `partial` stays as it is until the finished file replaces it; its datasets,
  * its run's tally and the blocks done are taken up. Errors: OM_EHDF5 (not an
