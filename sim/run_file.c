@@ -307,9 +307,8 @@ static void partial_free(partial_run *p)
 }
 
 /* Read what the file `path` says of its run; refuse a file that is not an
- * interrupted run of this program, or not as the run left it: its run's
- * attributes edited (the digest written when it began: om_h5_reader_open),
- * its rows or tallies damaged (their checksums), its rows not its tallies. */
+ * interrupted run of this program, or whose run's attributes were edited
+ * since it began (the digest written then: om_h5_reader_open). */
 static om_status read_partial(const char *path, partial_run *p)
 {
     om_h5_reader *r = NULL;
@@ -330,19 +329,6 @@ static om_status read_partial(const char *path, partial_run *p)
         (st = om_h5_reader_attr_double(r, "halfwidth", &p->halfwidth)) != OM_OK)
         st = OM_ERROR(OM_EHDF5, "%s: not a run that can be resumed: %s", path,
                       om_error_message());
-    /* Nothing damaged goes on into the finished file: every row is read
-     * (each chunk's checksum verified) and counted against the tallies, or,
-     * without rows, the tallies are read (theirs verified). */
-    if (st == OM_OK && !p->complete) {
-        om_tally *t = malloc(sizeof *t);
-        if (t == NULL)
-            st = OM_ERROR(OM_ENOMEM, "out of memory");
-        else if (p->rows != 0)
-            st = om_h5_reader_check_rows(r, NULL);
-        else
-            st = om_h5_reader_tally(r, t);
-        free(t);
-    }
     om_h5_reader_close(r);
     if (st != OM_OK)
         return st;
@@ -359,6 +345,26 @@ static om_status read_partial(const char *path, partial_run *p)
                         (unsigned long long)p->trials_requested,
                         (unsigned long long)p->blocks_done, (unsigned long long)p->block_size);
     return OM_OK;
+}
+
+/* Nothing damaged goes on into the finished file: every row of the file
+ * `path` is read (each chunk's checksum verified) and counted against its
+ * tallies, or, without rows, its tallies are read (theirs verified). Done
+ * once the cheaper checks have passed. */
+static om_status check_partial_data(const char *path, const partial_run *p)
+{
+    om_h5_reader *r = NULL;
+    om_tally *t = NULL;
+    om_status st = om_h5_reader_open(&r, path);
+    if (st == OM_OK && p->rows != 0)
+        st = om_h5_reader_check_rows(r, NULL);
+    else if (st == OM_OK && (t = malloc(sizeof *t)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    else if (st == OM_OK)
+        st = om_h5_reader_tally(r, t);
+    free(t);
+    om_h5_reader_close(r);
+    return st;
 }
 
 /* The run the file recorded against what the command asked for. */
@@ -409,6 +415,7 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
         return OM_ERROR(OM_EINVAL, "%s: not an interrupted run's file (NAME.h5%s)", path,
                         PARTIAL_SUFFIX);
     if ((st = read_partial(path, &p)) == OM_OK && (st = check_request(path, &p, req)) == OM_OK &&
+        (st = check_partial_data(path, &p)) == OM_OK &&
         (st = om_scenario_load_text(p.source, p.text, strlen(p.text), &sc)) == OM_OK &&
         (st = om_trials_prepare(sc, &trials)) == OM_OK)
         st = check_fields(path, &trials.layout);
