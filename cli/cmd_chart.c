@@ -121,8 +121,10 @@ const om_cli_command om_cli_chart = {
     .exits =
         "  2  the chart does not fit the file: no such field or situation, an\n"
         "     odds chart of a run without a winner (a volley), or OUT.csv exists\n"
-        "  3  a file cannot be read or written, or the input is not the valid run\n"
-        "     or matrix file the kind needs\n"
+        "  3  a file cannot be read or written (a full disk: with the system's\n"
+        "     reason), or the input is not the valid run or matrix file the kind\n"
+        "     needs (damaged: a checksum that does not match, the run's\n"
+        "     attributes edited; of an older schema)\n"
         "  4  out of memory or an unexpected failure\n",
     .options = chart_options,
     .n_options = sizeof chart_options / sizeof chart_options[0],

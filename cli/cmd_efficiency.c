@@ -122,8 +122,9 @@ const om_cli_command om_cli_efficiency = {
     .exits =
         "  2  no situation or field army of that name in the file, a unit without\n"
         "     trials, or an army none of whose units can take part\n"
-        "  3  the file cannot be read, is not HDF5, or is not a valid matrix file;\n"
-        "     or the output cannot be written\n"
+        "  3  the file cannot be read, is not HDF5, or is not a valid matrix file\n"
+        "     (damaged: a checksum that does not match; of an older schema); or\n"
+        "     the output cannot be written\n"
         "  4  out of memory or an unexpected failure\n",
     .options = efficiency_options,
     .n_options = sizeof efficiency_options / sizeof efficiency_options[0],

@@ -189,7 +189,8 @@ const om_cli_command om_cli_matrix = {
     .exits =
         "  2  unknown rule set, army, unit or situation; a character or a unit listed\n"
         "     twice; an army none of whose units takes part in the situations chosen\n"
-        "  3  cannot write the file\n"
+        "  3  cannot write the file or a --cells-dir file (with the system's reason;\n"
+        "     a failed matrix leaves neither)\n"
         "  4  internal error\n",
     .options = matrix_options,
     .n_options = sizeof matrix_options / sizeof matrix_options[0],

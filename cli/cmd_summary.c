@@ -28,8 +28,9 @@ static const om_cli_option summary_options[] = {
      .offset = offsetof(summary_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
      .help = "confidence of the intervals, 0 < C < 1 (default 0.95)"},
     {.name = "from-rows", .value = OM_CLI_FLAG, .offset = offsetof(summary_args, from_rows),
-     .help = "count every per-trial row again instead of reading\nthe tallies the run kept (the "
-             "same numbers, slower:\na check of the file)"},
+     .help = "count every per-trial row again (each chunk's\nchecksum verified) and compare "
+             "the counts with\nthe tallies the run kept, value by value: a check\nof the "
+             "whole file (slower)"},
 };
 
 static const summary_args summary_defaults = {
@@ -80,8 +81,11 @@ const om_cli_command om_cli_summary = {
         "             engagement, round1_win_a ... round1_lose_b (k = 1) hold the\n"
         "             outcome probabilities",
     .exits =
-        "  3  the file cannot be read, is not HDF5, or is not a valid result file;\n"
-        "     or the output cannot be written\n"
+        "  3  the file cannot be read, is not HDF5, or is not a valid result file:\n"
+        "     damaged (a chunk whose checksum does not match, named with its rows;\n"
+        "     with --from-rows, rows that do not count up to the tallies), its run's\n"
+        "     attributes edited since it began, or of an older schema; or the\n"
+        "     output cannot be written\n"
         "  4  out of memory or an unexpected failure\n",
     .options = summary_options,
     .n_options = sizeof summary_options / sizeof summary_options[0],

@@ -3,7 +3,7 @@
  * unit of one list against every unit of another, in one or more situations)
  * and read by `oddsmaster efficiency` and `oddsmaster chart --kind heatmap`.
  *
- * Layout (schema "oddsmaster-matrix/2"; S situations, R row units, C column units):
+ * Layout (schema "oddsmaster-matrix/3"; S situations, R row units, C column units):
  *   /                      attributes: schema, program_version, command_line,
  *                          ruleset, data_version (e.g. "warmaster-revolution
  *                          lists 2.25"), row_list, col_list (the army lists of
@@ -12,7 +12,7 @@
  *                          why, one per line; "" none), rng, seed (u64),
  *                          trials_per_cell (u64, 0 if adaptive), target_halfwidth
  *                          (double, 0 if a fixed number of trials), created_utc
- *   /rows/name, /rows/id   [R] variable-length UTF-8 strings: display name and
+ *   /rows/name, /rows/id   [R] fixed-length UTF-8 strings: display name and
  *                          the unit's identifier in the army data
  *   /rows/points           [R] u32: printed points cost of each row unit
  *   /rows/army             [R] strings: the army each unit comes from, as its
@@ -41,11 +41,18 @@
  *                          Written only when some cell is flagged: a file
  *                          without it has every situation apply to every pair.
  *                          The analysers leave flagged cells out of the ratings.
- * Schema /2 added army, troop, can_shoot, title and inapplicable; the readers
- * refuse a /1 file with an error that says to run the matrix again (its units
- * lack what the fair-points model needs to leave out situations a unit cannot
- * take part in). The optional datasets may be missing from a /2 file written
- * by another tool: their defaults are the "unknown" values above.
+ * Every dataset is chunked and carries HDF5's Fletcher-32 checksum (h5_int.h):
+ * an axis in one chunk, a /cells dataset in chunks of one situation
+ * ([1][R][C]), so a damaged chunk is named by its situation. Strings are
+ * fixed-length UTF-8 (a variable-length string's characters lie outside the
+ * dataset, where no checksum covers them); text attributes too.
+ * Schema /2 added army, troop, can_shoot, title and inapplicable; /3 the
+ * checksums (and fixed-length strings). The readers refuse a /1 file with an
+ * error that says to run the matrix again (its units lack what the
+ * fair-points model needs to leave out situations a unit cannot take part
+ * in), and a /2 file likewise (no checksums). The optional datasets may be
+ * missing from a /3 file written by another tool: their defaults are the
+ * "unknown" values above.
  * Trials that neither side won nor drew (no contact, unresolved at the turn
  * limit) are trials - wins_row - draws - wins_col. Every /cells dataset has the
  * dimension scales /situations/name, /rows/name and /cols/name attached to its
@@ -68,7 +75,11 @@
 #include "status.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5M_SCHEMA "oddsmaster-matrix/2"
+#define OM_H5M_SCHEMA "oddsmaster-matrix/3"
+
+/* The schema of the matrix files before every dataset carried a checksum,
+ * refused with a clear error. */
+#define OM_H5M_SCHEMA_V2 "oddsmaster-matrix/2"
 
 /* The schema of the first matrix files, refused with a clear error. */
 #define OM_H5M_SCHEMA_V1 "oddsmaster-matrix/1"
@@ -191,10 +202,12 @@ void om_h5m_writer_abort(om_h5m_writer *w);
  * frees with om_h5m_matrix_free). Checks the schema, that every axis dataset has
  * one entry per unit or situation and every cell dataset the shape [S][R][C],
  * and that each cell is consistent (wins and draws at most the trials, points
- * sums finite and not negative). Optional datasets that are absent take their
- * defaults (layout above). Errors: OM_EIO (missing or unreadable file),
- * OM_EHDF5 (not HDF5, damaged, not a matrix file, a /1 file, or inconsistent:
- * the message names the file and the attribute or dataset that is wrong),
+ * sums finite and not negative), and that every dataset carries its checksum.
+ * Optional datasets that are absent take their defaults (layout above).
+ * Errors: OM_EIO (missing or unreadable file), OM_EHDF5 (not HDF5, damaged: a
+ * chunk whose checksum does not match, named by its dataset and situation or
+ * entries; not a matrix file, a /1 or /2 file, or inconsistent: the message
+ * names the file and the attribute or dataset that is wrong),
  * OM_ENOMEM, OM_EINVAL (NULL arguments).
  */
 om_status om_h5m_read(const char *path, om_matrix **out);
