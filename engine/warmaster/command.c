@@ -349,6 +349,7 @@ static bool try_charge(phase *p, unsigned u, int target)
         return false;
     t->unit[u].centre = ch.centre;
     t->unit[u].dir = ch.dir;
+    om_wm_table_update(t, u);
     t->unit[u].charged = true;
     add_moved(p, u, from);
     p->out->unit[u].charged = 1;
@@ -570,6 +571,7 @@ static void blunder_fall_back(phase *p, const unsigned *u, unsigned n)
             p->out->unit[u[i]].moved_cm = moved_before; /* it halts instead */
             t->unit[u[i]].centre = c;
             t->unit[u[i]].dir = dir;
+            om_wm_table_update(t, u[i]);
         }
     }
 }
@@ -664,6 +666,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     if (moved < EVADE_MIN_CM) {
         un->centre = c;
         un->dir = dir;
+        om_wm_table_update(t, u);
         return false;
     }
     add_moved(p, u, c);

@@ -5,9 +5,12 @@
  * Command; Movement; Terrain & Movement). Sections cited are Warmaster
  * Revolution's unless another rulebook is named.
  *
- * Units are rectangles (convex polygons), so distances, contact and overlap are
- * the separating-axis theorem over at most 8 axes, and a straight move is the
- * swept version of the same test: exact for translations, no stepping.
+ * The geometry is the plane's (engine/core/plane.h, in cm): units are blocks
+ * of stands, terrain pieces convex polygons, and distances, contact, sight and
+ * straight paths are its functions. This file says what Warmaster's rules make
+ * of them. Each unit keeps its outline while it stands still
+ * (om_wm_table_geom): queries take the kept one, or work it out afresh for a
+ * unit changed behind the table's back, so they are right either way.
  *
  * Simplifications (each listed again in TURNS.md next to the rule it bends):
  *  T1 A unit is the rectangle of its stands: files x ranks stand bases. An
@@ -40,6 +43,7 @@
  *     they may not end in (a wood, or where infantry cannot go); they back off
  *     along their path in 1cm steps until clear.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,19 +64,13 @@
  * asks only for "some" edge (Warmaster 1.1 Rules Update, P33 – The charge);
  * the same 1cm is used. */
 #define CHARGE_MIN_EDGE_CM 1.0
-/* Points sampled along each edge for line of sight (T6): the two corners and
- * three points between them. */
-#define LOS_SAMPLES 5
 /* Step a flyer backs off along its path to find a clear place to end (T8). */
 #define FLYER_BACKOFF_CM 1.0
 /* Points this close to a zone border count as on it (an exact tie, T5):
  * facings given in degrees put borders a few ulps off. */
-#define ZONE_TIE_CM 1e-9
+#define ZONE_TIE_CM OM_PLANE_TIE_CM
 /* Longest charge placement search along a face, in half-stand steps. */
 #define CHARGE_MAX_SHIFTS 24
-
-/* Degrees in a radian, for facings given in degrees. */
-#define DEG_PER_RAD (180.0 / 3.14159265358979323846)
 
 /* Troop-type bit masks for terrain access. */
 #define INF (1u << OM_WM_INFANTRY)
@@ -83,19 +81,20 @@
 #define MAC (1u << OM_WM_MACHINE)
 #define ALL (INF | CAV | CHA | MON | ART | MAC)
 
-/* How a terrain kind treats a line of sight. */
-typedef enum sight_mode {
-    SIGHT_CLEAR = 0, /* low features: never block (Movement > Moving by Initiative;
-                        Shooting > Targets) */
-    SIGHT_CLOSE,     /* woods, villages: a line may run 2cm inside */
-    SIGHT_BODY,      /* hills: block a line crossing from outside to outside */
-    SIGHT_BLOCKS     /* buildings, high walls, steep hills: block any crossing */
-} sight_mode;
+/* How a terrain kind treats a line of sight (plane.h om_plane_sight): low
+ * features never block (Movement > Moving by Initiative; Shooting > Targets);
+ * a line may run 2cm inside woods and villages; hills block a line crossing
+ * from outside to outside; buildings, high walls and steep hills block any
+ * crossing. */
+#define SIGHT_CLEAR OM_PLANE_SIGHT_CLEAR
+#define SIGHT_CLOSE OM_PLANE_SIGHT_CLOSE
+#define SIGHT_BODY OM_PLANE_SIGHT_BODY
+#define SIGHT_BLOCKS OM_PLANE_SIGHT_BLOCKS
 
 /* Properties of a terrain kind. */
 typedef struct terrain_props {
     bool dense;                      /* -1 Command inside (Command > Command Penalties) */
-    sight_mode sight;                /* what it does to lines of sight */
+    om_plane_sight sight;            /* what it does to lines of sight */
     bool linear;                     /* a unit "behind" it (touching) gets `cover` */
     om_wm_position cover;            /* infantry and artillery in or behind it */
     unsigned enter[OM_WM_RULES_COUNT]; /* troop types that may enter, by rule set */
@@ -173,41 +172,18 @@ static const table_rules *rules_of(om_wm_ruleset_id id)
     return &table_rules_of[(unsigned)id < OM_WM_RULES_COUNT ? id : OM_WM_RULES_REV];
 }
 
-/* ---- Vectors and convex polygons ---- */
+/* ---- Vectors, blocks and kept outlines ---- */
 
-static om_wm_vec v_make(double x, double y) { return (om_wm_vec){x, y}; }
-static om_wm_vec v_add(om_wm_vec a, om_wm_vec b) { return v_make(a.x + b.x, a.y + b.y); }
-static om_wm_vec v_sub(om_wm_vec a, om_wm_vec b) { return v_make(a.x - b.x, a.y - b.y); }
-static om_wm_vec v_scale(om_wm_vec a, double s) { return v_make(a.x * s, a.y * s); }
-static double v_dot(om_wm_vec a, om_wm_vec b) { return a.x * b.x + a.y * b.y; }
-static double v_cross(om_wm_vec a, om_wm_vec b) { return a.x * b.y - a.y * b.x; }
-static double v_len(om_wm_vec a) { return sqrt(v_dot(a, a)); }
-/* The direction 90 degrees clockwise of a facing: the unit's right. */
-static om_wm_vec v_right(om_wm_vec f) { return v_make(f.y, -f.x); }
+static om_wm_vec v_add(om_wm_vec a, om_wm_vec b) { return om_plane_add(a, b); }
+static om_wm_vec v_sub(om_wm_vec a, om_wm_vec b) { return om_plane_sub(a, b); }
+static om_wm_vec v_scale(om_wm_vec a, double s) { return om_plane_scale_by(a, s); }
+static double v_dot(om_wm_vec a, om_wm_vec b) { return om_plane_dot(a, b); }
+static double v_cross(om_wm_vec a, om_wm_vec b) { return om_plane_cross(a, b); }
+static double v_len(om_wm_vec a) { return om_plane_len(a); }
+static om_wm_vec v_right(om_wm_vec f) { return om_plane_right(f); }
 
-/* A convex polygon (a unit rectangle, a stand, a terrain piece or a segment). */
-typedef struct poly {
-    unsigned n;
-    om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];
-} poly;
-
-/* The rectangle centred at c, facing f, half-width hw, half-depth hd, in the
- * corner order front-left, front-right, rear-right, rear-left. */
-static poly rect_poly(om_wm_vec c, om_wm_vec f, double hw, double hd)
-{
-    om_wm_vec r = v_right(f);
-    poly p = {.n = 4};
-    p.v[0] = v_add(c, v_add(v_scale(f, hd), v_scale(r, -hw)));
-    p.v[1] = v_add(c, v_add(v_scale(f, hd), v_scale(r, hw)));
-    p.v[2] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, hw)));
-    p.v[3] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, -hw)));
-    return p;
-}
-
-static unsigned unit_ranks(const om_wm_table_unit *u, unsigned files)
-{
-    return (u->stands + files - 1) / files;
-}
+/* The table's scale: cm. */
+static const om_plane_scale *const cm = OM_WM_TABLE_SCALE;
 
 static unsigned unit_files(const om_wm_table_unit *u)
 {
@@ -221,169 +197,141 @@ static unsigned unit_files(const om_wm_table_unit *u)
     }
 }
 
+/* Unit u as the plane's block of stands (T1). */
+static om_plane_block unit_block(const om_wm_table_unit *u)
+{
+    return (om_plane_block){u->centre, u->dir, u->stands, unit_files(u), u->stand_w, u->stand_d};
+}
+
 double om_wm_table_unit_width(const om_wm_table_unit *u) { return unit_files(u) * u->stand_w; }
 
 double om_wm_table_unit_depth(const om_wm_table_unit *u)
 {
-    return unit_ranks(u, unit_files(u)) * u->stand_d;
+    const om_plane_block b = unit_block(u);
+    return om_plane_block_depth(&b);
 }
 
-static poly unit_poly_at(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f, double grow)
+/* Unit u's rectangle placed at (c, f) and grown by `grow` on every side. */
+static om_plane_poly unit_poly_at(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f, double grow)
 {
-    return rect_poly(c, f, om_wm_table_unit_width(u) / 2 + grow,
-                     om_wm_table_unit_depth(u) / 2 + grow);
+    return om_plane_rect(c, f, om_wm_table_unit_width(u) / 2 + grow,
+                         om_wm_table_unit_depth(u) / 2 + grow);
 }
 
-static poly unit_poly(const om_wm_table_unit *u, double grow)
+static om_plane_poly unit_poly(const om_wm_table_unit *u, double grow)
 {
     return unit_poly_at(u, u->centre, u->dir, grow);
 }
 
+/* The shape of unit u placed at (c, f), grown by `grow`, into *s. */
+static const om_plane_shape *pose_shape(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f,
+                                        double grow, om_plane_shape *s)
+{
+    const om_plane_poly p = unit_poly_at(u, c, f, grow);
+    om_plane_shape_of(s, &p);
+    return s;
+}
+
+/* Whether unit u's kept outline is still its own: what it was worked out from
+ * is unchanged, bit for bit. */
+static inline bool geom_current(const om_wm_table_unit *u)
+{
+    const om_wm_table_geom *g = &u->geom;
+    return memcmp(&g->centre, &u->centre, sizeof g->centre) == 0 &&
+           memcmp(&g->dir, &u->dir, sizeof g->dir) == 0 && g->stands == u->stands &&
+           g->files == unit_files(u) && memcmp(&g->stand_w, &u->stand_w, sizeof g->stand_w) == 0 &&
+           memcmp(&g->stand_d, &u->stand_d, sizeof g->stand_d) == 0;
+}
+
+/* Work out unit u's outline and what it is worked out from. */
+static void geom_update(om_wm_table_unit *u)
+{
+    om_wm_table_geom *g = &u->geom;
+    double w, d;
+    if (u->stands == 0)
+        return; /* no block to draw: it keeps its last outline */
+    w = om_wm_table_unit_width(u);
+    d = om_wm_table_unit_depth(u);
+    g->centre = u->centre;
+    g->dir = u->dir;
+    g->stand_w = u->stand_w;
+    g->stand_d = u->stand_d;
+    g->stands = u->stands;
+    g->files = (uint8_t)unit_files(u);
+    g->hw = w / 2;
+    g->hd = d / 2;
+    g->radius = sqrt(w * w + d * d) / 2;
+    (void)pose_shape(u, u->centre, u->dir, 0, &g->shape);
+}
+
+/* The shape of unit u: its kept one, or worked out afresh into *tmp when the
+ * unit changed since it was kept. */
+static inline const om_plane_shape *unit_shape(const om_wm_table_unit *u, om_plane_shape *tmp)
+{
+    if (geom_current(u))
+        return &u->geom.shape;
+    return pose_shape(u, u->centre, u->dir, 0, tmp);
+}
+
+/* The radius of the circle around unit u's rectangle. */
+static inline double unit_radius(const om_wm_table_unit *u)
+{
+    double w, d;
+    if (geom_current(u))
+        return u->geom.radius;
+    w = om_wm_table_unit_width(u);
+    d = om_wm_table_unit_depth(u);
+    return sqrt(w * w + d * d) / 2;
+}
+
+/* The shape of terrain piece k: made when it was added (om_wm_table_update
+ * after its corners change). */
+static inline const om_plane_shape *terrain_shape(const om_wm_terrain *k)
+{
+    assert(k->shape.p.n == k->vertices &&
+           memcmp(k->shape.p.v, k->v, k->vertices * sizeof k->v[0]) == 0);
+    return &k->shape;
+}
+
+static void terrain_update(om_wm_terrain *k)
+{
+    om_plane_poly p = {.n = k->vertices};
+    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
+    om_plane_shape_of(&k->shape, &p);
+}
+
+void om_wm_table_update(om_wm_table *t, uint32_t u)
+{
+    if (u != OM_WM_TABLE_ALL) {
+        if (u < t->units)
+            geom_update(&t->unit[u]);
+        return;
+    }
+    for (unsigned i = 0; i < t->units; i++)
+        geom_update(&t->unit[i]);
+    for (unsigned k = 0; k < t->terrain_pieces; k++)
+        if (t->terrain[k].vertices <= OM_WM_TABLE_MAX_VERTICES)
+            terrain_update(&t->terrain[k]);
+}
+
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src)
+{
+    dst->width_cm = src->width_cm;
+    dst->depth_cm = src->depth_cm;
+    dst->units = src->units;
+    dst->characters = src->characters;
+    dst->terrain_pieces = src->terrain_pieces;
+    dst->brigades = src->brigades;
+    memcpy(dst->unit, src->unit, src->units * sizeof src->unit[0]);
+    memcpy(dst->character, src->character, src->characters * sizeof src->character[0]);
+    memcpy(dst->terrain, src->terrain, src->terrain_pieces * sizeof src->terrain[0]);
+    memcpy(dst->brigade, src->brigade, src->brigades * sizeof src->brigade[0]);
+}
+
 void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4])
 {
-    poly p = unit_poly(u, 0);
+    om_plane_poly p = unit_poly(u, 0);
     memcpy(corner, p.v, 4 * sizeof corner[0]);
-}
-
-static poly terrain_poly(const om_wm_terrain *k)
-{
-    poly p = {.n = k->vertices};
-    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
-    return p;
-}
-
-static void project(const poly *p, om_wm_vec axis, double *lo, double *hi)
-{
-    *lo = *hi = v_dot(p->v[0], axis);
-    for (unsigned i = 1; i < p->n; i++) {
-        double d = v_dot(p->v[i], axis);
-        if (d < *lo) *lo = d;
-        if (d > *hi) *hi = d;
-    }
-}
-
-/* The unit normal of edge i of p (either side: SAT only needs the line). */
-static om_wm_vec edge_axis(const poly *p, unsigned i)
-{
-    om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
-    double l = v_len(e);
-    return l > 0 ? v_make(-e.y / l, e.x / l) : v_make(1, 0);
-}
-
-/* Whether the interiors of a and b overlap by more than `tol` on every axis. */
-static bool poly_overlap(const poly *a, const poly *b, double tol)
-{
-    const poly *ps[2] = {a, b};
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned i = 0; i < ps[k]->n; i++) {
-            double alo, ahi, blo, bhi;
-            om_wm_vec ax = edge_axis(ps[k], i);
-            project(a, ax, &alo, &ahi);
-            project(b, ax, &blo, &bhi);
-            if (fmax(alo, blo) >= fmin(ahi, bhi) - tol)
-                return false;
-        }
-    return true;
-}
-
-/* Distance from p to segment ab, and the parameter of the closest point. */
-static double seg_dist(om_wm_vec p, om_wm_vec a, om_wm_vec b, double *par)
-{
-    om_wm_vec ab = v_sub(b, a);
-    double l2 = v_dot(ab, ab), s = l2 > 0 ? v_dot(v_sub(p, a), ab) / l2 : 0;
-    s = s < 0 ? 0 : (s > 1 ? 1 : s);
-    if (par) *par = s;
-    return v_len(v_sub(p, v_add(a, v_scale(ab, s))));
-}
-
-/* Closest distance between two convex polygons (0 when they overlap). */
-static double poly_distance(const poly *a, const poly *b)
-{
-    double best = INFINITY;
-    if (poly_overlap(a, b, 0))
-        return 0;
-    for (unsigned i = 0; i < a->n; i++)
-        for (unsigned j = 0; j < b->n; j++) {
-            double d1 = seg_dist(a->v[i], b->v[j], b->v[(j + 1) % b->n], NULL);
-            double d2 = seg_dist(b->v[j], a->v[i], a->v[(i + 1) % a->n], NULL);
-            best = fmin(best, fmin(d1, d2));
-        }
-    return best;
-}
-
-/* Distance from point p to polygon b (0 inside). */
-static double point_poly_distance(om_wm_vec p, const poly *b)
-{
-    double best = INFINITY;
-    bool inside = true;
-    double sign = 0;
-    for (unsigned j = 0; j < b->n; j++) {
-        double c = v_cross(v_sub(b->v[(j + 1) % b->n], b->v[j]), v_sub(p, b->v[j]));
-        if (sign == 0) sign = c;
-        else if (c * sign < 0) inside = false;
-        best = fmin(best, seg_dist(p, b->v[j], b->v[(j + 1) % b->n], NULL));
-    }
-    return inside ? 0 : best;
-}
-
-/*
- * Swept separating axes: moving a by t*v (t in [0,1]), the interval of t in
- * which a and b overlap by more than the touch tolerance, as [*enter, *exit].
- * Returns false when they never overlap in [0,1].
- */
-static bool sweep(const poly *a, om_wm_vec v, const poly *b, double *enter, double *exit)
-{
-    const poly *ps[2] = {a, b};
-    const double tol = OM_WM_TABLE_TOUCH_CM;
-    double t_in = -INFINITY, t_out = INFINITY;
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned i = 0; i < ps[k]->n; i++) {
-            double alo, ahi, blo, bhi;
-            om_wm_vec ax = edge_axis(ps[k], i);
-            double s = v_dot(v, ax);
-            project(a, ax, &alo, &ahi);
-            project(b, ax, &blo, &bhi);
-            if (fabs(s) < 1e-12) {
-                if (!(alo < bhi - tol && ahi > blo + tol))
-                    return false;
-                continue;
-            }
-            /* Overlap on this axis while alo + s t < bhi - tol and ahi + s t > blo + tol. */
-            double t1 = (blo + tol - ahi) / s, t2 = (bhi - tol - alo) / s;
-            t_in = fmax(t_in, fmin(t1, t2));
-            t_out = fmin(t_out, fmax(t1, t2));
-            if (t_in >= t_out)
-                return false;
-        }
-    if (t_out <= 0 || t_in >= 1)
-        return false;
-    *enter = t_in;
-    *exit = t_out;
-    return true;
-}
-
-/* Largest t in [0,1] keeping every corner of a + t v on the table. */
-static double table_bound(const om_wm_table *t, const poly *a, om_wm_vec v)
-{
-    double best = 1;
-    for (unsigned i = 0; i < a->n; i++) {
-        om_wm_vec p = a->v[i];
-        if (v.x > 0) best = fmin(best, (t->width_cm - p.x) / v.x);
-        if (v.x < 0) best = fmin(best, -p.x / v.x);
-        if (v.y > 0) best = fmin(best, (t->depth_cm - p.y) / v.y);
-        if (v.y < 0) best = fmin(best, -p.y / v.y);
-    }
-    return best < 0 ? 0 : best;
-}
-
-static bool poly_on_table(const om_wm_table *t, const poly *a)
-{
-    const double tol = OM_WM_TABLE_TOUCH_CM;
-    for (unsigned i = 0; i < a->n; i++)
-        if (a->v[i].x < -tol || a->v[i].y < -tol || a->v[i].x > t->width_cm + tol ||
-            a->v[i].y > t->depth_cm + tol)
-            return false;
-    return true;
 }
 
 /* ---- Building ---- */
@@ -402,18 +350,6 @@ void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w
     unsigned k = (unsigned)troop < OM_WM_TROOP_COUNT ? (unsigned)troop : 0;
     *w = r->stand_w[k];
     *d = r->stand_d[k];
-}
-
-om_wm_vec om_wm_table_dir(double facing_deg)
-{
-    double a = facing_deg / DEG_PER_RAD;
-    return v_make(cos(a), sin(a));
-}
-
-double om_wm_table_facing_deg(om_wm_vec dir)
-{
-    double a = atan2(dir.y, dir.x) * DEG_PER_RAD;
-    return a < 0 ? a + 360.0 : a;
 }
 
 int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *name,
@@ -439,6 +375,7 @@ int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *nam
     u->dir = om_wm_table_dir(facing_deg);
     u->position = OM_WM_OPEN;
     u->present = true;
+    geom_update(u);
     return t->units++;
 }
 
@@ -473,6 +410,7 @@ int om_wm_table_add_terrain(om_wm_table *t, om_wm_terrain_kind kind, const om_wm
     k->kind = kind;
     k->vertices = (uint8_t)n;
     memcpy(k->v, v, n * sizeof v[0]);
+    terrain_update(k);
     return t->terrain_pieces++;
 }
 
@@ -520,10 +458,11 @@ static bool closed_to_end(om_wm_ruleset_id rules, const om_wm_table_unit *u,
  * touches it. */
 static bool unit_at_terrain(const om_wm_table_unit *u, const om_wm_terrain *k)
 {
-    poly a = unit_poly(u, 0), b = terrain_poly(k);
+    om_plane_shape tmp;
+    const om_plane_shape *a = unit_shape(u, &tmp), *b = terrain_shape(k);
     if (terrain_table[k->kind].linear)
-        return poly_distance(&a, &b) <= OM_WM_TABLE_TOUCH_CM;
-    return poly_overlap(&a, &b, 0);
+        return om_plane_distance(a, b) <= OM_WM_TABLE_TOUCH_CM;
+    return om_plane_overlap(a, b, 0);
 }
 
 bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
@@ -558,16 +497,13 @@ om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
  * circles: enough to skip exact polygon distances to units clearly too far. */
 static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
 {
-    double wa = om_wm_table_unit_width(a), da = om_wm_table_unit_depth(a);
-    double wb = om_wm_table_unit_width(b), db = om_wm_table_unit_depth(b);
-    double ra = sqrt(wa * wa + da * da) / 2, rb = sqrt(wb * wb + db * db) / 2;
-    return v_len(v_sub(a->centre, b->centre)) - ra - rb;
+    return v_len(v_sub(a->centre, b->centre)) - unit_radius(a) - unit_radius(b);
 }
 
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 {
-    poly pa = unit_poly(&t->unit[a], 0), pb = unit_poly(&t->unit[b], 0);
-    return poly_distance(&pa, &pb);
+    om_plane_shape ta, tb;
+    return om_plane_distance(unit_shape(&t->unit[a], &ta), unit_shape(&t->unit[b], &tb));
 }
 
 bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
@@ -589,52 +525,31 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
     const om_wm_table_character *ch = &t->character[c];
-    poly pu = unit_poly(&t->unit[u], 0);
-    double d = point_poly_distance(ch->at, &pu) - ch->radius_cm;
+    om_plane_shape tmp;
+    double d = om_plane_point_distance(ch->at, unit_shape(&t->unit[u], &tmp)) - ch->radius_cm;
     return d > 0 ? d : 0;
-}
-
-/* The closest pair of points of two convex polygons that do not overlap. */
-static void poly_closest(const poly *a, const poly *b, om_wm_vec *pa, om_wm_vec *pb)
-{
-    double best = INFINITY;
-    for (unsigned i = 0; i < a->n; i++)
-        for (unsigned j = 0; j < b->n; j++) {
-            om_wm_vec b0 = b->v[j], b1 = b->v[(j + 1) % b->n];
-            om_wm_vec a0 = a->v[i], a1 = a->v[(i + 1) % a->n];
-            double s, d = seg_dist(a0, b0, b1, &s);
-            if (d < best) {
-                best = d;
-                *pa = a0;
-                *pb = v_add(b0, v_scale(v_sub(b1, b0), s));
-            }
-            d = seg_dist(b0, a0, a1, &s);
-            if (d < best) {
-                best = d;
-                *pb = b0;
-                *pa = v_add(a0, v_scale(v_sub(a1, a0), s));
-            }
-        }
 }
 
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb)
 {
-    poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
-    poly_closest(&p, &q, pa, pb);
+    om_plane_poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
+    om_plane_closest_points(&p, &q, pa, pb);
 }
 
 om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
 {
-    poly q = unit_poly(u, 0), pt = {.n = 1, .v = {p}};
+    om_plane_shape tmp;
+    const om_plane_shape *q = unit_shape(u, &tmp);
+    om_plane_poly pt = {.n = 1, .v = {p}};
     om_wm_vec pa = p, pb = p;
-    if (point_poly_distance(p, &q) == 0)
+    if (om_plane_point_distance(p, q) == 0)
         return p;
-    poly_closest(&pt, &q, &pa, &pb);
+    om_plane_closest_points(&pt, &q->p, &pa, &pb);
     return pb;
 }
 
-int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
+int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     int best = -1;
     double best_d = INFINITY;
@@ -649,167 +564,50 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
             best = (int)k;
         }
     }
-    if (cm) *cm = best_d;
+    if (cm_out) *cm_out = best_d;
     return best;
 }
 
 /* ---- Line of sight ---- */
 
-/* Cyrus-Beck: the part [*t0, *t1] of segment a + s (b - a), s in [0,1], inside
- * convex polygon p; false if none. */
-static bool clip_segment(om_wm_vec a, om_wm_vec b, const poly *p, double *t0, double *t1)
-{
-    om_wm_vec d = v_sub(b, a);
-    double area = 0, lo = 0, hi = 1;
-    for (unsigned i = 0; i < p->n; i++)
-        area += v_cross(p->v[i], p->v[(i + 1) % p->n]);
-    for (unsigned i = 0; i < p->n; i++) {
-        om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
-        /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
-        om_wm_vec n = area > 0 ? v_make(-e.y, e.x) : v_make(e.y, -e.x);
-        double num = v_dot(n, v_sub(a, p->v[i])), den = v_dot(n, d);
-        if (fabs(den) < 1e-15) {
-            if (num < 0)
-                return false;
-            continue;
-        }
-        double s = -num / den;
-        if (den > 0) lo = fmax(lo, s);
-        else hi = fmin(hi, s);
-        if (lo > hi)
-            return false;
-    }
-    *t0 = lo;
-    *t1 = hi;
-    return true;
-}
-
-/* Axis-aligned bounding box, for culling obstacles. */
-typedef struct box {
-    double x0, y0, x1, y1;
-} box;
-
-static box poly_box(const poly *p)
-{
-    box b = {p->v[0].x, p->v[0].y, p->v[0].x, p->v[0].y};
-    for (unsigned i = 1; i < p->n; i++) {
-        b.x0 = fmin(b.x0, p->v[i].x);
-        b.y0 = fmin(b.y0, p->v[i].y);
-        b.x1 = fmax(b.x1, p->v[i].x);
-        b.y1 = fmax(b.y1, p->v[i].y);
-    }
-    return b;
-}
-
-static bool box_meet(box a, box b)
-{
-    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
-}
-
-/* Obstacles that might cut a sight line between two units. */
+/* Obstacles that might cut a sight line between two units: other units'
+ * stands (characters never block) and terrain that does something to sight,
+ * those whose boxes meet the box around both. */
 typedef struct sight_obstacles {
     unsigned n;
-    poly p[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
-    sight_mode mode[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+    om_plane_obstacle o[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+    om_plane_shape tmp[OM_WM_TABLE_MAX_UNITS]; /* units' outlines worked out afresh */
 } sight_obstacles;
 
-static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned to, box area,
-                                   sight_obstacles *o)
+static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned to,
+                                   om_plane_box area, sight_obstacles *o)
 {
     o->n = 0;
     for (unsigned k = 0; k < t->units; k++) {
+        const om_plane_shape *s;
         if (k == from || k == to || !t->unit[k].present)
             continue;
-        o->p[o->n] = unit_poly(&t->unit[k], 0);
-        if (box_meet(poly_box(&o->p[o->n]), area))
-            o->mode[o->n++] = SIGHT_BLOCKS;
+        s = unit_shape(&t->unit[k], &o->tmp[k]);
+        if (om_plane_box_meet(s->box, area))
+            o->o[o->n++] = (om_plane_obstacle){s, SIGHT_BLOCKS};
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        sight_mode m = terrain_table[t->terrain[k].kind].sight;
-        if (m == SIGHT_CLEAR)
-            continue;
-        o->p[o->n] = terrain_poly(&t->terrain[k]);
-        if (box_meet(poly_box(&o->p[o->n]), area))
-            o->mode[o->n++] = m;
+        om_plane_sight m = terrain_table[t->terrain[k].kind].sight;
+        const om_plane_shape *s = terrain_shape(&t->terrain[k]);
+        if (m != SIGHT_CLEAR && om_plane_box_meet(s->box, area))
+            o->o[o->n++] = (om_plane_obstacle){s, m};
     }
-}
-
-static bool point_in_poly(om_wm_vec p, const poly *b)
-{
-    return point_poly_distance(p, b) == 0;
-}
-
-static bool segment_clear(om_wm_vec a, om_wm_vec b, const sight_obstacles *o)
-{
-    double len = v_len(v_sub(b, a));
-    for (unsigned k = 0; k < o->n; k++) {
-        double t0, t1, inside;
-        if (!clip_segment(a, b, &o->p[k], &t0, &t1))
-            continue;
-        inside = (t1 - t0) * len;
-        switch (o->mode[k]) {
-        case SIGHT_BLOCKS:
-            if (inside > OM_WM_TABLE_TOUCH_CM) return false;
-            break;
-        case SIGHT_CLOSE:
-            if (inside > CLOSE_TERRAIN_SIGHT_CM) return false;
-            break;
-        case SIGHT_BODY:
-            if (inside > OM_WM_TABLE_TOUCH_CM && !point_in_poly(a, &o->p[k]) &&
-                !point_in_poly(b, &o->p[k]))
-                return false;
-            break;
-        case SIGHT_CLEAR:
-            break;
-        }
-    }
-    return true;
-}
-
-/* Sample point s of LOS_SAMPLES along edge a-b, inset by the touch tolerance
- * so that a corner shared with a neighbour does not count as inside it. */
-static om_wm_vec edge_sample(om_wm_vec a, om_wm_vec b, unsigned s)
-{
-    om_wm_vec d = v_sub(b, a);
-    double l = v_len(d), f = (double)s / (LOS_SAMPLES - 1);
-    double inset = l > 0 ? OM_WM_TABLE_TOUCH_CM / l : 0;
-    f = inset + f * (1 - 2 * inset);
-    return v_add(a, v_scale(d, f));
-}
-
-/* Whether a segment from edge e of `fp` (outward normal n) reaches a point of
- * the target polygon without a blocking crossing. */
-static bool edge_sees(const poly *fp, unsigned e, const poly *tp, const sight_obstacles *o)
-{
-    om_wm_vec a = fp->v[e], b = fp->v[(e + 1) % fp->n];
-    om_wm_vec centre = v_scale(v_add(v_add(fp->v[0], fp->v[1]), v_add(fp->v[2], fp->v[3])), 0.25);
-    om_wm_vec mid = v_scale(v_add(a, b), 0.5), n = v_sub(mid, centre);
-    /* The middle sample first: most visible targets are seen from it. */
-    static const unsigned order[LOS_SAMPLES] = {2, 1, 3, 0, 4};
-    for (unsigned i = 0; i < LOS_SAMPLES; i++) {
-        om_wm_vec from = edge_sample(a, b, order[i]);
-        for (unsigned te = 0; te < tp->n; te++)
-            for (unsigned s = 0; s + 1 < LOS_SAMPLES; s++) {
-                om_wm_vec to = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], s);
-                /* Only lines leaving through this edge: the unit's own stands
-                 * block the others. */
-                if (v_dot(v_sub(to, from), n) <= OM_WM_TABLE_TOUCH_CM * v_len(n))
-                    continue;
-                if (segment_clear(from, to, o))
-                    return true;
-            }
-    }
-    return false;
 }
 
 bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                       bool all_round)
 {
     const table_rules *r = rules_of(rules);
-    poly fp = unit_poly(&t->unit[from], 0), tp = unit_poly(&t->unit[to], 0);
+    om_plane_shape tf, tt;
+    const om_plane_shape *fp = unit_shape(&t->unit[from], &tf), *tp = unit_shape(&t->unit[to], &tt);
     sight_obstacles o;
-    box area = poly_box(&fp), tb = poly_box(&tp);
-    if (r->max_sight_cm > 0 && poly_distance(&fp, &tp) > r->max_sight_cm)
+    om_plane_box area = fp->box, tb = tp->box;
+    if (r->max_sight_cm > 0 && om_plane_distance(fp, tp) > r->max_sight_cm)
         return false;
     area.x0 = fmin(area.x0, tb.x0);
     area.y0 = fmin(area.y0, tb.y0);
@@ -818,7 +616,7 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
     gather_sight_obstacles(t, from, to, area, &o);
     /* Edge 0 (front-left to front-right) is the front edge. */
     for (unsigned e = 0; e < (all_round ? 4u : 1u); e++)
-        if (edge_sees(&fp, e, &tp, &o))
+        if (om_plane_edge_sees(fp, e, tp, o.o, o.n, CLOSE_TERRAIN_SIGHT_CM, cm))
             return true;
     return false;
 }
@@ -835,7 +633,7 @@ static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
 }
 
 int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                                      bool all_round, double max_cm, unsigned filter, double *cm)
+                                      bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
     double d[OM_WM_TABLE_MAX_UNITS];
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
@@ -855,11 +653,11 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
             break;
         tried[best] = true;
         if (om_wm_table_sees(t, rules, u, (unsigned)best, all_round)) {
-            if (cm) *cm = d[best];
+            if (cm_out) *cm_out = d[best];
             return best;
         }
     }
-    if (cm) *cm = INFINITY;
+    if (cm_out) *cm_out = INFINITY;
     return -1;
 }
 
@@ -867,30 +665,15 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
 
 om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p)
 {
-    om_wm_vec rel = v_sub(p, u->centre), r = v_right(u->dir);
-    double fwd = v_dot(rel, u->dir), lat = v_dot(rel, r);
-    double dx = fabs(lat) - om_wm_table_unit_width(u) / 2;
-    double df = fwd - om_wm_table_unit_depth(u) / 2, dr = -fwd - om_wm_table_unit_depth(u) / 2;
-    /* Corner bisectors: the front zone holds the points farther beyond the
-     * front edge's line than beyond the side's (135-degree zones, Combat >
-     * Moving Chargers > Zones). */
-    if (df > 0 && df >= dx - ZONE_TIE_CM)
-        return OM_WM_TABLE_FRONT;
-    if (dr > 0 && dr >= dx - ZONE_TIE_CM)
-        return OM_WM_TABLE_REAR;
-    if (dx > 0)
-        return lat < 0 ? OM_WM_TABLE_LEFT : OM_WM_TABLE_RIGHT;
-    return OM_WM_TABLE_FRONT;
+    /* Corner bisectors (135-degree zones, Combat > Moving Chargers > Zones). */
+    return (om_wm_table_face)om_plane_zone(u->centre, u->dir, om_wm_table_unit_width(u) / 2,
+                                           om_wm_table_unit_depth(u) / 2, p, ZONE_TIE_CM);
 }
-
-/* The face of `tp` (corner order FL, FR, RR, RL) that edge j is. */
-static const om_wm_table_face edge_face[4] = {OM_WM_TABLE_FRONT, OM_WM_TABLE_RIGHT,
-                                              OM_WM_TABLE_REAR, OM_WM_TABLE_LEFT};
 
 /* 1.1: the target edge nearest the charger (Warmaster 1.1 Rules Update, P33 –
  * The charge; D1); -1 when the nearest point is a corner, which the zone then
  * decides. */
-static int nearest_edge(const poly *cp, const poly *tp)
+static int nearest_edge(const om_plane_poly *cp, const om_plane_poly *tp)
 {
     const double corner_tol = 1e-6;
     double best = INFINITY;
@@ -898,7 +681,7 @@ static int nearest_edge(const poly *cp, const poly *tp)
     /* Charger corners onto target edges: an interior foot names the edge. */
     for (unsigned i = 0; i < cp->n; i++)
         for (unsigned j = 0; j < tp->n; j++) {
-            double s, d = seg_dist(cp->v[i], tp->v[j], tp->v[(j + 1) % tp->n], &s);
+            double s, d = om_plane_seg_distance(cp->v[i], tp->v[j], tp->v[(j + 1) % tp->n], &s);
             bool interior = s > corner_tol && s < 1 - corner_tol;
             if (d < best - 1e-9 || (fabs(d - best) <= 1e-9 && interior && edge < 0)) {
                 best = d;
@@ -908,7 +691,7 @@ static int nearest_edge(const poly *cp, const poly *tp)
     /* Target corners onto charger edges: the nearest target point is a corner. */
     for (unsigned j = 0; j < tp->n; j++)
         for (unsigned i = 0; i < cp->n; i++) {
-            double d = seg_dist(tp->v[j], cp->v[i], cp->v[(i + 1) % cp->n], NULL);
+            double d = om_plane_seg_distance(tp->v[j], cp->v[i], cp->v[(i + 1) % cp->n], NULL);
             if (d < best - 1e-9) {
                 best = d;
                 edge = -1;
@@ -918,14 +701,14 @@ static int nearest_edge(const poly *cp, const poly *tp)
 }
 
 om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id rules,
-                                  unsigned charger, unsigned target)
+                                         unsigned charger, unsigned target)
 {
     const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
     if (rules_of(rules)->face_by_nearest_edge) {
-        poly cp = unit_poly(c, 0), tp = unit_poly(g, 0);
+        om_plane_poly cp = unit_poly(c, 0), tp = unit_poly(g, 0);
         int e = nearest_edge(&cp, &tp);
         if (e >= 0)
-            return edge_face[e];
+            return (om_wm_table_face)om_plane_edge_face[e];
     }
     return om_wm_table_zone(g, c->centre);
 }
@@ -937,47 +720,18 @@ om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id 
  * tolerance and far below any real overlap of two bases. */
 #define EDGE_CORNER_SHARE 0.02
 
-static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank);
-
 /* Stand i of unit u as a polygon (corner order FL, FR, RR, RL): file i %
  * files, rank i / files (T1). */
-static poly stand_i(const om_wm_table_unit *u, unsigned i)
+static om_plane_poly stand_i(const om_wm_table_unit *u, unsigned i)
 {
-    const unsigned files = unit_files(u);
-    return stand_poly(u, files, i % files, i / files);
+    const om_plane_block b = unit_block(u);
+    return om_plane_block_stand(&b, i);
 }
 
 void om_wm_table_stand_corners(const om_wm_table_unit *u, unsigned i, om_wm_vec corner[4])
 {
-    poly p = stand_i(u, i);
+    om_plane_poly p = stand_i(u, i);
     memcpy(corner, p.v, 4 * sizeof corner[0]);
-}
-
-/* Whether segments a0-a1 and b0-b1 cross (proper or touching). */
-static bool seg_cross(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
-{
-    double d1 = v_cross(v_sub(a1, a0), v_sub(b0, a0)), d2 = v_cross(v_sub(a1, a0), v_sub(b1, a0));
-    double d3 = v_cross(v_sub(b1, b0), v_sub(a0, b0)), d4 = v_cross(v_sub(b1, b0), v_sub(a1, b0));
-    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 &&
-           d4 != 0;
-}
-
-/* Distance between segments a0-a1 and b0-b1. */
-static double seg_seg_dist(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
-{
-    if (seg_cross(a0, a1, b0, b1))
-        return 0;
-    return fmin(fmin(seg_dist(a0, b0, b1, NULL), seg_dist(a1, b0, b1, NULL)),
-                fmin(seg_dist(b0, a0, a1, NULL), seg_dist(b1, a0, a1, NULL)));
-}
-
-/* Distance from segment a0-a1 to polygon p (0 when it enters it). */
-static double seg_poly_dist(om_wm_vec a0, om_wm_vec a1, const poly *p)
-{
-    double best = fmin(point_poly_distance(a0, p), point_poly_distance(a1, p));
-    for (unsigned j = 0; j < p->n && best > 0; j++)
-        best = fmin(best, seg_seg_dist(a0, a1, p->v[j], p->v[(j + 1) % p->n]));
-    return best;
 }
 
 /* The part of edge a-b from share `from` to share `to` of its length. */
@@ -993,30 +747,34 @@ void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsig
                              om_wm_table_touch *out)
 {
     const om_wm_table_unit *e = &t->unit[v];
-    poly sp = stand_i(&t->unit[u], i), ep = unit_poly(e, 0);
+    om_plane_poly spoly = stand_i(&t->unit[u], i);
+    om_plane_shape sh, tmp;
+    const om_plane_shape *ep = unit_shape(e, &tmp);
+    const om_plane_poly *sp = &sh.p;
     const double tol = OM_WM_TABLE_TOUCH_CM, c = EDGE_CORNER_SHARE;
-    om_wm_vec f0 = ep.v[0], f1 = ep.v[1], p0, p1, centre;
+    om_wm_vec f0 = ep->p.v[0], f1 = ep->p.v[1], p0, p1, centre;
     memset(out, 0, sizeof *out);
-    if (poly_distance(&sp, &ep) > tol)
+    om_plane_shape_of(&sh, &spoly);
+    if (om_plane_distance(&sh, ep) > tol)
         return;
     out->touches = true;
     /* Edge j of the stand (FL-FR front, FR-RR right, RR-RL rear, RL-FL left)
      * without its corners. */
     for (unsigned j = 0; j < 4; j++) {
-        edge_part(sp.v[j], sp.v[(j + 1) % 4], c, 1 - c, &p0, &p1);
-        if (seg_poly_dist(p0, p1, &ep) <= tol)
-            out->edges |= (uint8_t)(1u << edge_face[j]);
+        edge_part(sp->v[j], sp->v[(j + 1) % 4], c, 1 - c, &p0, &p1);
+        if (om_plane_seg_shape_distance(p0, p1, ep) <= tol)
+            out->edges |= (uint8_t)(1u << om_plane_edge_face[j]);
     }
     /* The enemy's front edge (corners included) on the stand's sides without
      * their front corners, or on its rear edge with its rear corners. */
-    centre = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    centre = v_scale(v_add(v_add(sp->v[0], sp->v[1]), v_add(sp->v[2], sp->v[3])), 0.25);
     if (om_wm_table_zone(e, centre) != OM_WM_TABLE_FRONT)
         return;
-    edge_part(sp.v[1], sp.v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
-    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
-    edge_part(sp.v[3], sp.v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
-    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
-    out->flanked |= seg_seg_dist(sp.v[2], sp.v[3], f0, f1) <= tol; /* rear */
+    edge_part(sp->v[1], sp->v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
+    out->flanked |= om_plane_seg_seg_distance(p0, p1, f0, f1) <= tol;
+    edge_part(sp->v[3], sp->v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
+    out->flanked |= om_plane_seg_seg_distance(p0, p1, f0, f1) <= tol;
+    out->flanked |= om_plane_seg_seg_distance(sp->v[2], sp->v[3], f0, f1) <= tol; /* rear */
 }
 
 om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
@@ -1025,7 +783,7 @@ om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, 
     const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
     /* Facing the same way: within a tenth of a degree. */
     const double same_facing = 0.9999985;
-    poly sp = stand_i(su, i), fp = stand_i(fu, j);
+    om_plane_poly sp = stand_i(su, i), fp = stand_i(fu, j);
     om_wm_vec sc = v_scale(v_add(sp.v[0], sp.v[2]), 0.5), fc = v_scale(v_add(fp.v[0], fp.v[2]), 0.5);
     om_wm_vec rel = v_sub(sc, fc), r = v_right(fu->dir);
     double back = -v_dot(rel, fu->dir), side = v_dot(rel, r);
@@ -1044,8 +802,10 @@ om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, 
 
 double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
 {
-    poly sp = stand_i(&t->unit[u], i), vp = unit_poly(&t->unit[v], 0);
-    return poly_distance(&sp, &vp);
+    om_plane_poly sp = stand_i(&t->unit[u], i);
+    om_plane_shape sh, tmp;
+    om_plane_shape_of(&sh, &sp);
+    return om_plane_distance(&sh, unit_shape(&t->unit[v], &tmp));
 }
 
 /* ---- Paces ---- */
@@ -1079,66 +839,41 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                        om_wm_vec f, int skip)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    poly a = unit_poly_at(un, c, f, 0);
-    if (!poly_on_table(t, &a))
+    om_plane_shape a;
+    (void)pose_shape(un, c, f, 0, &a);
+    if (!om_plane_on_table(t->width_cm, t->depth_cm, &a.p, OM_WM_TABLE_TOUCH_CM))
         return false;
     for (unsigned k = 0; k < t->units; k++) {
-        poly b;
+        om_plane_shape tmp;
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
-        b = unit_poly(&t->unit[k], 0);
-        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+        if (om_plane_overlap(&a, unit_shape(&t->unit[k], &tmp), OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
         if (!closed_to_end(rules, un, &t->terrain[k]))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+        if (om_plane_overlap(&a, terrain_shape(&t->terrain[k]), OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     return true;
 }
 
-/* The sweep reports when two shapes overlap by more than the touch tolerance;
- * backing off by that tolerance along the move gives the time they touch. */
-static double contact_time(double in, om_wm_vec v)
-{
-    double len = v_len(v), t = in - (len > 0 ? OM_WM_TABLE_TOUCH_CM / len : 0);
-    return t < 0 ? 0 : t;
-}
-
-/* The first time in [0,1] at which `a` moving by v meets obstacle `b`; 1 if
- * never. An obstacle it already overlaps does not stop it (`grow` obstacles
- * fall back to their true outline, `b0`). */
-static double first_hit(const poly *a, om_wm_vec v, const poly *b, const poly *b0)
-{
-    double in, out;
-    if (poly_overlap(a, b, OM_WM_TABLE_TOUCH_CM)) {
-        if (b0 == NULL || poly_overlap(a, b0, OM_WM_TABLE_TOUCH_CM))
-            return 1;
-        b = b0;
-    }
-    if (!sweep(a, v, b, &in, &out))
-        return 1;
-    return contact_time(in, v);
-}
-
-/* Earliest stop of poly `a` (unit u's outline or a group member's) moving by
+/* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
  * v: units not in `group_mask`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                        const poly *a, om_wm_vec v, uint32_t group_mask,
+                        const om_plane_shape *a, om_wm_vec v, uint32_t group_mask,
                         const om_wm_table_move_rule *rule)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    double tmin = table_bound(t, a, v);
+    double tmin = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return tmin; /* T8: flyers pass over everything */
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *o = &t->unit[k];
         double gap = 0;
-        poly b, b0;
+        om_plane_shape grown, tmp;
+        const om_plane_shape *b0;
         if (k == u || !o->present || (group_mask >> k & 1u))
             continue;
         if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
@@ -1147,24 +882,25 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             gap = rule->enemy_gap_cm;
         if ((int)k == rule->target)
             gap = rule->keep_cm;
-        b0 = unit_poly(o, 0);
-        b = gap > 0 ? unit_poly(o, gap) : b0;
-        tmin = fmin(tmin, first_hit(a, v, &b, gap > 0 ? &b0 : NULL));
+        b0 = unit_shape(o, &tmp);
+        if (gap > 0)
+            tmin = fmin(tmin, om_plane_first_hit(a, v, pose_shape(o, o->centre, o->dir, gap,
+                                                                  &grown), b0, cm));
+        else
+            tmin = fmin(tmin, om_plane_first_hit(a, v, b0, NULL, cm));
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        tmin = fmin(tmin, first_hit(a, v, &b, NULL));
+        tmin = fmin(tmin, om_plane_first_hit(a, v, terrain_shape(&t->terrain[k]), NULL, cm));
     }
     return tmin;
 }
 
 /* After a burst-through move of a by v stopped at tmin: pull back so that no
  * friend is overlapped at the end, and flag the friends passed wholly. */
-static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_wm_vec v,
-                            double tmin, uint32_t *burst)
+static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_shape *a,
+                            om_wm_vec v, double tmin, uint32_t *burst)
 {
     const om_wm_table_unit *un = &t->unit[u];
     bool changed = true;
@@ -1174,14 +910,13 @@ static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_
         for (unsigned k = 0; k < t->units; k++) {
             const om_wm_table_unit *o = &t->unit[k];
             double in, out;
-            poly b;
+            om_plane_shape tmp;
             if (k == u || !o->present || o->side != un->side || om_wm_table_engaged(t, k))
                 continue;
-            b = unit_poly(o, 0);
-            if (!sweep(a, v, &b, &in, &out) || in < 0)
+            if (!om_plane_sweep(a, v, unit_shape(o, &tmp), cm, &in, &out) || in < 0)
                 continue;
             if (in < tmin && out > tmin) {
-                tmin = contact_time(in, v); /* would end on it: stop short */
+                tmin = om_plane_contact_time(in, v, cm); /* would end on it: stop short */
                 changed = true;
             }
         }
@@ -1189,11 +924,10 @@ static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_
     for (unsigned k = 0; burst && k < t->units; k++) {
         const om_wm_table_unit *o = &t->unit[k];
         double in, out;
-        poly b;
+        om_plane_shape tmp;
         if (k == u || !o->present || o->side != un->side)
             continue;
-        b = unit_poly(o, 0);
-        if (sweep(a, v, &b, &in, &out) && in >= 0 && out <= tmin)
+        if (om_plane_sweep(a, v, unit_shape(o, &tmp), cm, &in, &out) && in >= 0 && out <= tmin)
             *burst |= 1u << k;
     }
     return tmin;
@@ -1215,7 +949,7 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     om_wm_table_unit *un = &t->unit[u];
     om_wm_vec delta = v_sub(goal, un->centre), v, way;
     double dist = v_len(delta), len, tmin;
-    poly a;
+    om_plane_shape a;
     if (dist < 1e-9 || max_cm <= 0)
         return 0;
     way = v_scale(delta, 1 / dist);
@@ -1223,13 +957,14 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     if (rule->turn && pose_clear(t, rules, u, un->centre, way, -1))
         un->dir = way;
     v = v_scale(way, len);
-    a = unit_poly(un, 0);
+    (void)pose_shape(un, un->centre, un->dir, 0, &a);
     tmin = stop_time(t, rules, u, &a, v, 0, rule);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         tmin = flyer_backoff(t, rules, u, un->centre, un->dir, v, tmin);
     un->centre = v_add(un->centre, v_scale(v, tmin));
+    geom_update(un);
     return len * tmin;
 }
 
@@ -1254,11 +989,14 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
     for (unsigned i = 0; i < n; i++)
         mask |= 1u << u[i];
     for (unsigned i = 0; i < n; i++) {
-        poly a = unit_poly(&t->unit[u[i]], 0);
-        tmin = fmin(tmin, stop_time(t, rules, u[i], &a, v, mask, &body));
+        om_plane_shape tmp;
+        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, mask,
+                                    &body));
     }
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
         t->unit[u[i]].centre = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
+        geom_update(&t->unit[u[i]]);
+    }
     return len * tmin;
 }
 
@@ -1269,7 +1007,7 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
 static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm_vec *a,
                          om_wm_vec *b, om_wm_vec *n, double *stand_len)
 {
-    poly p = unit_poly(g, 0);
+    om_plane_poly p = unit_poly(g, 0);
     om_wm_vec r = v_right(g->dir);
     switch (face) {
     case OM_WM_TABLE_FRONT:
@@ -1287,11 +1025,19 @@ static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm
     }
 }
 
+/* The shape of segment a-b. */
+static const om_plane_shape *segment_shape(om_wm_vec a, om_wm_vec b, om_plane_shape *s)
+{
+    const om_plane_poly p = {.n = 2, .v = {a, b}};
+    om_plane_shape_of(s, &p);
+    return s;
+}
+
 /* The centre (distance along the face) of the face stand closest to the
  * charger, ties going to the stand whose centre is nearest the charger's: the
  * first charging stand goes centre to centre with it (Combat > Moving Chargers >
  * The charge move). */
-static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm_vec a,
+static double closest_face_stand(const om_plane_shape *cp, om_wm_vec charger_centre, om_wm_vec a,
                                  om_wm_vec b, double stand_len)
 {
     om_wm_vec e = v_sub(b, a);
@@ -1300,8 +1046,9 @@ static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm
     if (m < 1) m = 1;
     for (unsigned j = 0; j < m; j++) {
         double s0 = j * len / m, s1 = (j + 1) * len / m, sm = (s0 + s1) / 2;
-        poly seg = {.n = 2, .v = {v_add(a, v_scale(e, s0 / len)), v_add(a, v_scale(e, s1 / len))}};
-        double d = poly_distance(cp, &seg);
+        om_plane_shape seg;
+        double d = om_plane_distance(cp, segment_shape(v_add(a, v_scale(e, s0 / len)),
+                                                       v_add(a, v_scale(e, s1 / len)), &seg));
         double dc = v_len(v_sub(v_add(a, v_scale(e, sm / len)), charger_centre));
         if (d < best_d - 1e-9 || (d <= best_d + 1e-9 && dc < best_c)) {
             best_d = fmin(d, best_d);
@@ -1316,7 +1063,7 @@ static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm
  * farthest-moving point (Movement > Formation & Movement > Moving the stands). */
 static double corner_travel(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f)
 {
-    poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
+    om_plane_poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
     double best = 0;
     for (unsigned i = 0; i < 4; i++)
         best = fmax(best, v_len(v_sub(p1.v[i], p0.v[i])));
@@ -1332,9 +1079,10 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     const om_wm_table_unit *un = &t->unit[charger];
     om_wm_table_move_rule rule = {.target = -1};
     om_wm_vec v = v_sub(c, un->centre);
-    poly a = unit_poly_at(un, un->centre, f, 0);
+    om_plane_shape a;
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return true;
+    (void)pose_shape(un, un->centre, f, 0, &a);
     return stop_time(t, rules, charger, &a, v, 1u << target, &rule) >= 1 - 1e-9;
 }
 
@@ -1345,7 +1093,8 @@ void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsig
     om_wm_vec a, b, n, e, f;
     double stand_len, len, s0, hw = om_wm_table_unit_width(c) / 2,
                                 hd = om_wm_table_unit_depth(c) / 2, step = c->stand_w / 2;
-    poly cp = unit_poly(c, 0);
+    om_plane_shape tmp;
+    const om_plane_shape *cp = unit_shape(c, &tmp);
     memset(out, 0, sizeof *out);
     out->face = om_wm_table_charge_face(t, rules, charger, target);
     out->required_cm = INFINITY;
@@ -1360,7 +1109,7 @@ void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsig
     len = v_len(e);
     e = v_scale(e, 1 / len);
     f = v_scale(n, -1);
-    s0 = closest_face_stand(&cp, c->centre, a, b, stand_len);
+    s0 = closest_face_stand(cp, c->centre, a, b, stand_len);
     /* Shifts 0, +h, -h, +2h, -2h, ... keeping 1cm of edge contact (T4). */
     for (unsigned k = 0; k <= 2 * CHARGE_MAX_SHIFTS; k++) {
         double shift = (k == 0) ? 0 : ((k % 2) ? 1.0 : -1.0) * step * ((k + 1) / 2);
@@ -1387,15 +1136,14 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec a, b, n;
     double stand_len;
-    poly edge;
+    om_plane_shape edge;
     face_segment(un, face, &a, &b, &n, &stand_len);
-    edge = (poly){.n = 2, .v = {a, b}};
+    (void)segment_shape(a, b, &edge);
     for (unsigned k = 0; k < t->units; k++) {
-        poly q;
+        om_plane_shape tmp;
         if (k == u || !t->unit[k].present || t->unit[k].side != un->side)
             continue;
-        q = unit_poly(&t->unit[k], 0);
-        if (poly_distance(&edge, &q) <= OM_WM_TABLE_TOUCH_CM)
+        if (om_plane_distance(&edge, unit_shape(&t->unit[k], &tmp)) <= OM_WM_TABLE_TOUCH_CM)
             return true;
     }
     return false;
@@ -1403,62 +1151,43 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
 
 /* ---- What lies behind ---- */
 
-/* Stands in file `file` of unit u (T1: the last rank fills from the left). */
-static unsigned stands_in_file(const om_wm_table_unit *u, unsigned files, unsigned file)
-{
-    unsigned full = u->stands / files, rem = u->stands % files;
-    return full + (file < rem ? 1u : 0u);
-}
-
-/* The polygon of the stand at (file, rank) of unit u (rank 0 is the front). */
-static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank)
-{
-    unsigned ranks = unit_ranks(u, files);
-    om_wm_vec r = v_right(u->dir);
-    double lat = ((double)file - (files - 1) / 2.0) * u->stand_w;
-    double fwd = ((ranks - 1) / 2.0 - (double)rank) * u->stand_d;
-    om_wm_vec c = v_add(u->centre, v_add(v_scale(r, lat), v_scale(u->dir, fwd)));
-    return rect_poly(c, u->dir, u->stand_w / 2, u->stand_d / 2);
-}
-
 void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                               om_wm_vec away, double reach_cm, om_wm_table_behind *out)
 {
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec v = v_scale(away, reach_cm);
-    poly a = unit_poly(un, 0), hit_poly;
-    double tmin = table_bound(t, &a, v);
+    om_plane_shape ta, th;
+    const om_plane_shape *a = unit_shape(un, &ta), *hit = NULL;
+    const double bound = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
+    double tmin = bound;
     int hit_unit = -1, hit_terrain = -1;
-    unsigned files = unit_files(un);
+    om_plane_block block = unit_block(un);
     memset(out, 0, sizeof *out);
     out->unit = -1;
     for (unsigned k = 0; k < t->units; k++) {
-        poly b;
-        double th;
+        double th_k;
+        om_plane_shape tmp;
         if (k == u || !t->unit[k].present)
             continue;
-        b = unit_poly(&t->unit[k], 0);
-        th = first_hit(&a, v, &b, NULL);
-        if (th < tmin) {
-            tmin = th;
+        th_k = om_plane_first_hit(a, v, unit_shape(&t->unit[k], &tmp), NULL, cm);
+        if (th_k < tmin) {
+            tmin = th_k;
             hit_unit = (int)k;
             hit_terrain = -1;
         }
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
-        double th;
+        double th_k;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        th = first_hit(&a, v, &b, NULL);
-        if (th < tmin) {
-            tmin = th;
+        th_k = om_plane_first_hit(a, v, terrain_shape(&t->terrain[k]), NULL, cm);
+        if (th_k < tmin) {
+            tmin = th_k;
             hit_unit = -1;
             hit_terrain = (int)k;
         }
     }
-    if (tmin >= 1 - 1e-12 && table_bound(t, &a, v) >= 1 - 1e-12) {
+    if (tmin >= 1 - 1e-12 && bound >= 1 - 1e-12) {
         out->kind = OM_WM_BEHIND_OPEN;
         return;
     }
@@ -1474,20 +1203,15 @@ void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsi
         out->kind = o->side != un->side              ? OM_WM_BEHIND_ENEMY
                     : om_wm_table_engaged(t, (unsigned)hit_unit) ? OM_WM_BEHIND_UNYIELDING
                                                                   : OM_WM_BEHIND_FRIENDS;
-        hit_poly = unit_poly(o, 0);
+        hit = unit_shape(o, &th);
     } else {
         out->kind = OM_WM_BEHIND_IMPASSABLE;
-        hit_poly = terrain_poly(&t->terrain[hit_terrain]);
+        hit = terrain_shape(&t->terrain[hit_terrain]);
     }
     /* Stands whose own straight path meets it: a stand's retreat is blocked "if
      * any part of the stand's base is obliged to move through" it (Combat >
      * Retreats > Blocked retreats). */
-    for (unsigned f = 0; f < files; f++)
-        for (unsigned r = 0; r < stands_in_file(un, files, f); r++) {
-            poly s = stand_poly(un, files, f, r);
-            if (first_hit(&s, v, &hit_poly, NULL) < 1)
-                out->stands++;
-        }
+    out->stands = (uint8_t)om_plane_block_blocked(&block, v, hit, cm);
 }
 
 void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
@@ -1539,6 +1263,14 @@ static om_status check_unit_values(const om_wm_table_unit *u, unsigned i,
     return OM_OK;
 }
 
+/* The outline of terrain piece k from its corners (a checked piece). */
+static void terrain_fresh(const om_wm_terrain *k, om_plane_shape *s)
+{
+    om_plane_poly p = {.n = k->vertices};
+    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
+    om_plane_shape_of(s, &p);
+}
+
 /* Units: values, on the table, not overlapping, not in closed terrain. */
 static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
                              om_wm_check_failure *why)
@@ -1546,29 +1278,32 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
     om_status st;
     for (unsigned i = 0; i < t->units; i++) {
         const om_wm_table_unit *u = &t->unit[i];
-        poly a;
+        om_plane_shape a;
         if ((st = check_unit_values(u, i, why)))
             return st;
         if (!u->present)
             continue;
-        a = unit_poly(u, 0);
+        /* Outlines worked out afresh: the check trusts nothing kept. */
+        (void)pose_shape(u, u->centre, u->dir, 0, &a);
         for (unsigned c = 0; c < 4; c++)
-            if (!poly_on_table(t, &(poly){.n = 1, .v = {a.v[c]}}))
+            if (!om_plane_on_table(t->width_cm, t->depth_cm, &(om_plane_poly){.n = 1, .v = {a.p.v[c]}},
+                                   OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s is off the %gx%gcm table (a corner at "
-                            "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.v[c].x, a.v[c].y);
+                            "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.p.v[c].x, a.p.v[c].y);
         for (unsigned j = 0; j < i; j++) {
-            poly b;
+            om_plane_shape b;
             if (!t->unit[j].present)
                 continue;
-            b = unit_poly(&t->unit[j], 0);
-            if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+            (void)pose_shape(&t->unit[j], t->unit[j].centre, t->unit[j].dir, 0, &b);
+            if (om_plane_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s overlaps units[%u] (%s)", u->name, j,
                             t->unit[j].name);
         }
         for (unsigned k = 0; k < t->terrain_pieces; k++) {
-            poly b = terrain_poly(&t->terrain[k]);
+            om_plane_shape b;
+            terrain_fresh(&t->terrain[k], &b);
             if (closed_to_end(rules, u, &t->terrain[k]) &&
-                poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+                om_plane_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s (%s) cannot stand in terrain[%u] (%s)",
                             u->name, om_wm_troop_name(u->troop), k,
                             om_wm_terrain_names[t->terrain[k].kind]);

@@ -9,9 +9,15 @@
  * face a charger contacts, whether a charge reaches, where a move stops, and
  * what lies behind a unit (the engagement resolver's `behind` fields).
  *
- * Everything is fixed-size arrays and plain vector maths: no allocation, no I/O,
- * safe to call from many threads on distinct tables. A trial copies the prepared
- * start table (one struct assignment) and the turn phases move units in it.
+ * The geometry is the game-neutral plane of engine/core/plane.h, in cm: this
+ * module adds what Warmaster's rules make of it (stand sizes, formations,
+ * terrain kinds, sight and cover rules, charge placement, moves that keep
+ * clear of enemies). Everything is fixed-size arrays and plain vector maths:
+ * no allocation, no I/O, safe to call from many threads on distinct tables. A
+ * trial copies the live part of the prepared start table (om_wm_table_copy)
+ * and the turn phases move units in it. Each unit keeps its outline
+ * (om_wm_table_geom) while it stands still: a query works it out again only
+ * for a unit that moved since (om_wm_table_update keeps it).
  * The simplifications (no wheeling, one charge path, bounding rectangles for
  * irregular formations, ...) are listed at the top of table.c and in TURNS.md
  * next to the rule each one bends. Sections cited are Warmaster Revolution's
@@ -24,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plane.h"
 #include "wm.h"
 
 /* Capacities of a table: fixed arrays, so a trial copies one struct. 32 units
@@ -33,7 +40,7 @@
 #define OM_WM_TABLE_MAX_UNITS 32
 #define OM_WM_TABLE_MAX_CHARACTERS 12
 #define OM_WM_TABLE_MAX_TERRAIN 16
-#define OM_WM_TABLE_MAX_VERTICES 8
+#define OM_WM_TABLE_MAX_VERTICES OM_PLANE_MAX_VERTICES
 #define OM_WM_TABLE_MAX_BRIGADES 8
 /* Units in one brigade: "up to four units arranged so that they touch" (Game
  * Values > Units; Command > Brigades; Warmaster Ancients, Command > Brigade
@@ -45,14 +52,12 @@
 /* Two shapes closer than this (cm) touch; shapes that overlap by no more than
  * this do not overlap. A tenth of a millimetre: far below any measurement on a
  * real table, far above double rounding on a 240cm plane. */
-#define OM_WM_TABLE_TOUCH_CM 0.01
+#define OM_WM_TABLE_TOUCH_CM OM_PLANE_TOUCH_CM
 
-/* A point or direction on the table, in cm. x runs along the table's width,
- * y along its depth; side 0 usually deploys at small y facing +y. */
-typedef struct om_wm_vec {
-    double x; /* cm from the left edge */
-    double y; /* cm from the near edge */
-} om_wm_vec;
+/* A point or direction on the table, in cm (plane.h: x runs along the
+ * table's width, y along its depth; side 0 usually deploys at small y facing
+ * +y). */
+typedef om_plane_vec om_wm_vec;
 
 /* A unit's formation (Movement > Formation & Movement; Warmaster Ancients,
  * Movement > Formation). */
@@ -63,13 +68,14 @@ typedef enum om_wm_table_formation {
     OM_WM_TABLE_FORMATION_COUNT
 } om_wm_table_formation;
 
-/* The faces of a unit's rectangle, and the zones in front of them. */
+/* The faces of a unit's rectangle, and the zones in front of them (the
+ * plane's, plane.h om_plane_face). */
 typedef enum om_wm_table_face {
-    OM_WM_TABLE_FRONT = 0,
-    OM_WM_TABLE_LEFT,
-    OM_WM_TABLE_RIGHT,
-    OM_WM_TABLE_REAR,
-    OM_WM_TABLE_FACE_COUNT
+    OM_WM_TABLE_FRONT = OM_PLANE_FRONT,
+    OM_WM_TABLE_LEFT = OM_PLANE_LEFT,
+    OM_WM_TABLE_RIGHT = OM_PLANE_RIGHT,
+    OM_WM_TABLE_REAR = OM_PLANE_REAR,
+    OM_WM_TABLE_FACE_COUNT = OM_PLANE_FACE_COUNT
 } om_wm_table_face;
 
 /* Unit traits the table and the Command phase read (the caller sets them from
@@ -85,6 +91,17 @@ typedef enum om_wm_table_face {
 #define OM_WM_TABLE_TRAIT_MUST_CHARGE   (1u << 6) /* must charge on initiative when it can
                                                (Fanatics, 1.1 Ogres) */
 #define OM_WM_TABLE_TRAIT_COUNT 7
+
+/* A unit's outline as it was last worked out, with what it was worked out
+ * from: it is the unit's while those are unchanged (om_wm_table_update). */
+typedef struct om_wm_table_geom {
+    om_wm_vec centre, dir;   /* the unit's centre and facing then */
+    double stand_w, stand_d; /* its stand size then */
+    uint8_t stands, files;   /* its stands and stands abreast then */
+    double hw, hd;           /* half its width and depth */
+    double radius;           /* its circumscribed circle's radius */
+    om_plane_shape shape;    /* its rectangle */
+} om_wm_table_geom;
 
 /* One unit on the table: its values, its state and where it stands. */
 typedef struct om_wm_table_unit {
@@ -111,6 +128,7 @@ typedef struct om_wm_table_unit {
     bool present;                    /* on the table: false once destroyed or off it */
     uint8_t blunder_penalty;         /* permanent Command penalty from blunders
                                         (Generals, Wizards & Heroes > Blunders) */
+    om_wm_table_geom geom;           /* its outline, kept (om_wm_table_update) */
 } om_wm_table_unit;
 
 /* Terrain kinds (Movement > Terrain; Optional Rules > Advanced Terrain Rules;
@@ -140,6 +158,9 @@ typedef struct om_wm_terrain {
     om_wm_terrain_kind kind;                  /* what it is */
     uint8_t vertices;                         /* 3..OM_WM_TABLE_MAX_VERTICES */
     om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];    /* corners in order, either orientation */
+    om_plane_shape shape;                     /* its outline, made by
+                                                 om_wm_table_add_terrain (after
+                                                 changing v, om_wm_table_update) */
 } om_wm_terrain;
 
 /* Characters (Generals, Wizards & Heroes; Warmaster Ancients, Commanders >
@@ -196,6 +217,9 @@ typedef struct om_wm_table {
 /* Where and why a table failed its check: om_wm_check_failure (wm.h), with
  * paths such as "units[3].at", "brigades[0].units", "terrain[2].points". */
 
+/* The scale of a Warmaster table: centimetres (plane.h). */
+#define OM_WM_TABLE_SCALE (&om_plane_cm)
+
 /* ---- Building a table ---- */
 
 /*
@@ -237,9 +261,27 @@ int om_wm_table_add_rect_terrain(om_wm_table *t, om_wm_terrain_kind kind, om_wm_
  * (whether they touch is om_wm_table_check's business). */
 int om_wm_table_add_brigade(om_wm_table *t, const unsigned *u, unsigned n);
 
-/* The unit vector of a facing in degrees, and back (degrees in [0, 360)). */
-om_wm_vec om_wm_table_dir(double facing_deg);
-double om_wm_table_facing_deg(om_wm_vec dir);
+/*
+ * om_wm_table_update: work out again the outline kept for unit u (after its
+ * centre, facing, stands, formation, files or stand size changed) and, with
+ * u = OM_WM_TABLE_ALL, for every unit and terrain piece (after changing a
+ * piece's corners). Queries are right without it (a unit whose outline is out
+ * of date has it worked out for each query), only slower; the functions that
+ * move units keep it themselves. A unit without stands keeps its last
+ * outline. Never fails.
+ */
+#define OM_WM_TABLE_ALL UINT32_MAX
+void om_wm_table_update(om_wm_table *t, uint32_t u);
+
+/* om_wm_table_copy: copy the live part of `src` (its units, characters,
+ * terrain pieces and brigades, not the unused room of its arrays) into *dst:
+ * what a trial needs of the start table. */
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src);
+
+/* The unit vector of a facing in degrees, and back (degrees in [0, 360)):
+ * om_plane_dir and om_plane_facing_deg. */
+static inline om_wm_vec om_wm_table_dir(double facing_deg) { return om_plane_dir(facing_deg); }
+static inline double om_wm_table_facing_deg(om_wm_vec dir) { return om_plane_facing_deg(dir); }
 
 /* Default stand frontage and depth (cm) of a troop type under a rule set. */
 void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w, double *d);

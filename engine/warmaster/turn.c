@@ -185,6 +185,7 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
         t->unit[u].confused = true;
     t->unit[u].stands = (uint8_t)left;
+    om_wm_table_update(t, u);
     if (left == 0)
         t->unit[u].present = false;
 }
@@ -227,6 +228,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
         return;
     }
     un->stands = (uint8_t)(stands - v.stands_lost);
+    om_wm_table_update(t, target);
     un->hits = 0; /* odd hits go at the end of the phase (Disregard Odd Hits) */
     un->confused |= v.confused;
     w->hurt[target] |= v.hurt;
@@ -565,6 +567,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         out->unit[u].routed |= r->routed;
         w->hurt[u] |= r->hurt;
         un->stands = (uint8_t)w->state[k].stands;
+        om_wm_table_update(t, u);
         /* Odd hits stay only with units still engaged (Combat > Remove Odd Hits). */
         un->hits = r->engaged ? (uint8_t)w->state[k].carried : 0;
         un->confused = r->confused;
@@ -624,7 +627,7 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
 {
     const om_wm_turn *turn = &p->turn;
     memset(out, 0, sizeof *out);
-    w->t = turn->table;
+    om_wm_table_copy(&w->t, &turn->table);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
         w->start_stands[u] = w->t.unit[u].stands;
@@ -684,6 +687,7 @@ om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why
     if ((p = calloc(1, sizeof *p)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
     p->turn = *t;
+    om_wm_table_update(&p->turn.table, OM_WM_TABLE_ALL);
     if ((st = om_wm_dice_kit_alloc(&p->kit)) != OM_OK) {
         free(p);
         return st;
