@@ -339,7 +339,8 @@ static bool try_charge(phase *p, unsigned u, int target)
     om_wm_table *t = p->t;
     om_wm_table_charge ch;
     om_wm_vec from = t->unit[u].centre;
-    if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side)
+    if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side ||
+        (t->unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE))
         return false;
     if (!om_wm_table_sees(t, p->s->rules, u, (unsigned)target, charges_all_round(p, &t->unit[u])))
         return false;

@@ -159,10 +159,17 @@ static void prepare_unit(const om_wm_multi *m, om_wm_multi_prepared *mp, unsigne
 om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
                               om_wm_multi_prepared *mp, om_wm_check_failure *why)
 {
-    om_wm_engine *g = &mp->g;
     om_status st = om_wm_multi_check(m, why);
     if (st != OM_OK)
         return st;
+    om_wm_multi_build(kit, m, mp);
+    return OM_OK;
+}
+
+void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_multi_prepared *mp)
+{
+    om_wm_engine *g = &mp->g;
+    assert(om_wm_multi_check(m, NULL) == OM_OK);
     memset(g, 0, sizeof *g);
     g->rules = m->rules;
     g->options = m->options;
@@ -210,7 +217,6 @@ om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
      * rolled here. */
     if (m->span == OM_WM_SPAN_PHASE)
         g->in_play &= ~(uint32_t)OM_WM_PLAY_TURN_START;
-    return OM_OK;
 }
 
 void om_wm_multi_unit_state_start(const om_wm_multi *m, unsigned u, om_wm_unit_state *s)

@@ -47,6 +47,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
@@ -232,24 +233,235 @@ static const om_plane_shape *pose_shape(const om_wm_table_unit *u, om_wm_vec c, 
     return s;
 }
 
+/* ---- The memo ----
+ *
+ * A trial's queries ask the same things again and again (the distance between
+ * two units that have not moved, how a stand touches an enemy that has not
+ * moved), and so do the trials of a run, whose units stand in the same few
+ * places. The memo keeps the answers. Every unit of a table with a memo has an
+ * id for its outline and the other values the queries read of it (its key):
+ * equal keys get the same id, in one trial and the next (ids are interned per
+ * unit, never given to another key). An answer is kept under the ids and
+ * arguments it was worked out from, so an answer found is the answer the query
+ * would work out, bit for bit. Answers that read terrain or the table's size
+ * are the memo's table's: a memo handed a table of another size or terrain is
+ * emptied first. A unit changed behind the table's back (its outline out of
+ * date) is never looked up: its queries are worked out afresh. */
+
+/* What a unit's geometric queries read of it: its key. */
+#define KEY_WORDS 7
+typedef struct unit_key {
+    uint64_t w[KEY_WORDS];
+} unit_key;
+
+/* Outlines a unit may have in the memo at once: an open-addressed table,
+ * emptied when full (an outline then comes back with a new id). */
+#define INTERN_SLOTS 64
+/* Answers the memo holds: two-way sets (the one used last stays); an answer
+ * pushed out is worked out again when asked. */
+#define ANSWER_SLOTS 4096
+
+typedef struct intern_slot {
+    unit_key key; /* the key */
+    uint64_t id;  /* its id (0: empty) */
+} intern_slot;
+
+/* What an answer is (the low byte of its tag). */
+enum answer_kind {
+    ANSWER_DISTANCE = 1,   /* closest-edge distance of two units */
+    ANSWER_TOUCHING,       /* whether two units touch */
+    ANSWER_STAND_TOUCH,    /* how a stand touches an enemy unit */
+    ANSWER_STAND_SUPPORT,  /* how a stand supports another */
+    ANSWER_STAND_DISTANCE, /* distance from a stand to a unit */
+    ANSWER_IN_DENSE,       /* a unit in dense terrain */
+    ANSWER_POSITION,       /* the position a unit counts as */
+};
+
+typedef struct answer {
+    uint64_t a, b; /* the ids it was worked out from (b 0: one unit) */
+    uint32_t tag;  /* kind | argument bytes (stands, rule set) */
+    union {
+        double cm;
+        om_wm_table_touch touch;
+        uint32_t word;
+    } v;           /* the answer */
+} answer;
+
+/* States of the whole table the memo knows (a direct-mapped table): which
+ * units are on it and the id of each, named by an id of their own. */
+#define STATE_SLOTS 512
+/* Answers about the whole table (a direct-mapped table). */
+#define TABLE_ANSWER_SLOTS 1024
+/* Ids are kept under this (a state holds them in 32 bits): a memo whose
+ * clock passes it is emptied when it is next handed a table. */
+#define ID_LIMIT (UINT32_MAX / 2)
+
+typedef struct state_slot {
+    uint32_t id;                          /* its id (0: empty) */
+    uint32_t n;                           /* units */
+    uint32_t w[OM_WM_TABLE_MAX_UNITS];    /* each unit's id, 0 when not on the table */
+} state_slot;
+
+/* What an answer about the whole table is (the low byte of its tag). */
+enum table_answer_kind {
+    TABLE_SEES = 1,        /* a unit sees another */
+    TABLE_VISIBLE,         /* the closest visible enemy */
+    TABLE_CHARGE,          /* a charge plan */
+    TABLE_MOVE,            /* where a move ends */
+    TABLE_MOVE_GROUP,      /* where a group's move ends */
+    TABLE_BEHIND,          /* what lies behind a unit */
+    TABLE_ENGAGED,         /* a unit touches an enemy */
+};
+
+/* Arguments of an answer about the whole table beyond its tag: the bits of
+ * its numbers (a goal, a distance, a pace, a rule's gaps). */
+#define TABLE_ARGS 6
+
+typedef struct table_answer {
+    uint32_t state;             /* the state it was worked out in (0: empty) */
+    uint32_t tag;               /* kind | unit indices and flags */
+    uint64_t arg[TABLE_ARGS];   /* the other arguments, bit for bit */
+    union {
+        uint32_t word;
+        struct {
+            int unit;
+            double cm;
+        } visible;
+        om_wm_table_charge charge;
+        struct {
+            om_wm_vec centre, dir; /* where the unit ends, facing */
+            double moved;          /* the distance returned */
+            uint64_t burst;        /* friends burst through */
+        } move;
+        struct {
+            om_wm_vec centre[OM_WM_BRIGADE_MAX_UNITS]; /* where the units end */
+            double moved;
+        } group;
+        om_wm_table_behind behind;
+    } v;                        /* the answer */
+} table_answer;
+
+struct om_wm_table_memo {
+    uint64_t clock;                                          /* the last id given */
+    uint32_t state_clock;                                    /* the last state id given */
+    uint32_t state;                                          /* the id of the state of the
+                                                                table it serves, 0:
+                                                                unknown (a unit changed) */
+    double width_cm, depth_cm;                               /* the table whose answers
+                                                                it holds */
+    uint8_t terrain_pieces;
+    om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];          /* (kind and corners) */
+    intern_slot intern[OM_WM_TABLE_MAX_UNITS][INTERN_SLOTS]; /* by unit index */
+    answer answer[ANSWER_SLOTS];
+    state_slot states[STATE_SLOTS];
+    table_answer table[TABLE_ANSWER_SLOTS];
+#ifndef NDEBUG
+    uint32_t current[OM_WM_TABLE_MAX_UNITS]; /* the state `state` names (checked) */
+#endif
+};
+
+/* The bits of a double, for exact comparison and hashing. */
+static inline uint64_t bits_of(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+/* SplitMix64's finaliser: a good spread of a 64-bit key over the slots. */
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebu;
+    x ^= x >> 31;
+    return x;
+}
+
+/* The last word of a unit's key: its values other than its outline. */
+static inline uint64_t key_rest_of(const om_wm_table_unit *u)
+{
+    return (uint64_t)u->traits | (uint64_t)u->stands << 32 | (uint64_t)unit_files(u) << 40 |
+           (uint64_t)u->side << 48 | (uint64_t)((unsigned)u->troop & 0xfu) << 52 |
+           (uint64_t)((unsigned)u->position & 0x3u) << 56 | (uint64_t)(u->dense ? 1 : 0) << 58;
+}
+
+static unit_key key_of(const om_wm_table_unit *u)
+{
+    unit_key k;
+    k.w[0] = bits_of(u->centre.x);
+    k.w[1] = bits_of(u->centre.y);
+    k.w[2] = bits_of(u->dir.x);
+    k.w[3] = bits_of(u->dir.y);
+    k.w[4] = bits_of(u->stand_w);
+    k.w[5] = bits_of(u->stand_d);
+    k.w[6] = key_rest_of(u);
+    return k;
+}
+
+static inline bool key_eq(const unit_key *a, const unit_key *b)
+{
+    bool eq = true;
+    for (unsigned i = 0; i < KEY_WORDS; i++)
+        eq &= a->w[i] == b->w[i];
+    return eq;
+}
+
+/* The id of unit u's key in memo m: the one it had, or a new one. */
+static uint64_t intern(om_wm_table_memo *m, unsigned u, const unit_key *k)
+{
+    intern_slot *slots = m->intern[u];
+    uint64_t h = 0;
+    unsigned i;
+    for (unsigned w = 0; w < KEY_WORDS; w++)
+        h = mix64(h ^ k->w[w]);
+    i = (unsigned)(h % INTERN_SLOTS);
+    for (unsigned probe = 0; probe < INTERN_SLOTS; probe++, i = (i + 1) % INTERN_SLOTS) {
+        if (slots[i].id == 0) {
+            slots[i].key = *k;
+            slots[i].id = ++m->clock;
+            return slots[i].id;
+        }
+        if (key_eq(&slots[i].key, k))
+            return slots[i].id;
+    }
+    /* Full: start again (the ids given stay the units' and are not given
+     * again). */
+    memset(slots, 0, INTERN_SLOTS * sizeof slots[0]);
+    i = (unsigned)(h % INTERN_SLOTS);
+    slots[i].key = *k;
+    slots[i].id = ++m->clock;
+    return slots[i].id;
+}
+
 /* Whether unit u's kept outline is still its own: what it was worked out from
  * is unchanged, bit for bit. */
 static inline bool geom_current(const om_wm_table_unit *u)
 {
     const om_wm_table_geom *g = &u->geom;
-    return memcmp(&g->centre, &u->centre, sizeof g->centre) == 0 &&
-           memcmp(&g->dir, &u->dir, sizeof g->dir) == 0 && g->stands == u->stands &&
-           g->files == unit_files(u) && memcmp(&g->stand_w, &u->stand_w, sizeof g->stand_w) == 0 &&
-           memcmp(&g->stand_d, &u->stand_d, sizeof g->stand_d) == 0;
+    return bits_of(g->centre.x) == bits_of(u->centre.x) &&
+           bits_of(g->centre.y) == bits_of(u->centre.y) &&
+           bits_of(g->dir.x) == bits_of(u->dir.x) && bits_of(g->dir.y) == bits_of(u->dir.y) &&
+           g->stands == u->stands && g->files == unit_files(u) &&
+           bits_of(g->stand_w) == bits_of(u->stand_w) &&
+           bits_of(g->stand_d) == bits_of(u->stand_d);
 }
 
-/* Work out unit u's outline and what it is worked out from. */
-static void geom_update(om_wm_table_unit *u)
+/* Work out unit u (index i) and what it is worked out from; with a memo, its
+ * id. */
+static void geom_update(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
 {
     om_wm_table_geom *g = &u->geom;
     double w, d;
-    if (u->stands == 0)
-        return; /* no block to draw: it keeps its last outline */
+    if (m != NULL)
+        m->state = 0; /* the table changed (a unit, or which are on it) */
+    if (u->stands == 0) {
+        g->id = 0; /* no block to draw: it keeps its last outline, and no id */
+        return;
+    }
+    if (geom_current(u) && (m == NULL ? g->id == 0 : g->id != 0 && g->key_rest == key_rest_of(u)))
+        return; /* nothing it is worked out from changed */
     w = om_wm_table_unit_width(u);
     d = om_wm_table_unit_depth(u);
     g->centre = u->centre;
@@ -262,6 +474,13 @@ static void geom_update(om_wm_table_unit *u)
     g->hd = d / 2;
     g->radius = sqrt(w * w + d * d) / 2;
     (void)pose_shape(u, u->centre, u->dir, 0, &g->shape);
+    if (m != NULL) {
+        const unit_key k = key_of(u);
+        g->id = intern(m, i, &k);
+        g->key_rest = k.w[KEY_WORDS - 1];
+    } else {
+        g->id = 0;
+    }
 }
 
 /* The shape of unit u: its kept one, or worked out afresh into *tmp when the
@@ -284,6 +503,130 @@ static inline double unit_radius(const om_wm_table_unit *u)
     return sqrt(w * w + d * d) / 2;
 }
 
+/* The id of unit u for the memo: 0 when there is no memo (or no id), and
+ * then nothing about it is looked up or kept. A table with a memo is changed
+ * only by this module's functions and by callers that tell it
+ * (om_wm_table_update), so a unit's id is its key's: debug builds check. */
+static inline uint64_t memo_id(const om_wm_table *t, const om_wm_table_unit *u)
+{
+    if (t->memo == NULL)
+        return 0;
+    assert(u->geom.id == 0 || (geom_current(u) && u->geom.key_rest == key_rest_of(u)));
+    return u->geom.id;
+}
+
+/* The memo's answer of `tag` about ids a and b, or NULL. Answers live in
+ * two-way sets: the last one kept stays in a set's first slot. */
+static inline const answer *answer_find(const om_wm_table_memo *m, uint64_t a, uint64_t b,
+                                        uint32_t tag)
+{
+    const uint64_t h = mix64(a * 0x9e3779b97f4a7c15u ^ mix64(b ^ ((uint64_t)tag << 40)));
+    const answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
+    for (unsigned i = 0; i < 2; i++)
+        if (e[i].a == a && e[i].b == b && e[i].tag == tag)
+            return &e[i];
+    return NULL;
+}
+
+/* Keep answer *x (its ids, tag and value), the older of its set giving way.
+ * Called once the answer is worked out: working it out may keep others. */
+static inline void answer_put(om_wm_table_memo *m, const answer *x)
+{
+    const uint64_t h = mix64(x->a * 0x9e3779b97f4a7c15u ^ mix64(x->b ^ ((uint64_t)x->tag << 40)));
+    answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
+    if (!(e[0].a == x->a && e[0].b == x->b && e[0].tag == x->tag))
+        e[1] = e[0];
+    e[0] = *x;
+}
+
+/* Whether state slot `s` holds the state `w` of n units. */
+static inline bool state_is(const state_slot *s, const uint32_t *w, unsigned n)
+{
+    return s->id != 0 && s->n == n && memcmp(s->w, w, n * sizeof w[0]) == 0;
+}
+
+/* The id of the state of table t in its memo: which units are on it and the
+ * id of each; 0 when there is no memo or a unit on it has no id (then
+ * nothing about the whole table is looked up or kept). Known until a unit
+ * changes (geom_update forgets it). */
+static uint32_t state_id(const om_wm_table *t)
+{
+    om_wm_table_memo *m = t->memo;
+    uint32_t w[OM_WM_TABLE_MAX_UNITS];
+    uint64_t h;
+    state_slot *slot;
+    if (m == NULL)
+        return 0;
+    if (m->state != 0) {
+#ifndef NDEBUG
+        for (unsigned u = 0; u < t->units; u++)
+            assert(m->current[u] == (t->unit[u].present ? (uint32_t)t->unit[u].geom.id : 0u));
+#endif
+        return m->state;
+    }
+    h = mix64(t->units);
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_table_unit *un = &t->unit[u];
+        if (un->present && un->geom.id == 0)
+            return 0;
+        w[u] = un->present ? (uint32_t)un->geom.id : 0u;
+        h = mix64(h ^ w[u]);
+    }
+    slot = &m->states[(h % (STATE_SLOTS / 2)) * 2];
+    if (state_is(&slot[1], w, t->units)) {
+        slot++;
+    } else if (!state_is(&slot[0], w, t->units)) {
+        /* Two-way sets, as answer_slot. */
+        slot[1] = slot[0];
+        slot->id = ++m->state_clock;
+        slot->n = t->units;
+        memcpy(slot->w, w, t->units * sizeof w[0]);
+    }
+#ifndef NDEBUG
+    memcpy(m->current, w, t->units * sizeof w[0]);
+#endif
+    m->state = slot->id;
+    return m->state;
+}
+
+/* The memo's slot for an answer about the whole table in state `st`; a hit
+ * when its state, tag and arguments are these. */
+static bool table_is(const table_answer *e, uint32_t st, uint32_t tag, const uint64_t *arg)
+{
+    return e->state == st && e->tag == tag && memcmp(e->arg, arg, sizeof e->arg) == 0;
+}
+
+/* The set of an answer about the whole table in state `st`. */
+static table_answer *table_set(const om_wm_table_memo *m, uint32_t st, uint32_t tag,
+                               const uint64_t *arg)
+{
+    uint64_t h = mix64((uint64_t)st << 32 | tag);
+    for (unsigned i = 0; i < TABLE_ARGS; i++)
+        h = mix64(h ^ arg[i]);
+    return (table_answer *)&m->table[(h % (TABLE_ANSWER_SLOTS / 2)) * 2];
+}
+
+/* The memo's answer about the whole table in state `st`, or NULL (two-way
+ * sets, as answer_find). */
+static const table_answer *table_find(const om_wm_table_memo *m, uint32_t st, uint32_t tag,
+                                      const uint64_t *arg)
+{
+    const table_answer *e = table_set(m, st, tag, arg);
+    for (unsigned i = 0; i < 2; i++)
+        if (table_is(&e[i], st, tag, arg))
+            return &e[i];
+    return NULL;
+}
+
+/* Keep answer *x, its state, tag and arguments filled (as answer_put). */
+static void table_put(om_wm_table_memo *m, const table_answer *x)
+{
+    table_answer *e = table_set(m, x->state, x->tag, x->arg);
+    if (!table_is(&e[0], x->state, x->tag, x->arg))
+        e[1] = e[0];
+    e[0] = *x;
+}
+
 /* The shape of terrain piece k: made when it was added (om_wm_table_update
  * after its corners change). */
 static inline const om_plane_shape *terrain_shape(const om_wm_terrain *k)
@@ -304,17 +647,64 @@ void om_wm_table_update(om_wm_table *t, uint32_t u)
 {
     if (u != OM_WM_TABLE_ALL) {
         if (u < t->units)
-            geom_update(&t->unit[u]);
+            geom_update(t->memo, &t->unit[u], u);
         return;
     }
     for (unsigned i = 0; i < t->units; i++)
-        geom_update(&t->unit[i]);
+        geom_update(t->memo, &t->unit[i], i);
     for (unsigned k = 0; k < t->terrain_pieces; k++)
         if (t->terrain[k].vertices <= OM_WM_TABLE_MAX_VERTICES)
             terrain_update(&t->terrain[k]);
 }
 
-void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src)
+/* Empty the memo and make it the memo of a table of t's size and terrain. */
+static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
+{
+    m->clock = 0;
+    m->state_clock = 0;
+    m->state = 0;
+    memset(m->intern, 0, sizeof m->intern);
+    memset(m->answer, 0, sizeof m->answer);
+    memset(m->states, 0, sizeof m->states);
+    memset(m->table, 0, sizeof m->table);
+    m->width_cm = t->width_cm;
+    m->depth_cm = t->depth_cm;
+    m->terrain_pieces = t->terrain_pieces;
+    memset(m->terrain, 0, sizeof m->terrain);
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        m->terrain[k].kind = t->terrain[k].kind;
+        m->terrain[k].vertices = t->terrain[k].vertices;
+        memcpy(m->terrain[k].v, t->terrain[k].v, sizeof m->terrain[k].v);
+    }
+}
+
+/* Whether memo m holds the answers of a table of t's size and terrain. */
+static bool memo_of(const om_wm_table_memo *m, const om_wm_table *t)
+{
+    if (bits_of(m->width_cm) != bits_of(t->width_cm) ||
+        bits_of(m->depth_cm) != bits_of(t->depth_cm) || m->terrain_pieces != t->terrain_pieces)
+        return false;
+    for (unsigned k = 0; k < t->terrain_pieces; k++)
+        if (m->terrain[k].kind != t->terrain[k].kind ||
+            m->terrain[k].vertices != t->terrain[k].vertices ||
+            memcmp(m->terrain[k].v, t->terrain[k].v, sizeof m->terrain[k].v) != 0)
+            return false;
+    return true;
+}
+
+om_status om_wm_table_memo_alloc(om_wm_table_memo **out)
+{
+    om_wm_table_memo *m = calloc(1, sizeof *m);
+    *out = m;
+    if (m == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a table's memo");
+    m->width_cm = NAN; /* the memo of no table yet */
+    return OM_OK;
+}
+
+void om_wm_table_memo_free(om_wm_table_memo *m) { free(m); }
+
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo *memo)
 {
     dst->width_cm = src->width_cm;
     dst->depth_cm = src->depth_cm;
@@ -326,6 +716,24 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src)
     memcpy(dst->character, src->character, src->characters * sizeof src->character[0]);
     memcpy(dst->terrain, src->terrain, src->terrain_pieces * sizeof src->terrain[0]);
     memcpy(dst->brigade, src->brigade, src->brigades * sizeof src->brigade[0]);
+    dst->memo = memo;
+    if (memo == NULL)
+        return;
+    if (!memo_of(memo, src) || memo->clock > ID_LIMIT || memo->state_clock > ID_LIMIT)
+        memo_reset(memo, src);
+    memo->state = 0;
+    /* Name the units in the memo: a unit whose outline is out of date gets no
+     * id (it is worked out afresh at every query). */
+    for (unsigned u = 0; u < dst->units; u++) {
+        om_wm_table_unit *un = &dst->unit[u];
+        if (un->stands > 0 && geom_current(un)) {
+            const unit_key k = key_of(un);
+            un->geom.id = intern(memo, u, &k);
+            un->geom.key_rest = k.w[KEY_WORDS - 1];
+        } else {
+            un->geom.id = 0;
+        }
+    }
 }
 
 void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4])
@@ -375,7 +783,7 @@ int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *nam
     u->dir = om_wm_table_dir(facing_deg);
     u->position = OM_WM_OPEN;
     u->present = true;
-    geom_update(u);
+    geom_update(t->memo, u, t->units);
     return t->units++;
 }
 
@@ -465,7 +873,40 @@ static bool unit_at_terrain(const om_wm_table_unit *u, const om_wm_terrain *k)
     return om_plane_overlap(a, b, 0);
 }
 
+static bool in_dense(const om_wm_table *t, unsigned u);
+static om_wm_position position(const om_wm_table *t, unsigned u);
+
 bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]);
+    const answer *e;
+    answer x = {iu, 0, ANSWER_IN_DENSE, {0}};
+    if (iu == 0)
+        return in_dense(t, u);
+    if ((e = answer_find(t->memo, iu, 0, ANSWER_IN_DENSE)) != NULL)
+        return e->v.word != 0;
+    x.v.word = in_dense(t, u);
+    answer_put(t->memo, &x);
+    return x.v.word != 0;
+}
+
+om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]);
+    const answer *e;
+    answer x = {iu, 0, ANSWER_POSITION, {0}};
+    if (iu == 0)
+        return position(t, u);
+    if ((e = answer_find(t->memo, iu, 0, ANSWER_POSITION)) != NULL)
+        return (om_wm_position)e->v.word;
+    x.v.word = (uint32_t)position(t, u);
+    answer_put(t->memo, &x);
+    return (om_wm_position)x.v.word;
+}
+
+/* Whether unit u is in dense terrain, worked out (the terrain is the memo's
+ * table's). */
+static bool in_dense(const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
     if (un->dense)
@@ -476,7 +917,8 @@ bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
     return false;
 }
 
-om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
+/* The position unit u counts as, worked out. */
+static om_wm_position position(const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_position best = un->position;
@@ -502,24 +944,70 @@ static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *
 
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 {
+    /* The pair in index order: the distance is symmetric, bit for bit (the
+     * same candidates, whose least is the same), and one slot serves both. */
+    const om_wm_table_unit *ua = &t->unit[a < b ? a : b], *ub = &t->unit[a < b ? b : a];
+    const uint64_t ia = memo_id(t, ua), ib = memo_id(t, ub);
     om_plane_shape ta, tb;
-    return om_plane_distance(unit_shape(&t->unit[a], &ta), unit_shape(&t->unit[b], &tb));
+    const answer *e;
+    answer x = {ia, ib, ANSWER_DISTANCE, {0}};
+    if (ia == 0 || ib == 0 || a == b)
+        return om_plane_distance(unit_shape(ua, &ta), unit_shape(ub, &tb));
+    if ((e = answer_find(t->memo, ia, ib, ANSWER_DISTANCE)) != NULL)
+        return e->v.cm;
+    x.v.cm = om_plane_distance(&ua->geom.shape, &ub->geom.shape);
+    answer_put(t->memo, &x);
+    return x.v.cm;
 }
 
-bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
+/* Whether units a and b touch, worked out. */
+static bool touching(const om_wm_table *t, unsigned a, unsigned b)
 {
     if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
         return false;
     return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
 }
 
-bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
+bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+    const uint64_t ia = memo_id(t, &t->unit[lo]), ib = memo_id(t, &t->unit[hi]);
+    /* distance_floor is symmetric up to the order of its two subtractions:
+     * work it out in the caller's order, as it always was. */
+    const uint32_t tag = ANSWER_TOUCHING | (a < b ? 0u : 1u) << 8;
+    const answer *e;
+    answer x = {ia, ib, tag, {0}};
+    if (ia == 0 || ib == 0 || a == b)
+        return touching(t, a, b);
+    if ((e = answer_find(t->memo, ia, ib, tag)) != NULL)
+        return e->v.word != 0;
+    x.v.word = touching(t, a, b);
+    answer_put(t->memo, &x);
+    return x.v.word != 0;
+}
+
+/* Whether unit u touches an enemy, worked out. */
+static bool engaged(const om_wm_table *t, unsigned u)
 {
     for (unsigned k = 0; k < t->units; k++)
         if (k != u && t->unit[k].present && t->unit[k].side != t->unit[u].side &&
             om_wm_table_touching(t, u, k))
             return true;
     return false;
+}
+
+bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_ENGAGED | (u & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return engaged(t, u);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
+        return e->v.word != 0;
+    x.v.word = engaged(t, u);
+    table_put(t->memo, &x);
+    return x.v.word != 0;
 }
 
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
@@ -530,10 +1018,18 @@ double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned
     return d > 0 ? d : 0;
 }
 
+/* Unit u's outline, or for a unit without stands the outline it last had
+ * (a shooter its own misfire destroyed still drives its target back from
+ * where it shot: Shooting > Driving Back Enemies). */
+static om_plane_poly outline_poly(const om_wm_table_unit *u)
+{
+    return u->stands > 0 ? unit_poly(u, 0) : u->geom.shape.p;
+}
+
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb)
 {
-    om_plane_poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
+    om_plane_poly p = outline_poly(&t->unit[a]), q = outline_poly(&t->unit[b]);
     om_plane_closest_points(&p, &q, pa, pb);
 }
 
@@ -599,8 +1095,30 @@ static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned
     }
 }
 
+static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                 bool all_round);
+
 bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                       bool all_round)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_SEES | (from & 0xffu) << 8 | (to & 0xffu) << 16 |
+                          ((unsigned)rules & 0x3u) << 24 | (all_round ? 1u : 0u) << 26,
+                      {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return sees(t, rules, from, to, all_round);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
+        return e->v.word != 0;
+    x.v.word = sees(t, rules, from, to, all_round);
+    table_put(t->memo, &x);
+    return x.v.word != 0;
+}
+
+/* Whether unit `from` sees unit `to`, worked out. */
+static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                 bool all_round)
 {
     const table_rules *r = rules_of(rules);
     om_plane_shape tf, tt;
@@ -632,8 +1150,33 @@ static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
            om_wm_table_position(t, k) == OM_WM_FORTIFIED;
 }
 
+static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                 bool all_round, double max_cm, unsigned filter, double *cm_out);
+
 int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                                       bool all_round, double max_cm, unsigned filter, double *cm_out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_VISIBLE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
+                          (all_round ? 1u : 0u) << 18 | (filter & 0xffu) << 20,
+                      {bits_of(max_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return closest_visible_enemy(t, rules, u, all_round, max_cm, filter, cm_out);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL) {
+        x.v.visible.unit =
+            closest_visible_enemy(t, rules, u, all_round, max_cm, filter, &x.v.visible.cm);
+        table_put(t->memo, &x);
+        e = &x;
+    }
+    if (cm_out) *cm_out = e->v.visible.cm;
+    return e->v.visible.unit;
+}
+
+/* The closest visible enemy of unit u, worked out. */
+static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                 bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
     double d[OM_WM_TABLE_MAX_UNITS];
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
@@ -743,8 +1286,32 @@ static void edge_part(om_wm_vec a, om_wm_vec b, double from, double to, om_wm_ve
     *p1 = v_add(a, v_scale(d, to));
 }
 
+static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                        om_wm_table_touch *out);
+
 void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
                              om_wm_table_touch *out)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]), iv = memo_id(t, &t->unit[v]);
+    const uint32_t tag = ANSWER_STAND_TOUCH | (i & 0xffu) << 8;
+    const answer *e;
+    answer x = {iu, iv, tag, {0}};
+    if (iu == 0 || iv == 0) {
+        stand_touch(t, u, i, v, out);
+        return;
+    }
+    if ((e = answer_find(t->memo, iu, iv, tag)) != NULL) {
+        *out = e->v.touch;
+        return;
+    }
+    stand_touch(t, u, i, v, &x.v.touch);
+    answer_put(t->memo, &x);
+    *out = x.v.touch;
+}
+
+/* How stand i of unit u touches unit v, worked out. */
+static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                        om_wm_table_touch *out)
 {
     const om_wm_table_unit *e = &t->unit[v];
     om_plane_poly spoly = stand_i(&t->unit[u], i);
@@ -777,8 +1344,28 @@ void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsig
     out->flanked |= om_plane_seg_seg_distance(sp->v[2], sp->v[3], f0, f1) <= tol; /* rear */
 }
 
+static om_wm_table_support stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                         unsigned f, unsigned j);
+
 om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
                                               unsigned f, unsigned j)
+{
+    const uint64_t is = memo_id(t, &t->unit[s]), jf = memo_id(t, &t->unit[f]);
+    const uint32_t tag = ANSWER_STAND_SUPPORT | (i & 0xffu) << 8 | (j & 0xffu) << 16;
+    const answer *e;
+    answer x = {is, jf, tag, {0}};
+    if (is == 0 || jf == 0)
+        return stand_support(t, s, i, f, j);
+    if ((e = answer_find(t->memo, is, jf, tag)) != NULL)
+        return (om_wm_table_support)e->v.word;
+    x.v.word = (uint32_t)stand_support(t, s, i, f, j);
+    answer_put(t->memo, &x);
+    return (om_wm_table_support)x.v.word;
+}
+
+/* How stand i of unit s supports stand j of unit f, worked out. */
+static om_wm_table_support stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                         unsigned f, unsigned j)
 {
     const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
     /* Facing the same way: within a tenth of a degree. */
@@ -800,12 +1387,28 @@ om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, 
     return OM_WM_TABLE_NO_SUPPORT;
 }
 
-double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
+/* The distance from stand i of unit u to unit v, worked out. */
+static double stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
 {
     om_plane_poly sp = stand_i(&t->unit[u], i);
     om_plane_shape sh, tmp;
     om_plane_shape_of(&sh, &sp);
     return om_plane_distance(&sh, unit_shape(&t->unit[v], &tmp));
+}
+
+double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]), iv = memo_id(t, &t->unit[v]);
+    const uint32_t tag = ANSWER_STAND_DISTANCE | (i & 0xffu) << 8;
+    const answer *e;
+    answer x = {iu, iv, tag, {0}};
+    if (iu == 0 || iv == 0)
+        return stand_distance(t, u, i, v);
+    if ((e = answer_find(t->memo, iu, iv, tag)) != NULL)
+        return e->v.cm;
+    x.v.cm = stand_distance(t, u, i, v);
+    answer_put(t->memo, &x);
+    return x.v.cm;
 }
 
 /* ---- Paces ---- */
@@ -943,39 +1546,91 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
     return tmin;
 }
 
-double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst)
+/* Where a move of unit u ends: its centre and facing, the distance it moved
+ * (om_wm_table_move, worked out on a table it does not change). */
+static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                       double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst,
+                       om_wm_vec *centre, om_wm_vec *dir)
 {
-    om_wm_table_unit *un = &t->unit[u];
-    om_wm_vec delta = v_sub(goal, un->centre), v, way;
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec delta = v_sub(goal, un->centre), v, way, f = un->dir;
     double dist = v_len(delta), len, tmin;
     om_plane_shape a;
+    *centre = un->centre;
+    *dir = un->dir;
     if (dist < 1e-9 || max_cm <= 0)
         return 0;
     way = v_scale(delta, 1 / dist);
     len = fmin(max_cm, dist);
     if (rule->turn && pose_clear(t, rules, u, un->centre, way, -1))
-        un->dir = way;
+        f = way;
     v = v_scale(way, len);
-    (void)pose_shape(un, un->centre, un->dir, 0, &a);
+    (void)pose_shape(un, un->centre, f, 0, &a);
     tmin = stop_time(t, rules, u, &a, v, 0, rule);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
-        tmin = flyer_backoff(t, rules, u, un->centre, un->dir, v, tmin);
-    un->centre = v_add(un->centre, v_scale(v, tmin));
-    geom_update(un);
+        tmin = flyer_backoff(t, rules, u, un->centre, f, v, tmin);
+    *centre = v_add(un->centre, v_scale(v, tmin));
+    *dir = f;
     return len * tmin;
 }
 
-double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
-                              unsigned n, om_wm_vec goal, double max_cm,
-                              const om_wm_table_move_rule *rule)
+double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst)
+{
+    om_wm_table_unit *un = &t->unit[u];
+    const uint32_t st = state_id(t);
+    const uint32_t tag = TABLE_MOVE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
+                         (rule->turn ? 1u : 0u) << 18 | (rule->through_friends ? 1u : 0u) << 19 |
+                         (burst != NULL ? 1u : 0u) << 20 | ((unsigned)(rule->target + 1) & 0xffu) << 24;
+    table_answer x = {st, tag,
+                      {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
+                       bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
+                      {0}};
+    const table_answer *e = st != 0 ? table_find(t->memo, st, tag, x.arg) : NULL;
+    om_wm_vec centre, dir;
+    uint32_t bits = 0;
+    double moved;
+    if (e != NULL) {
+        centre = e->v.move.centre;
+        dir = e->v.move.dir;
+        moved = e->v.move.moved;
+        bits = (uint32_t)e->v.move.burst;
+    } else {
+        moved = move_end(t, rules, u, goal, max_cm, rule, burst != NULL ? &bits : NULL, &centre,
+                         &dir);
+        if (st != 0) {
+            x.v.move.centre = centre;
+            x.v.move.dir = dir;
+            x.v.move.moved = moved;
+            x.v.move.burst = bits;
+            table_put(t->memo, &x);
+        }
+    }
+    if (burst != NULL)
+        *burst |= bits;
+    if (bits_of(centre.x) != bits_of(un->centre.x) || bits_of(centre.y) != bits_of(un->centre.y) ||
+        bits_of(dir.x) != bits_of(un->dir.x) || bits_of(dir.y) != bits_of(un->dir.y)) {
+        un->centre = centre;
+        un->dir = dir;
+        geom_update(t->memo, un, u);
+    }
+    return moved;
+}
+
+/* Where a group's move ends: each unit's centre, the distance it moved
+ * (om_wm_table_move_group, worked out on a table it does not change). */
+static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                             unsigned n, om_wm_vec goal, double max_cm,
+                             const om_wm_table_move_rule *rule, om_wm_vec *centre)
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
     uint32_t mask = 0;
     om_wm_table_move_rule body = *rule;
+    for (unsigned i = 0; i < n; i++)
+        centre[i] = t->unit[u[i]].centre;
     if (n == 0)
         return 0;
     delta = v_sub(goal, t->unit[u[0]].centre);
@@ -993,11 +1648,50 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
         tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, mask,
                                     &body));
     }
-    for (unsigned i = 0; i < n; i++) {
-        t->unit[u[i]].centre = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
-        geom_update(&t->unit[u[i]]);
-    }
+    for (unsigned i = 0; i < n; i++)
+        centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
     return len * tmin;
+}
+
+double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                              unsigned n, om_wm_vec goal, double max_cm,
+                              const om_wm_table_move_rule *rule)
+{
+    const uint32_t st = n <= OM_WM_BRIGADE_MAX_UNITS ? state_id(t) : 0;
+    const uint32_t tag = TABLE_MOVE_GROUP | ((unsigned)rules & 0x3u) << 8 | (n & 0x7u) << 10 |
+                         ((unsigned)(rule->target + 1) & 0xffu) << 16;
+    table_answer x = {st, tag,
+                      {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
+                       bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
+                      {0}};
+    om_wm_vec centre[OM_WM_BRIGADE_MAX_UNITS];
+    double moved;
+    const table_answer *e;
+    if (st == 0 || n == 0) {
+        om_wm_vec local[OM_WM_TABLE_MAX_UNITS];
+        moved = move_group_end(t, rules, u, n, goal, max_cm, rule, local);
+        for (unsigned i = 0; i < n; i++) {
+            t->unit[u[i]].centre = local[i];
+            geom_update(t->memo, &t->unit[u[i]], u[i]);
+        }
+        return moved;
+    }
+    for (unsigned i = 0; i < n; i++)
+        x.arg[5] |= (uint64_t)(u[i] & 0xffu) << (8 * i);
+    if ((e = table_find(t->memo, st, tag, x.arg)) != NULL) {
+        memcpy(centre, e->v.group.centre, n * sizeof centre[0]);
+        moved = e->v.group.moved;
+    } else {
+        moved = move_group_end(t, rules, u, n, goal, max_cm, rule, centre);
+        memcpy(x.v.group.centre, centre, n * sizeof centre[0]);
+        x.v.group.moved = moved;
+        table_put(t->memo, &x);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        t->unit[u[i]].centre = centre[i];
+        geom_update(t->memo, &t->unit[u[i]], u[i]);
+    }
+    return moved;
 }
 
 /* ---- Charges ---- */
@@ -1086,8 +1780,34 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     return stop_time(t, rules, charger, &a, v, 1u << target, &rule) >= 1 - 1e-9;
 }
 
+static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                        unsigned target, double pace_cm, om_wm_table_charge *out);
+
 void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
                              unsigned target, double pace_cm, om_wm_table_charge *out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_CHARGE | (charger & 0xffu) << 8 | (target & 0xffu) << 16 |
+                          ((unsigned)rules & 0x3u) << 24,
+                      {bits_of(pace_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0) {
+        charge_plan(t, rules, charger, target, pace_cm, out);
+        return;
+    }
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        *out = e->v.charge;
+        return;
+    }
+    charge_plan(t, rules, charger, target, pace_cm, &x.v.charge);
+    table_put(t->memo, &x);
+    *out = x.v.charge;
+}
+
+/* A charge plan, worked out. */
+static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                        unsigned target, double pace_cm, om_wm_table_charge *out)
 {
     const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
     om_wm_vec a, b, n, e, f;
@@ -1151,8 +1871,32 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
 
 /* ---- What lies behind ---- */
 
+static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                         om_wm_vec away, double reach_cm, om_wm_table_behind *out);
+
 void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                               om_wm_vec away, double reach_cm, om_wm_table_behind *out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_BEHIND | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16,
+                      {bits_of(away.x), bits_of(away.y), bits_of(reach_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0) {
+        behind_along(t, rules, u, away, reach_cm, out);
+        return;
+    }
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        *out = e->v.behind;
+        return;
+    }
+    behind_along(t, rules, u, away, reach_cm, &x.v.behind);
+    table_put(t->memo, &x);
+    *out = x.v.behind;
+}
+
+/* What lies behind unit u along `away`, worked out. */
+static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                         om_wm_vec away, double reach_cm, om_wm_table_behind *out)
 {
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec v = v_scale(away, reach_cm);

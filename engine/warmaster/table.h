@@ -90,7 +90,10 @@ typedef enum om_wm_table_face {
 #define OM_WM_TABLE_TRAIT_WARBAND       (1u << 5) /* Ancients Warband: +1 for a brigade of 3-4 */
 #define OM_WM_TABLE_TRAIT_MUST_CHARGE   (1u << 6) /* must charge on initiative when it can
                                                (Fanatics, 1.1 Ogres) */
-#define OM_WM_TABLE_TRAIT_COUNT 7
+#define OM_WM_TABLE_TRAIT_NO_CHARGE     (1u << 7) /* never charges (a War Wagon, Kislev
+                                               lists): it may still move toward an
+                                               enemy */
+#define OM_WM_TABLE_TRAIT_COUNT 8
 
 /* A unit's outline as it was last worked out, with what it was worked out
  * from: it is the unit's while those are unchanged (om_wm_table_update). */
@@ -98,6 +101,11 @@ typedef struct om_wm_table_geom {
     om_wm_vec centre, dir;   /* the unit's centre and facing then */
     double stand_w, stand_d; /* its stand size then */
     uint8_t stands, files;   /* its stands and stands abreast then */
+    uint64_t id;             /* its memo's name for this outline and the unit's other
+                                values the queries read (side, troop, traits,
+                                position, dense terrain): the same values, the same
+                                id, in every trial (0: no memo) */
+    uint64_t key_rest;       /* those other values as they were when it was named */
     double hw, hd;           /* half its width and depth */
     double radius;           /* its circumscribed circle's radius */
     om_plane_shape shape;    /* its rectangle */
@@ -200,6 +208,11 @@ typedef struct om_wm_table_brigade {
     uint8_t unit[OM_WM_BRIGADE_MAX_UNITS]; /* their indices */
 } om_wm_table_brigade;
 
+/* A memo of what the table's queries worked out, kept by a trial's workspace
+ * (opaque; om_wm_table_memo_alloc): distances, contacts and supports between
+ * units, terrain status, keyed by the outlines they were worked out from. */
+typedef struct om_wm_table_memo om_wm_table_memo;
+
 /* The whole table: both armies, characters and terrain. A value type. */
 typedef struct om_wm_table {
     double width_cm;  /* along x (Revolution and 1.1 default 180) */
@@ -212,6 +225,8 @@ typedef struct om_wm_table {
     om_wm_table_character character[OM_WM_TABLE_MAX_CHARACTERS];
     om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];
     om_wm_table_brigade brigade[OM_WM_TABLE_MAX_BRIGADES];
+    om_wm_table_memo *memo; /* the trial's memo (om_wm_table_copy), or NULL: every query
+                               worked out afresh */
 } om_wm_table;
 
 /* Where and why a table failed its check: om_wm_check_failure (wm.h), with
@@ -273,10 +288,21 @@ int om_wm_table_add_brigade(om_wm_table *t, const unsigned *u, unsigned n);
 #define OM_WM_TABLE_ALL UINT32_MAX
 void om_wm_table_update(om_wm_table *t, uint32_t u);
 
-/* om_wm_table_copy: copy the live part of `src` (its units, characters,
+/*
+ * om_wm_table_copy: copy the live part of `src` (its units, characters,
  * terrain pieces and brigades, not the unused room of its arrays) into *dst:
- * what a trial needs of the start table. */
-void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src);
+ * what a trial needs of the start table. With a memo, dst's queries keep what
+ * they work out in it (dst->memo = memo) and its units are named in it; a
+ * memo holding another table's size or terrain is emptied first. Queries on a
+ * table with a memo give exactly what they give without one. Never fails.
+ */
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo *memo);
+
+/* om_wm_table_memo_alloc: an empty memo for one thread's trials (a few hundred
+ * kilobytes); free with om_wm_table_memo_free (NULL allowed). Errors:
+ * OM_ENOMEM. */
+om_status om_wm_table_memo_alloc(om_wm_table_memo **out);
+void om_wm_table_memo_free(om_wm_table_memo *m);
 
 /* The unit vector of a facing in degrees, and back (degrees in [0, 360)):
  * om_plane_dir and om_plane_facing_deg. */
@@ -337,7 +363,8 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
 
 /* The closest points of units a and b: *pa on a, *pb on b (equal when they
  * touch). The line through them is "directly away" for an evade (Movement >
- * Moving by Initiative > The path of evaders). */
+ * Moving by Initiative > The path of evaders). A unit without stands left
+ * counts with the outline it last had. */
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb);
 

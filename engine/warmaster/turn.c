@@ -66,6 +66,8 @@ typedef struct contacts {
 
 struct om_wm_turn_work {
     om_wm_table t;                            /* the trial's table */
+    om_wm_table_memo *memo;                   /* what its queries worked out, kept from
+                                                 trial to trial */
     om_wm_command_result command;             /* its Command phase */
     contacts c;                               /* who touches whom in its Combat phase */
     om_wm_multi_prepared *mp;                 /* the engagement being fought */
@@ -185,9 +187,9 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
         t->unit[u].confused = true;
     t->unit[u].stands = (uint8_t)left;
-    om_wm_table_update(t, u);
     if (left == 0)
         t->unit[u].present = false;
+    om_wm_table_update(t, u);
 }
 
 /* The end of the Shooting phase for `target` (Shooting > Driving Back Enemies;
@@ -225,6 +227,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
         out->unit[target].routed |= v.routed;
         un->stands = 0;
         un->present = false;
+        om_wm_table_update(t, target);
         return;
     }
     un->stands = (uint8_t)(stands - v.stands_lost);
@@ -442,6 +445,9 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
                          (s->shooting > 0 || s->extra_shots > 0);
     s->shoots_first = false;
     s->evade = false;
+    /* A unit that charges out of a laager's shelter is no longer beside it
+     * (Kislev lists: "not while it charges"). */
+    s->beside_laager = s->beside_laager && !s->charging;
 }
 
 /* What lies behind engagement unit k, straight back along its facing (fixed
@@ -457,12 +463,16 @@ static void set_behind(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigne
     om_wm_side *s = &w->side[k];
     om_wm_table_behind behind;
     for (unsigned j = 0; j < m->n_units; j++)
-        if (j != k && m->unit[j].army == m->unit[k].army)
+        if (j != k && m->unit[j].army == m->unit[k].army) {
             t->unit[w->index[j]].present = false;
+            om_wm_table_update(t, w->index[j]);
+        }
     om_wm_table_behind_of(t, p->turn.command.rules, u, BEHIND_REACH_CM, &behind);
     for (unsigned j = 0; j < m->n_units; j++)
-        if (j != k && m->unit[j].army == m->unit[k].army)
+        if (j != k && m->unit[j].army == m->unit[k].army) {
             t->unit[w->index[j]].present = true;
+            om_wm_table_update(t, w->index[j]);
+        }
     s->behind = behind.kind;
     s->behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
     s->behind_stands = behind.stands < t->unit[u].stands ? behind.stands : t->unit[u].stands;
@@ -544,9 +554,10 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
 {
     om_wm_table *t = &w->t;
     om_wm_unit_state *states[OM_WM_UNITS_MAX];
-    om_wm_check_failure why;
-    if (NEVER(om_wm_multi_prepare(p->kit, &w->m, w->mp, &why) != OM_OK))
-        return;
+    /* Valid by construction: every unit's values were checked when the turn
+     * was prepared, and its contacts, supports and table state come from the
+     * table (debug builds assert the engagement's check). */
+    om_wm_multi_build(p->kit, &w->m, w->mp);
     for (unsigned k = 0; k < w->m.n_units; k++) {
         const unsigned u = w->index[k];
         om_wm_multi_unit_state_start(&w->m, k, &w->state[k]);
@@ -567,12 +578,12 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         out->unit[u].routed |= r->routed;
         w->hurt[u] |= r->hurt;
         un->stands = (uint8_t)w->state[k].stands;
-        om_wm_table_update(t, u);
         /* Odd hits stay only with units still engaged (Combat > Remove Odd Hits). */
         un->hits = r->engaged ? (uint8_t)w->state[k].carried : 0;
         un->confused = r->confused;
         if (r->destroyed || r->left_table || un->stands == 0)
             un->present = false;
+        om_wm_table_update(t, u);
     }
 }
 
@@ -627,7 +638,7 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
 {
     const om_wm_turn *turn = &p->turn;
     memset(out, 0, sizeof *out);
-    om_wm_table_copy(&w->t, &turn->table);
+    om_wm_table_copy(&w->t, &turn->table, w->memo);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
         w->start_stands[u] = w->t.unit[u].stands;
@@ -660,8 +671,9 @@ om_status om_wm_turn_work_alloc(om_wm_turn_work **out)
     *out = NULL;
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a turn's workspace");
-    if ((st = om_wm_multi_prepared_alloc(&w->mp)) != OM_OK) {
-        free(w);
+    if ((st = om_wm_multi_prepared_alloc(&w->mp)) != OM_OK ||
+        (st = om_wm_table_memo_alloc(&w->memo)) != OM_OK) {
+        om_wm_turn_work_free(w);
         return st;
     }
     *out = w;
@@ -673,6 +685,7 @@ void om_wm_turn_work_free(om_wm_turn_work *w)
     if (w == NULL)
         return;
     om_wm_multi_prepared_free(w->mp);
+    om_wm_table_memo_free(w->memo);
     free(w);
 }
 
@@ -687,6 +700,12 @@ om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why
     if ((p = calloc(1, sizeof *p)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
     p->turn = *t;
+    p->turn.table.memo = NULL;
+    /* A War Wagon never charges (Kislev lists): the Command phase reads it
+     * from the table. */
+    for (unsigned u = 0; u < t->table.units; u++)
+        if (t->unit[u].side.formation != OM_WM_FORMATION_NONE)
+            p->turn.table.unit[u].traits |= OM_WM_TABLE_TRAIT_NO_CHARGE;
     om_wm_table_update(&p->turn.table, OM_WM_TABLE_ALL);
     if ((st = om_wm_dice_kit_alloc(&p->kit)) != OM_OK) {
         free(p);
@@ -788,6 +807,11 @@ om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
         }
         if ((unsigned)t->unit[u].shoot >= OM_WM_SHOOT_POLICY_COUNT)
             return fail(why, "units", (int)u, ".shoot", "unknown shooting policy");
+        if (t->unit[u].side.formation != OM_WM_FORMATION_NONE &&
+            t->table.unit[u].side == t->command.side &&
+            t->command.plan[u].kind == OM_WM_PLAN_CHARGE)
+            return fail(why, "plans", (int)u, ".kind", "a War Wagon cannot charge (Kislev "
+                        "lists); advance it or let it hold");
         if ((st = check_agrees(t, u, why)) != OM_OK || (st = check_values(t, u, why)) != OM_OK)
             return st;
     }

@@ -404,6 +404,15 @@ void om_wm_unit_state_begin(const om_wm_ruleset *r, const om_wm_side *me, bool e
  * flanked and side_strikers the sums over its contacts. */
 void om_wm_multi_side(const om_wm_multi *m, unsigned u, om_wm_side *out);
 
+/*
+ * om_wm_multi_build: prepare engagement m in *mp as om_wm_multi_prepare does,
+ * for a caller that has made m valid by construction (a turn's Combat phase,
+ * whose units' values were checked when the turn was prepared): nothing is
+ * checked here (debug builds assert om_wm_multi_check), nothing is formatted,
+ * nothing allocated.
+ */
+void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_multi_prepared *mp);
+
 /* Build p's duel (the engine of its two units, their start, the first
  * round's dice and table) once its tests are made (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
