@@ -607,7 +607,7 @@ Test(table, burst_through_friends)
     add(&t, "G", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 10, 90);
     check_ok(&t);
     om_wm_table_move_rule r = plain_move;
-    uint32_t burst = 0;
+    uint64_t burst = 0;
     r.through_friends = true;
     moved = om_wm_table_move(&t, REV, e, at(90, 0), 30, &r, &burst);
     cr_expect_float_eq(moved, 28.0, 1e-6);

@@ -586,12 +586,13 @@ Test(turn, checks_name_the_field)
     cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "units[0].side.unit.armour", "%s: %s", why.field, why.reason);
 
+    /* A whole table of one side: the other has no unit left to fight. */
     begin(&b, "warmaster-revolution", 0);
-    for (unsigned i = 0; i < 9; i++)
-        unit(&b, "Warriors", 0, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 10 + 15.0 * i, 20,
-             90);
+    for (unsigned i = 0; i < OM_WM_TABLE_MAX_UNITS; i++)
+        unit(&b, "Warriors", 0, OM_WM_INFANTRY, 1, 3, 3, 6, 0, OM_WM_TABLE_LINE,
+             4 + 5.0 * (i % 32), 10 + 5.0 * (i / 32), 90);
     cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
-    cr_expect_str_eq(why.field, "units[8]", "%s: %s", why.field, why.reason);
+    cr_expect_str_eq(why.field, "units[63]", "%s: %s", why.field, why.reason);
 }
 
 /*

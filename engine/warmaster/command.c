@@ -646,7 +646,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     om_wm_table_move_rule rule = {.enemy_gap_cm = p->r->evade_clearance_cm, .target = -1,
                                   .through_friends = through};
     om_wm_vec pu, pe, c = un->centre, dir = un->dir, way;
-    uint32_t burst = 0;
+    uint64_t burst = 0;
     double l, moved;
     om_wm_table_closest_points(t, u, e, &pu, &pe);
     way = (om_wm_vec){pu.x - pe.x, pu.y - pe.y};
@@ -993,9 +993,13 @@ void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *
                          om_wm_command_result *out)
 {
     phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out};
-    memset(out, 0, sizeof *out);
+    /* Only the table's units and characters: the rest of the arrays is never
+     * read (a trial clears what it uses, not the room of a full table). */
+    memset(out->unit, 0, t->units * sizeof out->unit[0]);
+    memset(out->character, 0, t->characters * sizeof out->character[0]);
     out->general = -1;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+    out->general_tests = out->general_passed = out->ended = out->charges = 0;
+    for (unsigned u = 0; u < t->units; u++) {
         out->unit[u].by = -1;
         out->unit[u].charge_target = -1;
     }

@@ -261,6 +261,24 @@ typedef struct unit_key {
  * pushed out is worked out again when asked. */
 #define ANSWER_SLOTS 4096
 
+/* Outlines the memo keeps worked out, by id (two-way sets): a unit that
+ * moves back to a place it stood in takes its outline from here. */
+#define GEOM_SLOTS 512
+
+typedef struct geom_slot {
+    uint64_t id;          /* the outline's id (0: empty) */
+    double hw, hd;        /* as om_wm_table_geom */
+    double radius;
+    om_plane_shape shape;
+} geom_slot;
+
+/* A character's distance to a unit, and what it was worked out from. */
+typedef struct character_slot {
+    uint64_t id;          /* the unit's id (0: empty) */
+    uint64_t x, y, r;     /* the character's place and base radius, bit for bit */
+    double cm;            /* the distance */
+} character_slot;
+
 typedef struct intern_slot {
     unit_key key; /* the key */
     uint64_t id;  /* its id (0: empty) */
@@ -311,6 +329,8 @@ enum table_answer_kind {
     TABLE_MOVE_GROUP,      /* where a group's move ends */
     TABLE_BEHIND,          /* what lies behind a unit */
     TABLE_ENGAGED,         /* a unit touches an enemy */
+    TABLE_CLOSEST_ENEMY,   /* the closest enemy, seen or not */
+    TABLE_CLOSEST_POINTS,  /* the closest points of two units (name: the first's id) */
 };
 
 /* Arguments of an answer about the whole table beyond its tag: the bits of
@@ -318,7 +338,8 @@ enum table_answer_kind {
 #define TABLE_ARGS 6
 
 typedef struct table_answer {
-    uint32_t state;             /* the state it was worked out in (0: empty) */
+    uint32_t state;             /* the state it was worked out in, or a unit's id for
+                                   the kinds about one unit (0: empty) */
     uint32_t tag;               /* kind | unit indices and flags */
     uint64_t arg[TABLE_ARGS];   /* the other arguments, bit for bit */
     union {
@@ -338,6 +359,9 @@ typedef struct table_answer {
             double moved;
         } group;
         om_wm_table_behind behind;
+        struct {
+            om_wm_vec pa, pb;
+        } points;
     } v;                        /* the answer */
 } table_answer;
 
@@ -352,12 +376,32 @@ struct om_wm_table_memo {
     uint8_t terrain_pieces;
     om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];          /* (kind and corners) */
     intern_slot intern[OM_WM_TABLE_MAX_UNITS][INTERN_SLOTS]; /* by unit index */
+    intern_slot start[OM_WM_TABLE_MAX_UNITS];                /* each unit's key and id as the
+                                                                last table copied started */
     answer answer[ANSWER_SLOTS];
+    geom_slot geoms[GEOM_SLOTS];
     state_slot states[STATE_SLOTS];
     table_answer table[TABLE_ANSWER_SLOTS];
-#ifndef NDEBUG
-    uint32_t current[OM_WM_TABLE_MAX_UNITS]; /* the state `state` names (checked) */
-#endif
+    /* The answers asked most, about the state the table is in now: kept in
+     * plain arrays while it stays in it (a trial asks them again and again
+     * between two moves), forgotten when it leaves it. */
+    uint32_t scratch;                            /* that state (0: none) */
+    uint64_t touch_known[OM_WM_TABLE_MAX_UNITS]; /* bit b of [a]: touching(a, b) known */
+    uint64_t touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
+    uint64_t engaged_known, engaged;             /* bit u: engaged(u) known, its answer */
+    uint64_t enemy_known;                        /* bit u: closest_enemy(u) known */
+    struct {
+        int unit;
+        double cm;
+    } enemy[OM_WM_TABLE_MAX_UNITS];              /* ...and its answer */
+    /* Characters' distances to units, by character and unit (characters stand
+     * still through most of a phase). */
+    character_slot character[OM_WM_TABLE_MAX_CHARACTERS][OM_WM_TABLE_MAX_UNITS];
+    /* The table's state as its units change: each unit's id (0 when it is not
+     * on the table), their hash, and the units on it that have no id. */
+    uint32_t current[OM_WM_TABLE_MAX_UNITS];
+    uint64_t current_hash;
+    uint64_t unnamed;
 };
 
 /* The bits of a double, for exact comparison and hashing. */
@@ -411,11 +455,17 @@ static inline bool key_eq(const unit_key *a, const unit_key *b)
 /* The id of unit u's key in memo m: the one it had, or a new one. */
 static uint64_t intern(om_wm_table_memo *m, unsigned u, const unit_key *k)
 {
+    /* Odd multipliers spread each word; one finaliser mixes them. */
+    static const uint64_t mul[KEY_WORDS] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu,
+                                            0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+                                            0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu,
+                                            0x8ebc6af09c88c6e3u};
     intern_slot *slots = m->intern[u];
     uint64_t h = 0;
     unsigned i;
     for (unsigned w = 0; w < KEY_WORDS; w++)
-        h = mix64(h ^ k->w[w]);
+        h ^= k->w[w] * mul[w];
+    h = mix64(h);
     i = (unsigned)(h % INTERN_SLOTS);
     for (unsigned probe = 0; probe < INTERN_SLOTS; probe++, i = (i + 1) % INTERN_SLOTS) {
         if (slots[i].id == 0) {
@@ -448,38 +498,77 @@ static inline bool geom_current(const om_wm_table_unit *u)
            bits_of(g->stand_d) == bits_of(u->stand_d);
 }
 
+/* The hash of unit i's word of a state. */
+static inline uint64_t state_word_hash(unsigned i, uint32_t w)
+{
+    return mix64(((uint64_t)i << 32 | w) ^ 0x2545f4914f6cdd1du);
+}
+
+/* Unit i (u) in the memo's state of its table: its id, or 0 off the table.
+ * The state changes, and its id is forgotten. */
+static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u)
+{
+    const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
+    const uint64_t bit = (uint64_t)1 << i;
+    m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
+    m->current[i] = w;
+    m->unnamed = (m->unnamed & ~bit) | (u->present && u->geom.id == 0 ? bit : 0);
+    m->state = 0;
+}
+
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i);
+
 /* Work out unit u (index i) and what it is worked out from; with a memo, its
- * id. */
+ * id, and its word of the table's state. */
 static void geom_update(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
+{
+    geom_work(m, u, i);
+    if (m != NULL && i < OM_WM_TABLE_MAX_UNITS)
+        memo_name(m, i, u);
+}
+
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
 {
     om_wm_table_geom *g = &u->geom;
     double w, d;
-    if (m != NULL)
-        m->state = 0; /* the table changed (a unit, or which are on it) */
     if (u->stands == 0) {
         g->id = 0; /* no block to draw: it keeps its last outline, and no id */
         return;
     }
     if (geom_current(u) && (m == NULL ? g->id == 0 : g->id != 0 && g->key_rest == key_rest_of(u)))
         return; /* nothing it is worked out from changed */
-    w = om_wm_table_unit_width(u);
-    d = om_wm_table_unit_depth(u);
     g->centre = u->centre;
     g->dir = u->dir;
     g->stand_w = u->stand_w;
     g->stand_d = u->stand_d;
     g->stands = u->stands;
     g->files = (uint8_t)unit_files(u);
+    g->id = 0;
+    if (m != NULL) {
+        const unit_key k = key_of(u);
+        geom_slot *set;
+        g->id = intern(m, i, &k);
+        g->key_rest = k.w[KEY_WORDS - 1];
+        set = &m->geoms[(mix64(g->id) % (GEOM_SLOTS / 2)) * 2];
+        for (unsigned j = 0; j < 2; j++)
+            if (set[j].id == g->id) {
+                g->hw = set[j].hw;
+                g->hd = set[j].hd;
+                g->radius = set[j].radius;
+                g->shape = set[j].shape;
+                return;
+            }
+    }
+    w = om_wm_table_unit_width(u);
+    d = om_wm_table_unit_depth(u);
     g->hw = w / 2;
     g->hd = d / 2;
     g->radius = sqrt(w * w + d * d) / 2;
     (void)pose_shape(u, u->centre, u->dir, 0, &g->shape);
     if (m != NULL) {
-        const unit_key k = key_of(u);
-        g->id = intern(m, i, &k);
-        g->key_rest = k.w[KEY_WORDS - 1];
-    } else {
-        g->id = 0;
+        geom_slot *set = &m->geoms[(mix64(g->id) % (GEOM_SLOTS / 2)) * 2];
+        set[1] = set[0];
+        set[0] = (geom_slot){g->id, g->hw, g->hd, g->radius, g->shape};
     }
 }
 
@@ -520,7 +609,7 @@ static inline uint64_t memo_id(const om_wm_table *t, const om_wm_table_unit *u)
 static inline const answer *answer_find(const om_wm_table_memo *m, uint64_t a, uint64_t b,
                                         uint32_t tag)
 {
-    const uint64_t h = mix64(a * 0x9e3779b97f4a7c15u ^ mix64(b ^ ((uint64_t)tag << 40)));
+    const uint64_t h = mix64(a * 0x9e3779b97f4a7c15u ^ b * 0xc2b2ae3d27d4eb4fu ^ tag);
     const answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
     for (unsigned i = 0; i < 2; i++)
         if (e[i].a == a && e[i].b == b && e[i].tag == tag)
@@ -532,7 +621,7 @@ static inline const answer *answer_find(const om_wm_table_memo *m, uint64_t a, u
  * Called once the answer is worked out: working it out may keep others. */
 static inline void answer_put(om_wm_table_memo *m, const answer *x)
 {
-    const uint64_t h = mix64(x->a * 0x9e3779b97f4a7c15u ^ mix64(x->b ^ ((uint64_t)x->tag << 40)));
+    const uint64_t h = mix64(x->a * 0x9e3779b97f4a7c15u ^ x->b * 0xc2b2ae3d27d4eb4fu ^ x->tag);
     answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
     if (!(e[0].a == x->a && e[0].b == x->b && e[0].tag == x->tag))
         e[1] = e[0];
@@ -545,64 +634,67 @@ static inline bool state_is(const state_slot *s, const uint32_t *w, unsigned n)
     return s->id != 0 && s->n == n && memcmp(s->w, w, n * sizeof w[0]) == 0;
 }
 
-/* The id of the state of table t in its memo: which units are on it and the
- * id of each; 0 when there is no memo or a unit on it has no id (then
- * nothing about the whole table is looked up or kept). Known until a unit
- * changes (geom_update forgets it). */
-static uint32_t state_id(const om_wm_table *t)
+/* The id of the state the memo's table is in, worked out (state_id). */
+static uint32_t state_lookup(const om_wm_table *t)
 {
     om_wm_table_memo *m = t->memo;
-    uint32_t w[OM_WM_TABLE_MAX_UNITS];
-    uint64_t h;
+    const uint32_t *w = m->current;
     state_slot *slot;
-    if (m == NULL)
+    if (m->unnamed != 0)
         return 0;
-    if (m->state != 0) {
-#ifndef NDEBUG
-        for (unsigned u = 0; u < t->units; u++)
-            assert(m->current[u] == (t->unit[u].present ? (uint32_t)t->unit[u].geom.id : 0u));
-#endif
-        return m->state;
-    }
-    h = mix64(t->units);
-    for (unsigned u = 0; u < t->units; u++) {
-        const om_wm_table_unit *un = &t->unit[u];
-        if (un->present && un->geom.id == 0)
-            return 0;
-        w[u] = un->present ? (uint32_t)un->geom.id : 0u;
-        h = mix64(h ^ w[u]);
-    }
-    slot = &m->states[(h % (STATE_SLOTS / 2)) * 2];
+    slot = &m->states[(mix64(m->current_hash ^ t->units) % (STATE_SLOTS / 2)) * 2];
     if (state_is(&slot[1], w, t->units)) {
         slot++;
     } else if (!state_is(&slot[0], w, t->units)) {
-        /* Two-way sets, as answer_slot. */
+        /* Two-way sets, as answer_find. */
         slot[1] = slot[0];
         slot->id = ++m->state_clock;
         slot->n = t->units;
         memcpy(slot->w, w, t->units * sizeof w[0]);
     }
-#ifndef NDEBUG
-    memcpy(m->current, w, t->units * sizeof w[0]);
-#endif
     m->state = slot->id;
     return m->state;
+}
+
+/* The id of the state of table t in its memo: which units are on it and the
+ * id of each; 0 when there is no memo or a unit on it has no id (then
+ * nothing about the whole table is looked up or kept). Known until a unit
+ * changes (memo_name forgets it). */
+static inline uint32_t state_id(const om_wm_table *t)
+{
+    const om_wm_table_memo *m = t->memo;
+    if (m == NULL)
+        return 0;
+#ifndef NDEBUG
+    /* Every change of the table was told (om_wm_table_update). */
+    for (unsigned u = 0; u < t->units; u++)
+        assert(m->current[u] == (t->unit[u].present ? (uint32_t)t->unit[u].geom.id : 0u));
+#endif
+    return m->state != 0 ? m->state : state_lookup(t);
 }
 
 /* The memo's slot for an answer about the whole table in state `st`; a hit
  * when its state, tag and arguments are these. */
 static bool table_is(const table_answer *e, uint32_t st, uint32_t tag, const uint64_t *arg)
 {
-    return e->state == st && e->tag == tag && memcmp(e->arg, arg, sizeof e->arg) == 0;
+    bool eq = e->state == st && e->tag == tag;
+    for (unsigned i = 0; i < TABLE_ARGS; i++)
+        eq &= e->arg[i] == arg[i];
+    return eq;
 }
 
 /* The set of an answer about the whole table in state `st`. */
 static table_answer *table_set(const om_wm_table_memo *m, uint32_t st, uint32_t tag,
                                const uint64_t *arg)
 {
-    uint64_t h = mix64((uint64_t)st << 32 | tag);
+    /* Odd multipliers spread each word; one finaliser mixes them. */
+    static const uint64_t k[TABLE_ARGS] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu,
+                                           0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+                                           0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu};
+    uint64_t h = (uint64_t)st << 32 | tag;
     for (unsigned i = 0; i < TABLE_ARGS; i++)
-        h = mix64(h ^ arg[i]);
+        h ^= arg[i] * k[i];
+    h = mix64(h);
     return (table_answer *)&m->table[(h % (TABLE_ANSWER_SLOTS / 2)) * 2];
 }
 
@@ -625,6 +717,20 @@ static void table_put(om_wm_table_memo *m, const table_answer *x)
     if (!table_is(&e[0], x->state, x->tag, x->arg))
         e[1] = e[0];
     e[0] = *x;
+}
+
+/* The memo's scratch for state `st` of table t (st not 0): emptied when the
+ * table has left the state it held. */
+static inline om_wm_table_memo *scratch_of(const om_wm_table *t, uint32_t st)
+{
+    om_wm_table_memo *m = t->memo;
+    if (m->scratch != st) {
+        m->scratch = st;
+        memset(m->touch_known, 0, t->units * sizeof m->touch_known[0]);
+        m->engaged_known = 0;
+        m->enemy_known = 0;
+    }
+    return m;
 }
 
 /* The shape of terrain piece k: made when it was added (om_wm_table_update
@@ -664,9 +770,13 @@ static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
     m->state_clock = 0;
     m->state = 0;
     memset(m->intern, 0, sizeof m->intern);
+    memset(m->start, 0, sizeof m->start);
     memset(m->answer, 0, sizeof m->answer);
+    memset(m->geoms, 0, sizeof m->geoms);
     memset(m->states, 0, sizeof m->states);
     memset(m->table, 0, sizeof m->table);
+    m->scratch = 0;
+    memset(m->character, 0, sizeof m->character);
     m->width_cm = t->width_cm;
     m->depth_cm = t->depth_cm;
     m->terrain_pieces = t->terrain_pieces;
@@ -728,11 +838,23 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
         om_wm_table_unit *un = &dst->unit[u];
         if (un->stands > 0 && geom_current(un)) {
             const unit_key k = key_of(un);
-            un->geom.id = intern(memo, u, &k);
+            /* Trials start from the same table: the id of the last start
+             * is the key's (ids are never given to another key). */
+            if (memo->start[u].id == 0 || !key_eq(&memo->start[u].key, &k))
+                memo->start[u] = (intern_slot){k, intern(memo, u, &k)};
+            un->geom.id = memo->start[u].id;
             un->geom.key_rest = k.w[KEY_WORDS - 1];
         } else {
             un->geom.id = 0;
         }
+    }
+    /* The state of the table, from its units. */
+    memo->current_hash = 0;
+    memo->unnamed = 0;
+    for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
+        memo->current[u] = 0;
+        memo->current_hash ^= state_word_hash(u, 0);
+        memo_name(memo, u, &dst->unit[u]);
     }
 }
 
@@ -977,12 +1099,23 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
     const uint32_t tag = ANSWER_TOUCHING | (a < b ? 0u : 1u) << 8;
     const answer *e;
     answer x = {ia, ib, tag, {0}};
+    const uint32_t st = ia != 0 && ib != 0 && a != b ? state_id(t) : 0;
+    om_wm_table_memo *m;
     if (ia == 0 || ib == 0 || a == b)
         return touching(t, a, b);
-    if ((e = answer_find(t->memo, ia, ib, tag)) != NULL)
-        return e->v.word != 0;
-    x.v.word = touching(t, a, b);
-    answer_put(t->memo, &x);
+    if (st != 0 && ((m = scratch_of(t, st))->touch_known[a] >> b & 1u))
+        return (m->touch[a] >> b & 1u) != 0;
+    if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
+        x.v.word = e->v.word;
+    } else {
+        x.v.word = touching(t, a, b);
+        answer_put(t->memo, &x);
+    }
+    if (st != 0) {
+        m = scratch_of(t, st);
+        m->touch_known[a] |= (uint64_t)1 << b;
+        m->touch[a] = (m->touch[a] & ~((uint64_t)1 << b)) | (uint64_t)(x.v.word != 0) << b;
+    }
     return x.v.word != 0;
 }
 
@@ -1001,21 +1134,52 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     const uint32_t st = state_id(t);
     table_answer x = {st, TABLE_ENGAGED | (u & 0xffu) << 8, {0}, {0}};
     const table_answer *e;
+    om_wm_table_memo *m;
     if (st == 0)
         return engaged(t, u);
-    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
-        return e->v.word != 0;
-    x.v.word = engaged(t, u);
-    table_put(t->memo, &x);
+    m = scratch_of(t, st);
+    if (m->engaged_known >> u & 1u)
+        return (m->engaged >> u & 1u) != 0;
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        x.v.word = e->v.word;
+    } else {
+        x.v.word = engaged(t, u);
+        table_put(t->memo, &x);
+    }
+    m = scratch_of(t, st);
+    m->engaged_known |= (uint64_t)1 << u;
+    m->engaged = (m->engaged & ~((uint64_t)1 << u)) | (uint64_t)(x.v.word != 0) << u;
     return x.v.word != 0;
 }
 
-double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
+/* The distance from character c's base to unit u, worked out. */
+static double character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
     const om_wm_table_character *ch = &t->character[c];
     om_plane_shape tmp;
     double d = om_plane_point_distance(ch->at, unit_shape(&t->unit[u], &tmp)) - ch->radius_cm;
     return d > 0 ? d : 0;
+}
+
+double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
+{
+    const om_wm_table_character *ch = &t->character[c];
+    const uint64_t id = memo_id(t, &t->unit[u]);
+    const uint64_t x = bits_of(ch->at.x), y = bits_of(ch->at.y), r = bits_of(ch->radius_cm);
+    character_slot *e;
+    if (id == 0 || c >= OM_WM_TABLE_MAX_CHARACTERS || u >= OM_WM_TABLE_MAX_UNITS)
+        return character_distance(t, c, u);
+    /* One slot per character and unit: characters stand still through most
+     * of a phase. */
+    e = &t->memo->character[c][u];
+    if (e->id != id || e->x != x || e->y != y || e->r != r) {
+        e->cm = character_distance(t, c, u);
+        e->id = id;
+        e->x = x;
+        e->y = y;
+        e->r = r;
+    }
+    return e->cm;
 }
 
 /* Unit u's outline, or for a unit without stands the outline it last had
@@ -1029,8 +1193,24 @@ static om_plane_poly outline_poly(const om_wm_table_unit *u)
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb)
 {
-    om_plane_poly p = outline_poly(&t->unit[a]), q = outline_poly(&t->unit[b]);
+    const uint32_t ia = (uint32_t)memo_id(t, &t->unit[a]), ib = (uint32_t)memo_id(t, &t->unit[b]);
+    /* The order matters: the first closest pair found wins. */
+    table_answer x = {ia, TABLE_CLOSEST_POINTS, {ib}, {0}};
+    const table_answer *e;
+    om_plane_poly p, q;
+    if (ia != 0 && ib != 0 && (e = table_find(t->memo, ia, x.tag, x.arg)) != NULL) {
+        *pa = e->v.points.pa;
+        *pb = e->v.points.pb;
+        return;
+    }
+    p = outline_poly(&t->unit[a]);
+    q = outline_poly(&t->unit[b]);
     om_plane_closest_points(&p, &q, pa, pb);
+    if (ia != 0 && ib != 0) {
+        x.v.points.pa = *pa;
+        x.v.points.pb = *pb;
+        table_put(t->memo, &x);
+    }
 }
 
 om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
@@ -1045,7 +1225,34 @@ om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
     return pb;
 }
 
+static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out);
+
 int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_CLOSEST_ENEMY | (u & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    om_wm_table_memo *m;
+    if (st == 0)
+        return closest_enemy(t, u, cm_out);
+    m = scratch_of(t, st);
+    if (!(m->enemy_known >> u & 1u)) {
+        if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL) {
+            x.v.visible.unit = closest_enemy(t, u, &x.v.visible.cm);
+            table_put(t->memo, &x);
+            e = &x;
+        }
+        m = scratch_of(t, st);
+        m->enemy[u].unit = e->v.visible.unit;
+        m->enemy[u].cm = e->v.visible.cm;
+        m->enemy_known |= (uint64_t)1 << u;
+    }
+    if (cm_out) *cm_out = m->enemy[u].cm;
+    return m->enemy[u].unit;
+}
+
+/* The closest enemy of unit u, worked out. */
+static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     int best = -1;
     double best_d = INFINITY;
@@ -1465,7 +1672,7 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
 /* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
  * v: units not in `group_mask`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                        const om_plane_shape *a, om_wm_vec v, uint32_t group_mask,
+                        const om_plane_shape *a, om_wm_vec v, uint64_t group_mask,
                         const om_wm_table_move_rule *rule)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1503,7 +1710,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
 /* After a burst-through move of a by v stopped at tmin: pull back so that no
  * friend is overlapped at the end, and flag the friends passed wholly. */
 static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_shape *a,
-                            om_wm_vec v, double tmin, uint32_t *burst)
+                            om_wm_vec v, double tmin, uint64_t *burst)
 {
     const om_wm_table_unit *un = &t->unit[u];
     bool changed = true;
@@ -1531,7 +1738,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         if (k == u || !o->present || o->side != un->side)
             continue;
         if (om_plane_sweep(a, v, unit_shape(o, &tmp), cm, &in, &out) && in >= 0 && out <= tmin)
-            *burst |= 1u << k;
+            *burst |= (uint64_t)1 << k;
     }
     return tmin;
 }
@@ -1549,7 +1756,7 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
 /* Where a move of unit u ends: its centre and facing, the distance it moved
  * (om_wm_table_move, worked out on a table it does not change). */
 static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                       double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst,
+                       double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst,
                        om_wm_vec *centre, om_wm_vec *dir)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1577,7 +1784,7 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
 }
 
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst)
+                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst)
 {
     om_wm_table_unit *un = &t->unit[u];
     const uint32_t st = state_id(t);
@@ -1590,13 +1797,13 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
                       {0}};
     const table_answer *e = st != 0 ? table_find(t->memo, st, tag, x.arg) : NULL;
     om_wm_vec centre, dir;
-    uint32_t bits = 0;
+    uint64_t bits = 0;
     double moved;
     if (e != NULL) {
         centre = e->v.move.centre;
         dir = e->v.move.dir;
         moved = e->v.move.moved;
-        bits = (uint32_t)e->v.move.burst;
+        bits = e->v.move.burst;
     } else {
         moved = move_end(t, rules, u, goal, max_cm, rule, burst != NULL ? &bits : NULL, &centre,
                          &dir);
@@ -1627,7 +1834,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
-    uint32_t mask = 0;
+    uint64_t mask = 0;
     om_wm_table_move_rule body = *rule;
     for (unsigned i = 0; i < n; i++)
         centre[i] = t->unit[u[i]].centre;
@@ -1642,7 +1849,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
     body.turn = false;
     body.through_friends = false;
     for (unsigned i = 0; i < n; i++)
-        mask |= 1u << u[i];
+        mask |= (uint64_t)1 << u[i];
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
         tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, mask,
@@ -1777,7 +1984,7 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return true;
     (void)pose_shape(un, un->centre, f, 0, &a);
-    return stop_time(t, rules, charger, &a, v, 1u << target, &rule) >= 1 - 1e-9;
+    return stop_time(t, rules, charger, &a, v, (uint64_t)1 << target, &rule) >= 1 - 1e-9;
 }
 
 static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,

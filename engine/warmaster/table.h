@@ -33,21 +33,25 @@
 #include "plane.h"
 #include "wm.h"
 
-/* Capacities of a table: fixed arrays, so a trial copies one struct. 32 units
- * covers two 2,000-point armies (about 15 units each); 16 terrain pieces and
- * 8 vertices a piece cover the suggested 6-10 pieces (Battlefields > Setting up
- * Scenery). */
-#define OM_WM_TABLE_MAX_UNITS 32
-#define OM_WM_TABLE_MAX_CHARACTERS 12
+/* Capacities of a table: fixed arrays, of which a trial copies the live part.
+ * 64 units and 24 characters hold two armies of well over 2,000 points each (a
+ * 2,000-point Warmaster army has 15 to 25 units and 3 to 5 characters); 16
+ * brigades of up to 4 units; 16 terrain pieces and 8 vertices a piece cover
+ * the suggested 6-10 pieces (Battlefields > Setting up Scenery). Sets of units
+ * are 64-bit masks. */
+#define OM_WM_TABLE_MAX_UNITS 64
+#define OM_WM_TABLE_MAX_CHARACTERS 24
 #define OM_WM_TABLE_MAX_TERRAIN 16
 #define OM_WM_TABLE_MAX_VERTICES OM_PLANE_MAX_VERTICES
-#define OM_WM_TABLE_MAX_BRIGADES 8
+#define OM_WM_TABLE_MAX_BRIGADES 16
+/* An engagement holds as many units as a table (wm.h OM_WM_UNITS_MAX). */
+_Static_assert(OM_WM_TABLE_MAX_UNITS == OM_WM_UNITS_MAX, "an engagement holds a table's units");
 /* Units in one brigade: "up to four units arranged so that they touch" (Game
  * Values > Units; Command > Brigades; Warmaster Ancients, Command > Brigade
  * Orders). */
 #define OM_WM_BRIGADE_MAX_UNITS 4
 /* Largest unit the table accepts (the engagement check's limit). */
-#define OM_WM_TABLE_MAX_STANDS 12
+#define OM_WM_TABLE_MAX_STANDS OM_WM_UNIT_STANDS_MAX
 
 /* Two shapes closer than this (cm) touch; shapes that overlap by no more than
  * this do not overlap. A tenth of a millimetre: far below any measurement on a
@@ -473,7 +477,7 @@ typedef struct om_wm_table_move_rule {
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst);
+                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst);
 
 /*
  * om_wm_table_move_group: move the `n` units `u` together by the same straight

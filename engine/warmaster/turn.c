@@ -57,7 +57,7 @@ typedef struct contacts {
     uint8_t link[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];      /* [s][f]: s's stands
                                                                       supporting friend f */
     uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
-    uint32_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
+    uint64_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
     uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
     uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
     uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
@@ -252,7 +252,7 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
                            om_wm_turn_result *out)
 {
     target_fire fire[OM_WM_TABLE_MAX_UNITS];
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+    for (unsigned u = 0; u < w->t.units; u++)
         fire[u] = (target_fire){0, -1, 0};
     for (unsigned u = 0; u < w->t.units; u++)
         if (moving_unit(&p->turn, &w->t, u))
@@ -298,17 +298,36 @@ static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, un
 
 /* Every stand's contacts: the stands each unit strikes each enemy with, which
  * of them are flanked, which fight to their front, which a charger touches. */
+/* Clear the live part of c, the rows and columns of the table's n units:
+ * the Combat phase reads no other. */
+static void contacts_clear(contacts *c, unsigned n)
+{
+    for (unsigned u = 0; u < n; u++) {
+        memset(c->stands[u], 0, n);
+        memset(c->flanked[u], 0, n);
+        memset(c->side_strikers[u], 0, n);
+        memset(c->link[u], 0, n);
+        memset(c->link_rear[u], 0, n);
+    }
+    memset(c->own_supports, 0, n);
+    memset(c->own_rear, 0, n);
+    memset(c->touches, 0, n * sizeof c->touches[0]);
+    memset(c->touching, 0, n * sizeof c->touching[0]);
+    memset(c->front, 0, n * sizeof c->front[0]);
+    memset(c->charged_front, 0, n * sizeof c->charged_front[0]);
+}
+
 static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    memset(c, 0, sizeof *c);
+    contacts_clear(c, t->units);
     /* Which units touch which enemies, each pair once. */
     for (unsigned u = 0; u < t->units; u++)
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
                 t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
-                c->touches[u] |= 1u << v;
-                c->touches[v] |= 1u << u;
+                c->touches[u] |= (uint64_t)1 << v;
+                c->touches[v] |= (uint64_t)1 << u;
             }
     for (unsigned u = 0; u < t->units; u++) {
         if (c->touches[u] == 0)
@@ -374,6 +393,12 @@ static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, conta
 /* Every supporting stand: not touching an enemy, of a unit that may support. */
 static void find_supports(const om_wm_turn *turn, const om_wm_table *t, contacts *c)
 {
+    bool any_front = false;
+    /* Only stands fighting to their front are supported: none, no support. */
+    for (unsigned f = 0; f < t->units; f++)
+        any_front |= c->front[f] != 0;
+    if (!any_front)
+        return;
     for (unsigned s = 0; s < t->units; s++) {
         if (!may_support(turn, t, s, true))
             continue;
@@ -402,7 +427,8 @@ static void join(uint8_t *parent, unsigned a, unsigned b)
 static void group_engagements(const om_wm_table *t, const contacts *c, uint8_t *parent,
                               bool *in_fight)
 {
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+    const unsigned n = t->units < OM_WM_TABLE_MAX_UNITS ? t->units : OM_WM_TABLE_MAX_UNITS;
+    for (unsigned u = 0; u < n; u++) {
         parent[u] = (uint8_t)u;
         in_fight[u] = false;
     }
@@ -508,7 +534,11 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
     om_wm_multi *m = &w->m;
     uint8_t at[OM_WM_TABLE_MAX_UNITS];
     bool continued = false;
-    memset(m, 0, sizeof *m);
+    /* The header and the counts: the arrays are filled up to them (an
+     * engagement of a few units does not clear the room of a whole table's). */
+    m->n_units = 0;
+    m->n_contacts = 0;
+    m->n_supports = 0;
     m->rules = p->turn.rules;
     m->options = p->turn.options;
     m->span = OM_WM_SPAN_PHASE;
@@ -637,7 +667,10 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
                         om_wm_turn_result *out)
 {
     const om_wm_turn *turn = &p->turn;
-    memset(out, 0, sizeof *out);
+    /* The live part only, as everything a trial copies or clears. */
+    memset(out->unit, 0, turn->table.units * sizeof out->unit[0]);
+    out->vp_lost[0] = out->vp_lost[1] = 0;
+    out->general_orders = out->engagements = out->unresolved = 0;
     om_wm_table_copy(&w->t, &turn->table, w->memo);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;

@@ -135,7 +135,8 @@ void om_wm_turn_work_free(om_wm_turn_work *w);
 
 /*
  * om_wm_turn_resolve: one trial of the prepared turn with dice `d` in
- * workspace `w`, written to *out. The three phases in order on a copy of the
+ * workspace `w`, written to *out (its entries for the table's units; the rest
+ * of its array is left as it was). The three phases in order on a copy of the
  * start table; no allocation. Pure apart from advancing `d` and using `w`;
  * thread-safe for distinct `d`, `w` and `out`.
  */
