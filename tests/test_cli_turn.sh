@@ -150,5 +150,8 @@ expect_absent "$TMP/brigade.h5" "a brigade that does not touch: no output file"
 } >"$TMP/many.yaml"
 expect_exit 2 "more than 63 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
 expect_grep "many.yaml:5: field 'a.units': 1 to 63 units a side (got 64)" "$TMP/err" "more than 63 units: the file, line and field"
+expect_exit 2 "a table at full capacity: more fields than a row holds" "$OM" run "$DATA/turns/capacity.yaml" -q -o "$TMP/capacity.h5"
+expect_grep "capacity.yaml: this turn's 64 units write 581 fields a trial, and a result row holds at most 256" "$TMP/err" "a table at full capacity: the field count named"
+expect_absent "$TMP/capacity.h5" "a table at full capacity: no output file"
 
 tap_end

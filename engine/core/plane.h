@@ -166,6 +166,30 @@ static inline double om_plane_box_gap(om_plane_box a, om_plane_box b)
     return gx > gy ? gx : gy;
 }
 
+/* A box grown by d on every side; the box a box sweeps moving by v. */
+static inline om_plane_box om_plane_box_grow(om_plane_box b, double d)
+{
+    return (om_plane_box){b.x0 - d, b.y0 - d, b.x1 + d, b.y1 + d};
+}
+static inline om_plane_box om_plane_box_sweep(om_plane_box b, om_plane_vec v)
+{
+    return (om_plane_box){v.x < 0 ? b.x0 + v.x : b.x0, v.y < 0 ? b.y0 + v.y : b.y0,
+                          v.x > 0 ? b.x1 + v.x : b.x1, v.y > 0 ? b.y1 + v.y : b.y1};
+}
+
+/*
+ * Broad phase. Two shapes whose boxes are apart by more than the touch
+ * tolerance (om_plane_box_gap), with a tie's margin for rounding, are apart
+ * by more than it themselves: they neither touch nor overlap, and one moving
+ * within a box apart from the other never meets it. A caller skips the exact
+ * tests of such pairs, and nothing it decides changes: the exact tests
+ * would say the same.
+ */
+static inline bool om_plane_boxes_apart(om_plane_box a, om_plane_box b, const om_plane_scale *s)
+{
+    return om_plane_box_gap(a, b) > s->touch + s->tie;
+}
+
 /* ---- Distances, contact, overlap ---- */
 
 /*

@@ -291,8 +291,6 @@ enum answer_kind {
     ANSWER_STAND_TOUCH,    /* how a stand touches an enemy unit */
     ANSWER_STAND_SUPPORT,  /* how a stand supports another */
     ANSWER_STAND_DISTANCE, /* distance from a stand to a unit */
-    ANSWER_IN_DENSE,       /* a unit in dense terrain */
-    ANSWER_POSITION,       /* the position a unit counts as */
 };
 
 typedef struct answer {
@@ -331,6 +329,7 @@ enum table_answer_kind {
     TABLE_ENGAGED,         /* a unit touches an enemy */
     TABLE_CLOSEST_ENEMY,   /* the closest enemy, seen or not */
     TABLE_CLOSEST_POINTS,  /* the closest points of two units (name: the first's id) */
+    TABLE_ANY_CONTACT,     /* some unit touches an enemy */
 };
 
 /* Arguments of an answer about the whole table beyond its tag: the bits of
@@ -394,6 +393,13 @@ struct om_wm_table_memo {
         int unit;
         double cm;
     } enemy[OM_WM_TABLE_MAX_UNITS];              /* ...and its answer */
+    /* Each unit's terrain status, and the id of the outline it is of (0:
+     * none): a unit asks it again and again where it stands. */
+    struct {
+        uint64_t id;
+        bool dense;               /* om_wm_table_in_dense */
+        om_wm_position position;  /* om_wm_table_position */
+    } terrain_of[OM_WM_TABLE_MAX_UNITS];
     /* Characters' distances to units, by character and unit (characters stand
      * still through most of a phase). */
     character_slot character[OM_WM_TABLE_MAX_CHARACTERS][OM_WM_TABLE_MAX_UNITS];
@@ -510,6 +516,9 @@ static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u
 {
     const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
     const uint64_t bit = (uint64_t)1 << i;
+    const uint64_t unnamed = u->present && u->geom.id == 0 ? bit : 0;
+    if (m->current[i] == w && (m->unnamed & bit) == unnamed)
+        return; /* the same state */
     m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
     m->current[i] = w;
     m->unnamed = (m->unnamed & ~bit) | (u->present && u->geom.id == 0 ? bit : 0);
@@ -777,6 +786,7 @@ static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
     memset(m->table, 0, sizeof m->table);
     m->scratch = 0;
     memset(m->character, 0, sizeof m->character);
+    memset(m->terrain_of, 0, sizeof m->terrain_of);
     m->width_cm = t->width_cm;
     m->depth_cm = t->depth_cm;
     m->terrain_pieces = t->terrain_pieces;
@@ -998,32 +1008,34 @@ static bool unit_at_terrain(const om_wm_table_unit *u, const om_wm_terrain *k)
 static bool in_dense(const om_wm_table *t, unsigned u);
 static om_wm_position position(const om_wm_table *t, unsigned u);
 
+/* The memo's terrain status of unit u (id iu), worked out if it is of
+ * another outline (the terrain is the memo's table's). */
+static void terrain_status(const om_wm_table *t, unsigned u, uint64_t iu)
+{
+    om_wm_table_memo *m = t->memo;
+    if (m->terrain_of[u].id != iu) {
+        m->terrain_of[u].dense = in_dense(t, u);
+        m->terrain_of[u].position = position(t, u);
+        m->terrain_of[u].id = iu;
+    }
+}
+
 bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
 {
     const uint64_t iu = memo_id(t, &t->unit[u]);
-    const answer *e;
-    answer x = {iu, 0, ANSWER_IN_DENSE, {0}};
-    if (iu == 0)
+    if (iu == 0 || u >= OM_WM_TABLE_MAX_UNITS)
         return in_dense(t, u);
-    if ((e = answer_find(t->memo, iu, 0, ANSWER_IN_DENSE)) != NULL)
-        return e->v.word != 0;
-    x.v.word = in_dense(t, u);
-    answer_put(t->memo, &x);
-    return x.v.word != 0;
+    terrain_status(t, u, iu);
+    return t->memo->terrain_of[u].dense;
 }
 
 om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
 {
     const uint64_t iu = memo_id(t, &t->unit[u]);
-    const answer *e;
-    answer x = {iu, 0, ANSWER_POSITION, {0}};
-    if (iu == 0)
+    if (iu == 0 || u >= OM_WM_TABLE_MAX_UNITS)
         return position(t, u);
-    if ((e = answer_find(t->memo, iu, 0, ANSWER_POSITION)) != NULL)
-        return (om_wm_position)e->v.word;
-    x.v.word = (uint32_t)position(t, u);
-    answer_put(t->memo, &x);
-    return (om_wm_position)x.v.word;
+    terrain_status(t, u, iu);
+    return t->memo->terrain_of[u].position;
 }
 
 /* Whether unit u is in dense terrain, worked out (the terrain is the memo's
@@ -1105,7 +1117,11 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
         return touching(t, a, b);
     if (st != 0 && ((m = scratch_of(t, st))->touch_known[a] >> b & 1u))
         return (m->touch[a] >> b & 1u) != 0;
-    if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
+    /* Units whose boxes are apart do not touch (broad phase, plane.h); the
+     * outlines of named units are their own (memo_id). */
+    if (om_plane_boxes_apart(t->unit[a].geom.shape.box, t->unit[b].geom.shape.box, cm))
+        x.v.word = 0;
+    else if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
         x.v.word = e->v.word;
     } else {
         x.v.word = touching(t, a, b);
@@ -1116,6 +1132,31 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
         m->touch_known[a] |= (uint64_t)1 << b;
         m->touch[a] = (m->touch[a] & ~((uint64_t)1 << b)) | (uint64_t)(x.v.word != 0) << b;
     }
+    return x.v.word != 0;
+}
+
+/* Whether any unit touches an enemy, worked out. */
+static bool any_contact(const om_wm_table *t)
+{
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = u + 1; v < t->units; v++)
+            if (t->unit[u].present && t->unit[v].present &&
+                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v))
+                return true;
+    return false;
+}
+
+bool om_wm_table_any_contact(const om_wm_table *t)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_ANY_CONTACT, {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return any_contact(t);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
+        return e->v.word != 0;
+    x.v.word = any_contact(t);
+    table_put(t->memo, &x);
     return x.v.word != 0;
 }
 
@@ -1655,15 +1696,19 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         return false;
     for (unsigned k = 0; k < t->units; k++) {
         om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
-        if (om_plane_overlap(&a, unit_shape(&t->unit[k], &tmp), OM_WM_TABLE_TOUCH_CM))
+        b = unit_shape(&t->unit[k], &tmp);
+        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
+            om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        if (!closed_to_end(rules, un, &t->terrain[k]))
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!closed_to_end(rules, un, &t->terrain[k]) || om_plane_boxes_apart(a.box, b->box, cm))
             continue;
-        if (om_plane_overlap(&a, terrain_shape(&t->terrain[k]), OM_WM_TABLE_TOUCH_CM))
+        if (om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     return true;
@@ -1677,6 +1722,8 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
 {
     const om_wm_table_unit *un = &t->unit[u];
     double tmin = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
+    /* The box the move sweeps: what lies apart from it cannot stop it. */
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return tmin; /* T8: flyers pass over everything */
     for (unsigned k = 0; k < t->units; k++) {
@@ -1686,13 +1733,17 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
         const om_plane_shape *b0;
         if (k == u || !o->present || (group_mask >> k & 1u))
             continue;
-        if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
-            continue; /* handled after the move: bursting through */
         if (o->side != un->side)
             gap = rule->enemy_gap_cm;
         if ((int)k == rule->target)
             gap = rule->keep_cm;
         b0 = unit_shape(o, &tmp);
+        /* A rectangle grown by `gap` lies within its box grown by gap times
+         * sqrt(2) (its corners' diagonal): 1.5 gap covers it. */
+        if (om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, 1.5 * gap), cm))
+            continue;
+        if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
+            continue; /* handled after the move: bursting through */
         if (gap > 0)
             tmin = fmin(tmin, om_plane_first_hit(a, v, pose_shape(o, o->centre, o->dir, gap,
                                                                   &grown), b0, cm));
@@ -1700,9 +1751,11 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             tmin = fmin(tmin, om_plane_first_hit(a, v, b0, NULL, cm));
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
+            om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        tmin = fmin(tmin, om_plane_first_hit(a, v, terrain_shape(&t->terrain[k]), NULL, cm));
+        tmin = fmin(tmin, om_plane_first_hit(a, v, b, NULL, cm));
     }
     return tmin;
 }
@@ -1713,6 +1766,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
                             om_wm_vec v, double tmin, uint64_t *burst)
 {
     const om_wm_table_unit *un = &t->unit[u];
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
     bool changed = true;
     /* Each pull-back can only make the end earlier; a few passes settle it. */
     while (changed) {
@@ -1721,9 +1775,13 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
             const om_wm_table_unit *o = &t->unit[k];
             double in, out;
             om_plane_shape tmp;
-            if (k == u || !o->present || o->side != un->side || om_wm_table_engaged(t, k))
+            const om_plane_shape *b;
+            if (k == u || !o->present || o->side != un->side)
                 continue;
-            if (!om_plane_sweep(a, v, unit_shape(o, &tmp), cm, &in, &out) || in < 0)
+            b = unit_shape(o, &tmp);
+            if (om_plane_boxes_apart(swept, b->box, cm) || om_wm_table_engaged(t, k))
+                continue;
+            if (!om_plane_sweep(a, v, b, cm, &in, &out) || in < 0)
                 continue;
             if (in < tmin && out > tmin) {
                 tmin = om_plane_contact_time(in, v, cm); /* would end on it: stop short */
@@ -1735,9 +1793,12 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         const om_wm_table_unit *o = &t->unit[k];
         double in, out;
         om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || !o->present || o->side != un->side)
             continue;
-        if (om_plane_sweep(a, v, unit_shape(o, &tmp), cm, &in, &out) && in >= 0 && out <= tmin)
+        b = unit_shape(o, &tmp);
+        if (!om_plane_boxes_apart(swept, b->box, cm) &&
+            om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
             *burst |= (uint64_t)1 << k;
     }
     return tmin;
@@ -2110,6 +2171,7 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
     om_plane_shape ta, th;
     const om_plane_shape *a = unit_shape(un, &ta), *hit = NULL;
     const double bound = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
     double tmin = bound;
     int hit_unit = -1, hit_terrain = -1;
     om_plane_block block = unit_block(un);
@@ -2118,9 +2180,13 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
     for (unsigned k = 0; k < t->units; k++) {
         double th_k;
         om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || !t->unit[k].present)
             continue;
-        th_k = om_plane_first_hit(a, v, unit_shape(&t->unit[k], &tmp), NULL, cm);
+        b = unit_shape(&t->unit[k], &tmp);
+        if (om_plane_boxes_apart(swept, b->box, cm))
+            continue; /* apart from the whole way back: never met */
+        th_k = om_plane_first_hit(a, v, b, NULL, cm);
         if (th_k < tmin) {
             tmin = th_k;
             hit_unit = (int)k;
@@ -2129,9 +2195,11 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         double th_k;
-        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
+            om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        th_k = om_plane_first_hit(a, v, terrain_shape(&t->terrain[k]), NULL, cm);
+        th_k = om_plane_first_hit(a, v, b, NULL, cm);
         if (th_k < tmin) {
             tmin = th_k;
             hit_unit = -1;

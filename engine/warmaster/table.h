@@ -348,6 +348,10 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b);
  * Engagement). */
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
 
+/* Whether any unit on the table touches an enemy unit (there is a combat to
+ * fight): om_wm_table_touching of every pair of enemies, asked once. */
+bool om_wm_table_any_contact(const om_wm_table *t);
+
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
 

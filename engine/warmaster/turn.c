@@ -42,6 +42,9 @@ struct om_wm_turn_prepared {
     om_wm_turn turn;                          /* the turn (a copy) */
     om_wm_dice_kit *kit;                      /* the dice tables of every test */
     bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as the turn starts */
+    uint32_t vp_lost[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_STANDS + 1]; /* [u][l]: victory
+                                                     points unit u loses losing l of the
+                                                     stands it starts with */
 };
 
 /* How the stands of the table touch, as the Combat phase reads it. */
@@ -298,30 +301,31 @@ static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, un
 
 /* Every stand's contacts: the stands each unit strikes each enemy with, which
  * of them are flanked, which fight to their front, which a charger touches. */
-/* Clear the live part of c, the rows and columns of the table's n units:
- * the Combat phase reads no other. */
+/* Clear the live part of c but its touches, the rows of the table's n
+ * units: the Combat phase reads no other. */
 static void contacts_clear(contacts *c, unsigned n)
 {
-    for (unsigned u = 0; u < n; u++) {
-        memset(c->stands[u], 0, n);
-        memset(c->flanked[u], 0, n);
-        memset(c->side_strikers[u], 0, n);
-        memset(c->link[u], 0, n);
-        memset(c->link_rear[u], 0, n);
-    }
+    memset(c->stands, 0, n * sizeof c->stands[0]);
+    memset(c->flanked, 0, n * sizeof c->flanked[0]);
+    memset(c->side_strikers, 0, n * sizeof c->side_strikers[0]);
+    memset(c->link, 0, n * sizeof c->link[0]);
+    memset(c->link_rear, 0, n * sizeof c->link_rear[0]);
     memset(c->own_supports, 0, n);
     memset(c->own_rear, 0, n);
-    memset(c->touches, 0, n * sizeof c->touches[0]);
     memset(c->touching, 0, n * sizeof c->touching[0]);
     memset(c->front, 0, n * sizeof c->front[0]);
     memset(c->charged_front, 0, n * sizeof c->charged_front[0]);
 }
 
-static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
+static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    contacts_clear(c, t->units);
+    uint64_t any = 0;
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (!om_wm_table_any_contact(t))
+        return false;
     /* Which units touch which enemies, each pair once. */
+    memset(c->touches, 0, t->units * sizeof c->touches[0]);
     for (unsigned u = 0; u < t->units; u++)
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
@@ -329,6 +333,12 @@ static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
                 c->touches[u] |= (uint64_t)1 << v;
                 c->touches[v] |= (uint64_t)1 << u;
             }
+    for (unsigned u = 0; u < t->units; u++)
+        any |= c->touches[u];
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (any == 0)
+        return false;
+    contacts_clear(c, t->units);
     for (unsigned u = 0; u < t->units; u++) {
         if (c->touches[u] == 0)
             continue;
@@ -348,6 +358,7 @@ static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
             }
         }
     }
+    return true;
 }
 
 /* Whether unit u may support or be supported (Combat > Supporting Troops):
@@ -625,7 +636,8 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
 {
     uint8_t parent[OM_WM_TABLE_MAX_UNITS];
     bool in_fight[OM_WM_TABLE_MAX_UNITS];
-    find_contacts(&w->t, &w->command, &w->c);
+    if (!find_contacts(&w->t, &w->command, &w->c))
+        return;
     find_supports(&p->turn, &w->t, &w->c);
     group_engagements(&w->t, &w->c, parent, in_fight);
     for (unsigned u = 0; u < w->t.units; u++) {
@@ -643,12 +655,10 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
 static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
                         om_wm_turn_result *out)
 {
-    const om_wm_turn *turn = &p->turn;
     const om_wm_table *t = &w->t;
     unsigned vp[2] = {0, 0};
     for (unsigned u = 0; u < t->units; u++) {
         const om_wm_table_unit *un = &t->unit[u];
-        const om_wm_unit *values = &turn->unit[u].side.unit;
         om_wm_turn_unit_result *r = &out->unit[u];
         const unsigned start = w->start_stands[u], left = un->present ? un->stands : 0;
         r->destroyed = !un->present;
@@ -656,8 +666,7 @@ static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         r->confused = un->present && un->confused;
         r->unresolved &= un->present;
         r->routed &= r->destroyed;
-        vp[un->side] += om_wm_victory_points_lost(values->points, om_wm_unit_size(values), start,
-                                                  r->stands_lost);
+        vp[un->side] += p->vp_lost[u][r->stands_lost];
     }
     for (int s = 0; s < 2; s++)
         out->vp_lost[s] = (uint16_t)(vp[s] < UINT16_MAX ? vp[s] : UINT16_MAX);
@@ -744,8 +753,14 @@ om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why
         free(p);
         return st;
     }
-    for (unsigned u = 0; u < t->table.units; u++)
+    for (unsigned u = 0; u < t->table.units; u++) {
+        const om_wm_unit *values = &t->unit[u].side.unit;
+        const unsigned start = t->table.unit[u].stands;
         p->engaged_at_start[u] = t->table.unit[u].present && om_wm_table_engaged(&t->table, u);
+        for (unsigned lost = 0; lost <= start && lost <= OM_WM_TABLE_MAX_STANDS; lost++)
+            p->vp_lost[u][lost] = om_wm_victory_points_lost(values->points,
+                                                            om_wm_unit_size(values), start, lost);
+    }
     *out = p;
     return OM_OK;
 }
