@@ -124,8 +124,9 @@ void om_wm_turn_prepared_free(om_wm_turn_prepared *p);
 /* The turn a prepared turn was made from (owned by it). */
 const om_wm_turn *om_wm_turn_of(const om_wm_turn_prepared *p);
 
-/* One thread's workspace (opaque, about 60 kilobytes): the trial's table and
- * the engagement being fought. */
+/* One thread's workspace (opaque, about 1.7 megabytes, allocated once): the
+ * trial's table, the engagement being fought and the table's memo (table.h),
+ * which keeps what the table's questions worked out from trial to trial. */
 typedef struct om_wm_turn_work om_wm_turn_work;
 
 /* om_wm_turn_work_alloc: a workspace; free with om_wm_turn_work_free (NULL
