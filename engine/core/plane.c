@@ -6,7 +6,7 @@
  * clipped against obstacles (Cyrus-Beck).
  *
  * Speed without changing a result: a shape keeps what does not change while
- * it stands still (edges, axes, its own extent on them, its box); distances
+ * it stands still (axes, its own extent on them, its box); distances
  * are minimised on their squares and the square root taken once (the square
  * root is correctly rounded and monotonic, so the root of the least square is
  * the least root, bit for bit); minima and maxima are comparisons, not the
@@ -21,6 +21,13 @@ const om_plane_scale om_plane_inch = OM_PLANE_SCALE_INIT(2.54);
 
 /* Degrees in a radian, for facings given in degrees. */
 #define DEG_PER_RAD (180.0 / 3.14159265358979323846)
+
+/* Edge i of shape s: v[i + 1] - v[i] (worked out where it is used: a shape
+ * is copied more often than its edges are read). */
+static inline om_plane_vec edge_of(const om_plane_shape *s, unsigned i)
+{
+    return om_plane_sub(s->p.v[i + 1 < s->p.n ? i + 1 : 0], s->p.v[i]);
+}
 
 /* Minimum and maximum of two numbers that are never NaN. */
 static inline double min2(double a, double b) { return b < a ? b : a; }
@@ -84,7 +91,6 @@ void om_plane_shape_of(om_plane_shape *s, const om_plane_poly *p)
     for (unsigned i = 0; i < p->n; i++) {
         om_plane_vec e = om_plane_sub(p->v[(i + 1) % p->n], p->v[i]);
         double l = om_plane_len(e);
-        s->edge[i] = e;
         /* Either side's normal: the separating-axis test only needs the line. */
         s->axis[i] = l > 0 ? om_plane_v(-e.y / l, e.x / l) : om_plane_v(1, 0);
         area += om_plane_cross(p->v[i], p->v[(i + 1) % p->n]);
@@ -139,8 +145,8 @@ double om_plane_distance(const om_plane_shape *a, const om_plane_shape *b)
         return 0;
     for (unsigned i = 0; i < a->p.n; i++)
         for (unsigned j = 0; j < b->p.n; j++) {
-            double d1 = seg_dist2(a->p.v[i], b->p.v[j], b->edge[j], NULL);
-            double d2 = seg_dist2(b->p.v[j], a->p.v[i], a->edge[i], NULL);
+            double d1 = seg_dist2(a->p.v[i], b->p.v[j], edge_of(b, j), NULL);
+            double d2 = seg_dist2(b->p.v[j], a->p.v[i], edge_of(a, i), NULL);
             best = min2(best, min2(d1, d2));
         }
     return sqrt(best);
@@ -153,10 +159,11 @@ static inline double point_outline2(om_plane_vec p, const om_plane_shape *b, boo
     double best = INFINITY, sign = 0;
     *inside = true;
     for (unsigned j = 0; j < b->p.n; j++) {
-        double c = om_plane_cross(b->edge[j], om_plane_sub(p, b->p.v[j]));
+        const om_plane_vec e = edge_of(b, j);
+        double c = om_plane_cross(e, om_plane_sub(p, b->p.v[j]));
         if (sign == 0) sign = c;
         else if (c * sign < 0) *inside = false;
-        best = min2(best, seg_dist2(p, b->p.v[j], b->edge[j], NULL));
+        best = min2(best, seg_dist2(p, b->p.v[j], e, NULL));
     }
     return best;
 }
@@ -338,7 +345,7 @@ bool om_plane_clip_segment(om_plane_vec a, om_plane_vec b, const om_plane_shape 
     om_plane_vec d = om_plane_sub(b, a);
     double lo = 0, hi = 1;
     for (unsigned i = 0; i < p->p.n; i++) {
-        om_plane_vec e = p->edge[i];
+        om_plane_vec e = edge_of(p, i);
         /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
         om_plane_vec n = p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
         double num = om_plane_dot(n, om_plane_sub(a, p->p.v[i])), den = om_plane_dot(n, d);

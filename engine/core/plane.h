@@ -33,8 +33,7 @@
  * for translations: no stepping.
  *
  * Shapes (om_plane_shape) are polygons with what the tests need worked out
- * once: edges, separating axes, their own extent on those axes and a bounding
- * box. A caller keeps the shape of anything that does not move and builds it
+ * once: separating axes, their own extent on those axes and a bounding box. A caller keeps the shape of anything that does not move and builds it
  * again only when it moves. Every function here is pure and thread-safe: no
  * allocation, no I/O, no global state.
  */
@@ -133,8 +132,8 @@ typedef struct om_plane_box {
 
 /* A polygon with its tests' data worked out once (om_plane_shape_of). */
 typedef struct om_plane_shape {
-    om_plane_poly p;                          /* the polygon */
-    om_plane_vec edge[OM_PLANE_MAX_VERTICES]; /* edge i: v[i + 1] - v[i] */
+    om_plane_poly p;                          /* the polygon; edge i runs from v[i] to
+                                                 v[i + 1] */
     om_plane_vec axis[OM_PLANE_MAX_VERTICES]; /* unit normal of edge i (the separating
                                                  axis; (1, 0) for an edge of length 0) */
     double lo[OM_PLANE_MAX_VERTICES];         /* the polygon's own extent on axis i */

@@ -716,7 +716,8 @@ static void initiative_of(phase *p, unsigned u)
     om_wm_initiative_policy pol = plan->initiative;
     unsigned filter = p->r->initiative_ignores_fortified ? OM_WM_TABLE_SKIP_FORTIFIED : 0;
     int ref;
-    if (!free_to_move(p, u) || (!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))))
+    /* The cheap questions first: all are pure, so their order changes nothing. */
+    if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) || !free_to_move(p, u))
         return;
     ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
                                             filter, NULL);
@@ -784,8 +785,9 @@ static bool group_in_range(const phase *p, unsigned c, const group *g)
  * Confused Units). */
 static bool orderable(const phase *p, unsigned u)
 {
-    return p->t->unit[u].side == p->s->side && free_to_move(p, u) &&
-           p->out->unit[u].initiative == OM_WM_MOVED_NO_INITIATIVE && p->out->unit[u].by < 0;
+    return p->t->unit[u].side == p->s->side &&
+           p->out->unit[u].initiative == OM_WM_MOVED_NO_INITIATIVE && p->out->unit[u].by < 0 &&
+           free_to_move(p, u);
 }
 
 /* The units of brigade b that may be ordered and touch its first such unit. */

@@ -408,6 +408,10 @@ struct om_wm_table_memo {
     uint32_t current[OM_WM_TABLE_MAX_UNITS];
     uint64_t current_hash;
     uint64_t unnamed;
+    /* The words and hash of the last table copied as it started. */
+    uint32_t start_word[OM_WM_TABLE_MAX_UNITS];
+    uint64_t start_hash;
+    unsigned start_units; /* its units (0: none yet) */
 };
 
 /* The bits of a double, for exact comparison and hashing. */
@@ -780,6 +784,9 @@ static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
     m->state = 0;
     memset(m->intern, 0, sizeof m->intern);
     memset(m->start, 0, sizeof m->start);
+    memset(m->start_word, 0, sizeof m->start_word);
+    m->start_hash = 0;
+    m->start_units = 0;
     memset(m->answer, 0, sizeof m->answer);
     memset(m->geoms, 0, sizeof m->geoms);
     memset(m->states, 0, sizeof m->states);
@@ -858,13 +865,28 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
             un->geom.id = 0;
         }
     }
-    /* The state of the table, from its units. */
-    memo->current_hash = 0;
-    memo->unnamed = 0;
-    for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
-        memo->current[u] = 0;
-        memo->current_hash ^= state_word_hash(u, 0);
-        memo_name(memo, u, &dst->unit[u]);
+    /* The state of the table, from its units: each unit's word, their hash
+     * (the XOR of each word's, as memo_name keeps it) and the units on it
+     * without an id. The hash of the last start serves again when every word
+     * is the same. */
+    {
+        bool same = memo->start_units == dst->units;
+        memo->unnamed = 0;
+        for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
+            const om_wm_table_unit *un = &dst->unit[u];
+            const uint32_t w = un->present ? (uint32_t)un->geom.id : 0u;
+            same = same && memo->start_word[u] == w;
+            memo->current[u] = memo->start_word[u] = w;
+            if (un->present && un->geom.id == 0)
+                memo->unnamed |= (uint64_t)1 << u;
+        }
+        if (!same) {
+            memo->start_hash = 0;
+            for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
+                memo->start_hash ^= state_word_hash(u, memo->current[u]);
+            memo->start_units = dst->units;
+        }
+        memo->current_hash = memo->start_hash;
     }
 }
 
