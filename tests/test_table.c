@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "command.h"
 #include "table.h"
 
 /* Geometry is exact up to double rounding; 1e-6cm is far below anything the
@@ -1120,7 +1121,15 @@ static void same_answers(const om_wm_table *a, const om_wm_table *b, om_wm_rules
         for (unsigned c = 0; c < b->characters; c++) {
             double da = om_wm_table_character_distance(a, c, u);
             double db = om_wm_table_character_distance(b, c, u);
+            om_wm_command_setup s = {.rules = rules, .side = b->character[c].side};
             cr_assert(memcmp(&da, &db, sizeof da) == 0);
+            /* The Command phase keeps its tests in the memo too. */
+            for (unsigned order = 1; order <= 3; order++) {
+                om_wm_command_test ta, tb;
+                om_wm_command_test_for(&s, a, c, &u, 1, order, &ta);
+                om_wm_command_test_for(&s, b, c, &u, 1, order, &tb);
+                cr_assert(memcmp(&ta, &tb, sizeof ta) == 0, "test %u %u %u", c, u, order);
+            }
         }
         for (unsigned v = 0; v < b->units; v++) {
             double da = om_wm_table_distance(a, u, v), db = om_wm_table_distance(b, u, v);

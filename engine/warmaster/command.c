@@ -214,9 +214,50 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Kinds of the answers the Command phase keeps in the table's memo. */
+enum { RECALL_TEST = 1 };
+
+static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
+                     const unsigned *u, unsigned n, unsigned order, om_wm_command_test *out);
+
 void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
                             const unsigned *u, unsigned n, unsigned order,
                             om_wm_command_test *out)
+{
+    /* The test reads the units on the table and, besides them, what the key
+     * holds: the character (its place, base, Command and kind), the units
+     * ordered, the order, their sizes and blunder penalties, the rule set and
+     * the distance option. */
+    const om_wm_table_character *ch = &t->character[c];
+    uint64_t key[OM_WM_TABLE_RECALL_KEYS] = {0};
+    memset(out, 0, sizeof *out);
+    if (t->memo != NULL && n <= OM_WM_BRIGADE_MAX_UNITS && c < 256 && order < 16) {
+        uint64_t penalties = 0;
+        key[0] = c | (uint64_t)n << 8 | (uint64_t)order << 12;
+        for (unsigned i = 0; i < n; i++) {
+            const om_wm_table_unit *un = &t->unit[u[i]];
+            key[0] |= (uint64_t)(u[i] & 0xffu) << (16 + 8 * i);
+            penalties |= ((uint64_t)un->blunder_penalty | (uint64_t)(un->size & 0xfu) << 8)
+                         << (12 * i);
+        }
+        memcpy(&key[1], &ch->at.x, sizeof key[1]);
+        memcpy(&key[2], &ch->at.y, sizeof key[2]);
+        memcpy(&key[3], &ch->radius_cm, sizeof key[3]);
+        key[4] = penalties | (uint64_t)ch->command << 48 | (uint64_t)(ch->kind & 0x3) << 56 |
+                 (uint64_t)(s->options.distance_per_full_20 ? 1 : 0) << 58 |
+                 (uint64_t)(s->rules & 0x3) << 59;
+        if (om_wm_table_recall(t, RECALL_TEST, key, out, sizeof *out))
+            return;
+        test_for(s, t, c, u, n, order, out);
+        om_wm_table_remember(t, RECALL_TEST, key, out, sizeof *out);
+        return;
+    }
+    test_for(s, t, c, u, n, order, out);
+}
+
+/* The test of an order, worked out. */
+static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
+                     const unsigned *u, unsigned n, unsigned order, om_wm_command_test *out)
 {
     const command_rules *r = rules_of(s->rules);
     const om_wm_table_character *ch = &t->character[c];

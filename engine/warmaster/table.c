@@ -256,14 +256,14 @@ typedef struct unit_key {
 
 /* Outlines a unit may have in the memo at once: an open-addressed table,
  * emptied when full (an outline then comes back with a new id). */
-#define INTERN_SLOTS 64
+#define INTERN_SLOTS 32
 /* Answers the memo holds: two-way sets (the one used last stays); an answer
  * pushed out is worked out again when asked. */
-#define ANSWER_SLOTS 4096
+#define ANSWER_SLOTS 2048
 
 /* Outlines the memo keeps worked out, by id (two-way sets): a unit that
  * moves back to a place it stood in takes its outline from here. */
-#define GEOM_SLOTS 512
+#define GEOM_SLOTS 128
 
 typedef struct geom_slot {
     uint64_t id;          /* the outline's id (0: empty) */
@@ -305,7 +305,7 @@ typedef struct answer {
 
 /* States of the whole table the memo knows (a direct-mapped table): which
  * units are on it and the id of each, named by an id of their own. */
-#define STATE_SLOTS 512
+#define STATE_SLOTS 256
 /* Answers about the whole table (a direct-mapped table). */
 #define TABLE_ANSWER_SLOTS 1024
 /* Ids are kept under this (a state holds them in 32 bits): a memo whose
@@ -330,6 +330,7 @@ enum table_answer_kind {
     TABLE_CLOSEST_ENEMY,   /* the closest enemy, seen or not */
     TABLE_CLOSEST_POINTS,  /* the closest points of two units (name: the first's id) */
     TABLE_ANY_CONTACT,     /* some unit touches an enemy */
+    TABLE_CALLER,          /* a caller's answer (om_wm_table_recall) */
 };
 
 /* Arguments of an answer about the whole table beyond its tag: the bits of
@@ -352,15 +353,18 @@ typedef struct table_answer {
             om_wm_vec centre, dir; /* where the unit ends, facing */
             double moved;          /* the distance returned */
             uint64_t burst;        /* friends burst through */
+            uint64_t id;           /* the id of the outline it ends with */
         } move;
         struct {
             om_wm_vec centre[OM_WM_BRIGADE_MAX_UNITS]; /* where the units end */
             double moved;
+            uint32_t id[OM_WM_BRIGADE_MAX_UNITS];    /* their outlines' ids */
         } group;
         om_wm_table_behind behind;
         struct {
             om_wm_vec pa, pb;
         } points;
+        unsigned char bytes[OM_WM_TABLE_RECALL_BYTES]; /* a caller's */
     } v;                        /* the answer */
 } table_answer;
 
@@ -529,18 +533,27 @@ static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u
     m->state = 0;
 }
 
-static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i);
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id);
 
 /* Work out unit u (index i) and what it is worked out from; with a memo, its
  * id, and its word of the table's state. */
 static void geom_update(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
 {
-    geom_work(m, u, i);
+    geom_work(m, u, i, 0);
     if (m != NULL && i < OM_WM_TABLE_MAX_UNITS)
         memo_name(m, i, u);
 }
 
-static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
+/* geom_update of a unit whose id is known (an answer kept it: the id of the
+ * key the unit now has, never given to another). */
+static void geom_update_named(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id)
+{
+    geom_work(m, u, i, id);
+    if (m != NULL && i < OM_WM_TABLE_MAX_UNITS)
+        memo_name(m, i, u);
+}
+
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id)
 {
     om_wm_table_geom *g = &u->geom;
     double w, d;
@@ -558,10 +571,15 @@ static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
     g->files = (uint8_t)unit_files(u);
     g->id = 0;
     if (m != NULL) {
-        const unit_key k = key_of(u);
         geom_slot *set;
-        g->id = intern(m, i, &k);
-        g->key_rest = k.w[KEY_WORDS - 1];
+        if (id != 0) {
+            g->id = id;
+            g->key_rest = key_rest_of(u);
+        } else {
+            const unit_key k = key_of(u);
+            g->id = intern(m, i, &k);
+            g->key_rest = k.w[KEY_WORDS - 1];
+        }
         set = &m->geoms[(mix64(g->id) % (GEOM_SLOTS / 2)) * 2];
         for (unsigned j = 0; j < 2; j++)
             if (set[j].id == g->id) {
@@ -1155,6 +1173,37 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
         m->touch[a] = (m->touch[a] & ~((uint64_t)1 << b)) | (uint64_t)(x.v.word != 0) << b;
     }
     return x.v.word != 0;
+}
+
+_Static_assert(OM_WM_TABLE_RECALL_KEYS + 1 <= TABLE_ARGS, "a caller's key and its size fit");
+
+bool om_wm_table_recall(const om_wm_table *t, unsigned kind, const uint64_t *key, void *value,
+                        size_t size)
+{
+    const uint32_t st = size <= OM_WM_TABLE_RECALL_BYTES ? state_id(t) : 0;
+    table_answer x = {st, TABLE_CALLER | (kind & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return false;
+    memcpy(x.arg, key, OM_WM_TABLE_RECALL_KEYS * sizeof key[0]);
+    x.arg[OM_WM_TABLE_RECALL_KEYS] = size;
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL)
+        return false;
+    memcpy(value, e->v.bytes, size);
+    return true;
+}
+
+void om_wm_table_remember(const om_wm_table *t, unsigned kind, const uint64_t *key,
+                          const void *value, size_t size)
+{
+    const uint32_t st = size <= OM_WM_TABLE_RECALL_BYTES ? state_id(t) : 0;
+    table_answer x = {st, TABLE_CALLER | (kind & 0xffu) << 8, {0}, {0}};
+    if (st == 0)
+        return;
+    memcpy(x.arg, key, OM_WM_TABLE_RECALL_KEYS * sizeof key[0]);
+    x.arg[OM_WM_TABLE_RECALL_KEYS] = size;
+    memcpy(x.v.bytes, value, size);
+    table_put(t->memo, &x);
 }
 
 /* Whether any unit touches an enemy, worked out. */
@@ -1880,23 +1929,17 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
                       {0}};
     const table_answer *e = st != 0 ? table_find(t->memo, st, tag, x.arg) : NULL;
     om_wm_vec centre, dir;
-    uint64_t bits = 0;
+    uint64_t bits = 0, id = 0;
     double moved;
     if (e != NULL) {
         centre = e->v.move.centre;
         dir = e->v.move.dir;
         moved = e->v.move.moved;
         bits = e->v.move.burst;
+        id = e->v.move.id;
     } else {
         moved = move_end(t, rules, u, goal, max_cm, rule, burst != NULL ? &bits : NULL, &centre,
                          &dir);
-        if (st != 0) {
-            x.v.move.centre = centre;
-            x.v.move.dir = dir;
-            x.v.move.moved = moved;
-            x.v.move.burst = bits;
-            table_put(t->memo, &x);
-        }
     }
     if (burst != NULL)
         *burst |= bits;
@@ -1904,7 +1947,16 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
         bits_of(dir.x) != bits_of(un->dir.x) || bits_of(dir.y) != bits_of(un->dir.y)) {
         un->centre = centre;
         un->dir = dir;
-        geom_update(t->memo, un, u);
+        geom_update_named(t->memo, un, u, id);
+    }
+    if (st != 0 && e == NULL) {
+        /* Kept once the unit has its new outline's id. */
+        x.v.move.centre = centre;
+        x.v.move.dir = dir;
+        x.v.move.moved = moved;
+        x.v.move.burst = bits;
+        x.v.move.id = un->geom.id;
+        table_put(t->memo, &x);
     }
     return moved;
 }
@@ -1969,18 +2021,23 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
     for (unsigned i = 0; i < n; i++)
         x.arg[5] |= (uint64_t)(u[i] & 0xffu) << (8 * i);
     if ((e = table_find(t->memo, st, tag, x.arg)) != NULL) {
-        memcpy(centre, e->v.group.centre, n * sizeof centre[0]);
         moved = e->v.group.moved;
-    } else {
-        moved = move_group_end(t, rules, u, n, goal, max_cm, rule, centre);
-        memcpy(x.v.group.centre, centre, n * sizeof centre[0]);
-        x.v.group.moved = moved;
-        table_put(t->memo, &x);
+        for (unsigned i = 0; i < n; i++) {
+            t->unit[u[i]].centre = e->v.group.centre[i];
+            geom_update_named(t->memo, &t->unit[u[i]], u[i], e->v.group.id[i]);
+        }
+        return moved;
     }
+    moved = move_group_end(t, rules, u, n, goal, max_cm, rule, centre);
     for (unsigned i = 0; i < n; i++) {
         t->unit[u[i]].centre = centre[i];
         geom_update(t->memo, &t->unit[u[i]], u[i]);
+        x.v.group.centre[i] = centre[i];
+        x.v.group.id[i] = (uint32_t)t->unit[u[i]].geom.id;
     }
+    /* Kept once the units have their new outlines' ids. */
+    x.v.group.moved = moved;
+    table_put(t->memo, &x);
     return moved;
 }
 

@@ -302,7 +302,25 @@ void om_wm_table_update(om_wm_table *t, uint32_t u);
  */
 void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo *memo);
 
-/* om_wm_table_memo_alloc: an empty memo for one thread's trials (a few hundred
+/*
+ * om_wm_table_recall, om_wm_table_remember: an answer a caller works out from
+ * the table, kept in its memo under the table's state and the caller's own
+ * `kind` (0..255) and `key` (OM_WM_TABLE_RECALL_KEYS words): everything the
+ * answer reads besides the units on the table (their outlines, sides, troop
+ * types, traits, declared positions and dense terrain) must be in the key,
+ * bit for bit. recall copies `size` bytes (at most OM_WM_TABLE_RECALL_BYTES)
+ * of a kept answer to *value and returns true, or returns false (a table
+ * without a memo, or nothing kept); remember keeps one (nothing without a
+ * memo).
+ */
+#define OM_WM_TABLE_RECALL_KEYS 5
+#define OM_WM_TABLE_RECALL_BYTES 48
+bool om_wm_table_recall(const om_wm_table *t, unsigned kind, const uint64_t *key, void *value,
+                        size_t size);
+void om_wm_table_remember(const om_wm_table *t, unsigned kind, const uint64_t *key,
+                          const void *value, size_t size);
+
+/* om_wm_table_memo_alloc: an empty memo for one thread's trials (about 550
  * kilobytes); free with om_wm_table_memo_free (NULL allowed). Errors:
  * OM_ENOMEM. */
 om_status om_wm_table_memo_alloc(om_wm_table_memo **out);

@@ -124,7 +124,7 @@ void om_wm_turn_prepared_free(om_wm_turn_prepared *p);
 /* The turn a prepared turn was made from (owned by it). */
 const om_wm_turn *om_wm_turn_of(const om_wm_turn_prepared *p);
 
-/* One thread's workspace (opaque, about 1.7 megabytes, allocated once): the
+/* One thread's workspace (opaque, about 1.2 megabytes, allocated once): the
  * trial's table, the engagement being fought and the table's memo (table.h),
  * which keeps what the table's questions worked out from trial to trial. */
 typedef struct om_wm_turn_work om_wm_turn_work;
