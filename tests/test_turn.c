@@ -733,3 +733,63 @@ Test(turn, war_wagon_never_charges)
     cr_expect_eq(wagon_charges(OM_WM_FORMATION_COLUMN, 200), 0);
     cr_expect_eq(wagon_charges(OM_WM_FORMATION_NONE, 200), 200);
 }
+
+/* Turns one after the other on one table (om_wm_turn_begin, om_wm_turn_play),
+ * as a battle plays them: the first, played from the start, is the prepared
+ * turn's own trial; after the second, each unit's stands lost over both turns
+ * are those the table shows gone, a unit destroyed in the first is neither
+ * destroyed again nor loses stands in the second, and the victory points of
+ * the two turns add up to those of the losses from the start (End of the
+ * Battle > Victory Points). A combat left unresolved is fought on in the
+ * enemy's turn (Combat > Unresolved Combat). */
+Test(turn, turns_in_sequence)
+{
+    builder b;
+    om_wm_turn_work *w = NULL, *w1 = NULL;
+    om_dice d, d1;
+    unsigned long fought_on = 0;
+    begin(&b, "warmaster-revolution", 0);
+    unsigned k = unit(&b, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 0, OM_WM_TABLE_LINE, 90, 60,
+                      270);
+    unsigned s = unit(&b, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 90, 50,
+                      90);
+    b.t.unit[s].side.unit.points = 45;
+    b.t.unit[k].side.unit.points = 110;
+    b.t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
+    om_wm_turn_prepared *p = prepare(&b);
+    om_wm_command_setup second = b.t.command;
+    second.side = 1;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        second.plan[u] = (om_wm_plan){.target = -1, .by = -1};
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    cr_assert_eq(om_wm_turn_work_alloc(&w1), OM_OK);
+    for (unsigned n = 0; n < 20000; n++) {
+        om_wm_turn_result r1, r2, alone;
+        const unsigned idx[2] = {k, s}, points[2] = {110, 45};
+        seed(&d, 11 + n); /* the same dice for the first turn both ways */
+        seed(&d1, 11 + n);
+        om_wm_turn_resolve(p, w1, &d1, &alone);
+        om_wm_turn_begin(p, w);
+        om_wm_turn_play(p, &b.t.command, w, &d, &r1);
+        cr_assert_eq(memcmp(&r1.unit, &alone.unit, 2 * sizeof r1.unit[0]), 0, "trial %u", n);
+        cr_assert_eq(r1.vp_lost[0], alone.vp_lost[0]);
+        cr_assert_eq(r1.vp_lost[1], alone.vp_lost[1]);
+        om_wm_turn_play(p, &second, w, &d, &r2);
+        check_states(&r2, 2);
+        fought_on += r1.unresolved > 0 && r2.engagements > 0;
+        for (unsigned i = 0; i < 2; i++) {
+            const om_wm_table_unit *tu = &om_wm_turn_work_table(w)->unit[idx[i]];
+            unsigned left = tu->present ? tu->stands : 0;
+            unsigned lost = r1.unit[idx[i]].stands_lost + r2.unit[idx[i]].stands_lost;
+            cr_assert_eq(lost, 3 - left, "trial %u unit %u", n, idx[i]);
+            if (r1.unit[idx[i]].destroyed)
+                cr_assert(!r2.unit[idx[i]].destroyed && r2.unit[idx[i]].stands_lost == 0);
+            cr_assert_eq(r1.vp_lost[i] + r2.vp_lost[i],
+                         om_wm_victory_points_lost(points[i], 3, 3, lost), "trial %u", n);
+        }
+    }
+    cr_expect_gt(fought_on, 0, "some combats left unresolved are fought on in the next turn");
+    om_wm_turn_work_free(w);
+    om_wm_turn_work_free(w1);
+    om_wm_turn_prepared_free(p);
+}

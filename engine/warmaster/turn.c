@@ -81,13 +81,19 @@ struct om_wm_turn_work {
     om_wm_multi_outcome outcome;              /* what it did */
     uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the turn started */
     bool hurt[OM_WM_TABLE_MAX_UNITS];         /* a big monster badly hurt this turn */
+    const om_wm_command_setup *setup;         /* the turn being played: its moving
+                                                 side and plans */
+    bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as it started */
+    bool from_start;                          /* it started from the prepared table, so
+                                                 the prepared tables of victory points
+                                                 apply */
 };
 
 /* ---- Small helpers ---- */
 
-static bool moving_unit(const om_wm_turn *turn, const om_wm_table *t, unsigned u)
+static bool moving_unit(const om_wm_turn_work *w, unsigned u)
 {
-    return t->unit[u].present && t->unit[u].side == turn->command.side;
+    return w->t.unit[u].present && w->t.unit[u].side == w->setup->side;
 }
 
 /* Stands abreast in unit u's front rank (its files). */
@@ -258,7 +264,7 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
     for (unsigned u = 0; u < w->t.units; u++)
         fire[u] = (target_fire){0, -1, 0};
     for (unsigned u = 0; u < w->t.units; u++)
-        if (moving_unit(&p->turn, &w->t, u))
+        if (moving_unit(w, u))
             shoot_one(p, w, d, u, fire, out);
     for (unsigned u = 0; u < w->t.units; u++)
         if (fire[u].driver >= 0 && w->t.unit[u].present)
@@ -476,7 +482,7 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
      * engaged before the charges, charged to its front (it sees the charger
      * come), when its policy says so. */
     s->stand_and_shoot = turn->unit[u].stand_and_shoot && !s->charging &&
-                         !p->engaged_at_start[u] && c->charged_front[u] != 0 &&
+                         !w->engaged_at_start[u] && c->charged_front[u] != 0 &&
                          (om_wm_unit_shoots(&s->unit) || s->extra_shots > 0) &&
                          !s->unit.traits.no_stand_and_shoot &&
                          (s->shooting > 0 || s->extra_shots > 0);
@@ -564,7 +570,7 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
             engaged_side(p, w, u, &w->side[m->n_units]);
             m->unit[m->n_units] = (om_wm_multi_unit){&w->side[m->n_units], (uint8_t)army,
                                                      OM_WM_NO_UNIT};
-            continued |= p->engaged_at_start[u];
+            continued |= w->engaged_at_start[u];
             m->n_units++;
         }
     for (unsigned k = 0; k < m->n_units; k++) {
@@ -661,32 +667,41 @@ static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         const om_wm_table_unit *un = &t->unit[u];
         om_wm_turn_unit_result *r = &out->unit[u];
         const unsigned start = w->start_stands[u], left = un->present ? un->stands : 0;
-        r->destroyed = !un->present;
+        r->destroyed = !un->present && start > 0;
         r->stands_lost = (uint8_t)(start > left ? start - left : 0);
         r->confused = un->present && un->confused;
         r->unresolved &= un->present;
         r->routed &= r->destroyed;
-        vp[un->side] += p->vp_lost[u][r->stands_lost];
+        if (w->from_start)
+            vp[un->side] += p->vp_lost[u][r->stands_lost];
+        else
+            vp[un->side] += om_wm_victory_points_lost(p->turn.unit[u].side.unit.points,
+                                                      om_wm_unit_size(&p->turn.unit[u].side.unit),
+                                                      start, r->stands_lost);
     }
     for (int s = 0; s < 2; s++)
         out->vp_lost[s] = (uint16_t)(vp[s] < UINT16_MAX ? vp[s] : UINT16_MAX);
 }
 
-void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
-                        om_wm_turn_result *out)
+/* One turn of `setup`'s side on the workspace's table as it stands: the
+ * three phases, then what they did. The engaged units and the victory points'
+ * base are the caller's (w->engaged_at_start, w->from_start). */
+static void play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
+                 om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
 {
-    const om_wm_turn *turn = &p->turn;
     /* The live part only, as everything a trial copies or clears. */
-    memset(out->unit, 0, turn->table.units * sizeof out->unit[0]);
+    memset(out->unit, 0, w->t.units * sizeof out->unit[0]);
     out->vp_lost[0] = out->vp_lost[1] = 0;
     out->general_orders = out->engagements = out->unresolved = 0;
-    om_wm_table_copy(&w->t, &turn->table, w->memo);
+    w->setup = setup;
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
-        w->start_stands[u] = w->t.unit[u].stands;
+        /* A unit gone in an earlier turn starts with none: it loses none and
+         * is not destroyed again. */
+        w->start_stands[u] = w->t.unit[u].present ? w->t.unit[u].stands : 0;
         w->hurt[u] = false;
     }
-    om_wm_command_phase(&turn->command, &w->t, d, &w->command);
+    om_wm_command_phase(setup, &w->t, d, &w->command);
     for (unsigned u = 0; u < w->t.units; u++) {
         const om_wm_command_unit *cu = &w->command.unit[u];
         out->unit[u].orders = cu->orders;
@@ -697,6 +712,30 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
     shooting_phase(p, w, d, out);
     combat_phase(p, w, d, out);
     record_turn(p, w, out);
+}
+
+void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                        om_wm_turn_result *out)
+{
+    om_wm_turn_begin(p, w);
+    memcpy(w->engaged_at_start, p->engaged_at_start,
+           p->turn.table.units * sizeof w->engaged_at_start[0]);
+    w->from_start = true;
+    play(p, &p->turn.command, w, d, out);
+}
+
+void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w)
+{
+    om_wm_table_copy(&w->t, &p->turn.table, w->memo);
+}
+
+void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
+                     om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
+{
+    for (unsigned u = 0; u < w->t.units; u++)
+        w->engaged_at_start[u] = w->t.unit[u].present && om_wm_table_engaged(&w->t, u);
+    w->from_start = false;
+    play(p, setup, w, d, out);
 }
 
 const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w)

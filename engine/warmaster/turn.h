@@ -144,6 +144,23 @@ void om_wm_turn_work_free(om_wm_turn_work *w);
 void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                         om_wm_turn_result *out);
 
+/*
+ * Turns one after the other on one table, as a battle plays them:
+ * om_wm_turn_begin puts the prepared turn's start table into workspace `w`;
+ * each om_wm_turn_play then plays one turn of `setup`'s side (its moving side
+ * and plans; its rules the prepared turn's) on the table as the turns before
+ * left it: units destroyed stay gone, combats left unresolved are fought on,
+ * confusion and carried hits stay until the rules clear them. The result is
+ * that turn's alone: stands lost and victory points from the stands each unit
+ * had as it began. `setup` must be valid for the table as it stands
+ * (om_wm_command_check): the caller builds it so; nothing is checked here.
+ * om_wm_turn_resolve is om_wm_turn_begin and one turn of the prepared setup.
+ * No allocation; thread-safety as om_wm_turn_resolve.
+ */
+void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w);
+void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
+                     om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out);
+
 /* The table as the last trial in `w` left it (for tests and tools). */
 const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w);
 
