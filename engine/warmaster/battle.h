@@ -19,7 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "dice.h"
+#include "table.h"
+#include "turn.h"
 #include "wm.h"
 
 /* ------------------------------------------------------------ game length */
@@ -155,5 +158,82 @@ typedef struct om_wm_battle_verdict {
  * level as Campaigns of Conquest gives it, see om_wm_victory).
  */
 om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
+
+/* ------------------------------------------------------------ a battle */
+
+/* Most battle turns a fixed length may ask for. */
+#define OM_WM_BATTLE_TURNS_MAX 30u
+
+/* Why a battle ended. */
+typedef enum om_wm_battle_end {
+    OM_WM_END_LENGTH = 0, /* its length: the turns decided, or a die during play */
+    OM_WM_END_BREAK,      /* an army reached its break point (Withdraw > Casualties) */
+    OM_WM_END_GENERAL,    /* an army's General was slain (Withdraw > General Slain) */
+    OM_WM_END_COUNT
+} om_wm_battle_end;
+
+/* Names of the ends ("length", "break-point", "general-slain"). */
+extern const char *const om_wm_battle_end_names[OM_WM_END_COUNT];
+
+/* How a battle is fought, besides its table, units and plans. */
+typedef struct om_wm_battle_options {
+    const om_wm_game_length *length; /* how long it lasts (om_wm_game_lengths) */
+    uint8_t fixed_turns;             /* with the `fixed` method: 1..OM_WM_BATTLE_TURNS_MAX */
+    int8_t first;                    /* the side with the first turn: -1 rolled
+                                        (om_wm_battle_first_side), 0 A, 1 B */
+    uint8_t break_extra[2];          /* losses each army takes beyond half its units
+                                        before it withdraws (Pyrrhus: 1) */
+    uint32_t character_points[OM_WM_TABLE_MAX_CHARACTERS]; /* victory points of each
+                                        character slain, mount and items included */
+} om_wm_battle_options;
+
+/* What one battle did. */
+typedef struct om_wm_battle_result {
+    om_wm_battle_verdict verdict;  /* winner and level (om_wm_battle_judge) */
+    uint8_t first;                 /* the side that took the first turn */
+    uint8_t turns;                 /* battle turns begun; a withdrawal may cut the
+                                      last one short */
+    uint8_t end;                   /* om_wm_battle_end */
+    uint8_t withdrew[2];           /* each army withdrew (0 or 1) */
+    uint32_t vp[2];                /* victory points each side scored off the other */
+    uint8_t units_lost[2];         /* each side's units destroyed */
+    uint8_t stands_lost[OM_WM_TABLE_MAX_UNITS]; /* by table index, over the battle */
+    uint8_t destroyed[OM_WM_TABLE_MAX_UNITS];   /* by table index: 0 or 1 */
+} om_wm_battle_result;
+
+/* A battle prepared for its trials (opaque): shared read-only by every thread. */
+typedef struct om_wm_battle_prepared om_wm_battle_prepared;
+
+/*
+ * om_wm_battle_prepare_alloc: check and prepare a battle: the table with both
+ * armies, their values and side A's plans in `t` (t->command.side 0, checked
+ * as om_wm_turn_check does), side B's plans in `plans_b` (side 1, checked as
+ * om_wm_command_check does, paths "b.plans[i]..."), and `o`: a length method,
+ * a fixed length within bounds, a first side of -1, 0 or 1, units on both
+ * sides. Each army's break point counts its units at the start, but for
+ * Warmaster Ancients' skirmishers without Armour. Free with
+ * om_wm_battle_prepared_free (NULL allowed). Errors: OM_EINVAL after filling
+ * `why` (if not NULL), OM_ENOMEM.
+ */
+om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_setup *plans_b,
+                                     const om_wm_battle_options *o, om_wm_check_failure *why,
+                                     om_wm_battle_prepared **out);
+void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
+
+/*
+ * om_wm_battle_resolve: one battle, in workspace `w` (om_wm_turn_work_alloc)
+ * with dice `d`: the first-turn roll, the length decided before it, then
+ * battle turns, each side's turn in order (om_wm_turn_play with its plans),
+ * an army withdrawing when at the end of a turn its General is slain (his unit
+ * destroyed) or its losses reach its break point, and the battle ending at
+ * the end of a battle turn when its length says so. Then the victory points
+ * and the verdict. No allocation; thread-safe for distinct w, d and out.
+ * Simplifications (docs/rules-coverage.md, "The end of a battle"): withdrawal
+ * is checked at the end of each side's turn, not each phase; a lone General is
+ * never slain (no enemy moves through characters); each side follows its
+ * standing plans every turn.
+ */
+void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
+                          om_wm_battle_result *out);
 
 #endif /* OM_WM_BATTLE_H */

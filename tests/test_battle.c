@@ -1,0 +1,291 @@
+/*
+ * test_battle.c: whole battles on one table (engine/warmaster/battle.h,
+ * om_wm_battle_resolve), against what can be known exactly: the length of a
+ * battle in which nothing fights follows its method's law (Warmaster
+ * Revolution, End of the Battle > Turns Complete); two mirror-image armies
+ * with the first turn rolled win as often as each other; an army that loses
+ * its only unit withdraws at its break point (Withdraw > Casualties), one
+ * whose General's unit is destroyed withdraws for his death (Withdraw >
+ * General Slain), and the other side wins as Campaigns of Conquest grades it.
+ * Simulated values within five standard errors, with fixed seeds.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "battle.h"
+#include "rng.h"
+
+#define SIGMAS 5.0
+#define BATTLES 20000u
+
+static const om_wm_traits NO_TRAITS;
+
+/* A battle under construction: the turn holds the table, the units' values
+ * and side A's plans; side B's plans apart. */
+typedef struct builder {
+    om_wm_turn t;
+    om_wm_command_setup b;
+    om_wm_battle_options o;
+} builder;
+
+static void begin(builder *x, const char *ruleset)
+{
+    memset(x, 0, sizeof *x);
+    x->t.rules = om_wm_ruleset_find(ruleset);
+    cr_assert_not_null(x->t.rules);
+    om_wm_table_init(&x->t.table, x->t.rules->id, 0, 0);
+    x->t.command.rules = x->t.rules->id;
+    x->t.command.side = 0;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        x->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
+    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
+        x->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    x->b = x->t.command;
+    x->b.side = 1;
+    x->o.length = om_wm_game_length_find("fixed");
+    x->o.fixed_turns = 8;
+    x->o.first = -1;
+}
+
+/* A unit of no special rule: 3 stands, Attacks and Hits 3, Armour 4+ (6+ for
+ * infantry), 50 points, charging the closest enemy when `charges`. */
+static unsigned unit(builder *x, unsigned side, om_wm_troop troop, double px, double py,
+                     bool charges)
+{
+    om_wm_unit v;
+    double facing = side == 0 ? 90 : 270;
+    int i = om_wm_table_add_unit(&x->t.table, x->t.rules->id, troop == OM_WM_CAVALRY ? "Knights"
+                                 : "Spearmen", side, troop, 3, OM_WM_TABLE_LINE,
+                                 (om_wm_vec){px, py}, facing);
+    cr_assert_geq(i, 0);
+    memset(&v, 0, sizeof v);
+    snprintf(v.name, sizeof v.name, "%s", troop == OM_WM_CAVALRY ? "Knights" : "Spearmen");
+    v.troop = troop;
+    v.stands = v.size = 3;
+    v.attacks = 3;
+    v.hits = 3;
+    v.armour = troop == OM_WM_CAVALRY ? 4 : 6;
+    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
+    v.traits = NO_TRAITS;
+    v.points = 50;
+    om_wm_side_init(&x->t.unit[i].side, &v);
+    x->t.unit[i].shoot = OM_WM_SHOOT_CLOSEST;
+    x->t.unit[i].stand_and_shoot = true;
+    if (charges) {
+        om_wm_plan charge = {.kind = OM_WM_PLAN_CHARGE, .target = -1, .by = -1,
+                             .initiative = OM_WM_INITIATIVE_CHARGE};
+        if (side == 0)
+            x->t.command.plan[i] = charge;
+        else
+            x->b.plan[i] = charge;
+    }
+    return (unsigned)i;
+}
+
+/* A General a side, at (xa, ya) and (xb, yb), ordering every plan of his side
+ * that is not a hold. */
+static void ordered_by_generals(builder *x, double xa, double ya, double xb, double yb)
+{
+    for (unsigned side = 0; side < 2; side++) {
+        int g = om_wm_table_add_character(&x->t.table, "General", side, OM_WM_GENERAL, 9,
+                                          side == 0 ? (om_wm_vec){xa, ya} : (om_wm_vec){xb, yb});
+        om_wm_command_setup *c = side == 0 ? &x->t.command : &x->b;
+        cr_assert_geq(g, 0);
+        for (unsigned u = 0; u < x->t.table.units; u++)
+            if (x->t.table.unit[u].side == side && c->plan[u].kind != OM_WM_PLAN_HOLD)
+                c->plan[u].by = (int8_t)g;
+    }
+}
+
+static om_wm_battle_prepared *prepare(builder *x)
+{
+    om_wm_battle_prepared *p = NULL;
+    om_wm_check_failure why;
+    memset(&why, 0, sizeof why);
+    x->b.rules = x->t.command.rules;
+    cr_assert_eq(om_wm_battle_prepare_alloc(&x->t, &x->b, &x->o, &why, &p), OM_OK, "%s: %s",
+                 why.field, why.reason);
+    return p;
+}
+
+static void seed(om_dice *d, uint64_t s)
+{
+    d->plain = NULL;
+    om_rng_seed_block(&d->rng, s, 0);
+}
+
+static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
+{
+    double est = (double)count / n, se = sqrt(p * (1 - p) / n);
+    cr_expect_leq(fabs(est - p), SIGMAS * se + 1e-12, "%s: %.5f, expected %.5f (5 se %.5f)",
+                  what, est, p, SIGMAS * se);
+}
+
+/* Armies far apart that hold: nothing fights, so the battle lasts as its
+ * method says (rolled-from-6: 6 turns 1/2, 7 1/4, 8 1/4), ends for its
+ * length, and is a draw of no victory points. */
+Test(battle, length_when_nothing_fights)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long turns[9] = {0};
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_INFANTRY, 60, 10, false);
+    unit(&x, 1, OM_WM_INFANTRY, 60, 110, false);
+    x.o.length = om_wm_game_length_find("rolled-from-6");
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 3);
+    for (unsigned n = 0; n < BATTLES; n++) {
+        om_wm_battle_result r;
+        om_wm_battle_resolve(p, w, &d, &r);
+        cr_assert_eq(r.end, OM_WM_END_LENGTH);
+        cr_assert_eq(r.verdict.winner, OM_WM_BATTLE_NO_WINNER);
+        cr_assert_eq(r.vp[0] + r.vp[1], 0u);
+        cr_assert(r.turns >= 6 && r.turns <= 8, "%u turns", r.turns);
+        turns[r.turns]++;
+    }
+    expect_p("6 turns", turns[6], BATTLES, 0.5);
+    expect_p("7 turns", turns[7], BATTLES, 0.25);
+    expect_p("8 turns", turns[8], BATTLES, 0.25);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* Two mirror-image armies that charge each other, the first turn rolled: by
+ * symmetry each wins as often as the other (the difference of two
+ * proportions of one multinomial within five standard errors), and the side
+ * with the first turn is A about half the time. */
+Test(battle, mirror_armies_win_alike)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long wins[3] = {0}, a_first = 0;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_CAVALRY, 60, 40, true);
+    unit(&x, 0, OM_WM_INFANTRY, 120, 40, true);
+    unit(&x, 1, OM_WM_CAVALRY, 60, 80, true);
+    unit(&x, 1, OM_WM_INFANTRY, 120, 80, true);
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 5);
+    for (unsigned n = 0; n < BATTLES; n++) {
+        om_wm_battle_result r;
+        om_wm_battle_resolve(p, w, &d, &r);
+        wins[r.verdict.winner]++;
+        a_first += r.first == 0;
+    }
+    double pa = (double)wins[0] / BATTLES, pb = (double)wins[1] / BATTLES;
+    double se = sqrt((pa + pb - (pa - pb) * (pa - pb)) / BATTLES);
+    cr_expect_gt(wins[0] + wins[1], BATTLES / 10, "battles are decided");
+    cr_expect_leq(fabs(pa - pb), SIGMAS * se, "P(A) %.4f, P(B) %.4f", pa, pb);
+    expect_p("A first", a_first, BATTLES, 0.5);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* One unit a side, B's a weak one in the open that A's Knights charge on the
+ * first turn (A goes first). Whenever B's unit is destroyed, B has lost its
+ * one unit, its break point, and withdraws (Withdraw > Casualties); A wins by
+ * a massacre when it lost less than a quarter of its own break point (no half
+ * unit), else by a major victory (the Knights down to one stand: half a unit,
+ * half its break point). With B's General joined to that unit, its
+ * destruction slays him and B withdraws for his death (Withdraw > General
+ * Slain), which A scores with the unit. */
+static void one_unit_each(bool general)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long broke = 0;
+    begin(&x, "warmaster-revolution");
+    unsigned k = unit(&x, 0, OM_WM_CAVALRY, 90, 60, true);
+    unsigned s = unit(&x, 1, OM_WM_INFANTRY, 90, 75, true);
+    x.t.unit[s].side.unit.attacks = 1;
+    x.t.unit[s].side.unit.armour = 0;
+    if (general) {
+        int g = om_wm_table_add_character(&x.t.table, "General", 1, OM_WM_GENERAL, 9,
+                                          (om_wm_vec){90, 83});
+        cr_assert_geq(g, 0);
+        x.t.table.character[g].joined = (int8_t)s;
+        x.o.character_points[g] = 125;
+    }
+    x.o.first = 0;
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 7);
+    for (unsigned n = 0; n < BATTLES; n++) {
+        om_wm_battle_result r;
+        om_wm_battle_resolve(p, w, &d, &r);
+        cr_assert_eq(r.first, 0u);
+        if (!r.destroyed[s] || r.destroyed[k])
+            continue;
+        broke++;
+        cr_assert_eq(r.end, general ? OM_WM_END_GENERAL : OM_WM_END_BREAK);
+        cr_assert(r.withdrew[1] && !r.withdrew[0]);
+        cr_assert_eq(r.vp[0], general ? 50u + 125u : 50u);
+        cr_assert_eq(r.verdict.winner, 0u);
+        cr_assert_eq(r.verdict.level, r.stands_lost[k] == 2 ? OM_WM_VICTORY_MAJOR
+                                                            : OM_WM_VICTORY_MASSACRE,
+                     "Knights lost %u stands", r.stands_lost[k]);
+    }
+    cr_expect_gt(broke, BATTLES / 10, "battles that destroy B's unit");
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+Test(battle, break_point) { one_unit_each(false); }
+Test(battle, general_slain) { one_unit_each(true); }
+
+/* The same seed gives the same battle. */
+Test(battle, reproducible)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    om_wm_battle_result r1, r2;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_CAVALRY, 60, 40, true);
+    unit(&x, 1, OM_WM_INFANTRY, 60, 80, true);
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    for (unsigned n = 0; n < 200; n++) {
+        seed(&d, 100 + n);
+        om_wm_battle_resolve(p, w, &d, &r1);
+        seed(&d, 100 + n);
+        om_wm_battle_resolve(p, w, &d, &r2);
+        cr_assert_eq(memcmp(&r1, &r2, sizeof r1), 0, "battle %u", n);
+    }
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* Bad setups name their field. */
+Test(battle, checks_name_the_field)
+{
+    builder x;
+    om_wm_battle_prepared *p = NULL;
+    om_wm_check_failure why;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_CAVALRY, 60, 40, true);
+    x.b.rules = x.t.command.rules;
+    cr_expect_eq(om_wm_battle_prepare_alloc(&x.t, &x.b, &x.o, &why, &p), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.units");
+    unit(&x, 1, OM_WM_INFANTRY, 60, 80, true);
+    x.o.fixed_turns = 0;
+    cr_expect_eq(om_wm_battle_prepare_alloc(&x.t, &x.b, &x.o, &why, &p), OM_EINVAL);
+    cr_expect_str_eq(why.field, "turns");
+    x.o.fixed_turns = 6;
+    x.o.first = 2;
+    cr_expect_eq(om_wm_battle_prepare_alloc(&x.t, &x.b, &x.o, &why, &p), OM_EINVAL);
+    cr_expect_str_eq(why.field, "first");
+    cr_expect_null(p);
+}
