@@ -289,3 +289,82 @@ Test(battle, checks_name_the_field)
     cr_expect_str_eq(why.field, "first");
     cr_expect_null(p);
 }
+
+/* An army of `n` units alternating Spearmen and Knights (values as unit()). */
+static void army(om_wm_unit *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        om_wm_troop troop = i % 2 ? OM_WM_CAVALRY : OM_WM_INFANTRY;
+        memset(&v[i], 0, sizeof v[i]);
+        snprintf(v[i].name, sizeof v[i].name, "%s", troop == OM_WM_CAVALRY ? "Knights"
+                                                                          : "Spearmen");
+        v[i].troop = troop;
+        v[i].stands = v[i].size = 3;
+        v[i].attacks = 3;
+        v[i].hits = 3;
+        v[i].armour = troop == OM_WM_CAVALRY ? 4 : 6;
+        v[i].pace_cm = (uint8_t)om_wm_troop_pace(troop);
+        v[i].traits = NO_TRAITS;
+        v[i].points = troop == OM_WM_CAVALRY ? 110 : 45;
+    }
+}
+
+/* Deployment (Warmaster Revolution, Table Size and Deployment Areas): two
+ * armies of 24 units (Spearmen and Knights by turns, 1,860 points), each in lines of battle facing the other, fronts 80cm
+ * apart, every unit on the table in its own half and none overlapping (the
+ * turn's own check); a battle of the two, mirror images with the first turn
+ * rolled, is won as often by either side. An army too big for its zone is
+ * refused naming the unit that does not fit. */
+Test(battle, deployed_lines)
+{
+    builder x;
+    om_wm_unit v[OM_WM_TABLE_MAX_UNITS];
+    unsigned first_a, first_b;
+    om_wm_check_failure why;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long wins[3] = {0};
+    const unsigned n = 24, battles = 1000;
+    begin(&x, "warmaster-revolution");
+    army(v, n);
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, n, &why, &first_a), OM_OK, "%s: %s",
+                 why.field, why.reason);
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 1, v, n, &why, &first_b), OM_OK, "%s: %s",
+                 why.field, why.reason);
+    cr_assert_eq(first_a, 0u);
+    cr_assert_eq(first_b, n);
+    for (unsigned u = 0; u < 2 * n; u++) {
+        const om_wm_table_unit *tu = &x.t.table.unit[u];
+        double front = tu->side == 0 ? tu->centre.y + om_wm_table_unit_depth(tu) / 2
+                                     : x.t.table.depth_cm - tu->centre.y +
+                                           om_wm_table_unit_depth(tu) / 2;
+        cr_assert_leq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 + 1e-9,
+                      "unit %u", u);
+        x.t.unit[u].side.unit = v[u % n];
+        (x.t.table.unit[u].side == 0 ? &x.t.command : &x.b)->plan[u] =
+            (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = -1, .by = -1};
+    }
+    ordered_by_generals(&x, 90, 2, 90, 118);
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 13);
+    for (unsigned b = 0; b < battles; b++) {
+        om_wm_battle_result r;
+        om_wm_battle_resolve(p, w, &d, &r);
+        wins[r.verdict.winner]++;
+    }
+    double pa = (double)wins[0] / battles, pb = (double)wins[1] / battles;
+    double se = sqrt((pa + pb - (pa - pb) * (pa - pb)) / battles);
+    cr_expect_gt(wins[0] + wins[1], battles / 10, "battles are decided");
+    cr_expect_leq(fabs(pa - pb), SIGMAS * se, "P(A) %.4f, P(B) %.4f", pa, pb);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+
+    begin(&x, "warmaster-revolution");
+    army(v, OM_WM_TURN_SIDE_UNITS_MAX);
+    cr_expect_eq(om_wm_battle_deploy_line(&x.t, 0, v, OM_WM_TURN_SIDE_UNITS_MAX, &why, &first_a),
+                 OM_EINVAL);
+    cr_expect(strncmp(why.field, "a.units[", 8) == 0, "%s", why.field);
+    cr_expect(strstr(why.reason, "does not fit in the deployment zone") != NULL, "%s",
+              why.reason);
+}

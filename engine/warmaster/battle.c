@@ -207,3 +207,66 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     out->end = (uint8_t)why;
     judge(p, om_wm_turn_work_table(w), gone, out);
 }
+
+/* ---- Deployment ---- */
+
+om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
+                                   unsigned n, om_wm_check_failure *why, unsigned *first)
+{
+    om_wm_table *tab = &t->table;
+    const om_wm_ruleset_id rules = t->command.rules;
+    const char *who = side == 0 ? "a.units" : "b.units";
+    /* Distances from the side's own edge (y = 0 for A) and from its left. */
+    double front = tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, x = 0, line_depth = 0;
+    unsigned line_start = tab->units;
+    double line_width = 0;
+
+    *first = tab->units;
+    for (unsigned i = 0; i < n; i++) {
+        const om_wm_unit *v = &values[i];
+        int u = om_wm_table_add_unit(tab, rules, v->name, side, v->troop, v->stands,
+                                     OM_WM_TABLE_LINE, (om_wm_vec){0, 0}, side == 0 ? 90 : 270);
+        if (u < 0)
+            return om_check_fail_item(why, who, (int)i, "", "the table holds at most %d units",
+                                      OM_WM_TABLE_MAX_UNITS);
+        om_wm_table_unit *tu = &tab->unit[u];
+        double w = om_wm_table_unit_width(tu), d = om_wm_table_unit_depth(tu);
+        tu->range_cm = v->range_cm;
+        tu->pace_cm = v->pace_cm;
+        if (x > 0 && x + w > tab->width_cm) {
+            /* A new line: centre the full one, then step back. */
+            double shift = (tab->width_cm - line_width) / 2;
+            for (unsigned k = line_start; k < (unsigned)u; k++)
+                tab->unit[k].centre.x += shift;
+            front -= line_depth + OM_WM_DEPLOY_LINE_GAP_CM;
+            x = line_depth = line_width = 0;
+            line_start = (unsigned)u;
+        }
+        if (w > tab->width_cm || front - d < 0)
+            return om_check_fail_item(why, who, (int)i, "", "%s does not fit in the deployment "
+                                      "zone (%.0fcm deep behind a front %.0fcm from the "
+                                      "table's middle)", v->name,
+                                      tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                                      OM_WM_DEPLOY_APART_CM / 2);
+        tu->centre = (om_wm_vec){x + w / 2, front - d / 2};
+        x += w + OM_WM_DEPLOY_GAP_CM;
+        line_width = x - OM_WM_DEPLOY_GAP_CM;
+        if (d > line_depth)
+            line_depth = d;
+        om_wm_side_init(&t->unit[u].side, v);
+        t->unit[u].shoot = OM_WM_SHOOT_CLOSEST;
+        t->unit[u].stand_and_shoot = true;
+    }
+    {
+        double shift = (tab->width_cm - line_width) / 2;
+        for (unsigned k = line_start; k < tab->units; k++)
+            tab->unit[k].centre.x += shift;
+    }
+    /* Side B stands mirrored: its left is A's right, its edge at the far side. */
+    if (side == 1)
+        for (unsigned k = *first; k < tab->units; k++)
+            tab->unit[k].centre = (om_wm_vec){tab->width_cm - tab->unit[k].centre.x,
+                                              tab->depth_cm - tab->unit[k].centre.y};
+    om_wm_table_update(tab, OM_WM_TABLE_ALL);
+    return OM_OK;
+}

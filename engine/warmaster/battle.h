@@ -159,6 +159,35 @@ typedef struct om_wm_battle_verdict {
  */
 om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
 
+/* ------------------------------------------------------------ deployment */
+
+/* The distance between the two armies' front lines as they deploy (Warmaster
+ * Revolution, Table Size and Deployment Areas: "armies deploy along opposite
+ * table edges 80cm apart"; Warmaster Ancients the same in its speed variant). */
+#define OM_WM_DEPLOY_APART_CM 80.0
+
+/* Gaps of a line of battle: between neighbouring units, and between a line and
+ * the one behind it (room for a second line to support the first, Combat >
+ * Supporting Troops, without touching it). */
+#define OM_WM_DEPLOY_GAP_CM 2.0
+#define OM_WM_DEPLOY_LINE_GAP_CM 4.0
+
+/*
+ * om_wm_battle_deploy_line: deploy `n` units of side `side` (values[i], each
+ * at the strength it starts with) on the table of turn `t` as a line of
+ * battle, the first as the side sees it on the left: each unit in line
+ * formation facing the enemy's edge, OM_WM_DEPLOY_GAP_CM apart, a line
+ * centred across the table, its front edge OM_WM_DEPLOY_APART_CM / 2 from the
+ * table's middle; a unit that would pass the table's side edge starts a new
+ * line behind. The units are appended to the table and to t->unit with
+ * `side` and values set (shooting closest, standing and shooting), their
+ * table indices from *first on. Errors (OM_EINVAL, `why` filled with the
+ * field "SIDE.units[i]"): the table is full, or a line would stand behind the
+ * side's own table edge (the army does not fit its deployment zone).
+ */
+om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
+                                   unsigned n, om_wm_check_failure *why, unsigned *first);
+
 /* ------------------------------------------------------------ a battle */
 
 /* Most battle turns a fixed length may ask for. */
