@@ -310,29 +310,27 @@ static void army(om_wm_unit *v, unsigned n)
 }
 
 /* Deployment (Warmaster Revolution, Table Size and Deployment Areas): two
- * armies of 24 units (Spearmen and Knights by turns, 1,860 points), each in lines of battle facing the other, fronts 80cm
- * apart, every unit on the table in its own half and none overlapping (the
- * turn's own check); a battle of the two, mirror images with the first turn
- * rolled, is won as often by either side. An army too big for its zone is
- * refused naming the unit that does not fit. */
+ * armies of 24 units (Spearmen and Knights by turns, 1,860 points), each in
+ * lines of battle facing the other, fronts 80cm apart, every unit on the
+ * table in its own half, none overlapping (the turn's own check), brigades of
+ * four touching units (Command > Brigades: the table's check of brigades). An
+ * army too big for its zone is refused naming the unit that does not fit. */
 Test(battle, deployed_lines)
 {
     builder x;
     om_wm_unit v[OM_WM_TABLE_MAX_UNITS];
     unsigned first_a, first_b;
     om_wm_check_failure why;
-    om_wm_turn_work *w = NULL;
-    om_dice d;
-    unsigned long wins[3] = {0};
-    const unsigned n = 24, battles = 1000;
+    const unsigned n = 24;
     begin(&x, "warmaster-revolution");
     army(v, n);
-    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, n, &why, &first_a), OM_OK, "%s: %s",
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, n, 4, &why, &first_a), OM_OK, "%s: %s",
                  why.field, why.reason);
-    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 1, v, n, &why, &first_b), OM_OK, "%s: %s",
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 1, v, n, 4, &why, &first_b), OM_OK, "%s: %s",
                  why.field, why.reason);
     cr_assert_eq(first_a, 0u);
     cr_assert_eq(first_b, n);
+    cr_assert_geq(x.t.table.brigades, 2 * n / 4, "brigades of four, more where a line ends");
     for (unsigned u = 0; u < 2 * n; u++) {
         const om_wm_table_unit *tu = &x.t.table.unit[u];
         double front = tu->side == 0 ? tu->centre.y + om_wm_table_unit_depth(tu) / 2
@@ -340,31 +338,113 @@ Test(battle, deployed_lines)
                                            om_wm_table_unit_depth(tu) / 2;
         cr_assert_leq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 + 1e-9,
                       "unit %u", u);
-        x.t.unit[u].side.unit = v[u % n];
-        (x.t.table.unit[u].side == 0 ? &x.t.command : &x.b)->plan[u] =
-            (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = -1, .by = -1};
+        cr_assert_geq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 - 1e-9 -
+                                 3 * (om_wm_table_unit_depth(tu) + OM_WM_DEPLOY_LINE_GAP_CM),
+                      "unit %u stands in its zone", u);
     }
-    ordered_by_generals(&x, 90, 2, 90, 118);
+    om_wm_battle_prepared_free(prepare(&x)); /* the turn's check passes */
+
+    begin(&x, "warmaster-revolution");
+    army(v, OM_WM_TURN_SIDE_UNITS_MAX);
+    cr_expect_eq(om_wm_battle_deploy_line(&x.t, 0, v, OM_WM_TURN_SIDE_UNITS_MAX, 4, &why,
+                                          &first_a), OM_EINVAL);
+    cr_expect(strncmp(why.field, "a.units[", 8) == 0, "%s", why.field);
+    cr_expect(strstr(why.reason, "does not fit in the deployment zone") != NULL, "%s",
+              why.reason);
+}
+
+/* A doctrine's orders (doctrine.h): Knights facing a weak unit of Spearmen
+ * (1 Attack, no Armour) and a strong one (6 Attacks, Armour 3+) at the same
+ * distance charge the weak one, whose first round they are likelier to win
+ * (the odds of the engagement engine); `cautious`, which never charges below
+ * 0.65, does not charge the strong one even alone; a shooter under
+ * `shoot-and-hold` shoots. Plans are ordered by the side's General. */
+Test(doctrine, orders_by_the_odds)
+{
+    builder x;
+    om_wm_command_setup plans;
+    begin(&x, "warmaster-revolution");
+    unsigned k = unit(&x, 0, OM_WM_CAVALRY, 90, 40, false);
+    unsigned weak = unit(&x, 1, OM_WM_INFANTRY, 60, 75, false);
+    unsigned strong = unit(&x, 1, OM_WM_INFANTRY, 120, 75, false);
+    x.t.unit[weak].side.unit.attacks = 1;
+    x.t.unit[weak].side.unit.armour = 0;
+    x.t.unit[strong].side.unit.attacks = 6;
+    x.t.unit[strong].side.unit.armour = 3;
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    x.o.doctrine[0] = om_wm_doctrine_find("default");
+    cr_assert_not_null(x.o.doctrine[0]);
+    om_wm_battle_prepared *p = prepare(&x);
+    const om_wm_doctrine_odds *odds = om_wm_battle_odds(p);
+    cr_expect_gt(odds->win[k][weak], odds->win[k][strong]);
+    cr_expect_lt(odds->win[k][strong], 0.65f);
+    cr_expect_eq(odds->win[k][k], -1.0f);
+    plans = x.t.command;
+    om_wm_doctrine_plans(x.o.doctrine[0], odds, &x.t.table, 0, om_wm_battle_general(p, 0),
+                         &plans);
+    cr_expect_eq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
+    cr_expect_eq(plans.plan[k].target, (int8_t)weak);
+    cr_expect_eq(plans.plan[k].by, (int8_t)om_wm_battle_general(p, 0));
+    om_wm_battle_prepared_free(p);
+
+    /* Alone with the strong unit, cautious Knights do not charge it. */
+    begin(&x, "warmaster-revolution");
+    k = unit(&x, 0, OM_WM_CAVALRY, 90, 40, false);
+    strong = unit(&x, 1, OM_WM_INFANTRY, 90, 75, false);
+    x.t.unit[strong].side.unit.attacks = 6;
+    x.t.unit[strong].side.unit.armour = 3;
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    x.o.doctrine[0] = om_wm_doctrine_find("cautious");
+    p = prepare(&x);
+    plans = x.t.command;
+    om_wm_doctrine_plans(x.o.doctrine[0], om_wm_battle_odds(p), &x.t.table, 0,
+                         om_wm_battle_general(p, 0), &plans);
+    cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
+    om_wm_battle_prepared_free(p);
+    cr_expect_null(om_wm_doctrine_find("reckless"));
+}
+
+/* Two mirror-image armies of 24 units, both under the default doctrine, the
+ * first turn rolled: decided battles, each side winning as often (within five
+ * standard errors). */
+Test(doctrine, mirror_armies_under_doctrines)
+{
+    builder x;
+    om_wm_unit v[OM_WM_TABLE_MAX_UNITS];
+    unsigned first;
+    om_wm_check_failure why;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long wins[3] = {0}, turns = 0, vp = 0, lost = 0, ends[OM_WM_END_COUNT] = {0};
+    const unsigned n = 24, battles = 1000;
+    begin(&x, "warmaster-revolution");
+    army(v, n);
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, n, 4, &why, &first), OM_OK);
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 1, v, n, 4, &why, &first), OM_OK);
+    ordered_by_generals(&x, 90, 17, 90, 103);
+    x.o.doctrine[0] = x.o.doctrine[1] = om_wm_doctrine_find("default");
+    x.o.length = om_wm_game_length_find("d6-6-7-8");
     om_wm_battle_prepared *p = prepare(&x);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
-    seed(&d, 13);
+    seed(&d, 17);
     for (unsigned b = 0; b < battles; b++) {
         om_wm_battle_result r;
         om_wm_battle_resolve(p, w, &d, &r);
         wins[r.verdict.winner]++;
+        turns += r.turns;
+        vp += r.vp[0] + r.vp[1];
+        lost += r.units_lost[0] + r.units_lost[1];
+        ends[r.end]++;
     }
     double pa = (double)wins[0] / battles, pb = (double)wins[1] / battles;
     double se = sqrt((pa + pb - (pa - pb) * (pa - pb)) / battles);
-    cr_expect_gt(wins[0] + wins[1], battles / 10, "battles are decided");
+    cr_expect_gt(wins[0] + wins[1], battles / 10, "battles are decided (%lu of %u)",
+                 wins[0] + wins[1], battles);
     cr_expect_leq(fabs(pa - pb), SIGMAS * se, "P(A) %.4f, P(B) %.4f", pa, pb);
+    cr_log_info("default v default: A %.3f, B %.3f, draw %.3f, %.2f turns, %.1f VP and %.2f "
+                "units lost a battle; ends: length %lu, break %lu, General %lu", pa, pb,
+                (double)wins[2] / battles, (double)turns / battles, (double)vp / battles,
+                (double)lost / battles, ends[0], ends[1], ends[2]);
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
-
-    begin(&x, "warmaster-revolution");
-    army(v, OM_WM_TURN_SIDE_UNITS_MAX);
-    cr_expect_eq(om_wm_battle_deploy_line(&x.t, 0, v, OM_WM_TURN_SIDE_UNITS_MAX, &why, &first_a),
-                 OM_EINVAL);
-    cr_expect(strncmp(why.field, "a.units[", 8) == 0, "%s", why.field);
-    cr_expect(strstr(why.reason, "does not fit in the deployment zone") != NULL, "%s",
-              why.reason);
 }

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "enumerate.h"
+#include "rng.h"
 
 struct om_wm_battle_prepared {
     om_wm_turn_prepared *turn;                 /* the table, units, side A's plans */
@@ -24,13 +26,73 @@ struct om_wm_battle_prepared {
     int general[2];                            /* each side's General, or -1 */
     uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the battle starts */
     bool counts[OM_WM_TABLE_MAX_UNITS];        /* counts toward its army's break point */
+    om_wm_doctrine_odds odds;                  /* what the doctrines read */
 };
 
-const char *const om_wm_battle_end_names[OM_WM_END_COUNT] = {
-    [OM_WM_END_LENGTH] = "length",
-    [OM_WM_END_BREAK] = "break-point",
-    [OM_WM_END_GENERAL] = "general-slain",
-};
+/* The fixed seed of the trials behind the doctrines' odds where their law is
+ * not enumerated: one stream for every pair, so that two pairs of the same
+ * values get the same odds whatever their places on the table. */
+#define ODDS_SEED 0x0dd5u
+
+/* Most outcomes of a first round's dice enumerated for its exact odds. */
+#define ODDS_RUNS_MAX (UINT64_C(1) << 16)
+
+/* The probability that side A of prepared combat `pe` wins its first round:
+ * exactly, by enumerating every outcome of its dice (enumerate.h), or, with
+ * more outcomes than ODDS_RUNS_MAX, from OM_WM_DOCTRINE_ODDS_TRIALS trials on
+ * the fixed stream. Either way a function of the two units' values alone. */
+static float first_round_odds(const om_wm_prepared *pe)
+{
+    om_enum *e = NULL;
+    om_dice d = {.plain = NULL};
+    bool more = true;
+    double p, win = 0;
+    unsigned wins = 0;
+    if (om_enum_alloc(ODDS_RUNS_MAX, &e) == OM_OK) {
+        om_status st = OM_OK;
+        om_enum_start(e, &d);
+        while (more && st == OM_OK) {
+            om_wm_outcome o;
+            om_wm_resolve(pe, &d, &o);
+            if ((st = om_enum_next(e, &d, &p, &more)) == OM_OK && o.winner == OM_WM_SIDE_A)
+                win += p;
+        }
+        om_enum_free(e);
+        if (st == OM_OK)
+            return (float)win;
+    }
+    om_error_clear(); /* too many outcomes: the estimate below is the answer */
+    d = (om_dice){.plain = NULL};
+    om_rng_seed_block(&d.rng, ODDS_SEED, 0);
+    for (unsigned i = 0; i < OM_WM_DOCTRINE_ODDS_TRIALS; i++) {
+        om_wm_outcome o;
+        om_wm_resolve(pe, &d, &o);
+        wins += o.winner == OM_WM_SIDE_A;
+    }
+    return (float)wins / OM_WM_DOCTRINE_ODDS_TRIALS;
+}
+
+/* The odds that unit u of turn t, charging v, wins the first round (Combat),
+ * from the engagement engine; -1 when it refuses the charge (a unit that
+ * never charges, or that cannot fight v). */
+static float charge_odds(const om_wm_turn *t, unsigned u, unsigned v)
+{
+    om_wm_engagement e = {.rules = t->rules, .kind = OM_WM_KIND_COMBAT,
+                          .side = {t->unit[u].side, t->unit[v].side}, .options = t->options};
+    om_wm_prepared *pe = NULL;
+    float odds;
+    if ((t->table.unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE) != 0)
+        return -1;
+    e.side[0].charging = true;
+    e.side[1].charging = false;
+    if (om_wm_engagement_check(&e, NULL) != OM_OK || om_wm_prepare_alloc(&e, &pe) != OM_OK) {
+        om_error_clear(); /* a refused charge is an answer, not an error */
+        return -1;
+    }
+    odds = first_round_odds(pe);
+    om_wm_prepared_free(pe);
+    return odds;
+}
 
 /* Whether unit u counts toward its army's break point: every unit, but for
  * Warmaster Ancients' skirmishers without Armour (End of the Battle: "core
@@ -98,7 +160,16 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
     for (unsigned u = 0; u < t->table.units; u++) {
         p->start_stands[u] = t->table.unit[u].present ? t->table.unit[u].stands : 0;
         p->counts[u] = counts_toward_break(t, u);
+        p->odds.points[u] = t->unit[u].side.unit.points;
     }
+    for (unsigned u = 0; u < t->table.units; u++)
+        for (unsigned v = 0; v < t->table.units; v++)
+            p->odds.win[u][v] = -1;
+    if (o->doctrine[0] != NULL || o->doctrine[1] != NULL)
+        for (unsigned u = 0; u < t->table.units; u++)
+            for (unsigned v = 0; v < t->table.units; v++)
+                p->odds.win[u][v] = t->table.unit[u].side != t->table.unit[v].side
+                                        ? charge_odds(t, u, v) : -1;
     *out = p;
     return OM_OK;
 }
@@ -109,6 +180,16 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p)
         return;
     om_wm_turn_prepared_free(p->turn);
     free(p);
+}
+
+const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p)
+{
+    return &p->odds;
+}
+
+int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s)
+{
+    return p->general[s];
 }
 
 /* A character is slain with the unit it is with (Generals, Wizards & Heroes:
@@ -187,6 +268,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
                           om_wm_battle_result *out)
 {
     const om_wm_battle_options *o = &p->options;
+    om_wm_command_setup plans = p->plans[0];
     om_wm_turn_result turn;
     bool gone[2] = {false, false};
     unsigned first, limit, why = OM_WM_END_COUNT, n;
@@ -196,7 +278,14 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     limit = om_wm_game_length_start(o->length, o->fixed_turns, d);
     for (n = 1; why == OM_WM_END_COUNT; n++) {
         for (unsigned k = 0; k < 2 && why == OM_WM_END_COUNT; k++) {
-            om_wm_turn_play(p->turn, &p->plans[first ^ k], w, d, &turn);
+            const unsigned side = first ^ k;
+            const om_wm_command_setup *setup = &p->plans[side];
+            if (o->doctrine[side] != NULL) {
+                om_wm_doctrine_plans(o->doctrine[side], &p->odds, om_wm_turn_work_table(w),
+                                     side, p->general[side], &plans);
+                setup = &plans;
+            }
+            om_wm_turn_play(p->turn, setup, w, d, &turn);
             why = withdrawals(p, om_wm_turn_work_table(w), gone);
         }
         if (why == OM_WM_END_COUNT && om_wm_game_length_over(o->length, limit, n, d))
@@ -210,15 +299,29 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
 
 /* ---- Deployment ---- */
 
+/* Declare the brigade of units [from, to) of the table if it has two or more
+ * and the table has room (else its units stand alone). */
+static void declare_brigade(om_wm_table *t, unsigned from, unsigned to)
+{
+    unsigned u[OM_WM_BRIGADE_MAX_UNITS];
+    if (to - from < 2 || to - from > OM_WM_BRIGADE_MAX_UNITS)
+        return;
+    for (unsigned k = from; k < to; k++)
+        u[k - from] = k;
+    (void)om_wm_table_add_brigade(t, u, to - from);
+}
+
 om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
-                                   unsigned n, om_wm_check_failure *why, unsigned *first)
+                                   unsigned n, unsigned brigade, om_wm_check_failure *why,
+                                   unsigned *first)
 {
     om_wm_table *tab = &t->table;
     const om_wm_ruleset_id rules = t->command.rules;
     const char *who = side == 0 ? "a.units" : "b.units";
+    const unsigned group = brigade >= 2 && brigade <= OM_WM_BRIGADE_MAX_UNITS ? brigade : 1;
     /* Distances from the side's own edge (y = 0 for A) and from its left. */
     double front = tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, x = 0, line_depth = 0;
-    unsigned line_start = tab->units;
+    unsigned line_start = tab->units, group_start = tab->units;
     double line_width = 0;
 
     *first = tab->units;
@@ -238,9 +341,13 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
             double shift = (tab->width_cm - line_width) / 2;
             for (unsigned k = line_start; k < (unsigned)u; k++)
                 tab->unit[k].centre.x += shift;
+            declare_brigade(tab, group_start, (unsigned)u);
             front -= line_depth + OM_WM_DEPLOY_LINE_GAP_CM;
             x = line_depth = line_width = 0;
-            line_start = (unsigned)u;
+            line_start = group_start = (unsigned)u;
+        } else if ((unsigned)u - group_start == group) {
+            declare_brigade(tab, group_start, (unsigned)u);
+            group_start = (unsigned)u;
         }
         if (w > tab->width_cm || front - d < 0)
             return om_check_fail_item(why, who, (int)i, "", "%s does not fit in the deployment "
@@ -248,15 +355,18 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
                                       "table's middle)", v->name,
                                       tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
                                       OM_WM_DEPLOY_APART_CM / 2);
+        if (x > 0 && (unsigned)u == group_start)
+            x += OM_WM_DEPLOY_GAP_CM;
         tu->centre = (om_wm_vec){x + w / 2, front - d / 2};
-        x += w + OM_WM_DEPLOY_GAP_CM;
-        line_width = x - OM_WM_DEPLOY_GAP_CM;
+        x += w;
+        line_width = x;
         if (d > line_depth)
             line_depth = d;
         om_wm_side_init(&t->unit[u].side, v);
         t->unit[u].shoot = OM_WM_SHOOT_CLOSEST;
         t->unit[u].stand_and_shoot = true;
     }
+    declare_brigade(tab, group_start, tab->units);
     {
         double shift = (tab->width_cm - line_width) / 2;
         for (unsigned k = line_start; k < tab->units; k++)

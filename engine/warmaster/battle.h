@@ -21,6 +21,7 @@
 
 #include "command.h"
 #include "dice.h"
+#include "doctrine.h"
 #include "table.h"
 #include "turn.h"
 #include "wm.h"
@@ -176,19 +177,27 @@ om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
  * om_wm_battle_deploy_line: deploy `n` units of side `side` (values[i], each
  * at the strength it starts with) on the table of turn `t` as a line of
  * battle, the first as the side sees it on the left: each unit in line
- * formation facing the enemy's edge, OM_WM_DEPLOY_GAP_CM apart, a line
- * centred across the table, its front edge OM_WM_DEPLOY_APART_CM / 2 from the
- * table's middle; a unit that would pass the table's side edge starts a new
- * line behind. The units are appended to the table and to t->unit with
+ * formation facing the enemy's edge, a line centred across the table, its
+ * front edge OM_WM_DEPLOY_APART_CM / 2 from the table's middle; a unit that
+ * would pass the table's side edge starts a new line behind. With `brigade`
+ * of 2 to 4, neighbours of one line stand side by side in brigades of up to
+ * that many touching units (Command > Brigades), declared on the table while
+ * it has room for them, brigades OM_WM_DEPLOY_GAP_CM apart; with 0 or 1 every
+ * unit stands alone, OM_WM_DEPLOY_GAP_CM from the next. The units are appended to the table and to t->unit with
  * `side` and values set (shooting closest, standing and shooting), their
  * table indices from *first on. Errors (OM_EINVAL, `why` filled with the
  * field "SIDE.units[i]"): the table is full, or a line would stand behind the
  * side's own table edge (the army does not fit its deployment zone).
  */
 om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
-                                   unsigned n, om_wm_check_failure *why, unsigned *first);
+                                   unsigned n, unsigned brigade, om_wm_check_failure *why,
+                                   unsigned *first);
 
 /* ------------------------------------------------------------ a battle */
+
+/* Trials of the engagement engine behind an odds a doctrine reads when its
+ * exact law has too many outcomes: a standard error of at most 0.025. */
+#define OM_WM_DOCTRINE_ODDS_TRIALS 400u
 
 /* Most battle turns a fixed length may ask for. */
 #define OM_WM_BATTLE_TURNS_MAX 30u
@@ -214,6 +223,9 @@ typedef struct om_wm_battle_options {
                                         before it withdraws (Pyrrhus: 1) */
     uint32_t character_points[OM_WM_TABLE_MAX_CHARACTERS]; /* victory points of each
                                         character slain, mount and items included */
+    const om_wm_doctrine *doctrine[2]; /* each side's doctrine, which writes its plans
+                                        every turn (doctrine.h); NULL: the side
+                                        follows its standing plans */
 } om_wm_battle_options;
 
 /* What one battle did. */
@@ -240,7 +252,13 @@ typedef struct om_wm_battle_prepared om_wm_battle_prepared;
  * om_wm_command_check does, paths "b.plans[i]..."), and `o`: a length method,
  * a fixed length within bounds, a first side of -1, 0 or 1, units on both
  * sides. Each army's break point counts its units at the start, but for
- * Warmaster Ancients' skirmishers without Armour. Free with
+ * Warmaster Ancients' skirmishers without Armour. With a doctrine on either
+ * side, the odds it reads are worked out here: for every unit and enemy, the
+ * chance that the one charging the other wins the first round, exactly (every
+ * outcome of the engagement engine's dice enumerated) or, where the outcomes
+ * are too many, from OM_WM_DOCTRINE_ODDS_TRIALS trials on one fixed stream:
+ * a function of the two units' values, never of the run's seed or of where
+ * they stand in the table. Free with
  * om_wm_battle_prepared_free (NULL allowed). Errors: OM_EINVAL after filling
  * `why` (if not NULL), OM_ENOMEM.
  */
@@ -248,6 +266,11 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
                                      const om_wm_battle_options *o, om_wm_check_failure *why,
                                      om_wm_battle_prepared **out);
 void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
+
+/* The odds the doctrines of prepared battle p read (owned by p; all -1
+ * without a doctrine), and the General of side s (a character index, or -1). */
+const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p);
+int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s);
 
 /*
  * om_wm_battle_resolve: one battle, in workspace `w` (om_wm_turn_work_alloc)
@@ -259,8 +282,7 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
  * and the verdict. No allocation; thread-safe for distinct w, d and out.
  * Simplifications (docs/rules-coverage.md, "The end of a battle"): withdrawal
  * is checked at the end of each side's turn, not each phase; a lone General is
- * never slain (no enemy moves through characters); each side follows its
- * standing plans every turn.
+ * never slain (no enemy moves through characters).
  */
 void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
                           om_wm_battle_result *out);

@@ -1,0 +1,194 @@
+/*
+ * doctrine.c: a side's plans for its turn from a doctrine's weights
+ * (doctrine.h): every unit's orders scored, the best kept, the side's plans
+ * ordered best first. The named doctrines are the table below, one row each.
+ */
+#include "doctrine.h"
+
+#include <string.h>
+
+const char *const om_wm_aim_names[OM_WM_AIM_COUNT] = {
+    [OM_WM_AIM_WIN] = "win",
+    [OM_WM_AIM_VP_MARGIN] = "vp-margin",
+    [OM_WM_AIM_LOSSES] = "losses",
+};
+
+/* The named doctrines. `default` charges what it is likelier than not to beat
+ * and closes on the enemy otherwise; `aggressive` charges at even odds and
+ * counts distance little; `cautious` charges only at good odds, weighs its own
+ * losses and holds rather than advance; `shoot-and-hold` shoots with what can
+ * and holds the rest, charging only a fight it is sure of. */
+const om_wm_doctrine om_wm_doctrines[] = {
+    {.name = "default", .aim = OM_WM_AIM_VP_MARGIN, .charge_min_odds = 0.5, .charge = 1.0,
+     .distance = 0.15, .shoot = 0.3, .advance = 0.1, .keep_cm = 0},
+    {.name = "aggressive", .aim = OM_WM_AIM_WIN, .charge_min_odds = 0.35, .charge = 1.0,
+     .distance = 0.05, .shoot = 0.2, .advance = 0.3, .keep_cm = 0},
+    {.name = "cautious", .aim = OM_WM_AIM_LOSSES, .charge_min_odds = 0.65, .charge = 1.0,
+     .distance = 0.25, .shoot = 0.3, .advance = 0, .keep_cm = 0},
+    {.name = "shoot-and-hold", .aim = OM_WM_AIM_LOSSES, .charge_min_odds = 0.8, .charge = 1.0,
+     .distance = 0.3, .shoot = 1.0, .advance = 0, .keep_cm = 0},
+};
+const size_t om_wm_doctrine_count = sizeof om_wm_doctrines / sizeof om_wm_doctrines[0];
+
+const om_wm_doctrine *om_wm_doctrine_find(const char *name)
+{
+    for (size_t i = 0; i < om_wm_doctrine_count; i++)
+        if (strcmp(om_wm_doctrines[i].name, name) == 0)
+            return &om_wm_doctrines[i];
+    return NULL;
+}
+
+/* What a charge of u at v is worth under the doctrine's aim, from p, the odds
+ * of winning its first round: the odds themselves; the victory points won
+ * less those put at risk, in units of u's own points; or the odds after the
+ * risk to u (a fight lost costs as much as one won gains). */
+static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                           unsigned u, unsigned v, double p)
+{
+    double own = odds->points[u] > 0 ? (double)odds->points[u] : 1.0;
+    switch (dc->aim) {
+    case OM_WM_AIM_VP_MARGIN:
+        return (p * odds->points[v] - (1 - p) * odds->points[u]) / own;
+    case OM_WM_AIM_LOSSES:
+        return 2 * p - 1;
+    case OM_WM_AIM_WIN:
+    case OM_WM_AIM_COUNT:
+        break;
+    }
+    return p;
+}
+
+/* Whether character `general` (-1: none) can order unit u. */
+static bool orders_reach(const om_wm_command_setup *setup, const om_wm_table *t, int general,
+                         unsigned u)
+{
+    return general >= 0 &&
+           om_wm_command_in_range(setup->rules, t->character[general].kind,
+                                  (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) != 0,
+                                  om_wm_table_character_distance(t, (unsigned)general, u));
+}
+
+/* The closest enemy of unit u on the table, or -1. */
+static int closest_enemy(const om_wm_table *t, unsigned u)
+{
+    double best = 0;
+    int closest = -1;
+    for (unsigned v = 0; v < t->units; v++)
+        if (t->unit[v].side != t->unit[u].side && t->unit[v].present) {
+            double cm = om_wm_table_distance(t, u, v);
+            if (closest < 0 || cm < best) {
+                closest = (int)v;
+                best = cm;
+            }
+        }
+    return closest;
+}
+
+/* A plan to issue: a unit's (brigade < 0) or a brigade's, with its score. */
+typedef struct issue {
+    double score;
+    int unit, brigade;
+} issue;
+
+/* Insert e into list[0..*n) by score, best first; ties keep arrival order. */
+static void insert(issue *list, unsigned *n, issue e)
+{
+    unsigned k = (*n)++;
+    while (k > 0 && list[k - 1].score < e.score) {
+        list[k] = list[k - 1];
+        k--;
+    }
+    list[k] = e;
+}
+
+/* The brigade a unit belongs to, or -1. */
+static int brigade_of(const om_wm_table *t, unsigned u)
+{
+    for (unsigned b = 0; b < t->brigades; b++)
+        for (unsigned i = 0; i < t->brigade[b].count; i++)
+            if (t->brigade[b].unit[i] == u)
+                return (int)b;
+    return -1;
+}
+
+void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                          const om_wm_table *t, unsigned side, int general,
+                          om_wm_command_setup *setup)
+{
+    issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
+    bool brigaded[OM_WM_TABLE_MAX_BRIGADES] = {false};
+    unsigned n = 0;
+
+    setup->side = (uint8_t)side;
+    for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
+        setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+    /* A brigade advances as one on the enemy closest to its first free unit:
+     * one order moves them all (Command > Brigades), so it goes before any
+     * unit's advance. */
+    for (unsigned b = 0; b < t->brigades && dc->advance > 0; b++) {
+        const om_wm_table_brigade *br = &t->brigade[b];
+        int lead = -1, target;
+        if (t->unit[br->unit[0]].side != side)
+            continue;
+        for (unsigned i = 0; i < br->count && lead < 0; i++)
+            if (t->unit[br->unit[i]].present && !om_wm_table_engaged(t, br->unit[i]))
+                lead = br->unit[i];
+        if (lead < 0 || (target = closest_enemy(t, (unsigned)lead)) < 0 ||
+            !orders_reach(setup, t, general, (unsigned)lead))
+            continue;
+        setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)target,
+                                              .keep_cm = dc->keep_cm, .by = (int8_t)general};
+        brigaded[b] = true;
+        insert(list, &n, (issue){dc->advance * 2, -1, (int)b});
+    }
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_table_unit *me = &t->unit[u];
+        om_wm_plan best = {.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+        double best_score = 0, closest_cm = -1;
+        int closest = -1, b;
+        setup->plan[u] = best;
+        if (me->side != side || !me->present || om_wm_table_engaged(t, u))
+            continue;
+        const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
+        for (unsigned v = 0; v < t->units; v++) {
+            if (t->unit[v].side == side || !t->unit[v].present)
+                continue;
+            double cm = om_wm_table_distance(t, u, v), p = odds->win[u][v];
+            if (closest < 0 || cm < closest_cm) {
+                closest = (int)v;
+                closest_cm = cm;
+            }
+            if (p < 0 || p < dc->charge_min_odds || om_wm_table_engaged(t, v))
+                continue;
+            double s = dc->charge * charge_value(dc, odds, u, v, p) - dc->distance * cm / pace;
+            if (s > best_score) {
+                best_score = s;
+                best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)v, .by = -1};
+            }
+        }
+        if (me->range_cm > 0 && dc->shoot > best_score) {
+            best_score = dc->shoot;
+            best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1};
+        }
+        /* A unit of an advancing brigade advances with it, not alone. */
+        b = brigade_of(t, u);
+        if (closest >= 0 && dc->advance > best_score && !(b >= 0 && brigaded[b])) {
+            best_score = dc->advance;
+            best = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)closest,
+                                .keep_cm = dc->keep_cm, .by = -1};
+        }
+        if (best.kind == OM_WM_PLAN_HOLD)
+            continue;
+        if (orders_reach(setup, t, general, u))
+            best.by = (int8_t)general;
+        setup->plan[u] = best;
+        insert(list, &n, (issue){best_score, (int)u, -1});
+    }
+    for (unsigned k = 0; k < n; k++) {
+        uint8_t rank = (uint8_t)(k < UINT8_MAX ? k : UINT8_MAX);
+        if (list[k].brigade >= 0)
+            setup->brigade_plan[list[k].brigade].priority = rank;
+        else
+            setup->plan[list[k].unit].priority = rank;
+    }
+}
