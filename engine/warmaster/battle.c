@@ -94,6 +94,15 @@ static float charge_odds(const om_wm_turn *t, unsigned u, unsigned v)
     return odds;
 }
 
+/* Whether units u and k of turn t fight alike: the same values as the
+ * engagement engine takes them and the same table traits (a unit that never
+ * charges). Their sides differ or not: the odds are of the values. */
+static bool same_values(const om_wm_turn *t, unsigned u, unsigned k)
+{
+    return memcmp(&t->unit[u].side, &t->unit[k].side, sizeof t->unit[u].side) == 0 &&
+           t->table.unit[u].traits == t->table.unit[k].traits;
+}
+
 /* Whether unit u counts toward its army's break point: every unit, but for
  * Warmaster Ancients' skirmishers without Armour (End of the Battle: "core
  * units are all troop units except skirmishing units with no Armour value"). */
@@ -165,11 +174,39 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
     for (unsigned u = 0; u < t->table.units; u++)
         for (unsigned v = 0; v < t->table.units; v++)
             p->odds.win[u][v] = -1;
-    if (o->doctrine[0] != NULL || o->doctrine[1] != NULL)
+    if (o->doctrine[0] != NULL || o->doctrine[1] != NULL) {
+        /* Units of the same values have the same odds: each unit's first
+         * twin (its own index when it has none) is worked out once. */
+        unsigned twin[OM_WM_TABLE_MAX_UNITS];
+        for (unsigned u = 0; u < t->table.units; u++) {
+            twin[u] = u;
+            for (unsigned k = 0; k < u && twin[u] == u; k++)
+                if (twin[k] == k && same_values(t, k, u))
+                    twin[u] = k;
+        }
+        /* cache[a][b]: the odds of a unit like a charging one like b, by
+         * their twins (a pair of twins may stand on one side). */
+        float (*cache)[OM_WM_TABLE_MAX_UNITS] = malloc(sizeof(float[OM_WM_TABLE_MAX_UNITS]
+                                                                  [OM_WM_TABLE_MAX_UNITS]));
+        const float unknown = -2;
+        if (cache == NULL) {
+            om_wm_battle_prepared_free(p);
+            return OM_ERROR(OM_ENOMEM, "out of memory for a battle's odds");
+        }
+        for (unsigned a = 0; a < t->table.units; a++)
+            for (unsigned b = 0; b < t->table.units; b++)
+                cache[a][b] = unknown;
         for (unsigned u = 0; u < t->table.units; u++)
-            for (unsigned v = 0; v < t->table.units; v++)
-                p->odds.win[u][v] = t->table.unit[u].side != t->table.unit[v].side
-                                        ? charge_odds(t, u, v) : -1;
+            for (unsigned v = 0; v < t->table.units; v++) {
+                float *c = &cache[twin[u]][twin[v]];
+                if (t->table.unit[u].side == t->table.unit[v].side)
+                    continue;
+                if (*c == unknown)
+                    *c = charge_odds(t, u, v);
+                p->odds.win[u][v] = *c;
+            }
+        free(cache);
+    }
     *out = p;
     return OM_OK;
 }

@@ -68,21 +68,34 @@ static bool orders_reach(const om_wm_command_setup *setup, const om_wm_table *t,
                                   om_wm_table_character_distance(t, (unsigned)general, u));
 }
 
-/* The closest enemy of unit u on the table, or -1. */
+/* The square of the distance between the centres of units u and v. */
+static double centres2(const om_wm_table *t, unsigned u, unsigned v)
+{
+    double dx = t->unit[u].centre.x - t->unit[v].centre.x;
+    double dy = t->unit[u].centre.y - t->unit[v].centre.y;
+    return dx * dx + dy * dy;
+}
+
+/* The enemy of unit u whose centre is closest to u's, or -1: the unit to
+ * advance on (a policy; the Command phase measures the move exactly). */
 static int closest_enemy(const om_wm_table *t, unsigned u)
 {
     double best = 0;
     int closest = -1;
     for (unsigned v = 0; v < t->units; v++)
         if (t->unit[v].side != t->unit[u].side && t->unit[v].present) {
-            double cm = om_wm_table_distance(t, u, v);
-            if (closest < 0 || cm < best) {
+            double d2 = centres2(t, u, v);
+            if (closest < 0 || d2 < best) {
                 closest = (int)v;
-                best = cm;
+                best = d2;
             }
         }
     return closest;
 }
+
+/* The most orders a unit can be given in one Command phase (Command > Orders:
+ * three), so the farthest a charge this turn can come from, in paces. */
+#define REACH_PACES 3.0
 
 /* A plan to issue: a unit's (brigade < 0) or a brigade's, with its score. */
 typedef struct issue {
@@ -117,7 +130,12 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
 {
     issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
     bool brigaded[OM_WM_TABLE_MAX_BRIGADES] = {false};
+    bool engaged[OM_WM_TABLE_MAX_UNITS];
     unsigned n = 0;
+
+    /* Each unit's engagement asked once: the pairs below ask it n^2 times. */
+    for (unsigned u = 0; u < t->units; u++)
+        engaged[u] = t->unit[u].present && om_wm_table_engaged(t, u);
 
     setup->side = (uint8_t)side;
     for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
@@ -131,7 +149,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         if (t->unit[br->unit[0]].side != side)
             continue;
         for (unsigned i = 0; i < br->count && lead < 0; i++)
-            if (t->unit[br->unit[i]].present && !om_wm_table_engaged(t, br->unit[i]))
+            if (t->unit[br->unit[i]].present && !engaged[br->unit[i]])
                 lead = br->unit[i];
         if (lead < 0 || (target = closest_enemy(t, (unsigned)lead)) < 0 ||
             !orders_reach(setup, t, general, (unsigned)lead))
@@ -144,22 +162,24 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     for (unsigned u = 0; u < t->units; u++) {
         const om_wm_table_unit *me = &t->unit[u];
         om_wm_plan best = {.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
-        double best_score = 0, closest_cm = -1;
-        int closest = -1, b;
+        double best_score = 0;
+        int closest, b;
         setup->plan[u] = best;
-        if (me->side != side || !me->present || om_wm_table_engaged(t, u))
+        if (me->side != side || !me->present || engaged[u])
             continue;
         const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
         for (unsigned v = 0; v < t->units; v++) {
-            if (t->unit[v].side == side || !t->unit[v].present)
+            if (t->unit[v].side == side || !t->unit[v].present || engaged[v])
                 continue;
-            double cm = om_wm_table_distance(t, u, v), p = odds->win[u][v];
-            if (closest < 0 || cm < closest_cm) {
-                closest = (int)v;
-                closest_cm = cm;
-            }
-            if (p < 0 || p < dc->charge_min_odds || om_wm_table_engaged(t, v))
+            double p = odds->win[u][v], cm;
+            if (p < 0 || p < dc->charge_min_odds)
                 continue;
+            /* Beyond a turn's reach by their boxes (a lower bound of the
+             * distance), no charge this turn: not a candidate. */
+            if (om_plane_box_gap(me->geom.shape.box, t->unit[v].geom.shape.box) >
+                REACH_PACES * pace)
+                continue;
+            cm = om_wm_table_distance(t, u, v);
             double s = dc->charge * charge_value(dc, odds, u, v, p) - dc->distance * cm / pace;
             if (s > best_score) {
                 best_score = s;
@@ -172,7 +192,8 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         }
         /* A unit of an advancing brigade advances with it, not alone. */
         b = brigade_of(t, u);
-        if (closest >= 0 && dc->advance > best_score && !(b >= 0 && brigaded[b])) {
+        if (dc->advance > best_score && !(b >= 0 && brigaded[b]) &&
+            (closest = closest_enemy(t, u)) >= 0) {
             best_score = dc->advance;
             best = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)closest,
                                 .keep_cm = dc->keep_cm, .by = -1};

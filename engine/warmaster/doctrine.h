@@ -70,8 +70,9 @@ typedef struct om_wm_doctrine_odds {
  * doctrine `dc`, into *setup (its rules, issue order and Command options
  * kept; side, plans and brigade plans written): for every unit of the side on
  * the table and not engaged, the best of its orders (a charge at the enemy of
- * best score, a shooter's move into range, an advance on the closest enemy,
- * or hold), ordered by `general` (the side's General's character index, or
+ * best score among those within three paces, the most a turn's orders move
+ * it; a shooter's move into range; an advance on the enemy whose centre is
+ * closest, by brigade where its brigade advances; or hold), ordered by `general` (the side's General's character index, or
  * -1: no orders, initiative only), priorities best first. Pure; no
  * allocation; the plans are valid for the table (every target an enemy on
  * it), so that om_wm_command_check would pass them.
