@@ -114,15 +114,6 @@ static void insert(issue *list, unsigned *n, issue e)
     list[k] = e;
 }
 
-/* The brigade a unit belongs to, or -1. */
-static int brigade_of(const om_wm_table *t, unsigned u)
-{
-    for (unsigned b = 0; b < t->brigades; b++)
-        for (unsigned i = 0; i < t->brigade[b].count; i++)
-            if (t->brigade[b].unit[i] == u)
-                return (int)b;
-    return -1;
-}
 
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, int general,
@@ -131,11 +122,17 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
     bool brigaded[OM_WM_TABLE_MAX_BRIGADES] = {false};
     bool engaged[OM_WM_TABLE_MAX_UNITS];
+    int8_t brigade[OM_WM_TABLE_MAX_UNITS];
     unsigned n = 0;
 
     /* Each unit's engagement asked once: the pairs below ask it n^2 times. */
-    for (unsigned u = 0; u < t->units; u++)
+    for (unsigned u = 0; u < t->units; u++) {
         engaged[u] = t->unit[u].present && om_wm_table_engaged(t, u);
+        brigade[u] = -1;
+    }
+    for (unsigned b = 0; b < t->brigades; b++)
+        for (unsigned i = 0; i < t->brigade[b].count; i++)
+            brigade[t->brigade[b].unit[i]] = (int8_t)b;
 
     setup->side = (uint8_t)side;
     for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
@@ -174,12 +171,14 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             double p = odds->win[u][v], cm;
             if (p < 0 || p < dc->charge_min_odds)
                 continue;
-            /* Beyond a turn's reach by their boxes (a lower bound of the
-             * distance), no charge this turn: not a candidate. */
-            if (om_plane_box_gap(me->geom.shape.box, t->unit[v].geom.shape.box) >
-                REACH_PACES * pace)
-                continue;
-            cm = om_wm_table_distance(t, u, v);
+            /* The gap between their boxes is the distance a policy weighs: exact
+             * for units square to each other, less for others (the Command
+             * phase measures the move itself exactly). */
+            cm = om_plane_box_gap(me->geom.shape.box, t->unit[v].geom.shape.box);
+            if (cm < 0)
+                cm = 0;
+            else if (cm > REACH_PACES * pace)
+                continue; /* beyond a turn's reach: no charge this turn */
             double s = dc->charge * charge_value(dc, odds, u, v, p) - dc->distance * cm / pace;
             if (s > best_score) {
                 best_score = s;
@@ -191,7 +190,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1};
         }
         /* A unit of an advancing brigade advances with it, not alone. */
-        b = brigade_of(t, u);
+        b = brigade[u];
         if (dc->advance > best_score && !(b >= 0 && brigaded[b]) &&
             (closest = closest_enemy(t, u)) >= 0) {
             best_score = dc->advance;

@@ -1151,17 +1151,19 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
     const uint32_t tag = ANSWER_TOUCHING | (a < b ? 0u : 1u) << 8;
     const answer *e;
     answer x = {ia, ib, tag, {0}};
-    const uint32_t st = ia != 0 && ib != 0 && a != b ? state_id(t) : 0;
+    uint32_t st;
     om_wm_table_memo *m;
     if (ia == 0 || ib == 0 || a == b)
         return touching(t, a, b);
+    /* Units whose boxes are apart do not touch (broad phase, plane.h): most
+     * pairs of a big table, answered before the state is named. */
+    if (om_plane_boxes_apart(t->unit[a].geom.shape.box, t->unit[b].geom.shape.box, cm))
+        return false;
+    st = state_id(t);
     if (st != 0 && ((m = scratch_of(t, st))->touch_known[a] >> b & 1u))
         return (m->touch[a] >> b & 1u) != 0;
-    /* Units whose boxes are apart do not touch (broad phase, plane.h); the
-     * outlines of named units are their own (memo_id). */
-    if (om_plane_boxes_apart(t->unit[a].geom.shape.box, t->unit[b].geom.shape.box, cm))
-        x.v.word = 0;
-    else if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
+    /* The outlines of named units are their own (memo_id). */
+    if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
         x.v.word = e->v.word;
     } else {
         x.v.word = touching(t, a, b);
