@@ -1,8 +1,9 @@
 /*
  * cmd_matrix.c: `oddsmaster matrix`: every unit of one list against every unit
- * of another, in one or more situations, into one HDF5 matrix file that
- * `oddsmaster efficiency` and `oddsmaster chart --kind heatmap` read
- * (sim/matrix.h does the work).
+ * of another, in one or more situations, under chosen readings of ambiguous
+ * rules, into one HDF5 matrix file that `oddsmaster efficiency`, `oddsmaster
+ * chart --kind heatmap` and `oddsmaster compare` read (sim/matrix.h does the
+ * work).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -36,6 +37,9 @@ typedef struct matrix_args {
     uint64_t seed;          /* master seed */
     uint64_t threads;       /* OpenMP threads */
     const char *cells_dir;  /* where to write the cells' scenarios */
+    om_cli_texts option;    /* readings in force in every cell, KEY=VALUE */
+    bool trial_streams;     /* each trial its own random stream */
+    bool no_rows;           /* the cells' counts only, not each trial's winner */
     bool quiet;             /* no progress line */
     bool list_situations;   /* list the situations and stop */
 } matrix_args;
@@ -56,6 +60,10 @@ static const om_cli_option matrix_options[] = {
     {.name = "max-trials", .value = OM_CLI_U64, .offset = offsetof(matrix_args, max_trials),
      .metavar = "N", .min = 16384, .max = OM_MATRIX_MAX_CELL_TRIALS,
      .help = "cap of an adaptive cell (default 1000000)"},
+    {.name = "option", .value = OM_CLI_TEXTS, .offset = offsetof(matrix_args, option),
+     .metavar = "KEY=VALUE",
+     .help = "a reading of an ambiguous rule in force in every\ncell (repeatable; oddsmaster "
+             "list --options lists\nthe switches), as a scenario's options: sets it"},
     {.name = "kind", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, kind),
      .metavar = "K",
      .help = "engagement (the whole fight, default) or combat (round 1)"},
@@ -70,6 +78,13 @@ static const om_cli_option matrix_options[] = {
      .metavar = "DIR",
      .help = "also write each cell's scenario, with its seed, as\nDIR/s<S>_r<R>_c<C>.yaml: "
              "`oddsmaster run` of it with\nthat seed and trial count reproduces the cell exactly"},
+    {.name = "trial-streams", .value = OM_CLI_FLAG,
+     .offset = offsetof(matrix_args, trial_streams),
+     .help = "give each trial of a cell its own random stream:\ntwo matrices of one seed then "
+             "differ only in the\ntrials their readings change (oddsmaster compare)"},
+    {.name = "no-rows", .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, no_rows),
+     .help = "keep the cells' counts only, not each trial's winner\n(a smaller file; compare "
+             "then has no paired\nintervals)"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, quiet),
      .help = "no progress line, no closing message"},
     {.name = "list-situations", .value = OM_CLI_FLAG,
@@ -139,7 +154,9 @@ static int matrix_run(const om_cli_args *args)
         .ruleset = args->operands[0], .rows = args->operands[1], .cols = args->operands[2],
         .situations = a->situation.value, .n_situations = a->situation.count, .kind = a->kind,
         .seed = a->seed, .halfwidth = a->halfwidth, .max_trials = a->max_trials,
-        .threads = (unsigned)a->threads,
+        .threads = (unsigned)a->threads, .options = a->option.value,
+        .n_options = a->option.count, .trial_streams = a->trial_streams,
+        .no_outcomes = a->no_rows,
         .trials = a->halfwidth == 0 && a->trials == 0 ? OM_MATRIX_DEFAULT_TRIALS : a->trials};
     if ((st = om_matrix_plan_alloc(&spec, &plan)) != OM_OK)
         return om_cli_fail(CMD, st);
@@ -166,8 +183,9 @@ const om_cli_command om_cli_matrix = {
     .summary = "run every unit of one list against every unit of another",
     .usage = "oddsmaster matrix RULESET ROWS COLS -o FILE.h5 [--situation NAME]...\n"
              "                         [--trials N | --halfwidth H [--max-trials N]]\n"
-             "                         [--kind engagement|combat] [--seed S] [--threads T]\n"
-             "                         [--cells-dir DIR] [--quiet]\n"
+             "                         [--kind engagement|combat] [--option KEY=VALUE]...\n"
+             "                         [--seed S] [--threads T] [--trial-streams]\n"
+             "                         [--no-rows] [--cells-dir DIR] [--quiet]\n"
              "oddsmaster matrix --list-situations",
     .about =
         "Run every unit of ROWS (side A) against every unit of COLS (side B) of rule set\n"
@@ -183,10 +201,16 @@ const om_cli_command om_cli_matrix = {
         "a warning (and named in the file); one named ARMY/UNIT is an error.\n\n"
         "Cells a unit has no part in (artillery in a melee, a unit without missiles\n"
         "asked to shoot, cavalry asked to hold a defended position) are run and flagged\n"
-        "in the file; the fair-points model leaves them out of the unit's rating.",
+        "in the file; the fair-points model leaves them out of the unit's rating.\n\n"
+        "--option KEY=VALUE sets a reading of an ambiguous rule in every cell, as a\n"
+        "scenario's options: does (each cell's scenario holds it); the file records\n"
+        "them. The file also keeps each trial's winner (unless --no-rows), so that\n"
+        "oddsmaster compare can pair two matrices of one seed trial by trial: run both\n"
+        "with --trial-streams and the same seed to try a rule change.",
     .exits =
-        "  2  unknown rule set, army, unit or situation; a character or a unit listed\n"
-        "     twice; an army none of whose units takes part in the situations chosen\n"
+        "  2  unknown rule set, army, unit, situation or option; a character or a unit\n"
+        "     listed twice; an army none of whose units takes part in the situations\n"
+        "     chosen; an option of another game, a fixed reading, or a bad value\n"
         "  3  cannot write the file\n"
         "  4  internal error\n",
     .options = matrix_options,

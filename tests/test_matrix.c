@@ -240,7 +240,8 @@ Test(matrix, cell_equals_a_separate_run)
                          .threads = 1};
     om_run_sink sink = {.ctx = &c, .put = count_rows};
 
-    cr_assert_eq(om_matrix_simulate_cell(p, 1, 1, 0, 2, &cell), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_matrix_simulate_cell(p, 1, 1, 0, 2, &cell, NULL), OM_OK, "%s",
+                 om_error_message());
     cr_assert_eq(om_matrix_cell_scenario(p, 1, 1, 0, &cell_sc), OM_OK);
     cr_assert_eq(om_scenario_load_text("cell", cell_sc->text, strlen(cell_sc->text), &sc), OM_OK,
                  "%s", om_error_message());
@@ -268,7 +269,7 @@ Test(matrix, adaptive_half_width)
     om_matrix_cell cell;
     p->spec.trials = 0;
     p->spec.halfwidth = 0.004;
-    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell), OM_OK);
+    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell, NULL), OM_OK);
     double p_win = (double)cell.wins_row / (double)cell.trials;
     double hw = 1.96 * sqrt(p_win * (1 - p_win) / (double)cell.trials);
     double hw_less = 1.96 * sqrt(p_win * (1 - p_win) / (double)(cell.trials - OM_RUN_BLOCK_SIZE));
@@ -277,7 +278,7 @@ Test(matrix, adaptive_half_width)
     cr_expect_gt(hw_less, 0.004 * 0.99, "one block fewer would not have been enough");
     p->spec.halfwidth = 0.0001;
     p->spec.max_trials = 3 * OM_RUN_BLOCK_SIZE;
-    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell), OM_OK);
+    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell, NULL), OM_OK);
     cr_expect_eq(cell.trials, 3u * OM_RUN_BLOCK_SIZE, "capped");
     om_matrix_plan_free(p);
 }
