@@ -1057,18 +1057,31 @@ static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
     }
 }
 
-/* cairo's stream callback: write to a FILE. */
+/* Where cairo's stream callback writes, and the system's reason of its
+ * first failed write: cairo itself keeps only CAIRO_STATUS_WRITE_ERROR, and
+ * errno is long gone by the time its status is asked for. */
+typedef struct sink {
+    FILE *out;
+    int err; /* errno of the first failed write, or 0 */
+} sink;
+
+/* cairo's stream callback: write to the sink's FILE. */
 static cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int length)
 {
-    return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
-                                                      : CAIRO_STATUS_WRITE_ERROR;
+    sink *s = closure;
+    if (fwrite(data, 1, length, s->out) == length)
+        return CAIRO_STATUS_SUCCESS;
+    if (s->err == 0)
+        s->err = errno != 0 ? errno : EIO;
+    return CAIRO_STATUS_WRITE_ERROR;
 }
 
-/* Turn a cairo failure into OM_EIO (OM_ENOMEM for memory) with cairo's reason. */
-static om_status cairo_fail(cairo_status_t cs)
+/* Turn a cairo failure into OM_EIO (OM_ENOMEM for memory) with its reason:
+ * the system's for a write that failed (`err`, as file_write kept it). */
+static om_status cairo_fail(cairo_status_t cs, int err)
 {
     return OM_ERROR(cs == CAIRO_STATUS_NO_MEMORY ? OM_ENOMEM : OM_EIO, "%s",
-                    cs == CAIRO_STATUS_WRITE_ERROR ? strerror(errno != 0 ? errno : EIO)
+                    cs == CAIRO_STATUS_WRITE_ERROR ? strerror(err != 0 ? err : EIO)
                                                    : cairo_status_to_string(cs));
 }
 
@@ -1094,7 +1107,9 @@ static om_status render_svg(const om_chart_spec *sp, FILE *out)
     cs = cairo_status(cv.cr);
     cairo_destroy(cv.cr);
     cairo_surface_destroy(scratch);
-    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs);
+    if (cs == CAIRO_STATUS_SUCCESS && ferror(out))
+        return OM_ERROR(OM_EIO, "%s", strerror(errno != 0 ? errno : EIO));
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, 0);
 }
 
 om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE *out)
@@ -1103,6 +1118,7 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE 
     cairo_surface_t *surface = NULL;
     cairo_status_t cs;
     canvas cv = {.ops = &cairo_ops};
+    sink to = {.out = out, .err = 0};
 
     errno = 0;
     if (format == OM_CHART_SVG)
@@ -1111,7 +1127,7 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE 
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)sp->width,
                                              (int)sp->height);
     } else {
-        surface = cairo_pdf_surface_create_for_stream(file_write, out, W, H);
+        surface = cairo_pdf_surface_create_for_stream(file_write, &to, W, H);
         if (cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS) {
             /* The manifest travels with the document as its keywords. */
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, sp->title);
@@ -1122,17 +1138,17 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE 
     }
     if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(surface);
-        return cairo_fail(cs);
+        return cairo_fail(cs, to.err);
     }
     cv.cr = cairo_create(surface);
     draw(&cv, sp, W, H);
     cs = cairo_status(cv.cr);
     cairo_destroy(cv.cr);
     if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
-        cs = cairo_surface_write_to_png_stream(surface, file_write, out);
+        cs = cairo_surface_write_to_png_stream(surface, file_write, &to);
     cairo_surface_finish(surface);
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
-    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs);
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, to.err);
 }

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "csv.h"
 #include "efficiency.h"
 #include "h5file.h"
+#include "suggest.h"
 #include "summary.h"
 
 /* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid, a plot. */
@@ -281,14 +283,20 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
 {
     const om_summary *s = rd->s;
     const om_summary_field *sf = NULL;
+    const char *names[OM_LAYOUT_FIELDS_MAX], *best;
     char fields[512] = "";
-    for (size_t i = 0; i < s->field_count; i++) {
+    for (size_t i = 0; i < s->field_count && i < OM_LAYOUT_FIELDS_MAX; i++) {
         size_t len = strlen(fields);
-        if (strcmp(s->fields[i].field->name, name) == 0)
+        names[i] = s->fields[i].field->name;
+        if (strcmp(names[i], name) == 0)
             sf = &s->fields[i];
-        snprintf(fields + len, sizeof fields - len, "%s%s", i > 0 ? ", " : "",
-                 s->fields[i].field->name);
+        snprintf(fields + len, sizeof fields - len, "%s%s", i > 0 ? ", " : "", names[i]);
     }
+    if (sf == NULL && (best = om_suggest(name, names, s->field_count < OM_LAYOUT_FIELDS_MAX
+                                                          ? s->field_count
+                                                          : OM_LAYOUT_FIELDS_MAX)) != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart; did you mean '%s'?", s->file,
+                        name, best);
     if (sf == NULL)
         return OM_ERROR(OM_EINVAL, "%s: no field '%s' to chart (fields: %s)", s->file, name,
                         fields);
@@ -588,18 +596,37 @@ static om_status cannot_write(const char *path, int err)
     return OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(err));
 }
 
-/* Close `f`, written as `path`; a failure (a full disk) names the file. */
-static om_status close_checked(FILE *f, const char *path)
+/*
+ * Write the n bytes at `data` to the new file `tmp` (the temporary name of
+ * `path`, which messages name) with write(2), so that a failure (a full
+ * disk) is said with the system's reason: through a stdio stream, a failed
+ * write of its buffer leaves the stream's error flag and no errno by the
+ * time it is closed.
+ */
+static om_status save(const char *tmp, const char *path, const char *data, size_t n)
 {
-    int failed = ferror(f);
-    errno = 0;
-    if (fclose(f) != 0 || failed)
-        return OM_ERROR(OM_EIO, "cannot write %s: %s", path,
-                        errno != 0 ? strerror(errno) : "write error");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return cannot_write(path, errno);
+    while (n > 0) {
+        const ssize_t k = write(fd, data, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            const int err = k < 0 ? errno : EIO;
+            close(fd);
+            return cannot_write(path, err);
+        }
+        data += k;
+        n -= (size_t)k;
+    }
+    if (close(fd) != 0)
+        return cannot_write(path, errno);
     return OM_OK;
 }
 
-/* Draw the image and write the CSV, each to a temporary name, then rename both. */
+/* The image and the CSV, each made in memory (open_memstream) and written
+ * whole to its temporary name (save), then both renamed. */
 static om_status write_outputs(const om_chart_spec *spec, om_chart_format format,
                                const char *out_path, bool force, const char *const *files,
                                const om_efficiency *e)
@@ -607,6 +634,8 @@ static om_status write_outputs(const om_chart_spec *spec, om_chart_format format
     char *csv = om_chart_csv_path(out_path);
     char *tmp_img = tmp_name(out_path);
     char *tmp_csv = csv != NULL ? tmp_name(csv) : NULL;
+    char *img_bytes = NULL, *csv_bytes = NULL;
+    size_t img_n = 0, csv_n = 0;
     FILE *f = NULL;
     om_status st = OM_OK;
 
@@ -615,8 +644,8 @@ static om_status write_outputs(const om_chart_spec *spec, om_chart_format format
     else if (!force && access(csv, F_OK) == 0)
         st = OM_ERROR(OM_EINVAL, "%s exists: the chart writes its data there, beside %s; "
                       "remove it or give --force to replace it", csv, out_path);
-    if (st == OM_OK && (f = fopen(tmp_img, "wb")) == NULL)
-        st = cannot_write(out_path, errno);
+    if (st == OM_OK && (f = open_memstream(&img_bytes, &img_n)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", out_path);
     if (st == OM_OK) {
         st = om_chart_render(spec, format, f);
         if (st != OM_OK) {
@@ -624,16 +653,20 @@ static om_status write_outputs(const om_chart_spec *spec, om_chart_format format
             char why[OM_ERROR_MSG_MAX];
             snprintf(why, sizeof why, "%s", om_error_message());
             st = OM_ERROR(st, "cannot write %s: %s", out_path, why);
-            fclose(f);
-        } else {
-            st = close_checked(f, out_path);
         }
+        if (fclose(f) != 0 && st == OM_OK)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", out_path);
     }
-    if (st == OM_OK && (f = fopen(tmp_csv, "w")) == NULL)
-        st = cannot_write(csv, errno);
+    if (st == OM_OK)
+        st = save(tmp_img, out_path, img_bytes, img_n);
+    if (st == OM_OK && (f = open_memstream(&csv_bytes, &csv_n)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", csv);
     else if (st == OM_OK) {
         write_csv(f, spec, files, e);
-        st = close_checked(f, csv);
+        if (fclose(f) != 0)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", csv);
+        else
+            st = save(tmp_csv, csv, csv_bytes, csv_n);
     }
     if (st == OM_OK && rename(tmp_img, out_path) != 0)
         st = cannot_write(out_path, errno);
@@ -645,6 +678,8 @@ static om_status write_outputs(const om_chart_spec *spec, om_chart_format format
         if (tmp_csv != NULL)
             remove(tmp_csv);
     }
+    free(img_bytes);
+    free(csv_bytes);
     free(tmp_csv);
     free(tmp_img);
     free(csv);
@@ -662,7 +697,12 @@ static om_status check_schema(const char *in_path, om_chart_kind kind)
         return OM_ERROR(OM_EHDF5, "%s: no 'schema' attribute (not an oddsmaster file)", in_path);
     if (st != OM_OK)
         return st;
-    if (strcmp(schema, want) != 0 && !(matrix && strcmp(schema, OM_H5M_SCHEMA_V1) == 0)) {
+    /* A file of the kind wanted from an older program goes on to its reader,
+     * which says what to do about it. */
+    if (strcmp(schema, want) != 0 &&
+        !(matrix && (strcmp(schema, OM_H5M_SCHEMA_V1) == 0 ||
+                     strcmp(schema, OM_H5M_SCHEMA_V2) == 0)) &&
+        !(!matrix && strcmp(schema, OM_H5_SCHEMA_V2) == 0)) {
         const char *what = strcmp(schema, OM_H5_SCHEMA) == 0    ? "a run file"
                            : strcmp(schema, OM_H5M_SCHEMA) == 0 ? "a matrix file"
                                                                 : "not an oddsmaster file";

@@ -79,7 +79,9 @@ void om_chart_spec_clear(om_chart_spec *spec);
 
 /*
  * om_chart_render: draw `spec` in `format` to the open stream `out` (chart.c);
- * the caller opens and closes it, under a temporary name. The title, subtitle
+ * the caller opens and closes it (chart_data.c: a stream in memory, written
+ * to the file whole, so that a failed write has the system's reason). The
+ * title, subtitle
  * and footer (manifest) also go into the SVG <title> and <desc> and the PDF
  * metadata. Errors: OM_EIO (a write failed), OM_ENOMEM; the message gives only
  * the reason, for the caller to prefix with the file the user named.

@@ -10,20 +10,28 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rng.h"
 #include "stats.h"
+#include "suggest.h"
 
 /* Bisection steps on ln(points): the bracket is at most ~20 wide, 2^-60 of it is exact. */
 #define FAIR_BISECTIONS 60
 
 /* ---------------------------------------------------------------- lookup */
 
+/* Most situations of a file whose names "did you mean" weighs. */
+#define SITUATION_NAMES_MAX 64
+
 om_status om_efficiency_situation_find(const om_matrix *m, const char *name, size_t *index)
 {
     char known[512] = "";
+    const char *names[SITUATION_NAMES_MAX + 1], *best;
+    size_t n = 0;
     if (name == NULL || strcmp(name, "all") == 0) {
         *index = OM_EFFICIENCY_ALL;
         return OM_OK;
@@ -37,7 +45,13 @@ om_status om_efficiency_situation_find(const om_matrix *m, const char *name, siz
         size_t len = strlen(known);
         snprintf(known + len, sizeof known - len, "%s%s", s > 0 ? ", " : "",
                  m->info.situations[s].name);
+        if (n < SITUATION_NAMES_MAX)
+            names[n++] = m->info.situations[s].name;
     }
+    names[n++] = "all";
+    if ((best = om_suggest(name, names, n)) != NULL)
+        return OM_ERROR(OM_ENOTFOUND, "%s: no situation '%s'; did you mean '%s'? (situations: "
+                        "%s, or all)", m->path, name, best, known);
     return OM_ERROR(OM_ENOTFOUND, "%s: no situation '%s' (situations: %s, or all)", m->path,
                     name, known);
 }
@@ -133,6 +147,65 @@ static om_status army_index(om_efficiency *e, int side, const char *name, size_t
     return OM_OK;
 }
 
+/* Longest army id kept ("orcs-goblins"). */
+#define ARMY_ID_MAX 64
+
+/* The id of army `a` of `side` into buf: what its units' ids ("chaos/ogres")
+ * have before the slash; "" when they have none. */
+static const char *army_id(const om_efficiency *e, int side, size_t a, char *buf)
+{
+    buf[0] = '\0';
+    for (size_t u = 0; u < e->n_units; u++) {
+        const om_efficiency_unit *x = &e->units[u];
+        const char *id = x->unit->id, *slash = id != NULL ? strchr(id, '/') : NULL;
+        if (x->side != side || x->army != a || slash == NULL)
+            continue;
+        snprintf(buf, ARMY_ID_MAX, "%.*s", (int)(slash - id), id);
+        break;
+    }
+    return buf;
+}
+
+/* Whether army `a` of `side` is the one `name` names: its id ("orcs-goblins",
+ * as every other command writes it), or its display name ("Orcs & Goblins")
+ * in any case. */
+static bool army_is(const om_efficiency *e, int side, size_t a, const char *name)
+{
+    char id[ARMY_ID_MAX];
+    return strcasecmp(e->armies[side][a], name) == 0 ||
+           strcmp(army_id(e, side, a, id), name) == 0;
+}
+
+/* Room for the armies of a matrix in a message. */
+#define ARMIES_TEXT_MAX 768
+
+/* OM_EINVAL for a field army `name` that no army of the matrix is: the
+ * nearest army, if one is near, else all of them, each as "id (Name)". */
+static om_status unknown_field_army(const om_efficiency *e, const char *name)
+{
+    char ids[2 * OM_EFFICIENCY_MAX_ARMIES][ARMY_ID_MAX], known[ARMIES_TEXT_MAX] = "";
+    const char *names[4 * OM_EFFICIENCY_MAX_ARMIES], *best;
+    size_t n = 0;
+    for (int side = 0; side < 2; side++)
+        for (size_t a = 0; a < e->n_armies[side]; a++, n += 2) {
+            size_t used = strlen(known);
+            names[n] = army_id(e, side, a, ids[n / 2]);
+            names[n + 1] = e->armies[side][a];
+            snprintf(known + used, sizeof known - used, "%s%s (%s)", n ? ", " : "", names[n],
+                     om_efficiency_army_name(e, side, a));
+        }
+    if ((best = om_suggest(name, names, n)) != NULL) {
+        size_t i = 0;
+        while (names[i] != best)
+            i++;
+        return OM_ERROR(OM_EINVAL, "%s: the field army '%s' is not in the matrix; did you mean "
+                        "'%s' (%s)?", e->m->path, name, names[i & ~(size_t)1],
+                        names[i | 1][0] ? names[i | 1] : "(unknown army)");
+    }
+    return OM_ERROR(OM_EINVAL, "%s: the field army '%s' is not in the matrix (armies: %s)",
+                    e->m->path, name, known);
+}
+
 /* The armies of each side and which are in the reference field. */
 static om_status armies_fill(om_efficiency *e)
 {
@@ -154,11 +227,10 @@ static om_status armies_fill(om_efficiency *e)
         bool found = false;
         for (int side = 0; side < 2; side++)
             for (size_t a = 0; a < e->n_armies[side]; a++)
-                if (strcmp(e->armies[side][a], e->opt.field[i]) == 0)
+                if (army_is(e, side, a, e->opt.field[i]))
                     found = e->in_field[side][a] = true;
         if (!found)
-            return OM_ERROR(OM_EINVAL, "%s: the field army '%s' is not in the matrix (/rows/army, "
-                            "/cols/army)", e->m->path, e->opt.field[i]);
+            return unknown_field_army(e, e->opt.field[i]);
     }
     return OM_OK;
 }

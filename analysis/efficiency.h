@@ -3,8 +3,9 @@
  * efficiency`): per unit, its expected score against the field, a
  * Bradley-Terry strength, and the points cost at which it would be an even
  * match for a declared reference field, each with a 95% interval; per opposing
- * army the same; a fit diagnostic and the residual matrix. README "Fair points"
- * gives the model for readers; this header is its exact definition.
+ * army the same; a fit diagnostic and the residual matrix. docs/manual.md
+ * ("Fair points") gives the model for readers; this header is its exact
+ * definition.
  *
  * Cells. A cell (situation s, row r, column c) takes part when s is selected,
  * it has trials, and neither unit is flagged as unable to do what s asks of it

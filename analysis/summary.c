@@ -117,31 +117,12 @@ static om_status read_provenance(om_h5_reader *r, om_summary *s)
     return OM_OK;
 }
 
-/* Where the histograms come from: the run's tallies, or its rows streamed. */
+/* Where the histograms come from: the run's tallies, or its rows counted again
+ * (and found to agree with the tallies: om_h5_reader_check_rows). */
 typedef struct hist_source {
-    om_h5_reader *r;      /* the file */
-    const om_tally *tally; /* its tallies, or NULL: stream its rows */
-    uint8_t *buf;         /* rows read at a time (streaming), room for `chunk` two-byte
-                             values */
-    size_t chunk;         /* capacity of buf in rows */
+    om_h5_reader *r;       /* the file */
+    const om_tally *tally; /* the histograms of every field */
 } hist_source;
-
-/* Stream /trials/<name> through `hist` in chunks of at most `chunk` rows of `buf`. */
-static om_status histogram_field(om_h5_reader *r, const char *name, uint8_t *buf, size_t chunk,
-                                 uint64_t hist[OM_STATS_HIST_BINS])
-{
-    uint64_t trials = om_h5_reader_trials(r);
-    memset(hist, 0, OM_STATS_HIST_BINS * sizeof hist[0]);
-    for (uint64_t first = 0; first < trials;) {
-        size_t n = trials - first < chunk ? (size_t)(trials - first) : chunk;
-        om_status st = om_h5_reader_read(r, name, first, n, buf);
-        if (st != OM_OK)
-            return st;
-        om_stats_hist_add(hist, buf, n);
-        first += n;
-    }
-    return OM_OK;
-}
 
 /* Fill an outcome table [side][WIN/DRAW/LOSE] and P(none) from the histogram of
  * a winner-coded field `name`. */
@@ -301,8 +282,7 @@ static om_status field_hist(const hist_source *src, size_t i, const om_field *f,
                             uint64_t hist[OM_STATS_HIST_BINS])
 {
     _Static_assert(OM_STATS_HIST_BINS == OM_TALLY_BINS, "a histogram per byte value");
-    if (src->tally == NULL)
-        return histogram_field(src->r, f->name, src->buf, src->chunk, hist);
+    (void)f;
     memcpy(hist, src->tally->hist[i], OM_STATS_HIST_BINS * sizeof hist[0]);
     return OM_OK;
 }
@@ -311,26 +291,11 @@ static om_status field_hist(const hist_source *src, size_t i, const om_field *f,
  * (OM_TALLY_WIDE_BINS bins). */
 static om_status wide_hist(const hist_source *src, size_t i, const om_field *f, uint64_t *hist)
 {
-    uint64_t trials = om_h5_reader_trials(src->r);
-    if (src->tally != NULL) {
-        const uint64_t *t = om_tally_wide(src->tally, i);
-        if (t == NULL)
-            return OM_ERROR(OM_EHDF5, "%s: no tally of the two-byte field %s",
-                            om_h5_reader_path(src->r), f->name);
-        memcpy(hist, t, OM_TALLY_WIDE_BINS * sizeof hist[0]);
-        return OM_OK;
-    }
-    memset(hist, 0, OM_TALLY_WIDE_BINS * sizeof hist[0]);
-    for (uint64_t first = 0; first < trials;) {
-        size_t n = trials - first < src->chunk ? (size_t)(trials - first) : src->chunk;
-        uint16_t *v = (uint16_t *)(void *)src->buf;
-        om_status st = om_h5_reader_read16(src->r, f->name, first, n, v);
-        if (st != OM_OK)
-            return st;
-        for (size_t k = 0; k < n; k++)
-            hist[v[k]]++;
-        first += n;
-    }
+    const uint64_t *t = om_tally_wide(src->tally, i);
+    if (t == NULL)
+        return OM_ERROR(OM_EHDF5, "%s: no tally of the two-byte field %s",
+                        om_h5_reader_path(src->r), f->name);
+    memcpy(hist, t, OM_TALLY_WIDE_BINS * sizeof hist[0]);
     return OM_OK;
 }
 
@@ -431,25 +396,22 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
     }
     if (st != OM_OK)
         return st;
-    if (!from_rows) {
-        if ((tally = malloc(sizeof *tally)) == NULL)
-            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
-        if ((st = om_h5_reader_tally(r, tally)) != OM_OK) {
-            free(tally);
-            return st;
-        }
-        src.tally = tally;
-    }
-    if (om_h5_reader_points_rule(r) != NULL &&
-        (s->points_rule = strdup(om_h5_reader_points_rule(r))) == NULL)
+    if ((tally = malloc(sizeof *tally)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    /* From the rows: every row counted again, which must agree with the
+     * tallies, value by value. */
+    if ((st = from_rows ? om_h5_reader_check_rows(r, tally) : om_h5_reader_tally(r, tally))
+        != OM_OK) {
+        free(tally);
+        return st;
+    }
+    src.tally = tally;
     for (size_t i = 0; i < s->def_count; i++)
         n_fields += s->defs[i].type != OM_FIELD_WINNER;
     s->fields = n_fields > 0 ? calloc(n_fields, sizeof *s->fields) : NULL;
-    src.chunk = s->trials < OM_SUMMARY_CHUNK_ROWS ? (size_t)s->trials : OM_SUMMARY_CHUNK_ROWS;
-    src.buf = from_rows ? malloc(src.chunk > 0 ? 2 * src.chunk : 2) : NULL;
-    if ((n_fields > 0 && s->fields == NULL) || (from_rows && src.buf == NULL)) {
-        free(src.buf);
+    if ((n_fields > 0 && s->fields == NULL) ||
+        (om_h5_reader_points_rule(r) != NULL &&
+         (s->points_rule = strdup(om_h5_reader_points_rule(r))) == NULL)) {
         free(tally);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
     }
@@ -472,7 +434,6 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
                 st = field_stats(sf, s->trials, s->confidence);
         }
     }
-    free(src.buf);
     free(tally);
     if (st == OM_OK)
         st = points_lost(r, s);

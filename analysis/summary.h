@@ -148,16 +148,16 @@ om_status om_summary_compute(om_h5_reader *r, double confidence, om_summary **ou
 
 /*
  * om_summary_compute_rows: the same summary computed from the per-trial rows,
- * read once in chunks of OM_SUMMARY_CHUNK_ROWS (a file with rows only): the
- * check that the tallies say what the rows say (`summary --from-rows`).
+ * every row counted again (a file with rows only; om_h5_reader_check_rows),
+ * the check that the tallies say what the rows say (`summary --from-rows`):
+ * rows that do not give the tallies' counts, value by value, are an error
+ * naming the field, the value and both counts (OM_EHDF5), as is a damaged
+ * chunk of rows (its checksum), naming the dataset and its rows.
  */
 om_status om_summary_compute_rows(om_h5_reader *r, double confidence, om_summary **out);
 
 /* Free a summary and its strings (NULL allowed). */
 void om_summary_free(om_summary *s);
-
-/* Rows read per chunk by om_summary_compute_rows (64 KiB of uint8 per read). */
-#define OM_SUMMARY_CHUNK_ROWS 65536u
 
 /*
  * om_summary_print_text: a readable report: file, title, rule set, kind, units,

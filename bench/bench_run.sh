@@ -17,6 +17,9 @@
 # noisy), and the medians of the rounds are printed too. Each run is timed by
 # bash's microsecond clock (EPOCHREALTIME: a run of 1e8 trials on 2 threads
 # takes about a third of a second, where a 10 ms timer would step by 3%).
+# Each timed run prints its odds (to /dev/null), as `run` does with -q too: about
+# 10 ms of a run, read back from the tallies of the file just written; a base
+# commit from before run -q printed them has not that cost to pay.
 # Ratios are what to compare: run / engine, and this tree / base. Finally the
 # peak RSS of a 1e9-trial run without rows (a few seconds). TRIALS defaults
 # to 1e8.

@@ -23,9 +23,16 @@
 #include <gsl/gsl_errno.h>
 
 #include "om_version.h"
+#include "suggest.h"
 
 /* Column at which option help starts in --help. */
 #define HELP_COLUMN 25
+
+/* The program's option that writes the man page or the completion script. */
+#define GENERATE "--generate"
+
+/* Widest line of --help text that is wrapped here. */
+#define HELP_WIDTH 79
 
 /* Long-option codes of --help and --version (past every byte, so they never
  * clash with an option letter), and the base of options without a letter. */
@@ -242,12 +249,15 @@ static int parse_real(const char *cmd, const om_cli_option *o, const char *text,
     return 0;
 }
 
-/* Parse one of the option's words into its index. */
+/* Parse one of the option's words into its index; a word that is none of
+ * them is a usage error naming them all and the nearest. */
 static int parse_choice(const char *cmd, const om_cli_option *o, const char *text,
                         unsigned *out)
 {
     char known[256] = "";
-    for (unsigned i = 0; o->choices[i]; i++) {
+    const char *best;
+    size_t n = 0;
+    for (unsigned i = 0; o->choices[i]; i++, n++) {
         if (strcmp(text, o->choices[i]) == 0) {
             *out = i;
             return 0;
@@ -257,7 +267,10 @@ static int parse_choice(const char *cmd, const om_cli_option *o, const char *tex
             strcat(known, o->choices[i]);
         }
     }
-    return om_cli_usage_error(cmd, "--%s must be %s, got '%s'", o->name, known, text);
+    best = om_suggest(text, o->choices, n);
+    return om_cli_usage_error(cmd, "--%s must be %s, got '%s'%s%s%s", o->name, known, text,
+                              best ? "; did you mean '" : "", best ? best : "",
+                              best ? "'?" : "");
 }
 
 /* Store the value of option `o` (text `arg`, NULL for a flag) into `values`. */
@@ -310,15 +323,51 @@ static char *command_line(int argc, char **argv)
     return s;
 }
 
+/* The usage error for an unknown long option `arg` ("--trails" or
+ * "--trails=10") of cmd: the options it abbreviates when it could be several
+ * (getopt_long takes an unambiguous beginning), else the nearest option. */
+static int unknown_long_option(const om_cli_command *cmd, const char *arg)
+{
+    const char *names[OM_CLI_OPTIONS_MAX + 2], *best;
+    char name[64], could[512] = "";
+    size_t n = 0, len, matches = 0;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+    len = strlen(name);
+    for (size_t i = 0; i < cmd->n_options && n < OM_CLI_OPTIONS_MAX; i++)
+        names[n++] = cmd->options[i].name;
+    names[n++] = "help";
+    names[n++] = "version";
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return om_cli_usage_error(cmd->name, "option '--%s' takes no value, got '%s'", name,
+                                      arg);
+    for (size_t i = 0; len > 0 && i < n; i++)
+        if (strncmp(names[i], name, len) == 0) {
+            size_t used = strlen(could);
+            snprintf(could + used, sizeof could - used, "%s--%s", matches++ ? ", " : "",
+                     names[i]);
+        }
+    if (matches > 1)
+        return om_cli_usage_error(cmd->name, "option '--%s' is ambiguous: it could be %s", name,
+                                  could);
+    if ((best = om_suggest(name, names, n)) != NULL)
+        return om_cli_usage_error(cmd->name, "unknown option '--%s'; did you mean '--%s'?", name,
+                                  best);
+    return om_cli_usage_error(cmd->name, "unknown option '--%s'", name);
+}
+
 /* The usage error for what getopt_long returned for an unknown option or a
  * missing value. */
-static int getopt_error(const char *cmd, int code, char **argv)
+static int getopt_error(const om_cli_command *cmd, int code, char **argv)
 {
+    const char *arg = argv[optind - 1];
     if (code == ':')
-        return om_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+        return om_cli_usage_error(cmd->name, "option '%s' needs a value", arg);
     if (optopt != 0 && optopt < CODE_HELP)
-        return om_cli_usage_error(cmd, "unknown option '-%c'", optopt);
-    return om_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        return om_cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
+    if (strncmp(arg, "--", 2) == 0)
+        return unknown_long_option(cmd, arg);
+    return om_cli_usage_error(cmd->name, "unknown option '%s'", arg);
 }
 
 int om_cli_parse(const om_cli_command *cmd, int argc, char **argv, om_cli_args *args)
@@ -374,7 +423,7 @@ int om_cli_parse(const om_cli_command *cmd, int argc, char **argv, om_cli_args *
                 o = &cmd->options[i];
         }
         if (o == NULL)
-            return getopt_error(cmd->name, code, argv);
+            return getopt_error(cmd, code, argv);
         if ((rc = store(cmd->name, o, optarg, args->values)) != 0)
             return rc;
         args->given[i] = true;
@@ -412,25 +461,112 @@ bool om_cli_given(const om_cli_command *cmd, const om_cli_args *args, const char
  * The program.
  */
 
+const char om_cli_tagline[] = "Monte Carlo odds for tabletop battles";
+
+const char om_cli_quick_start[] =
+    "oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
+    "oddsmaster summary knights.h5 --format json\n"
+    "oddsmaster list warmaster-revolution/empire   # units to name with from:\n";
+
+const om_cli_exit_doc om_cli_exit_docs[OM_CLI_EXIT_DOCS] = {
+    {OM_EXIT_OK, "success", "Success."},
+    {OM_EXIT_USAGE, "bad command line",
+     "Bad command line: an unknown command or option, a missing or bad value."},
+    {OM_EXIT_INPUT, "bad input file",
+     "Bad input: a malformed scenario, an unknown key, rule set, army, unit, field or "
+     "situation, an impossible value."},
+    {OM_EXIT_IO, "file I/O or corrupt result file",
+     "A file cannot be read or written, or a result file is not a valid oddsmaster file."},
+    {OM_EXIT_INTERNAL, "internal error", "Internal error: out of memory, or an unexpected failure."},
+    {OM_EXIT_INTERRUPTED, "interrupted by a signal (run: a resumable FILE.h5.partial was kept)",
+     "Interrupted by SIGINT or SIGTERM: run keeps the trials done as FILE.h5.partial, which "
+     "run --resume finishes."},
+};
+
+/* Print the words of `text` (one line) as lines of at most `width` columns. */
+static void print_wrapped(FILE *out, const char *text, int width)
+{
+    int col = 0;
+    while (*text) {
+        int len = (int)strcspn(text, " ");
+        if (col > 0 && col + 1 + len > width) {
+            fputc('\n', out);
+            col = 0;
+        } else if (col > 0) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", len, text);
+        col += len;
+        text += len;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
 static void print_program_help(const om_cli_command *const *commands, size_t n, FILE *out)
 {
+    char codes[512];
     fprintf(out,
-            "oddsmaster %s: what are the odds? Monte Carlo odds for tabletop battles.\n\n"
+            "oddsmaster %s: what are the odds? %s.\n\n"
             "Usage: oddsmaster COMMAND [OPTIONS]\n"
             "       oddsmaster COMMAND --help\n\n"
-            "Commands:\n", OM_VERSION);
+            "Commands:\n", OM_VERSION, om_cli_tagline);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(out,
             "\nOptions:\n"
             "  -h, --help     show this help\n"
-            "  --version      show the program version\n\n"
-            "Quick start:\n"
-            "  oddsmaster run -o knights.h5     # the embedded default scenario, 1e6 trials\n"
-            "  oddsmaster summary knights.h5 --format json\n"
-            "  oddsmaster list warmaster-revolution/empire   # units to name with from:\n\n"
-            "Exit codes: 0 success, 1 bad command line, 2 bad input file, 3 file I/O or\n"
-            "corrupt result file, 4 internal error.\n");
+            "  --version      show the program version\n"
+            "  --generate man|complete-bash\n"
+            "                 write the man page or the bash completion script\n\n"
+            "Quick start:\n");
+    fputs("  ", out);
+    print_indented(out, om_cli_quick_start, 2);
+    strcpy(codes, "Exit codes:");
+    for (size_t i = 0; i < OM_CLI_EXIT_DOCS; i++) {
+        size_t used = strlen(codes);
+        snprintf(codes + used, sizeof codes - used, " %d %s%s", om_cli_exit_docs[i].code,
+                 om_cli_exit_docs[i].brief, i + 1 < OM_CLI_EXIT_DOCS ? "," : ".");
+    }
+    fputc('\n', out);
+    print_wrapped(out, codes, HELP_WIDTH);
+}
+
+/* The command called `name`, or NULL. */
+static const om_cli_command *find_command(const om_cli_command *const *commands, size_t n,
+                                          const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, commands[i]->name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+/* "unknown command" with the nearest command, or all of them; OM_EXIT_USAGE. */
+static int unknown_command(const om_cli_command *const *commands, size_t n, const char *name)
+{
+    const char *names[OM_CLI_COMMANDS_MAX], *best;
+    char known[256] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < OM_CLI_COMMANDS_MAX; i++) {
+        size_t used = strlen(known);
+        names[k++] = commands[i]->name;
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", commands[i]->name);
+    }
+    if (name[0] == '-') {
+        fprintf(stderr, "oddsmaster: error: unknown option '%s'; a command's options follow it "
+                "(oddsmaster COMMAND --help)\nTry 'oddsmaster --help'.\n", name);
+        return OM_EXIT_USAGE;
+    }
+    best = om_suggest(name, names, k);
+    if (best != NULL)
+        fprintf(stderr, "oddsmaster: error: unknown command '%s'; did you mean '%s'?\n", name,
+                best);
+    else
+        fprintf(stderr, "oddsmaster: error: unknown command '%s' (commands: %s)\n", name, known);
+    fprintf(stderr, "Try 'oddsmaster --help'.\n");
+    return OM_EXIT_USAGE;
 }
 
 /* Parse and run one command; its exit code. */
@@ -462,23 +598,36 @@ int om_cli_main(const om_cli_command *const *commands, size_t n, int argc, char 
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {
-        if (strcmp(argv[1], "help") == 0 && argc > 2)
-            for (size_t i = 0; i < n; i++)
-                if (strcmp(argv[2], commands[i]->name) == 0) {
-                    om_cli_print_help(commands[i], stdout);
-                    return OM_EXIT_OK;
-                }
+        if (strcmp(argv[1], "help") == 0 && argc > 2) {
+            const om_cli_command *cmd = find_command(commands, n, argv[2]);
+            if (cmd == NULL)
+                return unknown_command(commands, n, argv[2]);
+            om_cli_print_help(cmd, stdout);
+            return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
+        }
         print_program_help(commands, n, stdout);
-        return OM_EXIT_OK;
+        return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("oddsmaster %s\n", OM_VERSION);
-        return OM_EXIT_OK;
+        return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;
     }
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(argv[1], commands[i]->name) == 0)
-            return run_command(commands[i], argc - 1, argv + 1);
-    fprintf(stderr, "oddsmaster: error: unknown command '%s'\n\n", argv[1]);
-    print_program_help(commands, n, stderr);
-    return OM_EXIT_USAGE;
+    if (strncmp(argv[1], GENERATE, strlen(GENERATE)) == 0 &&
+        (argv[1][strlen(GENERATE)] == '\0' || argv[1][strlen(GENERATE)] == '=')) {
+        /* --generate WHAT, or --generate=WHAT, and nothing after it. */
+        const bool joined = argv[1][strlen(GENERATE)] == '=';
+        const char *what = joined ? argv[1] + strlen(GENERATE) + 1 : argc > 2 ? argv[2] : NULL;
+        if (what == NULL || argc > (joined ? 2 : 3)) {
+            fprintf(stderr, "oddsmaster: error: --generate takes man or complete-bash\n"
+                            "Try 'oddsmaster --help'.\n");
+            return OM_EXIT_USAGE;
+        }
+        return om_cli_generate(commands, n, what, stdout);
+    }
+    if (strcmp(argv[1], "--names") == 0)
+        return om_cli_names(argc - 2, argv + 2);
+    const om_cli_command *cmd = find_command(commands, n, argv[1]);
+    if (cmd == NULL)
+        return unknown_command(commands, n, argv[1]);
+    return run_command(cmd, argc - 1, argv + 1);
 }

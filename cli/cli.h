@@ -10,7 +10,7 @@
  * --version, and hands the command a filled argument struct; main.c holds the
  * table of commands. Errors are printed once, to stderr, as
  * "oddsmaster NAME: error: MESSAGE", and every outcome maps to a documented
- * exit code (README "Exit codes").
+ * exit code (docs/manual.md, "Exit codes").
  */
 #ifndef OM_CLI_H
 #define OM_CLI_H
@@ -22,7 +22,7 @@
 
 #include "status.h"
 
-/* Documented exit codes (README "Exit codes"). */
+/* Documented exit codes (docs/manual.md, "Exit codes"). */
 enum {
     OM_EXIT_OK = 0,       /* success */
     OM_EXIT_USAGE = 1,    /* bad command line: unknown option, missing or bad value */
@@ -41,6 +41,37 @@ typedef enum om_cli_value {
     OM_CLI_CHOICE,   /* one word of `choices`: unsigned, its index */
     OM_CLI_TEXTS     /* text, repeatable: appended to an om_cli_texts */
 } om_cli_value;
+
+/*
+ * What an option's value or an operand names, for shell completion (the
+ * script `oddsmaster --generate complete-bash` writes from the command table):
+ * the words a shell offers at TAB. OM_CLI_CHOICE values offer their choices
+ * whatever this says. Names come from `oddsmaster --names` (names.c), which
+ * asks the game interface, in the context of the command's first operand.
+ */
+typedef enum om_cli_complete {
+    OM_CLI_COMPLETE_NONE = 0,   /* free text or a number: nothing to offer */
+    OM_CLI_COMPLETE_FILE,       /* a file name (pattern: the names offered, e.g. "*.h5") */
+    OM_CLI_COMPLETE_DIR,        /* a directory */
+    OM_CLI_COMPLETE_LISTING,    /* RULESET[/NAME[/NAME]] of `oddsmaster list` */
+    OM_CLI_COMPLETE_RULESET,    /* a rule set of any game */
+    OM_CLI_COMPLETE_UNITS,      /* a matrix's comma-separated units of the rule set that
+                                   is the first operand */
+    OM_CLI_COMPLETE_SITUATION,  /* a situation of the first operand (a rule set or a
+                                   matrix file), or of any game */
+    OM_CLI_COMPLETE_KIND,       /* a kind a matrix of the first operand's rule set runs */
+    OM_CLI_COMPLETE_ARMY,       /* an army (its id) of the first operand, a matrix file */
+    OM_CLI_COMPLETE_FIELD       /* a field of the first operand (a result file or a
+                                   scenario; none: the embedded default) */
+} om_cli_complete;
+
+/* How the shell completes a value or an operand. */
+typedef struct om_cli_hint {
+    om_cli_complete what; /* what it names */
+    const char *pattern;  /* OM_CLI_COMPLETE_FILE: a glob of the files offered ("*.h5";
+                             NULL: any); directories are offered too */
+    const char *extra;    /* words offered besides the names (e.g. "all", "-"), or NULL */
+} om_cli_hint;
 
 /* Most values a repeatable option keeps. */
 #define OM_CLI_TEXTS_MAX 64
@@ -62,6 +93,7 @@ typedef struct om_cli_option {
     uint64_t min, max;     /* OM_CLI_U64: accepted range, both included */
     double lo, hi;         /* OM_CLI_REAL: accepted range, both excluded */
     const char *const *choices; /* OM_CLI_CHOICE: the words, NULL-terminated */
+    om_cli_hint complete;  /* what the value names, for shell completion */
 } om_cli_option;
 
 /* Most options one command may have. */
@@ -75,6 +107,9 @@ typedef struct om_cli_args {
     char **operands;                 /* the operands (into argv) */
     char *command_line;              /* "oddsmaster CMD ARGS..." for provenance (owned) */
 } om_cli_args;
+
+/* Operands of a command whose completion is described one by one. */
+#define OM_CLI_OPERAND_HINTS 3
 
 /* A subcommand. */
 typedef struct om_cli_command {
@@ -90,8 +125,13 @@ typedef struct om_cli_command {
     const void *defaults;     /* the argument struct before any option (values_size bytes) */
     int min_operands, max_operands; /* operands accepted */
     const char *operands;     /* what the operands are, for "missing ..." messages */
+    om_cli_hint operand[OM_CLI_OPERAND_HINTS]; /* what operand i names, for shell
+                                 completion; operands past the last use the last */
     int (*run)(const om_cli_args *args); /* does the work; returns an exit code */
 } om_cli_command;
+
+/* Most subcommands the program may have. */
+#define OM_CLI_COMMANDS_MAX 32
 
 /*
  * om_cli_main: the program: dispatch argv[1] to the command of that name in
@@ -118,6 +158,46 @@ bool om_cli_given(const om_cli_command *cmd, const om_cli_args *args, const char
 /* Print cmd's help (usage, about, options generated from its table, more,
  * exit status) to `out`. */
 void om_cli_print_help(const om_cli_command *cmd, FILE *out);
+
+/* One documented exit code of the program and what it means, one line. */
+typedef struct om_cli_exit_doc {
+    int code;          /* OM_EXIT_* */
+    const char *brief; /* a few words, for --help ("bad input file") */
+    const char *text;  /* a sentence, for the man page */
+} om_cli_exit_doc;
+
+/* Every documented exit code, in order; OM_CLI_EXIT_DOCS entries. */
+#define OM_CLI_EXIT_DOCS 6
+extern const om_cli_exit_doc om_cli_exit_docs[OM_CLI_EXIT_DOCS];
+
+/* What `oddsmaster --help` and the man page say of the program: its one-line
+ * description (no full stop) and the three commands of its quick start. */
+extern const char om_cli_tagline[];
+extern const char om_cli_quick_start[];
+
+/*
+ * om_cli_generate: write what `oddsmaster --generate WHAT` makes from the
+ * table of commands[0..n) to `out`: "man", the man page (roff, section 1);
+ * "complete-bash", the bash completion script. Returns an exit code:
+ * OM_EXIT_OK, OM_EXIT_USAGE (an unknown WHAT, with a message on stderr) or
+ * OM_EXIT_IO (the output could not be written). Not thread-safe (stdio).
+ */
+int om_cli_generate(const om_cli_command *const *commands, size_t n, const char *what,
+                    FILE *out);
+
+/*
+ * om_cli_names: `oddsmaster --names TOPIC [ARG...]` (argv[0] is TOPIC): the
+ * names the completion script offers, one a line on stdout, from the game
+ * interface (names.c). Topics: "listing PREFIX" (the names of `oddsmaster
+ * list` that begin with PREFIX, at PREFIX's depth, each with a '/' after it
+ * when names lie under it), "rulesets", "units RULESET WORD" (the words a matrix's list
+ * of units of RULESET may continue WORD with), "situations [OPERAND]",
+ * "kinds [RULESET]", "armies MATRIX" (the ids of its armies), "fields [OPERAND]" (OPERAND: a rule set, a result or
+ * matrix file, or a scenario; none: every game's, or the embedded default's
+ * fields). Prints nothing for what it cannot read. Returns OM_EXIT_OK, or
+ * OM_EXIT_USAGE for an unknown topic.
+ */
+int om_cli_names(int argc, char **argv);
 
 /* Map a status to its exit code (OM_OK -> 0, EPARSE/EINVAL/ENOTFOUND -> 2, ...). */
 int om_cli_exit_code(om_status st);

@@ -29,11 +29,14 @@ static const om_cli_option chart_options[] = {
      .help = "odds, dist, heatmap or fair (required)"},
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT,
      .offset = offsetof(chart_args, output), .metavar = "OUT",
+     .complete = {OM_CLI_COMPLETE_FILE, "*.png|*.svg|*.pdf", NULL},
      .help = "output file: .png, .svg or .pdf (required)"},
     {.name = "field", .letter = 'F', .value = OM_CLI_TEXT, .offset = offsetof(chart_args, field),
-     .metavar = "NAME", .help = "dist: the count field to draw"},
+     .metavar = "NAME", .complete = {OM_CLI_COMPLETE_FIELD, NULL, NULL},
+     .help = "dist: the count field to draw"},
     {.name = "situation", .letter = 's', .value = OM_CLI_TEXT,
      .offset = offsetof(chart_args, situation), .metavar = "NAME",
+     .complete = {OM_CLI_COMPLETE_SITUATION, NULL, "all"},
      .help = "heatmap, fair: the situation, or all"},
     {.name = "width", .letter = 'W', .value = OM_CLI_U64, .offset = offsetof(chart_args, width),
      .metavar = "W", .min = OM_CHART_MIN_SIZE, .max = OM_CHART_MAX_SIZE,
@@ -118,8 +121,10 @@ const om_cli_command om_cli_chart = {
     .exits =
         "  2  the chart does not fit the file: no such field or situation, an\n"
         "     odds chart of a run without a winner (a volley), or OUT.csv exists\n"
-        "  3  a file cannot be read or written, or the input is not the valid run\n"
-        "     or matrix file the kind needs\n"
+        "  3  a file cannot be read or written (a full disk: with the system's\n"
+        "     reason), or the input is not the valid run or matrix file the kind\n"
+        "     needs (damaged: a checksum that does not match, the run's\n"
+        "     attributes edited; of an older schema)\n"
         "  4  out of memory or an unexpected failure\n",
     .options = chart_options,
     .n_options = sizeof chart_options / sizeof chart_options[0],
@@ -128,5 +133,8 @@ const om_cli_command om_cli_chart = {
     .min_operands = 1,
     .max_operands = 8,
     .operands = "the input file (FILE.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5|*.partial", NULL},
+                {OM_CLI_COMPLETE_FILE, "*.h5|*.partial", NULL},
+                {OM_CLI_COMPLETE_FILE, "*.h5|*.partial", NULL}},
     .run = chart_run,
 };

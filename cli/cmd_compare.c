@@ -107,5 +107,6 @@ const om_cli_command om_cli_compare = {
     .min_operands = 2,
     .max_operands = 2,
     .operands = "two result files (A.h5 B.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5", NULL}},
     .run = compare_run,
 };

@@ -30,11 +30,14 @@ static const char *const interval_names[] = {"covariance", "bootstrap", NULL};
 static const om_cli_option efficiency_options[] = {
     {.name = "situation", .letter = 's', .value = OM_CLI_TEXT,
      .offset = offsetof(efficiency_args, situation), .metavar = "NAME",
+     .complete = {OM_CLI_COMPLETE_SITUATION, NULL, "all"},
      .help = "rate in one situation of the file; 'all' (default)\npools every situation"},
     {.name = "field", .letter = 'F', .value = OM_CLI_TEXTS,
      .offset = offsetof(efficiency_args, field), .metavar = "ARMY",
-     .help = "the reference field: the units of ARMY on the other\naxis (repeatable; "
-             "default: every unit of the other axis)"},
+     .complete = {OM_CLI_COMPLETE_ARMY, NULL, NULL},
+     .help = "the reference field: the units of ARMY on the other\naxis, ARMY its id "
+             "(orcs-goblins) or its name in\nany case ('Orcs & Goblins'); repeatable; default:\n"
+             "every unit of the other axis"},
     {.name = "interval", .letter = 'i', .value = OM_CLI_CHOICE,
      .offset = offsetof(efficiency_args, interval), .metavar = "METHOD",
      .choices = interval_names,
@@ -119,8 +122,9 @@ const om_cli_command om_cli_efficiency = {
     .exits =
         "  2  no situation or field army of that name in the file, a unit without\n"
         "     trials, or an army none of whose units can take part\n"
-        "  3  the file cannot be read, is not HDF5, or is not a valid matrix file;\n"
-        "     or the output cannot be written\n"
+        "  3  the file cannot be read, is not HDF5, or is not a valid matrix file\n"
+        "     (damaged: a checksum that does not match; of an older schema); or\n"
+        "     the output cannot be written\n"
         "  4  out of memory or an unexpected failure\n",
     .options = efficiency_options,
     .n_options = sizeof efficiency_options / sizeof efficiency_options[0],
@@ -129,5 +133,6 @@ const om_cli_command om_cli_efficiency = {
     .min_operands = 1,
     .max_operands = 1,
     .operands = "the matrix file (FILE.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5", NULL}},
     .run = efficiency_run,
 };

@@ -1,6 +1,6 @@
 /*
  * cmd_list.c: `oddsmaster list`: what the games hold, as a readable table or
- * as JSON with stable keys (README "Army data"), all of it through the game
+ * as JSON with stable keys (docs/manual.md, "Army data"), all of it through the game
  * interface (game.h), so that no game type is named here:
  *
  *   oddsmaster list                        every game's part (its catalogue's
@@ -531,7 +531,7 @@ static const char *const format_names[] = {"text", "json", NULL};
 static const om_cli_option list_options_table[] = {
     {.name = "format", .letter = 'f', .value = OM_CLI_CHOICE, .offset = offsetof(list_args, format),
      .metavar = "FORMAT", .choices = format_names,
-     .help = "text (default) or json (one object, schema\n\"" LIST_SCHEMA "\"; keys in the README)"},
+     .help = "text (default) or json (one object, schema\n\"" LIST_SCHEMA "\"; keys in the manual)"},
     {.name = "rules", .letter = 'r', .value = OM_CLI_FLAG, .offset = offsetof(list_args, rules),
      .help = "list the special rules"},
     {.name = "options", .value = OM_CLI_FLAG, .offset = offsetof(list_args, options),
@@ -573,7 +573,16 @@ static int list_run(const om_cli_args *args)
     const list_args *a = args->values;
     const char *what = args->n_operands ? args->operands[0] : NULL;
     list_format fmt = (list_format)a->format;
+    char name[2 * NAME_PART_MAX];
     om_status st;
+
+    /* A name may end in the '/' that completion leaves after a rule set or an
+     * army ("warmaster-revolution/empire/"), as a directory may. */
+    if (what != NULL && what[0] != '\0' && what[strlen(what) - 1] == '/' &&
+        strlen(what) < sizeof name) {
+        snprintf(name, sizeof name, "%.*s", (int)strlen(what) - 1, what);
+        what = name;
+    }
 
     if (a->keys && (a->rules || a->options || what))
         return om_cli_usage_error(CMD, "--keys takes no name, --rules or --options");
@@ -603,8 +612,8 @@ const om_cli_command om_cli_list = {
              "oddsmaster list --keys [--format text|json]",
     .about =
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
-        "with 'from: ARMY/UNIT' (README \"Army data\"), the special rules the engine\n"
-        "models, and the options a scenario may set under 'options:'.\n\n"
+        "with 'from: ARMY/UNIT' (docs/manual.md, \"Army data\"), the special rules the\n"
+        "engine models, and the options a scenario may set under 'options:'.\n\n"
         "  oddsmaster list                        rule sets and their number of armies\n"
         "  oddsmaster list RULESET                armies: id, name, units, list version,\n"
         "                                         source\n"
@@ -645,5 +654,6 @@ const om_cli_command om_cli_list = {
     .min_operands = 0,
     .max_operands = 1,
     .operands = "a name",
+    .operand = {{OM_CLI_COMPLETE_LISTING, NULL, NULL}},
     .run = list_run,
 };

@@ -40,15 +40,16 @@ typedef struct matrix_args {
     om_cli_texts option;    /* readings in force in every cell, KEY=VALUE */
     bool trial_streams;     /* each trial its own random stream */
     bool no_rows;           /* the cells' counts only, not each trial's winner */
-    bool quiet;             /* no progress line */
+    bool quiet;             /* no progress line or warnings */
     bool list_situations;   /* list the situations and stop */
 } matrix_args;
 
 static const om_cli_option matrix_options[] = {
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, output),
-     .metavar = "FILE.h5", .help = "the matrix file (written only if the whole run succeeds)"},
+     .metavar = "FILE.h5", .complete = {OM_CLI_COMPLETE_FILE, "*.h5", NULL},
+     .help = "the matrix file (written only if the whole run succeeds)"},
     {.name = "situation", .value = OM_CLI_TEXTS, .offset = offsetof(matrix_args, situation),
-     .metavar = "NAME",
+     .metavar = "NAME", .complete = {OM_CLI_COMPLETE_SITUATION, NULL, NULL},
      .help = "a situation (repeatable; default a-charges and\nb-charges); --list-situations shows them"},
     {.name = "trials", .letter = 'n', .value = OM_CLI_U64, .offset = offsetof(matrix_args, trials),
      .metavar = "N", .min = 1, .max = OM_MATRIX_MAX_CELL_TRIALS,
@@ -65,7 +66,7 @@ static const om_cli_option matrix_options[] = {
      .help = "a reading of an ambiguous rule in force in every\ncell (repeatable; oddsmaster "
              "list --options lists\nthe switches), as a scenario's options: sets it"},
     {.name = "kind", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, kind),
-     .metavar = "K",
+     .metavar = "K", .complete = {OM_CLI_COMPLETE_KIND, NULL, NULL},
      .help = "engagement (the whole fight, default) or combat (round 1)"},
     {.name = "seed", .letter = 's', .value = OM_CLI_U64, .offset = offsetof(matrix_args, seed),
      .metavar = "S", .min = 0, .max = UINT64_MAX,
@@ -75,7 +76,7 @@ static const om_cli_option matrix_options[] = {
      .offset = offsetof(matrix_args, threads), .metavar = "T", .min = 0, .max = 1024,
      .help = "OpenMP threads, one cell each (default: all cores)"},
     {.name = "cells-dir", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, cells_dir),
-     .metavar = "DIR",
+     .metavar = "DIR", .complete = {OM_CLI_COMPLETE_DIR, NULL, NULL},
      .help = "also write each cell's scenario, with its seed, as\nDIR/s<S>_r<R>_c<C>.yaml: "
              "`oddsmaster run` of it with\nthat seed and trial count reproduces the cell exactly"},
     {.name = "trial-streams", .value = OM_CLI_FLAG,
@@ -86,7 +87,8 @@ static const om_cli_option matrix_options[] = {
      .help = "keep the cells' counts only, not each trial's winner\n(a smaller file; compare "
              "then has no paired\nintervals)"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, quiet),
-     .help = "no progress line, no closing message"},
+     .help = "no progress line or warnings on standard error (the\nunits left out are "
+             "still named in the file)"},
     {.name = "list-situations", .value = OM_CLI_FLAG,
      .offset = offsetof(matrix_args, list_situations), .help = "list the situations and exit"},
 };
@@ -160,7 +162,7 @@ static int matrix_run(const om_cli_args *args)
         .trials = a->halfwidth == 0 && a->trials == 0 ? OM_MATRIX_DEFAULT_TRIALS : a->trials};
     if ((st = om_matrix_plan_alloc(&spec, &plan)) != OM_OK)
         return om_cli_fail(CMD, st);
-    for (const char *line = plan->left_out; *line != '\0';) {
+    for (const char *line = plan->left_out; !a->quiet && *line != '\0';) {
         const char *end = strchr(line, '\n');
         om_cli_warn(CMD, "left out %.*s", (int)(end - line), line);
         line = end + 1;
@@ -170,7 +172,7 @@ static int matrix_run(const om_cli_args *args)
                             &progress);
     om_cli_progress_end(&progress);
     rc = st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
-    if (st == OM_OK && !a->quiet)
+    if (st == OM_OK)
         printf("Matrix: %s (%zu situations x %zu rows x %zu columns). Next:\n"
                "  oddsmaster efficiency %s\n  oddsmaster chart %s --kind heatmap -o heat.png\n",
                a->output, plan->n_sits, plan->n_rows, plan->n_cols, a->output, a->output);
@@ -211,7 +213,8 @@ const om_cli_command om_cli_matrix = {
         "  2  unknown rule set, army, unit, situation or option; a character or a unit\n"
         "     listed twice; an army none of whose units takes part in the situations\n"
         "     chosen; an option of another game, a fixed reading, or a bad value\n"
-        "  3  cannot write the file\n"
+        "  3  cannot write the file or a --cells-dir file (with the system's reason;\n"
+        "     a failed matrix leaves neither)\n"
         "  4  internal error\n",
     .options = matrix_options,
     .n_options = sizeof matrix_options / sizeof matrix_options[0],
@@ -220,5 +223,8 @@ const om_cli_command om_cli_matrix = {
     .min_operands = 0,
     .max_operands = 3,
     .operands = "RULESET ROWS COLS",
+    .operand = {{OM_CLI_COMPLETE_RULESET, NULL, NULL},
+                {OM_CLI_COMPLETE_UNITS, NULL, NULL},
+                {OM_CLI_COMPLETE_UNITS, NULL, NULL}},
     .run = matrix_run,
 };

@@ -30,7 +30,8 @@
 /* Most OpenMP threads a run may ask for. */
 #define OM_RUN_MAX_THREADS 1024
 
-/* Default output name: the scenario's file name with .h5 in place of .yaml. */
+/* Default output name: the scenario's file name with .h5 in place of .yaml;
+ * default.h5 for the embedded scenario, stdin.h5 for standard input. */
 static char *default_output(const char *scenario_path)
 {
     const char *base, *dot;
@@ -38,6 +39,8 @@ static char *default_output(const char *scenario_path)
     size_t stem;
     if (scenario_path == NULL)
         return strdup("default.h5");
+    if (strcmp(scenario_path, OM_SCENARIO_STDIN_PATH) == 0)
+        return strdup("stdin.h5");
     base = strrchr(scenario_path, '/');
     base = base ? base + 1 : scenario_path;
     dot = strrchr(base, '.');
@@ -70,7 +73,7 @@ typedef struct run_args {
     uint64_t threads;   /* OpenMP threads (0: all cores) */
     bool plain;         /* baseline dice */
     bool trial_streams; /* each trial its own random stream */
-    bool quiet;         /* print nothing but errors */
+    bool quiet;         /* no progress line, warnings or notes: errors and the odds only */
     bool no_rows;       /* tallies only */
     double halfwidth;   /* target precision (0: none) */
     const char *target; /* its field */
@@ -80,9 +83,9 @@ typedef struct run_args {
 
 static const om_cli_option run_options[] = {
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT, .offset = offsetof(run_args, output),
-     .metavar = "FILE.h5",
-     .help = "result file (default: SCENARIO name with .h5, or\ndefault.h5 for the embedded "
-             "scenario); created only\nwhen the run ends"},
+     .metavar = "FILE.h5", .complete = {OM_CLI_COMPLETE_FILE, "*.h5", NULL},
+     .help = "result file (default: SCENARIO name with .h5,\ndefault.h5 for the embedded "
+             "scenario, stdin.h5\nfor -); created only when the run ends"},
     {.name = "trials", .letter = 'n', .value = OM_CLI_U64, .offset = offsetof(run_args, trials),
      .metavar = "N", .min = 1, .max = OM_RUN_MAX_TRIALS,
      .help = "number of trials (default 1000000; with --halfwidth,\nthe most)"},
@@ -101,11 +104,11 @@ static const om_cli_option run_options[] = {
      .help = "stop, at the end of a block of 16384 trials, once\nthe 95% interval of every "
              "P(win), P(draw), P(lose)\nis narrower than +-H (--trials is then the most)"},
     {.name = "target", .value = OM_CLI_TEXT, .offset = offsetof(run_args, target),
-     .metavar = "FIELD",
+     .metavar = "FIELD", .complete = {OM_CLI_COMPLETE_FIELD, NULL, NULL},
      .help = "with --halfwidth: watch this field's probabilities\ninstead (P(FIELD >= k) for "
              "every k; oddsmaster\nsummary lists the fields)"},
     {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(run_args, resume),
-     .metavar = "FILE.h5.partial",
+     .metavar = "FILE.h5.partial", .complete = {OM_CLI_COMPLETE_FILE, "*.partial", NULL},
      .help = "continue a run a signal interrupted, from its\n.partial file; the finished file "
              "is the one the\nwhole run would have written"},
     {.name = "plain-dice", .value = OM_CLI_FLAG, .offset = offsetof(run_args, plain),
@@ -116,7 +119,8 @@ static const om_cli_option run_options[] = {
              "seed then differ\nonly in the trials their difference bites, and\noddsmaster "
              "compare gives tight paired intervals"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(run_args, quiet),
-     .help = "print nothing but errors (no warnings, no progress)"},
+     .help = "no progress line, warnings or notes on standard\nerror; the odds still go to "
+             "standard output\n(> /dev/null for none)"},
     {.name = "exact", .value = OM_CLI_FLAG, .offset = offsetof(run_args, exact),
      .help = "print the scenario's exact law instead, computed\nfrom the rules' probabilities "
              "without simulating\nor writing a file (exit 2 where it is not known)"},
@@ -153,7 +157,8 @@ static void catch_signals(bool on, struct sigaction old[2])
     }
 }
 
-/* What the run did: notices, the interruption, the answer. */
+/* What the run did: notices (unless quiet), the interruption, the answer
+ * (quiet or not: the odds are what a run is for). */
 static int report_run(const run_args *a, const om_run_report *rep)
 {
     om_status st = OM_OK;
@@ -168,8 +173,6 @@ static int report_run(const run_args *a, const om_run_report *rep)
                 (unsigned long long)rep->trials, rep->path, rep->path);
         return OM_EXIT_INTERRUPTED;
     }
-    if (a->quiet)
-        return OM_EXIT_OK;
     st = om_summary_print_file(rep->path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, false, stdout);
     if (st != OM_OK)
         return om_cli_fail(CMD, st);
@@ -294,19 +297,27 @@ const om_cli_command om_cli_run = {
              "oddsmaster run [SCENARIO.yaml] --exact",
     .about =
         "Simulate the engagement described by SCENARIO.yaml (without it, the embedded\n"
-        "default: Knights charging Spearmen in the open, Warmaster Revolution) N times,\n"
-        "write one row per trial and the tallies of every field to an HDF5 file, and\n"
-        "print the odds, each beside its exact value where the law is known.",
+        "default: Knights charging Spearmen in the open, Warmaster Revolution; '-' reads\n"
+        "it from standard input, named <stdin>) N times, write one row per trial and the\n"
+        "tallies of every field to an HDF5 file, and print the odds, each beside its\n"
+        "exact value where the law is known.",
     .more =
         "The file holds /trials/<field> datasets (winner, result_a, hits_on_b,\n"
         "stands_lost_a, retreat_cm, ...), /tallies/<field> (how many trials had each\n"
         "value) and root attributes recording the scenario text, seed, trials,\n"
-        "threads, rule set and program version. See the README.\n\n"
+        "threads, rule set and program version, with a digest of them written when\n"
+        "the run begins; every dataset carries a checksum that HDF5 (and h5py,\n"
+        "h5dump) verify on every read (the manual, docs/manual.md, \"Result files\",\n"
+        "says what each holds).\n\n"
         "Ctrl-C (SIGINT) or SIGTERM stops the run at the end of the block of trials\n"
         "under way and keeps what was done as FILE.h5.partial (exit status 5); run\n"
-        "--resume FILE.h5.partial finishes it. A run killed outright leaves a\n"
-        "temporary FILE.h5.tmp-PID, which the next run on FILE.h5 removes. On a\n"
-        "terminal a progress line shows the trials done, the rate and the time left.\n\n"
+        "--resume FILE.h5.partial finishes it, once it has checked the file: the\n"
+        "digest of the run written when it began, every chunk's checksum, every row\n"
+        "counted against the tallies. A run killed outright leaves a temporary\n"
+        "FILE.h5.tmp-PID, which the next run on FILE.h5 removes: a run holds a lock\n"
+        "on its temporary file while it writes it, and a file no run holds is a\n"
+        "leftover, whatever process now has its id. On a terminal a progress line\n"
+        "shows the trials done, the rate and the time left.\n\n"
         "A unit taken from the army lists (from: army/unit) may carry special rules the\n"
         "engine does not model yet; run then prints one warning per unit naming them\n"
         "(oddsmaster list --rules shows which rules are modelled).\n\n"
@@ -319,7 +330,10 @@ const om_cli_command om_cli_run = {
         "  2  bad scenario file; an unknown --target; a .partial file to resume\n"
         "     that is complete, of another version, scenario, seed or trials;\n"
         "     --exact for a scenario whose exact law is not known\n"
-        "  3  cannot write the result file, or read the file to resume\n"
+        "  3  cannot write the result file, or read the file to resume: damaged (a\n"
+        "     checksum that does not match, rows that disagree with the tallies) or\n"
+        "     edited since the run began (its seed, scenario, options, version or\n"
+        "     trials, named)\n"
         "  4  internal error\n"
         "  5  interrupted by a signal: FILE.h5.partial holds the trials done\n",
     .options = run_options,
@@ -329,5 +343,6 @@ const om_cli_command om_cli_run = {
     .min_operands = 0,
     .max_operands = 1,
     .operands = "the scenario",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.yaml|*.yml", "-"}},
     .run = run_run,
 };

@@ -28,8 +28,9 @@ static const om_cli_option summary_options[] = {
      .offset = offsetof(summary_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
      .help = "confidence of the intervals, 0 < C < 1 (default 0.95)"},
     {.name = "from-rows", .value = OM_CLI_FLAG, .offset = offsetof(summary_args, from_rows),
-     .help = "count every per-trial row again instead of reading\nthe tallies the run kept (the "
-             "same numbers, slower:\na check of the file)"},
+     .help = "count every per-trial row again (each chunk's\nchecksum verified) and compare "
+             "the counts with\nthe tallies the run kept, value by value: a check\nof the "
+             "whole file (slower)"},
 };
 
 static const summary_args summary_defaults = {
@@ -46,7 +47,8 @@ static int summary_run(const om_cli_args *args)
 const om_cli_command om_cli_summary = {
     .name = "summary",
     .summary = "print win/draw/lose odds and distributions from a result file",
-    .usage = "oddsmaster summary FILE.h5 [--format text|json|csv] [--confidence C]",
+    .usage = "oddsmaster summary FILE.h5 [--format text|json|csv] [--confidence C]\n"
+             "                          [--from-rows]",
     .about =
         "Summarise a result file written by 'oddsmaster run': the chance that each\n"
         "side wins, draws or loses, and for every per-trial field its mean, standard\n"
@@ -59,7 +61,9 @@ const om_cli_command om_cli_summary = {
         "Output:\n"
         "  header     file, title, rule set, kind, units and points, trials, seed,\n"
         "             program version\n"
-        "  outcome    per side P(win), P(draw), P(lose) with intervals (combat runs)\n"
+        "  outcome    per side P(win), P(draw), P(lose) with intervals (combat runs),\n"
+        "             and of the first round for an engagement\n"
+        "  points     the victory points each side lost: mean and distribution\n"
         "  fields     per count field (hits_on_b, stands_lost_a, retreat_cm, ...):\n"
         "             mean, sd (of the simulated values), P(=k) and P(>=k) for each k\n"
         "             up to the largest value seen (or possible, by the exact law),\n"
@@ -68,16 +72,20 @@ const om_cli_command om_cli_summary = {
         "  exact      with each of the above, its exact value where the file records\n"
         "             the law; the header says which fields have one, and how\n"
         "  JSON keys  schema, file, title, ruleset, kind, trials, seed (a string if\n"
-        "             above 2^63-1), program_version, units, outcome, fields,\n"
-        "             confidence, run, exact (each probability has an \"exact\"\n"
-        "             too, null where unknown)\n"
+        "             above 2^63-1), program_version, units, outcome, round1_outcome,\n"
+        "             points_lost, fields, confidence, run, exact (each probability\n"
+        "             has an \"exact\" too, null where unknown)\n"
         "  CSV        columns field,k,p_equal,p_at_least,lo,hi,exact_equal,\n"
         "             exact_at_least where lo,hi bound p_at_least; rows win_a,\n"
-        "             draw_a, lose_a, win_b, draw_b, lose_b (k = 1) hold the outcome\n"
-        "             probabilities",
+        "             draw_a, lose_a, win_b, draw_b, lose_b, none and, for an\n"
+        "             engagement, round1_win_a ... round1_lose_b (k = 1) hold the\n"
+        "             outcome probabilities",
     .exits =
-        "  3  the file cannot be read, is not HDF5, or is not a valid result file;\n"
-        "     or the output cannot be written\n"
+        "  3  the file cannot be read, is not HDF5, or is not a valid result file:\n"
+        "     damaged (a chunk whose checksum does not match, named with its rows;\n"
+        "     with --from-rows, rows that do not count up to the tallies), its run's\n"
+        "     attributes edited since it began, or of an older schema; or the\n"
+        "     output cannot be written\n"
         "  4  out of memory or an unexpected failure\n",
     .options = summary_options,
     .n_options = sizeof summary_options / sizeof summary_options[0],
@@ -86,5 +94,6 @@ const om_cli_command om_cli_summary = {
     .min_operands = 1,
     .max_operands = 1,
     .operands = "the result file (FILE.h5)",
+    .operand = {{OM_CLI_COMPLETE_FILE, "*.h5|*.partial", NULL}},
     .run = summary_run,
 };

@@ -10,7 +10,7 @@
  *   oddsmaster chart FILE.h5 --kind K -o OUT     odds, distribution, heat-map charts
  *   oddsmaster compare A.h5 B.h5 [--format ...]  two runs or matrices side by side
  * Each subcommand has --help and --version. Exit codes are documented in cli.h
- * and the README.
+ * and in docs/manual.md.
  */
 #include "cli.h"
 

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "suggest.h"
 #include "yaml_int.h"
 
 /* The game families (wm_game.c, wh7_game.c). */
@@ -68,7 +69,7 @@ static om_status unknown_setting(const om_game *g, const char *text, const char 
         for (size_t i = 0; i < (*t)->count && n < SETTING_NAMES_MAX; i++)
             if (om_option_is_switch(&(*t)->rows[i]))
                 names[n++] = (*t)->rows[i].name;
-    best = om_yaml_suggest(key, names, n);
+    best = om_suggest(key, names, n);
     if (best != NULL)
         return OM_ERROR(OM_ENOTFOUND, "--option %s: unknown option '%s'; did you mean '%s'? "
                         "(oddsmaster list --options)", text, key, best);
@@ -91,7 +92,7 @@ static om_status setting_value(const char *text, const om_option *o, const char 
             snprintf(out, OM_GAME_SETTING_MAX, "%s", b ? "true" : "false");
             return OM_OK;
         }
-        best = om_yaml_suggest(value, words, 2);
+        best = om_suggest(value, words, 2);
         return OM_ERROR(OM_EINVAL, "--option %s: '%s' is true or false, not '%s'%s%s%s", text,
                         o->name, value, best ? "; did you mean '" : "", best ? best : "",
                         best ? "'?" : "");
@@ -156,7 +157,7 @@ static om_status unknown_ruleset(const om_yaml_ctx *c, size_t line, const char *
         for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
             if (n < OM_GAME_RULESETS_MAX)
                 names[n++] = *r;
-    best = om_yaml_suggest(value, names, n);
+    best = om_suggest(value, names, n);
     om_yaml_join_names(known, sizeof known, names, n);
     return om_yaml_fail_at(c, OM_ENOTFOUND, line, NULL, "ruleset",
                            "unknown rule set '%s'; %s%s%sknown rule sets: %s", value,
@@ -216,7 +217,13 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     size_t len = 0;
     om_status st;
     *out = NULL;
-    if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK)
+    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
+        path = OM_SCENARIO_STDIN_NAME;
+        st = om_yaml_read_stream(stdin, path, &text, &len);
+    } else {
+        st = om_yaml_read_file(path, &text, &len);
+    }
+    if (st != OM_OK)
         return st;
     st = om_scenario_load_text(path, text, len, out);
     free(text);

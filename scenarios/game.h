@@ -12,7 +12,8 @@
  *   scenario   load a scenario text, free it, prepare it for trials, release
  *   trials     resolve trials a block at a time (and by classes of trials)
  *   catalogue  the keys of its scenario files, its readings of ambiguous
- *              rules, what `oddsmaster list` shows of it
+ *              rules, what `oddsmaster list` shows of it and the names it
+ *              takes
  *   matrix     matchup matrices: situations, units of a list, one cell
  *   battles    army list against army list: an optional group, with a
  *              version, absent (NULL) in every game so far
@@ -124,7 +125,7 @@ typedef struct om_game_kind {
  */
 typedef struct om_scenario {
     const om_game *game;   /* its game family */
-    char *source;          /* file path, or OM_SCENARIO_DEFAULT_NAME */
+    char *source;          /* file path, OM_SCENARIO_DEFAULT_NAME or OM_SCENARIO_STDIN_NAME */
     char *text;            /* the file text verbatim (NUL-terminated) */
     char *title;           /* its title */
     const char *ruleset;   /* rule set name (static storage of the game) */
@@ -271,6 +272,10 @@ typedef struct om_game_trial_methods {
                              const size_t n[2]);
 } om_game_trial_methods;
 
+/* What the catalogue's `names` calls for each name: `more` when names lie
+ * under it. */
+typedef void (*om_game_name_fn)(void *ctx, const char *name, bool more);
+
 /* Catalogue: what the game tells people about itself, for `oddsmaster list`.
  * Read-only; every method is thread-safe. */
 typedef struct om_game_catalogue_methods {
@@ -300,6 +305,16 @@ typedef struct om_game_catalogue_methods {
      * Always set. Errors: OM_ENOTFOUND (an unknown name, with a suggestion),
      * OM_ENOMEM. */
     om_status (*list)(const char *ruleset, const char *what, bool rules, om_game_listing **out);
+    /* The names one level under RULESET/WHAT of `oddsmaster list` (what the
+     * shell completes there): with `what` NULL or "", the rule set's own (an
+     * army, a table of the game); else those under it (an army's units and
+     * upgrades, a table's entries), none for a name with nothing under it.
+     * Calls each(ctx, name, more) once a name, in the listing's order, `more`
+     * true when names lie under RULESET/WHAT/NAME in turn; every name it
+     * gives lists (`list` of RULESET/WHAT/NAME succeeds). `ruleset` is one of
+     * the game's own. Always set. Errors: OM_ENOTFOUND (an unknown `what`,
+     * with a suggestion), OM_ENOMEM. */
+    om_status (*names)(const char *ruleset, const char *what, om_game_name_fn each, void *ctx);
 } om_game_catalogue_methods;
 
 /* Matchup matrices: every unit of one list against every unit of another, in
@@ -317,7 +332,7 @@ typedef struct om_game_matrix_methods {
                                   e.g. "empire/knights,halberdiers": what the conformance
                                   test builds cells from */
     /* Append to *units the units of `spec` in `ruleset` (the game's list
-     * grammar: README "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
+     * grammar: docs/manual.md, "Matchup matrices"). Errors: OM_ENOTFOUND (unknown army
      * or unit, with a suggestion), OM_EINVAL (a character, a unit listed twice,
      * a list without units), OM_ENOMEM. */
     om_status (*units)(const char *ruleset, const char *spec, om_game_unit **units, size_t *n);
@@ -387,6 +402,11 @@ struct om_game {
 /* Name used for the embedded default in messages and result files. */
 #define OM_SCENARIO_DEFAULT_NAME "<embedded default>"
 
+/* The path that means standard input, and the name a scenario read from it
+ * has in messages and result files. */
+#define OM_SCENARIO_STDIN_PATH "-"
+#define OM_SCENARIO_STDIN_NAME "<stdin>"
+
 /* The most rule sets of all games together. */
 #define OM_GAME_RULESETS_MAX 32
 
@@ -426,7 +446,10 @@ om_status om_game_settings_parse(const om_game *g, const char *const *texts, siz
 om_status om_scenario_load_text(const char *source, const char *text, size_t len,
                                 om_scenario **out);
 
-/* om_scenario_load_file: the same for the file at `path` (OM_EIO if unreadable). */
+/* om_scenario_load_file: the same for the file at `path` (OM_EIO if
+ * unreadable); `path` "-" (OM_SCENARIO_STDIN_PATH) reads standard input to its
+ * end, and names the scenario OM_SCENARIO_STDIN_NAME in messages and in
+ * the scenario's `source`. Not thread-safe for "-" (it reads stdin). */
 om_status om_scenario_load_file(const char *path, om_scenario **out);
 
 /* om_scenario_load_default: the embedded default scenario. */

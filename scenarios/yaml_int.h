@@ -17,12 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cyaml/cyaml.h>
 #include <yaml.h>
 
 #include "options.h"
 #include "status.h"
+#include "suggest.h"
 
 /* Path shown for problems of the document as a whole. */
 #define OM_YAML_PATH_DOCUMENT "(document)"
@@ -32,9 +34,8 @@
 #define OM_YAML_PATH_MAX 160
 #define OM_YAML_REASON_MAX 512
 
-/* Largest edit distance at which an unknown key earns "did you mean". Two
- * catches a dropped, doubled or swapped letter ("atacks", "stnads"). */
-#define OM_YAML_SUGGEST_DISTANCE_MAX 2
+/* Most keys of one level of a schema that "did you mean" weighs. */
+#define OM_YAML_KEYS_MAX 128
 
 /* Longest value (a scalar) a scenario may hold (om_yaml_doc.value_max):
  * titles and names are far shorter, and a longer one would be quoted whole in
@@ -171,21 +172,6 @@ om_status om_yaml_fail_at(const om_yaml_ctx *c, om_status code, size_t line, con
  * to cap bytes. */
 void om_yaml_join_names(char *buf, size_t cap, const char *const *names, size_t n);
 
-/* Levenshtein distance between a and b, capped: returns cap + 1 for anything
- * larger (and for strings longer than 64 bytes). */
-size_t om_yaml_edit_distance(const char *a, const char *b, size_t cap);
-
-/*
- * om_yaml_suggest: the entry of names[0..n) (NULL entries skipped) that the
- * misspelt `name` most likely meant, or NULL if none is close: the same word
- * in another case (spaces and underscores read as dashes), else the nearest
- * within an edit distance of max(2, strlen(name) / 4) (a name under 6 letters
- * only among those with its first letter), else a name that is the
- * dash-separated beginning of `name` or begins with it ("orcs-goblins" ->
- * "orcs"). Ties go to the earliest entry.
- */
-const char *om_yaml_suggest(const char *name, const char *const *names, size_t n);
-
 /* Parse a decimal integer with an optional sign and nothing else. Returns 0,
  * -1 if s is not such an integer, or -2 if it does not fit a long long. */
 int om_yaml_parse_integer(const char *s, long long *out);
@@ -231,6 +217,10 @@ char *om_yaml_dup(const char *s, size_t len);
  * ("PATH: cannot read: REASON"), OM_ENOMEM.
  */
 om_status om_yaml_read_file(const char *path, char **buf, size_t *len);
+
+/* om_yaml_read_stream: the same for what is left of the open stream f (not
+ * closed), named `name` in messages ("<stdin>"). */
+om_status om_yaml_read_stream(FILE *f, const char *name, char **buf, size_t *len);
 
 /* Longest key or value om_yaml_scalar_map keeps, with the NUL; option names
  * are at most 30 bytes and values a word or a number. */

@@ -40,7 +40,7 @@ static om_status fail_unknown(const om_yaml_ctx *c, const om_yaml_pair *p,
             if (om_option_is_switch(o) && sets[s].options != NULL)
                 switches[n_switches++] = o->name;
         }
-    best = om_yaml_suggest(p->key, names, n);
+    best = om_suggest(p->key, names, n);
     if (best)
         return om_yaml_fail_at(c, OM_EPARSE, p->line, "options", p->key,
                                "unknown option '%s'; did you mean '%s'? (oddsmaster list "

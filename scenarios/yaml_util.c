@@ -469,89 +469,6 @@ void om_yaml_join_names(char *buf, size_t cap, const char *const *names, size_t 
     }
 }
 
-/* Longest string om_yaml_edit_distance compares; longer ones are "far". Unit
- * and rule ids are at most 40 bytes. */
-#define EDIT_LEN_MAX 64
-
-size_t om_yaml_edit_distance(const char *a, const char *b, size_t cap)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    size_t prev[EDIT_LEN_MAX + 1], cur[EDIT_LEN_MAX + 1];
-    if (la > EDIT_LEN_MAX || lb > EDIT_LEN_MAX || (la > lb ? la - lb : lb - la) > cap)
-        return cap + 1;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
-    }
-    return prev[lb] <= cap ? prev[lb] : cap + 1;
-}
-
-/* Lower-case `s` with spaces and underscores as dashes, the way ids are
- * written ("Black Orcs" -> "black-orcs"); false if it does not fit. */
-static bool normalise_id(const char *s, char *out, size_t cap)
-{
-    size_t n = strlen(s);
-    if (n >= cap)
-        return false;
-    for (size_t i = 0; i <= n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        out[i] = ch == ' ' || ch == '_' ? '-' : (char)tolower(ch);
-    }
-    return true;
-}
-
-/* Is `a` the dash-separated beginning of `b` ("orcs" of "orcs-goblins")? */
-static bool is_word_prefix(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    return n > 0 && strncmp(a, b, n) == 0 && b[n] == '-';
-}
-
-/* Names shorter than this must start with the right letter to be suggested:
- * two edits turn most four-letter words into others ("fear" into "bear"). */
-#define SUGGEST_SHORT_LEN 6
-
-const char *om_yaml_suggest(const char *name, const char *const *names, size_t n)
-{
-    char want[EDIT_LEN_MAX + 1], have[EDIT_LEN_MAX + 1];
-    const char *best = NULL;
-    size_t best_d, cap;
-
-    if (!normalise_id(name, want, sizeof want))
-        return NULL;
-    /* A quarter of the letters wrong still reads as the same name. */
-    cap = strlen(want) / 4 > OM_YAML_SUGGEST_DISTANCE_MAX ? strlen(want) / 4
-                                                          : OM_YAML_SUGGEST_DISTANCE_MAX;
-    best_d = cap + 1;
-    for (size_t i = 0; i < n; i++) {
-        if (!names[i] || !normalise_id(names[i], have, sizeof have))
-            continue;
-        if (strlen(want) < SUGGEST_SHORT_LEN && want[0] != have[0])
-            continue;
-        size_t d = strcmp(want, have) == 0 ? 0 : om_yaml_edit_distance(want, have, cap);
-        if (d < best_d) {
-            best_d = d;
-            best = names[i];
-        }
-    }
-    if (best)
-        return best;
-    for (size_t i = 0; i < n; i++) {
-        if (!names[i] || !normalise_id(names[i], have, sizeof have))
-            continue;
-        if (is_word_prefix(have, want) || is_word_prefix(want, have))
-            return names[i];
-    }
-    return NULL;
-}
-
 /* ---------------------------------------------------------------------------
  * Conversion of raw strings.
  */
@@ -720,17 +637,13 @@ char *om_yaml_dup(const char *s, size_t len)
     return d;
 }
 
-om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
+om_status om_yaml_read_stream(FILE *f, const char *name, char **out, size_t *out_len)
 {
-    FILE *f;
     char *buf = NULL;
     size_t len = 0, cap = 0;
 
     *out = NULL;
     *out_len = 0;
-    f = fopen(path, "rb");
-    if (!f)
-        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
     for (;;) {
         if (len + 1 >= cap) {
             /* Grow geometrically; scenario files are a few hundred bytes. */
@@ -738,8 +651,7 @@ om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
             char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
             if (!nbuf) {
                 free(buf);
-                fclose(f);
-                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", path);
+                return OM_ERROR(OM_ENOMEM, "%s: out of memory reading the file", name);
             }
             buf = nbuf;
             cap = ncap;
@@ -750,17 +662,30 @@ om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
             if (ferror(f)) {
                 int e = errno;
                 free(buf);
-                fclose(f);
-                return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(e ? e : EIO));
+                return OM_ERROR(OM_EIO, "%s: cannot read: %s", name, strerror(e ? e : EIO));
             }
             break;
         }
     }
-    fclose(f);
     buf[len] = '\0';
     *out = buf;
     *out_len = len;
     return OM_OK;
+}
+
+om_status om_yaml_read_file(const char *path, char **out, size_t *out_len)
+{
+    FILE *f;
+    om_status st;
+
+    *out = NULL;
+    *out_len = 0;
+    f = fopen(path, "rb");
+    if (!f)
+        return OM_ERROR(OM_EIO, "%s: cannot read: %s", path, strerror(errno));
+    st = om_yaml_read_stream(f, path, out, out_len);
+    fclose(f);
+    return st;
 }
 
 /* ---------------------------------------------------------------------------
@@ -834,21 +759,15 @@ const cyaml_schema_field_t *om_yaml_field_find(const cyaml_schema_field_t *field
 om_status om_yaml_fail_unknown_key(const om_yaml_ctx *c, const char *path,
                                    const cyaml_schema_field_t *fields, const char *key)
 {
-    const char *best = NULL;
-    size_t best_d = OM_YAML_SUGGEST_DISTANCE_MAX + 1;
-    const char *names[32];
+    const char *best;
+    const char *names[OM_YAML_KEYS_MAX];
     size_t n = 0;
     char known[OM_YAML_REASON_MAX / 2];
 
-    for (const cyaml_schema_field_t *f = fields; f->key; f++) {
-        size_t d = om_yaml_edit_distance(key, f->key, OM_YAML_SUGGEST_DISTANCE_MAX);
-        if (d < best_d) {
-            best_d = d;
-            best = f->key;
-        }
+    for (const cyaml_schema_field_t *f = fields; f->key; f++)
         if (n < sizeof names / sizeof names[0])
             names[n++] = f->key;
-    }
+    best = om_suggest(key, names, n);
     if (best)
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, key,
                                "unknown key '%s'; did you mean '%s'?", key, best);

@@ -17,13 +17,26 @@
  * fill value is undefined: a 21-byte header (the bits per value as 4
  * little-endian bytes, the byte 8, the smallest value as 8 little-endian
  * bytes, 8 zero bytes), then each value less the smallest in that many bits,
- * most significant bit first. A chunk whose values need all 8 bits (a span
- * over 128) is stored whole (8 bits, smallest value 0). A winner field keeps
- * HDF5's enumerated type, which the filter does not take: its chunk is its
- * values as they are. A two-byte count field (victory points) is stored
- * unfiltered too, each value as two bytes, least significant first (the
- * dataset's little-endian type). tests/test_h5.c checks every width
- * by reading encoded chunks back through HDF5.
+ * most significant bit first, then one zero byte (the filter sizes its output
+ * one byte past the packed bits, whatever their number). A chunk whose values
+ * need all 8 bits (a span over 128) is stored whole, its values as they are
+ * and no byte after them (the header still gives the smallest value, which
+ * the filter's reader then does not add). A winner field keeps HDF5's
+ * enumerated type, which the filter does not take: its chunk is its values as
+ * they are. A two-byte count field (victory points) is stored without it too,
+ * each value as two bytes, least significant first (the dataset's
+ * little-endian type).
+ *
+ * Every chunk then ends with its checksum, as the Fletcher-32 filter that
+ * follows the scale-offset filter in every dataset's pipeline writes it
+ * (HDF5 User's Guide, "Using the Fletcher32 Filter"): the Fletcher-32 sum of
+ * the chunk's bytes (as big-endian 16-bit words, an odd last byte the high
+ * byte of a word), stored as 4 little-endian bytes. HDF5, h5py and h5dump
+ * verify it whenever they read the chunk. om_h5_fletcher32 computes it 16
+ * bytes at a time. A full chunk is so, byte for byte, the chunk HDF5 writes
+ * through its own filters for the same values (tests/test_h5.c compares
+ * them, and checks every width by reading encoded chunks back through HDF5);
+ * the part of a short block's chunk past the last trial is HDF5's to ignore.
  *
  * How a block is encoded, in three steps:
  *   1. plan: each field's kind of chunk (a winner copied, a count or flag
@@ -51,10 +64,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* SSE2 on x86-64 (whose baseline it is); elsewhere the scalar code alone. */
+/* SSE2 on x86-64 (whose baseline it is; AVX2 for the checksum where the
+ * processor has it); elsewhere the scalar code alone. */
 #if defined(__SSE2__) && defined(__x86_64__)
 #define OM_H5CHUNK_SSE2 1
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 #include "h5_int.h"
@@ -62,6 +76,13 @@
 
 /* Bytes before the packed values (the filter's parameters). */
 #define SO_HEADER 21
+
+/* The byte the scale-offset filter leaves after values packed in fewer than
+ * 8 bits. */
+#define SO_TAIL 1
+
+/* Bytes of the Fletcher-32 checksum at the end of every chunk. */
+#define CHECKSUM_BYTES 4
 
 /* Rows turned into columns at a time, and values packed at a time: the bytes
  * of an SSE2 register. */
@@ -93,7 +114,9 @@ struct om_h5_chunks {
     /* The plan of the block being encoded: */
     uint8_t kind[OM_LAYOUT_FIELDS_MAX];  /* each field's chunk_kind */
     uint8_t bits[OM_LAYOUT_FIELDS_MAX];  /* bits per value (KIND_HEADER: 0) */
-    uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value stored in the header */
+    uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value, stored in the header */
+    uint8_t offset[OM_LAYOUT_FIELDS_MAX]; /* what the packed values are less: min, or 0
+                                            for values stored whole (8 bits) */
     uint8_t pad[OM_LAYOUT_FIELDS_MAX];   /* a short block's padding of the column */
     bool read[OM_H5_ROW_MAX];            /* the byte columns the chunks read */
     /* Trials of a class (om_h5_chunks_classes): each class's row cut down to
@@ -125,10 +148,12 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
     }
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
-    /* Header and the values whole (two bytes each for a layout with two-byte
-     * counts); a word of slack after the last chunk for the 8-byte stores (a
-     * chunk's slack is the next one's start, written after it). */
-    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1);
+    /* Header, the values whole (two bytes each for a layout with two-byte
+     * counts), the filter's last byte and the checksum; a word of slack after
+     * the last chunk for the 8-byte stores (a chunk's slack is the next one's
+     * start, written after it). */
+    c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1) + SO_TAIL +
+             CHECKSUM_BYTES;
     c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) + 8);
     c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
     c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
@@ -261,10 +286,12 @@ static void plan(om_h5_chunks *c, const om_tally *t)
         om_tally_range(t, f, &min, &max);
         c->bits[f] = (uint8_t)bits_for((unsigned)(max - min) + 1);
         /* Values that need all 8 bits are stored as they are, without the
-         * offset: the filter does so, and its reader adds no smallest value
-         * back then. A short block is padded with the smallest value, which
-         * changes no span (HDF5 reads only the rows inside the dataset). */
-        c->min[f] = c->bits[f] >= 8 ? 0 : min;
+         * offset: the filter does so (its header still gives the smallest
+         * value), and its reader adds no smallest value back then. A short
+         * block is padded with the smallest value, which changes no span
+         * (HDF5 reads only the rows inside the dataset). */
+        c->min[f] = min;
+        c->offset[f] = c->bits[f] >= 8 ? 0 : min;
         c->pad[f] = min;
         c->kind[f] = c->bits[f] == 0 ? KIND_HEADER : KIND_PACKED;
         if (c->kind[f] != KIND_HEADER)
@@ -479,6 +506,161 @@ static void columns_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t
     columns_pad(c, n);
 }
 
+/* -------------------------------------------------------------- checksum */
+
+/*
+ * The Fletcher-32 checksum, HDF5's (H5_checksum_fletcher32): over the data
+ * as 16-bit big-endian words w_1 .. w_n (an odd last byte the high byte of a
+ * word), sum1 = w_1 + ... + w_n and sum2 = the sum of the n running sums
+ * sum1 takes, each reduced modulo 65535 by HDF5's folds, which keep a
+ * positive sum positive: the checksum is sum2 << 16 | sum1, each sum 0 for
+ * data all zero, else its remainder modulo 65535 with 65535 for 0.
+ *
+ * As 2^16 = 1 modulo 65535, a word read little-endian, u = b0 + 256 b1 for
+ * the bytes b0 b1 of w = 256 b0 + b1, is w / 256 modulo 65535: w = 256 u
+ * modulo 65535 (and a lone last byte b is u = b). So the sums are taken of
+ * the words as the processor loads them, W at a time (8 with SSE2, 16 with
+ * AVX2) in 32-bit lanes: lane m (word W j + m of the data at step j) sums
+ * its words in A_m and, at each step, A_m in P_m; over J steps the words'
+ * sum is the sum of the A_m, and the sum of their running sums the sum over
+ * m of W (P_m - A_m) + (W - m) A_m. Segments of at most FLETCHER_SEGMENT
+ * steps keep the lanes below 2^32 (P_m <= 65535 * SEGMENT (SEGMENT + 1) /
+ * 2); their sums are carried on modulo 65535. Where the processor has AVX2
+ * (asked of it at run time: the build targets x86-64's baseline, SSE2) the
+ * 32-byte loop is used. tests/test_h5.c checks it against HDF5's own loop
+ * and HDF5's chunks.
+ */
+#define FLETCHER_MOD 65535u
+#define FLETCHER_SEGMENT 256u
+
+/* The sums so far of a checksum: of the little-endian words and of their
+ * running sums, modulo 65535, and whether any byte was not zero. */
+typedef struct fletcher {
+    uint64_t u1, u2;
+    uint64_t any;
+} fletcher;
+
+/* Carry on the sums with a segment of `steps` steps of `width` words: the
+ * lanes' sums a[0..width) and running sums p[0..width), lane m at place
+ * pos[m] of a step's words. */
+static void fletcher_segment(fletcher *f, const uint32_t *a, const uint32_t *p,
+                             const uint8_t *pos, unsigned width, size_t steps)
+{
+    uint64_t s1 = 0, s2 = 0;
+    for (unsigned m = 0; m < width; m++) {
+        s1 += a[m];
+        s2 += (uint64_t)width * (p[m] - a[m]) + (uint64_t)(width - pos[m]) * a[m];
+    }
+    /* Every word of the segment adds the sum before it to its running sum. */
+    f->u2 = (f->u2 + (uint64_t)width * steps % FLETCHER_MOD * f->u1 + s2) % FLETCHER_MOD;
+    f->u1 = (f->u1 + s1) % FLETCHER_MOD;
+    f->any |= s1;
+}
+
+#if defined(OM_H5CHUNK_SSE2)
+/* The words of `steps` groups of 16 bytes at data (SSE2). */
+static void fletcher_sse2(fletcher *f, const uint8_t *data, size_t steps)
+{
+    static const uint8_t pos[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const __m128i zero = _mm_setzero_si128();
+    __m128i a0 = zero, a1 = zero, p0 = zero, p1 = zero;
+    uint32_t a[8], p[8];
+    for (size_t j = 0; j < steps; j++) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(data + GROUP * j));
+        a0 = _mm_add_epi32(a0, _mm_unpacklo_epi16(x, zero));
+        a1 = _mm_add_epi32(a1, _mm_unpackhi_epi16(x, zero));
+        p0 = _mm_add_epi32(p0, a0);
+        p1 = _mm_add_epi32(p1, a1);
+    }
+    _mm_storeu_si128((__m128i *)(void *)a, a0);
+    _mm_storeu_si128((__m128i *)(void *)(a + 4), a1);
+    _mm_storeu_si128((__m128i *)(void *)p, p0);
+    _mm_storeu_si128((__m128i *)(void *)(p + 4), p1);
+    fletcher_segment(f, a, p, pos, 8, steps);
+}
+
+#if defined(__GNUC__)
+#define OM_H5CHUNK_AVX2 1
+/* The words of `steps` groups of 32 bytes at data (AVX2; the unpacks work in
+ * each 16-byte half, so lane m holds word pos[m] of the 16). */
+__attribute__((target("avx2"))) static void fletcher_avx2(fletcher *f, const uint8_t *data,
+                                                           size_t steps)
+{
+    static const uint8_t pos[16] = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i a0 = zero, a1 = zero, p0 = zero, p1 = zero;
+    uint32_t a[16], p[16];
+    for (size_t j = 0; j < steps; j++) {
+        const __m256i x =
+            _mm256_loadu_si256((const __m256i *)(const void *)(data + 2 * GROUP * j));
+        a0 = _mm256_add_epi32(a0, _mm256_unpacklo_epi16(x, zero));
+        a1 = _mm256_add_epi32(a1, _mm256_unpackhi_epi16(x, zero));
+        p0 = _mm256_add_epi32(p0, a0);
+        p1 = _mm256_add_epi32(p1, a1);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)a, a0);
+    _mm256_storeu_si256((__m256i *)(void *)(a + 8), a1);
+    _mm256_storeu_si256((__m256i *)(void *)p, p0);
+    _mm256_storeu_si256((__m256i *)(void *)(p + 8), p1);
+    fletcher_segment(f, a, p, pos, 16, steps);
+}
+#endif
+#endif
+
+/* The part of a checksum in one of its halves: 0 for data all zero, else the
+ * remainder of 256 * u modulo 65535, 65535 for 0 (u: the little-endian sum). */
+static uint32_t fletcher_half(uint64_t u, bool zero)
+{
+    const uint32_t r = (uint32_t)(u % FLETCHER_MOD * 256 % FLETCHER_MOD);
+    return zero ? 0 : r == 0 ? FLETCHER_MOD : r;
+}
+
+uint32_t om_h5_fletcher32(const uint8_t *data, size_t n)
+{
+#if defined(OM_H5CHUNK_AVX2)
+    return om_h5_fletcher32_isa(data, n, __builtin_cpu_supports("avx2"));
+#else
+    return om_h5_fletcher32_isa(data, n, false);
+#endif
+}
+
+uint32_t om_h5_fletcher32_isa(const uint8_t *data, size_t n, bool avx2)
+{
+    fletcher f = {0, 0, 0};
+    size_t i = 0;
+    (void)avx2;
+#if defined(OM_H5CHUNK_AVX2)
+    if (avx2)
+        for (size_t steps; (steps = (n - i) / (2 * GROUP)) > 0; i += 2 * GROUP * steps) {
+            steps = steps < FLETCHER_SEGMENT ? steps : FLETCHER_SEGMENT;
+            fletcher_avx2(&f, data + i, steps);
+        }
+#endif
+#if defined(OM_H5CHUNK_SSE2)
+    for (size_t steps; (steps = (n - i) / GROUP) > 0; i += GROUP * steps) {
+        steps = steps < FLETCHER_SEGMENT ? steps : FLETCHER_SEGMENT;
+        fletcher_sse2(&f, data + i, steps);
+    }
+#endif
+    for (size_t k = 0; i + 2 <= n; i += 2, k++) {
+        const uint64_t u = (uint64_t)data[i] | (uint64_t)data[i + 1] << 8;
+        f.any |= u;
+        f.u1 += u;
+        f.u2 += f.u1;
+        /* Folded now and then: a word adds at most 65535 to u1, u1 to u2. */
+        if (k % FLETCHER_MOD == FLETCHER_MOD - 1) {
+            f.u1 %= FLETCHER_MOD;
+            f.u2 %= FLETCHER_MOD;
+        }
+    }
+    if (i < n) {
+        f.any |= data[i];
+        f.u1 += data[i];
+        f.u2 += f.u1;
+    }
+    return fletcher_half(f.u2, f.any == 0) << 16 | fletcher_half(f.u1, f.any == 0);
+}
+
 /* ----------------------------------------------------------------- chunks */
 
 /* Pack the n values col[i] - min in `bits` bits each, most significant first,
@@ -605,10 +787,11 @@ static size_t pack(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uin
 }
 #endif
 
-/* Step 3: field f's chunk from its column, at `out`. */
-static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
+/* Step 3: field f's chunk from its column, at `out`, without its checksum. */
+static size_t chunk_data(om_h5_chunks *c, size_t f, uint8_t *out)
 {
     const uint8_t *col = c->cols + c->layout.fields[f].offset * c->chunk_rows;
+    size_t n;
     if (c->kind[f] == KIND_COPY) {
         memcpy(out, col, c->chunk_rows);
         return c->chunk_rows;
@@ -625,9 +808,24 @@ static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
     out[0] = c->bits[f];
     out[4] = 8;
     out[5] = c->min[f];
-    if (c->kind[f] == KIND_HEADER)
-        return SO_HEADER;
-    return SO_HEADER + pack(col, c->chunk_rows, c->min[f], c->bits[f], out + SO_HEADER);
+    if (c->kind[f] == KIND_HEADER) {
+        out[SO_HEADER] = 0;
+        return SO_HEADER + SO_TAIL;
+    }
+    n = SO_HEADER + pack(col, c->chunk_rows, c->offset[f], c->bits[f], out + SO_HEADER);
+    if (c->bits[f] < 8)
+        out[n++] = 0;
+    return n;
+}
+
+/* Step 3: field f's chunk, its checksum after it, at `out`. */
+static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
+{
+    const size_t n = chunk_data(c, f, out);
+    const uint32_t sum = om_h5_fletcher32(out, n);
+    for (unsigned b = 0; b < CHECKSUM_BYTES; b++)
+        out[n + b] = (uint8_t)(sum >> (8 * b));
+    return n + CHECKSUM_BYTES;
 }
 
 /* Step 3 for every field: the chunks one after the other in buf. */

@@ -21,30 +21,33 @@
 #include "h5_int.h"
 #include "h5file.h"
 
-/* The dataset /exact/<name> of `n` probabilities. */
+/* The dataset /exact/<name> of `n` probabilities, with its checksum
+ * (om_h5_dataset_create, as every dataset of the file). */
 static om_status write_law(hid_t group, const char *path, const om_field *f, const double *p,
-                           hsize_t n, hid_t str_type)
+                           hsize_t n)
 {
-    char why[OM_H5_DETAIL_MAX];
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
     om_status st = OM_OK;
     hid_t space = H5Screate_simple(1, &n, NULL), d = H5I_INVALID_HID;
-    if (space < 0 ||
-        (d = H5Dcreate2(group, f->name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                        H5P_DEFAULT)) < 0 ||
-        H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot write /exact/%s: %s", path, f->name,
+    snprintf(shown, sizeof shown, "/exact/%s", f->name);
+    if (space < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", path, shown,
+                      om_h5_detail(why, sizeof why));
+    else if ((st = om_h5_dataset_create(group, f->name, H5T_IEEE_F64LE, space, NULL, 0, path,
+                                        shown, &d)) == OM_OK &&
+             H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", path, shown,
                       om_h5_detail(why, sizeof why));
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, path, "description", str_type, f->description);
+        st = om_h5_attr_write_string(d, path, "description", f->description);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, path, "type", str_type,
-                                     om_h5_field_type_names[f->type]);
+        st = om_h5_attr_write_string(d, path, "type", om_h5_field_type_names[f->type]);
     om_h5_close_id(&d);
     om_h5_close_id(&space);
     return st;
 }
 
-om_status om_h5_exact_write(hid_t file, const char *path, hid_t str_type, const om_layout *l,
+om_status om_h5_exact_write(hid_t file, const char *path, const om_layout *l,
                             const om_exact *x)
 {
     char why[OM_H5_DETAIL_MAX];
@@ -72,38 +75,41 @@ om_status om_h5_exact_write(hid_t file, const char *path, hid_t str_type, const 
         return OM_ERROR(OM_EHDF5, "%s: cannot create /exact: %s", path,
                         om_h5_detail(why, sizeof why));
     }
-    st = om_h5_attr_write_string(g, path, "method", str_type, x->method);
+    st = om_h5_attr_write_string(g, path, "method", x->method);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(g, path, "reason", str_type, x->reason);
+        st = om_h5_attr_write_string(g, path, "reason", x->reason);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(g, path, "fields", str_type, names);
+        st = om_h5_attr_write_string(g, path, "fields", names);
     if (st == OM_OK)
         st = om_h5_attr_write(g, path, "outcomes", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                               &x->outcomes);
     for (size_t k = 0; st == OM_OK && k < l->field_count; k++)
         if (x->known[k])
             st = write_law(g, path, &l->fields[k], x->p + k * OM_EXACT_VALUES,
-                           (hsize_t)om_exact_max(x, k) + 1, str_type);
+                           (hsize_t)om_exact_max(x, k) + 1);
     om_h5_close_id(&g);
     free(names);
     return st;
 }
 
-/* Read /exact/<name> into p[0..OM_EXACT_VALUES) (zeros past its length). */
+/* Read /exact/<name> into p[0..OM_EXACT_VALUES) (zeros past its length),
+ * refusing a dataset without its checksum or whose checksum fails. */
 static om_status read_law(hid_t group, const char *path, const char *name, double *p)
 {
-    char why[OM_H5_DETAIL_MAX];
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
     om_status st = OM_OK;
     hsize_t len = 0;
     hid_t d = H5Dopen2(group, name, H5P_DEFAULT), space = H5I_INVALID_HID;
     memset(p, 0, OM_EXACT_VALUES * sizeof *p);
+    snprintf(shown, sizeof shown, "/exact/%s", name);
     if (d < 0 || (space = H5Dget_space(d)) < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
         H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 ||
-        len > OM_EXACT_VALUES ||
-        H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: /exact/%s is missing or is not a list of 1 to %u "
-                      "probabilities: %s", path, name, OM_EXACT_VALUES,
+        len > OM_EXACT_VALUES)
+        st = OM_ERROR(OM_EHDF5, "%s: %s is missing or is not a list of 1 to %u "
+                      "probabilities: %s", path, shown, OM_EXACT_VALUES,
                       om_h5_detail(why, sizeof why));
+    else if ((st = om_h5_dataset_checked(d, path, shown)) == OM_OK)
+        st = om_h5_read_whole(d, H5T_NATIVE_DOUBLE, p, path, shown, "probabilities");
     om_h5_close_id(&space);
     om_h5_close_id(&d);
     return st;

@@ -2,7 +2,7 @@
  * h5file.h: the HDF5 result file of a run (HDF5 is used only in sim/h5*.c):
  * written by h5write.c, read by h5read.c, its chunks encoded by h5chunk.c.
  *
- * Layout (schema "oddsmaster-results/2"; README "Result files"):
+ * Layout (schema "oddsmaster-results/3"; docs/manual.md, "Result files"):
  *   /            attributes: schema, game, program_version, command_line,
  *                scenario_name, scenario_yaml, title, ruleset, kind, unit_a,
  *                unit_b, points_a, points_b, options_json, rng, seed (u64),
@@ -14,21 +14,25 @@
  *                victory points, when known: points_rule, and per side X (a,
  *                b) loss_field_X (the field deciding them), loss_unit_X
  *                ("stands"), loss_start_X and vp_lost_X (u32[], the victory
- *                points lost for each value of that field)
+ *                points lost for each value of that field); provenance_sha256,
+ *                the digest of the run's defining attributes written when it
+ *                began (h5util.c, om_h5_provenance), which the reader checks
  *   /trials      attribute fields: the names of the fields in report order,
  *                separated by spaces; with rows, one 1-D uint8 dataset per field
  *                (a winner field uses an HDF5 enumerated type with names a, b,
  *                draw, none; a two-byte count field is uint16), one chunk per
  *                block of trials, HDF5's scale-offset filter (h5chunk.c; not
- *                for winners and two-byte counts); attributes description,
+ *                for winners and two-byte counts), then the Fletcher-32
+ *                checksum every dataset carries; attributes description,
  *                type ("count", "flag", "winner" or "count16") and, for a
  *                winner field, title (the heading of its outcome table)
  *   /tallies     attribute trials; one u64 dataset per field: how many trials
  *                had each value 0, 1, ... up to the largest that occurred (up to
- *                65536 values for a two-byte count)
+ *                65536 values for a two-byte count), one chunk with its checksum
  *   /exact       the exact law of the fields that have one (h5exact.c): its
  *                method, reason, outcomes and fields attributes, and per field
  *                an f64 dataset of P(field = v), v = 0 up to its largest value
+ * Text attributes are fixed-length UTF-8 strings (h5_int.h says why).
  * The writer writes block b's rows as the chunk at row b * block_size, so the
  * rows do not depend on the order blocks finish in, and keeps the run's tally,
  * written when the run ends. It writes to a temporary file beside the target
@@ -47,7 +51,11 @@
 #include "tally.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5_SCHEMA "oddsmaster-results/2"
+#define OM_H5_SCHEMA "oddsmaster-results/3"
+
+/* The schema of the files before every dataset carried a checksum, refused
+ * with a clear error. */
+#define OM_H5_SCHEMA_V2 "oddsmaster-results/2"
 
 typedef struct om_h5_writer om_h5_writer;
 typedef struct om_h5_reader om_h5_reader;
@@ -172,23 +180,40 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
 om_status om_h5_writer_close(om_h5_writer *w);
 
 /*
- * om_h5_writer_reopen: continue writing the result file `tmp_path` (a copy of
- * an interrupted run's .partial file) whose fields are those of `layout`, to
- * be finished at `path`: its datasets, its run's tally and the blocks done.
- * Errors: OM_EHDF5 (not an interrupted run of this layout), OM_EIO, OM_ENOMEM.
+ * om_h5_writer_reopen: continue writing the interrupted run's file `partial`
+ * (its .partial file, checked by the caller: om_run_resume), whose fields are
+ * those of `layout`, to be finished at `path`: a copy of it is made under the
+ * temporary name of `path` (locked, as om_h5_writer_create's file), so that
+ * `partial` stays as it is until the finished file replaces it; its datasets,
+ * its run's tally and the blocks done are taken up. Errors: OM_EHDF5 (not an
+ * interrupted run of this layout), OM_EIO, OM_ENOMEM.
  */
-om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *partial, const char *path,
                               const om_layout *layout, uint64_t *blocks_done);
 
 /* om_h5_writer_abort: close, remove the temporary file and free `w` (NULL allowed). */
 void om_h5_writer_abort(om_h5_writer *w);
 
 /*
+ * om_h5_tmp_clean: the temporary files "PATH.tmp-PID" of `path` that no run
+ * is writing (runs killed before they ended left them) are removed, each
+ * said so in a line appended to *notice (a string the caller frees, or
+ * NULL). A file is being written while its writer holds its lock (h5util.c:
+ * a process id reused by another process does not count; where the file
+ * system has no locks, the process must be alive and not have started after
+ * the file was last written). Errors: OM_EINVAL ("PATH: another run (process
+ * PID) is writing it now (FILE)": two runs on one output).
+ */
+om_status om_h5_tmp_clean(const char *path, char **notice);
+
+/*
  * om_h5_reader_open: open a result file for reading and check its schema
- * attribute, its list of fields and the type and length of each field's
- * dataset. A missing or unreadable file gives OM_EIO; a file that is not HDF5,
- * is truncated, lacks the layout or was written by an older program (another
- * schema) gives OM_EHDF5; the message names the file and what is wrong.
+ * attribute, the digest of its run (om_h5_provenance_check: an attribute
+ * edited since the run began is named), its list of fields and the type,
+ * length and checksum filter of each field's dataset. A missing or
+ * unreadable file gives OM_EIO; a file that is not HDF5, is truncated, lacks
+ * the layout, was edited or was written by an older program (another schema)
+ * gives OM_EHDF5; the message names the file and what is wrong.
  */
 om_status om_h5_reader_open(om_h5_reader **out, const char *path);
 
@@ -223,15 +248,18 @@ bool om_h5_reader_has_rows(const om_h5_reader *r);
 
 /*
  * om_h5_reader_tally: the run's tally as the file records it (/tallies), with
- * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing
- * or inconsistent: a histogram that does not add up to the trials).
+ * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing,
+ * damaged: a checksum that does not match, named; or inconsistent: a
+ * histogram that does not add up to the trials).
  */
 om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out);
 
 /*
  * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
  * (uint8). Errors: OM_EINVAL (no such field, a two-byte count field, a file
- * without rows, or rows out of range), OM_EHDF5.
+ * without rows, or rows out of range), OM_EHDF5 (a chunk whose checksum does
+ * not match: "PATH: /trials/NAME, rows A..B: the data are damaged ...", its
+ * rows named; or another failure of the read).
  */
 om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                             uint8_t *buf);
@@ -240,6 +268,17 @@ om_status om_h5_reader_read(om_h5_reader *r, const char *name, uint64_t first, s
  * count field can only be read so). */
 om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first, size_t count,
                               uint16_t *buf);
+
+/*
+ * om_h5_reader_check_rows: count every row of the file again (each chunk's
+ * checksum verified as it is read) and compare the counts with the tallies
+ * the run recorded (/tallies), value by value; with `out` not NULL, the tally
+ * of the rows goes there (equal to the tallies). Errors: OM_EHDF5 ("PATH:
+ * the rows and the tallies differ (the file is damaged): FIELD = V: N rows,
+ * the tally M; ...", up to six listed and their number; a damaged chunk, as
+ * om_h5_reader_read), OM_EINVAL (a file without rows), OM_ENOMEM.
+ */
+om_status om_h5_reader_check_rows(om_h5_reader *r, om_tally *out);
 
 /*
  * om_h5_reader_attr_string: a string attribute of the root group, as a new

@@ -55,11 +55,11 @@ _Static_assert(sizeof(double) == sizeof(uint64_t), "double and uint64_t differ i
 struct om_h5m_writer {
     char *path;            /* final path of the matrix file */
     char *tmp_path;        /* temporary file written until a successful close */
+    int lock;              /* a descriptor of it holding its lock (om_h5_tmp_claim), or -1 */
     hid_t file;            /* the open temporary file, or H5I_INVALID_HID */
     hid_t driver;          /* the buffered driver it is written through (h5vfd.c, for a
                               close that fails cleanly), registered until it is closed, or
                               H5I_INVALID_HID */
-    hid_t str_type;        /* variable-length UTF-8 string type */
     size_t dims[AXIS_COUNT]; /* S, R, C */
     om_matrix_cell *cells; /* [S][R][C] */
     uint64_t outcome_trials; /* T of /trials/winner, or 0: no winners kept */
@@ -168,7 +168,7 @@ static om_status writer_root_attrs(om_h5m_writer *w, const om_matrix_info *info)
         {"kind", info->kind},
         {"options", info->options},
     };
-    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+    om_status st = om_h5_attr_write_texts(w->file, w->path, texts,
                                           sizeof texts / sizeof texts[0]);
     if (st != OM_OK)
         return st;
@@ -191,23 +191,60 @@ static om_status write_1d(om_h5m_writer *w, hid_t group, const char *gname, cons
                           hid_t ftype, hid_t mtype, size_t n, const void *data,
                           const char *description, hid_t *dset)
 {
-    char why[OM_H5_DETAIL_MAX];
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
     om_status st = OM_OK;
     hsize_t dims = n;
     hid_t space = H5Screate_simple(1, &dims, NULL);
     hid_t d = H5I_INVALID_HID;
-    if (space < 0
-        || (d = H5Dcreate2(group, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0
-        || H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot write /%s/%s: %s", w->path, gname, name,
+    snprintf(shown, sizeof shown, "/%s/%s", gname, name);
+    if (space < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+    else if ((st = om_h5_dataset_create(group, name, ftype, space, NULL, 0, w->path, shown,
+                                        &d)) == OM_OK &&
+             H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", w->path, shown,
                       om_h5_detail(why, sizeof why));
     om_h5_close_id(&space);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, w->path, "description", w->str_type, description);
+        st = om_h5_attr_write_string(d, w->path, "description", description);
     if (st == OM_OK && dset != NULL)
         *dset = d;
     else
         om_h5_close_id(&d);
+    return st;
+}
+
+/*
+ * Write the 1-D dataset `group`/`name` of the `n` strings texts[] as
+ * write_1d does: as fixed-length UTF-8 strings, NUL-terminated, as long as
+ * the longest and its NUL. Fixed, not variable-length: HDF5 stores the
+ * characters of variable-length strings outside the dataset, where no filter
+ * applies (nor may one be set on such a dataset), so only fixed-length
+ * strings carry the checksum of every dataset.
+ */
+static om_status write_texts(om_h5m_writer *w, hid_t group, const char *gname,
+                             const char *name, size_t n, const char *const *texts,
+                             const char *description, hid_t *dset)
+{
+    char why[OM_H5_DETAIL_MAX];
+    size_t width = 1;
+    char *buf;
+    hid_t type = H5I_INVALID_HID;
+    om_status st;
+    for (size_t i = 0; i < n; i++)
+        width = strlen(texts[i]) + 1 > width ? strlen(texts[i]) + 1 : width;
+    if ((buf = calloc(n ? n : 1, width)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    for (size_t i = 0; i < n; i++)
+        memcpy(buf + i * width, texts[i], strlen(texts[i]));
+    if ((type = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(type, width) < 0 ||
+        H5Tset_cset(type, H5T_CSET_UTF8) < 0 || H5Tset_strpad(type, H5T_STR_NULLTERM) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot make the string type of /%s/%s: %s", w->path,
+                      gname, name, om_h5_detail(why, sizeof why));
+    else
+        st = write_1d(w, group, gname, name, type, type, n, buf, description, dset);
+    om_h5_close_id(&type);
+    free(buf);
     return st;
 }
 
@@ -257,16 +294,12 @@ static om_status write_unit_axis(om_h5m_writer *w, int axis, const om_matrix_uni
                       om_h5_detail(why, sizeof why));
         goto done;
     }
-    if ((st = write_1d(w, group, gname, "name", w->str_type, w->str_type, n, names, desc[0],
-                       &scale)) != OM_OK
-        || (st = write_1d(w, group, gname, "id", w->str_type, w->str_type, n, ids, desc[1],
-                          NULL)) != OM_OK
+    if ((st = write_texts(w, group, gname, "name", n, names, desc[0], &scale)) != OM_OK
+        || (st = write_texts(w, group, gname, "id", n, ids, desc[1], NULL)) != OM_OK
         || (st = write_1d(w, group, gname, "points", H5T_STD_U32LE, H5T_NATIVE_UINT32, n,
                           points, desc[2], NULL)) != OM_OK
-        || (st = write_1d(w, group, gname, "army", w->str_type, w->str_type, n, armies,
-                          desc[3], NULL)) != OM_OK
-        || (st = write_1d(w, group, gname, "troop", w->str_type, w->str_type, n, troops,
-                          desc[4], NULL)) != OM_OK
+        || (st = write_texts(w, group, gname, "army", n, armies, desc[3], NULL)) != OM_OK
+        || (st = write_texts(w, group, gname, "troop", n, troops, desc[4], NULL)) != OM_OK
         || (st = write_1d(w, group, gname, "can_shoot", H5T_STD_U8LE, H5T_NATIVE_UINT8, n,
                           shoots, desc[5], NULL)) != OM_OK)
         goto done;
@@ -310,13 +343,13 @@ static om_status write_situation_axis(om_h5m_writer *w, const om_matrix_info *in
                       om_h5_detail(why, sizeof why));
         goto done;
     }
-    if ((st = write_1d(w, group, "situations", "name", w->str_type, w->str_type, n, names,
-                       "Short name of each situation.", &scale)) != OM_OK
-        || (st = write_1d(w, group, "situations", "yaml", w->str_type, w->str_type, n, texts,
-                          "The text of each situation, verbatim.", NULL)) != OM_OK
-        || (st = write_1d(w, group, "situations", "title", w->str_type, w->str_type, n, titles,
-                          "Title of each situation for people (empty: use the name).",
-                          NULL)) != OM_OK)
+    if ((st = write_texts(w, group, "situations", "name", n, names,
+                          "Short name of each situation.", &scale)) != OM_OK
+        || (st = write_texts(w, group, "situations", "yaml", n, texts,
+                             "The text of each situation, verbatim.", NULL)) != OM_OK
+        || (st = write_texts(w, group, "situations", "title", n, titles,
+                             "Title of each situation for people (empty: use the name).",
+                             NULL)) != OM_OK)
         goto done;
     if (H5DSset_scale(scale, axis_label[AXIS_SITUATION]) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot make /situations/name a dimension scale: %s",
@@ -334,39 +367,36 @@ done:
 
 /*
  * Create /trials/winner, [S][R][C][T] of the winner type, one cell's trials
- * (at most OM_H5M_OUTCOME_CHUNK) a chunk, filled with "none" where no trial
- * was put, deflated where the library has the filter (winners, two bits of
- * information a byte, shrink to about a third), with the axis scales
- * attached; and the counts its puts are checked by. The one place the file's
- * per-trial dataset is made.
+ * (at most OM_H5M_OUTCOME_CHUNK) a chunk, through om_h5_dataset_create like
+ * every dataset of the file (so with its checksum); its fill value is the
+ * type's first code, a, but every position below a cell's /cells/trials is
+ * written and the rest is no trial. The axis scales are attached, and the
+ * counts its puts are checked by made. The one place the file's per-trial
+ * dataset is made.
  */
 static om_status create_outcomes(om_h5m_writer *w)
 {
     static const char name[] = "/trials/winner";
     char why[OM_H5_DETAIL_MAX];
-    const uint8_t none = OM_WINNER_NONE;
     const hsize_t dims[AXIS_COUNT + 1] = {w->dims[0], w->dims[1], w->dims[2], w->outcome_trials};
     const hsize_t chunk[AXIS_COUNT + 1] = {
         1, 1, 1, w->outcome_trials < OM_H5M_OUTCOME_CHUNK ? w->outcome_trials
                                                           : OM_H5M_OUTCOME_CHUNK};
-    hid_t group = H5I_INVALID_HID, space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    hid_t group = H5I_INVALID_HID, space = H5I_INVALID_HID;
     om_status st = OM_OK;
 
     if ((w->outcome_counts = calloc(cell_count(w->dims), sizeof *w->outcome_counts)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
     if ((w->winner_type = om_h5_winner_type()) < 0
         || (group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0
-        || (space = H5Screate_simple(AXIS_COUNT + 1, dims, NULL)) < 0
-        || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0
-        || H5Pset_chunk(dcpl, AXIS_COUNT + 1, chunk) < 0
-        || H5Pset_fill_value(dcpl, w->winner_type, &none) < 0
-        || (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 1) < 0)
-        || (w->outcomes = H5Dcreate2(group, "winner", w->winner_type, space, H5P_DEFAULT, dcpl,
-                                     H5P_DEFAULT)) < 0)
+        || (space = H5Screate_simple(AXIS_COUNT + 1, dims, NULL)) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot create %s: %s", w->path, name,
                       om_h5_detail(why, sizeof why));
+    else
+        st = om_h5_dataset_create(group, "winner", w->winner_type, space, chunk, 0, w->path,
+                                  name, &w->outcomes);
     if (st == OM_OK)
-        st = om_h5_attr_write_string(w->outcomes, w->path, "description", w->str_type,
+        st = om_h5_attr_write_string(w->outcomes, w->path, "description",
                                      "Each trial's winner: a, the row unit; b, the column unit; "
                                      "draw; none (no contact, unresolved). Trial t of cell "
                                      "(s, r, c) at [s][r][c][t], for t below /cells/trials; the "
@@ -385,7 +415,6 @@ static om_status create_outcomes(om_h5m_writer *w)
     if (st == OM_OK && H5DSset_label(w->outcomes, AXIS_COUNT, "trial") < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot label the trials of %s: %s", w->path, name,
                       om_h5_detail(why, sizeof why));
-    om_h5_close_id(&dcpl);
     om_h5_close_id(&space);
     om_h5_close_id(&group);
     return st;
@@ -465,7 +494,6 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
 {
     om_h5m_writer *w;
     om_status st;
-    char why[OM_H5_DETAIL_MAX];
 
     if (out == NULL || path == NULL || path[0] == '\0' || info == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5m_writer_create: missing output, path or info");
@@ -477,8 +505,9 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    w->file = w->driver = w->str_type = w->outcomes = w->winner_type = H5I_INVALID_HID;
+    w->file = w->driver = w->outcomes = w->winner_type = H5I_INVALID_HID;
     w->outcome_trials = info->outcome_trials;
+    w->lock = -1;
     w->dims[AXIS_SITUATION] = info->n_situations;
     w->dims[AXIS_ROW] = info->n_rows;
     w->dims[AXIS_COL] = info->n_cols;
@@ -495,14 +524,8 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, false)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->lock, &w->file, &w->driver)) != OM_OK) {
         writer_free(w);
-        return st;
-    }
-    if ((w->str_type = om_h5_string_type()) < 0) {
-        st = OM_ERROR(OM_EHDF5, "%s: cannot create a string type: %s", path,
-                      om_h5_detail(why, sizeof why));
-        om_h5m_writer_abort(w);
         return st;
     }
     if ((st = writer_root_attrs(w, info)) != OM_OK
@@ -555,13 +578,14 @@ static om_status attach_scales(om_h5m_writer *w, hid_t d, const char *name)
  * Write /cells/inapplicable ([S][R][C] u8, scales attached) when some cell is
  * flagged; a file without it has every situation apply to every pair.
  */
-static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space)
+static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space,
+                                    const hsize_t *chunk)
 {
     static const char name[] = "inapplicable";
     char why[OM_H5_DETAIL_MAX];
     size_t n = cell_count(w->dims), flagged = 0;
     uint8_t *flags;
-    hid_t d;
+    hid_t d = H5I_INVALID_HID;
     om_status st = OM_OK;
 
     for (size_t k = 0; k < n; k++)
@@ -572,12 +596,13 @@ static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
     for (size_t k = 0; k < n; k++)
         flags[k] = w->cells[k].inapplicable;
-    d = H5Dcreate2(group, name, H5T_STD_U8LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d < 0 || H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
+    if ((st = om_h5_dataset_create(group, name, H5T_STD_U8LE, space, chunk, 0, w->path,
+                                   "/cells/inapplicable", &d)) == OM_OK &&
+        H5Dwrite(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, name,
                       om_h5_detail(why, sizeof why));
     if (st == OM_OK)
-        st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+        st = om_h5_attr_write_string(d, w->path, "description",
                                      "1: the row unit cannot do what the situation asks of "
                                      "it, 2: the column unit cannot, 3: neither (0: the "
                                      "situation applies); flagged cells are left out of "
@@ -589,12 +614,15 @@ static om_status write_inapplicable(om_h5m_writer *w, hid_t group, hid_t space)
     return st;
 }
 
-/* Write /cells: one [S][R][C] dataset per cell_fields entry, with scales attached. */
+/* Write /cells: one [S][R][C] dataset per cell_fields entry, with scales
+ * attached, in chunks of one situation (OM_H5M_CHUNK), each with its
+ * checksum. */
 static om_status write_cells(om_h5m_writer *w)
 {
-    char why[OM_H5_DETAIL_MAX];
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
     size_t n = cell_count(w->dims);
     hsize_t dims[AXIS_COUNT] = {w->dims[0], w->dims[1], w->dims[2]};
+    const hsize_t chunk[AXIS_COUNT] = {1, w->dims[1], w->dims[2]};
     uint64_t *buf = malloc(n * sizeof *buf);
     hid_t group = H5I_INVALID_HID, space = H5I_INVALID_HID;
     om_status st = OM_OK;
@@ -609,22 +637,24 @@ static om_status write_cells(om_h5m_writer *w)
         const cell_field *f = &cell_fields[i];
         hid_t ftype = f->real ? H5T_IEEE_F64LE : H5T_STD_U64LE;
         hid_t mtype = f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64;
-        hid_t d;
+        hid_t d = H5I_INVALID_HID;
         for (size_t k = 0; k < n; k++)
             cell_get(f, &w->cells[k], &buf[k]);
-        d = H5Dcreate2(group, f->name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        if (d < 0 || H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        snprintf(shown, sizeof shown, "/cells/%s", f->name);
+        if ((st = om_h5_dataset_create(group, f->name, ftype, space, chunk, 0, w->path, shown,
+                                       &d)) == OM_OK &&
+            H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot write /cells/%s: %s", w->path, f->name,
                           om_h5_detail(why, sizeof why));
         if (st == OM_OK)
-            st = om_h5_attr_write_string(d, w->path, "description", w->str_type,
+            st = om_h5_attr_write_string(d, w->path, "description",
                                          f->description);
         if (st == OM_OK)
             st = attach_scales(w, d, f->name);
         om_h5_close_id(&d);
     }
     if (st == OM_OK)
-        st = write_inapplicable(w, group, space);
+        st = write_inapplicable(w, group, space, chunk);
     om_h5_close_id(&space);
     om_h5_close_id(&group);
     free(buf);
@@ -642,7 +672,6 @@ static om_status writer_close_objects(om_h5m_writer *w)
     int failed = 0;
     om_h5_close_id(&w->outcomes);
     om_h5_close_id(&w->winner_type);
-    om_h5_close_id(&w->str_type);
     if (w->file >= 0)
         om_h5_buffered_closing(w->file, &failed);
     /* Closing the file flushes it: a full disk shows up here. */
@@ -668,7 +697,7 @@ om_status om_h5m_writer_close(om_h5m_writer *w)
     /* A failure of the close (a write that failed, with the system's reason)
      * is the last error raised. */
     st2 = writer_close_objects(w);
-    st = om_h5_tmp_finish(w->path, w->tmp_path, st2 != OM_OK ? st2 : st);
+    st = om_h5_tmp_finish(w->path, &w->tmp_path, &w->lock, st2 != OM_OK ? st2 : st);
     writer_free(w);
     return st;
 }
@@ -685,7 +714,7 @@ void om_h5m_writer_abort(om_h5m_writer *w)
     snprintf(msg, sizeof msg, "%s", om_error_message());
     if (writer_close_objects(w) != OM_OK && code != OM_OK)
         (void)OM_ERROR(code, "%s", msg);
-    remove(w->tmp_path);
+    om_h5_tmp_discard(&w->tmp_path, &w->lock);
     writer_free(w);
 }
 
@@ -761,6 +790,11 @@ static om_status check_schema(reader *rd)
                       "older oddsmaster whose units lack the army, troop type and shooting "
                       "that ratings need; run 'oddsmaster matrix' again to get '%s'",
                       rd->path, schema, OM_H5M_SCHEMA);
+    else if (strcmp(schema, OM_H5M_SCHEMA_V2) == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', a matrix file from an "
+                      "older oddsmaster whose datasets carry no checksums, so damage in it "
+                      "could not be told from data; run 'oddsmaster matrix' again to get '%s'",
+                      rd->path, schema, OM_H5M_SCHEMA);
     else if (strcmp(schema, OM_H5M_SCHEMA) != 0)
         st = OM_ERROR(OM_EHDF5, "%s: the 'schema' attribute is '%s', expected '%s' (not an "
                       "oddsmaster matrix file)", rd->path, schema, OM_H5M_SCHEMA);
@@ -834,12 +868,38 @@ static om_status open_dataset(reader *rd, const char *name, int rank, H5T_class_
     else if (H5Sget_simple_extent_dims(space, dims, NULL) != rank)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of %s: %s", rd->path, name,
                       om_h5_detail(why, sizeof why));
+    else
+        st = om_h5_dataset_checked(*dset, rd->path, name);
     om_h5_close_id(&space);
     if (st != OM_OK) {
         om_h5_close_id(type);
         om_h5_close_id(dset);
     }
     return st;
+}
+
+/*
+ * Read the whole dataset `d` (`name`) into buf, in memory type mtype: a
+ * chunk whose checksum does not match is named by its place, for a cell
+ * dataset by its situation (each is a chunk), once the axes are read.
+ */
+static om_status read_whole(reader *rd, hid_t d, const char *name, hid_t mtype, void *buf)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t first[AXIS_COUNT], last[AXIS_COUNT];
+    const om_matrix_info *info = &rd->m->info;
+    if (strncmp(name, "/cells/", 7) != 0 || info->situations == NULL)
+        return om_h5_read_whole(d, mtype, buf, rd->path, name, "entries");
+    if (H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+        return OM_OK;
+    om_h5_detail(why, sizeof why);
+    if (!om_h5_chunk_damaged(d, first, last) || first[0] >= info->n_situations)
+        return OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name, why);
+    return OM_ERROR(OM_EHDF5, "%s: %s, the cells of situation %s [%llu][%llu..%llu][%llu..%llu]: "
+                    OM_H5_DAMAGED, rd->path, name, info->situations[first[0]].name,
+                    (unsigned long long)first[0], (unsigned long long)first[1],
+                    (unsigned long long)last[1], (unsigned long long)first[2],
+                    (unsigned long long)last[2]);
 }
 
 /*
@@ -864,10 +924,11 @@ static om_status read_strings(reader *rd, const char *name, size_t n, const char
         if ((v = calloc(n, sizeof *v)) == NULL)
             st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
         else if ((mtype = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0
-                 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0
-                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
+                 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
                           om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, mtype, v);
         for (size_t i = 0; i < n && st == OM_OK; i++)
             st = own_string(rd, strdup(v[i] != NULL ? v[i] : ""), &dst[i]);
         /* HDF5 allocated the strings: HDF5 frees them. */
@@ -880,10 +941,11 @@ static om_status read_strings(reader *rd, const char *name, size_t n, const char
         if ((fixed = malloc(size * n)) == NULL)
             st = OM_ERROR(OM_ENOMEM, "%s: out of memory", rd->path);
         else if ((mtype = H5Tcopy(ftype)) < 0 || H5Tset_size(mtype, size) < 0
-                 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0
-                 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, fixed) < 0)
+                 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0)
             st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
                           om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, mtype, fixed);
         for (size_t i = 0; i < n && st == OM_OK; i++) {
             fixed[i * size + size - 1] = '\0';
             st = own_string(rd, strdup(&fixed[i * size]), &dst[i]);
@@ -917,7 +979,6 @@ static om_status axis_length(reader *rd, const char *name, size_t *n)
  * HDF5 to the memory type `mem` (H5T_NATIVE_UINT32, H5T_NATIVE_UINT8). */
 static om_status read_ints(reader *rd, const char *name, size_t n, hid_t mem, void *p)
 {
-    char why[OM_H5_DETAIL_MAX];
     hsize_t len = 0;
     hid_t d, type;
     om_status st = open_dataset(rd, name, 1, H5T_INTEGER, &len, &d, &type);
@@ -926,9 +987,8 @@ static om_status read_ints(reader *rd, const char *name, size_t n, hid_t mem, vo
     if (len != n)
         st = OM_ERROR(OM_EHDF5, "%s: %s has %llu entries, expected %zu", rd->path, name,
                       (unsigned long long)len, n);
-    else if (H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                      om_h5_detail(why, sizeof why));
+    else
+        st = read_whole(rd, d, name, mem, p);
     om_h5_close_id(&type);
     om_h5_close_id(&d);
     return st;
@@ -1078,7 +1138,6 @@ done:
 static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], size_t n)
 {
     static const char name[] = "/cells/inapplicable";
-    char why[OM_H5_DETAIL_MAX];
     hsize_t got[AXIS_COUNT] = {0, 0, 0};
     uint8_t *flags = malloc(n);
     hid_t d, type;
@@ -1095,9 +1154,8 @@ static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], si
                       "(situations x rows x columns)", rd->path, name,
                       (unsigned long long)got[0], (unsigned long long)got[1],
                       (unsigned long long)got[2], dims[0], dims[1], dims[2]);
-    else if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, flags) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                      om_h5_detail(why, sizeof why));
+    else
+        st = read_whole(rd, d, name, H5T_NATIVE_UINT8, flags);
     for (size_t k = 0; k < n && st == OM_OK; k++)
         rd->m->cells[k].inapplicable = flags[k];
     om_h5_close_id(&type);
@@ -1109,7 +1167,6 @@ static om_status read_inapplicable(reader *rd, const size_t dims[AXIS_COUNT], si
 /* Read every /cells dataset into m->cells, checking its shape, then each cell. */
 static om_status read_cells(reader *rd)
 {
-    char why[OM_H5_DETAIL_MAX];
     om_matrix *m = rd->m;
     size_t dims[AXIS_COUNT] = {m->info.n_situations, m->info.n_rows, m->info.n_cols};
     size_t n;
@@ -1142,10 +1199,8 @@ static om_status read_cells(reader *rd)
                           "(situations x rows x columns)", rd->path, name,
                           (unsigned long long)got[0], (unsigned long long)got[1],
                           (unsigned long long)got[2], dims[0], dims[1], dims[2]);
-        else if (H5Dread(d, f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL,
-                         H5P_DEFAULT, buf) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", rd->path, name,
-                          om_h5_detail(why, sizeof why));
+        else
+            st = read_whole(rd, d, name, f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64, buf);
         for (size_t k = 0; k < n && st == OM_OK; k++)
             cell_set(f, &m->cells[k], &buf[k]);
         om_h5_close_id(&type);
@@ -1303,10 +1358,21 @@ om_status om_h5m_outcomes_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
     if ((fspace = H5Dget_space(o->dset)) < 0
         || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0
         || (mspace = H5Screate_simple(1, &mem, NULL)) < 0
-        || H5Dread(o->dset, o->mem_type, mspace, fspace, H5P_DEFAULT, codes) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read the winners of cell (situation %s, row %s, "
-                      "column %s) in /trials/winner: %s", m->path, m->info.situations[s].name,
-                      m->info.rows[r].name, m->info.cols[c].name, om_h5_detail(why, sizeof why));
+        || H5Dread(o->dset, o->mem_type, mspace, fspace, H5P_DEFAULT, codes) < 0) {
+        hsize_t first[AXIS_COUNT + 1], last[AXIS_COUNT + 1];
+        om_h5_detail(why, sizeof why);
+        if (om_h5_chunk_damaged(o->dset, first, last))
+            st = OM_ERROR(OM_EHDF5, "%s: /trials/winner, the winners of cell (situation %s, "
+                          "row %s, column %s), trials %llu..%llu: " OM_H5_DAMAGED, m->path,
+                          m->info.situations[first[0]].name, m->info.rows[first[1]].name,
+                          m->info.cols[first[2]].name, (unsigned long long)first[3],
+                          (unsigned long long)last[3]);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read the winners of cell (situation %s, row "
+                          "%s, column %s) in /trials/winner: %s", m->path,
+                          m->info.situations[s].name, m->info.rows[r].name,
+                          m->info.cols[c].name, why);
+    }
     om_h5_close_id(&mspace);
     om_h5_close_id(&fspace);
     for (uint64_t t = 0; st == OM_OK && t < cell->trials; t++) {

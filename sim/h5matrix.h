@@ -3,7 +3,7 @@
  * unit of one list against every unit of another, in one or more situations)
  * and read by `oddsmaster efficiency` and `oddsmaster chart --kind heatmap`.
  *
- * Layout (schema "oddsmaster-matrix/2"; S situations, R row units, C column units):
+ * Layout (schema "oddsmaster-matrix/3"; S situations, R row units, C column units):
  *   /                      attributes: schema, program_version, command_line,
  *                          ruleset, data_version (e.g. "warmaster-revolution
  *                          lists 2.25"), row_list, col_list (the army lists of
@@ -15,9 +15,8 @@
  *                          game (e.g. "warmaster"), kind (of every cell's
  *                          scenario, e.g. "engagement") and options (the
  *                          readings given with `matrix --option`, KEY=VALUE
- *                          separated by spaces; "" none), written since these
- *                          attributes were added ("" in older files)
- *   /rows/name, /rows/id   [R] variable-length UTF-8 strings: display name and
+ *                          separated by spaces; "" none)
+ *   /rows/name, /rows/id   [R] fixed-length UTF-8 strings: display name and
  *                          the unit's identifier in the army data
  *   /rows/points           [R] u32: printed points cost of each row unit
  *   /rows/army             [R] strings: the army each unit comes from, as its
@@ -50,18 +49,26 @@
  *                          enumerated type of a run file's winner (a: the row
  *                          unit won, b: the column unit, draw, none), trial t
  *                          of cell (s, r, c) at [s][r][c][t] for t below
- *                          /cells/trials (the rest is "none" and no trial); T
- *                          is the trials of a fixed cell, or the adaptive cap
- *                          in whole blocks. One chunk holds one cell's
- *                          trials (or OM_H5M_OUTCOME_CHUNK of them),
- *                          compressed where the library can. Its counts are
- *                          the cell's: the writer checks them. Absent from a
- *                          file of `matrix --no-rows` and from older files.
- * Schema /2 added army, troop, can_shoot, title and inapplicable; the readers
- * refuse a /1 file with an error that says to run the matrix again (its units
- * lack what the fair-points model needs to leave out situations a unit cannot
- * take part in). The optional datasets may be missing from a /2 file written
- * by another tool: their defaults are the "unknown" values above.
+ *                          /cells/trials (the rest is no trial); T is the
+ *                          trials of a fixed cell, or the adaptive cap in
+ *                          whole blocks. One chunk holds one cell's trials
+ *                          (or OM_H5M_OUTCOME_CHUNK of them). Its counts are
+ *                          the cell's: the writer and the reader check them.
+ *                          Absent from a file of `matrix --no-rows`, and from
+ *                          files written before it was added (as are the
+ *                          game, kind and options attributes, read as "").
+ * Every dataset is chunked and carries HDF5's Fletcher-32 checksum (h5_int.h):
+ * an axis in one chunk, a /cells dataset in chunks of one situation
+ * ([1][R][C]), so a damaged chunk is named by its situation. Strings are
+ * fixed-length UTF-8 (a variable-length string's characters lie outside the
+ * dataset, where no checksum covers them); text attributes too.
+ * Schema /2 added army, troop, can_shoot, title and inapplicable; /3 the
+ * checksums (and fixed-length strings). The readers refuse a /1 file with an
+ * error that says to run the matrix again (its units lack what the
+ * fair-points model needs to leave out situations a unit cannot take part
+ * in), and a /2 file likewise (no checksums). The optional datasets may be
+ * missing from a /3 file written by another tool: their defaults are the
+ * "unknown" values above.
  * Trials that neither side won nor drew (no contact, unresolved at the turn
  * limit) are trials - wins_row - draws - wins_col. Every /cells dataset has the
  * dimension scales /situations/name, /rows/name and /cols/name attached to its
@@ -84,7 +91,11 @@
 #include "status.h"
 
 /* Schema identifier written to the root "schema" attribute. */
-#define OM_H5M_SCHEMA "oddsmaster-matrix/2"
+#define OM_H5M_SCHEMA "oddsmaster-matrix/3"
+
+/* The schema of the matrix files before every dataset carried a checksum,
+ * refused with a clear error. */
+#define OM_H5M_SCHEMA_V2 "oddsmaster-matrix/2"
 
 /* Most trials of one chunk of /trials/winner: 64 KiB, a cell of the default
  * 20,000 trials in one chunk. */
@@ -230,10 +241,12 @@ void om_h5m_writer_abort(om_h5m_writer *w);
  * frees with om_h5m_matrix_free). Checks the schema, that every axis dataset has
  * one entry per unit or situation and every cell dataset the shape [S][R][C],
  * and that each cell is consistent (wins and draws at most the trials, points
- * sums finite and not negative). Optional datasets that are absent take their
- * defaults (layout above). Errors: OM_EIO (missing or unreadable file),
- * OM_EHDF5 (not HDF5, damaged, not a matrix file, a /1 file, or inconsistent:
- * the message names the file and the attribute or dataset that is wrong),
+ * sums finite and not negative), and that every dataset carries its checksum.
+ * Optional datasets that are absent take their defaults (layout above).
+ * Errors: OM_EIO (missing or unreadable file), OM_EHDF5 (not HDF5, damaged: a
+ * chunk whose checksum does not match, named by its dataset and situation or
+ * entries; not a matrix file, a /1 or /2 file, or inconsistent: the message
+ * names the file and the attribute or dataset that is wrong),
  * OM_ENOMEM, OM_EINVAL (NULL arguments).
  */
 om_status om_h5m_read(const char *path, om_matrix **out);

@@ -114,6 +114,11 @@ static om_status reader_open_rows(om_h5_reader *r, reader_field *rf)
              ((width = H5Tget_size(type)) != 1 && (width != 2 || cls != H5T_INTEGER)))
         st = OM_ERROR(OM_EHDF5, "%s: dataset /trials/%s is not of a one-byte (or two-byte) "
                       "integer type", r->path, name);
+    else {
+        char shown[OM_H5_NAME_MAX];
+        snprintf(shown, sizeof shown, "/trials/%s", name);
+        st = om_h5_dataset_checked(rf->dset, r->path, shown);
+    }
     om_h5_close_id(&type);
     om_h5_close_id(&space);
     return st == OM_OK ? field_type(r, rf, rf->dset, "/trials", cls, width) : st;
@@ -175,7 +180,12 @@ static om_status reader_check_schema(om_h5_reader *r)
         return OM_ERROR(OM_EHDF5, "%s: no schema attribute (not an oddsmaster result file)",
                         r->path);
     if (st == OM_OK && strcmp(schema, OM_H5_SCHEMA) != 0) {
-        if (strncmp(schema, "oddsmaster-results/", 19) == 0)
+        if (strcmp(schema, OM_H5_SCHEMA_V2) == 0)
+            st = OM_ERROR(OM_EHDF5, "%s: written by an older oddsmaster (schema '%s'), whose "
+                          "files carry no checksums, so damage in it could not be told from "
+                          "data (this version reads '%s'): run its scenario again", r->path,
+                          schema, OM_H5_SCHEMA);
+        else if (strncmp(schema, "oddsmaster-results/", 19) == 0)
             st = OM_ERROR(OM_EHDF5, "%s: written by another version of oddsmaster (schema "
                           "'%s'; this version reads '%s'): run its scenario again", r->path,
                           schema, OM_H5_SCHEMA);
@@ -199,7 +209,8 @@ static om_status reader_open(om_h5_reader *r)
         || (r->winner_type = om_h5_winner_type()) < 0)
         return OM_ERROR(OM_EHDF5, "%s: cannot open the root group: %s", r->path,
                         om_h5_detail(why, sizeof why));
-    if ((st = reader_check_schema(r)) != OM_OK)
+    if ((st = reader_check_schema(r)) != OM_OK || (st = om_h5_provenance_check(r->file, r->path))
+                                                      != OM_OK)
         return st;
     st = om_h5_reader_attr_u64(r, "trials", &r->trials);
     if (st == OM_ENOTFOUND)
@@ -252,13 +263,16 @@ om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
         const hsize_t bins = hist != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
         if (hist == NULL)
             hist = out->hist[f];
+        char shown[OM_H5_NAME_MAX];
+        snprintf(shown, sizeof shown, "/tallies/%s", name);
         if (d < 0 || (space = H5Dget_space(d)) < 0 ||
             H5Sget_simple_extent_ndims(space) != 1 ||
-            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins ||
-            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: /tallies/%s is missing or is not a list of 1 to %llu "
-                          "counts: %s", r->path, name, (unsigned long long)bins,
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins)
+            st = OM_ERROR(OM_EHDF5, "%s: %s is missing or is not a list of 1 to %llu counts: "
+                          "%s", r->path, shown, (unsigned long long)bins,
                           om_h5_detail(why, sizeof why));
+        else if ((st = om_h5_dataset_checked(d, r->path, shown)) == OM_OK)
+            st = om_h5_read_whole(d, H5T_NATIVE_UINT64, hist, r->path, shown, "counts of values");
         for (hsize_t v = 0; st == OM_OK && v < len; v++)
             sum += hist[v];
         if (st == OM_OK && sum != r->trials)
@@ -426,10 +440,17 @@ static om_status read_rows(om_h5_reader *r, const char *name, uint64_t first, si
                    wide                    ? H5T_NATIVE_UINT16
                    : r->fields[i].by_name ? r->winner_type
                                           : H5T_NATIVE_UINT8,
-                   mspace, fspace, H5P_DEFAULT, buf) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s", r->path,
-                      (unsigned long long)first, (unsigned long long)(first + count - 1), name,
-                      om_h5_detail(why, sizeof why));
+                   mspace, fspace, H5P_DEFAULT, buf) < 0) {
+        hsize_t bad_first, bad_last;
+        om_h5_detail(why, sizeof why);
+        if (om_h5_chunk_damaged(r->fields[i].dset, &bad_first, &bad_last))
+            st = OM_ERROR(OM_EHDF5, "%s: /trials/%s, rows %llu..%llu: " OM_H5_DAMAGED, r->path,
+                          name, (unsigned long long)bad_first, (unsigned long long)bad_last);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /trials/%s: %s",
+                          r->path, (unsigned long long)first,
+                          (unsigned long long)(first + count - 1), name, why);
+    }
     om_h5_close_id(&mspace);
     om_h5_close_id(&fspace);
     return st;
@@ -445,6 +466,90 @@ om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first,
                               uint16_t *buf)
 {
     return read_rows(r, name, first, count, buf, true);
+}
+
+/* Rows read at a time when every row is counted again (a few chunks). */
+#define CHECK_ROWS ((size_t)1 << 16)
+
+/* Differences between the rows and the tallies listed in a message at most. */
+#define CHECK_LISTED 6
+
+/* The tally of every row of the file, into `out` (cleared for its fields). */
+static om_status rows_tally(om_h5_reader *r, om_tally *out)
+{
+    om_layout fields = {.field_count = r->n_fields};
+    uint16_t *buf = malloc(CHECK_ROWS * sizeof *buf);
+    om_status st = OM_OK;
+    if (buf == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    for (size_t f = 0; f < r->n_fields; f++)
+        fields.fields[f] = r->fields[f].field;
+    om_tally_clear_layout(out, &fields);
+    out->trials = r->trials;
+    for (size_t f = 0; f < r->n_fields && st == OM_OK; f++) {
+        uint64_t *wide = (uint64_t *)om_tally_wide(out, f);
+        for (uint64_t first = 0; first < r->trials && st == OM_OK; first += CHECK_ROWS) {
+            const size_t n = r->trials - first < CHECK_ROWS ? (size_t)(r->trials - first)
+                                                            : CHECK_ROWS;
+            if (wide != NULL) {
+                if ((st = read_rows(r, r->fields[f].field.name, first, n, buf, true)) == OM_OK)
+                    for (size_t k = 0; k < n; k++)
+                        wide[buf[k]]++;
+            } else {
+                uint8_t *b = (uint8_t *)buf;
+                if ((st = read_rows(r, r->fields[f].field.name, first, n, b, false)) == OM_OK)
+                    for (size_t k = 0; k < n; k++)
+                        out->hist[f][b[k]]++;
+            }
+        }
+    }
+    free(buf);
+    return st;
+}
+
+om_status om_h5_reader_check_rows(om_h5_reader *r, om_tally *out)
+{
+    om_tally *rows = malloc(sizeof *rows), *tallies = malloc(sizeof *tallies);
+    char list[OM_ERROR_MSG_MAX / 2] = "";
+    size_t listed = 0, differ = 0, at = 0;
+    om_status st = OM_OK;
+    if (r == NULL)
+        st = OM_ERROR(OM_EINVAL, "om_h5_reader_check_rows: no reader");
+    else if (rows == NULL || tallies == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    else if (!r->rows)
+        st = OM_ERROR(OM_EINVAL, "%s: the run wrote no rows (--no-rows): there are none to "
+                      "count", r->path);
+    if (st == OM_OK && (st = om_h5_reader_tally(r, tallies)) == OM_OK)
+        st = rows_tally(r, rows);
+    /* Every value of every field: the counts of the rows against the tallies. */
+    for (size_t f = 0; st == OM_OK && f < r->n_fields; f++) {
+        const uint64_t *a = om_tally_wide(rows, f), *b = om_tally_wide(tallies, f);
+        const size_t bins = a != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
+        if (a == NULL) {
+            a = rows->hist[f];
+            b = tallies->hist[f];
+        }
+        for (size_t v = 0; v < bins; v++) {
+            if (a[v] == b[v])
+                continue;
+            if (listed++ < CHECK_LISTED && at < sizeof list)
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s = %zu: %llu rows, "
+                                       "the tally %llu", differ > 0 ? "; " : "",
+                                       r->fields[f].field.name, v, (unsigned long long)a[v],
+                                       (unsigned long long)b[v]);
+            differ++;
+        }
+    }
+    if (st == OM_OK && differ > 0)
+        st = OM_ERROR(OM_EHDF5, "%s: the rows and the tallies differ (the file is damaged): "
+                      "%s%s%zu difference%s in all", r->path, list,
+                      differ > CHECK_LISTED ? "; ... " : "; ", differ, differ > 1 ? "s" : "");
+    if (st == OM_OK && out != NULL)
+        *out = *rows;
+    free(rows);
+    free(tallies);
+    return st;
 }
 
 om_status om_h5_reader_attr_string(om_h5_reader *r, const char *name, char **out)

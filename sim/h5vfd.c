@@ -393,7 +393,7 @@ static const H5FD_class_t buffered_class = {
     .fl_map = H5FD_FLMAP_DICHOTOMY,
 };
 
-om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110)
+om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver)
 {
     char why[OM_H5_DETAIL_MAX];
     hid_t p;
@@ -404,13 +404,14 @@ om_status om_h5_buffered_fapl(hid_t *fapl, hid_t *driver, bool v110)
                         om_h5_detail(why, sizeof why));
     p = H5Pcreate(H5P_FILE_ACCESS);
     /* Strong close degree: closing the file closes anything left open by an
-     * abort. Run files in the 1.10 format (V110): its chunk index of a dataset with one
-     * unlimited dimension is an extensible array, cheaper to add chunks to
-     * than the 1.8 format's B-tree (README "Speed"). (The library reads the
-     * registration's class until the file is closed: unregistering it earlier
-     * crashes.) */
+     * abort. Files in the 1.10 format (V110): its chunk index of a dataset with
+     * one unlimited dimension is an extensible array, cheaper to add chunks
+     * to than the 1.8 format's B-tree (docs/performance.md, "How it is fast"), and its object
+     * headers, which hold the attributes, carry checksums that the library
+     * verifies when it reads them. (The library reads the registration's
+     * class until the file is closed: unregistering it earlier crashes.) */
     if (p < 0 || H5Pset_fclose_degree(p, H5F_CLOSE_STRONG) < 0 ||
-        (v110 && H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0) ||
+        H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0 ||
         H5Pset_driver(p, *driver, NULL) < 0) {
         om_status st = OM_ERROR(OM_EHDF5, "cannot set the buffered file driver: %s",
                                 om_h5_detail(why, sizeof why));

@@ -11,10 +11,13 @@
  */
 #include "h5file.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "h5_int.h"
 
@@ -27,11 +30,11 @@
 struct om_h5_writer {
     char *path;         /* the path the file is for */
     char *tmp_path;     /* temporary file written until the run ends */
+    int lock;           /* a descriptor of it holding its lock (om_h5_tmp_claim), or -1 */
     hid_t file;         /* the open temporary file, or H5I_INVALID_HID */
     hid_t driver;       /* the buffered driver it is written through (h5vfd.c), registered
                            until it is closed, or H5I_INVALID_HID */
     hid_t group;        /* the /trials group, or H5I_INVALID_HID */
-    hid_t str_type;     /* variable-length UTF-8 string type for attributes */
     hid_t winner_type;  /* enumerated type of winner fields (file and memory) */
     om_layout layout;   /* the fields of a row (a copy) */
     bool rows;          /* the file holds per-trial rows */
@@ -51,7 +54,7 @@ struct om_h5_writer {
 static om_status writer_attr_string(om_h5_writer *w, hid_t obj, const char *name,
                                     const char *value)
 {
-    return om_h5_attr_write_string(obj, w->path, name, w->str_type, value);
+    return om_h5_attr_write_string(obj, w->path, name, value);
 }
 
 static om_status writer_attr_u64(om_h5_writer *w, const char *name, uint64_t value)
@@ -117,7 +120,7 @@ static om_status writer_root_attrs(om_h5_writer *w, const om_run_info *info)
         {"rng", info->rng_scheme},
         {"target", info->target},
     };
-    om_status st = om_h5_attr_write_texts(w->file, w->path, w->str_type, texts,
+    om_status st = om_h5_attr_write_texts(w->file, w->path, texts,
                                           sizeof texts / sizeof texts[0]);
     if (st != OM_OK)
         return st;
@@ -151,34 +154,33 @@ static om_status writer_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
 /*
  * Create the dataset /trials/<name> of field i: the trials asked for, growable
  * (a run stopped early is cut at its end, a resumed one grows again), one
- * chunk per block, and no fill value. A count or flag uses HDF5's scale-offset
- * filter for integers with the library's choice of bits, which the missing
- * fill value spares a reserved code (h5chunk.c writes exactly what the filter
- * would); a winner keeps its enumerated type, which the filter does not take,
- * and is stored as it is, one byte a trial; a two-byte count is stored as it
- * is too, as 16-bit little-endian integers.
+ * chunk per block, no fill value, and the checksum of every dataset
+ * (om_h5_dataset_create). A count or flag uses HDF5's scale-offset filter for
+ * integers with the library's choice of bits, which the missing fill value
+ * spares a reserved code (h5chunk.c writes exactly what the filters would); a
+ * winner keeps its enumerated type, which the filter does not take, and is
+ * stored as it is, one byte a trial; a two-byte count is stored as it is too,
+ * as 16-bit little-endian integers.
  */
 static om_status writer_dataset(om_h5_writer *w, size_t i)
 {
     const om_field *f = &w->layout.fields[i];
-    char why[OM_H5_DETAIL_MAX];
+    char shown[OM_H5_NAME_MAX];
     om_status st = OM_OK;
     hsize_t dims = w->trials, maxdims = H5S_UNLIMITED, chunk = w->chunk_rows;
+    const bool packed = f->type != OM_FIELD_WINNER && f->type != OM_FIELD_COUNT16;
     hid_t type = f->type == OM_FIELD_WINNER    ? w->winner_type
                  : f->type == OM_FIELD_COUNT16 ? H5T_STD_U16LE
                                                : H5T_STD_U8LE;
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
 
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
-        H5Pset_fill_value(dcpl, type, NULL) < 0 ||
-        (f->type != OM_FIELD_WINNER && f->type != OM_FIELD_COUNT16 &&
-         H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT) < 0) ||
-        (w->dset[i] = H5Dcreate2(w->group, f->name, type, space, H5P_DEFAULT, dcpl,
-                                 H5P_DEFAULT)) < 0)
-        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset /trials/%s: %s", w->path, f->name,
-                      om_h5_detail(why, sizeof why));
-    om_h5_close_id(&dcpl);
+    snprintf(shown, sizeof shown, "/trials/%s", f->name);
+    if (space < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+    else
+        st = om_h5_dataset_create(w->group, f->name, type, space, &chunk,
+                                  OM_H5_NO_FILL | (packed ? OM_H5_SCALEOFFSET : 0), w->path,
+                                  shown, &w->dset[i]);
     om_h5_close_id(&space);
     return st == OM_OK ? writer_field_attrs(w, w->dset[i], i) : st;
 }
@@ -204,6 +206,19 @@ static om_status writer_field_list(om_h5_writer *w)
     return st;
 }
 
+/* The digest of the run as the file records it when it begins
+ * (om_h5_provenance): the readers, and a resumption, check the run's
+ * attributes against it. */
+static om_status writer_provenance(om_h5_writer *w)
+{
+    char *text = NULL;
+    om_status st = om_h5_provenance(w->file, w->path, &text);
+    if (st == OM_OK)
+        st = writer_attr_string(w, w->file, OM_H5_PROVENANCE_ATTR, text);
+    free(text);
+    return st;
+}
+
 /* Close every HDF5 object of `w`; the first failure is raised and returned.
  * A write that failed, before or while closing, is an OM_EIO with the
  * system's reason; the library's close then succeeds all the same
@@ -223,7 +238,6 @@ static om_status writer_close_objects(om_h5_writer *w)
     }
     om_h5_close_id(&w->group);
     om_h5_close_id(&w->winner_type);
-    om_h5_close_id(&w->str_type);
     /* Closing the file flushes it: a full disk shows up here. */
     if (w->file >= 0 && H5Fclose(w->file) < 0 && st == OM_OK)
         st = OM_ERROR(OM_EHDF5, "%s: cannot write the file: %s", w->path,
@@ -250,7 +264,8 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
     om_h5_writer *w = calloc(1, sizeof *w);
     if (w == NULL)
         return NULL;
-    w->file = w->driver = w->group = w->str_type = w->winner_type = H5I_INVALID_HID;
+    w->file = w->driver = w->group = w->winner_type = H5I_INVALID_HID;
+    w->lock = -1;
     w->layout = *layout;
     for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
         w->dset[i] = H5I_INVALID_HID;
@@ -295,11 +310,11 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         writer_free(w);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
-    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->file, &w->driver, true)) != OM_OK) {
+    if ((st = om_h5_tmp_create(path, &w->tmp_path, &w->lock, &w->file, &w->driver)) != OM_OK) {
         writer_free(w);
         return st;
     }
-    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+    if ((w->winner_type = om_h5_winner_type()) < 0 ||
         (w->group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         st = OM_ERROR(OM_EHDF5, "%s: cannot create the /trials group: %s", path,
                       om_h5_detail(why, sizeof why));
@@ -307,9 +322,9 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         return st;
     }
     if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK ||
+        (st = writer_provenance(w)) != OM_OK ||
         (info->exact != NULL &&
-         (st = om_h5_exact_write(w->file, path, w->str_type, info->layout, info->exact)) !=
-             OM_OK)) {
+         (st = om_h5_exact_write(w->file, path, info->layout, info->exact)) != OM_OK)) {
         om_h5_writer_abort(w);
         return st;
     }
@@ -470,6 +485,7 @@ static om_status writer_tallies(om_h5_writer *w)
     st = om_h5_attr_write(g, w->path, "trials", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                           &w->tally->trials);
     for (size_t f = 0; st == OM_OK && f < w->layout.field_count; f++) {
+        char shown[OM_H5_NAME_MAX];
         uint8_t min, max;
         hsize_t len;
         hid_t space, d = H5I_INVALID_HID;
@@ -484,13 +500,15 @@ static om_status writer_tallies(om_h5_writer *w)
             len = (hsize_t)max + 1;
             hist = w->tally->hist[f];
         }
+        snprintf(shown, sizeof shown, "/tallies/%s", w->layout.fields[f].name);
         space = H5Screate_simple(1, &len, NULL);
-        if (space < 0 ||
-            (d = H5Dcreate2(g, w->layout.fields[f].name, H5T_STD_U64LE, space, H5P_DEFAULT,
-                            H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
-            H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot write /tallies/%s: %s", w->path,
-                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+        if (space < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+        else if ((st = om_h5_dataset_create(g, w->layout.fields[f].name, H5T_STD_U64LE, space,
+                                            NULL, 0, w->path, shown, &d)) == OM_OK &&
+                 H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", w->path, shown,
+                          om_h5_detail(why, sizeof why));
         if (st == OM_OK)
             st = writer_field_attrs(w, d, f);
         om_h5_close_id(&d);
@@ -541,7 +559,7 @@ om_status om_h5_writer_finish(om_h5_writer *w, const char *final_path, const om_
      * is the last error raised, and said rather than the library's account
      * of it. */
     st2 = writer_close_objects(w);
-    st = om_h5_tmp_finish(final_path, w->tmp_path, st2 != OM_OK ? st2 : st);
+    st = om_h5_tmp_finish(final_path, &w->tmp_path, &w->lock, st2 != OM_OK ? st2 : st);
     writer_free(w);
     return st;
 }
@@ -567,7 +585,7 @@ void om_h5_writer_abort(om_h5_writer *w)
     snprintf(msg, sizeof msg, "%s", om_error_message());
     if (writer_close_objects(w) != OM_OK && code != OM_OK)
         (void)OM_ERROR(code, "%s", msg);
-    remove(w->tmp_path);
+    om_h5_tmp_discard(&w->tmp_path, &w->lock);
     writer_free(w);
 }
 
@@ -588,13 +606,17 @@ static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
         uint64_t sum = 0;
         uint64_t *hist = (uint64_t *)om_tally_wide(w->tally, f);
         const hsize_t bins = hist != NULL ? OM_TALLY_WIDE_BINS : OM_TALLY_BINS;
+        char shown[OM_H5_NAME_MAX];
         if (hist == NULL)
             hist = w->tally->hist[f];
+        snprintf(shown, sizeof shown, "/tallies/%s", w->layout.fields[f].name);
         if (d < 0 || (space = H5Dget_space(d)) < 0 ||
-            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins ||
-            H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist) < 0)
-            st = OM_ERROR(OM_EHDF5, "%s: cannot read /tallies/%s: %s", w->path,
-                          w->layout.fields[f].name, om_h5_detail(why, sizeof why));
+            H5Sget_simple_extent_dims(space, &len, NULL) != 1 || len == 0 || len > bins)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read %s: %s", w->path, shown,
+                          om_h5_detail(why, sizeof why));
+        else if ((st = om_h5_dataset_checked(d, w->path, shown)) == OM_OK)
+            st = om_h5_read_whole(d, H5T_NATIVE_UINT64, hist, w->path, shown,
+                                  "counts of values");
         for (hsize_t v = 0; st == OM_OK && v < len; v++)
             sum += hist[v];
         if (st == OM_OK && sum != trials)
@@ -616,14 +638,14 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     uint64_t trials = 0, block_size = 0, rows = 0;
     om_status st;
     hid_t fapl = H5I_INVALID_HID;
-    if (om_h5_buffered_fapl(&fapl, &w->driver, true) != OM_OK ||
+    if (om_h5_buffered_fapl(&fapl, &w->driver) != OM_OK ||
         (w->file = H5Fopen(w->tmp_path, H5F_ACC_RDWR, fapl)) < 0) {
         om_h5_close_id(&fapl);
         return OM_ERROR(OM_EHDF5, "%s: cannot open it to continue: %s", w->path,
                         om_h5_detail(why, sizeof why));
     }
     om_h5_close_id(&fapl);
-    if ((w->str_type = om_h5_string_type()) < 0 || (w->winner_type = om_h5_winner_type()) < 0 ||
+    if ((w->winner_type = om_h5_winner_type()) < 0 ||
         (w->group = H5Gopen2(w->file, "trials", H5P_DEFAULT)) < 0)
         return OM_ERROR(OM_EHDF5, "%s: no /trials group: %s", w->path,
                         om_h5_detail(why, sizeof why));
@@ -638,31 +660,62 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
     w->rows = rows != 0;
     w->chunk_rows = w->trials < block_size ? w->trials : block_size;
     for (size_t i = 0; w->rows && i < w->layout.field_count; i++) {
+        char shown[OM_H5_NAME_MAX];
         hsize_t size = w->trials;
+        snprintf(shown, sizeof shown, "/trials/%s", w->layout.fields[i].name);
         if ((w->dset[i] = H5Dopen2(w->group, w->layout.fields[i].name, H5P_DEFAULT)) < 0 ||
             H5Dset_extent(w->dset[i], &size) < 0)
-            return OM_ERROR(OM_EHDF5, "%s: cannot reopen /trials/%s: %s", w->path,
-                            w->layout.fields[i].name, om_h5_detail(why, sizeof why));
+            return OM_ERROR(OM_EHDF5, "%s: cannot reopen %s: %s", w->path, shown,
+                            om_h5_detail(why, sizeof why));
+        if ((st = om_h5_dataset_checked(w->dset[i], w->path, shown)) != OM_OK)
+            return st;
     }
     return reopen_tallies(w, trials);
 }
 
-om_status om_h5_writer_reopen(om_h5_writer **out, const char *tmp_path, const char *path,
+/* Copy the file `from` into the open, empty file `fd` (named `to` in
+ * messages). Errors: OM_EIO. */
+static om_status copy_into(const char *from, int fd, const char *to)
+{
+    uint8_t buf[1 << 16];
+    om_status st = OM_OK;
+    ssize_t n;
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
+    while (st == OM_OK && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            st = OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
+        for (ssize_t done = 0; st == OM_OK && done < n;) {
+            const ssize_t k = write(fd, buf + done, (size_t)(n - done));
+            if (k >= 0)
+                done += k;
+            else if (errno != EINTR)
+                st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
+        }
+    }
+    close(in);
+    return st;
+}
+
+om_status om_h5_writer_reopen(om_h5_writer **out, const char *partial, const char *path,
                               const om_layout *layout, uint64_t *blocks_done)
 {
     om_h5_writer *w;
     om_status st;
     *out = NULL;
     om_h5_quiet();
-    if ((w = writer_alloc(path, layout)) == NULL || (w->tmp_path = strdup(tmp_path)) == NULL) {
-        if (w)
-            writer_free(w);
+    if ((w = writer_alloc(path, layout)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    }
     w->scratch_rows = 1;
+    /* The run goes on in a copy, so the .partial file stays as it was until
+     * a new file replaces it. */
     if ((w->scratch = malloc(2)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    else
+    else if ((st = om_h5_tmp_claim(path, &w->tmp_path, &w->lock)) == OM_OK &&
+             (st = copy_into(partial, w->lock, w->tmp_path)) == OM_OK)
         st = reopen(w, blocks_done);
     if (st != OM_OK) {
         om_h5_writer_abort(w);

@@ -8,15 +8,19 @@
 #include "matrix.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <omp.h>
 
 #include "om_version.h"
 #include "rng.h"
 #include "run.h"
+#include "suggest.h"
 
 /* ----------------------------------------------------------- the plan */
 
@@ -38,10 +42,46 @@ void om_matrix_plan_free(om_matrix_plan *p)
     free(p);
 }
 
+/* Room for the names a message lists: every situation, kind or rule set. */
+#define NAMES_TEXT_MAX 512
+
+/* Most situations of a game whose names a message weighs. */
+#define SITUATION_NAMES_MAX 64
+
+/* Raise `code` for the unknown `what` called `name` among names[0..n)
+ * (`plural` of `what`): the nearest of them, if one is near, and where to see
+ * them (`see`, NULL for nowhere), else all of them. */
+static om_status unknown_name(om_status code, const char *what, const char *plural,
+                              const char *name, const char *const *names, size_t n,
+                              const char *see)
+{
+    const char *best = om_suggest(name, names, n);
+    char known[NAMES_TEXT_MAX] = "";
+    if (best != NULL)
+        return OM_ERROR(code, "unknown %s '%s'; did you mean '%s'?%s%s%s", what, name, best,
+                        see ? " (" : "", see ? see : "", see ? ")" : "");
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    return OM_ERROR(code, "unknown %s '%s' (%s: %s)", what, name, plural, known);
+}
+
+/* The names of game g's situations into names[0..SITUATION_NAMES_MAX); their
+ * number. */
+static size_t names_of_situations(const om_game *g, const char **names)
+{
+    size_t n = 0;
+    for (; n < g->matrix->n_situations && n < SITUATION_NAMES_MAX; n++)
+        names[n] = g->matrix->situations[n].name;
+    return n;
+}
+
 /* The situations named in the spec (or the game's default set). */
 static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
 {
     const om_game *g = p->game;
+    const char *names[SITUATION_NAMES_MAX];
     if (spec->n_situations > OM_MATRIX_MAX_SITUATIONS)
         return OM_ERROR(OM_EINVAL, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
     if (spec->n_situations == 0) {
@@ -54,8 +94,9 @@ static om_status plan_situations(om_matrix_plan *p, const om_matrix_spec *spec)
         while (i < g->matrix->n_situations && strcmp(g->matrix->situations[i].name, spec->situations[k]) != 0)
             i++;
         if (i == g->matrix->n_situations)
-            return OM_ERROR(OM_ENOTFOUND, "unknown situation '%s' (oddsmaster matrix "
-                            "--list-situations shows them)", spec->situations[k]);
+            return unknown_name(OM_ENOTFOUND, "situation", "situations of this rule set",
+                                spec->situations[k], names, names_of_situations(g, names),
+                                "oddsmaster matrix --list-situations");
         for (size_t j = 0; j < p->n_sits; j++)
             if (p->sit[j] == i)
                 return OM_ERROR(OM_EINVAL, "situation '%s' is named twice", spec->situations[k]);
@@ -72,9 +113,13 @@ static om_status plan_kind(om_matrix_plan *p, const char *kind)
         kind = k[0];
     while (*k && strcmp(*k, kind) != 0)
         k++;
-    if (*k == NULL)
-        return OM_ERROR(OM_EINVAL, "a matrix of %s runs kind %s and others, not '%s'",
-                        p->game->identity.title, p->game->matrix->kinds[0], kind);
+    if (*k == NULL) {
+        size_t n = 0;
+        while (p->game->matrix->kinds[n] != NULL)
+            n++;
+        return unknown_name(OM_EINVAL, "kind", "the kinds a matrix of this rule set runs",
+                            kind, (const char *const *)p->game->matrix->kinds, n, NULL);
+    }
     return (p->kind = strdup(kind)) != NULL ? OM_OK : OM_ERROR(OM_ENOMEM, "out of memory");
 }
 
@@ -183,9 +228,16 @@ om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
     if (p == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory");
     p->spec = *spec;
-    if ((p->game = om_game_for_ruleset(spec->ruleset)) == NULL)
-        st = OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s' (oddsmaster list shows them)",
-                      spec->ruleset);
+    if ((p->game = om_game_for_ruleset(spec->ruleset)) == NULL) {
+        const char *names[OM_GAME_RULESETS_MAX];
+        size_t n = 0;
+        for (size_t g = 0; g < om_game_count; g++)
+            for (const char *const *r = om_games[g]->identity.rulesets; *r; r++)
+                if (n < OM_GAME_RULESETS_MAX)
+                    names[n++] = *r;
+        st = unknown_name(OM_ENOTFOUND, "rule set", "rule sets", spec->ruleset, names, n,
+                          NULL);
+    }
     else if ((p->ruleset = strdup(spec->ruleset)) == NULL ||
              (p->row_spec = strdup(spec->rows)) == NULL ||
              (p->col_spec = strdup(spec->cols)) == NULL)
@@ -348,34 +400,84 @@ om_status om_matrix_simulate_cell(const om_matrix_plan *p, size_t s, size_t r, s
 
 /* ----------------------------------------------------------- the file */
 
-/* Write cell (s, r, c)'s scenario to `dir`, with how to reproduce it. */
+/* The path of cell (s, r, c)'s scenario in `dir`. */
+static void cell_file_name(char *path, size_t size, const char *dir, size_t s, size_t r,
+                           size_t c)
+{
+    snprintf(path, size, "%s/s%zu_r%zu_c%zu.yaml", dir, s, r, c);
+}
+
+/*
+ * Write cell (s, r, c)'s scenario to `dir`, with how to reproduce it: made in
+ * memory, written whole with write(2) to a temporary name beside it, renamed
+ * when complete. So a failure (a full disk) leaves no file, and is said with
+ * the system's reason (a stdio stream whose buffer failed to be written
+ * keeps only its error flag).
+ */
 static om_status write_cell_file(const om_matrix_plan *p, const char *dir, size_t s, size_t r,
                                  size_t c, uint64_t trials)
 {
-    char path[4096];
+    char path[4096], tmp[4200], head[4400];
     om_scenario *sc = NULL;
-    FILE *f;
     om_status st = om_matrix_cell_scenario(p, s, r, c, &sc);
+    const char *part[2];
+    size_t left[2];
+    int fd, err = 0;
     if (st != OM_OK)
         return st;
-    snprintf(path, sizeof path, "%s/s%zu_r%zu_c%zu.yaml", dir, s, r, c);
-    f = fopen(path, "w");
-    if (f != NULL)
-        fprintf(f, "# This cell ran %llu trials: oddsmaster run %s --seed %llu --trials %llu%s\n",
-                (unsigned long long)trials, path,
-                (unsigned long long)om_matrix_cell_seed(p->spec.seed, s, r, c),
-                (unsigned long long)trials, p->spec.trial_streams ? " --trial-streams" : "");
-    if (f == NULL || fputs(sc->text, f) < 0 || fclose(f) != 0)
-        st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(errno));
+    cell_file_name(path, sizeof path, dir, s, r, c);
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    snprintf(head, sizeof head, "# This cell ran %llu trials: oddsmaster run %s --seed %llu "
+             "--trials %llu%s\n", (unsigned long long)trials, path,
+             (unsigned long long)om_matrix_cell_seed(p->spec.seed, s, r, c),
+             (unsigned long long)trials, p->spec.trial_streams ? " --trial-streams" : "");
+    part[0] = head;
+    part[1] = sc->text;
+    left[0] = strlen(head);
+    left[1] = strlen(sc->text);
+    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+        err = errno;
+    for (int k = 0; k < 2 && fd >= 0 && err == 0; k++)
+        while (left[k] > 0 && err == 0) {
+            const ssize_t n = write(fd, part[k], left[k]);
+            if (n > 0) {
+                part[k] += n;
+                left[k] -= (size_t)n;
+            } else if (n == 0 || errno != EINTR) {
+                err = n == 0 ? EIO : errno;
+            }
+        }
+    if (fd >= 0 && close(fd) != 0 && err == 0)
+        err = errno;
+    if (err == 0 && rename(tmp, path) != 0)
+        err = errno;
+    if (err != 0) {
+        remove(tmp);
+        st = OM_ERROR(OM_EIO, "cannot write %s: %s", path, strerror(err));
+    }
     om_scenario_free(sc);
     return st;
 }
 
+/* Remove the scenario files of the cells marked in written[] (those a run
+ * that failed wrote: it leaves no output). */
+static void remove_cell_files(const om_matrix_plan *p, const char *dir, const bool *written)
+{
+    const size_t R = p->n_rows, C = p->n_cols, total = p->n_sits * R * C;
+    for (size_t i = 0; i < total; i++)
+        if (written[i]) {
+            char path[4096];
+            cell_file_name(path, sizeof path, dir, i / (R * C), (i / C) % R, i % C);
+            remove(path);
+        }
+}
+
 /* Every cell, in parallel (one per thread at a time: cells are many and small,
  * so the threads stay busy, and a cell's numbers do not depend on their
- * number), each put to the writer as it ends. */
+ * number), each put to the writer as it ends; with cells_dir, each cell's
+ * scenario file written, and marked in written[]. */
 static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char *cells_dir,
-                           om_matrix_progress progress, void *ctx)
+                           bool *written, om_matrix_progress progress, void *ctx)
 {
     const size_t R = p->n_rows, C = p->n_cols, S = p->n_sits, total = S * R * C;
     const int threads = (int)om_run_threads(p->spec.threads);
@@ -397,8 +499,9 @@ static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char
             st = OM_ERROR(OM_ENOMEM, "out of memory for the winners of a cell");
         if (st == OM_OK)
             st = om_matrix_simulate_cell(p, s, r, c, 1, &cell, outcomes);
-        if (st == OM_OK && cells_dir != NULL)
-            st = write_cell_file(p, cells_dir, s, r, c, cell.trials);
+        if (st == OM_OK && cells_dir != NULL && (st = write_cell_file(p, cells_dir, s, r, c,
+                                                                      cell.trials)) == OM_OK)
+            written[i] = true;
 #pragma omp critical(om_matrix_writer)
         {
             if (st == OM_OK && failed == OM_OK)
@@ -436,10 +539,13 @@ om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const ch
 {
     om_matrix_unit *ru = calloc(p->n_rows, sizeof *ru), *cu = calloc(p->n_cols, sizeof *cu);
     om_matrix_situation sits[OM_MATRIX_MAX_SITUATIONS];
+    /* The cells whose scenario file was written: removed if the run fails. */
+    bool *written = cells_dir != NULL ? calloc(p->n_sits * p->n_rows * p->n_cols, sizeof *written)
+                                      : NULL;
     om_h5m_writer *w = NULL;
     om_status st = OM_OK;
 
-    if (ru == NULL || cu == NULL)
+    if (ru == NULL || cu == NULL || (cells_dir != NULL && written == NULL))
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     if (st == OM_OK) {
         axis(p->rows, p->n_rows, ru);
@@ -466,12 +572,15 @@ om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const ch
         st = om_h5m_writer_create(&w, path, &info);
     }
     if (st == OM_OK) {
-        st = run_cells(p, w, cells_dir, progress, ctx);
+        st = run_cells(p, w, cells_dir, written, progress, ctx);
         if (st == OM_OK)
             st = om_h5m_writer_close(w);
         else
             om_h5m_writer_abort(w);
+        if (st != OM_OK && written != NULL)
+            remove_cell_files(p, cells_dir, written);
     }
+    free(written);
     free(ru);
     free(cu);
     return st;

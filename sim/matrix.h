@@ -114,8 +114,10 @@ typedef void (*om_matrix_progress)(void *ctx, size_t done, size_t total);
  * write the matrix file at `path` (h5matrix.h) with the plan's axes,
  * situations, readings and (unless spec.no_outcomes) each trial's winner, and
  * `command_line` as provenance; if cells_dir is not NULL, also each cell's
- * scenario as cells_dir/s<S>_r<R>_c<C>.yaml. Errors: those of a cell, of
- * creating cells_dir's files, and of writing (OM_EIO, OM_EHDF5).
+ * scenario as cells_dir/s<S>_r<R>_c<C>.yaml (each written whole under a
+ * temporary name, then renamed; those written are removed again if the run
+ * fails). Errors: those of a cell, of creating cells_dir's files (OM_EIO,
+ * with the system's reason), and of writing (OM_EIO, OM_EHDF5).
  */
 om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const char *command_line,
                              const char *cells_dir, om_matrix_progress progress, void *ctx);

@@ -168,15 +168,19 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
 
 /*
  * om_run_resume: continue the interrupted run in the .partial file `path`,
- * whose scenario, seed, trials and program version it checks first (a file
- * that is complete, damaged, or of another version is refused, unmodified),
+ * whose scenario, seed, trials and program version it checks first, against
+ * the request and against the digest of the run the file wrote when the run
+ * began, and whose every row it reads and counts against its tallies (a file
+ * that is complete, edited, damaged, or of another version is refused,
+ * unmodified),
  * until it is done, a target is reached or it is interrupted again. The
  * finished file is the one an uninterrupted run would have written, rows and
  * tallies bit for bit. req->path, trials, seed, halfwidth, target, no_rows and
  * the dice (plain_dice, trial_streams: the file's rng) are taken from the
  * file; threads, interrupt and progress from req. Errors:
  * OM_EINVAL (not resumable: complete, of another version; the message says
- * what differs), OM_EIO, OM_EHDF5, and those of om_run_file.
+ * what differs), OM_EHDF5 (edited or damaged: the message names what), OM_EIO,
+ * and those of om_run_file.
  */
 om_status om_run_resume(const char *path, const om_run_request *req, om_run_report *report);
 

@@ -15,18 +15,15 @@
 #include "run.h"
 
 #include <assert.h>
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "h5file.h"
 #include "om_version.h"
 #include "rng.h"
+#include "suggest.h"
 
 /* Provenance of the plain baseline dice, which do not follow OM_RNG_SCHEME. */
 #define PLAIN_RNG_SCHEME \
@@ -146,6 +143,27 @@ static om_status sink_put(void *ctx, const om_block *b, bool *stop)
     return OM_OK;
 }
 
+/* Room for the names of a scenario's fields in a message. */
+#define FIELD_NAMES_TEXT_MAX 1024
+
+/* OM_EINVAL for a --target that is no field of layout l: the nearest field,
+ * if one is near, else all of them. */
+static om_status unknown_target(const om_layout *l, const char *target)
+{
+    const char *names[OM_LAYOUT_FIELDS_MAX], *best;
+    char known[FIELD_NAMES_TEXT_MAX] = "";
+    for (size_t i = 0; i < l->field_count; i++) {
+        size_t used = strlen(known);
+        names[i] = l->fields[i].name;
+        snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    if ((best = om_suggest(target, names, l->field_count)) != NULL)
+        return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials; "
+                        "did you mean '%s'?", target, best);
+    return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials (its "
+                    "fields: %s)", target, known);
+}
+
 /* The field the target precision is about: req->target, or the winner; -1
  * without a target. */
 static om_status target_field(const om_layout *l, const om_run_request *req, int *out)
@@ -155,8 +173,7 @@ static om_status target_field(const om_layout *l, const om_run_request *req, int
         return OM_OK;
     if (req->target != NULL) {
         if ((*out = om_layout_find(l, req->target)) < 0)
-            return OM_ERROR(OM_EINVAL, "--target '%s' is not a field of this scenario's trials",
-                            req->target);
+            return unknown_target(l, req->target);
         if (l->fields[*out].type == OM_FIELD_COUNT16)
             return OM_ERROR(OM_EINVAL, "--target '%s' is a two-byte count (victory points): "
                             "watch a one-byte field", req->target);
@@ -238,59 +255,6 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
 
 /* ----------------------------------------------------------- leftovers */
 
-/* Whether process `pid` still runs. */
-static bool alive(long pid)
-{
-    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
-}
-
-/*
- * The temporary files "PATH.tmp-PID" that runs killed before they ended left
- * beside `path` are removed (a run that still writes one is an error: two runs
- * on one output), and said so in *notice.
- */
-static om_status clean_leftovers(const char *path, char **notice)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    const char *base = slash ? slash + 1 : path;
-    size_t base_len = strlen(base);
-    DIR *d;
-    struct dirent *e;
-    om_status st = OM_OK;
-
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-             slash ? path : ".");
-    if ((d = opendir(dir)) == NULL)
-        return OM_OK;
-    while (st == OM_OK && (e = readdir(d)) != NULL) {
-        char *end = NULL, full[8192];
-        long pid;
-        if (strncmp(e->d_name, base, base_len) != 0 || strncmp(e->d_name + base_len, ".tmp-", 5))
-            continue;
-        pid = strtol(e->d_name + base_len + 5, &end, 10);
-        if (end == NULL || *end != '\0' || pid == (long)getpid())
-            continue;
-        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
-        if (alive(pid)) {
-            st = OM_ERROR(OM_EINVAL, "%s: another run (process %ld) is writing it now (%s)",
-                          path, pid, full);
-        } else if (remove(full) == 0) {
-            size_t old = *notice ? strlen(*notice) : 0;
-            char line[8400];
-            int n = snprintf(line, sizeof line, "removed %s, left by a run that was killed "
-                             "before it ended (process %ld)\n", full, pid);
-            char *grown = realloc(*notice, old + (size_t)n + 1);
-            if (grown != NULL) {
-                memcpy(grown + old, line, (size_t)n + 1);
-                *notice = grown;
-            }
-        }
-    }
-    closedir(d);
-    return st;
-}
-
 /* An interrupted run's .partial file beside `path` must be resumed or removed
  * first: a new run would leave it stale. */
 static om_status check_partial(const char *path)
@@ -318,7 +282,7 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
 
     memset(report, 0, sizeof *report);
     if ((st = check_partial(req->path)) != OM_OK ||
-        (st = clean_leftovers(req->path, &report->notice)) != OM_OK)
+        (st = om_h5_tmp_clean(req->path, &report->notice)) != OM_OK)
         return st;
     if ((st = om_trials_prepare(sc, &trials)) != OM_OK)
         return st;
@@ -364,29 +328,6 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
 
 /* ----------------------------------------------------------- resuming */
 
-/* Copy the file `from` to `to` (created). Errors: OM_EIO. */
-static om_status copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[1 << 16];
-    size_t n;
-    om_status st = OM_OK;
-    if (in == NULL || out == NULL)
-        st = OM_ERROR(OM_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
-    while (st == OM_OK && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
-    if (st == OM_OK && ferror(in))
-        st = OM_ERROR(OM_EIO, "cannot read %s: %s", from, strerror(errno));
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0 && st == OM_OK)
-        st = OM_ERROR(OM_EIO, "cannot write %s: %s", to, strerror(errno));
-    if (st != OM_OK && out)
-        remove(to);
-    return st;
-}
-
 /* What an interrupted run recorded about itself. */
 typedef struct partial_run {
     char *version, *text, *source, *target, *rng; /* strings of the file (owned) */
@@ -404,7 +345,8 @@ static void partial_free(partial_run *p)
 }
 
 /* Read what the file `path` says of its run; refuse a file that is not an
- * interrupted run of this program. */
+ * interrupted run of this program, or whose run's attributes were edited
+ * since it began (the digest written then: om_h5_reader_open). */
 static om_status read_partial(const char *path, partial_run *p)
 {
     om_h5_reader *r = NULL;
@@ -448,6 +390,26 @@ static om_status read_partial(const char *path, partial_run *p)
     return OM_OK;
 }
 
+/* Nothing damaged goes on into the finished file: every row of the file
+ * `path` is read (each chunk's checksum verified) and counted against its
+ * tallies, or, without rows, its tallies are read (theirs verified). Done
+ * once the cheaper checks have passed. */
+static om_status check_partial_data(const char *path, const partial_run *p)
+{
+    om_h5_reader *r = NULL;
+    om_tally *t = NULL;
+    om_status st = om_h5_reader_open(&r, path);
+    if (st == OM_OK && p->rows != 0)
+        st = om_h5_reader_check_rows(r, NULL);
+    else if (st == OM_OK && (t = malloc(sizeof *t)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory");
+    else if (st == OM_OK)
+        st = om_h5_reader_tally(r, t);
+    free(t);
+    om_h5_reader_close(r);
+    return st;
+}
+
 /* The run the file recorded against what the command asked for. */
 static om_status check_request(const char *path, const partial_run *p, const om_run_request *req)
 {
@@ -487,7 +449,7 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
     om_scenario *sc = NULL;
     om_trials trials = {0};
     om_h5_writer *w = NULL;
-    char *final = NULL, *tmp = NULL;
+    char *final = NULL;
     uint64_t blocks_done = 0;
     om_status st;
 
@@ -496,22 +458,16 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
         return OM_ERROR(OM_EINVAL, "%s: not an interrupted run's file (NAME.h5%s)", path,
                         PARTIAL_SUFFIX);
     if ((st = read_partial(path, &p)) == OM_OK && (st = check_request(path, &p, req)) == OM_OK &&
+        (st = check_partial_data(path, &p)) == OM_OK &&
         (st = om_scenario_load_text(p.source, p.text, strlen(p.text), &sc)) == OM_OK &&
         (st = om_trials_prepare(sc, &trials)) == OM_OK)
         st = check_fields(path, &trials.layout);
-    if (st == OM_OK && ((final = strndup(path, len - sfx)) == NULL ||
-                        (tmp = malloc(len + 32)) == NULL))
+    if (st == OM_OK && (final = strndup(path, len - sfx)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     if (st == OM_OK)
-        st = clean_leftovers(final, &report->notice);
-    /* The run goes on in a copy, so the .partial file stays as it was until a
-     * new file replaces it. */
-    if (st == OM_OK) {
-        snprintf(tmp, len + 32, "%s.tmp-%ld", final, (long)getpid());
-        st = copy_file(path, tmp);
-    }
+        st = om_h5_tmp_clean(final, &report->notice);
     if (st == OM_OK)
-        st = om_h5_writer_reopen(&w, tmp, final, &trials.layout, &blocks_done);
+        st = om_h5_writer_reopen(&w, path, final, &trials.layout, &blocks_done);
     if (st == OM_OK) {
         om_run_request r = *req;
         r.path = final;
@@ -533,7 +489,6 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
     om_scenario_free(sc);
     partial_free(&p);
     free(final);
-    free(tmp);
     return st;
 }
 

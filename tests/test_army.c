@@ -913,15 +913,27 @@ Test(army, suggestions)
 {
     static const char *const ids[] = { "knights", "black-orcs", "orcs", "bear", "terror" };
     const size_t n = sizeof ids / sizeof ids[0];
-    cr_assert_str_eq(om_army_suggest_name("knigths", ids, n), "knights", "a swap");
-    cr_assert_str_eq(om_army_suggest_name("Knights", ids, n), "knights", "case");
-    cr_assert_str_eq(om_army_suggest_name("Black Orcs", ids, n), "black-orcs", "spaces");
-    cr_assert_str_eq(om_army_suggest_name("black_orc", ids, n), "black-orcs");
-    cr_assert_str_eq(om_army_suggest_name("orcs-goblins", ids, n), "orcs", "a word prefix");
-    cr_assert_str_eq(om_army_suggest_name("teror", ids, n), "terror");
-    cr_assert_null(om_army_suggest_name("fear", ids, n), "short names need their first letter");
-    cr_assert_null(om_army_suggest_name("zzzzzz", ids, n));
-    cr_assert_null(om_army_suggest_name("knights", ids, 0));
+    cr_assert_str_eq(om_suggest("knigths", ids, n), "knights", "a swap");
+    cr_assert_str_eq(om_suggest("Knights", ids, n), "knights", "case");
+    cr_assert_str_eq(om_suggest("Black Orcs", ids, n), "black-orcs", "spaces");
+    cr_assert_str_eq(om_suggest("black_orc", ids, n), "black-orcs");
+    cr_assert_str_eq(om_suggest("orcs-goblins", ids, n), "orcs", "a word prefix");
+    cr_assert_str_eq(om_suggest("teror", ids, n), "terror");
+    cr_assert_null(om_suggest("fear", ids, n), "short names need their first letter");
+    cr_assert_null(om_suggest("zzzzzz", ids, n));
+    cr_assert_null(om_suggest("knights", ids, 0));
+}
+
+/* The same function answers the command line's typos. */
+Test(army, suggestions_of_command_words)
+{
+    static const char *const commands[] = {"run", "summary", "list", "matrix", "efficiency",
+                                           "chart"};
+    static const char *const options[] = {"output", "trials", "seed", "threads", "quiet"};
+    cr_assert_str_eq(om_suggest("rn", commands, 6), "run", "a dropped letter of a short word");
+    cr_assert_str_eq(om_suggest("sumary", commands, 6), "summary");
+    cr_assert_str_eq(om_suggest("trails", options, 5), "trials", "a swap");
+    cr_assert_null(om_suggest("xyz", commands, 6));
 }
 
 /* ---------------------------------------------------------------------------

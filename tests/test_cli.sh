@@ -337,14 +337,14 @@ expect_match "nodir' does not exist" "$TMP/err" "the missing directory is named"
 # The summary from the tallies says exactly what the rows say, on every example.
 for f in "$ROOT"/scenarios/examples/*.yaml; do
     name=$(basename "$f" .yaml)
-    "$OM" run "$f" --trials 50000 --seed 3 -q -o "$TMP/ex.h5"
+    "$OM" run "$f" --trials 50000 --seed 3 -q -o "$TMP/ex.h5" >/dev/null
     "$OM" summary "$TMP/ex.h5" --format json >"$TMP/tallies.json"
     "$OM" summary "$TMP/ex.h5" --format json --from-rows >"$TMP/rows.json"
     if cmp -s "$TMP/tallies.json" "$TMP/rows.json"; then ok "$name: tallies and rows summarise alike"; else
         not_ok "$name: tallies and rows summarise alike" "$(diff "$TMP/tallies.json" "$TMP/rows.json" | head -5)"; fi
 done
 expect_exit 0 "run --no-rows" "$OM" run --trials 50000 --seed 3 --no-rows -q -o "$TMP/norows.h5"
-"$OM" run --trials 50000 --seed 3 -q -o "$TMP/withrows.h5"
+"$OM" run --trials 50000 --seed 3 -q -o "$TMP/withrows.h5" >/dev/null
 "$OM" summary "$TMP/norows.h5" --format csv >"$TMP/a.csv"
 "$OM" summary "$TMP/withrows.h5" --format csv >"$TMP/b.csv"
 if cmp -s "$TMP/a.csv" "$TMP/b.csv"; then ok "no rows: the same summary"; else not_ok "no rows: the same summary"; fi

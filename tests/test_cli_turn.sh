@@ -153,12 +153,15 @@ expect_grep "brigade.yaml:13: field 'a.brigades[0].units': riders (Knights) does
 expect_absent "$TMP/brigade.h5" "a brigade that does not touch: no output file"
 {
     printf 'schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\nkind: turn\na:\n  units:\n'
-    for i in 1 2 3 4 5 6 7 8 9; do
+    for i in $(seq 64); do
         printf '    - {id: u%s, unit: {from: empire/halberdiers}, at: [%s, 20]}\n' "$i" $((i * 15))
     done
     printf 'b:\n  units:\n    - {id: e, unit: {from: orcs/orc-warriors}, at: [80, 90]}\n'
 } >"$TMP/many.yaml"
-expect_exit 2 "more than 8 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
-expect_grep "many.yaml:5: field 'a.units': 1 to 8 units a side (got 9)" "$TMP/err" "more than 8 units: the file, line and field"
+expect_exit 2 "more than 63 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
+expect_grep "many.yaml:5: field 'a.units': 1 to 63 units a side (got 64)" "$TMP/err" "more than 63 units: the file, line and field"
+expect_exit 2 "a table at full capacity: more fields than a row holds" "$OM" run "$DATA/turns/capacity.yaml" -q -o "$TMP/capacity.h5"
+expect_grep "capacity.yaml: this turn's 64 units write 581 fields a trial, and a result row holds at most 256" "$TMP/err" "a table at full capacity: the field count named"
+expect_absent "$TMP/capacity.h5" "a table at full capacity: no output file"
 
 tap_end

@@ -109,6 +109,7 @@ Test(contract, identity_and_groups)
         cr_assert_not_null(g->catalogue, "%s: the catalogue group", id->name);
         cr_expect_not_null(g->catalogue->keys, "%s: keys", id->name);
         cr_expect_not_null(g->catalogue->list, "%s: a listing", id->name);
+        cr_expect_not_null(g->catalogue->names, "%s: names", id->name);
         cr_assert_not_null(g->matrix, "%s: the matrix group", id->name);
         cr_expect(g->matrix->units && g->matrix->units_free && g->matrix->cell,
                   "%s: every matrix method", id->name);
@@ -736,6 +737,83 @@ Test(contract, listing)
         cr_expect_null(l);
         cr_expect_not_null(strstr(om_error_message(), "'no-such-ruleset'"), "%s",
                            om_error_message());
+    }
+}
+
+/* The names the catalogue gives one level down, kept for the test. */
+#define NAMES_KEPT_MAX 512
+
+typedef struct names_seen {
+    size_t n;                         /* names given */
+    char name[NAMES_KEPT_MAX][160];   /* the first NAMES_KEPT_MAX of them */
+    bool more[NAMES_KEPT_MAX];        /* whether names lie under each */
+    bool empty;                       /* an empty name was given */
+} names_seen;
+
+static void keep_name(void *ctx, const char *name, bool more)
+{
+    names_seen *s = ctx;
+    s->empty |= name == NULL || name[0] == '\0' || strchr(name, '/') != NULL;
+    if (s->n < NAMES_KEPT_MAX) {
+        snprintf(s->name[s->n], sizeof s->name[s->n], "%s", name ? name : "");
+        s->more[s->n] = more;
+    }
+    s->n++;
+}
+
+/* Whether `oddsmaster list RULESET/WHAT` succeeds. */
+static bool lists(const om_game *g, const char *ruleset, const char *what)
+{
+    om_game_listing *l = NULL;
+    om_status st = g->catalogue->list(ruleset, what, false, &l);
+    om_game_listing_free(l);
+    return st == OM_OK;
+}
+
+/* The names under every rule set (what shell completion offers): some; each
+ * a plain word that lists; under each name with `more`, names that list too
+ * (the first and last of them, to keep the test short), and none under a
+ * name without; an unknown name is OM_ENOTFOUND naming it. */
+Test(contract, names)
+{
+    static names_seen top, below, leaf;
+    for (size_t i = 0; i < om_game_count; i++) {
+        const om_game *g = om_games[i];
+        for (const char *const *r = g->identity.rulesets; *r; r++) {
+            top = (names_seen){0};
+            cr_assert_eq(g->catalogue->names(*r, NULL, keep_name, &top), OM_OK, "%s: %s", *r,
+                         om_error_message());
+            cr_expect_gt(top.n, 0, "%s: no names", *r);
+            cr_expect_not(top.empty, "%s: an empty name, or one with a '/'", *r);
+            for (size_t k = 0; k < top.n && k < NAMES_KEPT_MAX; k++) {
+                char path[400];
+                cr_expect(lists(g, *r, top.name[k]), "%s/%s does not list: %s", *r,
+                          top.name[k], om_error_message());
+                below = (names_seen){0};
+                cr_assert_eq(g->catalogue->names(*r, top.name[k], keep_name, &below), OM_OK,
+                             "%s/%s: %s", *r, top.name[k], om_error_message());
+                cr_expect_eq(below.n > 0, top.more[k], "%s/%s: %zu names under it, more %d",
+                             *r, top.name[k], below.n, top.more[k]);
+                cr_expect_not(below.empty, "%s/%s: an empty name, or one with a '/'", *r,
+                              top.name[k]);
+                for (size_t j = 0; j < below.n && j < NAMES_KEPT_MAX; j += below.n - 1) {
+                    snprintf(path, sizeof path, "%s/%s", top.name[k], below.name[j]);
+                    cr_expect(lists(g, *r, path), "%s/%s does not list: %s", *r, path,
+                              om_error_message());
+                    cr_expect_not(below.more[j], "%s/%s: names three levels down", *r, path);
+                    leaf = (names_seen){0};
+                    cr_expect_eq(g->catalogue->names(*r, path, keep_name, &leaf), OM_OK,
+                                 "%s/%s: %s", *r, path, om_error_message());
+                    cr_expect_eq(leaf.n, 0, "%s/%s: names under a name without", *r, path);
+                    if (below.n == 1)
+                        break;
+                }
+            }
+            cr_expect_eq(g->catalogue->names(*r, "no-such-entry", keep_name, &top),
+                         OM_ENOTFOUND, "%s", *r);
+            cr_expect_not_null(strstr(om_error_message(), "no-such-entry"), "%s: %s", *r,
+                               om_error_message());
+        }
     }
 }
 

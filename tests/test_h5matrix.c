@@ -22,6 +22,7 @@
 
 #include <criterion/criterion.h>
 
+#include "h5_int.h"
 #include "h5file.h"
 #include "h5matrix.h"
 #include "tmpdir.h"
@@ -464,15 +465,16 @@ Test(h5m_reader, missing_parts)
     }
 }
 
-/* Replace dataset `name` by one of `rank` dims `dims` and type `type`, filled with `data`. */
+/* Replace dataset `name` by one of `rank` dims `dims` and type `type`, filled
+ * with `data`, with the checksum every dataset of the file carries. */
 static void replace_dataset(const char *path, const char *name, int rank, const hsize_t *dims,
                             hid_t type, const void *data)
 {
     hid_t f = open_rw(path), s, d;
     cr_assert_geq(H5Ldelete(f, name, H5P_DEFAULT), 0);
     s = H5Screate_simple(rank, dims, NULL);
-    d = H5Dcreate2(f, name, type, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    cr_assert_geq(d, 0);
+    cr_assert_eq(om_h5_dataset_create(f, name, type, s, NULL, 0, path, name, &d), OM_OK, "%s",
+                 om_error_message());
     if (data != NULL)
         cr_assert_geq(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
     H5Dclose(d);

@@ -9,6 +9,7 @@
  * are those of the data files.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <criterion/redirect.h>
 
 #include "wm_scenario.h"
+#include "wm_turn_scenario.h"
 
 #define SCENARIO_DIR OM_TEST_DATA "/scenarios"
 
@@ -1049,4 +1051,61 @@ Test(scenario, caractacus)
     cr_assert_not(s->engagement.side[0].unit.traits.terror, "the enemy is chariots");
     om_wm_scenario_free(s);
     expect_bad("caractacus_not_chariots", OM_EINVAL, 7, "a.caractacus", "Britons Chariots");
+}
+
+/*
+ * A table at full capacity through the real turn loader
+ * (tests/data/turns/capacity.yaml): 64 units, 24 characters, 16 brigades.
+ * It loads, is prepared and runs: in every trial the first brigade of side
+ * A's front line moves exactly when the General's first order passes, and
+ * that order passes with its exact probability. The General (Command 9, at
+ * (120,4)) orders the brigade whose most distant unit's nearest point is
+ * (36,19): sqrt(84^2 + 15^2) = 85.3cm, -4 by the distance chart (Command >
+ * Command Penalties); no enemy within 20cm; so 2D6 <= 5, 10/36. The
+ * command line refuses the file (its units write more fields than a row
+ * holds: tests/test_cli_turn.sh).
+ */
+Test(scenario, turn_at_full_capacity)
+{
+    enum { TRIALS = 4000 };
+    const double p = 10.0 / 36.0;
+    size_t len;
+    char *text = slurp(OM_TEST_DATA "/turns/capacity.yaml", &len);
+    om_wm_scenario *s = NULL;
+    om_wm_turn_prepared *tp = NULL;
+    om_wm_turn_work *w = NULL;
+    om_wm_check_failure why;
+    om_wm_command_test test;
+    const unsigned brigade[4] = {0, 1, 2, 3};
+    unsigned passed = 0;
+    om_dice d;
+    om_status st = om_wm_turn_scenario_load_text("capacity.yaml", text, len, &s);
+    cr_assert_eq(st, OM_OK, "%s", om_error_message());
+    const om_wm_turn *turn = &s->turn->turn;
+    cr_assert_eq(turn->table.units, OM_WM_TABLE_MAX_UNITS);
+    cr_assert_eq(turn->table.characters, OM_WM_TABLE_MAX_CHARACTERS);
+    cr_assert_eq(turn->table.brigades, OM_WM_TABLE_MAX_BRIGADES);
+    cr_assert_eq(turn->table.character[0].kind, OM_WM_GENERAL);
+    om_wm_command_test_for(&turn->command, &turn->table, 0, brigade, 4, 1, &test);
+    cr_assert_eq(test.distance, 4);
+    cr_assert_eq(test.target, 5);
+    memset(&why, 0, sizeof why);
+    cr_assert_eq(om_wm_turn_prepare_alloc(turn, &why, &tp), OM_OK, "%s: %s", why.field,
+                 why.reason);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    d.plain = NULL;
+    om_rng_seed_block(&d.rng, 64, 0);
+    for (unsigned k = 0; k < TRIALS; k++) {
+        om_wm_turn_result r;
+        om_wm_turn_resolve(tp, w, &d, &r);
+        for (unsigned u = 0; u < 4; u++)
+            cr_assert_eq(r.unit[u].moved, r.general_orders >= 1, "trial %u unit %u", k, u);
+        passed += r.general_orders >= 1;
+    }
+    cr_expect_leq(fabs(passed / (double)TRIALS - p), 5 * sqrt(p * (1 - p) / TRIALS),
+                  "the General's first order passed in %u of %d trials", passed, TRIALS);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(tp);
+    om_wm_scenario_free(s);
+    free(text);
 }

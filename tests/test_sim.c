@@ -13,12 +13,14 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -896,6 +898,42 @@ Test(run_file, resume_refusals)
     om_run_request again = {.path = part, .trials = 1000, .seed = 1};
     cr_expect_eq(om_run_file(sc, &again, &rep), OM_EINVAL);
     cr_expect(strstr(om_error_message(), "--resume") != NULL, "%s", om_error_message());
+    om_scenario_free(sc);
+}
+
+/*
+ * A temporary file is being written while its lock is held, whatever its
+ * process id says: "k.h5.tmp-1" (process 1, init, alive but not a run) that
+ * another open file holds the lock of blocks a run on k.h5, which names the
+ * process; once the lock is released (the writer killed, say) the file is a
+ * leftover, and the next run removes it and says so: a reused process id does
+ * not block.
+ */
+Test(run_file, a_temporary_file_is_judged_by_its_lock)
+{
+    char path[PATH_BYTES], tmp[PATH_BYTES + 32];
+    om_scenario *sc = default_scenario(NULL);
+    om_run_request req = {.trials = 1000, .seed = 1};
+    om_run_report rep;
+    int fd;
+    tmpdir_path(path, sizeof path, "k.h5");
+    snprintf(tmp, sizeof tmp, "%s.tmp-1", path);
+    fd = open(tmp, O_RDWR | O_CREAT, 0666);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(flock(fd, LOCK_EX | LOCK_NB), 0, "%s", strerror(errno));
+    req.path = path;
+    cr_expect_eq(om_run_file(sc, &req, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "another run (process 1) is writing it now") != NULL,
+              "%s", om_error_message());
+    cr_expect_eq(access(tmp, F_OK), 0, "a file being written is left alone");
+    cr_expect_neq(access(path, F_OK), 0, "and the run wrote nothing");
+    om_run_report_release(&rep);
+    close(fd);
+    cr_assert_eq(om_run_file(sc, &req, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_neq(access(tmp, F_OK), 0, "the unlocked file of a live process id is removed");
+    cr_assert_not_null(rep.notice);
+    cr_expect(strstr(rep.notice, tmp) != NULL, "%s", rep.notice);
+    om_run_report_release(&rep);
     om_scenario_free(sc);
 }
 

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "command.h"
 #include "table.h"
 
 /* Geometry is exact up to double rounding; 1e-6cm is far below anything the
@@ -607,7 +608,7 @@ Test(table, burst_through_friends)
     add(&t, "G", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 10, 90);
     check_ok(&t);
     om_wm_table_move_rule r = plain_move;
-    uint32_t burst = 0;
+    uint64_t burst = 0;
     r.through_friends = true;
     moved = om_wm_table_move(&t, REV, e, at(90, 0), 30, &r, &burst);
     cr_expect_float_eq(moved, 28.0, 1e-6);
@@ -1060,4 +1061,155 @@ Test(table, closest_visible_enemy_skips_engaged)
     cr_expect_eq(om_wm_table_closest_visible_enemy(&t, REV, a, false, 30,
                                                    OM_WM_TABLE_SKIP_ENGAGED, NULL),
                  (int)far);
+}
+
+/* ---------- The memo: exactly the answers worked out ---------- */
+
+/* A small deterministic generator for the layouts below (SplitMix64). */
+static uint64_t mix_state;
+static double uniform(double lo, double hi)
+{
+    uint64_t z = (mix_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return lo + (hi - lo) * (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* A random table: up to 10 units of both sides, in lines, columns and
+ * irregular blocks, at any facing, some touching, a wood, a hill and a
+ * river; two characters. Units that overlap or leave the table are dropped
+ * (the check refuses them). */
+static void random_table(om_wm_table *t, om_wm_ruleset_id rules)
+{
+    om_wm_table_init(t, rules, 0, 0);
+    om_wm_table_add_rect_terrain(t, OM_WM_TERRAIN_WOOD, at(uniform(20, 80), 40),
+                                 at(uniform(90, 120), 60));
+    om_wm_table_add_rect_terrain(t, OM_WM_TERRAIN_HILL, at(130, 30), at(150, 50));
+    om_wm_table_add_rect_terrain(t, OM_WM_TERRAIN_RIVER, at(0, 90), at(40, 95));
+    for (unsigned k = 0; k < 10; k++) {
+        const unsigned side = k % 2;
+        const om_wm_troop troop = (om_wm_troop)(k % 3 == 2 ? OM_WM_CAVALRY : OM_WM_INFANTRY);
+        const double y = side == 0 ? uniform(15, 55) : uniform(45, 85);
+        const double facing = (side == 0 ? 90 : 270) + (k % 4 == 3 ? uniform(-60, 60) : 0);
+        int u = om_wm_table_add_unit(t, rules, "U", side, troop, 3,
+                                     (om_wm_table_formation)(k % 3), at(uniform(20, 160), y),
+                                     facing);
+        om_wm_check_failure why;
+        cr_assert_geq(u, 0);
+        if (om_wm_table_check(t, rules, &why) != OM_OK)
+            t->units--; /* overlapping or off the table: drop it */
+    }
+    om_wm_table_add_character(t, "General", 0, OM_WM_GENERAL, 9, at(uniform(20, 160), 8));
+    om_wm_table_add_character(t, "Hero", 1, OM_WM_HERO, 8, at(uniform(20, 160), 110));
+}
+
+/* Every question of table a (with a memo) and b (without) has the same
+ * answer, bit for bit. */
+static void same_answers(const om_wm_table *a, const om_wm_table *b, om_wm_ruleset_id rules)
+{
+    for (unsigned u = 0; u < b->units; u++) {
+        double ca, cb;
+        om_wm_table_behind bha, bhb;
+        cr_assert_eq(om_wm_table_engaged(a, u), om_wm_table_engaged(b, u));
+        cr_assert_eq(om_wm_table_in_dense(a, u), om_wm_table_in_dense(b, u));
+        cr_assert_eq(om_wm_table_position(a, u), om_wm_table_position(b, u));
+        cr_assert_eq(om_wm_table_closest_enemy(a, u, &ca), om_wm_table_closest_enemy(b, u, &cb));
+        cr_assert(memcmp(&ca, &cb, sizeof ca) == 0);
+        cr_assert_eq(om_wm_table_closest_visible_enemy(a, rules, u, false, 20, 0, &ca),
+                     om_wm_table_closest_visible_enemy(b, rules, u, false, 20, 0, &cb));
+        for (unsigned c = 0; c < b->characters; c++) {
+            double da = om_wm_table_character_distance(a, c, u);
+            double db = om_wm_table_character_distance(b, c, u);
+            om_wm_command_setup s = {.rules = rules, .side = b->character[c].side};
+            cr_assert(memcmp(&da, &db, sizeof da) == 0);
+            /* The Command phase keeps its tests in the memo too. */
+            for (unsigned order = 1; order <= 3; order++) {
+                om_wm_command_test ta, tb;
+                om_wm_command_test_for(&s, a, c, &u, 1, order, &ta);
+                om_wm_command_test_for(&s, b, c, &u, 1, order, &tb);
+                cr_assert(memcmp(&ta, &tb, sizeof ta) == 0, "test %u %u %u", c, u, order);
+            }
+        }
+        for (unsigned v = 0; v < b->units; v++) {
+            double da = om_wm_table_distance(a, u, v), db = om_wm_table_distance(b, u, v);
+            om_wm_table_charge cha, chb;
+            om_wm_vec pa, pb, qa, qb;
+            cr_assert(memcmp(&da, &db, sizeof da) == 0, "distance %u %u", u, v);
+            cr_assert_eq(om_wm_table_touching(a, u, v), om_wm_table_touching(b, u, v));
+            cr_assert_eq(om_wm_table_sees(a, rules, u, v, u % 2),
+                         om_wm_table_sees(b, rules, u, v, u % 2));
+            if (u == v)
+                continue;
+            om_wm_table_closest_points(a, u, v, &pa, &qa);
+            om_wm_table_closest_points(b, u, v, &pb, &qb);
+            cr_assert(memcmp(&pa, &pb, sizeof pa) == 0 && memcmp(&qa, &qb, sizeof qa) == 0);
+            memset(&cha, 0, sizeof cha);
+            memset(&chb, 0, sizeof chb);
+            om_wm_table_charge_plan(a, rules, u, v, 30, &cha);
+            om_wm_table_charge_plan(b, rules, u, v, 30, &chb);
+            cr_assert(memcmp(&cha, &chb, sizeof cha) == 0, "charge %u %u", u, v);
+            for (unsigned i = 0; i < b->unit[u].stands; i++) {
+                om_wm_table_touch ta, tb;
+                double sa = om_wm_table_stand_distance(a, u, i, v);
+                double sb = om_wm_table_stand_distance(b, u, i, v);
+                cr_assert(memcmp(&sa, &sb, sizeof sa) == 0);
+                om_wm_table_stand_touch(a, u, i, v, &ta);
+                om_wm_table_stand_touch(b, u, i, v, &tb);
+                cr_assert(ta.touches == tb.touches && ta.edges == tb.edges &&
+                          ta.flanked == tb.flanked);
+                for (unsigned j = 0; j < b->unit[v].stands; j++)
+                    cr_assert_eq(om_wm_table_stand_support(a, u, i, v, j),
+                                 om_wm_table_stand_support(b, u, i, v, j));
+            }
+        }
+        om_wm_table_behind_of(a, rules, u, 40, &bha);
+        om_wm_table_behind_of(b, rules, u, 40, &bhb);
+        cr_assert(bha.kind == bhb.kind && memcmp(&bha.cm, &bhb.cm, sizeof bha.cm) == 0 &&
+                  bha.stands == bhb.stands && bha.unit == bhb.unit);
+    }
+}
+
+/*
+ * The memo keeps the table's answers under what they were worked out from:
+ * over random layouts, a table with a memo and one without answer every
+ * question alike, before and after units move (the same moves on both), and
+ * again in a second "trial" from the same start (answers found in the memo).
+ */
+Test(table, memo_gives_the_answers_worked_out)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    const om_wm_table_move_rule rule = {.enemy_gap_cm = 1, .target = -1, .turn = true};
+    unsigned units = 0, moved = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 42;
+    for (unsigned layout = 0; layout < 12; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        random_table(&start, rules);
+        units += start.units;
+        for (unsigned trial = 0; trial < 2; trial++) {
+            om_wm_table_copy(a, &start, memo);
+            om_wm_table_copy(b, &start, NULL);
+            same_answers(a, b, rules);
+            for (unsigned u = 0; u < b->units; u++) {
+                const om_wm_vec goal = at(uniform(10, 170), uniform(10, 110));
+                double ma = om_wm_table_move(a, rules, u, goal, 20, &rule, NULL);
+                double mb = om_wm_table_move(b, rules, u, goal, 20, &rule, NULL);
+                cr_assert(memcmp(&ma, &mb, sizeof ma) == 0, "move %u", u);
+                moved += ma > 0;
+                cr_assert(memcmp(&a->unit[u].centre, &b->unit[u].centre, sizeof(om_wm_vec)) == 0);
+            }
+            same_answers(a, b, rules);
+            mix_state -= 0x9e3779b97f4a7c15u * b->units; /* the same goals next trial */
+        }
+    }
+    /* The layouts are not empty, and the moves go somewhere. */
+    cr_expect_geq(units, 60, "%u units in the layouts", units);
+    cr_expect_geq(moved, 60, "%u moves", moved);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
 }

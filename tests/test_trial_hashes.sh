@@ -30,20 +30,20 @@ hash_file() {
 }
 
 {
-    "$OM" run --trials $TRIALS --seed 1 --quiet -o "$TMP/default.h5" &&
+    "$OM" run --trials $TRIALS --seed 1 --quiet -o "$TMP/default.h5" >/dev/null &&
         hash_file default "$TMP/default.h5" /trials
     for f in "$ROOT"/scenarios/examples/*.yaml; do
         name=$(basename "$f" .yaml)
-        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" &&
+        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" >/dev/null &&
             hash_file "$name" "$TMP/$name.h5" /trials
     done
     for f in "$ROOT"/scenarios/examples/turns/*.yaml; do
         name=turn-$(basename "$f" .yaml)
-        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" &&
+        "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" >/dev/null &&
             hash_file "$name" "$TMP/$name.h5" /trials
     done
     "$OM" matrix warmaster-revolution empire orcs --situation a-charges \
-        --situation b-charges --trials 5000 --seed 1 --quiet -o "$TMP/matrix.h5" &&
+        --situation b-charges --trials 5000 --seed 1 --quiet -o "$TMP/matrix.h5" >/dev/null &&
         hash_file matrix-rev-empire-orcs "$TMP/matrix.h5" /cells
 } >"$TMP/now.tsv" 2>"$TMP/err"
 

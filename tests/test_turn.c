@@ -586,12 +586,13 @@ Test(turn, checks_name_the_field)
     cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "units[0].side.unit.armour", "%s: %s", why.field, why.reason);
 
+    /* A whole table of one side: the other has no unit left to fight. */
     begin(&b, "warmaster-revolution", 0);
-    for (unsigned i = 0; i < 9; i++)
-        unit(&b, "Warriors", 0, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 10 + 15.0 * i, 20,
-             90);
+    for (unsigned i = 0; i < OM_WM_TABLE_MAX_UNITS; i++)
+        unit(&b, "Warriors", 0, OM_WM_INFANTRY, 1, 3, 3, 6, 0, OM_WM_TABLE_LINE,
+             4 + 5.0 * (i % 32), 10 + 5.0 * (i / 32), 90);
     cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
-    cr_expect_str_eq(why.field, "units[8]", "%s: %s", why.field, why.reason);
+    cr_expect_str_eq(why.field, "units[63]", "%s: %s", why.field, why.reason);
 }
 
 /*
@@ -631,4 +632,104 @@ Test(turn, range_bands_by_the_distance)
         om_wm_turn_work_free(w);
         om_wm_turn_prepared_free(p);
     }
+}
+
+/*
+ * A shooter its own misfire destroys still drives its target back from where
+ * it shot (Shooting > Driving Back Enemies): a one-gun Helblaster (8 dice a
+ * gun within 10cm, 4 or more 1s blow it up, army list) 8cm from an enemy.
+ * In the trials it blows itself up it is destroyed and the target was shot
+ * at; nothing divides by its 0 stands (it once did). 4 or more 1s of 8 dice:
+ * sum over k >= 4 of C(8,k) (1/6)^k (5/6)^(8-k).
+ */
+Test(turn, shooter_destroyed_by_its_misfire)
+{
+    builder b;
+    unsigned long blown = 0;
+    double p = 0;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    begin(&b, "warmaster-revolution", 0);
+    unsigned gun = unit(&b, "Helblaster", 0, OM_WM_ARTILLERY, 1, 1, 2, 0, 8, OM_WM_TABLE_LINE,
+                        60, 20, 90);
+    unsigned e = unit(&b, "Target", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 60, 31,
+                      270);
+    b.t.unit[gun].side.unit.traits.shooter = OM_WM_SHOOTER_HELBLASTER;
+    om_wm_turn_prepared *pt = prepare(&b);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 5);
+    for (unsigned k = 0; k < TRIALS; k++) {
+        om_wm_turn_result res;
+        om_wm_turn_resolve(pt, w, &d, &res);
+        cr_assert(res.unit[e].shot_at, "trial %u: the target is shot at", k);
+        if (res.unit[gun].destroyed) {
+            blown++;
+            cr_assert_eq(res.unit[e].stands_lost, 0, "a gun that blew up hits nothing");
+        }
+    }
+    for (unsigned k = 4; k <= 8; k++) {
+        double c = 1;
+        for (unsigned i = 0; i < k; i++)
+            c = c * (8 - i) / (i + 1);
+        p += c * pow(1 / 6.0, k) * pow(5 / 6.0, 8 - k);
+    }
+    expect_p("the gun blows up", blown, TRIALS, p);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(pt);
+}
+
+/* A War Wagon never charges (Kislev lists): a charge plan is refused, with
+ * its field; and nothing else makes it charge (the table marks it
+ * OM_WM_TABLE_TRAIT_NO_CHARGE), so its engagements pass the engine's check.
+ * Under Ancients rules artillery charges on initiative: a wagon that must
+ * charge, 8cm from an enemy, does not, where the same unit in no formation
+ * does. */
+static unsigned wagon_charges(om_wm_formation formation, unsigned trials)
+{
+    builder b;
+    unsigned charged = 0;
+    om_wm_turn_prepared *pt;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    begin(&b, "warmaster-ancients", 0);
+    unsigned wagon = unit(&b, "War Wagon", 0, OM_WM_ARTILLERY, 2, 3, 3, 0, 0, OM_WM_TABLE_COLUMN,
+                          60, 20, 90);
+    unit(&b, "Enemy", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 60, 31, 270);
+    b.t.unit[wagon].side.formation = formation;
+    b.t.unit[wagon].side.shooting = b.t.unit[wagon].side.fighting = 1; /* the wagon stand */
+    b.t.table.unit[wagon].traits |= OM_WM_TABLE_TRAIT_MUST_CHARGE;
+    pt = prepare(&b);
+    cr_assert_eq((om_wm_turn_of(pt)->table.unit[wagon].traits & OM_WM_TABLE_TRAIT_NO_CHARGE) != 0,
+                 formation != OM_WM_FORMATION_NONE);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 9);
+    for (unsigned k = 0; k < trials; k++) {
+        om_wm_turn_result res;
+        om_wm_turn_resolve(pt, w, &d, &res);
+        charged += res.unit[wagon].charged;
+    }
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(pt);
+    return charged;
+}
+
+Test(turn, war_wagon_never_charges)
+{
+    builder b;
+    om_wm_check_failure why;
+    begin(&b, "warmaster-revolution", 0);
+    unsigned wagon = unit(&b, "War Wagon", 0, OM_WM_ARTILLERY, 2, 3, 3, 0, 0, OM_WM_TABLE_COLUMN,
+                          60, 20, 90);
+    unsigned e = unit(&b, "Enemy", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 0, OM_WM_TABLE_LINE, 60, 40,
+                      270);
+    unsigned g = general(&b, 0, 10, 60, 10);
+    b.t.unit[wagon].side.formation = OM_WM_FORMATION_COLUMN;
+    b.t.unit[wagon].side.shooting = b.t.unit[wagon].side.fighting = 1;
+    b.t.command.plan[wagon] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)e,
+                                           .by = (int8_t)g};
+    memset(&why, 0, sizeof why);
+    cr_expect_eq(om_wm_turn_check(&b.t, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "plans[0].kind", "%s: %s", why.field, why.reason);
+    cr_expect_eq(wagon_charges(OM_WM_FORMATION_COLUMN, 200), 0);
+    cr_expect_eq(wagon_charges(OM_WM_FORMATION_NONE, 200), 200);
 }

@@ -12,7 +12,8 @@
 
 #include <stdbool.h>
 
-/* Status codes. Values are stable: the CLI maps them to exit codes (README). */
+/* Status codes. Values are stable: the CLI maps them to exit codes
+ * (cli/cli.h; docs/manual.md, "Exit codes"). */
 typedef enum om_status {
     OM_OK = 0,      /* success */
     OM_EINVAL = 1,  /* invalid argument or impossible value */

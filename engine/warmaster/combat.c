@@ -539,7 +539,7 @@ typedef struct bout {
 /* The index in g->tests of unit u attacking unit e (in a duel, unit u's own). */
 static inline unsigned pair_of(const engine *g, unsigned u, unsigned e, bool duel)
 {
-    assert(g->pair[u][e] != OM_WM_NO_UNIT && (!duel || g->pair[u][e] == u));
+    assert(g->pair[u][e] != OM_WM_NO_PAIR && (!duel || g->pair[u][e] == u));
     return duel ? u : g->pair[u][e];
 }
 
@@ -841,7 +841,9 @@ SPECIALISED void round_hits(const engine *g, om_dice *d, const fight *f, const b
 static void extra_strikes(const engine *g, om_dice *d, const fight *f, const bout *b,
                           const round_plan *rp, unsigned hits[], bool duel)
 {
-    unsigned scored[OM_WM_UNITS_MAX] = {0}, suffered[OM_WM_UNITS_MAX] = {0};
+    unsigned scored[OM_WM_UNITS_MAX], suffered[OM_WM_UNITS_MAX];
+    for (unsigned u = 0; u < units_in(g, duel); u++)
+        scored[u] = suffered[u] = 0;
     for (unsigned k = 0; k < blows_in(rp, duel); k++) {
         if (!rp->b[k].struck)
             continue;
@@ -2190,13 +2192,14 @@ static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
     g->side[0] = &p->e.side[0];
     g->side[1] = &p->e.side[1];
     g->tests = p->tests;
-    memset(g->pair, OM_WM_NO_UNIT, sizeof g->pair);
+    for (int s = 0; s < 2; s++)
+        memset(g->pair[s], 0xff, 2 * sizeof g->pair[s][0]); /* OM_WM_NO_PAIR */
     for (int s = 0; s < 2; s++) {
         om_wm_unit_prep *up = &dl->unit[s];
         om_wm_contact_prep *cp = &dl->contact[s];
         g->army_units[s] = 1;
         g->army_unit[s][0] = (uint8_t)s;
-        g->pair[s][1 - s] = (uint8_t)s;
+        g->pair[s][1 - s] = (uint16_t)s;
         up->side = &p->e.side[s];
         up->hurt = &p->hurt[s];
         up->lost_at = p->lost_at[s];
@@ -2205,7 +2208,7 @@ static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
         up->combat_hits = p->combat_hits[s];
         up->hurt_hits = p->hurt_hits[s];
         up->pursues = OM_WM_NO_UNIT;
-        up->last_contact = (uint8_t)s;
+        up->last_contact = (uint16_t)s;
         up->touches = true;
         cp->c.unit = (uint8_t)s;
         cp->c.enemy = (uint8_t)(1 - s);

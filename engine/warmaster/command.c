@@ -214,9 +214,50 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Kinds of the answers the Command phase keeps in the table's memo. */
+enum { RECALL_TEST = 1 };
+
+static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
+                     const unsigned *u, unsigned n, unsigned order, om_wm_command_test *out);
+
 void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
                             const unsigned *u, unsigned n, unsigned order,
                             om_wm_command_test *out)
+{
+    /* The test reads the units on the table and, besides them, what the key
+     * holds: the character (its place, base, Command and kind), the units
+     * ordered, the order, their sizes and blunder penalties, the rule set and
+     * the distance option. */
+    const om_wm_table_character *ch = &t->character[c];
+    uint64_t key[OM_WM_TABLE_RECALL_KEYS] = {0};
+    memset(out, 0, sizeof *out);
+    if (t->memo != NULL && n <= OM_WM_BRIGADE_MAX_UNITS && c < 256 && order < 16) {
+        uint64_t penalties = 0;
+        key[0] = c | (uint64_t)n << 8 | (uint64_t)order << 12;
+        for (unsigned i = 0; i < n; i++) {
+            const om_wm_table_unit *un = &t->unit[u[i]];
+            key[0] |= (uint64_t)(u[i] & 0xffu) << (16 + 8 * i);
+            penalties |= ((uint64_t)un->blunder_penalty | (uint64_t)(un->size & 0xfu) << 8)
+                         << (12 * i);
+        }
+        memcpy(&key[1], &ch->at.x, sizeof key[1]);
+        memcpy(&key[2], &ch->at.y, sizeof key[2]);
+        memcpy(&key[3], &ch->radius_cm, sizeof key[3]);
+        key[4] = penalties | (uint64_t)ch->command << 48 | (uint64_t)(ch->kind & 0x3) << 56 |
+                 (uint64_t)(s->options.distance_per_full_20 ? 1 : 0) << 58 |
+                 (uint64_t)(s->rules & 0x3) << 59;
+        if (om_wm_table_recall(t, RECALL_TEST, key, out, sizeof *out))
+            return;
+        test_for(s, t, c, u, n, order, out);
+        om_wm_table_remember(t, RECALL_TEST, key, out, sizeof *out);
+        return;
+    }
+    test_for(s, t, c, u, n, order, out);
+}
+
+/* The test of an order, worked out. */
+static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
+                     const unsigned *u, unsigned n, unsigned order, om_wm_command_test *out)
 {
     const command_rules *r = rules_of(s->rules);
     const om_wm_table_character *ch = &t->character[c];
@@ -339,7 +380,8 @@ static bool try_charge(phase *p, unsigned u, int target)
     om_wm_table *t = p->t;
     om_wm_table_charge ch;
     om_wm_vec from = t->unit[u].centre;
-    if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side)
+    if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side ||
+        (t->unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE))
         return false;
     if (!om_wm_table_sees(t, p->s->rules, u, (unsigned)target, charges_all_round(p, &t->unit[u])))
         return false;
@@ -349,6 +391,7 @@ static bool try_charge(phase *p, unsigned u, int target)
         return false;
     t->unit[u].centre = ch.centre;
     t->unit[u].dir = ch.dir;
+    om_wm_table_update(t, u);
     t->unit[u].charged = true;
     add_moved(p, u, from);
     p->out->unit[u].charged = 1;
@@ -570,6 +613,7 @@ static void blunder_fall_back(phase *p, const unsigned *u, unsigned n)
             p->out->unit[u[i]].moved_cm = moved_before; /* it halts instead */
             t->unit[u[i]].centre = c;
             t->unit[u[i]].dir = dir;
+            om_wm_table_update(t, u[i]);
         }
     }
 }
@@ -643,7 +687,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     om_wm_table_move_rule rule = {.enemy_gap_cm = p->r->evade_clearance_cm, .target = -1,
                                   .through_friends = through};
     om_wm_vec pu, pe, c = un->centre, dir = un->dir, way;
-    uint32_t burst = 0;
+    uint64_t burst = 0;
     double l, moved;
     om_wm_table_closest_points(t, u, e, &pu, &pe);
     way = (om_wm_vec){pu.x - pe.x, pu.y - pe.y};
@@ -664,6 +708,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     if (moved < EVADE_MIN_CM) {
         un->centre = c;
         un->dir = dir;
+        om_wm_table_update(t, u);
         return false;
     }
     add_moved(p, u, c);
@@ -712,7 +757,8 @@ static void initiative_of(phase *p, unsigned u)
     om_wm_initiative_policy pol = plan->initiative;
     unsigned filter = p->r->initiative_ignores_fortified ? OM_WM_TABLE_SKIP_FORTIFIED : 0;
     int ref;
-    if (!free_to_move(p, u) || (!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))))
+    /* The cheap questions first: all are pure, so their order changes nothing. */
+    if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) || !free_to_move(p, u))
         return;
     ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
                                             filter, NULL);
@@ -780,8 +826,9 @@ static bool group_in_range(const phase *p, unsigned c, const group *g)
  * Confused Units). */
 static bool orderable(const phase *p, unsigned u)
 {
-    return p->t->unit[u].side == p->s->side && free_to_move(p, u) &&
-           p->out->unit[u].initiative == OM_WM_MOVED_NO_INITIATIVE && p->out->unit[u].by < 0;
+    return p->t->unit[u].side == p->s->side &&
+           p->out->unit[u].initiative == OM_WM_MOVED_NO_INITIATIVE && p->out->unit[u].by < 0 &&
+           free_to_move(p, u);
 }
 
 /* The units of brigade b that may be ordered and touch its first such unit. */
@@ -989,9 +1036,13 @@ void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *
                          om_wm_command_result *out)
 {
     phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out};
-    memset(out, 0, sizeof *out);
+    /* Only the table's units and characters: the rest of the arrays is never
+     * read (a trial clears what it uses, not the room of a full table). */
+    memset(out->unit, 0, t->units * sizeof out->unit[0]);
+    memset(out->character, 0, t->characters * sizeof out->character[0]);
     out->general = -1;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+    out->general_tests = out->general_passed = out->ended = out->charges = 0;
+    for (unsigned u = 0; u < t->units; u++) {
         out->unit[u].by = -1;
         out->unit[u].charge_target = -1;
     }

@@ -196,8 +196,9 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
  * `d`: initiative moves, ordered moves, characters' moves (a character with a
  * `follow` unit moves up to 60cm, 100 flying, to join it), and recovery of the
  * side's confused units. Updates units' positions, confusion, charged flags and
- * permanent blunder penalties in `t`; writes what happened to `out`. `s` and
- * `t` must have passed their checks. No allocation; pure apart from advancing
+ * permanent blunder penalties in `t`; writes what happened to `out` (its
+ * entries for the table's units and characters; the rest of its arrays is
+ * left as it was). `s` and `t` must have passed their checks. No allocation; pure apart from advancing
  * `d` and writing `t` and `out`; thread-safe on distinct tables and dice.
  */
 void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,

@@ -6,6 +6,7 @@
  * owns, and recording what it did to every unit. The rules themselves are
  * the combat engine's (combat.c), the same for two units as for sixteen.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,9 @@
 #define OM_WM_SCORES 8u
 
 /* Most pairs of units that can fight each other in one engagement: every
- * unit of one side against every unit of the other, both ways. */
-#define OM_WM_PAIRS_MAX (2u * OM_WM_SIDE_UNITS_MAX * OM_WM_SIDE_UNITS_MAX)
+ * unit of one side against every unit of the other, both ways (a units a
+ * side and b the other, 2ab, largest when the sides are even). */
+#define OM_WM_PAIRS_MAX (2u * (OM_WM_UNITS_MAX / 2) * (OM_WM_UNITS_MAX - OM_WM_UNITS_MAX / 2))
 
 struct om_wm_dice_kit {
     om_binom_table *table[OM_WM_SCORES][OM_WM_SCORES]; /* [to_hit][save]; equal laws share */
@@ -124,12 +126,12 @@ void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r
 /* The tests of unit u attacking and shooting at unit e, made once. */
 static void add_pair(const om_wm_dice_kit *kit, om_wm_multi_prepared *mp, unsigned u, unsigned e)
 {
-    if (mp->g.pair[u][e] != OM_WM_NO_UNIT)
+    if (mp->g.pair[u][e] != OM_WM_NO_PAIR)
         return;
     assert(mp->n_pairs < OM_WM_PAIRS_MAX);
     om_wm_dice_kit_pair_tests(kit, mp->g.rules, &mp->side[u], &mp->side[e],
                               &mp->tests[mp->n_pairs]);
-    mp->g.pair[u][e] = (uint8_t)mp->n_pairs++;
+    mp->g.pair[u][e] = (uint16_t)mp->n_pairs++;
 }
 
 /* Unit u for the engine: its sides, Hits, side, pursuit target, last
@@ -147,11 +149,11 @@ static void prepare_unit(const om_wm_multi *m, om_wm_multi_prepared *mp, unsigne
     up->combat_hits = (uint8_t)(me->unit.hits + fortitude);
     up->hurt_hits = (uint8_t)(mp->hurt[u].unit.hits + fortitude);
     up->pursues = m->unit[u].pursues;
-    up->last_contact = OM_WM_NO_UNIT;
+    up->last_contact = OM_WM_NO_CONTACT;
     up->touches = false;
     for (unsigned k = 0; k < m->n_contacts; k++) {
         if (m->contact[k].unit == u)
-            up->last_contact = (uint8_t)k;
+            up->last_contact = (uint16_t)k;
         up->touches |= m->contact[k].unit == u || m->contact[k].enemy == u;
     }
 }
@@ -159,11 +161,24 @@ static void prepare_unit(const om_wm_multi *m, om_wm_multi_prepared *mp, unsigne
 om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
                               om_wm_multi_prepared *mp, om_wm_check_failure *why)
 {
-    om_wm_engine *g = &mp->g;
     om_status st = om_wm_multi_check(m, why);
     if (st != OM_OK)
         return st;
-    memset(g, 0, sizeof *g);
+    om_wm_multi_build(kit, m, mp);
+    return OM_OK;
+}
+
+void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_multi_prepared *mp)
+{
+    om_wm_engine *g = &mp->g;
+    assert(om_wm_multi_check(m, NULL) == OM_OK);
+    /* Every field, and of its arrays the live part: an engagement of a few
+     * units does not clear the room of one of a whole table. */
+    g->army_units[0] = g->army_units[1] = 0;
+    g->divisor[0] = g->divisor[1] = 0;
+    g->later = NULL;
+    g->after_shot = NULL;
+    g->n_after_shot = 0;
     g->rules = m->rules;
     g->options = m->options;
     g->span = m->span;
@@ -175,7 +190,8 @@ om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
     g->support = mp->support;
     g->tests = mp->tests;
     g->rounds_before = m->rounds_before;
-    memset(g->pair, OM_WM_NO_UNIT, sizeof g->pair);
+    for (unsigned u = 0; u < m->n_units; u++)
+        memset(g->pair[u], 0xff, m->n_units * sizeof g->pair[u][0]); /* OM_WM_NO_PAIR */
     mp->n_pairs = 0;
     mp->turn = m->turn > 0 ? m->turn : 1u;
     for (unsigned u = 0; u < m->n_units; u++) {
@@ -210,7 +226,6 @@ om_status om_wm_multi_prepare(const om_wm_dice_kit *kit, const om_wm_multi *m,
      * rolled here. */
     if (m->span == OM_WM_SPAN_PHASE)
         g->in_play &= ~(uint32_t)OM_WM_PLAY_TURN_START;
-    return OM_OK;
 }
 
 void om_wm_multi_unit_state_start(const om_wm_multi *m, unsigned u, om_wm_unit_state *s)
@@ -278,7 +293,9 @@ void om_wm_multi_resolve(const om_wm_multi_prepared *mp, om_dice *d,
     bool unresolved;
     for (unsigned i = 0; i < g->n_units; i++)
         om_wm_fighter_set(&u[i], units[i]);
-    memset(out, 0, sizeof *out);
+    /* The outcome's live part: its units' entries, not a whole table's. */
+    memset(out, 0, offsetof(om_wm_multi_outcome, unit));
+    memset(out->unit, 0, g->n_units * sizeof out->unit[0]);
     om_wm_combat(g, d, &f, &out->sides, &unresolved);
     out->sides.turns = (uint8_t)(f.turn - mp->turn + 1u);
     out->unresolved = unresolved;

@@ -148,7 +148,7 @@ const char *om_wm_position_name(om_wm_position position)
     return (unsigned)position < OM_WM_POSITION_COUNT ? om_wm_position_names[position] : "?";
 }
 
-/* Values of the scenario keys kind, pursue and behind (README "Scenario files"). */
+/* Values of the scenario keys kind, pursue and behind (docs/scenario-format.md). */
 const char *const om_wm_kind_names[OM_WM_KIND_COUNT] = {
     [OM_WM_KIND_COMBAT] = "combat", [OM_WM_KIND_VOLLEY] = "volley",
     [OM_WM_KIND_ENGAGEMENT] = "engagement",

@@ -1,13 +1,16 @@
 /*
  * table.c: the Warmaster table (position) model: geometry of units, terrain and
- * characters for whole turns (README "Whole turns"; Warmaster Revolution,
+ * characters for whole turns (docs/manual.md, "Whole turns"; Warmaster Revolution,
  * Command; Movement; Combat > Moving Chargers; Warmaster Ancients, Visibility;
  * Command; Movement; Terrain & Movement). Sections cited are Warmaster
  * Revolution's unless another rulebook is named.
  *
- * Units are rectangles (convex polygons), so distances, contact and overlap are
- * the separating-axis theorem over at most 8 axes, and a straight move is the
- * swept version of the same test: exact for translations, no stepping.
+ * The geometry is the plane's (engine/core/plane.h, in cm): units are blocks
+ * of stands, terrain pieces convex polygons, and distances, contact, sight and
+ * straight paths are its functions. This file says what Warmaster's rules make
+ * of them. Each unit keeps its outline while it stands still
+ * (om_wm_table_geom): queries take the kept one, or work it out afresh for a
+ * unit changed behind the table's back, so they are right either way.
  *
  * Simplifications (each listed again in TURNS.md next to the rule it bends):
  *  T1 A unit is the rectangle of its stands: files x ranks stand bases. An
@@ -40,9 +43,11 @@
  *     they may not end in (a wood, or where infantry cannot go); they back off
  *     along their path in 1cm steps until clear.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "table.h"
@@ -60,19 +65,13 @@
  * asks only for "some" edge (Warmaster 1.1 Rules Update, P33 – The charge);
  * the same 1cm is used. */
 #define CHARGE_MIN_EDGE_CM 1.0
-/* Points sampled along each edge for line of sight (T6): the two corners and
- * three points between them. */
-#define LOS_SAMPLES 5
 /* Step a flyer backs off along its path to find a clear place to end (T8). */
 #define FLYER_BACKOFF_CM 1.0
 /* Points this close to a zone border count as on it (an exact tie, T5):
  * facings given in degrees put borders a few ulps off. */
-#define ZONE_TIE_CM 1e-9
+#define ZONE_TIE_CM OM_PLANE_TIE_CM
 /* Longest charge placement search along a face, in half-stand steps. */
 #define CHARGE_MAX_SHIFTS 24
-
-/* Degrees in a radian, for facings given in degrees. */
-#define DEG_PER_RAD (180.0 / 3.14159265358979323846)
 
 /* Troop-type bit masks for terrain access. */
 #define INF (1u << OM_WM_INFANTRY)
@@ -83,19 +82,20 @@
 #define MAC (1u << OM_WM_MACHINE)
 #define ALL (INF | CAV | CHA | MON | ART | MAC)
 
-/* How a terrain kind treats a line of sight. */
-typedef enum sight_mode {
-    SIGHT_CLEAR = 0, /* low features: never block (Movement > Moving by Initiative;
-                        Shooting > Targets) */
-    SIGHT_CLOSE,     /* woods, villages: a line may run 2cm inside */
-    SIGHT_BODY,      /* hills: block a line crossing from outside to outside */
-    SIGHT_BLOCKS     /* buildings, high walls, steep hills: block any crossing */
-} sight_mode;
+/* How a terrain kind treats a line of sight (plane.h om_plane_sight): low
+ * features never block (Movement > Moving by Initiative; Shooting > Targets);
+ * a line may run 2cm inside woods and villages; hills block a line crossing
+ * from outside to outside; buildings, high walls and steep hills block any
+ * crossing. */
+#define SIGHT_CLEAR OM_PLANE_SIGHT_CLEAR
+#define SIGHT_CLOSE OM_PLANE_SIGHT_CLOSE
+#define SIGHT_BODY OM_PLANE_SIGHT_BODY
+#define SIGHT_BLOCKS OM_PLANE_SIGHT_BLOCKS
 
 /* Properties of a terrain kind. */
 typedef struct terrain_props {
     bool dense;                      /* -1 Command inside (Command > Command Penalties) */
-    sight_mode sight;                /* what it does to lines of sight */
+    om_plane_sight sight;            /* what it does to lines of sight */
     bool linear;                     /* a unit "behind" it (touching) gets `cover` */
     om_wm_position cover;            /* infantry and artillery in or behind it */
     unsigned enter[OM_WM_RULES_COUNT]; /* troop types that may enter, by rule set */
@@ -173,41 +173,18 @@ static const table_rules *rules_of(om_wm_ruleset_id id)
     return &table_rules_of[(unsigned)id < OM_WM_RULES_COUNT ? id : OM_WM_RULES_REV];
 }
 
-/* ---- Vectors and convex polygons ---- */
+/* ---- Vectors, blocks and kept outlines ---- */
 
-static om_wm_vec v_make(double x, double y) { return (om_wm_vec){x, y}; }
-static om_wm_vec v_add(om_wm_vec a, om_wm_vec b) { return v_make(a.x + b.x, a.y + b.y); }
-static om_wm_vec v_sub(om_wm_vec a, om_wm_vec b) { return v_make(a.x - b.x, a.y - b.y); }
-static om_wm_vec v_scale(om_wm_vec a, double s) { return v_make(a.x * s, a.y * s); }
-static double v_dot(om_wm_vec a, om_wm_vec b) { return a.x * b.x + a.y * b.y; }
-static double v_cross(om_wm_vec a, om_wm_vec b) { return a.x * b.y - a.y * b.x; }
-static double v_len(om_wm_vec a) { return sqrt(v_dot(a, a)); }
-/* The direction 90 degrees clockwise of a facing: the unit's right. */
-static om_wm_vec v_right(om_wm_vec f) { return v_make(f.y, -f.x); }
+static om_wm_vec v_add(om_wm_vec a, om_wm_vec b) { return om_plane_add(a, b); }
+static om_wm_vec v_sub(om_wm_vec a, om_wm_vec b) { return om_plane_sub(a, b); }
+static om_wm_vec v_scale(om_wm_vec a, double s) { return om_plane_scale_by(a, s); }
+static double v_dot(om_wm_vec a, om_wm_vec b) { return om_plane_dot(a, b); }
+static double v_cross(om_wm_vec a, om_wm_vec b) { return om_plane_cross(a, b); }
+static double v_len(om_wm_vec a) { return om_plane_len(a); }
+static om_wm_vec v_right(om_wm_vec f) { return om_plane_right(f); }
 
-/* A convex polygon (a unit rectangle, a stand, a terrain piece or a segment). */
-typedef struct poly {
-    unsigned n;
-    om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];
-} poly;
-
-/* The rectangle centred at c, facing f, half-width hw, half-depth hd, in the
- * corner order front-left, front-right, rear-right, rear-left. */
-static poly rect_poly(om_wm_vec c, om_wm_vec f, double hw, double hd)
-{
-    om_wm_vec r = v_right(f);
-    poly p = {.n = 4};
-    p.v[0] = v_add(c, v_add(v_scale(f, hd), v_scale(r, -hw)));
-    p.v[1] = v_add(c, v_add(v_scale(f, hd), v_scale(r, hw)));
-    p.v[2] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, hw)));
-    p.v[3] = v_add(c, v_add(v_scale(f, -hd), v_scale(r, -hw)));
-    return p;
-}
-
-static unsigned unit_ranks(const om_wm_table_unit *u, unsigned files)
-{
-    return (u->stands + files - 1) / files;
-}
+/* The table's scale: cm. */
+static const om_plane_scale *const cm = OM_WM_TABLE_SCALE;
 
 static unsigned unit_files(const om_wm_table_unit *u)
 {
@@ -221,169 +198,720 @@ static unsigned unit_files(const om_wm_table_unit *u)
     }
 }
 
+/* Unit u as the plane's block of stands (T1). */
+static om_plane_block unit_block(const om_wm_table_unit *u)
+{
+    return (om_plane_block){u->centre, u->dir, u->stands, unit_files(u), u->stand_w, u->stand_d};
+}
+
 double om_wm_table_unit_width(const om_wm_table_unit *u) { return unit_files(u) * u->stand_w; }
 
 double om_wm_table_unit_depth(const om_wm_table_unit *u)
 {
-    return unit_ranks(u, unit_files(u)) * u->stand_d;
+    const om_plane_block b = unit_block(u);
+    return om_plane_block_depth(&b);
 }
 
-static poly unit_poly_at(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f, double grow)
+/* Unit u's rectangle placed at (c, f) and grown by `grow` on every side. */
+static om_plane_poly unit_poly_at(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f, double grow)
 {
-    return rect_poly(c, f, om_wm_table_unit_width(u) / 2 + grow,
-                     om_wm_table_unit_depth(u) / 2 + grow);
+    return om_plane_rect(c, f, om_wm_table_unit_width(u) / 2 + grow,
+                         om_wm_table_unit_depth(u) / 2 + grow);
 }
 
-static poly unit_poly(const om_wm_table_unit *u, double grow)
+static om_plane_poly unit_poly(const om_wm_table_unit *u, double grow)
 {
     return unit_poly_at(u, u->centre, u->dir, grow);
 }
 
-void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4])
+/* The shape of unit u placed at (c, f), grown by `grow`, into *s. */
+static const om_plane_shape *pose_shape(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f,
+                                        double grow, om_plane_shape *s)
 {
-    poly p = unit_poly(u, 0);
-    memcpy(corner, p.v, 4 * sizeof corner[0]);
+    const om_plane_poly p = unit_poly_at(u, c, f, grow);
+    om_plane_shape_of(s, &p);
+    return s;
 }
 
-static poly terrain_poly(const om_wm_terrain *k)
+/* ---- The memo ----
+ *
+ * A trial's queries ask the same things again and again (the distance between
+ * two units that have not moved, how a stand touches an enemy that has not
+ * moved), and so do the trials of a run, whose units stand in the same few
+ * places. The memo keeps the answers. Every unit of a table with a memo has an
+ * id for its outline and the other values the queries read of it (its key):
+ * equal keys get the same id, in one trial and the next (ids are interned per
+ * unit, never given to another key). An answer is kept under the ids and
+ * arguments it was worked out from, so an answer found is the answer the query
+ * would work out, bit for bit. Answers that read terrain or the table's size
+ * are the memo's table's: a memo handed a table of another size or terrain is
+ * emptied first. A unit changed behind the table's back (its outline out of
+ * date) is never looked up: its queries are worked out afresh. */
+
+/* What a unit's geometric queries read of it: its key. */
+#define KEY_WORDS 7
+typedef struct unit_key {
+    uint64_t w[KEY_WORDS];
+} unit_key;
+
+/* Outlines a unit may have in the memo at once: an open-addressed table,
+ * emptied when full (an outline then comes back with a new id). */
+#define INTERN_SLOTS 32
+/* Answers the memo holds: two-way sets (the one used last stays); an answer
+ * pushed out is worked out again when asked. */
+#define ANSWER_SLOTS 2048
+
+/* Outlines the memo keeps worked out, by id (two-way sets): a unit that
+ * moves back to a place it stood in takes its outline from here. */
+#define GEOM_SLOTS 128
+
+typedef struct geom_slot {
+    uint64_t id;          /* the outline's id (0: empty) */
+    double hw, hd;        /* as om_wm_table_geom */
+    double radius;
+    om_plane_shape shape;
+} geom_slot;
+
+/* A character's distance to a unit, and what it was worked out from. */
+typedef struct character_slot {
+    uint64_t id;          /* the unit's id (0: empty) */
+    uint64_t x, y, r;     /* the character's place and base radius, bit for bit */
+    double cm;            /* the distance */
+} character_slot;
+
+typedef struct intern_slot {
+    unit_key key; /* the key */
+    uint64_t id;  /* its id (0: empty) */
+} intern_slot;
+
+/* What an answer is (the low byte of its tag). */
+enum answer_kind {
+    ANSWER_DISTANCE = 1,   /* closest-edge distance of two units */
+    ANSWER_TOUCHING,       /* whether two units touch */
+    ANSWER_STAND_TOUCH,    /* how a stand touches an enemy unit */
+    ANSWER_STAND_SUPPORT,  /* how a stand supports another */
+    ANSWER_STAND_DISTANCE, /* distance from a stand to a unit */
+};
+
+typedef struct answer {
+    uint64_t a, b; /* the ids it was worked out from (b 0: one unit) */
+    uint32_t tag;  /* kind | argument bytes (stands, rule set) */
+    union {
+        double cm;
+        om_wm_table_touch touch;
+        uint32_t word;
+    } v;           /* the answer */
+} answer;
+
+/* States of the whole table the memo knows (a direct-mapped table): which
+ * units are on it and the id of each, named by an id of their own. */
+#define STATE_SLOTS 256
+/* Answers about the whole table (a direct-mapped table). */
+#define TABLE_ANSWER_SLOTS 1024
+/* Ids are kept under this (a state holds them in 32 bits): a memo whose
+ * clock passes it is emptied when it is next handed a table. */
+#define ID_LIMIT (UINT32_MAX / 2)
+
+typedef struct state_slot {
+    uint32_t id;                          /* its id (0: empty) */
+    uint32_t n;                           /* units */
+    uint32_t w[OM_WM_TABLE_MAX_UNITS];    /* each unit's id, 0 when not on the table */
+} state_slot;
+
+/* What an answer about the whole table is (the low byte of its tag). */
+enum table_answer_kind {
+    TABLE_SEES = 1,        /* a unit sees another */
+    TABLE_VISIBLE,         /* the closest visible enemy */
+    TABLE_CHARGE,          /* a charge plan */
+    TABLE_MOVE,            /* where a move ends */
+    TABLE_MOVE_GROUP,      /* where a group's move ends */
+    TABLE_BEHIND,          /* what lies behind a unit */
+    TABLE_ENGAGED,         /* a unit touches an enemy */
+    TABLE_CLOSEST_ENEMY,   /* the closest enemy, seen or not */
+    TABLE_CLOSEST_POINTS,  /* the closest points of two units (name: the first's id) */
+    TABLE_ANY_CONTACT,     /* some unit touches an enemy */
+    TABLE_CALLER,          /* a caller's answer (om_wm_table_recall) */
+};
+
+/* Arguments of an answer about the whole table beyond its tag: the bits of
+ * its numbers (a goal, a distance, a pace, a rule's gaps). */
+#define TABLE_ARGS 6
+
+typedef struct table_answer {
+    uint32_t state;             /* the state it was worked out in, or a unit's id for
+                                   the kinds about one unit (0: empty) */
+    uint32_t tag;               /* kind | unit indices and flags */
+    uint64_t arg[TABLE_ARGS];   /* the other arguments, bit for bit */
+    union {
+        uint32_t word;
+        struct {
+            int unit;
+            double cm;
+        } visible;
+        om_wm_table_charge charge;
+        struct {
+            om_wm_vec centre, dir; /* where the unit ends, facing */
+            double moved;          /* the distance returned */
+            uint64_t burst;        /* friends burst through */
+            uint64_t id;           /* the id of the outline it ends with */
+        } move;
+        struct {
+            om_wm_vec centre[OM_WM_BRIGADE_MAX_UNITS]; /* where the units end */
+            double moved;
+            uint32_t id[OM_WM_BRIGADE_MAX_UNITS];    /* their outlines' ids */
+        } group;
+        om_wm_table_behind behind;
+        struct {
+            om_wm_vec pa, pb;
+        } points;
+        unsigned char bytes[OM_WM_TABLE_RECALL_BYTES]; /* a caller's */
+    } v;                        /* the answer */
+} table_answer;
+
+struct om_wm_table_memo {
+    uint64_t clock;                                          /* the last id given */
+    uint32_t state_clock;                                    /* the last state id given */
+    uint32_t state;                                          /* the id of the state of the
+                                                                table it serves, 0:
+                                                                unknown (a unit changed) */
+    double width_cm, depth_cm;                               /* the table whose answers
+                                                                it holds */
+    uint8_t terrain_pieces;
+    om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];          /* (kind and corners) */
+    intern_slot intern[OM_WM_TABLE_MAX_UNITS][INTERN_SLOTS]; /* by unit index */
+    intern_slot start[OM_WM_TABLE_MAX_UNITS];                /* each unit's key and id as the
+                                                                last table copied started */
+    answer answer[ANSWER_SLOTS];
+    geom_slot geoms[GEOM_SLOTS];
+    state_slot states[STATE_SLOTS];
+    table_answer table[TABLE_ANSWER_SLOTS];
+    /* The answers asked most, about the state the table is in now: kept in
+     * plain arrays while it stays in it (a trial asks them again and again
+     * between two moves), forgotten when it leaves it. */
+    uint32_t scratch;                            /* that state (0: none) */
+    uint64_t touch_known[OM_WM_TABLE_MAX_UNITS]; /* bit b of [a]: touching(a, b) known */
+    uint64_t touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
+    uint64_t engaged_known, engaged;             /* bit u: engaged(u) known, its answer */
+    uint64_t enemy_known;                        /* bit u: closest_enemy(u) known */
+    struct {
+        int unit;
+        double cm;
+    } enemy[OM_WM_TABLE_MAX_UNITS];              /* ...and its answer */
+    /* Each unit's terrain status, and the id of the outline it is of (0:
+     * none): a unit asks it again and again where it stands. */
+    struct {
+        uint64_t id;
+        bool dense;               /* om_wm_table_in_dense */
+        om_wm_position position;  /* om_wm_table_position */
+    } terrain_of[OM_WM_TABLE_MAX_UNITS];
+    /* Characters' distances to units, by character and unit (characters stand
+     * still through most of a phase). */
+    character_slot character[OM_WM_TABLE_MAX_CHARACTERS][OM_WM_TABLE_MAX_UNITS];
+    /* The table's state as its units change: each unit's id (0 when it is not
+     * on the table), their hash, and the units on it that have no id. */
+    uint32_t current[OM_WM_TABLE_MAX_UNITS];
+    uint64_t current_hash;
+    uint64_t unnamed;
+    /* The words and hash of the last table copied as it started. */
+    uint32_t start_word[OM_WM_TABLE_MAX_UNITS];
+    uint64_t start_hash;
+    unsigned start_units; /* its units (0: none yet) */
+};
+
+/* The bits of a double, for exact comparison and hashing. */
+static inline uint64_t bits_of(double x)
 {
-    poly p = {.n = k->vertices};
-    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
-    return p;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
 }
 
-static void project(const poly *p, om_wm_vec axis, double *lo, double *hi)
+/* SplitMix64's finaliser: a good spread of a 64-bit key over the slots. */
+static inline uint64_t mix64(uint64_t x)
 {
-    *lo = *hi = v_dot(p->v[0], axis);
-    for (unsigned i = 1; i < p->n; i++) {
-        double d = v_dot(p->v[i], axis);
-        if (d < *lo) *lo = d;
-        if (d > *hi) *hi = d;
-    }
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebu;
+    x ^= x >> 31;
+    return x;
 }
 
-/* The unit normal of edge i of p (either side: SAT only needs the line). */
-static om_wm_vec edge_axis(const poly *p, unsigned i)
+/* The last word of a unit's key: its values other than its outline. */
+static inline uint64_t key_rest_of(const om_wm_table_unit *u)
 {
-    om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
-    double l = v_len(e);
-    return l > 0 ? v_make(-e.y / l, e.x / l) : v_make(1, 0);
+    return (uint64_t)u->traits | (uint64_t)u->stands << 32 | (uint64_t)unit_files(u) << 40 |
+           (uint64_t)u->side << 48 | (uint64_t)((unsigned)u->troop & 0xfu) << 52 |
+           (uint64_t)((unsigned)u->position & 0x3u) << 56 | (uint64_t)(u->dense ? 1 : 0) << 58;
 }
 
-/* Whether the interiors of a and b overlap by more than `tol` on every axis. */
-static bool poly_overlap(const poly *a, const poly *b, double tol)
+static unit_key key_of(const om_wm_table_unit *u)
 {
-    const poly *ps[2] = {a, b};
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned i = 0; i < ps[k]->n; i++) {
-            double alo, ahi, blo, bhi;
-            om_wm_vec ax = edge_axis(ps[k], i);
-            project(a, ax, &alo, &ahi);
-            project(b, ax, &blo, &bhi);
-            if (fmax(alo, blo) >= fmin(ahi, bhi) - tol)
-                return false;
+    unit_key k;
+    k.w[0] = bits_of(u->centre.x);
+    k.w[1] = bits_of(u->centre.y);
+    k.w[2] = bits_of(u->dir.x);
+    k.w[3] = bits_of(u->dir.y);
+    k.w[4] = bits_of(u->stand_w);
+    k.w[5] = bits_of(u->stand_d);
+    k.w[6] = key_rest_of(u);
+    return k;
+}
+
+static inline bool key_eq(const unit_key *a, const unit_key *b)
+{
+    bool eq = true;
+    for (unsigned i = 0; i < KEY_WORDS; i++)
+        eq &= a->w[i] == b->w[i];
+    return eq;
+}
+
+/* The id of unit u's key in memo m: the one it had, or a new one. */
+static uint64_t intern(om_wm_table_memo *m, unsigned u, const unit_key *k)
+{
+    /* Odd multipliers spread each word; one finaliser mixes them. */
+    static const uint64_t mul[KEY_WORDS] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu,
+                                            0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+                                            0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu,
+                                            0x8ebc6af09c88c6e3u};
+    intern_slot *slots = m->intern[u];
+    uint64_t h = 0;
+    unsigned i;
+    for (unsigned w = 0; w < KEY_WORDS; w++)
+        h ^= k->w[w] * mul[w];
+    h = mix64(h);
+    i = (unsigned)(h % INTERN_SLOTS);
+    for (unsigned probe = 0; probe < INTERN_SLOTS; probe++, i = (i + 1) % INTERN_SLOTS) {
+        if (slots[i].id == 0) {
+            slots[i].key = *k;
+            slots[i].id = ++m->clock;
+            return slots[i].id;
         }
-    return true;
-}
-
-/* Distance from p to segment ab, and the parameter of the closest point. */
-static double seg_dist(om_wm_vec p, om_wm_vec a, om_wm_vec b, double *par)
-{
-    om_wm_vec ab = v_sub(b, a);
-    double l2 = v_dot(ab, ab), s = l2 > 0 ? v_dot(v_sub(p, a), ab) / l2 : 0;
-    s = s < 0 ? 0 : (s > 1 ? 1 : s);
-    if (par) *par = s;
-    return v_len(v_sub(p, v_add(a, v_scale(ab, s))));
-}
-
-/* Closest distance between two convex polygons (0 when they overlap). */
-static double poly_distance(const poly *a, const poly *b)
-{
-    double best = INFINITY;
-    if (poly_overlap(a, b, 0))
-        return 0;
-    for (unsigned i = 0; i < a->n; i++)
-        for (unsigned j = 0; j < b->n; j++) {
-            double d1 = seg_dist(a->v[i], b->v[j], b->v[(j + 1) % b->n], NULL);
-            double d2 = seg_dist(b->v[j], a->v[i], a->v[(i + 1) % a->n], NULL);
-            best = fmin(best, fmin(d1, d2));
-        }
-    return best;
-}
-
-/* Distance from point p to polygon b (0 inside). */
-static double point_poly_distance(om_wm_vec p, const poly *b)
-{
-    double best = INFINITY;
-    bool inside = true;
-    double sign = 0;
-    for (unsigned j = 0; j < b->n; j++) {
-        double c = v_cross(v_sub(b->v[(j + 1) % b->n], b->v[j]), v_sub(p, b->v[j]));
-        if (sign == 0) sign = c;
-        else if (c * sign < 0) inside = false;
-        best = fmin(best, seg_dist(p, b->v[j], b->v[(j + 1) % b->n], NULL));
+        if (key_eq(&slots[i].key, k))
+            return slots[i].id;
     }
-    return inside ? 0 : best;
+    /* Full: start again (the ids given stay the units' and are not given
+     * again). */
+    memset(slots, 0, INTERN_SLOTS * sizeof slots[0]);
+    i = (unsigned)(h % INTERN_SLOTS);
+    slots[i].key = *k;
+    slots[i].id = ++m->clock;
+    return slots[i].id;
 }
 
-/*
- * Swept separating axes: moving a by t*v (t in [0,1]), the interval of t in
- * which a and b overlap by more than the touch tolerance, as [*enter, *exit].
- * Returns false when they never overlap in [0,1].
- */
-static bool sweep(const poly *a, om_wm_vec v, const poly *b, double *enter, double *exit)
+/* Whether unit u's kept outline is still its own: what it was worked out from
+ * is unchanged, bit for bit. */
+static inline bool geom_current(const om_wm_table_unit *u)
 {
-    const poly *ps[2] = {a, b};
-    const double tol = OM_WM_TABLE_TOUCH_CM;
-    double t_in = -INFINITY, t_out = INFINITY;
-    for (unsigned k = 0; k < 2; k++)
-        for (unsigned i = 0; i < ps[k]->n; i++) {
-            double alo, ahi, blo, bhi;
-            om_wm_vec ax = edge_axis(ps[k], i);
-            double s = v_dot(v, ax);
-            project(a, ax, &alo, &ahi);
-            project(b, ax, &blo, &bhi);
-            if (fabs(s) < 1e-12) {
-                if (!(alo < bhi - tol && ahi > blo + tol))
-                    return false;
-                continue;
+    const om_wm_table_geom *g = &u->geom;
+    return bits_of(g->centre.x) == bits_of(u->centre.x) &&
+           bits_of(g->centre.y) == bits_of(u->centre.y) &&
+           bits_of(g->dir.x) == bits_of(u->dir.x) && bits_of(g->dir.y) == bits_of(u->dir.y) &&
+           g->stands == u->stands && g->files == unit_files(u) &&
+           bits_of(g->stand_w) == bits_of(u->stand_w) &&
+           bits_of(g->stand_d) == bits_of(u->stand_d);
+}
+
+/* The hash of unit i's word of a state. */
+static inline uint64_t state_word_hash(unsigned i, uint32_t w)
+{
+    return mix64(((uint64_t)i << 32 | w) ^ 0x2545f4914f6cdd1du);
+}
+
+/* Unit i (u) in the memo's state of its table: its id, or 0 off the table.
+ * The state changes, and its id is forgotten. */
+static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u)
+{
+    const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
+    const uint64_t bit = (uint64_t)1 << i;
+    const uint64_t unnamed = u->present && u->geom.id == 0 ? bit : 0;
+    if (m->current[i] == w && (m->unnamed & bit) == unnamed)
+        return; /* the same state */
+    m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
+    m->current[i] = w;
+    m->unnamed = (m->unnamed & ~bit) | (u->present && u->geom.id == 0 ? bit : 0);
+    m->state = 0;
+}
+
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id);
+
+/* Work out unit u (index i) and what it is worked out from; with a memo, its
+ * id, and its word of the table's state. */
+static void geom_update(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i)
+{
+    geom_work(m, u, i, 0);
+    if (m != NULL && i < OM_WM_TABLE_MAX_UNITS)
+        memo_name(m, i, u);
+}
+
+/* geom_update of a unit whose id is known (an answer kept it: the id of the
+ * key the unit now has, never given to another). */
+static void geom_update_named(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id)
+{
+    geom_work(m, u, i, id);
+    if (m != NULL && i < OM_WM_TABLE_MAX_UNITS)
+        memo_name(m, i, u);
+}
+
+static void geom_work(om_wm_table_memo *m, om_wm_table_unit *u, unsigned i, uint64_t id)
+{
+    om_wm_table_geom *g = &u->geom;
+    double w, d;
+    if (u->stands == 0) {
+        g->id = 0; /* no block to draw: it keeps its last outline, and no id */
+        return;
+    }
+    if (geom_current(u) && (m == NULL ? g->id == 0 : g->id != 0 && g->key_rest == key_rest_of(u)))
+        return; /* nothing it is worked out from changed */
+    g->centre = u->centre;
+    g->dir = u->dir;
+    g->stand_w = u->stand_w;
+    g->stand_d = u->stand_d;
+    g->stands = u->stands;
+    g->files = (uint8_t)unit_files(u);
+    g->id = 0;
+    if (m != NULL) {
+        geom_slot *set;
+        if (id != 0) {
+            g->id = id;
+            g->key_rest = key_rest_of(u);
+        } else {
+            const unit_key k = key_of(u);
+            g->id = intern(m, i, &k);
+            g->key_rest = k.w[KEY_WORDS - 1];
+        }
+        set = &m->geoms[(mix64(g->id) % (GEOM_SLOTS / 2)) * 2];
+        for (unsigned j = 0; j < 2; j++)
+            if (set[j].id == g->id) {
+                g->hw = set[j].hw;
+                g->hd = set[j].hd;
+                g->radius = set[j].radius;
+                g->shape = set[j].shape;
+                return;
             }
-            /* Overlap on this axis while alo + s t < bhi - tol and ahi + s t > blo + tol. */
-            double t1 = (blo + tol - ahi) / s, t2 = (bhi - tol - alo) / s;
-            t_in = fmax(t_in, fmin(t1, t2));
-            t_out = fmin(t_out, fmax(t1, t2));
-            if (t_in >= t_out)
-                return false;
-        }
-    if (t_out <= 0 || t_in >= 1)
-        return false;
-    *enter = t_in;
-    *exit = t_out;
-    return true;
-}
-
-/* Largest t in [0,1] keeping every corner of a + t v on the table. */
-static double table_bound(const om_wm_table *t, const poly *a, om_wm_vec v)
-{
-    double best = 1;
-    for (unsigned i = 0; i < a->n; i++) {
-        om_wm_vec p = a->v[i];
-        if (v.x > 0) best = fmin(best, (t->width_cm - p.x) / v.x);
-        if (v.x < 0) best = fmin(best, -p.x / v.x);
-        if (v.y > 0) best = fmin(best, (t->depth_cm - p.y) / v.y);
-        if (v.y < 0) best = fmin(best, -p.y / v.y);
     }
-    return best < 0 ? 0 : best;
+    w = om_wm_table_unit_width(u);
+    d = om_wm_table_unit_depth(u);
+    g->hw = w / 2;
+    g->hd = d / 2;
+    g->radius = sqrt(w * w + d * d) / 2;
+    (void)pose_shape(u, u->centre, u->dir, 0, &g->shape);
+    if (m != NULL) {
+        geom_slot *set = &m->geoms[(mix64(g->id) % (GEOM_SLOTS / 2)) * 2];
+        set[1] = set[0];
+        set[0] = (geom_slot){g->id, g->hw, g->hd, g->radius, g->shape};
+    }
 }
 
-static bool poly_on_table(const om_wm_table *t, const poly *a)
+/* The shape of unit u: its kept one, or worked out afresh into *tmp when the
+ * unit changed since it was kept. */
+static inline const om_plane_shape *unit_shape(const om_wm_table_unit *u, om_plane_shape *tmp)
 {
-    const double tol = OM_WM_TABLE_TOUCH_CM;
-    for (unsigned i = 0; i < a->n; i++)
-        if (a->v[i].x < -tol || a->v[i].y < -tol || a->v[i].x > t->width_cm + tol ||
-            a->v[i].y > t->depth_cm + tol)
+    if (geom_current(u))
+        return &u->geom.shape;
+    return pose_shape(u, u->centre, u->dir, 0, tmp);
+}
+
+/* The radius of the circle around unit u's rectangle. */
+static inline double unit_radius(const om_wm_table_unit *u)
+{
+    double w, d;
+    if (geom_current(u))
+        return u->geom.radius;
+    w = om_wm_table_unit_width(u);
+    d = om_wm_table_unit_depth(u);
+    return sqrt(w * w + d * d) / 2;
+}
+
+/* The id of unit u for the memo: 0 when there is no memo (or no id), and
+ * then nothing about it is looked up or kept. A table with a memo is changed
+ * only by this module's functions and by callers that tell it
+ * (om_wm_table_update), so a unit's id is its key's: debug builds check. */
+static inline uint64_t memo_id(const om_wm_table *t, const om_wm_table_unit *u)
+{
+    if (t->memo == NULL)
+        return 0;
+    assert(u->geom.id == 0 || (geom_current(u) && u->geom.key_rest == key_rest_of(u)));
+    return u->geom.id;
+}
+
+/* The memo's answer of `tag` about ids a and b, or NULL. Answers live in
+ * two-way sets: the last one kept stays in a set's first slot. */
+static inline const answer *answer_find(const om_wm_table_memo *m, uint64_t a, uint64_t b,
+                                        uint32_t tag)
+{
+    const uint64_t h = mix64(a * 0x9e3779b97f4a7c15u ^ b * 0xc2b2ae3d27d4eb4fu ^ tag);
+    const answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
+    for (unsigned i = 0; i < 2; i++)
+        if (e[i].a == a && e[i].b == b && e[i].tag == tag)
+            return &e[i];
+    return NULL;
+}
+
+/* Keep answer *x (its ids, tag and value), the older of its set giving way.
+ * Called once the answer is worked out: working it out may keep others. */
+static inline void answer_put(om_wm_table_memo *m, const answer *x)
+{
+    const uint64_t h = mix64(x->a * 0x9e3779b97f4a7c15u ^ x->b * 0xc2b2ae3d27d4eb4fu ^ x->tag);
+    answer *e = &m->answer[(h % (ANSWER_SLOTS / 2)) * 2];
+    if (!(e[0].a == x->a && e[0].b == x->b && e[0].tag == x->tag))
+        e[1] = e[0];
+    e[0] = *x;
+}
+
+/* Whether state slot `s` holds the state `w` of n units. */
+static inline bool state_is(const state_slot *s, const uint32_t *w, unsigned n)
+{
+    return s->id != 0 && s->n == n && memcmp(s->w, w, n * sizeof w[0]) == 0;
+}
+
+/* The id of the state the memo's table is in, worked out (state_id). */
+static uint32_t state_lookup(const om_wm_table *t)
+{
+    om_wm_table_memo *m = t->memo;
+    const uint32_t *w = m->current;
+    state_slot *slot;
+    if (m->unnamed != 0)
+        return 0;
+    slot = &m->states[(mix64(m->current_hash ^ t->units) % (STATE_SLOTS / 2)) * 2];
+    if (state_is(&slot[1], w, t->units)) {
+        slot++;
+    } else if (!state_is(&slot[0], w, t->units)) {
+        /* Two-way sets, as answer_find. */
+        slot[1] = slot[0];
+        slot->id = ++m->state_clock;
+        slot->n = t->units;
+        memcpy(slot->w, w, t->units * sizeof w[0]);
+    }
+    m->state = slot->id;
+    return m->state;
+}
+
+/* The id of the state of table t in its memo: which units are on it and the
+ * id of each; 0 when there is no memo or a unit on it has no id (then
+ * nothing about the whole table is looked up or kept). Known until a unit
+ * changes (memo_name forgets it). */
+static inline uint32_t state_id(const om_wm_table *t)
+{
+    const om_wm_table_memo *m = t->memo;
+    if (m == NULL)
+        return 0;
+#ifndef NDEBUG
+    /* Every change of the table was told (om_wm_table_update). */
+    for (unsigned u = 0; u < t->units; u++)
+        assert(m->current[u] == (t->unit[u].present ? (uint32_t)t->unit[u].geom.id : 0u));
+#endif
+    return m->state != 0 ? m->state : state_lookup(t);
+}
+
+/* The memo's slot for an answer about the whole table in state `st`; a hit
+ * when its state, tag and arguments are these. */
+static bool table_is(const table_answer *e, uint32_t st, uint32_t tag, const uint64_t *arg)
+{
+    bool eq = e->state == st && e->tag == tag;
+    for (unsigned i = 0; i < TABLE_ARGS; i++)
+        eq &= e->arg[i] == arg[i];
+    return eq;
+}
+
+/* The set of an answer about the whole table in state `st`. */
+static table_answer *table_set(const om_wm_table_memo *m, uint32_t st, uint32_t tag,
+                               const uint64_t *arg)
+{
+    /* Odd multipliers spread each word; one finaliser mixes them. */
+    static const uint64_t k[TABLE_ARGS] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu,
+                                           0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+                                           0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu};
+    uint64_t h = (uint64_t)st << 32 | tag;
+    for (unsigned i = 0; i < TABLE_ARGS; i++)
+        h ^= arg[i] * k[i];
+    h = mix64(h);
+    return (table_answer *)&m->table[(h % (TABLE_ANSWER_SLOTS / 2)) * 2];
+}
+
+/* The memo's answer about the whole table in state `st`, or NULL (two-way
+ * sets, as answer_find). */
+static const table_answer *table_find(const om_wm_table_memo *m, uint32_t st, uint32_t tag,
+                                      const uint64_t *arg)
+{
+    const table_answer *e = table_set(m, st, tag, arg);
+    for (unsigned i = 0; i < 2; i++)
+        if (table_is(&e[i], st, tag, arg))
+            return &e[i];
+    return NULL;
+}
+
+/* Keep answer *x, its state, tag and arguments filled (as answer_put). */
+static void table_put(om_wm_table_memo *m, const table_answer *x)
+{
+    table_answer *e = table_set(m, x->state, x->tag, x->arg);
+    if (!table_is(&e[0], x->state, x->tag, x->arg))
+        e[1] = e[0];
+    e[0] = *x;
+}
+
+/* The memo's scratch for state `st` of table t (st not 0): emptied when the
+ * table has left the state it held. */
+static inline om_wm_table_memo *scratch_of(const om_wm_table *t, uint32_t st)
+{
+    om_wm_table_memo *m = t->memo;
+    if (m->scratch != st) {
+        m->scratch = st;
+        memset(m->touch_known, 0, t->units * sizeof m->touch_known[0]);
+        m->engaged_known = 0;
+        m->enemy_known = 0;
+    }
+    return m;
+}
+
+/* The shape of terrain piece k: made when it was added (om_wm_table_update
+ * after its corners change). */
+static inline const om_plane_shape *terrain_shape(const om_wm_terrain *k)
+{
+    assert(k->shape.p.n == k->vertices &&
+           memcmp(k->shape.p.v, k->v, k->vertices * sizeof k->v[0]) == 0);
+    return &k->shape;
+}
+
+static void terrain_update(om_wm_terrain *k)
+{
+    om_plane_poly p = {.n = k->vertices};
+    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
+    om_plane_shape_of(&k->shape, &p);
+}
+
+void om_wm_table_update(om_wm_table *t, uint32_t u)
+{
+    if (u != OM_WM_TABLE_ALL) {
+        if (u < t->units)
+            geom_update(t->memo, &t->unit[u], u);
+        return;
+    }
+    for (unsigned i = 0; i < t->units; i++)
+        geom_update(t->memo, &t->unit[i], i);
+    for (unsigned k = 0; k < t->terrain_pieces; k++)
+        if (t->terrain[k].vertices <= OM_WM_TABLE_MAX_VERTICES)
+            terrain_update(&t->terrain[k]);
+}
+
+/* Empty the memo and make it the memo of a table of t's size and terrain. */
+static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
+{
+    m->clock = 0;
+    m->state_clock = 0;
+    m->state = 0;
+    memset(m->intern, 0, sizeof m->intern);
+    memset(m->start, 0, sizeof m->start);
+    memset(m->start_word, 0, sizeof m->start_word);
+    m->start_hash = 0;
+    m->start_units = 0;
+    memset(m->answer, 0, sizeof m->answer);
+    memset(m->geoms, 0, sizeof m->geoms);
+    memset(m->states, 0, sizeof m->states);
+    memset(m->table, 0, sizeof m->table);
+    m->scratch = 0;
+    memset(m->character, 0, sizeof m->character);
+    memset(m->terrain_of, 0, sizeof m->terrain_of);
+    m->width_cm = t->width_cm;
+    m->depth_cm = t->depth_cm;
+    m->terrain_pieces = t->terrain_pieces;
+    memset(m->terrain, 0, sizeof m->terrain);
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        m->terrain[k].kind = t->terrain[k].kind;
+        m->terrain[k].vertices = t->terrain[k].vertices;
+        memcpy(m->terrain[k].v, t->terrain[k].v, sizeof m->terrain[k].v);
+    }
+}
+
+/* Whether memo m holds the answers of a table of t's size and terrain. */
+static bool memo_of(const om_wm_table_memo *m, const om_wm_table *t)
+{
+    if (bits_of(m->width_cm) != bits_of(t->width_cm) ||
+        bits_of(m->depth_cm) != bits_of(t->depth_cm) || m->terrain_pieces != t->terrain_pieces)
+        return false;
+    for (unsigned k = 0; k < t->terrain_pieces; k++)
+        if (m->terrain[k].kind != t->terrain[k].kind ||
+            m->terrain[k].vertices != t->terrain[k].vertices ||
+            memcmp(m->terrain[k].v, t->terrain[k].v, sizeof m->terrain[k].v) != 0)
             return false;
     return true;
+}
+
+om_status om_wm_table_memo_alloc(om_wm_table_memo **out)
+{
+    om_wm_table_memo *m = calloc(1, sizeof *m);
+    *out = m;
+    if (m == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a table's memo");
+    m->width_cm = NAN; /* the memo of no table yet */
+    return OM_OK;
+}
+
+void om_wm_table_memo_free(om_wm_table_memo *m) { free(m); }
+
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo *memo)
+{
+    dst->width_cm = src->width_cm;
+    dst->depth_cm = src->depth_cm;
+    dst->units = src->units;
+    dst->characters = src->characters;
+    dst->terrain_pieces = src->terrain_pieces;
+    dst->brigades = src->brigades;
+    memcpy(dst->unit, src->unit, src->units * sizeof src->unit[0]);
+    memcpy(dst->character, src->character, src->characters * sizeof src->character[0]);
+    memcpy(dst->terrain, src->terrain, src->terrain_pieces * sizeof src->terrain[0]);
+    memcpy(dst->brigade, src->brigade, src->brigades * sizeof src->brigade[0]);
+    dst->memo = memo;
+    if (memo == NULL)
+        return;
+    if (!memo_of(memo, src) || memo->clock > ID_LIMIT || memo->state_clock > ID_LIMIT)
+        memo_reset(memo, src);
+    memo->state = 0;
+    /* Name the units in the memo: a unit whose outline is out of date gets no
+     * id (it is worked out afresh at every query). */
+    for (unsigned u = 0; u < dst->units; u++) {
+        om_wm_table_unit *un = &dst->unit[u];
+        if (un->stands > 0 && geom_current(un)) {
+            const unit_key k = key_of(un);
+            /* Trials start from the same table: the id of the last start
+             * is the key's (ids are never given to another key). */
+            if (memo->start[u].id == 0 || !key_eq(&memo->start[u].key, &k))
+                memo->start[u] = (intern_slot){k, intern(memo, u, &k)};
+            un->geom.id = memo->start[u].id;
+            un->geom.key_rest = k.w[KEY_WORDS - 1];
+        } else {
+            un->geom.id = 0;
+        }
+    }
+    /* The state of the table, from its units: each unit's word, their hash
+     * (the XOR of each word's, as memo_name keeps it) and the units on it
+     * without an id. The hash of the last start serves again when every word
+     * is the same. */
+    {
+        bool same = memo->start_units == dst->units;
+        memo->unnamed = 0;
+        for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
+            const om_wm_table_unit *un = &dst->unit[u];
+            const uint32_t w = un->present ? (uint32_t)un->geom.id : 0u;
+            same = same && memo->start_word[u] == w;
+            memo->current[u] = memo->start_word[u] = w;
+            if (un->present && un->geom.id == 0)
+                memo->unnamed |= (uint64_t)1 << u;
+        }
+        if (!same) {
+            memo->start_hash = 0;
+            for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
+                memo->start_hash ^= state_word_hash(u, memo->current[u]);
+            memo->start_units = dst->units;
+        }
+        memo->current_hash = memo->start_hash;
+    }
+}
+
+void om_wm_table_unit_corners(const om_wm_table_unit *u, om_wm_vec corner[4])
+{
+    om_plane_poly p = unit_poly(u, 0);
+    memcpy(corner, p.v, 4 * sizeof corner[0]);
 }
 
 /* ---- Building ---- */
@@ -402,18 +930,6 @@ void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w
     unsigned k = (unsigned)troop < OM_WM_TROOP_COUNT ? (unsigned)troop : 0;
     *w = r->stand_w[k];
     *d = r->stand_d[k];
-}
-
-om_wm_vec om_wm_table_dir(double facing_deg)
-{
-    double a = facing_deg / DEG_PER_RAD;
-    return v_make(cos(a), sin(a));
-}
-
-double om_wm_table_facing_deg(om_wm_vec dir)
-{
-    double a = atan2(dir.y, dir.x) * DEG_PER_RAD;
-    return a < 0 ? a + 360.0 : a;
 }
 
 int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *name,
@@ -439,6 +955,7 @@ int om_wm_table_add_unit(om_wm_table *t, om_wm_ruleset_id rules, const char *nam
     u->dir = om_wm_table_dir(facing_deg);
     u->position = OM_WM_OPEN;
     u->present = true;
+    geom_update(t->memo, u, t->units);
     return t->units++;
 }
 
@@ -473,6 +990,7 @@ int om_wm_table_add_terrain(om_wm_table *t, om_wm_terrain_kind kind, const om_wm
     k->kind = kind;
     k->vertices = (uint8_t)n;
     memcpy(k->v, v, n * sizeof v[0]);
+    terrain_update(k);
     return t->terrain_pieces++;
 }
 
@@ -520,13 +1038,49 @@ static bool closed_to_end(om_wm_ruleset_id rules, const om_wm_table_unit *u,
  * touches it. */
 static bool unit_at_terrain(const om_wm_table_unit *u, const om_wm_terrain *k)
 {
-    poly a = unit_poly(u, 0), b = terrain_poly(k);
+    om_plane_shape tmp;
+    const om_plane_shape *a = unit_shape(u, &tmp), *b = terrain_shape(k);
     if (terrain_table[k->kind].linear)
-        return poly_distance(&a, &b) <= OM_WM_TABLE_TOUCH_CM;
-    return poly_overlap(&a, &b, 0);
+        return om_plane_distance(a, b) <= OM_WM_TABLE_TOUCH_CM;
+    return om_plane_overlap(a, b, 0);
+}
+
+static bool in_dense(const om_wm_table *t, unsigned u);
+static om_wm_position position(const om_wm_table *t, unsigned u);
+
+/* The memo's terrain status of unit u (id iu), worked out if it is of
+ * another outline (the terrain is the memo's table's). */
+static void terrain_status(const om_wm_table *t, unsigned u, uint64_t iu)
+{
+    om_wm_table_memo *m = t->memo;
+    if (m->terrain_of[u].id != iu) {
+        m->terrain_of[u].dense = in_dense(t, u);
+        m->terrain_of[u].position = position(t, u);
+        m->terrain_of[u].id = iu;
+    }
 }
 
 bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]);
+    if (iu == 0 || u >= OM_WM_TABLE_MAX_UNITS)
+        return in_dense(t, u);
+    terrain_status(t, u, iu);
+    return t->memo->terrain_of[u].dense;
+}
+
+om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
+{
+    const uint64_t iu = memo_id(t, &t->unit[u]);
+    if (iu == 0 || u >= OM_WM_TABLE_MAX_UNITS)
+        return position(t, u);
+    terrain_status(t, u, iu);
+    return t->memo->terrain_of[u].position;
+}
+
+/* Whether unit u is in dense terrain, worked out (the terrain is the memo's
+ * table's). */
+static bool in_dense(const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
     if (un->dense)
@@ -537,7 +1091,8 @@ bool om_wm_table_in_dense(const om_wm_table *t, unsigned u)
     return false;
 }
 
-om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
+/* The position unit u counts as, worked out. */
+static om_wm_position position(const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_position best = un->position;
@@ -558,26 +1113,126 @@ om_wm_position om_wm_table_position(const om_wm_table *t, unsigned u)
  * circles: enough to skip exact polygon distances to units clearly too far. */
 static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
 {
-    double wa = om_wm_table_unit_width(a), da = om_wm_table_unit_depth(a);
-    double wb = om_wm_table_unit_width(b), db = om_wm_table_unit_depth(b);
-    double ra = sqrt(wa * wa + da * da) / 2, rb = sqrt(wb * wb + db * db) / 2;
-    return v_len(v_sub(a->centre, b->centre)) - ra - rb;
+    return v_len(v_sub(a->centre, b->centre)) - unit_radius(a) - unit_radius(b);
 }
 
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 {
-    poly pa = unit_poly(&t->unit[a], 0), pb = unit_poly(&t->unit[b], 0);
-    return poly_distance(&pa, &pb);
+    /* The pair in index order: the distance is symmetric, bit for bit (the
+     * same candidates, whose least is the same), and one slot serves both. */
+    const om_wm_table_unit *ua = &t->unit[a < b ? a : b], *ub = &t->unit[a < b ? b : a];
+    const uint64_t ia = memo_id(t, ua), ib = memo_id(t, ub);
+    om_plane_shape ta, tb;
+    const answer *e;
+    answer x = {ia, ib, ANSWER_DISTANCE, {0}};
+    if (ia == 0 || ib == 0 || a == b)
+        return om_plane_distance(unit_shape(ua, &ta), unit_shape(ub, &tb));
+    if ((e = answer_find(t->memo, ia, ib, ANSWER_DISTANCE)) != NULL)
+        return e->v.cm;
+    x.v.cm = om_plane_distance(&ua->geom.shape, &ub->geom.shape);
+    answer_put(t->memo, &x);
+    return x.v.cm;
 }
 
-bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
+/* Whether units a and b touch, worked out. */
+static bool touching(const om_wm_table *t, unsigned a, unsigned b)
 {
     if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
         return false;
     return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
 }
 
-bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
+bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const unsigned lo = a < b ? a : b, hi = a < b ? b : a;
+    const uint64_t ia = memo_id(t, &t->unit[lo]), ib = memo_id(t, &t->unit[hi]);
+    /* distance_floor is symmetric up to the order of its two subtractions:
+     * work it out in the caller's order, as it always was. */
+    const uint32_t tag = ANSWER_TOUCHING | (a < b ? 0u : 1u) << 8;
+    const answer *e;
+    answer x = {ia, ib, tag, {0}};
+    const uint32_t st = ia != 0 && ib != 0 && a != b ? state_id(t) : 0;
+    om_wm_table_memo *m;
+    if (ia == 0 || ib == 0 || a == b)
+        return touching(t, a, b);
+    if (st != 0 && ((m = scratch_of(t, st))->touch_known[a] >> b & 1u))
+        return (m->touch[a] >> b & 1u) != 0;
+    /* Units whose boxes are apart do not touch (broad phase, plane.h); the
+     * outlines of named units are their own (memo_id). */
+    if (om_plane_boxes_apart(t->unit[a].geom.shape.box, t->unit[b].geom.shape.box, cm))
+        x.v.word = 0;
+    else if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
+        x.v.word = e->v.word;
+    } else {
+        x.v.word = touching(t, a, b);
+        answer_put(t->memo, &x);
+    }
+    if (st != 0) {
+        m = scratch_of(t, st);
+        m->touch_known[a] |= (uint64_t)1 << b;
+        m->touch[a] = (m->touch[a] & ~((uint64_t)1 << b)) | (uint64_t)(x.v.word != 0) << b;
+    }
+    return x.v.word != 0;
+}
+
+_Static_assert(OM_WM_TABLE_RECALL_KEYS + 1 <= TABLE_ARGS, "a caller's key and its size fit");
+
+bool om_wm_table_recall(const om_wm_table *t, unsigned kind, const uint64_t *key, void *value,
+                        size_t size)
+{
+    const uint32_t st = size <= OM_WM_TABLE_RECALL_BYTES ? state_id(t) : 0;
+    table_answer x = {st, TABLE_CALLER | (kind & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return false;
+    memcpy(x.arg, key, OM_WM_TABLE_RECALL_KEYS * sizeof key[0]);
+    x.arg[OM_WM_TABLE_RECALL_KEYS] = size;
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL)
+        return false;
+    memcpy(value, e->v.bytes, size);
+    return true;
+}
+
+void om_wm_table_remember(const om_wm_table *t, unsigned kind, const uint64_t *key,
+                          const void *value, size_t size)
+{
+    const uint32_t st = size <= OM_WM_TABLE_RECALL_BYTES ? state_id(t) : 0;
+    table_answer x = {st, TABLE_CALLER | (kind & 0xffu) << 8, {0}, {0}};
+    if (st == 0)
+        return;
+    memcpy(x.arg, key, OM_WM_TABLE_RECALL_KEYS * sizeof key[0]);
+    x.arg[OM_WM_TABLE_RECALL_KEYS] = size;
+    memcpy(x.v.bytes, value, size);
+    table_put(t->memo, &x);
+}
+
+/* Whether any unit touches an enemy, worked out. */
+static bool any_contact(const om_wm_table *t)
+{
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = u + 1; v < t->units; v++)
+            if (t->unit[u].present && t->unit[v].present &&
+                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v))
+                return true;
+    return false;
+}
+
+bool om_wm_table_any_contact(const om_wm_table *t)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_ANY_CONTACT, {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return any_contact(t);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
+        return e->v.word != 0;
+    x.v.word = any_contact(t);
+    table_put(t->memo, &x);
+    return x.v.word != 0;
+}
+
+/* Whether unit u touches an enemy, worked out. */
+static bool engaged(const om_wm_table *t, unsigned u)
 {
     for (unsigned k = 0; k < t->units; k++)
         if (k != u && t->unit[k].present && t->unit[k].side != t->unit[u].side &&
@@ -586,55 +1241,130 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     return false;
 }
 
-double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
+bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_ENGAGED | (u & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    om_wm_table_memo *m;
+    if (st == 0)
+        return engaged(t, u);
+    m = scratch_of(t, st);
+    if (m->engaged_known >> u & 1u)
+        return (m->engaged >> u & 1u) != 0;
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        x.v.word = e->v.word;
+    } else {
+        x.v.word = engaged(t, u);
+        table_put(t->memo, &x);
+    }
+    m = scratch_of(t, st);
+    m->engaged_known |= (uint64_t)1 << u;
+    m->engaged = (m->engaged & ~((uint64_t)1 << u)) | (uint64_t)(x.v.word != 0) << u;
+    return x.v.word != 0;
+}
+
+/* The distance from character c's base to unit u, worked out. */
+static double character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
     const om_wm_table_character *ch = &t->character[c];
-    poly pu = unit_poly(&t->unit[u], 0);
-    double d = point_poly_distance(ch->at, &pu) - ch->radius_cm;
+    om_plane_shape tmp;
+    double d = om_plane_point_distance(ch->at, unit_shape(&t->unit[u], &tmp)) - ch->radius_cm;
     return d > 0 ? d : 0;
 }
 
-/* The closest pair of points of two convex polygons that do not overlap. */
-static void poly_closest(const poly *a, const poly *b, om_wm_vec *pa, om_wm_vec *pb)
+double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
-    double best = INFINITY;
-    for (unsigned i = 0; i < a->n; i++)
-        for (unsigned j = 0; j < b->n; j++) {
-            om_wm_vec b0 = b->v[j], b1 = b->v[(j + 1) % b->n];
-            om_wm_vec a0 = a->v[i], a1 = a->v[(i + 1) % a->n];
-            double s, d = seg_dist(a0, b0, b1, &s);
-            if (d < best) {
-                best = d;
-                *pa = a0;
-                *pb = v_add(b0, v_scale(v_sub(b1, b0), s));
-            }
-            d = seg_dist(b0, a0, a1, &s);
-            if (d < best) {
-                best = d;
-                *pb = b0;
-                *pa = v_add(a0, v_scale(v_sub(a1, a0), s));
-            }
-        }
+    const om_wm_table_character *ch = &t->character[c];
+    const uint64_t id = memo_id(t, &t->unit[u]);
+    const uint64_t x = bits_of(ch->at.x), y = bits_of(ch->at.y), r = bits_of(ch->radius_cm);
+    character_slot *e;
+    if (id == 0 || c >= OM_WM_TABLE_MAX_CHARACTERS || u >= OM_WM_TABLE_MAX_UNITS)
+        return character_distance(t, c, u);
+    /* One slot per character and unit: characters stand still through most
+     * of a phase. */
+    e = &t->memo->character[c][u];
+    if (e->id != id || e->x != x || e->y != y || e->r != r) {
+        e->cm = character_distance(t, c, u);
+        e->id = id;
+        e->x = x;
+        e->y = y;
+        e->r = r;
+    }
+    return e->cm;
+}
+
+/* Unit u's outline, or for a unit without stands the outline it last had
+ * (a shooter its own misfire destroyed still drives its target back from
+ * where it shot: Shooting > Driving Back Enemies). */
+static om_plane_poly outline_poly(const om_wm_table_unit *u)
+{
+    return u->stands > 0 ? unit_poly(u, 0) : u->geom.shape.p;
 }
 
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb)
 {
-    poly p = unit_poly(&t->unit[a], 0), q = unit_poly(&t->unit[b], 0);
-    poly_closest(&p, &q, pa, pb);
+    const uint32_t ia = (uint32_t)memo_id(t, &t->unit[a]), ib = (uint32_t)memo_id(t, &t->unit[b]);
+    /* The order matters: the first closest pair found wins. */
+    table_answer x = {ia, TABLE_CLOSEST_POINTS, {ib}, {0}};
+    const table_answer *e;
+    om_plane_poly p, q;
+    if (ia != 0 && ib != 0 && (e = table_find(t->memo, ia, x.tag, x.arg)) != NULL) {
+        *pa = e->v.points.pa;
+        *pb = e->v.points.pb;
+        return;
+    }
+    p = outline_poly(&t->unit[a]);
+    q = outline_poly(&t->unit[b]);
+    om_plane_closest_points(&p, &q, pa, pb);
+    if (ia != 0 && ib != 0) {
+        x.v.points.pa = *pa;
+        x.v.points.pb = *pb;
+        table_put(t->memo, &x);
+    }
 }
 
 om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
 {
-    poly q = unit_poly(u, 0), pt = {.n = 1, .v = {p}};
+    om_plane_shape tmp;
+    const om_plane_shape *q = unit_shape(u, &tmp);
+    om_plane_poly pt = {.n = 1, .v = {p}};
     om_wm_vec pa = p, pb = p;
-    if (point_poly_distance(p, &q) == 0)
+    if (om_plane_point_distance(p, q) == 0)
         return p;
-    poly_closest(&pt, &q, &pa, &pb);
+    om_plane_closest_points(&pt, &q->p, &pa, &pb);
     return pb;
 }
 
-int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
+static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out);
+
+int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_CLOSEST_ENEMY | (u & 0xffu) << 8, {0}, {0}};
+    const table_answer *e;
+    om_wm_table_memo *m;
+    if (st == 0)
+        return closest_enemy(t, u, cm_out);
+    m = scratch_of(t, st);
+    if (!(m->enemy_known >> u & 1u)) {
+        if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL) {
+            x.v.visible.unit = closest_enemy(t, u, &x.v.visible.cm);
+            table_put(t->memo, &x);
+            e = &x;
+        }
+        m = scratch_of(t, st);
+        m->enemy[u].unit = e->v.visible.unit;
+        m->enemy[u].cm = e->v.visible.cm;
+        m->enemy_known |= (uint64_t)1 << u;
+    }
+    if (cm_out) *cm_out = m->enemy[u].cm;
+    return m->enemy[u].unit;
+}
+
+/* The closest enemy of unit u, worked out. */
+static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     int best = -1;
     double best_d = INFINITY;
@@ -649,167 +1379,72 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm)
             best = (int)k;
         }
     }
-    if (cm) *cm = best_d;
+    if (cm_out) *cm_out = best_d;
     return best;
 }
 
 /* ---- Line of sight ---- */
 
-/* Cyrus-Beck: the part [*t0, *t1] of segment a + s (b - a), s in [0,1], inside
- * convex polygon p; false if none. */
-static bool clip_segment(om_wm_vec a, om_wm_vec b, const poly *p, double *t0, double *t1)
-{
-    om_wm_vec d = v_sub(b, a);
-    double area = 0, lo = 0, hi = 1;
-    for (unsigned i = 0; i < p->n; i++)
-        area += v_cross(p->v[i], p->v[(i + 1) % p->n]);
-    for (unsigned i = 0; i < p->n; i++) {
-        om_wm_vec e = v_sub(p->v[(i + 1) % p->n], p->v[i]);
-        /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
-        om_wm_vec n = area > 0 ? v_make(-e.y, e.x) : v_make(e.y, -e.x);
-        double num = v_dot(n, v_sub(a, p->v[i])), den = v_dot(n, d);
-        if (fabs(den) < 1e-15) {
-            if (num < 0)
-                return false;
-            continue;
-        }
-        double s = -num / den;
-        if (den > 0) lo = fmax(lo, s);
-        else hi = fmin(hi, s);
-        if (lo > hi)
-            return false;
-    }
-    *t0 = lo;
-    *t1 = hi;
-    return true;
-}
-
-/* Axis-aligned bounding box, for culling obstacles. */
-typedef struct box {
-    double x0, y0, x1, y1;
-} box;
-
-static box poly_box(const poly *p)
-{
-    box b = {p->v[0].x, p->v[0].y, p->v[0].x, p->v[0].y};
-    for (unsigned i = 1; i < p->n; i++) {
-        b.x0 = fmin(b.x0, p->v[i].x);
-        b.y0 = fmin(b.y0, p->v[i].y);
-        b.x1 = fmax(b.x1, p->v[i].x);
-        b.y1 = fmax(b.y1, p->v[i].y);
-    }
-    return b;
-}
-
-static bool box_meet(box a, box b)
-{
-    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
-}
-
-/* Obstacles that might cut a sight line between two units. */
+/* Obstacles that might cut a sight line between two units: other units'
+ * stands (characters never block) and terrain that does something to sight,
+ * those whose boxes meet the box around both. */
 typedef struct sight_obstacles {
     unsigned n;
-    poly p[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
-    sight_mode mode[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+    om_plane_obstacle o[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
+    om_plane_shape tmp[OM_WM_TABLE_MAX_UNITS]; /* units' outlines worked out afresh */
 } sight_obstacles;
 
-static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned to, box area,
-                                   sight_obstacles *o)
+static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned to,
+                                   om_plane_box area, sight_obstacles *o)
 {
     o->n = 0;
     for (unsigned k = 0; k < t->units; k++) {
+        const om_plane_shape *s;
         if (k == from || k == to || !t->unit[k].present)
             continue;
-        o->p[o->n] = unit_poly(&t->unit[k], 0);
-        if (box_meet(poly_box(&o->p[o->n]), area))
-            o->mode[o->n++] = SIGHT_BLOCKS;
+        s = unit_shape(&t->unit[k], &o->tmp[k]);
+        if (om_plane_box_meet(s->box, area))
+            o->o[o->n++] = (om_plane_obstacle){s, SIGHT_BLOCKS};
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        sight_mode m = terrain_table[t->terrain[k].kind].sight;
-        if (m == SIGHT_CLEAR)
-            continue;
-        o->p[o->n] = terrain_poly(&t->terrain[k]);
-        if (box_meet(poly_box(&o->p[o->n]), area))
-            o->mode[o->n++] = m;
+        om_plane_sight m = terrain_table[t->terrain[k].kind].sight;
+        const om_plane_shape *s = terrain_shape(&t->terrain[k]);
+        if (m != SIGHT_CLEAR && om_plane_box_meet(s->box, area))
+            o->o[o->n++] = (om_plane_obstacle){s, m};
     }
 }
 
-static bool point_in_poly(om_wm_vec p, const poly *b)
-{
-    return point_poly_distance(p, b) == 0;
-}
-
-static bool segment_clear(om_wm_vec a, om_wm_vec b, const sight_obstacles *o)
-{
-    double len = v_len(v_sub(b, a));
-    for (unsigned k = 0; k < o->n; k++) {
-        double t0, t1, inside;
-        if (!clip_segment(a, b, &o->p[k], &t0, &t1))
-            continue;
-        inside = (t1 - t0) * len;
-        switch (o->mode[k]) {
-        case SIGHT_BLOCKS:
-            if (inside > OM_WM_TABLE_TOUCH_CM) return false;
-            break;
-        case SIGHT_CLOSE:
-            if (inside > CLOSE_TERRAIN_SIGHT_CM) return false;
-            break;
-        case SIGHT_BODY:
-            if (inside > OM_WM_TABLE_TOUCH_CM && !point_in_poly(a, &o->p[k]) &&
-                !point_in_poly(b, &o->p[k]))
-                return false;
-            break;
-        case SIGHT_CLEAR:
-            break;
-        }
-    }
-    return true;
-}
-
-/* Sample point s of LOS_SAMPLES along edge a-b, inset by the touch tolerance
- * so that a corner shared with a neighbour does not count as inside it. */
-static om_wm_vec edge_sample(om_wm_vec a, om_wm_vec b, unsigned s)
-{
-    om_wm_vec d = v_sub(b, a);
-    double l = v_len(d), f = (double)s / (LOS_SAMPLES - 1);
-    double inset = l > 0 ? OM_WM_TABLE_TOUCH_CM / l : 0;
-    f = inset + f * (1 - 2 * inset);
-    return v_add(a, v_scale(d, f));
-}
-
-/* Whether a segment from edge e of `fp` (outward normal n) reaches a point of
- * the target polygon without a blocking crossing. */
-static bool edge_sees(const poly *fp, unsigned e, const poly *tp, const sight_obstacles *o)
-{
-    om_wm_vec a = fp->v[e], b = fp->v[(e + 1) % fp->n];
-    om_wm_vec centre = v_scale(v_add(v_add(fp->v[0], fp->v[1]), v_add(fp->v[2], fp->v[3])), 0.25);
-    om_wm_vec mid = v_scale(v_add(a, b), 0.5), n = v_sub(mid, centre);
-    /* The middle sample first: most visible targets are seen from it. */
-    static const unsigned order[LOS_SAMPLES] = {2, 1, 3, 0, 4};
-    for (unsigned i = 0; i < LOS_SAMPLES; i++) {
-        om_wm_vec from = edge_sample(a, b, order[i]);
-        for (unsigned te = 0; te < tp->n; te++)
-            for (unsigned s = 0; s + 1 < LOS_SAMPLES; s++) {
-                om_wm_vec to = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], s);
-                /* Only lines leaving through this edge: the unit's own stands
-                 * block the others. */
-                if (v_dot(v_sub(to, from), n) <= OM_WM_TABLE_TOUCH_CM * v_len(n))
-                    continue;
-                if (segment_clear(from, to, o))
-                    return true;
-            }
-    }
-    return false;
-}
+static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                 bool all_round);
 
 bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                       bool all_round)
 {
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_SEES | (from & 0xffu) << 8 | (to & 0xffu) << 16 |
+                          ((unsigned)rules & 0x3u) << 24 | (all_round ? 1u : 0u) << 26,
+                      {0}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return sees(t, rules, from, to, all_round);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
+        return e->v.word != 0;
+    x.v.word = sees(t, rules, from, to, all_round);
+    table_put(t->memo, &x);
+    return x.v.word != 0;
+}
+
+/* Whether unit `from` sees unit `to`, worked out. */
+static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                 bool all_round)
+{
     const table_rules *r = rules_of(rules);
-    poly fp = unit_poly(&t->unit[from], 0), tp = unit_poly(&t->unit[to], 0);
+    om_plane_shape tf, tt;
+    const om_plane_shape *fp = unit_shape(&t->unit[from], &tf), *tp = unit_shape(&t->unit[to], &tt);
     sight_obstacles o;
-    box area = poly_box(&fp), tb = poly_box(&tp);
-    if (r->max_sight_cm > 0 && poly_distance(&fp, &tp) > r->max_sight_cm)
+    om_plane_box area = fp->box, tb = tp->box;
+    if (r->max_sight_cm > 0 && om_plane_distance(fp, tp) > r->max_sight_cm)
         return false;
     area.x0 = fmin(area.x0, tb.x0);
     area.y0 = fmin(area.y0, tb.y0);
@@ -818,7 +1453,7 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
     gather_sight_obstacles(t, from, to, area, &o);
     /* Edge 0 (front-left to front-right) is the front edge. */
     for (unsigned e = 0; e < (all_round ? 4u : 1u); e++)
-        if (edge_sees(&fp, e, &tp, &o))
+        if (om_plane_edge_sees(fp, e, tp, o.o, o.n, CLOSE_TERRAIN_SIGHT_CM, cm))
             return true;
     return false;
 }
@@ -834,8 +1469,33 @@ static bool filtered(const om_wm_table *t, unsigned k, unsigned filter)
            om_wm_table_position(t, k) == OM_WM_FORTIFIED;
 }
 
+static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                 bool all_round, double max_cm, unsigned filter, double *cm_out);
+
 int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                                      bool all_round, double max_cm, unsigned filter, double *cm)
+                                      bool all_round, double max_cm, unsigned filter, double *cm_out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_VISIBLE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
+                          (all_round ? 1u : 0u) << 18 | (filter & 0xffu) << 20,
+                      {bits_of(max_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0)
+        return closest_visible_enemy(t, rules, u, all_round, max_cm, filter, cm_out);
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL) {
+        x.v.visible.unit =
+            closest_visible_enemy(t, rules, u, all_round, max_cm, filter, &x.v.visible.cm);
+        table_put(t->memo, &x);
+        e = &x;
+    }
+    if (cm_out) *cm_out = e->v.visible.cm;
+    return e->v.visible.unit;
+}
+
+/* The closest visible enemy of unit u, worked out. */
+static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                 bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
     double d[OM_WM_TABLE_MAX_UNITS];
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
@@ -855,11 +1515,11 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
             break;
         tried[best] = true;
         if (om_wm_table_sees(t, rules, u, (unsigned)best, all_round)) {
-            if (cm) *cm = d[best];
+            if (cm_out) *cm_out = d[best];
             return best;
         }
     }
-    if (cm) *cm = INFINITY;
+    if (cm_out) *cm_out = INFINITY;
     return -1;
 }
 
@@ -867,30 +1527,15 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
 
 om_wm_table_face om_wm_table_zone(const om_wm_table_unit *u, om_wm_vec p)
 {
-    om_wm_vec rel = v_sub(p, u->centre), r = v_right(u->dir);
-    double fwd = v_dot(rel, u->dir), lat = v_dot(rel, r);
-    double dx = fabs(lat) - om_wm_table_unit_width(u) / 2;
-    double df = fwd - om_wm_table_unit_depth(u) / 2, dr = -fwd - om_wm_table_unit_depth(u) / 2;
-    /* Corner bisectors: the front zone holds the points farther beyond the
-     * front edge's line than beyond the side's (135-degree zones, Combat >
-     * Moving Chargers > Zones). */
-    if (df > 0 && df >= dx - ZONE_TIE_CM)
-        return OM_WM_TABLE_FRONT;
-    if (dr > 0 && dr >= dx - ZONE_TIE_CM)
-        return OM_WM_TABLE_REAR;
-    if (dx > 0)
-        return lat < 0 ? OM_WM_TABLE_LEFT : OM_WM_TABLE_RIGHT;
-    return OM_WM_TABLE_FRONT;
+    /* Corner bisectors (135-degree zones, Combat > Moving Chargers > Zones). */
+    return (om_wm_table_face)om_plane_zone(u->centre, u->dir, om_wm_table_unit_width(u) / 2,
+                                           om_wm_table_unit_depth(u) / 2, p, ZONE_TIE_CM);
 }
-
-/* The face of `tp` (corner order FL, FR, RR, RL) that edge j is. */
-static const om_wm_table_face edge_face[4] = {OM_WM_TABLE_FRONT, OM_WM_TABLE_RIGHT,
-                                              OM_WM_TABLE_REAR, OM_WM_TABLE_LEFT};
 
 /* 1.1: the target edge nearest the charger (Warmaster 1.1 Rules Update, P33 –
  * The charge; D1); -1 when the nearest point is a corner, which the zone then
  * decides. */
-static int nearest_edge(const poly *cp, const poly *tp)
+static int nearest_edge(const om_plane_poly *cp, const om_plane_poly *tp)
 {
     const double corner_tol = 1e-6;
     double best = INFINITY;
@@ -898,7 +1543,7 @@ static int nearest_edge(const poly *cp, const poly *tp)
     /* Charger corners onto target edges: an interior foot names the edge. */
     for (unsigned i = 0; i < cp->n; i++)
         for (unsigned j = 0; j < tp->n; j++) {
-            double s, d = seg_dist(cp->v[i], tp->v[j], tp->v[(j + 1) % tp->n], &s);
+            double s, d = om_plane_seg_distance(cp->v[i], tp->v[j], tp->v[(j + 1) % tp->n], &s);
             bool interior = s > corner_tol && s < 1 - corner_tol;
             if (d < best - 1e-9 || (fabs(d - best) <= 1e-9 && interior && edge < 0)) {
                 best = d;
@@ -908,7 +1553,7 @@ static int nearest_edge(const poly *cp, const poly *tp)
     /* Target corners onto charger edges: the nearest target point is a corner. */
     for (unsigned j = 0; j < tp->n; j++)
         for (unsigned i = 0; i < cp->n; i++) {
-            double d = seg_dist(tp->v[j], cp->v[i], cp->v[(i + 1) % cp->n], NULL);
+            double d = om_plane_seg_distance(tp->v[j], cp->v[i], cp->v[(i + 1) % cp->n], NULL);
             if (d < best - 1e-9) {
                 best = d;
                 edge = -1;
@@ -918,14 +1563,14 @@ static int nearest_edge(const poly *cp, const poly *tp)
 }
 
 om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id rules,
-                                  unsigned charger, unsigned target)
+                                         unsigned charger, unsigned target)
 {
     const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
     if (rules_of(rules)->face_by_nearest_edge) {
-        poly cp = unit_poly(c, 0), tp = unit_poly(g, 0);
+        om_plane_poly cp = unit_poly(c, 0), tp = unit_poly(g, 0);
         int e = nearest_edge(&cp, &tp);
         if (e >= 0)
-            return edge_face[e];
+            return (om_wm_table_face)om_plane_edge_face[e];
     }
     return om_wm_table_zone(g, c->centre);
 }
@@ -937,47 +1582,18 @@ om_wm_table_face om_wm_table_charge_face(const om_wm_table *t, om_wm_ruleset_id 
  * tolerance and far below any real overlap of two bases. */
 #define EDGE_CORNER_SHARE 0.02
 
-static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank);
-
 /* Stand i of unit u as a polygon (corner order FL, FR, RR, RL): file i %
  * files, rank i / files (T1). */
-static poly stand_i(const om_wm_table_unit *u, unsigned i)
+static om_plane_poly stand_i(const om_wm_table_unit *u, unsigned i)
 {
-    const unsigned files = unit_files(u);
-    return stand_poly(u, files, i % files, i / files);
+    const om_plane_block b = unit_block(u);
+    return om_plane_block_stand(&b, i);
 }
 
 void om_wm_table_stand_corners(const om_wm_table_unit *u, unsigned i, om_wm_vec corner[4])
 {
-    poly p = stand_i(u, i);
+    om_plane_poly p = stand_i(u, i);
     memcpy(corner, p.v, 4 * sizeof corner[0]);
-}
-
-/* Whether segments a0-a1 and b0-b1 cross (proper or touching). */
-static bool seg_cross(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
-{
-    double d1 = v_cross(v_sub(a1, a0), v_sub(b0, a0)), d2 = v_cross(v_sub(a1, a0), v_sub(b1, a0));
-    double d3 = v_cross(v_sub(b1, b0), v_sub(a0, b0)), d4 = v_cross(v_sub(b1, b0), v_sub(a1, b0));
-    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 &&
-           d4 != 0;
-}
-
-/* Distance between segments a0-a1 and b0-b1. */
-static double seg_seg_dist(om_wm_vec a0, om_wm_vec a1, om_wm_vec b0, om_wm_vec b1)
-{
-    if (seg_cross(a0, a1, b0, b1))
-        return 0;
-    return fmin(fmin(seg_dist(a0, b0, b1, NULL), seg_dist(a1, b0, b1, NULL)),
-                fmin(seg_dist(b0, a0, a1, NULL), seg_dist(b1, a0, a1, NULL)));
-}
-
-/* Distance from segment a0-a1 to polygon p (0 when it enters it). */
-static double seg_poly_dist(om_wm_vec a0, om_wm_vec a1, const poly *p)
-{
-    double best = fmin(point_poly_distance(a0, p), point_poly_distance(a1, p));
-    for (unsigned j = 0; j < p->n && best > 0; j++)
-        best = fmin(best, seg_seg_dist(a0, a1, p->v[j], p->v[(j + 1) % p->n]));
-    return best;
 }
 
 /* The part of edge a-b from share `from` to share `to` of its length. */
@@ -989,43 +1605,91 @@ static void edge_part(om_wm_vec a, om_wm_vec b, double from, double to, om_wm_ve
     *p1 = v_add(a, v_scale(d, to));
 }
 
+static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                        om_wm_table_touch *out);
+
 void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
                              om_wm_table_touch *out)
 {
+    const uint64_t iu = memo_id(t, &t->unit[u]), iv = memo_id(t, &t->unit[v]);
+    const uint32_t tag = ANSWER_STAND_TOUCH | (i & 0xffu) << 8;
+    const answer *e;
+    answer x = {iu, iv, tag, {0}};
+    if (iu == 0 || iv == 0) {
+        stand_touch(t, u, i, v, out);
+        return;
+    }
+    if ((e = answer_find(t->memo, iu, iv, tag)) != NULL) {
+        *out = e->v.touch;
+        return;
+    }
+    stand_touch(t, u, i, v, &x.v.touch);
+    answer_put(t->memo, &x);
+    *out = x.v.touch;
+}
+
+/* How stand i of unit u touches unit v, worked out. */
+static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                        om_wm_table_touch *out)
+{
     const om_wm_table_unit *e = &t->unit[v];
-    poly sp = stand_i(&t->unit[u], i), ep = unit_poly(e, 0);
+    om_plane_poly spoly = stand_i(&t->unit[u], i);
+    om_plane_shape sh, tmp;
+    const om_plane_shape *ep = unit_shape(e, &tmp);
+    const om_plane_poly *sp = &sh.p;
     const double tol = OM_WM_TABLE_TOUCH_CM, c = EDGE_CORNER_SHARE;
-    om_wm_vec f0 = ep.v[0], f1 = ep.v[1], p0, p1, centre;
+    om_wm_vec f0 = ep->p.v[0], f1 = ep->p.v[1], p0, p1, centre;
     memset(out, 0, sizeof *out);
-    if (poly_distance(&sp, &ep) > tol)
+    om_plane_shape_of(&sh, &spoly);
+    if (om_plane_distance(&sh, ep) > tol)
         return;
     out->touches = true;
     /* Edge j of the stand (FL-FR front, FR-RR right, RR-RL rear, RL-FL left)
      * without its corners. */
     for (unsigned j = 0; j < 4; j++) {
-        edge_part(sp.v[j], sp.v[(j + 1) % 4], c, 1 - c, &p0, &p1);
-        if (seg_poly_dist(p0, p1, &ep) <= tol)
-            out->edges |= (uint8_t)(1u << edge_face[j]);
+        edge_part(sp->v[j], sp->v[(j + 1) % 4], c, 1 - c, &p0, &p1);
+        if (om_plane_seg_shape_distance(p0, p1, ep) <= tol)
+            out->edges |= (uint8_t)(1u << om_plane_edge_face[j]);
     }
     /* The enemy's front edge (corners included) on the stand's sides without
      * their front corners, or on its rear edge with its rear corners. */
-    centre = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    centre = v_scale(v_add(v_add(sp->v[0], sp->v[1]), v_add(sp->v[2], sp->v[3])), 0.25);
     if (om_wm_table_zone(e, centre) != OM_WM_TABLE_FRONT)
         return;
-    edge_part(sp.v[1], sp.v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
-    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
-    edge_part(sp.v[3], sp.v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
-    out->flanked |= seg_seg_dist(p0, p1, f0, f1) <= tol;
-    out->flanked |= seg_seg_dist(sp.v[2], sp.v[3], f0, f1) <= tol; /* rear */
+    edge_part(sp->v[1], sp->v[2], c, 1, &p0, &p1); /* right side, from behind its front corner */
+    out->flanked |= om_plane_seg_seg_distance(p0, p1, f0, f1) <= tol;
+    edge_part(sp->v[3], sp->v[0], 0, 1 - c, &p0, &p1); /* left side, up to its front corner */
+    out->flanked |= om_plane_seg_seg_distance(p0, p1, f0, f1) <= tol;
+    out->flanked |= om_plane_seg_seg_distance(sp->v[2], sp->v[3], f0, f1) <= tol; /* rear */
 }
+
+static om_wm_table_support stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                         unsigned f, unsigned j);
 
 om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
                                               unsigned f, unsigned j)
 {
+    const uint64_t is = memo_id(t, &t->unit[s]), jf = memo_id(t, &t->unit[f]);
+    const uint32_t tag = ANSWER_STAND_SUPPORT | (i & 0xffu) << 8 | (j & 0xffu) << 16;
+    const answer *e;
+    answer x = {is, jf, tag, {0}};
+    if (is == 0 || jf == 0)
+        return stand_support(t, s, i, f, j);
+    if ((e = answer_find(t->memo, is, jf, tag)) != NULL)
+        return (om_wm_table_support)e->v.word;
+    x.v.word = (uint32_t)stand_support(t, s, i, f, j);
+    answer_put(t->memo, &x);
+    return (om_wm_table_support)x.v.word;
+}
+
+/* How stand i of unit s supports stand j of unit f, worked out. */
+static om_wm_table_support stand_support(const om_wm_table *t, unsigned s, unsigned i,
+                                         unsigned f, unsigned j)
+{
     const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
     /* Facing the same way: within a tenth of a degree. */
     const double same_facing = 0.9999985;
-    poly sp = stand_i(su, i), fp = stand_i(fu, j);
+    om_plane_poly sp = stand_i(su, i), fp = stand_i(fu, j);
     om_wm_vec sc = v_scale(v_add(sp.v[0], sp.v[2]), 0.5), fc = v_scale(v_add(fp.v[0], fp.v[2]), 0.5);
     om_wm_vec rel = v_sub(sc, fc), r = v_right(fu->dir);
     double back = -v_dot(rel, fu->dir), side = v_dot(rel, r);
@@ -1042,10 +1706,28 @@ om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, 
     return OM_WM_TABLE_NO_SUPPORT;
 }
 
+/* The distance from stand i of unit u to unit v, worked out. */
+static double stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
+{
+    om_plane_poly sp = stand_i(&t->unit[u], i);
+    om_plane_shape sh, tmp;
+    om_plane_shape_of(&sh, &sp);
+    return om_plane_distance(&sh, unit_shape(&t->unit[v], &tmp));
+}
+
 double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v)
 {
-    poly sp = stand_i(&t->unit[u], i), vp = unit_poly(&t->unit[v], 0);
-    return poly_distance(&sp, &vp);
+    const uint64_t iu = memo_id(t, &t->unit[u]), iv = memo_id(t, &t->unit[v]);
+    const uint32_t tag = ANSWER_STAND_DISTANCE | (i & 0xffu) << 8;
+    const answer *e;
+    answer x = {iu, iv, tag, {0}};
+    if (iu == 0 || iv == 0)
+        return stand_distance(t, u, i, v);
+    if ((e = answer_find(t->memo, iu, iv, tag)) != NULL)
+        return e->v.cm;
+    x.v.cm = stand_distance(t, u, i, v);
+    answer_put(t->memo, &x);
+    return x.v.cm;
 }
 
 /* ---- Paces ---- */
@@ -1079,94 +1761,83 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                        om_wm_vec f, int skip)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    poly a = unit_poly_at(un, c, f, 0);
-    if (!poly_on_table(t, &a))
+    om_plane_shape a;
+    (void)pose_shape(un, c, f, 0, &a);
+    if (!om_plane_on_table(t->width_cm, t->depth_cm, &a.p, OM_WM_TABLE_TOUCH_CM))
         return false;
     for (unsigned k = 0; k < t->units; k++) {
-        poly b;
+        om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
-        b = unit_poly(&t->unit[k], 0);
-        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+        b = unit_shape(&t->unit[k], &tmp);
+        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
+            om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
-        if (!closed_to_end(rules, un, &t->terrain[k]))
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!closed_to_end(rules, un, &t->terrain[k]) || om_plane_boxes_apart(a.box, b->box, cm))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+        if (om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     return true;
 }
 
-/* The sweep reports when two shapes overlap by more than the touch tolerance;
- * backing off by that tolerance along the move gives the time they touch. */
-static double contact_time(double in, om_wm_vec v)
-{
-    double len = v_len(v), t = in - (len > 0 ? OM_WM_TABLE_TOUCH_CM / len : 0);
-    return t < 0 ? 0 : t;
-}
-
-/* The first time in [0,1] at which `a` moving by v meets obstacle `b`; 1 if
- * never. An obstacle it already overlaps does not stop it (`grow` obstacles
- * fall back to their true outline, `b0`). */
-static double first_hit(const poly *a, om_wm_vec v, const poly *b, const poly *b0)
-{
-    double in, out;
-    if (poly_overlap(a, b, OM_WM_TABLE_TOUCH_CM)) {
-        if (b0 == NULL || poly_overlap(a, b0, OM_WM_TABLE_TOUCH_CM))
-            return 1;
-        b = b0;
-    }
-    if (!sweep(a, v, b, &in, &out))
-        return 1;
-    return contact_time(in, v);
-}
-
-/* Earliest stop of poly `a` (unit u's outline or a group member's) moving by
+/* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
  * v: units not in `group_mask`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                        const poly *a, om_wm_vec v, uint32_t group_mask,
+                        const om_plane_shape *a, om_wm_vec v, uint64_t group_mask,
                         const om_wm_table_move_rule *rule)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    double tmin = table_bound(t, a, v);
+    double tmin = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
+    /* The box the move sweeps: what lies apart from it cannot stop it. */
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return tmin; /* T8: flyers pass over everything */
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *o = &t->unit[k];
         double gap = 0;
-        poly b, b0;
+        om_plane_shape grown, tmp;
+        const om_plane_shape *b0;
         if (k == u || !o->present || (group_mask >> k & 1u))
             continue;
-        if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
-            continue; /* handled after the move: bursting through */
         if (o->side != un->side)
             gap = rule->enemy_gap_cm;
         if ((int)k == rule->target)
             gap = rule->keep_cm;
-        b0 = unit_poly(o, 0);
-        b = gap > 0 ? unit_poly(o, gap) : b0;
-        tmin = fmin(tmin, first_hit(a, v, &b, gap > 0 ? &b0 : NULL));
+        b0 = unit_shape(o, &tmp);
+        /* A rectangle grown by `gap` lies within its box grown by gap times
+         * sqrt(2) (its corners' diagonal): 1.5 gap covers it. */
+        if (om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, 1.5 * gap), cm))
+            continue;
+        if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
+            continue; /* handled after the move: bursting through */
+        if (gap > 0)
+            tmin = fmin(tmin, om_plane_first_hit(a, v, pose_shape(o, o->centre, o->dir, gap,
+                                                                  &grown), b0, cm));
+        else
+            tmin = fmin(tmin, om_plane_first_hit(a, v, b0, NULL, cm));
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
-        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
+            om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        tmin = fmin(tmin, first_hit(a, v, &b, NULL));
+        tmin = fmin(tmin, om_plane_first_hit(a, v, b, NULL, cm));
     }
     return tmin;
 }
 
 /* After a burst-through move of a by v stopped at tmin: pull back so that no
  * friend is overlapped at the end, and flag the friends passed wholly. */
-static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_wm_vec v,
-                            double tmin, uint32_t *burst)
+static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_shape *a,
+                            om_wm_vec v, double tmin, uint64_t *burst)
 {
     const om_wm_table_unit *un = &t->unit[u];
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
     bool changed = true;
     /* Each pull-back can only make the end earlier; a few passes settle it. */
     while (changed) {
@@ -1174,14 +1845,17 @@ static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_
         for (unsigned k = 0; k < t->units; k++) {
             const om_wm_table_unit *o = &t->unit[k];
             double in, out;
-            poly b;
-            if (k == u || !o->present || o->side != un->side || om_wm_table_engaged(t, k))
+            om_plane_shape tmp;
+            const om_plane_shape *b;
+            if (k == u || !o->present || o->side != un->side)
                 continue;
-            b = unit_poly(o, 0);
-            if (!sweep(a, v, &b, &in, &out) || in < 0)
+            b = unit_shape(o, &tmp);
+            if (om_plane_boxes_apart(swept, b->box, cm) || om_wm_table_engaged(t, k))
+                continue;
+            if (!om_plane_sweep(a, v, b, cm, &in, &out) || in < 0)
                 continue;
             if (in < tmin && out > tmin) {
-                tmin = contact_time(in, v); /* would end on it: stop short */
+                tmin = om_plane_contact_time(in, v, cm); /* would end on it: stop short */
                 changed = true;
             }
         }
@@ -1189,12 +1863,14 @@ static double burst_friends(const om_wm_table *t, unsigned u, const poly *a, om_
     for (unsigned k = 0; burst && k < t->units; k++) {
         const om_wm_table_unit *o = &t->unit[k];
         double in, out;
-        poly b;
+        om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || !o->present || o->side != un->side)
             continue;
-        b = unit_poly(o, 0);
-        if (sweep(a, v, &b, &in, &out) && in >= 0 && out <= tmin)
-            *burst |= 1u << k;
+        b = unit_shape(o, &tmp);
+        if (!om_plane_boxes_apart(swept, b->box, cm) &&
+            om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
+            *burst |= (uint64_t)1 << k;
     }
     return tmin;
 }
@@ -1209,38 +1885,94 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
     return tmin;
 }
 
-double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst)
+/* Where a move of unit u ends: its centre and facing, the distance it moved
+ * (om_wm_table_move, worked out on a table it does not change). */
+static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                       double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst,
+                       om_wm_vec *centre, om_wm_vec *dir)
 {
-    om_wm_table_unit *un = &t->unit[u];
-    om_wm_vec delta = v_sub(goal, un->centre), v, way;
+    const om_wm_table_unit *un = &t->unit[u];
+    om_wm_vec delta = v_sub(goal, un->centre), v, way, f = un->dir;
     double dist = v_len(delta), len, tmin;
-    poly a;
+    om_plane_shape a;
+    *centre = un->centre;
+    *dir = un->dir;
     if (dist < 1e-9 || max_cm <= 0)
         return 0;
     way = v_scale(delta, 1 / dist);
     len = fmin(max_cm, dist);
     if (rule->turn && pose_clear(t, rules, u, un->centre, way, -1))
-        un->dir = way;
+        f = way;
     v = v_scale(way, len);
-    a = unit_poly(un, 0);
+    (void)pose_shape(un, un->centre, f, 0, &a);
     tmin = stop_time(t, rules, u, &a, v, 0, rule);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
-        tmin = flyer_backoff(t, rules, u, un->centre, un->dir, v, tmin);
-    un->centre = v_add(un->centre, v_scale(v, tmin));
+        tmin = flyer_backoff(t, rules, u, un->centre, f, v, tmin);
+    *centre = v_add(un->centre, v_scale(v, tmin));
+    *dir = f;
     return len * tmin;
 }
 
-double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
-                              unsigned n, om_wm_vec goal, double max_cm,
-                              const om_wm_table_move_rule *rule)
+double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
+                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst)
+{
+    om_wm_table_unit *un = &t->unit[u];
+    const uint32_t st = state_id(t);
+    const uint32_t tag = TABLE_MOVE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
+                         (rule->turn ? 1u : 0u) << 18 | (rule->through_friends ? 1u : 0u) << 19 |
+                         (burst != NULL ? 1u : 0u) << 20 | ((unsigned)(rule->target + 1) & 0xffu) << 24;
+    table_answer x = {st, tag,
+                      {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
+                       bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
+                      {0}};
+    const table_answer *e = st != 0 ? table_find(t->memo, st, tag, x.arg) : NULL;
+    om_wm_vec centre, dir;
+    uint64_t bits = 0, id = 0;
+    double moved;
+    if (e != NULL) {
+        centre = e->v.move.centre;
+        dir = e->v.move.dir;
+        moved = e->v.move.moved;
+        bits = e->v.move.burst;
+        id = e->v.move.id;
+    } else {
+        moved = move_end(t, rules, u, goal, max_cm, rule, burst != NULL ? &bits : NULL, &centre,
+                         &dir);
+    }
+    if (burst != NULL)
+        *burst |= bits;
+    if (bits_of(centre.x) != bits_of(un->centre.x) || bits_of(centre.y) != bits_of(un->centre.y) ||
+        bits_of(dir.x) != bits_of(un->dir.x) || bits_of(dir.y) != bits_of(un->dir.y)) {
+        un->centre = centre;
+        un->dir = dir;
+        geom_update_named(t->memo, un, u, id);
+    }
+    if (st != 0 && e == NULL) {
+        /* Kept once the unit has its new outline's id. */
+        x.v.move.centre = centre;
+        x.v.move.dir = dir;
+        x.v.move.moved = moved;
+        x.v.move.burst = bits;
+        x.v.move.id = un->geom.id;
+        table_put(t->memo, &x);
+    }
+    return moved;
+}
+
+/* Where a group's move ends: each unit's centre, the distance it moved
+ * (om_wm_table_move_group, worked out on a table it does not change). */
+static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                             unsigned n, om_wm_vec goal, double max_cm,
+                             const om_wm_table_move_rule *rule, om_wm_vec *centre)
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
-    uint32_t mask = 0;
+    uint64_t mask = 0;
     om_wm_table_move_rule body = *rule;
+    for (unsigned i = 0; i < n; i++)
+        centre[i] = t->unit[u[i]].centre;
     if (n == 0)
         return 0;
     delta = v_sub(goal, t->unit[u[0]].centre);
@@ -1252,14 +1984,61 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
     body.turn = false;
     body.through_friends = false;
     for (unsigned i = 0; i < n; i++)
-        mask |= 1u << u[i];
+        mask |= (uint64_t)1 << u[i];
     for (unsigned i = 0; i < n; i++) {
-        poly a = unit_poly(&t->unit[u[i]], 0);
-        tmin = fmin(tmin, stop_time(t, rules, u[i], &a, v, mask, &body));
+        om_plane_shape tmp;
+        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, mask,
+                                    &body));
     }
     for (unsigned i = 0; i < n; i++)
-        t->unit[u[i]].centre = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
+        centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
     return len * tmin;
+}
+
+double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                              unsigned n, om_wm_vec goal, double max_cm,
+                              const om_wm_table_move_rule *rule)
+{
+    const uint32_t st = n <= OM_WM_BRIGADE_MAX_UNITS ? state_id(t) : 0;
+    const uint32_t tag = TABLE_MOVE_GROUP | ((unsigned)rules & 0x3u) << 8 | (n & 0x7u) << 10 |
+                         ((unsigned)(rule->target + 1) & 0xffu) << 16;
+    table_answer x = {st, tag,
+                      {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
+                       bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
+                      {0}};
+    om_wm_vec centre[OM_WM_BRIGADE_MAX_UNITS];
+    double moved;
+    const table_answer *e;
+    if (st == 0 || n == 0) {
+        om_wm_vec local[OM_WM_TABLE_MAX_UNITS];
+        moved = move_group_end(t, rules, u, n, goal, max_cm, rule, local);
+        for (unsigned i = 0; i < n; i++) {
+            t->unit[u[i]].centre = local[i];
+            geom_update(t->memo, &t->unit[u[i]], u[i]);
+        }
+        return moved;
+    }
+    for (unsigned i = 0; i < n; i++)
+        x.arg[5] |= (uint64_t)(u[i] & 0xffu) << (8 * i);
+    if ((e = table_find(t->memo, st, tag, x.arg)) != NULL) {
+        moved = e->v.group.moved;
+        for (unsigned i = 0; i < n; i++) {
+            t->unit[u[i]].centre = e->v.group.centre[i];
+            geom_update_named(t->memo, &t->unit[u[i]], u[i], e->v.group.id[i]);
+        }
+        return moved;
+    }
+    moved = move_group_end(t, rules, u, n, goal, max_cm, rule, centre);
+    for (unsigned i = 0; i < n; i++) {
+        t->unit[u[i]].centre = centre[i];
+        geom_update(t->memo, &t->unit[u[i]], u[i]);
+        x.v.group.centre[i] = centre[i];
+        x.v.group.id[i] = (uint32_t)t->unit[u[i]].geom.id;
+    }
+    /* Kept once the units have their new outlines' ids. */
+    x.v.group.moved = moved;
+    table_put(t->memo, &x);
+    return moved;
 }
 
 /* ---- Charges ---- */
@@ -1269,7 +2048,7 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
 static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm_vec *a,
                          om_wm_vec *b, om_wm_vec *n, double *stand_len)
 {
-    poly p = unit_poly(g, 0);
+    om_plane_poly p = unit_poly(g, 0);
     om_wm_vec r = v_right(g->dir);
     switch (face) {
     case OM_WM_TABLE_FRONT:
@@ -1287,11 +2066,19 @@ static void face_segment(const om_wm_table_unit *g, om_wm_table_face face, om_wm
     }
 }
 
+/* The shape of segment a-b. */
+static const om_plane_shape *segment_shape(om_wm_vec a, om_wm_vec b, om_plane_shape *s)
+{
+    const om_plane_poly p = {.n = 2, .v = {a, b}};
+    om_plane_shape_of(s, &p);
+    return s;
+}
+
 /* The centre (distance along the face) of the face stand closest to the
  * charger, ties going to the stand whose centre is nearest the charger's: the
  * first charging stand goes centre to centre with it (Combat > Moving Chargers >
  * The charge move). */
-static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm_vec a,
+static double closest_face_stand(const om_plane_shape *cp, om_wm_vec charger_centre, om_wm_vec a,
                                  om_wm_vec b, double stand_len)
 {
     om_wm_vec e = v_sub(b, a);
@@ -1300,8 +2087,9 @@ static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm
     if (m < 1) m = 1;
     for (unsigned j = 0; j < m; j++) {
         double s0 = j * len / m, s1 = (j + 1) * len / m, sm = (s0 + s1) / 2;
-        poly seg = {.n = 2, .v = {v_add(a, v_scale(e, s0 / len)), v_add(a, v_scale(e, s1 / len))}};
-        double d = poly_distance(cp, &seg);
+        om_plane_shape seg;
+        double d = om_plane_distance(cp, segment_shape(v_add(a, v_scale(e, s0 / len)),
+                                                       v_add(a, v_scale(e, s1 / len)), &seg));
         double dc = v_len(v_sub(v_add(a, v_scale(e, sm / len)), charger_centre));
         if (d < best_d - 1e-9 || (d <= best_d + 1e-9 && dc < best_c)) {
             best_d = fmin(d, best_d);
@@ -1316,7 +2104,7 @@ static double closest_face_stand(const poly *cp, om_wm_vec charger_centre, om_wm
  * farthest-moving point (Movement > Formation & Movement > Moving the stands). */
 static double corner_travel(const om_wm_table_unit *u, om_wm_vec c, om_wm_vec f)
 {
-    poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
+    om_plane_poly p0 = unit_poly(u, 0), p1 = unit_poly_at(u, c, f, 0);
     double best = 0;
     for (unsigned i = 0; i < 4; i++)
         best = fmax(best, v_len(v_sub(p1.v[i], p0.v[i])));
@@ -1332,20 +2120,48 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     const om_wm_table_unit *un = &t->unit[charger];
     om_wm_table_move_rule rule = {.target = -1};
     om_wm_vec v = v_sub(c, un->centre);
-    poly a = unit_poly_at(un, un->centre, f, 0);
+    om_plane_shape a;
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return true;
-    return stop_time(t, rules, charger, &a, v, 1u << target, &rule) >= 1 - 1e-9;
+    (void)pose_shape(un, un->centre, f, 0, &a);
+    return stop_time(t, rules, charger, &a, v, (uint64_t)1 << target, &rule) >= 1 - 1e-9;
 }
+
+static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                        unsigned target, double pace_cm, om_wm_table_charge *out);
 
 void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
                              unsigned target, double pace_cm, om_wm_table_charge *out)
+{
+    const uint32_t st = state_id(t);
+    table_answer x = {st,
+                      TABLE_CHARGE | (charger & 0xffu) << 8 | (target & 0xffu) << 16 |
+                          ((unsigned)rules & 0x3u) << 24,
+                      {bits_of(pace_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0) {
+        charge_plan(t, rules, charger, target, pace_cm, out);
+        return;
+    }
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        *out = e->v.charge;
+        return;
+    }
+    charge_plan(t, rules, charger, target, pace_cm, &x.v.charge);
+    table_put(t->memo, &x);
+    *out = x.v.charge;
+}
+
+/* A charge plan, worked out. */
+static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,
+                        unsigned target, double pace_cm, om_wm_table_charge *out)
 {
     const om_wm_table_unit *c = &t->unit[charger], *g = &t->unit[target];
     om_wm_vec a, b, n, e, f;
     double stand_len, len, s0, hw = om_wm_table_unit_width(c) / 2,
                                 hd = om_wm_table_unit_depth(c) / 2, step = c->stand_w / 2;
-    poly cp = unit_poly(c, 0);
+    om_plane_shape tmp;
+    const om_plane_shape *cp = unit_shape(c, &tmp);
     memset(out, 0, sizeof *out);
     out->face = om_wm_table_charge_face(t, rules, charger, target);
     out->required_cm = INFINITY;
@@ -1360,7 +2176,7 @@ void om_wm_table_charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsig
     len = v_len(e);
     e = v_scale(e, 1 / len);
     f = v_scale(n, -1);
-    s0 = closest_face_stand(&cp, c->centre, a, b, stand_len);
+    s0 = closest_face_stand(cp, c->centre, a, b, stand_len);
     /* Shifts 0, +h, -h, +2h, -2h, ... keeping 1cm of edge contact (T4). */
     for (unsigned k = 0; k <= 2 * CHARGE_MAX_SHIFTS; k++) {
         double shift = (k == 0) ? 0 : ((k % 2) ? 1.0 : -1.0) * step * ((k + 1) / 2);
@@ -1387,15 +2203,14 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec a, b, n;
     double stand_len;
-    poly edge;
+    om_plane_shape edge;
     face_segment(un, face, &a, &b, &n, &stand_len);
-    edge = (poly){.n = 2, .v = {a, b}};
+    (void)segment_shape(a, b, &edge);
     for (unsigned k = 0; k < t->units; k++) {
-        poly q;
+        om_plane_shape tmp;
         if (k == u || !t->unit[k].present || t->unit[k].side != un->side)
             continue;
-        q = unit_poly(&t->unit[k], 0);
-        if (poly_distance(&edge, &q) <= OM_WM_TABLE_TOUCH_CM)
+        if (om_plane_distance(&edge, unit_shape(&t->unit[k], &tmp)) <= OM_WM_TABLE_TOUCH_CM)
             return true;
     }
     return false;
@@ -1403,62 +2218,74 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
 
 /* ---- What lies behind ---- */
 
-/* Stands in file `file` of unit u (T1: the last rank fills from the left). */
-static unsigned stands_in_file(const om_wm_table_unit *u, unsigned files, unsigned file)
-{
-    unsigned full = u->stands / files, rem = u->stands % files;
-    return full + (file < rem ? 1u : 0u);
-}
-
-/* The polygon of the stand at (file, rank) of unit u (rank 0 is the front). */
-static poly stand_poly(const om_wm_table_unit *u, unsigned files, unsigned file, unsigned rank)
-{
-    unsigned ranks = unit_ranks(u, files);
-    om_wm_vec r = v_right(u->dir);
-    double lat = ((double)file - (files - 1) / 2.0) * u->stand_w;
-    double fwd = ((ranks - 1) / 2.0 - (double)rank) * u->stand_d;
-    om_wm_vec c = v_add(u->centre, v_add(v_scale(r, lat), v_scale(u->dir, fwd)));
-    return rect_poly(c, u->dir, u->stand_w / 2, u->stand_d / 2);
-}
+static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                         om_wm_vec away, double reach_cm, om_wm_table_behind *out);
 
 void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                               om_wm_vec away, double reach_cm, om_wm_table_behind *out)
 {
+    const uint32_t st = state_id(t);
+    table_answer x = {st, TABLE_BEHIND | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16,
+                      {bits_of(away.x), bits_of(away.y), bits_of(reach_cm)}, {0}};
+    const table_answer *e;
+    if (st == 0) {
+        behind_along(t, rules, u, away, reach_cm, out);
+        return;
+    }
+    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+        *out = e->v.behind;
+        return;
+    }
+    behind_along(t, rules, u, away, reach_cm, &x.v.behind);
+    table_put(t->memo, &x);
+    *out = x.v.behind;
+}
+
+/* What lies behind unit u along `away`, worked out. */
+static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                         om_wm_vec away, double reach_cm, om_wm_table_behind *out)
+{
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec v = v_scale(away, reach_cm);
-    poly a = unit_poly(un, 0), hit_poly;
-    double tmin = table_bound(t, &a, v);
+    om_plane_shape ta, th;
+    const om_plane_shape *a = unit_shape(un, &ta), *hit = NULL;
+    const double bound = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
+    const om_plane_box swept = om_plane_box_sweep(a->box, v);
+    double tmin = bound;
     int hit_unit = -1, hit_terrain = -1;
-    unsigned files = unit_files(un);
+    om_plane_block block = unit_block(un);
     memset(out, 0, sizeof *out);
     out->unit = -1;
     for (unsigned k = 0; k < t->units; k++) {
-        poly b;
-        double th;
+        double th_k;
+        om_plane_shape tmp;
+        const om_plane_shape *b;
         if (k == u || !t->unit[k].present)
             continue;
-        b = unit_poly(&t->unit[k], 0);
-        th = first_hit(&a, v, &b, NULL);
-        if (th < tmin) {
-            tmin = th;
+        b = unit_shape(&t->unit[k], &tmp);
+        if (om_plane_boxes_apart(swept, b->box, cm))
+            continue; /* apart from the whole way back: never met */
+        th_k = om_plane_first_hit(a, v, b, NULL, cm);
+        if (th_k < tmin) {
+            tmin = th_k;
             hit_unit = (int)k;
             hit_terrain = -1;
         }
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        poly b;
-        double th;
-        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop))
+        double th_k;
+        const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
+            om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        b = terrain_poly(&t->terrain[k]);
-        th = first_hit(&a, v, &b, NULL);
-        if (th < tmin) {
-            tmin = th;
+        th_k = om_plane_first_hit(a, v, b, NULL, cm);
+        if (th_k < tmin) {
+            tmin = th_k;
             hit_unit = -1;
             hit_terrain = (int)k;
         }
     }
-    if (tmin >= 1 - 1e-12 && table_bound(t, &a, v) >= 1 - 1e-12) {
+    if (tmin >= 1 - 1e-12 && bound >= 1 - 1e-12) {
         out->kind = OM_WM_BEHIND_OPEN;
         return;
     }
@@ -1474,20 +2301,15 @@ void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsi
         out->kind = o->side != un->side              ? OM_WM_BEHIND_ENEMY
                     : om_wm_table_engaged(t, (unsigned)hit_unit) ? OM_WM_BEHIND_UNYIELDING
                                                                   : OM_WM_BEHIND_FRIENDS;
-        hit_poly = unit_poly(o, 0);
+        hit = unit_shape(o, &th);
     } else {
         out->kind = OM_WM_BEHIND_IMPASSABLE;
-        hit_poly = terrain_poly(&t->terrain[hit_terrain]);
+        hit = terrain_shape(&t->terrain[hit_terrain]);
     }
     /* Stands whose own straight path meets it: a stand's retreat is blocked "if
      * any part of the stand's base is obliged to move through" it (Combat >
      * Retreats > Blocked retreats). */
-    for (unsigned f = 0; f < files; f++)
-        for (unsigned r = 0; r < stands_in_file(un, files, f); r++) {
-            poly s = stand_poly(un, files, f, r);
-            if (first_hit(&s, v, &hit_poly, NULL) < 1)
-                out->stands++;
-        }
+    out->stands = (uint8_t)om_plane_block_blocked(&block, v, hit, cm);
 }
 
 void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
@@ -1539,6 +2361,14 @@ static om_status check_unit_values(const om_wm_table_unit *u, unsigned i,
     return OM_OK;
 }
 
+/* The outline of terrain piece k from its corners (a checked piece). */
+static void terrain_fresh(const om_wm_terrain *k, om_plane_shape *s)
+{
+    om_plane_poly p = {.n = k->vertices};
+    memcpy(p.v, k->v, k->vertices * sizeof p.v[0]);
+    om_plane_shape_of(s, &p);
+}
+
 /* Units: values, on the table, not overlapping, not in closed terrain. */
 static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
                              om_wm_check_failure *why)
@@ -1546,29 +2376,32 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
     om_status st;
     for (unsigned i = 0; i < t->units; i++) {
         const om_wm_table_unit *u = &t->unit[i];
-        poly a;
+        om_plane_shape a;
         if ((st = check_unit_values(u, i, why)))
             return st;
         if (!u->present)
             continue;
-        a = unit_poly(u, 0);
+        /* Outlines worked out afresh: the check trusts nothing kept. */
+        (void)pose_shape(u, u->centre, u->dir, 0, &a);
         for (unsigned c = 0; c < 4; c++)
-            if (!poly_on_table(t, &(poly){.n = 1, .v = {a.v[c]}}))
+            if (!om_plane_on_table(t->width_cm, t->depth_cm, &(om_plane_poly){.n = 1, .v = {a.p.v[c]}},
+                                   OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s is off the %gx%gcm table (a corner at "
-                            "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.v[c].x, a.v[c].y);
+                            "%.1f,%.1f)", u->name, t->width_cm, t->depth_cm, a.p.v[c].x, a.p.v[c].y);
         for (unsigned j = 0; j < i; j++) {
-            poly b;
+            om_plane_shape b;
             if (!t->unit[j].present)
                 continue;
-            b = unit_poly(&t->unit[j], 0);
-            if (poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+            (void)pose_shape(&t->unit[j], t->unit[j].centre, t->unit[j].dir, 0, &b);
+            if (om_plane_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s overlaps units[%u] (%s)", u->name, j,
                             t->unit[j].name);
         }
         for (unsigned k = 0; k < t->terrain_pieces; k++) {
-            poly b = terrain_poly(&t->terrain[k]);
+            om_plane_shape b;
+            terrain_fresh(&t->terrain[k], &b);
             if (closed_to_end(rules, u, &t->terrain[k]) &&
-                poly_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
+                om_plane_overlap(&a, &b, OM_WM_TABLE_TOUCH_CM))
                 return om_check_fail_item(why, "units", (int)i, ".at", "%s (%s) cannot stand in terrain[%u] (%s)",
                             u->name, om_wm_troop_name(u->troop), k,
                             om_wm_terrain_names[t->terrain[k].kind]);
@@ -1579,7 +2412,7 @@ static om_status check_units(const om_wm_table *t, om_wm_ruleset_id rules,
 
 /* One full turn, in radians, and how far the sum of a convex piece's turns
  * may be from it: far below the full turn a piece whose sides cross adds. */
-#define FULL_TURN (360.0 / DEG_PER_RAD)
+#define FULL_TURN (2.0 * 3.14159265358979323846)
 #define WINDING_TOLERANCE 1e-6
 
 static om_status check_terrain(const om_wm_table *t, om_wm_check_failure *why)

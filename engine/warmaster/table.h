@@ -9,9 +9,15 @@
  * face a charger contacts, whether a charge reaches, where a move stops, and
  * what lies behind a unit (the engagement resolver's `behind` fields).
  *
- * Everything is fixed-size arrays and plain vector maths: no allocation, no I/O,
- * safe to call from many threads on distinct tables. A trial copies the prepared
- * start table (one struct assignment) and the turn phases move units in it.
+ * The geometry is the game-neutral plane of engine/core/plane.h, in cm: this
+ * module adds what Warmaster's rules make of it (stand sizes, formations,
+ * terrain kinds, sight and cover rules, charge placement, moves that keep
+ * clear of enemies). Everything is fixed-size arrays and plain vector maths:
+ * no allocation, no I/O, safe to call from many threads on distinct tables. A
+ * trial copies the live part of the prepared start table (om_wm_table_copy)
+ * and the turn phases move units in it. Each unit keeps its outline
+ * (om_wm_table_geom) while it stands still: a query works it out again only
+ * for a unit that moved since (om_wm_table_update keeps it).
  * The simplifications (no wheeling, one charge path, bounding rectangles for
  * irregular formations, ...) are listed at the top of table.c and in TURNS.md
  * next to the rule each one bends. Sections cited are Warmaster Revolution's
@@ -24,35 +30,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plane.h"
 #include "wm.h"
 
-/* Capacities of a table: fixed arrays, so a trial copies one struct. 32 units
- * covers two 2,000-point armies (about 15 units each); 16 terrain pieces and
- * 8 vertices a piece cover the suggested 6-10 pieces (Battlefields > Setting up
- * Scenery). */
-#define OM_WM_TABLE_MAX_UNITS 32
-#define OM_WM_TABLE_MAX_CHARACTERS 12
+/* Capacities of a table: fixed arrays, of which a trial copies the live part.
+ * 64 units and 24 characters hold two armies of well over 2,000 points each (a
+ * 2,000-point Warmaster army has 15 to 25 units and 3 to 5 characters); 16
+ * brigades of up to 4 units; 16 terrain pieces and 8 vertices a piece cover
+ * the suggested 6-10 pieces (Battlefields > Setting up Scenery). Sets of units
+ * are 64-bit masks. */
+#define OM_WM_TABLE_MAX_UNITS 64
+#define OM_WM_TABLE_MAX_CHARACTERS 24
 #define OM_WM_TABLE_MAX_TERRAIN 16
-#define OM_WM_TABLE_MAX_VERTICES 8
-#define OM_WM_TABLE_MAX_BRIGADES 8
+#define OM_WM_TABLE_MAX_VERTICES OM_PLANE_MAX_VERTICES
+#define OM_WM_TABLE_MAX_BRIGADES 16
+/* An engagement holds as many units as a table (wm.h OM_WM_UNITS_MAX). */
+_Static_assert(OM_WM_TABLE_MAX_UNITS == OM_WM_UNITS_MAX, "an engagement holds a table's units");
 /* Units in one brigade: "up to four units arranged so that they touch" (Game
  * Values > Units; Command > Brigades; Warmaster Ancients, Command > Brigade
  * Orders). */
 #define OM_WM_BRIGADE_MAX_UNITS 4
 /* Largest unit the table accepts (the engagement check's limit). */
-#define OM_WM_TABLE_MAX_STANDS 12
+#define OM_WM_TABLE_MAX_STANDS OM_WM_UNIT_STANDS_MAX
 
 /* Two shapes closer than this (cm) touch; shapes that overlap by no more than
  * this do not overlap. A tenth of a millimetre: far below any measurement on a
  * real table, far above double rounding on a 240cm plane. */
-#define OM_WM_TABLE_TOUCH_CM 0.01
+#define OM_WM_TABLE_TOUCH_CM OM_PLANE_TOUCH_CM
 
-/* A point or direction on the table, in cm. x runs along the table's width,
- * y along its depth; side 0 usually deploys at small y facing +y. */
-typedef struct om_wm_vec {
-    double x; /* cm from the left edge */
-    double y; /* cm from the near edge */
-} om_wm_vec;
+/* A point or direction on the table, in cm (plane.h: x runs along the
+ * table's width, y along its depth; side 0 usually deploys at small y facing
+ * +y). */
+typedef om_plane_vec om_wm_vec;
 
 /* A unit's formation (Movement > Formation & Movement; Warmaster Ancients,
  * Movement > Formation). */
@@ -63,13 +72,14 @@ typedef enum om_wm_table_formation {
     OM_WM_TABLE_FORMATION_COUNT
 } om_wm_table_formation;
 
-/* The faces of a unit's rectangle, and the zones in front of them. */
+/* The faces of a unit's rectangle, and the zones in front of them (the
+ * plane's, plane.h om_plane_face). */
 typedef enum om_wm_table_face {
-    OM_WM_TABLE_FRONT = 0,
-    OM_WM_TABLE_LEFT,
-    OM_WM_TABLE_RIGHT,
-    OM_WM_TABLE_REAR,
-    OM_WM_TABLE_FACE_COUNT
+    OM_WM_TABLE_FRONT = OM_PLANE_FRONT,
+    OM_WM_TABLE_LEFT = OM_PLANE_LEFT,
+    OM_WM_TABLE_RIGHT = OM_PLANE_RIGHT,
+    OM_WM_TABLE_REAR = OM_PLANE_REAR,
+    OM_WM_TABLE_FACE_COUNT = OM_PLANE_FACE_COUNT
 } om_wm_table_face;
 
 /* Unit traits the table and the Command phase read (the caller sets them from
@@ -84,7 +94,26 @@ typedef enum om_wm_table_face {
 #define OM_WM_TABLE_TRAIT_WARBAND       (1u << 5) /* Ancients Warband: +1 for a brigade of 3-4 */
 #define OM_WM_TABLE_TRAIT_MUST_CHARGE   (1u << 6) /* must charge on initiative when it can
                                                (Fanatics, 1.1 Ogres) */
-#define OM_WM_TABLE_TRAIT_COUNT 7
+#define OM_WM_TABLE_TRAIT_NO_CHARGE     (1u << 7) /* never charges (a War Wagon, Kislev
+                                               lists): it may still move toward an
+                                               enemy */
+#define OM_WM_TABLE_TRAIT_COUNT 8
+
+/* A unit's outline as it was last worked out, with what it was worked out
+ * from: it is the unit's while those are unchanged (om_wm_table_update). */
+typedef struct om_wm_table_geom {
+    om_wm_vec centre, dir;   /* the unit's centre and facing then */
+    double stand_w, stand_d; /* its stand size then */
+    uint8_t stands, files;   /* its stands and stands abreast then */
+    uint64_t id;             /* its memo's name for this outline and the unit's other
+                                values the queries read (side, troop, traits,
+                                position, dense terrain): the same values, the same
+                                id, in every trial (0: no memo) */
+    uint64_t key_rest;       /* those other values as they were when it was named */
+    double hw, hd;           /* half its width and depth */
+    double radius;           /* its circumscribed circle's radius */
+    om_plane_shape shape;    /* its rectangle */
+} om_wm_table_geom;
 
 /* One unit on the table: its values, its state and where it stands. */
 typedef struct om_wm_table_unit {
@@ -111,6 +140,7 @@ typedef struct om_wm_table_unit {
     bool present;                    /* on the table: false once destroyed or off it */
     uint8_t blunder_penalty;         /* permanent Command penalty from blunders
                                         (Generals, Wizards & Heroes > Blunders) */
+    om_wm_table_geom geom;           /* its outline, kept (om_wm_table_update) */
 } om_wm_table_unit;
 
 /* Terrain kinds (Movement > Terrain; Optional Rules > Advanced Terrain Rules;
@@ -140,6 +170,9 @@ typedef struct om_wm_terrain {
     om_wm_terrain_kind kind;                  /* what it is */
     uint8_t vertices;                         /* 3..OM_WM_TABLE_MAX_VERTICES */
     om_wm_vec v[OM_WM_TABLE_MAX_VERTICES];    /* corners in order, either orientation */
+    om_plane_shape shape;                     /* its outline, made by
+                                                 om_wm_table_add_terrain (after
+                                                 changing v, om_wm_table_update) */
 } om_wm_terrain;
 
 /* Characters (Generals, Wizards & Heroes; Warmaster Ancients, Commanders >
@@ -179,6 +212,11 @@ typedef struct om_wm_table_brigade {
     uint8_t unit[OM_WM_BRIGADE_MAX_UNITS]; /* their indices */
 } om_wm_table_brigade;
 
+/* A memo of what the table's queries worked out, kept by a trial's workspace
+ * (opaque; om_wm_table_memo_alloc): distances, contacts and supports between
+ * units, terrain status, keyed by the outlines they were worked out from. */
+typedef struct om_wm_table_memo om_wm_table_memo;
+
 /* The whole table: both armies, characters and terrain. A value type. */
 typedef struct om_wm_table {
     double width_cm;  /* along x (Revolution and 1.1 default 180) */
@@ -191,10 +229,15 @@ typedef struct om_wm_table {
     om_wm_table_character character[OM_WM_TABLE_MAX_CHARACTERS];
     om_wm_terrain terrain[OM_WM_TABLE_MAX_TERRAIN];
     om_wm_table_brigade brigade[OM_WM_TABLE_MAX_BRIGADES];
+    om_wm_table_memo *memo; /* the trial's memo (om_wm_table_copy), or NULL: every query
+                               worked out afresh */
 } om_wm_table;
 
 /* Where and why a table failed its check: om_wm_check_failure (wm.h), with
  * paths such as "units[3].at", "brigades[0].units", "terrain[2].points". */
+
+/* The scale of a Warmaster table: centimetres (plane.h). */
+#define OM_WM_TABLE_SCALE (&om_plane_cm)
 
 /* ---- Building a table ---- */
 
@@ -237,9 +280,56 @@ int om_wm_table_add_rect_terrain(om_wm_table *t, om_wm_terrain_kind kind, om_wm_
  * (whether they touch is om_wm_table_check's business). */
 int om_wm_table_add_brigade(om_wm_table *t, const unsigned *u, unsigned n);
 
-/* The unit vector of a facing in degrees, and back (degrees in [0, 360)). */
-om_wm_vec om_wm_table_dir(double facing_deg);
-double om_wm_table_facing_deg(om_wm_vec dir);
+/*
+ * om_wm_table_update: work out again the outline kept for unit u (after its
+ * centre, facing, stands, formation, files or stand size changed) and, with
+ * u = OM_WM_TABLE_ALL, for every unit and terrain piece (after changing a
+ * piece's corners). Queries are right without it (a unit whose outline is out
+ * of date has it worked out for each query), only slower; the functions that
+ * move units keep it themselves. A unit without stands keeps its last
+ * outline. Never fails.
+ */
+#define OM_WM_TABLE_ALL UINT32_MAX
+void om_wm_table_update(om_wm_table *t, uint32_t u);
+
+/*
+ * om_wm_table_copy: copy the live part of `src` (its units, characters,
+ * terrain pieces and brigades, not the unused room of its arrays) into *dst:
+ * what a trial needs of the start table. With a memo, dst's queries keep what
+ * they work out in it (dst->memo = memo) and its units are named in it; a
+ * memo holding another table's size or terrain is emptied first. Queries on a
+ * table with a memo give exactly what they give without one. Never fails.
+ */
+void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo *memo);
+
+/*
+ * om_wm_table_recall, om_wm_table_remember: an answer a caller works out from
+ * the table, kept in its memo under the table's state and the caller's own
+ * `kind` (0..255) and `key` (OM_WM_TABLE_RECALL_KEYS words): everything the
+ * answer reads besides the units on the table (their outlines, sides, troop
+ * types, traits, declared positions and dense terrain) must be in the key,
+ * bit for bit. recall copies `size` bytes (at most OM_WM_TABLE_RECALL_BYTES)
+ * of a kept answer to *value and returns true, or returns false (a table
+ * without a memo, or nothing kept); remember keeps one (nothing without a
+ * memo).
+ */
+#define OM_WM_TABLE_RECALL_KEYS 5
+#define OM_WM_TABLE_RECALL_BYTES 48
+bool om_wm_table_recall(const om_wm_table *t, unsigned kind, const uint64_t *key, void *value,
+                        size_t size);
+void om_wm_table_remember(const om_wm_table *t, unsigned kind, const uint64_t *key,
+                          const void *value, size_t size);
+
+/* om_wm_table_memo_alloc: an empty memo for one thread's trials (about 550
+ * kilobytes); free with om_wm_table_memo_free (NULL allowed). Errors:
+ * OM_ENOMEM. */
+om_status om_wm_table_memo_alloc(om_wm_table_memo **out);
+void om_wm_table_memo_free(om_wm_table_memo *m);
+
+/* The unit vector of a facing in degrees, and back (degrees in [0, 360)):
+ * om_plane_dir and om_plane_facing_deg. */
+static inline om_wm_vec om_wm_table_dir(double facing_deg) { return om_plane_dir(facing_deg); }
+static inline double om_wm_table_facing_deg(om_wm_vec dir) { return om_plane_facing_deg(dir); }
 
 /* Default stand frontage and depth (cm) of a troop type under a rule set. */
 void om_wm_table_stand_size(om_wm_ruleset_id rules, om_wm_troop troop, double *w, double *d);
@@ -276,6 +366,10 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b);
  * Engagement). */
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
 
+/* Whether any unit on the table touches an enemy unit (there is a combat to
+ * fight): om_wm_table_touching of every pair of enemies, asked once. */
+bool om_wm_table_any_contact(const om_wm_table *t);
+
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
 
@@ -295,7 +389,8 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
 
 /* The closest points of units a and b: *pa on a, *pb on b (equal when they
  * touch). The line through them is "directly away" for an evade (Movement >
- * Moving by Initiative > The path of evaders). */
+ * Moving by Initiative > The path of evaders). A unit without stands left
+ * counts with the outline it last had. */
 void om_wm_table_closest_points(const om_wm_table *t, unsigned a, unsigned b, om_wm_vec *pa,
                                 om_wm_vec *pb);
 
@@ -404,7 +499,7 @@ typedef struct om_wm_table_move_rule {
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint32_t *burst);
+                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst);
 
 /*
  * om_wm_table_move_group: move the `n` units `u` together by the same straight

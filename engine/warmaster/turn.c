@@ -42,6 +42,9 @@ struct om_wm_turn_prepared {
     om_wm_turn turn;                          /* the turn (a copy) */
     om_wm_dice_kit *kit;                      /* the dice tables of every test */
     bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as the turn starts */
+    uint32_t vp_lost[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_STANDS + 1]; /* [u][l]: victory
+                                                     points unit u loses losing l of the
+                                                     stands it starts with */
 };
 
 /* How the stands of the table touch, as the Combat phase reads it. */
@@ -57,7 +60,7 @@ typedef struct contacts {
     uint8_t link[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];      /* [s][f]: s's stands
                                                                       supporting friend f */
     uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
-    uint32_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
+    uint64_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
     uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
     uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
     uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
@@ -66,6 +69,8 @@ typedef struct contacts {
 
 struct om_wm_turn_work {
     om_wm_table t;                            /* the trial's table */
+    om_wm_table_memo *memo;                   /* what its queries worked out, kept from
+                                                 trial to trial */
     om_wm_command_result command;             /* its Command phase */
     contacts c;                               /* who touches whom in its Combat phase */
     om_wm_multi_prepared *mp;                 /* the engagement being fought */
@@ -187,6 +192,7 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     t->unit[u].stands = (uint8_t)left;
     if (left == 0)
         t->unit[u].present = false;
+    om_wm_table_update(t, u);
 }
 
 /* The end of the Shooting phase for `target` (Shooting > Driving Back Enemies;
@@ -224,9 +230,11 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
         out->unit[target].routed |= v.routed;
         un->stands = 0;
         un->present = false;
+        om_wm_table_update(t, target);
         return;
     }
     un->stands = (uint8_t)(stands - v.stands_lost);
+    om_wm_table_update(t, target);
     un->hits = 0; /* odd hits go at the end of the phase (Disregard Odd Hits) */
     un->confused |= v.confused;
     w->hurt[target] |= v.hurt;
@@ -247,7 +255,7 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
                            om_wm_turn_result *out)
 {
     target_fire fire[OM_WM_TABLE_MAX_UNITS];
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+    for (unsigned u = 0; u < w->t.units; u++)
         fire[u] = (target_fire){0, -1, 0};
     for (unsigned u = 0; u < w->t.units; u++)
         if (moving_unit(&p->turn, &w->t, u))
@@ -293,18 +301,44 @@ static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, un
 
 /* Every stand's contacts: the stands each unit strikes each enemy with, which
  * of them are flanked, which fight to their front, which a charger touches. */
-static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
+/* Clear the live part of c but its touches, the rows of the table's n
+ * units: the Combat phase reads no other. */
+static void contacts_clear(contacts *c, unsigned n)
+{
+    memset(c->stands, 0, n * sizeof c->stands[0]);
+    memset(c->flanked, 0, n * sizeof c->flanked[0]);
+    memset(c->side_strikers, 0, n * sizeof c->side_strikers[0]);
+    memset(c->link, 0, n * sizeof c->link[0]);
+    memset(c->link_rear, 0, n * sizeof c->link_rear[0]);
+    memset(c->own_supports, 0, n);
+    memset(c->own_rear, 0, n);
+    memset(c->touching, 0, n * sizeof c->touching[0]);
+    memset(c->front, 0, n * sizeof c->front[0]);
+    memset(c->charged_front, 0, n * sizeof c->charged_front[0]);
+}
+
+static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    memset(c, 0, sizeof *c);
+    uint64_t any = 0;
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (!om_wm_table_any_contact(t))
+        return false;
     /* Which units touch which enemies, each pair once. */
+    memset(c->touches, 0, t->units * sizeof c->touches[0]);
     for (unsigned u = 0; u < t->units; u++)
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
                 t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
-                c->touches[u] |= 1u << v;
-                c->touches[v] |= 1u << u;
+                c->touches[u] |= (uint64_t)1 << v;
+                c->touches[v] |= (uint64_t)1 << u;
             }
+    for (unsigned u = 0; u < t->units; u++)
+        any |= c->touches[u];
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (any == 0)
+        return false;
+    contacts_clear(c, t->units);
     for (unsigned u = 0; u < t->units; u++) {
         if (c->touches[u] == 0)
             continue;
@@ -324,6 +358,7 @@ static void find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
             }
         }
     }
+    return true;
 }
 
 /* Whether unit u may support or be supported (Combat > Supporting Troops):
@@ -369,6 +404,12 @@ static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, conta
 /* Every supporting stand: not touching an enemy, of a unit that may support. */
 static void find_supports(const om_wm_turn *turn, const om_wm_table *t, contacts *c)
 {
+    bool any_front = false;
+    /* Only stands fighting to their front are supported: none, no support. */
+    for (unsigned f = 0; f < t->units; f++)
+        any_front |= c->front[f] != 0;
+    if (!any_front)
+        return;
     for (unsigned s = 0; s < t->units; s++) {
         if (!may_support(turn, t, s, true))
             continue;
@@ -397,7 +438,8 @@ static void join(uint8_t *parent, unsigned a, unsigned b)
 static void group_engagements(const om_wm_table *t, const contacts *c, uint8_t *parent,
                               bool *in_fight)
 {
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++) {
+    const unsigned n = t->units < OM_WM_TABLE_MAX_UNITS ? t->units : OM_WM_TABLE_MAX_UNITS;
+    for (unsigned u = 0; u < n; u++) {
         parent[u] = (uint8_t)u;
         in_fight[u] = false;
     }
@@ -440,6 +482,9 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
                          (s->shooting > 0 || s->extra_shots > 0);
     s->shoots_first = false;
     s->evade = false;
+    /* A unit that charges out of a laager's shelter is no longer beside it
+     * (Kislev lists: "not while it charges"). */
+    s->beside_laager = s->beside_laager && !s->charging;
 }
 
 /* What lies behind engagement unit k, straight back along its facing (fixed
@@ -455,12 +500,16 @@ static void set_behind(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigne
     om_wm_side *s = &w->side[k];
     om_wm_table_behind behind;
     for (unsigned j = 0; j < m->n_units; j++)
-        if (j != k && m->unit[j].army == m->unit[k].army)
+        if (j != k && m->unit[j].army == m->unit[k].army) {
             t->unit[w->index[j]].present = false;
+            om_wm_table_update(t, w->index[j]);
+        }
     om_wm_table_behind_of(t, p->turn.command.rules, u, BEHIND_REACH_CM, &behind);
     for (unsigned j = 0; j < m->n_units; j++)
-        if (j != k && m->unit[j].army == m->unit[k].army)
+        if (j != k && m->unit[j].army == m->unit[k].army) {
             t->unit[w->index[j]].present = true;
+            om_wm_table_update(t, w->index[j]);
+        }
     s->behind = behind.kind;
     s->behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
     s->behind_stands = behind.stands < t->unit[u].stands ? behind.stands : t->unit[u].stands;
@@ -496,7 +545,11 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
     om_wm_multi *m = &w->m;
     uint8_t at[OM_WM_TABLE_MAX_UNITS];
     bool continued = false;
-    memset(m, 0, sizeof *m);
+    /* The header and the counts: the arrays are filled up to them (an
+     * engagement of a few units does not clear the room of a whole table's). */
+    m->n_units = 0;
+    m->n_contacts = 0;
+    m->n_supports = 0;
     m->rules = p->turn.rules;
     m->options = p->turn.options;
     m->span = OM_WM_SPAN_PHASE;
@@ -542,9 +595,10 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
 {
     om_wm_table *t = &w->t;
     om_wm_unit_state *states[OM_WM_UNITS_MAX];
-    om_wm_check_failure why;
-    if (NEVER(om_wm_multi_prepare(p->kit, &w->m, w->mp, &why) != OM_OK))
-        return;
+    /* Valid by construction: every unit's values were checked when the turn
+     * was prepared, and its contacts, supports and table state come from the
+     * table (debug builds assert the engagement's check). */
+    om_wm_multi_build(p->kit, &w->m, w->mp);
     for (unsigned k = 0; k < w->m.n_units; k++) {
         const unsigned u = w->index[k];
         om_wm_multi_unit_state_start(&w->m, k, &w->state[k]);
@@ -570,6 +624,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         un->confused = r->confused;
         if (r->destroyed || r->left_table || un->stands == 0)
             un->present = false;
+        om_wm_table_update(t, u);
     }
 }
 
@@ -581,7 +636,8 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
 {
     uint8_t parent[OM_WM_TABLE_MAX_UNITS];
     bool in_fight[OM_WM_TABLE_MAX_UNITS];
-    find_contacts(&w->t, &w->command, &w->c);
+    if (!find_contacts(&w->t, &w->command, &w->c))
+        return;
     find_supports(&p->turn, &w->t, &w->c);
     group_engagements(&w->t, &w->c, parent, in_fight);
     for (unsigned u = 0; u < w->t.units; u++) {
@@ -599,12 +655,10 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
 static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
                         om_wm_turn_result *out)
 {
-    const om_wm_turn *turn = &p->turn;
     const om_wm_table *t = &w->t;
     unsigned vp[2] = {0, 0};
     for (unsigned u = 0; u < t->units; u++) {
         const om_wm_table_unit *un = &t->unit[u];
-        const om_wm_unit *values = &turn->unit[u].side.unit;
         om_wm_turn_unit_result *r = &out->unit[u];
         const unsigned start = w->start_stands[u], left = un->present ? un->stands : 0;
         r->destroyed = !un->present;
@@ -612,8 +666,7 @@ static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         r->confused = un->present && un->confused;
         r->unresolved &= un->present;
         r->routed &= r->destroyed;
-        vp[un->side] += om_wm_victory_points_lost(values->points, om_wm_unit_size(values), start,
-                                                  r->stands_lost);
+        vp[un->side] += p->vp_lost[u][r->stands_lost];
     }
     for (int s = 0; s < 2; s++)
         out->vp_lost[s] = (uint16_t)(vp[s] < UINT16_MAX ? vp[s] : UINT16_MAX);
@@ -623,8 +676,11 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
                         om_wm_turn_result *out)
 {
     const om_wm_turn *turn = &p->turn;
-    memset(out, 0, sizeof *out);
-    w->t = turn->table;
+    /* The live part only, as everything a trial copies or clears. */
+    memset(out->unit, 0, turn->table.units * sizeof out->unit[0]);
+    out->vp_lost[0] = out->vp_lost[1] = 0;
+    out->general_orders = out->engagements = out->unresolved = 0;
+    om_wm_table_copy(&w->t, &turn->table, w->memo);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
         w->start_stands[u] = w->t.unit[u].stands;
@@ -657,8 +713,9 @@ om_status om_wm_turn_work_alloc(om_wm_turn_work **out)
     *out = NULL;
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a turn's workspace");
-    if ((st = om_wm_multi_prepared_alloc(&w->mp)) != OM_OK) {
-        free(w);
+    if ((st = om_wm_multi_prepared_alloc(&w->mp)) != OM_OK ||
+        (st = om_wm_table_memo_alloc(&w->memo)) != OM_OK) {
+        om_wm_turn_work_free(w);
         return st;
     }
     *out = w;
@@ -670,6 +727,7 @@ void om_wm_turn_work_free(om_wm_turn_work *w)
     if (w == NULL)
         return;
     om_wm_multi_prepared_free(w->mp);
+    om_wm_table_memo_free(w->memo);
     free(w);
 }
 
@@ -684,12 +742,25 @@ om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why
     if ((p = calloc(1, sizeof *p)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
     p->turn = *t;
+    p->turn.table.memo = NULL;
+    /* A War Wagon never charges (Kislev lists): the Command phase reads it
+     * from the table. */
+    for (unsigned u = 0; u < t->table.units; u++)
+        if (t->unit[u].side.formation != OM_WM_FORMATION_NONE)
+            p->turn.table.unit[u].traits |= OM_WM_TABLE_TRAIT_NO_CHARGE;
+    om_wm_table_update(&p->turn.table, OM_WM_TABLE_ALL);
     if ((st = om_wm_dice_kit_alloc(&p->kit)) != OM_OK) {
         free(p);
         return st;
     }
-    for (unsigned u = 0; u < t->table.units; u++)
+    for (unsigned u = 0; u < t->table.units; u++) {
+        const om_wm_unit *values = &t->unit[u].side.unit;
+        const unsigned start = t->table.unit[u].stands;
         p->engaged_at_start[u] = t->table.unit[u].present && om_wm_table_engaged(&t->table, u);
+        for (unsigned lost = 0; lost <= start && lost <= OM_WM_TABLE_MAX_STANDS; lost++)
+            p->vp_lost[u][lost] = om_wm_victory_points_lost(values->points,
+                                                            om_wm_unit_size(values), start, lost);
+    }
     *out = p;
     return OM_OK;
 }
@@ -784,6 +855,11 @@ om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
         }
         if ((unsigned)t->unit[u].shoot >= OM_WM_SHOOT_POLICY_COUNT)
             return fail(why, "units", (int)u, ".shoot", "unknown shooting policy");
+        if (t->unit[u].side.formation != OM_WM_FORMATION_NONE &&
+            t->table.unit[u].side == t->command.side &&
+            t->command.plan[u].kind == OM_WM_PLAN_CHARGE)
+            return fail(why, "plans", (int)u, ".kind", "a War Wagon cannot charge (Kislev "
+                        "lists); advance it or let it hold");
         if ((st = check_agrees(t, u, why)) != OM_OK || (st = check_values(t, u, why)) != OM_OK)
             return st;
     }

@@ -124,8 +124,9 @@ void om_wm_turn_prepared_free(om_wm_turn_prepared *p);
 /* The turn a prepared turn was made from (owned by it). */
 const om_wm_turn *om_wm_turn_of(const om_wm_turn_prepared *p);
 
-/* One thread's workspace (opaque, about 60 kilobytes): the trial's table and
- * the engagement being fought. */
+/* One thread's workspace (opaque, about 1.2 megabytes, allocated once): the
+ * trial's table, the engagement being fought and the table's memo (table.h),
+ * which keeps what the table's questions worked out from trial to trial. */
 typedef struct om_wm_turn_work om_wm_turn_work;
 
 /* om_wm_turn_work_alloc: a workspace; free with om_wm_turn_work_free (NULL
@@ -135,7 +136,8 @@ void om_wm_turn_work_free(om_wm_turn_work *w);
 
 /*
  * om_wm_turn_resolve: one trial of the prepared turn with dice `d` in
- * workspace `w`, written to *out. The three phases in order on a copy of the
+ * workspace `w`, written to *out (its entries for the table's units; the rest
+ * of its array is left as it was). The three phases in order on a copy of the
  * start table; no allocation. Pure apart from advancing `d` and using `w`;
  * thread-safe for distinct `d`, `w` and `out`.
  */

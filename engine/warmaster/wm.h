@@ -666,13 +666,25 @@ void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *
 
 /* --- Engagements of several units a side (engine/warmaster/MULTICOMBAT.md) --- */
 
-/* Most units of one side in one engagement, and of both sides together. */
-#define OM_WM_SIDE_UNITS_MAX 8
-#define OM_WM_UNITS_MAX 16
+/*
+ * Most units of one engagement: as many as a table holds (table.h,
+ * OM_WM_TABLE_MAX_UNITS, which asserts it). Units linked by contacts and
+ * supports are one engagement (Combat > Combat Engagement), and a line of
+ * units in contact, each touching the next, links every unit on a table into
+ * one: no geometry caps an engagement below the table's units. A side has at
+ * least one unit, so the other at most all but one.
+ */
+#define OM_WM_UNITS_MAX 64
+#define OM_WM_SIDE_UNITS_MAX (OM_WM_UNITS_MAX - 1)
+/* Most stands a unit of an engagement has (the engagement check's limit). */
+#define OM_WM_UNIT_STANDS_MAX 12
 /* Most contacts (stands of one unit fighting one enemy unit) and support links
- * between the units of one engagement. */
-#define OM_WM_CONTACTS_MAX 32
-#define OM_WM_SUPPORTS_MAX 16
+ * between the units of one engagement. Every stand strikes one enemy (Combat >
+ * Attacks) and supports one friend at most (Combat > Supporting Troops), and
+ * a contact or a link holds one stand at least: there are no more of either
+ * than stands in the engagement. */
+#define OM_WM_CONTACTS_MAX (OM_WM_UNITS_MAX * OM_WM_UNIT_STANDS_MAX)
+#define OM_WM_SUPPORTS_MAX (OM_WM_UNITS_MAX * OM_WM_UNIT_STANDS_MAX)
 /* No unit: a pursuit target left to the engine, a unit fighting nobody. */
 #define OM_WM_NO_UNIT 255u
 
@@ -748,8 +760,8 @@ typedef struct om_wm_multi {
     uint8_t turn;               /* the engagement's turn this call fights in (1, or 0: the
                                    charge's; for power_turn and the outcome's turns) */
     uint8_t n_units;            /* units, 2 .. OM_WM_UNITS_MAX, 1 .. OM_WM_SIDE_UNITS_MAX a side */
-    uint8_t n_contacts;         /* contacts, 1 .. OM_WM_CONTACTS_MAX */
-    uint8_t n_supports;         /* support links, 0 .. OM_WM_SUPPORTS_MAX */
+    uint16_t n_contacts;        /* contacts, 1 .. OM_WM_CONTACTS_MAX */
+    uint16_t n_supports;        /* support links, 0 .. OM_WM_SUPPORTS_MAX */
     om_wm_multi_unit unit[OM_WM_UNITS_MAX];
     om_wm_contact contact[OM_WM_CONTACTS_MAX];
     om_wm_support support[OM_WM_SUPPORTS_MAX];
@@ -788,7 +800,8 @@ typedef struct om_wm_multi_outcome {
     uint8_t unresolved;   /* 1 if the combat goes on in the next turn (span phase) */
     uint8_t all_destroyed[2]; /* 1 if every unit of the side is destroyed: the winners
                                  may advance (Combat > Advance, not simulated) */
-    om_wm_unit_result unit[OM_WM_UNITS_MAX]; /* by unit index */
+    om_wm_unit_result unit[OM_WM_UNITS_MAX]; /* by unit index; entries beyond the
+                                                 engagement's units are not written */
 } om_wm_multi_outcome;
 
 /*

@@ -174,7 +174,7 @@ typedef struct om_wm_unit_prep {
     uint8_t combat_hits;      /* Hits per stand in combat (Banner of Fortitude: +1) */
     uint8_t hurt_hits;        /* the same once badly hurt */
     uint8_t pursues;          /* the enemy it pursues first, or OM_WM_NO_UNIT */
-    uint8_t last_contact;     /* index of its last contact (it takes the stands it
+    uint16_t last_contact;    /* index of its last contact (it takes the stands it
                                  regains), or OM_WM_NO_UNIT if it has none */
     bool touches;             /* some contact joins it to an enemy (1.1 retreat divisor) */
 } om_wm_unit_prep;
@@ -186,6 +186,12 @@ typedef struct om_wm_contact_prep {
     const uint8_t *round1_dice;     /* c.unit's first-round dice by its stands left, or
                                        NULL (worked out) */
 } om_wm_contact_prep;
+
+/* No pair: two units that never fight each other (every byte 0xff, so a
+ * memset sets it). */
+#define OM_WM_NO_PAIR UINT16_MAX
+/* No contact: a unit that has none. */
+#define OM_WM_NO_CONTACT UINT16_MAX
 
 /*
  * An engagement prepared for the combat engine: the units, their contacts and
@@ -206,8 +212,9 @@ typedef struct om_wm_engine {
     const om_wm_contact_prep *contact; /* [n_contacts] */
     const om_wm_support *support;    /* [n_supports] */
     const om_wm_pair_tests *tests;   /* the tests of the pairs below */
-    uint8_t pair[OM_WM_UNITS_MAX][OM_WM_UNITS_MAX]; /* [u][e]: index in tests of u
-                                       attacking e, or OM_WM_NO_UNIT */
+    uint16_t pair[OM_WM_UNITS_MAX][OM_WM_UNITS_MAX]; /* [u][e]: index in tests of u
+                                       attacking e, or OM_WM_NO_PAIR; only the rows and
+                                       columns of the n_units are set */
     unsigned divisor[2];             /* each side's retreat divisor when no unit can leave
                                         the combat before it loses (one unit a side), or 0:
                                         counted each time */
@@ -403,6 +410,15 @@ void om_wm_unit_state_begin(const om_wm_ruleset *r, const om_wm_side *me, bool e
 /* Unit u of engagement m as the engine reads it: its side with fighting,
  * flanked and side_strikers the sums over its contacts. */
 void om_wm_multi_side(const om_wm_multi *m, unsigned u, om_wm_side *out);
+
+/*
+ * om_wm_multi_build: prepare engagement m in *mp as om_wm_multi_prepare does,
+ * for a caller that has made m valid by construction (a turn's Combat phase,
+ * whose units' values were checked when the turn was prepared): nothing is
+ * checked here (debug builds assert om_wm_multi_check), nothing is formatted,
+ * nothing allocated.
+ */
+void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_multi_prepared *mp);
 
 /* Build p's duel (the engine of its two units, their start, the first
  * round's dice and table) once its tests are made (om_wm_prepare_alloc). */

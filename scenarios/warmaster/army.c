@@ -42,7 +42,7 @@ _Static_assert((int)OM_ARMY_INFANTRY == (int)OM_WM_INFANTRY &&
                    (int)OM_ARMY_GENERAL == (int)OM_WM_TROOP_COUNT,
                "the troop types come first, in the engine's order");
 
-/* The rule sets with army lists, chronological (README "Army data"). */
+/* The rule sets with army lists, chronological (docs/manual.md, "Army data"). */
 static const om_army_ruleset rulesets[] = {
     { "warmaster-1.1", "warmaster" },
     { "warmaster-revolution", "warmaster-revolution" },
@@ -64,11 +64,6 @@ const char *om_army_type_name(om_army_type type)
 bool om_army_type_is_character(om_army_type type)
 {
     return type == OM_ARMY_GENERAL || type == OM_ARMY_HERO || type == OM_ARMY_WIZARD;
-}
-
-const char *om_army_suggest_name(const char *name, const char *const *names, size_t n)
-{
-    return om_yaml_suggest(name, names, n);
 }
 
 size_t om_army_ruleset_count(void) { return sizeof rulesets / sizeof rulesets[0]; }
@@ -738,7 +733,7 @@ static om_status fail_unknown_army(const om_army_ruleset *rs, const char *army)
     }
     if (also[0])
         strncat(also, ")", sizeof also - strlen(also) - 1);
-    best = om_yaml_suggest(army, ids, n);
+    best = om_suggest(army, ids, n);
     if (best) {
         st = OM_ERROR(OM_ENOTFOUND, "unknown %s army '%s'%s; did you mean '%s'?", rs->id, army,
                       also, best);
@@ -820,7 +815,7 @@ om_status om_army_unit_lookup(const om_army *a, const char *id, const om_army_un
         ids[i] = a->units[i].id;
     for (size_t i = 0; i < a->upgrades_count; i++)
         ids[a->units_count + i] = a->upgrades[i].id;
-    best = om_yaml_suggest(id, ids, n);
+    best = om_suggest(id, ids, n);
     if (best) {
         st = OM_ERROR(OM_ENOTFOUND, "unknown unit '%s' in %s/%s; did you mean '%s'?", id,
                       a->ruleset, a->id, best);

@@ -1,5 +1,5 @@
 /*
- * army.h: the army lists as data (scenarios/armies/, README "Army data").
+ * army.h: the army lists as data (scenarios/armies/; docs/manual.md, "Army data").
  *
  * Every unit of every army of the three Warmaster rule sets, its special
  * rules, and the WHFB 7th edition profile and weapon tables are YAML files
@@ -74,14 +74,6 @@ const om_army_ruleset *om_army_ruleset_at(size_t i);
 
 /* The rule set with this name, or NULL. */
 const om_army_ruleset *om_army_ruleset_find(const char *id);
-
-/*
- * om_army_suggest_name: the entry of names[0..n) that the misspelt `name`
- * most likely meant, or NULL: the "did you mean" rule used for every name of
- * the army data (case and spaces ignored, a few letters wrong, or a
- * dash-separated beginning: "orcs-goblins" -> "orcs").
- */
-const char *om_army_suggest_name(const char *name, const char *const *names, size_t n);
 
 /* One embedded data file (static storage). */
 typedef struct om_army_file {

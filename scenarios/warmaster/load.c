@@ -293,7 +293,7 @@ static om_status fail_unknown_rule(const om_yaml_ctx *c, const char *up, unsigne
         ids[k] = om_wm_special_at(k)->id;
     for (size_t k = n_engine; k < n; k++)
         ids[k] = reg->rules[k - n_engine].id;
-    best = om_yaml_suggest(name, ids, n);
+    best = om_suggest(name, ids, n);
     om_yaml_join_names(known, sizeof known, ids, n_engine);
     snprintf(path, sizeof path, "%s.rules", up);
     snprintf(idx, sizeof idx, "[%u]", i);
@@ -509,7 +509,7 @@ static om_status find_mount(const om_yaml_ctx *c, const char *side, const om_arm
             mounts[n++] = army->upgrades[i].id;
     *out = om_army_unit_find(army, id);
     if (!*out) {
-        const char *best = om_yaml_suggest(id, mounts, n);
+        const char *best = om_suggest(id, mounts, n);
         om_yaml_join_names(known, sizeof known, mounts, n);
         if (best)
             return om_yaml_fail_at(c, OM_ENOTFOUND, 0, side, "mount",
@@ -619,7 +619,7 @@ static om_status check_key_rule(const om_yaml_ctx *c, const char *side, const om
         return OM_OK;
     case OM_WM_KEY_MODELLED_ITEM:
         /* Banner of Fortune's once-a-game re-roll is a player's decision, which
-         * the engine does not make (README "What is simulated"). */
+         * the engine does not make (docs/rules-coverage.md, "Warmaster: simplifications and what is not modelled"). */
         if (strcmp(text, "banner-of-fortune") == 0)
             return om_yaml_fail_at(c, OM_EUNSUPPORTED, 0, side, k->name,
                                    "banner-of-fortune is not modelled: when to use its "
@@ -725,7 +725,7 @@ static om_status conv_engagement(const om_yaml_ctx *c, const raw_scenario *r,
         for (unsigned i = 0; i < OM_WM_RULES_COUNT; i++)
             names[i] = om_wm_ruleset_get((om_wm_ruleset_id)i)->name;
         om_yaml_join_names(known, sizeof known, names, OM_WM_RULES_COUNT);
-        best = om_yaml_suggest(r->ruleset, names, OM_WM_RULES_COUNT);
+        best = om_suggest(r->ruleset, names, OM_WM_RULES_COUNT);
         return om_yaml_fail_at(c, OM_ENOTFOUND, 0, NULL, "ruleset",
                                "unknown rule set '%s'; %s%s%sknown rule sets: %s", r->ruleset,
                                best ? "did you mean '" : "", best ? best : "",

@@ -254,7 +254,7 @@ static om_status text_is_turn(const om_scenario *sc, bool *turn)
             return OM_OK;
         }
     om_yaml_join_names(known, sizeof known, om_wm_game_kind_names, OM_WM_GAME_KINDS);
-    best = om_yaml_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
+    best = om_suggest(w.value, om_wm_game_kind_names, OM_WM_GAME_KINDS);
     return om_yaml_fail_at(&c, OM_EPARSE, w.line, NULL, "kind",
                            "unknown kind '%s'; %s%s%sexpected one of: %s", w.value,
                            best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
@@ -516,13 +516,29 @@ static void turn_layout(const om_wm_turn_scenario *ts, wm_turn_prepared *tp, om_
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
 }
 
-_Static_assert(TURN_FIELDS + 2 * OM_WM_TURN_SIDE_UNITS_MAX * TURN_UNIT_FIELDS <= OM_LAYOUT_FIELDS_MAX,
-               "a turn's fields fit a layout");
+/* The fields of a turn's row (turn_layout's count). */
+static size_t turn_field_count(const om_wm_turn_scenario *ts)
+{
+    size_t n = TURN_FIELDS;
+    for (unsigned u = 0; u < ts->turn.table.units; u++)
+        for (size_t j = TURN_FIELDS; j < TURN_FIELDS + TURN_UNIT_FIELDS; j++)
+            n += !turn_fields[j].moving_only ||
+                 ts->turn.table.unit[u].side == ts->turn.command.side;
+    return n;
+}
 
 static om_status turn_prepare(const om_wm_scenario *ws, wm_prepared *p, om_trials *out)
 {
     om_wm_check_failure why;
     om_status st;
+    const size_t fields = turn_field_count(ws->turn);
+    /* A table holds more units than a row has fields for (a unit writes up to
+     * TURN_UNIT_FIELDS): refused here, before a trial, rather than cut short. */
+    if (fields > OM_LAYOUT_FIELDS_MAX)
+        return OM_ERROR(OM_EINVAL, "%s: this turn's %u units write %zu fields a trial, and a "
+                        "result row holds at most %d; give it fewer units",
+                        ws->source ? ws->source : "the turn", ws->turn->turn.table.units, fields,
+                        OM_LAYOUT_FIELDS_MAX);
     if ((p->turn = calloc(1, sizeof *p->turn)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
     if ((st = om_wm_turn_prepare_alloc(&ws->turn->turn, &why, &p->turn->turn)) != OM_OK)
@@ -712,6 +728,7 @@ static const om_game_catalogue_methods wm_catalogue_methods = {
     .option_tables = wm_option_tables,
     .options_title = "Warmaster (1.1, Revolution, Ancients)",
     .list = om_wm_game_list,
+    .names = om_wm_game_names,
 };
 
 static const om_game_matrix_methods wm_matrix_methods = {

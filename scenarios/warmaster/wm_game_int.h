@@ -39,4 +39,9 @@ om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
 om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
                           om_game_listing **out);
 
+/* The names under a Warmaster rule set's RULESET/WHAT (wm_listing.c; the
+ * catalogue's `names`, game.h documents it). */
+om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,
+                           void *ctx);
+
 #endif /* OM_WM_GAME_INT_H */

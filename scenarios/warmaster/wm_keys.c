@@ -167,12 +167,12 @@ static const om_game_key turn_keys[] = {
     {.name = "name", .where = "army", .type = "text", .fallback = "side A, side B",
      .help = "the army's name"},
     {.name = "units", .where = "army", .type = "list of mappings", .fallback = "required",
-     .help = "1 to 8 units on the table (the placement keys, and the side keys the table "
+     .help = "1 to 63 units, 64 on the table in all (the placement keys, and the side keys the table "
              "does not decide)"},
     {.name = "characters", .where = "army", .type = "list of mappings", .fallback = "none",
-     .help = "its generals, heroes and wizards, at most 12 in all (the character keys)"},
+     .help = "its generals, heroes and wizards, at most 24 in all (the character keys)"},
     {.name = "brigades", .where = "army", .type = "list of mappings", .fallback = "none",
-     .help = "brigades of 2 to 4 touching units, at most 8 in all (the brigade keys)"},
+     .help = "brigades of 2 to 4 touching units, at most 16 in all (the brigade keys)"},
     {.name = "id", .where = "placement", .type = "id", .fallback = "required",
      .help = "a-z, 0-9 and _, at most 23, unique in the file: names its fields in the results"},
     {.name = "at", .where = "placement", .type = "[x, y]", .fallback = "required",

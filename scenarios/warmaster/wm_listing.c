@@ -5,7 +5,7 @@
  * with values, points and rules (* = not modelled), one entry in full with
  * its rules explained, and the special rules, modelled by the engine or not
  * (`list --rules [RULESET]`). Each listing holds its text as tables and, for
- * JSON, the members README "Army data" documents (an army's units carry lists
+ * JSON, the members docs/manual.md ("Army data") documents (an army's units carry lists
  * of rules, which tables of text cells cannot).
  *
  * A rule is "modelled" when the engine's registry (om_wm_special_find) has it;
@@ -23,6 +23,7 @@
 
 #include "army.h"
 #include "game.h"
+#include "suggest.h"
 #include "wm.h"
 #include "wm_game_int.h"
 
@@ -156,7 +157,7 @@ static om_status find_ruleset(const char *name, const om_army_ruleset **out)
     if (armies[0])
         return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean %s?", name, armies);
     if (!best)
-        best = om_army_suggest_name(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
+        best = om_suggest(name, ids, n < OM_WM_RULES_COUNT ? n : OM_WM_RULES_COUNT);
     if (best)
         return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; did you mean '%s'?", name, best);
     return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'; rule sets with army lists: %s", name,
@@ -286,7 +287,7 @@ static om_status list_armies(const om_army_ruleset *rs, om_game_listing *l)
  * oddsmaster list RULESET/ARMY and RULESET/ARMY/UNIT
  */
 
-/* One army entry as JSON (keys in the README). */
+/* One army entry as JSON (keys in docs/manual.md, "Army data"). */
 static json_t *unit_json(const om_army_unit *u)
 {
     json_t *o = json_object(), *not_modelled = json_array();
@@ -706,5 +707,44 @@ om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
         om_game_listing_free(*out);
         *out = NULL;
     }
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * The catalogue's `names`: the armies of a rule set, the units and upgrades
+ * of an army, nothing under a unit.
+ */
+
+om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,
+                           void *ctx)
+{
+    const om_army_ruleset *rs = NULL;
+    char army[NAME_MAX_LEN];
+    const size_t n = what ? strcspn(what, "/") : 0;
+    const char *unit = what && what[n] ? what + n + 1 : NULL;
+    const om_army_unit *u = NULL;
+    om_army *a = NULL;
+    om_status st;
+
+    if ((st = find_ruleset(ruleset, &rs)) != OM_OK)
+        return st;
+    if (n == 0 && unit == NULL) {
+        for (size_t i = 0; i < om_army_count(rs); i++)
+            each(ctx, om_army_file_of(rs, i)->stem, true);
+        return OM_OK;
+    }
+    if (n >= sizeof army)
+        return OM_ERROR(OM_ENOTFOUND, "no such name: '%s/%s'", ruleset, what);
+    memcpy(army, what, n);
+    army[n] = '\0';
+    if ((st = om_army_load(rs->id, army, &a)) != OM_OK)
+        return st;
+    if (unit != NULL)
+        st = om_army_unit_lookup(a, unit, &u);
+    for (size_t i = 0; st == OM_OK && unit == NULL && i < a->units_count; i++)
+        each(ctx, a->units[i].id, false);
+    for (size_t i = 0; st == OM_OK && unit == NULL && i < a->upgrades_count; i++)
+        each(ctx, a->upgrades[i].id, false);
+    om_army_free(a);
     return st;
 }

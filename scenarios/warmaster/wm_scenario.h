@@ -1,7 +1,7 @@
 /*
  * wm_scenario.h: Warmaster scenario files, the human-written description of what to simulate.
  *
- * A scenario is a YAML file (README "Scenario files") naming the rule set, the
+ * A scenario is a YAML file (docs/scenario-format.md) naming the rule set, the
  * two units and the situation. A unit is given by its values or taken from the
  * army lists (`from: empire/knights`, army.h), and a character of the lists may
  * join it (`character:`). Loading validates everything: an unknown key, a

@@ -1,6 +1,6 @@
 /*
  * wm_turn_load.c: load and validate scenario files of `kind: turn`, a whole
- * turn of one side (wm_turn_scenario.h; README "Whole turns"). The steps are
+ * turn of one side (wm_turn_scenario.h; docs/manual.md, "Whole turns"). The steps are
  * load.c's: a libyaml walk checks the syntax and schema; libcyaml maps the
  * document onto raw strings with a strict schema, built here from the side
  * keys of load.c (a turn's unit is written with the keys of an engagement's
@@ -41,7 +41,8 @@
  *                                   3 to 8 corners of a convex polygon, cm
  *   a:                              required: side A (and b: side B)
  *     name: Empire                  optional: the army's name ("side A")
- *     units:                        required, 1 to 8 units a side:
+ *     units:                        required, 1 to 63 units a side, 64 in
+ *                                   all (the table's):
  *       - id: knights               required: lower-case letters, digits and
  *                                   _, starting with a letter, at most 23;
  *                                   unique in the file; names the unit's
@@ -90,7 +91,7 @@
  *                                   orders it (none: it takes no orders)
  *           orders: 2               the most orders to give (0..3, 0: 3)
  *           priority: 0             lower goes first (0..255, default 0)
- *     characters:                   optional, at most 12 in all:
+ *     characters:                   optional, at most 24 in all:
  *       - id: general               required, as a unit's id (unique among
  *                                   units and characters)
  *         from: empire/general      optional: a general, hero or wizard of
@@ -107,7 +108,7 @@
  *         follow: knights           optional: a unit it moves to join at the
  *                                   end of the Command phase
  *         flying: false             optional: rides a flyer (moves 100cm)
- *     brigades:                     optional, at most 8 in all:
+ *     brigades:                     optional, at most 16 in all:
  *       - units: [knights, riders]  2 to 4 touching units of the side
  *         plan: {kind: advance, goal: [90, 60], by: general}
  *                                   optional: ordered as one (as a unit's)
@@ -115,7 +116,7 @@
  * wrong type, unknown word, unknown unit or character id, with suggestions),
  * OM_EINVAL (an impossible value or layout: units overlapping or off the
  * table, a brigade that does not touch, a character that cannot reach the
- * unit it orders, more than 8 units a side; the engine's check names the
+ * unit it orders, more than 63 units a side; the engine's check names the
  * field), OM_ENOTFOUND (army lists), OM_EUNSUPPORTED, OM_ENOMEM.
  */
 #include "wm_turn_scenario.h"
@@ -532,7 +533,7 @@ static om_status fail_unknown_id(const conv *v, const char *prefix, const char *
     else
         for (unsigned u = 0; u < v->ts->turn.table.units; u++)
             ids[n++] = v->ts->id[u];
-    best = om_yaml_suggest(id, ids, n);
+    best = om_suggest(id, ids, n);
     om_yaml_join_names(known, sizeof known, ids, n);
     if (best)
         return om_yaml_fail_at(v->c, OM_EPARSE, 0, prefix, key,
@@ -1040,8 +1041,8 @@ static om_status check_counts(const om_yaml_ctx *c, const raw_turn *r)
     for (unsigned s = 0; s < 2; s++) {
         if (army[s]->units_count < 1 || army[s]->units_count > UNITS_MAX)
             return om_yaml_fail_at(c, OM_EINVAL, 0, side_keys[s], "units", "1 to %d units a "
-                                   "side (got %u): an engagement holds at most %d a side",
-                                   UNITS_MAX, army[s]->units_count, UNITS_MAX);
+                                   "side (got %u): the table holds %d units in all",
+                                   UNITS_MAX, army[s]->units_count, OM_WM_TABLE_MAX_UNITS);
         characters += army[s]->characters_count;
         brigades += army[s]->brigades_count;
         if (characters > CHARACTERS_MAX)

@@ -1,6 +1,6 @@
 /*
  * wm_turn_scenario.h: Warmaster scenario files of `kind: turn`, a whole turn
- * of one side over both armies' units on a table (README "Whole turns";
+ * of one side over both armies' units on a table (docs/manual.md, "Whole turns";
  * the format is documented at the top of wm_turn_load.c). Loading validates
  * everything, through the engine's checks of the table, the Command phase
  * and each unit's values: every error names the file, the line and the field.

@@ -351,10 +351,12 @@ static om_status wh7_layout(const om_wh7_scenario *ws, wh7_trials *t, om_layout 
     l->row_size = WH7_ROW_BYTES;
     for (int s = 0; s < 2; s++)
         add_field(l, t, s == 0 ? "lost_a" : "lost_b",
-                  s == 0 ? "Victory-point losses of unit A: models lost, all of them when it "
-                           "ended destroyed or fleeing (a single multi-Wound model: its wounds)."
-                         : "Victory-point losses of unit B: models lost, all of them when it "
-                           "ended destroyed or fleeing (a single multi-Wound model: its wounds).",
+                  s == 0 ? "Models unit A lost, all of them when it ended destroyed or "
+                           "fleeing (a single multi-Wound model: Wounds); its victory points "
+                           "follow from it."
+                         : "Models unit B lost, all of them when it ended destroyed or "
+                           "fleeing (a single multi-Wound model: Wounds); its victory points "
+                           "follow from it.",
                   t->lost_at[s], OM_FIELD_COUNT);
     for (size_t i = 0; i < l->field_count; i++) {
         const size_t head = t->headline == HEADLINE_EFFECT ? OM_WH7_KIND_COUNT : kind;
@@ -610,6 +612,7 @@ static const om_game_catalogue_methods wh7_catalogue_methods = {
     .options_title = "Warhammer Fantasy Battles 7th edition (R: readings of the engine's "
                      "abstraction, engine/whfb7/README.md)",
     .list = om_wh7_game_list,
+    .names = om_wh7_game_names,
 };
 
 static const om_game_matrix_methods wh7_matrix_methods = {

@@ -39,6 +39,11 @@ om_status om_wh7_game_setup(om_scenario *sc, om_wh7_scenario *ws);
 om_status om_wh7_game_list(const char *ruleset, const char *what, bool rules,
                            om_game_listing **out);
 
+/* The names under whfb7/WHAT (wh7_listing.c; the catalogue's `names`, game.h
+ * documents it). */
+om_status om_wh7_game_names(const char *ruleset, const char *what, om_game_name_fn each,
+                            void *ctx);
+
 /*
  * om_wh7_provenance_json: every value of scenario `s` as resolved (defaults
  * included), its kind, both sides, the casting attempt and every reading of

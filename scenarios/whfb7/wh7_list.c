@@ -255,7 +255,7 @@ static om_status fail_unknown(const om_wh7_list *l, const char *army, const char
         if (!dup)
             names[n++] = army_known ? l->units[i].id + strlen(army) + 1 : l->units[i].army;
     }
-    best = om_yaml_suggest(army_known ? unit : army, names, n);
+    best = om_suggest(army_known ? unit : army, names, n);
     if (army_known)
         st = OM_ERROR(OM_ENOTFOUND, "unknown unit '%s' of %s in %s%s%s%s (oddsmaster list "
                       "whfb7/units)", unit, army, l->source, best ? "; did you mean '" : "",

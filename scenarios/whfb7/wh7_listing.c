@@ -98,7 +98,7 @@ static om_status list_profiles(om_game_listing *l, const char *only)
         }
         for (size_t r = 0; r < t->nrows; r++)
             ids[r] = om_army_table_cell(t, r, "id");
-        best = om_yaml_suggest(only, ids, t->nrows);
+        best = om_suggest(only, ids, t->nrows);
         st = OM_ERROR(OM_ENOTFOUND, "unknown profile '%s'%s%s%s (oddsmaster list whfb7/profiles)",
                       only, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
         free(ids);
@@ -326,7 +326,7 @@ static om_status list_table(om_game_listing *l, const char *name, const char *id
         return list_units(l);
     for (size_t i = 0; i < N_TABLES; i++)
         names[i] = tables[i].name;
-    best = om_yaml_suggest(name, names, N_TABLES);
+    best = om_suggest(name, names, N_TABLES);
     return OM_ERROR(OM_ENOTFOUND, "unknown list 'whfb7/%s'%s%s%s (the lists: profiles, "
                     "weapons, missiles, machines, rules, spells, units)", name,
                     best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
@@ -362,5 +362,55 @@ om_status om_wh7_game_list(const char *ruleset, const char *what, bool rules,
         om_game_listing_free(*out);
         *out = NULL;
     }
+    return st;
+}
+
+/* The catalogue's `names`: the lists of whfb7, the profiles' ids under
+ * profiles (the one list whose entries list one by one), nothing deeper. */
+om_status om_wh7_game_names(const char *ruleset, const char *what, om_game_name_fn each,
+                            void *ctx)
+{
+    const char *names[N_TABLES], *best;
+    const size_t n = what ? strcspn(what, "/") : 0;
+    om_army_table *t = NULL;
+    size_t table = 0;
+    om_status st;
+
+    if (strcmp(ruleset, OM_WH7_RULESET) != 0)
+        return OM_ERROR(OM_ENOTFOUND, "unknown rule set '%s'", ruleset);
+    if (what == NULL || what[0] == '\0') {
+        for (size_t i = 0; i < N_TABLES; i++)
+            each(ctx, tables[i].name, strcmp(tables[i].name, "profiles") == 0);
+        return OM_OK;
+    }
+    while (table < N_TABLES && (strlen(tables[table].name) != n ||
+                                strncmp(tables[table].name, what, n) != 0))
+        table++;
+    if (table == N_TABLES) {
+        for (size_t i = 0; i < N_TABLES; i++)
+            names[i] = tables[i].name;
+        best = om_suggest(what, names, N_TABLES);
+        return OM_ERROR(OM_ENOTFOUND, "unknown list 'whfb7/%s'%s%s%s", what,
+                        best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+    }
+    if (strcmp(tables[table].name, "profiles") != 0)
+        return what[n] == '\0' ? OM_OK
+                                : OM_ERROR(OM_ENOTFOUND, "whfb7/%s has no entries to show one "
+                                           "by one (only whfb7/profiles/ID does)",
+                                           tables[table].name);
+    if ((st = om_army_table_load(OM_ARMY_TABLE_PROFILES, &t)) != OM_OK)
+        return st;
+    for (size_t r = 0; r < t->nrows && what[n] == '\0'; r++)
+        each(ctx, om_army_table_cell(t, r, "id"), false);
+    if (what[n] == '/') {
+        /* A profile: nothing under it, but it must be one. */
+        bool found = false;
+        for (size_t r = 0; r < t->nrows && !found; r++)
+            found = strcmp(om_army_table_cell(t, r, "id"), what + n + 1) == 0;
+        if (!found)
+            st = OM_ERROR(OM_ENOTFOUND, "unknown profile '%s' (oddsmaster list whfb7/profiles)",
+                          what + n + 1);
+    }
+    om_army_table_free(t);
     return st;
 }

@@ -372,7 +372,7 @@ static om_status conv_word(const om_yaml_ctx *c, const char *prefix, const char 
             return OM_OK;
         }
     snprintf(kind, sizeof kind, "%.*s", hint ? (int)(hint - what - 1) : (int)strlen(what), what);
-    best = om_yaml_suggest(s, names, n);
+    best = om_suggest(s, names, n);
     if (best)
         return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "unknown %s '%s'; did you mean "
                                "'%s'?%s%s", kind, s, best, hint ? " " : "", hint ? hint : "");
@@ -537,7 +537,7 @@ static om_status fail_unknown_profile(const wh7_conv *cv, const char *prefix, co
             best = cand;
     }
     if (!best)
-        best = om_yaml_suggest(id, ids, t->nrows);
+        best = om_suggest(id, ids, t->nrows);
     if (best)
         st = om_yaml_fail_at(cv->c, OM_ENOTFOUND, 0, prefix, "profile",
                              "unknown profile '%s'; did you mean '%s'? (oddsmaster list "
@@ -725,7 +725,7 @@ static om_status conv_rules(const om_yaml_ctx *c, const char *prefix, char *cons
         count = registry_ids(names, false);
         path_join(path, sizeof path, prefix, "rules");
         snprintf(idx, sizeof idx, "[%u]", i);
-        best = om_yaml_suggest(ids[i], names, count);
+        best = om_suggest(ids[i], names, count);
         if (best)
             return om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
                                    "unknown special rule '%s'; did you mean '%s'? (oddsmaster "
@@ -934,7 +934,7 @@ static om_status conv_spells(const om_yaml_ctx *c, const char *side, char *const
         size_t used = strlen(info->spells);
         snprintf(idx, sizeof idx, "[%u]", i);
         if (!sp) {
-            const char *best = om_yaml_suggest(ids[i], names, registry_ids(names, true));
+            const char *best = om_suggest(ids[i], names, registry_ids(names, true));
             return om_yaml_fail_at(c, OM_EPARSE, om_yaml_locate(c, path, idx), path, NULL,
                                    "unknown spell '%s'%s%s%s (oddsmaster list whfb7/spells)",
                                    ids[i], best ? "; did you mean '" : "", best ? best : "",
@@ -1095,7 +1095,7 @@ static om_status conv_magic(const wh7_conv *cv, const raw_magic *r, om_wh7_comba
                                "rolls is the player's choice");
     if (!(sp = om_wh7_spell_find(r->spell))) {
         const char *names[NAMES_MAX];
-        const char *best = om_yaml_suggest(r->spell, names, registry_ids(names, true));
+        const char *best = om_suggest(r->spell, names, registry_ids(names, true));
         return om_yaml_fail_at(c, OM_EPARSE, 0, "magic", "spell",
                                "unknown spell '%s'%s%s%s (oddsmaster list whfb7/spells)",
                                r->spell, best ? "; did you mean '" : "", best ? best : "",

@@ -1,0 +1,503 @@
+/*
+ * plane.c: the geometry of a tabletop (plane.h), game-neutral. Polygons are
+ * convex, so distances, contact and overlap are the separating-axis theorem
+ * over their edges' normals, and a straight move is the swept version of the
+ * same test: exact for translations, no stepping. Lines of sight are segments
+ * clipped against obstacles (Cyrus-Beck).
+ *
+ * Speed without changing a result: a shape keeps what does not change while
+ * it stands still (axes, its own extent on them, its box); distances
+ * are minimised on their squares and the square root taken once (the square
+ * root is correctly rounded and monotonic, so the root of the least square is
+ * the least root, bit for bit); minima and maxima are comparisons, not the
+ * library's fmin and fmax (no value here is ever NaN).
+ */
+#include "plane.h"
+
+#include <string.h>
+
+const om_plane_scale om_plane_cm = OM_PLANE_SCALE_INIT(1.0);
+const om_plane_scale om_plane_inch = OM_PLANE_SCALE_INIT(2.54);
+
+/* Degrees in a radian, for facings given in degrees. */
+#define DEG_PER_RAD (180.0 / 3.14159265358979323846)
+
+/* Edge i of shape s: v[i + 1] - v[i] (worked out where it is used: a shape
+ * is copied more often than its edges are read). */
+static inline om_plane_vec edge_of(const om_plane_shape *s, unsigned i)
+{
+    return om_plane_sub(s->p.v[i + 1 < s->p.n ? i + 1 : 0], s->p.v[i]);
+}
+
+/* Minimum and maximum of two numbers that are never NaN. */
+static inline double min2(double a, double b) { return b < a ? b : a; }
+static inline double max2(double a, double b) { return b > a ? b : a; }
+
+om_plane_vec om_plane_dir(double deg)
+{
+    double a = deg / DEG_PER_RAD;
+    return om_plane_v(cos(a), sin(a));
+}
+
+double om_plane_facing_deg(om_plane_vec dir)
+{
+    double a = atan2(dir.y, dir.x) * DEG_PER_RAD;
+    return a < 0 ? a + 360.0 : a;
+}
+
+/* ---- Polygons and shapes ---- */
+
+om_plane_poly om_plane_rect(om_plane_vec c, om_plane_vec f, double hw, double hd)
+{
+    om_plane_vec r = om_plane_right(f);
+    om_plane_poly p = {.n = 4};
+    p.v[0] = om_plane_add(c, om_plane_add(om_plane_scale_by(f, hd), om_plane_scale_by(r, -hw)));
+    p.v[1] = om_plane_add(c, om_plane_add(om_plane_scale_by(f, hd), om_plane_scale_by(r, hw)));
+    p.v[2] = om_plane_add(c, om_plane_add(om_plane_scale_by(f, -hd), om_plane_scale_by(r, hw)));
+    p.v[3] = om_plane_add(c, om_plane_add(om_plane_scale_by(f, -hd), om_plane_scale_by(r, -hw)));
+    return p;
+}
+
+om_plane_box om_plane_box_of(const om_plane_poly *p)
+{
+    om_plane_box b = {p->v[0].x, p->v[0].y, p->v[0].x, p->v[0].y};
+    for (unsigned i = 1; i < p->n; i++) {
+        b.x0 = min2(b.x0, p->v[i].x);
+        b.y0 = min2(b.y0, p->v[i].y);
+        b.x1 = max2(b.x1, p->v[i].x);
+        b.y1 = max2(b.y1, p->v[i].y);
+    }
+    return b;
+}
+
+/* The extent of polygon p on an axis. */
+static inline void project(const om_plane_poly *p, om_plane_vec axis, double *lo, double *hi)
+{
+    double l, h;
+    l = h = om_plane_dot(p->v[0], axis);
+    for (unsigned i = 1; i < p->n; i++) {
+        double d = om_plane_dot(p->v[i], axis);
+        if (d < l) l = d;
+        if (d > h) h = d;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+void om_plane_shape_of(om_plane_shape *s, const om_plane_poly *p)
+{
+    double area = 0;
+    s->p = *p;
+    for (unsigned i = 0; i < p->n; i++) {
+        om_plane_vec e = om_plane_sub(p->v[(i + 1) % p->n], p->v[i]);
+        double l = om_plane_len(e);
+        /* Either side's normal: the separating-axis test only needs the line. */
+        s->axis[i] = l > 0 ? om_plane_v(-e.y / l, e.x / l) : om_plane_v(1, 0);
+        area += om_plane_cross(p->v[i], p->v[(i + 1) % p->n]);
+    }
+    for (unsigned i = 0; i < p->n; i++)
+        project(p, s->axis[i], &s->lo[i], &s->hi[i]);
+    s->box = om_plane_box_of(p);
+    s->ccw = area > 0;
+}
+
+/* ---- Distances, contact, overlap ---- */
+
+bool om_plane_overlap(const om_plane_shape *a, const om_plane_shape *b, double tol)
+{
+    /* a's own axes with its kept extent, then b's. */
+    for (unsigned i = 0; i < a->p.n; i++) {
+        double blo, bhi;
+        project(&b->p, a->axis[i], &blo, &bhi);
+        if (max2(a->lo[i], blo) >= min2(a->hi[i], bhi) - tol)
+            return false;
+    }
+    for (unsigned i = 0; i < b->p.n; i++) {
+        double alo, ahi;
+        project(&a->p, b->axis[i], &alo, &ahi);
+        if (max2(alo, b->lo[i]) >= min2(ahi, b->hi[i]) - tol)
+            return false;
+    }
+    return true;
+}
+
+/* The square of the distance from p to the segment from a along ab (of
+ * squared length l2), and the parameter of its closest point. */
+static inline double seg_dist2(om_plane_vec p, om_plane_vec a, om_plane_vec ab, double *par)
+{
+    double l2 = om_plane_dot(ab, ab), s = l2 > 0 ? om_plane_dot(om_plane_sub(p, a), ab) / l2 : 0;
+    om_plane_vec w;
+    s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    if (par) *par = s;
+    w = om_plane_sub(p, om_plane_add(a, om_plane_scale_by(ab, s)));
+    return om_plane_dot(w, w);
+}
+
+double om_plane_seg_distance(om_plane_vec p, om_plane_vec a, om_plane_vec b, double *par)
+{
+    return sqrt(seg_dist2(p, a, om_plane_sub(b, a), par));
+}
+
+double om_plane_distance(const om_plane_shape *a, const om_plane_shape *b)
+{
+    double best = INFINITY;
+    if (om_plane_overlap(a, b, 0))
+        return 0;
+    for (unsigned i = 0; i < a->p.n; i++)
+        for (unsigned j = 0; j < b->p.n; j++) {
+            double d1 = seg_dist2(a->p.v[i], b->p.v[j], edge_of(b, j), NULL);
+            double d2 = seg_dist2(b->p.v[j], a->p.v[i], edge_of(a, i), NULL);
+            best = min2(best, min2(d1, d2));
+        }
+    return sqrt(best);
+}
+
+/* Whether p is inside b by the signs of the edges' cross products, and the
+ * square of its distance to b's outline. */
+static inline double point_outline2(om_plane_vec p, const om_plane_shape *b, bool *inside)
+{
+    double best = INFINITY, sign = 0;
+    *inside = true;
+    for (unsigned j = 0; j < b->p.n; j++) {
+        const om_plane_vec e = edge_of(b, j);
+        double c = om_plane_cross(e, om_plane_sub(p, b->p.v[j]));
+        if (sign == 0) sign = c;
+        else if (c * sign < 0) *inside = false;
+        best = min2(best, seg_dist2(p, b->p.v[j], e, NULL));
+    }
+    return best;
+}
+
+double om_plane_point_distance(om_plane_vec p, const om_plane_shape *b)
+{
+    bool inside;
+    double d2 = point_outline2(p, b, &inside);
+    return inside ? 0 : sqrt(d2);
+}
+
+bool om_plane_point_inside(om_plane_vec p, const om_plane_shape *b)
+{
+    bool inside;
+    double d2 = point_outline2(p, b, &inside);
+    return inside || d2 == 0;
+}
+
+/* Whether segments a0-a1 and b0-b1 cross (properly: no end on the other). */
+static bool seg_cross(om_plane_vec a0, om_plane_vec a1, om_plane_vec b0, om_plane_vec b1)
+{
+    om_plane_vec da = om_plane_sub(a1, a0), db = om_plane_sub(b1, b0);
+    double d1 = om_plane_cross(da, om_plane_sub(b0, a0)), d2 = om_plane_cross(da, om_plane_sub(b1, a0));
+    double d3 = om_plane_cross(db, om_plane_sub(a0, b0)), d4 = om_plane_cross(db, om_plane_sub(a1, b0));
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 &&
+           d4 != 0;
+}
+
+/* The square of the distance between two segments that do not cross. */
+static inline double seg_seg_dist2(om_plane_vec a0, om_plane_vec a1, om_plane_vec b0,
+                                   om_plane_vec b1)
+{
+    om_plane_vec da = om_plane_sub(a1, a0), db = om_plane_sub(b1, b0);
+    return min2(min2(seg_dist2(a0, b0, db, NULL), seg_dist2(a1, b0, db, NULL)),
+                min2(seg_dist2(b0, a0, da, NULL), seg_dist2(b1, a0, da, NULL)));
+}
+
+double om_plane_seg_seg_distance(om_plane_vec a0, om_plane_vec a1, om_plane_vec b0,
+                                 om_plane_vec b1)
+{
+    if (seg_cross(a0, a1, b0, b1))
+        return 0;
+    return sqrt(seg_seg_dist2(a0, a1, b0, b1));
+}
+
+double om_plane_seg_shape_distance(om_plane_vec a0, om_plane_vec a1, const om_plane_shape *p)
+{
+    bool in0, in1;
+    double d0 = point_outline2(a0, p, &in0), d1 = point_outline2(a1, p, &in1), best;
+    if (in0 || in1)
+        return 0;
+    best = min2(d0, d1);
+    for (unsigned j = 0; j < p->p.n && best > 0; j++) {
+        om_plane_vec b0 = p->p.v[j], b1 = p->p.v[(j + 1) % p->p.n];
+        if (seg_cross(a0, a1, b0, b1))
+            return 0;
+        best = min2(best, seg_seg_dist2(a0, a1, b0, b1));
+    }
+    return sqrt(best);
+}
+
+void om_plane_closest_points(const om_plane_poly *a, const om_plane_poly *b, om_plane_vec *pa,
+                             om_plane_vec *pb)
+{
+    /* Each candidate's root is compared, not its square: two squares that
+     * differ may round to the same root, and the first of equal roots wins. */
+    double best = INFINITY;
+    for (unsigned i = 0; i < a->n; i++)
+        for (unsigned j = 0; j < b->n; j++) {
+            om_plane_vec b0 = b->v[j], b1 = b->v[(j + 1) % b->n];
+            om_plane_vec a0 = a->v[i], a1 = a->v[(i + 1) % a->n];
+            double s, d = om_plane_seg_distance(a0, b0, b1, &s);
+            if (d < best) {
+                best = d;
+                *pa = a0;
+                *pb = om_plane_add(b0, om_plane_scale_by(om_plane_sub(b1, b0), s));
+            }
+            d = om_plane_seg_distance(b0, a0, a1, &s);
+            if (d < best) {
+                best = d;
+                *pb = b0;
+                *pa = om_plane_add(a0, om_plane_scale_by(om_plane_sub(a1, a0), s));
+            }
+        }
+}
+
+/* ---- Straight paths ---- */
+
+/* One axis of a sweep: a's extent [alo, ahi] moving at speed sp along it
+ * against b's [blo, bhi]; narrows [*t_in, *t_out]; false when they can no
+ * longer overlap. */
+static inline bool sweep_axis(double alo, double ahi, double blo, double bhi, double sp,
+                              const om_plane_scale *s, double *t_in, double *t_out)
+{
+    const double tol = s->touch;
+    double t1, t2;
+    if (fabs(sp) < s->parallel)
+        return alo < bhi - tol && ahi > blo + tol;
+    /* Overlap on this axis while alo + sp t < bhi - tol and ahi + sp t > blo + tol. */
+    t1 = (blo + tol - ahi) / sp;
+    t2 = (bhi - tol - alo) / sp;
+    *t_in = max2(*t_in, min2(t1, t2));
+    *t_out = min2(*t_out, max2(t1, t2));
+    return *t_in < *t_out;
+}
+
+bool om_plane_sweep(const om_plane_shape *a, om_plane_vec v, const om_plane_shape *b,
+                    const om_plane_scale *s, double *enter, double *exit)
+{
+    double t_in = -INFINITY, t_out = INFINITY;
+    for (unsigned i = 0; i < a->p.n; i++) {
+        double blo, bhi;
+        project(&b->p, a->axis[i], &blo, &bhi);
+        if (!sweep_axis(a->lo[i], a->hi[i], blo, bhi, om_plane_dot(v, a->axis[i]), s, &t_in,
+                        &t_out))
+            return false;
+    }
+    for (unsigned i = 0; i < b->p.n; i++) {
+        double alo, ahi;
+        project(&a->p, b->axis[i], &alo, &ahi);
+        if (!sweep_axis(alo, ahi, b->lo[i], b->hi[i], om_plane_dot(v, b->axis[i]), s, &t_in,
+                        &t_out))
+            return false;
+    }
+    if (t_out <= 0 || t_in >= 1)
+        return false;
+    *enter = t_in;
+    *exit = t_out;
+    return true;
+}
+
+double om_plane_contact_time(double enter, om_plane_vec v, const om_plane_scale *s)
+{
+    double len = om_plane_len(v), t = enter - (len > 0 ? s->touch / len : 0);
+    return t < 0 ? 0 : t;
+}
+
+double om_plane_first_hit(const om_plane_shape *a, om_plane_vec v, const om_plane_shape *b,
+                          const om_plane_shape *b0, const om_plane_scale *s)
+{
+    double in, out;
+    if (om_plane_overlap(a, b, s->touch)) {
+        if (b0 == NULL || om_plane_overlap(a, b0, s->touch))
+            return 1;
+        b = b0;
+    }
+    if (!om_plane_sweep(a, v, b, s, &in, &out))
+        return 1;
+    return om_plane_contact_time(in, v, s);
+}
+
+double om_plane_bound(double width, double depth, const om_plane_poly *a, om_plane_vec v)
+{
+    double best = 1;
+    for (unsigned i = 0; i < a->n; i++) {
+        om_plane_vec p = a->v[i];
+        if (v.x > 0) best = min2(best, (width - p.x) / v.x);
+        if (v.x < 0) best = min2(best, -p.x / v.x);
+        if (v.y > 0) best = min2(best, (depth - p.y) / v.y);
+        if (v.y < 0) best = min2(best, -p.y / v.y);
+    }
+    return best < 0 ? 0 : best;
+}
+
+bool om_plane_on_table(double width, double depth, const om_plane_poly *a, double tol)
+{
+    for (unsigned i = 0; i < a->n; i++)
+        if (a->v[i].x < -tol || a->v[i].y < -tol || a->v[i].x > width + tol ||
+            a->v[i].y > depth + tol)
+            return false;
+    return true;
+}
+
+/* ---- Lines of sight ---- */
+
+bool om_plane_clip_segment(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
+                           const om_plane_scale *s, double *t0, double *t1)
+{
+    om_plane_vec d = om_plane_sub(b, a);
+    double lo = 0, hi = 1;
+    for (unsigned i = 0; i < p->p.n; i++) {
+        om_plane_vec e = edge_of(p, i);
+        /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
+        om_plane_vec n = p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
+        double num = om_plane_dot(n, om_plane_sub(a, p->p.v[i])), den = om_plane_dot(n, d);
+        double t;
+        if (fabs(den) < s->parallel2) {
+            if (num < 0)
+                return false;
+            continue;
+        }
+        t = -num / den;
+        if (den > 0) lo = max2(lo, t);
+        else hi = min2(hi, t);
+        if (lo > hi)
+            return false;
+    }
+    *t0 = lo;
+    *t1 = hi;
+    return true;
+}
+
+bool om_plane_segment_clear(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
+                            unsigned n, double close, const om_plane_scale *s)
+{
+    double len = om_plane_len(om_plane_sub(b, a));
+    om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
+    for (unsigned k = 0; k < n; k++) {
+        double t0, t1, inside;
+        /* A segment that misses the obstacle's box misses the obstacle. */
+        if (!om_plane_box_meet(seg, o[k].shape->box) ||
+            !om_plane_clip_segment(a, b, o[k].shape, s, &t0, &t1))
+            continue;
+        inside = (t1 - t0) * len;
+        switch (o[k].mode) {
+        case OM_PLANE_SIGHT_BLOCKS:
+            if (inside > s->touch) return false;
+            break;
+        case OM_PLANE_SIGHT_CLOSE:
+            if (inside > close) return false;
+            break;
+        case OM_PLANE_SIGHT_BODY:
+            if (inside > s->touch && !om_plane_point_inside(a, o[k].shape) &&
+                !om_plane_point_inside(b, o[k].shape))
+                return false;
+            break;
+        case OM_PLANE_SIGHT_CLEAR:
+            break;
+        }
+    }
+    return true;
+}
+
+/* Sample point k of OM_PLANE_SIGHT_SAMPLES along edge a-b, inset by the touch
+ * tolerance so that a corner shared with a neighbour does not count as
+ * inside it. */
+static om_plane_vec edge_sample(om_plane_vec a, om_plane_vec b, unsigned k,
+                                const om_plane_scale *s)
+{
+    om_plane_vec d = om_plane_sub(b, a);
+    double l = om_plane_len(d), f = (double)k / (OM_PLANE_SIGHT_SAMPLES - 1);
+    double inset = l > 0 ? s->touch / l : 0;
+    f = inset + f * (1 - 2 * inset);
+    return om_plane_add(a, om_plane_scale_by(d, f));
+}
+
+bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
+                        const om_plane_obstacle *o, unsigned n, double close,
+                        const om_plane_scale *s)
+{
+    const om_plane_poly *fp = &from->p, *tp = &to->p;
+    om_plane_vec a = fp->v[e], b = fp->v[(e + 1) % fp->n];
+    om_plane_vec centre = om_plane_scale_by(
+        om_plane_add(om_plane_add(fp->v[0], fp->v[1]), om_plane_add(fp->v[2], fp->v[3])), 0.25);
+    om_plane_vec mid = om_plane_scale_by(om_plane_add(a, b), 0.5), out = om_plane_sub(mid, centre);
+    const double leave = s->touch * om_plane_len(out);
+    /* The middle sample first: most visible targets are seen from it. */
+    static const unsigned order[OM_PLANE_SIGHT_SAMPLES] = {2, 1, 3, 0, 4};
+    om_plane_vec to_pt[OM_PLANE_MAX_VERTICES * (OM_PLANE_SIGHT_SAMPLES - 1)];
+    unsigned m = 0;
+    for (unsigned te = 0; te < tp->n; te++)
+        for (unsigned k = 0; k + 1 < OM_PLANE_SIGHT_SAMPLES; k++)
+            to_pt[m++] = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], k, s);
+    for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
+        om_plane_vec pt = edge_sample(a, b, order[i], s);
+        for (unsigned j = 0; j < m; j++) {
+            /* Only lines leaving through this edge: the rectangle's own body
+             * blocks the others. */
+            if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
+                continue;
+            if (om_plane_segment_clear(pt, to_pt[j], o, n, close, s))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Rectangles: zones ---- */
+
+const om_plane_face om_plane_edge_face[4] = {OM_PLANE_FRONT, OM_PLANE_RIGHT, OM_PLANE_REAR,
+                                             OM_PLANE_LEFT};
+
+om_plane_face om_plane_zone(om_plane_vec c, om_plane_vec f, double hw, double hd,
+                            om_plane_vec p, double tie)
+{
+    om_plane_vec rel = om_plane_sub(p, c), r = om_plane_right(f);
+    double fwd = om_plane_dot(rel, f), lat = om_plane_dot(rel, r);
+    double dx = fabs(lat) - hw, df = fwd - hd, dr = -fwd - hd;
+    /* Corner bisectors: the front zone holds the points farther beyond the
+     * front edge's line than beyond the side's. */
+    if (df > 0 && df >= dx - tie)
+        return OM_PLANE_FRONT;
+    if (dr > 0 && dr >= dx - tie)
+        return OM_PLANE_REAR;
+    if (dx > 0)
+        return lat < 0 ? OM_PLANE_LEFT : OM_PLANE_RIGHT;
+    return OM_PLANE_FRONT;
+}
+
+/* ---- Blocks of stands ---- */
+
+unsigned om_plane_block_file_stands(const om_plane_block *b, unsigned file)
+{
+    unsigned full = b->count / b->files, rem = b->count % b->files;
+    return full + (file < rem ? 1u : 0u);
+}
+
+om_plane_poly om_plane_block_stand_at(const om_plane_block *b, unsigned file, unsigned rank)
+{
+    unsigned ranks = om_plane_block_ranks(b), files = b->files;
+    om_plane_vec r = om_plane_right(b->dir);
+    double lat = ((double)file - (files - 1) / 2.0) * b->stand_w;
+    double fwd = ((ranks - 1) / 2.0 - (double)rank) * b->stand_d;
+    om_plane_vec c = om_plane_add(b->centre, om_plane_add(om_plane_scale_by(r, lat),
+                                                          om_plane_scale_by(b->dir, fwd)));
+    return om_plane_rect(c, b->dir, b->stand_w / 2, b->stand_d / 2);
+}
+
+om_plane_poly om_plane_block_stand(const om_plane_block *b, unsigned i)
+{
+    return om_plane_block_stand_at(b, i % b->files, i / b->files);
+}
+
+unsigned om_plane_block_blocked(const om_plane_block *b, om_plane_vec v,
+                                const om_plane_shape *hit, const om_plane_scale *s)
+{
+    unsigned n = 0;
+    for (unsigned f = 0; f < b->files; f++)
+        for (unsigned r = 0; r < om_plane_block_file_stands(b, f); r++) {
+            om_plane_poly p = om_plane_block_stand_at(b, f, r);
+            om_plane_shape sh;
+            om_plane_shape_of(&sh, &p);
+            if (om_plane_first_hit(&sh, v, hit, NULL, s) < 1)
+                n++;
+        }
+    return n;
+}
