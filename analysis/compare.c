@@ -243,9 +243,12 @@ static om_status prob_row(builder *b, const char *section, const char *label, co
     }
     r->diff = r->b - r->a;
     if (paired) {
+        /* The mean of the per-trial differences is b - a itself; the value
+         * shown is the one the independent form shows, to the last bit. */
+        double mean;
         r->only_a = only_a;
         r->only_b = only_b;
-        st = om_compare_paired_interval(n_a, only_a, only_b, conf, &r->diff, &r->lo, &r->hi);
+        st = om_compare_paired_interval(n_a, only_a, only_b, conf, &mean, &r->lo, &r->hi);
         r->method = OM_COMPARE_PAIRED;
     } else {
         st = om_compare_newcombe(x_a, n_a, x_b, n_b, conf, &r->lo, &r->hi);

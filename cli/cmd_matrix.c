@@ -125,6 +125,14 @@ static int check_options(const om_cli_args *args, const matrix_args *a)
         return om_cli_usage_error(CMD, "give --trials or --halfwidth, not both");
     if (a->situation.count > OM_MATRIX_MAX_SITUATIONS)
         return om_cli_usage_error(CMD, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
+    /* The shape of each reading is the command line's; its key and value are
+     * the game's, checked when the matrix is planned (exit 2). */
+    for (size_t i = 0; i < a->option.count; i++) {
+        const char *text = a->option.value[i], *eq = strchr(text, '=');
+        if (eq == NULL || eq == text || eq[1] == '\0')
+            return om_cli_usage_error(CMD, "--option %s: give KEY=VALUE, e.g. --option "
+                                      "max_turns=5 (oddsmaster list --options)", text);
+    }
     return om_cli_check_output(CMD, "-o/--output", a->output);
 }
 
@@ -210,6 +218,7 @@ const om_cli_command om_cli_matrix = {
         "oddsmaster compare can pair two matrices of one seed trial by trial: run both\n"
         "with --trial-streams and the same seed to try a rule change.",
     .exits =
+        "  1  also --option without KEY=VALUE\n"
         "  2  unknown rule set, army, unit, situation or option; a character or a unit\n"
         "     listed twice; an army none of whose units takes part in the situations\n"
         "     chosen; an option of another game, a fixed reading, or a bad value\n"
