@@ -63,8 +63,8 @@ static const om_cli_option matrix_options[] = {
      .help = "cap of an adaptive cell (default 1000000)"},
     {.name = "option", .value = OM_CLI_TEXTS, .offset = offsetof(matrix_args, option),
      .metavar = "KEY=VALUE",
-     .help = "a reading of an ambiguous rule in force in every\ncell (repeatable; oddsmaster "
-             "list --options lists\nthe switches), as a scenario's options: sets it"},
+     .help = "a reading of an ambiguous rule in force in every\ncell, as in a scenario's "
+             "options: (repeatable;\noddsmaster list --options lists the switches)"},
     {.name = "kind", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, kind),
      .metavar = "K", .complete = {OM_CLI_COMPLETE_KIND, NULL, NULL},
      .help = "engagement (the whole fight, default) or combat (round 1)"},
@@ -213,12 +213,13 @@ const om_cli_command om_cli_matrix = {
         "asked to shoot, cavalry asked to hold a defended position) are run and flagged\n"
         "in the file; the fair-points model leaves them out of the unit's rating.\n\n"
         "--option KEY=VALUE sets a reading of an ambiguous rule in every cell, as a\n"
-        "scenario's options: does (each cell's scenario holds it); the file records\n"
-        "them. The file also keeps each trial's winner (unless --no-rows), so that\n"
-        "oddsmaster compare can pair two matrices of one seed trial by trial: run both\n"
-        "with --trial-streams and the same seed to try a rule change.",
+        "scenario's `options:` would (each cell's scenario holds it); the file records\n"
+        "them in its options attribute. The file also keeps each trial's winner\n"
+        "(unless --no-rows), so that oddsmaster compare can pair two matrices of one\n"
+        "seed trial by trial: run both with --trial-streams and the same seed to try a\n"
+        "rule change.",
     .exits =
-        "  1  also --option without KEY=VALUE\n"
+        "  1  also: an --option that is not KEY=VALUE\n"
         "  2  unknown rule set, army, unit, situation or option; a character or a unit\n"
         "     listed twice; an army none of whose units takes part in the situations\n"
         "     chosen; an option of another game, a fixed reading, or a bad value\n"
