@@ -150,8 +150,15 @@ expect_grep "column unit 1 of base.h5 is orcs/boar-riders and of other.h5 orcs/t
 "$OM" matrix $RULES $ROWS $COLS -o combat.h5 --kind combat --trial-streams -q >/dev/null
 expect_exit 2 "compare matrices of other kinds" "$OM" compare base.h5 combat.h5
 expect_grep "compare two matrices of one kind" "$TMP/err" "other kinds: the message says so"
-"$OM" matrix whfb7 empire/swordsmen orcs/orc-boyz -o wh7.h5 --trials 2000 -q >/dev/null 2>&1 ||
-    "$OM" matrix whfb7 all all -o wh7.h5 --trials 2000 -q >/dev/null
+"$OM" matrix whfb7 empire/swordsmen,halberdiers orcs-goblins/orc-boyz,trolls -o wh7.h5 \
+    --trials 4000 --trial-streams -q >/dev/null
+expect_exit 0 "a WHFB7 matrix with --option cc_hit_unclamped=true" "$OM" matrix whfb7 \
+    empire/swordsmen,halberdiers orcs-goblins/orc-boyz,trolls -o wh7b.h5 --trials 4000 \
+    --trial-streams --option cc_hit_unclamped=true -q
+expect_exit 0 "compare two WHFB7 matrices" "$OM" compare wh7.h5 wh7b.h5
+expect_grep "differences: options: (none) -> cc_hit_unclamped=true" "$TMP/out" \
+    "WHFB7: the reading is recorded and named"
+expect_grep "(one a trial)" "$TMP/out" "WHFB7: the matrices pair trial by trial"
 expect_exit 2 "compare matrices of two games" "$OM" compare base.h5 wh7.h5
 expect_grep "compare two matrices of one game" "$TMP/err" "two games: the message says so"
 expect_exit 1 "compare of one file" "$OM" compare base.h5
