@@ -259,5 +259,6 @@ extern const om_cli_command om_cli_list;
 extern const om_cli_command om_cli_matrix;
 extern const om_cli_command om_cli_efficiency;
 extern const om_cli_command om_cli_chart;
+extern const om_cli_command om_cli_compare;
 
 #endif /* OM_CLI_H */

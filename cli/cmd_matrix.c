@@ -1,8 +1,9 @@
 /*
  * cmd_matrix.c: `oddsmaster matrix`: every unit of one list against every unit
- * of another, in one or more situations, into one HDF5 matrix file that
- * `oddsmaster efficiency` and `oddsmaster chart --kind heatmap` read
- * (sim/matrix.h does the work).
+ * of another, in one or more situations, under chosen readings of ambiguous
+ * rules, into one HDF5 matrix file that `oddsmaster efficiency`, `oddsmaster
+ * chart --kind heatmap` and `oddsmaster compare` read (sim/matrix.h does the
+ * work).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -36,6 +37,9 @@ typedef struct matrix_args {
     uint64_t seed;          /* master seed */
     uint64_t threads;       /* OpenMP threads */
     const char *cells_dir;  /* where to write the cells' scenarios */
+    om_cli_texts option;    /* readings in force in every cell, KEY=VALUE */
+    bool trial_streams;     /* each trial its own random stream */
+    bool no_rows;           /* the cells' counts only, not each trial's winner */
     bool quiet;             /* no progress line or warnings */
     bool list_situations;   /* list the situations and stop */
 } matrix_args;
@@ -57,6 +61,10 @@ static const om_cli_option matrix_options[] = {
     {.name = "max-trials", .value = OM_CLI_U64, .offset = offsetof(matrix_args, max_trials),
      .metavar = "N", .min = 16384, .max = OM_MATRIX_MAX_CELL_TRIALS,
      .help = "cap of an adaptive cell (default 1000000)"},
+    {.name = "option", .value = OM_CLI_TEXTS, .offset = offsetof(matrix_args, option),
+     .metavar = "KEY=VALUE",
+     .help = "a reading of an ambiguous rule in force in every\ncell, as in a scenario's "
+             "options: (repeatable;\noddsmaster list --options lists the switches)"},
     {.name = "kind", .value = OM_CLI_TEXT, .offset = offsetof(matrix_args, kind),
      .metavar = "K", .complete = {OM_CLI_COMPLETE_KIND, NULL, NULL},
      .help = "engagement (the whole fight, default) or combat (round 1)"},
@@ -71,6 +79,13 @@ static const om_cli_option matrix_options[] = {
      .metavar = "DIR", .complete = {OM_CLI_COMPLETE_DIR, NULL, NULL},
      .help = "also write each cell's scenario, with its seed, as\nDIR/s<S>_r<R>_c<C>.yaml: "
              "`oddsmaster run` of it with\nthat seed and trial count reproduces the cell exactly"},
+    {.name = "trial-streams", .value = OM_CLI_FLAG,
+     .offset = offsetof(matrix_args, trial_streams),
+     .help = "give each trial of a cell its own random stream:\ntwo matrices of one seed then "
+             "differ only in the\ntrials their readings change (oddsmaster compare)"},
+    {.name = "no-rows", .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, no_rows),
+     .help = "keep the cells' counts only, not each trial's winner\n(a smaller file; compare "
+             "then has no paired\nintervals)"},
     {.name = "quiet", .letter = 'q', .value = OM_CLI_FLAG, .offset = offsetof(matrix_args, quiet),
      .help = "no progress line or warnings on standard error (the\nunits left out are "
              "still named in the file)"},
@@ -110,6 +125,14 @@ static int check_options(const om_cli_args *args, const matrix_args *a)
         return om_cli_usage_error(CMD, "give --trials or --halfwidth, not both");
     if (a->situation.count > OM_MATRIX_MAX_SITUATIONS)
         return om_cli_usage_error(CMD, "at most %d situations", OM_MATRIX_MAX_SITUATIONS);
+    /* The shape of each reading is the command line's; its key and value are
+     * the game's, checked when the matrix is planned (exit 2). */
+    for (size_t i = 0; i < a->option.count; i++) {
+        const char *text = a->option.value[i], *eq = strchr(text, '=');
+        if (eq == NULL || eq == text || eq[1] == '\0')
+            return om_cli_usage_error(CMD, "--option %s: give KEY=VALUE, e.g. --option "
+                                      "max_turns=5 (oddsmaster list --options)", text);
+    }
     return om_cli_check_output(CMD, "-o/--output", a->output);
 }
 
@@ -141,7 +164,9 @@ static int matrix_run(const om_cli_args *args)
         .ruleset = args->operands[0], .rows = args->operands[1], .cols = args->operands[2],
         .situations = a->situation.value, .n_situations = a->situation.count, .kind = a->kind,
         .seed = a->seed, .halfwidth = a->halfwidth, .max_trials = a->max_trials,
-        .threads = (unsigned)a->threads,
+        .threads = (unsigned)a->threads, .options = a->option.value,
+        .n_options = a->option.count, .trial_streams = a->trial_streams,
+        .no_outcomes = a->no_rows,
         .trials = a->halfwidth == 0 && a->trials == 0 ? OM_MATRIX_DEFAULT_TRIALS : a->trials};
     if ((st = om_matrix_plan_alloc(&spec, &plan)) != OM_OK)
         return om_cli_fail(CMD, st);
@@ -168,8 +193,9 @@ const om_cli_command om_cli_matrix = {
     .summary = "run every unit of one list against every unit of another",
     .usage = "oddsmaster matrix RULESET ROWS COLS -o FILE.h5 [--situation NAME]...\n"
              "                         [--trials N | --halfwidth H [--max-trials N]]\n"
-             "                         [--kind engagement|combat] [--seed S] [--threads T]\n"
-             "                         [--cells-dir DIR] [--quiet]\n"
+             "                         [--kind engagement|combat] [--option KEY=VALUE]...\n"
+             "                         [--seed S] [--threads T] [--trial-streams]\n"
+             "                         [--no-rows] [--cells-dir DIR] [--quiet]\n"
              "oddsmaster matrix --list-situations",
     .about =
         "Run every unit of ROWS (side A) against every unit of COLS (side B) of rule set\n"
@@ -185,10 +211,18 @@ const om_cli_command om_cli_matrix = {
         "a warning (and named in the file); one named ARMY/UNIT is an error.\n\n"
         "Cells a unit has no part in (artillery in a melee, a unit without missiles\n"
         "asked to shoot, cavalry asked to hold a defended position) are run and flagged\n"
-        "in the file; the fair-points model leaves them out of the unit's rating.",
+        "in the file; the fair-points model leaves them out of the unit's rating.\n\n"
+        "--option KEY=VALUE sets a reading of an ambiguous rule in every cell, as a\n"
+        "scenario's `options:` would (each cell's scenario holds it); the file records\n"
+        "them in its options attribute. The file also keeps each trial's winner\n"
+        "(unless --no-rows), so that oddsmaster compare can pair two matrices of one\n"
+        "seed trial by trial: run both with --trial-streams and the same seed to try a\n"
+        "rule change.",
     .exits =
-        "  2  unknown rule set, army, unit or situation; a character or a unit listed\n"
-        "     twice; an army none of whose units takes part in the situations chosen\n"
+        "  1  also: an --option that is not KEY=VALUE\n"
+        "  2  unknown rule set, army, unit, situation or option; a character or a unit\n"
+        "     listed twice; an army none of whose units takes part in the situations\n"
+        "     chosen; an option of another game, a fixed reading, or a bad value\n"
         "  3  cannot write the file or a --cells-dir file (with the system's reason;\n"
         "     a failed matrix leaves neither)\n"
         "  4  internal error\n",

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "suggest.h"
 #include "yaml_int.h"
 
 /* The game families (wm_game.c, wh7_game.c). */
@@ -31,6 +32,114 @@ const om_game *om_game_for_ruleset(const char *ruleset)
             if (strcmp(*r, ruleset) == 0)
                 return om_games[g];
     return NULL;
+}
+
+/* ----------------------------------------------------------- settings */
+
+/* Most switch names of one game a message lists. */
+#define SETTING_NAMES_MAX 128
+
+/* How a fixed reading's default begins (options.h), left out of messages. */
+#define FIXED "fixed: "
+
+/* The row of game g's registries named `key`, or NULL. */
+static const om_option *game_option(const om_game *g, const char *key)
+{
+    for (const om_option_table *const *t = g->catalogue->option_tables; t && *t; t++) {
+        const om_option *o = om_option_find(*t, key);
+        if (o != NULL)
+            return o;
+    }
+    return NULL;
+}
+
+/* A key of no registry of g: the game whose switch it is, else the nearest
+ * switch of g, else all of them. */
+static om_status unknown_setting(const om_game *g, const char *text, const char *key)
+{
+    const char *names[SETTING_NAMES_MAX], *best;
+    char known[OM_YAML_REASON_MAX / 2];
+    size_t n = 0;
+    for (size_t k = 0; k < om_game_count; k++)
+        if (om_games[k] != g && game_option(om_games[k], key) != NULL)
+            return OM_ERROR(OM_EINVAL, "--option %s: '%s' is a reading of %s, not of %s "
+                            "(oddsmaster list --options)", text, key,
+                            om_games[k]->identity.title, g->identity.title);
+    for (const om_option_table *const *t = g->catalogue->option_tables; t && *t; t++)
+        for (size_t i = 0; i < (*t)->count && n < SETTING_NAMES_MAX; i++)
+            if (om_option_is_switch(&(*t)->rows[i]))
+                names[n++] = (*t)->rows[i].name;
+    best = om_suggest(key, names, n);
+    if (best != NULL)
+        return OM_ERROR(OM_ENOTFOUND, "--option %s: unknown option '%s'; did you mean '%s'? "
+                        "(oddsmaster list --options)", text, key, best);
+    om_yaml_join_names(known, sizeof known, names, n);
+    return OM_ERROR(OM_ENOTFOUND, "--option %s: unknown option '%s'; the switches of %s are: "
+                    "%s (oddsmaster list --options)", text, key, g->identity.title, known);
+}
+
+/* The value of switch o, checked as a scenario's options: checks it, into
+ * out ("true", "false" or the decimal count). */
+static om_status setting_value(const char *text, const om_option *o, const char *value,
+                               char out[OM_GAME_SETTING_MAX])
+{
+    long long v = 0;
+    bool b;
+    if (o->max == 0) {
+        static const char *const words[] = {"true", "false"};
+        const char *best;
+        if (om_yaml_parse_bool(value, &b)) {
+            snprintf(out, OM_GAME_SETTING_MAX, "%s", b ? "true" : "false");
+            return OM_OK;
+        }
+        best = om_suggest(value, words, 2);
+        return OM_ERROR(OM_EINVAL, "--option %s: '%s' is true or false, not '%s'%s%s%s", text,
+                        o->name, value, best ? "; did you mean '" : "", best ? best : "",
+                        best ? "'?" : "");
+    }
+    if (om_yaml_parse_integer(value, &v) != 0 || v < 0 || v > (long long)o->max)
+        return OM_ERROR(OM_EINVAL, "--option %s: '%s' is a count from 0 to %u (default %s), "
+                        "not '%s'", text, o->name, o->max, o->default_value, value);
+    snprintf(out, OM_GAME_SETTING_MAX, "%lld", v);
+    return OM_OK;
+}
+
+om_status om_game_settings_parse(const om_game *g, const char *const *texts, size_t n,
+                                 om_game_setting *out)
+{
+    if (n > OM_GAME_SETTINGS_MAX)
+        return OM_ERROR(OM_EINVAL, "--option: at most %d settings (got %zu)",
+                        OM_GAME_SETTINGS_MAX, n);
+    for (size_t i = 0; i < n; i++) {
+        const char *text = texts[i], *eq = strchr(text, '=');
+        const om_option *o;
+        om_status st;
+        size_t key_len = eq ? (size_t)(eq - text) : 0;
+        if (eq == NULL || key_len == 0 || eq[1] == '\0')
+            return OM_ERROR(OM_EINVAL, "--option %s: give KEY=VALUE, e.g. --option "
+                            "max_turns=5 (oddsmaster list --options)", text);
+        if (key_len >= OM_GAME_SETTING_MAX || strlen(eq + 1) >= OM_GAME_SETTING_MAX)
+            return OM_ERROR(OM_EINVAL, "--option %.80s...: a key or value longer than %d bytes",
+                            text, OM_GAME_SETTING_MAX - 1);
+        memcpy(out[i].key, text, key_len);
+        out[i].key[key_len] = '\0';
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(out[k].key, out[i].key) == 0)
+                return OM_ERROR(OM_EINVAL, "--option %s: '%s' is given twice", text,
+                                out[i].key);
+        if ((o = game_option(g, out[i].key)) == NULL)
+            return unknown_setting(g, text, out[i].key);
+        if (!om_option_is_switch(o))
+            return OM_ERROR(OM_EINVAL, "--option %s: '%s' is a fixed reading, not a switch: %s "
+                            "(%s; %s)", text, o->name,
+                            strncmp(o->default_value, FIXED, strlen(FIXED)) == 0
+                                ? o->default_value + strlen(FIXED)
+                                : o->default_value,
+                            o->ambiguity, o->section);
+        if ((st = setting_value(text, o, eq + 1, out[i].value)) != OM_OK)
+            return st;
+    }
+    return OM_OK;
 }
 
 /* Room for the names of every game's rule sets, for a message. */

@@ -87,6 +87,24 @@ typedef struct om_game_unit {
                                 left out) */
 } om_game_unit;
 
+/* Longest option name or value of a setting, with its NUL: option names are
+ * at most 30 bytes, values a word or a number. */
+#define OM_GAME_SETTING_MAX 64
+
+/* Most settings one matrix may carry (every switch of a game, and more). */
+#define OM_GAME_SETTINGS_MAX 32
+
+/*
+ * A reading of an ambiguous rule set for every cell of a matrix (`matrix
+ * --option KEY=VALUE`): the name of one of the game's switches (options.h)
+ * and its value, in the words a scenario's `options:` takes, checked and
+ * normalised by om_game_settings_parse ("true", "false" or a decimal count).
+ */
+typedef struct om_game_setting {
+    char key[OM_GAME_SETTING_MAX];   /* the switch, e.g. "last_ditch_per_stand" */
+    char value[OM_GAME_SETTING_MAX]; /* its value, normalised, e.g. "true" */
+} om_game_setting;
+
 /* Bits of what a matrix cell asks that a unit cannot do (its troop type has no
  * part in the situation: artillery in a melee, a unit without missiles asked to
  * shoot, cavalry asked to hold a defended position). */
@@ -321,13 +339,16 @@ typedef struct om_game_matrix_methods {
     /* Free units made by units (NULL allowed). */
     void (*units_free)(om_game_unit *units, size_t n);
     /* The scenario of unit `row` against unit `col` in situation `sit` of kind
-     * `kind`, built from the units' data, with its text (what `run` of it
-     * means: loading that text gives the same scenario); *cannot gets the
-     * OM_GAME_*_CANNOT bits. Errors: OM_EINVAL (the engine's check),
-     * OM_ENOMEM. */
+     * `kind`, built from the units' data, with the readings settings[0..n)
+     * (checked by om_game_settings_parse) in force, and with its text (what
+     * `run` of it means: loading that text, whose `options:` holds the
+     * settings, gives the same scenario); *cannot gets the OM_GAME_*_CANNOT
+     * bits. Errors: OM_EINVAL (the engine's check; a setting of the game
+     * that cells of this kind do not read, such as a reading of whole
+     * turns, naming it), OM_ENOMEM. */
     om_status (*cell)(const char *ruleset, const char *kind, size_t sit, const om_game_unit *row,
-                      const om_game_unit *col, uint64_t seed, om_scenario **out,
-                      unsigned *cannot);
+                      const om_game_unit *col, const om_game_setting *settings,
+                      size_t n_settings, uint64_t seed, om_scenario **out, unsigned *cannot);
 } om_game_matrix_methods;
 
 /*
@@ -395,6 +416,23 @@ extern const size_t om_game_count;
 
 /* The game whose rule set is `ruleset`, or NULL. */
 const om_game *om_game_for_ruleset(const char *ruleset);
+
+/*
+ * om_game_settings_parse: the readings texts[0..n) of game g, each
+ * "KEY=VALUE" as `matrix --option` takes it, into out[0..n): KEY a switch of
+ * one of g's registries (catalogue.option_tables, `oddsmaster list
+ * --options`), VALUE what a scenario's `options:` accepts for it (true/false,
+ * yes/no, on/off for a bool switch, an integer 0..max for a count), written
+ * back as "true", "false" or the decimal count. Thread-safe. Errors, each
+ * message beginning "--option TEXT: ": OM_EINVAL (no '=', an empty or too
+ * long key or value, a key given twice, more than OM_GAME_SETTINGS_MAX, a
+ * fixed reading, which cannot be switched, a switch of another game, naming
+ * that game, a value of the wrong kind or out of range, with the nearest
+ * word), OM_ENOTFOUND (a name of no game, with the nearest switch of g or
+ * the list of them).
+ */
+om_status om_game_settings_parse(const om_game *g, const char *const *texts, size_t n,
+                                 om_game_setting *out);
 
 /*
  * om_scenario_load_text: load `len` bytes of scenario text; `source` names it

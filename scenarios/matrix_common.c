@@ -59,18 +59,46 @@ static bool append_quoted(char **buf, size_t *len, const char *text)
 
 bool om_cell_preamble(char **buf, size_t *len, const om_game_unit *row, const om_game_unit *col,
                       const char *situation, uint64_t seed, unsigned cannot, const char *title,
-                      const char *ruleset, const char *kind)
+                      const char *ruleset, const char *kind, const om_game_setting *settings,
+                      size_t n)
 {
     bool ok = om_cell_appendf(buf, len,
                               "# Matrix cell: %s vs %s, situation %s; seed %llu.\n"
                               "# Reproduce: oddsmaster run THIS_FILE --seed %llu --trials <the "
-                              "cell's trials>\n", row->id, col->id, situation,
-                              (unsigned long long)seed, (unsigned long long)seed);
+                              "cell's trials>, with --trial-streams if the matrix had them\n",
+                              row->id, col->id, situation, (unsigned long long)seed,
+                              (unsigned long long)seed);
     if (ok && cannot)
         ok = om_cell_appendf(buf, len, "# Outside the rating: the %s unit has no part in this "
                              "situation.\n", cannot == OM_GAME_ROW_CANNOT ? "row"
                              : cannot == OM_GAME_COL_CANNOT ? "column" : "row and the column");
-    return ok && om_cell_appendf(buf, len, "schema: oddsmaster-scenario/1\ntitle: ") &&
-           append_quoted(buf, len, title) &&
-           om_cell_appendf(buf, len, "\nruleset: %s\nkind: %s\n", ruleset, kind);
+    ok = ok && om_cell_appendf(buf, len, "schema: oddsmaster-scenario/1\ntitle: ") &&
+         append_quoted(buf, len, title) &&
+         om_cell_appendf(buf, len, "\nruleset: %s\nkind: %s\n", ruleset, kind);
+    if (ok && n > 0)
+        ok = om_cell_appendf(buf, len, "options:\n");
+    for (size_t i = 0; ok && i < n; i++)
+        ok = om_cell_appendf(buf, len, "  %s: %s\n", settings[i].key, settings[i].value);
+    return ok;
+}
+
+om_status om_cell_settings_apply(const om_game *g, const char *kind, const om_option_table *table,
+                                 void *options, const om_game_setting *settings, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const om_game_setting *s = &settings[i];
+        if (om_option_find(table, s->key) == NULL) {
+            const char *what = "another part of the game";
+            for (const om_option_table *const *t = g->catalogue->option_tables; t && *t; t++)
+                if (om_option_find(*t, s->key) != NULL)
+                    what = (*t)->what;
+            return OM_ERROR(OM_EINVAL, "--option %s=%s: '%s' is a reading of %s, which a matrix "
+                            "of %s cells does not read (oddsmaster list --options)", s->key,
+                            s->value, s->key, what, kind);
+        }
+        if (om_option_set(table, options, s->key, s->value) != OM_OK)
+            return OM_ERROR(OM_EINVAL, "--option %s=%s: %s", s->key, s->value,
+                            om_error_message());
+    }
+    return OM_OK;
 }

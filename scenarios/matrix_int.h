@@ -29,11 +29,25 @@ bool om_cell_appendf(char **buf, size_t *len, const char *fmt, ...)
  * units, the situation and the seed, how to reproduce it, and why it is
  * outside the rating when `cannot` (OM_GAME_ROW_CANNOT and/or
  * OM_GAME_COL_CANNOT) says so; then "schema:", "title:" (quoted), "ruleset:"
- * and "kind:". False when out of memory.
+ * and "kind:", and the readings settings[0..n) as an "options:" mapping
+ * (none: no mapping). False when out of memory.
  */
 bool om_cell_preamble(char **buf, size_t *len, const om_game_unit *row, const om_game_unit *col,
                       const char *situation, uint64_t seed, unsigned cannot, const char *title,
-                      const char *ruleset, const char *kind);
+                      const char *ruleset, const char *kind, const om_game_setting *settings,
+                      size_t n);
+
+/*
+ * om_cell_settings_apply: set the readings settings[0..n) of game g (checked
+ * by om_game_settings_parse) in `options`, the options struct of `table`,
+ * the registry whose switches a cell of `kind` reads (through om_option_set,
+ * as a scenario's options: sets them). Errors: OM_EINVAL for a switch of
+ * another registry of g ("--option KEY=VALUE: 'KEY' is a reading of WHAT,
+ * which a matrix of KIND cells does not read"), or one om_option_set
+ * refuses.
+ */
+om_status om_cell_settings_apply(const om_game *g, const char *kind, const om_option_table *table,
+                                 void *options, const om_game_setting *settings, size_t n);
 
 /* The units of a matrix being listed (game.h's `units` hook fills one). */
 typedef struct om_unit_list {

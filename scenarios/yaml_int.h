@@ -188,8 +188,12 @@ om_status om_yaml_conv_int(const om_yaml_ctx *c, const char *prefix, const char 
 om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *key,
                           const char *s, unsigned dflt, uint8_t *out);
 
-/* Convert the boolean at prefix.key (NULL: false): true/false, yes/no, on/off
- * in lower case, Capitalised or UPPER. Error: OM_EPARSE. */
+/* Whether `s` is a boolean: true/false, yes/no, on/off in lower case,
+ * Capitalised or UPPER; *out gets its value (false when it is none). */
+bool om_yaml_parse_bool(const char *s, bool *out);
+
+/* Convert the boolean at prefix.key (NULL: false), spelt as om_yaml_parse_bool
+ * reads it. Error: OM_EPARSE. */
 om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
                             const char *s, bool *out);
 

@@ -527,8 +527,7 @@ om_status om_yaml_conv_u8(const om_yaml_ctx *c, const char *prefix, const char *
     return st;
 }
 
-om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
-                            const char *s, bool *out)
+bool om_yaml_parse_bool(const char *s, bool *out)
 {
     static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
                                        "on", "On", "ON" };
@@ -536,16 +535,23 @@ om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char
                                       "off", "Off", "OFF" };
     _Static_assert(sizeof yes == sizeof no, "as many true as false spellings");
     *out = false;
-    if (!s)
-        return OM_OK;
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
         if (strcmp(s, yes[i]) == 0) {
             *out = true;
-            return OM_OK;
+            return true;
         }
         if (strcmp(s, no[i]) == 0)
-            return OM_OK;
+            return true;
     }
+    return false;
+}
+
+om_status om_yaml_conv_bool(const om_yaml_ctx *c, const char *prefix, const char *key,
+                            const char *s, bool *out)
+{
+    *out = false;
+    if (!s || om_yaml_parse_bool(s, out))
+        return OM_OK;
     return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected true or false, got '%s'",
                            s);
 }

@@ -6,7 +6,10 @@
  * The cells are held in memory and written at close as six 3-D datasets; the
  * axes are 1-D string datasets made HDF5 dimension scales (the H5DS part of
  * the HL library, linked by meson's hdf5 dependency), so generic tools show the
- * situation, row and column names along the axes of every cell dataset.
+ * situation, row and column names along the axes of every cell dataset. Each
+ * trial's winner, where the file keeps it, is written a cell at a time as the
+ * cells end (a whole matrix of them would not fit in memory), into a 4-D
+ * dataset whose chunks are cells.
  */
 #include "h5matrix.h"
 
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "h5_int.h"
+#include "layout.h"
 
 /* The axes of a cell dataset, in dataset order, and the scale datasets naming them. */
 enum { AXIS_SITUATION = 0, AXIS_ROW = 1, AXIS_COL = 2, AXIS_COUNT = 3 };
@@ -58,6 +62,11 @@ struct om_h5m_writer {
                               H5I_INVALID_HID */
     size_t dims[AXIS_COUNT]; /* S, R, C */
     om_matrix_cell *cells; /* [S][R][C] */
+    uint64_t outcome_trials; /* T of /trials/winner, or 0: no winners kept */
+    hid_t outcomes;        /* /trials/winner, open while writing, or H5I_INVALID_HID */
+    hid_t winner_type;     /* its enumerated type, or H5I_INVALID_HID */
+    uint64_t (*outcome_counts)[OM_WINNER_CODES + 1]; /* [S*R*C]: each cell's winners put,
+                                                        by code, then in all */
 };
 
 /* ----------------------------------------------------------------- helpers */
@@ -111,6 +120,7 @@ static bool cell_valid(const om_matrix_cell *c, char *why, size_t size)
 
 static void writer_free(om_h5m_writer *w)
 {
+    free(w->outcome_counts);
     free(w->cells);
     free(w->tmp_path);
     free(w->path);
@@ -154,6 +164,9 @@ static om_status writer_root_attrs(om_h5m_writer *w, const om_matrix_info *info)
         {"col_list", info->col_list},
         {"units_left_out", info->units_left_out ? info->units_left_out : ""},
         {"rng", info->rng_scheme},
+        {"game", info->game},
+        {"kind", info->kind},
+        {"options", info->options},
     };
     om_status st = om_h5_attr_write_texts(w->file, w->path, texts,
                                           sizeof texts / sizeof texts[0]);
@@ -350,6 +363,132 @@ done:
     return st;
 }
 
+/* ---------------------------------------------------- each trial's winner */
+
+/*
+ * Create /trials/winner, [S][R][C][T] of the winner type, one cell's trials
+ * (at most OM_H5M_OUTCOME_CHUNK) a chunk, through om_h5_dataset_create like
+ * every dataset of the file (so with its checksum); its fill value is the
+ * type's first code, a, but every position below a cell's /cells/trials is
+ * written and the rest is no trial. The axis scales are attached, and the
+ * counts its puts are checked by made. The one place the file's per-trial
+ * dataset is made.
+ */
+static om_status create_outcomes(om_h5m_writer *w)
+{
+    static const char name[] = "/trials/winner";
+    char why[OM_H5_DETAIL_MAX];
+    const hsize_t dims[AXIS_COUNT + 1] = {w->dims[0], w->dims[1], w->dims[2], w->outcome_trials};
+    const hsize_t chunk[AXIS_COUNT + 1] = {
+        1, 1, 1, w->outcome_trials < OM_H5M_OUTCOME_CHUNK ? w->outcome_trials
+                                                          : OM_H5M_OUTCOME_CHUNK};
+    hid_t group = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if ((w->outcome_counts = calloc(cell_count(w->dims), sizeof *w->outcome_counts)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    if ((w->winner_type = om_h5_winner_type()) < 0
+        || (group = H5Gcreate2(w->file, "trials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0
+        || (space = H5Screate_simple(AXIS_COUNT + 1, dims, NULL)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create %s: %s", w->path, name,
+                      om_h5_detail(why, sizeof why));
+    else
+        st = om_h5_dataset_create(group, "winner", w->winner_type, space, chunk, 0, w->path,
+                                  name, &w->outcomes);
+    if (st == OM_OK)
+        st = om_h5_attr_write_string(w->outcomes, w->path, "description",
+                                     "Each trial's winner: a, the row unit; b, the column unit; "
+                                     "draw; none (no contact, unresolved). Trial t of cell "
+                                     "(s, r, c) at [s][r][c][t], for t below /cells/trials; the "
+                                     "rest is no trial.");
+    for (int axis = 0; axis < AXIS_COUNT && st == OM_OK; axis++) {
+        char scale_path[32];
+        hid_t scale;
+        snprintf(scale_path, sizeof scale_path, "%s/name", axis_group[axis]);
+        scale = H5Dopen2(w->file, scale_path, H5P_DEFAULT);
+        if (scale < 0 || H5DSattach_scale(w->outcomes, scale, (unsigned)axis) < 0
+            || H5DSset_label(w->outcomes, (unsigned)axis, axis_label[axis]) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot label axis %d of %s: %s", w->path, axis, name,
+                          om_h5_detail(why, sizeof why));
+        om_h5_close_id(&scale);
+    }
+    if (st == OM_OK && H5DSset_label(w->outcomes, AXIS_COUNT, "trial") < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot label the trials of %s: %s", w->path, name,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&space);
+    om_h5_close_id(&group);
+    return st;
+}
+
+om_status om_h5m_writer_put_outcomes(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                     const uint8_t *codes, uint64_t n)
+{
+    char why[OM_H5_DETAIL_MAX];
+    uint64_t counts[OM_WINNER_CODES + 1] = {0};
+    hsize_t start[AXIS_COUNT + 1] = {s, r, c, 0}, count[AXIS_COUNT + 1] = {1, 1, 1, n};
+    hsize_t mem = n;
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if (w == NULL || (codes == NULL && n > 0))
+        return OM_ERROR(OM_EINVAL, "om_h5m_writer_put_outcomes: missing writer or codes");
+    if (w->outcomes < 0)
+        return OM_ERROR(OM_EINVAL, "%s: this matrix file keeps no trial's winner", w->path);
+    if (s >= w->dims[AXIS_SITUATION] || r >= w->dims[AXIS_ROW] || c >= w->dims[AXIS_COL]
+        || n > w->outcome_trials)
+        return OM_ERROR(OM_EINVAL, "%s: the winners of %llu trials of cell (%zu, %zu, %zu) lie "
+                        "outside the %zu x %zu x %zu x %llu of /trials/winner", w->path,
+                        (unsigned long long)n, s, r, c, w->dims[0], w->dims[1], w->dims[2],
+                        (unsigned long long)w->outcome_trials);
+    for (uint64_t t = 0; t < n; t++) {
+        if (codes[t] >= OM_WINNER_CODES)
+            return OM_ERROR(OM_EINVAL, "%s: cell (%zu, %zu, %zu), trial %llu: winner code %u "
+                            "is none of a, b, draw, none", w->path, s, r, c,
+                            (unsigned long long)t, (unsigned)codes[t]);
+        counts[codes[t]]++;
+    }
+    counts[OM_WINNER_CODES] = n;
+    om_h5_quiet();
+    if (n > 0
+        && ((fspace = H5Dget_space(w->outcomes)) < 0
+            || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+            || (mspace = H5Screate_simple(1, &mem, NULL)) < 0
+            || H5Dwrite(w->outcomes, w->winner_type, mspace, fspace, H5P_DEFAULT, codes) < 0))
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write the winners of cell (%zu, %zu, %zu): %s",
+                      w->path, s, r, c, om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    if (st == OM_OK)
+        memcpy(w->outcome_counts[(s * w->dims[AXIS_ROW] + r) * w->dims[AXIS_COL] + c], counts,
+               sizeof counts);
+    return st;
+}
+
+/* Every cell's winners were put and count what the cell does: wins of the
+ * row unit, of the column unit, draws, and the rest. */
+static om_status check_outcomes(const om_h5m_writer *w)
+{
+    for (size_t k = 0; w->outcomes >= 0 && k < cell_count(w->dims); k++) {
+        const om_matrix_cell *cell = &w->cells[k];
+        const uint64_t *n = w->outcome_counts[k];
+        const size_t c = k % w->dims[2], r = k / w->dims[2] % w->dims[1],
+                     s = k / w->dims[2] / w->dims[1];
+        if (n[OM_WINNER_CODES] != cell->trials || n[OM_WINNER_A] != cell->wins_row
+            || n[OM_WINNER_B] != cell->wins_col || n[OM_WINNER_DRAW] != cell->draws)
+            return OM_ERROR(OM_EINVAL, "%s: the winners put for cell (%zu, %zu, %zu) (%llu "
+                            "trials: %llu, %llu, %llu won by the row, drawn, won by the column) "
+                            "are not its counts (%llu trials: %llu, %llu, %llu)", w->path, s, r,
+                            c, (unsigned long long)n[OM_WINNER_CODES],
+                            (unsigned long long)n[OM_WINNER_A],
+                            (unsigned long long)n[OM_WINNER_DRAW],
+                            (unsigned long long)n[OM_WINNER_B],
+                            (unsigned long long)cell->trials,
+                            (unsigned long long)cell->wins_row, (unsigned long long)cell->draws,
+                            (unsigned long long)cell->wins_col);
+    }
+    return OM_OK;
+}
+
 om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
                                const om_matrix_info *info)
 {
@@ -366,7 +505,8 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    w->file = w->driver = H5I_INVALID_HID;
+    w->file = w->driver = w->outcomes = w->winner_type = H5I_INVALID_HID;
+    w->outcome_trials = info->outcome_trials;
     w->lock = -1;
     w->dims[AXIS_SITUATION] = info->n_situations;
     w->dims[AXIS_ROW] = info->n_rows;
@@ -391,7 +531,8 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     if ((st = writer_root_attrs(w, info)) != OM_OK
         || (st = write_situation_axis(w, info)) != OM_OK
         || (st = write_unit_axis(w, AXIS_ROW, info->rows, info->n_rows, "row")) != OM_OK
-        || (st = write_unit_axis(w, AXIS_COL, info->cols, info->n_cols, "column")) != OM_OK) {
+        || (st = write_unit_axis(w, AXIS_COL, info->cols, info->n_cols, "column")) != OM_OK
+        || (w->outcome_trials > 0 && (st = create_outcomes(w)) != OM_OK)) {
         om_h5m_writer_abort(w);
         return st;
     }
@@ -529,6 +670,8 @@ static om_status writer_close_objects(om_h5m_writer *w)
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
     int failed = 0;
+    om_h5_close_id(&w->outcomes);
+    om_h5_close_id(&w->winner_type);
     if (w->file >= 0)
         om_h5_buffered_closing(w->file, &failed);
     /* Closing the file flushes it: a full disk shows up here. */
@@ -548,7 +691,9 @@ om_status om_h5m_writer_close(om_h5m_writer *w)
     if (w == NULL)
         return OM_ERROR(OM_EINVAL, "om_h5m_writer_close: no writer");
     om_h5_quiet();
-    st = write_cells(w);
+    st = check_outcomes(w);
+    if (st == OM_OK)
+        st = write_cells(w);
     /* A failure of the close (a write that failed, with the system's reason)
      * is the last error raised. */
     st2 = writer_close_objects(w);
@@ -670,6 +815,9 @@ static om_status read_root(reader *rd)
         || (st = read_attr_string(rd, "col_list", &info->col_list)) != OM_OK
         || (st = read_attr_string(rd, "units_left_out", &info->units_left_out)) != OM_OK
         || (st = read_attr_string(rd, "rng", &info->rng_scheme)) != OM_OK
+        || (st = read_attr_string(rd, "game", &info->game)) != OM_OK
+        || (st = read_attr_string(rd, "kind", &info->kind)) != OM_OK
+        || (st = read_attr_string(rd, "options", &info->options)) != OM_OK
         || (st = read_attr_string(rd, "created_utc", &rd->m->created_utc)) != OM_OK)
         return st;
     if ((st = required(rd, om_h5_attr_read_u64(rd->file, rd->path, "seed", &info->seed),
@@ -700,7 +848,8 @@ static om_status open_dataset(reader *rd, const char *name, int rank, H5T_class_
     htri_t exists = H5Lexists(rd->file, name, H5P_DEFAULT);
     static const char *const class_name[] = {[H5T_INTEGER] = "integer",
                                              [H5T_FLOAT] = "floating-point",
-                                             [H5T_STRING] = "string"};
+                                             [H5T_STRING] = "string",
+                                             [H5T_ENUM] = "enumerated"};
 
     *dset = *type = H5I_INVALID_HID;
     if (exists <= 0)
@@ -715,7 +864,7 @@ static om_status open_dataset(reader *rd, const char *name, int rank, H5T_class_
                       H5Sget_simple_extent_ndims(space), rank);
     else if (H5Tget_class(*type) != cls)
         st = OM_ERROR(OM_EHDF5, "%s: %s is not of a%s %s type", rd->path, name,
-                      cls == H5T_INTEGER ? "n" : "", class_name[cls]);
+                      cls == H5T_INTEGER || cls == H5T_ENUM ? "n" : "", class_name[cls]);
     else if (H5Sget_simple_extent_dims(space, dims, NULL) != rank)
         st = OM_ERROR(OM_EHDF5, "%s: cannot read the shape of %s: %s", rd->path, name,
                       om_h5_detail(why, sizeof why));
@@ -1072,6 +1221,36 @@ static om_status read_cells(reader *rd)
     return st;
 }
 
+/* The shape of the optional /trials/winner into info.outcome_trials (0 when
+ * absent): [S][R][C][T], T at least every cell's trials, of integers. */
+static om_status read_outcome_shape(reader *rd)
+{
+    static const char name[] = "/trials/winner";
+    const om_matrix *m = rd->m;
+    hsize_t got[AXIS_COUNT + 1] = {0, 0, 0, 0};
+    hid_t d, type;
+    om_status st;
+    if (!has_dataset(rd, name))
+        return OM_OK;
+    if ((st = open_dataset(rd, name, AXIS_COUNT + 1, H5T_ENUM, got, &d, &type)) != OM_OK)
+        return st;
+    om_h5_close_id(&type);
+    om_h5_close_id(&d);
+    if (got[0] != m->info.n_situations || got[1] != m->info.n_rows || got[2] != m->info.n_cols)
+        return OM_ERROR(OM_EHDF5, "%s: %s is %llu x %llu x %llu x %llu, expected %zu x %zu x "
+                        "%zu x trials (situations x rows x columns x trials)", rd->path, name,
+                        (unsigned long long)got[0], (unsigned long long)got[1],
+                        (unsigned long long)got[2], (unsigned long long)got[3],
+                        m->info.n_situations, m->info.n_rows, m->info.n_cols);
+    for (size_t k = 0; k < m->info.n_situations * m->info.n_rows * m->info.n_cols; k++)
+        if (m->cells[k].trials > got[3])
+            return OM_ERROR(OM_EHDF5, "%s: %s holds %llu trials a cell, and a cell has %llu "
+                            "(/cells/trials)", rd->path, name, (unsigned long long)got[3],
+                            (unsigned long long)m->cells[k].trials);
+    rd->m->info.outcome_trials = got[3];
+    return OM_OK;
+}
+
 om_status om_h5m_read(const char *path, om_matrix **out)
 {
     reader rd = {path, H5I_INVALID_HID, NULL, 0};
@@ -1087,8 +1266,8 @@ om_status om_h5m_read(const char *path, om_matrix **out)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     }
     if ((st = om_h5_open_read(path, &rd.file)) == OM_OK && (st = read_root(&rd)) == OM_OK
-        && (st = read_axes(&rd)) == OM_OK)
-        st = read_cells(&rd);
+        && (st = read_axes(&rd)) == OM_OK && (st = read_cells(&rd)) == OM_OK)
+        st = read_outcome_shape(&rd);
     om_h5_close_id(&rd.file);
     if (st != OM_OK) {
         om_h5m_matrix_free(rd.m);
@@ -1110,6 +1289,113 @@ void om_h5m_matrix_free(om_matrix *m)
     free(m->cells);
     free(m->path);
     free(m);
+}
+
+/* ------------------------------------------------- each trial's winner, read */
+
+struct om_h5m_outcomes {
+    const om_matrix *m; /* the matrix read from the file (borrowed) */
+    hid_t file;         /* its file, open */
+    hid_t dset;         /* /trials/winner */
+    hid_t mem_type;     /* the winner type: a read converts by name */
+};
+
+void om_h5m_outcomes_close(om_h5m_outcomes *o)
+{
+    if (o == NULL)
+        return;
+    om_h5_close_id(&o->mem_type);
+    om_h5_close_id(&o->dset);
+    om_h5_close_id(&o->file);
+    free(o);
+}
+
+om_status om_h5m_outcomes_open(const om_matrix *m, om_h5m_outcomes **out)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_h5m_outcomes *o;
+    om_status st;
+    *out = NULL;
+    if (m->info.outcome_trials == 0)
+        return OM_ERROR(OM_EINVAL, "%s: the file keeps no trial's winner (/trials/winner)",
+                        m->path);
+    if ((o = calloc(1, sizeof *o)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
+    o->m = m;
+    o->file = o->dset = o->mem_type = H5I_INVALID_HID;
+    om_h5_quiet();
+    if ((st = om_h5_open_read(m->path, &o->file)) == OM_OK
+        && ((o->dset = H5Dopen2(o->file, "/trials/winner", H5P_DEFAULT)) < 0
+            || (o->mem_type = om_h5_winner_type()) < 0))
+        st = OM_ERROR(OM_EHDF5, "%s: cannot open /trials/winner: %s", m->path,
+                      om_h5_detail(why, sizeof why));
+    if (st != OM_OK) {
+        om_h5m_outcomes_close(o);
+        return st;
+    }
+    *out = o;
+    return OM_OK;
+}
+
+om_status om_h5m_outcomes_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
+                               uint8_t *codes)
+{
+    char why[OM_H5_DETAIL_MAX];
+    const om_matrix *m = o->m;
+    const om_matrix_cell *cell;
+    uint64_t counts[OM_WINNER_CODES] = {0};
+    hsize_t start[AXIS_COUNT + 1] = {s, r, c, 0}, count[AXIS_COUNT + 1] = {1, 1, 1, 0}, mem;
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    om_status st = OM_OK;
+
+    if (s >= m->info.n_situations || r >= m->info.n_rows || c >= m->info.n_cols)
+        return OM_ERROR(OM_EINVAL, "%s: no cell (%zu, %zu, %zu)", m->path, s, r, c);
+    cell = om_matrix_at(m, s, r, c);
+    if (cell->trials == 0)
+        return OM_OK;
+    count[AXIS_COUNT] = mem = cell->trials;
+    om_h5_quiet();
+    if ((fspace = H5Dget_space(o->dset)) < 0
+        || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+        || (mspace = H5Screate_simple(1, &mem, NULL)) < 0
+        || H5Dread(o->dset, o->mem_type, mspace, fspace, H5P_DEFAULT, codes) < 0) {
+        hsize_t first[AXIS_COUNT + 1], last[AXIS_COUNT + 1];
+        om_h5_detail(why, sizeof why);
+        if (om_h5_chunk_damaged(o->dset, first, last))
+            st = OM_ERROR(OM_EHDF5, "%s: /trials/winner, the winners of cell (situation %s, "
+                          "row %s, column %s), trials %llu..%llu: " OM_H5_DAMAGED, m->path,
+                          m->info.situations[first[0]].name, m->info.rows[first[1]].name,
+                          m->info.cols[first[2]].name, (unsigned long long)first[3],
+                          (unsigned long long)last[3]);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read the winners of cell (situation %s, row "
+                          "%s, column %s) in /trials/winner: %s", m->path,
+                          m->info.situations[s].name, m->info.rows[r].name,
+                          m->info.cols[c].name, why);
+    }
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    for (uint64_t t = 0; st == OM_OK && t < cell->trials; t++) {
+        if (codes[t] >= OM_WINNER_CODES)
+            return OM_ERROR(OM_EHDF5, "%s: /trials/winner of cell (situation %s, row %s, column "
+                            "%s), trial %llu, is no winner code", m->path,
+                            m->info.situations[s].name, m->info.rows[r].name,
+                            m->info.cols[c].name, (unsigned long long)t);
+        counts[codes[t]]++;
+    }
+    if (st == OM_OK && (counts[OM_WINNER_A] != cell->wins_row
+                        || counts[OM_WINNER_B] != cell->wins_col
+                        || counts[OM_WINNER_DRAW] != cell->draws))
+        st = OM_ERROR(OM_EHDF5, "%s: /trials/winner of cell (situation %s, row %s, column %s) "
+                      "counts %llu, %llu, %llu wins of the row, draws, wins of the column; "
+                      "/cells says %llu, %llu, %llu", m->path, m->info.situations[s].name,
+                      m->info.rows[r].name, m->info.cols[c].name,
+                      (unsigned long long)counts[OM_WINNER_A],
+                      (unsigned long long)counts[OM_WINNER_DRAW],
+                      (unsigned long long)counts[OM_WINNER_B],
+                      (unsigned long long)cell->wins_row, (unsigned long long)cell->draws,
+                      (unsigned long long)cell->wins_col);
+    return st;
 }
 
 om_status om_h5m_file_schema(const char *path, char **out)

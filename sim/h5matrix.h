@@ -11,7 +11,11 @@
  *                          the lists named that the matrix leaves out, and
  *                          why, one per line; "" none), rng, seed (u64),
  *                          trials_per_cell (u64, 0 if adaptive), target_halfwidth
- *                          (double, 0 if a fixed number of trials), created_utc
+ *                          (double, 0 if a fixed number of trials), created_utc;
+ *                          game (e.g. "warmaster"), kind (of every cell's
+ *                          scenario, e.g. "engagement") and options (the
+ *                          readings given with `matrix --option`, KEY=VALUE
+ *                          separated by spaces; "" none)
  *   /rows/name, /rows/id   [R] fixed-length UTF-8 strings: display name and
  *                          the unit's identifier in the army data
  *   /rows/points           [R] u32: printed points cost of each row unit
@@ -41,6 +45,18 @@
  *                          Written only when some cell is flagged: a file
  *                          without it has every situation apply to every pair.
  *                          The analysers leave flagged cells out of the ratings.
+ *   /trials/winner         [S][R][C][T] u8, optional: each trial's winner, the
+ *                          enumerated type of a run file's winner (a: the row
+ *                          unit won, b: the column unit, draw, none), trial t
+ *                          of cell (s, r, c) at [s][r][c][t] for t below
+ *                          /cells/trials (the rest is no trial); T is the
+ *                          trials of a fixed cell, or the adaptive cap in
+ *                          whole blocks. One chunk holds one cell's trials
+ *                          (or OM_H5M_OUTCOME_CHUNK of them). Its counts are
+ *                          the cell's: the writer and the reader check them.
+ *                          Absent from a file of `matrix --no-rows`, and from
+ *                          files written before it was added (as are the
+ *                          game, kind and options attributes, read as "").
  * Every dataset is chunked and carries HDF5's Fletcher-32 checksum (h5_int.h):
  * an axis in one chunk, a /cells dataset in chunks of one situation
  * ([1][R][C]), so a damaged chunk is named by its situation. Strings are
@@ -80,6 +96,10 @@
 /* The schema of the matrix files before every dataset carried a checksum,
  * refused with a clear error. */
 #define OM_H5M_SCHEMA_V2 "oddsmaster-matrix/2"
+
+/* Most trials of one chunk of /trials/winner: 64 KiB, a cell of the default
+ * 20,000 trials in one chunk. */
+#define OM_H5M_OUTCOME_CHUNK 65536u
 
 /* The schema of the first matrix files, refused with a clear error. */
 #define OM_H5M_SCHEMA_V1 "oddsmaster-matrix/1"
@@ -128,6 +148,12 @@ typedef struct om_matrix_info {
     uint64_t seed;               /* master seed */
     uint64_t trials_per_cell;    /* fixed trials per cell, 0 if adaptive */
     double target_halfwidth;     /* adaptive target half-width of P(win), 0 if fixed */
+    const char *game;            /* the game of the rule set, e.g. "warmaster" (may be "") */
+    const char *kind;            /* the kind of every cell, e.g. "engagement" (may be "") */
+    const char *options;         /* the readings set for every cell, "KEY=VALUE" separated
+                                    by spaces (may be "": all at their defaults) */
+    uint64_t outcome_trials;     /* T of /trials/winner: room for each cell's trials; 0 when
+                                    the file keeps no trial's winner */
     size_t n_situations;         /* S, at least 1 */
     size_t n_rows;               /* R, at least 1 */
     size_t n_cols;               /* C, at least 1 */
@@ -188,9 +214,22 @@ om_status om_h5m_writer_put_cell(om_h5m_writer *w, size_t s, size_t r, size_t c,
                                  const om_matrix_cell *cell);
 
 /*
+ * om_h5m_writer_put_outcomes: write the winner codes of the n trials of cell
+ * (s, r, c) (OM_WINNER_A when the row unit won, ...) to /trials/winner, at
+ * once (the file's only dataset written before close). Its counts must be
+ * the cell's, put before close: close checks them. Errors: OM_EINVAL (a
+ * writer of no winners, index out of range, more than outcome_trials trials,
+ * a code that is no winner code), OM_EHDF5.
+ */
+om_status om_h5m_writer_put_outcomes(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                     const uint8_t *codes, uint64_t n);
+
+/*
  * om_h5m_writer_close: write every dataset, attach the dimension scales, close
  * and move the temporary file to its final path; frees `w` whatever happens. On
- * failure the temporary file is removed. Errors: OM_EINVAL (NULL), OM_EHDF5, OM_EIO.
+ * failure the temporary file is removed. Errors: OM_EINVAL (NULL; a file of
+ * winners whose winners of a cell were not put, or do not count what the cell
+ * does), OM_EHDF5, OM_EIO.
  */
 om_status om_h5m_writer_close(om_h5m_writer *w);
 
@@ -214,6 +253,31 @@ om_status om_h5m_read(const char *path, om_matrix **out);
 
 /* Free a matrix read by om_h5m_read (NULL allowed). */
 void om_h5m_matrix_free(om_matrix *m);
+
+/* The per-trial winners of a matrix file, open for reading cell by cell. */
+typedef struct om_h5m_outcomes om_h5m_outcomes;
+
+/*
+ * om_h5m_outcomes_open: open /trials/winner of the matrix `m` (read from its
+ * file, m->path, whose m->info.outcome_trials is not 0) for reading. Free
+ * with om_h5m_outcomes_close. Errors: OM_EINVAL (a matrix without winners),
+ * OM_EIO, OM_EHDF5 (the dataset is not [S][R][C][T] of the file's axes, or not
+ * of the winner type), OM_ENOMEM.
+ */
+om_status om_h5m_outcomes_open(const om_matrix *m, om_h5m_outcomes **out);
+
+/*
+ * om_h5m_outcomes_read: the winner codes of the trials of cell (s, r, c)
+ * (/cells/trials of them) into codes[0..trials), checked against the cell's
+ * counts. Not thread-safe for one handle. Errors: OM_EINVAL (index out of
+ * range), OM_EHDF5 (unreadable, a code that is no winner code, or winners
+ * that do not count what the cell does, naming the cell).
+ */
+om_status om_h5m_outcomes_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
+                               uint8_t *codes);
+
+/* Close what om_h5m_outcomes_open opened (NULL allowed). */
+void om_h5m_outcomes_close(om_h5m_outcomes *o);
 
 /*
  * om_h5m_file_schema: the "schema" attribute of the HDF5 file `path` (a new

@@ -1,8 +1,9 @@
 /*
  * matrix.c: matchup matrices for any game (matrix.h): the plan (units read
- * once, situations, the cells a unit has no part in), each cell built by the
- * game and run through the driver with fixed or adaptive trial counts, and the
- * whole matrix run in parallel over cells into a matrix file.
+ * once, situations, readings, the cells a unit has no part in), each cell
+ * built by the game and run through the driver with fixed or adaptive trial
+ * counts, and the whole matrix run in parallel over cells into a matrix file
+ * with each trial's winner.
  */
 #include "matrix.h"
 
@@ -37,6 +38,7 @@ void om_matrix_plan_free(om_matrix_plan *p)
     free(p->kind);
     free(p->row_spec);
     free(p->col_spec);
+    free(p->options_text);
     free(p);
 }
 
@@ -156,7 +158,8 @@ static om_status plan_cells(om_matrix_plan *p)
                 om_scenario *sc = NULL;
                 unsigned cannot = 0;
                 om_status st = p->game->matrix->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r],
-                                             &p->cols[c], 0, &sc, &cannot);
+                                                     &p->cols[c], p->settings, p->n_settings,
+                                                     0, &sc, &cannot);
                 om_scenario_free(sc);
                 if (st != OM_OK)
                     return st;
@@ -187,6 +190,36 @@ static om_status plan_cells(om_matrix_plan *p)
     return OM_OK;
 }
 
+/* The readings of the spec, checked against the game's registries, and the
+ * text the file records of them. */
+static om_status plan_settings(om_matrix_plan *p, const om_matrix_spec *spec)
+{
+    size_t len = 0;
+    om_status st = om_game_settings_parse(p->game, spec->options, spec->n_options, p->settings);
+    if (st != OM_OK)
+        return st;
+    p->n_settings = spec->n_options;
+    for (size_t i = 0; i < p->n_settings; i++)
+        len += strlen(p->settings[i].key) + strlen(p->settings[i].value) + 2;
+    if ((p->options_text = calloc(len + 1, 1)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    for (size_t i = 0; i < p->n_settings; i++)
+        snprintf(p->options_text + strlen(p->options_text), len + 1 - strlen(p->options_text),
+                 "%s%s=%s", i > 0 ? " " : "", p->settings[i].key, p->settings[i].value);
+    return OM_OK;
+}
+
+/* Room for each cell's winners: its fixed trials, or the whole blocks an
+ * adaptive cell runs until the cap (none when the file keeps no winners). */
+static uint64_t plan_outcome_trials(const om_matrix_spec *spec)
+{
+    if (spec->no_outcomes)
+        return 0;
+    if (spec->trials > 0)
+        return spec->trials;
+    return (spec->max_trials + OM_RUN_BLOCK_SIZE - 1) / OM_RUN_BLOCK_SIZE * OM_RUN_BLOCK_SIZE;
+}
+
 om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
 {
     om_matrix_plan *p = calloc(1, sizeof *p);
@@ -212,6 +245,8 @@ om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
     if (st == OM_OK)
         st = plan_kind(p, spec->kind);
     if (st == OM_OK)
+        st = plan_settings(p, spec);
+    if (st == OM_OK)
         st = plan_situations(p, spec);
     if (st == OM_OK)
         st = p->game->matrix->units(p->ruleset, spec->rows, &p->rows, &p->n_rows);
@@ -235,6 +270,8 @@ om_status om_matrix_plan_alloc(const om_matrix_spec *spec, om_matrix_plan **out)
     p->spec.rows = p->row_spec;
     p->spec.cols = p->col_spec;
     p->spec.situations = NULL;
+    p->spec.options = NULL;
+    p->outcome_trials = plan_outcome_trials(spec);
     *out = p;
     return OM_OK;
 }
@@ -252,24 +289,43 @@ om_status om_matrix_cell_scenario(const om_matrix_plan *p, size_t s, size_t r, s
 {
     unsigned cannot;
     return p->game->matrix->cell(p->ruleset, p->kind, p->sit[s], &p->rows[r], &p->cols[c],
-                         om_matrix_cell_seed(p->spec.seed, s, r, c), out, &cannot);
+                                 p->settings, p->n_settings,
+                                 om_matrix_cell_seed(p->spec.seed, s, r, c), out, &cannot);
 }
 
 /* ----------------------------------------------------------- a cell */
 
-/* What the sink of one cell accumulates, from each block's tally. */
+/* What the sink of one cell accumulates, from each block's tally (and rows). */
 typedef struct cell_sink {
     om_matrix_cell *cell;    /* the cell being filled */
-    const om_layout *layout; /* the rows' fields and the sides' victory points */
+    const om_trials *trials; /* what is run: its layout (the rows' fields and the sides'
+                                victory points) and the rows of its classes */
     size_t winner;           /* index of the winner field */
+    uint8_t *outcomes;       /* each trial's winner code, by trial number, or NULL */
 } cell_sink;
 
+/* Each trial's winner code of block b into cs->outcomes, from the trial's
+ * row or, for a trial of a class, its class's row. */
+static void cell_outcomes(const cell_sink *cs, const om_block *b)
+{
+    const om_layout *l = &cs->trials->layout;
+    const size_t at = l->fields[cs->winner].offset;
+    for (size_t i = 0; i < b->n; i++) {
+        const uint16_t k = b->cls != NULL ? b->cls[i] : OM_LAYOUT_NO_CLASS;
+        const uint8_t *row = k != OM_LAYOUT_NO_CLASS
+                                 ? cs->trials->class_rows + (size_t)k * l->row_size
+                                 : b->rows + i * l->row_size;
+        cs->outcomes[b->first + i] = row[at];
+    }
+}
+
 /* Add a block's wins, draws and victory points to the cell (blocks come in
- * order, so the sums are the same whatever the thread count). */
+ * order, so the sums are the same whatever the thread count), and its
+ * trials' winners to the cell's row of them. */
 static om_status cell_put(void *ctx, const om_block *b, bool *stop)
 {
     cell_sink *cs = ctx;
-    const om_layout *l = cs->layout;
+    const om_layout *l = &cs->trials->layout;
     const uint64_t *w = b->tally->hist[cs->winner];
     om_matrix_cell *cell = cs->cell;
     double *lost[2] = {&cell->points_lost_row_sum, &cell->points_lost_col_sum};
@@ -284,6 +340,8 @@ static om_status cell_put(void *ctx, const om_block *b, bool *stop)
         for (unsigned v = 0; v <= sc->loss_start; v++)
             *lost[s] += (double)b->tally->hist[sc->loss_field][v] * (double)sc->vp_lost[v];
     }
+    if (cs->outcomes != NULL)
+        cell_outcomes(cs, b);
     cell->trials += b->n;
     return OM_OK;
 }
@@ -292,12 +350,17 @@ static om_status cell_put(void *ctx, const om_block *b, bool *stop)
  * blocks until the interval of P(row wins) is narrow enough (the blocks of
  * one run of cell->trials trials). */
 static om_status run_cell(const om_matrix_plan *p, const om_trials *t, uint64_t seed,
-                          unsigned threads, om_matrix_cell *cell)
+                          unsigned threads, om_matrix_cell *cell, uint8_t *outcomes)
 {
     const om_matrix_spec *spec = &p->spec;
-    cell_sink cs = {.cell = cell, .layout = &t->layout};
-    om_run_sink sink = {.ctx = &cs, .tally_only = true, .put = cell_put};
-    om_run_config cfg = {.seed = seed, .block_size = OM_RUN_BLOCK_SIZE, .threads = threads};
+    cell_sink cs = {.cell = cell, .trials = t, .outcomes = outcomes};
+    /* Without winners to keep, the sink reads only tallies, and the rows of
+     * trials of a class are not even written; with them, it reads a trial's
+     * winner from its class's row. */
+    om_run_sink sink = {.ctx = &cs, .tally_only = outcomes == NULL, .by_class = true,
+                        .put = cell_put};
+    om_run_config cfg = {.seed = seed, .block_size = OM_RUN_BLOCK_SIZE, .threads = threads,
+                         .trial_streams = spec->trial_streams};
     int winner = om_layout_find(&t->layout, "winner");
     om_status st = OM_OK;
     if (winner < 0)
@@ -318,7 +381,7 @@ static om_status run_cell(const om_matrix_plan *p, const om_trials *t, uint64_t 
 }
 
 om_status om_matrix_simulate_cell(const om_matrix_plan *p, size_t s, size_t r, size_t c,
-                                  unsigned threads, om_matrix_cell *cell)
+                                  unsigned threads, om_matrix_cell *cell, uint8_t *outcomes)
 {
     om_scenario *sc = NULL;
     om_trials trials = {0};
@@ -328,7 +391,8 @@ om_status om_matrix_simulate_cell(const om_matrix_plan *p, size_t s, size_t r, s
     cell->inapplicable = p->cannot[(s * p->n_rows + r) * p->n_cols + c];
     if ((st = om_matrix_cell_scenario(p, s, r, c, &sc)) == OM_OK &&
         (st = om_trials_prepare(sc, &trials)) == OM_OK)
-        st = run_cell(p, &trials, om_matrix_cell_seed(p->spec.seed, s, r, c), threads, cell);
+        st = run_cell(p, &trials, om_matrix_cell_seed(p->spec.seed, s, r, c), threads, cell,
+                      outcomes);
     om_trials_release(&trials);
     om_scenario_free(sc);
     return st;
@@ -364,9 +428,9 @@ static om_status write_cell_file(const om_matrix_plan *p, const char *dir, size_
     cell_file_name(path, sizeof path, dir, s, r, c);
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     snprintf(head, sizeof head, "# This cell ran %llu trials: oddsmaster run %s --seed %llu "
-             "--trials %llu\n", (unsigned long long)trials, path,
+             "--trials %llu%s\n", (unsigned long long)trials, path,
              (unsigned long long)om_matrix_cell_seed(p->spec.seed, s, r, c),
-             (unsigned long long)trials);
+             (unsigned long long)trials, p->spec.trial_streams ? " --trial-streams" : "");
     part[0] = head;
     part[1] = sc->text;
     left[0] = strlen(head);
@@ -425,12 +489,16 @@ static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char
     for (size_t i = 0; i < total; i++) {
         size_t s = i / (R * C), r = (i / C) % R, c = i % C;
         om_matrix_cell cell;
-        om_status st, seen;
+        om_status st = OM_OK, seen;
+        uint8_t *outcomes = NULL;
 #pragma omp atomic read
         seen = failed;
         if (seen != OM_OK)
             continue;
-        st = om_matrix_simulate_cell(p, s, r, c, 1, &cell);
+        if (p->outcome_trials > 0 && (outcomes = malloc(p->outcome_trials)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "out of memory for the winners of a cell");
+        if (st == OM_OK)
+            st = om_matrix_simulate_cell(p, s, r, c, 1, &cell, outcomes);
         if (st == OM_OK && cells_dir != NULL && (st = write_cell_file(p, cells_dir, s, r, c,
                                                                       cell.trials)) == OM_OK)
             written[i] = true;
@@ -438,6 +506,8 @@ static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char
         {
             if (st == OM_OK && failed == OM_OK)
                 st = om_h5m_writer_put_cell(w, s, r, c, &cell);
+            if (st == OM_OK && failed == OM_OK && outcomes != NULL)
+                st = om_h5m_writer_put_outcomes(w, s, r, c, outcomes, cell.trials);
             if (st != OM_OK && failed == OM_OK) {
                 snprintf(failed_msg, sizeof failed_msg, "%s", om_error_message());
 #pragma omp atomic write
@@ -447,6 +517,7 @@ static om_status run_cells(const om_matrix_plan *p, om_h5m_writer *w, const char
             if (progress && failed == OM_OK)
                 progress(ctx, done, total);
         }
+        free(outcomes);
     }
     if (failed != OM_OK)
         return OM_ERROR(failed, "%s", failed_msg);
@@ -488,7 +559,12 @@ om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const ch
             .program_version = OM_VERSION, .command_line = command_line,
             .ruleset = p->ruleset, .data_version = p->rows[0].data_version,
             .row_list = p->row_spec, .col_list = p->col_spec, .units_left_out = p->left_out,
-            .rng_scheme = OM_RNG_SCHEME "; cell (s,r,c) seeded SplitMix64(seed, s, r, c)",
+            .game = p->game->identity.name, .kind = p->kind, .options = p->options_text,
+            .outcome_trials = p->outcome_trials,
+            .rng_scheme = p->spec.trial_streams
+                              ? OM_RNG_SCHEME_TRIALS "; cell (s,r,c) seeded SplitMix64(seed, s, "
+                                                     "r, c)"
+                              : OM_RNG_SCHEME "; cell (s,r,c) seeded SplitMix64(seed, s, r, c)",
             .seed = p->spec.seed, .trials_per_cell = p->spec.trials,
             .target_halfwidth = p->spec.halfwidth, .n_situations = p->n_sits,
             .n_rows = p->n_rows, .n_cols = p->n_cols, .situations = sits, .rows = ru,

@@ -9,7 +9,10 @@
  * (s, r, c) draws from the streams of seed om_matrix_cell_seed(seed, s, r, c):
  * cells are independent, and `oddsmaster run CELL.yaml --seed CELL_SEED`
  * reproduces a cell exactly (om_matrix_cell_scenario gives its text;
- * `matrix --cells-dir` writes them).
+ * `matrix --cells-dir` writes them). Readings of ambiguous rules given for
+ * the matrix (`matrix --option KEY=VALUE`) are in force in every cell and in
+ * its text. Unless asked not to, the file keeps each trial's winner, so that
+ * two matrices of one seed can be compared trial by trial (analysis/compare.h).
  */
 #ifndef OM_MATRIX_H
 #define OM_MATRIX_H
@@ -38,6 +41,11 @@ typedef struct om_matrix_spec {
     double halfwidth;           /* adaptive: stop at this 95% half-width of P(row wins) */
     uint64_t max_trials;        /* adaptive: most trials per cell */
     unsigned threads;           /* OpenMP threads (0: all cores) */
+    const char *const *options; /* readings in force in every cell, "KEY=VALUE" each
+                                   (n_options of them; om_game_settings_parse) */
+    size_t n_options;           /* 0: every reading at its default */
+    bool trial_streams;         /* each trial of a cell its own stream (run.h) */
+    bool no_outcomes;           /* keep the cells' counts only, not each trial's winner */
 } om_matrix_spec;
 
 /* A matrix ready to run. */
@@ -52,15 +60,25 @@ typedef struct om_matrix_plan {
     size_t n_sits;              /* S */
     size_t sit[OM_MATRIX_MAX_SITUATIONS]; /* each situation's index in game->situations */
     uint8_t *cannot;            /* [S][R][C] OM_GAME_*_CANNOT bits of each cell */
+    om_game_setting settings[OM_GAME_SETTINGS_MAX]; /* the readings spec.options sets,
+                                   checked and normalised */
+    size_t n_settings;          /* entries of settings */
+    char *options_text;         /* the settings as the file records them: "KEY=VALUE"
+                                   each, separated by spaces ("" none; owned) */
+    uint64_t outcome_trials;    /* trials each cell's row of winners holds room for (its
+                                   trials fixed, or the adaptive cap in whole blocks); 0
+                                   with spec.no_outcomes */
 } om_matrix_plan;
 
 /*
  * om_matrix_plan_alloc: plan the matrix `spec`: its game, its units and
- * situations, and the cells a unit has no part in. Errors: OM_ENOTFOUND
- * (unknown rule set, army, unit or situation, with suggestions), OM_EINVAL (a
- * unit listed twice, a character, a kind the game's matrices do not run, too
- * many situations, an army none of whose units takes part in any situation, a
- * unit named ARMY/UNIT whose data the engine cannot fight with), OM_ENOMEM. A
+ * situations, its readings, and the cells a unit has no part in. Errors:
+ * OM_ENOTFOUND (unknown rule set, army, unit, situation or option, with
+ * suggestions), OM_EINVAL (a unit listed twice, a character, a kind the
+ * game's matrices do not run, too many situations, an army none of whose
+ * units takes part in any situation, a unit named ARMY/UNIT whose data the
+ * engine cannot fight with, an option that is no switch of the game or that
+ * its cells do not read, or a bad value: om_game_settings_parse), OM_ENOMEM. A
  * unit an ARMY or `all` item brings whose data the engine cannot fight with is
  * left out, and named in p->left_out with the reason. Free with om_matrix_plan_free.
  */
@@ -81,22 +99,25 @@ om_status om_matrix_cell_scenario(const om_matrix_plan *p, size_t s, size_t r, s
 /*
  * om_matrix_simulate_cell: run cell (s, r, c) with `threads` OpenMP threads
  * and fill *cell (trials, wins, draws, victory points, whether a unit has no
- * part in it). Errors: those of building and running it.
+ * part in it) and, if `outcomes` is not NULL (room for p->outcome_trials
+ * codes), each trial's winner code (OM_WINNER_A: the row unit won, ...) in
+ * trial order. Errors: those of building and running it.
  */
 om_status om_matrix_simulate_cell(const om_matrix_plan *p, size_t s, size_t r, size_t c,
-                                  unsigned threads, om_matrix_cell *cell);
+                                  unsigned threads, om_matrix_cell *cell, uint8_t *outcomes);
 
 /* Progress of a run, for a status line (called in a critical section). */
 typedef void (*om_matrix_progress)(void *ctx, size_t done, size_t total);
 
 /*
  * om_matrix_run_file: simulate every cell (in parallel, one thread each) and
- * write the matrix file at `path` (h5matrix.h) with the plan's axes and
- * situations and `command_line` as provenance; if cells_dir is not NULL, also
- * each cell's scenario as cells_dir/s<S>_r<R>_c<C>.yaml (each written whole
- * under a temporary name, then renamed; those written are removed again if
- * the run fails). Errors: those of a cell, of creating cells_dir's files
- * (OM_EIO, with the system's reason), and of writing (OM_EIO, OM_EHDF5).
+ * write the matrix file at `path` (h5matrix.h) with the plan's axes,
+ * situations, readings and (unless spec.no_outcomes) each trial's winner, and
+ * `command_line` as provenance; if cells_dir is not NULL, also each cell's
+ * scenario as cells_dir/s<S>_r<R>_c<C>.yaml (each written whole under a
+ * temporary name, then renamed; those written are removed again if the run
+ * fails). Errors: those of a cell, of creating cells_dir's files (OM_EIO,
+ * with the system's reason), and of writing (OM_EIO, OM_EHDF5).
  */
 om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const char *command_line,
                              const char *cells_dir, om_matrix_progress progress, void *ctx);

@@ -139,11 +139,13 @@ static void record_failure(run_state *rs, om_status st)
 }
 
 /* Blocks of trials with classes are simulated in pairs: the game can, the
- * trials are counted by class, and the dice are the fast ones. */
+ * trials are counted by class, and the dice are the fast ones, one stream a
+ * block. */
 static unsigned slots_for(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink)
 {
     return sink != NULL && t->n_classes > 0 && t->game->trials->resolve_classes != NULL &&
-                   t->game->trials->resolve_classes2 != NULL && !cfg->plain_dice
+                   t->game->trials->resolve_classes2 != NULL && !cfg->plain_dice &&
+                   !cfg->trial_streams
                ? SLOTS
                : 1u;
 }
@@ -233,6 +235,25 @@ static om_status slot_finish(worker *w, slot *s, const om_trials *t, const om_ru
     return sink->prepare != NULL ? sink->prepare(sink->ctx, b) : OM_OK;
 }
 
+/* Simulate the trials of block b in slot s one at a time, trial t (its
+ * number in the run) from the stream seeded by (seed, t): the game's resolve
+ * methods take any number of trials, so one trial a call is the same rules on
+ * its own dice. */
+static void resolve_by_trial(worker *w, slot *s, const om_trials *t, const om_run_config *cfg,
+                             const om_block *b, bool class_rows)
+{
+    const size_t row_size = t->layout.row_size;
+    for (size_t i = 0; i < b->n; i++) {
+        om_rng_seed_block(&s->dice.rng, cfg->seed, b->first + i);
+        if (s->cls != NULL)
+            t->game->trials->resolve_classes(t->prepared, w->game_work, &s->dice,
+                                             s->rows + i * row_size, s->cls + i, class_rows, 1);
+        else
+            t->game->trials->resolve_block(t->prepared, w->game_work, &s->dice,
+                                           s->rows + i * row_size, 1);
+    }
+}
+
 /* Simulate, tally and prepare the m blocks b[0..m) (m <= w->slots), block j
  * in slot s[j] of a set; st[j] becomes block j's status. Trials with classes
  * are counted by class; a sink that reads no rows, or takes those of trials
@@ -254,6 +275,11 @@ static void worker_blocks(worker *w, slot *set, const om_trials *t, const om_run
     } else {
         for (unsigned j = 0; j < m; j++) {
             slot *s = &set[j];
+            if (cfg->trial_streams) {
+                s->dice.plain = NULL;
+                resolve_by_trial(w, s, t, cfg, &b[j], class_rows);
+                continue;
+            }
             slot_seed(w, s, cfg, &b[j]);
             /* Without a sink nobody reads the tally (the engine-only benchmark). */
             if (s->cls != NULL)
@@ -335,6 +361,9 @@ om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om
         *trials_done = 0;
     if (cfg->trials == 0)
         return OM_ERROR(OM_EINVAL, "the number of trials must be at least 1");
+    if (cfg->trial_streams && cfg->plain_dice)
+        return OM_ERROR(OM_EINVAL, "the plain baseline dice have one stream a block, not one "
+                        "a trial");
     if (mtx_init(&turn.lock, mtx_plain) != thrd_success)
         return OM_ERROR(OM_ENOMEM, "cannot make the lock of the blocks' turn");
     if (cnd_init(&turn.moved) != thrd_success) {

@@ -6,7 +6,11 @@
  * Trials are cut into blocks of block_size; block b draws all its dice from
  * the PCG stream seeded by (seed, b), so the rows are a function of
  * (scenario, seed, trials, block_size) alone, whatever the thread count or
- * schedule. OpenMP threads take blocks dynamically; each thread simulates a
+ * schedule. With trial streams each trial t draws instead from the stream
+ * seeded by (seed, t), so that a trial's dice do not depend on how many the
+ * trials before it rolled: two runs of the same seed whose rules differ then
+ * differ only in the trials where the difference bites (common random
+ * numbers, for `oddsmaster compare`). OpenMP threads take blocks dynamically; each thread simulates a
  * block through the game's resolve_block, tallies it (tally.h) and lets the
  * sink prepare it (compress its rows, say) outside any lock; then the blocks
  * are handed to the sink one at a time and in block order, so everything the
@@ -38,6 +42,8 @@ typedef struct om_run_config {
                              exactly the streams of one longer run (0 for a fresh run) */
     unsigned threads;     /* OpenMP threads (0: the OpenMP default) */
     bool plain_dice;      /* roll every die with GSL's default generator (baseline) */
+    bool trial_streams;   /* each trial its own stream (OM_RNG_SCHEME_TRIALS), not each
+                             block (OM_RNG_SCHEME); not with plain_dice */
 } om_run_config;
 
 /* One finished block, as the sink sees it. */
@@ -92,8 +98,8 @@ typedef struct om_run_sink {
  * handing every block to `sink` until the last, an error, or a stop; with no
  * sink (NULL) the blocks are simulated and dropped, not even tallied: the
  * engine alone, for benchmarks. *trials_done (may be NULL) receives the trials of the blocks put.
- * Errors: OM_EINVAL (0 trials), OM_ENOMEM, or the sink's error, re-raised on
- * the calling thread.
+ * Errors: OM_EINVAL (0 trials; trial streams with plain dice), OM_ENOMEM, or
+ * the sink's error, re-raised on the calling thread.
  */
 om_status om_run_simulate(const om_trials *t, const om_run_config *cfg, const om_run_sink *sink,
                           uint64_t *trials_done);
@@ -116,6 +122,7 @@ typedef struct om_run_request {
     uint64_t seed;            /* master seed */
     unsigned threads;         /* OpenMP threads (0: the OpenMP default) */
     bool plain_dice;          /* roll every die with GSL's default generator (baseline) */
+    bool trial_streams;       /* each trial its own random stream (om_run_config) */
     bool no_rows;             /* write the tallies only, not the per-trial rows */
     double halfwidth;         /* stop once every 95% interval watched is narrower than
                                  this (0: run every trial) */
@@ -168,8 +175,9 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
  * unmodified),
  * until it is done, a target is reached or it is interrupted again. The
  * finished file is the one an uninterrupted run would have written, rows and
- * tallies bit for bit. req->path, trials, seed, halfwidth, target and no_rows
- * are taken from the file; threads, interrupt and progress from req. Errors:
+ * tallies bit for bit. req->path, trials, seed, halfwidth, target, no_rows and
+ * the dice (plain_dice, trial_streams: the file's rng) are taken from the
+ * file; threads, interrupt and progress from req. Errors:
  * OM_EINVAL (not resumable: complete, of another version; the message says
  * what differs), OM_EHDF5 (edited or damaged: the message names what), OM_EIO,
  * and those of om_run_file.

@@ -227,7 +227,8 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
                         .after_put = sink_written};
     om_run_config cfg = {.trials = trials_left, .seed = req->seed,
                          .block_size = OM_RUN_BLOCK_SIZE, .first_block = first_block,
-                         .threads = req->threads, .plain_dice = req->plain_dice};
+                         .threads = req->threads, .plain_dice = req->plain_dice,
+                         .trial_streams = req->trial_streams};
     char reason[160];
     om_h5_end end;
     om_status st;
@@ -305,7 +306,9 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
         .ruleset = sc->ruleset,
         .kind = sc->kind,
         .options_json = sc->provenance_json,
-        .rng_scheme = req->plain_dice ? PLAIN_RNG_SCHEME : OM_RNG_SCHEME,
+        .rng_scheme = req->plain_dice      ? PLAIN_RNG_SCHEME
+                      : req->trial_streams ? OM_RNG_SCHEME_TRIALS
+                                           : OM_RNG_SCHEME,
         .seed = req->seed,
         .trials = req->trials,
         .block_size = OM_RUN_BLOCK_SIZE,
@@ -327,7 +330,7 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
 
 /* What an interrupted run recorded about itself. */
 typedef struct partial_run {
-    char *version, *text, *source, *target; /* strings of the file (owned) */
+    char *version, *text, *source, *target, *rng; /* strings of the file (owned) */
     uint64_t seed, trials, trials_requested, block_size, blocks_done, complete, rows;
     double halfwidth;
 } partial_run;
@@ -338,6 +341,7 @@ static void partial_free(partial_run *p)
     free(p->text);
     free(p->source);
     free(p->target);
+    free(p->rng);
 }
 
 /* Read what the file `path` says of its run; refuse a file that is not an
@@ -353,6 +357,7 @@ static om_status read_partial(const char *path, partial_run *p)
         (st = om_h5_reader_attr_string(r, "scenario_yaml", &p->text)) != OM_OK ||
         (st = om_h5_reader_attr_string(r, "scenario_name", &p->source)) != OM_OK ||
         (st = om_h5_reader_attr_string(r, "target", &p->target)) != OM_OK ||
+        (st = om_h5_reader_attr_string(r, "rng", &p->rng)) != OM_OK ||
         (st = om_h5_reader_attr_u64(r, "seed", &p->seed)) != OM_OK ||
         (st = om_h5_reader_attr_u64(r, "trials", &p->trials)) != OM_OK ||
         (st = om_h5_reader_attr_u64(r, "trials_requested", &p->trials_requested)) != OM_OK ||
@@ -372,6 +377,10 @@ static om_status read_partial(const char *path, partial_run *p)
     if (strcmp(p->version, OM_VERSION) != 0)
         return OM_ERROR(OM_EINVAL, "%s: written by oddsmaster %s, and this is %s: only the same "
                         "version continues a run bit for bit", path, p->version, OM_VERSION);
+    if (strcmp(p->rng, OM_RNG_SCHEME) != 0 && strcmp(p->rng, OM_RNG_SCHEME_TRIALS) != 0 &&
+        strcmp(p->rng, PLAIN_RNG_SCHEME) != 0)
+        return OM_ERROR(OM_EHDF5, "%s: its dice ('%s', the rng attribute) are none this "
+                        "program rolls", path, p->rng);
     if (p->block_size != OM_RUN_BLOCK_SIZE ||
         p->trials != p->blocks_done * p->block_size || p->trials >= p->trials_requested)
         return OM_ERROR(OM_EHDF5, "%s: its record of the run is inconsistent (%llu of %llu "
@@ -466,6 +475,9 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
         r.no_rows = p.rows == 0;
         r.halfwidth = p.halfwidth;
         r.target = p.target[0] ? p.target : NULL;
+        /* The dice go on as they began, whatever the resuming command says. */
+        r.plain_dice = strcmp(p.rng, PLAIN_RNG_SCHEME) == 0;
+        r.trial_streams = strcmp(p.rng, OM_RNG_SCHEME_TRIALS) == 0;
         st = drive(&trials, w, &r, blocks_done, p.trials_requested - p.trials,
                    p.trials_requested, report);
         /* A finished run replaces the .partial file; one interrupted again was

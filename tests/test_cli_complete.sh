@@ -17,7 +17,7 @@ MAN_PAGE=$4
 COMPLETION=$5
 . "$ROOT/tests/tap_lib.sh"
 tap_setup test_cli_complete
-COMMANDS="run summary list matrix efficiency chart"
+COMMANDS="run summary list matrix efficiency chart compare"
 
 # --- the files are the program's ---
 "$OM" --generate man >"$TMP/om.1"
@@ -127,7 +127,7 @@ expect_completion_has() {
         not_ok "complete $what" "missing:$missing" "got:$got"; fi
 }
 
-expect_completion "a command" "chart efficiency help list matrix run summary" ""
+expect_completion "a command" "chart compare efficiency help list matrix run summary" ""
 expect_completion "a command's beginning" "summary" su
 expect_completion "the program's options" "--generate --help --version" --
 expect_completion "what --generate makes" "complete-bash man" --generate ""
@@ -140,7 +140,7 @@ for cmd in $COMMANDS; do
            sort -u | tr '\n' ' ' | sed 's/ $//')
     expect_completion "every option of $cmd, as its --help" "$want" "$cmd" --
 done
-expect_completion "an option's beginning" "--trials" run --tri
+expect_completion "an option's beginning" "--trial-streams --trials" run --tri
 expect_completion "the words of summary --format" "csv json text" summary x.h5 --format ""
 expect_completion "the words of -f, its short form" "csv json text" summary x.h5 -f ""
 expect_completion "a word after --format=" "json" summary x.h5 --format = j

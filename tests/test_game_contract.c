@@ -888,9 +888,11 @@ Test(contract, matrix_cells)
                         om_layout l1, l2;
                         unsigned cannot = ~0u;
                         uint8_t *a, *b;
-                        cr_assert_eq(m->cell(rs, *k, s, &u[r], &u[c], 7, &cell, &cannot), OM_OK,
-                                     "%s %s %s: %s vs %s: %s", gn, *k, m->situations[s].name,
-                                     u[r].id, u[c].id, om_error_message());
+                        cr_assert_eq(m->cell(rs, *k, s, &u[r], &u[c], NULL, 0, 7, &cell,
+                                             &cannot),
+                                     OM_OK, "%s %s %s: %s vs %s: %s", gn, *k,
+                                     m->situations[s].name, u[r].id, u[c].id,
+                                     om_error_message());
                         cr_expect_eq(cell->game, g);
                         cr_expect_str_eq(cell->kind, *k);
                         cr_expect_eq(cannot & ~(unsigned)(OM_GAME_ROW_CANNOT | OM_GAME_COL_CANNOT),

@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "army.h"
@@ -240,7 +241,8 @@ Test(matrix, cell_equals_a_separate_run)
                          .threads = 1};
     om_run_sink sink = {.ctx = &c, .put = count_rows};
 
-    cr_assert_eq(om_matrix_simulate_cell(p, 1, 1, 0, 2, &cell), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_matrix_simulate_cell(p, 1, 1, 0, 2, &cell, NULL), OM_OK, "%s",
+                 om_error_message());
     cr_assert_eq(om_matrix_cell_scenario(p, 1, 1, 0, &cell_sc), OM_OK);
     cr_assert_eq(om_scenario_load_text("cell", cell_sc->text, strlen(cell_sc->text), &sc), OM_OK,
                  "%s", om_error_message());
@@ -259,6 +261,88 @@ Test(matrix, cell_equals_a_separate_run)
     om_matrix_plan_free(p);
 }
 
+/* Each trial's winner, by its number in the run (a sink's context). */
+typedef struct winners {
+    uint8_t *code;   /* [trials] */
+    size_t winner, row_size; /* where the winner is in a row, and the row's size */
+} winners;
+
+static om_status keep_winners(void *ctx, const om_block *b, bool *stop)
+{
+    winners *w = ctx;
+    (void)stop;
+    for (size_t i = 0; i < b->n; i++)
+        w->code[b->first + i] = b->rows[i * w->row_size + w->winner];
+    return OM_OK;
+}
+
+/* A cell of trial streams under a reading given to the whole matrix holds the
+ * reading in its text, and its winners, trial by trial, are those of a
+ * separate run of that text with trial streams and the cell's seed, on 1 and
+ * on 2 threads; the reading changes some trials and leaves the others as
+ * they were (common random numbers: the basis of compare's pairs). */
+Test(matrix, cell_of_trial_streams_and_readings_equals_a_separate_run)
+{
+    static const char *const reading[] = {"max_turns=1"};
+    om_matrix_spec spec = {.ruleset = "warmaster-revolution", .rows = "empire/knights",
+                           .cols = "orcs/orc-warriors", .kind = "engagement", .seed = 42,
+                           .trials = 20000, .threads = 2, .trial_streams = true};
+    om_matrix_plan *base = NULL, *p = NULL;
+    om_matrix_cell cell, base_cell;
+    om_scenario *cell_sc = NULL, *sc = NULL;
+    om_trials t;
+    uint8_t *codes = malloc(spec.trials), *base_codes = malloc(spec.trials);
+    uint8_t *run_codes = malloc(spec.trials);
+    size_t changed = 0;
+
+    cr_assert(codes != NULL && base_codes != NULL && run_codes != NULL);
+    cr_assert_eq(om_matrix_plan_alloc(&spec, &base), OM_OK, "%s", om_error_message());
+    spec.options = reading;
+    spec.n_options = 1;
+    cr_assert_eq(om_matrix_plan_alloc(&spec, &p), OM_OK, "%s", om_error_message());
+    cr_expect_str_eq(p->options_text, "max_turns=1");
+    cr_expect_eq(p->outcome_trials, spec.trials);
+    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell, codes), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(om_matrix_simulate_cell(base, 0, 0, 0, 2, &base_cell, base_codes), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(om_matrix_cell_scenario(p, 0, 0, 0, &cell_sc), OM_OK);
+    cr_expect(strstr(cell_sc->text, "options:\n  max_turns: 1\n") != NULL, "%s", cell_sc->text);
+    cr_assert_eq(om_scenario_load_text("cell", cell_sc->text, strlen(cell_sc->text), &sc), OM_OK,
+                 "%s", om_error_message());
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+    winners w = {.code = run_codes, .row_size = t.layout.row_size,
+                 .winner = t.layout.fields[om_layout_find(&t.layout, "winner")].offset};
+    om_run_sink sink = {.ctx = &w, .put = keep_winners};
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        om_run_config cfg = {.trials = spec.trials, .seed = om_matrix_cell_seed(42, 0, 0, 0),
+                             .block_size = OM_RUN_BLOCK_SIZE, .threads = threads,
+                             .trial_streams = true};
+        memset(run_codes, 0xff, spec.trials);
+        cr_assert_eq(om_run_simulate(&t, &cfg, &sink, NULL), OM_OK, "%s", om_error_message());
+        cr_expect_eq(memcmp(codes, run_codes, spec.trials), 0, "%u threads", threads);
+    }
+    for (uint64_t i = 0; i < spec.trials; i++)
+        changed += codes[i] != base_codes[i];
+    /* Engagements cut short after one turn: about one trial in eight changes
+     * (those that went on past the first turn), the others keep their dice
+     * and their winner. With one stream a block, a trial cut short would shift
+     * the dice of every later trial of its block, and about half would change. */
+    cr_expect_gt(changed, 0);
+    cr_expect_lt(changed, spec.trials / 4, "%zu of %llu trials changed", changed,
+                 (unsigned long long)spec.trials);
+    cr_expect_gt(cell.trials - cell.wins_row - cell.wins_col - cell.draws,
+                 base_cell.trials - base_cell.wins_row - base_cell.wins_col - base_cell.draws);
+    om_trials_release(&t);
+    om_scenario_free(sc);
+    om_scenario_free(cell_sc);
+    om_matrix_plan_free(p);
+    om_matrix_plan_free(base);
+    free(codes);
+    free(base_codes);
+    free(run_codes);
+}
+
 /* Adaptive cells stop at the first whole block where the 95% Wilson
  * half-width of P(row wins) is within the target, and never pass the cap. */
 Test(matrix, adaptive_half_width)
@@ -268,7 +352,7 @@ Test(matrix, adaptive_half_width)
     om_matrix_cell cell;
     p->spec.trials = 0;
     p->spec.halfwidth = 0.004;
-    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell), OM_OK);
+    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell, NULL), OM_OK);
     double p_win = (double)cell.wins_row / (double)cell.trials;
     double hw = 1.96 * sqrt(p_win * (1 - p_win) / (double)cell.trials);
     double hw_less = 1.96 * sqrt(p_win * (1 - p_win) / (double)(cell.trials - OM_RUN_BLOCK_SIZE));
@@ -277,7 +361,7 @@ Test(matrix, adaptive_half_width)
     cr_expect_gt(hw_less, 0.004 * 0.99, "one block fewer would not have been enough");
     p->spec.halfwidth = 0.0001;
     p->spec.max_trials = 3 * OM_RUN_BLOCK_SIZE;
-    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell), OM_OK);
+    cr_assert_eq(om_matrix_simulate_cell(p, 0, 0, 0, 2, &cell, NULL), OM_OK);
     cr_expect_eq(cell.trials, 3u * OM_RUN_BLOCK_SIZE, "capped");
     om_matrix_plan_free(p);
 }

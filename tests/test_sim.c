@@ -703,6 +703,49 @@ static void interrupt_at(void *ctx, uint64_t done, uint64_t total)
         it->flag = 1;
 }
 
+/* A run of trial streams: the same on 1 and 2 threads, other numbers than
+ * one stream a block (the same seed), and, interrupted and resumed (the
+ * resume told nothing of its streams: the file says them), the file an
+ * uninterrupted run of trial streams writes. */
+Test(run_file, trial_streams_are_reproducible_and_resume)
+{
+    char f1[PATH_BYTES], f2[PATH_BYTES], fb[PATH_BYTES], part[PATH_BYTES], partial[PATH_BYTES + 32];
+    interrupter it = {.at = 2 * OM_RUN_BLOCK_SIZE};
+    om_run_request ts = {.trial_streams = true};
+    om_run_request req = {.trial_streams = true, .interrupt = &it.flag, .progress = interrupt_at,
+                          .progress_ctx = &it};
+    om_run_request resume = {.threads = 2};
+    om_run_report rep;
+    size_t n1, n2, nb, np;
+    const uint64_t trials = 5 * OM_RUN_BLOCK_SIZE;
+
+    run_into(tmpdir_path(f1, sizeof f1, "ts1.h5"), trials, 5, 1, &ts);
+    run_into(tmpdir_path(f2, sizeof f2, "ts2.h5"), trials, 5, 2, &ts);
+    run_into(tmpdir_path(fb, sizeof fb, "blocks.h5"), trials, 5, 2, NULL);
+    cr_expect_eq(run_into(tmpdir_path(part, sizeof part, "tsp.h5"), trials, 5, 2, &req),
+                 OM_RUN_INTERRUPTED);
+    snprintf(partial, sizeof partial, "%s.partial", part);
+    cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_DONE);
+    om_run_report_release(&rep);
+    uint8_t *a = read_all(f1, trials, &n1), *b = read_all(f2, trials, &n2),
+            *c = read_all(fb, trials, &nb), *d = read_all(part, trials, &np);
+    cr_assert(n1 == n2 && n1 == nb && n1 == np);
+    cr_expect_eq(memcmp(a, b, n1), 0, "1 and 2 threads: identical rows and tallies");
+    cr_expect_neq(memcmp(a, c, n1), 0, "trial streams roll other dice than block streams");
+    cr_expect_eq(memcmp(a, d, n1), 0, "interrupted and resumed = uninterrupted");
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    /* The baseline dice have one stream a block only. */
+    om_scenario *sc = default_scenario(NULL);
+    om_run_request both = {.path = f1, .command_line = "test_sim", .trials = 10, .seed = 1,
+                           .plain_dice = true, .trial_streams = true};
+    cr_expect_eq(om_run_file(sc, &both, &rep), OM_EINVAL);
+    om_scenario_free(sc);
+}
+
 /* Interrupted, the run leaves PATH.partial, marked incomplete; resumed, it
  * becomes the file an uninterrupted run writes, rows and tallies bit for bit,
  * and the .partial file is gone. */

@@ -1082,8 +1082,9 @@ Test(wh7_matrix, cells_are_their_text)
             for (size_t c = 0; c < n; c++) {
                 om_scenario *cell = NULL, *again = NULL;
                 unsigned cannot = 0, want = 0;
-                cr_assert_eq(g->matrix->cell("whfb7", "engagement", sit, &u[r], &u[c], 7, &cell,
-                                     &cannot), OM_OK, "%s", om_error_message());
+                cr_assert_eq(g->matrix->cell("whfb7", "engagement", sit, &u[r], &u[c], NULL, 0,
+                                             7, &cell, &cannot),
+                             OM_OK, "%s", om_error_message());
                 again = load(cell->text);
                 cr_expect_eq(memcmp(&wh7_of(cell)->combat, &wh7_of(again)->combat,
                                     sizeof(om_wh7_combat)), 0, "situation %zu %s vs %s:\n%s",

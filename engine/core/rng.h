@@ -101,6 +101,10 @@ static inline double om_rng_uniform(om_rng *r)
 /* Name recorded in result files for the generator and stream scheme. */
 #define OM_RNG_SCHEME "pcg64-dxsm; block b seeded by SplitMix64(seed, b)"
 
+/* The same for a run whose every trial has its own stream (om_run_config's
+ * trial_streams): trial t is seeded as block t would be. */
+#define OM_RNG_SCHEME_TRIALS "pcg64-dxsm; trial t seeded by SplitMix64(seed, t)"
+
 /* GSL type wrapping om_pcg64 ("om-pcg64-dxsm", 64-bit output on LP64). */
 extern const gsl_rng_type *om_rng_gsl_pcg64;
 

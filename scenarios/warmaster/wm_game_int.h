@@ -30,8 +30,9 @@ om_status om_wm_matrix_units(const char *ruleset, const char *spec, om_game_unit
                              size_t *n);
 void om_wm_matrix_units_free(om_game_unit *units, size_t n);
 om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
-                            const om_game_unit *row, const om_game_unit *col, uint64_t seed,
-                            om_scenario **out, unsigned *cannot);
+                            const om_game_unit *row, const om_game_unit *col,
+                            const om_game_setting *settings, size_t n_settings,
+                            uint64_t seed, om_scenario **out, unsigned *cannot);
 
 /* `oddsmaster list` of the Warmaster rule sets (wm_listing.c; the
  * catalogue's `list`, game.h documents it). */

@@ -336,12 +336,13 @@ static void cell_side(om_wm_engagement *e, int s, const om_wm_unit *u, side_keys
  * reproduces. */
 static char *cell_text(const char *ruleset, const char *kind, size_t sit,
                        const om_game_unit *row, const om_game_unit *col, side_keys ka,
-                       side_keys kb, const char *title, uint64_t seed, unsigned cannot)
+                       side_keys kb, const char *title, const om_game_setting *settings,
+                       size_t n_settings, uint64_t seed, unsigned cannot)
 {
     char *buf = NULL;
     size_t len = 0;
     bool ok = om_cell_preamble(&buf, &len, row, col, situations[sit].name, seed, cannot, title,
-                               ruleset, kind) &&
+                               ruleset, kind, settings, n_settings) &&
               om_cell_appendf(&buf, &len, "a:\n  unit:\n    from: %s\n%s%s"
                               "b:\n  unit:\n    from: %s\n%s%s%s%s", row->id,
                               ka.charging ? "  charging: true\n" : "",
@@ -358,8 +359,9 @@ static char *cell_text(const char *ruleset, const char *kind, size_t sit,
 }
 
 om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
-                            const om_game_unit *row, const om_game_unit *col, uint64_t seed,
-                            om_scenario **out, unsigned *cannot)
+                            const om_game_unit *row, const om_game_unit *col,
+                            const om_game_setting *settings, size_t n_settings,
+                            uint64_t seed, om_scenario **out, unsigned *cannot)
 {
     const om_wm_unit *a = row->data, *b = col->data;
     const wm_situation *r = &roles[sit];
@@ -393,13 +395,15 @@ om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
         ws->engagement.kind = (om_wm_kind)k;
         cell_side(&ws->engagement, 0, a, ka);
         cell_side(&ws->engagement, 1, b, kb);
-        if (om_wm_engagement_check(&ws->engagement, &why) != OM_OK)
-            st = OM_ERROR(OM_EINVAL, "%s: field '%s': %s", source, why.field, why.reason);
+        st = om_cell_settings_apply(&om_game_warmaster, kind, &om_wm_option_registry,
+                                    &ws->engagement.options, settings, n_settings);
     }
+    if (st == OM_OK && om_wm_engagement_check(&ws->engagement, &why) != OM_OK)
+        st = OM_ERROR(OM_EINVAL, "%s: field '%s': %s", source, why.field, why.reason);
     if (st == OM_OK &&
         ((sc->source = strdup(source)) == NULL || (sc->title = strdup(title)) == NULL ||
-         (sc->text = cell_text(ruleset, kind, sit, row, col, ka, kb, title, seed, *cannot)) ==
-             NULL ||
+         (sc->text = cell_text(ruleset, kind, sit, row, col, ka, kb, title, settings,
+                               n_settings, seed, *cannot)) == NULL ||
          (ws->source = strdup(source)) == NULL || (ws->title = strdup(title)) == NULL))
         st = OM_ERROR(OM_ENOMEM, "out of memory for a matrix cell");
     if (st == OM_OK && (ws->text = strdup(sc->text)) == NULL)

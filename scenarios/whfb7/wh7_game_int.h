@@ -23,8 +23,9 @@ om_status om_wh7_matrix_units(const char *ruleset, const char *spec, om_game_uni
                               size_t *n);
 void om_wh7_matrix_units_free(om_game_unit *units, size_t n);
 om_status om_wh7_matrix_cell(const char *ruleset, const char *kind, size_t sit,
-                             const om_game_unit *row, const om_game_unit *col, uint64_t seed,
-                             om_scenario **out, unsigned *cannot);
+                             const om_game_unit *row, const om_game_unit *col,
+                             const om_game_setting *settings, size_t n_settings,
+                             uint64_t seed, om_scenario **out, unsigned *cannot);
 
 /*
  * om_wh7_game_setup: make *sc (source, text and title set by the caller or

@@ -263,12 +263,14 @@ static bool append_side(char **buf, size_t *len, char name, const char *id, side
  * reproduces. */
 static char *cell_text(const char *kind, size_t sit, const om_game_unit *row,
                        const om_game_unit *col, side_keys ka, side_keys kb, const char *title,
-                       uint64_t seed, unsigned cannot)
+                       const om_game_setting *settings, size_t n_settings, uint64_t seed,
+                       unsigned cannot)
 {
     char *buf = NULL;
     size_t len = 0;
     bool ok = om_cell_preamble(&buf, &len, row, col, om_wh7_matrix_situations_table[sit].name,
-                               seed, cannot, title, OM_WH7_RULESET, kind) &&
+                               seed, cannot, title, OM_WH7_RULESET, kind, settings,
+                               n_settings) &&
               append_side(&buf, &len, 'a', row->id, ka) &&
               append_side(&buf, &len, 'b', col->id, kb);
     if (!ok) {
@@ -279,8 +281,9 @@ static char *cell_text(const char *kind, size_t sit, const om_game_unit *row,
 }
 
 om_status om_wh7_matrix_cell(const char *ruleset, const char *kind, size_t sit,
-                             const om_game_unit *row, const om_game_unit *col, uint64_t seed,
-                             om_scenario **out, unsigned *cannot)
+                             const om_game_unit *row, const om_game_unit *col,
+                             const om_game_setting *settings, size_t n_settings,
+                             uint64_t seed, om_scenario **out, unsigned *cannot)
 {
     const om_wh7_list_unit *a = row->data, *b = col->data;
     const side_keys ka = keys_of(a, sit, 0);
@@ -316,12 +319,15 @@ om_status om_wh7_matrix_cell(const char *ruleset, const char *kind, size_t sit,
         ws->combat.kind = (om_wh7_kind)k;
         cell_side(ws, 0, a, ka);
         cell_side(ws, 1, b, kb);
-        if (om_wh7_check(&ws->combat, &why) != OM_OK)
-            st = OM_ERROR(OM_EINVAL, "%s: field '%s': %s", source, why.field, why.reason);
+        st = om_cell_settings_apply(&om_game_whfb7, kind, &om_wh7_option_registry,
+                                    &ws->combat.options, settings, n_settings);
     }
+    if (st == OM_OK && om_wh7_check(&ws->combat, &why) != OM_OK)
+        st = OM_ERROR(OM_EINVAL, "%s: field '%s': %s", source, why.field, why.reason);
     if (st == OM_OK &&
         ((sc->source = strdup(source)) == NULL || (sc->title = strdup(title)) == NULL ||
-         (sc->text = cell_text(kind, sit, row, col, ka, kb, title, seed, *cannot)) == NULL ||
+         (sc->text = cell_text(kind, sit, row, col, ka, kb, title, settings, n_settings, seed,
+                               *cannot)) == NULL ||
          (ws->source = strdup(source)) == NULL || (ws->title = strdup(title)) == NULL ||
          (ws->text = strdup(sc->text)) == NULL))
         st = OM_ERROR(OM_ENOMEM, "out of memory for a matrix cell");
