@@ -319,8 +319,9 @@ static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
 }
 
 /* Game `game`'s keys as JSON: {"game", "title", "keys": [{"name", "where",
- * "type", "values", "default", "help"}]}. */
-static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
+ * "type", "values", "default", "help"}]}; its list files' keys with `file`
+ * "list" (else "scenario"). */
+static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n, bool lists)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -332,16 +333,19 @@ static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
                                              keys[i].type, "values", vals, "default",
                                              keys[i].fallback, "help", keys[i].help));
     }
-    return json_pack("{s:s, s:s, s:o}", "game", game->identity.name, "title", game->identity.title, "keys", arr);
+    return json_pack("{s:s, s:s, s:s, s:o}", "game", game->identity.name, "title",
+                     game->identity.title, "file", lists ? "list" : "scenario", "keys", arr);
 }
 
 /* Game `game`'s keys as text: a heading with its title, then the keys by
- * level, two lines each. `first`: no blank line before the heading. */
-static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bool first)
+ * level, two lines each. `first`: no blank line before the heading; `lists`:
+ * the keys of its army list files. */
+static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bool first,
+                      bool lists)
 {
     char value[CELL_MAX];
-    printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
-           game->identity.title);
+    printf("%s%s keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
+           lists ? "Army list file" : "Scenario", game->identity.title);
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0)
             printf("\n  %s keys:\n", keys[i].where);
@@ -352,15 +356,21 @@ static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bo
 }
 
 /* Every game's keys, from its table (its `keys` hook), in the order of
- * om_games; a game without keys is left out. */
+ * om_games, each followed by the keys of its army list files (its battles'
+ * `list_keys`) if it has them; a game without keys is left out. */
 static om_status list_keys(list_format fmt)
 {
     json_t *games = json_array();
     bool first = true;
 
-    for (size_t g = 0; g < om_game_count; g++) {
+    for (size_t g = 0, part = 0; g < om_game_count; part = !part, g += part == 0) {
         const om_game *game = om_games[g];
-        const size_t n = game->catalogue->keys(NULL, 0);
+        const bool lists = part == 1;
+        size_t (*keys_of)(om_game_key *, size_t) =
+            !lists ? game->catalogue->keys
+            : game->battles && game->battles->version >= 1 ? game->battles->list_keys
+                                                           : NULL;
+        const size_t n = keys_of ? keys_of(NULL, 0) : 0;
         om_game_key *keys;
         if (n == 0)
             continue;
@@ -368,11 +378,11 @@ static om_status list_keys(list_format fmt)
             json_decref(games);
             return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        game->catalogue->keys(keys, n);
+        keys_of(keys, n);
         if (fmt == LIST_JSON)
-            json_array_append_new(games, keys_json(game, keys, n));
+            json_array_append_new(games, keys_json(game, keys, n, lists));
         else
-            keys_text(game, keys, n, first);
+            keys_text(game, keys, n, first, lists);
         first = false;
         free(keys);
     }
@@ -545,6 +555,25 @@ static const list_args list_defaults = {.format = LIST_TEXT};
 /* The longest rule set, and first part after it, of a name. */
 #define NAME_PART_MAX 128
 
+/* `oddsmaster list FILE`: an army list file checked and described by its
+ * game; as JSON the schema, the file, heading and footer, then the tables. */
+static om_status list_file(const char *path, list_format fmt)
+{
+    om_game_listing *l = NULL;
+    om_status st = om_game_list_file(path, &l);
+    if (st == OM_OK && fmt == LIST_TEXT) {
+        st = listing_text(l);
+    } else if (st == OM_OK) {
+        json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "schema", LIST_SCHEMA, "file", path,
+                                 "heading", json_opt(l->heading), "footer", json_opt(l->footer));
+        if (root != NULL)
+            listing_members(root, l);
+        st = print_json(root);
+    }
+    om_game_listing_free(l);
+    return st;
+}
+
 /* Split RULESET[/WHAT] and list what it names through the game of RULESET,
  * or the first game with a listing (which reports a name it does not know). */
 static om_status list_what(const char *what, bool rules, list_format fmt)
@@ -591,12 +620,16 @@ static int list_run(const om_cli_args *args)
     if (a->options && (a->rules || what))
         return om_cli_usage_error(CMD, "--options takes no %s (it lists every game's)",
                                   a->rules ? "--rules" : "name");
+    if (a->rules && what && om_game_list_is_file(what))
+        return om_cli_usage_error(CMD, "--rules takes a rule set, not the file '%s'", what);
     if (a->rules && what && strchr(what, '/'))
         return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
     if (a->options)
         st = list_options(fmt);
     else if (!what)
         st = list_every_game(a->rules, fmt);
+    else if (om_game_list_is_file(what))
+        st = list_file(what, fmt);
     else
         st = list_what(what, a->rules, fmt);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
@@ -607,6 +640,7 @@ const om_cli_command om_cli_list = {
     .summary = "show the army lists and game data: rule sets, armies, units, rules",
     .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
              "oddsmaster list whfb7[/LIST[/ID]] [--format text|json]\n"
+             "oddsmaster list FILE.yaml [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
              "oddsmaster list --options [--format text|json]\n"
              "oddsmaster list --keys [--format text|json]",
@@ -621,6 +655,11 @@ const om_cli_command om_cli_list = {
         "                                         Attacks (/shots), range, Hits, Armour,\n"
         "                                         Command, size, points, min/max, rules\n"
         "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
+        "  oddsmaster list FILE.yaml              an army list file (a name ending in\n"
+        "                                         .yaml or .yml, or - for standard\n"
+        "                                         input): checked against its army's\n"
+        "                                         rules, then its units, characters\n"
+        "                                         and points\n"
         "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
         "                                         or not, whether they change engagement\n"
         "                                         dice, summary\n"
@@ -630,7 +669,8 @@ const om_cli_command om_cli_list = {
         "                                         (recommended) and other reading,\n"
         "                                         switch or fixed\n"
         "  oddsmaster list --keys                 the keys of every game's scenario\n"
-        "                                         files, under its title: level,\n"
+        "                                         and army list files, under its\n"
+        "                                         title: level,\n"
         "                                         values, default, one line each\n"
         "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
         "                                         its kinds and lists (profiles, weapons,\n"
@@ -643,9 +683,12 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list warmaster-revolution/empire\n"
         "  oddsmaster list --rules warmaster-ancients --format json\n"
         "  oddsmaster list whfb7/units\n"
+        "  oddsmaster list scenarios/lists/warmaster/revolution-empire-steel.yaml\n"
         "  oddsmaster list --options",
     .exits =
-        "  2  unknown rule set, army or unit\n"
+        "  2  unknown rule set, army or unit; an army list file that breaks its\n"
+        "     army's rules or is not a list file\n"
+        "  3  a list file that cannot be read\n"
         "  4  internal error\n",
     .options = list_options_table,
     .n_options = sizeof list_options_table / sizeof list_options_table[0],
