@@ -144,12 +144,15 @@ const char *om_wm_item_bearer_name(om_wm_item_bearer b)
     return (unsigned)b < OM_WM_BEARER_COUNT ? bearer_names[b] : "";
 }
 
-/* The rulebook rule of min/max for a rule set, cited in messages. */
-static const char *minmax_rule(const char *ruleset)
+/* The rule of min/max for entry e in a rule set, cited in messages: the
+ * army data's limit for the whole army, or the rule of full 1,000s. */
+static const char *minmax_rule(const char *ruleset, const om_army_unit *e)
 {
-    return strcmp(ruleset, "warmaster-ancients") == 0
-               ? "Warmaster Ancients, The Armies > Picking the Army"
-               : "Warmaster Rules Update, P127 Units/Characters: Min/Max per full 1,000 points";
+    if (strcmp(ruleset, "warmaster-ancients") == 0)
+        return "Warmaster Ancients, The Armies > Picking the Army";
+    if (e->army_min || e->army_max)
+        return "the army list's limit for the whole army";
+    return "Warmaster Rules Update, P127 Units/Characters: Min/Max per full 1,000 points";
 }
 
 /* ---------------------------------------------------------------------------
@@ -387,7 +390,7 @@ static om_status count_one(conv *v, const om_army_unit *e, bool upgrade, const c
     if (hi && t->n > hi)
         return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, leaf,
                                "%u %s: more than %s allows (%s; %s)", t->n, e->name, a->name,
-                               text, minmax_rule(v->l->ruleset));
+                               text, minmax_rule(v->l->ruleset, e));
     return OM_OK;
 }
 
@@ -436,10 +439,13 @@ static om_status conv_item(conv *v, const char *path, const char *id, const om_a
     }
     if (!ok)
         return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, "magic_item",
-                               "%s (%s) cannot have the %s: it is for %s only; magic items "
-                               "cannot be given to monsters, artillery or machines (%s)",
+                               "%s (%s) cannot have the %s: it is for %s only%s (%s)",
                                e->name, om_army_type_name(e->type), it->name,
-                               om_wm_item_bearer_name(it->bearer), ITEMS_RULE);
+                               om_wm_item_bearer_name(it->bearer),
+                               character ? ""
+                                         : "; magic items cannot be given to monsters or "
+                                           "war machines",
+                               ITEMS_RULE);
     if (count > 1)
         return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, "magic_item",
                                "%u units cannot all have the %s: each item may appear in an "
@@ -705,7 +711,7 @@ static om_status check_minimums(const conv *v)
             const bool ch = om_army_type_is_character(e->type);
             return om_yaml_fail_at(v->c, OM_EINVAL, 0, NULL, ch ? "characters" : "units",
                                    "%u %s: fewer than %s needs (%s; %s)", v->units[i].n,
-                                   e->name, a->name, text, minmax_rule(v->l->ruleset));
+                                   e->name, a->name, text, minmax_rule(v->l->ruleset, e));
         }
     }
     return OM_OK;
