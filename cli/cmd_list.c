@@ -318,10 +318,9 @@ static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
     return buf;
 }
 
-/* Game `game`'s keys as JSON: {"game", "title", "keys": [{"name", "where",
- * "type", "values", "default", "help"}]}; its list files' keys with `file`
- * "list" (else "scenario"). */
-static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n, bool lists)
+/* Keys as a JSON array of {"name", "where", "type", "values", "default",
+ * "help"}. */
+static json_t *keys_array(const om_game_key *keys, size_t n)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -333,19 +332,17 @@ static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n,
                                              keys[i].type, "values", vals, "default",
                                              keys[i].fallback, "help", keys[i].help));
     }
-    return json_pack("{s:s, s:s, s:s, s:o}", "game", game->identity.name, "title",
-                     game->identity.title, "file", lists ? "list" : "scenario", "keys", arr);
+    return arr;
 }
 
-/* Game `game`'s keys as text: a heading with its title, then the keys by
- * level, two lines each. `first`: no blank line before the heading; `lists`:
- * the keys of its army list files. */
-static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bool first,
-                      bool lists)
+/* Keys as text: a heading naming `what` and the game's title, then the keys
+ * by level, two lines each. `first`: no blank line before the heading. */
+static void keys_text(const om_game *game, const char *what, const om_game_key *keys, size_t n,
+                      bool first)
 {
     char value[CELL_MAX];
     printf("%s%s keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
-           lists ? "Army list file" : "Scenario", game->identity.title);
+           what, game->identity.title);
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0)
             printf("\n  %s keys:\n", keys[i].where);
@@ -355,36 +352,54 @@ static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bo
     }
 }
 
+/* The keys `keys_of` gives, in a new array (*out, *n; *out NULL when there
+ * are none). Error: OM_ENOMEM. */
+static om_status keys_get(size_t (*keys_of)(om_game_key *, size_t), om_game_key **out, size_t *n)
+{
+    *out = NULL;
+    *n = keys_of ? keys_of(NULL, 0) : 0;
+    if (*n == 0)
+        return OM_OK;
+    if (!(*out = calloc(*n, sizeof **out)))
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    keys_of(*out, *n);
+    return OM_OK;
+}
+
 /* Every game's keys, from its table (its `keys` hook), in the order of
- * om_games, each followed by the keys of its army list files (its battles'
- * `list_keys`) if it has them; a game without keys is left out. */
+ * om_games, then those of its army list files (its battles' `list_keys`, as
+ * JSON `list_keys`) if it has them; a game without keys is left out. */
 static om_status list_keys(list_format fmt)
 {
     json_t *games = json_array();
     bool first = true;
 
-    for (size_t g = 0, part = 0; g < om_game_count; part = !part, g += part == 0) {
+    for (size_t g = 0; g < om_game_count; g++) {
         const om_game *game = om_games[g];
-        const bool lists = part == 1;
-        size_t (*keys_of)(om_game_key *, size_t) =
-            !lists ? game->catalogue->keys
-            : game->battles && game->battles->version >= 1 ? game->battles->list_keys
-                                                           : NULL;
-        const size_t n = keys_of ? keys_of(NULL, 0) : 0;
-        om_game_key *keys;
-        if (n == 0)
-            continue;
-        if (!(keys = calloc(n, sizeof *keys))) {
+        om_game_key *keys = NULL, *lkeys = NULL;
+        size_t n = 0, ln = 0;
+        if (keys_get(game->catalogue->keys, &keys, &n) != OM_OK ||
+            keys_get(game->battles && game->battles->version >= 1 ? game->battles->list_keys
+                                                                  : NULL,
+                     &lkeys, &ln) != OM_OK) {
+            free(keys);
             json_decref(games);
             return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        keys_of(keys, n);
-        if (fmt == LIST_JSON)
-            json_array_append_new(games, keys_json(game, keys, n, lists));
-        else
-            keys_text(game, keys, n, first, lists);
-        first = false;
+        if (n > 0 && fmt == LIST_JSON) {
+            json_t *o = json_pack("{s:s, s:s, s:o}", "game", game->identity.name, "title",
+                                  game->identity.title, "keys", keys_array(keys, n));
+            if (o && ln > 0)
+                json_object_set_new(o, "list_keys", keys_array(lkeys, ln));
+            json_array_append_new(games, o);
+        } else if (n > 0) {
+            keys_text(game, "Scenario", keys, n, first);
+            if (ln > 0)
+                keys_text(game, "Army list file", lkeys, ln, false);
+        }
+        first = first && n == 0;
         free(keys);
+        free(lkeys);
     }
     if (fmt == LIST_JSON)
         return print_json(json_pack("{s:s, s:o}", "schema", LIST_SCHEMA, "games", games));

@@ -39,6 +39,9 @@ expect_grep "halberdiers" "$TMP/out" "list RULESET/ARMY shows its units"
 expect_exit 0 "list --keys" "$OM" list --keys
 expect_grep "Army list file keys of Warmaster" "$TMP/out" "list --keys shows the keys of army list files"
 expect_grep "magic_item" "$TMP/out" "list --keys names magic_item"
+expect_exit 0 "list --keys as json" "$OM" list --keys --format json
+json_ok "list --keys json: Warmaster's list_keys by level" \
+    '{(k["where"], k["name"]) for k in d["games"][0]["list_keys"]} >= {("list", "points"), ("list unit", "count"), ("list character", "mount"), ("list character", "magic_item")} and "list_keys" not in d["games"][1]'
 expect_exit 1 "--rules with a list file is a usage error" "$OM" list --rules "$f"
 expect_exit 3 "a list file that does not exist (exit 3)" "$OM" list "$TMP/none.yaml"
 expect_grep "none.yaml" "$TMP/err" "the missing file is named"
