@@ -113,6 +113,15 @@ static const om_wm_item items[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Longest text of an entry's limits in a message ("min/max 0/1 per 1,000
+ * points: 0 to 2 in a 2000-point army"), and of the listing's heading and
+ * footer. */
+#define LIMITS_TEXT_MAX 160
+#define LISTING_TEXT_MAX 512
+
+/* Most rule sets with army lists named in a message (there are three). */
+#define RULESETS_MAX 8
+
 /* Where the rules cited by the messages are. */
 #define ITEMS_RULE "Warmaster Revolution, Magic Items"
 #define POINTS_RULE                                                                            \
@@ -381,7 +390,7 @@ static om_status count_one(conv *v, const om_army_unit *e, bool upgrade, const c
     const om_army *a = v->army;
     tally *t = upgrade ? &v->upgrades[e - a->upgrades] : &v->units[e - a->units];
     unsigned lo, hi;
-    char text[160];
+    char text[LIMITS_TEXT_MAX];
     t->n++;
     snprintf(t->path, sizeof t->path, "%s", path);
     t->leaf = leaf;
@@ -705,7 +714,7 @@ static om_status check_minimums(const conv *v)
     for (size_t i = 0; i < a->units_count; i++) {
         const om_army_unit *e = &a->units[i];
         unsigned lo, hi;
-        char text[160];
+        char text[LIMITS_TEXT_MAX];
         limits_of(v, e, &lo, &hi, text, sizeof text);
         if (v->units[i].n < lo) {
             const bool ch = om_army_type_is_character(e->type);
@@ -762,7 +771,7 @@ static om_status open_army(const om_yaml_ctx *c, const raw_list *r, om_army **ar
     om_status st;
     *army = NULL;
     if (rs == NULL) {
-        const char *names[8], *best;
+        const char *names[RULESETS_MAX], *best;
         size_t n = 0;
         char known[OM_YAML_REASON_MAX / 2];
         for (size_t i = 0; i < om_army_ruleset_count() && n < N(names); i++)
@@ -967,7 +976,7 @@ om_status om_wm_armylist_listing(const char *source, const char *text, size_t le
 {
     om_wm_armylist *l = NULL;
     om_game_listing *g = NULL;
-    char heading[512], footer[512];
+    char heading[LISTING_TEXT_MAX], footer[LISTING_TEXT_MAX];
     om_status st;
 
     *out = NULL;
