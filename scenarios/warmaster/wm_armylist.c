@@ -518,7 +518,7 @@ static om_status conv_upgrades(conv *v, const char *path, char *const *ids, unsi
                                long *points, const om_army_unit **stat)
 {
     const om_army *a = v->army;
-    char at[OM_YAML_PATH_MAX];
+    char at[OM_YAML_PATH_MAX + sizeof ".upgrades"];
     om_status st;
     for (unsigned i = 0; i < n; i++) {
         int k = index_of(a->upgrades, a->upgrades_count, ids[i]);
