@@ -318,9 +318,9 @@ static const char *key_value_text(const om_game_key *k, char *buf, size_t cap)
     return buf;
 }
 
-/* Game `game`'s keys as JSON: {"game", "title", "keys": [{"name", "where",
- * "type", "values", "default", "help"}]}. */
-static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
+/* Keys as a JSON array of {"name", "where", "type", "values", "default",
+ * "help"}. */
+static json_t *keys_array(const om_game_key *keys, size_t n)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -332,16 +332,17 @@ static json_t *keys_json(const om_game *game, const om_game_key *keys, size_t n)
                                              keys[i].type, "values", vals, "default",
                                              keys[i].fallback, "help", keys[i].help));
     }
-    return json_pack("{s:s, s:s, s:o}", "game", game->identity.name, "title", game->identity.title, "keys", arr);
+    return arr;
 }
 
-/* Game `game`'s keys as text: a heading with its title, then the keys by
- * level, two lines each. `first`: no blank line before the heading. */
-static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bool first)
+/* Keys as text: a heading naming `what` and the game's title, then the keys
+ * by level, two lines each. `first`: no blank line before the heading. */
+static void keys_text(const om_game *game, const char *what, const om_game_key *keys, size_t n,
+                      bool first)
 {
     char value[CELL_MAX];
-    printf("%sScenario keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
-           game->identity.title);
+    printf("%s%s keys of %s (docs/scenario-format.md explains each):\n", first ? "" : "\n",
+           what, game->identity.title);
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || strcmp(keys[i].where, keys[i - 1].where) != 0)
             printf("\n  %s keys:\n", keys[i].where);
@@ -351,8 +352,23 @@ static void keys_text(const om_game *game, const om_game_key *keys, size_t n, bo
     }
 }
 
+/* The keys `keys_of` gives, in a new array (*out, *n; *out NULL when there
+ * are none). Error: OM_ENOMEM. */
+static om_status keys_get(size_t (*keys_of)(om_game_key *, size_t), om_game_key **out, size_t *n)
+{
+    *out = NULL;
+    *n = keys_of ? keys_of(NULL, 0) : 0;
+    if (*n == 0)
+        return OM_OK;
+    if (!(*out = calloc(*n, sizeof **out)))
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    keys_of(*out, *n);
+    return OM_OK;
+}
+
 /* Every game's keys, from its table (its `keys` hook), in the order of
- * om_games; a game without keys is left out. */
+ * om_games, then those of its army list files (its battles' `list_keys`, as
+ * JSON `list_keys`) if it has them; a game without keys is left out. */
 static om_status list_keys(list_format fmt)
 {
     json_t *games = json_array();
@@ -360,21 +376,30 @@ static om_status list_keys(list_format fmt)
 
     for (size_t g = 0; g < om_game_count; g++) {
         const om_game *game = om_games[g];
-        const size_t n = game->catalogue->keys(NULL, 0);
-        om_game_key *keys;
-        if (n == 0)
-            continue;
-        if (!(keys = calloc(n, sizeof *keys))) {
+        om_game_key *keys = NULL, *lkeys = NULL;
+        size_t n = 0, ln = 0;
+        if (keys_get(game->catalogue->keys, &keys, &n) != OM_OK ||
+            keys_get(game->battles && game->battles->version >= 1 ? game->battles->list_keys
+                                                                  : NULL,
+                     &lkeys, &ln) != OM_OK) {
+            free(keys);
             json_decref(games);
             return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        game->catalogue->keys(keys, n);
-        if (fmt == LIST_JSON)
-            json_array_append_new(games, keys_json(game, keys, n));
-        else
-            keys_text(game, keys, n, first);
-        first = false;
+        if (n > 0 && fmt == LIST_JSON) {
+            json_t *o = json_pack("{s:s, s:s, s:o}", "game", game->identity.name, "title",
+                                  game->identity.title, "keys", keys_array(keys, n));
+            if (o && ln > 0)
+                json_object_set_new(o, "list_keys", keys_array(lkeys, ln));
+            json_array_append_new(games, o);
+        } else if (n > 0) {
+            keys_text(game, "Scenario", keys, n, first);
+            if (ln > 0)
+                keys_text(game, "Army list file", lkeys, ln, false);
+        }
+        first = first && n == 0;
         free(keys);
+        free(lkeys);
     }
     if (fmt == LIST_JSON)
         return print_json(json_pack("{s:s, s:o}", "schema", LIST_SCHEMA, "games", games));
@@ -545,6 +570,25 @@ static const list_args list_defaults = {.format = LIST_TEXT};
 /* The longest rule set, and first part after it, of a name. */
 #define NAME_PART_MAX 128
 
+/* `oddsmaster list FILE`: an army list file checked and described by its
+ * game; as JSON the schema, the file, heading and footer, then the tables. */
+static om_status list_file(const char *path, list_format fmt)
+{
+    om_game_listing *l = NULL;
+    om_status st = om_game_list_file(path, &l);
+    if (st == OM_OK && fmt == LIST_TEXT) {
+        st = listing_text(l);
+    } else if (st == OM_OK) {
+        json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "schema", LIST_SCHEMA, "file", path,
+                                 "heading", json_opt(l->heading), "footer", json_opt(l->footer));
+        if (root != NULL)
+            listing_members(root, l);
+        st = print_json(root);
+    }
+    om_game_listing_free(l);
+    return st;
+}
+
 /* Split RULESET[/WHAT] and list what it names through the game of RULESET,
  * or the first game with a listing (which reports a name it does not know). */
 static om_status list_what(const char *what, bool rules, list_format fmt)
@@ -591,12 +635,16 @@ static int list_run(const om_cli_args *args)
     if (a->options && (a->rules || what))
         return om_cli_usage_error(CMD, "--options takes no %s (it lists every game's)",
                                   a->rules ? "--rules" : "name");
+    if (a->rules && what && om_game_list_is_file(what))
+        return om_cli_usage_error(CMD, "--rules takes a rule set, not the file '%s'", what);
     if (a->rules && what && strchr(what, '/'))
         return om_cli_usage_error(CMD, "--rules takes a rule set, not '%s'", what);
     if (a->options)
         st = list_options(fmt);
     else if (!what)
         st = list_every_game(a->rules, fmt);
+    else if (om_game_list_is_file(what))
+        st = list_file(what, fmt);
     else
         st = list_what(what, a->rules, fmt);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
@@ -607,6 +655,7 @@ const om_cli_command om_cli_list = {
     .summary = "show the army lists and game data: rule sets, armies, units, rules",
     .usage = "oddsmaster list [RULESET[/ARMY[/UNIT]]] [--format text|json]\n"
              "oddsmaster list whfb7[/LIST[/ID]] [--format text|json]\n"
+             "oddsmaster list FILE.yaml [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
              "oddsmaster list --options [--format text|json]\n"
              "oddsmaster list --keys [--format text|json]",
@@ -621,6 +670,11 @@ const om_cli_command om_cli_list = {
         "                                         Attacks (/shots), range, Hits, Armour,\n"
         "                                         Command, size, points, min/max, rules\n"
         "  oddsmaster list RULESET/ARMY/UNIT      one unit with its notes and rules\n"
+        "  oddsmaster list FILE.yaml              an army list file (a name ending in\n"
+        "                                         .yaml or .yml, or - for standard\n"
+        "                                         input): checked against its army's\n"
+        "                                         rules, then its units, characters\n"
+        "                                         and points\n"
         "  oddsmaster list --rules [RULESET]      special rules: modelled by the engine\n"
         "                                         or not, whether they change engagement\n"
         "                                         dice, summary\n"
@@ -630,7 +684,8 @@ const om_cli_command om_cli_list = {
         "                                         (recommended) and other reading,\n"
         "                                         switch or fixed\n"
         "  oddsmaster list --keys                 the keys of every game's scenario\n"
-        "                                         files, under its title: level,\n"
+        "                                         and army list files, under its\n"
+        "                                         title: level,\n"
         "                                         values, default, one line each\n"
         "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
         "                                         its kinds and lists (profiles, weapons,\n"
@@ -643,9 +698,12 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list warmaster-revolution/empire\n"
         "  oddsmaster list --rules warmaster-ancients --format json\n"
         "  oddsmaster list whfb7/units\n"
+        "  oddsmaster list scenarios/lists/warmaster/revolution-empire-steel.yaml\n"
         "  oddsmaster list --options",
     .exits =
-        "  2  unknown rule set, army or unit\n"
+        "  2  unknown rule set, army or unit; an army list file that breaks its\n"
+        "     army's rules or is not a list file\n"
+        "  3  a list file that cannot be read\n"
         "  4  internal error\n",
     .options = list_options_table,
     .n_options = sizeof list_options_table / sizeof list_options_table[0],

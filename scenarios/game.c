@@ -230,6 +230,43 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     return st;
 }
 
+bool om_game_list_is_file(const char *name)
+{
+    const size_t n = strlen(name);
+    return strcmp(name, OM_SCENARIO_STDIN_PATH) == 0 ||
+           (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+om_status om_game_list_file(const char *path, om_game_listing **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    const om_game *g = NULL;
+    om_status st;
+
+    *out = NULL;
+    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
+        path = OM_SCENARIO_STDIN_NAME;
+        st = om_yaml_read_stream(stdin, path, &text, &len);
+    } else {
+        st = om_yaml_read_file(path, &text, &len);
+    }
+    if (st == OM_OK) {
+        const om_yaml_ctx c = {.source = path, .text = text, .len = len};
+        if ((st = om_yaml_check_text(&c)) == OM_OK && (st = game_of_text(path, text, len, &g)) == OM_OK) {
+            if (g->battles == NULL || g->battles->version < 1 || g->battles->list_file == NULL)
+                st = om_yaml_fail_at(&c, OM_EINVAL, 0, NULL, "ruleset",
+                                     "%s has no army list files (a list file is of a game "
+                                     "with battles)", g->identity.title);
+            else
+                st = g->battles->list_file(path, text, len, out);
+        }
+    }
+    free(text);
+    return st;
+}
+
 om_status om_scenario_load_default(om_scenario **out)
 {
     return om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_yaml,

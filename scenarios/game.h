@@ -361,10 +361,23 @@ typedef struct om_game_matrix_methods {
  */
 typedef struct om_game_battle_methods {
     int version; /* methods present: 0 (none yet) up to OM_GAME_BATTLES_VERSION */
+    /* Version 1: army list files, the armies a battle is fought between. */
+    const char *list_schema; /* the schema value of its list files */
+    /* The keys of its list files as `oddsmaster list --keys` shows keys,
+     * as the catalogue's `keys`. */
+    size_t (*list_keys)(om_game_key *keys, size_t cap);
+    /* `oddsmaster list FILE`: check the list file `source` (`len` bytes of
+     * text) against its army's rules and describe its units and points into
+     * *out (om_game_listing_free). Thread-safe. Errors, each "FILE:LINE:
+     * field 'F': REASON": OM_EPARSE, OM_EINVAL (a rule of the list broken),
+     * OM_ENOTFOUND (an unknown army, unit or item, with a suggestion),
+     * OM_ENOMEM. */
+    om_status (*list_file)(const char *source, const char *text, size_t len,
+                           om_game_listing **out);
 } om_game_battle_methods;
 
 /* The newest version of the battles group this build knows. */
-#define OM_GAME_BATTLES_VERSION 0
+#define OM_GAME_BATTLES_VERSION 1
 
 /*
  * Exact laws: an optional group (NULL: the game computes none). Where the
@@ -457,6 +470,21 @@ om_status om_scenario_load_default(om_scenario **out);
 
 /* Free a scenario (NULL allowed). */
 void om_scenario_free(om_scenario *sc);
+
+/*
+ * om_game_list_file: `oddsmaster list FILE`: read the army list file at
+ * `path` ("-": standard input), choose its game by its rule set as a
+ * scenario's, and have the game check and describe it (the battles group's
+ * list_file) into *out (om_game_listing_free). Errors: OM_EIO (unreadable),
+ * OM_ENOTFOUND (a rule set of no game's, with a suggestion), OM_EINVAL (a
+ * game without army list files), and those of list_file. Not thread-safe
+ * for "-".
+ */
+om_status om_game_list_file(const char *path, om_game_listing **out);
+
+/* Does `name` (an operand of `oddsmaster list`) name a file rather than
+ * RULESET[/WHAT]: "-", or a name ending in ".yaml" or ".yml"? */
+bool om_game_list_is_file(const char *name);
 
 /*
  * om_trials_prepare: prepare `sc` for trials (its game's prepare). Free with

@@ -66,6 +66,11 @@ static const key_place places[] = {
     {"whfb7", "magic", {"magic"}},
     {"whfb7", "magic.caster", {"profile"}},
     {"whfb7", "options", {NULL}},
+    /* Army list files (a game's battles group, list_keys), under the name of
+     * their game's folder of tests/data/lists/ plus "/list". */
+    {"warmaster/list", "", {"list"}},
+    {"warmaster/list", "units[]", {"list unit"}},
+    {"warmaster/list", "characters[]", {"list character"}},
 };
 
 /* The game's keys, and which of them a corpus file has set. */
@@ -404,4 +409,135 @@ Test(loaders, utf16_is_named)
 {
     static const char utf16[] = "\xff\xfes\0c\0h\0e\0m\0a\0:\0 \0x\0\n\0";
     refused(utf16, sizeof utf16 - 1, "the file is UTF-16 text; save it as UTF-8");
+}
+
+/* ---------------------------------------------------------------------------
+ * Army list files: tests/data/lists/GAME/good/ (files that must load) and
+ * bad/ (files refused with the message their first line expects), and the
+ * example lists of scenarios/lists/GAME/, through om_game_list_file as
+ * `oddsmaster list FILE` reads them.
+ */
+
+#define LISTS_DIR OM_TEST_DATA "/lists"
+#define EXAMPLE_LISTS_DIR OM_SOURCE_ROOT "/scenarios/lists"
+
+/* The games with army list files (battles version 1 or later). */
+static bool has_lists(const om_game *g)
+{
+    return g->battles != NULL && g->battles->version >= 1 && g->battles->list_file != NULL;
+}
+
+/* Every file of `dir` ending in .yaml loads as a list file; returns how many. */
+static size_t lists_load(const char *dir)
+{
+    char names[CORPUS_FILES_MAX][CORPUS_PATH_MAX / 2];
+    size_t n = 0;
+    corpus_list(dir, ".yaml", names, &n);
+    for (size_t i = 0; i < n; i++) {
+        char path[CORPUS_PATH_MAX];
+        om_game_listing *l = NULL;
+        corpus_join(path, sizeof path, dir, names[i]);
+        cr_expect_eq(om_game_list_file(path, &l), OM_OK, "%s: %s", path, om_error_message());
+        cr_expect(l != NULL && l->ntables >= 1, "%s: no table of units", path);
+        om_game_listing_free(l);
+    }
+    return n;
+}
+
+/* Every good list file and every example list loads. */
+Test(lists, every_good_and_example_list_loads)
+{
+    size_t files = 0;
+    for (size_t g = 0; g < om_game_count; g++) {
+        char sub[CORPUS_PATH_MAX], dir[CORPUS_PATH_MAX];
+        if (!has_lists(om_games[g]))
+            continue;
+        corpus_join(sub, sizeof sub, LISTS_DIR, om_games[g]->identity.name);
+        corpus_join(dir, sizeof dir, sub, "good");
+        files += lists_load(dir);
+        corpus_join(dir, sizeof dir, EXAMPLE_LISTS_DIR, om_games[g]->identity.name);
+        files += lists_load(dir);
+    }
+    cr_expect_geq(files, 9u, "only %zu list files", files);
+}
+
+/* Every key of a game's list files is set by a good file or an example, at
+ * its level. */
+Test(lists, every_list_key_is_set_by_a_file)
+{
+    for (size_t g = 0; g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        static key_cover c;
+        char place[64], sub[CORPUS_PATH_MAX], dirs[2][CORPUS_PATH_MAX];
+        size_t missing = 0;
+        if (!has_lists(game))
+            continue;
+        memset(&c, 0, sizeof c);
+        c.n = game->battles->list_keys(c.keys, KEYS_MAX);
+        cr_assert_leq(c.n, KEYS_MAX);
+        snprintf(place, sizeof place, "%s/list", game->identity.name);
+        corpus_join(sub, sizeof sub, LISTS_DIR, game->identity.name);
+        corpus_join(dirs[0], sizeof dirs[0], sub, "good");
+        corpus_join(dirs[1], sizeof dirs[1], EXAMPLE_LISTS_DIR, game->identity.name);
+        for (size_t d = 0; d < 2; d++) {
+            char names[CORPUS_FILES_MAX][CORPUS_PATH_MAX / 2];
+            size_t n = 0;
+            corpus_list(dirs[d], ".yaml", names, &n);
+            for (size_t i = 0; i < n; i++) {
+                char path[CORPUS_PATH_MAX];
+                corpus_join(path, sizeof path, dirs[d], names[i]);
+                cover_file(&c, place, path);
+            }
+        }
+        for (size_t i = 0; i < c.n; i++)
+            if (!c.set[i]) {
+                missing++;
+                cr_log_error("%s: no list file sets the %s key '%s'", game->identity.name,
+                             c.keys[i].where, c.keys[i].name);
+            }
+        cr_expect_eq(missing, 0u, "%s: %zu of its %zu list keys are set by no file",
+                     game->identity.name, missing, c.n);
+    }
+}
+
+/* Every bad list file is refused with a bad-input status, no listing, and
+ * the message its first line expects. */
+Test(lists, every_bad_list_is_refused_with_its_message)
+{
+    size_t files = 0;
+    for (size_t g = 0; g < om_game_count; g++) {
+        char sub[CORPUS_PATH_MAX], dir[CORPUS_PATH_MAX], names[CORPUS_FILES_MAX][CORPUS_PATH_MAX / 2];
+        size_t n = 0;
+        if (!has_lists(om_games[g]))
+            continue;
+        corpus_join(sub, sizeof sub, LISTS_DIR, om_games[g]->identity.name);
+        corpus_join(dir, sizeof dir, sub, CORPUS_BAD);
+        corpus_list(dir, ".yaml", names, &n);
+        for (size_t i = 0; i < n; i++, files++) {
+            char path[CORPUS_PATH_MAX], want[CORPUS_PATH_MAX], prefix[2 * CORPUS_PATH_MAX];
+            om_game_listing *l = NULL;
+            size_t len = 0;
+            char *text;
+            om_status st;
+            const char *msg, *problem;
+            corpus_join(path, sizeof path, dir, names[i]);
+            text = corpus_slurp(path, &len);
+            expectation(path, text, want, sizeof want);
+            st = om_game_list_file(path, &l);
+            msg = om_error_message();
+            cr_expect_null(l, "%s: a listing was returned", path);
+            cr_expect(corpus_is_input_error(st), "%s: status %d (%s), not a bad input file: %s",
+                      path, st, om_status_name(st), msg);
+            problem = corpus_message_problem(msg, path, text, len);
+            cr_expect_null(problem, "%s: the message\n  %s\nis not FILE:LINE: field 'PATH': "
+                           "REASON: %s", path, msg, problem ? problem : "");
+            cr_assert_lt((size_t)snprintf(prefix, sizeof prefix, "%s:%s", path, want),
+                         sizeof prefix);
+            cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
+                      "%s: the message\n  %s\ndoes not start with\n  %s", path, msg, prefix);
+            om_game_listing_free(l);
+            free(text);
+        }
+    }
+    cr_expect_gt(files, 20u);
 }

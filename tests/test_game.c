@@ -430,7 +430,8 @@ Test(game, warmaster_listing)
 
 /* A key documented in docs/scenario-format.md: a row "| `NAME` | ..." of a
  * table under a heading "## Level keys ..." in the part "# TITLE scenario
- * files" of a game. */
+ * files" of a game (or "# TITLE army list files", whose levels are the
+ * heading's words before " keys": "## List unit keys" is "list unit"). */
 typedef struct doc_key {
     char part[128];  /* the part's heading, e.g. "Warmaster (...) scenario files" */
     char level[32];  /* the level, lower case: the heading's first word ("Top-level
@@ -459,11 +460,14 @@ static void read_doc_keys(doc_key *rows, size_t *n)
         } else if (strncmp(line, "## ", 3) == 0) {
             /* A heading of keys names their level first. */
             size_t k = 0;
+            const char *end = strstr(line, " keys");
+            const size_t plen = strlen(part), tail = strlen("army list files");
+            const bool lists = plen > tail && strcmp(part + plen - tail, "army list files") == 0;
             level[0] = '\0';
-            if (strstr(line, " keys") == NULL)
+            if (end == NULL)
                 continue;
-            for (const char *p = line + 3; *p && *p != ' ' && *p != '-' && k + 1 < sizeof level;
-                 p++)
+            for (const char *p = line + 3;
+                 *p && (lists ? p < end : *p != ' ' && *p != '-') && k + 1 < sizeof level; p++)
                 level[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
             level[k] = '\0';
         } else if (level[0] && sscanf(line, "| `%95[^`]` |", name) == 1) {
@@ -526,11 +530,48 @@ Test(game, every_scenario_key_is_documented)
     for (size_t r = 0; r < n_rows; r++) {
         bool of_a_game = false;
         for (size_t g = 0; g < om_game_count && !of_a_game; g++) {
-            char part[128];
+            char part[128], lists[128];
             snprintf(part, sizeof part, "%s scenario files", om_games[g]->identity.title);
-            of_a_game = strcmp(rows[r].part, part) == 0;
+            snprintf(lists, sizeof lists, "%s army list files", om_games[g]->identity.title);
+            of_a_game = strcmp(rows[r].part, part) == 0 ||
+                        (om_games[g]->battles != NULL && om_games[g]->battles->version >= 1 &&
+                         strcmp(rows[r].part, lists) == 0);
         }
         cr_expect(of_a_game, "docs/scenario-format.md:%d: '%s' is under '# %s', no game's part",
                   rows[r].line, rows[r].name, rows[r].part);
     }
+}
+
+/* The keys of a game's army list files (its battles' list_keys) are
+ * documented in the part "# TITLE army list files" of docs/scenario-format.md,
+ * each under the heading of its level, and that part names no other key. */
+Test(game, every_list_key_is_documented)
+{
+    static doc_key rows[DOC_KEYS_MAX];
+    size_t n_rows = 0, games = 0;
+    read_doc_keys(rows, &n_rows);
+    for (size_t g = 0; g < om_game_count; g++) {
+        const om_game *game = om_games[g];
+        om_game_key keys[64];
+        char part[128];
+        size_t n, in_part = 0;
+        if (game->battles == NULL || game->battles->version < 1)
+            continue;
+        games++;
+        n = game->battles->list_keys(keys, sizeof keys / sizeof keys[0]);
+        cr_assert_leq(n, sizeof keys / sizeof keys[0]);
+        snprintf(part, sizeof part, "%s army list files", game->identity.title);
+        for (size_t i = 0; i < n; i++) {
+            bool found = false;
+            for (size_t r = 0; r < n_rows && !found; r++)
+                found = strcmp(rows[r].part, part) == 0 && strcmp(rows[r].level, keys[i].where) == 0 &&
+                        strcmp(rows[r].name, keys[i].name) == 0;
+            cr_expect(found, "%s: list key '%s' (%s keys) is not documented under '# %s'",
+                      game->identity.name, keys[i].name, keys[i].where, part);
+        }
+        for (size_t r = 0; r < n_rows; r++)
+            in_part += strcmp(rows[r].part, part) == 0;
+        cr_expect_eq(in_part, n, "%s: %zu rows for %zu list keys", game->identity.name, in_part, n);
+    }
+    cr_expect_geq(games, 1u, "no game has army list files");
 }

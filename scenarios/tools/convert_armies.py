@@ -319,7 +319,7 @@ def fmt_note_value(v):
 
 
 UNIT_KNOWN = {"order", "type", "attack", "range", "hits", "armour", "command", "size",
-              "points", "min", "max", "upgrades", "specialRules"}
+              "points", "min", "max", "armyMin", "armyMax", "upgrades", "specialRules"}
 
 
 def convert_json_entry(name, src, section, upgrade_ids):
@@ -355,6 +355,11 @@ def convert_json_entry(name, src, section, upgrade_ids):
         if section == "units" else _upgrade_points(src.get("points"), notes)
     entry["min"] = parse_int_field(src.get("min"), "min", notes)
     entry["max"] = parse_int_field(src.get("max"), "max", notes)
+    # Whole-army limits (the General's exactly one, a War Altar's at most one):
+    # fields of their own, which replace the per-1,000-point ones.
+    for key, field in (("armyMin", "army_min"), ("armyMax", "army_max")):
+        if key in src:
+            entry[field] = parse_int_field(src.get(key), field, notes)
     ups = src.get("upgrades")
     if ups:
         # Names that are not army upgrades are common magic items (Ring of Magic,
@@ -719,6 +724,15 @@ def load_ancients(shared, book, problems):
             e["points"] = int(r["points"].lstrip("+"))
             e["min"] = 0 if r["min"] == "-" else int(r["min"])
             e["max"] = 0 if r["max"] == "-" else int(r["max"])
+            # The book's single-value Min/Max '1' is a whole-army limit (THE
+            # ARMIES > PICKING THE ARMY: "The min/max for Generals is always
+            # given as 1. Every army must include one General and no army may
+            # ever include more than one General regardless of its size"); the
+            # TSV's info note names the one-off upgrades that print it.
+            if e["type"] == "general" and not upgrade:
+                e["army_min"], e["army_max"] = 1, 1
+            elif "at most 1 per army regardless of army size" in r["notes"]:
+                e["army_max"] = 1
             rules = []
             for item in [x.strip() for x in r["notes"].split(";")]:
                 if not item or item == "-":
@@ -1025,8 +1039,8 @@ def header_comment(rel):
 
 
 ENTRY_FIELDS = ["id", "name", "type", "source_type", "attacks", "shots", "range_cm", "hits",
-                "armour", "command", "size", "points", "min", "max", "upgrades",
-                "magic_item_upgrades", "rules"]
+                "armour", "command", "size", "points", "min", "max", "army_min", "army_max",
+                "upgrades", "magic_item_upgrades", "rules"]
 
 
 def render_entry(lines, e):

@@ -66,6 +66,15 @@ bool om_army_type_is_character(om_army_type type)
     return type == OM_ARMY_GENERAL || type == OM_ARMY_HERO || type == OM_ARMY_WIZARD;
 }
 
+om_wm_character_kind om_army_character_kind(om_army_type type, const char *source_type)
+{
+    if (type == OM_ARMY_GENERAL)
+        return OM_WM_GENERAL;
+    if (type == OM_ARMY_WIZARD || (source_type != NULL && strcmp(source_type, "Subordinate") == 0))
+        return OM_WM_WIZARD;
+    return OM_WM_HERO;
+}
+
 size_t om_army_ruleset_count(void) { return sizeof rulesets / sizeof rulesets[0]; }
 
 const om_army_ruleset *om_army_ruleset_at(size_t i)
@@ -120,6 +129,7 @@ const om_army_file *om_army_file_of(const om_army_ruleset *rs, size_t i)
 typedef struct raw_entry {
     char *id, *name, *type, *source_type;         /* source_type NULL if absent */
     char *attacks, *shots, *range_cm, *hits, *armour, *command, *size, *points, *min, *max;
+    char *army_min, *army_max;       /* NULL if absent */
     char **upgrades;                 /* NULL if absent */
     unsigned upgrades_count;
     char **magic_item_upgrades;      /* NULL if absent */
@@ -209,6 +219,8 @@ static const cyaml_schema_field_t entry_fields[] = {
     STR("points", REQ, raw_entry, points),
     STR("min", REQ, raw_entry, min),
     STR("max", REQ, raw_entry, max),
+    STR("army_min", OPT, raw_entry, army_min),
+    STR("army_max", OPT, raw_entry, army_max),
     SEQ("upgrades", OPT, raw_entry, upgrades, &string_entry),
     SEQ("magic_item_upgrades", OPT, raw_entry, magic_item_upgrades, &string_entry),
     SEQ("rules", REQ, raw_entry, rules, &string_entry),
@@ -341,7 +353,8 @@ static const cyaml_schema_value_t table_schemas[OM_ARMY_TABLE_COUNT] = {
 
 /* Keys holding integers, for "expected an integer" messages. */
 static const char *const int_keys[] = {
-    "attacks", "shots", "range_cm", "hits", "command", "size", "points", "min", "max", "roll",
+    "attacks", "shots", "range_cm", "hits", "command", "size", "points", "min", "max", "army_min",
+    "army_max", "roll",
     NULL
 };
 
@@ -505,7 +518,9 @@ static om_status conv_entry(const om_yaml_ctx *c, const char *section, size_t i,
         (st = om_yaml_conv_int(c, prefix, "size", r->size, STAT_MAX, 0, &u->size)) ||
         (st = conv_points(c, prefix, r->points, &u->points)) ||
         (st = om_yaml_conv_int(c, prefix, "min", r->min, STAT_MAX, 0, &u->min)) ||
-        (st = om_yaml_conv_int(c, prefix, "max", r->max, STAT_MAX, 0, &u->max)))
+        (st = om_yaml_conv_int(c, prefix, "max", r->max, STAT_MAX, 0, &u->max)) ||
+        (st = om_yaml_conv_int(c, prefix, "army_min", r->army_min, STAT_MAX, 0, &u->army_min)) ||
+        (st = om_yaml_conv_int(c, prefix, "army_max", r->army_max, STAT_MAX, 0, &u->army_max)))
         return st;
     if ((sv = parse_save(r->armour, &u->save)) != 0)
         return om_yaml_fail_at(c, sv == -1 ? OM_EPARSE : OM_EINVAL, 0, prefix, "armour",
@@ -520,6 +535,8 @@ static om_status conv_entry(const om_yaml_ctx *c, const char *section, size_t i,
     u->notes = dup_opt(r->notes, &oom);
     u->upgrades = dup_list(r->upgrades, r->upgrades_count, &oom);
     u->upgrades_count = u->upgrades ? r->upgrades_count : 0;
+    u->magic_item_upgrades = dup_list(r->magic_item_upgrades, r->magic_item_upgrades_count, &oom);
+    u->magic_item_upgrades_count = u->magic_item_upgrades ? r->magic_item_upgrades_count : 0;
     u->rules = dup_list(r->rules, r->rules_count, &oom);
     u->rules_count = u->rules ? r->rules_count : 0;
     if (oom)
@@ -536,6 +553,7 @@ static void free_entries(om_army_unit *u, size_t n)
         free(u[i].armour);
         free(u[i].notes);
         free_list(u[i].upgrades, u[i].upgrades_count);
+        free_list(u[i].magic_item_upgrades, u[i].magic_item_upgrades_count);
         free_list(u[i].rules, u[i].rules_count);
     }
     free(u);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "status.h"
+#include "table.h"
 #include "wm.h"
 
 /* Schema identifiers of the data files. */
@@ -59,6 +60,11 @@ const char *om_army_type_name(om_army_type type);
 
 /* Is the type a character (general, hero or wizard)? */
 bool om_army_type_is_character(om_army_type type);
+
+/* How a character entry of the army lists gives orders: a General as the
+ * General, a Wizard (and an Ancients Subordinate) as a Wizard, any other (a
+ * Hero, an Ancients Leader) as a Hero. */
+om_wm_character_kind om_army_character_kind(om_army_type type, const char *source_type);
 
 /* One rule set that has army lists, and the directory of its files. Its
  * title is the engine's (om_wm_ruleset_find(id)->title). */
@@ -114,8 +120,12 @@ typedef struct om_army_unit {
     unsigned size;       /* stands per unit (0 if not printed) */
     int points;          /* points per unit; for upgrades the cost added (may be < 0) */
     unsigned min, max;   /* per 1000 points; 0 = none / no limit */
+    unsigned army_min, army_max; /* per army whatever its size, replacing min and max
+                            when either is given (the General's exactly one); 0 = none */
     char **upgrades;     /* ids in the army's upgrades it may take */
     size_t upgrades_count; /* entries in upgrades */
+    char **magic_item_upgrades; /* magic items the list allows it beyond its type's */
+    size_t magic_item_upgrades_count; /* entries in magic_item_upgrades */
     char **rules;        /* special-rule ids (special-rules.yaml), sorted */
     size_t rules_count;  /* entries in rules */
     char *notes;         /* everything that did not fit a field, or NULL */

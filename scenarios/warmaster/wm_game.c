@@ -15,6 +15,7 @@
 
 #include "game.h"
 #include "wm.h"
+#include "wm_armylist.h"
 #include "wm_game_int.h"
 #include "wm_keys.h"
 #include "wm_provenance.h"
@@ -742,6 +743,15 @@ static const om_game_matrix_methods wm_matrix_methods = {
     .cell = om_wm_matrix_cell,
 };
 
+/* Battles: so far the army list files they will be fought between
+ * (wm_armylist.c). */
+static const om_game_battle_methods wm_battle_methods = {
+    .version = 1,
+    .list_schema = OM_WM_ARMYLIST_SCHEMA,
+    .list_keys = om_wm_armylist_keys,
+    .list_file = om_wm_armylist_listing,
+};
+
 const om_game om_game_warmaster = {
     .identity = {
         .name = "warmaster",
@@ -754,6 +764,6 @@ const om_game om_game_warmaster = {
     .trials = &wm_trial_methods,
     .catalogue = &wm_catalogue_methods,
     .matrix = &wm_matrix_methods,
-    .battles = NULL,
+    .battles = &wm_battle_methods,
     .exact = &wm_exact_methods,
 };

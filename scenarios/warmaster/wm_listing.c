@@ -313,6 +313,8 @@ static json_t *unit_json(const om_army_unit *u)
     json_object_set_new(o, "points", json_integer(u->points));
     json_object_set_new(o, "min", json_integer(u->min));
     json_object_set_new(o, "max", json_integer(u->max));
+    json_object_set_new(o, "army_min", json_integer(u->army_min));
+    json_object_set_new(o, "army_max", json_integer(u->army_max));
     json_object_set_new(o, "upgrades", json_strings(u->upgrades, u->upgrades_count));
     json_object_set_new(o, "rules", json_strings(u->rules, u->rules_count));
     json_object_set_new(o, "not_modelled", not_modelled);
@@ -325,6 +327,15 @@ static const char *const entry_columns[] = {"id", "name", "type", "attacks", "ra
                                             "armour", "cmd", "size", "points", "min/max",
                                             "rules"};
 #define ENTRY_COLUMNS (sizeof entry_columns / sizeof entry_columns[0])
+
+/* The min/max cell of u: "2/-" per 1,000 points, or "1/1 army" when the
+ * limits are the whole army's (army_min, army_max), which replace them. */
+static const char *minmax_text(char *out, char *lo, char *hi, const om_army_unit *u)
+{
+    if (u->army_min || u->army_max)
+        return cell(out, "%s/%s army", num_or_dash(lo, u->army_min), num_or_dash(hi, u->army_max));
+    return cell(out, "%s/%s", num_or_dash(lo, u->min), num_or_dash(hi, u->max));
+}
 
 /* A table of the entries units[0..n) of an army. */
 static om_status entries_table(om_game_listing *l, const char *key, const char *title,
@@ -341,8 +352,7 @@ static om_status entries_table(om_game_listing *l, const char *key, const char *
             u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-", num_or_dash(b[2], u->hits),
             u->armour, num_or_dash(b[3], u->command), num_or_dash(b[4], u->size),
             u->is_upgrade ? cell(b[5], "%+d", u->points) : cell(b[5], "%d", u->points),
-            cell(b[6], "%s/%s", num_or_dash(b[7], u->min), num_or_dash(b[8], u->max)),
-            rules_text(b[9], u)});
+            minmax_text(b[6], b[7], b[8], u), rules_text(b[9], u)});
     }
     return st;
 }
@@ -448,9 +458,14 @@ static void unit_text(FILE *f, const om_army *a, const om_army_unit *u, const om
             attacks_text(b[0], u), u->range_cm ? cell(b[1], "%ucm", u->range_cm) : "-",
             num_or_dash(b[2], u->hits), u->armour,
             u->save ? cell(b[3], "%u+", u->save) : "none", num_or_dash(b[4], u->command));
-    fprintf(f, "  size %s, points %s%d, min %s, max %s (per 1000 points)\n",
-            num_or_dash(b[5], u->size), u->is_upgrade && u->points >= 0 ? "+" : "", u->points,
-            num_or_dash(b[6], u->min), num_or_dash(b[7], u->max));
+    if (u->army_min || u->army_max)
+        fprintf(f, "  size %s, points %s%d, min %s, max %s (per army, whatever its size)\n",
+                num_or_dash(b[5], u->size), u->is_upgrade && u->points >= 0 ? "+" : "",
+                u->points, num_or_dash(b[6], u->army_min), num_or_dash(b[7], u->army_max));
+    else
+        fprintf(f, "  size %s, points %s%d, min %s, max %s (per 1000 points)\n",
+                num_or_dash(b[5], u->size), u->is_upgrade && u->points >= 0 ? "+" : "",
+                u->points, num_or_dash(b[6], u->min), num_or_dash(b[7], u->max));
     if (u->upgrades_count) {
         fprintf(f, "  upgrades:");
         for (size_t i = 0; i < u->upgrades_count; i++)

@@ -732,17 +732,6 @@ static om_status conv_plan(conv *v, unsigned s, const char *path, int self, cons
     return OM_OK;
 }
 
-/* The kind of a character entry of the army lists (TURNS.md: an Ancients
- * Leader orders as a Hero, a Subordinate as a Wizard). */
-static om_wm_character_kind kind_of_entry(const om_army_unit *e)
-{
-    if (e->type == OM_ARMY_GENERAL)
-        return OM_WM_GENERAL;
-    if (e->type == OM_ARMY_WIZARD ||
-        (e->source_type != NULL && strcmp(e->source_type, "Subordinate") == 0))
-        return OM_WM_WIZARD;
-    return OM_WM_HERO;
-}
 
 /* Character k of side s. */
 static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_character *r)
@@ -777,7 +766,7 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
                                  "%s; a character is a general, hero or wizard", r->from,
                                  om_army_type_name(e->type));
         } else {
-            kind = kind_of_entry(e);
+            kind = om_army_character_kind(e->type, e->source_type);
             command = e->command;
             snprintf(name, sizeof name, "%s", e->name);
         }
