@@ -380,8 +380,7 @@ Test(doctrine, orders_by_the_odds)
     cr_expect_lt(odds->win[k][strong], 0.65f);
     cr_expect_eq(odds->win[k][k], -1.0f);
     plans = x.t.command;
-    om_wm_doctrine_plans(x.o.doctrine[0], odds, &x.t.table, 0, om_wm_battle_general(p, 0),
-                         &plans);
+    om_wm_doctrine_plans(x.o.doctrine[0], odds, &x.t.table, 0, &plans);
     cr_expect_eq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
     cr_expect_eq(plans.plan[k].target, (int8_t)weak);
     cr_expect_eq(plans.plan[k].by, (int8_t)om_wm_battle_general(p, 0));
@@ -397,8 +396,7 @@ Test(doctrine, orders_by_the_odds)
     x.o.doctrine[0] = om_wm_doctrine_find("cautious");
     p = prepare(&x);
     plans = x.t.command;
-    om_wm_doctrine_plans(x.o.doctrine[0], om_wm_battle_odds(p), &x.t.table, 0,
-                         om_wm_battle_general(p, 0), &plans);
+    om_wm_doctrine_plans(x.o.doctrine[0], om_wm_battle_odds(p), &x.t.table, 0, &plans);
     cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
     om_wm_battle_prepared_free(p);
     cr_expect_null(om_wm_doctrine_find("reckless"));

@@ -319,7 +319,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
             const om_wm_command_setup *setup = &p->plans[side];
             if (o->doctrine[side] != NULL) {
                 om_wm_doctrine_plans(o->doctrine[side], &p->odds, om_wm_turn_work_table(w),
-                                     side, p->general[side], &plans);
+                                     side, &plans);
                 setup = &plans;
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);

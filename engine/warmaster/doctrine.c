@@ -58,14 +58,27 @@ static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *
     return p;
 }
 
-/* Whether character `general` (-1: none) can order unit u. */
-static bool orders_reach(const om_wm_command_setup *setup, const om_wm_table *t, int general,
-                         unsigned u)
+/* The character of unit u's side who orders it: the closest of those on the
+ * table whose command reaches it (General, Heroes and Wizards all give
+ * orders: Generals, Wizards & Heroes), or -1. */
+static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
 {
-    return general >= 0 &&
-           om_wm_command_in_range(setup->rules, t->character[general].kind,
-                                  (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) != 0,
-                                  om_wm_table_character_distance(t, (unsigned)general, u));
+    const bool flyer = (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+    double best = 0;
+    int8_t who = -1;
+    for (unsigned c = 0; c < t->characters; c++) {
+        const om_wm_table_character *ch = &t->character[c];
+        double cm;
+        if (ch->side != t->unit[u].side ||
+            (ch->joined >= 0 && !t->unit[ch->joined].present))
+            continue;
+        cm = om_wm_table_character_distance(t, c, u);
+        if (om_wm_command_in_range(setup->rules, ch->kind, flyer, cm) && (who < 0 || cm < best)) {
+            who = (int8_t)c;
+            best = cm;
+        }
+    }
+    return who;
 }
 
 /* The square of the distance between the centres of units u and v. */
@@ -116,8 +129,7 @@ static void insert(issue *list, unsigned *n, issue e)
 
 
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
-                          const om_wm_table *t, unsigned side, int general,
-                          om_wm_command_setup *setup)
+                          const om_wm_table *t, unsigned side, om_wm_command_setup *setup)
 {
     issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
     bool brigaded[OM_WM_TABLE_MAX_BRIGADES] = {false};
@@ -148,11 +160,12 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         for (unsigned i = 0; i < br->count && lead < 0; i++)
             if (t->unit[br->unit[i]].present && !engaged[br->unit[i]])
                 lead = br->unit[i];
+        int8_t by;
         if (lead < 0 || (target = closest_enemy(t, (unsigned)lead)) < 0 ||
-            !orders_reach(setup, t, general, (unsigned)lead))
+            (by = orderer(setup, t, (unsigned)lead)) < 0)
             continue;
         setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)target,
-                                              .keep_cm = dc->keep_cm, .by = (int8_t)general};
+                                              .keep_cm = dc->keep_cm, .by = by};
         brigaded[b] = true;
         insert(list, &n, (issue){dc->advance * 2, -1, (int)b});
     }
@@ -199,8 +212,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         }
         if (best.kind == OM_WM_PLAN_HOLD)
             continue;
-        if (orders_reach(setup, t, general, u))
-            best.by = (int8_t)general;
+        best.by = orderer(setup, t, u);
         setup->plan[u] = best;
         insert(list, &n, (issue){best_score, (int)u, -1});
     }

@@ -5,7 +5,7 @@
  * winning the first round of the combat the charge would start (worked out
  * once, when the battle is prepared, by the engagement engine), the points
  * the fight puts at stake, and the distance to cover. Every unit's best order
- * becomes its plan, the best of them first, and the side's General issues
+ * becomes its plan, the best of them first, and the side's characters issue
  * them in that order until a command roll fails, as players do (the Command
  * phase of command.h does the issuing). A doctrine states what it maximises;
  * the scores weigh the odds accordingly.
@@ -72,13 +72,13 @@ typedef struct om_wm_doctrine_odds {
  * the table and not engaged, the best of its orders (a charge at the enemy of
  * best score among those within three paces, the most a turn's orders move
  * it; a shooter's move into range; an advance on the enemy whose centre is
- * closest, by brigade where its brigade advances; or hold), ordered by `general` (the side's General's character index, or
- * -1: no orders, initiative only), priorities best first. Pure; no
+ * closest, by brigade where its brigade advances; or hold), ordered by the
+ * closest character of the side whose command reaches it (none: no orders,
+ * initiative only), priorities best first. Pure; no
  * allocation; the plans are valid for the table (every target an enemy on
  * it), so that om_wm_command_check would pass them.
  */
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
-                          const om_wm_table *t, unsigned side, int general,
-                          om_wm_command_setup *setup);
+                          const om_wm_table *t, unsigned side, om_wm_command_setup *setup);
 
 #endif /* OM_WM_DOCTRINE_H */
