@@ -16,6 +16,8 @@
 
 #include "game.h"
 #include "rng.h"
+#include "battle.h"
+#include "doctrine.h"
 #include "wm.h"
 #include "wm_scenario.h"
 
@@ -94,7 +96,7 @@ Test(game, unknown_kind_before_the_keys_of_a_kind)
     cr_expect_eq(om_scenario_load_text("t.yaml", text, strlen(text), &sc), OM_EPARSE);
     cr_expect_null(sc);
     cr_expect_str_eq(om_error_message(), "t.yaml:3: field 'kind': unknown kind 'trun'; did you "
-                     "mean 'turn'? expected one of: combat, volley, engagement, turn");
+                     "mean 'turn'? expected one of: combat, volley, engagement, turn, battle");
 }
 
 /* The default scenario, as `oddsmaster run` loads it: its names and provenance. */
@@ -574,4 +576,26 @@ Test(game, every_list_key_is_documented)
         cr_expect_eq(in_part, n, "%s: %zu rows for %zu list keys", game->identity.name, in_part, n);
     }
     cr_expect_geq(games, 1u, "no game has army list files");
+}
+
+/* The key table's words for a battle's `doctrine` and `length` are the
+ * engine's doctrines and methods of game length, in their order. */
+Test(game, battle_words_are_the_engines)
+{
+    static om_game_key keys[512];
+    const om_game *g = om_game_for_ruleset("warmaster-revolution");
+    size_t n;
+    cr_assert_not_null(g);
+    n = g->catalogue->keys(keys, sizeof keys / sizeof keys[0]);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(keys[i].name, "doctrine") == 0) {
+            cr_expect_eq(keys[i].n_values, om_wm_doctrine_count);
+            for (size_t k = 0; k < keys[i].n_values && k < om_wm_doctrine_count; k++)
+                cr_expect_str_eq(keys[i].values[k], om_wm_doctrines[k].name);
+        } else if (strcmp(keys[i].name, "length") == 0) {
+            cr_expect_eq(keys[i].n_values, om_wm_game_length_count);
+            for (size_t k = 0; k < keys[i].n_values && k < om_wm_game_length_count; k++)
+                cr_expect_str_eq(keys[i].values[k], om_wm_game_lengths[k].name);
+        }
+    }
 }

@@ -28,6 +28,7 @@
  * read by wm_turn_load.c, which converts each of its units as a side here
  * (wm_load_int.h).
  */
+#include "wm_battle.h"
 #include "wm_scenario.h"
 
 #include <stddef.h>
@@ -864,6 +865,7 @@ void om_wm_scenario_free(om_wm_scenario *s)
     free(s->text);
     free(s->title);
     free(s->turn);
+    om_wm_battle_scenario_free(s->battle);
     free(s);
 }
 

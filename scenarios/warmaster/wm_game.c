@@ -16,6 +16,7 @@
 #include "game.h"
 #include "wm.h"
 #include "wm_armylist.h"
+#include "wm_battle.h"
 #include "wm_game_int.h"
 #include "wm_keys.h"
 #include "wm_provenance.h"
@@ -113,10 +114,13 @@ static const char *const loss_field_name[2] = {"stands_lost_a", "stands_lost_b"}
 /* Rule sets, and kinds in om_wm_kind order. */
 const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1] = {
     "warmaster-1.1", "warmaster-revolution", "warmaster-ancients", NULL};
-/* The kind name of a whole turn (not an om_wm_kind: turns have their own loader). */
+/* The kind names of a whole turn and of a battle (not om_wm_kinds: each has
+ * its own loader). */
 #define TURN_KIND "turn"
+#define BATTLE_KIND "battle"
 const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1] = {"combat", "volley",
-                                                                 "engagement", TURN_KIND, NULL};
+                                                                 "engagement", TURN_KIND,
+                                                                 BATTLE_KIND, NULL};
 /* The same kinds, described, each with a sample scenario (test_corpus.c checks
  * that the names agree, and that a file of each kind loads as that kind). */
 static const om_game_kind wm_kinds[OM_WM_GAME_KINDS] = {
@@ -172,6 +176,14 @@ static const om_game_kind wm_kinds[OM_WM_GAME_KINDS] = {
      "    - id: orc_warriors\n"
      "      unit: {from: orcs/orc-warriors}\n"
      "      at: [80, 50]\n"},
+    {BATTLE_KIND, "a whole battle: two army lists deployed and fought turn by turn to the end",
+     "schema: oddsmaster-scenario/1\n"
+     "title: Steel and shot against the green horde\n"
+     "ruleset: warmaster-revolution\n"
+     "kind: battle\n"
+     "a: {list: revolution-empire-steel-and-shot, doctrine: default}\n"
+     "b: {list: revolution-orcs-horde, doctrine: default}\n"
+     "length: d6-6-7-8\n"},
 };
 
 /* The engagement of a loaded Warmaster scenario. */
@@ -232,26 +244,31 @@ static om_status turn_warnings(const om_wm_turn_scenario *ts, char **out)
     return OM_OK;
 }
 
+/* Which loader reads a scenario text. */
+typedef enum text_loader { LOADER_ENGAGEMENT = 0, LOADER_TURN, LOADER_BATTLE } text_loader;
+
 /*
- * The loader of a scenario text: whether its top-level `kind` is turn (else
- * load.c reads it). A kind that is no kind of the game is refused here, with
- * every kind listed: the two loaders' schemas differ, so the other loader
- * would first refuse the keys of the kind meant (a turn's `units` for a
- * misspelt turn). Errors: OM_EPARSE.
+ * The loader of a scenario text, from its top-level `kind`: turn and battle
+ * have their own, load.c reads the others. A kind that is no kind of the game
+ * is refused here, with every kind listed: the loaders' schemas differ, so
+ * another loader would first refuse the keys of the kind meant (a turn's
+ * `units` for a misspelt turn). Errors: OM_EPARSE.
  */
-static om_status text_is_turn(const om_scenario *sc, bool *turn)
+static om_status text_loader_of(const om_scenario *sc, text_loader *loader)
 {
     const om_yaml_ctx c = {.source = sc->source, .text = sc->text, .len = strlen(sc->text)};
     char known[OM_YAML_REASON_MAX / 2];
     const char *best;
     om_yaml_walk w;
-    *turn = false;
+    *loader = LOADER_ENGAGEMENT;
     om_yaml_walk_run(&w, c.text, c.len, "", "kind");
     if (!w.found || w.value_type != YAML_SCALAR_EVENT)
         return OM_OK;
     for (size_t k = 0; k < OM_WM_GAME_KINDS; k++)
         if (strcmp(w.value, om_wm_game_kind_names[k]) == 0) {
-            *turn = strcmp(w.value, TURN_KIND) == 0;
+            *loader = strcmp(w.value, TURN_KIND) == 0     ? LOADER_TURN
+                      : strcmp(w.value, BATTLE_KIND) == 0 ? LOADER_BATTLE
+                                                          : LOADER_ENGAGEMENT;
             return OM_OK;
         }
     om_yaml_join_names(known, sizeof known, om_wm_game_kind_names, OM_WM_GAME_KINDS);
@@ -260,6 +277,21 @@ static om_status text_is_turn(const om_scenario *sc, bool *turn)
                            "unknown kind '%s'; %s%s%sexpected one of: %s", w.value,
                            best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
                            known);
+}
+
+/* Load a scenario of kind battle. */
+static om_status battle_load(om_scenario *sc)
+{
+    om_wm_scenario *ws = NULL;
+    om_status st = om_wm_battle_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
+    if (st != OM_OK)
+        return st;
+    sc->setup = ws;
+    sc->ruleset = ws->battle->turn.rules->name;
+    sc->kind = BATTLE_KIND;
+    if ((sc->title = strdup(ws->title)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", sc->source);
+    return om_wm_battle_provenance_json(ws->battle, &sc->provenance_json);
 }
 
 /* Load a scenario of kind turn. */
@@ -283,12 +315,14 @@ static om_status wm_load(om_scenario *sc)
 {
     om_wm_scenario *ws = NULL;
     const om_wm_engagement *e;
-    bool turn = false;
+    text_loader loader;
     om_status st;
-    if ((st = text_is_turn(sc, &turn)) != OM_OK)
+    if ((st = text_loader_of(sc, &loader)) != OM_OK)
         return st;
-    if (turn)
+    if (loader == LOADER_TURN)
         return turn_load(sc);
+    if (loader == LOADER_BATTLE)
+        return battle_load(sc);
     st = om_wm_scenario_load_text(sc->source, sc->text, strlen(sc->text), &ws);
     if (st != OM_OK)
         return st;
@@ -420,11 +454,102 @@ typedef struct wm_turn_prepared {
     char description[OM_LAYOUT_FIELDS_MAX][TURN_DESC_MAX]; /* descriptions */
 } wm_turn_prepared;
 
-/* What the game's prepared scenarios are: an engagement, or a turn. */
+/* What the game's prepared scenarios are: an engagement, a turn or a battle. */
 typedef struct wm_prepared {
-    om_wm_prepared *engagement; /* kinds combat, volley, engagement; else NULL */
-    wm_turn_prepared *turn;     /* kind turn; else NULL */
+    om_wm_prepared *engagement;    /* kinds combat, volley, engagement; else NULL */
+    wm_turn_prepared *turn;        /* kind turn; else NULL */
+    om_wm_battle_prepared *battle; /* kind battle; else NULL */
 } wm_prepared;
+
+/* ---- Battles ---- */
+
+/* A battle's row: the battle's fields, bytes (two for each side's victory
+ * points, least significant first). */
+enum {
+    BR_WINNER = 0, BR_LEVEL, BR_END, BR_TURNS, BR_FIRST, BR_WITHDREW_A, BR_WITHDREW_B,
+    BR_UNITS_LOST_A, BR_UNITS_LOST_B, BR_VP_A, BR_VP_B = BR_VP_A + 2, BR_SIZE = BR_VP_B + 2
+};
+
+static const om_field battle_fields[] = {
+    {.name = "winner", .type = OM_FIELD_WINNER, .offset = BR_WINNER,
+     .title = "Outcome of the battle",
+     .description = "Who won the battle (End of the Battle > Victory Points: the most victory "
+                    "points; an army that withdrew at best draws): a, b or draw."},
+    {.name = "level", .type = OM_FIELD_COUNT, .offset = BR_LEVEL,
+     .description = "How decisive: 0 draw, 1 more victory points with no army withdrawing, 2 "
+                    "minor (forced a withdrawal), 3 major (and lost no more than half its own "
+                    "break point), 4 massacre (no more than a quarter)."},
+    {.name = "end", .type = OM_FIELD_COUNT, .offset = BR_END,
+     .description = "How the battle ended: 0 its length, 1 an army at its break point, 2 a "
+                    "General slain."},
+    {.name = "turns", .type = OM_FIELD_COUNT, .offset = BR_TURNS,
+     .description = "Battle turns begun (both sides' turns; a withdrawal may end the last "
+                    "early)."},
+    {.name = "first", .type = OM_FIELD_FLAG, .offset = BR_FIRST,
+     .description = "The side that took the first turn: 0 side A, 1 side B."},
+    {.name = "withdrew_a", .type = OM_FIELD_FLAG, .offset = BR_WITHDREW_A,
+     .description = "1 if side A's army withdrew (its break point, or its General slain)."},
+    {.name = "withdrew_b", .type = OM_FIELD_FLAG, .offset = BR_WITHDREW_B,
+     .description = "1 if side B's army withdrew (its break point, or its General slain)."},
+    {.name = "units_lost_a", .type = OM_FIELD_COUNT, .offset = BR_UNITS_LOST_A,
+     .description = "Units side A lost (destroyed)."},
+    {.name = "units_lost_b", .type = OM_FIELD_COUNT, .offset = BR_UNITS_LOST_B,
+     .description = "Units side B lost (destroyed)."},
+    {.name = "vp_a", .type = OM_FIELD_COUNT16, .offset = BR_VP_A,
+     .description = "Victory points side A scored (units destroyed, units of 3+ stands reduced "
+                    "to 1 half, characters slain)."},
+    {.name = "vp_b", .type = OM_FIELD_COUNT16, .offset = BR_VP_B,
+     .description = "Victory points side B scored (units destroyed, units of 3+ stands reduced "
+                    "to 1 half, characters slain)."},
+};
+
+/* The layout of a battle: its fields, each army's name and points. */
+static void battle_layout(const om_wm_battle_scenario *b, om_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < sizeof battle_fields / sizeof battle_fields[0]; i++)
+        l->fields[l->field_count++] = battle_fields[i];
+    l->row_size = BR_SIZE;
+    for (int s = 0; s < 2; s++) {
+        l->side[s].name = b->list[s]->name;
+        l->side[s].points = b->list[s]->points;
+        l->side[s].loss_field = -1;
+    }
+    l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
+}
+
+/* A battle's row from its result. */
+static void battle_row(const om_wm_battle_result *r, uint8_t *row)
+{
+    const unsigned vp[2] = {r->vp[0] < UINT16_MAX ? r->vp[0] : UINT16_MAX,
+                            r->vp[1] < UINT16_MAX ? r->vp[1] : UINT16_MAX};
+    row[BR_WINNER] = r->verdict.winner == OM_WM_BATTLE_NO_WINNER ? OM_WINNER_DRAW
+                                                                 : r->verdict.winner;
+    row[BR_LEVEL] = (uint8_t)r->verdict.level;
+    row[BR_END] = r->end;
+    row[BR_TURNS] = r->turns;
+    row[BR_FIRST] = r->first;
+    row[BR_WITHDREW_A] = r->withdrew[0];
+    row[BR_WITHDREW_B] = r->withdrew[1];
+    row[BR_UNITS_LOST_A] = r->units_lost[0];
+    row[BR_UNITS_LOST_B] = r->units_lost[1];
+    for (int s = 0; s < 2; s++) {
+        row[BR_VP_A + 2 * s] = (uint8_t)(vp[s] & 0xffu);
+        row[BR_VP_A + 2 * s + 1] = (uint8_t)(vp[s] >> 8);
+    }
+}
+
+static om_status battle_prepare(const om_wm_scenario *ws, wm_prepared *p, om_trials *out)
+{
+    const om_wm_battle_scenario *b = ws->battle;
+    om_wm_check_failure why;
+    om_status st = om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why,
+                                              &p->battle);
+    if (st != OM_OK)
+        return st;
+    battle_layout(b, &out->layout);
+    return OM_OK;
+}
 
 /* The value of field k of a turn's row. */
 static unsigned turn_value_of(const wm_turn_prepared *tp, size_t k, const om_wm_turn_result *r)
@@ -554,6 +679,7 @@ static void wm_release(om_trials *t)
     if (p == NULL)
         return;
     om_wm_prepared_free(p->engagement);
+    om_wm_battle_prepared_free(p->battle);
     if (p->turn)
         om_wm_turn_prepared_free(p->turn->turn);
     free(p->turn);
@@ -570,6 +696,8 @@ static om_status wm_prepare(const om_scenario *sc, om_trials *out)
     out->prepared = p;
     if (ws->turn != NULL)
         st = turn_prepare(ws, p, out);
+    else if (ws->battle != NULL)
+        st = battle_prepare(ws, p, out);
     else if ((st = om_wm_prepare_alloc(engagement_of(sc), &p->engagement)) == OM_OK) {
         const om_wm_outcome *classes;
         wm_layout(engagement_of(sc), &out->layout);
@@ -588,7 +716,8 @@ static om_status wm_work_alloc(const void *prepared, void **work)
 {
     const wm_prepared *p = prepared;
     *work = NULL;
-    return p->turn != NULL ? om_wm_turn_work_alloc((om_wm_turn_work **)work) : OM_OK;
+    return p->turn != NULL || p->battle != NULL ? om_wm_turn_work_alloc((om_wm_turn_work **)work)
+                                                : OM_OK;
 }
 
 static void wm_work_free(void *work)
@@ -600,6 +729,14 @@ static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8
                              size_t n)
 {
     const wm_prepared *p = prepared;
+    if (p->battle != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            om_wm_battle_result r;
+            om_wm_battle_resolve(p->battle, work, d, &r);
+            battle_row(&r, rows + i * BR_SIZE);
+        }
+        return;
+    }
     if (p->turn != NULL) {
         const wm_turn_prepared *tp = p->turn;
         for (size_t i = 0; i < n; i++) {
@@ -622,7 +759,7 @@ static void wm_resolve_classes(const void *prepared, void *work, om_dice *d, uin
 {
     const wm_prepared *p = prepared;
     (void)work;
-    assert(p->turn == NULL);
+    assert(p->turn == NULL && p->battle == NULL);
     om_wm_resolve_classes(p->engagement, d, (om_wm_outcome *)(void *)rows, cls, class_rows, n);
 }
 
@@ -635,7 +772,7 @@ static void wm_resolve_classes2(const void *prepared, void *work, om_dice *const
     om_wm_outcome *const out[2] = {(om_wm_outcome *)(void *)rows[0],
                                    (om_wm_outcome *)(void *)rows[1]};
     (void)work;
-    assert(p->turn == NULL);
+    assert(p->turn == NULL && p->battle == NULL);
     om_wm_resolve_classes2(p->engagement, d, out, cls, class_rows, n);
 }
 
@@ -678,6 +815,9 @@ static om_status wm_exact_law(const void *prepared, const om_layout *layout, om_
     if (p->turn != NULL)
         return OM_ERROR(OM_EUNSUPPORTED, "the exact law of a whole turn is not computed (its "
                         "Command phase and its moves on the table are not enumerated)");
+    if (p->battle != NULL)
+        return OM_ERROR(OM_EUNSUPPORTED, "the exact law of a battle is not computed (its "
+                        "turns and moves on the table are not enumerated)");
     if (p->engagement->e.kind != OM_WM_KIND_ENGAGEMENT)
         return om_exact_enumerate(wm_exact_trial, p->engagement, layout, NULL,
                                   OM_EXACT_RUNS_MAX, law);

@@ -18,7 +18,7 @@ extern const char *const om_wm_game_rulesets[OM_WM_GAME_RULESETS + 1];
  * whole turns. The game's kind table (om_game_warmaster.kinds) and every list
  * of kinds shown to people (`list`, `list --keys`, the message of an unknown
  * kind) come from it. */
-#define OM_WM_GAME_KINDS (OM_WM_KIND_COUNT + 1)
+#define OM_WM_GAME_KINDS (OM_WM_KIND_COUNT + 2)
 extern const char *const om_wm_game_kind_names[OM_WM_GAME_KINDS + 1];
 
 /* Matchup matrices (wm_matrix.c): the situations, the kinds a matrix runs,

@@ -153,6 +153,13 @@ static const om_game_key fixed_keys[] = {
  * table (each entry of an army's `units`, beside the side keys the table does
  * not decide), a plan, a character, a brigade, a terrain piece, the table. */
 static const char *const moving_names[] = {"a", "b"};
+/* A battle's names: its doctrines and lengths (the engine's tables, in their
+ * order; test_game.c checks they agree) and its first sides. */
+static const char *const doctrine_names[] = {"default", "aggressive", "cautious",
+                                             "shoot-and-hold"};
+static const char *const length_names[] = {"d6-6-7-8", "rolled-from-6", "d6-5-6-7",
+                                           "rolled-from-5", "fixed"};
+static const char *const first_names[] = {"roll", "a", "b"};
 static const om_game_key turn_keys[] = {
     {.name = "moving", .where = "top", .type = "name", .values = moving_names, .n_values = 2,
      .fallback = "a",
@@ -243,6 +250,21 @@ static const om_game_key turn_keys[] = {
      .help = "cm"},
     {.name = "depth", .where = "table", .type = "1..1000", .fallback = "the rule set's",
      .help = "cm"},
+    /* Kind battle (wm_battle.c): an army is a list and a doctrine. */
+    {.name = "list", .where = "army", .type = "name or path", .fallback = "required",
+     .help = "kind battle: an example army list (oddsmaster list shows them) or a list "
+             "file, relative to the scenario's folder"},
+    {.name = "doctrine", .where = "army", .type = "name", .values = doctrine_names,
+     .n_values = N(doctrine_names), .fallback = "default",
+     .help = "kind battle: how the army plays (each doctrine's weights: docs/rules-coverage.md)"},
+    {.name = "length", .where = "top", .type = "name", .values = length_names,
+     .n_values = N(length_names), .fallback = "d6-6-7-8",
+     .help = "kind battle: how long the battle lasts (End of the Battle; Battlefields)"},
+    {.name = "turns", .where = "top", .type = "1..30", .fallback = "required with length: fixed",
+     .help = "kind battle: the battle turns of a fixed length"},
+    {.name = "first", .where = "top", .type = "name", .values = first_names,
+     .n_values = N(first_names), .fallback = "roll",
+     .help = "kind battle: who takes the first turn (roll: the dice of the rule set)"},
 };
 
 /* What a side key's default is, for people. */

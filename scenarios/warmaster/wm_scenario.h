@@ -22,8 +22,9 @@
 /* Schema identifier the "schema" key of a scenario file must carry. */
 #define OM_SCENARIO_SCHEMA "oddsmaster-scenario/1"
 
-/* A whole turn (wm_turn_scenario.h). */
+/* A whole turn (wm_turn_scenario.h), a battle (wm_battle.h). */
 typedef struct om_wm_turn_scenario om_wm_turn_scenario;
+typedef struct om_wm_battle_scenario om_wm_battle_scenario;
 
 /* A loaded scenario. Owns its strings. */
 typedef struct om_wm_scenario {
@@ -32,6 +33,7 @@ typedef struct om_wm_scenario {
     char *title;           /* the scenario's title */
     om_wm_engagement engagement; /* the engagement to simulate (of a turn: its rule set) */
     om_wm_turn_scenario *turn; /* kind turn: the turn (owned, no pointer inside); else NULL */
+    om_wm_battle_scenario *battle; /* kind battle: the battle (owned); else NULL */
 } om_wm_scenario;
 
 /*

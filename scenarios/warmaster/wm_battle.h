@@ -1,0 +1,61 @@
+/*
+ * wm_battle.h: scenario files of kind battle: two army list files (army
+ * lists, wm_armylist.h) fought against each other on the table of their rule
+ * set, each side deployed in lines of battle and playing a doctrine, for a
+ * length of game chosen by method (engine/warmaster/battle.h). The keys are
+ * in docs/scenario-format.md ("Battles") and the key table (wm_keys.c).
+ */
+#ifndef OM_WM_BATTLE_SCENARIO_H
+#define OM_WM_BATTLE_SCENARIO_H
+
+#include <stddef.h>
+
+#include "battle.h"
+#include "status.h"
+#include "wm_armylist.h"
+#include "wm_scenario.h"
+
+/* A battle as loaded: the deployed table, the units' values, both sides'
+ * settings, and the two lists with their texts (for the result's record). */
+typedef struct om_wm_battle_scenario {
+    om_wm_turn turn;                  /* the table both armies stand on, their values,
+                                         side A's base Command setup */
+    om_wm_command_setup plans_b;      /* side B's base Command setup */
+    om_wm_battle_options options;     /* length, first side, doctrines, points */
+    om_wm_armylist *list[2];          /* each side's list (owned) */
+    char *list_name[2];               /* each list as the file names it (owned) */
+    char *list_text[2];               /* each list's text (owned) */
+    char id[OM_WM_TABLE_MAX_UNITS][OM_WM_ARMYLIST_ID_MAX + 8]; /* each unit's id on the
+                                         table: its list id, numbered when repeated */
+} om_wm_battle_scenario;
+
+/*
+ * om_wm_battle_scenario_load_text: load `len` bytes of a scenario of kind
+ * battle named `source` into a scenario whose `battle` holds it (owned by the
+ * caller, om_wm_scenario_free). A list is the name of an example list
+ * (`oddsmaster list --examples`... the stem of a file of scenarios/lists/
+ * warmaster) or a path, relative to the scenario file's directory. Errors,
+ * each "SOURCE:LINE: field 'PATH': REASON" (or the list file's own): OM_EPARSE,
+ * OM_ENOTFOUND (an unknown list, doctrine or length method, with "did you
+ * mean"), OM_EINVAL (lists of different rule sets, an army too big for its
+ * zone, a fixed length out of range), OM_EIO (a list file unreadable),
+ * OM_ENOMEM.
+ */
+om_status om_wm_battle_scenario_load_text(const char *source, const char *text, size_t len,
+                                          om_wm_scenario **out);
+
+/* om_wm_battle_provenance_json: what the battle's result file records of it
+ * as JSON (*out, malloc'd): the rule set, each side's list (its name and
+ * whole text), doctrine and units as deployed (id, name, points, where they
+ * stand), the length method and turns, the first side. Errors: OM_ENOMEM. */
+om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **out);
+
+/* Free a battle (NULL allowed). */
+void om_wm_battle_scenario_free(om_wm_battle_scenario *b);
+
+/* Number of example lists compiled into the program, and the stem of the
+ * i-th ("revolution-empire-steel-and-shot"), NULL past the end. */
+size_t om_wm_battle_example_count(void);
+const char *om_wm_battle_example_at(size_t i);
+
+#endif /* OM_WM_BATTLE_SCENARIO_H */
