@@ -619,8 +619,8 @@ Test(summary, two_byte_count_field)
     json_t *root;
 
     l.fields[0] = (om_field){"vp_lost_a", "Victory points side A lost.", NULL, 0,
-                             OM_FIELD_COUNT16};
-    l.fields[1] = (om_field){"a_long_flag_name_of_a_unit", "A flag.", NULL, 2, OM_FIELD_FLAG};
+                             OM_FIELD_COUNT16, 0};
+    l.fields[1] = (om_field){"a_long_flag_name_of_a_unit", "A flag.", NULL, 2, OM_FIELD_FLAG, 0};
     l.side[0].loss_field = l.side[1].loss_field = -1;
     for (size_t i = 0; i < SYN_TRIALS; i++) {
         rows[i * 3] = (uint8_t)(value[i % 10] & 0xff);
