@@ -180,7 +180,11 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
      * start, written after it). */
     c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1) + SO_TAIL +
              CHECKSUM_BYTES;
-    c->buf = malloc(c->cap * (n ? n : 1) + 8);
+    /* The chunks follow one another in buf: room for the fields' at most
+     * cap bytes each, the unit columns' (one byte a value) fewer. */
+    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) +
+                    (n - layout->field_count) * (SO_HEADER + chunk_rows + SO_TAIL +
+                                                 CHECKSUM_BYTES) + 8);
     c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
     c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
     n = n ? n : 1;

@@ -42,6 +42,8 @@ struct om_h5_reader {
 
 /* ----------------------------------------------------------------- reader */
 
+static void reader_layout(const om_h5_reader *r, om_layout *l);
+
 /* An optional string attribute of `obj`: NULL when absent. */
 static om_status attr_string_opt(hid_t obj, const char *path, const char *name, char **out)
 {
@@ -325,6 +327,15 @@ static om_status reader_open_units(om_h5_reader *r)
     free(list);
     if (st == OM_OK && r->n_unit_fields == 0)
         st = OM_ERROR(OM_EHDF5, "%s: /units lists no unit fields", r->path);
+    if (st == OM_OK) {
+        /* The tallies of so many units and values must fit a tally. */
+        om_layout l;
+        reader_layout(r, &l);
+        if (om_layout_unit_bins(&l) > OM_LAYOUT_UNIT_BINS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: /units has %zu units and %zu unit fields whose "
+                          "values take %zu histogram bins (at most %d)", r->path, r->n_units,
+                          r->n_unit_fields, om_layout_unit_bins(&l), OM_LAYOUT_UNIT_BINS_MAX);
+    }
     return st;
 }
 
