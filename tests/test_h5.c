@@ -1959,3 +1959,56 @@ Test(reader, damaged_unit_chunk_named)
     om_h5_reader_close(r);
     free(got);
 }
+
+/* Trials that come with classes (a class's row for most, their own for the
+ * others) give the tally, unit histograms included, and the chunks, unit
+ * columns included, of the same rows written out. */
+Test(writer, unit_fields_of_classes)
+{
+    enum { N = 1000, CLASSES = 3 };
+    om_layout l;
+    uint8_t *rows = calloc(N * UNITS_ROW + OM_TALLY_ROW_SLACK, 1);
+    uint8_t *whole = calloc(N * UNITS_ROW + OM_TALLY_ROW_SLACK, 1);
+    uint8_t class_rows[CLASSES * UNITS_ROW];
+    uint16_t cls[N];
+    om_tally *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *ca = NULL, *cb = NULL;
+    units_layout(&l);
+    units_rows(&l, class_rows, 7, CLASSES);
+    units_rows(&l, whole, 100, N);
+    for (size_t i = 0; i < N; i++) {
+        cls[i] = i % 5 == 4 ? (uint16_t)OM_LAYOUT_NO_CLASS : (uint16_t)(mix(i) % CLASSES);
+        if (cls[i] != OM_LAYOUT_NO_CLASS)
+            memcpy(whole + i * UNITS_ROW, class_rows + cls[i] * UNITS_ROW, UNITS_ROW);
+        else
+            memcpy(rows + i * UNITS_ROW, whole + i * UNITS_ROW, UNITS_ROW);
+    }
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_tally_block_classes(tw, rows, cls, class_rows, CLASSES, N, a), OM_OK);
+    om_tally_block(tw, whole, N, b);
+    cr_expect_eq(a->unit_total, b->unit_total);
+    cr_expect_eq(memcmp(a->unit_hist, b->unit_hist, a->unit_total * sizeof a->unit_hist[0]), 0,
+                 "the unit histograms of classes are those of the rows");
+    uint64_t hit = 0;
+    for (size_t u = 0; u < UNITS_N; u++)
+        hit += om_tally_unit(a, 0, u)[1];
+    cr_expect_gt(hit, 0u, "some unit was hit");
+    cr_assert_eq(om_h5_chunks_alloc(&l, N, &ca), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, N, &cb), OM_OK);
+    cr_assert_eq(om_h5_chunks_classes(ca, class_rows, CLASSES), OM_OK);
+    om_h5_chunks_encode_classes(ca, rows, cls, N, a);
+    om_h5_chunks_encode(cb, whole, N, b);
+    for (size_t j = 0; j < l.field_count + 3 * UNITS_N; j++)
+        cr_expect(om_h5_chunks_size(ca, j) == om_h5_chunks_size(cb, j) &&
+                      memcmp(om_h5_chunks_data(ca, j), om_h5_chunks_data(cb, j),
+                             om_h5_chunks_size(ca, j)) == 0,
+                  "chunk %zu: classes and rows differ", j);
+    om_h5_chunks_free(ca);
+    om_h5_chunks_free(cb);
+    om_tally_work_free(tw);
+    free(a);
+    free(b);
+    free(rows);
+    free(whole);
+}
