@@ -292,6 +292,12 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
             sf = &s->fields[i];
         snprintf(fields + len, sizeof fields - len, "%s%s", i > 0 ? ", " : "", names[i]);
     }
+    /* A field of each unit (per-unit results) has no chart of its own yet:
+     * the summary's per-unit section gives its values. */
+    if (sf == NULL && om_summary_unit(s, name, 0) != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: '%s' is a field of each unit (one value per unit and "
+                        "trial), which has no chart yet: `oddsmaster summary %s` lists it per "
+                        "unit", s->file, name, s->file);
     if (sf == NULL && (best = om_suggest(name, names, s->field_count < OM_LAYOUT_FIELDS_MAX
                                                           ? s->field_count
                                                           : OM_LAYOUT_FIELDS_MAX)) != NULL)

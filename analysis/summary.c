@@ -379,6 +379,89 @@ static om_status summary_outcome(const hist_source *src, om_summary *s, size_t i
     return st;
 }
 
+om_status om_summary_unit_stat_of(const uint64_t *hist, unsigned bins, uint64_t trials,
+                                  double confidence, om_summary_unit_stat *out)
+{
+    double sum = 0.0, sq = 0.0;
+    uint64_t at_least_1 = 0;
+    if (trials == 0 || bins == 0)
+        return OM_ERROR(OM_EINVAL, "om_summary_unit_stat_of: no trials or no bins");
+    memset(out, 0, sizeof *out);
+    out->hist = hist;
+    for (unsigned v = 0; v < bins; v++) {
+        if (hist[v] != 0)
+            out->max = v;
+        sum += (double)v * (double)hist[v];
+        if (v >= 1)
+            at_least_1 += hist[v];
+    }
+    out->mean = sum / (double)trials;
+    for (unsigned v = 0; v < bins; v++)
+        sq += (double)hist[v] * ((double)v - out->mean) * ((double)v - out->mean);
+    out->sd = sqrt(sq / (double)trials);
+    /* A flag's P(= 1) is its P(>= 1). */
+    return prob_set(&out->p, at_least_1, trials, confidence);
+}
+
+const om_summary_unit_stat *om_summary_unit(const om_summary *s, const char *name, size_t unit)
+{
+    for (size_t f = 0; s != NULL && name != NULL && f < s->unit_field_count; f++)
+        if (strcmp(s->unit_fields[f].field->name, name) == 0)
+            return unit < s->unit_count ? &s->unit_fields[f].unit[unit] : NULL;
+    return NULL;
+}
+
+/* A copy of text (NULL as ""), or NULL when out of memory. */
+static char *copy_text(const char *text)
+{
+    return strdup(text != NULL ? text : "");
+}
+
+/* The per-unit section of `s` from the reader's units and unit fields and
+ * the tally `t` (the run's, or the rows counted again). */
+static om_status summary_units(om_h5_reader *r, om_summary *s, const om_tally *t)
+{
+    const size_t nu = om_h5_reader_unit_count(r), nf = om_h5_reader_unit_field_count(r);
+    om_status st = OM_OK;
+    if (nu == 0 || nf == 0)
+        return OM_OK;
+    s->units = calloc(nu, sizeof *s->units);
+    s->unit_fields = calloc(nf, sizeof *s->unit_fields);
+    s->unit_hist = malloc(t->unit_total * sizeof *s->unit_hist);
+    if (s->units == NULL || s->unit_fields == NULL || s->unit_hist == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    memcpy(s->unit_hist, t->unit_hist, t->unit_total * sizeof *s->unit_hist);
+    for (size_t u = 0; u < nu; u++) {
+        const om_layout_unit *from = om_h5_reader_unit(r, u);
+        om_layout_unit *to = &s->units[s->unit_count++];
+        *to = *from;
+        to->id = copy_text(from->id);
+        to->name = copy_text(from->name);
+        to->army = copy_text(from->army);
+        if (to->id == NULL || to->name == NULL || to->army == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    }
+    for (size_t f = 0; f < nf && st == OM_OK; f++) {
+        om_summary_unit_field *uf = &s->unit_fields[s->unit_field_count++];
+        om_field *def = calloc(1, sizeof *def);
+        if (def == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+        *def = *om_h5_reader_unit_field(r, f);
+        uf->field = def;
+        def->name = copy_text(def->name);
+        def->description = copy_text(def->description);
+        def->title = NULL;
+        uf->unit = calloc(nu, sizeof *uf->unit);
+        if (def->name == NULL || def->description == NULL || uf->unit == NULL)
+            return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+        for (size_t u = 0; u < nu && st == OM_OK; u++)
+            st = om_summary_unit_stat_of(s->unit_hist + t->unit_base[f] + u * t->unit_bins[f],
+                                         (unsigned)t->unit_bins[f], s->trials, s->confidence,
+                                         &uf->unit[u]);
+    }
+    return st;
+}
+
 /* Fill `s` from the file's tallies, or from its rows when from_rows. */
 static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
 {
@@ -434,6 +517,8 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
                 st = field_stats(sf, s->trials, s->confidence);
         }
     }
+    if (st == OM_OK)
+        st = summary_units(r, s, tally);
     free(tally);
     if (st == OM_OK)
         st = points_lost(r, s);
@@ -494,6 +579,22 @@ void om_summary_free(om_summary *s)
     for (size_t i = 0; i < s->field_count; i++)
         free(s->fields[i].values);
     free(s->fields);
+    for (size_t u = 0; u < s->unit_count; u++) {
+        free((char *)s->units[u].id);
+        free((char *)s->units[u].name);
+        free((char *)s->units[u].army);
+    }
+    free(s->units);
+    for (size_t f = 0; f < s->unit_field_count; f++) {
+        if (s->unit_fields[f].field != NULL) {
+            free((char *)s->unit_fields[f].field->name);
+            free((char *)s->unit_fields[f].field->description);
+        }
+        free((om_field *)s->unit_fields[f].field);
+        free(s->unit_fields[f].unit);
+    }
+    free(s->unit_fields);
+    free(s->unit_hist);
     free(s->unit[0]);
     free(s->unit[1]);
     free(s->program_version);
@@ -506,7 +607,8 @@ void om_summary_free(om_summary *s)
 
 /* ---------------------------------------------------------------- output */
 
-/* Flush `out` and turn any write error on it into OM_EIO. */
+/* Longest unit field name or unit id in a CSV row's field column. */
+#define OM_CSV_NAME_MAX 128
 
 static const char *or_unknown(const char *s)
 {
@@ -707,6 +809,41 @@ static void text_values(FILE *out, const om_summary_field *sf)
     }
 }
 
+/* Per-unit results: for each unit field its description, then a row per
+ * unit: id, name, side, and a flag's P(=1) or a count's mean, sd and P(>=1),
+ * with their intervals. */
+static void text_units(FILE *out, const om_summary *s, const char *ci)
+{
+    int wid = 4, wname = 4;
+    if (s->unit_field_count == 0)
+        return;
+    for (size_t u = 0; u < s->unit_count; u++) {
+        const int a = (int)strlen(s->units[u].id), b = (int)strlen(s->units[u].name);
+        wid = a > wid ? a : wid;
+        wname = b > wname ? b : wname;
+    }
+    fprintf(out, "\nPer unit: each unit's value in each trial (/units in the file)\n");
+    for (size_t f = 0; f < s->unit_field_count; f++) {
+        const om_summary_unit_field *uf = &s->unit_fields[f];
+        const bool flag = uf->field->type == OM_FIELD_FLAG;
+        fprintf(out, "\n%s: %s\n", uf->field->name, uf->field->description);
+        if (flag)
+            fprintf(out, "  %-*s  %-*s  side  P(=1)  [%s CI]\n", wid, "unit", wname, "name", ci);
+        else
+            fprintf(out, "  %-*s  %-*s  side  mean    sd      P(>=1) [%s CI]\n", wid, "unit",
+                    wname, "name", ci);
+        for (size_t u = 0; u < s->unit_count; u++) {
+            const om_summary_unit_stat *st = &uf->unit[u];
+            fprintf(out, "  %-*s  %-*s  %-4s  ", wid, s->units[u].id, wname, s->units[u].name,
+                    side_label[s->units[u].side != 0]);
+            if (!flag)
+                fprintf(out, "%.4f  %.4f  ", st->mean, st->sd);
+            text_prob(out, &st->p);
+            fprintf(out, "\n");
+        }
+    }
+}
+
 /* Width of the flags' name column: 14, or the longest flag's name. */
 static int flag_name_width(const om_summary *s)
 {
@@ -808,6 +945,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
             fprintf(out, "  %s\n", sf->field->description);
         }
     }
+    text_units(out, s, ci);
     return om_output_finish(out, "summary");
 }
 
@@ -1008,6 +1146,77 @@ static json_t *json_exact_about(const om_summary *s)
 }
 
 /* The whole JSON document; NULL when out of memory. */
+/* {"p", "lo", "hi"} of a probability without an exact value. */
+static json_t *json_prob_only(const om_summary_prob *p)
+{
+    return json_pack("{s:f, s:f, s:f}", "p", p->p, "lo", p->lo, "hi", p->hi);
+}
+
+/* One unit's results of unit field uf (om_summary_print_json, per_unit). */
+static json_t *json_unit_stat(const om_summary *s, const om_summary_unit_field *uf,
+                              const om_summary_unit_stat *st)
+{
+    json_t *dist = json_object(), *o;
+    char key[16];
+    for (unsigned v = 0; dist != NULL && v <= uf->field->max; v++) {
+        if (st->hist[v] == 0)
+            continue;
+        snprintf(key, sizeof key, "%u", v);
+        if (json_object_set_new(dist, key, json_real((double)st->hist[v] /
+                                                     (double)s->trials)) != 0) {
+            json_decref(dist);
+            dist = NULL;
+        }
+    }
+    o = json_pack("{s:f, s:f, s:I, s:o}", "mean", st->mean, "sd", st->sd, "max",
+                  (json_int_t)st->max, "distribution", dist);
+    if (o != NULL && json_object_set_new(o, uf->field->type == OM_FIELD_FLAG ? "p"
+                                                                              : "at_least_1",
+                                         json_prob_only(&st->p)) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    return o;
+}
+
+/* The per_unit object (om_summary_print_json), or null without units. */
+static json_t *json_per_unit(const om_summary *s)
+{
+    json_t *units, *fields, *o;
+    if (s->unit_field_count == 0)
+        return json_null();
+    units = json_array();
+    for (size_t u = 0; units != NULL && u < s->unit_count; u++) {
+        const om_layout_unit *lu = &s->units[u];
+        if (json_array_append_new(units, json_pack("{s:s, s:s, s:s, s:s, s:I}", "id", lu->id,
+                                                   "name", lu->name, "army", lu->army, "side",
+                                                   side_key[lu->side != 0], "points",
+                                                   (json_int_t)lu->points)) != 0) {
+            json_decref(units);
+            units = NULL;
+        }
+    }
+    fields = json_object();
+    for (size_t f = 0; fields != NULL && f < s->unit_field_count; f++) {
+        const om_summary_unit_field *uf = &s->unit_fields[f];
+        json_t *per = json_object();
+        for (size_t u = 0; per != NULL && u < s->unit_count; u++)
+            if (json_object_set_new(per, s->units[u].id, json_unit_stat(s, uf, &uf->unit[u]))
+                != 0) {
+                json_decref(per);
+                per = NULL;
+            }
+        o = json_pack("{s:s, s:s, s:I, s:o}", "description", uf->field->description, "type",
+                      uf->field->type == OM_FIELD_FLAG ? "flag" : "count", "max",
+                      (json_int_t)uf->field->max, "units", per);
+        if (o == NULL || json_object_set_new(fields, uf->field->name, o) != 0) {
+            json_decref(fields);
+            fields = NULL;
+        }
+    }
+    return json_pack("{s:o, s:o}", "units", units, "fields", fields);
+}
+
 static json_t *json_summary(const om_summary *s)
 {
     json_t *units, *fields, *root;
@@ -1042,6 +1251,10 @@ static json_t *json_summary(const om_summary *s)
         root = NULL;
     }
     if (root != NULL && json_object_set_new(root, "exact", json_exact_about(s)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    if (root != NULL && json_object_set_new(root, "per_unit", json_per_unit(s)) != 0) {
         json_decref(root);
         root = NULL;
     }
@@ -1113,6 +1326,25 @@ om_status om_summary_print_csv(const om_summary *s, FILE *out)
             for (int c = 0; c < 3; c++)
                 csv_row(out, round1_row[side][c], 1, s->round1[side][c].p, &s->round1[side][c],
                         s->round1[side][c].exact);
+    /* Per-unit results: FIELD[UNIT], k = 0..the field's max. */
+    for (size_t f = 0; f < s->unit_field_count; f++)
+        for (size_t u = 0; u < s->unit_count; u++) {
+            const om_summary_unit_stat *st = &s->unit_fields[f].unit[u];
+            char name[2 * OM_CSV_NAME_MAX];
+            uint64_t tail = s->trials;
+            snprintf(name, sizeof name, "%s[%s]", s->unit_fields[f].field->name,
+                     s->units[u].id);
+            for (unsigned k = 0; k <= s->unit_fields[f].field->max; k++) {
+                om_summary_prob at_least;
+                /* The interval of a probability computed from the summary's
+                 * own counts, at its confidence (valid: checked at compute). */
+                (void)prob_set(&at_least, tail, s->trials, s->confidence);
+                if (k == 0)
+                    at_least.lo = at_least.hi = 1.0; /* certain, as the fields' rows */
+                csv_row(out, name, k, (double)st->hist[k] / (double)s->trials, &at_least, 0.0);
+                tail -= st->hist[k];
+            }
+        }
     return om_output_finish(out, "summary");
 }
 

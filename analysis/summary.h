@@ -76,6 +76,32 @@ typedef struct om_summary_field {
                                            occurred or has a positive exact probability */
 } om_summary_field;
 
+/* One unit's results of one unit field (per-unit results, layout.h). */
+typedef struct om_summary_unit_stat {
+    const uint64_t *hist; /* hist[v]: trials in which the unit's value was v, v = 0..the
+                             field's max (owned by the summary) */
+    unsigned max;         /* largest value that occurred */
+    double mean;          /* mean over all trials */
+    double sd;            /* standard deviation (divisor: trials) */
+    om_summary_prob p;    /* a flag: P(= 1); a count: P(>= 1); with its interval */
+} om_summary_unit_stat;
+
+/*
+ * om_summary_unit_stat_of: the statistics of one unit's values of a unit
+ * field from their histogram hist[0..bins) over `trials` trials (trials > 0),
+ * with the interval at `confidence`: what the summary's per-unit section and
+ * a chart of a unit field show. out->hist is set to hist (borrowed).
+ * Thread-safe. Errors: OM_EINVAL (a bad confidence, no trials).
+ */
+om_status om_summary_unit_stat_of(const uint64_t *hist, unsigned bins, uint64_t trials,
+                                  double confidence, om_summary_unit_stat *out);
+
+/* The summary of one unit field: a row per unit. */
+typedef struct om_summary_unit_field {
+    const om_field *field;       /* name, description, type, max (owned by the summary) */
+    om_summary_unit_stat *unit;  /* [om_summary.unit_count], in the units' order */
+} om_summary_unit_field;
+
 /* Most distinct victory-point losses a side's summary lists. */
 #define OM_SUMMARY_VP_VALUES 8
 
@@ -132,7 +158,16 @@ typedef struct om_summary {
     om_exact *exact;       /* the exact law of its fields as the run recorded it (/exact;
                               indexed as defs), or NULL: the file records none (an older
                               program's) */
+    size_t unit_count;     /* units with per-unit results (0: none) */
+    om_layout_unit *units; /* [unit_count]: id, name, army, side, points (owned) */
+    size_t unit_field_count; /* entries of unit_fields */
+    om_summary_unit_field *unit_fields; /* in the file's order */
+    uint64_t *unit_hist;   /* the histograms every om_summary_unit_stat points into */
 } om_summary;
+
+/* The statistics of unit `unit` (an index of s->units) of unit field `name`,
+ * or NULL when the summary has no such unit field or unit. */
+const om_summary_unit_stat *om_summary_unit(const om_summary *s, const char *name, size_t unit);
 
 /*
  * om_summary_compute: summarise the open result file `r` with intervals at
@@ -167,7 +202,10 @@ void om_summary_free(om_summary *s);
  * where known; then per count field its description, mean and sd, and a table
  * of k, P(=k), P(>=k) and the interval of P(>=k), with the exact P(=k) and
  * P(>=k) and the exact mean and sd where known; then the flags with their
- * probabilities and intervals, and their exact probabilities.
+ * probabilities and intervals, and their exact probabilities; then, for a
+ * file with per-unit results, "Per unit": for each unit field its
+ * description and a table with a row per unit (id, name, side): a flag's
+ * P(=1) with its interval, a count's mean, sd and P(>=1) with its interval.
  * Errors: OM_EIO if writing to `out` fails.
  */
 om_status om_summary_print_text(const om_summary *s, FILE *out);
@@ -209,6 +247,15 @@ om_status om_summary_print_text(const om_summary *s, FILE *out);
  *                    run with a target precision), "stop_reason": why it ended}
  *   exact            {"method", "reason", "outcomes", "fields": [names]} of the
  *                    exact law the run recorded, or null
+ *   per_unit         null for a file without per-unit results, else
+ *                    {"units": [{"id", "name", "army", "side": "a" or "b",
+ *                    "points"}, ..] in the file's order, "fields": {"<name>":
+ *                    {"description", "type": "count" or "flag", "max" (its
+ *                    declared largest value), "units": {"<id>": {"mean", "sd",
+ *                    "max" (largest that occurred), "distribution": {"<v>":
+ *                    P(=v), the non-zero ones}, and a flag "p" (P(=1)), a
+ *                    count "at_least_1" (P(>=1)), each {"p", "lo", "hi"}}, ..}},
+ *                    ..} in the file's order}
  * Reals are written with 15 significant digits.
  * Errors: OM_ENOMEM, OM_EIO.
  */
@@ -230,8 +277,10 @@ om_status om_summary_print_json(const om_summary *s, FILE *out);
  * followed, for a file with a winner field, by the rows win_a, draw_a, lose_a,
  * win_b, draw_b, lose_b and none with k = 1: each outcome as a 0/1 indicator, so
  * p_equal = p_at_least = its probability and lo, hi its interval; and for an
- * engagement run the same for the first round: round1_win_a ... round1_lose_b.
- * Numbers are written with 10 significant digits. Errors: OM_EIO.
+ * engagement run the same for the first round: round1_win_a ... round1_lose_b;
+ * then, for a file with per-unit results, the rows of each unit field and
+ * unit, field "FIELD[UNIT]" (charged[knights]), k = 0..the field's declared
+ * largest value, exact columns empty. Numbers are written with 10 significant digits. Errors: OM_EIO.
  */
 om_status om_summary_print_csv(const om_summary *s, FILE *out);
 

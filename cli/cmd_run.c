@@ -106,7 +106,8 @@ static const om_cli_option run_options[] = {
     {.name = "target", .value = OM_CLI_TEXT, .offset = offsetof(run_args, target),
      .metavar = "FIELD", .complete = {OM_CLI_COMPLETE_FIELD, NULL, NULL},
      .help = "with --halfwidth: watch this field's probabilities\ninstead (P(FIELD >= k) for "
-             "every k; oddsmaster\nsummary lists the fields)"},
+             "every k; oddsmaster\nsummary lists the fields); a field of each unit\nas "
+             "FIELD@UNIT (charged@knights)"},
     {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(run_args, resume),
      .metavar = "FILE.h5.partial", .complete = {OM_CLI_COMPLETE_FILE, "*.partial", NULL},
      .help = "continue a run a signal interrupted, from its\n.partial file; the finished file "
@@ -304,11 +305,12 @@ const om_cli_command om_cli_run = {
     .more =
         "The file holds /trials/<field> datasets (winner, result_a, hits_on_b,\n"
         "stands_lost_a, retreat_cm, ...), /tallies/<field> (how many trials had each\n"
-        "value) and root attributes recording the scenario text, seed, trials,\n"
-        "threads, rule set and program version, with a digest of them written when\n"
-        "the run begins; every dataset carries a checksum that HDF5 (and h5py,\n"
-        "h5dump) verify on every read (the manual, docs/manual.md, \"Result files\",\n"
-        "says what each holds).\n\n"
+        "value), for a whole turn /units (trials x units datasets of its per-unit\n"
+        "results beside /units/table, the units) and root attributes recording the\n"
+        "scenario text, seed, trials, threads, rule set and program version, with a\n"
+        "digest of them written when the run begins; every dataset carries a\n"
+        "checksum that HDF5 (and h5py, h5dump) verify on every read (the manual,\n"
+        "docs/manual.md, \"Result files\", says what each holds).\n\n"
         "Ctrl-C (SIGINT) or SIGTERM stops the run at the end of the block of trials\n"
         "under way and keeps what was done as FILE.h5.partial (exit status 5); run\n"
         "--resume FILE.h5.partial finishes it, once it has checked the file: the\n"

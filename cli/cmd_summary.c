@@ -71,15 +71,19 @@ const om_cli_command om_cli_summary = {
         "  flags      destroyed_b, confused_b, routed_b, ...: P(set) with interval\n"
         "  exact      with each of the above, its exact value where the file records\n"
         "             the law; the header says which fields have one, and how\n"
+        "  per unit   a whole turn's per-unit results (charged, stands_lost, ...): a\n"
+        "             table per field with a row per unit (id, name, side): a flag's\n"
+        "             P(=1), a count's mean, sd and P(>=1), with intervals\n"
         "  JSON keys  schema, file, title, ruleset, kind, trials, seed (a string if\n"
         "             above 2^63-1), program_version, units, outcome, round1_outcome,\n"
         "             points_lost, fields, confidence, run, exact (each probability\n"
-        "             has an \"exact\" too, null where unknown)\n"
+        "             has an \"exact\" too, null where unknown), per_unit (null\n"
+        "             without per-unit results)\n"
         "  CSV        columns field,k,p_equal,p_at_least,lo,hi,exact_equal,\n"
         "             exact_at_least where lo,hi bound p_at_least; rows win_a,\n"
         "             draw_a, lose_a, win_b, draw_b, lose_b, none and, for an\n"
         "             engagement, round1_win_a ... round1_lose_b (k = 1) hold the\n"
-        "             outcome probabilities",
+        "             outcome probabilities; per-unit results as rows FIELD[UNIT]",
     .exits =
         "  3  the file cannot be read, is not HDF5, or is not a valid result file:\n"
         "     damaged (a chunk whose checksum does not match, named with its rows;\n"

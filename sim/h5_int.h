@@ -254,6 +254,25 @@ typedef struct om_h5_text {
 om_status om_h5_attr_write_texts(hid_t obj, const char *path, const om_h5_text *texts,
                                  size_t n);
 
+/* Members of a record of the table of units (/units/table): id, name, army,
+ * side, points. */
+#define OM_H5_UNIT_MEMBERS 5
+
+/* Longest text of a unit read from a file, with its NUL: longer ones are cut. */
+#define OM_H5_UNIT_TEXT_MAX 256
+
+/*
+ * om_h5_unit_table_type: a new compound type of a record of the table of
+ * units: id, name and army as fixed-length, NUL-terminated UTF-8 strings of
+ * len[0], len[1] and len[2] bytes, side as an enumeration over uint8 naming
+ * 0 "a" and 1 "b", points an unsigned 32-bit integer (little-endian in the
+ * file: `memory` false; native in memory), packed in that order: member k
+ * at offset[k], *record bytes in all. H5I_INVALID_HID on failure; close with
+ * H5Tclose.
+ */
+hid_t om_h5_unit_table_type(const size_t len[3], bool memory, size_t offset[OM_H5_UNIT_MEMBERS],
+                            size_t *record);
+
 /* Side keys of the per-side attributes ("points_a", "vp_lost_b"). */
 extern const char *const om_h5_side_key[2];
 

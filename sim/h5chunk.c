@@ -88,8 +88,9 @@
  * of an SSE2 register. */
 #define GROUP 16u
 
-/* Widest row: every field of a layout two bytes wide. */
-#define OM_H5_ROW_MAX (2 * OM_LAYOUT_FIELDS_MAX)
+/* Widest row: every field of a layout two bytes wide, and every unit field
+ * of every unit. */
+#define OM_H5_ROW_MAX (2 * OM_LAYOUT_FIELDS_MAX + OM_LAYOUT_UNIT_FIELDS_MAX * OM_LAYOUT_UNITS_MAX)
 
 /* How a field's chunk is made (plan). */
 typedef enum chunk_kind {
@@ -101,23 +102,27 @@ typedef enum chunk_kind {
 
 struct om_h5_chunks {
     om_layout layout;  /* the rows' fields (a copy) */
+    size_t n_cols;     /* chunks of a block: the fields', then per unit field each
+                          unit's (om_h5_chunks_data) */
+    size_t *col_at;    /* [n_cols] each chunk's byte offset in a row */
+    uint8_t *col_type; /* [n_cols] each chunk's om_field_type */
     size_t chunk_rows; /* values per chunk */
     size_t cap;        /* most bytes of a field's chunk */
     uint8_t *buf;      /* the chunks, one after the other in field order (as the file
                           gets them: so their deferred writes are one), and 8 bytes */
     uint8_t *cols;     /* [row_size][chunk_rows] the block's byte columns (those read) */
-    size_t at[OM_LAYOUT_FIELDS_MAX];   /* where each encoded chunk starts in buf */
-    size_t size[OM_LAYOUT_FIELDS_MAX]; /* bytes of each encoded chunk */
+    size_t *at;        /* [n_cols] where each encoded chunk starts in buf */
+    size_t *size;      /* [n_cols] bytes of each encoded chunk */
     bool defer;        /* their writing is deferred (om_h5_chunks_defer) */
     om_h5_deferred deferred; /* their deferred writes */
     om_h5_deferred_write writes[OM_LAYOUT_FIELDS_MAX]; /* room for them */
-    /* The plan of the block being encoded: */
-    uint8_t kind[OM_LAYOUT_FIELDS_MAX];  /* each field's chunk_kind */
-    uint8_t bits[OM_LAYOUT_FIELDS_MAX];  /* bits per value (KIND_HEADER: 0) */
-    uint8_t min[OM_LAYOUT_FIELDS_MAX];   /* the smallest value, stored in the header */
-    uint8_t offset[OM_LAYOUT_FIELDS_MAX]; /* what the packed values are less: min, or 0
-                                            for values stored whole (8 bits) */
-    uint8_t pad[OM_LAYOUT_FIELDS_MAX];   /* a short block's padding of the column */
+    /* The plan of the block being encoded, [n_cols] each: */
+    uint8_t *kind;     /* each chunk's chunk_kind */
+    uint8_t *bits;     /* bits per value (KIND_HEADER: 0) */
+    uint8_t *min;      /* the smallest value, stored in the header */
+    uint8_t *offset;   /* what the packed values are less: min, or 0 for values
+                          stored whole (8 bits) */
+    uint8_t *pad;      /* a short block's padding of the column */
     bool read[OM_H5_ROW_MAX];            /* the byte columns the chunks read */
     /* Trials of a class (om_h5_chunks_classes): each class's row cut down to
      * the columns read, for the read set `picked_for` (rebuilt when a block
@@ -129,15 +134,35 @@ struct om_h5_chunks {
     unsigned picked_shift;     /* a picked row is 1 << picked_shift bytes: n_picked
                                   rounded up to a power of two, at least GROUP */
     size_t n_picked;           /* columns read (0: picked is not built) */
-    uint8_t picked_col[OM_H5_ROW_MAX]; /* the column of each picked byte */
+    uint16_t picked_col[OM_H5_ROW_MAX]; /* the column of each picked byte */
     uint8_t *picked_to[OM_H5_ROW_MAX]; /* where its column goes: cols + picked_col * chunk_rows */
     bool picked_for[OM_H5_ROW_MAX];    /* the read set picked was built for */
     bool picked_valid;                 /* picked holds the rows of picked_for */
 };
 
+/* Free what om_h5_chunks_alloc allocated of c, and c. */
+static void chunks_free(om_h5_chunks *c)
+{
+    free(c->buf);
+    free(c->cols);
+    free(c->picked);
+    free(c->scratch);
+    free(c->col_at);
+    free(c->col_type);
+    free(c->at);
+    free(c->size);
+    free(c->kind);
+    free(c->bits);
+    free(c->min);
+    free(c->offset);
+    free(c->pad);
+    free(c);
+}
+
 om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_chunks **out)
 {
     om_h5_chunks *c = calloc(1, sizeof *c);
+    size_t n;
     *out = NULL;
     if (c == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
@@ -148,34 +173,54 @@ om_status om_h5_chunks_alloc(const om_layout *layout, size_t chunk_rows, om_h5_c
     }
     c->layout = *layout;
     c->chunk_rows = chunk_rows;
+    c->n_cols = n = layout->field_count + layout->unit_field_count * layout->unit_count;
     /* Header, the values whole (two bytes each for a layout with two-byte
      * counts), the filter's last byte and the checksum; a word of slack after
      * the last chunk for the 8-byte stores (a chunk's slack is the next one's
      * start, written after it). */
     c->cap = SO_HEADER + chunk_rows * (om_layout_wide_count(layout) > 0 ? 2 : 1) + SO_TAIL +
              CHECKSUM_BYTES;
-    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) + 8);
+    /* The chunks follow one another in buf: room for the fields' at most
+     * cap bytes each, the unit columns' (one byte a value) fewer. */
+    c->buf = malloc(c->cap * (layout->field_count ? layout->field_count : 1) +
+                    (n - layout->field_count) * (SO_HEADER + chunk_rows + SO_TAIL +
+                                                 CHECKSUM_BYTES) + 8);
     c->deferred = (om_h5_deferred){.fd = -1, .cap = OM_LAYOUT_FIELDS_MAX, .w = c->writes};
     c->cols = malloc((layout->row_size ? layout->row_size : 1) * (chunk_rows ? chunk_rows : 1));
-    if (c->buf == NULL || c->cols == NULL) {
-        free(c->buf);
-        free(c->cols);
-        free(c);
+    n = n ? n : 1;
+    c->col_at = malloc(n * sizeof *c->col_at);
+    c->col_type = malloc(n);
+    c->at = malloc(n * sizeof *c->at);
+    c->size = malloc(n * sizeof *c->size);
+    c->kind = malloc(n);
+    c->bits = malloc(n);
+    c->min = malloc(n);
+    c->offset = malloc(n);
+    c->pad = malloc(n);
+    if (c->buf == NULL || c->cols == NULL || c->col_at == NULL || c->col_type == NULL ||
+        c->at == NULL || c->size == NULL || c->kind == NULL || c->bits == NULL ||
+        c->min == NULL || c->offset == NULL || c->pad == NULL) {
+        chunks_free(c);
         return OM_ERROR(OM_ENOMEM, "out of memory for a block's chunks");
     }
+    /* The fields' chunks, then each unit field's, unit by unit. */
+    for (size_t f = 0; f < layout->field_count; f++) {
+        c->col_at[f] = layout->fields[f].offset;
+        c->col_type[f] = (uint8_t)layout->fields[f].type;
+    }
+    for (size_t f = 0, j = layout->field_count; f < layout->unit_field_count; f++)
+        for (size_t u = 0; u < layout->unit_count; u++, j++) {
+            c->col_at[j] = om_layout_unit_offset(layout, f, u);
+            c->col_type[j] = (uint8_t)layout->unit_fields[f].type;
+        }
     *out = c;
     return OM_OK;
 }
 
 void om_h5_chunks_free(om_h5_chunks *c)
 {
-    if (c == NULL)
-        return;
-    free(c->buf);
-    free(c->cols);
-    free(c->picked);
-    free(c->scratch);
-    free(c);
+    if (c != NULL)
+        chunks_free(c);
 }
 
 /* The shift of a picked row of n bytes (pick_classes): n rounded up to a
@@ -267,23 +312,27 @@ static void plan(om_h5_chunks *c, const om_tally *t)
 {
     const om_layout *l = &c->layout;
     memset(c->read, 0, sizeof c->read);
-    for (size_t f = 0; f < l->field_count; f++) {
+    for (size_t f = 0; f < c->n_cols; f++) {
         uint8_t min, max;
-        if (l->fields[f].type == OM_FIELD_WINNER) {
+        if (c->col_type[f] == OM_FIELD_WINNER) {
             c->kind[f] = KIND_COPY;
             c->pad[f] = OM_WINNER_NONE;
-            c->read[l->fields[f].offset] = true;
+            c->read[c->col_at[f]] = true;
             continue;
         }
-        if (l->fields[f].type == OM_FIELD_COUNT16) {
+        if (c->col_type[f] == OM_FIELD_COUNT16) {
             /* Stored unfiltered (the filter takes bytes): both byte columns,
              * a short block padded with zeros. */
             c->kind[f] = KIND_COPY16;
             c->pad[f] = 0;
-            c->read[l->fields[f].offset] = c->read[l->fields[f].offset + 1] = true;
+            c->read[c->col_at[f]] = c->read[c->col_at[f] + 1] = true;
             continue;
         }
-        om_tally_range(t, f, &min, &max);
+        if (f < l->field_count)
+            om_tally_range(t, f, &min, &max);
+        else
+            om_tally_unit_range(t, (f - l->field_count) / l->unit_count,
+                                (f - l->field_count) % l->unit_count, &min, &max);
         c->bits[f] = (uint8_t)bits_for((unsigned)(max - min) + 1);
         /* Values that need all 8 bits are stored as they are, without the
          * offset: the filter does so (its header still gives the smallest
@@ -295,7 +344,7 @@ static void plan(om_h5_chunks *c, const om_tally *t)
         c->pad[f] = min;
         c->kind[f] = c->bits[f] == 0 ? KIND_HEADER : KIND_PACKED;
         if (c->kind[f] != KIND_HEADER)
-            c->read[l->fields[f].offset] = true;
+            c->read[c->col_at[f]] = true;
     }
 }
 
@@ -362,11 +411,10 @@ static bool group_read(const om_h5_chunks *c, size_t g)
 /* Each field's padding of a short block's columns, rows n .. chunk_rows. */
 static void columns_pad(om_h5_chunks *c, size_t n)
 {
-    const om_layout *l = &c->layout;
-    for (size_t f = 0; f < l->field_count && n < c->chunk_rows; f++)
-        for (size_t b = 0; c->kind[f] != KIND_HEADER && b < om_field_width(l->fields[f].type);
-             b++)
-            memset(c->cols + (l->fields[f].offset + b) * c->chunk_rows + n, c->pad[f],
+    for (size_t f = 0; f < c->n_cols && n < c->chunk_rows; f++)
+        for (size_t b = 0;
+             c->kind[f] != KIND_HEADER && b < om_field_width((om_field_type)c->col_type[f]); b++)
+            memset(c->cols + (c->col_at[f] + b) * c->chunk_rows + n, c->pad[f],
                    c->chunk_rows - n);
 }
 
@@ -408,7 +456,7 @@ static void pick_classes(om_h5_chunks *c)
     c->n_picked = 0;
     for (size_t col = 0; col < rs; col++)
         if (c->read[col])
-            c->picked_col[c->n_picked++] = (uint8_t)col;
+            c->picked_col[c->n_picked++] = (uint16_t)col;
     c->picked_shift = picked_shift_for(c->n_picked);
     for (size_t k = 0; k < c->n_classes; k++) {
         uint8_t *to = c->picked + (k << c->picked_shift);
@@ -787,10 +835,10 @@ static size_t pack(const uint8_t *col, size_t n, uint8_t min, unsigned bits, uin
 }
 #endif
 
-/* Step 3: field f's chunk from its column, at `out`, without its checksum. */
+/* Step 3: chunk f's from its column, at `out`, without its checksum. */
 static size_t chunk_data(om_h5_chunks *c, size_t f, uint8_t *out)
 {
-    const uint8_t *col = c->cols + c->layout.fields[f].offset * c->chunk_rows;
+    const uint8_t *col = c->cols + c->col_at[f] * c->chunk_rows;
     size_t n;
     if (c->kind[f] == KIND_COPY) {
         memcpy(out, col, c->chunk_rows);
@@ -832,7 +880,7 @@ static size_t chunk(om_h5_chunks *c, size_t f, uint8_t *out)
 static void chunks(om_h5_chunks *c)
 {
     size_t at = 0;
-    for (size_t f = 0; f < c->layout.field_count; f++) {
+    for (size_t f = 0; f < c->n_cols; f++) {
         c->at[f] = at;
         c->size[f] = chunk(c, f, c->buf + at);
         at += c->size[f];

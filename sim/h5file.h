@@ -29,6 +29,18 @@
  *   /tallies     attribute trials; one u64 dataset per field: how many trials
  *                had each value 0, 1, ... up to the largest that occurred (up to
  *                65536 values for a two-byte count), one chunk with its checksum
+ *   /units       a layout with per-unit results only: attributes fields (the
+ *                unit fields' names) and units (the units' ids), each in
+ *                order, separated by spaces; the dataset table, one record per
+ *                unit (a compound of id, name, army: fixed-length UTF-8
+ *                strings; side: an enumeration a, b; points: u32), and with
+ *                rows one 2-D uint8 dataset per unit field, trials x units,
+ *                one chunk per block and unit (a column of one unit's values,
+ *                encoded as a field's: scale-offset, then Fletcher-32),
+ *                attributes description, type ("count" or "flag") and max
+ *                (its largest value)
+ *   /tallies/units  per unit field a u64 dataset, units x (max + 1): how many
+ *                trials gave each unit each value, with the same attributes
  *   /exact       the exact law of the fields that have one (h5exact.c): its
  *                method, reason, outcomes and fields attributes, and per field
  *                an f64 dataset of P(field = v), v = 0 up to its largest value
@@ -119,7 +131,9 @@ om_status om_h5_chunks_classes(om_h5_chunks *c, const uint8_t *class_rows, size_
 void om_h5_chunks_encode_classes(om_h5_chunks *c, const uint8_t *rows, const uint16_t *cls,
                                  size_t n, const om_tally *t);
 
-/* The encoded chunk of field f: its bytes and their number. */
+/* The encoded chunk `field`: its bytes and their number. Chunk f < the
+ * layout's field_count is field f's; chunk field_count + f * unit_count + u
+ * is unit field f's for unit u. */
 const uint8_t *om_h5_chunks_data(const om_h5_chunks *c, size_t field);
 size_t om_h5_chunks_size(const om_h5_chunks *c, size_t field);
 
@@ -248,11 +262,42 @@ bool om_h5_reader_has_rows(const om_h5_reader *r);
 
 /*
  * om_h5_reader_tally: the run's tally as the file records it (/tallies), with
- * one histogram per field in the file's field order. Errors: OM_EHDF5 (missing,
+ * one histogram per field in the file's field order, and per unit field and
+ * unit (/tallies/units) in the order of om_h5_reader_unit_field and
+ * om_h5_reader_unit. Errors: OM_EHDF5 (missing,
  * damaged: a checksum that does not match, named; or inconsistent: a
  * histogram that does not add up to the trials).
  */
 om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out);
+
+/*
+ * Per-unit results (h5file.h, /units): the units of the file's table, in the
+ * order of its columns (id, name, army, side, points; strings owned by the
+ * reader), and its unit fields (name, description, type, max; offset is the
+ * index). None (0) for a file without units. NULL for an index out of range.
+ */
+size_t om_h5_reader_unit_count(const om_h5_reader *r);
+const om_layout_unit *om_h5_reader_unit(const om_h5_reader *r, size_t i);
+size_t om_h5_reader_unit_field_count(const om_h5_reader *r);
+const om_field *om_h5_reader_unit_field(const om_h5_reader *r, size_t i);
+
+/*
+ * om_h5_reader_layout: the file's fields, unit fields and units as a layout
+ * (strings borrowed from the reader; the offsets are indices, not places in
+ * a row): what om_tally_clear_layout needs to hold the file's tallies.
+ */
+void om_h5_reader_layout(const om_h5_reader *r, om_layout *out);
+
+/*
+ * om_h5_reader_read_unit: rows first..first+count-1 of unit `unit`'s column
+ * of unit field `field` (indices of om_h5_reader_unit_field and
+ * om_h5_reader_unit), /units/<name>[:, unit], into buf. Errors: OM_EINVAL (no
+ * such field or unit, a file without rows, rows out of range), OM_EHDF5 (a
+ * damaged chunk: "PATH: /units/NAME, rows A..B of unit ID: the data are
+ * damaged ..."; another failure of the read).
+ */
+om_status om_h5_reader_read_unit(om_h5_reader *r, size_t field, size_t unit, uint64_t first,
+                                 size_t count, uint8_t *buf);
 
 /*
  * om_h5_reader_read: read rows first..first+count-1 of /trials/<name> into `buf`
@@ -272,7 +317,8 @@ om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first,
 /*
  * om_h5_reader_check_rows: count every row of the file again (each chunk's
  * checksum verified as it is read) and compare the counts with the tallies
- * the run recorded (/tallies), value by value; with `out` not NULL, the tally
+ * the run recorded (/tallies), value by value (each unit's values of each
+ * unit field too: "FIELD[UNIT] = V: ..."); with `out` not NULL, the tally
  * of the rows goes there (equal to the tallies). Errors: OM_EHDF5 ("PATH:
  * the rows and the tallies differ (the file is damaged): FIELD = V: N rows,
  * the tally M; ...", up to six listed and their number; a damaged chunk, as

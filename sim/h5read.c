@@ -32,10 +32,17 @@ struct om_h5_reader {
     size_t n_fields;   /* fields of the file */
     reader_field fields[OM_LAYOUT_FIELDS_MAX]; /* in report order */
     char *points_rule; /* the points_rule attribute, or NULL */
+    hid_t units;       /* the /units group, or H5I_INVALID_HID (no per-unit results) */
+    size_t n_units;    /* units of the table */
+    om_layout_unit unit[OM_LAYOUT_UNITS_MAX]; /* the table of units (owned strings) */
+    size_t n_unit_fields; /* unit fields */
+    reader_field unit_fields[OM_LAYOUT_UNIT_FIELDS_MAX]; /* offset: its index; max set */
     char *side_text[2][2]; /* per side: unit name, loss unit (owned strings) */
 };
 
 /* ----------------------------------------------------------------- reader */
+
+static void reader_layout(const om_h5_reader *r, om_layout *l);
 
 /* An optional string attribute of `obj`: NULL when absent. */
 static om_status attr_string_opt(hid_t obj, const char *path, const char *name, char **out)
@@ -171,6 +178,167 @@ static om_status reader_open_trials(om_h5_reader *r)
     return st;
 }
 
+/* The table of units, /units/table, into r->unit: as many records as the
+ * units attribute lists, their ids in its order. */
+static om_status reader_unit_table(om_h5_reader *r)
+{
+    char why[OM_H5_DETAIL_MAX];
+    const size_t len[3] = {OM_H5_UNIT_TEXT_MAX, OM_H5_UNIT_TEXT_MAX, OM_H5_UNIT_TEXT_MAX};
+    size_t offset[OM_H5_UNIT_MEMBERS], record = 0;
+    hsize_t n = 0;
+    om_status st = OM_OK;
+    hid_t type, d = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    uint8_t *buf = NULL;
+    if ((type = om_h5_unit_table_type(len, true, offset, &record)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot make the type of /units/table: %s", r->path,
+                        om_h5_detail(why, sizeof why));
+    if ((d = H5Dopen2(r->units, "table", H5P_DEFAULT)) < 0 || (space = H5Dget_space(d)) < 0 ||
+        H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &n, NULL) != 1 ||
+        n != r->n_units)
+        st = OM_ERROR(OM_EHDF5, "%s: /units/table is missing or does not list the %zu units of "
+                      "the units attribute of /units", r->path, r->n_units);
+    else if ((st = om_h5_dataset_checked(d, r->path, "/units/table")) == OM_OK &&
+             (buf = calloc(r->n_units, record)) == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    else if (st == OM_OK)
+        st = om_h5_read_whole(d, type, buf, r->path, "/units/table", "units");
+    for (size_t u = 0; st == OM_OK && u < r->n_units; u++) {
+        const uint8_t *rec = buf + u * record;
+        om_layout_unit *unit = &r->unit[u];
+        uint32_t points;
+        /* The strings may fill their fixed length: cut them there. */
+        char *name = strndup((const char *)rec + offset[1], OM_H5_UNIT_TEXT_MAX - 1);
+        char *army = strndup((const char *)rec + offset[2], OM_H5_UNIT_TEXT_MAX - 1);
+        memcpy(&points, rec + offset[4], sizeof points);
+        unit->name = name;
+        unit->army = army;
+        unit->side = rec[offset[3]];
+        unit->points = points;
+        if (name == NULL || army == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+        else if (strncmp((const char *)rec + offset[0], unit->id, OM_H5_UNIT_TEXT_MAX) != 0 ||
+                 unit->side > 1)
+            st = OM_ERROR(OM_EHDF5, "%s: /units/table, unit %zu: its id or side does not fit "
+                          "the units attribute of /units", r->path, u);
+    }
+    free(buf);
+    om_h5_close_id(&space);
+    om_h5_close_id(&d);
+    om_h5_close_id(&type);
+    return st;
+}
+
+/* The max attribute of a unit field's dataset (1 to 255, 1 for a flag). */
+static om_status unit_field_max(om_h5_reader *r, reader_field *rf, hid_t obj, const char *shown)
+{
+    uint64_t max = 0;
+    om_status st = om_h5_attr_read_u64(obj, r->path, "max", &max);
+    if (st == OM_ENOTFOUND || (st == OM_OK && (max == 0 || max > 255 ||
+                                               (rf->field.type == OM_FIELD_FLAG && max != 1) ||
+                                               (rf->field.type != OM_FIELD_FLAG &&
+                                                rf->field.type != OM_FIELD_COUNT))))
+        return OM_ERROR(OM_EHDF5, "%s: %s has no max attribute, or one that does not fit its "
+                        "type", r->path, shown);
+    rf->field.max = (unsigned)max;
+    return st;
+}
+
+/* Unit field k, named `name`: its dataset /units/<name> (trials x units of
+ * one-byte integers, with its checksum) if the file has rows, else its
+ * tally's description; its type, description and max. */
+static om_status reader_open_unit_field(om_h5_reader *r, size_t k, const char *name)
+{
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
+    reader_field *rf = &r->unit_fields[k];
+    om_status st = OM_OK;
+    hid_t d = H5I_INVALID_HID, space = H5I_INVALID_HID, type = H5I_INVALID_HID;
+    hsize_t dims[2] = {0, 0};
+    rf->dset = H5I_INVALID_HID;
+    if ((rf->field.name = strdup(name)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    rf->field.offset = k;
+    snprintf(shown, sizeof shown, r->rows ? "/units/%s" : "/tallies/units/%s", name);
+    if (r->rows) {
+        if (H5Lexists(r->units, name, H5P_DEFAULT) <= 0 ||
+            (rf->dset = H5Dopen2(r->units, name, H5P_DEFAULT)) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: the fields attribute of /units names '%s', which is "
+                            "not a dataset of it", r->path, name);
+        if ((space = H5Dget_space(rf->dset)) < 0 || (type = H5Dget_type(rf->dset)) < 0 ||
+            H5Sget_simple_extent_ndims(space) != 2 ||
+            H5Sget_simple_extent_dims(space, dims, NULL) != 2 || dims[0] != r->trials ||
+            dims[1] != r->n_units || H5Tget_class(type) != H5T_INTEGER || H5Tget_size(type) != 1)
+            st = OM_ERROR(OM_EHDF5, "%s: %s is not %llu trials x %zu units of one-byte "
+                          "integers", r->path, shown, (unsigned long long)r->trials, r->n_units);
+        else
+            st = om_h5_dataset_checked(rf->dset, r->path, shown);
+        om_h5_close_id(&type);
+        om_h5_close_id(&space);
+        if (st == OM_OK)
+            st = field_type(r, rf, rf->dset, "/units", H5T_INTEGER, 1);
+        if (st == OM_OK)
+            st = unit_field_max(r, rf, rf->dset, shown);
+        return st;
+    }
+    if (r->tallies < 0 || (d = H5Dopen2(r->tallies, shown + strlen("/tallies/"),
+                                        H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: no %s for a unit field of the file: %s", r->path, shown,
+                        om_h5_detail(why, sizeof why));
+    st = field_type(r, rf, d, "/tallies/units", H5T_NO_CLASS, 0);
+    if (st == OM_OK)
+        st = unit_field_max(r, rf, d, shown);
+    om_h5_close_id(&d);
+    return st;
+}
+
+/* The /units group, if the file has one: its units (the units attribute, then
+ * the table) and its unit fields (the fields attribute), in their order. */
+static om_status reader_open_units(om_h5_reader *r)
+{
+    char *list = NULL, *save = NULL;
+    om_status st;
+    if (H5Lexists(r->file, "units", H5P_DEFAULT) <= 0)
+        return OM_OK;
+    if ((r->units = H5Gopen2(r->file, "units", H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot open the /units group", r->path);
+    st = om_h5_attr_read_string(r->units, r->path, "units", &list);
+    for (char *id = st == OM_OK ? strtok_r(list, " ", &save) : NULL; id && st == OM_OK;
+         id = strtok_r(NULL, " ", &save)) {
+        if (r->n_units == OM_LAYOUT_UNITS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: more than %d units", r->path, OM_LAYOUT_UNITS_MAX);
+        else if ((r->unit[r->n_units++].id = strdup(id)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
+    }
+    free(list);
+    list = NULL;
+    if (st == OM_OK && r->n_units == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: /units lists no units", r->path);
+    if (st == OM_OK)
+        st = reader_unit_table(r);
+    if (st == OM_OK)
+        st = om_h5_attr_read_string(r->units, r->path, "fields", &list);
+    for (char *name = st == OM_OK ? strtok_r(list, " ", &save) : NULL; name && st == OM_OK;
+         name = strtok_r(NULL, " ", &save)) {
+        if (r->n_unit_fields == OM_LAYOUT_UNIT_FIELDS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: more than %d unit fields", r->path,
+                          OM_LAYOUT_UNIT_FIELDS_MAX);
+        else
+            st = reader_open_unit_field(r, r->n_unit_fields++, name);
+    }
+    free(list);
+    if (st == OM_OK && r->n_unit_fields == 0)
+        st = OM_ERROR(OM_EHDF5, "%s: /units lists no unit fields", r->path);
+    if (st == OM_OK) {
+        /* The tallies of so many units and values must fit a tally. */
+        om_layout l;
+        reader_layout(r, &l);
+        if (om_layout_unit_bins(&l) > OM_LAYOUT_UNIT_BINS_MAX)
+            st = OM_ERROR(OM_EHDF5, "%s: /units has %zu units and %zu unit fields whose "
+                          "values take %zu histogram bins (at most %d)", r->path, r->n_units,
+                          r->n_unit_fields, om_layout_unit_bins(&l), OM_LAYOUT_UNIT_BINS_MAX);
+    }
+    return st;
+}
+
 /* The message for a file of another schema: an older program's, or not ours. */
 static om_status reader_check_schema(om_h5_reader *r)
 {
@@ -233,7 +401,9 @@ static om_status reader_open(om_h5_reader *r)
     if (H5Lexists(r->file, "tallies", H5P_DEFAULT) <= 0 ||
         (r->tallies = H5Gopen2(r->file, "tallies", H5P_DEFAULT)) < 0)
         return OM_ERROR(OM_EHDF5, "%s: no /tallies group (the run did not end?)", r->path);
-    return reader_open_trials(r);
+    if ((st = reader_open_trials(r)) != OM_OK)
+        return st;
+    return reader_open_units(r);
 }
 
 bool om_h5_reader_has_rows(const om_h5_reader *r)
@@ -241,13 +411,89 @@ bool om_h5_reader_has_rows(const om_h5_reader *r)
     return r->rows;
 }
 
+/* The fields, unit fields and units of the file as a layout (offsets: the
+ * indices; unit_stride 1), for the tallies. */
+static void reader_layout(const om_h5_reader *r, om_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->field_count = r->n_fields;
+    for (size_t f = 0; f < r->n_fields; f++)
+        l->fields[f] = r->fields[f].field;
+    l->unit_count = r->n_units;
+    l->units = r->unit;
+    l->unit_field_count = r->n_unit_fields;
+    for (size_t f = 0; f < r->n_unit_fields; f++)
+        l->unit_fields[f] = r->unit_fields[f].field;
+    l->unit_stride = 1;
+    l->side[0].loss_field = l->side[1].loss_field = -1;
+}
+
+void om_h5_reader_layout(const om_h5_reader *r, om_layout *out)
+{
+    reader_layout(r, out);
+}
+
+size_t om_h5_reader_unit_count(const om_h5_reader *r)
+{
+    return r->n_units;
+}
+
+const om_layout_unit *om_h5_reader_unit(const om_h5_reader *r, size_t i)
+{
+    return i < r->n_units ? &r->unit[i] : NULL;
+}
+
+size_t om_h5_reader_unit_field_count(const om_h5_reader *r)
+{
+    return r->n_unit_fields;
+}
+
+const om_field *om_h5_reader_unit_field(const om_h5_reader *r, size_t i)
+{
+    return i < r->n_unit_fields ? &r->unit_fields[i].field : NULL;
+}
+
+/* /tallies/units/<f> into out's histograms of unit field f: units x (max + 1)
+ * counts, each unit's adding up to the trials. */
+static om_status reader_unit_tally(om_h5_reader *r, size_t f, om_tally *out)
+{
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
+    const om_field *uf = &r->unit_fields[f].field;
+    hsize_t dims[2] = {0, 0};
+    om_status st = OM_OK;
+    hid_t d = H5I_INVALID_HID, space = H5I_INVALID_HID;
+    snprintf(shown, sizeof shown, "/tallies/units/%s", uf->name);
+    if (H5Lexists(r->tallies, "units", H5P_DEFAULT) <= 0 ||
+        (d = H5Dopen2(r->tallies, shown + strlen("/tallies/"), H5P_DEFAULT)) < 0 ||
+        (space = H5Dget_space(d)) < 0 || H5Sget_simple_extent_ndims(space) != 2 ||
+        H5Sget_simple_extent_dims(space, dims, NULL) != 2 || dims[0] != r->n_units ||
+        dims[1] != (hsize_t)uf->max + 1)
+        st = OM_ERROR(OM_EHDF5, "%s: %s is missing or is not %zu units x %u counts: %s",
+                      r->path, shown, r->n_units, uf->max + 1, om_h5_detail(why, sizeof why));
+    else if ((st = om_h5_dataset_checked(d, r->path, shown)) == OM_OK)
+        st = om_h5_read_whole(d, H5T_NATIVE_UINT64, om_tally_unit(out, f, 0), r->path, shown,
+                              "counts of values");
+    for (size_t u = 0; st == OM_OK && u < r->n_units; u++) {
+        const uint64_t *h = om_tally_unit(out, f, u);
+        uint64_t sum = 0;
+        for (unsigned v = 0; v <= uf->max; v++)
+            sum += h[v];
+        if (sum != r->trials)
+            st = OM_ERROR(OM_EHDF5, "%s: %s counts %llu trials for unit %s, the file has %llu",
+                          r->path, shown, (unsigned long long)sum, r->unit[u].id,
+                          (unsigned long long)r->trials);
+    }
+    om_h5_close_id(&space);
+    om_h5_close_id(&d);
+    return st;
+}
+
 om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
 {
     char why[OM_H5_DETAIL_MAX];
     om_status st = OM_OK;
-    om_layout fields = {.field_count = r->n_fields};
-    for (size_t f = 0; f < r->n_fields; f++)
-        fields.fields[f] = r->fields[f].field;
+    om_layout fields;
+    reader_layout(r, &fields);
     if (om_layout_wide_count(&fields) > OM_LAYOUT_WIDE_MAX)
         return OM_ERROR(OM_EHDF5, "%s: more than %d two-byte count fields", r->path,
                         OM_LAYOUT_WIDE_MAX);
@@ -282,6 +528,8 @@ om_status om_h5_reader_tally(om_h5_reader *r, om_tally *out)
         om_h5_close_id(&space);
         om_h5_close_id(&d);
     }
+    for (size_t f = 0; st == OM_OK && f < r->n_unit_fields; f++)
+        st = reader_unit_tally(r, f, out);
     return st;
 }
 
@@ -297,6 +545,7 @@ om_status om_h5_reader_open(om_h5_reader **out, const char *path)
     if (r == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
     r->file = r->root = r->group = r->tallies = r->winner_type = H5I_INVALID_HID;
+    r->units = H5I_INVALID_HID;
     if ((r->path = strdup(path)) == NULL) {
         om_h5_reader_close(r);
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
@@ -468,6 +717,51 @@ om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first,
     return read_rows(r, name, first, count, buf, true);
 }
 
+om_status om_h5_reader_read_unit(om_h5_reader *r, size_t field, size_t unit, uint64_t first,
+                                 size_t count, uint8_t *buf)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t fspace, mspace;
+    if (r == NULL || (buf == NULL && count > 0) || field >= r->n_unit_fields ||
+        unit >= r->n_units)
+        return OM_ERROR(OM_EINVAL, "om_h5_reader_read_unit: no reader, buffer, unit field or "
+                        "unit");
+    const char *name = r->unit_fields[field].field.name, *id = r->unit[unit].id;
+    const hsize_t start[2] = {first, unit}, n[2] = {count, 1};
+    if (!r->rows)
+        return OM_ERROR(OM_EINVAL, "%s: the run wrote no rows (--no-rows); its tallies hold "
+                        "the distributions of every field", r->path);
+    if (first > r->trials || count > r->trials - first)
+        return OM_ERROR(OM_EINVAL, "%s: %zu rows from row %llu of /units/%s[%s] lie outside "
+                        "its %llu rows", r->path, count, (unsigned long long)first, name, id,
+                        (unsigned long long)r->trials);
+    if (count == 0)
+        return OM_OK;
+    om_h5_quiet();
+    fspace = H5Dget_space(r->unit_fields[field].dset);
+    mspace = H5Screate_simple(1, n, NULL);
+    if (fspace < 0 || mspace < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, n, NULL) < 0 ||
+        H5Dread(r->unit_fields[field].dset, H5T_NATIVE_UINT8, mspace, fspace, H5P_DEFAULT,
+                buf) < 0) {
+        hsize_t bad_first[2], bad_last[2];
+        om_h5_detail(why, sizeof why);
+        if (om_h5_chunk_damaged(r->unit_fields[field].dset, bad_first, bad_last))
+            st = OM_ERROR(OM_EHDF5, "%s: /units/%s, rows %llu..%llu of unit %s: " OM_H5_DAMAGED,
+                          r->path, name, (unsigned long long)bad_first[0],
+                          (unsigned long long)bad_last[0],
+                          r->unit[bad_first[1] < r->n_units ? bad_first[1] : unit].id);
+        else
+            st = OM_ERROR(OM_EHDF5, "%s: cannot read rows %llu..%llu of /units/%s[%s]: %s",
+                          r->path, (unsigned long long)first,
+                          (unsigned long long)(first + count - 1), name, id, why);
+    }
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    return st;
+}
+
 /* Rows read at a time when every row is counted again (a few chunks). */
 #define CHECK_ROWS ((size_t)1 << 16)
 
@@ -477,13 +771,12 @@ om_status om_h5_reader_read16(om_h5_reader *r, const char *name, uint64_t first,
 /* The tally of every row of the file, into `out` (cleared for its fields). */
 static om_status rows_tally(om_h5_reader *r, om_tally *out)
 {
-    om_layout fields = {.field_count = r->n_fields};
+    om_layout fields;
     uint16_t *buf = malloc(CHECK_ROWS * sizeof *buf);
     om_status st = OM_OK;
     if (buf == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", r->path);
-    for (size_t f = 0; f < r->n_fields; f++)
-        fields.fields[f] = r->fields[f].field;
+    reader_layout(r, &fields);
     om_tally_clear_layout(out, &fields);
     out->trials = r->trials;
     for (size_t f = 0; f < r->n_fields && st == OM_OK; f++) {
@@ -503,6 +796,24 @@ static om_status rows_tally(om_h5_reader *r, om_tally *out)
             }
         }
     }
+    /* Each unit's column of each unit field; a value above the field's max
+     * is a difference of its own (the tallies have no bin for it). */
+    for (size_t f = 0; f < r->n_unit_fields && st == OM_OK; f++)
+        for (size_t u = 0; u < r->n_units && st == OM_OK; u++) {
+            uint64_t *h = om_tally_unit(out, f, u);
+            for (uint64_t first = 0; first < r->trials && st == OM_OK; first += CHECK_ROWS) {
+                const size_t n = r->trials - first < CHECK_ROWS ? (size_t)(r->trials - first)
+                                                                : CHECK_ROWS;
+                uint8_t *b = (uint8_t *)buf;
+                if ((st = om_h5_reader_read_unit(r, f, u, first, n, b)) == OM_OK)
+                    for (size_t k = 0; k < n; k++) {
+                        if (b[k] <= r->unit_fields[f].field.max)
+                            h[b[k]]++;
+                        else
+                            out->unit_over++;
+                    }
+            }
+        }
     free(buf);
     return st;
 }
@@ -540,6 +851,27 @@ om_status om_h5_reader_check_rows(om_h5_reader *r, om_tally *out)
                                        (unsigned long long)b[v]);
             differ++;
         }
+    }
+    for (size_t f = 0; st == OM_OK && f < r->n_unit_fields; f++)
+        for (size_t u = 0; u < r->n_units; u++) {
+            const uint64_t *a = om_tally_unit(rows, f, u), *b = om_tally_unit(tallies, f, u);
+            for (size_t v = 0; v <= r->unit_fields[f].field.max; v++) {
+                if (a[v] == b[v])
+                    continue;
+                if (listed++ < CHECK_LISTED && at < sizeof list)
+                    at += (size_t)snprintf(list + at, sizeof list - at, "%s%s[%s] = %zu: %llu "
+                                           "rows, the tally %llu", differ > 0 ? "; " : "",
+                                           r->unit_fields[f].field.name, r->unit[u].id, v,
+                                           (unsigned long long)a[v], (unsigned long long)b[v]);
+                differ++;
+            }
+        }
+    if (st == OM_OK && rows->unit_over > 0) {
+        if (listed++ < CHECK_LISTED && at < sizeof list)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%llu unit values above "
+                                   "their field's max", differ > 0 ? "; " : "",
+                                   (unsigned long long)rows->unit_over);
+        differ++;
     }
     if (st == OM_OK && differ > 0)
         st = OM_ERROR(OM_EHDF5, "%s: the rows and the tallies differ (the file is damaged): "
@@ -587,6 +919,17 @@ void om_h5_reader_close(om_h5_reader *r)
         free((char *)r->fields[i].field.description);
         free((char *)r->fields[i].field.title);
     }
+    for (size_t i = 0; i < r->n_unit_fields; i++) {
+        om_h5_close_id(&r->unit_fields[i].dset);
+        free((char *)r->unit_fields[i].field.name);
+        free((char *)r->unit_fields[i].field.description);
+    }
+    for (size_t u = 0; u < r->n_units; u++) {
+        free((char *)r->unit[u].id);
+        free((char *)r->unit[u].name);
+        free((char *)r->unit[u].army);
+    }
+    om_h5_close_id(&r->units);
     for (int s = 0; s < 2; s++) {
         free(r->side_text[s][0]);
         free(r->side_text[s][1]);

@@ -983,3 +983,44 @@ om_status om_h5_open_read(const char *path, hid_t *file)
     om_h5_close_id(&fapl);
     return st;
 }
+
+/* The names of a unit table's members, in its order (h5_int.h). */
+static const char *const unit_member[OM_H5_UNIT_MEMBERS] = {"id", "name", "army", "side",
+                                                             "points"};
+
+hid_t om_h5_unit_table_type(const size_t len[3], bool memory, size_t offset[OM_H5_UNIT_MEMBERS],
+                            size_t *record)
+{
+    hid_t member[OM_H5_UNIT_MEMBERS] = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID,
+                                        H5I_INVALID_HID, H5I_INVALID_HID};
+    hid_t type = H5I_INVALID_HID;
+    uint8_t side;
+    size_t at = 0;
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; k++)
+        ok = (member[k] = H5Tcopy(H5T_C_S1)) >= 0 && H5Tset_size(member[k], len[k]) >= 0 &&
+             H5Tset_strpad(member[k], H5T_STR_NULLTERM) >= 0 &&
+             H5Tset_cset(member[k], H5T_CSET_UTF8) >= 0;
+    if (ok && (member[3] = H5Tenum_create(H5T_NATIVE_UINT8)) >= 0) {
+        side = 0;
+        ok = H5Tenum_insert(member[3], "a", &side) >= 0;
+        side = 1;
+        ok = ok && H5Tenum_insert(member[3], "b", &side) >= 0;
+    } else {
+        ok = false;
+    }
+    ok = ok && (member[4] = H5Tcopy(memory ? H5T_NATIVE_UINT32 : H5T_STD_U32LE)) >= 0;
+    for (int k = 0; k < OM_H5_UNIT_MEMBERS && ok; k++) {
+        offset[k] = at;
+        at += H5Tget_size(member[k]);
+    }
+    *record = at;
+    ok = ok && (type = H5Tcreate(H5T_COMPOUND, at)) >= 0;
+    for (int k = 0; k < OM_H5_UNIT_MEMBERS && ok; k++)
+        ok = H5Tinsert(type, unit_member[k], offset[k], member[k]) >= 0;
+    for (int k = 0; k < OM_H5_UNIT_MEMBERS; k++)
+        om_h5_close_id(&member[k]);
+    if (!ok)
+        om_h5_close_id(&type);
+    return type;
+}

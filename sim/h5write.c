@@ -39,6 +39,9 @@ struct om_h5_writer {
     om_layout layout;   /* the fields of a row (a copy) */
     bool rows;          /* the file holds per-trial rows */
     hid_t dset[OM_LAYOUT_FIELDS_MAX]; /* per field: its dataset, or H5I_INVALID_HID */
+    hid_t units;        /* the /units group of a layout with units, or H5I_INVALID_HID */
+    hid_t udset[OM_LAYOUT_UNIT_FIELDS_MAX]; /* per unit field: its dataset /units/<name>
+                                               (trials x units), or H5I_INVALID_HID */
     uint64_t trials;    /* trials asked for: the datasets' size until the end */
     uint64_t chunk_rows; /* rows per chunk (one block) */
     om_tally *tally;    /* the run's tally: every row put */
@@ -151,6 +154,150 @@ static om_status writer_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
     return st;
 }
 
+/* The description, type and max of unit field i as attributes of `obj` (its
+ * dataset and its tallies). */
+static om_status writer_unit_field_attrs(om_h5_writer *w, hid_t obj, size_t i)
+{
+    const om_field *f = &w->layout.unit_fields[i];
+    const uint32_t max = f->max;
+    om_status st = writer_attr_string(w, obj, "description", f->description);
+    if (st == OM_OK)
+        st = writer_attr_string(w, obj, "type", om_h5_field_type_names[f->type]);
+    if (st == OM_OK)
+        st = om_h5_attr_write(obj, w->path, "max", H5T_STD_U32LE, H5T_NATIVE_UINT32, &max);
+    return st;
+}
+
+/* The names of n strings (unit fields, or unit ids) separated by spaces, as
+ * the attribute `name` of `obj`. */
+static om_status writer_name_list(om_h5_writer *w, hid_t obj, const char *name,
+                                  const char *(*nth)(const om_layout *, size_t), size_t n)
+{
+    size_t len = 1;
+    char *list;
+    om_status st;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(nth(&w->layout, i)) + 1;
+    if ((list = malloc(len)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    list[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            strcat(list, " ");
+        strcat(list, nth(&w->layout, i));
+    }
+    st = writer_attr_string(w, obj, name, list);
+    free(list);
+    return st;
+}
+
+static const char *unit_field_name(const om_layout *l, size_t i)
+{
+    return l->unit_fields[i].name;
+}
+
+static const char *unit_id(const om_layout *l, size_t i)
+{
+    return l->units[i].id;
+}
+
+/* The table of units, /units/table: one record per unit (h5_int.h,
+ * om_h5_unit_table_type), its strings as long as the longest of each. */
+static om_status writer_unit_table(om_h5_writer *w)
+{
+    const om_layout *l = &w->layout;
+    char why[OM_H5_DETAIL_MAX];
+    size_t len[3] = {1, 1, 1}, offset[OM_H5_UNIT_MEMBERS], record = 0;
+    hsize_t n = l->unit_count;
+    om_status st = OM_OK;
+    hid_t type, space = H5I_INVALID_HID, d = H5I_INVALID_HID;
+    uint8_t *buf;
+    for (size_t u = 0; u < l->unit_count; u++) {
+        const char *text[3] = {l->units[u].id, l->units[u].name, l->units[u].army};
+        for (int k = 0; k < 3; k++) {
+            const size_t m = strlen(text[k] != NULL ? text[k] : "") + 1;
+            len[k] = m > len[k] ? m : len[k];
+        }
+    }
+    if ((type = om_h5_unit_table_type(len, false, offset, &record)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot make the type of /units/table: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    if ((buf = calloc(l->unit_count, record)) == NULL) {
+        om_h5_close_id(&type);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+    }
+    for (size_t u = 0; u < l->unit_count; u++) {
+        uint8_t *rec = buf + u * record;
+        const char *text[3] = {l->units[u].id, l->units[u].name, l->units[u].army};
+        const uint32_t points = l->units[u].points;
+        for (int k = 0; k < 3; k++)
+            memcpy(rec + offset[k], text[k] != NULL ? text[k] : "",
+                   strlen(text[k] != NULL ? text[k] : ""));
+        rec[offset[3]] = l->units[u].side;
+        /* Little-endian, as the file's type says. */
+        for (int b = 0; b < 4; b++)
+            rec[offset[4] + (size_t)b] = (uint8_t)(points >> (8 * b));
+    }
+    if ((space = H5Screate_simple(1, &n, NULL)) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset /units/table", w->path);
+    else if ((st = om_h5_dataset_create(w->units, "table", type, space, NULL, 0, w->path,
+                                        "/units/table", &d)) == OM_OK &&
+             H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write /units/table: %s", w->path,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&d);
+    om_h5_close_id(&space);
+    om_h5_close_id(&type);
+    free(buf);
+    return st;
+}
+
+/*
+ * Create the dataset /units/<name> of unit field i: trials x units, growable
+ * in trials as /trials's datasets, one chunk per block and unit (each chunk
+ * one byte column of the rows, encoded as a field's), scale-offset and the
+ * checksum.
+ */
+static om_status writer_unit_dataset(om_h5_writer *w, size_t i)
+{
+    const om_field *f = &w->layout.unit_fields[i];
+    char shown[OM_H5_NAME_MAX];
+    om_status st;
+    hsize_t dims[2] = {w->trials, w->layout.unit_count};
+    hsize_t maxdims[2] = {H5S_UNLIMITED, w->layout.unit_count}, chunk[2] = {w->chunk_rows, 1};
+    hid_t space = H5Screate_simple(2, dims, maxdims);
+    snprintf(shown, sizeof shown, "/units/%s", f->name);
+    if (space < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+    else
+        st = om_h5_dataset_create(w->units, f->name, H5T_STD_U8LE, space, chunk,
+                                  OM_H5_NO_FILL | OM_H5_SCALEOFFSET, w->path, shown,
+                                  &w->udset[i]);
+    om_h5_close_id(&space);
+    return st == OM_OK ? writer_unit_field_attrs(w, w->udset[i], i) : st;
+}
+
+/* The /units group of a layout with units: its lists of unit fields and unit
+ * ids, its table and, with rows, a dataset per unit field. */
+static om_status writer_units(om_h5_writer *w)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st;
+    if (w->layout.unit_count == 0)
+        return OM_OK;
+    if ((w->units = H5Gcreate2(w->file, "units", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot create the /units group: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    if ((st = writer_name_list(w, w->units, "fields", unit_field_name,
+                               w->layout.unit_field_count)) != OM_OK ||
+        (st = writer_name_list(w, w->units, "units", unit_id, w->layout.unit_count)) != OM_OK ||
+        (st = writer_unit_table(w)) != OM_OK)
+        return st;
+    for (size_t i = 0; w->rows && i < w->layout.unit_field_count && st == OM_OK; i++)
+        st = writer_unit_dataset(w, i);
+    return st;
+}
+
 /*
  * Create the dataset /trials/<name> of field i: the trials asked for, growable
  * (a run stopped early is cut at its end, a resumed one grows again), one
@@ -236,6 +383,13 @@ static om_status writer_close_objects(om_h5_writer *w)
                           w->layout.fields[i].name, om_h5_detail(why, sizeof why));
         w->dset[i] = H5I_INVALID_HID;
     }
+    for (size_t i = 0; i < w->layout.unit_field_count; i++)
+        if (w->udset[i] >= 0 && H5Dclose(w->udset[i]) < 0 && st == OM_OK)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot close dataset /units/%s: %s", w->path,
+                          w->layout.unit_fields[i].name, om_h5_detail(why, sizeof why));
+    for (size_t i = 0; i < OM_LAYOUT_UNIT_FIELDS_MAX; i++)
+        w->udset[i] = H5I_INVALID_HID;
+    om_h5_close_id(&w->units);
     om_h5_close_id(&w->group);
     om_h5_close_id(&w->winner_type);
     /* Closing the file flushes it: a full disk shows up here. */
@@ -269,6 +423,9 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
     w->layout = *layout;
     for (size_t i = 0; i < OM_LAYOUT_FIELDS_MAX; i++)
         w->dset[i] = H5I_INVALID_HID;
+    w->units = H5I_INVALID_HID;
+    for (size_t i = 0; i < OM_LAYOUT_UNIT_FIELDS_MAX; i++)
+        w->udset[i] = H5I_INVALID_HID;
     w->path = strdup(path);
     w->tally = malloc(sizeof *w->tally);
     if (w->path == NULL || w->tally == NULL) {
@@ -281,7 +438,8 @@ static om_h5_writer *writer_alloc(const char *path, const om_layout *layout)
 
 om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run_info *info)
 {
-    char why[OM_H5_DETAIL_MAX];
+    char why[OM_H5_DETAIL_MAX], bad[OM_H5_DETAIL_MAX];
+    const char *wrong;
     om_h5_writer *w;
     om_status st;
 
@@ -297,6 +455,9 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
     if (om_layout_wide_count(info->layout) > OM_LAYOUT_WIDE_MAX)
         return OM_ERROR(OM_EINVAL, "%s: a layout of %zu two-byte count fields (at most %d)",
                         path, om_layout_wide_count(info->layout), OM_LAYOUT_WIDE_MAX);
+    if ((wrong = om_layout_check(info->layout, bad, sizeof bad)) != NULL)
+        return OM_ERROR(OM_EINVAL, "%s: the layout of the results is not well formed: %s", path,
+                        wrong);
     om_h5_quiet();
     if ((w = writer_alloc(path, info->layout)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
@@ -322,7 +483,7 @@ om_status om_h5_writer_create(om_h5_writer **out, const char *path, const om_run
         return st;
     }
     if ((st = writer_root_attrs(w, info)) != OM_OK || (st = writer_field_list(w)) != OM_OK ||
-        (st = writer_provenance(w)) != OM_OK ||
+        (st = writer_provenance(w)) != OM_OK || (st = writer_units(w)) != OM_OK ||
         (info->exact != NULL &&
          (st = om_h5_exact_write(w->file, path, info->layout, info->exact)) != OM_OK)) {
         om_h5_writer_abort(w);
@@ -360,6 +521,46 @@ static om_status writer_put_column(om_h5_writer *w, size_t i, hsize_t first, hsi
     om_h5_close_id(&mspace);
     om_h5_close_id(&fspace);
     return st;
+}
+
+/* Write rows first..first+n-1 of unit field f's column of unit u from
+ * w->scratch. */
+static om_status writer_put_unit_column(om_h5_writer *w, size_t f, size_t u, hsize_t first,
+                                        hsize_t n)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    const hsize_t start[2] = {first, u}, count[2] = {n, 1};
+    hid_t fspace = H5Dget_space(w->udset[f]);
+    hid_t mspace = H5Screate_simple(1, &n, NULL);
+    if (fspace < 0 || mspace < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+        H5Dwrite(w->udset[f], H5T_NATIVE_UINT8, mspace, fspace, H5P_DEFAULT, w->scratch) < 0)
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write rows %llu..%llu of /units/%s[%s]: %s",
+                      w->path, (unsigned long long)first, (unsigned long long)(first + n - 1),
+                      w->layout.unit_fields[f].name, w->layout.units[u].id,
+                      om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    return st;
+}
+
+/* Gather unit field f of unit u of n rows into w->scratch and count them;
+ * a value above the field's max is an error of the game's rows. */
+static om_status gather_unit(om_h5_writer *w, size_t f, size_t u, const uint8_t *rows, size_t n)
+{
+    const om_layout *l = &w->layout;
+    const uint8_t *col = rows + om_layout_unit_offset(l, f, u);
+    uint64_t *hist = om_tally_unit(w->tally, f, u);
+    for (size_t j = 0; j < n; j++) {
+        w->scratch[j] = col[j * l->row_size];
+        if (w->scratch[j] > l->unit_fields[f].max)
+            return OM_ERROR(OM_EINVAL, "%s: a row gives unit field %s of unit %s the value %u, "
+                            "above its largest, %u", w->path, l->unit_fields[f].name,
+                            l->units[u].id, w->scratch[j], l->unit_fields[f].max);
+        hist[w->scratch[j]]++;
+    }
+    return OM_OK;
 }
 
 /* Gather the two-byte count field i of n rows into w->scratch as native
@@ -411,6 +612,16 @@ om_status om_h5_writer_put(om_h5_writer *w, uint64_t first_row, const uint8_t *r
                 return st;
             }
         }
+        for (size_t f = 0; f < l->unit_field_count; f++)
+            for (size_t u = 0; u < l->unit_count; u++) {
+                om_status st = gather_unit(w, f, u, rows + done * l->row_size, n);
+                if (st == OM_OK)
+                    st = writer_put_unit_column(w, f, u, first_row + done, n);
+                if (st != OM_OK) {
+                    w->failed = true;
+                    return st;
+                }
+            }
         done += n;
     }
     w->tally->trials += count;
@@ -429,6 +640,12 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
                         "%llu trials of the file in chunks of %llu", w->path, n,
                         (unsigned long long)first, (unsigned long long)w->trials,
                         (unsigned long long)w->chunk_rows);
+    if (tally->unit_over > 0) {
+        w->failed = true;
+        return OM_ERROR(OM_EINVAL, "%s: the block of rows from row %llu gives %llu unit values "
+                        "above their field's largest (an error of the game's rows)", w->path,
+                        (unsigned long long)first, (unsigned long long)tally->unit_over);
+    }
     om_h5_quiet();
     /* Chunks that defer their writing: the library places them, and their
      * writes are listed in them (h5vfd.c). */
@@ -454,6 +671,26 @@ om_status om_h5_writer_put_block(om_h5_writer *w, uint64_t first, size_t n,
                             w->layout.fields[i].name, e != 0 ? strerror(e) : why);
         }
     }
+    /* Each unit's column of each unit field: chunk (first, u) of /units/<f>. */
+    for (size_t f = 0, j = w->layout.field_count; w->rows && f < w->layout.unit_field_count;
+         f++)
+        for (size_t u = 0; u < w->layout.unit_count; u++, j++) {
+            const hsize_t at[2] = {first, u};
+            if (H5Dwrite_chunk(w->udset[f], H5P_DEFAULT, 0, at, om_h5_chunks_size(chunks, j),
+                               om_h5_chunks_data(chunks, j)) < 0) {
+                om_h5_detail(why, sizeof why);
+                const int e = om_h5_buffered_errno(w->file);
+                w->failed = true;
+                if (om_h5_chunks_deferred(chunks)) {
+                    (void)om_h5_defer_raw(w->file, NULL);
+                    om_h5_chunks_writes(chunks)->n = 0;
+                }
+                return OM_ERROR(e != 0 ? OM_EIO : OM_EHDF5, "%s: cannot write the chunk of rows "
+                                "%llu.. of /units/%s[%s]: %s", w->path, (unsigned long long)first,
+                                w->layout.unit_fields[f].name, w->layout.units[u].id,
+                                e != 0 ? strerror(e) : why);
+            }
+        }
     if (w->rows && om_h5_chunks_deferred(chunks) && om_h5_defer_raw(w->file, NULL) != OM_OK) {
         w->failed = true;
         return OM_ERROR(OM_EHDF5, "%s: cannot defer the writes of a block", w->path);
@@ -468,6 +705,39 @@ const om_tally *om_h5_writer_tally(const om_h5_writer *w)
 }
 
 /* ----------------------------------------------------------------- the end */
+
+/* /tallies/units: per unit field, units x (max + 1) counts: how many trials
+ * gave each unit each value (h5file.h). */
+static om_status writer_unit_tallies(om_h5_writer *w, hid_t tallies)
+{
+    char why[OM_H5_DETAIL_MAX];
+    om_status st = OM_OK;
+    hid_t g = H5Gcreate2(tallies, "units", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return OM_ERROR(OM_EHDF5, "%s: cannot create /tallies/units: %s", w->path,
+                        om_h5_detail(why, sizeof why));
+    for (size_t f = 0; st == OM_OK && f < w->layout.unit_field_count; f++) {
+        const om_field *uf = &w->layout.unit_fields[f];
+        char shown[OM_H5_NAME_MAX];
+        hsize_t dims[2] = {w->layout.unit_count, (hsize_t)uf->max + 1};
+        hid_t space = H5Screate_simple(2, dims, NULL), d = H5I_INVALID_HID;
+        snprintf(shown, sizeof shown, "/tallies/units/%s", uf->name);
+        if (space < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot create dataset %s", w->path, shown);
+        else if ((st = om_h5_dataset_create(g, uf->name, H5T_STD_U64LE, space, NULL, 0, w->path,
+                                            shown, &d)) == OM_OK &&
+                 H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                          om_tally_unit(w->tally, f, 0)) < 0)
+            st = OM_ERROR(OM_EHDF5, "%s: cannot write %s: %s", w->path, shown,
+                          om_h5_detail(why, sizeof why));
+        if (st == OM_OK)
+            st = writer_unit_field_attrs(w, d, f);
+        om_h5_close_id(&d);
+        om_h5_close_id(&space);
+    }
+    om_h5_close_id(&g);
+    return st;
+}
 
 /* /tallies: per field the counts of its values 0..largest seen (h5file.h). */
 static om_status writer_tallies(om_h5_writer *w)
@@ -514,6 +784,8 @@ static om_status writer_tallies(om_h5_writer *w)
         om_h5_close_id(&d);
         om_h5_close_id(&space);
     }
+    if (st == OM_OK && w->layout.unit_count > 0)
+        st = writer_unit_tallies(w, g);
     om_h5_close_id(&g);
     return st;
 }
@@ -528,6 +800,13 @@ static om_status writer_cut(om_h5_writer *w)
             return OM_ERROR(OM_EHDF5, "%s: cannot size /trials/%s to %llu rows: %s", w->path,
                             w->layout.fields[i].name, (unsigned long long)rows,
                             om_h5_detail(why, sizeof why));
+    for (size_t f = 0; w->rows && f < w->layout.unit_field_count; f++) {
+        const hsize_t dims[2] = {rows, w->layout.unit_count};
+        if (H5Dset_extent(w->udset[f], dims) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: cannot size /units/%s to %llu rows: %s", w->path,
+                            w->layout.unit_fields[f].name, (unsigned long long)rows,
+                            om_h5_detail(why, sizeof why));
+    }
     return OM_OK;
 }
 
@@ -591,6 +870,43 @@ void om_h5_writer_abort(om_h5_writer *w)
 
 /* ----------------------------------------------------------------- resuming */
 
+/* Read /tallies/units/<f> of the reopened file into w->tally, checking its
+ * shape and that each unit's counts cover the trials. */
+static om_status reopen_unit_tally(om_h5_writer *w, hid_t tallies, size_t f, uint64_t trials)
+{
+    char why[OM_H5_DETAIL_MAX], shown[OM_H5_NAME_MAX];
+    const om_field *uf = &w->layout.unit_fields[f];
+    hsize_t dims[2] = {0, 0};
+    om_status st = OM_OK;
+    hid_t d, space = H5I_INVALID_HID;
+    snprintf(shown, sizeof shown, "/tallies/units/%s", uf->name);
+    d = H5Lexists(tallies, "units", H5P_DEFAULT) > 0
+            ? H5Dopen2(tallies, shown + strlen("/tallies/"), H5P_DEFAULT)
+            : H5I_INVALID_HID;
+    if (d < 0 || (space = H5Dget_space(d)) < 0 || H5Sget_simple_extent_ndims(space) != 2 ||
+        H5Sget_simple_extent_dims(space, dims, NULL) != 2 || dims[0] != w->layout.unit_count ||
+        dims[1] != (hsize_t)uf->max + 1)
+        st = OM_ERROR(OM_EHDF5, "%s: %s is missing or is not %zu units x %u counts: %s",
+                      w->path, shown, w->layout.unit_count, uf->max + 1,
+                      om_h5_detail(why, sizeof why));
+    else if ((st = om_h5_dataset_checked(d, w->path, shown)) == OM_OK)
+        st = om_h5_read_whole(d, H5T_NATIVE_UINT64, om_tally_unit(w->tally, f, 0), w->path,
+                              shown, "counts of values");
+    for (size_t u = 0; st == OM_OK && u < w->layout.unit_count; u++) {
+        const uint64_t *h = om_tally_unit(w->tally, f, u);
+        uint64_t sum = 0;
+        for (unsigned v = 0; v <= uf->max; v++)
+            sum += h[v];
+        if (sum != trials)
+            st = OM_ERROR(OM_EHDF5, "%s: %s counts %llu trials for unit %s, the file %llu",
+                          w->path, shown, (unsigned long long)sum, w->layout.units[u].id,
+                          (unsigned long long)trials);
+    }
+    om_h5_close_id(&space);
+    om_h5_close_id(&d);
+    return st;
+}
+
 /* Read the tallies of the reopened file into w->tally, checking they cover its
  * trials. */
 static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
@@ -626,6 +942,8 @@ static om_status reopen_tallies(om_h5_writer *w, uint64_t trials)
         om_h5_close_id(&space);
         om_h5_close_id(&d);
     }
+    for (size_t f = 0; st == OM_OK && f < w->layout.unit_field_count; f++)
+        st = reopen_unit_tally(w, g, f, trials);
     om_h5_close_id(&g);
     w->tally->trials = trials;
     return st;
@@ -668,6 +986,21 @@ static om_status reopen(om_h5_writer *w, uint64_t *blocks_done)
             return OM_ERROR(OM_EHDF5, "%s: cannot reopen %s: %s", w->path, shown,
                             om_h5_detail(why, sizeof why));
         if ((st = om_h5_dataset_checked(w->dset[i], w->path, shown)) != OM_OK)
+            return st;
+    }
+    if (w->layout.unit_count > 0 &&
+        (H5Lexists(w->file, "units", H5P_DEFAULT) <= 0 ||
+         (w->units = H5Gopen2(w->file, "units", H5P_DEFAULT)) < 0))
+        return OM_ERROR(OM_EHDF5, "%s: no /units group for the run's units", w->path);
+    for (size_t i = 0; w->rows && i < w->layout.unit_field_count; i++) {
+        char shown[OM_H5_NAME_MAX];
+        const hsize_t size[2] = {w->trials, w->layout.unit_count};
+        snprintf(shown, sizeof shown, "/units/%s", w->layout.unit_fields[i].name);
+        if ((w->udset[i] = H5Dopen2(w->units, w->layout.unit_fields[i].name, H5P_DEFAULT)) < 0 ||
+            H5Dset_extent(w->udset[i], size) < 0)
+            return OM_ERROR(OM_EHDF5, "%s: cannot reopen %s: %s", w->path, shown,
+                            om_h5_detail(why, sizeof why));
+        if ((st = om_h5_dataset_checked(w->udset[i], w->path, shown)) != OM_OK)
             return st;
     }
     return reopen_tallies(w, trials);

@@ -103,16 +103,26 @@ static om_status sink_written(void *ctx, om_block *b, unsigned n)
 static bool precise_enough(const file_sink *fs)
 {
     const om_tally *t = om_h5_writer_tally(fs->writer);
-    const uint64_t *h = t->hist[fs->target];
     const double target = fs->req->halfwidth;
-    if (fs->layout->fields[fs->target].type == OM_FIELD_WINNER) {
+    const uint64_t *h;
+    unsigned bins = OM_TALLY_BINS;
+    if (fs->target >= OM_LAYOUT_FIELDS_MAX) {
+        /* A unit's field, FIELD@UNIT: its histogram of max + 1 bins. */
+        const size_t k = (size_t)fs->target - OM_LAYOUT_FIELDS_MAX;
+        const size_t f = k / fs->layout->unit_count, u = k % fs->layout->unit_count;
+        h = om_tally_unit_c(t, f, u);
+        bins = fs->layout->unit_fields[f].max + 1;
+    } else if (fs->layout->fields[fs->target].type == OM_FIELD_WINNER) {
+        h = t->hist[fs->target];
         for (unsigned v = 0; v < OM_WINNER_CODES; v++)
             if (om_tally_halfwidth95(h[v], t->trials) > target)
                 return false;
         return true;
+    } else {
+        h = t->hist[fs->target];
     }
     uint64_t tail = 0;
-    for (unsigned k = OM_TALLY_BINS; k-- > 1;) {
+    for (unsigned k = bins; k-- > 1;) {
         tail += h[k];
         if (tail > 0 && om_tally_halfwidth95(tail, t->trials) > target)
             return false;
@@ -152,6 +162,10 @@ static om_status unknown_target(const om_layout *l, const char *target)
 {
     const char *names[OM_LAYOUT_FIELDS_MAX], *best;
     char known[FIELD_NAMES_TEXT_MAX] = "";
+    if (om_layout_unit_field_find(l, target) >= 0)
+        return OM_ERROR(OM_EINVAL, "--target '%s' is a field of each unit (one value per unit "
+                        "and trial): name the unit as FIELD@UNIT (%s@%s)", target, target,
+                        l->units[0].id);
     for (size_t i = 0; i < l->field_count; i++) {
         size_t used = strlen(known);
         names[i] = l->fields[i].name;
@@ -164,13 +178,44 @@ static om_status unknown_target(const om_layout *l, const char *target)
                     "fields: %s)", target, known);
 }
 
-/* The field the target precision is about: req->target, or the winner; -1
- * without a target. */
+/* A --target FIELD@UNIT: a unit field of one unit, as OM_LAYOUT_FIELDS_MAX +
+ * f * unit_count + u in *out. */
+static om_status unit_target(const om_layout *l, const char *target, const char *at, int *out)
+{
+    char field[FIELD_NAMES_TEXT_MAX];
+    const char *ids[OM_LAYOUT_UNITS_MAX], *best;
+    int f, u;
+    snprintf(field, sizeof field, "%.*s", (int)(at - target), target);
+    if ((f = om_layout_unit_field_find(l, field)) < 0) {
+        const char *names[OM_LAYOUT_UNIT_FIELDS_MAX];
+        for (size_t i = 0; i < l->unit_field_count; i++)
+            names[i] = l->unit_fields[i].name;
+        best = om_suggest(field, names, l->unit_field_count);
+        return OM_ERROR(OM_EINVAL, "--target '%s': '%s' is not a field of this scenario's "
+                        "units%s%s%s", target, field, best ? "; did you mean '" : "",
+                        best ? best : "", best ? "'?" : "");
+    }
+    if ((u = om_layout_unit_find(l, at + 1)) < 0) {
+        for (size_t i = 0; i < l->unit_count; i++)
+            ids[i] = l->units[i].id;
+        best = om_suggest(at + 1, ids, l->unit_count);
+        return OM_ERROR(OM_EINVAL, "--target '%s': '%s' is not a unit of this scenario%s%s%s",
+                        target, at + 1, best ? "; did you mean '" : "", best ? best : "",
+                        best ? "'?" : "");
+    }
+    *out = OM_LAYOUT_FIELDS_MAX + f * (int)l->unit_count + u;
+    return OM_OK;
+}
+
+/* The field the target precision is about: req->target (a field of the
+ * trial, or FIELD@UNIT: unit_target), or the winner; -1 without a target. */
 static om_status target_field(const om_layout *l, const om_run_request *req, int *out)
 {
     *out = -1;
     if (req->halfwidth <= 0.0)
         return OM_OK;
+    if (req->target != NULL && l->unit_count > 0 && strchr(req->target, '@') != NULL)
+        return unit_target(l, req->target, strchr(req->target, '@'), out);
     if (req->target != NULL) {
         if ((*out = om_layout_find(l, req->target)) < 0)
             return unknown_target(l, req->target);

@@ -53,6 +53,8 @@ void om_tally_clear(om_tally *t, size_t fields)
     t->trials = 0;
     t->field_count = fields;
     t->wide_count = 0;
+    t->unit_count = t->unit_field_count = t->unit_total = 0;
+    t->unit_over = 0;
     memset(t->hist, 0, fields * sizeof t->hist[0]);
 }
 
@@ -64,6 +66,15 @@ void om_tally_clear_layout(om_tally *t, const om_layout *layout)
             t->wide_field[t->wide_count] = f;
             memset(t->wide[t->wide_count++], 0, sizeof t->wide[0]);
         }
+    assert(om_layout_unit_bins(layout) <= OM_LAYOUT_UNIT_BINS_MAX);
+    t->unit_count = layout->unit_count;
+    t->unit_field_count = layout->unit_field_count;
+    for (size_t f = 0; f < layout->unit_field_count; f++) {
+        t->unit_bins[f] = (size_t)layout->unit_fields[f].max + 1;
+        t->unit_base[f] = t->unit_total;
+        t->unit_total += t->unit_bins[f] * layout->unit_count;
+    }
+    memset(t->unit_hist, 0, t->unit_total * sizeof t->unit_hist[0]);
 }
 
 const uint64_t *om_tally_wide(const om_tally *t, size_t f)
@@ -84,6 +95,23 @@ void om_tally_add(om_tally *into, const om_tally *from)
     for (size_t k = 0; k < from->wide_count && k < into->wide_count; k++)
         for (size_t v = 0; v < OM_TALLY_WIDE_BINS; v++)
             into->wide[k][v] += from->wide[k][v];
+    for (size_t i = 0; i < from->unit_total && i < into->unit_total; i++)
+        into->unit_hist[i] += from->unit_hist[i];
+    into->unit_over += from->unit_over;
+}
+
+void om_tally_unit_range(const om_tally *t, size_t f, size_t u, uint8_t *min, uint8_t *max)
+{
+    const uint64_t *h = om_tally_unit_c(t, f, u);
+    int lo = -1, hi = -1;
+    for (int v = 0; v < (int)t->unit_bins[f]; v++)
+        if (h[v] != 0) {
+            if (lo < 0)
+                lo = v;
+            hi = v;
+        }
+    *min = (uint8_t)(lo < 0 ? 0 : lo);
+    *max = (uint8_t)(hi < 0 ? 0 : hi);
 }
 
 void om_tally_range(const om_tally *t, size_t f, uint8_t *min, uint8_t *max)
@@ -152,6 +180,19 @@ static void add_row(const om_layout *l, const uint8_t *row, uint64_t times, om_t
             out->hist[f][row[l->fields[f].offset]] += times;
     for (size_t k = 0; k < out->wide_count; k++)
         out->wide[k][om_field_value(&l->fields[out->wide_field[k]], row)] += times;
+    /* Each unit's value of each unit field; a value above the field's max
+     * would land in another histogram, so it is counted apart instead. */
+    for (size_t f = 0; f < out->unit_field_count; f++) {
+        const uint8_t *v = row + l->unit_fields[f].offset;
+        uint64_t *h = out->unit_hist + out->unit_base[f];
+        const size_t bins = out->unit_bins[f];
+        for (size_t u = 0; u < out->unit_count; u++, v += l->unit_stride, h += bins) {
+            if (*v < bins)
+                h[*v] += times;
+            else
+                out->unit_over += times;
+        }
+    }
 }
 
 /* Always inline the counting loop, so each key width gets its own copy with

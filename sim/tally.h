@@ -43,18 +43,45 @@ typedef struct om_tally {
     size_t wide_field[OM_LAYOUT_WIDE_MAX]; /* the field of each wide histogram */
     uint64_t wide[OM_LAYOUT_WIDE_MAX][OM_TALLY_WIDE_BINS]; /* wide[k][v]: trials where field
                                                               wide_field[k] was v */
+    /* Per-unit results (layout.h): for unit field f and unit u, a histogram
+     * of unit_bins[f] bins (its max + 1) at unit_hist + unit_base[f] + u *
+     * unit_bins[f] (om_tally_unit). One flat array, as small as the unit
+     * fields' declared largest values allow. */
+    size_t unit_count;       /* units of the layout */
+    size_t unit_field_count; /* unit fields of the layout */
+    size_t unit_bins[OM_LAYOUT_UNIT_FIELDS_MAX]; /* bins of each unit field's histograms */
+    size_t unit_base[OM_LAYOUT_UNIT_FIELDS_MAX]; /* where its unit 0's histogram starts */
+    size_t unit_total;       /* bins in use */
+    uint64_t unit_over;      /* unit values above their field's max (a game's error: not
+                                counted in a histogram; the writer refuses the block) */
+    uint64_t unit_hist[OM_LAYOUT_UNIT_BINS_MAX];
 } om_tally;
 
 /* Empty `t` for a layout of `fields` one-byte fields. */
 void om_tally_clear(om_tally *t, size_t fields);
 
 /* Empty `t` for `layout`, its two-byte count fields included (at most
- * OM_LAYOUT_WIDE_MAX of them; more are not counted). */
+ * OM_LAYOUT_WIDE_MAX of them; more are not counted) and its unit fields (a
+ * layout that om_layout_check accepts). */
 void om_tally_clear_layout(om_tally *t, const om_layout *layout);
 
 /* The histogram of two-byte count field f (OM_TALLY_WIDE_BINS bins), or NULL
  * when f is not one. */
 const uint64_t *om_tally_wide(const om_tally *t, size_t f);
+
+/* The histogram of unit field f for unit u (t->unit_bins[f] bins). */
+static inline uint64_t *om_tally_unit(om_tally *t, size_t f, size_t u)
+{
+    return t->unit_hist + t->unit_base[f] + u * t->unit_bins[f];
+}
+static inline const uint64_t *om_tally_unit_c(const om_tally *t, size_t f, size_t u)
+{
+    return t->unit_hist + t->unit_base[f] + u * t->unit_bins[f];
+}
+
+/* The smallest and largest value unit field f took for unit u in `t` (both
+ * 0 if no trials). */
+void om_tally_unit_range(const om_tally *t, size_t f, size_t u, uint8_t *min, uint8_t *max);
 
 /* Add the counts of `from` to `into` (same layout). */
 void om_tally_add(om_tally *into, const om_tally *from);

@@ -106,6 +106,21 @@ if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
 else
     ok "h5py refuses the damaged chunk too # SKIP python3-h5py not installed"
 fi
+# A chunk of a unit's column (per-unit results, a whole turn's) flipped: the
+# file, the dataset, the rows and the unit are named.
+"$OM" run "$ROOT/scenarios/examples/turns/cavalry-wing.yaml" --trials 20000 -q -t 1 \
+    -o "$TMP/turn.h5" >/dev/null 2>&1
+expect_exit 0 "summary --from-rows of a sound turn file" "$OM" summary "$TMP/turn.h5" --from-rows
+n_sets=$(h5dump -p -H "$TMP/turn.h5" | grep -c 'DATASET "')
+n_sums=$(h5dump -p -H "$TMP/turn.h5" | grep -c "CHECKSUM FLETCHER32")
+if [ "$n_sets" -eq "$n_sums" ] && h5dump -p -H "$TMP/turn.h5" | grep -q 'DATASET "table"'; then
+    ok "every dataset of a turn file, /units's too, carries the checksum ($n_sums)"; else
+    not_ok "every dataset of a turn file carries the checksum" "$n_sums of $n_sets"; fi
+damaged turn-flip.h5 "$TMP/turn.h5" chunk /units/stands_lost 3 flip mid
+expect_exit 3 "summary --from-rows of a flipped unit chunk" "$OM" summary "$TMP/turn-flip.h5" --from-rows
+expect_match "turn-flip.h5: /units/stands_lost, rows [0-9]*\.\.[0-9]* of unit [a-z_]*: the data are damaged" "$TMP/err" "the file, the dataset, the rows and the unit of the damaged chunk are named"
+expect_silent "no summary of a damaged unit chunk printed"
+
 # Bytes zeroed inside the third chunk of the winner's rows.
 damaged rows-zero.h5 "$TMP/good.h5" chunk /trials/winner 2 zero data 8
 expect_exit 3 "summary --from-rows of zeroed rows" "$OM" summary "$TMP/rows-zero.h5" --from-rows

@@ -157,13 +157,22 @@ Test(contract, samples_load)
     }
 }
 
+/* Most bytes of a row: every field two bytes wide, every unit field of
+ * every unit one byte. */
+#define ROW_BYTES_MAX (OM_LAYOUT_FIELDS_MAX * 2 + OM_LAYOUT_UNIT_FIELDS_MAX * OM_LAYOUT_UNITS_MAX)
+
 /* A layout every writer and reader can use: named, described fields of known
- * types inside the row, none overlapping; sides whose victory points follow
- * from a count field, never falling as more is lost. */
+ * types inside the row, none overlapping; per-unit results (if any) that
+ * om_layout_check accepts, each unit field described and each unit's value
+ * a byte of its own; sides whose victory points follow from a count field,
+ * never falling as more is lost. */
 static void check_layout(const char *what, const om_trials *t)
 {
     const om_layout *l = &t->layout;
-    uint8_t used[OM_LAYOUT_FIELDS_MAX * 2] = {0};
+    uint8_t used[ROW_BYTES_MAX] = {0};
+    char why[256];
+    const char *wrong = om_layout_check(l, why, sizeof why);
+    cr_expect_null(wrong, "%s: %s", what, wrong ? wrong : "");
     cr_assert(l->field_count > 0 && l->field_count <= OM_LAYOUT_FIELDS_MAX, "%s: %zu fields",
               what, l->field_count);
     cr_assert(l->row_size > 0 && l->row_size <= sizeof used, "%s: rows of %zu bytes", what,
@@ -184,6 +193,18 @@ static void check_layout(const char *what, const om_trials *t)
                          x->name);
         cr_expect_eq(om_layout_find(l, x->name), (int)f, "%s: %s named twice", what, x->name);
     }
+    for (size_t f = 0; wrong == NULL && f < l->unit_field_count; f++) {
+        const om_field *x = &l->unit_fields[f];
+        cr_expect(x->description != NULL && x->description[0] != '\0',
+                  "%s: unit field %s has no description", what, x->name);
+        cr_expect(x->title == NULL, "%s: unit field %s has a title", what, x->name);
+        for (size_t u = 0; u < l->unit_count; u++)
+            cr_expect_eq(used[om_layout_unit_offset(l, f, u)]++, 0, "%s: unit field %s of "
+                         "unit %s overlaps another value", what, x->name, l->units[u].id);
+    }
+    for (size_t u = 0; wrong == NULL && u < l->unit_count; u++)
+        cr_expect(l->units[u].name[0] != '\0' && l->units[u].army != NULL, "%s: unit %s has "
+                  "no name or no army", what, l->units[u].id);
     for (int s = 0; s < 2; s++) {
         const om_side_score *sc = &l->side[s];
         cr_expect_not_null(sc->name, "%s: side %d has no name", what, s);
@@ -204,11 +225,12 @@ static void check_layout(const char *what, const om_trials *t)
     cr_expect_eq(t->n_classes > 0, t->class_rows != NULL, "%s: classes without rows", what);
 }
 
-/* Whether rows a and b (n of them) agree on every field's bytes. */
+/* Whether rows a and b (n of them) agree on every field's bytes and every
+ * unit's value of every unit field. */
 static bool same_fields(const om_layout *l, const uint8_t *a, const uint8_t *b, size_t n,
                         size_t *first)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         for (size_t f = 0; f < l->field_count; f++) {
             const size_t at = i * l->row_size + l->fields[f].offset;
             if (memcmp(a + at, b + at, om_field_width(l->fields[f].type)) != 0) {
@@ -216,6 +238,15 @@ static bool same_fields(const om_layout *l, const uint8_t *a, const uint8_t *b, 
                 return false;
             }
         }
+        for (size_t f = 0; f < l->unit_field_count; f++)
+            for (size_t u = 0; u < l->unit_count; u++) {
+                const size_t at = i * l->row_size + om_layout_unit_offset(l, f, u);
+                if (a[at] != b[at]) {
+                    *first = i;
+                    return false;
+                }
+            }
+    }
     return true;
 }
 
@@ -276,6 +307,14 @@ static void check_resolve(const char *what, const om_trials *t)
             else if (x->type == OM_FIELD_FLAG)
                 cr_assert_leq(v, 1u, "%s: %s = %u", what, x->name, v);
         }
+    /* Every unit's value at most its unit field's declared largest. */
+    for (size_t i = 0; i < BLOCK; i++)
+        for (size_t f = 0; f < l->unit_field_count; f++)
+            for (size_t u = 0; u < l->unit_count; u++) {
+                const unsigned v = a[i * l->row_size + om_layout_unit_offset(l, f, u)];
+                cr_assert_leq(v, l->unit_fields[f].max, "%s: %s of %s = %u", what,
+                              l->unit_fields[f].name, l->units[u].id, v);
+            }
     work_release(t, wa);
     work_release(t, wb);
     free(a);
@@ -364,7 +403,7 @@ static void check_classes(const char *what, const om_trials *t)
 /* Every kind's sample prepares into a well-formed layout and resolves. */
 Test(contract, samples_prepare_and_resolve)
 {
-    size_t with_classes = 0;
+    size_t with_classes = 0, with_units = 0;
     for (size_t i = 0; i < om_game_count; i++) {
         const om_game *g = om_games[i];
         for (size_t k = 0; k < g->identity.n_kinds; k++) {
@@ -376,6 +415,7 @@ Test(contract, samples_prepare_and_resolve)
             cr_expect_eq(t.game, g, "%s", what);
             check_layout(what, &t);
             check_resolve(what, &t);
+            with_units += t.layout.unit_count > 0;
             if (t.n_classes > 0) {
                 check_classes(what, &t);
                 with_classes++;
@@ -388,6 +428,8 @@ Test(contract, samples_prepare_and_resolve)
     /* The classes path is a contract too: some game's sample must take it, or
      * nothing here checks it (a game that drops its classes must say why). */
     cr_expect_gt(with_classes, 0u, "no sample of any game has classes of trials");
+    /* Per-unit results too: a whole turn's sample has them. */
+    cr_expect_gt(with_units, 0u, "no sample of any game has per-unit results");
 }
 
 /* ------------------------------------------------------------ exact laws */

@@ -864,7 +864,7 @@ Test(writer, encoded_chunks_read_back_exactly)
     for (size_t f = 0; f < 12; f++) {
         snprintf(names[f], sizeof names[f], "f%zu", f);
         l.fields[f] = (om_field){names[f], "a field", NULL, f,
-                                 f == 10 ? OM_FIELD_FLAG : OM_FIELD_COUNT};
+                                 f == 10 ? OM_FIELD_FLAG : OM_FIELD_COUNT, 0};
     }
     l.fields[11].type = OM_FIELD_WINNER;
     l.fields[11].title = "Outcome";
@@ -1088,7 +1088,7 @@ Test(writer, chunks_from_classes_are_chunks_from_rows)
     for (size_t f = 0; f < CLASSES_ROW; f++) {
         snprintf(names[f], sizeof names[f], "f%zu", f);
         l.fields[f] = (om_field){names[f], "a field", NULL, f,
-                                 f == CLASSES_ROW - 2 ? OM_FIELD_FLAG : OM_FIELD_COUNT};
+                                 f == CLASSES_ROW - 2 ? OM_FIELD_FLAG : OM_FIELD_COUNT, 0};
     }
     l.fields[CLASSES_ROW - 1].type = OM_FIELD_WINNER;
     l.fields[CLASSES_ROW - 1].title = "Outcome";
@@ -1190,10 +1190,10 @@ Test(writer, two_byte_counts_round_trip)
     om_h5_reader *r = NULL;
     char path[512];
 
-    l.fields[0] = (om_field){"small", "a count", NULL, 0, OM_FIELD_COUNT};
-    l.fields[1] = (om_field){"vp_a", "two bytes", NULL, 1, OM_FIELD_COUNT16};
-    l.fields[2] = (om_field){"vp_b", "two bytes", NULL, 5, OM_FIELD_COUNT16};
-    l.fields[3] = (om_field){"flag", "a flag", NULL, 79, OM_FIELD_FLAG};
+    l.fields[0] = (om_field){"small", "a count", NULL, 0, OM_FIELD_COUNT, 0};
+    l.fields[1] = (om_field){"vp_a", "two bytes", NULL, 1, OM_FIELD_COUNT16, 0};
+    l.fields[2] = (om_field){"vp_b", "two bytes", NULL, 5, OM_FIELD_COUNT16, 0};
+    l.fields[3] = (om_field){"flag", "a flag", NULL, 79, OM_FIELD_FLAG, 0};
     l.side[0].loss_field = l.side[1].loss_field = -1;
     cr_assert_eq(om_layout_wide_count(&l), 2);
     om_run_info info = sample_info(trials, "combat");
@@ -1532,7 +1532,7 @@ Test(writer, chunks_are_hdf5s_own)
 
     for (size_t f = 0; f < l.field_count; f++) {
         snprintf(names[f], sizeof names[f], "f%zu", f);
-        l.fields[f] = (om_field){names[f], "a field", NULL, f, OM_FIELD_COUNT};
+        l.fields[f] = (om_field){names[f], "a field", NULL, f, OM_FIELD_COUNT, 0};
     }
     l.fields[n_spans].type = OM_FIELD_WINNER;
     l.fields[n_spans].title = "Outcome";
@@ -1650,4 +1650,365 @@ Test(writer, sha256_of_the_standard)
     cr_expect_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
                      "fed in pieces");
     free(million);
+}
+
+/* ------------------------------------------------------ per-unit results */
+
+/* A layout with per-unit results: two fields of the trial (a count and a
+ * flag), then UNITS_N units, each with three unit fields interleaved in the
+ * row (stride 3, so a unit field's values are not side by side): a flag, a
+ * count of 0..6 and a count of 0..200 (spans past 128 stored whole). */
+#define UNITS_N 5
+#define UNITS_ROW (2 + 3 * UNITS_N)
+
+static const om_layout_unit unit_table[UNITS_N] = {
+    {.id = "knights", .name = "Knights", .army = "Empire", .side = 0, .points = 110},
+    {.id = "halberdiers", .name = "Halberdiers \xe2\x80\x93 2nd", .army = "Empire", .side = 0,
+     .points = 35},
+    {.id = "orcs", .name = "Orc Warriors", .army = "Orcs & Goblins", .side = 1, .points = 60},
+    {.id = "wolves", .name = "Wolf Riders", .army = "Orcs & Goblins", .side = 1, .points = 60},
+    {.id = "x", .name = "X", .army = "", .side = 1, .points = 0},
+};
+
+static void units_layout(om_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->row_size = UNITS_ROW;
+    l->field_count = 2;
+    l->fields[0] = (om_field){.name = "rounds", .description = "Rounds.", .offset = 0,
+                              .type = OM_FIELD_COUNT};
+    l->fields[1] = (om_field){.name = "any", .description = "Any.", .offset = 1,
+                              .type = OM_FIELD_FLAG};
+    l->unit_count = UNITS_N;
+    l->units = unit_table;
+    l->unit_field_count = 3;
+    l->unit_fields[0] = (om_field){.name = "hit", .description = "1 if hit.", .offset = 2,
+                                   .type = OM_FIELD_FLAG, .max = 1};
+    l->unit_fields[1] = (om_field){.name = "lost", .description = "Stands lost.", .offset = 3,
+                                   .type = OM_FIELD_COUNT, .max = 6};
+    l->unit_fields[2] = (om_field){.name = "spread", .description = "Anything.", .offset = 4,
+                                   .type = OM_FIELD_COUNT, .max = 200};
+    l->unit_stride = 3;
+    l->side[0].loss_field = l->side[1].loss_field = -1;
+}
+
+/* The value of unit field f of unit u in trial i (unit "x" never hit and
+ * never losing: a column of one value). */
+static uint8_t unit_value(size_t f, size_t u, uint64_t i)
+{
+    const uint64_t h = mix(i * 131 + u * 7 + f);
+    if (u == UNITS_N - 1 && f < 2)
+        return 0;
+    return (uint8_t)(f == 0 ? h & 1 : f == 1 ? h % 7 : h % 201);
+}
+
+static void units_rows(const om_layout *l, uint8_t *rows, uint64_t first, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *row = rows + i * l->row_size;
+        row[0] = (uint8_t)(mix(first + i) % 5);
+        row[1] = (uint8_t)(mix(first + i) >> 9 & 1);
+        for (size_t f = 0; f < 3; f++)
+            for (size_t u = 0; u < UNITS_N; u++)
+                row[om_layout_unit_offset(l, f, u)] = unit_value(f, u, first + i);
+    }
+}
+
+/* Write `trials` rows of the units layout to `path`: by blocks of `block`
+ * encoded as a run encodes them (the later blocks' writes deferred), or
+ * with om_h5_writer_put through HDF5's own filters. The sum of the blocks'
+ * tallies goes to *sum (blocks only). */
+static void units_write(const char *path, size_t trials, size_t block, bool blocks,
+                        om_tally *sum)
+{
+    om_layout l;
+    om_run_info info;
+    om_h5_writer *w = NULL;
+    om_tally_work *tw = NULL;
+    om_h5_chunks *sets[2] = {NULL, NULL};
+    om_tally *t = malloc(sizeof *t);
+    uint8_t *rows = malloc(block * UNITS_ROW + OM_TALLY_ROW_SLACK);
+    units_layout(&l);
+    info = sample_info(trials, "combat");
+    info.layout = &l;
+    info.block_size = block;
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &sets[0]), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, block, &sets[1]), OM_OK);
+    if (sum != NULL)
+        om_tally_clear_layout(sum, &l);
+    for (size_t first = 0; first < trials; first += block) {
+        const size_t n = trials - first < block ? trials - first : block;
+        om_h5_chunks *chunks = sets[first / block % 2];
+        units_rows(&l, rows, first, n);
+        if (!blocks) {
+            cr_assert_eq(om_h5_writer_put(w, first, rows, n), OM_OK, "%s", om_error_message());
+            continue;
+        }
+        om_tally_block(tw, rows, n, t);
+        cr_assert_eq(t->unit_over, 0u);
+        if (sum != NULL)
+            om_tally_add(sum, t);
+        om_h5_chunks_encode(chunks, rows, n, t);
+        om_h5_chunks_defer(chunks, first > 0);
+        cr_assert_eq(om_h5_writer_put_block(w, first, n, chunks, t), OM_OK, "%s",
+                     om_error_message());
+    }
+    cr_assert_eq(om_h5_chunks_write_out(sets, 2, path), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    om_h5_chunks_free(sets[0]);
+    om_h5_chunks_free(sets[1]);
+    om_tally_work_free(tw);
+    free(rows);
+    free(t);
+}
+
+/*
+ * Per-unit results written by blocks (the run's chunk encoder) and by puts
+ * (HDF5's own filters) read back exactly: the table of units, the unit
+ * fields with their descriptions and maxima, every unit's column, the
+ * tallies (the blocks' sum, the histograms of the columns), and the rows
+ * counted again agree with them; a full chunk of a unit's column is byte for
+ * byte the one HDF5 writes for it.
+ */
+Test(writer, unit_fields_round_trip)
+{
+    const size_t trials = 2500, block = 1000;
+    char pa[512], pb[512];
+    om_tally *sum = malloc(sizeof *sum), *back = malloc(sizeof *back);
+    uint8_t *got = malloc(trials);
+    om_layout l;
+    units_layout(&l);
+    units_write(tmpdir_path(pa, sizeof pa, "units_blocks.h5"), trials, block, true, sum);
+    units_write(tmpdir_path(pb, sizeof pb, "units_puts.h5"), trials, block, false, NULL);
+    for (int k = 0; k < 2; k++) {
+        om_h5_reader *r = NULL;
+        cr_assert_eq(om_h5_reader_open(&r, k == 0 ? pa : pb), OM_OK, "%s", om_error_message());
+        cr_assert_eq(om_h5_reader_unit_count(r), UNITS_N);
+        cr_assert_eq(om_h5_reader_unit_field_count(r), 3u);
+        for (size_t u = 0; u < UNITS_N; u++) {
+            const om_layout_unit *got_u = om_h5_reader_unit(r, u);
+            cr_expect_str_eq(got_u->id, unit_table[u].id);
+            cr_expect_str_eq(got_u->name, unit_table[u].name);
+            cr_expect_str_eq(got_u->army, unit_table[u].army);
+            cr_expect_eq(got_u->side, unit_table[u].side);
+            cr_expect_eq(got_u->points, unit_table[u].points);
+        }
+        for (size_t f = 0; f < 3; f++) {
+            const om_field *uf = om_h5_reader_unit_field(r, f);
+            cr_expect_str_eq(uf->name, l.unit_fields[f].name);
+            cr_expect_str_eq(uf->description, l.unit_fields[f].description);
+            cr_expect_eq(uf->type, l.unit_fields[f].type);
+            cr_expect_eq(uf->max, l.unit_fields[f].max);
+            for (size_t u = 0; u < UNITS_N; u++) {
+                cr_assert_eq(om_h5_reader_read_unit(r, f, u, 0, trials, got), OM_OK, "%s",
+                             om_error_message());
+                for (size_t i = 0; i < trials; i++)
+                    if (got[i] != unit_value(f, u, i))
+                        cr_assert_fail("file %d, unit field %zu, unit %zu, row %zu: read %u, "
+                                       "wrote %u", k, f, u, i, got[i], unit_value(f, u, i));
+            }
+        }
+        cr_assert_eq(om_h5_reader_tally(r, back), OM_OK, "%s", om_error_message());
+        cr_expect_eq(back->unit_total, sum->unit_total);
+        cr_expect_eq(memcmp(back->unit_hist, sum->unit_hist,
+                            sum->unit_total * sizeof sum->unit_hist[0]), 0,
+                     "file %d: the unit tallies are the blocks'", k);
+        cr_expect_eq(om_h5_reader_check_rows(r, NULL), OM_OK, "%s", om_error_message());
+        cr_expect_eq(om_h5_reader_read_unit(r, 3, 0, 0, 1, got), OM_EINVAL);
+        cr_expect_eq(om_h5_reader_read_unit(r, 0, UNITS_N, 0, 1, got), OM_EINVAL);
+        cr_expect_eq(om_h5_reader_read_unit(r, 0, 0, trials, 1, got), OM_EINVAL);
+        om_h5_reader_close(r);
+    }
+    /* The first (full) chunk of every unit's column whose values vary: the
+     * same bytes from the encoder as from HDF5's filters. */
+    hid_t fa = H5Fopen(pa, H5F_ACC_RDONLY, H5P_DEFAULT), fb = H5Fopen(pb, H5F_ACC_RDONLY,
+                                                                        H5P_DEFAULT);
+    cr_assert(fa >= 0 && fb >= 0);
+    for (size_t f = 0; f < 3; f++)
+        for (size_t u = 0; u + 1 < UNITS_N; u++) {
+            char name[64];
+            hsize_t at[2] = {0, u}, sa = 0, sb = 0;
+            uint32_t ma = 0, mb = 0;
+            snprintf(name, sizeof name, "/units/%s", l.unit_fields[f].name);
+            hid_t da = H5Dopen2(fa, name, H5P_DEFAULT), db = H5Dopen2(fb, name, H5P_DEFAULT);
+            cr_assert(H5Dget_chunk_storage_size(da, at, &sa) >= 0 &&
+                      H5Dget_chunk_storage_size(db, at, &sb) >= 0);
+            cr_expect_eq(sa, sb, "%s[%zu]: %llu bytes, HDF5's %llu", name, u,
+                         (unsigned long long)sa, (unsigned long long)sb);
+            uint8_t *ca = malloc(sa), *cb = malloc(sb);
+            cr_assert(H5Dread_chunk(da, H5P_DEFAULT, at, &ma, ca) >= 0 &&
+                      H5Dread_chunk(db, H5P_DEFAULT, at, &mb, cb) >= 0);
+            cr_expect(sa == sb && memcmp(ca, cb, sa) == 0, "%s[%zu]: the chunks differ", name,
+                      u);
+            free(ca);
+            free(cb);
+            H5Dclose(da);
+            H5Dclose(db);
+        }
+    H5Fclose(fa);
+    H5Fclose(fb);
+    free(sum);
+    free(back);
+    free(got);
+}
+
+/* A layout whose unit fields are not well formed is refused by the writer
+ * with what is wrong; a row whose unit value passes its field's max is
+ * refused by put and counted apart by the tally (never in another unit's
+ * histogram). */
+Test(writer, malformed_unit_fields_refused)
+{
+    om_layout l;
+    om_run_info info;
+    om_h5_writer *w = NULL;
+    char path[512];
+    char why[256];
+    tmpdir_path(path, sizeof path, "bad_units.h5");
+    units_layout(&l);
+    cr_expect_null(om_layout_check(&l, why, sizeof why));
+    l.unit_fields[0].max = 2; /* a flag of max 2 */
+    cr_expect_not_null(om_layout_check(&l, why, sizeof why));
+    info = sample_info(100, "combat");
+    info.layout = &l;
+    cr_expect_eq(om_h5_writer_create(&w, path, &info), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "unit field 'hit'") != NULL, "%s", om_error_message());
+    units_layout(&l);
+    l.unit_fields[2].name = "table";
+    cr_expect_eq(om_h5_writer_create(&w, path, &info), OM_EINVAL);
+    units_layout(&l);
+    l.unit_stride = 4; /* the last unit's values past the row */
+    cr_expect_eq(om_h5_writer_create(&w, path, &info), OM_EINVAL);
+    units_layout(&l);
+    l.unit_fields[1].max = 255;
+    l.unit_fields[2].max = 255; /* 5 units x (2 + 256 + 256) bins: within the cap */
+    cr_expect_null(om_layout_check(&l, why, sizeof why));
+    static om_layout_unit many[OM_LAYOUT_UNITS_MAX];
+    static char ids[OM_LAYOUT_UNITS_MAX][8];
+    for (size_t u = 0; u < OM_LAYOUT_UNITS_MAX; u++) {
+        snprintf(ids[u], sizeof ids[u], "u%zu", u);
+        many[u] = (om_layout_unit){.id = ids[u], .name = ids[u], .army = "", .side = 0};
+    }
+    l.units = many;
+    l.unit_count = OM_LAYOUT_UNITS_MAX;
+    l.row_size = 2 + 3 * OM_LAYOUT_UNITS_MAX;
+    cr_expect_not_null(om_layout_check(&l, why, sizeof why), "too many bins");
+    cr_expect(strstr(why, "histogram bins") != NULL, "%s", why);
+
+    /* A value above its max: put refuses it; the tally counts it apart. */
+    units_layout(&l);
+    info.layout = &l;
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    uint8_t rows[4 * UNITS_ROW + OM_TALLY_ROW_SLACK] = {0};
+    units_rows(&l, rows, 0, 4);
+    rows[om_layout_unit_offset(&l, 1, 2)] = 7; /* orcs lost 7 of max 6 */
+    cr_expect_eq(om_h5_writer_put(w, 0, rows, 4), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "lost of unit orcs the value 7") != NULL, "%s",
+              om_error_message());
+    om_h5_writer_abort(w);
+    om_tally_work *tw = NULL;
+    om_tally *t = malloc(sizeof *t);
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    om_tally_block(tw, rows, 4, t);
+    cr_expect_eq(t->unit_over, 1u);
+    uint64_t total = 0;
+    for (size_t v = 0; v <= 6; v++)
+        total += om_tally_unit(t, 1, 2)[v];
+    cr_expect_eq(total, 3u, "the value above max is in no bin");
+    om_tally_work_free(tw);
+    free(t);
+}
+
+/* A damaged chunk of a unit's column is an error naming the file, the
+ * dataset, the rows and the unit, whether read directly or counted again
+ * by om_h5_reader_check_rows. */
+Test(reader, damaged_unit_chunk_named)
+{
+    const size_t trials = 2500, block = 1000;
+    char path[512];
+    uint8_t *got = malloc(trials);
+    units_write(tmpdir_path(path, sizeof path, "units_damaged.h5"), trials, block, true, NULL);
+    /* Flip a byte in the middle of chunk (1000, 2): rows 1000..1999 of orcs. */
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/units/spread", H5P_DEFAULT);
+    hsize_t at[2] = {1000, 2}, size = 0;
+    haddr_t addr = 0;
+    unsigned mask = 0;
+    cr_assert_geq(H5Dget_chunk_info_by_coord(d, at, &mask, &addr, &size), 0);
+    H5Dclose(d);
+    H5Fclose(f);
+    int fd = open(path, O_RDWR);
+    uint8_t byte;
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(pread(fd, &byte, 1, (off_t)(addr + size / 2)), 1);
+    byte ^= 0xFF;
+    cr_assert_eq(pwrite(fd, &byte, 1, (off_t)(addr + size / 2)), 1);
+    close(fd);
+
+    om_h5_reader *r = NULL;
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_read_unit(r, 2, 1, 0, trials, got), OM_OK, "another unit");
+    cr_expect_eq(om_h5_reader_read_unit(r, 2, 2, 0, trials, got), OM_EHDF5);
+    cr_expect(strstr(om_error_message(), "/units/spread, rows 1000..1999 of unit orcs") != NULL,
+              "%s", om_error_message());
+    cr_expect(strstr(om_error_message(), path) != NULL, "%s", om_error_message());
+    cr_expect_eq(om_h5_reader_check_rows(r, NULL), OM_EHDF5);
+    cr_expect(strstr(om_error_message(), "/units/spread, rows 1000..1999 of unit orcs") != NULL,
+              "%s", om_error_message());
+    om_h5_reader_close(r);
+    free(got);
+}
+
+/* Trials that come with classes (a class's row for most, their own for the
+ * others) give the tally, unit histograms included, and the chunks, unit
+ * columns included, of the same rows written out. */
+Test(writer, unit_fields_of_classes)
+{
+    enum { N = 1000, CLASSES = 3 };
+    om_layout l;
+    uint8_t *rows = calloc(N * UNITS_ROW + OM_TALLY_ROW_SLACK, 1);
+    uint8_t *whole = calloc(N * UNITS_ROW + OM_TALLY_ROW_SLACK, 1);
+    uint8_t class_rows[CLASSES * UNITS_ROW];
+    uint16_t cls[N];
+    om_tally *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    om_tally_work *tw = NULL;
+    om_h5_chunks *ca = NULL, *cb = NULL;
+    units_layout(&l);
+    units_rows(&l, class_rows, 7, CLASSES);
+    units_rows(&l, whole, 100, N);
+    for (size_t i = 0; i < N; i++) {
+        cls[i] = i % 5 == 4 ? (uint16_t)OM_LAYOUT_NO_CLASS : (uint16_t)(mix(i) % CLASSES);
+        if (cls[i] != OM_LAYOUT_NO_CLASS)
+            memcpy(whole + i * UNITS_ROW, class_rows + cls[i] * UNITS_ROW, UNITS_ROW);
+        else
+            memcpy(rows + i * UNITS_ROW, whole + i * UNITS_ROW, UNITS_ROW);
+    }
+    cr_assert_eq(om_tally_work_alloc(&l, &tw), OM_OK);
+    cr_assert_eq(om_tally_block_classes(tw, rows, cls, class_rows, CLASSES, N, a), OM_OK);
+    om_tally_block(tw, whole, N, b);
+    cr_expect_eq(a->unit_total, b->unit_total);
+    cr_expect_eq(memcmp(a->unit_hist, b->unit_hist, a->unit_total * sizeof a->unit_hist[0]), 0,
+                 "the unit histograms of classes are those of the rows");
+    uint64_t hit = 0;
+    for (size_t u = 0; u < UNITS_N; u++)
+        hit += om_tally_unit(a, 0, u)[1];
+    cr_expect_gt(hit, 0u, "some unit was hit");
+    cr_assert_eq(om_h5_chunks_alloc(&l, N, &ca), OM_OK);
+    cr_assert_eq(om_h5_chunks_alloc(&l, N, &cb), OM_OK);
+    cr_assert_eq(om_h5_chunks_classes(ca, class_rows, CLASSES), OM_OK);
+    om_h5_chunks_encode_classes(ca, rows, cls, N, a);
+    om_h5_chunks_encode(cb, whole, N, b);
+    for (size_t j = 0; j < l.field_count + 3 * UNITS_N; j++)
+        cr_expect(om_h5_chunks_size(ca, j) == om_h5_chunks_size(cb, j) &&
+                      memcmp(om_h5_chunks_data(ca, j), om_h5_chunks_data(cb, j),
+                             om_h5_chunks_size(ca, j)) == 0,
+                  "chunk %zu: classes and rows differ", j);
+    om_h5_chunks_free(ca);
+    om_h5_chunks_free(cb);
+    om_tally_work_free(tw);
+    free(a);
+    free(b);
+    free(rows);
+    free(whole);
 }

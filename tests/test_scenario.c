@@ -1062,8 +1062,8 @@ Test(scenario, caractacus)
  * (120,4)) orders the brigade whose most distant unit's nearest point is
  * (36,19): sqrt(84^2 + 15^2) = 85.3cm, -4 by the distance chart (Command >
  * Command Penalties); no enemy within 20cm; so 2D6 <= 5, 10/36. The
- * command line refuses the file (its units write more fields than a row
- * holds: tests/test_cli_turn.sh).
+ * command line runs it too, every unit's results a column of the file's
+ * per-unit datasets (tests/test_cli_turn.sh).
  */
 Test(scenario, turn_at_full_capacity)
 {

@@ -72,10 +72,18 @@ static uint8_t *read_all(const char *path, uint64_t trials, size_t *len)
     cr_assert_eq(om_h5_reader_trials(r), trials);
     n = om_h5_reader_field_count(r);
     cr_assert_gt(n, 0u);
-    buf = malloc(n * trials + sizeof t->hist);
+    buf = malloc(2 * n * trials + sizeof t->hist);
     for (size_t f = 0; om_h5_reader_has_rows(r) && f < n; f++) {
-        cr_assert_eq(om_h5_reader_read(r, om_h5_reader_field(r, f)->name, 0, trials, buf + at),
-                     OM_OK, "%s", om_error_message());
+        const om_field *fd = om_h5_reader_field(r, f);
+        if (fd->type == OM_FIELD_COUNT16) {
+            /* Two bytes a value (a turn's victory points). */
+            cr_assert_eq(om_h5_reader_read16(r, fd->name, 0, trials, (uint16_t *)(buf + at)),
+                         OM_OK, "%s", om_error_message());
+            at += 2 * trials;
+            continue;
+        }
+        cr_assert_eq(om_h5_reader_read(r, fd->name, 0, trials, buf + at), OM_OK, "%s",
+                     om_error_message());
         at += trials;
     }
     cr_assert_eq(om_h5_reader_tally(r, t), OM_OK, "%s", om_error_message());
@@ -1011,5 +1019,127 @@ Test(run_file, leftovers_of_a_killed_run)
     fclose(f);
     cr_expect_eq(om_run_resume(partial, &req, &rep), OM_EHDF5);
     cr_expect(strstr(om_error_message(), partial) != NULL, "%s", om_error_message());
+    om_scenario_free(sc);
+}
+
+/* ------------------------------------------------------ per-unit results */
+
+/* Every unit's column of every unit field of a file, then its unit tallies,
+ * in one buffer for byte-for-byte comparisons (with read_all's trial fields
+ * before them). */
+static uint8_t *read_all_units(const char *path, uint64_t trials, size_t *len)
+{
+    size_t n0;
+    uint8_t *trial = read_all(path, trials, &n0);
+    om_h5_reader *r = NULL;
+    om_tally *t = malloc(sizeof *t);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    const size_t nf = om_h5_reader_unit_field_count(r), nu = om_h5_reader_unit_count(r);
+    cr_assert_gt(nf * nu, 0u, "the file has per-unit results");
+    cr_assert_eq(om_h5_reader_tally(r, t), OM_OK, "%s", om_error_message());
+    uint8_t *buf = malloc(n0 + nf * nu * trials + t->unit_total * sizeof t->unit_hist[0]);
+    size_t at = n0;
+    memcpy(buf, trial, n0);
+    for (size_t f = 0; f < nf; f++)
+        for (size_t u = 0; u < nu; u++, at += trials)
+            cr_assert_eq(om_h5_reader_read_unit(r, f, u, 0, trials, buf + at), OM_OK, "%s",
+                         om_error_message());
+    memcpy(buf + at, t->unit_hist, t->unit_total * sizeof t->unit_hist[0]);
+    at += t->unit_total * sizeof t->unit_hist[0];
+    cr_expect_eq(om_h5_reader_check_rows(r, NULL), OM_OK, "%s", om_error_message());
+    om_h5_reader_close(r);
+    free(trial);
+    free(t);
+    *len = at;
+    return buf;
+}
+
+/* om_run_file of a whole turn (cavalry-wing.yaml: five units with per-unit
+ * results) into `path`; the report's stop. */
+static om_run_stop run_turn_into(const char *path, uint64_t trials, unsigned threads,
+                                 const om_run_request *extra)
+{
+    om_scenario *sc = NULL;
+    om_run_request req = extra ? *extra : (om_run_request){0};
+    om_run_report rep;
+    cr_assert_eq(om_scenario_load_file(OM_SOURCE_ROOT "/scenarios/examples/turns/"
+                                       "cavalry-wing.yaml", &sc),
+                 OM_OK, "%s", om_error_message());
+    req.path = path;
+    req.command_line = "test_sim";
+    req.trials = trials;
+    req.seed = 5;
+    req.threads = threads;
+    cr_assert_eq(om_run_file(sc, &req, &rep), OM_OK, "%s", om_error_message());
+    om_run_stop stop = rep.stop;
+    om_run_report_release(&rep);
+    om_scenario_free(sc);
+    return stop;
+}
+
+/* A turn's per-unit results, rows and tallies, are the same bit for bit on 1
+ * and 2 threads, and interrupted on 1 thread and resumed on 2 they are the
+ * uninterrupted run's (the unit tallies taken up from the .partial file). */
+Test(run_file, unit_fields_same_on_1_and_2_threads_and_resumed)
+{
+    char f1[PATH_BYTES], f2[PATH_BYTES], part[PATH_BYTES], partial[PATH_BYTES + 32];
+    const uint64_t trials = 3 * OM_RUN_BLOCK_SIZE + 1000;
+    interrupter it = {.at = 2 * OM_RUN_BLOCK_SIZE};
+    om_run_request req = {.interrupt = &it.flag, .progress = interrupt_at, .progress_ctx = &it};
+    om_run_request resume = {.threads = 2};
+    om_run_report rep;
+    size_t n1, n2, n3;
+    run_turn_into(tmpdir_path(f1, sizeof f1, "turn1.h5"), trials, 1, NULL);
+    run_turn_into(tmpdir_path(f2, sizeof f2, "turn2.h5"), trials, 2, NULL);
+    uint8_t *a = read_all_units(f1, trials, &n1), *b = read_all_units(f2, trials, &n2);
+    cr_assert_eq(n1, n2);
+    cr_expect_eq(memcmp(a, b, n1), 0, "1 and 2 threads: identical per-unit rows and tallies");
+    free(b);
+
+    cr_expect_eq(run_turn_into(tmpdir_path(part, sizeof part, "turnp.h5"), trials, 1, &req),
+                 OM_RUN_INTERRUPTED);
+    snprintf(partial, sizeof partial, "%s.partial", part);
+    cr_assert_eq(om_run_resume(partial, &resume, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_DONE);
+    om_run_report_release(&rep);
+    uint8_t *c = read_all_units(part, trials, &n3);
+    cr_expect(n1 == n3 && memcmp(a, c, n1) == 0, "interrupted and resumed = uninterrupted");
+    free(a);
+    free(c);
+}
+
+/* --target FIELD@UNIT watches one unit's field; a unit field without its
+ * unit, an unknown unit or unit field is refused with what to write. */
+Test(run_file, target_a_unit_field)
+{
+    char path[PATH_BYTES];
+    om_scenario *sc = NULL;
+    om_run_request req = {.command_line = "test_sim", .trials = 1000000, .seed = 1,
+                          .threads = 2, .halfwidth = 0.02};
+    om_run_report rep;
+    cr_assert_eq(om_scenario_load_file(OM_SOURCE_ROOT "/scenarios/examples/turns/"
+                                       "cavalry-wing.yaml", &sc),
+                 OM_OK, "%s", om_error_message());
+    req.path = tmpdir_path(path, sizeof path, "target.h5");
+    req.target = "charged";
+    cr_expect_eq(om_run_file(sc, &req, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "FIELD@UNIT (charged@knights)") != NULL, "%s",
+              om_error_message());
+    req.target = "charged@knight";
+    cr_expect_eq(om_run_file(sc, &req, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "did you mean 'knights'?") != NULL, "%s",
+              om_error_message());
+    req.target = "chargd@knights";
+    cr_expect_eq(om_run_file(sc, &req, &rep), OM_EINVAL);
+    cr_expect(strstr(om_error_message(), "did you mean 'charged'?") != NULL, "%s",
+              om_error_message());
+    cr_expect_neq(access(path, F_OK), 0, "a refused target writes no file");
+    req.target = "charged@knights";
+    cr_assert_eq(om_run_file(sc, &req, &rep), OM_OK, "%s", om_error_message());
+    cr_expect_eq(rep.stop, OM_RUN_PRECISE);
+    /* P(knights charged) is about 0.35: +-0.02 takes about 2,200 trials, a
+     * block or two, far fewer than asked for. */
+    cr_expect_lt(rep.trials, 100000u);
+    om_run_report_release(&rep);
     om_scenario_free(sc);
 }

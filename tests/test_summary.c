@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <criterion/criterion.h>
+#include <hdf5.h>
 #include <jansson.h>
 
 #include "h5file.h"
@@ -389,7 +390,7 @@ Test(summary, json_parses_with_documented_keys)
     static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
                                        "seed", "program_version", "units", "outcome",
                                        "round1_outcome", "points_lost", "fields", "confidence", "run",
-                                       "exact"};
+                                       "exact", "per_unit"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;
@@ -619,8 +620,8 @@ Test(summary, two_byte_count_field)
     json_t *root;
 
     l.fields[0] = (om_field){"vp_lost_a", "Victory points side A lost.", NULL, 0,
-                             OM_FIELD_COUNT16};
-    l.fields[1] = (om_field){"a_long_flag_name_of_a_unit", "A flag.", NULL, 2, OM_FIELD_FLAG};
+                             OM_FIELD_COUNT16, 0};
+    l.fields[1] = (om_field){"a_long_flag_name_of_a_unit", "A flag.", NULL, 2, OM_FIELD_FLAG, 0};
     l.side[0].loss_field = l.side[1].loss_field = -1;
     for (size_t i = 0; i < SYN_TRIALS; i++) {
         rows[i * 3] = (uint8_t)(value[i % 10] & 0xff);
@@ -670,4 +671,126 @@ Test(summary, two_byte_count_field)
     free(text);
     om_summary_free(s[0]);
     om_summary_free(s[1]);
+}
+
+/*
+ * The per-unit section of a file with per-unit results: two units, a flag
+ * set in a quarter of the trials for unit "k" and never for "o", a count of
+ * 0..3 cycling for "k" (mean 1.5) and always 2 for "o"; exact values from
+ * the tallies and from the rows, in text, JSON and CSV, and through
+ * om_summary_unit (what a chart of a unit field reads). A damaged tally of a
+ * unit is told apart by --from-rows, naming the unit field, unit and value.
+ */
+Test(summary, per_unit_section)
+{
+    static const om_layout_unit units[2] = {
+        {.id = "k", .name = "Knights", .army = "Empire", .side = 0, .points = 110},
+        {.id = "o", .name = "Orc Warriors", .army = "Orcs", .side = 1, .points = 60}};
+    om_layout l = {.row_size = 5, .field_count = 1};
+    om_run_info info = {
+        .program_version = "0.1.0-test", .command_line = "test_summary",
+        .scenario_name = "synthetic", .scenario_text = "", .title = "A turn",
+        .ruleset = "warmaster-revolution", .game = "warmaster", .kind = "turn",
+        .options_json = "{}", .rng_scheme = "synthetic", .seed = 7, .trials = SYN_TRIALS,
+        .block_size = 10000, .threads = 1, .layout = &l,
+    };
+    uint8_t *rows = calloc(SYN_TRIALS, l.row_size);
+    om_h5_writer *w = NULL;
+    om_h5_reader *r = NULL;
+    om_summary *s[2] = {NULL, NULL};
+    char path[512], *text, *csv;
+    json_t *root;
+
+    l.fields[0] = (om_field){"engagements", "Engagements.", NULL, 0, OM_FIELD_COUNT, 0};
+    l.unit_count = 2;
+    l.units = units;
+    l.unit_field_count = 2;
+    l.unit_fields[0] = (om_field){"charged", "1 if the unit charged.", NULL, 1, OM_FIELD_FLAG, 1};
+    l.unit_fields[1] = (om_field){"stands_lost", "Stands the unit lost.", NULL, 3,
+                                  OM_FIELD_COUNT, 4};
+    l.unit_stride = 1;
+    l.side[0].loss_field = l.side[1].loss_field = -1;
+    for (size_t i = 0; i < SYN_TRIALS; i++) {
+        uint8_t *row = rows + i * l.row_size;
+        row[1] = i % 4 == 0; /* charged[k] */
+        row[3] = (uint8_t)(i % 4); /* stands_lost[k] */
+        row[4] = 2; /* stands_lost[o] */
+    }
+    cr_assert_eq(om_h5_writer_create(&w, tmpdir_path(path, sizeof path, "units.h5"), &info),
+                 OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, SYN_TRIALS), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(rows);
+    for (int from_rows = 0; from_rows < 2; from_rows++) {
+        cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+        cr_assert_eq((from_rows ? om_summary_compute_rows : om_summary_compute)(
+                         r, OM_SUMMARY_CONFIDENCE, &s[from_rows]),
+                     OM_OK, "%s", om_error_message());
+        om_h5_reader_close(r);
+        const om_summary *x = s[from_rows];
+        cr_assert_eq(x->unit_count, 2);
+        cr_assert_eq(x->unit_field_count, 2);
+        cr_expect_str_eq(x->units[1].name, "Orc Warriors");
+        expect_prob(&om_summary_unit(x, "charged", 0)->p, 0.25, "charged[k]");
+        expect_prob(&om_summary_unit(x, "charged", 1)->p, 0.0, "charged[o]");
+        const om_summary_unit_stat *k = om_summary_unit(x, "stands_lost", 0);
+        cr_expect(fabs(k->mean - 1.5) < FORMULA_TOL, "mean %.17g", k->mean);
+        cr_expect(fabs(k->sd - sqrt(1.25)) < FORMULA_TOL, "sd %.17g", k->sd);
+        cr_expect_eq(k->max, 3);
+        expect_prob(&k->p, 0.75, "stands_lost[k] >= 1");
+        cr_expect_eq(om_summary_unit(x, "stands_lost", 1)->mean, 2.0);
+        cr_expect_null(om_summary_unit(x, "stands_lost", 2));
+        cr_expect_null(om_summary_unit(x, "lost", 0));
+    }
+    text = capture(om_summary_print_text, s[0]);
+    cr_expect(strstr(text, "Per unit: ") != NULL, "%s", text);
+    cr_expect(strstr(text, "  k     Knights       A     0.2500 [") != NULL, "%s", text);
+    cr_expect(strstr(text, "  k     Knights       A     1.5000  1.1180  0.7500 [") != NULL, "%s",
+              text);
+    csv = capture(om_summary_print_csv, s[0]);
+    cr_expect(strstr(csv, "\ncharged[k],1,0.25,0.25,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\nstands_lost[o],2,1,1,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\nstands_lost[o],4,0,0,") != NULL, "up to the declared max: %s", csv);
+    free(csv);
+    free(text);
+    text = capture(om_summary_print_json, s[1]);
+    root = json_loads(text, 0, NULL);
+    cr_assert_not_null(root, "%s", text);
+    json_t *pu = json_object_get(root, "per_unit");
+    cr_expect_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(pu, "units"), 1), "side")),
+                     "b");
+    json_t *sl = json_object_get(json_object_get(pu, "fields"), "stands_lost");
+    cr_expect_eq(json_integer_value(json_object_get(sl, "max")), 4);
+    cr_expect_eq(json_real_value(json_object_get(
+                     json_object_get(json_object_get(json_object_get(sl, "units"), "k"),
+                                     "distribution"), "3")),
+                 0.25);
+    cr_expect(fabs(json_real_value(json_object_get(json_object_get(
+                  json_object_get(json_object_get(json_object_get(json_object_get(
+                      pu, "fields"), "charged"), "units"), "k"), "p"), "p")) - 0.25) < 1e-12);
+    json_decref(root);
+    free(text);
+    om_summary_free(s[0]);
+    om_summary_free(s[1]);
+
+    /* A tally of a unit changed (its checksum made again, as an edit would):
+     * the rows tell it apart. */
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "/tallies/units/stands_lost", H5P_DEFAULT);
+    uint64_t hist[2][5];
+    cr_assert_geq(H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist), 0);
+    hist[1][2]--;
+    hist[1][1]++;
+    cr_assert_geq(H5Dwrite(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, hist), 0);
+    H5Dclose(d);
+    H5Fclose(f);
+    cr_assert_eq(om_h5_reader_open(&r, path), OM_OK, "%s", om_error_message());
+    cr_expect_eq(om_summary_compute(r, OM_SUMMARY_CONFIDENCE, &s[0]), OM_OK, "%s",
+                 om_error_message());
+    om_summary_free(s[0]);
+    cr_expect_eq(om_summary_compute_rows(r, OM_SUMMARY_CONFIDENCE, &s[1]), OM_EHDF5);
+    cr_expect(strstr(om_error_message(), "stands_lost[o] = 1: 0 rows, the tally 1") != NULL,
+              "%s", om_error_message());
+    om_h5_reader_close(r);
 }

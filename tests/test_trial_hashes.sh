@@ -7,7 +7,11 @@
 # and a two-situation Warmaster Revolution Empire x Orcs matrix, then compares
 # the SHA-256 of every per-trial dataset (raw values as h5dump -b writes them,
 # whatever the file's compression) and of every matrix cell dataset with the
-# table tests/data/trial_hashes.tsv. A change of a hash is a change of what the
+# table tests/data/trial_hashes.tsv; a file with per-unit results has each
+# unit's column of each /units dataset hashed on its own, as
+# /units/FIELD[UNIT] (so a turn's unit field keeps the hash it had as the
+# per-trial dataset /trials/UNIT_FIELD before the fields of its units moved to
+# /units). A change of a hash is a change of what the
 # program computes: a refactor must leave every line as it is; a deliberate
 # change of the rules updates the table in the same commit, saying why.
 # With --record, prints the table instead (tab-separated: case, dataset, sha256).
@@ -29,6 +33,26 @@ hash_file() {
     done
 }
 
+# hash_units CASE FILE: one line per unit field and unit of /units (none for
+# a file without it), the unit fields sorted by name, the units in the
+# file's order: the column of the unit, as h5dump -b writes it.
+hash_units() {
+    h5ls "$2/units" >/dev/null 2>&1 || return 0
+    ids=$(h5dump -a /units/units "$2" | sed -n 's/^ *(0): "\(.*\)"$/\1/p')
+    h5ls "$2/units" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
+        while read -r ds; do
+            u=0
+            for id in $ids; do
+                rm -f "$TMP/ds.bin"
+                h5dump -b NATIVE -d "/units/$ds" -s "0,$u" -c "$TRIALS,1" -o "$TMP/ds.bin" "$2" \
+                    >/dev/null 2>&1
+                printf '%s\t/units/%s[%s]\t%s\n' "$1" "$ds" "$id" \
+                    "$(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
+                u=$((u + 1))
+            done
+        done
+}
+
 {
     "$OM" run --trials $TRIALS --seed 1 --quiet -o "$TMP/default.h5" >/dev/null &&
         hash_file default "$TMP/default.h5" /trials
@@ -40,7 +64,7 @@ hash_file() {
     for f in "$ROOT"/scenarios/examples/turns/*.yaml; do
         name=turn-$(basename "$f" .yaml)
         "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" >/dev/null &&
-            hash_file "$name" "$TMP/$name.h5" /trials
+            hash_file "$name" "$TMP/$name.h5" /trials && hash_units "$name" "$TMP/$name.h5"
     done
     "$OM" matrix warmaster-revolution empire orcs --situation a-charges \
         --situation b-charges --trials 5000 --seed 1 --quiet -o "$TMP/matrix.h5" >/dev/null &&

@@ -51,8 +51,12 @@ typedef struct om_field {
     const char *description; /* one sentence, stored with the dataset */
     const char *title;       /* a winner field: heading of its outcome table ("Outcome
                                 of the engagement"); NULL for other types */
-    size_t offset;           /* byte offset of the value in a result row */
+    size_t offset;           /* byte offset of the value in a result row (a unit field:
+                                of unit 0's value) */
     om_field_type type;      /* how it is stored */
+    unsigned max;            /* a unit field: the largest value it takes (1 for a flag,
+                                at most 255), which sizes its histograms; 0 and unused
+                                for a per-trial field */
 } om_field;
 
 /* Largest number of fields a layout may have: a whole Warmaster turn has
@@ -86,15 +90,56 @@ typedef struct om_side_score {
                                  loss_start (the values after it are never reached) */
 } om_side_score;
 
+/*
+ * A unit with per-unit results (a whole turn's units): the second dimension
+ * of the result file (trial x unit), beside its per-trial fields. The strings
+ * belong to whoever made the layout (a prepared scenario, a reader).
+ */
+typedef struct om_layout_unit {
+    const char *id;   /* the unit's id in its scenario ("knights"): a column name */
+    const char *name; /* its display name ("Knights") */
+    const char *army; /* the army it belongs to, or "" */
+    uint8_t side;     /* 0: side A, 1: side B */
+    uint32_t points;  /* its points value (0: unknown) */
+} om_layout_unit;
+
+/* Largest number of units with per-unit results: two armies of 64. */
+#define OM_LAYOUT_UNITS_MAX 128
+
+/* Largest number of per-unit fields of a layout. */
+#define OM_LAYOUT_UNIT_FIELDS_MAX 32
+
+/* Largest number of histogram bins all unit fields of a layout take together,
+ * unit_count times (max + 1) summed over the unit fields: every unit of the
+ * largest table with every unit field of up to 15 (the tally keeps them in
+ * one array of this size, sim/tally.h). */
+#define OM_LAYOUT_UNIT_BINS_MAX (OM_LAYOUT_UNITS_MAX * OM_LAYOUT_UNIT_FIELDS_MAX * 16)
+
 /* The per-trial results of a prepared scenario. */
 typedef struct om_layout {
-    size_t row_size;               /* bytes of one trial's row */
+    size_t row_size;               /* bytes of one trial's row, unit block included */
     size_t field_count;            /* entries of fields */
     om_field fields[OM_LAYOUT_FIELDS_MAX]; /* in the order they are written and reported */
     om_side_score side[2];         /* sides A and B */
     const char *points_rule;       /* how victory points are lost, one phrase for reports
                                       ("destroyed: full value; ..."), or NULL */
+    /* Per-unit results (none: unit_count 0). The value of unit field f for
+     * unit u lies at row + unit_fields[f].offset + u * unit_stride, one byte
+     * (type OM_FIELD_COUNT or OM_FIELD_FLAG, at most unit_fields[f].max). */
+    size_t unit_count;             /* units with per-unit results, at most
+                                      OM_LAYOUT_UNITS_MAX */
+    const om_layout_unit *units;   /* [unit_count], in the order of the file's columns */
+    size_t unit_field_count;       /* entries of unit_fields */
+    om_field unit_fields[OM_LAYOUT_UNIT_FIELDS_MAX]; /* name ("charged"), description
+                                      without the unit in it, type, offset, max */
+    size_t unit_stride;            /* bytes between a unit's value and the next unit's */
 } om_layout;
+
+/* The byte offset in a row of unit field f's value for unit u. */
+static inline size_t om_layout_unit_offset(const om_layout *l, size_t f, size_t u)
+{
+    return l->unit_fields[f].offset + u * l->unit_stride;
+}
 
 /* Classes of trials: a game may know, when it prepares a scenario, a few rows
  * that most trials end in (scenarios/game.h, om_trials.class_rows), and tell
@@ -110,5 +155,28 @@ int om_layout_find(const om_layout *layout, const char *name);
 
 /* The number of two-byte count fields of `layout`. */
 size_t om_layout_wide_count(const om_layout *layout);
+
+/* The index of unit field `name` in `layout`, or -1. */
+int om_layout_unit_field_find(const om_layout *layout, const char *name);
+
+/* The index of the unit whose id is `id` in `layout`, or -1. */
+int om_layout_unit_find(const om_layout *layout, const char *id);
+
+/* The histogram bins the unit fields of `layout` take together (unit_count
+ * times max + 1 of each unit field). */
+size_t om_layout_unit_bins(const om_layout *layout);
+
+/*
+ * om_layout_check: whether `layout` is well formed: 1 to OM_LAYOUT_FIELDS_MAX
+ * fields, each inside the row; at most OM_LAYOUT_UNITS_MAX units with an id
+ * and a name, ids distinct and sides 0 or 1; at most
+ * OM_LAYOUT_UNIT_FIELDS_MAX unit fields, named, distinct, none named "table"
+ * (the file's table of units), of type count or flag (a flag of max 1, a
+ * count of max 1 to 255), every unit's value inside the row; unit bins at
+ * most OM_LAYOUT_UNIT_BINS_MAX. Returns NULL if it is, else a sentence
+ * saying what is wrong (a static string, or written into buf of `size`
+ * bytes). Thread-safe.
+ */
+const char *om_layout_check(const om_layout *layout, char *buf, size_t size);
 
 #endif /* OM_LAYOUT_H */

@@ -5,8 +5,9 @@
  * fields of its outcome and the victory points of its units (Warmaster
  * Revolution, End of the Battle > Victory Points; the same rule in 1.1 and
  * Ancients). A turn's layout is built when it is prepared: a few fields of the
- * turn, then a group of fields per unit named after the unit's id
- * (knights_charged).
+ * turn, and per-unit results (layout.h): unit fields such as charged, one
+ * value per unit of the table and trial, which the result file keeps as
+ * trial x unit datasets beside a table of the units (/units).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -382,12 +383,9 @@ static void wm_layout(const om_wm_engagement *e, om_layout *l)
 
 /* ---- Whole turns ---- */
 
-/* Most fields a unit of a turn writes, and the turn's own. */
+/* The fields of a unit of a turn, and the turn's own. */
 #define TURN_UNIT_FIELDS 11
 #define TURN_FIELDS 5
-/* Longest field name and description of a turn. */
-#define TURN_NAME_MAX (OM_WM_TURN_ID_MAX + 16)
-#define TURN_DESC_MAX 200
 
 /* What a turn's field holds: the turn's own, or one of a unit's. */
 typedef enum turn_value {
@@ -396,13 +394,21 @@ typedef enum turn_value {
     TV_STANDS_LOST, TV_CONFUSED, TV_ROUTED, TV_DESTROYED
 } turn_value;
 
-/* A field of a turn: its value, its name (after the unit's id), its type and
- * its description ("%s" is the unit). The first TURN_FIELDS are the turn's. */
+/* How a unit field's largest value is known. */
+typedef enum turn_max {
+    TM_FLAG = 0, /* 1 */
+    TM_ORDERS,   /* the most orders a unit takes (Command > Giving an Order) */
+    TM_STANDS    /* the most stands a unit of the table has */
+} turn_max;
+
+/* A field of a turn: its value, its name, its type and its description. The
+ * first TURN_FIELDS are the turn's (one value a trial), the others a unit's
+ * (one value per unit of the table and trial: the file's /units). */
 static const struct {
     turn_value value;
     const char *name;
     om_field_type type;
-    bool moving_only; /* only the moving side's units have it */
+    turn_max max;
     const char *description;
 } turn_fields[TURN_FIELDS + TURN_UNIT_FIELDS] = {
     {.value = TV_GENERAL_ORDERS, .name = "general_orders", .type = OM_FIELD_COUNT,
@@ -418,40 +424,47 @@ static const struct {
      .description = "Engagements fought in the Combat phase."},
     {.value = TV_UNRESOLVED, .name = "unresolved", .type = OM_FIELD_COUNT,
      .description = "Engagements left unresolved after the Combat phase (they go on next turn)."},
-    {.value = TV_ORDERED, .name = "ordered", .type = OM_FIELD_FLAG, .moving_only = true,
-     .description = "1 if %s passed at least one order."},
-    {.value = TV_ORDERS, .name = "orders", .type = OM_FIELD_COUNT, .moving_only = true,
-     .description = "Orders %s passed in the Command phase."},
-    {.value = TV_MOVED, .name = "moved", .type = OM_FIELD_FLAG, .moving_only = true,
-     .description = "1 if %s moved in the Command phase."},
-    {.value = TV_CHARGED, .name = "charged", .type = OM_FIELD_FLAG, .moving_only = true,
-     .description = "1 if %s charged."},
-    {.value = TV_SHOT_AT, .name = "shot_at", .type = OM_FIELD_FLAG,
-     .description = "1 if the moving side shot at %s in its Shooting phase."},
-    {.value = TV_ENGAGED, .name = "engaged", .type = OM_FIELD_FLAG,
-     .description = "1 if %s fought or supported in the Combat phase."},
-    {.value = TV_STILL_ENGAGED, .name = "unresolved", .type = OM_FIELD_FLAG,
-     .description = "1 if %s is still engaged after the Combat phase (an unresolved combat)."},
-    {.value = TV_STANDS_LOST, .name = "stands_lost", .type = OM_FIELD_COUNT,
-     .description = "Stands %s lost in the turn (all of them if destroyed)."},
-    {.value = TV_CONFUSED, .name = "confused", .type = OM_FIELD_FLAG,
-     .description = "1 if %s is confused at the end of the turn (never a destroyed unit)."},
-    {.value = TV_ROUTED, .name = "routed", .type = OM_FIELD_FLAG,
-     .description = "1 if %s was routed by a drive back (it is destroyed too)."},
-    {.value = TV_DESTROYED, .name = "destroyed", .type = OM_FIELD_FLAG,
-     .description = "1 if %s was destroyed."},
+    {.value = TV_ORDERED, .name = "ordered", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit passed at least one order (always 0 for a unit of the side "
+                    "that does not move)."},
+    {.value = TV_ORDERS, .name = "orders", .type = OM_FIELD_COUNT, .max = TM_ORDERS,
+     .description = "Orders the unit passed in the Command phase (always 0 for a unit of the "
+                    "side that does not move)."},
+    {.value = TV_MOVED, .name = "moved", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit moved in the Command phase (always 0 for a unit of the side "
+                    "that does not move)."},
+    {.value = TV_CHARGED, .name = "charged", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit charged (always 0 for a unit of the side that does not "
+                    "move)."},
+    {.value = TV_SHOT_AT, .name = "shot_at", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the moving side shot at the unit in its Shooting phase."},
+    {.value = TV_ENGAGED, .name = "engaged", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit fought or supported in the Combat phase."},
+    {.value = TV_STILL_ENGAGED, .name = "still_engaged", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit is still engaged after the Combat phase (an unresolved "
+                    "combat, which goes on next turn)."},
+    {.value = TV_STANDS_LOST, .name = "stands_lost", .type = OM_FIELD_COUNT, .max = TM_STANDS,
+     .description = "Stands the unit lost in the turn (all of them if destroyed)."},
+    {.value = TV_CONFUSED, .name = "confused", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit is confused at the end of the turn (never a destroyed "
+                    "unit)."},
+    {.value = TV_ROUTED, .name = "routed", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit was routed by a drive back (it is destroyed too)."},
+    {.value = TV_DESTROYED, .name = "destroyed", .type = OM_FIELD_FLAG, .max = TM_FLAG,
+     .description = "1 if the unit was destroyed."},
 };
 
-/* A turn prepared for its trials, with its layout's strings. */
+/* Bytes of a turn's own fields at the start of its row: three one-byte
+ * counts and two two-byte ones. */
+#define TURN_OWN_BYTES 7
+
+/* A turn prepared for its trials, with its layout's units. */
 typedef struct wm_turn_prepared {
     om_wm_turn_prepared *turn;               /* the engine's prepared turn */
-    size_t n_fields;                         /* fields of a row */
     size_t row_size;                         /* bytes of a row */
-    uint8_t what[OM_LAYOUT_FIELDS_MAX];      /* each field's turn_value */
-    uint8_t unit[OM_LAYOUT_FIELDS_MAX];      /* ...and unit (table index) */
-    uint16_t offset[OM_LAYOUT_FIELDS_MAX];   /* ...and offset in the row */
-    char name[OM_LAYOUT_FIELDS_MAX][TURN_NAME_MAX];        /* field names */
-    char description[OM_LAYOUT_FIELDS_MAX][TURN_DESC_MAX]; /* descriptions */
+    size_t units;                            /* units of the table */
+    om_layout_unit unit[OM_WM_TABLE_MAX_UNITS]; /* the layout's units (strings: the
+                                                   scenario's) */
 } wm_turn_prepared;
 
 /* What the game's prepared scenarios are: an engagement, a turn or a battle. */
@@ -459,6 +472,9 @@ typedef struct wm_prepared {
     om_wm_prepared *engagement;    /* kinds combat, volley, engagement; else NULL */
     wm_turn_prepared *turn;        /* kind turn; else NULL */
     om_wm_battle_prepared *battle; /* kind battle; else NULL */
+    om_layout_unit battle_unit[OM_WM_TABLE_MAX_UNITS]; /* a battle's units, for its layout */
+    size_t battle_units;           /* ...how many */
+    size_t battle_row_size;        /* bytes of a battle's row */
 } wm_prepared;
 
 /* ---- Battles ---- */
@@ -503,13 +519,47 @@ static const om_field battle_fields[] = {
                     "to 1 half, characters slain)."},
 };
 
-/* The layout of a battle: its fields, each army's name and points. */
-static void battle_layout(const om_wm_battle_scenario *b, om_layout *l)
+/* A battle's per-unit fields: after the battle's own bytes, each field's
+ * value for every unit of the table in table order. */
+enum { BU_STANDS_LOST = 0, BU_DESTROYED, BU_FIELDS };
+
+static const om_field battle_unit_fields[BU_FIELDS] = {
+    [BU_STANDS_LOST] = {.name = "stands_lost", .type = OM_FIELD_COUNT,
+                        .description = "Stands the unit lost over the battle (all of them if "
+                                       "destroyed)."},
+    [BU_DESTROYED] = {.name = "destroyed", .type = OM_FIELD_FLAG, .max = 1,
+                      .description = "1 if the unit was destroyed."},
+};
+
+/* The layout of a battle: its fields, each unit's, each army's name and
+ * points. The units' strings are the scenario's, which outlives its trials. */
+static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_layout *l)
 {
+    const om_wm_table *t = &b->turn.table;
+    const size_t n = t->units;
+    unsigned stands = 1;
     memset(l, 0, sizeof *l);
     for (size_t i = 0; i < sizeof battle_fields / sizeof battle_fields[0]; i++)
         l->fields[l->field_count++] = battle_fields[i];
-    l->row_size = BR_SIZE;
+    for (size_t u = 0; u < n; u++) {
+        stands = t->unit[u].size > stands ? t->unit[u].size : stands;
+        p->battle_unit[u] = (om_layout_unit){.id = b->id[u], .name = t->unit[u].name,
+                                             .army = b->list[t->unit[u].side]->name,
+                                             .side = t->unit[u].side,
+                                             .points = b->turn.unit[u].side.unit.points};
+    }
+    for (size_t f = 0; f < BU_FIELDS; f++) {
+        l->unit_fields[f] = battle_unit_fields[f];
+        l->unit_fields[f].offset = BR_SIZE + f * n;
+        if (f == BU_STANDS_LOST)
+            l->unit_fields[f].max = stands;
+    }
+    l->unit_field_count = BU_FIELDS;
+    l->unit_count = n;
+    l->units = p->battle_unit;
+    l->unit_stride = 1;
+    p->battle_units = n;
+    l->row_size = p->battle_row_size = BR_SIZE + BU_FIELDS * n;
     for (int s = 0; s < 2; s++) {
         l->side[s].name = b->list[s]->name;
         l->side[s].points = b->list[s]->points;
@@ -518,9 +568,13 @@ static void battle_layout(const om_wm_battle_scenario *b, om_layout *l)
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
 }
 
-/* A battle's row from its result. */
-static void battle_row(const om_wm_battle_result *r, uint8_t *row)
+/* A battle's row from its result (n units on the table). */
+static void battle_row(const om_wm_battle_result *r, size_t n, uint8_t *row)
 {
+    for (size_t u = 0; u < n; u++) {
+        row[BR_SIZE + BU_STANDS_LOST * n + u] = r->stands_lost[u];
+        row[BR_SIZE + BU_DESTROYED * n + u] = r->destroyed[u];
+    }
     const unsigned vp[2] = {r->vp[0] < UINT16_MAX ? r->vp[0] : UINT16_MAX,
                             r->vp[1] < UINT16_MAX ? r->vp[1] : UINT16_MAX};
     row[BR_WINNER] = r->verdict.winner == OM_WM_BATTLE_NO_WINNER ? OM_WINNER_DRAW
@@ -547,68 +601,42 @@ static om_status battle_prepare(const om_wm_scenario *ws, wm_prepared *p, om_tri
                                               &p->battle);
     if (st != OM_OK)
         return st;
-    battle_layout(b, &out->layout);
+    battle_layout(b, p, &out->layout);
     return OM_OK;
 }
 
-/* The value of field k of a turn's row. */
-static unsigned turn_value_of(const wm_turn_prepared *tp, size_t k, const om_wm_turn_result *r)
-{
-    const om_wm_turn_unit_result *u = &r->unit[tp->unit[k]];
-    switch ((turn_value)tp->what[k]) {
-    case TV_GENERAL_ORDERS: return r->general_orders;
-    case TV_VP_A: return r->vp_lost[0];
-    case TV_VP_B: return r->vp_lost[1];
-    case TV_ENGAGEMENTS: return r->engagements;
-    case TV_UNRESOLVED: return r->unresolved;
-    case TV_ORDERED: return u->orders > 0;
-    case TV_ORDERS: return u->orders;
-    case TV_MOVED: return u->moved;
-    case TV_CHARGED: return u->charged;
-    case TV_SHOT_AT: return u->shot_at;
-    case TV_ENGAGED: return u->engaged;
-    case TV_STILL_ENGAGED: return u->unresolved;
-    case TV_STANDS_LOST: return u->stands_lost;
-    case TV_CONFUSED: return u->confused;
-    case TV_ROUTED: return u->routed;
-    case TV_DESTROYED: return u->destroyed;
-    }
-    return 0;
-}
-
-/* A turn's row: each field's value, a two-byte count least significant byte
- * first (layout.h). */
+/* A turn's row: its own fields (the two-byte victory points least
+ * significant byte first, layout.h), then unit field by unit field each
+ * unit's value, in turn_fields' and the table's order (turn_layout). */
 static void turn_row(const wm_turn_prepared *tp, const om_wm_turn_result *r, uint8_t *row)
 {
-    for (size_t k = 0; k < tp->n_fields; k++) {
-        const unsigned v = turn_value_of(tp, k, r);
-        row[tp->offset[k]] = (uint8_t)(v & 0xffu);
-        if (tp->what[k] == TV_VP_A || tp->what[k] == TV_VP_B)
-            row[tp->offset[k] + 1] = (uint8_t)(v >> 8);
+    const size_t n = tp->units;
+    uint8_t *v = row + TURN_OWN_BYTES;
+    row[0] = r->general_orders;
+    row[1] = (uint8_t)(r->vp_lost[0] & 0xffu);
+    row[2] = (uint8_t)(r->vp_lost[0] >> 8);
+    row[3] = (uint8_t)(r->vp_lost[1] & 0xffu);
+    row[4] = (uint8_t)(r->vp_lost[1] >> 8);
+    row[5] = r->engagements;
+    row[6] = r->unresolved;
+    for (size_t u = 0; u < n; u++) {
+        const om_wm_turn_unit_result *x = &r->unit[u];
+        v[u] = x->orders > 0;
+        v[n + u] = x->orders;
+        v[2 * n + u] = x->moved;
+        v[3 * n + u] = x->charged;
+        v[4 * n + u] = x->shot_at;
+        v[5 * n + u] = x->engaged;
+        v[6 * n + u] = x->unresolved;
+        v[7 * n + u] = x->stands_lost;
+        v[8 * n + u] = x->confused;
+        v[9 * n + u] = x->routed;
+        v[10 * n + u] = x->destroyed;
     }
 }
-
-/* Append field j of turn_fields (for unit u, or the turn's own) to the layout. */
-static void turn_add_field(wm_turn_prepared *tp, om_layout *l, const om_wm_turn_scenario *ts,
-                           size_t j, unsigned u)
-{
-    const size_t k = l->field_count++;
-    char who[OM_WM_TURN_ID_MAX + 80];
-    tp->what[k] = (uint8_t)turn_fields[j].value;
-    tp->unit[k] = (uint8_t)u;
-    tp->offset[k] = (uint16_t)l->row_size;
-    if (j < TURN_FIELDS) {
-        snprintf(tp->name[k], TURN_NAME_MAX, "%s", turn_fields[j].name);
-        snprintf(tp->description[k], TURN_DESC_MAX, "%s", turn_fields[j].description);
-    } else {
-        snprintf(tp->name[k], TURN_NAME_MAX, "%s_%s", ts->id[u], turn_fields[j].name);
-        snprintf(who, sizeof who, "%s (%s)", ts->turn.unit[u].side.unit.name, ts->id[u]);
-        snprintf(tp->description[k], TURN_DESC_MAX, turn_fields[j].description, who);
-    }
-    l->fields[k] = (om_field){.name = tp->name[k], .description = tp->description[k],
-                              .offset = l->row_size, .type = turn_fields[j].type};
-    l->row_size += om_field_width(turn_fields[j].type);
-}
+_Static_assert(OM_WM_TABLE_MAX_UNITS <= OM_LAYOUT_UNITS_MAX, "a layout holds every unit of a table");
+_Static_assert(TV_DESTROYED - TV_ORDERED + 1 == TURN_UNIT_FIELDS,
+               "turn_row writes every unit field, in turn_fields' order");
 
 /* A side of a turn: its army, its points, no single field of losses (its
  * victory points are a field of their own). */
@@ -624,47 +652,55 @@ static void turn_side(const om_wm_turn_scenario *ts, int s, om_side_score *sc)
     sc->loss_field = -1;
 }
 
-/* The layout of a turn: the turn's fields, then each unit's in table order. */
+/* The layout of a turn: the turn's own fields, then its unit fields over the
+ * units of the table in table order (a row's unit block: unit field f of
+ * unit u at TURN_OWN_BYTES + f * units + u). */
 static void turn_layout(const om_wm_turn_scenario *ts, wm_turn_prepared *tp, om_layout *l)
 {
-    const unsigned moving = ts->turn.command.side;
+    const size_t n = ts->turn.table.units;
+    unsigned stands = 1;
+    size_t at = 0;
     memset(l, 0, sizeof *l);
-    for (size_t j = 0; j < TURN_FIELDS; j++)
-        turn_add_field(tp, l, ts, j, 0);
-    for (unsigned u = 0; u < ts->turn.table.units; u++)
-        for (size_t j = TURN_FIELDS; j < TURN_FIELDS + TURN_UNIT_FIELDS; j++)
-            if (!turn_fields[j].moving_only || ts->turn.table.unit[u].side == moving)
-                turn_add_field(tp, l, ts, j, u);
-    tp->n_fields = l->field_count;
+    for (size_t j = 0; j < TURN_FIELDS; j++) {
+        l->fields[j] = (om_field){.name = turn_fields[j].name,
+                                  .description = turn_fields[j].description,
+                                  .offset = at, .type = turn_fields[j].type};
+        at += om_field_width(turn_fields[j].type);
+    }
+    assert(at == TURN_OWN_BYTES);
+    l->field_count = TURN_FIELDS;
+    for (size_t u = 0; u < n; u++) {
+        const om_wm_table_unit *tu = &ts->turn.table.unit[u];
+        stands = tu->size > stands ? tu->size : stands;
+        tp->unit[u] = (om_layout_unit){.id = ts->id[u], .name = ts->turn.unit[u].side.unit.name,
+                                       .army = ts->side_name[tu->side], .side = tu->side,
+                                       .points = ts->turn.unit[u].side.unit.points};
+    }
+    for (size_t f = 0; f < TURN_UNIT_FIELDS; f++) {
+        const size_t j = TURN_FIELDS + f;
+        l->unit_fields[f] = (om_field){
+            .name = turn_fields[j].name, .description = turn_fields[j].description,
+            .offset = TURN_OWN_BYTES + f * n, .type = turn_fields[j].type,
+            .max = turn_fields[j].max == TM_FLAG     ? 1u
+                   : turn_fields[j].max == TM_ORDERS ? OM_WM_COMMAND_MAX_ORDERS
+                                                     : stands};
+    }
+    l->unit_field_count = TURN_UNIT_FIELDS;
+    l->unit_count = n;
+    l->units = tp->unit;
+    l->unit_stride = 1;
+    l->row_size = TURN_OWN_BYTES + TURN_UNIT_FIELDS * n;
+    tp->units = n;
     tp->row_size = l->row_size;
     for (int s = 0; s < 2; s++)
         turn_side(ts, s, &l->side[s]);
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
 }
 
-/* The fields of a turn's row (turn_layout's count). */
-static size_t turn_field_count(const om_wm_turn_scenario *ts)
-{
-    size_t n = TURN_FIELDS;
-    for (unsigned u = 0; u < ts->turn.table.units; u++)
-        for (size_t j = TURN_FIELDS; j < TURN_FIELDS + TURN_UNIT_FIELDS; j++)
-            n += !turn_fields[j].moving_only ||
-                 ts->turn.table.unit[u].side == ts->turn.command.side;
-    return n;
-}
-
 static om_status turn_prepare(const om_wm_scenario *ws, wm_prepared *p, om_trials *out)
 {
     om_wm_check_failure why;
     om_status st;
-    const size_t fields = turn_field_count(ws->turn);
-    /* A table holds more units than a row has fields for (a unit writes up to
-     * TURN_UNIT_FIELDS): refused here, before a trial, rather than cut short. */
-    if (fields > OM_LAYOUT_FIELDS_MAX)
-        return OM_ERROR(OM_EINVAL, "%s: this turn's %u units write %zu fields a trial, and a "
-                        "result row holds at most %d; give it fewer units",
-                        ws->source ? ws->source : "the turn", ws->turn->turn.table.units, fields,
-                        OM_LAYOUT_FIELDS_MAX);
     if ((p->turn = calloc(1, sizeof *p->turn)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared turn");
     if ((st = om_wm_turn_prepare_alloc(&ws->turn->turn, &why, &p->turn->turn)) != OM_OK)
@@ -733,7 +769,7 @@ static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8
         for (size_t i = 0; i < n; i++) {
             om_wm_battle_result r;
             om_wm_battle_resolve(p->battle, work, d, &r);
-            battle_row(&r, rows + i * BR_SIZE);
+            battle_row(&r, p->battle_units, rows + i * p->battle_row_size);
         }
         return;
     }

@@ -45,9 +45,9 @@
  *                                   all (the table's):
  *       - id: knights               required: lower-case letters, digits and
  *                                   _, starting with a letter, at most 23;
- *                                   unique in the file; names the unit's
- *                                   fields in the result file
- *                                   (knights_charged)
+ *                                   unique in the file; names the unit in
+ *                                   the result file's table of units and
+ *                                   its per-unit results (/units)
  *         unit: {from: empire/knights}  required: the unit's values, exactly
  *                                   the unit keys of any scenario
  *         character: empire/hero    optional, and every other side key of an

@@ -14,8 +14,9 @@
 #include "turn.h"
 #include "wm_scenario.h"
 
-/* Longest unit id, with its NUL: ids name a unit's fields in the result file
- * ("knights_charged"), so they stay short. */
+/* Longest unit id, with its NUL: ids name a unit's column in the result
+ * file's per-unit results (/units/charged[knights] in reports), so they stay
+ * short. */
 #define OM_WM_TURN_ID_MAX 24
 
 /* The formations a unit of a turn is drawn up in, in om_wm_table_formation
