@@ -62,9 +62,7 @@ static const double pi = 3.14159265358979323846;
 static const char ellipsis[] = "\xe2\x80\xa6";
 
 /* A rectangle: left, top, right, bottom. */
-typedef struct box {
-    double x0, y0, x1, y1;
-} box;
+typedef om_chart_box box;
 
 /* ---------------------------------------------------------------- canvas */
 
@@ -371,7 +369,34 @@ static void split_subtitle(canvas *cv, const char *s, double width, char *l1, ch
 }
 
 /*
- * White background, title, subtitle (one or two lines) and the manifest footer
+ * Split `s` into at most two lines that fit `width`, greedily at spaces (the
+ * second line is cut short if still too long).
+ */
+static void wrap_two(canvas *cv, const char *s, double width, char *l1, char *l2, size_t size)
+{
+    const char *cut = NULL, *p = s;
+    snprintf(l1, size, "%s", s);
+    l2[0] = '\0';
+    if (text_width(cv, l1) <= width)
+        return;
+    while ((p = strchr(p, ' ')) != NULL) {
+        snprintf(l1, size, "%.*s", (int)(p - s), s);
+        if (text_width(cv, l1) > width)
+            break;
+        cut = p;
+        p++;
+    }
+    if (cut == NULL) {
+        cut_to_width(cv, s, width, l1, size);
+        return;
+    }
+    snprintf(l1, size, "%.*s", (int)(cut - s), s);
+    cut_to_width(cv, cut + 1, width, l2, size);
+}
+
+/*
+ * White background, title, subtitle (one or two lines), the spec's note (one
+ * or two lines, if any: what the chart leaves out) and the manifest footer
  * (one or two lines) under a hairline. Returns the box left for the plot.
  */
 static box draw_frame(canvas *cv, const om_chart_spec *sp, double W, double H, double f)
@@ -409,6 +434,17 @@ static box draw_frame(canvas *cv, const om_chart_spec *sp, double W, double H, d
         show(cv, m, foot_top + 2 * asc + desc, l2, 0);
     set_colour(cv, GRID);
     line2(cv, m, foot_top - 0.35 * f, W - m, foot_top - 0.35 * f, fmax(1.0, f / 16));
+
+    if (sp->note[0] != '\0') {
+        set_colour(cv, INK_SOFT);
+        set_font(cv, 0.78 * f, false);
+        font_metrics(cv, &asc, &desc);
+        wrap_two(cv, sp->note, W - 2 * m, line, l2, sizeof line);
+        foot_top -= 0.6 * f + (l2[0] != '\0' ? 2 : 1) * (asc + desc);
+        show(cv, m, foot_top + asc, line, 0);
+        if (l2[0] != '\0')
+            show(cv, m, foot_top + 2 * asc + desc, l2, 0);
+    }
 
     return (box){m, y + 0.9 * f, W - m, foot_top - 0.9 * f};
 }
@@ -550,7 +586,129 @@ static void draw_odds(canvas *cv, const om_chart_spec *sp, box b, double f)
     show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
 }
 
+/* ----------------------------------------------------------------- flags */
+
+/*
+ * Height of a flags chart, in base font sizes f: the frame (title, two
+ * subtitle lines, a note, the footer and margins) and the plot's tick labels
+ * and axis title, then one row per bar.
+ */
+#define FLAGS_FRAME_F 15.0
+#define FLAGS_ROW_F 1.9
+
+unsigned om_chart_flags_height(unsigned width, size_t n)
+{
+    double f = fmax(FONT_MIN, (double)width / FONT_PER_WIDTH);
+    double h = ceil(f * (FLAGS_FRAME_F + FLAGS_ROW_F * (double)n));
+    /* At least half the width, so that the base font follows the width. */
+    h = fmax(h, ceil((double)width * FONT_PER_HEIGHT / FONT_PER_WIDTH));
+    return h > (double)UINT32_MAX ? UINT32_MAX : (unsigned)h;
+}
+
+/*
+ * A horizontal bar chart of probabilities: one row per item of the array,
+ * top to bottom, its full label right-aligned in a column on the left (the
+ * font shrinks so that the widest fits, and only below LABEL_FONT_MIN is a
+ * label cut short), its bar from 0 to p with the interval as a whisker, and
+ * "p [lo-hi]" beyond the whisker; percent ticks on top, a dashed 50% line.
+ * Whatever made the items (the flag fields of a run, per-unit fields) draws
+ * alike.
+ */
+static void draw_items(canvas *cv, const om_chart_item *items, size_t n, const char *x_title,
+                       box b, double f)
+{
+    char buf[OM_CHART_TEXT_MAX];
+    double lab_w = 0, lab_f, val_w, asc, desc, bx0, bx1, top, bottom, pitch, bh, x;
+    double max_lab = 0.55 * (b.x1 - b.x0), thin = fmax(1.0, f / 16), bold = fmax(1.2, f / 9);
+
+    if (n == 0)
+        return;
+    /* Label column: the widest label at 0.85 f, or a smaller font if it is too wide. */
+    lab_f = 0.85 * f;
+    set_font(cv, lab_f, false);
+    for (size_t i = 0; i < n; i++)
+        lab_w = fmax(lab_w, text_width(cv, items[i].label));
+    if (lab_w > max_lab) {
+        lab_f = fmax(LABEL_FONT_MIN * f, lab_f * max_lab / lab_w);
+        lab_w = max_lab;
+    }
+    set_font(cv, 0.8 * f, true);
+    val_w = text_width(cv, "100.0%") + 0.8 * f;
+    set_font(cv, 0.65 * f, false);
+    val_w += text_width(cv, " [99.9\xe2\x80\x93" "100.0]");
+    bx0 = b.x0 + lab_w + 0.8 * f;
+    bx1 = b.x1 - val_w;
+
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
+    top = b.y0 + asc + desc + 0.6 * f;
+    bottom = b.y1 - 2.0 * f;
+    for (int t = 0; t <= 4; t++) {
+        double tx = bx0 + t * 0.25 * (bx1 - bx0);
+        snprintf(buf, sizeof buf, "%d%%", 25 * t);
+        set_font(cv, 0.8 * f, t == 2);
+        set_colour(cv, t == 2 ? INK : INK_FAINT);
+        show(cv, tx, b.y0 + asc, buf, 0.5);
+        if (t != 2) {
+            set_colour(cv, GRID);
+            line2(cv, tx, top - 0.3 * f, tx, bottom, thin);
+        }
+    }
+
+    pitch = (bottom - top) / (double)n;
+    bh = fmin(0.66 * pitch, 1.3 * f);
+    for (size_t i = 0; i < n; i++) {
+        const om_chart_item *it = &items[i];
+        double cy = top + (i + 0.5) * pitch, w = bx1 - bx0;
+        double x_hi = bx0 + it->hi * w;
+        /* A faint band every other row guides the eye from label to bar. */
+        if (i % 2 == 1) {
+            set_colour(cv, 0xf4f6f8u);
+            cv->ops->rect(cv, b.x0, cy - pitch / 2, b.x1 - b.x0, pitch);
+        }
+        set_colour(cv, INK);
+        set_font(cv, lab_f, false);
+        font_metrics(cv, &asc, &desc);
+        cut_to_width(cv, it->label, lab_w, buf, sizeof buf);
+        show(cv, bx0 - 0.6 * f, cy + (asc - desc) / 2, buf, 1);
+        set_colour(cv, OM_CHART_COLOUR_A);
+        cv->ops->rect(cv, bx0, cy - bh / 2, it->p * w, bh);
+        set_colour(cv, INK);
+        whisker_h(cv, bx0 + it->lo * w, x_hi, cy, 0.3 * bh, bold);
+        set_font(cv, 0.8 * f, true);
+        font_metrics(cv, &asc, &desc);
+        percent(buf, sizeof buf, it->p);
+        x = fmax(bx0 + it->p * w, x_hi) + 0.45 * f;
+        show(cv, x, cy + (asc - desc) / 2, buf, 0);
+        x += text_width(cv, buf);
+        set_font(cv, 0.65 * f, false);
+        set_colour(cv, INK_FAINT);
+        /* A rare event's interval at two decimals, so that it does not read [0.0-0.0]. */
+        snprintf(buf, sizeof buf, it->hi < 0.01 ? " [%.2f\xe2\x80\x93%.2f]"
+                                                : " [%.1f\xe2\x80\x93%.1f]",
+                 100.0 * it->lo, 100.0 * it->hi);
+        show(cv, x, cy + (asc - desc) / 2, buf, 0);
+    }
+
+    set_colour(cv, INK);
+    line2(cv, bx0, top - 0.3 * f, bx0, bottom, fmax(1.0, f / 12));
+    {
+        double xy[4] = {(bx0 + bx1) / 2, top - 0.3 * f, (bx0 + bx1) / 2, bottom};
+        cv->ops->line(cv, xy, 2, fmax(1.0, f / 12), 0.5 * f);
+    }
+    set_colour(cv, INK_SOFT);
+    fit_text(cv, x_title, false, 0.85 * f, 0.6 * f, b.x1 - bx0, buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
+}
+
 /* ------------------------------------------------------------------ dist */
+
+/* The value of a dist chart's k-th bar, as text. */
+static void k_label(const om_chart_spec *sp, size_t k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%u", sp->k_values != NULL ? sp->k_values[k] : (unsigned)k);
+}
 
 static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
@@ -583,7 +741,7 @@ static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
     px1 = b.x1 - 0.5 * f;
     bw = (px1 - px0) / (double)n;
     for (size_t k = 0; k < n; k++) {
-        snprintf(buf, sizeof buf, "%zu", k);
+        k_label(sp, k, buf, sizeof buf);
         k_w = fmax(k_w, text_width(cv, buf));
     }
     set_font(cv, 0.7 * f, false);
@@ -642,7 +800,7 @@ static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
     step = (size_t)ceil((k_w + 0.6 * f) / bw);
     step = step < 1 ? 1 : step;
     for (size_t k = 0; k < n; k += step) {
-        snprintf(buf, sizeof buf, "%zu", k);
+        k_label(sp, k, buf, sizeof buf);
         set_colour(cv, INK);
         show(cv, px0 + (k + 0.5) * bw, py1 + 0.3 * f + asc, buf, 0.5);
     }
@@ -1054,6 +1212,7 @@ static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
     case OM_CHART_DIST: draw_dist(cv, sp, b, f); break;
     case OM_CHART_HEATMAP: draw_heatmap(cv, sp, b, f); break;
     case OM_CHART_FAIR: draw_fair(cv, sp, b, f); break;
+    case OM_CHART_FLAGS: draw_items(cv, sp->items, sp->n_items, sp->x_title, b, f); break;
     }
 }
 

@@ -6,6 +6,7 @@
 #ifndef OM_CHART_INT_H
 #define OM_CHART_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,19 @@ typedef struct om_chart_bar {
     uint64_t count;              /* trials with this outcome */
     uint32_t colour;             /* 0xRRGGBB */
 } om_chart_bar;
+
+/*
+ * One bar of a flags chart: a yes/no event with its probability. The chart
+ * is drawn from a plain array of these, whatever made them: the adapter of
+ * chart_data.c collects the flag fields of a run file's layout into it, and
+ * another adapter may collect any other yes/no quantities the same way.
+ */
+typedef struct om_chart_item {
+    char key[OM_CHART_TEXT_MAX];   /* CSV key: the field's dataset name */
+    char label[OM_CHART_TEXT_MAX]; /* the full label drawn: "Knights charged" */
+    double p, lo, hi;              /* probability and its interval */
+    uint64_t count;                /* trials in which it happened */
+} om_chart_item;
 
 /* Everything a chart shows. Arrays belong to the spec (om_chart_spec_clear). */
 typedef struct om_chart_spec {
@@ -56,6 +70,15 @@ typedef struct om_chart_spec {
     double *p_least;   /* [n_k] P(>= k) */
     double *lo, *hi;   /* [n_k] interval of P(>= k) */
 
+    unsigned *k_values; /* [n_k] the values drawn (a two-byte count: only those that
+                           occurred), or NULL: 0..n_k-1 */
+
+    /* flags: one bar per item, top to bottom in array order */
+    size_t n_items;        /* bars */
+    om_chart_item *items;  /* [n_items] */
+    char note[OM_CHART_TEXT_MAX]; /* flags: what was left out; fair: units not drawn and why
+                                     (a footnote above the manifest; "" for none) */
+
     /* heatmap */
     size_t rows, cols;   /* matrix shape */
     char **row_labels;   /* [rows] "Knights (110)" */
@@ -73,6 +96,36 @@ typedef struct om_chart_spec {
     int *group;          /* [n_points] 0 row units, 1 column units */
     char groups[2][OM_CHART_TEXT_MAX]; /* legend text of the two groups */
 } om_chart_spec;
+
+/* A label to place beside its marker (om_chart_place_labels). */
+typedef struct om_chart_label {
+    double ax, ay;   /* the marker's centre */
+    double w, h;     /* the label's box: its text's advance and its font's height */
+    bool placed;     /* out: a free place was found */
+    double x0, y0;   /* out: the box's top-left corner when placed */
+    bool leader;     /* out: the box is away from its marker, joined to it by a line from
+                        (ax, ay) to the box's closest edge point */
+} om_chart_label;
+
+/* A rectangle: left, top, right, bottom (y grows downwards). */
+typedef struct om_chart_box {
+    double x0, y0, x1, y1;
+} om_chart_box;
+
+/*
+ * om_chart_place_labels: place each of the n labels, in order, inside `area`
+ * so that no two placed label boxes overlap, no label box overlaps one of the
+ * n_obstacles boxes `obstacles` (markers, interval bars, text already drawn),
+ * and no leader line crosses a placed label: first at the eight places around
+ * its marker at distance `gap`, then at growing distances (up to `reach`)
+ * joined to the marker by a leader line. A label for which no such place
+ * exists is left unplaced (placed false): the caller says so in words. Uses
+ * no allocation beyond a scratch array of n + n_obstacles boxes (OM_ENOMEM if
+ * that fails, nothing placed). Pure: thread-safe.
+ */
+om_status om_chart_place_labels(om_chart_box area, const om_chart_box *obstacles,
+                                size_t n_obstacles, om_chart_label *labels, size_t n,
+                                double gap, double reach);
 
 /* Free the arrays of a spec (the struct itself is the caller's). */
 void om_chart_spec_clear(om_chart_spec *spec);

@@ -76,6 +76,16 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* The data CSV of chart `out`, into buf. */
+static char *csv_path_of(const char *out, char *buf, size_t size)
+{
+    size_t n = strlen(out);
+    cr_assert_lt(n + 5, size);
+    memcpy(buf, out, n);
+    memcpy(buf + n, ".csv", 5);
+    return buf;
+}
+
 /* --------------------------------------------------------- synthetic data */
 
 /*
@@ -511,7 +521,9 @@ Test(chart, odds_of_several_files)
 {
     char a[512], b[512], out[512], csv[512], fill[128];
     const char *in[2] = {a, b};
-    om_chart_options opt = {.kind = OM_CHART_ODDS, .width = 900, .height = 600};
+    char notes[512] = "";
+    om_chart_options opt = {.kind = OM_CHART_ODDS, .width = 900, .height = 600,
+                            .notes = notes, .notes_size = sizeof notes};
     char *data, *svg;
     write_run(tmpdir_path(a, sizeof a, "combat.h5"), "combat");
     write_run(tmpdir_path(b, sizeof b, "engage.h5"), "engagement");
@@ -523,14 +535,18 @@ Test(chart, odds_of_several_files)
     cr_expect_eq(count(svg, fill), 4 + 1, "series 1: %s", fill);
     svg_fill(fill, sizeof fill, om_chart_series_colour[1]);
     cr_expect_eq(count(svg, fill), 4 + 1, "series 2: %s", fill);
-    cr_expect(strstr(svg, "(combat.h5)</text>") != NULL && strstr(svg, "(engage.h5)</text>"),
-              "series named in the legend");
+    /* The files differ only in their kind: the series are named by it, and the mix is
+     * said in a note and a warning. */
+    cr_expect(strstr(svg, ">combat</text>") != NULL && strstr(svg, ">engagement</text>"),
+              "series named by what differs, in the legend");
+    cr_expect(strstr(svg, "kinds differ") != NULL, "the subtitle does not claim one kind");
+    cr_expect(strstr(svg, "Mixed kinds: combat") != NULL, "a note says the kinds are mixed");
+    cr_expect(strstr(notes, "mix kinds (combat") != NULL, "a warning for the caller: %s", notes);
     cr_expect(strstr(svg, "seeds 77, 77") != NULL, "every seed in the manifest");
     free(svg);
     data = csv_data(tmpdir_path(csv, sizeof csv, "cmp.svg.csv"), ODDS_HEADER);
     cr_expect_eq(count(data, "\n"), 8, "%s", data);
-    cr_expect(strstr(data, "engage.h5,Knights (110 pts) vs Spearmen (45 pts) (engage.h5),none,"
-                           "No result,0.1,") != NULL, "%s", data);
+    cr_expect(strstr(data, "engage.h5,engagement,none,No result,0.1,") != NULL, "%s", data);
     free(data);
     opt.kind = OM_CHART_DIST;
     cr_expect_eq(om_chart_files(in, 2, out, &opt), OM_EINVAL);
@@ -554,14 +570,44 @@ Test(chart, side_file_refused_unless_forced)
     text = slurp(csv, NULL);
     cr_expect_str_eq(text, "mine\n");
     free(text);
-    /* A second chart to the same name would replace x.png.csv: refused, nothing written. */
-    remove(out);
-    expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
-    cr_expect(strstr(om_error_message(), "--force") != NULL, "%s", om_error_message());
-    cr_expect_eq(access(out, F_OK), -1, "no image either");
+    /* Drawing again replaces the x.png.csv the first chart wrote, of any kind. */
+    cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
+    opt.kind = OM_CHART_DIST;
+    cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
+    cr_expect(om_chart_csv_is_ours(csv_path_of(out, csv, sizeof csv)));
+    /* A file of that name that oddsmaster did not write is refused, nothing written:
+     * the user's own text, a header without the manifest, a link to a chart's CSV. */
+    {
+        static const char *const theirs[] = {
+            "mine\n", "field,k,p_equal,p_at_least,lo,hi,manifest\n",
+            "field,k,p_equal,p_at_least,lo,hi,manifest\nx,0,1,1,1,1,my notes\n"};
+        for (size_t i = 0; i < sizeof theirs / sizeof theirs[0]; i++) {
+            f = fopen(csv, "w");
+            cr_assert_not_null(f);
+            fputs(theirs[i], f);
+            fclose(f);
+            remove(out);
+            cr_expect(!om_chart_csv_is_ours(csv), "%s", theirs[i]);
+            expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
+            cr_expect(strstr(om_error_message(), "--force") != NULL, "%s", om_error_message());
+            cr_expect_eq(access(out, F_OK), -1, "no image either");
+            text = slurp(csv, NULL);
+            cr_expect_str_eq(text, theirs[i], "the user's file is untouched");
+            free(text);
+        }
+    }
     opt.force = true;
     cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
     cr_expect_eq(tmpdir_entries(), 4, "run.h5, x.csv, x.png, x.png.csv");
+    /* A link named x.png.csv is not taken for the chart's own file. */
+    {
+        char link[512];
+        opt.force = false;
+        cr_assert_eq(rename(csv, tmpdir_path(link, sizeof link, "real.csv")), 0);
+        cr_assert_eq(symlink(link, csv), 0);
+        cr_expect(!om_chart_csv_is_ours(csv));
+        expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
+    }
 }
 
 /* A matrix file of the first schema is refused, naming the file and the attribute. */
@@ -615,7 +661,7 @@ Test(chart, errors)
     expect_chart_error(run, tmpdir_path(out, sizeof out, "x.png"), &tiny, OM_EINVAL,
                        "200 to 10000");
     expect_chart_error(vol, out, &odds, OM_EINVAL, "no winner");
-    expect_chart_error(run, out, &dist, OM_EINVAL, "stands_lost_b");
+    expect_chart_error(run, out, &dist, OM_EINVAL, "no count field 'no_such'");
     expect_chart_error(mat, out, &heat, OM_ENOTFOUND, "open, defended");
     heat.situation = NULL;
     expect_chart_error(run, out, &heat, OM_EHDF5, "a matrix file");
