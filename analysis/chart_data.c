@@ -1106,9 +1106,13 @@ static void series_footer(const run_data *rd, size_t n, om_chart_spec *spec)
 {
     char part[OM_MANIFEST_MAX], count[OM_MANIFEST_COUNT_MAX];
     size_t len;
+    bool same_rules = true;
     snprintf(spec->footer, sizeof spec->footer, "oddsmaster %s",
              name_or(rd[0].s->program_version, "(version unknown)"));
-    add_part(spec->footer, sizeof spec->footer, rd[0].s->ruleset);
+    for (size_t k = 1; k < n && same_rules; k++)
+        same_rules = strcmp(name_or(rd[k].s->ruleset, ""), name_or(rd[0].s->ruleset, "")) == 0;
+    add_part(spec->footer, sizeof spec->footer,
+             same_rules ? rd[0].s->ruleset : "rule sets in the legend");
     len = (size_t)snprintf(part, sizeof part, "seeds");
     for (size_t k = 0; k < n && len < sizeof part; k++)
         len += (size_t)snprintf(part + len, sizeof part - len, "%s %llu", k > 0 ? "," : "",
@@ -1263,6 +1267,22 @@ static bool follows(const char *path, const char *value, bool units_differ,
     return strcmp(path, "kind") == 0 || strcmp(path, "ruleset") == 0;
 }
 
+/* Whether any two series labels are equal (or empty); twin[k], if given, says
+ * which labels are. */
+static bool twins(const om_chart_spec *spec, size_t n, bool *twin)
+{
+    bool any = false;
+    for (size_t k = 0; k < n; k++) {
+        bool t = spec->series[k][0] == '\0';
+        for (size_t j = 0; j < n && !t; j++)
+            t = j != k && strcmp(spec->series[j], spec->series[k]) == 0;
+        if (twin != NULL)
+            twin[k] = t;
+        any = any || t;
+    }
+    return any;
+}
+
 /* Append "part" to a series label, " · "-separated. */
 static void label_part(char *buf, size_t size, const char *fmt, const char *a, const char *b)
 {
@@ -1321,10 +1341,10 @@ static void label_series(const run_data *rd, size_t n, om_chart_spec *spec, char
     for (size_t k = 0; k < n; k++) {
         char *lab = spec->series[k];
         const size_t size = sizeof spec->series[k];
-        if (d_game)
-            label_part(lab, size, "%s", name_or(game[k], "(game unknown)"), NULL);
-        if (d_rules)
-            label_part(lab, size, "%s", name_or(rules[k], "(rule set unknown)"), NULL);
+        /* The rule set names its game too. */
+        if (d_game || d_rules)
+            label_part(lab, size, "%s",
+                       name_or(rules[k], name_or(game[k], "(rule set unknown)")), NULL);
         if (d_kind)
             label_part(lab, size, "%s", name_or(kind[k], "(kind unknown)"), NULL);
         if (d_units)
@@ -1364,24 +1384,33 @@ static void label_series(const run_data *rd, size_t n, om_chart_spec *spec, char
             snprintf(part, sizeof part, "+%zu more", more[k]);
             add_part(spec->series[k], sizeof spec->series[k], part);
         }
-    if (!named) {
+    /* Then, while nothing is named or two labels are still twins, the title, the
+     * seed, the trials and the scenario file, each where it differs. */
+    {
         const char *const *order[4] = {title, seed, trials, scen};
-        for (int o = 0; o < 4 && !named; o++)
-            if (differs(order[o], n)) {
+        for (int o = 0; o < 4; o++)
+            if ((!named || twins(spec, n, NULL)) && differs(order[o], n)) {
                 named = true;
                 for (size_t k = 0; k < n; k++)
                     label_part(spec->series[k], sizeof spec->series[k], "%s",
                                name_or(order[o][k], "(unknown)"), NULL);
             }
     }
-    /* The file's name where nothing else tells two series apart. */
-    for (size_t k = 0; k < n; k++) {
-        bool twin = spec->series[k][0] == '\0';
-        for (size_t j = 0; j < n && !twin; j++)
-            twin = j != k && strcmp(spec->series[j], spec->series[k]) == 0;
-        if (twin)
-            label_part(spec->series[k], sizeof spec->series[k], "%s", base_name(rd[k].s->file),
-                       NULL);
+    /* Last the file's name, on every label that nothing else tells apart. */
+    {
+        bool twin[OM_CHART_MAX_SERIES];
+        (void)twins(spec, n, twin);
+        for (size_t k = 0; k < n; k++)
+            if (twin[k])
+                label_part(spec->series[k], sizeof spec->series[k], "%s",
+                           base_name(rd[k].s->file), NULL);
+    }
+    /* Units common to every file name the outcomes. */
+    if (!d_units) {
+        snprintf(spec->outcome[0], sizeof spec->outcome[0], "%s (A) win",
+                 name_or(rd[0].s->unit[0], "Side"));
+        snprintf(spec->outcome[2], sizeof spec->outcome[2], "%s (B) win",
+                 name_or(rd[0].s->unit[1], "Side"));
     }
     for (size_t k = 0; k < n; k++)
         leaves_free(&lv[k]);
