@@ -101,7 +101,10 @@ typedef struct om_chart_spec {
 typedef struct om_chart_label {
     double ax, ay;   /* the marker's centre */
     double w, h;     /* the label's box: its text's advance and its font's height */
+    double w_alt;    /* the width of its short form (a number with a key), tried once
+                        every label has been tried at its own; 0: none */
     bool placed;     /* out: a free place was found */
+    bool alt;        /* out: ...for the short form */
     double x0, y0;   /* out: the box's top-left corner when placed */
     bool leader;     /* out: the box is away from its marker, joined to it by a line from
                         (ax, ay) to the box's closest edge point */
@@ -117,11 +120,13 @@ typedef struct om_chart_box {
  * so that no two placed label boxes overlap, no label box overlaps one of the
  * n_obstacles boxes `obstacles` (markers, interval bars, text already drawn),
  * and no leader line crosses a placed label: first at the eight places around
- * its marker at distance `gap`, then at growing distances (up to `reach`)
- * joined to the marker by a leader line. A label for which no such place
- * exists is left unplaced (placed false): the caller says so in words. Uses
- * no allocation beyond a scratch array of n + n_obstacles boxes (OM_ENOMEM if
- * that fails, nothing placed). Pure: thread-safe.
+ * its marker at distance `gap`, then at growing distances (up to `reach`,
+ * stepping by a label's height) joined to the marker by a leader line; the
+ * labels in order at their own width w, then those left in their short form
+ * (w_alt, if any). A label for which no such place exists is left unplaced
+ * (placed false): the caller says so in words. Allocates only scratch arrays
+ * of n boxes and n lines (OM_ENOMEM if that fails, nothing placed). Pure:
+ * thread-safe.
  */
 om_status om_chart_place_labels(om_chart_box area, const om_chart_box *obstacles,
                                 size_t n_obstacles, om_chart_label *labels, size_t n,

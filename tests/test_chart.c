@@ -698,3 +698,133 @@ Test(chart, paths_formats_and_kinds)
     cr_expect_str_eq(p, "v1.2/chart.csv");
     free(p);
 }
+
+/* ------------------------------------------------------- label placement */
+
+/* Whether two boxes overlap by more than a rounding error. */
+static bool boxes_overlap(om_chart_box a, om_chart_box b)
+{
+    const double eps = 1e-9;
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+/* The box a placed label covers (its short form's width if it took it). */
+static om_chart_box label_box(const om_chart_label *l)
+{
+    return (om_chart_box){l->x0, l->y0, l->x0 + (l->alt ? l->w_alt : l->w), l->y0 + l->h};
+}
+
+/* Whether the segment from (x0, y0) to (x1, y1) enters the inside of b, by
+ * sampling it finely (independent of the clipping the layout uses). */
+static bool segment_enters(double x0, double y0, double x1, double y1, om_chart_box b)
+{
+    const double eps = 1e-6;
+    for (int i = 0; i <= 4000; i++) {
+        double t = i / 4000.0, x = x0 + t * (x1 - x0), y = y0 + t * (y1 - y0);
+        if (x > b.x0 + eps && x < b.x1 - eps && y > b.y0 + eps && y < b.y1 - eps)
+            return true;
+    }
+    return false;
+}
+
+/* Check every promise of om_chart_place_labels for one layout. */
+static void check_layout(om_chart_box area, const om_chart_box *obs, size_t n_obs,
+                         const om_chart_label *lab, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        om_chart_box a;
+        if (!lab[i].placed)
+            continue;
+        a = label_box(&lab[i]);
+        cr_expect(a.x0 >= area.x0 - 1e-9 && a.x1 <= area.x1 + 1e-9 && a.y0 >= area.y0 - 1e-9
+                  && a.y1 <= area.y1 + 1e-9, "label %zu inside the plot", i);
+        for (size_t k = 0; k < n_obs; k++)
+            cr_expect(!boxes_overlap(a, obs[k]), "label %zu covers obstacle %zu", i, k);
+        for (size_t j = 0; j < n; j++) {
+            om_chart_box b;
+            if (j == i || !lab[j].placed)
+                continue;
+            b = label_box(&lab[j]);
+            cr_expect(!boxes_overlap(a, b), "labels %zu and %zu overlap: [%g %g %g %g] [%g %g "
+                      "%g %g]", i, j, a.x0, a.y0, a.x1, a.y1, b.x0, b.y0, b.x1, b.y1);
+            if (lab[j].leader) {
+                double ex = fmin(fmax(lab[j].ax, b.x0), b.x1);
+                double ey = fmin(fmax(lab[j].ay, b.y0), b.y1);
+                cr_expect(!segment_enters(lab[j].ax, lab[j].ay, ex, ey, a),
+                          "the leader line of label %zu crosses label %zu", j, i);
+            }
+        }
+    }
+}
+
+/* Far apart markers: each name right beside its own, no leader line. */
+Test(chart, labels_sparse_sit_beside_their_markers)
+{
+    om_chart_box area = {0, 0, 1000, 600};
+    om_chart_label lab[3] = {{.ax = 100, .ay = 100, .w = 80, .h = 14},
+                             {.ax = 500, .ay = 300, .w = 120, .h = 14},
+                             {.ax = 800, .ay = 500, .w = 60, .h = 14}};
+    cr_assert_eq(om_chart_place_labels(area, NULL, 0, lab, 3, 5.0, 40.0), OM_OK);
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect(lab[i].placed && !lab[i].leader && !lab[i].alt, "label %zu", i);
+        cr_expect_float_eq(lab[i].x0, lab[i].ax + 5.0, 1e-9, "label %zu to the right", i);
+        cr_expect_float_eq(lab[i].y0, lab[i].ay - 7.0, 1e-9, "label %zu centred", i);
+    }
+}
+
+/* A marker hemmed in on every side: its name goes further out with a leader
+ * line, and never over the obstacles; with no room at all, it is left unplaced. */
+Test(chart, labels_hemmed_in_take_a_leader_or_stay_unplaced)
+{
+    om_chart_box area = {0, 0, 400, 400};
+    /* A ring of obstacles 30 units around (200, 200), open beyond. */
+    om_chart_box ring[4] = {{150, 150, 250, 180}, {150, 220, 250, 250},
+                            {150, 180, 190, 220}, {210, 180, 250, 220}};
+    om_chart_label lab = {.ax = 200, .ay = 200, .w = 30, .h = 10};
+    om_chart_box all = {0, 0, 400, 400};
+    cr_assert_eq(om_chart_place_labels(area, ring, 4, &lab, 1, 3.0, 100.0), OM_OK);
+    cr_expect(lab.placed && lab.leader, "placed beyond the ring with a leader line");
+    check_layout(area, ring, 4, &lab, 1);
+    cr_assert_eq(om_chart_place_labels(area, &all, 1, &lab, 1, 3.0, 100.0), OM_OK);
+    cr_expect(!lab.placed, "no room anywhere: unplaced, for the caller to name in words");
+}
+
+/*
+ * A crowded plot: 80 markers packed in a corner, each with an interval bar,
+ * long names and a short form. Whatever is placed, no two label boxes
+ * overlap, none covers a marker or a bar or leaves the plot, and no leader
+ * line crosses another label; and the crowding really forces leader lines,
+ * short forms and unplaced names, so that every branch is checked.
+ */
+Test(chart, labels_crowded_never_collide)
+{
+    enum { N = 80 };
+    om_chart_box area = {0, 0, 600, 400}, obs[2 * N];
+    om_chart_label lab[N];
+    uint32_t x = 12345u;
+    size_t leaders = 0, alts = 0, unplaced = 0;
+    memset(lab, 0, sizeof lab);
+    for (size_t i = 0; i < N; i++) {
+        double ax, ay;
+        /* A small linear congruential generator: the same layout on every machine. */
+        x = x * 1664525u + 1013904223u;
+        ax = 40.0 + (double)(x >> 8) / (double)(1u << 24) * 260.0;
+        x = x * 1664525u + 1013904223u;
+        ay = 60.0 + (double)(x >> 8) / (double)(1u << 24) * 280.0;
+        lab[i] = (om_chart_label){.ax = ax, .ay = ay, .w = 50.0 + (double)(i % 7) * 12.0,
+                                  .h = 11.0, .w_alt = 14.0};
+        obs[2 * i] = (om_chart_box){ax - 4, ay - 4, ax + 4, ay + 4};
+        obs[2 * i + 1] = (om_chart_box){ax - 3, ay - 30, ax + 3, ay + 20};
+    }
+    cr_assert_eq(om_chart_place_labels(area, obs, 2 * N, lab, N, 4.0, 60.0), OM_OK);
+    check_layout(area, obs, 2 * N, lab, N);
+    for (size_t i = 0; i < N; i++) {
+        leaders += lab[i].placed && lab[i].leader;
+        alts += lab[i].placed && lab[i].alt;
+        unplaced += !lab[i].placed;
+    }
+    cr_expect_gt(leaders, 0, "some names need a leader line");
+    cr_expect_gt(alts, 0, "some names need their short form");
+    cr_expect_gt(unplaced, 0, "some find no room at all");
+    cr_expect_gt(N - unplaced, N / 4, "most are placed (%zu unplaced)", unplaced);
+}
