@@ -854,6 +854,9 @@ static double luminance(uint32_t rgb)
             + 0.0722 * (rgb & 0xff)) / 255.0;
 }
 
+/* Height of the key of blank cells under the grid, in base font sizes. */
+#define BLANK_KEY_F 1.9
+
 /* Sizes of the heatmap's parts, found by measuring the labels. */
 typedef struct heat_layout {
     double row_f, col_f; /* label font sizes */
@@ -883,7 +886,8 @@ static heat_layout heat_measure(canvas *cv, const om_chart_spec *sp, box b, doub
     for (size_t c = 0; c < sp->cols; c++)
         widest = fmax(widest, text_width(cv, sp->col_labels[c]));
     L.cs = fmin(avail_w / (double)sp->cols,
-                ((b.y1 - b.y0) - 1.7 * f - (asc + desc + 0.4 * f) - 0.6 * f) / (double)sp->rows);
+                ((b.y1 - b.y0) - 1.7 * f - (asc + desc + 0.4 * f) - 0.6 * f
+                 - (sp->blank_key[0] != '\0' ? BLANK_KEY_F * f : 0.0)) / (double)sp->rows);
     L.vertical = widest + 0.4 * f > L.cs;
     if (L.vertical) {
         double band = 0.3 * (b.y1 - b.y0);
@@ -896,7 +900,8 @@ static heat_layout heat_measure(canvas *cv, const om_chart_spec *sp, box b, doub
     } else {
         L.col_h = asc + desc + 0.4 * f;
     }
-    avail_h = (b.y1 - b.y0) - 1.7 * f - L.col_h - 0.6 * f;
+    avail_h = (b.y1 - b.y0) - 1.7 * f - L.col_h - 0.6 * f
+              - (sp->blank_key[0] != '\0' ? BLANK_KEY_F * f : 0.0);
     L.cs = fmin(avail_w / (double)sp->cols, avail_h / (double)sp->rows);
     /* Labels no taller than 80% of a cell; the row column measured at its final size. */
     L.row_f = fmin(L.row_f, L.cs / 1.25);
@@ -1018,6 +1023,22 @@ static void draw_heatmap(canvas *cv, const om_chart_spec *sp, box b, double f)
         line2(cv, gx0, gy0 + i * L.cs, gx0 + grid_w, gy0 + i * L.cs, fmax(1.0, 0.03 * L.cs));
 
     heat_legend(cv, sp, gx0 + grid_w + 1.5 * f, gy0, grid_h, f);
+
+    /* The key of the blank cells: a blank swatch with its dash, and what it means. */
+    if (sp->blank_key[0] != '\0') {
+        double sw = 1.3 * f, ky = gy0 + grid_h + 0.5 * f;
+        set_colour(cv, EMPTY_CELL);
+        cv->ops->rect(cv, gx0, ky, sw, sw);
+        set_font(cv, 0.8 * f, true);
+        font_metrics(cv, &asc, &desc);
+        set_colour(cv, INK_FAINT);
+        show(cv, gx0 + sw / 2, ky + sw / 2 + (asc - desc) / 2, "\xe2\x80\x93", 0.5);
+        set_font(cv, 0.8 * f, false);
+        font_metrics(cv, &asc, &desc);
+        set_colour(cv, INK_SOFT);
+        cut_to_width(cv, sp->blank_key, fmax(0.0, b.x1 - gx0 - sw - 0.5 * f), buf, sizeof buf);
+        show(cv, gx0 + sw + 0.5 * f, ky + sw / 2 + (asc - desc) / 2, buf, 0);
+    }
 }
 
 /* ------------------------------------------------------------------ fair */

@@ -656,6 +656,55 @@ static void matrix_frame(const om_efficiency *e, om_chart_spec *spec)
     om_manifest_line(&mf, spec->footer, sizeof spec->footer);
 }
 
+/*
+ * The key of the heat map's blank cells, from why each is blank: no trial
+ * the pair can take part in because a unit cannot do what the selected
+ * situations ask (artillery cannot charge), cells not run, or trials that all
+ * ended without a result. Empty when no cell is blank.
+ */
+static void heat_blank_key(const om_efficiency *e, om_chart_spec *spec)
+{
+    const om_matrix *m = e->m;
+    const size_t R = m->info.n_rows, C = m->info.n_cols;
+    size_t cannot = 0, not_run = 0, no_result = 0;
+    char why[OM_CHART_TEXT_MAX] = "";
+    for (size_t r = 0; r < R; r++)
+        for (size_t c = 0; c < C; c++) {
+            bool inapplicable = false, run = false;
+            if (isfinite(spec->value[r * C + c]))
+                continue;
+            for (size_t st = 0; st < m->info.n_situations; st++) {
+                const om_matrix_cell *cell = om_matrix_at(m, st, r, c);
+                if (e->opt.situation != OM_EFFICIENCY_ALL && e->opt.situation != st)
+                    continue;
+                inapplicable = inapplicable || (cell->trials > 0 && cell->inapplicable != 0);
+                run = run || cell->trials > 0;
+            }
+            if (inapplicable)
+                cannot++;
+            else if (!run)
+                not_run++;
+            else
+                no_result++;
+        }
+    if (cannot > 0)
+        add_part(why, sizeof why, "the pair cannot meet here (a unit cannot do what the "
+                                  "situation asks)");
+    if (not_run > 0)
+        add_part(why, sizeof why, "the pair was not run");
+    if (no_result > 0)
+        add_part(why, sizeof why, "no trial ended with a result");
+    /* The parts are alternatives: "or", not the caption's middle dot. */
+    spec->blank_key[0] = '\0';
+    if (why[0] != '\0') {
+        char *dot;
+        while ((dot = strstr(why, " \xc2\xb7 ")) != NULL) {
+            memcpy(dot, " or ", 4);
+        }
+        snprintf(spec->blank_key, sizeof spec->blank_key, "no score: %s", why);
+    }
+}
+
 static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
 {
     const om_matrix *m = e->m;
@@ -692,6 +741,7 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
         spec->p_draw[i] = decided > 0 ? e->draws[i] / decided : NAN;
         spec->p_lose[i] = decided > 0 ? e->losses[i] / decided : NAN;
     }
+    heat_blank_key(e, spec);
     axis_armies(info->rows, R, name_or(info->row_list, "Rows"), rows, sizeof rows);
     axis_armies(info->cols, C, name_or(info->col_list, "columns"), cols, sizeof cols);
     snprintf(spec->title, sizeof spec->title, "%.200s vs %.200s: expected score of the row unit", rows,

@@ -86,6 +86,8 @@ typedef struct om_chart_spec {
     double *value;       /* [rows * cols] expected score of the row unit; NaN: not run */
     double *p_win, *p_draw, *p_lose; /* [rows * cols] the row unit's outcomes, over decided trials */
     char row_title[OM_CHART_TEXT_MAX]; /* the rows' list, down the left side */
+    char blank_key[OM_CHART_TEXT_MAX]; /* what a blank ("-") cell means, beside a blank
+                                          swatch under the grid; "" when no cell is blank */
     char col_title[OM_CHART_TEXT_MAX]; /* the columns' list, above the grid */
 
     /* fair: one point per unit with a fair value */
