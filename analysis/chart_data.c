@@ -1302,14 +1302,15 @@ static bool differs(const char *const *text, size_t n)
     return false;
 }
 
-/* Whether a provenance path follows from something the label already names: the
- * units' profiles when the units differ, the rule set's rules and fixed readings
- * when the rule sets differ. */
+/* Whether a provenance path follows from something the label already names:
+ * when the units differ, the whole set-up of the sides (their profiles and
+ * positions: another matchup, not a rule toggled), so that only the rule
+ * options are named; the rule set's rules and fixed readings when the rule
+ * sets differ. */
 static bool follows(const char *path, const char *value, bool units_differ,
                     bool rules_differ)
 {
-    if (units_differ && (strncmp(path, "a.unit.", 7) == 0 || strncmp(path, "b.unit.", 7) == 0
-                         || strstr(path, ".unit.") != NULL))
+    if (units_differ && strncmp(path, "options.", 8) != 0)
         return true;
     if (rules_differ && (strncmp(path, "rules.", 6) == 0 || strncmp(path, "ruleset", 7) == 0
                          || (value != NULL && strncmp(value, "fixed", 5) == 0)))
@@ -1346,7 +1347,8 @@ static void label_part(char *buf, size_t size, const char *fmt, const char *a, c
  * provenances, in this order: the game, the rule set, the kind, the units;
  * then each value of the resolved scenario that differs ("general_blunders=
  * true", "a.charging=false"; values that follow from a difference already
- * named are skipped: the units' profiles, a rule set's rules), at most
+ * named are skipped: the sides' set-up when the units differ, a rule set's
+ * rules), at most
  * LABEL_LEAVES_MAX and "+N more"; then, if nothing of these differs, the
  * scenario's title, the seed, the trials, the scenario file, and last the
  * result file's name, which also ends any label that would be another's twin.
