@@ -422,9 +422,12 @@ Test(chart, heatmap_pooled_and_one_situation)
               "situation title");
     cr_expect(strstr(svg, ">Halberdiers (45)</text>") != NULL, "unit label as text");
     cr_expect(strstr(svg, ">51%</text>") != NULL, "Halberdiers v Trolls: (46 + 5) / 100");
-    /* The cell not run is the only one in the empty-cell grey. */
+    /* The cell not run is the only one in the empty-cell grey, besides the swatch of
+     * the key that says what it means. */
     svg_fill(fill, sizeof fill, 0xeeeeeeu);
-    cr_expect_eq(count(svg, fill), 1, "%s", fill);
+    cr_expect_eq(count(svg, fill), 1 + 1, "%s", fill);
+    cr_expect(strstr(svg, ">no score: the pair was not run</text>") != NULL,
+              "the key of the blank cell");
     free(svg);
     data = csv_data(tmpdir_path(csv, sizeof csv, "def.svg.csv"), HEAT_HEADER);
     cr_expect(strstr(data, "\nHalberdiers,Trolls,45,110,100,46,10,44,0.51,") != NULL, "%s",
