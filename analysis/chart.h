@@ -7,15 +7,29 @@
  *             series, side by side in each outcome, for sweeps and "which unit
  *             should I take" comparisons;
  *   dist      from a run file: bars of P(= k) and a line of P(>= k) with its
- *             Wilson intervals for one count field (default: the field deciding
- *             side B's victory points, stands_lost_b for Warmaster);
+ *             Wilson intervals for one count field (default:
+ *             om_chart_dist_default); a two-byte count (a turn's victory
+ *             points) at the values that occurred;
+ *   flags     from a run file: one horizontal bar per yes/no field, its
+ *             probability with its Wilson interval, labelled by the field's
+ *             whole description, in file order or the order asked for (drawn
+ *             from a plain array of items, chart_int.h, so that any yes/no
+ *             quantity can be drawn alike);
  *   heatmap   from a matrix file: the row unit's expected score (wins + draws/2
  *             over decided trials) per cell, pooled over the selected
  *             situations, on the cividis scale (readable in grey and by every
  *             kind of colour vision), the score and "win·draw·lose" percentages
  *             in each cell, unit names with points, situation titles;
  *   fair      from a matrix file: each unit's fair points (efficiency.h) against
- *             its printed cost, with interval bars and the line fair = cost.
+ *             its printed cost, with interval bars and the line fair = cost;
+ *             names placed where they cover no other name, marker or bar, and
+ *             a footnote naming the units not drawn and why.
+ *
+ * Several run files in one odds chart are series, each labelled by what
+ * differs between the files' provenance (rule set, kind, units, the resolved
+ * scenario's values, else title, seed, trials, scenario, file); files that mix
+ * games or kinds are drawn with a note, and a warning for the caller
+ * (om_chart_options.notes).
  *
  * One drawing routine serves every format, on a canvas with two backends: PNG
  * and PDF through cairo, SVG written by hand so that text stays text (<text>
@@ -34,7 +48,10 @@
  *   dist      field,k,p_equal,p_at_least,lo,hi,manifest   (lo, hi bound p_at_least)
  *   heatmap   row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,manifest
  *   fair      side,army,unit,points,fair_points,lo,hi,manifest
- * An existing CSV of that name is refused unless `force` is set. Both files
+ *   flags     field,label,p,lo,hi,count,trials,manifest
+ * An existing CSV of that name is replaced if it is a chart's data that
+ * oddsmaster wrote (om_chart_csv_is_ours), and refused otherwise unless `force`
+ * is set. Both files
  * are written under temporary names and renamed when complete; on failure
  * neither is left behind. Not thread-safe with respect to one output path.
  */
@@ -148,11 +165,15 @@ char *om_chart_csv_path(const char *out_path);
 /*
  * om_chart_files: draw chart `opt->kind` of the `n_in` files `in_paths` (one or
  * more run files for odds, at most OM_CHART_MAX_SERIES; one run file for dist;
- * one matrix file for heatmap and fair) to `out_path`, and its CSV beside it.
+ * one matrix file for heatmap and fair; one run file for dist and flags) to
+ * `out_path`, and its CSV beside it; a flags chart without a height is as high
+ * as its bars need (om_chart_flags_height). Writes opt->notes, if given.
  * Errors: OM_EINVAL (unknown extension, size outside OM_CHART_MIN_SIZE..
  * OM_CHART_MAX_SIZE, odds of a run without a winner, dist of a field that is
- * not in the file, a bad confidence, the wrong number of inputs, an existing
- * CSV without `force`), OM_ENOTFOUND (no such situation), OM_EIO (cannot read
+ * not in the file or not a count, flags of names that match no yes/no field
+ * or of a file with none set, a bad confidence, the wrong number of inputs,
+ * an existing CSV that oddsmaster did not write, without `force`), OM_ENOTFOUND
+ * (no such situation), OM_EIO (cannot read
  * an input or write an output: the message names the file and the reason),
  * OM_EHDF5 (not a valid run or matrix file; the message says which the chart
  * needs), OM_ENOMEM, and those of om_efficiency_compute (heatmap, fair).

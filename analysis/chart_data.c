@@ -3,7 +3,11 @@
  * the summary module or a matrix file through the efficiency module, turns it
  * into a spec of titles, labels and numbers (chart_int.h), writes the CSV of
  * what is plotted, and has chart.c draw the spec; both outputs go through
- * temporary files renamed on success. No cairo here: chart.c is its only user.
+ * temporary files renamed on success. A flags chart is drawn from a plain
+ * array of items: flag_items is the adapter of a run's flag fields, and any
+ * other source of yes/no quantities needs only an adapter of its own. Series
+ * of an odds chart are labelled from the files' provenance (label_series).
+ * No cairo here: chart.c is its only user.
  */
 #include <ctype.h>
 #include <errno.h>
