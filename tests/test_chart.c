@@ -831,3 +831,79 @@ Test(chart, labels_crowded_never_collide)
     cr_expect_gt(unplaced, 0, "some find no room at all");
     cr_expect_gt(N - unplaced, N / 4, "most are placed (%zu unplaced)", unplaced);
 }
+
+/* ------------------------------------------------------------ flags drawing */
+
+/*
+ * The bar chart of yes/no items is drawn from a plain array, whatever made it:
+ * every label whole as text, one bar per item in the bar colour with its
+ * width in proportion to p, the values and intervals, the footnote; a chart's
+ * default height grows with its bars.
+ */
+Test(chart, flags_drawn_from_an_array_of_items)
+{
+    static const char *const labels[3] = {
+        "Knights charged", "The moving side shot at Wolf Riders in its Shooting phase",
+        "Wolf Riders is confused at the end of the turn (never a destroyed unit)"};
+    static const double p[3] = {0.5, 0.25, 0.001};
+    om_chart_item items[3];
+    om_chart_spec spec;
+    char *buf = NULL, fill[128], want[256];
+    size_t n = 0;
+    FILE *f;
+    memset(&spec, 0, sizeof spec);
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 3; i++) {
+        snprintf(items[i].key, sizeof items[i].key, "f%d", i);
+        snprintf(items[i].label, sizeof items[i].label, "%s", labels[i]);
+        items[i].p = p[i];
+        items[i].lo = p[i] * 0.9;
+        items[i].hi = p[i] * 1.1;
+    }
+    spec.kind = OM_CHART_FLAGS;
+    spec.width = 1200;
+    spec.height = om_chart_flags_height(spec.width, 3);
+    spec.confidence = 0.95;
+    spec.items = items;
+    spec.n_items = 3;
+    snprintf(spec.title, sizeof spec.title, "A turn: how often each happens");
+    snprintf(spec.note, sizeof spec.note, "Not drawn: 2 yes/no fields never set.");
+    snprintf(spec.x_title, sizeof spec.x_title, "Probability");
+    f = open_memstream(&buf, &n);
+    cr_assert_not_null(f);
+    cr_assert_eq(om_chart_render(&spec, OM_CHART_SVG, f), OM_OK, "%s", om_error_message());
+    fclose(f);
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, ">%s</text>", labels[i]);
+        cr_expect(strstr(buf, want) != NULL, "label %d whole: %s", i, labels[i]);
+    }
+    svg_fill(fill, sizeof fill, OM_CHART_COLOUR_A);
+    cr_expect_eq(count(buf, fill), 3, "one bar per item");
+    {
+        /* The bars' widths are in proportion to p: 0.5 : 0.25. */
+        double w[2] = {0, 0};
+        const char *at = buf;
+        for (int i = 0; i < 2; i++) {
+            const char *r = strstr(at, fill);
+            const char *wp;
+            cr_assert_not_null(r);
+            /* Step back to the start of this <rect and read its width. */
+            while (r > buf && strncmp(r, "<rect", 5) != 0)
+                r--;
+            wp = strstr(r, "width=\"");
+            cr_assert_not_null(wp);
+            w[i] = strtod(wp + 7, NULL);
+            at = strstr(r, "/>") + 2;
+        }
+        cr_expect_float_eq(w[0], 2.0 * w[1], 0.02, "widths %g and %g", w[0], w[1]);
+    }
+    cr_expect(strstr(buf, ">50.0%</text>") != NULL && strstr(buf, ">25.0%</text>") != NULL,
+              "the values");
+    cr_expect(strstr(buf, ">Not drawn: 2 yes/no fields never set.</text>") != NULL,
+              "the footnote");
+    free(buf);
+    /* The default height: at least half the width, then growing with the bars. */
+    cr_expect_eq(om_chart_flags_height(1200, 1), 600u);
+    cr_expect_gt(om_chart_flags_height(1200, 40), om_chart_flags_height(1200, 20));
+    cr_expect_gt(om_chart_flags_height(1200, 40), 40u * 30u, "a bar of text height each");
+}
