@@ -130,8 +130,9 @@ unsigned om_chart_flags_height(unsigned width, size_t n);
 
 /*
  * om_chart_kind_default: the kind drawn from `path` when none is asked for:
- * heatmap of a matrix file; of a run file, odds if it has a winner, else flags
- * if it has a yes/no field, else dist. Errors: those of reading the file
+ * heatmap of a matrix file; of a run file, odds if it has a winner, else dist
+ * if it records how side B loses victory points (a volley), else flags if it
+ * has a yes/no field (a whole turn), else dist. Errors: those of reading the file
  * (OM_EIO, OM_EHDF5: not an oddsmaster file), OM_ENOMEM.
  */
 om_status om_chart_kind_default(const char *path, om_chart_kind *out);

@@ -435,9 +435,10 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
  * (knights) charged." -> "Knights charged": the leading "1 if " and the final
  * full stop go, the first letter is raised, and a unit's id in parentheses
  * right after its name ("Orc Reserve (orc_reserve)") goes when it only repeats
- * the name; any other text, parentheses included, stays.
+ * the name; "unit B" and "side B" become the unit's or side's name; any other
+ * text, parentheses included, stays.
  */
-static void flag_label(const om_field *f, char *buf, size_t size)
+static void flag_label(const om_summary *s, const om_field *f, char *buf, size_t size)
 {
     const char *d = f->description != NULL && f->description[0] != '\0' ? f->description
                                                                          : f->name;
@@ -445,6 +446,18 @@ static void flag_label(const om_field *f, char *buf, size_t size)
     if (strncmp(d, "1 if ", 5) == 0)
         d += 5;
     while (*d != '\0' && out + 1 < size) {
+        /* "unit B" and "side B" (either case) become the name, as in dist titles. */
+        if ((d == f->description || !isalnum((unsigned char)d[-1]))
+            && (starts_word(d, "unit A") || starts_word(d, "unit B")
+                || starts_word(d, "Unit A") || starts_word(d, "Unit B")
+                || starts_word(d, "side A") || starts_word(d, "side B")
+                || starts_word(d, "Side A") || starts_word(d, "Side B"))
+            && s->unit[d[5] == 'A' ? 0 : 1] != NULL) {
+            int n = snprintf(buf + out, size - out, "%s", s->unit[d[5] == 'A' ? 0 : 1]);
+            out = n > 0 && (size_t)n < size - out ? out + (size_t)n : size - 1;
+            d += 6;
+            continue;
+        }
         const char *close = *d == '(' ? strchr(d, ')') : NULL;
         if (close != NULL && out > 0 && buf[out - 1] == ' ') {
             /* Compare the id with as many of the words before it: spaces and
@@ -528,7 +541,7 @@ static om_status flag_items(const om_summary *s, const char *const *want, size_t
             }
             taken[i] = true;
             snprintf(items[n].key, sizeof items[n].key, "%s", sf->field->name);
-            flag_label(sf->field, items[n].label, sizeof items[n].label);
+            flag_label(s, sf->field, items[n].label, sizeof items[n].label);
             items[n].p = sf->at_least[1].p;
             items[n].lo = sf->at_least[1].lo;
             items[n].hi = sf->at_least[1].hi;
@@ -1148,7 +1161,13 @@ om_status om_chart_kind_default(const char *path, om_chart_kind *out)
         bool flags = false;
         for (size_t i = 0; i < s->field_count && !flags; i++)
             flags = s->fields[i].field->type == OM_FIELD_FLAG;
-        *out = s->has_outcome ? OM_CHART_ODDS : flags ? OM_CHART_FLAGS : OM_CHART_DIST;
+        /* A run that records how side B loses victory points (a volley) is
+         * about those losses; a turn, which records its victory points
+         * directly, about its events. */
+        *out = s->has_outcome    ? OM_CHART_ODDS
+               : s->lost[1].known ? OM_CHART_DIST
+               : flags            ? OM_CHART_FLAGS
+                                  : OM_CHART_DIST;
     }
     om_summary_free(s);
     om_h5_reader_close(r);

@@ -27,7 +27,7 @@ static const char *const kind_names[] = {"odds", "dist", "heatmap", "fair", "fla
 static const om_cli_option chart_options[] = {
     {.name = "kind", .letter = 'k', .value = OM_CLI_CHOICE, .offset = offsetof(chart_args, kind),
      .metavar = "KIND", .choices = kind_names,
-     .help = "odds, dist, heatmap, fair or flags (default: heatmap\nof a matrix file; of a run file, odds if it has a\nwinner, else flags if it has yes/no fields, else dist)"},
+     .help = "odds, dist, heatmap, fair or flags (default: heatmap\nof a matrix file; of a run file, odds if it has a\nwinner, else dist of a volley, flags of a turn)"},
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT,
      .offset = offsetof(chart_args, output), .metavar = "OUT",
      .complete = {OM_CLI_COMPLETE_FILE, "*.png|*.svg|*.pdf", NULL},
@@ -109,7 +109,8 @@ const om_cli_command om_cli_chart = {
         "existing OUT.csv is kept unless --force is given.",
     .more =
         "Kinds (without --kind: heatmap of a matrix file; of a run file, odds if it\n"
-        "has a winner, else flags if it has yes/no fields, else dist):\n"
+        "has a winner, else dist if it records how side B loses victory points (a\n"
+        "volley), else flags if it has yes/no fields (a whole turn), else dist):\n"
         "  odds      (run files from 'oddsmaster run') bars of P(A wins), P(draw),\n"
         "            P(B wins), and P(no result) if any, with Wilson interval\n"
         "            whiskers and a dashed 50% line; several files are compared as\n"

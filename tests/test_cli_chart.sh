@@ -2,7 +2,8 @@
 # test_cli_chart.sh: the charts a blogger posts unedited, through the command
 # line (TAP output for meson).
 # Usage: test_cli_chart.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
-# Checks the kind chosen when none is asked for; a whole turn's yes/no fields
+# Checks the kind chosen when none is asked for (a turn: flags; a volley:
+# dist; a run with a winner: odds; a matrix: heatmap); a whole turn's yes/no fields
 # as one bar chart with their full labels, the fields picked by --field
 # (names and patterns, in the order given) and misspelt ones suggested; that
 # dist picks a field the file has and draws a turn's victory points (a
@@ -61,6 +62,14 @@ expect_absent "$TMP/x.png" "a refused chart writes no image"
 expect_exit 1 "odds takes no --field" "$OM" chart "$TMP/turn.h5" --kind odds --field knights_charged -o "$TMP/x.png"
 expect_exit 1 "dist draws one field" "$OM" chart "$TMP/turn.h5" --kind dist --field vp_lost_a --field vp_lost_b -o "$TMP/x.png"
 expect_exit 2 "odds of a turn, which has no winner" "$OM" chart "$TMP/turn.h5" --kind odds -o "$TMP/x.png"
+
+# --- a volley: dist of its losses by default; its yes/no fields name the unit ---
+"$OM" run "$DATA/corpus/warmaster/volley/blind-rock-lobber.yaml" -n 2000 -q -o "$TMP/volley.h5" >/dev/null
+expect_exit 0 "a volley without --kind" "$OM" chart "$TMP/volley.h5" -o "$TMP/volley.png"
+expect_match "^field,k,p_equal" "$TMP/volley.png.csv" "...draws dist, of the side's losses"
+expect_match "^stands_lost_b,0," "$TMP/volley.png.csv" "...of stands_lost_b, the field deciding B's victory points"
+expect_exit 0 "a volley's yes/no fields" "$OM" chart "$TMP/volley.h5" --kind flags -o "$TMP/volleyf.png"
+expect_grep "confused_b,Warriors ended confused" "$TMP/volleyf.png.csv" "'unit B' in a label becomes the unit's name"
 
 # --- dist: a field the file has; a turn's victory points ---
 expect_exit 0 "dist of a turn picks a field it has" "$OM" chart "$TMP/turn.h5" --kind dist -o "$TMP/dist.png"
