@@ -62,9 +62,7 @@ static const double pi = 3.14159265358979323846;
 static const char ellipsis[] = "\xe2\x80\xa6";
 
 /* A rectangle: left, top, right, bottom. */
-typedef struct box {
-    double x0, y0, x1, y1;
-} box;
+typedef om_chart_box box;
 
 /* ---------------------------------------------------------------- canvas */
 
@@ -371,7 +369,34 @@ static void split_subtitle(canvas *cv, const char *s, double width, char *l1, ch
 }
 
 /*
- * White background, title, subtitle (one or two lines) and the manifest footer
+ * Split `s` into at most two lines that fit `width`, greedily at spaces (the
+ * second line is cut short if still too long).
+ */
+static void wrap_two(canvas *cv, const char *s, double width, char *l1, char *l2, size_t size)
+{
+    const char *cut = NULL, *p = s;
+    snprintf(l1, size, "%s", s);
+    l2[0] = '\0';
+    if (text_width(cv, l1) <= width)
+        return;
+    while ((p = strchr(p, ' ')) != NULL) {
+        snprintf(l1, size, "%.*s", (int)(p - s), s);
+        if (text_width(cv, l1) > width)
+            break;
+        cut = p;
+        p++;
+    }
+    if (cut == NULL) {
+        cut_to_width(cv, s, width, l1, size);
+        return;
+    }
+    snprintf(l1, size, "%.*s", (int)(cut - s), s);
+    cut_to_width(cv, cut + 1, width, l2, size);
+}
+
+/*
+ * White background, title, subtitle (one or two lines), the spec's note (one
+ * or two lines, if any: what the chart leaves out) and the manifest footer
  * (one or two lines) under a hairline. Returns the box left for the plot.
  */
 static box draw_frame(canvas *cv, const om_chart_spec *sp, double W, double H, double f)
@@ -409,6 +434,17 @@ static box draw_frame(canvas *cv, const om_chart_spec *sp, double W, double H, d
         show(cv, m, foot_top + 2 * asc + desc, l2, 0);
     set_colour(cv, GRID);
     line2(cv, m, foot_top - 0.35 * f, W - m, foot_top - 0.35 * f, fmax(1.0, f / 16));
+
+    if (sp->note[0] != '\0') {
+        set_colour(cv, INK_SOFT);
+        set_font(cv, 0.78 * f, false);
+        font_metrics(cv, &asc, &desc);
+        wrap_two(cv, sp->note, W - 2 * m, line, l2, sizeof line);
+        foot_top -= 0.6 * f + (l2[0] != '\0' ? 2 : 1) * (asc + desc);
+        show(cv, m, foot_top + asc, line, 0);
+        if (l2[0] != '\0')
+            show(cv, m, foot_top + 2 * asc + desc, l2, 0);
+    }
 
     return (box){m, y + 0.9 * f, W - m, foot_top - 0.9 * f};
 }
@@ -550,7 +586,129 @@ static void draw_odds(canvas *cv, const om_chart_spec *sp, box b, double f)
     show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
 }
 
+/* ----------------------------------------------------------------- flags */
+
+/*
+ * Height of a flags chart, in base font sizes f: the frame (title, two
+ * subtitle lines, a note, the footer and margins) and the plot's tick labels
+ * and axis title, then one row per bar.
+ */
+#define FLAGS_FRAME_F 15.0
+#define FLAGS_ROW_F 1.9
+
+unsigned om_chart_flags_height(unsigned width, size_t n)
+{
+    double f = fmax(FONT_MIN, (double)width / FONT_PER_WIDTH);
+    double h = ceil(f * (FLAGS_FRAME_F + FLAGS_ROW_F * (double)n));
+    /* At least half the width, so that the base font follows the width. */
+    h = fmax(h, ceil((double)width * FONT_PER_HEIGHT / FONT_PER_WIDTH));
+    return h > (double)UINT32_MAX ? UINT32_MAX : (unsigned)h;
+}
+
+/*
+ * A horizontal bar chart of probabilities: one row per item of the array,
+ * top to bottom, its full label right-aligned in a column on the left (the
+ * font shrinks so that the widest fits, and only below LABEL_FONT_MIN is a
+ * label cut short), its bar from 0 to p with the interval as a whisker, and
+ * "p [lo-hi]" beyond the whisker; percent ticks on top, a dashed 50% line.
+ * Whatever made the items (the flag fields of a run, per-unit fields) draws
+ * alike.
+ */
+static void draw_items(canvas *cv, const om_chart_item *items, size_t n, const char *x_title,
+                       box b, double f)
+{
+    char buf[OM_CHART_TEXT_MAX];
+    double lab_w = 0, lab_f, val_w, asc, desc, bx0, bx1, top, bottom, pitch, bh, x;
+    double max_lab = 0.55 * (b.x1 - b.x0), thin = fmax(1.0, f / 16), bold = fmax(1.2, f / 9);
+
+    if (n == 0)
+        return;
+    /* Label column: the widest label at 0.85 f, or a smaller font if it is too wide. */
+    lab_f = 0.85 * f;
+    set_font(cv, lab_f, false);
+    for (size_t i = 0; i < n; i++)
+        lab_w = fmax(lab_w, text_width(cv, items[i].label));
+    if (lab_w > max_lab) {
+        lab_f = fmax(LABEL_FONT_MIN * f, lab_f * max_lab / lab_w);
+        lab_w = max_lab;
+    }
+    set_font(cv, 0.8 * f, true);
+    val_w = text_width(cv, "100.0%") + 0.8 * f;
+    set_font(cv, 0.65 * f, false);
+    val_w += text_width(cv, " [99.9\xe2\x80\x93" "100.0]");
+    bx0 = b.x0 + lab_w + 0.8 * f;
+    bx1 = b.x1 - val_w;
+
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
+    top = b.y0 + asc + desc + 0.6 * f;
+    bottom = b.y1 - 2.0 * f;
+    for (int t = 0; t <= 4; t++) {
+        double tx = bx0 + t * 0.25 * (bx1 - bx0);
+        snprintf(buf, sizeof buf, "%d%%", 25 * t);
+        set_font(cv, 0.8 * f, t == 2);
+        set_colour(cv, t == 2 ? INK : INK_FAINT);
+        show(cv, tx, b.y0 + asc, buf, 0.5);
+        if (t != 2) {
+            set_colour(cv, GRID);
+            line2(cv, tx, top - 0.3 * f, tx, bottom, thin);
+        }
+    }
+
+    pitch = (bottom - top) / (double)n;
+    bh = fmin(0.66 * pitch, 1.3 * f);
+    for (size_t i = 0; i < n; i++) {
+        const om_chart_item *it = &items[i];
+        double cy = top + (i + 0.5) * pitch, w = bx1 - bx0;
+        double x_hi = bx0 + it->hi * w;
+        /* A faint band every other row guides the eye from label to bar. */
+        if (i % 2 == 1) {
+            set_colour(cv, 0xf4f6f8u);
+            cv->ops->rect(cv, b.x0, cy - pitch / 2, b.x1 - b.x0, pitch);
+        }
+        set_colour(cv, INK);
+        set_font(cv, lab_f, false);
+        font_metrics(cv, &asc, &desc);
+        cut_to_width(cv, it->label, lab_w, buf, sizeof buf);
+        show(cv, bx0 - 0.6 * f, cy + (asc - desc) / 2, buf, 1);
+        set_colour(cv, OM_CHART_COLOUR_A);
+        cv->ops->rect(cv, bx0, cy - bh / 2, it->p * w, bh);
+        set_colour(cv, INK);
+        whisker_h(cv, bx0 + it->lo * w, x_hi, cy, 0.3 * bh, bold);
+        set_font(cv, 0.8 * f, true);
+        font_metrics(cv, &asc, &desc);
+        percent(buf, sizeof buf, it->p);
+        x = fmax(bx0 + it->p * w, x_hi) + 0.45 * f;
+        show(cv, x, cy + (asc - desc) / 2, buf, 0);
+        x += text_width(cv, buf);
+        set_font(cv, 0.65 * f, false);
+        set_colour(cv, INK_FAINT);
+        /* A rare event's interval at two decimals, so that it does not read [0.0-0.0]. */
+        snprintf(buf, sizeof buf, it->hi < 0.01 ? " [%.2f\xe2\x80\x93%.2f]"
+                                                : " [%.1f\xe2\x80\x93%.1f]",
+                 100.0 * it->lo, 100.0 * it->hi);
+        show(cv, x, cy + (asc - desc) / 2, buf, 0);
+    }
+
+    set_colour(cv, INK);
+    line2(cv, bx0, top - 0.3 * f, bx0, bottom, fmax(1.0, f / 12));
+    {
+        double xy[4] = {(bx0 + bx1) / 2, top - 0.3 * f, (bx0 + bx1) / 2, bottom};
+        cv->ops->line(cv, xy, 2, fmax(1.0, f / 12), 0.5 * f);
+    }
+    set_colour(cv, INK_SOFT);
+    fit_text(cv, x_title, false, 0.85 * f, 0.6 * f, b.x1 - bx0, buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
+}
+
 /* ------------------------------------------------------------------ dist */
+
+/* The value of a dist chart's k-th bar, as text. */
+static void k_label(const om_chart_spec *sp, size_t k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%u", sp->k_values != NULL ? sp->k_values[k] : (unsigned)k);
+}
 
 static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
@@ -583,7 +741,7 @@ static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
     px1 = b.x1 - 0.5 * f;
     bw = (px1 - px0) / (double)n;
     for (size_t k = 0; k < n; k++) {
-        snprintf(buf, sizeof buf, "%zu", k);
+        k_label(sp, k, buf, sizeof buf);
         k_w = fmax(k_w, text_width(cv, buf));
     }
     set_font(cv, 0.7 * f, false);
@@ -642,7 +800,7 @@ static void draw_dist(canvas *cv, const om_chart_spec *sp, box b, double f)
     step = (size_t)ceil((k_w + 0.6 * f) / bw);
     step = step < 1 ? 1 : step;
     for (size_t k = 0; k < n; k += step) {
-        snprintf(buf, sizeof buf, "%zu", k);
+        k_label(sp, k, buf, sizeof buf);
         set_colour(cv, INK);
         show(cv, px0 + (k + 0.5) * bw, py1 + 0.3 * f + asc, buf, 0.5);
     }
@@ -696,6 +854,9 @@ static double luminance(uint32_t rgb)
             + 0.0722 * (rgb & 0xff)) / 255.0;
 }
 
+/* Height of the key of blank cells under the grid, in base font sizes. */
+#define BLANK_KEY_F 1.9
+
 /* Sizes of the heatmap's parts, found by measuring the labels. */
 typedef struct heat_layout {
     double row_f, col_f; /* label font sizes */
@@ -725,7 +886,8 @@ static heat_layout heat_measure(canvas *cv, const om_chart_spec *sp, box b, doub
     for (size_t c = 0; c < sp->cols; c++)
         widest = fmax(widest, text_width(cv, sp->col_labels[c]));
     L.cs = fmin(avail_w / (double)sp->cols,
-                ((b.y1 - b.y0) - 1.7 * f - (asc + desc + 0.4 * f) - 0.6 * f) / (double)sp->rows);
+                ((b.y1 - b.y0) - 1.7 * f - (asc + desc + 0.4 * f) - 0.6 * f
+                 - (sp->blank_key[0] != '\0' ? BLANK_KEY_F * f : 0.0)) / (double)sp->rows);
     L.vertical = widest + 0.4 * f > L.cs;
     if (L.vertical) {
         double band = 0.3 * (b.y1 - b.y0);
@@ -738,7 +900,8 @@ static heat_layout heat_measure(canvas *cv, const om_chart_spec *sp, box b, doub
     } else {
         L.col_h = asc + desc + 0.4 * f;
     }
-    avail_h = (b.y1 - b.y0) - 1.7 * f - L.col_h - 0.6 * f;
+    avail_h = (b.y1 - b.y0) - 1.7 * f - L.col_h - 0.6 * f
+              - (sp->blank_key[0] != '\0' ? BLANK_KEY_F * f : 0.0);
     L.cs = fmin(avail_w / (double)sp->cols, avail_h / (double)sp->rows);
     /* Labels no taller than 80% of a cell; the row column measured at its final size. */
     L.row_f = fmin(L.row_f, L.cs / 1.25);
@@ -860,6 +1023,22 @@ static void draw_heatmap(canvas *cv, const om_chart_spec *sp, box b, double f)
         line2(cv, gx0, gy0 + i * L.cs, gx0 + grid_w, gy0 + i * L.cs, fmax(1.0, 0.03 * L.cs));
 
     heat_legend(cv, sp, gx0 + grid_w + 1.5 * f, gy0, grid_h, f);
+
+    /* The key of the blank cells: a blank swatch with its dash, and what it means. */
+    if (sp->blank_key[0] != '\0') {
+        double sw = 1.3 * f, ky = gy0 + grid_h + 0.5 * f;
+        set_colour(cv, EMPTY_CELL);
+        cv->ops->rect(cv, gx0, ky, sw, sw);
+        set_font(cv, 0.8 * f, true);
+        font_metrics(cv, &asc, &desc);
+        set_colour(cv, INK_FAINT);
+        show(cv, gx0 + sw / 2, ky + sw / 2 + (asc - desc) / 2, "\xe2\x80\x93", 0.5);
+        set_font(cv, 0.8 * f, false);
+        font_metrics(cv, &asc, &desc);
+        set_colour(cv, INK_SOFT);
+        cut_to_width(cv, sp->blank_key, fmax(0.0, b.x1 - gx0 - sw - 0.5 * f), buf, sizeof buf);
+        show(cv, gx0 + sw + 0.5 * f, ky + sw / 2 + (asc - desc) / 2, buf, 0);
+    }
 }
 
 /* ------------------------------------------------------------------ fair */
@@ -871,14 +1050,139 @@ static double nice_step(double range, double n)
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* Whether boxes a and b overlap (touching edges do not). */
+static bool box_overlap(box a, box b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
 /* Whether box a overlaps any of the n boxes in `placed`. */
 static bool overlaps(box a, const box *placed, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (a.x0 < placed[i].x1 && placed[i].x0 < a.x1 && a.y0 < placed[i].y1
-            && placed[i].y0 < a.y1)
+        if (box_overlap(a, placed[i]))
             return true;
     return false;
+}
+
+/* Whether the segment (x0, y0)-(x1, y1) passes through the inside of box b
+ * (Liang-Barsky clipping). */
+static bool segment_hits(double x0, double y0, double x1, double y1, box b)
+{
+    double t0 = 0.0, t1 = 1.0, dx = x1 - x0, dy = y1 - y0;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {x0 - b.x0, b.x1 - x0, y0 - b.y0, b.y1 - y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0.0) {
+            if (q[i] <= 0.0)
+                return false;
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0.0)
+            t0 = fmax(t0, t);
+        else
+            t1 = fmin(t1, t);
+        if (t0 >= t1)
+            return false;
+    }
+    return true;
+}
+
+/* The point of box b closest to (x, y). */
+static void closest_point(box b, double x, double y, double *px, double *py)
+{
+    *px = fmin(fmax(x, b.x0), b.x1);
+    *py = fmin(fmax(y, b.y0), b.y1);
+}
+
+/* Directions tried around a marker, nearest reading first: right, left, above,
+ * below, then the four corners (as multiples of the label's size: see below). */
+static const double place_dir[8][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1},
+                                       {1, -1}, {1, 1}, {-1, -1}, {-1, 1}};
+
+/* What is placed so far: the labels' boxes and the leader lines (their two ends). */
+typedef struct placement {
+    box area;               /* where labels may go */
+    const box *obstacles;   /* what they may not cover */
+    size_t n_obstacles;
+    box *placed;            /* [n_placed] boxes of the labels placed */
+    size_t n_placed;
+    double *lines;          /* [4 * n_lines] leader lines: x0, y0, x1, y1 */
+    size_t n_lines;
+} placement;
+
+/* Place label l with a box w wide: the first free place, nearest first (see
+ * om_chart_place_labels); whether one was found. */
+static bool place_one(placement *pl, om_chart_label *l, double w, double gap, double reach)
+{
+    const double step = fmax(l->h, gap);
+    /* Ring 0 touches the marker; further rings step out by a text height. */
+    for (double d = gap; d <= fmax(gap, reach) + 1e-9; d += step)
+        for (int k = 0; k < 8; k++) {
+            const double dx = place_dir[k][0], dy = place_dir[k][1];
+            /* The box's edge nearest the marker lies at distance d from it. */
+            const double x0 = dx > 0 ? l->ax + d : dx < 0 ? l->ax - d - w : l->ax - w / 2;
+            const double y0 = dy > 0 ? l->ay + d : dy < 0 ? l->ay - d - l->h : l->ay - l->h / 2;
+            const box a = {x0, y0, x0 + w, y0 + l->h};
+            const bool leader = d > gap;
+            double ex = 0, ey = 0;
+            bool ok = a.x0 >= pl->area.x0 && a.x1 <= pl->area.x1 && a.y0 >= pl->area.y0
+                      && a.y1 <= pl->area.y1 && !overlaps(a, pl->obstacles, pl->n_obstacles)
+                      && !overlaps(a, pl->placed, pl->n_placed);
+            /* No leader line drawn earlier may cross this box... */
+            for (size_t j = 0; j < pl->n_lines && ok; j++)
+                ok = !segment_hits(pl->lines[4 * j], pl->lines[4 * j + 1],
+                                   pl->lines[4 * j + 2], pl->lines[4 * j + 3], a);
+            /* ...nor this one's cross a label already placed. */
+            if (ok && leader) {
+                closest_point(a, l->ax, l->ay, &ex, &ey);
+                for (size_t j = 0; j < pl->n_placed && ok; j++)
+                    ok = !segment_hits(l->ax, l->ay, ex, ey, pl->placed[j]);
+            }
+            if (!ok)
+                continue;
+            l->placed = true;
+            l->leader = leader;
+            l->x0 = a.x0;
+            l->y0 = a.y0;
+            pl->placed[pl->n_placed++] = a;
+            if (leader) {
+                double *e = &pl->lines[4 * pl->n_lines++];
+                e[0] = l->ax;
+                e[1] = l->ay;
+                e[2] = ex;
+                e[3] = ey;
+            }
+            return true;
+        }
+    return false;
+}
+
+om_status om_chart_place_labels(om_chart_box area, const om_chart_box *obstacles,
+                                size_t n_obstacles, om_chart_label *labels, size_t n,
+                                double gap, double reach)
+{
+    placement pl = {.area = area, .obstacles = obstacles, .n_obstacles = n_obstacles};
+    pl.placed = malloc((n + 1) * sizeof *pl.placed);
+    pl.lines = malloc((4 * n + 1) * sizeof *pl.lines);
+    for (size_t i = 0; i < n; i++) {
+        labels[i].placed = labels[i].leader = labels[i].alt = false;
+    }
+    if (pl.placed == NULL || pl.lines == NULL) {
+        free(pl.placed);
+        free(pl.lines);
+        return OM_ERROR(OM_ENOMEM, "out of memory placing the labels");
+    }
+    /* Every label at its own width first, then the short form of those left. */
+    for (size_t i = 0; i < n; i++)
+        (void)place_one(&pl, &labels[i], labels[i].w, gap, reach);
+    for (size_t i = 0; i < n; i++)
+        if (!labels[i].placed && labels[i].w_alt > 0)
+            labels[i].alt = place_one(&pl, &labels[i], labels[i].w_alt, gap, reach);
+    free(pl.placed);
+    free(pl.lines);
+    return OM_OK;
 }
 
 /*
@@ -891,17 +1195,14 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
 {
     char buf[OM_CHART_TEXT_MAX];
     double asc, desc, px0, px1, py0, py1, hi = 0, step, lf, x;
-    box *placed = malloc((sp->n_points + 1) * sizeof *placed);
-    bool *placed_name = calloc(sp->n_points + 1, sizeof *placed_name);
+    /* Obstacles for the names: a marker and an interval bar per unit. */
+    box *placed = malloc((2 * sp->n_points + 1) * sizeof *placed);
     size_t n_placed = 0;
     double key_baseline;
     static const uint32_t colour[2] = {0x0072b2u, 0xe69f00u};
 
-    if (placed == NULL || placed_name == NULL) {
-        free(placed);
-        free(placed_name);
+    if (placed == NULL)
         return;
-    }
     /* The axes fit the costs and fair values; longer interval bars run off the top. */
     for (size_t i = 0; i < sp->n_points; i++)
         hi = fmax(hi, fmax(sp->px[i], sp->py[i]));
@@ -953,24 +1254,28 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
     show(cv, (px0 + px1) / 2, b.y1 - desc, sp->x_title, 0.5);
     show_turned(cv, b.x0 + asc, (py0 + py1) / 2, "fair points", 0.5, -pi / 2);
 
-    /* Markers and interval bars; every marker is an obstacle for the names. */
+    /* Markers and interval bars; each is an obstacle for the names. */
     for (size_t i = 0; i < sp->n_points; i++) {
         double cx = px0 + sp->px[i] / hi * (px1 - px0), cy = py1 - sp->py[i] / hi * (py1 - py0);
-        double r = 0.32 * f;
+        double r = 0.32 * f, cap = 0.25 * f;
         set_colour(cv, colour[sp->group[i] != 0]);
         if (isfinite(sp->py_lo[i]) && isfinite(sp->py_hi[i])) {
             double y_lo = py1 - sp->py_lo[i] / hi * (py1 - py0), y_hi;
             if (sp->py_hi[i] <= hi) {
                 y_hi = py1 - sp->py_hi[i] / hi * (py1 - py0);
-                whisker_v(cv, cx, y_lo, y_hi, 0.25 * f, fmax(1.0, f / 10));
+                whisker_v(cv, cx, y_lo, y_hi, cap, fmax(1.0, f / 10));
             } else {
                 /* Off the top: the bar ends in an open arrowhead at the edge. */
                 double xy[6] = {cx - 0.3 * f, py0 + 0.45 * f, cx, py0, cx + 0.3 * f,
                                 py0 + 0.45 * f};
+                y_hi = py0;
+                cap = 0.3 * f;
                 line2(cv, cx, y_lo, cx, py0, fmax(1.0, f / 10));
                 line2(cv, cx - 0.25 * f, y_lo, cx + 0.25 * f, y_lo, fmax(1.0, f / 10));
                 cv->ops->line(cv, xy, 3, fmax(1.0, f / 10), 0.0);
             }
+            placed[n_placed++] = (box){cx - cap, fmin(y_hi, y_lo) - f / 20, cx + cap,
+                                       fmax(y_hi, y_lo) + f / 20};
         }
         if (sp->group[i] == 0)
             cv->ops->circle(cv, cx, cy, r);
@@ -979,67 +1284,77 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
         placed[n_placed++] = (box){cx - r, cy - r, cx + r, cy + r};
     }
     /*
-     * Names: right, left, above, below or at a corner of the marker, at a font
-     * that shrinks with crowding; a name that fits nowhere becomes a number,
-     * explained in the key line under the legend.
+     * Names, at a font that shrinks with crowding, where they cover no name,
+     * marker or interval bar (om_chart_place_labels): beside the marker, else
+     * further away with a leader line, else as a bold number explained in the
+     * key line under the legend; a name with no room even as a number is
+     * named in that line too, so that every unit on the chart is named.
      */
     lf = fmax(LABEL_FONT_MIN * f, fmin(0.75 * f, 0.75 * f * 20.0 / fmax(20.0, (double)sp->n_points)));
     {
-        box *labels = malloc((2 * sp->n_points + 1) * sizeof *labels);
-        char key[OM_CHART_TEXT_MAX] = "", num[16];
-        size_t n_labels = 0, n_key = 0, klen = 0;
-        for (size_t i = 0; labels != NULL && i < n_placed; i++)
-            labels[n_labels++] = placed[i];
-        for (int pass = 0; labels != NULL && pass < 2; pass++)
+        om_chart_label *lab = calloc(sp->n_points + 1, sizeof *lab);
+        char key[OM_CHART_TEXT_MAX] = "", lost[OM_CHART_TEXT_MAX] = "", num[16];
+        size_t n_key = 0, klen = 0, llen = 0;
+        double nasc, ndesc;
+        if (lab != NULL) {
+            set_font(cv, lf, false);
+            font_metrics(cv, &asc, &desc);
             for (size_t i = 0; i < sp->n_points; i++) {
-                double cx = px0 + sp->px[i] / hi * (px1 - px0);
-                double cy = py1 - sp->py[i] / hi * (py1 - py0), w, h, gap = 0.45 * f;
-                const char *text = sp->point_labels[i];
-                bool done = false;
-                if (pass == 1) {
-                    if (placed_name[i])
-                        continue;
-                    snprintf(num, sizeof num, "%zu", ++n_key);
-                    text = num;
-                    klen += (size_t)snprintf(key + klen, klen < sizeof key ? sizeof key - klen : 0,
-                                             "%s%zu %s", n_key > 1 ? " \xc2\xb7 " : "", n_key,
-                                             sp->point_labels[i]);
-                }
-                set_font(cv, lf, pass == 1);
-                font_metrics(cv, &asc, &desc);
-                w = text_width(cv, text);
-                h = asc + desc;
-                {
-                    const double offs[8][2] = {{gap, -h / 2}, {-gap - w, -h / 2},
-                                               {-w / 2, -gap - h}, {-w / 2, gap},
-                                               {gap, -gap - h}, {gap, gap},
-                                               {-gap - w, -gap - h}, {-gap - w, gap}};
-                    /* A number avoids the others where it can, else goes beside anyway. */
-                    for (int k = 0; k < 16 && !done; k++) {
-                        box a = {cx + offs[k % 8][0], cy + offs[k % 8][1],
-                                 cx + offs[k % 8][0] + w, cy + offs[k % 8][1] + h};
-                        if ((k >= 8 && pass == 0) || a.x0 < px0 || a.x1 > px1 || a.y0 < py0
-                            || a.y1 > py1 || (k < 8 && overlaps(a, labels, n_labels)))
-                            continue;
-                        set_colour(cv, INK);
-                        show(cv, a.x0, a.y0 + asc, text, 0);
-                        labels[n_labels++] = a;
-                        done = true;
-                    }
-                }
-                placed_name[i] = done || pass == 1;
+                lab[i].ax = px0 + sp->px[i] / hi * (px1 - px0);
+                lab[i].ay = py1 - sp->py[i] / hi * (py1 - py0);
+                lab[i].w = text_width(cv, sp->point_labels[i]);
+                lab[i].h = asc + desc;
             }
-        if (n_key > 0) {
+            /* The short form: the widest number a key can give, in bold. */
+            set_font(cv, lf, true);
+            snprintf(num, sizeof num, "%zu", sp->n_points);
+            for (size_t i = 0; i < sp->n_points; i++)
+                lab[i].w_alt = text_width(cv, num);
+            (void)om_chart_place_labels((box){px0, py0, px1, py1}, placed, n_placed, lab,
+                                        sp->n_points, 0.45 * f, 4.0 * f);
+        }
+        for (size_t i = 0; lab != NULL && i < sp->n_points; i++) {
+            const om_chart_label *l = &lab[i];
+            const char *text = sp->point_labels[i];
+            if (!l->placed) {
+                llen += (size_t)snprintf(lost + llen, llen < sizeof lost ? sizeof lost - llen : 0,
+                                         "%s%s", llen > 0 ? ", " : "", text);
+                continue;
+            }
+            if (l->alt) {
+                snprintf(num, sizeof num, "%zu", ++n_key);
+                klen += (size_t)snprintf(key + klen, klen < sizeof key ? sizeof key - klen : 0,
+                                         "%s%zu %s", n_key > 1 ? " \xc2\xb7 " : "", n_key, text);
+                text = num;
+            }
+            set_font(cv, lf, l->alt);
+            font_metrics(cv, &nasc, &ndesc);
+            if (l->leader) {
+                double ex = fmin(fmax(l->ax, l->x0), l->x0 + (l->alt ? l->w_alt : l->w));
+                double ey = fmin(fmax(l->ay, l->y0), l->y0 + l->h);
+                set_colour(cv, INK_FAINT);
+                line2(cv, l->ax, l->ay, ex, ey, fmax(0.8, f / 18));
+            }
+            /* The page's white under the name hides grid and reference lines, never
+             * a marker or a bar: the box covers none. */
+            set_colour(cv, 0xffffffu);
+            cv->ops->rect(cv, l->x0, l->y0, l->alt ? l->w_alt : l->w, l->h);
+            set_colour(cv, INK);
+            show(cv, l->x0, l->y0 + nasc, text, 0);
+        }
+        if (llen > 0)
+            klen += (size_t)snprintf(key + klen, klen < sizeof key ? sizeof key - klen : 0,
+                                     "%sno room to name: %s", klen > 0 ? " \xc2\xb7 " : "",
+                                     lost);
+        if (klen > 0) {
             char cut[OM_CHART_TEXT_MAX];
             set_font(cv, 0.75 * f, false);
-            font_metrics(cv, &asc, &desc);
             cut_to_width(cv, key, b.x1 - b.x0, cut, sizeof cut);
             set_colour(cv, INK_SOFT);
             show(cv, b.x0, key_baseline, cut, 0);
         }
-        free(labels);
+        free(lab);
     }
-    free(placed_name);
     free(placed);
 }
 
@@ -1054,6 +1369,7 @@ static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
     case OM_CHART_DIST: draw_dist(cv, sp, b, f); break;
     case OM_CHART_HEATMAP: draw_heatmap(cv, sp, b, f); break;
     case OM_CHART_FAIR: draw_fair(cv, sp, b, f); break;
+    case OM_CHART_FLAGS: draw_items(cv, sp->items, sp->n_items, sp->x_title, b, f); break;
     }
 }
 

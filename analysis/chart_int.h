@@ -6,6 +6,7 @@
 #ifndef OM_CHART_INT_H
 #define OM_CHART_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,19 @@ typedef struct om_chart_bar {
     uint64_t count;              /* trials with this outcome */
     uint32_t colour;             /* 0xRRGGBB */
 } om_chart_bar;
+
+/*
+ * One bar of a flags chart: a yes/no event with its probability. The chart
+ * is drawn from a plain array of these, whatever made them: the adapter of
+ * chart_data.c collects the flag fields of a run file's layout into it, and
+ * another adapter may collect any other yes/no quantities the same way.
+ */
+typedef struct om_chart_item {
+    char key[OM_CHART_TEXT_MAX];   /* CSV key: the field's dataset name */
+    char label[OM_CHART_TEXT_MAX]; /* the full label drawn: "Knights charged" */
+    double p, lo, hi;              /* probability and its interval */
+    uint64_t count;                /* trials in which it happened */
+} om_chart_item;
 
 /* Everything a chart shows. Arrays belong to the spec (om_chart_spec_clear). */
 typedef struct om_chart_spec {
@@ -56,6 +70,15 @@ typedef struct om_chart_spec {
     double *p_least;   /* [n_k] P(>= k) */
     double *lo, *hi;   /* [n_k] interval of P(>= k) */
 
+    unsigned *k_values; /* [n_k] the values drawn (a two-byte count: only those that
+                           occurred), or NULL: 0..n_k-1 */
+
+    /* flags: one bar per item, top to bottom in array order */
+    size_t n_items;        /* bars */
+    om_chart_item *items;  /* [n_items] */
+    char note[OM_CHART_TEXT_MAX]; /* flags: what was left out; fair: units not drawn and why
+                                     (a footnote above the manifest; "" for none) */
+
     /* heatmap */
     size_t rows, cols;   /* matrix shape */
     char **row_labels;   /* [rows] "Knights (110)" */
@@ -63,6 +86,8 @@ typedef struct om_chart_spec {
     double *value;       /* [rows * cols] expected score of the row unit; NaN: not run */
     double *p_win, *p_draw, *p_lose; /* [rows * cols] the row unit's outcomes, over decided trials */
     char row_title[OM_CHART_TEXT_MAX]; /* the rows' list, down the left side */
+    char blank_key[OM_CHART_TEXT_MAX]; /* what a blank ("-") cell means, beside a blank
+                                          swatch under the grid; "" when no cell is blank */
     char col_title[OM_CHART_TEXT_MAX]; /* the columns' list, above the grid */
 
     /* fair: one point per unit with a fair value */
@@ -73,6 +98,41 @@ typedef struct om_chart_spec {
     int *group;          /* [n_points] 0 row units, 1 column units */
     char groups[2][OM_CHART_TEXT_MAX]; /* legend text of the two groups */
 } om_chart_spec;
+
+/* A label to place beside its marker (om_chart_place_labels). */
+typedef struct om_chart_label {
+    double ax, ay;   /* the marker's centre */
+    double w, h;     /* the label's box: its text's advance and its font's height */
+    double w_alt;    /* the width of its short form (a number with a key), tried once
+                        every label has been tried at its own; 0: none */
+    bool placed;     /* out: a free place was found */
+    bool alt;        /* out: ...for the short form */
+    double x0, y0;   /* out: the box's top-left corner when placed */
+    bool leader;     /* out: the box is away from its marker, joined to it by a line from
+                        (ax, ay) to the box's closest edge point */
+} om_chart_label;
+
+/* A rectangle: left, top, right, bottom (y grows downwards). */
+typedef struct om_chart_box {
+    double x0, y0, x1, y1;
+} om_chart_box;
+
+/*
+ * om_chart_place_labels: place each of the n labels, in order, inside `area`
+ * so that no two placed label boxes overlap, no label box overlaps one of the
+ * n_obstacles boxes `obstacles` (markers, interval bars, text already drawn),
+ * and no leader line crosses a placed label: first at the eight places around
+ * its marker at distance `gap`, then at growing distances (up to `reach`,
+ * stepping by a label's height) joined to the marker by a leader line; the
+ * labels in order at their own width w, then those left in their short form
+ * (w_alt, if any). A label for which no such place exists is left unplaced
+ * (placed false): the caller says so in words. Allocates only scratch arrays
+ * of n boxes and n lines (OM_ENOMEM if that fails, nothing placed). Pure:
+ * thread-safe.
+ */
+om_status om_chart_place_labels(om_chart_box area, const om_chart_box *obstacles,
+                                size_t n_obstacles, om_chart_label *labels, size_t n,
+                                double gap, double reach);
 
 /* Free the arrays of a spec (the struct itself is the caller's). */
 void om_chart_spec_clear(om_chart_spec *spec);

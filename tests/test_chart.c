@@ -76,6 +76,16 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* The data CSV of chart `out`, into buf. */
+static char *csv_path_of(const char *out, char *buf, size_t size)
+{
+    size_t n = strlen(out);
+    cr_assert_lt(n + 5, size);
+    memcpy(buf, out, n);
+    memcpy(buf + n, ".csv", 5);
+    return buf;
+}
+
 /* --------------------------------------------------------- synthetic data */
 
 /*
@@ -412,9 +422,12 @@ Test(chart, heatmap_pooled_and_one_situation)
               "situation title");
     cr_expect(strstr(svg, ">Halberdiers (45)</text>") != NULL, "unit label as text");
     cr_expect(strstr(svg, ">51%</text>") != NULL, "Halberdiers v Trolls: (46 + 5) / 100");
-    /* The cell not run is the only one in the empty-cell grey. */
+    /* The cell not run is the only one in the empty-cell grey, besides the swatch of
+     * the key that says what it means. */
     svg_fill(fill, sizeof fill, 0xeeeeeeu);
-    cr_expect_eq(count(svg, fill), 1, "%s", fill);
+    cr_expect_eq(count(svg, fill), 1 + 1, "%s", fill);
+    cr_expect(strstr(svg, ">no score: the pair was not run</text>") != NULL,
+              "the key of the blank cell");
     free(svg);
     data = csv_data(tmpdir_path(csv, sizeof csv, "def.svg.csv"), HEAT_HEADER);
     cr_expect(strstr(data, "\nHalberdiers,Trolls,45,110,100,46,10,44,0.51,") != NULL, "%s",
@@ -511,7 +524,9 @@ Test(chart, odds_of_several_files)
 {
     char a[512], b[512], out[512], csv[512], fill[128];
     const char *in[2] = {a, b};
-    om_chart_options opt = {.kind = OM_CHART_ODDS, .width = 900, .height = 600};
+    char notes[512] = "";
+    om_chart_options opt = {.kind = OM_CHART_ODDS, .width = 900, .height = 600,
+                            .notes = notes, .notes_size = sizeof notes};
     char *data, *svg;
     write_run(tmpdir_path(a, sizeof a, "combat.h5"), "combat");
     write_run(tmpdir_path(b, sizeof b, "engage.h5"), "engagement");
@@ -523,14 +538,18 @@ Test(chart, odds_of_several_files)
     cr_expect_eq(count(svg, fill), 4 + 1, "series 1: %s", fill);
     svg_fill(fill, sizeof fill, om_chart_series_colour[1]);
     cr_expect_eq(count(svg, fill), 4 + 1, "series 2: %s", fill);
-    cr_expect(strstr(svg, "(combat.h5)</text>") != NULL && strstr(svg, "(engage.h5)</text>"),
-              "series named in the legend");
+    /* The files differ only in their kind: the series are named by it, and the mix is
+     * said in a note and a warning. */
+    cr_expect(strstr(svg, ">combat</text>") != NULL && strstr(svg, ">engagement</text>"),
+              "series named by what differs, in the legend");
+    cr_expect(strstr(svg, "kinds differ") != NULL, "the subtitle does not claim one kind");
+    cr_expect(strstr(svg, "Mixed kinds: combat") != NULL, "a note says the kinds are mixed");
+    cr_expect(strstr(notes, "mix kinds (combat") != NULL, "a warning for the caller: %s", notes);
     cr_expect(strstr(svg, "seeds 77, 77") != NULL, "every seed in the manifest");
     free(svg);
     data = csv_data(tmpdir_path(csv, sizeof csv, "cmp.svg.csv"), ODDS_HEADER);
     cr_expect_eq(count(data, "\n"), 8, "%s", data);
-    cr_expect(strstr(data, "engage.h5,Knights (110 pts) vs Spearmen (45 pts) (engage.h5),none,"
-                           "No result,0.1,") != NULL, "%s", data);
+    cr_expect(strstr(data, "engage.h5,engagement,none,No result,0.1,") != NULL, "%s", data);
     free(data);
     opt.kind = OM_CHART_DIST;
     cr_expect_eq(om_chart_files(in, 2, out, &opt), OM_EINVAL);
@@ -554,14 +573,44 @@ Test(chart, side_file_refused_unless_forced)
     text = slurp(csv, NULL);
     cr_expect_str_eq(text, "mine\n");
     free(text);
-    /* A second chart to the same name would replace x.png.csv: refused, nothing written. */
-    remove(out);
-    expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
-    cr_expect(strstr(om_error_message(), "--force") != NULL, "%s", om_error_message());
-    cr_expect_eq(access(out, F_OK), -1, "no image either");
+    /* Drawing again replaces the x.png.csv the first chart wrote, of any kind. */
+    cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
+    opt.kind = OM_CHART_DIST;
+    cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
+    cr_expect(om_chart_csv_is_ours(csv_path_of(out, csv, sizeof csv)));
+    /* A file of that name that oddsmaster did not write is refused, nothing written:
+     * the user's own text, a header without the manifest, a link to a chart's CSV. */
+    {
+        static const char *const theirs[] = {
+            "mine\n", "field,k,p_equal,p_at_least,lo,hi,manifest\n",
+            "field,k,p_equal,p_at_least,lo,hi,manifest\nx,0,1,1,1,1,my notes\n"};
+        for (size_t i = 0; i < sizeof theirs / sizeof theirs[0]; i++) {
+            f = fopen(csv, "w");
+            cr_assert_not_null(f);
+            fputs(theirs[i], f);
+            fclose(f);
+            remove(out);
+            cr_expect(!om_chart_csv_is_ours(csv), "%s", theirs[i]);
+            expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
+            cr_expect(strstr(om_error_message(), "--force") != NULL, "%s", om_error_message());
+            cr_expect_eq(access(out, F_OK), -1, "no image either");
+            text = slurp(csv, NULL);
+            cr_expect_str_eq(text, theirs[i], "the user's file is untouched");
+            free(text);
+        }
+    }
     opt.force = true;
     cr_expect_eq(om_chart_file(run, out, &opt), OM_OK, "%s", om_error_message());
     cr_expect_eq(tmpdir_entries(), 4, "run.h5, x.csv, x.png, x.png.csv");
+    /* A link named x.png.csv is not taken for the chart's own file. */
+    {
+        char link[512];
+        opt.force = false;
+        cr_assert_eq(rename(csv, tmpdir_path(link, sizeof link, "real.csv")), 0);
+        cr_assert_eq(symlink(link, csv), 0);
+        cr_expect(!om_chart_csv_is_ours(csv));
+        expect_chart_error(run, out, &opt, OM_EINVAL, "x.png.csv exists");
+    }
 }
 
 /* A matrix file of the first schema is refused, naming the file and the attribute. */
@@ -615,7 +664,7 @@ Test(chart, errors)
     expect_chart_error(run, tmpdir_path(out, sizeof out, "x.png"), &tiny, OM_EINVAL,
                        "200 to 10000");
     expect_chart_error(vol, out, &odds, OM_EINVAL, "no winner");
-    expect_chart_error(run, out, &dist, OM_EINVAL, "stands_lost_b");
+    expect_chart_error(run, out, &dist, OM_EINVAL, "no count field 'no_such'");
     expect_chart_error(mat, out, &heat, OM_ENOTFOUND, "open, defended");
     heat.situation = NULL;
     expect_chart_error(run, out, &heat, OM_EHDF5, "a matrix file");
@@ -651,4 +700,210 @@ Test(chart, paths_formats_and_kinds)
     p = om_chart_csv_path("v1.2/chart");
     cr_expect_str_eq(p, "v1.2/chart.csv");
     free(p);
+}
+
+/* ------------------------------------------------------- label placement */
+
+/* Whether two boxes overlap by more than a rounding error. */
+static bool boxes_overlap(om_chart_box a, om_chart_box b)
+{
+    const double eps = 1e-9;
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+/* The box a placed label covers (its short form's width if it took it). */
+static om_chart_box label_box(const om_chart_label *l)
+{
+    return (om_chart_box){l->x0, l->y0, l->x0 + (l->alt ? l->w_alt : l->w), l->y0 + l->h};
+}
+
+/* Whether the segment from (x0, y0) to (x1, y1) enters the inside of b, by
+ * sampling it finely (independent of the clipping the layout uses). */
+static bool segment_enters(double x0, double y0, double x1, double y1, om_chart_box b)
+{
+    const double eps = 1e-6;
+    for (int i = 0; i <= 4000; i++) {
+        double t = i / 4000.0, x = x0 + t * (x1 - x0), y = y0 + t * (y1 - y0);
+        if (x > b.x0 + eps && x < b.x1 - eps && y > b.y0 + eps && y < b.y1 - eps)
+            return true;
+    }
+    return false;
+}
+
+/* Check every promise of om_chart_place_labels for one layout. */
+static void check_layout(om_chart_box area, const om_chart_box *obs, size_t n_obs,
+                         const om_chart_label *lab, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        om_chart_box a;
+        if (!lab[i].placed)
+            continue;
+        a = label_box(&lab[i]);
+        cr_expect(a.x0 >= area.x0 - 1e-9 && a.x1 <= area.x1 + 1e-9 && a.y0 >= area.y0 - 1e-9
+                  && a.y1 <= area.y1 + 1e-9, "label %zu inside the plot", i);
+        for (size_t k = 0; k < n_obs; k++)
+            cr_expect(!boxes_overlap(a, obs[k]), "label %zu covers obstacle %zu", i, k);
+        for (size_t j = 0; j < n; j++) {
+            om_chart_box b;
+            if (j == i || !lab[j].placed)
+                continue;
+            b = label_box(&lab[j]);
+            cr_expect(!boxes_overlap(a, b), "labels %zu and %zu overlap: [%g %g %g %g] [%g %g "
+                      "%g %g]", i, j, a.x0, a.y0, a.x1, a.y1, b.x0, b.y0, b.x1, b.y1);
+            if (lab[j].leader) {
+                double ex = fmin(fmax(lab[j].ax, b.x0), b.x1);
+                double ey = fmin(fmax(lab[j].ay, b.y0), b.y1);
+                cr_expect(!segment_enters(lab[j].ax, lab[j].ay, ex, ey, a),
+                          "the leader line of label %zu crosses label %zu", j, i);
+            }
+        }
+    }
+}
+
+/* Far apart markers: each name right beside its own, no leader line. */
+Test(chart, labels_sparse_sit_beside_their_markers)
+{
+    om_chart_box area = {0, 0, 1000, 600};
+    om_chart_label lab[3] = {{.ax = 100, .ay = 100, .w = 80, .h = 14},
+                             {.ax = 500, .ay = 300, .w = 120, .h = 14},
+                             {.ax = 800, .ay = 500, .w = 60, .h = 14}};
+    cr_assert_eq(om_chart_place_labels(area, NULL, 0, lab, 3, 5.0, 40.0), OM_OK);
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect(lab[i].placed && !lab[i].leader && !lab[i].alt, "label %zu", i);
+        cr_expect_float_eq(lab[i].x0, lab[i].ax + 5.0, 1e-9, "label %zu to the right", i);
+        cr_expect_float_eq(lab[i].y0, lab[i].ay - 7.0, 1e-9, "label %zu centred", i);
+    }
+}
+
+/* A marker hemmed in on every side: its name goes further out with a leader
+ * line, and never over the obstacles; with no room at all, it is left unplaced. */
+Test(chart, labels_hemmed_in_take_a_leader_or_stay_unplaced)
+{
+    om_chart_box area = {0, 0, 400, 400};
+    /* A ring of obstacles 30 units around (200, 200), open beyond. */
+    om_chart_box ring[4] = {{150, 150, 250, 180}, {150, 220, 250, 250},
+                            {150, 180, 190, 220}, {210, 180, 250, 220}};
+    om_chart_label lab = {.ax = 200, .ay = 200, .w = 30, .h = 10};
+    om_chart_box all = {0, 0, 400, 400};
+    cr_assert_eq(om_chart_place_labels(area, ring, 4, &lab, 1, 3.0, 100.0), OM_OK);
+    cr_expect(lab.placed && lab.leader, "placed beyond the ring with a leader line");
+    check_layout(area, ring, 4, &lab, 1);
+    cr_assert_eq(om_chart_place_labels(area, &all, 1, &lab, 1, 3.0, 100.0), OM_OK);
+    cr_expect(!lab.placed, "no room anywhere: unplaced, for the caller to name in words");
+}
+
+/*
+ * A crowded plot: 80 markers packed in a corner, each with an interval bar,
+ * long names and a short form. Whatever is placed, no two label boxes
+ * overlap, none covers a marker or a bar or leaves the plot, and no leader
+ * line crosses another label; and the crowding really forces leader lines,
+ * short forms and unplaced names, so that every branch is checked.
+ */
+Test(chart, labels_crowded_never_collide)
+{
+    enum { N = 80 };
+    om_chart_box area = {0, 0, 600, 400}, obs[2 * N];
+    om_chart_label lab[N];
+    uint32_t x = 12345u;
+    size_t leaders = 0, alts = 0, unplaced = 0;
+    memset(lab, 0, sizeof lab);
+    for (size_t i = 0; i < N; i++) {
+        double ax, ay;
+        /* A small linear congruential generator: the same layout on every machine. */
+        x = x * 1664525u + 1013904223u;
+        ax = 40.0 + (double)(x >> 8) / (double)(1u << 24) * 260.0;
+        x = x * 1664525u + 1013904223u;
+        ay = 60.0 + (double)(x >> 8) / (double)(1u << 24) * 280.0;
+        lab[i] = (om_chart_label){.ax = ax, .ay = ay, .w = 50.0 + (double)(i % 7) * 12.0,
+                                  .h = 11.0, .w_alt = 14.0};
+        obs[2 * i] = (om_chart_box){ax - 4, ay - 4, ax + 4, ay + 4};
+        obs[2 * i + 1] = (om_chart_box){ax - 3, ay - 30, ax + 3, ay + 20};
+    }
+    cr_assert_eq(om_chart_place_labels(area, obs, 2 * N, lab, N, 4.0, 60.0), OM_OK);
+    check_layout(area, obs, 2 * N, lab, N);
+    for (size_t i = 0; i < N; i++) {
+        leaders += lab[i].placed && lab[i].leader;
+        alts += lab[i].placed && lab[i].alt;
+        unplaced += !lab[i].placed;
+    }
+    cr_expect_gt(leaders, 0, "some names need a leader line");
+    cr_expect_gt(alts, 0, "some names need their short form");
+    cr_expect_gt(unplaced, 0, "some find no room at all");
+    cr_expect_gt(N - unplaced, N / 4, "most are placed (%zu unplaced)", unplaced);
+}
+
+/* ------------------------------------------------------------ flags drawing */
+
+/*
+ * The bar chart of yes/no items is drawn from a plain array, whatever made it:
+ * every label whole as text, one bar per item in the bar colour with its
+ * width in proportion to p, the values and intervals, the footnote; a chart's
+ * default height grows with its bars.
+ */
+Test(chart, flags_drawn_from_an_array_of_items)
+{
+    static const char *const labels[3] = {
+        "Knights charged", "The moving side shot at Wolf Riders in its Shooting phase",
+        "Wolf Riders is confused at the end of the turn (never a destroyed unit)"};
+    static const double p[3] = {0.5, 0.25, 0.001};
+    om_chart_item items[3];
+    om_chart_spec spec;
+    char *buf = NULL, fill[128], want[256];
+    size_t n = 0;
+    FILE *f;
+    memset(&spec, 0, sizeof spec);
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 3; i++) {
+        snprintf(items[i].key, sizeof items[i].key, "f%d", i);
+        snprintf(items[i].label, sizeof items[i].label, "%s", labels[i]);
+        items[i].p = p[i];
+        items[i].lo = p[i] * 0.9;
+        items[i].hi = p[i] * 1.1;
+    }
+    spec.kind = OM_CHART_FLAGS;
+    spec.width = 1200;
+    spec.height = om_chart_flags_height(spec.width, 3);
+    spec.confidence = 0.95;
+    spec.items = items;
+    spec.n_items = 3;
+    snprintf(spec.title, sizeof spec.title, "A turn: how often each happens");
+    snprintf(spec.note, sizeof spec.note, "Not drawn: 2 yes/no fields never set.");
+    snprintf(spec.x_title, sizeof spec.x_title, "Probability");
+    f = open_memstream(&buf, &n);
+    cr_assert_not_null(f);
+    cr_assert_eq(om_chart_render(&spec, OM_CHART_SVG, f), OM_OK, "%s", om_error_message());
+    fclose(f);
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, ">%s</text>", labels[i]);
+        cr_expect(strstr(buf, want) != NULL, "label %d whole: %s", i, labels[i]);
+    }
+    svg_fill(fill, sizeof fill, OM_CHART_COLOUR_A);
+    cr_expect_eq(count(buf, fill), 3, "one bar per item");
+    {
+        /* The bars' widths are in proportion to p: 0.5 : 0.25. */
+        double w[2] = {0, 0};
+        const char *at = buf;
+        for (int i = 0; i < 2; i++) {
+            const char *r = strstr(at, fill);
+            const char *wp;
+            cr_assert_not_null(r);
+            /* Step back to the start of this <rect and read its width. */
+            while (r > buf && strncmp(r, "<rect", 5) != 0)
+                r--;
+            wp = strstr(r, "width=\"");
+            cr_assert_not_null(wp);
+            w[i] = strtod(wp + 7, NULL);
+            at = strstr(r, "/>") + 2;
+        }
+        cr_expect_float_eq(w[0], 2.0 * w[1], 0.02, "widths %g and %g", w[0], w[1]);
+    }
+    cr_expect(strstr(buf, ">50.0%</text>") != NULL && strstr(buf, ">25.0%</text>") != NULL,
+              "the values");
+    cr_expect(strstr(buf, ">Not drawn: 2 yes/no fields never set.</text>") != NULL,
+              "the footnote");
+    free(buf);
+    /* The default height: at least half the width, then growing with the bars. */
+    cr_expect_eq(om_chart_flags_height(1200, 1), 600u);
+    cr_expect_gt(om_chart_flags_height(1200, 40), om_chart_flags_height(1200, 20));
+    cr_expect_gt(om_chart_flags_height(1200, 40), 40u * 30u, "a bar of text height each");
 }

@@ -80,8 +80,8 @@ cp "$TMP/out" "$TMP/rows.txt"
 "$OM" summary "$TMP/turn.h5" >"$TMP/tallies.txt" 2>/dev/null
 if cmp -s "$TMP/rows.txt" "$TMP/tallies.txt"; then ok "the rows say what the tallies say"; else
     not_ok "the rows say what the tallies say"; fi
-expect_exit 2 "a chart of a unit field is refused for now" "$OM" chart "$TMP/turn.h5" --kind dist --field charged -o "$TMP/charged.png"
-expect_grep "'charged' is a field of each unit (one value per unit and trial), which has no chart yet" "$TMP/err" "a chart of a unit field: the message says why and where its values are"
+expect_exit 2 "a distribution chart of a unit field is refused" "$OM" chart "$TMP/turn.h5" --kind dist --field charged -o "$TMP/charged.png"
+expect_grep "'charged' is a field of each unit (one value per unit and trial): draw a yes/no one with --kind flags" "$TMP/err" "a chart of a unit field: the message says why and how to draw it"
 expect_absent "$TMP/charged.png" "a refused chart of a unit field writes no file"
 expect_exit 2 "a target precision on the victory points" "$OM" run "$f" --halfwidth 0.01 --target vp_lost_a -q -o "$TMP/precision.h5"
 expect_grep "--target 'vp_lost_a' is a two-byte count" "$TMP/err" "the victory points are no target: the message says why"
