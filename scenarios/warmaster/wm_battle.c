@@ -151,7 +151,7 @@ static om_status read_list(const om_yaml_ctx *c, unsigned s, const char *name,
         best = om_suggest(name, (const char *const *)names, om_wm_list_embedded_count);
         st = om_yaml_fail_at(c, OM_ENOTFOUND, 0, side_key[s], "list",
                              "no example list '%s'%s%s%s; give a list file's path (ending in "
-                             ".yaml) or an example (oddsmaster list lists them)",
+                             ".yaml) or an example, a file of scenarios/lists/warmaster",
                              name, best ? "; did you mean '" : "", best ? best : "",
                              best ? "'" : "");
         free(names);

@@ -32,9 +32,9 @@ typedef struct om_wm_battle_scenario {
 /*
  * om_wm_battle_scenario_load_text: load `len` bytes of a scenario of kind
  * battle named `source` into a scenario whose `battle` holds it (owned by the
- * caller, om_wm_scenario_free). A list is the name of an example list
- * (`oddsmaster list --examples`... the stem of a file of scenarios/lists/
- * warmaster) or a path, relative to the scenario file's directory. Errors,
+ * caller, om_wm_scenario_free). A list is the name of an example list (the
+ * stem of a file of scenarios/lists/warmaster, compiled in) or a path,
+ * relative to the scenario file's directory. Errors,
  * each "SOURCE:LINE: field 'PATH': REASON" (or the list file's own): OM_EPARSE,
  * OM_ENOTFOUND (an unknown list, doctrine or length method, with "did you
  * mean"), OM_EINVAL (lists of different rule sets, an army too big for its

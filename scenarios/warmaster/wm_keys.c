@@ -252,7 +252,7 @@ static const om_game_key turn_keys[] = {
      .help = "cm"},
     /* Kind battle (wm_battle.c): an army is a list and a doctrine. */
     {.name = "list", .where = "army", .type = "name or path", .fallback = "required",
-     .help = "kind battle: an example army list (oddsmaster list shows them) or a list "
+     .help = "kind battle: an example army list (a file of scenarios/lists/warmaster) or a list "
              "file, relative to the scenario's folder"},
     {.name = "doctrine", .where = "army", .type = "name", .values = doctrine_names,
      .n_values = N(doctrine_names), .fallback = "default",
