@@ -217,12 +217,7 @@ om_status om_scenario_load_file(const char *path, om_scenario **out)
     size_t len = 0;
     om_status st;
     *out = NULL;
-    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
-        path = OM_SCENARIO_STDIN_NAME;
-        st = om_yaml_read_stream(stdin, path, &text, &len);
-    } else {
-        st = om_yaml_read_file(path, &text, &len);
-    }
+    st = om_yaml_read_path(&path, &text, &len);
     if (st != OM_OK)
         return st;
     st = om_scenario_load_text(path, text, len, out);
@@ -246,12 +241,7 @@ om_status om_game_list_file(const char *path, om_game_listing **out)
     om_status st;
 
     *out = NULL;
-    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
-        path = OM_SCENARIO_STDIN_NAME;
-        st = om_yaml_read_stream(stdin, path, &text, &len);
-    } else {
-        st = om_yaml_read_file(path, &text, &len);
-    }
+    st = om_yaml_read_path(&path, &text, &len);
     if (st == OM_OK) {
         const om_yaml_ctx c = {.source = path, .text = text, .len = len};
         if ((st = om_yaml_check_text(&c)) == OM_OK && (st = game_of_text(path, text, len, &g)) == OM_OK) {

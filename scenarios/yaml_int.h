@@ -222,6 +222,11 @@ om_status om_yaml_read_file(const char *path, char **buf, size_t *len);
  * closed), named `name` in messages ("<stdin>"). */
 om_status om_yaml_read_stream(FILE *f, const char *name, char **buf, size_t *len);
 
+/* om_yaml_read_path: om_yaml_read_file of `*path`, or, for "-", standard
+ * input, when *path becomes "<stdin>" (the name its messages use). The
+ * files a user names on the command line are read so. */
+om_status om_yaml_read_path(const char **path, char **buf, size_t *len);
+
 /* Longest key or value om_yaml_scalar_map keeps, with the NUL; option names
  * are at most 30 bytes and values a word or a number. */
 #define OM_YAML_PAIR_MAX 64

@@ -7,6 +7,7 @@
  * whose log is captured and turned into one such message. With load.c and
  * army.c this is the only code that uses libcyaml and libyaml.
  */
+#include "game.h"
 #include "yaml_int.h"
 
 #include <ctype.h>
@@ -1256,4 +1257,13 @@ om_status om_yaml_scalar_map(const om_yaml_ctx *c, const char *key, const char *
     }
     yaml_parser_delete(&parser);
     return st;
+}
+
+om_status om_yaml_read_path(const char **path, char **buf, size_t *len)
+{
+    if (strcmp(*path, OM_SCENARIO_STDIN_PATH) == 0) {
+        *path = OM_SCENARIO_STDIN_NAME;
+        return om_yaml_read_stream(stdin, *path, buf, len);
+    }
+    return om_yaml_read_file(*path, buf, len);
 }

@@ -850,12 +850,7 @@ om_status om_wm_armylist_load_file(const char *path, om_wm_armylist **out)
     size_t len = 0;
     om_status st;
     *out = NULL;
-    if (strcmp(path, OM_SCENARIO_STDIN_PATH) == 0) {
-        path = OM_SCENARIO_STDIN_NAME;
-        st = om_yaml_read_stream(stdin, path, &text, &len);
-    } else {
-        st = om_yaml_read_file(path, &text, &len);
-    }
+    st = om_yaml_read_path(&path, &text, &len);
     if (st == OM_OK)
         st = om_wm_armylist_parse(path, text, len, out);
     free(text);
