@@ -27,6 +27,7 @@
 #include "efficiency.h"
 #include "h5file.h"
 #include "suggest.h"
+#include "stats.h"
 #include "summary.h"
 
 /* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid, a plot,
@@ -373,6 +374,88 @@ static om_status no_such_field(const om_summary *s, const char *name, unsigned t
 /* Count and two-byte count fields. */
 #define COUNT_TYPES (1u << OM_FIELD_COUNT | 1u << OM_FIELD_COUNT16)
 
+/*
+ * dist of one unit's values of a count field of the units, named
+ * "FIELD@UNIT" (stands_lost@knights): P(= k) and P(>= k) with its Wilson
+ * interval for every k from 0 to the field's largest value, from the unit's
+ * tally. Errors: OM_EINVAL (no such field or unit, with a suggestion; a
+ * yes/no field, which --kind flags draws), OM_ENOMEM.
+ */
+static om_status build_unit_dist(const om_summary *s, const char *name, om_chart_spec *spec)
+{
+    const char *at = strchr(name, '@');
+    const size_t flen = (size_t)(at - name);
+    const om_summary_unit_field *uf = NULL;
+    const om_layout_unit *un = NULL;
+    const om_summary_unit_stat *st;
+    uint64_t least = s->trials;
+    size_t u = 0;
+    for (size_t f = 0; f < s->unit_field_count && uf == NULL; f++)
+        if (strlen(s->unit_fields[f].field->name) == flen &&
+            strncmp(s->unit_fields[f].field->name, name, flen) == 0)
+            uf = &s->unit_fields[f];
+    for (size_t i = 0; i < s->unit_count && un == NULL; i++)
+        if (strcmp(s->units[i].id, at + 1) == 0) {
+            un = &s->units[i];
+            u = i;
+        }
+    if (uf == NULL || un == NULL) {
+        const char *names[OM_LAYOUT_UNITS_MAX], *best;
+        size_t n = 0;
+        for (size_t i = 0; uf != NULL && i < s->unit_count && n < OM_LAYOUT_UNITS_MAX; i++)
+            names[n++] = s->units[i].id;
+        best = uf != NULL ? om_suggest(at + 1, names, n) : NULL;
+        return OM_ERROR(OM_EINVAL, "%s: no %s '%.*s' to chart%s%s%s (oddsmaster summary %s lists "
+                        "the fields and units)", s->file, uf == NULL ? "field of each unit" : "unit",
+                        uf == NULL ? (int)flen : (int)strlen(at + 1), uf == NULL ? name : at + 1,
+                        best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "",
+                        s->file);
+    }
+    if (uf->field->type == OM_FIELD_FLAG)
+        return OM_ERROR(OM_EINVAL, "%s: '%s' is a yes/no field; draw it with --kind flags "
+                        "--field %s", s->file, name, name);
+    st = &uf->unit[u];
+    spec->n_k = (uf->field->max > 1 ? uf->field->max : 1) + 1u;
+    spec->p_equal = calloc(spec->n_k, sizeof *spec->p_equal);
+    spec->p_least = calloc(spec->n_k, sizeof *spec->p_least);
+    spec->lo = calloc(spec->n_k, sizeof *spec->lo);
+    spec->hi = calloc(spec->n_k, sizeof *spec->hi);
+    if (spec->p_equal == NULL || spec->p_least == NULL || spec->lo == NULL || spec->hi == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    spec->k_values = NULL;
+    for (size_t k = 0; k < spec->n_k; k++) {
+        const uint64_t here = k <= uf->field->max ? st->hist[k] : 0;
+        om_status e;
+        spec->p_equal[k] = (double)here / (double)s->trials;
+        spec->p_least[k] = (double)least / (double)s->trials;
+        if ((e = om_stats_wilson(least, s->trials, s->confidence, &spec->lo[k], &spec->hi[k])) !=
+            OM_OK)
+            return e;
+        least -= here;
+    }
+    spec->field = name;
+    /* "Stands Knights lost over the battle": the description, the unit named. */
+    {
+        const char *d = uf->field->description, *the = d ? strstr(d, "the unit") : NULL;
+        if (the != NULL) {
+            if (snprintf(spec->title, sizeof spec->title, "%.*s%s%s", (int)(the - d), d,
+                         un->name, the + strlen("the unit")) >= (int)sizeof spec->title)
+                spec->title[sizeof spec->title - 1] = '\0';
+        } else if (snprintf(spec->title, sizeof spec->title, "%s of %s", uf->field->name,
+                            un->name) >= (int)sizeof spec->title) {
+            spec->title[sizeof spec->title - 1] = '\0';
+        }
+        size_t len = strlen(spec->title);
+        if (len > 0 && spec->title[len - 1] == '.')
+            spec->title[len - 1] = '\0';
+    }
+    if (snprintf(spec->x_title, sizeof spec->x_title, "k = %c%s (%s)",
+                 tolower((unsigned char)spec->title[0]),
+                 spec->title[0] != '\0' ? spec->title + 1 : "", name) >= (int)sizeof spec->x_title)
+        spec->x_title[sizeof spec->x_title - 1] = '\0';
+    return OM_OK;
+}
+
 static om_status build_dist(const run_data *rd, const char *name, om_chart_spec *spec)
 {
     const om_summary *s = rd->s;
@@ -384,6 +467,8 @@ static om_status build_dist(const run_data *rd, const char *name, om_chart_spec 
     for (size_t i = 0; i < s->field_count; i++)
         if (strcmp(s->fields[i].field->name, name) == 0)
             sf = &s->fields[i];
+    if (sf == NULL && strchr(name, '@') != NULL)
+        return build_unit_dist(s, name, spec);
     /* A field of each unit (per-unit results) is drawn by --kind flags (a
      * yes/no one) or listed per unit by the summary. */
     if (sf == NULL && om_summary_unit(s, name, 0) != NULL)

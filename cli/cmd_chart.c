@@ -34,7 +34,7 @@ static const om_cli_option chart_options[] = {
      .help = "output file: .png, .svg or .pdf (required)"},
     {.name = "field", .letter = 'F', .value = OM_CLI_TEXTS, .offset = offsetof(chart_args, field),
      .metavar = "NAME", .complete = {OM_CLI_COMPLETE_FIELD, NULL, NULL},
-     .help = "dist: the count field to draw; flags: a yes/no field,\na unit's as FIELD@UNIT (charged@knights), or a\npattern ('*@knights'), repeatable, drawn in the\norder given"},
+     .help = "dist: the count field to draw (a unit's as\nFIELD@UNIT: stands_lost@knights); flags: a yes/no\nfield, a unit's as FIELD@UNIT (charged@knights), or\na pattern ('*@knights'), repeatable, drawn in the\norder given"},
     {.name = "situation", .letter = 's', .value = OM_CLI_TEXT,
      .offset = offsetof(chart_args, situation), .metavar = "NAME",
      .complete = {OM_CLI_COMPLETE_SITUATION, NULL, "all"},

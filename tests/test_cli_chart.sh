@@ -83,6 +83,17 @@ expect_grep "did you mean 'vp_lost_a'?" "$TMP/err" "dist: a suggestion among the
 expect_exit 2 "dist of a yes/no field" "$OM" chart "$TMP/turn.h5" --kind dist --field charged -o "$TMP/x.png"
 expect_grep "--kind flags" "$TMP/err" "dist: a yes/no field is sent to flags"
 
+# --- dist of one unit's values of a count field of the units ---
+expect_exit 0 "dist of a unit's count (FIELD@UNIT)" "$OM" chart "$TMP/turn.h5" --kind dist --field stands_lost@orc_warriors -o "$TMP/ud.png"
+expect_match "^stands_lost@orc_warriors,0,0.67" "$TMP/ud.png.csv" "...P(= 0) from the unit's tally"
+expect_match "^stands_lost@orc_warriors,3,0.08" "$TMP/ud.png.csv" "...every k to the field's largest value"
+expect_exit 0 "...as SVG" "$OM" chart "$TMP/turn.h5" --kind dist --field stands_lost@orc_warriors -o "$TMP/ud.svg"
+expect_grep "Stands Orc Warriors lost in the turn" "$TMP/ud.svg" "...titled with the unit named"
+expect_exit 2 "dist of a misspelt unit" "$OM" chart "$TMP/turn.h5" --kind dist --field stands_lost@orc_warrior -o "$TMP/x.png"
+expect_grep "did you mean 'orc_warriors'?" "$TMP/err" "...the unit is suggested"
+expect_exit 2 "dist of a unit's yes/no field" "$OM" chart "$TMP/turn.h5" --kind dist --field charged@knights -o "$TMP/x.png"
+expect_grep "draw it with --kind flags --field charged@knights" "$TMP/err" "...is sent to flags"
+
 # --- odds: series labelled by what differs ---
 "$OM" run "$EX/whole-engagement.yaml" -n 4000 -q -o "$TMP/we1.h5" >/dev/null
 sed 's/infantry_pursues_cavalry: false/infantry_pursues_cavalry: true/' "$EX/whole-engagement.yaml" >"$TMP/we2.yaml"
