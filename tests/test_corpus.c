@@ -320,6 +320,28 @@ static void expectation(const char *path, const char *text, char *out, size_t ca
     out[n] = '\0';
 }
 
+/* The refusal of the bad file at `path` (status st, the error slot's
+ * message): a bad-input status, a message of the form of every refusal
+ * (FILE:LINE: field 'PATH': REASON), starting with the file and what its
+ * first line expects. */
+static void expect_refused(const char *path, om_status st)
+{
+    char want[CORPUS_PATH_MAX], prefix[2 * CORPUS_PATH_MAX];
+    const char *msg = om_error_message(), *problem;
+    size_t len = 0;
+    char *text = corpus_slurp(path, &len);
+    expectation(path, text, want, sizeof want);
+    cr_expect(corpus_is_input_error(st), "%s: status %d (%s), not a bad input file: %s",
+              path, st, om_status_name(st), msg);
+    problem = corpus_message_problem(msg, path, text, len);
+    cr_expect_null(problem, "%s: the message\n  %s\nis not FILE:LINE: field 'PATH': "
+                   "REASON: %s", path, msg, problem ? problem : "");
+    cr_assert_lt((size_t)snprintf(prefix, sizeof prefix, "%s:%s", path, want), sizeof prefix);
+    cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
+              "%s: the message\n  %s\ndoes not start with\n  %s", path, msg, prefix);
+    free(text);
+}
+
 /* Every bad file of the corpus is refused with a status the command line
  * reports as a bad input file (exit 2), no scenario, and the message its first
  * line expects: "FILE:" then the expectation. */
@@ -333,29 +355,14 @@ Test(corpus, every_bad_file_is_refused_with_its_message)
             corpus_join(dir, sizeof dir, sub, CORPUS_BAD);
         corpus_list(dir, ".yaml", names, &n);
         for (size_t i = 0; i < n; i++, files++) {
-            char path[CORPUS_PATH_MAX], want[CORPUS_PATH_MAX], prefix[2 * CORPUS_PATH_MAX];
+            char path[CORPUS_PATH_MAX];
             om_scenario *sc = NULL;
-            size_t len = 0;
-            char *text;
             om_status st;
-            const char *msg, *problem;
             corpus_join(path, sizeof path, dir, names[i]);
-            text = corpus_slurp(path, &len);
-            expectation(path, text, want, sizeof want);
             st = om_scenario_load_file(path, &sc);
-            msg = om_error_message();
             cr_expect_null(sc, "%s: a scenario was returned", path);
-            cr_expect(corpus_is_input_error(st), "%s: status %d (%s), not a bad input file: %s",
-                      path, st, om_status_name(st), msg);
-            problem = corpus_message_problem(msg, path, text, len);
-            cr_expect_null(problem, "%s: the message\n  %s\nis not FILE:LINE: field 'PATH': "
-                           "REASON: %s", path, msg, problem ? problem : "");
-            cr_assert_lt((size_t)snprintf(prefix, sizeof prefix, "%s:%s", path, want),
-                         sizeof prefix);
-            cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
-                      "%s: the message\n  %s\ndoes not start with\n  %s", path, msg, prefix);
+            expect_refused(path, st);
             om_scenario_free(sc);
-            free(text);
         }
     }
     cr_expect_gt(files, 10u);
@@ -514,29 +521,14 @@ Test(lists, every_bad_list_is_refused_with_its_message)
         corpus_join(dir, sizeof dir, sub, CORPUS_BAD);
         corpus_list(dir, ".yaml", names, &n);
         for (size_t i = 0; i < n; i++, files++) {
-            char path[CORPUS_PATH_MAX], want[CORPUS_PATH_MAX], prefix[2 * CORPUS_PATH_MAX];
+            char path[CORPUS_PATH_MAX];
             om_game_listing *l = NULL;
-            size_t len = 0;
-            char *text;
             om_status st;
-            const char *msg, *problem;
             corpus_join(path, sizeof path, dir, names[i]);
-            text = corpus_slurp(path, &len);
-            expectation(path, text, want, sizeof want);
             st = om_game_list_file(path, &l);
-            msg = om_error_message();
             cr_expect_null(l, "%s: a listing was returned", path);
-            cr_expect(corpus_is_input_error(st), "%s: status %d (%s), not a bad input file: %s",
-                      path, st, om_status_name(st), msg);
-            problem = corpus_message_problem(msg, path, text, len);
-            cr_expect_null(problem, "%s: the message\n  %s\nis not FILE:LINE: field 'PATH': "
-                           "REASON: %s", path, msg, problem ? problem : "");
-            cr_assert_lt((size_t)snprintf(prefix, sizeof prefix, "%s:%s", path, want),
-                         sizeof prefix);
-            cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
-                      "%s: the message\n  %s\ndoes not start with\n  %s", path, msg, prefix);
+            expect_refused(path, st);
             om_game_listing_free(l);
-            free(text);
         }
     }
     cr_expect_gt(files, 20u);
