@@ -252,11 +252,12 @@ static void losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigne
 }
 
 /* Which armies must withdraw at the end of a turn, and why the battle ends
- * (OM_WM_END_COUNT: it goes on). The General first: his death ends it
- * whatever the losses. */
-static unsigned withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t, bool out[2])
+ * (OM_WM_END_COUNT: it goes on); each army's losses into lost[]. The General
+ * first: his death ends it whatever the losses. */
+static unsigned withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t, bool out[2],
+                            unsigned lost[2])
 {
-    unsigned lost[2], why = OM_WM_END_COUNT;
+    unsigned why = OM_WM_END_COUNT;
     losses(p, t, lost);
     for (unsigned s = 0; s < 2; s++) {
         bool general = p->general[s] >= 0 && character_slain(t, (unsigned)p->general[s]);
@@ -269,13 +270,13 @@ static unsigned withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t
     return why;
 }
 
-/* The victory points, losses and verdict of the battle as the table ends it. */
+/* The victory points, losses and verdict of the battle as the table ends it
+ * (lost[]: each army's losses toward its break point, from withdrawals). */
 static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bool out[2],
-                  om_wm_battle_result *r)
+                  const unsigned lost[2], om_wm_battle_result *r)
 {
     const om_wm_turn *turn = om_wm_turn_of(p->turn);
     om_wm_battle_side side[2];
-    unsigned lost[2];
     r->vp[0] = r->vp[1] = 0;
     r->units_lost[0] = r->units_lost[1] = 0;
     for (unsigned u = 0; u < p->units; u++) {
@@ -292,7 +293,6 @@ static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bo
     for (unsigned c = 0; c < t->characters; c++)
         if (character_slain(t, c))
             r->vp[1 - t->character[c].side] += p->options.character_points[c];
-    losses(p, t, lost);
     for (unsigned s = 0; s < 2; s++) {
         r->withdrew[s] = out[s];
         side[s] = (om_wm_battle_side){.vp_scored = r->vp[s], .lost_halves = lost[s],
@@ -308,7 +308,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     om_wm_command_setup plans = p->plans[0];
     om_wm_turn_result turn;
     bool gone[2] = {false, false};
-    unsigned first, limit, why = OM_WM_END_COUNT, n;
+    unsigned first, limit, why = OM_WM_END_COUNT, n, lost[2] = {0, 0};
 
     om_wm_turn_begin(p->turn, w);
     first = o->first >= 0 ? (unsigned)o->first : om_wm_battle_first_side(p->rules, d);
@@ -323,7 +323,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
                 setup = &plans;
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);
-            why = withdrawals(p, om_wm_turn_work_table(w), gone);
+            why = withdrawals(p, om_wm_turn_work_table(w), gone, lost);
         }
         if (why == OM_WM_END_COUNT && om_wm_game_length_over(o->length, limit, n, d))
             why = OM_WM_END_LENGTH;
@@ -331,7 +331,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     out->first = (uint8_t)first;
     out->turns = (uint8_t)(n - 1);
     out->end = (uint8_t)why;
-    judge(p, om_wm_turn_work_table(w), gone, out);
+    judge(p, om_wm_turn_work_table(w), gone, lost, out);
 }
 
 /* ---- Deployment ---- */
