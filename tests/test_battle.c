@@ -344,6 +344,32 @@ Test(battle, deployed_lines)
     }
     om_wm_battle_prepared_free(prepare(&x)); /* the turn's check passes */
 
+    /* Armies of every size up to 30 units, j of 3 stands then the rest of 2,
+     * for every j, in brigades of every size, stand on the table: a line is
+     * full when the gap before a brigade would take its next unit past the
+     * edge (ten units of 3 stands and three of 2 standing alone end 168cm
+     * from the edge: a fourteenth of 12cm fits only without its gap). */
+    for (unsigned brigade = 1; brigade <= 4; brigade++)
+        for (unsigned k = 1; k <= 30; k++)
+            for (unsigned j = 0; j <= k; j++) {
+                begin(&x, "warmaster-revolution");
+                army(v, k);
+                for (unsigned i = 0; i < k; i++)
+                    v[i].stands = v[i].size = (uint8_t)(i < j ? 3 : 2);
+                cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, k, brigade, &why, &first_a),
+                             OM_OK, "%u units: %s: %s", k, why.field, why.reason);
+                cr_assert_eq(om_wm_battle_deploy_line(&x.t, 1, v, k, brigade, &why, &first_b),
+                             OM_OK, "%u units: %s: %s", k, why.field, why.reason);
+                for (unsigned u = 0; u < x.t.table.units; u++) {
+                    const om_wm_table_unit *tu = &x.t.table.unit[u];
+                    const double half = om_wm_table_unit_width(tu) / 2;
+                    cr_assert(tu->centre.x - half >= -1e-9 &&
+                              tu->centre.x + half <= x.t.table.width_cm + 1e-9,
+                              "%u units, %u of 3 stands, brigades of %u: unit %u at x %.1f", k, j,
+                              brigade, u, tu->centre.x);
+                }
+            }
+
     begin(&x, "warmaster-revolution");
     army(v, OM_WM_TURN_SIDE_UNITS_MAX);
     cr_expect_eq(om_wm_battle_deploy_line(&x.t, 0, v, OM_WM_TURN_SIDE_UNITS_MAX, 4, &why,

@@ -373,7 +373,10 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
         double w = om_wm_table_unit_width(tu), d = om_wm_table_unit_depth(tu);
         tu->range_cm = v->range_cm;
         tu->pace_cm = v->pace_cm;
-        if (x > 0 && x + w > tab->width_cm) {
+        /* A unit that starts a brigade (or stands alone) keeps a gap from the
+         * last: the line is full when the gap and the unit pass the edge. */
+        const double gap = x > 0 && (unsigned)u - group_start == group ? OM_WM_DEPLOY_GAP_CM : 0;
+        if (x > 0 && x + gap + w > tab->width_cm) {
             /* A new line: centre the full one, then step back. */
             double shift = (tab->width_cm - line_width) / 2;
             for (unsigned k = line_start; k < (unsigned)u; k++)
