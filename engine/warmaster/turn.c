@@ -81,6 +81,9 @@ struct om_wm_turn_work {
     om_wm_multi_outcome outcome;              /* what it did */
     uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the turn started */
     bool hurt[OM_WM_TABLE_MAX_UNITS];         /* a big monster badly hurt this turn */
+    uint8_t back_cm[OM_WM_TABLE_MAX_UNITS];   /* how far the unit moves back at the end
+                                                 of the Combat phase: its retreats or
+                                                 fall back in a combat that ended */
     const om_wm_command_setup *setup;         /* the turn being played: its moving
                                                  side and plans */
     bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as it started */
@@ -630,7 +633,38 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         un->confused = r->confused;
         if (r->destroyed || r->left_table || un->stands == 0)
             un->present = false;
+        {
+            const unsigned back = r->engaged ? 0u : (unsigned)r->retreated_cm + r->fall_back_cm;
+            w->back_cm[u] = (uint8_t)(back < UINT8_MAX ? back : UINT8_MAX);
+        }
         om_wm_table_update(t, u);
+    }
+}
+
+/* The end of the Combat phase on the table (fixed reading
+ * moves_after_combat): every unit whose combat ended having retreated or
+ * fallen back (Combat > Retreats; Fall Backs) stands that far straight back
+ * along its facing, stopped by what lies there as any move is, so that the
+ * next turn finds the sides apart; its enemies hold where they fought. A
+ * combat that goes on (Combat > Unresolved Combat) leaves its units in
+ * contact. The moves come after every engagement of the phase, so that no
+ * engagement of it sees another's. */
+static void move_back(const om_wm_turn_prepared *p, om_wm_turn_work *w)
+{
+    om_wm_table *t = &w->t;
+    const om_wm_table_move_rule rule = {.target = -1};
+    for (unsigned u = 0; u < t->units; u++) {
+        om_wm_table_unit *un = &t->unit[u];
+        const double cm = w->back_cm[u];
+        if (cm <= 0)
+            continue;
+        w->back_cm[u] = 0;
+        if (!un->present)
+            continue;
+        (void)om_wm_table_move(t, p->turn.command.rules, u,
+                               (om_wm_vec){un->centre.x - un->dir.x * cm,
+                                           un->centre.y - un->dir.y * cm},
+                               cm, &rule, NULL);
     }
 }
 
@@ -652,6 +686,7 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
         build_engagement(p, w, parent, in_fight, u);
         fight_engagement(p, w, d, out);
     }
+    move_back(p, w);
 }
 
 /* ---- The turn ---- */
@@ -956,7 +991,9 @@ static const om_wm_option turn_option_table[] = {
     {"moves_after_combat", "-",
      "Warmaster Revolution, Combat > Retreats; Pursuit; Advance; Fall Backs",
      "Where do retreats, pursuits, fall backs and advances leave the units?",
-     "fixed: the table is not moved after combat; the turn ends with its Combat phase",
+     "fixed: at the end of the Combat phase a unit whose combat ended moves straight back "
+     "by the distance it retreated or fell back; winners hold where they fought (no "
+     "pursuit or advance moves on the table); an unresolved combat stays in contact",
      "-", OM_WM_OPTION_FIXED, 0},
 };
 
