@@ -164,15 +164,15 @@ expect_grep "brigade.yaml:13: field 'a.brigades[0].units': riders (Knights) does
 expect_absent "$TMP/brigade.h5" "a brigade that does not touch: no output file"
 {
     printf 'schema: oddsmaster-scenario/1\nruleset: warmaster-revolution\nkind: turn\na:\n  units:\n'
-    for i in $(seq 64); do
+    for i in $(seq 65); do
         printf '    - {id: u%s, unit: {from: empire/halberdiers}, at: [%s, 20]}\n' "$i" $((i * 15))
     done
     printf 'b:\n  units:\n    - {id: e, unit: {from: orcs/orc-warriors}, at: [80, 90]}\n'
 } >"$TMP/many.yaml"
-expect_exit 2 "more than 63 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
-expect_grep "many.yaml:5: field 'a.units': 1 to 63 units a side (got 64)" "$TMP/err" "more than 63 units: the file, line and field"
-expect_exit 0 "a table at full capacity: its 64 units' results in one file" "$OM" run "$DATA/turns/capacity.yaml" --trials 20000 -q -o "$TMP/capacity.h5"
-if h5dump -H -d /units/stands_lost "$TMP/capacity.h5" 2>/dev/null | grep -q "( 20000, 64 )"; then
+expect_exit 2 "more than 64 units a side" "$OM" run "$TMP/many.yaml" -q -o "$TMP/many.h5"
+expect_grep "many.yaml:5: field 'a.units': 1 to 64 units a side (got 65)" "$TMP/err" "more than 64 units: the file, line and field"
+expect_exit 0 "a table at full capacity: its 128 units' results in one file" "$OM" run "$DATA/turns/capacity.yaml" --trials 20000 -q -o "$TMP/capacity.h5"
+if h5dump -H -d /units/stands_lost "$TMP/capacity.h5" 2>/dev/null | grep -q "( 20000, 128 )"; then
     ok "a table at full capacity: a column per unit"; else not_ok "a table at full capacity: a column per unit"; fi
 expect_exit 0 "a table at full capacity: its rows counted again" "$OM" summary "$TMP/capacity.h5" --from-rows
 

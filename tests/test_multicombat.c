@@ -864,11 +864,11 @@ static check_case break_case(check_fixture *x, unsigned k)
     case 0: m->rules = NULL; return (check_case){"ruleset", "no rule set"};
     case 1: m->span = OM_WM_SPAN_COUNT; return (check_case){"span", "round, phase or end"};
     case 2: m->options.max_turns = 101; return (check_case){"options.max_turns", "0 (the default"};
-    case 3: m->n_units = 1; return (check_case){"units", "2 to 64 units"};
-    case 4: m->n_contacts = 0; return (check_case){"contacts", "1 to 768 contacts"};
+    case 3: m->n_units = 1; return (check_case){"units", "2 to 128 units"};
+    case 4: m->n_contacts = 0; return (check_case){"contacts", "1 to 1536 contacts"};
     case 5:
         m->n_supports = OM_WM_SUPPORTS_MAX + 1;
-        return (check_case){"supports", "0 to 768 support links"};
+        return (check_case){"supports", "0 to 1536 support links"};
     case 6: m->unit[1].side = NULL; return (check_case){"unit.1.side", "no side given"};
     case 7: m->unit[1].army = 2; return (check_case){"unit.1.army", "side A (0) or B (1)"};
     case 8: /* a whole engagement of side B: more than all but one */
@@ -876,7 +876,7 @@ static check_case break_case(check_fixture *x, unsigned k)
             m->unit[u].army = OM_WM_SIDE_B;
         while (m->n_units < OM_WM_UNITS_MAX)
             add_unit(m, &x->bows, OM_WM_SIDE_B);
-        return (check_case){"unit.63.army", "more than 63 units"};
+        return (check_case){"unit.127.army", "more than 127 units"};
     case 9:
         m->unit[2].army = OM_WM_SIDE_A;
         m->unit[3].army = OM_WM_SIDE_A;

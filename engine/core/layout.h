@@ -103,7 +103,8 @@ typedef struct om_layout_unit {
     uint32_t points;  /* its points value (0: unknown) */
 } om_layout_unit;
 
-/* Largest number of units with per-unit results: two armies of 64. */
+/* Largest number of units with per-unit results: two armies of 64 (a
+ * Warmaster table's 128). */
 #define OM_LAYOUT_UNITS_MAX 128
 
 /* Largest number of per-unit fields of a layout. */

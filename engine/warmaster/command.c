@@ -687,7 +687,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     om_wm_table_move_rule rule = {.enemy_gap_cm = p->r->evade_clearance_cm, .target = -1,
                                   .through_friends = through};
     om_wm_vec pu, pe, c = un->centre, dir = un->dir, way;
-    uint64_t burst = 0;
+    om_wm_unit_set burst = {0};
     double l, moved;
     om_wm_table_closest_points(t, u, e, &pu, &pe);
     way = (om_wm_vec){pu.x - pe.x, pu.y - pe.y};
@@ -714,7 +714,7 @@ static bool evade(phase *p, unsigned u, unsigned e)
     add_moved(p, u, c);
     /* Friends passed through: confused (Revolution), or tests (Ancients). */
     for (unsigned k = 0, passed = 0; k < t->units; k++) {
-        if (!(burst >> k & 1u))
+        if (!om_wm_unit_set_has(&burst, k))
             continue;
         if (p->r->evade_burst_through) {
             t->unit[k].confused = true;

@@ -352,7 +352,7 @@ typedef struct table_answer {
         struct {
             om_wm_vec centre, dir; /* where the unit ends, facing */
             double moved;          /* the distance returned */
-            uint64_t burst;        /* friends burst through */
+            om_wm_unit_set burst;  /* friends burst through */
             uint64_t id;           /* the id of the outline it ends with */
         } move;
         struct {
@@ -389,10 +389,10 @@ struct om_wm_table_memo {
      * plain arrays while it stays in it (a trial asks them again and again
      * between two moves), forgotten when it leaves it. */
     uint32_t scratch;                            /* that state (0: none) */
-    uint64_t touch_known[OM_WM_TABLE_MAX_UNITS]; /* bit b of [a]: touching(a, b) known */
-    uint64_t touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
-    uint64_t engaged_known, engaged;             /* bit u: engaged(u) known, its answer */
-    uint64_t enemy_known;                        /* bit u: closest_enemy(u) known */
+    om_wm_unit_set touch_known[OM_WM_TABLE_MAX_UNITS]; /* b in [a]: touching(a, b) known */
+    om_wm_unit_set touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
+    om_wm_unit_set engaged_known, engaged;       /* u in them: engaged(u) known, its answer */
+    om_wm_unit_set enemy_known;                  /* u in it: closest_enemy(u) known */
     struct {
         int unit;
         double cm;
@@ -411,7 +411,7 @@ struct om_wm_table_memo {
      * on the table), their hash, and the units on it that have no id. */
     uint32_t current[OM_WM_TABLE_MAX_UNITS];
     uint64_t current_hash;
-    uint64_t unnamed;
+    om_wm_unit_set unnamed;
     /* The words and hash of the last table copied as it started. */
     uint32_t start_word[OM_WM_TABLE_MAX_UNITS];
     uint64_t start_hash;
@@ -523,13 +523,12 @@ static inline uint64_t state_word_hash(unsigned i, uint32_t w)
 static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u)
 {
     const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
-    const uint64_t bit = (uint64_t)1 << i;
-    const uint64_t unnamed = u->present && u->geom.id == 0 ? bit : 0;
-    if (m->current[i] == w && (m->unnamed & bit) == unnamed)
+    const bool unnamed = u->present && u->geom.id == 0;
+    if (m->current[i] == w && om_wm_unit_set_has(&m->unnamed, i) == unnamed)
         return; /* the same state */
     m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
     m->current[i] = w;
-    m->unnamed = (m->unnamed & ~bit) | (u->present && u->geom.id == 0 ? bit : 0);
+    om_wm_unit_set_put(&m->unnamed, i, unnamed);
     m->state = 0;
 }
 
@@ -671,7 +670,7 @@ static uint32_t state_lookup(const om_wm_table *t)
     om_wm_table_memo *m = t->memo;
     const uint32_t *w = m->current;
     state_slot *slot;
-    if (m->unnamed != 0)
+    if (!om_wm_unit_set_empty(&m->unnamed))
         return 0;
     slot = &m->states[(mix64(m->current_hash ^ t->units) % (STATE_SLOTS / 2)) * 2];
     if (state_is(&slot[1], w, t->units)) {
@@ -758,8 +757,8 @@ static inline om_wm_table_memo *scratch_of(const om_wm_table *t, uint32_t st)
     if (m->scratch != st) {
         m->scratch = st;
         memset(m->touch_known, 0, t->units * sizeof m->touch_known[0]);
-        m->engaged_known = 0;
-        m->enemy_known = 0;
+        m->engaged_known = (om_wm_unit_set){0};
+        m->enemy_known = (om_wm_unit_set){0};
     }
     return m;
 }
@@ -889,14 +888,14 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
      * is the same. */
     {
         bool same = memo->start_units == dst->units;
-        memo->unnamed = 0;
+        memo->unnamed = (om_wm_unit_set){0};
         for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
             const om_wm_table_unit *un = &dst->unit[u];
             const uint32_t w = un->present ? (uint32_t)un->geom.id : 0u;
             same = same && memo->start_word[u] == w;
             memo->current[u] = memo->start_word[u] = w;
             if (un->present && un->geom.id == 0)
-                memo->unnamed |= (uint64_t)1 << u;
+                om_wm_unit_set_add(&memo->unnamed, u);
         }
         if (!same) {
             memo->start_hash = 0;
@@ -1160,8 +1159,8 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
     if (om_plane_boxes_apart(t->unit[a].geom.shape.box, t->unit[b].geom.shape.box, cm))
         return false;
     st = state_id(t);
-    if (st != 0 && ((m = scratch_of(t, st))->touch_known[a] >> b & 1u))
-        return (m->touch[a] >> b & 1u) != 0;
+    if (st != 0 && om_wm_unit_set_has(&(m = scratch_of(t, st))->touch_known[a], b))
+        return om_wm_unit_set_has(&m->touch[a], b);
     /* The outlines of named units are their own (memo_id). */
     if ((e = answer_find(t->memo, ia, ib, tag)) != NULL) {
         x.v.word = e->v.word;
@@ -1171,8 +1170,8 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b)
     }
     if (st != 0) {
         m = scratch_of(t, st);
-        m->touch_known[a] |= (uint64_t)1 << b;
-        m->touch[a] = (m->touch[a] & ~((uint64_t)1 << b)) | (uint64_t)(x.v.word != 0) << b;
+        om_wm_unit_set_add(&m->touch_known[a], b);
+        om_wm_unit_set_put(&m->touch[a], b, x.v.word != 0);
     }
     return x.v.word != 0;
 }
@@ -1252,8 +1251,8 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     if (st == 0)
         return engaged(t, u);
     m = scratch_of(t, st);
-    if (m->engaged_known >> u & 1u)
-        return (m->engaged >> u & 1u) != 0;
+    if (om_wm_unit_set_has(&m->engaged_known, u))
+        return om_wm_unit_set_has(&m->engaged, u);
     if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
         x.v.word = e->v.word;
     } else {
@@ -1261,8 +1260,8 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
         table_put(t->memo, &x);
     }
     m = scratch_of(t, st);
-    m->engaged_known |= (uint64_t)1 << u;
-    m->engaged = (m->engaged & ~((uint64_t)1 << u)) | (uint64_t)(x.v.word != 0) << u;
+    om_wm_unit_set_add(&m->engaged_known, u);
+    om_wm_unit_set_put(&m->engaged, u, x.v.word != 0);
     return x.v.word != 0;
 }
 
@@ -1350,7 +1349,7 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     if (st == 0)
         return closest_enemy(t, u, cm_out);
     m = scratch_of(t, st);
-    if (!(m->enemy_known >> u & 1u)) {
+    if (!om_wm_unit_set_has(&m->enemy_known, u)) {
         if ((e = table_find(t->memo, st, x.tag, x.arg)) == NULL) {
             x.v.visible.unit = closest_enemy(t, u, &x.v.visible.cm);
             table_put(t->memo, &x);
@@ -1359,7 +1358,7 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
         m = scratch_of(t, st);
         m->enemy[u].unit = e->v.visible.unit;
         m->enemy[u].cm = e->v.visible.cm;
-        m->enemy_known |= (uint64_t)1 << u;
+        om_wm_unit_set_add(&m->enemy_known, u);
     }
     if (cm_out) *cm_out = m->enemy[u].cm;
     return m->enemy[u].unit;
@@ -1788,9 +1787,9 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
 }
 
 /* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
- * v: units not in `group_mask`, closed terrain, the table edge. */
+ * v: units not in `group`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
-                        const om_plane_shape *a, om_wm_vec v, uint64_t group_mask,
+                        const om_plane_shape *a, om_wm_vec v, const om_wm_unit_set *group,
                         const om_wm_table_move_rule *rule)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1804,7 +1803,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
         double gap = 0;
         om_plane_shape grown, tmp;
         const om_plane_shape *b0;
-        if (k == u || !o->present || (group_mask >> k & 1u))
+        if (k == u || !o->present || om_wm_unit_set_has(group, k))
             continue;
         if (o->side != un->side)
             gap = rule->enemy_gap_cm;
@@ -1836,7 +1835,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
 /* After a burst-through move of a by v stopped at tmin: pull back so that no
  * friend is overlapped at the end, and flag the friends passed wholly. */
 static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_shape *a,
-                            om_wm_vec v, double tmin, uint64_t *burst)
+                            om_wm_vec v, double tmin, om_wm_unit_set *burst)
 {
     const om_wm_table_unit *un = &t->unit[u];
     const om_plane_box swept = om_plane_box_sweep(a->box, v);
@@ -1872,7 +1871,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         b = unit_shape(o, &tmp);
         if (!om_plane_boxes_apart(swept, b->box, cm) &&
             om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
-            *burst |= (uint64_t)1 << k;
+            om_wm_unit_set_add(burst, k);
     }
     return tmin;
 }
@@ -1890,7 +1889,7 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
 /* Where a move of unit u ends: its centre and facing, the distance it moved
  * (om_wm_table_move, worked out on a table it does not change). */
 static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                       double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst,
+                       double max_cm, const om_wm_table_move_rule *rule, om_wm_unit_set *burst,
                        om_wm_vec *centre, om_wm_vec *dir)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1907,7 +1906,7 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         f = way;
     v = v_scale(way, len);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    tmin = stop_time(t, rules, u, &a, v, 0, rule);
+    tmin = stop_time(t, rules, u, &a, v, &(const om_wm_unit_set){0}, rule);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
@@ -1918,7 +1917,8 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
 }
 
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst)
+                        double max_cm, const om_wm_table_move_rule *rule,
+                        om_wm_unit_set *burst)
 {
     om_wm_table_unit *un = &t->unit[u];
     const uint32_t st = state_id(t);
@@ -1931,7 +1931,8 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
                       {0}};
     const table_answer *e = st != 0 ? table_find(t->memo, st, tag, x.arg) : NULL;
     om_wm_vec centre, dir;
-    uint64_t bits = 0, id = 0;
+    om_wm_unit_set bits = {0};
+    uint64_t id = 0;
     double moved;
     if (e != NULL) {
         centre = e->v.move.centre;
@@ -1944,7 +1945,7 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
                          &dir);
     }
     if (burst != NULL)
-        *burst |= bits;
+        om_wm_unit_set_union(burst, &bits);
     if (bits_of(centre.x) != bits_of(un->centre.x) || bits_of(centre.y) != bits_of(un->centre.y) ||
         bits_of(dir.x) != bits_of(un->dir.x) || bits_of(dir.y) != bits_of(un->dir.y)) {
         un->centre = centre;
@@ -1971,7 +1972,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
-    uint64_t mask = 0;
+    om_wm_unit_set group = {0};
     om_wm_table_move_rule body = *rule;
     for (unsigned i = 0; i < n; i++)
         centre[i] = t->unit[u[i]].centre;
@@ -1986,10 +1987,10 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
     body.turn = false;
     body.through_friends = false;
     for (unsigned i = 0; i < n; i++)
-        mask |= (uint64_t)1 << u[i];
+        om_wm_unit_set_add(&group, u[i]);
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
-        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, mask,
+        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
                                     &body));
     }
     for (unsigned i = 0; i < n; i++)
@@ -2125,8 +2126,10 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     om_plane_shape a;
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return true;
+    om_wm_unit_set only = {0};
+    om_wm_unit_set_add(&only, target);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    return stop_time(t, rules, charger, &a, v, (uint64_t)1 << target, &rule) >= 1 - 1e-9;
+    return stop_time(t, rules, charger, &a, v, &only, &rule) >= 1 - 1e-9;
 }
 
 static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,

@@ -34,18 +34,53 @@
 #include "wm.h"
 
 /* Capacities of a table: fixed arrays, of which a trial copies the live part.
- * 64 units and 24 characters hold two armies of well over 2,000 points each (a
- * 2,000-point Warmaster army has 15 to 25 units and 3 to 5 characters); 16
- * brigades of up to 4 units; 16 terrain pieces and 8 vertices a piece cover
- * the suggested 6-10 pieces (Battlefields > Setting up Scenery). Sets of units
- * are 64-bit masks. */
-#define OM_WM_TABLE_MAX_UNITS 64
+ * 128 units and 24 characters hold two armies of well over 2,000 points each
+ * (a 2,000-point Warmaster army has 15 to 25 units and 3 to 5 characters; a
+ * Warmaster Ancients army of the same points 30 to 40, its skirmishers
+ * counted); 16 brigades of up to 4 units; 16 terrain pieces and 8 vertices a
+ * piece cover the suggested 6-10 pieces (Battlefields > Setting up Scenery).
+ * Sets of units are om_wm_unit_set bit sets. */
+#define OM_WM_TABLE_MAX_UNITS 128
 #define OM_WM_TABLE_MAX_CHARACTERS 24
 #define OM_WM_TABLE_MAX_TERRAIN 16
 #define OM_WM_TABLE_MAX_VERTICES OM_PLANE_MAX_VERTICES
 #define OM_WM_TABLE_MAX_BRIGADES 16
 /* An engagement holds as many units as a table (wm.h OM_WM_UNITS_MAX). */
 _Static_assert(OM_WM_TABLE_MAX_UNITS == OM_WM_UNITS_MAX, "an engagement holds a table's units");
+/* A set of a table's units: bit u of the words for unit u. A value type; the
+ * empty set is all zero ((om_wm_unit_set){0}). */
+#define OM_WM_UNIT_SET_WORDS ((OM_WM_TABLE_MAX_UNITS + 63) / 64)
+typedef struct om_wm_unit_set {
+    uint64_t w[OM_WM_UNIT_SET_WORDS];
+} om_wm_unit_set;
+
+/* Whether unit u is in s; add u to s; put u in s or take it out (`in`). */
+static inline bool om_wm_unit_set_has(const om_wm_unit_set *s, unsigned u)
+{
+    return (s->w[u >> 6] >> (u & 63u) & 1u) != 0;
+}
+static inline void om_wm_unit_set_add(om_wm_unit_set *s, unsigned u)
+{
+    s->w[u >> 6] |= (uint64_t)1 << (u & 63u);
+}
+static inline void om_wm_unit_set_put(om_wm_unit_set *s, unsigned u, bool in)
+{
+    s->w[u >> 6] = (s->w[u >> 6] & ~((uint64_t)1 << (u & 63u))) | (uint64_t)in << (u & 63u);
+}
+/* Whether s is empty; the union of a and b into a. */
+static inline bool om_wm_unit_set_empty(const om_wm_unit_set *s)
+{
+    uint64_t any = 0;
+    for (unsigned i = 0; i < OM_WM_UNIT_SET_WORDS; i++)
+        any |= s->w[i];
+    return any == 0;
+}
+static inline void om_wm_unit_set_union(om_wm_unit_set *a, const om_wm_unit_set *b)
+{
+    for (unsigned i = 0; i < OM_WM_UNIT_SET_WORDS; i++)
+        a->w[i] |= b->w[i];
+}
+
 /* Units in one brigade: "up to four units arranged so that they touch" (Game
  * Values > Units; Command > Brigades; Warmaster Ancients, Command > Brigade
  * Orders). */
@@ -494,12 +529,13 @@ typedef struct om_wm_table_move_rule {
  * om_wm_table_move: move unit u in a straight line toward `goal`, at most
  * `max_cm`, stopping at the first unit, closed terrain or table edge in its way
  * (flyers pass over units and terrain but do not end on them). With
- * `through_friends`, friends passed wholly through are flagged in *burst (bit
- * i for unit i) and the unit never ends on one. Updates the unit's centre (and
+ * `through_friends`, friends passed wholly through are added to *burst and
+ * the unit never ends on one. Updates the unit's centre (and
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
-                        double max_cm, const om_wm_table_move_rule *rule, uint64_t *burst);
+                        double max_cm, const om_wm_table_move_rule *rule,
+                        om_wm_unit_set *burst);
 
 /*
  * om_wm_table_move_group: move the `n` units `u` together by the same straight

@@ -60,7 +60,7 @@ typedef struct contacts {
     uint8_t link[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];      /* [s][f]: s's stands
                                                                       supporting friend f */
     uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
-    uint64_t touches[OM_WM_TABLE_MAX_UNITS];  /* bit v: the unit touches enemy unit v */
+    om_wm_unit_set touches[OM_WM_TABLE_MAX_UNITS]; /* v in [u]: u touches enemy unit v */
     uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
     uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
     uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
@@ -291,7 +291,7 @@ static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, un
     for (unsigned v = 0; v < t->units; v++) {
         om_wm_table_touch tc;
         int rank;
-        if (!(c->touches[u] >> v & 1u))
+        if (!om_wm_unit_set_has(&c->touches[u], v))
             continue;
         om_wm_table_stand_touch(t, u, i, v, &tc);
         if (!tc.touches)
@@ -329,7 +329,7 @@ static void contacts_clear(contacts *c, unsigned n)
 static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    uint64_t any = 0;
+    bool any = false;
     /* Nobody touches an enemy: no contact, no support, no engagement. */
     if (!om_wm_table_any_contact(t))
         return false;
@@ -339,17 +339,17 @@ static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
                 t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
-                c->touches[u] |= (uint64_t)1 << v;
-                c->touches[v] |= (uint64_t)1 << u;
+                om_wm_unit_set_add(&c->touches[u], v);
+                om_wm_unit_set_add(&c->touches[v], u);
             }
     for (unsigned u = 0; u < t->units; u++)
-        any |= c->touches[u];
+        any |= !om_wm_unit_set_empty(&c->touches[u]);
     /* Nobody touches an enemy: no contact, no support, no engagement. */
-    if (any == 0)
+    if (!any)
         return false;
     contacts_clear(c, t->units);
     for (unsigned u = 0; u < t->units; u++) {
-        if (c->touches[u] == 0)
+        if (om_wm_unit_set_empty(&c->touches[u]))
             continue;
         for (unsigned i = 0; i < t->unit[u].stands; i++) {
             om_wm_table_touch tc;
@@ -923,8 +923,8 @@ om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
     for (unsigned u = 0; u < t->table.units; u++) {
         char reason[96];
         if (++per_side[t->table.unit[u].side] > OM_WM_TURN_SIDE_UNITS_MAX) {
-            snprintf(reason, sizeof reason, "a side has more than %d units (the most one "
-                     "engagement holds)", OM_WM_TURN_SIDE_UNITS_MAX);
+            snprintf(reason, sizeof reason, "a side has more than %d units (half of the "
+                     "%d a table holds)", OM_WM_TURN_SIDE_UNITS_MAX, OM_WM_TABLE_MAX_UNITS);
             return fail(why, "units", (int)u, "", reason);
         }
         if ((unsigned)t->unit[u].shoot >= OM_WM_SHOOT_POLICY_COUNT)

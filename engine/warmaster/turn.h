@@ -31,9 +31,12 @@
 #include "table.h"
 #include "wm.h"
 
-/* Most units a side of a turn may have: then any engagement its charges form
- * holds no more units a side than the combat engine takes. */
-#define OM_WM_TURN_SIDE_UNITS_MAX OM_WM_SIDE_UNITS_MAX
+/* Most units a side of a turn may have: half a table's, so that two armies of
+ * as many fit on it (and any engagement their charges form holds no more
+ * units a side than the combat engine takes). */
+#define OM_WM_TURN_SIDE_UNITS_MAX (OM_WM_TABLE_MAX_UNITS / 2)
+_Static_assert(OM_WM_TURN_SIDE_UNITS_MAX <= OM_WM_SIDE_UNITS_MAX,
+               "an engagement takes a side's units");
 
 /* What a unit of the moving side does in its Shooting phase (Shooting >
  * Targets: the target is the closest visible enemy; the player may hold fire). */

@@ -674,7 +674,7 @@ void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *
  * one: no geometry caps an engagement below the table's units. A side has at
  * least one unit, so the other at most all but one.
  */
-#define OM_WM_UNITS_MAX 64
+#define OM_WM_UNITS_MAX 128
 #define OM_WM_SIDE_UNITS_MAX (OM_WM_UNITS_MAX - 1)
 /* Most stands a unit of an engagement has (the engagement check's limit). */
 #define OM_WM_UNIT_STANDS_MAX 12

@@ -174,7 +174,7 @@ static const om_game_key turn_keys[] = {
     {.name = "name", .where = "army", .type = "text", .fallback = "side A, side B",
      .help = "the army's name"},
     {.name = "units", .where = "army", .type = "list of mappings", .fallback = "required",
-     .help = "1 to 63 units, 64 on the table in all (the placement keys, and the side keys the table "
+     .help = "1 to 64 units, 128 on the table in all (the placement keys, and the side keys the table "
              "does not decide)"},
     {.name = "characters", .where = "army", .type = "list of mappings", .fallback = "none",
      .help = "its generals, heroes and wizards, at most 24 in all (the character keys)"},

@@ -41,7 +41,7 @@
  *                                   3 to 8 corners of a convex polygon, cm
  *   a:                              required: side A (and b: side B)
  *     name: Empire                  optional: the army's name ("side A")
- *     units:                        required, 1 to 63 units a side, 64 in
+ *     units:                        required, 1 to 64 units a side, 128 in
  *                                   all (the table's):
  *       - id: knights               required: lower-case letters, digits and
  *                                   _, starting with a letter, at most 23;
@@ -116,7 +116,7 @@
  * wrong type, unknown word, unknown unit or character id, with suggestions),
  * OM_EINVAL (an impossible value or layout: units overlapping or off the
  * table, a brigade that does not touch, a character that cannot reach the
- * unit it orders, more than 63 units a side; the engine's check names the
+ * unit it orders, more than 64 units a side; the engine's check names the
  * field), OM_ENOTFOUND (army lists), OM_EUNSUPPORTED, OM_ENOMEM.
  */
 #include "wm_turn_scenario.h"
