@@ -1,0 +1,377 @@
+/*
+ * test_battle_sanity.c: what whole battles must do whatever their doctrines,
+ * checked as the issue on battles asks:
+ *   - a battle reduced to two units and one battle turn is the engagement
+ *     engine's fight: the Knights' charge and its Combat phase, trial by trial
+ *     with the same dice, against the multi-unit engine over one Combat phase
+ *     (Warmaster Revolution, The Combat Phase), and the verdict follows the
+ *     losses (End of the Battle > Victory Points; Withdraw > Casualties);
+ *   - an example list against itself wins as often as it loses, with the first
+ *     turn rolled, and the side given the first turn wins as often whichever
+ *     side it is (Game Sequence: nothing but the first turn tells the sides
+ *     apart);
+ *   - adding a unit to a side's list never lowers that side's expected
+ *     victory-point margin, for a pairing of example lists of each rule set.
+ * The last two go through the real loader and driver (a `kind: battle`
+ * scenario, om_run_simulate), the way `oddsmaster run` fights them. Each
+ * comparison allows five standard errors, with fixed seeds; the battles are
+ * fewer under the sanitizers, which slow them tenfold (wider intervals, the
+ * same tests).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "battle.h"
+#include "game.h"
+#include "rng.h"
+#include "run.h"
+
+#define SIGMAS 5.0
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LIST_BATTLES 120u
+#define TWO_UNIT_TRIALS 4000u
+#else
+#define LIST_BATTLES 600u
+#define TWO_UNIT_TRIALS 40000u
+#endif
+
+static const om_wm_traits NO_TRAITS;
+
+/* ------------------------------------------------ two units, one battle turn */
+
+/* A unit of no special rule (3 stands, Hits 3, 50 points) on the table of t. */
+static unsigned unit(om_wm_turn *t, const char *name, unsigned side, om_wm_troop troop,
+                     unsigned attacks, unsigned armour, double x, double y, double facing)
+{
+    om_wm_unit v;
+    int i = om_wm_table_add_unit(&t->table, t->rules->id, name, side, troop, 3,
+                                 OM_WM_TABLE_LINE, (om_wm_vec){x, y}, facing);
+    cr_assert_geq(i, 0, "add %s", name);
+    memset(&v, 0, sizeof v);
+    snprintf(v.name, sizeof v.name, "%s", name);
+    v.troop = troop;
+    v.stands = v.size = 3;
+    v.attacks = (uint8_t)attacks;
+    v.hits = 3;
+    v.armour = (uint8_t)armour;
+    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
+    v.traits = NO_TRAITS;
+    v.points = 50;
+    om_wm_side_init(&t->unit[i].side, &v);
+    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
+    t->unit[i].stand_and_shoot = true;
+    return (unsigned)i;
+}
+
+static void seed(om_dice *d, uint64_t s)
+{
+    d->plain = NULL;
+    om_rng_seed_block(&d->rng, s, 0);
+}
+
+/*
+ *   y=55 +-K-+        K: 3 Knights (cavalry) at (90,60) facing down, 7cm from
+ *   y=51 +SSS+           S: they charge on initiative (plan: charge S)
+ *   y=49 +---+        S: 3 Spearmen (infantry) at (90,50) facing up, holding
+ * A battle of one battle turn (fixed length), side A first: A's turn is the
+ * charge and its Combat phase, every Knight and every Spearman touching the
+ * other unit (the geometry of test_turn's two_units_are_the_engagement_engine).
+ * B's turn then rolls no die unless the combat is still unresolved (it fights
+ * on in B's Combat phase): the battle's dice up to there are the turn's. So
+ * each trial, with its own stream for both, gives the multi-unit engine's
+ * losses over one Combat phase exactly whenever that engine says the combat
+ * ended; the verdict then follows the losses: a side whose one unit is
+ * destroyed withdraws at its break point and the other wins, otherwise the
+ * side that took more victory points wins. The two engines' laws of every
+ * unit's losses therefore agree, and the combats left unresolved (where B's
+ * turn adds a round) are counted, not compared.
+ */
+Test(sanity, two_units_one_turn_are_the_engagement_engine)
+{
+    om_wm_turn t;
+    om_wm_command_setup plans_b;
+    om_wm_battle_options o = {.length = om_wm_game_length_find("fixed"), .fixed_turns = 1,
+                              .first = 0};
+    om_wm_battle_prepared *p = NULL;
+    om_wm_turn_work *w = NULL;
+    om_wm_dice_kit *kit = NULL;
+    om_wm_multi_prepared *mp = NULL;
+    om_wm_multi m;
+    om_wm_side side[2];
+    om_wm_check_failure why;
+    unsigned long resolved = 0, destroyed[2] = {0}, a_wins = 0;
+
+    memset(&t, 0, sizeof t);
+    t.rules = om_wm_ruleset_find("warmaster-revolution");
+    cr_assert_not_null(t.rules);
+    om_wm_table_init(&t.table, t.rules->id, 0, 0);
+    t.command.rules = t.rules->id;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
+    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
+        t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    plans_b = t.command;
+    plans_b.side = 1;
+    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 4, 90, 60, 270);
+    unsigned s = unit(&t, "Spearmen", 1, OM_WM_INFANTRY, 3, 6, 90, 50, 90);
+    t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
+    memset(&why, 0, sizeof why);
+    cr_assert_eq(om_wm_battle_prepare_alloc(&t, &plans_b, &o, &why, &p), OM_OK, "%s: %s",
+                 why.field, why.reason);
+
+    /* The same fight fed to the multi-unit engine by hand: every stand of each
+     * unit touches the other's front. */
+    memset(&m, 0, sizeof m);
+    side[0] = t.unit[k].side;
+    side[0].charging = true;
+    side[1] = t.unit[s].side;
+    side[1].charging = false;
+    m.rules = t.rules;
+    m.span = OM_WM_SPAN_PHASE;
+    m.unit[0] = (om_wm_multi_unit){&side[0], 0, OM_WM_NO_UNIT};
+    m.unit[1] = (om_wm_multi_unit){&side[1], 1, OM_WM_NO_UNIT};
+    m.n_units = 2;
+    m.contact[m.n_contacts++] = (om_wm_contact){0, 1, 3, 0, 0};
+    m.contact[m.n_contacts++] = (om_wm_contact){1, 0, 3, 0, 0};
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    cr_assert_eq(om_wm_dice_kit_alloc(&kit), OM_OK);
+    cr_assert_eq(om_wm_multi_prepared_alloc(&mp), OM_OK);
+    cr_assert_eq(om_wm_multi_prepare(kit, &m, mp, &why), OM_OK, "%s: %s", why.field,
+                 why.reason);
+
+    for (unsigned n = 0; n < TWO_UNIT_TRIALS; n++) {
+        om_wm_battle_result r;
+        om_wm_unit_state st[2], *sp[2] = {&st[0], &st[1]};
+        om_wm_multi_outcome e;
+        om_dice d1, d2;
+        seed(&d1, 20261127u + n);
+        seed(&d2, 20261127u + n);
+        om_wm_battle_resolve(p, w, &d1, &r);
+        om_wm_multi_unit_state_start(&m, 0, &st[0]);
+        om_wm_multi_unit_state_start(&m, 1, &st[1]);
+        om_wm_multi_resolve(mp, &d2, sp, &e);
+        cr_assert_eq(r.first, 0u);
+        cr_assert_eq(r.turns, 1u);
+        if (e.unresolved)
+            continue; /* B's Combat phase fights on: more dice than the engine's */
+        resolved++;
+        cr_assert_eq(r.stands_lost[k], e.unit[0].stands_lost, "trial %u: Knights", n);
+        cr_assert_eq(r.stands_lost[s], e.unit[1].stands_lost, "trial %u: Spearmen %u against %u; Knights %u against %u, end %u turns %u", n, r.stands_lost[s], e.unit[1].stands_lost, r.stands_lost[k], e.unit[0].stands_lost, r.end, r.turns);
+        cr_assert_eq(r.destroyed[k], e.unit[0].destroyed, "trial %u: Knights", n);
+        cr_assert_eq(r.destroyed[s], e.unit[1].destroyed, "trial %u: Spearmen", n);
+        destroyed[0] += r.destroyed[k];
+        destroyed[1] += r.destroyed[s];
+        if (r.destroyed[s] != r.destroyed[k]) {
+            const unsigned loser = r.destroyed[s] ? 1u : 0u;
+            cr_assert_eq(r.end, OM_WM_END_BREAK, "trial %u", n);
+            cr_assert(r.withdrew[loser] && !r.withdrew[1 - loser], "trial %u", n);
+            cr_assert_eq(r.verdict.winner, 1 - loser, "trial %u", n);
+        } else if (r.vp[0] != r.vp[1]) {
+            cr_assert_eq(r.verdict.winner, r.vp[0] > r.vp[1] ? 0u : 1u, "trial %u", n);
+        } else {
+            cr_assert_eq(r.verdict.winner, OM_WM_BATTLE_NO_WINNER, "trial %u", n);
+        }
+        a_wins += r.verdict.winner == 0;
+    }
+    /* The comparison covers most of the fights and both kinds of result. */
+    cr_expect_gt(resolved, TWO_UNIT_TRIALS / 2, "resolved in one phase: %lu of %u", resolved,
+                 TWO_UNIT_TRIALS);
+    cr_expect_gt(destroyed[1], 0ul, "the Spearmen are sometimes destroyed");
+    cr_expect_gt(a_wins, 0ul);
+    cr_expect_lt(a_wins, resolved, "A does not always win");
+    om_wm_multi_prepared_free(mp);
+    om_wm_dice_kit_free(kit);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* ------------------------------------------------ example lists, loaded */
+
+/* What the battles of one run gave: counts of each winner, and the sum and
+ * sum of squares of each battle's victory-point margin (A's less B's). */
+typedef struct battles {
+    int winner, vp_a, vp_b;     /* fields of the layout */
+    const om_layout *layout;
+    unsigned long wins[OM_WINNER_CODES];
+    unsigned long n;
+    double *margin;             /* each battle's margin, by trial index */
+} battles;
+
+static om_status put(void *ctx, const om_block *b, bool *stop)
+{
+    battles *x = ctx;
+    (void)stop;
+    for (size_t i = 0; i < b->n; i++) {
+        const uint8_t *row = b->rows + i * x->layout->row_size;
+        x->wins[om_field_value(&x->layout->fields[x->winner], row)]++;
+        x->margin[b->first + i] =
+            (double)om_field_value(&x->layout->fields[x->vp_a], row) -
+            (double)om_field_value(&x->layout->fields[x->vp_b], row);
+        x->n++;
+    }
+    return OM_OK;
+}
+
+/* Fight `n` battles of the scenario `text` with `seed`, each battle its own
+ * stream (so that two scenarios that differ in one unit meet the same dice
+ * as far as their battles go alike), into *x (x->margin allocated). */
+static void fight(const char *text, uint64_t seed_value, unsigned n, battles *x)
+{
+    om_scenario *sc = NULL;
+    om_trials t;
+    om_run_sink sink = {.ctx = x, .put = put};
+    om_run_config cfg = {.trials = n, .seed = seed_value, .threads = 2, .trial_streams = true};
+    cr_assert_eq(om_scenario_load_text("sanity.yaml", text, strlen(text), &sc), OM_OK, "%s",
+                 om_error_message());
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
+    memset(x, 0, sizeof *x);
+    x->layout = &t.layout;
+    x->winner = om_layout_find(&t.layout, "winner");
+    x->vp_a = om_layout_find(&t.layout, "vp_a");
+    x->vp_b = om_layout_find(&t.layout, "vp_b");
+    cr_assert(x->winner >= 0 && x->vp_a >= 0 && x->vp_b >= 0, "a battle's fields");
+    cr_assert_not_null(x->margin = calloc(n, sizeof *x->margin));
+    cr_assert_eq(om_run_simulate(&t, &cfg, &sink, NULL), OM_OK, "%s", om_error_message());
+    cr_assert_eq(x->n, (unsigned long)n);
+    x->layout = NULL;
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* A battle scenario of lists a and b (names or paths), the first turn `first`. */
+static void scenario(char *buf, size_t size, const char *a, const char *b, const char *first)
+{
+    snprintf(buf, size, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                        "a: {list: %s}\nb: {list: %s}\nlength: d6-6-7-8\nfirst: %s\n",
+             a, b, first);
+}
+
+/* |p1 - p2| within five standard errors of two independent proportions of n. */
+static void expect_same_p(const char *what, unsigned long c1, unsigned long c2, unsigned long n)
+{
+    double p1 = (double)c1 / n, p2 = (double)c2 / n;
+    double se = sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n);
+    cr_expect_leq(fabs(p1 - p2), SIGMAS * se + 1e-12, "%s: %.4f against %.4f (5 se %.4f)",
+                  what, p1, p2, SIGMAS * se);
+}
+
+/* The example lists of each rule set paired for the tests below. */
+static const char *const pairing[][2] = {
+    {"revolution-empire-steel-and-shot", "revolution-orcs-horde"},
+    {"1.1-empire-battle-line", "1.1-orcs-waaagh"},
+    {"ancients-greek", "ancients-republican-roman"},
+};
+#define PAIRINGS (sizeof pairing / sizeof pairing[0])
+
+/* A list against itself (the first list of each pairing). With the first
+ * turn rolled, side A and side B win alike, within five standard errors of
+ * the difference of two proportions of one multinomial. With the first turn
+ * given to A in one run and to B in another, the side that had it wins as
+ * often in both (two independent proportions). */
+Test(sanity, a_list_against_itself, .timeout = 900)
+{
+    char text[512];
+    for (size_t i = 0; i < PAIRINGS; i++) {
+        const char *l = pairing[i][0];
+        battles roll, a_first, b_first;
+        scenario(text, sizeof text, l, l, "roll");
+        fight(text, 11, LIST_BATTLES, &roll);
+        double pa = (double)roll.wins[OM_WINNER_A] / LIST_BATTLES;
+        double pb = (double)roll.wins[OM_WINNER_B] / LIST_BATTLES;
+        double se = sqrt((pa + pb - (pa - pb) * (pa - pb)) / LIST_BATTLES);
+        cr_expect_leq(fabs(pa - pb), SIGMAS * se + 1e-12,
+                      "%s against itself: P(A) %.4f, P(B) %.4f (5 se %.4f)", l, pa, pb,
+                      SIGMAS * se);
+        scenario(text, sizeof text, l, l, "a");
+        fight(text, 12, LIST_BATTLES, &a_first);
+        scenario(text, sizeof text, l, l, "b");
+        fight(text, 13, LIST_BATTLES, &b_first);
+        char what[160];
+        snprintf(what, sizeof what, "%s against itself: P(the first side wins), A first "
+                 "against B first", l);
+        expect_same_p(what, a_first.wins[OM_WINNER_A], b_first.wins[OM_WINNER_B],
+                      LIST_BATTLES);
+        cr_log_info("%s against itself: rolled A %.3f B %.3f; A first wins %.3f, B first "
+                    "wins %.3f", l, pa, pb, (double)a_first.wins[OM_WINNER_A] / LIST_BATTLES,
+                    (double)b_first.wins[OM_WINNER_B] / LIST_BATTLES);
+        free(roll.margin);
+        free(a_first.margin);
+        free(b_first.margin);
+    }
+}
+
+/* The text of example list `stem` (from the source tree, the files compiled
+ * into the program) with one more unit of its first kind at the head of its
+ * units and 500 more points allowed, written to `path`. */
+static void list_plus_one(const char *stem, const char *path)
+{
+    char src[512], *text, *units, *points, unit_id[64];
+    FILE *f;
+    long len;
+    snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT, stem);
+    cr_assert_not_null(f = fopen(src, "rb"), "%s", src);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    cr_assert_not_null(text = calloc((size_t)len + 1, 1));
+    cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    cr_assert_not_null(units = strstr(text, "\nunits:\n"), "%s: units", stem);
+    cr_assert_eq(sscanf(units, "\nunits:\n - unit: %63s", unit_id), 1, "%s: first unit", stem);
+    cr_assert_not_null(points = strstr(text, "\npoints: "), "%s: points", stem);
+    unsigned allowed = (unsigned)strtoul(points + 9, NULL, 10);
+    cr_assert_not_null(f = fopen(path, "wb"));
+    /* Up to the points, the points raised, up to the units, the new unit, the rest. */
+    fwrite(text, 1, (size_t)(points - text), f);
+    fprintf(f, "\npoints: %u", allowed + 500);
+    const char *after_points = strchr(points + 1, '\n');
+    fwrite(after_points, 1, (size_t)(units - after_points), f);
+    fprintf(f, "\nunits:\n  - unit: %s", unit_id);
+    fputs(units + strlen("\nunits:"), f);
+    fclose(f);
+    free(text);
+}
+
+/* Adding a unit to side A's list (one more of its first kind) never lowers
+ * A's expected victory-point margin: the mean over the battles of the paired
+ * differences (each battle its own stream in both runs) at least minus five
+ * standard errors of that mean, for the pairing of each rule set. */
+Test(sanity, adding_a_unit_never_lowers_the_margin, .timeout = 900)
+{
+    char dir[] = "/tmp/om_sanity_XXXXXX", path[600], text[1024];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/plus.yaml", dir);
+    for (size_t i = 0; i < PAIRINGS; i++) {
+        battles base, plus;
+        double sum = 0, sum2 = 0, mean, se;
+        scenario(text, sizeof text, pairing[i][0], pairing[i][1], "roll");
+        fight(text, 21, LIST_BATTLES, &base);
+        list_plus_one(pairing[i][0], path);
+        scenario(text, sizeof text, path, pairing[i][1], "roll");
+        fight(text, 21, LIST_BATTLES, &plus);
+        for (unsigned n = 0; n < LIST_BATTLES; n++) {
+            double dm = plus.margin[n] - base.margin[n];
+            sum += dm;
+            sum2 += dm * dm;
+        }
+        mean = sum / LIST_BATTLES;
+        se = sqrt((sum2 / LIST_BATTLES - mean * mean) / (LIST_BATTLES - 1));
+        cr_expect_geq(mean, -SIGMAS * se,
+                      "%s with one more unit against %s: the margin moved by %.1f VP "
+                      "(5 se %.1f)", pairing[i][0], pairing[i][1], mean, SIGMAS * se);
+        cr_log_info("%s + 1 unit against %s: margin %+.1f VP (se %.1f)", pairing[i][0],
+                    pairing[i][1], mean, se);
+        free(base.margin);
+        free(plus.margin);
+    }
+    unlink(path);
+    rmdir(dir);
+}
