@@ -253,6 +253,8 @@ om_status om_replay_file(const om_replay_request *rq, om_replay_report *report)
     om_trials t = {0};
     int32_t *margin = NULL;
     uint8_t *row = NULL;
+    char *story = NULL;
+    size_t story_len = 0;
     const om_game_narrate_methods *nm;
     om_status st;
 
@@ -289,22 +291,31 @@ om_status om_replay_file(const om_replay_request *rq, om_replay_report *report)
         goto done;
     }
     {
+        /* The story is kept until the row is found to be the file's: a
+         * battle that is not the one the file counted is not told. */
         const om_run_config cfg = {.trials = rec.trials, .seed = rec.seed,
                                    .block_size = rec.block_size,
                                    .trial_streams = strcmp(rec.rng, OM_RNG_SCHEME_TRIALS) == 0};
-        if (fprintf(rq->out, "%s: battle %llu of %llu (%s), seed %llu\n", rq->path,
-                    (unsigned long long)report->trial, (unsigned long long)rec.trials,
-                    rq->typical ? "the typical one: its victory-point margin is the median"
-                                : "as asked",
-                    (unsigned long long)rec.seed) < 0) {
-            st = OM_ERROR(OM_EIO, "cannot write the narration");
+        FILE *mem = open_memstream(&story, &story_len);
+        if (mem == NULL) {
+            st = OM_ERROR(OM_ENOMEM, "out of memory for the narration");
             goto done;
         }
-        st = om_run_replay_trial(&t, &cfg, report->trial, row, rq->out, rq->picture_turn,
+        fprintf(mem, "%s: battle %llu of %llu (%s), seed %llu\n", rq->path,
+                (unsigned long long)report->trial, (unsigned long long)rec.trials,
+                rq->typical ? "the typical one: its victory-point margin is the median"
+                            : "as asked",
+                (unsigned long long)rec.seed);
+        st = om_run_replay_trial(&t, &cfg, report->trial, row, mem, rq->picture_turn,
                                  rq->picture);
+        if (fclose(mem) != 0 && st == OM_OK)
+            st = OM_ERROR(OM_ENOMEM, "out of memory for the narration");
     }
     if (st == OM_OK)
         st = check_row(r, &t.layout, report->trial, row, rec.version);
+    if (st == OM_OK && (fwrite(story, 1, story_len, rq->out) != story_len ||
+                        fflush(rq->out) != 0))
+        st = OM_ERROR(OM_EIO, "cannot write the narration");
     if (st == OM_OK) {
         const om_field *fa = NULL, *fb = NULL;
         for (size_t i = 0; i < t.layout.field_count; i++) {
@@ -318,6 +329,7 @@ om_status om_replay_file(const om_replay_request *rq, om_replay_report *report)
                              (int64_t)row_value(fb, row, fb->offset);
     }
 done:
+    free(story);
     free(row);
     free(margin);
     om_trials_release(&t);

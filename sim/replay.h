@@ -57,7 +57,8 @@ typedef struct om_replay_report {
  * om_replay_file: tell trial rq->trial (or the typical one) of the result
  * file rq->path: its scenario and dice from the file's provenance (scenario
  * text, seed, block size, dice scheme), its row compared field by field with
- * the file's. A heading line names the file, the trial and its margin.
+ * the file's. A heading line names the file and the trial; the story is
+ * written only once the row is found to be the file's.
  * Errors: OM_EIO, OM_EHDF5 (unreadable, not a result file, damaged; a row
  * that differs from its replay, which the same program version never gives),
  * OM_EINVAL (a trial out of range, a file without rows, a scenario that is

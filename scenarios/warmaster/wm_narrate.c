@@ -214,9 +214,8 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
         tell_shot(p, t, e);
         break;
     case OM_WM_EV_COMBAT:
-        say(p, "  combat of " UNIT_FMT ": hits on A %d, on B %d over %d round%s: %s\n",
-            UNIT_ARGS(t, e->unit), e->v[0], e->v[1], e->v[3], e->v[3] == 1 ? "" : "s",
-            winner_words(e->v[2]));
+        say(p, "  combat: hits on A %d, on B %d over %d round%s: %s\n", e->v[0], e->v[1],
+            e->v[3], plural(e->v[3]), winner_words(e->v[2]));
         break;
     case OM_WM_EV_COMBAT_UNIT:
         tell_combat_unit(p, t, e);
