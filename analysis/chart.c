@@ -1513,6 +1513,9 @@ static const uint32_t side_colour[2] = {0x0072b2u, 0xd55e00u};
 #define LABEL_SIZE_F 0.55
 #define LABEL_WIDTH_SHARE 1.6
 
+/* A character's dot, as a share of f. */
+#define CHARACTER_R_F 0.3
+
 unsigned om_chart_picture_height(const om_picture *pic, unsigned width)
 {
     const double f = fmax(FONT_MIN, width / FONT_PER_WIDTH);
@@ -1623,6 +1626,17 @@ static void draw_picture(canvas *cv, const om_picture *pic, double W, double H)
             show(cv, PX(u->x), PY(u->y) + out * reach + (out > 0 ? 0 : 0.3 * size), buf, 0.5);
         }
     }
+    /* Characters: a white-ringed dot of the side's colour, no name (they
+     * stand on their units, whose names are drawn). */
+    for (size_t i = 0; i < pic->n_characters; i++) {
+        const om_picture_character *c = &pic->character[i];
+        if (c->gone)
+            continue;
+        set_colour(cv, 0xffffffu);
+        cv->ops->circle(cv, PX(c->x), PY(c->y), CHARACTER_R_F * f + 0.08 * f);
+        set_colour(cv, side_colour[c->side & 1u]);
+        cv->ops->circle(cv, PX(c->x), PY(c->y), CHARACTER_R_F * f);
+    }
     /* The key: each side's colour and army, and what was left out. */
     {
         double x = x0, base = H - 0.9 * f;
@@ -1640,8 +1654,9 @@ static void draw_picture(canvas *cv, const om_picture *pic, double W, double H)
             x += 1.6 * f + text_width(cv, buf) + 1.5 * f;
         }
         set_colour(cv, INK_FAINT);
-        snprintf(buf, sizeof buf, "%.0f x %.0f cm; dark edge: a unit's front%s", pic->width,
-                 pic->depth, gone > 0 ? "; units lost are not drawn" : "");
+        snprintf(buf, sizeof buf, "%.0f x %.0f cm; dark edge: a unit's front; dot: a "
+                 "character%s", pic->width, pic->depth,
+                 gone > 0 ? "; units lost are not drawn" : "");
         show(cv, x, base, buf, 0);
     }
 #undef PX

@@ -203,7 +203,8 @@ unsigned om_chart_picture_height(const om_picture *pic, unsigned width);
  * `format` to `out`: the table with each side's deployment zone tinted,
  * terrain pieces with their kinds, every unit still on the table as a
  * rectangle of its side's colour at its place and facing (its front edge
- * dark, dashed white when confused) with its name, and a key. Errors:
+ * dark, dashed white when confused) with its name, each character not slain
+ * as a dot of its side's colour, and a key. Errors:
  * OM_EINVAL (a table without size), OM_EIO (the write failed), OM_ENOMEM.
  */
 om_status om_chart_picture_render(const om_picture *pic, om_chart_format format, unsigned width,

@@ -1,7 +1,7 @@
 /*
  * picture.h: a battlefield as plain data for a chart: the table's size, the
- * deployment zones, terrain outlines and the units as labelled rectangles at
- * their positions and facings, by side. A game fills it from its own table
+ * deployment zones, terrain outlines, the units as labelled rectangles at
+ * their positions and facings, and the characters, by side. A game fills it from its own table
  * (the Warmaster narrator, scenarios/warmaster/wm_narrate.c); the chart
  * (analysis/chart.c) draws it and knows no game type. Fixed arrays, no
  * allocation: a picture is a value.
@@ -18,6 +18,7 @@
 #define OM_PICTURE_UNITS_MAX 64
 #define OM_PICTURE_TERRAIN_MAX 16
 #define OM_PICTURE_VERTICES_MAX 8
+#define OM_PICTURE_CHARACTERS_MAX 24
 
 /* Longest label, with its NUL. */
 #define OM_PICTURE_LABEL_MAX 40
@@ -42,6 +43,14 @@ typedef struct om_picture_terrain {
     char label[OM_PICTURE_LABEL_MAX];     /* e.g. "wood" */
 } om_picture_terrain;
 
+/* A character: a small round base at (x, y), by side. */
+typedef struct om_picture_character {
+    double x, y;                      /* centre, cm */
+    uint8_t side;                     /* 0 (A) or 1 (B) */
+    bool gone;                        /* slain (not drawn) */
+    char label[OM_PICTURE_LABEL_MAX]; /* e.g. "General" */
+} om_picture_character;
+
 /* A battlefield: side A's edge is y = 0, side B's y = depth. */
 typedef struct om_picture {
     char title[160];                            /* drawn above the table */
@@ -53,6 +62,8 @@ typedef struct om_picture {
     om_picture_unit unit[OM_PICTURE_UNITS_MAX];
     size_t n_terrain;
     om_picture_terrain terrain[OM_PICTURE_TERRAIN_MAX];
+    size_t n_characters;
+    om_picture_character character[OM_PICTURE_CHARACTERS_MAX];
 } om_picture;
 
 #endif /* OM_PICTURE_H */

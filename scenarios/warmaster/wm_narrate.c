@@ -288,6 +288,17 @@ void om_wm_narrate_picture(const om_wm_table *t, const char *const side_name[2],
         pu->confused = un->present && un->confused;
         snprintf(pu->label, sizeof pu->label, "%s", un->name);
     }
+    for (unsigned c = 0; c < t->characters && pic->n_characters < OM_PICTURE_CHARACTERS_MAX;
+         c++) {
+        const om_wm_table_character *ch = &t->character[c];
+        om_picture_character *pc = &pic->character[pic->n_characters++];
+        /* A character stands with the unit he joined, and is slain with it. */
+        pc->x = ch->at.x;
+        pc->y = ch->at.y;
+        pc->side = ch->side;
+        pc->gone = ch->joined >= 0 && !t->unit[ch->joined].present;
+        snprintf(pc->label, sizeof pc->label, "%s", ch->name);
+    }
     for (unsigned k = 0; k < t->terrain_pieces && pic->n_terrain < OM_PICTURE_TERRAIN_MAX; k++) {
         const om_wm_terrain *tr = &t->terrain[k];
         om_picture_terrain *pt = &pic->terrain[pic->n_terrain++];
