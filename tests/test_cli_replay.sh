@@ -83,6 +83,10 @@ expect_grep "trial 4 replays with turns = $turns, the file has $((turns + 1))" "
 expect_absent "$TMP/e.png" "...and draws no chart"
 if [ -s "$TMP/out" ]; then not_ok "...and tells no story" "$(head -c 200 "$TMP/out")"; else
     ok "...and tells no story"; fi
+cp "$TMP/b.h5" "$TMP/flipped.h5"
+"$H5EDIT" chunk "$TMP/flipped.h5" /trials/vp_a 0 flip data 4 >/dev/null
+expect_exit 3 "a damaged chunk of the margin's field" "$OM" replay "$TMP/flipped.h5" --typical
+expect_grep "/trials/vp_a, rows 0.." "$TMP/err" "...names the dataset and the rows"
 printf 'not a result file\n' >"$TMP/junk.h5"
 expect_exit 3 "a file that is not HDF5" "$OM" replay "$TMP/junk.h5" --battle 0
 expect_exit 3 "a missing file" "$OM" replay "$TMP/missing.h5" --battle 0
