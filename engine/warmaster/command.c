@@ -675,6 +675,16 @@ void om_wm_command_apply_blunder(const om_wm_command_setup *s, om_wm_table *t, o
 
 /* ---- Initiative ---- */
 
+/* The record of unit u becoming confused for `why` (OM_WM_CONFUSED_*). */
+static void trace_confused(phase *p, unsigned u, int why)
+{
+    if (p->trace != NULL) {
+        om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_CONFUSED, (int)u, -1);
+        e.v[0] = (int16_t)why;
+        om_wm_trace_put(p->trace, &e);
+    }
+}
+
 /* The evade (Movement > Moving by Initiative > The path of evaders; Warmaster
  * Ancients, Movement > The Evade): straight away from enemy e at full pace;
  * bursting through friends in Revolution and 1.1 (confused), Ancients
@@ -720,13 +730,17 @@ static bool evade(phase *p, unsigned u, unsigned e)
         if (p->r->evade_burst_through) {
             t->unit[k].confused = true;
             p->out->unit[k].burst = 1;
+            trace_confused(p, k, OM_WM_CONFUSED_BURST);
         } else if (!(passed == 0 && is_skirmish(&t->unit[k]))) {
             if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL) {
                 t->unit[k].confused = true;
                 p->out->unit[k].burst = 1;
+                trace_confused(p, k, OM_WM_CONFUSED_BURST);
             }
-            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL)
+            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL) {
                 un->confused = true;
+                trace_confused(p, u, OM_WM_CONFUSED_EVADED);
+            }
         }
         passed++;
     }

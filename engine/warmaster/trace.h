@@ -46,6 +46,8 @@ typedef enum om_wm_event_kind {
                                   OM_WM_EVF_DESTROYED, OM_WM_EVF_UNRESOLVED (still
                                   engaged) */
     OM_WM_EV_RECOVERED,        /* unit recovered from confusion (end of Command) */
+    OM_WM_EV_CONFUSED,         /* unit became confused outside shooting's drive backs and
+                                  combat (whose records flag it): v[0] OM_WM_CONFUSED_* */
     OM_WM_EV_DESTROYED,        /* unit destroyed or gone from the table this turn */
     OM_WM_EV_WITHDRAWAL,       /* the check at the end of a turn, one per army: side,
                                   v[0] its losses and v[1] its break point (half units),
@@ -65,6 +67,15 @@ enum {
     OM_WM_EVF_UNRESOLVED = 1u << 4,
     OM_WM_EVF_WITHDRAWS = 1u << 5,
     OM_WM_EVF_GENERAL_SLAIN = 1u << 6
+};
+
+/* Why a unit became confused (OM_WM_EV_CONFUSED). */
+enum {
+    OM_WM_CONFUSED_BURST = 0, /* an evading unit burst through it (Movement > Moving by
+                                 Initiative > The path of evaders) */
+    OM_WM_CONFUSED_MISFIRE,   /* its own shooting misfired (army lists) */
+    OM_WM_CONFUSED_EVADED     /* it evaded through friends and failed its test
+                                 (Warmaster Ancients, Movement > The Evade) */
 };
 
 /* Values a record carries besides its unit and target. */

@@ -201,8 +201,14 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     }
     out->unit[target].shot_at = 1;
     /* What its shooting cost it (army lists: misfires). */
-    if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
+    if (om_wm_fire_cost(d, &shooter.unit, &f, &left)) {
         t->unit[u].confused = true;
+        if (w->trace != NULL) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CONFUSED, (int)u, -1);
+            e.v[0] = OM_WM_CONFUSED_MISFIRE;
+            om_wm_trace_put(w->trace, &e);
+        }
+    }
     t->unit[u].stands = (uint8_t)left;
     if (left == 0)
         t->unit[u].present = false;

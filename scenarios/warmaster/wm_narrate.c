@@ -77,7 +77,11 @@ static const char *character_name(const om_wm_table *t, int c)
 }
 
 
-static void say(printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(printer *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 static void say(printer *p, const char *fmt, ...)
 {
@@ -222,6 +226,12 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
         break;
     case OM_WM_EV_RECOVERED:
         say(p, "  " UNIT_FMT " recovers from confusion\n", UNIT_ARGS(t, e->unit));
+        break;
+    case OM_WM_EV_CONFUSED:
+        say(p, "  " UNIT_FMT " is confused: %s\n", UNIT_ARGS(t, e->unit),
+            e->v[0] == OM_WM_CONFUSED_MISFIRE  ? "its shooting misfired"
+            : e->v[0] == OM_WM_CONFUSED_EVADED ? "it evaded through friends"
+                                               : "an evading unit burst through it");
         break;
     case OM_WM_EV_DESTROYED:
         say(p, "  " UNIT_FMT " is lost\n", UNIT_ARGS(t, e->unit));
