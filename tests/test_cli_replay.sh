@@ -5,7 +5,8 @@
 # the same way twice, the battlefield drawn as a PNG, and bad input refused
 # with its documented exit code and a clear message: a battle out of range, a
 # file that is not a battle's, a file without rows, a row edited since the
-# run (placed by h5edit), a file that is not a result file, bad options.
+# run (placed by h5edit), a file that is not a result file, bad options;
+# and the manual's example, line by line.
 # Usage: test_cli_replay.sh PATH/TO/oddsmaster PATH/TO/h5edit SOURCE_ROOT
 set -u
 OM=$1
@@ -90,5 +91,28 @@ expect_grep "/trials/vp_a, rows 0.." "$TMP/err" "...names the dataset and the ro
 printf 'not a result file\n' >"$TMP/junk.h5"
 expect_exit 3 "a file that is not HDF5" "$OM" replay "$TMP/junk.h5" --battle 0
 expect_exit 3 "a missing file" "$OM" replay "$TMP/missing.h5" --battle 0
+
+# The manual's example ("Why one battle went as it did"): every line it
+# shows of the typical battle is a line of the real story.
+cat >"$TMP/example.yaml" <<'YAML'
+schema: oddsmaster-scenario/1
+kind: battle
+a: {list: revolution-empire-steel-and-shot}
+b: {list: revolution-orcs-horde}
+YAML
+"$OM" run "$TMP/example.yaml" --trials 1000 --seed 1 -q -t 2 -o "$TMP/battle.h5" >/dev/null 2>&1
+(cd "$TMP" && "$OM" replay battle.h5 --typical >"$TMP/story" 2>/dev/null)
+if python3 - "$ROOT/docs/manual.md" "$TMP/story" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("$ oddsmaster replay battle.h5 --typical")
+shown = s[i:s.index("```", i)].splitlines()[1:]
+told = open(sys.argv[2]).read().splitlines()
+missing = [l for l in shown if l.strip() not in ("...", "") and l not in told]
+for l in missing:
+    print("# not told: " + l)
+sys.exit(1 if missing or not shown else 0)
+PY
+then ok "the manual's replay example is the real story"; else not_ok "the manual's replay example is the real story"; fi
 
 tap_end

@@ -166,17 +166,17 @@ static void tell_withdrawal(printer *p, const om_wm_event *e, const char *const 
     if (e->v[0] == p->told_lost[s] && !(e->flags & OM_WM_EVF_WITHDRAWS))
         return;
     p->told_lost[s] = e->v[0];
+    /* Losses count in half units (a unit reduced to one stand counts half). */
+    say(p, "  %s (%s) has lost %g unit%s", side_name[s], side_letter[s], e->v[0] / 2.0,
+        e->v[0] == 2 ? "" : "s");
     if (e->v[1] >= NO_BREAK_POINT)
-        say(p, "  %s (%s) has lost %g units, and has no break point", side_name[s], side_letter[s],
-            e->v[0] / 2.0);
+        say(p, "; it has no break point");
     else
-        say(p, "  %s (%s) has lost %g units of its break point of %g", side_name[s],
-            side_letter[s],
-            e->v[0] / 2.0, e->v[1] / 2.0);
+        say(p, "; it withdraws at %g", e->v[1] / 2.0);
     if (e->flags & OM_WM_EVF_GENERAL_SLAIN)
-        say(p, ": its General is slain, it WITHDRAWS\n");
+        say(p, ". Its General is slain: it WITHDRAWS\n");
     else if (e->flags & OM_WM_EVF_WITHDRAWS)
-        say(p, ": it WITHDRAWS\n");
+        say(p, ". It WITHDRAWS\n");
     else
         say(p, "\n");
 }
@@ -240,9 +240,9 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
         tell_withdrawal(p, e, side_name);
         break;
     case OM_WM_EV_END:
-        say(p, "\nThe battle ends (%s) after %d turns: ",
-            e->v[3] >= 0 && e->v[3] < OM_WM_END_COUNT ? end_words[e->v[3]] : "?",
-            e->turn);
+        say(p, "\nThe battle ends (%s) after %d turn%s: ",
+            e->v[3] >= 0 && e->v[3] < OM_WM_END_COUNT ? end_words[e->v[3]] : "?", e->turn,
+            plural(e->turn));
         if (e->side < 2)
             say(p, "side %s (%s) wins, %s victory", side_letter[e->side],
                 side_name[e->side],
