@@ -79,6 +79,8 @@ typedef struct canvas_ops {
     /* A rectangle shaded upwards through `n` colours, evenly spaced. */
     void (*gradient)(canvas *cv, double x, double y, double w, double h, const uint32_t *stops,
                      size_t n);
+    /* A closed polygon of n points xy[2i], xy[2i+1], filled. */
+    void (*polygon)(canvas *cv, const double *xy, size_t n);
 } canvas_ops;
 
 struct canvas {
@@ -200,8 +202,17 @@ static void cairo_gradient(canvas *cv, double x, double y, double w, double h,
     cairo_pattern_destroy(pat);
 }
 
+static void cairo_polygon(canvas *cv, const double *xy, size_t n)
+{
+    cairo_source(cv);
+    for (size_t i = 0; i < n; i++)
+        (i == 0 ? cairo_move_to : cairo_line_to)(cv->cr, xy[2 * i], xy[2 * i + 1]);
+    cairo_close_path(cv->cr);
+    cairo_fill(cv->cr);
+}
+
 static const canvas_ops cairo_ops = {cairo_rect, cairo_line, cairo_circle, cairo_text,
-                                     cairo_gradient};
+                                     cairo_gradient, cairo_polygon};
 
 /* SVG backend. */
 
@@ -265,7 +276,16 @@ static void svg_gradient(canvas *cv, double x, double y, double w, double h,
                      "height=\"%.2f\" fill=\"url(#g%u)\"/>\n", x, y, w, h, id);
 }
 
-static const canvas_ops svg_ops = {svg_rect, svg_line, svg_circle, svg_text, svg_gradient};
+static void svg_polygon(canvas *cv, const double *xy, size_t n)
+{
+    fputs("<polygon points=\"", cv->svg);
+    for (size_t i = 0; i < n; i++)
+        fprintf(cv->svg, "%s%.2f,%.2f", i > 0 ? " " : "", xy[2 * i], xy[2 * i + 1]);
+    fprintf(cv->svg, "\" fill=\"#%06x\"/>\n", cv->colour);
+}
+
+static const canvas_ops svg_ops = {svg_rect, svg_line, svg_circle, svg_text, svg_gradient,
+                                   svg_polygon};
 
 /* ------------------------------------------------------------------ text */
 
@@ -1458,6 +1478,232 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE 
     }
     cv.cr = cairo_create(surface);
     draw(&cv, sp, W, H);
+    cs = cairo_status(cv.cr);
+    cairo_destroy(cv.cr);
+    if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
+        cs = cairo_surface_write_to_png_stream(surface, file_write, &to);
+    cairo_surface_finish(surface);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        cs = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, to.err);
+}
+
+/* ------------------------------------------------------------ battlefield */
+
+/* Colours of the battlefield: the cloth, each side's units and deployment
+ * zone (the series' blue and vermilion, told apart in every common kind of
+ * colour vision), terrain, gone units. */
+#define CLOTH 0xeef2e6u
+#define ZONE_TINT_A 0xdbe7f3u
+#define ZONE_TINT_B 0xf6e0d3u
+#define TERRAIN_FILL 0xb9c9a3u
+#define TERRAIN_EDGE 0x6f8a5au
+#define GONE_UNIT 0xb0b4b8u
+static const uint32_t side_colour[2] = {0x0072b2u, 0xd55e00u};
+
+/* Margins around the table, in font sizes: room for the title above and the
+ * key below. */
+#define PICTURE_TOP_F 3.4
+#define PICTURE_BOTTOM_F 2.6
+#define PICTURE_SIDE_F 1.2
+
+/* Units' names: their font as a share of f, and how far beyond its unit's
+ * frontage a name may run before it is cut short. */
+#define LABEL_SIZE_F 0.55
+#define LABEL_WIDTH_SHARE 1.6
+
+/* A character's dot, as a share of f. */
+#define CHARACTER_R_F 0.3
+
+unsigned om_chart_picture_height(const om_picture *pic, unsigned width)
+{
+    const double f = fmax(FONT_MIN, width / FONT_PER_WIDTH);
+    const double table_w = width - 2 * PICTURE_SIDE_F * f;
+    const double h = table_w * (pic->depth > 0 && pic->width > 0 ? pic->depth / pic->width : 1) +
+                     (PICTURE_TOP_F + PICTURE_BOTTOM_F) * f;
+    return (unsigned)ceil(h);
+}
+
+/* The picture's table drawn on cv, W x H. The table's y = 0 (side A's edge)
+ * is at the bottom of the drawing, so that side A looks up the table. */
+static void draw_picture(canvas *cv, const om_picture *pic, double W, double H)
+{
+    const double f = fmax(FONT_MIN, fmin(W / FONT_PER_WIDTH, H / FONT_PER_HEIGHT));
+    const double x0 = PICTURE_SIDE_F * f, y0 = PICTURE_TOP_F * f;
+    const double tw = W - 2 * PICTURE_SIDE_F * f, th = H - (PICTURE_TOP_F + PICTURE_BOTTOM_F) * f;
+    const double k = fmin(tw / pic->width, th / pic->depth);
+    char buf[OM_CHART_TEXT_MAX];
+    double edge[10];
+#define PX(cx) (x0 + (cx) * k)
+#define PY(cy) (y0 + (pic->depth - (cy)) * k)
+
+    cv->colour = 0xffffffu;
+    cv->ops->rect(cv, 0, 0, W, H);
+    set_font(cv, 1.2 * f, true);
+    set_colour(cv, INK);
+    cut_to_width(cv, pic->title, W - 2 * x0, buf, sizeof buf);
+    show(cv, x0, 1.6 * f, buf, 0);
+    /* The cloth, the deployment zones along each long edge, and the edge. */
+    set_colour(cv, CLOTH);
+    cv->ops->rect(cv, PX(0), PY(pic->depth), pic->width * k, pic->depth * k);
+    if (pic->zone[0] > 0) {
+        set_colour(cv, ZONE_TINT_A);
+        cv->ops->rect(cv, PX(0), PY(pic->zone[0]), pic->width * k, pic->zone[0] * k);
+    }
+    if (pic->zone[1] > 0) {
+        set_colour(cv, ZONE_TINT_B);
+        cv->ops->rect(cv, PX(0), PY(pic->depth), pic->width * k, pic->zone[1] * k);
+    }
+    for (size_t i = 0; i < pic->n_terrain; i++) {
+        const om_picture_terrain *t = &pic->terrain[i];
+        double xy[2 * OM_PICTURE_VERTICES_MAX + 2], cx = 0, cy = 0;
+        for (unsigned v = 0; v < t->n; v++) {
+            xy[2 * v] = PX(t->x[v]);
+            xy[2 * v + 1] = PY(t->y[v]);
+            cx += t->x[v] / t->n;
+            cy += t->y[v] / t->n;
+        }
+        set_colour(cv, TERRAIN_FILL);
+        cv->ops->polygon(cv, xy, t->n);
+        xy[2 * t->n] = xy[0];
+        xy[2 * t->n + 1] = xy[1];
+        set_colour(cv, TERRAIN_EDGE);
+        cv->ops->line(cv, xy, (size_t)t->n + 1, 0.08 * f, 0);
+        set_font(cv, 0.6 * f, false);
+        show(cv, PX(cx), PY(cy), t->label, 0.5);
+    }
+    edge[0] = edge[6] = edge[8] = PX(0);
+    edge[1] = edge[3] = edge[9] = PY(0);
+    edge[2] = edge[4] = PX(pic->width);
+    edge[5] = edge[7] = PY(pic->depth);
+    set_colour(cv, INK_SOFT);
+    cv->ops->line(cv, edge, 5, 0.1 * f, 0);
+    /* Units: each a rectangle behind its front edge, a darker line along the
+     * front to show its facing, its name beside it. */
+    for (size_t i = 0; i < pic->n_units; i++) {
+        const om_picture_unit *u = &pic->unit[i];
+        const double rx = -u->dy, ry = u->dx; /* along the front */
+        const double hw = u->width / 2, hd = u->depth / 2;
+        double xy[8], front[4];
+        const double cx[4] = {u->x + u->dx * hd - rx * hw, u->x + u->dx * hd + rx * hw,
+                              u->x - u->dx * hd + rx * hw, u->x - u->dx * hd - rx * hw};
+        const double cy[4] = {u->y + u->dy * hd - ry * hw, u->y + u->dy * hd + ry * hw,
+                              u->y - u->dy * hd + ry * hw, u->y - u->dy * hd - ry * hw};
+        if (u->gone)
+            continue;
+        for (unsigned v = 0; v < 4; v++) {
+            xy[2 * v] = PX(cx[v]);
+            xy[2 * v + 1] = PY(cy[v]);
+        }
+        set_colour(cv, side_colour[u->side & 1u]);
+        cv->ops->polygon(cv, xy, 4);
+        /* A white outline tells touching neighbours apart. */
+        {
+            double ring[10];
+            memcpy(ring, xy, sizeof xy);
+            ring[8] = xy[0];
+            ring[9] = xy[1];
+            set_colour(cv, 0xffffffu);
+            cv->ops->line(cv, ring, 5, 0.06 * f, 0);
+        }
+        front[0] = xy[0];
+        front[1] = xy[1];
+        front[2] = xy[2];
+        front[3] = xy[3];
+        set_colour(cv, u->confused ? 0xffffffu : INK);
+        cv->ops->line(cv, front, 2, 0.18 * f, u->confused ? 0.3 * f : 0);
+        /* Its name beside its rear, cut to a little more than its frontage,
+         * every other one a line further out so that neighbours' names do
+         * not run together. */
+        {
+            const double size = LABEL_SIZE_F * f, out = u->side == 0 ? 1.0 : -1.0;
+            const double reach = hd * k + (i % 2 == 0 ? 1.3 : 2.4) * size;
+            set_font(cv, size, false);
+            set_colour(cv, INK);
+            cut_to_width(cv, u->label, fmax(u->width * k * LABEL_WIDTH_SHARE, 3 * f), buf,
+                         sizeof buf);
+            show(cv, PX(u->x), PY(u->y) + out * reach + (out > 0 ? 0 : 0.3 * size), buf, 0.5);
+        }
+    }
+    /* Characters: a white-ringed dot of the side's colour, no name (they
+     * stand on their units, whose names are drawn). */
+    for (size_t i = 0; i < pic->n_characters; i++) {
+        const om_picture_character *c = &pic->character[i];
+        if (c->gone)
+            continue;
+        set_colour(cv, 0xffffffu);
+        cv->ops->circle(cv, PX(c->x), PY(c->y), CHARACTER_R_F * f + 0.08 * f);
+        set_colour(cv, side_colour[c->side & 1u]);
+        cv->ops->circle(cv, PX(c->x), PY(c->y), CHARACTER_R_F * f);
+    }
+    /* The key: each side's colour and army, and what was left out. */
+    {
+        double x = x0, base = H - 0.9 * f;
+        size_t gone = 0;
+        for (size_t i = 0; i < pic->n_units; i++)
+            gone += pic->unit[i].gone;
+        set_font(cv, 0.8 * f, false);
+        for (unsigned s = 0; s < 2; s++) {
+            set_colour(cv, side_colour[s]);
+            cv->ops->rect(cv, x, base - 0.7 * f, 1.2 * f, 0.7 * f);
+            set_colour(cv, INK);
+            snprintf(buf, sizeof buf, "%s %s (%s edge)", s == 0 ? "A" : "B", pic->side_name[s],
+                     s == 0 ? "lower" : "upper");
+            show(cv, x + 1.6 * f, base, buf, 0);
+            x += 1.6 * f + text_width(cv, buf) + 1.5 * f;
+        }
+        set_colour(cv, INK_FAINT);
+        snprintf(buf, sizeof buf, "%.0f x %.0f cm; dark edge: a unit's front; dot: a "
+                 "character%s", pic->width, pic->depth,
+                 gone > 0 ? "; units lost are not drawn" : "");
+        show(cv, x, base, buf, 0);
+    }
+#undef PX
+#undef PY
+}
+
+om_status om_chart_picture_render(const om_picture *pic, om_chart_format format, unsigned width,
+                                  FILE *out)
+{
+    const unsigned height = om_chart_picture_height(pic, width);
+    cairo_surface_t *surface;
+    cairo_status_t cs;
+    canvas cv = {.ops = &cairo_ops};
+    sink to = {.out = out, .err = 0};
+
+    if (pic->width <= 0 || pic->depth <= 0)
+        return OM_ERROR(OM_EINVAL, "a battlefield of %g x %g cm cannot be drawn", pic->width,
+                        pic->depth);
+    errno = 0;
+    if (format == OM_CHART_SVG) {
+        cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+        cv = (canvas){.ops = &svg_ops, .svg = out};
+        cv.cr = cairo_create(scratch);
+        fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3."
+                     "org/2000/svg\" width=\"%upt\" height=\"%upt\" viewBox=\"0 0 %u %u\" "
+                     "font-family=\"" FONT_FACE ", Verdana, sans-serif\">\n<title>",
+                width, height, width, height);
+        xml_text(out, pic->title);
+        fputs("</title>\n", out);
+        draw_picture(&cv, pic, width, height);
+        fputs("</svg>\n", out);
+        cs = cairo_status(cv.cr);
+        cairo_destroy(cv.cr);
+        cairo_surface_destroy(scratch);
+        if (cs == CAIRO_STATUS_SUCCESS && ferror(out))
+            return OM_ERROR(OM_EIO, "%s", strerror(errno != 0 ? errno : EIO));
+        return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, 0);
+    }
+    surface = format == OM_CHART_PNG
+                  ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height)
+                  : cairo_pdf_surface_create_for_stream(file_write, &to, width, height);
+    if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        return cairo_fail(cs, to.err);
+    }
+    cv.cr = cairo_create(surface);
+    draw_picture(&cv, pic, width, height);
     cs = cairo_status(cv.cr);
     cairo_destroy(cv.cr);
     if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)

@@ -60,7 +60,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "picture.h"
 #include "status.h"
 
 /* Smallest and largest width or height accepted, in pixels or points. */
@@ -185,5 +187,35 @@ om_status om_chart_files(const char *const *in_paths, size_t n_in, const char *o
 /* om_chart_file: om_chart_files of the one file `in_path`. */
 om_status om_chart_file(const char *in_path, const char *out_path,
                         const om_chart_options *opt);
+
+/* ---- A battlefield (picture.h: plain data a game fills from its table) ---- */
+
+/* The default width of a battlefield chart; its height follows the table's
+ * proportions (om_chart_picture_height). */
+#define OM_CHART_PICTURE_WIDTH 1400u
+
+/* The height of the chart of `pic` drawn `width` wide: the table at its
+ * proportions, and room for the title and the key. */
+unsigned om_chart_picture_height(const om_picture *pic, unsigned width);
+
+/*
+ * om_chart_picture_render: draw the battlefield `pic` `width` wide in
+ * `format` to `out`: the table with each side's deployment zone tinted,
+ * terrain pieces with their kinds, every unit still on the table as a
+ * rectangle of its side's colour at its place and facing (its front edge
+ * dark, dashed white when confused) with its name, each character not slain
+ * as a dot of its side's colour, and a key. Errors:
+ * OM_EINVAL (a table without size), OM_EIO (the write failed), OM_ENOMEM.
+ */
+om_status om_chart_picture_render(const om_picture *pic, om_chart_format format, unsigned width,
+                                  FILE *out);
+
+/*
+ * om_chart_picture_file: om_chart_picture_render to the file `out_path`
+ * (.png, .svg or .pdf), written whole or not at all (a temporary file
+ * renamed). Errors: OM_EINVAL (an unknown extension, a width outside
+ * OM_CHART_MIN_SIZE..OM_CHART_MAX_SIZE), OM_EIO naming the file, OM_ENOMEM.
+ */
+om_status om_chart_picture_file(const om_picture *pic, const char *out_path, unsigned width);
 
 #endif /* OM_CHART_H */

@@ -1851,3 +1851,39 @@ om_status om_chart_file(const char *in_path, const char *out_path, const om_char
 {
     return om_chart_files(&in_path, 1, out_path, opt);
 }
+
+om_status om_chart_picture_file(const om_picture *pic, const char *out_path, unsigned width)
+{
+    om_chart_format format;
+    char *tmp = NULL, *bytes = NULL;
+    size_t n = 0;
+    FILE *f;
+    om_status st;
+
+    if ((st = om_chart_format_from_path(out_path, &format)) != OM_OK)
+        return st;
+    if (width < OM_CHART_MIN_SIZE || width > OM_CHART_MAX_SIZE)
+        return OM_ERROR(OM_EINVAL, "a chart is %u to %u wide (got %u)", OM_CHART_MIN_SIZE,
+                        OM_CHART_MAX_SIZE, width);
+    if ((tmp = tmp_name(out_path)) == NULL || (f = open_memstream(&bytes, &n)) == NULL) {
+        free(tmp);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", out_path);
+    }
+    st = om_chart_picture_render(pic, format, width, f);
+    if (st != OM_OK) {
+        char why[OM_ERROR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", om_error_message());
+        st = OM_ERROR(st, "cannot write %s: %s", out_path, why);
+    }
+    if (fclose(f) != 0 && st == OM_OK)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", out_path);
+    if (st == OM_OK)
+        st = save(tmp, out_path, bytes, n);
+    if (st == OM_OK && rename(tmp, out_path) != 0)
+        st = cannot_write(out_path, errno);
+    if (st != OM_OK)
+        remove(tmp);
+    free(bytes);
+    free(tmp);
+    return st;
+}

@@ -260,5 +260,6 @@ extern const om_cli_command om_cli_matrix;
 extern const om_cli_command om_cli_efficiency;
 extern const om_cli_command om_cli_chart;
 extern const om_cli_command om_cli_compare;
+extern const om_cli_command om_cli_replay;
 
 #endif /* OM_CLI_H */

@@ -19,6 +19,8 @@
  *              version, absent (NULL) in every game so far
  *   exact      the exact law of a prepared scenario's fields, where the game
  *              knows it: an optional group (NULL: none)
+ *   narrate    one trial told in words and drawn: an optional group, with a
+ *              version (NULL: the game tells none)
  *
  * Every user reaches a method through its group (g->trials->resolve_block),
  * so a group can grow, or a game leave an optional group out, without the
@@ -41,11 +43,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dice.h"
 #include "exact.h"
 #include "layout.h"
 #include "options.h"
+#include "picture.h"
 #include "status.h"
 
 typedef struct om_game om_game;
@@ -400,8 +404,40 @@ typedef struct om_game_exact_methods {
     om_status (*law)(const void *prepared, const om_layout *layout, om_exact *law);
 } om_game_exact_methods;
 
+/*
+ * Narration: one trial of a run told event by event, so that a reader sees
+ * why it went as it did (`oddsmaster replay`). An optional group (NULL: the
+ * game tells no trial), read by its version as the battles group is. The
+ * driver (sim/run.h, om_run_replay) puts the dice where the run had them as
+ * the trial began; the game plays the trial with its events kept and tells
+ * them.
+ */
+typedef struct om_game_narrate_methods {
+    int version; /* methods present: 1 up to OM_GAME_NARRATE_VERSION */
+    /* Version 1. The fields of each side's victory points (names of fields of
+     * the layout), whose difference A - B is the margin `replay --typical`
+     * takes the median of. */
+    const char *vp_field[2];
+    /* Whether prepared scenario `prepared` is of a kind the game tells (a
+     * battle); false: narrate refuses it. */
+    bool (*tells)(const void *prepared);
+    /* Play one trial of `prepared` with dice `d` (as the run had them when the
+     * trial began), writing its row to `row` (layout.row_size bytes: the row
+     * the run recorded, to be compared with the file's) and telling it in
+     * English to `out` (not NULL). With `picture` not NULL, the battlefield
+     * at the end of battle turn `picture_turn` (0: as deployed; a turn past
+     * the last: the end) goes there. Allocates its workspace itself (called
+     * once, never in a run). Errors: OM_EUNSUPPORTED (a kind it does not
+     * tell), OM_EIO (writing `out` failed), OM_ENOMEM. */
+    om_status (*narrate)(const void *prepared, om_dice *d, uint8_t *row, FILE *out,
+                         unsigned picture_turn, om_picture *picture);
+} om_game_narrate_methods;
+
+/* The newest version of the narrate group this build knows. */
+#define OM_GAME_NARRATE_VERSION 1
+
 /* A game family: its identity and one table of methods per concern. Every
- * group is set except `battles` and `exact` (optional). */
+ * group is set except `battles`, `exact` and `narrate` (optional). */
 struct om_game {
     om_game_identity identity;                   /* names, rule sets, kinds */
     const om_game_scenario_methods *scenario;    /* load, prepare */
@@ -410,6 +446,7 @@ struct om_game {
     const om_game_matrix_methods *matrix;        /* matchup matrices */
     const om_game_battle_methods *battles;       /* whole battles, or NULL */
     const om_game_exact_methods *exact;          /* exact laws, or NULL */
+    const om_game_narrate_methods *narrate;      /* one trial told, or NULL */
 };
 
 /* Name used for the embedded default in messages and result files. */

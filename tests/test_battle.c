@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -469,6 +470,164 @@ Test(doctrine, mirror_armies_under_doctrines)
                 "units lost a battle; ends: length %lu, break %lu, General %lu", pa, pb,
                 (double)wins[2] / battles, (double)turns / battles, (double)vp / battles,
                 (double)lost / battles, ends[0], ends[1], ends[2]);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* ---- The event trace (trace.h) ---- */
+
+/* Battles traced in the trace tests. */
+#define TRACED 600u
+
+/* What a battle's events say, checked against its dice and its result. */
+typedef struct trace_counts {
+    unsigned orders_passed, orders_failed, charges, combats;
+} trace_counts;
+
+static void check_trace(const om_wm_trace *tr, const om_wm_battle_result *r, unsigned units,
+                        trace_counts *c)
+{
+    unsigned lost[OM_WM_TABLE_MAX_UNITS] = {0}, destroyed[OM_WM_TABLE_MAX_UNITS] = {0};
+    bool stopped = false, charged = false, fought = false;
+    int turn_side = -1;
+    cr_assert_eq(tr->dropped, 0u);
+    cr_assert_geq(tr->n, 2u);
+    cr_assert_eq(tr->ev[0].kind, OM_WM_EV_BATTLE_START);
+    cr_assert_eq(tr->ev[0].side, r->first);
+    cr_assert_eq(tr->ev[0].v[0], 1, "a fixed length of one turn");
+    for (size_t i = 1; i < tr->n; i++) {
+        const om_wm_event *e = &tr->ev[i];
+        switch ((om_wm_event_kind)e->kind) {
+        case OM_WM_EV_TURN_START:
+            /* Each side's turn: first the side that took the first turn. */
+            cr_assert_eq(e->side, turn_side < 0 ? r->first : 1u - r->first);
+            cr_assert_eq(e->turn, 1u);
+            cr_assert(!charged || fought, "a charge is fought in its turn");
+            turn_side = e->side;
+            stopped = charged = fought = false;
+            break;
+        case OM_WM_EV_ORDER: {
+            const int roll = e->dice[0] + e->dice[1];
+            cr_assert(e->dice[0] >= 1 && e->dice[0] <= 6 && e->dice[1] >= 1 && e->dice[1] <= 6);
+            cr_assert_not(stopped, "no order after the General failed one (Command > Giving "
+                          "an Order)");
+            cr_assert_eq(e->side, (unsigned)turn_side);
+            cr_assert_eq((e->flags & OM_WM_EVF_PASSED) != 0, roll <= e->v[1],
+                         "rolled %d, needed %d or less", roll, e->v[1]);
+            cr_assert_eq((e->flags & OM_WM_EVF_BLUNDER) != 0, false,
+                         "a General does not blunder in Revolution");
+            if (roll <= e->v[1])
+                c->orders_passed++;
+            else {
+                c->orders_failed++;
+                stopped = true;
+            }
+            break;
+        }
+        case OM_WM_EV_CHARGE:
+            cr_assert_eq(tr->ev[i].side, (unsigned)turn_side);
+            charged = true;
+            c->charges++;
+            break;
+        case OM_WM_EV_COMBAT:
+            fought = true;
+            c->combats++;
+            break;
+        case OM_WM_EV_COMBAT_UNIT:
+            lost[e->unit] += (unsigned)e->v[0];
+            break;
+        case OM_WM_EV_SHOT_RESULT:
+            lost[e->unit] += (unsigned)e->v[1];
+            break;
+        case OM_WM_EV_DESTROYED:
+            destroyed[e->unit]++;
+            break;
+        case OM_WM_EV_END:
+            cr_assert_eq(i, tr->n - 1, "the end is the last event");
+            cr_assert_eq(e->side, r->verdict.winner);
+            cr_assert_eq(e->v[0], (int)r->verdict.level);
+            cr_assert_eq(e->v[1], (int)r->vp[0]);
+            cr_assert_eq(e->v[2], (int)r->vp[1]);
+            cr_assert_eq(e->v[3], (int)r->end);
+            break;
+        default:
+            break;
+        }
+    }
+    cr_assert_eq(tr->ev[tr->n - 1].kind, OM_WM_EV_END);
+    for (unsigned u = 0; u < units; u++) {
+        cr_assert_eq(lost[u], r->stands_lost[u], "unit %u: the stands its events removed", u);
+        cr_assert_eq(destroyed[u], r->destroyed[u], "unit %u: lost once if destroyed", u);
+    }
+}
+
+/* A small battle (Knights and Spearmen 30cm apart, each ordered by its
+ * General to charge, one battle turn) traced: the events agree with their
+ * dice (an order passes on 2D6 of its score or less, and the General's
+ * first failure ends his orders) and with the battle's result (the stands
+ * each unit lost in shooting and combat, the units destroyed, the verdict),
+ * and tracing changes neither the result nor the dice drawn. */
+Test(battle, trace_tells_what_the_dice_did)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(4096 * sizeof *ev);
+    trace_counts c = {0};
+    cr_assert_not_null(ev);
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_CAVALRY, 90, 45, true);
+    unit(&x, 1, OM_WM_INFANTRY, 90, 75, true);
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    x.o.fixed_turns = 1;
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    for (unsigned n = 0; n < TRACED; n++) {
+        om_dice d1, d2;
+        om_wm_battle_result r1, r2;
+        om_wm_trace tr = {.ev = ev, .cap = 4096};
+        seed(&d1, 500 + n);
+        seed(&d2, 500 + n);
+        om_wm_battle_resolve(p, w, &d1, &r1);
+        om_wm_turn_work_set_trace(w, &tr);
+        om_wm_battle_resolve(p, w, &d2, &r2);
+        om_wm_turn_work_set_trace(w, NULL);
+        cr_assert_eq(memcmp(&r1, &r2, sizeof r1), 0, "battle %u: the same with a trace", n);
+        cr_assert_eq(memcmp(&d1.rng, &d2.rng, sizeof d1.rng), 0,
+                     "battle %u: the same dice drawn with a trace", n);
+        check_trace(&tr, &r2, x.t.table.units, &c);
+    }
+    cr_expect_gt(c.orders_passed, TRACED / 4);
+    cr_expect_gt(c.orders_failed, TRACED / 20);
+    cr_expect_gt(c.charges, TRACED / 10);
+    cr_expect_gt(c.combats, TRACED / 10);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+    free(ev);
+}
+
+/* A full sink keeps what fits and counts the rest. */
+Test(battle, trace_full_counts_the_rest)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_wm_event ev[3];
+    om_wm_trace tr = {.ev = ev, .cap = 3};
+    om_dice d;
+    om_wm_battle_result r;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_CAVALRY, 90, 45, true);
+    unit(&x, 1, OM_WM_INFANTRY, 90, 75, true);
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    x.o.fixed_turns = 2;
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 1);
+    om_wm_turn_work_set_trace(w, &tr);
+    om_wm_battle_resolve(p, w, &d, &r);
+    cr_expect_eq(tr.n, 3u);
+    cr_expect_gt(tr.dropped, 0u, "a battle of two turns has more than three events");
+    cr_expect_eq(ev[0].kind, OM_WM_EV_BATTLE_START);
+    cr_expect_eq(ev[1].kind, OM_WM_EV_TURN_START);
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
 }

@@ -907,3 +907,69 @@ Test(chart, flags_drawn_from_an_array_of_items)
     cr_expect_gt(om_chart_flags_height(1200, 40), om_chart_flags_height(1200, 20));
     cr_expect_gt(om_chart_flags_height(1200, 40), 40u * 30u, "a bar of text height each");
 }
+
+/* ------------------------------------------------------------ battlefield */
+
+/* A small battlefield of plain data: a 180 x 120 table, zones 20cm deep, a
+ * wood, a unit a side facing the other (B's turned a quarter), one of B's
+ * gone, a character of A. */
+static void small_picture(om_picture *pic)
+{
+    memset(pic, 0, sizeof *pic);
+    snprintf(pic->title, sizeof pic->title, "Battle 7, as deployed");
+    snprintf(pic->side_name[0], sizeof pic->side_name[0], "Empire");
+    snprintf(pic->side_name[1], sizeof pic->side_name[1], "Orcs");
+    pic->width = 180;
+    pic->depth = 120;
+    pic->zone[0] = pic->zone[1] = 20;
+    pic->n_units = 3;
+    pic->unit[0] = (om_picture_unit){.x = 90, .y = 15, .dx = 0, .dy = 1, .width = 12,
+                                     .depth = 4, .side = 0, .label = "Knights"};
+    pic->unit[1] = (om_picture_unit){.x = 90, .y = 100, .dx = 1, .dy = 0, .width = 12,
+                                     .depth = 4, .side = 1, .label = "Orc Warriors"};
+    pic->unit[2] = (om_picture_unit){.x = 30, .y = 100, .dx = 0, .dy = -1, .width = 12,
+                                     .depth = 4, .side = 1, .gone = true, .label = "Goblins"};
+    pic->n_terrain = 1;
+    pic->terrain[0] = (om_picture_terrain){.n = 4, .x = {40, 60, 60, 40}, .y = {50, 50, 70, 70},
+                                           .label = "wood"};
+    pic->n_characters = 1;
+    pic->character[0] = (om_picture_character){.x = 90, .y = 12, .side = 0, .label = "General"};
+}
+
+/* The battlefield as PNG: a valid image of the width asked and the height of
+ * the table's proportions, with each side's colour and the terrain's; as SVG,
+ * the units' names (not the one gone) and the terrain's kind as text; bad
+ * sizes and extensions refused, writing nothing. */
+Test(chart, battlefield_png_and_svg)
+{
+    om_picture pic;
+    char out[512];
+    small_picture(&pic);
+    const unsigned h = om_chart_picture_height(&pic, 900);
+    cr_expect(h > 600 && h < 900, "a 3:2 table with room for its title and key: %u", h);
+    cr_assert_eq(om_chart_picture_file(&pic, tmpdir_path(out, sizeof out, "t.png"), 900), OM_OK,
+                 "%s", om_error_message());
+    check_png(out, 900, (int)h, 0x0072b2u, 50);
+    check_png(out, 900, (int)h, 0xd55e00u, 50);
+    check_png(out, 900, (int)h, 0xb9c9a3u, 500);
+    cr_assert_eq(om_chart_picture_file(&pic, tmpdir_path(out, sizeof out, "t.svg"), 900), OM_OK,
+                 "%s", om_error_message());
+    char *svg = slurp(out, NULL);
+    cr_expect_not_null(strstr(svg, "<title>Battle 7, as deployed</title>"));
+    cr_expect_not_null(strstr(svg, ">Knights</text>"));
+    cr_expect_not_null(strstr(svg, ">Orc Warriors</text>"));
+    cr_expect_null(strstr(svg, ">Goblins</text>"), "a unit gone is not drawn");
+    cr_expect_not_null(strstr(svg, ">wood</text>"));
+    cr_expect_eq(count(svg, "<polygon"), 3, "two units and a wood");
+    free(svg);
+    cr_expect_eq(om_chart_picture_file(&pic, tmpdir_path(out, sizeof out, "t.gif"), 900),
+                 OM_EINVAL);
+    cr_expect_eq(access(out, F_OK), -1, "no file");
+    cr_expect_eq(om_chart_picture_file(&pic, tmpdir_path(out, sizeof out, "u.png"), 50),
+                 OM_EINVAL);
+    cr_expect_eq(access(out, F_OK), -1, "no file");
+    pic.width = 0;
+    cr_expect_eq(om_chart_picture_file(&pic, tmpdir_path(out, sizeof out, "v.png"), 900),
+                 OM_EINVAL);
+    cr_expect_eq(access(out, F_OK), -1, "no file");
+}

@@ -599,3 +599,83 @@ Test(game, battle_words_are_the_engines)
         }
     }
 }
+
+/* ---- Narration (scenarios/warmaster/wm_narrate.c) ---- */
+
+#include "wm_narrate.h"
+
+/* Events of a made-up battle told as the manual shows them: units of a
+ * side sharing a name numbered, an order with its dice, a shot and its
+ * drive back, a combat and its units, an army's losses told only when they
+ * change, the end. */
+Test(narrate, the_words_of_each_event)
+{
+    om_wm_table t;
+    om_wm_trace tr = {.cap = 16};
+    om_wm_event ev[16];
+    const char *names[2] = {"Empire", "Orcs"};
+    char *story = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&story, &len);
+    cr_assert_not_null(out);
+    tr.ev = ev;
+    om_wm_table_init(&t, OM_WM_RULES_REV, 0, 0);
+    cr_assert_eq(om_wm_table_add_unit(&t, OM_WM_RULES_REV, "Knights", 0, OM_WM_CAVALRY, 3,
+                                      OM_WM_TABLE_LINE, (om_wm_vec){60, 20}, 90), 0);
+    cr_assert_eq(om_wm_table_add_unit(&t, OM_WM_RULES_REV, "Orc Warriors", 1,
+                                      OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, (om_wm_vec){60, 100},
+                                      270), 1);
+    cr_assert_eq(om_wm_table_add_unit(&t, OM_WM_RULES_REV, "Orc Warriors", 1,
+                                      OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, (om_wm_vec){90, 100},
+                                      270), 2);
+    cr_assert_geq(om_wm_table_add_character(&t, "General", 0, OM_WM_GENERAL, 9,
+                                            (om_wm_vec){60, 10}), 0);
+    tr.side = 0;
+    om_wm_event e = om_wm_event_make(&tr, OM_WM_EV_BATTLE_START, -1, -1);
+    e.v[0] = 6;
+    om_wm_trace_put(&tr, &e);
+    tr.turn = 1;
+    e = om_wm_event_make(&tr, OM_WM_EV_TURN_START, -1, -1);
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_ORDER, 0, 0);
+    e.v[0] = 1, e.v[1] = 8, e.v[2] = 1, e.dice[0] = 3, e.dice[1] = 4, e.flags = OM_WM_EVF_PASSED;
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_CHARGE, 0, 2);
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_SHOT_RESULT, 1, -1);
+    e.v[0] = 3, e.v[1] = 1, e.v[2] = 5, e.flags = OM_WM_EVF_CONFUSED;
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_COMBAT, 0, -1);
+    e.v[0] = 1, e.v[1] = 6, e.v[2] = OM_WM_SIDE_A, e.v[3] = 1;
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_COMBAT_UNIT, 2, -1);
+    e.v[0] = 3, e.flags = OM_WM_EVF_DESTROYED;
+    om_wm_trace_put(&tr, &e);
+    for (unsigned k = 0; k < 2; k++) {
+        /* The same losses twice: told once. */
+        e = om_wm_event_make(&tr, OM_WM_EV_WITHDRAWAL, -1, -1);
+        e.side = 1, e.v[0] = 2, e.v[1] = 4;
+        om_wm_trace_put(&tr, &e);
+    }
+    e = om_wm_event_make(&tr, OM_WM_EV_END, -1, -1);
+    e.side = 0, e.v[0] = OM_WM_VICTORY_POINTS, e.v[1] = 60, e.v[2] = 0, e.v[3] = OM_WM_END_LENGTH;
+    om_wm_trace_put(&tr, &e);
+    cr_assert_eq(om_wm_narrate_print(out, &t, names, tr.ev, tr.n, 2), OM_OK);
+    fclose(out);
+    const char *want =
+        "The battle lasts at most 6 turns. Side A (Empire) takes the first turn.\n"
+        "\n"
+        "Turn 1, side A (Empire)\n"
+        "  order 1 from General to Knights (A): needs 8 or less, rolled 3+4=7: passed\n"
+        "  Knights (A) charges Orc Warriors 2 (B)\n"
+        "  Orc Warriors 1 (B) takes 3 hits: 1 stand removed, driven back 5cm, confused\n"
+        "  combat: hits on A 1, on B 6 over 1 round: side A wins\n"
+        "    Orc Warriors 2 (B): 3 stands lost, destroyed\n"
+        "  Orcs (B) has lost 1 unit; it withdraws at 2\n"
+        "\n"
+        "The battle ends (its length) after 1 turn: side A (Empire) wins, points victory. "
+        "Victory points A 60, B 0.\n"
+        "(2 more events were not kept)\n";
+    cr_expect_str_eq(story, want);
+    free(story);
+}

@@ -118,6 +118,12 @@ Test(contract, identity_and_groups)
                       "%s: battles version %d", id->name, g->battles->version);
         if (g->exact != NULL)
             cr_expect_not_null(g->exact->law, "%s: the exact group's law", id->name);
+        if (g->narrate != NULL) {
+            cr_expect(g->narrate->version >= 1 && g->narrate->version <= OM_GAME_NARRATE_VERSION,
+                      "%s: narrate version %d", id->name, g->narrate->version);
+            cr_expect(g->narrate->tells && g->narrate->narrate && g->narrate->vp_field[0] &&
+                          g->narrate->vp_field[1], "%s: every narrate member", id->name);
+        }
     }
     cr_expect_leq(n_rulesets, (size_t)OM_GAME_RULESETS_MAX, "more rule sets than messages name");
 }
@@ -1162,5 +1168,66 @@ Test(contract, bad_input)
         cr_expect_gt(keys_tried, g->identity.n_kinds, "%s: unknown keys tried only at the top",
                      g->identity.name);
         free(keys);
+    }
+}
+
+/* ------------------------------------------------------------ narration */
+
+/* Each sample a game tells (the narrate group): its trial told on a stream
+ * gives the row resolve_block gives on the same stream, the fields of the
+ * margin are count fields of its layout, and something is told; a sample it
+ * does not tell is refused. */
+Test(contract, narration)
+{
+    for (size_t i = 0; i < om_game_count; i++) {
+        const om_game *g = om_games[i];
+        if (g->narrate == NULL)
+            continue;
+        for (size_t k = 0; k < g->identity.n_kinds; k++) {
+            om_scenario *sc = load_sample(g, &g->identity.kinds[k]);
+            om_trials t;
+            om_dice d = {.plain = NULL};
+            void *work = NULL;
+            char what[96], *story = NULL;
+            size_t len = 0;
+            FILE *out;
+            snprintf(what, sizeof what, "%s/%s", g->identity.name, g->identity.kinds[k].name);
+            cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s: %s", what, om_error_message());
+            uint8_t *a = calloc(1, t.layout.row_size), *b = calloc(1, t.layout.row_size);
+            cr_assert(a != NULL && b != NULL && (out = open_memstream(&story, &len)) != NULL);
+            if (!g->narrate->tells(t.prepared)) {
+                cr_expect_eq(g->narrate->narrate(t.prepared, &d, b, out, 0, NULL),
+                             OM_EUNSUPPORTED, "%s: a kind it does not tell", what);
+            } else {
+                for (int s = 0; s < 2; s++) {
+                    int f = om_layout_find(&t.layout, g->narrate->vp_field[s]);
+                    cr_expect_geq(f, 0, "%s: the margin's field %s", what,
+                                  g->narrate->vp_field[s]);
+                    if (f >= 0)
+                        cr_expect(t.layout.fields[f].type == OM_FIELD_COUNT ||
+                                      t.layout.fields[f].type == OM_FIELD_COUNT16,
+                                  "%s: a count", what);
+                }
+                if (g->trials->work_alloc != NULL)
+                    cr_assert_eq(g->trials->work_alloc(t.prepared, &work), OM_OK);
+                om_rng_seed_block(&d.rng, 9, 4);
+                g->trials->resolve_block(t.prepared, work, &d, a, 1);
+                om_rng_seed_block(&d.rng, 9, 4);
+                cr_expect_eq(g->narrate->narrate(t.prepared, &d, b, out, 0, NULL), OM_OK, "%s: %s",
+                             what, om_error_message());
+                cr_expect_eq(memcmp(a, b, t.layout.row_size), 0, "%s: the row told is the "
+                             "row resolved", what);
+                if (g->trials->work_free != NULL)
+                    g->trials->work_free(work);
+            }
+            fclose(out);
+            if (g->narrate->tells(t.prepared))
+                cr_expect_gt(len, 0u, "%s: something told", what);
+            free(story);
+            free(a);
+            free(b);
+            om_trials_release(&t);
+            om_scenario_free(sc);
+        }
     }
 }

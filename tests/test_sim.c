@@ -28,6 +28,7 @@
 #include "game.h"
 #include "h5file.h"
 #include "om_version.h"
+#include "replay.h"
 #include "rng.h"
 #include "run.h"
 #include "tally.h"
@@ -1142,4 +1143,118 @@ Test(run_file, target_a_unit_field)
     cr_expect_lt(rep.trials, 100000u);
     om_run_report_release(&rep);
     om_scenario_free(sc);
+}
+
+/* ---- Replaying one trial (sim/replay.c) ---- */
+
+TestSuite(replay);
+
+/* A small battle: two example lists, two battle turns. */
+static const char battle_text[] = "schema: oddsmaster-scenario/1\n"
+                                  "kind: battle\n"
+                                  "a: {list: revolution-empire-steel-and-shot}\n"
+                                  "b: {list: revolution-orcs-horde}\n"
+                                  "length: fixed\n"
+                                  "turns: 2\n";
+
+/* Battles in the run, blocks of them: several blocks, the last one short. */
+#define REPLAY_TRIALS 40u
+#define REPLAY_BLOCK 16u
+
+/* Every row of a run, by trial. */
+typedef struct rows_kept {
+    uint8_t *rows;
+    size_t row_size;
+} rows_kept;
+
+static om_status keep_rows(void *ctx, const om_block *b, bool *stop)
+{
+    rows_kept *k = ctx;
+    (void)stop;
+    memcpy(k->rows + b->first * k->row_size, b->rows, b->n * k->row_size);
+    return OM_OK;
+}
+
+/* The trial replayed gives the row the run wrote for it, whatever the run's
+ * threads, for trials at the start, middle and end of blocks, with block
+ * streams and with trial streams; the story ends with the verdict. */
+Test(replay, gives_the_row_of_the_run)
+{
+    om_scenario *sc = NULL;
+    om_trials t = {0};
+    const uint64_t ks[] = {0, 1, 15, 16, 17, 31, 39};
+    cr_assert_eq(om_scenario_load_text("battle.yaml", battle_text, strlen(battle_text), &sc),
+                 OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s", om_error_message());
+    const size_t rs = t.layout.row_size;
+    uint8_t *row = malloc(rs);
+    rows_kept kept = {.rows = malloc(REPLAY_TRIALS * rs), .row_size = rs};
+    cr_assert(row != NULL && kept.rows != NULL);
+    for (unsigned streams = 0; streams < 2; streams++)
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            om_run_sink sink = {.ctx = &kept, .put = keep_rows};
+            om_run_config cfg = {.trials = REPLAY_TRIALS, .seed = 11, .block_size = REPLAY_BLOCK,
+                                 .threads = threads, .trial_streams = streams == 1};
+            memset(kept.rows, 0xee, REPLAY_TRIALS * rs);
+            cr_assert_eq(om_run_simulate(&t, &cfg, &sink, NULL), OM_OK, "%s",
+                         om_error_message());
+            for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+                char *story = NULL;
+                size_t len = 0;
+                FILE *out = open_memstream(&story, &len);
+                cr_assert_not_null(out);
+                memset(row, 0xee, rs);
+                cr_assert_eq(om_run_replay_trial(&t, &cfg, ks[i], row, out, 0, NULL), OM_OK,
+                             "%s", om_error_message());
+                fclose(out);
+                cr_expect_eq(memcmp(row, kept.rows + ks[i] * rs, rs), 0,
+                             "trial %llu (%u threads, %s streams) replays as the run had it",
+                             (unsigned long long)ks[i], threads, streams ? "trial" : "block");
+                cr_expect_not_null(strstr(story, "The battle ends"), "%s", story);
+                free(story);
+            }
+        }
+    free(kept.rows);
+    free(row);
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* What a replay refuses: a scenario that is not a battle, the plain dice. */
+Test(replay, refusals)
+{
+    om_trials t;
+    om_scenario *sc = default_scenario(&t);
+    uint8_t row[256];
+    om_run_config cfg = {.trials = 10, .seed = 1};
+    FILE *out = fopen("/dev/null", "w");
+    cr_assert_not_null(out);
+    cr_assert_leq(t.layout.row_size, sizeof row);
+    cr_expect_eq(om_run_replay_trial(&t, &cfg, 3, row, out, 0, NULL), OM_EUNSUPPORTED);
+    cr_expect_not_null(strstr(om_error_message(), "only battles"), "%s", om_error_message());
+    om_trials_release(&t);
+    om_scenario_free(sc);
+    cr_assert_eq(om_scenario_load_text("battle.yaml", battle_text, strlen(battle_text), &sc),
+                 OM_OK);
+    cr_assert_eq(om_trials_prepare(sc, &t), OM_OK);
+    cfg.plain_dice = true;
+    cr_expect_eq(om_run_replay_trial(&t, &cfg, 3, row, out, 0, NULL), OM_EUNSUPPORTED);
+    cr_expect_not_null(strstr(om_error_message(), "plain"), "%s", om_error_message());
+    fclose(out);
+    om_trials_release(&t);
+    om_scenario_free(sc);
+}
+
+/* The typical trial: the lower median of the margins, ties to the lowest
+ * index. */
+Test(replay, typical_is_the_median)
+{
+    const int32_t odd[] = {5, -3, 2, 9, 2};      /* sorted -3 2 2 5 9: median 2 */
+    const int32_t even[] = {4, 1, 3, 2};         /* sorted 1 2 3 4: lower median 2 */
+    const int32_t same[] = {7, 7, 7};
+    const int32_t one[] = {-40};
+    cr_expect_eq(om_replay_typical(odd, 5), 2u);
+    cr_expect_eq(om_replay_typical(even, 4), 3u);
+    cr_expect_eq(om_replay_typical(same, 3), 0u);
+    cr_expect_eq(om_replay_typical(one, 1), 0u);
 }

@@ -229,6 +229,11 @@ int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s)
     return p->general[s];
 }
 
+const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p)
+{
+    return om_wm_turn_of(p->turn);
+}
+
 /* A character is slain with the unit it is with (Generals, Wizards & Heroes:
  * "slain if the unit it is with is destroyed"). */
 static bool character_slain(const om_wm_table *t, unsigned c)
@@ -301,22 +306,56 @@ static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bo
     r->verdict = om_wm_battle_judge(side);
 }
 
+/* The records of the withdrawal check at the end of a turn: each army's
+ * losses, its break point, whether it withdraws and why. */
+static void trace_withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t,
+                              const bool out[2], const unsigned lost[2], om_wm_trace *tr)
+{
+    for (unsigned s = 0; s < 2; s++) {
+        om_wm_event e = om_wm_event_make(tr, OM_WM_EV_WITHDRAWAL, -1, -1);
+        const unsigned brk = p->break_halves[s];
+        e.side = (uint8_t)s;
+        e.v[0] = (int16_t)(lost[s] < INT16_MAX ? lost[s] : INT16_MAX);
+        e.v[1] = (int16_t)(brk < INT16_MAX ? brk : INT16_MAX);
+        e.flags = (uint8_t)((out[s] ? OM_WM_EVF_WITHDRAWS : 0) |
+                            (p->general[s] >= 0 && character_slain(t, (unsigned)p->general[s])
+                                 ? OM_WM_EVF_GENERAL_SLAIN : 0));
+        om_wm_trace_put(tr, &e);
+    }
+}
+
 void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
                           om_wm_battle_result *out)
 {
     const om_wm_battle_options *o = &p->options;
     om_wm_command_setup plans = p->plans[0];
     om_wm_turn_result turn;
+    om_wm_trace *tr = om_wm_turn_work_trace(w);
     bool gone[2] = {false, false};
     unsigned first, limit, why = OM_WM_END_COUNT, n, lost[2] = {0, 0};
 
     om_wm_turn_begin(p->turn, w);
     first = o->first >= 0 ? (unsigned)o->first : om_wm_battle_first_side(p->rules, d);
     limit = om_wm_game_length_start(o->length, o->fixed_turns, d);
+    if (tr != NULL) {
+        om_wm_event e;
+        tr->turn = 0;
+        tr->side = (uint8_t)first;
+        e = om_wm_event_make(tr, OM_WM_EV_BATTLE_START, -1, -1);
+        e.v[0] = (int16_t)limit;
+        om_wm_trace_put(tr, &e);
+    }
     for (n = 1; why == OM_WM_END_COUNT; n++) {
         for (unsigned k = 0; k < 2 && why == OM_WM_END_COUNT; k++) {
             const unsigned side = first ^ k;
             const om_wm_command_setup *setup = &p->plans[side];
+            if (tr != NULL) {
+                om_wm_event e;
+                tr->turn = (uint8_t)n;
+                tr->side = (uint8_t)side;
+                e = om_wm_event_make(tr, OM_WM_EV_TURN_START, -1, -1);
+                om_wm_trace_put(tr, &e);
+            }
             if (o->doctrine[side] != NULL) {
                 om_wm_doctrine_plans(o->doctrine[side], &p->odds, om_wm_turn_work_table(w),
                                      side, &plans);
@@ -324,7 +363,11 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);
             why = withdrawals(p, om_wm_turn_work_table(w), gone, lost);
+            if (tr != NULL)
+                trace_withdrawals(p, om_wm_turn_work_table(w), gone, lost, tr);
         }
+        if (tr != NULL && tr->table_at != NULL && n <= tr->table_turn)
+            *tr->table_at = *om_wm_turn_work_table(w);
         if (why == OM_WM_END_COUNT && om_wm_game_length_over(o->length, limit, n, d))
             why = OM_WM_END_LENGTH;
     }
@@ -332,6 +375,15 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     out->turns = (uint8_t)(n - 1);
     out->end = (uint8_t)why;
     judge(p, om_wm_turn_work_table(w), gone, lost, out);
+    if (tr != NULL) {
+        om_wm_event e = om_wm_event_make(tr, OM_WM_EV_END, -1, -1);
+        e.side = out->verdict.winner;
+        e.v[0] = (int16_t)out->verdict.level;
+        e.v[1] = (int16_t)(out->vp[0] < INT16_MAX ? out->vp[0] : INT16_MAX);
+        e.v[2] = (int16_t)(out->vp[1] < INT16_MAX ? out->vp[1] : INT16_MAX);
+        e.v[3] = (int16_t)why;
+        om_wm_trace_put(tr, &e);
+    }
 }
 
 /* ---- Deployment ---- */

@@ -272,6 +272,10 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
 const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p);
 int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s);
 
+/* The turn prepared battle p starts from: its table as deployed, its units'
+ * values and side A's plans (owned by p). */
+const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p);
+
 /*
  * om_wm_battle_resolve: one battle, in workspace `w` (om_wm_turn_work_alloc)
  * with dice `d`: the first-turn roll, the length decided before it, then

@@ -318,6 +318,7 @@ typedef struct phase {
     om_wm_table *t;
     om_dice *d;
     om_wm_command_result *out;
+    om_wm_trace *trace; /* where its events go, or NULL (a run) */
     bool over; /* no more orders: the General failed, or a blunder ended the phase */
 } phase;
 
@@ -674,6 +675,16 @@ void om_wm_command_apply_blunder(const om_wm_command_setup *s, om_wm_table *t, o
 
 /* ---- Initiative ---- */
 
+/* The record of unit u becoming confused for `why` (OM_WM_CONFUSED_*). */
+static void trace_confused(phase *p, unsigned u, int why)
+{
+    if (p->trace != NULL) {
+        om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_CONFUSED, (int)u, -1);
+        e.v[0] = (int16_t)why;
+        om_wm_trace_put(p->trace, &e);
+    }
+}
+
 /* The evade (Movement > Moving by Initiative > The path of evaders; Warmaster
  * Ancients, Movement > The Evade): straight away from enemy e at full pace;
  * bursting through friends in Revolution and 1.1 (confused), Ancients
@@ -719,13 +730,17 @@ static bool evade(phase *p, unsigned u, unsigned e)
         if (p->r->evade_burst_through) {
             t->unit[k].confused = true;
             p->out->unit[k].burst = 1;
+            trace_confused(p, k, OM_WM_CONFUSED_BURST);
         } else if (!(passed == 0 && is_skirmish(&t->unit[k]))) {
             if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL) {
                 t->unit[k].confused = true;
                 p->out->unit[k].burst = 1;
+                trace_confused(p, k, OM_WM_CONFUSED_BURST);
             }
-            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL)
+            if (om_dice_roll_d6(p->d) >= CONFUSION_ROLL) {
                 un->confused = true;
+                trace_confused(p, u, OM_WM_CONFUSED_EVADED);
+            }
         }
         passed++;
     }
@@ -771,10 +786,14 @@ static void initiative_of(phase *p, unsigned u)
             return; /* artillery cannot charge on initiative (Moving by Initiative) */
         if (try_charge(p, u, ref))
             p->out->unit[u].initiative = OM_WM_MOVED_CHARGE;
-        return;
-    }
-    if (pol == OM_WM_INITIATIVE_EVADE && !is_flyer(un) && evade(p, u, (unsigned)ref))
+    } else if (pol == OM_WM_INITIATIVE_EVADE && !is_flyer(un) && evade(p, u, (unsigned)ref)) {
         p->out->unit[u].initiative = OM_WM_MOVED_EVADE;
+    }
+    if (p->trace != NULL && p->out->unit[u].initiative != OM_WM_MOVED_NO_INITIATIVE) {
+        om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_INITIATIVE, (int)u, ref);
+        e.v[0] = p->out->unit[u].initiative;
+        om_wm_trace_put(p->trace, &e);
+    }
 }
 
 /* Units of the moving side in initiative order: those that must charge first
@@ -882,6 +901,13 @@ static void order_failed(phase *p, unsigned c, const group *g, const om_wm_plan 
         } else {
             unsigned die;
             om_wm_blunder b = om_wm_command_roll_blunder(p->s->rules, ch->kind, p->d, &die);
+            if (p->trace != NULL) {
+                om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_BLUNDER, (int)g->u[0],
+                                                 (int)c);
+                e.v[0] = (int16_t)b;
+                e.dice[0] = (uint8_t)die;
+                om_wm_trace_put(p->trace, &e);
+            }
             om_wm_command_apply_blunder(p->s, p->t, p->d, g->u, g->n, plan, b, p->out);
             for (unsigned i = 0; i < g->n; i++)
                 p->out->unit[g->u[i]].blunder_die = (uint8_t)die;
@@ -891,6 +917,25 @@ static void order_failed(phase *p, unsigned c, const group *g, const om_wm_plan 
         p->over = true;
         p->out->ended = OM_WM_PHASE_GENERAL_FAILED;
     }
+}
+
+/* The record of an order test from character c to group g: its number k,
+ * the score needed and the two dice. */
+static void trace_order(phase *p, unsigned c, const group *g, unsigned k,
+                        const om_wm_command_test *test, unsigned d1, unsigned d2)
+{
+    const unsigned roll = d1 + d2;
+    om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_ORDER, (int)g->u[0], (int)c);
+    e.v[0] = (int16_t)k;
+    e.v[1] = (int16_t)test->target;
+    e.v[2] = (int16_t)g->n;
+    e.dice[0] = (uint8_t)d1;
+    e.dice[1] = (uint8_t)d2;
+    if ((int)roll <= test->target)
+        e.flags |= OM_WM_EVF_PASSED;
+    else if (om_wm_command_is_blunder(p->s->rules, &p->s->options, p->t->character[c].kind, roll))
+        e.flags |= OM_WM_EVF_BLUNDER;
+    om_wm_trace_put(p->trace, &e);
 }
 
 /* Give group g up to its plan's orders from character c. Returns false when
@@ -906,7 +951,14 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         if (plan_done(p, g, plan) || !group_in_range(p, c, g))
             break;
         om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
-        roll = om_dice_roll_d6(p->d) + om_dice_roll_d6(p->d);
+        if (p->trace != NULL) {
+            /* The same two dice, in the same order, kept one by one. */
+            const unsigned d1 = om_dice_roll_d6(p->d), d2 = om_dice_roll_d6(p->d);
+            roll = d1 + d2;
+            trace_order(p, c, g, k, &test, d1, d2);
+        } else {
+            roll = om_dice_roll_d6(p->d) + om_dice_roll_d6(p->d);
+        }
         record_test(p, c, g, (int)roll <= test.target);
         if ((int)roll > test.target) {
             order_failed(p, c, g, plan, roll);
@@ -1028,6 +1080,10 @@ static void recovery_step(phase *p)
         if (un->side == p->s->side && un->present && un->confused) {
             un->confused = false;
             p->out->unit[u].recovered = 1;
+            if (p->trace != NULL) {
+                om_wm_event e = om_wm_event_make(p->trace, OM_WM_EV_RECOVERED, (int)u, -1);
+                om_wm_trace_put(p->trace, &e);
+            }
         }
     }
 }
@@ -1035,7 +1091,13 @@ static void recovery_step(phase *p)
 void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
                          om_wm_command_result *out)
 {
-    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out};
+    om_wm_command_phase_traced(s, t, d, out, NULL);
+}
+
+void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
+                                om_wm_command_result *out, om_wm_trace *trace)
+{
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out, .trace = trace};
     /* Only the table's units and characters: the rest of the arrays is never
      * read (a trial clears what it uses, not the room of a full table). */
     memset(out->unit, 0, t->units * sizeof out->unit[0]);

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "table.h"
+#include "trace.h"
 #include "wm.h"
 
 /* Most orders one unit or brigade takes in a Command phase: "a unit can be given
@@ -203,6 +204,13 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
  */
 void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
                          om_wm_command_result *out);
+
+/* om_wm_command_phase with its events (initiative moves, order tests with
+ * their dice, blunders, recoveries) appended to `trace` (trace.h), or none
+ * when it is NULL: the same dice drawn in the same order, the same table and
+ * result. */
+void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
+                                om_wm_command_result *out, om_wm_trace *trace);
 
 /* ---- Rule arithmetic, exposed for tests and for the orchestrator ---- */
 

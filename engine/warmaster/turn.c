@@ -90,6 +90,8 @@ struct om_wm_turn_work {
     bool from_start;                          /* it started from the prepared table, so
                                                  the prepared tables of victory points
                                                  apply */
+    om_wm_trace *trace;                       /* where its events go (trace.h), or NULL:
+                                                 in a run, NULL */
 };
 
 /* ---- Small helpers ---- */
@@ -189,6 +191,12 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     shooter.target_cm = (uint8_t)(cm < 255 ? ceil(cm - OM_WM_TABLE_TOUCH_CM) : 255);
     om_wm_dice_kit_pair_tests(p->kit, turn->rules, &shooter, &target_side, &tests);
     om_wm_fire_at(&tests, &target_side, d, &shooter, stands, false, t->unit[target].stands, &f);
+    if (w->trace != NULL) {
+        om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_SHOOT, (int)u, target);
+        e.v[0] = (int16_t)stands;
+        e.v[1] = (int16_t)f.hits;
+        om_wm_trace_put(w->trace, &e);
+    }
     fire[target].hits += f.hits;
     if (fire[target].driver < 0 || cm < fire[target].driver_cm - 1e-9) {
         fire[target].driver = (int)u;
@@ -196,12 +204,31 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     }
     out->unit[target].shot_at = 1;
     /* What its shooting cost it (army lists: misfires). */
-    if (om_wm_fire_cost(d, &shooter.unit, &f, &left))
+    if (om_wm_fire_cost(d, &shooter.unit, &f, &left)) {
         t->unit[u].confused = true;
+        if (w->trace != NULL) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CONFUSED, (int)u, -1);
+            e.v[0] = OM_WM_CONFUSED_MISFIRE;
+            om_wm_trace_put(w->trace, &e);
+        }
+    }
     t->unit[u].stands = (uint8_t)left;
     if (left == 0)
         t->unit[u].present = false;
     om_wm_table_update(t, u);
+}
+
+/* The record of what the Shooting phase did to `target`, which had `stands`. */
+static void trace_shot(om_wm_trace *tr, unsigned target, const om_wm_volley_result *v,
+                       unsigned stands)
+{
+    om_wm_event e = om_wm_event_make(tr, OM_WM_EV_SHOT_RESULT, (int)target, -1);
+    const bool gone = v->routed || v->off_table || v->stands_lost >= stands;
+    e.v[0] = (int16_t)v->hits;
+    e.v[1] = (int16_t)(gone ? stands : v->stands_lost);
+    e.v[2] = (int16_t)(gone ? 0 : v->drive_back_cm);
+    e.flags = (uint8_t)((gone ? OM_WM_EVF_DESTROYED : 0) | (v->confused && !gone ? OM_WM_EVF_CONFUSED : 0));
+    om_wm_trace_put(tr, &e);
 }
 
 /* The end of the Shooting phase for `target` (Shooting > Driving Back Enemies;
@@ -235,6 +262,8 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
     v.hits = om_wm_steadfast(&side, stands, fire->hits);
     v.stands_lost = om_wm_record_hits(&left, &carried, side.unit.hits, v.hits);
     om_wm_drive_back_at(turn->rules, d, &side, &driver->unit.traits, stands, left, carried, &v);
+    if (w->trace != NULL)
+        trace_shot(w->trace, target, &v, stands);
     if (v.routed || v.off_table || v.stands_lost >= stands) {
         out->unit[target].routed |= v.routed;
         un->stands = 0;
@@ -598,6 +627,32 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
     m->turn = 1;
 }
 
+/* The records of the engagement just fought in w: the engagement, then each
+ * of its units. */
+static void trace_engagement(const om_wm_turn_work *w)
+{
+    const om_wm_outcome *o = &w->outcome.sides;
+    om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_COMBAT, w->index[0], -1);
+    e.v[0] = o->hits_on[0];
+    e.v[1] = o->hits_on[1];
+    e.v[2] = w->outcome.unresolved ? OM_WM_NO_CONTEST : o->winner;
+    e.v[3] = o->rounds;
+    e.flags = w->outcome.unresolved ? OM_WM_EVF_UNRESOLVED : 0;
+    om_wm_trace_put(w->trace, &e);
+    for (unsigned k = 0; k < w->m.n_units; k++) {
+        const om_wm_unit_result *r = &w->outcome.unit[k];
+        om_wm_event x = om_wm_event_make(w->trace, OM_WM_EV_COMBAT_UNIT, w->index[k], -1);
+        x.v[0] = r->stands_lost;
+        x.v[1] = r->retreated_cm;
+        x.v[2] = r->fall_back_cm;
+        x.v[3] = r->pursued;
+        x.flags = (uint8_t)((r->confused ? OM_WM_EVF_CONFUSED : 0) |
+                            (r->destroyed || r->left_table ? OM_WM_EVF_DESTROYED : 0) |
+                            (r->engaged ? OM_WM_EVF_UNRESOLVED : 0));
+        om_wm_trace_put(w->trace, &x);
+    }
+}
+
 /* Fight the engagement in w->m and carry its units' states back to the table. */
 static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                              om_wm_turn_result *out)
@@ -617,6 +672,8 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         states[k] = &w->state[k];
     }
     om_wm_multi_resolve(w->mp, d, states, &w->outcome);
+    if (w->trace != NULL)
+        trace_engagement(w);
     out->engagements++;
     out->unresolved += w->outcome.unresolved;
     for (unsigned k = 0; k < w->m.n_units; k++) {
@@ -736,17 +793,27 @@ static void play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
         w->start_stands[u] = w->t.unit[u].present ? w->t.unit[u].stands : 0;
         w->hurt[u] = false;
     }
-    om_wm_command_phase(setup, &w->t, d, &w->command);
+    om_wm_command_phase_traced(setup, &w->t, d, &w->command, w->trace);
     for (unsigned u = 0; u < w->t.units; u++) {
         const om_wm_command_unit *cu = &w->command.unit[u];
         out->unit[u].orders = cu->orders;
         out->unit[u].moved = cu->moved_cm >= MOVED_MIN_CM;
         out->unit[u].charged = cu->charged;
+        if (w->trace != NULL && cu->charged) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CHARGE, (int)u,
+                                             cu->charge_target);
+            om_wm_trace_put(w->trace, &e);
+        }
     }
     out->general_orders = w->command.general_passed;
     shooting_phase(p, w, d, out);
     combat_phase(p, w, d, out);
     record_turn(p, w, out);
+    for (unsigned u = 0; w->trace != NULL && u < w->t.units; u++)
+        if (out->unit[u].destroyed) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_DESTROYED, (int)u, -1);
+            om_wm_trace_put(w->trace, &e);
+        }
 }
 
 void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
@@ -776,6 +843,16 @@ void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *se
 const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w)
 {
     return &w->t;
+}
+
+void om_wm_turn_work_set_trace(om_wm_turn_work *w, om_wm_trace *trace)
+{
+    w->trace = trace;
+}
+
+om_wm_trace *om_wm_turn_work_trace(const om_wm_turn_work *w)
+{
+    return w->trace;
 }
 
 /* ---- Preparing ---- */

@@ -167,6 +167,13 @@ void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *se
 /* The table as the last trial in `w` left it (for tests and tools). */
 const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w);
 
+/* om_wm_turn_work_set_trace: send the events of the turns and battles played
+ * in `w` to `trace` (trace.h; owned by the caller, which must keep it until
+ * it sets another), or to none with NULL, as a new workspace starts. Tracing
+ * changes no die drawn and no result. om_wm_turn_work_trace: the sink set. */
+void om_wm_turn_work_set_trace(om_wm_turn_work *w, om_wm_trace *trace);
+om_wm_trace *om_wm_turn_work_trace(const om_wm_turn_work *w);
+
 /* ---- The turn's fixed readings (registry shaped like options.c) ---- */
 
 /* The registry of the fixed readings of whole turns (turn.c; options.h). */

@@ -20,6 +20,7 @@
 #include "wm_battle.h"
 #include "wm_game_int.h"
 #include "wm_keys.h"
+#include "wm_narrate.h"
 #include "wm_provenance.h"
 #include "wm_scenario.h"
 #include "wm_turn_scenario.h"
@@ -928,6 +929,79 @@ static const om_game_battle_methods wm_battle_methods = {
     .list_file = om_wm_armylist_listing,
 };
 
+/* ---- Narration ---- */
+
+/* Events kept of one battle: a 30-turn battle of 64 units a side issues
+ * fewer (each unit's turn gives at most a few order tests, a charge, a shot
+ * and a combat line), and a record is 16 bytes. */
+#define NARRATE_EVENTS_MAX 65536u
+
+static bool wm_tells(const void *prepared)
+{
+    return ((const wm_prepared *)prepared)->battle != NULL;
+}
+
+static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE *out,
+                            unsigned picture_turn, om_picture *picture)
+{
+    const wm_prepared *p = prepared;
+    const om_wm_turn *turn;
+    const char *side_name[2] = {"side A", "side B"};
+    om_wm_turn_work *w = NULL;
+    om_wm_trace tr = {.cap = NARRATE_EVENTS_MAX};
+    om_wm_table *end = NULL;
+    om_wm_battle_result r;
+    om_status st;
+
+    if (p->battle == NULL)
+        return OM_ERROR(OM_EUNSUPPORTED, "only a battle is told, not a single engagement or "
+                        "turn");
+    turn = om_wm_battle_turn(p->battle);
+    for (size_t u = 0; u < p->battle_units; u++)
+        if (p->battle_unit[u].army != NULL)
+            side_name[p->battle_unit[u].side & 1u] = p->battle_unit[u].army;
+    if ((tr.ev = malloc(NARRATE_EVENTS_MAX * sizeof *tr.ev)) == NULL ||
+        (picture != NULL && picture_turn > 0 && (end = malloc(sizeof *end)) == NULL)) {
+        free(tr.ev);
+        return OM_ERROR(OM_ENOMEM, "out of memory for a battle's events");
+    }
+    if ((st = om_wm_turn_work_alloc(&w)) != OM_OK) {
+        free(end);
+        free(tr.ev);
+        return st;
+    }
+    tr.table_at = end;
+    tr.table_turn = (uint8_t)(picture_turn < UINT8_MAX ? picture_turn : UINT8_MAX);
+    om_wm_turn_work_set_trace(w, &tr);
+    om_wm_battle_resolve(p->battle, w, d, &r);
+    om_wm_turn_work_set_trace(w, NULL);
+    battle_row(&r, p->battle_units, row);
+    st = om_wm_narrate_print(out, &turn->table, side_name, tr.ev, tr.n, tr.dropped);
+    if (st == OM_OK && picture != NULL) {
+        char title[64];
+        const om_wm_table *t = end != NULL ? end : &turn->table;
+        unsigned shown = picture_turn < r.turns ? picture_turn : r.turns;
+        if (end == NULL)
+            snprintf(title, sizeof title, "as deployed");
+        else
+            snprintf(title, sizeof title, "at the end of turn %u", shown);
+        om_wm_narrate_picture(t, side_name,
+                              t->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, title, picture);
+    }
+    om_wm_turn_work_free(w);
+    free(end);
+    free(tr.ev);
+    return st;
+}
+
+/* Narration: a battle told turn by turn (wm_narrate.c). */
+static const om_game_narrate_methods wm_narrate_methods = {
+    .version = 1,
+    .vp_field = {"vp_a", "vp_b"},
+    .tells = wm_tells,
+    .narrate = wm_narrate,
+};
+
 const om_game om_game_warmaster = {
     .identity = {
         .name = "warmaster",
@@ -942,4 +1016,5 @@ const om_game om_game_warmaster = {
     .matrix = &wm_matrix_methods,
     .battles = &wm_battle_methods,
     .exact = &wm_exact_methods,
+    .narrate = &wm_narrate_methods,
 };
