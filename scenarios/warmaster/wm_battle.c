@@ -371,6 +371,18 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
     for (unsigned s = 0; sides && s < 2; s++)
         json_object_set_new(json_array_get(sides, s), "list_text",
                             json_string(b->list_text[s]));
+    /* Each side's spells and how the engine casts them ("not-modelled": never). */
+    for (unsigned s = 0; sides && s < 2; s++) {
+        json_t *spells = json_array();
+        for (unsigned k = 0; spells && k < b->turn.magic.n[s]; k++) {
+            const om_wm_spell *sp = &b->turn.magic.spell[s][k];
+            json_array_append_new(spells, json_pack("{s:s, s:i, s:i, s:s}", "id", sp->id, "cast",
+                                                    (int)sp->cast, "range_cm", (int)sp->range_cm,
+                                                    "engine",
+                                                    om_wm_spell_effect_names[sp->effect]));
+        }
+        json_object_set_new(json_array_get(sides, s), "spells", spells);
+    }
     root = json_pack("{s:s, s:s, s:o, s:s, s:i, s:s}", "ruleset", b->turn.rules->name, "kind",
                      "battle", "sides", sides, "length", b->options.length->name, "turns",
                      (int)b->options.fixed_turns, "first",
