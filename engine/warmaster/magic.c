@@ -172,46 +172,44 @@ static void spell_scores(const om_wm_turn *turn, const om_wm_table *t, const om_
     *save = om_wm_save_score(&s.unit, !sp->no_save);
 }
 
-/* Whether unit u is a target spell `sp` of Wizard c may be cast on. */
-static bool eligible(const om_wm_turn *turn, const om_wm_table *t, const om_wm_magic_turn *m,
+/* Whether unit u may be a target of spell `sp` of Wizard c, sight aside
+ * (seen_by). */
+static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
                      unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
 {
     const om_wm_table_character *ch = &t->character[c];
     const om_wm_table_unit *un = &t->unit[u];
     const bool enemy = un->side != ch->side;
-    bool engaged;
-    if (!un->present || (m->affected[k] >> u & 1u) ||
+    /* Whom the mechanism falls on: an enemy or a friend, engaged or not. */
+    const bool wants_enemy = sp->effect != OM_WM_SPELL_BOOST;
+    const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_WEAKEN;
+    if (!un->present || enemy != wants_enemy || (m->affected[k] >> u & 1u) ||
         (turn->magic.barred[ch->side][k] >> u & 1u))
         return false;
     if (sp->own_unit ? ch->joined != (int)u
                      : om_wm_table_character_distance(t, c, u) > sp->range_cm + OM_WM_TABLE_TOUCH_CM)
         return false;
-    engaged = om_wm_table_engaged(t, u);
-    switch (sp->effect) {
-    case OM_WM_SPELL_MISSILE:
-    case OM_WM_SPELL_BURST:
-    case OM_WM_SPELL_SHATTER:
-        if (!enemy || engaged)
-            return false;
-        break;
-    case OM_WM_SPELL_BOOST:
-        if (enemy || !engaged)
-            return false;
-        break;
-    case OM_WM_SPELL_WEAKEN:
-        if (!enemy || !engaged)
-            return false;
-        break;
-    default:
-        return false;
-    }
-    /* The Wizard sees all round from the unit he has joined; stands and terrain
-     * block (Casting Spells); a Wizard alone sees nothing here (a simplification:
-     * in a battle every character stands with a unit). */
-    if (sp->sight)
-        return ch->joined >= 0 && om_wm_table_sees(t, turn->command.rules,
-                                                   (unsigned)ch->joined, u, true);
-    return true;
+    if (m->engaged[u] < 0)
+        m->engaged[u] = (int8_t)om_wm_table_engaged(t, u);
+    return (m->engaged[u] != 0) == wants_engaged;
+}
+
+/* Whether Wizard c sees unit u as spell `sp` needs: he sees all round from
+ * the unit he has joined; stands and terrain block (Casting Spells); a
+ * Wizard alone sees nothing here (a simplification: in a battle every
+ * character stands with a unit). */
+static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
+                    const om_wm_spell *sp, unsigned u)
+{
+    const int j = t->character[c].joined;
+    return !sp->sight || (j >= 0 && om_wm_table_sees(t, turn->command.rules, (unsigned)j, u, true));
+}
+
+/* Whether unit u is a target spell `sp` of Wizard c may be cast on. */
+static bool eligible(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
+                     unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
+{
+    return eligible_unseen(turn, t, m, c, k, sp, u) && seen_by(turn, t, c, sp, u);
 }
 
 /* Expected stands' worth of damage of spell `sp` on unit u (the policy). */
@@ -298,8 +296,11 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
          * (Kislev lists, Freeze); never driven back. */
         if (om_dice_roll_d6(d) > turn->unit[u].side.unit.hits && un->stands > 0) {
             un->stands--;
-            if (un->stands == 0)
+            if (un->stands == 0) {
+                /* Gone: its enemies may no longer be engaged. */
                 un->present = false;
+                memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
+            }
             om_wm_table_update(t, u);
         }
         break;
@@ -330,7 +331,7 @@ static bool anti_magicked(const om_wm_spellbook *b, const om_wm_table *t, unsign
 
 /* Wizard c chooses his spell and its target (-1: every eligible unit); the
  * spell's index, or -1 when none has an eligible target. */
-static int choose(const om_wm_turn *turn, const om_wm_table *t, const om_wm_magic_turn *m,
+static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
                   unsigned c, int *target)
 {
     const om_wm_spellbook *b = &turn->magic;
@@ -347,9 +348,13 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, const om_wm_magi
             continue;
         for (unsigned u = 0; u < t->units; u++) {
             double v;
-            if (!eligible(turn, t, m, c, k, sp, u))
+            if (!eligible_unseen(turn, t, m, c, k, sp, u))
                 continue;
             v = damage_of(turn, t, sp, u);
+            /* Sight, the costly test, only for a target that would count. */
+            if (area_spell(sp) ? !seen_by(turn, t, c, sp, u)
+                               : v <= one_value || !seen_by(turn, t, c, sp, u))
+                continue;
             area += v;
             if (v > one_value) {
                 one_value = v;
@@ -369,6 +374,7 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
                        unsigned side, om_dice *d, om_wm_magic_turn *m)
 {
     const om_wm_spellbook *b = &turn->magic;
+    memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_spell *sp;
         int k, target = -1;

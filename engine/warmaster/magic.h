@@ -112,6 +112,8 @@ typedef struct om_wm_magic_turn {
     uint8_t quiet_hits[OM_WM_TABLE_MAX_UNITS];    /* unsaved hits that do not */
     int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that
                                                      drove it back by a spell, or -1 */
+    int8_t engaged[OM_WM_TABLE_MAX_UNITS];        /* within the phase: unit u touches an
+                                                     enemy (1), not (0), not yet asked (-1) */
     uint8_t cast;                                 /* spells the side tried to cast */
     uint8_t worked;                               /* of those, cast and not dispelled */
     uint8_t dispelled;                            /* cast but anti-magicked */
