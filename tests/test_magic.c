@@ -19,8 +19,10 @@
  *   - Attacks added in this turn's Combat phase (Waaagh!, Orc lists; Light of
  *     Battle, High Elf lists) and taken (Chill), the barred units of a spell;
  *   - anti-magic (Dwarf lists, Runesmith: an enemy Wizard within 50cm, 4+);
- *   - the checks, the table of spell effects against every army's spells, and
- *     a battle of two example lists in which both sides' Wizards cast.
+ *   - the checks, the table of spell effects against every army's spells, a
+ *     battle of two example lists in which both sides' Wizards cast (and the
+ *     Orcs' Waaagh! barred from Trolls, Ogres and the Giant), and a Dwarf
+ *     list's Runesmith given anti-magic.
  * Layouts: x to the right, y up; side 0 faces +y, side 1 faces -y.
  */
 #include <criterion/criterion.h>
@@ -625,7 +627,42 @@ Test(magic, wizards_cast_in_a_battle)
     cr_expect_gt(cast[0], 0);
     cr_expect_gt(cast[1], 0);
     cr_expect_gt(worked[0] + worked[1], 0);
+    /* The Orcs' Waaagh! (their fourth spell) never falls on their Trolls or
+     * Giant, nor Ogres ("not Trolls, Ogres, Giants or other non-greenskins"). */
+    cr_assert_str_eq(s->battle->turn.magic.spell[1][3].id, "waaagh");
+    for (unsigned u = 0; u < s->battle->turn.table.units; u++)
+        cr_expect_eq((s->battle->turn.magic.barred[1][3] >> u & 1u) != 0,
+                     strstr(s->battle->id[u], "b_trolls") != NULL ||
+                         strstr(s->battle->id[u], "b_ogres") != NULL ||
+                         strcmp(s->battle->id[u], "b_giant") == 0,
+                     "%s", s->battle->id[u]);
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
+    om_wm_scenario_free(s);
+}
+
+/* A Dwarf list: no spells, its Runesmith anti-magics (Dwarf lists, Runesmith). */
+Test(magic, a_runesmith_anti_magics)
+{
+    static const char text[] = "schema: oddsmaster-scenario/1\n"
+                               "kind: battle\n"
+                               "a: {list: " OM_TEST_DATA "/lists/warmaster/good/every-key.yaml}\n"
+                               "b: {list: revolution-empire-steel-and-shot}\n"
+                               "length: fixed\n"
+                               "turns: 1\n";
+    om_wm_scenario *s = NULL;
+    unsigned runesmiths = 0, wizards = 0;
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, sizeof text - 1, &s), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(s->battle->turn.magic.n[0], 0);
+    cr_expect_eq(s->battle->turn.magic.n[1], 4);
+    for (unsigned c = 0; c < s->battle->turn.table.characters; c++) {
+        const om_wm_table_character *ch = &s->battle->turn.table.character[c];
+        runesmiths += s->battle->turn.magic.anti_magic[c];
+        cr_expect(!s->battle->turn.magic.anti_magic[c] || ch->side == 0);
+        wizards += ch->kind == OM_WM_WIZARD && s->battle->turn.magic.knows[c] == 0xF;
+    }
+    cr_expect_eq(runesmiths, 1);
+    cr_expect_eq(wizards, 1);
     om_wm_scenario_free(s);
 }
