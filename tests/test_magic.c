@@ -256,7 +256,8 @@ Test(magic, a_unit_is_affected_by_the_same_spell_once_a_turn)
         expect_p(what, tl.lost[foes][k], TRIALS, exact);
     }
     /* Mean casts a turn: 1 + P(the first fails). */
-    cr_expect(fabs((double)tl.cast / TRIALS - (2.0 - p_cast)) <= SIGMAS * sqrt(p_cast * (1 - p_cast) / TRIALS),
+    cr_expect(fabs((double)tl.cast / TRIALS - (2.0 - p_cast)) <=
+                  SIGMAS * sqrt(p_cast * (1 - p_cast) / TRIALS),
               "casts a turn %.4f vs %.4f", (double)tl.cast / TRIALS, 2.0 - p_cast);
 }
 

@@ -44,19 +44,22 @@ const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT] = {
  * chance such an Attack hits (4+, Combat > How to Calculate Damage). */
 #define POLICY_COMBAT_HITS 3.0
 #define POLICY_COMBAT_HIT_CHANCE 0.5
-/* The mean of a D3. */
+/* The mean of a D3, and the faces of a D6. */
 #define D3_MEAN 2.0
+#define D6_FACES 6u
 
 double om_wm_spell_cast_chance(unsigned cast)
 {
-    const unsigned faces = cast >= 6u ? 1u : cast <= 2u ? 5u : 7u - cast;
-    return faces / 6.0;
+    /* The faces that work: those from `cast` up, but never the 1 and always the 6. */
+    const unsigned faces = cast >= D6_FACES ? 1u : cast <= 2u ? D6_FACES - 1u
+                                                               : D6_FACES + 1u - cast;
+    return (double)faces / D6_FACES;
 }
 
 bool om_wm_spell_cast_roll(om_dice *d, unsigned cast)
 {
     const unsigned face = om_dice_roll_d6(d);
-    return face != 1u && (face == 6u || face >= cast);
+    return face != 1u && (face == D6_FACES || face >= cast);
 }
 
 /* ---- Check ---- */
@@ -175,7 +178,7 @@ static void spell_scores(const om_wm_turn *turn, const om_wm_table *t, const om_
 /* Whether unit u may be a target of spell `sp` of Wizard c, sight aside
  * (seen_by). */
 static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
-                     unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
+                            unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
 {
     const om_wm_table_character *ch = &t->character[c];
     const om_wm_table_unit *un = &t->unit[u];
@@ -202,7 +205,8 @@ static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
                     const om_wm_spell *sp, unsigned u)
 {
     const int j = t->character[c].joined;
-    return !sp->sight || (j >= 0 && om_wm_table_sees(t, turn->command.rules, (unsigned)j, u, true));
+    return !sp->sight ||
+           (j >= 0 && om_wm_table_sees(t, turn->command.rules, (unsigned)j, u, true));
 }
 
 /* Whether unit u is a target spell `sp` of Wizard c may be cast on. */
@@ -230,7 +234,7 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
         return attacks * (sp->per_stand ? t->unit[u].stands : 1u) * POLICY_COMBAT_HIT_CHANCE /
                POLICY_COMBAT_HITS;
     case OM_WM_SPELL_SHATTER:
-        return v->hits >= 6 ? 0.0 : (6.0 - v->hits) / 6.0;
+        return v->hits >= D6_FACES ? 0.0 : (double)(D6_FACES - v->hits) / D6_FACES;
     default:
         return 0.0;
     }

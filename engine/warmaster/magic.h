@@ -149,8 +149,9 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units);
 
 /*
  * om_wm_magic_phase: the moving side `side`'s spells in its Shooting phase on
- * table t, with the spellbook, rule set and units' values of `turn` (turn.h). Each Wizard of the side (character index order) whose unit is on
- * the table casts at most one spell: of the spells he knows and their
+ * table t, with the spellbook, rule set and units' values of `turn` (turn.h).
+ * Each Wizard of the side (character index order) whose unit is on the table
+ * casts at most one spell: of the spells he knows and their
  * eligible targets not yet affected by that spell this turn, the one of the
  * best expected effect (magic.c, "The casting policy"); a D6 casts it; an
  * enemy anti-magic character within OM_WM_ANTI_MAGIC_CM tries once to
