@@ -335,6 +335,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     unsigned first, limit, why = OM_WM_END_COUNT, n, lost[2] = {0, 0};
 
     om_wm_turn_begin(p->turn, w);
+    out->spells_cast[0] = out->spells_cast[1] = out->spells_worked[0] = out->spells_worked[1] = 0;
     first = o->first >= 0 ? (unsigned)o->first : om_wm_battle_first_side(p->rules, d);
     limit = om_wm_game_length_start(o->length, o->fixed_turns, d);
     if (tr != NULL) {
@@ -362,6 +363,8 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
                 setup = &plans;
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);
+            out->spells_cast[side] = (uint16_t)(out->spells_cast[side] + turn.spells_cast);
+            out->spells_worked[side] = (uint16_t)(out->spells_worked[side] + turn.spells_worked);
             why = withdrawals(p, om_wm_turn_work_table(w), gone, lost);
             if (tr != NULL)
                 trace_withdrawals(p, om_wm_turn_work_table(w), gone, lost, tr);

@@ -240,6 +240,8 @@ typedef struct om_wm_battle_result {
     uint8_t units_lost[2];         /* each side's units destroyed */
     uint8_t stands_lost[OM_WM_TABLE_MAX_UNITS]; /* by table index, over the battle */
     uint8_t destroyed[OM_WM_TABLE_MAX_UNITS];   /* by table index: 0 or 1 */
+    uint16_t spells_cast[2];       /* spells each side's Wizards tried to cast (magic.h) */
+    uint16_t spells_worked[2];     /* of those, cast and not anti-magicked */
 } om_wm_battle_result;
 
 /* A battle prepared for its trials (opaque): shared read-only by every thread. */

@@ -86,6 +86,12 @@ static void kit_test(const om_wm_dice_kit *k, unsigned to_hit, unsigned save, om
     t->pass = k->table[h][s];
 }
 
+void om_wm_dice_kit_test(const om_wm_dice_kit *kit, unsigned to_hit, unsigned save,
+                         om_dice_test *t)
+{
+    kit_test(kit, to_hit, save, t);
+}
+
 om_status om_wm_multi_prepared_alloc(om_wm_multi_prepared **out)
 {
     *out = calloc(1, sizeof **out);

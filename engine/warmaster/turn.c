@@ -92,6 +92,7 @@ struct om_wm_turn_work {
                                                  apply */
     om_wm_trace *trace;                       /* where its events go (trace.h), or NULL:
                                                  in a run, NULL */
+    om_wm_magic_turn magic;                   /* what its spells did (magic.h) */
 };
 
 /* ---- Small helpers ---- */
@@ -125,6 +126,7 @@ static om_wm_vec unit_vector(om_wm_vec a, om_wm_vec b, om_wm_vec fallback)
 /* What the Shooting phase does to one target before its drive back. */
 typedef struct target_fire {
     unsigned hits;    /* unsaved hits of every shooter (Driving Back Enemies) */
+    unsigned quiet;   /* unsaved hits of spells that drive no unit back (magic.h) */
     int driver;       /* the closest unit that shot at it (the driving unit), or -1 */
     double driver_cm; /* its distance */
 } target_fire;
@@ -259,8 +261,11 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
     side.behind = behind.kind;
     side.behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
     side.behind_stands = behind.stands;
-    v.hits = om_wm_steadfast(&side, stands, fire->hits);
+    /* Every hit removes stands; only those of shooting and of spells that
+     * drive back roll drive-back dice (magic.h). */
+    v.hits = om_wm_steadfast(&side, stands, fire->hits + fire->quiet);
     v.stands_lost = om_wm_record_hits(&left, &carried, side.unit.hits, v.hits);
+    v.hits = v.hits < fire->hits ? v.hits : fire->hits;
     om_wm_drive_back_at(turn->rules, d, &side, &driver->unit.traits, stands, left, carried, &v);
     if (w->trace != NULL)
         trace_shot(w->trace, target, &v, stands);
@@ -286,21 +291,61 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
     }
 }
 
-/* The moving side's Shooting phase: its units shoot in index order, then
- * every target's drive back in index order (the owner's choice, Driving Back
- * Enemies). */
+/* The end of the Shooting phase for `target` hit only by spells that drive no
+ * unit back: its stands removed, its odd hits gone (Disregard Odd Hits). */
+static void remove_hit_stands(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigned target,
+                              const target_fire *fire)
+{
+    om_wm_table_unit *un = &w->t.unit[target];
+    const om_wm_side *side = &p->turn.unit[target].side;
+    unsigned left = un->stands, carried = 0;
+    (void)om_wm_record_hits(&left, &carried, side->unit.hits,
+                            om_wm_steadfast(side, un->stands, fire->quiet));
+    un->stands = (uint8_t)left;
+    un->present = left > 0;
+    un->hits = 0;
+    om_wm_table_update(&w->t, target);
+}
+
+/* The moving side's Wizards cast their spells (magic.h): hits join the
+ * phase's, the Wizard's unit driving back; Attacks wait for the Combat phase. */
+static void cast_spells(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
+                        target_fire *fire, om_wm_turn_result *out)
+{
+    const om_wm_magic_turn *m = &w->magic;
+    om_wm_magic_phase(&p->turn, p->kit, &w->t, w->setup->side, d, &w->magic);
+    for (unsigned u = 0; u < w->t.units; u++) {
+        fire[u].hits += m->hits[u];
+        fire[u].quiet += m->quiet_hits[u];
+        if (m->driver[u] >= 0) {
+            fire[u].driver = m->driver[u];
+            fire[u].driver_cm = om_wm_table_distance(&w->t, (unsigned)m->driver[u], u);
+        }
+    }
+    out->spells_cast = m->cast;
+    out->spells_worked = m->worked;
+}
+
+/* The moving side's Shooting phase: its Wizards' spells, its units' shooting
+ * in index order, then every target's drive back in index order (the
+ * owner's choice, Driving Back Enemies). */
 static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                            om_wm_turn_result *out)
 {
     target_fire fire[OM_WM_TABLE_MAX_UNITS];
     for (unsigned u = 0; u < w->t.units; u++)
-        fire[u] = (target_fire){0, -1, 0};
+        fire[u] = (target_fire){0, 0, -1, 0};
+    if (om_wm_spellbook_active(&p->turn.magic, &w->t, w->setup->side))
+        cast_spells(p, w, d, fire, out);
     for (unsigned u = 0; u < w->t.units; u++)
         if (moving_unit(w, u))
             shoot_one(p, w, d, u, fire, out);
-    for (unsigned u = 0; u < w->t.units; u++)
+    for (unsigned u = 0; u < w->t.units; u++) {
         if (fire[u].driver >= 0 && w->t.unit[u].present)
             drive_back(p, w, d, u, &fire[u], out);
+        else if (fire[u].quiet > 0 && w->t.unit[u].present)
+            remove_hit_stands(p, w, u, &fire[u]);
+    }
 }
 
 /* ---- Combat phase: who touches whom (Combat > Combat Engagement to Supporting
@@ -523,6 +568,13 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     /* A unit that charges out of a laager's shelter is no longer beside it
      * (Kislev lists: "not while it charges"). */
     s->beside_laager = s->beside_laager && !s->charging;
+    /* This turn's spells (magic.h): Attacks added to or taken from every
+     * stand, or added to the unit as a character's bonus is. */
+    if (w->magic.stand_attacks[u] != 0) {
+        const int a = (int)s->unit.attacks + w->magic.stand_attacks[u];
+        s->unit.attacks = (uint8_t)(a < 0 ? 0 : a > UINT8_MAX ? UINT8_MAX : a);
+    }
+    s->attack_bonus = om_wm_sat8((unsigned)s->attack_bonus + w->magic.unit_attacks[u]);
 }
 
 /* What lies behind engagement unit k, straight back along its facing (fixed
@@ -785,7 +837,9 @@ static void play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
     memset(out->unit, 0, w->t.units * sizeof out->unit[0]);
     out->vp_lost[0] = out->vp_lost[1] = 0;
     out->general_orders = out->engagements = out->unresolved = 0;
+    out->spells_cast = out->spells_worked = 0;
     w->setup = setup;
+    om_wm_magic_turn_clear(&w->magic, w->t.units);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
         /* A unit gone in an earlier turn starts with none: it loses none and
@@ -995,7 +1049,8 @@ om_status om_wm_turn_check(const om_wm_turn *t, om_wm_check_failure *why)
     if (t->rules == NULL || t->rules->id != t->command.rules)
         return fail(why, "ruleset", -1, "", "the turn's rule set and its Command phase's differ");
     if ((st = om_wm_table_check(&t->table, t->command.rules, why)) != OM_OK ||
-        (st = om_wm_command_check(&t->command, &t->table, why)) != OM_OK)
+        (st = om_wm_command_check(&t->command, &t->table, why)) != OM_OK ||
+        (st = om_wm_spellbook_check(&t->magic, &t->table, t->command.rules, why)) != OM_OK)
         return st;
     for (unsigned u = 0; u < t->table.units; u++) {
         char reason[96];
@@ -1065,6 +1120,19 @@ static const om_wm_option turn_option_table[] = {
     {"retreat_direction", "-", "Warmaster Revolution, Combat > Retreats",
      "Which way does a losing unit retreat, for what lies behind it?",
      "fixed: straight back along its facing", "-", OM_WM_OPTION_FIXED, 0},
+    {"spell_choice", "-", "Warmaster Revolution, Magic > Casting Spells",
+     "Which spell does a Wizard cast, and on which unit (the player chooses)?",
+     "fixed: the spell and target of the best chance to cast times the stands' worth of "
+     "damage expected (magic.c); ties: the earlier spell, then the lower unit index", "-",
+     OM_WM_OPTION_FIXED, 0},
+    {"spell_path", "-", "Warmaster Revolution army lists, Ball of Flame; Gotcha!",
+     "Which units does a spell drawn as a 30cm line hit?",
+     "fixed: only the unengaged enemy unit the Wizard aims at, not every unit under the "
+     "line", "-", OM_WM_OPTION_FIXED, 0},
+    {"spell_driver", "-", "Warmaster Revolution, Shooting > Driving Back Enemies",
+     "From where does a spell's drive back run?",
+     "fixed: from the unit the Wizard has joined, as from the closest shooter", "-",
+     OM_WM_OPTION_FIXED, 0},
     {"moves_after_combat", "-",
      "Warmaster Revolution, Combat > Retreats; Pursuit; Advance; Fall Backs",
      "Where do retreats, pursuits, fall backs and advances leave the units?",

@@ -1,7 +1,8 @@
 /*
  * turn.h: a whole Warmaster turn of one side, over several units on a table:
  * its Command phase (command.h: initiative, orders, brigades, blunders,
- * recovery), its Shooting phase (every shooting unit of the moving side at
+ * recovery), its Shooting phase (its Wizards' spells, magic.h; every shooting
+ * unit of the moving side at
  * the closest visible enemy in range, the hits of all its shooters summed
  * before one drive back per target, which moves the unit on the table) and
  * its Combat phase (the units touching enemies grouped into engagements,
@@ -28,6 +29,7 @@
 #include <stdint.h>
 
 #include "command.h"
+#include "magic.h"
 #include "table.h"
 #include "wm.h"
 
@@ -72,6 +74,8 @@ typedef struct om_wm_turn {
     om_wm_command_setup command; /* the moving side (command.side), its plans, the order
                                     of issue and the Command options */
     om_wm_turn_unit unit[OM_WM_TABLE_MAX_UNITS]; /* by table index */
+    om_wm_spellbook magic;       /* each side's spells and its Wizards' (magic.h); all
+                                    zero: no magic, the Shooting phase as before */
 } om_wm_turn;
 
 /* What one turn did to one unit. Flags are 0 or 1. */
@@ -98,12 +102,15 @@ typedef struct om_wm_turn_result {
                                order k when this is k or more */
     uint8_t engagements;    /* engagements fought in the Combat phase */
     uint8_t unresolved;     /* of those, left unresolved */
+    uint8_t spells_cast;    /* spells the moving side's Wizards tried to cast (magic.h) */
+    uint8_t spells_worked;  /* of those, cast and not anti-magicked */
 } om_wm_turn_result;
 
 /*
  * om_wm_turn_check: validate a turn: the table (om_wm_table_check, paths
  * "units[i].at", "brigades[i].units", ...), the Command setup against it
- * (om_wm_command_check, "plans[i].by", ...), at most
+ * (om_wm_command_check, "plans[i].by", ...), the spellbook
+ * (om_wm_spellbook_check, "magic.spells[s][k].cast", ...), at most
  * OM_WM_TURN_SIDE_UNITS_MAX units a side, each table unit agreeing with its
  * values (troop type, stands, size, range), and each unit's values as an
  * engagement checks them ("units[i].side.unit.armour", ...). Returns OM_OK,

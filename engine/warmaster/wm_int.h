@@ -149,6 +149,11 @@ void om_wm_dice_kit_pair_tests(const om_wm_dice_kit *kit, const om_wm_ruleset *r
                                const om_wm_side *me, const om_wm_side *foe,
                                om_wm_pair_tests *t);
 
+/* The kit's test of Attacks hitting on `to_hit` and saved on `save` (7:
+ * none): a spell's shooting Attacks (magic.c). No allocation; thread-safe. */
+void om_wm_dice_kit_test(const om_wm_dice_kit *kit, unsigned to_hit, unsigned save,
+                         om_dice_test *t);
+
 /* `me` once badly hurt: Hits and Attacks halved, Shots halved rounded up
  * (army lists), in *hurt. */
 void om_wm_side_hurt(const om_wm_side *me, om_wm_side *hurt);

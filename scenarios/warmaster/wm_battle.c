@@ -34,6 +34,7 @@
 #include "army.h"
 #include "doctrine.h"
 #include "suggest.h"
+#include "wm_spells.h"
 #include "yaml_int.h"
 
 /* The example lists, compiled in (scenarios/meson.build). */
@@ -256,7 +257,7 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned
     const om_wm_armylist *l = b->list[s];
     om_wm_unit values[OM_WM_TABLE_MAX_UNITS];
     om_wm_check_failure why;
-    unsigned first;
+    unsigned first, characters;
     om_status st;
     if (l->n_units > OM_WM_TURN_SIDE_UNITS_MAX)
         return om_yaml_fail_at(c, OM_EINVAL, 0, side_key[s], "list", "%s has %zu units; a side "
@@ -271,7 +272,11 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned
     for (size_t i = 0; i < l->n_units; i++)
         b->turn.unit[first + i].side.magic = l->units[i].magic;
     name_units(b, s, first);
-    return place_characters(c, b, s, first);
+    characters = b->turn.table.characters;
+    if ((st = place_characters(c, b, s, first)) != OM_OK)
+        return st;
+    /* The army's spells and who casts them (wm_spells.h). */
+    return om_wm_spells_setup(l, s, first, characters, &b->turn);
 }
 
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
@@ -366,6 +371,18 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
     for (unsigned s = 0; sides && s < 2; s++)
         json_object_set_new(json_array_get(sides, s), "list_text",
                             json_string(b->list_text[s]));
+    /* Each side's spells and how the engine casts them ("not-modelled": never). */
+    for (unsigned s = 0; sides && s < 2; s++) {
+        json_t *spells = json_array();
+        for (unsigned k = 0; spells && k < b->turn.magic.n[s]; k++) {
+            const om_wm_spell *sp = &b->turn.magic.spell[s][k];
+            json_array_append_new(spells, json_pack("{s:s, s:i, s:i, s:s}", "id", sp->id, "cast",
+                                                    (int)sp->cast, "range_cm", (int)sp->range_cm,
+                                                    "engine",
+                                                    om_wm_spell_effect_names[sp->effect]));
+        }
+        json_object_set_new(json_array_get(sides, s), "spells", spells);
+    }
     root = json_pack("{s:s, s:s, s:o, s:s, s:i, s:s}", "ruleset", b->turn.rules->name, "kind",
                      "battle", "sides", sides, "length", b->options.length->name, "turns",
                      (int)b->options.fixed_turns, "first",

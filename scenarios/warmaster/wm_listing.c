@@ -26,6 +26,7 @@
 #include "suggest.h"
 #include "wm.h"
 #include "wm_game_int.h"
+#include "wm_spells.h"
 
 /* Longest cell text kept; longer text is truncated. */
 #define CELL_MAX 512
@@ -357,6 +358,14 @@ static om_status entries_table(om_game_listing *l, const char *key, const char *
     return st;
 }
 
+/* How the engine casts a spell of row r: its mechanism's name, or "not
+ * modelled" (also without a row). */
+static const char *spell_engine(const om_wm_spell_rule *r)
+{
+    return r != NULL && r->effect != OM_WM_SPELL_NOT_MODELLED
+               ? om_wm_spell_effect_names[r->effect] : "not modelled";
+}
+
 /* The text of an army: its heading, its units and upgrades, and under them
  * its spells, the mark of rules not modelled and how to use it. */
 static om_status army_text(const om_army *a, om_game_listing **out)
@@ -390,10 +399,20 @@ static om_status army_text(const om_army *a, om_game_listing **out)
     }
     text_open(&note);
     if (note.f && a->spells_count) {
-        fprintf(note.f, "\nSpells:");
-        for (size_t i = 0; i < a->spells_count; i++)
-            fprintf(note.f, "%s %s (%u+)", i ? "," : "", a->spells[i].name, a->spells[i].roll);
-        fprintf(note.f, "\n");
+        /* Each spell with how the engine casts it (wm_spells.h): its
+         * mechanism, or "not modelled", and the sentence saying what is left
+         * out or why. */
+        fprintf(note.f, "\nSpells (casting value, range; how the engine casts it):\n");
+        for (size_t i = 0; i < a->spells_count; i++) {
+            const om_wm_spell_rule *r = om_wm_spell_rule_find(a->ruleset, a->id,
+                                                              a->spells[i].id);
+            char range[16] = "no range";
+            if (a->spells[i].range_cm)
+                snprintf(range, sizeof range, "%ucm", a->spells[i].range_cm);
+            fprintf(note.f, "  %s (%u+, %s): %s. %s\n", a->spells[i].name, a->spells[i].roll,
+                    range, spell_engine(r),
+                    r != NULL ? r->model : "no row in the table of spell effects");
+        }
     }
     if (note.f && any_unmodelled)
         fprintf(note.f, "\n* not modelled by the engine yet (oddsmaster list --rules %s).\n",
@@ -415,10 +434,15 @@ static json_t *army_json(const om_army *a)
     for (size_t i = 0; i < a->upgrades_count; i++)
         json_array_append_new(ups, unit_json(&a->upgrades[i]));
     for (size_t i = 0; i < a->spells_count; i++)
-        json_array_append_new(spells, json_pack("{s:s, s:s, s:I, s:I}", "id", a->spells[i].id,
-                                                "name", a->spells[i].name, "roll",
-                                                (json_int_t)a->spells[i].roll, "range_cm",
-                                                (json_int_t)a->spells[i].range_cm));
+    {
+        const om_wm_spell_rule *r = om_wm_spell_rule_find(a->ruleset, a->id, a->spells[i].id);
+        json_array_append_new(spells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s}", "id",
+                                                a->spells[i].id, "name", a->spells[i].name,
+                                                "roll", (json_int_t)a->spells[i].roll,
+                                                "range_cm", (json_int_t)a->spells[i].range_cm,
+                                                "engine", spell_engine(r), "model",
+                                                r != NULL ? r->model : ""));
+    }
     json_object_set_new(root, "ruleset", json_string(a->ruleset));
     json_object_set_new(root, "army", json_string(a->id));
     json_object_set_new(root, "name", json_string(a->name));

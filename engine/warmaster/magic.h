@@ -1,0 +1,168 @@
+/*
+ * magic.h: Warmaster magic in the Shooting phase (Warmaster Revolution, Magic
+ * > Spells; Casting Spells; the Warmaster 1.1 Rules Update, P72 – Casting
+ * Spells; P73-74 – Spells): each Wizard of the moving side casts one spell of
+ * his army's list, a D6 against its casting value (a 1 always fails, a 6
+ * always works), an enemy Dwarf Runesmith or Shugenja within 50cm may
+ * anti-magic it on a 4+, a unit is affected by the same spell at most once a
+ * turn, and the spell's effect is one of a few typed mechanisms with
+ * parameters: data, not code per spell. Warmaster Ancients has no magic.
+ *
+ * A spell is a value (om_wm_spell): its casting value and range from the army
+ * list, its mechanism and parameters from the table of spell effects the
+ * scenarios keep (scenarios/warmaster/wm_spells.c). A side's spells and each
+ * Wizard's share of them are an om_wm_spellbook inside the turn (turn.h),
+ * checked when the turn is prepared; a trial only reads them. The state one
+ * turn's magic leaves (spells already cast on each unit, the Attacks it adds
+ * in this turn's Combat phase, the hits it adds to the Shooting phase's
+ * removal of stands and drive backs) is an om_wm_magic_turn in the turn's
+ * workspace: no allocation, no formatting. Sections cited are Warmaster
+ * Revolution's unless another rulebook is named.
+ */
+#ifndef OM_WM_MAGIC_H
+#define OM_WM_MAGIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dice.h"
+#include "table.h"
+#include "wm.h"
+
+/* Most spells in one army's list: every fantasy list of 1.1 and Revolution
+ * has four (the army lists' Spells), room for a few more. */
+#define OM_WM_SPELLS_MAX 8
+/* Longest spell id kept, with its NUL ("mazdamundi-s-revenge"). */
+#define OM_WM_SPELL_ID_MAX 32
+/* The reach of an anti-magic character: an enemy Wizard within 50cm of him
+ * (Dwarf army lists, Runesmith; Nippon, Shugenja). */
+#define OM_WM_ANTI_MAGIC_CM 50.0
+/* The D6 score that anti-magics a spell (the same lists: "4, 5 or 6"). */
+#define OM_WM_ANTI_MAGIC_SCORE 4u
+/* Most shooting Attacks or Attacks a spell may give (Plague's six is the most
+ * in the lists). */
+#define OM_WM_SPELL_ATTACKS_MAX 12u
+
+/* The mechanisms of the spells this engine models. */
+typedef enum om_wm_spell_effect {
+    OM_WM_SPELL_NOT_MODELLED = 0, /* the effect is not modelled: never cast */
+    OM_WM_SPELL_MISSILE,  /* shooting Attacks at one unengaged enemy unit in range
+                             (Death Bolt: 3, no save, driven back as by shooting) */
+    OM_WM_SPELL_BURST,    /* shooting Attacks at every unengaged enemy unit within
+                             range of the Wizard (Storm of Stone: D3 each) */
+    OM_WM_SPELL_BOOST,    /* Attacks added to friendly units engaged in combat in
+                             this turn's Combat phase (Waaagh!: +1 a stand; Light of
+                             Battle: +1 a unit, every unit in range) */
+    OM_WM_SPELL_WEAKEN,   /* Attacks taken from enemy units engaged in combat in this
+                             turn's Combat phase (Chill: -1 a stand) */
+    OM_WM_SPELL_SHATTER,  /* a D6 above the target's Hits destroys one of its stands
+                             (Freeze), never a drive back */
+    OM_WM_SPELL_EFFECT_COUNT
+} om_wm_spell_effect;
+
+/* Names of the mechanisms ("not-modelled", "missile", ...). */
+extern const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT];
+
+/* One spell as the engine casts it. */
+typedef struct om_wm_spell {
+    char id[OM_WM_SPELL_ID_MAX]; /* the army list's id ("death-bolt") */
+    uint8_t cast;                /* the D6 score that casts it, 2..6 (army lists) */
+    uint8_t range_cm;            /* its range from the Wizard's base, 1..255 (any with
+                                    `own_unit` or not modelled) */
+    om_wm_spell_effect effect;   /* its mechanism */
+    uint8_t attacks;             /* MISSILE, BURST: shooting Attacks at each unit it
+                                    hits (with `d3`: that many D3 rolled); BOOST,
+                                    WEAKEN: Attacks added or taken */
+    bool d3;                     /* `attacks` counts D3 rolled, not Attacks */
+    bool no_save;                /* armour has no effect (all targets count as having
+                                    no armour) */
+    bool drive_back;             /* its hits drive the unit back as shooting does; else
+                                    they only remove stands */
+    bool sight;                  /* the Wizard must see the target (else "regardless of
+                                    whether the Wizard can see it or not") */
+    bool per_stand;              /* BOOST, WEAKEN: to every stand (else to the unit) */
+    bool all_in_range;           /* BOOST: every eligible unit within range, not one */
+    bool own_unit;               /* only on the unit the Wizard has joined (no range) */
+    bool with_characters;        /* BOOST: each character joined to the unit gains the
+                                    Attacks too ("including characters") */
+} om_wm_spell;
+
+/* A side's magic: its army's spells and who casts or anti-magics them. */
+typedef struct om_wm_spellbook {
+    uint8_t n[2];                                /* spells of each side's army */
+    om_wm_spell spell[2][OM_WM_SPELLS_MAX];      /* [side][k] */
+    uint64_t barred[2][OM_WM_SPELLS_MAX];        /* bit u: side s's spell k cannot affect
+                                                    unit u (Waaagh!: greenskins only) */
+    uint8_t knows[OM_WM_TABLE_MAX_CHARACTERS];   /* bit k: the character (a Wizard)
+                                                    may cast his side's spell k */
+    bool anti_magic[OM_WM_TABLE_MAX_CHARACTERS]; /* the character may anti-magic enemy
+                                                    spells (Runesmith, Shugenja) */
+} om_wm_spellbook;
+
+/* What one turn's magic has done so far, kept in the turn's workspace. */
+typedef struct om_wm_magic_turn {
+    uint64_t affected[OM_WM_SPELLS_MAX];          /* bit u: unit u was affected by the
+                                                     moving side's spell k this turn
+                                                     (the same-spell limit) */
+    int8_t stand_attacks[OM_WM_TABLE_MAX_UNITS];  /* Attacks added to (taken from) every
+                                                     stand in this Combat phase */
+    uint8_t unit_attacks[OM_WM_TABLE_MAX_UNITS];  /* Attacks added to the unit */
+    uint8_t hits[OM_WM_TABLE_MAX_UNITS];          /* unsaved hits that drive back */
+    uint8_t quiet_hits[OM_WM_TABLE_MAX_UNITS];    /* unsaved hits that do not */
+    int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that
+                                                     drove it back by a spell, or -1 */
+    int8_t engaged[OM_WM_TABLE_MAX_UNITS];        /* within the phase: unit u touches an
+                                                     enemy (1), not (0), not yet asked (-1) */
+    uint8_t cast;                                 /* spells the side tried to cast */
+    uint8_t worked;                               /* of those, cast and not dispelled */
+    uint8_t dispelled;                            /* cast but anti-magicked */
+} om_wm_magic_turn;
+
+/* The chance that one D6 casts a spell of casting value `cast`: a 1 always
+ * fails and a 6 always works (Casting Spells), so 1/6 to 5/6. Pure. */
+double om_wm_spell_cast_chance(unsigned cast);
+
+/* om_wm_spell_cast_roll: one D6 from d against `cast`: whether it works. */
+bool om_wm_spell_cast_roll(om_dice *d, unsigned cast);
+
+/*
+ * om_wm_spellbook_check: a turn's spellbook against its table: at most
+ * OM_WM_SPELLS_MAX spells a side, each with a casting value of 2 to 6, a
+ * range of 1cm or more, a known mechanism and at most OM_WM_SPELL_ATTACKS_MAX
+ * Attacks; spells known only by Wizards and only of their own side's list;
+ * none under Warmaster Ancients (`rules`, which has no magic). Returns OM_OK,
+ * or OM_EINVAL after filling `why` (if not NULL) with the path
+ * ("magic.spells[1][2].cast", "magic.knows[3]") and the reason, raising
+ * "field 'PATH': REASON". Pure apart from the error slot.
+ */
+om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
+                                om_wm_ruleset_id rules, om_wm_check_failure *why);
+
+/* Whether side `side` of the spellbook has any Wizard who knows a modelled
+ * spell (else its magic step rolls nothing). Pure. */
+bool om_wm_spellbook_active(const om_wm_spellbook *b, const om_wm_table *t, unsigned side);
+
+/* om_wm_magic_turn_clear: the state of a turn's magic before its Shooting
+ * phase, for the `units` units of the table. */
+void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units);
+
+/*
+ * om_wm_magic_phase: the moving side `side`'s spells in its Shooting phase on
+ * table t, with the spellbook, rule set and units' values of `turn` (turn.h).
+ * Each Wizard of the side (character index order) whose unit is on the table
+ * casts at most one spell: of the spells he knows and their
+ * eligible targets not yet affected by that spell this turn, the one of the
+ * best expected effect (magic.c, "The casting policy"); a D6 casts it; an
+ * enemy anti-magic character within OM_WM_ANTI_MAGIC_CM tries once to
+ * dispel it; a spell that works is resolved: shooting hits through the kit's
+ * tests of the usual to-hit and save (om_wm_to_hit_score, om_wm_save_score)
+ * added to m->hits or m->quiet_hits for the phase's end, Attacks to
+ * m->stand_attacks / m->unit_attacks, a stand shattered removed from t at
+ * once. No allocation; pure apart from d, t and m.
+ */
+struct om_wm_turn;
+void om_wm_magic_phase(const struct om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
+                       unsigned side, om_dice *d, om_wm_magic_turn *m);
+
+#endif /* OM_WM_MAGIC_H */

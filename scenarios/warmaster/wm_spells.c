@@ -1,0 +1,412 @@
+/*
+ * wm_spells.c: the table of the fantasy Warmaster armies' spells as the
+ * engine casts them (wm_spells.h), and the setup of a battle side's magic
+ * from its army list. The casting value and range of every spell are the
+ * army data's (scenarios/armies/, the lists' Spells); this table gives each
+ * spell its mechanism (engine/warmaster/magic.h) read from the spell's text
+ * in the army data, or says why it is not modelled. Where Warmaster 1.1 and
+ * Revolution differ, the row names its rule set (Storm of Stone: D3 Attacks
+ * in 1.1, three in Revolution); casting values and ranges differ through
+ * each rule set's army data. Warmaster Ancients has no magic (its rulebook
+ * has no spells, and its army data none).
+ */
+#include "wm_spells.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "army.h"
+
+/* One row per spell of the army lists; a row naming no rule set or army
+ * serves every list whose spell has that id. */
+static const om_wm_spell_rule spell_rules[] = {
+    {.id = "curse-of-chaos", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "sorcerous-blast", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "hail-of-destruction", .effect = OM_WM_SPELL_MISSILE, .attacks = 3,
+     .no_save = true, .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "warp-lightning", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "death-bolt", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "icy-blast", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "gaze-of-sotek", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "brain-busta", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "chaos-bolt", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "bone-cruncher", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "storm-of-hail", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
+     .drive_back = true, .sight = true,
+     .model = "Three shooting Attacks at one unengaged enemy unit the Wizard sees, armour has "
+              "no effect, driven back as by shooting."},
+    {.id = "ball-of-flame", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .drive_back = true,
+     .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "gotcha", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .drive_back = true,
+     .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "doom-bolt", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .drive_back = true,
+     .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "sunstrike", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .drive_back = true,
+     .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "meteor-storm", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .drive_back = true,
+     .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "thunder-of-fo-wor", .effect = OM_WM_SPELL_MISSILE, .attacks = 3,
+     .drive_back = true, .sight = true,
+     .model = "Modelled in part: three shooting Attacks with the usual saves, driven back, on "
+              "the one unengaged enemy unit the Wizard aims the line at; other units under the "
+              "line (friends included) and engaged units carrying hits into combat are left "
+              "out."},
+    {.id = "black-horror", .effect = OM_WM_SPELL_MISSILE, .attacks = 4, .no_save = true,
+     .sight = true,
+     .model = "Four Attacks with no armour saves at one unengaged enemy unit the Sorceress "
+              "sees; never driven back."},
+    {.id = "plague", .effect = OM_WM_SPELL_MISSILE, .attacks = 6,
+     .model = "Six Attacks worked out in the usual way (saves allowed) at one unengaged enemy "
+              "unit in range, seen or not; never driven back."},
+    {.id = "foot-of-gork", .effect = OM_WM_SPELL_MISSILE, .attacks = 6,
+     .model = "Six Attacks worked out in the usual way (saves allowed) at one unengaged enemy "
+              "unit in range, seen or not; never driven back."},
+    {.ruleset = "warmaster-1.1", .id = "storm-of-stone", .effect = OM_WM_SPELL_BURST,
+     .attacks = 1, .d3 = true,
+     .model = "Modelled in part: D3 Attacks worked out normally at every unengaged enemy unit "
+              "within range, never driven back; engaged units carrying hits into combat are "
+              "left out."},
+    {.ruleset = "warmaster-revolution", .id = "storm-of-stone", .effect = OM_WM_SPELL_BURST,
+     .attacks = 3,
+     .model = "Modelled in part: three Attacks worked out normally at every unengaged enemy "
+              "unit within range, never driven back; engaged units carrying hits into combat "
+              "are left out."},
+    {.id = "volcanic-eruption", .effect = OM_WM_SPELL_BURST, .attacks = 3,
+     .model = "Modelled in part: three Attacks worked out normally at every unengaged enemy "
+              "unit within 30cm, never driven back; engaged units carrying hits into combat "
+              "are left out."},
+    {.id = "waaagh", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .with_characters = true, .not_on = "trolls ogres giant",
+     .model = "+1 Attack to every stand, and to each character joined, of one friendly "
+              "greenskin unit engaged in combat within range, for this turn's Combat phase "
+              "(Trolls, Ogres and Giants barred)."},
+    {.id = "ferocity-of-tigers", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .model = "Modelled in part: +1 Attack to every stand of one friendly unit engaged in "
+              "combat within range for this turn's Combat phase; its immunity to terror is not "
+              "modelled."},
+    {.id = "power-of-herd", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .all_in_range = true, .only = "gor ungor centigors",
+     .model = "Modelled in part: +1 Attack to every stand of every Gor, Ungor and Centigor "
+              "unit engaged in combat within range for this turn's Combat phase (not only the "
+              "first engagement: the turn has one); characters' share left out."},
+    {.id = "boon-of-chaos", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .own_unit = true, .with_characters = true,
+     .model = "+1 Attack to every stand, and to each character joined, of the unit the "
+              "Sorcerer has joined when it is engaged in combat, for this turn's Combat phase."},
+    {.id = "bull-gorger", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .own_unit = true, .with_characters = true,
+     .model = "+1 Attack to every stand, the Butcher's own included, of the unit he has joined "
+              "when it is engaged in combat, for this turn's Combat phase."},
+    {.id = "holy-fervour", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
+     .own_unit = true, .with_characters = true,
+     .model = "+1 Attack to every stand, and to each character joined, of the unit the Priest "
+              "is with when it is engaged in combat, for this turn's Combat phase."},
+    {.id = "light-of-battle", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .all_in_range = true,
+     .model = "Modelled in part: +1 Attack to every friendly unit engaged in combat within "
+              "range for this turn's Combat phase; the +1 of each character joined (Light of "
+              "Battle) is left out."},
+    {.id = "daemonic-rage", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .all_in_range = true,
+     .model = "Modelled in part: +1 Attack to every friendly unit engaged in combat within "
+              "range for this turn's Combat phase; the +1 of each character joined (Light of "
+              "Battle) is left out."},
+    {.id = "monster-bear", .effect = OM_WM_SPELL_BOOST, .attacks = 2, .own_unit = true,
+     .model = "Modelled in part: +2 Attacks to the unit the Wizard has joined when it is "
+              "engaged in combat, for this turn's Combat phase; the terror it causes is not "
+              "modelled."},
+    {.id = "chill", .effect = OM_WM_SPELL_WEAKEN, .attacks = 1, .per_stand = true,
+     .model = "Modelled in part: -1 Attack to every stand of one enemy unit engaged in combat "
+              "within range, for this turn's Combat phase; joined characters keep their bonus."},
+    {.id = "wither", .effect = OM_WM_SPELL_WEAKEN, .attacks = 1, .per_stand = true,
+     .model = "Modelled in part: -1 Attack to every stand of one enemy unit engaged in combat "
+              "within range, for this turn's Combat phase; joined characters keep their bonus."},
+    {.id = "freeze", .effect = OM_WM_SPELL_SHATTER, .attacks = 1,
+     .model = "A D6 above the target's Hits destroys one stand of one unengaged enemy unit in "
+              "range, seen or not; never driven back."},
+    {.id = "mirage", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "An illusionary unit from outside the list: the battle has no units but the "
+              "lists'."},
+    {.id = "curse-of-the-djinn", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Re-rolled successful saves in combat: no re-roll of saves in the combat engine."},
+    {.id = "shield-of-combat", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Re-rolled failed saves for two turns: no re-roll of saves in the combat engine."},
+    {.id = "aerial-shield", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Re-rolled saves (1.1) or -1 to hit (Revolution) against shooting until a later "
+              "turn: effects lasting past the turn are not modelled."},
+    {.id = "eerie-mist", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "No initiative and -1 Command for the enemy's next turn: effects lasting into "
+              "the enemy's turn are not modelled."},
+    {.id = "traitor-kin", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "No initiative and -1 Command for the enemy's next turn: effects lasting into "
+              "the enemy's turn are not modelled."},
+    {.id = "lady-s-favour", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "voice-of-command", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "vanhel-s-danse-macabre", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "hunting-for-gore", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "doctrine-of-sigmar", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves the Wizard's unit as if ordered: a second Command phase move is not "
+              "modelled."},
+    {.id = "call-of-the-hunt", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A charge in the Shooting phase: not modelled."},
+    {.id = "anger-of-the-gods", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "-1 Command to enemy units near the Sorcerer in the enemy's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "sand-storm", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "-1 Command to enemy units near the Sorcerer in the enemy's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "downpour", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "-1 Command to enemy units near the Druid in the enemy's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "spite-of-low-key", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Enemy characters' doubles blunder in their next Command phase: not modelled."},
+    {.id = "rage-of-chaos", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Bonus Attacks rolled die by die at the player's choice, doubles turning them on "
+              "the unit: the stopping choice is not modelled."},
+    {.id = "death-frenzy", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Bonus Attacks rolled die by die at the player's choice, doubles turning them on "
+              "the unit: the stopping choice is not modelled."},
+    {.id = "frenzy-of-chaos", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Re-rolled failed Attacks in combat: not in the combat engine's per-spell "
+              "inputs."},
+    {.id = "dominion", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "mazdamundi-s-revenge", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "doom-and-despair", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "lion-dogs-attack", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "weird-enchantment", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Half pace and enemies terrifying until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "divine-curse", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Half pace and enemies terrifying until the end of the enemy's next turn: "
+              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "soul-stealer", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Attacks on a touching enemy whose hits are carried into the first round of "
+              "combat: carried hits are not modelled."},
+    {.id = "touch-of-death", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Attacks on a touching enemy whose hits are carried into the first round of "
+              "combat: carried hits are not modelled."},
+    {.id = "curse-of-years", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Attacks on a touching enemy whose hits are carried into the first round of "
+              "combat: carried hits are not modelled."},
+    {.id = "flaming-hand", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Attacks on a touching enemy whose hits are carried into the first round of "
+              "combat: carried hits are not modelled."},
+    {.id = "teleport", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves the Wizard anywhere and gives a second spell: moving characters by spell "
+              "is not modelled."},
+    {.id = "skitterleap", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Moves the Wizard anywhere and gives a second spell: moving characters by spell "
+              "is not modelled."},
+    {.id = "heaven-s-fire", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit shoots twice: a second volley in one Shooting phase is not modelled."},
+    {.id = "glory-of-cathay", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit shoots twice: a second volley in one Shooting phase is not modelled."},
+    {.id = "gerroff", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A drive back of 5D6cm toward the table edge that cannot rout: a drive back "
+              "without hits is not modelled."},
+    {.id = "raise-dead", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Creates a Skeleton unit in a combat: units created during a battle are not "
+              "modelled."},
+    {.id = "summon-fenbeast", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Creates a Fenbeast unit: units created during a battle are not modelled."},
+    {.id = "summon-daemons", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A Daemon unit regains a stand: stands returned are not modelled."},
+    {.id = "shield-of-the-old-ones", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Armour one better in combat: armour changes by spell are not in the combat "
+              "engine's inputs."},
+    {.id = "mork-save-uz", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A 5+ save until the caster's next turn: effects lasting into the enemy's turn "
+              "are not modelled."},
+    {.id = "troll-guts", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "+1 Hit a stand in combat: Hits changes by spell are not modelled."},
+    {.id = "tranquility-of-heaven", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Immunity to terror: terror changes by spell are not modelled."},
+    {.id = "word-of-fear", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit causes terror: terror changes by spell are not modelled."},
+    {.id = "aspect-of-wulfen", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit causes terror: terror changes by spell are not modelled."},
+    {.id = "twilight-host", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit causes terror: terror changes by spell are not modelled."},
+    {.id = "mists-of-albion", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "An infantry unit counts as defended until the caster's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "tree-singing", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "An infantry unit counts as defended until the caster's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "sanctuary", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit counts as defended until it moves: effects lasting into the enemy's turn "
+              "are not modelled."},
+    {.id = "tooth-cracker", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A unit cannot be driven back or confused until the caster's next turn: effects "
+              "lasting into the enemy's turn are not modelled."},
+    {.id = "eye-of-the-raven", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "A re-roll of any die until the next Command phase: not modelled."},
+    {.id = "fury-of-the-forest", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Attacks around a chosen wood: targeting by terrain piece is not modelled."},
+};
+
+size_t om_wm_spell_rule_count(void)
+{
+    return sizeof spell_rules / sizeof spell_rules[0];
+}
+
+const om_wm_spell_rule *om_wm_spell_rule_at(size_t i)
+{
+    return i < om_wm_spell_rule_count() ? &spell_rules[i] : NULL;
+}
+
+const om_wm_spell_rule *om_wm_spell_rule_find(const char *ruleset, const char *army,
+                                              const char *id)
+{
+    const om_wm_spell_rule *any = NULL;
+    for (size_t i = 0; i < om_wm_spell_rule_count(); i++) {
+        const om_wm_spell_rule *r = &spell_rules[i];
+        if (strcmp(r->id, id) != 0 || (r->ruleset != NULL && strcmp(r->ruleset, ruleset) != 0) ||
+            (r->army != NULL && strcmp(r->army, army) != 0))
+            continue;
+        if (r->army != NULL)
+            return r;
+        if (any == NULL)
+            any = r;
+    }
+    return any;
+}
+
+/* Whether `id` is one of the space-separated ids of `list`. */
+static bool listed(const char *list, const char *id)
+{
+    const size_t n = strlen(id);
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        const char *end = strchr(p, ' ');
+        const size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, id, n) == 0)
+            return true;
+        p = end != NULL ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* Whether the army entry of a character carries an anti-magic rule (Dwarf
+ * lists, Runesmith; Nippon, Shugenja). */
+static bool anti_magic_rule(const om_army_unit *u)
+{
+    for (size_t i = 0; u != NULL && i < u->rules_count; i++)
+        if (strcmp(u->rules[i], "runesmith") == 0 || strcmp(u->rules[i], "shugenja") == 0)
+            return true;
+    return false;
+}
+
+om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, unsigned first,
+                             unsigned first_character, om_wm_turn *turn)
+{
+    om_wm_spellbook *b = &turn->magic;
+    om_army *army = NULL;
+    om_status st;
+    b->n[side] = 0;
+    if (strcmp(l->ruleset, "warmaster-ancients") == 0)
+        return OM_OK; /* no magic */
+    if ((st = om_army_load(l->ruleset, l->army, &army)) != OM_OK)
+        return st;
+    if (army->spells_count > OM_WM_SPELLS_MAX) {
+        st = OM_ERROR(OM_EINVAL, "%s/%s has %zu spells; the engine holds %d", l->ruleset,
+                      l->army, army->spells_count, OM_WM_SPELLS_MAX);
+        om_army_free(army);
+        return st;
+    }
+    for (size_t k = 0; k < army->spells_count; k++) {
+        const om_army_spell *as = &army->spells[k];
+        const om_wm_spell_rule *r = om_wm_spell_rule_find(l->ruleset, l->army, as->id);
+        om_wm_spell *sp = &b->spell[side][k];
+        if (r == NULL) {
+            st = OM_ERROR(OM_EINVAL, "spell '%s' of %s/%s has no row in the table of spell "
+                          "effects", as->id, l->ruleset, l->army);
+            om_army_free(army);
+            return st;
+        }
+        *sp = (om_wm_spell){.cast = (uint8_t)as->roll,
+                            .range_cm = (uint8_t)(as->range_cm < 255 ? as->range_cm : 255),
+                            .effect = r->effect, .attacks = r->attacks, .d3 = r->d3,
+                            .no_save = r->no_save, .drive_back = r->drive_back,
+                            .sight = r->sight, .per_stand = r->per_stand,
+                            .all_in_range = r->all_in_range, .own_unit = r->own_unit,
+                            .with_characters = r->with_characters};
+        snprintf(sp->id, sizeof sp->id, "%s", as->id);
+        b->barred[side][k] = 0;
+        for (size_t i = 0; i < l->n_units; i++)
+            if ((r->only != NULL && !listed(r->only, l->units[i].id)) ||
+                (r->not_on != NULL && listed(r->not_on, l->units[i].id)))
+                b->barred[side][k] |= UINT64_C(1) << (first + i);
+    }
+    b->n[side] = (uint8_t)army->spells_count;
+    for (size_t c = 0; c < l->n_characters; c++) {
+        const unsigned i = first_character + (unsigned)c;
+        if (i >= OM_WM_TABLE_MAX_CHARACTERS)
+            break;
+        b->knows[i] = l->characters[c].kind == OM_WM_WIZARD
+                          ? (uint8_t)((1u << b->n[side]) - 1u) : 0;
+        b->anti_magic[i] = anti_magic_rule(om_army_unit_find(army, l->characters[c].id));
+    }
+    om_army_free(army);
+    return OM_OK;
+}
