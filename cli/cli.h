@@ -252,6 +252,24 @@ void om_cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 /* Clear the line, if one was drawn. */
 void om_cli_progress_end(om_cli_progress *p);
 
+struct om_scenario;
+struct om_run_request;
+
+/*
+ * om_cli_run_scenario: what `run` and `battle` share once their scenario is
+ * loaded: simulate `sc` into the file req->path (or, with `resume` set and
+ * `sc` NULL or the scenario the user named, continue the .partial file
+ * `resume`), with a progress line unless `quiet`, SIGINT and SIGTERM caught
+ * for the run's length (a .partial file kept, to resume with `oddsmaster CMD
+ * --resume`), then print the notes (unless quiet) and the summary of the
+ * file written. Sets req's scenario_text, interrupt and progress; the rest
+ * of req is the caller's. Not thread-safe (signal handlers, stdio). Returns
+ * an exit code (OM_EXIT_INTERRUPTED for a run a signal stopped), after
+ * printing any error as `cmd`'s.
+ */
+int om_cli_run_scenario(const char *cmd, const struct om_scenario *sc, const char *resume,
+                        struct om_run_request *req, bool quiet);
+
 /* The subcommands (each in its cmd_NAME.c). */
 extern const om_cli_command om_cli_run;
 extern const om_cli_command om_cli_summary;
@@ -260,5 +278,6 @@ extern const om_cli_command om_cli_matrix;
 extern const om_cli_command om_cli_efficiency;
 extern const om_cli_command om_cli_chart;
 extern const om_cli_command om_cli_compare;
+extern const om_cli_command om_cli_battle;
 
 #endif /* OM_CLI_H */

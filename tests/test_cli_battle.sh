@@ -4,7 +4,11 @@
 # the battle's fields and each unit's in the file and the summary, the same
 # seed giving the same tallies on 1 and 2 threads, its odds chart and the
 # flags chart of the units' destruction, and each bad battle file refused with exit 2 (3 for a list
-# file that cannot be read), its FILE:LINE: field 'PATH' message and no file.
+# file that cannot be read), its FILE:LINE: field 'PATH' message and no file;
+# `oddsmaster battle LIST_A LIST_B`: the same per-trial datasets as `run` of
+# the equivalent file on 1 and 2 threads, each bad list or option refused with
+# its exit status, message and no file, and Ctrl-C then --resume giving the
+# file an uninterrupted run gives.
 # Usage: test_cli_battle.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
 set -u
 OM=$1
@@ -74,5 +78,98 @@ bad 2 "a: {list: revolution-orcs-horde, army: x}
 b: {list: revolution-orcs-horde}" "an unknown key" "unknown key 'army'"
 bad 2 "a: {list: $DATA/lists/warmaster/bad/over-points.yaml}
 b: {list: revolution-orcs-horde}" "a list that breaks its rules" "over-points.yaml:"
+
+# ---- oddsmaster battle LIST_A LIST_B ----
+
+# The SHA-256 of every per-trial dataset (/trials and /units) of a file, one
+# "GROUP/NAME HASH" a line.
+trial_hashes() {
+    for g in trials units; do
+        h5ls "$1/$g" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
+            while read -r ds; do
+                rm -f "$TMP/ds.bin"
+                h5dump -b NATIVE -d "/$g/$ds" -o "$TMP/ds.bin" "$1" >/dev/null 2>&1
+                echo "$g/$ds $(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
+            done
+    done
+}
+trial_hashes "$TMP/b1.h5" >"$TMP/h_run"
+expect_exit 0 "battle of two example lists, 1 thread" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde --doctrine-b aggressive --turns 3 -n 300 --seed 7 -q -o "$TMP/c1.h5" --threads 1
+expect_grep "Outcome of the battle" "$TMP/out" "battle prints the battle's odds"
+expect_exit 0 "the same battle on 2 threads" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde --doctrine-b aggressive --length fixed --turns 3 -n 300 --seed 7 -q \
+    -o "$TMP/c2.h5" --threads 2
+trial_hashes "$TMP/c1.h5" >"$TMP/h_c1"
+trial_hashes "$TMP/c2.h5" >"$TMP/h_c2"
+if [ -s "$TMP/h_run" ] && grep -q "^units/destroyed " "$TMP/h_run" && cmp -s "$TMP/h_run" "$TMP/h_c1"; then
+    ok "battle and run of the equivalent file: the same per-trial datasets"; else
+    not_ok "battle and run of the equivalent file: the same per-trial datasets" "$(diff "$TMP/h_run" "$TMP/h_c1" | head -5)"; fi
+if cmp -s "$TMP/h_c1" "$TMP/h_c2"; then ok "battle on 1 and 2 threads: the same per-trial datasets"; else
+    not_ok "battle on 1 and 2 threads: the same per-trial datasets"; fi
+"$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde --turns 3 -n 300 --seed 8 -q \
+    -o "$TMP/c3.h5" >/dev/null 2>&1
+trial_hashes "$TMP/c3.h5" >"$TMP/h_c3"
+if cmp -s "$TMP/h_c1" "$TMP/h_c3"; then not_ok "another seed and doctrine: other battles"; else
+    ok "another seed and doctrine: other battles"; fi
+expect_exit 0 "battle --help" "$OM" battle --help
+expect_grep "oddsmaster battle LIST_A LIST_B -o FILE.h5" "$TMP/out" "...gives the usage"
+expect_exit 1 "battle with one list" "$OM" battle revolution-orcs-horde -o "$TMP/u.h5"
+expect_exit 1 "battle without -o" "$OM" battle revolution-orcs-horde revolution-orcs-horde
+expect_grep "-o FILE.h5" "$TMP/err" "...asks for the result file"
+expect_exit 1 "battle --resume with a list" "$OM" battle --resume "$TMP/x.h5.partial" revolution-orcs-horde
+
+badcmd() {
+    code=$1 what=$2 msg=$3
+    shift 3
+    expect_exit "$code" "battle: $what" "$OM" battle "$@" -n 10 -q -o "$TMP/bad.h5"
+    expect_grep "$msg" "$TMP/err" "battle: $what: the message"
+    expect_absent "$TMP/bad.h5" "battle: $what: no file"
+}
+badcmd 2 "an unknown example list" \
+    "LIST_A: no example list 'revolution-empire-steel-and-shoot'; did you mean 'revolution-empire-steel-and-shot'?" \
+    revolution-empire-steel-and-shoot revolution-orcs-horde
+badcmd 2 "lists of two rule sets" "a battle is fought under one rule set" \
+    revolution-orcs-horde 1.1-orcs-waaagh
+badcmd 2 "an unknown doctrine" "--doctrine-b: unknown doctrine 'agressive'; did you mean 'aggressive'?" \
+    revolution-orcs-horde revolution-orcs-riders --doctrine-b agressive
+badcmd 2 "an unknown length" "--length: unknown length method 'd6-6-7-9'; did you mean 'd6-6-7-8'?" \
+    revolution-orcs-horde revolution-orcs-riders --length d6-6-7-9
+badcmd 2 "a fixed length without turns" "a fixed length needs --turns" \
+    revolution-orcs-horde revolution-orcs-riders --length fixed
+badcmd 2 "turns with a rolled length" "--turns goes with --length fixed" \
+    revolution-orcs-horde revolution-orcs-riders --length rolled-from-6 --turns 4
+badcmd 2 "an unknown first side" "--first: unknown first side 'c'" \
+    revolution-orcs-horde revolution-orcs-riders --first c
+badcmd 2 "a list file that breaks its rules" "over-points.yaml:8: field 'points':" \
+    revolution-orcs-horde "$DATA/lists/warmaster/bad/over-points.yaml"
+badcmd 3 "a list file that is not there" "LIST_B: cannot read the list file" \
+    revolution-orcs-horde "$TMP/nothere.yaml"
+
+# Ctrl-C stops at the end of the block of battles under way (exit 5, a
+# .partial file); --resume, from another folder (a list file given by a
+# relative path), finishes it into the file an uninterrupted run writes.
+mkdir -p "$TMP/lists" "$TMP/elsewhere"
+cp "$ROOT/scenarios/lists/warmaster/revolution-orcs-riders.yaml" "$TMP/lists/riders.yaml"
+BLOCK=16384
+(cd "$TMP" && exec "$OM" battle lists/riders.yaml revolution-orcs-horde --turns 1 --first a \
+    -n $((BLOCK + 500)) --threads 1 -q -o "$TMP/int.h5" >"$TMP/out" 2>"$TMP/err") &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+got=$?
+if [ "$got" -eq 5 ]; then ok "battle: SIGINT: exit 5"; else not_ok "battle: SIGINT: exit 5, got $got" "$(head -c 300 "$TMP/err")"; fi
+expect_grep "oddsmaster battle --resume" "$TMP/err" "battle: SIGINT: the message says how to resume"
+(cd "$TMP/elsewhere" && exec "$OM" battle --resume "$TMP/int.h5.partial" --threads 2 -q >"$TMP/out" 2>"$TMP/err")
+got=$?
+if [ "$got" -eq 0 ]; then ok "battle --resume from another folder (exit 0)"; else not_ok "battle --resume from another folder: exit $got" "$(head -c 300 "$TMP/err")"; fi
+(cd "$TMP" && exec "$OM" battle lists/riders.yaml revolution-orcs-horde --turns 1 --first a \
+    -n $((BLOCK + 500)) --threads 2 -q -o "$TMP/whole.h5" >/dev/null 2>&1)
+trial_hashes "$TMP/int.h5" >"$TMP/h_int"
+trial_hashes "$TMP/whole.h5" >"$TMP/h_whole"
+if [ -s "$TMP/h_int" ] && cmp -s "$TMP/h_int" "$TMP/h_whole"; then
+    ok "battle: interrupted and resumed, the file of an uninterrupted run"; else
+    not_ok "battle: interrupted and resumed, the file of an uninterrupted run"; fi
 
 tap_end

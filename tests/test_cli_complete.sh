@@ -127,7 +127,7 @@ expect_completion_has() {
         not_ok "complete $what" "missing:$missing" "got:$got"; fi
 }
 
-expect_completion "a command" "chart compare efficiency help list matrix run summary" ""
+expect_completion "a command" "battle chart compare efficiency help list matrix run summary" ""
 expect_completion "a command's beginning" "summary" su
 expect_completion "the program's options" "--generate --help --version" --
 expect_completion "what --generate makes" "complete-bash man" --generate ""

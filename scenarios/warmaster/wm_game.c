@@ -919,13 +919,16 @@ static const om_game_matrix_methods wm_matrix_methods = {
     .cell = om_wm_matrix_cell,
 };
 
-/* Battles: so far the army list files they will be fought between
- * (wm_armylist.c). */
+/* Battles: the army list files they are fought between (wm_armylist.c),
+ * and a battle of two of them asked for on the command line
+ * (wm_battle_spec.c). */
 static const om_game_battle_methods wm_battle_methods = {
-    .version = 1,
+    .version = 2,
     .list_schema = OM_WM_ARMYLIST_SCHEMA,
     .list_keys = om_wm_armylist_keys,
     .list_file = om_wm_armylist_listing,
+    .example_at = om_wm_battle_example_at,
+    .battle_text = om_wm_battle_text,
 };
 
 const om_game om_game_warmaster = {

@@ -44,4 +44,8 @@ om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
 om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,
                            void *ctx);
 
+/* The scenario text of a battle asked for on the command line
+ * (wm_battle_spec.c; the battles group's battle_text, game.h). */
+om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text);
+
 #endif /* OM_WM_GAME_INT_H */
