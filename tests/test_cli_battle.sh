@@ -172,4 +172,68 @@ if [ -s "$TMP/h_int" ] && cmp -s "$TMP/h_int" "$TMP/h_whole"; then
     ok "battle: interrupted and resumed, the file of an uninterrupted run"; else
     not_ok "battle: interrupted and resumed, the file of an uninterrupted run"; fi
 
+# ---- The summary of a battle file: the margin, the units that decided, the
+# rules not modelled ----
+expect_exit 0 "a battle of the full length" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde -n 600 --seed 3 -o "$TMP/e.h5"
+expect_grep "Margin: vp_a - vp_b" "$TMP/out" "battle prints the margin of victory points"
+expect_grep "Which units decided battles" "$TMP/out" "battle prints the units that decided"
+expect_grep "Not modelled (the odds leave these out):" "$TMP/out" "battle prints what is not modelled"
+expect_grep "Pistoliers (a_pistoliers_1): not modelled: pistoliers" "$TMP/out" \
+    "...a unit's special rule the engine does not model, by its id"
+expect_grep "Hero (a_hero): not modelled: sword-of-might" "$TMP/out" \
+    "...a character's magic item, which a battle gives no effect"
+if grep -q "(a_knights_1): not modelled" "$TMP/out"; then
+    not_ok "...and no unit whose rules are all modelled"; else ok "...and no unit whose rules are all modelled"; fi
+expect_exit 0 "summary of a battle file as JSON" "$OM" summary "$TMP/e.h5" --format json
+json_ok "the margin's mean is the difference of the sides' means" \
+    'abs(d["margin"]["mean"] - (d["fields"]["vp_a"]["mean"] - d["fields"]["vp_b"]["mean"])) < 1e-9 and d["margin"]["fields"] == ["vp_a", "vp_b"]'
+json_ok "the margin's interval holds its mean and its quantiles increase" \
+    'd["margin"]["lo"] < d["margin"]["mean"] < d["margin"]["hi"] and sorted(d["margin"]["quantiles"].values()) == list(d["margin"]["quantiles"].values())'
+json_ok "not_modelled lists the unit's rule" '"Pistoliers (a_pistoliers_1): not modelled: pistoliers" in d["not_modelled"]'
+json_ok "decided_by: every unit, its battles lost and kept adding up" \
+    'len(d["decided_by"]) == len(d["per_unit"]["units"]) and all(v["lost"] + v["kept"] == 600 for v in d["decided_by"].values())'
+cp "$TMP/out" "$TMP/e.json"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    if /usr/bin/python3 - "$TMP/e.h5" "$TMP/e.json" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+import h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+d = json.load(open(sys.argv[2]))
+m = f["trials/vp_a"][:].astype(int) - f["trials/vp_b"][:].astype(int)
+n = len(m)
+assert abs(m.mean() - d["margin"]["mean"]) < 1e-9
+for q, v in d["margin"]["quantiles"].items():
+    s = np.sort(m)
+    want = s[int(np.ceil(float(q) * n - 1e-9)) - 1]
+    assert want == v, (q, want, v)
+assert round(d["margin"]["p_a_ahead"]["p"] * n) == (m > 0).sum()
+opts = json.loads(f.attrs["options_json"])
+assert opts["not_modelled"]["a_pistoliers_1"] == ["pistoliers"], opts["not_modelled"]
+text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+assert text(f.attrs["score_field_a"]) == "vp_a" and text(f.attrs["unit_lost_field"]) == "destroyed"
+w = f["trials/winner"][:]
+lost = f["units/destroyed"][:]
+for j, u in enumerate(d["per_unit"]["units"]):
+    side = 0 if u["side"] == "a" else 1
+    x = d["decided_by"][u["id"]]
+    gone = lost[:, j] == 1
+    assert x["lost"] == gone.sum(), (u["id"], x["lost"], gone.sum())
+    if x["lost"]:
+        assert abs(x["p_win_lost"]["p"] - (w[gone] == side).mean()) < 1e-12
+    if x["kept"]:
+        assert abs(x["p_win_kept"]["p"] - (w[~gone] == side).mean()) < 1e-12
+    if x["difference"] is not None:
+        assert x["difference"]["lo"] <= x["difference"]["value"] <= x["difference"]["hi"]
+PY
+    then ok "margin quantiles and each unit's P(win | destroyed) as counted from the rows"; else
+        not_ok "margin quantiles and each unit's P(win | destroyed) as counted from the rows" "$(tail -n 3 "$TMP/py")"; fi
+else
+    ok "# SKIP h5py is not installed"
+fi
+expect_exit 0 "an engagement's file" "$OM" run -n 1000 -q -o "$TMP/eng.h5"
+expect_exit 0 "...its summary as JSON" "$OM" summary "$TMP/eng.h5" --format json
+json_ok "...has no margin, no units that decided, nothing not modelled" \
+    'd["margin"] is None and d["decided_by"] is None and d["not_modelled"] == []'
+
 tap_end

@@ -6,7 +6,9 @@
  * are one computation. Everything the command line names is checked here
  * first, with the word the user typed for it (LIST_A, --doctrine-b, ...) in
  * the message, and a list file with its own file, line and field: the text
- * is built only from names known to load.
+ * is built only from names known to load. And what such a battle leaves
+ * out: each unit's special rules the engine does not model and the magic
+ * items it gives no effect, named on screen and in the result file.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -14,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "army.h"
 #include "battle.h"
@@ -33,6 +37,9 @@ extern const size_t om_wm_list_embedded_count;
 /* Most names a "did you mean" or "one of" weighs: the doctrines, the length
  * methods and the sides are a few each. */
 #define NAMES_MAX 32
+
+/* Longest line naming what a unit's battle does not model. */
+#define OM_WM_UNMODELLED_LINE_MAX 512
 
 /* Most example lists an unknown example's suggestion weighs. */
 #define EXAMPLES_MAX 128
@@ -260,5 +267,112 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
         return st;
     }
     *text = b.s;
+    return OM_OK;
+}
+
+/* ---- What a battle does not model ---- */
+
+/* Add `rule` to the JSON array of unit `id` in `by_unit` and to the line
+ * under way in `line` (cap bytes). */
+static void note_rule(json_t *by_unit, const char *id, const char *rule, char *line, size_t cap)
+{
+    json_t *rules = json_object_get(by_unit, id);
+    size_t at = strlen(line);
+    if (rules == NULL) {
+        rules = json_array();
+        json_object_set_new(by_unit, id, rules);
+    }
+    json_array_append_new(rules, json_string(rule));
+    snprintf(line + at, cap - at, "%s%s", at > 0 ? ", " : "", rule);
+}
+
+/* Append "WHO: not modelled: LINE\n" to the text *w (len *n) and to the
+ * JSON array `lines`, if LINE holds anything. */
+static om_status put_line(const char *who, const char *line, json_t *lines, char **w, size_t *n)
+{
+    char buf[OM_WM_UNMODELLED_LINE_MAX];
+    size_t add;
+    char *grown;
+    if (line[0] == '\0')
+        return OM_OK;
+    snprintf(buf, sizeof buf, "%s: not modelled: %s", who, line);
+    json_array_append_new(lines, json_string(buf));
+    add = strlen(buf) + 1;
+    if ((grown = realloc(*w, *n + add + 1)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory");
+    snprintf(grown + *n, add + 1, "%s\n", buf);
+    *w = grown;
+    *n += add;
+    return OM_OK;
+}
+
+om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warnings,
+                                  char **provenance_json)
+{
+    const om_wm_table *t = &b->turn.table;
+    json_t *root = json_loads(*provenance_json, 0, NULL);
+    json_t *by_unit = json_object(), *lines = json_array();
+    char *text = NULL, *dumped;
+    size_t len = 0;
+    om_status st = OM_OK;
+
+    *warnings = NULL;
+    if (root == NULL || by_unit == NULL || lines == NULL) {
+        json_decref(root);
+        json_decref(by_unit);
+        json_decref(lines);
+        return OM_ERROR(OM_ENOMEM, "out of memory for a battle's record");
+    }
+    for (unsigned s = 0; s < 2 && st == OM_OK; s++) {
+        const om_wm_armylist *l = b->list[s];
+        size_t i = 0;
+        for (unsigned u = 0; u < t->units && st == OM_OK; u++) {
+            const om_wm_armylist_unit *lu;
+            char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
+            if (t->unit[u].side != s || i >= l->n_units)
+                continue;
+            lu = &l->units[i++];
+            /* The engine's own list of the unit's rules it does not model,
+             * comma-separated (om_wm_unit_add_unmodelled). */
+            for (const char *r = b->turn.unit[u].side.unit.unmodelled; *r;) {
+                size_t k = strcspn(r, ",");
+                char rule[OM_WM_ARMYLIST_ID_MAX];
+                snprintf(rule, sizeof rule, "%.*s", (int)k, r);
+                note_rule(by_unit, b->id[u], rule, line, sizeof line);
+                r += k;
+                r += strspn(r, ", ");
+            }
+            if (lu->item[0] != '\0' && lu->magic == OM_WM_MAGIC_NONE)
+                note_rule(by_unit, b->id[u], lu->item, line, sizeof line);
+            snprintf(who, sizeof who, "%s (%s)", t->unit[u].name, b->id[u]);
+            st = put_line(who, line, lines, &text, &len);
+        }
+        /* A character's magic item: the battle gives a character its
+         * Command and its unit, nothing of its item. */
+        for (size_t k = 0; k < l->n_characters && st == OM_OK; k++) {
+            const om_wm_armylist_character *ch = &l->characters[k];
+            char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
+            char id[OM_WM_ARMYLIST_ID_MAX + 8];
+            if (ch->item[0] == '\0')
+                continue;
+            snprintf(id, sizeof id, "%s_%s", s == 0 ? "a" : "b", ch->id);
+            note_rule(by_unit, id, ch->item, line, sizeof line);
+            snprintf(who, sizeof who, "%s (%s)", ch->name, id);
+            st = put_line(who, line, lines, &text, &len);
+        }
+    }
+    json_object_set_new(root, "not_modelled", by_unit);
+    json_object_set_new(root, "warnings", lines);
+    dumped = st == OM_OK ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    if (st == OM_OK && dumped == NULL)
+        st = OM_ERROR(OM_ENOMEM, "out of memory for a battle's record");
+    if (st != OM_OK) {
+        free(text);
+        return st;
+    }
+    free(*provenance_json);
+    *provenance_json = dumped;
+    *warnings = text;
     return OM_OK;
 }

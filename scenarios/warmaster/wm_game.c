@@ -292,7 +292,9 @@ static om_status battle_load(om_scenario *sc)
     sc->kind = BATTLE_KIND;
     if ((sc->title = strdup(ws->title)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", sc->source);
-    return om_wm_battle_provenance_json(ws->battle, &sc->provenance_json);
+    if ((st = om_wm_battle_provenance_json(ws->battle, &sc->provenance_json)) != OM_OK)
+        return st;
+    return om_wm_battle_unmodelled(ws->battle, &sc->warnings, &sc->provenance_json);
 }
 
 /* Load a scenario of kind turn. */
@@ -566,6 +568,9 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
         l->side[s].loss_field = -1;
     }
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
+    l->score_field[0] = "vp_a";
+    l->score_field[1] = "vp_b";
+    l->unit_lost_field = battle_unit_fields[BU_DESTROYED].name;
 }
 
 /* A battle's row from its result (n units on the table). */
