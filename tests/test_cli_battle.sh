@@ -236,4 +236,15 @@ expect_exit 0 "...its summary as JSON" "$OM" summary "$TMP/eng.h5" --format json
 json_ok "...has no margin, no units that decided, nothing not modelled" \
     'd["margin"] is None and d["decided_by"] is None and d["not_modelled"] == []'
 
+# The README's battle of two example lists: its quoted lines are what the
+# command prints.
+expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
+    -o "$TMP/readme.h5" --battles 1000 -q
+for quoted in "  A     0.6910 [0.6617, 0.7189]   0.1290 [0.1096, 0.1512]   0.1800 [0.1574, 0.2050]" \
+    "  mean 53.48 [95% CI 47.03, 59.94], sd 104.08"; do
+    if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
+        not_ok "README.md quotes '$quoted'"; fi
+    expect_grep "$quoted" "$TMP/out" "...which the battle prints"
+done
+
 tap_end

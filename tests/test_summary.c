@@ -390,7 +390,8 @@ Test(summary, json_parses_with_documented_keys)
     static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
                                        "seed", "program_version", "units", "outcome",
                                        "round1_outcome", "points_lost", "fields", "confidence", "run",
-                                       "exact", "per_unit"};
+                                       "exact", "per_unit", "margin", "decided_by",
+                                       "not_modelled"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;
