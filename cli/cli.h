@@ -61,8 +61,10 @@ typedef enum om_cli_complete {
                                    matrix file), or of any game */
     OM_CLI_COMPLETE_KIND,       /* a kind a matrix of the first operand's rule set runs */
     OM_CLI_COMPLETE_ARMY,       /* an army (its id) of the first operand, a matrix file */
-    OM_CLI_COMPLETE_FIELD       /* a field of the first operand (a result file or a
+    OM_CLI_COMPLETE_FIELD,      /* a field of the first operand (a result file or a
                                    scenario; none: the embedded default) */
+    OM_CLI_COMPLETE_ARMYLIST    /* an army list: a list file (pattern as for a file) or
+                                   the name of an example list of any game */
 } om_cli_complete;
 
 /* How the shell completes a value or an operand. */
@@ -192,7 +194,8 @@ int om_cli_generate(const om_cli_command *const *commands, size_t n, const char 
  * list` that begin with PREFIX, at PREFIX's depth, each with a '/' after it
  * when names lie under it), "rulesets", "units RULESET WORD" (the words a matrix's list
  * of units of RULESET may continue WORD with), "situations [OPERAND]",
- * "kinds [RULESET]", "armies MATRIX" (the ids of its armies), "fields [OPERAND]" (OPERAND: a rule set, a result or
+ * "kinds [RULESET]", "armies MATRIX" (the ids of its armies), "examples" (the example
+ * army lists of every game), "fields [OPERAND]" (OPERAND: a rule set, a result or
  * matrix file, or a scenario; none: every game's, or the embedded default's
  * fields). Prints nothing for what it cannot read. Returns OM_EXIT_OK, or
  * OM_EXIT_USAGE for an unknown topic.

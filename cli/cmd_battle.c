@@ -213,6 +213,7 @@ const om_cli_command om_cli_battle = {
     .min_operands = 0,
     .max_operands = 2,
     .operands = "the two army lists",
-    .operand = {{OM_CLI_COMPLETE_FILE, "*.yaml|*.yml", NULL}},
+    .operand = {{OM_CLI_COMPLETE_ARMYLIST, "*.yaml|*.yml", NULL},
+                {OM_CLI_COMPLETE_ARMYLIST, "*.yaml|*.yml", NULL}},
     .run = battle_run,
 };
