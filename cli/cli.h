@@ -262,7 +262,8 @@ struct om_run_request;
  * om_cli_run_scenario: what `run` and `battle` share once their scenario is
  * loaded: simulate `sc` into the file req->path (or, with `resume` set and
  * `sc` NULL or the scenario the user named, continue the .partial file
- * `resume`), with a progress line unless `quiet`, SIGINT and SIGTERM caught
+ * `resume`), with a progress line counting `what` ("trials", "battles";
+ * plural) unless `quiet`, SIGINT and SIGTERM caught
  * for the run's length (a .partial file kept, to resume with `oddsmaster CMD
  * --resume`), then print the notes (unless quiet) and the summary of the
  * file written. Sets req's scenario_text, interrupt and progress; the rest
@@ -270,8 +271,8 @@ struct om_run_request;
  * an exit code (OM_EXIT_INTERRUPTED for a run a signal stopped), after
  * printing any error as `cmd`'s.
  */
-int om_cli_run_scenario(const char *cmd, const struct om_scenario *sc, const char *resume,
-                        struct om_run_request *req, bool quiet);
+int om_cli_run_scenario(const char *cmd, const char *what, const struct om_scenario *sc,
+                        const char *resume, struct om_run_request *req, bool quiet);
 
 /* The subcommands (each in its cmd_NAME.c). */
 extern const om_cli_command om_cli_run;

@@ -160,7 +160,7 @@ static int battle_run(const om_cli_args *args)
         if (st != OM_OK)
             return om_cli_fail(CMD, st);
     }
-    rc = om_cli_run_scenario(CMD, sc, a->resume, &req, a->quiet);
+    rc = om_cli_run_scenario(CMD, "battles", sc, a->resume, &req, a->quiet);
     om_scenario_free(sc);
     return rc;
 }

@@ -3,7 +3,8 @@
  * stream every trial's outcome to an HDF5 file, then print the answer (the text
  * summary of the file just written, each estimate beside its exact value where
  * the game knows the law); or, with --exact, print the exact law alone without
- * simulating.
+ * simulating. The part after loading (the progress line, signals, the run or
+ * its resumption, the answer) is om_cli_run_scenario, which `battle` shares.
  */
 #include <signal.h>
 #include <stdatomic.h>
@@ -160,7 +161,7 @@ static void catch_signals(bool on, struct sigaction old[2])
 
 /* What the run did: notices (unless quiet), the interruption, the answer
  * (quiet or not: the odds are what a run is for). */
-static int report_run(const char *cmd, bool quiet, const om_run_report *rep)
+static int report_run(const char *cmd, const char *what, bool quiet, const om_run_report *rep)
 {
     om_status st = OM_OK;
     for (const char *line = rep->notice; line && *line && !quiet;) {
@@ -169,9 +170,9 @@ static int report_run(const char *cmd, bool quiet, const om_run_report *rep)
         line += n + (line[n] == '\n');
     }
     if (rep->stop == OM_RUN_INTERRUPTED) {
-        fprintf(stderr, "oddsmaster %s: interrupted after %llu trials; the run so far is in %s: "
+        fprintf(stderr, "oddsmaster %s: interrupted after %llu %s; the run so far is in %s: "
                 "continue it with 'oddsmaster %s --resume %s'\n", cmd,
-                (unsigned long long)rep->trials, rep->path, cmd, rep->path);
+                (unsigned long long)rep->trials, what, rep->path, cmd, rep->path);
         return OM_EXIT_INTERRUPTED;
     }
     st = om_summary_print_file(rep->path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, false, stdout);
@@ -181,8 +182,8 @@ static int report_run(const char *cmd, bool quiet, const om_run_report *rep)
     return OM_EXIT_OK;
 }
 
-int om_cli_run_scenario(const char *cmd, const om_scenario *sc, const char *resume,
-                        om_run_request *req, bool quiet)
+int om_cli_run_scenario(const char *cmd, const char *what, const om_scenario *sc,
+                        const char *resume, om_run_request *req, bool quiet)
 {
     om_run_report rep = {0};
     om_cli_progress progress;
@@ -194,13 +195,13 @@ int om_cli_run_scenario(const char *cmd, const om_scenario *sc, const char *resu
     req->interrupt = &interrupted;
     req->progress = om_cli_progress_update;
     req->progress_ctx = &progress;
-    om_cli_progress_start(&progress, cmd, "trials", quiet);
+    om_cli_progress_start(&progress, cmd, what, quiet);
     interrupted = 0;
     catch_signals(true, old);
     st = resume ? om_run_resume(resume, req, &rep) : om_run_file(sc, req, &rep);
     catch_signals(false, old);
     om_cli_progress_end(&progress);
-    rc = st == OM_OK ? report_run(cmd, quiet, &rep) : om_cli_fail(cmd, st);
+    rc = st == OM_OK ? report_run(cmd, what, quiet, &rep) : om_cli_fail(cmd, st);
     om_run_report_release(&rep);
     return rc;
 }
@@ -291,7 +292,7 @@ static int run_run(const om_cli_args *args)
             return rc;
         }
     }
-    rc = st == OM_OK ? om_cli_run_scenario(CMD, sc, a->resume, &req, a->quiet)
+    rc = st == OM_OK ? om_cli_run_scenario(CMD, "trials", sc, a->resume, &req, a->quiet)
                      : om_cli_fail(CMD, st);
     free(out_path);
     om_scenario_free(sc);
