@@ -16,7 +16,7 @@
  *              takes
  *   matrix     matchup matrices: situations, units of a list, one cell
  *   battles    army list against army list: an optional group, with a
- *              version, absent (NULL) in every game so far
+ *              version (army list files; battles from the command line)
  *   exact      the exact law of a prepared scenario's fields, where the game
  *              knows it: an optional group (NULL: none)
  *
@@ -131,7 +131,9 @@ typedef struct om_scenario {
     const char *ruleset;   /* rule set name (static storage of the game) */
     const char *kind;      /* kind name (static storage of the game) */
     char *provenance_json; /* every value resolved (defaults included), the options and
-                              the rules in force, as JSON: recorded in result files */
+                              the rules in force, as JSON: recorded in result files; a
+                              top-level "warnings" array of strings, if any, holds lines
+                              the summary prints as not modelled */
     char *warnings;        /* lines the user should read before the odds (rules not
                               modelled), each ending in '\n'; NULL if none */
     void *setup;           /* the game's description of the scenario */
@@ -367,12 +369,12 @@ typedef struct om_game_battle_spec {
 } om_game_battle_spec;
 
 /*
- * Battles: army list against army list over whole turns (the issues after
- * whole turns). An optional group: a game without battles, every game so
- * far, leaves its pointer NULL. Its methods will be added at the end of this
- * struct, each with the version that added it; a user reads a method only
- * when `version` is at least that version (as SQLite reads a VFS's methods by
- * its iVersion), so a game written for an earlier version keeps working.
+ * Battles: army list against army list over whole turns. An optional
+ * group: a game without battles leaves its pointer NULL. Its methods are
+ * added at the end of this struct, each with the version that added it; a
+ * user reads a method only when `version` is at least that version (as
+ * SQLite reads a VFS's methods by its iVersion), so a game written for an
+ * earlier version keeps working.
  */
 typedef struct om_game_battle_methods {
     int version; /* methods present: 0 (none yet) up to OM_GAME_BATTLES_VERSION */

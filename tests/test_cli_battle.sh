@@ -181,8 +181,10 @@ expect_grep "Which units decided battles" "$TMP/out" "battle prints the units th
 expect_grep "Not modelled (the odds leave these out):" "$TMP/out" "battle prints what is not modelled"
 expect_grep "Pistoliers (a_pistoliers_1): not modelled: pistoliers" "$TMP/out" \
     "...a unit's special rule the engine does not model, by its id"
-expect_grep "Hero (a_hero): not modelled: sword-of-might" "$TMP/out" \
-    "...a character's magic item, which a battle gives no effect"
+expect_grep "Hero (a_hero_1): not modelled: +1 attacks to the unit joined, sword-of-might" "$TMP/out" \
+    "...a character's bonus Attacks and magic item, which a battle gives no effect, numbered as units are"
+expect_grep "Hero (a_hero_2): not modelled: +1 attacks to the unit joined" "$TMP/out" \
+    "...the second Hero of the list apart"
 if grep -q "(a_knights_1): not modelled" "$TMP/out"; then
     not_ok "...and no unit whose rules are all modelled"; else ok "...and no unit whose rules are all modelled"; fi
 expect_exit 0 "summary of a battle file as JSON" "$OM" summary "$TMP/e.h5" --format json
