@@ -6,6 +6,7 @@
  * reported is derived from the histograms.
  */
 #include "summary.h"
+#include "summary_int.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -522,6 +523,8 @@ static om_status summary_fill(om_h5_reader *r, om_summary *s, bool from_rows)
     free(tally);
     if (st == OM_OK)
         st = points_lost(r, s);
+    if (st == OM_OK)
+        st = om_summary_fill_declared(r, s);
     return st;
 }
 
@@ -595,6 +598,7 @@ void om_summary_free(om_summary *s)
     }
     free(s->unit_fields);
     free(s->unit_hist);
+    om_summary_free_declared(s);
     free(s->unit[0]);
     free(s->unit[1]);
     free(s->program_version);
@@ -897,6 +901,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
         text_outcome(out, ci, s->round1_title ? s->round1_title : "First round", s->round1,
                      &s->round1_none);
     text_points(out, s);
+    om_summary_text_margin(s, out, ci);
 
     for (size_t i = 0; i < s->field_count; i++) {
         const om_summary_field *sf = &s->fields[i];
@@ -946,6 +951,8 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
         }
     }
     text_units(out, s, ci);
+    om_summary_text_deciders(s, out, ci);
+    om_summary_text_warnings(s, out);
     return om_output_finish(out, "summary");
 }
 
@@ -1255,6 +1262,10 @@ static json_t *json_summary(const om_summary *s)
         root = NULL;
     }
     if (root != NULL && json_object_set_new(root, "per_unit", json_per_unit(s)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    if (root != NULL && om_summary_json_declared(s, root) != 0) {
         json_decref(root);
         root = NULL;
     }

@@ -125,6 +125,44 @@ typedef struct om_summary_points {
     double exact_p[OM_SUMMARY_VP_VALUES]; /* the exact probability of each loss */
 } om_summary_points;
 
+/* Quantiles of the margin a summary gives (om_summary_margin_levels). */
+#define OM_SUMMARY_MARGIN_QUANTILES 5
+
+/* The levels of those quantiles: 5%, 25%, the median, 75%, 95%. */
+extern const double om_summary_margin_levels[OM_SUMMARY_MARGIN_QUANTILES];
+
+/*
+ * The margin of a file whose layout declares each side's score field
+ * (score_field_a, score_field_b: a battle's victory points): A's score less
+ * B's, trial by trial, read from the rows.
+ */
+typedef struct om_summary_margin {
+    bool known;          /* the file declares both fields and has its rows */
+    char *field[2];      /* the score fields of A and B (owned), or NULL */
+    double mean, sd;     /* mean margin and its standard deviation (divisor: trials) */
+    double lo, hi;       /* interval of the mean: mean -+ z sd / sqrt(trials) */
+    int quantile[OM_SUMMARY_MARGIN_QUANTILES]; /* the smallest margin m with
+                            P(margin <= m) >= each level */
+    om_summary_prob ahead[2]; /* P(A's margin > 0), P(B's > 0) with their intervals */
+} om_summary_margin;
+
+/*
+ * What a unit's loss went with, for a file whose layout declares a unit
+ * field of the unit lost (unit_lost_field): its side's P(win) in the trials
+ * where it was kept less that in the trials where it was lost, with a
+ * Newcombe (hybrid Wilson score) interval of the difference. A large
+ * difference says the unit's fate went with the outcome: an association
+ * over the file's trials, not a cause (a unit lost in a battle already lost
+ * counts the same).
+ */
+typedef struct om_summary_decider {
+    uint64_t lost, kept;          /* trials in which the unit was lost / kept */
+    om_summary_prob win_lost;     /* P(its side won | it was lost) */
+    om_summary_prob win_kept;     /* P(its side won | it was kept) */
+    bool known;                   /* both happened: the difference is defined */
+    double diff, lo, hi;          /* win_kept.p - win_lost.p and its interval */
+} om_summary_decider;
+
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
 typedef struct om_summary {
     char *file;            /* path of the summarised file */
@@ -163,6 +201,13 @@ typedef struct om_summary {
     size_t unit_field_count; /* entries of unit_fields */
     om_summary_unit_field *unit_fields; /* in the file's order */
     uint64_t *unit_hist;   /* the histograms every om_summary_unit_stat points into */
+    om_summary_margin margin; /* the score margin, where the file declares the scores */
+    char *unit_lost_field; /* the unit field of a unit lost, as the file declares it
+                              (owned), or NULL */
+    om_summary_decider *deciders; /* [unit_count] when unit_lost_field is known and the
+                              file has rows, else NULL (owned) */
+    size_t n_warnings;     /* lines the scenario's provenance names as left out */
+    char **warnings;       /* ...each (rules not modelled; owned), or NULL */
 } om_summary;
 
 /* The statistics of unit `unit` (an index of s->units) of unit field `name`,

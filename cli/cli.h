@@ -61,8 +61,10 @@ typedef enum om_cli_complete {
                                    matrix file), or of any game */
     OM_CLI_COMPLETE_KIND,       /* a kind a matrix of the first operand's rule set runs */
     OM_CLI_COMPLETE_ARMY,       /* an army (its id) of the first operand, a matrix file */
-    OM_CLI_COMPLETE_FIELD       /* a field of the first operand (a result file or a
+    OM_CLI_COMPLETE_FIELD,      /* a field of the first operand (a result file or a
                                    scenario; none: the embedded default) */
+    OM_CLI_COMPLETE_ARMYLIST    /* an army list: a list file (pattern as for a file) or
+                                   the name of an example list of any game */
 } om_cli_complete;
 
 /* How the shell completes a value or an operand. */
@@ -192,7 +194,8 @@ int om_cli_generate(const om_cli_command *const *commands, size_t n, const char 
  * list` that begin with PREFIX, at PREFIX's depth, each with a '/' after it
  * when names lie under it), "rulesets", "units RULESET WORD" (the words a matrix's list
  * of units of RULESET may continue WORD with), "situations [OPERAND]",
- * "kinds [RULESET]", "armies MATRIX" (the ids of its armies), "fields [OPERAND]" (OPERAND: a rule set, a result or
+ * "kinds [RULESET]", "armies MATRIX" (the ids of its armies), "examples" (the example
+ * army lists of every game), "fields [OPERAND]" (OPERAND: a rule set, a result or
  * matrix file, or a scenario; none: every game's, or the embedded default's
  * fields). Prints nothing for what it cannot read. Returns OM_EXIT_OK, or
  * OM_EXIT_USAGE for an unknown topic.
@@ -252,6 +255,25 @@ void om_cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 /* Clear the line, if one was drawn. */
 void om_cli_progress_end(om_cli_progress *p);
 
+struct om_scenario;
+struct om_run_request;
+
+/*
+ * om_cli_run_scenario: what `run` and `battle` share once their scenario is
+ * loaded: simulate `sc` into the file req->path (or, with `resume` set and
+ * `sc` NULL or the scenario the user named, continue the .partial file
+ * `resume`), with a progress line counting `what` ("trials", "battles";
+ * plural) unless `quiet`, SIGINT and SIGTERM caught
+ * for the run's length (a .partial file kept, to resume with `oddsmaster CMD
+ * --resume`), then print the notes (unless quiet) and the summary of the
+ * file written. Sets req's scenario_text, interrupt and progress; the rest
+ * of req is the caller's. Not thread-safe (signal handlers, stdio). Returns
+ * an exit code (OM_EXIT_INTERRUPTED for a run a signal stopped), after
+ * printing any error as `cmd`'s.
+ */
+int om_cli_run_scenario(const char *cmd, const char *what, const struct om_scenario *sc,
+                        const char *resume, struct om_run_request *req, bool quiet);
+
 /* The subcommands (each in its cmd_NAME.c). */
 extern const om_cli_command om_cli_run;
 extern const om_cli_command om_cli_summary;
@@ -260,6 +282,7 @@ extern const om_cli_command om_cli_matrix;
 extern const om_cli_command om_cli_efficiency;
 extern const om_cli_command om_cli_chart;
 extern const om_cli_command om_cli_compare;
+extern const om_cli_command om_cli_battle;
 extern const om_cli_command om_cli_replay;
 
 #endif /* OM_CLI_H */

@@ -3,7 +3,8 @@
  * stream every trial's outcome to an HDF5 file, then print the answer (the text
  * summary of the file just written, each estimate beside its exact value where
  * the game knows the law); or, with --exact, print the exact law alone without
- * simulating.
+ * simulating. The part after loading (the progress line, signals, the run or
+ * its resumption, the answer) is om_cli_run_scenario, which `battle` shares.
  */
 #include <signal.h>
 #include <stdatomic.h>
@@ -160,25 +161,49 @@ static void catch_signals(bool on, struct sigaction old[2])
 
 /* What the run did: notices (unless quiet), the interruption, the answer
  * (quiet or not: the odds are what a run is for). */
-static int report_run(const run_args *a, const om_run_report *rep)
+static int report_run(const char *cmd, const char *what, bool quiet, const om_run_report *rep)
 {
     om_status st = OM_OK;
-    for (const char *line = rep->notice; line && *line && !a->quiet;) {
+    for (const char *line = rep->notice; line && *line && !quiet;) {
         size_t n = strcspn(line, "\n");
-        fprintf(stderr, "oddsmaster %s: note: %.*s\n", CMD, (int)n, line);
+        fprintf(stderr, "oddsmaster %s: note: %.*s\n", cmd, (int)n, line);
         line += n + (line[n] == '\n');
     }
     if (rep->stop == OM_RUN_INTERRUPTED) {
-        fprintf(stderr, "oddsmaster %s: interrupted after %llu trials; the run so far is in %s: "
-                "continue it with 'oddsmaster run --resume %s'\n", CMD,
-                (unsigned long long)rep->trials, rep->path, rep->path);
+        fprintf(stderr, "oddsmaster %s: interrupted after %llu %s; the run so far is in %s: "
+                "continue it with 'oddsmaster %s --resume %s'\n", cmd,
+                (unsigned long long)rep->trials, what, rep->path, cmd, rep->path);
         return OM_EXIT_INTERRUPTED;
     }
     st = om_summary_print_file(rep->path, OM_SUMMARY_TEXT, OM_SUMMARY_CONFIDENCE, false, stdout);
     if (st != OM_OK)
-        return om_cli_fail(CMD, st);
+        return om_cli_fail(cmd, st);
     printf("\nResults: %s (oddsmaster summary %s --format json)\n", rep->path, rep->path);
     return OM_EXIT_OK;
+}
+
+int om_cli_run_scenario(const char *cmd, const char *what, const om_scenario *sc,
+                        const char *resume, om_run_request *req, bool quiet)
+{
+    om_run_report rep = {0};
+    om_cli_progress progress;
+    struct sigaction old[2];
+    om_status st;
+    int rc;
+
+    req->scenario_text = sc ? sc->text : NULL;
+    req->interrupt = &interrupted;
+    req->progress = om_cli_progress_update;
+    req->progress_ctx = &progress;
+    om_cli_progress_start(&progress, cmd, what, quiet);
+    interrupted = 0;
+    catch_signals(true, old);
+    st = resume ? om_run_resume(resume, req, &rep) : om_run_file(sc, req, &rep);
+    catch_signals(false, old);
+    om_cli_progress_end(&progress);
+    rc = st == OM_OK ? report_run(cmd, what, quiet, &rep) : om_cli_fail(cmd, st);
+    om_run_report_release(&rep);
+    return rc;
 }
 
 /* The option checks that need more than one option. */
@@ -234,16 +259,11 @@ static int run_run(const om_cli_args *args)
     const char *scenario_path = args->n_operands ? args->operands[0] : NULL;
     char *out_path = NULL;
     om_scenario *sc = NULL;
-    om_run_report rep = {0};
-    om_cli_progress progress;
-    struct sigaction old[2];
     om_run_request req = {.command_line = args->command_line, .trials = a->trials,
                           .seed = a->seed, .threads = (unsigned)a->threads,
                           .plain_dice = a->plain, .trial_streams = a->trial_streams,
                           .path = a->output, .no_rows = a->no_rows,
                           .halfwidth = a->halfwidth, .target = a->target,
-                          .interrupt = &interrupted, .progress = om_cli_progress_update,
-                          .progress_ctx = &progress,
                           .seed_given = om_cli_given(&om_cli_run, args, "seed"),
                           .trials_given = om_cli_given(&om_cli_run, args, "trials")};
     om_status st;
@@ -272,17 +292,8 @@ static int run_run(const om_cli_args *args)
             return rc;
         }
     }
-    if (st == OM_OK) {
-        req.scenario_text = sc ? sc->text : NULL;
-        om_cli_progress_start(&progress, CMD, "trials", a->quiet);
-        interrupted = 0;
-        catch_signals(true, old);
-        st = a->resume ? om_run_resume(a->resume, &req, &rep) : om_run_file(sc, &req, &rep);
-        catch_signals(false, old);
-        om_cli_progress_end(&progress);
-    }
-    rc = st == OM_OK ? report_run(a, &rep) : om_cli_fail(CMD, st);
-    om_run_report_release(&rep);
+    rc = st == OM_OK ? om_cli_run_scenario(CMD, "trials", sc, a->resume, &req, a->quiet)
+                     : om_cli_fail(CMD, st);
     free(out_path);
     om_scenario_free(sc);
     return rc;

@@ -296,6 +296,10 @@ static void bash_hint(FILE *out, const om_cli_hint *h, const char *const *choice
     case OM_CLI_COMPLETE_FIELD:
         fprintf(out, "_oddsmaster_words \"$(_oddsmaster_names fields \"$first\") %s\"", extra);
         return;
+    case OM_CLI_COMPLETE_ARMYLIST:
+        fprintf(out, "_oddsmaster_files '%s' \"$(_oddsmaster_names examples) %s\"",
+                h->pattern && quotable(h->pattern) ? h->pattern : "", extra);
+        return;
     case OM_CLI_COMPLETE_NONE: break;
     }
     fputs("COMPREPLY=()", out);

@@ -300,10 +300,13 @@ int om_cli_names(int argc, char **argv)
         names_armies(arg1);
     else if (strcmp(topic, "fields") == 0)
         names_fields(arg1);
+    else if (strcmp(topic, "examples") == 0)
+        for (size_t i = 0; om_game_battle_example_at(i) != NULL; i++)
+            puts(om_game_battle_example_at(i));
     else {
         fprintf(stderr, "oddsmaster: error: --names takes listing PREFIX, rulesets, units "
-                        "RULESET WORD, situations [OPERAND], kinds [RULESET], armies MATRIX or "
-                        "fields [OPERAND]\n");
+                        "RULESET WORD, situations [OPERAND], kinds [RULESET], armies MATRIX, "
+                        "examples or fields [OPERAND]\n");
         return OM_EXIT_USAGE;
     }
     return fflush(stdout) == 0 ? OM_EXIT_OK : OM_EXIT_IO;

@@ -257,6 +257,96 @@ om_status om_game_list_file(const char *path, om_game_listing **out)
     return st;
 }
 
+/* ----------------------------------------------------------- battles */
+
+/* Most example lists of all games a suggestion weighs. */
+#define BATTLE_EXAMPLES_MAX 256
+
+/* Whether game g fights battles from the command line (battles version 2). */
+static bool battles_from_cli(const om_game *g)
+{
+    return g->battles != NULL && g->battles->version >= 2 && g->battles->example_at != NULL &&
+           g->battles->battle_text != NULL;
+}
+
+const char *om_game_battle_example_at(size_t i)
+{
+    for (size_t g = 0; g < om_game_count; g++) {
+        const char *name;
+        if (!battles_from_cli(om_games[g]))
+            continue;
+        for (size_t k = 0; (name = om_games[g]->battles->example_at(k)) != NULL; k++)
+            if (i-- == 0)
+                return name;
+    }
+    return NULL;
+}
+
+/* Whether a list named on the command line is a file rather than an
+ * example's name: a path with a folder, or a name ending in .yaml or .yml. */
+static bool battle_list_is_file(const char *name)
+{
+    return strchr(name, '/') != NULL ||
+           (strcmp(name, OM_SCENARIO_STDIN_PATH) != 0 && om_game_list_is_file(name));
+}
+
+/* The game of the example list `name`, or an error naming `word` with the
+ * nearest example of any game (or all of them). */
+static om_status battle_example_game(const char *word, const char *name, const om_game **out)
+{
+    const char *names[BATTLE_EXAMPLES_MAX], *best;
+    char known[OM_YAML_REASON_MAX];
+    size_t n = 0;
+    for (size_t g = 0; g < om_game_count; g++) {
+        const char *e;
+        if (!battles_from_cli(om_games[g]))
+            continue;
+        for (size_t k = 0; (e = om_games[g]->battles->example_at(k)) != NULL; k++) {
+            if (strcmp(e, name) == 0) {
+                *out = om_games[g];
+                return OM_OK;
+            }
+            if (n < BATTLE_EXAMPLES_MAX)
+                names[n++] = e;
+        }
+    }
+    best = om_suggest(name, names, n);
+    if (best != NULL)
+        return OM_ERROR(OM_ENOTFOUND, "%s: no example list '%s'; did you mean '%s'? (or give "
+                        "a list file's path, ending in .yaml)", word, name, best);
+    om_yaml_join_names(known, sizeof known, names, n);
+    return OM_ERROR(OM_ENOTFOUND, "%s: no example list '%s'; give a list file's path (ending "
+                    "in .yaml) or one of the example lists: %s", word, name, known);
+}
+
+om_status om_game_battle_text(const om_game_battle_spec *spec, char **text)
+{
+    const char *name = spec->list[0], *word = spec->list_word[0];
+    const om_game *g = NULL;
+    om_status st;
+
+    *text = NULL;
+    if (battle_list_is_file(name)) {
+        char *list = NULL;
+        size_t len = 0;
+        if ((st = om_yaml_read_file(name, &list, &len)) != OM_OK)
+            return OM_ERROR(st, "%s: cannot read the list file %s: %s", word, name,
+                            om_error_message());
+        const om_yaml_ctx c = {.source = name, .text = list, .len = len};
+        if ((st = om_yaml_check_text(&c)) == OM_OK)
+            st = game_of_text(name, list, len, &g);
+        free(list);
+    } else {
+        st = battle_example_game(word, name, &g);
+    }
+    if (st != OM_OK)
+        return st;
+    if (!battles_from_cli(g))
+        return OM_ERROR(OM_EINVAL, "%s: %s fights no battles from the command line (its "
+                        "lists are not battle army lists)", word, g->identity.title);
+    return g->battles->battle_text(spec, text);
+}
+
 om_status om_scenario_load_default(om_scenario **out)
 {
     return om_scenario_load_text(OM_SCENARIO_DEFAULT_NAME, om_scenario_default_yaml,

@@ -16,7 +16,7 @@
  *              takes
  *   matrix     matchup matrices: situations, units of a list, one cell
  *   battles    army list against army list: an optional group, with a
- *              version, absent (NULL) in every game so far
+ *              version (army list files; battles from the command line)
  *   exact      the exact law of a prepared scenario's fields, where the game
  *              knows it: an optional group (NULL: none)
  *   narrate    one trial told in words and drawn: an optional group, with a
@@ -135,7 +135,9 @@ typedef struct om_scenario {
     const char *ruleset;   /* rule set name (static storage of the game) */
     const char *kind;      /* kind name (static storage of the game) */
     char *provenance_json; /* every value resolved (defaults included), the options and
-                              the rules in force, as JSON: recorded in result files */
+                              the rules in force, as JSON: recorded in result files; a
+                              top-level "warnings" array of strings, if any, holds lines
+                              the summary prints as not modelled */
     char *warnings;        /* lines the user should read before the odds (rules not
                               modelled), each ending in '\n'; NULL if none */
     void *setup;           /* the game's description of the scenario */
@@ -355,13 +357,28 @@ typedef struct om_game_matrix_methods {
                       size_t n_settings, uint64_t seed, om_scenario **out, unsigned *cannot);
 } om_game_matrix_methods;
 
+/* A battle as the command line asks for it: two lists and how it is fought.
+ * NULL (or 0) for what the game decides by default. The *_word members are
+ * the words the user typed for each (an operand, an option) to name in
+ * messages. */
+typedef struct om_game_battle_spec {
+    const char *list[2];        /* each side's list: an example's name or a file path */
+    const char *list_word[2];   /* e.g. "LIST_A" */
+    const char *doctrine[2];    /* each side's doctrine, or NULL */
+    const char *doctrine_word[2]; /* e.g. "--doctrine-a" */
+    const char *length;         /* the game length method, or NULL */
+    unsigned turns;             /* turns of a fixed length (0: none given) */
+    const char *first;          /* who takes the first turn, or NULL */
+    const char *title;          /* the battle's title, or NULL */
+} om_game_battle_spec;
+
 /*
- * Battles: army list against army list over whole turns (the issues after
- * whole turns). An optional group: a game without battles, every game so
- * far, leaves its pointer NULL. Its methods will be added at the end of this
- * struct, each with the version that added it; a user reads a method only
- * when `version` is at least that version (as SQLite reads a VFS's methods by
- * its iVersion), so a game written for an earlier version keeps working.
+ * Battles: army list against army list over whole turns. An optional
+ * group: a game without battles leaves its pointer NULL. Its methods are
+ * added at the end of this struct, each with the version that added it; a
+ * user reads a method only when `version` is at least that version (as
+ * SQLite reads a VFS's methods by its iVersion), so a game written for an
+ * earlier version keeps working.
  */
 typedef struct om_game_battle_methods {
     int version; /* methods present: 0 (none yet) up to OM_GAME_BATTLES_VERSION */
@@ -378,10 +395,27 @@ typedef struct om_game_battle_methods {
      * OM_ENOMEM. */
     om_status (*list_file)(const char *source, const char *text, size_t len,
                            om_game_listing **out);
+    /* Version 2: a battle from the command line (`oddsmaster battle`). */
+    /* The name of its i-th example list, compiled into the program (what a
+     * list may be named by instead of a file), NULL past the last. */
+    const char *(*example_at)(size_t i);
+    /* The text of the scenario file of the battle `spec` asks for, into *text
+     * (malloc'd): what `run` of that text does is the battle. Each list is
+     * checked first (an example of the game, or a readable list file whose
+     * rules hold: its own "FILE:LINE: field 'F'" errors), then that both are
+     * of one rule set, and every name of the spec, each error naming the
+     * command line's word for it (spec->list_word, spec->doctrine_word, ...).
+     * A list file is written into the text by its absolute path, so that the
+     * text loads (and a run of it resumes) from any directory. Thread-safe.
+     * Errors: OM_ENOTFOUND (an unknown example, doctrine or length method,
+     * with "did you mean"), OM_EINVAL (lists of two rule sets, a turn count
+     * without a fixed length or out of range, a list's rule broken),
+     * OM_EPARSE, OM_EIO (a list file unreadable), OM_ENOMEM. */
+    om_status (*battle_text)(const om_game_battle_spec *spec, char **text);
 } om_game_battle_methods;
 
 /* The newest version of the battles group this build knows. */
-#define OM_GAME_BATTLES_VERSION 1
+#define OM_GAME_BATTLES_VERSION 2
 
 /*
  * Exact laws: an optional group (NULL: the game computes none). Where the
@@ -518,6 +552,22 @@ void om_scenario_free(om_scenario *sc);
  * for "-".
  */
 om_status om_game_list_file(const char *path, om_game_listing **out);
+
+/*
+ * om_game_battle_text: the scenario text of the battle `spec` asks for
+ * (malloc'd, into *text), from the game of its first list: the game whose
+ * rule set a list file names, or whose example lists include the name. An
+ * unknown example name is answered with the nearest example of any game.
+ * The text is then loaded as any scenario's (om_scenario_load_text).
+ * Thread-safe. Errors: OM_ENOTFOUND (an unknown example list, with a
+ * suggestion; a rule set of no game's), OM_EINVAL (a game without battles
+ * from the command line), OM_EIO, and those of the game's battle_text.
+ */
+om_status om_game_battle_text(const om_game_battle_spec *spec, char **text);
+
+/* The name of the i-th example list of every game with battles from the
+ * command line, in om_games order, NULL past the last (completion, help). */
+const char *om_game_battle_example_at(size_t i);
 
 /* Does `name` (an operand of `oddsmaster list`) name a file rather than
  * RULESET[/WHAT]: "-", or a name ending in ".yaml" or ".yml"? */

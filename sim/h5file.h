@@ -14,7 +14,10 @@
  *                victory points, when known: points_rule, and per side X (a,
  *                b) loss_field_X (the field deciding them), loss_unit_X
  *                ("stands"), loss_start_X and vp_lost_X (u32[], the victory
- *                points lost for each value of that field); provenance_sha256,
+ *                points lost for each value of that field); where the game
+ *                declares them, score_field_a and score_field_b (the fields of
+ *                the score each side made: the margin is their difference) and
+ *                unit_lost_field (the unit field of a unit lost); provenance_sha256,
  *                the digest of the run's defining attributes written when it
  *                began (h5util.c, om_h5_provenance), which the reader checks
  *   /trials      attribute fields: the names of the fields in report order,

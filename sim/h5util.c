@@ -495,7 +495,8 @@ const char *const om_h5_provenance_items[] = {
     "unit_a", "unit_b", "points_a", "points_b", "options_json", "rng", "seed",
     "trials_requested", "block_size", "rows", "halfwidth", "target", "points_rule",
     "loss_field_a", "loss_unit_a", "loss_start_a", "vp_lost_a", "loss_field_b", "loss_unit_b",
-    "loss_start_b", "vp_lost_b", "trials/fields"};
+    "loss_start_b", "vp_lost_b", "trials/fields", "score_field_a", "score_field_b",
+    "unit_lost_field"};
 const size_t om_h5_provenance_count =
     sizeof om_h5_provenance_items / sizeof om_h5_provenance_items[0];
 

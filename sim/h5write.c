@@ -76,7 +76,8 @@ static om_status writer_attr_double(om_h5_writer *w, const char *name, double va
 }
 
 /* How each side loses victory points (h5file.h), for the sides whose points
- * the layout knows. */
+ * the layout knows; the fields of each side's score and of a unit's loss,
+ * where the layout declares them. */
 static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
 {
     om_status st = OM_OK;
@@ -101,6 +102,14 @@ static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
     }
     if (st == OM_OK && any && l->points_rule != NULL)
         st = writer_attr_string(w, w->file, "points_rule", l->points_rule);
+    for (int s = 0; s < 2 && st == OM_OK; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "score_field_%s", om_h5_side_key[s]);
+        if (l->score_field[s] != NULL)
+            st = writer_attr_string(w, w->file, name, l->score_field[s]);
+    }
+    if (st == OM_OK && l->unit_lost_field != NULL)
+        st = writer_attr_string(w, w->file, "unit_lost_field", l->unit_lost_field);
     return st;
 }
 

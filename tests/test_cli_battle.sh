@@ -4,7 +4,11 @@
 # the battle's fields and each unit's in the file and the summary, the same
 # seed giving the same tallies on 1 and 2 threads, its odds chart and the
 # flags chart of the units' destruction, and each bad battle file refused with exit 2 (3 for a list
-# file that cannot be read), its FILE:LINE: field 'PATH' message and no file.
+# file that cannot be read), its FILE:LINE: field 'PATH' message and no file;
+# `oddsmaster battle LIST_A LIST_B`: the same per-trial datasets as `run` of
+# the equivalent file on 1 and 2 threads, each bad list or option refused with
+# its exit status, message and no file, and Ctrl-C then --resume giving the
+# file an uninterrupted run gives.
 # Usage: test_cli_battle.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
 set -u
 OM=$1
@@ -74,5 +78,175 @@ bad 2 "a: {list: revolution-orcs-horde, army: x}
 b: {list: revolution-orcs-horde}" "an unknown key" "unknown key 'army'"
 bad 2 "a: {list: $DATA/lists/warmaster/bad/over-points.yaml}
 b: {list: revolution-orcs-horde}" "a list that breaks its rules" "over-points.yaml:"
+
+# ---- oddsmaster battle LIST_A LIST_B ----
+
+# The SHA-256 of every per-trial dataset (/trials and /units) of a file, one
+# "GROUP/NAME HASH" a line.
+trial_hashes() {
+    for g in trials units; do
+        h5ls "$1/$g" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
+            while read -r ds; do
+                rm -f "$TMP/ds.bin"
+                h5dump -b NATIVE -d "/$g/$ds" -o "$TMP/ds.bin" "$1" >/dev/null 2>&1
+                echo "$g/$ds $(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
+            done
+    done
+}
+trial_hashes "$TMP/b1.h5" >"$TMP/h_run"
+expect_exit 0 "battle of two example lists, 1 thread" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde --doctrine-b aggressive --turns 3 -n 300 --seed 7 -q -o "$TMP/c1.h5" --threads 1
+expect_grep "Outcome of the battle" "$TMP/out" "battle prints the battle's odds"
+expect_exit 0 "the same battle on 2 threads" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde --doctrine-b aggressive --length fixed --turns 3 -n 300 --seed 7 -q \
+    -o "$TMP/c2.h5" --threads 2
+trial_hashes "$TMP/c1.h5" >"$TMP/h_c1"
+trial_hashes "$TMP/c2.h5" >"$TMP/h_c2"
+if [ -s "$TMP/h_run" ] && grep -q "^units/destroyed " "$TMP/h_run" && cmp -s "$TMP/h_run" "$TMP/h_c1"; then
+    ok "battle and run of the equivalent file: the same per-trial datasets"; else
+    not_ok "battle and run of the equivalent file: the same per-trial datasets" "$(diff "$TMP/h_run" "$TMP/h_c1" | head -5)"; fi
+if cmp -s "$TMP/h_c1" "$TMP/h_c2"; then ok "battle on 1 and 2 threads: the same per-trial datasets"; else
+    not_ok "battle on 1 and 2 threads: the same per-trial datasets"; fi
+"$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde --turns 3 -n 300 --seed 8 -q \
+    -o "$TMP/c3.h5" >/dev/null 2>&1
+trial_hashes "$TMP/c3.h5" >"$TMP/h_c3"
+if cmp -s "$TMP/h_c1" "$TMP/h_c3"; then not_ok "another seed and doctrine: other battles"; else
+    ok "another seed and doctrine: other battles"; fi
+expect_exit 0 "battle --help" "$OM" battle --help
+expect_grep "oddsmaster battle LIST_A LIST_B -o FILE.h5" "$TMP/out" "...gives the usage"
+expect_exit 1 "battle with one list" "$OM" battle revolution-orcs-horde -o "$TMP/u.h5"
+expect_exit 1 "battle without -o" "$OM" battle revolution-orcs-horde revolution-orcs-horde
+expect_grep "-o FILE.h5" "$TMP/err" "...asks for the result file"
+expect_exit 1 "battle --resume with a list" "$OM" battle --resume "$TMP/x.h5.partial" revolution-orcs-horde
+
+badcmd() {
+    code=$1 what=$2 msg=$3
+    shift 3
+    expect_exit "$code" "battle: $what" "$OM" battle "$@" -n 10 -q -o "$TMP/bad.h5"
+    expect_grep "$msg" "$TMP/err" "battle: $what: the message"
+    expect_absent "$TMP/bad.h5" "battle: $what: no file"
+}
+badcmd 2 "an unknown example list" \
+    "LIST_A: no example list 'revolution-empire-steel-and-shoot'; did you mean 'revolution-empire-steel-and-shot'?" \
+    revolution-empire-steel-and-shoot revolution-orcs-horde
+badcmd 2 "lists of two rule sets" "a battle is fought under one rule set" \
+    revolution-orcs-horde 1.1-orcs-waaagh
+badcmd 2 "an unknown doctrine" "--doctrine-b: unknown doctrine 'agressive'; did you mean 'aggressive'?" \
+    revolution-orcs-horde revolution-orcs-riders --doctrine-b agressive
+badcmd 2 "an unknown length" "--length: unknown length method 'd6-6-7-9'; did you mean 'd6-6-7-8'?" \
+    revolution-orcs-horde revolution-orcs-riders --length d6-6-7-9
+badcmd 2 "a fixed length without turns" "a fixed length needs --turns" \
+    revolution-orcs-horde revolution-orcs-riders --length fixed
+badcmd 2 "turns with a rolled length" "--turns goes with --length fixed" \
+    revolution-orcs-horde revolution-orcs-riders --length rolled-from-6 --turns 4
+badcmd 2 "an unknown first side" "--first: unknown first side 'c'" \
+    revolution-orcs-horde revolution-orcs-riders --first c
+badcmd 2 "a list file that breaks its rules" "over-points.yaml:8: field 'points':" \
+    revolution-orcs-horde "$DATA/lists/warmaster/bad/over-points.yaml"
+badcmd 3 "a list file that is not there" "LIST_B: cannot read the list file" \
+    revolution-orcs-horde "$TMP/nothere.yaml"
+
+# Ctrl-C stops at the end of the block of battles under way (exit 5, a
+# .partial file); --resume, from another folder (a list file given by a
+# relative path), finishes it into the file an uninterrupted run writes.
+mkdir -p "$TMP/lists" "$TMP/elsewhere"
+cp "$ROOT/scenarios/lists/warmaster/revolution-orcs-riders.yaml" "$TMP/lists/riders.yaml"
+BLOCK=16384
+(cd "$TMP" && exec "$OM" battle lists/riders.yaml revolution-orcs-horde --turns 1 --first a \
+    -n $((BLOCK + 500)) --threads 1 -q -o "$TMP/int.h5" >"$TMP/out" 2>"$TMP/err") &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+got=$?
+if [ "$got" -eq 5 ]; then ok "battle: SIGINT: exit 5"; else not_ok "battle: SIGINT: exit 5, got $got" "$(head -c 300 "$TMP/err")"; fi
+expect_grep "oddsmaster battle --resume" "$TMP/err" "battle: SIGINT: the message says how to resume"
+(cd "$TMP/elsewhere" && exec "$OM" battle --resume "$TMP/int.h5.partial" --threads 2 -q >"$TMP/out" 2>"$TMP/err")
+got=$?
+if [ "$got" -eq 0 ]; then ok "battle --resume from another folder (exit 0)"; else not_ok "battle --resume from another folder: exit $got" "$(head -c 300 "$TMP/err")"; fi
+(cd "$TMP" && exec "$OM" battle lists/riders.yaml revolution-orcs-horde --turns 1 --first a \
+    -n $((BLOCK + 500)) --threads 2 -q -o "$TMP/whole.h5" >/dev/null 2>&1)
+trial_hashes "$TMP/int.h5" >"$TMP/h_int"
+trial_hashes "$TMP/whole.h5" >"$TMP/h_whole"
+if [ -s "$TMP/h_int" ] && cmp -s "$TMP/h_int" "$TMP/h_whole"; then
+    ok "battle: interrupted and resumed, the file of an uninterrupted run"; else
+    not_ok "battle: interrupted and resumed, the file of an uninterrupted run"; fi
+
+# ---- The summary of a battle file: the margin, the units that decided, the
+# rules not modelled ----
+expect_exit 0 "a battle of the full length" "$OM" battle revolution-empire-steel-and-shot \
+    revolution-orcs-horde -n 600 --seed 3 -o "$TMP/e.h5"
+expect_grep "Margin: vp_a - vp_b" "$TMP/out" "battle prints the margin of victory points"
+expect_grep "Which units decided battles" "$TMP/out" "battle prints the units that decided"
+expect_grep "Not modelled (the odds leave these out):" "$TMP/out" "battle prints what is not modelled"
+expect_grep "Pistoliers (a_pistoliers_1): not modelled: pistoliers" "$TMP/out" \
+    "...a unit's special rule the engine does not model, by its id"
+expect_grep "Hero (a_hero_1): not modelled: +1 attacks to the unit joined, sword-of-might" "$TMP/out" \
+    "...a character's bonus Attacks and magic item, which a battle gives no effect, numbered as units are"
+expect_grep "Hero (a_hero_2): not modelled: +1 attacks to the unit joined" "$TMP/out" \
+    "...the second Hero of the list apart"
+if grep -q "(a_knights_1): not modelled" "$TMP/out"; then
+    not_ok "...and no unit whose rules are all modelled"; else ok "...and no unit whose rules are all modelled"; fi
+expect_exit 0 "summary of a battle file as JSON" "$OM" summary "$TMP/e.h5" --format json
+json_ok "the margin's mean is the difference of the sides' means" \
+    'abs(d["margin"]["mean"] - (d["fields"]["vp_a"]["mean"] - d["fields"]["vp_b"]["mean"])) < 1e-9 and d["margin"]["fields"] == ["vp_a", "vp_b"]'
+json_ok "the margin's interval holds its mean and its quantiles increase" \
+    'd["margin"]["lo"] < d["margin"]["mean"] < d["margin"]["hi"] and sorted(d["margin"]["quantiles"].values()) == list(d["margin"]["quantiles"].values())'
+json_ok "not_modelled lists the unit's rule" '"Pistoliers (a_pistoliers_1): not modelled: pistoliers" in d["not_modelled"]'
+json_ok "decided_by: every unit, its battles lost and kept adding up" \
+    'len(d["decided_by"]) == len(d["per_unit"]["units"]) and all(v["lost"] + v["kept"] == 600 for v in d["decided_by"].values())'
+cp "$TMP/out" "$TMP/e.json"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    if /usr/bin/python3 - "$TMP/e.h5" "$TMP/e.json" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+import h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+d = json.load(open(sys.argv[2]))
+m = f["trials/vp_a"][:].astype(int) - f["trials/vp_b"][:].astype(int)
+n = len(m)
+assert abs(m.mean() - d["margin"]["mean"]) < 1e-9
+for q, v in d["margin"]["quantiles"].items():
+    s = np.sort(m)
+    want = s[int(np.ceil(float(q) * n - 1e-9)) - 1]
+    assert want == v, (q, want, v)
+assert round(d["margin"]["p_a_ahead"]["p"] * n) == (m > 0).sum()
+opts = json.loads(f.attrs["options_json"])
+assert opts["not_modelled"]["a_pistoliers_1"] == ["pistoliers"], opts["not_modelled"]
+text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+assert text(f.attrs["score_field_a"]) == "vp_a" and text(f.attrs["unit_lost_field"]) == "destroyed"
+w = f["trials/winner"][:]
+lost = f["units/destroyed"][:]
+for j, u in enumerate(d["per_unit"]["units"]):
+    side = 0 if u["side"] == "a" else 1
+    x = d["decided_by"][u["id"]]
+    gone = lost[:, j] == 1
+    assert x["lost"] == gone.sum(), (u["id"], x["lost"], gone.sum())
+    if x["lost"]:
+        assert abs(x["p_win_lost"]["p"] - (w[gone] == side).mean()) < 1e-12
+    if x["kept"]:
+        assert abs(x["p_win_kept"]["p"] - (w[~gone] == side).mean()) < 1e-12
+    if x["difference"] is not None:
+        assert x["difference"]["lo"] <= x["difference"]["value"] <= x["difference"]["hi"]
+PY
+    then ok "margin quantiles and each unit's P(win | destroyed) as counted from the rows"; else
+        not_ok "margin quantiles and each unit's P(win | destroyed) as counted from the rows" "$(tail -n 3 "$TMP/py")"; fi
+else
+    ok "# SKIP h5py is not installed"
+fi
+expect_exit 0 "an engagement's file" "$OM" run -n 1000 -q -o "$TMP/eng.h5"
+expect_exit 0 "...its summary as JSON" "$OM" summary "$TMP/eng.h5" --format json
+json_ok "...has no margin, no units that decided, nothing not modelled" \
+    'd["margin"] is None and d["decided_by"] is None and d["not_modelled"] == []'
+
+# The README's battle of two example lists: its quoted lines are what the
+# command prints.
+expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
+    -o "$TMP/readme.h5" --battles 1000 -q
+for quoted in "  A     0.6910 [0.6617, 0.7189]   0.1290 [0.1096, 0.1512]   0.1800 [0.1574, 0.2050]" \
+    "  mean 53.48 [95% CI 47.03, 59.94], sd 104.08"; do
+    if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
+        not_ok "README.md quotes '$quoted'"; fi
+    expect_grep "$quoted" "$TMP/out" "...which the battle prints"
+done
 
 tap_end

@@ -127,7 +127,7 @@ expect_completion_has() {
         not_ok "complete $what" "missing:$missing" "got:$got"; fi
 }
 
-expect_completion "a command" "chart compare efficiency help list matrix replay run summary" ""
+expect_completion "a command" "battle chart compare efficiency help list matrix replay run summary" ""
 expect_completion "a command's beginning" "summary" su
 expect_completion "the program's options" "--generate --help --version" --
 expect_completion "what --generate makes" "complete-bash man" --generate ""
@@ -145,6 +145,8 @@ expect_completion "the words of summary --format" "csv json text" summary x.h5 -
 expect_completion "the words of -f, its short form" "csv json text" summary x.h5 -f ""
 expect_completion "a word after --format=" "json" summary x.h5 --format = j
 expect_completion "the words of chart --kind" "heatmap" chart x.h5 --kind he
+expect_completion_has "an example army list, under battle" revolution-orcs-horde revolution-orcs-riders -- battle revolution-orcs-
+expect_completion_has "...the second list too" revolution-orcs-horde -- battle revolution-orcs-horde revolution-orcs-h
 expect_completion "a rule set, under list" "warmaster-1.1/ warmaster-ancients/ warmaster-revolution/ whfb7/" list w
 expect_completion "an army, under list" "warmaster-revolution/empire/" list warmaster-revolution/em
 expect_completion "a unit, under list" "warmaster-revolution/empire/knights" list warmaster-revolution/empire/kni

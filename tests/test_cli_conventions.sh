@@ -29,7 +29,7 @@ expect_suggestion 1 "a misspelt command" summary "$OM" sumary knights.h5
 expect_suggestion 1 "a command missing a letter" run "$OM" rn
 expect_suggestion 1 "help of a misspelt command" matrix "$OM" help matirx
 expect_exit 1 "an unknown command far from any" "$OM" frobnicate
-expect_grep "(commands: run, summary, list, matrix, efficiency, chart, compare, replay)" "$TMP/err" \
+expect_grep "(commands: run, battle, summary, list, matrix, efficiency, chart, compare, replay)" "$TMP/err" \
     "an unknown command far from any: the commands are named"
 expect_suggestion 1 "a misspelt option" --trials "$OM" run --trails 10 -o "$TMP/x.h5"
 expect_suggestion 1 "a misspelt option with its value" --trials "$OM" run --trails=10

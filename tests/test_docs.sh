@@ -96,7 +96,7 @@ for doc in manual rules-coverage performance architecture; do
 done
 
 # --- the manual covers every command and every option of its --help ---
-for cmd in run summary list matrix efficiency chart compare; do
+for cmd in run battle summary list matrix efficiency chart compare; do
     if grep -qE "^## ($cmd|.*\(\`$cmd\`\))\$" "$ROOT/docs/manual.md"; then
         ok "docs/manual.md has a section on $cmd"; else
         not_ok "docs/manual.md has a section on $cmd" "no heading '## $cmd' or '## ... (\`$cmd\`)'"; fi

@@ -1231,3 +1231,57 @@ Test(contract, narration)
         }
     }
 }
+
+/*
+ * Battles from the command line (the battles group, version 2): a game that
+ * has them names its example lists, the text it writes for two of them
+ * loads as a scenario of that game whose layout declares each side's score
+ * and a unit's loss, and a misspelt example is refused with the nearest one.
+ */
+Test(contract, battles_from_the_command_line)
+{
+    size_t with = 0;
+    for (size_t gi = 0; gi < om_game_count; gi++) {
+        const om_game *g = om_games[gi];
+        const char *first;
+        char *text = NULL, wrong[256];
+        om_scenario *sc = NULL;
+        om_trials t;
+        if (g->battles == NULL || g->battles->version < 2)
+            continue;
+        with++;
+        cr_assert_not_null(g->battles->example_at, "%s: example_at", g->identity.name);
+        cr_assert_not_null(g->battles->battle_text, "%s: battle_text", g->identity.name);
+        first = g->battles->example_at(0);
+        cr_assert_not_null(first, "%s: at least one example list", g->identity.name);
+        om_game_battle_spec spec = {.list = {first, first}, .list_word = {"LIST_A", "LIST_B"},
+                                    .doctrine_word = {"--doctrine-a", "--doctrine-b"},
+                                    .turns = 1};
+        cr_assert_eq(om_game_battle_text(&spec, &text), OM_OK, "%s: %s", g->identity.name,
+                     om_error_message());
+        cr_assert_eq(om_scenario_load_text("battle", text, strlen(text), &sc), OM_OK,
+                     "%s: the battle's text loads: %s\n%s", g->identity.name,
+                     om_error_message(), text);
+        cr_expect_eq(sc->game, g, "%s: the battle is the game's", g->identity.name);
+        cr_assert_eq(om_trials_prepare(sc, &t), OM_OK, "%s: %s", g->identity.name,
+                     om_error_message());
+        cr_expect_not_null(t.layout.score_field[0], "%s: A's score declared", g->identity.name);
+        cr_expect_not_null(t.layout.score_field[1], "%s: B's score declared", g->identity.name);
+        cr_expect_not_null(t.layout.unit_lost_field, "%s: a unit's loss declared",
+                           g->identity.name);
+        om_trials_release(&t);
+        om_scenario_free(sc);
+        free(text);
+        snprintf(wrong, sizeof wrong, "%sx", first);
+        spec.list[1] = wrong;
+        text = NULL;
+        cr_expect_eq(om_game_battle_text(&spec, &text), OM_ENOTFOUND, "%s: %s refused",
+                     g->identity.name, wrong);
+        cr_expect_null(text);
+        cr_expect_not_null(strstr(om_error_message(), "LIST_B"), "%s: %s", g->identity.name,
+                           om_error_message());
+        cr_expect_not_null(strstr(om_error_message(), first), "%s: did you mean: %s",
+                           g->identity.name, om_error_message());
+    }
+    cr_expect_gt(with, 0, "some game fights battles from the command line");
+}

@@ -390,7 +390,8 @@ Test(summary, json_parses_with_documented_keys)
     static const char *const keys[] = {"schema", "file", "title", "ruleset", "kind", "trials",
                                        "seed", "program_version", "units", "outcome",
                                        "round1_outcome", "points_lost", "fields", "confidence", "run",
-                                       "exact", "per_unit"};
+                                       "exact", "per_unit", "margin", "decided_by",
+                                       "not_modelled"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;
@@ -793,4 +794,164 @@ Test(summary, per_unit_section)
     cr_expect(strstr(om_error_message(), "stands_lost[o] = 1: 0 rows, the tally 1") != NULL,
               "%s", om_error_message());
     om_h5_reader_close(r);
+}
+
+/* ------------------------------------------- what a layout declares: a battle */
+
+/* Trials of the declared-fields file: enough rows for every quantile to
+ * fall on a distinct rank. */
+#define DECL_TRIALS 1000u
+
+/* The row of the declared-fields file: a winner, two two-byte scores, then
+ * each unit's flag of its loss. */
+enum { DECL_WINNER = 0, DECL_SA = 1, DECL_SB = 3, DECL_UNITS = 5, DECL_ROW = 7 };
+
+static uint8_t decl_winner(uint64_t i)
+{
+    return i % 3 == 0 ? OM_WINNER_A : i % 3 == 1 ? OM_WINNER_B : OM_WINNER_DRAW;
+}
+static unsigned decl_sa(uint64_t i) { return (unsigned)(i % 7) * 55u + (i % 3 == 0) * 300u; }
+static unsigned decl_sb(uint64_t i) { return (unsigned)(i % 11) * 25u; }
+static bool decl_lost(uint64_t i, size_t u) { return u == 0 ? i % 5 == 0 : i % 3 == 0; }
+
+/* A file whose layout declares each side's score (sa, sb) and a unit's loss
+ * (gone), with `options_json` as its provenance. */
+static void write_declared(const char *path, const char *options_json)
+{
+    static const om_layout_unit units[2] = {
+        {.id = "a_knights", .name = "Knights", .army = "A", .side = 0, .points = 110},
+        {.id = "b_orcs", .name = "Orcs", .army = "B", .side = 1, .points = 60}};
+    om_layout l = {.row_size = DECL_ROW, .field_count = 3,
+                   .fields = {{.name = "winner", .description = "who won", .title = "Outcome",
+                               .offset = DECL_WINNER, .type = OM_FIELD_WINNER},
+                              {.name = "sa", .description = "A's score", .offset = DECL_SA,
+                               .type = OM_FIELD_COUNT16},
+                              {.name = "sb", .description = "B's score", .offset = DECL_SB,
+                               .type = OM_FIELD_COUNT16}},
+                   .side = {{.name = "A", .loss_field = -1}, {.name = "B", .loss_field = -1}},
+                   .unit_count = 2, .units = units, .unit_field_count = 1,
+                   .unit_fields = {{.name = "gone", .description = "the unit was lost",
+                                    .offset = DECL_UNITS, .type = OM_FIELD_FLAG, .max = 1}},
+                   .unit_stride = 1, .score_field = {"sa", "sb"}, .unit_lost_field = "gone"};
+    om_run_info info = {.program_version = "0.1.0-test", .command_line = "test_summary",
+                        .scenario_name = "declared", .scenario_text = "", .title = "Battle",
+                        .ruleset = "warmaster-revolution", .game = "warmaster",
+                        .kind = "battle", .options_json = options_json,
+                        .rng_scheme = "synthetic", .seed = 1, .trials = DECL_TRIALS,
+                        .block_size = DECL_TRIALS, .threads = 1, .layout = &l};
+    uint8_t *rows = calloc(DECL_TRIALS, DECL_ROW);
+    om_h5_writer *w = NULL;
+    cr_assert_not_null(rows);
+    for (uint64_t i = 0; i < DECL_TRIALS; i++) {
+        uint8_t *row = rows + i * DECL_ROW;
+        row[DECL_WINNER] = decl_winner(i);
+        row[DECL_SA] = (uint8_t)(decl_sa(i) & 0xffu);
+        row[DECL_SA + 1] = (uint8_t)(decl_sa(i) >> 8);
+        row[DECL_SB] = (uint8_t)(decl_sb(i) & 0xffu);
+        row[DECL_SB + 1] = (uint8_t)(decl_sb(i) >> 8);
+        for (size_t u = 0; u < 2; u++)
+            row[DECL_UNITS + u] = decl_lost(i, u);
+    }
+    cr_assert_eq(om_h5_writer_create(&w, path, &info), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_put(w, 0, rows, DECL_TRIALS), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5_writer_close(w), OM_OK, "%s", om_error_message());
+    free(rows);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The margin and the units that decided, against the same quantities
+ * counted here from the rows the file was written from: the mean and its
+ * interval, each quantile (the smallest margin whose share of trials at or
+ * below it reaches the level), P(ahead), and each unit's side's P(win) when
+ * it was lost and kept with Newcombe's interval of their difference; and the
+ * provenance's warnings, line by line.
+ */
+Test(summary, margin_and_deciders_from_the_declared_fields)
+{
+    char path[512];
+    int margin[DECL_TRIALS];
+    double sum = 0.0, sq = 0.0;
+    uint64_t ahead_a = 0;
+    om_summary *s;
+
+    tmpdir_path(path, sizeof path, "declared.h5");
+    write_declared(path, "{\"warnings\": [\"Knights (a_knights): not modelled: lance\"]}");
+    s = summarise(path);
+    cr_assert(s->margin.known, "the margin is known");
+    cr_expect_str_eq(s->margin.field[0], "sa");
+    cr_expect_str_eq(s->margin.field[1], "sb");
+    for (uint64_t i = 0; i < DECL_TRIALS; i++) {
+        margin[i] = (int)decl_sa(i) - (int)decl_sb(i);
+        sum += margin[i];
+        sq += (double)margin[i] * margin[i];
+        ahead_a += margin[i] > 0;
+    }
+    const double mean = sum / DECL_TRIALS, sd = sqrt(sq / DECL_TRIALS - mean * mean);
+    cr_expect_float_eq(s->margin.mean, mean, 1e-9);
+    cr_expect_float_eq(s->margin.sd, sd, 1e-9);
+    cr_expect_float_eq(s->margin.lo, mean - Z_975 * sd / sqrt(DECL_TRIALS), 1e-9);
+    cr_expect_float_eq(s->margin.hi, mean + Z_975 * sd / sqrt(DECL_TRIALS), 1e-9);
+    qsort(margin, DECL_TRIALS, sizeof margin[0], cmp_int);
+    for (size_t q = 0; q < OM_SUMMARY_MARGIN_QUANTILES; q++) {
+        const size_t rank = (size_t)ceil(om_summary_margin_levels[q] * DECL_TRIALS - 1e-9);
+        cr_expect_eq(s->margin.quantile[q], margin[rank - 1], "quantile %g: %d, not %d",
+                     om_summary_margin_levels[q], s->margin.quantile[q], margin[rank - 1]);
+    }
+    cr_expect_eq(s->margin.ahead[0].count, ahead_a);
+
+    cr_assert_not_null(s->deciders, "the units that decided are known");
+    cr_expect_str_eq(s->unit_lost_field, "gone");
+    for (size_t u = 0; u < 2; u++) {
+        const om_summary_decider *d = &s->deciders[u];
+        const uint8_t side = u == 0 ? OM_WINNER_A : OM_WINNER_B;
+        uint64_t lost = 0, kept = 0, won_lost = 0, won_kept = 0;
+        double l1, h1, l2, h2;
+        for (uint64_t i = 0; i < DECL_TRIALS; i++) {
+            const bool gone = decl_lost(i, u), won = decl_winner(i) == side;
+            lost += gone;
+            kept += !gone;
+            won_lost += gone && won;
+            won_kept += !gone && won;
+        }
+        cr_expect_eq(d->lost, lost, "unit %zu lost", u);
+        cr_expect_eq(d->kept, kept, "unit %zu kept", u);
+        cr_expect_eq(d->win_lost.count, won_lost, "unit %zu won when lost", u);
+        cr_expect_eq(d->win_kept.count, won_kept, "unit %zu won when kept", u);
+        cr_assert(d->known);
+        cr_assert_eq(om_stats_wilson(won_kept, kept, 0.95, &l1, &h1), OM_OK);
+        cr_assert_eq(om_stats_wilson(won_lost, lost, 0.95, &l2, &h2), OM_OK);
+        const double p1 = (double)won_kept / kept, p2 = (double)won_lost / lost;
+        cr_expect_float_eq(d->diff, p1 - p2, 1e-12);
+        cr_expect_float_eq(d->lo, p1 - p2 - sqrt((p1 - l1) * (p1 - l1) + (h2 - p2) * (h2 - p2)),
+                           1e-12);
+        cr_expect_float_eq(d->hi, p1 - p2 + sqrt((h1 - p1) * (h1 - p1) + (p2 - l2) * (p2 - l2)),
+                           1e-12);
+    }
+    /* Unit 1 (side B) is lost exactly when A wins: it never wins then. */
+    cr_expect_eq(s->deciders[1].win_lost.count, 0);
+    cr_assert_eq(s->n_warnings, 1);
+    cr_expect_str_eq(s->warnings[0], "Knights (a_knights): not modelled: lance");
+    om_summary_free(s);
+}
+
+/* A layout that declares nothing: no margin, no units that decided, no
+ * warnings, whatever its fields. */
+Test(summary, nothing_declared_nothing_reported)
+{
+    char path[512];
+    om_summary *s;
+    tmpdir_path(path, sizeof path, "plain.h5");
+    write_synthetic(path, "combat", 1, 0);
+    s = summarise(path);
+    cr_expect(!s->margin.known);
+    cr_expect_null(s->margin.field[0]);
+    cr_expect_null(s->deciders);
+    cr_expect_eq(s->n_warnings, 0);
+    om_summary_free(s);
 }

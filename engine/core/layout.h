@@ -134,6 +134,13 @@ typedef struct om_layout {
     om_field unit_fields[OM_LAYOUT_UNIT_FIELDS_MAX]; /* name ("charged"), description
                                       without the unit in it, type, offset, max */
     size_t unit_stride;            /* bytes between a unit's value and the next unit's */
+    /* What a summary weighs beyond each field's own law, declared by the game
+     * so that analysis names no field (NULL: not declared). */
+    const char *score_field[2];    /* the fields of the score sides A and B made (the
+                                      victory points each scored): their difference A - B,
+                                      trial by trial, is the margin */
+    const char *unit_lost_field;   /* a unit flag field set when the unit was lost
+                                      (destroyed), weighed against the winner */
 } om_layout;
 
 /* The byte offset in a row of unit field f's value for unit u. */

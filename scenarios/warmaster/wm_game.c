@@ -293,7 +293,9 @@ static om_status battle_load(om_scenario *sc)
     sc->kind = BATTLE_KIND;
     if ((sc->title = strdup(ws->title)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", sc->source);
-    return om_wm_battle_provenance_json(ws->battle, &sc->provenance_json);
+    if ((st = om_wm_battle_provenance_json(ws->battle, &sc->provenance_json)) != OM_OK)
+        return st;
+    return om_wm_battle_unmodelled(ws->battle, &sc->warnings, &sc->provenance_json);
 }
 
 /* Load a scenario of kind turn. */
@@ -567,6 +569,9 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
         l->side[s].loss_field = -1;
     }
     l->points_rule = "destroyed: full value; 3+ stands reduced to 1: half,\nrounded up to 5";
+    l->score_field[0] = "vp_a";
+    l->score_field[1] = "vp_b";
+    l->unit_lost_field = battle_unit_fields[BU_DESTROYED].name;
 }
 
 /* A battle's row from its result (n units on the table). */
@@ -920,13 +925,16 @@ static const om_game_matrix_methods wm_matrix_methods = {
     .cell = om_wm_matrix_cell,
 };
 
-/* Battles: so far the army list files they will be fought between
- * (wm_armylist.c). */
+/* Battles: the army list files they are fought between (wm_armylist.c),
+ * and a battle of two of them asked for on the command line
+ * (wm_battle_spec.c). */
 static const om_game_battle_methods wm_battle_methods = {
-    .version = 1,
+    .version = 2,
     .list_schema = OM_WM_ARMYLIST_SCHEMA,
     .list_keys = om_wm_armylist_keys,
     .list_file = om_wm_armylist_listing,
+    .example_at = om_wm_battle_example_at,
+    .battle_text = om_wm_battle_text,
 };
 
 /* ---- Narration ---- */

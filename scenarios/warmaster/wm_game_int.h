@@ -44,4 +44,22 @@ om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
 om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,
                            void *ctx);
 
+/* The scenario text of a battle asked for on the command line
+ * (wm_battle_spec.c; the battles group's battle_text, game.h). */
+om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text);
+
+/*
+ * om_wm_battle_unmodelled: what battle `b` does not model, unit by unit: the
+ * special rules of each unit the engine does not model (its unmodelled
+ * list), a unit's magic item without a modelled effect, a character's bonus
+ * Attacks to the unit it joins and its magic item (wm_battle_spec.c). Into *warnings one line a unit or character,
+ * "NAME (ID): not modelled: RULE, RULE\n" (NULL: none), and into the JSON
+ * object *provenance_json (replaced) the members "not_modelled" (an object:
+ * each such unit's id to the array of its rules) and "warnings" (the lines,
+ * an array, empty when none). Errors: OM_ENOMEM.
+ */
+struct om_wm_battle_scenario;
+om_status om_wm_battle_unmodelled(const struct om_wm_battle_scenario *b, char **warnings,
+                                  char **provenance_json);
+
 #endif /* OM_WM_GAME_INT_H */
