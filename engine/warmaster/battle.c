@@ -445,6 +445,7 @@ typedef struct deploying {
     int at[2][OM_WM_TABLE_MAX_UNITS];  /* at[s][k]: the unit placed at side s's place k, or -1 */
     bool placed[2][OM_WM_TABLE_MAX_UNITS]; /* by unit of the army */
     unsigned next[2];                 /* side s's next free place */
+    om_wm_deploy_result *r;           /* where each placement is recorded */
 } deploying;
 
 /* The odds that unit i of side s wins the first round charging unit j of the
@@ -511,6 +512,8 @@ static void place(deploying *g, unsigned s, unsigned m, const bool *pool)
             return;
         g->at[s][best_k] = best_i;
         g->placed[s][best_i] = true;
+        if (g->r->placements < OM_WM_TABLE_MAX_UNITS)
+            g->r->placed_by[g->r->placements++] = (uint8_t)s;
     }
     g->next[s] = k0 + m;
 }
@@ -590,7 +593,7 @@ om_status om_wm_battle_deploy(om_wm_turn *t, const om_wm_deploy_army army[2],
                               om_wm_check_failure *why)
 {
     om_wm_unit values[OM_WM_TABLE_MAX_UNITS];
-    deploying g = {.trial = NULL};
+    deploying g = {.trial = NULL, .r = r};
     om_status st = OM_OK;
 
     memset(r, 0, sizeof *r);
@@ -598,6 +601,10 @@ om_status om_wm_battle_deploy(om_wm_turn *t, const om_wm_deploy_army army[2],
     for (unsigned s = 0; s < 2; s++)
         for (unsigned k = 0; k < army[s].n && k < OM_WM_TABLE_MAX_UNITS; k++)
             r->order[s][k] = (uint8_t)k;
+    if (p->method == OM_WM_DEPLOY_LINES)
+        for (unsigned s = 0; s < 2; s++)
+            for (unsigned k = 0; k < army[s].n && r->placements < OM_WM_TABLE_MAX_UNITS; k++)
+                r->placed_by[r->placements++] = (uint8_t)s;
     if (p->method != OM_WM_DEPLOY_LINES) {
         if ((g.trial = malloc(sizeof *g.trial)) == NULL ||
             (g.odds = malloc(sizeof(float[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]))) ==

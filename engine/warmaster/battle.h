@@ -239,6 +239,9 @@ typedef struct om_wm_deploy_result {
     unsigned scouting_total[2];    /* with scouting: each side's 2D6 + points */
     int8_t first_turn;   /* the side the method gives the first turn, or -1: rolled as
                             usual */
+    unsigned placements; /* units placed, both sides */
+    uint8_t placed_by[OM_WM_TABLE_MAX_UNITS]; /* the side of each placement in turn
+                            (with `lines`: side A's, then side B's) */
 } om_wm_deploy_result;
 
 /*

@@ -41,10 +41,12 @@ typedef struct om_wm_terrain_method_info {
 
 extern const om_wm_terrain_method_info om_wm_terrain_methods[OM_WM_TERRAIN_METHOD_COUNT];
 
-/* Least room between two generated pieces, in cm (Warmaster Revolution,
- * Generals' Traits > Survey the Battlefield: a moved piece "must be placed at
- * least 12cm from any other terrain feature"). */
-#define OM_WM_TERRAIN_GAP_CM 12.0
+/* Least room between two generated pieces, in cm: twice a stand's frontage,
+ * so that a unit in column passes between any two. The sources give none for
+ * laying out a table (Warmaster Revolution's General's trait Survey the
+ * Battlefield keeps one moved piece 12cm from the others, which ten pieces
+ * of up to 50cm do not leave room for between the deployment zones). */
+#define OM_WM_TERRAIN_GAP_CM 8.0
 
 /* The smallest area feature worth a piece (Warmaster Ancients, Random Terrain
  * Charts > High Ground: "in the order of 12cm across"). */
@@ -84,7 +86,7 @@ extern const om_wm_terrain_method_info om_wm_terrain_methods[OM_WM_TERRAIN_METHO
  * on tables too small for the zone). Returns the pieces added. Pure but for
  * the dice.
  */
-#define OM_WM_TERRAIN_TRIES 64u
+#define OM_WM_TERRAIN_TRIES 256u
 unsigned om_wm_battlefield_generate(om_wm_table *t, om_wm_terrain_method method, double zone_cm,
                                     om_dice *d);
 
