@@ -34,6 +34,14 @@ const om_wm_terrain_method_info om_wm_terrain_methods[OM_WM_TERRAIN_METHOD_COUNT
                     "declares the end, 6 to 10"},
 };
 
+const char *const om_wm_terrain_method_names[OM_WM_TERRAIN_METHOD_COUNT] = {
+    [OM_WM_TERRAIN_NONE] = "none",
+    [OM_WM_TERRAIN_GIVEN] = "given",
+    [OM_WM_TERRAIN_DICE_FOR_EDGES] = "dice-for-edges",
+    [OM_WM_TERRAIN_SYMMETRICAL] = "symmetrical",
+    [OM_WM_TERRAIN_RANDOM] = "random",
+};
+
 /* ---- The Random Terrain Charts ---- */
 
 /* The four types of the Terrain Type Chart. */

@@ -41,6 +41,9 @@ typedef struct om_wm_terrain_method_info {
 
 extern const om_wm_terrain_method_info om_wm_terrain_methods[OM_WM_TERRAIN_METHOD_COUNT];
 
+/* The methods' names alone, in the same order (for lists of names). */
+extern const char *const om_wm_terrain_method_names[OM_WM_TERRAIN_METHOD_COUNT];
+
 /* Least room between two generated pieces, in cm: twice a stand's frontage,
  * so that a unit in column passes between any two. The sources give none for
  * laying out a table (Warmaster Revolution's General's trait Survey the

@@ -364,7 +364,7 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
     if (om_wm_table_check(t, b->turn.rules->id, &why) != OM_OK ||
         om_wm_battlefield_check_terrain(t, &why) != OM_OK) {
         om_error_clear();
-        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, why.field, "%s", why.reason);
+        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s", why.reason);
     }
     return OM_OK;
 }
@@ -372,16 +372,13 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
 {
     static const char *const first_names[] = {"roll", "a", "b"};
-    const char *lengths[8], *doctrines[8], *terrain_names[OM_WM_TERRAIN_METHOD_COUNT];
+    const char *lengths[8], *doctrines[8];
     const om_wm_ruleset *rs;
     om_dice dice = {.plain = NULL};
     om_wm_check_failure why;
     size_t v;
     unsigned turns = 0, seed = 0;
     om_status st;
-
-    for (size_t i = 0; i < OM_WM_TERRAIN_METHOD_COUNT; i++)
-        terrain_names[i] = om_wm_terrain_methods[i].name;
 
     for (size_t i = 0; i < om_wm_game_length_count && i < 8; i++)
         lengths[i] = om_wm_game_lengths[i].name;
@@ -425,7 +422,7 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         return st;
     b->options.first = (int8_t)((int)v - 1);
     b->first_given = r->first != NULL;
-    if ((st = conv_choice(c, NULL, "terrain_method", r->terrain_method, terrain_names,
+    if ((st = conv_choice(c, NULL, "terrain_method", r->terrain_method, om_wm_terrain_method_names,
                           OM_WM_TERRAIN_METHOD_COUNT,
                           r->terrain != NULL ? OM_WM_TERRAIN_GIVEN : OM_WM_TERRAIN_NONE,
                           &v)) != OM_OK)
@@ -485,12 +482,15 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     /* A unit whose place in its line falls in terrain closed to it. */
     memset(&why, 0, sizeof why);
     if (om_wm_table_check(&b->turn.table, rs->id, &why) != OM_OK) {
+        unsigned u = 0;
         om_error_clear();
         return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
                                "deployment", "the armies deploy in lines of battle across "
-                               "their zones (%.0fcm deep) and cannot stand so: %s: %s",
+                               "their zones (%.0fcm deep) and cannot stand so: %s%s%s",
                                b->turn.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
-                               why.field, why.reason);
+                               sscanf(why.field, "units[%u]", &u) == 1 &&
+                                       u < b->turn.table.units ? b->id[u] : why.field,
+                               ": ", why.reason);
     }
     return OM_OK;
 }
