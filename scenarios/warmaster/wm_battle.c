@@ -309,24 +309,32 @@ static unsigned scouting(const om_wm_battle_scenario *b, unsigned s, bool *scout
  * each unit its item, its id and each side its characters. */
 static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice *d)
 {
-    static om_wm_unit values[2][OM_WM_TABLE_MAX_UNITS];
     bool scout[2][OM_WM_TABLE_MAX_UNITS];
     om_wm_deploy_army army[2];
     om_wm_check_failure why;
     om_status st;
+    om_wm_unit (*values)[OM_WM_TABLE_MAX_UNITS] = malloc(2 * sizeof *values);
+    if (values == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
     for (unsigned s = 0; s < 2; s++) {
         const om_wm_armylist *l = b->list[s];
-        if (l->n_units > OM_WM_TURN_SIDE_UNITS_MAX)
+        if (l->n_units > OM_WM_TURN_SIDE_UNITS_MAX) {
+            free(values);
             return om_yaml_fail_at(c, OM_EINVAL, 0, side_key[s], "list", "%s has %zu units; a "
                                    "side of a battle has at most %d", l->source, l->n_units,
                                    OM_WM_TURN_SIDE_UNITS_MAX);
+        }
         for (size_t i = 0; i < l->n_units; i++)
             values[s][i] = l->units[i].unit;
         b->deploy.scouting[s] = scouting(b, s, scout[s]);
         army[s] = (om_wm_deploy_army){.values = values[s], .n = (unsigned)l->n_units,
                                       .scout = scout[s]};
     }
-    if ((st = om_wm_battle_deploy(&b->turn, army, &b->deploy, d, &b->deployed, &why)) != OM_OK)
+    st = om_wm_battle_deploy(&b->turn, army, &b->deploy, d, &b->deployed, &why);
+    free(values);
+    if (st == OM_ENOMEM)
+        return st;
+    if (st != OM_OK)
         return om_yaml_fail_at(c, OM_EINVAL, 0, why.field[0] == 'b' ? "b" : "a", "list",
                                "%s: %s", why.field, why.reason);
     for (unsigned s = 0; s < 2; s++) {
