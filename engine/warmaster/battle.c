@@ -518,7 +518,7 @@ static void place(deploying *g, unsigned s, unsigned m, const bool *pool)
     g->next[s] = k0 + m;
 }
 
-/* The units side s may place at the scouting stage: its scouts not placed. */
+/* How many units of side s not yet placed `pool` allows (NULL: any). */
 static unsigned count_pool(const deploying *g, unsigned s, const bool *pool)
 {
     unsigned c = 0;

@@ -11,16 +11,16 @@
  *                                         # rolled-from-5 | fixed (then `turns`)
  *     turns: 6                            # with length: fixed, 1..30
  *     first: roll                         # roll | a | b
- *     terrain_method: random              # none | given | dice-for-edges |
- *                                         # symmetrical | random
- *     terrain:                            # with terrain_method: given (the
- *       - {kind: wood, points: [[60, 50], [80, 70]]}  # default when given),
- *                                         # as kind turn writes them
- *     deployment: scouting                # lines | alternate | one-side-first |
- *                                         # scouting
- *     deploy_first: roll                  # roll | a | b: who places first
- *     setup_seed: 7                       # the dice of the set-up: terrain,
- *                                         # deployment rolls (default 1)
+ *     terrain_method: given               # none (default) | given | symmetrical |
+ *                                         # dice-for-edges | random
+ *     terrain:                            # only with given (which it implies),
+ *       - {kind: wood, points: [[60, 50], [80, 70]]}  # as kind turn writes them
+ *     deployment: alternate               # lines (default) | alternate |
+ *                                         # one-side-first | scouting
+ *     deploy_first: roll                  # roll | a | b: who places first, with
+ *                                         # alternate or one-side-first
+ *     setup_seed: 7                       # the set-up's dice: terrain, scouting
+ *                                         # and deployment rolls (default 1)
  *
  * `list` names an example list compiled into the program (the stem of a file
  * of scenarios/lists/warmaster) or a list file, relative to the scenario
