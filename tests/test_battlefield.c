@@ -474,3 +474,22 @@ Test(loader, scouting_under_1_1_gives_the_loser_the_first_turn)
     cr_expect_eq(b->deployed.placed_first, b->deployed.scouting_winner);
     om_wm_scenario_free(s);
 }
+
+/* The result file's record of a battle names its terrain and its deployment. */
+Test(loader, provenance_records_the_battlefield)
+{
+    om_wm_scenario *s = load("schema: oddsmaster-scenario/1\nkind: battle\n"
+                             "a: {list: revolution-empire-steel-and-shot}\n"
+                             "b: {list: revolution-orcs-horde}\n"
+                             "terrain:\n"
+                             "  - {kind: marsh, points: [[20, 50], [40, 70]]}\n"
+                             "deployment: alternate\nsetup_seed: 3\n");
+    char *json = NULL;
+    cr_assert_eq(om_wm_battle_provenance_json(s->battle, &json), OM_OK);
+    cr_expect_not_null(strstr(json, "\"terrain_method\":\"given\""), "%s", json);
+    cr_expect_not_null(strstr(json, "\"kind\":\"marsh\""), "%s", json);
+    cr_expect_not_null(strstr(json, "\"deployment\":\"alternate\""), "%s", json);
+    cr_expect_not_null(strstr(json, "\"setup_seed\":3"), "%s", json);
+    free(json);
+    om_wm_scenario_free(s);
+}
