@@ -391,7 +391,7 @@ Test(magic, a_barred_unit_is_never_a_target)
     spell(&t, 0, waaagh);
     engaged_pair(&t, &friends, &foes);
     (void)wizard(&t, 0, friends);
-    t.magic.barred[0][0] = UINT64_C(1) << friends;
+    om_wm_unit_set_add(&t.magic.barred[0][0], friends);
     magic_counts(&t, 1000, friends, &stand, &whole);
     cr_expect_eq(stand, 0);
 }
@@ -632,7 +632,7 @@ Test(magic, wizards_cast_in_a_battle)
      * Giant, nor Ogres ("not Trolls, Ogres, Giants or other non-greenskins"). */
     cr_assert_str_eq(s->battle->turn.magic.spell[1][3].id, "waaagh");
     for (unsigned u = 0; u < s->battle->turn.table.units; u++)
-        cr_expect_eq((s->battle->turn.magic.barred[1][3] >> u & 1u) != 0,
+        cr_expect_eq(om_wm_unit_set_has(&s->battle->turn.magic.barred[1][3], u),
                      strstr(s->battle->id[u], "b_trolls") != NULL ||
                          strstr(s->battle->id[u], "b_ogres") != NULL ||
                          strcmp(s->battle->id[u], "b_giant") == 0,

@@ -9,9 +9,11 @@
 #include "battle.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "battlefield.h"
 #include "check.h"
 #include "enumerate.h"
 #include "rng.h"
@@ -473,5 +475,231 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
             tab->unit[k].centre = (om_wm_vec){tab->width_cm - tab->unit[k].centre.x,
                                               tab->depth_cm - tab->unit[k].centre.y};
     om_wm_table_update(tab, OM_WM_TABLE_ALL);
+    return OM_OK;
+}
+
+const char *const om_wm_deployment_names[OM_WM_DEPLOY_COUNT] = {
+    [OM_WM_DEPLOY_LINES] = "lines",
+    [OM_WM_DEPLOY_ALTERNATE] = "alternate",
+    [OM_WM_DEPLOY_ONE_SIDE_FIRST] = "one-side-first",
+    [OM_WM_DEPLOY_SCOUTING] = "scouting",
+};
+
+/* The odds a unit reads before no enemy (it never charges): below every
+ * odds, so that it takes the places left over. */
+#define NO_ODDS (-1.0f)
+/* An odds not yet worked out. */
+#define ODDS_UNKNOWN (-2.0f)
+
+/* A deployment under way: the armies as they would stand in their lists'
+ * order (the places of each line and who faces whom), the odds of each unit
+ * charging each enemy, which units are placed where. */
+typedef struct deploying {
+    om_wm_turn *trial;                /* both armies in list order */
+    unsigned first[2];                /* each side's first index in `trial` */
+    unsigned n[2];                    /* each side's units */
+    float (*odds)[OM_WM_TABLE_MAX_UNITS]; /* by `trial` index, worked out when asked */
+    unsigned twin[OM_WM_TABLE_MAX_UNITS]; /* the first unit of the same values */
+    int at[2][OM_WM_TABLE_MAX_UNITS];  /* at[s][k]: the unit placed at side s's place k, or -1 */
+    bool placed[2][OM_WM_TABLE_MAX_UNITS]; /* by unit of the army */
+    unsigned next[2];                 /* side s's next free place */
+    om_wm_deploy_result *r;           /* where each placement is recorded */
+} deploying;
+
+/* The odds that unit i of side s wins the first round charging unit j of the
+ * other side (engagement engine, first_round_odds), or NO_ODDS. */
+static float deploy_odds(deploying *g, unsigned s, unsigned i, unsigned j)
+{
+    unsigned u = g->twin[g->first[s] + i], v = g->twin[g->first[1 - s] + j];
+    if (g->odds[u][v] == ODDS_UNKNOWN)
+        g->odds[u][v] = charge_odds(g->trial, u, v);
+    return g->odds[u][v];
+}
+
+/* The enemy unit side s's place k faces: the placed enemy unit whose place
+ * stands nearest it across the table (the lines as in their lists' order),
+ * or -1 when no enemy stands yet. */
+static int facing_enemy(const deploying *g, unsigned s, unsigned k)
+{
+    const om_wm_table *t = &g->trial->table;
+    const unsigned e = 1 - s;
+    double x = t->unit[g->first[s] + k].centre.x, best = 0;
+    int who = -1;
+    for (unsigned j = 0; j < g->n[e]; j++) {
+        double gap;
+        if (g->at[e][j] < 0)
+            continue;
+        gap = fabs(t->unit[g->first[e] + j].centre.x - x);
+        if (who < 0 || gap < best) {
+            best = gap;
+            who = g->at[e][j];
+        }
+    }
+    return who;
+}
+
+/* Side s places `m` units of those `pool` allows (NULL: any not placed), at
+ * its next m places: with no enemy placed, in its list's order; else the
+ * best pair of place and unit first (placement policy, om_wm_battle_deploy). */
+static void place(deploying *g, unsigned s, unsigned m, const bool *pool)
+{
+    const unsigned k0 = g->next[s];
+    for (unsigned done = 0; done < m; done++) {
+        int best_k = -1, best_i = -1;
+        float best = 0;
+        for (unsigned k = k0; k < k0 + m; k++) {
+            int e;
+            if (g->at[s][k] >= 0)
+                continue;
+            e = facing_enemy(g, s, k);
+            for (unsigned i = 0; i < g->n[s]; i++) {
+                float o;
+                if (g->placed[s][i] || (pool != NULL && !pool[i]))
+                    continue;
+                o = e < 0 ? NO_ODDS : deploy_odds(g, s, i, (unsigned)e);
+                if (best_i < 0 || o > best) {
+                    best = o;
+                    best_k = (int)k;
+                    best_i = (int)i;
+                }
+            }
+            if (e < 0 && best_i >= 0)
+                break; /* no enemy to face: the first free place, the first unit */
+        }
+        if (best_i < 0)
+            return;
+        g->at[s][best_k] = best_i;
+        g->placed[s][best_i] = true;
+        if (g->r->placements < OM_WM_TABLE_MAX_UNITS)
+            g->r->placed_by[g->r->placements++] = (uint8_t)s;
+    }
+    g->next[s] = k0 + m;
+}
+
+/* How many units of side s not yet placed `pool` allows (NULL: any). */
+static unsigned count_pool(const deploying *g, unsigned s, const bool *pool)
+{
+    unsigned c = 0;
+    for (unsigned i = 0; i < g->n[s]; i++)
+        c += !g->placed[s][i] && (pool == NULL || pool[i]);
+    return c;
+}
+
+/* A D6 roll-off: the side with the higher die, ties rolled again. */
+static unsigned roll_off(om_dice *d)
+{
+    unsigned a, b;
+    do {
+        a = om_dice_roll_d6(d);
+        b = om_dice_roll_d6(d);
+    } while (a == b);
+    return a > b ? 0u : 1u;
+}
+
+/* Decide the order of each side's line by the method: into r->order. */
+static void deploy_order(deploying *g, const om_wm_deploy_army army[2],
+                         const om_wm_deploy_plan *p, om_wm_ruleset_id rules, om_dice *d,
+                         om_wm_deploy_result *r)
+{
+    switch (p->method) {
+    case OM_WM_DEPLOY_ALTERNATE: {
+        /* Battlefields, Setting up armies > One unit at a time: the side with
+         * the most units starts, a die decides between equal armies. */
+        unsigned s = p->first >= 0 ? (unsigned)p->first
+                     : g->n[0] != g->n[1] ? (g->n[1] > g->n[0])
+                                          : (om_dice_roll_d6(d) >= 4);
+        r->placed_first = (uint8_t)s;
+        while (g->next[0] < g->n[0] || g->next[1] < g->n[1]) {
+            if (g->next[s] < g->n[s])
+                place(g, s, 1, NULL);
+            s ^= 1u;
+        }
+        break;
+    }
+    case OM_WM_DEPLOY_ONE_SIDE_FIRST: {
+        /* The roll-off's winner chooses to deploy second, seeing the enemy. */
+        unsigned s = p->first >= 0 ? (unsigned)p->first : 1 - roll_off(d);
+        r->placed_first = (uint8_t)s;
+        r->first_turn = (int8_t)s;
+        place(g, s, g->n[s], NULL);
+        place(g, 1 - s, g->n[1 - s], NULL);
+        break;
+    }
+    case OM_WM_DEPLOY_SCOUTING: {
+        unsigned w = om_wm_scouting_roll(p->scouting, d, r->scouting_total), scouts;
+        r->scouting_winner = (uint8_t)w;
+        r->placed_first = (uint8_t)w;
+        if (rules == OM_WM_RULES_WM11)
+            r->first_turn = (int8_t)(1 - w); /* Battlefields: the winner moves second */
+        scouts = army[w].scout != NULL ? count_pool(g, w, army[w].scout) : 0;
+        if (scouts > 0)
+            place(g, w, scouts, army[w].scout);
+        place(g, 1 - w, g->n[1 - w], NULL);
+        place(g, w, g->n[w] - g->next[w], NULL);
+        break;
+    }
+    default:
+        break;
+    }
+    for (unsigned s = 0; s < 2; s++)
+        for (unsigned k = 0; k < g->n[s]; k++)
+            r->order[s][k] = (uint8_t)(g->at[s][k] >= 0 ? g->at[s][k] : (int)k);
+}
+
+om_status om_wm_battle_deploy(om_wm_turn *t, const om_wm_deploy_army army[2],
+                              const om_wm_deploy_plan *p, om_dice *d, om_wm_deploy_result *r,
+                              om_wm_check_failure *why)
+{
+    om_wm_unit values[OM_WM_TABLE_MAX_UNITS];
+    deploying g = {.trial = NULL, .r = r};
+    om_status st = OM_OK;
+
+    memset(r, 0, sizeof *r);
+    r->first_turn = -1;
+    for (unsigned s = 0; s < 2; s++)
+        for (unsigned k = 0; k < army[s].n && k < OM_WM_TABLE_MAX_UNITS; k++)
+            r->order[s][k] = (uint8_t)k;
+    if (p->method == OM_WM_DEPLOY_LINES)
+        for (unsigned s = 0; s < 2; s++)
+            for (unsigned k = 0; k < army[s].n && r->placements < OM_WM_TABLE_MAX_UNITS; k++)
+                r->placed_by[r->placements++] = (uint8_t)s;
+    if (p->method != OM_WM_DEPLOY_LINES) {
+        if ((g.trial = malloc(sizeof *g.trial)) == NULL ||
+            (g.odds = malloc(sizeof(float[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]))) ==
+                NULL) {
+            free(g.trial);
+            return OM_ERROR(OM_ENOMEM, "out of memory for a deployment");
+        }
+        *g.trial = *t;
+        for (unsigned s = 0; s < 2 && st == OM_OK; s++) {
+            g.n[s] = army[s].n;
+            st = om_wm_battle_deploy_line(g.trial, s, army[s].values, army[s].n, p->brigade,
+                                          why, &g.first[s]);
+        }
+        if (st == OM_OK) {
+            const unsigned units = g.trial->table.units;
+            for (unsigned u = 0; u < units; u++) {
+                g.twin[u] = u;
+                for (unsigned k = 0; k < u && g.twin[u] == u; k++)
+                    if (g.twin[k] == k && same_values(g.trial, k, u))
+                        g.twin[u] = k;
+                for (unsigned v = 0; v < OM_WM_TABLE_MAX_UNITS; v++)
+                    g.odds[u][v] = ODDS_UNKNOWN;
+            }
+            memset(g.at, -1, sizeof g.at);
+            deploy_order(&g, army, p, t->command.rules, d, r);
+        }
+        free(g.odds);
+        free(g.trial);
+        if (st != OM_OK)
+            return st;
+    }
+    for (unsigned s = 0; s < 2; s++) {
+        for (unsigned k = 0; k < army[s].n && k < OM_WM_TABLE_MAX_UNITS; k++)
+            values[k] = army[s].values[r->order[s][k]];
+        if ((st = om_wm_battle_deploy_line(t, s, values, army[s].n, p->brigade, why,
+                                           &r->first[s])) != OM_OK)
+            return st;
+    }
     return OM_OK;
 }

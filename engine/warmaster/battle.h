@@ -193,6 +193,83 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
                                    unsigned n, unsigned brigade, om_wm_check_failure *why,
                                    unsigned *first);
 
+/* How the armies are set up (Battlefields, Setting up armies; Warmaster
+ * Revolution, Optional Rules > Scouting; Warmaster Ancients, The Battlefield
+ * > Deployment and Alternative Deployments). */
+typedef enum om_wm_deployment {
+    OM_WM_DEPLOY_LINES = 0,      /* each army in its list's order, neither seeing
+                                    the other (as with maps or screens) */
+    OM_WM_DEPLOY_ALTERNATE,      /* one unit at a time, sides alternating, the
+                                    side with more units first (ties: a D6) */
+    OM_WM_DEPLOY_ONE_SIDE_FIRST, /* one whole army, then the other */
+    OM_WM_DEPLOY_SCOUTING,       /* the scouting roll's winner places its scouts,
+                                    the loser its army, the winner the rest */
+    OM_WM_DEPLOY_COUNT
+} om_wm_deployment;
+
+/* Names of the methods in files ("lines", "alternate", "one-side-first",
+ * "scouting"). */
+extern const char *const om_wm_deployment_names[OM_WM_DEPLOY_COUNT];
+
+/* One army to deploy: its units' values at the strength each starts with, in
+ * its list's order, and which are committed to scouting (NULL: none). */
+typedef struct om_wm_deploy_army {
+    const om_wm_unit *values;
+    unsigned n;
+    const bool *scout;
+} om_wm_deploy_army;
+
+/* How to deploy. */
+typedef struct om_wm_deploy_plan {
+    om_wm_deployment method;
+    int8_t first;        /* alternate: the side placing first, one-side-first: the
+                            side deploying first; -1: as the method decides it */
+    unsigned brigade;    /* brigades of up to this many units (om_wm_battle_deploy_line) */
+    unsigned scouting[2];/* each side's scouting points (om_wm_scouting_points) */
+} om_wm_deploy_plan;
+
+/* What a deployment decided. */
+typedef struct om_wm_deploy_result {
+    unsigned first[2];   /* each side's first table index */
+    uint8_t order[2][OM_WM_TABLE_MAX_UNITS]; /* order[s][k]: which unit of side s's
+                            army (its index in values) stands at table index
+                            first[s] + k */
+    uint8_t placed_first;/* the side that placed the first unit */
+    uint8_t scouting_winner;       /* with scouting: the roll's winner */
+    unsigned scouting_total[2];    /* with scouting: each side's 2D6 + points */
+    int8_t first_turn;   /* the side the method gives the first turn, or -1: rolled as
+                            usual */
+    unsigned placements; /* units placed, both sides */
+    uint8_t placed_by[OM_WM_TABLE_MAX_UNITS]; /* the side of each placement in turn
+                            (with `lines`: side A's, then side B's) */
+} om_wm_deploy_result;
+
+/*
+ * om_wm_battle_deploy: deploy both armies on the table of turn `t` (empty of
+ * units) by plan `p`, each as a line of battle (om_wm_battle_deploy_line),
+ * side A's units first on the table, with dice `d` for the method's rolls.
+ * The method decides the order in which units are placed; where it lets a
+ * side place units after seeing enemy ones, the side counters them (the
+ * placement policy, docs/rules-coverage.md "The battlefield"): each of its
+ * places in the line, taken from its left, faces the enemy unit already
+ * placed nearest across the table, and of the units it may place there, the
+ * one with the best odds of winning the first round charging that enemy
+ * (the engagement engine's, as the doctrines read them) goes there, the best
+ * pair of place and unit first; a side that sees no enemy places its units in
+ * its list's order. `lines` is exactly two calls of
+ * om_wm_battle_deploy_line. One-side-first: the side deploying first is
+ * `first`, or the loser of a D6 roll-off (ties rolled again), whose winner
+ * chooses to deploy second, seeing the enemy; the side that deployed first
+ * takes the first turn (Warmaster Ancients; in Battlefields it chooses, and
+ * takes it). Scouting: om_wm_scouting_roll on p->scouting; under 1.1 the
+ * winner moves second (Battlefields). Units keep their values; the
+ * deployment's decisions into *r. Errors: those of om_wm_battle_deploy_line
+ * (OM_EINVAL, `why` filled), OM_ENOMEM. Not for a trial: it allocates.
+ */
+om_status om_wm_battle_deploy(om_wm_turn *t, const om_wm_deploy_army army[2],
+                              const om_wm_deploy_plan *p, om_dice *d, om_wm_deploy_result *r,
+                              om_wm_check_failure *why);
+
 /* ------------------------------------------------------------ a battle */
 
 /* Trials of the engagement engine behind an odds a doctrine reads when its

@@ -186,8 +186,8 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
     /* Whom the mechanism falls on: an enemy or a friend, engaged or not. */
     const bool wants_enemy = sp->effect != OM_WM_SPELL_BOOST;
     const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_WEAKEN;
-    if (!un->present || enemy != wants_enemy || (m->affected[k] >> u & 1u) ||
-        (turn->magic.barred[ch->side][k] >> u & 1u))
+    if (!un->present || enemy != wants_enemy || om_wm_unit_set_has(&m->affected[k], u) ||
+        om_wm_unit_set_has(&turn->magic.barred[ch->side][k], u))
         return false;
     if (sp->own_unit ? ch->joined != (int)u
                      : om_wm_table_character_distance(t, c, u) > sp->range_cm + OM_WM_TABLE_TOUCH_CM)
@@ -397,14 +397,14 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
         m->worked++;
         /* A unit is affected by the same spell once a turn (Casting Spells). */
         if (target >= 0) {
-            m->affected[k] |= UINT64_C(1) << target;
+            om_wm_unit_set_add(&m->affected[k], (unsigned)target);
             resolve_on(turn, kit, t, c, sp, (unsigned)target, d, m);
             continue;
         }
         for (unsigned u = 0; u < t->units; u++) {
             if (!eligible(turn, t, m, c, (unsigned)k, sp, u))
                 continue;
-            m->affected[k] |= UINT64_C(1) << u;
+            om_wm_unit_set_add(&m->affected[k], u);
             resolve_on(turn, kit, t, c, sp, u, d, m);
         }
     }

@@ -92,8 +92,8 @@ typedef struct om_wm_spell {
 typedef struct om_wm_spellbook {
     uint8_t n[2];                                /* spells of each side's army */
     om_wm_spell spell[2][OM_WM_SPELLS_MAX];      /* [side][k] */
-    uint64_t barred[2][OM_WM_SPELLS_MAX];        /* bit u: side s's spell k cannot affect
-                                                    unit u (Waaagh!: greenskins only) */
+    om_wm_unit_set barred[2][OM_WM_SPELLS_MAX];  /* u in [s][k]: side s's spell k cannot
+                                                    affect unit u (Waaagh!: greenskins only) */
     uint8_t knows[OM_WM_TABLE_MAX_CHARACTERS];   /* bit k: the character (a Wizard)
                                                     may cast his side's spell k */
     bool anti_magic[OM_WM_TABLE_MAX_CHARACTERS]; /* the character may anti-magic enemy
@@ -102,7 +102,7 @@ typedef struct om_wm_spellbook {
 
 /* What one turn's magic has done so far, kept in the turn's workspace. */
 typedef struct om_wm_magic_turn {
-    uint64_t affected[OM_WM_SPELLS_MAX];          /* bit u: unit u was affected by the
+    om_wm_unit_set affected[OM_WM_SPELLS_MAX];    /* u in [k]: unit u was affected by the
                                                      moving side's spell k this turn
                                                      (the same-spell limit) */
     int8_t stand_attacks[OM_WM_TABLE_MAX_UNITS];  /* Attacks added to (taken from) every

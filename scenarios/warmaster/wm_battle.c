@@ -11,20 +11,35 @@
  *                                         # rolled-from-5 | fixed (then `turns`)
  *     turns: 6                            # with length: fixed, 1..30
  *     first: roll                         # roll | a | b
+ *     terrain_method: given               # none (default) | given | symmetrical |
+ *                                         # dice-for-edges | random
+ *     terrain:                            # only with given (which it implies),
+ *       - {kind: wood, points: [[60, 50], [80, 70]]}  # as kind turn writes them
+ *     deployment: alternate               # lines (default) | alternate |
+ *                                         # one-side-first | scouting
+ *     deploy_first: roll                  # roll | a | b: who places first, with
+ *                                         # alternate or one-side-first
+ *     setup_seed: 7                       # the set-up's dice: terrain, scouting
+ *                                         # and deployment rolls (default 1)
  *
  * `list` names an example list compiled into the program (the stem of a file
  * of scenarios/lists/warmaster) or a list file, relative to the scenario
  * file's directory. `doctrine` is one of the engine's named doctrines
  * (doctrine.h), `default` when omitted. Each army deploys in lines of battle
- * (om_wm_battle_deploy_line: its units in the list's order, brigades of four
+ * (om_wm_battle_deploy: each line's order as the deployment method and its
+ * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
  * army (the General the middle one), so that every unit is within some
- * character's command; a character is slain with the unit it joined.
+ * character's command; a character is slain with the unit it joined. The
+ * terrain is laid out first (battlefield.h); the terrain, the scouting roll
+ * and the deployment's rolls are drawn once, here, from `setup_seed`: every
+ * battle of a run is fought on the same deployed table.
  * Everything is checked here, with the file and line: the battle's trials
  * check nothing.
  */
 #include "wm_battle.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -32,7 +47,10 @@
 #include <string.h>
 
 #include "army.h"
+#include "battlefield.h"
 #include "doctrine.h"
+#include "rng.h"
+#include "wm_load_int.h"
 #include "suggest.h"
 #include "wm_spells.h"
 #include "yaml_int.h"
@@ -56,7 +74,10 @@ typedef struct raw_side {
 
 typedef struct raw_battle {
     char *schema, *title, *ruleset, *kind, *length, *turns, *first;
+    char *terrain_method, *deployment, *deploy_first, *setup_seed;
     raw_side a, b;
+    om_wm_raw_terrain *terrain;
+    unsigned terrain_count;
 } raw_battle;
 
 #define REQ CYAML_FLAG_POINTER
@@ -80,6 +101,12 @@ static const cyaml_schema_field_t top_fields[] = {
     STR("length", OPT, raw_battle, length),
     STR("turns", OPT, raw_battle, turns),
     STR("first", OPT, raw_battle, first),
+    STR("terrain_method", OPT, raw_battle, terrain_method),
+    CYAML_FIELD_SEQUENCE("terrain", OPT, raw_battle, terrain, &om_wm_load_terrain_entry, 0,
+                         CYAML_UNLIMITED),
+    STR("deployment", OPT, raw_battle, deployment),
+    STR("deploy_first", OPT, raw_battle, deploy_first),
+    STR("setup_seed", OPT, raw_battle, setup_seed),
     CYAML_FIELD_END
 };
 
@@ -91,7 +118,7 @@ static const cyaml_schema_value_t top_schema = {
 #undef REQ
 #undef OPT
 
-static const char *const int_keys[] = {"turns", NULL};
+static const char *const int_keys[] = {"turns", "setup_seed", NULL};
 static const char *const bool_keys[] = {NULL};
 
 static const om_yaml_doc battle_doc = {
@@ -107,6 +134,12 @@ static const om_yaml_doc battle_doc = {
 };
 
 /* ---- Conversion ---- */
+
+/* The seed of the set-up's dice when the file gives none. */
+#define SETUP_SEED 1u
+
+/* Units of a brigade as the armies deploy (Command > Brigades: up to four). */
+#define BRIGADE_UNITS 4u
 
 /* The first side's names: "a" and "b". */
 static const char *const side_key[2] = {"a", "b"};
@@ -206,21 +239,23 @@ static om_status conv_choice(const om_yaml_ctx *c, const char *path, const char 
 }
 
 /* Each unit's id on the table: its list id, numbered when the list has
- * several ("halberdiers_2"). */
+ * several ("halberdiers_2", by their order in the list, wherever the
+ * deployment put them). */
 static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
 {
     const om_wm_armylist *l = b->list[s];
-    for (size_t i = 0; i < l->n_units; i++) {
-        unsigned n = 0, k = 0;
+    for (size_t k = 0; k < l->n_units; k++) {
+        const size_t i = b->deployed.order[s][k];
+        unsigned n = 0, m = 0;
         for (size_t j = 0; j < l->n_units; j++) {
             n += strcmp(l->units[j].id, l->units[i].id) == 0;
-            k += j < i && strcmp(l->units[j].id, l->units[i].id) == 0;
+            m += j < i && strcmp(l->units[j].id, l->units[i].id) == 0;
         }
         if (n > 1)
-            snprintf(b->id[first + i], sizeof b->id[0], "%s_%s_%u", side_key[s], l->units[i].id,
-                     k + 1);
+            snprintf(b->id[first + k], sizeof b->id[0], "%s_%s_%u", side_key[s], l->units[i].id,
+                     m + 1);
         else
-            snprintf(b->id[first + i], sizeof b->id[0], "%s_%s", side_key[s], l->units[i].id);
+            snprintf(b->id[first + k], sizeof b->id[0], "%s_%s", side_key[s], l->units[i].id);
     }
 }
 
@@ -251,32 +286,103 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
     return OM_OK;
 }
 
-/* Deploy side s's army and check what the engine will need of it. */
-static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s)
+/* Side s's scouting points (battlefield.h: every unit and character that
+ * scores commits to scouting, the placement policy's choice) and which of
+ * its units are committed, into scout[]. */
+static unsigned scouting(const om_wm_battle_scenario *b, unsigned s, bool *scout)
 {
     const om_wm_armylist *l = b->list[s];
-    om_wm_unit values[OM_WM_TABLE_MAX_UNITS];
+    const om_wm_ruleset_id rules = b->turn.rules->id;
+    unsigned halves = 0;
+    for (size_t i = 0; i < l->n_units; i++) {
+        unsigned h = om_wm_scouting_unit_halves(rules, l->units[i].id, &l->units[i].unit);
+        scout[i] = h > 0;
+        halves += h;
+    }
+    for (size_t k = 0; k < l->n_characters; k++)
+        halves += om_wm_scouting_character_halves(rules, l->characters[k].kind,
+                                                  l->characters[k].command,
+                                                  l->characters[k].flying);
+    return om_wm_scouting_points(halves);
+}
+
+/* Deploy both armies by the file's method, with the set-up's dice, and give
+ * each unit its item, its id and each side its characters. */
+static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice *d)
+{
+    bool scout[2][OM_WM_TABLE_MAX_UNITS];
+    om_wm_deploy_army army[2];
     om_wm_check_failure why;
-    unsigned first, characters;
     om_status st;
-    if (l->n_units > OM_WM_TURN_SIDE_UNITS_MAX)
-        return om_yaml_fail_at(c, OM_EINVAL, 0, side_key[s], "list", "%s has %zu units; a side "
-                               "of a battle has at most %d", l->source, l->n_units,
-                               OM_WM_TURN_SIDE_UNITS_MAX);
-    for (size_t i = 0; i < l->n_units; i++)
-        values[i] = l->units[i].unit;
-    if ((st = om_wm_battle_deploy_line(&b->turn, s, values, (unsigned)l->n_units, 4, &why,
-                                       &first)) != OM_OK)
-        return om_yaml_fail_at(c, OM_EINVAL, 0, side_key[s], "list", "%s: %s", why.field,
-                               why.reason);
-    for (size_t i = 0; i < l->n_units; i++)
-        b->turn.unit[first + i].side.magic = l->units[i].magic;
-    name_units(b, s, first);
-    characters = b->turn.table.characters;
-    if ((st = place_characters(c, b, s, first)) != OM_OK)
+    om_wm_unit (*values)[OM_WM_TABLE_MAX_UNITS] = malloc(2 * sizeof *values);
+    if (values == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
+    for (unsigned s = 0; s < 2; s++) {
+        const om_wm_armylist *l = b->list[s];
+        if (l->n_units > OM_WM_TURN_SIDE_UNITS_MAX) {
+            free(values);
+            return om_yaml_fail_at(c, OM_EINVAL, 0, side_key[s], "list", "%s has %zu units; a "
+                                   "side of a battle has at most %d", l->source, l->n_units,
+                                   OM_WM_TURN_SIDE_UNITS_MAX);
+        }
+        for (size_t i = 0; i < l->n_units; i++)
+            values[s][i] = l->units[i].unit;
+        b->deploy.scouting[s] = scouting(b, s, scout[s]);
+        army[s] = (om_wm_deploy_army){.values = values[s], .n = (unsigned)l->n_units,
+                                      .scout = scout[s]};
+    }
+    st = om_wm_battle_deploy(&b->turn, army, &b->deploy, d, &b->deployed, &why);
+    free(values);
+    if (st == OM_ENOMEM)
         return st;
-    /* The army's spells and who casts them (wm_spells.h). */
-    return om_wm_spells_setup(l, s, first, characters, &b->turn);
+    if (st != OM_OK)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field[0] == 'b' ? "b" : "a", "list",
+                               "%s: %s", why.field, why.reason);
+    for (unsigned s = 0; s < 2; s++) {
+        const unsigned first = b->deployed.first[s];
+        for (size_t k = 0; k < b->list[s]->n_units; k++)
+            b->turn.unit[first + k].side.magic =
+                b->list[s]->units[b->deployed.order[s][k]].magic;
+        unsigned characters = b->turn.table.characters, index[OM_WM_TABLE_MAX_UNITS];
+        name_units(b, s, first);
+        if ((st = place_characters(c, b, s, first)) != OM_OK)
+            return st;
+        /* The army's spells and who casts them (wm_spells.h), by where each
+         * unit of the list stands on the table. */
+        for (size_t k = 0; k < b->list[s]->n_units; k++)
+            index[b->deployed.order[s][k]] = first + (unsigned)k;
+        if ((st = om_wm_spells_setup(b->list[s], s, index, characters, &b->turn)) != OM_OK)
+            return st;
+    }
+    return OM_OK;
+}
+
+/* The battlefield: the terrain given or generated (from the set-up's dice),
+ * checked: on the table, no piece over another, each convex. */
+static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
+                             om_wm_battle_scenario *b, om_dice *d)
+{
+    om_wm_table *t = &b->turn.table;
+    om_wm_check_failure why;
+    om_status st;
+    if (b->terrain == OM_WM_TERRAIN_GIVEN) {
+        if (r->terrain_count > OM_WM_TABLE_MAX_TERRAIN)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain", "at most %d terrain pieces "
+                                   "(got %u)", OM_WM_TABLE_MAX_TERRAIN, r->terrain_count);
+        for (unsigned k = 0; k < r->terrain_count; k++)
+            if ((st = om_wm_load_terrain(c, "terrain", k, &r->terrain[k], t)) != OM_OK)
+                return st;
+    } else {
+        (void)om_wm_battlefield_generate(t, b->terrain, t->depth_cm / 2 -
+                                         OM_WM_DEPLOY_APART_CM / 2, d);
+    }
+    memset(&why, 0, sizeof why);
+    if (om_wm_table_check(t, b->turn.rules->id, &why) != OM_OK ||
+        om_wm_battlefield_check_terrain(t, &why) != OM_OK) {
+        om_error_clear();
+        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s", why.reason);
+    }
+    return OM_OK;
 }
 
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
@@ -284,8 +390,10 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     static const char *const first_names[] = {"roll", "a", "b"};
     const char *lengths[8], *doctrines[8];
     const om_wm_ruleset *rs;
+    om_dice dice = {.plain = NULL};
+    om_wm_check_failure why;
     size_t v;
-    unsigned turns = 0;
+    unsigned turns = 0, seed = 0;
     om_status st;
 
     for (size_t i = 0; i < om_wm_game_length_count && i < 8; i++)
@@ -329,6 +437,48 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     if ((st = conv_choice(c, NULL, "first", r->first, first_names, 3, 0, &v)) != OM_OK)
         return st;
     b->options.first = (int8_t)((int)v - 1);
+    b->first_given = r->first != NULL;
+    if ((st = conv_choice(c, NULL, "terrain_method", r->terrain_method, om_wm_terrain_method_names,
+                          OM_WM_TERRAIN_METHOD_COUNT,
+                          r->terrain != NULL ? OM_WM_TERRAIN_GIVEN : OM_WM_TERRAIN_NONE,
+                          &v)) != OM_OK)
+        return st;
+    b->terrain = (om_wm_terrain_method)v;
+    if (r->terrain != NULL && b->terrain != OM_WM_TERRAIN_GIVEN)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain", "terrain pieces go with "
+                               "terrain_method: given; %s lays out its own",
+                               om_wm_terrain_methods[b->terrain].name);
+    if (r->terrain == NULL && b->terrain == OM_WM_TERRAIN_GIVEN)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain_method", "terrain_method: given "
+                               "needs the pieces, as `terrain:`");
+    if ((st = conv_choice(c, NULL, "deployment", r->deployment, om_wm_deployment_names,
+                          OM_WM_DEPLOY_COUNT, OM_WM_DEPLOY_LINES, &v)) != OM_OK)
+        return st;
+    b->deploy = (om_wm_deploy_plan){.method = (om_wm_deployment)v, .brigade = BRIGADE_UNITS};
+    if ((st = conv_choice(c, NULL, "deploy_first", r->deploy_first, first_names, 3, 0,
+                          &v)) != OM_OK)
+        return st;
+    b->deploy.first = (int8_t)((int)v - 1);
+    if (r->deploy_first != NULL && b->deploy.method != OM_WM_DEPLOY_ALTERNATE &&
+        b->deploy.method != OM_WM_DEPLOY_ONE_SIDE_FIRST)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "deploy_first", "deploy_first goes with "
+                               "deployment: alternate or one-side-first");
+    if (b->deploy.method == OM_WM_DEPLOY_SCOUTING && rs->id == OM_WM_RULES_WMA)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "deployment", "Warmaster Ancients has no "
+                               "scouting; deploy by lines, alternate or one-side-first");
+    if (b->first_given && (b->deploy.method == OM_WM_DEPLOY_ONE_SIDE_FIRST ||
+                           (b->deploy.method == OM_WM_DEPLOY_SCOUTING &&
+                            rs->id == OM_WM_RULES_WM11)))
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "first", "deployment: %s decides who "
+                               "takes the first turn%s; leave `first` out",
+                               om_wm_deployment_names[b->deploy.method],
+                               b->deploy.method == OM_WM_DEPLOY_SCOUTING
+                                   ? " (Battlefields: the scouting winner moves second)"
+                                   : " (the side that deployed first)");
+    if ((st = om_yaml_conv_int(c, NULL, "setup_seed", r->setup_seed, UINT_MAX, SETUP_SEED,
+                               &seed)) != OM_OK)
+        return st;
+    b->setup_seed = seed;
 
     b->turn.rules = rs;
     om_wm_table_init(&b->turn.table, rs->id, 0, 0);
@@ -340,10 +490,58 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         b->turn.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
     b->plans_b = b->turn.command;
     b->plans_b.side = 1;
-    for (unsigned s = 0; s < 2; s++)
-        if ((st = deploy(c, b, s)) != OM_OK)
-            return st;
+    om_rng_seed_block(&dice.rng, b->setup_seed, 0);
+    if ((st = lay_terrain(c, r, b, &dice)) != OM_OK || (st = deploy(c, b, &dice)) != OM_OK)
+        return st;
+    if (b->deployed.first_turn >= 0)
+        b->options.first = b->deployed.first_turn;
+    /* A unit whose place in its line falls in terrain closed to it. */
+    memset(&why, 0, sizeof why);
+    if (om_wm_table_check(&b->turn.table, rs->id, &why) != OM_OK) {
+        unsigned u = 0;
+        om_error_clear();
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
+                               "deployment", "the armies deploy in lines of battle across "
+                               "their zones (%.0fcm deep) and cannot stand so: %s%s%s",
+                               b->turn.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                               sscanf(why.field, "units[%u]", &u) == 1 &&
+                                       u < b->turn.table.units ? b->id[u] : why.field,
+                               ": ", why.reason);
+    }
     return OM_OK;
+}
+
+/* What the result file records of the battlefield: the set-up's seed, the
+ * terrain method and every piece, the deployment method and what its rolls
+ * decided. NULL when out of memory. */
+static json_t *battlefield_json(const om_wm_battle_scenario *b)
+{
+    const om_wm_table *t = &b->turn.table;
+    const om_wm_deploy_result *r = &b->deployed;
+    json_t *pieces = json_array(), *out;
+    for (unsigned k = 0; pieces && k < t->terrain_pieces; k++) {
+        json_t *pts = json_array();
+        for (unsigned i = 0; pts && i < t->terrain[k].vertices; i++)
+            json_array_append_new(pts, json_pack("[f, f]", t->terrain[k].v[i].x,
+                                                 t->terrain[k].v[i].y));
+        json_array_append_new(pieces, json_pack("{s:s, s:o}", "kind",
+                                                om_wm_terrain_names[t->terrain[k].kind],
+                                                "points", pts));
+    }
+    out = json_pack("{s:[f, f], s:f, s:I, s:s, s:o, s:s, s:s}", "table", t->width_cm,
+                    t->depth_cm, "zone_cm", t->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                    "setup_seed", (json_int_t)b->setup_seed, "terrain_method",
+                    om_wm_terrain_methods[b->terrain].name, "terrain", pieces, "deployment",
+                    om_wm_deployment_names[b->deploy.method], "placed_first",
+                    side_key[r->placed_first]);
+    if (out != NULL && b->deploy.method == OM_WM_DEPLOY_SCOUTING)
+        json_object_set_new(out, "scouting", json_pack("{s:[i, i], s:[i, i], s:s}", "points",
+                                                       (int)b->deploy.scouting[0],
+                                                       (int)b->deploy.scouting[1], "totals",
+                                                       (int)r->scouting_total[0],
+                                                       (int)r->scouting_total[1], "winner",
+                                                       side_key[r->scouting_winner]));
+    return out;
 }
 
 om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **out)
@@ -387,6 +585,10 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
                      "battle", "sides", sides, "length", b->options.length->name, "turns",
                      (int)b->options.fixed_turns, "first",
                      first_names[b->options.first + 1]);
+    if (root != NULL && json_object_set_new(root, "battlefield", battlefield_json(b)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
     *out = root != NULL ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (*out == NULL)

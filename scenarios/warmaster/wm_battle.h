@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "battle.h"
+#include "battlefield.h"
 #include "status.h"
 #include "wm_armylist.h"
 #include "wm_scenario.h"
@@ -27,6 +28,11 @@ typedef struct om_wm_battle_scenario {
     char *list_text[2];               /* each list's text (owned) */
     char id[OM_WM_TABLE_MAX_UNITS][OM_WM_ARMYLIST_ID_MAX + 8]; /* each unit's id on the
                                          table: its list id, numbered when repeated */
+    om_wm_terrain_method terrain;     /* how the terrain was laid out */
+    uint64_t setup_seed;              /* the dice of the set-up (terrain, deployment) */
+    om_wm_deploy_plan deploy;         /* how the armies deployed */
+    om_wm_deploy_result deployed;     /* what the deployment decided */
+    bool first_given;                 /* the file gave `first` */
 } om_wm_battle_scenario;
 
 /*

@@ -8,6 +8,8 @@
 
 #include "wm_game_int.h"
 #include "wm_turn_scenario.h"
+#include "battle.h"
+#include "battlefield.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -170,7 +172,8 @@ static const om_game_key turn_keys[] = {
     {.name = "table", .where = "top", .type = "mapping", .fallback = "the rule set's table",
      .help = "kind turn: the table's size (the table keys)"},
     {.name = "terrain", .where = "top", .type = "list of mappings", .fallback = "none",
-     .help = "kind turn: at most 16 terrain pieces (the terrain keys)"},
+     .help = "kinds turn and battle: at most 16 terrain pieces (the terrain keys); a battle's "
+             "must lie on the table, none over another"},
     {.name = "name", .where = "army", .type = "text", .fallback = "side A, side B",
      .help = "the army's name"},
     {.name = "units", .where = "army", .type = "list of mappings", .fallback = "required",
@@ -265,6 +268,21 @@ static const om_game_key turn_keys[] = {
     {.name = "first", .where = "top", .type = "name", .values = first_names,
      .n_values = N(first_names), .fallback = "roll",
      .help = "kind battle: who takes the first turn (roll: the dice of the rule set)"},
+    {.name = "terrain_method", .where = "top", .type = "name",
+     .values = om_wm_terrain_method_names, .n_values = OM_WM_TERRAIN_METHOD_COUNT,
+     .fallback = "given with terrain, else none",
+     .help = "kind battle: how the terrain is laid out (Battlefields, Setting up scenery; "
+             "Warmaster Ancients, Random set-up), drawn from setup_seed"},
+    {.name = "deployment", .where = "top", .type = "name", .values = om_wm_deployment_names,
+     .n_values = OM_WM_DEPLOY_COUNT, .fallback = "lines",
+     .help = "kind battle: how the armies set up (Battlefields, Setting up armies; Scouting)"},
+    {.name = "deploy_first", .where = "top", .type = "name", .values = first_names,
+     .n_values = N(first_names), .fallback = "roll",
+     .help = "kind battle: with alternate or one-side-first, the side placing first (roll: "
+             "as the method decides it)"},
+    {.name = "setup_seed", .where = "top", .type = "0..4294967295", .fallback = "1",
+     .help = "kind battle: the seed of the set-up's dice (terrain, scouting and deployment "
+             "rolls), once for the whole run"},
 };
 
 /* What a side key's default is, for people. */

@@ -12,6 +12,7 @@
 #include <cyaml/cyaml.h>
 
 #include "status.h"
+#include "table.h"
 #include "wm.h"
 #include "wm_keys.h"
 #include "yaml_int.h"
@@ -74,5 +75,40 @@ om_status om_wm_load_side(const om_yaml_ctx *c, const om_wm_ruleset *rs, const c
 om_status om_wm_load_name(const om_yaml_ctx *c, const char *prefix, const char *key,
                           const char *what, const char *s, const char *const *names, size_t n,
                           unsigned *out);
+
+/* ---- What the turn and battle loaders read alike (wm_terrain_load.c) ---- */
+
+/* Largest table side and coordinate accepted (cm): far beyond any table. */
+#define OM_WM_LOAD_CM_MAX 1000.0
+
+/* A terrain piece as written: its kind and 2 corners of a rectangle or 3 to
+ * OM_WM_TABLE_MAX_VERTICES of a convex polygon, each [x, y] allocated alone
+ * (om_wm_load_terrain_entry says why). */
+typedef char *om_wm_raw_point[2];
+typedef struct om_wm_raw_terrain {
+    char *kind;
+    om_wm_raw_point **points;
+    unsigned points_count;
+} om_wm_raw_terrain;
+
+/* The schema of one entry of a list of terrain pieces (om_wm_raw_terrain). */
+extern const cyaml_schema_value_t om_wm_load_terrain_entry;
+
+/* om_wm_load_real: the number `s` at prefix.key, within lo..hi, into *out;
+ * OM_EPARSE (not a number) or OM_EINVAL (out of range) naming the field. */
+om_status om_wm_load_real(const om_yaml_ctx *c, const char *prefix, const char *key,
+                          const char *s, double lo, double hi, double *out);
+
+/* om_wm_load_point: a point [x, y] in cm at prefix.key, both entries given,
+ * each within +-OM_WM_LOAD_CM_MAX. */
+om_status om_wm_load_point(const om_yaml_ctx *c, const char *prefix, const char *key,
+                           char *const xy[2], om_wm_vec *out);
+
+/* om_wm_load_terrain: piece `k` of the list at key `list` ("terrain") onto
+ * table t. Whether it lies on the table and clear of others is the caller's
+ * (om_wm_table_check, om_wm_battlefield_check_terrain). Errors naming
+ * "LIST[k].kind" or ".points": OM_EPARSE, OM_EINVAL (a full table too). */
+om_status om_wm_load_terrain(const om_yaml_ctx *c, const char *list, unsigned k,
+                             const om_wm_raw_terrain *r, om_wm_table *t);
 
 #endif /* OM_WM_LOAD_INT_H */

@@ -357,7 +357,7 @@ static bool anti_magic_rule(const om_army_unit *u)
     return false;
 }
 
-om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, unsigned first,
+om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsigned *index,
                              unsigned first_character, om_wm_turn *turn)
 {
     om_wm_spellbook *b = &turn->magic;
@@ -392,11 +392,11 @@ om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, unsigned fi
                             .all_in_range = r->all_in_range, .own_unit = r->own_unit,
                             .with_characters = r->with_characters};
         snprintf(sp->id, sizeof sp->id, "%s", as->id);
-        b->barred[side][k] = 0;
+        b->barred[side][k] = (om_wm_unit_set){0};
         for (size_t i = 0; i < l->n_units; i++)
             if ((r->only != NULL && !listed(r->only, l->units[i].id)) ||
                 (r->not_on != NULL && listed(r->not_on, l->units[i].id)))
-                b->barred[side][k] |= UINT64_C(1) << (first + i);
+                om_wm_unit_set_add(&b->barred[side][k], index[i]);
     }
     b->n[side] = (uint8_t)army->spells_count;
     for (size_t c = 0; c < l->n_characters; c++) {

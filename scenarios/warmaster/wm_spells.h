@@ -48,7 +48,7 @@ const om_wm_spell_rule *om_wm_spell_rule_find(const char *ruleset, const char *a
 
 /*
  * om_wm_spells_setup: side `side`'s magic in `turn` from its list `l`, whose
- * units stand on the table from index `first` on and whose characters were
+ * unit i stands on the table at index index[i] and whose characters were
  * appended from index `first_character` on: the army's spells (casting value
  * and range from the army data, mechanism from the table), every Wizard
  * knowing them all, units barred from a spell by `only`/`not_on`, anti-magic
@@ -57,7 +57,7 @@ const om_wm_spell_rule *om_wm_spell_rule_find(const char *ruleset, const char *a
  * the table, or more spells than OM_WM_SPELLS_MAX), each naming the army and
  * the spell. No trial state is touched.
  */
-om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, unsigned first,
+om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsigned *index,
                              unsigned first_character, om_wm_turn *turn);
 
 #endif /* OM_WM_SPELLS_H */

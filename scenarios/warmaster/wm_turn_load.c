@@ -146,9 +146,6 @@ _Static_assert(OM_WM_TABLE_LINE == 0 && OM_WM_TABLE_COLUMN == 1 &&
 #define BRIGADES_MAX OM_WM_TABLE_MAX_BRIGADES
 #define TERRAIN_MAX OM_WM_TABLE_MAX_TERRAIN
 
-/* Largest table side and coordinate accepted (cm): far beyond any table. */
-#define TABLE_CM_MAX 1000.0
-
 /* Most entries under `options:`, as load.c. */
 
 /* ---------------------------------------------------------------------------
@@ -207,15 +204,6 @@ typedef struct raw_army {
     unsigned brigades_count;
 } raw_army;
 
-typedef char *raw_point[2];
-
-typedef struct raw_terrain {
-    char *kind;           /* wood, ... */
-    raw_point **points;   /* 2 corners of a rectangle, or 3..8 of a polygon, each
-                             allocated alone (point_entry says why) */
-    unsigned points_count;
-} raw_terrain;
-
 typedef struct raw_table {
     char *width; /* cm */
     char *depth; /* cm */
@@ -225,7 +213,7 @@ typedef struct raw_turn {
     char *schema, *title, *ruleset, *kind, *moving, *issue;
     raw_table *table;
     raw_army a, b;
-    raw_terrain *terrain;
+    om_wm_raw_terrain *terrain;
     unsigned terrain_count;
 } raw_turn;
 
@@ -235,13 +223,6 @@ typedef struct raw_turn {
 static const cyaml_schema_value_t string_entry = {
     CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
-/* A point [x, y] as an entry of a list of points. A pointer: libcyaml 1.3.1
- * frees a list of fixed-length lists stored inline at the wrong stride
- * (om_yaml_load). */
-static const cyaml_schema_value_t point_entry = {
-    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &string_entry, 2),
-};
-
 static const cyaml_schema_field_t plan_fields[] = {
     STR("kind", raw_plan, kind),
     STR("target", raw_plan, target),
@@ -298,16 +279,6 @@ static const cyaml_schema_field_t brigade_fields[] = {
 };
 static const cyaml_schema_value_t brigade_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, raw_brigade, brigade_fields),
-};
-
-static const cyaml_schema_field_t terrain_fields[] = {
-    STR("kind", raw_terrain, kind),
-    CYAML_FIELD_SEQUENCE("points", CYAML_FLAG_POINTER, raw_terrain, points, &point_entry, 0,
-                         CYAML_UNLIMITED),
-    CYAML_FIELD_END
-};
-static const cyaml_schema_value_t terrain_entry = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, raw_terrain, terrain_fields),
 };
 
 static const cyaml_schema_field_t table_fields[] = {
@@ -390,7 +361,7 @@ static void build_schema(turn_schema *s)
             CYAML_FIELD_IGNORE("options", CYAML_FLAG_OPTIONAL),
             CYAML_FIELD_MAPPING("a", CYAML_FLAG_DEFAULT, raw_turn, a, s->army_fields),
             CYAML_FIELD_MAPPING("b", CYAML_FLAG_DEFAULT, raw_turn, b, s->army_fields),
-            CYAML_FIELD_SEQUENCE("terrain", OPT, raw_turn, terrain, &terrain_entry, 0,
+            CYAML_FIELD_SEQUENCE("terrain", OPT, raw_turn, terrain, &om_wm_load_terrain_entry, 0,
                                  CYAML_UNLIMITED),
             CYAML_FIELD_END};
         memcpy(s->top_fields, top, sizeof top);
@@ -453,37 +424,6 @@ typedef struct conv {
 } conv;
 
 static const char *const side_keys[2] = {"a", "b"};
-
-/* A number of cm (or degrees) at prefix.key in [lo, hi]: decimal, finite. */
-static om_status conv_real(const om_yaml_ctx *c, const char *prefix, const char *key,
-                           const char *s, double lo, double hi, double *out)
-{
-    char *end = NULL;
-    double v;
-    if (s == NULL || s[0] == '\0')
-        return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected a number");
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected a number, got '%s'", s);
-    if (v < lo || v > hi)
-        return om_yaml_fail_at(c, OM_EINVAL, 0, prefix, key, "%g is out of range (%g to %g)", v,
-                               lo, hi);
-    *out = v;
-    return OM_OK;
-}
-
-/* A point [x, y] at prefix.key (both entries given). */
-static om_status conv_point(const om_yaml_ctx *c, const char *prefix, const char *key,
-                            char *const xy[2], om_wm_vec *out)
-{
-    om_status st;
-    if (xy[0] == NULL || xy[1] == NULL)
-        return om_yaml_fail_at(c, OM_EPARSE, 0, prefix, key, "expected a point [x, y] in cm");
-    if ((st = conv_real(c, prefix, key, xy[0], -TABLE_CM_MAX, TABLE_CM_MAX, &out->x)) ||
-        (st = conv_real(c, prefix, key, xy[1], -TABLE_CM_MAX, TABLE_CM_MAX, &out->y)))
-        return st;
-    return OM_OK;
-}
 
 /* An id: a lower-case letter, then lower-case letters, digits and _. */
 static om_status conv_id(const om_yaml_ctx *c, const char *path, const char *id, char *out)
@@ -637,8 +577,8 @@ static om_status conv_unit(conv *v, unsigned s, unsigned k, const raw_turn_unit 
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, "at",
                                "required key 'at' is missing: the centre of its stands, [x, y] "
                                "in cm");
-    if ((st = conv_point(c, path, "at", r->at, &centre)) ||
-        (r->facing && (st = conv_real(c, path, "facing", r->facing, -360, 360, &facing))))
+    if ((st = om_wm_load_point(c, path, "at", r->at, &centre)) ||
+        (r->facing && (st = om_wm_load_real(c, path, "facing", r->facing, -360, 360, &facing))))
         return st;
     if (r->formation) {
         if ((st = om_wm_load_name(c, path, "formation", "formation", r->formation,
@@ -706,7 +646,7 @@ static om_status conv_plan(conv *v, unsigned s, const char *path, int self, cons
         p->target = (int8_t)id;
     }
     if (r->goal[0] || r->goal[1]) {
-        if ((st = conv_point(c, path, "goal", r->goal, &p->goal)))
+        if ((st = om_wm_load_point(c, path, "goal", r->goal, &p->goal)))
             return st;
         if (p->kind != OM_WM_PLAN_ADVANCE || p->target >= 0)
             return om_yaml_fail_at(c, OM_EINVAL, 0, path, "goal", "a goal is for an advance "
@@ -715,7 +655,7 @@ static om_status conv_plan(conv *v, unsigned s, const char *path, int self, cons
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, "goal", "an advance needs a goal [x, y] "
                                "or a target unit");
     }
-    if (r->keep_cm && (st = conv_real(c, path, "keep_cm", r->keep_cm, 0, TABLE_CM_MAX,
+    if (r->keep_cm && (st = om_wm_load_real(c, path, "keep_cm", r->keep_cm, 0, OM_WM_LOAD_CM_MAX,
                                       &p->keep_cm)))
         return st;
     if (r->by) {
@@ -806,7 +746,7 @@ static om_status conv_character(conv *v, unsigned s, unsigned k, const raw_chara
         return om_yaml_fail_at(c, OM_EINVAL, 0, path, "at", "a character joined to a unit "
                                "stands at its centre: give 'at' or 'joined', not both");
     } else if (r->at[0] || r->at[1]) {
-        if ((st = conv_point(c, path, "at", r->at, &where)))
+        if ((st = om_wm_load_point(c, path, "at", r->at, &where)))
             return st;
     } else if (joined < 0) {
         return om_yaml_fail_at(c, OM_EPARSE, 0, path, "at", "required key 'at' is missing "
@@ -845,38 +785,6 @@ static om_status conv_brigade(conv *v, unsigned s, unsigned k, const raw_brigade
     if (om_wm_table_add_brigade(&v->ts->turn.table, u, r->units_count) < 0)
         return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, NULL, "the table holds at most %d "
                                "brigades", OM_WM_TABLE_MAX_BRIGADES);
-    return OM_OK;
-}
-
-/* Terrain piece k. */
-static om_status conv_terrain(conv *v, unsigned k, const raw_terrain *r)
-{
-    char path[OM_YAML_PATH_MAX];
-    om_wm_vec pt[OM_WM_TABLE_MAX_VERTICES];
-    unsigned kind = 0;
-    om_status st;
-    snprintf(path, sizeof path, "terrain[%u]", k);
-    if (!r->kind)
-        return om_yaml_fail_at(v->c, OM_EPARSE, 0, path, "kind", "required key 'kind' is "
-                               "missing");
-    if ((st = om_wm_load_name(v->c, path, "kind", "kind of terrain", r->kind,
-                              om_wm_terrain_names, OM_WM_TERRAIN_KIND_COUNT, &kind)))
-        return st;
-    if (r->points_count < 2 || r->points_count > OM_WM_TABLE_MAX_VERTICES)
-        return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, "points", "2 opposite corners, or 3 to "
-                               "%d corners of a convex polygon (got %u)",
-                               OM_WM_TABLE_MAX_VERTICES, r->points_count);
-    for (unsigned i = 0; i < r->points_count; i++)
-        if ((st = conv_point(v->c, path, "points", *r->points[i], &pt[i])))
-            return st;
-    if (r->points_count == 2) {
-        om_wm_vec lo = {fmin(pt[0].x, pt[1].x), fmin(pt[0].y, pt[1].y)};
-        om_wm_vec hi = {fmax(pt[0].x, pt[1].x), fmax(pt[0].y, pt[1].y)};
-        (void)om_wm_table_add_rect_terrain(&v->ts->turn.table, (om_wm_terrain_kind)kind, lo, hi);
-    } else {
-        (void)om_wm_table_add_terrain(&v->ts->turn.table, (om_wm_terrain_kind)kind, pt,
-                                      r->points_count);
-    }
     return OM_OK;
 }
 
@@ -1073,10 +981,10 @@ static om_status conv_head(conv *v, const raw_turn *r)
             return st;
         turn->command.issue = (om_wm_issue_policy)word;
     }
-    if (r->table && ((r->table->width && (st = conv_real(c, "table", "width", r->table->width, 1,
-                                                         TABLE_CM_MAX, &width))) ||
-                     (r->table->depth && (st = conv_real(c, "table", "depth", r->table->depth, 1,
-                                                         TABLE_CM_MAX, &depth)))))
+    if (r->table && ((r->table->width && (st = om_wm_load_real(c, "table", "width", r->table->width, 1,
+                                                         OM_WM_LOAD_CM_MAX, &width))) ||
+                     (r->table->depth && (st = om_wm_load_real(c, "table", "depth", r->table->depth, 1,
+                                                         OM_WM_LOAD_CM_MAX, &depth)))))
         return st;
     om_wm_table_init(&turn->table, v->rs->id, width, depth);
     for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
@@ -1116,7 +1024,7 @@ static om_status conv_turn(conv *v, const raw_turn *r)
                 return st;
     }
     for (unsigned k = 0; k < r->terrain_count; k++)
-        if ((st = conv_terrain(v, k, &r->terrain[k])))
+        if ((st = om_wm_load_terrain(v->c, "terrain", k, &r->terrain[k], &v->ts->turn.table)))
             return st;
     for (unsigned s = 0; s < 2; s++) {
         v->first_brigade[s] = v->ts->turn.table.brigades;
