@@ -36,26 +36,78 @@ typedef enum om_wm_aim {
 /* Names as doctrine files write them ("win", "vp-margin", "losses"). */
 extern const char *const om_wm_aim_names[OM_WM_AIM_COUNT];
 
-/* A doctrine: weights of the considerations. */
+/* The candidate orders a doctrine scores for each unit, and the orders a
+ * player could give that no doctrine scores yet. */
+typedef enum om_wm_doctrine_order {
+    OM_WM_ORDER_CHARGE = 0, /* charge an enemy within a turn's reach */
+    OM_WM_ORDER_ADVANCE,    /* close on the closest enemy, alone or by brigade */
+    OM_WM_ORDER_SHOOT,      /* move into range and shoot */
+    OM_WM_ORDER_HOLD,       /* no order: the score every other order must beat */
+    OM_WM_ORDER_PROTECT,    /* keep the General's unit out of the fight */
+    OM_WM_ORDER_RESERVE,    /* hold back the units farthest from the enemy */
+    OM_WM_ORDER_COUNT
+} om_wm_doctrine_order;
+
+/*
+ * A doctrine: what it maximises and the weights of its considerations. Every
+ * field is a plain number so that a doctrine file (scenarios/, schema
+ * oddsmaster-doctrine/1) is the only place the named doctrines' values are
+ * written; the bounds below are the ones a file's loader enforces.
+ */
 typedef struct om_wm_doctrine {
     char name[32];          /* its name in files and results */
     om_wm_aim aim;          /* what its scores maximise */
-    double charge_min_odds; /* never charge at odds of winning the first round below */
-    double charge;          /* weight of a charge's value (its aim's measure) */
-    double distance;        /* cost of each full pace to cover before contact */
-    double shoot;           /* value of a shooter's order to move into range and shoot */
-    double advance;         /* value of closing on the closest enemy, for a unit with
-                               no charge worth its cost (0: it holds instead) */
-    double keep_cm;         /* an advance stops this far from the enemy */
+    /* charge: */
+    double charge_min_odds; /* never charge at odds of winning the first round below
+                               (0..1) */
+    double charge;          /* weight of a charge's value, its aim's measure (0..10) */
+    double distance;        /* cost of each full pace to cover before contact (0..10) */
+    double initiative;      /* worth added to a charge at the closest enemy within
+                               initiative range (Movement > Moving by Initiative: 20cm),
+                               which needs no order (0..10) */
+    /* shoot: */
+    double shoot;           /* value of a shooter's order to move into range (0..10) */
+    /* advance: */
+    double advance;         /* value of closing on the closest enemy, for a unit with no
+                               charge worth more (0: it holds instead) (0..10) */
+    double threat;          /* an advance is worth this much less for each unit of the
+                               best odds an enemy within a turn's reach of the unit would
+                               have charging it (0..10) */
+    double keep_cm;         /* an advance stops this far from the enemy (0..200) */
+    unsigned orders;        /* most orders an advance or a shooter's move is given in a
+                               turn (1..3; 0: the rules' three): a character stops at his
+                               first failed order, so a second and third order to one
+                               unit, at -1 and -2, can cost every order after them */
+    bool brigades;          /* advance by brigades while no enemy is within reach */
+    double engage_paces;    /* a brigade advances as one until an enemy is within this
+                               many of a member's paces; then its units act alone, on
+                               their initiative or their own orders (0..10) */
+    /* hold: */
+    double hold;            /* the score every other order must beat to be issued
+                               (0..10) */
+    /* protect the General: */
+    bool protect_general;   /* the General's unit fights only at good odds and advances
+                               no nearer the enemy than general_keep_cm */
+    double general_min_odds; /* with protect_general: its charges need these odds (0..1) */
+    double general_keep_cm; /* with protect_general: how far from the enemy its advance
+                               stops (0..200) */
+    /* reserve: */
+    double reserve;         /* share of the side's free units, those farthest from the
+                               enemy, that hold unless a charge is worth it (0..0.9) */
 } om_wm_doctrine;
 
-/* The named doctrines (default first: "default", "aggressive", "cautious",
- * "shoot-and-hold"), and how many. */
-extern const om_wm_doctrine om_wm_doctrines[];
-extern const size_t om_wm_doctrine_count;
+/* Names of the candidate orders as doctrine files write them ("charge",
+ * "advance", "shoot", "hold", "protect-general", "reserve"). */
+extern const char *const om_wm_doctrine_order_names[OM_WM_ORDER_COUNT];
 
-/* The named doctrine `name`, or NULL. */
-const om_wm_doctrine *om_wm_doctrine_find(const char *name);
+/* Orders a player weighs that no doctrine scores yet, with why (named on
+ * listings): "support" and "contest-objective". */
+typedef struct om_wm_doctrine_unscored {
+    const char *name;
+    const char *why;
+} om_wm_doctrine_unscored;
+extern const om_wm_doctrine_unscored om_wm_doctrine_unscored_orders[];
+extern const size_t om_wm_doctrine_unscored_count;
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the
  * probability that u charging v wins the first round ([u][v]; negative: u

@@ -13,6 +13,7 @@
 #include "battle.h"
 #include "status.h"
 #include "wm_armylist.h"
+#include "wm_doctrine.h"
 #include "wm_scenario.h"
 
 /* A battle as loaded: the deployed table, the units' values, both sides'
@@ -25,6 +26,10 @@ typedef struct om_wm_battle_scenario {
     om_wm_armylist *list[2];          /* each side's list (owned) */
     char *list_name[2];               /* each list as the file names it (owned) */
     char *list_text[2];               /* each list's text (owned) */
+    om_wm_doctrine_file doctrine[2];  /* each side's doctrine (options.doctrine points
+                                         at these) */
+    char *doctrine_source[2];         /* a doctrine file's path, or NULL for one
+                                         compiled in (owned) */
     char id[OM_WM_TABLE_MAX_UNITS][OM_WM_ARMYLIST_ID_MAX + 8]; /* each unit's id on the
                                          table: its list id, numbered when repeated */
 } om_wm_battle_scenario;
