@@ -88,6 +88,10 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
  * exact distance and what the unit sees. */
 #define INITIATIVE_CM 20.0
 
+/* Boxes farther apart than the touch tolerance and this margin (far more
+ * than any rounding of theirs) hold units that do not touch. */
+#define TOUCH_MARGIN_CM 0.01
+
 /* The chance that 2D6 score `target` or less. */
 static double pass_odds(int target)
 {
@@ -154,18 +158,17 @@ static int general_unit(const om_wm_table *t, unsigned side)
  * the gaps between boxes: exact for units square to each other, less for
  * others (the Command phase measures every move itself exactly). */
 static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, const om_wm_table *t,
-                 const bool *engaged, unsigned u, double min_odds, sight *out)
+                 const bool *engaged, const float *gap, unsigned u, double min_odds, sight *out)
 {
     const om_wm_table_unit *me = &t->unit[u];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
-    double gap[OM_WM_TABLE_MAX_UNITS], best_d2 = 0;
+    double best_d2 = 0;
     bool any = false;
     *out = (sight){.charge_at = -1, .closest = -1};
     for (unsigned v = 0; v < t->units; v++) {
         const om_wm_table_unit *en = &t->unit[v];
         if (en->side == me->side || !en->present)
             continue;
-        gap[v] = fmax(0, om_plane_box_gap(me->geom.shape.box, en->geom.shape.box));
         /* The enemy to advance on is the one whose centre is closest: in
          * lines facing each other every box of the enemy's front is as near,
          * and the centres pick the one straight ahead. */
@@ -214,15 +217,33 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
 {
     issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
     sight seen[OM_WM_TABLE_MAX_UNITS];
+    float gap[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];
     double score[OM_WM_TABLE_MAX_UNITS];
     bool engaged[OM_WM_TABLE_MAX_UNITS], free_unit[OM_WM_TABLE_MAX_UNITS];
     bool reserve[OM_WM_TABLE_MAX_UNITS] = {false};
     unsigned n = 0, free_count = 0;
     const int general = dc->protect_general ? general_unit(t, side) : -1;
 
-    /* Each unit's engagement asked once: the pairs below ask it n^2 times. */
+    /* The gap between the boxes of every unit of the side and every enemy,
+     * once; engagement from it: units touch only across sides, and only
+     * units whose boxes are within the touch tolerance are asked exactly
+     * (om_wm_table_touching), so that engaged[] is om_wm_table_engaged's
+     * answer for every unit at a fraction of its cost. */
+    for (unsigned u = 0; u < t->units; u++)
+        engaged[u] = false;
     for (unsigned u = 0; u < t->units; u++) {
-        engaged[u] = t->unit[u].present && om_wm_table_engaged(t, u);
+        if (t->unit[u].side != side || !t->unit[u].present)
+            continue;
+        for (unsigned v = 0; v < t->units; v++) {
+            if (t->unit[v].side == side || !t->unit[v].present)
+                continue;
+            double g = om_plane_box_gap(t->unit[u].geom.shape.box, t->unit[v].geom.shape.box);
+            gap[u][v] = (float)fmax(0, g);
+            if (g <= OM_WM_TABLE_TOUCH_CM + TOUCH_MARGIN_CM && om_wm_table_touching(t, u, v))
+                engaged[u] = engaged[v] = true;
+        }
+    }
+    for (unsigned u = 0; u < t->units; u++) {
         free_unit[u] = t->unit[u].side == side && t->unit[u].present && !engaged[u];
         free_count += free_unit[u];
     }
@@ -232,7 +253,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     for (unsigned u = 0; u < t->units; u++) {
         setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
         if (free_unit[u])
-            look(dc, odds, t, engaged, u,
+            look(dc, odds, t, engaged, gap[u], u,
                  (int)u == general ? fmax(dc->charge_min_odds, dc->general_min_odds)
                                    : dc->charge_min_odds,
                  &seen[u]);
@@ -261,7 +282,11 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             continue;
         if (s->charge_at >= 0 && s->charge_score > best_score) {
             best_score = s->charge_score;
-            best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = s->charge_at, .by = -1};
+            /* At the closest enemy within initiative range: whichever enemy the
+             * unit sees closest, so that it charges on its initiative. */
+            const bool initiative = s->charge_at == s->closest && s->gap <= INITIATIVE_CM;
+            best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE,
+                                .target = initiative ? -1 : s->charge_at, .by = -1};
         }
         if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u]) {
             best_score = dc->shoot;
@@ -321,7 +346,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
                 members[m++] = br->unit[i];
         setup->brigade_plan[b] = (om_wm_plan){
             .kind = OM_WM_PLAN_ADVANCE,
-            .target = charger >= 0 ? setup->plan[charger].target : seen[lead].closest,
+            .target = charger >= 0 ? seen[charger].charge_at : seen[lead].closest,
             .keep_cm = with_general ? fmax(dc->keep_cm, dc->general_keep_cm) : dc->keep_cm,
             .by = by, .orders = (uint8_t)(charger >= 0 ? 0 : dc->orders)};
         /* One order for several units: worth each of theirs. */
