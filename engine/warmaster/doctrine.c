@@ -1,7 +1,9 @@
 /*
  * doctrine.c: a side's plans for its turn from a doctrine's weights
- * (doctrine.h): every unit's orders scored, the best kept, the side's plans
- * ordered best first. The named doctrines are the table below, one row each.
+ * (doctrine.h): every free unit's candidate orders scored, the best kept,
+ * brigades advancing as one while the enemy is out of reach, the side's
+ * plans ordered best first. The weights are a doctrine file's
+ * (scenarios/doctrines/warmaster for the named ones); none is written here.
  */
 #include "doctrine.h"
 

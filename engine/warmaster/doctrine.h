@@ -1,18 +1,22 @@
 /*
  * doctrine.h: how a side plays a battle, as data. Each turn a doctrine scores
- * the orders each of its units could be given (charge an enemy, advance on
- * the closest, shoot, hold) from considerations a player weighs: the odds of
- * winning the first round of the combat the charge would start (worked out
- * once, when the battle is prepared, by the engagement engine), the points
- * the fight puts at stake, and the distance to cover. Every unit's best order
- * becomes its plan, the best of them first, and the side's characters issue
- * them in that order until a command roll fails, as players do (the Command
- * phase of command.h does the issuing). A doctrine states what it maximises;
- * the scores weigh the odds accordingly.
+ * the candidate orders of each of its free units (charge an enemy, advance on
+ * the closest, shoot, hold; keep the General's unit back, hold a reserve)
+ * from considerations a player weighs: the odds of winning the first round of
+ * the combat a charge would start (worked out once, when the battle is
+ * prepared, by the engagement engine), the points the fight puts at stake,
+ * the distance to cover, the threat of the enemies that could charge the
+ * unit. Every unit's best order becomes its plan; brigades advance as one
+ * until the enemy is within reach; the plans are ordered best first (of equal
+ * worth, the likeliest to pass first) and the side's characters issue them
+ * in that order until a command roll fails, as players do (the Command phase
+ * of command.h does the issuing). A doctrine states what it maximises; the
+ * scores weigh the odds accordingly.
  *
- * The named doctrines are a table of weights (om_wm_doctrines); a doctrine
- * file (scenarios/) may give others. Nothing here allocates: the odds are the
- * prepared battle's.
+ * A doctrine is a struct of weights; its values come from a doctrine file
+ * (scenarios/warmaster/wm_doctrine.h, schema oddsmaster-doctrine/1), the
+ * named ones compiled into the program, so that no weight is written twice.
+ * Nothing here allocates: the odds are the prepared battle's.
  */
 #ifndef OM_WM_DOCTRINE_H
 #define OM_WM_DOCTRINE_H
@@ -121,14 +125,19 @@ typedef struct om_wm_doctrine_odds {
  * om_wm_doctrine_plans: side `side`'s plans for its turn on table `t` under
  * doctrine `dc`, into *setup (its rules, issue order and Command options
  * kept; side, plans and brigade plans written): for every unit of the side on
- * the table and not engaged, the best of its orders (a charge at the enemy of
- * best score among those within three paces, the most a turn's orders move
- * it; a shooter's move into range; an advance on the enemy whose centre is
- * closest, by brigade where its brigade advances; or hold), ordered by the
- * closest character of the side whose command reaches it (none: no orders,
- * initiative only), priorities best first. Pure; no
- * allocation; the plans are valid for the table (every target an enemy on
- * it), so that om_wm_command_check would pass them.
+ * the table and not engaged, the best of its orders: a charge at the enemy of
+ * best score among those within three of its paces (the most a turn's orders
+ * move it) and no more than a pace behind the enemy closest to it (at whichever
+ * enemy it sees closest when that is the one, within 20cm: its initiative); a
+ * shooter's move into range; an advance on the enemy whose centre is closest
+ * (stopping keep_cm short, general_keep_cm for the General's unit); or hold.
+ * A brigade of the side advances as one, on its best charger's target or the
+ * enemy closest to its first free unit, while no enemy is within engage_paces
+ * of its units and none is in reserve. Each plan is ordered by the closest
+ * character of the side whose command reaches its unit (none: no orders,
+ * initiative only), priorities best first. Pure; no allocation; the plans
+ * are valid for the table (every target an enemy on it), so that
+ * om_wm_command_check would pass them. Thread-safe.
  */
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup);
