@@ -179,7 +179,7 @@ static om_status read_doctrine(const om_yaml_ctx *c, unsigned s, const char *nam
         return st;
     }
     st = om_wm_doctrine_parse(path, text, len, &b->doctrine[s]);
-    free(text);
+    b->doctrine_text[s] = text;
     b->doctrine_source[s] = path;
     return st;
 }
@@ -412,9 +412,16 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
                                                (int)b->list[s]->points, "doctrine",
                                                b->options.doctrine[s]->name, "units", units));
     }
-    for (unsigned s = 0; sides && s < 2; s++)
+    for (unsigned s = 0; sides && s < 2; s++) {
         json_object_set_new(json_array_get(sides, s), "list_text",
                             json_string(b->list_text[s]));
+        if (b->doctrine_source[s] != NULL && b->doctrine_text[s] != NULL) {
+            json_object_set_new(json_array_get(sides, s), "doctrine_file",
+                                json_string(b->doctrine_source[s]));
+            json_object_set_new(json_array_get(sides, s), "doctrine_text",
+                                json_string(b->doctrine_text[s]));
+        }
+    }
     root = json_pack("{s:s, s:s, s:o, s:s, s:i, s:s}", "ruleset", b->turn.rules->name, "kind",
                      "battle", "sides", sides, "length", b->options.length->name, "turns",
                      (int)b->options.fixed_turns, "first",
@@ -435,6 +442,7 @@ void om_wm_battle_scenario_free(om_wm_battle_scenario *b)
         free(b->list_name[s]);
         free(b->list_text[s]);
         free(b->doctrine_source[s]);
+        free(b->doctrine_text[s]);
     }
     free(b);
 }
