@@ -11,7 +11,7 @@
  *                 brigades: true, engage_paces: 3}
  *       shoot:   {weight: 0.4}
  *       hold:    {weight: 0}
- *       protect_general: {min_odds: 0.85, keep_cm: 25}
+ *       protect_general: {min_odds: 0.9, keep_cm: 40}
  *       reserve: {share: 0}
  *
  * Every key but schema and name may be left out: an absent order is never
