@@ -16,23 +16,6 @@ const char *const om_wm_aim_names[OM_WM_AIM_COUNT] = {
     [OM_WM_AIM_LOSSES] = "losses",
 };
 
-const char *const om_wm_doctrine_order_names[OM_WM_ORDER_COUNT] = {
-    [OM_WM_ORDER_CHARGE] = "charge",
-    [OM_WM_ORDER_ADVANCE] = "advance",
-    [OM_WM_ORDER_SHOOT] = "shoot",
-    [OM_WM_ORDER_HOLD] = "hold",
-    [OM_WM_ORDER_PROTECT] = "protect-general",
-    [OM_WM_ORDER_RESERVE] = "reserve",
-};
-
-const om_wm_doctrine_unscored om_wm_doctrine_unscored_orders[] = {
-    {"support", "a unit is not moved behind an engaged friend to support it; units that "
-                "stand behind a fight support it where they are (Combat > Supporting Troops)"},
-    {"contest-objective", "battles have no objectives"},
-};
-const size_t om_wm_doctrine_unscored_count =
-    sizeof om_wm_doctrine_unscored_orders / sizeof om_wm_doctrine_unscored_orders[0];
-
 /* What a charge of u at v is worth under the doctrine's aim, from p, the odds
  * of winning its first round: the odds themselves; the victory points won
  * less those put at risk, in units of u's own points; or the odds after the

@@ -11,7 +11,10 @@
  * worth, the likeliest to pass first) and the side's characters issue them
  * in that order until a command roll fails, as players do (the Command phase
  * of command.h does the issuing). A doctrine states what it maximises; the
- * scores weigh the odds accordingly.
+ * scores weigh the odds accordingly. Two orders a player weighs are not
+ * scored: moving a unit behind an engaged friend to support it (units behind
+ * a fight support it where they stand) and contesting an objective (battles
+ * have none).
  *
  * A doctrine is a struct of weights; its values come from a doctrine file
  * (scenarios/warmaster/wm_doctrine.h, schema oddsmaster-doctrine/1), the
@@ -39,18 +42,6 @@ typedef enum om_wm_aim {
 
 /* Names as doctrine files write them ("win", "vp-margin", "losses"). */
 extern const char *const om_wm_aim_names[OM_WM_AIM_COUNT];
-
-/* The candidate orders a doctrine scores for each unit, and the orders a
- * player could give that no doctrine scores yet. */
-typedef enum om_wm_doctrine_order {
-    OM_WM_ORDER_CHARGE = 0, /* charge an enemy within a turn's reach */
-    OM_WM_ORDER_ADVANCE,    /* close on the closest enemy, alone or by brigade */
-    OM_WM_ORDER_SHOOT,      /* move into range and shoot */
-    OM_WM_ORDER_HOLD,       /* no order: the score every other order must beat */
-    OM_WM_ORDER_PROTECT,    /* keep the General's unit out of the fight */
-    OM_WM_ORDER_RESERVE,    /* hold back the units farthest from the enemy */
-    OM_WM_ORDER_COUNT
-} om_wm_doctrine_order;
 
 /*
  * A doctrine: what it maximises and the weights of its considerations. Every
@@ -99,19 +90,6 @@ typedef struct om_wm_doctrine {
     double reserve;         /* share of the side's free units, those farthest from the
                                enemy, that hold unless a charge is worth it (0..0.9) */
 } om_wm_doctrine;
-
-/* Names of the candidate orders as doctrine files write them ("charge",
- * "advance", "shoot", "hold", "protect-general", "reserve"). */
-extern const char *const om_wm_doctrine_order_names[OM_WM_ORDER_COUNT];
-
-/* Orders a player weighs that no doctrine scores yet, with why (named on
- * listings): "support" and "contest-objective". */
-typedef struct om_wm_doctrine_unscored {
-    const char *name;
-    const char *why;
-} om_wm_doctrine_unscored;
-extern const om_wm_doctrine_unscored om_wm_doctrine_unscored_orders[];
-extern const size_t om_wm_doctrine_unscored_count;
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the
  * probability that u charging v wins the first round ([u][v]; negative: u
