@@ -173,8 +173,10 @@ static om_status read_doctrine(const om_yaml_ctx *c, unsigned s, const char *nam
     if ((st = beside(c, name, &path)) != OM_OK)
         return st;
     if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK) {
-        st = om_yaml_fail_at(c, st, 0, side_key[s], "doctrine", "cannot read the doctrine "
-                             "file %s: %s", path, om_error_message());
+        /* A doctrine file that cannot be read is a bad battle file (exit 2):
+         * the name in it is wrong, as a misspelt doctrine's is. */
+        st = om_yaml_fail_at(c, st == OM_ENOMEM ? st : OM_ENOTFOUND, 0, side_key[s], "doctrine",
+                             "cannot read the doctrine file %s: %s", path, om_error_message());
         free(path);
         return st;
     }
