@@ -18,6 +18,7 @@
 
 #include "battle.h"
 #include "rng.h"
+#include "wm_doctrine.h"
 
 #define RUNS 3
 
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
     om_wm_command_setup b;
     om_wm_battle_options o = {.first = -1};
     om_wm_battle_prepared *p = NULL;
+    om_wm_doctrine_file dc;
     om_wm_turn_work *w = NULL;
     om_wm_check_failure why;
     unsigned first;
@@ -88,7 +90,11 @@ int main(int argc, char **argv)
         return 1;
     }
     o.length = om_wm_game_length_find("d6-6-7-8");
-    o.doctrine[0] = o.doctrine[1] = om_wm_doctrine_find("default");
+    if (om_wm_doctrine_named("default", &dc) != OM_OK) {
+        fprintf(stderr, "bench_battle: %s\n", om_error_message());
+        return 1;
+    }
+    o.doctrine[0] = o.doctrine[1] = &dc.doctrine;
     if (om_wm_battle_prepare_alloc(&t, &b, &o, &why, &p) != OM_OK ||
         om_wm_turn_work_alloc(&w) != OM_OK) {
         fprintf(stderr, "bench_battle: %s: %s\n", why.field, why.reason);

@@ -37,6 +37,10 @@
 /* Initiative reach: "units within 20cm of the enemy" (Command > Initiative
  * Movement; Movement > Moving by Initiative). */
 #define INITIATIVE_CM 20.0
+
+/* Rounding allowed for above a charge's pace when ruling one out early
+ * (om_wm_table_charge_plan allows 1e-9cm). */
+#define CHARGE_REACH_SLACK_CM 1e-6
 /* "Closest enemy unit within 20cm" (Command > Command Penalties) and the
  * exposed flank's reach (Warmaster Ancients, Command > Command Penalties). */
 #define ENEMY_CLOSE_CM 20.0
@@ -383,6 +387,12 @@ static bool try_charge(phase *p, unsigned u, int target)
     om_wm_vec from = t->unit[u].centre;
     if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side ||
         (t->unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE))
+        return false;
+    /* A charge's farthest-moving corner moves at least the gap between the
+     * two units' boxes: beyond a pace of it, no charge reaches (the answer
+     * om_wm_table_charge_plan would give, without its cost). */
+    if (om_plane_box_gap(t->unit[u].geom.shape.box, t->unit[target].geom.shape.box) >
+        om_wm_table_charge_pace(t, p->s->rules, u) + CHARGE_REACH_SLACK_CM)
         return false;
     if (!om_wm_table_sees(t, p->s->rules, u, (unsigned)target, charges_all_round(p, &t->unit[u])))
         return false;

@@ -1,10 +1,13 @@
 /*
  * doctrine.c: a side's plans for its turn from a doctrine's weights
- * (doctrine.h): every unit's orders scored, the best kept, the side's plans
- * ordered best first. The named doctrines are the table below, one row each.
+ * (doctrine.h): every free unit's candidate orders scored, the best kept,
+ * brigades advancing as one while the enemy is out of reach, the side's
+ * plans ordered best first. The weights are a doctrine file's
+ * (scenarios/doctrines/warmaster for the named ones); none is written here.
  */
 #include "doctrine.h"
 
+#include <math.h>
 #include <string.h>
 
 const char *const om_wm_aim_names[OM_WM_AIM_COUNT] = {
@@ -12,31 +15,6 @@ const char *const om_wm_aim_names[OM_WM_AIM_COUNT] = {
     [OM_WM_AIM_VP_MARGIN] = "vp-margin",
     [OM_WM_AIM_LOSSES] = "losses",
 };
-
-/* The named doctrines. `default` charges what it is likelier than not to beat
- * and closes on the enemy otherwise; `aggressive` charges at even odds and
- * counts distance little; `cautious` charges only at good odds, weighs its own
- * losses and holds rather than advance; `shoot-and-hold` shoots with what can
- * and holds the rest, charging only a fight it is sure of. */
-const om_wm_doctrine om_wm_doctrines[] = {
-    {.name = "default", .aim = OM_WM_AIM_VP_MARGIN, .charge_min_odds = 0.5, .charge = 1.0,
-     .distance = 0.15, .shoot = 0.3, .advance = 0.1, .keep_cm = 0},
-    {.name = "aggressive", .aim = OM_WM_AIM_WIN, .charge_min_odds = 0.35, .charge = 1.0,
-     .distance = 0.05, .shoot = 0.2, .advance = 0.3, .keep_cm = 0},
-    {.name = "cautious", .aim = OM_WM_AIM_LOSSES, .charge_min_odds = 0.65, .charge = 1.0,
-     .distance = 0.25, .shoot = 0.3, .advance = 0, .keep_cm = 0},
-    {.name = "shoot-and-hold", .aim = OM_WM_AIM_LOSSES, .charge_min_odds = 0.8, .charge = 1.0,
-     .distance = 0.3, .shoot = 1.0, .advance = 0, .keep_cm = 0},
-};
-const size_t om_wm_doctrine_count = sizeof om_wm_doctrines / sizeof om_wm_doctrines[0];
-
-const om_wm_doctrine *om_wm_doctrine_find(const char *name)
-{
-    for (size_t i = 0; i < om_wm_doctrine_count; i++)
-        if (strcmp(om_wm_doctrines[i].name, name) == 0)
-            return &om_wm_doctrines[i];
-    return NULL;
-}
 
 /* What a charge of u at v is worth under the doctrine's aim, from p, the odds
  * of winning its first round: the odds themselves; the victory points won
@@ -81,34 +59,47 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
     return who;
 }
 
-/* The square of the distance between the centres of units u and v. */
-static double centres2(const om_wm_table *t, unsigned u, unsigned v)
-{
-    double dx = t->unit[u].centre.x - t->unit[v].centre.x;
-    double dy = t->unit[u].centre.y - t->unit[v].centre.y;
-    return dx * dx + dy * dy;
-}
-
-/* The enemy of unit u whose centre is closest to u's, or -1: the unit to
- * advance on (a policy; the Command phase measures the move exactly). */
-static int closest_enemy(const om_wm_table *t, unsigned u)
-{
-    double best = 0;
-    int closest = -1;
-    for (unsigned v = 0; v < t->units; v++)
-        if (t->unit[v].side != t->unit[u].side && t->unit[v].present) {
-            double d2 = centres2(t, u, v);
-            if (closest < 0 || d2 < best) {
-                closest = (int)v;
-                best = d2;
-            }
-        }
-    return closest;
-}
-
 /* The most orders a unit can be given in one Command phase (Command > Orders:
  * three), so the farthest a charge this turn can come from, in paces. */
 #define REACH_PACES 3.0
+
+/* An advance that would move a unit less than this toward the distance it
+ * keeps is not worth an order. */
+#define GAP_SLACK_CM 1.0
+
+/* How close the closest enemy must be for a unit to charge it on its own
+ * initiative (Movement > Moving by Initiative; Warmaster Ancients, Command >
+ * Initiative: 20cm). The doctrine reads box gaps, the Command phase the
+ * exact distance and what the unit sees. */
+#define INITIATIVE_CM 20.0
+
+/* Boxes farther apart than the touch tolerance and this margin (far more
+ * than any rounding of theirs) hold units that do not touch. */
+#define TOUCH_MARGIN_CM 0.01
+
+/* The chance that 2D6 score `target` or less. */
+static double pass_odds(int target)
+{
+    static const unsigned ways_at_most[13] = {0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36};
+    return target < 2 ? 0 : target >= 12 ? 1 : ways_at_most[target] / 36.0;
+}
+
+/* The chance that character c's first order to units u[0..n) passes, from
+ * his Command and the distance to the farthest of them (Command > Command
+ * Penalties: the other penalties fall alike on every order of the turn): a
+ * character stops at his first failed order (a General's ends the phase),
+ * so a player gives the surest orders of equal worth first. */
+static double order_odds(const om_wm_command_setup *setup, const om_wm_table *t, int c,
+                         const unsigned *u, unsigned n)
+{
+    double far = 0;
+    if (c < 0)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        far = fmax(far, om_wm_table_character_distance(t, (unsigned)c, u[i]));
+    return pass_odds((int)t->character[c].command -
+                     (int)om_wm_command_distance_penalty(far, setup->options.distance_per_full_20));
+}
 
 /* A plan to issue: a unit's (brigade < 0) or a brigade's, with its score. */
 typedef struct issue {
@@ -127,94 +118,224 @@ static void insert(issue *list, unsigned *n, issue e)
     list[k] = e;
 }
 
+/* What the doctrine saw of one unit of the moving side this turn. */
+typedef struct sight {
+    double charge_score; /* the best charge's score (0: none worth it) */
+    int8_t charge_at;    /* its target, or -1 */
+    int8_t closest;      /* the enemy whose centre is closest, or -1 */
+    double gap;          /* the smallest gap to an enemy, cm */
+    double threat;       /* the best odds of an enemy within its turn's reach charging
+                            this unit */
+    bool within_reach;   /* an enemy is within the doctrine's engage_paces of it */
+} sight;
+
+/* The unit the side's General has joined, or -1. */
+static int general_unit(const om_wm_table *t, unsigned side)
+{
+    for (unsigned c = 0; c < t->characters; c++)
+        if (t->character[c].side == side && t->character[c].kind == OM_WM_GENERAL)
+            return t->character[c].joined;
+    return -1;
+}
+
+/* Look at every enemy of free unit u: the closest enemy, the best charge,
+ * the threat and whether an enemy is within engaging reach. Distances are
+ * the gaps between boxes: exact for units square to each other, less for
+ * others (the Command phase measures every move itself exactly). */
+static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, const om_wm_table *t,
+                 const bool *engaged, const float *gap, unsigned u, double min_odds, sight *out)
+{
+    const om_wm_table_unit *me = &t->unit[u];
+    const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
+    double best_d2 = 0;
+    bool any = false;
+    *out = (sight){.charge_at = -1, .closest = -1};
+    for (unsigned v = 0; v < t->units; v++) {
+        const om_wm_table_unit *en = &t->unit[v];
+        if (en->side == me->side || !en->present)
+            continue;
+        /* The enemy to advance on is the one whose centre is closest: in
+         * lines facing each other every box of the enemy's front is as near,
+         * and the centres pick the one straight ahead. */
+        double dx = en->centre.x - me->centre.x, dy = en->centre.y - me->centre.y;
+        if (out->closest < 0 || dx * dx + dy * dy < best_d2) {
+            out->closest = (int8_t)v;
+            best_d2 = dx * dx + dy * dy;
+        }
+        if (gap[v] < out->gap || !any) {
+            out->gap = gap[v];
+            any = true;
+        }
+    }
+    if (out->closest < 0)
+        return;
+    out->within_reach = out->gap <= dc->engage_paces * pace;
+    for (unsigned v = 0; v < t->units; v++) {
+        const om_wm_table_unit *en = &t->unit[v];
+        if (en->side == me->side || !en->present || engaged[v])
+            continue;
+        /* An enemy that could charge u in its next turn. */
+        if (gap[v] <= REACH_PACES * (en->pace_cm > 0 ? en->pace_cm : 1) &&
+            odds->win[v][u] > out->threat)
+            out->threat = odds->win[v][u];
+        double p = odds->win[u][v];
+        if (p < 0 || p < min_odds || gap[v] > REACH_PACES * pace)
+            continue; /* it cannot, or would not, or is beyond a turn's reach */
+        /* An enemy more than a pace beyond the closest stands behind the
+         * enemy's front: out of sight, or with no path to it (a policy; the
+         * Command phase decides what a charge sees and reaches). */
+        if (gap[v] > out->gap + pace)
+            continue;
+        double s = dc->charge * charge_value(dc, odds, u, v, p) - dc->distance * gap[v] / pace;
+        /* The closest enemy within initiative range is charged with no order. */
+        if (s > 0 && (int)v == out->closest && gap[v] <= INITIATIVE_CM)
+            s += dc->initiative;
+        if (s > out->charge_score) {
+            out->charge_score = s;
+            out->charge_at = (int8_t)v;
+        }
+    }
+}
 
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup)
 {
     issue list[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES];
-    bool brigaded[OM_WM_TABLE_MAX_BRIGADES] = {false};
-    bool engaged[OM_WM_TABLE_MAX_UNITS];
-    int8_t brigade[OM_WM_TABLE_MAX_UNITS];
-    unsigned n = 0;
+    sight seen[OM_WM_TABLE_MAX_UNITS];
+    float gap[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];
+    double score[OM_WM_TABLE_MAX_UNITS];
+    bool engaged[OM_WM_TABLE_MAX_UNITS], free_unit[OM_WM_TABLE_MAX_UNITS];
+    bool reserve[OM_WM_TABLE_MAX_UNITS] = {false};
+    unsigned n = 0, free_count = 0;
+    const int general = dc->protect_general ? general_unit(t, side) : -1;
 
-    /* Each unit's engagement asked once: the pairs below ask it n^2 times. */
+    /* The gap between the boxes of every unit of the side and every enemy,
+     * once; engagement from it: units touch only across sides, and only
+     * units whose boxes are within the touch tolerance are asked exactly
+     * (om_wm_table_touching), so that engaged[] is om_wm_table_engaged's
+     * answer for every unit at a fraction of its cost. */
+    for (unsigned u = 0; u < t->units; u++)
+        engaged[u] = false;
     for (unsigned u = 0; u < t->units; u++) {
-        engaged[u] = t->unit[u].present && om_wm_table_engaged(t, u);
-        brigade[u] = -1;
+        if (t->unit[u].side != side || !t->unit[u].present)
+            continue;
+        for (unsigned v = 0; v < t->units; v++) {
+            if (t->unit[v].side == side || !t->unit[v].present)
+                continue;
+            double g = om_plane_box_gap(t->unit[u].geom.shape.box, t->unit[v].geom.shape.box);
+            gap[u][v] = (float)fmax(0, g);
+            if (g <= OM_WM_TABLE_TOUCH_CM + TOUCH_MARGIN_CM && om_wm_table_touching(t, u, v))
+                engaged[u] = engaged[v] = true;
+        }
     }
-    for (unsigned b = 0; b < t->brigades; b++)
-        for (unsigned i = 0; i < t->brigade[b].count; i++)
-            brigade[t->brigade[b].unit[i]] = (int8_t)b;
-
+    for (unsigned u = 0; u < t->units; u++) {
+        free_unit[u] = t->unit[u].side == side && t->unit[u].present && !engaged[u];
+        free_count += free_unit[u];
+    }
     setup->side = (uint8_t)side;
     for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
         setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
-    /* A brigade advances as one on the enemy closest to its first free unit:
-     * one order moves them all (Command > Brigades), so it goes before any
-     * unit's advance. */
-    for (unsigned b = 0; b < t->brigades && dc->advance > 0; b++) {
-        const om_wm_table_brigade *br = &t->brigade[b];
-        int lead = -1, target;
-        if (t->unit[br->unit[0]].side != side)
-            continue;
-        for (unsigned i = 0; i < br->count && lead < 0; i++)
-            if (t->unit[br->unit[i]].present && !engaged[br->unit[i]])
-                lead = br->unit[i];
-        int8_t by;
-        if (lead < 0 || (target = closest_enemy(t, (unsigned)lead)) < 0 ||
-            (by = orderer(setup, t, (unsigned)lead)) < 0)
-            continue;
-        setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)target,
-                                              .keep_cm = dc->keep_cm, .by = by};
-        brigaded[b] = true;
-        insert(list, &n, (issue){dc->advance * 2, -1, (int)b});
-    }
     for (unsigned u = 0; u < t->units; u++) {
-        const om_wm_table_unit *me = &t->unit[u];
+        setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+        if (free_unit[u])
+            look(dc, odds, t, engaged, gap[u], u,
+                 (int)u == general ? fmax(dc->charge_min_odds, dc->general_min_odds)
+                                   : dc->charge_min_odds,
+                 &seen[u]);
+    }
+    /* The reserve: the free units farthest from the enemy, as many as its
+     * share of them (rounded down), ties by index. */
+    for (unsigned k = 0, want = (unsigned)(dc->reserve * free_count); k < want; k++) {
+        int far = -1;
+        for (unsigned u = 0; u < t->units; u++)
+            if (free_unit[u] && !reserve[u] && seen[u].closest >= 0 &&
+                (far < 0 || seen[u].gap > seen[far].gap))
+                far = (int)u;
+        if (far < 0)
+            break;
+        reserve[far] = true;
+    }
+    /* Each free unit's best order: a charge, a shooter's move into range, an
+     * advance on the closest enemy (less the threat it walks into; none for a
+     * unit in reserve; the General's unit stops further off), or hold. */
+    for (unsigned u = 0; u < t->units; u++) {
+        const sight *s = &seen[u];
         om_wm_plan best = {.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
-        double best_score = 0;
-        int closest, b;
-        setup->plan[u] = best;
-        if (me->side != side || !me->present || engaged[u])
+        double best_score = dc->hold, adv = dc->advance - dc->threat * s->threat;
+        score[u] = 0;
+        if (!free_unit[u] || s->closest < 0)
             continue;
-        const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
-        for (unsigned v = 0; v < t->units; v++) {
-            if (t->unit[v].side == side || !t->unit[v].present || engaged[v])
-                continue;
-            double p = odds->win[u][v], cm;
-            if (p < 0 || p < dc->charge_min_odds)
-                continue;
-            /* The gap between their boxes is the distance a policy weighs: exact
-             * for units square to each other, less for others (the Command
-             * phase measures the move itself exactly). */
-            cm = om_plane_box_gap(me->geom.shape.box, t->unit[v].geom.shape.box);
-            if (cm < 0)
-                cm = 0;
-            else if (cm > REACH_PACES * pace)
-                continue; /* beyond a turn's reach: no charge this turn */
-            double s = dc->charge * charge_value(dc, odds, u, v, p) - dc->distance * cm / pace;
-            if (s > best_score) {
-                best_score = s;
-                best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)v, .by = -1};
-            }
+        if (s->charge_at >= 0 && s->charge_score > best_score) {
+            best_score = s->charge_score;
+            /* At the closest enemy within initiative range: whichever enemy the
+             * unit sees closest, so that it charges on its initiative. */
+            const bool initiative = s->charge_at == s->closest && s->gap <= INITIATIVE_CM;
+            best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE,
+                                .target = initiative ? -1 : s->charge_at, .by = -1};
         }
-        if (me->range_cm > 0 && dc->shoot > best_score) {
+        if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u]) {
             best_score = dc->shoot;
-            best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1};
+            best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1,
+                                .orders = (uint8_t)dc->orders};
         }
-        /* A unit of an advancing brigade advances with it, not alone. */
-        b = brigade[u];
-        if (dc->advance > best_score && !(b >= 0 && brigaded[b]) &&
-            (closest = closest_enemy(t, u)) >= 0) {
-            best_score = dc->advance;
-            best = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = (int8_t)closest,
-                                .keep_cm = dc->keep_cm, .by = -1};
+        /* A charge closes on the enemy too: the advance is for units with
+         * none worth making. */
+        if (adv > best_score && !reserve[u] && best.kind != OM_WM_PLAN_CHARGE) {
+            double keep = (int)u == general ? fmax(dc->keep_cm, dc->general_keep_cm) : dc->keep_cm;
+            if (keep <= 0 || s->gap > keep + GAP_SLACK_CM) {
+                best_score = adv;
+                best = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = s->closest,
+                                    .keep_cm = keep, .by = -1, .orders = (uint8_t)dc->orders};
+            }
         }
         if (best.kind == OM_WM_PLAN_HOLD)
             continue;
         best.by = orderer(setup, t, u);
         setup->plan[u] = best;
-        insert(list, &n, (issue){best_score, (int)u, -1});
+        score[u] = best_score;
+        if (best.by >= 0)
+            insert(list, &n, (issue){best_score * order_odds(setup, t, best.by, &u, 1), (int)u, -1});
+    }
+    /* A brigade advances as one while no enemy is within its engaging reach
+     * and none of its free units is held in reserve: one order moves them all
+     * (Command > Brigades), toward the target of the best charge among its
+     * units (which charge on their own as the brigade's orders bring them in
+     * reach, Command > Brigades) or else the enemy closest to its first free
+     * unit; with the General's unit in it, it stops where his unit would.
+     * Nearer the enemy its units act alone, on their initiative or orders. */
+    for (unsigned b = 0; b < t->brigades && dc->brigades && dc->advance > 0; b++) {
+        const om_wm_table_brigade *br = &t->brigade[b];
+        int lead = -1, charger = -1;
+        bool as_one = t->unit[br->unit[0]].side == side, with_general = false;
+        double best = 0;
+        for (unsigned i = 0; i < br->count && as_one; i++) {
+            unsigned u = br->unit[i];
+            if (!free_unit[u] || seen[u].closest < 0)
+                continue;
+            if (seen[u].within_reach || reserve[u])
+                as_one = false;
+            if (lead < 0)
+                lead = (int)u;
+            if (setup->plan[u].kind == OM_WM_PLAN_CHARGE &&
+                (charger < 0 || score[u] > score[charger]))
+                charger = (int)u;
+            with_general = with_general || (int)u == general;
+            best = fmax(best, score[u]);
+        }
+        int8_t by;
+        unsigned members[OM_WM_BRIGADE_MAX_UNITS], m = 0;
+        if (!as_one || lead < 0 || (by = orderer(setup, t, (unsigned)lead)) < 0)
+            continue;
+        for (unsigned i = 0; i < br->count; i++)
+            if (free_unit[br->unit[i]])
+                members[m++] = br->unit[i];
+        setup->brigade_plan[b] = (om_wm_plan){
+            .kind = OM_WM_PLAN_ADVANCE,
+            .target = charger >= 0 ? seen[charger].charge_at : seen[lead].closest,
+            .keep_cm = with_general ? fmax(dc->keep_cm, dc->general_keep_cm) : dc->keep_cm,
+            .by = by, .orders = (uint8_t)(charger >= 0 ? 0 : dc->orders)};
+        /* One order for several units: worth each of theirs. */
+        insert(list, &n, (issue){best * m * order_odds(setup, t, by, members, m), -1, (int)b});
     }
     for (unsigned k = 0; k < n; k++) {
         uint8_t rank = (uint8_t)(k < UINT8_MAX ? k : UINT8_MAX);

@@ -1,18 +1,25 @@
 /*
  * doctrine.h: how a side plays a battle, as data. Each turn a doctrine scores
- * the orders each of its units could be given (charge an enemy, advance on
- * the closest, shoot, hold) from considerations a player weighs: the odds of
- * winning the first round of the combat the charge would start (worked out
- * once, when the battle is prepared, by the engagement engine), the points
- * the fight puts at stake, and the distance to cover. Every unit's best order
- * becomes its plan, the best of them first, and the side's characters issue
- * them in that order until a command roll fails, as players do (the Command
- * phase of command.h does the issuing). A doctrine states what it maximises;
- * the scores weigh the odds accordingly.
+ * the candidate orders of each of its free units (charge an enemy, advance on
+ * the closest, shoot, hold; keep the General's unit back, hold a reserve)
+ * from considerations a player weighs: the odds of winning the first round of
+ * the combat a charge would start (worked out once, when the battle is
+ * prepared, by the engagement engine), the points the fight puts at stake,
+ * the distance to cover, the threat of the enemies that could charge the
+ * unit. Every unit's best order becomes its plan; brigades advance as one
+ * until the enemy is within reach; the plans are ordered best first (of equal
+ * worth, the likeliest to pass first) and the side's characters issue them
+ * in that order until a command roll fails, as players do (the Command phase
+ * of command.h does the issuing). A doctrine states what it maximises; the
+ * scores weigh the odds accordingly. Two orders a player weighs are not
+ * scored: moving a unit behind an engaged friend to support it (units behind
+ * a fight support it where they stand) and contesting an objective (battles
+ * have none).
  *
- * The named doctrines are a table of weights (om_wm_doctrines); a doctrine
- * file (scenarios/) may give others. Nothing here allocates: the odds are the
- * prepared battle's.
+ * A doctrine is a struct of weights; its values come from a doctrine file
+ * (scenarios/warmaster/wm_doctrine.h, schema oddsmaster-doctrine/1), the
+ * named ones compiled into the program, so that no weight is written twice.
+ * Nothing here allocates: the odds are the prepared battle's.
  */
 #ifndef OM_WM_DOCTRINE_H
 #define OM_WM_DOCTRINE_H
@@ -36,26 +43,53 @@ typedef enum om_wm_aim {
 /* Names as doctrine files write them ("win", "vp-margin", "losses"). */
 extern const char *const om_wm_aim_names[OM_WM_AIM_COUNT];
 
-/* A doctrine: weights of the considerations. */
+/*
+ * A doctrine: what it maximises and the weights of its considerations. Every
+ * field is a plain number so that a doctrine file (scenarios/, schema
+ * oddsmaster-doctrine/1) is the only place the named doctrines' values are
+ * written; the bounds below are the ones a file's loader enforces.
+ */
 typedef struct om_wm_doctrine {
     char name[32];          /* its name in files and results */
     om_wm_aim aim;          /* what its scores maximise */
-    double charge_min_odds; /* never charge at odds of winning the first round below */
-    double charge;          /* weight of a charge's value (its aim's measure) */
-    double distance;        /* cost of each full pace to cover before contact */
-    double shoot;           /* value of a shooter's order to move into range and shoot */
-    double advance;         /* value of closing on the closest enemy, for a unit with
-                               no charge worth its cost (0: it holds instead) */
-    double keep_cm;         /* an advance stops this far from the enemy */
+    /* charge: */
+    double charge_min_odds; /* never charge at odds of winning the first round below
+                               (0..1) */
+    double charge;          /* weight of a charge's value, its aim's measure (0..10) */
+    double distance;        /* cost of each full pace to cover before contact (0..10) */
+    double initiative;      /* worth added to a charge at the closest enemy within
+                               initiative range (Movement > Moving by Initiative: 20cm),
+                               which needs no order (0..10) */
+    /* shoot: */
+    double shoot;           /* value of a shooter's order to move into range (0..10) */
+    /* advance: */
+    double advance;         /* value of closing on the closest enemy, for a unit with no
+                               charge worth more (0: it holds instead) (0..10) */
+    double threat;          /* an advance is worth this much less for each unit of the
+                               best odds an enemy within a turn's reach of the unit would
+                               have charging it (0..10) */
+    double keep_cm;         /* an advance stops this far from the enemy (0..200) */
+    unsigned orders;        /* most orders an advance or a shooter's move is given in a
+                               turn (1..3; 0: the rules' three): a character stops at his
+                               first failed order, so a second and third order to one
+                               unit, at -1 and -2, can cost every order after them */
+    bool brigades;          /* advance by brigades while no enemy is within reach */
+    double engage_paces;    /* a brigade advances as one until an enemy is within this
+                               many of a member's paces; then its units act alone, on
+                               their initiative or their own orders (0..10) */
+    /* hold: */
+    double hold;            /* the score every other order must beat to be issued
+                               (0..10) */
+    /* protect the General: */
+    bool protect_general;   /* the General's unit fights only at good odds and advances
+                               no nearer the enemy than general_keep_cm */
+    double general_min_odds; /* with protect_general: its charges need these odds (0..1) */
+    double general_keep_cm; /* with protect_general: how far from the enemy its advance
+                               stops (0..200) */
+    /* reserve: */
+    double reserve;         /* share of the side's free units, those farthest from the
+                               enemy, that hold unless a charge is worth it (0..0.9) */
 } om_wm_doctrine;
-
-/* The named doctrines (default first: "default", "aggressive", "cautious",
- * "shoot-and-hold"), and how many. */
-extern const om_wm_doctrine om_wm_doctrines[];
-extern const size_t om_wm_doctrine_count;
-
-/* The named doctrine `name`, or NULL. */
-const om_wm_doctrine *om_wm_doctrine_find(const char *name);
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the
  * probability that u charging v wins the first round ([u][v]; negative: u
@@ -69,14 +103,19 @@ typedef struct om_wm_doctrine_odds {
  * om_wm_doctrine_plans: side `side`'s plans for its turn on table `t` under
  * doctrine `dc`, into *setup (its rules, issue order and Command options
  * kept; side, plans and brigade plans written): for every unit of the side on
- * the table and not engaged, the best of its orders (a charge at the enemy of
- * best score among those within three paces, the most a turn's orders move
- * it; a shooter's move into range; an advance on the enemy whose centre is
- * closest, by brigade where its brigade advances; or hold), ordered by the
- * closest character of the side whose command reaches it (none: no orders,
- * initiative only), priorities best first. Pure; no
- * allocation; the plans are valid for the table (every target an enemy on
- * it), so that om_wm_command_check would pass them.
+ * the table and not engaged, the best of its orders: a charge at the enemy of
+ * best score among those within three of its paces (the most a turn's orders
+ * move it) and no more than a pace behind the enemy closest to it (at whichever
+ * enemy it sees closest when that is the one, within 20cm: its initiative); a
+ * shooter's move into range; an advance on the enemy whose centre is closest
+ * (stopping keep_cm short, general_keep_cm for the General's unit); or hold.
+ * A brigade of the side advances as one, on its best charger's target or the
+ * enemy closest to its first free unit, while no enemy is within engage_paces
+ * of its units and none is in reserve. Each plan is ordered by the closest
+ * character of the side whose command reaches its unit (none: no orders,
+ * initiative only), priorities best first. Pure; no allocation; the plans
+ * are valid for the table (every target an enemy on it), so that
+ * om_wm_command_check would pass them. Thread-safe.
  */
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup);

@@ -24,8 +24,10 @@
  *
  * `list` names an example list compiled into the program (the stem of a file
  * of scenarios/lists/warmaster) or a list file, relative to the scenario
- * file's directory. `doctrine` is one of the engine's named doctrines
- * (doctrine.h), `default` when omitted. Each army deploys in lines of battle
+ * file's directory. `doctrine` names a doctrine compiled into the program
+ * (a file of scenarios/doctrines/warmaster, wm_doctrine.h) or a doctrine
+ * file, relative to the scenario file's directory; `default` when omitted.
+ * Each army deploys in lines of battle
  * (om_wm_battle_deploy: each line's order as the deployment method and its
  * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
@@ -51,6 +53,7 @@
 #include "doctrine.h"
 #include "rng.h"
 #include "wm_load_int.h"
+#include "wm_doctrine.h"
 #include "suggest.h"
 #include "wm_spells.h"
 #include "yaml_int.h"
@@ -162,6 +165,62 @@ static bool is_path(const char *name)
            (n > 5 && (strcmp(name + n - 5, ".yaml") == 0 || strcmp(name + n - 4, ".yml") == 0));
 }
 
+/* `name` relative to the scenario file's directory (unless absolute), into
+ * *out (malloc'd). */
+static om_status beside(const om_yaml_ctx *c, const char *name, char **out)
+{
+    const char *slash = strrchr(c->source, '/');
+    size_t dir = name[0] != '/' && slash != NULL ? (size_t)(slash - c->source) + 1 : 0;
+    if ((*out = malloc(dir + strlen(name) + 1)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
+    memcpy(*out, c->source, dir);
+    strcpy(*out + dir, name);
+    return OM_OK;
+}
+
+/* Read side s's doctrine (absent: default): a doctrine compiled in, with
+ * did-you-mean, or a doctrine file beside the scenario, whose own errors
+ * name its file, line and field. */
+static om_status read_doctrine(const om_yaml_ctx *c, unsigned s, const char *name,
+                               om_wm_battle_scenario *b)
+{
+    char *path = NULL, *text = NULL;
+    size_t len = 0;
+    om_status st;
+    if (name == NULL)
+        name = "default";
+    if (!is_path(name)) {
+        const char *names[OM_WM_DOCTRINE_NAMED_MAX], *best;
+        char known[OM_YAML_REASON_MAX / 2];
+        size_t n = 0;
+        for (size_t i = 0; i < om_wm_doctrine_named_count() && n < OM_WM_DOCTRINE_NAMED_MAX; i++)
+            if (strcmp(om_wm_doctrine_named_at(i), name) == 0)
+                return om_wm_doctrine_named(name, &b->doctrine[s]);
+            else
+                names[n++] = om_wm_doctrine_named_at(i);
+        best = om_suggest(name, names, n);
+        om_yaml_join_names(known, sizeof known, names, n);
+        return om_yaml_fail_at(c, OM_ENOTFOUND, 0, side_key[s], "doctrine", "unknown doctrine "
+                               "'%s'; %s%s%sexpected one of: %s, or a doctrine file's path "
+                               "(ending in .yaml)", name, best ? "did you mean '" : "",
+                               best ? best : "", best ? "'? " : "", known);
+    }
+    if ((st = beside(c, name, &path)) != OM_OK)
+        return st;
+    if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK) {
+        /* A doctrine file that cannot be read is a bad battle file (exit 2):
+         * the name in it is wrong, as a misspelt doctrine's is. */
+        st = om_yaml_fail_at(c, st == OM_ENOMEM ? st : OM_ENOTFOUND, 0, side_key[s], "doctrine",
+                             "cannot read the doctrine file %s: %s", path, om_error_message());
+        free(path);
+        return st;
+    }
+    st = om_wm_doctrine_parse(path, text, len, &b->doctrine[s]);
+    b->doctrine_text[s] = text;
+    b->doctrine_source[s] = path;
+    return st;
+}
+
 /* Read side s's list: an example, or a file beside the scenario. */
 static om_status read_list(const om_yaml_ctx *c, unsigned s, const char *name,
                            om_wm_battle_scenario *b)
@@ -192,12 +251,8 @@ static om_status read_list(const om_yaml_ctx *c, unsigned s, const char *name,
         return st;
     } else {
         /* Relative to the scenario file's directory. */
-        const char *slash = strrchr(c->source, '/');
-        size_t dir = name[0] != '/' && slash != NULL ? (size_t)(slash - c->source) + 1 : 0;
-        if ((path = malloc(dir + strlen(name) + 1)) == NULL)
-            return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
-        memcpy(path, c->source, dir);
-        strcpy(path + dir, name);
+        if ((st = beside(c, name, &path)) != OM_OK)
+            return st;
         if ((st = om_yaml_read_file(path, &text, &len)) != OM_OK) {
             st = om_yaml_fail_at(c, st, 0, side_key[s], "list", "cannot read the list file "
                                  "%s: %s", path, om_error_message());
@@ -388,7 +443,7 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
 {
     static const char *const first_names[] = {"roll", "a", "b"};
-    const char *lengths[8], *doctrines[8];
+    const char *lengths[8];
     const om_wm_ruleset *rs;
     om_dice dice = {.plain = NULL};
     om_wm_check_failure why;
@@ -398,8 +453,6 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
 
     for (size_t i = 0; i < om_wm_game_length_count && i < 8; i++)
         lengths[i] = om_wm_game_lengths[i].name;
-    for (size_t i = 0; i < om_wm_doctrine_count && i < 8; i++)
-        doctrines[i] = om_wm_doctrines[i].name;
     if ((st = read_list(c, 0, r->a.list, b)) != OM_OK ||
         (st = read_list(c, 1, r->b.list, b)) != OM_OK)
         return st;
@@ -415,10 +468,9 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
                                b->list[0]->ruleset);
     for (unsigned s = 0; s < 2; s++) {
         const raw_side *side = s == 0 ? &r->a : &r->b;
-        if ((st = conv_choice(c, side_key[s], "doctrine", side->doctrine, doctrines,
-                              om_wm_doctrine_count, 0, &v)) != OM_OK)
+        if ((st = read_doctrine(c, s, side->doctrine, b)) != OM_OK)
             return st;
-        b->options.doctrine[s] = &om_wm_doctrines[v];
+        b->options.doctrine[s] = &b->doctrine[s].doctrine;
     }
     if ((st = conv_choice(c, NULL, "length", r->length, lengths, om_wm_game_length_count, 0,
                           &v)) != OM_OK)
@@ -566,9 +618,16 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
                                                (int)b->list[s]->points, "doctrine",
                                                b->options.doctrine[s]->name, "units", units));
     }
-    for (unsigned s = 0; sides && s < 2; s++)
+    for (unsigned s = 0; sides && s < 2; s++) {
         json_object_set_new(json_array_get(sides, s), "list_text",
                             json_string(b->list_text[s]));
+        if (b->doctrine_source[s] != NULL && b->doctrine_text[s] != NULL) {
+            json_object_set_new(json_array_get(sides, s), "doctrine_file",
+                                json_string(b->doctrine_source[s]));
+            json_object_set_new(json_array_get(sides, s), "doctrine_text",
+                                json_string(b->doctrine_text[s]));
+        }
+    }
     /* Each side's spells and how the engine casts them ("not-modelled": never). */
     for (unsigned s = 0; sides && s < 2; s++) {
         json_t *spells = json_array();
@@ -604,6 +663,8 @@ void om_wm_battle_scenario_free(om_wm_battle_scenario *b)
         om_wm_armylist_free(b->list[s]);
         free(b->list_name[s]);
         free(b->list_text[s]);
+        free(b->doctrine_source[s]);
+        free(b->doctrine_text[s]);
     }
     free(b);
 }

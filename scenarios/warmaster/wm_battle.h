@@ -14,6 +14,7 @@
 #include "battlefield.h"
 #include "status.h"
 #include "wm_armylist.h"
+#include "wm_doctrine.h"
 #include "wm_scenario.h"
 
 /* A battle as loaded: the deployed table, the units' values, both sides'
@@ -26,6 +27,12 @@ typedef struct om_wm_battle_scenario {
     om_wm_armylist *list[2];          /* each side's list (owned) */
     char *list_name[2];               /* each list as the file names it (owned) */
     char *list_text[2];               /* each list's text (owned) */
+    om_wm_doctrine_file doctrine[2];  /* each side's doctrine (options.doctrine points
+                                         at these) */
+    char *doctrine_source[2];         /* a doctrine file's path, or NULL for one
+                                         compiled in (owned) */
+    char *doctrine_text[2];           /* that file's text, for the result's record,
+                                         or NULL (owned) */
     char id[OM_WM_TABLE_MAX_UNITS][OM_WM_ARMYLIST_ID_MAX + 8]; /* each unit's id on the
                                          table: its list id, numbered when repeated */
     om_wm_terrain_method terrain;     /* how the terrain was laid out */
@@ -52,7 +59,8 @@ om_status om_wm_battle_scenario_load_text(const char *source, const char *text, 
 
 /* om_wm_battle_provenance_json: what the battle's result file records of it
  * as JSON (*out, malloc'd): the rule set, each side's list (its name and
- * whole text), doctrine and units as deployed (id, name, points, where they
+ * whole text), doctrine (its name; a doctrine file's path and whole text too)
+ * and units as deployed (id, name, points, where they
  * stand), the length method and turns, the first side. Errors: OM_ENOMEM. */
 om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **out);
 

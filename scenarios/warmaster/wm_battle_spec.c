@@ -11,6 +11,7 @@
  * it gives no effect and the Attacks characters add to the units they join,
  * named on screen and in the result file.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "suggest.h"
 #include "wm_armylist.h"
 #include "wm_battle.h"
+#include "wm_doctrine.h"
 #include "wm_game_int.h"
 #include "wm_scenario.h"
 #include "yaml_int.h"
@@ -192,9 +194,9 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
     const char *lengths[NAMES_MAX], *doctrines[NAMES_MAX];
     const size_t n_lengths = om_wm_game_length_count < NAMES_MAX ? om_wm_game_length_count
                                                                   : NAMES_MAX;
-    const size_t n_doctrines = om_wm_doctrine_count < NAMES_MAX ? om_wm_doctrine_count
-                                                                 : NAMES_MAX;
-    char *ref[2] = {NULL, NULL};
+    const size_t n_doctrines = om_wm_doctrine_named_count() < NAMES_MAX
+                                   ? om_wm_doctrine_named_count() : NAMES_MAX;
+    char *ref[2] = {NULL, NULL}, *doctrine[2] = {NULL, NULL};
     om_wm_armylist *list[2] = {NULL, NULL};
     const char *length = spec->length;
     text_buf b = {.ok = true};
@@ -205,17 +207,28 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
     for (size_t i = 0; i < n_lengths; i++)
         lengths[i] = om_wm_game_lengths[i].name;
     for (size_t i = 0; i < n_doctrines; i++)
-        doctrines[i] = om_wm_doctrines[i].name;
+        doctrines[i] = om_wm_doctrine_named_at(i);
     for (unsigned s = 0; s < 2 && st == OM_OK; s++)
         st = check_list(spec, s, &ref[s], &list[s]);
     if (st == OM_OK && strcmp(list[0]->ruleset, list[1]->ruleset) != 0)
         st = OM_ERROR(OM_EINVAL, "%s: %s is a list of %s, and %s of %s: a battle is fought "
                       "under one rule set", spec->list_word[1], spec->list[1], list[1]->ruleset,
                       spec->list[0], list[0]->ruleset);
-    for (unsigned s = 0; s < 2 && st == OM_OK; s++)
-        if (spec->doctrine[s] != NULL)
+    /* A doctrine is a named one, or a doctrine file (a path, or a name ending
+     * in .yaml) written by its absolute path, as a list file is. */
+    for (unsigned s = 0; s < 2 && st == OM_OK; s++) {
+        if (spec->doctrine[s] == NULL)
+            continue;
+        if (!is_file(spec->doctrine[s]))
             st = choose(spec->doctrine_word[s], "doctrine", spec->doctrine[s], doctrines,
                         n_doctrines, &v);
+        else if (access(spec->doctrine[s], R_OK) != 0)
+            st = OM_ERROR(OM_EIO, "%s: cannot read the doctrine file %s: %s",
+                          spec->doctrine_word[s], spec->doctrine[s], strerror(errno));
+        else if ((doctrine[s] = absolute(spec->doctrine[s])) == NULL)
+            st = OM_ERROR(OM_EIO, "%s: cannot tell the folder the doctrine file %s is in",
+                          spec->doctrine_word[s], spec->doctrine[s]);
+    }
     /* A count of turns alone asks for a battle of that many turns. */
     if (length == NULL && spec->turns > 0)
         for (size_t i = 0; i < n_lengths; i++)
@@ -246,8 +259,12 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
         for (unsigned s = 0; s < 2; s++) {
             put(&b, "%c: {list: ", s == 0 ? 'a' : 'b');
             put_quoted(&b, ref[s]);
-            if (spec->doctrine[s] != NULL)
+            if (doctrine[s] != NULL) {
+                put(&b, ", doctrine: ");
+                put_quoted(&b, doctrine[s]);
+            } else if (spec->doctrine[s] != NULL) {
                 put(&b, ", doctrine: %s", spec->doctrine[s]);
+            }
             put(&b, "}\n");
         }
         if (length != NULL)
@@ -262,6 +279,7 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
     for (unsigned s = 0; s < 2; s++) {
         om_wm_armylist_free(list[s]);
         free(ref[s]);
+        free(doctrine[s]);
     }
     if (st != OM_OK) {
         free(b.s);

@@ -155,9 +155,10 @@ static const om_game_key fixed_keys[] = {
  * table (each entry of an army's `units`, beside the side keys the table does
  * not decide), a plan, a character, a brigade, a terrain piece, the table. */
 static const char *const moving_names[] = {"a", "b"};
-/* A battle's names: its doctrines and lengths (the engine's tables, in their
- * order; test_game.c checks they agree) and its first sides. */
-static const char *const doctrine_names[] = {"default", "aggressive", "cautious",
+/* A battle's names: its doctrines (the files compiled in, in their order)
+ * and lengths (the engine's table, in its order; test_game.c checks both
+ * agree) and its first sides. */
+static const char *const doctrine_names[] = {"aggressive", "cautious", "default",
                                              "shoot-and-hold"};
 static const char *const length_names[] = {"d6-6-7-8", "rolled-from-6", "d6-5-6-7",
                                            "rolled-from-5", "fixed"};
@@ -259,7 +260,8 @@ static const om_game_key turn_keys[] = {
              "file, relative to the scenario's folder"},
     {.name = "doctrine", .where = "army", .type = "name", .values = doctrine_names,
      .n_values = N(doctrine_names), .fallback = "default",
-     .help = "kind battle: how the army plays (each doctrine's weights: docs/rules-coverage.md)"},
+     .help = "kind battle: how the army plays: a doctrine compiled in or a doctrine file's path "
+             "(docs/scenario-format.md, \"Doctrine files\")"},
     {.name = "length", .where = "top", .type = "name", .values = length_names,
      .n_values = N(length_names), .fallback = "d6-6-7-8",
      .help = "kind battle: how long the battle lasts (End of the Battle; Battlefields)"},
