@@ -260,6 +260,12 @@ static char *with_suffix(const char *path, const char *suffix)
 /* Run the prepared trials into the open writer from block first_block until
  * done, precise or interrupted, then finish the file at req->path or its
  * .partial name. The writer is consumed. */
+/* Trials a block of runs of `t` holds: its layout's, or the driver's default. */
+static uint64_t block_trials(const om_trials *t)
+{
+    return t->layout.block_trials > 0 ? t->layout.block_trials : OM_RUN_BLOCK_SIZE;
+}
+
 static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request *req,
                        uint64_t first_block, uint64_t trials_left, uint64_t total,
                        om_run_report *report)
@@ -271,14 +277,14 @@ static om_status drive(const om_trials *t, om_h5_writer *w, const om_run_request
                         .work_free = sink_work_free, .prepare = sink_prepare, .put = sink_put,
                         .after_put = sink_written};
     om_run_config cfg = {.trials = trials_left, .seed = req->seed,
-                         .block_size = OM_RUN_BLOCK_SIZE, .first_block = first_block,
+                         .block_size = block_trials(t), .first_block = first_block,
                          .threads = req->threads, .plain_dice = req->plain_dice,
                          .trial_streams = req->trial_streams};
     char reason[160];
     om_h5_end end;
     om_status st;
 
-    fs.chunk_rows = total < OM_RUN_BLOCK_SIZE ? (size_t)total : OM_RUN_BLOCK_SIZE;
+    fs.chunk_rows = total < cfg.block_size ? (size_t)total : (size_t)cfg.block_size;
     if ((st = target_field(&t->layout, req, &fs.target)) == OM_OK)
         st = om_run_simulate(t, &cfg, &sink, NULL);
     if (st != OM_OK) {
@@ -356,7 +362,7 @@ om_status om_run_file(const om_scenario *sc, const om_run_request *req, om_run_r
                                            : OM_RNG_SCHEME,
         .seed = req->seed,
         .trials = req->trials,
-        .block_size = OM_RUN_BLOCK_SIZE,
+        .block_size = block_trials(&trials),
         .threads = om_run_threads(req->threads),
         .no_rows = req->no_rows,
         .halfwidth = req->halfwidth,
@@ -426,7 +432,7 @@ static om_status read_partial(const char *path, partial_run *p)
         strcmp(p->rng, PLAIN_RNG_SCHEME) != 0)
         return OM_ERROR(OM_EHDF5, "%s: its dice ('%s', the rng attribute) are none this "
                         "program rolls", path, p->rng);
-    if (p->block_size != OM_RUN_BLOCK_SIZE ||
+    if (p->block_size == 0 || p->block_size > OM_RUN_BLOCK_SIZE ||
         p->trials != p->blocks_done * p->block_size || p->trials >= p->trials_requested)
         return OM_ERROR(OM_EHDF5, "%s: its record of the run is inconsistent (%llu of %llu "
                         "trials in %llu blocks of %llu)", path, (unsigned long long)p->trials,
@@ -507,6 +513,10 @@ om_status om_run_resume(const char *path, const om_run_request *req, om_run_repo
         (st = om_scenario_load_text(p.source, p.text, strlen(p.text), &sc)) == OM_OK &&
         (st = om_trials_prepare(sc, &trials)) == OM_OK)
         st = check_fields(path, &trials.layout);
+    if (st == OM_OK && p.block_size != block_trials(&trials))
+        st = OM_ERROR(OM_EHDF5, "%s: its blocks of %llu trials are not the %llu its scenario's "
+                      "runs take", path, (unsigned long long)p.block_size,
+                      (unsigned long long)block_trials(&trials));
     if (st == OM_OK && (final = strndup(path, len - sfx)) == NULL)
         st = OM_ERROR(OM_ENOMEM, "out of memory");
     if (st == OM_OK)

@@ -134,6 +134,12 @@ typedef struct om_layout {
     om_field unit_fields[OM_LAYOUT_UNIT_FIELDS_MAX]; /* name ("charged"), description
                                       without the unit in it, type, offset, max */
     size_t unit_stride;            /* bytes between a unit's value and the next unit's */
+    size_t block_trials;           /* trials a block of its runs holds (0: the driver's
+                                      default, OM_RUN_BLOCK_SIZE): a scenario whose
+                                      trials are slow (a whole battle) takes fewer, so
+                                      that the threads share a small run and a signal
+                                      stops it soon; part of what a seed draws, so the
+                                      file records it */
     /* What a summary weighs beyond each field's own law, declared by the game
      * so that analysis names no field (NULL: not declared). */
     const char *score_field[2];    /* the fields of the score sides A and B made (the

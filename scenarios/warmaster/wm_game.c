@@ -534,6 +534,12 @@ static const om_field battle_unit_fields[BU_FIELDS] = {
                       .description = "1 if the unit was destroyed."},
 };
 
+/* Battles a block of a run holds: a battle takes milliseconds where an
+ * engagement takes nanoseconds, so a block of the driver's default size
+ * (16,384) would leave a run of a few thousand battles to one thread and keep
+ * Ctrl-C waiting a minute; a block of 1,024 is a few seconds of one core. */
+#define BATTLE_BLOCK_TRIALS 1024u
+
 /* The layout of a battle: its fields, each unit's, each army's name and
  * points. The units' strings are the scenario's, which outlives its trials. */
 static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_layout *l)
@@ -563,6 +569,7 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
     l->unit_stride = 1;
     p->battle_units = n;
     l->row_size = p->battle_row_size = BR_SIZE + BU_FIELDS * n;
+    l->block_trials = BATTLE_BLOCK_TRIALS;
     for (int s = 0; s < 2; s++) {
         l->side[s].name = b->list[s]->name;
         l->side[s].points = b->list[s]->points;
