@@ -1421,8 +1421,26 @@ static om_status cairo_fail(cairo_status_t cs, int err)
                                                    : cairo_status_to_string(cs));
 }
 
-/* The SVG document: a header with the title and manifest, then the drawing as elements. */
-static om_status render_svg(const om_chart_spec *sp, FILE *out)
+static void draw_picture(canvas *cv, const om_picture *pic, double W, double H);
+
+/* What a document shows: a chart (spec) or a battlefield (pic), W x H. */
+typedef struct drawing {
+    const om_chart_spec *spec;
+    const om_picture *pic;
+    unsigned width, height;
+} drawing;
+
+static void draw_drawing(canvas *cv, const drawing *dw)
+{
+    if (dw->spec != NULL)
+        draw(cv, dw->spec, dw->width, dw->height);
+    else
+        draw_picture(cv, dw->pic, dw->width, dw->height);
+}
+
+/* The SVG document: a header with the title (and a chart's manifest), then
+ * the drawing as elements. */
+static om_status render_svg(const drawing *dw, FILE *out)
 {
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     canvas cv = {.ops = &svg_ops, .svg = out};
@@ -1430,15 +1448,18 @@ static om_status render_svg(const om_chart_spec *sp, FILE *out)
     cv.cr = cairo_create(scratch);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/"
                  "svg\" width=\"%upt\" height=\"%upt\" viewBox=\"0 0 %u %u\" font-family=\""
-                 FONT_FACE ", Verdana, sans-serif\">\n<title>", sp->width, sp->height,
-            sp->width, sp->height);
-    xml_text(out, sp->title);
-    fputs("</title>\n<desc>", out);
-    xml_text(out, sp->subtitle);
-    fputs(" | ", out);
-    xml_text(out, sp->footer);
-    fputs("</desc>\n", out);
-    draw(&cv, sp, sp->width, sp->height);
+                 FONT_FACE ", Verdana, sans-serif\">\n<title>", dw->width, dw->height,
+            dw->width, dw->height);
+    xml_text(out, dw->spec != NULL ? dw->spec->title : dw->pic->title);
+    fputs("</title>\n", out);
+    if (dw->spec != NULL) {
+        fputs("<desc>", out);
+        xml_text(out, dw->spec->subtitle);
+        fputs(" | ", out);
+        xml_text(out, dw->spec->footer);
+        fputs("</desc>\n", out);
+    }
+    draw_drawing(&cv, dw);
     fputs("</svg>\n", out);
     cs = cairo_status(cv.cr);
     cairo_destroy(cv.cr);
@@ -1448,17 +1469,40 @@ static om_status render_svg(const om_chart_spec *sp, FILE *out)
     return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, 0);
 }
 
+/* Paint the drawing on `surface` (a PNG image or a PDF writing to `to`) and
+ * finish the document; the surface is consumed. */
+static om_status paint(cairo_surface_t *surface, om_chart_format format, sink *to,
+                       const drawing *dw)
+{
+    canvas cv = {.ops = &cairo_ops};
+    cairo_status_t cs;
+    if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        return cairo_fail(cs, to->err);
+    }
+    cv.cr = cairo_create(surface);
+    draw_drawing(&cv, dw);
+    cs = cairo_status(cv.cr);
+    cairo_destroy(cv.cr);
+    if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
+        cs = cairo_surface_write_to_png_stream(surface, file_write, to);
+    cairo_surface_finish(surface);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        cs = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, to->err);
+}
+
 om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE *out)
 {
     double W = sp->width, H = sp->height;
+    const drawing dw = {.spec = sp, .width = sp->width, .height = sp->height};
     cairo_surface_t *surface = NULL;
-    cairo_status_t cs;
-    canvas cv = {.ops = &cairo_ops};
     sink to = {.out = out, .err = 0};
 
     errno = 0;
     if (format == OM_CHART_SVG)
-        return render_svg(sp, out);
+        return render_svg(&dw, out);
     if (format == OM_CHART_PNG) {
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)sp->width,
                                              (int)sp->height);
@@ -1472,21 +1516,7 @@ om_status om_chart_render(const om_chart_spec *sp, om_chart_format format, FILE 
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "oddsmaster");
         }
     }
-    if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(surface);
-        return cairo_fail(cs, to.err);
-    }
-    cv.cr = cairo_create(surface);
-    draw(&cv, sp, W, H);
-    cs = cairo_status(cv.cr);
-    cairo_destroy(cv.cr);
-    if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
-        cs = cairo_surface_write_to_png_stream(surface, file_write, &to);
-    cairo_surface_finish(surface);
-    if (cs == CAIRO_STATUS_SUCCESS)
-        cs = cairo_surface_status(surface);
-    cairo_surface_destroy(surface);
-    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, to.err);
+    return paint(surface, format, &to, &dw);
 }
 
 /* ------------------------------------------------------------ battlefield */
@@ -1667,50 +1697,17 @@ om_status om_chart_picture_render(const om_picture *pic, om_chart_format format,
                                   FILE *out)
 {
     const unsigned height = om_chart_picture_height(pic, width);
-    cairo_surface_t *surface;
-    cairo_status_t cs;
-    canvas cv = {.ops = &cairo_ops};
+    const drawing dw = {.pic = pic, .width = width, .height = height};
     sink to = {.out = out, .err = 0};
 
     if (pic->width <= 0 || pic->depth <= 0)
         return OM_ERROR(OM_EINVAL, "a battlefield of %g x %g cm cannot be drawn", pic->width,
                         pic->depth);
     errno = 0;
-    if (format == OM_CHART_SVG) {
-        cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
-        cv = (canvas){.ops = &svg_ops, .svg = out};
-        cv.cr = cairo_create(scratch);
-        fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3."
-                     "org/2000/svg\" width=\"%upt\" height=\"%upt\" viewBox=\"0 0 %u %u\" "
-                     "font-family=\"" FONT_FACE ", Verdana, sans-serif\">\n<title>",
-                width, height, width, height);
-        xml_text(out, pic->title);
-        fputs("</title>\n", out);
-        draw_picture(&cv, pic, width, height);
-        fputs("</svg>\n", out);
-        cs = cairo_status(cv.cr);
-        cairo_destroy(cv.cr);
-        cairo_surface_destroy(scratch);
-        if (cs == CAIRO_STATUS_SUCCESS && ferror(out))
-            return OM_ERROR(OM_EIO, "%s", strerror(errno != 0 ? errno : EIO));
-        return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, 0);
-    }
-    surface = format == OM_CHART_PNG
-                  ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height)
-                  : cairo_pdf_surface_create_for_stream(file_write, &to, width, height);
-    if ((cs = cairo_surface_status(surface)) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(surface);
-        return cairo_fail(cs, to.err);
-    }
-    cv.cr = cairo_create(surface);
-    draw_picture(&cv, pic, width, height);
-    cs = cairo_status(cv.cr);
-    cairo_destroy(cv.cr);
-    if (cs == CAIRO_STATUS_SUCCESS && format == OM_CHART_PNG)
-        cs = cairo_surface_write_to_png_stream(surface, file_write, &to);
-    cairo_surface_finish(surface);
-    if (cs == CAIRO_STATUS_SUCCESS)
-        cs = cairo_surface_status(surface);
-    cairo_surface_destroy(surface);
-    return cs == CAIRO_STATUS_SUCCESS ? OM_OK : cairo_fail(cs, to.err);
+    if (format == OM_CHART_SVG)
+        return render_svg(&dw, out);
+    return paint(format == OM_CHART_PNG
+                     ? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height)
+                     : cairo_pdf_surface_create_for_stream(file_write, &to, width, height),
+                 format, &to, &dw);
 }
