@@ -448,10 +448,8 @@ typedef struct om_game_exact_methods {
  */
 typedef struct om_game_narrate_methods {
     int version; /* methods present: 1 up to OM_GAME_NARRATE_VERSION */
-    /* Version 1. The fields of each side's victory points (names of fields of
-     * the layout), whose difference A - B is the margin `replay --typical`
-     * takes the median of. */
-    const char *vp_field[2];
+    /* Version 1. (The margin `replay --typical` takes the median of is the
+     * difference of the layout's score fields, om_layout.score_field.) */
     /* Whether prepared scenario `prepared` is of a kind the game tells (a
      * battle); false: narrate refuses it. */
     bool (*tells)(const void *prepared);

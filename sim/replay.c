@@ -273,9 +273,14 @@ om_status om_replay_file(const om_replay_request *rq, om_replay_report *report)
     }
     if ((st = check_fields(r, &t.layout)) != OM_OK)
         goto done;
+    if (t.layout.score_field[0] == NULL || t.layout.score_field[1] == NULL) {
+        st = OM_ERROR(OM_EINVAL, "%s: its trials declare no score of each side to tell a "
+                      "margin by", rq->path);
+        goto done;
+    }
     report->trials = rec.trials;
     if (rq->typical) {
-        if ((st = read_margins(r, nm->vp_field, rec.trials, &margin)) != OM_OK)
+        if ((st = read_margins(r, t.layout.score_field, rec.trials, &margin)) != OM_OK)
             goto done;
         report->trial = om_replay_typical(margin, rec.trials);
     } else if (rq->trial >= rec.trials) {
@@ -319,9 +324,9 @@ om_status om_replay_file(const om_replay_request *rq, om_replay_report *report)
     if (st == OM_OK) {
         const om_field *fa = NULL, *fb = NULL;
         for (size_t i = 0; i < t.layout.field_count; i++) {
-            if (strcmp(t.layout.fields[i].name, nm->vp_field[0]) == 0)
+            if (strcmp(t.layout.fields[i].name, t.layout.score_field[0]) == 0)
                 fa = &t.layout.fields[i];
-            if (strcmp(t.layout.fields[i].name, nm->vp_field[1]) == 0)
+            if (strcmp(t.layout.fields[i].name, t.layout.score_field[1]) == 0)
                 fb = &t.layout.fields[i];
         }
         if (fa != NULL && fb != NULL)

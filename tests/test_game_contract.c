@@ -121,8 +121,8 @@ Test(contract, identity_and_groups)
         if (g->narrate != NULL) {
             cr_expect(g->narrate->version >= 1 && g->narrate->version <= OM_GAME_NARRATE_VERSION,
                       "%s: narrate version %d", id->name, g->narrate->version);
-            cr_expect(g->narrate->tells && g->narrate->narrate && g->narrate->vp_field[0] &&
-                          g->narrate->vp_field[1], "%s: every narrate member", id->name);
+            cr_expect(g->narrate->tells && g->narrate->narrate, "%s: every narrate member",
+                      id->name);
         }
     }
     cr_expect_leq(n_rulesets, (size_t)OM_GAME_RULESETS_MAX, "more rule sets than messages name");
@@ -1200,9 +1200,10 @@ Test(contract, narration)
                              OM_EUNSUPPORTED, "%s: a kind it does not tell", what);
             } else {
                 for (int s = 0; s < 2; s++) {
-                    int f = om_layout_find(&t.layout, g->narrate->vp_field[s]);
+                    int f = t.layout.score_field[s] != NULL
+                                ? om_layout_find(&t.layout, t.layout.score_field[s]) : -1;
                     cr_expect_geq(f, 0, "%s: the margin's field %s", what,
-                                  g->narrate->vp_field[s]);
+                                  t.layout.score_field[s] ? t.layout.score_field[s] : "(none)");
                     if (f >= 0)
                         cr_expect(t.layout.fields[f].type == OM_FIELD_COUNT ||
                                       t.layout.fields[f].type == OM_FIELD_COUNT16,

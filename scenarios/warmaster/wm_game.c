@@ -1012,7 +1012,6 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
 /* Narration: a battle told turn by turn (wm_narrate.c). */
 static const om_game_narrate_methods wm_narrate_methods = {
     .version = 1,
-    .vp_field = {"vp_a", "vp_b"},
     .tells = wm_tells,
     .narrate = wm_narrate,
 };
