@@ -644,6 +644,12 @@ Test(narrate, the_words_of_each_event)
     om_wm_trace_put(&tr, &e);
     e = om_wm_event_make(&tr, OM_WM_EV_CHARGE, 0, 2);
     om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_SPELL, 1, 0);
+    e.v[0] = 0, e.v[1] = 5, e.dice[0] = 6, e.flags = OM_WM_EVF_PASSED;
+    om_wm_trace_put(&tr, &e);
+    e = om_wm_event_make(&tr, OM_WM_EV_SPELL, -1, 0);
+    e.v[0] = 1, e.v[1] = 4, e.dice[0] = 1;
+    om_wm_trace_put(&tr, &e);
     e = om_wm_event_make(&tr, OM_WM_EV_SHOT_RESULT, 1, -1);
     e.v[0] = 3, e.v[1] = 1, e.v[2] = 5, e.flags = OM_WM_EVF_CONFUSED;
     om_wm_trace_put(&tr, &e);
@@ -662,7 +668,9 @@ Test(narrate, the_words_of_each_event)
     e = om_wm_event_make(&tr, OM_WM_EV_END, -1, -1);
     e.side = 0, e.v[0] = OM_WM_VICTORY_POINTS, e.v[1] = 60, e.v[2] = 0, e.v[3] = OM_WM_END_LENGTH;
     om_wm_trace_put(&tr, &e);
-    cr_assert_eq(om_wm_narrate_print(out, &t, names, tr.ev, tr.n, 2), OM_OK);
+    om_wm_spellbook spells = {.n = {1, 0}};
+    snprintf(spells.spell[0][0].id, sizeof spells.spell[0][0].id, "ball-of-flame");
+    cr_assert_eq(om_wm_narrate_print(out, &t, &spells, names, tr.ev, tr.n, 2), OM_OK);
     fclose(out);
     const char *want =
         "The battle lasts at most 6 turns. Side A (Empire) takes the first turn.\n"
@@ -670,6 +678,8 @@ Test(narrate, the_words_of_each_event)
         "Turn 1, side A (Empire)\n"
         "  order 1 from General to Knights (A): needs 8 or less, rolled 3+4=7: passed\n"
         "  Knights (A) charges Orc Warriors 2 (B)\n"
+        "  General casts ball-of-flame at Orc Warriors 1 (B): needs 5+, rolled 6: cast\n"
+        "  General casts spell 1 on every unit in range: needs 4+, rolled 1: fails\n"
         "  Orc Warriors 1 (B) takes 3 hits: 1 stand removed, driven back 5cm, confused\n"
         "  combat: hits on A 1, on B 6 over 1 round: side A wins\n"
         "    Orc Warriors 2 (B): 3 stands lost, destroyed\n"

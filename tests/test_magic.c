@@ -352,7 +352,7 @@ static void magic_counts(const om_wm_turn *t, unsigned long trials, unsigned uni
     *stand = *whole = 0;
     for (unsigned long i = 0; i < trials; i++) {
         om_wm_magic_turn_clear(&m, tt.table.units);
-        om_wm_magic_phase(&tt, kit, &tt.table, 0, &d, &m);
+        om_wm_magic_phase(&tt, kit, &tt.table, 0, &d, &m, NULL);
         *stand += (unsigned long)(m.stand_attacks[unit] != 0);
         *whole += m.unit_attacks[unit];
         cr_assert(m.stand_attacks[unit] == 0 || abs(m.stand_attacks[unit]) == 1);

@@ -56,10 +56,14 @@ double om_wm_spell_cast_chance(unsigned cast)
     return (double)faces / D6_FACES;
 }
 
+bool om_wm_spell_casts(unsigned face, unsigned cast)
+{
+    return face != 1u && (face == D6_FACES || face >= cast);
+}
+
 bool om_wm_spell_cast_roll(om_dice *d, unsigned cast)
 {
-    const unsigned face = om_dice_roll_d6(d);
-    return face != 1u && (face == D6_FACES || face >= cast);
+    return om_wm_spell_casts(om_dice_roll_d6(d), cast);
 }
 
 /* ---- Check ---- */
@@ -375,7 +379,7 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
 }
 
 void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
-                       unsigned side, om_dice *d, om_wm_magic_turn *m)
+                       unsigned side, om_dice *d, om_wm_magic_turn *m, om_wm_trace *trace)
 {
     const om_wm_spellbook *b = &turn->magic;
     memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
@@ -388,11 +392,26 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
             continue;
         sp = &b->spell[side][k];
         m->cast++;
-        if (!om_wm_spell_cast_roll(d, sp->cast))
-            continue;
-        if (anti_magicked(b, t, c, d)) {
-            m->dispelled++;
-            continue;
+        {
+            /* The casting roll, its die kept for the trace. */
+            const unsigned face = om_dice_roll_d6(d);
+            const bool cast = om_wm_spell_casts(face, sp->cast);
+            const bool dispelled = cast && anti_magicked(b, t, c, d);
+            if (trace != NULL) {
+                om_wm_event e = om_wm_event_make(trace, OM_WM_EV_SPELL, target, (int)c);
+                e.v[0] = (int16_t)k;
+                e.v[1] = (int16_t)sp->cast;
+                e.v[2] = dispelled;
+                e.dice[0] = (uint8_t)face;
+                e.flags = cast ? OM_WM_EVF_PASSED : 0;
+                om_wm_trace_put(trace, &e);
+            }
+            if (!cast)
+                continue;
+            if (dispelled) {
+                m->dispelled++;
+                continue;
+            }
         }
         m->worked++;
         /* A unit is affected by the same spell once a turn (Casting Spells). */

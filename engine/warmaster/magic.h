@@ -28,6 +28,7 @@
 
 #include "dice.h"
 #include "table.h"
+#include "trace.h"
 #include "wm.h"
 
 /* Most spells in one army's list: every fantasy list of 1.1 and Revolution
@@ -123,6 +124,10 @@ typedef struct om_wm_magic_turn {
  * fails and a 6 always works (Casting Spells), so 1/6 to 5/6. Pure. */
 double om_wm_spell_cast_chance(unsigned cast);
 
+/* Whether a D6 of `face` casts a spell of casting value `cast` (a 1 always
+ * fails, a 6 always works). Pure. */
+bool om_wm_spell_casts(unsigned face, unsigned cast);
+
 /* om_wm_spell_cast_roll: one D6 from d against `cast`: whether it works. */
 bool om_wm_spell_cast_roll(om_dice *d, unsigned cast);
 
@@ -159,10 +164,11 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units);
  * tests of the usual to-hit and save (om_wm_to_hit_score, om_wm_save_score)
  * added to m->hits or m->quiet_hits for the phase's end, Attacks to
  * m->stand_attacks / m->unit_attacks, a stand shattered removed from t at
- * once. No allocation; pure apart from d, t and m.
+ * once. Each cast is recorded in `trace` (OM_WM_EV_SPELL; NULL: none). No
+ * allocation; pure apart from d, t, m and trace.
  */
 struct om_wm_turn;
 void om_wm_magic_phase(const struct om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
-                       unsigned side, om_dice *d, om_wm_magic_turn *m);
+                       unsigned side, om_dice *d, om_wm_magic_turn *m, om_wm_trace *trace);
 
 #endif /* OM_WM_MAGIC_H */

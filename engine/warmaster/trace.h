@@ -55,6 +55,10 @@ typedef enum om_wm_event_kind {
     OM_WM_EV_END,              /* the battle ended: side the winner (2: none), v[0] the
                                   level (om_wm_victory), v[1] and v[2] victory points of
                                   A and B, v[3] om_wm_battle_end */
+    OM_WM_EV_SPELL,            /* a Wizard cast: target the character, unit the unit aimed
+                                  at (-1: every eligible unit), v[0] the spell's index in
+                                  its side's spellbook, v[1] the casting value, dice[0] the
+                                  die; PASSED if cast, v[2] 1 if then dispelled */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

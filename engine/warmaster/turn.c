@@ -313,7 +313,7 @@ static void cast_spells(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
                         target_fire *fire, om_wm_turn_result *out)
 {
     const om_wm_magic_turn *m = &w->magic;
-    om_wm_magic_phase(&p->turn, p->kit, &w->t, w->setup->side, d, &w->magic);
+    om_wm_magic_phase(&p->turn, p->kit, &w->t, w->setup->side, d, &w->magic, w->trace);
     for (unsigned u = 0; u < w->t.units; u++) {
         fire[u].hits += m->hits[u];
         fire[u].quiet += m->quiet_hits[u];

@@ -991,7 +991,8 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
     om_wm_battle_resolve(p->battle, w, d, &r);
     om_wm_turn_work_set_trace(w, NULL);
     battle_row(&r, p->battle_units, row);
-    st = om_wm_narrate_print(out, &turn->table, side_name, tr.ev, tr.n, tr.dropped);
+    st = om_wm_narrate_print(out, &turn->table, &turn->magic, side_name, tr.ev, tr.n,
+                             tr.dropped);
     if (st == OM_OK && picture != NULL) {
         char title[64];
         const om_wm_table *t = end != NULL ? end : &turn->table;

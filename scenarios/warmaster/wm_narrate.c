@@ -36,6 +36,7 @@ static const char *const end_words[OM_WM_END_COUNT] = {
 typedef struct printer {
     FILE *out;
     bool failed;
+    const om_wm_spellbook *spells; /* the battle's spells, or NULL */
     char label[OM_WM_TABLE_MAX_UNITS][LABEL_MAX];
     int told_lost[2];
 } printer;
@@ -181,6 +182,28 @@ static void tell_withdrawal(printer *p, const om_wm_event *e, const char *const 
         say(p, "\n");
 }
 
+/* A Wizard's cast: the spell, its target, the die and what came of it. */
+static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
+{
+    const unsigned side = e->target >= 0 && (unsigned)e->target < t->characters
+                              ? t->character[e->target].side : 0u;
+    char spell[48];
+    if (p->spells != NULL && e->v[0] >= 0 && e->v[0] < p->spells->n[side])
+        snprintf(spell, sizeof spell, "%s", p->spells->spell[side][e->v[0]].id);
+    else
+        snprintf(spell, sizeof spell, "spell %d", e->v[0]);
+    if (e->unit >= 0)
+        say(p, "  %s casts %s at " UNIT_FMT ": needs %d+, rolled %d: %s\n",
+            character_name(t, e->target), spell, UNIT_ARGS(t, e->unit), e->v[1], e->dice[0],
+            !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
+                                                                : "cast");
+    else
+        say(p, "  %s casts %s on every unit in range: needs %d+, rolled %d: %s\n",
+            character_name(t, e->target), spell, e->v[1], e->dice[0],
+            !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
+                                                                : "cast");
+}
+
 /* One event, a line (two for a combat's heading). */
 static void tell(printer *p, const om_wm_table *t, const char *const side_name[2],
                  const om_wm_event *e)
@@ -252,17 +275,20 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
             say(p, "a draw");
         say(p, ". Victory points A %d, B %d.\n", e->v[1], e->v[2]);
         break;
+    case OM_WM_EV_SPELL:
+        tell_spell(p, t, e);
+        break;
     default:
         say(p, "  (an event of kind %d)\n", e->kind);
         break;
     }
 }
 
-om_status om_wm_narrate_print(FILE *out, const om_wm_table *start,
+om_status om_wm_narrate_print(FILE *out, const om_wm_table *start, const om_wm_spellbook *spells,
                               const char *const side_name[2], const om_wm_event *ev, size_t n,
                               size_t dropped)
 {
-    printer p = {.out = out, .failed = false};
+    printer p = {.out = out, .failed = false, .spells = spells};
     label_units(&p, start);
     for (size_t i = 0; i < n; i++)
         tell(&p, start, side_name, &ev[i]);

@@ -11,17 +11,19 @@
 
 #include "picture.h"
 #include "status.h"
+#include "magic.h"
 #include "table.h"
 #include "trace.h"
 
 /*
  * om_wm_narrate_print: write the events ev[0..n) of a battle fought on the
  * table `start` (as deployed: the units' and characters' names) to `out`, a
- * heading line for every turn and one line an event, then a note if
+ * heading line for every turn and one line an event (each spell named from
+ * `spells`, the battle's spellbook; NULL: by its number), then a note if
  * `dropped` events found no room. side_name[s] names each army. Errors:
  * OM_EIO (a write failed).
  */
-om_status om_wm_narrate_print(FILE *out, const om_wm_table *start,
+om_status om_wm_narrate_print(FILE *out, const om_wm_table *start, const om_wm_spellbook *spells,
                               const char *const side_name[2], const om_wm_event *ev, size_t n,
                               size_t dropped);
 
