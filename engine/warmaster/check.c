@@ -20,8 +20,6 @@
 /* Largest per-stand Attacks, shooting Attacks and Hits values accepted. */
 #define OM_WM_MAX_ATTACKS 12
 #define OM_WM_MAX_HITS 12
-/* Largest character bonus (+2 hero, +2 monstrous mount, +1 magic: under 6). */
-#define OM_WM_MAX_BONUS 6
 /* Largest number of supporting stands: two supporting units of 12 stands. */
 #define OM_WM_MAX_SUPPORTS 24
 /* Longest an unresolved engagement may be followed (turns fit in uint8 outcomes). */

@@ -121,7 +121,10 @@ unsigned om_wm_attack_dice_case(const om_wm_ruleset *r, const om_wm_side *me,
                  * floor, so confusion and terror cannot eat it (A5). */
                 stand_value[n_bonused++] = r->bonus_after_stand_floor ? (int)floor0(base[k]) : base[k];
             }
-            /* Otherwise (fewer stands than bonuses) the last stand takes it too. */
+            /* Otherwise (fewer stands than bonuses) the last stand takes it too;
+             * a unit with no stand fighting strikes no blow for it. */
+            if (n_bonused == 0)
+                continue;
             before = stand_value[n_bonused - 1];
             stand_value[n_bonused - 1] += (int)bonus[b];
             total += floor0(stand_value[n_bonused - 1]) - floor0(before);

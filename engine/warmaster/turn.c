@@ -574,7 +574,12 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         const int a = (int)s->unit.attacks + w->magic.stand_attacks[u];
         s->unit.attacks = (uint8_t)(a < 0 ? 0 : a > UINT8_MAX ? UINT8_MAX : a);
     }
-    s->attack_bonus = om_wm_sat8((unsigned)s->attack_bonus + w->magic.unit_attacks[u]);
+    /* The characters' bonus and a spell's together, up to the most the
+     * engine takes (a unit no character joins takes none). */
+    if (w->magic.unit_attacks[u] != 0 && !s->unit.traits.no_character) {
+        const unsigned bonus = (unsigned)s->attack_bonus + w->magic.unit_attacks[u];
+        s->attack_bonus = (uint8_t)(bonus < OM_WM_MAX_BONUS ? bonus : OM_WM_MAX_BONUS);
+    }
 }
 
 /* What lies behind engagement unit k, straight back along its facing (fixed

@@ -208,7 +208,7 @@ typedef struct om_wm_side {
     uint8_t support_units;    /* other units supplying those supports (retreat divisor,
                                  Combat > Retreats) */
     uint8_t attack_bonus;     /* a joined character's bonus, added to one stand (Combat > Attack
-                                 Modifiers, A39) */
+                                 Modifiers, A39), at most OM_WM_MAX_BONUS */
     uint8_t shooting;         /* stands that shoot (volley or stand and shoot) */
     uint8_t extra_shots;      /* shooting Attacks of a joined character (Dragon fire 3,
                                  Djinn 2), at the usual to-hit and save, none of the
@@ -665,6 +665,11 @@ void om_wm_resolve_units(const om_wm_prepared *p, om_dice *d, om_wm_unit_state *
                          om_wm_unit_state *b, om_wm_outcome *out);
 
 /* --- Engagements of several units a side (engine/warmaster/MULTICOMBAT.md) --- */
+
+/* Largest character bonus to a unit's Attacks the engine takes (+2 a hero,
+ * +2 a monstrous mount, +1 magic: under 6), all the characters joined
+ * together. */
+#define OM_WM_MAX_BONUS 6
 
 /*
  * Most units of one engagement: as many as a table holds (table.h,
