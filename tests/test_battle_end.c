@@ -270,3 +270,14 @@ Test(verdict, levels_of_a_forced_withdrawal)
     }
     cr_expect_str_eq(om_wm_victory_names[OM_WM_VICTORY_MASSACRE], "massacre");
 }
+
+/* Every way a battle ends and every level has its name, as files and
+ * listings write them. */
+Test(verdict, names)
+{
+    cr_expect_str_eq(om_wm_battle_end_names[OM_WM_END_LENGTH], "length");
+    cr_expect_str_eq(om_wm_battle_end_names[OM_WM_END_BREAK], "break-point");
+    cr_expect_str_eq(om_wm_battle_end_names[OM_WM_END_GENERAL], "general-slain");
+    for (unsigned v = 0; v < OM_WM_VICTORY_COUNT; v++)
+        cr_expect_not_null(om_wm_victory_names[v], "level %u", v);
+}

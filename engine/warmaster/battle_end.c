@@ -112,6 +112,12 @@ const char *const om_wm_victory_names[OM_WM_VICTORY_COUNT] = {
     [OM_WM_VICTORY_MASSACRE] = "massacre",
 };
 
+const char *const om_wm_battle_end_names[OM_WM_END_COUNT] = {
+    [OM_WM_END_LENGTH] = "length",
+    [OM_WM_END_BREAK] = "break-point",
+    [OM_WM_END_GENERAL] = "general-slain",
+};
+
 /* The level of a victory won by forcing the enemy to withdraw, from the
  * winner's own losses against its break point (Campaigns of Conquest > Earning
  * Empire Points: a major victory loses no more units than half of its break
