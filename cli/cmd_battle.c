@@ -70,15 +70,16 @@ static const om_cli_option battle_options[] = {
      .max = OM_BATTLE_MAX_THREADS, .help = "OpenMP threads (default: all cores)"},
     {.name = "halfwidth", .value = OM_CLI_REAL, .offset = offsetof(battle_args, halfwidth),
      .metavar = "H", .lo = 0.0, .hi = 0.5,
-     .help = "stop, at the end of a block of 16384 battles, once\nthe 95% interval of every "
+     .help = "stop, at the end of a block of 1024 battles, once\nthe 95% interval of every "
              "P(win), P(draw), P(lose)\nis narrower than +-H (--battles is then the most)"},
     {.name = "target", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, target),
      .metavar = "FIELD",
      .help = "with --halfwidth: watch this field's probabilities\ninstead (P(FIELD >= k) for "
              "every k); a field of\neach unit as FIELD@UNIT (destroyed@a_knights)"},
     {.name = "doctrine-a", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, doctrine[0]),
-     .metavar = "NAME", .help = "side A's doctrine (default: the game's default;\noddsmaster "
-                                "list --keys names them)"},
+     .metavar = "NAME", .help = "side A's doctrine, a named one or a doctrine file\n(a path, "
+                                "or a name ending in .yaml); default:\nthe game's default "
+                                "(oddsmaster list --keys names\nthem)"},
     {.name = "doctrine-b", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, doctrine[1]),
      .metavar = "NAME", .help = "side B's doctrine"},
     {.name = "length", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, length),
