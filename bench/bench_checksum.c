@@ -131,13 +131,16 @@ static double time_run(const om_scenario *sc, const char *path, uint64_t trials,
 int main(int argc, char **argv)
 {
     const uint64_t trials = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000000u;
-    char dir[] = "/tmp/om_bench_checksum_XXXXXX", path[64];
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], path[300];
     om_scenario *sc = NULL;
     chunks c = {0};
     double run1, run2, cold = 1e300, warm = 1e300;
     volatile uint32_t sink = 0;
     hid_t f;
 
+    snprintf(dir, sizeof dir, "%s/om_bench_checksum_XXXXXX",
+             tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL || trials == 0) {
         fprintf(stderr, "bench_checksum: usage: bench_checksum [TRIALS >= 1]\n");
         return 1;

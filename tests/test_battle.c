@@ -20,6 +20,7 @@
 
 #include "battle.h"
 #include "rng.h"
+#include "tmpdir.h"
 #include "wm_battle.h"
 #include "wm_doctrine.h"
 #include "wm_scenario.h"
@@ -839,7 +840,7 @@ Test(doctrine_file, battle_names_or_paths)
     static const char by_path[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
                                   "a: {list: revolution-orcs-horde, doctrine: mine.yaml}\n"
                                   "b: {list: revolution-orcs-horde, doctrine: cautious}\n";
-    char dir[] = "/tmp/om_doctrine_XXXXXX", path[64], battle[64];
+    char path[300], battle[300];
     om_wm_scenario *s = NULL;
     cr_assert_eq(om_wm_battle_scenario_load_text("b.yaml", misspelt, sizeof misspelt - 1, &s),
                  OM_ENOTFOUND);
@@ -847,9 +848,9 @@ Test(doctrine_file, battle_names_or_paths)
                                          "'defualt'; did you mean 'default'?") != NULL,
               "%s", om_error_message());
     om_error_clear();
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/mine.yaml", dir);
-    snprintf(battle, sizeof battle, "%s/b.yaml", dir);
+    tmpdir_create("om_test_doctrine");
+    tmpdir_path(path, sizeof path, "mine.yaml");
+    tmpdir_path(battle, sizeof battle, "b.yaml");
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
     fputs("schema: oddsmaster-doctrine/1\nname: mine\norders:\n  shoot: {weight: 2}\n", f);
@@ -860,6 +861,5 @@ Test(doctrine_file, battle_names_or_paths)
     cr_expect_float_eq(s->battle->options.doctrine[0]->shoot, 2, 1e-12);
     cr_expect_str_eq(s->battle->options.doctrine[1]->name, "cautious");
     om_wm_scenario_free(s);
-    remove(path);
-    remove(dir);
+    tmpdir_remove();
 }

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -32,6 +31,7 @@
 #include "game.h"
 #include "rng.h"
 #include "run.h"
+#include "tmpdir.h"
 
 #define SIGMAS 5.0
 
@@ -346,11 +346,11 @@ static void list_plus_one(const char *stem, const char *path)
  * standard errors of that mean, for pairing i. */
 static void adding_a_unit(size_t i)
 {
-    char dir[] = "/tmp/om_sanity_XXXXXX", path[600], text[1024];
+    char path[600], text[1024];
     battles base, plus;
     double sum = 0, sum2 = 0, mean, se;
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/plus.yaml", dir);
+    tmpdir_create("om_test_sanity");
+    tmpdir_path(path, sizeof path, "plus.yaml");
     scenario(text, sizeof text, pairing[i][0], pairing[i][1], "roll");
     fight(text, 21, LIST_BATTLES, &base);
     list_plus_one(pairing[i][0], path);
@@ -370,8 +370,7 @@ static void adding_a_unit(size_t i)
                 pairing[i][1], mean, se);
     free(base.margin);
     free(plus.margin);
-    unlink(path);
-    rmdir(dir);
+    tmpdir_remove();
 }
 
 Test(sanity, adding_a_unit_revolution, .timeout = 900) { adding_a_unit(0); }
