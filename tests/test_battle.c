@@ -6,8 +6,10 @@
  * with the first turn rolled win as often as each other; an army that loses
  * its only unit withdraws at its break point (Withdraw > Casualties), one
  * whose General's unit is destroyed withdraws for his death (Withdraw >
- * General Slain), and the other side wins as Campaigns of Conquest grades it.
- * Simulated values within five standard errors, with fixed seeds.
+ * General Slain), and the other side wins as Campaigns of Conquest grades it;
+ * a battle of two units and one battle turn is the engagement engine's fight,
+ * trial by trial. Simulated values within five standard errors, with fixed
+ * seeds.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -260,6 +262,110 @@ static void one_unit_each(bool general)
 
 Test(battle, break_point) { one_unit_each(false); }
 Test(battle, general_slain) { one_unit_each(true); }
+
+/*
+ *   y=61 +---+        S: 3 Spearmen (infantry) at (90,60) facing down, holding
+ *   y=59 +SSS+
+ *   y=52 +-K-+        K: 3 Knights (cavalry) at (90,50) facing up, 7cm from S:
+ *                        they charge on initiative (plan: charge the closest)
+ * A battle of one battle turn (fixed length), side A first: A's turn is the
+ * charge and its Combat phase, every Knight and every Spearman touching the
+ * other unit (test_turn's two_units_are_the_engagement_engine, turned round).
+ * B's turn then rolls no die unless the combat is still unresolved (it fights
+ * on in B's Combat phase): the battle's dice up to there are the turn's. So
+ * each trial, with its own stream for both, gives the multi-unit engine's
+ * losses over one Combat phase exactly whenever that engine says the combat
+ * ended; the verdict then follows the losses: a side whose one unit is
+ * destroyed withdraws at its break point and the other wins, otherwise the
+ * side that took more victory points wins. The two engines' laws of every
+ * unit's losses therefore agree, and the combats left unresolved (where B's
+ * turn adds a round) are counted, not compared.
+ */
+Test(battle, two_units_one_turn_are_the_engagement_engine)
+{
+    builder x;
+    om_wm_battle_prepared *p;
+    om_wm_turn_work *w = NULL;
+    om_wm_dice_kit *kit = NULL;
+    om_wm_multi_prepared *mp = NULL;
+    om_wm_multi m;
+    om_wm_side side[2];
+    om_wm_check_failure why;
+    unsigned long resolved = 0, destroyed[2] = {0}, a_wins = 0;
+
+    begin(&x, "warmaster-revolution");
+    unsigned k = unit(&x, 0, OM_WM_CAVALRY, 90, 50, true);
+    unsigned s = unit(&x, 1, OM_WM_INFANTRY, 90, 60, false);
+    x.o.fixed_turns = 1;
+    x.o.first = 0;
+    p = prepare(&x);
+
+    /* The same fight fed to the multi-unit engine by hand: every stand of each
+     * unit touches the other's front. */
+    memset(&m, 0, sizeof m);
+    side[0] = x.t.unit[k].side;
+    side[0].charging = true;
+    side[1] = x.t.unit[s].side;
+    side[1].charging = false;
+    m.rules = x.t.rules;
+    m.span = OM_WM_SPAN_PHASE;
+    m.unit[0] = (om_wm_multi_unit){&side[0], 0, OM_WM_NO_UNIT};
+    m.unit[1] = (om_wm_multi_unit){&side[1], 1, OM_WM_NO_UNIT};
+    m.n_units = 2;
+    m.contact[m.n_contacts++] = (om_wm_contact){0, 1, 3, 0, 0};
+    m.contact[m.n_contacts++] = (om_wm_contact){1, 0, 3, 0, 0};
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    cr_assert_eq(om_wm_dice_kit_alloc(&kit), OM_OK);
+    cr_assert_eq(om_wm_multi_prepared_alloc(&mp), OM_OK);
+    cr_assert_eq(om_wm_multi_prepare(kit, &m, mp, &why), OM_OK, "%s: %s", why.field,
+                 why.reason);
+
+    for (unsigned n = 0; n < BATTLES; n++) {
+        om_wm_battle_result r;
+        om_wm_unit_state st[2], *sp[2] = {&st[0], &st[1]};
+        om_wm_multi_outcome e;
+        om_dice d1, d2;
+        seed(&d1, 20261127u + n);
+        seed(&d2, 20261127u + n);
+        om_wm_battle_resolve(p, w, &d1, &r);
+        om_wm_multi_unit_state_start(&m, 0, &st[0]);
+        om_wm_multi_unit_state_start(&m, 1, &st[1]);
+        om_wm_multi_resolve(mp, &d2, sp, &e);
+        cr_assert_eq(r.first, 0u);
+        cr_assert_eq(r.turns, 1u);
+        if (e.unresolved)
+            continue; /* B's Combat phase fights on: more dice than the engine's */
+        resolved++;
+        cr_assert_eq(r.stands_lost[k], e.unit[0].stands_lost, "trial %u: Knights", n);
+        cr_assert_eq(r.stands_lost[s], e.unit[1].stands_lost, "trial %u: Spearmen", n);
+        cr_assert_eq(r.destroyed[k], e.unit[0].destroyed, "trial %u: Knights", n);
+        cr_assert_eq(r.destroyed[s], e.unit[1].destroyed, "trial %u: Spearmen", n);
+        destroyed[0] += r.destroyed[k];
+        destroyed[1] += r.destroyed[s];
+        if (r.destroyed[s] != r.destroyed[k]) {
+            const unsigned loser = r.destroyed[s] ? 1u : 0u;
+            cr_assert_eq(r.end, OM_WM_END_BREAK, "trial %u", n);
+            cr_assert(r.withdrew[loser] && !r.withdrew[1 - loser], "trial %u", n);
+            cr_assert_eq(r.verdict.winner, 1 - loser, "trial %u", n);
+        } else if (r.vp[0] != r.vp[1]) {
+            cr_assert_eq(r.verdict.winner, r.vp[0] > r.vp[1] ? 0u : 1u, "trial %u", n);
+        } else {
+            cr_assert_eq(r.verdict.winner, OM_WM_BATTLE_NO_WINNER, "trial %u", n);
+        }
+        a_wins += r.verdict.winner == 0;
+    }
+    /* The comparison covers most of the fights and both kinds of result. */
+    cr_expect_gt(resolved, BATTLES / 2, "resolved in one phase: %lu of %u", resolved,
+                 BATTLES);
+    cr_expect_gt(destroyed[1], 0ul, "the Spearmen are sometimes destroyed");
+    cr_expect_gt(a_wins, 0ul);
+    cr_expect_lt(a_wins, resolved, "A does not always win");
+    om_wm_multi_prepared_free(mp);
+    om_wm_dice_kit_free(kit);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
 
 /* The same seed gives the same battle. */
 Test(battle, reproducible)

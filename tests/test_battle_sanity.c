@@ -1,18 +1,14 @@
 /*
- * test_battle_sanity.c: what whole battles must do whatever their doctrines,
- * checked as the issue on battles asks:
- *   - a battle reduced to two units and one battle turn is the engagement
- *     engine's fight: the Knights' charge and its Combat phase, trial by trial
- *     with the same dice, against the multi-unit engine over one Combat phase
- *     (Warmaster Revolution, The Combat Phase), and the verdict follows the
- *     losses (End of the Battle > Victory Points; Withdraw > Casualties);
+ * test_battle_sanity.c: what whole battles of the example lists must do
+ * whatever their doctrines (the third check, a battle of two units and one
+ * battle turn against the engagement engine, is in test_battle.c):
  *   - an example list against itself wins as often as it loses, with the first
  *     turn rolled, and the side given the first turn wins as often whichever
  *     side it is (Game Sequence: nothing but the first turn tells the sides
  *     apart);
  *   - adding a unit to a side's list never lowers that side's expected
  *     victory-point margin, for a pairing of example lists of each rule set.
- * The last two go through the real loader and driver (a `kind: battle`
+ * Both go through the real loader and driver (a `kind: battle`
  * scenario, om_run_simulate), the way `oddsmaster run` fights them. Each
  * comparison allows five standard errors, with fixed seeds; the battles are
  * fewer under the sanitizers, which slow them tenfold (wider intervals, the
@@ -37,161 +33,9 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 #define LIST_BATTLES 120u
-#define TWO_UNIT_TRIALS 4000u
 #else
 #define LIST_BATTLES 600u
-#define TWO_UNIT_TRIALS 40000u
 #endif
-
-static const om_wm_traits NO_TRAITS;
-
-/* ------------------------------------------------ two units, one battle turn */
-
-/* A unit of no special rule (3 stands, Hits 3, 50 points) on the table of t. */
-static unsigned unit(om_wm_turn *t, const char *name, unsigned side, om_wm_troop troop,
-                     unsigned attacks, unsigned armour, double x, double y, double facing)
-{
-    om_wm_unit v;
-    int i = om_wm_table_add_unit(&t->table, t->rules->id, name, side, troop, 3,
-                                 OM_WM_TABLE_LINE, (om_wm_vec){x, y}, facing);
-    cr_assert_geq(i, 0, "add %s", name);
-    memset(&v, 0, sizeof v);
-    snprintf(v.name, sizeof v.name, "%s", name);
-    v.troop = troop;
-    v.stands = v.size = 3;
-    v.attacks = (uint8_t)attacks;
-    v.hits = 3;
-    v.armour = (uint8_t)armour;
-    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
-    v.traits = NO_TRAITS;
-    v.points = 50;
-    om_wm_side_init(&t->unit[i].side, &v);
-    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
-    t->unit[i].stand_and_shoot = true;
-    return (unsigned)i;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
-
-/*
- *   y=55 +-K-+        K: 3 Knights (cavalry) at (90,60) facing down, 7cm from
- *   y=51 +SSS+           S: they charge on initiative (plan: charge S)
- *   y=49 +---+        S: 3 Spearmen (infantry) at (90,50) facing up, holding
- * A battle of one battle turn (fixed length), side A first: A's turn is the
- * charge and its Combat phase, every Knight and every Spearman touching the
- * other unit (the geometry of test_turn's two_units_are_the_engagement_engine).
- * B's turn then rolls no die unless the combat is still unresolved (it fights
- * on in B's Combat phase): the battle's dice up to there are the turn's. So
- * each trial, with its own stream for both, gives the multi-unit engine's
- * losses over one Combat phase exactly whenever that engine says the combat
- * ended; the verdict then follows the losses: a side whose one unit is
- * destroyed withdraws at its break point and the other wins, otherwise the
- * side that took more victory points wins. The two engines' laws of every
- * unit's losses therefore agree, and the combats left unresolved (where B's
- * turn adds a round) are counted, not compared.
- */
-Test(sanity, two_units_one_turn_are_the_engagement_engine)
-{
-    om_wm_turn t;
-    om_wm_command_setup plans_b;
-    om_wm_battle_options o = {.length = om_wm_game_length_find("fixed"), .fixed_turns = 1,
-                              .first = 0};
-    om_wm_battle_prepared *p = NULL;
-    om_wm_turn_work *w = NULL;
-    om_wm_dice_kit *kit = NULL;
-    om_wm_multi_prepared *mp = NULL;
-    om_wm_multi m;
-    om_wm_side side[2];
-    om_wm_check_failure why;
-    unsigned long resolved = 0, destroyed[2] = {0}, a_wins = 0;
-
-    memset(&t, 0, sizeof t);
-    t.rules = om_wm_ruleset_find("warmaster-revolution");
-    cr_assert_not_null(t.rules);
-    om_wm_table_init(&t.table, t.rules->id, 0, 0);
-    t.command.rules = t.rules->id;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
-    plans_b = t.command;
-    plans_b.side = 1;
-    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 4, 90, 60, 270);
-    unsigned s = unit(&t, "Spearmen", 1, OM_WM_INFANTRY, 3, 6, 90, 50, 90);
-    t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
-    memset(&why, 0, sizeof why);
-    cr_assert_eq(om_wm_battle_prepare_alloc(&t, &plans_b, &o, &why, &p), OM_OK, "%s: %s",
-                 why.field, why.reason);
-
-    /* The same fight fed to the multi-unit engine by hand: every stand of each
-     * unit touches the other's front. */
-    memset(&m, 0, sizeof m);
-    side[0] = t.unit[k].side;
-    side[0].charging = true;
-    side[1] = t.unit[s].side;
-    side[1].charging = false;
-    m.rules = t.rules;
-    m.span = OM_WM_SPAN_PHASE;
-    m.unit[0] = (om_wm_multi_unit){&side[0], 0, OM_WM_NO_UNIT};
-    m.unit[1] = (om_wm_multi_unit){&side[1], 1, OM_WM_NO_UNIT};
-    m.n_units = 2;
-    m.contact[m.n_contacts++] = (om_wm_contact){0, 1, 3, 0, 0};
-    m.contact[m.n_contacts++] = (om_wm_contact){1, 0, 3, 0, 0};
-    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
-    cr_assert_eq(om_wm_dice_kit_alloc(&kit), OM_OK);
-    cr_assert_eq(om_wm_multi_prepared_alloc(&mp), OM_OK);
-    cr_assert_eq(om_wm_multi_prepare(kit, &m, mp, &why), OM_OK, "%s: %s", why.field,
-                 why.reason);
-
-    for (unsigned n = 0; n < TWO_UNIT_TRIALS; n++) {
-        om_wm_battle_result r;
-        om_wm_unit_state st[2], *sp[2] = {&st[0], &st[1]};
-        om_wm_multi_outcome e;
-        om_dice d1, d2;
-        seed(&d1, 20261127u + n);
-        seed(&d2, 20261127u + n);
-        om_wm_battle_resolve(p, w, &d1, &r);
-        om_wm_multi_unit_state_start(&m, 0, &st[0]);
-        om_wm_multi_unit_state_start(&m, 1, &st[1]);
-        om_wm_multi_resolve(mp, &d2, sp, &e);
-        cr_assert_eq(r.first, 0u);
-        cr_assert_eq(r.turns, 1u);
-        if (e.unresolved)
-            continue; /* B's Combat phase fights on: more dice than the engine's */
-        resolved++;
-        cr_assert_eq(r.stands_lost[k], e.unit[0].stands_lost, "trial %u: Knights", n);
-        cr_assert_eq(r.stands_lost[s], e.unit[1].stands_lost, "trial %u: Spearmen %u against %u; Knights %u against %u, end %u turns %u", n, r.stands_lost[s], e.unit[1].stands_lost, r.stands_lost[k], e.unit[0].stands_lost, r.end, r.turns);
-        cr_assert_eq(r.destroyed[k], e.unit[0].destroyed, "trial %u: Knights", n);
-        cr_assert_eq(r.destroyed[s], e.unit[1].destroyed, "trial %u: Spearmen", n);
-        destroyed[0] += r.destroyed[k];
-        destroyed[1] += r.destroyed[s];
-        if (r.destroyed[s] != r.destroyed[k]) {
-            const unsigned loser = r.destroyed[s] ? 1u : 0u;
-            cr_assert_eq(r.end, OM_WM_END_BREAK, "trial %u", n);
-            cr_assert(r.withdrew[loser] && !r.withdrew[1 - loser], "trial %u", n);
-            cr_assert_eq(r.verdict.winner, 1 - loser, "trial %u", n);
-        } else if (r.vp[0] != r.vp[1]) {
-            cr_assert_eq(r.verdict.winner, r.vp[0] > r.vp[1] ? 0u : 1u, "trial %u", n);
-        } else {
-            cr_assert_eq(r.verdict.winner, OM_WM_BATTLE_NO_WINNER, "trial %u", n);
-        }
-        a_wins += r.verdict.winner == 0;
-    }
-    /* The comparison covers most of the fights and both kinds of result. */
-    cr_expect_gt(resolved, TWO_UNIT_TRIALS / 2, "resolved in one phase: %lu of %u", resolved,
-                 TWO_UNIT_TRIALS);
-    cr_expect_gt(destroyed[1], 0ul, "the Spearmen are sometimes destroyed");
-    cr_expect_gt(a_wins, 0ul);
-    cr_expect_lt(a_wins, resolved, "A does not always win");
-    om_wm_multi_prepared_free(mp);
-    om_wm_dice_kit_free(kit);
-    om_wm_turn_work_free(w);
-    om_wm_battle_prepared_free(p);
-}
 
 /* ------------------------------------------------ example lists, loaded */
 
