@@ -170,12 +170,14 @@ Test(magic, casting_roll_is_a_d6_with_1_failing_and_6_working)
         unsigned long ok = 0;
         char what[48];
         for (unsigned long i = 0; i < TRIALS; i++)
-            ok += om_wm_spell_cast_roll(&d, cast);
+            ok += om_wm_spell_casts(om_dice_roll_d6(&d), cast);
         snprintf(what, sizeof what, "cast on %u+", cast);
         expect_p(what, ok, TRIALS, (7.0 - cast) / 6.0);
         cr_expect_float_eq(om_wm_spell_cast_chance(cast), (7.0 - cast) / 6.0, 1e-12);
     }
     /* Whatever the value, a 1 fails and a 6 works. */
+    cr_expect_not(om_wm_spell_casts(1, 1));
+    cr_expect(om_wm_spell_casts(6, 9));
     cr_expect_float_eq(om_wm_spell_cast_chance(1), 5.0 / 6.0, 1e-12);
     cr_expect_float_eq(om_wm_spell_cast_chance(9), 1.0 / 6.0, 1e-12);
     cr_expect_float_eq(om_wm_spell_cast_chance(5), 1.0 / 3.0, 1e-12);

@@ -61,10 +61,6 @@ bool om_wm_spell_casts(unsigned face, unsigned cast)
     return face != 1u && (face == D6_FACES || face >= cast);
 }
 
-bool om_wm_spell_cast_roll(om_dice *d, unsigned cast)
-{
-    return om_wm_spell_casts(om_dice_roll_d6(d), cast);
-}
 
 /* ---- Check ---- */
 

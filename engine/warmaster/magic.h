@@ -128,8 +128,6 @@ double om_wm_spell_cast_chance(unsigned cast);
  * fails, a 6 always works). Pure. */
 bool om_wm_spell_casts(unsigned face, unsigned cast);
 
-/* om_wm_spell_cast_roll: one D6 from d against `cast`: whether it works. */
-bool om_wm_spell_cast_roll(om_dice *d, unsigned cast);
 
 /*
  * om_wm_spellbook_check: a turn's spellbook against its table: at most
