@@ -599,6 +599,76 @@ Test(examples, we26_break_point_with_pyrrhus, .timeout = 300)
     break_point("warmaster-ancients", 26, 16 - PAIRS, 1, 18, false, 115);
 }
 
+/* ------------------------------------------------------------ shooting */
+
+/*
+ * W3 (Warmaster Revolution, Shooting > How to Calculate Casualties: 3 stands
+ * of shooting Attack 1 roll 3 dice, 4+ hits) and WE-4 (Warmaster Ancients,
+ * the same), W4 and WE-5 (Shooting > Armour: Armour 4+ saves half the hits,
+ * 5+ a third) and WE-36 (Diagram 54: a 3-Hits unit taking 6 hits loses 2
+ * stands). In a battle one unit of archers shoots a unit in the open: the
+ * hits the trace records for its Shooting phase follow Binomial(3, p) with p
+ * = 1/2 less its save (Armour 0: 1/2; 5+: 1/3; 4+: 1/4), and the stands
+ * removed are its hits divided by 3, rounded down.
+ */
+static void shooting_hits(const char *ruleset, unsigned armour, uint64_t s)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(EVENTS_MAX * sizeof *ev);
+    om_wm_trace tr = {.ev = ev, .cap = EVENTS_MAX};
+    const unsigned battles = 12000;
+    unsigned long law[4] = {0}, results = 0;
+    om_dice d;
+    values target = LEVY;
+    target.armour = armour;
+    cr_assert_not_null(ev);
+    begin(&x, ruleset);
+    unsigned t = put(&x, 1, "Target", target, 90, 60);
+    put(&x, 0, "Archers", ARCHERS, 90, 42);
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, s);
+    for (unsigned n = 0; n < battles; n++) {
+        om_wm_battle_result r;
+        traced(p, w, &d, &tr, &r);
+        for (size_t i = 0; i < tr.n; i++) {
+            const om_wm_event *e = &tr.ev[i];
+            if (e->kind != OM_WM_EV_SHOT_RESULT || e->unit != (int)t)
+                continue;
+            cr_assert_leq(e->v[0], 3, "three dice hit at most three times");
+            if ((e->flags & OM_WM_EVF_DESTROYED) == 0)
+                cr_assert_eq(e->v[1], e->v[0] / 3, "stands removed by %d hits", e->v[0]);
+            law[e->v[0]]++;
+            results++;
+        }
+    }
+    const double p1 = 0.5 * (armour ? (armour - 1) / 6.0 : 1.0);
+    const double binom[4] = {(1 - p1) * (1 - p1) * (1 - p1), 3 * p1 * (1 - p1) * (1 - p1),
+                             3 * p1 * p1 * (1 - p1), p1 * p1 * p1};
+    cr_expect_gt(results, battles / 2, "the archers shoot");
+    for (unsigned h = 0; h <= 3; h++) {
+        char what[80];
+        snprintf(what, sizeof what, "Armour %u: %u hits of 3 dice", armour, h);
+        expect_p(what, law[h], results, binom[h]);
+    }
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+    free(ev);
+}
+
+Test(examples, w3_w4_shooting_hits_and_saves_revolution)
+{
+    shooting_hits("warmaster-revolution", 0, 120);
+    shooting_hits("warmaster-revolution", 4, 121);
+}
+
+Test(examples, we4_we5_shooting_hits_and_saves_ancients)
+{
+    shooting_hits("warmaster-ancients", 0, 122);
+    shooting_hits("warmaster-ancients", 5, 123);
+}
+
 /* ------------------------------------------------------------ drive backs */
 
 /* P(the sum of h D6 is at least `at_least`), exactly. */
