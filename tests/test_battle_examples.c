@@ -849,6 +849,96 @@ Test(examples, we6_we10_we37_drive_backs_ancients, .timeout = 300)
     drive_back_laws("warmaster-ancients", 118);
 }
 
+/*
+ * W6 (Warmaster Revolution, Shooting > Driving Back Enemies: a defended
+ * target's first hit, a fortified one's first two, roll no drive-back die)
+ * and WE-7, WE-8 (Warmaster Ancients, the same), with the scores to hit of
+ * Shooting > Scores to Hit (defended 5+, fortified 6+). In a battle, four
+ * units of archers (12 dice) shoot infantry declared defended or fortified
+ * (behind a hedge, on a wall): its hits follow Binomial(12, p), p 1/3 or
+ * 1/6; with no more hits than the discount it is neither driven back nor
+ * confused; with one more, one die: uniform, confusing exactly on a 6; with
+ * two more, two dice: 7cm 6 times in 36.
+ */
+static void drive_backs_in_cover(const char *ruleset, om_wm_position pos, uint64_t s)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(EVENTS_MAX * sizeof *ev);
+    om_wm_trace tr = {.ev = ev, .cap = EVENTS_MAX};
+    const unsigned battles = 12000, discount = pos == OM_WM_FORTIFIED ? 2 : 1;
+    const double p = pos == OM_WM_FORTIFIED ? 1 / 6.0 : 1 / 3.0;
+    unsigned long law[HITS_MAX + 1] = {0}, results = 0, one_die[7] = {0}, ones = 0;
+    unsigned long twos = 0, seven = 0;
+    om_dice d;
+    cr_assert_not_null(ev);
+    begin(&x, ruleset);
+    unsigned t = put(&x, 1, "Target", LEVY, 90, 60);
+    x.t.table.unit[t].position = pos;
+    for (unsigned i = 0; i < 4; i++)
+        put(&x, 0, "Archers", ARCHERS, 69 + 14.0 * i, 42);
+    om_wm_battle_prepared *prep = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, s);
+    for (unsigned n = 0; n < battles; n++) {
+        om_wm_battle_result r;
+        traced(prep, w, &d, &tr, &r);
+        for (size_t i = 0; i < tr.n; i++) {
+            const om_wm_event *e = &tr.ev[i];
+            if (e->kind != OM_WM_EV_SHOT_RESULT || e->unit != (int)t)
+                continue;
+            const unsigned h = (unsigned)e->v[0];
+            const bool confused = (e->flags & OM_WM_EVF_CONFUSED) != 0;
+            cr_assert_leq(h, HITS_MAX);
+            law[h]++;
+            results++;
+            if (e->flags & OM_WM_EVF_DESTROYED)
+                continue;
+            if (h <= discount) {
+                cr_assert_eq(e->v[2], 0, "%u hits on a target in cover: no drive back", h);
+                cr_assert_not(confused);
+            } else if (h == discount + 1) {
+                cr_assert(e->v[2] >= 1 && e->v[2] <= 6);
+                cr_assert_eq(confused, e->v[2] == 6, "one die of %d", e->v[2]);
+                one_die[e->v[2]]++;
+                ones++;
+            } else if (h == discount + 2) {
+                cr_assert(e->v[2] >= 2 && e->v[2] <= 12);
+                seven += e->v[2] == 7;
+                twos++;
+            }
+        }
+    }
+    cr_expect_gt(results, battles / 2, "the archers shoot");
+    for (unsigned h = 0; h <= 4; h++) {
+        char what[80];
+        double q = 1;
+        for (unsigned k = 0; k < h; k++)
+            q *= (double)(12 - k) / (k + 1) * p;
+        q *= pow(1 - p, 12 - h);
+        snprintf(what, sizeof what, "%s: %u hits of 12 dice", om_wm_position_names[pos], h);
+        expect_p(what, law[h], results, q);
+    }
+    for (unsigned f = 1; f <= 6; f++)
+        expect_p("one drive-back die: each distance", one_die[f], ones, 1 / 6.0);
+    expect_p("two drive-back dice: 7cm", seven, twos, 6 / 36.0);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(prep);
+    free(ev);
+}
+
+Test(examples, w6_drive_backs_in_cover_revolution, .timeout = 300)
+{
+    drive_backs_in_cover("warmaster-revolution", OM_WM_DEFENDED, 124);
+    drive_backs_in_cover("warmaster-revolution", OM_WM_FORTIFIED, 125);
+}
+
+Test(examples, we7_we8_drive_backs_in_cover_ancients, .timeout = 300)
+{
+    drive_backs_in_cover("warmaster-ancients", OM_WM_DEFENDED, 126);
+    drive_backs_in_cover("warmaster-ancients", OM_WM_FORTIFIED, 127);
+}
+
 /* ------------------------------------------------------------ deployment */
 
 /*
