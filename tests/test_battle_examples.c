@@ -418,6 +418,71 @@ Test(examples, we38_cavalry_three_orders_90cm_ancients) { three_orders("warmaste
 
 Test(examples, cavalry_three_orders_90cm_revolution) { three_orders("warmaster-revolution", 170, 105); }
 
+/*
+ * WE-35 (Warmaster Ancients, Commanders > Blunders: a Subordinate adds 1 to
+ * the blunder die, so a 6 becomes 7, "The gods are with us!"). In a battle an
+ * Ancients Subordinate of Command 8 orders one unit once a turn: an order
+ * test blunders exactly when its dice are a double 6 (1 in 36), each blunder
+ * is followed by its record, whose die runs 2 to 7, never the 1 of "The gods
+ * forbid!", and whose result is, a third each, the fall back of 2-3, the half
+ * pace of 4-5 and the charge of 6-7.
+ */
+Test(examples, we35_subordinate_blunders_in_a_battle)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(EVENTS_MAX * sizeof *ev);
+    om_wm_trace tr = {.ev = ev, .cap = EVENTS_MAX};
+    const unsigned battles = 40000;
+    unsigned long tests = 0, blunders = 0, result[OM_WM_BLUNDER_COUNT] = {0}, sevens = 0;
+    om_dice d;
+    cr_assert_not_null(ev);
+    begin(&x, "warmaster-ancients");
+    unsigned u = put(&x, 0, "Warriors", LEVY, 90, 20);
+    put(&x, 1, "Enemy", LEVY, 200, 110);
+    unsigned sub = character(&x, "Subordinate", 0, OM_WM_WIZARD, 8, 90, 10);
+    advances(&x, u, sub, 90, 40, 1, 0);
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 128);
+    for (unsigned n = 0; n < battles; n++) {
+        om_wm_battle_result r;
+        traced(p, w, &d, &tr, &r);
+        for (size_t i = 0; i < tr.n; i++) {
+            const om_wm_event *e = &tr.ev[i];
+            if (e->kind != OM_WM_EV_ORDER)
+                continue;
+            const bool twelve = e->dice[0] == 6 && e->dice[1] == 6;
+            tests++;
+            cr_assert_eq((e->flags & OM_WM_EVF_BLUNDER) != 0, twelve, "dice %u and %u",
+                         e->dice[0], e->dice[1]);
+            if (!twelve)
+                continue;
+            cr_assert_lt(i + 1, tr.n);
+            const om_wm_event *b = &tr.ev[i + 1];
+            cr_assert_eq(b->kind, OM_WM_EV_BLUNDER, "a blunder's record follows its order");
+            cr_assert_eq(b->unit, (int)u);
+            cr_assert(b->dice[0] >= 2 && b->dice[0] <= 7, "a Subordinate's die %u",
+                      b->dice[0]);
+            cr_assert(b->v[0] > OM_WM_BLUNDER_NONE && b->v[0] < OM_WM_BLUNDER_COUNT);
+            if (b->dice[0] == 7)
+                cr_assert_eq(b->v[0], OM_WM_BLUNDER_CHARGE, "7: The gods are with us!");
+            result[b->v[0]]++;
+            sevens += b->dice[0] == 7;
+            blunders++;
+        }
+    }
+    expect_p("an order test blunders on a double 6", blunders, tests, 1 / 36.0);
+    expect_p("never The gods forbid!", result[OM_WM_BLUNDER_HALT], blunders, 0.0);
+    expect_p("2-3: fall back", result[OM_WM_BLUNDER_FALL_BACK], blunders, 2 / 6.0);
+    expect_p("4-5: half pace", result[OM_WM_BLUNDER_HALF_PACE], blunders, 2 / 6.0);
+    expect_p("6-7: The gods are with us!", result[OM_WM_BLUNDER_CHARGE], blunders, 2 / 6.0);
+    expect_p("a die of 7 (a 6 and the Subordinate's 1)", sevens, blunders, 1 / 6.0);
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+    free(ev);
+}
+
 /* ------------------------------------------------------------ victory points */
 
 /* Victory points a unit of `points` and 3 stands gives up (the rule as the
