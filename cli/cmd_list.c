@@ -552,40 +552,50 @@ static bool lists_doctrines(const om_game *g)
     return g->battles != NULL && g->battles->version >= 3 && g->battles->doctrines != NULL;
 }
 
-/* The doctrines of every game whose battles have them, in om_games order
- * (path NULL), or the doctrine file at `path`; as JSON the schema, then the
- * "doctrines" table of each (one game has them today; a second's would
- * replace the first's key, so JSON then lists the first game's alone). */
+/* Show listing l (consumed) as text, or add its tables to the JSON root. */
+static om_status show_listing(om_game_listing *l, json_t *root, list_format fmt)
+{
+    om_status st = OM_OK;
+    if (fmt == LIST_JSON)
+        listing_members(root, l);
+    else
+        st = listing_text(l);
+    om_game_listing_free(l);
+    return st;
+}
+
+/* The doctrine file at `path`, or (path NULL) the doctrines of the first game
+ * whose battles list them (one game has doctrines; as JSON, one "doctrines"
+ * table). As JSON the schema, with a file its path, then the table. */
 static om_status list_doctrines(const char *path, list_format fmt)
 {
-    json_t *root = fmt == LIST_JSON ? json_pack("{s:s}", "schema", LIST_SCHEMA) : NULL;
-    bool done = false;
-    om_status st = OM_OK;
-    for (size_t g = 0; st == OM_OK && g < om_game_count && !(done && fmt == LIST_JSON); g++) {
-        om_game_listing *l = NULL;
-        if (path == NULL && !lists_doctrines(om_games[g]))
-            continue;
-        st = path ? om_game_list_doctrine_file(path, &l)
-                  : om_games[g]->battles->doctrines(NULL, NULL, 0, &l);
-        if (st == OM_OK && fmt == LIST_JSON && root != NULL) {
-            if (path)
-                json_object_set_new(root, "file", json_string(path));
-            listing_members(root, l);
-        } else if (st == OM_OK) {
-            st = listing_text(l);
+    json_t *root = NULL;
+    om_game_listing *l = NULL;
+    const om_game *g = NULL;
+    om_status st;
+
+    for (size_t i = 0; path == NULL && g == NULL && i < om_game_count; i++)
+        if (lists_doctrines(om_games[i]))
+            g = om_games[i];
+    if (path == NULL && g == NULL)
+        return OM_ERROR(OM_EINVAL, "no game has doctrines");
+    st = path ? om_game_list_doctrine_file(path, &l) : g->battles->doctrines(NULL, NULL, 0, &l);
+    if (st != OM_OK)
+        return st;
+    if (fmt == LIST_JSON) {
+        root = path ? json_pack("{s:s, s:s}", "schema", LIST_SCHEMA, "file", path)
+                    : json_pack("{s:s}", "schema", LIST_SCHEMA);
+        if (root == NULL) {
+            om_game_listing_free(l);
+            return OM_ERROR(OM_ENOMEM, "out of memory");
         }
-        om_game_listing_free(l);
-        done = true;
-        if (path)
-            break;
     }
-    if (st == OM_OK && !done)
-        st = OM_ERROR(OM_EINVAL, "no game has doctrines");
-    if (st != OM_OK) {
+    st = show_listing(l, root, fmt);
+    if (st != OM_OK || fmt != LIST_JSON) {
         json_decref(root);
         return st;
     }
-    return fmt == LIST_JSON ? print_json(root) : OM_OK;
+    return print_json(root);
 }
 
 /* ---------------------------------------------------------------------------
