@@ -21,6 +21,10 @@
  *                                          option registry): switches a
  *                                          scenario's `options:` may set, and
  *                                          the readings fixed in code
+ *   oddsmaster list --doctrines [FILE]     the doctrines a side may play in a
+ *                                          battle (each game's battles'
+ *                                          `doctrines`): the named ones
+ *                                          compiled in, or a doctrine file
  *
  * A name no game owns goes to the first game with a `list`, which reports it
  * with a suggestion; unknown names exit 2.
@@ -539,6 +543,62 @@ static om_status list_every_game(bool rules, list_format fmt)
 }
 
 /* ---------------------------------------------------------------------------
+ * oddsmaster list --doctrines [FILE]
+ */
+
+/* Whether game g's battles list doctrines (battles version 3). */
+static bool lists_doctrines(const om_game *g)
+{
+    return g->battles != NULL && g->battles->version >= 3 && g->battles->doctrines != NULL;
+}
+
+/* Show listing l (consumed) as text, or add its tables to the JSON root. */
+static om_status show_listing(om_game_listing *l, json_t *root, list_format fmt)
+{
+    om_status st = OM_OK;
+    if (fmt == LIST_JSON)
+        listing_members(root, l);
+    else
+        st = listing_text(l);
+    om_game_listing_free(l);
+    return st;
+}
+
+/* The doctrine file at `path`, or (path NULL) the doctrines of the first game
+ * whose battles list them (one game has doctrines; as JSON, one "doctrines"
+ * table). As JSON the schema, with a file its path, then the table. */
+static om_status list_doctrines(const char *path, list_format fmt)
+{
+    json_t *root = NULL;
+    om_game_listing *l = NULL;
+    const om_game *g = NULL;
+    om_status st;
+
+    for (size_t i = 0; path == NULL && g == NULL && i < om_game_count; i++)
+        if (lists_doctrines(om_games[i]))
+            g = om_games[i];
+    if (path == NULL && g == NULL)
+        return OM_ERROR(OM_EINVAL, "no game has doctrines");
+    st = path ? om_game_list_doctrine_file(path, &l) : g->battles->doctrines(NULL, NULL, 0, &l);
+    if (st != OM_OK)
+        return st;
+    if (fmt == LIST_JSON) {
+        root = path ? json_pack("{s:s, s:s}", "schema", LIST_SCHEMA, "file", path)
+                    : json_pack("{s:s}", "schema", LIST_SCHEMA);
+        if (root == NULL) {
+            om_game_listing_free(l);
+            return OM_ERROR(OM_ENOMEM, "out of memory");
+        }
+    }
+    st = show_listing(l, root, fmt);
+    if (st != OM_OK || fmt != LIST_JSON) {
+        json_decref(root);
+        return st;
+    }
+    return print_json(root);
+}
+
+/* ---------------------------------------------------------------------------
  * Entry point.
  */
 
@@ -548,6 +608,7 @@ typedef struct list_args {
     bool rules;      /* --rules */
     bool options;    /* --options */
     bool keys;       /* --keys */
+    bool doctrines;  /* --doctrines */
 } list_args;
 
 /* In list_format order. */
@@ -563,6 +624,9 @@ static const om_cli_option list_options_table[] = {
      .help = "list the options a scenario may set under\n'options:' and the readings fixed in the engine"},
     {.name = "keys", .letter = 'k', .value = OM_CLI_FLAG, .offset = offsetof(list_args, keys),
      .help = "list the keys of scenario files: where each goes,\nits values and its default"},
+    {.name = "doctrines", .value = OM_CLI_FLAG, .offset = offsetof(list_args, doctrines),
+     .help = "list the doctrines a side may play in a battle\n(name, aim, summary), or the "
+             "doctrine file named"},
 };
 
 static const list_args list_defaults = {.format = LIST_TEXT};
@@ -628,6 +692,15 @@ static int list_run(const om_cli_args *args)
         what = name;
     }
 
+    if (a->doctrines && (a->rules || a->options || a->keys))
+        return om_cli_usage_error(CMD, "--doctrines takes no --rules, --options or --keys");
+    if (a->doctrines && what && !om_game_list_is_file(what))
+        return om_cli_usage_error(CMD, "--doctrines takes a doctrine file (.yaml, .yml or -), "
+                                  "not '%s'", what);
+    if (a->doctrines) {
+        st = list_doctrines(what, fmt);
+        return st == OM_OK ? OM_EXIT_OK : om_cli_fail(CMD, st);
+    }
     if (a->keys && (a->rules || a->options || what))
         return om_cli_usage_error(CMD, "--keys takes no name, --rules or --options");
     if (a->keys)
@@ -658,7 +731,8 @@ const om_cli_command om_cli_list = {
              "oddsmaster list FILE.yaml [--format text|json]\n"
              "oddsmaster list --rules [RULESET] [--format text|json]\n"
              "oddsmaster list --options [--format text|json]\n"
-             "oddsmaster list --keys [--format text|json]",
+             "oddsmaster list --keys [--format text|json]\n"
+             "oddsmaster list --doctrines [DOCTRINE.yaml] [--format text|json]",
     .about =
         "Show the army lists compiled into oddsmaster, so that scenarios can name units\n"
         "with 'from: ARMY/UNIT' (docs/manual.md, \"Army data\"), the special rules the\n"
@@ -687,6 +761,11 @@ const om_cli_command om_cli_list = {
         "                                         and army list files, under its\n"
         "                                         title: level,\n"
         "                                         values, default, one line each\n"
+        "  oddsmaster list --doctrines [FILE]     the doctrines a side may play in a\n"
+        "                                         battle (battle --doctrine-a/-b): the\n"
+        "                                         named ones compiled in, or the\n"
+        "                                         doctrine file FILE, checked: name,\n"
+        "                                         aim (what it maximises), summary\n"
         "  oddsmaster list whfb7                  Warhammer Fantasy Battles 7th edition:\n"
         "                                         its kinds and lists (profiles, weapons,\n"
         "                                         missiles, machines, rules, spells, units)\n"
@@ -699,11 +778,12 @@ const om_cli_command om_cli_list = {
         "  oddsmaster list --rules warmaster-ancients --format json\n"
         "  oddsmaster list whfb7/units\n"
         "  oddsmaster list scenarios/lists/warmaster/revolution-empire-steel.yaml\n"
-        "  oddsmaster list --options",
+        "  oddsmaster list --options\n"
+        "  oddsmaster list --doctrines",
     .exits =
         "  2  unknown rule set, army or unit; an army list file that breaks its\n"
-        "     army's rules or is not a list file\n"
-        "  3  a list file that cannot be read\n"
+        "     army's rules or is not a list file; a bad doctrine file\n"
+        "  3  a list or doctrine file that cannot be read\n"
         "  4  internal error\n",
     .options = list_options_table,
     .n_options = sizeof list_options_table / sizeof list_options_table[0],

@@ -257,6 +257,27 @@ om_status om_game_list_file(const char *path, om_game_listing **out)
     return st;
 }
 
+om_status om_game_list_doctrine_file(const char *path, om_game_listing **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    const om_game *g = NULL;
+    om_status st;
+
+    *out = NULL;
+    for (size_t i = 0; g == NULL && i < om_game_count; i++)
+        if (om_games[i]->battles != NULL && om_games[i]->battles->version >= 3 &&
+            om_games[i]->battles->doctrines != NULL)
+            g = om_games[i];
+    if (g == NULL)
+        return OM_ERROR(OM_EINVAL, "%s: no game has doctrine files", path);
+    st = om_yaml_read_path(&path, &text, &len);
+    if (st == OM_OK)
+        st = g->battles->doctrines(path, text, len, out);
+    free(text);
+    return st;
+}
+
 /* ----------------------------------------------------------- battles */
 
 /* Most example lists of all games a suggestion weighs. */

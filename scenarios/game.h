@@ -412,10 +412,20 @@ typedef struct om_game_battle_methods {
      * without a fixed length or out of range, a list's rule broken),
      * OM_EPARSE, OM_EIO (a list file unreadable), OM_ENOMEM. */
     om_status (*battle_text)(const om_game_battle_spec *spec, char **text);
+    /* Version 3: the doctrines a side may play (`oddsmaster list
+     * --doctrines`). With `text` NULL, the named doctrines compiled into the
+     * program; otherwise the doctrine file `source` (`len` bytes of `text`),
+     * checked as a battle reads it. Each as a row of a table keyed
+     * "doctrines": its name, aim (what it maximises) and summary line, into
+     * *out (om_game_listing_free). Thread-safe. Errors: those of the game's
+     * doctrine files, each "FILE:LINE: field 'F': REASON" (OM_EPARSE,
+     * OM_EINVAL, OM_ENOTFOUND), OM_ENOMEM. */
+    om_status (*doctrines)(const char *source, const char *text, size_t len,
+                           om_game_listing **out);
 } om_game_battle_methods;
 
 /* The newest version of the battles group this build knows. */
-#define OM_GAME_BATTLES_VERSION 2
+#define OM_GAME_BATTLES_VERSION 3
 
 /*
  * Exact laws: an optional group (NULL: the game computes none). Where the
@@ -566,6 +576,16 @@ om_status om_game_battle_text(const om_game_battle_spec *spec, char **text);
 /* The name of the i-th example list of every game with battles from the
  * command line, in om_games order, NULL past the last (completion, help). */
 const char *om_game_battle_example_at(size_t i);
+
+/*
+ * om_game_list_doctrine_file: `oddsmaster list --doctrines FILE`: read the
+ * doctrine file at `path` ("-": standard input) and have the first game
+ * whose battles list doctrines (battles version 3) check and describe it
+ * into *out (om_game_listing_free); a doctrine file names no rule set.
+ * Errors: OM_EIO (unreadable), OM_EINVAL (no game lists doctrines), and those
+ * of the game's doctrines. Not thread-safe for "-".
+ */
+om_status om_game_list_doctrine_file(const char *path, om_game_listing **out);
 
 /* Does `name` (an operand of `oddsmaster list`) name a file rather than
  * RULESET[/WHAT]: "-", or a name ending in ".yaml" or ".yml"? */

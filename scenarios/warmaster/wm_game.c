@@ -933,15 +933,16 @@ static const om_game_matrix_methods wm_matrix_methods = {
 };
 
 /* Battles: the army list files they are fought between (wm_armylist.c),
- * and a battle of two of them asked for on the command line
- * (wm_battle_spec.c). */
+ * a battle of two of them asked for on the command line
+ * (wm_battle_spec.c), and the doctrines a side may play (wm_listing.c). */
 static const om_game_battle_methods wm_battle_methods = {
-    .version = 2,
+    .version = 3,
     .list_schema = OM_WM_ARMYLIST_SCHEMA,
     .list_keys = om_wm_armylist_keys,
     .list_file = om_wm_armylist_listing,
     .example_at = om_wm_battle_example_at,
     .battle_text = om_wm_battle_text,
+    .doctrines = om_wm_doctrine_listing,
 };
 
 /* ---- Narration ---- */

@@ -39,6 +39,12 @@ om_status om_wm_matrix_cell(const char *ruleset, const char *kind, size_t sit,
 om_status om_wm_game_list(const char *ruleset, const char *what, bool rules,
                           om_game_listing **out);
 
+/* The doctrines of Warmaster battles: the named ones compiled in (`text`
+ * NULL) or one doctrine file (wm_listing.c; the battles group's
+ * `doctrines`, game.h documents it). */
+om_status om_wm_doctrine_listing(const char *source, const char *text, size_t len,
+                                 om_game_listing **out);
+
 /* The names under a Warmaster rule set's RULESET/WHAT (wm_listing.c; the
  * catalogue's `names`, game.h documents it). */
 om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_fn each,

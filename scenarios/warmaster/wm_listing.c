@@ -4,7 +4,9 @@
  * `oddsmaster list`), the armies of a rule set, an army's units and upgrades
  * with values, points and rules (* = not modelled), one entry in full with
  * its rules explained, and the special rules, modelled by the engine or not
- * (`list --rules [RULESET]`). Each listing holds its text as tables and, for
+ * (`list --rules [RULESET]`), and the doctrines a side may play in a battle
+ * (`list --doctrines [FILE]`: the named ones compiled in, or a doctrine file).
+ * Each listing holds its text as tables and, for
  * JSON, the members docs/manual.md ("Army data") documents (an army's units carry lists
  * of rules, which tables of text cells cannot).
  *
@@ -25,6 +27,7 @@
 #include "game.h"
 #include "suggest.h"
 #include "wm.h"
+#include "wm_doctrine.h"
 #include "wm_game_int.h"
 #include "wm_spells.h"
 
@@ -785,5 +788,45 @@ om_status om_wm_game_names(const char *ruleset, const char *what, om_game_name_f
     for (size_t i = 0; st == OM_OK && unit == NULL && i < a->upgrades_count; i++)
         each(ctx, a->upgrades[i].id, false);
     om_army_free(a);
+    return st;
+}
+
+/* ---------------------------------------------------------------------------
+ * The battles' `doctrines`: each doctrine's name, aim and summary line.
+ */
+
+/* Append doctrine file f as a row of table t. */
+static om_status doctrine_row(om_game_table *t, const om_wm_doctrine_file *f)
+{
+    return om_game_table_row(t, (const char *[]){f->doctrine.name,
+                                                 om_wm_aim_names[f->doctrine.aim], f->summary});
+}
+
+om_status om_wm_doctrine_listing(const char *source, const char *text, size_t len,
+                                 om_game_listing **out)
+{
+    static const char *const cols[] = {"name", "aim", "summary"};
+    om_wm_doctrine_file f;
+    om_game_table *t = NULL;
+    om_status st;
+
+    *out = NULL;
+    if ((st = om_game_listing_alloc(NULL, out)) == OM_OK)
+        st = om_game_listing_table(*out, "doctrines",
+                                   text ? "Doctrine file (a battle's doctrine: by this path):"
+                                        : "Doctrines compiled in (a battle's doctrine: by "
+                                          "name, or a file's path):",
+                                   3, cols, NULL, &t);
+    if (st == OM_OK && text != NULL) {
+        if ((st = om_wm_doctrine_parse(source, text, len, &f)) == OM_OK)
+            st = doctrine_row(t, &f);
+    }
+    for (size_t i = 0; st == OM_OK && text == NULL && i < om_wm_doctrine_named_count(); i++)
+        if ((st = om_wm_doctrine_named(om_wm_doctrine_named_at(i), &f)) == OM_OK)
+            st = doctrine_row(t, &f);
+    if (st != OM_OK) {
+        om_game_listing_free(*out);
+        *out = NULL;
+    }
     return st;
 }
