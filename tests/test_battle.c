@@ -1126,3 +1126,41 @@ Test(unit_vp, shares_are_whole_and_exact)
         cr_assert_eq(o[2], 0u);
     }
 }
+
+/* Side A: Bowmen (one shot a stand, 30cm) holding 20cm from B's one unit of
+ * Spearmen (Hits 1, no Armour), which holds, and Knights far off that hold. Only the Bowmen's
+ * shooting removes B's stands: every point side A scores is theirs, the
+ * Knights' none, and no point of A's goes unattributed. */
+Test(unit_vp, the_unit_that_shoots_scores)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long scored = 0;
+    begin(&x, "warmaster-revolution");
+    const unsigned bow = unit(&x, 0, OM_WM_INFANTRY, 90, 60, false);
+    const unsigned idle = unit(&x, 0, OM_WM_CAVALRY, 10, 10, false);
+    const unsigned s = unit(&x, 1, OM_WM_INFANTRY, 90, 80, false);
+    x.t.unit[bow].side.unit.shots = 1;
+    x.t.unit[bow].side.unit.range_cm = 30;
+    x.t.table.unit[bow].range_cm = 30;
+    x.t.unit[s].side.unit.armour = 0;
+    x.t.unit[s].side.unit.hits = 1; /* a stand a hit: the first volleys tell */
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 12);
+    for (unsigned n = 0; n < 2000; n++) {
+        om_wm_battle_result r;
+        unsigned long ignored = 0;
+        om_wm_battle_resolve(p, w, &d, &r);
+        expect_books_balance(p, &r, &ignored);
+        cr_assert_eq(r.vp_scored[bow], r.vp[0]);
+        cr_assert_eq(r.vp_scored[idle], 0u);
+        cr_assert_eq(r.vp_unattributed[0], 0u);
+        cr_assert_eq(r.vp[1], 0u, "nothing of side B's removes a stand");
+        scored += r.vp[0] > 0;
+    }
+    cr_expect_gt(scored, 200ul, "battles in which the Bowmen scored");
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
