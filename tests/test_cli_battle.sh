@@ -206,6 +206,35 @@ json_ok "unit_points: each side's units gave up the enemy's points, and scored t
 json_ok "unit_points: intervals hold their means, points per 100 as the mean scored over the unit's value" \
     'all(v[k]["lo"] <= v[k]["mean"] <= v[k]["hi"] for v in d["unit_points"].values() for k in ("scored", "given")) and all(abs(d["unit_points"][u["id"]]["scored_per_100_points"] - 100 * d["unit_points"][u["id"]]["scored"]["mean"] / u["points"]) < 1e-9 for u in d["per_unit"]["units"] if u["points"] > 0)'
 cp "$TMP/out" "$TMP/e.json"
+# Battle by battle from the file's bytes (h5dump -b): each side's units gave up
+# exactly the enemy's victory points, and scored its own but for the points
+# of losses no enemy caused.
+for ds in units/vp_given units/vp_given_hi units/vp_scored units/vp_scored_hi trials/vp_a trials/vp_b; do
+    h5dump -b NATIVE -d "/$ds" -o "$TMP/$(basename "$ds").bin" "$TMP/e.h5" >/dev/null 2>&1
+done
+if python3 - "$TMP" <<'PY' >"$TMP/py" 2>&1
+import json, struct, sys
+t = sys.argv[1]
+d = json.load(open(t + "/e.json"))
+side = [u["side"] for u in d["per_unit"]["units"]]
+n, k = 600, len(side)
+raw = lambda name: open("%s/%s.bin" % (t, name), "rb").read()
+both = lambda name: [lo + 256 * hi for lo, hi in zip(raw(name), raw(name + "_hi"))]
+given, scored = both("vp_given"), both("vp_scored")
+vp = {s: struct.unpack("<%dH" % n, raw("vp_" + s)) for s in "ab"}
+assert len(given) == n * k and len(scored) == n * k
+missed = 0
+for i in range(n):
+    for s, e in (("a", "b"), ("b", "a")):
+        row = range(i * k, (i + 1) * k)
+        assert sum(given[j] for j in row if side[j - i * k] == e) == vp[s][i], (i, s)
+        got = sum(scored[j] for j in row if side[j - i * k] == s)
+        assert got <= vp[s][i], (i, s, got, vp[s][i])
+        missed += vp[s][i] - got
+assert missed * 100 <= sum(vp["a"]) + sum(vp["b"]), missed
+PY
+then ok "battle by battle in the file: the units' points given up and scored add up to the sides'"; else
+    not_ok "battle by battle in the file: the units' points given up and scored add up to the sides'" "$(tail -n 3 "$TMP/py")"; fi
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
     if /usr/bin/python3 - "$TMP/e.h5" "$TMP/e.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
