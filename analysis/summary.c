@@ -443,6 +443,13 @@ static om_status summary_units(om_h5_reader *r, om_summary *s, const om_tally *t
             return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
     }
     for (size_t f = 0; f < nf && st == OM_OK; f++) {
+        bool declared = false;
+        /* The parts of a two-byte value have a table of their own. */
+        if ((st = om_summary_unit_field_declared(r, om_h5_reader_unit_field(r, f)->name,
+                                                 &declared)) != OM_OK)
+            return st;
+        if (declared)
+            continue;
         om_summary_unit_field *uf = &s->unit_fields[s->unit_field_count++];
         om_field *def = calloc(1, sizeof *def);
         if (def == NULL)
@@ -952,6 +959,7 @@ om_status om_summary_print_text(const om_summary *s, FILE *out)
     }
     text_units(out, s, ci);
     om_summary_text_deciders(s, out, ci);
+    om_summary_text_unit_points(s, out, ci);
     om_summary_text_warnings(s, out);
     return om_output_finish(out, "summary");
 }

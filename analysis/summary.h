@@ -163,6 +163,19 @@ typedef struct om_summary_decider {
     double diff, lo, hi;          /* win_kept.p - win_lost.p and its interval */
 } om_summary_decider;
 
+/*
+ * The victory points of one unit, for a file whose layout declares the unit
+ * fields of the points each unit gave up and scored (unit_given_field,
+ * unit_scored_field: a battle's): their means a trial with intervals (mean
+ * -+ z sd / sqrt(trials)), read from the rows.
+ */
+typedef struct om_summary_unit_points {
+    double mean[2], sd[2];  /* [0] given up, [1] scored: mean a trial, standard deviation */
+    double lo[2], hi[2];    /* interval of each mean */
+    double per_100;         /* scored per 100 points of the unit's value (mean[1] * 100 /
+                               points), or -1 when its points are unknown */
+} om_summary_unit_points;
+
 /* The summary of a result file. Strings are NULL when the file lacks the attribute. */
 typedef struct om_summary {
     char *file;            /* path of the summarised file */
@@ -205,6 +218,10 @@ typedef struct om_summary {
     char *unit_lost_field; /* the unit field of a unit lost, as the file declares it
                               (owned), or NULL */
     om_summary_decider *deciders; /* [unit_count] when unit_lost_field is known and the
+                              file has rows, else NULL (owned) */
+    char *unit_points_field[2]; /* the unit fields of the points given up and scored, as
+                              the file declares them (owned), or NULL */
+    om_summary_unit_points *unit_points; /* [unit_count] when both are declared and the
                               file has rows, else NULL (owned) */
     size_t n_warnings;     /* lines the scenario's provenance names as left out */
     char **warnings;       /* ...each (rules not modelled; owned), or NULL */

@@ -6,8 +6,10 @@
  * unit's side's P(win) when the unit was kept less when it was lost, with a
  * Newcombe interval: the units whose fate went with the outcome. Both need
  * the joint law of two fields, so they are read from the rows, not the
- * tallies. And the lines the scenario's provenance names as left out (rules
- * not modelled). Nothing here names a game or a field: the file says which
+ * tallies. For unit fields of the points each unit gave up and scored (a
+ * low byte, its high byte in a field of its own), each unit's means with
+ * their intervals and its points scored per 100 points of its value. And the
+ * lines the scenario's provenance names as left out (rules not modelled). Nothing here names a game or a field: the file says which
  * fields play which part.
  */
 #include <math.h>
@@ -215,13 +217,123 @@ static om_status read_warnings(om_h5_reader *r, om_summary *s)
     return st;
 }
 
+/* The root attributes naming the unit fields of the points each unit gave up
+ * and scored. */
+static const char *const points_attr[2] = {"unit_given_field", "unit_scored_field"};
+
+om_status om_summary_unit_field_declared(om_h5_reader *r, const char *name, bool *out)
+{
+    om_status st = OM_OK;
+    *out = false;
+    for (int k = 0; k < 2 && st == OM_OK && !*out; k++) {
+        char *declared = NULL;
+        if ((st = attr_opt(r, points_attr[k], &declared)) == OM_OK && declared != NULL) {
+            const size_t n = strlen(declared);
+            *out = strcmp(name, declared) == 0 ||
+                   (strncmp(name, declared, n) == 0 &&
+                    strcmp(name + n, OM_LAYOUT_HIGH_SUFFIX) == 0);
+        }
+        free(declared);
+    }
+    return st;
+}
+
+/* The longest unit field name looked for. */
+#define UNIT_FIELD_NAME_MAX 256
+
+/* The unit field of the high byte of unit field `name`, or -1. */
+static int high_field(om_h5_reader *r, const char *name)
+{
+    char high[UNIT_FIELD_NAME_MAX];
+    if (snprintf(high, sizeof high, "%s%s", name, OM_LAYOUT_HIGH_SUFFIX) >= (int)sizeof high)
+        return -1;
+    return unit_field(r, high);
+}
+
+/* Read the rows once more: each unit's points given up and scored (each the
+ * low byte in field[k][0] plus 256 times the high byte in field[k][1]), into
+ * s->unit_points. */
+static om_status read_unit_points(om_h5_reader *r, om_summary *s, int field[2][2])
+{
+    const size_t nu = s->unit_count;
+    const double z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * s->confidence);
+    const double n_all = (double)s->trials;
+    uint8_t *lo = malloc(CHUNK_ROWS), *hi = malloc(CHUNK_ROWS);
+    double *sum = calloc(4 * nu, sizeof *sum); /* [u][k][sum, sum of squares] */
+    om_status st = OM_OK;
+    if (lo == NULL || hi == NULL || sum == NULL)
+        st = OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    for (uint64_t first = 0; st == OM_OK && first < s->trials; first += CHUNK_ROWS) {
+        const size_t n = s->trials - first < CHUNK_ROWS ? (size_t)(s->trials - first) : CHUNK_ROWS;
+        for (size_t u = 0; u < nu && st == OM_OK; u++)
+            for (int k = 0; k < 2 && st == OM_OK; k++) {
+                double *a = &sum[4 * u + 2 * k];
+                if ((st = om_h5_reader_read_unit(r, (size_t)field[k][0], u, first, n, lo)) !=
+                        OM_OK ||
+                    (st = om_h5_reader_read_unit(r, (size_t)field[k][1], u, first, n, hi)) !=
+                        OM_OK)
+                    break;
+                for (size_t i = 0; i < n; i++) {
+                    const double v = (double)lo[i] + 256.0 * (double)hi[i];
+                    a[0] += v;
+                    a[1] += v * v;
+                }
+            }
+    }
+    for (size_t u = 0; u < nu && st == OM_OK; u++) {
+        om_summary_unit_points *p = &s->unit_points[u];
+        for (int k = 0; k < 2; k++) {
+            const double *a = &sum[4 * u + 2 * k];
+            p->mean[k] = a[0] / n_all;
+            p->sd[k] = sqrt(fmax(a[1] / n_all - p->mean[k] * p->mean[k], 0.0));
+            p->lo[k] = p->mean[k] - z * p->sd[k] / sqrt(n_all);
+            p->hi[k] = p->mean[k] + z * p->sd[k] / sqrt(n_all);
+        }
+        p->per_100 = s->units[u].points > 0 ? p->mean[1] * 100.0 / s->units[u].points : -1.0;
+    }
+    free(lo);
+    free(hi);
+    free(sum);
+    return st;
+}
+
+/* The declared unit fields of the points given up and scored, if the file
+ * has them and their high bytes: s->unit_points from the rows. A file that
+ * declares them and lacks one of the four fields is damaged. */
+static om_status fill_unit_points(om_h5_reader *r, om_summary *s)
+{
+    int field[2][2];
+    om_status st = OM_OK;
+    for (int k = 0; k < 2 && st == OM_OK; k++)
+        st = attr_opt(r, points_attr[k], &s->unit_points_field[k]);
+    if (st != OM_OK || s->unit_points_field[0] == NULL || s->unit_points_field[1] == NULL ||
+        s->unit_count == 0)
+        return st;
+    for (int k = 0; k < 2; k++) {
+        field[k][0] = unit_field(r, s->unit_points_field[k]);
+        field[k][1] = high_field(r, s->unit_points_field[k]);
+        if (field[k][0] < 0 || field[k][1] < 0)
+            return OM_ERROR(OM_EHDF5, "%s: the file declares the unit field %s (attribute "
+                            "%s) and its high byte %s%s, and lacks %s: the file is damaged",
+                            s->file, s->unit_points_field[k], points_attr[k],
+                            s->unit_points_field[k], OM_LAYOUT_HIGH_SUFFIX,
+                            field[k][0] < 0 ? "the first" : "the second");
+    }
+    if (!om_h5_reader_has_rows(r) || s->trials == 0)
+        return OM_OK;
+    if ((s->unit_points = calloc(s->unit_count, sizeof *s->unit_points)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    return read_unit_points(r, s, field);
+}
+
 om_status om_summary_fill_declared(om_h5_reader *r, om_summary *s)
 {
     const int winner = winner_field(s);
     int lost_field = -1;
     om_status st;
 
-    if ((st = read_warnings(r, s)) != OM_OK || (st = attr_opt(r, "score_field_a",
+    if ((st = read_warnings(r, s)) != OM_OK || (st = fill_unit_points(r, s)) != OM_OK ||
+        (st = attr_opt(r, "score_field_a",
                                                               &s->margin.field[0])) != OM_OK ||
         (st = attr_opt(r, "score_field_b", &s->margin.field[1])) != OM_OK ||
         (st = attr_opt(r, "unit_lost_field", &s->unit_lost_field)) != OM_OK)
@@ -249,6 +361,9 @@ void om_summary_free_declared(om_summary *s)
     free(s->margin.field[1]);
     free(s->unit_lost_field);
     free(s->deciders);
+    free(s->unit_points_field[0]);
+    free(s->unit_points_field[1]);
+    free(s->unit_points);
     for (size_t i = 0; i < s->n_warnings; i++)
         free(s->warnings[i]);
     free(s->warnings);
@@ -341,6 +456,61 @@ void om_summary_text_deciders(const om_summary *s, FILE *out, const char *ci)
     free(order);
 }
 
+/* Order of the units in the table of points: by side, then by points scored
+ * per 100 points of their value, most first (units of unknown value last),
+ * then by index. */
+typedef struct ranked_points {
+    const om_summary *s;
+    size_t u;
+} ranked_points;
+
+static int by_points(const void *x, const void *y)
+{
+    const ranked_points *a = x, *b = y;
+    const om_summary_unit_points *pa = &a->s->unit_points[a->u], *pb = &b->s->unit_points[b->u];
+    const unsigned sa = a->s->units[a->u].side, sb = b->s->units[b->u].side;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    if (pa->per_100 != pb->per_100)
+        return pa->per_100 > pb->per_100 ? -1 : 1;
+    return a->u < b->u ? -1 : a->u > b->u;
+}
+
+void om_summary_text_unit_points(const om_summary *s, FILE *out, const char *ci)
+{
+    ranked_points *order;
+    int wid = 4;
+    if (s->unit_points == NULL || (order = malloc(s->unit_count * sizeof *order)) == NULL)
+        return;
+    for (size_t u = 0; u < s->unit_count; u++) {
+        const int a = (int)strlen(s->units[u].id);
+        wid = a > wid ? a : wid;
+        order[u] = (ranked_points){.s = s, .u = u};
+    }
+    qsort(order, s->unit_count, sizeof *order, by_points);
+    fprintf(out, "\nVictory points of each unit: means a battle [%s CI] of the points it scored\n"
+            "(%s) and gave up (%s), and scored per 100 points of its value;\n"
+            "by side, the best scorers for their cost first\n", ci, s->unit_points_field[1],
+            s->unit_points_field[0]);
+    fprintf(out, "  %-*s  side  points  %-24s  %-24s  per 100\n", wid, "unit", "scored",
+            "given up");
+    for (size_t k = 0; k < s->unit_count; k++) {
+        const size_t u = order[k].u;
+        const om_summary_unit_points *p = &s->unit_points[u];
+        char col[2][64];
+        for (int j = 0; j < 2; j++)
+            snprintf(col[j], sizeof col[j], "%.1f [%.1f, %.1f]", p->mean[1 - j], p->lo[1 - j],
+                     p->hi[1 - j]);
+        fprintf(out, "  %-*s  %-4s  %6u  %-24s  %-24s  ", wid, s->units[u].id,
+                side_label[s->units[u].side != 0], (unsigned)s->units[u].points, col[0], col[1]);
+        if (p->per_100 < 0)
+            fprintf(out, "-\n");
+        else
+            fprintf(out, "%.1f\n", p->per_100);
+    }
+    free(order);
+}
+
 void om_summary_text_warnings(const om_summary *s, FILE *out)
 {
     if (s->n_warnings == 0)
@@ -360,6 +530,7 @@ int om_summary_json_declared(const om_summary *s, json_t *root)
 {
     const om_summary_margin *m = &s->margin;
     json_t *margin = json_null(), *decided = json_null(), *warnings = json_array();
+    json_t *points = json_null();
     if (m->known) {
         json_t *q = json_object();
         char key[16];
@@ -390,19 +561,36 @@ int om_summary_json_declared(const om_summary *s, json_t *root)
             }
         }
     }
+    if (s->unit_points != NULL) {
+        points = json_object();
+        for (size_t u = 0; points != NULL && u < s->unit_count; u++) {
+            const om_summary_unit_points *p = &s->unit_points[u];
+            json_t *o = json_pack("{s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f, s:f}, s:o}",
+                                  "scored", "mean", p->mean[1], "lo", p->lo[1], "hi", p->hi[1],
+                                  "sd", p->sd[1], "given", "mean", p->mean[0], "lo", p->lo[0],
+                                  "hi", p->hi[0], "sd", p->sd[0], "scored_per_100_points",
+                                  p->per_100 >= 0 ? json_real(p->per_100) : json_null());
+            if (o == NULL || json_object_set_new(points, s->units[u].id, o) != 0) {
+                json_decref(points);
+                points = NULL;
+            }
+        }
+    }
     for (size_t i = 0; warnings != NULL && i < s->n_warnings; i++)
         if (json_array_append_new(warnings, json_string(s->warnings[i])) != 0) {
             json_decref(warnings);
             warnings = NULL;
         }
-    if (margin == NULL || decided == NULL || warnings == NULL) {
+    if (margin == NULL || decided == NULL || warnings == NULL || points == NULL) {
         json_decref(margin);
         json_decref(decided);
         json_decref(warnings);
+        json_decref(points);
         return -1;
     }
     return json_object_set_new(root, "margin", margin) != 0 ||
                    json_object_set_new(root, "decided_by", decided) != 0 ||
+                   json_object_set_new(root, "unit_points", points) != 0 ||
                    json_object_set_new(root, "not_modelled", warnings) != 0
                ? -1
                : 0;

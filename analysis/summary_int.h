@@ -7,6 +7,7 @@
 #ifndef OM_SUMMARY_INT_H
 #define OM_SUMMARY_INT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -23,6 +24,13 @@
  */
 om_status om_summary_fill_declared(om_h5_reader *r, om_summary *s);
 
+/* Whether unit field `name` of the file is a part of a two-byte unit value
+ * the file declares (unit_given_field, unit_scored_field, or the high byte of
+ * either, OM_LAYOUT_HIGH_SUFFIX): shown by om_summary_text_unit_points, not
+ * as a unit field of its own. Errors: OM_EHDF5 (an attribute unreadable),
+ * OM_ENOMEM. */
+om_status om_summary_unit_field_declared(om_h5_reader *r, const char *name, bool *out);
+
 /* Free what om_summary_fill_declared set in s. */
 void om_summary_free_declared(om_summary *s);
 
@@ -30,10 +38,11 @@ void om_summary_free_declared(om_summary *s);
  * decided and the lines left out at the end. */
 void om_summary_text_margin(const om_summary *s, FILE *out, const char *ci);
 void om_summary_text_deciders(const om_summary *s, FILE *out, const char *ci);
+void om_summary_text_unit_points(const om_summary *s, FILE *out, const char *ci);
 void om_summary_text_warnings(const om_summary *s, FILE *out);
 
-/* Add them to the JSON object `root` as "margin", "decided_by" and
- * "not_modelled" (null where unknown). Returns 0, or -1 when memory ran out. */
+/* Add them to the JSON object `root` as "margin", "decided_by", "unit_points"
+ * and "not_modelled" (null where unknown). Returns 0, or -1 when memory ran out. */
 int om_summary_json_declared(const om_summary *s, json_t *root);
 
 #endif /* OM_SUMMARY_INT_H */

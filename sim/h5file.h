@@ -17,7 +17,10 @@
  *                points lost for each value of that field); where the game
  *                declares them, score_field_a and score_field_b (the fields of
  *                the score each side made: the margin is their difference) and
- *                unit_lost_field (the unit field of a unit lost); provenance_sha256,
+ *                unit_lost_field (the unit field of a unit lost), unit_given_field
+ *                and unit_scored_field (the unit fields of the points each unit
+ *                gave up and scored: the low byte, the high byte in the unit
+ *                field of the same name and "_hi"); provenance_sha256,
  *                the digest of the run's defining attributes written when it
  *                began (h5util.c, om_h5_provenance), which the reader checks
  *   /trials      attribute fields: the names of the fields in report order,

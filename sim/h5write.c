@@ -110,6 +110,10 @@ static om_status writer_points_attrs(om_h5_writer *w, const om_layout *l)
     }
     if (st == OM_OK && l->unit_lost_field != NULL)
         st = writer_attr_string(w, w->file, "unit_lost_field", l->unit_lost_field);
+    if (st == OM_OK && l->unit_points_field[0] != NULL)
+        st = writer_attr_string(w, w->file, "unit_given_field", l->unit_points_field[0]);
+    if (st == OM_OK && l->unit_points_field[1] != NULL)
+        st = writer_attr_string(w, w->file, "unit_scored_field", l->unit_points_field[1]);
     return st;
 }
 

@@ -969,3 +969,198 @@ Test(doctrine_file, battle_names_or_paths)
     om_wm_scenario_free(s);
     tmpdir_remove();
 }
+
+/* ---- Each unit's victory points, given up and scored (credit.h) ---- */
+
+/* The books of one battle balance: side s's units' points scored plus its
+ * unattributed points are its victory points, and so are the points its
+ * enemies' units gave up; a unit gives up at least its own points (the
+ * characters slain with it add theirs). */
+static void expect_books_balance(const om_wm_battle_prepared *p, const om_wm_battle_result *r,
+                                 unsigned long *unattributed)
+{
+    const om_wm_turn *t = om_wm_battle_turn(p);
+    uint64_t scored[2] = {0, 0}, given[2] = {0, 0};
+    for (unsigned u = 0; u < t->table.units; u++) {
+        const unsigned side = t->table.unit[u].side;
+        const om_wm_unit *v = &t->unit[u].side.unit;
+        scored[side] += r->vp_scored[u];
+        given[side] += r->vp_given[u];
+        cr_assert_geq(r->vp_given[u],
+                      om_wm_victory_points(v->points, v->stands, r->stands_lost[u]),
+                      "unit %u gives up less than its own points", u);
+        cr_assert(r->vp_given[u] == 0 || r->stands_lost[u] > 0, "unit %u lost nothing", u);
+    }
+    for (unsigned s = 0; s < 2; s++) {
+        cr_assert_eq(scored[s] + r->vp_unattributed[s], r->vp[s],
+                     "side %u: units scored %llu + %u unattributed, side %u", s,
+                     (unsigned long long)scored[s], r->vp_unattributed[s], r->vp[s]);
+        cr_assert_eq(given[1 - s], r->vp[s], "side %u's enemies gave up %llu, it scored %u", s,
+                     (unsigned long long)given[1 - s], r->vp[s]);
+        *unattributed += r->vp_unattributed[s];
+    }
+}
+
+/* Over many battles of each pair of the example lists of every rule set
+ * (default doctrines), each battle's points scored by a side's units are its
+ * victory points exactly, and so are the points its enemies gave up; points
+ * no unit earned (an enemy's own losses) are under 1% of all. */
+Test(unit_vp, books_balance_over_the_example_lists)
+{
+    static const char *const pairs[][2] = {
+        {"revolution-empire-steel-and-shot", "revolution-orcs-horde"},
+        {"revolution-empire-knightly-host", "revolution-orcs-riders"},
+        {"1.1-empire-battle-line", "1.1-orcs-waaagh"},
+        {"ancients-republican-roman", "ancients-greek"},
+    };
+    const unsigned battles = 150;
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        char text[512];
+        om_wm_scenario *s = NULL;
+        om_wm_battle_prepared *p = NULL;
+        om_wm_turn_work *w = NULL;
+        om_wm_check_failure why;
+        om_dice d;
+        unsigned long unattributed = 0, vp = 0, scoring_units = 0;
+        const int len = snprintf(text, sizeof text,
+                                 "schema: oddsmaster-scenario/1\nkind: battle\n"
+                                 "a: {list: %s, doctrine: default}\n"
+                                 "b: {list: %s, doctrine: default}\n",
+                                 pairs[k][0], pairs[k][1]);
+        cr_assert_eq(om_wm_battle_scenario_load_text("vp.yaml", text, (size_t)len, &s), OM_OK,
+                     "%s", om_error_message());
+        om_wm_battle_scenario *b = s->battle;
+        cr_assert_eq(om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why, &p),
+                     OM_OK, "%s: %s", why.field, why.reason);
+        cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+        seed(&d, 26 + k);
+        for (unsigned i = 0; i < battles; i++) {
+            om_wm_battle_result r;
+            om_wm_battle_resolve(p, w, &d, &r);
+            expect_books_balance(p, &r, &unattributed);
+            vp += r.vp[0] + r.vp[1];
+            for (unsigned u = 0; u < b->turn.table.units; u++)
+                scoring_units += r.vp_scored[u] > 0;
+        }
+        cr_expect_gt(vp, 0ul, "%s against %s: no victory points", pairs[k][0], pairs[k][1]);
+        cr_expect_gt(scoring_units, (unsigned long)battles, "%s against %s: units scoring",
+                     pairs[k][0], pairs[k][1]);
+        cr_expect_leq(unattributed * 100, vp, "%s against %s: %lu of %lu points unattributed",
+                      pairs[k][0], pairs[k][1], unattributed, vp);
+        om_wm_turn_work_free(w);
+        om_wm_battle_prepared_free(p);
+        om_wm_scenario_free(s);
+    }
+}
+
+/* Two units of side A: Knights that charge B's one unit of Spearmen (with
+ * B's General, 125 points, joined to it) and Knights far off that hold. When
+ * the Spearmen are destroyed and the charging Knights survive, the Spearmen
+ * give up their 50 points and the General's 125, and the charging Knights
+ * score all of them: the Knights that held, who removed no stand, none. */
+Test(unit_vp, the_unit_that_destroys_scores)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long destroyed = 0;
+    begin(&x, "warmaster-revolution");
+    const unsigned k = unit(&x, 0, OM_WM_CAVALRY, 90, 60, true);
+    const unsigned idle = unit(&x, 0, OM_WM_CAVALRY, 10, 10, false);
+    const unsigned s = unit(&x, 1, OM_WM_INFANTRY, 90, 75, true);
+    x.t.unit[s].side.unit.attacks = 1;
+    x.t.unit[s].side.unit.armour = 0;
+    const int g = om_wm_table_add_character(&x.t.table, "General", 1, OM_WM_GENERAL, 9,
+                                            (om_wm_vec){90, 83});
+    cr_assert_geq(g, 0);
+    x.t.table.character[g].joined = (int8_t)s;
+    x.o.character_points[g] = 125;
+    x.o.first = 0;
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 11);
+    for (unsigned n = 0; n < 2000; n++) {
+        om_wm_battle_result r;
+        unsigned long ignored = 0;
+        om_wm_battle_resolve(p, w, &d, &r);
+        expect_books_balance(p, &r, &ignored);
+        cr_assert_eq(r.vp_scored[idle], 0u, "the Knights that held scored");
+        cr_assert_eq(r.vp_scored[s], r.vp[1], "B's one unit scores all of B's points");
+        if (!r.destroyed[s] || r.destroyed[k])
+            continue;
+        destroyed++;
+        cr_assert_eq(r.vp_given[s], 50u + 125u);
+        cr_assert_eq(r.vp_scored[k], 50u + 125u);
+        cr_assert_eq(r.vp_unattributed[0], 0u);
+    }
+    cr_expect_gt(destroyed, 200ul, "battles that destroy the Spearmen");
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}
+
+/* Sharing points among units: the floor of each exact share, the rest to the
+ * largest remainders, the lowest index first among equal ones; the shares
+ * always sum to what is shared; no weight, nothing shared. */
+Test(unit_vp, shares_are_whole_and_exact)
+{
+    const float thirds[3] = {1, 1, 1}, some[4] = {0, 2, 1, 0}, none[2] = {0, 0};
+    uint32_t out[4] = {0, 0, 0, 0};
+    cr_assert(om_wm_credit_share(thirds, 3, 100, out));
+    cr_assert_eq(out[0], 34u);
+    cr_assert_eq(out[1], 33u);
+    cr_assert_eq(out[2], 33u);
+    memset(out, 0, sizeof out);
+    cr_assert(om_wm_credit_share(some, 4, 55, out));
+    cr_assert_eq(out[0], 0u);
+    cr_assert_eq(out[1], 37u); /* 36.67 */
+    cr_assert_eq(out[2], 18u); /* 18.33 */
+    cr_assert_eq(out[3], 0u);
+    memset(out, 0, sizeof out);
+    cr_assert_not(om_wm_credit_share(none, 2, 10, out));
+    cr_assert_eq(out[0] + out[1], 0u);
+    for (uint32_t amount = 0; amount < 400; amount += 7) {
+        const float w[5] = {0.3f, 1.7f, 0, 2.9f, 0.1f};
+        uint32_t o[5] = {0, 0, 0, 0, 0};
+        cr_assert(om_wm_credit_share(w, 5, amount, o));
+        cr_assert_eq(o[0] + o[1] + o[2] + o[3] + o[4], amount);
+        cr_assert_eq(o[2], 0u);
+    }
+}
+
+/* Side A: Bowmen (one shot a stand, 30cm) holding 20cm from B's one unit of
+ * Spearmen (Hits 1, no Armour), which holds, and Knights far off that hold. Only the Bowmen's
+ * shooting removes B's stands: every point side A scores is theirs, the
+ * Knights' none, and no point of A's goes unattributed. */
+Test(unit_vp, the_unit_that_shoots_scores)
+{
+    builder x;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long scored = 0;
+    begin(&x, "warmaster-revolution");
+    const unsigned bow = unit(&x, 0, OM_WM_INFANTRY, 90, 60, false);
+    const unsigned idle = unit(&x, 0, OM_WM_CAVALRY, 10, 10, false);
+    const unsigned s = unit(&x, 1, OM_WM_INFANTRY, 90, 80, false);
+    x.t.unit[bow].side.unit.shots = 1;
+    x.t.unit[bow].side.unit.range_cm = 30;
+    x.t.table.unit[bow].range_cm = 30;
+    x.t.unit[s].side.unit.armour = 0;
+    x.t.unit[s].side.unit.hits = 1; /* a stand a hit: the first volleys tell */
+    om_wm_battle_prepared *p = prepare(&x);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 12);
+    for (unsigned n = 0; n < 2000; n++) {
+        om_wm_battle_result r;
+        unsigned long ignored = 0;
+        om_wm_battle_resolve(p, w, &d, &r);
+        expect_books_balance(p, &r, &ignored);
+        cr_assert_eq(r.vp_scored[bow], r.vp[0]);
+        cr_assert_eq(r.vp_scored[idle], 0u);
+        cr_assert_eq(r.vp_unattributed[0], 0u);
+        cr_assert_eq(r.vp[1], 0u, "nothing of side B's removes a stand");
+        scored += r.vp[0] > 0;
+    }
+    cr_expect_gt(scored, 200ul, "battles in which the Bowmen scored");
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+}

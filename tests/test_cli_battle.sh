@@ -179,6 +179,10 @@ expect_exit 0 "a battle of the full length" "$OM" battle revolution-empire-steel
 expect_grep "Margin: vp_a - vp_b" "$TMP/out" "battle prints the margin of victory points"
 expect_grep "Which units decided battles" "$TMP/out" "battle prints the units that decided"
 expect_grep "Not modelled (the odds leave these out):" "$TMP/out" "battle prints what is not modelled"
+expect_grep "Victory points of each unit: means a battle [95% CI] of the points it scored" "$TMP/out" \
+    "battle prints each unit's victory points scored and given up"
+expect_match "^  a_[a-z0-9_-]* *A  *[0-9][0-9]*  [0-9.]* \[[0-9.]*, [0-9.]*\]  *[0-9.]* \[[0-9.]*, [0-9.]*\]  *[0-9.]*$" \
+    "$TMP/out" "...a row a unit: side, points, scored and given up with intervals, per 100 points"
 expect_grep "Pistoliers (a_pistoliers_1): not modelled: pistoliers" "$TMP/out" \
     "...a unit's special rule the engine does not model, by its id"
 expect_grep "Hero (a_hero_1): not modelled: +1 attacks to the unit joined, sword-of-might" "$TMP/out" \
@@ -195,7 +199,42 @@ json_ok "the margin's interval holds its mean and its quantiles increase" \
 json_ok "not_modelled lists the unit's rule" '"Pistoliers (a_pistoliers_1): not modelled: pistoliers" in d["not_modelled"]'
 json_ok "decided_by: every unit, its battles lost and kept adding up" \
     'len(d["decided_by"]) == len(d["per_unit"]["units"]) and all(v["lost"] + v["kept"] == 600 for v in d["decided_by"].values())'
+json_ok "per_unit leaves the bytes of the points to unit_points" \
+    'list(d["per_unit"]["fields"]) == ["stands_lost", "destroyed"] and len(d["unit_points"]) == len(d["per_unit"]["units"])'
+json_ok "unit_points: each side's units gave up the enemy's points, and scored them but for losses no enemy caused" \
+    '(lambda side: all(abs(sum(v["given"]["mean"] for k, v in d["unit_points"].items() if side[k] == s) - d["fields"]["vp_" + ("b" if s == "a" else "a")]["mean"]) < 1e-6 and 0.99 * d["fields"]["vp_" + s]["mean"] <= sum(v["scored"]["mean"] for k, v in d["unit_points"].items() if side[k] == s) <= d["fields"]["vp_" + s]["mean"] + 1e-6 for s in "ab"))({u["id"]: u["side"] for u in d["per_unit"]["units"]})'
+json_ok "unit_points: intervals hold their means, points per 100 as the mean scored over the unit's value" \
+    'all(v[k]["lo"] <= v[k]["mean"] <= v[k]["hi"] for v in d["unit_points"].values() for k in ("scored", "given")) and all(abs(d["unit_points"][u["id"]]["scored_per_100_points"] - 100 * d["unit_points"][u["id"]]["scored"]["mean"] / u["points"]) < 1e-9 for u in d["per_unit"]["units"] if u["points"] > 0)'
 cp "$TMP/out" "$TMP/e.json"
+# Battle by battle from the file's bytes (h5dump -b): each side's units gave up
+# exactly the enemy's victory points, and scored its own but for the points
+# of losses no enemy caused.
+for ds in units/vp_given units/vp_given_hi units/vp_scored units/vp_scored_hi trials/vp_a trials/vp_b; do
+    h5dump -b NATIVE -d "/$ds" -o "$TMP/$(basename "$ds").bin" "$TMP/e.h5" >/dev/null 2>&1
+done
+if python3 - "$TMP" <<'PY' >"$TMP/py" 2>&1
+import json, struct, sys
+t = sys.argv[1]
+d = json.load(open(t + "/e.json"))
+side = [u["side"] for u in d["per_unit"]["units"]]
+n, k = 600, len(side)
+raw = lambda name: open("%s/%s.bin" % (t, name), "rb").read()
+both = lambda name: [lo + 256 * hi for lo, hi in zip(raw(name), raw(name + "_hi"))]
+given, scored = both("vp_given"), both("vp_scored")
+vp = {s: struct.unpack("<%dH" % n, raw("vp_" + s)) for s in "ab"}
+assert len(given) == n * k and len(scored) == n * k
+missed = 0
+for i in range(n):
+    for s, e in (("a", "b"), ("b", "a")):
+        row = range(i * k, (i + 1) * k)
+        assert sum(given[j] for j in row if side[j - i * k] == e) == vp[s][i], (i, s)
+        got = sum(scored[j] for j in row if side[j - i * k] == s)
+        assert got <= vp[s][i], (i, s, got, vp[s][i])
+        missed += vp[s][i] - got
+assert missed * 100 <= sum(vp["a"]) + sum(vp["b"]), missed
+PY
+then ok "battle by battle in the file: the units' points given up and scored add up to the sides'"; else
+    not_ok "battle by battle in the file: the units' points given up and scored add up to the sides'" "$(tail -n 3 "$TMP/py")"; fi
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
     if /usr/bin/python3 - "$TMP/e.h5" "$TMP/e.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
@@ -235,8 +274,8 @@ else
 fi
 expect_exit 0 "an engagement's file" "$OM" run -n 1000 -q -o "$TMP/eng.h5"
 expect_exit 0 "...its summary as JSON" "$OM" summary "$TMP/eng.h5" --format json
-json_ok "...has no margin, no units that decided, nothing not modelled" \
-    'd["margin"] is None and d["decided_by"] is None and d["not_modelled"] == []'
+json_ok "...has no margin, no units that decided, no units' points, nothing not modelled" \
+    'd["margin"] is None and d["decided_by"] is None and d["unit_points"] is None and d["not_modelled"] == []'
 
 # The README's battle of two example lists: its quoted lines are what the
 # command prints.

@@ -11,7 +11,8 @@
 # --from-rows, chart, efficiency, run --resume) refuses with exit 3 and a
 # message naming the file, the dataset and the rows, and writes nothing; a
 # refused resume leaves the .partial file as it was. Then the temporary files
-# of runs (judged by their lock, not their process id) and two full disks
+# of runs (judged by their lock, not their process id), a battle file's
+# victory points of each unit damaged or missing, and two full disks
 # (matrix --cells-dir, a PDF chart), which must say the system's reason and
 # leave no file.
 set -u
@@ -278,6 +279,19 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 expect_exit 0 "the next run once it was killed" "$OM" run --trials 1000 -o "$TMP/live.h5"
 expect_grep "removed $TMP/live.h5.tmp-$pid" "$TMP/err" "the killed run's file is removed"
+
+# --- a battle file's victory points of each unit: a damaged chunk of them, and
+# a declared unit field the file lacks, refused by summary ---
+expect_exit 0 "a battle file" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
+    -n 100 --seed 5 -q -o "$TMP/battle.h5"
+damaged battle-vp.h5 "$TMP/battle.h5" chunk /units/vp_scored 0 flip mid
+expect_exit 3 "summary of a battle file whose vp_scored is damaged" "$OM" summary "$TMP/battle-vp.h5"
+expect_match "battle-vp.h5: /units/vp_scored, rows [0-9]*\.\.[0-9]* of unit [a-z0-9_-]*: the data are damaged" \
+    "$TMP/err" "the file, the unit field, the rows and the unit are named"
+damaged battle-lacks.h5 "$TMP/battle.h5" text unit_scored_field vp_scord
+expect_exit 3 "summary of a battle file that declares a unit field it lacks" "$OM" summary "$TMP/battle-lacks.h5"
+expect_grep "declares the unit field vp_scord (attribute unit_scored_field) and its high byte vp_scord_hi, and lacks the first: the file is damaged" \
+    "$TMP/err" "the file, the field and its attribute are named"
 
 # --- full disks (a file size limit, its SIGXFSZ ignored): the reason, no file ---
 # full LIMIT ARGS...: oddsmaster ARGS with files limited to LIMIT blocks (0:

@@ -391,7 +391,7 @@ Test(summary, json_parses_with_documented_keys)
                                        "seed", "program_version", "units", "outcome",
                                        "round1_outcome", "points_lost", "fields", "confidence", "run",
                                        "exact", "per_unit", "margin", "decided_by",
-                                       "not_modelled"};
+                                       "unit_points", "not_modelled"};
     char path[512], *text;
     om_summary *s;
     json_error_t err;

@@ -147,7 +147,16 @@ typedef struct om_layout {
                                       trial by trial, is the margin */
     const char *unit_lost_field;   /* a unit flag field set when the unit was lost
                                       (destroyed), weighed against the winner */
+    const char *unit_points_field[2]; /* the unit fields of the points each unit gave
+                                      up ([0]) and scored ([1]) (a battle's victory
+                                      points): each the low byte of its value, whose
+                                      high byte is the unit field of the same name
+                                      followed by OM_LAYOUT_HIGH_SUFFIX */
 } om_layout;
+
+/* The suffix of the unit field holding the high byte of a two-byte unit value
+ * (om_layout.unit_points_field): value = low + 256 * high. */
+#define OM_LAYOUT_HIGH_SUFFIX "_hi"
 
 /* The byte offset in a row of unit field f's value for unit u. */
 static inline size_t om_layout_unit_offset(const om_layout *l, size_t f, size_t u)

@@ -277,10 +277,26 @@ static unsigned withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t
     return why;
 }
 
+/* Each unit's victory points given up (r->vp_given, filled by judge) shared
+ * among the enemy units that removed its stands, by the ledger `credit`
+ * (credit.h): into r->vp_scored, the points of a unit no enemy unit removed a
+ * stand of into the enemy side's r->vp_unattributed. */
+static void attribute(const om_wm_battle_prepared *p, const om_wm_table *t,
+                      const om_wm_credit *credit, om_wm_battle_result *r)
+{
+    memset(r->vp_scored, 0, p->units * sizeof r->vp_scored[0]);
+    r->vp_unattributed[0] = r->vp_unattributed[1] = 0;
+    for (unsigned u = 0; u < p->units; u++)
+        if (r->vp_given[u] > 0 &&
+            !om_wm_credit_share(credit->by[u], p->units, r->vp_given[u], r->vp_scored))
+            r->vp_unattributed[1 - t->unit[u].side] += r->vp_given[u];
+}
+
 /* The victory points, losses and verdict of the battle as the table ends it
- * (lost[]: each army's losses toward its break point, from withdrawals). */
+ * (lost[]: each army's losses toward its break point, from withdrawals), and
+ * each unit's share of the points by the ledger `credit`. */
 static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bool out[2],
-                  const unsigned lost[2], om_wm_battle_result *r)
+                  const unsigned lost[2], const om_wm_credit *credit, om_wm_battle_result *r)
 {
     const om_wm_turn *turn = om_wm_turn_of(p->turn);
     om_wm_battle_side side[2];
@@ -294,12 +310,18 @@ static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bo
         r->stands_lost[u] = (uint8_t)gone;
         r->destroyed[u] = p->start_stands[u] > 0 && !tu->present;
         r->units_lost[tu->side] += r->destroyed[u];
-        r->vp[1 - tu->side] += om_wm_victory_points_lost(v->points, om_wm_unit_size(v),
-                                                         p->start_stands[u], gone);
+        r->vp_given[u] = om_wm_victory_points_lost(v->points, om_wm_unit_size(v),
+                                                   p->start_stands[u], gone);
+        r->vp[1 - tu->side] += r->vp_given[u];
     }
+    /* A character slain is slain with the unit he was with: his points are
+     * that unit's to give up. */
     for (unsigned c = 0; c < t->characters; c++)
-        if (character_slain(t, c))
+        if (character_slain(t, c)) {
             r->vp[1 - t->character[c].side] += p->options.character_points[c];
+            r->vp_given[t->character[c].joined] += p->options.character_points[c];
+        }
+    attribute(p, t, credit, r);
     for (unsigned s = 0; s < 2; s++) {
         r->withdrew[s] = out[s];
         side[s] = (om_wm_battle_side){.vp_scored = r->vp[s], .lost_halves = lost[s],
@@ -379,7 +401,7 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     out->first = (uint8_t)first;
     out->turns = (uint8_t)(n - 1);
     out->end = (uint8_t)why;
-    judge(p, om_wm_turn_work_table(w), gone, lost, out);
+    judge(p, om_wm_turn_work_table(w), gone, lost, om_wm_turn_work_credit(w), out);
     if (tr != NULL) {
         om_wm_event e = om_wm_event_make(tr, OM_WM_EV_END, -1, -1);
         e.side = out->verdict.winner;

@@ -319,6 +319,15 @@ typedef struct om_wm_battle_result {
     uint8_t destroyed[OM_WM_TABLE_MAX_UNITS];   /* by table index: 0 or 1 */
     uint16_t spells_cast[2];       /* spells each side's Wizards tried to cast (magic.h) */
     uint16_t spells_worked[2];     /* of those, cast and not anti-magicked */
+    uint32_t vp_given[OM_WM_TABLE_MAX_UNITS];  /* by table index: the victory points the
+                                      enemy scored for the unit (its own, as vp[] counts
+                                      them, and those of the characters slain with it) */
+    uint32_t vp_scored[OM_WM_TABLE_MAX_UNITS]; /* by table index: its share of the victory
+                                      points given up by the enemy units whose stands it
+                                      removed (credit.h, om_wm_credit_share) */
+    uint32_t vp_unattributed[2];   /* of vp[s], the points of enemy units whose losses no
+                                      unit of side s caused (a machine that blew itself
+                                      up): vp[s] is side s's units' vp_scored plus this */
 } om_wm_battle_result;
 
 /* A battle prepared for its trials (opaque): shared read-only by every thread. */
@@ -362,7 +371,8 @@ const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p);
  * an army withdrawing when at the end of a turn its General is slain (his unit
  * destroyed) or its losses reach its break point, and the battle ending at
  * the end of a battle turn when its length says so. Then the victory points
- * and the verdict. No allocation; thread-safe for distinct w, d and out.
+ * and the verdict; each unit's victory points given up and scored (the
+ * attribution of credit.h). No allocation; thread-safe for distinct w, d and out.
  * Simplifications (docs/rules-coverage.md, "The end of a battle"): withdrawal
  * is checked at the end of each side's turn, not each phase; a lone General is
  * never slain (no enemy moves through characters).

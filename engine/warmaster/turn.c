@@ -93,6 +93,11 @@ struct om_wm_turn_work {
     om_wm_trace *trace;                       /* where its events go (trace.h), or NULL:
                                                  in a run, NULL */
     om_wm_magic_turn magic;                   /* what its spells did (magic.h) */
+    int8_t aim[OM_WM_TABLE_MAX_UNITS];        /* in its Shooting phase: the unit each
+                                                 unit shot at, or -1 */
+    uint16_t aim_hits[OM_WM_TABLE_MAX_UNITS]; /* ...and its unsaved hits */
+    om_wm_credit credit;                      /* who removed whose stands since
+                                                 om_wm_turn_begin (credit.h) */
 };
 
 /* ---- Small helpers ---- */
@@ -200,6 +205,8 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
         om_wm_trace_put(w->trace, &e);
     }
     fire[target].hits += f.hits;
+    w->aim[u] = (int8_t)target;
+    w->aim_hits[u] = (uint16_t)f.hits;
     if (fire[target].driver < 0 || cm < fire[target].driver_cm - 1e-9) {
         fire[target].driver = (int)u;
         fire[target].driver_cm = cm;
@@ -326,6 +333,45 @@ static void cast_spells(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
     out->spells_worked = m->worked;
 }
 
+/* Whether a Wizard of side `side` is with unit u. */
+static bool wizard_with(const om_wm_table *t, unsigned side, unsigned u)
+{
+    for (unsigned c = 0; c < t->characters; c++)
+        if (t->character[c].side == side && t->character[c].kind == OM_WM_WIZARD &&
+            t->character[c].joined == (int)u)
+            return true;
+    return false;
+}
+
+/* Credit the stands the Shooting phase removed from the moving side's enemies
+ * (before[u]: stands as it began) to the units that hit them (credit.h): each
+ * shooter by its unsaved hits, the unit of the Wizard whose spell drove the
+ * target back by the spells' hits; a loss no hit of a known unit explains
+ * (a shattered stand, a spell cast from no unit's ranks) to the units the
+ * moving side's Wizards are with. */
+static void credit_shooting(om_wm_turn_work *w, const uint8_t *before)
+{
+    const om_wm_table *t = &w->t;
+    const om_wm_magic_turn *m = &w->magic;
+    const unsigned side = w->setup->side;
+    float weight[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned v = 0; v < t->units; v++) {
+        const unsigned now = t->unit[v].present ? t->unit[v].stands : 0;
+        float total = 0;
+        if (t->unit[v].side == side || before[v] <= now)
+            continue;
+        for (unsigned a = 0; a < t->units; a++)
+            total += weight[a] = w->aim[a] == (int)v ? (float)w->aim_hits[a] : 0;
+        if (m->driver[v] >= 0) {
+            weight[(unsigned)m->driver[v]] += (float)(m->hits[v] + m->quiet_hits[v]);
+            total += (float)(m->hits[v] + m->quiet_hits[v]);
+        }
+        for (unsigned a = 0; total <= 0 && a < t->units; a++)
+            weight[a] = t->unit[a].present && wizard_with(t, side, a) ? 1.0f : 0.0f;
+        om_wm_credit_add(&w->credit, v, before[v] - now, weight, t->units);
+    }
+}
+
 /* The moving side's Shooting phase: its Wizards' spells, its units' shooting
  * in index order, then every target's drive back in index order (the
  * owner's choice, Driving Back Enemies). */
@@ -333,8 +379,12 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
                            om_wm_turn_result *out)
 {
     target_fire fire[OM_WM_TABLE_MAX_UNITS];
-    for (unsigned u = 0; u < w->t.units; u++)
+    uint8_t before[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned u = 0; u < w->t.units; u++) {
         fire[u] = (target_fire){0, 0, -1, 0};
+        before[u] = w->t.unit[u].present ? w->t.unit[u].stands : 0;
+        w->aim[u] = -1;
+    }
     if (om_wm_spellbook_active(&p->turn.magic, &w->t, w->setup->side))
         cast_spells(p, w, d, fire, out);
     for (unsigned u = 0; u < w->t.units; u++)
@@ -346,6 +396,7 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
         else if (fire[u].quiet > 0 && w->t.unit[u].present)
             remove_hit_stands(p, w, u, &fire[u]);
     }
+    credit_shooting(w, before);
 }
 
 /* ---- Combat phase: who touches whom (Combat > Combat Engagement to Supporting
@@ -710,12 +761,53 @@ static void trace_engagement(const om_wm_turn_work *w)
     }
 }
 
+/* The stands unit a of an engagement's enemies has fighting units of side
+ * `side` of the engagement in w->m. */
+static unsigned fighting_side(const om_wm_turn_work *w, unsigned a, unsigned side)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < w->m.n_units; j++)
+        if (w->t.unit[w->index[j]].side == side)
+            n += w->c.stands[a][w->index[j]];
+    return n;
+}
+
+/* Credit the stands the engagement in w->m removed (start[k]: stands of its
+ * unit k as it began) to the enemy units of the engagement (credit.h): by
+ * the stands each had fighting the unit; none fighting it (it supported), by
+ * the stands each had fighting its side; none at all, in equal shares. */
+static void credit_engagement(om_wm_turn_work *w, const uint8_t *start)
+{
+    const om_wm_table *t = &w->t;
+    float weight[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned k = 0; k < w->m.n_units; k++) {
+        const unsigned v = w->index[k], side = t->unit[v].side;
+        const unsigned now = t->unit[v].present ? t->unit[v].stands : 0;
+        float total = 0;
+        if (start[k] <= now)
+            continue;
+        memset(weight, 0, t->units * sizeof weight[0]);
+        for (unsigned pass = 0; pass < 3 && total <= 0; pass++)
+            for (unsigned j = 0; j < w->m.n_units; j++) {
+                const unsigned a = w->index[j];
+                if (t->unit[a].side == side)
+                    continue;
+                weight[a] = pass == 0   ? (float)w->c.stands[a][v]
+                            : pass == 1 ? (float)fighting_side(w, a, side)
+                                        : 1.0f;
+                total += weight[a];
+            }
+        om_wm_credit_add(&w->credit, v, start[k] - now, weight, t->units);
+    }
+}
+
 /* Fight the engagement in w->m and carry its units' states back to the table. */
 static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                              om_wm_turn_result *out)
 {
     om_wm_table *t = &w->t;
     om_wm_unit_state *states[OM_WM_UNITS_MAX];
+    uint8_t start[OM_WM_UNITS_MAX];
     /* Valid by construction: every unit's values were checked when the turn
      * was prepared, and its contacts, supports and table state come from the
      * table (debug builds assert the engagement's check). */
@@ -727,6 +819,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         w->state[k].carried = t->unit[u].hits;
         w->state[k].hurt = w->hurt[u];
         states[k] = &w->state[k];
+        start[k] = t->unit[u].stands;
     }
     om_wm_multi_resolve(w->mp, d, states, &w->outcome);
     if (w->trace != NULL)
@@ -753,6 +846,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         }
         om_wm_table_update(t, u);
     }
+    credit_engagement(w, start);
 }
 
 /* The end of the Combat phase on the table (fixed reading
@@ -888,6 +982,7 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
 void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w)
 {
     om_wm_table_copy(&w->t, &p->turn.table, w->memo);
+    om_wm_credit_clear(&w->credit, p->turn.table.units);
 }
 
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
@@ -912,6 +1007,11 @@ void om_wm_turn_work_set_trace(om_wm_turn_work *w, om_wm_trace *trace)
 om_wm_trace *om_wm_turn_work_trace(const om_wm_turn_work *w)
 {
     return w->trace;
+}
+
+const om_wm_credit *om_wm_turn_work_credit(const om_wm_turn_work *w)
+{
+    return &w->credit;
 }
 
 /* ---- Preparing ---- */

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "command.h"
+#include "credit.h"
 #include "magic.h"
 #include "table.h"
 #include "wm.h"
@@ -180,6 +181,10 @@ const om_wm_table *om_wm_turn_work_table(const om_wm_turn_work *w);
  * changes no die drawn and no result. om_wm_turn_work_trace: the sink set. */
 void om_wm_turn_work_set_trace(om_wm_turn_work *w, om_wm_trace *trace);
 om_wm_trace *om_wm_turn_work_trace(const om_wm_turn_work *w);
+
+/* om_wm_turn_work_credit: which enemy units removed the stands of each unit
+ * since om_wm_turn_begin, over the turns played in `w` (credit.h). */
+const om_wm_credit *om_wm_turn_work_credit(const om_wm_turn_work *w);
 
 /* ---- The turn's fixed readings (registry shaped like options.c) ---- */
 

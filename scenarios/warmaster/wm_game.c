@@ -523,8 +523,16 @@ static const om_field battle_fields[] = {
 };
 
 /* A battle's per-unit fields: after the battle's own bytes, each field's
- * value for every unit of the table in table order. */
-enum { BU_STANDS_LOST = 0, BU_DESTROYED, BU_FIELDS };
+ * value for every unit of the table in table order. The victory points a unit
+ * gave up and scored pass 255: each is a low byte and a high byte
+ * (om_layout.unit_points_field, value = low + 256 * high). */
+enum {
+    BU_STANDS_LOST = 0, BU_DESTROYED, BU_VP_GIVEN, BU_VP_GIVEN_HI, BU_VP_SCORED, BU_VP_SCORED_HI,
+    BU_FIELDS
+};
+
+/* The largest value of a low byte. */
+#define BYTE_MAX 255u
 
 static const om_field battle_unit_fields[BU_FIELDS] = {
     [BU_STANDS_LOST] = {.name = "stands_lost", .type = OM_FIELD_COUNT,
@@ -532,6 +540,26 @@ static const om_field battle_unit_fields[BU_FIELDS] = {
                                        "destroyed)."},
     [BU_DESTROYED] = {.name = "destroyed", .type = OM_FIELD_FLAG, .max = 1,
                       .description = "1 if the unit was destroyed."},
+    [BU_VP_GIVEN] = {.name = "vp_given", .type = OM_FIELD_COUNT, .max = BYTE_MAX,
+                     .description = "Victory points the enemy scored for the unit (End of the "
+                                    "Battle > Victory Points: its points destroyed, half "
+                                    "rounded up to 5 for a unit of 3+ stands reduced to 1, and "
+                                    "the points of characters slain with it), low byte: the "
+                                    "value is vp_given + 256 * vp_given_hi."},
+    [BU_VP_GIVEN_HI] = {.name = "vp_given" OM_LAYOUT_HIGH_SUFFIX, .type = OM_FIELD_COUNT,
+                        .description = "High byte of vp_given (the value is vp_given + 256 * "
+                                       "vp_given_hi)."},
+    [BU_VP_SCORED] = {.name = "vp_scored", .type = OM_FIELD_COUNT, .max = BYTE_MAX,
+                      .description = "Victory points the unit scored: of each enemy unit's "
+                                     "vp_given, its share in proportion to the stands of that "
+                                     "unit it removed (shooting: by unsaved hits; combat: by "
+                                     "its stands fighting the unit), in whole points; a side's "
+                                     "units' vp_scored sum to its victory points but for losses "
+                                     "no enemy caused. Low byte: the value is vp_scored + 256 "
+                                     "* vp_scored_hi."},
+    [BU_VP_SCORED_HI] = {.name = "vp_scored" OM_LAYOUT_HIGH_SUFFIX, .type = OM_FIELD_COUNT,
+                         .description = "High byte of vp_scored (the value is vp_scored + 256 * "
+                                        "vp_scored_hi)."},
 };
 
 /* Battles a block of a run holds: a battle takes milliseconds where an
@@ -557,11 +585,18 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
                                              .side = t->unit[u].side,
                                              .points = b->turn.unit[u].side.unit.points};
     }
+    /* No unit gives up or scores more than an army's points (its own, its
+     * characters' and their items', as the list counts them): the high
+     * bytes' largest value. */
+    const uint32_t most = b->list[0]->points > b->list[1]->points ? b->list[0]->points
+                                                                  : b->list[1]->points;
     for (size_t f = 0; f < BU_FIELDS; f++) {
         l->unit_fields[f] = battle_unit_fields[f];
         l->unit_fields[f].offset = BR_SIZE + f * n;
         if (f == BU_STANDS_LOST)
             l->unit_fields[f].max = stands;
+        if (f == BU_VP_GIVEN_HI || f == BU_VP_SCORED_HI)
+            l->unit_fields[f].max = most >> 8 > 0 ? most >> 8 : 1;
     }
     l->unit_field_count = BU_FIELDS;
     l->unit_count = n;
@@ -579,6 +614,8 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
     l->score_field[0] = "vp_a";
     l->score_field[1] = "vp_b";
     l->unit_lost_field = battle_unit_fields[BU_DESTROYED].name;
+    l->unit_points_field[0] = battle_unit_fields[BU_VP_GIVEN].name;
+    l->unit_points_field[1] = battle_unit_fields[BU_VP_SCORED].name;
 }
 
 /* A battle's row from its result (n units on the table). */
@@ -587,6 +624,10 @@ static void battle_row(const om_wm_battle_result *r, size_t n, uint8_t *row)
     for (size_t u = 0; u < n; u++) {
         row[BR_SIZE + BU_STANDS_LOST * n + u] = r->stands_lost[u];
         row[BR_SIZE + BU_DESTROYED * n + u] = r->destroyed[u];
+        row[BR_SIZE + BU_VP_GIVEN * n + u] = (uint8_t)(r->vp_given[u] & BYTE_MAX);
+        row[BR_SIZE + BU_VP_GIVEN_HI * n + u] = (uint8_t)(r->vp_given[u] >> 8);
+        row[BR_SIZE + BU_VP_SCORED * n + u] = (uint8_t)(r->vp_scored[u] & BYTE_MAX);
+        row[BR_SIZE + BU_VP_SCORED_HI * n + u] = (uint8_t)(r->vp_scored[u] >> 8);
     }
     const unsigned vp[2] = {r->vp[0] < UINT16_MAX ? r->vp[0] : UINT16_MAX,
                             r->vp[1] < UINT16_MAX ? r->vp[1] : UINT16_MAX};
