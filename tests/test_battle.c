@@ -437,6 +437,22 @@ static void army(om_wm_unit *v, unsigned n)
  * table in its own half, none overlapping (the turn's own check), brigades of
  * four touching units (Command > Brigades: the table's check of brigades). An
  * army too big for its zone is refused naming the unit that does not fit. */
+/* Each side's deployment zone: fronts 80cm apart on a Warmaster table of
+ * 120cm, 20cm deep (Battlefields > Table Size and Deployment Areas); 90cm apart
+ * on Ancients' 120cm table, 15cm deep (Warmaster Ancients, The Battlefield >
+ * Deployment: worked example WE-33). */
+Test(battle, deployment_zone_depth)
+{
+    static const struct { om_wm_ruleset_id rules; double zone; } want[] = {
+        {OM_WM_RULES_REV, 20}, {OM_WM_RULES_WM11, 20}, {OM_WM_RULES_WMA, 15}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        om_wm_table t;
+        om_wm_table_init(&t, want[i].rules, 0, 0);
+        cr_expect_float_eq(om_wm_deploy_zone_cm(&t, want[i].rules), want[i].zone, 1e-12,
+                           "rule set %d", (int)want[i].rules);
+    }
+}
+
 Test(battle, deployed_lines)
 {
     builder x;
@@ -458,9 +474,9 @@ Test(battle, deployed_lines)
         double front = tu->side == 0 ? tu->centre.y + om_wm_table_unit_depth(tu) / 2
                                      : x.t.table.depth_cm - tu->centre.y +
                                            om_wm_table_unit_depth(tu) / 2;
-        cr_assert_leq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 + 1e-9,
+        cr_assert_leq(front, om_wm_deploy_zone_cm(&x.t.table, x.t.command.rules) + 1e-9,
                       "unit %u", u);
-        cr_assert_geq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 - 1e-9 -
+        cr_assert_geq(front, om_wm_deploy_zone_cm(&x.t.table, x.t.command.rules) - 1e-9 -
                                  3 * (om_wm_table_unit_depth(tu) + OM_WM_DEPLOY_LINE_GAP_CM),
                       "unit %u stands in its zone", u);
     }

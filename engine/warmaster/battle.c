@@ -405,6 +405,12 @@ static void declare_brigade(om_wm_table *t, unsigned from, unsigned to)
     (void)om_wm_table_add_brigade(t, u, to - from);
 }
 
+double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules)
+{
+    const om_wm_ruleset *rs = om_wm_ruleset_get(rules);
+    return t->depth_cm / 2 - (rs != NULL ? rs->deploy_apart_cm : 0) / 2;
+}
+
 om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
                                    unsigned n, unsigned brigade, om_wm_check_failure *why,
                                    unsigned *first)
@@ -414,7 +420,8 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
     const char *who = side == 0 ? "a.units" : "b.units";
     const unsigned group = brigade >= 2 && brigade <= OM_WM_BRIGADE_MAX_UNITS ? brigade : 1;
     /* Distances from the side's own edge (y = 0 for A) and from its left. */
-    double front = tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, x = 0, line_depth = 0;
+    const double zone = om_wm_deploy_zone_cm(tab, rules);
+    double front = zone, x = 0, line_depth = 0;
     unsigned line_start = tab->units, group_start = tab->units;
     double line_width = 0;
 
@@ -450,8 +457,7 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
             return om_check_fail_item(why, who, (int)i, "", "%s does not fit in the deployment "
                                       "zone (%.0fcm deep behind a front %.0fcm from the "
                                       "table's middle)", v->name,
-                                      tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
-                                      OM_WM_DEPLOY_APART_CM / 2);
+                                      zone, tab->depth_cm / 2 - zone);
         if (x > 0 && (unsigned)u == group_start)
             x += OM_WM_DEPLOY_GAP_CM;
         tu->centre = (om_wm_vec){x + w / 2, front - d / 2};

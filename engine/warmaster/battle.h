@@ -162,10 +162,14 @@ om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
 
 /* ------------------------------------------------------------ deployment */
 
-/* The distance between the two armies' front lines as they deploy (Warmaster
- * Revolution, Table Size and Deployment Areas: "armies deploy along opposite
- * table edges 80cm apart"; Warmaster Ancients the same in its speed variant). */
-#define OM_WM_DEPLOY_APART_CM 80.0
+/*
+ * om_wm_deploy_zone_cm: the depth of each side's deployment zone on table `t`
+ * under rule set `rules`: from its own table edge to its front, half the rule
+ * set's gap between the armies (om_wm_ruleset.deploy_apart_cm: 80cm in
+ * Warmaster, 90cm in Warmaster Ancients) short of the middle. 20cm on a
+ * 120cm-deep Warmaster table, 15cm on Ancients' (WE-33). Pure.
+ */
+double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules);
 
 /* Gaps of a line of battle: between neighbouring units, and between a line and
  * the one behind it (room for a second line to support the first, Combat >
@@ -178,8 +182,8 @@ om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
  * at the strength it starts with) on the table of turn `t` as a line of
  * battle, the first as the side sees it on the left: each unit in line
  * formation facing the enemy's edge, a line centred across the table, its
- * front edge OM_WM_DEPLOY_APART_CM / 2 from the table's middle; a unit that
- * would pass the table's side edge starts a new line behind. With `brigade`
+ * front edge at the depth of its zone (om_wm_deploy_zone_cm) from its own
+ * edge; a unit that would pass the table's side edge starts a new line behind. With `brigade`
  * of 2 to 4, neighbours of one line stand side by side in brigades of up to
  * that many touching units (Command > Brigades), declared on the table while
  * it has room for them, brigades OM_WM_DEPLOY_GAP_CM apart; with 0 or 1 every

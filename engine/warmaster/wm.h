@@ -310,6 +310,10 @@ typedef struct om_wm_ruleset {
     uint8_t bolt_line_stands;     /* most stands a bolt thrower's bolt strikes (Artillery &
                                      Machines > Artillery, D4: 2 in REV, a Bone Thrower's 3 in
                                      WM11) */
+    double deploy_apart_cm;       /* the armies' fronts as they deploy, this far apart
+                                     (Battlefields > Table Size and Deployment Areas: 80cm;
+                                     Warmaster Ancients, The Battlefield > Deployment: at
+                                     least 90cm, 45cm from the centre line) */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */

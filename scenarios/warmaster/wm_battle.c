@@ -428,8 +428,8 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
             if ((st = om_wm_load_terrain(c, "terrain", k, &r->terrain[k], t)) != OM_OK)
                 return st;
     } else {
-        (void)om_wm_battlefield_generate(t, b->terrain, t->depth_cm / 2 -
-                                         OM_WM_DEPLOY_APART_CM / 2, d);
+        (void)om_wm_battlefield_generate(t, b->terrain,
+                                         om_wm_deploy_zone_cm(t, b->turn.rules->id), d);
     }
     memset(&why, 0, sizeof why);
     if (om_wm_table_check(t, b->turn.rules->id, &why) != OM_OK ||
@@ -555,7 +555,7 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
                                "deployment", "the armies deploy in lines of battle across "
                                "their zones (%.0fcm deep) and cannot stand so: %s%s%s",
-                               b->turn.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                               om_wm_deploy_zone_cm(&b->turn.table, rs->id),
                                sscanf(why.field, "units[%u]", &u) == 1 &&
                                        u < b->turn.table.units ? b->id[u] : why.field,
                                ": ", why.reason);
@@ -581,7 +581,7 @@ static json_t *battlefield_json(const om_wm_battle_scenario *b)
                                                 "points", pts));
     }
     out = json_pack("{s:[f, f], s:f, s:I, s:s, s:o, s:s, s:s}", "table", t->width_cm,
-                    t->depth_cm, "zone_cm", t->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                    t->depth_cm, "zone_cm", om_wm_deploy_zone_cm(t, b->turn.rules->id),
                     "setup_seed", (json_int_t)b->setup_seed, "terrain_method",
                     om_wm_terrain_methods[b->terrain].name, "terrain", pieces, "deployment",
                     om_wm_deployment_names[b->deploy.method], "placed_first",
