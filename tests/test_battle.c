@@ -25,6 +25,7 @@
 #include "tmpdir.h"
 #include "wm_battle.h"
 #include "wm_doctrine.h"
+#include "wm_game_int.h"
 #include "wm_scenario.h"
 
 #define SIGMAS 5.0
@@ -982,6 +983,67 @@ Test(doctrine_file, battle_names_or_paths)
     cr_expect_str_eq(s->battle->options.doctrine[0]->name, "mine");
     cr_expect_float_eq(s->battle->options.doctrine[0]->shoot, 2, 1e-12);
     cr_expect_str_eq(s->battle->options.doctrine[1]->name, "cautious");
+    om_wm_scenario_free(s);
+    tmpdir_remove();
+}
+
+/* Write `text` to `name` in the test's directory; its path in path[cap]. */
+static void write_file(const char *name, const char *text, char *path, size_t cap)
+{
+    FILE *f;
+    tmpdir_path(path, cap, name);
+    cr_assert_not_null(f = fopen(path, "w"), "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Characters' special rules from a list file: Pyrrhus as the Successors'
+ * General makes his army withdraw one unit later (Warmaster Ancients, The
+ * Successors > Special Rules *8: "add 1 to the number of units that must be
+ * lost before the army will withdraw"; WE-26), and is not named as not
+ * modelled; a rule a battle does not play (Leonidas, Warmaster Ancients, The
+ * Greeks > Special Rules) is named on the character's line. */
+Test(battle, character_rules_from_list_files)
+{
+    static const char successors[] =
+        "schema: oddsmaster-wm-list/1\nruleset: warmaster-ancients\narmy: the-successors\n"
+        "name: Pyrrhus in Italy\npoints: 2000\nunits:\n  - unit: phalanx\n    count: 8\n"
+        "characters:\n  - character: general\n    upgrades: [pyrrhus]\n";
+    char path[300], text[600], plain[300];
+    om_wm_scenario *s = NULL;
+    tmpdir_create("om_test_character_rules");
+    write_file("pyrrhus.yaml", successors, path, sizeof path);
+    {
+        /* The same army without the upgrade. */
+        char without[sizeof successors];
+        snprintf(without, sizeof without, "%.*s", (int)(strstr(successors, "    upgrades") -
+                                                         successors), successors);
+        write_file("plain.yaml", without, plain, sizeof plain);
+    }
+    snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\n"
+             "b: {list: ancients-greek}\n", path);
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(s->battle->options.break_extra[0], 1, "Pyrrhus: one unit more before withdrawal");
+    cr_expect_eq(s->battle->options.break_extra[1], 0);
+    {
+        char *warnings = NULL, *json = strdup("{}");
+        cr_assert_eq(om_wm_battle_unmodelled(s->battle, &warnings, &json), OM_OK);
+        cr_assert_not_null(warnings);
+        cr_expect(strstr(warnings, "pyrrhus") == NULL, "Pyrrhus is played, not named:\n%s",
+                  warnings);
+        cr_expect(strstr(warnings, "General (b_general): not modelled: +2 attacks to the unit "
+                                   "joined, leonidas\n") != NULL,
+                  "Leonidas is named as not modelled:\n%s", warnings);
+        free(warnings);
+        free(json);
+    }
+    om_wm_scenario_free(s);
+    snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\n"
+             "b: {list: ancients-greek}\n", plain);
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(s->battle->options.break_extra[0], 0, "no Pyrrhus, no extra unit");
     om_wm_scenario_free(s);
     tmpdir_remove();
 }

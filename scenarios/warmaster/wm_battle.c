@@ -317,6 +317,23 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
 /* Side s's characters on the table, each joined to a unit spread across its
  * army, the General to the middle one; their victory points (Victory Points:
  * a character's value includes its mount and items). */
+/* The characters' special rules a battle plays, and where. */
+#define PYRRHUS "pyrrhus"
+static const char *const character_rules_played[] = {
+    "fly",       /* the character moves as a flyer (place_characters) */
+    "runesmith", /* anti-magic (wm_spells.c) */
+    "shugenja",  /* anti-magic (wm_spells.c) */
+    PYRRHUS,     /* the army withdraws one unit later (place_characters) */
+};
+
+bool om_wm_battle_character_rule_played(const char *id)
+{
+    for (size_t i = 0; i < sizeof character_rules_played / sizeof character_rules_played[0]; i++)
+        if (strcmp(character_rules_played[i], id) == 0)
+            return true;
+    return false;
+}
+
 static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s,
                                   unsigned first)
 {
@@ -337,6 +354,12 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         t->character[i].follow = (int8_t)u;
         t->character[i].flying = ch->flying;
         b->options.character_points[i] = ch->points;
+        /* Pyrrhus as General: "add 1 to the number of units that must be
+         * lost before the army will withdraw" (Warmaster Ancients, The
+         * Successors > Special Rules *8; WE-26). */
+        for (unsigned r = 0; r < ch->n_rules; r++)
+            if (ch->kind == OM_WM_GENERAL && strcmp(ch->rules[r], PYRRHUS) == 0)
+                b->options.break_extra[s]++;
     }
     return OM_OK;
 }
