@@ -314,9 +314,9 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
     }
 }
 
-/* Side s's characters on the table, each joined to a unit spread across its
- * army, the General to the middle one; their victory points (Victory Points:
- * a character's value includes its mount and items). */
+/* Units whose centres are this close across the table stand in one line. */
+#define LINE_TIE_CM 1.0
+
 /* The characters' special rules a battle plays, and where. */
 #define PYRRHUS "pyrrhus"
 static const char *const character_rules_played[] = {
@@ -334,6 +334,34 @@ bool om_wm_battle_character_rule_played(const char *id)
     return false;
 }
 
+/* The unit side s's General joins (units first .. first + n - 1 on the
+ * table): of the rearmost line, the unit closest to the table's centre line
+ * (ties: the first), so that he stands behind the fighting line as players
+ * keep him, where the army has a second line; in a single line, its middle
+ * unit. A policy of deployment, not a rule: Generals, Wizards & Heroes lets a
+ * character stand alone or join any unit. */
+static unsigned general_unit(const om_wm_table *t, unsigned s, unsigned first, size_t n)
+{
+    unsigned best = first;
+    double best_back = -INFINITY, best_off = INFINITY;
+    for (unsigned u = first; u < first + n; u++) {
+        const double y = t->unit[u].centre.y;
+        /* How far back from its own front: side A's edge is y = 0. */
+        const double back = s == 0 ? -y : y;
+        const double off = fabs(t->unit[u].centre.x - t->width_cm / 2);
+        if (back > best_back + LINE_TIE_CM ||
+            (fabs(back - best_back) <= LINE_TIE_CM && off < best_off)) {
+            best = u;
+            best_back = back;
+            best_off = off;
+        }
+    }
+    return best;
+}
+
+/* Side s's characters on the table, each joined to a unit spread across its
+ * army, the General to a unit of the rearmost line (general_unit); their victory points (Victory Points:
+ * a character's value includes its mount and items). */
 static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s,
                                   unsigned first)
 {
@@ -343,8 +371,9 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
     size_t others = 0;
     for (size_t k = 0; k < nc; k++) {
         const om_wm_armylist_character *ch = &l->characters[k];
-        size_t at = ch->kind == OM_WM_GENERAL ? n / 2 : (others++ + 1) * n / (nc + 1);
-        unsigned u = first + (unsigned)(at < n ? at : n - 1);
+        const size_t at = ch->kind == OM_WM_GENERAL ? 0 : (others++ + 1) * n / (nc + 1);
+        const unsigned u = ch->kind == OM_WM_GENERAL ? general_unit(t, s, first, n)
+                                                     : first + (unsigned)(at < n ? at : n - 1);
         int i = om_wm_table_add_character(t, ch->name, s, ch->kind, ch->command,
                                           t->unit[u].centre);
         if (i < 0)
