@@ -1047,3 +1047,55 @@ Test(battle, character_rules_from_list_files)
     om_wm_scenario_free(s);
     tmpdir_remove();
 }
+
+/* Triarii in a battle of list files: a destroyed unit of Triarii counts as
+ * two units lost toward the Roman army's break point (Warmaster Ancients,
+ * Romans > Special Rules: Triarii; WE-27: an army that withdraws at five
+ * losses withdraws at three ordinary losses and one Triarii), any other unit
+ * as one, and the rule is no longer named as not modelled. */
+Test(battle, triarii_count_double_from_list_files)
+{
+    static const char text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
+                               "a: {list: ancients-republican-roman}\nb: {list: ancients-greek}\n";
+    om_wm_scenario *s = NULL;
+    om_wm_battle_prepared *p = NULL;
+    om_wm_check_failure why;
+    char *warnings = NULL, *json = strdup("{}");
+    int triarii = -1, other = -1;
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, sizeof text - 1, &s), OM_OK,
+                 "%s", om_error_message());
+    om_wm_battle_scenario *b = s->battle;
+    for (unsigned u = 0; u < b->turn.table.units; u++) {
+        const bool is_triarii = strncmp(b->id[u], "a_triari", 8) == 0;
+        cr_expect_eq(b->options.double_loss[u], is_triarii, "%s", b->id[u]);
+        if (is_triarii && triarii < 0)
+            triarii = (int)u;
+        if (!is_triarii && other < 0 && b->turn.table.unit[u].side == 0)
+            other = (int)u;
+    }
+    cr_assert_geq(triarii, 0, "the Roman list has Triarii");
+    cr_assert_geq(other, 0);
+    cr_assert_eq(om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why, &p), OM_OK);
+    {
+        om_wm_table *t = malloc(sizeof *t);
+        unsigned lost[2];
+        cr_assert_not_null(t);
+        *t = b->turn.table;
+        t->unit[triarii].present = false;
+        om_wm_battle_losses(p, t, lost);
+        cr_expect_eq(lost[0], 4u, "one Triarii destroyed: two units lost (four halves)");
+        cr_expect_eq(lost[1], 0u);
+        *t = b->turn.table;
+        t->unit[other].present = false;
+        om_wm_battle_losses(p, t, lost);
+        cr_expect_eq(lost[0], 2u, "%s destroyed: one unit lost", b->id[other]);
+        free(t);
+    }
+    cr_assert_eq(om_wm_battle_unmodelled(b, &warnings, &json), OM_OK);
+    cr_expect(warnings == NULL || strstr(warnings, "not modelled: triari") == NULL, "%s",
+              warnings);
+    free(warnings);
+    free(json);
+    om_wm_battle_prepared_free(p);
+    om_wm_scenario_free(s);
+}

@@ -302,6 +302,10 @@ typedef struct om_wm_battle_options {
                                         (om_wm_battle_first_side), 0 A, 1 B */
     uint8_t break_extra[2];          /* losses each army takes beyond half its units
                                         before it withdraws (Pyrrhus: 1) */
+    bool double_loss[OM_WM_TABLE_MAX_UNITS]; /* by table index: the unit destroyed
+                                        counts as two units lost toward its army's
+                                        break point (Warmaster Ancients, Romans >
+                                        Triarii) */
     uint32_t character_points[OM_WM_TABLE_MAX_CHARACTERS]; /* victory points of each
                                         character slain, mount and items included */
     const om_wm_doctrine *doctrine[2]; /* each side's doctrine, which writes its plans
@@ -354,6 +358,14 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
  * without a doctrine), and the General of side s (a character index, or -1). */
 const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p);
 int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s);
+
+/*
+ * om_wm_battle_losses: each army's losses toward its break point, in half
+ * units (om_wm_break_loss_halves), on table t of prepared battle p as it
+ * stands: by the stands each unit started with and has now, a Triarii unit
+ * destroyed (double_loss) counting two. Pure; thread-safe.
+ */
+void om_wm_battle_losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigned lost[2]);
 
 /* The turn prepared battle p starts from: its table as deployed, its units'
  * values and side A's plans (owned by p). */

@@ -351,6 +351,10 @@ om_status om_wm_unit_add_rule(om_wm_unit *u, const om_wm_ruleset *rs, const om_w
  */
 om_status om_wm_unit_add_unmodelled(om_wm_unit *u, const char *id);
 
+/* Whether rule `id` is among u's rules recorded as not modelled by the
+ * engagement engine (om_wm_unit_add_unmodelled). Pure. */
+bool om_wm_unit_unmodelled_has(const om_wm_unit *u, const char *id);
+
 /*
  * om_wm_side_join: a character or a mount of the army lists joins side s under
  * rule set rs, with its Attacks bonus `attacks` and its special-rule ids

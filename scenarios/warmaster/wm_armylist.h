@@ -86,9 +86,6 @@ typedef struct om_wm_armylist_unit {
     char item[OM_WM_ARMYLIST_ID_MAX]; /* its magic item's id, or "" */
     char upgrades[OM_WM_ARMYLIST_UPGRADES_MAX][OM_WM_ARMYLIST_ID_MAX]; /* ids taken */
     unsigned n_upgrades;
-    char rules[OM_WM_ARMYLIST_CHARACTER_RULES_MAX][OM_WM_ARMYLIST_ID_MAX]; /* special-rule
-                                          ids of it, its mount and its upgrades, each once */
-    unsigned n_rules;
     om_army_type type;                /* its type in the list (a troop type) */
     om_wm_unit unit;                  /* its stat line as the engine fights it, points
                                          included; an upgrade with a stat line of its

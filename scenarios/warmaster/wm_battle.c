@@ -317,6 +317,15 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
 /* Units whose centres are this close across the table stand in one line. */
 #define LINE_TIE_CM 1.0
 
+/* A unit's special rule a battle plays though the engagement engine does
+ * not (deploy). */
+#define TRIARII "triari"
+
+bool om_wm_battle_unit_rule_played(const char *id)
+{
+    return strcmp(id, TRIARII) == 0;
+}
+
 /* The characters' special rules a battle plays, and where. */
 #define PYRRHUS "pyrrhus"
 static const char *const character_rules_played[] = {
@@ -447,9 +456,15 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice 
                                "%s: %s", why.field, why.reason);
     for (unsigned s = 0; s < 2; s++) {
         const unsigned first = b->deployed.first[s];
-        for (size_t k = 0; k < b->list[s]->n_units; k++)
+        for (size_t k = 0; k < b->list[s]->n_units; k++) {
             b->turn.unit[first + k].side.magic =
                 b->list[s]->units[b->deployed.order[s][k]].magic;
+            /* Triarii: "should a unit of Triarii be destroyed, it counts as
+             * two units for the purposes of working out when the army
+             * withdraws" (Warmaster Ancients, Romans > Special Rules; WE-27). */
+            b->options.double_loss[first + k] =
+                om_wm_unit_unmodelled_has(&b->turn.unit[first + k].side.unit, TRIARII);
+        }
         unsigned characters = b->turn.table.characters, index[OM_WM_TABLE_MAX_UNITS];
         name_units(b, s, first);
         if ((st = place_characters(c, b, s, first)) != OM_OK)

@@ -76,6 +76,14 @@ void om_wm_battle_scenario_free(om_wm_battle_scenario *b);
  */
 bool om_wm_battle_character_rule_played(const char *id);
 
+/*
+ * om_wm_battle_unit_rule_played: whether a battle plays special rule `id` of
+ * a unit that the engagement engine records as not modelled: the Triarii's
+ * double loss toward the break point (Warmaster Ancients, Romans). A battle
+ * names every other such rule as not modelled. Pure; thread-safe.
+ */
+bool om_wm_battle_unit_rule_played(const char *id);
+
 /* Number of example lists compiled into the program, and the stem of the
  * i-th ("revolution-empire-steel-and-shot"), NULL past the end. */
 size_t om_wm_battle_example_count(void);

@@ -357,7 +357,8 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
                 size_t k = strcspn(r, ",");
                 char rule[OM_WM_ARMYLIST_ID_MAX];
                 snprintf(rule, sizeof rule, "%.*s", (int)k, r);
-                note_rule(by_unit, b->id[u], rule, line, sizeof line);
+                if (!om_wm_battle_unit_rule_played(rule))
+                    note_rule(by_unit, b->id[u], rule, line, sizeof line);
                 r += k;
                 r += strspn(r, ", ");
             }
