@@ -25,6 +25,7 @@
 #include "tmpdir.h"
 #include "wm_battle.h"
 #include "wm_doctrine.h"
+#include "wm_game_int.h"
 #include "wm_scenario.h"
 
 #define SIGMAS 5.0
@@ -437,6 +438,22 @@ static void army(om_wm_unit *v, unsigned n)
  * table in its own half, none overlapping (the turn's own check), brigades of
  * four touching units (Command > Brigades: the table's check of brigades). An
  * army too big for its zone is refused naming the unit that does not fit. */
+/* Each side's deployment zone: fronts 80cm apart on a Warmaster table of
+ * 120cm, 20cm deep (Battlefields > Table Size and Deployment Areas); 90cm apart
+ * on Ancients' 120cm table, 15cm deep (Warmaster Ancients, The Battlefield >
+ * Deployment: worked example WE-33). */
+Test(battle, deployment_zone_depth)
+{
+    static const struct { om_wm_ruleset_id rules; double zone; } want[] = {
+        {OM_WM_RULES_REV, 20}, {OM_WM_RULES_WM11, 20}, {OM_WM_RULES_WMA, 15}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        om_wm_table t;
+        om_wm_table_init(&t, want[i].rules, 0, 0);
+        cr_expect_float_eq(om_wm_deploy_zone_cm(&t, want[i].rules), want[i].zone, 1e-12,
+                           "rule set %d", (int)want[i].rules);
+    }
+}
+
 Test(battle, deployed_lines)
 {
     builder x;
@@ -458,9 +475,9 @@ Test(battle, deployed_lines)
         double front = tu->side == 0 ? tu->centre.y + om_wm_table_unit_depth(tu) / 2
                                      : x.t.table.depth_cm - tu->centre.y +
                                            om_wm_table_unit_depth(tu) / 2;
-        cr_assert_leq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 + 1e-9,
+        cr_assert_leq(front, om_wm_deploy_zone_cm(&x.t.table, x.t.command.rules) + 1e-9,
                       "unit %u", u);
-        cr_assert_geq(front, x.t.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2 - 1e-9 -
+        cr_assert_geq(front, om_wm_deploy_zone_cm(&x.t.table, x.t.command.rules) - 1e-9 -
                                  3 * (om_wm_table_unit_depth(tu) + OM_WM_DEPLOY_LINE_GAP_CM),
                       "unit %u stands in its zone", u);
     }
@@ -1163,4 +1180,117 @@ Test(unit_vp, the_unit_that_shoots_scores)
     cr_expect_gt(scored, 200ul, "battles in which the Bowmen scored");
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
+}
+
+/* Write `text` to `name` in the test's directory; its path in path[cap]. */
+static void write_file(const char *name, const char *text, char *path, size_t cap)
+{
+    FILE *f;
+    tmpdir_path(path, cap, name);
+    cr_assert_not_null(f = fopen(path, "w"), "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Characters' special rules from a list file: Pyrrhus as the Successors'
+ * General makes his army withdraw one unit later (Warmaster Ancients, The
+ * Successors > Special Rules *8: "add 1 to the number of units that must be
+ * lost before the army will withdraw"; WE-26), and is not named as not
+ * modelled; a rule a battle does not play (Leonidas, Warmaster Ancients, The
+ * Greeks > Special Rules) is named on the character's line. */
+Test(battle, character_rules_from_list_files)
+{
+    static const char successors[] =
+        "schema: oddsmaster-wm-list/1\nruleset: warmaster-ancients\narmy: the-successors\n"
+        "name: Pyrrhus in Italy\npoints: 2000\nunits:\n  - unit: phalanx\n    count: 8\n"
+        "characters:\n  - character: general\n    upgrades: [pyrrhus]\n";
+    char path[300], text[600], plain[300];
+    om_wm_scenario *s = NULL;
+    tmpdir_create("om_test_character_rules");
+    write_file("pyrrhus.yaml", successors, path, sizeof path);
+    {
+        /* The same army without the upgrade. */
+        char without[sizeof successors];
+        snprintf(without, sizeof without, "%.*s", (int)(strstr(successors, "    upgrades") -
+                                                         successors), successors);
+        write_file("plain.yaml", without, plain, sizeof plain);
+    }
+    snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\n"
+             "b: {list: ancients-greek}\n", path);
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(s->battle->options.break_extra[0], 1, "Pyrrhus: one unit more before withdrawal");
+    cr_expect_eq(s->battle->options.break_extra[1], 0);
+    {
+        char *warnings = NULL, *json = strdup("{}");
+        cr_assert_eq(om_wm_battle_unmodelled(s->battle, &warnings, &json), OM_OK);
+        cr_assert_not_null(warnings);
+        cr_expect(strstr(warnings, "pyrrhus") == NULL, "Pyrrhus is played, not named:\n%s",
+                  warnings);
+        cr_expect(strstr(warnings, "General (b_general): not modelled: +2 attacks to the unit "
+                                   "joined, leonidas\n") != NULL,
+                  "Leonidas is named as not modelled:\n%s", warnings);
+        free(warnings);
+        free(json);
+    }
+    om_wm_scenario_free(s);
+    snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\n"
+             "b: {list: ancients-greek}\n", plain);
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
+                 "%s", om_error_message());
+    cr_expect_eq(s->battle->options.break_extra[0], 0, "no Pyrrhus, no extra unit");
+    om_wm_scenario_free(s);
+    tmpdir_remove();
+}
+
+/* Triarii in a battle of list files: a destroyed unit of Triarii counts as
+ * two units lost toward the Roman army's break point (Warmaster Ancients,
+ * Romans > Special Rules: Triarii; WE-27: an army that withdraws at five
+ * losses withdraws at three ordinary losses and one Triarii), any other unit
+ * as one, and the rule is no longer named as not modelled. */
+Test(battle, triarii_count_double_from_list_files)
+{
+    static const char text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
+                               "a: {list: ancients-republican-roman}\nb: {list: ancients-greek}\n";
+    om_wm_scenario *s = NULL;
+    om_wm_battle_prepared *p = NULL;
+    om_wm_check_failure why;
+    char *warnings = NULL, *json = strdup("{}");
+    int triarii = -1, other = -1;
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, sizeof text - 1, &s), OM_OK,
+                 "%s", om_error_message());
+    om_wm_battle_scenario *b = s->battle;
+    for (unsigned u = 0; u < b->turn.table.units; u++) {
+        const bool is_triarii = strncmp(b->id[u], "a_triari", 8) == 0;
+        cr_expect_eq(b->options.double_loss[u], is_triarii, "%s", b->id[u]);
+        if (is_triarii && triarii < 0)
+            triarii = (int)u;
+        if (!is_triarii && other < 0 && b->turn.table.unit[u].side == 0)
+            other = (int)u;
+    }
+    cr_assert_geq(triarii, 0, "the Roman list has Triarii");
+    cr_assert_geq(other, 0);
+    cr_assert_eq(om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why, &p), OM_OK);
+    {
+        om_wm_table *t = malloc(sizeof *t);
+        unsigned lost[2];
+        cr_assert_not_null(t);
+        *t = b->turn.table;
+        t->unit[triarii].present = false;
+        om_wm_battle_losses(p, t, lost);
+        cr_expect_eq(lost[0], 4u, "one Triarii destroyed: two units lost (four halves)");
+        cr_expect_eq(lost[1], 0u);
+        *t = b->turn.table;
+        t->unit[other].present = false;
+        om_wm_battle_losses(p, t, lost);
+        cr_expect_eq(lost[0], 2u, "%s destroyed: one unit lost", b->id[other]);
+        free(t);
+    }
+    cr_assert_eq(om_wm_battle_unmodelled(b, &warnings, &json), OM_OK);
+    cr_expect(warnings == NULL || strstr(warnings, "not modelled: triari") == NULL, "%s",
+              warnings);
+    free(warnings);
+    free(json);
+    om_wm_battle_prepared_free(p);
+    om_wm_scenario_free(s);
 }

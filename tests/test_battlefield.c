@@ -146,9 +146,10 @@ Test(scouting, simulated_roll_follows_the_law)
 /* Lay out one table by `m` and check it is within the rules. */
 static unsigned lay_out(om_wm_terrain_method m, om_dice *d, om_wm_table *t)
 {
-    const double zone = 120.0 / 2 - OM_WM_DEPLOY_APART_CM / 2;
+    double zone;
     unsigned n;
     om_wm_table_init(t, OM_WM_RULES_REV, 0, 0);
+    zone = om_wm_deploy_zone_cm(t, OM_WM_RULES_REV);
     n = om_wm_battlefield_generate(t, m, zone, d);
     cr_assert_eq(n, t->terrain_pieces);
     cr_assert_eq(om_wm_battlefield_check_terrain(t, NULL), OM_OK);

@@ -393,6 +393,43 @@ Test(command, heroes_stop_the_general_ends)
     expect_p(hero_first, TRIALS, gen3 * gen3, "Hero tried after the General");
 }
 
+/*
+ * Taking over the orders of a character who stopped (om_wm_command_setup
+ * take_over; Warmaster Revolution, The Command Phase > Orders: any character
+ * may order a unit within his range, a unit that failed an order may not be
+ * ordered again that phase). The layout of heroes_stop_the_general_ends: the
+ * Hero issues first (H1 then H2, up to three orders each), the General last
+ * (G1, then H2 when the Hero left it, then G2: priorities 0, 1, 1). H2 is
+ * tried by the Hero after three passes to H1, or else by the General after
+ * three passes to G1; H1, which failed an order whenever the Hero stopped on
+ * it, is never ordered by the General.
+ */
+Test(command, take_over_the_orders_of_a_stopped_character)
+{
+    om_wm_table t, start;
+    om_wm_command_setup s;
+    om_wm_command_result r;
+    om_dice d;
+    unsigned h1, h2, g1, g2, hero, general, h2_tried = 0, h2_by_general = 0;
+    chain_layout(&start, &s, &h1, &h2, &g1, &g2, &hero, &general);
+    s.take_over = true;
+    valid(&s, &start);
+    seed(&d, 5);
+    for (unsigned n = 0; n < TRIALS; n++) {
+        play(&s, &start, &d, &t, &r);
+        h2_tried += r.unit[h2].tests > 0;
+        h2_by_general += r.unit[h2].tests > 0 && r.unit[h2].by == (int)general;
+        if (r.unit[h1].tests > 0)
+            cr_assert_eq(r.unit[h1].by, (int)hero, "H1 failed an order: no other may order it");
+        if (r.unit[h2].by == (int)general)
+            cr_assert_neq(r.character[hero].stop, OM_WM_STOP_DONE,
+                          "the General takes over only after the Hero stopped");
+    }
+    const double hero3 = p2d6(8) * p2d6(6) * p2d6(4), gen3 = p2d6(9) * p2d6(7) * p2d6(5);
+    expect_p(h2_tried, TRIALS, hero3 + (1 - hero3) * gen3, "H2 tried, by the Hero or the General");
+    expect_p(h2_by_general, TRIALS, (1 - hero3) * gen3, "H2 tried by the General");
+}
+
 /* ---------- Brigades ---------- */
 
 /*

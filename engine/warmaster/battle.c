@@ -28,6 +28,7 @@ struct om_wm_battle_prepared {
     int general[2];                            /* each side's General, or -1 */
     uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the battle starts */
     bool counts[OM_WM_TABLE_MAX_UNITS];        /* counts toward its army's break point */
+    bool double_loss[OM_WM_TABLE_MAX_UNITS];   /* destroyed, counts as two units lost */
     om_wm_doctrine_odds odds;                  /* what the doctrines read */
 };
 
@@ -171,6 +172,7 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
     for (unsigned u = 0; u < t->table.units; u++) {
         p->start_stands[u] = t->table.unit[u].present ? t->table.unit[u].stands : 0;
         p->counts[u] = counts_toward_break(t, u);
+        p->double_loss[u] = o->double_loss[u];
         p->odds.points[u] = t->unit[u].side.unit.points;
     }
     for (unsigned u = 0; u < t->table.units; u++)
@@ -244,8 +246,7 @@ static bool character_slain(const om_wm_table *t, unsigned c)
     return u >= 0 && !t->unit[u].present;
 }
 
-/* Each army's losses toward its break point, from the table as it stands. */
-static void losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigned lost[2])
+void om_wm_battle_losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigned lost[2])
 {
     lost[0] = lost[1] = 0;
     for (unsigned u = 0; u < p->units; u++) {
@@ -253,8 +254,8 @@ static void losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigne
         if (p->start_stands[u] == 0)
             continue;
         lost[tu->side] += om_wm_break_loss_halves(p->rules, p->start_stands[u],
-                                                  tu->present ? tu->stands : 0, false,
-                                                  p->counts[u]);
+                                                  tu->present ? tu->stands : 0,
+                                                  p->double_loss[u], p->counts[u]);
     }
 }
 
@@ -265,7 +266,7 @@ static unsigned withdrawals(const om_wm_battle_prepared *p, const om_wm_table *t
                             unsigned lost[2])
 {
     unsigned why = OM_WM_END_COUNT;
-    losses(p, t, lost);
+    om_wm_battle_losses(p, t, lost);
     for (unsigned s = 0; s < 2; s++) {
         bool general = p->general[s] >= 0 && character_slain(t, (unsigned)p->general[s]);
         out[s] = general || lost[s] >= p->break_halves[s];
@@ -427,6 +428,12 @@ static void declare_brigade(om_wm_table *t, unsigned from, unsigned to)
     (void)om_wm_table_add_brigade(t, u, to - from);
 }
 
+double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules)
+{
+    const om_wm_ruleset *rs = om_wm_ruleset_get(rules);
+    return t->depth_cm / 2 - (rs != NULL ? rs->deploy_apart_cm : 0) / 2;
+}
+
 om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
                                    unsigned n, unsigned brigade, om_wm_check_failure *why,
                                    unsigned *first)
@@ -436,7 +443,8 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
     const char *who = side == 0 ? "a.units" : "b.units";
     const unsigned group = brigade >= 2 && brigade <= OM_WM_BRIGADE_MAX_UNITS ? brigade : 1;
     /* Distances from the side's own edge (y = 0 for A) and from its left. */
-    double front = tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, x = 0, line_depth = 0;
+    const double zone = om_wm_deploy_zone_cm(tab, rules);
+    double front = zone, x = 0, line_depth = 0;
     unsigned line_start = tab->units, group_start = tab->units;
     double line_width = 0;
 
@@ -472,8 +480,7 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
             return om_check_fail_item(why, who, (int)i, "", "%s does not fit in the deployment "
                                       "zone (%.0fcm deep behind a front %.0fcm from the "
                                       "table's middle)", v->name,
-                                      tab->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
-                                      OM_WM_DEPLOY_APART_CM / 2);
+                                      zone, tab->depth_cm / 2 - zone);
         if (x > 0 && (unsigned)u == group_start)
             x += OM_WM_DEPLOY_GAP_CM;
         tu->centre = (om_wm_vec){x + w / 2, front - d / 2};

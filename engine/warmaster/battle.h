@@ -162,10 +162,14 @@ om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
 
 /* ------------------------------------------------------------ deployment */
 
-/* The distance between the two armies' front lines as they deploy (Warmaster
- * Revolution, Table Size and Deployment Areas: "armies deploy along opposite
- * table edges 80cm apart"; Warmaster Ancients the same in its speed variant). */
-#define OM_WM_DEPLOY_APART_CM 80.0
+/*
+ * om_wm_deploy_zone_cm: the depth of each side's deployment zone on table `t`
+ * under rule set `rules`: from its own table edge to its front, half the rule
+ * set's gap between the armies (om_wm_ruleset.deploy_apart_cm: 80cm in
+ * Warmaster, 90cm in Warmaster Ancients) short of the middle. 20cm on a
+ * 120cm-deep Warmaster table, 15cm on Ancients' (WE-33). Pure.
+ */
+double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules);
 
 /* Gaps of a line of battle: between neighbouring units, and between a line and
  * the one behind it (room for a second line to support the first, Combat >
@@ -178,8 +182,8 @@ om_wm_battle_verdict om_wm_battle_judge(const om_wm_battle_side side[2]);
  * at the strength it starts with) on the table of turn `t` as a line of
  * battle, the first as the side sees it on the left: each unit in line
  * formation facing the enemy's edge, a line centred across the table, its
- * front edge OM_WM_DEPLOY_APART_CM / 2 from the table's middle; a unit that
- * would pass the table's side edge starts a new line behind. With `brigade`
+ * front edge at the depth of its zone (om_wm_deploy_zone_cm) from its own
+ * edge; a unit that would pass the table's side edge starts a new line behind. With `brigade`
  * of 2 to 4, neighbours of one line stand side by side in brigades of up to
  * that many touching units (Command > Brigades), declared on the table while
  * it has room for them, brigades OM_WM_DEPLOY_GAP_CM apart; with 0 or 1 every
@@ -298,6 +302,10 @@ typedef struct om_wm_battle_options {
                                         (om_wm_battle_first_side), 0 A, 1 B */
     uint8_t break_extra[2];          /* losses each army takes beyond half its units
                                         before it withdraws (Pyrrhus: 1) */
+    bool double_loss[OM_WM_TABLE_MAX_UNITS]; /* by table index: the unit destroyed
+                                        counts as two units lost toward its army's
+                                        break point (Warmaster Ancients, Romans >
+                                        Triarii) */
     uint32_t character_points[OM_WM_TABLE_MAX_CHARACTERS]; /* victory points of each
                                         character slain, mount and items included */
     const om_wm_doctrine *doctrine[2]; /* each side's doctrine, which writes its plans
@@ -359,6 +367,14 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p);
  * without a doctrine), and the General of side s (a character index, or -1). */
 const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p);
 int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s);
+
+/*
+ * om_wm_battle_losses: each army's losses toward its break point, in half
+ * units (om_wm_break_loss_halves), on table t of prepared battle p as it
+ * stands: by the stands each unit started with and has now, a Triarii unit
+ * destroyed (double_loss) counting two. Pure; thread-safe.
+ */
+void om_wm_battle_losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigned lost[2]);
 
 /* The turn prepared battle p starts from: its table as deployed, its units'
  * values and side A's plans (owned by p). */

@@ -980,19 +980,29 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
     return true;
 }
 
+/* Whether character c gives a plan naming character `by`: his own, or, with
+ * take_over, one whose character stopped before c's turn to issue (`stopped`,
+ * by character index). */
+static bool gives(const phase *p, unsigned c, int by, const bool *stopped)
+{
+    return by == (int)c || (p->s->take_over && by >= 0 && stopped[by]);
+}
+
 /* One character's orders: its units and brigades by priority (Command > Giving
- * an Order). */
-static void character_orders(phase *p, unsigned c)
+ * an Order), and with take_over those of the characters who stopped before
+ * him (`stopped`). */
+static void character_orders(phase *p, unsigned c, const bool *stopped)
 {
     const om_wm_command_setup *s = p->s;
     unsigned keys[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_BRIGADES], n = 0;
     /* Key: priority, then units before brigades, then index. */
     for (unsigned u = 0; u < p->t->units; u++)
-        if (p->t->unit[u].side == s->side && s->plan[u].by == (int)c &&
+        if (p->t->unit[u].side == s->side && gives(p, c, s->plan[u].by, stopped) &&
             s->plan[u].kind != OM_WM_PLAN_HOLD && !in_active_brigade(p, u))
             keys[n++] = s->plan[u].priority * 1024u + u;
     for (unsigned b = 0; b < p->t->brigades; b++)
-        if (s->brigade_plan[b].by == (int)c && s->brigade_plan[b].kind != OM_WM_PLAN_HOLD)
+        if (gives(p, c, s->brigade_plan[b].by, stopped) &&
+            s->brigade_plan[b].kind != OM_WM_PLAN_HOLD)
             keys[n++] = s->brigade_plan[b].priority * 1024u + 512u + b;
     for (unsigned i = 1; i < n; i++)
         for (unsigned j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
@@ -1039,13 +1049,15 @@ static unsigned issue_order(const phase *p, unsigned *order)
 static void orders_step(phase *p)
 {
     unsigned order[OM_WM_TABLE_MAX_CHARACTERS];
+    bool stopped[OM_WM_TABLE_MAX_CHARACTERS] = {false};
     unsigned n = issue_order(p, order);
     for (unsigned i = 0; i < n; i++) {
         if (p->over) {
             p->out->character[order[i]].stop = OM_WM_STOP_PHASE_ENDED;
             continue;
         }
-        character_orders(p, order[i]);
+        character_orders(p, order[i], stopped);
+        stopped[order[i]] = p->out->character[order[i]].stop != OM_WM_STOP_DONE;
     }
 }
 

@@ -103,6 +103,13 @@ typedef struct om_wm_command_setup {
                                                           with a plan of kind HOLD or no
                                                           character is not ordered as one
                                                           (its units follow their own) */
+    bool take_over;  /* a character also gives, best first, the plans of the characters
+                        who stopped before his turn to issue (their units not yet
+                        ordered, within his command's reach), as a player may: any
+                        character may order any unit in his range, and only a unit
+                        that failed an order is barred from another (Command >
+                        Orders); false: each character gives only the plans naming
+                        him */
 } om_wm_command_setup;
 
 /* A blunder's result (Generals, Wizards & Heroes > Blunders; Warmaster Ancients,

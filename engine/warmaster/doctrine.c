@@ -233,6 +233,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         free_count += free_unit[u];
     }
     setup->side = (uint8_t)side;
+    setup->take_over = dc->take_over;
     for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
         setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
     for (unsigned u = 0; u < t->units; u++) {

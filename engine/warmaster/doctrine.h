@@ -89,6 +89,10 @@ typedef struct om_wm_doctrine {
     /* reserve: */
     double reserve;         /* share of the side's free units, those farthest from the
                                enemy, that hold unless a charge is worth it (0..0.9) */
+    /* the characters: */
+    bool take_over;         /* a character who issues after another has stopped gives
+                               that one's plans to the units his command reaches
+                               (om_wm_command_setup.take_over) */
 } om_wm_doctrine;
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the

@@ -42,6 +42,9 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* The Bone Thrower's bolt strikes 3 stands (Warmaster 1.1 Rules Update,
          * P69 - Undead Bone Thrower; D4). */
         .bolt_line_stands = 3,
+        /* Fronts 80cm apart (Warmaster 1.1, Battlefields > Table Size and
+         * Deployment Areas). */
+        .deploy_apart_cm = 80,
     },
     [OM_WM_RULES_REV] = {
         .id = OM_WM_RULES_REV,
@@ -64,6 +67,10 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* A Revolution bolt strikes up to 2 touching stands (Warmaster
          * Revolution, Artillery & Machines > Artillery > Bolt Thrower; D4). */
         .bolt_line_stands = 2,
+        /* Fronts 80cm apart (Warmaster Revolution, Battlefields > Table Size
+         * and Deployment Areas: "armies deploy along opposite table edges 80cm
+         * apart"). */
+        .deploy_apart_cm = 80,
     },
     [OM_WM_RULES_WMA] = {
         .id = OM_WM_RULES_WMA,
@@ -97,6 +104,10 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* Light artillery: one die per stand in its line of flight, up to 3
          * (Special Rules > Light Artillery). */
         .bolt_line_stands = 3,
+        /* Fronts at least 90cm apart, each army 45cm from the centre line
+         * (Warmaster Ancients, The Battlefield > Deployment; its 80cm is the
+         * speed variant of one side deploying first). */
+        .deploy_apart_cm = 90,
     },
 };
 

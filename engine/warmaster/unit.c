@@ -88,16 +88,24 @@ static bool list_has(const char *list, const char *id)
     return false;
 }
 
+bool om_wm_unit_unmodelled_has(const om_wm_unit *u, const char *id)
+{
+    return list_has(u->unmodelled, id);
+}
+
 om_status om_wm_unit_add_unmodelled(om_wm_unit *u, const char *id)
 {
     const size_t cap = sizeof u->unmodelled, used = strlen(u->unmodelled);
+    const size_t sep = used ? strlen(UNMODELLED_SEP) : 0, len = strlen(id);
     if (list_has(u->unmodelled, id))
         return OM_OK;
-    if (used + (used ? strlen(UNMODELLED_SEP) : 0) + strlen(id) + 1 > cap)
+    if (used + sep + len + 1 > cap)
         return OM_ERROR(OM_EINVAL,
                         "too many special rules to record as not modelled ('%s' does not "
                         "fit after '%s')", id, u->unmodelled);
-    snprintf(u->unmodelled + used, cap - used, "%s%s", used ? UNMODELLED_SEP : "", id);
+    /* Measured to fit above: the separator, then the id and its NUL. */
+    memcpy(u->unmodelled + used, UNMODELLED_SEP, sep);
+    memcpy(u->unmodelled + used + sep, id, len + 1);
     return OM_OK;
 }
 

@@ -310,6 +310,10 @@ typedef struct om_wm_ruleset {
     uint8_t bolt_line_stands;     /* most stands a bolt thrower's bolt strikes (Artillery &
                                      Machines > Artillery, D4: 2 in REV, a Bone Thrower's 3 in
                                      WM11) */
+    double deploy_apart_cm;       /* the armies' fronts as they deploy, this far apart
+                                     (Battlefields > Table Size and Deployment Areas: 80cm;
+                                     Warmaster Ancients, The Battlefield > Deployment: at
+                                     least 90cm, 45cm from the centre line) */
 } om_wm_ruleset;
 
 /* Look a rule set up by name; NULL if unknown. */
@@ -346,6 +350,10 @@ om_status om_wm_unit_add_rule(om_wm_unit *u, const om_wm_ruleset *rs, const om_w
  * record as not modelled"), u unchanged.
  */
 om_status om_wm_unit_add_unmodelled(om_wm_unit *u, const char *id);
+
+/* Whether rule `id` is among u's rules recorded as not modelled by the
+ * engagement engine (om_wm_unit_add_unmodelled). Pure. */
+bool om_wm_unit_unmodelled_has(const om_wm_unit *u, const char *id);
 
 /*
  * om_wm_side_join: a character or a mount of the army lists joins side s under

@@ -639,6 +639,42 @@ static om_status conv_unit(conv *v, unsigned i, const raw_unit *r)
     return OM_OK;
 }
 
+/* Add the rules of army entry `from` to character ch's, each once. */
+static om_status add_character_rules(const conv *v, const char *path, const om_army_unit *from,
+                                     om_wm_armylist_character *ch)
+{
+    for (size_t j = 0; j < from->rules_count; j++) {
+        bool known = false;
+        for (unsigned k = 0; k < ch->n_rules && !known; k++)
+            known = strcmp(ch->rules[k], from->rules[j]) == 0;
+        if (known)
+            continue;
+        if (ch->n_rules == OM_WM_ARMYLIST_CHARACTER_RULES_MAX ||
+            strlen(from->rules[j]) >= OM_WM_ARMYLIST_ID_MAX)
+            return om_yaml_fail_at(v->c, OM_EINVAL, 0, path, "character", "%s carries more "
+                                   "special rules than a character may (%d) or one too long",
+                                   ch->name, OM_WM_ARMYLIST_CHARACTER_RULES_MAX);
+        snprintf(ch->rules[ch->n_rules++], OM_WM_ARMYLIST_ID_MAX, "%s", from->rules[j]);
+    }
+    return OM_OK;
+}
+
+/* Character ch's special rules: its entry's `e`, its mount's (id `mount`, or
+ * NULL) and its upgrades', so that a battle plays or names each of them. */
+static om_status character_rules(const conv *v, const char *path, const om_army_unit *e,
+                                 const char *mount, om_wm_armylist_character *ch)
+{
+    const om_army *a = v->army;
+    om_status st = add_character_rules(v, path, e, ch);
+    int k;
+    if (st == OM_OK && mount != NULL && (k = index_of(a->upgrades, a->upgrades_count, mount)) >= 0)
+        st = add_character_rules(v, path, &a->upgrades[k], ch);
+    for (unsigned i = 0; st == OM_OK && i < ch->n_upgrades; i++)
+        if ((k = index_of(a->upgrades, a->upgrades_count, ch->upgrades[i])) >= 0)
+            st = add_character_rules(v, path, &a->upgrades[k], ch);
+    return st;
+}
+
 /* Entry i of `characters` into the list's characters. */
 static om_status conv_character(conv *v, unsigned i, const raw_character *r)
 {
@@ -683,6 +719,8 @@ static om_status conv_character(conv *v, unsigned i, const raw_character *r)
     }
     if ((st = conv_upgrades(v, path, r->upgrades, r->upgrades_count, e, 1, ch->upgrades,
                             &ch->n_upgrades, &points, NULL)))
+        return st;
+    if ((st = character_rules(v, path, e, r->mount, ch)))
         return st;
     if (r->magic_item) {
         if ((st = conv_item(v, path, r->magic_item, e, true, 1, &it)))

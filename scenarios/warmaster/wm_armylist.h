@@ -33,6 +33,10 @@
 /* Most upgrades one unit or character takes (besides a mount). */
 #define OM_WM_ARMYLIST_UPGRADES_MAX 4
 
+/* Most special rules a character carries, its own, its mount's and its
+ * upgrades' together. */
+#define OM_WM_ARMYLIST_CHARACTER_RULES_MAX 16
+
 /* Largest points limit a list may give, and most units of one entry. */
 #define OM_WM_ARMYLIST_POINTS_MAX 100000
 #define OM_WM_ARMYLIST_COUNT_MAX 99
@@ -100,6 +104,9 @@ typedef struct om_wm_armylist_character {
     char item[OM_WM_ARMYLIST_ID_MAX];  /* its magic item's id, or "" */
     char upgrades[OM_WM_ARMYLIST_UPGRADES_MAX][OM_WM_ARMYLIST_ID_MAX]; /* ids taken */
     unsigned n_upgrades;
+    char rules[OM_WM_ARMYLIST_CHARACTER_RULES_MAX][OM_WM_ARMYLIST_ID_MAX]; /* special-rule
+                                          ids of it, its mount and its upgrades, each once */
+    unsigned n_rules;
     om_army_type type;                 /* general, hero or wizard */
     om_wm_character_kind kind;         /* how it gives orders (om_army_character_kind) */
     unsigned command;                  /* Command value */

@@ -314,8 +314,62 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
     }
 }
 
+/* Units whose centres are this close across the table stand in one line. */
+#define LINE_TIE_CM 1.0
+
+/* A unit's special rule a battle plays though the engagement engine does
+ * not (deploy). */
+#define TRIARII "triari"
+
+bool om_wm_battle_unit_rule_played(const char *id)
+{
+    return strcmp(id, TRIARII) == 0;
+}
+
+/* The characters' special rules a battle plays, and where. */
+#define PYRRHUS "pyrrhus"
+static const char *const character_rules_played[] = {
+    "fly",       /* the character moves as a flyer (place_characters) */
+    "runesmith", /* anti-magic (wm_spells.c) */
+    "shugenja",  /* anti-magic (wm_spells.c) */
+    PYRRHUS,     /* the army withdraws one unit later (place_characters) */
+};
+
+bool om_wm_battle_character_rule_played(const char *id)
+{
+    for (size_t i = 0; i < sizeof character_rules_played / sizeof character_rules_played[0]; i++)
+        if (strcmp(character_rules_played[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* The unit side s's General joins (units first .. first + n - 1 on the
+ * table): of the rearmost line, the unit closest to the table's centre line
+ * (ties: the first), so that he stands behind the fighting line as players
+ * keep him, where the army has a second line; in a single line, its middle
+ * unit. A policy of deployment, not a rule: Generals, Wizards & Heroes lets a
+ * character stand alone or join any unit. */
+static unsigned general_unit(const om_wm_table *t, unsigned s, unsigned first, size_t n)
+{
+    unsigned best = first;
+    double best_back = -INFINITY, best_off = INFINITY;
+    for (unsigned u = first; u < first + n; u++) {
+        const double y = t->unit[u].centre.y;
+        /* How far back from its own front: side A's edge is y = 0. */
+        const double back = s == 0 ? -y : y;
+        const double off = fabs(t->unit[u].centre.x - t->width_cm / 2);
+        if (back > best_back + LINE_TIE_CM ||
+            (fabs(back - best_back) <= LINE_TIE_CM && off < best_off)) {
+            best = u;
+            best_back = back;
+            best_off = off;
+        }
+    }
+    return best;
+}
+
 /* Side s's characters on the table, each joined to a unit spread across its
- * army, the General to the middle one; their victory points (Victory Points:
+ * army, the General to a unit of the rearmost line (general_unit); their victory points (Victory Points:
  * a character's value includes its mount and items). */
 static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s,
                                   unsigned first)
@@ -326,8 +380,9 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
     size_t others = 0;
     for (size_t k = 0; k < nc; k++) {
         const om_wm_armylist_character *ch = &l->characters[k];
-        size_t at = ch->kind == OM_WM_GENERAL ? n / 2 : (others++ + 1) * n / (nc + 1);
-        unsigned u = first + (unsigned)(at < n ? at : n - 1);
+        const size_t at = ch->kind == OM_WM_GENERAL ? 0 : (others++ + 1) * n / (nc + 1);
+        const unsigned u = ch->kind == OM_WM_GENERAL ? general_unit(t, s, first, n)
+                                                     : first + (unsigned)(at < n ? at : n - 1);
         int i = om_wm_table_add_character(t, ch->name, s, ch->kind, ch->command,
                                           t->unit[u].centre);
         if (i < 0)
@@ -337,6 +392,12 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         t->character[i].follow = (int8_t)u;
         t->character[i].flying = ch->flying;
         b->options.character_points[i] = ch->points;
+        /* Pyrrhus as General: "add 1 to the number of units that must be
+         * lost before the army will withdraw" (Warmaster Ancients, The
+         * Successors > Special Rules *8; WE-26). */
+        for (unsigned r = 0; r < ch->n_rules; r++)
+            if (ch->kind == OM_WM_GENERAL && strcmp(ch->rules[r], PYRRHUS) == 0)
+                b->options.break_extra[s]++;
     }
     return OM_OK;
 }
@@ -395,9 +456,15 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice 
                                "%s: %s", why.field, why.reason);
     for (unsigned s = 0; s < 2; s++) {
         const unsigned first = b->deployed.first[s];
-        for (size_t k = 0; k < b->list[s]->n_units; k++)
+        for (size_t k = 0; k < b->list[s]->n_units; k++) {
             b->turn.unit[first + k].side.magic =
                 b->list[s]->units[b->deployed.order[s][k]].magic;
+            /* Triarii: "should a unit of Triarii be destroyed, it counts as
+             * two units for the purposes of working out when the army
+             * withdraws" (Warmaster Ancients, Romans > Special Rules; WE-27). */
+            b->options.double_loss[first + k] =
+                om_wm_unit_unmodelled_has(&b->turn.unit[first + k].side.unit, TRIARII);
+        }
         unsigned characters = b->turn.table.characters, index[OM_WM_TABLE_MAX_UNITS];
         name_units(b, s, first);
         if ((st = place_characters(c, b, s, first)) != OM_OK)
@@ -428,8 +495,8 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
             if ((st = om_wm_load_terrain(c, "terrain", k, &r->terrain[k], t)) != OM_OK)
                 return st;
     } else {
-        (void)om_wm_battlefield_generate(t, b->terrain, t->depth_cm / 2 -
-                                         OM_WM_DEPLOY_APART_CM / 2, d);
+        (void)om_wm_battlefield_generate(t, b->terrain,
+                                         om_wm_deploy_zone_cm(t, b->turn.rules->id), d);
     }
     memset(&why, 0, sizeof why);
     if (om_wm_table_check(t, b->turn.rules->id, &why) != OM_OK ||
@@ -555,7 +622,7 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
                                "deployment", "the armies deploy in lines of battle across "
                                "their zones (%.0fcm deep) and cannot stand so: %s%s%s",
-                               b->turn.table.depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                               om_wm_deploy_zone_cm(&b->turn.table, rs->id),
                                sscanf(why.field, "units[%u]", &u) == 1 &&
                                        u < b->turn.table.units ? b->id[u] : why.field,
                                ": ", why.reason);
@@ -581,7 +648,7 @@ static json_t *battlefield_json(const om_wm_battle_scenario *b)
                                                 "points", pts));
     }
     out = json_pack("{s:[f, f], s:f, s:I, s:s, s:o, s:s, s:s}", "table", t->width_cm,
-                    t->depth_cm, "zone_cm", t->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2,
+                    t->depth_cm, "zone_cm", om_wm_deploy_zone_cm(t, b->turn.rules->id),
                     "setup_seed", (json_int_t)b->setup_seed, "terrain_method",
                     om_wm_terrain_methods[b->terrain].name, "terrain", pieces, "deployment",
                     om_wm_deployment_names[b->deploy.method], "placed_first",

@@ -67,6 +67,23 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
 /* Free a battle (NULL allowed). */
 void om_wm_battle_scenario_free(om_wm_battle_scenario *b);
 
+/*
+ * om_wm_battle_character_rule_played: whether a battle plays special rule
+ * `id` when a character of an army list carries it (its own, its mount's or
+ * an upgrade's): a flying mount's move, a Runesmith's or Shugenja's
+ * anti-magic, Pyrrhus's later withdrawal. A battle names every other rule of
+ * its characters as not modelled. Pure; thread-safe.
+ */
+bool om_wm_battle_character_rule_played(const char *id);
+
+/*
+ * om_wm_battle_unit_rule_played: whether a battle plays special rule `id` of
+ * a unit that the engagement engine records as not modelled: the Triarii's
+ * double loss toward the break point (Warmaster Ancients, Romans). A battle
+ * names every other such rule as not modelled. Pure; thread-safe.
+ */
+bool om_wm_battle_unit_rule_played(const char *id);
+
 /* Number of example lists compiled into the program, and the stem of the
  * i-th ("revolution-empire-steel-and-shot"), NULL past the end. */
 size_t om_wm_battle_example_count(void);

@@ -357,7 +357,8 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
                 size_t k = strcspn(r, ",");
                 char rule[OM_WM_ARMYLIST_ID_MAX];
                 snprintf(rule, sizeof rule, "%.*s", (int)k, r);
-                note_rule(by_unit, b->id[u], rule, line, sizeof line);
+                if (!om_wm_battle_unit_rule_played(rule))
+                    note_rule(by_unit, b->id[u], rule, line, sizeof line);
                 r += k;
                 r += strspn(r, ", ");
             }
@@ -366,16 +367,21 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
             snprintf(who, sizeof who, "%s (%s)", t->unit[u].name, b->id[u]);
             st = put_line(who, line, lines, &text, &len);
         }
-        /* A character's bonus Attacks and magic item: the battle gives a
-         * character its Command and the unit it joins (its fate the unit's),
-         * not the Attacks it adds to that unit in combat nor its item. */
+        /* A character's bonus Attacks, magic item and special rules (its
+         * own, its mount's, its upgrades') but those a battle plays
+         * (om_wm_battle_character_rule_played): the battle gives a character
+         * its Command and the unit it joins (its fate the unit's), not the
+         * Attacks it adds to that unit in combat nor its item. */
         for (size_t k = 0; k < l->n_characters && st == OM_OK; k++) {
             const om_wm_armylist_character *ch = &l->characters[k];
             char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
             char id[OM_WM_ARMYLIST_ID_MAX + 16];
             char bonus[OM_WM_ARMYLIST_ID_MAX];
             unsigned same = 0, nth = 0;
-            if (ch->item[0] == '\0' && ch->attacks == 0)
+            unsigned unplayed = 0;
+            for (unsigned r = 0; r < ch->n_rules; r++)
+                unplayed += !om_wm_battle_character_rule_played(ch->rules[r]);
+            if (ch->item[0] == '\0' && ch->attacks == 0 && unplayed == 0)
                 continue;
             /* Numbered as units are when the list has several of it
              * ("a_hero_2"). */
@@ -393,6 +399,9 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
             }
             if (ch->item[0] != '\0')
                 note_rule(by_unit, id, ch->item, line, sizeof line);
+            for (unsigned r = 0; r < ch->n_rules; r++)
+                if (!om_wm_battle_character_rule_played(ch->rules[r]))
+                    note_rule(by_unit, id, ch->rules[r], line, sizeof line);
             snprintf(who, sizeof who, "%s (%s)", ch->name, id);
             st = put_line(who, line, lines, &text, &len);
         }

@@ -13,9 +13,12 @@
  *       hold:    {weight: 0}
  *       protect_general: {min_odds: 0.9, keep_cm: 40}
  *       reserve: {share: 0}
+ *       take_over: true                # a character gives the orders of those
+ *                                      # who stopped before him
  *
  * Every key but schema and name may be left out: an absent order is never
- * scored (weight 0), an absent protect_general or reserve is not kept. The
+ * scored (weight 0), an absent protect_general or reserve is not kept, an
+ * absent take_over is false. The
  * named doctrines are the files of scenarios/doctrines/warmaster, compiled in
  * (scenarios/meson.build) and read through this same loader, so that their
  * weights are written once. Numbers are decimal and checked against the
@@ -63,6 +66,7 @@ typedef struct raw_orders {
     raw_weight *shoot, *hold;
     raw_protect *protect;
     raw_reserve *reserve;
+    char *take_over;
 } raw_orders;
 
 typedef struct raw_doctrine {
@@ -116,6 +120,7 @@ static const cyaml_schema_field_t orders_fields[] = {
     CYAML_FIELD_MAPPING_PTR("hold", OPT, raw_orders, hold, weight_fields),
     CYAML_FIELD_MAPPING_PTR("protect_general", OPT, raw_orders, protect, protect_fields),
     CYAML_FIELD_MAPPING_PTR("reserve", OPT, raw_orders, reserve, reserve_fields),
+    STR("take_over", OPT, raw_orders, take_over),
     CYAML_FIELD_END
 };
 
@@ -137,7 +142,7 @@ static const cyaml_schema_value_t top_schema = {
 #undef OPT
 
 static const char *const int_keys[] = {"orders", NULL};
-static const char *const bool_keys[] = {"brigades", NULL};
+static const char *const bool_keys[] = {"brigades", "take_over", NULL};
 
 static const om_yaml_doc doctrine_doc = {
     .schema = OM_WM_DOCTRINE_SCHEMA,
@@ -283,7 +288,7 @@ static om_status convert(const om_yaml_ctx *c, const raw_doctrine *r, om_wm_doct
         (st = conv_real(c, "orders.reserve", "share", o->reserve->share, 0, RESERVE_MAX,
                         &d->reserve)) != OM_OK)
         return st;
-    return OM_OK;
+    return om_yaml_conv_bool(c, "orders", "take_over", o->take_over, &d->take_over);
 }
 
 om_status om_wm_doctrine_parse(const char *source, const char *text, size_t len,

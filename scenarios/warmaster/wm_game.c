@@ -1044,7 +1044,7 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
         else
             snprintf(title, sizeof title, "at the end of turn %u", shown);
         om_wm_narrate_picture(t, side_name,
-                              t->depth_cm / 2 - OM_WM_DEPLOY_APART_CM / 2, title, picture);
+                              om_wm_deploy_zone_cm(t, turn->command.rules), title, picture);
     }
     om_wm_turn_work_free(w);
     free(end);
