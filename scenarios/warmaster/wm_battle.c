@@ -328,6 +328,15 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         const om_wm_armylist_character *ch = &l->characters[k];
         size_t at = ch->kind == OM_WM_GENERAL ? n / 2 : (others++ + 1) * n / (nc + 1);
         unsigned u = first + (unsigned)(at < n ? at : n - 1);
+        /* No character joins a unit whose list says so (Gnoblars): the
+         * closest unit after it that takes one, else before it. */
+        for (unsigned j = u; j < first + n && b->turn.unit[u].side.unit.traits.no_character;
+             j++)
+            if (!b->turn.unit[j].side.unit.traits.no_character)
+                u = j;
+        for (unsigned j = u; j-- > first && b->turn.unit[u].side.unit.traits.no_character;)
+            if (!b->turn.unit[j].side.unit.traits.no_character)
+                u = j;
         int i = om_wm_table_add_character(t, ch->name, s, ch->kind, ch->command,
                                           t->unit[u].centre);
         if (i < 0)
@@ -337,6 +346,15 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         t->character[i].follow = (int8_t)u;
         t->character[i].flying = ch->flying;
         b->options.character_points[i] = ch->points;
+        /* Its bonus Attacks (its mount's included) go to one stand of the
+         * unit it joined, in every round that unit fights; of several
+         * characters with one unit only the highest bonus counts (Warmaster
+         * Revolution and 1.1, Generals, Wizards & Heroes > Characters in
+         * Combat; Warmaster Ancients, Commanders > Commanders in Combat). */
+        om_wm_side *joined = &b->turn.unit[u].side;
+        const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
+        if (bonus > joined->attack_bonus && !joined->unit.traits.no_character)
+            joined->attack_bonus = (uint8_t)bonus;
     }
     return OM_OK;
 }
