@@ -31,8 +31,10 @@
  * (om_wm_battle_deploy: each line's order as the deployment method and its
  * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
- * army (the General the middle one), so that every unit is within some
- * character's command; a character is slain with the unit it joined. The
+ * army from its left to its right as it stands (the General the middle one,
+ * no two on one unit), so that every part of the army is within some
+ * character's command; a character is slain with the unit it joined, to which
+ * it adds its bonus Attacks. The
  * terrain is laid out first (battlefield.h); the terrain, the scouting roll
  * and the deployment's rolls are drawn once, here, from `setup_seed`: every
  * battle of a run is fought on the same deployed table.
@@ -314,20 +316,54 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
     }
 }
 
-/* Side s's characters on the table, each joined to a unit spread across its
- * army, the General to the middle one; their victory points (Victory Points:
- * a character's value includes its mount and items). */
+/* Side s's units first..first+n-1 in the order they stand from the army's
+ * left to its right across all its lines (a unit further forward first where
+ * two stand one behind the other), into by_place[0..n). */
+static void left_to_right(const om_wm_table *t, unsigned first, size_t n, unsigned *by_place)
+{
+    for (size_t i = 0; i < n; i++) {
+        const unsigned u = first + (unsigned)i;
+        const om_wm_table_unit *x = &t->unit[u];
+        /* Across the army: along its right hand (the facing turned clockwise). */
+        const double key = x->centre.x * x->dir.y - x->centre.y * x->dir.x;
+        size_t j = i;
+        for (; j > 0; j--) {
+            const om_wm_table_unit *y = &t->unit[by_place[j - 1]];
+            if (y->centre.x * y->dir.y - y->centre.y * y->dir.x <= key + OM_PLANE_TIE_CM)
+                break;
+            by_place[j] = by_place[j - 1];
+        }
+        by_place[j] = u;
+    }
+}
+
+/* Side s's characters on the table, each joined to a unit spread across the
+ * army as it stands from its left to its right (not in the list's order,
+ * which left one wing of a two-line army out of every character's command,
+ * Command > Orders), the General to the middle one, no two characters to one
+ * unit while the army has units enough; their victory points (Victory
+ * Points: a character's value includes its mount and items). */
 static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s,
                                   unsigned first)
 {
     const om_wm_armylist *l = b->list[s];
     om_wm_table *t = &b->turn.table;
     const size_t n = l->n_units, nc = l->n_characters;
+    unsigned by_place[OM_WM_TABLE_MAX_UNITS];
+    bool taken[OM_WM_TABLE_MAX_UNITS] = {false};
     size_t others = 0;
+    left_to_right(t, first, n, by_place);
     for (size_t k = 0; k < nc; k++) {
         const om_wm_armylist_character *ch = &l->characters[k];
         size_t at = ch->kind == OM_WM_GENERAL ? n / 2 : (others++ + 1) * n / (nc + 1);
-        unsigned u = first + (unsigned)(at < n ? at : n - 1);
+        /* The next free place to its right (round the army), if any. */
+        for (size_t j = 0; j < n; j++)
+            if (!taken[(at + j) % n]) {
+                at = (at + j) % n;
+                break;
+            }
+        taken[at] = true;
+        unsigned u = by_place[at];
         /* No character joins a unit whose list says so (Gnoblars): the
          * closest unit after it that takes one, else before it. */
         for (unsigned j = u; j < first + n && b->turn.unit[u].side.unit.traits.no_character;
