@@ -245,8 +245,8 @@ json_ok "...has no margin, no units that decided, nothing not modelled" \
 # command prints.
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.5030 [0.4721, 0.5339]   0.0410 [0.0304, 0.0551]   0.4560 [0.4254, 0.4870]" \
-    "  mean 24.61 [95% CI 11.88, 37.35], sd 205.44"; do
+for quoted in "  A     0.5690 [0.5381, 0.5994]   0.0250 [0.0170, 0.0366]   0.4060 [0.3760, 0.4367]" \
+    "  mean 47.23 [95% CI 35.57, 58.90], sd 188.20"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"
