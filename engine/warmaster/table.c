@@ -2246,6 +2246,9 @@ void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     *out = x.v.behind;
 }
 
+/* A unit's stands are bits of a 32-bit mask (blocked_stands). */
+_Static_assert(OM_WM_TABLE_MAX_STANDS <= 32, "a unit's stands are bits of a 32-bit mask");
+
 /* Unit u's stands (block b) whose own straight path along v meets `hit`, as
  * bits (stand i in file f, rank r at bit f + r * files) or-ed into *mask:
  * a stand's retreat is blocked "if any part of the stand's base is obliged
