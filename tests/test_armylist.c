@@ -269,6 +269,8 @@ Test(armylist, an_ancients_general_is_one_at_any_size)
                  om_error_message());
     cr_expect_eq(l->characters[0].type, OM_ARMY_GENERAL);
     cr_expect_str_eq(l->characters[0].upgrades[0], "leonidas");
+    /* Leonidas fights with his own +3, not the General's +2. */
+    cr_expect_eq(l->characters[0].attacks, 3);
     om_wm_armylist_free(l);
 }
 

@@ -1227,8 +1227,7 @@ Test(battle, character_rules_from_list_files)
         cr_assert_not_null(warnings);
         cr_expect(strstr(warnings, "pyrrhus") == NULL, "Pyrrhus is played, not named:\n%s",
                   warnings);
-        cr_expect(strstr(warnings, "General (b_general): not modelled: +2 attacks to the unit "
-                                   "joined, leonidas\n") != NULL,
+        cr_expect(strstr(warnings, "General (b_general): not modelled: leonidas\n") != NULL,
                   "Leonidas is named as not modelled:\n%s", warnings);
         free(warnings);
         free(json);
@@ -1293,4 +1292,52 @@ Test(battle, triarii_count_double_from_list_files)
     free(json);
     om_wm_battle_prepared_free(p);
     om_wm_scenario_free(s);
+}
+
+/* Every character of a battle's lists adds its bonus Attacks (its mount's
+ * included) to the unit it joins, the highest bonus where several join one
+ * unit (Warmaster Revolution and 1.1, Generals, Wizards & Heroes >
+ * Characters in Combat; Warmaster Ancients, Commanders > Commanders in
+ * Combat): for the example pairings of each rule set, each unit's
+ * attack_bonus is the highest list bonus of the characters on the table that
+ * joined it, and 0 for a unit none joined; Leonidas brings his own +3. */
+Test(battle, characters_give_their_bonus_attacks)
+{
+    static const char *const pairs[][2] = {
+        {"revolution-empire-steel-and-shot", "revolution-orcs-horde"},
+        {"1.1-empire-battle-line", "1.1-orcs-waaagh"},
+        {"ancients-greek", "ancients-republican-roman"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char text[512];
+        om_wm_scenario *s = NULL;
+        unsigned want[OM_WM_TABLE_MAX_UNITS] = {0}, nth[2] = {0, 0}, given = 0;
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                 "a: {list: %s}\nb: {list: %s}\n", pairs[i][0], pairs[i][1]);
+        cr_assert_eq(om_wm_battle_scenario_load_text("bonus.yaml", text, strlen(text), &s), OM_OK,
+                     "%s", om_error_message());
+        const om_wm_battle_scenario *b = s->battle;
+        const om_wm_table *t = &b->turn.table;
+        /* The table's characters are each list's, in list order, A's first. */
+        for (unsigned c = 0; c < t->characters; c++) {
+            const unsigned side = t->character[c].side;
+            const om_wm_armylist_character *ch = &b->list[side]->characters[nth[side]++];
+            const int u = t->character[c].joined;
+            cr_assert(u >= 0 && t->unit[u].side == side, "%s: %s joins a unit of its side",
+                      pairs[i][side], ch->name);
+            if (ch->attacks > want[u])
+                want[u] = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
+            if (strcmp(ch->id, "general") == 0 && ch->n_upgrades > 0 &&
+                strcmp(ch->upgrades[0], "leonidas") == 0)
+                cr_expect_eq(want[u], 3, "Leonidas's unit takes his +3");
+        }
+        for (unsigned u = 0; u < t->units; u++) {
+            cr_expect_eq(b->turn.unit[u].side.attack_bonus, want[u], "%s: unit %s", pairs[i][0],
+                         b->id[u]);
+            given += want[u] > 0;
+        }
+        cr_expect_geq(given, 2, "%s against %s: each side's General gives a bonus", pairs[i][0],
+                      pairs[i][1]);
+        om_wm_scenario_free(s);
+    }
 }

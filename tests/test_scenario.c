@@ -1055,7 +1055,7 @@ Test(scenario, caractacus)
 
 /*
  * A table at full capacity through the real turn loader
- * (tests/data/turns/capacity.yaml): 128 units, 24 characters, 16 brigades.
+ * (tests/data/turns/capacity.yaml): 128 units, 24 characters, 48 brigades.
  * It loads, is prepared and runs: in every trial the first brigade of side
  * A's front line moves exactly when the General's first order passes, and
  * that order passes with its exact probability. The General (Command 9, at

@@ -702,6 +702,40 @@ Test(table, behind_friends_enemies_and_terrain)
     cr_expect_eq(bh.kind, OM_WM_BEHIND_TABLE_EDGE);
 }
 
+/*
+ * Two things met at the same distance behind are met together, whatever their
+ * indices or sides (Combat > Retreats > Blocked retreats): two single friendly
+ * stands 8cm behind A's left and right stands block two stands, and an enemy
+ * stand beside a friend at that distance makes it an enemy behind, blocking
+ * the one stand the enemy is behind, whichever of them comes first on the
+ * table.
+ *   +--A--+        y 19..21
+ *   +F+ +G+        y 9..11 (F x 84..88, G x 92..96)
+ */
+Test(table, behind_everything_met_at_once)
+{
+    om_wm_table t;
+    om_wm_table_behind bh;
+    for (unsigned order = 0; order < 2; order++) {
+        om_wm_table_init(&t, REV, 0, 0);
+        unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+        unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, order ? 94 : 86, 10, 90);
+        unsigned g = add(&t, "G", 0, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, order ? 86 : 94, 10, 90);
+        check_ok(&t);
+        om_wm_table_behind_of(&t, REV, a, 30, &bh);
+        cr_expect_eq(bh.kind, OM_WM_BEHIND_FRIENDS);
+        cr_expect_float_eq(bh.cm, 8.0, 1e-6);
+        cr_expect_eq(bh.stands, 2, "order %u: both friends block a stand each", order);
+        /* One of them an enemy: an enemy behind, its one stand blocked. */
+        t.unit[order ? g : f].side = 1;
+        om_wm_table_update(&t, OM_WM_TABLE_ALL);
+        om_wm_table_behind_of(&t, REV, a, 30, &bh);
+        cr_expect_eq(bh.kind, OM_WM_BEHIND_ENEMY, "order %u", order);
+        cr_expect_eq(bh.stands, 1, "order %u", order);
+        cr_expect_eq(bh.unit, (int)(order ? g : f), "order %u", order);
+    }
+}
+
 /* ---------- Terrain status and paces ---------- */
 
 /* Dense terrain and cover (Command > Command Penalties; Combat > Defended &

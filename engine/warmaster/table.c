@@ -2246,75 +2246,123 @@ void om_wm_table_behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     *out = x.v.behind;
 }
 
-/* What lies behind unit u along `away`, worked out. */
+/* A unit's stands are bits of a 32-bit mask (blocked_stands). */
+_Static_assert(OM_WM_TABLE_MAX_STANDS <= 32, "a unit's stands are bits of a 32-bit mask");
+
+/* Unit u's stands (block b) whose own straight path along v meets `hit`, as
+ * bits (stand i in file f, rank r at bit f + r * files) or-ed into *mask:
+ * a stand's retreat is blocked "if any part of the stand's base is obliged
+ * to move through" it (Combat > Retreats > Blocked retreats). */
+static void blocked_stands(const om_plane_block *b, om_wm_vec v, const om_plane_shape *hit,
+                           uint32_t *mask)
+{
+    for (unsigned f = 0; f < b->files; f++)
+        for (unsigned r = 0; r < om_plane_block_file_stands(b, f); r++) {
+            om_plane_poly p = om_plane_block_stand_at(b, f, r);
+            om_plane_shape sh;
+            om_plane_shape_of(&sh, &p);
+            if (om_plane_first_hit(&sh, v, hit, NULL, cm) < 1)
+                *mask |= UINT32_C(1) << (f + r * b->files);
+        }
+}
+
+/* How much an obstacle behind a retreating unit costs it: friends that make
+ * way cost a confusion test, everything else (an enemy, engaged friends,
+ * closed terrain) the stands it blocks (Combat > Retreats). */
+static unsigned behind_severity(om_wm_behind kind)
+{
+    return kind == OM_WM_BEHIND_FRIENDS ? 1u : 2u;
+}
+
+/* What lies behind unit u along `away`, worked out. Everything met at the
+ * first distance is met together, whatever its index or side: the costliest
+ * kind of it is what lies behind, and the stands blocked are those any piece
+ * of that kind blocks. Distances within OM_PLANE_TIE_CM are one distance, so
+ * that two units side by side behind (or a friend and an enemy) give the same
+ * answer to both armies, whose coordinates round differently. */
 static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                          om_wm_vec away, double reach_cm, om_wm_table_behind *out)
 {
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec v = v_scale(away, reach_cm);
-    om_plane_shape ta, th;
-    const om_plane_shape *a = unit_shape(un, &ta), *hit = NULL;
+    om_plane_shape ta;
+    const om_plane_shape *a = unit_shape(un, &ta);
     const double bound = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
     const om_plane_box swept = om_plane_box_sweep(a->box, v);
-    double tmin = bound;
-    int hit_unit = -1, hit_terrain = -1;
+    const double tie = reach_cm > 0 ? OM_PLANE_TIE_CM / reach_cm : 0;
+    double tmin = bound, hit_t[OM_WM_TABLE_MAX_UNITS + OM_WM_TABLE_MAX_TERRAIN];
     om_plane_block block = unit_block(un);
+    uint32_t mask = 0;
+    unsigned severity = 0;
     memset(out, 0, sizeof *out);
     out->unit = -1;
+    /* Each unit's and closed terrain piece's first hit (1 or more: never met). */
     for (unsigned k = 0; k < t->units; k++) {
-        double th_k;
         om_plane_shape tmp;
         const om_plane_shape *b;
+        hit_t[k] = INFINITY;
         if (k == u || !t->unit[k].present)
             continue;
         b = unit_shape(&t->unit[k], &tmp);
         if (om_plane_boxes_apart(swept, b->box, cm))
             continue; /* apart from the whole way back: never met */
-        th_k = om_plane_first_hit(a, v, b, NULL, cm);
-        if (th_k < tmin) {
-            tmin = th_k;
-            hit_unit = (int)k;
-            hit_terrain = -1;
-        }
+        hit_t[k] = om_plane_first_hit(a, v, b, NULL, cm);
+        tmin = fmin(tmin, hit_t[k]);
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
-        double th_k;
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        hit_t[t->units + k] = INFINITY;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
             om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        th_k = om_plane_first_hit(a, v, b, NULL, cm);
-        if (th_k < tmin) {
-            tmin = th_k;
-            hit_unit = -1;
-            hit_terrain = (int)k;
-        }
+        hit_t[t->units + k] = om_plane_first_hit(a, v, b, NULL, cm);
+        tmin = fmin(tmin, hit_t[t->units + k]);
     }
     if (tmin >= 1 - 1e-12 && bound >= 1 - 1e-12) {
         out->kind = OM_WM_BEHIND_OPEN;
         return;
     }
     out->cm = tmin * reach_cm;
-    if (hit_unit < 0 && hit_terrain < 0) {
+    /* What is met at the first distance. */
+    for (unsigned k = 0; k < t->units + t->terrain_pieces; k++) {
+        om_plane_shape tmp;
+        const om_plane_shape *hit;
+        om_wm_behind kind;
+        uint32_t m = 0;
+        if (!(hit_t[k] <= tmin + tie))
+            continue;
+        if (k < t->units) {
+            const om_wm_table_unit *o = &t->unit[k];
+            kind = o->side != un->side          ? OM_WM_BEHIND_ENEMY
+                   : om_wm_table_engaged(t, k) ? OM_WM_BEHIND_UNYIELDING
+                                               : OM_WM_BEHIND_FRIENDS;
+            hit = unit_shape(o, &tmp);
+        } else {
+            kind = OM_WM_BEHIND_IMPASSABLE;
+            hit = terrain_shape(&t->terrain[k - t->units]);
+        }
+        blocked_stands(&block, v, hit, &m);
+        if (behind_severity(kind) < severity)
+            continue;
+        if (behind_severity(kind) > severity) {
+            severity = behind_severity(kind);
+            mask = 0;
+            out->kind = OM_WM_BEHIND_COUNT;
+        }
+        /* Of kinds that cost alike, the first in the enumeration names it. */
+        if (kind < out->kind) {
+            out->kind = kind;
+            out->unit = (int8_t)(k < t->units ? (int)k : -1);
+        }
+        mask |= m;
+    }
+    if (severity == 0) {
         out->kind = OM_WM_BEHIND_TABLE_EDGE;
         out->stands = un->stands;
         return;
     }
-    if (hit_unit >= 0) {
-        const om_wm_table_unit *o = &t->unit[hit_unit];
-        out->unit = (int8_t)hit_unit;
-        out->kind = o->side != un->side              ? OM_WM_BEHIND_ENEMY
-                    : om_wm_table_engaged(t, (unsigned)hit_unit) ? OM_WM_BEHIND_UNYIELDING
-                                                                  : OM_WM_BEHIND_FRIENDS;
-        hit = unit_shape(o, &th);
-    } else {
-        out->kind = OM_WM_BEHIND_IMPASSABLE;
-        hit = terrain_shape(&t->terrain[hit_terrain]);
-    }
-    /* Stands whose own straight path meets it: a stand's retreat is blocked "if
-     * any part of the stand's base is obliged to move through" it (Combat >
-     * Retreats > Blocked retreats). */
-    out->stands = (uint8_t)om_plane_block_blocked(&block, v, hit, cm);
+    for (; mask != 0; mask &= mask - 1)
+        out->stands++;
 }
 
 void om_wm_table_behind_of(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,

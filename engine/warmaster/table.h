@@ -37,14 +37,18 @@
  * 128 units and 24 characters hold two armies of well over 2,000 points each
  * (a 2,000-point Warmaster army has 15 to 25 units and 3 to 5 characters; a
  * Warmaster Ancients army of the same points 30 to 40, its skirmishers
- * counted); 16 brigades of up to 4 units; 16 terrain pieces and 8 vertices a
- * piece cover the suggested 6-10 pieces (Battlefields > Setting up Scenery).
- * Sets of units are om_wm_unit_set bit sets. */
+ * counted); 48 brigades hold two armies of 64 units each in brigades of four
+ * with a brigade left short at the end of each line of deployment, so that
+ * every brigade of either army is declared (Command > Brigades sets no limit,
+ * and a table that ran out would leave the army placed last the one without
+ * its brigades); 16 terrain pieces and 8 vertices a piece cover the suggested
+ * 6-10 pieces (Battlefields > Setting up Scenery). Sets of units are
+ * om_wm_unit_set bit sets. */
 #define OM_WM_TABLE_MAX_UNITS 128
 #define OM_WM_TABLE_MAX_CHARACTERS 24
 #define OM_WM_TABLE_MAX_TERRAIN 16
 #define OM_WM_TABLE_MAX_VERTICES OM_PLANE_MAX_VERTICES
-#define OM_WM_TABLE_MAX_BRIGADES 16
+#define OM_WM_TABLE_MAX_BRIGADES 48
 /* An engagement holds as many units as a table (wm.h OM_WM_UNITS_MAX). */
 _Static_assert(OM_WM_TABLE_MAX_UNITS == OM_WM_UNITS_MAX, "an engagement holds a table's units");
 /* A set of a table's units: bit u of the words for unit u. A value type; the

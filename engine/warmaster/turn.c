@@ -107,6 +107,16 @@ static bool moving_unit(const om_wm_turn_work *w, unsigned u)
     return w->t.unit[u].present && w->t.unit[u].side == w->setup->side;
 }
 
+/* A gap on the table in whole centimetres, as the combat engine takes it (a
+ * retreat longer than the gap is blocked), at most 255: rounded down, but a
+ * gap within OM_PLANE_TIE_CM of a whole number is that number, so that the
+ * same gap measured by either army (whose coordinates round differently)
+ * gives the same centimetres. */
+static uint8_t whole_cm(double cm)
+{
+    return (uint8_t)(cm < UINT8_MAX ? floor(cm + OM_PLANE_TIE_CM) : UINT8_MAX);
+}
+
 /* Stands abreast in unit u's front rank (its files). */
 static unsigned front_files(const om_wm_table_unit *u)
 {
@@ -266,7 +276,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
     away = unit_vector(pa, pb, (om_wm_vec){-un->dir.x, -un->dir.y});
     om_wm_table_behind_along(t, turn->command.rules, target, away, BEHIND_REACH_CM, &behind);
     side.behind = behind.kind;
-    side.behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
+    side.behind_cm = whole_cm(behind.cm);
     side.behind_stands = behind.stands;
     /* Every hit removes stands; only those of shooting and of spells that
      * drive back roll drive-back dice (magic.h). */
@@ -657,7 +667,7 @@ static void set_behind(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigne
             om_wm_table_update(t, w->index[j]);
         }
     s->behind = behind.kind;
-    s->behind_cm = (uint8_t)(behind.cm < 255 ? floor(behind.cm) : 255);
+    s->behind_cm = whole_cm(behind.cm);
     s->behind_stands = behind.stands < t->unit[u].stands ? behind.stands : t->unit[u].stands;
 }
 

@@ -722,6 +722,15 @@ static om_status conv_character(conv *v, unsigned i, const raw_character *r)
         return st;
     if ((st = character_rules(v, path, e, r->mount, ch)))
         return st;
+    /* A historical character taken as an upgrade (Leonidas, the Homeric
+     * Hero) fights with his own Attack bonus in place of the plain
+     * character's, a mount's still added (Warmaster Ancients, Army Lists,
+     * e.g. Greek: "Leonidas ... +3"; Commanders > Commanders in Combat). */
+    for (unsigned j = 0; j < ch->n_upgrades; j++) {
+        int u = index_of(a->upgrades, a->upgrades_count, ch->upgrades[j]);
+        if (u >= 0 && om_army_type_is_character(a->upgrades[u].type))
+            ch->attacks = ch->attacks - e->attacks + a->upgrades[u].attacks;
+    }
     if (r->magic_item) {
         if ((st = conv_item(v, path, r->magic_item, e, true, 1, &it)))
             return st;

@@ -31,8 +31,10 @@
  * (om_wm_battle_deploy: each line's order as the deployment method and its
  * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
- * army (the General the middle one), so that every unit is within some
- * character's command; a character is slain with the unit it joined. The
+ * army from its left to its right as it stands (the General the middle one,
+ * no two on one unit), so that every part of the army is within some
+ * character's command; a character is slain with the unit it joined, to which
+ * it adds its bonus Attacks. The
  * terrain is laid out first (battlefield.h); the terrain, the scouting roll
  * and the deployment's rolls are drawn once, here, from `setup_seed`: every
  * battle of a run is fought on the same deployed table.
@@ -347,14 +349,19 @@ bool om_wm_battle_character_rule_played(const char *id)
  * table): of the rearmost line, the unit closest to the table's centre line
  * (ties: the first), so that he stands behind the fighting line as players
  * keep him, where the army has a second line; in a single line, its middle
- * unit. A policy of deployment, not a rule: Generals, Wizards & Heroes lets a
- * character stand alone or join any unit. */
-static unsigned general_unit(const om_wm_table *t, unsigned s, unsigned first, size_t n)
+ * unit; never a unit no character may join (Gnoblars). A policy of
+ * deployment, not a rule: Generals, Wizards & Heroes lets a character stand
+ * alone or join any unit. */
+static unsigned general_unit(const om_wm_battle_scenario *b, unsigned s, unsigned first,
+                             size_t n)
 {
+    const om_wm_table *t = &b->turn.table;
     unsigned best = first;
     double best_back = -INFINITY, best_off = INFINITY;
     for (unsigned u = first; u < first + n; u++) {
         const double y = t->unit[u].centre.y;
+        if (b->turn.unit[u].side.unit.traits.no_character)
+            continue;
         /* How far back from its own front: side A's edge is y = 0. */
         const double back = s == 0 ? -y : y;
         const double off = fabs(t->unit[u].centre.x - t->width_cm / 2);
@@ -368,21 +375,74 @@ static unsigned general_unit(const om_wm_table *t, unsigned s, unsigned first, s
     return best;
 }
 
-/* Side s's characters on the table, each joined to a unit spread across its
- * army, the General to a unit of the rearmost line (general_unit); their victory points (Victory Points:
- * a character's value includes its mount and items). */
+/* Side s's units first..first+n-1 in the order they stand from the army's
+ * left to its right across all its lines (a unit further forward first where
+ * two stand one behind the other), into by_place[0..n). */
+static void left_to_right(const om_wm_table *t, unsigned first, size_t n, unsigned *by_place)
+{
+    for (size_t i = 0; i < n; i++) {
+        const unsigned u = first + (unsigned)i;
+        const om_wm_table_unit *x = &t->unit[u];
+        /* Across the army: along its right hand (the facing turned clockwise). */
+        const double key = x->centre.x * x->dir.y - x->centre.y * x->dir.x;
+        size_t j = i;
+        for (; j > 0; j--) {
+            const om_wm_table_unit *y = &t->unit[by_place[j - 1]];
+            if (y->centre.x * y->dir.y - y->centre.y * y->dir.x <= key + OM_PLANE_TIE_CM)
+                break;
+            by_place[j] = by_place[j - 1];
+        }
+        by_place[j] = u;
+    }
+}
+
+/* Side s's characters on the table, each joined to a unit spread across the
+ * army as it stands from its left to its right (not in the list's order,
+ * which left one wing of a two-line army out of every character's command,
+ * Command > Orders), the General to a unit of the rearmost line
+ * (general_unit), no two characters to one unit while the army has units
+ * enough; their victory points (Victory
+ * Points: a character's value includes its mount and items). */
 static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b, unsigned s,
                                   unsigned first)
 {
     const om_wm_armylist *l = b->list[s];
     om_wm_table *t = &b->turn.table;
     const size_t n = l->n_units, nc = l->n_characters;
+    unsigned by_place[OM_WM_TABLE_MAX_UNITS];
+    bool taken[OM_WM_TABLE_MAX_UNITS] = {false};
     size_t others = 0;
+    left_to_right(t, first, n, by_place);
+    /* The General's place first, so that no other character takes his unit. */
+    size_t general_at = 0;
+    for (size_t k = 0; k < nc; k++)
+        if (l->characters[k].kind == OM_WM_GENERAL) {
+            const unsigned g = general_unit(b, s, first, n);
+            while (general_at + 1 < n && by_place[general_at] != g)
+                general_at++;
+            taken[general_at] = true;
+            break;
+        }
     for (size_t k = 0; k < nc; k++) {
         const om_wm_armylist_character *ch = &l->characters[k];
-        const size_t at = ch->kind == OM_WM_GENERAL ? 0 : (others++ + 1) * n / (nc + 1);
-        const unsigned u = ch->kind == OM_WM_GENERAL ? general_unit(t, s, first, n)
-                                                     : first + (unsigned)(at < n ? at : n - 1);
+        size_t at = ch->kind == OM_WM_GENERAL ? general_at : (others++ + 1) * n / (nc + 1);
+        /* The next free place to its right (round the army), if any. */
+        for (size_t j = 0; j < n && ch->kind != OM_WM_GENERAL; j++)
+            if (!taken[(at + j) % n]) {
+                at = (at + j) % n;
+                break;
+            }
+        taken[at] = true;
+        unsigned u = by_place[at];
+        /* No character joins a unit whose list says so (Gnoblars): the
+         * closest unit after it that takes one, else before it. */
+        for (unsigned j = u; j < first + n && b->turn.unit[u].side.unit.traits.no_character;
+             j++)
+            if (!b->turn.unit[j].side.unit.traits.no_character)
+                u = j;
+        for (unsigned j = u; j-- > first && b->turn.unit[u].side.unit.traits.no_character;)
+            if (!b->turn.unit[j].side.unit.traits.no_character)
+                u = j;
         int i = om_wm_table_add_character(t, ch->name, s, ch->kind, ch->command,
                                           t->unit[u].centre);
         if (i < 0)
@@ -398,6 +458,15 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         for (unsigned r = 0; r < ch->n_rules; r++)
             if (ch->kind == OM_WM_GENERAL && strcmp(ch->rules[r], PYRRHUS) == 0)
                 b->options.break_extra[s]++;
+        /* Its bonus Attacks (its mount's included) go to one stand of the
+         * unit it joined, in every round that unit fights; of several
+         * characters with one unit only the highest bonus counts (Warmaster
+         * Revolution and 1.1, Generals, Wizards & Heroes > Characters in
+         * Combat; Warmaster Ancients, Commanders > Commanders in Combat). */
+        om_wm_side *joined = &b->turn.unit[u].side;
+        const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
+        if (bonus > joined->attack_bonus && !joined->unit.traits.no_character)
+            joined->attack_bonus = (uint8_t)bonus;
     }
     return OM_OK;
 }

@@ -7,9 +7,9 @@
  * first, with the word the user typed for it (LIST_A, --doctrine-b, ...) in
  * the message, and a list file with its own file, line and field: the text
  * is built only from names known to load. And what such a battle leaves
- * out: each unit's special rules the engine does not model, the magic items
- * it gives no effect and the Attacks characters add to the units they join,
- * named on screen and in the result file.
+ * out: each unit's special rules the engine does not model and the magic
+ * items it gives no effect (a character's among them), named on screen and in
+ * the result file.
  */
 #include <errno.h>
 #include <limits.h>
@@ -367,21 +367,20 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
             snprintf(who, sizeof who, "%s (%s)", t->unit[u].name, b->id[u]);
             st = put_line(who, line, lines, &text, &len);
         }
-        /* A character's bonus Attacks, magic item and special rules (its
-         * own, its mount's, its upgrades') but those a battle plays
+        /* A character's magic item and special rules (its own, its
+         * mount's, its upgrades') but those a battle plays
          * (om_wm_battle_character_rule_played): the battle gives a character
-         * its Command and the unit it joins (its fate the unit's), not the
-         * Attacks it adds to that unit in combat nor its item. */
+         * its Command, the unit it joins (its fate the unit's) and the
+         * Attacks it adds to that unit in combat (wm_battle.c), not its item. */
         for (size_t k = 0; k < l->n_characters && st == OM_OK; k++) {
             const om_wm_armylist_character *ch = &l->characters[k];
             char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
             char id[OM_WM_ARMYLIST_ID_MAX + 16];
-            char bonus[OM_WM_ARMYLIST_ID_MAX];
             unsigned same = 0, nth = 0;
             unsigned unplayed = 0;
             for (unsigned r = 0; r < ch->n_rules; r++)
                 unplayed += !om_wm_battle_character_rule_played(ch->rules[r]);
-            if (ch->item[0] == '\0' && ch->attacks == 0 && unplayed == 0)
+            if (ch->item[0] == '\0' && unplayed == 0)
                 continue;
             /* Numbered as units are when the list has several of it
              * ("a_hero_2"). */
@@ -393,10 +392,6 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
                 snprintf(id, sizeof id, "%s_%s_%u", s == 0 ? "a" : "b", ch->id, nth + 1);
             else
                 snprintf(id, sizeof id, "%s_%s", s == 0 ? "a" : "b", ch->id);
-            if (ch->attacks > 0) {
-                snprintf(bonus, sizeof bonus, "+%u attacks to the unit joined", ch->attacks);
-                note_rule(by_unit, id, bonus, line, sizeof line);
-            }
             if (ch->item[0] != '\0')
                 note_rule(by_unit, id, ch->item, line, sizeof line);
             for (unsigned r = 0; r < ch->n_rules; r++)
