@@ -229,5 +229,6 @@ Test(sanity, adding_a_unit_1_1, .timeout = 900) { adding_a_unit(1); }
  * Hoplites out of both commands for the whole battle, and one more unit moved
  * the Leader from a unit of the second line to one of the front. With
  * characters spread along the army as it stands (wm_battle.c) the margin
- * moves by -8.5 VP (se 5.9) on these streams. */
+ * moves by -5.6 VP (se 8.6) on these streams (1.1: -10.9, se 13.5; Revolution:
+ * +67.1, se 10.9), within five standard errors of no change but not above it. */
 Test(sanity, adding_a_unit_ancients, .timeout = 900) { adding_a_unit(2); }
