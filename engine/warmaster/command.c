@@ -218,6 +218,42 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Rounding allowed for when a bound on the distance between two units rules
+ * an enemy out of ENEMY_CLOSE_CM (the exact test allows 1e-9cm; the bound's
+ * own rounding is far below this). */
+#define ENEMY_CLOSE_SLACK_CM 1e-6
+
+/* The radius of the circle around unit u's rectangle. */
+static double unit_radius(const om_wm_table_unit *u)
+{
+    const double w = om_wm_table_unit_width(u), d = om_wm_table_unit_depth(u);
+    return sqrt(w * w + d * d) / 2;
+}
+
+/* Whether the closest enemy of unit u stands within ENEMY_CLOSE_CM (Command >
+ * Command Penalties). The closest enemy is measured exactly, as always, but
+ * only when some enemy could be that close: two units are never closer than
+ * their centres' gap less the radii of the circles around their rectangles
+ * (the bound the table itself rules far enemies out by), so when every enemy
+ * is farther than that, so is the closest, and the answer is no. */
+static bool enemy_close(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const double reach = ENEMY_CLOSE_CM + ENEMY_CLOSE_SLACK_CM + unit_radius(un);
+    double enemy_cm;
+    bool maybe = false;
+    for (unsigned k = 0; k < t->units && !maybe; k++) {
+        const om_wm_table_unit *en = &t->unit[k];
+        double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
+        if (!en->present || en->side == un->side)
+            continue;
+        r = reach + unit_radius(en);
+        maybe = dx * dx + dy * dy <= r * r;
+    }
+    return maybe && om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 &&
+           enemy_cm <= ENEMY_CLOSE_CM + 1e-9;
+}
+
 /* Kinds of the answers the Command phase keeps in the table's memo. */
 enum { RECALL_TEST = 1 };
 
@@ -272,14 +308,13 @@ static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigne
     memset(out, 0, sizeof *out);
     for (unsigned i = 0; i < n; i++) {
         const om_wm_table_unit *un = &t->unit[u[i]];
-        double enemy_cm;
         unsigned lost = un->size > un->stands ? (unsigned)(un->size - un->stands) : 0u;
         /* Brigades: the most distant unit; every other penalty once; the unit
          * that lost the most stands (Command > Command Penalties; Brigades);
          * the largest permanent penalty. */
         far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
-        if (om_wm_table_closest_enemy(t, u[i], &enemy_cm) >= 0 &&
-            enemy_cm <= ENEMY_CLOSE_CM + 1e-9)
+        /* Once one unit has an enemy close, the others' cannot add to it. */
+        if (!out->enemy_close && enemy_close(t, u[i]))
             out->enemy_close = 1;
         if (om_wm_table_in_dense(t, u[i]))
             out->dense = 1;
