@@ -890,11 +890,52 @@ void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w)
     om_wm_table_copy(&w->t, &p->turn.table, w->memo);
 }
 
+/* Rounding allowed for when a bound on the distance between two units rules
+ * out their touching (the bound's own rounding is far below this). */
+#define TOUCH_BOUND_SLACK_CM 1e-6
+
+/* Whether each unit on table t touches an enemy (om_wm_table_engaged of every
+ * unit, present units only), into engaged[]. Two units are never closer than
+ * their centres' gap less the radii of the circles around their rectangles
+ * (the bound the table rules far units out by), so only the pairs of enemies
+ * within touch by it are asked, in om_wm_table_engaged's order (unit, then
+ * enemy): the same answers for a small part of the questions. */
+static void engaged_units(const om_wm_table *t, bool *engaged)
+{
+    double radius[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned u = 0; u < t->units; u++) {
+        engaged[u] = false;
+        radius[u] = 0;
+        if (t->unit[u].present) { /* a unit gone has no stands to measure */
+            const double w = om_wm_table_unit_width(&t->unit[u]);
+            const double dp = om_wm_table_unit_depth(&t->unit[u]);
+            radius[u] = sqrt(w * w + dp * dp) / 2;
+        }
+    }
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_table_unit *un = &t->unit[u];
+        if (!un->present)
+            continue;
+        for (unsigned k = 0; k < t->units && !engaged[u]; k++) {
+            const om_wm_table_unit *en = &t->unit[k];
+            const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
+            const double r = OM_WM_TABLE_TOUCH_CM + TOUCH_BOUND_SLACK_CM + radius[u] + radius[k];
+            if (k == u || !en->present || en->side == un->side || dx * dx + dy * dy > r * r)
+                continue;
+            engaged[u] = om_wm_table_touching(t, u, k);
+        }
+    }
+#ifndef NDEBUG
+    /* Debug builds (every test) check each answer against the table's own. */
+    for (unsigned u = 0; u < t->units; u++)
+        assert(engaged[u] == (t->unit[u].present && om_wm_table_engaged(t, u)));
+#endif
+}
+
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
 {
-    for (unsigned u = 0; u < w->t.units; u++)
-        w->engaged_at_start[u] = w->t.unit[u].present && om_wm_table_engaged(&w->t, u);
+    engaged_units(&w->t, w->engaged_at_start);
     w->from_start = false;
     play(p, setup, w, d, out);
 }
