@@ -26,6 +26,7 @@
  *     enemy along the line of the closest points, at full pace, stopping at the
  *     clearance the rule set demands from enemies.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -219,9 +220,9 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
 }
 
 /* Rounding allowed for when a bound on the distance between two units rules
- * an enemy out of ENEMY_CLOSE_CM (the exact test allows 1e-9cm; the bound's
- * own rounding is far below this). */
-#define ENEMY_CLOSE_SLACK_CM 1e-6
+ * an enemy out of a reach (the exact questions allow 1e-9cm; the bound's own
+ * rounding is far below this). */
+#define BOUND_SLACK_CM 1e-6
 
 /* The radius of the circle around unit u's rectangle. */
 static double unit_radius(const om_wm_table_unit *u)
@@ -230,28 +231,56 @@ static double unit_radius(const om_wm_table_unit *u)
     return sqrt(w * w + d * d) / 2;
 }
 
-/* Whether the closest enemy of unit u stands within ENEMY_CLOSE_CM (Command >
- * Command Penalties). The closest enemy is measured exactly, as always, but
- * only when some enemy could be that close: two units are never closer than
- * their centres' gap less the radii of the circles around their rectangles
- * (the bound the table itself rules far enemies out by), so when every enemy
- * is farther than that, so is the closest, and the answer is no. */
-static bool enemy_close(const om_wm_table *t, unsigned u)
+/* Whether an enemy of unit u could stand within `cm` of it: two units are
+ * never closer than their centres' gap less the radii of the circles around
+ * their rectangles (the bound the table itself rules far units out by), so
+ * false means that no enemy is within `cm`, nor within `cm` plus the exact
+ * questions' tolerances (BOUND_SLACK_CM covers them). */
+static bool enemy_maybe_within(const om_wm_table *t, unsigned u, double cm)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    const double reach = ENEMY_CLOSE_CM + ENEMY_CLOSE_SLACK_CM + unit_radius(un);
-    double enemy_cm;
-    bool maybe = false;
-    for (unsigned k = 0; k < t->units && !maybe; k++) {
+    const double reach = cm + BOUND_SLACK_CM + unit_radius(un);
+    for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *en = &t->unit[k];
         double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
         if (!en->present || en->side == un->side)
             continue;
         r = reach + unit_radius(en);
-        maybe = dx * dx + dy * dy <= r * r;
+        if (dx * dx + dy * dy <= r * r)
+            return true;
     }
-    return maybe && om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 &&
-           enemy_cm <= ENEMY_CLOSE_CM + 1e-9;
+    return false;
+}
+
+/* Whether unit u touches an enemy: om_wm_table_engaged's answer, from the
+ * same questions (om_wm_table_touching of u and each enemy, in index order)
+ * asked only of the enemies that could touch it by the bound of
+ * enemy_maybe_within. */
+static bool engaged_now(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const double reach = OM_WM_TABLE_TOUCH_CM + BOUND_SLACK_CM + unit_radius(un);
+    for (unsigned k = 0; k < t->units; k++) {
+        const om_wm_table_unit *en = &t->unit[k];
+        double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
+        if (k == u || !en->present || en->side == un->side)
+            continue;
+        r = reach + unit_radius(en);
+        if (dx * dx + dy * dy <= r * r && om_wm_table_touching(t, u, k))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the closest enemy of unit u stands within ENEMY_CLOSE_CM (Command >
+ * Command Penalties). The closest enemy is measured exactly, as always, but
+ * only when some enemy could be that close (enemy_maybe_within): when every
+ * enemy is farther by the bound, so is the closest, and the answer is no. */
+static bool enemy_close(const om_wm_table *t, unsigned u)
+{
+    double enemy_cm;
+    return enemy_maybe_within(t, u, ENEMY_CLOSE_CM) &&
+           om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 && enemy_cm <= ENEMY_CLOSE_CM + 1e-9;
 }
 
 /* Kinds of the answers the Command phase keeps in the table's memo. */
@@ -392,7 +421,11 @@ static bool charges_all_round(const phase *p, const om_wm_table_unit *u)
 static bool free_to_move(const phase *p, unsigned u)
 {
     const om_wm_table_unit *un = &p->t->unit[u];
-    return un->present && !un->confused && !un->charged && !om_wm_table_engaged(p->t, u);
+    if (!un->present || un->confused || un->charged)
+        return false;
+    /* Debug builds (every test) check the answer against the table's own. */
+    assert(engaged_now(p->t, u) == om_wm_table_engaged(p->t, u));
+    return !engaged_now(p->t, u);
 }
 
 static void add_moved(phase *p, unsigned u, om_wm_vec from)
