@@ -239,7 +239,10 @@ static double unit_radius(const om_wm_table_unit *u)
 static bool enemy_maybe_within(const om_wm_table *t, unsigned u, double cm)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    const double reach = cm + BOUND_SLACK_CM + unit_radius(un);
+    double reach;
+    if (!un->present)
+        return true; /* no stands to bound it by: the table is asked */
+    reach = cm + BOUND_SLACK_CM + unit_radius(un);
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *en = &t->unit[k];
         double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
@@ -252,7 +255,7 @@ static bool enemy_maybe_within(const om_wm_table *t, unsigned u, double cm)
     return false;
 }
 
-/* Whether unit u touches an enemy: om_wm_table_engaged's answer, from the
+/* Whether present unit u touches an enemy: om_wm_table_engaged's answer, from the
  * same questions (om_wm_table_touching of u and each enemy, in index order)
  * asked only of the enemies that could touch it by the bound of
  * enemy_maybe_within. */
