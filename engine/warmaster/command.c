@@ -231,6 +231,28 @@ static double unit_radius(const om_wm_table_unit *u)
     return sqrt(w * w + d * d) / 2;
 }
 
+/* At least the radius of the circle around unit u's rectangle, without
+ * working the rectangle out: its stands make a block of files and ranks, each
+ * at most its stands, so its width and depth are at most that many stands'. */
+static double radius_most(const om_wm_table_unit *u)
+{
+    return u->stands * sqrt(u->stand_w * u->stand_w + u->stand_d * u->stand_d) / 2;
+}
+
+/* Whether enemy `en` is within `reach` of the centre of a unit by the bound
+ * (reach holding that unit's radius): first by radius_most, which rules out
+ * most enemies of a table at little cost, then by the radius itself. */
+static bool within_bound(const om_wm_table_unit *un, const om_wm_table_unit *en, double reach)
+{
+    const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
+    const double d2 = dx * dx + dy * dy;
+    double r = reach + radius_most(en);
+    if (d2 > r * r)
+        return false;
+    r = reach + unit_radius(en);
+    return d2 <= r * r;
+}
+
 /* Whether an enemy of unit u could stand within `cm` of it: two units are
  * never closer than their centres' gap less the radii of the circles around
  * their rectangles (the bound the table itself rules far units out by), so
@@ -245,11 +267,7 @@ static bool enemy_maybe_within(const om_wm_table *t, unsigned u, double cm)
     reach = cm + BOUND_SLACK_CM + unit_radius(un);
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *en = &t->unit[k];
-        double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
-        if (!en->present || en->side == un->side)
-            continue;
-        r = reach + unit_radius(en);
-        if (dx * dx + dy * dy <= r * r)
+        if (en->present && en->side != un->side && within_bound(un, en, reach))
             return true;
     }
     return false;
@@ -265,11 +283,8 @@ static bool engaged_now(const om_wm_table *t, unsigned u)
     const double reach = OM_WM_TABLE_TOUCH_CM + BOUND_SLACK_CM + unit_radius(un);
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *en = &t->unit[k];
-        double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y, r;
-        if (k == u || !en->present || en->side == un->side)
-            continue;
-        r = reach + unit_radius(en);
-        if (dx * dx + dy * dy <= r * r && om_wm_table_touching(t, u, k))
+        if (k != u && en->present && en->side != un->side && within_bound(un, en, reach) &&
+            om_wm_table_touching(t, u, k))
             return true;
     }
     return false;
