@@ -1,26 +1,38 @@
 /*
- * bench_battle.c: whole battles a second on one thread, through the engine
- * alone (om_wm_battle_resolve): two mirror-image armies of N units (default
- * 24: Spearmen and Knights by turns, 1,860 points a side, Warmaster
- * Revolution), deployed in lines of battle with brigades of four, a General
- * each behind the middle of his line, both playing the default doctrine,
- * length by the D6 before the battle. Prints battles a second (best of 3
- * runs), turns per battle and the share of decided battles.
+ * bench_battle.c: whole battles a second of two army lists, on one thread and
+ * on two, through the engine alone: the battle `oddsmaster battle LIST_A
+ * LIST_B` fights (its scenario text made and loaded as that command makes
+ * and loads it, default doctrines, length and first turn), prepared once,
+ * then its battles simulated and dropped by the run driver with no sink (no
+ * tally, no file: what a battle costs, not what writing it costs). The
+ * default lists are the two 2,000-point Warmaster Revolution example lists
+ * of issue 21's measure, revolution-empire-steel-and-shot and
+ * revolution-orcs-horde.
  *
- * Usage: bench_battle [BATTLES] [UNITS]   (default 2000 battles, 24 units)
+ * Prints the preparation's time (once per run of `battle`: the doctrines'
+ * first-round odds of every pair of units), then battles a second on 1 and
+ * 2 threads, each the best of RUNS runs (the machine is shared and noisy),
+ * and the scaling. Battles run in the blocks `battle` runs them in (1,024),
+ * so two threads need at least two blocks to share.
  *
- * The armies are synthetic: army list files are not read here.
+ * Usage: bench_battle [LIST_A LIST_B] [BATTLES]
+ *        (example list names or list files; default 2048 battles)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "battle.h"
-#include "rng.h"
-#include "wm_doctrine.h"
+#include <gsl/gsl_errno.h>
 
+#include "game.h"
+#include "run.h"
+
+/* Each thread count runs this many times; the fastest run is reported. */
 #define RUNS 3
+
+/* Battles of a run by default: two blocks of 1,024, one a thread. */
+#define DEFAULT_BATTLES 2048u
 
 static double now(void)
 {
@@ -29,96 +41,72 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* An army of n units, Spearmen and Knights by turns. */
-static void army(om_wm_unit *v, unsigned n)
+/* The best battles a second of RUNS runs of `battles` battles of `t` on
+ * `threads` threads, engine alone (no sink). Exits on an error. */
+static double measure(const om_trials *t, uint64_t battles, unsigned threads)
 {
-    for (unsigned i = 0; i < n; i++) {
-        om_wm_troop troop = i % 2 ? OM_WM_CAVALRY : OM_WM_INFANTRY;
-        memset(&v[i], 0, sizeof v[i]);
-        snprintf(v[i].name, sizeof v[i].name, "%s", troop == OM_WM_CAVALRY ? "Knights"
-                                                                          : "Spearmen");
-        v[i].troop = troop;
-        v[i].stands = v[i].size = 3;
-        v[i].attacks = 3;
-        v[i].hits = 3;
-        v[i].armour = troop == OM_WM_CAVALRY ? 4 : 6;
-        v[i].pace_cm = (uint8_t)om_wm_troop_pace(troop);
-        v[i].points = troop == OM_WM_CAVALRY ? 110 : 45;
+    double best = 0;
+    for (unsigned run = 0; run < RUNS; run++) {
+        om_run_config cfg = {.trials = battles, .seed = 1 + run, .threads = threads,
+                             .block_size = t->layout.block_trials};
+        double t0 = now(), rate;
+        if (om_run_simulate(t, &cfg, NULL, NULL) != OM_OK) {
+            fprintf(stderr, "bench_battle: %s\n", om_error_message());
+            exit(1);
+        }
+        rate = (double)battles / (now() - t0);
+        if (rate > best)
+            best = rate;
     }
+    return best;
 }
 
 int main(int argc, char **argv)
 {
-    unsigned battles = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2000;
-    unsigned units = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 24;
-    static om_wm_turn t;
-    static om_wm_unit v[OM_WM_TABLE_MAX_UNITS];
-    om_wm_command_setup b;
-    om_wm_battle_options o = {.first = -1};
-    om_wm_battle_prepared *p = NULL;
-    om_wm_doctrine_file dc;
-    om_wm_turn_work *w = NULL;
-    om_wm_check_failure why;
-    unsigned first;
-    double best = 0, t0;
-    unsigned long turns = 0, decided = 0;
+    const char *list[2] = {"revolution-empire-steel-and-shot", "revolution-orcs-horde"};
+    uint64_t battles = DEFAULT_BATTLES;
+    om_game_battle_spec spec = {.list_word = {"LIST_A", "LIST_B"},
+                                .doctrine_word = {"--doctrine-a", "--doctrine-b"}};
+    om_scenario *sc = NULL;
+    om_trials t = {0};
+    char *text = NULL;
+    double t0, prepare_s, r1, r2;
+    om_status st;
 
-    if (battles == 0 || units == 0 || units > OM_WM_TURN_SIDE_UNITS_MAX) {
-        fprintf(stderr, "usage: bench_battle [BATTLES] [UNITS 1..%d]\n",
-                OM_WM_TURN_SIDE_UNITS_MAX);
+    gsl_set_error_handler_off();
+    if (argc == 3 || argc == 4) {
+        list[0] = argv[1];
+        list[1] = argv[2];
+    }
+    if (argc == 2 || argc == 4)
+        battles = strtoull(argv[argc - 1], NULL, 10);
+    if (argc > 4 || battles == 0) {
+        fprintf(stderr, "usage: bench_battle [LIST_A LIST_B] [BATTLES >= 1]\n");
         return 1;
     }
-    memset(&t, 0, sizeof t);
-    t.rules = om_wm_ruleset_find("warmaster-revolution");
-    om_wm_table_init(&t.table, t.rules->id, 0, 0);
-    t.command.rules = t.rules->id;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
-    b = t.command;
-    b.side = 1;
-    army(v, units);
-    if (om_wm_battle_deploy_line(&t, 0, v, units, 4, &why, &first) != OM_OK ||
-        om_wm_battle_deploy_line(&t, 1, v, units, 4, &why, &first) != OM_OK ||
-        om_wm_table_add_character(&t.table, "General", 0, OM_WM_GENERAL, 9,
-                                  (om_wm_vec){t.table.width_cm / 2, 17}) < 0 ||
-        om_wm_table_add_character(&t.table, "General", 1, OM_WM_GENERAL, 9,
-                                  (om_wm_vec){t.table.width_cm / 2,
-                                              t.table.depth_cm - 17}) < 0) {
-        fprintf(stderr, "bench_battle: %s: %s\n", why.field, why.reason);
-        return 1;
-    }
-    o.length = om_wm_game_length_find("d6-6-7-8");
-    if (om_wm_doctrine_named("default", &dc) != OM_OK) {
+    spec.list[0] = list[0];
+    spec.list[1] = list[1];
+    st = om_game_battle_text(&spec, &text);
+    if (st == OM_OK)
+        st = om_scenario_load_text("<battle>", text, strlen(text), &sc);
+    free(text);
+    t0 = now();
+    if (st == OM_OK)
+        st = om_trials_prepare(sc, &t);
+    prepare_s = now() - t0;
+    if (st != OM_OK) {
         fprintf(stderr, "bench_battle: %s\n", om_error_message());
+        om_scenario_free(sc);
         return 1;
     }
-    o.doctrine[0] = o.doctrine[1] = &dc.doctrine;
-    if (om_wm_battle_prepare_alloc(&t, &b, &o, &why, &p) != OM_OK ||
-        om_wm_turn_work_alloc(&w) != OM_OK) {
-        fprintf(stderr, "bench_battle: %s: %s\n", why.field, why.reason);
-        return 1;
-    }
-    for (unsigned run = 0; run < RUNS; run++) {
-        om_dice d = {.plain = NULL};
-        om_rng_seed_block(&d.rng, 1, run);
-        turns = decided = 0;
-        t0 = now();
-        for (unsigned i = 0; i < battles; i++) {
-            om_wm_battle_result r;
-            om_wm_battle_resolve(p, w, &d, &r);
-            turns += r.turns;
-            decided += r.verdict.winner != OM_WM_BATTLE_NO_WINNER;
-        }
-        double rate = battles / (now() - t0);
-        if (rate > best)
-            best = rate;
-    }
-    printf("battles of %u units a side (synthetic armies, default doctrines): %.4g a second "
-           "(best of %d runs, 1 thread); %.2f turns a battle, %.1f%% decided\n",
-           units, best, RUNS, (double)turns / battles, 100.0 * decided / battles);
-    om_wm_turn_work_free(w);
-    om_wm_battle_prepared_free(p);
+    printf("battle: %s against %s, %llu battles a run, best of %d runs\n", list[0], list[1],
+           (unsigned long long)battles, RUNS);
+    printf("preparation (once per run): %.3f s\n", prepare_s);
+    r1 = measure(&t, battles, 1);
+    r2 = measure(&t, battles, 2);
+    printf("%-32s %12s %12s %8s\n", "battles a second", "1 thread", "2 threads", "2 / 1");
+    printf("%-32s %12.0f %12.0f %7.2fx\n", "engine alone (no file)", r1, r2, r2 / r1);
+    om_trials_release(&t);
+    om_scenario_free(sc);
     return 0;
 }

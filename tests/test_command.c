@@ -27,6 +27,8 @@
 #define TRIALS 100000u
 #define SIGMAS 5.0
 #define EPS 1e-6
+/* "Closest enemy unit within 20cm" (Command > Command Penalties). */
+#define ENEMY_CLOSE 20.0
 
 static const om_wm_ruleset_id REV = OM_WM_RULES_REV;
 static const om_wm_ruleset_id WM11 = OM_WM_RULES_WM11;
@@ -1398,4 +1400,60 @@ Test(command, options_registry)
     cr_expect_str_eq(om_wm_command_option_value(&o, om_wm_command_option_find("evade_blocked")),
                      "fixed");
     cr_expect_eq(om_wm_command_option_set(&o, "general_blunders", "yes"), OM_EINVAL);
+}
+
+/* The penalty for an enemy within 20cm (Command > Command Penalties) is
+ * asked of the table only when a bound on the distances says an enemy could
+ * be that close; the answer must be the plain one, the closest enemy
+ * measured exactly, wherever the enemy stands: swept across the 20cm line
+ * square on, at angles, and corner to corner along the diagonal of the
+ * units' rectangles (where the bound is tight), with a far enemy too, for a
+ * unit alone and for the second unit of a brigade. */
+Test(command, enemy_close_penalty_is_the_closest_enemy_measured)
+{
+    /* Placements: 0-3 square on and at angles, 4-7 corner to corner. */
+    const double facings[] = {270, 225, 300, 180, 90, 270, 90, 270};
+    unsigned checked = 0, close = 0;
+    for (size_t f = 0; f < sizeof facings / sizeof facings[0]; f++)
+        for (double gap = 10; gap <= 30; gap += 0.125) {
+            om_wm_table t;
+            om_wm_command_setup s;
+            om_wm_command_test test;
+            double cm, x, y;
+            setup_init(&s, REV);
+            om_wm_table_init(&t, REV, 0, 0);
+            unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 80, 40, 90);
+            unsigned b = add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 92, 40, 90);
+            const double w = om_wm_table_unit_width(&t.unit[b]);
+            const double d = om_wm_table_unit_depth(&t.unit[b]);
+            const double r = hypot(w, d); /* both radii: the units are alike */
+            add(&t, "Far", 1, OM_WM_CAVALRY, 3, OM_WM_TABLE_LINE, 20, 110, 270);
+            if (f < 4) {
+                x = 92 + gap / 3;
+                y = 40 + 2 + gap;
+            } else {
+                /* Along one diagonal or the other, whichever way the facing
+                 * lays the rectangles. */
+                const double dx = f < 6 ? w : d, dy = f < 6 ? d : w;
+                x = 92 + dx / r * (r + gap);
+                y = 40 + dy / r * (r + gap);
+            }
+            add(&t, "Near", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, x, y, facings[f]);
+            unsigned g = character(&t, "General", 0, OM_WM_GENERAL, 9, 85, 5);
+            unsigned pair[2] = {a, b};
+            om_wm_table_update(&t, OM_WM_TABLE_ALL);
+            const bool expect_b = om_wm_table_closest_enemy(&t, b, &cm) >= 0 &&
+                                  cm <= ENEMY_CLOSE + 1e-9;
+            const bool expect_a = om_wm_table_closest_enemy(&t, a, &cm) >= 0 &&
+                                  cm <= ENEMY_CLOSE + 1e-9;
+            om_wm_command_test_for(&s, &t, g, &b, 1, 1, &test);
+            cr_assert_eq(test.enemy_close, expect_b, "placement %zu, gap %g: B alone", f, gap);
+            om_wm_command_test_for(&s, &t, g, pair, 2, 1, &test);
+            cr_assert_eq(test.enemy_close, expect_a || expect_b, "placement %zu, gap %g: brigade",
+                         f, gap);
+            checked++;
+            close += expect_b;
+        }
+    /* The sweep crosses the line: some placements are close, some are not. */
+    cr_assert(close > 0 && close < checked, "%u of %u close", close, checked);
 }

@@ -20,10 +20,13 @@
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "enumerate.h"
 #include "test_wm_units.h"
 #include "wm.h"
+#include "wm_int.h"
 
 /* Dice of `me` vs `foe` in a described round. */
 static unsigned dice(const char *ruleset, const om_wm_side *me, const om_wm_side *foe,
@@ -2979,4 +2982,86 @@ Test(unit_state, carried_hits_and_stands_count)
     run(&e, 20000, 213, count_a_destroyed, &t);
     cr_expect_eq(t.count, 0u, "from the start: never destroyed by 2 dice");
     om_wm_prepared_free(p);
+}
+
+/* ---------- Preparing for enumeration only (om_wm_prepare_alloc_dice) ---------- */
+
+/* Most enumerated outcomes of one engagement compared. */
+#define LAW_RUNS_MAX 65536u
+
+/* Every enumerated outcome of engagement e prepared with dice tables of up to
+ * n_max dice, in the order enumerated, with its probability; the number of
+ * runs into *runs. */
+static void enumerated_law(size_t c, const om_wm_engagement *e, unsigned n_max,
+                           om_wm_outcome *o, double *p, unsigned *runs)
+{
+    om_wm_prepared *pe = NULL;
+    om_enum *en = NULL;
+    om_dice d = {.plain = NULL};
+    bool more = true;
+    unsigned n = 0;
+    cr_assert_eq(om_wm_prepare_alloc_dice(e, n_max, &pe), OM_OK, "%s", om_error_message());
+    cr_assert_eq(pe->tables[0]->n_max, n_max, "the tables are built to n_max dice");
+    cr_assert_eq(om_enum_alloc(LAW_RUNS_MAX, &en), OM_OK);
+    om_enum_start(en, &d);
+    while (more) {
+        cr_assert_lt(n, LAW_RUNS_MAX);
+        om_wm_resolve(pe, &d, &o[n]);
+        cr_assert_eq(om_enum_next(en, &d, &p[n], &more), OM_OK, "case %zu: %s", c,
+                     om_error_message());
+        n++;
+    }
+    om_enum_free(en);
+    om_wm_prepared_free(pe);
+    *runs = n;
+}
+
+/* An engagement prepared with dice tables of one die (what the battle's
+ * doctrines prepare their first-round odds with) enumerates to the same
+ * outcomes with the same probabilities, bit for bit, as one prepared with the
+ * full tables: enumerated dice read each test's probability, never its alias
+ * tables. Charges in the open, at defended troops, into stand-and-shoot
+ * shooting, a unit of many dice, and under each rule set. */
+Test(engagement, prepared_for_enumeration_has_the_full_law)
+{
+    om_wm_side k = knights(), s = spearmen(), x = spearmen(), big;
+    om_wm_outcome *o[2];
+    double *p[2];
+    unsigned runs[2];
+    x.position = OM_WM_DEFENDED;
+    om_wm_side archers = side_of("Crossbowmen", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    archers.unit.shots = 1;
+    archers.unit.range_cm = 30;
+    archers.stand_and_shoot = true;
+    big = side_of("Ogres", OM_WM_INFANTRY, 3, 4, 4, 5, NO_TRAITS);
+    big.charging = true;
+    const om_wm_engagement cases[] = {
+        make("warmaster-revolution", OM_WM_KIND_COMBAT, k, s),
+        make("warmaster-revolution", OM_WM_KIND_COMBAT, k, x),
+        make("warmaster-revolution", OM_WM_KIND_COMBAT, k, archers),
+        make("warmaster-revolution", OM_WM_KIND_COMBAT, big, s),
+        make("warmaster-1.1", OM_WM_KIND_COMBAT, k, s),
+        make("warmaster-ancients", OM_WM_KIND_COMBAT, k, x),
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        o[i] = calloc(LAW_RUNS_MAX, sizeof *o[i]);
+        p[i] = calloc(LAW_RUNS_MAX, sizeof *p[i]);
+        cr_assert(o[i] != NULL && p[i] != NULL);
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        enumerated_law(c, &cases[c], OM_BINOM_N_MAX, o[0], p[0], &runs[0]);
+        enumerated_law(c, &cases[c], 1, o[1], p[1], &runs[1]);
+        cr_assert_gt(runs[0], 1u, "case %zu rolls dice", c);
+        cr_assert_eq(runs[0], runs[1], "case %zu: %u runs against %u", c, runs[0], runs[1]);
+        for (unsigned r = 0; r < runs[0]; r++) {
+            cr_assert(p[0][r] == p[1][r], "case %zu run %u: p %.17g against %.17g", c, r,
+                      p[0][r], p[1][r]);
+            cr_assert(memcmp(&o[0][r], &o[1][r], sizeof o[0][r]) == 0,
+                      "case %zu run %u: outcomes differ", c, r);
+        }
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        free(o[i]);
+        free(p[i]);
+    }
 }

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "enumerate.h"
 #include "rng.h"
+#include "wm_int.h"
 
 struct om_wm_battle_prepared {
     om_wm_turn_prepared *turn;                 /* the table, units, side A's plans */
@@ -40,38 +41,63 @@ struct om_wm_battle_prepared {
 /* Most outcomes of a first round's dice enumerated for its exact odds. */
 #define ODDS_RUNS_MAX (UINT64_C(1) << 16)
 
-/* The probability that side A of prepared combat `pe` wins its first round:
- * exactly, by enumerating every outcome of its dice (enumerate.h), or, with
- * more outcomes than ODDS_RUNS_MAX, from OM_WM_DOCTRINE_ODDS_TRIALS trials on
- * the fixed stream. Either way a function of the two units' values alone. */
-static float first_round_odds(const om_wm_prepared *pe)
+/* The probability that side A of engagement e (checked) wins its first
+ * round, exactly, by enumerating every outcome of its dice (enumerate.h),
+ * into *odds. Enumerated dice read only each dice test's probability, so the
+ * engagement is prepared without the alias tables that trials would draw
+ * from (om_wm_prepare_alloc_dice with one die: most of a full preparation's
+ * cost); the law is the same. Errors: OM_ENOMEM, and any error of the
+ * enumeration (more outcomes than ODDS_RUNS_MAX). */
+static om_status enumerated_odds(const om_wm_engagement *e, float *odds)
 {
-    om_enum *e = NULL;
+    om_wm_prepared *pe = NULL;
+    om_enum *en = NULL;
     om_dice d = {.plain = NULL};
     bool more = true;
     double p, win = 0;
-    unsigned wins = 0;
-    if (om_enum_alloc(ODDS_RUNS_MAX, &e) == OM_OK) {
-        om_status st = OM_OK;
-        om_enum_start(e, &d);
+    om_status st = om_wm_prepare_alloc_dice(e, 1, &pe);
+    if (st == OM_OK)
+        st = om_enum_alloc(ODDS_RUNS_MAX, &en);
+    if (st == OM_OK) {
+        om_enum_start(en, &d);
         while (more && st == OM_OK) {
             om_wm_outcome o;
             om_wm_resolve(pe, &d, &o);
-            if ((st = om_enum_next(e, &d, &p, &more)) == OM_OK && o.winner == OM_WM_SIDE_A)
+            if ((st = om_enum_next(en, &d, &p, &more)) == OM_OK && o.winner == OM_WM_SIDE_A)
                 win += p;
         }
-        om_enum_free(e);
-        if (st == OM_OK)
-            return (float)win;
     }
+    om_enum_free(en);
+    om_wm_prepared_free(pe);
+    *odds = (float)win;
+    return st;
+}
+
+/* The probability that side A of engagement e (checked) wins its first round:
+ * exactly (enumerated_odds), or, with more outcomes than ODDS_RUNS_MAX, from
+ * OM_WM_DOCTRINE_ODDS_TRIALS trials on the fixed stream, the engagement then
+ * prepared in full for them. Either way a function of the two units' values
+ * alone; -1 when the engagement cannot be prepared. */
+static float first_round_odds(const om_wm_engagement *e)
+{
+    om_wm_prepared *pe = NULL;
+    om_dice d = {.plain = NULL};
+    unsigned wins = 0;
+    float odds;
+    if (enumerated_odds(e, &odds) == OM_OK)
+        return odds;
     om_error_clear(); /* too many outcomes: the estimate below is the answer */
-    d = (om_dice){.plain = NULL};
+    if (om_wm_prepare_alloc(e, &pe) != OM_OK) {
+        om_error_clear(); /* a refused charge is an answer, not an error */
+        return -1;
+    }
     om_rng_seed_block(&d.rng, ODDS_SEED, 0);
     for (unsigned i = 0; i < OM_WM_DOCTRINE_ODDS_TRIALS; i++) {
         om_wm_outcome o;
         om_wm_resolve(pe, &d, &o);
         wins += o.winner == OM_WM_SIDE_A;
     }
+    om_wm_prepared_free(pe);
     return (float)wins / OM_WM_DOCTRINE_ODDS_TRIALS;
 }
 
@@ -82,19 +108,15 @@ static float charge_odds(const om_wm_turn *t, unsigned u, unsigned v)
 {
     om_wm_engagement e = {.rules = t->rules, .kind = OM_WM_KIND_COMBAT,
                           .side = {t->unit[u].side, t->unit[v].side}, .options = t->options};
-    om_wm_prepared *pe = NULL;
-    float odds;
     if ((t->table.unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE) != 0)
         return -1;
     e.side[0].charging = true;
     e.side[1].charging = false;
-    if (om_wm_engagement_check(&e, NULL) != OM_OK || om_wm_prepare_alloc(&e, &pe) != OM_OK) {
+    if (om_wm_engagement_check(&e, NULL) != OM_OK) {
         om_error_clear(); /* a refused charge is an answer, not an error */
         return -1;
     }
-    odds = first_round_odds(pe);
-    om_wm_prepared_free(pe);
-    return odds;
+    return first_round_odds(&e);
 }
 
 /* Whether units u and k of turn t fight alike: the same values as the

@@ -37,9 +37,10 @@ static unsigned hit_shifted(unsigned score, int delta)
 }
 
 /* Build the dice test of a to-hit and a save score, sharing a table with an
- * earlier test of the same probability. */
+ * earlier test of the same probability; its alias tables hold Bin(n,p) for n
+ * up to n_max dice. */
 static om_status make_test(om_wm_prepared *p, unsigned *n_tables, om_dice_test *t,
-                           unsigned to_hit, unsigned save)
+                           unsigned to_hit, unsigned save, unsigned n_max)
 {
     double prob = om_dice_test_probability(to_hit, save);
     om_status st;
@@ -53,7 +54,7 @@ static om_status make_test(om_wm_prepared *p, unsigned *n_tables, om_dice_test *
     }
     if (NEVER(*n_tables >= sizeof p->tables / sizeof p->tables[0]))
         return OM_ERROR(OM_EINVAL, "too many dice tables for one engagement");
-    st = om_binom_table_alloc(&p->tables[*n_tables], prob, OM_BINOM_N_MAX);
+    st = om_binom_table_alloc(&p->tables[*n_tables], prob, n_max);
     if (st != OM_OK)
         return st;
     t->pass = p->tables[(*n_tables)++];
@@ -195,11 +196,20 @@ void om_wm_side_hurt(const om_wm_side *me, om_wm_side *hurt)
 
 om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
 {
+    return om_wm_prepare_alloc_dice(e, OM_BINOM_N_MAX, out);
+}
+
+om_status om_wm_prepare_alloc_dice(const om_wm_engagement *e, unsigned n_max,
+                                   om_wm_prepared **out)
+{
     om_wm_prepared *p;
     unsigned n_tables = 0;
     om_status st = OM_OK;
 
     *out = NULL;
+    if (n_max == 0 || n_max > OM_BINOM_N_MAX)
+        return OM_ERROR(OM_EINVAL, "dice tables of %u dice: from 1 to %u", n_max,
+                        OM_BINOM_N_MAX);
     if ((st = om_wm_engagement_check(e, NULL)) != OM_OK)
         return st;
     p = calloc(1, sizeof *p);
@@ -213,7 +223,7 @@ om_status om_wm_prepare_alloc(const om_wm_engagement *e, om_wm_prepared **out)
         om_wm_pair_scores_of(e->rules, &e->side[s], &e->side[1 - s], &sc);
         for (unsigned i = 0; i < sc.n && st == OM_OK; i++)
             st = make_test(p, &n_tables, om_wm_pair_test_at(&p->tests[s], i), sc.to_hit[i],
-                           sc.save[i]);
+                           sc.save[i], n_max);
     }
     if (st != OM_OK) {
         om_wm_prepared_free(p);

@@ -425,6 +425,22 @@ void om_wm_multi_side(const om_wm_multi *m, unsigned u, om_wm_side *out);
  */
 void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_multi_prepared *mp);
 
+/*
+ * om_wm_prepare_alloc_dice: om_wm_prepare_alloc with the alias tables of its
+ * dice tests built for Bin(n,p) up to n_max dice (1 <= n_max <= OM_BINOM_N_MAX)
+ * rather than OM_BINOM_N_MAX. Draws of up to n_max dice are those of
+ * om_wm_prepare_alloc's tables, word for word; more are drawn in chunks of
+ * n_max, so trials of fast dice differ. Dice that enumerate their outcomes
+ * (enumerate.h) read only each test's probability, never its tables: an
+ * engagement prepared only to be enumerated needs n_max = 1, and its
+ * enumerated law is om_wm_prepare_alloc's exactly, at a small part of the
+ * cost (the tables are most of a preparation's time). Ownership, errors and
+ * thread-safety as om_wm_prepare_alloc's; OM_EINVAL also for n_max out of
+ * range.
+ */
+om_status om_wm_prepare_alloc_dice(const om_wm_engagement *e, unsigned n_max,
+                                   om_wm_prepared **out);
+
 /* Build p's duel (the engine of its two units, their start, the first
  * round's dice and table) once its tests are made (om_wm_prepare_alloc). */
 om_status om_wm_combat_prepare(om_wm_prepared *p);
