@@ -21,6 +21,7 @@ ROOT=$2
 MODE=${3:-check}
 TABLE="$ROOT/tests/data/trial_hashes.tsv"
 TRIALS=100000
+BATTLES=256
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/om_hashes_XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -65,6 +66,16 @@ hash_units() {
         name=turn-$(basename "$f" .yaml)
         "$OM" run "$f" --trials $TRIALS --seed 1 --quiet -o "$TMP/$name.h5" >/dev/null &&
             hash_file "$name" "$TMP/$name.h5" /trials && hash_units "$name" "$TMP/$name.h5"
+    done
+    # Whole battles of the example lists, one pairing of each rule set: the
+    # battles' own fields and the per-unit datasets whole.
+    for pair in "revolution-empire-steel-and-shot revolution-orcs-horde" \
+        "1.1-empire-battle-line 1.1-orcs-waaagh" "ancients-greek ancients-republican-roman"; do
+        set -- $pair
+        name=battle-$1
+        "$OM" battle "$1" "$2" --battles $BATTLES --seed 1 -q -t 2 -o "$TMP/$name.h5" \
+            >/dev/null && hash_file "$name" "$TMP/$name.h5" /trials &&
+            hash_file "$name" "$TMP/$name.h5" /units
     done
     "$OM" matrix warmaster-revolution empire orcs --situation a-charges \
         --situation b-charges --trials 5000 --seed 1 --quiet -o "$TMP/matrix.h5" >/dev/null &&
