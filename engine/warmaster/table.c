@@ -1108,11 +1108,29 @@ static om_wm_position position(const om_wm_table *t, unsigned u)
 
 /* ---- Distances ---- */
 
+/* The radius of the circle around unit u: the one its outline keeps when the
+ * memo names it (its outline is then current, memo_id), else worked out. */
+static inline double radius_of(const om_wm_table *t, const om_wm_table_unit *u)
+{
+    return memo_id(t, u) != 0 ? u->geom.radius : unit_radius(u);
+}
+
 /* A lower bound of the distance between two units from their circumscribed
  * circles: enough to skip exact polygon distances to units clearly too far. */
-static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
+static double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
+                             const om_wm_table_unit *b)
 {
-    return v_len(v_sub(a->centre, b->centre)) - unit_radius(a) - unit_radius(b);
+    return v_len(v_sub(a->centre, b->centre)) - radius_of(t, a) - radius_of(t, b);
+}
+
+/* Whether units a and b, both named in the memo, have boxes apart: then
+ * they do not touch (plane.h, broad phase), and om_wm_table_touching says so
+ * first. Callers test it inline to skip the call for most pairs. */
+static inline bool named_apart(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    return memo_id(t, ua) != 0 && memo_id(t, ub) != 0 &&
+           om_plane_boxes_apart(ua->geom.shape.box, ub->geom.shape.box, cm);
 }
 
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
@@ -1136,7 +1154,7 @@ double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 /* Whether units a and b touch, worked out. */
 static bool touching(const om_wm_table *t, unsigned a, unsigned b)
 {
-    if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
+    if (distance_floor(t, &t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
         return false;
     return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
 }
@@ -1213,7 +1231,8 @@ static bool any_contact(const om_wm_table *t)
     for (unsigned u = 0; u < t->units; u++)
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
-                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v))
+                t->unit[u].side != t->unit[v].side && !named_apart(t, u, v) &&
+                om_wm_table_touching(t, u, v))
                 return true;
     return false;
 }
@@ -1237,7 +1256,7 @@ static bool engaged(const om_wm_table *t, unsigned u)
 {
     for (unsigned k = 0; k < t->units; k++)
         if (k != u && t->unit[k].present && t->unit[k].side != t->unit[u].side &&
-            om_wm_table_touching(t, u, k))
+            !named_apart(t, u, k) && om_wm_table_touching(t, u, k))
             return true;
     return false;
 }
@@ -1364,7 +1383,20 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     return m->enemy[u].unit;
 }
 
-/* The closest enemy of unit u, worked out. */
+/* The gap between the boxes of units a and b when both are named in the
+ * memo (their outlines current): a lower bound of their distance, tighter
+ * than distance_floor for long lines side by side; -INFINITY otherwise. */
+static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
+        return -INFINITY;
+    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
+}
+
+/* The closest enemy of unit u, worked out. An enemy whose distance cannot be
+ * below the best found by the tie (a lower bound of it at least the best)
+ * is skipped: its distance, worked out, would not replace the best. */
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     int best = -1;
@@ -1372,7 +1404,8 @@ static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     for (unsigned k = 0; k < t->units; k++) {
         double d;
         if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-            distance_floor(&t->unit[u], &t->unit[k]) >= best_d)
+            named_box_gap(t, u, k) >= best_d ||
+            distance_floor(t, &t->unit[u], &t->unit[k]) >= best_d)
             continue;
         d = om_wm_table_distance(t, u, k);
         if (d < best_d - 1e-9) {
@@ -1502,7 +1535,7 @@ static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, u
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
     for (unsigned k = 0; k < t->units; k++)
         d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-                (max_cm > 0 && distance_floor(&t->unit[u], &t->unit[k]) > max_cm) ||
+                (max_cm > 0 && distance_floor(t, &t->unit[u], &t->unit[k]) > max_cm) ||
                 filtered(t, k, filter))
                    ? INFINITY
                    : om_wm_table_distance(t, u, k);
