@@ -369,9 +369,8 @@ bool om_plane_clip_segment(om_plane_vec a, om_plane_vec b, const om_plane_shape 
     return true;
 }
 
-/* Whether obstacle o blocks the segment from a along d (of length len, its
- * box `seg`). */
-static bool obstacle_blocks(om_plane_vec a, om_plane_vec b, double len, om_plane_box seg,
+/* Whether obstacle o blocks the segment a-b (its box `seg`). */
+static bool obstacle_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
                             const om_plane_obstacle *o, double close, const om_plane_scale *s)
 {
     double t0, t1, inside;
@@ -379,7 +378,7 @@ static bool obstacle_blocks(om_plane_vec a, om_plane_vec b, double len, om_plane
     if (!om_plane_box_meet(seg, o->shape->box) ||
         !om_plane_clip_segment(a, b, o->shape, s, &t0, &t1))
         return false;
-    inside = (t1 - t0) * len;
+    inside = (t1 - t0) * om_plane_len(om_plane_sub(b, a));
     switch (o->mode) {
     case OM_PLANE_SIGHT_BLOCKS:
         return inside > s->touch;
@@ -402,12 +401,11 @@ static unsigned segment_blocker(om_plane_vec a, om_plane_vec b, const om_plane_o
                                 unsigned n, unsigned first, double close,
                                 const om_plane_scale *s)
 {
-    const double len = om_plane_len(om_plane_sub(b, a));
     const om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
-    if (first < n && obstacle_blocks(a, b, len, seg, &o[first], close, s))
+    if (first < n && obstacle_blocks(a, b, seg, &o[first], close, s))
         return first;
     for (unsigned k = 0; k < n; k++)
-        if (k != first && obstacle_blocks(a, b, len, seg, &o[k], close, s))
+        if (k != first && obstacle_blocks(a, b, seg, &o[k], close, s))
             return k;
     return n;
 }

@@ -1108,6 +1108,15 @@ static om_wm_position position(const om_wm_table *t, unsigned u)
 
 /* ---- Distances ---- */
 
+/* The shape of unit u of table t: the one its outline keeps when the memo
+ * names it (its outline is then current, memo_id), else unit_shape's. For
+ * the loops over every unit: no check of the outline. */
+static inline const om_plane_shape *shape_in(const om_wm_table *t, const om_wm_table_unit *u,
+                                             om_plane_shape *tmp)
+{
+    return memo_id(t, u) != 0 ? &u->geom.shape : unit_shape(u, tmp);
+}
+
 /* The radius of the circle around unit u: the one its outline keeps when the
  * memo names it (its outline is then current, memo_id), else worked out. */
 static inline double radius_of(const om_wm_table *t, const om_wm_table_unit *u)
@@ -1436,7 +1445,7 @@ static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned
         const om_plane_shape *s;
         if (k == from || k == to || !t->unit[k].present)
             continue;
-        s = unit_shape(&t->unit[k], &o->tmp[k]);
+        s = shape_in(t, &t->unit[k], &o->tmp[k]);
         if (om_plane_box_meet(s->box, area))
             o->o[o->n++] = (om_plane_obstacle){s, SIGHT_BLOCKS};
     }
@@ -1804,7 +1813,7 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         const om_plane_shape *b;
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
-        b = unit_shape(&t->unit[k], &tmp);
+        b = shape_in(t, &t->unit[k], &tmp);
         if (!om_plane_boxes_apart(a.box, b->box, cm) &&
             om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
@@ -1842,7 +1851,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             gap = rule->enemy_gap_cm;
         if ((int)k == rule->target)
             gap = rule->keep_cm;
-        b0 = unit_shape(o, &tmp);
+        b0 = shape_in(t, o, &tmp);
         /* A rectangle grown by `gap` lies within its box grown by gap times
          * sqrt(2) (its corners' diagonal): 1.5 gap covers it. */
         if (om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, 1.5 * gap), cm))
@@ -1883,7 +1892,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
             const om_plane_shape *b;
             if (k == u || !o->present || o->side != un->side)
                 continue;
-            b = unit_shape(o, &tmp);
+            b = shape_in(t, o, &tmp);
             if (om_plane_boxes_apart(swept, b->box, cm) || om_wm_table_engaged(t, k))
                 continue;
             if (!om_plane_sweep(a, v, b, cm, &in, &out) || in < 0)
@@ -1901,7 +1910,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         const om_plane_shape *b;
         if (k == u || !o->present || o->side != un->side)
             continue;
-        b = unit_shape(o, &tmp);
+        b = shape_in(t, o, &tmp);
         if (!om_plane_boxes_apart(swept, b->box, cm) &&
             om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
             om_wm_unit_set_add(burst, k);
@@ -2300,7 +2309,7 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
         const om_plane_shape *b;
         if (k == u || !t->unit[k].present)
             continue;
-        b = unit_shape(&t->unit[k], &tmp);
+        b = shape_in(t, &t->unit[k], &tmp);
         if (om_plane_boxes_apart(swept, b->box, cm))
             continue; /* apart from the whole way back: never met */
         th_k = om_plane_first_hit(a, v, b, NULL, cm);
