@@ -312,6 +312,17 @@ typedef struct answer {
  * clock passes it is emptied when it is next handed a table. */
 #define ID_LIMIT (UINT32_MAX / 2)
 
+/* Changes of units on the table the memo remembers, in order (a ring): the
+ * box a unit stood in and the box it stands in, for the answers kept per
+ * unit across states (whether a unit is engaged: only a change near it can
+ * change that). An unnamed unit's box is the whole plane. */
+#define CHANGE_LOG 64
+
+typedef struct change {
+    uint32_t unit;         /* the unit that changed */
+    om_plane_box was, now; /* its boxes before and after */
+} change;
+
 typedef struct state_slot {
     uint32_t id;                          /* its id (0: empty) */
     uint32_t n;                           /* units */
@@ -392,6 +403,14 @@ struct om_wm_table_memo {
     om_wm_unit_set touch_known[OM_WM_TABLE_MAX_UNITS]; /* b in [a]: touching(a, b) known */
     om_wm_unit_set touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
     om_wm_unit_set engaged_known, engaged;       /* u in them: engaged(u) known, its answer */
+    /* Whether each unit is engaged, kept across states: the answer holds
+     * while no unit changes near it (the change log since it was worked
+     * out says). Forgotten when a table is copied. */
+    change changes[CHANGE_LOG];                  /* the last changes, a ring */
+    uint64_t changes_made;                       /* changes ever logged */
+    om_plane_box box[OM_WM_TABLE_MAX_UNITS];     /* each unit's box as last logged */
+    om_wm_unit_set unit_engaged_known, unit_engaged; /* u in them: its answer kept, the answer */
+    uint64_t unit_engaged_at[OM_WM_TABLE_MAX_UNITS]; /* ...and changes_made then */
     om_wm_unit_set enemy_known;                  /* u in it: closest_enemy(u) known */
     struct {
         int unit;
@@ -518,14 +537,31 @@ static inline uint64_t state_word_hash(unsigned i, uint32_t w)
     return mix64(((uint64_t)i << 32 | w) ^ 0x2545f4914f6cdd1du);
 }
 
+/* The box of the whole plane: a change there is near every unit. */
+static const om_plane_box everywhere = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+
+/* The box unit u stands in for the change log: its outline's if named,
+ * the whole plane if on the table unnamed, `gone` if off it. */
+static om_plane_box log_box(const om_wm_table_unit *u, om_plane_box gone)
+{
+    if (!u->present)
+        return gone;
+    return u->geom.id != 0 ? u->geom.shape.box : everywhere;
+}
+
 /* Unit i (u) in the memo's state of its table: its id, or 0 off the table.
- * The state changes, and its id is forgotten. */
+ * The state changes, and its id is forgotten; the change is logged. */
 static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u)
 {
     const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
     const bool unnamed = u->present && u->geom.id == 0;
+    change *c;
     if (m->current[i] == w && om_wm_unit_set_has(&m->unnamed, i) == unnamed)
         return; /* the same state */
+    c = &m->changes[m->changes_made++ % CHANGE_LOG];
+    c->unit = i;
+    c->was = m->box[i];
+    c->now = m->box[i] = log_box(u, m->box[i]);
     m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
     m->current[i] = w;
     om_wm_unit_set_put(&m->unnamed, i, unnamed);
@@ -897,6 +933,10 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
             if (un->present && un->geom.id == 0)
                 om_wm_unit_set_add(&memo->unnamed, u);
         }
+        /* Answers kept per unit are forgotten: the log starts here. */
+        for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
+            memo->box[u] = log_box(&dst->unit[u], everywhere);
+        memo->unit_engaged_known = (om_wm_unit_set){0};
         if (!same) {
             memo->start_hash = 0;
             for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
@@ -1270,18 +1310,43 @@ static bool engaged(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Whether the answer kept for unit u (named, in a named state) still holds:
+ * it was kept, and no change since lies near u (its boxes before and after
+ * both apart from u's, plane.h broad phase: such a unit touched u neither
+ * then nor now, and u itself did not change). */
+static bool engaged_kept(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_memo *m = t->memo;
+    const om_plane_box b = t->unit[u].geom.shape.box;
+    uint64_t at;
+    if (!om_wm_unit_set_has(&m->unit_engaged_known, u))
+        return false;
+    at = m->unit_engaged_at[u];
+    if (m->changes_made - at > CHANGE_LOG)
+        return false; /* the log no longer reaches back */
+    for (; at < m->changes_made; at++) {
+        const change *c = &m->changes[at % CHANGE_LOG];
+        if (c->unit == u || !om_plane_boxes_apart(c->was, b, cm) ||
+            !om_plane_boxes_apart(c->now, b, cm))
+            return false;
+    }
+    return true;
+}
+
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
 {
     const uint32_t st = state_id(t);
     table_answer x = {st, TABLE_ENGAGED | (u & 0xffu) << 8, {0}, {0}};
     const table_answer *e;
     om_wm_table_memo *m;
-    if (st == 0)
+    if (st == 0 || memo_id(t, &t->unit[u]) == 0 || u >= OM_WM_TABLE_MAX_UNITS)
         return engaged(t, u);
     m = scratch_of(t, st);
     if (om_wm_unit_set_has(&m->engaged_known, u))
         return om_wm_unit_set_has(&m->engaged, u);
-    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+    if (engaged_kept(t, u)) {
+        x.v.word = om_wm_unit_set_has(&m->unit_engaged, u);
+    } else if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
         x.v.word = e->v.word;
     } else {
         x.v.word = engaged(t, u);
@@ -1290,6 +1355,9 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     m = scratch_of(t, st);
     om_wm_unit_set_add(&m->engaged_known, u);
     om_wm_unit_set_put(&m->engaged, u, x.v.word != 0);
+    om_wm_unit_set_add(&m->unit_engaged_known, u);
+    om_wm_unit_set_put(&m->unit_engaged, u, x.v.word != 0);
+    m->unit_engaged_at[u] = m->changes_made;
     return x.v.word != 0;
 }
 
