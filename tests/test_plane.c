@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "plane.h"
@@ -296,6 +297,92 @@ Test(plane, sight_from_an_edge)
     cr_expect_not(om_plane_edge_sees(&a, 0, &b, &ow, 1, 2, cm));
     cr_expect(om_plane_edge_sees(&a, 0, &b, &on, 1, 2, cm));
     cr_expect_not(om_plane_edge_sees(&a, 2, &b, NULL, 0, 2, cm));
+}
+
+/* A small deterministic generator for the random layouts below (SplitMix64). */
+static uint64_t mix_state;
+static double uniform(double lo, double hi)
+{
+    uint64_t z = (mix_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return lo + (hi - lo) * (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* Sample k along edge a-b as om_plane_edge_sees takes it (plane.h: inset
+ * from the corners by the touch tolerance). */
+static om_plane_vec sample(om_plane_vec a, om_plane_vec b, unsigned k)
+{
+    om_plane_vec d = om_plane_sub(b, a);
+    double l = om_plane_len(d), f = (double)k / (OM_PLANE_SIGHT_SAMPLES - 1);
+    double inset = l > 0 ? cm->touch / l : 0;
+    f = inset + f * (1 - 2 * inset);
+    return om_plane_add(a, om_plane_scale_by(d, f));
+}
+
+/* om_plane_edge_sees the plain way: every sampled line leaving through the
+ * edge, against every obstacle. */
+static bool plain_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
+                            const om_plane_obstacle *o, unsigned n)
+{
+    om_plane_vec a = from->p.v[e], b = from->p.v[(e + 1) % 4], c = at(0, 0);
+    for (unsigned i = 0; i < 4; i++)
+        c = om_plane_add(c, from->p.v[i]);
+    c = om_plane_scale_by(c, 0.25);
+    om_plane_vec out = om_plane_sub(om_plane_scale_by(om_plane_add(a, b), 0.5), c);
+    for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++)
+        for (unsigned te = 0; te < to->p.n; te++)
+            for (unsigned k = 0; k + 1 < OM_PLANE_SIGHT_SAMPLES; k++) {
+                om_plane_vec p = sample(a, b, i);
+                om_plane_vec q = sample(to->p.v[te], to->p.v[(te + 1) % to->p.n], k);
+                if (om_plane_dot(om_plane_sub(q, p), out) > cm->touch * om_plane_len(out) &&
+                    om_plane_segment_clear(p, q, o, n, 2, cm))
+                    return true;
+            }
+    return false;
+}
+
+/*
+ * A sight test leaves out the obstacles apart from its corridor and tries
+ * the last blocker first: over random layouts (two rectangles, up to 12
+ * obstacles of every kind, many of them between the two, some grazing the
+ * lines), its answer from every edge is the plain one. Both answers occur
+ * often, so the comparison is not empty.
+ */
+Test(plane, sight_answers_as_every_line_against_every_obstacle)
+{
+    static const om_plane_sight modes[] = {OM_PLANE_SIGHT_BLOCKS, OM_PLANE_SIGHT_CLOSE,
+                                           OM_PLANE_SIGHT_BODY, OM_PLANE_SIGHT_CLEAR};
+    unsigned seen = 0, hidden = 0;
+    mix_state = 21;
+    for (unsigned layout = 0; layout < 3000; layout++) {
+        om_plane_shape from = rect(uniform(20, 160), uniform(10, 50), uniform(0, 360),
+                                   uniform(4, 40), uniform(2, 20));
+        om_plane_shape to = rect(uniform(20, 160), uniform(70, 110), uniform(0, 360),
+                                 uniform(4, 40), uniform(2, 20));
+        om_plane_shape shape[12];
+        om_plane_obstacle o[12];
+        const unsigned n = (unsigned)uniform(0, 12.999);
+        for (unsigned k = 0; k < n; k++) {
+            /* Most between the two, at any size and facing. */
+            const double f = uniform(-0.2, 1.2);
+            om_plane_vec c = om_plane_add(
+                from.p.v[0], om_plane_scale_by(om_plane_sub(to.p.v[2], from.p.v[0]), f));
+            c = om_plane_add(c, at(uniform(-30, 30), uniform(-10, 10)));
+            shape[k] = rect(c.x, c.y, uniform(0, 360), uniform(0.5, 30), uniform(0.5, 10));
+            o[k] = (om_plane_obstacle){&shape[k], modes[(unsigned)uniform(0, 3.999)]};
+        }
+        for (unsigned e = 0; e < 4; e++) {
+            const bool want = plain_edge_sees(&from, e, &to, o, n);
+            cr_assert_eq(om_plane_edge_sees(&from, e, &to, o, n, 2, cm), want,
+                         "layout %u edge %u", layout, e);
+            seen += want;
+            hidden += !want;
+        }
+    }
+    cr_expect_geq(seen, 1000, "%u seen", seen);
+    cr_expect_geq(hidden, 1000, "%u hidden", hidden);
 }
 
 /* ---------- Zones ---------- */

@@ -1143,6 +1143,7 @@ static void random_table(om_wm_table *t, om_wm_ruleset_id rules)
  * answer, bit for bit. */
 static void same_answers(const om_wm_table *a, const om_wm_table *b, om_wm_ruleset_id rules)
 {
+    cr_assert_eq(om_wm_table_any_contact(a), om_wm_table_any_contact(b));
     for (unsigned u = 0; u < b->units; u++) {
         double ca, cb;
         om_wm_table_behind bha, bhb;
@@ -1244,6 +1245,63 @@ Test(table, memo_gives_the_answers_worked_out)
     /* The layouts are not empty, and the moves go somewhere. */
     cr_expect_geq(units, 60, "%u units in the layouts", units);
     cr_expect_geq(moved, 60, "%u moves", moved);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
+}
+
+/*
+ * Whether a unit is engaged is kept per unit across states, while no unit
+ * changes near it: over random layouts, units moving one at a time into
+ * contact and away, and units leaving and coming back to the table, a table
+ * with a memo answers as one without after every change. Contacts come and
+ * go often, so a kept answer gone stale would show.
+ */
+Test(table, engaged_kept_while_nothing_changes_near)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    const om_wm_table_move_rule rule = {.enemy_gap_cm = 0, .target = -1, .turn = false};
+    unsigned engaged = 0, free_ = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 99;
+    for (unsigned layout = 0; layout < 20; layout++) {
+        const om_wm_ruleset_id rules = OM_WM_RULES_REV;
+        random_table(&start, rules);
+        om_wm_table_copy(a, &start, memo);
+        om_wm_table_copy(b, &start, NULL);
+        for (unsigned step = 0; step < 60 && b->units > 1; step++) {
+            const unsigned u = (unsigned)uniform(0, b->units - 0.001);
+            const unsigned v = (unsigned)uniform(0, b->units - 0.001);
+            if (step % 7 == 6 && u != v) {
+                /* A unit leaves the table, or comes back. */
+                a->unit[u].present = b->unit[u].present = !b->unit[u].present;
+                om_wm_table_update(a, u);
+                om_wm_table_update(b, u);
+            } else if (b->unit[u].present) {
+                /* Toward another unit (into contact) or anywhere. */
+                const om_wm_vec goal =
+                    step % 2 ? b->unit[v].centre : at(uniform(10, 170), uniform(10, 110));
+                double ma = om_wm_table_move(a, rules, u, goal, 25, &rule, NULL);
+                double mb = om_wm_table_move(b, rules, u, goal, 25, &rule, NULL);
+                cr_assert(memcmp(&ma, &mb, sizeof ma) == 0);
+            }
+            for (unsigned k = 0; k < b->units; k++) {
+                bool want;
+                if (!b->unit[k].present)
+                    continue; /* asked only of units on the table */
+                want = om_wm_table_engaged(b, k);
+                cr_assert_eq(om_wm_table_engaged(a, k), want, "layout %u step %u unit %u",
+                             layout, step, k);
+                engaged += want;
+                free_ += !want;
+            }
+        }
+    }
+    cr_expect_geq(engaged, 500, "%u engaged", engaged);
+    cr_expect_geq(free_, 500, "%u not engaged", free_);
     om_wm_table_memo_free(memo);
     free(a);
     free(b);

@@ -10,10 +10,13 @@
  * are minimised on their squares and the square root taken once (the square
  * root is correctly rounded and monotonic, so the root of the least square is
  * the least root, bit for bit); minima and maxima are comparisons, not the
- * library's fmin and fmax (no value here is ever NaN).
+ * library's fmin and fmax (no value here is ever NaN); a sight test leaves
+ * out the obstacles apart from its corridor and tries first the obstacle that
+ * blocked its last line (neither changes which lines are clear).
  */
 #include "plane.h"
 
+#include <assert.h>
 #include <string.h>
 
 const om_plane_scale om_plane_cm = OM_PLANE_SCALE_INIT(1.0);
@@ -366,35 +369,51 @@ bool om_plane_clip_segment(om_plane_vec a, om_plane_vec b, const om_plane_shape 
     return true;
 }
 
+/* Whether obstacle o blocks the segment a-b (its box `seg`). */
+static bool obstacle_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
+                            const om_plane_obstacle *o, double close, const om_plane_scale *s)
+{
+    double t0, t1, inside;
+    /* A segment that misses the obstacle's box misses the obstacle. */
+    if (!om_plane_box_meet(seg, o->shape->box) ||
+        !om_plane_clip_segment(a, b, o->shape, s, &t0, &t1))
+        return false;
+    inside = (t1 - t0) * om_plane_len(om_plane_sub(b, a));
+    switch (o->mode) {
+    case OM_PLANE_SIGHT_BLOCKS:
+        return inside > s->touch;
+    case OM_PLANE_SIGHT_CLOSE:
+        return inside > close;
+    case OM_PLANE_SIGHT_BODY:
+        return inside > s->touch && !om_plane_point_inside(a, o->shape) &&
+               !om_plane_point_inside(b, o->shape);
+    case OM_PLANE_SIGHT_CLEAR:
+        break;
+    }
+    return false;
+}
+
+/* The index of an obstacle of the n `o` that blocks segment a-b, trying
+ * o[first] before the others (first >= n: none first); n when none does.
+ * Whether an obstacle blocks does not depend on the others, so the order
+ * changes only how soon a blocked segment is found. */
+static unsigned segment_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
+                                unsigned n, unsigned first, double close,
+                                const om_plane_scale *s)
+{
+    const om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
+    if (first < n && obstacle_blocks(a, b, seg, &o[first], close, s))
+        return first;
+    for (unsigned k = 0; k < n; k++)
+        if (k != first && obstacle_blocks(a, b, seg, &o[k], close, s))
+            return k;
+    return n;
+}
+
 bool om_plane_segment_clear(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
                             unsigned n, double close, const om_plane_scale *s)
 {
-    double len = om_plane_len(om_plane_sub(b, a));
-    om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
-    for (unsigned k = 0; k < n; k++) {
-        double t0, t1, inside;
-        /* A segment that misses the obstacle's box misses the obstacle. */
-        if (!om_plane_box_meet(seg, o[k].shape->box) ||
-            !om_plane_clip_segment(a, b, o[k].shape, s, &t0, &t1))
-            continue;
-        inside = (t1 - t0) * len;
-        switch (o[k].mode) {
-        case OM_PLANE_SIGHT_BLOCKS:
-            if (inside > s->touch) return false;
-            break;
-        case OM_PLANE_SIGHT_CLOSE:
-            if (inside > close) return false;
-            break;
-        case OM_PLANE_SIGHT_BODY:
-            if (inside > s->touch && !om_plane_point_inside(a, o[k].shape) &&
-                !om_plane_point_inside(b, o[k].shape))
-                return false;
-            break;
-        case OM_PLANE_SIGHT_CLEAR:
-            break;
-        }
-    }
-    return true;
+    return segment_blocker(a, b, o, n, n, close, s) == n;
 }
 
 /* Sample point k of OM_PLANE_SIGHT_SAMPLES along edge a-b, inset by the touch
@@ -410,6 +429,89 @@ static om_plane_vec edge_sample(om_plane_vec a, om_plane_vec b, unsigned k,
     return om_plane_add(a, om_plane_scale_by(d, f));
 }
 
+/*
+ * The corridor of a sight test: the convex hull of the sighting edge and the
+ * target, which holds every line the test samples (a line between two points
+ * of a convex set stays in it). An obstacle apart from the corridor by more
+ * than the touch tolerance meets none of those lines: its clip is empty,
+ * whatever the rounding of the samples (far below that tolerance), so it
+ * blocks none of them and the test leaves it out. The hull's edges are kept
+ * as unit outward normals and offsets: a point p is outside edge i by
+ * dot(normal[i], p) - offset[i].
+ */
+#define CORRIDOR_MAX (2 + OM_PLANE_MAX_VERTICES)
+typedef struct corridor {
+    unsigned n;                         /* edges of the hull */
+    om_plane_vec normal[CORRIDOR_MAX];  /* unit outward normal of edge i */
+    double offset[CORRIDOR_MAX];
+    om_plane_box box;                   /* the hull's box */
+} corridor;
+
+/* The corridor of the n points p (n <= CORRIDOR_MAX; reordered): Andrew's
+ * monotone chain, counter-clockwise. Collinear or coincident points give
+ * fewer edges, and fewer obstacles are left out. */
+static void corridor_of(om_plane_vec *p, unsigned n, corridor *c)
+{
+    om_plane_vec h[2 * CORRIDOR_MAX];
+    unsigned m = 0;
+    /* Insertion sort by x, then y: a handful of points. */
+    for (unsigned i = 1; i < n; i++) {
+        om_plane_vec v = p[i];
+        unsigned j = i;
+        while (j > 0 && (p[j - 1].x > v.x || (p[j - 1].x == v.x && p[j - 1].y > v.y))) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = v;
+    }
+    /* Lower hull, then upper hull; a turn that is not to the left is dropped. */
+    for (unsigned i = 0; i < n; i++) {
+        while (m >= 2 && om_plane_cross(om_plane_sub(h[m - 1], h[m - 2]),
+                                        om_plane_sub(p[i], h[m - 2])) <= 0)
+            m--;
+        h[m++] = p[i];
+    }
+    for (unsigned i = n - 1, lower = m + 1; i-- > 0;) {
+        while (m >= lower && om_plane_cross(om_plane_sub(h[m - 1], h[m - 2]),
+                                            om_plane_sub(p[i], h[m - 2])) <= 0)
+            m--;
+        h[m++] = p[i];
+    }
+    /* h[m - 1] is h[0] again: m - 1 corners, as many edges. */
+    c->n = 0;
+    c->box = (om_plane_box){p[0].x, p[0].y, p[0].x, p[0].y};
+    for (unsigned i = 0; i + 1 < m; i++) {
+        om_plane_vec e = om_plane_sub(h[i + 1], h[i]);
+        double l = om_plane_len(e);
+        c->box.x0 = min2(c->box.x0, h[i].x);
+        c->box.y0 = min2(c->box.y0, h[i].y);
+        c->box.x1 = max2(c->box.x1, h[i].x);
+        c->box.y1 = max2(c->box.y1, h[i].y);
+        if (l > 0) {
+            /* The right of an edge of a counter-clockwise hull is outside. */
+            c->normal[c->n] = om_plane_v(e.y / l, -e.x / l);
+            c->offset[c->n] = om_plane_dot(c->normal[c->n], h[i]);
+            c->n++;
+        }
+    }
+}
+
+/* Whether shape p is apart from corridor c by more than `gap` (along the
+ * corridor's box or one of its edges' normals). */
+static bool corridor_apart(const corridor *c, const om_plane_shape *p, double gap)
+{
+    if (om_plane_box_gap(c->box, p->box) > gap)
+        return true;
+    for (unsigned i = 0; i < c->n; i++) {
+        bool apart = true;
+        for (unsigned j = 0; j < p->p.n && apart; j++)
+            apart = om_plane_dot(c->normal[i], p->p.v[j]) - c->offset[i] > gap;
+        if (apart)
+            return true;
+    }
+    return false;
+}
+
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,
                         const om_plane_scale *s)
@@ -423,10 +525,25 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     /* The middle sample first: most visible targets are seen from it. */
     static const unsigned order[OM_PLANE_SIGHT_SAMPLES] = {2, 1, 3, 0, 4};
     om_plane_vec to_pt[OM_PLANE_MAX_VERTICES * (OM_PLANE_SIGHT_SAMPLES - 1)];
-    unsigned m = 0;
+    om_plane_vec hull_pt[CORRIDOR_MAX];
+    om_plane_obstacle near[OM_PLANE_SIGHT_MAX_OBSTACLES];
+    corridor c;
+    unsigned m = 0, k = 0, blocker;
+    assert(n <= OM_PLANE_SIGHT_MAX_OBSTACLES);
     for (unsigned te = 0; te < tp->n; te++)
-        for (unsigned k = 0; k + 1 < OM_PLANE_SIGHT_SAMPLES; k++)
-            to_pt[m++] = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], k, s);
+        for (unsigned i = 0; i + 1 < OM_PLANE_SIGHT_SAMPLES; i++)
+            to_pt[m++] = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], i, s);
+    /* The obstacles in the corridor, in their order. */
+    hull_pt[0] = a;
+    hull_pt[1] = b;
+    memcpy(&hull_pt[2], tp->v, tp->n * sizeof tp->v[0]);
+    corridor_of(hull_pt, 2 + tp->n, &c);
+    for (unsigned i = 0; i < n; i++)
+        if (o[i].mode != OM_PLANE_SIGHT_CLEAR && !corridor_apart(&c, o[i].shape, s->touch))
+            near[k++] = o[i];
+    /* The obstacle that blocked the last line is tried first on the next:
+     * lines to a hidden target are mostly blocked by the same one. */
+    blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
         om_plane_vec pt = edge_sample(a, b, order[i], s);
         for (unsigned j = 0; j < m; j++) {
@@ -434,7 +551,8 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
              * blocks the others. */
             if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
                 continue;
-            if (om_plane_segment_clear(pt, to_pt[j], o, n, close, s))
+            blocker = segment_blocker(pt, to_pt[j], near, k, blocker, close, s);
+            if (blocker == k)
                 return true;
         }
     }

@@ -64,6 +64,9 @@
 /* Points sampled along each edge for a line of sight: the two corners and
  * three points between them. */
 #define OM_PLANE_SIGHT_SAMPLES 5
+/* Most obstacles one sight test takes (om_plane_edge_sees): every unit and
+ * terrain piece of the biggest table a game holds, with room to spare. */
+#define OM_PLANE_SIGHT_MAX_OBSTACLES 256
 
 /* A point or a direction on the table, in the scale's unit. */
 typedef struct om_plane_vec {
@@ -285,7 +288,11 @@ bool om_plane_segment_clear(om_plane_vec a, om_plane_vec b, const om_plane_obsta
  * obstacles. Lines are sampled: OM_PLANE_SIGHT_SAMPLES points along the edge
  * (the middle one first), each to OM_PLANE_SIGHT_SAMPLES - 1 points along each
  * edge of `to`, every sample inset from the corners by the touch tolerance so
- * that a corner shared with a neighbour is not inside it.
+ * that a corner shared with a neighbour is not inside it. At most
+ * OM_PLANE_SIGHT_MAX_OBSTACLES obstacles. The answer is that of trying every
+ * sampled line against every obstacle (om_plane_segment_clear); obstacles
+ * apart from the hull of the edge and `to` are left out first, as they meet
+ * no such line.
  */
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,

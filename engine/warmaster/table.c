@@ -246,7 +246,11 @@ static const om_plane_shape *pose_shape(const om_wm_table_unit *u, om_wm_vec c, 
  * would work out, bit for bit. Answers that read terrain or the table's size
  * are the memo's table's: a memo handed a table of another size or terrain is
  * emptied first. A unit changed behind the table's back (its outline out of
- * date) is never looked up: its queries are worked out afresh. */
+ * date) is never looked up: its queries are worked out afresh. Whether a unit
+ * is engaged is also kept from one state of the table to the next while no
+ * unit changes near it (the memo logs each change of a unit on the table, with
+ * the boxes it left and entered): in a battle every unit moves each turn, so
+ * whole states seldom come back, but most moves are far from most units. */
 
 /* What a unit's geometric queries read of it: its key. */
 #define KEY_WORDS 7
@@ -311,6 +315,17 @@ typedef struct answer {
 /* Ids are kept under this (a state holds them in 32 bits): a memo whose
  * clock passes it is emptied when it is next handed a table. */
 #define ID_LIMIT (UINT32_MAX / 2)
+
+/* Changes of units on the table the memo remembers, in order (a ring): the
+ * box a unit stood in and the box it stands in, for the answers kept per
+ * unit across states (whether a unit is engaged: only a change near it can
+ * change that). An unnamed unit's box is the whole plane. */
+#define CHANGE_LOG 64
+
+typedef struct change {
+    uint32_t unit;         /* the unit that changed */
+    om_plane_box was, now; /* its boxes before and after */
+} change;
 
 typedef struct state_slot {
     uint32_t id;                          /* its id (0: empty) */
@@ -392,6 +407,14 @@ struct om_wm_table_memo {
     om_wm_unit_set touch_known[OM_WM_TABLE_MAX_UNITS]; /* b in [a]: touching(a, b) known */
     om_wm_unit_set touch[OM_WM_TABLE_MAX_UNITS];       /* ...and its answer */
     om_wm_unit_set engaged_known, engaged;       /* u in them: engaged(u) known, its answer */
+    /* Whether each unit is engaged, kept across states: the answer holds
+     * while no unit changes near it (the change log since it was worked
+     * out says). Forgotten when a table is copied. */
+    change changes[CHANGE_LOG];                  /* the last changes, a ring */
+    uint64_t changes_made;                       /* changes ever logged */
+    om_plane_box box[OM_WM_TABLE_MAX_UNITS];     /* each unit's box as last logged */
+    om_wm_unit_set unit_engaged_known, unit_engaged; /* u in them: its answer kept, the answer */
+    uint64_t unit_engaged_at[OM_WM_TABLE_MAX_UNITS]; /* ...and changes_made then */
     om_wm_unit_set enemy_known;                  /* u in it: closest_enemy(u) known */
     struct {
         int unit;
@@ -518,14 +541,31 @@ static inline uint64_t state_word_hash(unsigned i, uint32_t w)
     return mix64(((uint64_t)i << 32 | w) ^ 0x2545f4914f6cdd1du);
 }
 
+/* The box of the whole plane: a change there is near every unit. */
+static const om_plane_box everywhere = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+
+/* The box unit u stands in for the change log: its outline's if named,
+ * the whole plane if on the table unnamed, `gone` if off it. */
+static om_plane_box log_box(const om_wm_table_unit *u, om_plane_box gone)
+{
+    if (!u->present)
+        return gone;
+    return u->geom.id != 0 ? u->geom.shape.box : everywhere;
+}
+
 /* Unit i (u) in the memo's state of its table: its id, or 0 off the table.
- * The state changes, and its id is forgotten. */
+ * The state changes, and its id is forgotten; the change is logged. */
 static void memo_name(om_wm_table_memo *m, unsigned i, const om_wm_table_unit *u)
 {
     const uint32_t w = u->present ? (uint32_t)u->geom.id : 0u;
     const bool unnamed = u->present && u->geom.id == 0;
+    change *c;
     if (m->current[i] == w && om_wm_unit_set_has(&m->unnamed, i) == unnamed)
         return; /* the same state */
+    c = &m->changes[m->changes_made++ % CHANGE_LOG];
+    c->unit = i;
+    c->was = m->box[i];
+    c->now = m->box[i] = log_box(u, m->box[i]);
     m->current_hash ^= state_word_hash(i, m->current[i]) ^ state_word_hash(i, w);
     m->current[i] = w;
     om_wm_unit_set_put(&m->unnamed, i, unnamed);
@@ -897,6 +937,10 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
             if (un->present && un->geom.id == 0)
                 om_wm_unit_set_add(&memo->unnamed, u);
         }
+        /* Answers kept per unit are forgotten: the log starts here. */
+        for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
+            memo->box[u] = log_box(&dst->unit[u], everywhere);
+        memo->unit_engaged_known = (om_wm_unit_set){0};
         if (!same) {
             memo->start_hash = 0;
             for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
@@ -1108,11 +1152,38 @@ static om_wm_position position(const om_wm_table *t, unsigned u)
 
 /* ---- Distances ---- */
 
+/* The shape of unit u of table t: the one its outline keeps when the memo
+ * names it (its outline is then current, memo_id), else unit_shape's. For
+ * the loops over every unit: no check of the outline. */
+static inline const om_plane_shape *shape_in(const om_wm_table *t, const om_wm_table_unit *u,
+                                             om_plane_shape *tmp)
+{
+    return memo_id(t, u) != 0 ? &u->geom.shape : unit_shape(u, tmp);
+}
+
+/* The radius of the circle around unit u: the one its outline keeps when the
+ * memo names it (its outline is then current, memo_id), else worked out. */
+static inline double radius_of(const om_wm_table *t, const om_wm_table_unit *u)
+{
+    return memo_id(t, u) != 0 ? u->geom.radius : unit_radius(u);
+}
+
 /* A lower bound of the distance between two units from their circumscribed
  * circles: enough to skip exact polygon distances to units clearly too far. */
-static double distance_floor(const om_wm_table_unit *a, const om_wm_table_unit *b)
+static double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
+                             const om_wm_table_unit *b)
 {
-    return v_len(v_sub(a->centre, b->centre)) - unit_radius(a) - unit_radius(b);
+    return v_len(v_sub(a->centre, b->centre)) - radius_of(t, a) - radius_of(t, b);
+}
+
+/* Whether units a and b, both named in the memo, have boxes apart: then
+ * they do not touch (plane.h, broad phase), and om_wm_table_touching says so
+ * first. Callers test it inline to skip the call for most pairs. */
+static inline bool named_apart(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    return memo_id(t, ua) != 0 && memo_id(t, ub) != 0 &&
+           om_plane_boxes_apart(ua->geom.shape.box, ub->geom.shape.box, cm);
 }
 
 double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
@@ -1136,7 +1207,7 @@ double om_wm_table_distance(const om_wm_table *t, unsigned a, unsigned b)
 /* Whether units a and b touch, worked out. */
 static bool touching(const om_wm_table *t, unsigned a, unsigned b)
 {
-    if (distance_floor(&t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
+    if (distance_floor(t, &t->unit[a], &t->unit[b]) > OM_WM_TABLE_TOUCH_CM)
         return false;
     return om_wm_table_distance(t, a, b) <= OM_WM_TABLE_TOUCH_CM;
 }
@@ -1213,7 +1284,8 @@ static bool any_contact(const om_wm_table *t)
     for (unsigned u = 0; u < t->units; u++)
         for (unsigned v = u + 1; v < t->units; v++)
             if (t->unit[u].present && t->unit[v].present &&
-                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v))
+                t->unit[u].side != t->unit[v].side && !named_apart(t, u, v) &&
+                om_wm_table_touching(t, u, v))
                 return true;
     return false;
 }
@@ -1237,9 +1309,32 @@ static bool engaged(const om_wm_table *t, unsigned u)
 {
     for (unsigned k = 0; k < t->units; k++)
         if (k != u && t->unit[k].present && t->unit[k].side != t->unit[u].side &&
-            om_wm_table_touching(t, u, k))
+            !named_apart(t, u, k) && om_wm_table_touching(t, u, k))
             return true;
     return false;
+}
+
+/* Whether the answer kept for unit u (named, in a named state) still holds:
+ * it was kept, and no change since lies near u (its boxes before and after
+ * both apart from u's, plane.h broad phase: such a unit touched u neither
+ * then nor now, and u itself did not change). */
+static bool engaged_kept(const om_wm_table *t, unsigned u)
+{
+    const om_wm_table_memo *m = t->memo;
+    const om_plane_box b = t->unit[u].geom.shape.box;
+    uint64_t at;
+    if (!om_wm_unit_set_has(&m->unit_engaged_known, u))
+        return false;
+    at = m->unit_engaged_at[u];
+    if (m->changes_made - at > CHANGE_LOG)
+        return false; /* the log no longer reaches back */
+    for (; at < m->changes_made; at++) {
+        const change *c = &m->changes[at % CHANGE_LOG];
+        if (c->unit == u || !om_plane_boxes_apart(c->was, b, cm) ||
+            !om_plane_boxes_apart(c->now, b, cm))
+            return false;
+    }
+    return true;
 }
 
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
@@ -1248,12 +1343,14 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     table_answer x = {st, TABLE_ENGAGED | (u & 0xffu) << 8, {0}, {0}};
     const table_answer *e;
     om_wm_table_memo *m;
-    if (st == 0)
+    if (st == 0 || memo_id(t, &t->unit[u]) == 0 || u >= OM_WM_TABLE_MAX_UNITS)
         return engaged(t, u);
     m = scratch_of(t, st);
     if (om_wm_unit_set_has(&m->engaged_known, u))
         return om_wm_unit_set_has(&m->engaged, u);
-    if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
+    if (engaged_kept(t, u)) {
+        x.v.word = om_wm_unit_set_has(&m->unit_engaged, u);
+    } else if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL) {
         x.v.word = e->v.word;
     } else {
         x.v.word = engaged(t, u);
@@ -1262,6 +1359,9 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     m = scratch_of(t, st);
     om_wm_unit_set_add(&m->engaged_known, u);
     om_wm_unit_set_put(&m->engaged, u, x.v.word != 0);
+    om_wm_unit_set_add(&m->unit_engaged_known, u);
+    om_wm_unit_set_put(&m->unit_engaged, u, x.v.word != 0);
+    m->unit_engaged_at[u] = m->changes_made;
     return x.v.word != 0;
 }
 
@@ -1364,7 +1464,20 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     return m->enemy[u].unit;
 }
 
-/* The closest enemy of unit u, worked out. */
+/* The gap between the boxes of units a and b when both are named in the
+ * memo (their outlines current): a lower bound of their distance, tighter
+ * than distance_floor for long lines side by side; -INFINITY otherwise. */
+static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
+        return -INFINITY;
+    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
+}
+
+/* The closest enemy of unit u, worked out. An enemy whose distance cannot be
+ * below the best found by the tie (a lower bound of it at least the best)
+ * is skipped: its distance, worked out, would not replace the best. */
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     int best = -1;
@@ -1372,7 +1485,8 @@ static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     for (unsigned k = 0; k < t->units; k++) {
         double d;
         if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-            distance_floor(&t->unit[u], &t->unit[k]) >= best_d)
+            named_box_gap(t, u, k) >= best_d ||
+            distance_floor(t, &t->unit[u], &t->unit[k]) >= best_d)
             continue;
         d = om_wm_table_distance(t, u, k);
         if (d < best_d - 1e-9) {
@@ -1403,7 +1517,7 @@ static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned
         const om_plane_shape *s;
         if (k == from || k == to || !t->unit[k].present)
             continue;
-        s = unit_shape(&t->unit[k], &o->tmp[k]);
+        s = shape_in(t, &t->unit[k], &o->tmp[k]);
         if (om_plane_box_meet(s->box, area))
             o->o[o->n++] = (om_plane_obstacle){s, SIGHT_BLOCKS};
     }
@@ -1502,7 +1616,7 @@ static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, u
     bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
     for (unsigned k = 0; k < t->units; k++)
         d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-                (max_cm > 0 && distance_floor(&t->unit[u], &t->unit[k]) > max_cm) ||
+                (max_cm > 0 && distance_floor(t, &t->unit[u], &t->unit[k]) > max_cm) ||
                 filtered(t, k, filter))
                    ? INFINITY
                    : om_wm_table_distance(t, u, k);
@@ -1771,7 +1885,7 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         const om_plane_shape *b;
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
-        b = unit_shape(&t->unit[k], &tmp);
+        b = shape_in(t, &t->unit[k], &tmp);
         if (!om_plane_boxes_apart(a.box, b->box, cm) &&
             om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
@@ -1809,7 +1923,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             gap = rule->enemy_gap_cm;
         if ((int)k == rule->target)
             gap = rule->keep_cm;
-        b0 = unit_shape(o, &tmp);
+        b0 = shape_in(t, o, &tmp);
         /* A rectangle grown by `gap` lies within its box grown by gap times
          * sqrt(2) (its corners' diagonal): 1.5 gap covers it. */
         if (om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, 1.5 * gap), cm))
@@ -1850,7 +1964,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
             const om_plane_shape *b;
             if (k == u || !o->present || o->side != un->side)
                 continue;
-            b = unit_shape(o, &tmp);
+            b = shape_in(t, o, &tmp);
             if (om_plane_boxes_apart(swept, b->box, cm) || om_wm_table_engaged(t, k))
                 continue;
             if (!om_plane_sweep(a, v, b, cm, &in, &out) || in < 0)
@@ -1868,7 +1982,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         const om_plane_shape *b;
         if (k == u || !o->present || o->side != un->side)
             continue;
-        b = unit_shape(o, &tmp);
+        b = shape_in(t, o, &tmp);
         if (!om_plane_boxes_apart(swept, b->box, cm) &&
             om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
             om_wm_unit_set_add(burst, k);
@@ -2303,7 +2417,7 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
         hit_t[k] = INFINITY;
         if (k == u || !t->unit[k].present)
             continue;
-        b = unit_shape(&t->unit[k], &tmp);
+        b = shape_in(t, &t->unit[k], &tmp);
         if (om_plane_boxes_apart(swept, b->box, cm))
             continue; /* apart from the whole way back: never met */
         hit_t[k] = om_plane_first_hit(a, v, b, NULL, cm);
