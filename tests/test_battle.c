@@ -21,6 +21,7 @@
 #include <criterion/criterion.h>
 
 #include "battle.h"
+#include "battle_builder.h"
 #include "rng.h"
 #include "tmpdir.h"
 #include "wm_battle.h"
@@ -28,37 +29,9 @@
 #include "wm_game_int.h"
 #include "wm_scenario.h"
 
-#define SIGMAS 5.0
 #define BATTLES 20000u
 
 static const om_wm_traits NO_TRAITS;
-
-/* A battle under construction: the turn holds the table, the units' values
- * and side A's plans; side B's plans apart. */
-typedef struct builder {
-    om_wm_turn t;
-    om_wm_command_setup b;
-    om_wm_battle_options o;
-} builder;
-
-static void begin(builder *x, const char *ruleset)
-{
-    memset(x, 0, sizeof *x);
-    x->t.rules = om_wm_ruleset_find(ruleset);
-    cr_assert_not_null(x->t.rules);
-    om_wm_table_init(&x->t.table, x->t.rules->id, 0, 0);
-    x->t.command.rules = x->t.rules->id;
-    x->t.command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        x->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        x->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
-    x->b = x->t.command;
-    x->b.side = 1;
-    x->o.length = om_wm_game_length_find("fixed");
-    x->o.fixed_turns = 8;
-    x->o.first = -1;
-}
 
 /* A unit of no special rule: 3 stands, Attacks and Hits 3, Armour 4+ (6+ for
  * infantry), 50 points, charging the closest enemy when `charges`. */
@@ -119,30 +92,6 @@ static const om_wm_doctrine *named(const char *name)
     om_wm_doctrine_file *f = &files[next++ % 4];
     cr_assert_eq(om_wm_doctrine_named(name, f), OM_OK, "%s", om_error_message());
     return &f->doctrine;
-}
-
-static om_wm_battle_prepared *prepare(builder *x)
-{
-    om_wm_battle_prepared *p = NULL;
-    om_wm_check_failure why;
-    memset(&why, 0, sizeof why);
-    x->b.rules = x->t.command.rules;
-    cr_assert_eq(om_wm_battle_prepare_alloc(&x->t, &x->b, &x->o, &why, &p), OM_OK, "%s: %s",
-                 why.field, why.reason);
-    return p;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    double est = (double)count / n, se = sqrt(p * (1 - p) / n);
-    cr_expect_leq(fabs(est - p), SIGMAS * se + 1e-12, "%s: %.5f, expected %.5f (5 se %.5f)",
-                  what, est, p, SIGMAS * se);
 }
 
 /* Armies far apart that hold: nothing fights, so the battle lasts as its

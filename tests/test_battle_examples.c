@@ -24,6 +24,7 @@
 #include <criterion/criterion.h>
 
 #include "battle.h"
+#include "battle_builder.h"
 #include "game.h"
 #include "rng.h"
 #include "tmpdir.h"
@@ -31,21 +32,11 @@
 #include "wm_battle.h"
 #include "wm_scenario.h"
 
-#define SIGMAS 5.0
 
 /* Room for the events of one of the small battles here (a few hundred). */
 #define EVENTS_MAX 8192u
 
 static const om_wm_traits NO_TRAITS;
-
-/* A battle under construction, as tests/test_battle.c builds them: the turn
- * holds the table, the units' values and side A's plans; side B's plans
- * apart. */
-typedef struct builder {
-    om_wm_turn t;
-    om_wm_command_setup b;
-    om_wm_battle_options o;
-} builder;
 
 /* The values of a unit of no special rule. */
 typedef struct values {
@@ -66,21 +57,11 @@ static const values ARCHERS = {OM_WM_INFANTRY, 3, 3, 3, 0, 1, 50};
 #define FACING_A 90.0
 #define FACING_B 270.0
 
-static void begin(builder *x, const char *ruleset)
+/* An empty battle of rule set `ruleset` (battle_builder.h) of one battle
+ * turn, side A first. */
+static void begin_one_turn(builder *x, const char *ruleset)
 {
-    memset(x, 0, sizeof *x);
-    x->t.rules = om_wm_ruleset_find(ruleset);
-    cr_assert_not_null(x->t.rules);
-    om_wm_table_init(&x->t.table, x->t.rules->id, 0, 0);
-    x->t.command.rules = x->t.rules->id;
-    x->t.command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        x->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        x->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
-    x->b = x->t.command;
-    x->b.side = 1;
-    x->o.length = om_wm_game_length_find("fixed");
+    begin(x, ruleset);
     x->o.fixed_turns = 1;
     x->o.first = 0;
 }
@@ -145,34 +126,6 @@ static unsigned character(builder *x, const char *name, unsigned side,
     return (unsigned)c;
 }
 
-static om_wm_battle_prepared *prepare(builder *x)
-{
-    om_wm_battle_prepared *p = NULL;
-    om_wm_check_failure why;
-    memset(&why, 0, sizeof why);
-    x->b.rules = x->t.command.rules;
-    cr_assert_eq(om_wm_battle_prepare_alloc(&x->t, &x->b, &x->o, &why, &p), OM_OK, "%s: %s",
-                 why.field, why.reason);
-    return p;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
-
-/* A proportion against its exact value within five standard errors. */
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    double est, se;
-    cr_assert_gt(n, 0u, "%s: no case", what);
-    est = (double)count / n;
-    se = sqrt(p * (1 - p) / n);
-    cr_expect_leq(fabs(est - p), SIGMAS * se + 1e-12, "%s: %.5f of %lu, expected %.5f (5 se %.5f)",
-                  what, est, n, p, SIGMAS * se);
-}
-
 /* P(2D6 <= n). */
 static double p2d6(int n)
 {
@@ -227,7 +180,7 @@ Test(examples, w1_command_penalties_in_a_battle)
     unsigned long pass = 0;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, "warmaster-revolution");
+    begin_one_turn(&x, "warmaster-revolution");
     unsigned u = put(&x, 0, "Infantry", LEVY, 90, 40);
     put(&x, 1, "Enemy", LEVY, 150, 110);
     cr_assert_geq(om_wm_table_add_rect_terrain(&x.t.table, OM_WM_TERRAIN_WOOD,
@@ -282,7 +235,7 @@ static void w2_general_failure(const char *ruleset, uint64_t s)
     unsigned long c1 = 0, c2 = 0, itested = 0, ipassed = 0, htested = 0;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned c = put(&x, 0, "Cavalry", KNIGHTS, 90, 72);
     unsigned i = put(&x, 0, "Infantry", LEVY, 90, 16);
     unsigned h = put(&x, 0, "Reserve", LEVY, 150, 20);
@@ -371,7 +324,7 @@ static void three_orders(const char *ruleset, double enemy_x, uint64_t s)
     int need[3] = {0, 0, 0};
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned c = put(&x, 0, "Cavalry", KNIGHTS, 100, 12);
     put(&x, 1, "Enemy", LEVY, enemy_x, 112);
     unsigned g = character(&x, "General", 0, OM_WM_GENERAL, 10, 100, 8);
@@ -437,7 +390,7 @@ Test(examples, we35_subordinate_blunders_in_a_battle)
     unsigned long tests = 0, blunders = 0, result[OM_WM_BLUNDER_COUNT] = {0}, sevens = 0;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, "warmaster-ancients");
+    begin_one_turn(&x, "warmaster-ancients");
     unsigned u = put(&x, 0, "Warriors", LEVY, 90, 20);
     put(&x, 1, "Enemy", LEVY, 200, 110);
     unsigned sub = character(&x, "Subordinate", 0, OM_WM_WIZARD, 8, 90, 10);
@@ -514,7 +467,7 @@ static void half_points(const char *ruleset, unsigned points, unsigned half, uin
     om_dice d;
     const values target = {.troop = OM_WM_CAVALRY, .stands = 3, .attacks = 1, .hits = 3,
                            .armour = 0, .shots = 0, .points = points};
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned t = put(&x, 1, "Target", target, 90, 60);
     for (unsigned i = 0; i < 4; i++)
         put(&x, 0, "Archers", ARCHERS, 69 + 14.0 * i, 42);
@@ -584,7 +537,7 @@ static void break_point(const char *ruleset, double pair_cm, unsigned b_reserve,
     unsigned long withdrew = 0, short_of_it = 0, by_halves = 0, checks = 0;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     for (unsigned i = 0; i < PAIRS; i++) {
         unsigned k = put(&x, 0, "Knights", KNIGHTS, pair_cm * (i + 0.5), 50);
         put(&x, 1, "Spearmen", SPEARMEN, pair_cm * (i + 0.5), 60);
@@ -692,7 +645,7 @@ static void shooting_hits(const char *ruleset, unsigned armour, uint64_t s)
     values target = LEVY;
     target.armour = armour;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned t = put(&x, 1, "Target", target, 90, 60);
     put(&x, 0, "Archers", ARCHERS, 90, 42);
     om_wm_battle_prepared *p = prepare(&x);
@@ -793,7 +746,7 @@ static void drive_backs(const char *ruleset, unsigned shooters, uint64_t s, shot
     const unsigned battles = 12000;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned t = put(&x, 1, "Target", LEVY, 90, 60);
     for (unsigned i = 0; i < shooters; i++)
         put(&x, 0, "Archers", ARCHERS, 90 + 14.0 * i - 7.0 * (shooters - 1), 42);
@@ -890,7 +843,7 @@ static void drive_backs_in_cover(const char *ruleset, om_wm_position pos, uint64
     unsigned long twos = 0, seven = 0;
     om_dice d;
     cr_assert_not_null(ev);
-    begin(&x, ruleset);
+    begin_one_turn(&x, ruleset);
     unsigned t = put(&x, 1, "Target", LEVY, 90, 60);
     x.t.table.unit[t].position = pos;
     for (unsigned i = 0; i < 4; i++)
@@ -972,7 +925,7 @@ Test(examples, we33_ancients_deployment_depth)
     om_wm_unit v[4];
     om_wm_check_failure why;
     unsigned first;
-    begin(&x, "warmaster-ancients");
+    begin_one_turn(&x, "warmaster-ancients");
     for (unsigned i = 0; i < 4; i++) {
         memset(&v[i], 0, sizeof v[i]);
         snprintf(v[i].name, sizeof v[i].name, "Unit %u", i);
