@@ -1152,6 +1152,16 @@ static void same_answers(const om_wm_table *a, const om_wm_table *b, om_wm_rules
         cr_assert_eq(om_wm_table_position(a, u), om_wm_table_position(b, u));
         cr_assert_eq(om_wm_table_closest_enemy(a, u, &ca), om_wm_table_closest_enemy(b, u, &cb));
         cr_assert(memcmp(&ca, &cb, sizeof ca) == 0);
+        /* Whether an enemy is within a reach: the closest enemy's answer, the
+         * circles' bound only sparing the work (Command > Command Penalties:
+         * 20cm, and reaches either side of it). */
+        for (double reach = 2.5; reach <= 80; reach *= 2) {
+            const bool within = om_wm_table_closest_enemy(b, u, &cb) >= 0 && cb <= reach + 1e-9;
+            cr_assert_eq(om_wm_table_enemy_within(a, u, reach), within, "unit %u, %.1fcm", u,
+                         reach);
+            cr_assert_eq(om_wm_table_enemy_within(b, u, reach), within, "unit %u, %.1fcm", u,
+                         reach);
+        }
         cr_assert_eq(om_wm_table_closest_visible_enemy(a, rules, u, false, 20, 0, &ca),
                      om_wm_table_closest_visible_enemy(b, rules, u, false, 20, 0, &cb));
         for (unsigned c = 0; c < b->characters; c++) {

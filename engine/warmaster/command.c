@@ -26,7 +26,6 @@
  *     enemy along the line of the closest points, at full pace, stopping at the
  *     clearance the rule set demands from enemies.
  */
-#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -219,88 +218,6 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
-/* Rounding allowed for when a bound on the distance between two units rules
- * an enemy out of a reach (the exact questions allow 1e-9cm; the bound's own
- * rounding is far below this). */
-#define BOUND_SLACK_CM 1e-6
-
-/* The radius of the circle around unit u's rectangle. */
-static double unit_radius(const om_wm_table_unit *u)
-{
-    const double w = om_wm_table_unit_width(u), d = om_wm_table_unit_depth(u);
-    return sqrt(w * w + d * d) / 2;
-}
-
-/* At least the radius of the circle around unit u's rectangle, without
- * working the rectangle out: its stands make a block of files and ranks, each
- * at most its stands, so its width and depth are at most that many stands'. */
-static double radius_most(const om_wm_table_unit *u)
-{
-    return u->stands * sqrt(u->stand_w * u->stand_w + u->stand_d * u->stand_d) / 2;
-}
-
-/* Whether enemy `en` is within `reach` of the centre of a unit by the bound
- * (reach holding that unit's radius): first by radius_most, which rules out
- * most enemies of a table at little cost, then by the radius itself. */
-static bool within_bound(const om_wm_table_unit *un, const om_wm_table_unit *en, double reach)
-{
-    const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
-    const double d2 = dx * dx + dy * dy;
-    double r = reach + radius_most(en);
-    if (d2 > r * r)
-        return false;
-    r = reach + unit_radius(en);
-    return d2 <= r * r;
-}
-
-/* Whether an enemy of unit u could stand within `cm` of it: two units are
- * never closer than their centres' gap less the radii of the circles around
- * their rectangles (the bound the table itself rules far units out by), so
- * false means that no enemy is within `cm`, nor within `cm` plus the exact
- * questions' tolerances (BOUND_SLACK_CM covers them). */
-static bool enemy_maybe_within(const om_wm_table *t, unsigned u, double cm)
-{
-    const om_wm_table_unit *un = &t->unit[u];
-    double reach;
-    if (!un->present)
-        return true; /* no stands to bound it by: the table is asked */
-    reach = cm + BOUND_SLACK_CM + unit_radius(un);
-    for (unsigned k = 0; k < t->units; k++) {
-        const om_wm_table_unit *en = &t->unit[k];
-        if (en->present && en->side != un->side && within_bound(un, en, reach))
-            return true;
-    }
-    return false;
-}
-
-/* Whether present unit u touches an enemy: om_wm_table_engaged's answer, from the
- * same questions (om_wm_table_touching of u and each enemy, in index order)
- * asked only of the enemies that could touch it by the bound of
- * enemy_maybe_within. */
-static bool engaged_now(const om_wm_table *t, unsigned u)
-{
-    const om_wm_table_unit *un = &t->unit[u];
-    const double reach = OM_WM_TABLE_TOUCH_CM + BOUND_SLACK_CM + unit_radius(un);
-    for (unsigned k = 0; k < t->units; k++) {
-        const om_wm_table_unit *en = &t->unit[k];
-        if (k != u && en->present && en->side != un->side && within_bound(un, en, reach) &&
-            om_wm_table_touching(t, u, k))
-            return true;
-    }
-    return false;
-}
-
-/* Whether the closest enemy of unit u stands within ENEMY_CLOSE_CM (Command >
- * Command Penalties). The closest enemy is measured exactly, as always, but
- * only when some enemy could be that close (enemy_maybe_within): when every
- * enemy is farther by the bound, so is the closest, and the answer is no. */
-static bool enemy_close(const om_wm_table *t, unsigned u)
-{
-    double enemy_cm;
-    return enemy_maybe_within(t, u, ENEMY_CLOSE_CM) &&
-           om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 && enemy_cm <= ENEMY_CLOSE_CM + 1e-9;
-}
-
 /* Kinds of the answers the Command phase keeps in the table's memo. */
 enum { RECALL_TEST = 1 };
 
@@ -361,7 +278,7 @@ static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigne
          * the largest permanent penalty. */
         far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
         /* Once one unit has an enemy close, the others' cannot add to it. */
-        if (!out->enemy_close && enemy_close(t, u[i]))
+        if (!out->enemy_close && om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM))
             out->enemy_close = 1;
         if (om_wm_table_in_dense(t, u[i]))
             out->dense = 1;
@@ -439,11 +356,7 @@ static bool charges_all_round(const phase *p, const om_wm_table_unit *u)
 static bool free_to_move(const phase *p, unsigned u)
 {
     const om_wm_table_unit *un = &p->t->unit[u];
-    if (!un->present || un->confused || un->charged)
-        return false;
-    /* Debug builds (every test) check the answer against the table's own. */
-    assert(engaged_now(p->t, u) == om_wm_table_engaged(p->t, u));
-    return !engaged_now(p->t, u);
+    return un->present && !un->confused && !un->charged && !om_wm_table_engaged(p->t, u);
 }
 
 static void add_moved(phase *p, unsigned u, om_wm_vec from)

@@ -1464,6 +1464,28 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
     return m->enemy[u].unit;
 }
 
+/* Rounding allowed for when the circles' bound rules an enemy out of a reach
+ * (the exact distance allows 1e-9cm; the bound's own rounding is far below
+ * this). */
+#define CIRCLE_BOUND_SLACK_CM 1e-6
+
+bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    bool maybe = !un->present; /* no stands to bound it by: the closest is asked */
+    double enemy_cm;
+    for (unsigned k = 0; k < t->units && !maybe; k++) {
+        const om_wm_table_unit *en = &t->unit[k];
+        if (!en->present || en->side == un->side)
+            continue;
+        const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
+        const double reach = cm + CIRCLE_BOUND_SLACK_CM + radius_of(t, un) + radius_of(t, en);
+        maybe = dx * dx + dy * dy <= reach * reach;
+    }
+    return maybe && om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 &&
+           enemy_cm <= cm + 1e-9;
+}
+
 /* The gap between the boxes of units a and b when both are named in the
  * memo (their outlines current): a lower bound of their distance, tighter
  * than distance_floor for long lines side by side; -INFINITY otherwise. */

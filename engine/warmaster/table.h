@@ -458,6 +458,17 @@ bool om_wm_table_face_covered(const om_wm_table *t, unsigned u, om_wm_table_face
 int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm);
 
 /*
+ * om_wm_table_enemy_within: whether the closest present enemy of unit u
+ * (om_wm_table_closest_enemy) stands within `cm` (1e-9cm allowed): the same
+ * answer, the closest worked out only when the circles around the units'
+ * rectangles let some enemy be that close (two units are never closer than
+ * their centres' gap less those circles' radii). A unit not on the table is
+ * asked as om_wm_table_closest_enemy asks it. Pure; thread-safe as the table's
+ * other questions.
+ */
+bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm);
+
+/*
  * om_wm_table_closest_visible_enemy: the closest enemy unit that u sees (from
  * its front edge, or every edge when `all_round`) within `max_cm` (0: any
  * distance), skipping those `filter` excludes; -1 if none. Ties go to the lower

@@ -461,69 +461,24 @@ static void contacts_clear(contacts *c, unsigned n)
     memset(c->charged_front, 0, n * sizeof c->charged_front[0]);
 }
 
-/* Rounding allowed for when a bound on the distance between two units rules
- * out their touching (the bound's own rounding is far below this). */
-#define TOUCH_BOUND_SLACK_CM 1e-6
-
-/* The present units of each side of a table in index order, with what the
- * bound of might_touch reads of them. */
-typedef struct present_units {
-    unsigned n[2];                           /* each side's present units */
-    unsigned unit[2][OM_WM_TABLE_MAX_UNITS]; /* their indices, in order */
-    double x[OM_WM_TABLE_MAX_UNITS], y[OM_WM_TABLE_MAX_UNITS]; /* centres, by index */
-    double radius[OM_WM_TABLE_MAX_UNITS]; /* of the circle around the rectangle */
-} present_units;
-
-/* The present units of table t, side by side, into *pu. */
-static void present_units_of(const om_wm_table *t, present_units *pu)
-{
-    pu->n[0] = pu->n[1] = 0;
-    for (unsigned u = 0; u < t->units; u++) {
-        const om_wm_table_unit *un = &t->unit[u];
-        if (!un->present)
-            continue; /* a unit gone has no stands to measure */
-        const double w = om_wm_table_unit_width(un), dp = om_wm_table_unit_depth(un);
-        pu->x[u] = un->centre.x;
-        pu->y[u] = un->centre.y;
-        pu->radius[u] = sqrt(w * w + dp * dp) / 2;
-        pu->unit[un->side & 1u][pu->n[un->side & 1u]++] = u;
-    }
-}
-
-/* Whether present units u and k could touch: two units are never closer than
- * their centres' gap less the radii of the circles around their rectangles
- * (the bound the table itself rules far units out by), so false means they do
- * not touch (om_wm_table_touching would say so). */
-static inline bool might_touch(const present_units *pu, unsigned u, unsigned k)
-{
-    const double dx = pu->x[k] - pu->x[u], dy = pu->y[k] - pu->y[u];
-    const double r = OM_WM_TABLE_TOUCH_CM + TOUCH_BOUND_SLACK_CM + pu->radius[u] + pu->radius[k];
-    return dx * dx + dy * dy <= r * r;
-}
-
 static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    present_units pu;
     bool any = false;
-    /* Which units touch which enemies, each pair once (lower index first):
-     * om_wm_table_touching asked only of the pairs that could touch by the
-     * bound of might_touch. */
-    present_units_of(t, &pu);
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (!om_wm_table_any_contact(t))
+        return false;
+    /* Which units touch which enemies, each pair once. */
     memset(c->touches, 0, t->units * sizeof c->touches[0]);
-    for (unsigned i = 0; i < pu.n[0]; i++)
-        for (unsigned j = 0; j < pu.n[1]; j++) {
-            const unsigned a = pu.unit[0][i], b = pu.unit[1][j];
-            const unsigned u = a < b ? a : b, v = a < b ? b : a;
-            if (might_touch(&pu, u, v) && om_wm_table_touching(t, u, v)) {
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = u + 1; v < t->units; v++)
+            if (t->unit[u].present && t->unit[v].present &&
+                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
                 om_wm_unit_set_add(&c->touches[u], v);
                 om_wm_unit_set_add(&c->touches[v], u);
             }
-        }
     for (unsigned u = 0; u < t->units; u++)
         any |= !om_wm_unit_set_empty(&c->touches[u]);
-    /* Debug builds (every test) check the answer against the table's own. */
-    assert(any == om_wm_table_any_contact(t));
     /* Nobody touches an enemy: no contact, no support, no engagement. */
     if (!any)
         return false;
@@ -1040,36 +995,11 @@ void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w)
     om_wm_credit_clear(&w->credit, p->turn.table.units);
 }
 
-/* Whether each unit on table t touches an enemy (om_wm_table_engaged of every
- * unit, present units only), into engaged[]: om_wm_table_touching asked only
- * of the pairs of enemies that could touch by the bound of might_touch, in
- * om_wm_table_engaged's order (unit, then enemy): the same answers for a
- * small part of the questions. */
-static void engaged_units(const om_wm_table *t, bool *engaged)
-{
-    present_units pu;
-    present_units_of(t, &pu);
-    for (unsigned u = 0; u < t->units; u++)
-        engaged[u] = false;
-    for (unsigned s = 0; s < 2; s++)
-        for (unsigned i = 0; i < pu.n[s]; i++) {
-            const unsigned u = pu.unit[s][i];
-            for (unsigned j = 0; j < pu.n[1 - s] && !engaged[u]; j++) {
-                const unsigned k = pu.unit[1 - s][j];
-                engaged[u] = might_touch(&pu, u, k) && om_wm_table_touching(t, u, k);
-            }
-        }
-#ifndef NDEBUG
-    /* Debug builds (every test) check each answer against the table's own. */
-    for (unsigned u = 0; u < t->units; u++)
-        assert(engaged[u] == (t->unit[u].present && om_wm_table_engaged(t, u)));
-#endif
-}
-
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
 {
-    engaged_units(&w->t, w->engaged_at_start);
+    for (unsigned u = 0; u < w->t.units; u++)
+        w->engaged_at_start[u] = w->t.unit[u].present && om_wm_table_engaged(&w->t, u);
     w->from_start = false;
     play(p, setup, w, d, out);
 }
