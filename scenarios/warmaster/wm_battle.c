@@ -330,19 +330,13 @@ bool om_wm_battle_unit_rule_played(const char *id)
 
 /* The characters' special rules a battle plays, and where. */
 #define PYRRHUS "pyrrhus"
-static const char *const character_rules_played[] = {
-    "fly",       /* the character moves as a flyer (place_characters) */
-    "runesmith", /* anti-magic (wm_spells.c) */
-    "shugenja",  /* anti-magic (wm_spells.c) */
-    PYRRHUS,     /* the army withdraws one unit later (place_characters) */
-};
+#define FLY "fly"
 
 bool om_wm_battle_character_rule_played(const char *id)
 {
-    for (size_t i = 0; i < sizeof character_rules_played / sizeof character_rules_played[0]; i++)
-        if (strcmp(character_rules_played[i], id) == 0)
-            return true;
-    return false;
+    /* A flying mount's move and Pyrrhus (place_characters); anti-magic
+     * (wm_spells.c). */
+    return strcmp(id, FLY) == 0 || strcmp(id, PYRRHUS) == 0 || om_wm_spells_anti_magic_rule(id);
 }
 
 /* The unit side s's General joins (units first .. first + n - 1 on the

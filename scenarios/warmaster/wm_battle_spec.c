@@ -377,11 +377,6 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
             char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
             char id[OM_WM_ARMYLIST_ID_MAX + 16];
             unsigned same = 0, nth = 0;
-            unsigned unplayed = 0;
-            for (unsigned r = 0; r < ch->n_rules; r++)
-                unplayed += !om_wm_battle_character_rule_played(ch->rules[r]);
-            if (ch->item[0] == '\0' && unplayed == 0)
-                continue;
             /* Numbered as units are when the list has several of it
              * ("a_hero_2"). */
             for (size_t j = 0; j < l->n_characters; j++) {

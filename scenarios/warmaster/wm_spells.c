@@ -347,12 +347,16 @@ static bool listed(const char *list, const char *id)
     return false;
 }
 
-/* Whether the army entry of a character carries an anti-magic rule (Dwarf
- * lists, Runesmith; Nippon, Shugenja). */
+bool om_wm_spells_anti_magic_rule(const char *id)
+{
+    return strcmp(id, "runesmith") == 0 || strcmp(id, "shugenja") == 0;
+}
+
+/* Whether the army entry of a character carries an anti-magic rule. */
 static bool anti_magic_rule(const om_army_unit *u)
 {
     for (size_t i = 0; u != NULL && i < u->rules_count; i++)
-        if (strcmp(u->rules[i], "runesmith") == 0 || strcmp(u->rules[i], "shugenja") == 0)
+        if (om_wm_spells_anti_magic_rule(u->rules[i]))
             return true;
     return false;
 }

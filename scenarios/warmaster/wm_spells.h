@@ -46,6 +46,10 @@ const om_wm_spell_rule *om_wm_spell_rule_at(size_t i);
 const om_wm_spell_rule *om_wm_spell_rule_find(const char *ruleset, const char *army,
                                               const char *id);
 
+/* Whether special rule `id` gives a character anti-magic (Dwarf lists,
+ * Runesmith; Nippon, Shugenja). Pure. */
+bool om_wm_spells_anti_magic_rule(const char *id);
+
 /*
  * om_wm_spells_setup: side `side`'s magic in `turn` from its list `l`, whose
  * unit i stands on the table at index index[i] and whose characters were
