@@ -422,17 +422,26 @@ static int by_diff(const void *x, const void *y)
     return a->u < b->u ? -1 : a->u > b->u;
 }
 
-void om_summary_text_deciders(const om_summary *s, FILE *out, const char *ci)
+/* The width of the units' column of a per-unit table: the longest id, at
+ * least that of the heading "unit". */
+static int id_width(const om_summary *s)
 {
-    ranked *order;
     int wid = 4;
-    if (s->deciders == NULL || (order = malloc(s->unit_count * sizeof *order)) == NULL)
-        return;
     for (size_t u = 0; u < s->unit_count; u++) {
         const int a = (int)strlen(s->units[u].id);
         wid = a > wid ? a : wid;
-        order[u] = (ranked){.d = &s->deciders[u], .u = u};
     }
+    return wid;
+}
+
+void om_summary_text_deciders(const om_summary *s, FILE *out, const char *ci)
+{
+    ranked *order;
+    const int wid = id_width(s);
+    if (s->deciders == NULL || (order = malloc(s->unit_count * sizeof *order)) == NULL)
+        return;
+    for (size_t u = 0; u < s->unit_count; u++)
+        order[u] = (ranked){.d = &s->deciders[u], .u = u};
     qsort(order, s->unit_count, sizeof *order, by_diff);
     fprintf(out, "\nWhich units decided battles: its side's P(win) when the unit was not %s,\n"
             "less when it was (an association, not a cause); the units whose interval leaves 0\n"
@@ -479,14 +488,11 @@ static int by_points(const void *x, const void *y)
 void om_summary_text_unit_points(const om_summary *s, FILE *out, const char *ci)
 {
     ranked_points *order;
-    int wid = 4;
+    const int wid = id_width(s);
     if (s->unit_points == NULL || (order = malloc(s->unit_count * sizeof *order)) == NULL)
         return;
-    for (size_t u = 0; u < s->unit_count; u++) {
-        const int a = (int)strlen(s->units[u].id);
-        wid = a > wid ? a : wid;
+    for (size_t u = 0; u < s->unit_count; u++)
         order[u] = (ranked_points){.s = s, .u = u};
-    }
     qsort(order, s->unit_count, sizeof *order, by_points);
     fprintf(out, "\nVictory points of each unit: means a battle [%s CI] of the points it scored\n"
             "(%s) and gave up (%s), and scored per 100 points of its value;\n"
