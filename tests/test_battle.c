@@ -781,7 +781,7 @@ Test(doctrine, no_charge_below_the_minimum_odds)
 /* The example battle of the manual (Revolution Empire against Orcs, default
  * doctrines) destroys units: 200 battles on a fixed seed lose on average at
  * least 3 of the 42 units (the doctrines before brigades let their units
- * charge lost 1.3; the measured figure is about 5.4, docs/manual.md), and
+ * charge lost 1.3; the measured figure is about 8.4, docs/manual.md), and
  * some battles end by withdrawal or the General's death rather than length. */
 Test(doctrine, example_battle_closes)
 {
