@@ -62,6 +62,13 @@ expect_grep "field 'aim'" "$TMP/err" "the bad field is named"
 expect_grep "did you mean 'vp-margin'?" "$TMP/err" "an unknown aim gets did-you-mean"
 if [ -s "$TMP/out" ]; then not_ok "a bad doctrine file prints nothing on standard output" "$(head -c 200 "$TMP/out")"; else
     ok "a bad doctrine file prints nothing on standard output"; fi
+sed 's/^  take_over: true/  take_over: maybe/' "$ROOT/scenarios/doctrines/warmaster/default.yaml" \
+    >"$TMP/bad-take-over.yaml"
+expect_exit 2 "a doctrine file whose take_over is not true or false" "$OM" list --doctrines \
+    "$TMP/bad-take-over.yaml"
+expect_grep "$TMP/bad-take-over.yaml:" "$TMP/err" "...the bad file is named"
+expect_grep "field 'orders.take_over': expected true or false, got 'maybe'" "$TMP/err" \
+    "...the field and its value are named"
 expect_exit 3 "a doctrine file that does not exist" "$OM" list --doctrines "$TMP/none.yaml"
 expect_grep "none.yaml" "$TMP/err" "the missing file is named"
 expect_exit 1 "--doctrines with --keys" "$OM" list --doctrines --keys
