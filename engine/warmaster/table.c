@@ -323,9 +323,25 @@ typedef struct answer {
 #define CHANGE_LOG 64
 
 typedef struct change {
-    uint32_t unit;         /* the unit that changed */
+    uint32_t unit;         /* the unit that changed (OM_WM_TABLE_MAX_UNITS: every
+                              unit, a table copied) */
     om_plane_box was, now; /* its boxes before and after */
 } change;
+
+/* Whether one unit sees another, kept across states (two-way sets, as the
+ * answers): the answer reads the two units' outlines (their ids) and the
+ * units whose boxes meet the box around both (the obstacles the test
+ * gathers, gather_sight_obstacles), so it holds while no change logged since
+ * meets that box. */
+#define SIGHT_SLOTS 1024
+
+typedef struct sight_slot {
+    uint64_t from, to; /* the ids of the two units (0: empty) */
+    uint32_t tag;      /* the rule set and all-round flag, as TABLE_SEES's */
+    uint32_t word;     /* the answer */
+    uint64_t at;       /* changes_made when it was last known to hold */
+    om_plane_box area; /* the box around both units */
+} sight_slot;
 
 typedef struct state_slot {
     uint32_t id;                          /* its id (0: empty) */
@@ -415,6 +431,7 @@ struct om_wm_table_memo {
     om_plane_box box[OM_WM_TABLE_MAX_UNITS];     /* each unit's box as last logged */
     om_wm_unit_set unit_engaged_known, unit_engaged; /* u in them: its answer kept, the answer */
     uint64_t unit_engaged_at[OM_WM_TABLE_MAX_UNITS]; /* ...and changes_made then */
+    sight_slot sight[SIGHT_SLOTS];               /* sight kept across states */
     om_wm_unit_set enemy_known;                  /* u in it: closest_enemy(u) known */
     struct {
         int unit;
@@ -848,6 +865,7 @@ static void memo_reset(om_wm_table_memo *m, const om_wm_table *t)
     memset(m->geoms, 0, sizeof m->geoms);
     memset(m->states, 0, sizeof m->states);
     memset(m->table, 0, sizeof m->table);
+    memset(m->sight, 0, sizeof m->sight);
     m->scratch = 0;
     memset(m->character, 0, sizeof m->character);
     memset(m->terrain_of, 0, sizeof m->terrain_of);
@@ -941,6 +959,10 @@ void om_wm_table_copy(om_wm_table *dst, const om_wm_table *src, om_wm_table_memo
         for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
             memo->box[u] = log_box(&dst->unit[u], everywhere);
         memo->unit_engaged_known = (om_wm_unit_set){0};
+        /* The copy changes units behind the log's back: it is logged as a
+         * change everywhere, which no answer kept before it outlives. */
+        memo->changes[memo->changes_made++ % CHANGE_LOG] =
+            (change){OM_WM_TABLE_MAX_UNITS, everywhere, everywhere};
         if (!same) {
             memo->start_hash = 0;
             for (unsigned u = 0; u < dst->units && u < OM_WM_TABLE_MAX_UNITS; u++)
@@ -1553,6 +1575,8 @@ static void gather_sight_obstacles(const om_wm_table *t, unsigned from, unsigned
 
 static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                  bool all_round);
+static bool sees_kept(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                      bool all_round);
 
 bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
                       bool all_round)
@@ -1567,9 +1591,62 @@ bool om_wm_table_sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
         return sees(t, rules, from, to, all_round);
     if ((e = table_find(t->memo, st, x.tag, x.arg)) != NULL)
         return e->v.word != 0;
-    x.v.word = sees(t, rules, from, to, all_round);
+    x.v.word = sees_kept(t, rules, from, to, all_round);
     table_put(t->memo, &x);
     return x.v.word != 0;
+}
+
+/* The set of the sight answer of ids a and b under `tag`. */
+static sight_slot *sight_set(om_wm_table_memo *m, uint64_t a, uint64_t b, uint32_t tag)
+{
+    const uint64_t h = mix64(a * 0x9e3779b97f4a7c15u ^ b * 0xc2b2ae3d27d4eb4fu ^ tag);
+    return &m->sight[(h % (SIGHT_SLOTS / 2)) * 2];
+}
+
+/* Whether no change logged since `at` meets box `area` (false when the log
+ * no longer reaches back so far). */
+static bool unchanged_in(const om_wm_table_memo *m, uint64_t at, om_plane_box area)
+{
+    if (m->changes_made - at > CHANGE_LOG)
+        return false;
+    for (; at < m->changes_made; at++) {
+        const change *c = &m->changes[at % CHANGE_LOG];
+        if (om_plane_box_meet(c->was, area) || om_plane_box_meet(c->now, area))
+            return false;
+    }
+    return true;
+}
+
+/* Whether unit `from` sees unit `to` in a named state: the answer kept
+ * across states while nothing changed in the box around both, else worked
+ * out and kept. */
+static bool sees_kept(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, unsigned to,
+                      bool all_round)
+{
+    om_wm_table_memo *m = t->memo;
+    const om_wm_table_unit *uf = &t->unit[from], *ut = &t->unit[to];
+    const uint64_t ia = memo_id(t, uf), ib = memo_id(t, ut);
+    const uint32_t tag = ((unsigned)rules & 0x3u) | (all_round ? 1u : 0u) << 2;
+    sight_slot *set, x;
+    if (!uf->present || !ut->present || ia == 0 || ib == 0)
+        return sees(t, rules, from, to, all_round);
+    set = sight_set(m, ia, ib, tag);
+    for (unsigned i = 0; i < 2; i++)
+        if (set[i].from == ia && set[i].to == ib && set[i].tag == tag &&
+            unchanged_in(m, set[i].at, set[i].area)) {
+            set[i].at = m->changes_made; /* it holds now */
+            return set[i].word != 0;
+        }
+    x = (sight_slot){ia, ib, tag, 0, m->changes_made, uf->geom.shape.box};
+    x.area.x0 = fmin(x.area.x0, ut->geom.shape.box.x0);
+    x.area.y0 = fmin(x.area.y0, ut->geom.shape.box.y0);
+    x.area.x1 = fmax(x.area.x1, ut->geom.shape.box.x1);
+    x.area.y1 = fmax(x.area.y1, ut->geom.shape.box.y1);
+    x.word = sees(t, rules, from, to, all_round);
+    if (!(set[0].from == ia && set[0].to == ib && set[0].tag == tag))
+        set[1] = set[0];
+    set[0] = x;
+    return x.word != 0;
 }
 
 /* Whether unit `from` sees unit `to`, worked out. */

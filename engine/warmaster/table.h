@@ -359,7 +359,7 @@ bool om_wm_table_recall(const om_wm_table *t, unsigned kind, const uint64_t *key
 void om_wm_table_remember(const om_wm_table *t, unsigned kind, const uint64_t *key,
                           const void *value, size_t size);
 
-/* om_wm_table_memo_alloc: an empty memo for one thread's trials (about 550
+/* om_wm_table_memo_alloc: an empty memo for one thread's trials (about 900
  * kilobytes); free with om_wm_table_memo_free (NULL allowed). Errors:
  * OM_ENOMEM. */
 om_status om_wm_table_memo_alloc(om_wm_table_memo **out);
