@@ -512,6 +512,97 @@ static bool corridor_apart(const corridor *c, const om_plane_shape *p, double ga
     return false;
 }
 
+/*
+ * A fan of lines from one point through the corridor's obstacles: what
+ * om_plane_clip_segment works out of each edge of an obstacle that does not
+ * depend on the line's far end (the edge's inward normal, and the point's
+ * offset along it), worked out once for every line from that point. The
+ * clip of each line then does the rest with the same operations in the same
+ * order, so its answer is om_plane_clip_segment's bit for bit.
+ */
+typedef struct fan_edges {
+    om_plane_vec n[OM_PLANE_MAX_VERTICES]; /* inward normal of edge i */
+    double num[OM_PLANE_MAX_VERTICES];     /* the fan's point along it */
+} fan_edges;
+
+/* The inward normals of obstacle shape p's edges. */
+static void fan_normals(const om_plane_shape *p, fan_edges *f)
+{
+    for (unsigned i = 0; i < p->p.n; i++) {
+        om_plane_vec e = edge_of(p, i);
+        f->n[i] = p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
+    }
+}
+
+/* The offsets of point a along shape p's normals (fan_normals first). */
+static void fan_point(const om_plane_shape *p, om_plane_vec a, fan_edges *f)
+{
+    for (unsigned i = 0; i < p->p.n; i++)
+        f->num[i] = om_plane_dot(f->n[i], om_plane_sub(a, p->p.v[i]));
+}
+
+/* om_plane_clip_segment of a-b, a the fan's point of f. */
+static bool fan_clip(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
+                     const fan_edges *f, const om_plane_scale *s, double *t0, double *t1)
+{
+    om_plane_vec d = om_plane_sub(b, a);
+    double lo = 0, hi = 1;
+    for (unsigned i = 0; i < p->p.n; i++) {
+        double num = f->num[i], den = om_plane_dot(f->n[i], d);
+        double t;
+        if (fabs(den) < s->parallel2) {
+            if (num < 0)
+                return false;
+            continue;
+        }
+        t = -num / den;
+        if (den > 0) lo = max2(lo, t);
+        else hi = min2(hi, t);
+        if (lo > hi)
+            return false;
+    }
+    *t0 = lo;
+    *t1 = hi;
+    return true;
+}
+
+/* obstacle_blocks of a-b, a the fan's point of f. */
+static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
+                       const om_plane_obstacle *o, const fan_edges *f, double close,
+                       const om_plane_scale *s)
+{
+    double t0, t1, inside;
+    if (!om_plane_box_meet(seg, o->shape->box) || !fan_clip(a, b, o->shape, f, s, &t0, &t1))
+        return false;
+    inside = (t1 - t0) * om_plane_len(om_plane_sub(b, a));
+    switch (o->mode) {
+    case OM_PLANE_SIGHT_BLOCKS:
+        return inside > s->touch;
+    case OM_PLANE_SIGHT_CLOSE:
+        return inside > close;
+    case OM_PLANE_SIGHT_BODY:
+        return inside > s->touch && !om_plane_point_inside(a, o->shape) &&
+               !om_plane_point_inside(b, o->shape);
+    case OM_PLANE_SIGHT_CLEAR:
+        break;
+    }
+    return false;
+}
+
+/* segment_blocker of a-b, a the fans' point of f (one per obstacle). */
+static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
+                            const fan_edges *f, unsigned n, unsigned first, double close,
+                            const om_plane_scale *s)
+{
+    const om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
+    if (first < n && fan_blocks(a, b, seg, &o[first], &f[first], close, s))
+        return first;
+    for (unsigned k = 0; k < n; k++)
+        if (k != first && fan_blocks(a, b, seg, &o[k], &f[k], close, s))
+            return k;
+    return n;
+}
+
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,
                         const om_plane_scale *s)
@@ -527,6 +618,7 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     om_plane_vec to_pt[OM_PLANE_MAX_VERTICES * (OM_PLANE_SIGHT_SAMPLES - 1)];
     om_plane_vec hull_pt[CORRIDOR_MAX];
     om_plane_obstacle near[OM_PLANE_SIGHT_MAX_OBSTACLES];
+    fan_edges fan[OM_PLANE_SIGHT_MAX_OBSTACLES];
     corridor c;
     unsigned m = 0, k = 0, blocker;
     assert(n <= OM_PLANE_SIGHT_MAX_OBSTACLES);
@@ -541,17 +633,21 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     for (unsigned i = 0; i < n; i++)
         if (o[i].mode != OM_PLANE_SIGHT_CLEAR && !corridor_apart(&c, o[i].shape, s->touch))
             near[k++] = o[i];
+    for (unsigned i = 0; i < k; i++)
+        fan_normals(near[i].shape, &fan[i]);
     /* The obstacle that blocked the last line is tried first on the next:
      * lines to a hidden target are mostly blocked by the same one. */
     blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
         om_plane_vec pt = edge_sample(a, b, order[i], s);
+        for (unsigned q = 0; q < k; q++)
+            fan_point(near[q].shape, pt, &fan[q]);
         for (unsigned j = 0; j < m; j++) {
             /* Only lines leaving through this edge: the rectangle's own body
              * blocks the others. */
             if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
                 continue;
-            blocker = segment_blocker(pt, to_pt[j], near, k, blocker, close, s);
+            blocker = fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s);
             if (blocker == k)
                 return true;
         }
