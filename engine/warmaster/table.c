@@ -247,10 +247,12 @@ static const om_plane_shape *pose_shape(const om_wm_table_unit *u, om_wm_vec c, 
  * are the memo's table's: a memo handed a table of another size or terrain is
  * emptied first. A unit changed behind the table's back (its outline out of
  * date) is never looked up: its queries are worked out afresh. Whether a unit
- * is engaged is also kept from one state of the table to the next while no
- * unit changes near it (the memo logs each change of a unit on the table, with
- * the boxes it left and entered): in a battle every unit moves each turn, so
- * whole states seldom come back, but most moves are far from most units. */
+ * is engaged, and whether one unit sees another, are also kept from one state
+ * of the table to the next while no unit changes near it, or in the box around
+ * the two (the memo logs each change of a unit on the table, with the boxes it
+ * left and entered, and each table copied as a change everywhere): in a battle
+ * every unit moves each turn, so whole states seldom come back, but most moves
+ * are far from most units. */
 
 /* What a unit's geometric queries read of it: its key. */
 #define KEY_WORDS 7
