@@ -233,6 +233,8 @@ typedef struct om_wm_command_test {
     uint8_t blunders;    /* permanent blunder penalties (the largest) */
     uint8_t unreliable;  /* Ancients Unreliable */
     uint8_t bonus;       /* Ancients: +1 for a brigade of 3-4 warbands (to at most 10) */
+    uint8_t spell;       /* spells lasting from the enemy's turn (magic.h: Eerie Mist on
+                            a unit, Anger of the Gods around its Sorcerer) */
     int target;          /* Command + bonus - penalties: the order passes on 2D6 <= target */
 } om_wm_command_test;
 
