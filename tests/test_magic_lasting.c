@@ -26,6 +26,9 @@
  *     a charge of 15cm out of an infantry unit's reach;
  *   - Traitor Kin (Revolution army lists, Beastmen > Spells): only on
  *     cavalry, chariots and monsters;
+ *   - Voice of Command (Revolution army lists, Empire > Spells): a friendly
+ *     unit moves as if ordered, by its plan, with no Command test, leaving
+ *     its joined characters behind;
  *   - Heaven's Fire (Revolution army lists, High Elves > Spells): a friendly
  *     shooting unit of infantry or cavalry shoots a second volley at -1 to
  *     hit, in the caster's own Shooting phase;
@@ -612,6 +615,73 @@ Test(magic_lasting, heavens_fire_needs_a_friendly_shooter_of_its_troop_types)
     (void)unit(&b, 0, OM_WM_CAVALRY, 3, 3, 0, 1, 70, 40);
     run(&b, 100, 35, &s);
     cr_expect_eq(s.cast, 100, "a cavalry shooter with a target: cast every turn");
+}
+
+/* ---- A move as if ordered ---- */
+
+/* Side 0's Knights (K) planned to charge Foes 14cm ahead but ordered by no
+ * one, with a Hero joined; the Wizard's unit beside them. */
+static void move_table(build *b, unsigned *knights, unsigned *foes, unsigned *hero)
+{
+    unsigned friends;
+    int c;
+    om_wm_spell sp = {.id = "voice-of-command", .cast = 2, .range_cm = 30,
+                      .effect = OM_WM_SPELL_MOVE, .attacks = 1};
+    begin(b);
+    friends = unit(b, 0, OM_WM_INFANTRY, 3, 3, 0, 0, 65, 40);
+    *knights = unit(b, 0, OM_WM_INFANTRY, 3, 3, 0, 0, 90, 40);
+    *foes = unit(b, 1, OM_WM_INFANTRY, 3, 3, 0, 0, 90, 56);
+    b->t.command.plan[*knights] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE,
+                                               .target = (int8_t)*foes, .by = -1,
+                                               .initiative = OM_WM_INITIATIVE_NEVER};
+    b->t.magic.spell[0][b->t.magic.n[0]++] = sp;
+    wizard(b, friends);
+    c = om_wm_table_add_character(&b->t.table, "Hero", 0, OM_WM_HERO, 8,
+                                  b->t.table.unit[*knights].centre);
+    cr_assert_geq(c, 0);
+    b->t.table.character[c].joined = (int8_t)*knights;
+    b->t.table.character[c].follow = (int8_t)*knights;
+    *hero = (unsigned)c;
+}
+
+Test(magic_lasting, voice_of_command_moves_a_unit_by_its_plan_without_an_order)
+{
+    build b;
+    unsigned knights, foes, hero, charged = 0, worked = 0;
+    om_wm_turn_prepared *p = NULL;
+    om_wm_turn_work *w = NULL;
+    om_wm_check_failure why;
+    om_wm_turn_result r;
+    om_dice d;
+    move_table(&b, &knights, &foes, &hero);
+    cr_assert_eq(om_wm_turn_prepare_alloc(&b.t, &why, &p), OM_OK, "%s: %s", why.field,
+                 why.reason);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 36);
+    for (unsigned long i = 0; i < TRIALS; i++) {
+        om_wm_turn_resolve(p, w, &d, &r);
+        charged += r.unit[knights].charged;
+        worked += r.spells_worked;
+        /* Charged only by the spell; the Hero stays behind and leaves them. */
+        cr_assert_eq(r.unit[knights].charged, r.spells_worked);
+        cr_assert_eq(om_wm_turn_work_table(w)->character[hero].joined,
+                     r.spells_worked ? -1 : (int)knights);
+    }
+    expect_p("charge as if ordered", charged, TRIALS, P_CAST);
+    cr_expect_eq(worked, charged);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+Test(magic_lasting, a_move_as_if_ordered_needs_a_plan_that_moves)
+{
+    build b;
+    seen s;
+    unsigned knights, foes, hero;
+    move_table(&b, &knights, &foes, &hero);
+    b.t.command.plan[knights].kind = OM_WM_PLAN_HOLD;
+    run(&b, 100, 37, &s);
+    cr_expect_eq(s.cast, 0, "a unit planned to hold: no target");
 }
 
 /* ---- Targets and expiry ---- */

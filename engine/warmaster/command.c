@@ -595,6 +595,27 @@ static bool execute_order(phase *p, group *g, const om_wm_plan *plan)
     return charged > 0 || moved >= STUCK_CM;
 }
 
+bool om_wm_command_may_move_as_ordered(const om_wm_command_setup *s, const om_wm_table *t,
+                                       unsigned u)
+{
+    /* The phase's questions only read the table here. */
+    phase p = {.s = s, .r = rules_of(s->rules), .t = (om_wm_table *)t};
+    group g = {.n = 1, .u = {u}};
+    const om_wm_plan *plan = &s->plan[u];
+    return u < t->units && t->unit[u].side == s->side && plan->kind != OM_WM_PLAN_HOLD &&
+           free_to_move(&p, u) && !plan_done(&p, &g, plan);
+}
+
+bool om_wm_command_move_as_ordered(const om_wm_command_setup *s, om_wm_table *t, unsigned u,
+                                   om_wm_command_result *out)
+{
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .out = out};
+    group g = {.n = 1, .u = {u}};
+    if (!om_wm_command_may_move_as_ordered(s, t, u))
+        return false;
+    return execute_order(&p, &g, &s->plan[u]);
+}
+
 /* ---- Blunders ---- */
 
 /* Move unit u directly away from enemy e by `cm` (C4). */

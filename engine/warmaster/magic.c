@@ -16,7 +16,8 @@
  * target unit's `lasting`, or the Wizard's `aura`); the functions at the end
  * of this file are the rules' one way to read them, and to end them. A spell
  * that adds volleys leaves their count in the turn's magic state for the
- * Shooting phase (turn.c) to shoot.
+ * Shooting phase (turn.c) to shoot, and one that moves a unit as if ordered
+ * the unit, for the turn to move by its plan once every Wizard has cast.
  *
  * The casting policy (a player's choice the rules leave open): each Wizard
  * weighs every spell he knows on every eligible target by the chance to cast
@@ -46,6 +47,7 @@ const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT] = {
     [OM_WM_SPELL_SHATTER] = "shatter",
     [OM_WM_SPELL_LASTING] = "lasting",
     [OM_WM_SPELL_VOLLEY] = "volley",
+    [OM_WM_SPELL_MOVE] = "move",
 };
 
 /* The Hits of the stand the policy assumes Attacks in combat fall on, and the
@@ -70,6 +72,9 @@ static const double policy_lasting_worth[] = {
 };
 #define POLICY_LASTING_KINDS (sizeof policy_lasting_worth / sizeof policy_lasting_worth[0])
 #define POLICY_LASTING_REACH_CM 60.0
+/* The policy's worth of a move as if ordered, in stands: a second order to a
+ * unit its plan still moves (Voice of Command). */
+#define POLICY_MOVE_WORTH 0.3
 _Static_assert(1u << (POLICY_LASTING_KINDS - 1) == OM_WM_LASTING_STEADY,
                "a worth for every lasting kind");
 /* The best score a D6 may need: nothing hits or saves on worse (Shooting >
@@ -201,6 +206,8 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units)
     memset(m->quiet_hits, 0, units * sizeof m->quiet_hits[0]);
     memset(m->volleys, 0, units * sizeof m->volleys[0]);
     memset(m->volley_penalty, 0, units * sizeof m->volley_penalty[0]);
+    m->moves = (om_wm_unit_set){0};
+    m->setup = NULL;
     memset(m->driver, -1, units * sizeof m->driver[0]);
     m->cast = m->worked = m->dispelled = 0;
 }
@@ -240,7 +247,8 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
     const bool lasting = sp->effect == OM_WM_SPELL_LASTING;
     const bool wants_enemy = lasting ? (sp->lasting & OM_WM_LASTING_HOSTILE) != 0
                                      : sp->effect != OM_WM_SPELL_BOOST &&
-                                           sp->effect != OM_WM_SPELL_VOLLEY;
+                                           sp->effect != OM_WM_SPELL_VOLLEY &&
+                                           sp->effect != OM_WM_SPELL_MOVE;
     const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_WEAKEN;
     if (!un->present || enemy != wants_enemy || om_wm_unit_set_has(&m->affected[k], u) ||
         om_wm_unit_set_has(&turn->magic.barred[ch->side][k], u) ||
@@ -256,6 +264,13 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
         return false;
     if (lasting && !sp->unengaged)
         return true;
+    /* A move as if ordered: a unit planned to move, not confused, not charged
+     * and not moved by a spell already this turn (whether its plan is done,
+     * the costly part, is asked with sight, seen_by). */
+    if (sp->effect == OM_WM_SPELL_MOVE &&
+        (m->setup == NULL || m->setup->plan[u].kind == OM_WM_PLAN_HOLD || un->confused ||
+         un->charged || om_wm_unit_set_has(&m->moves, u)))
+        return false;
     if (m->engaged[u] < 0)
         m->engaged[u] = (int8_t)om_wm_table_engaged(t, u);
     return (m->engaged[u] != 0) == wants_engaged;
@@ -264,11 +279,14 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
 /* Whether Wizard c sees unit u as spell `sp` needs: he sees all round from
  * the unit he has joined; stands and terrain block (Casting Spells); a
  * Wizard alone sees nothing here (a simplification: in a battle every
- * character stands with a unit). */
-static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
-                    const om_wm_spell *sp, unsigned u)
+ * character stands with a unit). With it, the other costly test: whether a
+ * unit a spell moves as if ordered has a plan that still moves it. */
+static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, const om_wm_magic_turn *m,
+                    unsigned c, const om_wm_spell *sp, unsigned u)
 {
     const int j = t->character[c].joined;
+    if (sp->effect == OM_WM_SPELL_MOVE && !om_wm_command_may_move_as_ordered(m->setup, t, u))
+        return false;
     return !sp->sight ||
            (j >= 0 && om_wm_table_sees(t, turn->command.rules, (unsigned)j, u, true));
 }
@@ -277,7 +295,7 @@ static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
 static bool eligible(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
                      unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
 {
-    return eligible_unseen(turn, t, m, c, k, sp, u) && seen_by(turn, t, c, sp, u);
+    return eligible_unseen(turn, t, m, c, k, sp, u) && seen_by(turn, t, m, c, sp, u);
 }
 
 /* The policy's worth of lasting spell `sp` on unit u: the worth of each kind
@@ -352,6 +370,8 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
         return lasting_worth(turn, t, sp, u);
     case OM_WM_SPELL_VOLLEY:
         return volley_worth(turn, t, sp, u);
+    case OM_WM_SPELL_MOVE:
+        return POLICY_MOVE_WORTH;
     default:
         return 0.0;
     }
@@ -413,6 +433,10 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
                 m->unit_attacks[u] = om_wm_sat8(m->unit_attacks[u] + sp->attacks);
         break;
     }
+    case OM_WM_SPELL_MOVE:
+        /* Moved by the turn once every Wizard has cast (turn.c). */
+        om_wm_unit_set_add(&m->moves, u);
+        break;
     case OM_WM_SPELL_VOLLEY:
         /* Shot by the turn after the unit's own volley (turn.c). */
         m->volleys[u] = om_wm_sat8(m->volleys[u] + sp->attacks);
@@ -488,8 +512,8 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
                 continue;
             v = damage_of(turn, t, sp, u);
             /* Sight, the costly test, only for a target that would count. */
-            if (area_spell(sp) ? !seen_by(turn, t, c, sp, u)
-                               : v <= one_value || !seen_by(turn, t, c, sp, u))
+            if (area_spell(sp) ? !seen_by(turn, t, m, c, sp, u)
+                               : v <= one_value || !seen_by(turn, t, m, c, sp, u))
                 continue;
             area += v;
             if (v > one_value) {

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "dice.h"
 #include "table.h"
 #include "trace.h"
@@ -77,6 +78,11 @@ typedef enum om_wm_spell_effect {
                              `troops`) shoots `attacks` more times this Shooting phase,
                              each at `amount` worse to hit (Heaven's Fire: once more,
                              -1), seen or not */
+    OM_WM_SPELL_MOVE,     /* one friendly unit in range, seen or not, moves once as if
+                             ordered in the Command phase, by its own plan
+                             (om_wm_command_move_as_ordered), alone, after the casting
+                             (Voice of Command); its joined characters stay where they
+                             are and leave it */
     OM_WM_SPELL_EFFECT_COUNT
 } om_wm_spell_effect;
 
@@ -143,6 +149,10 @@ typedef struct om_wm_magic_turn {
     uint8_t volleys[OM_WM_TABLE_MAX_UNITS];       /* volleys added to the unit's own
                                                      this Shooting phase (VOLLEY) */
     uint8_t volley_penalty[OM_WM_TABLE_MAX_UNITS]; /* ...each that much worse to hit */
+    om_wm_unit_set moves;                         /* units a spell moves as if ordered,
+                                                     once the Wizards have cast (MOVE) */
+    const om_wm_command_setup *setup;             /* the turn's plans, which MOVE
+                                                     follows (NULL: no MOVE target) */
     int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that
                                                      drove it back by a spell, or -1 */
     int8_t engaged[OM_WM_TABLE_MAX_UNITS];        /* within the phase: unit u touches an

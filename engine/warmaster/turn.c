@@ -352,13 +352,41 @@ static void remove_hit_stands(const om_wm_turn_prepared *p, om_wm_turn_work *w, 
     om_wm_table_update(&w->t, target);
 }
 
+/* Unit u moves as if ordered by a spell (magic.h, OM_WM_SPELL_MOVE): its
+ * joined characters stay where they are and leave it, to rejoin it as their
+ * policy says in the next Command phase. */
+static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
+{
+    const double before = w->command.unit[u].moved_cm;
+    if (!om_wm_command_move_as_ordered(w->setup, &w->t, u, &w->command) ||
+        w->command.unit[u].moved_cm < before + MOVED_MIN_CM)
+        return;
+    out->unit[u].moved = 1;
+    if (w->command.unit[u].charged && !out->unit[u].charged) {
+        out->unit[u].charged = 1;
+        if (w->trace != NULL) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CHARGE, (int)u,
+                                             w->command.unit[u].charge_target);
+            om_wm_trace_put(w->trace, &e);
+        }
+    }
+    for (unsigned c = 0; c < w->t.characters; c++)
+        if (w->t.character[c].joined == (int)u)
+            w->t.character[c].joined = -1;
+}
+
 /* The moving side's Wizards cast their spells (magic.h): hits join the
  * phase's, the Wizard's unit driving back; Attacks wait for the Combat phase. */
 static void cast_spells(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                         target_fire *fire, om_wm_turn_result *out)
 {
     const om_wm_magic_turn *m = &w->magic;
+    w->magic.setup = w->setup;
     om_wm_magic_phase(&p->turn, p->kit, &w->t, w->setup->side, d, &w->magic, w->trace);
+    /* Units a spell moves as if ordered, in index order (magic.h). */
+    for (unsigned u = 0; u < w->t.units; u++)
+        if (om_wm_unit_set_has(&m->moves, u))
+            spell_move(w, u, out);
     for (unsigned u = 0; u < w->t.units; u++) {
         fire[u].hits += m->hits[u];
         fire[u].quiet += m->quiet_hits[u];

@@ -198,16 +198,28 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "One enemy unit of cavalry, chariots or monsters in range, seen or not: no "
               "initiative and -1 Command on orders to it or its brigade until the end of the "
               "enemy's next turn."},
-    {.id = "lady-s-favour", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "voice-of-command", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "vanhel-s-danse-macabre", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "hunting-for-gore", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "doctrine-of-sigmar", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.id = "lady-s-favour", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "voice-of-command", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "vanhel-s-danse-macabre", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .not_on = "ghouls",
+     .model = "One unengaged friendly unit but Ghouls in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "hunting-for-gore", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY) | OM_WM_SPELL_TROOP(OM_WM_CAVALRY),
+     .model = "One unengaged friendly unit of infantry or cavalry in range, seen or not, "
+              "moves once as if ordered, alone and by its own plan (a charge, an advance), "
+              "after the casting; its joined characters stay where they are and leave it."},
+    {.id = "doctrine-of-sigmar", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
     {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Moves the Wizard's unit as if ordered: a second Command phase move is not "
               "modelled."},
