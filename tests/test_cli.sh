@@ -160,7 +160,7 @@ expect_match "Teleport (2+, no range): not modelled" "$TMP/out" "list RULESET/AR
 expect_match "skirmishers\*" "$TMP/out" "list RULESET/ARMY marks rules not modelled"
 expect_exit 0 "list an army as json" "$OM" list warmaster-revolution/empire -f json
 json_ok "list RULESET/ARMY json: unit values" '[(u["attacks"], u["hits"], u["armour"], u["size"], u["points"]) for u in d["units"] if u["id"] == "knights"] == [(3, 3, "4+", 3, 110)] and [u["not_modelled"] for u in d["units"] if u["id"] == "skirmishers"] == [["skirmishers"]] and [u["not_modelled"] for u in d["units"] if u["id"] == "flagellants"] == [[]]'
-json_ok "list RULESET/ARMY json: each spell with how the engine casts it" '[(x["id"], x["roll"], x["engine"]) for x in d["spells"]] == [("ball-of-flame", 5, "missile"), ("voice-of-command", 5, "not modelled"), ("weird-enchantment", 4, "not modelled"), ("teleport", 2, "not modelled")] and all(x["model"] for x in d["spells"])'
+json_ok "list RULESET/ARMY json: each spell with how the engine casts it" '[(x["id"], x["roll"], x["engine"]) for x in d["spells"]] == [("ball-of-flame", 5, "missile"), ("voice-of-command", 5, "move"), ("weird-enchantment", 4, "lasting"), ("teleport", 2, "not modelled")] and all(x["model"] for x in d["spells"])'
 expect_exit 0 "list a unit" "$OM" list warmaster-revolution/empire/skirmishers
 expect_match "not modelled yet" "$TMP/out" "list RULESET/ARMY/UNIT explains its rules"
 expect_exit 0 "list a unit as json" "$OM" list warmaster-1.1/orc/orc-hero --format json

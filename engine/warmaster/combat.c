@@ -1244,7 +1244,8 @@ SPECIALISED void fall_back(const engine *g, om_dice *d, fight *f, bool duel)
 static bool may_pursue(const engine *g, const fight *f, unsigned w, unsigned l)
 {
     const om_wm_side *me = declared(g, w), *foe = declared(g, l);
-    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed))
+    if (me->unit.troop == OM_WM_ARTILLERY || (me->unit.traits.immobile && !me->pushed) ||
+        me->no_pursue)
         return false;
     if (om_wm_effective_position(me) == OM_WM_FORTIFIED && !f->u[w].in_open)
         return false;

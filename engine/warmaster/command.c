@@ -33,6 +33,7 @@
 
 #include "command.h"
 #include "command_int.h"
+#include "magic.h"
 
 /* Initiative reach: "units within 20cm of the enemy" (Command > Initiative
  * Movement; Movement > Moving by Initiative). */
@@ -223,6 +224,8 @@ enum { RECALL_TEST = 1 };
 
 static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
                      const unsigned *u, unsigned n, unsigned order, om_wm_command_test *out);
+static void spell_penalty(const om_wm_table *t, const unsigned *u, unsigned n,
+                          om_wm_command_test *out);
 
 void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigned c,
                             const unsigned *u, unsigned n, unsigned order,
@@ -250,13 +253,15 @@ void om_wm_command_test_for(const om_wm_command_setup *s, const om_wm_table *t, 
         key[4] = penalties | (uint64_t)ch->command << 48 | (uint64_t)(ch->kind & 0x3) << 56 |
                  (uint64_t)(s->options.distance_per_full_20 ? 1 : 0) << 58 |
                  (uint64_t)(s->rules & 0x3) << 59;
-        if (om_wm_table_recall(t, RECALL_TEST, key, out, sizeof *out))
-            return;
-        test_for(s, t, c, u, n, order, out);
-        om_wm_table_remember(t, RECALL_TEST, key, out, sizeof *out);
+        if (!om_wm_table_recall(t, RECALL_TEST, key, out, sizeof *out)) {
+            test_for(s, t, c, u, n, order, out);
+            om_wm_table_remember(t, RECALL_TEST, key, out, sizeof *out);
+        }
+        spell_penalty(t, u, n, out);
         return;
     }
     test_for(s, t, c, u, n, order, out);
+    spell_penalty(t, u, n, out);
 }
 
 /* The test of an order, worked out. */
@@ -305,6 +310,16 @@ static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigne
     }
     out->target = command - out->distance - out->successive - out->enemy_close - out->exposed -
                   out->dense - out->casualties - out->blunders - out->unreliable;
+}
+
+/* The penalty of lasting spells (magic.h), outside the memo: it changes
+ * from turn to turn where the table does not. */
+static void spell_penalty(const om_wm_table *t, const unsigned *u, unsigned n,
+                          om_wm_command_test *out)
+{
+    const unsigned spell = om_wm_lasting_command(t, u, n);
+    out->spell = (uint8_t)spell;
+    out->target -= (int)spell;
 }
 
 /* ---- The phase's working state ---- */
@@ -385,7 +400,7 @@ static bool try_charge(phase *p, unsigned u, int target)
     om_wm_table_charge ch;
     om_wm_vec from = t->unit[u].centre;
     if (target < 0 || !t->unit[target].present || t->unit[target].side == t->unit[u].side ||
-        (t->unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE))
+        (t->unit[u].traits & OM_WM_TABLE_TRAIT_NO_CHARGE) || !om_wm_lasting_may_charge(t, u))
         return false;
     /* A charge's farthest-moving corner moves at least the gap between the
      * two units' boxes: beyond a pace of it, no charge reaches (the answer
@@ -578,6 +593,27 @@ static bool execute_order(phase *p, group *g, const om_wm_plan *plan)
     regroup(p, g);
     moved = move_group(p, g, plan, false);
     return charged > 0 || moved >= STUCK_CM;
+}
+
+bool om_wm_command_may_move_as_ordered(const om_wm_command_setup *s, const om_wm_table *t,
+                                       unsigned u)
+{
+    /* The phase's questions only read the table here. */
+    phase p = {.s = s, .r = rules_of(s->rules), .t = (om_wm_table *)t};
+    group g = {.n = 1, .u = {u}};
+    const om_wm_plan *plan = &s->plan[u];
+    return u < t->units && t->unit[u].side == s->side && plan->kind != OM_WM_PLAN_HOLD &&
+           free_to_move(&p, u) && !plan_done(&p, &g, plan);
+}
+
+bool om_wm_command_move_as_ordered(const om_wm_command_setup *s, om_wm_table *t, unsigned u,
+                                   om_wm_command_result *out)
+{
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .out = out};
+    group g = {.n = 1, .u = {u}};
+    if (!om_wm_command_may_move_as_ordered(s, t, u))
+        return false;
+    return execute_order(&p, &g, &s->plan[u]);
 }
 
 /* ---- Blunders ---- */
@@ -782,7 +818,8 @@ static void initiative_of(phase *p, unsigned u)
     unsigned filter = p->r->initiative_ignores_fortified ? OM_WM_TABLE_SKIP_FORTIFIED : 0;
     int ref;
     /* The cheap questions first: all are pure, so their order changes nothing. */
-    if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) || !free_to_move(p, u))
+    if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) ||
+        !free_to_move(p, u) || !om_wm_lasting_initiative(t, u))
         return;
     ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
                                             filter, NULL);

@@ -212,6 +212,22 @@ om_status om_wm_command_check(const om_wm_command_setup *s, const om_wm_table *t
 void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
                          om_wm_command_result *out);
 
+/*
+ * om_wm_command_move_as_ordered: unit u of `s`'s moving side moves once as if
+ * it had passed an order in the Command phase (a spell: Voice of Command), by
+ * its own plan in `s` (a charge, an advance, a move into range), alone (never
+ * with its brigade), with no Command test; its move and charge are added to
+ * `out` as the phase's. Returns whether it moved or charged.
+ * om_wm_command_may_move_as_ordered: whether it may: a unit of the moving
+ * side, planned to do more than hold, its plan not done, free to move (not
+ * engaged, confused or charged already). Both pure apart from `t` and `out`;
+ * no allocation, no dice.
+ */
+bool om_wm_command_may_move_as_ordered(const om_wm_command_setup *s, const om_wm_table *t,
+                                       unsigned u);
+bool om_wm_command_move_as_ordered(const om_wm_command_setup *s, om_wm_table *t, unsigned u,
+                                   om_wm_command_result *out);
+
 /* om_wm_command_phase with its events (initiative moves, order tests with
  * their dice, blunders, recoveries) appended to `trace` (trace.h), or none
  * when it is NULL: the same dice drawn in the same order, the same table and
@@ -233,6 +249,8 @@ typedef struct om_wm_command_test {
     uint8_t blunders;    /* permanent blunder penalties (the largest) */
     uint8_t unreliable;  /* Ancients Unreliable */
     uint8_t bonus;       /* Ancients: +1 for a brigade of 3-4 warbands (to at most 10) */
+    uint8_t spell;       /* spells lasting from the enemy's turn (magic.h: Eerie Mist on
+                            a unit, Anger of the Gods around its Sorcerer) */
     int target;          /* Command + bonus - penalties: the order passes on 2D6 <= target */
 } om_wm_command_test;
 

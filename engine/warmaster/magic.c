@@ -12,7 +12,12 @@
  * driven back at the phase's end by the turn (turn.c). What the model leaves
  * out (path spells hit only their chosen target; no hits carried into a
  * combat; casting modifiers of magic items) is in docs/rules-coverage.md,
- * "Magic (Warmaster)".
+ * "Magic (Warmaster)". A lasting spell sets its kinds on the table (the
+ * target unit's `lasting`, or the Wizard's `aura`); the functions at the end
+ * of this file are the rules' one way to read them, and to end them. A spell
+ * that adds volleys leaves their count in the turn's magic state for the
+ * Shooting phase (turn.c) to shoot, and one that moves a unit as if ordered
+ * the unit, for the turn to move by its plan once every Wizard has cast.
  *
  * The casting policy (a player's choice the rules leave open): each Wizard
  * weighs every spell he knows on every eligible target by the chance to cast
@@ -20,7 +25,9 @@
  * best (ties: the earlier spell, then the lower unit index). Damage by
  * shooting Attacks is the expected unsaved hits over the target's Hits; by
  * Attacks in combat the same at 4+ to hit, no save, against 3 Hits (a
- * typical infantry stand); a shattered stand is one stand.
+ * typical infantry stand); a shattered stand is one stand; a lasting effect
+ * is worth a fixed share of a stand per kind (policy_lasting_worth); an added
+ * volley the stands it is expected to take.
  */
 #include "magic.h"
 
@@ -38,12 +45,41 @@ const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT] = {
     [OM_WM_SPELL_BOOST] = "boost",
     [OM_WM_SPELL_WEAKEN] = "weaken",
     [OM_WM_SPELL_SHATTER] = "shatter",
+    [OM_WM_SPELL_LASTING] = "lasting",
+    [OM_WM_SPELL_VOLLEY] = "volley",
+    [OM_WM_SPELL_MOVE] = "move",
 };
 
 /* The Hits of the stand the policy assumes Attacks in combat fall on, and the
  * chance such an Attack hits (4+, Combat > How to Calculate Damage). */
 #define POLICY_COMBAT_HITS 3.0
 #define POLICY_COMBAT_HIT_CHANCE 0.5
+/* The policy's worth of a lasting effect, in stands, by OM_WM_LASTING_* bit
+ * (its index): what a player weighs a -1 Command, a barred charge or a
+ * defended unit at against a magic missile's expected stand. It counts only
+ * on a unit with an enemy within POLICY_LASTING_REACH_CM, which the effect
+ * may change in the enemy's turn, and only for kinds not in force on it. */
+static const double policy_lasting_worth[] = {
+    0.25, /* COMMAND */
+    0.15, /* NO_INITIATIVE */
+    0.5,  /* NO_CHARGE */
+    0.3,  /* HALF_PACE */
+    0.4,  /* DEFENDED */
+    0.4,  /* FORTIFIED */
+    0.4,  /* SAVE */
+    0.3,  /* SHOT_AT */
+    0.2,  /* STEADY */
+};
+#define POLICY_LASTING_KINDS (sizeof policy_lasting_worth / sizeof policy_lasting_worth[0])
+#define POLICY_LASTING_REACH_CM 60.0
+/* The policy's worth of a move as if ordered, in stands: a second order to a
+ * unit its plan still moves (Voice of Command). */
+#define POLICY_MOVE_WORTH 0.3
+_Static_assert(1u << (POLICY_LASTING_KINDS - 1) == OM_WM_LASTING_STEADY,
+               "a worth for every lasting kind");
+/* The best score a D6 may need: nothing hits or saves on worse (Shooting >
+ * Scores to Hit: "never worse than 6+", Aerial Shield). */
+#define D6_BEST_WORST 6u
 /* The mean of a D3, and the faces of a D6. */
 #define D3_MEAN 2.0
 #define D6_FACES 6u
@@ -98,8 +134,26 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
                 bad = "a range of 1cm or more", key = ".range_cm";
             else if (sp->attacks > OM_WM_SPELL_ATTACKS_MAX)
                 bad = "too many Attacks", key = ".attacks";
-            else if (sp->effect != OM_WM_SPELL_NOT_MODELLED && sp->attacks == 0)
+            else if (sp->effect != OM_WM_SPELL_NOT_MODELLED && sp->effect != OM_WM_SPELL_LASTING &&
+                     sp->attacks == 0)
                 bad = "a modelled spell gives at least one Attack", key = ".attacks";
+            else if (sp->effect == OM_WM_SPELL_LASTING &&
+                     (sp->lasting == 0 ||
+                      ((sp->lasting & OM_WM_LASTING_HOSTILE) != 0 &&
+                       (sp->lasting & OM_WM_LASTING_FRIENDLY) != 0) ||
+                      (sp->lasting & ~(unsigned)(OM_WM_LASTING_HOSTILE | OM_WM_LASTING_FRIENDLY))))
+                bad = "lasting kinds all hostile or all friendly, at least one", key = ".lasting";
+            else if (sp->effect == OM_WM_SPELL_LASTING && (sp->lasting & OM_WM_LASTING_SAVE) &&
+                     (sp->amount < 2 || sp->amount > D6_FACES))
+                bad = "a save is a D6 score, 2 to 6", key = ".amount";
+            else if (sp->effect == OM_WM_SPELL_LASTING && (sp->lasting & OM_WM_LASTING_COMMAND) &&
+                     sp->amount == 0)
+                bad = "a Command penalty of 1 or more", key = ".amount";
+            else if (sp->aura && (sp->effect != OM_WM_SPELL_LASTING ||
+                                  sp->lasting != OM_WM_LASTING_COMMAND || sp->own_unit))
+                bad = "an aura is a lasting Command penalty around the Wizard", key = ".aura";
+            else if (sp->troops >> OM_WM_TROOP_COUNT)
+                bad = "unknown troop type", key = ".troops";
             else if (memchr(sp->id, '\0', sizeof sp->id) == NULL || sp->id[0] == '\0')
                 bad = "an id is needed", key = ".id";
             if (bad != NULL) {
@@ -150,6 +204,10 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units)
     memset(m->unit_attacks, 0, units * sizeof m->unit_attacks[0]);
     memset(m->hits, 0, units * sizeof m->hits[0]);
     memset(m->quiet_hits, 0, units * sizeof m->quiet_hits[0]);
+    memset(m->volleys, 0, units * sizeof m->volleys[0]);
+    memset(m->volley_penalty, 0, units * sizeof m->volley_penalty[0]);
+    m->moves = (om_wm_unit_set){0};
+    m->setup = NULL;
     memset(m->driver, -1, units * sizeof m->driver[0]);
     m->cast = m->worked = m->dispelled = 0;
 }
@@ -163,6 +221,7 @@ static void target_side(const om_wm_turn *turn, const om_wm_table *t, unsigned u
     *s = turn->unit[u].side;
     s->position = om_wm_table_position(t, u);
     s->dense_terrain = om_wm_table_in_dense(t, u);
+    om_wm_lasting_side(t, u, s);
 }
 
 /* The to-hit and save of a spell's shooting Attacks at unit u. */
@@ -171,7 +230,7 @@ static void spell_scores(const om_wm_turn *turn, const om_wm_table *t, const om_
 {
     om_wm_side s;
     target_side(turn, t, u, &s);
-    *to_hit = om_wm_to_hit_score(turn->rules, &s);
+    *to_hit = om_wm_lasting_to_hit(t, u, om_wm_to_hit_score(turn->rules, &s));
     *save = om_wm_save_score(&s.unit, !sp->no_save);
 }
 
@@ -183,14 +242,34 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
     const om_wm_table_character *ch = &t->character[c];
     const om_wm_table_unit *un = &t->unit[u];
     const bool enemy = un->side != ch->side;
-    /* Whom the mechanism falls on: an enemy or a friend, engaged or not. */
-    const bool wants_enemy = sp->effect != OM_WM_SPELL_BOOST;
+    /* Whom the mechanism falls on: an enemy or a friend, engaged or not (a
+     * lasting effect: either, unless the spell says unengaged). */
+    const bool lasting = sp->effect == OM_WM_SPELL_LASTING;
+    const bool wants_enemy = lasting ? (sp->lasting & OM_WM_LASTING_HOSTILE) != 0
+                                     : sp->effect != OM_WM_SPELL_BOOST &&
+                                           sp->effect != OM_WM_SPELL_VOLLEY &&
+                                           sp->effect != OM_WM_SPELL_MOVE;
     const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_WEAKEN;
     if (!un->present || enemy != wants_enemy || om_wm_unit_set_has(&m->affected[k], u) ||
-        om_wm_unit_set_has(&turn->magic.barred[ch->side][k], u))
+        om_wm_unit_set_has(&turn->magic.barred[ch->side][k], u) ||
+        (sp->troops != 0 && !(sp->troops & OM_WM_SPELL_TROOP(un->troop))))
+        return false;
+    /* A second volley only for a unit that shoots and does not hold its fire. */
+    if (sp->effect == OM_WM_SPELL_VOLLEY &&
+        (un->range_cm == 0 || turn->unit[u].shoot == OM_WM_SHOOT_HOLD ||
+         turn->unit[u].side.shooting == 0 || !om_wm_unit_shoots(&turn->unit[u].side.unit)))
         return false;
     if (sp->own_unit ? ch->joined != (int)u
                      : om_wm_table_character_distance(t, c, u) > sp->range_cm + OM_WM_TABLE_TOUCH_CM)
+        return false;
+    if (lasting && !sp->unengaged)
+        return true;
+    /* A move as if ordered: a unit planned to move, not confused, not charged
+     * and not moved by a spell already this turn (whether its plan is done,
+     * the costly part, is asked with sight, seen_by). */
+    if (sp->effect == OM_WM_SPELL_MOVE &&
+        (m->setup == NULL || m->setup->plan[u].kind == OM_WM_PLAN_HOLD || un->confused ||
+         un->charged || om_wm_unit_set_has(&m->moves, u)))
         return false;
     if (m->engaged[u] < 0)
         m->engaged[u] = (int8_t)om_wm_table_engaged(t, u);
@@ -200,11 +279,14 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
 /* Whether Wizard c sees unit u as spell `sp` needs: he sees all round from
  * the unit he has joined; stands and terrain block (Casting Spells); a
  * Wizard alone sees nothing here (a simplification: in a battle every
- * character stands with a unit). */
-static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
-                    const om_wm_spell *sp, unsigned u)
+ * character stands with a unit). With it, the other costly test: whether a
+ * unit a spell moves as if ordered has a plan that still moves it. */
+static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, const om_wm_magic_turn *m,
+                    unsigned c, const om_wm_spell *sp, unsigned u)
 {
     const int j = t->character[c].joined;
+    if (sp->effect == OM_WM_SPELL_MOVE && !om_wm_command_may_move_as_ordered(m->setup, t, u))
+        return false;
     return !sp->sight ||
            (j >= 0 && om_wm_table_sees(t, turn->command.rules, (unsigned)j, u, true));
 }
@@ -213,7 +295,56 @@ static bool seen_by(const om_wm_turn *turn, const om_wm_table *t, unsigned c,
 static bool eligible(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
                      unsigned c, unsigned k, const om_wm_spell *sp, unsigned u)
 {
-    return eligible_unseen(turn, t, m, c, k, sp, u) && seen_by(turn, t, c, sp, u);
+    return eligible_unseen(turn, t, m, c, k, sp, u) && seen_by(turn, t, m, c, sp, u);
+}
+
+/* The policy's worth of lasting spell `sp` on unit u: the worth of each kind
+ * it sets that is not in force on u already and would change it, when an
+ * enemy of u stands within POLICY_LASTING_REACH_CM. */
+static double lasting_worth(const om_wm_turn *turn, const om_wm_table *t, const om_wm_spell *sp,
+                            unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_unit *v = &turn->unit[u].side.unit;
+    unsigned kinds = sp->lasting & ~(unsigned)un->lasting.kinds;
+    double worth = 0.0;
+    if (sp->aura)
+        kinds = sp->lasting; /* an aura is the Wizard's, not the unit's */
+    /* Kinds that would change nothing: a save no better than its own. */
+    if ((kinds & OM_WM_LASTING_SAVE) && v->armour != 0 && v->armour <= sp->amount)
+        kinds &= ~(unsigned)OM_WM_LASTING_SAVE;
+    if (kinds == 0 || !om_wm_table_enemy_within(t, u, POLICY_LASTING_REACH_CM))
+        return 0.0;
+    for (unsigned i = 0; i < POLICY_LASTING_KINDS; i++)
+        if (kinds >> i & 1u)
+            worth += policy_lasting_worth[i];
+    return worth;
+}
+
+/* The policy's worth of more volleys by friendly unit u: the expected stands
+ * its front rank takes from the closest enemy it sees in range, its shots at
+ * the usual score `amount` worse and the usual save, per added volley. */
+static double volley_worth(const om_wm_turn *turn, const om_wm_table *t, const om_wm_spell *sp,
+                           unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_unit *me = &turn->unit[u].side.unit;
+    const bool all_round =
+        (un->traits & (OM_WM_TABLE_TRAIT_ALL_ROUND | OM_WM_TABLE_TRAIT_SKIRMISH)) != 0;
+    unsigned to_hit, save;
+    double cm;
+    om_wm_side s;
+    const int e = om_wm_table_closest_visible_enemy(t, turn->command.rules, u, all_round,
+                                                    un->range_cm, OM_WM_TABLE_SKIP_ENGAGED, &cm);
+    if (e < 0)
+        return 0.0;
+    target_side(turn, t, (unsigned)e, &s);
+    to_hit = om_wm_lasting_to_hit(t, (unsigned)e, om_wm_to_hit_score(turn->rules, &s)) + sp->amount;
+    save = om_wm_save_score(&s.unit, true);
+    if (to_hit > D6_BEST_WORST)
+        to_hit = D6_BEST_WORST;
+    return (double)sp->attacks * un->stands * me->shots * om_dice_test_probability(to_hit, save) /
+           (s.unit.hits > 0 ? s.unit.hits : 1.0);
 }
 
 /* Expected stands' worth of damage of spell `sp` on unit u (the policy). */
@@ -235,6 +366,12 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
                POLICY_COMBAT_HITS;
     case OM_WM_SPELL_SHATTER:
         return v->hits >= D6_FACES ? 0.0 : (double)(D6_FACES - v->hits) / D6_FACES;
+    case OM_WM_SPELL_LASTING:
+        return lasting_worth(turn, t, sp, u);
+    case OM_WM_SPELL_VOLLEY:
+        return volley_worth(turn, t, sp, u);
+    case OM_WM_SPELL_MOVE:
+        return POLICY_MOVE_WORTH;
     default:
         return 0.0;
     }
@@ -243,7 +380,8 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
 /* Whether a spell falls on every eligible unit in range, not one. */
 static bool area_spell(const om_wm_spell *sp)
 {
-    return sp->effect == OM_WM_SPELL_BURST || (sp->effect == OM_WM_SPELL_BOOST && sp->all_in_range);
+    return sp->effect == OM_WM_SPELL_BURST || sp->aura ||
+           (sp->effect == OM_WM_SPELL_BOOST && sp->all_in_range);
 }
 
 /* ---- Effects ---- */
@@ -295,6 +433,24 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
                 m->unit_attacks[u] = om_wm_sat8(m->unit_attacks[u] + sp->attacks);
         break;
     }
+    case OM_WM_SPELL_MOVE:
+        /* Moved by the turn once every Wizard has cast (turn.c). */
+        om_wm_unit_set_add(&m->moves, u);
+        break;
+    case OM_WM_SPELL_VOLLEY:
+        /* Shot by the turn after the unit's own volley (turn.c). */
+        m->volleys[u] = om_wm_sat8(m->volleys[u] + sp->attacks);
+        m->volley_penalty[u] = sp->amount;
+        break;
+    case OM_WM_SPELL_LASTING:
+        /* Set on the unit until the caster's next turn (om_wm_lasting_expire). */
+        un->lasting.kinds |= sp->lasting;
+        if ((sp->lasting & OM_WM_LASTING_COMMAND) && sp->amount > un->lasting.command)
+            un->lasting.command = sp->amount;
+        if ((sp->lasting & OM_WM_LASTING_SAVE) &&
+            (un->lasting.save == 0 || sp->amount < un->lasting.save))
+            un->lasting.save = sp->amount;
+        break;
     case OM_WM_SPELL_SHATTER:
         /* Roll a D6: above the target's Hits, one stand is destroyed and removed
          * (Kislev lists, Freeze); never driven back. */
@@ -356,8 +512,8 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
                 continue;
             v = damage_of(turn, t, sp, u);
             /* Sight, the costly test, only for a target that would count. */
-            if (area_spell(sp) ? !seen_by(turn, t, c, sp, u)
-                               : v <= one_value || !seen_by(turn, t, c, sp, u))
+            if (area_spell(sp) ? !seen_by(turn, t, m, c, sp, u)
+                               : v <= one_value || !seen_by(turn, t, m, c, sp, u))
                 continue;
             area += v;
             if (v > one_value) {
@@ -416,6 +572,15 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
             resolve_on(turn, kit, t, c, sp, (unsigned)target, d, m);
             continue;
         }
+        if (sp->aura) {
+            /* Cast on the Wizard himself: his aura reaches enemy units as each
+             * order is given to them (om_wm_lasting_command). */
+            om_wm_table_lasting *a = &t->character[c].aura;
+            a->kinds |= sp->lasting;
+            a->command = sp->amount > a->command ? sp->amount : a->command;
+            a->aura_cm = sp->range_cm > a->aura_cm ? sp->range_cm : a->aura_cm;
+            continue;
+        }
         for (unsigned u = 0; u < t->units; u++) {
             if (!eligible(turn, t, m, c, (unsigned)k, sp, u))
                 continue;
@@ -423,4 +588,95 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
             resolve_on(turn, kit, t, c, sp, u, d, m);
         }
     }
+}
+
+/* ---- Lasting effects ---- */
+
+void om_wm_lasting_expire(om_wm_table *t, unsigned side)
+{
+    for (unsigned u = 0; u < t->units; u++) {
+        om_wm_table_lasting *l = &t->unit[u].lasting;
+        if (l->kinds == 0)
+            continue;
+        l->kinds &= (uint16_t)~(t->unit[u].side == side ? (unsigned)OM_WM_LASTING_FRIENDLY
+                                                        : (unsigned)OM_WM_LASTING_HOSTILE);
+        if (!(l->kinds & OM_WM_LASTING_COMMAND))
+            l->command = 0;
+        if (!(l->kinds & OM_WM_LASTING_SAVE))
+            l->save = 0;
+    }
+    for (unsigned c = 0; c < t->characters; c++)
+        if (t->character[c].side == side)
+            t->character[c].aura = (om_wm_table_lasting){0};
+}
+
+unsigned om_wm_lasting_command(const om_wm_table *t, const unsigned *u, unsigned n)
+{
+    unsigned worst = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const om_wm_table_unit *un = &t->unit[u[i]];
+        const unsigned own =
+            (un->lasting.kinds & OM_WM_LASTING_COMMAND) ? un->lasting.command : 0u;
+        unsigned aura = 0;
+        for (unsigned c = 0; c < t->characters; c++) {
+            const om_wm_table_character *ch = &t->character[c];
+            if (ch->aura.aura_cm == 0 || ch->side == un->side || ch->aura.command <= aura ||
+                !character_present(t, c) ||
+                om_wm_table_character_distance(t, c, u[i]) >
+                    ch->aura.aura_cm + OM_WM_TABLE_TOUCH_CM)
+                continue;
+            aura = ch->aura.command;
+        }
+        if (own + aura > worst)
+            worst = own + aura;
+    }
+    return worst;
+}
+
+bool om_wm_lasting_initiative(const om_wm_table *t, unsigned u)
+{
+    return !(t->unit[u].lasting.kinds & OM_WM_LASTING_NO_INITIATIVE);
+}
+
+bool om_wm_lasting_may_charge(const om_wm_table *t, unsigned u)
+{
+    return !(t->unit[u].lasting.kinds & OM_WM_LASTING_NO_CHARGE);
+}
+
+void om_wm_lasting_side(const om_wm_table *t, unsigned u, om_wm_side *s)
+{
+    const om_wm_table_lasting *l = &t->unit[u].lasting;
+    if (l->kinds == 0)
+        return;
+    /* "Counts as Defended, even if it is in open terrain"; Sanctuary: "If the
+     * unit is already defended, it counts as fortified". */
+    if (l->kinds & OM_WM_LASTING_DEFENDED) {
+        if (s->position == OM_WM_DEFENDED && (l->kinds & OM_WM_LASTING_FORTIFIED))
+            s->position = OM_WM_FORTIFIED;
+        else if (s->position == OM_WM_OPEN)
+            s->position = OM_WM_DEFENDED;
+    }
+    /* "If the unit already has a saving roll then it can choose which one to
+     * make": the better. */
+    if ((l->kinds & OM_WM_LASTING_SAVE) && (s->unit.armour == 0 || s->unit.armour > l->save))
+        s->unit.armour = l->save;
+    if (l->kinds & OM_WM_LASTING_NO_CHARGE)
+        s->no_pursue = true;
+    if (l->kinds & OM_WM_LASTING_STEADY) {
+        s->unit.traits.no_drive_back = true;
+        s->unit.traits.never_confused = true;
+    }
+}
+
+unsigned om_wm_lasting_to_hit(const om_wm_table *t, unsigned u, unsigned to_hit)
+{
+    if (!(t->unit[u].lasting.kinds & OM_WM_LASTING_SHOT_AT) || to_hit >= D6_BEST_WORST)
+        return to_hit;
+    return to_hit + 1u;
+}
+
+void om_wm_lasting_moved(om_wm_table *t, unsigned u)
+{
+    t->unit[u].lasting.kinds &=
+        (uint16_t)~(unsigned)(OM_WM_LASTING_DEFENDED | OM_WM_LASTING_FORTIFIED);
 }

@@ -16,7 +16,15 @@
  * turn's magic leaves (spells already cast on each unit, the Attacks it adds
  * in this turn's Combat phase, the hits it adds to the Shooting phase's
  * removal of stands and drive backs) is an om_wm_magic_turn in the turn's
- * workspace: no allocation, no formatting. Sections cited are Warmaster
+ * workspace: no allocation, no formatting. An effect that lasts into the
+ * enemy's turn (OM_WM_SPELL_LASTING: -1 Command, no initiative, no charge or
+ * pursuit, half pace, defended, a save, -1 to hit by shooting, no drive back)
+ * is kept on the table itself (om_wm_table_unit.lasting, a character's
+ * aura), so that it goes with the table from turn to turn; the rules read it
+ * through the om_wm_lasting_* functions below where they act (the Command
+ * test, initiative and charges in command.c, paces in table.c, cover, saves,
+ * to-hit and pursuit where turn.c builds a unit's side), and the turn ends it
+ * as the caster's side starts its next turn. Sections cited are Warmaster
  * Revolution's unless another rulebook is named.
  */
 #ifndef OM_WM_MAGIC_H
@@ -26,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command.h"
 #include "dice.h"
 #include "table.h"
 #include "trace.h"
@@ -59,6 +68,21 @@ typedef enum om_wm_spell_effect {
                              turn's Combat phase (Chill: -1 a stand) */
     OM_WM_SPELL_SHATTER,  /* a D6 above the target's Hits destroys one of its stands
                              (Freeze), never a drive back */
+    OM_WM_SPELL_LASTING,  /* an effect on one unit (or, with `aura`, around the
+                             Wizard) that lasts into the enemy's turn and ends as the
+                             caster's next turn starts: the OM_WM_LASTING_* kinds of
+                             table.h, read where each rule acts (Eerie Mist: -1
+                             Command and no initiative; Dominion: no charge, pursuit
+                             or advance; Mists of Albion: defended) */
+    OM_WM_SPELL_VOLLEY,   /* a friendly unengaged unit that shoots (not artillery, by
+                             `troops`) shoots `attacks` more times this Shooting phase,
+                             each at `amount` worse to hit (Heaven's Fire: once more,
+                             -1), seen or not */
+    OM_WM_SPELL_MOVE,     /* one friendly unit in range, seen or not, moves once as if
+                             ordered in the Command phase, by its own plan
+                             (om_wm_command_move_as_ordered), alone, after the casting
+                             (Voice of Command); its joined characters stay where they
+                             are and leave it */
     OM_WM_SPELL_EFFECT_COUNT
 } om_wm_spell_effect;
 
@@ -87,6 +111,17 @@ typedef struct om_wm_spell {
     bool own_unit;               /* only on the unit the Wizard has joined (no range) */
     bool with_characters;        /* BOOST: each character joined to the unit gains the
                                     Attacks too ("including characters") */
+    uint16_t lasting;            /* LASTING: the OM_WM_LASTING_* kinds it sets, all
+                                    hostile (on an enemy unit) or all friendly */
+    uint8_t amount;              /* LASTING: the Command penalty (COMMAND) or the save
+                                    score (SAVE); VOLLEY: the to-hit penalty of the
+                                    volleys it adds */
+    bool aura;                   /* LASTING: cast on the Wizard himself, it falls on every
+                                    enemy unit within range as each order is given
+                                    (Anger of the Gods); COMMAND only */
+    bool unengaged;              /* LASTING: only on a unit not engaged (Tree Singing) */
+    uint8_t troops;              /* bit t: only on units of troop type t (om_wm_troop;
+                                    Traitor Kin: cavalry, chariots, monsters); 0: any */
 } om_wm_spell;
 
 /* A side's magic: its army's spells and who casts or anti-magics them. */
@@ -111,6 +146,13 @@ typedef struct om_wm_magic_turn {
     uint8_t unit_attacks[OM_WM_TABLE_MAX_UNITS];  /* Attacks added to the unit */
     uint8_t hits[OM_WM_TABLE_MAX_UNITS];          /* unsaved hits that drive back */
     uint8_t quiet_hits[OM_WM_TABLE_MAX_UNITS];    /* unsaved hits that do not */
+    uint8_t volleys[OM_WM_TABLE_MAX_UNITS];       /* volleys added to the unit's own
+                                                     this Shooting phase (VOLLEY) */
+    uint8_t volley_penalty[OM_WM_TABLE_MAX_UNITS]; /* ...each that much worse to hit */
+    om_wm_unit_set moves;                         /* units a spell moves as if ordered,
+                                                     once the Wizards have cast (MOVE) */
+    const om_wm_command_setup *setup;             /* the turn's plans, which MOVE
+                                                     follows (NULL: no MOVE target) */
     int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that
                                                      drove it back by a spell, or -1 */
     int8_t engaged[OM_WM_TABLE_MAX_UNITS];        /* within the phase: unit u touches an
@@ -119,6 +161,9 @@ typedef struct om_wm_magic_turn {
     uint8_t worked;                               /* of those, cast and not dispelled */
     uint8_t dispelled;                            /* cast but anti-magicked */
 } om_wm_magic_turn;
+
+/* The bit of troop type `troop` in om_wm_spell.troops. */
+#define OM_WM_SPELL_TROOP(troop) ((uint8_t)(1u << (unsigned)(troop)))
 
 /* The chance that one D6 casts a spell of casting value `cast`: a 1 always
  * fails and a 6 always works (Casting Spells), so 1/6 to 5/6. Pure. */
@@ -168,5 +213,41 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units);
 struct om_wm_turn;
 void om_wm_magic_phase(const struct om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
                        unsigned side, om_dice *d, om_wm_magic_turn *m, om_wm_trace *trace);
+
+/* ---- Lasting effects: where the rules read them ---- */
+
+/* om_wm_lasting_expire: the start of side `side`'s turn: the lasting effects
+ * its own spells set end (OM_WM_LASTING_FRIENDLY on its units,
+ * OM_WM_LASTING_HOSTILE on the enemy's, the auras of its characters). */
+void om_wm_lasting_expire(om_wm_table *t, unsigned side);
+
+/* om_wm_lasting_command: the Command penalty of lasting spells on an order
+ * to the `n` units `u` (one unit or a brigade) as the table stands: of the
+ * units, the largest of its own penalty (Eerie Mist) plus the largest aura of
+ * an enemy character within reach of it (Anger of the Gods, measured as the
+ * order is given). Pure. */
+unsigned om_wm_lasting_command(const om_wm_table *t, const unsigned *u, unsigned n);
+
+/* Whether unit u may use its initiative, and whether it may charge (also:
+ * pursue or advance), under the lasting spells on it. Pure. */
+bool om_wm_lasting_initiative(const om_wm_table *t, unsigned u);
+bool om_wm_lasting_may_charge(const om_wm_table *t, unsigned u);
+
+/* om_wm_lasting_side: unit u's side `s`, its position already set from the
+ * table, as the lasting spells on it change it: defended in the open (or
+ * fortified if defended already, Sanctuary), a better save (Mork Save Uz!),
+ * no pursuit (Dominion), never driven back (Tooth Cracker). Pure apart
+ * from `s`. */
+void om_wm_lasting_side(const om_wm_table *t, unsigned u, om_wm_side *s);
+
+/* om_wm_lasting_to_hit: the score a shooter needs to hit unit u, `to_hit`
+ * before the lasting spells on it: one worse under Aerial Shield (never worse
+ * than 6). Pure. */
+unsigned om_wm_lasting_to_hit(const om_wm_table *t, unsigned u, unsigned to_hit);
+
+/* om_wm_lasting_moved: unit u moved (a drive back, a retreat): the effects
+ * that last only until it moves end (Mists of Albion: "or until the target
+ * unit moves in any way"). */
+void om_wm_lasting_moved(om_wm_table *t, unsigned u);
 
 #endif /* OM_WM_MAGIC_H */

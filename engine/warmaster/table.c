@@ -1957,6 +1957,9 @@ double om_wm_table_move_pace(const om_wm_table *t, unsigned u)
         return un->pace_cm / 2.0;
     if (om_wm_table_position(t, u) == OM_WM_FORTIFIED)
         return un->pace_cm / 2.0;
+    /* A spell's half pace "in all situations" (Weird Enchantment). */
+    if (un->lasting.kinds & OM_WM_LASTING_HALF_PACE)
+        return un->pace_cm / 2.0;
     return un->pace_cm;
 }
 
@@ -1965,6 +1968,8 @@ double om_wm_table_charge_pace(const om_wm_table *t, om_wm_ruleset_id rules, uns
     const om_wm_table_unit *un = &t->unit[u];
     if (rules_of(rules)->charge_at_formation_pace && !(un->traits & OM_WM_TABLE_TRAIT_SKIRMISH) &&
         un->formation == OM_WM_TABLE_IRREGULAR && un->stands > 1)
+        return un->pace_cm / 2.0;
+    if (un->lasting.kinds & OM_WM_LASTING_HALF_PACE)
         return un->pace_cm / 2.0;
     return un->pace_cm;
 }

@@ -155,6 +155,48 @@ typedef struct om_wm_table_geom {
 } om_wm_table_geom;
 
 /* One unit on the table: its values, its state and where it stands. */
+/* Spells' effects lasting past the turn they are cast in (magic.h,
+ * OM_WM_SPELL_LASTING; the army lists' Spells): bits of om_wm_table_lasting.
+ * The hostile ones fall on enemy units and end as the caster's next turn
+ * starts, after the enemy's turn ("until the end of the opposing player's
+ * following turn"); the friendly ones fall on the caster's own units and end
+ * then too ("until the start of the caster's next turn"). */
+enum {
+    OM_WM_LASTING_COMMAND = 1u << 0,       /* hostile: orders to it, or to a brigade it is
+                                              in, at -`command` (Eerie Mist) */
+    OM_WM_LASTING_NO_INITIATIVE = 1u << 1, /* hostile: it cannot use its initiative */
+    OM_WM_LASTING_NO_CHARGE = 1u << 2,     /* hostile: it cannot charge, pursue or advance,
+                                              even when obliged to (Dominion) */
+    OM_WM_LASTING_HALF_PACE = 1u << 3,     /* hostile: it moves at half pace, charging
+                                              too (Weird Enchantment) */
+    OM_WM_LASTING_DEFENDED = 1u << 4,      /* friendly: it counts as defended in the open,
+                                              until it moves (Mists of Albion) */
+    OM_WM_LASTING_FORTIFIED = 1u << 5,     /* friendly: with DEFENDED, defended becomes
+                                              fortified (Sanctuary) */
+    OM_WM_LASTING_SAVE = 1u << 6,          /* friendly: it may take a save of `save`
+                                              instead of its own (Mork Save Uz!) */
+    OM_WM_LASTING_SHOT_AT = 1u << 7,       /* friendly: enemies shooting at it have -1 to
+                                              hit, never worse than 6+ (Aerial Shield) */
+    OM_WM_LASTING_STEADY = 1u << 8,        /* friendly: it is neither driven back nor
+                                              confused (Tooth Cracker) */
+};
+#define OM_WM_LASTING_HOSTILE                                                              \
+    (OM_WM_LASTING_COMMAND | OM_WM_LASTING_NO_INITIATIVE | OM_WM_LASTING_NO_CHARGE |       \
+     OM_WM_LASTING_HALF_PACE)
+#define OM_WM_LASTING_FRIENDLY                                                             \
+    (OM_WM_LASTING_DEFENDED | OM_WM_LASTING_FORTIFIED | OM_WM_LASTING_SAVE |               \
+     OM_WM_LASTING_SHOT_AT | OM_WM_LASTING_STEADY)
+
+/* The lasting spell effects in force on a unit, or spread by a character
+ * around him (an aura: its `command` penalty on every enemy unit within
+ * `aura_cm` of him when an order is given to it, Anger of the Gods). */
+typedef struct om_wm_table_lasting {
+    uint16_t kinds;  /* OM_WM_LASTING_* bits in force */
+    uint8_t command; /* with OM_WM_LASTING_COMMAND: the Command penalty */
+    uint8_t save;    /* with OM_WM_LASTING_SAVE: the save score (2..6) */
+    uint8_t aura_cm; /* a character's aura: its reach (0: none) */
+} om_wm_table_lasting;
+
 typedef struct om_wm_table_unit {
     char name[32];                   /* display name, e.g. "Knights" */
     uint8_t side;                    /* 0 or 1 */
@@ -179,6 +221,7 @@ typedef struct om_wm_table_unit {
     bool present;                    /* on the table: false once destroyed or off it */
     uint8_t blunder_penalty;         /* permanent Command penalty from blunders
                                         (Generals, Wizards & Heroes > Blunders) */
+    om_wm_table_lasting lasting;     /* spells' effects in force on it (magic.h) */
     om_wm_table_geom geom;           /* its outline, kept (om_wm_table_update) */
 } om_wm_table_unit;
 
@@ -242,6 +285,7 @@ typedef struct om_wm_table_character {
     int8_t joined;              /* unit it has joined, or -1 */
     int8_t follow;              /* unit it moves to join at the end of the Command
                                    phase (a character policy), or -1: stays */
+    om_wm_table_lasting aura;   /* a spell's effect he spreads around him (magic.h) */
 } om_wm_table_character;
 
 /* A brigade as declared: up to four units of one side that touch (Command >

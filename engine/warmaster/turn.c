@@ -171,10 +171,31 @@ static unsigned stands_in_range(const om_wm_table *t, unsigned u, unsigned targe
     return n;
 }
 
-/* Shooter u fires at its target, if it has one: hits added to the target's,
+/* The best score to hit a D6 may need: spells never make it worse (army
+ * lists, Aerial Shield: "may never get worse than 6+"). */
+#define WORST_TO_HIT 6u
+
+/* The tests of `shooter` at unit `target` under spells (magic.h): each score
+ * to hit one worse under Aerial Shield (OM_WM_LASTING_SHOT_AT) and `worse`
+ * more in a volley a spell added (Heaven's Fire), never worse than 6. */
+static void spell_tests(const om_wm_turn_prepared *p, const om_wm_side *shooter,
+                        const om_wm_side *target_side, const om_wm_table *t, unsigned target,
+                        unsigned worse, om_wm_pair_tests *tests)
+{
+    om_wm_pair_scores sc;
+    om_wm_pair_scores_of(p->turn.rules, shooter, target_side, &sc);
+    for (unsigned i = 0; i < sc.n; i++) {
+        unsigned to_hit = om_wm_lasting_to_hit(t, target, sc.to_hit[i]) + worse;
+        om_wm_dice_kit_test(p->kit, to_hit < WORST_TO_HIT ? to_hit : WORST_TO_HIT, sc.save[i],
+                            om_wm_pair_test_at(tests, i));
+    }
+}
+
+/* Shooter u fires at its target, if it has one (`worse`: a volley a spell
+ * added, that much worse to hit): hits added to the target's,
  * the cost of its shooting to itself (machines that blow up). */
 static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d, unsigned u,
-                      target_fire *fire, om_wm_turn_result *out)
+                      target_fire *fire, om_wm_turn_result *out, unsigned worse)
 {
     const om_wm_turn *turn = &p->turn;
     const om_wm_turn_unit *tu = &turn->unit[u];
@@ -202,11 +223,14 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
     target_side = turn->unit[target].side;
     target_side.position = om_wm_table_position(t, (unsigned)target);
     target_side.dense_terrain = om_wm_table_in_dense(t, (unsigned)target);
+    om_wm_lasting_side(t, (unsigned)target, &target_side);
     /* Shots by range band (repeating crossbows, the Helblaster) go by the
      * distance to the target, to the next whole cm (army lists). */
     shooter = *me;
     shooter.target_cm = (uint8_t)(cm < 255 ? ceil(cm - OM_WM_TABLE_TOUCH_CM) : 255);
     om_wm_dice_kit_pair_tests(p->kit, turn->rules, &shooter, &target_side, &tests);
+    if ((t->unit[target].lasting.kinds & OM_WM_LASTING_SHOT_AT) || worse > 0)
+        spell_tests(p, &shooter, &target_side, t, (unsigned)target, worse, &tests);
     om_wm_fire_at(&tests, &target_side, d, &shooter, stands, false, t->unit[target].stands, &f);
     if (w->trace != NULL) {
         om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_SHOOT, (int)u, target);
@@ -215,8 +239,10 @@ static void shoot_one(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice 
         om_wm_trace_put(w->trace, &e);
     }
     fire[target].hits += f.hits;
+    /* A second volley at the same target adds to the first's credit; at
+     * another, the credit follows the last (credit.h). */
+    w->aim_hits[u] = (uint16_t)(f.hits + (w->aim[u] == target ? w->aim_hits[u] : 0u));
     w->aim[u] = (int8_t)target;
-    w->aim_hits[u] = (uint16_t)f.hits;
     if (fire[target].driver < 0 || cm < fire[target].driver_cm - 1e-9) {
         fire[target].driver = (int)u;
         fire[target].driver_cm = cm;
@@ -271,6 +297,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
 
     side.position = om_wm_table_position(t, target);
     side.dense_terrain = om_wm_table_in_dense(t, target);
+    om_wm_lasting_side(t, target, &side);
     /* Directly away from the closest stand that shot at it (Driving Back Enemies). */
     om_wm_table_closest_points(t, (unsigned)fire->driver, target, &pa, &pb);
     away = unit_vector(pa, pb, (om_wm_vec){-un->dir.x, -un->dir.y});
@@ -305,6 +332,7 @@ static void drive_back(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice
                           un->centre.y + away.y * v.drive_back_cm};
         (void)om_wm_table_move(t, turn->command.rules, target, goal, v.drive_back_cm, &rule,
                                NULL);
+        om_wm_lasting_moved(t, target);
     }
 }
 
@@ -324,13 +352,41 @@ static void remove_hit_stands(const om_wm_turn_prepared *p, om_wm_turn_work *w, 
     om_wm_table_update(&w->t, target);
 }
 
+/* Unit u moves as if ordered by a spell (magic.h, OM_WM_SPELL_MOVE): its
+ * joined characters stay where they are and leave it, to rejoin it as their
+ * policy says in the next Command phase. */
+static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
+{
+    const double before = w->command.unit[u].moved_cm;
+    if (!om_wm_command_move_as_ordered(w->setup, &w->t, u, &w->command) ||
+        w->command.unit[u].moved_cm < before + MOVED_MIN_CM)
+        return;
+    out->unit[u].moved = 1;
+    if (w->command.unit[u].charged && !out->unit[u].charged) {
+        out->unit[u].charged = 1;
+        if (w->trace != NULL) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CHARGE, (int)u,
+                                             w->command.unit[u].charge_target);
+            om_wm_trace_put(w->trace, &e);
+        }
+    }
+    for (unsigned c = 0; c < w->t.characters; c++)
+        if (w->t.character[c].joined == (int)u)
+            w->t.character[c].joined = -1;
+}
+
 /* The moving side's Wizards cast their spells (magic.h): hits join the
  * phase's, the Wizard's unit driving back; Attacks wait for the Combat phase. */
 static void cast_spells(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                         target_fire *fire, om_wm_turn_result *out)
 {
     const om_wm_magic_turn *m = &w->magic;
+    w->magic.setup = w->setup;
     om_wm_magic_phase(&p->turn, p->kit, &w->t, w->setup->side, d, &w->magic, w->trace);
+    /* Units a spell moves as if ordered, in index order (magic.h). */
+    for (unsigned u = 0; u < w->t.units; u++)
+        if (om_wm_unit_set_has(&m->moves, u))
+            spell_move(w, u, out);
     for (unsigned u = 0; u < w->t.units; u++) {
         fire[u].hits += m->hits[u];
         fire[u].quiet += m->quiet_hits[u];
@@ -399,7 +455,12 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
         cast_spells(p, w, d, fire, out);
     for (unsigned u = 0; u < w->t.units; u++)
         if (moving_unit(w, u))
-            shoot_one(p, w, d, u, fire, out);
+            shoot_one(p, w, d, u, fire, out, 0);
+    /* Volleys its Wizards' spells added (magic.h, Heaven's Fire), after every
+     * unit's own, in index order. */
+    for (unsigned u = 0; u < w->t.units; u++)
+        for (unsigned v = 0; v < w->magic.volleys[u] && moving_unit(w, u); v++)
+            shoot_one(p, w, d, u, fire, out, w->magic.volley_penalty[u]);
     for (unsigned u = 0; u < w->t.units; u++) {
         if (fire[u].driver >= 0 && w->t.unit[u].present)
             drive_back(p, w, d, u, &fire[u], out);
@@ -613,6 +674,9 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     s->position = s->charging ? OM_WM_OPEN : om_wm_table_position(t, u);
     if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
         s->position = OM_WM_OPEN;
+    /* Lasting spells on it (magic.h), cast this turn or in the enemy's last:
+     * cover, saves, pursuit, drive backs. */
+    om_wm_lasting_side(t, u, s);
     s->supports = c->own_supports[u];
     s->rear_supports = c->own_rear[u];
     s->support_units = 0;
@@ -879,6 +943,7 @@ static void move_back(const om_wm_turn_prepared *p, om_wm_turn_work *w)
         w->back_cm[u] = 0;
         if (!un->present)
             continue;
+        om_wm_lasting_moved(t, u);
         (void)om_wm_table_move(t, p->turn.command.rules, u,
                                (om_wm_vec){un->centre.x - un->dir.x * cm,
                                            un->centre.y - un->dir.y * cm},
@@ -949,6 +1014,8 @@ static void play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
     out->spells_cast = out->spells_worked = 0;
     w->setup = setup;
     om_wm_magic_turn_clear(&w->magic, w->t.units);
+    /* The moving side's spells of its last turn end (magic.h). */
+    om_wm_lasting_expire(&w->t, setup->side);
     for (unsigned u = 0; u < w->t.units; u++) {
         w->t.unit[u].charged = false;
         /* A unit gone in an earlier turn starts with none: it loses none and

@@ -250,6 +250,8 @@ typedef struct om_wm_side {
     om_wm_magic magic;        /* the unit's magic item, if any */
     bool pushed;              /* a Screaming Bell touching pushing Skaven infantry: it may
                                  pursue and fall back (army list) */
+    bool no_pursue;           /* a spell forbids it to pursue or advance, even when it
+                                 must (army lists: Dominion; magic.h) */
     om_wm_aura aura;          /* protection from terror from outside the unit */
     om_wm_power power;        /* a once-a-battle power used in turn power_turn */
     uint8_t power_turn;       /* the engagement's turn of that power (1 = the charge's) */

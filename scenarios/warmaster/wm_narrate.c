@@ -188,9 +188,11 @@ static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
     const unsigned side = e->target >= 0 && (unsigned)e->target < t->characters
                               ? t->character[e->target].side : 0u;
     char spell[48];
-    if (p->spells != NULL && e->v[0] >= 0 && e->v[0] < p->spells->n[side])
+    bool aura = false; /* cast on the Wizard himself (magic.h) */
+    if (p->spells != NULL && e->v[0] >= 0 && e->v[0] < p->spells->n[side]) {
         snprintf(spell, sizeof spell, "%s", p->spells->spell[side][e->v[0]].id);
-    else
+        aura = p->spells->spell[side][e->v[0]].aura;
+    } else
         snprintf(spell, sizeof spell, "spell %d", e->v[0]);
     if (e->unit >= 0)
         say(p, "  %s casts %s at " UNIT_FMT ": needs %d+, rolled %d: %s\n",
@@ -198,8 +200,10 @@ static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
             !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
                                                                 : "cast");
     else
-        say(p, "  %s casts %s on every unit in range: needs %d+, rolled %d: %s\n",
-            character_name(t, e->target), spell, e->v[1], e->dice[0],
+        say(p, "  %s casts %s %s: needs %d+, rolled %d: %s\n",
+            character_name(t, e->target), spell,
+            aura ? "around himself (enemy units in range)" : "on every unit in range", e->v[1],
+            e->dice[0],
             !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
                                                                 : "cast");
 }

@@ -178,39 +178,65 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "Re-rolled successful saves in combat: no re-roll of saves in the combat engine."},
     {.id = "shield-of-combat", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Re-rolled failed saves for two turns: no re-roll of saves in the combat engine."},
-    {.id = "aerial-shield", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Re-rolled saves (1.1) or -1 to hit (Revolution) against shooting until a later "
-              "turn: effects lasting past the turn are not modelled."},
-    {.id = "eerie-mist", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "No initiative and -1 Command for the enemy's next turn: effects lasting into "
-              "the enemy's turn are not modelled."},
-    {.id = "traitor-kin", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "No initiative and -1 Command for the enemy's next turn: effects lasting into "
-              "the enemy's turn are not modelled."},
-    {.id = "lady-s-favour", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "voice-of-command", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "vanhel-s-danse-macabre", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "hunting-for-gore", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
-    {.id = "doctrine-of-sigmar", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves a unit as if ordered: a second Command phase move is not modelled."},
+    {.ruleset = "warmaster-1.1", .id = "aerial-shield", .effect = OM_WM_SPELL_NOT_MODELLED,
+     .model = "Re-rolled failed saves against shooting for friends near the Enchantress: no "
+              "re-roll of saves in the shooting engine."},
+    {.ruleset = "warmaster-revolution", .id = "aerial-shield", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_SHOT_AT,
+     .model = "One friendly unit in range, seen or not: enemies shooting at it, by missiles or "
+              "spells, need one more to hit (never worse than 6+) until the Enchantress's next "
+              "turn (the rule's next Shooting phase: stand and shoot in her Command phase is "
+              "left out)."},
+    {.id = "eerie-mist", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_COMMAND | OM_WM_LASTING_NO_INITIATIVE, .amount = 1,
+     .model = "One enemy unit in range, seen or not: no initiative and -1 Command on orders "
+              "to it or its brigade until the end of the enemy's next turn."},
+    {.id = "traitor-kin", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_COMMAND | OM_WM_LASTING_NO_INITIATIVE, .amount = 1,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_CAVALRY) | OM_WM_SPELL_TROOP(OM_WM_CHARIOT) |
+               OM_WM_SPELL_TROOP(OM_WM_MONSTER),
+     .model = "One enemy unit of cavalry, chariots or monsters in range, seen or not: no "
+              "initiative and -1 Command on orders to it or its brigade until the end of the "
+              "enemy's next turn."},
+    {.id = "lady-s-favour", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "voice-of-command", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "vanhel-s-danse-macabre", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .not_on = "ghouls",
+     .model = "One unengaged friendly unit but Ghouls in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
+    {.id = "hunting-for-gore", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY) | OM_WM_SPELL_TROOP(OM_WM_CAVALRY),
+     .model = "One unengaged friendly unit of infantry or cavalry in range, seen or not, "
+              "moves once as if ordered, alone and by its own plan (a charge, an advance), "
+              "after the casting; its joined characters stay where they are and leave it."},
+    {.id = "doctrine-of-sigmar", .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+     .model = "One unengaged friendly unit in range, seen or not, moves once as if "
+              "ordered, alone and by its own plan (a charge, an advance), after the casting; "
+              "its joined characters stay where they are and leave it."},
     {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Moves the Wizard's unit as if ordered: a second Command phase move is not "
               "modelled."},
     {.id = "call-of-the-hunt", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A charge in the Shooting phase: not modelled."},
-    {.id = "anger-of-the-gods", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "-1 Command to enemy units near the Sorcerer in the enemy's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
-    {.id = "sand-storm", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "-1 Command to enemy units near the Sorcerer in the enemy's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
-    {.id = "downpour", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "-1 Command to enemy units near the Druid in the enemy's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
+    {.id = "anger-of-the-gods", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_COMMAND,
+     .amount = 1, .aura = true,
+     .model = "-1 Command on every order given in the enemy's next turn to an enemy unit (or "
+              "a brigade with one) within range of the Sorcerer as the order is given."},
+    {.id = "sand-storm", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_COMMAND,
+     .amount = 1, .aura = true,
+     .model = "-1 Command on every order given in the enemy's next turn to an enemy unit (or "
+              "a brigade with one) within range of the Sorcerer as the order is given."},
+    {.id = "downpour", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_COMMAND,
+     .amount = 1, .aura = true,
+     .model = "-1 Command on every order given in the enemy's next turn to an enemy unit (or "
+              "a brigade with one) within range of the Druid as the order is given."},
     {.id = "spite-of-low-key", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Enemy characters' doubles blunder in their next Command phase: not modelled."},
     {.id = "rage-of-chaos", .effect = OM_WM_SPELL_NOT_MODELLED,
@@ -222,24 +248,36 @@ static const om_wm_spell_rule spell_rules[] = {
     {.id = "frenzy-of-chaos", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Re-rolled failed Attacks in combat: not in the combat engine's per-spell "
               "inputs."},
-    {.id = "dominion", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
-    {.id = "mazdamundi-s-revenge", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
-    {.id = "doom-and-despair", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
-    {.id = "lion-dogs-attack", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Cannot charge, pursue or advance until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
-    {.id = "weird-enchantment", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Half pace and enemies terrifying until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
-    {.id = "divine-curse", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Half pace and enemies terrifying until the end of the enemy's next turn: "
-              "effects lasting into the enemy's turn are not modelled."},
+    {.id = "dominion", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
+     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
+              "enemy's next turn it charges neither by order nor by initiative (even when it "
+              "must) and never pursues; advances are not played in battles."},
+    {.id = "mazdamundi-s-revenge", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_NO_CHARGE,
+     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
+              "enemy's next turn it charges neither by order nor by initiative (even when it "
+              "must) and never pursues; advances are not played in battles."},
+    {.id = "doom-and-despair", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
+     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
+              "enemy's next turn it charges neither by order nor by initiative (even when it "
+              "must) and never pursues; advances are not played in battles."},
+    {.id = "lion-dogs-attack", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
+     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
+              "enemy's next turn it charges neither by order nor by initiative (even when it "
+              "must) and never pursues; advances are not played in battles."},
+    {.id = "weird-enchantment", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_HALF_PACE,
+     .model = "Modelled in part: one enemy unit in range, seen or not, moves by order and "
+              "charges (by order or initiative) at half pace until the end of the enemy's "
+              "next turn (irregular formations not halved twice); its blunder moves and "
+              "evades at full pace, and that it counts enemies as terrifying and loses its "
+              "own terror, are not modelled."},
+    {.id = "divine-curse", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_HALF_PACE,
+     .model = "Modelled in part: one enemy unit in range, seen or not, moves by order and "
+              "charges (by order or initiative) at half pace in its next Command phase; its "
+              "blunder moves and evades at full pace, and that it counts enemies as "
+              "terrifying and loses its own terror, are not modelled."},
     {.id = "soul-stealer", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Attacks on a touching enemy whose hits are carried into the first round of "
               "combat: carried hits are not modelled."},
@@ -258,10 +296,16 @@ static const om_wm_spell_rule spell_rules[] = {
     {.id = "skitterleap", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Moves the Wizard anywhere and gives a second spell: moving characters by spell "
               "is not modelled."},
-    {.id = "heaven-s-fire", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit shoots twice: a second volley in one Shooting phase is not modelled."},
-    {.id = "glory-of-cathay", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit shoots twice: a second volley in one Shooting phase is not modelled."},
+    {.id = "heaven-s-fire", .effect = OM_WM_SPELL_VOLLEY, .attacks = 1, .amount = 1,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY) | OM_WM_SPELL_TROOP(OM_WM_CAVALRY),
+     .model = "One unengaged friendly unit of infantry or cavalry that shoots, in range, seen or "
+              "not, shoots once more after every unit's own volley, at -1 to hit (never worse "
+              "than 6+), at the closest enemy it sees as any volley does."},
+    {.id = "glory-of-cathay", .effect = OM_WM_SPELL_VOLLEY, .attacks = 1, .amount = 1,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY) | OM_WM_SPELL_TROOP(OM_WM_CHARIOT),
+     .model = "One unengaged friendly unit of infantry or chariots that shoots, in range, seen or "
+              "not, shoots once more after every unit's own volley, at -1 to hit (never worse "
+              "than 6+), at the closest enemy it sees as any volley does."},
     {.id = "gerroff", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A drive back of 5D6cm toward the table edge that cannot rout: a drive back "
               "without hits is not modelled."},
@@ -275,9 +319,11 @@ static const om_wm_spell_rule spell_rules[] = {
     {.id = "shield-of-the-old-ones", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Armour one better in combat: armour changes by spell are not in the combat "
               "engine's inputs."},
-    {.id = "mork-save-uz", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A 5+ save until the caster's next turn: effects lasting into the enemy's turn "
-              "are not modelled."},
+    {.id = "mork-save-uz", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_SAVE,
+     .amount = 5,
+     .model = "One friendly unit in range takes a 5+ save, or its own if better, against "
+              "shooting, spells that allow saves and in combat until the Shaman's next "
+              "turn."},
     {.id = "troll-guts", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "+1 Hit a stand in combat: Hits changes by spell are not modelled."},
     {.id = "tranquility-of-heaven", .effect = OM_WM_SPELL_NOT_MODELLED,
@@ -288,18 +334,27 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "A unit causes terror: terror changes by spell are not modelled."},
     {.id = "twilight-host", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A unit causes terror: terror changes by spell are not modelled."},
-    {.id = "mists-of-albion", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "An infantry unit counts as defended until the caster's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
-    {.id = "tree-singing", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "An infantry unit counts as defended until the caster's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
-    {.id = "sanctuary", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit counts as defended until it moves: effects lasting into the enemy's turn "
-              "are not modelled."},
-    {.id = "tooth-cracker", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit cannot be driven back or confused until the caster's next turn: effects "
-              "lasting into the enemy's turn are not modelled."},
+    {.id = "mists-of-albion", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_DEFENDED, .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY),
+     .model = "One friendly infantry unit in range, seen or not, counts as defended in the open "
+              "(against shooting, drive backs and in combat) until the caster's next turn or "
+              "until it is driven back or retreats."},
+    {.id = "tree-singing", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_DEFENDED, .unengaged = true,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY),
+     .model = "One unengaged friendly infantry unit in range, seen or not, counts as defended "
+              "in the open (against shooting, drive backs and in combat) until the caster's "
+              "next turn or until it is driven back or retreats."},
+    {.id = "sanctuary", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_DEFENDED | OM_WM_LASTING_FORTIFIED, .own_unit = true,
+     .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY) | OM_WM_SPELL_TROOP(OM_WM_ARTILLERY),
+     .model = "Modelled in part: the Priest's unit counts as defended in the open, fortified "
+              "if defended already, until the Priest's next turn (when he may cast it again) "
+              "or until it is driven back or retreats; cavalry, which the engine never counts "
+              "defended, are left out."},
+    {.id = "tooth-cracker", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_STEADY,
+     .model = "One friendly unit in range is neither driven back by shooting nor confused "
+              "until the Butcher's next turn."},
     {.id = "eye-of-the-raven", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A re-roll of any die until the next Command phase: not modelled."},
     {.id = "fury-of-the-forest", .effect = OM_WM_SPELL_NOT_MODELLED,
@@ -394,7 +449,9 @@ om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsig
                             .no_save = r->no_save, .drive_back = r->drive_back,
                             .sight = r->sight, .per_stand = r->per_stand,
                             .all_in_range = r->all_in_range, .own_unit = r->own_unit,
-                            .with_characters = r->with_characters};
+                            .with_characters = r->with_characters, .lasting = r->lasting,
+                            .amount = r->amount, .aura = r->aura,
+                            .unengaged = r->unengaged, .troops = r->troops};
         snprintf(sp->id, sizeof sp->id, "%s", as->id);
         b->barred[side][k] = (om_wm_unit_set){0};
         for (size_t i = 0; i < l->n_units; i++)

@@ -30,6 +30,11 @@ typedef struct om_wm_spell_rule {
     uint8_t attacks;           /* the mechanism's Attacks (magic.h om_wm_spell) */
     bool d3, no_save, drive_back, sight, per_stand, all_in_range, own_unit,
         with_characters;         /* the mechanism's parameters (om_wm_spell) */
+    uint16_t lasting;          /* LASTING: the OM_WM_LASTING_* kinds it sets (table.h) */
+    uint8_t amount;            /* LASTING: its Command penalty or save score */
+    bool aura, unengaged;      /* LASTING: around the Wizard; unengaged units only */
+    uint8_t troops;            /* OM_WM_SPELL_TROOP bits of the troop types it may
+                                  affect, or 0: any */
     const char *only;          /* unit ids of its own army it may affect, separated by
                                   spaces, or NULL: any */
     const char *not_on;        /* unit ids of its own army it may not affect, or NULL */
