@@ -370,7 +370,7 @@ static double move_toward(phase *p, unsigned u, om_wm_vec goal, double max_cm, i
                           double keep_cm)
 {
     om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = keep_from,
-                                  .keep_cm = keep_cm, .turn = true};
+                                  .keep_cm = keep_cm, .turn = true, .round = true};
     om_wm_vec from = p->t->unit[u].centre;
     double moved = om_wm_table_move(p->t, p->s->rules, u, goal, max_cm, &rule, NULL);
     add_moved(p, u, from);

@@ -1926,7 +1926,7 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
  * v: units not in `group`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                         const om_plane_shape *a, om_wm_vec v, const om_wm_unit_set *group,
-                        const om_wm_table_move_rule *rule)
+                        const om_wm_table_move_rule *rule, int *by)
 {
     const om_wm_table_unit *un = &t->unit[u];
     double tmin = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
@@ -1952,18 +1952,29 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             continue;
         if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
             continue; /* handled after the move: bursting through */
-        if (gap > 0)
-            tmin = fmin(tmin, om_plane_first_hit(a, v, pose_shape(o, o->centre, o->dir, gap,
-                                                                  &grown), b0, cm));
-        else
-            tmin = fmin(tmin, om_plane_first_hit(a, v, b0, NULL, cm));
+        {
+            const double hit = gap > 0 ? om_plane_first_hit(a, v, pose_shape(o, o->centre,
+                                                                            o->dir, gap,
+                                                                            &grown), b0, cm)
+                                       : om_plane_first_hit(a, v, b0, NULL, cm);
+            if (hit < tmin) {
+                tmin = hit;
+                if (by != NULL)
+                    *by = (int)k;
+            }
+        }
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        double hit;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
             om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        tmin = fmin(tmin, om_plane_first_hit(a, v, b, NULL, cm));
+        if ((hit = om_plane_first_hit(a, v, b, NULL, cm)) < tmin) {
+            tmin = hit;
+            if (by != NULL)
+                *by = (int)(OM_WM_TABLE_MAX_UNITS + k);
+        }
     }
     return tmin;
 }
@@ -2022,6 +2033,50 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
     return tmin;
 }
 
+/* The extent of polygon p across the unit vector r, measured from point c:
+ * its least and greatest offsets along r. */
+static void extent_across(const om_plane_poly *p, om_wm_vec c, om_wm_vec r, double *lo,
+                          double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (unsigned i = 0; i < p->n; i++) {
+        const double x = v_dot(v_sub(p->v[i], c), r);
+        *lo = fmin(*lo, x);
+        *hi = fmax(*hi, x);
+    }
+}
+
+/* A way round for unit u facing f, whose straight move along unit vector
+ * `way` got `ahead` cm: a first leg to a waypoint `side` cm across (along
+ * v_right(way)) and `ahead` cm on, then a leg straight on along `way`, the
+ * two at most `budget` cm and no farther on than `goal`. Where it ends into
+ * *end; returns the distance moved. */
+static double way_round(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
+                        om_wm_vec way, double ahead, double side, double budget, om_wm_vec goal,
+                        const om_wm_table_move_rule *rule, om_wm_vec *end)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_unit_set none = {0};
+    om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
+    double l1 = v_len(v1), t1, rest;
+    om_plane_shape a;
+    if (l1 > budget) {
+        v1 = v_scale(v1, budget / l1);
+        l1 = budget;
+    }
+    (void)pose_shape(un, un->centre, f, 0, &a);
+    t1 = stop_time(t, rules, u, &a, v1, &none, rule, NULL);
+    *end = v_add(un->centre, v_scale(v1, t1));
+    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, *end), way));
+    if (rest <= 0)
+        return l1 * t1;
+    (void)pose_shape(un, *end, f, 0, &a);
+    rest *= stop_time(t, rules, u, &a, v_scale(way, rest), &none, rule, NULL);
+    *end = v_add(*end, v_scale(way, rest));
+    return l1 * t1 + rest;
+}
+
 /* Where a move of unit u ends: its centre and facing, the distance it moved
  * (om_wm_table_move, worked out on a table it does not change). */
 static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
@@ -2031,6 +2086,7 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec delta = v_sub(goal, un->centre), v, way, f = un->dir;
     double dist = v_len(delta), len, tmin;
+    int by = -1;
     om_plane_shape a;
     *centre = un->centre;
     *dir = un->dir;
@@ -2042,13 +2098,46 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         f = way;
     v = v_scale(way, len);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    tmin = stop_time(t, rules, u, &a, v, &(const om_wm_unit_set){0}, rule);
+    tmin = stop_time(t, rules, u, &a, v, &(const om_wm_unit_set){0}, rule, &by);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         tmin = flyer_backoff(t, rules, u, un->centre, f, v, tmin);
     *centre = v_add(un->centre, v_scale(v, tmin));
     *dir = f;
+    if (rule->round && !rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER) &&
+        tmin < 1 && by >= 0 &&
+        (by >= OM_WM_TABLE_MAX_UNITS ||
+         (t->unit[by].side == un->side && by != rule->target))) {
+        /* Blocked by a friend or closed terrain: the two ways round it. */
+        om_plane_shape tmp;
+        const om_plane_shape *b = by >= OM_WM_TABLE_MAX_UNITS
+                                      ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
+                                      : shape_in(t, &t->unit[by], &tmp);
+        const om_wm_vec r = v_right(way);
+        double ulo, uhi, blo, bhi, best = v_len(v_sub(goal, *centre)) - OM_WM_TABLE_ROUND_CM;
+        double moved = len * tmin;
+        extent_across(&a.p, un->centre, r, &ulo, &uhi);
+        extent_across(&b->p, un->centre, r, &blo, &bhi);
+        {
+            const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
+                                    blo - uhi - OM_WM_TABLE_ROUND_CM};
+            const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
+            for (unsigned k = 0; k < 2; k++) {
+                om_wm_vec end;
+                const double s = side[first ^ k];
+                const double m = way_round(t, rules, u, f, way, len * tmin, s, len, goal, rule,
+                                           &end);
+                const double d = v_len(v_sub(goal, end));
+                if (d < best) {
+                    best = d;
+                    *centre = end;
+                    moved = m;
+                }
+            }
+        }
+        return moved;
+    }
     return len * tmin;
 }
 
@@ -2060,7 +2149,8 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     const uint32_t st = state_id(t);
     const uint32_t tag = TABLE_MOVE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
                          (rule->turn ? 1u : 0u) << 18 | (rule->through_friends ? 1u : 0u) << 19 |
-                         (burst != NULL ? 1u : 0u) << 20 | ((unsigned)(rule->target + 1) & 0xffu) << 24;
+                         (burst != NULL ? 1u : 0u) << 20 | (rule->round ? 1u : 0u) << 21 |
+                         ((unsigned)(rule->target + 1) & 0xffu) << 24;
     table_answer x = {st, tag,
                       {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
                        bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
@@ -2127,7 +2217,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
         tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
-                                    &body));
+                                    &body, NULL));
     }
     for (unsigned i = 0; i < n; i++)
         centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
@@ -2265,7 +2355,7 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     om_wm_unit_set only = {0};
     om_wm_unit_set_add(&only, target);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    return stop_time(t, rules, charger, &a, v, &only, &rule) >= 1 - 1e-9;
+    return stop_time(t, rules, charger, &a, v, &only, &rule, NULL) >= 1 - 1e-9;
 }
 
 static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,

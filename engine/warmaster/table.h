@@ -538,6 +538,8 @@ typedef struct om_wm_table_move_rule {
     bool through_friends;  /* may pass through (not end on) unengaged friends: an
                               evade's burst through (Movement > Moving by
                               Initiative > The path of evaders) */
+    bool round;            /* a straight path blocked by a friend or closed terrain
+                              goes round it instead (om_wm_table_move) */
 } om_wm_table_move_rule;
 
 /*
@@ -545,9 +547,21 @@ typedef struct om_wm_table_move_rule {
  * `max_cm`, stopping at the first unit, closed terrain or table edge in its way
  * (flyers pass over units and terrain but do not end on them). With
  * `through_friends`, friends passed wholly through are added to *burst and
- * the unit never ends on one. Updates the unit's centre (and
+ * the unit never ends on one. With `round` (and neither a flyer nor
+ * `through_friends`), a unit whose straight path is blocked by a friend or by
+ * terrain closed to it before `max_cm` takes a way round the first thing in
+ * its way, keeping its facing (Movement: a unit moves in any direction, its
+ * distance that of the farthest-moving stand, here its centre's path):
+ * one leg slanting to a waypoint beside that obstacle, `OM_WM_TABLE_ROUND_CM`
+ * clear of its edge, on the left or the right, as far ahead as the straight
+ * move got, then a leg straight on, parallel to the straight path; the two
+ * legs together at most `max_cm`, each stopped by what is in its way as a
+ * straight move is. Of the two sides, the way round that ends nearer the
+ * goal is taken, and only when it ends OM_WM_TABLE_ROUND_CM nearer than the
+ * straight move (at most four more sweeps of the table). Updates the unit's centre (and
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
+#define OM_WM_TABLE_ROUND_CM 1.0
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
                         double max_cm, const om_wm_table_move_rule *rule,
                         om_wm_unit_set *burst);
