@@ -580,6 +580,33 @@ Test(table, move_goes_round_a_friend)
     check_ok(&t);
 }
 
+/*
+ * A brigade of the second line passes the first as one body: A1 and A2 (x 84
+ * to 108, touching) held up 4cm on by friend B (x 84..96) go round its right
+ * edge, the body's 24cm width clearing it: 13cm across (B's 6cm right of A1's
+ * centre, A1's 6cm left of it, OM_WM_TABLE_ROUND_CM), 4cm on, then straight on
+ * for the rest of 20cm.
+ */
+Test(table, group_goes_round_a_friend)
+{
+    om_wm_table t;
+    om_wm_table_move_rule body = round_move;
+    om_wm_table_init(&t, REV, 0, 0);
+    const unsigned g[2] = {add(&t, "A1", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90),
+                           add(&t, "A2", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 102, 20, 90)};
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 26, 90);
+    om_wm_table held = t;
+    double moved = om_wm_table_move_group(&held, REV, g, 2, at(90, 70), 20, &plain_move);
+    cr_expect_float_eq(moved, 4.0, 1e-6);
+    moved = om_wm_table_move_group(&t, REV, g, 2, at(90, 70), 20, &body);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[0]].centre.x, 103.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[1]].centre.x, 115.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[0]].centre.y, 24.0 + 20.0 - sqrt(185.0), 1e-6);
+    cr_expect_float_eq(t.unit[g[1]].centre.y, t.unit[g[0]].centre.y, 1e-9);
+    check_ok(&t);
+}
+
 /* An enemy in the way is not gone round: the move stops short of it as a
  * straight one does. */
 Test(table, move_does_not_go_round_an_enemy)

@@ -513,7 +513,8 @@ static double move_group(phase *p, group *g, const om_wm_plan *plan, bool half)
     int tgt = -1;
     double keep = 0, pace = group_pace(p, g, half), moved;
     om_wm_vec goal = plan->goal, from[OM_WM_BRIGADE_MAX_UNITS];
-    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1};
+    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1,
+                                  .round = true};
     if (g->n == 0)
         return 0;
     switch (plan->kind) {

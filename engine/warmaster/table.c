@@ -2190,6 +2190,89 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     return moved;
 }
 
+/* One way round for the group `u` (its set `group`, rule `body`): every unit
+ * moved by the same legs as way_round's, `side` cm across and `ahead` cm on,
+ * then straight on along `way`, at most `budget` cm in all and no farther on
+ * than `goal` (from the first unit's centre), stopped where the first of them
+ * is. Each unit's end into end[]; returns the distance moved. */
+static double group_way(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                        unsigned n, const om_wm_unit_set *group,
+                        const om_wm_table_move_rule *body, om_wm_vec way, double ahead,
+                        double side, double budget, om_wm_vec goal, om_wm_vec *end)
+{
+    om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
+    double l1 = v_len(v1), t1 = 1, rest, t2 = 1;
+    if (l1 > budget) {
+        v1 = v_scale(v1, budget / l1);
+        l1 = budget;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        om_plane_shape tmp;
+        t1 = fmin(t1, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v1, group,
+                                body, NULL));
+    }
+    for (unsigned i = 0; i < n; i++)
+        end[i] = v_add(t->unit[u[i]].centre, v_scale(v1, t1));
+    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, end[0]), way));
+    if (rest <= 0)
+        return l1 * t1;
+    for (unsigned i = 0; i < n; i++) {
+        om_plane_shape a;
+        (void)pose_shape(&t->unit[u[i]], end[i], t->unit[u[i]].dir, 0, &a);
+        t2 = fmin(t2, stop_time(t, rules, u[i], &a, v_scale(way, rest), group, body, NULL));
+    }
+    for (unsigned i = 0; i < n; i++)
+        end[i] = v_add(end[i], v_scale(way, rest * t2));
+    return l1 * t1 + rest * t2;
+}
+
+/* The group's way round obstacle `by` (a unit, or OM_WM_TABLE_MAX_UNITS + a
+ * terrain piece) after its straight move along `way` got `ahead` cm (ends in
+ * centre[]): as move_end's, the whole group's extent across its way clearing
+ * the obstacle's, the side ending its first unit nearer the goal taken when
+ * OM_WM_TABLE_ROUND_CM nearer than the straight move. Returns the distance
+ * moved, centre[] updated. */
+static double group_round(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                          unsigned n, const om_wm_unit_set *group,
+                          const om_wm_table_move_rule *body, int by, om_wm_vec way,
+                          double budget, double ahead, om_wm_vec goal, om_wm_vec *centre)
+{
+    const om_wm_table_unit *lead = &t->unit[u[0]];
+    const om_wm_vec r = v_right(way);
+    om_plane_shape tmp;
+    const om_plane_shape *b;
+    double ulo = INFINITY, uhi = -INFINITY, blo, bhi, moved = ahead;
+    double best = v_len(v_sub(goal, centre[0])) - OM_WM_TABLE_ROUND_CM;
+    for (unsigned i = 0; i < n; i++) {
+        double lo, hi;
+        extent_across(&unit_shape(&t->unit[u[i]], &tmp)->p, lead->centre, r, &lo, &hi);
+        ulo = fmin(ulo, lo);
+        uhi = fmax(uhi, hi);
+    }
+    /* tmp held the units' shapes: the obstacle's is taken after them. */
+    b = by >= OM_WM_TABLE_MAX_UNITS ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
+                                    : shape_in(t, &t->unit[by], &tmp);
+    extent_across(&b->p, lead->centre, r, &blo, &bhi);
+    {
+        const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
+                                blo - uhi - OM_WM_TABLE_ROUND_CM};
+        const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
+        for (unsigned k = 0; k < 2; k++) {
+            om_wm_vec end[OM_WM_BRIGADE_MAX_UNITS];
+            const double m = group_way(t, rules, u, n, group, body, way, ahead, side[first ^ k],
+                                       budget, goal, end);
+            const double d = v_len(v_sub(goal, end[0]));
+            if (d < best) {
+                best = d;
+                moved = m;
+                for (unsigned i = 0; i < n; i++)
+                    centre[i] = end[i];
+            }
+        }
+    }
+    return moved;
+}
+
 /* Where a group's move ends: each unit's centre, the distance it moved
  * (om_wm_table_move_group, worked out on a table it does not change). */
 static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
@@ -2198,6 +2281,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
+    int by = -1;
     om_wm_unit_set group = {0};
     om_wm_table_move_rule body = *rule;
     for (unsigned i = 0; i < n; i++)
@@ -2216,11 +2300,22 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
         om_wm_unit_set_add(&group, u[i]);
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
-        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
-                                    &body, NULL));
+        int hit_by = -1;
+        const double ti = stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
+                                    &body, &hit_by);
+        if (ti < tmin) {
+            tmin = ti;
+            by = hit_by;
+        }
     }
     for (unsigned i = 0; i < n; i++)
         centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
+    if (rule->round && n <= OM_WM_BRIGADE_MAX_UNITS && tmin < 1 && by >= 0 &&
+        (by >= OM_WM_TABLE_MAX_UNITS || (t->unit[by].side == t->unit[u[0]].side &&
+                                         !om_wm_unit_set_has(&group, (unsigned)by) &&
+                                         by != rule->target)))
+        return group_round(t, rules, u, n, &group, &body, by, v_scale(delta, 1 / dist), len,
+                           len * tmin, goal, centre);
     return len * tmin;
 }
 
@@ -2230,6 +2325,7 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
 {
     const uint32_t st = n <= OM_WM_BRIGADE_MAX_UNITS ? state_id(t) : 0;
     const uint32_t tag = TABLE_MOVE_GROUP | ((unsigned)rules & 0x3u) << 8 | (n & 0x7u) << 10 |
+                         (rule->round ? 1u : 0u) << 13 |
                          ((unsigned)(rule->target + 1) & 0xffu) << 16;
     table_answer x = {st, tag,
                       {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),

@@ -570,7 +570,11 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
  * om_wm_table_move_group: move the `n` units `u` together by the same straight
  * translation toward `goal` (measured from the first unit's centre), at most
  * `max_cm`, stopping where the first of them is stopped: a brigade moving as a
- * body, without turning (Command > Brigades). Returns the distance moved.
+ * body, without turning (Command > Brigades). With `round` (and n at most
+ * OM_WM_BRIGADE_MAX_UNITS), a body stopped by a friend outside it or by closed
+ * terrain goes round that obstacle as om_wm_table_move's unit does, every unit
+ * by the same two legs, the whole body's extent across its way clearing the
+ * obstacle's. Returns the distance moved.
  */
 double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                               unsigned n, om_wm_vec goal, double max_cm,
