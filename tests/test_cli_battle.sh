@@ -284,8 +284,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 # command prints.
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.5070 [0.4760, 0.5379]   0.0140 [0.0084, 0.0234]   0.4790 [0.4482, 0.5100]" \
-    "  mean 10.23 [95% CI -4.31, 24.77], sd 234.54"; do
+for quoted in "  A     0.5430 [0.5120, 0.5737]   0.0290 [0.0203, 0.0413]   0.4280 [0.3977, 0.4589]" \
+    "  mean 32.75 [95% CI 17.93, 47.57], sd 239.18"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"
