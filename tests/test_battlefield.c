@@ -450,7 +450,7 @@ Test(loader, generated_terrain_follows_its_seed)
     const char *text = "schema: oddsmaster-scenario/1\nkind: battle\n"
                        "a: {list: revolution-empire-steel-and-shot}\n"
                        "b: {list: revolution-orcs-horde}\n"
-                       "terrain_method: dice-for-edges\nsetup_seed: 42\n";
+                       "terrain_method: dice-for-edges\nterrain_per: run\nsetup_seed: 42\n";
     om_wm_scenario *s1 = load(text), *s2 = load(text);
     const om_wm_table *a = &s1->battle->turn.table, *b = &s2->battle->turn.table;
     cr_assert_geq(a->terrain_pieces, OM_WM_TERRAIN_PIECES_MIN);
@@ -493,4 +493,176 @@ Test(loader, provenance_records_the_battlefield)
     cr_expect_not_null(strstr(json, "\"setup_seed\":3"), "%s", json);
     free(json);
     om_wm_scenario_free(s);
+}
+
+/* ---------- Terrain for each battle; the scouting winner's side ---------- */
+
+/* The table battle number `n` of loaded scenario s starts on (its own
+ * terrain), played on dice stream block 0 of seed 1000 + n, into *out. */
+static void battle_start_table(const om_wm_battle_prepared *p, om_wm_turn_work *w, unsigned n,
+                               om_wm_table *out)
+{
+    om_wm_trace tr = {.cap = 0, .table_at = out, .table_turn = 0};
+    om_wm_battle_result r;
+    om_dice d = {.plain = NULL};
+    om_rng_seed_block(&d.rng, 1000u + n, 0);
+    om_wm_turn_work_set_trace(w, &tr);
+    om_wm_battle_resolve(p, w, &d, &r);
+    om_wm_turn_work_set_trace(w, NULL);
+    out->memo = NULL; /* the workspace's: queries on the copy work afresh */
+}
+
+static bool same_terrain(const om_wm_table *a, const om_wm_table *b)
+{
+    if (a->terrain_pieces != b->terrain_pieces)
+        return false;
+    for (unsigned k = 0; k < a->terrain_pieces; k++)
+        if (a->terrain[k].kind != b->terrain[k].kind ||
+            memcmp(a->terrain[k].v, b->terrain[k].v, sizeof a->terrain[k].v) != 0)
+            return false;
+    return true;
+}
+
+#define FIELD_BATTLES 40u
+
+/* A generated terrain is laid out afresh for each battle by default, from
+ * the battle's own dice: battles on different dice get different tables, the
+ * same dice the same table, each of 6 to 10 pieces, and no deployed unit ever
+ * stands in terrain closed to it; with terrain_per: run every battle has the
+ * one table the set-up laid out. */
+Test(loader, generated_terrain_is_laid_out_for_each_battle)
+{
+    static const char *const per[] = {"", "terrain_per: battle\n", "terrain_per: run\n"};
+    for (unsigned m = 0; m < 3; m++) {
+        char text[512];
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                 "a: {list: revolution-empire-steel-and-shot}\n"
+                 "b: {list: revolution-orcs-horde}\n"
+                 "terrain_method: dice-for-edges\n%slength: fixed\nturns: 1\n", per[m]);
+        om_wm_scenario *s = load(text);
+        om_wm_battle_scenario *b = s->battle;
+        om_wm_battle_prepared *p = NULL;
+        om_wm_turn_work *w = NULL;
+        om_wm_check_failure why;
+        om_wm_table *first = malloc(sizeof *first), *t = malloc(sizeof *t),
+                    *again = malloc(sizeof *again);
+        unsigned differ = 0;
+        cr_assert(first != NULL && t != NULL && again != NULL);
+        cr_expect_eq(b->terrain_each_battle, m < 2);
+        cr_assert_eq(om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why, &p),
+                     OM_OK, "%s", why.reason);
+        cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+        battle_start_table(p, w, 0, first);
+        for (unsigned n = 0; n < FIELD_BATTLES; n++) {
+            battle_start_table(p, w, n, t);
+            battle_start_table(p, w, n, again);
+            cr_assert(same_terrain(t, again), "battle %u: the same dice, another table", n);
+            cr_assert_geq(t->terrain_pieces, OM_WM_TERRAIN_PIECES_MIN);
+            cr_assert_leq(t->terrain_pieces, OM_WM_TERRAIN_PIECES_MAX);
+            memset(&why, 0, sizeof why);
+            cr_assert_eq(om_wm_table_check(t, b->turn.rules->id, &why), OM_OK,
+                         "battle %u: %s: %s", n, why.field, why.reason);
+            if (m == 2)
+                cr_assert(same_terrain(t, &b->turn.table), "battle %u: per run", n);
+            differ += !same_terrain(t, first);
+        }
+        if (m < 2)
+            cr_expect_geq(differ, FIELD_BATTLES - 2, "%u of %u tables differ from the first",
+                          differ, FIELD_BATTLES);
+        else
+            cr_expect_eq(differ, 0u);
+        om_wm_turn_work_free(w);
+        om_wm_battle_prepared_free(p);
+        free(first);
+        free(t);
+        free(again);
+        om_wm_scenario_free(s);
+    }
+}
+
+/* terrain_per goes with a generated terrain only, and the result file says
+ * which. */
+Test(loader, terrain_per_is_recorded_and_checked)
+{
+    om_wm_scenario *s = load("schema: oddsmaster-scenario/1\nkind: battle\n"
+                             "a: {list: revolution-empire-steel-and-shot}\n"
+                             "b: {list: revolution-orcs-horde}\n"
+                             "terrain_method: random\n");
+    char *json = NULL;
+    om_wm_scenario *bad = NULL;
+    static const char bad_text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
+                                   "a: {list: revolution-empire-steel-and-shot}\n"
+                                   "b: {list: revolution-orcs-horde}\n"
+                                   "terrain_per: battle\n";
+    cr_assert_eq(om_wm_battle_provenance_json(s->battle, &json), OM_OK);
+    cr_expect_not_null(strstr(json, "\"terrain_per\":\"battle\""), "%s", json);
+    free(json);
+    om_wm_scenario_free(s);
+    cr_expect_eq(om_wm_battle_scenario_load_text("battle.yaml", bad_text, strlen(bad_text),
+                                                 &bad),
+                 OM_EINVAL);
+    om_error_clear();
+    om_wm_scenario_free(bad);
+}
+
+/* The scouting winner's choice of side: the edge with less terrain closed to
+ * its army in its own half. */
+Test(scouting, winner_takes_the_more_open_side)
+{
+    om_wm_table t;
+    unsigned weight[OM_WM_TERRAIN_KIND_COUNT] = {0};
+    const om_wm_unit army[2] = {unit(OM_WM_CAVALRY, 5, 0), unit(OM_WM_INFANTRY, 5, 0)};
+    om_wm_battlefield_closed_weights(OM_WM_RULES_REV, army, 2, weight);
+    cr_expect_eq(weight[OM_WM_TERRAIN_WOOD], 1u); /* closed to the cavalry alone */
+    om_wm_table_init(&t, OM_WM_RULES_REV, 0, 0);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, (om_wm_vec){40, 30},
+                                 (om_wm_vec){70, 50});
+    cr_expect(om_wm_battlefield_prefers_turned(&t, 0, 20, weight));
+    cr_expect_not(om_wm_battlefield_prefers_turned(&t, 1, 20, weight));
+    /* A hill closes nothing: no reason to move. */
+    t.terrain[0].kind = OM_WM_TERRAIN_HILL;
+    cr_expect_not(om_wm_battlefield_prefers_turned(&t, 0, 20, weight));
+    /* A piece in a deployment zone: the table is never turned. */
+    t.terrain[0].kind = OM_WM_TERRAIN_WOOD;
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_HILL, (om_wm_vec){100, 5},
+                                 (om_wm_vec){120, 15});
+    cr_expect_not(om_wm_battlefield_prefers_turned(&t, 0, 20, weight));
+    /* Turned round, the wood is in side B's half. */
+    t.terrain_pieces = 1;
+    om_wm_battlefield_turn_round(&t, 0);
+    cr_expect_float_eq(t.terrain[0].v[0].x, 180 - 40, 1e-12);
+    cr_expect_float_eq(t.terrain[0].v[0].y, 120 - 30, 1e-12);
+    cr_expect(om_wm_battlefield_prefers_turned(&t, 1, 20, weight));
+}
+
+/* Through the loader: whichever side wins the scouting roll, a wood given
+ * in its half (in A's, then in B's) ends in the loser's, the provenance saying
+ * so; across the set-up seeds the table is turned at least once. */
+Test(loader, scouting_winner_chooses_its_side)
+{
+    static const char *const wood[2] = {"[[60, 30], [100, 55]]", "[[60, 65], [100, 90]]"};
+    unsigned turned = 0;
+    for (unsigned half = 0; half < 2; half++)
+        for (unsigned seed = 1; seed <= 6; seed++) {
+            char text[512], *json = NULL;
+            snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                     "a: {list: 1.1-empire-battle-line}\n"
+                     "b: {list: 1.1-orcs-wolf-and-boar}\n"
+                     "terrain:\n  - {kind: wood, points: %s}\n"
+                     "deployment: scouting\nsetup_seed: %u\n", wood[half], seed);
+            om_wm_scenario *s = load(text);
+            const om_wm_battle_scenario *b = s->battle;
+            const unsigned w = b->deployed.scouting_winner;
+            const double y = b->turn.table.terrain[0].v[0].y;
+            turned += b->deployed.side_turned;
+            cr_expect_eq(b->deployed.side_turned, w == half, "seed %u", seed);
+            cr_expect(w == 0 ? y > 60 : y < 60, "seed %u: the wood at y %g, winner %u", seed,
+                      y, w);
+            cr_assert_eq(om_wm_battle_provenance_json(b, &json), OM_OK);
+            cr_expect_not_null(strstr(json, w == half ? "\"side\":\"turned\""
+                                                      : "\"side\":\"kept\""), "%s", json);
+            free(json);
+            om_wm_scenario_free(s);
+        }
+    cr_expect_gt(turned, 0u);
 }

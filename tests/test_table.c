@@ -552,6 +552,93 @@ Test(table, move_halts_at_closed_terrain_and_table_edge)
     cr_expect_float_eq(t.unit[c].centre.y, 114.0, 1e-6);
 }
 
+static const om_wm_table_move_rule round_move = {.enemy_gap_cm = 1, .target = -1,
+                                                 .round = true};
+
+/*
+ * A second line passes the first: A (x 84..96, front y 21) is held up 4cm on
+ * by friend B (y 25..27) going straight; going round it slants 13cm to the
+ * right (B's 6cm + A's 6cm + OM_WM_TABLE_ROUND_CM) and 4cm on, sqrt(185)cm,
+ * then goes straight on for the rest of its 20cm.
+ *   +--B--+
+ *   +--A--+ -> +--A--+ ^
+ */
+Test(table, move_goes_round_a_friend)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 26, 90);
+    om_wm_table held = t;
+    moved = om_wm_table_move(&held, REV, a, at(90, 70), 20, &plain_move, NULL);
+    cr_expect_float_eq(moved, 4.0, 1e-6);
+    moved = om_wm_table_move(&t, REV, a, at(90, 70), 20, &round_move, NULL);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.x, 103.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.y, 24.0 + 20.0 - sqrt(185.0), 1e-6);
+    check_ok(&t);
+}
+
+/*
+ * A brigade of the second line passes the first as one body: A1 and A2 (x 84
+ * to 108, touching) held up 4cm on by friend B (x 84..96) go round its right
+ * edge, the body's 24cm width clearing it: 13cm across (B's 6cm right of A1's
+ * centre, A1's 6cm left of it, OM_WM_TABLE_ROUND_CM), 4cm on, then straight on
+ * for the rest of 20cm.
+ */
+Test(table, group_goes_round_a_friend)
+{
+    om_wm_table t;
+    om_wm_table_move_rule body = round_move;
+    om_wm_table_init(&t, REV, 0, 0);
+    const unsigned g[2] = {add(&t, "A1", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90),
+                           add(&t, "A2", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 102, 20, 90)};
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 26, 90);
+    om_wm_table held = t;
+    double moved = om_wm_table_move_group(&held, REV, g, 2, at(90, 70), 20, &plain_move);
+    cr_expect_float_eq(moved, 4.0, 1e-6);
+    moved = om_wm_table_move_group(&t, REV, g, 2, at(90, 70), 20, &body);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[0]].centre.x, 103.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[1]].centre.x, 115.0, 1e-6);
+    cr_expect_float_eq(t.unit[g[0]].centre.y, 24.0 + 20.0 - sqrt(185.0), 1e-6);
+    cr_expect_float_eq(t.unit[g[1]].centre.y, t.unit[g[0]].centre.y, 1e-9);
+    check_ok(&t);
+}
+
+/* An enemy in the way is not gone round: the move stops short of it as a
+ * straight one does. */
+Test(table, move_does_not_go_round_an_enemy)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 20, 90);
+    add(&t, "B", 1, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 35, 270);
+    const double moved = om_wm_table_move(&t, REV, a, at(90, 70), 20, &round_move, NULL);
+    cr_expect_float_eq(moved, 12.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.x, 90.0, 1e-9);
+}
+
+/*
+ * Round terrain closed to it: the cavalry column (x 89..91, y 14..26) halted
+ * 14cm on by the wood (x 80..100, from y 40) goes round its right edge: 12cm
+ * across (10 + 1 + OM_WM_TABLE_ROUND_CM) and 14cm on, sqrt(340)cm, then
+ * straight on beside the wood for the rest of its 30cm.
+ */
+Test(table, move_goes_round_closed_terrain)
+{
+    om_wm_table t;
+    om_wm_table_init(&t, REV, 0, 0);
+    om_wm_table_add_rect_terrain(&t, OM_WM_TERRAIN_WOOD, at(80, 40), at(100, 60));
+    unsigned c = add(&t, "C", 0, OM_WM_CAVALRY, 3, OM_WM_TABLE_COLUMN, 90, 20, 90);
+    const double moved = om_wm_table_move(&t, REV, c, at(90, 100), 30, &round_move, NULL);
+    cr_expect_float_eq(moved, 30.0, 1e-6);
+    cr_expect_float_eq(t.unit[c].centre.x, 102.0, 1e-6);
+    cr_expect_float_eq(t.unit[c].centre.y, 34.0 + 30.0 - sqrt(340.0), 1e-6);
+    check_ok(&t);
+}
+
 /* Turning to face the way: an infantry line goes sideways after turning when
  * the turned rectangle is clear (T2). */
 Test(table, move_turns_to_face_its_way)

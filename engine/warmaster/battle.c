@@ -31,6 +31,10 @@ struct om_wm_battle_prepared {
     bool counts[OM_WM_TABLE_MAX_UNITS];        /* counts toward its army's break point */
     bool double_loss[OM_WM_TABLE_MAX_UNITS];   /* destroyed, counts as two units lost */
     om_wm_doctrine_odds odds;                  /* what the doctrines read */
+    double zone_cm;                            /* depth of each deployment zone */
+    unsigned closed_weight[2][OM_WM_TERRAIN_KIND_COUNT]; /* each army's units that
+                                                  cannot enter each kind of terrain
+                                                  (om_wm_battlefield_closed_weights) */
 };
 
 /* The fixed seed of the trials behind the doctrines' odds where their law is
@@ -160,6 +164,13 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
                              OM_WM_BATTLE_TURNS_MAX, o->fixed_turns);
     if (o->first < -1 || o->first > 1)
         return om_check_fail(why, "first", "the first side is rolled (-1), A (0) or B (1)");
+    if (o->terrain_each_battle == OM_WM_TERRAIN_GIVEN ||
+        (unsigned)o->terrain_each_battle >= OM_WM_TERRAIN_METHOD_COUNT)
+        return om_check_fail(why, "terrain_method", "terrain laid out for each battle is "
+                             "generated: dice-for-edges, symmetrical or random");
+    if (o->side_chooser < -1 || o->side_chooser > 1)
+        return om_check_fail(why, "deployment", "the side choosing its edge is none (-1), "
+                             "A (0) or B (1)");
     if ((st = om_wm_command_check(plans_b, &t->table, why)) != OM_OK)
         return st;
     for (unsigned u = 0; u < t->table.units; u++)
@@ -200,6 +211,15 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
     for (unsigned u = 0; u < t->table.units; u++)
         for (unsigned v = 0; v < t->table.units; v++)
             p->odds.win[u][v] = -1;
+    p->zone_cm = om_wm_deploy_zone_cm(&t->table, p->rules);
+    for (unsigned s = 0; s < 2; s++) {
+        om_wm_unit army[OM_WM_TABLE_MAX_UNITS];
+        unsigned n = 0;
+        for (unsigned u = 0; u < t->table.units; u++)
+            if (t->table.unit[u].present && t->table.unit[u].side == s)
+                army[n++] = t->unit[u].side.unit;
+        om_wm_battlefield_closed_weights(p->rules, army, n, p->closed_weight[s]);
+    }
     if (o->doctrine[0] != NULL || o->doctrine[1] != NULL) {
         /* Units of the same values have the same odds: each unit's first
          * twin (its own index when it has none) is worked out once. */
@@ -381,7 +401,25 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
     bool gone[2] = {false, false};
     unsigned first, limit, why = OM_WM_END_COUNT, n, lost[2] = {0, 0};
 
-    om_wm_turn_begin(p->turn, w);
+    if (o->terrain_each_battle != OM_WM_TERRAIN_NONE) {
+        /* The battle's own terrain, laid out on the deployed table in the
+         * spare table, which the turns then start from. */
+        om_wm_table *field = om_wm_turn_work_spare(w);
+        const om_wm_table *start = &om_wm_battle_turn(p)->table;
+        om_wm_table_copy(field, start, NULL);
+        (void)om_wm_battlefield_generate(field, o->terrain_each_battle, p->zone_cm, d);
+        if (o->side_chooser >= 0 &&
+            om_wm_battlefield_prefers_turned(field, (unsigned)o->side_chooser, p->zone_cm,
+                                             p->closed_weight[o->side_chooser]))
+            om_wm_battlefield_turn_round(field, start->terrain_pieces);
+        om_wm_turn_begin_on(p->turn, w, field);
+    } else {
+        om_wm_turn_begin(p->turn, w);
+    }
+    if (tr != NULL && tr->table_at != NULL && tr->table_turn == 0) {
+        *tr->table_at = *om_wm_turn_work_table(w);
+        tr->table_at->memo = NULL; /* the workspace's own, not the copy's */
+    }
     out->spells_cast[0] = out->spells_cast[1] = out->spells_worked[0] = out->spells_worked[1] = 0;
     first = o->first >= 0 ? (unsigned)o->first : om_wm_battle_first_side(p->rules, d);
     limit = om_wm_game_length_start(o->length, o->fixed_turns, d);
@@ -744,6 +782,18 @@ om_status om_wm_battle_deploy(om_wm_turn *t, const om_wm_deploy_army army[2],
         free(g.trial);
         if (st != OM_OK)
             return st;
+    }
+    if (p->method == OM_WM_DEPLOY_SCOUTING) {
+        /* The winner chooses the table side before any unit is placed. */
+        const unsigned w = r->scouting_winner;
+        unsigned weight[OM_WM_TERRAIN_KIND_COUNT];
+        om_wm_battlefield_closed_weights(t->command.rules, army[w].values, army[w].n, weight);
+        if (om_wm_battlefield_prefers_turned(&t->table, w,
+                                             om_wm_deploy_zone_cm(&t->table, t->command.rules),
+                                             weight)) {
+            om_wm_battlefield_turn_round(&t->table, 0);
+            r->side_turned = true;
+        }
     }
     for (unsigned s = 0; s < 2; s++) {
         for (unsigned k = 0; k < army[s].n && k < OM_WM_TABLE_MAX_UNITS; k++)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "battlefield.h"
 #include "command.h"
 #include "dice.h"
 #include "doctrine.h"
@@ -241,6 +242,9 @@ typedef struct om_wm_deploy_result {
     uint8_t placed_first;/* the side that placed the first unit */
     uint8_t scouting_winner;       /* with scouting: the roll's winner */
     unsigned scouting_total[2];    /* with scouting: each side's 2D6 + points */
+    bool side_turned;              /* with scouting: the winner chose the other table
+                                      edge, and the terrain was turned round
+                                      (om_wm_battlefield_prefers_turned) */
     int8_t first_turn;   /* the side the method gives the first turn, or -1: rolled as
                             usual */
     unsigned placements; /* units placed, both sides */
@@ -265,8 +269,10 @@ typedef struct om_wm_deploy_result {
  * `first`, or the loser of a D6 roll-off (ties rolled again), whose winner
  * chooses to deploy second, seeing the enemy; the side that deployed first
  * takes the first turn (Warmaster Ancients; in Battlefields it chooses, and
- * takes it). Scouting: om_wm_scouting_roll on p->scouting; under 1.1 the
- * winner moves second (Battlefields). Units keep their values; the
+ * takes it). Scouting: om_wm_scouting_roll on p->scouting; the winner
+ * chooses its table side (om_wm_battlefield_prefers_turned: the terrain of t
+ * turned round when it takes the other edge); under 1.1 the winner moves
+ * second (Battlefields). Units keep their values; the
  * deployment's decisions into *r. Errors: those of om_wm_battle_deploy_line
  * (OM_EINVAL, `why` filled), OM_ENOMEM. Not for a trial: it allocates.
  */
@@ -311,6 +317,15 @@ typedef struct om_wm_battle_options {
     const om_wm_doctrine *doctrine[2]; /* each side's doctrine, which writes its plans
                                         every turn (doctrine.h); NULL: the side
                                         follows its standing plans */
+    om_wm_terrain_method terrain_each_battle; /* a generated method (dice-for-edges,
+                                        symmetrical, random): terrain laid out afresh
+                                        for each battle, from the battle's own dice,
+                                        besides the table's own pieces; NONE: the
+                                        table's own pieces alone, every battle */
+    int8_t side_chooser;             /* with terrain_each_battle: the side that chooses
+                                        its table edge once the terrain is laid out
+                                        (the scouting winner,
+                                        om_wm_battlefield_prefers_turned), or -1 */
 } om_wm_battle_options;
 
 /* What one battle did. */
@@ -382,7 +397,11 @@ const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p);
 
 /*
  * om_wm_battle_resolve: one battle, in workspace `w` (om_wm_turn_work_alloc)
- * with dice `d`: the first-turn roll, the length decided before it, then
+ * with dice `d`: with o->terrain_each_battle, its terrain first
+ * (om_wm_battlefield_generate on the deployed table, in the workspace's spare
+ * table: every piece lies between the deployment zones, so none lands on a
+ * deployed unit; then the side chooser's choice of edge, the terrain turned
+ * round when it takes the other), the first-turn roll, the length decided before it, then
  * battle turns, each side's turn in order (om_wm_turn_play with its plans),
  * an army withdrawing when at the end of a turn its General is slain (his unit
  * destroyed) or its losses reach its break point, and the battle ending at

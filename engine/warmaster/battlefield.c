@@ -155,8 +155,12 @@ static bool has_room(const om_wm_table *t, const om_plane_poly *p)
 {
     om_plane_shape s;
     om_plane_shape_of(&s, p);
+    /* Two shapes are at least as far apart as their boxes: pieces whose
+     * boxes keep the gap need no distance worked out (the same answers,
+     * cheaper, which matters now that a battle lays out its own terrain). */
     for (unsigned k = 0; k < t->terrain_pieces; k++)
-        if (om_plane_distance(&s, &t->terrain[k].shape) < OM_WM_TERRAIN_GAP_CM)
+        if (om_plane_box_gap(s.box, t->terrain[k].shape.box) < OM_WM_TERRAIN_GAP_CM &&
+            om_plane_distance(&s, &t->terrain[k].shape) < OM_WM_TERRAIN_GAP_CM)
             return false;
     return true;
 }
@@ -223,13 +227,9 @@ unsigned om_wm_battlefield_generate(om_wm_table *t, om_wm_terrain_method method,
         /* Dice for Edges: a D6 decides which edge each army fights from; on
          * 4+ the layout is turned round under them. */
         if (om_dice_d6(&d->rng) >= 4)
-            for (unsigned k = start; k < t->terrain_pieces; k++) {
-                om_plane_poly q = {.n = t->terrain[k].vertices};
-                memcpy(q.v, t->terrain[k].v, q.n * sizeof q.v[0]);
-                q = turned(t, &q);
-                memcpy(t->terrain[k].v, q.v, q.n * sizeof q.v[0]);
-            }
-        om_wm_table_update(t, OM_WM_TABLE_ALL);
+            om_wm_battlefield_turn_round(t, start);
+        else
+            om_wm_table_update(t, OM_WM_TABLE_ALL);
         break;
     }
     case OM_WM_TERRAIN_SYMMETRICAL: {
@@ -265,6 +265,60 @@ unsigned om_wm_battlefield_generate(om_wm_table *t, om_wm_terrain_method method,
         break;
     }
     return t->terrain_pieces - start;
+}
+
+void om_wm_battlefield_turn_round(om_wm_table *t, unsigned from)
+{
+    for (unsigned k = from; k < t->terrain_pieces; k++) {
+        om_plane_poly q = {.n = t->terrain[k].vertices};
+        memcpy(q.v, t->terrain[k].v, q.n * sizeof q.v[0]);
+        q = turned(t, &q);
+        memcpy(t->terrain[k].v, q.v, q.n * sizeof q.v[0]);
+    }
+    om_wm_table_update(t, OM_WM_TABLE_ALL);
+}
+
+void om_wm_battlefield_closed_weights(om_wm_ruleset_id rules, const om_wm_unit *values,
+                                      unsigned n, unsigned weight[OM_WM_TERRAIN_KIND_COUNT])
+{
+    for (unsigned k = 0; k < OM_WM_TERRAIN_KIND_COUNT; k++) {
+        weight[k] = 0;
+        for (unsigned u = 0; u < n; u++)
+            if (!values[u].traits.flies &&
+                om_wm_table_terrain_closed(rules, (om_wm_terrain_kind)k, values[u].troop))
+                weight[k]++;
+    }
+}
+
+/* The area of convex piece p and the y of its centroid (the shoelace sums). */
+static double piece_area(const om_wm_terrain *p, double *centroid_y)
+{
+    double a = 0, cy = 0;
+    for (unsigned i = 0; i < p->vertices; i++) {
+        const om_wm_vec u = p->v[i], v = p->v[(i + 1) % p->vertices];
+        const double cross = u.x * v.y - v.x * u.y;
+        a += cross;
+        cy += (u.y + v.y) * cross;
+    }
+    *centroid_y = a != 0 ? cy / (3 * a) : p->v[0].y;
+    return fabs(a) / 2;
+}
+
+bool om_wm_battlefield_prefers_turned(const om_wm_table *t, unsigned side, double zone_cm,
+                                      const unsigned weight[OM_WM_TERRAIN_KIND_COUNT])
+{
+    double closed[2] = {0, 0};
+    for (unsigned k = 0; k < t->terrain_pieces; k++) {
+        const om_wm_terrain *p = &t->terrain[k];
+        double cy, area;
+        for (unsigned i = 0; i < p->vertices; i++)
+            if (p->v[i].y < zone_cm || p->v[i].y > t->depth_cm - zone_cm)
+                return false;
+        area = piece_area(p, &cy) * weight[p->kind];
+        if (cy != t->depth_cm / 2)
+            closed[cy > t->depth_cm / 2] += area;
+    }
+    return closed[side & 1u] > closed[1 - (side & 1u)];
 }
 
 om_status om_wm_battlefield_check_terrain(const om_wm_table *t, om_wm_check_failure *why)

@@ -94,6 +94,41 @@ unsigned om_wm_battlefield_generate(om_wm_table *t, om_wm_terrain_method method,
                                     om_dice *d);
 
 /*
+ * om_wm_battlefield_turn_round: turn terrain pieces `from` onward of table t
+ * round through the table's centre (x, y to width - x, depth - y): the
+ * layout as seen from the other edge, which is how a battle changes the edge
+ * each army fights from once the armies are set up (Dice for Edges; the
+ * scouting winner's choice of side). Pure.
+ */
+void om_wm_battlefield_turn_round(om_wm_table *t, unsigned from);
+
+/*
+ * om_wm_battlefield_closed_weights: for each terrain kind, how many of the
+ * `n` units `values` (an army) cannot enter it under `rules`
+ * (om_wm_table_terrain_closed by troop type; a flyer, which passes over
+ * terrain, none), into weight[OM_WM_TERRAIN_KIND_COUNT]. Pure.
+ */
+void om_wm_battlefield_closed_weights(om_wm_ruleset_id rules, const om_wm_unit *values,
+                                      unsigned n, unsigned weight[OM_WM_TERRAIN_KIND_COUNT]);
+
+/*
+ * om_wm_battlefield_prefers_turned: the scouting winner's choice of table side
+ * (Warmaster Revolution, Optional Rules > Scouting; Battlefields, Scouting:
+ * "The player with the higher total chooses the table side"), as a placement
+ * policy: side `side` (0 deploys along y = 0, 1 along y = depth) wants the
+ * edge with the more open ground ahead of its army, so it chooses the other
+ * edge (true) when the terrain closed to its army in its own half of table t
+ * (each piece's area times weight[kind], from
+ * om_wm_battlefield_closed_weights; a piece in the half its centroid lies in)
+ * is more than in the other half; equal: it keeps its edge. Only a table
+ * whose every piece lies wholly between the deployment zones (`zone_cm` deep)
+ * is ever turned, so that turning it round never puts a piece under a
+ * deployed unit. Pure.
+ */
+bool om_wm_battlefield_prefers_turned(const om_wm_table *t, unsigned side, double zone_cm,
+                                      const unsigned weight[OM_WM_TERRAIN_KIND_COUNT]);
+
+/*
  * om_wm_battlefield_check_terrain: whether the pieces of table t are each
  * wholly on the table and none overlaps another (Battlefields, Setting up
  * scenery: pieces are set out on the table, one beside another). OM_OK, or

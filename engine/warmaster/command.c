@@ -385,7 +385,7 @@ static double move_toward(phase *p, unsigned u, om_wm_vec goal, double max_cm, i
                           double keep_cm)
 {
     om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = keep_from,
-                                  .keep_cm = keep_cm, .turn = true};
+                                  .keep_cm = keep_cm, .turn = true, .round = true};
     om_wm_vec from = p->t->unit[u].centre;
     double moved = om_wm_table_move(p->t, p->s->rules, u, goal, max_cm, &rule, NULL);
     add_moved(p, u, from);
@@ -528,7 +528,8 @@ static double move_group(phase *p, group *g, const om_wm_plan *plan, bool half)
     int tgt = -1;
     double keep = 0, pace = group_pace(p, g, half), moved;
     om_wm_vec goal = plan->goal, from[OM_WM_BRIGADE_MAX_UNITS];
-    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1};
+    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1,
+                                  .round = true};
     if (g->n == 0)
         return 0;
     switch (plan->kind) {

@@ -2010,7 +2010,7 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
  * v: units not in `group`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                         const om_plane_shape *a, om_wm_vec v, const om_wm_unit_set *group,
-                        const om_wm_table_move_rule *rule)
+                        const om_wm_table_move_rule *rule, int *by)
 {
     const om_wm_table_unit *un = &t->unit[u];
     double tmin = om_plane_bound(t->width_cm, t->depth_cm, &a->p, v);
@@ -2036,18 +2036,29 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
             continue;
         if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
             continue; /* handled after the move: bursting through */
-        if (gap > 0)
-            tmin = fmin(tmin, om_plane_first_hit(a, v, pose_shape(o, o->centre, o->dir, gap,
-                                                                  &grown), b0, cm));
-        else
-            tmin = fmin(tmin, om_plane_first_hit(a, v, b0, NULL, cm));
+        {
+            const double hit = gap > 0 ? om_plane_first_hit(a, v, pose_shape(o, o->centre,
+                                                                            o->dir, gap,
+                                                                            &grown), b0, cm)
+                                       : om_plane_first_hit(a, v, b0, NULL, cm);
+            if (hit < tmin) {
+                tmin = hit;
+                if (by != NULL)
+                    *by = (int)k;
+            }
+        }
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
+        double hit;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
             om_plane_boxes_apart(swept, b->box, cm))
             continue;
-        tmin = fmin(tmin, om_plane_first_hit(a, v, b, NULL, cm));
+        if ((hit = om_plane_first_hit(a, v, b, NULL, cm)) < tmin) {
+            tmin = hit;
+            if (by != NULL)
+                *by = (int)(OM_WM_TABLE_MAX_UNITS + k);
+        }
     }
     return tmin;
 }
@@ -2106,6 +2117,50 @@ static double flyer_backoff(const om_wm_table *t, om_wm_ruleset_id rules, unsign
     return tmin;
 }
 
+/* The extent of polygon p across the unit vector r, measured from point c:
+ * its least and greatest offsets along r. */
+static void extent_across(const om_plane_poly *p, om_wm_vec c, om_wm_vec r, double *lo,
+                          double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (unsigned i = 0; i < p->n; i++) {
+        const double x = v_dot(v_sub(p->v[i], c), r);
+        *lo = fmin(*lo, x);
+        *hi = fmax(*hi, x);
+    }
+}
+
+/* A way round for unit u facing f, whose straight move along unit vector
+ * `way` got `ahead` cm: a first leg to a waypoint `side` cm across (along
+ * v_right(way)) and `ahead` cm on, then a leg straight on along `way`, the
+ * two at most `budget` cm and no farther on than `goal`. Where it ends into
+ * *end; returns the distance moved. */
+static double way_round(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
+                        om_wm_vec way, double ahead, double side, double budget, om_wm_vec goal,
+                        const om_wm_table_move_rule *rule, om_wm_vec *end)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_unit_set none = {0};
+    om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
+    double l1 = v_len(v1), t1, rest;
+    om_plane_shape a;
+    if (l1 > budget) {
+        v1 = v_scale(v1, budget / l1);
+        l1 = budget;
+    }
+    (void)pose_shape(un, un->centre, f, 0, &a);
+    t1 = stop_time(t, rules, u, &a, v1, &none, rule, NULL);
+    *end = v_add(un->centre, v_scale(v1, t1));
+    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, *end), way));
+    if (rest <= 0)
+        return l1 * t1;
+    (void)pose_shape(un, *end, f, 0, &a);
+    rest *= stop_time(t, rules, u, &a, v_scale(way, rest), &none, rule, NULL);
+    *end = v_add(*end, v_scale(way, rest));
+    return l1 * t1 + rest;
+}
+
 /* Where a move of unit u ends: its centre and facing, the distance it moved
  * (om_wm_table_move, worked out on a table it does not change). */
 static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
@@ -2115,6 +2170,7 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
     const om_wm_table_unit *un = &t->unit[u];
     om_wm_vec delta = v_sub(goal, un->centre), v, way, f = un->dir;
     double dist = v_len(delta), len, tmin;
+    int by = -1;
     om_plane_shape a;
     *centre = un->centre;
     *dir = un->dir;
@@ -2126,13 +2182,46 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         f = way;
     v = v_scale(way, len);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    tmin = stop_time(t, rules, u, &a, v, &(const om_wm_unit_set){0}, rule);
+    tmin = stop_time(t, rules, u, &a, v, &(const om_wm_unit_set){0}, rule, &by);
     if (rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER))
         tmin = burst_friends(t, u, &a, v, tmin, burst);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         tmin = flyer_backoff(t, rules, u, un->centre, f, v, tmin);
     *centre = v_add(un->centre, v_scale(v, tmin));
     *dir = f;
+    if (rule->round && !rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER) &&
+        tmin < 1 && by >= 0 &&
+        (by >= OM_WM_TABLE_MAX_UNITS ||
+         (t->unit[by].side == un->side && by != rule->target))) {
+        /* Blocked by a friend or closed terrain: the two ways round it. */
+        om_plane_shape tmp;
+        const om_plane_shape *b = by >= OM_WM_TABLE_MAX_UNITS
+                                      ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
+                                      : shape_in(t, &t->unit[by], &tmp);
+        const om_wm_vec r = v_right(way);
+        double ulo, uhi, blo, bhi, best = v_len(v_sub(goal, *centre)) - OM_WM_TABLE_ROUND_CM;
+        double moved = len * tmin;
+        extent_across(&a.p, un->centre, r, &ulo, &uhi);
+        extent_across(&b->p, un->centre, r, &blo, &bhi);
+        {
+            const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
+                                    blo - uhi - OM_WM_TABLE_ROUND_CM};
+            const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
+            for (unsigned k = 0; k < 2; k++) {
+                om_wm_vec end;
+                const double s = side[first ^ k];
+                const double m = way_round(t, rules, u, f, way, len * tmin, s, len, goal, rule,
+                                           &end);
+                const double d = v_len(v_sub(goal, end));
+                if (d < best) {
+                    best = d;
+                    *centre = end;
+                    moved = m;
+                }
+            }
+        }
+        return moved;
+    }
     return len * tmin;
 }
 
@@ -2144,7 +2233,8 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     const uint32_t st = state_id(t);
     const uint32_t tag = TABLE_MOVE | (u & 0xffu) << 8 | ((unsigned)rules & 0x3u) << 16 |
                          (rule->turn ? 1u : 0u) << 18 | (rule->through_friends ? 1u : 0u) << 19 |
-                         (burst != NULL ? 1u : 0u) << 20 | ((unsigned)(rule->target + 1) & 0xffu) << 24;
+                         (burst != NULL ? 1u : 0u) << 20 | (rule->round ? 1u : 0u) << 21 |
+                         ((unsigned)(rule->target + 1) & 0xffu) << 24;
     table_answer x = {st, tag,
                       {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
                        bits_of(rule->enemy_gap_cm), bits_of(rule->keep_cm), 0},
@@ -2184,6 +2274,89 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     return moved;
 }
 
+/* One way round for the group `u` (its set `group`, rule `body`): every unit
+ * moved by the same legs as way_round's, `side` cm across and `ahead` cm on,
+ * then straight on along `way`, at most `budget` cm in all and no farther on
+ * than `goal` (from the first unit's centre), stopped where the first of them
+ * is. Each unit's end into end[]; returns the distance moved. */
+static double group_way(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                        unsigned n, const om_wm_unit_set *group,
+                        const om_wm_table_move_rule *body, om_wm_vec way, double ahead,
+                        double side, double budget, om_wm_vec goal, om_wm_vec *end)
+{
+    om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
+    double l1 = v_len(v1), t1 = 1, rest, t2 = 1;
+    if (l1 > budget) {
+        v1 = v_scale(v1, budget / l1);
+        l1 = budget;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        om_plane_shape tmp;
+        t1 = fmin(t1, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v1, group,
+                                body, NULL));
+    }
+    for (unsigned i = 0; i < n; i++)
+        end[i] = v_add(t->unit[u[i]].centre, v_scale(v1, t1));
+    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, end[0]), way));
+    if (rest <= 0)
+        return l1 * t1;
+    for (unsigned i = 0; i < n; i++) {
+        om_plane_shape a;
+        (void)pose_shape(&t->unit[u[i]], end[i], t->unit[u[i]].dir, 0, &a);
+        t2 = fmin(t2, stop_time(t, rules, u[i], &a, v_scale(way, rest), group, body, NULL));
+    }
+    for (unsigned i = 0; i < n; i++)
+        end[i] = v_add(end[i], v_scale(way, rest * t2));
+    return l1 * t1 + rest * t2;
+}
+
+/* The group's way round obstacle `by` (a unit, or OM_WM_TABLE_MAX_UNITS + a
+ * terrain piece) after its straight move along `way` got `ahead` cm (ends in
+ * centre[]): as move_end's, the whole group's extent across its way clearing
+ * the obstacle's, the side ending its first unit nearer the goal taken when
+ * OM_WM_TABLE_ROUND_CM nearer than the straight move. Returns the distance
+ * moved, centre[] updated. */
+static double group_round(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                          unsigned n, const om_wm_unit_set *group,
+                          const om_wm_table_move_rule *body, int by, om_wm_vec way,
+                          double budget, double ahead, om_wm_vec goal, om_wm_vec *centre)
+{
+    const om_wm_table_unit *lead = &t->unit[u[0]];
+    const om_wm_vec r = v_right(way);
+    om_plane_shape tmp;
+    const om_plane_shape *b;
+    double ulo = INFINITY, uhi = -INFINITY, blo, bhi, moved = ahead;
+    double best = v_len(v_sub(goal, centre[0])) - OM_WM_TABLE_ROUND_CM;
+    for (unsigned i = 0; i < n; i++) {
+        double lo, hi;
+        extent_across(&unit_shape(&t->unit[u[i]], &tmp)->p, lead->centre, r, &lo, &hi);
+        ulo = fmin(ulo, lo);
+        uhi = fmax(uhi, hi);
+    }
+    /* tmp held the units' shapes: the obstacle's is taken after them. */
+    b = by >= OM_WM_TABLE_MAX_UNITS ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
+                                    : shape_in(t, &t->unit[by], &tmp);
+    extent_across(&b->p, lead->centre, r, &blo, &bhi);
+    {
+        const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
+                                blo - uhi - OM_WM_TABLE_ROUND_CM};
+        const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
+        for (unsigned k = 0; k < 2; k++) {
+            om_wm_vec end[OM_WM_BRIGADE_MAX_UNITS];
+            const double m = group_way(t, rules, u, n, group, body, way, ahead, side[first ^ k],
+                                       budget, goal, end);
+            const double d = v_len(v_sub(goal, end[0]));
+            if (d < best) {
+                best = d;
+                moved = m;
+                for (unsigned i = 0; i < n; i++)
+                    centre[i] = end[i];
+            }
+        }
+    }
+    return moved;
+}
+
 /* Where a group's move ends: each unit's centre, the distance it moved
  * (om_wm_table_move_group, worked out on a table it does not change). */
 static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
@@ -2192,6 +2365,7 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
 {
     om_wm_vec delta, v;
     double dist, len, tmin = 1;
+    int by = -1;
     om_wm_unit_set group = {0};
     om_wm_table_move_rule body = *rule;
     for (unsigned i = 0; i < n; i++)
@@ -2210,11 +2384,22 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
         om_wm_unit_set_add(&group, u[i]);
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
-        tmin = fmin(tmin, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
-                                    &body));
+        int hit_by = -1;
+        const double ti = stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v, &group,
+                                    &body, &hit_by);
+        if (ti < tmin) {
+            tmin = ti;
+            by = hit_by;
+        }
     }
     for (unsigned i = 0; i < n; i++)
         centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
+    if (rule->round && n <= OM_WM_BRIGADE_MAX_UNITS && tmin < 1 && by >= 0 &&
+        (by >= OM_WM_TABLE_MAX_UNITS || (t->unit[by].side == t->unit[u[0]].side &&
+                                         !om_wm_unit_set_has(&group, (unsigned)by) &&
+                                         by != rule->target)))
+        return group_round(t, rules, u, n, &group, &body, by, v_scale(delta, 1 / dist), len,
+                           len * tmin, goal, centre);
     return len * tmin;
 }
 
@@ -2224,6 +2409,7 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
 {
     const uint32_t st = n <= OM_WM_BRIGADE_MAX_UNITS ? state_id(t) : 0;
     const uint32_t tag = TABLE_MOVE_GROUP | ((unsigned)rules & 0x3u) << 8 | (n & 0x7u) << 10 |
+                         (rule->round ? 1u : 0u) << 13 |
                          ((unsigned)(rule->target + 1) & 0xffu) << 16;
     table_answer x = {st, tag,
                       {bits_of(goal.x), bits_of(goal.y), bits_of(max_cm),
@@ -2349,7 +2535,7 @@ static bool charge_path_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsi
     om_wm_unit_set only = {0};
     om_wm_unit_set_add(&only, target);
     (void)pose_shape(un, un->centre, f, 0, &a);
-    return stop_time(t, rules, charger, &a, v, &only, &rule) >= 1 - 1e-9;
+    return stop_time(t, rules, charger, &a, v, &only, &rule, NULL) >= 1 - 1e-9;
 }
 
 static void charge_plan(const om_wm_table *t, om_wm_ruleset_id rules, unsigned charger,

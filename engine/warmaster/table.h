@@ -582,6 +582,8 @@ typedef struct om_wm_table_move_rule {
     bool through_friends;  /* may pass through (not end on) unengaged friends: an
                               evade's burst through (Movement > Moving by
                               Initiative > The path of evaders) */
+    bool round;            /* a straight path blocked by a friend or closed terrain
+                              goes round it instead (om_wm_table_move) */
 } om_wm_table_move_rule;
 
 /*
@@ -589,9 +591,21 @@ typedef struct om_wm_table_move_rule {
  * `max_cm`, stopping at the first unit, closed terrain or table edge in its way
  * (flyers pass over units and terrain but do not end on them). With
  * `through_friends`, friends passed wholly through are added to *burst and
- * the unit never ends on one. Updates the unit's centre (and
+ * the unit never ends on one. With `round` (and neither a flyer nor
+ * `through_friends`), a unit whose straight path is blocked by a friend or by
+ * terrain closed to it before `max_cm` takes a way round the first thing in
+ * its way, keeping its facing (Movement: a unit moves in any direction, its
+ * distance that of the farthest-moving stand, here its centre's path):
+ * one leg slanting to a waypoint beside that obstacle, `OM_WM_TABLE_ROUND_CM`
+ * clear of its edge, on the left or the right, as far ahead as the straight
+ * move got, then a leg straight on, parallel to the straight path; the two
+ * legs together at most `max_cm`, each stopped by what is in its way as a
+ * straight move is. Of the two sides, the way round that ends nearer the
+ * goal is taken, and only when it ends OM_WM_TABLE_ROUND_CM nearer than the
+ * straight move (at most four more sweeps of the table). Updates the unit's centre (and
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
+#define OM_WM_TABLE_ROUND_CM 1.0
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
                         double max_cm, const om_wm_table_move_rule *rule,
                         om_wm_unit_set *burst);
@@ -600,7 +614,11 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
  * om_wm_table_move_group: move the `n` units `u` together by the same straight
  * translation toward `goal` (measured from the first unit's centre), at most
  * `max_cm`, stopping where the first of them is stopped: a brigade moving as a
- * body, without turning (Command > Brigades). Returns the distance moved.
+ * body, without turning (Command > Brigades). With `round` (and n at most
+ * OM_WM_BRIGADE_MAX_UNITS), a body stopped by a friend outside it or by closed
+ * terrain goes round that obstacle as om_wm_table_move's unit does, every unit
+ * by the same two legs, the whole body's extent across its way clearing the
+ * obstacle's. Returns the distance moved.
  */
 double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                               unsigned n, om_wm_vec goal, double max_cm,

@@ -105,7 +105,8 @@ struct om_wm_table;
  * records it writes (the battle sets them as turns begin). With `table_at`
  * set, a battle copies its table there at the end of every battle turn up to
  * `table_turn`: after the battle it holds the table at the end of that turn,
- * or of the last turn played if the battle ended sooner.
+ * or of the last turn played if the battle ended sooner; with `table_turn` 0,
+ * the table as the battle started (its own terrain on the deployed table).
  */
 typedef struct om_wm_trace {
     om_wm_event *ev;              /* room for cap records */

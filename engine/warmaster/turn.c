@@ -69,6 +69,8 @@ typedef struct contacts {
 
 struct om_wm_turn_work {
     om_wm_table t;                            /* the trial's table */
+    om_wm_table spare;                        /* a start table its caller builds
+                                                 (om_wm_turn_work_spare) */
     om_wm_table_memo *memo;                   /* what its queries worked out, kept from
                                                  trial to trial */
     om_wm_command_result command;             /* its Command phase */
@@ -1058,9 +1060,17 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
 
 void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w)
 {
-    om_wm_table_copy(&w->t, &p->turn.table, w->memo);
+    om_wm_turn_begin_on(p, w, &p->turn.table);
+}
+
+void om_wm_turn_begin_on(const om_wm_turn_prepared *p, om_wm_turn_work *w,
+                         const om_wm_table *start)
+{
+    om_wm_table_copy(&w->t, start, w->memo);
     om_wm_credit_clear(&w->credit, p->turn.table.units);
 }
+
+om_wm_table *om_wm_turn_work_spare(om_wm_turn_work *w) { return &w->spare; }
 
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)

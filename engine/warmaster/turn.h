@@ -169,6 +169,20 @@ void om_wm_turn_resolve(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dic
  * No allocation; thread-safety as om_wm_turn_resolve.
  */
 void om_wm_turn_begin(const om_wm_turn_prepared *p, om_wm_turn_work *w);
+
+/*
+ * om_wm_turn_begin_on: om_wm_turn_begin from table `start` rather than the
+ * prepared turn's own: a table with the prepared turn's units, characters and
+ * brigades, as they stand there, on other terrain (a battle whose terrain is
+ * laid out afresh for each battle, battle.h). `start` may be the workspace's
+ * spare table (om_wm_turn_work_spare). No allocation.
+ */
+void om_wm_turn_begin_on(const om_wm_turn_prepared *p, om_wm_turn_work *w,
+                         const om_wm_table *start);
+
+/* om_wm_turn_work_spare: a table owned by workspace `w` that its turns never
+ * touch, for the caller to build a start table in (om_wm_turn_begin_on). */
+om_wm_table *om_wm_turn_work_spare(om_wm_turn_work *w);
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out);
 

@@ -13,6 +13,8 @@
  *     first: roll                         # roll | a | b
  *     terrain_method: given               # none (default) | given | symmetrical |
  *                                         # dice-for-edges | random
+ *     terrain_per: battle                 # battle (default) | run: a generated
+ *                                         # terrain laid out for each battle or once
  *     terrain:                            # only with given (which it implies),
  *       - {kind: wood, points: [[60, 50], [80, 70]]}  # as kind turn writes them
  *     deployment: alternate               # lines (default) | alternate |
@@ -35,9 +37,14 @@
  * no two on one unit), so that every part of the army is within some
  * character's command; a character is slain with the unit it joined, to which
  * it adds its bonus Attacks. The
- * terrain is laid out first (battlefield.h); the terrain, the scouting roll
- * and the deployment's rolls are drawn once, here, from `setup_seed`: every
- * battle of a run is fought on the same deployed table.
+ * terrain is laid out first (battlefield.h); the scouting roll and the
+ * deployment's rolls are drawn once, here, from `setup_seed`, and so is a
+ * terrain given or generated with `terrain_per: run`: every battle of a run
+ * is then fought on the same deployed table. A generated terrain is by
+ * default laid out afresh for each battle instead, from the battle's own
+ * dice (om_wm_battle_resolve), on the table the armies deployed on open:
+ * its pieces lie between the deployment zones, so none lands on a unit, and
+ * the scouting winner chooses its side of each battle's table.
  * Everything is checked here, with the file and line: the battle's trials
  * check nothing.
  */
@@ -79,7 +86,7 @@ typedef struct raw_side {
 
 typedef struct raw_battle {
     char *schema, *title, *ruleset, *kind, *length, *turns, *first;
-    char *terrain_method, *deployment, *deploy_first, *setup_seed;
+    char *terrain_method, *terrain_per, *deployment, *deploy_first, *setup_seed;
     raw_side a, b;
     om_wm_raw_terrain *terrain;
     unsigned terrain_count;
@@ -107,6 +114,7 @@ static const cyaml_schema_field_t top_fields[] = {
     STR("turns", OPT, raw_battle, turns),
     STR("first", OPT, raw_battle, first),
     STR("terrain_method", OPT, raw_battle, terrain_method),
+    STR("terrain_per", OPT, raw_battle, terrain_per),
     CYAML_FIELD_SEQUENCE("terrain", OPT, raw_battle, terrain, &om_wm_load_terrain_entry, 0,
                          CYAML_UNLIMITED),
     STR("deployment", OPT, raw_battle, deployment),
@@ -557,7 +565,7 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
         for (unsigned k = 0; k < r->terrain_count; k++)
             if ((st = om_wm_load_terrain(c, "terrain", k, &r->terrain[k], t)) != OM_OK)
                 return st;
-    } else {
+    } else if (!b->terrain_each_battle) {
         (void)om_wm_battlefield_generate(t, b->terrain,
                                          om_wm_deploy_zone_cm(t, b->turn.rules->id), d);
     }
@@ -573,6 +581,7 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
 {
     static const char *const first_names[] = {"roll", "a", "b"};
+    static const char *const per_names[] = {"battle", "run"};
     const char *lengths[8];
     const om_wm_ruleset *rs;
     om_dice dice = {.plain = NULL};
@@ -633,6 +642,17 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     if (r->terrain == NULL && b->terrain == OM_WM_TERRAIN_GIVEN)
         return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain_method", "terrain_method: given "
                                "needs the pieces, as `terrain:`");
+    if ((st = conv_choice(c, NULL, "terrain_per", r->terrain_per, per_names, 2, 0, &v)) !=
+        OM_OK)
+        return st;
+    if (r->terrain_per != NULL && (b->terrain == OM_WM_TERRAIN_NONE ||
+                                   b->terrain == OM_WM_TERRAIN_GIVEN))
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain_per", "terrain_per goes with a "
+                               "generated terrain_method (dice-for-edges, symmetrical or "
+                               "random); %s terrain is the same in every battle",
+                               om_wm_terrain_methods[b->terrain].name);
+    b->terrain_each_battle = v == 0 && b->terrain != OM_WM_TERRAIN_NONE &&
+                             b->terrain != OM_WM_TERRAIN_GIVEN;
     if ((st = conv_choice(c, NULL, "deployment", r->deployment, om_wm_deployment_names,
                           OM_WM_DEPLOY_COUNT, OM_WM_DEPLOY_LINES, &v)) != OM_OK)
         return st;
@@ -677,6 +697,14 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         return st;
     if (b->deployed.first_turn >= 0)
         b->options.first = b->deployed.first_turn;
+    if (b->terrain_each_battle) {
+        b->options.terrain_each_battle = b->terrain;
+        b->options.side_chooser = b->deploy.method == OM_WM_DEPLOY_SCOUTING
+                                      ? (int8_t)b->deployed.scouting_winner : -1;
+    } else {
+        b->options.terrain_each_battle = OM_WM_TERRAIN_NONE;
+        b->options.side_chooser = -1;
+    }
     /* A unit whose place in its line falls in terrain closed to it. */
     memset(&why, 0, sizeof why);
     if (om_wm_table_check(&b->turn.table, rs->id, &why) != OM_OK) {
@@ -710,19 +738,25 @@ static json_t *battlefield_json(const om_wm_battle_scenario *b)
                                                 om_wm_terrain_names[t->terrain[k].kind],
                                                 "points", pts));
     }
-    out = json_pack("{s:[f, f], s:f, s:I, s:s, s:o, s:s, s:s}", "table", t->width_cm,
+    /* With terrain_per: battle, `terrain` holds no generated piece: each
+     * battle lays out its own from its dice (replay draws it). */
+    out = json_pack("{s:[f, f], s:f, s:I, s:s, s:s, s:o, s:s, s:s}", "table", t->width_cm,
                     t->depth_cm, "zone_cm", om_wm_deploy_zone_cm(t, b->turn.rules->id),
                     "setup_seed", (json_int_t)b->setup_seed, "terrain_method",
-                    om_wm_terrain_methods[b->terrain].name, "terrain", pieces, "deployment",
+                    om_wm_terrain_methods[b->terrain].name, "terrain_per",
+                    b->terrain_each_battle ? "battle" : "run", "terrain", pieces, "deployment",
                     om_wm_deployment_names[b->deploy.method], "placed_first",
                     side_key[r->placed_first]);
     if (out != NULL && b->deploy.method == OM_WM_DEPLOY_SCOUTING)
-        json_object_set_new(out, "scouting", json_pack("{s:[i, i], s:[i, i], s:s}", "points",
-                                                       (int)b->deploy.scouting[0],
-                                                       (int)b->deploy.scouting[1], "totals",
-                                                       (int)r->scouting_total[0],
-                                                       (int)r->scouting_total[1], "winner",
-                                                       side_key[r->scouting_winner]));
+        json_object_set_new(out, "scouting",
+                            json_pack("{s:[i, i], s:[i, i], s:s, s:s}", "points",
+                                      (int)b->deploy.scouting[0], (int)b->deploy.scouting[1],
+                                      "totals", (int)r->scouting_total[0],
+                                      (int)r->scouting_total[1], "winner",
+                                      side_key[r->scouting_winner], "side",
+                                      b->terrain_each_battle ? "chosen each battle"
+                                      : r->side_turned       ? "turned"
+                                                             : "kept"));
     return out;
 }
 

@@ -36,6 +36,8 @@ typedef struct om_wm_battle_scenario {
     char id[OM_WM_TABLE_MAX_UNITS][OM_WM_ARMYLIST_ID_MAX + 8]; /* each unit's id on the
                                          table: its list id, numbered when repeated */
     om_wm_terrain_method terrain;     /* how the terrain was laid out */
+    bool terrain_each_battle;         /* a generated terrain laid out afresh for each
+                                         battle (terrain_per: battle), not once */
     uint64_t setup_seed;              /* the dice of the set-up (terrain, deployment) */
     om_wm_deploy_plan deploy;         /* how the armies deployed */
     om_wm_deploy_result deployed;     /* what the deployment decided */

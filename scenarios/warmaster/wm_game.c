@@ -1018,7 +1018,7 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
         if (p->battle_unit[u].army != NULL)
             side_name[p->battle_unit[u].side & 1u] = p->battle_unit[u].army;
     if ((tr.ev = malloc(NARRATE_EVENTS_MAX * sizeof *tr.ev)) == NULL ||
-        (picture != NULL && picture_turn > 0 && (end = malloc(sizeof *end)) == NULL)) {
+        (picture != NULL && (end = malloc(sizeof *end)) == NULL)) {
         free(tr.ev);
         return OM_ERROR(OM_ENOMEM, "out of memory for a battle's events");
     }
@@ -1039,7 +1039,7 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
         char title[64];
         const om_wm_table *t = end != NULL ? end : &turn->table;
         unsigned shown = picture_turn < r.turns ? picture_turn : r.turns;
-        if (end == NULL)
+        if (picture_turn == 0)
             snprintf(title, sizeof title, "as deployed");
         else
             snprintf(title, sizeof title, "at the end of turn %u", shown);

@@ -163,6 +163,7 @@ static const char *const doctrine_names[] = {"aggressive", "cautious", "default"
 static const char *const length_names[] = {"d6-6-7-8", "rolled-from-6", "d6-5-6-7",
                                            "rolled-from-5", "fixed"};
 static const char *const first_names[] = {"roll", "a", "b"};
+static const char *const per_names[] = {"battle", "run"};
 static const om_game_key turn_keys[] = {
     {.name = "moving", .where = "top", .type = "name", .values = moving_names, .n_values = 2,
      .fallback = "a",
@@ -274,7 +275,11 @@ static const om_game_key turn_keys[] = {
      .values = om_wm_terrain_method_names, .n_values = OM_WM_TERRAIN_METHOD_COUNT,
      .fallback = "given with terrain, else none",
      .help = "kind battle: how the terrain is laid out (Battlefields, Setting up scenery; "
-             "Warmaster Ancients, Random set-up), drawn from setup_seed"},
+             "Warmaster Ancients, Random set-up)"},
+    {.name = "terrain_per", .where = "top", .type = "name", .values = per_names,
+     .n_values = N(per_names), .fallback = "battle",
+     .help = "kind battle, with a generated terrain_method: laid out afresh for each battle "
+             "from its own dice, or once per run from setup_seed"},
     {.name = "deployment", .where = "top", .type = "name", .values = om_wm_deployment_names,
      .n_values = OM_WM_DEPLOY_COUNT, .fallback = "lines",
      .help = "kind battle: how the armies set up (Battlefields, Setting up armies; Scouting)"},
@@ -283,8 +288,8 @@ static const om_game_key turn_keys[] = {
      .help = "kind battle: with alternate or one-side-first, the side placing first (roll: "
              "as the method decides it)"},
     {.name = "setup_seed", .where = "top", .type = "0..4294967295", .fallback = "1",
-     .help = "kind battle: the seed of the set-up's dice (terrain, scouting and deployment "
-             "rolls), once for the whole run"},
+     .help = "kind battle: the seed of the set-up's dice (scouting and deployment rolls, "
+             "a terrain per run), once for the whole run"},
 };
 
 /* What a side key's default is, for people. */
