@@ -358,7 +358,12 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE,
                                 .target = initiative ? -1 : s->charge_at, .by = -1};
         }
-        if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u]) {
+        /* A shooter moves until the enemy is within its range: the General's
+         * unit, kept general_keep_cm from the enemy, only if its range reaches
+         * that far (else it advances to that distance, below, and shoots what
+         * comes within range). */
+        if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u] &&
+            ((int)u != general || t->unit[u].range_cm >= dc->general_keep_cm)) {
             best_score = dc->shoot;
             best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1,
                                 .orders = (uint8_t)dc->orders};
@@ -395,12 +400,13 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
      * (Command > Brigades), toward the target of the best charge among its
      * units (which charge on their own as the brigade's orders bring them in
      * reach, Command > Brigades) or else the enemy closest to its first free
-     * unit; with the General's unit in it, it stops where his unit would.
-     * Nearer the enemy its units act alone, on their initiative or orders. */
+     * unit. Nearer the enemy its units act alone, on their initiative or
+     * orders, as do those of a brigade holding the General's unit when the
+     * doctrine protects him. */
     for (unsigned b = 0; b < t->brigades && dc->brigades && dc->advance > 0; b++) {
         const om_wm_table_brigade *br = &t->brigade[b];
         int lead = -1, charger = -1;
-        bool as_one = t->unit[br->unit[0]].side == side, with_general = false;
+        bool as_one = t->unit[br->unit[0]].side == side;
         double best = 0;
         for (unsigned i = 0; i < br->count && as_one; i++) {
             unsigned u = br->unit[i];
@@ -413,7 +419,11 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             if (setup->plan[u].kind == OM_WM_PLAN_CHARGE &&
                 (charger < 0 || score[u] > score[charger]))
                 charger = (int)u;
-            with_general = with_general || (int)u == general;
+            /* The General's unit kept out of the fight is never carried
+             * forward by its brigade's orders: the brigade's units act alone,
+             * his on its own plan, which keeps general_keep_cm. */
+            if ((int)u == general)
+                as_one = false;
             best = fmax(best, score[u]);
         }
         int8_t by;
@@ -426,7 +436,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         setup->brigade_plan[b] = (om_wm_plan){
             .kind = OM_WM_PLAN_ADVANCE,
             .target = charger >= 0 ? seen[charger].charge_at : seen[lead].closest,
-            .keep_cm = with_general ? fmax(dc->keep_cm, dc->general_keep_cm) : dc->keep_cm,
+            .keep_cm = dc->keep_cm,
             .by = by, .orders = (uint8_t)(charger >= 0 ? 0 : dc->orders)};
         /* One order for several units: worth each of theirs. */
         insert(list, &n, (issue){best * m * order_odds(setup, t, by, members, m), -1, (int)b});

@@ -91,8 +91,10 @@ typedef struct om_wm_doctrine {
     double hold;            /* the score every other order must beat to be issued
                                (0..10) */
     /* protect the General: */
-    bool protect_general;   /* the General's unit fights only at good odds and advances
-                               no nearer the enemy than general_keep_cm */
+    bool protect_general;   /* the General's unit fights only at good odds, advances
+                               (or moves to shoot) no nearer the enemy than
+                               general_keep_cm, and is never carried forward by its
+                               brigade's orders */
     double general_min_odds; /* with protect_general: its charges need these odds (0..1) */
     double general_keep_cm; /* with protect_general: how far from the enemy its advance
                                stops (0..200) */
@@ -128,7 +130,11 @@ typedef struct om_wm_doctrine_odds {
  * (stopping keep_cm short, general_keep_cm for the General's unit); or hold.
  * A brigade of the side advances as one, on its best charger's target or the
  * enemy closest to its first free unit, while no enemy is within engage_paces
- * of its units and none is in reserve. A free unit of infantry whose best order
+ * of its units, none is in reserve and, under protect_general, none is the
+ * General's (a brigade's orders would carry his unit forward, into the
+ * enemy's range, whatever distance his own plan keeps). A shooter's move into
+ * range is the General's unit's plan only when its range reaches
+ * general_keep_cm. A free unit of infantry whose best order
  * is not a charge supports instead a friend of infantry (engaged, charging this
  * turn, or holding under threat) when that scores more, one supporter a
  * friend, best pairs first; supports are issued after every other plan, so
