@@ -850,8 +850,11 @@ Test(doctrine, support_an_engaged_friend)
 /* The example battle of the manual (Revolution Empire against Orcs, default
  * doctrines) destroys units: 200 battles on a fixed seed lose on average at
  * least 3 of the 42 units (the doctrines before brigades let their units
- * charge lost 1.3; the measured figure is about 8.4, docs/manual.md), and
- * some battles end by withdrawal or the General's death rather than length. */
+ * charge lost 1.3; the measured figure is about 7.9 with supports and the
+ * General kept out of his brigade's advance: 2,000 battles, seed 1), and some
+ * battles end by withdrawal or the General's death rather than length (1.4%
+ * of those 2,000 battles, 6.9% before the General's unit was kept out of its
+ * brigade's advance: most early ends were his death). */
 Test(doctrine, example_battle_closes)
 {
     static const char text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
@@ -878,7 +881,7 @@ Test(doctrine, example_battle_closes)
     }
     cr_expect_geq((double)lost / battles, 3.0, "units destroyed a battle: %.2f",
                   (double)lost / battles);
-    cr_expect_geq(ended, battles / 20, "battles ended before their length: %lu", ended);
+    cr_expect_geq(ended, 1u, "battles ended before their length: %lu", ended);
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
     om_wm_scenario_free(s);

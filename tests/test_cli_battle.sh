@@ -284,8 +284,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 # command prints.
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.5320 [0.5010, 0.5627]   0.0240 [0.0162, 0.0355]   0.4440 [0.4135, 0.4750]" \
-    "  mean 20.12 [95% CI 6.76, 33.49], sd 215.64"; do
+for quoted in "  A     0.6000 [0.5693, 0.6299]   0.0110 [0.0062, 0.0196]   0.3890 [0.3593, 0.4196]" \
+    "  mean 55.80 [95% CI 43.25, 68.36], sd 202.58"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"

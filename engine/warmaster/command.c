@@ -25,7 +25,7 @@
  *     1cm short of enemies; evades go straight away from the closest visible
  *     enemy along the line of the closest points, at full pace, stopping at the
  *     clearance the rule set demands from enemies.
- *  C5 A unit ordered to support a friend turns in place to the friend's facing
+ *  C7 A unit ordered to support a friend turns in place to the friend's facing
  *     (when the turned unit stands clear) and moves straight, without turning
  *     again, toward the place behind the friend where a stand of its front edge
  *     lies exactly behind a stand of the friend's rear edge (Combat >
@@ -560,7 +560,7 @@ static void regroup(phase *p, group *g)
 }
 
 /* One order's move of unit u toward its place behind the friend its SUPPORT
- * plan names (C5), at most `max_cm`. Returns the distance moved. */
+ * plan names (C7), at most `max_cm`. Returns the distance moved. */
 static double move_to_support(phase *p, unsigned u, const om_wm_plan *plan, double max_cm)
 {
     om_wm_table *t = p->t;

@@ -282,7 +282,7 @@ om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character
  * om_wm_command_support_spot: where unit u's centre stands, facing as friend
  * f faces, to support f from behind (Combat > Supporting Troops): the middle
  * stand of u's front row edge to edge with, and exactly behind, the middle
- * stand of f's rear row (C5 of command.c). Only geometry: whether u may
+ * stand of f's rear row (C7 of command.c). Only geometry: whether u may
  * support f, and whether the place is clear, are the caller's. Pure;
  * thread-safe.
  */
