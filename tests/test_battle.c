@@ -778,11 +778,83 @@ Test(doctrine, no_charge_below_the_minimum_odds)
     om_wm_battle_prepared_free(p);
 }
 
+/* The support order (doctrine.h; command.c C5): Spearmen fighting enemy
+ * Spearmen front to front, and a second unit of Spearmen 14cm behind them and
+ * 5cm aside, turned a little away, free. The default doctrine sends the
+ * second unit to support the first; without its support weight it does not.
+ * In the Command phase, the order given and passed, the unit stands turned
+ * to its friend's facing with each of its three stands exactly behind one of
+ * the friend's (Combat > Supporting Troops: +3 to the combat result); failed,
+ * it has not moved. So it supports exactly as often as its first order
+ * passes, 2D6 against the target of om_wm_command_test_for. */
+Test(doctrine, support_an_engaged_friend)
+{
+    builder x;
+    om_wm_command_setup plans;
+    om_wm_doctrine dc = *named("default");
+    om_wm_command_test test;
+    om_dice d;
+    const unsigned trials = 4000;
+    unsigned long supported = 0;
+    begin(&x, "warmaster-revolution");
+    unsigned f = unit(&x, 0, OM_WM_INFANTRY, 90, 60, false);
+    unsigned e = unit(&x, 1, OM_WM_INFANTRY, 90, 62, false);
+    unsigned s = unit(&x, 0, OM_WM_INFANTRY, 95, 45, false);
+    x.t.table.unit[s].dir = om_wm_table_dir(80);
+    om_wm_table_update(&x.t.table, s);
+    ordered_by_generals(&x, 95, 35, 90, 100);
+    cr_assert(om_wm_table_touching(&x.t.table, f, e), "the fight is joined");
+    x.o.doctrine[0] = &dc;
+    om_wm_battle_prepared *p = prepare(&x);
+    const om_wm_doctrine_odds *odds = om_wm_battle_odds(p);
+    cr_expect(odds->may_support[f] && odds->may_support[s]);
+    plans = x.t.command;
+    om_wm_doctrine_plans(&dc, odds, &x.t.table, 0, &plans);
+    cr_expect_eq(plans.plan[s].kind, OM_WM_PLAN_SUPPORT);
+    cr_expect_eq(plans.plan[s].target, (int8_t)f);
+    cr_expect_eq(plans.plan[s].by, (int8_t)om_wm_battle_general(p, 0));
+    cr_expect_eq(om_wm_command_check(&plans, &x.t.table, NULL), OM_OK);
+    /* Without the weight the same unit is given some other plan. */
+    dc.support = 0;
+    om_wm_command_setup unsupported = x.t.command;
+    om_wm_doctrine_plans(&dc, odds, &x.t.table, 0, &unsupported);
+    cr_expect_neq(unsupported.plan[s].kind, OM_WM_PLAN_SUPPORT);
+
+    om_wm_command_test_for(&plans, &x.t.table, (unsigned)plans.plan[s].by, &s, 1, 1, &test);
+    cr_assert(test.target >= 2 && test.target < 12, "target %d", test.target);
+    seed(&d, 27);
+    for (unsigned n = 0; n < trials; n++) {
+        om_wm_table t;
+        om_wm_command_result r;
+        unsigned behind = 0;
+        om_wm_table_copy(&t, &x.t.table, NULL);
+        memset(&r, 0, sizeof r);
+        om_wm_command_phase(&plans, &t, &d, &r);
+        for (unsigned i = 0; i < 3; i++)
+            behind += om_wm_table_stand_support(&t, s, i, f, i) == OM_WM_TABLE_SUPPORT_REAR;
+        if (behind == 0) {
+            cr_assert_eq(t.unit[s].centre.x, x.t.table.unit[s].centre.x, "trial %u", n);
+            cr_assert_eq(t.unit[s].centre.y, x.t.table.unit[s].centre.y, "trial %u", n);
+            continue;
+        }
+        cr_assert_eq(behind, 3u, "trial %u: %u stands behind", n, behind);
+        cr_assert(!om_wm_table_engaged(&t, s), "trial %u: the supporter touches no enemy", n);
+        supported++;
+    }
+    static const unsigned ways_at_most[13] = {0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36};
+    expect_p("supports after one Command phase", supported, trials,
+             ways_at_most[test.target] / 36.0);
+    om_wm_battle_prepared_free(p);
+}
+
 /* The example battle of the manual (Revolution Empire against Orcs, default
  * doctrines) destroys units: 200 battles on a fixed seed lose on average at
  * least 3 of the 42 units (the doctrines before brigades let their units
- * charge lost 1.3; the measured figure is about 8.4, docs/manual.md), and
- * some battles end by withdrawal or the General's death rather than length. */
+ * charge lost 1.3; the measured figure is about 7.9 with supports and the
+ * General kept out of his brigade's advance: 2,000 battles, seed 1), and some
+ * battles end by withdrawal or the General's death rather than length (1.4%
+ * of those 2,000 battles, 6.9% before the General's unit was kept out of its
+ * brigade's advance: most early ends were his death). */
 Test(doctrine, example_battle_closes)
 {
     static const char text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
@@ -809,7 +881,7 @@ Test(doctrine, example_battle_closes)
     }
     cr_expect_geq((double)lost / battles, 3.0, "units destroyed a battle: %.2f",
                   (double)lost / battles);
-    cr_expect_geq(ended, battles / 20, "battles ended before their length: %lu", ended);
+    cr_expect_geq(ended, 1u, "battles ended before their length: %lu", ended);
     om_wm_turn_work_free(w);
     om_wm_battle_prepared_free(p);
     om_wm_scenario_free(s);
@@ -840,7 +912,8 @@ Test(doctrine_file, every_key)
         "  charge: {weight: 1.5, min_odds: 0.55, distance: 0.2, initiative: 0.7}\n"
         "  advance: {weight: 0.4, threat: 0.3, keep_cm: 12, orders: 1, brigades: true,"
         " engage_paces: 1.5}\n"
-        "  shoot: {weight: 0.6}\n  hold: {weight: 0.05}\n"
+        "  shoot: {weight: 0.6}\n  support: {weight: 0.7, distance: 0.15}\n"
+        "  hold: {weight: 0.05}\n"
         "  protect_general: {min_odds: 0.8, keep_cm: 30}\n  reserve: {share: 0.2}\n";
     om_wm_doctrine_file f;
     cr_assert_eq(om_wm_doctrine_parse("mine.yaml", text, sizeof text - 1, &f), OM_OK, "%s",
@@ -860,6 +933,8 @@ Test(doctrine_file, every_key)
     cr_expect(d->brigades);
     cr_expect_float_eq(d->engage_paces, 1.5, 1e-12);
     cr_expect_float_eq(d->shoot, 0.6, 1e-12);
+    cr_expect_float_eq(d->support, 0.7, 1e-12);
+    cr_expect_float_eq(d->support_distance, 0.15, 1e-12);
     cr_expect_float_eq(d->hold, 0.05, 1e-12);
     cr_expect(d->protect_general);
     cr_expect_float_eq(d->general_min_odds, 0.8, 1e-12);
@@ -884,6 +959,12 @@ Test(doctrine_file, bad_files_refused)
          "bad.yaml:4: field 'orders.charge.wieght'"},
         {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  shoot: {weight: lots}\n",
          OM_EPARSE, "bad.yaml:4: field 'orders.shoot.weight': expected a number, got 'lots'"},
+        {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  support: {weight: 1, behind: 2}\n",
+         OM_EPARSE, "bad.yaml:4: field 'orders.support.behind'"},
+        {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  support: {distance: -0.5}\n",
+         OM_EINVAL, "bad.yaml:4: field 'orders.support.distance': -0.5 is out of range (0 to 10)"},
+        {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  support: {weight: many}\n",
+         OM_EPARSE, "bad.yaml:4: field 'orders.support.weight': expected a number, got 'many'"},
         {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  reserve: {share: 0.95}\n",
          OM_EINVAL, "bad.yaml:4: field 'orders.reserve.share': 0.95 is out of range"},
         {"schema: oddsmaster-doctrine/1\nname: x\norders:\n  advance: {orders: 4}\n",

@@ -3,8 +3,9 @@
 # every doctrine file of scenarios/doctrines/warmaster/ (the doctrines compiled
 # into the program) is listed with the name, aim and summary its file gives,
 # as text and as JSON; a doctrine file given by path is checked and shown the
-# same way; a bad one exits 2 naming file, line and field with nothing on
-# standard output; a missing one exits 3; --doctrines with another listing or
+# same way; a bad one (an unknown aim, take_over neither true nor false, a
+# misspelt key or a value out of range of the support order) exits 2 naming
+# file, line and field with nothing on standard output; a missing one exits 3; --doctrines with another listing or
 # a name that is not a file is a usage error (exit 1).
 # Usage: test_cli_doctrines.sh PATH/TO/oddsmaster TESTS_DATA_DIR SOURCE_ROOT
 set -u
@@ -69,6 +70,18 @@ expect_exit 2 "a doctrine file whose take_over is not true or false" "$OM" list 
 expect_grep "$TMP/bad-take-over.yaml:" "$TMP/err" "...the bad file is named"
 expect_grep "field 'orders.take_over': expected true or false, got 'maybe'" "$TMP/err" \
     "...the field and its value are named"
+sed 's/^  support: {weight: 0.6,/  support: {wieght: 0.6,/' "$ROOT/scenarios/doctrines/warmaster/default.yaml" \
+    >"$TMP/bad-support-key.yaml"
+expect_exit 2 "a doctrine file with an unknown key of the support order" "$OM" list --doctrines \
+    "$TMP/bad-support-key.yaml"
+expect_match "$TMP/bad-support-key.yaml:[0-9]*: field 'orders.support.wieght'" "$TMP/err" \
+    "...the file, line and field are named"
+sed 's/^  support: {weight: 0.6,/  support: {weight: 11,/' "$ROOT/scenarios/doctrines/warmaster/default.yaml" \
+    >"$TMP/bad-support-weight.yaml"
+expect_exit 2 "a doctrine file whose support weight is out of range" "$OM" list --doctrines \
+    "$TMP/bad-support-weight.yaml"
+expect_match "$TMP/bad-support-weight.yaml:[0-9]*: field 'orders.support.weight': 11 is out of range" \
+    "$TMP/err" "...the file, line, field and value are named"
 expect_exit 3 "a doctrine file that does not exist" "$OM" list --doctrines "$TMP/none.yaml"
 expect_grep "none.yaml" "$TMP/err" "the missing file is named"
 expect_exit 1 "--doctrines with --keys" "$OM" list --doctrines --keys

@@ -207,6 +207,8 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
         p->counts[u] = counts_toward_break(t, u);
         p->double_loss[u] = o->double_loss[u];
         p->odds.points[u] = t->unit[u].side.unit.points;
+        p->odds.may_support[u] = t->unit[u].side.unit.troop == OM_WM_INFANTRY &&
+                                 !t->unit[u].side.unit.traits.no_support;
     }
     for (unsigned u = 0; u < t->table.units; u++)
         for (unsigned v = 0; v < t->table.units; v++)

@@ -25,6 +25,12 @@
  *     1cm short of enemies; evades go straight away from the closest visible
  *     enemy along the line of the closest points, at full pace, stopping at the
  *     clearance the rule set demands from enemies.
+ *  C7 A unit ordered to support a friend turns in place to the friend's facing
+ *     (when the turned unit stands clear) and moves straight, without turning
+ *     again, toward the place behind the friend where a stand of its front edge
+ *     lies exactly behind a stand of the friend's rear edge (Combat >
+ *     Supporting Troops); the place is worked out afresh for each order, the
+ *     friend being where it is then.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -54,6 +60,13 @@
 #define STUCK_CM 0.1
 /* A unit this close to its goal point has reached it (C1). */
 #define GOAL_REACHED_CM 0.5
+/* Units face the same way when their facings' cosine is at least this (the
+ * table's reading of "facing the same direction" for supports: a tenth of a
+ * degree, table.c stand_support). */
+#define SAME_FACING 0.9999985
+/* Stands whose centres lie within this of each other along the unit's facing
+ * stand in one row (rows are a stand's depth, 1cm or more, apart). */
+#define SAME_ROW_CM 0.01
 /* A shooter stops this much inside its range, so "within range" holds after
  * rounding. */
 #define RANGE_MARGIN_CM 0.1
@@ -143,7 +156,7 @@ static const command_rules *rules_of(om_wm_ruleset_id id)
 }
 
 const char *const om_wm_plan_names[OM_WM_PLAN_KIND_COUNT] = {"hold", "charge", "advance",
-                                                             "shoot"};
+                                                             "shoot", "support"};
 const char *const om_wm_initiative_names[OM_WM_INITIATIVE_COUNT] = {"auto", "charge", "evade",
                                                                     "never"};
 const char *const om_wm_issue_names[OM_WM_ISSUE_COUNT] = {"general-last", "general-first",
@@ -444,6 +457,53 @@ static double advance_keep(const phase *p, unsigned u, const om_wm_plan *plan)
     return p->t->unit[plan->target].side != p->t->unit[u].side ? ORDER_ENEMY_GAP_CM : 0;
 }
 
+/* Stand i of unit `un`: its centre's offsets from the unit's centre, along
+ * the unit's facing (*fwd) and to its right (*right). */
+static void stand_offset(const om_wm_table_unit *un, unsigned i, double *fwd, double *right)
+{
+    om_wm_vec c[4];
+    double x, y;
+    om_wm_table_stand_corners(un, i, c);
+    x = (c[0].x + c[2].x) / 2 - un->centre.x;
+    y = (c[0].y + c[2].y) / 2 - un->centre.y;
+    *fwd = x * un->dir.x + y * un->dir.y;
+    *right = x * un->dir.y - y * un->dir.x;
+}
+
+/* Of unit un's stands, the one farthest forward (rear: farthest back) and,
+ * among those level with it, the nearest the unit's middle; its offsets. */
+static void edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, double *right)
+{
+    double best_f = 0, best_r = 0;
+    for (unsigned i = 0; i < un->stands; i++) {
+        double f, r;
+        stand_offset(un, i, &f, &r);
+        if (rear)
+            f = -f;
+        if (i == 0 || f > best_f + SAME_ROW_CM ||
+            (f >= best_f - SAME_ROW_CM && fabs(r) < fabs(best_r))) {
+            best_f = f;
+            best_r = r;
+        }
+    }
+    *fwd = rear ? -best_f : best_f;
+    *right = best_r;
+}
+
+om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f)
+{
+    const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
+    double f_fwd, f_right, u_fwd, u_right, back, right;
+    edge_stand(fr, true, &f_fwd, &f_right);
+    edge_stand(me, false, &u_fwd, &u_right);
+    /* In the friend's frame: u's front stand's centre half a stand's depth
+     * behind the friend's rear stand's rear edge, level with it across. */
+    back = -f_fwd + (fr->stand_d + me->stand_d) / 2 + u_fwd;
+    right = f_right - u_right;
+    return (om_wm_vec){fr->centre.x - fr->dir.x * back + fr->dir.y * right,
+                       fr->centre.y - fr->dir.y * back - fr->dir.x * right};
+}
+
 /* Whether a group's plan needs no more orders (C1). */
 static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
 {
@@ -462,6 +522,16 @@ static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
         return !t->unit[plan->target].present ||
                om_wm_table_distance(t, lead, (unsigned)plan->target) <=
                    advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+    case OM_WM_PLAN_SUPPORT: {
+        om_wm_vec spot;
+        const om_wm_table_unit *f = &t->unit[plan->target];
+        if (!f->present || f->side != t->unit[lead].side)
+            return true;
+        spot = om_wm_command_support_spot(t, lead, (unsigned)plan->target);
+        return hypot(t->unit[lead].centre.x - spot.x, t->unit[lead].centre.y - spot.y) <=
+                   GOAL_REACHED_CM &&
+               t->unit[lead].dir.x * f->dir.x + t->unit[lead].dir.y * f->dir.y >= SAME_FACING;
+    }
     case OM_WM_PLAN_SHOOT: {
         int tgt = plan_target(p, lead, plan);
         if (tgt < 0)
@@ -504,6 +574,34 @@ static void regroup(phase *p, group *g)
     *g = left;
 }
 
+/* One order's move of unit u toward its place behind the friend its SUPPORT
+ * plan names (C7), at most `max_cm`. Returns the distance moved. */
+static double move_to_support(phase *p, unsigned u, const om_wm_plan *plan, double max_cm)
+{
+    om_wm_table *t = p->t;
+    const om_wm_table_unit *f = &t->unit[plan->target];
+    om_wm_table_unit *me = &t->unit[u];
+    om_wm_table_move_rule rule = {.enemy_gap_cm = ORDER_ENEMY_GAP_CM, .target = -1};
+    om_wm_vec from = me->centre, spot, aside;
+    double moved, across;
+    if (!f->present)
+        return 0;
+    (void)om_wm_table_turn(t, p->s->rules, u, f->dir);
+    spot = om_wm_command_support_spot(t, u, (unsigned)plan->target);
+    moved = om_wm_table_move(t, p->s->rules, u, spot, max_cm, &rule, NULL);
+    /* Stopped short by a unit in the way: across the friend's facing until
+     * level with the place, then straight up to it, with what is left. */
+    if (max_cm - moved >= STUCK_CM &&
+        hypot(me->centre.x - spot.x, me->centre.y - spot.y) > GOAL_REACHED_CM) {
+        across = (spot.x - me->centre.x) * f->dir.y - (spot.y - me->centre.y) * f->dir.x;
+        aside = (om_wm_vec){me->centre.x + across * f->dir.y, me->centre.y - across * f->dir.x};
+        moved += om_wm_table_move(t, p->s->rules, u, aside, max_cm - moved, &rule, NULL);
+        moved += om_wm_table_move(t, p->s->rules, u, spot, max_cm - moved, &rule, NULL);
+    }
+    add_moved(p, u, from);
+    return moved;
+}
+
 /* The slowest pace among a group's units (a brigade moves at it, Command >
  * Brigades). */
 static double group_pace(const phase *p, const group *g, bool half)
@@ -532,6 +630,8 @@ static double move_group(phase *p, group *g, const om_wm_plan *plan, bool half)
                                   .round = true};
     if (g->n == 0)
         return 0;
+    if (plan->kind == OM_WM_PLAN_SUPPORT)
+        return g->n == 1 ? move_to_support(p, g->u[0], plan, pace) : 0;
     switch (plan->kind) {
     case OM_WM_PLAN_ADVANCE:
         if (plan->target >= 0) {
@@ -1220,6 +1320,15 @@ static om_status check_plan_fields(const om_wm_command_setup *s, const om_wm_tab
         t->unit[pl->target].side == s->side)
         return om_check_fail_item(why, list, index, ".target", "units[%d] (%s) is a friend: only enemies "
                     "are charged or shot", pl->target, t->unit[pl->target].name);
+    if (pl->kind == OM_WM_PLAN_SUPPORT && self < 0)
+        return om_check_fail_item(why, list, index, ".kind", "a brigade is not ordered to "
+                    "support: each unit supports a friend of its own");
+    if (pl->kind == OM_WM_PLAN_SUPPORT && pl->target < 0)
+        return om_check_fail_item(why, list, index, ".target", "a support names the friend "
+                    "it supports");
+    if (pl->kind == OM_WM_PLAN_SUPPORT && t->unit[pl->target].side != s->side)
+        return om_check_fail_item(why, list, index, ".target", "units[%d] (%s) is an enemy: "
+                    "only friends are supported", pl->target, t->unit[pl->target].name);
     if (pl->kind == OM_WM_PLAN_SHOOT && self >= 0 && t->unit[self].range_cm == 0)
         return om_check_fail_item(why, list, index, ".kind", "units[%d] (%s) has no shooting range",
                     self, t->unit[self].name);

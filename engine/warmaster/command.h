@@ -40,6 +40,11 @@ typedef enum om_wm_plan_kind {
                             stopping `keep_cm` from it */
     OM_WM_PLAN_SHOOT,    /* move toward `target` (-1: the closest visible enemy) until
                             it is within shooting range, then hold */
+    OM_WM_PLAN_SUPPORT,  /* stand behind the friend `target`, facing as it does, a
+                            stand of its front edge on a stand of the friend's rear
+                            edge, so that it supports the friend's fight (Combat >
+                            Supporting Troops): each order turns it to the friend's
+                            facing and moves it straight toward that place */
     OM_WM_PLAN_KIND_COUNT
 } om_wm_plan_kind;
 
@@ -291,8 +296,19 @@ om_wm_blunder om_wm_command_blunder_of(om_wm_ruleset_id rules, unsigned die);
 om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character_kind kind,
                                          om_dice *d, unsigned *die);
 
+/*
+ * om_wm_command_support_spot: where unit u's centre stands, facing as friend
+ * f faces, to support f from behind (Combat > Supporting Troops): the middle
+ * stand of u's front row edge to edge with, and exactly behind, the middle
+ * stand of f's rear row (C7 of command.c). Only geometry: whether u may
+ * support f, and whether the place is clear, are the caller's. Pure;
+ * thread-safe.
+ */
+om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f);
+
 /* Names as scenario files write them, by enumeration. */
-extern const char *const om_wm_plan_names[];       /* "hold", "charge", "advance", "shoot" */
+extern const char *const om_wm_plan_names[];       /* "hold", "charge", "advance", "shoot",
+                                                      "support" */
 extern const char *const om_wm_initiative_names[]; /* "auto", "charge", "evade", "never" */
 extern const char *const om_wm_issue_names[];      /* "general-last", "general-first",
                                                       "declared" */

@@ -197,6 +197,90 @@ static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, cons
     }
 }
 
+/* How far a supporter may stand in front of its place behind a friend (its
+ * path there would cross the friend's outline beyond this). */
+#define SUPPORT_AHEAD_CM 0.5
+
+/* What standing behind friend f is worth to unit u (support_worth), or
+ * -INFINITY when u cannot get there this turn: the friend's points at risk,
+ * in u's points, times the doctrine's weight and `risk`, less the cost of the
+ * paces to its place. */
+static double support_worth(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                            const om_wm_table *t, unsigned u, unsigned f, double risk)
+{
+    const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
+    const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
+    const double own = odds->points[u] > 0 ? (double)odds->points[u] : 1.0;
+    om_wm_vec spot = om_wm_command_support_spot(t, u, f);
+    double dx = me->centre.x - spot.x, dy = me->centre.y - spot.y, d = hypot(dx, dy);
+    /* From in front of its place, the way there crosses the friend. */
+    if (dx * fr->dir.x + dy * fr->dir.y > SUPPORT_AHEAD_CM || d > REACH_PACES * pace)
+        return -INFINITY;
+    return dc->support * risk * odds->points[f] / own - dc->support_distance * d / pace;
+}
+
+/* The side's supports (doctrine.h): the free units of infantry whose plan is
+ * not a charge are sent behind friends of infantry at risk (engaged or
+ * charging: risk 1; holding: the best odds of an enemy charging it), the pair
+ * of best worth first, one supporter a friend, while a support is worth more
+ * than the unit's own plan (score[u]). Writes the plans and their scores. */
+static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                     const om_wm_table *t, om_wm_command_setup *setup, const bool *engaged,
+                     const bool *free_unit, const sight *seen, double *score)
+{
+    double risk[OM_WM_TABLE_MAX_UNITS];
+    bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
+    const unsigned side = setup->side;
+    for (unsigned f = 0; f < t->units; f++) {
+        const om_wm_plan_kind k = setup->plan[f].kind;
+        risk[f] = 0;
+        taken[f] = false;
+        helper[f] = free_unit[f] && odds->may_support[f] && k != OM_WM_PLAN_CHARGE;
+        if (t->unit[f].side != side || !t->unit[f].present || !odds->may_support[f])
+            continue;
+        if (engaged[f] || (free_unit[f] && k == OM_WM_PLAN_CHARGE))
+            risk[f] = 1;
+        else if (free_unit[f] && k == OM_WM_PLAN_HOLD && seen[f].closest >= 0)
+            risk[f] = seen[f].threat;
+    }
+    for (;;) {
+        double best = -INFINITY;
+        int bu = -1, bf = -1;
+        for (unsigned u = 0; u < t->units; u++) {
+            if (!helper[u])
+                continue;
+            for (unsigned f = 0; f < t->units; f++) {
+                double w;
+                if (f == u || taken[f] || risk[f] <= 0)
+                    continue;
+                w = support_worth(dc, odds, t, u, f, risk[f]);
+                if (w > score[u] && w > best) {
+                    best = w;
+                    bu = (int)u;
+                    bf = (int)f;
+                }
+            }
+        }
+        if (bu < 0)
+            return;
+        /* A supporter fights to no front, so nobody supports it; the friend
+         * it supports stays where it is to be supported. */
+        helper[bu] = helper[bf] = false;
+        taken[bf] = true;
+        risk[bu] = 0;
+        score[bu] = best;
+        setup->plan[bu] = (om_wm_plan){.kind = OM_WM_PLAN_SUPPORT, .target = (int8_t)bf,
+                                       .by = orderer(setup, t, (unsigned)bu)};
+    }
+}
+
+/* Whether unit u's plan is to support a friend that charges this turn. */
+static bool behind_charger(const om_wm_command_setup *setup, unsigned u)
+{
+    const om_wm_plan *pl = &setup->plan[u];
+    return pl->kind == OM_WM_PLAN_SUPPORT && setup->plan[pl->target].kind == OM_WM_PLAN_CHARGE;
+}
+
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup)
 {
@@ -274,7 +358,12 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             best = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE,
                                 .target = initiative ? -1 : s->charge_at, .by = -1};
         }
-        if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u]) {
+        /* A shooter moves until the enemy is within its range: the General's
+         * unit, kept general_keep_cm from the enemy, only if its range reaches
+         * that far (else it advances to that distance, below, and shoots what
+         * comes within range). */
+        if (t->unit[u].range_cm > 0 && dc->shoot > best_score && !reserve[u] &&
+            ((int)u != general || t->unit[u].range_cm >= dc->general_keep_cm)) {
             best_score = dc->shoot;
             best = (om_wm_plan){.kind = OM_WM_PLAN_SHOOT, .target = -1, .by = -1,
                                 .orders = (uint8_t)dc->orders};
@@ -289,25 +378,35 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
                                     .keep_cm = keep, .by = -1, .orders = (uint8_t)dc->orders};
             }
         }
+        score[u] = best_score;
         if (best.kind == OM_WM_PLAN_HOLD)
             continue;
         best.by = orderer(setup, t, u);
         setup->plan[u] = best;
-        score[u] = best_score;
-        if (best.by >= 0)
-            insert(list, &n, (issue){best_score * order_odds(setup, t, best.by, &u, 1), (int)u, -1});
+    }
+    if (dc->support > 0)
+        supports(dc, odds, t, setup, engaged, free_unit, seen, score);
+    /* The plans to issue, best first; a unit that holds is worth nothing to
+     * its brigade's advance. */
+    for (unsigned u = 0; u < t->units; u++) {
+        const om_wm_plan *pl = &setup->plan[u];
+        if (!free_unit[u] || pl->kind == OM_WM_PLAN_HOLD)
+            score[u] = 0;
+        else if (pl->by >= 0 && !behind_charger(setup, u))
+            insert(list, &n, (issue){score[u] * order_odds(setup, t, pl->by, &u, 1), (int)u, -1});
     }
     /* A brigade advances as one while no enemy is within its engaging reach
      * and none of its free units is held in reserve: one order moves them all
      * (Command > Brigades), toward the target of the best charge among its
      * units (which charge on their own as the brigade's orders bring them in
      * reach, Command > Brigades) or else the enemy closest to its first free
-     * unit; with the General's unit in it, it stops where his unit would.
-     * Nearer the enemy its units act alone, on their initiative or orders. */
+     * unit. Nearer the enemy its units act alone, on their initiative or
+     * orders, as do those of a brigade holding the General's unit when the
+     * doctrine protects him. */
     for (unsigned b = 0; b < t->brigades && dc->brigades && dc->advance > 0; b++) {
         const om_wm_table_brigade *br = &t->brigade[b];
         int lead = -1, charger = -1;
-        bool as_one = t->unit[br->unit[0]].side == side, with_general = false;
+        bool as_one = t->unit[br->unit[0]].side == side;
         double best = 0;
         for (unsigned i = 0; i < br->count && as_one; i++) {
             unsigned u = br->unit[i];
@@ -320,7 +419,11 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
             if (setup->plan[u].kind == OM_WM_PLAN_CHARGE &&
                 (charger < 0 || score[u] > score[charger]))
                 charger = (int)u;
-            with_general = with_general || (int)u == general;
+            /* The General's unit kept out of the fight is never carried
+             * forward by its brigade's orders: the brigade's units act alone,
+             * his on its own plan, which keeps general_keep_cm. */
+            if ((int)u == general)
+                as_one = false;
             best = fmax(best, score[u]);
         }
         int8_t by;
@@ -333,11 +436,23 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         setup->brigade_plan[b] = (om_wm_plan){
             .kind = OM_WM_PLAN_ADVANCE,
             .target = charger >= 0 ? seen[charger].charge_at : seen[lead].closest,
-            .keep_cm = with_general ? fmax(dc->keep_cm, dc->general_keep_cm) : dc->keep_cm,
+            .keep_cm = dc->keep_cm,
             .by = by, .orders = (uint8_t)(charger >= 0 ? 0 : dc->orders)};
         /* One order for several units: worth each of theirs. */
         insert(list, &n, (issue){best * m * order_odds(setup, t, by, members, m), -1, (int)b});
     }
+    /* The supports of chargers last, best first: a friend's charge is made
+     * before its supporter moves up behind it. */
+    for (unsigned u = 0, first = n; u < t->units; u++)
+        if (behind_charger(setup, u) && setup->plan[u].by >= 0) {
+            issue e = {score[u] * order_odds(setup, t, setup->plan[u].by, &u, 1), (int)u, -1};
+            unsigned k = n++;
+            while (k > first && list[k - 1].score < e.score) {
+                list[k] = list[k - 1];
+                k--;
+            }
+            list[k] = e;
+        }
     for (unsigned k = 0; k < n; k++) {
         uint8_t rank = (uint8_t)(k < UINT8_MAX ? k : UINT8_MAX);
         if (list[k].brigade >= 0)

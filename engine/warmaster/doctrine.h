@@ -11,10 +11,12 @@
  * worth, the likeliest to pass first) and the side's characters issue them
  * in that order until a command roll fails, as players do (the Command phase
  * of command.h does the issuing). A doctrine states what it maximises; the
- * scores weigh the odds accordingly. Two orders a player weighs are not
- * scored: moving a unit behind an engaged friend to support it (units behind
- * a fight support it where they stand) and contesting an objective (battles
- * have none).
+ * scores weigh the odds accordingly. A unit of infantry may also be sent
+ * to stand behind a friend of infantry that fights, is about to charge or
+ * stands where an enemy may charge it, so that it supports the fight (Combat
+ * > Supporting Troops), worth the friend's points at risk. One order a player
+ * weighs is not scored: contesting an objective, since battles have none
+ * (their victory points are the units' alone).
  *
  * A doctrine is a struct of weights; its values come from a doctrine file
  * (scenarios/warmaster/wm_doctrine.h, schema oddsmaster-doctrine/1), the
@@ -77,12 +79,22 @@ typedef struct om_wm_doctrine {
     double engage_paces;    /* a brigade advances as one until an enemy is within this
                                many of a member's paces; then its units act alone, on
                                their initiative or their own orders (0..10) */
+    /* support: */
+    double support;         /* worth of standing behind a friend of infantry that is
+                               engaged or charges this turn (in units of the supporter's
+                               points: the friend's points times this), or that holds
+                               where an enemy could charge it (times the best odds of
+                               such a charge too); 0: no supports (0..10) */
+    double support_distance; /* cost of each pace a supporter must cover to its place
+                                (0..10) */
     /* hold: */
     double hold;            /* the score every other order must beat to be issued
                                (0..10) */
     /* protect the General: */
-    bool protect_general;   /* the General's unit fights only at good odds and advances
-                               no nearer the enemy than general_keep_cm */
+    bool protect_general;   /* the General's unit fights only at good odds, advances
+                               (or moves to shoot) no nearer the enemy than
+                               general_keep_cm, and is never carried forward by its
+                               brigade's orders */
     double general_min_odds; /* with protect_general: its charges need these odds (0..1) */
     double general_keep_cm; /* with protect_general: how far from the enemy its advance
                                stops (0..200) */
@@ -97,10 +109,13 @@ typedef struct om_wm_doctrine {
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the
  * probability that u charging v wins the first round ([u][v]; negative: u
- * cannot charge v), and each unit's points. */
+ * cannot charge v), each unit's points, and whether it may support and be
+ * supported (infantry whose special rules allow it: Combat > Supporting
+ * Troops). */
 typedef struct om_wm_doctrine_odds {
     float win[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];
     uint32_t points[OM_WM_TABLE_MAX_UNITS];
+    bool may_support[OM_WM_TABLE_MAX_UNITS];
 } om_wm_doctrine_odds;
 
 /*
@@ -115,7 +130,15 @@ typedef struct om_wm_doctrine_odds {
  * (stopping keep_cm short, general_keep_cm for the General's unit); or hold.
  * A brigade of the side advances as one, on its best charger's target or the
  * enemy closest to its first free unit, while no enemy is within engage_paces
- * of its units and none is in reserve. Each plan is ordered by the closest
+ * of its units, none is in reserve and, under protect_general, none is the
+ * General's (a brigade's orders would carry his unit forward, into the
+ * enemy's range, whatever distance his own plan keeps). A shooter's move into
+ * range is the General's unit's plan only when its range reaches
+ * general_keep_cm. A free unit of infantry whose best order
+ * is not a charge supports instead a friend of infantry (engaged, charging this
+ * turn, or holding under threat) when that scores more, one supporter a
+ * friend, best pairs first; supports are issued after every other plan, so
+ * that a friend's charge is made before its supporter moves. Each plan is ordered by the closest
  * character of the side whose command reaches its unit (none: no orders,
  * initiative only), priorities best first. Pure; no allocation; the plans
  * are valid for the table (every target an enemy on it), so that

@@ -3012,3 +3012,19 @@ om_status om_wm_table_check(const om_wm_table *t, om_wm_ruleset_id rules,
         return st;
     return OM_OK;
 }
+
+/* ---- Turning in place ---- */
+
+bool om_wm_table_turn(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec dir)
+{
+    om_wm_table_unit *un = &t->unit[u];
+    if (bits_of(dir.x) == bits_of(un->dir.x) && bits_of(dir.y) == bits_of(un->dir.y))
+        return true;
+    /* The turned outline must stand clear, as a move's turn to its direction
+     * of travel must (om_wm_table_move, `turn`). */
+    if (!pose_clear(t, rules, u, un->centre, dir, -1))
+        return false;
+    un->dir = dir;
+    om_wm_table_update(t, u);
+    return true;
+}

@@ -624,6 +624,15 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
                               unsigned n, om_wm_vec goal, double max_cm,
                               const om_wm_table_move_rule *rule);
 
+/*
+ * om_wm_table_turn: turn unit u in place to face `dir` (a unit vector), if
+ * its turned outline stands clear of other units, closed terrain and the
+ * table's edge, as a move's turn to its direction of travel must. Returns
+ * whether it faces `dir` now (already facing it: true, nothing changed).
+ * Pure on `t`.
+ */
+bool om_wm_table_turn(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec dir);
+
 /* What lies behind a unit, for the engagement resolver (wm.h om_wm_behind). */
 typedef struct om_wm_table_behind {
     om_wm_behind kind;  /* open, impassable, enemy, unyielding, friends, table edge */

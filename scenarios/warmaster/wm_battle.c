@@ -33,8 +33,9 @@
  * (om_wm_battle_deploy: each line's order as the deployment method and its
  * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
- * army from its left to its right as it stands (the General the middle one,
- * no two on one unit), so that every part of the army is within some
+ * army from its left to its right as it stands (the General the middle one
+ * of its rearmost line, the others of the units at their places the
+ * rearmost, no two on one unit), so that every part of the army is within some
  * character's command; a character is slain with the unit it joined, to which
  * it adds its bonus Attacks. The
  * terrain is laid out first (battlefield.h); the scouting roll and the
@@ -398,10 +399,40 @@ static void left_to_right(const om_wm_table *t, unsigned first, size_t n, unsign
     }
 }
 
+/* Of the free places (not `taken`) whose units stand across the army where
+ * the unit of place `at` stands (their centres within half its width of its
+ * centre, across the army's facing), the one whose unit stands farthest back
+ * (ties: the nearest `at`): a character at that place of the army joins its
+ * second line rather than the fighting line where it has one, so that where
+ * he stands does not turn on how the lines' units happen to interleave. */
+static size_t rearmost_at(const om_wm_table *t, const unsigned *by_place, const bool *taken,
+                          size_t n, size_t at)
+{
+    const om_wm_table_unit *a = &t->unit[by_place[at]];
+    const double across = a->centre.x * a->dir.y - a->centre.y * a->dir.x;
+    const double half = om_wm_table_unit_width(a) / 2;
+    size_t best = at;
+    double best_back = -(a->centre.x * a->dir.x + a->centre.y * a->dir.y);
+    for (size_t j = 0; j < n; j++) {
+        const om_wm_table_unit *x = &t->unit[by_place[j]];
+        const double back = -(x->centre.x * x->dir.x + x->centre.y * x->dir.y);
+        const size_t gap = j > at ? j - at : at - j, best_gap = best > at ? best - at : at - best;
+        if (taken[j] || fabs(x->centre.x * x->dir.y - x->centre.y * x->dir.x - across) > half)
+            continue;
+        if (back > best_back + LINE_TIE_CM ||
+            (fabs(back - best_back) <= LINE_TIE_CM && gap < best_gap)) {
+            best = j;
+            best_back = back;
+        }
+    }
+    return best;
+}
+
 /* Side s's characters on the table, each joined to a unit spread across the
  * army as it stands from its left to its right (not in the list's order,
  * which left one wing of a two-line army out of every character's command,
- * Command > Orders), the General to a unit of the rearmost line
+ * Command > Orders), of the units at a character's place the rearmost
+ * (rearmost_at), the General to a unit of the rearmost line
  * (general_unit), no two characters to one unit while the army has units
  * enough; their victory points (Victory
  * Points: a character's value includes its mount and items). */
@@ -434,6 +465,8 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
                 at = (at + j) % n;
                 break;
             }
+        if (ch->kind != OM_WM_GENERAL)
+            at = rearmost_at(t, by_place, taken, n, at);
         taken[at] = true;
         unsigned u = by_place[at];
         /* No character joins a unit whose list says so (Gnoblars): the

@@ -10,6 +10,7 @@
  *       advance: {weight: 0.3, threat: 0.2, keep_cm: 0, orders: 2,
  *                 brigades: true, engage_paces: 3}
  *       shoot:   {weight: 0.4}
+ *       support: {weight: 0.6, distance: 0.1}
  *       hold:    {weight: 0}
  *       protect_general: {min_odds: 0.9, keep_cm: 40}
  *       reserve: {share: 0}
@@ -52,6 +53,10 @@ typedef struct raw_weight {
     char *weight;
 } raw_weight;
 
+typedef struct raw_support {
+    char *weight, *distance;
+} raw_support;
+
 typedef struct raw_protect {
     char *min_odds, *keep_cm;
 } raw_protect;
@@ -64,6 +69,7 @@ typedef struct raw_orders {
     raw_charge *charge;
     raw_advance *advance;
     raw_weight *shoot, *hold;
+    raw_support *support;
     raw_protect *protect;
     raw_reserve *reserve;
     char *take_over;
@@ -102,6 +108,12 @@ static const cyaml_schema_field_t weight_fields[] = {
     CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t support_fields[] = {
+    STR("weight", OPT, raw_support, weight),
+    STR("distance", OPT, raw_support, distance),
+    CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t protect_fields[] = {
     STR("min_odds", OPT, raw_protect, min_odds),
     STR("keep_cm", OPT, raw_protect, keep_cm),
@@ -118,6 +130,7 @@ static const cyaml_schema_field_t orders_fields[] = {
     CYAML_FIELD_MAPPING_PTR("advance", OPT, raw_orders, advance, advance_fields),
     CYAML_FIELD_MAPPING_PTR("shoot", OPT, raw_orders, shoot, weight_fields),
     CYAML_FIELD_MAPPING_PTR("hold", OPT, raw_orders, hold, weight_fields),
+    CYAML_FIELD_MAPPING_PTR("support", OPT, raw_orders, support, support_fields),
     CYAML_FIELD_MAPPING_PTR("protect_general", OPT, raw_orders, protect, protect_fields),
     CYAML_FIELD_MAPPING_PTR("reserve", OPT, raw_orders, reserve, reserve_fields),
     STR("take_over", OPT, raw_orders, take_over),
@@ -271,6 +284,12 @@ static om_status convert(const om_yaml_ctx *c, const raw_doctrine *r, om_wm_doct
     if (o->shoot != NULL &&
         (st = conv_real(c, "orders.shoot", "weight", o->shoot->weight, 0, WEIGHT_MAX,
                         &d->shoot)) != OM_OK)
+        return st;
+    if (o->support != NULL &&
+        ((st = conv_real(c, "orders.support", "weight", o->support->weight, 0, WEIGHT_MAX,
+                         &d->support)) != OM_OK ||
+         (st = conv_real(c, "orders.support", "distance", o->support->distance, 0, WEIGHT_MAX,
+                         &d->support_distance)) != OM_OK))
         return st;
     if (o->hold != NULL &&
         (st = conv_real(c, "orders.hold", "weight", o->hold->weight, 0, WEIGHT_MAX,
