@@ -316,8 +316,11 @@ Test(turn, supporting_unit_behind)
     map[2] = t;
     same_as_hand(&b, &h, map);
 
-    /* Off line by 2cm: no support, the reserve takes no part. */
+    /* Off line by 2cm: no support, the reserve takes no part. The Knights
+     * stand rather than advance on it should they destroy S (Combat >
+     * Advance; a unit that never pursues does not advance). */
     b.t.table.unit[t].centre = at(92, 48);
+    b.t.unit[k].side.pursue = OM_WM_PURSUE_NEVER;
     {
         om_wm_turn_prepared *p = prepare(&b);
         om_wm_turn_work *w = NULL;
@@ -413,7 +416,8 @@ Test(turn, shooting_the_closest_visible_target)
     begin(&b, "warmaster-revolution", 0);
     unsigned x = unit(&b, "Crossbowmen", 0, OM_WM_INFANTRY, 3, 3, 3, 0, 1, OM_WM_TABLE_LINE, 60,
                       20, 90);
-    unit(&b, "Friend", 0, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 76, 24, 90);
+    unsigned f = unit(&b, "Friend", 0, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 76, 24,
+                      90);
     unsigned e = unit(&b, "Engaged", 1, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 76, 26,
                       270);
     unsigned n = unit(&b, "Near", 1, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 60, 38,
@@ -421,6 +425,11 @@ Test(turn, shooting_the_closest_visible_target)
     unsigned r = unit(&b, "Far", 1, OM_WM_INFANTRY, 3, 3, 3, 0, 0, OM_WM_TABLE_LINE, 90, 44,
                       270);
     (void)x;
+    /* F and E stand rather than advance should one destroy the other
+     * (Combat > Advance: an advance may start a fight that ends with X
+     * advancing on N), so that N's losses are the Shooting phase's alone. */
+    b.t.unit[f].side.pursue = OM_WM_PURSUE_NEVER;
+    b.t.unit[e].side.pursue = OM_WM_PURSUE_NEVER;
     om_wm_turn_prepared *p = prepare(&b);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     seed(&d, 5);

@@ -1738,6 +1738,10 @@ static void winner_pursues(const engine *g, fight *f, unsigned w, unsigned l, un
                      ? 0u : om_wm_sat8(om_wm_pursuit_bonus(cm));
     x->foe = (uint8_t)l;
     x->pursued++;
+    /* The pursuer follows its enemy's retreat into contact (Combat > Pursuit >
+     * Moving pursuers): the table moves it by this distance (turn.c). */
+    x->followed_cm = om_wm_sum8(x->followed_cm, cm);
+    x->followed = (uint8_t)l;
 }
 
 /* Whether unit l of the losing side can be pursued: it is in the fight, lives

@@ -268,6 +268,8 @@ static void record_unit(const om_wm_multi_prepared *mp, const om_wm_fighter *x, 
     r->retreated_cm = x->retreated_cm;
     r->fall_back_cm = x->fall_back_cm;
     r->pursued = x->pursued;
+    r->followed_cm = x->followed_cm;
+    r->followed = x->followed_cm > 0 ? x->followed : (uint8_t)OM_WM_NO_UNIT;
     r->confused = x->confused && alive && !me->unit.traits.never_confused;
     r->routed = x->routed;
     r->destroyed = !alive;

@@ -28,7 +28,9 @@ typedef enum om_wm_event_kind {
                                   the highest score that passes, dice[0..1] the 2D6,
                                   flags OM_WM_EVF_PASSED, OM_WM_EVF_BLUNDER */
     OM_WM_EV_BLUNDER,          /* unit blundered: v[0] om_wm_blunder, dice[0] the die */
-    OM_WM_EV_CHARGE,           /* unit charged target (by order, initiative or blunder) */
+    OM_WM_EV_CHARGE,           /* unit charged target (by order, initiative or blunder),
+                                  or v[0] OM_WM_CHARGE_ADVANCE: advanced on it in the
+                                  Combat phase (Combat > Advance) */
     OM_WM_EV_SHOOT,            /* unit shot at target: v[0] stands shooting, v[1] unsaved
                                   hits */
     OM_WM_EV_SHOT_RESULT,      /* unit, shot at, after its Shooting phase: v[0] hits,
@@ -72,6 +74,9 @@ enum {
     OM_WM_EVF_WITHDRAWS = 1u << 5,
     OM_WM_EVF_GENERAL_SLAIN = 1u << 6
 };
+
+/* An OM_WM_EV_CHARGE record's v[0] for an advance (0: a charge). */
+#define OM_WM_CHARGE_ADVANCE 1
 
 /* Why a unit became confused (OM_WM_EV_CONFUSED). */
 enum {

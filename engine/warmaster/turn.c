@@ -35,6 +35,11 @@
 /* A drive back halts this far from enemies ("halts 1cm away": Confusion > When
  * do Units Become Confused? (4); Shooting > Driving Back Enemies). */
 #define DRIVE_BACK_ENEMY_GAP_CM 1.0
+/* The most a stand moves in an advance, whatever its pace or formation
+ * (Combat > Advance: "no stand may move further than 20cm"). */
+#define ADVANCE_CM 20.0
+/* No friend: a unit that supports none (support_of). */
+#define NO_FRIEND UINT8_MAX
 
 const char *const om_wm_shoot_policy_names[OM_WM_SHOOT_POLICY_COUNT] = {"closest", "hold"};
 
@@ -83,9 +88,21 @@ struct om_wm_turn_work {
     om_wm_multi_outcome outcome;              /* what it did */
     uint8_t start_stands[OM_WM_TABLE_MAX_UNITS]; /* stands as the turn started */
     bool hurt[OM_WM_TABLE_MAX_UNITS];         /* a big monster badly hurt this turn */
-    uint8_t back_cm[OM_WM_TABLE_MAX_UNITS];   /* how far the unit moves back at the end
-                                                 of the Combat phase: its retreats or
-                                                 fall back in a combat that ended */
+    uint8_t back_cm[OM_WM_TABLE_MAX_UNITS];   /* how far the unit moves back after its
+                                                 engagement: its retreats and fall back */
+    uint8_t follow_cm[OM_WM_TABLE_MAX_UNITS]; /* how far it follows the enemy it
+                                                 pursued (moves_after_combat) */
+    uint8_t follow_of[OM_WM_TABLE_MAX_UNITS]; /* ...that enemy's table index */
+    uint8_t support_of[OM_WM_TABLE_MAX_UNITS]; /* the friend a winning supporter moves
+                                                 with, or NO_FRIEND */
+    bool advancer[OM_WM_TABLE_MAX_UNITS];     /* its side's engagement destroyed every
+                                                 enemy: it may advance (Combat > Advance) */
+    bool advanced[OM_WM_TABLE_MAX_UNITS];     /* it advanced in this Combat phase */
+    bool advancing[OM_WM_TABLE_MAX_UNITS];    /* it advanced into an engagement still to
+                                                 be fought in this phase */
+    bool fought[OM_WM_TABLE_MAX_UNITS];       /* it fought in this Combat phase */
+    bool unresolved[OM_WM_TABLE_MAX_UNITS];   /* in a combat of this phase that goes on
+                                                 next turn */
     const om_wm_command_setup *setup;         /* the turn being played: its moving
                                                  side and plans */
     bool engaged_at_start[OM_WM_TABLE_MAX_UNITS]; /* touching an enemy as it started */
@@ -662,18 +679,22 @@ static void group_engagements(const om_wm_table *t, const contacts *c, uint8_t *
 
 /* Unit u's side in this engagement, as the table decides it. */
 static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w, unsigned u,
-                         om_wm_side *s)
+                         bool first_pass, om_wm_side *s)
 {
     const om_wm_turn *turn = &p->turn;
     const om_wm_table *t = &w->t;
     const contacts *c = &w->c;
     *s = turn->unit[u].side;
-    s->charging = w->command.unit[u].charged;
+    /* The charges are the Command phase's: no charge bonus of any kind
+     * applies to an advance, nor to an engagement it starts (Combat >
+     * Advance). */
+    s->charging = first_pass && w->command.unit[u].charged;
     s->confused = t->unit[u].confused;
     s->dense_terrain = om_wm_table_in_dense(t, u);
-    /* A charger counts as in the open (Combat > Defended & Fortified Troops);
-     * pikemen are never defended in dense terrain (army list). */
-    s->position = s->charging ? OM_WM_OPEN : om_wm_table_position(t, u);
+    /* A charger or an advancer counts as in the open (Combat > Defended &
+     * Fortified Troops); pikemen are never defended in dense terrain (army
+     * list). */
+    s->position = s->charging || w->advanced[u] ? OM_WM_OPEN : om_wm_table_position(t, u);
     if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
         s->position = OM_WM_OPEN;
     /* Lasting spells on it (magic.h), cast this turn or in the enemy's last:
@@ -684,8 +705,9 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     s->support_units = 0;
     /* Stand and shoot (Shooting > Shooting at Charging Enemy): a shooter not
      * engaged before the charges, charged to its front (it sees the charger
-     * come), when its policy says so. */
-    s->stand_and_shoot = turn->unit[u].stand_and_shoot && !s->charging &&
+     * come), when its policy says so; not at an advancer (fixed reading
+     * advance_choice), so not in an engagement an advance starts. */
+    s->stand_and_shoot = first_pass && turn->unit[u].stand_and_shoot && !s->charging &&
                          !w->engaged_at_start[u] && c->charged_front[u] != 0 &&
                          (om_wm_unit_shoots(&s->unit) || s->extra_shots > 0) &&
                          !s->unit.traits.no_stand_and_shoot &&
@@ -760,7 +782,8 @@ static void add_contact(om_wm_multi *m, const om_wm_side *s, unsigned k, unsigne
 /* Describe the engagement whose units have root `root` to the engine:
  * side A's units first, in table order, then side B's. */
 static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
-                             const uint8_t *parent, const bool *in_fight, unsigned root)
+                             const uint8_t *parent, const bool *in_fight, unsigned root,
+                             bool first_pass)
 {
     const om_wm_table *t = &w->t;
     const contacts *c = &w->c;
@@ -783,10 +806,11 @@ static void build_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w,
                 continue;
             at[u] = m->n_units;
             w->index[m->n_units] = (uint8_t)u;
-            engaged_side(p, w, u, &w->side[m->n_units]);
+            engaged_side(p, w, u, first_pass, &w->side[m->n_units]);
             m->unit[m->n_units] = (om_wm_multi_unit){&w->side[m->n_units], (uint8_t)army,
                                                      OM_WM_NO_UNIT};
-            continued |= w->engaged_at_start[u];
+            /* An engagement an advance starts is new (Combat > Advance). */
+            continued |= first_pass && w->engaged_at_start[u];
             m->n_units++;
         }
     for (unsigned k = 0; k < m->n_units; k++) {
@@ -877,6 +901,30 @@ static void credit_engagement(om_wm_turn_work *w, const uint8_t *start)
     }
 }
 
+/* What engagement unit k's combat moves it by on the table (fixed reading
+ * moves_after_combat): back by its retreats and fall back; forward after the
+ * enemy it pursued, as far as that enemy retreated while pursued (Combat >
+ * Pursuit); a winning unit that supported follows the friend it supports
+ * (Supporting Pursuits); a winner whose side destroyed every enemy may
+ * advance (Combat > Advance). */
+static void record_moves(om_wm_turn_work *w, unsigned k)
+{
+    const om_wm_unit_result *r = &w->outcome.unit[k];
+    const unsigned u = w->index[k], army = w->m.unit[k].army;
+    const unsigned back = (unsigned)r->retreated_cm + r->fall_back_cm;
+    w->back_cm[u] = (uint8_t)(back < UINT8_MAX ? back : UINT8_MAX);
+    w->follow_cm[u] = r->followed_cm;
+    w->follow_of[u] = r->followed != OM_WM_NO_UNIT ? w->index[r->followed] : (uint8_t)NO_FRIEND;
+    w->support_of[u] = NO_FRIEND;
+    for (unsigned j = 0; j < w->m.n_units && back == 0 && r->followed_cm == 0; j++)
+        if (w->c.link[u][w->index[j]] > 0) {
+            w->support_of[u] = w->index[j];
+            break;
+        }
+    w->advancer[u] = w->outcome.all_destroyed[1 - army] && !w->outcome.all_destroyed[army] &&
+                     !r->destroyed && !r->left_table;
+}
+
 /* Fight the engagement in w->m and carry its units' states back to the table. */
 static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                              om_wm_turn_result *out)
@@ -911,67 +959,203 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
         out->unit[u].routed |= r->routed;
         w->hurt[u] |= r->hurt;
         un->stands = (uint8_t)w->state[k].stands;
-        /* Odd hits stay only with units still engaged (Combat > Remove Odd Hits). */
-        un->hits = r->engaged ? (uint8_t)w->state[k].carried : 0;
+        /* Hits carry into an engagement the unit advances into; odd hits go
+         * at the end of the phase from units no longer engaged (Combat >
+         * Advance; Remove Odd Hits). */
+        un->hits = (uint8_t)w->state[k].carried;
         un->confused = r->confused;
         if (r->destroyed || r->left_table || un->stands == 0)
             un->present = false;
-        {
-            const unsigned back = r->engaged ? 0u : (unsigned)r->retreated_cm + r->fall_back_cm;
-            w->back_cm[u] = (uint8_t)(back < UINT8_MAX ? back : UINT8_MAX);
-        }
+        w->fought[u] = true;
+        w->advancing[u] = false;
+        w->unresolved[u] = r->engaged;
+        record_moves(w, k);
         om_wm_table_update(t, u);
     }
     credit_engagement(w, start);
 }
 
-/* The end of the Combat phase on the table (fixed reading
- * moves_after_combat): every unit whose combat ended having retreated or
- * fallen back (Combat > Retreats; Fall Backs) stands that far straight back
- * along its facing, stopped by what lies there as any move is, so that the
- * next turn finds the sides apart; its enemies hold where they fought. A
- * combat that goes on (Combat > Unresolved Combat) leaves its units in
- * contact. The moves come after every engagement of the phase, so that no
- * engagement of it sees another's. */
-static void move_back(const om_wm_turn_prepared *p, om_wm_turn_work *w)
+/* Move unit u by `delta` on the table, stopped by what lies in its way as any
+ * move is; returns how far it moved. The move ends the unit's spell effects
+ * that last until it moves (om_wm_lasting_moved). */
+static om_wm_vec move_by(const om_wm_turn_prepared *p, om_wm_turn_work *w, unsigned u,
+                         om_wm_vec delta)
+{
+    om_wm_table_unit *un = &w->t.unit[u];
+    const om_wm_table_move_rule rule = {.target = -1};
+    const om_wm_vec from = un->centre;
+    const double cm = sqrt(delta.x * delta.x + delta.y * delta.y);
+    om_wm_lasting_moved(&w->t, u);
+    (void)om_wm_table_move(&w->t, p->turn.command.rules, u,
+                           (om_wm_vec){from.x + delta.x, from.y + delta.y}, cm, &rule, NULL);
+    return (om_wm_vec){un->centre.x - from.x, un->centre.y - from.y};
+}
+
+/* The moves of the engagements just fought, on the table (fixed reading
+ * moves_after_combat), in three sweeps of table order: first every unit that
+ * retreated or fell back (Combat > Retreats; Fall Backs) moves that far
+ * straight back along its facing (fixed reading retreat_direction); then each
+ * pursuer follows the enemy it pursued the way that enemy retreated, as far as
+ * it retreated while pursued, into contact where its retreat ended (Combat >
+ * Pursuit > Moving pursuers); then a winning unit that supported a pursuer
+ * moves as that friend moved (Supporting Pursuits). Every move is stopped by
+ * what lies in its way, as any move is, so that a blocked pursuer ends short
+ * of its enemy and the combat ends. A combat that goes on (Combat >
+ * Unresolved Combat) is moved the same way and stays in contact. */
+static void move_after_combat(const om_wm_turn_prepared *p, om_wm_turn_work *w)
 {
     om_wm_table *t = &w->t;
-    const om_wm_table_move_rule rule = {.target = -1};
+    om_wm_vec moved[OM_WM_TABLE_MAX_UNITS];
+    bool self[OM_WM_TABLE_MAX_UNITS];
     for (unsigned u = 0; u < t->units; u++) {
         om_wm_table_unit *un = &t->unit[u];
         const double cm = w->back_cm[u];
-        if (cm <= 0)
-            continue;
+        moved[u] = (om_wm_vec){0, 0};
+        self[u] = cm > 0;
         w->back_cm[u] = 0;
-        if (!un->present)
-            continue;
-        om_wm_lasting_moved(t, u);
-        (void)om_wm_table_move(t, p->turn.command.rules, u,
-                               (om_wm_vec){un->centre.x - un->dir.x * cm,
-                                           un->centre.y - un->dir.y * cm},
-                               cm, &rule, NULL);
+        if (cm > 0 && un->present)
+            (void)move_by(p, w, u, (om_wm_vec){-un->dir.x * cm, -un->dir.y * cm});
     }
+    for (unsigned u = 0; u < t->units; u++) {
+        const double cm = w->follow_cm[u];
+        w->follow_cm[u] = 0;
+        if (cm <= 0 || w->follow_of[u] == NO_FRIEND)
+            continue;
+        self[u] = true;
+        if (t->unit[u].present) {
+            /* Retreats run straight back along the retreater's facing. */
+            const om_wm_table_unit *foe = &t->unit[w->follow_of[u]];
+            moved[u] = move_by(p, w, u, (om_wm_vec){-foe->dir.x * cm, -foe->dir.y * cm});
+        }
+    }
+    for (unsigned u = 0; u < t->units; u++) {
+        const unsigned f = w->support_of[u];
+        w->support_of[u] = NO_FRIEND;
+        if (f == NO_FRIEND || self[u] || !t->unit[u].present ||
+            (moved[f].x == 0 && moved[f].y == 0))
+            continue;
+        (void)move_by(p, w, u, moved[f]);
+    }
+}
+
+/* Whether unit u may advance now that its engagement destroyed every enemy
+ * (Combat > Advance): it lives, stands clear of the enemy, has not advanced in
+ * this phase, and is free to: not artillery, fortified, immobile, a static
+ * machine, confused, a unit that never charges or one a spell forbids to
+ * (om_wm_lasting_may_charge: cannot charge, pursue or advance); and its player advances
+ * with it (its `pursue` choice: a unit that never pursues stands instead,
+ * fixed reading advance_choice). */
+static bool may_advance(const om_wm_turn_prepared *p, const om_wm_turn_work *w, unsigned u)
+{
+    const om_wm_table_unit *un = &w->t.unit[u];
+    const om_wm_side *s = &p->turn.unit[u].side;
+    return un->present && !w->advanced[u] && !w->unresolved[u] && !un->confused &&
+           s->pursue != OM_WM_PURSUE_NEVER && s->unit.troop != OM_WM_ARTILLERY &&
+           !s->unit.traits.immobile && s->unit.traits.static_machine == OM_WM_NOT_STATIC &&
+           !(un->traits & OM_WM_TABLE_TRAIT_NO_CHARGE) && om_wm_lasting_may_charge(&w->t, u) &&
+           om_wm_table_position(&w->t, u) != OM_WM_FORTIFIED && !om_wm_table_engaged(&w->t, u);
+}
+
+/* The advances of the winners whose engagements destroyed every enemy
+ * (Combat > Advance), in table order: each may charge the closest enemy it
+ * sees within 20cm, no stand moving further (om_wm_table_charge_plan at that
+ * pace), and no other; none in sight and reach, it stands. An advance into an
+ * engagement fought in this phase and going on waits for the next turn's
+ * Combat phase; into a new or unfought one, it is fought in this phase.
+ * Returns whether any advance is to be fought in this phase. */
+static bool advance(const om_wm_turn_prepared *p, om_wm_turn_work *w)
+{
+    om_wm_table *t = &w->t;
+    const om_wm_ruleset_id rules = p->turn.command.rules;
+    bool fight_now = false;
+    for (unsigned u = 0; u < t->units; u++) {
+        om_wm_table_charge ch;
+        int target;
+        if (!w->advancer[u])
+            continue;
+        w->advancer[u] = false;
+        if (!may_advance(p, w, u))
+            continue;
+        target = om_wm_table_closest_visible_enemy(t, rules, u, sees_all_round(&t->unit[u]),
+                                                   ADVANCE_CM, 0, NULL);
+        if (target < 0)
+            continue;
+        om_wm_table_charge_plan(t, rules, u, (unsigned)target, ADVANCE_CM, &ch);
+        if (!ch.possible || !ch.reaches)
+            continue;
+        t->unit[u].centre = ch.centre;
+        t->unit[u].dir = ch.dir;
+        om_wm_table_update(t, u);
+        w->advanced[u] = true;
+        w->advancing[u] = !w->unresolved[target];
+        fight_now |= w->advancing[u];
+        if (w->trace != NULL) {
+            om_wm_event e = om_wm_event_make(w->trace, OM_WM_EV_CHARGE, (int)u, target);
+            e.v[0] = OM_WM_CHARGE_ADVANCE;
+            om_wm_trace_put(w->trace, &e);
+        }
+    }
+    return fight_now;
+}
+
+/* Whether the engagement of root `root` is fought in this pass: in the
+ * phase's first pass every one is; afterwards those an advance joined that no
+ * unit of which fights on from an engagement of this phase (Combat > Advance). */
+static bool fought_in_pass(const om_wm_turn_work *w, uint8_t *parent, const bool *in_fight,
+                           unsigned root)
+{
+    bool advancer = false;
+    for (unsigned u = 0; u < w->t.units; u++) {
+        if (!in_fight[u] || find_root(parent, u) != root)
+            continue;
+        if (w->unresolved[u])
+            return false;
+        advancer |= w->advancing[u];
+    }
+    return advancer;
 }
 
 /* The Combat phase: every engagement in the order of its lowest unit index
  * (the moving player's choice; Combat: each engagement is worked out before
- * the next), over one Combat phase each. */
+ * the next), over one Combat phase each; then the moves the engagements made
+ * (move_after_combat) and the advances (advance). Engagements that advances
+ * start or join are fought next, in the same order, and so on until no unit
+ * advances into a fight of this phase (each advances once at most). The moves
+ * follow every engagement of a pass, so that no engagement of one pass sees
+ * another's. */
 static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_dice *d,
                          om_wm_turn_result *out)
 {
     uint8_t parent[OM_WM_TABLE_MAX_UNITS];
     bool in_fight[OM_WM_TABLE_MAX_UNITS];
-    if (!find_contacts(&w->t, &w->command, &w->c))
-        return;
-    find_supports(&p->turn, &w->t, &w->c);
-    group_engagements(&w->t, &w->c, parent, in_fight);
-    for (unsigned u = 0; u < w->t.units; u++) {
-        if (!in_fight[u] || find_root(parent, u) != u)
-            continue;
-        build_engagement(p, w, parent, in_fight, u);
-        fight_engagement(p, w, d, out);
-    }
-    move_back(p, w);
+    const unsigned n = w->t.units;
+    bool first = true;
+    memset(w->fought, 0, n * sizeof w->fought[0]);
+    memset(w->advanced, 0, n * sizeof w->advanced[0]);
+    memset(w->advancing, 0, n * sizeof w->advancing[0]);
+    memset(w->advancer, 0, n * sizeof w->advancer[0]);
+    memset(w->unresolved, 0, n * sizeof w->unresolved[0]);
+    do {
+        if (!find_contacts(&w->t, &w->command, &w->c))
+            break;
+        find_supports(&p->turn, &w->t, &w->c);
+        group_engagements(&w->t, &w->c, parent, in_fight);
+        for (unsigned u = 0; u < n; u++) {
+            if (!in_fight[u] || find_root(parent, u) != u ||
+                (!first && !fought_in_pass(w, parent, in_fight, u)))
+                continue;
+            build_engagement(p, w, parent, in_fight, u, first);
+            fight_engagement(p, w, d, out);
+        }
+        move_after_combat(p, w);
+        first = false;
+    } while (advance(p, w));
+    /* Odd hits go from units no longer engaged (Combat > Remove Odd Hits). */
+    for (unsigned u = 0; u < n; u++)
+        if (w->fought[u] && !w->unresolved[u] && w->t.unit[u].hits != 0) {
+            w->t.unit[u].hits = 0;
+            om_wm_table_update(&w->t, u);
+        }
 }
 
 /* ---- The turn ---- */
@@ -1326,11 +1510,25 @@ static const om_wm_option turn_option_table[] = {
      "fixed: from the unit the Wizard has joined, as from the closest shooter", "-",
      OM_WM_OPTION_FIXED, 0},
     {"moves_after_combat", "-",
-     "Warmaster Revolution, Combat > Retreats; Pursuit; Advance; Fall Backs",
+     "Warmaster Revolution, Combat > Retreats; Pursuit; Advance; Fall Backs; Unresolved "
+     "Combat",
      "Where do retreats, pursuits, fall backs and advances leave the units?",
-     "fixed: at the end of the Combat phase a unit whose combat ended moves straight back "
-     "by the distance it retreated or fell back; winners hold where they fought (no "
-     "pursuit or advance moves on the table); an unresolved combat stays in contact",
+     "fixed: once the Combat phase's engagements are fought, each unit that retreated or "
+     "fell back moves straight back along its facing that far; each pursuer follows the "
+     "enemy it pursued the way it retreated, as far as it retreated while pursued, into "
+     "contact where that retreat ended; a winning unit that supported a pursuer moves with "
+     "it; every move stops at what lies in its way. An unresolved combat is moved so and "
+     "goes on next turn from there; a winner that pursued no one holds where it fought",
+     "-", OM_WM_OPTION_FIXED, 0},
+    {"advance_choice", "-", "Warmaster Revolution, Combat > Aftermath; Advance",
+     "Which winners advance when their engagement destroyed every enemy (the player "
+     "chooses), on whom, and when is the new fight fought?",
+     "fixed: every unit whose pursue choice is not `never` and that may (not artillery, "
+     "fortified, immobile, confused, engaged, or advanced already in the phase) advances "
+     "on the closest enemy it sees within 20cm if a charge of 20cm reaches it, else "
+     "stands; no charge bonus and no shooting at the advancer. A new or unfought "
+     "engagement it makes is fought in the same Combat phase, after the engagements "
+     "before it; one fought this phase and going on, in the next turn's",
      "-", OM_WM_OPTION_FIXED, 0},
 };
 

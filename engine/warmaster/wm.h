@@ -791,6 +791,9 @@ typedef struct om_wm_unit_result {
     uint8_t retreated_cm; /* distance it retreated in all (its share of each lost round) */
     uint8_t fall_back_cm; /* after a draw, how far it fell back (0: it stood, or could not) */
     uint8_t pursued;      /* rounds after which it pursued */
+    uint8_t followed_cm;  /* distance it followed the enemies it pursued, all rounds (the
+                             retreats it pursued: a table moves it that far after them) */
+    uint8_t followed;     /* the enemy it pursued last, or OM_WM_NO_UNIT if it pursued none */
     uint8_t confused;     /* 1 if it ended confused (never a destroyed or routed unit) */
     uint8_t routed;       /* 1 if a drive back routed it (then it is destroyed too) */
     uint8_t destroyed;    /* 1 if it was destroyed (any cause) */
@@ -814,7 +817,8 @@ typedef struct om_wm_multi_outcome {
                              number of its units that were */
     uint8_t unresolved;   /* 1 if the combat goes on in the next turn (span phase) */
     uint8_t all_destroyed[2]; /* 1 if every unit of the side is destroyed: the winners
-                                 may advance (Combat > Advance, not simulated) */
+                                 may advance (Combat > Advance: a table moves them, the
+                                 engine does not) */
     om_wm_unit_result unit[OM_WM_UNITS_MAX]; /* by unit index; entries beyond the
                                                  engagement's units are not written */
 } om_wm_multi_outcome;

@@ -306,7 +306,10 @@ typedef struct om_wm_fighter {
     uint8_t foe;              /* after a pursuit, the enemy it fights, or OM_WM_NO_UNIT */
     bool routed;              /* routed by a drive back before contact */
     bool in_combat;           /* still in the engagement: fighting or supporting */
-    uint8_t zero[10];         /* always 0: every byte of a fighter is a member, so two
+    uint8_t followed_cm;      /* distance it followed the enemies it pursued, all rounds
+                                 (saturating) */
+    uint8_t followed;         /* followed_cm above 0: the enemy it pursued last */
+    uint8_t zero[8];         /* always 0: every byte of a fighter is a member, so two
                                  fighters compare as bytes (om_wm_fighter_set zeroes it,
                                  copies keep it) */
 } om_wm_fighter;

@@ -233,8 +233,8 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
             e->v[0] >= 0 && e->v[0] < OM_WM_BLUNDER_COUNT ? om_wm_blunder_names[e->v[0]] : "?");
         break;
     case OM_WM_EV_CHARGE:
-        say(p, "  " UNIT_FMT " charges " UNIT_FMT "\n", UNIT_ARGS(t, e->unit),
-            UNIT_ARGS(t, e->target));
+        say(p, "  " UNIT_FMT " %s " UNIT_FMT "\n", UNIT_ARGS(t, e->unit),
+            e->v[0] == OM_WM_CHARGE_ADVANCE ? "advances on" : "charges", UNIT_ARGS(t, e->target));
         break;
     case OM_WM_EV_SHOOT:
         say(p, "  " UNIT_FMT " shoots at " UNIT_FMT " with %d stand%s: %d hit%s\n",

@@ -1,0 +1,336 @@
+/*
+ * test_turn_moves.c: the moves a Combat phase leaves on the table
+ * (engine/warmaster/turn.c, fixed readings moves_after_combat and
+ * advance_choice; TURNS.md W7): retreats and fall backs move units back,
+ * pursuers follow the enemies they pursued into contact and the units
+ * supporting them move with them, a winner whose enemy was destroyed advances
+ * on the closest enemy it sees within 20cm and fights it in the same Combat
+ * phase (unless its player never pursues), and the next turn's combat goes on
+ * from where the pursuit ended.
+ *
+ * Every test is exact, trial by trial over many seeds: each trial's record of
+ * its engagement (the trace's retreats, fall backs and pursuits) gives where
+ * its units must stand, to a micrometre. Layout (x to the right, y up the
+ * page): Knights K (3 stands of Revolution cavalry, 2cm wide and 4cm deep) at
+ * (90,60) facing down charge Spearmen S (3 infantry stands, 4cm wide and 2cm
+ * deep) at (90,50) facing up: K ends with its front on S's front edge (y 51),
+ * its centre at (90,53). Retreats run straight back along each unit's facing,
+ * so S moves down the page and K up.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "table.h"
+#include "trace.h"
+#include "turn.h"
+#include "wm.h"
+
+#define TRIALS 4000u
+#define EVENTS 256u
+/* Positions agree to a micrometre (the plane's tolerances are far finer than
+ * a millimetre and far coarser than rounding). */
+#define EXACT_CM 1e-4
+/* Where the Knights' centre stands in contact with the Spearmen's front. */
+#define K_CONTACT_Y 53.0
+#define S_Y 50.0
+
+static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
+
+static void begin(om_wm_turn *t)
+{
+    memset(t, 0, sizeof *t);
+    t->rules = om_wm_ruleset_find("warmaster-revolution");
+    cr_assert_not_null(t->rules);
+    om_wm_table_init(&t->table, t->rules->id, 0, 0);
+    t->command.rules = t->rules->id;
+    t->command.side = 0;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        t->command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
+    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
+        t->command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+}
+
+/* A unit of no special rule, on the table and in the turn. */
+static unsigned unit(om_wm_turn *t, const char *name, unsigned side, om_wm_troop troop,
+                     unsigned stands, unsigned attacks, unsigned hits, unsigned armour, double x,
+                     double y, double facing)
+{
+    om_wm_unit v;
+    int i = om_wm_table_add_unit(&t->table, t->rules->id, name, side, troop, stands,
+                                 OM_WM_TABLE_LINE, at(x, y), facing);
+    cr_assert_geq(i, 0, "add %s", name);
+    memset(&v, 0, sizeof v);
+    snprintf(v.name, sizeof v.name, "%s", name);
+    v.troop = troop;
+    v.stands = v.size = (uint8_t)stands;
+    v.attacks = (uint8_t)attacks;
+    v.hits = (uint8_t)hits;
+    v.armour = (uint8_t)armour;
+    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
+    v.points = 50;
+    om_wm_side_init(&t->unit[i].side, &v);
+    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
+    return (unsigned)i;
+}
+
+static om_wm_turn_prepared *prepare(const om_wm_turn *t)
+{
+    om_wm_turn_prepared *p = NULL;
+    om_wm_check_failure why;
+    memset(&why, 0, sizeof why);
+    cr_assert_eq(om_wm_turn_prepare_alloc(t, &why, &p), OM_OK, "%s: %s", why.field, why.reason);
+    return p;
+}
+
+static void seed(om_dice *d, uint64_t s)
+{
+    d->plain = NULL;
+    om_rng_seed_block(&d->rng, s, 0);
+}
+
+/* What the trace says the Combat phase did to unit u (its last engagement). */
+typedef struct moved {
+    int retreated, fell_back, pursued;
+    bool found;
+} moved;
+
+static moved moves_of(const om_wm_trace *tr, unsigned u)
+{
+    moved m = {0, 0, 0, false};
+    for (size_t i = 0; i < tr->n; i++)
+        if (tr->ev[i].kind == OM_WM_EV_COMBAT_UNIT && tr->ev[i].unit == (int)u) {
+            m.retreated = tr->ev[i].v[1];
+            m.fell_back = tr->ev[i].v[2];
+            m.pursued = tr->ev[i].v[3];
+            m.found = true;
+        }
+    return m;
+}
+
+/* The Knights-and-Spearmen turn: K charges S. */
+static void knights_and_spearmen(om_wm_turn *t, unsigned *k, unsigned *s)
+{
+    begin(t);
+    *k = unit(t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    *s = unit(t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
+    t->command.plan[*k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)*s, .by = -1};
+}
+
+/*
+ * Trial by trial, where the turn leaves K and S: S back by its retreats and
+ * fall back; K back from contact by its own, and forward by every retreat of
+ * S it pursued (infantry never pursues cavalry, option A6, so S follows no
+ * one): K_y = 53 + K's retreats and fall back - S's retreats when K pursued.
+ * Both pursue outcomes are seen: combats left unresolved after a second
+ * pursuit (then K and S still touch, and the next turn's Combat phase fights
+ * them on from there), and combats that a pursuit did not end (a draw or a
+ * lost second round after a pursuit, K ending where it followed S less its
+ * own move back). Without the pursuers' move K would stand at 53 whatever S
+ * did: the first check fails in every trial in which K pursued.
+ */
+Test(turn_moves, pursuers_follow_into_contact)
+{
+    om_wm_turn t;
+    unsigned k, s;
+    om_wm_event buf[EVENTS];
+    om_wm_trace tr = {.ev = buf, .cap = EVENTS};
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long unresolved = 0, ended_after_pursuit = 0, fought_on = 0;
+    knights_and_spearmen(&t, &k, &s);
+    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_command_setup second = t.command;
+    second.side = 1;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        second.plan[u] = (om_wm_plan){.target = -1, .by = -1};
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    om_wm_turn_work_set_trace(w, &tr);
+    for (unsigned n = 0; n < TRIALS; n++) {
+        om_wm_turn_result r1, r2;
+        const om_wm_table *tb = om_wm_turn_work_table(w);
+        moved mk, ms;
+        seed(&d, 1000 + n);
+        tr.n = tr.dropped = 0;
+        om_wm_turn_begin(p, w);
+        om_wm_turn_play(p, &t.command, w, &d, &r1);
+        cr_assert_eq(tr.dropped, 0);
+        mk = moves_of(&tr, k);
+        ms = moves_of(&tr, s);
+        cr_assert(mk.found && ms.found, "trial %u: the charge was fought", n);
+        if (!tb->unit[k].present || !tb->unit[s].present)
+            continue;
+        cr_assert_eq(ms.pursued, 0, "trial %u: infantry does not pursue cavalry", n);
+        {
+            const double s_y = S_Y - ms.retreated - ms.fell_back;
+            const double k_y = K_CONTACT_Y + mk.retreated + mk.fell_back -
+                               (mk.pursued > 0 ? ms.retreated : 0);
+            cr_assert_float_eq(tb->unit[s].centre.y, s_y, EXACT_CM, "trial %u: S at %.6f, not %.6f",
+                               n, tb->unit[s].centre.y, s_y);
+            cr_assert_float_eq(tb->unit[k].centre.y, k_y, EXACT_CM, "trial %u: K at %.6f, not %.6f",
+                               n, tb->unit[k].centre.y, k_y);
+            cr_assert_float_eq(tb->unit[k].centre.x, 90.0, EXACT_CM);
+            cr_assert_float_eq(tb->unit[s].centre.x, 90.0, EXACT_CM);
+        }
+        if (r1.unresolved > 0) {
+            /* Unresolved after a second pursuit: still in contact... */
+            cr_assert_eq(mk.pursued, 2, "trial %u", n);
+            cr_assert(om_wm_table_touching(tb, k, s), "trial %u: the pursuit ends in contact", n);
+            unresolved++;
+            /* ...and the next turn's Combat phase fights on from there. */
+            tr.n = tr.dropped = 0;
+            om_wm_turn_play(p, &second, w, &d, &r2);
+            cr_assert_geq(r2.engagements, 1, "trial %u: the combat goes on next turn", n);
+            cr_assert(r2.unit[k].engaged && r2.unit[s].engaged, "trial %u", n);
+            fought_on++;
+        } else if (mk.pursued > 0) {
+            ended_after_pursuit++;
+        }
+    }
+    cr_expect_gt(unresolved, 100, "combats unresolved after pursuits: %lu", unresolved);
+    cr_expect_eq(fought_on, unresolved);
+    cr_expect_gt(ended_after_pursuit, 10, "combats a pursuit did not end: %lu",
+                 ended_after_pursuit);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+/*
+ * An advance (Warmaster Revolution, Combat > Advance): K charges a lone
+ * Spearmen stand S (Hits 1, no armour) at (90,50), which its charge destroys
+ * nearly always; the Reserve R (3 infantry stands at (90,35) facing up, its
+ * front edge at y 36) stands 15cm from K's front. K advances on R, its front on
+ * R's front, centre (90,38), and the new engagement is fought in the same
+ * Combat phase: two engagements, R engaged. Without the advance K would stay
+ * at (90,53) and R would not fight.
+ */
+Test(turn_moves, winner_advances_and_fights_again)
+{
+    om_wm_turn t;
+    om_wm_event buf[EVENTS];
+    om_wm_trace tr = {.ev = buf, .cap = EVENTS};
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long advanced = 0;
+    begin(&t);
+    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
+    om_wm_turn_prepared *p = prepare(&t);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    om_wm_turn_work_set_trace(w, &tr);
+    for (unsigned n = 0; n < TRIALS / 4; n++) {
+        om_wm_turn_result res;
+        const om_wm_table *tb = om_wm_turn_work_table(w);
+        bool advance_told = false;
+        seed(&d, 7000 + n);
+        tr.n = tr.dropped = 0;
+        om_wm_turn_resolve(p, w, &d, &res);
+        if (!res.unit[s].destroyed || !tb->unit[k].present)
+            continue;
+        for (size_t i = 0; i < tr.n; i++)
+            advance_told |= tr.ev[i].kind == OM_WM_EV_CHARGE && tr.ev[i].unit == (int)k &&
+                            tr.ev[i].target == (int)r && tr.ev[i].v[0] == OM_WM_CHARGE_ADVANCE;
+        cr_assert(advance_told, "trial %u: the advance is in the record", n);
+        cr_assert_eq(res.engagements, 2, "trial %u: the advance is fought in this phase", n);
+        cr_assert(res.unit[r].engaged, "trial %u", n);
+        if (!res.unit[r].destroyed && moves_of(&tr, k).retreated == 0 &&
+            moves_of(&tr, k).fell_back == 0 && moves_of(&tr, r).retreated == 0 &&
+            moves_of(&tr, r).fell_back == 0) {
+            /* Where the advance put K, when its second fight moved no one. */
+            cr_assert_float_eq(tb->unit[k].centre.x, 90.0, EXACT_CM, "trial %u", n);
+            cr_assert_float_eq(tb->unit[k].centre.y, 38.0, EXACT_CM, "trial %u: K at %.6f", n,
+                               tb->unit[k].centre.y);
+        }
+        advanced++;
+    }
+    cr_expect_gt(advanced, TRIALS / 8, "advances: %lu", advanced);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+/*
+ * A unit whose player never pursues stands instead of advancing (fixed
+ * reading advance_choice): the same table, K's pursue choice "never": one
+ * engagement, R untouched, K where it fought.
+ */
+Test(turn_moves, a_unit_that_never_pursues_stands)
+{
+    om_wm_turn t;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long stood = 0;
+    begin(&t);
+    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    t.unit[k].side.pursue = OM_WM_PURSUE_NEVER;
+    t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
+    om_wm_turn_prepared *p = prepare(&t);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    for (unsigned n = 0; n < TRIALS / 8; n++) {
+        om_wm_turn_result res;
+        const om_wm_table *tb = om_wm_turn_work_table(w);
+        seed(&d, 9000 + n);
+        om_wm_turn_resolve(p, w, &d, &res);
+        if (!res.unit[s].destroyed || !tb->unit[k].present)
+            continue;
+        cr_assert_eq(res.engagements, 1, "trial %u", n);
+        cr_assert(!res.unit[r].engaged, "trial %u", n);
+        cr_assert_float_eq(tb->unit[k].centre.y, K_CONTACT_Y, EXACT_CM, "trial %u", n);
+        stood++;
+    }
+    cr_expect_gt(stood, TRIALS / 16);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+/*
+ * A supporting pursuit (Warmaster Revolution, Combat > Pursuit > Supporting
+ * pursuits): Warriors W (infantry at (90,52) facing down, front edge y 51)
+ * already fight Spearmen S (at (90,50) facing up), and Reserve V stands
+ * exactly behind W (at (90,54), facing down), supporting it from behind. When
+ * W wins and pursues, V moves as W moved and stays 2cm behind it, supporting
+ * it in the next round; when W's side retreats or falls back, both move back
+ * by their own distances. Without the supporter's move V would stay at 54
+ * while W followed S down the page.
+ */
+Test(turn_moves, supporters_follow_the_pursuer)
+{
+    om_wm_turn t;
+    om_wm_event buf[EVENTS];
+    om_wm_trace tr = {.ev = buf, .cap = EVENTS};
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    unsigned long followed = 0;
+    begin(&t);
+    unsigned a = unit(&t, "Warriors", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 52, 270);
+    unsigned v = unit(&t, "Reserve", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 54, 270);
+    unsigned s = unit(&t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
+    om_wm_turn_prepared *p = prepare(&t);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    om_wm_turn_work_set_trace(w, &tr);
+    for (unsigned n = 0; n < TRIALS / 2; n++) {
+        om_wm_turn_result res;
+        const om_wm_table *tb = om_wm_turn_work_table(w);
+        moved ma, mv, ms;
+        seed(&d, 20000 + n);
+        tr.n = tr.dropped = 0;
+        om_wm_turn_resolve(p, w, &d, &res);
+        ma = moves_of(&tr, a);
+        mv = moves_of(&tr, v);
+        ms = moves_of(&tr, s);
+        cr_assert(ma.found && mv.found && ms.found, "trial %u: one engagement of three", n);
+        if (!tb->unit[a].present || !tb->unit[v].present || ma.pursued == 0 ||
+            ma.retreated + ma.fell_back + mv.retreated + mv.fell_back > 0)
+            continue;
+        cr_assert_float_eq(tb->unit[a].centre.y, 52.0 - ms.retreated, EXACT_CM, "trial %u", n);
+        cr_assert_float_eq(tb->unit[v].centre.y, 54.0 - ms.retreated, EXACT_CM,
+                           "trial %u: V at %.6f", n, tb->unit[v].centre.y);
+        followed++;
+    }
+    cr_expect_gt(followed, TRIALS / 20, "supporting pursuits: %lu", followed);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
