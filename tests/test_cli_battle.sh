@@ -284,8 +284,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 # command prints.
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.5080 [0.4770, 0.5389]   0.0110 [0.0062, 0.0196]   0.4810 [0.4502, 0.5120]" \
-    "  mean 7.17 [95% CI -5.98, 20.32], sd 212.17"; do
+for quoted in "  A     0.6610 [0.6311, 0.6897]   0.0190 [0.0122, 0.0295]   0.3200 [0.2918, 0.3496]" \
+    "  mean 99.70 [95% CI 85.24, 114.17], sd 233.45"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"
