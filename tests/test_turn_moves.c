@@ -334,3 +334,54 @@ Test(turn_moves, supporters_follow_the_pursuer)
     om_wm_turn_work_free(w);
     om_wm_turn_prepared_free(p);
 }
+
+/*
+ * A spell that forbids its target to charge, pursue or advance until the end
+ * of its next turn (the lasting effect OM_WM_LASTING_NO_CHARGE: Warmaster
+ * Revolution army lists, Dark Elves > Spells > Dominion; Lizardmen >
+ * Mazdamundi's Revenge) also stops an advance (Combat > Advance: an advance is
+ * a charge). The table of winner_advances_and_fights_again, with K already in
+ * contact with the Picket (no charge needed): without the spell K advances on
+ * the Reserve in some trials; under it, never, and the Reserve never fights.
+ */
+static void advances_under(bool no_charge, unsigned long *won, unsigned long *advanced)
+{
+    om_wm_turn t;
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    begin(&t);
+    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, K_CONTACT_Y, 270);
+    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    if (no_charge)
+        t.table.unit[k].lasting.kinds = OM_WM_LASTING_NO_CHARGE;
+    om_wm_turn_prepared *p = prepare(&t);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    *won = *advanced = 0;
+    for (unsigned n = 0; n < TRIALS / 8; n++) {
+        om_wm_turn_result res;
+        const om_wm_table *tb = om_wm_turn_work_table(w);
+        seed(&d, 11000 + n);
+        om_wm_turn_resolve(p, w, &d, &res);
+        if (!res.unit[s].destroyed || !tb->unit[k].present)
+            continue;
+        ++*won;
+        if (res.unit[r].engaged) {
+            cr_assert_eq(res.engagements, 2, "trial %u", n);
+            ++*advanced;
+        }
+    }
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+Test(turn_moves, a_unit_a_spell_forbids_to_charge_does_not_advance)
+{
+    unsigned long won, advanced;
+    advances_under(false, &won, &advanced);
+    cr_assert_gt(won, TRIALS / 16, "K won %lu times", won);
+    cr_assert_gt(advanced, 0, "without the spell K advances: %lu of %lu", advanced, won);
+    advances_under(true, &won, &advanced);
+    cr_assert_gt(won, TRIALS / 16, "K won %lu times under the spell", won);
+    cr_assert_eq(advanced, 0, "under the spell K advanced %lu times of %lu", advanced, won);
+}
