@@ -17,8 +17,16 @@
 
 #include "army.h"
 
+/* What the four spells that forbid a unit to charge (Dominion, Mazdamundi's
+ * Revenge, Doom and Despair, Lion Dogs Attack) play, in one text. */
+#define NO_CHARGE_MODEL                                                                      \
+    "One enemy unit in range, seen or not, engaged or not: until the end of the enemy's "    \
+    "next turn it charges neither by order nor by initiative (even when it must), never "    \
+    "pursues and never advances."
+
 /* One row per spell of the army lists; a row naming no rule set or army
  * serves every list whose spell has that id. */
+
 static const om_wm_spell_rule spell_rules[] = {
     {.id = "curse-of-chaos", .effect = OM_WM_SPELL_MISSILE, .attacks = 3, .no_save = true,
      .drive_back = true, .sight = true,
@@ -249,22 +257,14 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "Re-rolled failed Attacks in combat: not in the combat engine's per-spell "
               "inputs."},
     {.id = "dominion", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
-     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
-              "enemy's next turn it charges neither by order nor by initiative (even when it "
-              "must) and never pursues; advances are not played in battles."},
+     .model = NO_CHARGE_MODEL},
     {.id = "mazdamundi-s-revenge", .effect = OM_WM_SPELL_LASTING,
      .lasting = OM_WM_LASTING_NO_CHARGE,
-     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
-              "enemy's next turn it charges neither by order nor by initiative (even when it "
-              "must) and never pursues; advances are not played in battles."},
+     .model = NO_CHARGE_MODEL},
     {.id = "doom-and-despair", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
-     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
-              "enemy's next turn it charges neither by order nor by initiative (even when it "
-              "must) and never pursues; advances are not played in battles."},
+     .model = NO_CHARGE_MODEL},
     {.id = "lion-dogs-attack", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_NO_CHARGE,
-     .model = "One enemy unit in range, seen or not, engaged or not: until the end of the "
-              "enemy's next turn it charges neither by order nor by initiative (even when it "
-              "must) and never pursues; advances are not played in battles."},
+     .model = NO_CHARGE_MODEL},
     {.id = "weird-enchantment", .effect = OM_WM_SPELL_LASTING,
      .lasting = OM_WM_LASTING_HALF_PACE,
      .model = "Modelled in part: one enemy unit in range, seen or not, moves by order and "
