@@ -342,26 +342,39 @@ bool om_plane_on_table(double width, double depth, const om_plane_poly *a, doubl
 
 /* ---- Lines of sight ---- */
 
+/* The inward normal of shape p's edge i: to the left of an edge of a
+ * counter-clockwise polygon. */
+static inline om_plane_vec inward_normal(const om_plane_shape *p, unsigned i)
+{
+    om_plane_vec e = edge_of(p, i);
+    return p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
+}
+
+/* One edge's cut of the parameter interval [*lo, *hi] of a segment (Cyrus-Beck):
+ * `num` the start's offset along the edge's inward normal, `den` the
+ * segment's direction along it. Returns false when the segment lies wholly
+ * outside the edge (then the interval is left as it was or emptied). */
+static inline bool clip_by_edge(double num, double den, const om_plane_scale *s, double *lo,
+                                double *hi)
+{
+    double t;
+    if (fabs(den) < s->parallel2)
+        return num >= 0;
+    t = -num / den;
+    if (den > 0) *lo = max2(*lo, t);
+    else *hi = min2(*hi, t);
+    return *lo <= *hi;
+}
+
 bool om_plane_clip_segment(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
                            const om_plane_scale *s, double *t0, double *t1)
 {
     om_plane_vec d = om_plane_sub(b, a);
     double lo = 0, hi = 1;
     for (unsigned i = 0; i < p->p.n; i++) {
-        om_plane_vec e = edge_of(p, i);
-        /* Inward normal: to the left of an edge of a counter-clockwise polygon. */
-        om_plane_vec n = p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
-        double num = om_plane_dot(n, om_plane_sub(a, p->p.v[i])), den = om_plane_dot(n, d);
-        double t;
-        if (fabs(den) < s->parallel2) {
-            if (num < 0)
-                return false;
-            continue;
-        }
-        t = -num / den;
-        if (den > 0) lo = max2(lo, t);
-        else hi = min2(hi, t);
-        if (lo > hi)
+        om_plane_vec n = inward_normal(p, i);
+        if (!clip_by_edge(om_plane_dot(n, om_plane_sub(a, p->p.v[i])), om_plane_dot(n, d), s,
+                          &lo, &hi))
             return false;
     }
     *t0 = lo;
@@ -528,10 +541,8 @@ typedef struct fan_edges {
 /* The inward normals of obstacle shape p's edges. */
 static void fan_normals(const om_plane_shape *p, fan_edges *f)
 {
-    for (unsigned i = 0; i < p->p.n; i++) {
-        om_plane_vec e = edge_of(p, i);
-        f->n[i] = p->ccw ? om_plane_v(-e.y, e.x) : om_plane_v(e.y, -e.x);
-    }
+    for (unsigned i = 0; i < p->p.n; i++)
+        f->n[i] = inward_normal(p, i);
 }
 
 /* The offsets of point a along shape p's normals (fan_normals first). */
@@ -547,20 +558,9 @@ static bool fan_clip(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
 {
     om_plane_vec d = om_plane_sub(b, a);
     double lo = 0, hi = 1;
-    for (unsigned i = 0; i < p->p.n; i++) {
-        double num = f->num[i], den = om_plane_dot(f->n[i], d);
-        double t;
-        if (fabs(den) < s->parallel2) {
-            if (num < 0)
-                return false;
-            continue;
-        }
-        t = -num / den;
-        if (den > 0) lo = max2(lo, t);
-        else hi = min2(hi, t);
-        if (lo > hi)
+    for (unsigned i = 0; i < p->p.n; i++)
+        if (!clip_by_edge(f->num[i], om_plane_dot(f->n[i], d), s, &lo, &hi))
             return false;
-    }
     *t0 = lo;
     *t1 = hi;
     return true;
