@@ -21,6 +21,7 @@
 
 #include "command.h"
 #include "command_int.h"
+#include "exact_law.h"
 
 /* Trials per Monte Carlo check: the standard error of any probability is then
  * under 0.0016, and a check runs in well under a second. */
@@ -109,20 +110,6 @@ static void seed(om_dice *d, uint64_t block)
 {
     d->plain = NULL;
     om_rng_seed_block(&d->rng, 20261124u, block);
-}
-
-/* Check an estimated probability against its exact value: 5 standard errors,
- * or exactly when the value is 0 or 1. */
-static void expect_p(unsigned hits, unsigned n, double p, const char *what)
-{
-    double est = (double)hits / n;
-    if (p <= 0 || p >= 1) {
-        cr_expect_float_eq(est, p, 1e-12, "%s: %.6f, exactly %.6f", what, est, p);
-        return;
-    }
-    double se = sqrt(p * (1 - p) / n);
-    cr_expect(fabs(est - p) <= SIGMAS * se, "%s: %.5f vs exact %.5f (5 se = %.5f)", what, est,
-              p, SIGMAS * se);
 }
 
 /* ---------- Rule arithmetic ---------- */
@@ -238,11 +225,11 @@ Test(command, worked_example_w2_general_failure_ends_the_phase)
         if (r.unit[c].orders < r.unit[c].tests)
             cr_assert_eq(r.unit[i].tests, 0);
     }
-    expect_p(c1, TRIALS, 15 / 36.0, "cavalry 1st");
-    expect_p(c2, TRIALS, 15 / 36.0 * 10 / 36.0, "cavalry 2nd");
-    expect_p(itested, TRIALS, 15 / 36.0 * 10 / 36.0, "infantry tested");
-    expect_p(ipassed, TRIALS, 15 / 36.0 * 10 / 36.0 * 30 / 36.0, "infantry passed");
-    expect_p(ended, TRIALS, 1 - 15 / 36.0 * 10 / 36.0 * 30 / 36.0, "phase ended by a failure");
+    expect_p("cavalry 1st", c1, TRIALS, 15 / 36.0);
+    expect_p("cavalry 2nd", c2, TRIALS, 15 / 36.0 * 10 / 36.0);
+    expect_p("infantry tested", itested, TRIALS, 15 / 36.0 * 10 / 36.0);
+    expect_p("infantry passed", ipassed, TRIALS, 15 / 36.0 * 10 / 36.0 * 30 / 36.0);
+    expect_p("phase ended by a failure", ended, TRIALS, 1 - 15 / 36.0 * 10 / 36.0 * 30 / 36.0);
 }
 
 /* ---------- Order chains ---------- */
@@ -289,11 +276,10 @@ Test(command, order_chains_command_6_to_10)
                 p *= p2d6((int)command - (int)lost - 2 * (int)(k - 1));
                 snprintf(what, sizeof what, "Command %u, %u lost: first %u orders", command,
                          lost, k);
-                expect_p(reach[k], TRIALS, p, what);
+                expect_p(what, reach[k], TRIALS, p);
             }
-            expect_p(tests3, TRIALS,
-                     p2d6((int)command - (int)lost) * p2d6((int)command - (int)lost - 2),
-                     "3rd order tried");
+            expect_p("3rd order tried", tests3, TRIALS,
+                     p2d6((int)command - (int)lost) * p2d6((int)command - (int)lost - 2));
         }
 }
 
@@ -318,7 +304,7 @@ Test(command, orders_cap)
         cr_assert_eq(r.unit[u].tests, 1);
         passed += r.unit[u].orders;
     }
-    expect_p(passed, TRIALS / 10, p2d6(10), "one order at 10");
+    expect_p("one order at 10", passed, TRIALS / 10, p2d6(10));
     s.plan[u].orders = 4;
     cr_expect_eq(om_wm_command_check(&s, &start, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "plans[0].orders");
@@ -378,11 +364,11 @@ Test(command, heroes_stop_the_general_ends)
         cr_assert_eq(r.character[hero].tests, r.unit[h1].tests + r.unit[h2].tests);
     }
     const double hero3 = p2d6(8) * p2d6(6) * p2d6(4), gen3 = p2d6(9) * p2d6(7) * p2d6(5);
-    expect_p(h2_tried, TRIALS, hero3, "H2 tried (Hero stops at a failure)");
-    expect_p(g1_tried, TRIALS, 1.0, "G1 tried (a Hero's failure does not stop the General)");
-    expect_p(g2_tried, TRIALS, gen3, "G2 tried");
+    expect_p("H2 tried (Hero stops at a failure)", h2_tried, TRIALS, hero3);
+    expect_p("G1 tried (a Hero's failure does not stop the General)", g1_tried, TRIALS, 1.0);
+    expect_p("G2 tried", g2_tried, TRIALS, gen3);
     /* A Hero's 12 blunders: on H1's 1st order, or its 2nd after a pass, or 3rd. */
-    expect_p(h1_blunder, TRIALS, (1 + p2d6(8) + p2d6(8) * p2d6(6)) / 36.0, "H1 blundered");
+    expect_p("H1 blundered", h1_blunder, TRIALS, (1 + p2d6(8) + p2d6(8) * p2d6(6)) / 36.0);
 
     s.issue = OM_WM_ISSUE_GENERAL_FIRST;
     seed(&d, 4);
@@ -392,7 +378,7 @@ Test(command, heroes_stop_the_general_ends)
         if (r.unit[h1].tests == 0)
             cr_assert_eq(r.character[hero].stop, OM_WM_STOP_PHASE_ENDED);
     }
-    expect_p(hero_first, TRIALS, gen3 * gen3, "Hero tried after the General");
+    expect_p("Hero tried after the General", hero_first, TRIALS, gen3 * gen3);
 }
 
 /*
@@ -428,8 +414,8 @@ Test(command, take_over_the_orders_of_a_stopped_character)
                           "the General takes over only after the Hero stopped");
     }
     const double hero3 = p2d6(8) * p2d6(6) * p2d6(4), gen3 = p2d6(9) * p2d6(7) * p2d6(5);
-    expect_p(h2_tried, TRIALS, hero3 + (1 - hero3) * gen3, "H2 tried, by the Hero or the General");
-    expect_p(h2_by_general, TRIALS, (1 - hero3) * gen3, "H2 tried by the General");
+    expect_p("H2 tried, by the Hero or the General", h2_tried, TRIALS, hero3 + (1 - hero3) * gen3);
+    expect_p("H2 tried by the General", h2_by_general, TRIALS, (1 - hero3) * gen3);
 }
 
 /* ---------- Brigades ---------- */
@@ -493,8 +479,8 @@ Test(command, brigade_penalties_once_and_one_test)
         one += r.unit[a].orders >= 1;
         two += r.unit[a].orders >= 2;
     }
-    expect_p(one, TRIALS, p2d6(4), "brigade 1st order");
-    expect_p(two, TRIALS, p2d6(4) * p2d6(4), "brigade 2nd order");
+    expect_p("brigade 1st order", one, TRIALS, p2d6(4));
+    expect_p("brigade 2nd order", two, TRIALS, p2d6(4) * p2d6(4));
 }
 
 /* A brigade plan needs every unit in range: a Hero at (20,5) is 53.9cm from
@@ -578,9 +564,9 @@ Test(command, blunder_die_frequencies)
             result[b]++;
         }
         for (unsigned f = cases[k].lo; f <= cases[k].lo + 5; f++)
-            expect_p(face[f], n, 1 / 6.0, "blunder face");
+            expect_p("blunder face", face[f], n, 1 / 6.0);
         for (unsigned b = 0; b < OM_WM_BLUNDER_COUNT; b++)
-            expect_p(result[b], n, cases[k].p[b], om_wm_blunder_names[b]);
+            expect_p(om_wm_blunder_names[b], result[b], n, cases[k].p[b]);
     }
 }
 
@@ -617,8 +603,8 @@ Test(command, blunders_in_play_and_the_alternative_rule)
         if (r.unit[u].blunder != OM_WM_BLUNDER_NONE)
             cr_assert_eq(r.character[h].stop, OM_WM_STOP_BLUNDERED);
     }
-    expect_p(blunders, TRIALS, 1 / 36.0, "Hero blunders");
-    expect_p(crazy, TRIALS, 1 / 216.0, "You must be crazy!");
+    expect_p("Hero blunders", blunders, TRIALS, 1 / 36.0);
+    expect_p("You must be crazy!", crazy, TRIALS, 1 / 216.0);
     s.options.alternative_blunder = true;
     seed(&d, 7);
     for (unsigned n = 0; n < TRIALS; n++) {
@@ -629,8 +615,8 @@ Test(command, blunders_in_play_and_the_alternative_rule)
         if (r.ended == OM_WM_PHASE_BLUNDER)
             cr_assert_eq(r.unit[u].blunder, OM_WM_BLUNDER_ENDS_PHASE);
     }
-    expect_p(ends, TRIALS, 1 / 36.0, "blunder ends the phase");
-    expect_p(general_idle, TRIALS, 1 / 36.0, "General never tried");
+    expect_p("blunder ends the phase", ends, TRIALS, 1 / 36.0);
+    expect_p("General never tried", general_idle, TRIALS, 1 / 36.0);
 }
 
 /* A1: a General's 12 is no blunder by default; with general_blunders it is
@@ -662,7 +648,7 @@ Test(command, general_blunders_option)
         if (r.unit[u].blunder != OM_WM_BLUNDER_NONE)
             cr_assert_eq(r.ended, OM_WM_PHASE_GENERAL_FAILED);
     }
-    expect_p(blunders, TRIALS, 1 / 36.0, "General blunders (A1 reading B)");
+    expect_p("General blunders (A1 reading B)", blunders, TRIALS, 1 / 36.0);
     s.rules = WMA;
     cr_expect_eq(om_wm_command_check(&s, &start, &why), OM_EINVAL);
     cr_expect_str_eq(why.field, "options.general_blunders");
@@ -915,7 +901,7 @@ Test(command, initiative_auto_only_at_the_closest)
             cr_assert_eq(r.unit[c].charge_target, (int)e);
     }
     /* General 3cm from C: no distance penalty; N within 20cm: -1; needs 8. */
-    expect_p(passed, TRIALS / 10, p2d6(8), "ordered charge");
+    expect_p("ordered charge", passed, TRIALS / 10, p2d6(8));
 }
 
 /*
@@ -1079,7 +1065,7 @@ Test(command, ordered_charge_needs_reach)
                 cr_assert(om_wm_table_touching(&t, c, e));
             }
         }
-        expect_p(charged, TRIALS, k ? p2d6(9) : p2d6(9) * p2d6(6), "ordered charge");
+        expect_p("ordered charge", charged, TRIALS, k ? p2d6(9) : p2d6(9) * p2d6(6));
     }
 }
 
@@ -1118,7 +1104,7 @@ Test(command, shoot_plan_moves_into_range)
             cr_assert(cm <= 30.0 && cm > 29.0, "%g", cm);
         }
     }
-    expect_p(passed, TRIALS / 10, p2d6(9), "one order to get in range");
+    expect_p("one order to get in range", passed, TRIALS / 10, p2d6(9));
     start.unit[e].centre.y = 46; /* 24cm: in range already */
     play(&s, &start, &d, &t, &r);
     cr_expect_eq(r.unit[a].tests, 0);
@@ -1150,7 +1136,7 @@ Test(command, hero_range_limits_later_orders)
         cr_assert_eq(r.unit[u].tests, 1);
         passed += r.unit[u].orders;
     }
-    expect_p(passed, TRIALS / 10, p2d6(6), "Hero at 60cm");
+    expect_p("Hero at 60cm", passed, TRIALS / 10, p2d6(6));
 }
 
 /* A character following a unit joins it when within his 60cm move, else

@@ -26,6 +26,7 @@
 #include "exact.h"
 #include "game.h"
 #include "rng.h"
+#include "exact_law.h"
 
 /* How close an exact probability computed two ways must be: both are sums
  * of at most a few thousand products of doubles. */
@@ -43,17 +44,6 @@
 #define AGREE_SE 5.0
 
 /* ------------------------------------------------------------ helpers */
-
-/* C(n, k) p^k (1-p)^(n-k), computed here apart from the engine's. */
-static double binom(unsigned k, unsigned n, double p)
-{
-    double c = 1.0;
-    if (k > n)
-        return 0.0;
-    for (unsigned i = 1; i <= k; i++)
-        c = c * (n - k + i) / i;
-    return c * pow(p, k) * pow(1.0 - p, n - k);
-}
 
 /* The ways n D6 sum to s, over 6^n: by convolution, one die at a time. */
 static double dice_sum(unsigned n, unsigned s)
@@ -206,12 +196,12 @@ Test(enumerate, counts_at_a_threshold)
     const count_case w3 = {3, 4}, w8 = {9, 4}, always = {5, 1}, never = {5, 7};
     om_exact *x = law_of(count_trial, &w3, 1);
     for (unsigned k = 0; k <= 3; k++)
-        cr_expect_float_eq(om_exact_p(x, 0, k), binom(k, 3, 0.5), TOL);
+        cr_expect_float_eq(om_exact_p(x, 0, k), binom_pmf(3, k, 0.5), TOL);
     om_exact_free(x);
     x = law_of(count_trial, &w8, 1);
     cr_expect_float_eq(om_exact_p(x, 0, 4), 126.0 / 512.0, TOL, "W8: 4 hits of 9 dice");
     for (unsigned k = 0; k <= 9; k++)
-        cr_expect_float_eq(om_exact_p(x, 0, k), binom(k, 9, 0.5), TOL);
+        cr_expect_float_eq(om_exact_p(x, 0, k), binom_pmf(9, k, 0.5), TOL);
     om_exact_free(x);
     x = law_of(count_trial, &always, 1);
     cr_expect_float_eq(om_exact_p(x, 0, 5), 1.0, TOL);
@@ -239,7 +229,7 @@ Test(enumerate, unsaved_hits)
     x = law_of(hits_trial, &t, 1);
     cr_expect_eq(x->outcomes, 9u);
     for (unsigned k = 0; k <= 8; k++)
-        cr_expect_float_eq(om_exact_p(x, 0, k), binom(k, 8, 0.25), TOL);
+        cr_expect_float_eq(om_exact_p(x, 0, k), binom_pmf(8, k, 0.25), TOL);
     om_exact_free(x);
     om_binom_table_free(table);
 }
@@ -285,7 +275,7 @@ Test(enumerate, direct_answers)
 {
     om_exact *x = law_of(direct_trial, NULL, 4);
     for (unsigned k = 0; k <= 4; k++)
-        cr_expect_float_eq(om_exact_p(x, 0, k), binom(k, 4, 0.3), TOL);
+        cr_expect_float_eq(om_exact_p(x, 0, k), binom_pmf(4, k, 0.3), TOL);
     cr_expect_float_eq(om_exact_p(x, 1, 1), 0.25, TOL);
     for (unsigned k = 0; k < 7; k++)
         cr_expect_float_eq(om_exact_p(x, 2, k), 1.0 / 7.0, TOL);
@@ -460,15 +450,15 @@ Test(warmaster, combat_damage_and_supports)
     cr_expect_str_eq(pl.x->reason, "");
     cr_expect_float_eq(law_p(&pl, "hits_on_b", 4), 126.0 / 512.0, TOL, "W8: 4 hits of 9 dice");
     for (unsigned k = 0; k <= 9; k++) {
-        cr_expect_float_eq(law_p(&pl, "hits_on_a", k), binom(k, 9, 0.5), TOL);
-        cr_expect_float_eq(law_p(&pl, "hits_on_b", k), binom(k, 9, 0.5), TOL);
-        cr_expect_float_eq(law_p(&pl, "result_a", k), binom(k, 9, 0.5), TOL);
-        cr_expect_float_eq(law_p(&pl, "result_b", k + 3), binom(k, 9, 0.5), TOL,
+        cr_expect_float_eq(law_p(&pl, "hits_on_a", k), binom_pmf(9, k, 0.5), TOL);
+        cr_expect_float_eq(law_p(&pl, "hits_on_b", k), binom_pmf(9, k, 0.5), TOL);
+        cr_expect_float_eq(law_p(&pl, "result_a", k), binom_pmf(9, k, 0.5), TOL);
+        cr_expect_float_eq(law_p(&pl, "result_b", k + 3), binom_pmf(9, k, 0.5), TOL,
                            "W9: result %u = %u hits + 3 supports", k + 3, k);
     }
     for (unsigned ha = 0; ha <= 9; ha++)
         for (unsigned hb = 0; hb <= 9; hb++) {
-            const double p = binom(ha, 9, 0.5) * binom(hb, 9, 0.5);
+            const double p = binom_pmf(9, ha, 0.5) * binom_pmf(9, hb, 0.5);
             win += ha > hb + 3 ? p : 0.0;
             draw += ha == hb + 3 ? p : 0.0;
         }
@@ -503,17 +493,18 @@ Test(warmaster, volley_hits_drive_backs_and_confusion)
     cr_assert_eq(pl.st, OM_OK, "%s", om_error_message());
     cr_expect_eq(om_exact_known_count(pl.x), pl.t.layout.field_count, "every field of a volley");
     for (unsigned h = 0; h <= 3; h++) {
-        cr_expect_float_eq(law_p(&pl, "hits_on_b", h), binom(h, 3, 0.25), TOL);
-        confused += binom(h, 3, 0.25) * (1.0 - pow(5.0 / 6.0, h));
+        cr_expect_float_eq(law_p(&pl, "hits_on_b", h), binom_pmf(3, h, 0.25), TOL);
+        confused += binom_pmf(3, h, 0.25) * (1.0 - pow(5.0 / 6.0, h));
     }
     /* W5: 2 hits, 3 and 4 on the dice, 7cm: P(drive back = 7) over the hits. */
     cr_expect_float_eq(law_p(&pl, "drive_back_cm", 7),
-                       binom(2, 3, 0.25) * dice_sum(2, 7) + binom(3, 3, 0.25) * dice_sum(3, 7),
+                       binom_pmf(3, 2, 0.25) * dice_sum(2, 7) +
+                           binom_pmf(3, 3, 0.25) * dice_sum(3, 7),
                        TOL);
     for (unsigned cm = 1; cm <= 18; cm++) {
         double p = 0.0;
         for (unsigned h = 1; h <= 3; h++)
-            p += binom(h, 3, 0.25) * dice_sum(h, cm);
+            p += binom_pmf(3, h, 0.25) * dice_sum(h, cm);
         cr_expect_float_eq(law_p(&pl, "drive_back_cm", cm), p, TOL, "driven back %u cm", cm);
     }
     cr_expect_float_eq(law_p(&pl, "drive_back_cm", 0), pow(0.75, 3), TOL);
@@ -548,7 +539,7 @@ Test(warmaster, engagement_first_round_and_turn)
               pl.x->reason);
     for (unsigned ha = 0; ha <= 9; ha++)
         for (unsigned hb = 0; hb < ha; hb++)
-            win += binom(ha, 9, 0.5) * binom(hb, 9, 0.5);
+            win += binom_pmf(9, ha, 0.5) * binom_pmf(9, hb, 0.5);
     cr_expect_float_eq(law_p(&pl, "round1_winner", OM_WINNER_A), win, TOL);
     release_law(&pl);
 
@@ -605,7 +596,7 @@ Test(whfb7, first_round_break_test_and_pursuit)
     cr_expect_eq(om_exact_known_count(pl.x), pl.t.layout.field_count, "every field of a combat");
     for (unsigned ka = 0; ka <= 5; ka++)
         for (unsigned kb = 0; kb <= 5 - ka; kb++) {
-            const double p = binom(ka, 5, 0.25) * binom(kb, 5 - ka, 0.25);
+            const double p = binom_pmf(5, ka, 0.25) * binom_pmf(5 - ka, kb, 0.25);
             /* A side wiped out loses without a test (its foe needs no one
              * left to break). */
             const double hold = two_d6_at_most(7 - (int)(ka > kb ? ka + 1 - kb : kb + 1 - ka));
@@ -635,7 +626,7 @@ Test(whfb7, first_round_break_test_and_pursuit)
     cr_expect_float_eq(law_p(&pl, "caught_b", 1), broke[1] * (1.0 + equal) / 2.0, TOL);
     cr_expect_float_eq(law_p(&pl, "fled_b", 1), broke[1] * (1.0 - equal) / 2.0, TOL);
     cr_expect_float_eq(law_p(&pl, "destroyed_b", 1),
-                       binom(5, 5, 0.25) + broke[1] * (1.0 + equal) / 2.0, TOL,
+                       binom_pmf(5, 5, 0.25) + broke[1] * (1.0 + equal) / 2.0, TOL,
                        "wiped out in the round, or caught");
     release_law(&pl);
 }
@@ -659,13 +650,13 @@ Test(whfb7, volley_and_panic)
                                "b:\n"
                                "  unit: {name: Goblins, models: 20, m: 4, ws: 2, bs: 3, s: 3,"
                                " t: 3, w: 1, i: 2, a: 1, ld: 6}\n";
-    const double panic = binom(5, 5, 0.25) * (1.0 - two_d6_at_most(6));
+    const double panic = binom_pmf(5, 5, 0.25) * (1.0 - two_d6_at_most(6));
     prepared_law pl;
     prepare_law(&pl, "wh7-volley.yaml", text);
     cr_assert_eq(pl.st, OM_OK, "%s", om_error_message());
     for (unsigned k = 0; k <= 5; k++) {
-        cr_expect_float_eq(law_p(&pl, "hits_b", k), binom(k, 5, 0.5), TOL);
-        cr_expect_float_eq(law_p(&pl, "slain_b", k), binom(k, 5, 0.25), TOL);
+        cr_expect_float_eq(law_p(&pl, "hits_b", k), binom_pmf(5, k, 0.5), TOL);
+        cr_expect_float_eq(law_p(&pl, "slain_b", k), binom_pmf(5, k, 0.25), TOL);
     }
     cr_expect_float_eq(panic, 21.0 / 36.0 / 1024.0, TOL);
     cr_expect_float_eq(law_p(&pl, "panicked_b", 1), panic, TOL);

@@ -37,6 +37,7 @@
 #include "wm_battle.h"
 #include "wm_scenario.h"
 #include "wm_spells.h"
+#include "exact_law.h"
 
 #define TRIALS 60000u
 #define SIGMAS 5.0
@@ -44,22 +45,6 @@
 static const om_wm_traits NO_TRAITS;
 
 static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    const double est = (double)count / (double)n;
-    const double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
-}
-
-static double binom(unsigned n, unsigned k, double p)
-{
-    double c = 1.0;
-    for (unsigned i = 0; i < k; i++)
-        c = c * (n - i) / (i + 1);
-    return c * pow(p, k) * pow(1 - p, n - k);
-}
 
 static void seed(om_dice *d, uint64_t s)
 {
@@ -205,7 +190,7 @@ static void missile_law(bool no_save, unsigned cast)
     run(&t, TRIALS, 21 + cast, &tl);
     for (unsigned k = 0; k <= 3; k++) {
         char what[64];
-        const double exact = (k == 0 ? 1 - p_cast : 0.0) + p_cast * binom(3, k, p);
+        const double exact = (k == 0 ? 1 - p_cast : 0.0) + p_cast * binom_pmf(3, k, p);
         snprintf(what, sizeof what, "P(%u stands lost), %s", k, no_save ? "no save" : "5+ save");
         expect_p(what, tl.lost[foes][k], TRIALS, exact);
     }
@@ -253,7 +238,8 @@ Test(magic, a_unit_is_affected_by_the_same_spell_once_a_turn)
     run(&t, TRIALS, 5, &tl);
     for (unsigned k = 0; k <= 6; k++) {
         char what[48];
-        const double exact = (k == 0 ? 1 - p_one : 0.0) + p_one * (k <= 3 ? binom(3, k, 0.5) : 0);
+        const double exact =
+            (k == 0 ? 1 - p_one : 0.0) + p_one * (k <= 3 ? binom_pmf(3, k, 0.5) : 0);
         snprintf(what, sizeof what, "P(%u stands lost)", k);
         expect_p(what, tl.lost[foes][k], TRIALS, exact);
     }
@@ -305,7 +291,7 @@ Test(magic, burst_hits_every_enemy_unit_in_range_with_d3_attacks)
         double exact = k == 0 ? 1.0 / 6.0 : 0.0;
         char what[48];
         for (unsigned n = 1; n <= 3; n++)
-            exact += 5.0 / 6.0 / 3.0 * (k <= n ? binom(n, k, 0.5) : 0.0);
+            exact += 5.0 / 6.0 / 3.0 * (k <= n ? binom_pmf(n, k, 0.5) : 0.0);
         snprintf(what, sizeof what, "unit a: P(%u lost)", k);
         expect_p(what, tl.lost[a][k], TRIALS, exact);
         snprintf(what, sizeof what, "unit b: P(%u lost)", k);

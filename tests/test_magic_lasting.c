@@ -47,6 +47,7 @@
 #include "turn.h"
 #include "wm.h"
 #include "wm_spells.h"
+#include "exact_law.h"
 
 #define TRIALS 60000u
 #define SIGMAS 5.0
@@ -54,22 +55,6 @@
 static const om_wm_traits NO_TRAITS;
 
 static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    const double est = (double)count / (double)n;
-    const double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
-}
-
-static double binom(unsigned n, unsigned k, double p)
-{
-    double c = 1.0;
-    for (unsigned i = 0; i < k; i++)
-        c = c * (n - i) / (i + 1);
-    return c * pow(p, k) * pow(1 - p, n - k);
-}
 
 /* P(2D6 <= target). */
 static double two_d6_at_most(int target)
@@ -475,7 +460,7 @@ static void expect_losses(const seen *s, unsigned friends, double p_spell, doubl
         char what[48];
         snprintf(what, sizeof what, "%u stands lost", k);
         expect_p(what, s->lost[friends][k], TRIALS,
-                 P_CAST * binom(3, k, p_spell) + (1 - P_CAST) * binom(3, k, p_plain));
+                 P_CAST * binom_pmf(3, k, p_spell) + (1 - P_CAST) * binom_pmf(3, k, p_plain));
     }
 }
 
@@ -541,7 +526,7 @@ Test(magic_lasting, tooth_cracker_stops_drive_backs_and_their_confusion)
     /* Not cast: h hits (Binomial(3, 1/2)) roll h drive-back dice, any 6
      * confusing (Shooting > Driving Back Enemies); cast: none. */
     for (unsigned h = 1; h <= 3; h++)
-        p += binom(3, h, 0.5) * (1 - pow(5.0 / 6.0, h));
+        p += binom_pmf(3, h, 0.5) * (1 - pow(5.0 / 6.0, h));
     expect_p("confused by the drive back", s.confused[friends], TRIALS, (1 - P_CAST) * p);
 }
 
@@ -583,10 +568,10 @@ Test(magic_lasting, heavens_fire_adds_a_volley_at_one_worse_to_hit)
         double twice = 0;
         for (unsigned a = 0; a <= 3 && a <= k; a++)
             if (k - a <= 3)
-                twice += binom(3, a, 0.5) * binom(3, k - a, 1.0 / 3.0);
+                twice += binom_pmf(3, a, 0.5) * binom_pmf(3, k - a, 1.0 / 3.0);
         snprintf(what, sizeof what, "%u stands lost", k);
         expect_p(what, lost[k], TRIALS,
-                 P_CAST * twice + (1 - P_CAST) * (k <= 3 ? binom(3, k, 0.5) : 0.0));
+                 P_CAST * twice + (1 - P_CAST) * (k <= 3 ? binom_pmf(3, k, 0.5) : 0.0));
     }
     om_wm_turn_work_free(w);
     om_wm_turn_prepared_free(p);

@@ -27,6 +27,7 @@
 
 #include "turn.h"
 #include "wm.h"
+#include "exact_law.h"
 
 #define TRIALS 100000u
 #define SIGMAS 5.0
@@ -40,14 +41,6 @@ static double p2d6(int n)
 {
     static const int cum[13] = {0, 0, 1, 3, 6, 10, 15, 21, 26, 30, 33, 35, 36};
     return n < 2 ? 0 : n > 12 ? 1 : cum[n] / 36.0;
-}
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    double est = (double)count / (double)n;
-    double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
 }
 
 /* A turn under construction. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "wm.h"
+#include "exact_law.h"
 
 /* Trials per Monte Carlo check: 2e5 gives a standard error under 0.0012 on any
  * probability while keeping each test well under a second. */
@@ -84,7 +85,6 @@ typedef struct oracle {
     double retreat[64];     /* distribution of retreat_cm */
 } oracle;
 
-static double binom(unsigned n, double p, unsigned k) { return gsl_ran_binomial_pdf(k, p, n); }
 
 /*
  * Exact outcome distribution of: B shoots `shots` dice (P = p_shoot each) at the
@@ -99,7 +99,7 @@ static oracle exact_round(const oracle_side *a, const oracle_side *b, unsigned s
     oracle o;
     memset(&o, 0, sizeof o);
     for (unsigned hs = 0; hs <= shots; hs++) {
-        double ps = shots ? binom(shots, p_shoot, hs) : 1.0;
+        double ps = shots ? binom_pmf(shots, hs, p_shoot) : 1.0;
         unsigned lost_s = hs / a->hits, sa, carried_a;
         if (lost_s >= a->stands) {
             o.win[1] += ps;
@@ -112,9 +112,9 @@ static oracle exact_round(const oracle_side *a, const oracle_side *b, unsigned s
         carried_a = hs % a->hits;
         unsigned da = a->dice[sa], db = b->dice[b->stands];
         for (unsigned ha = 0; ha <= da; ha++) {
-            double pa = binom(da, a->p, ha);
+            double pa = binom_pmf(da, ha, a->p);
             for (unsigned hb = 0; hb <= db; hb++) {
-                double pr = ps * pa * binom(db, b->p, hb);
+                double pr = ps * pa * binom_pmf(db, hb, b->p);
                 unsigned cap_b = b->stands * b->hits, cap_a = sa * a->hits - carried_a;
                 unsigned ra = (ha < cap_b ? ha : cap_b) + a->supports;
                 unsigned rb = (hb < cap_a ? hb : cap_a) + hs + b->supports;
@@ -149,16 +149,6 @@ static oracle exact_round(const oracle_side *a, const oracle_side *b, unsigned s
         }
     }
     return o;
-}
-
-/* Check one estimated probability against its exact value at 5 sigma. */
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    double est = (double)count / (double)n;
-    double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12,
-              "%s: estimate %.5f vs exact %.5f (|diff| %.5f > 5 se = %.5f)", what, est, p,
-              fabs(est - p), SIGMAS * se);
 }
 
 /* Run the engine and compare every probability the oracle gives. */
@@ -482,7 +472,7 @@ static void exact_volley(unsigned n, double p, unsigned stands, unsigned hits,
     double all[200], no_six[200];
     *routed = *confused = *destroyed = 0;
     for (unsigned h = 0; h <= n; h++) {
-        double ph = binom(n, p, h), p_stay = 0, p_stay_no_six = 0;
+        double ph = binom_pmf(n, h, p), p_stay = 0, p_stay_no_six = 0;
         unsigned dice = om_wm_drive_back_dice(h, position);
         if (h / hits >= stands) {
             *destroyed += ph;
