@@ -714,8 +714,10 @@ static om_status conv_character(conv *v, unsigned i, const raw_character *r)
             return st;
         points += mount->points;
         ch->attacks += mount->attacks;
-        for (size_t j = 0; j < mount->rules_count; j++)
-            ch->flying = ch->flying || strcmp(mount->rules[j], "fly") == 0;
+        for (size_t j = 0; j < mount->rules_count; j++) {
+            const om_wm_special *rule = om_wm_special_find(mount->rules[j]);
+            ch->flying = ch->flying || (rule != NULL && rule->traits.flies);
+        }
     }
     if ((st = conv_upgrades(v, path, r->upgrades, r->upgrades_count, e, 1, ch->upgrades,
                             &ch->n_upgrades, &points, NULL)))

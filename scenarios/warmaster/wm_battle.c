@@ -339,13 +339,14 @@ bool om_wm_battle_unit_rule_played(const char *id)
 
 /* The characters' special rules a battle plays, and where. */
 #define PYRRHUS "pyrrhus"
-#define FLY "fly"
 
 bool om_wm_battle_character_rule_played(const char *id)
 {
-    /* A flying mount's move and Pyrrhus (place_characters); anti-magic
-     * (wm_spells.c). */
-    return strcmp(id, FLY) == 0 || strcmp(id, PYRRHUS) == 0 || om_wm_spells_anti_magic_rule(id);
+    /* A flying mount's move (any rule whose traits fly) and Pyrrhus
+     * (place_characters); anti-magic (wm_spells.c). */
+    const om_wm_special *rule = om_wm_special_find(id);
+    return (rule != NULL && rule->traits.flies) || strcmp(id, PYRRHUS) == 0 ||
+           om_wm_spells_anti_magic_rule(id);
 }
 
 /* The unit side s's General joins (units first .. first + n - 1 on the
