@@ -1378,6 +1378,109 @@ static void draw_fair(canvas *cv, const om_chart_spec *sp, box b, double f)
     free(placed);
 }
 
+/* ---------------------------------------------------------------- points */
+
+/*
+ * Each unit's victory points a battle: one row per unit, top to bottom, its
+ * label right-aligned on the left as a flags chart's, two bars from 0, the
+ * points it scored (side A's colour) over those it gave up (side B's), each
+ * with its interval as a whisker and its mean beyond; ticks at a nice step on
+ * top, a legend above them, a rule between side A's rows and side B's.
+ */
+static void draw_unit_points(canvas *cv, const om_chart_spec *sp, box b, double f)
+{
+    static const uint32_t colour[2] = {OM_CHART_COLOUR_A, OM_CHART_COLOUR_B};
+    static const char *const what[2] = {"scored", "given up"};
+    char buf[OM_CHART_TEXT_MAX];
+    double lab_w = 0, lab_f, val_w, asc, desc, bx0, bx1, top, bottom, pitch, bh, x, x_max = 0;
+    double max_lab = 0.5 * (b.x1 - b.x0), thin = fmax(1.0, f / 16), bold = fmax(1.2, f / 9);
+    const size_t n = sp->n_units;
+
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < 2; j++)
+            x_max = fmax(x_max, fmax(sp->unit_points[i].hi[j], sp->unit_points[i].mean[j]));
+    const double step = nice_step(fmax(x_max, 1.0), 5);
+    x_max = step * ceil(fmax(x_max, 1.0) / step);
+
+    /* Legend, then the label column as a flags chart's. */
+    set_font(cv, 0.85 * f, false);
+    font_metrics(cv, &asc, &desc);
+    x = b.x0;
+    for (int j = 0; j < 2; j++)
+        x = legend_entry(cv, x, b.x1, b.y0 + asc, colour[j], what[j], f) + 1.6 * f;
+    const double legend_h = asc + desc + 0.5 * f;
+    lab_f = 0.85 * f;
+    set_font(cv, lab_f, false);
+    for (size_t i = 0; i < n; i++)
+        lab_w = fmax(lab_w, text_width(cv, sp->unit_points[i].label));
+    if (lab_w > max_lab) {
+        lab_f = fmax(LABEL_FONT_MIN * f, lab_f * max_lab / lab_w);
+        lab_w = max_lab;
+    }
+    set_font(cv, 0.7 * f, true);
+    snprintf(buf, sizeof buf, "%.1f", x_max);
+    val_w = text_width(cv, buf) + 0.8 * f;
+    bx0 = b.x0 + lab_w + 0.8 * f;
+    bx1 = b.x1 - val_w;
+
+    set_font(cv, 0.8 * f, false);
+    font_metrics(cv, &asc, &desc);
+    top = b.y0 + legend_h + asc + desc + 0.6 * f;
+    bottom = b.y1 - 2.0 * f;
+    for (double t = 0; t <= x_max + step / 2; t += step) {
+        const double tx = bx0 + t / x_max * (bx1 - bx0);
+        snprintf(buf, sizeof buf, "%g", t);
+        set_colour(cv, INK_FAINT);
+        show(cv, tx, b.y0 + legend_h + asc, buf, 0.5);
+        if (t > 0) {
+            set_colour(cv, GRID);
+            line2(cv, tx, top - 0.3 * f, tx, bottom, thin);
+        }
+    }
+
+    pitch = (bottom - top) / (double)n;
+    bh = fmin(0.36 * pitch, 0.7 * f);
+    for (size_t i = 0; i < n; i++) {
+        const om_chart_unit_points *p = &sp->unit_points[i];
+        const double cy = top + (i + 0.5) * pitch, w = bx1 - bx0;
+        if (i % 2 == 1) {
+            set_colour(cv, 0xf4f6f8u);
+            cv->ops->rect(cv, b.x0, cy - pitch / 2, b.x1 - b.x0, pitch);
+        }
+        if (i > 0 && p->side != sp->unit_points[i - 1].side) {
+            set_colour(cv, INK_SOFT);
+            line2(cv, b.x0, cy - pitch / 2, b.x1, cy - pitch / 2, thin);
+        }
+        set_colour(cv, INK);
+        set_font(cv, lab_f, false);
+        font_metrics(cv, &asc, &desc);
+        cut_to_width(cv, p->label, lab_w, buf, sizeof buf);
+        show(cv, bx0 - 0.6 * f, cy + (asc - desc) / 2, buf, 1);
+        for (int j = 0; j < 2; j++) {
+            const double y = cy + (j == 0 ? -0.55 : 0.55) * bh;
+            const double x_hi = bx0 + p->hi[j] / x_max * w;
+            set_colour(cv, colour[j]);
+            cv->ops->rect(cv, bx0, y - bh / 2, p->mean[j] / x_max * w, bh);
+            set_colour(cv, INK);
+            whisker_h(cv, bx0 + p->lo[j] / x_max * w, x_hi, y, 0.3 * bh, bold);
+            set_font(cv, 0.7 * f, j == 0);
+            font_metrics(cv, &asc, &desc);
+            snprintf(buf, sizeof buf, "%.1f", p->mean[j]);
+            show(cv, fmax(bx0 + p->mean[j] / x_max * w, x_hi) + 0.35 * f,
+                 y + (asc - desc) / 2, buf, 0);
+        }
+    }
+
+    set_colour(cv, INK);
+    line2(cv, bx0, top - 0.3 * f, bx0, bottom, fmax(1.0, f / 12));
+    set_colour(cv, INK_SOFT);
+    fit_text(cv, sp->x_title, false, 0.85 * f, 0.6 * f, b.x1 - bx0, buf, sizeof buf);
+    font_metrics(cv, &asc, &desc);
+    show(cv, (bx0 + bx1) / 2, b.y1 - desc, buf, 0.5);
+}
+
 /* ---------------------------------------------------------------- surfaces */
 
 static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
@@ -1390,6 +1493,7 @@ static void draw(canvas *cv, const om_chart_spec *sp, double W, double H)
     case OM_CHART_HEATMAP: draw_heatmap(cv, sp, b, f); break;
     case OM_CHART_FAIR: draw_fair(cv, sp, b, f); break;
     case OM_CHART_FLAGS: draw_items(cv, sp->items, sp->n_items, sp->x_title, b, f); break;
+    case OM_CHART_POINTS: draw_unit_points(cv, sp, b, f); break;
     }
 }
 

@@ -23,7 +23,12 @@
  *   fair      from a matrix file: each unit's fair points (efficiency.h) against
  *             its printed cost, with interval bars and the line fair = cost;
  *             names placed where they cover no other name, marker or bar, and
- *             a footnote naming the units not drawn and why.
+ *             a footnote naming the units not drawn and why;
+ *   points    from a battle file: one row per unit, two bars, the victory
+ *             points it scored and gave up a battle (means with their normal
+ *             intervals, summary.h, the lower end drawn and written no lower
+ *             than 0), side A's units first, within a side the best scorers
+ *             for their cost first (om_summary_unit_points_rank).
  *
  * Several run files in one odds chart are series, each labelled by what
  * differs between the files' provenance (rule set, kind, units, the resolved
@@ -49,6 +54,8 @@
  *   heatmap   row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,manifest
  *   fair      side,army,unit,points,fair_points,lo,hi,manifest
  *   flags     field,label,p,lo,hi,count,trials,manifest
+ *   points    unit,name,side,points,scored,scored_lo,scored_hi,given,given_lo,given_hi,
+ *             per_100,manifest
  * An existing CSV of that name is replaced if it is a chart's data that
  * oddsmaster wrote (om_chart_csv_is_ours), and refused otherwise unless `force`
  * is set. Both files
@@ -76,11 +83,12 @@ typedef enum om_chart_kind {
     OM_CHART_DIST,     /* distribution and "at least k" of a field from a run file */
     OM_CHART_HEATMAP,  /* expected-score matrix from a matrix file */
     OM_CHART_FAIR,     /* fair points against cost from a matrix file */
-    OM_CHART_FLAGS     /* probabilities of the yes/no fields of a run file */
+    OM_CHART_FLAGS,    /* probabilities of the yes/no fields of a run file */
+    OM_CHART_POINTS    /* victory points each unit scored and gave up, from a battle file */
 } om_chart_kind;
 
 /* Number of chart kinds. */
-#define OM_CHART_KINDS 5
+#define OM_CHART_KINDS 6
 
 /* Output formats. */
 typedef enum om_chart_format {
@@ -109,7 +117,8 @@ typedef struct om_chart_options {
     size_t notes_size;     /* bytes at notes */
 } om_chart_options;
 
-/* om_chart_kind_parse: "odds", "dist", "heatmap", "fair" or "flags". Errors: OM_EINVAL. */
+/* om_chart_kind_parse: "odds", "dist", "heatmap", "fair", "flags" or "points".
+ * Errors: OM_EINVAL. */
 om_status om_chart_kind_parse(const char *text, om_chart_kind *out);
 
 /*
@@ -122,8 +131,8 @@ om_status om_chart_format_from_path(const char *path, om_chart_format *out);
 #define OM_CHART_FLAGS_TYPICAL 12u
 
 /* The default size of a kind: odds 1200 x 600, dist 1200 x 700, heatmap 1200 x 1000,
- * fair 1200 x 900, flags 1200 wide and as high as its bars need
- * (om_chart_flags_height; for OM_CHART_FLAGS_TYPICAL bars here). */
+ * fair 1200 x 900, flags and points 1200 wide and as high as their rows need
+ * (om_chart_flags_height; for OM_CHART_FLAGS_TYPICAL rows here). */
 void om_chart_default_size(om_chart_kind kind, unsigned *width, unsigned *height);
 
 /* om_chart_flags_height: the height a flags chart `width` wide needs for n bars,
@@ -168,13 +177,15 @@ char *om_chart_csv_path(const char *out_path);
 /*
  * om_chart_files: draw chart `opt->kind` of the `n_in` files `in_paths` (one or
  * more run files for odds, at most OM_CHART_MAX_SERIES; one run file for dist;
- * one matrix file for heatmap and fair; one run file for dist and flags) to
- * `out_path`, and its CSV beside it; a flags chart without a height is as high
- * as its bars need (om_chart_flags_height). Writes opt->notes, if given.
+ * one matrix file for heatmap and fair; one run file for dist and flags; one
+ * battle file for points) to `out_path`, and its CSV beside it; a flags or
+ * points chart without a height is as high as its rows need
+ * (om_chart_flags_height). Writes opt->notes, if given.
  * Errors: OM_EINVAL (unknown extension, size outside OM_CHART_MIN_SIZE..
  * OM_CHART_MAX_SIZE, odds of a run without a winner, dist of a field that is
  * not in the file or not a count, flags of names that match no yes/no field
- * or of a file with none set, a bad confidence, the wrong number of inputs,
+ * or of a file with none set, points of a file without each unit's victory
+ * points (not a battle), a bad confidence, the wrong number of inputs,
  * an existing CSV that oddsmaster did not write, without `force`), OM_ENOTFOUND
  * (no such situation), OM_EIO (cannot read
  * an input or write an output: the message names the file and the reason),

@@ -33,11 +33,17 @@
 /* Default sizes: a 2:1 strip for three bars, a taller plot, a near-square grid, a plot,
  * and a flags chart's width (its height follows its bars: om_chart_flags_height). */
 static const unsigned default_size[OM_CHART_KINDS][2] = {
-    {1200, 600}, {1200, 700}, {1200, 1000}, {1200, 900}, {1200, 0}};
+    {1200, 600}, {1200, 700}, {1200, 1000}, {1200, 900}, {1200, 0}, {1200, 0}};
 
 /* Kind names, in om_chart_kind order. */
 static const char *const kind_names[OM_CHART_KINDS] = {"odds", "dist", "heatmap", "fair",
-                                                       "flags"};
+                                                       "flags", "points"};
+
+/* Whether a kind's height follows its rows (om_chart_flags_height). */
+static bool rows_kind(om_chart_kind kind)
+{
+    return kind == OM_CHART_FLAGS || kind == OM_CHART_POINTS;
+}
 
 /* ------------------------------------------------------------ small parts */
 
@@ -48,7 +54,8 @@ om_status om_chart_kind_parse(const char *text, om_chart_kind *out)
             *out = (om_chart_kind)i;
             return OM_OK;
         }
-    return OM_ERROR(OM_EINVAL, "unknown chart kind '%s' (odds, dist, heatmap, fair or flags)",
+    return OM_ERROR(OM_EINVAL, "unknown chart kind '%s' (odds, dist, heatmap, fair, flags or "
+                    "points)",
                     text != NULL ? text : "");
 }
 
@@ -70,8 +77,8 @@ om_status om_chart_format_from_path(const char *path, om_chart_format *out)
 void om_chart_default_size(om_chart_kind kind, unsigned *width, unsigned *height)
 {
     *width = default_size[kind][0];
-    *height = kind == OM_CHART_FLAGS ? om_chart_flags_height(*width, OM_CHART_FLAGS_TYPICAL)
-                                     : default_size[kind][1];
+    *height = rows_kind(kind) ? om_chart_flags_height(*width, OM_CHART_FLAGS_TYPICAL)
+                              : default_size[kind][1];
 }
 
 char *om_chart_csv_path(const char *out_path)
@@ -88,6 +95,7 @@ char *om_chart_csv_path(const char *out_path)
 void om_chart_spec_clear(om_chart_spec *spec)
 {
     free(spec->items);
+    free(spec->unit_points);
     free(spec->k_values);
     free(spec->p_equal);
     free(spec->p_least);
@@ -812,6 +820,60 @@ static om_status build_flags(const run_data *rd, const om_chart_options *opt,
     return OM_OK;
 }
 
+/* Each unit's victory points a battle (the summary's unit_points), in the
+ * order of the summary's table (om_summary_unit_points_rank). */
+static om_status build_points(const run_data *rd, om_chart_spec *spec)
+{
+    const om_summary *s = rd->s;
+    size_t *order;
+    if (s->unit_points == NULL || s->unit_count == 0)
+        return OM_ERROR(OM_EINVAL, "%s: a points chart needs each unit's victory points, "
+                        "which only a battle's file records ('oddsmaster battle')", s->file);
+    order = malloc(s->unit_count * sizeof *order);
+    spec->unit_points = calloc(s->unit_count, sizeof *spec->unit_points);
+    if (order == NULL || spec->unit_points == NULL) {
+        free(order);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", s->file);
+    }
+    om_summary_unit_points_rank(s, order);
+    for (size_t k = 0; k < s->unit_count; k++) {
+        const om_layout_unit *u = &s->units[order[k]];
+        const om_summary_unit_points *p = &s->unit_points[order[k]];
+        om_chart_unit_points *row = &spec->unit_points[k];
+        snprintf(row->key, sizeof row->key, "%s", u->id);
+        const char *name = name_or(u->name, u->id);
+        /* Units of one name are told apart by their id's number ("knights_2"). */
+        const char *num = strrchr(u->id, '_');
+        if (num == NULL || num[1] == '\0' || strspn(num + 1, "0123456789") != strlen(num + 1))
+            num = "_";
+        snprintf(row->name, sizeof row->name, "%s", name);
+        row->side = u->side != 0;
+        row->points = (unsigned)u->points;
+        if (row->points > 0)
+            snprintf(row->label, sizeof row->label, "%s%s%s (%s, %u pts)", name,
+                     num[1] != '\0' ? " " : "", num + 1, row->side == 0 ? "A" : "B",
+                     row->points);
+        else
+            snprintf(row->label, sizeof row->label, "%s%s%s (%s)", name,
+                     num[1] != '\0' ? " " : "", num + 1, row->side == 0 ? "A" : "B");
+        /* The summary keeps [0] given up and [1] scored; a chart reads scored first. */
+        for (int j = 0; j < 2; j++) {
+            row->mean[j] = p->mean[1 - j];
+            row->lo[j] = fmax(0.0, p->lo[1 - j]);
+            row->hi[j] = p->hi[1 - j];
+        }
+        row->per_100 = p->per_100;
+    }
+    spec->n_units = s->unit_count;
+    free(order);
+    snprintf(spec->title, sizeof spec->title, "%s: what each unit scored and gave up",
+             name_or(s->title, "A battle"));
+    snprintf(spec->x_title, sizeof spec->x_title,
+             "Victory points a battle (whiskers: %g%% intervals of the means)",
+             100.0 * spec->confidence);
+    return OM_OK;
+}
+
 /* --------------------------------------------------------------- matrices */
 
 /* The selected situations by their titles: "A charges B in the open" or "2 situations: ...". */
@@ -1086,6 +1148,7 @@ static const char *const csv_headers[OM_CHART_KINDS] = {
     "row,col,row_points,col_points,trials,wins_row,draws,wins_col,score,manifest",
     "side,army,unit,points,fair_points,lo,hi,manifest",
     "field,label,p,lo,hi,count,trials,manifest",
+    "unit,name,side,points,scored,scored_lo,scored_hi,given,given_lo,given_hi,per_100,manifest",
 };
 
 /* The start of every manifest (manifest.h): the last column of each row. */
@@ -1187,6 +1250,23 @@ static void write_csv(FILE *out, const om_chart_spec *spec, const char *const *f
             om_csv_string(out, it->label);
             fprintf(out, ",%.10g,%.10g,%.10g,%llu,%llu", it->p, it->lo, it->hi,
                     (unsigned long long)it->count, (unsigned long long)spec->trials);
+            end_row(out, spec);
+        }
+        break;
+    case OM_CHART_POINTS:
+        fprintf(out, "%s\n", csv_headers[OM_CHART_POINTS]);
+        for (size_t i = 0; i < spec->n_units; i++) {
+            const om_chart_unit_points *p = &spec->unit_points[i];
+            om_csv_string(out, p->key);
+            fputc(',', out);
+            om_csv_string(out, p->name);
+            fprintf(out, ",%s,%u", p->side == 0 ? "A" : "B", p->points);
+            for (int j = 0; j < 2; j++)
+                fprintf(out, ",%.10g,%.10g,%.10g", p->mean[j], p->lo[j], p->hi[j]);
+            if (p->per_100 >= 0)
+                fprintf(out, ",%.10g", p->per_100);
+            else
+                fputc(',', out);
             end_row(out, spec);
         }
         break;
@@ -1754,6 +1834,8 @@ static om_status build_runs(const char *const *in, size_t n, const om_chart_opti
                                                      : om_chart_dist_default(rd[0].s), spec);
     if (opt->kind == OM_CHART_FLAGS)
         return build_flags(&rd[0], opt, spec);
+    if (opt->kind == OM_CHART_POINTS)
+        return build_points(&rd[0], spec);
     spec->n_series = n;
     for (size_t k = 0; k < n && st == OM_OK; k++)
         st = build_odds(&rd[k], k, n == 1, spec);
@@ -1787,8 +1869,8 @@ static om_status spec_start(size_t n_in, const char *out_path, const om_chart_op
         spec->width = opt->width;
     if (opt->height != 0)
         spec->height = opt->height;
-    else if (opt->kind == OM_CHART_FLAGS)
-        spec->height = OM_CHART_MIN_SIZE; /* checked again once its bars are known */
+    else if (rows_kind(opt->kind))
+        spec->height = OM_CHART_MIN_SIZE; /* checked again once its rows are known */
     if (spec->width < OM_CHART_MIN_SIZE || spec->width > OM_CHART_MAX_SIZE
         || spec->height < OM_CHART_MIN_SIZE || spec->height > OM_CHART_MAX_SIZE)
         return OM_ERROR(OM_EINVAL, "a chart of %u x %u: width and height must be %u to %u",
@@ -1830,12 +1912,14 @@ om_status om_chart_files(const char *const *in_paths, size_t n_in, const char *o
     } else {
         st = build_runs(in_paths, n_in, opt, &spec, rd);
     }
-    if (st == OM_OK && opt->kind == OM_CHART_FLAGS && opt->height == 0) {
-        spec.height = om_chart_flags_height(spec.width, spec.n_items);
+    if (st == OM_OK && rows_kind(opt->kind) && opt->height == 0) {
+        const size_t rows = opt->kind == OM_CHART_FLAGS ? spec.n_items : spec.n_units;
+        spec.height = om_chart_flags_height(spec.width, rows);
         if (spec.height > OM_CHART_MAX_SIZE)
-            st = OM_ERROR(OM_EINVAL, "%s: %zu bars need a chart %u high, more than %u; pick "
-                          "fewer with --field", in_paths[0], spec.n_items, spec.height,
-                          OM_CHART_MAX_SIZE);
+            st = OM_ERROR(OM_EINVAL, "%s: %zu rows need a chart %u high, more than %u; %s",
+                          in_paths[0], rows, spec.height, OM_CHART_MAX_SIZE,
+                          opt->kind == OM_CHART_FLAGS ? "pick fewer with --field"
+                                                      : "give --height");
     }
     if (st == OM_OK)
         st = write_outputs(&spec, format, out_path, opt->force, in_paths, e);

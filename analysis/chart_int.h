@@ -45,6 +45,18 @@ typedef struct om_chart_item {
     uint64_t count;                /* trials in which it happened */
 } om_chart_item;
 
+/* One row of a points chart: a unit's victory points a battle, [0] scored and
+ * [1] given up, with their intervals. */
+typedef struct om_chart_unit_points {
+    char key[OM_CHART_TEXT_MAX];   /* CSV key: the unit's id */
+    char name[OM_CHART_TEXT_MAX];  /* its name */
+    char label[OM_CHART_TEXT_MAX]; /* the label drawn: "Knights (A, 110 pts)" */
+    unsigned side;                 /* 0 side A, 1 side B */
+    unsigned points;               /* its value (0: unknown) */
+    double mean[2], lo[2], hi[2];  /* [0] scored, [1] given up: mean a battle, interval */
+    double per_100;                /* scored per 100 points of its value, or -1 */
+} om_chart_unit_points;
+
 /* Everything a chart shows. Arrays belong to the spec (om_chart_spec_clear). */
 typedef struct om_chart_spec {
     om_chart_kind kind;          /* which drawing */
@@ -78,6 +90,10 @@ typedef struct om_chart_spec {
     om_chart_item *items;  /* [n_items] */
     char note[OM_CHART_TEXT_MAX]; /* flags: what was left out; fair: units not drawn and why
                                      (a footnote above the manifest; "" for none) */
+
+    /* points: one row per unit, top to bottom in array order */
+    size_t n_units;                     /* rows */
+    om_chart_unit_points *unit_points;  /* [n_units] */
 
     /* heatmap */
     size_t rows, cols;   /* matrix shape */

@@ -227,6 +227,15 @@ typedef struct om_summary {
     char **warnings;       /* ...each (rules not modelled; owned), or NULL */
 } om_summary;
 
+/*
+ * om_summary_unit_points_rank: the units of s in the order its victory points
+ * of each unit are shown (summary text, the points chart): side A first, then
+ * within a side the best scorers for their cost first (per_100 falling; a unit
+ * of unknown points last), ties by index. `order` receives s->unit_count unit
+ * indices. Requires s->unit_points (not NULL). Pure: thread-safe.
+ */
+void om_summary_unit_points_rank(const om_summary *s, size_t *order);
+
 /* The statistics of unit `unit` (an index of s->units) of unit field `name`,
  * or NULL when the summary has no such unit field or unit. */
 const om_summary_unit_stat *om_summary_unit(const om_summary *s, const char *name, size_t unit);

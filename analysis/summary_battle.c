@@ -485,15 +485,28 @@ static int by_points(const void *x, const void *y)
     return a->u < b->u ? -1 : a->u > b->u;
 }
 
+void om_summary_unit_points_rank(const om_summary *s, size_t *order)
+{
+    /* Insertion into the sorted prefix: a battle has at most a few hundred
+     * units, and this needs no scratch array. */
+    for (size_t k = 0; k < s->unit_count; k++) {
+        size_t j = k;
+        const ranked_points x = {.s = s, .u = k};
+        while (j > 0 && by_points(&(ranked_points){.s = s, .u = order[j - 1]}, &x) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
 void om_summary_text_unit_points(const om_summary *s, FILE *out, const char *ci)
 {
-    ranked_points *order;
+    size_t *order;
     const int wid = id_width(s);
     if (s->unit_points == NULL || (order = malloc(s->unit_count * sizeof *order)) == NULL)
         return;
-    for (size_t u = 0; u < s->unit_count; u++)
-        order[u] = (ranked_points){.s = s, .u = u};
-    qsort(order, s->unit_count, sizeof *order, by_points);
+    om_summary_unit_points_rank(s, order);
     fprintf(out, "\nVictory points of each unit: means a battle [%s CI] of the points it scored\n"
             "(%s) and gave up (%s), and scored per 100 points of its value;\n"
             "by side, the best scorers for their cost first\n", ci, s->unit_points_field[1],
@@ -501,7 +514,7 @@ void om_summary_text_unit_points(const om_summary *s, FILE *out, const char *ci)
     fprintf(out, "  %-*s  side  points  %-24s  %-24s  per 100\n", wid, "unit", "scored",
             "given up");
     for (size_t k = 0; k < s->unit_count; k++) {
-        const size_t u = order[k].u;
+        const size_t u = order[k];
         const om_summary_unit_points *p = &s->unit_points[u];
         char col[2][64];
         for (int j = 0; j < 2; j++)

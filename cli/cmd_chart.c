@@ -1,7 +1,8 @@
 /*
- * cmd_chart.c: `oddsmaster chart`, odds, distribution, yes/no, heat-map and
- * fair-points charts as PNG, SVG or PDF with a CSV of the plotted data beside
- * them (analysis/chart.h). Without --kind, the kind follows the first file.
+ * cmd_chart.c: `oddsmaster chart`, odds, distribution, yes/no, heat-map,
+ * fair-points and units' victory-points charts as PNG, SVG or PDF with a CSV
+ * of the plotted data beside them (analysis/chart.h). Without --kind, the kind
+ * follows the first file.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -22,12 +23,13 @@ typedef struct chart_args {
 } chart_args;
 
 /* In om_chart_kind order. */
-static const char *const kind_names[] = {"odds", "dist", "heatmap", "fair", "flags", NULL};
+static const char *const kind_names[] = {"odds", "dist", "heatmap", "fair", "flags", "points",
+                                         NULL};
 
 static const om_cli_option chart_options[] = {
     {.name = "kind", .letter = 'k', .value = OM_CLI_CHOICE, .offset = offsetof(chart_args, kind),
      .metavar = "KIND", .choices = kind_names,
-     .help = "odds, dist, heatmap, fair or flags (default: heatmap\nof a matrix file; of a run file, odds if it has a\nwinner, else dist of a volley, flags of a turn)"},
+     .help = "odds, dist, heatmap, fair, flags or points (default:\nheatmap of a matrix file; of a run file, odds if it\nhas a winner, else dist of a volley, flags of a turn)"},
     {.name = "output", .letter = 'o', .value = OM_CLI_TEXT,
      .offset = offsetof(chart_args, output), .metavar = "OUT",
      .complete = {OM_CLI_COMPLETE_FILE, "*.png|*.svg|*.pdf", NULL},
@@ -45,7 +47,7 @@ static const om_cli_option chart_options[] = {
     {.name = "height", .letter = 'H', .value = OM_CLI_U64,
      .offset = offsetof(chart_args, height), .metavar = "H", .min = OM_CHART_MIN_SIZE,
      .max = OM_CHART_MAX_SIZE,
-     .help = "height, likewise (defaults: odds 1200 x 600, dist\n1200 x 700, heatmap 1200 x 1000, fair 1200 x 900,\nflags as high as its bars need)"},
+     .help = "height, likewise (defaults: odds 1200 x 600, dist\n1200 x 700, heatmap 1200 x 1000, fair 1200 x 900,\nflags and points as high as their rows need)"},
     {.name = "confidence", .letter = 'c', .value = OM_CLI_REAL,
      .offset = offsetof(chart_args, confidence), .metavar = "C", .lo = 0.0, .hi = 1.0,
      .help = "confidence of the intervals, 0 < C < 1 (default 0.95)"},
@@ -97,9 +99,9 @@ static int chart_run(const om_cli_args *args)
 
 const om_cli_command om_cli_chart = {
     .name = "chart",
-    .summary = "draw an odds, distribution, yes/no, heat-map or fair chart (PNG, SVG, PDF)",
+    .summary = "draw an odds, distribution, yes/no, heat-map, fair or points chart",
     .usage = "oddsmaster chart FILE.h5... -o OUT.png|svg|pdf\n"
-             "                        [--kind odds|dist|heatmap|fair|flags]\n"
+             "                        [--kind odds|dist|heatmap|fair|flags|points]\n"
              "                        [--field NAME]... [--situation NAME|all]\n"
              "                        [--width W] [--height H] [--confidence C] [--force]",
     .about =
@@ -140,6 +142,11 @@ const om_cli_command om_cli_chart = {
         "            cost, with interval bars (see 'oddsmaster efficiency'); names\n"
         "            never overlap (moved aside with a leader line, or numbered\n"
         "            with a key), and a footnote names the units not drawn and why\n"
+        "  points    (a battle file from 'oddsmaster battle') one row per unit: the\n"
+        "            victory points it scored and gave up a battle, means with their\n"
+        "            intervals, side A's units first, within a side the best\n"
+        "            scorers for their cost first (as 'oddsmaster summary' lists\n"
+        "            them); a file without each unit's victory points exits 2\n"
         "\n"
         "Every chart says what was simulated in its title and subtitle (units, rule\n"
         "set, situation or kind, trials) and ends with a manifest line, 'oddsmaster\n"
@@ -148,8 +155,9 @@ const om_cli_command om_cli_chart = {
         "under temporary names and renamed when complete.",
     .exits =
         "  2  the chart does not fit the file: no such field or situation, an\n"
-        "     odds chart of a run without a winner (a volley), or OUT.csv exists\n"
-        "     and is not an earlier chart's data (without --force)\n"
+        "     odds chart of a run without a winner (a volley), a points chart of\n"
+        "     a file that is not a battle's, or OUT.csv exists and is not an\n"
+        "     earlier chart's data (without --force)\n"
         "  3  a file cannot be read or written (a full disk: with the system's\n"
         "     reason), or the input is not the valid run or matrix file the kind\n"
         "     needs (damaged: a checksum that does not match, the run's\n"

@@ -49,6 +49,28 @@ expect_exit 0 "a battle's default chart" "$OM" chart "$TMP/b1.h5" -o "$TMP/b1.pn
 expect_match "^file,series,outcome" "$TMP/b1.png.csv" "...is its odds"
 expect_exit 0 "a flags chart of the units' destruction" "$OM" chart "$TMP/b1.h5" --kind flags --field destroyed -o "$TMP/f.png"
 expect_match "^destroyed@a_steam-tank," "$TMP/f.png.csv" "...a bar a unit, named FIELD@UNIT"
+# The points chart: a row a unit, its means those of the summary's unit_points
+# (the scored mean first), side A's rows before side B's.
+expect_exit 0 "a points chart of what each unit scored and gave up" "$OM" chart "$TMP/b1.h5" --kind points -o "$TMP/p.svg"
+if python3 - "$TMP/p.svg.csv" "$TMP/s1.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+up = json.load(open(sys.argv[2]))["unit_points"]
+ok = len(rows) == len(up) and [r["side"] for r in rows] == sorted(r["side"] for r in rows)
+for r in rows:
+    u = up[r["unit"]]
+    ok = ok and abs(float(r["scored"]) - u["scored"]["mean"]) < 1e-6 \
+        and abs(float(r["given"]) - u["given"]["mean"]) < 1e-6 \
+        and abs(float(r["scored_hi"]) - u["scored"]["hi"]) < 1e-6
+sys.exit(0 if ok else 1)
+PY
+then ok "...its CSV: every unit, side A first, the summary's means and intervals"
+else not_ok "...its CSV: every unit, side A first, the summary's means and intervals"; fi
+expect_grep "Steam Tank (A, 130 pts)" "$TMP/p.svg" "...each row labelled by name, side and points"
+expect_exit 0 "an engagement's run file" "$OM" run -n 200 -q -o "$TMP/e200.h5"
+expect_exit 2 "a points chart of a file that is not a battle's" "$OM" chart "$TMP/e200.h5" --kind points -o "$TMP/pe.png"
+expect_grep "only a battle's file records" "$TMP/err" "...says a battle's file is needed"
+expect_absent "$TMP/pe.png" "...and writes no chart"
 
 bad() {
     printf 'schema: oddsmaster-scenario/1\nkind: battle\n%s\n' "$2" >"$TMP/bad.yaml"
