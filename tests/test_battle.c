@@ -752,6 +752,65 @@ Test(doctrine, general_kept_out_of_the_fight)
     om_wm_battle_prepared_free(p);
 }
 
+/* Battles in which the Knights of general_does_not_pursue pursued, in
+ * `battles` traced battles of its table under doctrine dc for side B. */
+static unsigned long knights_pursuing(builder *x, unsigned k, unsigned battles)
+{
+    om_wm_battle_prepared *p = prepare(x);
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(4096 * sizeof *ev);
+    unsigned long pursued = 0;
+    om_dice d;
+    cr_assert_not_null(ev);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 44);
+    for (unsigned n = 0; n < battles; n++) {
+        om_wm_battle_result r;
+        om_wm_trace tr = {.ev = ev, .cap = 4096};
+        bool any = false;
+        om_wm_turn_work_set_trace(w, &tr);
+        om_wm_battle_resolve(p, w, &d, &r);
+        cr_assert_eq(tr.dropped, 0u);
+        for (size_t i = 0; i < tr.n; i++)
+            any |= ev[i].kind == OM_WM_EV_COMBAT_UNIT && ev[i].unit == (int)k && ev[i].v[3] > 0;
+        pursued += any;
+    }
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+    free(ev);
+    return pursued;
+}
+
+/* A General's unit under a doctrine that protects him neither pursues nor
+ * advances after a combat it wins (Warmaster Revolution, Combat > Pursuit;
+ * Advance: the winner's choice; its player keeps the General out of the
+ * fight): Spearmen charge Knights joined by side B's General, which beat them
+ * most often and, unprotected, pursue them in many battles; protected, in
+ * none. Without the rule the protected Knights pursue as often. */
+Test(doctrine, general_does_not_pursue)
+{
+    builder x;
+    om_wm_doctrine dc = *named("default");
+    const unsigned battles = 2000;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_INFANTRY, 90, 45, true);
+    unsigned k = unit(&x, 1, OM_WM_CAVALRY, 90, 60, false);
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    const int g = 1; /* side B's General, the second character */
+    cr_assert_eq(x.t.table.character[g].side, 1);
+    x.t.table.character[g].joined = x.t.table.character[g].follow = (int8_t)k;
+    x.t.table.character[g].at = x.t.table.unit[k].centre;
+    x.o.first = 0;
+    x.o.fixed_turns = 1;
+    x.o.doctrine[1] = &dc;
+    dc.protect_general = false;
+    unsigned long free_ = knights_pursuing(&x, k, battles);
+    cr_assert_gt(free_, battles / 10, "unprotected, they pursued in %lu battles", free_);
+    dc.protect_general = true;
+    unsigned long kept = knights_pursuing(&x, k, battles);
+    cr_expect_eq(kept, 0u, "protected, they pursued in %lu battles", kept);
+}
+
 /* A unit does not charge at odds below the doctrine's minimum: the same
  * fight is charged at a minimum just under its odds and not just over. */
 Test(doctrine, no_charge_below_the_minimum_odds)

@@ -502,6 +502,8 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
         if (bonus > joined->attack_bonus && !joined->unit.traits.no_character)
             joined->attack_bonus = (uint8_t)bonus;
+        /* ...and only while he is with it: the bonus is his (turn.c). */
+        t->character[i].attack_bonus = (uint8_t)bonus;
     }
     return OM_OK;
 }
