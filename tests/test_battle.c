@@ -1430,3 +1430,97 @@ Test(battle, characters_give_their_bonus_attacks)
         om_wm_scenario_free(s);
     }
 }
+
+/* Whether a General is safe with unit u of battle b: three stands or more,
+ * not artillery nor a machine. */
+static bool sturdy_unit(const om_wm_battle_scenario *b, unsigned u)
+{
+    const om_wm_unit *v = &b->turn.unit[u].side.unit;
+    return v->troop != OM_WM_ARTILLERY && v->troop != OM_WM_MACHINE && om_wm_unit_size(v) >= 3;
+}
+
+/* Where the General stands (a policy of deployment, wm_battle.c): with a unit
+ * of his army's rearmost line, a sturdy one where that line has any (a Cannon
+ * of two stands or a Helblaster of one dies to one spell or volley, and his
+ * death ends the battle: Withdraw > General Slain). For the example pairings,
+ * each General's unit is of the rearmost line and sturdy if the line has a
+ * sturdy unit; and each character's own bonus Attacks, which go with him
+ * (turn.c), are his list's. The last pairing is the Revolution Empire list
+ * with one more unit of Halberdiers at its head (as the sanity test's), whose
+ * General joined a Cannon of two stands without the preference, and died
+ * with it three times as often. */
+Test(battle, general_joins_a_sturdy_unit_of_the_rearmost_line)
+{
+    char plus[600];
+    const char *const pairs[][2] = {
+        {"revolution-empire-steel-and-shot", "revolution-orcs-horde"},
+        {"1.1-empire-battle-line", "1.1-orcs-waaagh"},
+        {"ancients-greek", "ancients-republican-roman"},
+        {plus, "revolution-orcs-horde"},
+    };
+    tmpdir_create("om_test_general");
+    tmpdir_path(plus, sizeof plus, "plus.yaml");
+    {
+        char src[512], *text;
+        FILE *f;
+        long len;
+        snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT,
+                 "revolution-empire-steel-and-shot");
+        cr_assert_not_null(f = fopen(src, "rb"), "%s", src);
+        fseek(f, 0, SEEK_END);
+        len = ftell(f);
+        rewind(f);
+        cr_assert_not_null(text = calloc((size_t)len + 1, 1));
+        cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+        fclose(f);
+        char *units = strstr(text, "\nunits:\n"), *points = strstr(text, "\npoints: 2000\n");
+        cr_assert(units != NULL && points != NULL && points < units);
+        cr_assert_not_null(f = fopen(plus, "wb"));
+        fwrite(text, 1, (size_t)(points - text), f);
+        fputs("\npoints: 2500", f);
+        fwrite(points + strlen("\npoints: 2000"), 1,
+               (size_t)(units - points - strlen("\npoints: 2000")), f);
+        fputs("\nunits:\n  - unit: halberdiers\n", f);
+        fputs(units + strlen("\nunits:\n"), f);
+        fclose(f);
+        free(text);
+    }
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char text[1024];
+        om_wm_scenario *s = NULL;
+        unsigned nth[2] = {0, 0};
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                 "a: {list: %s}\nb: {list: %s}\n", pairs[i][0], pairs[i][1]);
+        cr_assert_eq(om_wm_battle_scenario_load_text("general.yaml", text, strlen(text), &s),
+                     OM_OK, "%s", om_error_message());
+        const om_wm_battle_scenario *b = s->battle;
+        const om_wm_table *t = &b->turn.table;
+        for (unsigned c = 0; c < t->characters; c++) {
+            const unsigned side = t->character[c].side;
+            const om_wm_armylist_character *ch = &b->list[side]->characters[nth[side]++];
+            const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
+            cr_expect_eq(t->character[c].attack_bonus, bonus, "%s: %s", pairs[i][side], ch->name);
+            if (t->character[c].kind != OM_WM_GENERAL)
+                continue;
+            const int g = t->character[c].joined;
+            double rear = -INFINITY;
+            bool line_sturdy = false;
+            cr_assert_geq(g, 0);
+            for (unsigned u = 0; u < t->units; u++)
+                if (t->unit[u].side == side)
+                    rear = fmax(rear, side == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y);
+            for (unsigned u = 0; u < t->units; u++)
+                if (t->unit[u].side == side &&
+                    (side == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y) >= rear - 1.0)
+                    line_sturdy |= sturdy_unit(b, u);
+            cr_expect_geq(side == 0 ? -t->unit[g].centre.y : t->unit[g].centre.y, rear - 1.0,
+                          "%s: the General's unit %s stands in the rearmost line",
+                          pairs[i][side], b->id[g]);
+            if (line_sturdy)
+                cr_expect(sturdy_unit(b, (unsigned)g), "%s: the General joins %s, not sturdy",
+                          pairs[i][side], b->id[g]);
+        }
+        om_wm_scenario_free(s);
+    }
+    tmpdir_remove();
+}
