@@ -721,7 +721,7 @@ Test(battle, trace_full_counts_the_rest)
 /* The General's unit under a doctrine that protects him: Knights joined by
  * the General do not charge Spearmen they beat at odds below the doctrine's
  * general_min_odds, though the same Knights charge them without the General
- * or without the protection. */
+ * or without the protection; nor when he is on his way back to them. */
 Test(doctrine, general_kept_out_of_the_fight)
 {
     builder x;
@@ -745,6 +745,14 @@ Test(doctrine, general_kept_out_of_the_fight)
     plans = x.t.command;
     om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
     cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
+    /* On his way back to them (a spell or their own move left him behind), the
+     * Knights are still his: no charge. */
+    x.t.table.character[om_wm_battle_general(p, 0)].joined = -1;
+    x.t.table.character[om_wm_battle_general(p, 0)].follow = (int8_t)k;
+    plans = x.t.command;
+    om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
+    cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE, "the General on his way back");
+    x.t.table.character[om_wm_battle_general(p, 0)].joined = (int8_t)k;
     dc.protect_general = false;
     plans = x.t.command;
     om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
