@@ -721,7 +721,7 @@ Test(battle, trace_full_counts_the_rest)
 /* The General's unit under a doctrine that protects him: Knights joined by
  * the General do not charge Spearmen they beat at odds below the doctrine's
  * general_min_odds, though the same Knights charge them without the General
- * or without the protection. */
+ * or without the protection; nor when he is on his way back to them. */
 Test(doctrine, general_kept_out_of_the_fight)
 {
     builder x;
@@ -745,11 +745,78 @@ Test(doctrine, general_kept_out_of_the_fight)
     plans = x.t.command;
     om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
     cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE);
+    /* On his way back to them (a spell or their own move left him behind), the
+     * Knights are still his: no charge. */
+    x.t.table.character[om_wm_battle_general(p, 0)].joined = -1;
+    x.t.table.character[om_wm_battle_general(p, 0)].follow = (int8_t)k;
+    plans = x.t.command;
+    om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
+    cr_expect_neq(plans.plan[k].kind, OM_WM_PLAN_CHARGE, "the General on his way back");
+    x.t.table.character[om_wm_battle_general(p, 0)].joined = (int8_t)k;
     dc.protect_general = false;
     plans = x.t.command;
     om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
     cr_expect_eq(plans.plan[k].kind, OM_WM_PLAN_CHARGE, "unprotected, he charges");
     om_wm_battle_prepared_free(p);
+}
+
+/* Battles in which the Knights of general_does_not_pursue pursued, in
+ * `battles` traced battles of its table under doctrine dc for side B. */
+static unsigned long knights_pursuing(builder *x, unsigned k, unsigned battles)
+{
+    om_wm_battle_prepared *p = prepare(x);
+    om_wm_turn_work *w = NULL;
+    om_wm_event *ev = malloc(4096 * sizeof *ev);
+    unsigned long pursued = 0;
+    om_dice d;
+    cr_assert_not_null(ev);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 44);
+    for (unsigned n = 0; n < battles; n++) {
+        om_wm_battle_result r;
+        om_wm_trace tr = {.ev = ev, .cap = 4096};
+        bool any = false;
+        om_wm_turn_work_set_trace(w, &tr);
+        om_wm_battle_resolve(p, w, &d, &r);
+        cr_assert_eq(tr.dropped, 0u);
+        for (size_t i = 0; i < tr.n; i++)
+            any |= ev[i].kind == OM_WM_EV_COMBAT_UNIT && ev[i].unit == (int)k && ev[i].v[3] > 0;
+        pursued += any;
+    }
+    om_wm_turn_work_free(w);
+    om_wm_battle_prepared_free(p);
+    free(ev);
+    return pursued;
+}
+
+/* A General's unit under a doctrine that protects him neither pursues nor
+ * advances after a combat it wins (Warmaster Revolution, Combat > Pursuit;
+ * Advance: the winner's choice; its player keeps the General out of the
+ * fight): Spearmen charge Knights joined by side B's General, which beat them
+ * most often and, unprotected, pursue them in many battles; protected, in
+ * none. Without the rule the protected Knights pursue as often. */
+Test(doctrine, general_does_not_pursue)
+{
+    builder x;
+    om_wm_doctrine dc = *named("default");
+    const unsigned battles = 2000;
+    begin(&x, "warmaster-revolution");
+    unit(&x, 0, OM_WM_INFANTRY, 90, 45, true);
+    unsigned k = unit(&x, 1, OM_WM_CAVALRY, 90, 60, false);
+    ordered_by_generals(&x, 90, 30, 90, 90);
+    const int g = 1; /* side B's General, the second character */
+    cr_assert_eq(x.t.table.character[g].side, 1);
+    x.t.table.character[g].joined = x.t.table.character[g].follow = (int8_t)k;
+    x.t.table.character[g].at = x.t.table.unit[k].centre;
+    x.o.first = 0;
+    x.o.fixed_turns = 1;
+    x.o.doctrine[1] = &dc;
+    dc.protect_general = false;
+    unsigned long free_ = knights_pursuing(&x, k, battles);
+    cr_assert_gt(free_, battles / 10, "unprotected, they pursued in %lu battles", free_);
+    dc.protect_general = true;
+    unsigned long kept = knights_pursuing(&x, k, battles);
+    cr_expect_eq(kept, 0u, "protected, they pursued in %lu battles", kept);
 }
 
 /* A unit does not charge at odds below the doctrine's minimum: the same
@@ -1370,4 +1437,98 @@ Test(battle, characters_give_their_bonus_attacks)
                       pairs[i][1]);
         om_wm_scenario_free(s);
     }
+}
+
+/* Whether a General is safe with unit u of battle b: three stands or more,
+ * not artillery nor a machine. */
+static bool sturdy_unit(const om_wm_battle_scenario *b, unsigned u)
+{
+    const om_wm_unit *v = &b->turn.unit[u].side.unit;
+    return v->troop != OM_WM_ARTILLERY && v->troop != OM_WM_MACHINE && om_wm_unit_size(v) >= 3;
+}
+
+/* Where the General stands (a policy of deployment, wm_battle.c): with a unit
+ * of his army's rearmost line, a sturdy one where that line has any (a Cannon
+ * of two stands or a Helblaster of one dies to one spell or volley, and his
+ * death ends the battle: Withdraw > General Slain). For the example pairings,
+ * each General's unit is of the rearmost line and sturdy if the line has a
+ * sturdy unit; and each character's own bonus Attacks, which go with him
+ * (turn.c), are his list's. The last pairing is the Revolution Empire list
+ * with one more unit of Halberdiers at its head (as the sanity test's), whose
+ * General joined a Cannon of two stands without the preference, and died
+ * with it three times as often. */
+Test(battle, general_joins_a_sturdy_unit_of_the_rearmost_line)
+{
+    char plus[600];
+    const char *const pairs[][2] = {
+        {"revolution-empire-steel-and-shot", "revolution-orcs-horde"},
+        {"1.1-empire-battle-line", "1.1-orcs-waaagh"},
+        {"ancients-greek", "ancients-republican-roman"},
+        {plus, "revolution-orcs-horde"},
+    };
+    tmpdir_create("om_test_general");
+    tmpdir_path(plus, sizeof plus, "plus.yaml");
+    {
+        char src[512], *text;
+        FILE *f;
+        long len;
+        snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT,
+                 "revolution-empire-steel-and-shot");
+        cr_assert_not_null(f = fopen(src, "rb"), "%s", src);
+        fseek(f, 0, SEEK_END);
+        len = ftell(f);
+        rewind(f);
+        cr_assert_not_null(text = calloc((size_t)len + 1, 1));
+        cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+        fclose(f);
+        char *units = strstr(text, "\nunits:\n"), *points = strstr(text, "\npoints: 2000\n");
+        cr_assert(units != NULL && points != NULL && points < units);
+        cr_assert_not_null(f = fopen(plus, "wb"));
+        fwrite(text, 1, (size_t)(points - text), f);
+        fputs("\npoints: 2500", f);
+        fwrite(points + strlen("\npoints: 2000"), 1,
+               (size_t)(units - points - strlen("\npoints: 2000")), f);
+        fputs("\nunits:\n  - unit: halberdiers\n", f);
+        fputs(units + strlen("\nunits:\n"), f);
+        fclose(f);
+        free(text);
+    }
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char text[1024];
+        om_wm_scenario *s = NULL;
+        unsigned nth[2] = {0, 0};
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                 "a: {list: %s}\nb: {list: %s}\n", pairs[i][0], pairs[i][1]);
+        cr_assert_eq(om_wm_battle_scenario_load_text("general.yaml", text, strlen(text), &s),
+                     OM_OK, "%s", om_error_message());
+        const om_wm_battle_scenario *b = s->battle;
+        const om_wm_table *t = &b->turn.table;
+        for (unsigned c = 0; c < t->characters; c++) {
+            const unsigned side = t->character[c].side;
+            const om_wm_armylist_character *ch = &b->list[side]->characters[nth[side]++];
+            const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
+            cr_expect_eq(t->character[c].attack_bonus, bonus, "%s: %s", pairs[i][side], ch->name);
+            if (t->character[c].kind != OM_WM_GENERAL)
+                continue;
+            const int g = t->character[c].joined;
+            double rear = -INFINITY;
+            bool line_sturdy = false;
+            cr_assert_geq(g, 0);
+            for (unsigned u = 0; u < t->units; u++)
+                if (t->unit[u].side == side)
+                    rear = fmax(rear, side == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y);
+            for (unsigned u = 0; u < t->units; u++)
+                if (t->unit[u].side == side &&
+                    (side == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y) >= rear - 1.0)
+                    line_sturdy |= sturdy_unit(b, u);
+            cr_expect_geq(side == 0 ? -t->unit[g].centre.y : t->unit[g].centre.y, rear - 1.0,
+                          "%s: the General's unit %s stands in the rearmost line",
+                          pairs[i][side], b->id[g]);
+            if (line_sturdy)
+                cr_expect(sturdy_unit(b, (unsigned)g), "%s: the General joins %s, not sturdy",
+                          pairs[i][side], b->id[g]);
+        }
+        om_wm_scenario_free(s);
+    }
+    tmpdir_remove();
 }

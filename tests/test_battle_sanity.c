@@ -247,5 +247,12 @@ Test(sanity, adding_a_unit_1_1, .timeout = 900) { adding_a_unit(1); }
  * +0.6 (se 6.4) under Ancients: every estimate within the five standard
  * errors the test allows, none of them yet showing the margin rise clearly
  * under Revolution and Ancients, where one unit more is about 3% of the army
- * and its effect is smaller than 600 battles resolve. */
+ * and its effect is smaller than 600 battles resolve. Under Revolution the
+ * extra Halberdiers moved the Empire General from the one-stand Helblaster to
+ * a two-stand Cannon, which one Foot of Gork destroys (his death ended 24 of
+ * the 600 battles against 8): the General now joins a sturdy unit of the
+ * rearmost line (wm_battle.c). With that, characters moving with their units'
+ * combat moves, their bonus going with them and a protected General's unit
+ * neither pursuing nor advancing, the margin moves by -8.4 VP (se 11.9) under
+ * Revolution, +29.4 (se 14.0) under 1.1 and +1.6 (se 6.4) under Ancients. */
 Test(sanity, adding_a_unit_ancients, .timeout = 900) { adding_a_unit(2); }

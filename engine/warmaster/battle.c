@@ -142,6 +142,43 @@ static bool counts_toward_break(const om_wm_turn *t, unsigned u)
              t->unit[u].side.unit.armour == 0);
 }
 
+/* The unit side s's General has joined as the battle starts, when its doctrine
+ * protects him; else -1. */
+static int protected_unit(const om_wm_turn *t, const om_wm_battle_options *o, unsigned s)
+{
+    if (o->doctrine[s] == NULL || !o->doctrine[s]->protect_general)
+        return -1;
+    for (unsigned c = 0; c < t->table.characters; c++)
+        if (t->table.character[c].side == s && t->table.character[c].kind == OM_WM_GENERAL)
+            return t->table.character[c].joined;
+    return -1;
+}
+
+/* Prepare turn t for the battle of options o: a side whose doctrine protects
+ * its General never pursues nor advances with the General's unit (pursuit and
+ * advance are the winner's choice: Combat > Pursuit; Advance; the unit's
+ * `pursue` choice, which the fixed reading advance_choice reads for advances
+ * too). Units obliged to pursue still do (may_pursue). Errors: those of
+ * om_wm_turn_prepare_alloc, OM_ENOMEM. */
+static om_status prepare_turn(const om_wm_turn *t, const om_wm_battle_options *o,
+                              om_wm_check_failure *why, om_wm_turn_prepared **out)
+{
+    const int kept[2] = {protected_unit(t, o, 0), protected_unit(t, o, 1)};
+    om_wm_turn *copy;
+    om_status st;
+    if (kept[0] < 0 && kept[1] < 0)
+        return om_wm_turn_prepare_alloc(t, why, out);
+    if ((copy = malloc(sizeof *copy)) == NULL)
+        return OM_ERROR(OM_ENOMEM, "out of memory for a prepared battle");
+    *copy = *t;
+    for (unsigned s = 0; s < 2; s++)
+        if (kept[s] >= 0)
+            copy->unit[kept[s]].side.pursue = OM_WM_PURSUE_NEVER;
+    st = om_wm_turn_prepare_alloc(copy, why, out);
+    free(copy);
+    return st;
+}
+
 om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_setup *plans_b,
                                      const om_wm_battle_options *o, om_wm_check_failure *why,
                                      om_wm_battle_prepared **out)
@@ -184,7 +221,7 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
 
     if ((p = calloc(1, sizeof *p)) == NULL)
         return OM_ERROR(OM_ENOMEM, "out of memory for a prepared battle");
-    if ((st = om_wm_turn_prepare_alloc(t, why, &p->turn)) != OM_OK) {
+    if ((st = prepare_turn(t, o, why, &p->turn)) != OM_OK) {
         free(p);
         return st;
     }

@@ -1222,9 +1222,12 @@ static void characters_step(phase *p)
             }
             ch->joined = ch->follow;
         } else {
+            /* Out of reach, he is with no unit until he reaches it again (a
+             * character joins a unit by ending his move touching it). */
             double l = dist + ch->radius_cm;
             ch->at.x += (q.x - ch->at.x) / l * reach;
             ch->at.y += (q.y - ch->at.y) / l * reach;
+            ch->joined = -1;
         }
     }
 }

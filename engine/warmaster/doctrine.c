@@ -129,12 +129,16 @@ typedef struct sight {
     bool within_reach;   /* an enemy is within the doctrine's engage_paces of it */
 } sight;
 
-/* The unit the side's General has joined, or -1. */
+/* The unit the side's General has joined, or else the one he is on his way
+ * back to (a spell moved it without him, or it outran him in its Command
+ * phase): he rejoins it at the end of this Command phase, so it is kept as
+ * his; -1 if neither. */
 static int general_unit(const om_wm_table *t, unsigned side)
 {
     for (unsigned c = 0; c < t->characters; c++)
         if (t->character[c].side == side && t->character[c].kind == OM_WM_GENERAL)
-            return t->character[c].joined;
+            return t->character[c].joined >= 0 ? t->character[c].joined
+                                                : t->character[c].follow;
     return -1;
 }
 

@@ -93,8 +93,9 @@ typedef struct om_wm_doctrine {
     /* protect the General: */
     bool protect_general;   /* the General's unit fights only at good odds, advances
                                (or moves to shoot) no nearer the enemy than
-                               general_keep_cm, and is never carried forward by its
-                               brigade's orders */
+                               general_keep_cm, is never carried forward by its
+                               brigade's orders, and neither pursues nor advances
+                               after a combat it wins (om_wm_battle_prepare_alloc) */
     double general_min_odds; /* with protect_general: its charges need these odds (0..1) */
     double general_keep_cm; /* with protect_general: how far from the enemy its advance
                                stops (0..200) */

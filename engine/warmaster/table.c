@@ -2932,6 +2932,9 @@ static om_status check_characters(const om_wm_table *t, om_wm_check_failure *why
             return om_check_fail_item(why, "characters", (int)c, ".joined", "must name a unit of its own side");
         if (ch->follow >= (int)t->units || (ch->follow >= 0 && t->unit[ch->follow].side != ch->side))
             return om_check_fail_item(why, "characters", (int)c, ".follow", "must name a unit of its own side");
+        if (ch->attack_bonus > OM_WM_MAX_BONUS)
+            return om_check_fail_item(why, "characters", (int)c, ".attack_bonus", "must be 0 to %d "
+                        "(got %u)", OM_WM_MAX_BONUS, ch->attack_bonus);
         if (ch->kind == OM_WM_GENERAL && ++generals[ch->side] > 1)
             return om_check_fail_item(why, "characters", (int)c, ".kind", "side %u already has a General",
                         ch->side);

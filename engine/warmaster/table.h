@@ -282,10 +282,16 @@ typedef struct om_wm_table_character {
                                    (round bases up to 25mm, Generals, Wizards &
                                    Heroes > Odd Size Character Bases); 0: a point */
     bool flying;                /* rides a flyer: moves 100cm, not 60cm */
-    int8_t joined;              /* unit it has joined, or -1 */
+    int8_t joined;              /* unit it has joined, or -1; it moves with that unit in
+                                   every phase but the Command phase (Generals, Wizards &
+                                   Heroes > Character Movement) */
     int8_t follow;              /* unit it moves to join at the end of the Command
                                    phase (a character policy), or -1: stays */
     om_wm_table_lasting aura;   /* a spell's effect he spreads around him (magic.h) */
+    uint8_t attack_bonus;       /* his bonus Attacks (his mount's included), added to
+                                   one stand of the unit he has joined while he is with
+                                   it (Characters in Combat); 0: none of his own, the
+                                   unit's side gives its bonus (a turn scenario's) */
 } om_wm_table_character;
 
 /* A brigade as declared: up to four units of one side that touch (Command >

@@ -50,6 +50,10 @@ struct om_wm_turn_prepared {
     uint32_t vp_lost[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_STANDS + 1]; /* [u][l]: victory
                                                      points unit u loses losing l of the
                                                      stands it starts with */
+    uint8_t own_bonus[OM_WM_TABLE_MAX_UNITS]; /* unit u's bonus Attacks not a character's:
+                                                 its side's, unless characters with a
+                                                 bonus of their own join it as the turn
+                                                 starts (their bonus then goes with them) */
 };
 
 /* How the stands of the table touch, as the Combat phase reads it. */
@@ -115,6 +119,10 @@ struct om_wm_turn_work {
     int8_t aim[OM_WM_TABLE_MAX_UNITS];        /* in its Shooting phase: the unit each
                                                  unit shot at, or -1 */
     uint16_t aim_hits[OM_WM_TABLE_MAX_UNITS]; /* ...and its unsaved hits */
+    om_wm_vec pose_centre[OM_WM_TABLE_MAX_UNITS]; /* where each unit stood after the last
+                                                 move its characters do not make with it
+                                                 (the Command phase's), and... */
+    om_wm_vec pose_dir[OM_WM_TABLE_MAX_UNITS]; /* ...its facing then (carry_characters) */
     om_wm_credit credit;                      /* who removed whose stands since
                                                  om_wm_turn_begin (credit.h) */
 };
@@ -723,6 +731,16 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         const int a = (int)s->unit.attacks + w->magic.stand_attacks[u];
         s->unit.attacks = (uint8_t)(a < 0 ? 0 : a > UINT8_MAX ? UINT8_MAX : a);
     }
+    /* A character's bonus goes with him (Generals, Wizards & Heroes >
+     * Characters in Combat: the highest of the characters with the unit): a
+     * unit he has left fights without it. */
+    if (!s->unit.traits.no_character) {
+        unsigned bonus = p->own_bonus[u];
+        for (unsigned c = 0; c < t->characters; c++)
+            if (t->character[c].joined == (int)u && t->character[c].attack_bonus > bonus)
+                bonus = t->character[c].attack_bonus;
+        s->attack_bonus = (uint8_t)(bonus < OM_WM_MAX_BONUS ? bonus : OM_WM_MAX_BONUS);
+    }
     /* The characters' bonus and a spell's together, up to the most the
      * engine takes (a unit no character joins takes none). */
     if (w->magic.unit_attacks[u] != 0 && !s->unit.traits.no_character) {
@@ -1187,6 +1205,42 @@ static void record_turn(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
         out->vp_lost[s] = (uint16_t)(vp[s] < UINT16_MAX ? vp[s] : UINT16_MAX);
 }
 
+/* Each unit's place and facing now, from which carry_characters moves its
+ * characters. */
+static void note_poses(om_wm_turn_work *w)
+{
+    for (unsigned u = 0; u < w->t.units; u++) {
+        w->pose_centre[u] = w->t.unit[u].centre;
+        w->pose_dir[u] = w->t.unit[u].dir;
+    }
+}
+
+/* Characters move with the unit they have joined in every phase but the
+ * Command phase: drive backs, retreats, pursuits, fall backs and advances
+ * (Generals, Wizards & Heroes > Character Movement; Warmaster Ancients,
+ * Commanders: "always move in company with units they have joined in other
+ * phases"). Each joined character of a unit still on the table keeps his place
+ * beside it: the unit's move since note_poses (a turn and a shift) moves him
+ * alike. */
+static void carry_characters(om_wm_turn_work *w)
+{
+    om_wm_table *t = &w->t;
+    for (unsigned c = 0; c < t->characters; c++) {
+        om_wm_table_character *ch = &t->character[c];
+        const int j = ch->joined;
+        if (j < 0 || !t->unit[j].present)
+            continue;
+        const om_wm_vec o = w->pose_centre[j], d = w->pose_dir[j];
+        const om_wm_vec n = t->unit[j].centre, e = t->unit[j].dir;
+        if (o.x == n.x && o.y == n.y && d.x == e.x && d.y == e.y)
+            continue;
+        /* His place in the unit's frame: along its facing and across it. */
+        const double along = (ch->at.x - o.x) * d.x + (ch->at.y - o.y) * d.y;
+        const double across = -(ch->at.x - o.x) * d.y + (ch->at.y - o.y) * d.x;
+        ch->at = (om_wm_vec){n.x + along * e.x - across * e.y, n.y + along * e.y + across * e.x};
+    }
+}
+
 /* One turn of `setup`'s side on the workspace's table as it stands: the
  * three phases, then what they did. The engaged units and the victory points'
  * base are the caller's (w->engaged_at_start, w->from_start). */
@@ -1222,8 +1276,10 @@ static void play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
         }
     }
     out->general_orders = w->command.general_passed;
+    note_poses(w);
     shooting_phase(p, w, d, out);
     combat_phase(p, w, d, out);
+    carry_characters(w);
     record_turn(p, w, out);
     for (unsigned u = 0; w->trace != NULL && u < w->t.units; u++)
         if (out->unit[u].destroyed) {
@@ -1333,6 +1389,14 @@ om_status om_wm_turn_prepare_alloc(const om_wm_turn *t, om_wm_check_failure *why
     if ((st = om_wm_dice_kit_alloc(&p->kit)) != OM_OK) {
         free(p);
         return st;
+    }
+    for (unsigned u = 0; u < t->table.units; u++) {
+        unsigned joined = 0;
+        for (unsigned c = 0; c < t->table.characters; c++)
+            if (t->table.character[c].joined == (int)u &&
+                t->table.character[c].attack_bonus > joined)
+                joined = t->table.character[c].attack_bonus;
+        p->own_bonus[u] = joined > 0 ? 0 : t->unit[u].side.attack_bonus;
     }
     for (unsigned u = 0; u < t->table.units; u++) {
         const om_wm_unit *values = &t->unit[u].side.unit;

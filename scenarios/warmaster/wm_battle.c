@@ -34,7 +34,7 @@
  * placement policy decide, the list's order with `lines`; brigades of four
  * touching units), and each of its characters joins a unit spread across its
  * army from its left to its right as it stands (the General the middle one
- * of its rearmost line, the others of the units at their places the
+ * of the sturdy units of its rearmost line, the others of the units at their places the
  * rearmost, no two on one unit), so that every part of the army is within some
  * character's command; a character is slain with the unit it joined, to which
  * it adds its bonus Attacks. The
@@ -339,6 +339,8 @@ bool om_wm_battle_unit_rule_played(const char *id)
 
 /* The characters' special rules a battle plays, and where. */
 #define PYRRHUS "pyrrhus"
+/* The fewest stands of a unit a General joins when the army has one (sturdy). */
+#define STURDY_STANDS 3u
 
 bool om_wm_battle_character_rule_played(const char *id)
 {
@@ -349,30 +351,45 @@ bool om_wm_battle_character_rule_played(const char *id)
            om_wm_spells_anti_magic_rule(id);
 }
 
+/* Whether a General is safe with unit u: a unit of three stands or more, not
+ * artillery nor a machine, which a volley, a spell or one lost combat does not
+ * destroy at once (a Cannon of two stands, a Helblaster of one: his death ends
+ * the battle, Withdraw > General Slain). */
+static bool sturdy(const om_wm_battle_scenario *b, unsigned u)
+{
+    const om_wm_unit *v = &b->turn.unit[u].side.unit;
+    return v->troop != OM_WM_ARTILLERY && v->troop != OM_WM_MACHINE &&
+           om_wm_unit_size(v) >= STURDY_STANDS;
+}
+
 /* The unit side s's General joins (units first .. first + n - 1 on the
  * table): of the rearmost line, the unit closest to the table's centre line
- * (ties: the first), so that he stands behind the fighting line as players
- * keep him, where the army has a second line; in a single line, its middle
- * unit; never a unit no character may join (Gnoblars). A policy of
- * deployment, not a rule: Generals, Wizards & Heroes lets a character stand
- * alone or join any unit. */
+ * (ties: the first), a sturdy one if the line has any, so that he stands
+ * behind the fighting line as players keep him, where the army has a second
+ * line, with a unit that keeps him alive; in a single line, its middle unit;
+ * never a unit no character may join (Gnoblars). A policy of deployment, not
+ * a rule: Generals, Wizards & Heroes lets a character stand alone or join any
+ * unit. */
 static unsigned general_unit(const om_wm_battle_scenario *b, unsigned s, unsigned first,
                              size_t n)
 {
     const om_wm_table *t = &b->turn.table;
     unsigned best = first;
-    double best_back = -INFINITY, best_off = INFINITY;
+    double rear = -INFINITY, best_off = INFINITY;
+    bool best_sturdy = false;
+    /* How far back from its own front: side A's edge is y = 0. */
+    for (unsigned u = first; u < first + n; u++)
+        if (!b->turn.unit[u].side.unit.traits.no_character)
+            rear = fmax(rear, s == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y);
     for (unsigned u = first; u < first + n; u++) {
-        const double y = t->unit[u].centre.y;
-        if (b->turn.unit[u].side.unit.traits.no_character)
-            continue;
-        /* How far back from its own front: side A's edge is y = 0. */
-        const double back = s == 0 ? -y : y;
+        const double back = s == 0 ? -t->unit[u].centre.y : t->unit[u].centre.y;
         const double off = fabs(t->unit[u].centre.x - t->width_cm / 2);
-        if (back > best_back + LINE_TIE_CM ||
-            (fabs(back - best_back) <= LINE_TIE_CM && off < best_off)) {
+        const bool safe = sturdy(b, u);
+        if (b->turn.unit[u].side.unit.traits.no_character || back < rear - LINE_TIE_CM)
+            continue;
+        if ((safe && !best_sturdy) || (safe == best_sturdy && off < best_off)) {
             best = u;
-            best_back = back;
+            best_sturdy = safe;
             best_off = off;
         }
     }
@@ -503,6 +520,8 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         const unsigned bonus = ch->attacks < OM_WM_MAX_BONUS ? ch->attacks : OM_WM_MAX_BONUS;
         if (bonus > joined->attack_bonus && !joined->unit.traits.no_character)
             joined->attack_bonus = (uint8_t)bonus;
+        /* ...and only while he is with it: the bonus is his (turn.c). */
+        t->character[i].attack_bonus = (uint8_t)bonus;
     }
     return OM_OK;
 }
