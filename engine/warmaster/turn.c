@@ -698,8 +698,10 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
         s->position = OM_WM_OPEN;
     /* Lasting spells on it (magic.h), cast this turn or in the enemy's last:
-     * cover, saves, pursuit, drive backs. */
+     * cover, saves, pursuit, drive backs, terror; then this Combat phase's
+     * own (terror, armour). */
     om_wm_lasting_side(t, u, s);
+    om_wm_magic_combat_side(&w->magic, u, s);
     s->supports = c->own_supports[u];
     s->rear_supports = c->own_rear[u];
     s->support_units = 0;
