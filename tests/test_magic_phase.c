@@ -19,6 +19,9 @@
  *   - Tranquility of Heaven (Revolution army lists, Cathay > Spells): every
  *     friendly unit within 15cm of the Sorcerer is immune to terror, and so
  *     fights a terrifying enemy at its full Attacks;
+ *   - Gerroff!!! (Revolution army lists, Orcs > Spells): an enemy unit driven
+ *     back 5D6cm toward its own table edge as by shooting (any 6 confuses),
+ *     never routed;
  *   - the armour rule's cases, the checks, and the table's rows (Monster
  *     Bear! causing terror and Ferocity of Tigers immunity to terror with
  *     their Attacks).
@@ -356,4 +359,77 @@ Test(magic_phase, the_table_of_spell_effects_plays_the_terror_and_armour_spells)
     cr_expect_eq(r->phase, OM_WM_LASTING_TERROR);
     r = om_wm_spell_rule_find("warmaster-revolution", "cathay", "ferocity-of-tigers");
     cr_expect_eq(r->phase, OM_WM_LASTING_FEARLESS);
+}
+
+/* ---- A drive back by spell ---- */
+
+/* P(5D6 <= n). */
+static double five_d6_at_most(unsigned n)
+{
+    double ways[31] = {1.0};
+    double p = 0.0;
+    for (unsigned die = 0; die < 5; die++) {
+        double next[31] = {0};
+        for (unsigned s = 0; s <= 30; s++)
+            for (unsigned f = 1; f <= 6 && s + f <= 30; f++)
+                next[s + f] += ways[s] / 6.0;
+        memcpy(ways, next, sizeof ways);
+    }
+    for (unsigned s = 0; s <= n && s <= 30; s++)
+        p += ways[s];
+    return p;
+}
+
+Test(magic_phase, gerroff_drives_an_enemy_unit_5d6_toward_its_own_edge)
+{
+    om_wm_turn t;
+    unsigned friends, foes;
+    om_wm_turn_prepared *p = NULL;
+    om_wm_turn_work *w = NULL;
+    om_wm_check_failure why;
+    om_wm_turn_result r;
+    om_dice d;
+    unsigned long moved = 0, confused = 0, short_push = 0, routed = 0;
+    begin(&t);
+    /* Foes 30cm from Friends and 50cm from their own edge (y 120): nothing
+     * stops a drive back of 30cm at most. */
+    friends = infantry(&t, 0, 3, 2, 3, 0, 90, 40);
+    foes = infantry(&t, 1, 3, 2, 3, 0, 90, 70);
+    spell(&t, OM_WM_SPELL_PUSH, 0, 0, 0);
+    t.magic.spell[0][0].attacks = 5;
+    t.magic.spell[0][0].range_cm = 60;
+    wizard(&t, friends);
+    cr_assert_eq(om_wm_turn_prepare_alloc(&t, &why, &p), OM_OK, "%s: %s", why.field,
+                 why.reason);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 46);
+    for (unsigned long i = 0; i < TRIALS; i++) {
+        double dy, dx;
+        om_wm_turn_resolve(p, w, &d, &r);
+        dx = om_wm_turn_work_table(w)->unit[foes].centre.x - 90.0;
+        dy = om_wm_turn_work_table(w)->unit[foes].centre.y - 70.0;
+        cr_assert(fabs(dx) < 1e-9, "straight toward its edge");
+        cr_assert(dy > -1e-9 && dy < 30.0 + 1e-9, "a drive back of %g cm", dy);
+        moved += dy > 0.5;
+        short_push += dy > 0.5 && dy < 17.5;
+        confused += r.unit[foes].confused;
+        routed += r.unit[foes].routed || r.unit[foes].destroyed;
+    }
+    expect_p("driven back", moved, TRIALS, P_CAST);
+    expect_p("driven back 17cm or less", short_push, TRIALS, P_CAST * five_d6_at_most(17));
+    expect_p("confused by a 6", confused, TRIALS, P_CAST * (1.0 - pow(5.0 / 6.0, 5)));
+    cr_expect_eq(routed, 0, "never routed");
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+Test(magic_phase, the_table_plays_gerroff_as_a_drive_back)
+{
+    for (int v = 0; v < 2; v++) {
+        const om_wm_spell_rule *r = om_wm_spell_rule_find(
+            v ? "warmaster-1.1" : "warmaster-revolution", v ? "orc" : "orcs", "gerroff");
+        cr_assert_not_null(r);
+        cr_expect_eq(r->effect, OM_WM_SPELL_PUSH);
+        cr_expect_eq(r->attacks, 5);
+    }
 }

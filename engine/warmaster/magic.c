@@ -50,6 +50,7 @@ const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT] = {
     [OM_WM_SPELL_VOLLEY] = "volley",
     [OM_WM_SPELL_MOVE] = "move",
     [OM_WM_SPELL_COMBAT] = "combat",
+    [OM_WM_SPELL_PUSH] = "push",
 };
 
 /* The Hits of the stand the policy assumes Attacks in combat fall on, and the
@@ -88,6 +89,16 @@ static const double policy_lasting_worth[] = {
  * when another spell has a target. */
 #define POLICY_DEVICE_CAST 5u
 #define POLICY_SCROLL_WORTH 0.5
+/* The policy's worth of a drive back by spell, in stands (Gerroff!!!: 5D6cm,
+ * confused six times in ten), on a unit with an enemy within
+ * POLICY_LASTING_REACH_CM. */
+#define POLICY_PUSH_WORTH 0.5
+/* How far behind a unit a spell's drive back looks for what it runs into:
+ * further than any drive back (a byte of cm). */
+#define PUSH_REACH_CM 255.0
+/* A drive back halts this far from enemies ("halts 1cm away": Shooting >
+ * Driving Back Enemies). */
+#define PUSH_ENEMY_GAP_CM 1.0
 _Static_assert(1u << (POLICY_LASTING_KINDS - 1) == OM_WM_LASTING_ARMOUR,
                "a worth for every lasting kind");
 /* The best score a D6 may need: nothing hits or saves on worse (Shooting >
@@ -458,6 +469,9 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t,
                phase_worth(turn, t, m, sp, u);
     case OM_WM_SPELL_COMBAT:
         return phase_worth(turn, t, m, sp, u);
+    case OM_WM_SPELL_PUSH:
+        return om_wm_table_enemy_within(t, u, POLICY_LASTING_REACH_CM) ? POLICY_PUSH_WORTH
+                                                                       : 0.0;
     case OM_WM_SPELL_SHATTER:
         return v->hits >= D6_FACES ? 0.0 : (double)(D6_FACES - v->hits) / D6_FACES;
     case OM_WM_SPELL_LASTING:
@@ -489,6 +503,57 @@ static void set_phase(const om_wm_spell *sp, unsigned u, om_wm_magic_turn *m)
     if ((sp->phase & OM_WM_LASTING_ARMOUR) &&
         (m->phase_armour[u] == 0 || sp->amount < m->phase_armour[u]))
         m->phase_armour[u] = sp->amount;
+}
+
+/* Unit u driven back by spell `sp` (OM_WM_SPELL_PUSH; Orc lists, Gerroff!!!:
+ * "driven back 5 x D6cm towards its own table edge. This is treated in the
+ * same way as a drive back from shooting, except that the direction is
+ * established by determining the shortest route to the table edge. A unit
+ * cannot be routed"): the dice of that many hits less the defended discount,
+ * any 6 confusing, into what lies that way (stands lost where it is blocked,
+ * the off-table roll at the edge), at once; units never driven back by
+ * shooting stay. No hits: no stand is lost to the spell itself. */
+static void push(const om_wm_turn *turn, om_wm_table *t, const om_wm_spell *sp, unsigned u,
+                 om_dice *d, om_wm_magic_turn *m)
+{
+    static const om_wm_traits plain_driver;
+    om_wm_table_unit *un = &t->unit[u];
+    const om_wm_vec home = {0.0, un->side == 0 ? -1.0 : 1.0};
+    const unsigned stands = un->stands;
+    om_wm_table_move_rule rule = {.enemy_gap_cm = PUSH_ENEMY_GAP_CM, .target = -1};
+    om_wm_table_behind behind;
+    om_wm_volley_result v;
+    om_wm_side side;
+    target_side(turn, t, u, &side);
+    om_wm_table_behind_along(t, turn->command.rules, u, home, PUSH_REACH_CM, &behind);
+    side.behind = behind.kind;
+    side.behind_cm = (uint8_t)(behind.cm < UINT8_MAX ? behind.cm : UINT8_MAX);
+    side.behind_stands = behind.stands;
+    /* Never routed: no drive back of these dice exceeds this pace. */
+    side.unit.pace_cm = UINT8_MAX;
+    memset(&v, 0, sizeof v);
+    v.hits = sp->attacks;
+    om_wm_drive_back_at(turn->rules, d, &side, &plain_driver, stands, stands, 0, &v);
+    v.hurt = false;
+    if (v.off_table || v.stands_lost >= stands) {
+        un->stands = 0;
+        un->present = false;
+        memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
+        om_wm_table_update(t, u);
+        return;
+    }
+    un->stands = (uint8_t)(stands - v.stands_lost);
+    un->confused |= v.confused;
+    om_wm_table_update(t, u);
+    if (v.drive_back_cm > 0 && !side.unit.traits.no_drive_back &&
+        side.unit.traits.static_machine == OM_WM_NOT_STATIC &&
+        side.formation != OM_WM_FORMATION_LAAGER) {
+        const om_wm_vec goal = {un->centre.x + home.x * v.drive_back_cm,
+                                un->centre.y + home.y * v.drive_back_cm};
+        (void)om_wm_table_move(t, turn->command.rules, u, goal, v.drive_back_cm, &rule, NULL);
+        om_wm_lasting_moved(t, u);
+        memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
+    }
 }
 
 /* Spell `sp` of Wizard c takes effect on unit u. */
@@ -543,6 +608,9 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
         /* Read as the unit's side is built for this Combat phase
          * (om_wm_magic_combat_side). */
         set_phase(sp, u, m);
+        break;
+    case OM_WM_SPELL_PUSH:
+        push(turn, t, sp, u, d, m);
         break;
     case OM_WM_SPELL_MOVE:
         /* Moved by the turn once every Wizard has cast (turn.c). */

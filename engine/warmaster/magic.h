@@ -87,6 +87,11 @@ typedef enum om_wm_spell_effect {
                              takes the `phase` kinds for this turn's Combat phase only
                              (Word of Fear: it causes terror; Shield of the Old Ones:
                              armour one better, at best `amount`) */
+    OM_WM_SPELL_PUSH,     /* one unengaged enemy unit in range, seen or not, is driven
+                             back `attacks` D6 cm straight toward its own table edge
+                             (side 0's at y 0, side 1's at the table's depth) as by
+                             shooting (the defended discount, confusion on a 6, what
+                             lies behind), but never routed (Gerroff!!!) */
     OM_WM_SPELL_EFFECT_COUNT
 } om_wm_spell_effect;
 
@@ -102,7 +107,8 @@ typedef struct om_wm_spell {
     om_wm_spell_effect effect;   /* its mechanism */
     uint8_t attacks;             /* MISSILE, BURST: shooting Attacks at each unit it
                                     hits (with `d3`: that many D3 rolled); BOOST,
-                                    WEAKEN: Attacks added or taken */
+                                    WEAKEN: Attacks added or taken; PUSH: the D6
+                                    of the drive back */
     bool d3;                     /* `attacks` counts D3 rolled, not Attacks */
     bool no_save;                /* armour has no effect (all targets count as having
                                     no armour) */

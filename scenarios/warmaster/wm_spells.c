@@ -306,9 +306,12 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "One unengaged friendly unit of infantry or chariots that shoots, in range, seen or "
               "not, shoots once more after every unit's own volley, at -1 to hit (never worse "
               "than 6+), at the closest enemy it sees as any volley does."},
-    {.id = "gerroff", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A drive back of 5D6cm toward the table edge that cannot rout: a drive back "
-              "without hits is not modelled."},
+    {.id = "gerroff", .effect = OM_WM_SPELL_PUSH, .attacks = 5,
+     .model = "Modelled in part: one unengaged enemy unit in range, seen or not, is driven "
+              "back 5D6cm straight toward its own table edge at once, as a drive back from "
+              "shooting (the defended discount, confused by any 6, what lies that way) but "
+              "never routed; straight along the table's depth (the shortest route to that "
+              "edge), and its own move is not told in a replay."},
     {.id = "raise-dead", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Creates a Skeleton unit in a combat: units created during a battle are not "
               "modelled."},
