@@ -189,6 +189,8 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
                       "boost spell", key = ".phase";
             else if ((sp->phase & OM_WM_LASTING_ARMOUR) && (sp->amount < 2 || sp->amount > D6_FACES))
                 bad = "the best armour is a D6 score, 2 to 6", key = ".amount";
+            else if (sp->with_caster && (sp->effect != OM_WM_SPELL_MOVE || !sp->own_unit))
+                bad = "the Wizard moves with his own unit's move", key = ".with_caster";
             else if (sp->troops >> OM_WM_TROOP_COUNT)
                 bad = "unknown troop type", key = ".troops";
             else if (memchr(sp->id, '\0', sizeof sp->id) == NULL || sp->id[0] == '\0')
@@ -257,6 +259,7 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units)
     m->setup = NULL;
     memset(m->driver, -1, units * sizeof m->driver[0]);
     memset(m->phase, 0, units * sizeof m->phase[0]);
+    memset(m->mover, -1, units * sizeof m->mover[0]);
     memset(m->phase_armour, 0, units * sizeof m->phase_armour[0]);
     m->cast = m->worked = m->dispelled = 0;
 }
@@ -613,8 +616,11 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
         push(turn, t, sp, u, d, m);
         break;
     case OM_WM_SPELL_MOVE:
-        /* Moved by the turn once every Wizard has cast (turn.c). */
+        /* Moved by the turn once every Wizard has cast (turn.c), with the
+         * Wizard when the spell says so. */
         om_wm_unit_set_add(&m->moves, u);
+        if (sp->with_caster)
+            m->mover[u] = (int8_t)c;
         break;
     case OM_WM_SPELL_VOLLEY:
         /* Shot by the turn after the unit's own volley (turn.c). */

@@ -122,6 +122,8 @@ typedef struct om_wm_spell {
     bool own_unit;               /* only on the unit the Wizard has joined (no range) */
     bool with_characters;        /* BOOST: each character joined to the unit gains the
                                     Attacks too ("including characters") */
+    bool with_caster;            /* MOVE with `own_unit`: the Wizard moves with his unit
+                                    and stays joined to it (Wings in the Jungle) */
     uint16_t lasting;            /* LASTING: the OM_WM_LASTING_* kinds it sets, all
                                     hostile (on an enemy unit) or all friendly */
     uint8_t amount;              /* LASTING: the Command penalty (COMMAND) or the save
@@ -192,6 +194,8 @@ typedef struct om_wm_magic_turn {
     uint8_t volley_penalty[OM_WM_TABLE_MAX_UNITS]; /* ...each that much worse to hit */
     om_wm_unit_set moves;                         /* units a spell moves as if ordered,
                                                      once the Wizards have cast (MOVE) */
+    int8_t mover[OM_WM_TABLE_MAX_UNITS];          /* MOVE `with_caster`: the Wizard who
+                                                     moves with unit u, or -1 */
     const om_wm_command_setup *setup;             /* the turn's plans, which MOVE
                                                      follows (NULL: no MOVE target) */
     int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that

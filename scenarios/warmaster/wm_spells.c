@@ -228,9 +228,12 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "One unengaged friendly unit in range, seen or not, moves once as if "
               "ordered, alone and by its own plan (a charge, an advance), after the casting; "
               "its joined characters stay where they are and leave it."},
-    {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves the Wizard's unit as if ordered: a second Command phase move is not "
-              "modelled."},
+    {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_MOVE, .attacks = 1, .own_unit = true,
+     .with_caster = true,
+     .model = "The unengaged unit the Wizard has joined moves once as if ordered, alone and "
+              "by its own plan (a charge, an advance), after the casting; the Wizard moves "
+              "with it and stays joined, other joined characters stay where they are and "
+              "leave it."},
     {.id = "call-of-the-hunt", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A charge in the Shooting phase: not modelled."},
     {.id = "anger-of-the-gods", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_COMMAND,
@@ -484,7 +487,8 @@ om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsig
                             .no_save = r->no_save, .drive_back = r->drive_back,
                             .sight = r->sight, .per_stand = r->per_stand,
                             .all_in_range = r->all_in_range, .own_unit = r->own_unit,
-                            .with_characters = r->with_characters, .lasting = r->lasting,
+                            .with_characters = r->with_characters,
+                            .with_caster = r->with_caster, .lasting = r->lasting,
                             .amount = r->amount, .phase = r->phase, .aura = r->aura,
                             .unengaged = r->unengaged, .troops = r->troops};
         snprintf(sp->id, sizeof sp->id, "%s", as->id);

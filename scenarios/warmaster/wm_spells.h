@@ -29,7 +29,7 @@ typedef struct om_wm_spell_rule {
     om_wm_spell_effect effect; /* its mechanism (OM_WM_SPELL_NOT_MODELLED: none) */
     uint8_t attacks;           /* the mechanism's Attacks (magic.h om_wm_spell) */
     bool d3, no_save, drive_back, sight, per_stand, all_in_range, own_unit,
-        with_characters;         /* the mechanism's parameters (om_wm_spell) */
+        with_characters, with_caster; /* the mechanism's parameters (om_wm_spell) */
     uint16_t lasting;          /* LASTING: the OM_WM_LASTING_* kinds it sets (table.h) */
     uint8_t amount;            /* LASTING: its Command penalty or save score; `phase`
                                   ARMOUR: the best armour it gives */
