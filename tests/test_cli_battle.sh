@@ -209,6 +209,9 @@ expect_grep "Pistoliers (a_pistoliers_1): not modelled: pistoliers" "$TMP/out" \
     "...a unit's special rule the engine does not model, by its id"
 expect_grep "Hero (a_hero_1): not modelled: sword-of-might" "$TMP/out" \
     "...a character's magic item, which a battle gives no effect, numbered as units are"
+if grep -q "not modelled: ring-of-magic" "$TMP/out"; then
+    not_ok "...but not the Wizard's Ring of Magic, which a battle plays"; else
+    ok "...but not the Wizard's Ring of Magic, which a battle plays"; fi
 if grep -q "attacks to the unit joined" "$TMP/out"; then
     not_ok "...and no character's bonus Attacks, which a battle gives the unit it joins"; else
     ok "...and no character's bonus Attacks, which a battle gives the unit it joins"; fi

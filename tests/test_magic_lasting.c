@@ -28,7 +28,8 @@
  *     cavalry, chariots and monsters;
  *   - Voice of Command (Revolution army lists, Empire > Spells): a friendly
  *     unit moves as if ordered, by its plan, with no Command test, leaving
- *     its joined characters behind;
+ *     its joined characters behind; Wings in the Jungle (Revolution army
+ *     lists, Lizardmen > Spells): the Wizard's own unit, and he with it;
  *   - Heaven's Fire (Revolution army lists, High Elves > Spells): a friendly
  *     shooting unit of infantry or cavalry shoots a second volley at -1 to
  *     hit, in the caster's own Shooting phase;
@@ -654,6 +655,58 @@ Test(magic_lasting, voice_of_command_moves_a_unit_by_its_plan_without_an_order)
     }
     expect_p("charge as if ordered", charged, TRIALS, P_CAST);
     cr_expect_eq(worked, charged);
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+Test(magic_lasting, wings_in_the_jungle_moves_the_wizards_unit_and_him_with_it)
+{
+    build b;
+    unsigned knights, foes, hero, moved = 0;
+    om_wm_turn_prepared *p = NULL;
+    om_wm_turn_work *w = NULL;
+    om_wm_check_failure why;
+    om_wm_turn_result r;
+    om_dice d;
+    om_wm_vec wizard_at, knights_at;
+    move_table(&b, &knights, &foes, &hero);
+    /* An advance of 8cm that stops short of the Foes: no combat moves them
+     * after the spell's. */
+    b.t.command.plan[knights] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = -1,
+                                             .goal = at(90, 48), .by = -1,
+                                             .initiative = OM_WM_INITIATIVE_NEVER};
+    /* Wings in the Jungle (Revolution army lists, Lizardmen > Spells): the
+     * Wizard (character 0) is with the Knights and moves with them. */
+    b.t.magic.spell[0][0] = (om_wm_spell){.id = "wings-in-the-jungle", .cast = 2,
+                                          .effect = OM_WM_SPELL_MOVE, .attacks = 1,
+                                          .own_unit = true, .with_caster = true};
+    b.t.table.character[0].joined = (int8_t)knights;
+    b.t.table.character[0].follow = (int8_t)knights;
+    b.t.table.character[0].at = b.t.table.unit[knights].centre;
+    wizard_at = b.t.table.character[0].at;
+    knights_at = b.t.table.unit[knights].centre;
+    cr_assert_eq(om_wm_turn_prepare_alloc(&b.t, &why, &p), OM_OK, "%s: %s", why.field,
+                 why.reason);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    seed(&d, 38);
+    for (unsigned long i = 0; i < TRIALS; i++) {
+        const om_wm_table *t;
+        om_wm_turn_resolve(p, w, &d, &r);
+        t = om_wm_turn_work_table(w);
+        moved += r.unit[knights].moved;
+        cr_assert_eq(r.unit[knights].moved, r.spells_worked);
+        cr_assert_eq(r.unit[knights].engaged, 0);
+        /* The Wizard stays joined and goes as far as they did; the Hero
+         * stays behind and leaves them. */
+        cr_assert_eq(t->character[0].joined, (int)knights);
+        cr_assert_eq(t->character[hero].joined, r.spells_worked ? -1 : (int)knights);
+        if (r.spells_worked) {
+            cr_assert_float_eq(t->character[0].at.y - wizard_at.y,
+                               t->unit[knights].centre.y - knights_at.y, 1e-9);
+            cr_assert_gt(t->unit[knights].centre.y - knights_at.y, 1.0);
+        }
+    }
+    expect_p("his unit's advance as if ordered", moved, TRIALS, P_CAST);
     om_wm_turn_work_free(w);
     om_wm_turn_prepared_free(p);
 }

@@ -11,7 +11,7 @@
  * shooting Attacks; its hits join the phase's other hits and are removed and
  * driven back at the phase's end by the turn (turn.c). What the model leaves
  * out (path spells hit only their chosen target; no hits carried into a
- * combat; casting modifiers of magic items) is in docs/rules-coverage.md,
+ * combat) is in docs/rules-coverage.md,
  * "Magic (Warmaster)". A lasting spell sets its kinds on the table (the
  * target unit's `lasting`, or the Wizard's `aura`); the functions at the end
  * of this file are the rules' one way to read them, and to end them. A spell
@@ -27,7 +27,8 @@
  * Attacks in combat the same at 4+ to hit, no save, against 3 Hits (a
  * typical infantry stand); a shattered stand is one stand; a lasting effect
  * is worth a fixed share of a stand per kind (policy_lasting_worth); an added
- * volley the stands it is expected to take.
+ * volley the stands it is expected to take. The Wizards' once-a-battle
+ * devices are spent as POLICY_DEVICE_CAST and POLICY_SCROLL_WORTH say.
  */
 #include "magic.h"
 
@@ -48,6 +49,8 @@ const char *const om_wm_spell_effect_names[OM_WM_SPELL_EFFECT_COUNT] = {
     [OM_WM_SPELL_LASTING] = "lasting",
     [OM_WM_SPELL_VOLLEY] = "volley",
     [OM_WM_SPELL_MOVE] = "move",
+    [OM_WM_SPELL_COMBAT] = "combat",
+    [OM_WM_SPELL_PUSH] = "push",
 };
 
 /* The Hits of the stand the policy assumes Attacks in combat fall on, and the
@@ -69,13 +72,34 @@ static const double policy_lasting_worth[] = {
     0.4,  /* SAVE */
     0.3,  /* SHOT_AT */
     0.2,  /* STEADY */
+    0.5,  /* TERROR */
+    0.3,  /* FEARLESS */
+    0.3,  /* ARMOUR */
 };
 #define POLICY_LASTING_KINDS (sizeof policy_lasting_worth / sizeof policy_lasting_worth[0])
 #define POLICY_LASTING_REACH_CM 60.0
 /* The policy's worth of a move as if ordered, in stands: a second order to a
  * unit its plan still moves (Voice of Command). */
 #define POLICY_MOVE_WORTH 0.3
-_Static_assert(1u << (POLICY_LASTING_KINDS - 1) == OM_WM_LASTING_STEADY,
+/* The once-a-battle devices (magic.h, om_wm_device): a Wizard spends his Ring
+ * of Magic or Wand of Power on the first spell he casts that needs this score
+ * or more (where a 5+ or 6+ would most often fail); a side reads its Scroll
+ * of Dispelling on the first enemy spell that works and is worth this many
+ * stands or more; a Rod of Repetition is used on the first roll that works
+ * when another spell has a target. */
+#define POLICY_DEVICE_CAST 5u
+#define POLICY_SCROLL_WORTH 0.5
+/* The policy's worth of a drive back by spell, in stands (Gerroff!!!: 5D6cm,
+ * confused six times in ten), on a unit with an enemy within
+ * POLICY_LASTING_REACH_CM. */
+#define POLICY_PUSH_WORTH 0.5
+/* How far behind a unit a spell's drive back looks for what it runs into:
+ * further than any drive back (a byte of cm). */
+#define PUSH_REACH_CM 255.0
+/* A drive back halts this far from enemies ("halts 1cm away": Shooting >
+ * Driving Back Enemies). */
+#define PUSH_ENEMY_GAP_CM 1.0
+_Static_assert(1u << (POLICY_LASTING_KINDS - 1) == OM_WM_LASTING_ARMOUR,
                "a worth for every lasting kind");
 /* The best score a D6 may need: nothing hits or saves on worse (Shooting >
  * Scores to Hit: "never worse than 6+", Aerial Shield). */
@@ -94,7 +118,12 @@ double om_wm_spell_cast_chance(unsigned cast)
 
 bool om_wm_spell_casts(unsigned face, unsigned cast)
 {
-    return face != 1u && (face == D6_FACES || face >= cast);
+    return om_wm_spell_casts_modified(face, cast, 0);
+}
+
+bool om_wm_spell_casts_modified(unsigned face, unsigned cast, int modifier)
+{
+    return face != 1u && (face == D6_FACES || (int)face + modifier >= (int)cast);
 }
 
 
@@ -135,7 +164,7 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
             else if (sp->attacks > OM_WM_SPELL_ATTACKS_MAX)
                 bad = "too many Attacks", key = ".attacks";
             else if (sp->effect != OM_WM_SPELL_NOT_MODELLED && sp->effect != OM_WM_SPELL_LASTING &&
-                     sp->attacks == 0)
+                     sp->effect != OM_WM_SPELL_COMBAT && sp->attacks == 0)
                 bad = "a modelled spell gives at least one Attack", key = ".attacks";
             else if (sp->effect == OM_WM_SPELL_LASTING &&
                      (sp->lasting == 0 ||
@@ -152,6 +181,16 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
             else if (sp->aura && (sp->effect != OM_WM_SPELL_LASTING ||
                                   sp->lasting != OM_WM_LASTING_COMMAND || sp->own_unit))
                 bad = "an aura is a lasting Command penalty around the Wizard", key = ".aura";
+            else if ((sp->phase & ~(unsigned)OM_WM_LASTING_PHASE) != 0 ||
+                     (sp->phase != 0 && sp->effect != OM_WM_SPELL_COMBAT &&
+                      sp->effect != OM_WM_SPELL_BOOST) ||
+                     (sp->effect == OM_WM_SPELL_COMBAT && sp->phase == 0))
+                bad = "Combat phase kinds (terror, immune to terror, armour), with a combat or "
+                      "boost spell", key = ".phase";
+            else if ((sp->phase & OM_WM_LASTING_ARMOUR) && (sp->amount < 2 || sp->amount > D6_FACES))
+                bad = "the best armour is a D6 score, 2 to 6", key = ".amount";
+            else if (sp->with_caster && (sp->effect != OM_WM_SPELL_MOVE || !sp->own_unit))
+                bad = "the Wizard moves with his own unit's move", key = ".with_caster";
             else if (sp->troops >> OM_WM_TROOP_COUNT)
                 bad = "unknown troop type", key = ".troops";
             else if (memchr(sp->id, '\0', sizeof sp->id) == NULL || sp->id[0] == '\0')
@@ -165,6 +204,16 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
     for (unsigned c = 0; c < OM_WM_TABLE_MAX_CHARACTERS; c++) {
         const bool here = c < t->characters;
         const unsigned side = here ? t->character[c].side : 0;
+        const bool wizard = here && t->character[c].kind == OM_WM_WIZARD;
+        snprintf(path, sizeof path, "magic.devices[%u]", c);
+        if ((b->devices[c] & ~(unsigned)OM_WM_DEVICES_ALL) != 0)
+            return fail(why, path, "unknown magic device");
+        if ((b->devices[c] & OM_WM_DEVICES_WIZARD) != 0 && !wizard)
+            return fail(why, path, "a Ring of Magic, Wand of Power or Rod of Repetition is "
+                                   "carried by a Wizard");
+        if (b->devices[c] != 0 && !wizard && !(here && b->anti_magic[c]))
+            return fail(why, path, "a Scroll of Dispelling or Staff of Spellbinding is carried "
+                                   "by a Wizard or a Runesmith");
         snprintf(path, sizeof path, "magic.knows[%u]", c);
         if (b->knows[c] != 0 && (!here || t->character[c].kind != OM_WM_WIZARD))
             return fail(why, path, "only a Wizard casts spells");
@@ -209,6 +258,9 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units)
     m->moves = (om_wm_unit_set){0};
     m->setup = NULL;
     memset(m->driver, -1, units * sizeof m->driver[0]);
+    memset(m->phase, 0, units * sizeof m->phase[0]);
+    memset(m->mover, -1, units * sizeof m->mover[0]);
+    memset(m->phase_armour, 0, units * sizeof m->phase_armour[0]);
     m->cast = m->worked = m->dispelled = 0;
 }
 
@@ -248,8 +300,10 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
     const bool wants_enemy = lasting ? (sp->lasting & OM_WM_LASTING_HOSTILE) != 0
                                      : sp->effect != OM_WM_SPELL_BOOST &&
                                            sp->effect != OM_WM_SPELL_VOLLEY &&
-                                           sp->effect != OM_WM_SPELL_MOVE;
-    const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_WEAKEN;
+                                           sp->effect != OM_WM_SPELL_MOVE &&
+                                           sp->effect != OM_WM_SPELL_COMBAT;
+    const bool wants_engaged = sp->effect == OM_WM_SPELL_BOOST ||
+                               sp->effect == OM_WM_SPELL_WEAKEN || sp->effect == OM_WM_SPELL_COMBAT;
     if (!un->present || enemy != wants_enemy || om_wm_unit_set_has(&m->affected[k], u) ||
         om_wm_unit_set_has(&turn->magic.barred[ch->side][k], u) ||
         (sp->troops != 0 && !(sp->troops & OM_WM_SPELL_TROOP(un->troop))))
@@ -301,24 +355,75 @@ static bool eligible(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_t
 /* The policy's worth of lasting spell `sp` on unit u: the worth of each kind
  * it sets that is not in force on u already and would change it, when an
  * enemy of u stands within POLICY_LASTING_REACH_CM. */
-static double lasting_worth(const om_wm_turn *turn, const om_wm_table *t, const om_wm_spell *sp,
-                            unsigned u)
+/* Whether an enemy of unit u that causes terror, by its rules or a spell,
+ * stands within POLICY_LASTING_REACH_CM of it. */
+static bool terror_near(const om_wm_turn *turn, const om_wm_table *t, unsigned u)
 {
-    const om_wm_table_unit *un = &t->unit[u];
+    for (unsigned e = 0; e < t->units; e++)
+        if (t->unit[e].present && t->unit[e].side != t->unit[u].side &&
+            (turn->unit[e].side.unit.traits.terror ||
+             (t->unit[e].lasting.kinds & OM_WM_LASTING_TERROR)) &&
+            om_wm_table_distance(t, u, e) <= POLICY_LASTING_REACH_CM)
+            return true;
+    return false;
+}
+
+/* Of the kinds `kinds` a spell would set on unit u, those that would change
+ * it: not a save, or armour, no better than its own; not terror for a unit
+ * that causes it already; not immunity to terror for a unit immune already
+ * or with no terrifying enemy near. */
+static unsigned kinds_that_change(const om_wm_turn *turn, const om_wm_table *t,
+                                  const om_wm_spell *sp, unsigned u, unsigned kinds)
+{
     const om_wm_unit *v = &turn->unit[u].side.unit;
-    unsigned kinds = sp->lasting & ~(unsigned)un->lasting.kinds;
-    double worth = 0.0;
-    if (sp->aura)
-        kinds = sp->lasting; /* an aura is the Wizard's, not the unit's */
-    /* Kinds that would change nothing: a save no better than its own. */
     if ((kinds & OM_WM_LASTING_SAVE) && v->armour != 0 && v->armour <= sp->amount)
         kinds &= ~(unsigned)OM_WM_LASTING_SAVE;
-    if (kinds == 0 || !om_wm_table_enemy_within(t, u, POLICY_LASTING_REACH_CM))
-        return 0.0;
+    if ((kinds & OM_WM_LASTING_ARMOUR) && v->armour != 0 &&
+        (int)v->armour + v->traits.save_delta_melee <= (int)sp->amount)
+        kinds &= ~(unsigned)OM_WM_LASTING_ARMOUR;
+    if ((kinds & OM_WM_LASTING_TERROR) && v->traits.terror)
+        kinds &= ~(unsigned)OM_WM_LASTING_TERROR;
+    if ((kinds & OM_WM_LASTING_FEARLESS) &&
+        (v->traits.ignores_terror || !terror_near(turn, t, u)))
+        kinds &= ~(unsigned)OM_WM_LASTING_FEARLESS;
+    return kinds;
+}
+
+/* The policy's worth of the lasting or Combat phase kinds `kinds`. */
+static double kinds_worth(unsigned kinds)
+{
+    double worth = 0.0;
     for (unsigned i = 0; i < POLICY_LASTING_KINDS; i++)
         if (kinds >> i & 1u)
             worth += policy_lasting_worth[i];
     return worth;
+}
+
+static double lasting_worth(const om_wm_turn *turn, const om_wm_table *t, const om_wm_spell *sp,
+                            unsigned u)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    unsigned kinds = sp->lasting & ~(unsigned)un->lasting.kinds;
+    if (sp->aura)
+        kinds = sp->lasting; /* an aura is the Wizard's, not the unit's */
+    kinds = kinds_that_change(turn, t, sp, u, kinds);
+    if (kinds == 0 || !om_wm_table_enemy_within(t, u, POLICY_LASTING_REACH_CM))
+        return 0.0;
+    return kinds_worth(kinds);
+}
+
+/* The policy's worth of a spell's Combat phase kinds on unit u (engaged: the
+ * mechanisms that set them want it so), those not set on it already this
+ * turn and that would change it. */
+static double phase_worth(const om_wm_turn *turn, const om_wm_table *t,
+                          const om_wm_magic_turn *m, const om_wm_spell *sp, unsigned u)
+{
+    unsigned kinds = sp->phase & ~(unsigned)m->phase[u];
+    if (kinds == 0)
+        return 0.0;
+    /* A lasting spell already in force on it gives the same. */
+    kinds &= ~(unsigned)t->unit[u].lasting.kinds;
+    return kinds_worth(kinds_that_change(turn, t, sp, u, kinds));
 }
 
 /* The policy's worth of more volleys by friendly unit u: the expected stands
@@ -348,8 +453,8 @@ static double volley_worth(const om_wm_turn *turn, const om_wm_table *t, const o
 }
 
 /* Expected stands' worth of damage of spell `sp` on unit u (the policy). */
-static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_wm_spell *sp,
-                        unsigned u)
+static double damage_of(const om_wm_turn *turn, const om_wm_table *t,
+                        const om_wm_magic_turn *m, const om_wm_spell *sp, unsigned u)
 {
     const om_wm_unit *v = &turn->unit[u].side.unit;
     const double attacks = sp->d3 ? sp->attacks * D3_MEAN : sp->attacks;
@@ -363,7 +468,13 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
     case OM_WM_SPELL_BOOST:
     case OM_WM_SPELL_WEAKEN:
         return attacks * (sp->per_stand ? t->unit[u].stands : 1u) * POLICY_COMBAT_HIT_CHANCE /
-               POLICY_COMBAT_HITS;
+                   POLICY_COMBAT_HITS +
+               phase_worth(turn, t, m, sp, u);
+    case OM_WM_SPELL_COMBAT:
+        return phase_worth(turn, t, m, sp, u);
+    case OM_WM_SPELL_PUSH:
+        return om_wm_table_enemy_within(t, u, POLICY_LASTING_REACH_CM) ? POLICY_PUSH_WORTH
+                                                                       : 0.0;
     case OM_WM_SPELL_SHATTER:
         return v->hits >= D6_FACES ? 0.0 : (double)(D6_FACES - v->hits) / D6_FACES;
     case OM_WM_SPELL_LASTING:
@@ -381,10 +492,72 @@ static double damage_of(const om_wm_turn *turn, const om_wm_table *t, const om_w
 static bool area_spell(const om_wm_spell *sp)
 {
     return sp->effect == OM_WM_SPELL_BURST || sp->aura ||
-           (sp->effect == OM_WM_SPELL_BOOST && sp->all_in_range);
+           ((sp->effect == OM_WM_SPELL_BOOST || sp->effect == OM_WM_SPELL_LASTING) &&
+            sp->all_in_range);
 }
 
 /* ---- Effects ---- */
+
+/* The Combat phase kinds of spell `sp` on unit u (om_wm_magic_combat_side):
+ * of two armour spells, the better best. */
+static void set_phase(const om_wm_spell *sp, unsigned u, om_wm_magic_turn *m)
+{
+    m->phase[u] |= sp->phase;
+    if ((sp->phase & OM_WM_LASTING_ARMOUR) &&
+        (m->phase_armour[u] == 0 || sp->amount < m->phase_armour[u]))
+        m->phase_armour[u] = sp->amount;
+}
+
+/* Unit u driven back by spell `sp` (OM_WM_SPELL_PUSH; Orc lists, Gerroff!!!:
+ * "driven back 5 x D6cm towards its own table edge. This is treated in the
+ * same way as a drive back from shooting, except that the direction is
+ * established by determining the shortest route to the table edge. A unit
+ * cannot be routed"): the dice of that many hits less the defended discount,
+ * any 6 confusing, into what lies that way (stands lost where it is blocked,
+ * the off-table roll at the edge), at once; units never driven back by
+ * shooting stay. No hits: no stand is lost to the spell itself. */
+static void push(const om_wm_turn *turn, om_wm_table *t, const om_wm_spell *sp, unsigned u,
+                 om_dice *d, om_wm_magic_turn *m)
+{
+    static const om_wm_traits plain_driver;
+    om_wm_table_unit *un = &t->unit[u];
+    const om_wm_vec home = {0.0, un->side == 0 ? -1.0 : 1.0};
+    const unsigned stands = un->stands;
+    om_wm_table_move_rule rule = {.enemy_gap_cm = PUSH_ENEMY_GAP_CM, .target = -1};
+    om_wm_table_behind behind;
+    om_wm_volley_result v;
+    om_wm_side side;
+    target_side(turn, t, u, &side);
+    om_wm_table_behind_along(t, turn->command.rules, u, home, PUSH_REACH_CM, &behind);
+    side.behind = behind.kind;
+    side.behind_cm = (uint8_t)(behind.cm < UINT8_MAX ? behind.cm : UINT8_MAX);
+    side.behind_stands = behind.stands;
+    /* Never routed: no drive back of these dice exceeds this pace. */
+    side.unit.pace_cm = UINT8_MAX;
+    memset(&v, 0, sizeof v);
+    v.hits = sp->attacks;
+    om_wm_drive_back_at(turn->rules, d, &side, &plain_driver, stands, stands, 0, &v);
+    v.hurt = false;
+    if (v.off_table || v.stands_lost >= stands) {
+        un->stands = 0;
+        un->present = false;
+        memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
+        om_wm_table_update(t, u);
+        return;
+    }
+    un->stands = (uint8_t)(stands - v.stands_lost);
+    un->confused |= v.confused;
+    om_wm_table_update(t, u);
+    if (v.drive_back_cm > 0 && !side.unit.traits.no_drive_back &&
+        side.unit.traits.static_machine == OM_WM_NOT_STATIC &&
+        side.formation != OM_WM_FORMATION_LAAGER) {
+        const om_wm_vec goal = {un->centre.x + home.x * v.drive_back_cm,
+                                un->centre.y + home.y * v.drive_back_cm};
+        (void)om_wm_table_move(t, turn->command.rules, u, goal, v.drive_back_cm, &rule, NULL);
+        om_wm_lasting_moved(t, u);
+        memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
+    }
+}
 
 /* Spell `sp` of Wizard c takes effect on unit u. */
 static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
@@ -431,11 +604,23 @@ static void resolve_on(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
         for (unsigned j = 0; sign > 0 && sp->with_characters && j < t->characters; j++)
             if (t->character[j].joined == (int)u)
                 m->unit_attacks[u] = om_wm_sat8(m->unit_attacks[u] + sp->attacks);
+        set_phase(sp, u, m);
         break;
     }
+    case OM_WM_SPELL_COMBAT:
+        /* Read as the unit's side is built for this Combat phase
+         * (om_wm_magic_combat_side). */
+        set_phase(sp, u, m);
+        break;
+    case OM_WM_SPELL_PUSH:
+        push(turn, t, sp, u, d, m);
+        break;
     case OM_WM_SPELL_MOVE:
-        /* Moved by the turn once every Wizard has cast (turn.c). */
+        /* Moved by the turn once every Wizard has cast (turn.c), with the
+         * Wizard when the spell says so. */
         om_wm_unit_set_add(&m->moves, u);
+        if (sp->with_caster)
+            m->mover[u] = (int8_t)c;
         break;
     case OM_WM_SPELL_VOLLEY:
         /* Shot by the turn after the unit's own volley (turn.c). */
@@ -490,9 +675,11 @@ static bool anti_magicked(const om_wm_spellbook *b, const om_wm_table *t, unsign
 }
 
 /* Wizard c chooses his spell and its target (-1: every eligible unit); the
- * spell's index, or -1 when none has an eligible target. */
+ * spell's index, or -1 when none has an eligible target. *worth is the
+ * chosen spell's expected worth in stands, should it work. The chance to
+ * cast counts his spellbinding (a -1 is one more to roll). */
 static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn *m,
-                  unsigned c, int *target)
+                  unsigned c, int *target, double *worth)
 {
     const om_wm_spellbook *b = &turn->magic;
     const unsigned side = t->character[c].side;
@@ -500,7 +687,7 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
     int best_k = -1;
     for (unsigned k = 0; k < b->n[side]; k++) {
         const om_wm_spell *sp = &b->spell[side][k];
-        const double p = om_wm_spell_cast_chance(sp->cast);
+        const double p = om_wm_spell_cast_chance(sp->cast + t->character[c].spellbound);
         double area = 0.0;
         int one = -1;
         double one_value = 0.0;
@@ -510,7 +697,7 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
             double v;
             if (!eligible_unseen(turn, t, m, c, k, sp, u))
                 continue;
-            v = damage_of(turn, t, sp, u);
+            v = damage_of(turn, t, m, sp, u);
             /* Sight, the costly test, only for a target that would count. */
             if (area_spell(sp) ? !seen_by(turn, t, m, c, sp, u)
                                : v <= one_value || !seen_by(turn, t, m, c, sp, u))
@@ -525,9 +712,65 @@ static int choose(const om_wm_turn *turn, const om_wm_table *t, om_wm_magic_turn
             best = area_spell(sp) ? p * area : p * one_value;
             best_k = (int)k;
             *target = area_spell(sp) ? -1 : one;
+            *worth = area_spell(sp) ? area : one_value;
         }
     }
     return best_k;
+}
+
+/* An enemy Staff of Spellbinding after Wizard c failed his casting roll: the
+ * first enemy character (index order) on the table whose Staff is not spent
+ * rolls a D6, spellbinding him on OM_WM_SPELLBIND_SCORE or more, the Staff
+ * then spent (Magic Items > Staff of Spellbinding: "only one enemy Wizard can
+ * be spellbound"); a Wizard spellbound already is left alone. Returns
+ * whether he was spellbound now. */
+static bool spellbind(const om_wm_spellbook *b, om_wm_table *t, unsigned c, om_dice *d)
+{
+    om_wm_table_character *ch = &t->character[c];
+    if (ch->spellbound != 0)
+        return false;
+    for (unsigned r = 0; r < t->characters; r++) {
+        om_wm_table_character *holder = &t->character[r];
+        if (holder->side == ch->side || !(b->devices[r] & ~holder->spent & OM_WM_DEVICE_STAFF) ||
+            !character_present(t, r))
+            continue;
+        if (om_dice_roll_d6(d) < OM_WM_SPELLBIND_SCORE)
+            return false;
+        ch->spellbound = 1;
+        holder->spent |= OM_WM_DEVICE_STAFF;
+        return true;
+    }
+    return false;
+}
+
+/* An enemy Scroll of Dispelling read against Wizard c's spell that works:
+ * the first enemy character (index order) on the table whose Scroll is not
+ * spent reads it, and it is spent (Magic Items > Scroll of Dispelling).
+ * Returns whether a Scroll was read. */
+static bool scroll_read(const om_wm_spellbook *b, om_wm_table *t, unsigned c)
+{
+    for (unsigned r = 0; r < t->characters; r++) {
+        om_wm_table_character *holder = &t->character[r];
+        if (holder->side == t->character[c].side ||
+            !(b->devices[r] & ~holder->spent & OM_WM_DEVICE_SCROLL) || !character_present(t, r))
+            continue;
+        holder->spent |= OM_WM_DEVICE_SCROLL;
+        return true;
+    }
+    return false;
+}
+
+/* The device Wizard c spends on casting spell `sp`, by the policy: his Ring
+ * of Magic, else his Wand of Power, on the first spell he casts that needs
+ * POLICY_DEVICE_CAST or more (his spellbinding counted); else none. */
+static unsigned device_for(const om_wm_spellbook *b, const om_wm_table *t, unsigned c,
+                           const om_wm_spell *sp)
+{
+    const unsigned ready = b->devices[c] & ~(unsigned)t->character[c].spent;
+    if (sp->cast + t->character[c].spellbound < POLICY_DEVICE_CAST)
+        return 0u;
+    return (ready & OM_WM_DEVICE_RING) ? (unsigned)OM_WM_DEVICE_RING
+                                        : ready & (unsigned)OM_WM_DEVICE_WAND;
 }
 
 void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_table *t,
@@ -536,56 +779,86 @@ void om_wm_magic_phase(const om_wm_turn *turn, const om_wm_dice_kit *kit, om_wm_
     const om_wm_spellbook *b = &turn->magic;
     memset(m->engaged, -1, t->units * sizeof m->engaged[0]);
     for (unsigned c = 0; c < t->characters; c++) {
-        const om_wm_spell *sp;
-        int k, target = -1;
-        if (t->character[c].side != side || b->knows[c] == 0 || !character_present(t, c))
+        om_wm_table_character *ch = &t->character[c];
+        /* A second cast only by a Rod of Repetition, after a roll that worked. */
+        bool again = true;
+        if (ch->side != side || b->knows[c] == 0 || !character_present(t, c))
             continue;
-        if ((k = choose(turn, t, m, c, &target)) < 0)
-            continue;
-        sp = &b->spell[side][k];
-        m->cast++;
-        {
-            /* The casting roll, its die kept for the trace. */
-            const unsigned face = om_dice_roll_d6(d);
-            const bool cast = om_wm_spell_casts(face, sp->cast);
-            const bool dispelled = cast && anti_magicked(b, t, c, d);
-            if (trace != NULL) {
-                om_wm_event e = om_wm_event_make(trace, OM_WM_EV_SPELL, target, (int)c);
-                e.v[0] = (int16_t)k;
-                e.v[1] = (int16_t)sp->cast;
-                e.v[2] = dispelled;
-                e.dice[0] = (uint8_t)face;
-                e.flags = cast ? OM_WM_EVF_PASSED : 0;
-                om_wm_trace_put(trace, &e);
+        for (unsigned pass = 0; again && pass < 2; pass++) {
+            const om_wm_spell *sp;
+            int k, target = -1;
+            double worth = 0.0;
+            unsigned used;
+            again = false;
+            if ((k = choose(turn, t, m, c, &target, &worth)) < 0)
+                break;
+            sp = &b->spell[side][k];
+            /* A Rod earned is spent when its second spell is chosen: a Wizard
+             * with nothing left to cast on keeps it. */
+            used = device_for(b, t, c, sp) | (pass > 0 ? (unsigned)OM_WM_DEVICE_ROD : 0u);
+            m->cast++;
+            {
+                /* The casting roll (none with the Ring of Magic), its die kept
+                 * for the trace; the Wand's +1 and a spellbinding's -1. */
+                const unsigned penalty = ch->spellbound;
+                const unsigned face = (used & OM_WM_DEVICE_RING) ? 0u : om_dice_roll_d6(d);
+                const bool rolled = face != 0u &&
+                                    om_wm_spell_casts_modified(
+                                        face, sp->cast,
+                                        ((used & OM_WM_DEVICE_WAND) ? 1 : 0) - (int)penalty);
+                const bool cast = rolled || (used & OM_WM_DEVICE_RING);
+                bool dispelled = cast && anti_magicked(b, t, c, d);
+                ch->spent |= (uint8_t)used;
+                if (!cast && spellbind(b, t, c, d))
+                    used |= OM_WM_DEVICE_STAFF;
+                /* The Scroll against a spell worth reading it on (the policy). */
+                if (cast && !dispelled && worth >= POLICY_SCROLL_WORTH && scroll_read(b, t, c)) {
+                    dispelled = true;
+                    used |= OM_WM_DEVICE_SCROLL;
+                }
+                /* "So long as the required dice score is rolled", dispelled or
+                 * not: the Rod's second spell, once the first is resolved. */
+                again = rolled && pass == 0 && (b->devices[c] & ~ch->spent & OM_WM_DEVICE_ROD);
+                if (trace != NULL) {
+                    om_wm_event e = om_wm_event_make(trace, OM_WM_EV_SPELL, target, (int)c);
+                    e.v[0] = (int16_t)k;
+                    e.v[1] = (int16_t)sp->cast;
+                    e.v[2] = dispelled;
+                    e.v[3] = (int16_t)used;
+                    e.dice[0] = (uint8_t)face;
+                    e.dice[1] = (uint8_t)penalty;
+                    e.flags = cast ? OM_WM_EVF_PASSED : 0;
+                    om_wm_trace_put(trace, &e);
+                }
+                if (!cast)
+                    continue;
+                if (dispelled) {
+                    m->dispelled++;
+                    continue;
+                }
             }
-            if (!cast)
-                continue;
-            if (dispelled) {
-                m->dispelled++;
+            m->worked++;
+            /* A unit is affected by the same spell once a turn (Casting Spells). */
+            if (target >= 0) {
+                om_wm_unit_set_add(&m->affected[k], (unsigned)target);
+                resolve_on(turn, kit, t, c, sp, (unsigned)target, d, m);
                 continue;
             }
-        }
-        m->worked++;
-        /* A unit is affected by the same spell once a turn (Casting Spells). */
-        if (target >= 0) {
-            om_wm_unit_set_add(&m->affected[k], (unsigned)target);
-            resolve_on(turn, kit, t, c, sp, (unsigned)target, d, m);
-            continue;
-        }
-        if (sp->aura) {
-            /* Cast on the Wizard himself: his aura reaches enemy units as each
-             * order is given to them (om_wm_lasting_command). */
-            om_wm_table_lasting *a = &t->character[c].aura;
-            a->kinds |= sp->lasting;
-            a->command = sp->amount > a->command ? sp->amount : a->command;
-            a->aura_cm = sp->range_cm > a->aura_cm ? sp->range_cm : a->aura_cm;
-            continue;
-        }
-        for (unsigned u = 0; u < t->units; u++) {
-            if (!eligible(turn, t, m, c, (unsigned)k, sp, u))
+            if (sp->aura) {
+                /* Cast on the Wizard himself: his aura reaches enemy units as
+                 * each order is given to them (om_wm_lasting_command). */
+                om_wm_table_lasting *a = &ch->aura;
+                a->kinds |= sp->lasting;
+                a->command = sp->amount > a->command ? sp->amount : a->command;
+                a->aura_cm = sp->range_cm > a->aura_cm ? sp->range_cm : a->aura_cm;
                 continue;
-            om_wm_unit_set_add(&m->affected[k], u);
-            resolve_on(turn, kit, t, c, sp, u, d, m);
+            }
+            for (unsigned u = 0; u < t->units; u++) {
+                if (!eligible(turn, t, m, c, (unsigned)k, sp, u))
+                    continue;
+                om_wm_unit_set_add(&m->affected[k], u);
+                resolve_on(turn, kit, t, c, sp, u, d, m);
+            }
         }
     }
 }
@@ -665,6 +938,32 @@ void om_wm_lasting_side(const om_wm_table *t, unsigned u, om_wm_side *s)
     if (l->kinds & OM_WM_LASTING_STEADY) {
         s->unit.traits.no_drive_back = true;
         s->unit.traits.never_confused = true;
+    }
+    if (l->kinds & OM_WM_LASTING_TERROR)
+        s->unit.traits.terror = true;
+    if (l->kinds & OM_WM_LASTING_FEARLESS)
+        s->unit.traits.ignores_terror = true;
+}
+
+void om_wm_magic_combat_side(const om_wm_magic_turn *m, unsigned u, om_wm_side *s)
+{
+    const unsigned kinds = m->phase[u];
+    if (kinds == 0)
+        return;
+    if (kinds & OM_WM_LASTING_TERROR)
+        s->unit.traits.terror = true;
+    if (kinds & OM_WM_LASTING_FEARLESS)
+        s->unit.traits.ignores_terror = true;
+    /* "0 counts as 6+, 6+ as 5+ and 5+ as 4+. If the unit's Armour value is
+     * already 4+, or another bonus brings it to 4+, this spell has no
+     * effect" (Shield of the Old Ones): its armour in combat, with the
+     * combat bonus of its rules, at the best already is left as it is. */
+    if (kinds & OM_WM_LASTING_ARMOUR) {
+        const unsigned a = s->unit.armour;
+        if (a == 0)
+            s->unit.armour = D6_FACES;
+        else if ((int)a + s->unit.traits.save_delta_melee > (int)m->phase_armour[u])
+            s->unit.armour = (uint8_t)(a - 1u);
     }
 }
 

@@ -83,6 +83,15 @@ typedef enum om_wm_spell_effect {
                              (om_wm_command_move_as_ordered), alone, after the casting
                              (Voice of Command); its joined characters stay where they
                              are and leave it */
+    OM_WM_SPELL_COMBAT,   /* one friendly unit engaged in combat in range, seen or not,
+                             takes the `phase` kinds for this turn's Combat phase only
+                             (Word of Fear: it causes terror; Shield of the Old Ones:
+                             armour one better, at best `amount`) */
+    OM_WM_SPELL_PUSH,     /* one unengaged enemy unit in range, seen or not, is driven
+                             back `attacks` D6 cm straight toward its own table edge
+                             (side 0's at y 0, side 1's at the table's depth) as by
+                             shooting (the defended discount, confusion on a 6, what
+                             lies behind), but never routed (Gerroff!!!) */
     OM_WM_SPELL_EFFECT_COUNT
 } om_wm_spell_effect;
 
@@ -98,7 +107,8 @@ typedef struct om_wm_spell {
     om_wm_spell_effect effect;   /* its mechanism */
     uint8_t attacks;             /* MISSILE, BURST: shooting Attacks at each unit it
                                     hits (with `d3`: that many D3 rolled); BOOST,
-                                    WEAKEN: Attacks added or taken */
+                                    WEAKEN: Attacks added or taken; PUSH: the D6
+                                    of the drive back */
     bool d3;                     /* `attacks` counts D3 rolled, not Attacks */
     bool no_save;                /* armour has no effect (all targets count as having
                                     no armour) */
@@ -107,15 +117,23 @@ typedef struct om_wm_spell {
     bool sight;                  /* the Wizard must see the target (else "regardless of
                                     whether the Wizard can see it or not") */
     bool per_stand;              /* BOOST, WEAKEN: to every stand (else to the unit) */
-    bool all_in_range;           /* BOOST: every eligible unit within range, not one */
+    bool all_in_range;           /* BOOST, LASTING: every eligible unit within range, not
+                                    one (Tranquility of Heaven) */
     bool own_unit;               /* only on the unit the Wizard has joined (no range) */
     bool with_characters;        /* BOOST: each character joined to the unit gains the
                                     Attacks too ("including characters") */
+    bool with_caster;            /* MOVE with `own_unit`: the Wizard moves with his unit
+                                    and stays joined to it (Wings in the Jungle) */
     uint16_t lasting;            /* LASTING: the OM_WM_LASTING_* kinds it sets, all
                                     hostile (on an enemy unit) or all friendly */
     uint8_t amount;              /* LASTING: the Command penalty (COMMAND) or the save
                                     score (SAVE); VOLLEY: the to-hit penalty of the
-                                    volleys it adds */
+                                    volleys it adds; `phase` ARMOUR: the best armour
+                                    it gives */
+    uint16_t phase;              /* COMBAT, BOOST: OM_WM_LASTING_PHASE kinds it sets on
+                                    its target for this turn's Combat phase only
+                                    (Monster Bear!: terror; Ferocity of Tigers: immune
+                                    to terror) */
     bool aura;                   /* LASTING: cast on the Wizard himself, it falls on every
                                     enemy unit within range as each order is given
                                     (Anger of the Gods); COMMAND only */
@@ -123,6 +141,30 @@ typedef struct om_wm_spell {
     uint8_t troops;              /* bit t: only on units of troop type t (om_wm_troop;
                                     Traitor Kin: cavalry, chariots, monsters); 0: any */
 } om_wm_spell;
+
+/* The Wizards' magic devices that act on casting and dispelling (Warmaster
+ * Revolution, Magic Items > Devices of Power; the Warmaster 1.1 Rules
+ * Update, P77), bits of om_wm_spellbook.devices (carried) and of
+ * om_wm_table_character.spent (used, for the rest of the battle). */
+typedef enum om_wm_device {
+    OM_WM_DEVICE_RING = 1u << 0,   /* Ring of Magic: once a battle, a spell cast without
+                                      its roll (Wizard) */
+    OM_WM_DEVICE_WAND = 1u << 1,   /* Wand of Power: once a battle, +1 to a casting roll,
+                                      decided before it (Wizard) */
+    OM_WM_DEVICE_ROD = 1u << 2,    /* Rod of Repetition: once a battle, another spell after a
+                                      roll that works, dispelled or not (Wizard) */
+    OM_WM_DEVICE_SCROLL = 1u << 3, /* Scroll of Dispelling: once a battle, an enemy spell
+                                      that works is made to fail (Wizard or Runesmith) */
+    OM_WM_DEVICE_STAFF = 1u << 4   /* Staff of Spellbinding: an enemy Wizard failing his
+                                      roll is spellbound on a 4+ (-1 to his casting rolls
+                                      for the rest of the battle); spent once it works
+                                      (Wizard or Runesmith) */
+} om_wm_device;
+#define OM_WM_DEVICES_ALL 0x1fu
+/* Devices only a Wizard may carry (the rest: a Wizard or a Runesmith). */
+#define OM_WM_DEVICES_WIZARD (OM_WM_DEVICE_RING | OM_WM_DEVICE_WAND | OM_WM_DEVICE_ROD)
+/* The D6 score that spellbinds (Staff of Spellbinding: "on the D6 roll of a 4+"). */
+#define OM_WM_SPELLBIND_SCORE 4u
 
 /* A side's magic: its army's spells and who casts or anti-magics them. */
 typedef struct om_wm_spellbook {
@@ -134,6 +176,7 @@ typedef struct om_wm_spellbook {
                                                     may cast his side's spell k */
     bool anti_magic[OM_WM_TABLE_MAX_CHARACTERS]; /* the character may anti-magic enemy
                                                     spells (Runesmith, Shugenja) */
+    uint8_t devices[OM_WM_TABLE_MAX_CHARACTERS]; /* OM_WM_DEVICE_* the character carries */
 } om_wm_spellbook;
 
 /* What one turn's magic has done so far, kept in the turn's workspace. */
@@ -151,13 +194,19 @@ typedef struct om_wm_magic_turn {
     uint8_t volley_penalty[OM_WM_TABLE_MAX_UNITS]; /* ...each that much worse to hit */
     om_wm_unit_set moves;                         /* units a spell moves as if ordered,
                                                      once the Wizards have cast (MOVE) */
+    int8_t mover[OM_WM_TABLE_MAX_UNITS];          /* MOVE `with_caster`: the Wizard who
+                                                     moves with unit u, or -1 */
     const om_wm_command_setup *setup;             /* the turn's plans, which MOVE
                                                      follows (NULL: no MOVE target) */
     int8_t driver[OM_WM_TABLE_MAX_UNITS];         /* the unit of the closest Wizard that
                                                      drove it back by a spell, or -1 */
+    uint16_t phase[OM_WM_TABLE_MAX_UNITS];        /* OM_WM_LASTING_PHASE kinds on the unit
+                                                     for this Combat phase (om_wm_spell.phase) */
+    uint8_t phase_armour[OM_WM_TABLE_MAX_UNITS];  /* with ARMOUR: the best armour it gives */
     int8_t engaged[OM_WM_TABLE_MAX_UNITS];        /* within the phase: unit u touches an
                                                      enemy (1), not (0), not yet asked (-1) */
-    uint8_t cast;                                 /* spells the side tried to cast */
+    uint8_t cast;                                 /* spells the side tried to cast (a
+                                                     second by a Rod of Repetition too) */
     uint8_t worked;                               /* of those, cast and not dispelled */
     uint8_t dispelled;                            /* cast but anti-magicked */
 } om_wm_magic_turn;
@@ -173,13 +222,21 @@ double om_wm_spell_cast_chance(unsigned cast);
  * fails, a 6 always works). Pure. */
 bool om_wm_spell_casts(unsigned face, unsigned cast);
 
+/* The same with `modifier` added to the die (Wand of Power +1, spellbound
+ * -1): "regardless of any modifier, a dice roll of 1 always fails and a roll
+ * of 6 always succeeds" (Casting Spells). Pure. */
+bool om_wm_spell_casts_modified(unsigned face, unsigned cast, int modifier);
+
 
 /*
  * om_wm_spellbook_check: a turn's spellbook against its table: at most
  * OM_WM_SPELLS_MAX spells a side, each with a casting value of 2 to 6, a
  * range of 1cm or more, a known mechanism and at most OM_WM_SPELL_ATTACKS_MAX
  * Attacks; spells known only by Wizards and only of their own side's list;
- * none under Warmaster Ancients (`rules`, which has no magic). Returns OM_OK,
+ * devices only of the OM_WM_DEVICE_* kinds, carried by characters on the table
+ * (a Ring, Wand or Rod by a Wizard; a Scroll or Staff by a Wizard or an
+ * anti-magic character); none under Warmaster Ancients (`rules`, which has
+ * no magic). Returns OM_OK,
  * or OM_EINVAL after filling `why` (if not NULL) with the path
  * ("magic.spells[1][2].cast", "magic.knows[3]") and the reason, raising
  * "field 'PATH': REASON". Pure apart from the error slot.
@@ -199,11 +256,16 @@ void om_wm_magic_turn_clear(om_wm_magic_turn *m, unsigned units);
  * om_wm_magic_phase: the moving side `side`'s spells in its Shooting phase on
  * table t, with the spellbook, rule set and units' values of `turn` (turn.h).
  * Each Wizard of the side (character index order) whose unit is on the table
- * casts at most one spell: of the spells he knows and their
- * eligible targets not yet affected by that spell this turn, the one of the
- * best expected effect (magic.c, "The casting policy"); a D6 casts it; an
- * enemy anti-magic character within OM_WM_ANTI_MAGIC_CM tries once to
- * dispel it; a spell that works is resolved: shooting hits through the kit's
+ * casts at most one spell (two with his Rod of Repetition): of the spells he
+ * knows and their eligible targets not yet affected by that spell this turn,
+ * the one of the best expected effect (magic.c, "The casting policy"); a D6
+ * casts it (less 1 if he is spellbound; his Ring of Magic or Wand of Power
+ * as the policy spends them); a failed roll may see him spellbound by an
+ * enemy Staff of Spellbinding; an enemy anti-magic character within
+ * OM_WM_ANTI_MAGIC_CM tries once to dispel it, and an enemy Scroll of
+ * Dispelling may make it fail; the devices spent are marked on the table's
+ * characters (`spent`, `spellbound`) for the rest of the battle; a spell
+ * that works is resolved: shooting hits through the kit's
  * tests of the usual to-hit and save (om_wm_to_hit_score, om_wm_save_score)
  * added to m->hits or m->quiet_hits for the phase's end, Attacks to
  * m->stand_attacks / m->unit_attacks, a stand shattered removed from t at
@@ -236,9 +298,18 @@ bool om_wm_lasting_may_charge(const om_wm_table *t, unsigned u);
 /* om_wm_lasting_side: unit u's side `s`, its position already set from the
  * table, as the lasting spells on it change it: defended in the open (or
  * fortified if defended already, Sanctuary), a better save (Mork Save Uz!),
- * no pursuit (Dominion), never driven back (Tooth Cracker). Pure apart
+ * no pursuit (Dominion), never driven back (Tooth Cracker), causing terror
+ * (Twilight Host), immune to terror (Tranquility of Heaven). Pure apart
  * from `s`. */
 void om_wm_lasting_side(const om_wm_table *t, unsigned u, om_wm_side *s);
+
+/* om_wm_magic_combat_side: unit u's side `s` in this turn's Combat phase, as
+ * the phase's spells (m->phase) change it: it causes terror, it is immune to
+ * terror, its armour is one better (none becoming 6+) unless it is at the
+ * spell's best already, its combat bonus counted (Shield of the Old Ones:
+ * "If the unit's Armour value is already 4+, or another bonus brings it to
+ * 4+, this spell has no effect"). Pure apart from `s`. */
+void om_wm_magic_combat_side(const om_wm_magic_turn *m, unsigned u, om_wm_side *s);
 
 /* om_wm_lasting_to_hit: the score a shooter needs to hit unit u, `to_hit`
  * before the lasting spells on it: one worse under Aerial Shield (never worse

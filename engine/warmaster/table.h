@@ -179,13 +179,24 @@ enum {
                                               hit, never worse than 6+ (Aerial Shield) */
     OM_WM_LASTING_STEADY = 1u << 8,        /* friendly: it is neither driven back nor
                                               confused (Tooth Cracker) */
+    OM_WM_LASTING_TERROR = 1u << 9,        /* friendly: it causes terror (Twilight Host) */
+    OM_WM_LASTING_FEARLESS = 1u << 10,     /* friendly: it is immune to terror (Tranquility
+                                              of Heaven) */
+    OM_WM_LASTING_ARMOUR = 1u << 11,       /* friendly, for one Combat phase only (magic.h,
+                                              om_wm_spell.phase): its armour one better, at
+                                              best the spell's `amount` (Shield of the Old
+                                              Ones) */
 };
 #define OM_WM_LASTING_HOSTILE                                                              \
     (OM_WM_LASTING_COMMAND | OM_WM_LASTING_NO_INITIATIVE | OM_WM_LASTING_NO_CHARGE |       \
      OM_WM_LASTING_HALF_PACE)
 #define OM_WM_LASTING_FRIENDLY                                                             \
     (OM_WM_LASTING_DEFENDED | OM_WM_LASTING_FORTIFIED | OM_WM_LASTING_SAVE |               \
-     OM_WM_LASTING_SHOT_AT | OM_WM_LASTING_STEADY)
+     OM_WM_LASTING_SHOT_AT | OM_WM_LASTING_STEADY | OM_WM_LASTING_TERROR |                 \
+     OM_WM_LASTING_FEARLESS)
+/* The kinds a spell may set for one Combat phase only (magic.h, om_wm_spell.phase). */
+#define OM_WM_LASTING_PHASE                                                                \
+    (OM_WM_LASTING_TERROR | OM_WM_LASTING_FEARLESS | OM_WM_LASTING_ARMOUR)
 
 /* The lasting spell effects in force on a unit, or spread by a character
  * around him (an aura: its `command` penalty on every enemy unit within
@@ -292,6 +303,10 @@ typedef struct om_wm_table_character {
                                    one stand of the unit he has joined while he is with
                                    it (Characters in Combat); 0: none of his own, the
                                    unit's side gives its bonus (a turn scenario's) */
+    uint8_t spent;              /* his once-a-battle magic devices already used
+                                   (OM_WM_DEVICE_* bits, magic.h) */
+    uint8_t spellbound;         /* his casting rolls' penalty from an enemy Staff of
+                                   Spellbinding (magic.h): 0 or 1 */
 } om_wm_table_character;
 
 /* A brigade as declared: up to four units of one side that touch (Command >

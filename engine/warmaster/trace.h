@@ -60,7 +60,11 @@ typedef enum om_wm_event_kind {
     OM_WM_EV_SPELL,            /* a Wizard cast: target the character, unit the unit aimed
                                   at (-1: every eligible unit), v[0] the spell's index in
                                   its side's spellbook, v[1] the casting value, dice[0] the
-                                  die; PASSED if cast, v[2] 1 if then dispelled */
+                                  die (0: none, a Ring of Magic), dice[1] his spellbound
+                                  penalty; PASSED if cast, v[2] 1 if then dispelled; v[3]
+                                  the OM_WM_DEVICE_* at play (magic.h): his Ring, Wand or
+                                  Rod (a second spell), an enemy Scroll that dispelled it,
+                                  an enemy Staff that spellbound him as it failed */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

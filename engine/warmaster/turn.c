@@ -381,10 +381,12 @@ static void remove_hit_stands(const om_wm_turn_prepared *p, om_wm_turn_work *w, 
 
 /* Unit u moves as if ordered by a spell (magic.h, OM_WM_SPELL_MOVE): its
  * joined characters stay where they are and leave it, to rejoin it as their
- * policy says in the next Command phase. */
+ * policy says in the next Command phase, but the Wizard a spell moves with it
+ * (Wings in the Jungle), carried as far as its centre moved, still joined. */
 static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
 {
     const double before = w->command.unit[u].moved_cm;
+    const om_wm_vec from = w->t.unit[u].centre;
     if (!om_wm_command_move_as_ordered(w->setup, &w->t, u, &w->command) ||
         w->command.unit[u].moved_cm < before + MOVED_MIN_CM)
         return;
@@ -397,9 +399,17 @@ static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
             om_wm_trace_put(w->trace, &e);
         }
     }
-    for (unsigned c = 0; c < w->t.characters; c++)
-        if (w->t.character[c].joined == (int)u)
-            w->t.character[c].joined = -1;
+    for (unsigned c = 0; c < w->t.characters; c++) {
+        om_wm_table_character *ch = &w->t.character[c];
+        if (ch->joined != (int)u)
+            continue;
+        if (w->magic.mover[u] == (int)c) {
+            ch->at.x += w->t.unit[u].centre.x - from.x;
+            ch->at.y += w->t.unit[u].centre.y - from.y;
+        } else {
+            ch->joined = -1;
+        }
+    }
 }
 
 /* The moving side's Wizards cast their spells (magic.h): hits join the
@@ -706,8 +716,10 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     if (s->unit.traits.pikes && (s->dense_terrain || s->position == OM_WM_FORTIFIED))
         s->position = OM_WM_OPEN;
     /* Lasting spells on it (magic.h), cast this turn or in the enemy's last:
-     * cover, saves, pursuit, drive backs. */
+     * cover, saves, pursuit, drive backs, terror; then this Combat phase's
+     * own (terror, armour). */
     om_wm_lasting_side(t, u, s);
+    om_wm_magic_combat_side(&w->magic, u, s);
     s->supports = c->own_supports[u];
     s->rear_supports = c->own_rear[u];
     s->support_units = 0;

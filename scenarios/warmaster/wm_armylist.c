@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wm_spells.h"
 #include "yaml_int.h"
 
 /* The common magic items, Warmaster Revolution, Magic Items (Magic Standards,
@@ -935,6 +936,20 @@ static const char *join_ids(const char (*buf)[OM_WM_ARMYLIST_ID_MAX], unsigned n
     return out;
 }
 
+/* Whether list l carries a magic item a battle does not model: a unit's of
+ * no effect in an engagement, a character's but a Wizard's casting device. */
+static bool unmodelled_items(const om_wm_armylist *l)
+{
+    for (size_t i = 0; i < l->n_units; i++)
+        if (l->units[i].item[0] != '\0' && l->units[i].magic == OM_WM_MAGIC_NONE)
+            return true;
+    for (size_t i = 0; i < l->n_characters; i++)
+        if (l->characters[i].item[0] != '\0' &&
+            om_wm_spells_device_of_item(l->characters[i].item) == 0)
+            return true;
+    return false;
+}
+
 /* The units table: one row per entry of the file (its units are alike). */
 static om_status units_table(om_game_listing *g, const om_wm_armylist *l)
 {
@@ -971,7 +986,10 @@ static om_status units_table(om_game_listing *g, const om_wm_armylist *l)
             snprintf(cells[7], CELL_MAX, "-");
         snprintf(cells[8], CELL_MAX, "%u", u->unit.stands);
         join_ids(u->upgrades, u->n_upgrades, cells[9], CELL_MAX);
-        snprintf(cells[10], CELL_MAX, "%s", u->item);
+        /* A mark on an item a battle does not model (a standard or weapon of
+         * no effect in an engagement, wm_battle_spec.c). */
+        snprintf(cells[10], CELL_MAX, "%s%s", u->item,
+                 u->item[0] != '\0' && u->magic == OM_WM_MAGIC_NONE ? "*" : "");
         snprintf(cells[11], CELL_MAX, "%u", u->points);
         snprintf(cells[12], CELL_MAX, "%zu", n * u->points);
         for (size_t k = 0; k < N(cols); k++)
@@ -1006,7 +1024,9 @@ static om_status characters_table(om_game_listing *g, const om_wm_armylist *l)
         snprintf(cells[6], CELL_MAX, "%s", ch->mount);
         join_ids(ch->upgrades, ch->n_upgrades, cells[7],
                  CELL_MAX);
-        snprintf(cells[8], CELL_MAX, "%s", ch->item);
+        /* A battle plays a Wizard's casting devices, no other character's item. */
+        snprintf(cells[8], CELL_MAX, "%s%s", ch->item,
+                 ch->item[0] != '\0' && om_wm_spells_device_of_item(ch->item) == 0 ? "*" : "");
         snprintf(cells[9], CELL_MAX, "%u", ch->points);
         for (size_t k = 0; k < N(cols); k++)
             row[k] = cells[k];
@@ -1030,9 +1050,13 @@ om_status om_wm_armylist_listing(const char *source, const char *text, size_t le
              l->army_name, l->ruleset, l->army, l->points, l->limit);
     snprintf(footer, sizeof footer,
              "Total: %u points of %u (%u left); %zu units, %zu characters.\n"
-             "Checked: points, min/max per %s, one magic item each and each once per army.\n",
+             "Checked: points, min/max per %s, one magic item each and each once per army.\n"
+             "%s",
              l->points, l->limit, l->limit - l->points, l->n_units, l->n_characters,
-             l->thousands ? "full 1,000 points" : "1,000 points (an army under 1,000)");
+             l->thousands ? "full 1,000 points" : "1,000 points (an army under 1,000)",
+             unmodelled_items(l) ? "Magic items marked * are not modelled in battles (a battle "
+                                   "names them on screen and in its result file).\n"
+                                 : "");
     if ((st = om_game_listing_alloc(heading, &g)) == OM_OK && (st = units_table(g, l)) == OM_OK &&
         (l->n_characters == 0 || (st = characters_table(g, l)) == OM_OK))
         st = om_game_listing_footer(g, footer);

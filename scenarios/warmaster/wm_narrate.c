@@ -187,25 +187,40 @@ static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
 {
     const unsigned side = e->target >= 0 && (unsigned)e->target < t->characters
                               ? t->character[e->target].side : 0u;
-    char spell[48];
+    char spell[48], how[96] = "";
+    const char *outcome = (e->v[3] & OM_WM_DEVICE_SCROLL) ? " by a Scroll of Dispelling"
+                          : (e->v[3] & OM_WM_DEVICE_STAFF) ? ", and he is spellbound by a Staff "
+                                                             "of Spellbinding"
+                                                           : "";
     bool aura = false; /* cast on the Wizard himself (magic.h) */
     if (p->spells != NULL && e->v[0] >= 0 && e->v[0] < p->spells->n[side]) {
         snprintf(spell, sizeof spell, "%s", p->spells->spell[side][e->v[0]].id);
         aura = p->spells->spell[side][e->v[0]].aura;
     } else
         snprintf(spell, sizeof spell, "spell %d", e->v[0]);
-    if (e->unit >= 0)
-        say(p, "  %s casts %s at " UNIT_FMT ": needs %d+, rolled %d: %s\n",
-            character_name(t, e->target), spell, UNIT_ARGS(t, e->unit), e->v[1], e->dice[0],
-            !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
-                                                                : "cast");
+    /* The Wizards' devices (magic.h): what the roll was, and what came of it. */
+    if (e->v[3] & OM_WM_DEVICE_ROD)
+        snprintf(how + strlen(how), sizeof how - strlen(how), "Rod of Repetition, ");
+    if (e->v[3] & OM_WM_DEVICE_RING)
+        snprintf(how + strlen(how), sizeof how - strlen(how), "Ring of Magic: no roll");
     else
-        say(p, "  %s casts %s %s: needs %d+, rolled %d: %s\n",
+        snprintf(how + strlen(how), sizeof how - strlen(how), "rolled %d%s%s", e->dice[0],
+                 (e->v[3] & OM_WM_DEVICE_WAND) ? " +1 (Wand of Power)" : "",
+                 e->dice[1] > 0 ? " -1 (spellbound)" : "");
+    if (e->unit >= 0)
+        say(p, "  %s casts %s at " UNIT_FMT ": needs %d+, %s: %s%s\n",
+            character_name(t, e->target), spell, UNIT_ARGS(t, e->unit), e->v[1], how,
+            !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
+                                                                : "cast",
+            outcome);
+    else
+        say(p, "  %s casts %s %s: needs %d+, %s: %s%s\n",
             character_name(t, e->target), spell,
             aura ? "around himself (enemy units in range)" : "on every unit in range", e->v[1],
-            e->dice[0],
+            how,
             !(e->flags & OM_WM_EVF_PASSED) ? "fails" : e->v[2] ? "cast, and dispelled"
-                                                                : "cast");
+                                                                : "cast",
+            outcome);
 }
 
 /* One event, a line (two for a combat's heading). */

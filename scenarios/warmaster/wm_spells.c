@@ -138,9 +138,9 @@ static const om_wm_spell_rule spell_rules[] = {
               "greenskin unit engaged in combat within range, for this turn's Combat phase "
               "(Trolls, Ogres and Giants barred)."},
     {.id = "ferocity-of-tigers", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
-     .model = "Modelled in part: +1 Attack to every stand of one friendly unit engaged in "
-              "combat within range for this turn's Combat phase; its immunity to terror is not "
-              "modelled."},
+     .phase = OM_WM_LASTING_FEARLESS,
+     .model = "+1 Attack to every stand of one friendly unit engaged in combat within range, "
+              "and immune to terror, for this turn's Combat phase."},
     {.id = "power-of-herd", .effect = OM_WM_SPELL_BOOST, .attacks = 1, .per_stand = true,
      .all_in_range = true, .only = "gor ungor centigors",
      .model = "Modelled in part: +1 Attack to every stand of every Gor, Ungor and Centigor "
@@ -167,9 +167,9 @@ static const om_wm_spell_rule spell_rules[] = {
               "range for this turn's Combat phase; the +1 of each character joined (Light of "
               "Battle) is left out."},
     {.id = "monster-bear", .effect = OM_WM_SPELL_BOOST, .attacks = 2, .own_unit = true,
-     .model = "Modelled in part: +2 Attacks to the unit the Wizard has joined when it is "
-              "engaged in combat, for this turn's Combat phase; the terror it causes is not "
-              "modelled."},
+     .phase = OM_WM_LASTING_TERROR,
+     .model = "+2 Attacks to the unit the Wizard has joined when it is engaged in combat, and "
+              "it causes terror, for this turn's Combat phase."},
     {.id = "chill", .effect = OM_WM_SPELL_WEAKEN, .attacks = 1, .per_stand = true,
      .model = "Modelled in part: -1 Attack to every stand of one enemy unit engaged in combat "
               "within range, for this turn's Combat phase; joined characters keep their bonus."},
@@ -228,9 +228,12 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "One unengaged friendly unit in range, seen or not, moves once as if "
               "ordered, alone and by its own plan (a charge, an advance), after the casting; "
               "its joined characters stay where they are and leave it."},
-    {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Moves the Wizard's unit as if ordered: a second Command phase move is not "
-              "modelled."},
+    {.id = "wings-in-the-jungle", .effect = OM_WM_SPELL_MOVE, .attacks = 1, .own_unit = true,
+     .with_caster = true,
+     .model = "The unengaged unit the Wizard has joined moves once as if ordered, alone and "
+              "by its own plan (a charge, an advance), after the casting; the Wizard moves "
+              "with it and stays joined, other joined characters stay where they are and "
+              "leave it."},
     {.id = "call-of-the-hunt", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A charge in the Shooting phase: not modelled."},
     {.id = "anger-of-the-gods", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_COMMAND,
@@ -306,9 +309,12 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "One unengaged friendly unit of infantry or chariots that shoots, in range, seen or "
               "not, shoots once more after every unit's own volley, at -1 to hit (never worse "
               "than 6+), at the closest enemy it sees as any volley does."},
-    {.id = "gerroff", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A drive back of 5D6cm toward the table edge that cannot rout: a drive back "
-              "without hits is not modelled."},
+    {.id = "gerroff", .effect = OM_WM_SPELL_PUSH, .attacks = 5,
+     .model = "Modelled in part: one unengaged enemy unit in range, seen or not, is driven "
+              "back 5D6cm straight toward its own table edge at once, as a drive back from "
+              "shooting (the defended discount, confused by any 6, what lies that way) but "
+              "never routed; straight along the table's depth (the shortest route to that "
+              "edge), and its own move is not told in a replay."},
     {.id = "raise-dead", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "Creates a Skeleton unit in a combat: units created during a battle are not "
               "modelled."},
@@ -316,9 +322,13 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "Creates a Fenbeast unit: units created during a battle are not modelled."},
     {.id = "summon-daemons", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "A Daemon unit regains a stand: stands returned are not modelled."},
-    {.id = "shield-of-the-old-ones", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Armour one better in combat: armour changes by spell are not in the combat "
-              "engine's inputs."},
+    {.id = "shield-of-the-old-ones", .effect = OM_WM_SPELL_COMBAT,
+     .phase = OM_WM_LASTING_ARMOUR, .amount = 4,
+     .model = "Modelled in part: one friendly unit engaged in combat in range, seen or not, "
+              "has its armour one better (none counting 6+) for this turn's Combat phase, "
+              "unless it is 4+ already with its own combat bonus; a Banner of Shielding's "
+              "bonus is not counted toward the 4+, and saves against shooting at the charge "
+              "in that phase gain it too."},
     {.id = "mork-save-uz", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_SAVE,
      .amount = 5,
      .model = "One friendly unit in range takes a 5+ save, or its own if better, against "
@@ -326,14 +336,21 @@ static const om_wm_spell_rule spell_rules[] = {
               "turn."},
     {.id = "troll-guts", .effect = OM_WM_SPELL_NOT_MODELLED,
      .model = "+1 Hit a stand in combat: Hits changes by spell are not modelled."},
-    {.id = "tranquility-of-heaven", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "Immunity to terror: terror changes by spell are not modelled."},
-    {.id = "word-of-fear", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit causes terror: terror changes by spell are not modelled."},
-    {.id = "aspect-of-wulfen", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit causes terror: terror changes by spell are not modelled."},
-    {.id = "twilight-host", .effect = OM_WM_SPELL_NOT_MODELLED,
-     .model = "A unit causes terror: terror changes by spell are not modelled."},
+    {.id = "tranquility-of-heaven", .effect = OM_WM_SPELL_LASTING,
+     .lasting = OM_WM_LASTING_FEARLESS, .all_in_range = true,
+     .model = "Every friendly unit within range of the Sorcerer as he casts it is immune to "
+              "terror until the end of the enemy's next turn."},
+    {.id = "word-of-fear", .effect = OM_WM_SPELL_COMBAT, .phase = OM_WM_LASTING_TERROR,
+     .model = "Modelled in part: one friendly unit in range, seen or not, causes terror for "
+              "this turn's Combat phase; cast only on a unit engaged in combat (a unit that "
+              "would gain it only by an advance is left out)."},
+    {.id = "aspect-of-wulfen", .effect = OM_WM_SPELL_COMBAT, .phase = OM_WM_LASTING_TERROR,
+     .model = "Modelled in part: one friendly unit in range, seen or not, causes terror for "
+              "this turn's Combat phase; cast only on a unit engaged in combat (a unit that "
+              "would gain it only by an advance is left out)."},
+    {.id = "twilight-host", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_TERROR,
+     .model = "One friendly unit in range, seen or not, causes terror until the Wood Elves' "
+              "next turn (the rule's next magic phase)."},
     {.id = "mists-of-albion", .effect = OM_WM_SPELL_LASTING,
      .lasting = OM_WM_LASTING_DEFENDED, .troops = OM_WM_SPELL_TROOP(OM_WM_INFANTRY),
      .model = "One friendly infantry unit in range, seen or not, counts as defended in the open "
@@ -407,6 +424,27 @@ bool om_wm_spells_anti_magic_rule(const char *id)
     return strcmp(id, "runesmith") == 0 || strcmp(id, "shugenja") == 0;
 }
 
+/* The Wizards' magic items a battle plays (Warmaster Revolution, Magic Items
+ * > Devices of Power), by id. */
+static const struct {
+    const char *id;
+    unsigned device;
+} devices[] = {
+    {"ring-of-magic", OM_WM_DEVICE_RING},
+    {"wand-of-power", OM_WM_DEVICE_WAND},
+    {"rod-of-repetition", OM_WM_DEVICE_ROD},
+    {"scroll-of-dispelling", OM_WM_DEVICE_SCROLL},
+    {"staff-of-spellbinding", OM_WM_DEVICE_STAFF},
+};
+
+unsigned om_wm_spells_device_of_item(const char *id)
+{
+    for (size_t i = 0; id != NULL && i < sizeof devices / sizeof devices[0]; i++)
+        if (strcmp(devices[i].id, id) == 0)
+            return devices[i].device;
+    return 0u;
+}
+
 /* Whether the army entry of a character carries an anti-magic rule. */
 static bool anti_magic_rule(const om_army_unit *u)
 {
@@ -449,8 +487,9 @@ om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsig
                             .no_save = r->no_save, .drive_back = r->drive_back,
                             .sight = r->sight, .per_stand = r->per_stand,
                             .all_in_range = r->all_in_range, .own_unit = r->own_unit,
-                            .with_characters = r->with_characters, .lasting = r->lasting,
-                            .amount = r->amount, .aura = r->aura,
+                            .with_characters = r->with_characters,
+                            .with_caster = r->with_caster, .lasting = r->lasting,
+                            .amount = r->amount, .phase = r->phase, .aura = r->aura,
                             .unengaged = r->unengaged, .troops = r->troops};
         snprintf(sp->id, sizeof sp->id, "%s", as->id);
         b->barred[side][k] = (om_wm_unit_set){0};
@@ -467,6 +506,7 @@ om_status om_wm_spells_setup(const om_wm_armylist *l, unsigned side, const unsig
         b->knows[i] = l->characters[c].kind == OM_WM_WIZARD
                           ? (uint8_t)((1u << b->n[side]) - 1u) : 0;
         b->anti_magic[i] = anti_magic_rule(om_army_unit_find(army, l->characters[c].id));
+        b->devices[i] = (uint8_t)om_wm_spells_device_of_item(l->characters[c].item);
     }
     om_army_free(army);
     return OM_OK;

@@ -29,9 +29,12 @@ typedef struct om_wm_spell_rule {
     om_wm_spell_effect effect; /* its mechanism (OM_WM_SPELL_NOT_MODELLED: none) */
     uint8_t attacks;           /* the mechanism's Attacks (magic.h om_wm_spell) */
     bool d3, no_save, drive_back, sight, per_stand, all_in_range, own_unit,
-        with_characters;         /* the mechanism's parameters (om_wm_spell) */
+        with_characters, with_caster; /* the mechanism's parameters (om_wm_spell) */
     uint16_t lasting;          /* LASTING: the OM_WM_LASTING_* kinds it sets (table.h) */
-    uint8_t amount;            /* LASTING: its Command penalty or save score */
+    uint8_t amount;            /* LASTING: its Command penalty or save score; `phase`
+                                  ARMOUR: the best armour it gives */
+    uint16_t phase;            /* COMBAT, BOOST: the OM_WM_LASTING_PHASE kinds it sets
+                                  for this turn's Combat phase only */
     bool aura, unengaged;      /* LASTING: around the Wizard; unengaged units only */
     uint8_t troops;            /* OM_WM_SPELL_TROOP bits of the troop types it may
                                   affect, or 0: any */
@@ -54,6 +57,13 @@ const om_wm_spell_rule *om_wm_spell_rule_find(const char *ruleset, const char *a
 /* Whether special rule `id` gives a character anti-magic (Dwarf lists,
  * Runesmith; Nippon, Shugenja). Pure. */
 bool om_wm_spells_anti_magic_rule(const char *id);
+
+/* The Wizards' magic device (magic.h, OM_WM_DEVICE_*) magic item `id` is
+ * ("ring-of-magic", "wand-of-power", "rod-of-repetition",
+ * "scroll-of-dispelling", "staff-of-spellbinding"), or 0 if it is none of
+ * them. A battle plays these; it names a character's other items as not
+ * modelled. Pure; thread-safe. */
+unsigned om_wm_spells_device_of_item(const char *id);
 
 /*
  * om_wm_spells_setup: side `side`'s magic in `turn` from its list `l`, whose
