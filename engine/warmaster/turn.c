@@ -382,11 +382,10 @@ static void remove_hit_stands(const om_wm_turn_prepared *p, om_wm_turn_work *w, 
 /* Unit u moves as if ordered by a spell (magic.h, OM_WM_SPELL_MOVE): its
  * joined characters stay where they are and leave it, to rejoin it as their
  * policy says in the next Command phase, but the Wizard a spell moves with it
- * (Wings in the Jungle), carried as far as its centre moved, still joined. */
+ * (Wings in the Jungle) stays joined and is carried with it. */
 static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
 {
     const double before = w->command.unit[u].moved_cm;
-    const om_wm_vec from = w->t.unit[u].centre;
     if (!om_wm_command_move_as_ordered(w->setup, &w->t, u, &w->command) ||
         w->command.unit[u].moved_cm < before + MOVED_MIN_CM)
         return;
@@ -399,16 +398,13 @@ static void spell_move(om_wm_turn_work *w, unsigned u, om_wm_turn_result *out)
             om_wm_trace_put(w->trace, &e);
         }
     }
+    /* The casting Wizard stays joined: carry_characters moves him with the
+     * unit at the end of the turn, as it does after every move outside the
+     * Command phase; the unit's other characters are left behind. */
     for (unsigned c = 0; c < w->t.characters; c++) {
         om_wm_table_character *ch = &w->t.character[c];
-        if (ch->joined != (int)u)
-            continue;
-        if (w->magic.mover[u] == (int)c) {
-            ch->at.x += w->t.unit[u].centre.x - from.x;
-            ch->at.y += w->t.unit[u].centre.y - from.y;
-        } else {
+        if (ch->joined == (int)u && w->magic.mover[u] != (int)c)
             ch->joined = -1;
-        }
     }
 }
 
