@@ -536,13 +536,21 @@ static bool corridor_apart(const corridor *c, const om_plane_shape *p, double ga
 typedef struct fan_edges {
     om_plane_vec n[OM_PLANE_MAX_VERTICES]; /* inward normal of edge i */
     double num[OM_PLANE_MAX_VERTICES];     /* the fan's point along it */
+    unsigned core;                         /* CORE_UNKNOWN, CORE_NONE or CORE_OK */
+    om_plane_vec c0, c1;                   /* the core's ends (CORE_OK) */
 } fan_edges;
 
-/* The inward normals of obstacle shape p's edges. */
+/* Whether an obstacle's core (below) is worked out yet, and whether it has one. */
+#define CORE_UNKNOWN 0u
+#define CORE_NONE 1u
+#define CORE_OK 2u
+
+/* The inward normals of obstacle shape p's edges; its core not yet sought. */
 static void fan_normals(const om_plane_shape *p, fan_edges *f)
 {
     for (unsigned i = 0; i < p->p.n; i++)
         f->n[i] = inward_normal(p, i);
+    f->core = CORE_UNKNOWN;
 }
 
 /* The offsets of point a along shape p's normals (fan_normals first). */
@@ -589,6 +597,133 @@ static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
     return false;
 }
 
+/*
+ * Lines certainly blocked, without their clip. The core of an obstacle is a
+ * segment c0-c1 inside it whose every point lies at least `depth` inside its
+ * outline: the depth of a point in a convex polygon (its least distance to
+ * an edge's line, on the inner side) is concave, so both ends that deep make
+ * the whole segment that deep. A line from a point outside the obstacle that
+ * crosses the core at X passes through the disc of radius `depth` around X,
+ * which lies in the obstacle, and runs inside it for at least `depth` before
+ * X. With `depth` a touch tolerance or more beyond what the obstacle's mode
+ * lets a line run inside it, the clip that om_plane_clip_segment works out
+ * in floating point blocks that line too: its rounding, some 1e-12cm on a
+ * table of 240cm (a line that deep inside crosses the edges that bound its
+ * clip at a slope of at least depth / length), is far below that tolerance.
+ * The crossing is decided on the signs of cross products whose rounding is
+ * far below CORE_MARGIN (in the scale's unit squared); a sign within it
+ * leaves the line undecided, and the line is clipped as before. The answer
+ * of a sight test is unchanged: a line decided here is one its clip blocks
+ * (the debug build checks every one).
+ */
+#define CORE_MARGIN(s) ((s)->touch * (s)->touch * 0.01)
+
+/* How deep a core lies for an obstacle of mode `mode`: beyond what a line
+ * may run inside it by a touch tolerance; 0 when no core is sought (a hill
+ * blocks by its ends' positions as well, a clear piece never). */
+static double core_depth(om_plane_sight mode, double close, const om_plane_scale *s)
+{
+    switch (mode) {
+    case OM_PLANE_SIGHT_BLOCKS:
+        return 2 * s->touch;
+    case OM_PLANE_SIGHT_CLOSE:
+        return close + s->touch;
+    case OM_PLANE_SIGHT_BODY:
+    case OM_PLANE_SIGHT_CLEAR:
+        break;
+    }
+    return 0;
+}
+
+/* The depth of point q inside shape p (negative outside), f its fan's normals. */
+static double depth_in(const om_plane_shape *p, const fan_edges *f, om_plane_vec q)
+{
+    double d = INFINITY;
+    for (unsigned i = 0; i < p->p.n; i++) {
+        const double l = om_plane_len(f->n[i]);
+        d = min2(d, l > 0 ? om_plane_dot(f->n[i], om_plane_sub(q, p->p.v[i])) / l : -INFINITY);
+    }
+    return d;
+}
+
+/* The core of obstacle o (fan_normals first): a stretch of its longest
+ * diagonal, cut back from both corners by the least of a few fractions that
+ * leaves both ends `depth` inside; none for a thin piece or a mode without. */
+static void fan_core(const om_plane_obstacle *o, fan_edges *f, double close,
+                     const om_plane_scale *s)
+{
+    static const double cut[] = {1.0 / 16, 1.0 / 8, 1.0 / 4, 3.0 / 8};
+    const om_plane_shape *p = o->shape;
+    const double depth = core_depth(o->mode, close, s);
+    unsigned bi = 0, bj = 0;
+    double best = 0;
+    f->core = CORE_NONE;
+    if (depth <= 0 || p->p.n < 3)
+        return;
+    for (unsigned i = 0; i < p->p.n; i++)
+        for (unsigned j = i + 1; j < p->p.n; j++) {
+            const om_plane_vec d = om_plane_sub(p->p.v[j], p->p.v[i]);
+            if (om_plane_dot(d, d) > best) {
+                best = om_plane_dot(d, d);
+                bi = i;
+                bj = j;
+            }
+        }
+    for (unsigned c = 0; c < sizeof cut / sizeof cut[0]; c++) {
+        const om_plane_vec d = om_plane_sub(p->p.v[bj], p->p.v[bi]);
+        const om_plane_vec c0 = om_plane_add(p->p.v[bi], om_plane_scale_by(d, cut[c]));
+        const om_plane_vec c1 = om_plane_sub(p->p.v[bj], om_plane_scale_by(d, cut[c]));
+        if (depth_in(p, f, c0) >= depth && depth_in(p, f, c1) >= depth) {
+            f->c0 = c0;
+            f->c1 = c1;
+            f->core = CORE_OK;
+            return;
+        }
+    }
+}
+
+/* A core seen from the fan's point pt: its ends less pt, its direction, and
+ * the side of its line pt is on. */
+typedef struct core_view {
+    bool ok;          /* pt outside the obstacle and off the core's line */
+    om_plane_vec a0, a1;
+    om_plane_vec e;   /* c1 - c0 */
+    om_plane_vec c0;
+    double side;      /* cross(e, pt - c0) */
+} core_view;
+
+/* The view of obstacle p's core from the fan's point pt (fan_point first). */
+static void core_view_of(const om_plane_shape *p, const fan_edges *f, om_plane_vec pt,
+                         const om_plane_scale *s, core_view *v)
+{
+    const double margin = CORE_MARGIN(s);
+    bool outside = false;
+    for (unsigned i = 0; i < p->p.n; i++)
+        outside = outside || f->num[i] < -margin;
+    v->ok = false;
+    if (f->core != CORE_OK || !outside)
+        return;
+    v->a0 = om_plane_sub(f->c0, pt);
+    v->a1 = om_plane_sub(f->c1, pt);
+    v->e = om_plane_sub(f->c1, f->c0);
+    v->c0 = f->c0;
+    v->side = om_plane_cross(v->e, om_plane_sub(pt, f->c0));
+    v->ok = fabs(v->side) > margin;
+}
+
+/* Whether segment pt-q certainly crosses the core of view v (v->ok): the
+ * line through pt and q parts the core's ends, and q is across the core's
+ * line from pt, each by more than the margin. */
+static inline bool core_crossed(const core_view *v, om_plane_vec pt, om_plane_vec q,
+                                double margin)
+{
+    const om_plane_vec d = om_plane_sub(q, pt);
+    const double x0 = om_plane_cross(d, v->a0), x1 = om_plane_cross(d, v->a1);
+    const double sq = om_plane_cross(v->e, om_plane_sub(q, v->c0));
+    return ((x0 > margin && x1 < -margin) || (x0 < -margin && x1 > margin)) &&
+           (v->side > 0 ? sq < -margin : sq > margin);
+}
+
 /* segment_blocker of a-b, a the fans' point of f (one per obstacle). */
 static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
                             const fan_edges *f, unsigned n, unsigned first, double close,
@@ -620,6 +755,7 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     om_plane_obstacle near[OM_PLANE_SIGHT_MAX_OBSTACLES];
     fan_edges fan[OM_PLANE_SIGHT_MAX_OBSTACLES];
     corridor c;
+    const double margin = CORE_MARGIN(s);
     unsigned m = 0, k = 0, blocker;
     assert(n <= OM_PLANE_SIGHT_MAX_OBSTACLES);
     for (unsigned te = 0; te < tp->n; te++)
@@ -636,10 +772,13 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     for (unsigned i = 0; i < k; i++)
         fan_normals(near[i].shape, &fan[i]);
     /* The obstacle that blocked the last line is tried first on the next:
-     * lines to a hidden target are mostly blocked by the same one. */
+     * lines to a hidden target are mostly blocked by the same one, most of
+     * them certainly (core_crossed) without a clip. */
     blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
         om_plane_vec pt = edge_sample(a, b, order[i], s);
+        core_view view = {.ok = false};
+        unsigned viewed = k; /* the obstacle whose core `view` shows from pt */
         for (unsigned q = 0; q < k; q++)
             fan_point(near[q].shape, pt, &fan[q]);
         for (unsigned j = 0; j < m; j++) {
@@ -647,6 +786,16 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
              * blocks the others. */
             if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
                 continue;
+            if (blocker < k && blocker != viewed) {
+                if (fan[blocker].core == CORE_UNKNOWN)
+                    fan_core(&near[blocker], &fan[blocker], close, s);
+                core_view_of(near[blocker].shape, &fan[blocker], pt, s, &view);
+                viewed = blocker;
+            }
+            if (blocker < k && view.ok && core_crossed(&view, pt, to_pt[j], margin)) {
+                assert(fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s) == blocker);
+                continue;
+            }
             blocker = fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s);
             if (blocker == k)
                 return true;
