@@ -724,6 +724,29 @@ static inline bool core_crossed(const core_view *v, om_plane_vec pt, om_plane_ve
            (v->side > 0 ? sq < -margin : sq > margin);
 }
 
+/* Whether every line from the fan's point to polygon q certainly crosses
+ * the core of view v (v->ok): core_crossed's three quantities are linear in
+ * the line's far end, so when they pass with twice the margin at q's
+ * corners, they pass at every point of q (its sampled points included, whose
+ * rounding moves them far less than the margin) with the margin, and every
+ * such line is blocked. */
+static bool core_hides(const core_view *v, om_plane_vec pt, const om_plane_poly *q,
+                       double margin)
+{
+    const double m2 = 2 * margin;
+    bool plus = true, minus = true;
+    for (unsigned i = 0; i < q->n && (plus || minus); i++) {
+        const om_plane_vec d = om_plane_sub(q->v[i], pt);
+        const double x0 = om_plane_cross(d, v->a0), x1 = om_plane_cross(d, v->a1);
+        const double sq = om_plane_cross(v->e, om_plane_sub(q->v[i], v->c0));
+        if (!(v->side > 0 ? sq < -m2 : sq > m2))
+            return false;
+        plus = plus && x0 > m2 && x1 < -m2;
+        minus = minus && x0 < -m2 && x1 > m2;
+    }
+    return plus || minus;
+}
+
 /* segment_blocker of a-b, a the fans' point of f (one per obstacle). */
 static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
                             const fan_edges *f, unsigned n, unsigned first, double close,
@@ -737,6 +760,21 @@ static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obsta
             return k;
     return n;
 }
+
+#ifndef NDEBUG
+/* Whether every line from pt to the m points q that leaves through the edge
+ * of outward direction `out` is blocked (debug builds check a shadow). */
+static bool all_blocked(om_plane_vec pt, const om_plane_vec *q, unsigned m, om_plane_vec out,
+                        double leave, const om_plane_obstacle *o, const fan_edges *f, unsigned n,
+                        double close, const om_plane_scale *s)
+{
+    for (unsigned j = 0; j < m; j++)
+        if (om_plane_dot(om_plane_sub(q[j], pt), out) > leave &&
+            fan_blocker(pt, q[j], o, f, n, n, close, s) == n)
+            return false;
+    return true;
+}
+#endif
 
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,
@@ -791,6 +829,12 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
                     fan_core(&near[blocker], &fan[blocker], close, s);
                 core_view_of(near[blocker].shape, &fan[blocker], pt, s, &view);
                 viewed = blocker;
+                /* The whole target in the core's shadow: no line from pt is
+                 * clear. */
+                if (view.ok && core_hides(&view, pt, tp, margin)) {
+                    assert(all_blocked(pt, to_pt, m, out, leave, near, fan, k, close, s));
+                    break;
+                }
             }
             if (blocker < k && view.ok && core_crossed(&view, pt, to_pt[j], margin)) {
                 assert(fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s) == blocker);
