@@ -536,28 +536,34 @@ static bool corridor_apart(const corridor *c, const om_plane_shape *p, double ga
 typedef struct fan_edges {
     om_plane_vec n[OM_PLANE_MAX_VERTICES]; /* inward normal of edge i */
     double num[OM_PLANE_MAX_VERTICES];     /* the fan's point along it */
-    unsigned core;                         /* CORE_UNKNOWN, CORE_NONE or CORE_OK */
-    om_plane_vec c0, c1;                   /* the core's ends (CORE_OK) */
+    bool ready;                            /* num worked out for the fan's point */
+    bool cored;                            /* its cores worked out (below) */
+    unsigned cores;                        /* how many: 0 to CORE_MAX */
+    om_plane_vec c0[2], c1[2];             /* their ends */
 } fan_edges;
 
-/* Whether an obstacle's core (below) is worked out yet, and whether it has one. */
-#define CORE_UNKNOWN 0u
-#define CORE_NONE 1u
-#define CORE_OK 2u
+/* Most cores of an obstacle (below): its two longest diagonals. */
+#define CORE_MAX 2
 
 /* The inward normals of obstacle shape p's edges; its core not yet sought. */
 static void fan_normals(const om_plane_shape *p, fan_edges *f)
 {
     for (unsigned i = 0; i < p->p.n; i++)
         f->n[i] = inward_normal(p, i);
-    f->core = CORE_UNKNOWN;
+    f->cored = false;
 }
 
-/* The offsets of point a along shape p's normals (fan_normals first). */
+/* The offsets of point a along shape p's normals (fan_normals first),
+ * unless worked out already for the fan's point a: they are worked out when
+ * a line from a first meets the obstacle's box, not for every obstacle of
+ * the corridor at each point. */
 static void fan_point(const om_plane_shape *p, om_plane_vec a, fan_edges *f)
 {
+    if (f->ready)
+        return;
     for (unsigned i = 0; i < p->p.n; i++)
         f->num[i] = om_plane_dot(f->n[i], om_plane_sub(a, p->p.v[i]));
+    f->ready = true;
 }
 
 /* om_plane_clip_segment of a-b, a the fan's point of f. */
@@ -576,11 +582,14 @@ static bool fan_clip(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
 
 /* obstacle_blocks of a-b, a the fan's point of f. */
 static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
-                       const om_plane_obstacle *o, const fan_edges *f, double close,
+                       const om_plane_obstacle *o, fan_edges *f, double close,
                        const om_plane_scale *s)
 {
     double t0, t1, inside;
-    if (!om_plane_box_meet(seg, o->shape->box) || !fan_clip(a, b, o->shape, f, s, &t0, &t1))
+    if (!om_plane_box_meet(seg, o->shape->box))
+        return false;
+    fan_point(o->shape, a, f);
+    if (!fan_clip(a, b, o->shape, f, s, &t0, &t1))
         return false;
     inside = (t1 - t0) * om_plane_len(om_plane_sub(b, a));
     switch (o->mode) {
@@ -598,15 +607,19 @@ static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
 }
 
 /*
- * Lines certainly blocked, without their clip. The core of an obstacle is a
+ * Lines certainly blocked, without their clip. A core of an obstacle is a
  * segment c0-c1 inside it whose every point lies at least `depth` inside its
  * outline: the depth of a point in a convex polygon (its least distance to
- * an edge's line, on the inner side) is concave, so both ends that deep make
- * the whole segment that deep. A line from a point outside the obstacle that
- * crosses the core at X passes through the disc of radius `depth` around X,
- * which lies in the obstacle, and runs inside it for at least `depth` before
- * X. With `depth` a touch tolerance or more beyond what the obstacle's mode
- * lets a line run inside it, the clip that om_plane_clip_segment works out
+ * an edge's line, on the inner side; negative outside) is concave, so both
+ * ends that deep make the whole segment that deep. A line from a point pt
+ * that crosses the core at X runs inside the obstacle for at least
+ * depth(X) - max(depth(pt), 0) before X: from outside, through the disc of
+ * radius depth(X) around X, which lies in the obstacle; from inside, from pt
+ * to X (depth changes no faster than distance). With `depth` two touch
+ * tolerances beyond what the obstacle's mode lets a line run inside it, and
+ * pt no more than one touch tolerance deep (a point on the outline of a
+ * neighbour in contact is, its rounding aside), the clip that
+ * om_plane_clip_segment works out
  * in floating point blocks that line too: its rounding, some 1e-12cm on a
  * table of 240cm (a line that deep inside crosses the edges that bound its
  * clip at a slope of at least depth / length), is far below that tolerance.
@@ -619,15 +632,15 @@ static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
 #define CORE_MARGIN(s) ((s)->touch * (s)->touch * 0.01)
 
 /* How deep a core lies for an obstacle of mode `mode`: beyond what a line
- * may run inside it by a touch tolerance; 0 when no core is sought (a hill
- * blocks by its ends' positions as well, a clear piece never). */
+ * may run inside it by two touch tolerances; 0 when no core is sought (a
+ * hill blocks by its ends' positions as well, a clear piece never). */
 static double core_depth(om_plane_sight mode, double close, const om_plane_scale *s)
 {
     switch (mode) {
     case OM_PLANE_SIGHT_BLOCKS:
-        return 2 * s->touch;
+        return 3 * s->touch;
     case OM_PLANE_SIGHT_CLOSE:
-        return close + s->touch;
+        return close + 2 * s->touch;
     case OM_PLANE_SIGHT_BODY:
     case OM_PLANE_SIGHT_CLEAR:
         break;
@@ -646,69 +659,87 @@ static double depth_in(const om_plane_shape *p, const fan_edges *f, om_plane_vec
     return d;
 }
 
-/* The core of obstacle o (fan_normals first): a stretch of its longest
- * diagonal, cut back from both corners by the least of a few fractions that
- * leaves both ends `depth` inside; none for a thin piece or a mode without. */
+/* The longest diagonal of shape p whose corners are neither a nor b, as *bi
+ * and *bj; false when there is none. */
+static bool longest_diagonal(const om_plane_shape *p, unsigned a, unsigned b, unsigned *bi,
+                             unsigned *bj)
+{
+    double best = 0;
+    for (unsigned i = 0; i < p->p.n; i++)
+        for (unsigned j = i + 1; j < p->p.n; j++) {
+            const om_plane_vec d = om_plane_sub(p->p.v[j], p->p.v[i]);
+            if (i != a && i != b && j != a && j != b && om_plane_dot(d, d) > best) {
+                best = om_plane_dot(d, d);
+                *bi = i;
+                *bj = j;
+            }
+        }
+    return best > 0;
+}
+
+/* The cores of obstacle o (fan_normals first): stretches of its longest
+ * diagonal and of the longest other diagonal with neither of its corners (a
+ * line across a quadrilateral crosses one of its two), each cut back from
+ * both corners by the least of a few fractions that leaves both ends
+ * `depth` inside; none for a thin piece or a mode without. */
 static void fan_core(const om_plane_obstacle *o, fan_edges *f, double close,
                      const om_plane_scale *s)
 {
     static const double cut[] = {1.0 / 16, 1.0 / 8, 1.0 / 4, 3.0 / 8};
     const om_plane_shape *p = o->shape;
     const double depth = core_depth(o->mode, close, s);
-    unsigned bi = 0, bj = 0;
-    double best = 0;
-    f->core = CORE_NONE;
+    unsigned bi = p->p.n, bj = p->p.n;
+    f->cored = true;
+    f->cores = 0;
     if (depth <= 0 || p->p.n < 3)
         return;
-    for (unsigned i = 0; i < p->p.n; i++)
-        for (unsigned j = i + 1; j < p->p.n; j++) {
-            const om_plane_vec d = om_plane_sub(p->p.v[j], p->p.v[i]);
-            if (om_plane_dot(d, d) > best) {
-                best = om_plane_dot(d, d);
-                bi = i;
-                bj = j;
+    for (unsigned k = 0; k < CORE_MAX && longest_diagonal(p, bi, bj, &bi, &bj); k++)
+        for (unsigned c = 0; c < sizeof cut / sizeof cut[0]; c++) {
+            const om_plane_vec d = om_plane_sub(p->p.v[bj], p->p.v[bi]);
+            const om_plane_vec c0 = om_plane_add(p->p.v[bi], om_plane_scale_by(d, cut[c]));
+            const om_plane_vec c1 = om_plane_sub(p->p.v[bj], om_plane_scale_by(d, cut[c]));
+            if (depth_in(p, f, c0) >= depth && depth_in(p, f, c1) >= depth) {
+                f->c0[f->cores] = c0;
+                f->c1[f->cores] = c1;
+                f->cores++;
+                break;
             }
         }
-    for (unsigned c = 0; c < sizeof cut / sizeof cut[0]; c++) {
-        const om_plane_vec d = om_plane_sub(p->p.v[bj], p->p.v[bi]);
-        const om_plane_vec c0 = om_plane_add(p->p.v[bi], om_plane_scale_by(d, cut[c]));
-        const om_plane_vec c1 = om_plane_sub(p->p.v[bj], om_plane_scale_by(d, cut[c]));
-        if (depth_in(p, f, c0) >= depth && depth_in(p, f, c1) >= depth) {
-            f->c0 = c0;
-            f->c1 = c1;
-            f->core = CORE_OK;
-            return;
-        }
-    }
 }
 
 /* A core seen from the fan's point pt: its ends less pt, its direction, and
  * the side of its line pt is on. */
 typedef struct core_view {
-    bool ok;          /* pt outside the obstacle and off the core's line */
+    bool ok;          /* pt no deeper than a touch tolerance, and off the core's line */
     om_plane_vec a0, a1;
     om_plane_vec e;   /* c1 - c0 */
     om_plane_vec c0;
     double side;      /* cross(e, pt - c0) */
 } core_view;
 
-/* The view of obstacle p's core from the fan's point pt (fan_point first). */
-static void core_view_of(const om_plane_shape *p, const fan_edges *f, om_plane_vec pt,
-                         const om_plane_scale *s, core_view *v)
+/* The views of obstacle p's cores from the fan's point pt (fan_core
+ * first). pt is no deeper inside than a touch tolerance when its offset
+ * along an edge's inward normal n is at most that tolerance times |n|. */
+static void core_view_of(const om_plane_shape *p, fan_edges *f, om_plane_vec pt,
+                         const om_plane_scale *s, core_view v[CORE_MAX])
 {
     const double margin = CORE_MARGIN(s);
-    bool outside = false;
-    for (unsigned i = 0; i < p->p.n; i++)
-        outside = outside || f->num[i] < -margin;
-    v->ok = false;
-    if (f->core != CORE_OK || !outside)
-        return;
-    v->a0 = om_plane_sub(f->c0, pt);
-    v->a1 = om_plane_sub(f->c1, pt);
-    v->e = om_plane_sub(f->c1, f->c0);
-    v->c0 = f->c0;
-    v->side = om_plane_cross(v->e, om_plane_sub(pt, f->c0));
-    v->ok = fabs(v->side) > margin;
+    bool shallow = false;
+    fan_point(p, pt, f);
+    for (unsigned i = 0; i < p->p.n && !shallow; i++)
+        shallow = f->num[i] <= 0 ||
+                  f->num[i] * f->num[i] <= s->touch * s->touch * om_plane_dot(f->n[i], f->n[i]);
+    for (unsigned c = 0; c < CORE_MAX; c++) {
+        v[c].ok = false;
+        if (c >= f->cores || !shallow)
+            continue;
+        v[c].a0 = om_plane_sub(f->c0[c], pt);
+        v[c].a1 = om_plane_sub(f->c1[c], pt);
+        v[c].e = om_plane_sub(f->c1[c], f->c0[c]);
+        v[c].c0 = f->c0[c];
+        v[c].side = om_plane_cross(v[c].e, om_plane_sub(pt, f->c0[c]));
+        v[c].ok = fabs(v[c].side) > margin;
+    }
 }
 
 /* Whether segment pt-q certainly crosses the core of view v (v->ok): the
@@ -749,7 +780,7 @@ static bool core_hides(const core_view *v, om_plane_vec pt, const om_plane_poly 
 
 /* segment_blocker of a-b, a the fans' point of f (one per obstacle). */
 static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
-                            const fan_edges *f, unsigned n, unsigned first, double close,
+                            fan_edges *f, unsigned n, unsigned first, double close,
                             const om_plane_scale *s)
 {
     const om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
@@ -765,7 +796,7 @@ static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obsta
 /* Whether every line from pt to the m points q that leaves through the edge
  * of outward direction `out` is blocked (debug builds check a shadow). */
 static bool all_blocked(om_plane_vec pt, const om_plane_vec *q, unsigned m, om_plane_vec out,
-                        double leave, const om_plane_obstacle *o, const fan_edges *f, unsigned n,
+                        double leave, const om_plane_obstacle *o, fan_edges *f, unsigned n,
                         double close, const om_plane_scale *s)
 {
     for (unsigned j = 0; j < m; j++)
@@ -815,28 +846,30 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
         om_plane_vec pt = edge_sample(a, b, order[i], s);
-        core_view view = {.ok = false};
+        core_view view[CORE_MAX] = {{.ok = false}, {.ok = false}};
         unsigned viewed = k; /* the obstacle whose core `view` shows from pt */
         for (unsigned q = 0; q < k; q++)
-            fan_point(near[q].shape, pt, &fan[q]);
+            fan[q].ready = false;
         for (unsigned j = 0; j < m; j++) {
             /* Only lines leaving through this edge: the rectangle's own body
              * blocks the others. */
             if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
                 continue;
             if (blocker < k && blocker != viewed) {
-                if (fan[blocker].core == CORE_UNKNOWN)
+                if (!fan[blocker].cored)
                     fan_core(&near[blocker], &fan[blocker], close, s);
-                core_view_of(near[blocker].shape, &fan[blocker], pt, s, &view);
+                core_view_of(near[blocker].shape, &fan[blocker], pt, s, view);
                 viewed = blocker;
-                /* The whole target in the core's shadow: no line from pt is
+                /* The whole target in a core's shadow: no line from pt is
                  * clear. */
-                if (view.ok && core_hides(&view, pt, tp, margin)) {
+                if ((view[0].ok && core_hides(&view[0], pt, tp, margin)) ||
+                    (view[1].ok && core_hides(&view[1], pt, tp, margin))) {
                     assert(all_blocked(pt, to_pt, m, out, leave, near, fan, k, close, s));
                     break;
                 }
             }
-            if (blocker < k && view.ok && core_crossed(&view, pt, to_pt[j], margin)) {
+            if (blocker < k && ((view[0].ok && core_crossed(&view[0], pt, to_pt[j], margin)) ||
+                                (view[1].ok && core_crossed(&view[1], pt, to_pt[j], margin)))) {
                 assert(fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s) == blocker);
                 continue;
             }
