@@ -1388,12 +1388,13 @@ static int plain_visible(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
 }
 
 /*
- * The closest visible enemy works out exact distances nearest lower bound
- * first and only until the choice is settled: over random layouts, and
- * layouts of enemies in mirror pairs (ties at the same distance to the last
- * bit or within rounding of it, where the tie rule decides), every unit's
- * answer, from its front and all round, unlimited and within reaches, with
- * and without the filters, is the plain answer, its distance bit for bit.
+ * The closest enemy and the closest visible enemy work out exact distances
+ * nearest lower bound first and only until the choice is settled: over
+ * random layouts, and layouts of enemies in mirror pairs (ties at the same
+ * distance to the last bit or within rounding of it, where the tie rule
+ * decides), every unit's closest enemy, and its closest visible enemy from
+ * its front and all round, unlimited and within reaches, with and without
+ * the filters, is the plain answer, its distance bit for bit.
  */
 Test(table, closest_visible_enemy_as_every_enemy_measured)
 {
@@ -1432,6 +1433,22 @@ Test(table, closest_visible_enemy_as_every_enemy_measured)
                               0);
         }
         om_wm_table_copy(a, &start, layout % 3 == 0 ? NULL : memo);
+        for (unsigned u = 0; u < a->units; u++) {
+            /* The closest enemy, seen or not, the same way. */
+            double cm, want_cm = INFINITY;
+            int want = -1;
+            for (unsigned k = 0; k < a->units; k++) {
+                const double d = om_wm_table_distance(a, u, k);
+                if (a->unit[k].present && a->unit[k].side != a->unit[u].side &&
+                    (want < 0 || d < want_cm - 1e-9)) {
+                    want = (int)k;
+                    want_cm = d;
+                }
+            }
+            cr_assert_eq(om_wm_table_closest_enemy(a, u, &cm), want, "layout %u unit %u", layout,
+                         u);
+            cr_assert(memcmp(&cm, &want_cm, sizeof cm) == 0);
+        }
         for (unsigned u = 0; u < a->units; u++)
             for (unsigned r = 0; r < sizeof reach / sizeof reach[0]; r++)
                 for (unsigned f = 0; f < sizeof filter / sizeof filter[0]; f++)
