@@ -11,8 +11,9 @@
  * root is correctly rounded and monotonic, so the root of the least square is
  * the least root, bit for bit); minima and maxima are comparisons, not the
  * library's fmin and fmax (no value here is ever NaN); a sight test leaves
- * out the obstacles apart from its corridor and tries first the obstacle that
- * blocked its last line (neither changes which lines are clear).
+ * out the obstacles apart from its corridor, tries first the obstacle that
+ * blocked its last line, and decides without a clip the lines that certainly
+ * cross an obstacle's core (none of these changes which lines are clear).
  */
 #include "plane.h"
 
