@@ -1347,6 +1347,135 @@ Test(table, memo_gives_the_answers_worked_out)
     free(b);
 }
 
+/* The closest visible enemy of unit u the plain way: every enemy not
+ * filtered out measured exactly, then tried for sight nearest first, the
+ * first of a tie within 1e-9cm (in index order) tried first. The table
+ * rules out beforehand, by the circles around the units, enemies farther
+ * than max_cm; here they are ruled out by their distance, which answers
+ * alike but for a distance within 1e-9cm beyond max_cm. */
+static int plain_visible(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                         bool all_round, double max_cm, unsigned filter, double *cm)
+{
+    double d[OM_WM_TABLE_MAX_UNITS];
+    bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
+    for (unsigned k = 0; k < t->units; k++) {
+        const om_wm_table_unit *e = &t->unit[k];
+        const bool skip =
+            !e->present || e->side == t->unit[u].side ||
+            ((filter & OM_WM_TABLE_SKIP_ENGAGED) && om_wm_table_engaged(t, k)) ||
+            ((filter & OM_WM_TABLE_SKIP_FORTIFIED) &&
+             (e->troop == OM_WM_INFANTRY || e->troop == OM_WM_ARTILLERY) &&
+             om_wm_table_position(t, k) == OM_WM_FORTIFIED);
+        d[k] = skip ? INFINITY : om_wm_table_distance(t, u, k);
+        if (max_cm > 0 && d[k] > max_cm)
+            d[k] = INFINITY;
+    }
+    for (;;) {
+        int best = -1;
+        for (unsigned k = 0; k < t->units; k++)
+            if (!tried[k] && d[k] < INFINITY && (best < 0 || d[k] < d[best] - 1e-9))
+                best = (int)k;
+        if (best < 0)
+            break;
+        tried[best] = true;
+        if (om_wm_table_sees(t, rules, u, (unsigned)best, all_round)) {
+            *cm = d[best];
+            return best;
+        }
+    }
+    *cm = INFINITY;
+    return -1;
+}
+
+/*
+ * The closest enemy and the closest visible enemy work out exact distances
+ * nearest lower bound first and only until the choice is settled: over
+ * random layouts, and layouts of enemies in mirror pairs (ties at the same
+ * distance to the last bit or within rounding of it, where the tie rule
+ * decides), every unit's closest enemy, and its closest visible enemy from
+ * its front and all round, unlimited and within reaches, with and without
+ * the filters, is the plain answer, its distance bit for bit.
+ */
+Test(table, closest_visible_enemy_as_every_enemy_measured)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a);
+    static const double reach[] = {0, 10, 20, 45};
+    static const unsigned filter[] = {0, OM_WM_TABLE_SKIP_ENGAGED, OM_WM_TABLE_SKIP_FORTIFIED};
+    unsigned found = 0, none = 0, ties = 0;
+    cr_assert_not_null(a);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 2111;
+    for (unsigned layout = 0; layout < 40; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        if (layout % 2 == 0) {
+            random_table(&start, rules);
+        } else {
+            /* A shooter on the mirror line x = 90, enemies in mirror pairs,
+             * a friend between some of them. */
+            om_wm_table_init(&start, rules, 0, 0);
+            cr_assert_geq(om_wm_table_add_unit(&start, rules, "A", 0, OM_WM_INFANTRY, 3,
+                                               OM_WM_TABLE_LINE, at(90, 20), 90),
+                          0);
+            for (unsigned k = 0; k < 3; k++) {
+                const double dx = uniform(8, 60), y = uniform(30, 90), f = uniform(200, 340);
+                cr_assert_geq(om_wm_table_add_unit(&start, rules, "L", 1, OM_WM_INFANTRY, 3,
+                                                   OM_WM_TABLE_LINE, at(90 - dx, y), f),
+                              0);
+                cr_assert_geq(om_wm_table_add_unit(&start, rules, "R", 1, OM_WM_INFANTRY, 3,
+                                                   OM_WM_TABLE_LINE, at(90 + dx, y), 540 - f),
+                              0);
+            }
+            if (layout % 4 == 1)
+                cr_assert_geq(om_wm_table_add_unit(&start, rules, "F", 0, OM_WM_INFANTRY, 3,
+                                                   OM_WM_TABLE_LINE, at(90 + uniform(-20, 20), 26),
+                                                   90),
+                              0);
+        }
+        om_wm_table_copy(a, &start, layout % 3 == 0 ? NULL : memo);
+        for (unsigned u = 0; u < a->units; u++) {
+            /* The closest enemy, seen or not, the same way. */
+            double cm, want_cm = INFINITY;
+            int want = -1;
+            for (unsigned k = 0; k < a->units; k++) {
+                const double d = om_wm_table_distance(a, u, k);
+                if (a->unit[k].present && a->unit[k].side != a->unit[u].side &&
+                    (want < 0 || d < want_cm - 1e-9)) {
+                    want = (int)k;
+                    want_cm = d;
+                }
+            }
+            cr_assert_eq(om_wm_table_closest_enemy(a, u, &cm), want, "layout %u unit %u", layout,
+                         u);
+            cr_assert(memcmp(&cm, &want_cm, sizeof cm) == 0);
+        }
+        for (unsigned u = 0; u < a->units; u++)
+            for (unsigned r = 0; r < sizeof reach / sizeof reach[0]; r++)
+                for (unsigned f = 0; f < sizeof filter / sizeof filter[0]; f++)
+                    for (unsigned round = 0; round < 2; round++) {
+                        double cm, want_cm;
+                        const int want = plain_visible(a, rules, u, round, reach[r], filter[f],
+                                                       &want_cm);
+                        const int got = om_wm_table_closest_visible_enemy(
+                            a, rules, u, round, reach[r], filter[f], &cm);
+                        cr_assert_eq(got, want, "layout %u unit %u reach %.0f filter %u", layout,
+                                     u, reach[r], filter[f]);
+                        cr_assert(memcmp(&cm, &want_cm, sizeof cm) == 0);
+                        found += got >= 0;
+                        none += got < 0;
+                        for (unsigned k = 0; k < a->units && got >= 0; k++)
+                            ties += k != (unsigned)got && a->unit[k].side != a->unit[u].side &&
+                                    fabs(om_wm_table_distance(a, u, k) - cm) <= 1e-9;
+                    }
+    }
+    /* Both answers occur, and ties to the last nanometre do. */
+    cr_expect_geq(found, 500, "%u found", found);
+    cr_expect_geq(none, 500, "%u none", none);
+    cr_expect_geq(ties, 20, "%u ties", ties);
+    om_wm_table_memo_free(memo);
+    free(a);
+}
+
 /*
  * Whether a unit is engaged is kept per unit across states, while no unit
  * changes near it: over random layouts, units moving one at a time into

@@ -11,8 +11,9 @@
  * root is correctly rounded and monotonic, so the root of the least square is
  * the least root, bit for bit); minima and maxima are comparisons, not the
  * library's fmin and fmax (no value here is ever NaN); a sight test leaves
- * out the obstacles apart from its corridor and tries first the obstacle that
- * blocked its last line (neither changes which lines are clear).
+ * out the obstacles apart from its corridor, tries first the obstacle that
+ * blocked its last line, and decides without a clip the lines that certainly
+ * cross an obstacle's core (none of these changes which lines are clear).
  */
 #include "plane.h"
 
@@ -536,20 +537,34 @@ static bool corridor_apart(const corridor *c, const om_plane_shape *p, double ga
 typedef struct fan_edges {
     om_plane_vec n[OM_PLANE_MAX_VERTICES]; /* inward normal of edge i */
     double num[OM_PLANE_MAX_VERTICES];     /* the fan's point along it */
+    bool ready;                            /* num worked out for the fan's point */
+    bool cored;                            /* its cores worked out (below) */
+    unsigned cores;                        /* how many: 0 to CORE_MAX */
+    om_plane_vec c0[2], c1[2];             /* their ends */
 } fan_edges;
 
-/* The inward normals of obstacle shape p's edges. */
+/* Most cores of an obstacle (below): its two longest diagonals. */
+#define CORE_MAX 2
+
+/* The inward normals of obstacle shape p's edges; its core not yet sought. */
 static void fan_normals(const om_plane_shape *p, fan_edges *f)
 {
     for (unsigned i = 0; i < p->p.n; i++)
         f->n[i] = inward_normal(p, i);
+    f->cored = false;
 }
 
-/* The offsets of point a along shape p's normals (fan_normals first). */
+/* The offsets of point a along shape p's normals (fan_normals first),
+ * unless worked out already for the fan's point a: they are worked out when
+ * a line from a first meets the obstacle's box, not for every obstacle of
+ * the corridor at each point. */
 static void fan_point(const om_plane_shape *p, om_plane_vec a, fan_edges *f)
 {
+    if (f->ready)
+        return;
     for (unsigned i = 0; i < p->p.n; i++)
         f->num[i] = om_plane_dot(f->n[i], om_plane_sub(a, p->p.v[i]));
+    f->ready = true;
 }
 
 /* om_plane_clip_segment of a-b, a the fan's point of f. */
@@ -568,11 +583,14 @@ static bool fan_clip(om_plane_vec a, om_plane_vec b, const om_plane_shape *p,
 
 /* obstacle_blocks of a-b, a the fan's point of f. */
 static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
-                       const om_plane_obstacle *o, const fan_edges *f, double close,
+                       const om_plane_obstacle *o, fan_edges *f, double close,
                        const om_plane_scale *s)
 {
     double t0, t1, inside;
-    if (!om_plane_box_meet(seg, o->shape->box) || !fan_clip(a, b, o->shape, f, s, &t0, &t1))
+    if (!om_plane_box_meet(seg, o->shape->box))
+        return false;
+    fan_point(o->shape, a, f);
+    if (!fan_clip(a, b, o->shape, f, s, &t0, &t1))
         return false;
     inside = (t1 - t0) * om_plane_len(om_plane_sub(b, a));
     switch (o->mode) {
@@ -589,9 +607,181 @@ static bool fan_blocks(om_plane_vec a, om_plane_vec b, om_plane_box seg,
     return false;
 }
 
+/*
+ * Lines certainly blocked, without their clip. A core of an obstacle is a
+ * segment c0-c1 inside it whose every point lies at least `depth` inside its
+ * outline: the depth of a point in a convex polygon (its least distance to
+ * an edge's line, on the inner side; negative outside) is concave, so both
+ * ends that deep make the whole segment that deep. A line from a point pt
+ * that crosses the core at X runs inside the obstacle for at least
+ * depth(X) - max(depth(pt), 0) before X: from outside, through the disc of
+ * radius depth(X) around X, which lies in the obstacle; from inside, from pt
+ * to X (depth changes no faster than distance). With `depth` two touch
+ * tolerances beyond what the obstacle's mode lets a line run inside it, and
+ * pt no more than one touch tolerance deep (a point on the outline of a
+ * neighbour in contact is, its rounding aside), the clip that
+ * om_plane_clip_segment works out
+ * in floating point blocks that line too: its rounding, some 1e-12cm on a
+ * table of 240cm (a line that deep inside crosses the edges that bound its
+ * clip at a slope of at least depth / length), is far below that tolerance.
+ * The crossing is decided on the signs of cross products whose rounding is
+ * far below CORE_MARGIN (in the scale's unit squared); a sign within it
+ * leaves the line undecided, and the line is clipped as before. The answer
+ * of a sight test is unchanged: a line decided here is one its clip blocks
+ * (the debug build checks every one).
+ */
+#define CORE_MARGIN(s) ((s)->touch * (s)->touch * 0.01)
+
+/* How deep a core lies for an obstacle of mode `mode`: beyond what a line
+ * may run inside it by two touch tolerances; 0 when no core is sought (a
+ * hill blocks by its ends' positions as well, a clear piece never). */
+static double core_depth(om_plane_sight mode, double close, const om_plane_scale *s)
+{
+    switch (mode) {
+    case OM_PLANE_SIGHT_BLOCKS:
+        return 3 * s->touch;
+    case OM_PLANE_SIGHT_CLOSE:
+        return close + 2 * s->touch;
+    case OM_PLANE_SIGHT_BODY:
+    case OM_PLANE_SIGHT_CLEAR:
+        break;
+    }
+    return 0;
+}
+
+/* The depth of point q inside shape p (negative outside), f its fan's normals. */
+static double depth_in(const om_plane_shape *p, const fan_edges *f, om_plane_vec q)
+{
+    double d = INFINITY;
+    for (unsigned i = 0; i < p->p.n; i++) {
+        const double l = om_plane_len(f->n[i]);
+        d = min2(d, l > 0 ? om_plane_dot(f->n[i], om_plane_sub(q, p->p.v[i])) / l : -INFINITY);
+    }
+    return d;
+}
+
+/* The longest diagonal of shape p whose corners are neither a nor b, as *bi
+ * and *bj; false when there is none. */
+static bool longest_diagonal(const om_plane_shape *p, unsigned a, unsigned b, unsigned *bi,
+                             unsigned *bj)
+{
+    double best = 0;
+    for (unsigned i = 0; i < p->p.n; i++)
+        for (unsigned j = i + 1; j < p->p.n; j++) {
+            const om_plane_vec d = om_plane_sub(p->p.v[j], p->p.v[i]);
+            if (i != a && i != b && j != a && j != b && om_plane_dot(d, d) > best) {
+                best = om_plane_dot(d, d);
+                *bi = i;
+                *bj = j;
+            }
+        }
+    return best > 0;
+}
+
+/* The cores of obstacle o (fan_normals first): stretches of its longest
+ * diagonal and of the longest other diagonal with neither of its corners (a
+ * line across a quadrilateral crosses one of its two), each cut back from
+ * both corners by the least of a few fractions that leaves both ends
+ * `depth` inside; none for a thin piece or a mode without. */
+static void fan_core(const om_plane_obstacle *o, fan_edges *f, double close,
+                     const om_plane_scale *s)
+{
+    static const double cut[] = {1.0 / 16, 1.0 / 8, 1.0 / 4, 3.0 / 8};
+    const om_plane_shape *p = o->shape;
+    const double depth = core_depth(o->mode, close, s);
+    unsigned bi = p->p.n, bj = p->p.n;
+    f->cored = true;
+    f->cores = 0;
+    if (depth <= 0 || p->p.n < 3)
+        return;
+    for (unsigned k = 0; k < CORE_MAX && longest_diagonal(p, bi, bj, &bi, &bj); k++)
+        for (unsigned c = 0; c < sizeof cut / sizeof cut[0]; c++) {
+            const om_plane_vec d = om_plane_sub(p->p.v[bj], p->p.v[bi]);
+            const om_plane_vec c0 = om_plane_add(p->p.v[bi], om_plane_scale_by(d, cut[c]));
+            const om_plane_vec c1 = om_plane_sub(p->p.v[bj], om_plane_scale_by(d, cut[c]));
+            if (depth_in(p, f, c0) >= depth && depth_in(p, f, c1) >= depth) {
+                f->c0[f->cores] = c0;
+                f->c1[f->cores] = c1;
+                f->cores++;
+                break;
+            }
+        }
+}
+
+/* A core seen from the fan's point pt: its ends less pt, its direction, and
+ * the side of its line pt is on. */
+typedef struct core_view {
+    bool ok;          /* pt no deeper than a touch tolerance, and off the core's line */
+    om_plane_vec a0, a1;
+    om_plane_vec e;   /* c1 - c0 */
+    om_plane_vec c0;
+    double side;      /* cross(e, pt - c0) */
+} core_view;
+
+/* The views of obstacle p's cores from the fan's point pt (fan_core
+ * first). pt is no deeper inside than a touch tolerance when its offset
+ * along an edge's inward normal n is at most that tolerance times |n|. */
+static void core_view_of(const om_plane_shape *p, fan_edges *f, om_plane_vec pt,
+                         const om_plane_scale *s, core_view v[CORE_MAX])
+{
+    const double margin = CORE_MARGIN(s);
+    bool shallow = false;
+    fan_point(p, pt, f);
+    for (unsigned i = 0; i < p->p.n && !shallow; i++)
+        shallow = f->num[i] <= 0 ||
+                  f->num[i] * f->num[i] <= s->touch * s->touch * om_plane_dot(f->n[i], f->n[i]);
+    for (unsigned c = 0; c < CORE_MAX; c++) {
+        v[c].ok = false;
+        if (c >= f->cores || !shallow)
+            continue;
+        v[c].a0 = om_plane_sub(f->c0[c], pt);
+        v[c].a1 = om_plane_sub(f->c1[c], pt);
+        v[c].e = om_plane_sub(f->c1[c], f->c0[c]);
+        v[c].c0 = f->c0[c];
+        v[c].side = om_plane_cross(v[c].e, om_plane_sub(pt, f->c0[c]));
+        v[c].ok = fabs(v[c].side) > margin;
+    }
+}
+
+/* Whether segment pt-q certainly crosses the core of view v (v->ok): the
+ * line through pt and q parts the core's ends, and q is across the core's
+ * line from pt, each by more than the margin. */
+static inline bool core_crossed(const core_view *v, om_plane_vec pt, om_plane_vec q,
+                                double margin)
+{
+    const om_plane_vec d = om_plane_sub(q, pt);
+    const double x0 = om_plane_cross(d, v->a0), x1 = om_plane_cross(d, v->a1);
+    const double sq = om_plane_cross(v->e, om_plane_sub(q, v->c0));
+    return ((x0 > margin && x1 < -margin) || (x0 < -margin && x1 > margin)) &&
+           (v->side > 0 ? sq < -margin : sq > margin);
+}
+
+/* Whether every line from the fan's point to polygon q certainly crosses
+ * the core of view v (v->ok): core_crossed's three quantities are linear in
+ * the line's far end, so when they pass with twice the margin at q's
+ * corners, they pass at every point of q (its sampled points included, whose
+ * rounding moves them far less than the margin) with the margin, and every
+ * such line is blocked. */
+static bool core_hides(const core_view *v, om_plane_vec pt, const om_plane_poly *q,
+                       double margin)
+{
+    const double m2 = 2 * margin;
+    bool plus = true, minus = true;
+    for (unsigned i = 0; i < q->n && (plus || minus); i++) {
+        const om_plane_vec d = om_plane_sub(q->v[i], pt);
+        const double x0 = om_plane_cross(d, v->a0), x1 = om_plane_cross(d, v->a1);
+        const double sq = om_plane_cross(v->e, om_plane_sub(q->v[i], v->c0));
+        if (!(v->side > 0 ? sq < -m2 : sq > m2))
+            return false;
+        plus = plus && x0 > m2 && x1 < -m2;
+        minus = minus && x0 < -m2 && x1 > m2;
+    }
+    return plus || minus;
+}
+
 /* segment_blocker of a-b, a the fans' point of f (one per obstacle). */
 static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obstacle *o,
-                            const fan_edges *f, unsigned n, unsigned first, double close,
+                            fan_edges *f, unsigned n, unsigned first, double close,
                             const om_plane_scale *s)
 {
     const om_plane_box seg = {min2(a.x, b.x), min2(a.y, b.y), max2(a.x, b.x), max2(a.y, b.y)};
@@ -602,6 +792,21 @@ static unsigned fan_blocker(om_plane_vec a, om_plane_vec b, const om_plane_obsta
             return k;
     return n;
 }
+
+#ifndef NDEBUG
+/* Whether every line from pt to the m points q that leaves through the edge
+ * of outward direction `out` is blocked (debug builds check a shadow). */
+static bool all_blocked(om_plane_vec pt, const om_plane_vec *q, unsigned m, om_plane_vec out,
+                        double leave, const om_plane_obstacle *o, fan_edges *f, unsigned n,
+                        double close, const om_plane_scale *s)
+{
+    for (unsigned j = 0; j < m; j++)
+        if (om_plane_dot(om_plane_sub(q[j], pt), out) > leave &&
+            fan_blocker(pt, q[j], o, f, n, n, close, s) == n)
+            return false;
+    return true;
+}
+#endif
 
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,
@@ -620,6 +825,7 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     om_plane_obstacle near[OM_PLANE_SIGHT_MAX_OBSTACLES];
     fan_edges fan[OM_PLANE_SIGHT_MAX_OBSTACLES];
     corridor c;
+    const double margin = CORE_MARGIN(s);
     unsigned m = 0, k = 0, blocker;
     assert(n <= OM_PLANE_SIGHT_MAX_OBSTACLES);
     for (unsigned te = 0; te < tp->n; te++)
@@ -636,17 +842,38 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     for (unsigned i = 0; i < k; i++)
         fan_normals(near[i].shape, &fan[i]);
     /* The obstacle that blocked the last line is tried first on the next:
-     * lines to a hidden target are mostly blocked by the same one. */
+     * lines to a hidden target are mostly blocked by the same one, most of
+     * them certainly (core_crossed) without a clip. */
     blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
         om_plane_vec pt = edge_sample(a, b, order[i], s);
+        core_view view[CORE_MAX] = {{.ok = false}, {.ok = false}};
+        unsigned viewed = k; /* the obstacle whose core `view` shows from pt */
         for (unsigned q = 0; q < k; q++)
-            fan_point(near[q].shape, pt, &fan[q]);
+            fan[q].ready = false;
         for (unsigned j = 0; j < m; j++) {
             /* Only lines leaving through this edge: the rectangle's own body
              * blocks the others. */
             if (om_plane_dot(om_plane_sub(to_pt[j], pt), out) <= leave)
                 continue;
+            if (blocker < k && blocker != viewed) {
+                if (!fan[blocker].cored)
+                    fan_core(&near[blocker], &fan[blocker], close, s);
+                core_view_of(near[blocker].shape, &fan[blocker], pt, s, view);
+                viewed = blocker;
+                /* The whole target in a core's shadow: no line from pt is
+                 * clear. */
+                if ((view[0].ok && core_hides(&view[0], pt, tp, margin)) ||
+                    (view[1].ok && core_hides(&view[1], pt, tp, margin))) {
+                    assert(all_blocked(pt, to_pt, m, out, leave, near, fan, k, close, s));
+                    break;
+                }
+            }
+            if (blocker < k && ((view[0].ok && core_crossed(&view[0], pt, to_pt[j], margin)) ||
+                                (view[1].ok && core_crossed(&view[1], pt, to_pt[j], margin)))) {
+                assert(fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s) == blocker);
+                continue;
+            }
             blocker = fan_blocker(pt, to_pt[j], near, fan, k, blocker, close, s);
             if (blocker == k)
                 return true;

@@ -292,7 +292,9 @@ bool om_plane_segment_clear(om_plane_vec a, om_plane_vec b, const om_plane_obsta
  * OM_PLANE_SIGHT_MAX_OBSTACLES obstacles. The answer is that of trying every
  * sampled line against every obstacle (om_plane_segment_clear); obstacles
  * apart from the hull of the edge and `to` are left out first, as they meet
- * no such line.
+ * no such line, and a line that certainly crosses deep inside an obstacle
+ * (by a margin far above rounding) is blocked without its clip, as the clip
+ * would block it.
  */
 bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_shape *to,
                         const om_plane_obstacle *o, unsigned n, double close,

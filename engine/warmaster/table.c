@@ -1462,6 +1462,31 @@ om_wm_vec om_wm_table_closest_point(const om_wm_table_unit *u, om_wm_vec p)
     return pb;
 }
 
+/* Rounding allowed for when a lower bound of a distance (the boxes' gap, the
+ * circles') is set against exact distances: far above the rounding of
+ * either, far below any distance that matters. */
+#define DISTANCE_BOUND_SLACK_CM 1e-6
+
+/* The two distances ahead of the least by which the nearest-first choice
+ * below knows every enemy that can change it (see choose_nearest). */
+#define CHOICE_BAND_CM 2e-9
+
+/* What is known of an enemy a closest-visible-enemy question weighs. */
+#define NEAREST_BOUNDED 0u /* a lower bound of its distance */
+#define NEAREST_KNOWN 1u   /* its exact distance */
+#define NEAREST_TRIED 2u   /* its exact distance, and its sight tried */
+
+/* The enemies a closest-visible-enemy question weighs, in index order: unit
+ * unit[i], a lower bound lb[i] of its distance and, once worked out, the
+ * distance d[i]. */
+typedef struct nearest_enemies {
+    unsigned n;
+    unsigned unit[OM_WM_TABLE_MAX_UNITS];
+    unsigned state[OM_WM_TABLE_MAX_UNITS];
+    double lb[OM_WM_TABLE_MAX_UNITS];
+    double d[OM_WM_TABLE_MAX_UNITS];
+} nearest_enemies;
+
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out);
 
 int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
@@ -1521,27 +1546,25 @@ static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
     return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
 }
 
-/* The closest enemy of unit u, worked out. An enemy whose distance cannot be
- * below the best found by the tie (a lower bound of it at least the best)
- * is skipped: its distance, worked out, would not replace the best. */
+static int choose_nearest(const om_wm_table *t, unsigned u, double beyond,
+                          nearest_enemies *e);
+static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double floor,
+                        nearest_enemies *e);
+
+/* The closest enemy of unit u, worked out: the first choice of the nearest
+ * among every enemy on the table (choose_nearest), which measures exactly
+ * only the enemies whose lower bounds leave them a chance. */
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
-    int best = -1;
-    double best_d = INFINITY;
-    for (unsigned k = 0; k < t->units; k++) {
-        double d;
-        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-            named_box_gap(t, u, k) >= best_d ||
-            distance_floor(t, &t->unit[u], &t->unit[k]) >= best_d)
-            continue;
-        d = om_wm_table_distance(t, u, k);
-        if (d < best_d - 1e-9) {
-            best_d = d;
-            best = (int)k;
-        }
-    }
-    if (cm_out) *cm_out = best_d;
-    return best;
+    nearest_enemies e;
+    int best;
+    e.n = 0;
+    for (unsigned k = 0; k < t->units; k++)
+        if (t->unit[k].present && t->unit[k].side != t->unit[u].side)
+            weigh_enemy(t, u, k, distance_floor(t, &t->unit[u], &t->unit[k]), &e);
+    best = choose_nearest(t, u, INFINITY, &e);
+    if (cm_out) *cm_out = best < 0 ? INFINITY : e.d[best];
+    return best < 0 ? -1 : (int)e.unit[best];
 }
 
 /* ---- Line of sight ---- */
@@ -1709,30 +1732,121 @@ int om_wm_table_closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rul
     return e->v.visible.unit;
 }
 
-/* The closest visible enemy of unit u, worked out. */
+#ifndef NDEBUG
+/* The choice of choose_nearest over every enemy's exact distance (debug
+ * builds check the choice against it); *cm its distance. */
+static int plain_nearest(const om_wm_table *t, unsigned u, const nearest_enemies *e,
+                         double *cm)
+{
+    int best = -1;
+    double d[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned i = 0; i < e->n; i++) {
+        d[i] = e->state[i] != NEAREST_BOUNDED ? e->d[i] : om_wm_table_distance(t, u, e->unit[i]);
+        if (e->state[i] != NEAREST_TRIED && (best < 0 || d[i] < d[best] - 1e-9))
+            best = (int)i;
+    }
+    *cm = best < 0 ? INFINITY : d[best];
+    return best;
+}
+#endif
+
+/*
+ * The next enemy to try for sight (its index in e), nearest first, as
+ * choosing over every untried enemy's exact distance would choose it: in
+ * index order, the first untried, replaced by a later one nearer by more
+ * than 1e-9cm (the tie rule). Exact distances are worked out nearest lower
+ * bound first, only until the choice is settled: with m the least distance
+ * known and G = CHOICE_BAND_CM, once every enemy not worked out is bounded
+ * beyond m + G and no distance known lies in (m + G - 1e-9, m + G], the
+ * enemies within m + G - 1e-9 replace any farther one met before them and
+ * are never replaced by one, so the choice over the known ones is the
+ * choice over all. Returns -1 when none is left, and when every one left is
+ * farther than `beyond` (the choice would be too).
+ */
+static int choose_nearest(const om_wm_table *t, unsigned u, double beyond, nearest_enemies *e)
+{
+    int best = -1;
+    for (;;) {
+        double m = INFINITY, lbn = INFINITY;
+        int next = -1;
+        bool settled = true;
+        for (unsigned i = 0; i < e->n; i++) {
+            if (e->state[i] == NEAREST_KNOWN)
+                m = e->d[i] < m ? e->d[i] : m;
+            else if (e->state[i] == NEAREST_BOUNDED && e->lb[i] < lbn) {
+                lbn = e->lb[i];
+                next = (int)i;
+            }
+        }
+        if (m > beyond && lbn > beyond) {
+#ifndef NDEBUG
+            double cm;
+            plain_nearest(t, u, e, &cm);
+            assert(cm > beyond);
+#endif
+            return -1;
+        }
+        if (next < 0)
+            break;
+        if (m < INFINITY && lbn > m + CHOICE_BAND_CM) {
+            for (unsigned i = 0; i < e->n && settled; i++)
+                settled = !(e->state[i] == NEAREST_KNOWN && e->d[i] > m + CHOICE_BAND_CM - 1e-9 &&
+                            e->d[i] <= m + CHOICE_BAND_CM);
+            if (settled)
+                break;
+        }
+        e->d[next] = om_wm_table_distance(t, u, e->unit[next]);
+        e->state[next] = NEAREST_KNOWN;
+    }
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->state[i] == NEAREST_KNOWN && (best < 0 || e->d[i] < e->d[best] - 1e-9))
+            best = (int)i;
+#ifndef NDEBUG
+    {
+        double cm;
+        assert(best == plain_nearest(t, u, e, &cm));
+    }
+#endif
+    return best;
+}
+
+/* Enemy k of unit u weighed, `floor` the circles' bound of its distance:
+ * its lower bound the greater of that and the boxes' gap, less the slack. */
+static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double floor,
+                        nearest_enemies *e)
+{
+    e->unit[e->n] = k;
+    e->state[e->n] = NEAREST_BOUNDED;
+    e->lb[e->n] = fmax(named_box_gap(t, u, k), floor) - DISTANCE_BOUND_SLACK_CM;
+    e->n++;
+}
+
+/* The closest visible enemy of unit u, worked out: the enemies weighed
+ * (present, not ruled out by the circles' bound of max_cm or by `filter`)
+ * are tried for sight nearest first, and the first seen is the closest
+ * visible. */
 static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
                                  bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
-    double d[OM_WM_TABLE_MAX_UNITS];
-    bool tried[OM_WM_TABLE_MAX_UNITS] = {false};
-    for (unsigned k = 0; k < t->units; k++)
-        d[k] = (!t->unit[k].present || t->unit[k].side == t->unit[u].side ||
-                (max_cm > 0 && distance_floor(t, &t->unit[u], &t->unit[k]) > max_cm) ||
-                filtered(t, k, filter))
-                   ? INFINITY
-                   : om_wm_table_distance(t, u, k);
-    /* Nearest first: the first one seen is the closest visible. */
+    nearest_enemies e;
+    e.n = 0;
+    for (unsigned k = 0; k < t->units; k++) {
+        double floor;
+        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side)
+            continue;
+        floor = distance_floor(t, &t->unit[u], &t->unit[k]);
+        if ((max_cm > 0 && floor > max_cm) || filtered(t, k, filter))
+            continue;
+        weigh_enemy(t, u, k, floor, &e);
+    }
     for (;;) {
-        int best = -1;
-        for (unsigned k = 0; k < t->units; k++)
-            if (!tried[k] && d[k] < INFINITY && (best < 0 || d[k] < d[best] - 1e-9))
-                best = (int)k;
-        if (best < 0 || (max_cm > 0 && d[best] > max_cm + 1e-9))
+        const int best = choose_nearest(t, u, max_cm > 0 ? max_cm + 1e-9 : INFINITY, &e);
+        if (best < 0 || (max_cm > 0 && e.d[best] > max_cm + 1e-9))
             break;
-        tried[best] = true;
-        if (om_wm_table_sees(t, rules, u, (unsigned)best, all_round)) {
-            if (cm_out) *cm_out = d[best];
-            return best;
+        e.state[best] = NEAREST_TRIED;
+        if (om_wm_table_sees(t, rules, u, e.unit[best], all_round)) {
+            if (cm_out) *cm_out = e.d[best];
+            return (int)e.unit[best];
         }
     }
     if (cm_out) *cm_out = INFINITY;
