@@ -219,16 +219,43 @@ static double support_worth(const om_wm_doctrine *dc, const om_wm_doctrine_odds 
     return dc->support * risk * odds->points[f] / own - dc->support_distance * d / pace;
 }
 
+/* Unit u's best support among the friends still open (not taken, at risk):
+ * the first of the greatest worth above score[u], into *worth and *friend
+ * (-1: none). */
+static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                         const om_wm_table *t, unsigned u, const bool *taken, const double *risk,
+                         const double *score, double *worth, int *friend)
+{
+    *worth = -INFINITY;
+    *friend = -1;
+    for (unsigned f = 0; f < t->units; f++) {
+        double w;
+        if (f == u || taken[f] || risk[f] <= 0)
+            continue;
+        w = support_worth(dc, odds, t, u, f, risk[f]);
+        if (w > score[u] && w > *worth) {
+            *worth = w;
+            *friend = (int)f;
+        }
+    }
+}
+
 /* The side's supports (doctrine.h): the free units of infantry whose plan is
  * not a charge are sent behind friends of infantry at risk (engaged or
  * charging: risk 1; holding: the best odds of an enemy charging it), the pair
- * of best worth first, one supporter a friend, while a support is worth more
- * than the unit's own plan (score[u]). Writes the plans and their scores. */
+ * of best worth first (the first in unit and friend order among equals), one
+ * supporter a friend, while a support is worth more than the unit's own plan
+ * (score[u]). Writes the plans and their scores. Each helper's best pair is
+ * kept from one pick to the next: a pick takes out the friend it gives a
+ * supporter and the supporter itself, and changes no other worth nor the
+ * scores of the helpers left, so only the helpers whose best was one of the
+ * two look again. */
 static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                      const om_wm_table *t, om_wm_command_setup *setup, const bool *engaged,
                      const bool *free_unit, const sight *seen, double *score)
 {
-    double risk[OM_WM_TABLE_MAX_UNITS];
+    double risk[OM_WM_TABLE_MAX_UNITS], worth[OM_WM_TABLE_MAX_UNITS];
+    int friend[OM_WM_TABLE_MAX_UNITS];
     bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
     const unsigned side = setup->side;
     for (unsigned f = 0; f < t->units; f++) {
@@ -243,26 +270,20 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         else if (free_unit[f] && k == OM_WM_PLAN_HOLD && seen[f].closest >= 0)
             risk[f] = seen[f].threat;
     }
+    for (unsigned u = 0; u < t->units; u++)
+        if (helper[u])
+            best_support(dc, odds, t, u, taken, risk, score, &worth[u], &friend[u]);
     for (;;) {
         double best = -INFINITY;
-        int bu = -1, bf = -1;
-        for (unsigned u = 0; u < t->units; u++) {
-            if (!helper[u])
-                continue;
-            for (unsigned f = 0; f < t->units; f++) {
-                double w;
-                if (f == u || taken[f] || risk[f] <= 0)
-                    continue;
-                w = support_worth(dc, odds, t, u, f, risk[f]);
-                if (w > score[u] && w > best) {
-                    best = w;
-                    bu = (int)u;
-                    bf = (int)f;
-                }
+        int bu = -1, bf;
+        for (unsigned u = 0; u < t->units; u++)
+            if (helper[u] && friend[u] >= 0 && worth[u] > best) {
+                best = worth[u];
+                bu = (int)u;
             }
-        }
         if (bu < 0)
             return;
+        bf = friend[bu];
         /* A supporter fights to no front, so nobody supports it; the friend
          * it supports stays where it is to be supported. */
         helper[bu] = helper[bf] = false;
@@ -271,6 +292,9 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         score[bu] = best;
         setup->plan[bu] = (om_wm_plan){.kind = OM_WM_PLAN_SUPPORT, .target = (int8_t)bf,
                                        .by = orderer(setup, t, (unsigned)bu)};
+        for (unsigned u = 0; u < t->units; u++)
+            if (helper[u] && (friend[u] == bf || friend[u] == bu))
+                best_support(dc, odds, t, u, taken, risk, score, &worth[u], &friend[u]);
     }
 }
 
