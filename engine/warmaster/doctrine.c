@@ -7,6 +7,7 @@
  */
 #include "doctrine.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,20 +37,36 @@ static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *
     return p;
 }
 
+/* Slack added to the bounds below that rule pairs out before their exact
+ * distance, far above any rounding of the centres and sizes they add up. */
+#define BOUND_SLACK_CM 1.0
+
 /* The character of unit u's side who orders it: the closest of those on the
  * table whose command reaches it (General, Heroes and Wizards all give
- * orders: Generals, Wizards & Heroes), or -1. */
+ * orders: Generals, Wizards & Heroes), or -1. A character whose base lies
+ * beyond his command range from u's circle is out of range whatever the
+ * exact distance, and is not measured. */
 static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
 {
-    const bool flyer = (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+    const om_wm_table_unit *un = &t->unit[u];
+    const bool flyer = (un->traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+    const double radius = hypot(om_wm_table_unit_width(un), om_wm_table_unit_depth(un)) / 2;
     double best = 0;
     int8_t who = -1;
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_table_character *ch = &t->character[c];
-        double cm;
-        if (ch->side != t->unit[u].side ||
-            (ch->joined >= 0 && !t->unit[ch->joined].present))
+        double cm, dx, dy, reach;
+        if (ch->side != un->side || (ch->joined >= 0 && !t->unit[ch->joined].present))
             continue;
+        dx = ch->at.x - un->centre.x;
+        dy = ch->at.y - un->centre.y;
+        reach = om_wm_command_range_cm(setup->rules, ch->kind) + ch->radius_cm + radius +
+                BOUND_SLACK_CM;
+        if (dx * dx + dy * dy > reach * reach) {
+            assert(!om_wm_command_in_range(setup->rules, ch->kind, flyer,
+                                           om_wm_table_character_distance(t, c, u)));
+            continue;
+        }
         cm = om_wm_table_character_distance(t, c, u);
         if (om_wm_command_in_range(setup->rules, ch->kind, flyer, cm) && (who < 0 || cm < best)) {
             who = (int8_t)c;
@@ -219,19 +236,41 @@ static double support_worth(const om_wm_doctrine *dc, const om_wm_doctrine_odds 
     return dc->support * risk * odds->points[f] / own - dc->support_distance * d / pace;
 }
 
+/* How far the place behind unit u's friend (om_wm_command_support_spot) can
+ * lie from the friend's centre, u's share: the spot is the friend's rear
+ * stand's offset, a stand's depth of each and u's front stand's offset back,
+ * and the two stands' offsets across, each offset within its unit's half
+ * width and half depth; this is half u's width, depth and stand depth, and
+ * the friend's share is its own. */
+static double spot_extent(const om_wm_table_unit *un)
+{
+    return (om_wm_table_unit_width(un) + om_wm_table_unit_depth(un) + un->stand_d) / 2;
+}
+
 /* Unit u's best support among the friends still open (not taken, at risk):
  * the first of the greatest worth above score[u], into *worth and *friend
- * (-1: none). */
+ * (-1: none). A friend whose centre lies farther from u's than the place
+ * behind it can lie from it (extent[], spot_extent) and a turn's reach is
+ * worth -INFINITY (support_worth), and is not measured. */
 static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                          const om_wm_table *t, unsigned u, const bool *taken, const double *risk,
-                         const double *score, double *worth, int *friend)
+                         const double *score, const double *extent, double *worth, int *friend)
 {
+    const om_wm_table_unit *me = &t->unit[u];
+    const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
     *worth = -INFINITY;
     *friend = -1;
     for (unsigned f = 0; f < t->units; f++) {
-        double w;
+        double w, dx, dy, reach;
         if (f == u || taken[f] || risk[f] <= 0)
             continue;
+        dx = t->unit[f].centre.x - me->centre.x;
+        dy = t->unit[f].centre.y - me->centre.y;
+        reach = extent[u] + extent[f] + REACH_PACES * pace + BOUND_SLACK_CM;
+        if (dx * dx + dy * dy > reach * reach) {
+            assert(support_worth(dc, odds, t, u, f, risk[f]) == -INFINITY);
+            continue;
+        }
         w = support_worth(dc, odds, t, u, f, risk[f]);
         if (w > score[u] && w > *worth) {
             *worth = w;
@@ -255,6 +294,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                      const bool *free_unit, const sight *seen, double *score)
 {
     double risk[OM_WM_TABLE_MAX_UNITS], worth[OM_WM_TABLE_MAX_UNITS];
+    double extent[OM_WM_TABLE_MAX_UNITS];
     int friend[OM_WM_TABLE_MAX_UNITS];
     bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
     const unsigned side = setup->side;
@@ -262,6 +302,8 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         const om_wm_plan_kind k = setup->plan[f].kind;
         risk[f] = 0;
         taken[f] = false;
+        /* A unit off the table has no stands to measure, and is no pair's. */
+        extent[f] = t->unit[f].present ? spot_extent(&t->unit[f]) : 0;
         helper[f] = free_unit[f] && odds->may_support[f] && k != OM_WM_PLAN_CHARGE;
         if (t->unit[f].side != side || !t->unit[f].present || !odds->may_support[f])
             continue;
@@ -272,7 +314,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
     }
     for (unsigned u = 0; u < t->units; u++)
         if (helper[u])
-            best_support(dc, odds, t, u, taken, risk, score, &worth[u], &friend[u]);
+            best_support(dc, odds, t, u, taken, risk, score, extent, &worth[u], &friend[u]);
     for (;;) {
         double best = -INFINITY;
         int bu = -1, bf;
@@ -294,7 +336,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                                        .by = orderer(setup, t, (unsigned)bu)};
         for (unsigned u = 0; u < t->units; u++)
             if (helper[u] && (friend[u] == bf || friend[u] == bu))
-                best_support(dc, odds, t, u, taken, risk, score, &worth[u], &friend[u]);
+                best_support(dc, odds, t, u, taken, risk, score, extent, &worth[u], &friend[u]);
     }
 }
 
