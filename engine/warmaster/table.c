@@ -1335,17 +1335,31 @@ bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches)
     uint8_t at[2][OM_WM_TABLE_MAX_UNITS];
     bool named[OM_WM_TABLE_MAX_UNITS];
     unsigned count[2] = {0, 0};
-    bool any = false;
+    bool any = false, all_named = true;
+    /* The box around side 1's boxes: a unit of side 0 whose box is apart
+     * from it is apart from each of theirs (the gap to a box inside another
+     * is no less), when the memo names them all. */
+    om_plane_box around = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     for (unsigned u = 0; u < t->units; u++) {
         const unsigned side = t->unit[u].side != 0;
         if (!t->unit[u].present)
             continue;
         at[side][count[side]++] = (uint8_t)u;
         named[u] = memo_id(t, &t->unit[u]) != 0;
+        if (side == 1) {
+            const om_plane_box b = t->unit[u].geom.shape.box;
+            all_named &= named[u];
+            around.x0 = b.x0 < around.x0 ? b.x0 : around.x0;
+            around.y0 = b.y0 < around.y0 ? b.y0 : around.y0;
+            around.x1 = b.x1 > around.x1 ? b.x1 : around.x1;
+            around.y1 = b.y1 > around.y1 ? b.y1 : around.y1;
+        }
     }
     for (unsigned i = 0; i < count[0]; i++) {
         const unsigned a = at[0][i];
         const om_plane_box box = t->unit[a].geom.shape.box;
+        if (named[a] && all_named && count[1] > 0 && om_plane_boxes_apart(box, around, cm))
+            continue;
         for (unsigned j = 0; j < count[1]; j++) {
             const unsigned b = at[1][j];
             if (named[a] && named[b] && om_plane_boxes_apart(box, t->unit[b].geom.shape.box, cm))
