@@ -155,22 +155,23 @@ static int general_unit(const om_wm_table *t, unsigned side)
     return -1;
 }
 
-/* Look at every enemy of free unit u: the closest enemy, the best charge,
+/* Look at every enemy of free unit u (foe[0..n_foes): the enemies on the
+ * table, in index order): the closest enemy, the best charge,
  * the threat and whether an enemy is within engaging reach. Distances are
  * the gaps between boxes: exact for units square to each other, less for
  * others (the Command phase measures every move itself exactly). */
 static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, const om_wm_table *t,
-                 const bool *engaged, const float *gap, unsigned u, double min_odds, sight *out)
+                 const bool *engaged, const float *gap, const uint8_t *foe, unsigned n_foes,
+                 unsigned u, double min_odds, sight *out)
 {
     const om_wm_table_unit *me = &t->unit[u];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
     double best_d2 = 0;
     bool any = false;
     *out = (sight){.charge_at = -1, .closest = -1};
-    for (unsigned v = 0; v < t->units; v++) {
+    for (unsigned k = 0; k < n_foes; k++) {
+        const unsigned v = foe[k];
         const om_wm_table_unit *en = &t->unit[v];
-        if (en->side == me->side || !en->present)
-            continue;
         /* The enemy to advance on is the one whose centre is closest: in
          * lines facing each other every box of the enemy's front is as near,
          * and the centres pick the one straight ahead. */
@@ -187,9 +188,10 @@ static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, cons
     if (out->closest < 0)
         return;
     out->within_reach = out->gap <= dc->engage_paces * pace;
-    for (unsigned v = 0; v < t->units; v++) {
+    for (unsigned k = 0; k < n_foes; k++) {
+        const unsigned v = foe[k];
         const om_wm_table_unit *en = &t->unit[v];
-        if (en->side == me->side || !en->present || engaged[v])
+        if (engaged[v])
             continue;
         /* An enemy that could charge u in its next turn. */
         if (gap[v] <= REACH_PACES * (en->pace_cm > 0 ? en->pace_cm : 1) &&
@@ -356,7 +358,8 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     double score[OM_WM_TABLE_MAX_UNITS];
     bool engaged[OM_WM_TABLE_MAX_UNITS], free_unit[OM_WM_TABLE_MAX_UNITS];
     bool reserve[OM_WM_TABLE_MAX_UNITS] = {false};
-    unsigned n = 0, free_count = 0;
+    uint8_t foe[OM_WM_TABLE_MAX_UNITS];
+    unsigned n = 0, free_count = 0, n_foes = 0;
     const int general = dc->protect_general ? general_unit(t, side) : -1;
 
     /* The gap between the boxes of every unit of the side and every enemy,
@@ -364,16 +367,20 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
      * units whose boxes are within the touch tolerance are asked exactly
      * (om_wm_table_touching), so that engaged[] is om_wm_table_engaged's
      * answer for every unit at a fraction of its cost. */
-    for (unsigned u = 0; u < t->units; u++)
+    for (unsigned u = 0; u < t->units; u++) {
         engaged[u] = false;
+        if (t->unit[u].side != side && t->unit[u].present)
+            foe[n_foes++] = (uint8_t)u;
+    }
     for (unsigned u = 0; u < t->units; u++) {
         if (t->unit[u].side != side || !t->unit[u].present)
             continue;
-        for (unsigned v = 0; v < t->units; v++) {
-            if (t->unit[v].side == side || !t->unit[v].present)
-                continue;
+        for (unsigned k = 0; k < n_foes; k++) {
+            const unsigned v = foe[k];
             double g = om_plane_box_gap(t->unit[u].geom.shape.box, t->unit[v].geom.shape.box);
-            gap[u][v] = (float)fmax(0, g);
+            /* No gap below 0 (boxes that meet); the sign of a zero gap
+             * is read nowhere. */
+            gap[u][v] = (float)(g > 0 ? g : 0);
             if (g <= OM_WM_TABLE_TOUCH_CM + TOUCH_MARGIN_CM && om_wm_table_touching(t, u, v))
                 engaged[u] = engaged[v] = true;
         }
@@ -389,7 +396,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     for (unsigned u = 0; u < t->units; u++) {
         setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
         if (free_unit[u])
-            look(dc, odds, t, engaged, gap[u], u,
+            look(dc, odds, t, engaged, gap[u], foe, n_foes, u,
                  (int)u == general ? fmax(dc->charge_min_odds, dc->general_min_odds)
                                    : dc->charge_min_odds,
                  &seen[u]);
