@@ -251,12 +251,17 @@ static double spot_extent(const om_wm_table_unit *un)
 
 /* Unit u's best support among the friends still open (not taken, at risk):
  * the first of the greatest worth above score[u], into *worth and *friend
- * (-1: none). A friend whose centre lies farther from u's than the place
- * behind it can lie from it (extent[], spot_extent) and a turn's reach is
- * worth -INFINITY (support_worth), and is not measured. */
+ * (-1: none). Two kinds of friend are worth -INFINITY (support_worth) and are
+ * not measured: one whose centre lies farther from u's than the place behind
+ * it can lie from it (extent[], spot_extent) and a turn's reach; and one u
+ * stands in front of by more than SUPPORT_AHEAD_CM and half their two depths
+ * (depth[]), the most the place can lie in front of the friend's centre (its
+ * rear stand's offset and u's front stand's, each within half its unit's
+ * depth, less their stands' depths). */
 static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                          const om_wm_table *t, unsigned u, const bool *taken, const double *risk,
-                         const double *score, const double *extent, double *worth, int *friend)
+                         const double *score, const double *extent, const double *depth,
+                         double *worth, int *friend)
 {
     const om_wm_table_unit *me = &t->unit[u];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
@@ -269,7 +274,9 @@ static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *od
         dx = t->unit[f].centre.x - me->centre.x;
         dy = t->unit[f].centre.y - me->centre.y;
         reach = extent[u] + extent[f] + REACH_PACES * pace + BOUND_SLACK_CM;
-        if (dx * dx + dy * dy > reach * reach) {
+        if (dx * dx + dy * dy > reach * reach ||
+            -(dx * t->unit[f].dir.x + dy * t->unit[f].dir.y) >
+                SUPPORT_AHEAD_CM + (depth[u] + depth[f]) / 2 + BOUND_SLACK_CM) {
             assert(support_worth(dc, odds, t, u, f, risk[f]) == -INFINITY);
             continue;
         }
@@ -296,7 +303,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                      const bool *free_unit, const sight *seen, double *score)
 {
     double risk[OM_WM_TABLE_MAX_UNITS], worth[OM_WM_TABLE_MAX_UNITS];
-    double extent[OM_WM_TABLE_MAX_UNITS];
+    double extent[OM_WM_TABLE_MAX_UNITS], depth[OM_WM_TABLE_MAX_UNITS];
     int friend[OM_WM_TABLE_MAX_UNITS];
     bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
     const unsigned side = setup->side;
@@ -306,6 +313,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         taken[f] = false;
         /* A unit off the table has no stands to measure, and is no pair's. */
         extent[f] = t->unit[f].present ? spot_extent(&t->unit[f]) : 0;
+        depth[f] = t->unit[f].present ? om_wm_table_unit_depth(&t->unit[f]) : 0;
         helper[f] = free_unit[f] && odds->may_support[f] && k != OM_WM_PLAN_CHARGE;
         if (t->unit[f].side != side || !t->unit[f].present || !odds->may_support[f])
             continue;
@@ -316,7 +324,8 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
     }
     for (unsigned u = 0; u < t->units; u++)
         if (helper[u])
-            best_support(dc, odds, t, u, taken, risk, score, extent, &worth[u], &friend[u]);
+            best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+                             &friend[u]);
     for (;;) {
         double best = -INFINITY;
         int bu = -1, bf;
@@ -338,7 +347,8 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                                        .by = orderer(setup, t, (unsigned)bu)};
         for (unsigned u = 0; u < t->units; u++)
             if (helper[u] && (friend[u] == bf || friend[u] == bu))
-                best_support(dc, odds, t, u, taken, risk, score, extent, &worth[u], &friend[u]);
+                best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+                             &friend[u]);
     }
 }
 
