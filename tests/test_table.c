@@ -1637,3 +1637,114 @@ Test(table, sight_kept_answers_end_with_their_trial)
     cr_expect(om_wm_table_sees(&a, REV, ua, ub, false), "W is back aside");
     om_wm_table_memo_free(memo);
 }
+
+/* ---------- The contact questions' bounds ---------- */
+
+/* Unit u's outline worked out plainly: its rectangle, as the table draws it. */
+static void plain_shape(const om_wm_table *t, unsigned u, om_plane_shape *s)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_plane_poly p = om_plane_rect(un->centre, un->dir, om_wm_table_unit_width(un) / 2,
+                                          om_wm_table_unit_depth(un) / 2);
+    om_plane_shape_of(s, &p);
+}
+
+/* The contact questions of table t against the exact tests they stand for:
+ * om_wm_table_contacts against om_wm_table_touching of every pair; whether
+ * a stand touches an enemy against its distance, and its edges against each
+ * edge's part without its corners; om_wm_table_may_support against every
+ * pair of stands. Counts what it saw into seen[0..3): touching pairs, stands'
+ * touching edges, supporting pairs of stands. */
+static void contact_bounds_agree(const om_wm_table *t, unsigned *seen)
+{
+    om_wm_unit_set touches[OM_WM_TABLE_MAX_UNITS];
+    const double share = 0.02;
+    memset(touches, 0, sizeof touches);
+    cr_assert_eq(om_wm_table_contacts(t, touches), om_wm_table_any_contact(t));
+    for (unsigned u = 0; u < t->units; u++)
+        for (unsigned v = 0; v < t->units; v++) {
+            const bool enemies = u != v && t->unit[u].present && t->unit[v].present &&
+                                 t->unit[u].side != t->unit[v].side;
+            om_plane_shape vs;
+            cr_assert_eq(om_wm_unit_set_has(&touches[u], v),
+                         enemies && om_wm_table_touching(t, u < v ? u : v, u < v ? v : u),
+                         "units %u and %u", u, v);
+            seen[0] += om_wm_unit_set_has(&touches[u], v);
+            if (u == v)
+                continue;
+            plain_shape(t, v, &vs);
+            for (unsigned i = 0; i < t->unit[u].stands; i++) {
+                om_wm_table_touch tc;
+                om_wm_vec c[4];
+                uint8_t edges = 0;
+                om_wm_table_stand_touch(t, u, i, v, &tc);
+                cr_assert_eq(tc.touches,
+                             om_wm_table_stand_distance(t, u, i, v) <= OM_WM_TABLE_TOUCH_CM,
+                             "stand %u of %u on %u", i, u, v);
+                om_wm_table_stand_corners(&t->unit[u], i, c);
+                for (unsigned j = 0; j < 4 && tc.touches; j++) {
+                    const om_wm_vec d = om_plane_sub(c[(j + 1) % 4], c[j]);
+                    const om_wm_vec p0 = om_plane_add(c[j], om_plane_scale_by(d, share));
+                    const om_wm_vec p1 = om_plane_add(c[j], om_plane_scale_by(d, 1 - share));
+                    if (om_plane_seg_shape_distance(p0, p1, &vs) <= OM_WM_TABLE_TOUCH_CM) {
+                        edges |= (uint8_t)(1u << om_plane_edge_face[j]);
+                        seen[1]++;
+                    }
+                }
+                cr_assert_eq(tc.edges, edges, "edges of stand %u of %u on %u", i, u, v);
+                for (unsigned j = 0; j < t->unit[v].stands; j++) {
+                    const bool supports =
+                        om_wm_table_stand_support(t, u, i, v, j) != OM_WM_TABLE_NO_SUPPORT;
+                    cr_assert(!supports || om_wm_table_may_support(t, u, v),
+                              "stand %u of %u supports stand %u of %u", i, u, j, v);
+                    seen[2] += supports;
+                }
+            }
+        }
+}
+
+/*
+ * The Combat phase asks the table which enemies touch once a pass
+ * (om_wm_table_contacts), and leaves out the stands, edges and friends the
+ * bounds rule out (boxes apart, a stand or edge beyond an enemy's side,
+ * units not facing alike or too far apart to support): over random layouts
+ * with charges brought into contact and friends placed behind friends, every
+ * answer is the one the exact tests give. Fails when a bound rules out a
+ * contact or a support that is there.
+ */
+Test(table, contact_bounds_leave_out_only_what_exact_tests_rule_out)
+{
+    om_wm_table *t = malloc(sizeof *t);
+    unsigned seen[3] = {0, 0, 0};
+    cr_assert_not_null(t);
+    mix_state = 2028;
+    for (unsigned layout = 0; layout < 30; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        random_table(t, rules);
+        for (unsigned u = 0; u < t->units; u++) {
+            const unsigned v = (u + 1 + layout) % t->units;
+            if (u == v)
+                continue;
+            if (t->unit[u].side != t->unit[v].side) {
+                om_wm_table_charge ch;
+                memset(&ch, 0, sizeof ch);
+                om_wm_table_charge_plan(t, rules, u, v, 40, &ch);
+                if (!ch.possible || !ch.reaches)
+                    continue;
+                t->unit[u].centre = ch.centre;
+                t->unit[u].dir = ch.dir;
+            } else {
+                /* Behind the friend, facing its way: its stands support. */
+                t->unit[u].dir = t->unit[v].dir;
+                t->unit[u].centre = om_wm_command_support_spot(t, u, v);
+            }
+            om_wm_table_update(t, u);
+        }
+        contact_bounds_agree(t, seen);
+    }
+    /* The layouts hold contacts, touching edges and supports to test. */
+    cr_expect_geq(seen[0], 40, "%u touching pairs", seen[0]);
+    cr_expect_geq(seen[1], 200, "%u touching edges", seen[1]);
+    cr_expect_geq(seen[2], 60, "%u supporting pairs of stands", seen[2]);
+    free(t);
+}

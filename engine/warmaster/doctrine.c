@@ -7,6 +7,7 @@
  */
 #include "doctrine.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,20 +37,36 @@ static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *
     return p;
 }
 
+/* Slack added to the bounds below that rule pairs out before their exact
+ * distance, far above any rounding of the centres and sizes they add up. */
+#define BOUND_SLACK_CM 1.0
+
 /* The character of unit u's side who orders it: the closest of those on the
  * table whose command reaches it (General, Heroes and Wizards all give
- * orders: Generals, Wizards & Heroes), or -1. */
+ * orders: Generals, Wizards & Heroes), or -1. A character whose base lies
+ * beyond his command range from u's circle is out of range whatever the
+ * exact distance, and is not measured. */
 static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
 {
-    const bool flyer = (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+    const om_wm_table_unit *un = &t->unit[u];
+    const bool flyer = (un->traits & OM_WM_TABLE_TRAIT_FLYER) != 0;
+    const double radius = hypot(om_wm_table_unit_width(un), om_wm_table_unit_depth(un)) / 2;
     double best = 0;
     int8_t who = -1;
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_table_character *ch = &t->character[c];
-        double cm;
-        if (ch->side != t->unit[u].side ||
-            (ch->joined >= 0 && !t->unit[ch->joined].present))
+        double cm, dx, dy, reach;
+        if (ch->side != un->side || (ch->joined >= 0 && !t->unit[ch->joined].present))
             continue;
+        dx = ch->at.x - un->centre.x;
+        dy = ch->at.y - un->centre.y;
+        reach = om_wm_command_range_cm(setup->rules, ch->kind) + ch->radius_cm + radius +
+                BOUND_SLACK_CM;
+        if (dx * dx + dy * dy > reach * reach) {
+            assert(!om_wm_command_in_range(setup->rules, ch->kind, flyer,
+                                           om_wm_table_character_distance(t, c, u)));
+            continue;
+        }
         cm = om_wm_table_character_distance(t, c, u);
         if (om_wm_command_in_range(setup->rules, ch->kind, flyer, cm) && (who < 0 || cm < best)) {
             who = (int8_t)c;
@@ -142,22 +159,23 @@ static int general_unit(const om_wm_table *t, unsigned side)
     return -1;
 }
 
-/* Look at every enemy of free unit u: the closest enemy, the best charge,
+/* Look at every enemy of free unit u (foe[0..n_foes): the enemies on the
+ * table, in index order): the closest enemy, the best charge,
  * the threat and whether an enemy is within engaging reach. Distances are
  * the gaps between boxes: exact for units square to each other, less for
  * others (the Command phase measures every move itself exactly). */
 static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, const om_wm_table *t,
-                 const bool *engaged, const float *gap, unsigned u, double min_odds, sight *out)
+                 const bool *engaged, const float *gap, const uint8_t *foe, unsigned n_foes,
+                 unsigned u, double min_odds, sight *out)
 {
     const om_wm_table_unit *me = &t->unit[u];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
     double best_d2 = 0;
     bool any = false;
     *out = (sight){.charge_at = -1, .closest = -1};
-    for (unsigned v = 0; v < t->units; v++) {
+    for (unsigned k = 0; k < n_foes; k++) {
+        const unsigned v = foe[k];
         const om_wm_table_unit *en = &t->unit[v];
-        if (en->side == me->side || !en->present)
-            continue;
         /* The enemy to advance on is the one whose centre is closest: in
          * lines facing each other every box of the enemy's front is as near,
          * and the centres pick the one straight ahead. */
@@ -174,9 +192,10 @@ static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, cons
     if (out->closest < 0)
         return;
     out->within_reach = out->gap <= dc->engage_paces * pace;
-    for (unsigned v = 0; v < t->units; v++) {
+    for (unsigned k = 0; k < n_foes; k++) {
+        const unsigned v = foe[k];
         const om_wm_table_unit *en = &t->unit[v];
-        if (en->side == me->side || !en->present || engaged[v])
+        if (engaged[v])
             continue;
         /* An enemy that could charge u in its next turn. */
         if (gap[v] <= REACH_PACES * (en->pace_cm > 0 ? en->pace_cm : 1) &&
@@ -223,22 +242,82 @@ static double support_worth(const om_wm_doctrine *dc, const om_wm_doctrine_odds 
     return dc->support * risk * odds->points[f] / own - dc->support_distance * d / pace;
 }
 
+/* How far the place behind unit u's friend (om_wm_command_support_spot) can
+ * lie from the friend's centre, u's share: the spot is the friend's rear
+ * stand's offset, a stand's depth of each and u's front stand's offset back,
+ * and the two stands' offsets across, each offset within its unit's half
+ * width and half depth; this is half u's width, depth and stand depth, and
+ * the friend's share is its own. */
+static double spot_extent(const om_wm_table_unit *un)
+{
+    return (om_wm_table_unit_width(un) + om_wm_table_unit_depth(un) + un->stand_d) / 2;
+}
+
+/* Unit u's best support among the friends still open (not taken, at risk):
+ * the first of the greatest worth above score[u], into *worth and *friend
+ * (-1: none). Two kinds of friend are worth -INFINITY (support_worth) and are
+ * not measured: one whose centre lies farther from u's than the place behind
+ * it can lie from it (extent[], spot_extent) and a turn's reach; and one u
+ * stands in front of by more than SUPPORT_AHEAD_CM and half their two depths
+ * (depth[]), the most the place can lie in front of the friend's centre (its
+ * rear stand's offset and u's front stand's, each within half its unit's
+ * depth, less their stands' depths). */
+static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
+                         const om_wm_table *t, unsigned u, const bool *taken, const double *risk,
+                         const double *score, const double *extent, const double *depth,
+                         double *worth, int *friend)
+{
+    const om_wm_table_unit *me = &t->unit[u];
+    const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
+    *worth = -INFINITY;
+    *friend = -1;
+    for (unsigned f = 0; f < t->units; f++) {
+        double w, dx, dy, reach;
+        if (f == u || taken[f] || risk[f] <= 0)
+            continue;
+        dx = t->unit[f].centre.x - me->centre.x;
+        dy = t->unit[f].centre.y - me->centre.y;
+        reach = extent[u] + extent[f] + REACH_PACES * pace + BOUND_SLACK_CM;
+        if (dx * dx + dy * dy > reach * reach ||
+            -(dx * t->unit[f].dir.x + dy * t->unit[f].dir.y) >
+                SUPPORT_AHEAD_CM + (depth[u] + depth[f]) / 2 + BOUND_SLACK_CM) {
+            assert(support_worth(dc, odds, t, u, f, risk[f]) == -INFINITY);
+            continue;
+        }
+        w = support_worth(dc, odds, t, u, f, risk[f]);
+        if (w > score[u] && w > *worth) {
+            *worth = w;
+            *friend = (int)f;
+        }
+    }
+}
+
 /* The side's supports (doctrine.h): the free units of infantry whose plan is
  * not a charge are sent behind friends of infantry at risk (engaged or
  * charging: risk 1; holding: the best odds of an enemy charging it), the pair
- * of best worth first, one supporter a friend, while a support is worth more
- * than the unit's own plan (score[u]). Writes the plans and their scores. */
+ * of best worth first (the first in unit and friend order among equals), one
+ * supporter a friend, while a support is worth more than the unit's own plan
+ * (score[u]). Writes the plans and their scores. Each helper's best pair is
+ * kept from one pick to the next: a pick takes out the friend it gives a
+ * supporter and the supporter itself, and changes no other worth nor the
+ * scores of the helpers left, so only the helpers whose best was one of the
+ * two look again. */
 static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                      const om_wm_table *t, om_wm_command_setup *setup, const bool *engaged,
                      const bool *free_unit, const sight *seen, double *score)
 {
-    double risk[OM_WM_TABLE_MAX_UNITS];
+    double risk[OM_WM_TABLE_MAX_UNITS], worth[OM_WM_TABLE_MAX_UNITS];
+    double extent[OM_WM_TABLE_MAX_UNITS], depth[OM_WM_TABLE_MAX_UNITS];
+    int friend[OM_WM_TABLE_MAX_UNITS];
     bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
     const unsigned side = setup->side;
     for (unsigned f = 0; f < t->units; f++) {
         const om_wm_plan_kind k = setup->plan[f].kind;
         risk[f] = 0;
         taken[f] = false;
+        /* A unit off the table has no stands to measure, and is no pair's. */
+        extent[f] = t->unit[f].present ? spot_extent(&t->unit[f]) : 0;
+        depth[f] = t->unit[f].present ? om_wm_table_unit_depth(&t->unit[f]) : 0;
         helper[f] = free_unit[f] && odds->may_support[f] && k != OM_WM_PLAN_CHARGE;
         if (t->unit[f].side != side || !t->unit[f].present || !odds->may_support[f])
             continue;
@@ -247,26 +326,21 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         else if (free_unit[f] && k == OM_WM_PLAN_HOLD && seen[f].closest >= 0)
             risk[f] = seen[f].threat;
     }
+    for (unsigned u = 0; u < t->units; u++)
+        if (helper[u])
+            best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+                             &friend[u]);
     for (;;) {
         double best = -INFINITY;
-        int bu = -1, bf = -1;
-        for (unsigned u = 0; u < t->units; u++) {
-            if (!helper[u])
-                continue;
-            for (unsigned f = 0; f < t->units; f++) {
-                double w;
-                if (f == u || taken[f] || risk[f] <= 0)
-                    continue;
-                w = support_worth(dc, odds, t, u, f, risk[f]);
-                if (w > score[u] && w > best) {
-                    best = w;
-                    bu = (int)u;
-                    bf = (int)f;
-                }
+        int bu = -1, bf;
+        for (unsigned u = 0; u < t->units; u++)
+            if (helper[u] && friend[u] >= 0 && worth[u] > best) {
+                best = worth[u];
+                bu = (int)u;
             }
-        }
         if (bu < 0)
             return;
+        bf = friend[bu];
         /* A supporter fights to no front, so nobody supports it; the friend
          * it supports stays where it is to be supported. */
         helper[bu] = helper[bf] = false;
@@ -275,6 +349,10 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
         score[bu] = best;
         setup->plan[bu] = (om_wm_plan){.kind = OM_WM_PLAN_SUPPORT, .target = (int8_t)bf,
                                        .by = orderer(setup, t, (unsigned)bu)};
+        for (unsigned u = 0; u < t->units; u++)
+            if (helper[u] && (friend[u] == bf || friend[u] == bu))
+                best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+                             &friend[u]);
     }
 }
 
@@ -294,7 +372,8 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     double score[OM_WM_TABLE_MAX_UNITS];
     bool engaged[OM_WM_TABLE_MAX_UNITS], free_unit[OM_WM_TABLE_MAX_UNITS];
     bool reserve[OM_WM_TABLE_MAX_UNITS] = {false};
-    unsigned n = 0, free_count = 0;
+    uint8_t foe[OM_WM_TABLE_MAX_UNITS];
+    unsigned n = 0, free_count = 0, n_foes = 0;
     const int general = dc->protect_general ? general_unit(t, side) : -1;
 
     /* The gap between the boxes of every unit of the side and every enemy,
@@ -302,16 +381,20 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
      * units whose boxes are within the touch tolerance are asked exactly
      * (om_wm_table_touching), so that engaged[] is om_wm_table_engaged's
      * answer for every unit at a fraction of its cost. */
-    for (unsigned u = 0; u < t->units; u++)
+    for (unsigned u = 0; u < t->units; u++) {
         engaged[u] = false;
+        if (t->unit[u].side != side && t->unit[u].present)
+            foe[n_foes++] = (uint8_t)u;
+    }
     for (unsigned u = 0; u < t->units; u++) {
         if (t->unit[u].side != side || !t->unit[u].present)
             continue;
-        for (unsigned v = 0; v < t->units; v++) {
-            if (t->unit[v].side == side || !t->unit[v].present)
-                continue;
+        for (unsigned k = 0; k < n_foes; k++) {
+            const unsigned v = foe[k];
             double g = om_plane_box_gap(t->unit[u].geom.shape.box, t->unit[v].geom.shape.box);
-            gap[u][v] = (float)fmax(0, g);
+            /* No gap below 0 (boxes that meet); the sign of a zero gap
+             * is read nowhere. */
+            gap[u][v] = (float)(g > 0 ? g : 0);
             if (g <= OM_WM_TABLE_TOUCH_CM + TOUCH_MARGIN_CM && om_wm_table_touching(t, u, v))
                 engaged[u] = engaged[v] = true;
         }
@@ -327,7 +410,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     for (unsigned u = 0; u < t->units; u++) {
         setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
         if (free_unit[u])
-            look(dc, odds, t, engaged, gap[u], u,
+            look(dc, odds, t, engaged, gap[u], foe, n_foes, u,
                  (int)u == general ? fmax(dc->charge_min_odds, dc->general_min_odds)
                                    : dc->charge_min_odds,
                  &seen[u]);

@@ -1328,6 +1328,52 @@ bool om_wm_table_any_contact(const om_wm_table *t)
     return x.v.word != 0;
 }
 
+bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches)
+{
+    /* The present units of each side in index order, with their boxes and
+     * whether the memo names them (named_apart's test, read once a unit). */
+    uint8_t at[2][OM_WM_TABLE_MAX_UNITS];
+    bool named[OM_WM_TABLE_MAX_UNITS];
+    unsigned count[2] = {0, 0};
+    bool any = false, all_named = true;
+    /* The box around side 1's boxes: a unit of side 0 whose box is apart
+     * from it is apart from each of theirs (the gap to a box inside another
+     * is no less), when the memo names them all. */
+    om_plane_box around = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (unsigned u = 0; u < t->units; u++) {
+        const unsigned side = t->unit[u].side != 0;
+        if (!t->unit[u].present)
+            continue;
+        at[side][count[side]++] = (uint8_t)u;
+        named[u] = memo_id(t, &t->unit[u]) != 0;
+        if (side == 1) {
+            const om_plane_box b = t->unit[u].geom.shape.box;
+            all_named &= named[u];
+            around.x0 = b.x0 < around.x0 ? b.x0 : around.x0;
+            around.y0 = b.y0 < around.y0 ? b.y0 : around.y0;
+            around.x1 = b.x1 > around.x1 ? b.x1 : around.x1;
+            around.y1 = b.y1 > around.y1 ? b.y1 : around.y1;
+        }
+    }
+    for (unsigned i = 0; i < count[0]; i++) {
+        const unsigned a = at[0][i];
+        const om_plane_box box = t->unit[a].geom.shape.box;
+        if (named[a] && all_named && count[1] > 0 && om_plane_boxes_apart(box, around, cm))
+            continue;
+        for (unsigned j = 0; j < count[1]; j++) {
+            const unsigned b = at[1][j];
+            if (named[a] && named[b] && om_plane_boxes_apart(box, t->unit[b].geom.shape.box, cm))
+                continue;
+            if (om_wm_table_touching(t, a < b ? a : b, a < b ? b : a)) {
+                om_wm_unit_set_add(&touches[a], b);
+                om_wm_unit_set_add(&touches[b], a);
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
 /* Whether unit u touches an enemy, worked out. */
 static bool engaged(const om_wm_table *t, unsigned u)
 {
@@ -1938,6 +1984,28 @@ static void edge_part(om_wm_vec a, om_wm_vec b, double from, double to, om_wm_ve
 static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
                         om_wm_table_touch *out);
 
+/* Whether points pt[0..n) all lie beyond convex shape sh along the normal of
+ * one of its edges by more than the touch tolerance and a tie: the gap along
+ * any direction is a lower bound of the distance between convex shapes, so
+ * their hull is then farther than the tolerance from sh, and the exact
+ * distance (om_plane_distance, om_plane_seg_shape_distance) says so too, its
+ * rounding far below the tie. */
+static bool beyond_axes(const om_wm_vec *pt, unsigned n, const om_plane_shape *sh)
+{
+    const double reach = OM_WM_TABLE_TOUCH_CM + cm->tie;
+    for (unsigned a = 0; a < sh->p.n; a++) {
+        double lo = v_dot(pt[0], sh->axis[a]), hi = lo;
+        for (unsigned k = 1; k < n; k++) {
+            const double d = v_dot(pt[k], sh->axis[a]);
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+        if (lo - sh->hi[a] > reach || sh->lo[a] - hi > reach)
+            return true;
+    }
+    return false;
+}
+
 void om_wm_table_stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
                              om_wm_table_touch *out)
 {
@@ -1970,6 +2038,11 @@ static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v
     const double tol = OM_WM_TABLE_TOUCH_CM, c = EDGE_CORNER_SHARE;
     om_wm_vec f0 = ep->p.v[0], f1 = ep->p.v[1], p0, p1, centre;
     memset(out, 0, sizeof *out);
+    /* A stand, or an edge, beyond the enemy along one of its normals is
+     * apart from it (beyond_axes): most stands behind the front rank and
+     * most rear edges, without the exact distance. */
+    if (beyond_axes(spoly.v, spoly.n, ep))
+        return;
     om_plane_shape_of(&sh, &spoly);
     if (om_plane_distance(&sh, ep) > tol)
         return;
@@ -1977,8 +2050,11 @@ static void stand_touch(const om_wm_table *t, unsigned u, unsigned i, unsigned v
     /* Edge j of the stand (FL-FR front, FR-RR right, RR-RL rear, RL-FL left)
      * without its corners. */
     for (unsigned j = 0; j < 4; j++) {
+        om_wm_vec part[2];
         edge_part(sp->v[j], sp->v[(j + 1) % 4], c, 1 - c, &p0, &p1);
-        if (om_plane_seg_shape_distance(p0, p1, ep) <= tol)
+        part[0] = p0;
+        part[1] = p1;
+        if (!beyond_axes(part, 2, ep) && om_plane_seg_shape_distance(p0, p1, ep) <= tol)
             out->edges |= (uint8_t)(1u << om_plane_edge_face[j]);
     }
     /* The enemy's front edge (corners included) on the stand's sides without
@@ -2012,18 +2088,43 @@ om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, 
     return (om_wm_table_support)x.v.word;
 }
 
+/* Whether units s and f face the same way, within a tenth of a degree, as
+ * a supporting stand and the stand it supports do. */
+static bool same_facing(const om_wm_table_unit *su, const om_wm_table_unit *fu)
+{
+    const double same_facing_cos = 0.9999985;
+    return !(v_dot(su->dir, fu->dir) < same_facing_cos);
+}
+
+/* Slack added to the reach within which two stands may support, far above any
+ * rounding of the centres and radii it is compared with. */
+#define SUPPORT_REACH_SLACK_CM 1.0
+
+bool om_wm_table_may_support(const om_wm_table *t, unsigned s, unsigned f)
+{
+    const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
+    /* A supporting stand's centre lies within half the two stands' depths
+     * and the touch tolerance of the other's along the facing and within the
+     * alignment across it, or the other way round with their widths
+     * (stand_support): closer than `reach` in all. Every stand's centre lies
+     * inside its unit's circle, so circles farther apart than that hold no
+     * such pair. */
+    const double reach = (su->stand_d + fu->stand_d + su->stand_w + fu->stand_w) / 2 +
+                         OM_WM_TABLE_TOUCH_CM + OM_WM_TABLE_SUPPORT_ALIGN_CM +
+                         SUPPORT_REACH_SLACK_CM;
+    return same_facing(su, fu) && distance_floor(t, su, fu) <= reach;
+}
+
 /* How stand i of unit s supports stand j of unit f, worked out. */
 static om_wm_table_support stand_support(const om_wm_table *t, unsigned s, unsigned i,
                                          unsigned f, unsigned j)
 {
     const om_wm_table_unit *su = &t->unit[s], *fu = &t->unit[f];
-    /* Facing the same way: within a tenth of a degree. */
-    const double same_facing = 0.9999985;
     om_plane_poly sp = stand_i(su, i), fp = stand_i(fu, j);
     om_wm_vec sc = v_scale(v_add(sp.v[0], sp.v[2]), 0.5), fc = v_scale(v_add(fp.v[0], fp.v[2]), 0.5);
     om_wm_vec rel = v_sub(sc, fc), r = v_right(fu->dir);
     double back = -v_dot(rel, fu->dir), side = v_dot(rel, r);
-    if (v_dot(su->dir, fu->dir) < same_facing)
+    if (!same_facing(su, fu))
         return OM_WM_TABLE_NO_SUPPORT;
     /* Behind: its front edge on the other's rear edge, lined up with it. */
     if (fabs(back - (su->stand_d + fu->stand_d) / 2) <= OM_WM_TABLE_TOUCH_CM &&

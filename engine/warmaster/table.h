@@ -474,6 +474,16 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
  * fight): om_wm_table_touching of every pair of enemies, asked once. */
 bool om_wm_table_any_contact(const om_wm_table *t);
 
+/*
+ * om_wm_table_contacts: which units touch which enemies: v in touches[u] and
+ * u in touches[v] when present units u and v of opposite sides touch
+ * (om_wm_table_touching, asked once a pair, the lower index first). Adds to
+ * touches[0..t->units), which the caller clears; returns whether any pair
+ * touches (om_wm_table_any_contact). Pure but for the memo; thread-safe on
+ * distinct tables.
+ */
+bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches);
+
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
 
@@ -729,6 +739,15 @@ typedef enum om_wm_table_support {
  */
 om_wm_table_support om_wm_table_stand_support(const om_wm_table *t, unsigned s, unsigned i,
                                               unsigned f, unsigned j);
+
+/*
+ * om_wm_table_may_support: false when no stand of unit s can support any stand
+ * of unit f (om_wm_table_stand_support is OM_WM_TABLE_NO_SUPPORT for every
+ * pair): they do not face the same way, or their circles lie too far apart
+ * for any two of their stands to be edge to edge. true says only that some
+ * pair may. The bound of a caller's loop over stands. Pure; thread-safe.
+ */
+bool om_wm_table_may_support(const om_wm_table *t, unsigned s, unsigned f);
 
 /* Closest-edge distance from stand i of unit u to unit v (range is measured
  * per stand, Shooting > Range). */

@@ -70,6 +70,11 @@ typedef struct contacts {
                                                                       supporting friend f */
     uint8_t link_rear[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS]; /* of those, behind */
     om_wm_unit_set touches[OM_WM_TABLE_MAX_UNITS]; /* v in [u]: u touches enemy unit v */
+    om_wm_unit_set links[OM_WM_TABLE_MAX_UNITS];   /* f in [s]: link[s][f] was counted */
+    unsigned rows;                            /* the rows of the pass that filled it: of
+                                                 stands, flanked, side_strikers, link and
+                                                 link_rear only the entries touches and
+                                                 links name are not zero (contacts_clear) */
     uint16_t touching[OM_WM_TABLE_MAX_UNITS]; /* bit i: stand i touches an enemy */
     uint16_t front[OM_WM_TABLE_MAX_UNITS];    /* bit i: stand i fights to its front */
     uint16_t charged_front[OM_WM_TABLE_MAX_UNITS]; /* bit i: a charger touches stand i's
@@ -537,46 +542,51 @@ static int strike_target(const om_wm_table *t, const contacts *c, unsigned u, un
     return best;
 }
 
-/* Every stand's contacts: the stands each unit strikes each enemy with, which
- * of them are flanked, which fight to their front, which a charger touches. */
-/* Clear the live part of c but its touches, the rows of the table's n
- * units: the Combat phase reads no other. */
+/* Clear c for the table's n units: the pairs' counts only where the last
+ * pass counted (a row's touches and links name every entry it wrote, and the
+ * work starts all zero), the units' own counts and stand masks whole. The
+ * Combat phase reads the pairs' counts of the n units' rows and columns, and
+ * a whole clear of the rows cost more than the pass's reading of them. */
 static void contacts_clear(contacts *c, unsigned n)
 {
-    memset(c->stands, 0, n * sizeof c->stands[0]);
-    memset(c->flanked, 0, n * sizeof c->flanked[0]);
-    memset(c->side_strikers, 0, n * sizeof c->side_strikers[0]);
-    memset(c->link, 0, n * sizeof c->link[0]);
-    memset(c->link_rear, 0, n * sizeof c->link_rear[0]);
+    for (unsigned u = 0; u < c->rows; u++) {
+        if (om_wm_unit_set_empty(&c->touches[u]) && om_wm_unit_set_empty(&c->links[u]))
+            continue;
+        for (unsigned v = 0; v < c->rows; v++) {
+            if (om_wm_unit_set_has(&c->touches[u], v))
+                c->stands[u][v] = c->flanked[u][v] = c->side_strikers[u][v] = 0;
+            if (om_wm_unit_set_has(&c->links[u], v))
+                c->link[u][v] = c->link_rear[u][v] = 0;
+        }
+        c->touches[u] = (om_wm_unit_set){0};
+        c->links[u] = (om_wm_unit_set){0};
+    }
+    c->rows = n;
     memset(c->own_supports, 0, n);
     memset(c->own_rear, 0, n);
     memset(c->touching, 0, n * sizeof c->touching[0]);
     memset(c->front, 0, n * sizeof c->front[0]);
     memset(c->charged_front, 0, n * sizeof c->charged_front[0]);
+#ifndef NDEBUG
+    /* What the Combat phase reads is all zero, as a whole clear leaves it. */
+    for (unsigned u = 0; u < n; u++)
+        for (unsigned v = 0; v < n; v++)
+            assert(c->stands[u][v] == 0 && c->flanked[u][v] == 0 &&
+                   c->side_strikers[u][v] == 0 && c->link[u][v] == 0 &&
+                   c->link_rear[u][v] == 0);
+#endif
 }
 
+/* Every stand's contacts: the stands each unit strikes each enemy with, which
+ * of them are flanked, which fight to their front, which a charger touches.
+ * Returns whether any unit touches an enemy. */
 static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
-    bool any = false;
-    /* Nobody touches an enemy: no contact, no support, no engagement. */
-    if (!om_wm_table_any_contact(t))
-        return false;
-    /* Which units touch which enemies, each pair once. */
-    memset(c->touches, 0, t->units * sizeof c->touches[0]);
-    for (unsigned u = 0; u < t->units; u++)
-        for (unsigned v = u + 1; v < t->units; v++)
-            if (t->unit[u].present && t->unit[v].present &&
-                t->unit[u].side != t->unit[v].side && om_wm_table_touching(t, u, v)) {
-                om_wm_unit_set_add(&c->touches[u], v);
-                om_wm_unit_set_add(&c->touches[v], u);
-            }
-    for (unsigned u = 0; u < t->units; u++)
-        any |= !om_wm_unit_set_empty(&c->touches[u]);
-    /* Nobody touches an enemy: no contact, no support, no engagement. */
-    if (!any)
-        return false;
     contacts_clear(c, t->units);
+    /* Nobody touches an enemy: no contact, no support, no engagement. */
+    if (!om_wm_table_contacts(t, c->touches))
+        return false;
     for (unsigned u = 0; u < t->units; u++) {
         if (om_wm_unit_set_empty(&c->touches[u]))
             continue;
@@ -611,15 +621,13 @@ static bool may_support(const om_wm_turn *turn, const om_wm_table *t, unsigned u
 
 /* Stand i of unit s supports a stand of a friend fighting to its front, if
  * any: its own unit first, then the others in index order; each supporting
- * stand counts once (Combat > Supporting Troops). */
-static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, contacts *c,
-                             unsigned s, unsigned i)
+ * stand counts once (Combat > Supporting Troops). friend[0..n_friends) are
+ * the units s's stands may support, in that order (find_supports). */
+static void support_of_stand(const om_wm_table *t, contacts *c, unsigned s, unsigned i,
+                             const uint8_t *friend, unsigned n_friends)
 {
-    for (unsigned k = 0; k <= t->units; k++) {
-        const unsigned f = k == 0 ? s : k - 1;
-        if ((k > 0 && f == s) || t->unit[f].side != t->unit[s].side || c->front[f] == 0 ||
-            !may_support(turn, t, f, false))
-            continue;
+    for (unsigned k = 0; k < n_friends; k++) {
+        const unsigned f = friend[k];
         for (unsigned j = 0; j < t->unit[f].stands; j++) {
             om_wm_table_support how;
             if (!(c->front[f] >> j & 1u))
@@ -633,27 +641,45 @@ static void support_of_stand(const om_wm_turn *turn, const om_wm_table *t, conta
             } else {
                 c->link[s][f]++;
                 c->link_rear[s][f] += how == OM_WM_TABLE_SUPPORT_REAR;
+                om_wm_unit_set_add(&c->links[s], f);
             }
             return;
         }
     }
 }
 
-/* Every supporting stand: not touching an enemy, of a unit that may support. */
+/* Every supporting stand: not touching an enemy, of a unit that may support.
+ * The units a stand may support are those of its side fighting to their
+ * front that may be supported; of those, each supporter's stands ask only
+ * the ones the table does not rule out whole (om_wm_table_may_support: no
+ * stand of theirs would support any of the other's), its own unit first. */
 static void find_supports(const om_wm_turn *turn, const om_wm_table *t, contacts *c)
 {
-    bool any_front = false;
-    /* Only stands fighting to their front are supported: none, no support. */
+    uint8_t supported[OM_WM_TABLE_MAX_UNITS], friend[OM_WM_TABLE_MAX_UNITS];
+    unsigned n_supported = 0;
     for (unsigned f = 0; f < t->units; f++)
-        any_front |= c->front[f] != 0;
-    if (!any_front)
+        if (c->front[f] != 0 && may_support(turn, t, f, false))
+            supported[n_supported++] = (uint8_t)f;
+    /* Only stands fighting to their front are supported: none, no support. */
+    if (n_supported == 0)
         return;
     for (unsigned s = 0; s < t->units; s++) {
-        if (!may_support(turn, t, s, true))
+        unsigned n_friends = 0;
+        if (!may_support(turn, t, s, true) || c->touching[s] == (1u << t->unit[s].stands) - 1u)
+            continue;
+        for (unsigned k = 0; k < n_supported; k++)
+            if (supported[k] == s && om_wm_table_may_support(t, s, s))
+                friend[n_friends++] = (uint8_t)s;
+        for (unsigned k = 0; k < n_supported; k++) {
+            const unsigned f = supported[k];
+            if (f != s && t->unit[f].side == t->unit[s].side && om_wm_table_may_support(t, s, f))
+                friend[n_friends++] = (uint8_t)f;
+        }
+        if (n_friends == 0)
             continue;
         for (unsigned i = 0; i < t->unit[s].stands; i++)
             if (!(c->touching[s] >> i & 1u))
-                support_of_stand(turn, t, c, s, i);
+                support_of_stand(t, c, s, i, friend, n_friends);
     }
 }
 
@@ -681,12 +707,16 @@ static void group_engagements(const om_wm_table *t, const contacts *c, uint8_t *
         parent[u] = (uint8_t)u;
         in_fight[u] = false;
     }
-    for (unsigned u = 0; u < t->units; u++)
+    for (unsigned u = 0; u < t->units; u++) {
+        /* A row neither touching nor linking counts nothing (contacts_clear). */
+        if (om_wm_unit_set_empty(&c->touches[u]) && om_wm_unit_set_empty(&c->links[u]))
+            continue;
         for (unsigned v = 0; v < t->units; v++)
             if (c->stands[u][v] > 0 || c->link[u][v] > 0) {
                 join(parent, u, v);
                 in_fight[u] = in_fight[v] = true;
             }
+    }
 }
 
 /* ---- Combat phase: one engagement through the multi-unit engine ---- */
