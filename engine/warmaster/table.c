@@ -208,6 +208,7 @@ double om_wm_table_unit_width(const om_wm_table_unit *u) { return unit_files(u) 
 
 double om_wm_table_unit_depth(const om_wm_table_unit *u)
 {
+    assert(u->stands > 0);
     const om_plane_block b = unit_block(u);
     return om_plane_block_depth(&b);
 }

@@ -453,7 +453,10 @@ om_status om_wm_table_check(const om_wm_table *t, om_wm_ruleset_id rules,
 
 /* ---- Geometry queries (all pure and thread-safe on a const table) ---- */
 
-/* The unit's rectangle: its width across the front and its depth (cm). */
+/* The unit's rectangle: its width across the front and its depth (cm). The
+ * unit has at least one stand (a unit on the table): a destroyed unit has no
+ * rectangle (its depth would divide by its zero files; asserted in debug
+ * builds). */
 double om_wm_table_unit_width(const om_wm_table_unit *u);
 double om_wm_table_unit_depth(const om_wm_table_unit *u);
 
