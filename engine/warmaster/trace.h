@@ -61,6 +61,10 @@ typedef enum om_wm_event_kind {
                                   at (-1: every eligible unit), v[0] the spell's index in
                                   its side's spellbook, v[1] the casting value, dice[0] the
                                   die; PASSED if cast, v[2] 1 if then dispelled */
+    OM_WM_EV_DEPLOYMENT,       /* a battle drawing its deployment rolled for it: side the
+                                  side the roll favoured (om_wm_deploy_decide), v[0] the
+                                  method (om_wm_deployment), v[1] and v[2] the scouting
+                                  totals of A and B (scouting; else 0) */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 
