@@ -1508,3 +1508,23 @@ Test(table, sight_kept_answers_end_with_their_trial)
     cr_expect(om_wm_table_sees(&a, REV, ua, ub, false), "W is back aside");
     om_wm_table_memo_free(memo);
 }
+
+/* A brigade of five units (more than Command > Brigades' four: a group as
+ * large as the table holds) goes round a friend as the brigade of two does:
+ * the body's extent clears B's right edge 13cm across the lead's centre. */
+Test(table, group_of_five_goes_round_a_friend)
+{
+    om_wm_table t;
+    unsigned g[5];
+    om_wm_table_init(&t, REV, 0, 0);
+    for (unsigned i = 0; i < 5; i++)
+        g[i] = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90 + 12.0 * i, 20, 90);
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 26, 90);
+    const double moved = om_wm_table_move_group(&t, REV, g, 5, at(90, 70), 20, &round_move);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    for (unsigned i = 0; i < 5; i++) {
+        cr_expect_float_eq(t.unit[g[i]].centre.x, 103.0 + 12.0 * i, 1e-6, "unit %u", i);
+        cr_expect_float_eq(t.unit[g[i]].centre.y, 24.0 + 20.0 - sqrt(185.0), 1e-6);
+    }
+    check_ok(&t);
+}
