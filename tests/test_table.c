@@ -1509,6 +1509,33 @@ Test(table, sight_kept_answers_end_with_their_trial)
     om_wm_table_memo_free(memo);
 }
 
+/*
+ * Round more than one obstacle: A (x 6..18, front y 21) near the table's left
+ * edge, bound 60cm for (12, 110), is held up 4cm on by friend B (y 25..27);
+ * its way round B's right (13cm across, 4cm on: sqrt(185)cm; the left one
+ * runs into the table's edge) leads it 14cm on into friend C (x 19..31, y 39
+ * to 41); it goes round C's right too (13cm across, 14cm on: sqrt(365)cm;
+ * C's left would take it back into B), then straight on for the rest of its
+ * 60cm. Going round one obstacle alone, it ends against C.
+ *        +--C--+
+ *   +--B--+
+ *   +--A--+
+ */
+Test(table, move_goes_round_two_obstacles)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 12, 20, 90);
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 12, 26, 90);
+    add(&t, "C", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 25, 40, 90);
+    moved = om_wm_table_move(&t, REV, a, at(12, 110), 60, &round_move, NULL);
+    cr_expect_float_eq(moved, 60.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.x, 38.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.y, 38.0 + 60.0 - sqrt(185.0) - sqrt(365.0), 1e-6);
+    check_ok(&t);
+}
+
 /* A brigade of five units (more than Command > Brigades' four: a group as
  * large as the table holds) goes round a friend as the brigade of two does:
  * the body's extent clears B's right edge 13cm across the lead's centre. */

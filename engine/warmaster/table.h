@@ -610,7 +610,7 @@ typedef struct om_wm_table_move_rule {
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
 #define OM_WM_TABLE_ROUND_CM 1.0
-#define OM_WM_TABLE_ROUND_OBSTACLES 1u
+#define OM_WM_TABLE_ROUND_OBSTACLES 3u
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
                         double max_cm, const om_wm_table_move_rule *rule,
                         om_wm_unit_set *burst);
