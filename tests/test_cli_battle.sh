@@ -286,8 +286,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 if [ "${OM_TEST_SANITIZED:-0}" != 1 ]; then
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.6410 [0.6108, 0.6701]   0.0120 [0.0069, 0.0209]   0.3470 [0.3181, 0.3770]" \
-    "  mean 87.53 [95% CI 72.37, 102.70], sd 244.64"; do
+for quoted in "  A     0.6630 [0.6331, 0.6916]   0.0250 [0.0170, 0.0366]   0.3120 [0.2840, 0.3414]" \
+    "  mean 97.71 [95% CI 82.56, 112.86], sd 244.40"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"

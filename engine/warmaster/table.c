@@ -2006,6 +2006,29 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
     return true;
 }
 
+bool om_wm_table_place_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                             om_wm_vec c, om_wm_vec dir, bool apart_from_enemies)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_plane_shape a;
+    if (!pose_clear(t, rules, u, c, dir, -1))
+        return false;
+    if (!apart_from_enemies)
+        return true;
+    (void)pose_shape(un, c, dir, 0, &a);
+    for (unsigned k = 0; k < t->units; k++) {
+        om_plane_shape tmp;
+        const om_plane_shape *b;
+        if (!t->unit[k].present || t->unit[k].side == un->side)
+            continue;
+        b = shape_in(t, &t->unit[k], &tmp);
+        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
+            om_plane_distance(&a, b) <= OM_WM_TABLE_TOUCH_CM)
+            return false;
+    }
+    return true;
+}
+
 /* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
  * v: units not in `group`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,

@@ -631,6 +631,16 @@ double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsi
                               const om_wm_table_move_rule *rule);
 
 /*
+ * om_wm_table_place_clear: whether unit u could stand with its centre at `c`
+ * facing `dir` (a unit vector): wholly on the table, over no other unit, in
+ * no terrain closed to it, and with `apart_from_enemies` touching no enemy
+ * unit (more than OM_WM_TABLE_TOUCH_CM from each). The unit itself is not
+ * moved. Pure; thread-safe.
+ */
+bool om_wm_table_place_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                             om_wm_vec c, om_wm_vec dir, bool apart_from_enemies);
+
+/*
  * om_wm_table_turn: turn unit u in place to face `dir` (a unit vector), if
  * its turned outline stands clear of other units, closed terrain and the
  * table's edge, as a move's turn to its direction of travel must. Returns
