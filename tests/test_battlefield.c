@@ -666,3 +666,189 @@ Test(loader, scouting_winner_chooses_its_side)
         }
     cr_expect_gt(turned, 0u);
 }
+
+/* ---------- A deployment drawn for each battle ---------- */
+
+#define DECIDE_DRAWS 4000u
+
+/* The roll of each method that rolls, by its law: a D6 (alternate, equal
+ * armies) and a roll-off (one-side-first) favour each side half the time, the
+ * scouting roll side A by om_wm_scouting_win_probability. */
+Test(deployment, decide_rolls_each_methods_die_by_its_law)
+{
+    const unsigned equal[2] = {3, 3};
+    const om_wm_deploy_plan plans[3] = {
+        {.method = OM_WM_DEPLOY_ALTERNATE, .first = -1},
+        {.method = OM_WM_DEPLOY_ONE_SIDE_FIRST, .first = -1},
+        {.method = OM_WM_DEPLOY_SCOUTING, .first = -1, .scouting = {4, 1}},
+    };
+    const unsigned pts[2] = {4, 1};
+    const double want[3] = {0.5, 0.5, 1 - om_wm_scouting_win_probability(pts)};
+    for (unsigned m = 0; m < 3; m++) {
+        om_dice d = {.plain = NULL};
+        unsigned b = 0;
+        cr_assert(om_wm_deploy_rolls(&plans[m], equal));
+        om_rng_seed_block(&d.rng, 77 + m, 0);
+        for (unsigned i = 0; i < DECIDE_DRAWS; i++) {
+            unsigned total[2];
+            const unsigned s = om_wm_deploy_decide(&plans[m], equal, &d, total);
+            cr_assert_leq(s, 1u);
+            if (m == 2)
+                cr_assert_eq(s, total[1] > total[0], "the higher total wins");
+            b += s;
+        }
+        cr_expect_leq(fabs((double)b / DECIDE_DRAWS - want[m]),
+                      SIGMAS * sqrt(want[m] * (1 - want[m]) / DECIDE_DRAWS), "method %u: %u", m,
+                      b);
+    }
+}
+
+/* Methods or plans that decide without a die roll none: lines, a side given,
+ * armies of different sizes (the larger places first); a given outcome is
+ * returned as it is, the dice untouched. */
+Test(deployment, decide_without_a_roll_draws_no_die)
+{
+    const unsigned equal[2] = {3, 3}, unequal[2] = {2, 5};
+    const om_wm_deploy_plan lines = {.method = OM_WM_DEPLOY_LINES, .first = -1};
+    const om_wm_deploy_plan given = {.method = OM_WM_DEPLOY_ONE_SIDE_FIRST, .first = 1};
+    const om_wm_deploy_plan alternate = {.method = OM_WM_DEPLOY_ALTERNATE, .first = -1};
+    om_wm_deploy_plan forced = {.method = OM_WM_DEPLOY_SCOUTING, .first = -1,
+                                .scouting = {30, 0}, .outcome = OM_WM_DEPLOY_OUTCOME(1)};
+    om_dice d = {.plain = NULL};
+    om_rng before;
+    om_rng_seed_block(&d.rng, 5, 0);
+    before = d.rng;
+    cr_expect_not(om_wm_deploy_rolls(&lines, equal));
+    cr_expect_not(om_wm_deploy_rolls(&given, equal));
+    cr_expect_not(om_wm_deploy_rolls(&alternate, unequal));
+    cr_expect_eq(om_wm_deploy_decide(&lines, equal, &d, NULL), 0u);
+    cr_expect_eq(om_wm_deploy_decide(&given, equal, &d, NULL), 1u);
+    cr_expect_eq(om_wm_deploy_decide(&alternate, unequal, &d, NULL), 1u);
+    cr_expect_eq(om_wm_deploy_decide(&forced, equal, &d, NULL), 1u);
+    cr_expect_eq(memcmp(&before, &d.rng, sizeof before), 0, "no die drawn");
+    forced.outcome = OM_WM_DEPLOY_OUTCOME(0);
+    cr_expect_eq(om_wm_deploy_decide(&forced, equal, &d, NULL), 0u);
+}
+
+/* A battle's start table (its deployment as drawn) and result, on dice stream
+ * block 0 of seed 2000 + n. */
+static void drawn_battle(const om_wm_battle_prepared *p, om_wm_turn_work *w, unsigned n,
+                         om_wm_table *start, om_wm_battle_result *r)
+{
+    om_wm_trace tr = {.cap = 0, .table_at = start, .table_turn = 0};
+    om_dice d = {.plain = NULL};
+    om_rng_seed_block(&d.rng, 2000u + n, 0);
+    om_wm_turn_work_set_trace(w, &tr);
+    om_wm_battle_resolve(p, w, &d, r);
+    om_wm_turn_work_set_trace(w, NULL);
+    start->memo = NULL;
+}
+
+#define DRAWN_BATTLES 400u
+
+/* deployment_per: battle (the default) with one-side-first: each battle rolls
+ * off for who deploys first, from its own dice, and that side takes the first
+ * turn: battles are fought on both deployments, each half the time, each on
+ * the table of the outcome it drew, its units reported by the indices of the
+ * first deployment. deployment_per: run rolls once: every battle has the
+ * same first side and table. */
+Test(loader, deployment_is_drawn_for_each_battle)
+{
+    static const char *const per[] = {"", "deployment_per: run\n"};
+    for (unsigned m = 0; m < 2; m++) {
+        char text[512];
+        snprintf(text, sizeof text, "schema: oddsmaster-scenario/1\nkind: battle\n"
+                 "a: {list: revolution-empire-steel-and-shot}\n"
+                 "b: {list: revolution-orcs-horde}\n"
+                 "deployment: one-side-first\n%slength: fixed\nturns: 1\n", per[m]);
+        om_wm_scenario *s = load(text);
+        const om_wm_battle_scenario *b = s->battle;
+        om_wm_battle_prepared *p = NULL;
+        om_wm_turn_work *w = NULL;
+        om_wm_check_failure why;
+        om_wm_table *start = malloc(sizeof *start);
+        unsigned drew_b = 0, first_b = 0;
+        cr_assert_not_null(start);
+        cr_expect_eq(b->deploy_each_battle, m == 0);
+        cr_expect_eq(b->drawn != NULL, m == 0);
+        cr_assert_eq(om_wm_battle_scenario_prepare_alloc(b, &why, &p), OM_OK, "%s", why.reason);
+        cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+        if (m == 0) {
+            /* Both outcomes deployed: A first in one, B first in the other. */
+            cr_expect_eq(b->deployed.placed_first, 0);
+            cr_expect_eq(b->drawn->deployed.placed_first, 1);
+            cr_expect_eq(b->options.first, 0);
+            cr_expect_eq(b->drawn->options.first, 1);
+        }
+        for (unsigned n = 0; n < DRAWN_BATTLES; n++) {
+            om_wm_battle_result r;
+            const om_wm_table *want;
+            drawn_battle(p, w, n, start, &r);
+            want = &om_wm_battle_turn_deployed(p, r.deployment)->table;
+            cr_assert_eq(r.first, m == 0 ? r.deployment : (unsigned)b->options.first,
+                         "battle %u: the side deploying first moves first", n);
+            cr_assert_eq(start->units, want->units);
+            for (unsigned u = 0; u < want->units; u++)
+                cr_assert(start->unit[u].centre.x == want->unit[u].centre.x &&
+                              start->unit[u].centre.y == want->unit[u].centre.y,
+                          "battle %u: unit %u not where its deployment put it", n, u);
+            drew_b += r.deployment;
+            first_b += r.first;
+        }
+        if (m == 0)
+            cr_expect_leq(fabs((double)drew_b / DRAWN_BATTLES - 0.5),
+                          SIGMAS * sqrt(0.25 / DRAWN_BATTLES), "%u of %u", drew_b,
+                          DRAWN_BATTLES);
+        else
+            cr_expect(drew_b == 0 && (first_b == 0 || first_b == DRAWN_BATTLES),
+                      "per run: %u, %u", drew_b, first_b);
+        om_wm_turn_work_free(w);
+        om_wm_battle_prepared_free(p);
+        free(start);
+        om_wm_scenario_free(s);
+    }
+}
+
+/* A battle fought on the second deployment reports each unit's losses by the
+ * first deployment's indices: the same unit of the same list. */
+Test(loader, drawn_deployment_maps_each_unit_to_its_own)
+{
+    om_wm_scenario *s = load("schema: oddsmaster-scenario/1\nkind: battle\n"
+                             "a: {list: revolution-empire-steel-and-shot}\n"
+                             "b: {list: revolution-orcs-horde}\n"
+                             "deployment: alternate\ndeploy_first: roll\n");
+    const om_wm_battle_scenario *b = s->battle;
+    const om_wm_table *a0, *a1;
+    unsigned moved = 0;
+    cr_assert_not_null(b->drawn, "equal armies roll for who places first");
+    a0 = &b->turn.table;
+    a1 = &b->drawn->turn.table;
+    cr_assert_eq(a0->units, a1->units);
+    for (unsigned u = 0; u < a1->units; u++) {
+        const unsigned v = b->drawn->canon[u];
+        cr_assert_lt(v, a0->units);
+        cr_expect_str_eq(a0->unit[v].name, a1->unit[u].name);
+        cr_expect_eq(a0->unit[v].side, a1->unit[u].side);
+        cr_expect_eq(a0->unit[v].stands, a1->unit[u].stands);
+        moved += v != u;
+    }
+    cr_expect_gt(moved, 0u, "the two deployments place units differently");
+    om_wm_scenario_free(s);
+}
+
+/* The result file records how the deployment was drawn, and both outcomes'
+ * deployments where each battle draws its own. */
+Test(loader, provenance_records_both_drawn_deployments)
+{
+    om_wm_scenario *s = load("schema: oddsmaster-scenario/1\nkind: battle\n"
+                             "a: {list: revolution-empire-steel-and-shot}\n"
+                             "b: {list: revolution-orcs-horde}\n"
+                             "deployment: scouting\n");
+    char *json = NULL;
+    cr_assert_eq(om_wm_battle_provenance_json(s->battle, &json), OM_OK);
+    cr_expect_not_null(strstr(json, "\"deployment_per\":\"battle\""), "%s", json);
+    cr_expect_not_null(strstr(json, "\"favours\":\"a\""), "%s", json);
+    cr_expect_not_null(strstr(json, "\"favours\":\"b\""), "%s", json);
+    free(json);
+    om_wm_scenario_free(s);
+}

@@ -1748,3 +1748,112 @@ Test(table, contact_bounds_leave_out_only_what_exact_tests_rule_out)
     cr_expect_geq(seen[2], 60, "%u supporting pairs of stands", seen[2]);
     free(t);
 }
+
+/*
+ * Round more than one obstacle: A (x 6..18, front y 21) near the table's left
+ * edge, bound 60cm for (12, 110), is held up 4cm on by friend B (y 25..27);
+ * its way round B's right (13cm across, 4cm on: sqrt(185)cm; the left one
+ * runs into the table's edge) leads it 14cm on into friend C (x 19..31, y 39
+ * to 41); it goes round C's right too (13cm across, 14cm on: sqrt(365)cm;
+ * C's left would take it back into B), then straight on for the rest of its
+ * 60cm. Going round one obstacle alone, it ends against C.
+ *        +--C--+
+ *   +--B--+
+ *   +--A--+
+ */
+Test(table, move_goes_round_two_obstacles)
+{
+    om_wm_table t;
+    double moved;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned a = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 12, 20, 90);
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 12, 26, 90);
+    add(&t, "C", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 25, 40, 90);
+    moved = om_wm_table_move(&t, REV, a, at(12, 110), 60, &round_move, NULL);
+    cr_expect_float_eq(moved, 60.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.x, 38.0, 1e-6);
+    cr_expect_float_eq(t.unit[a].centre.y, 38.0 + 60.0 - sqrt(185.0) - sqrt(365.0), 1e-6);
+    check_ok(&t);
+}
+
+/* A brigade of five units (more than Command > Brigades' four: a group as
+ * large as the table holds) goes round a friend as the brigade of two does:
+ * the body's extent clears B's right edge 13cm across the lead's centre. */
+Test(table, group_of_five_goes_round_a_friend)
+{
+    om_wm_table t;
+    unsigned g[5];
+    om_wm_table_init(&t, REV, 0, 0);
+    for (unsigned i = 0; i < 5; i++)
+        g[i] = add(&t, "A", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90 + 12.0 * i, 20, 90);
+    add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 26, 90);
+    const double moved = om_wm_table_move_group(&t, REV, g, 5, at(90, 70), 20, &round_move);
+    cr_expect_float_eq(moved, 20.0, 1e-6);
+    for (unsigned i = 0; i < 5; i++) {
+        cr_expect_float_eq(t.unit[g[i]].centre.x, 103.0 + 12.0 * i, 1e-6, "unit %u", i);
+        cr_expect_float_eq(t.unit[g[i]].centre.y, 24.0 + 20.0 - sqrt(185.0), 1e-6);
+    }
+    check_ok(&t);
+}
+
+/* The stands of unit s that support a stand of unit f, and how (`kind`). */
+static unsigned supports_of(const om_wm_table *t, unsigned s, unsigned f,
+                            om_wm_table_support kind)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->unit[s].stands; i++)
+        for (unsigned j = 0; j < t->unit[f].stands; j++)
+            if (om_wm_table_stand_support(t, s, i, f, j) == kind) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+/*
+ * Supports from the side (Combat > Supporting Troops: "exactly behind or
+ * exactly beside"): friend F (x 84..96, y 49..51) fights enemy E, one stand
+ * (x 88..92) at its front; friend B stands in the place behind F. A
+ * supporter S goes beside F instead: its left end stand side to side with
+ * F's right end stand, level with it (centre x 102), touching no enemy, and
+ * there it supports F from the side. With a wide enemy (x 80..100) the places
+ * beside F would touch it: S is sent behind, as before; with nothing behind F,
+ * behind.
+ */
+Test(table, support_goes_beside_a_fighting_friend_when_behind_is_taken)
+{
+    om_wm_table t;
+    om_wm_vec spot;
+    om_wm_table_init(&t, REV, 0, 0);
+    unsigned f = add(&t, "F", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 50, 90);
+    unsigned e = add(&t, "E", 1, OM_WM_INFANTRY, 1, OM_WM_TABLE_LINE, 90, 52, 270);
+    unsigned b = add(&t, "B", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 90, 48, 90);
+    unsigned s = add(&t, "S", 0, OM_WM_INFANTRY, 3, OM_WM_TABLE_LINE, 130, 30, 90);
+    const om_wm_vec behind = om_wm_command_support_spot(&t, s, f);
+    cr_assert(om_wm_table_engaged(&t, f));
+    spot = om_wm_command_support_place(&t, REV, s, f);
+    cr_expect_float_eq(spot.x, 102.0, 1e-9);
+    cr_expect_float_eq(spot.y, 50.0, 1e-9);
+    t.unit[s].centre = spot;
+    om_wm_table_update(&t, OM_WM_TABLE_ALL);
+    cr_expect_eq(supports_of(&t, s, f, OM_WM_TABLE_SUPPORT_SIDE), 1u);
+    cr_expect_not(om_wm_table_touching(&t, s, e));
+    check_ok(&t);
+    /* A wide enemy: beside F is in contact with it on either side. */
+    t.unit[s].centre = at(130, 30);
+    t.unit[e].present = false;
+    unsigned wide = add(&t, "W", 1, OM_WM_INFANTRY, 5, OM_WM_TABLE_LINE, 90, 52, 270);
+    om_wm_table_update(&t, OM_WM_TABLE_ALL);
+    cr_assert(om_wm_table_touching(&t, f, wide));
+    spot = om_wm_command_support_place(&t, REV, s, f);
+    cr_expect_float_eq(spot.x, behind.x, 1e-9);
+    cr_expect_float_eq(spot.y, behind.y, 1e-9);
+    /* Nothing behind F: behind. */
+    t.unit[b].present = false;
+    t.unit[wide].present = false;
+    t.unit[e].present = true;
+    om_wm_table_update(&t, OM_WM_TABLE_ALL);
+    spot = om_wm_command_support_place(&t, REV, s, f);
+    cr_expect_float_eq(spot.x, behind.x, 1e-9);
+    cr_expect_float_eq(spot.y, behind.y, 1e-9);
+}

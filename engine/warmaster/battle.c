@@ -35,6 +35,13 @@ struct om_wm_battle_prepared {
     unsigned closed_weight[2][OM_WM_TERRAIN_KIND_COUNT]; /* each army's units that
                                                   cannot enter each kind of terrain
                                                   (om_wm_battlefield_closed_weights) */
+    om_wm_battle_prepared *drawn;              /* the deployment of the roll's outcome
+                                                  favouring side B, or NULL: the battle
+                                                  draws no deployment (owned) */
+    om_wm_deploy_plan draw;                    /* with drawn: the roll */
+    unsigned draw_n[2];                        /* with drawn: each army's units */
+    uint8_t canon[OM_WM_TABLE_MAX_UNITS];      /* with drawn: each unit of drawn's table
+                                                  by its index in this one */
 };
 
 /* The fixed seed of the trials behind the doctrines' odds where their law is
@@ -300,8 +307,46 @@ void om_wm_battle_prepared_free(om_wm_battle_prepared *p)
 {
     if (p == NULL)
         return;
+    om_wm_battle_prepared_free(p->drawn);
     om_wm_turn_prepared_free(p->turn);
     free(p);
+}
+
+om_status om_wm_battle_draw_deployment(om_wm_battle_prepared *p, const om_wm_deploy_plan *plan,
+                                       const unsigned n[2], om_wm_battle_prepared *other,
+                                       const uint8_t canon[OM_WM_TABLE_MAX_UNITS],
+                                       om_wm_check_failure *why)
+{
+    const om_wm_table *a = &om_wm_battle_turn(p)->table, *b;
+    bool seen[OM_WM_TABLE_MAX_UNITS] = {false};
+    om_wm_battle_prepared_free(p->drawn);
+    p->drawn = other;
+    if (other == NULL || !om_wm_deploy_rolls(plan, n))
+        return om_check_fail(why, "deployment", "a deployment drawn for each battle needs "
+                             "both outcomes of a method that rolls");
+    b = &om_wm_battle_turn(other)->table;
+    if (b->units != a->units || p->units != other->units)
+        return om_check_fail(why, "deployment", "the two deployments hold %u and %u units",
+                             a->units, b->units);
+    for (unsigned u = 0; u < b->units; u++) {
+        const unsigned v = canon[u];
+        if (v >= a->units || seen[v] || a->unit[v].side != b->unit[u].side ||
+            strcmp(a->unit[v].name, b->unit[u].name) != 0)
+            return om_check_fail(why, "deployment", "unit %u of the second deployment is "
+                                 "not a unit of the first", u);
+        seen[v] = true;
+    }
+    p->draw = *plan;
+    p->draw.outcome = 0;
+    p->draw_n[0] = n[0];
+    p->draw_n[1] = n[1];
+    memcpy(p->canon, canon, sizeof p->canon);
+    return OM_OK;
+}
+
+const om_wm_turn *om_wm_battle_turn_deployed(const om_wm_battle_prepared *p, unsigned outcome)
+{
+    return outcome == 1 && p->drawn != NULL ? om_wm_battle_turn(p->drawn) : om_wm_battle_turn(p);
 }
 
 const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p)
@@ -430,8 +475,9 @@ static void trace_withdrawals(const om_wm_battle_prepared *p, const om_wm_table 
     }
 }
 
-void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
-                          om_wm_battle_result *out)
+/* The battle fought on prepared deployment p (om_wm_battle_resolve). */
+static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
+                  om_wm_battle_result *out)
 {
     const om_wm_battle_options *o = &p->options;
     om_wm_command_setup plans = p->plans[0];
@@ -511,6 +557,50 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
         e.v[3] = (int16_t)why;
         om_wm_trace_put(tr, &e);
     }
+}
+
+/* A battle fought on the deployment `drawn` reports its units by the indices
+ * of the first deployment, canon[u] for drawn's unit u. */
+static void to_canon(const uint8_t *canon, unsigned n, om_wm_battle_result *r)
+{
+    uint8_t stands[OM_WM_TABLE_MAX_UNITS], destroyed[OM_WM_TABLE_MAX_UNITS];
+    uint32_t given[OM_WM_TABLE_MAX_UNITS], scored[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned u = 0; u < n; u++) {
+        stands[canon[u]] = r->stands_lost[u];
+        destroyed[canon[u]] = r->destroyed[u];
+        given[canon[u]] = r->vp_given[u];
+        scored[canon[u]] = r->vp_scored[u];
+    }
+    memcpy(r->stands_lost, stands, n * sizeof stands[0]);
+    memcpy(r->destroyed, destroyed, n * sizeof destroyed[0]);
+    memcpy(r->vp_given, given, n * sizeof given[0]);
+    memcpy(r->vp_scored, scored, n * sizeof scored[0]);
+}
+
+void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
+                          om_wm_battle_result *out)
+{
+    unsigned outcome = 0, total[2] = {0, 0};
+    om_wm_trace *tr = om_wm_turn_work_trace(w);
+    if (p->drawn != NULL) {
+        /* The deployment's roll, before the terrain: the battle's dice are
+         * independent, so the order of the two draws changes no law. */
+        outcome = om_wm_deploy_decide(&p->draw, p->draw_n, d, total);
+        if (tr != NULL) {
+            om_wm_event e;
+            tr->turn = 0;
+            tr->side = (uint8_t)outcome;
+            e = om_wm_event_make(tr, OM_WM_EV_DEPLOYMENT, -1, -1);
+            e.v[0] = (int16_t)p->draw.method;
+            e.v[1] = (int16_t)total[0];
+            e.v[2] = (int16_t)total[1];
+            om_wm_trace_put(tr, &e);
+        }
+    }
+    fight(outcome == 1 ? p->drawn : p, w, d, out);
+    out->deployment = (uint8_t)outcome;
+    if (outcome == 1)
+        to_canon(p->canon, p->units, out);
 }
 
 /* ---- Deployment ---- */
@@ -724,18 +814,55 @@ static unsigned roll_off(om_dice *d)
     return a > b ? 0u : 1u;
 }
 
+bool om_wm_deploy_rolls(const om_wm_deploy_plan *p, const unsigned n[2])
+{
+    switch (p->method) {
+    case OM_WM_DEPLOY_ALTERNATE:
+        return p->first < 0 && n[0] == n[1];
+    case OM_WM_DEPLOY_ONE_SIDE_FIRST:
+        return p->first < 0;
+    case OM_WM_DEPLOY_SCOUTING:
+        return true;
+    default:
+        return false;
+    }
+}
+
+unsigned om_wm_deploy_decide(const om_wm_deploy_plan *p, const unsigned n[2], om_dice *d,
+                             unsigned total[2])
+{
+    unsigned scratch[2];
+    if (total == NULL)
+        total = scratch;
+    total[0] = total[1] = 0;
+    if (p->outcome != 0)
+        return (p->outcome - 1u) & 1u;
+    switch (p->method) {
+    case OM_WM_DEPLOY_ALTERNATE:
+        /* Battlefields, Setting up armies > One unit at a time: the side with
+         * the most units starts, a die decides between equal armies. */
+        return p->first >= 0 ? (unsigned)p->first
+               : n[0] != n[1] ? (n[1] > n[0])
+                              : (om_dice_roll_d6(d) >= 4);
+    case OM_WM_DEPLOY_ONE_SIDE_FIRST:
+        /* The roll-off's winner chooses to deploy second, seeing the enemy. */
+        return p->first >= 0 ? (unsigned)p->first : 1 - roll_off(d);
+    case OM_WM_DEPLOY_SCOUTING:
+        return om_wm_scouting_roll(p->scouting, d, total);
+    default:
+        return 0;
+    }
+}
+
 /* Decide the order of each side's line by the method: into r->order. */
 static void deploy_order(deploying *g, const om_wm_deploy_army army[2],
                          const om_wm_deploy_plan *p, om_wm_ruleset_id rules, om_dice *d,
                          om_wm_deploy_result *r)
 {
+    const unsigned s0 = om_wm_deploy_decide(p, g->n, d, r->scouting_total);
     switch (p->method) {
     case OM_WM_DEPLOY_ALTERNATE: {
-        /* Battlefields, Setting up armies > One unit at a time: the side with
-         * the most units starts, a die decides between equal armies. */
-        unsigned s = p->first >= 0 ? (unsigned)p->first
-                     : g->n[0] != g->n[1] ? (g->n[1] > g->n[0])
-                                          : (om_dice_roll_d6(d) >= 4);
+        unsigned s = s0;
         r->placed_first = (uint8_t)s;
         while (g->next[0] < g->n[0] || g->next[1] < g->n[1]) {
             if (g->next[s] < g->n[s])
@@ -745,8 +872,7 @@ static void deploy_order(deploying *g, const om_wm_deploy_army army[2],
         break;
     }
     case OM_WM_DEPLOY_ONE_SIDE_FIRST: {
-        /* The roll-off's winner chooses to deploy second, seeing the enemy. */
-        unsigned s = p->first >= 0 ? (unsigned)p->first : 1 - roll_off(d);
+        const unsigned s = s0;
         r->placed_first = (uint8_t)s;
         r->first_turn = (int8_t)s;
         place(g, s, g->n[s], NULL);
@@ -754,7 +880,8 @@ static void deploy_order(deploying *g, const om_wm_deploy_army army[2],
         break;
     }
     case OM_WM_DEPLOY_SCOUTING: {
-        unsigned w = om_wm_scouting_roll(p->scouting, d, r->scouting_total), scouts;
+        const unsigned w = s0;
+        unsigned scouts;
         r->scouting_winner = (uint8_t)w;
         r->placed_first = (uint8_t)w;
         if (rules == OM_WM_RULES_WM11)

@@ -231,7 +231,42 @@ typedef struct om_wm_deploy_plan {
                             side deploying first; -1: as the method decides it */
     unsigned brigade;    /* brigades of up to this many units (om_wm_battle_deploy_line) */
     unsigned scouting[2];/* each side's scouting points (om_wm_scouting_points) */
+    uint8_t outcome;     /* the method's roll (om_wm_deploy_decide): 0 rolled with the
+                            dice; OM_WM_DEPLOY_OUTCOME(s) given, side s favoured and no
+                            die rolled (a battle that draws its deployment prepares
+                            each outcome beforehand) */
 } om_wm_deploy_plan;
+
+/* A plan's `outcome` favouring side s (0: A, 1: B). */
+#define OM_WM_DEPLOY_OUTCOME(s) ((uint8_t)(1u + (s)))
+
+/* Outcomes of a deployment's roll: the side it favours, A or B. */
+#define OM_WM_DEPLOY_OUTCOMES 2u
+
+/*
+ * om_wm_deploy_rolls: whether deploying armies of n[0] and n[1] units by plan
+ * p rolls a die before any unit is placed: alternate with armies of equal
+ * size and no side given (Battlefields, Setting up armies > One unit at a
+ * time: "roll a dice to decide"), one-side-first with no side given (the
+ * roll-off), scouting (the scouting roll). Lines never roll. Pure.
+ */
+bool om_wm_deploy_rolls(const om_wm_deploy_plan *p, const unsigned n[2]);
+
+/*
+ * om_wm_deploy_decide: the side (0: A, 1: B) deployment plan p favours for
+ * armies of n[0] and n[1] units: with alternate the side placing first (the
+ * side given, else the one with more units, else a D6: 1-3 A, 4-6 B); with
+ * one-side-first the side deploying first (the side given, else the loser of
+ * a D6 roll-off, ties rolled again, whose winner chooses to deploy second,
+ * seeing the enemy); with scouting the scouting roll's winner
+ * (om_wm_scouting_roll on p->scouting, each side's total into total[2] when
+ * not NULL; zeros when the outcome is given); with lines side A. A given
+ * p->outcome is returned and no die rolled. The dice come from d (not read
+ * when nothing is rolled: NULL allowed then). Pure but for the dice;
+ * allocates nothing (a battle calls it, om_wm_battle_resolve).
+ */
+unsigned om_wm_deploy_decide(const om_wm_deploy_plan *p, const unsigned n[2], om_dice *d,
+                             unsigned total[2]);
 
 /* What a deployment decided. */
 typedef struct om_wm_deploy_result {
@@ -351,6 +386,9 @@ typedef struct om_wm_battle_result {
     uint32_t vp_unattributed[2];   /* of vp[s], the points of enemy units whose losses no
                                       unit of side s caused (a machine that blew itself
                                       up): vp[s] is side s's units' vp_scored plus this */
+    uint8_t deployment;            /* the outcome of the deployment's roll the battle
+                                      drew (om_wm_battle_draw_deployment): the side it
+                                      favoured, 0 A or 1 B; 0 when it draws none */
 } om_wm_battle_result;
 
 /* A battle prepared for its trials (opaque): shared read-only by every thread. */
@@ -384,6 +422,37 @@ const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p);
 int om_wm_battle_general(const om_wm_battle_prepared *p, unsigned s);
 
 /*
+ * om_wm_battle_draw_deployment: make prepared battle p draw its deployment
+ * for each battle (deployment_per: battle). p is the battle as deployed when
+ * the deployment's roll favours side A (plan->outcome given as
+ * OM_WM_DEPLOY_OUTCOME(0)), `other` the same battle prepared from the
+ * deployment of the outcome favouring side B; each battle then rolls `plan`'s
+ * roll (om_wm_deploy_decide with plan->outcome 0, armies of n[0] and n[1]
+ * units) from its own dice, before anything else, and is fought on the
+ * deployment it drew, which its result records (deployment). Everything a
+ * deployment decides (where each unit stands, the units its characters
+ * join, the side taking the first turn where the method gives it, the side
+ * choosing its table edge) is worked out here, before any trial, so that a
+ * battle drawing its deployment allocates nothing. canon[u] is the table
+ * index in p of the unit standing at table index u of `other` (the same unit
+ * of the same list): a battle fought on `other` reports its units by p's
+ * indices, so that every battle's rows name the same units. p takes `other`
+ * whatever the outcome (freed with p). Errors: OM_EINVAL, `why` filled (if
+ * not NULL), when the two tables do not hold the same units (their count,
+ * sides and names, canon not a permutation within each side) or plan rolls
+ * nothing (om_wm_deploy_rolls).
+ */
+om_status om_wm_battle_draw_deployment(om_wm_battle_prepared *p, const om_wm_deploy_plan *plan,
+                                       const unsigned n[2], om_wm_battle_prepared *other,
+                                       const uint8_t canon[OM_WM_TABLE_MAX_UNITS],
+                                       om_wm_check_failure *why);
+
+/* The turn prepared battle p starts from when its deployment's roll favours
+ * side `outcome` (0: A, 1: B; the result's `deployment`): om_wm_battle_turn
+ * for 0 or for a battle that draws no deployment. */
+const om_wm_turn *om_wm_battle_turn_deployed(const om_wm_battle_prepared *p, unsigned outcome);
+
+/*
  * om_wm_battle_losses: each army's losses toward its break point, in half
  * units (om_wm_break_loss_halves), on table t of prepared battle p as it
  * stands: by the stands each unit started with and has now, a Triarii unit
@@ -397,7 +466,10 @@ const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p);
 
 /*
  * om_wm_battle_resolve: one battle, in workspace `w` (om_wm_turn_work_alloc)
- * with dice `d`: with o->terrain_each_battle, its terrain first
+ * with dice `d`: with a deployment drawn for each battle
+ * (om_wm_battle_draw_deployment), its roll first, the battle then fought on
+ * the deployment it drew (its units reported by the indices of the first);
+ * with o->terrain_each_battle, its terrain next
  * (om_wm_battlefield_generate on the deployed table, in the workspace's spare
  * table: every piece lies between the deployment zones, so none lands on a
  * deployed unit; then the side chooser's choice of edge, the terrain turned

@@ -5,9 +5,11 @@
  * (scouting points by each source's table, the 2D6 roll). How the armies then
  * deploy on it is battle.h's (om_wm_battle_deploy).
  *
- * All of this happens once, when a battle scenario is loaded, with the dice of
- * the battle's set-up (a stream of its own, not a trial's): nothing here runs
- * inside a trial.
+ * A terrain given or laid out per run, and a deployment per run, are decided
+ * once, when a battle scenario is loaded, with the dice of the battle's set-up
+ * (a stream of its own, not a trial's); a terrain and a deployment's roll per
+ * battle (the scouting roll among them) are drawn by each battle from its own
+ * dice (om_wm_battle_resolve). Nothing here allocates.
  */
 #ifndef OM_WM_BATTLEFIELD_H
 #define OM_WM_BATTLEFIELD_H

@@ -29,8 +29,12 @@
  *     (when the turned unit stands clear) and moves straight, without turning
  *     again, toward the place behind the friend where a stand of its front edge
  *     lies exactly behind a stand of the friend's rear edge (Combat >
- *     Supporting Troops); the place is worked out afresh for each order, the
- *     friend being where it is then.
+ *     Supporting Troops); when it could not stand there (a unit or closed
+ *     terrain in the place, or an enemy touching it) and the friend fights,
+ *     toward the place exactly beside the end stand of the friend's front row,
+ *     level with it, on its right or else its left, where it could stand
+ *     touching no enemy ("exactly behind or exactly beside"); the place is
+ *     worked out afresh for each order, the friend being where it is then.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -504,6 +508,49 @@ om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned 
                        fr->centre.y - fr->dir.y * back - fr->dir.x * right};
 }
 
+/* Of unit un's front row, the stand at its right end (`right`) or its left;
+ * its offsets. */
+static void row_end(const om_wm_table_unit *un, bool right, double *fwd, double *across)
+{
+    double best_f = 0, best_r = 0;
+    for (unsigned i = 0; i < un->stands; i++) {
+        double f, r;
+        stand_offset(un, i, &f, &r);
+        if (!right)
+            r = -r;
+        if (i == 0 || f > best_f + SAME_ROW_CM || (f >= best_f - SAME_ROW_CM && r > best_r)) {
+            best_f = f;
+            best_r = r;
+        }
+    }
+    *fwd = best_f;
+    *across = right ? best_r : -best_r;
+}
+
+om_wm_vec om_wm_command_support_place(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                      unsigned f)
+{
+    const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
+    const om_wm_vec behind = om_wm_command_support_spot(t, u, f);
+    if (om_wm_table_place_clear(t, rules, u, behind, fr->dir, true) || !om_wm_table_engaged(t, f))
+        return behind;
+    for (unsigned k = 0; k < 2; k++) {
+        /* Right (k = 0): u's left end stand beside f's right end stand. */
+        const bool right = k == 0;
+        double f_fwd, f_across, u_fwd, u_across, fwd, across;
+        om_wm_vec spot;
+        row_end(fr, right, &f_fwd, &f_across);
+        row_end(me, !right, &u_fwd, &u_across);
+        fwd = f_fwd - u_fwd;
+        across = f_across - u_across + (right ? 1 : -1) * (fr->stand_w + me->stand_w) / 2;
+        spot = (om_wm_vec){fr->centre.x + fr->dir.x * fwd + fr->dir.y * across,
+                           fr->centre.y + fr->dir.y * fwd - fr->dir.x * across};
+        if (om_wm_table_place_clear(t, rules, u, spot, fr->dir, true))
+            return spot;
+    }
+    return behind;
+}
+
 /* Whether a group's plan needs no more orders (C1). */
 static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
 {
@@ -527,7 +574,7 @@ static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
         const om_wm_table_unit *f = &t->unit[plan->target];
         if (!f->present || f->side != t->unit[lead].side)
             return true;
-        spot = om_wm_command_support_spot(t, lead, (unsigned)plan->target);
+        spot = om_wm_command_support_place(t, p->s->rules, lead, (unsigned)plan->target);
         return hypot(t->unit[lead].centre.x - spot.x, t->unit[lead].centre.y - spot.y) <=
                    GOAL_REACHED_CM &&
                t->unit[lead].dir.x * f->dir.x + t->unit[lead].dir.y * f->dir.y >= SAME_FACING;
@@ -587,7 +634,7 @@ static double move_to_support(phase *p, unsigned u, const om_wm_plan *plan, doub
     if (!f->present)
         return 0;
     (void)om_wm_table_turn(t, p->s->rules, u, f->dir);
-    spot = om_wm_command_support_spot(t, u, (unsigned)plan->target);
+    spot = om_wm_command_support_place(t, p->s->rules, u, (unsigned)plan->target);
     moved = om_wm_table_move(t, p->s->rules, u, spot, max_cm, &rule, NULL);
     /* Stopped short by a unit in the way: across the friend's facing until
      * level with the place, then straight up to it, with what is left. */

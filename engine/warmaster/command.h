@@ -306,6 +306,19 @@ om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character
  */
 om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f);
 
+/*
+ * om_wm_command_support_place: where unit u goes to support friend f (C7 of
+ * command.c): behind f (om_wm_command_support_spot) when u could stand there
+ * (om_wm_table_place_clear, touching no enemy) or when f fights no enemy;
+ * else beside f (Combat > Supporting Troops: a stand "exactly beside" a stand
+ * that fights to its front): the end stand of u's front row side edge to side
+ * edge with the end stand of f's front row, level with it, facing as f faces,
+ * on f's right, else its left, the first where u could stand touching no
+ * enemy; neither: behind, as before. Pure; thread-safe.
+ */
+om_wm_vec om_wm_command_support_place(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                                      unsigned f);
+
 /* Names as scenario files write them, by enumeration. */
 extern const char *const om_wm_plan_names[];       /* "hold", "charge", "advance", "shoot",
                                                       "support" */

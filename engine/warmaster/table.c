@@ -2222,6 +2222,29 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
     return true;
 }
 
+bool om_wm_table_place_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                             om_wm_vec c, om_wm_vec dir, bool apart_from_enemies)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    om_plane_shape a;
+    if (!pose_clear(t, rules, u, c, dir, -1))
+        return false;
+    if (!apart_from_enemies)
+        return true;
+    (void)pose_shape(un, c, dir, 0, &a);
+    for (unsigned k = 0; k < t->units; k++) {
+        om_plane_shape tmp;
+        const om_plane_shape *b;
+        if (!t->unit[k].present || t->unit[k].side == un->side)
+            continue;
+        b = shape_in(t, &t->unit[k], &tmp);
+        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
+            om_plane_distance(&a, b) <= OM_WM_TABLE_TOUCH_CM)
+            return false;
+    }
+    return true;
+}
+
 /* Earliest stop of shape `a` (unit u's outline or a group member's) moving by
  * v: units not in `group`, closed terrain, the table edge. */
 static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
@@ -2347,34 +2370,117 @@ static void extent_across(const om_plane_poly *p, om_wm_vec c, om_wm_vec r, doub
     }
 }
 
-/* A way round for unit u facing f, whose straight move along unit vector
- * `way` got `ahead` cm: a first leg to a waypoint `side` cm across (along
- * v_right(way)) and `ahead` cm on, then a leg straight on along `way`, the
- * two at most `budget` cm and no farther on than `goal`. Where it ends into
- * *end; returns the distance moved. */
+/* Whether a move stopped by `by` (stop_time's: a unit, or
+ * OM_WM_TABLE_MAX_UNITS + a terrain piece) may go round it: closed terrain, or
+ * a friend of unit u (not in `group`) that is not the move's target. */
+static bool may_go_round(const om_wm_table *t, unsigned u, int by, const om_wm_unit_set *group,
+                         const om_wm_table_move_rule *rule)
+{
+    return by >= 0 && (by >= OM_WM_TABLE_MAX_UNITS ||
+                       (t->unit[by].side == t->unit[u].side &&
+                        (group == NULL || !om_wm_unit_set_has(group, (unsigned)by)) &&
+                        by != rule->target));
+}
+
+/* The shape of obstacle `by` (may_go_round's), `tmp` holding a unit's. */
+static const om_plane_shape *obstacle_shape(const om_wm_table *t, int by, om_plane_shape *tmp)
+{
+    return by >= OM_WM_TABLE_MAX_UNITS ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
+                                       : shape_in(t, &t->unit[by], tmp);
+}
+
+static double round_from(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
+                         om_wm_vec p, om_wm_vec way, double ahead, int by, double budget,
+                         om_wm_vec goal, const om_wm_table_move_rule *rule, unsigned depth,
+                         om_wm_vec *end);
+
+/* Unit u facing f, from p, straight on along unit vector `way`, at most
+ * `budget` cm and no farther on than `goal`; stopped by a friend or closed
+ * terrain with `depth` obstacles still to go round, round that one too
+ * (round_from). Where it ends into *end; returns the distance moved. */
+static double onward(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
+                     om_wm_vec p, om_wm_vec way, double budget, om_wm_vec goal,
+                     const om_wm_table_move_rule *rule, unsigned depth, om_wm_vec *end)
+{
+    const om_wm_unit_set none = {0};
+    double rest = fmin(budget, v_dot(v_sub(goal, p), way)), t2;
+    int by = -1;
+    om_plane_shape a;
+    *end = p;
+    if (rest <= 0)
+        return 0;
+    (void)pose_shape(&t->unit[u], p, f, 0, &a);
+    t2 = stop_time(t, rules, u, &a, v_scale(way, rest), &none, rule, depth > 0 ? &by : NULL);
+    *end = v_add(p, v_scale(way, rest * t2));
+    if (depth > 0 && t2 < 1 && may_go_round(t, u, by, NULL, rule))
+        return round_from(t, rules, u, f, p, way, rest * t2, by, rest, goal, rule, depth, end);
+    return rest * t2;
+}
+
+/* A way round for unit u facing f, from p, whose straight move along unit
+ * vector `way` got `ahead` cm: a first leg to a waypoint `side` cm across
+ * (along v_right(way)) and `ahead` cm on, then on along `way` (onward, round
+ * at most `depth` more obstacles), the whole at most `budget` cm and no
+ * farther on than `goal`. Where it ends into *end; returns the distance
+ * moved. */
 static double way_round(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
-                        om_wm_vec way, double ahead, double side, double budget, om_wm_vec goal,
-                        const om_wm_table_move_rule *rule, om_wm_vec *end)
+                        om_wm_vec p, om_wm_vec way, double ahead, double side, double budget,
+                        om_wm_vec goal, const om_wm_table_move_rule *rule, unsigned depth,
+                        om_wm_vec *end)
 {
     const om_wm_table_unit *un = &t->unit[u];
     const om_wm_unit_set none = {0};
     om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
-    double l1 = v_len(v1), t1, rest;
+    double l1 = v_len(v1), t1;
     om_plane_shape a;
     if (l1 > budget) {
         v1 = v_scale(v1, budget / l1);
         l1 = budget;
     }
-    (void)pose_shape(un, un->centre, f, 0, &a);
+    (void)pose_shape(un, p, f, 0, &a);
     t1 = stop_time(t, rules, u, &a, v1, &none, rule, NULL);
-    *end = v_add(un->centre, v_scale(v1, t1));
-    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, *end), way));
-    if (rest <= 0)
+    *end = v_add(p, v_scale(v1, t1));
+    if (t1 < 1)
         return l1 * t1;
-    (void)pose_shape(un, *end, f, 0, &a);
-    rest *= stop_time(t, rules, u, &a, v_scale(way, rest), &none, rule, NULL);
-    *end = v_add(*end, v_scale(way, rest));
-    return l1 * t1 + rest;
+    return l1 * t1 + onward(t, rules, u, f, *end, way, budget - l1, goal, rule, depth, end);
+}
+
+/* Unit u facing f, whose straight move from p along unit vector `way` got
+ * `ahead` cm (ending at *end) before obstacle `by`: the two ways round it
+ * (way_round, the side needing the shorter step across first), each then
+ * going round up to depth - 1 more obstacles in its way. The one ending
+ * nearer the goal is taken, and only when OM_WM_TABLE_ROUND_CM nearer than
+ * *end; *end updated. Returns the distance moved (`ahead` when neither). */
+static double round_from(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec f,
+                         om_wm_vec p, om_wm_vec way, double ahead, int by, double budget,
+                         om_wm_vec goal, const om_wm_table_move_rule *rule, unsigned depth,
+                         om_wm_vec *end)
+{
+    om_plane_shape tmp, a;
+    const om_plane_shape *b = obstacle_shape(t, by, &tmp);
+    const om_wm_vec r = v_right(way);
+    double ulo, uhi, blo, bhi, best = v_len(v_sub(goal, *end)) - OM_WM_TABLE_ROUND_CM;
+    double moved = ahead;
+    (void)pose_shape(&t->unit[u], p, f, 0, &a);
+    extent_across(&a.p, p, r, &ulo, &uhi);
+    extent_across(&b->p, p, r, &blo, &bhi);
+    {
+        const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
+                                blo - uhi - OM_WM_TABLE_ROUND_CM};
+        const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
+        for (unsigned k = 0; k < 2; k++) {
+            om_wm_vec e;
+            const double m = way_round(t, rules, u, f, p, way, ahead, side[first ^ k], budget,
+                                       goal, rule, depth - 1, &e);
+            const double d = v_len(v_sub(goal, e));
+            if (d < best) {
+                best = d;
+                *end = e;
+                moved = m;
+            }
+        }
+    }
+    return moved;
 }
 
 /* Where a move of unit u ends: its centre and facing, the distance it moved
@@ -2406,38 +2512,10 @@ static double move_end(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
     *centre = v_add(un->centre, v_scale(v, tmin));
     *dir = f;
     if (rule->round && !rule->through_friends && !(un->traits & OM_WM_TABLE_TRAIT_FLYER) &&
-        tmin < 1 && by >= 0 &&
-        (by >= OM_WM_TABLE_MAX_UNITS ||
-         (t->unit[by].side == un->side && by != rule->target))) {
-        /* Blocked by a friend or closed terrain: the two ways round it. */
-        om_plane_shape tmp;
-        const om_plane_shape *b = by >= OM_WM_TABLE_MAX_UNITS
-                                      ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
-                                      : shape_in(t, &t->unit[by], &tmp);
-        const om_wm_vec r = v_right(way);
-        double ulo, uhi, blo, bhi, best = v_len(v_sub(goal, *centre)) - OM_WM_TABLE_ROUND_CM;
-        double moved = len * tmin;
-        extent_across(&a.p, un->centre, r, &ulo, &uhi);
-        extent_across(&b->p, un->centre, r, &blo, &bhi);
-        {
-            const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
-                                    blo - uhi - OM_WM_TABLE_ROUND_CM};
-            const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
-            for (unsigned k = 0; k < 2; k++) {
-                om_wm_vec end;
-                const double s = side[first ^ k];
-                const double m = way_round(t, rules, u, f, way, len * tmin, s, len, goal, rule,
-                                           &end);
-                const double d = v_len(v_sub(goal, end));
-                if (d < best) {
-                    best = d;
-                    *centre = end;
-                    moved = m;
-                }
-            }
-        }
-        return moved;
-    }
+        tmin < 1 && may_go_round(t, u, by, NULL, rule))
+        /* Blocked by a friend or closed terrain: the ways round it. */
+        return round_from(t, rules, u, f, un->centre, way, len * tmin, by, len, goal, rule,
+                          OM_WM_TABLE_ROUND_OBSTACLES, centre);
     return len * tmin;
 }
 
@@ -2490,54 +2568,106 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
     return moved;
 }
 
-/* One way round for the group `u` (its set `group`, rule `body`): every unit
- * moved by the same legs as way_round's, `side` cm across and `ahead` cm on,
- * then straight on along `way`, at most `budget` cm in all and no farther on
- * than `goal` (from the first unit's centre), stopped where the first of them
- * is. Each unit's end into end[]; returns the distance moved. */
+/* Unit u's outline at `at` (NULL: where it stands, its own outline), facing
+ * as it does, into *tmp. */
+static const om_plane_shape *member_shape(const om_wm_table *t, unsigned u, const om_wm_vec *at,
+                                          om_plane_shape *tmp)
+{
+    return at == NULL ? unit_shape(&t->unit[u], tmp)
+                      : pose_shape(&t->unit[u], *at, t->unit[u].dir, 0, tmp);
+}
+
+static double group_round(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                          unsigned n, const om_wm_unit_set *group,
+                          const om_wm_table_move_rule *body, const om_wm_vec *from, int by,
+                          om_wm_vec way, double budget, double ahead, om_wm_vec goal,
+                          unsigned depth, om_wm_vec *centre);
+
+/* The group `u` (its set `group`, rule `body`) from from[] (NULL: where its
+ * units stand) straight on along unit vector `way`, at most `budget` cm and no
+ * farther on than `goal` (from the first unit), stopped where the first of
+ * them is; stopped by a friend outside it or closed terrain with `depth`
+ * obstacles still to go round, round that one too (group_round). Each unit's
+ * end into end[]; returns the distance moved. */
+static double group_onward(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
+                           unsigned n, const om_wm_unit_set *group,
+                           const om_wm_table_move_rule *body, const om_wm_vec *from,
+                           om_wm_vec way, double budget, om_wm_vec goal, unsigned depth,
+                           om_wm_vec *end)
+{
+    double rest = fmin(budget, v_dot(v_sub(goal, from[0]), way)), t2 = 1;
+    int by = -1;
+    for (unsigned i = 0; i < n; i++)
+        end[i] = from[i];
+    if (rest <= 0)
+        return 0;
+    for (unsigned i = 0; i < n; i++) {
+        om_plane_shape a;
+        int hit_by = -1;
+        const double ti = stop_time(t, rules, u[i], member_shape(t, u[i], &from[i], &a),
+                                    v_scale(way, rest), group, body,
+                                    depth > 0 ? &hit_by : NULL);
+        if (ti < t2) {
+            t2 = ti;
+            by = hit_by;
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        end[i] = v_add(from[i], v_scale(way, rest * t2));
+    if (depth > 0 && t2 < 1 && may_go_round(t, u[0], by, group, body))
+        return group_round(t, rules, u, n, group, body, from, by, way, rest, rest * t2, goal,
+                           depth, end);
+    return rest * t2;
+}
+
+/* One way round for the group `u` (its set `group`, rule `body`) from from[]
+ * (NULL: where its units stand): every unit moved by the same legs as
+ * way_round's, `side` cm across and `ahead` cm on, then on along `way`
+ * (group_onward, round at most `depth` more obstacles), at most `budget` cm
+ * in all and no farther on than `goal` (from the first unit's centre),
+ * stopped where the first of them is. Each unit's end into end[]; returns the
+ * distance moved. */
 static double group_way(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                         unsigned n, const om_wm_unit_set *group,
-                        const om_wm_table_move_rule *body, om_wm_vec way, double ahead,
-                        double side, double budget, om_wm_vec goal, om_wm_vec *end)
+                        const om_wm_table_move_rule *body, const om_wm_vec *from, om_wm_vec way,
+                        double ahead, double side, double budget, om_wm_vec goal, unsigned depth,
+                        om_wm_vec *end)
 {
     om_wm_vec v1 = v_add(v_scale(way, ahead), v_scale(v_right(way), side));
-    double l1 = v_len(v1), t1 = 1, rest, t2 = 1;
+    om_wm_vec mid[OM_WM_TABLE_MAX_UNITS];
+    double l1 = v_len(v1), t1 = 1;
     if (l1 > budget) {
         v1 = v_scale(v1, budget / l1);
         l1 = budget;
     }
     for (unsigned i = 0; i < n; i++) {
         om_plane_shape tmp;
-        t1 = fmin(t1, stop_time(t, rules, u[i], unit_shape(&t->unit[u[i]], &tmp), v1, group,
-                                body, NULL));
+        t1 = fmin(t1, stop_time(t, rules, u[i],
+                                member_shape(t, u[i], from != NULL ? &from[i] : NULL, &tmp), v1,
+                                group, body, NULL));
     }
     for (unsigned i = 0; i < n; i++)
-        end[i] = v_add(t->unit[u[i]].centre, v_scale(v1, t1));
-    rest = t1 < 1 ? 0 : fmin(budget - l1, v_dot(v_sub(goal, end[0]), way));
-    if (rest <= 0)
+        end[i] = mid[i] = v_add(from != NULL ? from[i] : t->unit[u[i]].centre, v_scale(v1, t1));
+    if (t1 < 1)
         return l1 * t1;
-    for (unsigned i = 0; i < n; i++) {
-        om_plane_shape a;
-        (void)pose_shape(&t->unit[u[i]], end[i], t->unit[u[i]].dir, 0, &a);
-        t2 = fmin(t2, stop_time(t, rules, u[i], &a, v_scale(way, rest), group, body, NULL));
-    }
-    for (unsigned i = 0; i < n; i++)
-        end[i] = v_add(end[i], v_scale(way, rest * t2));
-    return l1 * t1 + rest * t2;
+    return l1 * t1 + group_onward(t, rules, u, n, group, body, mid, way, budget - l1, goal,
+                                  depth, end);
 }
 
-/* The group's way round obstacle `by` (a unit, or OM_WM_TABLE_MAX_UNITS + a
- * terrain piece) after its straight move along `way` got `ahead` cm (ends in
- * centre[]): as move_end's, the whole group's extent across its way clearing
- * the obstacle's, the side ending its first unit nearer the goal taken when
- * OM_WM_TABLE_ROUND_CM nearer than the straight move. Returns the distance
- * moved, centre[] updated. */
+/* The group's ways round obstacle `by` (a unit, or OM_WM_TABLE_MAX_UNITS + a
+ * terrain piece) after its straight move from from[] (NULL: where its units
+ * stand) along `way` got `ahead` cm (ends in centre[]): as round_from's, the
+ * whole group's extent across its way clearing the obstacle's, each way then
+ * going round up to depth - 1 more obstacles, the side ending its first unit
+ * nearer the goal taken when OM_WM_TABLE_ROUND_CM nearer than the straight
+ * move. Returns the distance moved, centre[] updated. */
 static double group_round(const om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                           unsigned n, const om_wm_unit_set *group,
-                          const om_wm_table_move_rule *body, int by, om_wm_vec way,
-                          double budget, double ahead, om_wm_vec goal, om_wm_vec *centre)
+                          const om_wm_table_move_rule *body, const om_wm_vec *from, int by,
+                          om_wm_vec way, double budget, double ahead, om_wm_vec goal,
+                          unsigned depth, om_wm_vec *centre)
 {
-    const om_wm_table_unit *lead = &t->unit[u[0]];
+    const om_wm_vec origin = from != NULL ? from[0] : t->unit[u[0]].centre;
     const om_wm_vec r = v_right(way);
     om_plane_shape tmp;
     const om_plane_shape *b;
@@ -2545,22 +2675,22 @@ static double group_round(const om_wm_table *t, om_wm_ruleset_id rules, const un
     double best = v_len(v_sub(goal, centre[0])) - OM_WM_TABLE_ROUND_CM;
     for (unsigned i = 0; i < n; i++) {
         double lo, hi;
-        extent_across(&unit_shape(&t->unit[u[i]], &tmp)->p, lead->centre, r, &lo, &hi);
+        extent_across(&member_shape(t, u[i], from != NULL ? &from[i] : NULL, &tmp)->p, origin,
+                      r, &lo, &hi);
         ulo = fmin(ulo, lo);
         uhi = fmax(uhi, hi);
     }
     /* tmp held the units' shapes: the obstacle's is taken after them. */
-    b = by >= OM_WM_TABLE_MAX_UNITS ? terrain_shape(&t->terrain[by - OM_WM_TABLE_MAX_UNITS])
-                                    : shape_in(t, &t->unit[by], &tmp);
-    extent_across(&b->p, lead->centre, r, &blo, &bhi);
+    b = obstacle_shape(t, by, &tmp);
+    extent_across(&b->p, origin, r, &blo, &bhi);
     {
         const double side[2] = {bhi - ulo + OM_WM_TABLE_ROUND_CM,
                                 blo - uhi - OM_WM_TABLE_ROUND_CM};
         const unsigned first = fabs(side[0]) <= fabs(side[1]) ? 0 : 1;
         for (unsigned k = 0; k < 2; k++) {
-            om_wm_vec end[OM_WM_BRIGADE_MAX_UNITS];
-            const double m = group_way(t, rules, u, n, group, body, way, ahead, side[first ^ k],
-                                       budget, goal, end);
+            om_wm_vec end[OM_WM_TABLE_MAX_UNITS];
+            const double m = group_way(t, rules, u, n, group, body, from, way, ahead,
+                                       side[first ^ k], budget, goal, depth - 1, end);
             const double d = v_len(v_sub(goal, end[0]));
             if (d < best) {
                 best = d;
@@ -2610,12 +2740,9 @@ static double move_group_end(const om_wm_table *t, om_wm_ruleset_id rules, const
     }
     for (unsigned i = 0; i < n; i++)
         centre[i] = v_add(t->unit[u[i]].centre, v_scale(v, tmin));
-    if (rule->round && n <= OM_WM_BRIGADE_MAX_UNITS && tmin < 1 && by >= 0 &&
-        (by >= OM_WM_TABLE_MAX_UNITS || (t->unit[by].side == t->unit[u[0]].side &&
-                                         !om_wm_unit_set_has(&group, (unsigned)by) &&
-                                         by != rule->target)))
-        return group_round(t, rules, u, n, &group, &body, by, v_scale(delta, 1 / dist), len,
-                           len * tmin, goal, centre);
+    if (rule->round && tmin < 1 && may_go_round(t, u[0], by, &group, rule))
+        return group_round(t, rules, u, n, &group, &body, NULL, by, v_scale(delta, 1 / dist), len,
+                           len * tmin, goal, OM_WM_TABLE_ROUND_OBSTACLES, centre);
     return len * tmin;
 }
 

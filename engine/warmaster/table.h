@@ -636,10 +636,15 @@ typedef struct om_wm_table_move_rule {
  * legs together at most `max_cm`, each stopped by what is in its way as a
  * straight move is. Of the two sides, the way round that ends nearer the
  * goal is taken, and only when it ends OM_WM_TABLE_ROUND_CM nearer than the
- * straight move (at most four more sweeps of the table). Updates the unit's centre (and
+ * straight move. A way round whose leg straight on is stopped in its turn by
+ * another friend or closed terrain goes round that one the same way, up to
+ * OM_WM_TABLE_ROUND_OBSTACLES obstacles in all: a bounded search of at most
+ * 2 + 4 + ... + 2^OM_WM_TABLE_ROUND_OBSTACLES legs, each a sweep of the
+ * table, made only when a move is blocked. Updates the unit's centre (and
  * facing when it turned); returns the distance moved. Pure on `t`.
  */
 #define OM_WM_TABLE_ROUND_CM 1.0
+#define OM_WM_TABLE_ROUND_OBSTACLES 3u
 double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec goal,
                         double max_cm, const om_wm_table_move_rule *rule,
                         om_wm_unit_set *burst);
@@ -648,15 +653,26 @@ double om_wm_table_move(om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_w
  * om_wm_table_move_group: move the `n` units `u` together by the same straight
  * translation toward `goal` (measured from the first unit's centre), at most
  * `max_cm`, stopping where the first of them is stopped: a brigade moving as a
- * body, without turning (Command > Brigades). With `round` (and n at most
- * OM_WM_BRIGADE_MAX_UNITS), a body stopped by a friend outside it or by closed
+ * body, without turning (Command > Brigades). With `round`, a body of any
+ * size (n up to the table's units) stopped by a friend outside it or by closed
  * terrain goes round that obstacle as om_wm_table_move's unit does, every unit
- * by the same two legs, the whole body's extent across its way clearing the
- * obstacle's. Returns the distance moved.
+ * by the same legs, the whole body's extent across its way clearing the
+ * obstacle's, up to OM_WM_TABLE_ROUND_OBSTACLES obstacles. Returns the
+ * distance moved.
  */
 double om_wm_table_move_group(om_wm_table *t, om_wm_ruleset_id rules, const unsigned *u,
                               unsigned n, om_wm_vec goal, double max_cm,
                               const om_wm_table_move_rule *rule);
+
+/*
+ * om_wm_table_place_clear: whether unit u could stand with its centre at `c`
+ * facing `dir` (a unit vector): wholly on the table, over no other unit, in
+ * no terrain closed to it, and with `apart_from_enemies` touching no enemy
+ * unit (more than OM_WM_TABLE_TOUCH_CM from each). The unit itself is not
+ * moved. Pure; thread-safe.
+ */
+bool om_wm_table_place_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
+                             om_wm_vec c, om_wm_vec dir, bool apart_from_enemies);
 
 /*
  * om_wm_table_turn: turn unit u in place to face `dir` (a unit vector), if

@@ -65,6 +65,10 @@ typedef enum om_wm_event_kind {
                                   the OM_WM_DEVICE_* at play (magic.h): his Ring, Wand or
                                   Rod (a second spell), an enemy Scroll that dispelled it,
                                   an enemy Staff that spellbound him as it failed */
+    OM_WM_EV_DEPLOYMENT,       /* a battle drawing its deployment rolled for it: side the
+                                  side the roll favoured (om_wm_deploy_decide), v[0] the
+                                  method (om_wm_deployment), v[1] and v[2] the scouting
+                                  totals of A and B (scouting; else 0) */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

@@ -19,10 +19,13 @@
  *       - {kind: wood, points: [[60, 50], [80, 70]]}  # as kind turn writes them
  *     deployment: alternate               # lines (default) | alternate |
  *                                         # one-side-first | scouting
+ *     deployment_per: battle              # battle (default; run with terrain_per:
+ *                                         # run) | run: the deployment's roll made
+ *                                         # for each battle or once
  *     deploy_first: roll                  # roll | a | b: who places first, with
  *                                         # alternate or one-side-first
- *     setup_seed: 7                       # the set-up's dice: terrain, scouting
- *                                         # and deployment rolls (default 1)
+ *     setup_seed: 7                       # the set-up's dice: a terrain and a
+ *                                         # deployment per run (default 1)
  *
  * `list` names an example list compiled into the program (the stem of a file
  * of scenarios/lists/warmaster) or a list file, relative to the scenario
@@ -38,14 +41,17 @@
  * rearmost, no two on one unit), so that every part of the army is within some
  * character's command; a character is slain with the unit it joined, to which
  * it adds its bonus Attacks. The
- * terrain is laid out first (battlefield.h); the scouting roll and the
- * deployment's rolls are drawn once, here, from `setup_seed`, and so is a
- * terrain given or generated with `terrain_per: run`: every battle of a run
- * is then fought on the same deployed table. A generated terrain is by
- * default laid out afresh for each battle instead, from the battle's own
- * dice (om_wm_battle_resolve), on the table the armies deployed on open:
- * its pieces lie between the deployment zones, so none lands on a unit, and
- * the scouting winner chooses its side of each battle's table.
+ * terrain is laid out first (battlefield.h), here for a terrain given or
+ * generated with `terrain_per: run` (from `setup_seed`). A deployment method's
+ * one roll (who places first, the roll-off, the scouting roll) is by default
+ * made by each battle from its own dice (deployment_per: battle): both of its
+ * outcomes are deployed and checked here (deploy_both), and each battle is
+ * fought on the one it drew (om_wm_battle_draw_deployment); with
+ * `deployment_per: run` it is rolled once, here, from `setup_seed`. A
+ * generated terrain is by default laid out afresh for each battle, from the
+ * battle's own dice (om_wm_battle_resolve), on the table the armies deployed
+ * on open: its pieces lie between the deployment zones, so none lands on a
+ * unit, and the scouting winner chooses its side of each battle's table.
  * Everything is checked here, with the file and line: the battle's trials
  * check nothing.
  */
@@ -87,7 +93,8 @@ typedef struct raw_side {
 
 typedef struct raw_battle {
     char *schema, *title, *ruleset, *kind, *length, *turns, *first;
-    char *terrain_method, *terrain_per, *deployment, *deploy_first, *setup_seed;
+    char *terrain_method, *terrain_per, *deployment, *deployment_per, *deploy_first;
+    char *setup_seed;
     raw_side a, b;
     om_wm_raw_terrain *terrain;
     unsigned terrain_count;
@@ -119,6 +126,7 @@ static const cyaml_schema_field_t top_fields[] = {
     CYAML_FIELD_SEQUENCE("terrain", OPT, raw_battle, terrain, &om_wm_load_terrain_entry, 0,
                          CYAML_UNLIMITED),
     STR("deployment", OPT, raw_battle, deployment),
+    STR("deployment_per", OPT, raw_battle, deployment_per),
     STR("deploy_first", OPT, raw_battle, deploy_first),
     STR("setup_seed", OPT, raw_battle, setup_seed),
     CYAML_FIELD_END
@@ -547,8 +555,10 @@ static unsigned scouting(const om_wm_battle_scenario *b, unsigned s, bool *scout
 }
 
 /* Deploy both armies by the file's method, with the set-up's dice, and give
- * each unit its item, its id and each side its characters. */
-static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice *d)
+ * each unit its item, its id and each side its characters; `when` ends an
+ * error's reason (which outcome of a roll drawn for each battle failed). */
+static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice *d,
+                        const char *when)
 {
     bool scout[2][OM_WM_TABLE_MAX_UNITS];
     om_wm_deploy_army army[2];
@@ -577,7 +587,7 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice 
         return st;
     if (st != OM_OK)
         return om_yaml_fail_at(c, OM_EINVAL, 0, why.field[0] == 'b' ? "b" : "a", "list",
-                               "%s: %s", why.field, why.reason);
+                               "%s: %s%s", why.field, why.reason, when);
     for (unsigned s = 0; s < 2; s++) {
         const unsigned first = b->deployed.first[s];
         for (size_t k = 0; k < b->list[s]->n_units; k++) {
@@ -631,14 +641,113 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
     return OM_OK;
 }
 
+/* Each battle or each run: the choices of terrain_per and deployment_per. */
+static const char *const per_names[] = {"battle", "run"};
+
+/* What a deployment decided, into the battle's options (the side taking the
+ * first turn where the method gives it, the side choosing its edge of each
+ * battle's terrain), and the table checked: a unit whose place in its line
+ * falls in terrain closed to it is refused, `when` ending the reason. */
+static om_status settle(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b,
+                        const char *when)
+{
+    const om_wm_ruleset_id rules = b->turn.rules->id;
+    om_wm_check_failure why;
+    if (b->deployed.first_turn >= 0)
+        b->options.first = b->deployed.first_turn;
+    if (b->terrain_each_battle) {
+        b->options.terrain_each_battle = b->terrain;
+        b->options.side_chooser = b->deploy.method == OM_WM_DEPLOY_SCOUTING
+                                      ? (int8_t)b->deployed.scouting_winner : -1;
+    } else {
+        b->options.terrain_each_battle = OM_WM_TERRAIN_NONE;
+        b->options.side_chooser = -1;
+    }
+    memset(&why, 0, sizeof why);
+    if (om_wm_table_check(&b->turn.table, rules, &why) != OM_OK) {
+        unsigned u = 0;
+        om_error_clear();
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
+                               "deployment", "the armies deploy in lines of battle across "
+                               "their zones (%.0fcm deep) and cannot stand so: %s%s%s%s",
+                               om_wm_deploy_zone_cm(&b->turn.table, rules),
+                               sscanf(why.field, "units[%u]", &u) == 1 &&
+                                       u < b->turn.table.units ? b->id[u] : why.field,
+                               ": ", why.reason, when);
+    }
+    return OM_OK;
+}
+
+/* The words of an error's end naming the outcome of the deployment's roll
+ * favouring side s. */
+static const char *outcome_words(om_wm_deployment method, unsigned s)
+{
+    static const char *const words[OM_WM_DEPLOY_COUNT][2] = {
+        [OM_WM_DEPLOY_ALTERNATE] = {" (deployed as when side A places first)",
+                                    " (deployed as when side B places first)"},
+        [OM_WM_DEPLOY_ONE_SIDE_FIRST] = {" (deployed as when side A deploys first)",
+                                         " (deployed as when side B deploys first)"},
+        [OM_WM_DEPLOY_SCOUTING] = {" (deployed as when side A wins the scouting roll)",
+                                   " (deployed as when side B wins the scouting roll)"},
+    };
+    return words[method][s & 1u] != NULL ? words[method][s & 1u] : "";
+}
+
+/* A deployment drawn for each battle (deployment_per: battle) by a method
+ * that rolls: both outcomes of its roll deployed here, before any battle, side
+ * B's into b->drawn, side A's into the scenario's own table, each settled and
+ * checked: a deployment a battle could draw that cannot stand (an army too
+ * big for its zone, a unit on terrain closed to it) refuses the file. Each
+ * battle then rolls and is fought on the outcome it drew
+ * (om_wm_battle_draw_deployment). */
+static om_status deploy_both(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b,
+                             om_dice *d)
+{
+    const om_wm_battle_options bare_options = b->options;
+    om_wm_turn *bare = malloc(sizeof *bare);
+    unsigned where[2][OM_WM_TABLE_MAX_UNITS];
+    om_status st;
+    if (bare == NULL || (b->drawn = calloc(1, sizeof *b->drawn)) == NULL) {
+        free(bare);
+        return OM_ERROR(OM_ENOMEM, "%s: out of memory", c->source);
+    }
+    *bare = b->turn;
+    /* Side B's outcome first, then side A's, whose ids the scenario keeps. */
+    b->deploy.outcome = OM_WM_DEPLOY_OUTCOME(1);
+    if ((st = deploy(c, b, d, outcome_words(b->deploy.method, 1))) != OM_OK ||
+        (st = settle(c, r, b, outcome_words(b->deploy.method, 1))) != OM_OK) {
+        free(bare);
+        return st;
+    }
+    b->drawn->turn = b->turn;
+    b->drawn->options = b->options;
+    b->drawn->deployed = b->deployed;
+    b->turn = *bare;
+    b->options = bare_options;
+    free(bare);
+    b->deploy.outcome = OM_WM_DEPLOY_OUTCOME(0);
+    if ((st = deploy(c, b, d, outcome_words(b->deploy.method, 0))) != OM_OK ||
+        (st = settle(c, r, b, outcome_words(b->deploy.method, 0))) != OM_OK)
+        return st;
+    /* The plan as the file gives it: rolled by each battle. */
+    b->deploy.outcome = 0;
+    /* Unit k of side s's list stands at where[s][k] in side A's outcome. */
+    for (unsigned s = 0; s < 2; s++)
+        for (size_t k = 0; k < b->list[s]->n_units; k++)
+            where[s][b->deployed.order[s][k]] = b->deployed.first[s] + (unsigned)k;
+    for (unsigned s = 0; s < 2; s++)
+        for (size_t k = 0; k < b->list[s]->n_units; k++)
+            b->drawn->canon[b->drawn->deployed.first[s] + k] =
+                (uint8_t)where[s][b->drawn->deployed.order[s][k]];
+    return OM_OK;
+}
+
 static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle_scenario *b)
 {
     static const char *const first_names[] = {"roll", "a", "b"};
-    static const char *const per_names[] = {"battle", "run"};
     const char *lengths[8];
     const om_wm_ruleset *rs;
     om_dice dice = {.plain = NULL};
-    om_wm_check_failure why;
     size_t v;
     unsigned turns = 0, seed = 0;
     om_status st;
@@ -746,32 +855,57 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     b->plans_b = b->turn.command;
     b->plans_b.side = 1;
     om_rng_seed_block(&dice.rng, b->setup_seed, 0);
-    if ((st = lay_terrain(c, r, b, &dice)) != OM_OK || (st = deploy(c, b, &dice)) != OM_OK)
+    if ((st = lay_terrain(c, r, b, &dice)) != OM_OK)
         return st;
-    if (b->deployed.first_turn >= 0)
-        b->options.first = b->deployed.first_turn;
-    if (b->terrain_each_battle) {
-        b->options.terrain_each_battle = b->terrain;
-        b->options.side_chooser = b->deploy.method == OM_WM_DEPLOY_SCOUTING
-                                      ? (int8_t)b->deployed.scouting_winner : -1;
-    } else {
-        b->options.terrain_each_battle = OM_WM_TERRAIN_NONE;
-        b->options.side_chooser = -1;
+    if ((st = conv_choice(c, NULL, "deployment_per", r->deployment_per, per_names, 2,
+                          b->terrain != OM_WM_TERRAIN_NONE && b->terrain != OM_WM_TERRAIN_GIVEN &&
+                                  !b->terrain_each_battle ? 1 : 0,
+                          &v)) != OM_OK)
+        return st;
+    b->deploy_each_battle = v == 0;
+    {
+        const unsigned n[2] = {(unsigned)b->list[0]->n_units, (unsigned)b->list[1]->n_units};
+        if (b->deploy_each_battle && om_wm_deploy_rolls(&b->deploy, n))
+            return deploy_both(c, r, b, &dice);
     }
-    /* A unit whose place in its line falls in terrain closed to it. */
-    memset(&why, 0, sizeof why);
-    if (om_wm_table_check(&b->turn.table, rs->id, &why) != OM_OK) {
-        unsigned u = 0;
-        om_error_clear();
-        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, r->terrain != NULL ? "terrain" :
-                               "deployment", "the armies deploy in lines of battle across "
-                               "their zones (%.0fcm deep) and cannot stand so: %s%s%s",
-                               om_wm_deploy_zone_cm(&b->turn.table, rs->id),
-                               sscanf(why.field, "units[%u]", &u) == 1 &&
-                                       u < b->turn.table.units ? b->id[u] : why.field,
-                               ": ", why.reason);
+    if ((st = deploy(c, b, &dice, "")) != OM_OK)
+        return st;
+    return settle(c, r, b, "");
+}
+
+/* The two deployments a battle drawing its own may be fought on: for each
+ * outcome of the roll (the side it favours), what it decides (the side
+ * placing first, the first turn where the method gives it, the table edge the
+ * scouting winner chooses when the terrain is the same in every battle) and
+ * where each unit stands, by the ids of the scenario's units. NULL when out
+ * of memory. */
+static json_t *deployments_json(const om_wm_battle_scenario *b)
+{
+    json_t *all = json_array();
+    for (unsigned k = 0; all != NULL && k < OM_WM_DEPLOY_OUTCOMES; k++) {
+        const om_wm_turn *turn = k == 0 ? &b->turn : &b->drawn->turn;
+        const om_wm_deploy_result *r = k == 0 ? &b->deployed : &b->drawn->deployed;
+        const int8_t first = k == 0 ? b->options.first : b->drawn->options.first;
+        static const char *const first_names[] = {"roll", "a", "b"};
+        json_t *units = json_array(), *one;
+        for (unsigned u = 0; units != NULL && u < turn->table.units; u++) {
+            const om_wm_table_unit *tu = &turn->table.unit[u];
+            json_array_append_new(units, json_pack("{s:s, s:[f, f], s:f}", "id",
+                                                   b->id[k == 0 ? u : b->drawn->canon[u]],
+                                                   "at", tu->centre.x, tu->centre.y, "facing",
+                                                   om_wm_table_facing_deg(tu->dir)));
+        }
+        one = json_pack("{s:s, s:s, s:s, s:o}", "favours", side_key[k], "placed_first",
+                        side_key[r->placed_first], "first", first_names[first + 1], "units",
+                        units);
+        if (one != NULL && b->deploy.method == OM_WM_DEPLOY_SCOUTING)
+            json_object_set_new(one, "side", json_string(b->terrain_each_battle
+                                                             ? "chosen each battle"
+                                                         : r->side_turned ? "turned"
+                                                                          : "kept"));
+        json_array_append_new(all, one);
     }
-    return OM_OK;
+    return all;
 }
 
 /* What the result file records of the battlefield: the set-up's seed, the
@@ -800,7 +934,16 @@ static json_t *battlefield_json(const om_wm_battle_scenario *b)
                     b->terrain_each_battle ? "battle" : "run", "terrain", pieces, "deployment",
                     om_wm_deployment_names[b->deploy.method], "placed_first",
                     side_key[r->placed_first]);
-    if (out != NULL && b->deploy.method == OM_WM_DEPLOY_SCOUTING)
+    if (out != NULL)
+        json_object_set_new(out, "deployment_per",
+                            json_string(b->deploy_each_battle ? "battle" : "run"));
+    if (out != NULL && b->drawn != NULL) {
+        /* Each battle rolls: the deployment of each outcome (the sides' units
+         * at the top level stand as in the first), the result's replay
+         * telling which a battle drew. */
+        json_object_set_new(out, "placed_first", json_string("drawn each battle"));
+        json_object_set_new(out, "deployments", deployments_json(b));
+    } else if (out != NULL && b->deploy.method == OM_WM_DEPLOY_SCOUTING)
         json_object_set_new(out, "scouting",
                             json_pack("{s:[i, i], s:[i, i], s:s, s:s}", "points",
                                       (int)b->deploy.scouting[0], (int)b->deploy.scouting[1],
@@ -872,6 +1015,27 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
     return OM_OK;
 }
 
+om_status om_wm_battle_scenario_prepare_alloc(const om_wm_battle_scenario *b,
+                                              om_wm_check_failure *why,
+                                              om_wm_battle_prepared **out)
+{
+    om_wm_battle_prepared *other = NULL;
+    om_status st = om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, why, out);
+    if (st != OM_OK || b->drawn == NULL)
+        return st;
+    /* Each battle draws its deployment: the other outcome of its roll,
+     * prepared beforehand, as the loader deployed it. */
+    const unsigned n[2] = {(unsigned)b->list[0]->n_units, (unsigned)b->list[1]->n_units};
+    if ((st = om_wm_battle_prepare_alloc(&b->drawn->turn, &b->plans_b, &b->drawn->options, why,
+                                         &other)) == OM_OK)
+        st = om_wm_battle_draw_deployment(*out, &b->deploy, n, other, b->drawn->canon, why);
+    if (st != OM_OK) {
+        om_wm_battle_prepared_free(*out); /* `other` with it, when it took it */
+        *out = NULL;
+    }
+    return st;
+}
+
 void om_wm_battle_scenario_free(om_wm_battle_scenario *b)
 {
     if (b == NULL)
@@ -883,6 +1047,7 @@ void om_wm_battle_scenario_free(om_wm_battle_scenario *b)
         free(b->doctrine_source[s]);
         free(b->doctrine_text[s]);
     }
+    free(b->drawn);
     free(b);
 }
 

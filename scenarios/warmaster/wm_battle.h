@@ -17,6 +17,18 @@
 #include "wm_doctrine.h"
 #include "wm_scenario.h"
 
+/* The deployment of the other outcome of a deployment's roll, when each
+ * battle draws its own (deployment_per: battle): the table as deployed, the
+ * options it decides (first side, the side choosing its edge, the points and
+ * losses of the characters and units by their places), what it decided, and
+ * each unit's index in the scenario's own table (canon). */
+typedef struct om_wm_battle_deployment {
+    om_wm_turn turn;
+    om_wm_battle_options options;
+    om_wm_deploy_result deployed;
+    uint8_t canon[OM_WM_TABLE_MAX_UNITS];
+} om_wm_battle_deployment;
+
 /* A battle as loaded: the deployed table, the units' values, both sides'
  * settings, and the two lists with their texts (for the result's record). */
 typedef struct om_wm_battle_scenario {
@@ -41,6 +53,12 @@ typedef struct om_wm_battle_scenario {
     uint64_t setup_seed;              /* the dice of the set-up (terrain, deployment) */
     om_wm_deploy_plan deploy;         /* how the armies deployed */
     om_wm_deploy_result deployed;     /* what the deployment decided */
+    bool deploy_each_battle;          /* the deployment's roll drawn for each battle
+                                         (deployment_per: battle), not once */
+    om_wm_battle_deployment *drawn;   /* with deploy_each_battle and a method that
+                                         rolls: the deployment when the roll favours
+                                         side B, `turn` and `deployed` holding side A's;
+                                         else NULL (owned) */
     bool first_given;                 /* the file gave `first` */
 } om_wm_battle_scenario;
 
@@ -65,6 +83,17 @@ om_status om_wm_battle_scenario_load_text(const char *source, const char *text, 
  * and units as deployed (id, name, points, where they
  * stand), the length method and turns, the first side. Errors: OM_ENOMEM. */
 om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **out);
+
+/*
+ * om_wm_battle_scenario_prepare_alloc: prepare loaded battle b for its trials
+ * (om_wm_battle_prepare_alloc on its table, plans and options), and, where
+ * each battle draws its deployment (b->drawn), the other outcome too
+ * (om_wm_battle_draw_deployment). Free with om_wm_battle_prepared_free.
+ * Errors: those two functions' (`why` filled for OM_EINVAL), OM_ENOMEM.
+ */
+om_status om_wm_battle_scenario_prepare_alloc(const om_wm_battle_scenario *b,
+                                              om_wm_check_failure *why,
+                                              om_wm_battle_prepared **out);
 
 /* Free a battle (NULL allowed). */
 void om_wm_battle_scenario_free(om_wm_battle_scenario *b);

@@ -651,8 +651,7 @@ static om_status battle_prepare(const om_wm_scenario *ws, wm_prepared *p, om_tri
 {
     const om_wm_battle_scenario *b = ws->battle;
     om_wm_check_failure why;
-    om_status st = om_wm_battle_prepare_alloc(&b->turn, &b->plans_b, &b->options, &why,
-                                              &p->battle);
+    om_status st = om_wm_battle_scenario_prepare_alloc(b, &why, &p->battle);
     if (st != OM_OK)
         return st;
     battle_layout(b, p, &out->layout);
@@ -1033,6 +1032,8 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
     om_wm_battle_resolve(p->battle, w, d, &r);
     om_wm_turn_work_set_trace(w, NULL);
     battle_row(&r, p->battle_units, row);
+    /* The events name the units of the deployment the battle drew. */
+    turn = om_wm_battle_turn_deployed(p->battle, r.deployment);
     st = om_wm_narrate_print(out, &turn->table, &turn->magic, side_name, tr.ev, tr.n,
                              tr.dropped);
     if (st == OM_OK && picture != NULL) {

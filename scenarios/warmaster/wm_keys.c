@@ -283,13 +283,18 @@ static const om_game_key turn_keys[] = {
     {.name = "deployment", .where = "top", .type = "name", .values = om_wm_deployment_names,
      .n_values = OM_WM_DEPLOY_COUNT, .fallback = "lines",
      .help = "kind battle: how the armies set up (Battlefields, Setting up armies; Scouting)"},
+    {.name = "deployment_per", .where = "top", .type = "name", .values = per_names,
+     .n_values = N(per_names), .fallback = "battle (run with terrain_per: run)",
+     .help = "kind battle: the deployment's roll (who places first, the roll-off, the "
+             "scouting roll) drawn for each battle from its own dice, or once per run from "
+             "setup_seed"},
     {.name = "deploy_first", .where = "top", .type = "name", .values = first_names,
      .n_values = N(first_names), .fallback = "roll",
      .help = "kind battle: with alternate or one-side-first, the side placing first (roll: "
              "as the method decides it)"},
     {.name = "setup_seed", .where = "top", .type = "0..4294967295", .fallback = "1",
-     .help = "kind battle: the seed of the set-up's dice (scouting and deployment rolls, "
-             "a terrain per run), once for the whole run"},
+     .help = "kind battle: the seed of the set-up's dice (the deployment's rolls with "
+             "deployment_per: run, a terrain per run), once for the whole run"},
 };
 
 /* What a side key's default is, for people. */

@@ -223,6 +223,30 @@ static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
             outcome);
 }
 
+/* The roll of a deployment drawn for this battle, and what it decided. */
+static void tell_deployment(printer *p, const char *const side_name[2], const om_wm_event *e)
+{
+    const unsigned s = e->side & 1u;
+    switch ((om_wm_deployment)e->v[0]) {
+    case OM_WM_DEPLOY_ALTERNATE:
+        say(p, "Deployment (one unit at a time): side %s (%s) places the first unit.\n",
+            side_letter[s], side_name[s]);
+        break;
+    case OM_WM_DEPLOY_ONE_SIDE_FIRST:
+        say(p, "Deployment (one side first): side %s (%s) loses the roll-off and deploys "
+            "its whole army first.\n", side_letter[s], side_name[s]);
+        break;
+    case OM_WM_DEPLOY_SCOUTING:
+        say(p, "Deployment (scouting): A %d against B %d; side %s (%s) wins, chooses its "
+            "table edge and places its scouts first.\n", e->v[1], e->v[2], side_letter[s],
+            side_name[s]);
+        break;
+    default:
+        say(p, "Deployment: side %s (%s) is favoured.\n", side_letter[s], side_name[s]);
+        break;
+    }
+}
+
 /* One event, a line (two for a combat's heading). */
 static void tell(printer *p, const om_wm_table *t, const char *const side_name[2],
                  const om_wm_event *e)
@@ -296,6 +320,9 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
         break;
     case OM_WM_EV_SPELL:
         tell_spell(p, t, e);
+        break;
+    case OM_WM_EV_DEPLOYMENT:
+        tell_deployment(p, side_name, e);
         break;
     default:
         say(p, "  (an event of kind %d)\n", e->kind);
