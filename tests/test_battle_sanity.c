@@ -254,5 +254,8 @@ Test(sanity, adding_a_unit_1_1, .timeout = 900) { adding_a_unit(1); }
  * rearmost line (wm_battle.c). With that, characters moving with their units'
  * combat moves, their bonus going with them and a protected General's unit
  * neither pursuing nor advancing, the margin moves by -8.4 VP (se 11.9) under
- * Revolution, +29.4 (se 14.0) under 1.1 and +1.6 (se 6.4) under Ancients. */
+ * Revolution, +29.4 (se 14.0) under 1.1 and +1.6 (se 6.4) under Ancients; with
+ * the Wizards' devices, deployments drawn for each battle, moves round three
+ * obstacles and supports from the side also merged, by -16.4 VP (se 12.3),
+ * +19.7 (se 13.8) and +2.1 (se 6.3). */
 Test(sanity, adding_a_unit_ancients, .timeout = 900) { adding_a_unit(2); }
