@@ -1,8 +1,8 @@
 /*
  * exact_law.h: the checks of a Monte Carlo frequency against an exact law,
  * shared by the test programs (test_command.c, test_turn.c, test_wm.c,
- * test_magic.c, test_magic_lasting.c, test_exact.c). Header-only: each test
- * program is one file.
+ * test_magic.c, test_magic_lasting.c, test_magic_phase.c, test_magic_devices.c,
+ * test_exact.c). Header-only: each test program is one file.
  *
  * A frequency passes when it lies within SIGMAS standard errors of the exact
  * probability, the standard error of a binomial proportion at the exact p. A

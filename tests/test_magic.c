@@ -38,34 +38,18 @@
 #include "wm_scenario.h"
 #include "wm_spells.h"
 #include "exact_law.h"
+#include "turn_builder.h"
 
 #define TRIALS 60000u
 #define SIGMAS 5.0
 
 static const om_wm_traits NO_TRAITS;
 
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
-
 /* ---- A turn under construction ---- */
 
 static void begin(om_wm_turn *t, const char *ruleset)
 {
-    memset(t, 0, sizeof *t);
-    t->rules = om_wm_ruleset_find(ruleset);
-    cr_assert_not_null(t->rules);
-    om_wm_table_init(&t->table, t->rules->id, 0, 0);
-    t->command.rules = t->rules->id;
-    t->command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        t->command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        t->command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    turn_begin(t, ruleset, OM_WM_INITIATIVE_AUTO);
 }
 
 /* Infantry in line, no special rule, no shooting. */

@@ -26,27 +26,13 @@
 #include "turn.h"
 #include "wm.h"
 #include "wm_spells.h"
+#include "exact_law.h"
+#include "turn_builder.h"
 
 #define TRIALS 60000u
 #define SIGMAS 5.0
 
 static const om_wm_traits NO_TRAITS;
-
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    const double est = (double)count / (double)n;
-    const double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
 
 /* ---- Three turns on one table ---- */
 
@@ -58,16 +44,7 @@ typedef struct build {
 static void begin(build *b)
 {
     memset(b, 0, sizeof *b);
-    b->t.rules = om_wm_ruleset_find("warmaster-revolution");
-    cr_assert_not_null(b->t.rules);
-    om_wm_table_init(&b->t.table, b->t.rules->id, 0, 0);
-    b->t.command.rules = b->t.rules->id;
-    b->t.command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        b->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1,
-                                            .initiative = OM_WM_INITIATIVE_NEVER};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        b->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    turn_begin(&b->t, "warmaster-revolution", OM_WM_INITIATIVE_NEVER);
     b->second = b->t.command;
     b->second.side = 1;
 }

@@ -49,13 +49,13 @@
 #include "wm.h"
 #include "wm_spells.h"
 #include "exact_law.h"
+#include "exact_law.h"
+#include "turn_builder.h"
 
 #define TRIALS 60000u
 #define SIGMAS 5.0
 
 static const om_wm_traits NO_TRAITS;
-
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
 
 /* P(2D6 <= target). */
 static double two_d6_at_most(int target)
@@ -65,12 +65,6 @@ static double two_d6_at_most(int target)
         for (int b = 1; b <= 6; b++)
             ways += a + b <= target;
     return ways / 36.0;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
 }
 
 /* ---- A turn under construction: side 0 casts, side 1 then moves ---- */
@@ -83,15 +77,7 @@ typedef struct build {
 static void begin(build *b)
 {
     memset(b, 0, sizeof *b);
-    b->t.rules = om_wm_ruleset_find("warmaster-revolution");
-    cr_assert_not_null(b->t.rules);
-    om_wm_table_init(&b->t.table, b->t.rules->id, 0, 0);
-    b->t.command.rules = b->t.rules->id;
-    b->t.command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        b->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        b->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    turn_begin(&b->t, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
     b->second = b->t.command;
     b->second.side = 1;
 }

@@ -35,6 +35,8 @@
 #include "turn.h"
 #include "wm.h"
 #include "wm_spells.h"
+#include "exact_law.h"
+#include "turn_builder.h"
 
 #define TRIALS 40000u
 #define SIGMAS 5.0
@@ -42,45 +44,9 @@
 
 static const om_wm_traits NO_TRAITS;
 
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
-static void expect_p(const char *what, unsigned long count, unsigned long n, double p)
-{
-    const double est = (double)count / (double)n;
-    const double se = sqrt(fmax(p * (1 - p), 1e-12) / (double)n);
-    cr_expect(fabs(est - p) <= SIGMAS * se + 1e-12, "%s: %.5f vs exact %.5f (5 se = %.5f)",
-              what, est, p, SIGMAS * se);
-}
-
-static double binom(unsigned n, unsigned k, double p)
-{
-    double c = 1.0;
-    if (k > n)
-        return 0.0;
-    for (unsigned i = 0; i < k; i++)
-        c = c * (n - i) / (i + 1);
-    return c * pow(p, k) * pow(1 - p, n - k);
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
-}
-
 static void begin(om_wm_turn *t)
 {
-    memset(t, 0, sizeof *t);
-    t->rules = om_wm_ruleset_find("warmaster-revolution");
-    cr_assert_not_null(t->rules);
-    om_wm_table_init(&t->table, t->rules->id, 0, 0);
-    t->command.rules = t->rules->id;
-    t->command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        t->command.plan[u] = (om_wm_plan){.target = -1, .by = -1,
-                                          .initiative = OM_WM_INITIATIVE_NEVER};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        t->command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    turn_begin(t, "warmaster-revolution", OM_WM_INITIATIVE_NEVER);
 }
 
 /* Infantry in line, no special rule, no shooting, never pursuing (one round
@@ -161,7 +127,7 @@ static void expect_mixture(const char *what, const unsigned long lost[9], unsign
         char label[96];
         snprintf(label, sizeof label, "%s: %u stands lost", what, k);
         expect_p(label, lost[k], TRIALS,
-                 P_CAST * binom(dice_cast, k, p_cast) + (1 - P_CAST) * binom(dice, k, p));
+                 P_CAST * binom_pmf(dice_cast, k, p_cast) + (1 - P_CAST) * binom_pmf(dice, k, p));
     }
 }
 

@@ -28,13 +28,12 @@
 #include "turn.h"
 #include "wm.h"
 #include "exact_law.h"
+#include "turn_builder.h"
 
 #define TRIALS 100000u
 #define SIGMAS 5.0
 
 static const om_wm_traits NO_TRAITS;
-
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
 
 /* P(2D6 <= n). */
 static double p2d6(int n)
@@ -51,15 +50,8 @@ typedef struct builder {
 static void begin(builder *b, const char *ruleset, unsigned moving)
 {
     memset(b, 0, sizeof *b);
-    b->t.rules = om_wm_ruleset_find(ruleset);
-    cr_assert_not_null(b->t.rules);
-    om_wm_table_init(&b->t.table, b->t.rules->id, 0, 0);
-    b->t.command.rules = b->t.rules->id;
+    turn_begin(&b->t, ruleset, OM_WM_INITIATIVE_AUTO);
     b->t.command.side = (uint8_t)moving;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        b->t.command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        b->t.command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
 }
 
 /* A unit of no special rule on the table and in the turn. */
@@ -106,12 +98,6 @@ static om_wm_turn_prepared *prepare(const builder *b)
     cr_assert_eq(om_wm_turn_prepare_alloc(&b->t, &why, &p), OM_OK, "%s: %s", why.field,
                  why.reason);
     return p;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
 }
 
 /* The end states of one trial agree (turn.h): a destroyed unit is neither

@@ -25,6 +25,7 @@
 #include "trace.h"
 #include "turn.h"
 #include "wm.h"
+#include "turn_builder.h"
 
 #define TRIALS 4000u
 #define EVENTS 256u
@@ -35,20 +36,9 @@
 #define K_CONTACT_Y 53.0
 #define S_Y 50.0
 
-static om_wm_vec at(double x, double y) { return (om_wm_vec){x, y}; }
-
 static void begin(om_wm_turn *t)
 {
-    memset(t, 0, sizeof *t);
-    t->rules = om_wm_ruleset_find("warmaster-revolution");
-    cr_assert_not_null(t->rules);
-    om_wm_table_init(&t->table, t->rules->id, 0, 0);
-    t->command.rules = t->rules->id;
-    t->command.side = 0;
-    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
-        t->command.plan[u] = (om_wm_plan){.target = -1, .by = -1};
-    for (unsigned k = 0; k < OM_WM_TABLE_MAX_BRIGADES; k++)
-        t->command.brigade_plan[k] = (om_wm_plan){.target = -1, .by = -1};
+    turn_begin(t, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
 }
 
 /* A unit of no special rule, on the table and in the turn. */
@@ -81,12 +71,6 @@ static om_wm_turn_prepared *prepare(const om_wm_turn *t)
     memset(&why, 0, sizeof why);
     cr_assert_eq(om_wm_turn_prepare_alloc(t, &why, &p), OM_OK, "%s: %s", why.field, why.reason);
     return p;
-}
-
-static void seed(om_dice *d, uint64_t s)
-{
-    d->plain = NULL;
-    om_rng_seed_block(&d->rng, s, 0);
 }
 
 /* What the trace says the Combat phase did to unit u (its last engagement). */
