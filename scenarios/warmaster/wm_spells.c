@@ -17,6 +17,13 @@
 
 #include "army.h"
 
+/* The model of the spells that give one unit terror for the Combat phase
+ * (Word of Fear, Aspect of Wulfen). */
+#define COMBAT_TERROR_MODEL                                                                  \
+    "Modelled in part: one friendly unit in range, seen or not, causes terror for this "     \
+    "turn's Combat phase; cast only on a unit engaged in combat (a unit that would gain it " \
+    "only by an advance is left out)."
+
 /* What the four spells that forbid a unit to charge (Dominion, Mazdamundi's
  * Revenge, Doom and Despair, Lion Dogs Attack) play, in one text. */
 #define NO_CHARGE_MODEL                                                                      \
@@ -341,13 +348,9 @@ static const om_wm_spell_rule spell_rules[] = {
      .model = "Every friendly unit within range of the Sorcerer as he casts it is immune to "
               "terror until the end of the enemy's next turn."},
     {.id = "word-of-fear", .effect = OM_WM_SPELL_COMBAT, .phase = OM_WM_LASTING_TERROR,
-     .model = "Modelled in part: one friendly unit in range, seen or not, causes terror for "
-              "this turn's Combat phase; cast only on a unit engaged in combat (a unit that "
-              "would gain it only by an advance is left out)."},
+     .model = COMBAT_TERROR_MODEL},
     {.id = "aspect-of-wulfen", .effect = OM_WM_SPELL_COMBAT, .phase = OM_WM_LASTING_TERROR,
-     .model = "Modelled in part: one friendly unit in range, seen or not, causes terror for "
-              "this turn's Combat phase; cast only on a unit engaged in combat (a unit that "
-              "would gain it only by an advance is left out)."},
+     .model = COMBAT_TERROR_MODEL},
     {.id = "twilight-host", .effect = OM_WM_SPELL_LASTING, .lasting = OM_WM_LASTING_TERROR,
      .model = "One friendly unit in range, seen or not, causes terror until the Wood Elves' "
               "next turn (the rule's next magic phase)."},
