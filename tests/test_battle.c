@@ -458,6 +458,24 @@ Test(battle, deployed_lines)
                 }
             }
 
+    /* Two armies of 60 one-stand units in brigades of two: about 30 brigades
+     * each (a unit left at a line's end stands alone), more than the table
+     * holds together. The second army is refused at the brigade that finds no
+     * room, not deployed with its last units standing alone. */
+    begin(&x, "warmaster-revolution");
+    army(v, 60);
+    for (unsigned i = 0; i < 60; i++)
+        v[i].stands = v[i].size = 1;
+    cr_assert_eq(om_wm_battle_deploy_line(&x.t, 0, v, 60, 2, &why, &first_a), OM_OK, "%s: %s",
+                 why.field, why.reason);
+    cr_assert_gt(x.t.table.brigades, (unsigned)OM_WM_TABLE_MAX_BRIGADES / 2, "%u",
+                 x.t.table.brigades);
+    cr_expect_eq(om_wm_battle_deploy_line(&x.t, 1, v, 60, 2, &why, &first_b), OM_EINVAL);
+    cr_expect(strncmp(why.field, "b.units[", 8) == 0, "%s", why.field);
+    cr_expect(strstr(why.reason, "the table holds at most 48 brigades") != NULL, "%s",
+              why.reason);
+    cr_expect_eq(x.t.table.brigades, (unsigned)OM_WM_TABLE_MAX_BRIGADES);
+
     begin(&x, "warmaster-revolution");
     army(v, OM_WM_TURN_SIDE_UNITS_MAX);
     cr_expect_eq(om_wm_battle_deploy_line(&x.t, 0, v, OM_WM_TURN_SIDE_UNITS_MAX, 4, &why,

@@ -605,16 +605,25 @@ void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om
 
 /* ---- Deployment ---- */
 
-/* Declare the brigade of units [from, to) of the table if it has two or more
- * and the table has room (else its units stand alone). */
-static void declare_brigade(om_wm_table *t, unsigned from, unsigned to)
+/* Declare the brigade of units [from, to) of the table if it has two or more.
+ * Returns false when the table has no room for another brigade (its units
+ * would stand alone, unlike the deployment asked for). */
+static bool declare_brigade(om_wm_table *t, unsigned from, unsigned to)
 {
     unsigned u[OM_WM_BRIGADE_MAX_UNITS];
     if (to - from < 2 || to - from > OM_WM_BRIGADE_MAX_UNITS)
-        return;
+        return true;
     for (unsigned k = from; k < to; k++)
         u[k - from] = k;
-    (void)om_wm_table_add_brigade(t, u, to - from);
+    return om_wm_table_add_brigade(t, u, to - from) >= 0;
+}
+
+/* The failure of a brigade the table has no room for, at unit i of `who`. */
+static om_status no_room_for_brigade(om_wm_check_failure *why, const char *who, unsigned i)
+{
+    return om_check_fail_item(why, who, (int)i, "", "the table holds at most %d brigades "
+                              "(both armies'); deploy in larger brigades or fewer units",
+                              OM_WM_TABLE_MAX_BRIGADES);
 }
 
 double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules)
@@ -657,12 +666,14 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
             double shift = (tab->width_cm - line_width) / 2;
             for (unsigned k = line_start; k < (unsigned)u; k++)
                 tab->unit[k].centre.x += shift;
-            declare_brigade(tab, group_start, (unsigned)u);
+            if (!declare_brigade(tab, group_start, (unsigned)u))
+                return no_room_for_brigade(why, who, i);
             front -= line_depth + OM_WM_DEPLOY_LINE_GAP_CM;
             x = line_depth = line_width = 0;
             line_start = group_start = (unsigned)u;
         } else if ((unsigned)u - group_start == group) {
-            declare_brigade(tab, group_start, (unsigned)u);
+            if (!declare_brigade(tab, group_start, (unsigned)u))
+                return no_room_for_brigade(why, who, i);
             group_start = (unsigned)u;
         }
         if (w > tab->width_cm || front - d < 0)
@@ -681,7 +692,8 @@ om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_uni
         t->unit[u].shoot = OM_WM_SHOOT_CLOSEST;
         t->unit[u].stand_and_shoot = true;
     }
-    declare_brigade(tab, group_start, tab->units);
+    if (n > 0 && !declare_brigade(tab, group_start, tab->units))
+        return no_room_for_brigade(why, who, n - 1);
     {
         double shift = (tab->width_cm - line_width) / 2;
         for (unsigned k = line_start; k < tab->units; k++)

@@ -186,13 +186,14 @@ double om_wm_deploy_zone_cm(const om_wm_table *t, om_wm_ruleset_id rules);
  * front edge at the depth of its zone (om_wm_deploy_zone_cm) from its own
  * edge; a unit that would pass the table's side edge starts a new line behind. With `brigade`
  * of 2 to 4, neighbours of one line stand side by side in brigades of up to
- * that many touching units (Command > Brigades), declared on the table while
- * it has room for them, brigades OM_WM_DEPLOY_GAP_CM apart; with 0 or 1 every
+ * that many touching units (Command > Brigades), declared on the table,
+ * brigades OM_WM_DEPLOY_GAP_CM apart; with 0 or 1 every
  * unit stands alone, OM_WM_DEPLOY_GAP_CM from the next. The units are appended to the table and to t->unit with
  * `side` and values set (shooting closest, standing and shooting), their
  * table indices from *first on. Errors (OM_EINVAL, `why` filled with the
- * field "SIDE.units[i]"): the table is full, or a line would stand behind the
- * side's own table edge (the army does not fit its deployment zone).
+ * field "SIDE.units[i]"): the table is full of units or of brigades
+ * (OM_WM_TABLE_MAX_BRIGADES, both armies' together), or a line would stand
+ * behind the side's own table edge (the army does not fit its deployment zone).
  */
 om_status om_wm_battle_deploy_line(om_wm_turn *t, unsigned side, const om_wm_unit *values,
                                    unsigned n, unsigned brigade, om_wm_check_failure *why,
