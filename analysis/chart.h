@@ -26,9 +26,9 @@
  *             a footnote naming the units not drawn and why;
  *   points    from a battle file: one row per unit, two bars, the victory
  *             points it scored and gave up a battle (means with their normal
- *             intervals, summary.h, the lower end drawn and written no lower
- *             than 0), side A's units first, within a side the best scorers
- *             for their cost first (om_summary_unit_points_rank).
+ *             intervals, summary.h, no lower than 0), side A's units first,
+ *             within a side the best scorers for their cost first
+ *             (om_summary_unit_points_rank).
  *
  * Several run files in one odds chart are series, each labelled by what
  * differs between the files' provenance (rule set, kind, units, the resolved

@@ -859,7 +859,7 @@ static om_status build_points(const run_data *rd, om_chart_spec *spec)
         /* The summary keeps [0] given up and [1] scored; a chart reads scored first. */
         for (int j = 0; j < 2; j++) {
             row->mean[j] = p->mean[1 - j];
-            row->lo[j] = fmax(0.0, p->lo[1 - j]);
+            row->lo[j] = p->lo[1 - j];
             row->hi[j] = p->hi[1 - j];
         }
         row->per_100 = p->per_100;

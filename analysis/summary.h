@@ -171,7 +171,8 @@ typedef struct om_summary_decider {
  */
 typedef struct om_summary_unit_points {
     double mean[2], sd[2];  /* [0] given up, [1] scored: mean a trial, standard deviation */
-    double lo[2], hi[2];    /* interval of each mean */
+    double lo[2], hi[2];    /* normal interval of each mean, its lower end no lower
+                               than 0 */
     double per_100;         /* scored per 100 points of the unit's value (mean[1] * 100 /
                                points), or -1 when its points are unknown */
 } om_summary_unit_points;

@@ -286,7 +286,10 @@ static om_status read_unit_points(om_h5_reader *r, om_summary *s, int field[2][2
             const double *a = &sum[4 * u + 2 * k];
             p->mean[k] = a[0] / n_all;
             p->sd[k] = sqrt(fmax(a[1] / n_all - p->mean[k] * p->mean[k], 0.0));
-            p->lo[k] = p->mean[k] - z * p->sd[k] / sqrt(n_all);
+            /* A normal interval of the mean, no lower than 0: points are
+             * never negative (a unit that rarely gives any up would else
+             * show a negative end). */
+            p->lo[k] = fmax(0.0, p->mean[k] - z * p->sd[k] / sqrt(n_all));
             p->hi[k] = p->mean[k] + z * p->sd[k] / sqrt(n_all);
         }
         p->per_100 = s->units[u].points > 0 ? p->mean[1] * 100.0 / s->units[u].points : -1.0;
