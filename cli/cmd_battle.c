@@ -47,6 +47,8 @@ typedef struct battle_args {
     const char *length;      /* the length method */
     uint64_t turns;          /* turns of a fixed length */
     const char *first;       /* who takes the first turn */
+    const char *terrain;     /* how the terrain is laid out */
+    const char *deployment;  /* how the armies set up */
     const char *title;       /* the battle's title */
     const char *resume;      /* an interrupted run's .partial file */
     bool quiet;              /* no progress line or notes */
@@ -91,6 +93,14 @@ static const om_cli_option battle_options[] = {
      .help = "a battle of N turns (--length fixed)"},
     {.name = "first", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, first),
      .metavar = "roll|a|b", .help = "who takes the first turn (default: roll for it)"},
+    {.name = "terrain", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, terrain),
+     .metavar = "METHOD",
+     .help = "terrain laid out for each battle by a method of\nthe rule set (Warmaster: "
+             "dice-for-edges,\nsymmetrical, random: Ancients' random set-up;\ndefault none)"},
+    {.name = "deployment", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, deployment),
+     .metavar = "METHOD",
+     .help = "how the armies set up (Warmaster: lines, alternate,\none-side-first, scouting; "
+             "default lines), its\nroll drawn for each battle"},
     {.name = "title", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, title),
      .metavar = "TEXT", .help = "the battle's title (default: LIST_A's name against\nLIST_B's)"},
     {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, resume),
@@ -139,7 +149,7 @@ static int battle_run(const om_cli_args *args)
         .doctrine = {a->doctrine[0], a->doctrine[1]},
         .doctrine_word = {"--doctrine-a", "--doctrine-b"},
         .length = a->length, .turns = (unsigned)a->turns, .first = a->first,
-        .title = a->title};
+        .terrain = a->terrain, .deployment = a->deployment, .title = a->title};
     om_run_request req = {.command_line = args->command_line, .trials = a->battles,
                           .seed = a->seed, .threads = (unsigned)a->threads, .path = a->output,
                           .halfwidth = a->halfwidth, .target = a->target,
@@ -173,6 +183,7 @@ const om_cli_command om_cli_battle = {
              "                         [--threads T] [--halfwidth H [--target FIELD]]\n"
              "                         [--doctrine-a NAME] [--doctrine-b NAME]\n"
              "                         [--length METHOD] [--turns N] [--first roll|a|b]\n"
+             "                         [--terrain METHOD] [--deployment METHOD]\n"
              "                         [--title TEXT] [--quiet]\n"
              "oddsmaster battle --resume FILE.h5.partial [--threads T] [--quiet]",
     .about =
@@ -201,10 +212,11 @@ const om_cli_command om_cli_battle = {
         "  oddsmaster battle revolution-empire-steel-and-shot revolution-orcs-horde \\\n"
         "      -o steel-v-horde.h5 --battles 2000",
     .exits =
-        "  2  an unknown example list, doctrine, length method or first side (with\n"
-        "     the nearest name); a list file that breaks its army's rules (its file,\n"
-        "     line and field); lists of two rule sets; a .partial file to resume\n"
-        "     that is complete or of another version\n"
+        "  2  an unknown example list, doctrine, length, terrain or deployment method\n"
+        "     or first side (with the nearest name); a list file that breaks its army's\n"
+        "     rules (its file, line and field); lists of two rule sets; a deployment\n"
+        "     that does not fit its zone; a .partial file to resume that is complete\n"
+        "     or of another version\n"
         "  3  a list file that cannot be read; cannot write the result file, or read\n"
         "     the file to resume\n"
         "  4  internal error\n"

@@ -139,6 +139,32 @@ if cmp -s "$TMP/h_c1" "$TMP/h_c2"; then ok "battle on 1 and 2 threads: the same 
 trial_hashes "$TMP/c3.h5" >"$TMP/h_c3"
 if cmp -s "$TMP/h_c1" "$TMP/h_c3"; then not_ok "another seed and doctrine: other battles"; else
     ok "another seed and doctrine: other battles"; fi
+# --terrain and --deployment: the scenario keys terrain_method and
+# deployment, the same battles as run of the file that gives them.
+printf 'schema: oddsmaster-scenario/1\nkind: battle\na: {list: revolution-empire-steel-and-shot}\nb: {list: revolution-orcs-horde}\nlength: fixed\nturns: 2\nterrain_method: dice-for-edges\ndeployment: scouting\n' >"$TMP/field.yaml"
+"$OM" run "$TMP/field.yaml" -n 40 --seed 5 -q -o "$TMP/f_run.h5" >/dev/null 2>&1
+expect_exit 0 "battle --terrain dice-for-edges --deployment scouting" "$OM" battle \
+    revolution-empire-steel-and-shot revolution-orcs-horde --turns 2 --terrain dice-for-edges \
+    --deployment scouting -n 40 --seed 5 -q -o "$TMP/f_cli.h5"
+trial_hashes "$TMP/f_run.h5" >"$TMP/h_frun"
+trial_hashes "$TMP/f_cli.h5" >"$TMP/h_fcli"
+if [ -s "$TMP/h_frun" ] && cmp -s "$TMP/h_frun" "$TMP/h_fcli"; then
+    ok "...the same per-trial datasets as run of the file with terrain_method and deployment"; else
+    not_ok "...the same per-trial datasets as run of the file with terrain_method and deployment"; fi
+expect_exit 0 "...its battle told" "$OM" replay "$TMP/f_cli.h5" --battle 1
+expect_grep "Deployment (scouting): A " "$TMP/out" "...with the scouting roll drawn for it"
+badcmd_early() {
+    expect_exit 2 "battle: $1" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
+        "$2" "$3" -n 10 -q -o "$TMP/bad.h5"
+    expect_grep "$4" "$TMP/err" "battle: $1: the message"
+    expect_absent "$TMP/bad.h5" "battle: $1: no file"
+}
+badcmd_early "an unknown terrain method" --terrain dice-for-edge \
+    "--terrain: unknown terrain method 'dice-for-edge'; did you mean 'dice-for-edges'?"
+badcmd_early "terrain the command line cannot give" --terrain given \
+    "expected one of: none, dice-for-edges, symmetrical, random"
+badcmd_early "an unknown deployment method" --deployment scoutin \
+    "--deployment: unknown deployment method 'scoutin'; did you mean 'scouting'?"
 expect_exit 0 "battle --help" "$OM" battle --help
 expect_grep "oddsmaster battle LIST_A LIST_B -o FILE.h5" "$TMP/out" "...gives the usage"
 expect_exit 1 "battle with one list" "$OM" battle revolution-orcs-horde -o "$TMP/u.h5"

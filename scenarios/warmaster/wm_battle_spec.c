@@ -250,6 +250,19 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
                       OM_WM_BATTLE_TURNS_MAX);
     if (st == OM_OK && spec->first != NULL)
         st = choose("--first", "first side", spec->first, first_names, 3, &v);
+    /* The terrain from the command line is generated, never given: a file
+     * gives pieces. */
+    if (st == OM_OK && spec->terrain != NULL) {
+        const char *methods[OM_WM_TERRAIN_METHOD_COUNT];
+        size_t n_methods = 0;
+        for (size_t i = 0; i < OM_WM_TERRAIN_METHOD_COUNT; i++)
+            if (i != OM_WM_TERRAIN_GIVEN)
+                methods[n_methods++] = om_wm_terrain_method_names[i];
+        st = choose("--terrain", "terrain method", spec->terrain, methods, n_methods, &v);
+    }
+    if (st == OM_OK && spec->deployment != NULL)
+        st = choose("--deployment", "deployment method", spec->deployment,
+                    om_wm_deployment_names, OM_WM_DEPLOY_COUNT, &v);
     if (st == OM_OK) {
         put(&b, "schema: %s\nkind: battle\n", OM_SCENARIO_SCHEMA);
         if (spec->title != NULL) {
@@ -274,6 +287,10 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
             put(&b, "turns: %u\n", spec->turns);
         if (spec->first != NULL)
             put(&b, "first: %s\n", spec->first);
+        if (spec->terrain != NULL)
+            put(&b, "terrain_method: %s\n", spec->terrain);
+        if (spec->deployment != NULL)
+            put(&b, "deployment: %s\n", spec->deployment);
         if (!b.ok || b.s == NULL)
             st = OM_ERROR(OM_ENOMEM, "out of memory for a battle's scenario");
     }
