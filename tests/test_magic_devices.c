@@ -36,17 +36,11 @@ static const om_wm_traits NO_TRAITS;
 
 /* ---- Three turns on one table ---- */
 
-typedef struct build {
-    om_wm_turn t;
-    om_wm_command_setup second; /* side 1's turn */
-} build;
+typedef turn_two_sides build;
 
 static void begin(build *b)
 {
-    memset(b, 0, sizeof *b);
-    turn_begin(&b->t, "warmaster-revolution", OM_WM_INITIATIVE_NEVER);
-    b->second = b->t.command;
-    b->second.side = 1;
+    turn_two_sides_begin(b, "warmaster-revolution", OM_WM_INITIATIVE_NEVER);
 }
 
 /* Infantry in line, no special rule, no shooting: four stands of 4 Hits, so

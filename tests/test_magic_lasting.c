@@ -69,17 +69,11 @@ static double two_d6_at_most(int target)
 
 /* ---- A turn under construction: side 0 casts, side 1 then moves ---- */
 
-typedef struct build {
-    om_wm_turn t;
-    om_wm_command_setup second; /* side 1's turn */
-} build;
+typedef turn_two_sides build;
 
 static void begin(build *b)
 {
-    memset(b, 0, sizeof *b);
-    turn_begin(&b->t, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
-    b->second = b->t.command;
-    b->second.side = 1;
+    turn_two_sides_begin(b, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
 }
 
 /* A unit of no special rule; `shots` shooting Attacks a stand at 30cm. */

@@ -40,26 +40,11 @@ static void begin(om_wm_turn *t)
     turn_begin(t, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
 }
 
-/* A unit of no special rule, on the table and in the turn. */
+/* A unit of three stands, 3 Attacks and 3 Hits (turn_unit). */
 static unsigned unit(om_wm_turn *t, const char *name, unsigned side, om_wm_troop troop,
                      unsigned armour, double x, double y, double facing)
 {
-    om_wm_unit v;
-    int i = om_wm_table_add_unit(&t->table, t->rules->id, name, side, troop, 3,
-                                 OM_WM_TABLE_LINE, at(x, y), facing);
-    cr_assert_geq(i, 0, "add %s", name);
-    memset(&v, 0, sizeof v);
-    snprintf(v.name, sizeof v.name, "%s", name);
-    v.troop = troop;
-    v.stands = v.size = 3;
-    v.attacks = 3;
-    v.hits = 3;
-    v.armour = (uint8_t)armour;
-    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
-    v.points = 50;
-    om_wm_side_init(&t->unit[i].side, &v);
-    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
-    return (unsigned)i;
+    return turn_unit(t, name, side, troop, 3, 3, 3, armour, x, y, facing);
 }
 
 /* A character of `side` joined to unit u (and following it), at p. */
@@ -71,15 +56,6 @@ static unsigned joined_character(om_wm_turn *t, const char *name, unsigned side,
     t->table.character[c].joined = (int8_t)u;
     t->table.character[c].follow = (int8_t)u;
     return (unsigned)c;
-}
-
-static om_wm_turn_prepared *prepare(const om_wm_turn *t)
-{
-    om_wm_turn_prepared *p = NULL;
-    om_wm_check_failure why;
-    memset(&why, 0, sizeof why);
-    cr_assert_eq(om_wm_turn_prepare_alloc(t, &why, &p), OM_OK, "%s: %s", why.field, why.reason);
-    return p;
 }
 
 /*
@@ -105,7 +81,7 @@ Test(turn_characters, joined_characters_move_with_their_unit)
     t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
     const unsigned hero = joined_character(&t, "Hero", 0, OM_WM_HERO, k, at(90, 60));
     const unsigned wizard = joined_character(&t, "Wizard", 1, OM_WM_WIZARD, s, at(90, S_Y - 3));
-    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     for (unsigned n = 0; n < TRIALS; n++) {
         om_wm_turn_result r;
@@ -180,7 +156,7 @@ typedef struct paired {
 
 static paired play_pair(const om_wm_turn *tx, const om_wm_turn *ty, unsigned k, unsigned g)
 {
-    om_wm_turn_prepared *px = prepare(tx), *py = prepare(ty);
+    om_wm_turn_prepared *px = turn_prepare(tx), *py = turn_prepare(ty);
     om_wm_turn_work *wx = NULL, *wy = NULL;
     paired c = {0, 0, 0, 0};
     cr_assert_eq(om_wm_turn_work_alloc(&wx), OM_OK);

@@ -41,38 +41,6 @@ static void begin(om_wm_turn *t)
     turn_begin(t, "warmaster-revolution", OM_WM_INITIATIVE_AUTO);
 }
 
-/* A unit of no special rule, on the table and in the turn. */
-static unsigned unit(om_wm_turn *t, const char *name, unsigned side, om_wm_troop troop,
-                     unsigned stands, unsigned attacks, unsigned hits, unsigned armour, double x,
-                     double y, double facing)
-{
-    om_wm_unit v;
-    int i = om_wm_table_add_unit(&t->table, t->rules->id, name, side, troop, stands,
-                                 OM_WM_TABLE_LINE, at(x, y), facing);
-    cr_assert_geq(i, 0, "add %s", name);
-    memset(&v, 0, sizeof v);
-    snprintf(v.name, sizeof v.name, "%s", name);
-    v.troop = troop;
-    v.stands = v.size = (uint8_t)stands;
-    v.attacks = (uint8_t)attacks;
-    v.hits = (uint8_t)hits;
-    v.armour = (uint8_t)armour;
-    v.pace_cm = (uint8_t)om_wm_troop_pace(troop);
-    v.points = 50;
-    om_wm_side_init(&t->unit[i].side, &v);
-    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
-    return (unsigned)i;
-}
-
-static om_wm_turn_prepared *prepare(const om_wm_turn *t)
-{
-    om_wm_turn_prepared *p = NULL;
-    om_wm_check_failure why;
-    memset(&why, 0, sizeof why);
-    cr_assert_eq(om_wm_turn_prepare_alloc(t, &why, &p), OM_OK, "%s: %s", why.field, why.reason);
-    return p;
-}
-
 /* What the trace says the Combat phase did to unit u (its last engagement). */
 typedef struct moved {
     int retreated, fell_back, pursued;
@@ -96,8 +64,8 @@ static moved moves_of(const om_wm_trace *tr, unsigned u)
 static void knights_and_spearmen(om_wm_turn *t, unsigned *k, unsigned *s)
 {
     begin(t);
-    *k = unit(t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
-    *s = unit(t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
+    *k = turn_unit(t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    *s = turn_unit(t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
     t->command.plan[*k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)*s, .by = -1};
 }
 
@@ -123,7 +91,7 @@ Test(turn_moves, pursuers_follow_into_contact)
     om_dice d;
     unsigned long unresolved = 0, ended_after_pursuit = 0, fought_on = 0;
     knights_and_spearmen(&t, &k, &s);
-    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     om_wm_command_setup second = t.command;
     second.side = 1;
     for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
@@ -197,11 +165,11 @@ Test(turn_moves, winner_advances_and_fights_again)
     om_dice d;
     unsigned long advanced = 0;
     begin(&t);
-    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
-    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
-    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    unsigned k = turn_unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    unsigned s = turn_unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = turn_unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
     t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
-    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     om_wm_turn_work_set_trace(w, &tr);
     for (unsigned n = 0; n < TRIALS / 4; n++) {
@@ -246,12 +214,12 @@ Test(turn_moves, a_unit_that_never_pursues_stands)
     om_dice d;
     unsigned long stood = 0;
     begin(&t);
-    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
-    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
-    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    unsigned k = turn_unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, 60, 270);
+    unsigned s = turn_unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = turn_unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
     t.unit[k].side.pursue = OM_WM_PURSUE_NEVER;
     t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
-    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     for (unsigned n = 0; n < TRIALS / 8; n++) {
         om_wm_turn_result res;
@@ -289,10 +257,10 @@ Test(turn_moves, supporters_follow_the_pursuer)
     om_dice d;
     unsigned long followed = 0;
     begin(&t);
-    unsigned a = unit(&t, "Warriors", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 52, 270);
-    unsigned v = unit(&t, "Reserve", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 54, 270);
-    unsigned s = unit(&t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
-    om_wm_turn_prepared *p = prepare(&t);
+    unsigned a = turn_unit(&t, "Warriors", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 52, 270);
+    unsigned v = turn_unit(&t, "Reserve", 0, OM_WM_INFANTRY, 3, 3, 3, 5, 90, 54, 270);
+    unsigned s = turn_unit(&t, "Spearmen", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, S_Y, 90);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     om_wm_turn_work_set_trace(w, &tr);
     for (unsigned n = 0; n < TRIALS / 2; n++) {
@@ -334,12 +302,12 @@ static void advances_under(bool no_charge, unsigned long *won, unsigned long *ad
     om_wm_turn_work *w = NULL;
     om_dice d;
     begin(&t);
-    unsigned k = unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, K_CONTACT_Y, 270);
-    unsigned s = unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
-    unsigned r = unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
+    unsigned k = turn_unit(&t, "Knights", 0, OM_WM_CAVALRY, 3, 3, 3, 4, 90, K_CONTACT_Y, 270);
+    unsigned s = turn_unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned r = turn_unit(&t, "Reserve", 1, OM_WM_INFANTRY, 3, 3, 3, 6, 90, 35, 90);
     if (no_charge)
         t.table.unit[k].lasting.kinds = OM_WM_LASTING_NO_CHARGE;
-    om_wm_turn_prepared *p = prepare(&t);
+    om_wm_turn_prepared *p = turn_prepare(&t);
     cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
     *won = *advanced = 0;
     for (unsigned n = 0; n < TRIALS / 8; n++) {
