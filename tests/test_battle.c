@@ -1357,6 +1357,47 @@ Test(battle, character_rules_from_list_files)
     tmpdir_remove();
 }
 
+/* What a battle of example lists names as not modelled: rules it plays in
+ * full are not named (shooting at 15cm all round: Pistoliers and Wolf
+ * Riders, Warmaster Revolution, Empire and Orcs army lists; the Goblins' bows
+ * of the stat line; a Chariot's and a Wyvern's Attacks; the Allies' Unreliable
+ * -1 Command, Warmaster Ancients, Romans), while the parts it does not play
+ * still are (the Wyvern rider's terror, the magic items). */
+static char *battle_warnings(const char *a, const char *b)
+{
+    char text[300];
+    om_wm_scenario *s = NULL;
+    char *warnings = NULL, *json = strdup("{}");
+    snprintf(text, sizeof text,
+             "schema: oddsmaster-scenario/1\nkind: battle\na: {list: %s}\nb: {list: %s}\n", a, b);
+    cr_assert_eq(om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s), OM_OK,
+                 "%s", om_error_message());
+    cr_assert_eq(om_wm_battle_unmodelled(s->battle, &warnings, &json), OM_OK);
+    cr_assert_not_null(warnings);
+    free(json);
+    om_wm_scenario_free(s);
+    return warnings;
+}
+
+Test(battle, rules_played_are_not_named_as_not_modelled)
+{
+    char *w = battle_warnings("revolution-empire-steel-and-shot", "revolution-orcs-horde");
+    cr_expect(strstr(w, "pistoliers") == NULL, "%s", w);
+    cr_expect(strstr(w, "wolf-riders") == NULL, "%s", w);
+    cr_expect(strstr(w, "not modelled: goblins") == NULL, "%s", w);
+    cr_expect(strstr(w, "Orc General (b_orc-general): not modelled: orb-of-majesty\n") != NULL,
+              "%s", w);
+    free(w);
+    w = battle_warnings("1.1-orcs-wolf-and-boar", "1.1-empire-battle-line");
+    cr_expect(strstr(w, "chariot") == NULL, "%s", w);
+    cr_expect(strstr(w, "wyvern") == NULL, "%s", w);
+    cr_expect(strstr(w, "Orc General (a_orc-general): not modelled: terror\n") != NULL, "%s", w);
+    free(w);
+    w = battle_warnings("ancients-republican-roman", "ancients-greek");
+    cr_expect(strstr(w, "unreliable") == NULL, "%s", w);
+    free(w);
+}
+
 /* Triarii in a battle of list files: a destroyed unit of Triarii counts as
  * two units lost toward the Roman army's break point (Warmaster Ancients,
  * Romans > Special Rules: Triarii; WE-27: an army that withdraws at five

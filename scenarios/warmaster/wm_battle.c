@@ -340,9 +340,33 @@ static void name_units(om_wm_battle_scenario *b, unsigned s, unsigned first)
  * not (deploy). */
 #define TRIARII "triari"
 
+/* Units' special rules that the engagement engine records as not modelled
+ * (it has no table) and that a battle plays in full, with where. A rule of
+ * shooting at 15cm all round is its unit's range in the stat line and the
+ * all-round vision of the turn engine (wm_turn_load.c's rule traits: sight,
+ * targets, no turn to shoot); the Ancients' command penalties are the turn
+ * engine's (command.c). */
+static const char *const unit_rules_played[] = {
+    TRIARII,                  /* double loss toward the break point (deploy) */
+    "centigors",              /* 15cm, all round */
+    "desert-riders",          /* 15cm, all round */
+    "goblins",                /* bows at 15cm: the stat line; Squig Herds are a list choice */
+    "horse-archers-cossacks", /* 15cm, all round */
+    "hu-cavalry",             /* 15cm, all round */
+    "light-cavalry",          /* 15cm, all round */
+    "pistoliers",             /* 15cm, all round */
+    "skinks",                 /* 15cm, all round */
+    "wolf-riders",            /* 15cm, all round */
+    "slow",                   /* -1 Command from the second order (Warmaster Ancients) */
+    "unreliable",             /* -1 Command for it and its brigade (Warmaster Ancients) */
+};
+
 bool om_wm_battle_unit_rule_played(const char *id)
 {
-    return strcmp(id, TRIARII) == 0;
+    for (size_t i = 0; i < sizeof unit_rules_played / sizeof unit_rules_played[0]; i++)
+        if (strcmp(id, unit_rules_played[i]) == 0)
+            return true;
+    return false;
 }
 
 /* The characters' special rules a battle plays, and where. */
@@ -355,6 +379,14 @@ bool om_wm_battle_character_rule_played(const char *id)
     /* A flying mount's move (any rule whose traits fly) and Pyrrhus
      * (place_characters); anti-magic (wm_spells.c). */
     const om_wm_special *rule = om_wm_special_find(id);
+    /* Mounts whose whole rule is Attacks added to the rider's (the list's
+     * stat line, played as his bonus) and, for the monsters, flight and
+     * terror, which the mount's upgrade carries as rules of their own
+     * ("fly", played; "terror", named on its own while not modelled). */
+    static const char *const mounts[] = {"chariot", "griffon", "wyvern"};
+    for (size_t i = 0; i < sizeof mounts / sizeof mounts[0]; i++)
+        if (strcmp(id, mounts[i]) == 0)
+            return true;
     return (rule != NULL && rule->traits.flies) || strcmp(id, PYRRHUS) == 0 ||
            om_wm_spells_anti_magic_rule(id);
 }

@@ -101,8 +101,10 @@ void om_wm_battle_scenario_free(om_wm_battle_scenario *b);
 /*
  * om_wm_battle_character_rule_played: whether a battle plays special rule
  * `id` when a character of an army list carries it (its own, its mount's or
- * an upgrade's): a flying mount's move, a Runesmith's or Shugenja's
- * anti-magic, Pyrrhus's later withdrawal. A battle names every other rule of
+ * an upgrade's): a flying mount's move, a Chariot's, Griffon's or Wyvern's
+ * Attacks (the terror of the monsters is a rule of its own, named while not
+ * modelled), a Runesmith's or Shugenja's anti-magic, Pyrrhus's later
+ * withdrawal. A battle names every other rule of
  * its characters as not modelled. Pure; thread-safe.
  */
 bool om_wm_battle_character_rule_played(const char *id);
@@ -110,8 +112,11 @@ bool om_wm_battle_character_rule_played(const char *id);
 /*
  * om_wm_battle_unit_rule_played: whether a battle plays special rule `id` of
  * a unit that the engagement engine records as not modelled: the Triarii's
- * double loss toward the break point (Warmaster Ancients, Romans). A battle
- * names every other such rule as not modelled. Pure; thread-safe.
+ * double loss toward the break point (Warmaster Ancients, Romans), shooting
+ * at 15cm all round (Pistoliers, Wolf Riders and the like: the stat line's
+ * range and the turn engine's all-round vision), the Goblins' bows (the stat
+ * line), the Ancients' Slow and Unreliable command penalties. A battle names
+ * every other such rule as not modelled. Pure; thread-safe.
  */
 bool om_wm_battle_unit_rule_played(const char *id);
 
