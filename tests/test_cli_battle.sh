@@ -153,6 +153,19 @@ if [ -s "$TMP/h_frun" ] && cmp -s "$TMP/h_frun" "$TMP/h_fcli"; then
     not_ok "...the same per-trial datasets as run of the file with terrain_method and deployment"; fi
 expect_exit 0 "...its battle told" "$OM" replay "$TMP/f_cli.h5" --battle 1
 expect_grep "Deployment (scouting): A " "$TMP/out" "...with the scouting roll drawn for it"
+# Each battle's row records the side its deployment's roll favoured: the
+# scouting roll's winner that replay tells, battle by battle.
+h5dump -b NATIVE -d /trials/deployment -o "$TMP/deployment.bin" "$TMP/f_cli.h5" >/dev/null 2>&1
+told=""
+for k in 0 1 2 3 4 5 6 7; do
+    "$OM" replay "$TMP/f_cli.h5" --battle "$k" 2>/dev/null | grep -q "^Deployment (scouting): .*; side A " &&
+        told="${told}0" || told="${told}1"
+done
+recorded=$(od -An -tu1 -N8 -v "$TMP/deployment.bin" 2>/dev/null | tr -d ' \n')
+if [ "${#recorded}" -eq 8 ] && [ "$recorded" = "$told" ]; then
+    ok "...each battle's row records the scouting roll's winner replay tells ($recorded)"; else
+    not_ok "...each battle's row records the scouting roll's winner replay tells" \
+        "file $recorded, replay $told"; fi
 badcmd_early() {
     expect_exit 2 "battle: $1" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
         "$2" "$3" -n 10 -q -o "$TMP/bad.h5"
@@ -232,6 +245,9 @@ expect_exit 0 "a battle of the full length" "$OM" battle revolution-empire-steel
 expect_grep "Margin: vp_a - vp_b" "$TMP/out" "battle prints the margin of victory points"
 expect_grep "Which units decided battles" "$TMP/out" "battle prints the units that decided"
 expect_grep "Not modelled (the odds leave these out):" "$TMP/out" "battle prints what is not modelled"
+if h5ls "$TMP/e.h5/trials" 2>/dev/null | grep -q "^deployment "; then
+    not_ok "a battle deployed in lines, which rolls nothing, has no deployment field"; else
+    ok "a battle deployed in lines, which rolls nothing, has no deployment field"; fi
 expect_grep "Victory points of each unit: means a battle [95% CI] of the points it scored" "$TMP/out" \
     "battle prints each unit's victory points scored and given up"
 expect_match "^  a_[a-z0-9_-]* *A  *[0-9][0-9]*  [0-9.]* \[[0-9.]*, [0-9.]*\]  *[0-9.]* \[[0-9.]*, [0-9.]*\]  *[0-9.]*$" \

@@ -349,6 +349,11 @@ const om_wm_turn *om_wm_battle_turn_deployed(const om_wm_battle_prepared *p, uns
     return outcome == 1 && p->drawn != NULL ? om_wm_battle_turn(p->drawn) : om_wm_battle_turn(p);
 }
 
+bool om_wm_battle_draws_deployment(const om_wm_battle_prepared *p)
+{
+    return p->drawn != NULL;
+}
+
 const om_wm_doctrine_odds *om_wm_battle_odds(const om_wm_battle_prepared *p)
 {
     return &p->odds;

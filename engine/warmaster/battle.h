@@ -453,6 +453,11 @@ om_status om_wm_battle_draw_deployment(om_wm_battle_prepared *p, const om_wm_dep
  * for 0 or for a battle that draws no deployment. */
 const om_wm_turn *om_wm_battle_turn_deployed(const om_wm_battle_prepared *p, unsigned outcome);
 
+/* Whether prepared battle p draws its deployment for each battle
+ * (om_wm_battle_draw_deployment was given it): its results' `deployment`
+ * then tells which outcome each battle drew. Pure. */
+bool om_wm_battle_draws_deployment(const om_wm_battle_prepared *p);
+
 /*
  * om_wm_battle_losses: each army's losses toward its break point, in half
  * units (om_wm_break_loss_halves), on table t of prepared battle p as it

@@ -486,7 +486,8 @@ typedef struct wm_prepared {
  * points, least significant first). */
 enum {
     BR_WINNER = 0, BR_LEVEL, BR_END, BR_TURNS, BR_FIRST, BR_WITHDREW_A, BR_WITHDREW_B,
-    BR_UNITS_LOST_A, BR_UNITS_LOST_B, BR_VP_A, BR_VP_B = BR_VP_A + 2, BR_SIZE = BR_VP_B + 2
+    BR_UNITS_LOST_A, BR_UNITS_LOST_B, BR_VP_A, BR_VP_B = BR_VP_A + 2, BR_DEPLOYMENT = BR_VP_B + 2,
+    BR_SIZE
 };
 
 static const om_field battle_fields[] = {
@@ -506,6 +507,11 @@ static const om_field battle_fields[] = {
                     "early)."},
     {.name = "first", .type = OM_FIELD_FLAG, .offset = BR_FIRST,
      .description = "The side that took the first turn: 0 side A, 1 side B."},
+    /* Only in the layout of a battle that draws its deployment (battle_layout). */
+    {.name = "deployment", .type = OM_FIELD_FLAG, .offset = BR_DEPLOYMENT,
+     .description = "The side the deployment's roll, drawn for this battle, favoured: 0 side "
+                    "A, 1 side B (alternate: the side placing first; one-side-first: the side "
+                    "deploying first; scouting: the scouting roll's winner)."},
     {.name = "withdrew_a", .type = OM_FIELD_FLAG, .offset = BR_WITHDREW_A,
      .description = "1 if side A's army withdrew (its break point, or its General slain)."},
     {.name = "withdrew_b", .type = OM_FIELD_FLAG, .offset = BR_WITHDREW_B,
@@ -577,7 +583,8 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
     unsigned stands = 1;
     memset(l, 0, sizeof *l);
     for (size_t i = 0; i < sizeof battle_fields / sizeof battle_fields[0]; i++)
-        l->fields[l->field_count++] = battle_fields[i];
+        if (battle_fields[i].offset != BR_DEPLOYMENT || om_wm_battle_draws_deployment(p->battle))
+            l->fields[l->field_count++] = battle_fields[i];
     for (size_t u = 0; u < n; u++) {
         stands = t->unit[u].size > stands ? t->unit[u].size : stands;
         p->battle_unit[u] = (om_layout_unit){.id = b->id[u], .name = t->unit[u].name,
@@ -637,6 +644,7 @@ static void battle_row(const om_wm_battle_result *r, size_t n, uint8_t *row)
     row[BR_END] = r->end;
     row[BR_TURNS] = r->turns;
     row[BR_FIRST] = r->first;
+    row[BR_DEPLOYMENT] = r->deployment;
     row[BR_WITHDREW_A] = r->withdrew[0];
     row[BR_WITHDREW_B] = r->withdrew[1];
     row[BR_UNITS_LOST_A] = r->units_lost[0];
