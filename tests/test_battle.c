@@ -778,6 +778,52 @@ Test(doctrine, general_kept_out_of_the_fight)
     om_wm_battle_prepared_free(p);
 }
 
+/* A doctrine's heroes_cover: a Hero whose unit holds, away from the fight,
+ * moves at the end of the Command phase (Movement > Character Movement: up
+ * to 60cm, no order needed) to join the unit from which his orders reach
+ * the planned advances his side's characters reach worst (the General, in
+ * the far corner, at -5 for the distance to the far unit; the Hero, 64cm
+ * from it, out of his 60cm range); without heroes_cover he stays. */
+Test(doctrine, heroes_cover_moves_a_hero_to_where_his_orders_are_worth_most)
+{
+    builder x;
+    om_wm_command_setup plans, kept;
+    om_wm_doctrine dc = *named("default");
+    om_wm_table t;
+    om_wm_command_result r;
+    om_dice d;
+    begin(&x, "warmaster-revolution");
+    const unsigned right = unit(&x, 0, OM_WM_INFANTRY, 130, 30, false);
+    const unsigned near = unit(&x, 0, OM_WM_INFANTRY, 80, 30, false);
+    const unsigned far = unit(&x, 0, OM_WM_INFANTRY, 60, 30, false);
+    unit(&x, 1, OM_WM_INFANTRY, 90, 100, false);
+    ordered_by_generals(&x, 175, 5, 90, 115);
+    const int hero = om_wm_table_add_character(&x.t.table, "Hero", 0, OM_WM_HERO, 8,
+                                               (om_wm_vec){130, 34});
+    cr_assert_geq(hero, 0);
+    x.t.table.character[hero].joined = x.t.table.character[hero].follow = (int8_t)right;
+    x.o.doctrine[0] = &dc;
+    om_wm_battle_prepared *p = prepare(&x);
+    dc.heroes_cover = false;
+    kept = x.t.command;
+    om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &kept);
+    cr_expect_eq(kept.refollow[hero], 0, "without heroes_cover the Hero stays");
+    cr_expect_eq(kept.plan[far].kind, OM_WM_PLAN_ADVANCE, "the far unit advances");
+    dc.heroes_cover = true;
+    plans = x.t.command;
+    om_wm_doctrine_plans(&dc, om_wm_battle_odds(p), &x.t.table, 0, &plans);
+    cr_expect_eq(plans.refollow[hero], near + 1, "the Hero goes to the unit beside the far one");
+    cr_expect_eq(plans.refollow[0], 0, "the General keeps his place");
+    /* The Command phase moves him there at its end, whatever the orders did. */
+    om_wm_table_copy(&t, &x.t.table, NULL);
+    memset(&r, 0, sizeof r);
+    seed(&d, 3);
+    om_wm_command_phase(&plans, &t, &d, &r);
+    cr_expect_eq(t.character[hero].follow, (int8_t)near);
+    cr_expect_eq(t.character[hero].joined, (int8_t)near, "he reaches it and joins it");
+    om_wm_battle_prepared_free(p);
+}
+
 /* Battles in which the Knights of general_does_not_pursue pursued, in
  * `battles` traced battles of its table under doctrine dc for side B. */
 static unsigned long knights_pursuing(builder *x, unsigned k, unsigned battles)

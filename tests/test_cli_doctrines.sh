@@ -70,6 +70,12 @@ expect_exit 2 "a doctrine file whose take_over is not true or false" "$OM" list 
 expect_grep "$TMP/bad-take-over.yaml:" "$TMP/err" "...the bad file is named"
 expect_grep "field 'orders.take_over': expected true or false, got 'maybe'" "$TMP/err" \
     "...the field and its value are named"
+printf '  heroes_cover: sometimes\n' | cat "$ROOT/scenarios/doctrines/warmaster/default.yaml" - \
+    >"$TMP/bad-heroes-cover.yaml"
+expect_exit 2 "a doctrine file whose heroes_cover is not true or false" "$OM" list --doctrines \
+    "$TMP/bad-heroes-cover.yaml"
+expect_grep "field 'orders.heroes_cover': expected true or false, got 'sometimes'" "$TMP/err" \
+    "...the field and its value are named"
 sed 's/^  support: {weight: 0.6,/  support: {wieght: 0.6,/' "$ROOT/scenarios/doctrines/warmaster/default.yaml" \
     >"$TMP/bad-support-key.yaml"
 expect_exit 2 "a doctrine file with an unknown key of the support order" "$OM" list --doctrines \

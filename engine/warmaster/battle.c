@@ -253,6 +253,7 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
         p->odds.points[u] = t->unit[u].side.unit.points;
         p->odds.may_support[u] = t->unit[u].side.unit.troop == OM_WM_INFANTRY &&
                                  !t->unit[u].side.unit.traits.no_support;
+        p->odds.may_join[u] = !t->unit[u].side.unit.traits.no_character;
     }
     for (unsigned u = 0; u < t->table.units; u++)
         for (unsigned v = 0; v < t->table.units; v++)

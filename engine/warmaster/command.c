@@ -77,10 +77,6 @@
 /* Evades move at least 1cm (Movement > Moving by Initiative > The path of
  * evaders; Warmaster Ancients, Movement > The Evade). */
 #define EVADE_MIN_CM 1.0
-/* Characters' moves at the end of the phase (Movement > Character Movement;
- * Generals, Wizards & Heroes > Character Movement). */
-#define CHARACTER_MOVE_CM 60.0
-#define CHARACTER_FLY_CM 100.0
 /* A D6 of 6 confuses in the Ancients skirmishers' evade tests (Warmaster
  * Ancients, Movement > The Evade; Confusion). */
 #define CONFUSION_ROLL 6
@@ -1256,8 +1252,13 @@ static void characters_step(phase *p)
     for (unsigned c = 0; c < t->characters; c++) {
         om_wm_table_character *ch = &t->character[c];
         om_wm_vec q;
-        double dist, reach = ch->flying ? CHARACTER_FLY_CM : CHARACTER_MOVE_CM;
-        if (ch->side != p->s->side || ch->follow < 0 || !t->unit[ch->follow].present)
+        double dist, reach = ch->flying ? OM_WM_CHARACTER_FLY_CM : OM_WM_CHARACTER_MOVE_CM;
+        if (ch->side != p->s->side)
+            continue;
+        /* The plan may send him to another unit (the doctrine's heroes_cover). */
+        if (p->s->refollow[c] > 0)
+            ch->follow = (int8_t)(p->s->refollow[c] - 1);
+        if (ch->follow < 0 || !t->unit[ch->follow].present)
             continue;
         q = om_wm_table_closest_point(&t->unit[ch->follow], ch->at);
         dist = hypot(q.x - ch->at.x, q.y - ch->at.y) - ch->radius_cm;

@@ -98,6 +98,11 @@ typedef struct om_wm_command_options {
 } om_wm_command_options;
 
 /* Everything the Command phase of one side needs besides the table. */
+/* How far a character moves in the Command phase, on foot or flying
+ * (Movement > Character Movement: "up to 60cm, or 100cm if flying"). */
+#define OM_WM_CHARACTER_MOVE_CM 60.0
+#define OM_WM_CHARACTER_FLY_CM 100.0
+
 typedef struct om_wm_command_setup {
     om_wm_ruleset_id rules;                            /* rule set */
     uint8_t side;                                      /* the moving side, 0 or 1 */
@@ -115,6 +120,10 @@ typedef struct om_wm_command_setup {
                         that failed an order is barred from another (Command >
                         Orders); false: each character gives only the plans naming
                         him */
+    uint8_t refollow[OM_WM_TABLE_MAX_CHARACTERS]; /* by character: 0 keeps the unit he
+                        follows; k + 1 makes him follow unit k from this phase on, so
+                        that he moves to join it at the end of the Command phase
+                        (Movement > Character Movement) */
 } om_wm_command_setup;
 
 /* A blunder's result (Generals, Wizards & Heroes > Blunders; Warmaster Ancients,

@@ -363,6 +363,108 @@ static bool behind_charger(const om_wm_command_setup *setup, unsigned u)
     return pl->kind == OM_WM_PLAN_SUPPORT && setup->plan[pl->target].kind == OM_WM_PLAN_CHARGE;
 }
 
+/* ---- Where the Heroes go ---- */
+
+/* A Hero moves to another unit only for a gain of at least this share of
+ * what his orders reach where he stands (and more than nothing), so that he
+ * does not wander between units of equal worth. */
+#define COVER_GAIN 0.05
+
+/* The chance that a character of kind `kind` and Command `command` standing
+ * at p passes a first order to unit v: 0 out of his range. Distances are
+ * from p to v's centre less half v's diagonal, a lower bound of the exact
+ * distance the Command phase measures (enough to weigh where to stand). */
+static double reach_odds(const om_wm_command_setup *setup, const om_wm_table *t,
+                         om_wm_character_kind kind, unsigned command, om_wm_vec p, unsigned v)
+{
+    const om_wm_table_unit *un = &t->unit[v];
+    const double half = hypot(om_wm_table_unit_width(un), om_wm_table_unit_depth(un)) / 2;
+    const double cm = fmax(0, hypot(un->centre.x - p.x, un->centre.y - p.y) - half);
+    if (!om_wm_command_in_range(setup->rules, kind, (un->traits & OM_WM_TABLE_TRAIT_FLYER) != 0,
+                                cm))
+        return 0;
+    return pass_odds((int)command -
+                     (int)om_wm_command_distance_penalty(cm, setup->options.distance_per_full_20));
+}
+
+/* What the side's plans are worth with character c at p: each planned unit's
+ * score (worth[v] > 0) times the best chance of passing its first order,
+ * c's from p or the other characters' (other[v], Command > Orders: any
+ * character in range may give it). */
+static double cover_worth(const om_wm_command_setup *setup, const om_wm_table *t,
+                          const om_wm_table_character *ch, om_wm_vec p, const double *worth,
+                          const double *other)
+{
+    double sum = 0;
+    for (unsigned v = 0; v < t->units; v++)
+        if (worth[v] > 0)
+            sum += worth[v] * fmax(other[v], other[v] >= 1 ? 0 :
+                                   reach_odds(setup, t, ch->kind, ch->command, p, v));
+    return sum;
+}
+
+/* The doctrine's heroes_cover: each Hero of the side (in table order) whose
+ * unit neither fights nor charges this turn (his bonus Attacks go with it)
+ * may move, at the end of the Command phase (Movement > Character Movement:
+ * up to 60cm, 100 flying, no order needed), to join the unit within his
+ * move from which the side's characters reach the most of what its plans
+ * this turn are worth, next turn's orders being much like this turn's; the
+ * Heroes before him already placed. He joins no unit an enemy is within the
+ * doctrine's engaging reach of (engage_paces): a player keeps his Heroes
+ * behind the fighting, where a lost combat does not take them (a character
+ * is slain with the unit he has joined) and whence they reach most units. The General keeps his unit (the
+ * doctrine's protect_general places him), Wizards theirs (their spells'
+ * ranges). Written into setup->refollow. */
+static void heroes_cover(const om_wm_doctrine_odds *odds, const om_wm_table *t, unsigned side,
+                         const bool *engaged, const bool *free_unit, const sight *seen,
+                         const double *score, om_wm_command_setup *setup)
+{
+    om_wm_vec at[OM_WM_TABLE_MAX_CHARACTERS];
+    double other[OM_WM_TABLE_MAX_UNITS];
+    for (unsigned c = 0; c < t->characters; c++)
+        at[c] = t->character[c].at;
+    for (unsigned c = 0; c < t->characters; c++) {
+        const om_wm_table_character *ch = &t->character[c];
+        const double reach = ch->flying ? OM_WM_CHARACTER_FLY_CM : OM_WM_CHARACTER_MOVE_CM;
+        double stay, best;
+        int to = -1;
+        if (ch->side != side || ch->kind != OM_WM_HERO || ch->joined < 0 ||
+            !t->unit[ch->joined].present || engaged[ch->joined] ||
+            setup->plan[ch->joined].kind == OM_WM_PLAN_CHARGE)
+            continue;
+        /* What the other characters' orders reach, where they stand or go. */
+        for (unsigned v = 0; v < t->units; v++) {
+            other[v] = 0;
+            for (unsigned k = 0; k < t->characters && score[v] > 0 && other[v] < 1; k++) {
+                const om_wm_table_character *o = &t->character[k];
+                if (k != c && o->side == side && (o->joined < 0 || t->unit[o->joined].present))
+                    other[v] = fmax(other[v], reach_odds(setup, t, o->kind, o->command, at[k], v));
+            }
+        }
+        stay = best = cover_worth(setup, t, ch, ch->at, score, other);
+        for (unsigned u = 0; u < t->units; u++) {
+            const om_wm_table_unit *un = &t->unit[u];
+            om_wm_vec q;
+            double w;
+            if (!free_unit[u] || seen[u].closest < 0 || seen[u].within_reach ||
+                !odds->may_join[u] || (int)u == ch->joined)
+                continue;
+            q = om_wm_table_closest_point(un, ch->at);
+            if (hypot(q.x - ch->at.x, q.y - ch->at.y) - ch->radius_cm > reach)
+                continue;
+            w = cover_worth(setup, t, ch, q, score, other);
+            if (w > best) {
+                best = w;
+                to = (int)u;
+            }
+        }
+        if (to >= 0 && best > stay * (1 + COVER_GAIN)) {
+            setup->refollow[c] = (uint8_t)(to + 1);
+            at[c] = om_wm_table_closest_point(&t->unit[to], ch->at);
+        }
+    }
+}
+
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup)
 {
@@ -547,4 +649,7 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
         else
             setup->plan[list[k].unit].priority = rank;
     }
+    memset(setup->refollow, 0, sizeof setup->refollow);
+    if (dc->heroes_cover)
+        heroes_cover(odds, t, side, engaged, free_unit, seen, score, setup);
 }

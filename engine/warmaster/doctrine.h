@@ -14,7 +14,8 @@
  * scores weigh the odds accordingly. A unit of infantry may also be sent
  * to stand behind a friend of infantry that fights, is about to charge or
  * stands where an enemy may charge it, so that it supports the fight (Combat
- * > Supporting Troops), worth the friend's points at risk. One order a player
+ * > Supporting Troops), worth the friend's points at risk. A Hero may move to
+ * where his orders are worth most (heroes_cover). One order a player
  * weighs is not scored: contesting an objective, since battles have none
  * (their victory points are the units' alone).
  *
@@ -106,6 +107,10 @@ typedef struct om_wm_doctrine {
     bool take_over;         /* a character who issues after another has stopped gives
                                that one's plans to the units his command reaches
                                (om_wm_command_setup.take_over) */
+    bool heroes_cover;      /* at the end of each Command phase a Hero whose unit is
+                               neither fighting nor charging moves to the unit, within
+                               his move, from which his command reaches the most of
+                               what the side's plans are worth (om_wm_doctrine_plans) */
 } om_wm_doctrine;
 
 /* The odds a doctrine reads: for units u and v of opposite sides, the
@@ -117,6 +122,7 @@ typedef struct om_wm_doctrine_odds {
     float win[OM_WM_TABLE_MAX_UNITS][OM_WM_TABLE_MAX_UNITS];
     uint32_t points[OM_WM_TABLE_MAX_UNITS];
     bool may_support[OM_WM_TABLE_MAX_UNITS];
+    bool may_join[OM_WM_TABLE_MAX_UNITS]; /* a character may join it (not Gnoblars) */
 } om_wm_doctrine_odds;
 
 /*

@@ -16,10 +16,12 @@
  *       reserve: {share: 0}
  *       take_over: true                # a character gives the orders of those
  *                                      # who stopped before him
+ *       heroes_cover: true             # a Hero moves to where his orders
+ *                                      # reach the most of the plans
  *
  * Every key but schema and name may be left out: an absent order is never
  * scored (weight 0), an absent protect_general or reserve is not kept, an
- * absent take_over is false. The
+ * absent take_over or heroes_cover is false. The
  * named doctrines are the files of scenarios/doctrines/warmaster, compiled in
  * (scenarios/meson.build) and read through this same loader, so that their
  * weights are written once. Numbers are decimal and checked against the
@@ -73,6 +75,7 @@ typedef struct raw_orders {
     raw_protect *protect;
     raw_reserve *reserve;
     char *take_over;
+    char *heroes_cover;
 } raw_orders;
 
 typedef struct raw_doctrine {
@@ -134,6 +137,7 @@ static const cyaml_schema_field_t orders_fields[] = {
     CYAML_FIELD_MAPPING_PTR("protect_general", OPT, raw_orders, protect, protect_fields),
     CYAML_FIELD_MAPPING_PTR("reserve", OPT, raw_orders, reserve, reserve_fields),
     STR("take_over", OPT, raw_orders, take_over),
+    STR("heroes_cover", OPT, raw_orders, heroes_cover),
     CYAML_FIELD_END
 };
 
@@ -155,7 +159,7 @@ static const cyaml_schema_value_t top_schema = {
 #undef OPT
 
 static const char *const int_keys[] = {"orders", NULL};
-static const char *const bool_keys[] = {"brigades", "take_over", NULL};
+static const char *const bool_keys[] = {"brigades", "take_over", "heroes_cover", NULL};
 
 static const om_yaml_doc doctrine_doc = {
     .schema = OM_WM_DOCTRINE_SCHEMA,
@@ -307,7 +311,9 @@ static om_status convert(const om_yaml_ctx *c, const raw_doctrine *r, om_wm_doct
         (st = conv_real(c, "orders.reserve", "share", o->reserve->share, 0, RESERVE_MAX,
                         &d->reserve)) != OM_OK)
         return st;
-    return om_yaml_conv_bool(c, "orders", "take_over", o->take_over, &d->take_over);
+    if ((st = om_yaml_conv_bool(c, "orders", "take_over", o->take_over, &d->take_over)) != OM_OK)
+        return st;
+    return om_yaml_conv_bool(c, "orders", "heroes_cover", o->heroes_cover, &d->heroes_cover);
 }
 
 om_status om_wm_doctrine_parse(const char *source, const char *text, size_t len,
