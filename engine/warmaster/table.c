@@ -1436,6 +1436,72 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     return x.v.word != 0;
 }
 
+void om_wm_table_engaged_all(const om_wm_table *t, bool *engaged_out)
+{
+    const uint32_t st = state_id(t);
+    /* The present units of each side in index order, with their boxes and
+     * whether the memo names them (named_apart's test, read once a unit),
+     * as om_wm_table_contacts gathers them. */
+    uint8_t at[2][OM_WM_TABLE_MAX_UNITS];
+    om_plane_box box[OM_WM_TABLE_MAX_UNITS];
+    bool named[OM_WM_TABLE_MAX_UNITS];
+    unsigned count[2] = {0, 0};
+    bool all_named = true;
+    om_plane_box around = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    om_wm_table_memo *m;
+    for (unsigned u = 0; u < t->units; u++) {
+        const unsigned side = t->unit[u].side != 0;
+        engaged_out[u] = false;
+        if (!t->unit[u].present)
+            continue;
+        at[side][count[side]++] = (uint8_t)u;
+        named[u] = memo_id(t, &t->unit[u]) != 0;
+        box[u] = t->unit[u].geom.shape.box;
+        if (side == 1) {
+            all_named &= named[u];
+            around.x0 = box[u].x0 < around.x0 ? box[u].x0 : around.x0;
+            around.y0 = box[u].y0 < around.y0 ? box[u].y0 : around.y0;
+            around.x1 = box[u].x1 > around.x1 ? box[u].x1 : around.x1;
+            around.y1 = box[u].y1 > around.y1 ? box[u].y1 : around.y1;
+        }
+    }
+    /* Each pair of enemies whose boxes are not apart (a unit of side 0 apart
+     * from the box around side 1's, when the memo names them all, is apart
+     * from each) asks om_wm_table_touching in both orders, as
+     * om_wm_table_engaged of each would; a unit found touching ends its own
+     * question there, so an order is asked only of a unit not yet known
+     * engaged. */
+    for (unsigned i = 0; i < count[0]; i++) {
+        const unsigned a = at[0][i];
+        if (named[a] && all_named && count[1] > 0 && om_plane_boxes_apart(box[a], around, cm))
+            continue;
+        for (unsigned j = 0; j < count[1]; j++) {
+            const unsigned b = at[1][j];
+            if ((engaged_out[a] && engaged_out[b]) ||
+                (named[a] && named[b] && om_plane_boxes_apart(box[a], box[b], cm)))
+                continue;
+            if (!engaged_out[a] && om_wm_table_touching(t, a, b))
+                engaged_out[a] = true;
+            if (!engaged_out[b] && om_wm_table_touching(t, b, a))
+                engaged_out[b] = true;
+        }
+    }
+    if (st == 0)
+        return;
+    /* Kept as om_wm_table_engaged keeps its answers, for the questions about
+     * this state that follow. */
+    m = scratch_of(t, st);
+    for (unsigned u = 0; u < t->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
+        if (!t->unit[u].present || memo_id(t, &t->unit[u]) == 0)
+            continue;
+        om_wm_unit_set_add(&m->engaged_known, u);
+        om_wm_unit_set_put(&m->engaged, u, engaged_out[u]);
+        om_wm_unit_set_add(&m->unit_engaged_known, u);
+        om_wm_unit_set_put(&m->unit_engaged, u, engaged_out[u]);
+        m->unit_engaged_at[u] = m->changes_made;
+    }
+}
+
 /* The distance from character c's base to unit u, worked out. */
 static double character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
@@ -1565,6 +1631,23 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
  * this). */
 #define CIRCLE_BOUND_SLACK_CM 1e-6
 
+/* The gap between the boxes of units a and b when both are named in the
+ * memo (their outlines current): a lower bound of their distance, tighter
+ * than distance_floor for long lines side by side; -INFINITY otherwise. */
+static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
+        return -INFINITY;
+    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
+}
+
+/* How far inside a reach an enemy's exact distance must lie for
+ * om_wm_table_enemy_within to say yes without the closest enemy: the closest
+ * is then within the reach too (it is no farther than any enemy by more than
+ * the 1e-9cm of the tie rule), whatever the rounding (far below this). */
+#define WITHIN_SURE_CM 1e-7
+
 bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1577,20 +1660,20 @@ bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm)
         const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
         const double reach = cm + CIRCLE_BOUND_SLACK_CM + radius_of(t, un) + radius_of(t, en);
         maybe = dx * dx + dy * dy <= reach * reach;
+        /* The first enemy the circles leave in reach is most often within
+         * it: its exact distance (which the closest enemy's choice would
+         * work out too, the memo keeping it) settles the answer when it lies
+         * clearly inside the reach. */
+        if (maybe && named_box_gap(t, u, k) - DISTANCE_BOUND_SLACK_CM <= cm &&
+            om_wm_table_distance(t, u, k) <= cm - WITHIN_SURE_CM) {
+#ifndef NDEBUG
+            assert(om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 && enemy_cm <= cm + 1e-9);
+#endif
+            return true;
+        }
     }
     return maybe && om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 &&
            enemy_cm <= cm + 1e-9;
-}
-
-/* The gap between the boxes of units a and b when both are named in the
- * memo (their outlines current): a lower bound of their distance, tighter
- * than distance_floor for long lines side by side; -INFINITY otherwise. */
-static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
-{
-    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
-    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
-        return -INFINITY;
-    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
 }
 
 static int choose_nearest(const om_wm_table *t, unsigned u, double beyond,
@@ -2160,6 +2243,40 @@ double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, 
     x.v.cm = stand_distance(t, u, i, v);
     answer_put(t->memo, &x);
     return x.v.cm;
+}
+
+/* How far inside (or beyond) a reach the bounds of om_wm_table_stand_within
+ * must put a stand to decide without its exact distance: far above the
+ * rounding of either (some 1e-13cm on a table). */
+#define STAND_BOUND_SLACK_CM 1e-7
+
+bool om_wm_table_stand_within(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                              double reach)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const uint64_t iu = memo_id(t, un), iv = memo_id(t, &t->unit[v]);
+    const answer *e;
+    om_plane_poly sp;
+    om_plane_shape tmp;
+    om_wm_vec c;
+    double pc;
+    if (iu != 0 && iv != 0 &&
+        (e = answer_find(t->memo, iu, iv, ANSWER_STAND_DISTANCE | (i & 0xffu) << 8)) != NULL)
+        return e->v.cm <= reach;
+    /* The distance from the stand's centre to v bounds the stand's from
+     * above, and less half the stand's diagonal from below (a convex
+     * polygon's points lie within that of its centre). */
+    sp = stand_i(un, i);
+    c = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    pc = om_plane_point_distance(c, unit_shape(&t->unit[v], &tmp));
+    if (pc <= reach - STAND_BOUND_SLACK_CM ||
+        pc - sqrt(un->stand_w * un->stand_w + un->stand_d * un->stand_d) / 2 >
+            reach + STAND_BOUND_SLACK_CM) {
+        assert((om_wm_table_stand_distance(t, u, i, v) <= reach) ==
+               (pc <= reach - STAND_BOUND_SLACK_CM));
+        return pc <= reach - STAND_BOUND_SLACK_CM;
+    }
+    return om_wm_table_stand_distance(t, u, i, v) <= reach;
 }
 
 /* ---- Paces ---- */

@@ -199,7 +199,7 @@ static unsigned stands_in_range(const om_wm_table *t, unsigned u, unsigned targe
     const unsigned files = sees_all_round(un) ? un->stands : front_files(un);
     unsigned n = 0;
     for (unsigned i = 0; i < un->stands && i < files; i++)
-        n += om_wm_table_stand_distance(t, u, i, target) <= range + OM_WM_TABLE_TOUCH_CM;
+        n += om_wm_table_stand_within(t, u, i, target, range + OM_WM_TABLE_TOUCH_CM);
     return n;
 }
 
@@ -1353,8 +1353,7 @@ om_wm_table *om_wm_turn_work_spare(om_wm_turn_work *w) { return &w->spare; }
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
 {
-    for (unsigned u = 0; u < w->t.units; u++)
-        w->engaged_at_start[u] = w->t.unit[u].present && om_wm_table_engaged(&w->t, u);
+    om_wm_table_engaged_all(&w->t, w->engaged_at_start);
     w->from_start = false;
     play(p, setup, w, d, out);
 }
