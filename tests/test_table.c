@@ -1572,6 +1572,12 @@ Test(table, engaged_all_as_each_unit_asked)
             }
             om_wm_table_engaged_all(a, all_a);
             om_wm_table_engaged_all(b, all_b);
+            {
+                /* Asked again of the same state: the answers it kept. */
+                bool again[OM_WM_TABLE_MAX_UNITS];
+                om_wm_table_engaged_all(a, again);
+                cr_assert(memcmp(again, all_a, b->units * sizeof again[0]) == 0);
+            }
             for (unsigned k = 0; k < b->units; k++) {
                 const bool want = b->unit[k].present && om_wm_table_engaged(b, k);
                 cr_assert_eq(all_a[k], want, "layout %u step %u unit %u", layout, step, k);
@@ -1629,6 +1635,52 @@ Test(table, stand_within_as_its_exact_distance)
                         out += !want;
                     }
                 }
+    }
+    cr_expect_geq(in, 1000, "%u within", in);
+    cr_expect_geq(out, 1000, "%u beyond", out);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
+}
+
+/*
+ * Whether a character lies within a reach of a unit (om_wm_table_character_within,
+ * the Wizards' spells' range) is its distance's answer, the circles' bound
+ * sparing the work: over random layouts with characters anywhere, every
+ * character against every unit at reaches around its distance and far from
+ * it, with and without a memo.
+ */
+Test(table, character_within_as_its_distance)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    static const double off[] = {-60, -20, -2.5, -1e-6, -1e-9, 0, 1e-9, 1e-6, 2.5, 20, 60};
+    unsigned in = 0, out = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 777;
+    for (unsigned layout = 0; layout < 40; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        random_table(&start, rules);
+        for (unsigned c = 0; c < start.characters; c++)
+            start.character[c].at = at(uniform(5, 175), uniform(5, 115));
+        om_wm_table_copy(a, &start, memo);
+        om_wm_table_copy(b, &start, NULL);
+        for (unsigned c = 0; c < b->characters; c++)
+            for (unsigned u = 0; u < b->units; u++) {
+                const double d = om_wm_table_character_distance(b, c, u);
+                for (unsigned k = 0; k < sizeof off / sizeof off[0]; k++) {
+                    const double reach = d + off[k] > 0 ? d + off[k] : 0;
+                    const bool want = d <= reach;
+                    cr_assert_eq(om_wm_table_character_within(b, c, u, reach), want,
+                                 "layout %u: %u %u at %g", layout, c, u, off[k]);
+                    cr_assert_eq(om_wm_table_character_within(a, c, u, reach), want,
+                                 "layout %u: %u %u at %g (memo)", layout, c, u, off[k]);
+                    in += want;
+                    out += !want;
+                }
+            }
     }
     cr_expect_geq(in, 1000, "%u within", in);
     cr_expect_geq(out, 1000, "%u beyond", out);

@@ -1449,6 +1449,18 @@ void om_wm_table_engaged_all(const om_wm_table *t, bool *engaged_out)
     bool all_named = true;
     om_plane_box around = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     om_wm_table_memo *m;
+    if (st != 0) {
+        /* Asked already of this state (every unit on the table named, and
+         * its answer kept): the kept answers. */
+        bool known = true;
+        m = scratch_of(t, st);
+        for (unsigned u = 0; u < t->units && known; u++)
+            known = !t->unit[u].present || om_wm_unit_set_has(&m->engaged_known, u);
+        for (unsigned u = 0; u < t->units && known; u++)
+            engaged_out[u] = t->unit[u].present && om_wm_unit_set_has(&m->engaged, u);
+        if (known)
+            return;
+    }
     for (unsigned u = 0; u < t->units; u++) {
         const unsigned side = t->unit[u].side != 0;
         engaged_out[u] = false;
@@ -1502,6 +1514,10 @@ void om_wm_table_engaged_all(const om_wm_table *t, bool *engaged_out)
     }
 }
 
+/* Rounding allowed for when the circles' bound rules a unit out of a
+ * character's reach (om_wm_table_character_within): far above it. */
+#define CHARACTER_BOUND_SLACK_CM 1e-6
+
 /* The distance from character c's base to unit u, worked out. */
 static double character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
@@ -1530,6 +1546,21 @@ double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned
         e->r = r;
     }
     return e->cm;
+}
+
+bool om_wm_table_character_within(const om_wm_table *t, unsigned c, unsigned u, double reach)
+{
+    const om_wm_table_character *ch = &t->character[c];
+    const om_wm_table_unit *un = &t->unit[u];
+    const double dx = un->centre.x - ch->at.x, dy = un->centre.y - ch->at.y;
+    /* The base is no nearer than the centres' gap less the unit's circle's
+     * radius and the base's own (the slack above the bound's rounding). */
+    const double far = reach + CHARACTER_BOUND_SLACK_CM + radius_of(t, un) + ch->radius_cm;
+    if (far > 0 && dx * dx + dy * dy > far * far) {
+        assert(om_wm_table_character_distance(t, c, u) > reach);
+        return false;
+    }
+    return om_wm_table_character_distance(t, c, u) <= reach;
 }
 
 /* Unit u's outline, or for a unit without stands the outline it last had

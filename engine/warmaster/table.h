@@ -499,6 +499,12 @@ bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches);
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
 
+/* Whether character c's base lies within `reach` of unit u:
+ * om_wm_table_character_distance(t, c, u) <= reach, the same answer, the
+ * distance worked out only when the circle around u's rectangle lets the
+ * base be that close. Pure but for the memo. */
+bool om_wm_table_character_within(const om_wm_table *t, unsigned c, unsigned u, double reach);
+
 /*
  * om_wm_table_sees: whether unit `from` sees unit `to` (Movement > Moving by
  * Initiative; Shooting > Targets; Warmaster Ancients, Visibility > Line of
