@@ -182,6 +182,12 @@ static double v_dot(om_wm_vec a, om_wm_vec b) { return om_plane_dot(a, b); }
 static double v_cross(om_wm_vec a, om_wm_vec b) { return om_plane_cross(a, b); }
 static double v_len(om_wm_vec a) { return om_plane_len(a); }
 static om_wm_vec v_right(om_wm_vec f) { return om_plane_right(f); }
+/* The lesser and the greater of two numbers neither of which is NaN: fmin
+ * and fmax are calls into the maths library on the hot paths of sight and
+ * of the nearest enemies. Where they are used, zeros of either sign are alike
+ * (box corners compared, a bound less a slack). */
+static inline double lesser(double a, double b) { return b < a ? b : a; }
+static inline double greater(double a, double b) { return b > a ? b : a; }
 
 /* The table's scale: cm. */
 static const om_plane_scale *const cm = OM_WM_TABLE_SCALE;
@@ -1195,10 +1201,18 @@ static inline double radius_of(const om_wm_table *t, const om_wm_table_unit *u)
 
 /* A lower bound of the distance between two units from their circumscribed
  * circles: enough to skip exact polygon distances to units clearly too far. */
-static double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
-                             const om_wm_table_unit *b)
+static inline double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
+                                    const om_wm_table_unit *b)
 {
     return v_len(v_sub(a->centre, b->centre)) - radius_of(t, a) - radius_of(t, b);
+}
+
+/* distance_floor of a and b, ra the radius of a's circle (radius_of): the
+ * same operations, for loops over the enemies of one unit. */
+static inline double distance_floor_from(const om_wm_table *t, const om_wm_table_unit *a,
+                                         double ra, const om_wm_table_unit *b)
+{
+    return v_len(v_sub(a->centre, b->centre)) - ra - radius_of(t, b);
 }
 
 /* Whether units a and b, both named in the memo, have boxes apart: then
@@ -1718,11 +1732,13 @@ static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double flo
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     nearest_enemies e;
+    const om_wm_table_unit *un = &t->unit[u];
+    const double ru = radius_of(t, un);
     int best;
     e.n = 0;
     for (unsigned k = 0; k < t->units; k++)
-        if (t->unit[k].present && t->unit[k].side != t->unit[u].side)
-            weigh_enemy(t, u, k, distance_floor(t, &t->unit[u], &t->unit[k]), &e);
+        if (t->unit[k].present && t->unit[k].side != un->side)
+            weigh_enemy(t, u, k, distance_floor_from(t, un, ru, &t->unit[k]), &e);
     best = choose_nearest(t, u, INFINITY, &e);
     if (cm_out) *cm_out = best < 0 ? INFINITY : e.d[best];
     return best < 0 ? -1 : (int)e.unit[best];
@@ -1824,10 +1840,10 @@ static bool sees_kept(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
             return set[i].word != 0;
         }
     x = (sight_slot){ia, ib, tag, 0, m->changes_made, uf->geom.shape.box};
-    x.area.x0 = fmin(x.area.x0, ut->geom.shape.box.x0);
-    x.area.y0 = fmin(x.area.y0, ut->geom.shape.box.y0);
-    x.area.x1 = fmax(x.area.x1, ut->geom.shape.box.x1);
-    x.area.y1 = fmax(x.area.y1, ut->geom.shape.box.y1);
+    x.area.x0 = lesser(x.area.x0, ut->geom.shape.box.x0);
+    x.area.y0 = lesser(x.area.y0, ut->geom.shape.box.y0);
+    x.area.x1 = greater(x.area.x1, ut->geom.shape.box.x1);
+    x.area.y1 = greater(x.area.y1, ut->geom.shape.box.y1);
     x.word = sees(t, rules, from, to, all_round);
     if (!(set[0].from == ia && set[0].to == ib && set[0].tag == tag))
         set[1] = set[0];
@@ -1846,10 +1862,10 @@ static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, un
     om_plane_box area = fp->box, tb = tp->box;
     if (r->max_sight_cm > 0 && om_plane_distance(fp, tp) > r->max_sight_cm)
         return false;
-    area.x0 = fmin(area.x0, tb.x0);
-    area.y0 = fmin(area.y0, tb.y0);
-    area.x1 = fmax(area.x1, tb.x1);
-    area.y1 = fmax(area.y1, tb.y1);
+    area.x0 = lesser(area.x0, tb.x0);
+    area.y0 = lesser(area.y0, tb.y0);
+    area.x1 = greater(area.x1, tb.x1);
+    area.y1 = greater(area.y1, tb.y1);
     gather_sight_obstacles(t, from, to, area, &o);
     /* Edge 0 (front-left to front-right) is the front edge. */
     for (unsigned e = 0; e < (all_round ? 4u : 1u); e++)
@@ -1978,7 +1994,7 @@ static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double flo
 {
     e->unit[e->n] = k;
     e->state[e->n] = NEAREST_BOUNDED;
-    e->lb[e->n] = fmax(named_box_gap(t, u, k), floor) - DISTANCE_BOUND_SLACK_CM;
+    e->lb[e->n] = greater(named_box_gap(t, u, k), floor) - DISTANCE_BOUND_SLACK_CM;
     e->n++;
 }
 
@@ -1990,12 +2006,14 @@ static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, u
                                  bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
     nearest_enemies e;
+    const om_wm_table_unit *un = &t->unit[u];
+    const double ru = radius_of(t, un);
     e.n = 0;
     for (unsigned k = 0; k < t->units; k++) {
         double floor;
-        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side)
+        if (!t->unit[k].present || t->unit[k].side == un->side)
             continue;
-        floor = distance_floor(t, &t->unit[u], &t->unit[k]);
+        floor = distance_floor_from(t, un, ru, &t->unit[k]);
         if ((max_cm > 0 && floor > max_cm) || filtered(t, k, filter))
             continue;
         weigh_enemy(t, u, k, floor, &e);
@@ -3238,9 +3256,9 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
             kind = OM_WM_BEHIND_IMPASSABLE;
             hit = terrain_shape(&t->terrain[k - t->units]);
         }
-        blocked_stands(&block, v, hit, &m);
         if (behind_severity(kind) < severity)
-            continue;
+            continue; /* a costlier kind was met: its stands are the ones */
+        blocked_stands(&block, v, hit, &m);
         if (behind_severity(kind) > severity) {
             severity = behind_severity(kind);
             mask = 0;
