@@ -1534,6 +1534,162 @@ Test(table, engaged_kept_while_nothing_changes_near)
 }
 
 /*
+ * Whether every unit is engaged, asked at once (om_wm_table_engaged_all, the
+ * turn's start), answers as each unit asked alone of a table without a memo:
+ * over random layouts, units moving one at a time into contact and away and
+ * units leaving and coming back, on tables with and without a memo; and the
+ * answers it keeps in the memo are those each unit's question then finds.
+ */
+Test(table, engaged_all_as_each_unit_asked)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    const om_wm_table_move_rule rule = {.enemy_gap_cm = 0, .target = -1, .turn = false};
+    unsigned engaged = 0, free_ = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 1234;
+    for (unsigned layout = 0; layout < 20; layout++) {
+        const om_wm_ruleset_id rules = OM_WM_RULES_REV;
+        random_table(&start, rules);
+        om_wm_table_copy(a, &start, memo);
+        om_wm_table_copy(b, &start, NULL);
+        for (unsigned step = 0; step < 60 && b->units > 1; step++) {
+            const unsigned u = (unsigned)uniform(0, b->units - 0.001);
+            const unsigned v = (unsigned)uniform(0, b->units - 0.001);
+            bool all_a[OM_WM_TABLE_MAX_UNITS], all_b[OM_WM_TABLE_MAX_UNITS];
+            if (step % 7 == 6 && u != v) {
+                a->unit[u].present = b->unit[u].present = !b->unit[u].present;
+                om_wm_table_update(a, u);
+                om_wm_table_update(b, u);
+            } else if (b->unit[u].present) {
+                const om_wm_vec goal =
+                    step % 2 ? b->unit[v].centre : at(uniform(10, 170), uniform(10, 110));
+                double ma = om_wm_table_move(a, rules, u, goal, 25, &rule, NULL);
+                double mb = om_wm_table_move(b, rules, u, goal, 25, &rule, NULL);
+                cr_assert(memcmp(&ma, &mb, sizeof ma) == 0);
+            }
+            om_wm_table_engaged_all(a, all_a);
+            om_wm_table_engaged_all(b, all_b);
+            {
+                /* Asked again of the same state: the answers it kept. */
+                bool again[OM_WM_TABLE_MAX_UNITS];
+                om_wm_table_engaged_all(a, again);
+                cr_assert(memcmp(again, all_a, b->units * sizeof again[0]) == 0);
+            }
+            for (unsigned k = 0; k < b->units; k++) {
+                const bool want = b->unit[k].present && om_wm_table_engaged(b, k);
+                cr_assert_eq(all_a[k], want, "layout %u step %u unit %u", layout, step, k);
+                cr_assert_eq(all_b[k], want, "layout %u step %u unit %u", layout, step, k);
+                if (b->unit[k].present)
+                    cr_assert_eq(om_wm_table_engaged(a, k), want, "kept: layout %u step %u unit %u",
+                                 layout, step, k);
+                engaged += want;
+                free_ += b->unit[k].present && !want;
+            }
+        }
+    }
+    cr_expect_geq(engaged, 500, "%u engaged", engaged);
+    cr_expect_geq(free_, 500, "%u not engaged", free_);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
+}
+
+/*
+ * Whether a stand lies within a reach of a unit (om_wm_table_stand_within,
+ * the shooters' range) is its exact distance's answer, the bounds of its
+ * centre sparing the work: over random layouts, every stand of every unit
+ * against every other unit at reaches around its exact distance (inside,
+ * outside, and within rounding of it), with and without a memo.
+ */
+Test(table, stand_within_as_its_exact_distance)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    static const double off[] = {-8, -2.5, -0.5, -1e-6, -1e-9, 0, 1e-9, 1e-6, 0.5, 2.5, 8};
+    unsigned in = 0, out = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 4321;
+    for (unsigned layout = 0; layout < 12; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        random_table(&start, rules);
+        om_wm_table_copy(a, &start, memo);
+        om_wm_table_copy(b, &start, NULL);
+        for (unsigned u = 0; u < b->units; u++)
+            for (unsigned v = 0; v < b->units; v++)
+                for (unsigned i = 0; u != v && i < b->unit[u].stands; i++) {
+                    const double d = om_wm_table_stand_distance(b, u, i, v);
+                    for (unsigned k = 0; k < sizeof off / sizeof off[0]; k++) {
+                        const double reach = d + off[k];
+                        const bool want = d <= reach;
+                        cr_assert_eq(om_wm_table_stand_within(b, u, i, v, reach), want,
+                                     "layout %u: %u %u %u at %g", layout, u, i, v, off[k]);
+                        cr_assert_eq(om_wm_table_stand_within(a, u, i, v, reach), want,
+                                     "layout %u: %u %u %u at %g (memo)", layout, u, i, v,
+                                     off[k]);
+                        in += want;
+                        out += !want;
+                    }
+                }
+    }
+    cr_expect_geq(in, 1000, "%u within", in);
+    cr_expect_geq(out, 1000, "%u beyond", out);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
+}
+
+/*
+ * Whether a character lies within a reach of a unit (om_wm_table_character_within,
+ * the Wizards' spells' range) is its distance's answer, the circles' bound
+ * sparing the work: over random layouts with characters anywhere, every
+ * character against every unit at reaches around its distance and far from
+ * it, with and without a memo.
+ */
+Test(table, character_within_as_its_distance)
+{
+    om_wm_table_memo *memo = NULL;
+    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    static const double off[] = {-60, -20, -2.5, -1e-6, -1e-9, 0, 1e-9, 1e-6, 2.5, 20, 60};
+    unsigned in = 0, out = 0;
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
+    mix_state = 777;
+    for (unsigned layout = 0; layout < 40; layout++) {
+        const om_wm_ruleset_id rules = (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT);
+        random_table(&start, rules);
+        for (unsigned c = 0; c < start.characters; c++)
+            start.character[c].at = at(uniform(5, 175), uniform(5, 115));
+        om_wm_table_copy(a, &start, memo);
+        om_wm_table_copy(b, &start, NULL);
+        for (unsigned c = 0; c < b->characters; c++)
+            for (unsigned u = 0; u < b->units; u++) {
+                const double d = om_wm_table_character_distance(b, c, u);
+                for (unsigned k = 0; k < sizeof off / sizeof off[0]; k++) {
+                    const double reach = d + off[k] > 0 ? d + off[k] : 0;
+                    const bool want = d <= reach;
+                    cr_assert_eq(om_wm_table_character_within(b, c, u, reach), want,
+                                 "layout %u: %u %u at %g", layout, c, u, off[k]);
+                    cr_assert_eq(om_wm_table_character_within(a, c, u, reach), want,
+                                 "layout %u: %u %u at %g (memo)", layout, c, u, off[k]);
+                    in += want;
+                    out += !want;
+                }
+            }
+    }
+    cr_expect_geq(in, 1000, "%u within", in);
+    cr_expect_geq(out, 1000, "%u beyond", out);
+    om_wm_table_memo_free(memo);
+    free(a);
+    free(b);
+}
+
+/*
  * Whether one unit sees another is kept across states while no unit changes
  * in the box around the two: over random layouts, units moving one at a time
  * (often into the lines between others) and units leaving and coming back to

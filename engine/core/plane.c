@@ -430,17 +430,30 @@ bool om_plane_segment_clear(om_plane_vec a, om_plane_vec b, const om_plane_obsta
     return segment_blocker(a, b, o, n, n, close, s) == n;
 }
 
-/* Sample point k of OM_PLANE_SIGHT_SAMPLES along edge a-b, inset by the touch
- * tolerance so that a corner shared with a neighbour does not count as
- * inside it. */
-static om_plane_vec edge_sample(om_plane_vec a, om_plane_vec b, unsigned k,
-                                const om_plane_scale *s)
+/* The sample points of edge a-b: point k of OM_PLANE_SIGHT_SAMPLES along it,
+ * inset by the touch tolerance so that a corner shared with a neighbour does
+ * not count as inside it. What the points of an edge share (its direction,
+ * the inset) is worked out once an edge (edge_samples_of), each point then
+ * (edge_sample_of). */
+typedef struct edge_samples {
+    om_plane_vec a, d;
+    double inset;
+} edge_samples;
+
+static inline edge_samples edge_samples_of(om_plane_vec a, om_plane_vec b,
+                                           const om_plane_scale *s)
 {
-    om_plane_vec d = om_plane_sub(b, a);
-    double l = om_plane_len(d), f = (double)k / (OM_PLANE_SIGHT_SAMPLES - 1);
-    double inset = l > 0 ? s->touch / l : 0;
-    f = inset + f * (1 - 2 * inset);
-    return om_plane_add(a, om_plane_scale_by(d, f));
+    edge_samples e = {a, om_plane_sub(b, a), 0};
+    double l = om_plane_len(e.d);
+    e.inset = l > 0 ? s->touch / l : 0;
+    return e;
+}
+
+static inline om_plane_vec edge_sample_of(const edge_samples *e, unsigned k)
+{
+    double f = (double)k / (OM_PLANE_SIGHT_SAMPLES - 1);
+    f = e->inset + f * (1 - 2 * e->inset);
+    return om_plane_add(e->a, om_plane_scale_by(e->d, f));
 }
 
 /*
@@ -827,10 +840,13 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
     corridor c;
     const double margin = CORE_MARGIN(s);
     unsigned m = 0, k = 0, blocker;
+    const edge_samples from_samples = edge_samples_of(a, b, s);
     assert(n <= OM_PLANE_SIGHT_MAX_OBSTACLES);
-    for (unsigned te = 0; te < tp->n; te++)
+    for (unsigned te = 0; te < tp->n; te++) {
+        const edge_samples es = edge_samples_of(tp->v[te], tp->v[(te + 1) % tp->n], s);
         for (unsigned i = 0; i + 1 < OM_PLANE_SIGHT_SAMPLES; i++)
-            to_pt[m++] = edge_sample(tp->v[te], tp->v[(te + 1) % tp->n], i, s);
+            to_pt[m++] = edge_sample_of(&es, i);
+    }
     /* The obstacles in the corridor, in their order. */
     hull_pt[0] = a;
     hull_pt[1] = b;
@@ -846,7 +862,7 @@ bool om_plane_edge_sees(const om_plane_shape *from, unsigned e, const om_plane_s
      * them certainly (core_crossed) without a clip. */
     blocker = k;
     for (unsigned i = 0; i < OM_PLANE_SIGHT_SAMPLES; i++) {
-        om_plane_vec pt = edge_sample(a, b, order[i], s);
+        om_plane_vec pt = edge_sample_of(&from_samples, order[i]);
         core_view view[CORE_MAX] = {{.ok = false}, {.ok = false}};
         unsigned viewed = k; /* the obstacle whose core `view` shows from pt */
         for (unsigned q = 0; q < k; q++)

@@ -314,7 +314,7 @@ static bool eligible_unseen(const om_wm_turn *turn, const om_wm_table *t, om_wm_
          turn->unit[u].side.shooting == 0 || !om_wm_unit_shoots(&turn->unit[u].side.unit)))
         return false;
     if (sp->own_unit ? ch->joined != (int)u
-                     : om_wm_table_character_distance(t, c, u) > sp->range_cm + OM_WM_TABLE_TOUCH_CM)
+                     : !om_wm_table_character_within(t, c, u, sp->range_cm + OM_WM_TABLE_TOUCH_CM))
         return false;
     if (lasting && !sp->unengaged)
         return true;
@@ -895,8 +895,8 @@ unsigned om_wm_lasting_command(const om_wm_table *t, const unsigned *u, unsigned
             const om_wm_table_character *ch = &t->character[c];
             if (ch->aura.aura_cm == 0 || ch->side == un->side || ch->aura.command <= aura ||
                 !character_present(t, c) ||
-                om_wm_table_character_distance(t, c, u[i]) >
-                    ch->aura.aura_cm + OM_WM_TABLE_TOUCH_CM)
+                !om_wm_table_character_within(t, c, u[i],
+                                              ch->aura.aura_cm + OM_WM_TABLE_TOUCH_CM))
                 continue;
             aura = ch->aura.command;
         }

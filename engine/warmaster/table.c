@@ -182,6 +182,12 @@ static double v_dot(om_wm_vec a, om_wm_vec b) { return om_plane_dot(a, b); }
 static double v_cross(om_wm_vec a, om_wm_vec b) { return om_plane_cross(a, b); }
 static double v_len(om_wm_vec a) { return om_plane_len(a); }
 static om_wm_vec v_right(om_wm_vec f) { return om_plane_right(f); }
+/* The lesser and the greater of two numbers neither of which is NaN: fmin
+ * and fmax are calls into the maths library on the hot paths of sight and
+ * of the nearest enemies. Where they are used, zeros of either sign are alike
+ * (box corners compared, a bound less a slack). */
+static inline double lesser(double a, double b) { return b < a ? b : a; }
+static inline double greater(double a, double b) { return b > a ? b : a; }
 
 /* The table's scale: cm. */
 static const om_plane_scale *const cm = OM_WM_TABLE_SCALE;
@@ -1195,10 +1201,18 @@ static inline double radius_of(const om_wm_table *t, const om_wm_table_unit *u)
 
 /* A lower bound of the distance between two units from their circumscribed
  * circles: enough to skip exact polygon distances to units clearly too far. */
-static double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
-                             const om_wm_table_unit *b)
+static inline double distance_floor(const om_wm_table *t, const om_wm_table_unit *a,
+                                    const om_wm_table_unit *b)
 {
     return v_len(v_sub(a->centre, b->centre)) - radius_of(t, a) - radius_of(t, b);
+}
+
+/* distance_floor of a and b, ra the radius of a's circle (radius_of): the
+ * same operations, for loops over the enemies of one unit. */
+static inline double distance_floor_from(const om_wm_table *t, const om_wm_table_unit *a,
+                                         double ra, const om_wm_table_unit *b)
+{
+    return v_len(v_sub(a->centre, b->centre)) - ra - radius_of(t, b);
 }
 
 /* Whether units a and b, both named in the memo, have boxes apart: then
@@ -1436,6 +1450,88 @@ bool om_wm_table_engaged(const om_wm_table *t, unsigned u)
     return x.v.word != 0;
 }
 
+void om_wm_table_engaged_all(const om_wm_table *t, bool *engaged_out)
+{
+    const uint32_t st = state_id(t);
+    /* The present units of each side in index order, with their boxes and
+     * whether the memo names them (named_apart's test, read once a unit),
+     * as om_wm_table_contacts gathers them. */
+    uint8_t at[2][OM_WM_TABLE_MAX_UNITS];
+    om_plane_box box[OM_WM_TABLE_MAX_UNITS];
+    bool named[OM_WM_TABLE_MAX_UNITS];
+    unsigned count[2] = {0, 0};
+    bool all_named = true;
+    om_plane_box around = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    om_wm_table_memo *m;
+    if (st != 0) {
+        /* Asked already of this state (every unit on the table named, and
+         * its answer kept): the kept answers. */
+        bool known = true;
+        m = scratch_of(t, st);
+        for (unsigned u = 0; u < t->units && known; u++)
+            known = !t->unit[u].present || om_wm_unit_set_has(&m->engaged_known, u);
+        for (unsigned u = 0; u < t->units && known; u++)
+            engaged_out[u] = t->unit[u].present && om_wm_unit_set_has(&m->engaged, u);
+        if (known)
+            return;
+    }
+    for (unsigned u = 0; u < t->units; u++) {
+        const unsigned side = t->unit[u].side != 0;
+        engaged_out[u] = false;
+        if (!t->unit[u].present)
+            continue;
+        at[side][count[side]++] = (uint8_t)u;
+        named[u] = memo_id(t, &t->unit[u]) != 0;
+        box[u] = t->unit[u].geom.shape.box;
+        if (side == 1) {
+            all_named &= named[u];
+            around.x0 = box[u].x0 < around.x0 ? box[u].x0 : around.x0;
+            around.y0 = box[u].y0 < around.y0 ? box[u].y0 : around.y0;
+            around.x1 = box[u].x1 > around.x1 ? box[u].x1 : around.x1;
+            around.y1 = box[u].y1 > around.y1 ? box[u].y1 : around.y1;
+        }
+    }
+    /* Each pair of enemies whose boxes are not apart (a unit of side 0 apart
+     * from the box around side 1's, when the memo names them all, is apart
+     * from each) asks om_wm_table_touching in both orders, as
+     * om_wm_table_engaged of each would; a unit found touching ends its own
+     * question there, so an order is asked only of a unit not yet known
+     * engaged. */
+    for (unsigned i = 0; i < count[0]; i++) {
+        const unsigned a = at[0][i];
+        if (named[a] && all_named && count[1] > 0 && om_plane_boxes_apart(box[a], around, cm))
+            continue;
+        for (unsigned j = 0; j < count[1]; j++) {
+            const unsigned b = at[1][j];
+            if ((engaged_out[a] && engaged_out[b]) ||
+                (named[a] && named[b] && om_plane_boxes_apart(box[a], box[b], cm)))
+                continue;
+            if (!engaged_out[a] && om_wm_table_touching(t, a, b))
+                engaged_out[a] = true;
+            if (!engaged_out[b] && om_wm_table_touching(t, b, a))
+                engaged_out[b] = true;
+        }
+    }
+    if (st == 0)
+        return;
+    /* Kept as om_wm_table_engaged keeps its answers, for the questions about
+     * this state that follow. */
+    m = scratch_of(t, st);
+    for (unsigned u = 0; u < t->units && u < OM_WM_TABLE_MAX_UNITS; u++) {
+        if (!t->unit[u].present || memo_id(t, &t->unit[u]) == 0)
+            continue;
+        om_wm_unit_set_add(&m->engaged_known, u);
+        om_wm_unit_set_put(&m->engaged, u, engaged_out[u]);
+        om_wm_unit_set_add(&m->unit_engaged_known, u);
+        om_wm_unit_set_put(&m->unit_engaged, u, engaged_out[u]);
+        m->unit_engaged_at[u] = m->changes_made;
+    }
+}
+
+/* Rounding allowed for when the circles' bound rules a unit out of a
+ * character's reach (om_wm_table_character_within): far above it. */
+#define CHARACTER_BOUND_SLACK_CM 1e-6
+
 /* The distance from character c's base to unit u, worked out. */
 static double character_distance(const om_wm_table *t, unsigned c, unsigned u)
 {
@@ -1464,6 +1560,21 @@ double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned
         e->r = r;
     }
     return e->cm;
+}
+
+bool om_wm_table_character_within(const om_wm_table *t, unsigned c, unsigned u, double reach)
+{
+    const om_wm_table_character *ch = &t->character[c];
+    const om_wm_table_unit *un = &t->unit[u];
+    const double dx = un->centre.x - ch->at.x, dy = un->centre.y - ch->at.y;
+    /* The base is no nearer than the centres' gap less the unit's circle's
+     * radius and the base's own (the slack above the bound's rounding). */
+    const double far = reach + CHARACTER_BOUND_SLACK_CM + radius_of(t, un) + ch->radius_cm;
+    if (far > 0 && dx * dx + dy * dy > far * far) {
+        assert(om_wm_table_character_distance(t, c, u) > reach);
+        return false;
+    }
+    return om_wm_table_character_distance(t, c, u) <= reach;
 }
 
 /* Unit u's outline, or for a unit without stands the outline it last had
@@ -1565,6 +1676,23 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
  * this). */
 #define CIRCLE_BOUND_SLACK_CM 1e-6
 
+/* The gap between the boxes of units a and b when both are named in the
+ * memo (their outlines current): a lower bound of their distance, tighter
+ * than distance_floor for long lines side by side; -INFINITY otherwise. */
+static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
+{
+    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
+    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
+        return -INFINITY;
+    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
+}
+
+/* How far inside a reach an enemy's exact distance must lie for
+ * om_wm_table_enemy_within to say yes without the closest enemy: the closest
+ * is then within the reach too (it is no farther than any enemy by more than
+ * the 1e-9cm of the tie rule), whatever the rounding (far below this). */
+#define WITHIN_SURE_CM 1e-7
+
 bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -1577,20 +1705,20 @@ bool om_wm_table_enemy_within(const om_wm_table *t, unsigned u, double cm)
         const double dx = en->centre.x - un->centre.x, dy = en->centre.y - un->centre.y;
         const double reach = cm + CIRCLE_BOUND_SLACK_CM + radius_of(t, un) + radius_of(t, en);
         maybe = dx * dx + dy * dy <= reach * reach;
+        /* The first enemy the circles leave in reach is most often within
+         * it: its exact distance (which the closest enemy's choice would
+         * work out too, the memo keeping it) settles the answer when it lies
+         * clearly inside the reach. */
+        if (maybe && named_box_gap(t, u, k) - DISTANCE_BOUND_SLACK_CM <= cm &&
+            om_wm_table_distance(t, u, k) <= cm - WITHIN_SURE_CM) {
+#ifndef NDEBUG
+            assert(om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 && enemy_cm <= cm + 1e-9);
+#endif
+            return true;
+        }
     }
     return maybe && om_wm_table_closest_enemy(t, u, &enemy_cm) >= 0 &&
            enemy_cm <= cm + 1e-9;
-}
-
-/* The gap between the boxes of units a and b when both are named in the
- * memo (their outlines current): a lower bound of their distance, tighter
- * than distance_floor for long lines side by side; -INFINITY otherwise. */
-static inline double named_box_gap(const om_wm_table *t, unsigned a, unsigned b)
-{
-    const om_wm_table_unit *ua = &t->unit[a], *ub = &t->unit[b];
-    if (memo_id(t, ua) == 0 || memo_id(t, ub) == 0)
-        return -INFINITY;
-    return om_plane_box_gap(ua->geom.shape.box, ub->geom.shape.box);
 }
 
 static int choose_nearest(const om_wm_table *t, unsigned u, double beyond,
@@ -1604,11 +1732,13 @@ static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double flo
 static int closest_enemy(const om_wm_table *t, unsigned u, double *cm_out)
 {
     nearest_enemies e;
+    const om_wm_table_unit *un = &t->unit[u];
+    const double ru = radius_of(t, un);
     int best;
     e.n = 0;
     for (unsigned k = 0; k < t->units; k++)
-        if (t->unit[k].present && t->unit[k].side != t->unit[u].side)
-            weigh_enemy(t, u, k, distance_floor(t, &t->unit[u], &t->unit[k]), &e);
+        if (t->unit[k].present && t->unit[k].side != un->side)
+            weigh_enemy(t, u, k, distance_floor_from(t, un, ru, &t->unit[k]), &e);
     best = choose_nearest(t, u, INFINITY, &e);
     if (cm_out) *cm_out = best < 0 ? INFINITY : e.d[best];
     return best < 0 ? -1 : (int)e.unit[best];
@@ -1710,10 +1840,10 @@ static bool sees_kept(const om_wm_table *t, om_wm_ruleset_id rules, unsigned fro
             return set[i].word != 0;
         }
     x = (sight_slot){ia, ib, tag, 0, m->changes_made, uf->geom.shape.box};
-    x.area.x0 = fmin(x.area.x0, ut->geom.shape.box.x0);
-    x.area.y0 = fmin(x.area.y0, ut->geom.shape.box.y0);
-    x.area.x1 = fmax(x.area.x1, ut->geom.shape.box.x1);
-    x.area.y1 = fmax(x.area.y1, ut->geom.shape.box.y1);
+    x.area.x0 = lesser(x.area.x0, ut->geom.shape.box.x0);
+    x.area.y0 = lesser(x.area.y0, ut->geom.shape.box.y0);
+    x.area.x1 = greater(x.area.x1, ut->geom.shape.box.x1);
+    x.area.y1 = greater(x.area.y1, ut->geom.shape.box.y1);
     x.word = sees(t, rules, from, to, all_round);
     if (!(set[0].from == ia && set[0].to == ib && set[0].tag == tag))
         set[1] = set[0];
@@ -1732,10 +1862,10 @@ static bool sees(const om_wm_table *t, om_wm_ruleset_id rules, unsigned from, un
     om_plane_box area = fp->box, tb = tp->box;
     if (r->max_sight_cm > 0 && om_plane_distance(fp, tp) > r->max_sight_cm)
         return false;
-    area.x0 = fmin(area.x0, tb.x0);
-    area.y0 = fmin(area.y0, tb.y0);
-    area.x1 = fmax(area.x1, tb.x1);
-    area.y1 = fmax(area.y1, tb.y1);
+    area.x0 = lesser(area.x0, tb.x0);
+    area.y0 = lesser(area.y0, tb.y0);
+    area.x1 = greater(area.x1, tb.x1);
+    area.y1 = greater(area.y1, tb.y1);
     gather_sight_obstacles(t, from, to, area, &o);
     /* Edge 0 (front-left to front-right) is the front edge. */
     for (unsigned e = 0; e < (all_round ? 4u : 1u); e++)
@@ -1864,7 +1994,7 @@ static void weigh_enemy(const om_wm_table *t, unsigned u, unsigned k, double flo
 {
     e->unit[e->n] = k;
     e->state[e->n] = NEAREST_BOUNDED;
-    e->lb[e->n] = fmax(named_box_gap(t, u, k), floor) - DISTANCE_BOUND_SLACK_CM;
+    e->lb[e->n] = greater(named_box_gap(t, u, k), floor) - DISTANCE_BOUND_SLACK_CM;
     e->n++;
 }
 
@@ -1876,12 +2006,14 @@ static int closest_visible_enemy(const om_wm_table *t, om_wm_ruleset_id rules, u
                                  bool all_round, double max_cm, unsigned filter, double *cm_out)
 {
     nearest_enemies e;
+    const om_wm_table_unit *un = &t->unit[u];
+    const double ru = radius_of(t, un);
     e.n = 0;
     for (unsigned k = 0; k < t->units; k++) {
         double floor;
-        if (!t->unit[k].present || t->unit[k].side == t->unit[u].side)
+        if (!t->unit[k].present || t->unit[k].side == un->side)
             continue;
-        floor = distance_floor(t, &t->unit[u], &t->unit[k]);
+        floor = distance_floor_from(t, un, ru, &t->unit[k]);
         if ((max_cm > 0 && floor > max_cm) || filtered(t, k, filter))
             continue;
         weigh_enemy(t, u, k, floor, &e);
@@ -2160,6 +2292,40 @@ double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, 
     x.v.cm = stand_distance(t, u, i, v);
     answer_put(t->memo, &x);
     return x.v.cm;
+}
+
+/* How far inside (or beyond) a reach the bounds of om_wm_table_stand_within
+ * must put a stand to decide without its exact distance: far above the
+ * rounding of either (some 1e-13cm on a table). */
+#define STAND_BOUND_SLACK_CM 1e-7
+
+bool om_wm_table_stand_within(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                              double reach)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const uint64_t iu = memo_id(t, un), iv = memo_id(t, &t->unit[v]);
+    const answer *e;
+    om_plane_poly sp;
+    om_plane_shape tmp;
+    om_wm_vec c;
+    double pc;
+    if (iu != 0 && iv != 0 &&
+        (e = answer_find(t->memo, iu, iv, ANSWER_STAND_DISTANCE | (i & 0xffu) << 8)) != NULL)
+        return e->v.cm <= reach;
+    /* The distance from the stand's centre to v bounds the stand's from
+     * above, and less half the stand's diagonal from below (a convex
+     * polygon's points lie within that of its centre). */
+    sp = stand_i(un, i);
+    c = v_scale(v_add(v_add(sp.v[0], sp.v[1]), v_add(sp.v[2], sp.v[3])), 0.25);
+    pc = om_plane_point_distance(c, unit_shape(&t->unit[v], &tmp));
+    if (pc <= reach - STAND_BOUND_SLACK_CM ||
+        pc - sqrt(un->stand_w * un->stand_w + un->stand_d * un->stand_d) / 2 >
+            reach + STAND_BOUND_SLACK_CM) {
+        assert((om_wm_table_stand_distance(t, u, i, v) <= reach) ==
+               (pc <= reach - STAND_BOUND_SLACK_CM));
+        return pc <= reach - STAND_BOUND_SLACK_CM;
+    }
+    return om_wm_table_stand_distance(t, u, i, v) <= reach;
 }
 
 /* ---- Paces ---- */
@@ -3090,9 +3256,9 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
             kind = OM_WM_BEHIND_IMPASSABLE;
             hit = terrain_shape(&t->terrain[k - t->units]);
         }
-        blocked_stands(&block, v, hit, &m);
         if (behind_severity(kind) < severity)
-            continue;
+            continue; /* a costlier kind was met: its stands are the ones */
+        blocked_stands(&block, v, hit, &m);
         if (behind_severity(kind) > severity) {
             severity = behind_severity(kind);
             mask = 0;

@@ -473,6 +473,15 @@ bool om_wm_table_touching(const om_wm_table *t, unsigned a, unsigned b);
  * Engagement). */
 bool om_wm_table_engaged(const om_wm_table *t, unsigned u);
 
+/*
+ * om_wm_table_engaged_all: engaged_out[u] (u < t->units) is whether unit u is
+ * on the table and engaged (om_wm_table_engaged), every unit at once: each
+ * pair of enemies asked once a side instead of every enemy of each unit. The
+ * same answers, kept in the memo as om_wm_table_engaged keeps them. Pure but
+ * for the memo; thread-safe on distinct tables.
+ */
+void om_wm_table_engaged_all(const om_wm_table *t, bool *engaged_out);
+
 /* Whether any unit on the table touches an enemy unit (there is a combat to
  * fight): om_wm_table_touching of every pair of enemies, asked once. */
 bool om_wm_table_any_contact(const om_wm_table *t);
@@ -489,6 +498,12 @@ bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches);
 
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);
+
+/* Whether character c's base lies within `reach` of unit u:
+ * om_wm_table_character_distance(t, c, u) <= reach, the same answer, the
+ * distance worked out only when the circle around u's rectangle lets the
+ * base be that close. Pure but for the memo. */
+bool om_wm_table_character_within(const om_wm_table *t, unsigned c, unsigned u, double reach);
 
 /*
  * om_wm_table_sees: whether unit `from` sees unit `to` (Movement > Moving by
@@ -540,7 +555,8 @@ int om_wm_table_closest_enemy(const om_wm_table *t, unsigned u, double *cm);
  * (om_wm_table_closest_enemy) stands within `cm` (1e-9cm allowed): the same
  * answer, the closest worked out only when the circles around the units'
  * rectangles let some enemy be that close (two units are never closer than
- * their centres' gap less those circles' radii). A unit not on the table is
+ * their centres' gap less those circles' radii) and the first such enemy's
+ * exact distance does not lie clearly within `cm`. A unit not on the table is
  * asked as om_wm_table_closest_enemy asks it. Pure; thread-safe as the table's
  * other questions.
  */
@@ -771,6 +787,13 @@ bool om_wm_table_may_support(const om_wm_table *t, unsigned s, unsigned f);
 /* Closest-edge distance from stand i of unit u to unit v (range is measured
  * per stand, Shooting > Range). */
 double om_wm_table_stand_distance(const om_wm_table *t, unsigned u, unsigned i, unsigned v);
+
+/* Whether stand i of unit u lies within `reach` of unit v:
+ * om_wm_table_stand_distance(t, u, i, v) <= reach, the same answer, the exact
+ * distance worked out only when the distance of the stand's centre does not
+ * settle it by more than rounding. Pure but for the memo. */
+bool om_wm_table_stand_within(const om_wm_table *t, unsigned u, unsigned i, unsigned v,
+                              double reach);
 
 /* Pace of unit u for an ordered (non-charging) move: full pace in line or
  * column, half in an irregular formation or starting fortified; Ancients

@@ -199,7 +199,7 @@ static unsigned stands_in_range(const om_wm_table *t, unsigned u, unsigned targe
     const unsigned files = sees_all_round(un) ? un->stands : front_files(un);
     unsigned n = 0;
     for (unsigned i = 0; i < un->stands && i < files; i++)
-        n += om_wm_table_stand_distance(t, u, i, target) <= range + OM_WM_TABLE_TOUCH_CM;
+        n += om_wm_table_stand_within(t, u, i, target, range + OM_WM_TABLE_TOUCH_CM);
     return n;
 }
 
@@ -484,13 +484,21 @@ static void shooting_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_
 {
     target_fire fire[OM_WM_TABLE_MAX_UNITS];
     uint8_t before[OM_WM_TABLE_MAX_UNITS];
+    bool engaged[OM_WM_TABLE_MAX_UNITS];
     for (unsigned u = 0; u < w->t.units; u++) {
         fire[u] = (target_fire){0, 0, -1, 0};
         before[u] = w->t.unit[u].present ? w->t.unit[u].stands : 0;
         w->aim[u] = -1;
     }
-    if (om_wm_spellbook_active(&p->turn.magic, &w->t, w->setup->side))
+    /* Whether each unit is engaged, asked at once (the table keeps the
+     * answers): the Wizards' targets, the shooters and their targets ask it
+     * unit by unit, of a table the Command phase has moved. Again after the
+     * spells, which may move units (and cost nothing when none did). */
+    om_wm_table_engaged_all(&w->t, engaged);
+    if (om_wm_spellbook_active(&p->turn.magic, &w->t, w->setup->side)) {
         cast_spells(p, w, d, fire, out);
+        om_wm_table_engaged_all(&w->t, engaged);
+    }
     for (unsigned u = 0; u < w->t.units; u++)
         if (moving_unit(w, u))
             shoot_one(p, w, d, u, fire, out, 0);
@@ -1353,8 +1361,7 @@ om_wm_table *om_wm_turn_work_spare(om_wm_turn_work *w) { return &w->spare; }
 void om_wm_turn_play(const om_wm_turn_prepared *p, const om_wm_command_setup *setup,
                      om_wm_turn_work *w, om_dice *d, om_wm_turn_result *out)
 {
-    for (unsigned u = 0; u < w->t.units; u++)
-        w->engaged_at_start[u] = w->t.unit[u].present && om_wm_table_engaged(&w->t, u);
+    om_wm_table_engaged_all(&w->t, w->engaged_at_start);
     w->from_start = false;
     play(p, setup, w, d, out);
 }
