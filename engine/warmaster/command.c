@@ -44,6 +44,7 @@
 #include "command.h"
 #include "command_int.h"
 #include "magic.h"
+#include "regalia.h"
 
 /* Initiative reach: "units within 20cm of the enemy" (Command > Initiative
  * Movement; Movement > Moving by Initiative). */
@@ -1141,10 +1142,13 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         want = OM_WM_COMMAND_MAX_ORDERS;
     for (unsigned k = 1; k <= want && g->n > 0; k++) {
         om_wm_command_test test;
-        unsigned roll;
+        unsigned roll, device;
+        bool passed;
         if (plan_done(p, g, plan) || !group_in_range(p, c, g))
             break;
         om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
+        /* The General's Crown or Helm (regalia.c). */
+        device = om_wm_regalia_before_test(p->s, p->t, c, g->u[0], p->out, &test, p->trace);
         if (p->trace != NULL) {
             /* The same two dice, in the same order, kept one by one. */
             const unsigned d1 = om_dice_roll_d6(p->d), d2 = om_dice_roll_d6(p->d);
@@ -1153,8 +1157,13 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         } else {
             roll = om_dice_roll_d6(p->d) + om_dice_roll_d6(p->d);
         }
-        record_test(p, c, g, (int)roll <= test.target);
-        if ((int)roll > test.target) {
+        /* A failure the Crown ends with it, the Sceptre pardons or the Orb
+         * re-rolls (regalia.c). */
+        passed = (int)roll <= test.target ||
+                 om_wm_regalia_after_failure(p->s, p->t, p->d, c, g->u, g->n, device, &test,
+                                             &roll, p->out, p->trace);
+        record_test(p, c, g, passed);
+        if (!passed) {
             order_failed(p, c, g, plan, roll);
             return false;
         }
@@ -1320,6 +1329,7 @@ void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om
     for (unsigned c = 0; c < t->characters; c++)
         if (t->character[c].side == s->side && t->character[c].kind == OM_WM_GENERAL)
             out->general = (int8_t)c;
+    om_wm_regalia_phase_start(s, t, out, trace);
     initiative_step(&p);
     orders_step(&p);
     characters_step(&p);

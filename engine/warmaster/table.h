@@ -307,6 +307,9 @@ typedef struct om_wm_table_character {
                                    (OM_WM_DEVICE_* bits, magic.h) */
     uint8_t spellbound;         /* his casting rolls' penalty from an enemy Staff of
                                    Spellbinding (magic.h): 0 or 1 */
+    uint8_t regalia;            /* the General's device of power he carries and can
+                                   still use: an OM_WM_REGALIA_* bit (regalia.h), or 0;
+                                   cleared once used up or ceasing to work */
 } om_wm_table_character;
 
 /* A brigade as declared: up to four units of one side that touch (Command >
