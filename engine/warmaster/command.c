@@ -43,6 +43,7 @@
 
 #include "command.h"
 #include "command_int.h"
+#include "lone.h"
 #include "magic.h"
 #include "regalia.h"
 
@@ -396,6 +397,8 @@ static void add_moved(phase *p, unsigned u, om_wm_vec from)
 {
     om_wm_vec to = p->t->unit[u].centre;
     p->out->unit[u].moved_cm += hypot(to.x - from.x, to.y - from.y);
+    /* Lone enemy characters in its way are displaced or slain (lone.c). */
+    om_wm_lone_moved(p->t, u, from, p->trace);
 }
 
 /* A non-charging move of unit u toward `goal`, at most `max_cm` (C4). */
@@ -1226,7 +1229,7 @@ static unsigned issue_order(const phase *p, unsigned *order)
             const om_wm_table_character *ch = &p->t->character[c];
             bool general = ch->kind == OM_WM_GENERAL;
             bool first;
-            if (ch->side != p->s->side)
+            if (ch->side != p->s->side || ch->slain)
                 continue;
             switch (p->s->issue) {
             case OM_WM_ISSUE_GENERAL_FIRST: first = general; break;
@@ -1266,7 +1269,8 @@ static void characters_step(phase *p)
         om_wm_table_character *ch = &t->character[c];
         om_wm_vec q;
         double dist, reach = ch->flying ? CHARACTER_FLY_CM : CHARACTER_MOVE_CM;
-        if (ch->side != p->s->side || ch->follow < 0 || !t->unit[ch->follow].present)
+        if (ch->side != p->s->side || ch->follow < 0 || !t->unit[ch->follow].present ||
+            ch->slain)
             continue;
         q = om_wm_table_closest_point(&t->unit[ch->follow], ch->at);
         dist = hypot(q.x - ch->at.x, q.y - ch->at.y) - ch->radius_cm;

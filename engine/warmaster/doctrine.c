@@ -56,7 +56,7 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_table_character *ch = &t->character[c];
         double cm, dx, dy, reach;
-        if (ch->side != un->side || (ch->joined >= 0 && !t->unit[ch->joined].present))
+        if (ch->side != un->side || om_wm_table_character_gone(t, c))
             continue;
         dx = ch->at.x - un->centre.x;
         dy = ch->at.y - un->centre.y;

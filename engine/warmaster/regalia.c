@@ -44,7 +44,7 @@ static bool general_has(const om_wm_command_setup *s, const om_wm_table *t, int 
         return false;
     ch = &t->character[c];
     return ch->side == s->side && ch->kind == OM_WM_GENERAL && (ch->regalia & bit) != 0 &&
-           (ch->joined < 0 || t->unit[ch->joined].present);
+           !om_wm_table_character_gone(t, (unsigned)c);
 }
 
 /* Record device `bit` of General g acting for character c's order to unit u. */

@@ -77,6 +77,9 @@ typedef enum om_wm_event_kind {
                                   Orb's re-roll) and dice the Orb's re-roll, v[3] 1 when
                                   the Crown ceases to work; PASSED when the Sceptre or
                                   the Orb's re-roll passed the order */
+    OM_WM_EV_DISPLACED,        /* unit moved into or through the lone enemy character
+                                  target (lone.h): v[0] the unit of his side he joined,
+                                  or -1: he is slain */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

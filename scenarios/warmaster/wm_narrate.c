@@ -359,6 +359,14 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
     case OM_WM_EV_REGALIA:
         tell_regalia(p, t, e);
         break;
+    case OM_WM_EV_DISPLACED:
+        if (e->v[0] >= 0)
+            say(p, "  " UNIT_FMT " moves through %s, who joins " UNIT_FMT "\n",
+                UNIT_ARGS(t, e->unit), character_name(t, e->target), UNIT_ARGS(t, e->v[0]));
+        else
+            say(p, "  " UNIT_FMT " moves through %s, who has no friend within 30cm: he is "
+                "slain\n", UNIT_ARGS(t, e->unit), character_name(t, e->target));
+        break;
     default:
         say(p, "  (an event of kind %d)\n", e->kind);
         break;
