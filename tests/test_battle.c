@@ -1408,7 +1408,7 @@ Test(battle, character_rules_from_list_files)
  * Riders, Warmaster Revolution, Empire and Orcs army lists; the Goblins' bows
  * of the stat line; a Chariot's and a Wyvern's Attacks; the Allies' Unreliable
  * -1 Command, Warmaster Ancients, Romans), while the parts it does not play
- * still are (the Wyvern rider's terror, the magic items). */
+ * still are (the Wyvern rider's terror, a Hero's Sword of Might). */
 static char *battle_warnings(const char *a, const char *b)
 {
     char text[300];
@@ -1431,7 +1431,7 @@ Test(battle, rules_played_are_not_named_as_not_modelled)
     cr_expect(strstr(w, "pistoliers") == NULL, "%s", w);
     cr_expect(strstr(w, "wolf-riders") == NULL, "%s", w);
     cr_expect(strstr(w, "not modelled: goblins") == NULL, "%s", w);
-    cr_expect(strstr(w, "Orc General (b_orc-general): not modelled: orb-of-majesty\n") != NULL,
+    cr_expect(strstr(w, "Orc Hero (b_orc-hero_1): not modelled: sword-of-might\n") != NULL,
               "%s", w);
     free(w);
     w = battle_warnings("1.1-orcs-wolf-and-boar", "1.1-empire-battle-line");

@@ -371,11 +371,10 @@ const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p)
 }
 
 /* A character is slain with the unit it is with (Generals, Wizards & Heroes:
- * "slain if the unit it is with is destroyed"). */
+ * "slain if the unit it is with is destroyed"), or alone (lone.h). */
 static bool character_slain(const om_wm_table *t, unsigned c)
 {
-    int u = t->character[c].joined;
-    return u >= 0 && !t->unit[u].present;
+    return om_wm_table_character_gone(t, c);
 }
 
 void om_wm_battle_losses(const om_wm_battle_prepared *p, const om_wm_table *t, unsigned lost[2])
@@ -448,11 +447,15 @@ static void judge(const om_wm_battle_prepared *p, const om_wm_table *t, const bo
         r->vp[1 - tu->side] += r->vp_given[u];
     }
     /* A character slain is slain with the unit he was with: his points are
-     * that unit's to give up. */
+     * that unit's to give up; one slain alone (lone.h), the unit's he was on
+     * his way to (every character has one in a battle: his unit as
+     * deployed). */
     for (unsigned c = 0; c < t->characters; c++)
         if (character_slain(t, c)) {
+            const int u = t->character[c].slain ? t->character[c].follow : t->character[c].joined;
             r->vp[1 - t->character[c].side] += p->options.character_points[c];
-            r->vp_given[t->character[c].joined] += p->options.character_points[c];
+            if (u >= 0)
+                r->vp_given[u] += p->options.character_points[c];
         }
     attribute(p, t, credit, r);
     for (unsigned s = 0; s < 2; s++) {

@@ -380,7 +380,9 @@ typedef struct om_wm_battle_result {
     uint16_t spells_worked[2];     /* of those, cast and not anti-magicked */
     uint32_t vp_given[OM_WM_TABLE_MAX_UNITS];  /* by table index: the victory points the
                                       enemy scored for the unit (its own, as vp[] counts
-                                      them, and those of the characters slain with it) */
+                                      them, those of the characters slain with it, and
+                                      those of a character slain alone on his way to it,
+                                      lone.h) */
     uint32_t vp_scored[OM_WM_TABLE_MAX_UNITS]; /* by table index: its share of the victory
                                       points given up by the enemy units whose stands it
                                       removed (credit.h, om_wm_credit_share) */
@@ -488,7 +490,7 @@ const om_wm_turn *om_wm_battle_turn(const om_wm_battle_prepared *p);
  * attribution of credit.h). No allocation; thread-safe for distinct w, d and out.
  * Simplifications (docs/rules-coverage.md, "The end of a battle"): withdrawal
  * is checked at the end of each side's turn, not each phase; a lone General is
- * never slain (no enemy moves through characters).
+ * slain only by an enemy moving through him in the Command phase (lone.h).
  */
 void om_wm_battle_resolve(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
                           om_wm_battle_result *out);

@@ -43,7 +43,9 @@
 
 #include "command.h"
 #include "command_int.h"
+#include "lone.h"
 #include "magic.h"
+#include "regalia.h"
 
 /* Initiative reach: "units within 20cm of the enemy" (Command > Initiative
  * Movement; Movement > Moving by Initiative). */
@@ -391,6 +393,8 @@ static void add_moved(phase *p, unsigned u, om_wm_vec from)
 {
     om_wm_vec to = p->t->unit[u].centre;
     p->out->unit[u].moved_cm += hypot(to.x - from.x, to.y - from.y);
+    /* Lone enemy characters in its way are displaced or slain (lone.c). */
+    om_wm_lone_moved(p->t, u, from, p->trace);
 }
 
 /* A non-charging move of unit u toward `goal`, at most `max_cm` (C4). */
@@ -1137,10 +1141,13 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         want = OM_WM_COMMAND_MAX_ORDERS;
     for (unsigned k = 1; k <= want && g->n > 0; k++) {
         om_wm_command_test test;
-        unsigned roll;
+        unsigned roll, device;
+        bool passed;
         if (plan_done(p, g, plan) || !group_in_range(p, c, g))
             break;
         om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
+        /* The General's Crown or Helm (regalia.c). */
+        device = om_wm_regalia_before_test(p->s, p->t, c, g->u[0], p->out, &test, p->trace);
         if (p->trace != NULL) {
             /* The same two dice, in the same order, kept one by one. */
             const unsigned d1 = om_dice_roll_d6(p->d), d2 = om_dice_roll_d6(p->d);
@@ -1149,8 +1156,13 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         } else {
             roll = om_dice_roll_d6(p->d) + om_dice_roll_d6(p->d);
         }
-        record_test(p, c, g, (int)roll <= test.target);
-        if ((int)roll > test.target) {
+        /* A failure the Crown ends with it, the Sceptre pardons or the Orb
+         * re-rolls (regalia.c). */
+        passed = (int)roll <= test.target ||
+                 om_wm_regalia_after_failure(p->s, p->t, p->d, c, g->u, g->n, device, &test,
+                                             &roll, p->out, p->trace);
+        record_test(p, c, g, passed);
+        if (!passed) {
             order_failed(p, c, g, plan, roll);
             return false;
         }
@@ -1213,7 +1225,7 @@ static unsigned issue_order(const phase *p, unsigned *order)
             const om_wm_table_character *ch = &p->t->character[c];
             bool general = ch->kind == OM_WM_GENERAL;
             bool first;
-            if (ch->side != p->s->side)
+            if (ch->side != p->s->side || ch->slain)
                 continue;
             switch (p->s->issue) {
             case OM_WM_ISSUE_GENERAL_FIRST: first = general; break;
@@ -1253,7 +1265,7 @@ static void characters_step(phase *p)
         om_wm_table_character *ch = &t->character[c];
         om_wm_vec q;
         double dist, reach = ch->flying ? OM_WM_CHARACTER_FLY_CM : OM_WM_CHARACTER_MOVE_CM;
-        if (ch->side != p->s->side)
+        if (ch->side != p->s->side || ch->slain)
             continue;
         /* The plan may send him to another unit (the doctrine's heroes_cover). */
         if (p->s->refollow[c] > 0)
@@ -1321,6 +1333,7 @@ void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om
     for (unsigned c = 0; c < t->characters; c++)
         if (t->character[c].side == s->side && t->character[c].kind == OM_WM_GENERAL)
             out->general = (int8_t)c;
+    om_wm_regalia_phase_start(s, t, out, trace);
     initiative_step(&p);
     orders_step(&p);
     characters_step(&p);

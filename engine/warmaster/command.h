@@ -197,6 +197,8 @@ typedef struct om_wm_command_result {
     uint8_t general_passed;  /* of those, passed: how far his chain got */
     uint8_t ended;           /* om_wm_phase_end */
     uint8_t charges;         /* units that charged */
+    uint8_t regalia;         /* the General's devices of power that acted in the phase
+                                (OM_WM_REGALIA_* bits, regalia.h) */
 } om_wm_command_result;
 
 /*

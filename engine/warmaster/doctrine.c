@@ -56,7 +56,7 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
     for (unsigned c = 0; c < t->characters; c++) {
         const om_wm_table_character *ch = &t->character[c];
         double cm, dx, dy, reach;
-        if (ch->side != un->side || (ch->joined >= 0 && !t->unit[ch->joined].present))
+        if (ch->side != un->side || om_wm_table_character_gone(t, c))
             continue;
         dx = ch->at.x - un->centre.x;
         dy = ch->at.y - un->centre.y;
@@ -437,7 +437,7 @@ static void heroes_cover(const om_wm_doctrine_odds *odds, const om_wm_table *t, 
             other[v] = 0;
             for (unsigned k = 0; k < t->characters && score[v] > 0 && other[v] < 1; k++) {
                 const om_wm_table_character *o = &t->character[k];
-                if (k != c && o->side == side && (o->joined < 0 || t->unit[o->joined].present))
+                if (k != c && o->side == side && !om_wm_table_character_gone(t, k))
                     other[v] = fmax(other[v], reach_odds(setup, t, o->kind, o->command, at[k], v));
             }
         }

@@ -227,11 +227,11 @@ om_status om_wm_spellbook_check(const om_wm_spellbook *b, const om_wm_table *t,
     return OM_OK;
 }
 
-/* Whether character c is on the table: joined to a unit still there, or alone. */
+/* Whether character c is on the table: joined to a unit still there, or alone
+ * and not slain. */
 static bool character_present(const om_wm_table *t, unsigned c)
 {
-    const int j = t->character[c].joined;
-    return j < 0 || t->unit[j].present;
+    return !om_wm_table_character_gone(t, c);
 }
 
 bool om_wm_spellbook_active(const om_wm_spellbook *b, const om_wm_table *t, unsigned side)

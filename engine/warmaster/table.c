@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "regalia.h"
 
 /* ---- Rule-set tables ---- */
 
@@ -3444,6 +3445,15 @@ static om_status check_characters(const om_wm_table *t, om_wm_check_failure *why
         if (ch->attack_bonus > OM_WM_MAX_BONUS)
             return om_check_fail_item(why, "characters", (int)c, ".attack_bonus", "must be 0 to %d "
                         "(got %u)", OM_WM_MAX_BONUS, ch->attack_bonus);
+        if (ch->slain > 1)
+            return om_check_fail_item(why, "characters", (int)c, ".slain", "must be 0 or 1 "
+                        "(got %u)", ch->slain);
+        /* A General's device of power, one a character (regalia.h). */
+        if (ch->regalia != 0 &&
+            (ch->kind != OM_WM_GENERAL || (ch->regalia & (ch->regalia - 1u)) != 0 ||
+             (ch->regalia & ~OM_WM_REGALIA_ALL) != 0))
+            return om_check_fail_item(why, "characters", (int)c, ".regalia", "must be one "
+                        "General's device of power, carried by a General (got %u)", ch->regalia);
         if (ch->kind == OM_WM_GENERAL && ++generals[ch->side] > 1)
             return om_check_fail_item(why, "characters", (int)c, ".kind", "side %u already has a General",
                         ch->side);

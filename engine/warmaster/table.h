@@ -307,6 +307,13 @@ typedef struct om_wm_table_character {
                                    (OM_WM_DEVICE_* bits, magic.h) */
     uint8_t spellbound;         /* his casting rolls' penalty from an enemy Staff of
                                    Spellbinding (magic.h): 0 or 1 */
+    uint8_t regalia;            /* the General's device of power he carries and can
+                                   still use: an OM_WM_REGALIA_* bit (regalia.h), or 0;
+                                   cleared once used up or ceasing to work */
+    uint8_t slain;              /* 1: slain while alone, an enemy unit having moved
+                                   through him with no friend within 30cm (lone.h);
+                                   a character with a unit is slain with it instead
+                                   (om_wm_table_character_gone) */
 } om_wm_table_character;
 
 /* A brigade as declared: up to four units of one side that touch (Command >
@@ -495,6 +502,15 @@ bool om_wm_table_any_contact(const om_wm_table *t);
  * distinct tables.
  */
 bool om_wm_table_contacts(const om_wm_table *t, om_wm_unit_set *touches);
+
+/* Whether character c is gone from the battle: slain alone (lone.h), or
+ * joined to a unit no longer on the table (Generals, Wizards & Heroes:
+ * "slain if the unit it is with is destroyed"). */
+static inline bool om_wm_table_character_gone(const om_wm_table *t, unsigned c)
+{
+    const int u = t->character[c].joined;
+    return t->character[c].slain != 0 || (u >= 0 && !t->unit[u].present);
+}
 
 /* Distance from character c's base edge to the closest point of unit u. */
 double om_wm_table_character_distance(const om_wm_table *t, unsigned c, unsigned u);

@@ -69,6 +69,17 @@ typedef enum om_wm_event_kind {
                                   side the roll favoured (om_wm_deploy_decide), v[0] the
                                   method (om_wm_deployment), v[1] and v[2] the scouting
                                   totals of A and B (scouting; else 0) */
+    OM_WM_EV_REGALIA,          /* a General's device of power acted (regalia.h): target
+                                  the General, unit the first unit ordered (-1: the
+                                  Helm, declared for the turn), v[0] the
+                                  OM_WM_REGALIA_* bit, v[1] the character whose order it
+                                  served, v[2] the number to roll (the Crown's 10, the
+                                  Orb's re-roll) and dice the Orb's re-roll, v[3] 1 when
+                                  the Crown ceases to work; PASSED when the Sceptre or
+                                  the Orb's re-roll passed the order */
+    OM_WM_EV_DISPLACED,        /* unit moved into or through the lone enemy character
+                                  target (lone.h): v[0] the unit of his side he joined,
+                                  or -1: he is slain */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

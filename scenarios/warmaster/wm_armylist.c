@@ -937,7 +937,8 @@ static const char *join_ids(const char (*buf)[OM_WM_ARMYLIST_ID_MAX], unsigned n
 }
 
 /* Whether list l carries a magic item a battle does not model: a unit's of
- * no effect in an engagement, a character's but a Wizard's casting device. */
+ * no effect in an engagement, a character's but a Wizard's casting device or
+ * a General's device of power. */
 static bool unmodelled_items(const om_wm_armylist *l)
 {
     for (size_t i = 0; i < l->n_units; i++)
@@ -945,7 +946,7 @@ static bool unmodelled_items(const om_wm_armylist *l)
             return true;
     for (size_t i = 0; i < l->n_characters; i++)
         if (l->characters[i].item[0] != '\0' &&
-            om_wm_spells_device_of_item(l->characters[i].item) == 0)
+            !om_wm_spells_character_item_played(l->characters[i].item))
             return true;
     return false;
 }
@@ -1024,9 +1025,11 @@ static om_status characters_table(om_game_listing *g, const om_wm_armylist *l)
         snprintf(cells[6], CELL_MAX, "%s", ch->mount);
         join_ids(ch->upgrades, ch->n_upgrades, cells[7],
                  CELL_MAX);
-        /* A battle plays a Wizard's casting devices, no other character's item. */
+        /* A battle plays a Wizard's casting devices and a General's devices
+         * of power, no other character's item. */
         snprintf(cells[8], CELL_MAX, "%s%s", ch->item,
-                 ch->item[0] != '\0' && om_wm_spells_device_of_item(ch->item) == 0 ? "*" : "");
+                 ch->item[0] != '\0' && !om_wm_spells_character_item_played(ch->item) ? "*"
+                                                                                    : "");
         snprintf(cells[9], CELL_MAX, "%u", ch->points);
         for (size_t k = 0; k < N(cols); k++)
             row[k] = cells[k];

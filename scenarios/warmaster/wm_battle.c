@@ -544,6 +544,10 @@ static om_status place_characters(const om_yaml_ctx *c, om_wm_battle_scenario *b
         t->character[i].joined = (int8_t)u;
         t->character[i].follow = (int8_t)u;
         t->character[i].flying = ch->flying;
+        /* A General's device of power, played in the Command phase
+         * (regalia.h); the list allows it to a General only. */
+        if (ch->kind == OM_WM_GENERAL)
+            t->character[i].regalia = (uint8_t)om_wm_spells_regalia_of_item(ch->item);
         b->options.character_points[i] = ch->points;
         /* Pyrrhus as General: "add 1 to the number of units that must be
          * lost before the army will withdraw" (Warmaster Ancients, The

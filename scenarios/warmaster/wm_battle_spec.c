@@ -390,8 +390,8 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
          * (om_wm_battle_character_rule_played): the battle gives a character
          * its Command, the unit it joins (its fate the unit's), the
          * Attacks it adds to that unit in combat (wm_battle.c) and a
-         * Wizard's casting devices (om_wm_spells_device_of_item), not its
-         * other items. */
+         * Wizard's casting devices and a General's devices of power
+         * (om_wm_spells_character_item_played), not its other items. */
         for (size_t k = 0; k < l->n_characters && st == OM_OK; k++) {
             const om_wm_armylist_character *ch = &l->characters[k];
             char line[OM_WM_UNMODELLED_LINE_MAX] = "", who[OM_WM_UNMODELLED_LINE_MAX / 2];
@@ -407,8 +407,9 @@ om_status om_wm_battle_unmodelled(const om_wm_battle_scenario *b, char **warning
                 snprintf(id, sizeof id, "%s_%s_%u", s == 0 ? "a" : "b", ch->id, nth + 1);
             else
                 snprintf(id, sizeof id, "%s_%s", s == 0 ? "a" : "b", ch->id);
-            /* The Wizards' devices are played (magic.h), the other items not. */
-            if (ch->item[0] != '\0' && om_wm_spells_device_of_item(ch->item) == 0)
+            /* The Wizards' devices (magic.h) and the Generals' (regalia.h)
+             * are played, the other items not. */
+            if (ch->item[0] != '\0' && !om_wm_spells_character_item_played(ch->item))
                 note_rule(by_unit, id, ch->item, line, sizeof line);
             for (unsigned r = 0; r < ch->n_rules; r++)
                 if (!om_wm_battle_character_rule_played(ch->rules[r]))

@@ -58,8 +58,9 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text);
  * om_wm_battle_unmodelled: what battle `b` does not model, unit by unit: the
  * special rules of each unit the engine does not model (its unmodelled
  * list), a unit's magic item without a modelled effect, a character's bonus
- * Attacks to the unit it joins, its magic item (but a Wizard's casting device,
- * om_wm_spells_device_of_item) and its special rules but those
+ * Attacks to the unit it joins, its magic item (but a Wizard's casting device
+ * or a General's device of power, om_wm_spells_character_item_played) and
+ * its special rules but those
  * a battle plays (om_wm_battle_character_rule_played; wm_battle_spec.c). Into
  * *warnings one line a unit or character,
  * "NAME (ID): not modelled: RULE, RULE\n" (NULL: none), and into the JSON

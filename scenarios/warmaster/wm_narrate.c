@@ -13,6 +13,7 @@
 
 #include "battle.h"
 #include "command.h"
+#include "regalia.h"
 
 /* The victory-point and break-point values clipped by the trace to this mean
  * "no limit" (an army with no unit that counts toward its break point). */
@@ -182,6 +183,37 @@ static void tell_withdrawal(printer *p, const om_wm_event *e, const char *const 
         say(p, "\n");
 }
 
+/* A General's device of power acting (regalia.h): what it did to the order. */
+static void tell_regalia(printer *p, const om_wm_table *t, const om_wm_event *e)
+{
+    const char *name = om_wm_regalia_name((unsigned)e->v[0]);
+    const int roll = e->dice[0] + e->dice[1];
+    switch (e->v[0]) {
+    case OM_WM_REGALIA_HELM:
+        say(p, "  %s wears the %s this turn: +1 Command\n", character_name(t, e->target), name);
+        break;
+    case OM_WM_REGALIA_CROWN:
+        if (e->v[3])
+            say(p, "  the %s ceases to work\n", name);
+        else
+            say(p, "  %s uses the %s: his first order against %d, no penalties\n",
+                character_name(t, e->target), name, e->v[2]);
+        break;
+    case OM_WM_REGALIA_SCEPTRE:
+        say(p, "  %s's %s ignores the double 6 of %s: the order passes\n",
+            character_name(t, e->target), name, character_name(t, e->v[1]));
+        break;
+    case OM_WM_REGALIA_ORB:
+        say(p, "  %s re-rolls with the %s: needs %d or less, rolled %d+%d=%d: %s\n",
+            character_name(t, e->target), name, e->v[2], e->dice[0], e->dice[1], roll,
+            (e->flags & OM_WM_EVF_PASSED) ? "passed" : "failed");
+        break;
+    default:
+        say(p, "  (a device of power %d)\n", e->v[0]);
+        break;
+    }
+}
+
 /* A Wizard's cast: the spell, its target, the die and what came of it. */
 static void tell_spell(printer *p, const om_wm_table *t, const om_wm_event *e)
 {
@@ -323,6 +355,17 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
         break;
     case OM_WM_EV_DEPLOYMENT:
         tell_deployment(p, side_name, e);
+        break;
+    case OM_WM_EV_REGALIA:
+        tell_regalia(p, t, e);
+        break;
+    case OM_WM_EV_DISPLACED:
+        if (e->v[0] >= 0)
+            say(p, "  " UNIT_FMT " moves through %s, who joins " UNIT_FMT "\n",
+                UNIT_ARGS(t, e->unit), character_name(t, e->target), UNIT_ARGS(t, e->v[0]));
+        else
+            say(p, "  " UNIT_FMT " moves through %s, who has no friend within 30cm: he is "
+                "slain\n", UNIT_ARGS(t, e->unit), character_name(t, e->target));
         break;
     default:
         say(p, "  (an event of kind %d)\n", e->kind);

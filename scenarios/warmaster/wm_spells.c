@@ -448,6 +448,31 @@ unsigned om_wm_spells_device_of_item(const char *id)
     return 0u;
 }
 
+/* The Generals' devices of power a battle plays (Warmaster Revolution, Magic
+ * Items > Devices of Power; regalia.h), by id. */
+static const struct {
+    const char *id;
+    unsigned regalia;
+} regalia[] = {
+    {"crown-of-command", OM_WM_REGALIA_CROWN},
+    {"helm-of-dominion", OM_WM_REGALIA_HELM},
+    {"orb-of-majesty", OM_WM_REGALIA_ORB},
+    {"sceptre-of-sovereignty", OM_WM_REGALIA_SCEPTRE},
+};
+
+unsigned om_wm_spells_regalia_of_item(const char *id)
+{
+    for (size_t i = 0; id != NULL && i < sizeof regalia / sizeof regalia[0]; i++)
+        if (strcmp(regalia[i].id, id) == 0)
+            return regalia[i].regalia;
+    return 0u;
+}
+
+bool om_wm_spells_character_item_played(const char *id)
+{
+    return om_wm_spells_device_of_item(id) != 0 || om_wm_spells_regalia_of_item(id) != 0;
+}
+
 /* Whether the army entry of a character carries an anti-magic rule. */
 static bool anti_magic_rule(const om_army_unit *u)
 {

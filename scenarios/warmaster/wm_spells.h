@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "magic.h"
+#include "regalia.h"
 #include "status.h"
 #include "turn.h"
 #include "wm_armylist.h"
@@ -64,6 +65,17 @@ bool om_wm_spells_anti_magic_rule(const char *id);
  * them. A battle plays these; it names a character's other items as not
  * modelled. Pure; thread-safe. */
 unsigned om_wm_spells_device_of_item(const char *id);
+
+/* The General's device of power (regalia.h, OM_WM_REGALIA_*) magic item `id`
+ * is ("crown-of-command", "helm-of-dominion", "orb-of-majesty",
+ * "sceptre-of-sovereignty"), or 0 if it is none of them. Pure; thread-safe. */
+unsigned om_wm_spells_regalia_of_item(const char *id);
+
+/* Whether a battle plays character magic item `id`: a Wizard's device
+ * (om_wm_spells_device_of_item) or a General's (om_wm_spells_regalia_of_item).
+ * A battle names a character's other items as not modelled. Pure;
+ * thread-safe. */
+bool om_wm_spells_character_item_played(const char *id);
 
 /*
  * om_wm_spells_setup: side `side`'s magic in `turn` from its list `l`, whose
