@@ -342,8 +342,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 if [ "${OM_TEST_SANITIZED:-0}" != 1 ]; then
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.6470 [0.6169, 0.6760]   0.0260 [0.0178, 0.0378]   0.3270 [0.2986, 0.3567]" \
-    "  mean 92.38 [95% CI 77.72, 107.04], sd 236.51"; do
+for quoted in "  A     0.7020 [0.6729, 0.7295]   0.0150 [0.0091, 0.0246]   0.2830 [0.2560, 0.3117]" \
+    "  mean 120.35 [95% CI 105.89, 134.81], sd 233.28"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"
