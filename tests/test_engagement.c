@@ -1817,6 +1817,36 @@ Test(review, banner_of_shielding_lost_before_stand_and_shoot)
     expect_p("P(two shooting hits on the charger)", c.count, c.n, 5.0 / 144.0);
 }
 
+/* An advance (Combat > Advance) is a new charge without its bonus: Knights
+ * advancing (not charging) strike with 3 dice a stand, not 4, and the
+ * Archers advanced upon shoot at them "in exactly the same way as a unit
+ * shooting at chargers": 3 dice hitting on 4+ (never defended), saved on 4+,
+ * P(2 shooting hits) = 3 x (1/4)^2 x 3/4 = 9/64. Without advancing set, the
+ * Archers may not stand and shoot at all (the check refuses it), nor may a
+ * unit both charge and advance. */
+Test(review, archers_shoot_at_an_advance)
+{
+    om_wm_side a = side_of("Knights", OM_WM_CAVALRY, 3, 3, 3, 4, NO_TRAITS);
+    om_wm_side b = side_of("Archers", OM_WM_INFANTRY, 3, 3, 3, 0, NO_TRAITS);
+    om_wm_check_failure why;
+    tally c = {0};
+    b.unit.shots = 1;
+    b.unit.range_cm = 30;
+    b.stand_and_shoot = true;
+    a.advancing = true;
+    cr_expect_eq(dice("warmaster-revolution", &a, &b, 1, 0, false), 9u, "no charge bonus");
+    om_wm_engagement e = make("warmaster-revolution", OM_WM_KIND_COMBAT, a, b);
+    cr_assert_eq(om_wm_engagement_check(&e, &why), OM_OK, "%s: %s", why.field, why.reason);
+    run(&e, TRIALS, 269, two_shot_hits, &c);
+    expect_p("P(two shooting hits on the advancer)", c.count, c.n, 9.0 / 64.0);
+    e.side[0].advancing = false;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "b.stand_and_shoot");
+    e.side[0].advancing = e.side[0].charging = true;
+    cr_expect_eq(om_wm_engagement_check(&e, &why), OM_EINVAL);
+    cr_expect_str_eq(why.field, "a.advancing");
+}
+
 /* Pikemen holding a cavalry charge with a Banner of Shielding: defended
  * (5+ to hit) and their save one better (6+ -> 5+): 9 dice x 1/3 x 4/6. */
 Test(review, pikes_hold_with_banner_of_shielding)

@@ -337,3 +337,112 @@ Test(turn_moves, a_unit_a_spell_forbids_to_charge_does_not_advance)
     cr_assert_gt(won, TRIALS / 16, "K won %lu times under the spell", won);
     cr_assert_eq(advanced, 0, "under the spell K advanced %lu times of %lu", advanced, won);
 }
+
+/*
+ * Shooting at an advance (Warmaster Revolution and Warmaster Ancients, Combat
+ * > Advance: the unit advanced upon "can shoot at the advancing unit in
+ * exactly the same way as a unit shooting at chargers"; Warmaster 1.1 alike,
+ * fixed reading advance_shooting). The table of
+ * winner_advances_and_fights_again with a Knights unit of one stand and one
+ * Hit: K charges the Picket and, when it destroys it and lives, advances on
+ * Crossbowmen X (3 stands of 1 shot each, standing and shooting) 15cm away,
+ * to X's front. X shoots before the round: 3 dice, each hitting the advancer
+ * in the open on 4+ (chargers are never defended) and its armour (4+) saving
+ * half: P(an unsaved hit) = 1/4 a die, so K's stand is lost before contact,
+ * no round fought, with probability 1 - (3/4)^3 = 37/64. Without the rule K
+ * is never lost before contact: the advance engagement always fights a round.
+ * Counts are over the trials in which K advanced on X; the tolerance is five
+ * standard errors of that count's binomial.
+ */
+#define ADVANCE_SHOT_P (37.0 / 64.0)
+
+/* Over `trials` trials of the table above under rule set `rules`, dice of
+ * streams `stream` on: the trials
+ * in which K advanced on X, and of those the ones its stand was shot down
+ * before contact (the advance's engagement fought no round and destroyed
+ * K). Every advance is fought in the same Combat phase. */
+static void advance_under_fire(const om_wm_ruleset *rules, unsigned trials, uint64_t stream,
+                               unsigned long *advanced, unsigned long *shot_down)
+{
+    om_wm_turn t;
+    om_wm_event buf[EVENTS];
+    om_wm_trace tr = {.ev = buf, .cap = EVENTS};
+    om_wm_turn_work *w = NULL;
+    om_dice d;
+    turn_begin(&t, rules->name, OM_WM_INITIATIVE_AUTO);
+    t.rules = rules;
+    unsigned k = turn_unit(&t, "Knights", 0, OM_WM_CAVALRY, 1, 3, 1, 4, 90, 60, 270);
+    unsigned s = turn_unit(&t, "Picket", 1, OM_WM_INFANTRY, 1, 1, 1, 0, 90, S_Y, 90);
+    unsigned x = turn_unit(&t, "Crossbowmen", 1, OM_WM_INFANTRY, 3, 3, 3, 0, 90, 35, 90);
+    t.unit[x].side.unit.shots = 1;
+    t.unit[x].side.unit.range_cm = 30;
+    t.table.unit[x].range_cm = 30;
+    t.unit[x].stand_and_shoot = true;
+    t.command.plan[k] = (om_wm_plan){.kind = OM_WM_PLAN_CHARGE, .target = (int8_t)s, .by = -1};
+    om_wm_turn_prepared *p = turn_prepare(&t);
+    cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+    om_wm_turn_work_set_trace(w, &tr);
+    *advanced = *shot_down = 0;
+    for (unsigned n = 0; n < trials; n++) {
+        om_wm_turn_result res;
+        bool advance_told = false;
+        int rounds = -1;
+        seed(&d, stream + n);
+        tr.n = tr.dropped = 0;
+        om_wm_turn_resolve(p, w, &d, &res);
+        cr_assert_eq(tr.dropped, 0);
+        for (size_t i = 0; i < tr.n; i++) {
+            const om_wm_event *e = &tr.ev[i];
+            if (e->kind == OM_WM_EV_CHARGE && e->unit == (int)k && e->target == (int)x &&
+                e->v[0] == OM_WM_CHARGE_ADVANCE)
+                advance_told = true;
+            else if (advance_told && e->kind == OM_WM_EV_COMBAT && rounds < 0)
+                rounds = e->v[3];
+        }
+        if (!advance_told)
+            continue;
+        cr_assert_eq(res.engagements, 2, "trial %u: the advance is fought in this phase", n);
+        cr_assert_geq(rounds, 0, "trial %u: the advance's engagement is in the record", n);
+        cr_assert(rounds > 0 || res.unit[k].destroyed,
+                  "trial %u: no round fought, yet the advancer lives", n);
+        ++*advanced;
+        *shot_down += rounds == 0;
+    }
+    om_wm_turn_work_free(w);
+    om_wm_turn_prepared_free(p);
+}
+
+/* The count of `n` trials at probability q is within five standard errors. */
+static void expect_rate(unsigned long hits, unsigned long n, double q, const char *what)
+{
+    const double se = sqrt(q * (1.0 - q) / (double)n);
+    const double rate = (double)hits / (double)n;
+    cr_expect_gt(n, TRIALS / 4, "%s: advances %lu", what, n);
+    cr_expect(fabs(rate - q) <= 5.0 * se, "%s: shot down %lu of %lu (%.4f), exact %.4f, se %.4f",
+              what, hits, n, rate, q, se);
+}
+
+Test(turn_moves, the_unit_advanced_upon_shoots_at_the_advancer)
+{
+    static const char *const rules[] = {"warmaster-revolution", "warmaster-ancients",
+                                        "warmaster-1.1"};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        const om_wm_ruleset *r = om_wm_ruleset_find(rules[i]);
+        unsigned long advanced, shot_down;
+        cr_assert_not_null(r);
+        advance_under_fire(r, TRIALS, 31000 + i * TRIALS, &advanced, &shot_down);
+        expect_rate(shot_down, advanced, ADVANCE_SHOT_P, rules[i]);
+    }
+}
+
+/* The same table, the rule taken away (a rule set like Revolution whose unit
+ * advanced upon may not shoot): no advancer is ever lost before contact. */
+Test(turn_moves, without_the_rule_no_advancer_is_shot)
+{
+    om_wm_ruleset r = *om_wm_ruleset_find("warmaster-revolution");
+    unsigned long advanced, shot_down;
+    r.shoot_at_advancers = false;
+    advance_under_fire(&r, TRIALS, 31000, &advanced, &shot_down);
+    cr_expect_gt(advanced, TRIALS / 4, "advances: %lu", advanced);
+    cr_expect_eq(shot_down, 0, "shot down %lu of %lu advances", shot_down, advanced);
+}

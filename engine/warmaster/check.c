@@ -364,6 +364,12 @@ static om_status check_charge(const side_check *c)
     const om_wm_side *me = c->me, *foe = c->foe;
     if (me->charging && foe->charging)
         return fail_at(c, "charging", "both sides cannot charge each other");
+    if (me->advancing && (me->charging || foe->charging))
+        return fail_at(c, "advancing", "an advance is a charge without its bonus: the advancing "
+                       "unit does not charge, nor does its enemy (Combat > Advance)");
+    if (me->advancing && me->position != OM_WM_OPEN)
+        return fail_at(c, "position", "an advancing unit always counts as in the open (Combat > "
+                       "Defended & Fortified Troops)");
     if (me->confused && me->unit.traits.never_confused)
         return fail_at(c, "confused", "this unit is never confused (its special rules)");
     if (me->charging && me->confused && !me->unit.traits.stampedes)
@@ -387,9 +393,9 @@ static om_status check_shooting_before_contact(const side_check *c)
 {
     const om_wm_side *me = c->me, *foe = c->foe;
     if (me->stand_and_shoot) {
-        if (!foe->charging)
+        if (!foe->charging && !foe->advancing)
             return fail_at(c, "stand_and_shoot", "a unit can only stand and shoot at an enemy "
-                           "that charges it");
+                           "that charges or advances on it");
         if (!om_wm_unit_shoots(&me->unit) && me->extra_shots == 0)
             return fail_at(c, "stand_and_shoot", "the unit has no shooting attacks");
         if (me->unit.traits.no_stand_and_shoot)
@@ -645,6 +651,10 @@ static om_status check_multi_support(multi_check *c, unsigned k)
     return OM_OK;
 }
 
+/* Whether a unit closes with its enemy as the engagement starts: a charge,
+ * or an advance (Combat > Advance), either of which may be shot at. */
+static bool closing(const om_wm_side *s) { return s->charging || s->advancing; }
+
 /* Unit u: it takes part (a contact or a support), its pursuit target is an
  * enemy, its own supports support fighting stands; volleys of the turn
  * before and evading are fought with one unit a side; then its own values
@@ -665,8 +675,7 @@ static om_status check_multi_unit(const multi_check *c, unsigned u)
         if (other == OM_WM_NO_UNIT)
             continue;
         part = true;
-        if (foe == OM_WM_NO_UNIT ||
-            (m->unit[other].side->charging && !m->unit[foe].side->charging))
+        if (foe == OM_WM_NO_UNIT || (closing(m->unit[other].side) && !closing(m->unit[foe].side)))
             foe = other;
     }
     if (!part)
@@ -716,10 +725,16 @@ om_status om_wm_multi_check(const om_wm_multi *m, om_wm_check_failure *why)
         char path[64];
         if ((st = check_multi_unit(&c, u)))
             return st;
-        if (!m->unit[u].side->charging)
+        if (!closing(m->unit[u].side))
             continue;
-        snprintf(path, sizeof path, "unit.%u.charging", u);
-        if (charging >= 0 && m->unit[charging].army != m->unit[u].army)
+        snprintf(path, sizeof path, "unit.%u.%s", u,
+                 m->unit[u].side->charging ? "charging" : "advancing");
+        if (charging >= 0 && m->unit[charging].side->charging != m->unit[u].side->charging)
+            return om_check_fail(why, path, "an engagement is a charge's or advances' (Combat > "
+                        "Advance), not both: unit %d and unit %u", charging, u);
+        /* Winners of both sides may advance into one engagement. */
+        if (charging >= 0 && m->unit[u].side->charging &&
+            m->unit[charging].army != m->unit[u].army)
             return om_check_fail(why, path, "both sides cannot charge: unit %d (side %s) and unit %u "
                         "(side %s) charge", charging, army_name(m->unit[charging].army), u,
                         army_name(m->unit[u].army));

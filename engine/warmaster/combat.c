@@ -1318,8 +1318,9 @@ SPECIALISED void volley_before_contact(const engine *g, om_dice *d, fight *f, un
     shooter_pays(g, d, f, shooter, &v->fire);
 }
 
-/* The first charging enemy of unit t among those it touches (its contacts'
- * enemies, then the units whose contacts strike it), or OM_WM_NO_UNIT. */
+/* The first charging (or advancing, Combat > Advance) enemy of unit t among
+ * those it touches (its contacts' enemies, then the units whose contacts
+ * strike it), or OM_WM_NO_UNIT. */
 SPECIALISED unsigned charger_of_unit(const engine *g, unsigned t, bool duel)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -1327,7 +1328,7 @@ SPECIALISED unsigned charger_of_unit(const engine *g, unsigned t, bool duel)
             const om_wm_contact *c = &g->contact[k].c;
             unsigned e = pass == 0 ? (c->unit == t ? c->enemy : OM_WM_NO_UNIT)
                                    : (c->enemy == t ? c->unit : OM_WM_NO_UNIT);
-            if (e != OM_WM_NO_UNIT && declared(g, e)->charging)
+            if (e != OM_WM_NO_UNIT && (declared(g, e)->charging || declared(g, e)->advancing))
                 return e;
         }
     return OM_WM_NO_UNIT;
@@ -1399,6 +1400,27 @@ static void evade(const engine *g, om_dice *d, fight *f, unsigned s, unsigned c,
     }
 }
 
+/* Shooting at chargers (Shooting > Shooting at Charging Enemy), unit by unit
+ * of the side that side c charges or advances upon (Combat > Advance: "in
+ * exactly the same way as a unit shooting at chargers"): each at the first
+ * charging or advancing enemy it touches. Returns false if a side is shot
+ * down, or blown up, before contact: no round is fought. */
+SPECIALISED bool shoot_at_charge(const engine *g, om_dice *d, fight *f, int c, bool duel)
+{
+    const int s = 1 - c;
+    for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+        const unsigned u = side_unit(g, s, i, duel);
+        unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u, duel)
+                                                      : OM_WM_NO_UNIT;
+        if (ch == OM_WM_NO_UNIT || f->u[u].stands == 0 || f->u[ch].stands == 0)
+            continue;
+        stand_and_shoot(g, d, f, u, ch, duel);
+        if (!side_fights_on(g, f, c, false, duel) || !side_fights_on(g, f, s, false, duel))
+            return false;
+    }
+    return true;
+}
+
 /* What happens before contact: volleys of the turns before (one unit a side,
  * checked), the start of the charger's turn (the charged side's Anvils or
  * Shrines were struck in its own turn before), then shooting at the charge.
@@ -1445,19 +1467,8 @@ SPECIALISED bool before_contact(const engine *g, om_dice *d, fight *f, int c, om
             return false;
         }
     }
-    /* Shooting at chargers (Shooting > Shooting at Charging Enemy), unit by
-     * unit of the charged side: each at the first charging enemy it
-     * touches. */
-    for (unsigned i = 0; i < side_units(g, s, duel); i++) {
-        const unsigned u = side_unit(g, s, i, duel);
-        unsigned ch = declared(g, u)->stand_and_shoot ? charger_of_unit(g, u, duel)
-                                                      : OM_WM_NO_UNIT;
-        if (ch == OM_WM_NO_UNIT || f->u[u].stands == 0 || f->u[ch].stands == 0)
-            continue;
-        stand_and_shoot(g, d, f, u, ch, duel);
-        if (!side_fights_on(g, f, c, false, duel) || !side_fights_on(g, f, s, false, duel))
-            return false; /* shot down, or blown up, before contact: no round */
-    }
+    if (!shoot_at_charge(g, d, f, c, duel))
+        return false;
     /* Skirmishers evade (one unit a side, checked). */
     if (declared(g, us)->evade) {
         evade(g, d, f, us, uc, o, duel);
@@ -1502,6 +1513,17 @@ int om_wm_engine_charger(const om_wm_engine *g)
     return -1;
 }
 
+int om_wm_engine_advancer(const om_wm_engine *g)
+{
+    if (g->charger >= 0)
+        return -1;
+    for (int s = 0; s < 2; s++)
+        for (unsigned i = 0; i < g->army_units[s]; i++)
+            if (g->unit[g->army_unit[s][i]].side->advancing)
+                return s;
+    return -1;
+}
+
 uint32_t om_wm_engine_in_play(const om_wm_engine *g)
 {
     uint32_t in_play = 0;
@@ -1535,6 +1557,29 @@ uint32_t om_wm_engine_in_play(const om_wm_engine *g)
     return in_play;
 }
 
+/* The outcome of a charge (or advance) of side c that came to no blows
+ * (comes_to_blows): a side shot away before contact loses, both a draw; a
+ * charger that faded away or skirmishers that evaded leave no contest. The
+ * shooting side's hits are its result. */
+SPECIALISED void no_blows(const engine *g, const fight *f, int c, om_wm_outcome *o, bool duel)
+{
+    const int s = 1 - c;
+    unsigned shot = 0;
+    bool evaded = false;
+    const int winner = f->faded ? OM_WM_NO_CONTEST
+                       : !side_fights_on(g, f, c, false, duel) &&
+                               !side_fights_on(g, f, s, false, duel) ? OM_WM_DRAW
+                       : !side_fights_on(g, f, c, false, duel) ? s
+                       : !side_fights_on(g, f, s, false, duel) ? c
+                                                               : OM_WM_NO_CONTEST;
+    for (unsigned i = 0; i < side_units(g, s, duel); i++) {
+        shot += f->u[side_unit(g, s, i, duel)].shot;
+        evaded |= declared(g, side_unit(g, s, i, duel))->evade;
+    }
+    o->winner = o->round1_winner = (uint8_t)winner;
+    o->result[s] = evaded ? 0u : om_wm_sat8(shot);
+}
+
 /* Whether the fight comes to blows: a charge may be stopped by the shooting
  * before contact, and either side may fade away at the start of its turn.
  * If not, the outcome's winner and result are recorded and false returned:
@@ -1546,25 +1591,10 @@ SPECIALISED bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charg
                                 om_wm_outcome *o, bool duel)
 {
     if (charger >= 0) {
-        const int s = 1 - charger;
-        unsigned shot = 0;
-        bool evaded = false;
-        int winner;
         if (!(g->in_play & (OM_WM_PLAY_SHOOTING | OM_WM_PLAY_TURN_START | OM_WM_PLAY_EVADE)) ||
             before_contact(g, d, f, charger, o, duel))
             return true;
-        winner = f->faded               ? OM_WM_NO_CONTEST
-                 : !side_fights_on(g, f, charger, false, duel) &&
-                           !side_fights_on(g, f, s, false, duel) ? OM_WM_DRAW
-                 : !side_fights_on(g, f, charger, false, duel) ? s
-                 : !side_fights_on(g, f, s, false, duel)       ? charger
-                                                               : OM_WM_NO_CONTEST;
-        for (unsigned i = 0; i < side_units(g, s, duel); i++) {
-            shot += f->u[side_unit(g, s, i, duel)].shot;
-            evaded |= declared(g, side_unit(g, s, i, duel))->evade;
-        }
-        o->winner = o->round1_winner = (uint8_t)winner;
-        o->result[s] = evaded ? 0u : om_wm_sat8(shot);
+        no_blows(g, f, charger, o, duel);
         return false;
     }
     /* No charge: turn 1 is side A's, and it may fade away at its start. */
@@ -1574,6 +1604,16 @@ SPECIALISED bool comes_to_blows(const engine *g, om_dice *d, fight *f, int charg
             o->winner = o->round1_winner = OM_WM_SIDE_B; /* the enemy is left alone */
             return false;
         }
+    }
+    /* An advance is a new charge without its bonus: the unit advanced upon
+     * shoots at it as at a charger (Combat > Advance). Winners of both sides
+     * may have advanced into the engagement: the units advanced upon by the
+     * advancing side shoot first, then those of that side advanced upon. */
+    if (g->advancer >= 0 && (g->in_play & OM_WM_PLAY_SHOOTING) &&
+        (!shoot_at_charge(g, d, f, g->advancer, duel) ||
+         !shoot_at_charge(g, d, f, 1 - g->advancer, duel))) {
+        no_blows(g, f, g->advancer, o, duel);
+        return false;
     }
     return true;
 }
@@ -2227,6 +2267,7 @@ static void duel_engine(om_wm_prepared *p, om_wm_duel *dl)
         cp->round1_dice = p->round1_dice[s];
     }
     g->charger = om_wm_engine_charger(g);
+    g->advancer = om_wm_engine_advancer(g);
     g->in_play = om_wm_engine_in_play(g);
     /* Aura rolls before the charge can change the first round's dice. */
     if (g->in_play & OM_WM_PLAY_AURA_ROLL)

@@ -226,6 +226,7 @@ void om_wm_multi_build(const om_wm_dice_kit *kit, const om_wm_multi *m, om_wm_mu
         mp->contact[k].tests = &mp->tests[g->pair[m->contact[k].unit][m->contact[k].enemy]];
     memcpy(mp->support, m->support, m->n_supports * sizeof m->support[0]);
     g->charger = om_wm_engine_charger(g);
+    g->advancer = om_wm_engine_advancer(g);
     g->in_play = om_wm_engine_in_play(g);
     /* Within a turn the caller plays (span phase), the start of each side's
      * turn is the caller's: Daemonic Instability and aura rolls are not

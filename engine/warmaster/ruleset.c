@@ -37,6 +37,11 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         /* The 1.1 Kislev list: infantry touching a laagered wagon counts as
          * defended against shooting, and in combat only when charged. */
         .laager_shelter_needs_charge = true,
+        /* The Rules Update's Advance (P44) adds a paragraph to the rulebook's
+         * and is silent on shooting; the rulebook's own text, which
+         * Revolution keeps word for word, stands (fixed reading
+         * advance_shooting). */
+        .shoot_at_advancers = true,
         .magic_items = true,
         .characters_shoot = true,
         /* The Bone Thrower's bolt strikes 3 stands (Warmaster 1.1 Rules Update,
@@ -60,6 +65,10 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .retreat_divisor_engaged_only = false,
         /* The Kislev list: "not destroyed if forced to retreat" (column). */
         .wagon_column_retreats = true,
+        /* Combat > Advance: "An enemy unit that has been advanced upon can
+         * shoot at the advancing unit in exactly the same way as a unit
+         * shooting at chargers". */
+        .shoot_at_advancers = true,
         .magic_items = true,
         .characters_shoot = true,
         /* The Revolution Dwarf list's Oathstone (A-27). */
@@ -96,6 +105,9 @@ static const om_wm_ruleset om_wm_rulesets[OM_WM_RULES_COUNT] = {
         .bonus_after_stand_floor = true,
         .retreat_off_table_rolls = true,
         .impassable_halt_confuses = true,
+        /* Warmaster Ancients, Combat > Advance: the unit advanced upon may
+         * shoot at the advancing unit as at chargers. */
+        .shoot_at_advancers = true,
         /* Ancients has no magic items, and its characters do not shoot. */
         .magic_items = false,
         .characters_shoot = false,

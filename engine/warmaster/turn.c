@@ -109,6 +109,11 @@ struct om_wm_turn_work {
     bool advanced[OM_WM_TABLE_MAX_UNITS];     /* it advanced in this Combat phase */
     bool advancing[OM_WM_TABLE_MAX_UNITS];    /* it advanced into an engagement still to
                                                  be fought in this phase */
+    bool advanced_upon[OM_WM_TABLE_MAX_UNITS]; /* an enemy advanced on it, engaged with
+                                                 no other before, into an engagement
+                                                 still to be fought in this phase: it
+                                                 may shoot at the advancer (Combat >
+                                                 Advance) */
     bool fought[OM_WM_TABLE_MAX_UNITS];       /* it fought in this Combat phase */
     bool unresolved[OM_WM_TABLE_MAX_UNITS];   /* in a combat of this phase that goes on
                                                  next turn */
@@ -586,9 +591,12 @@ static void contacts_clear(contacts *c, unsigned n)
 }
 
 /* Every stand's contacts: the stands each unit strikes each enemy with, which
- * of them are flanked, which fight to their front, which a charger touches.
- * Returns whether any unit touches an enemy. */
-static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd, contacts *c)
+ * of them are flanked, which fight to their front, which a charger touches
+ * (`advancing` NULL: the Command phase's chargers, cmd; else the units it
+ * marks, which advanced, Combat > Advance). Returns whether any unit touches
+ * an enemy. */
+static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
+                          const bool *advancing, contacts *c)
 {
     const uint8_t front = 1u << OM_WM_TABLE_FRONT;
     contacts_clear(c, t->units);
@@ -609,7 +617,7 @@ static bool find_contacts(const om_wm_table *t, const om_wm_command_result *cmd,
             c->side_strikers[u][v] += tc.flanked && !(tc.edges & front);
             if (tc.edges & front) {
                 c->front[u] |= (uint16_t)(1u << i);
-                if (cmd->unit[v].charged)
+                if (advancing != NULL ? advancing[v] : cmd->unit[v].charged)
                     c->charged_front[u] |= (uint16_t)(1u << i);
             }
         }
@@ -741,6 +749,7 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
      * applies to an advance, nor to an engagement it starts (Combat >
      * Advance). */
     s->charging = first_pass && w->command.unit[u].charged;
+    s->advancing = !first_pass && w->advancing[u];
     s->confused = t->unit[u].confused;
     s->dense_terrain = om_wm_table_in_dense(t, u);
     /* A charger or an advancer counts as in the open (Combat > Defended &
@@ -759,10 +768,14 @@ static void engaged_side(const om_wm_turn_prepared *p, const om_wm_turn_work *w,
     s->support_units = 0;
     /* Stand and shoot (Shooting > Shooting at Charging Enemy): a shooter not
      * engaged before the charges, charged to its front (it sees the charger
-     * come), when its policy says so; not at an advancer (fixed reading
-     * advance_choice), so not in an engagement an advance starts. */
-    s->stand_and_shoot = first_pass && turn->unit[u].stand_and_shoot && !s->charging &&
-                         !w->engaged_at_start[u] && c->charged_front[u] != 0 &&
+     * come), when its policy says so; in an engagement an advance starts, a
+     * shooter advanced upon to its front, engaged with no other enemy before,
+     * where the rule set lets it shoot at the advancer "in exactly the same
+     * way" (Combat > Advance; fixed reading advance_shooting). */
+    s->stand_and_shoot = turn->unit[u].stand_and_shoot && !s->charging && !s->advancing &&
+                         (first_pass ? !w->engaged_at_start[u]
+                                     : w->advanced_upon[u] && turn->rules->shoot_at_advancers) &&
+                         c->charged_front[u] != 0 &&
                          (om_wm_unit_shoots(&s->unit) || s->extra_shots > 0) &&
                          !s->unit.traits.no_stand_and_shoot &&
                          (s->shooting > 0 || s->extra_shots > 0);
@@ -1032,6 +1045,7 @@ static void fight_engagement(const om_wm_turn_prepared *p, om_wm_turn_work *w, o
             un->present = false;
         w->fought[u] = true;
         w->advancing[u] = false;
+        w->advanced_upon[u] = false;
         w->unresolved[u] = r->engaged;
         record_moves(w, k);
         om_wm_table_update(t, u);
@@ -1147,6 +1161,12 @@ static bool advance(const om_wm_turn_prepared *p, om_wm_turn_work *w)
         om_wm_table_charge_plan(t, rules, u, (unsigned)target, ADVANCE_CM, &ch);
         if (!ch.possible || !ch.reaches)
             continue;
+        /* Engaged with no enemy before this advance, its target may shoot
+         * at it (Combat > Advance; Shooting at Charging Enemy: "not already
+         * engaged"); one an earlier advance of the pass engaged has shot,
+         * if at all, at that one (fixed reading several_chargers_shot). */
+        if (!w->unresolved[target] && !om_wm_table_engaged(t, (unsigned)target))
+            w->advanced_upon[target] = true;
         t->unit[u].centre = ch.centre;
         t->unit[u].dir = ch.dir;
         om_wm_table_update(t, u);
@@ -1197,10 +1217,11 @@ static void combat_phase(const om_wm_turn_prepared *p, om_wm_turn_work *w, om_di
     memset(w->fought, 0, n * sizeof w->fought[0]);
     memset(w->advanced, 0, n * sizeof w->advanced[0]);
     memset(w->advancing, 0, n * sizeof w->advancing[0]);
+    memset(w->advanced_upon, 0, n * sizeof w->advanced_upon[0]);
     memset(w->advancer, 0, n * sizeof w->advancer[0]);
     memset(w->unresolved, 0, n * sizeof w->unresolved[0]);
     do {
-        if (!find_contacts(&w->t, &w->command, &w->c))
+        if (!find_contacts(&w->t, &w->command, first ? NULL : w->advancing, &w->c))
             break;
         find_supports(&p->turn, &w->t, &w->c);
         group_engagements(&w->t, &w->c, parent, in_fight);
@@ -1635,9 +1656,21 @@ static const om_wm_option turn_option_table[] = {
      "fixed: every unit whose pursue choice is not `never` and that may (not artillery, "
      "fortified, immobile, confused, engaged, or advanced already in the phase) advances "
      "on the closest enemy it sees within 20cm if a charge of 20cm reaches it, else "
-     "stands; no charge bonus and no shooting at the advancer. A new or unfought "
-     "engagement it makes is fought in the same Combat phase, after the engagements "
-     "before it; one fought this phase and going on, in the next turn's",
+     "stands; no charge bonus (the unit advanced upon may shoot at it: advance_shooting). "
+     "A new or unfought engagement it makes is fought in the same Combat phase, after the "
+     "engagements before it; one fought this phase and going on, in the next turn's",
+     "-", OM_WM_OPTION_FIXED, 0},
+    {"advance_shooting", "-",
+     "Warmaster Revolution, Combat > Advance; Warmaster Ancients, Combat > Advance; Warmaster "
+     "1.1 Rules Update, P44 - Advance",
+     "May a unit advanced upon shoot at the advancing unit, and when?",
+     "fixed: yes, in every rule set (\"in exactly the same way as a unit shooting at "
+     "chargers\"; the 1.1 Rules Update adds a paragraph to the rulebook's Advance and leaves "
+     "the rest standing): a unit whose policy stands and shoots, advanced upon to its front "
+     "into an engagement fought in this phase, shoots at the advancer before the first round "
+     "if no enemy touched it before the advance (\"not already engaged\"), also when it shot "
+     "at chargers or advancers earlier in the turn; the advancer has no charge bonus. An "
+     "advance into a combat going on is fought next turn, unshot",
      "-", OM_WM_OPTION_FIXED, 0},
 };
 

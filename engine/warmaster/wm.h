@@ -218,9 +218,12 @@ typedef struct om_wm_side {
                                  them out (0: any range) */
     bool charging;            /* charged this turn: charge bonus in round 1 (Combat > Attack
                                  Modifiers) */
+    bool advancing;           /* advanced into this engagement in the Combat phase (Combat >
+                                 Advance): no charge bonus, but an enemy it touches with
+                                 stand_and_shoot shoots at it as at a charger */
     bool confused;            /* -1 Attack per stand, cannot support (Confusion > Confused Units) */
-    bool stand_and_shoot;     /* shoots at the charging enemy before round 1 (Shooting > Shooting
-                                 at Charging Enemy) */
+    bool stand_and_shoot;     /* shoots at the charging (or advancing) enemy before round 1
+                                 (Shooting > Shooting at Charging Enemy; Combat > Advance) */
     bool shoots_first;        /* shot at the enemy in its own previous turn (Shooting > Driving
                                  Back Enemies): the charged side at the charger (confusion stops
                                  the charge), or the charger at its target */
@@ -302,6 +305,10 @@ typedef struct om_wm_ruleset {
                                      instead of being destroyed as artillery is */
     bool laager_shelter_needs_charge; /* WM11 list: Kislev infantry beside a laager is
                                      defended in combat only when charged */
+    bool shoot_at_advancers;      /* a unit advanced upon shoots at the advancing unit as
+                                     at a charger (Warmaster Revolution and Warmaster
+                                     Ancients, Combat > Advance; 1.1: fixed reading
+                                     advance_shooting) */
     bool magic_items;             /* its armies carry magic items (Magic > Magic Items;
                                      not WMA) */
     bool characters_shoot;        /* a character's mount or companion may shoot with the

@@ -224,6 +224,8 @@ typedef struct om_wm_engine {
                                         the combat before it loses (one unit a side), or 0:
                                         counted each time */
     int charger;                     /* the side that charges, or -1 */
+    int advancer;                    /* with no charger, the side whose units advanced
+                                        into the engagement (Combat > Advance), or -1 */
     unsigned rounds_before;          /* rounds fought in earlier turns */
     uint32_t in_play;                /* OM_WM_PLAY_* bits */
     const struct om_wm_later *later; /* a duel's tables of the rounds after the first
@@ -408,6 +410,10 @@ uint32_t om_wm_engine_in_play(const om_wm_engine *g);
 
 /* The side that charges in engine g: the side of its charging units, or -1. */
 int om_wm_engine_charger(const om_wm_engine *g);
+
+/* The side that advanced in engine g (Combat > Advance): the side of its
+ * advancing units when none charges, or -1. */
+int om_wm_engine_advancer(const om_wm_engine *g);
 
 /* The state of a unit declared as `me` before its engagement begins (see
  * om_wm_unit_state_start); `enemy_charges` tells whether an enemy unit it

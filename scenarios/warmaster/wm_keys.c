@@ -205,7 +205,7 @@ static const om_game_key turn_keys[] = {
      .n_values = OM_WM_SHOOT_POLICY_COUNT, .fallback = "closest",
      .help = "closest (the closest visible enemy in range) or hold"},
     {.name = "stand_and_shoot", .where = "placement", .type = "true/false", .fallback = "true",
-     .help = "it shoots at enemies charging it when the rules allow"},
+     .help = "it shoots at enemies charging or advancing on it when the rules allow"},
     {.name = "plan", .where = "placement", .type = "mapping", .fallback = "hold",
      .help = "what it tries in its side's Command phase (the plan keys)"},
     {.name = "kind", .where = "plan", .type = "name", .values = om_wm_plan_names,

@@ -60,6 +60,9 @@ extern const om_wm_key_names om_wm_position_key_names, om_wm_pursue_key_names,
  */
 #define OM_WM_SIDE_KEYS(X)                                                                       \
     X(charging, BOOL, ZERO, NULL, ANY, "charged this turn: its charge bonus in round 1")         \
+    X(advancing, BOOL, ZERO, NULL, ANY,                                                          \
+      "advanced into the engagement in the Combat phase: no charge bonus, shot at as a "         \
+      "charger (Combat > Advance)")                                                              \
     X(formation, NAME, FORMATION, &om_wm_formation_key_names, WAR_WAGON,                         \
       "a War Wagon's formation (Kislev lists): column or laager; only its wagon stand "         \
       "fights and shoots")                                                                       \
@@ -78,7 +81,8 @@ extern const om_wm_key_names om_wm_position_key_names, om_wm_pursue_key_names,
       "Kislev infantry touching a laagered wagon: defended against shooting and in round 1")     \
     X(shugenja, BOOL, ZERO, NULL, ANY, "a Shugenja within 20cm of Daemons: +1 to Instability")   \
     X(confused, BOOL, ZERO, NULL, ANY, "confused: -1 Attack a stand, no support")                \
-    X(stand_and_shoot, BOOL, ZERO, NULL, ANY, "shoots at the enemy's charge before round 1")     \
+    X(stand_and_shoot, BOOL, ZERO, NULL, ANY,                                                    \
+      "shoots at the enemy's charge (or advance) before round 1")                                \
     X(shoots_first, BOOL, ZERO, NULL, ANY,                                                       \
       "shot at the enemy in its own previous turn (a volley with drive back)")                   \
     X(pushed, BOOL, ZERO, NULL, ANY,                                                             \

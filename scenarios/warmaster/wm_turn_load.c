@@ -76,8 +76,9 @@
  *                                   never
  *         shoot: closest            optional: closest (default: the closest
  *                                   visible enemy in range) or hold
- *         stand_and_shoot: true     optional: shoots at enemies charging it
- *                                   when the rules allow (default true)
+ *         stand_and_shoot: true     optional: shoots at enemies charging or
+ *                                   advancing on it when the rules allow
+ *                                   (default true)
  *         plan:                     optional: what it tries in its side's
  *           kind: charge            Command phase: hold (default), charge,
  *                                   advance, shoot
@@ -251,7 +252,7 @@ static const cyaml_schema_field_t unit_turn_fields[] = {
 
 /* Side keys the table decides in a turn: not accepted (unknown_key says why). */
 static const char *const table_decides[] = {
-    "charging", "fighting", "flanked", "supports", "support_units", "rear_supports",
+    "charging", "advancing", "fighting", "flanked", "supports", "support_units", "rear_supports",
     "side_strikers", "behind", "behind_cm", "behind_stands", "shoots_first", "evade",
     "target_cm", "blind_fire", "caractacus", "stand_and_shoot", "formation", NULL};
 
