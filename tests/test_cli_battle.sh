@@ -360,8 +360,8 @@ json_ok "...has no margin, no units that decided, no units' points, nothing not 
 if [ "${OM_TEST_SANITIZED:-0}" != 1 ]; then
 expect_exit 0 "the README's battle" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde \
     -o "$TMP/readme.h5" --battles 1000 -q
-for quoted in "  A     0.6420 [0.6118, 0.6711]   0.0210 [0.0138, 0.0319]   0.3370 [0.3084, 0.3669]" \
-    "  mean 102.03 [95% CI 86.93, 117.13], sd 243.66"; do
+for quoted in "  A     0.6640 [0.6341, 0.6926]   0.0200 [0.0130, 0.0307]   0.3160 [0.2879, 0.3455]" \
+    "  mean 104.56 [95% CI 90.14, 118.97], sd 232.55"; do
     if grep -qF -- "$quoted" "$ROOT/README.md"; then ok "README.md quotes '$quoted'"; else
         not_ok "README.md quotes '$quoted'"; fi
     expect_grep "$quoted" "$TMP/out" "...which the battle prints"
