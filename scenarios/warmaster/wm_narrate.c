@@ -25,6 +25,7 @@ static const char *const end_words[OM_WM_END_COUNT] = {
     [OM_WM_END_LENGTH] = "its length",
     [OM_WM_END_BREAK] = "an army at its break point",
     [OM_WM_END_GENERAL] = "a General slain",
+    [OM_WM_END_SCENARIO] = "a player's scenario points",
 };
 
 /* Longest name of a unit as a line gives it, with its number. */
