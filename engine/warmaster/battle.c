@@ -576,6 +576,13 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
         e = om_wm_event_make(tr, OM_WM_EV_BATTLE_START, -1, -1);
         e.v[0] = (int16_t)limit;
         om_wm_trace_put(tr, &e);
+        if (sc.kind != OM_WM_SCENARIO_NONE) {
+            e = om_wm_event_make(tr, OM_WM_EV_SCENARIO, -1, -1);
+            e.v[0] = e.v[1] = -1;
+            e.v[2] = (int16_t)sc.kind;
+            e.v[3] = (int16_t)sc.version;
+            om_wm_trace_put(tr, &e);
+        }
     }
     for (n = 1; why == OM_WM_END_COUNT; n++) {
         for (unsigned k = 0; k < 2 && why == OM_WM_END_COUNT; k++) {
@@ -629,6 +636,14 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
         e.v[2] = (int16_t)(out->vp[1] < INT16_MAX ? out->vp[1] : INT16_MAX);
         e.v[3] = (int16_t)why;
         om_wm_trace_put(tr, &e);
+        if (sc.kind != OM_WM_SCENARIO_NONE) {
+            e = om_wm_event_make(tr, OM_WM_EV_SCENARIO, -1, -1);
+            e.v[0] = (int16_t)svp[0];
+            e.v[1] = (int16_t)svp[1];
+            e.v[2] = (int16_t)sc.kind;
+            e.v[3] = (int16_t)sc.version;
+            om_wm_trace_put(tr, &e);
+        }
     }
 }
 

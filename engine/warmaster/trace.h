@@ -69,6 +69,10 @@ typedef enum om_wm_event_kind {
                                   side the roll favoured (om_wm_deploy_decide), v[0] the
                                   method (om_wm_deployment), v[1] and v[2] the scouting
                                   totals of A and B (scouting; else 0) */
+    OM_WM_EV_SCENARIO,         /* a scenario battle, after OM_WM_EV_BATTLE_START (v[0] and
+                                  v[1] -1) and after OM_WM_EV_END (v[0] and v[1] the
+                                  scenario points of A and B); v[2] the scenario
+                                  (om_wm_scenario_kind), v[3] its version */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 
