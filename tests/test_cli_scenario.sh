@@ -120,6 +120,14 @@ objectives: [[60, 60], [120, 60], [90, 30], [90, 90]]" "objectives in the tower"
 bad "scenario: battle-for-the-tower
 terrain: [{kind: hill, points: [[80, 50], [100, 70]]}]" "a piece over the tower" "the tower stands in the middle of the table"
 
+# ---- the doctrine's consideration `contest` ----
+printf 'schema: oddsmaster-doctrine/1\nname: contesting\norders:\n  contest: {weight: 2, distance: 0.2}\n  advance: {weight: 0.3}\n' >"$TMP/contest.yaml"
+expect_exit 0 "a doctrine file weighing contest" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde --scenario take-and-hold --doctrine-a "$TMP/contest.yaml" -n 10 --seed 1 -q -o "$TMP/dc.h5"
+printf 'schema: oddsmaster-doctrine/1\nname: contesting\norders:\n  contest: {weight: 20}\n' >"$TMP/contest_bad.yaml"
+expect_exit 2 "a contest weight out of range" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde --scenario take-and-hold --doctrine-a "$TMP/contest_bad.yaml" -n 10 -q -o "$TMP/dcb.h5"
+expect_grep "contest_bad.yaml:4: field 'orders.contest.weight'" "$TMP/err" "...its file, line and field"
+expect_absent "$TMP/dcb.h5" "...no file"
+
 # ---- oddsmaster battle --scenario ----
 expect_exit 0 "battle --scenario take-and-hold --scenario-version battlefields" "$OM" battle revolution-empire-steel-and-shot revolution-orcs-horde --scenario take-and-hold --scenario-version battlefields -n "$N" --seed 5 -q -o "$TMP/cli.h5" --threads 2
 trial_hashes "$TMP/cli.h5" >"$TMP/hc"

@@ -311,3 +311,84 @@ Test(objective, no_scenario_no_points)
     put(&t, 0, OM_WM_INFANTRY, 90, 50);
     cr_expect_eq(om_wm_scenario_score(&none, &t, 0), 0u);
 }
+
+/* Side A's plans, every unit holding with no orderer. */
+static void holding_plans(om_wm_command_setup *setup)
+{
+    memset(setup, 0, sizeof *setup);
+    setup->side = 0;
+    for (unsigned u = 0; u < OM_WM_TABLE_MAX_UNITS; u++)
+        setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+    for (unsigned b = 0; b < OM_WM_TABLE_MAX_BRIGADES; b++)
+        setup->brigade_plan[b] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+}
+
+Test(objective, doctrine_contests_the_most_valuable_objective)
+{
+    om_wm_table t;
+    om_wm_command_setup setup;
+    om_wm_doctrine dc = {.contest = 1.0, .contest_distance = 0.1, .hold = 0};
+    /* Objectives: one in B's outer zone (3 points to A), one in the centre
+     * (2), two far off the table's side A would reach. */
+    om_wm_scenario_setup sc = {.kind = OM_WM_SCENARIO_TAKE_AND_HOLD,
+                               .version = OM_WM_SCENARIO_REVOLUTION,
+                               .objective = {{30, 60}, {90, 90}, {150, 30}, {170, 60}}};
+    table(&t);
+    unsigned a = put(&t, 0, OM_WM_INFANTRY, 90, 20);
+    holding_plans(&setup);
+    om_wm_objective_contest(&dc, &sc, &t, 0, &setup);
+    cr_expect_eq(setup.plan[a].kind, OM_WM_PLAN_ADVANCE, "sent to contest");
+    cr_expect_eq(setup.plan[a].target, -1);
+    cr_expect_float_eq(setup.plan[a].goal.x, 90, 1e-9, "to the objective worth 3");
+    cr_expect_float_eq(setup.plan[a].goal.y, 90, 1e-9);
+    /* No weight: the plans as the doctrine wrote them. */
+    dc.contest = 0;
+    holding_plans(&setup);
+    om_wm_objective_contest(&dc, &sc, &t, 0, &setup);
+    cr_expect_eq(setup.plan[a].kind, OM_WM_PLAN_HOLD);
+    /* A score below the hold's: no contest. */
+    dc.contest = 1.0;
+    dc.hold = 5;
+    om_wm_objective_contest(&dc, &sc, &t, 0, &setup);
+    cr_expect_eq(setup.plan[a].kind, OM_WM_PLAN_HOLD);
+}
+
+Test(objective, doctrine_holder_stays_and_flyers_are_not_sent)
+{
+    om_wm_table t;
+    om_wm_command_setup setup;
+    const om_wm_doctrine dc = {.contest = 1.0, .contest_distance = 0.1};
+    om_wm_scenario_setup sc = {.kind = OM_WM_SCENARIO_TAKE_AND_HOLD,
+                               .version = OM_WM_SCENARIO_BATTLEFIELDS,
+                               .objective = {{90, 55}, {10, 110}, {170, 110}, {170, 10}}};
+    table(&t);
+    unsigned a = put(&t, 0, OM_WM_INFANTRY, 90, 50); /* holds the first objective */
+    unsigned f = put(&t, 0, OM_WM_MONSTER, 30, 20);
+    t.unit[f].traits |= OM_WM_TABLE_TRAIT_FLYER;
+    holding_plans(&setup);
+    setup.plan[a] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = -1, .goal = {90, 110},
+                                 .by = -1};
+    om_wm_objective_contest(&dc, &sc, &t, 0, &setup);
+    cr_expect_eq(setup.plan[a].kind, OM_WM_PLAN_HOLD, "the holder stays");
+    cr_expect_eq(setup.plan[f].kind, OM_WM_PLAN_HOLD, "a flyer cannot hold: not sent");
+}
+
+Test(objective, doctrine_sends_two_to_the_tower)
+{
+    om_wm_table t;
+    om_wm_command_setup setup;
+    const om_wm_doctrine dc = {.contest = 1.0, .contest_distance = 0.1};
+    om_wm_scenario_setup sc = {.kind = OM_WM_SCENARIO_TOWER,
+                               .version = OM_WM_SCENARIO_REVOLUTION};
+    table(&t);
+    sc.tower = (int8_t)tower(&t);
+    unsigned a1 = put(&t, 0, OM_WM_INFANTRY, 60, 20);
+    unsigned art = put(&t, 0, OM_WM_ARTILLERY, 90, 30);
+    unsigned a2 = put(&t, 0, OM_WM_CAVALRY, 120, 20);
+    holding_plans(&setup);
+    om_wm_objective_contest(&dc, &sc, &t, 0, &setup);
+    cr_expect_eq(setup.plan[a1].kind, OM_WM_PLAN_ADVANCE);
+    cr_expect_eq(setup.plan[a2].kind, OM_WM_PLAN_ADVANCE);
+    cr_expect_eq(setup.plan[art].kind, OM_WM_PLAN_HOLD, "artillery cannot control the tower");
+    cr_expect_neq(setup.plan[a1].goal.x, setup.plan[a2].goal.x, "each to a half of its face");
+}

@@ -598,6 +598,9 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
             if (o->doctrine[side] != NULL) {
                 om_wm_doctrine_plans(o->doctrine[side], &p->odds, om_wm_turn_work_table(w),
                                      side, &plans);
+                if (sc.kind != OM_WM_SCENARIO_NONE)
+                    om_wm_objective_contest(o->doctrine[side], &sc, om_wm_turn_work_table(w),
+                                            side, &plans);
                 setup = &plans;
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);

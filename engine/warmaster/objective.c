@@ -234,3 +234,158 @@ void om_wm_scenario_judge_level(om_wm_scenario_version v, const uint32_t vp[2],
              : diff >= MAJOR_FROM_VP  ? OM_WM_VICTORY_MAJOR
                                       : OM_WM_VICTORY_MINOR;
 }
+
+/* Whether unit u's brigade, if any, advances as one this turn (its units then
+ * move by the brigade's orders, not their own). */
+static bool brigade_moves(const om_wm_table *t, const om_wm_command_setup *setup, unsigned u)
+{
+    for (unsigned b = 0; b < t->brigades; b++)
+        for (unsigned i = 0; i < t->brigade[b].count; i++)
+            if (t->brigade[b].unit[i] == u)
+                return setup->brigade_plan[b].kind != OM_WM_PLAN_HOLD;
+    return false;
+}
+
+/* Whether unit u of side `side` may be sent to contest: present, free, able to
+ * hold (`tower`: infantry, cavalry or chariots; else not a flyer), its plan a
+ * hold or an advance, its brigade not advancing as one. */
+static bool may_contest(const om_wm_table *t, const om_wm_command_setup *setup, unsigned side,
+                        unsigned u, bool tower)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_wm_plan_kind k = setup->plan[u].kind;
+    if (!un->present || un->side != side || un->confused || om_wm_table_engaged(t, u))
+        return false;
+    if (tower ? un->troop > OM_WM_CHARIOT : (un->traits & OM_WM_TABLE_TRAIT_FLYER) != 0)
+        return false;
+    return (k == OM_WM_PLAN_HOLD || k == OM_WM_PLAN_ADVANCE) && !brigade_moves(t, setup, u);
+}
+
+/* Distance from unit u's nearest edge to the point `at`. */
+static double unit_gap(const om_wm_table *t, unsigned u, om_wm_vec at)
+{
+    om_plane_shape s;
+    unit_outline(&t->unit[u], &s);
+    return om_plane_point_distance(at, &s);
+}
+
+/* Send the best unit of side `side` not yet used to `goal`, `worth` scenario
+ * points away, `near` its distance to cover; returns whether one went. */
+static bool send_one(const om_wm_doctrine *dc, const om_wm_table *t, unsigned side, bool tower,
+                     om_wm_vec goal, const om_wm_vec *near, double worth, bool *used,
+                     om_wm_command_setup *setup)
+{
+    int best = -1;
+    double best_score = dc->hold;
+    for (unsigned u = 0; u < t->units; u++) {
+        double pace, score;
+        if (used[u] || !may_contest(t, setup, side, u, tower))
+            continue;
+        pace = om_wm_table_move_pace(t, u);
+        score = dc->contest * worth -
+                dc->contest_distance * (pace > 0 ? unit_gap(t, u, *near) / pace : 0);
+        if (score > best_score) {
+            best_score = score;
+            best = (int)u;
+        }
+    }
+    if (best < 0)
+        return false;
+    used[best] = true;
+    setup->plan[best] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = -1, .goal = goal,
+                                     .by = om_wm_doctrine_orderer(setup, t, (unsigned)best),
+                                     .orders = (uint8_t)dc->orders, .priority = 0};
+    return true;
+}
+
+/* A unit of side `side` that stays where it is, holding what it holds, unless
+ * it charges. */
+static void stay(const om_wm_table *t, unsigned u, bool *used, om_wm_command_setup *setup)
+{
+    used[u] = true;
+    if (setup->plan[u].kind != OM_WM_PLAN_CHARGE && !om_wm_table_engaged(t, u))
+        setup->plan[u] = (om_wm_plan){.kind = OM_WM_PLAN_HOLD, .target = -1, .by = -1};
+}
+
+/* Take and Hold: each objective, the side's most valuable first. */
+static void contest_objectives(const om_wm_doctrine *dc, const om_wm_scenario_setup *sc,
+                               const om_wm_table *t, unsigned side, bool *used,
+                               om_wm_command_setup *setup)
+{
+    unsigned order[OM_WM_OBJECTIVES], worth[OM_WM_OBJECTIVES];
+    for (unsigned k = 0; k < OM_WM_OBJECTIVES; k++) {
+        unsigned j = k;
+        worth[k] = om_wm_objective_worth(sc->version, t, sc->objective[k], side);
+        /* Insertion by worth, most first; ties in the objectives' order. */
+        while (j > 0 && worth[order[j - 1]] < worth[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    /* The objectives held first: their keepers stay, and no other
+     * objective draws them away. */
+    bool held[OM_WM_OBJECTIVES] = {false};
+    for (unsigned k = 0; k < OM_WM_OBJECTIVES; k++) {
+        const om_wm_vec at = sc->objective[k];
+        int keeper = -1;
+        if (om_wm_objective_holder(t, at) != (int)side)
+            continue;
+        for (unsigned u = 0; u < t->units && keeper < 0; u++)
+            if (!used[u] && t->unit[u].present && t->unit[u].side == side &&
+                !t->unit[u].confused && (t->unit[u].traits & OM_WM_TABLE_TRAIT_FLYER) == 0 &&
+                unit_gap(t, u, at) <= OM_WM_OBJECTIVE_HOLD_CM)
+                keeper = (int)u;
+        if (keeper >= 0) {
+            stay(t, (unsigned)keeper, used, setup);
+            held[k] = true;
+        }
+    }
+    for (unsigned i = 0; i < OM_WM_OBJECTIVES; i++)
+        if (!held[order[i]])
+            (void)send_one(dc, t, side, false, sc->objective[order[i]], &sc->objective[order[i]],
+                           worth[order[i]], used, setup);
+}
+
+/* Battle for the Tower: two units to its face on the side's own side. */
+static void contest_tower(const om_wm_doctrine *dc, const om_wm_scenario_setup *sc,
+                          const om_wm_table *t, unsigned side, bool *used,
+                          om_wm_command_setup *setup)
+{
+    const om_plane_shape *tw = &t->terrain[sc->tower].shape;
+    const om_wm_vec mid = {(tw->box.x0 + tw->box.x1) / 2, (tw->box.y0 + tw->box.y1) / 2};
+    const double worth = (sc->version == OM_WM_SCENARIO_BATTLEFIELDS ? BF_TOWER_VP
+                                                                     : REV_TOWER_VP) /
+                         (double)OM_WM_TOWER_HOLDERS;
+    const double face = side == 0 ? tw->box.y0 : tw->box.y1;
+    unsigned holding = 0;
+    for (unsigned u = 0; u < t->units; u++) {
+        om_plane_shape s;
+        if (!t->unit[u].present || t->unit[u].side != side)
+            continue;
+        unit_outline(&t->unit[u], &s);
+        if (om_plane_distance(&s, tw) <= OM_WM_TABLE_TOUCH_CM && holding < OM_WM_TOWER_HOLDERS) {
+            stay(t, u, used, setup);
+            holding++;
+        }
+    }
+    /* Each goes for a half of the face, toward the tower's middle. */
+    for (unsigned k = holding; k < OM_WM_TOWER_HOLDERS; k++) {
+        const double dx = (k == 0 ? -1 : 1) * (tw->box.x1 - tw->box.x0) / 4;
+        const om_wm_vec goal = {mid.x + dx, mid.y}, near = {mid.x + dx, face};
+        if (!send_one(dc, t, side, true, goal, &near, worth, used, setup))
+            break;
+    }
+}
+
+void om_wm_objective_contest(const om_wm_doctrine *dc, const om_wm_scenario_setup *sc,
+                             const om_wm_table *t, unsigned side, om_wm_command_setup *setup)
+{
+    bool used[OM_WM_TABLE_MAX_UNITS] = {false};
+    if (dc->contest <= 0)
+        return;
+    if (sc->kind == OM_WM_SCENARIO_TAKE_AND_HOLD)
+        contest_objectives(dc, sc, t, side, used, setup);
+    else if (sc->kind == OM_WM_SCENARIO_TOWER && sc->tower >= 0)
+        contest_tower(dc, sc, t, side, used, setup);
+}

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "command.h"
+#include "doctrine.h"
 #include "table.h"
 
 /* The scenarios a battle may be fought as. */
@@ -158,5 +160,24 @@ bool om_wm_objective_clear(const om_wm_table *t, om_wm_vec at, double dense_gap_
  */
 void om_wm_scenario_judge_level(om_wm_scenario_version v, const uint32_t vp[2],
                                 const bool withdrew[2], uint8_t *winner, unsigned *level);
+
+/*
+ * om_wm_objective_contest: the doctrine's order "contest an objective" added
+ * to side `side`'s plans `setup` for its turn on table t, after
+ * om_wm_doctrine_plans wrote them: for each objective (Take and Hold, the
+ * side's most valuable first) or for the tower (Battle for the Tower, two
+ * units), a unit of the side that already holds it stays (its plan becomes
+ * hold unless it charges); else the free unit (present, not in combat, able
+ * to hold: not a flyer; infantry, cavalry or chariots for the tower) whose
+ * plan is to hold or advance and whose brigade does not advance as one, of
+ * best score dc->contest x the scenario points it would hold less
+ * dc->contest_distance x the paces to cover, moves to it (an advance toward
+ * the objective's point, or toward the tower's middle, the building stopping
+ * it at its face), when that score beats dc->hold; each unit contests one
+ * objective. These plans are issued first (priority 0). Nothing with
+ * dc->contest 0 or no scenario. Pure; no allocation; thread-safe.
+ */
+void om_wm_objective_contest(const om_wm_doctrine *dc, const om_wm_scenario_setup *sc,
+                             const om_wm_table *t, unsigned side, om_wm_command_setup *setup);
 
 #endif /* OM_WM_OBJECTIVE_H */
