@@ -269,11 +269,17 @@ static double unit_gap(const om_wm_table *t, unsigned u, om_wm_vec at)
     return om_plane_point_distance(at, &s);
 }
 
+/* Room left between two units sent side by side to the tower's face, cm. */
+#define TOWER_PAIR_GAP_CM 0.5
+
 /* Send the best unit of side `side` not yet used to `goal`, `worth` scenario
- * points away, `near` its distance to cover; returns whether one went. */
+ * points away, `near` its distance to cover; returns whether one went. With
+ * `beside` -1 or 1 (the tower), the goal moves that way by half the chosen
+ * unit's width, so that two units sent to one face stand side by side, each
+ * still over the face. */
 static bool send_one(const om_wm_doctrine *dc, const om_wm_table *t, unsigned side, bool tower,
-                     om_wm_vec goal, const om_wm_vec *near, double worth, bool *used,
-                     om_wm_command_setup *setup)
+                     om_wm_vec goal, const om_wm_vec *near, double worth, int beside,
+                     bool *used, om_wm_command_setup *setup)
 {
     int best = -1;
     double best_score = dc->hold;
@@ -292,6 +298,7 @@ static bool send_one(const om_wm_doctrine *dc, const om_wm_table *t, unsigned si
     if (best < 0)
         return false;
     used[best] = true;
+    goal.x += beside * (om_wm_table_unit_width(&t->unit[best]) / 2 + TOWER_PAIR_GAP_CM);
     setup->plan[best] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = -1, .goal = goal,
                                      .by = om_wm_doctrine_orderer(setup, t, (unsigned)best),
                                      .orders = (uint8_t)dc->orders, .priority = 0};
@@ -344,7 +351,7 @@ static void contest_objectives(const om_wm_doctrine *dc, const om_wm_scenario_se
     for (unsigned i = 0; i < OM_WM_OBJECTIVES; i++)
         if (!held[order[i]])
             (void)send_one(dc, t, side, false, sc->objective[order[i]], &sc->objective[order[i]],
-                           worth[order[i]], used, setup);
+                           worth[order[i]], 0, used, setup);
 }
 
 /* Battle for the Tower: two units to its face on the side's own side. */
@@ -369,11 +376,11 @@ static void contest_tower(const om_wm_doctrine *dc, const om_wm_scenario_setup *
             holding++;
         }
     }
-    /* Each goes for a half of the face, toward the tower's middle. */
+    /* The two side by side across the middle of the near face, each moving
+     * toward the tower's middle line until the building stops it. */
     for (unsigned k = holding; k < OM_WM_TOWER_HOLDERS; k++) {
-        const double dx = (k == 0 ? -1 : 1) * (tw->box.x1 - tw->box.x0) / 4;
-        const om_wm_vec goal = {mid.x + dx, mid.y}, near = {mid.x + dx, face};
-        if (!send_one(dc, t, side, true, goal, &near, worth, used, setup))
+        const om_wm_vec near = {mid.x, face};
+        if (!send_one(dc, t, side, true, mid, &near, worth, k == 0 ? -1 : 1, used, setup))
             break;
     }
 }
