@@ -271,12 +271,18 @@ static double unit_gap(const om_wm_table *t, unsigned u, om_wm_vec at)
 
 /* Room left between two units sent side by side to the tower's face, cm. */
 #define TOWER_PAIR_GAP_CM 0.5
+/* How far short of the tower's face a unit sent there aims to stand: within
+ * the touch tolerance, so that it touches without its move meeting the
+ * building (which a move would go round). */
+#define TOWER_FACE_GAP_CM (OM_WM_TABLE_TOUCH_CM / 2)
 
 /* Send the best unit of side `side` not yet used to `goal`, `worth` scenario
  * points away, `near` its distance to cover; returns whether one went. With
- * `beside` -1 or 1 (the tower), the goal moves that way by half the chosen
- * unit's width, so that two units sent to one face stand side by side, each
- * still over the face. */
+ * `beside` -1 or 1 (the tower), `goal` is the middle of the tower's face on
+ * the side's own side: the chosen unit aims to stand with its front against
+ * it (back from the face by half its depth), shifted that way by half its
+ * width, so that two units sent to one face stand side by side, each over
+ * the face. */
 static bool send_one(const om_wm_doctrine *dc, const om_wm_table *t, unsigned side, bool tower,
                      om_wm_vec goal, const om_wm_vec *near, double worth, int beside,
                      bool *used, om_wm_command_setup *setup)
@@ -298,7 +304,11 @@ static bool send_one(const om_wm_doctrine *dc, const om_wm_table *t, unsigned si
     if (best < 0)
         return false;
     used[best] = true;
-    goal.x += beside * (om_wm_table_unit_width(&t->unit[best]) / 2 + TOWER_PAIR_GAP_CM);
+    if (beside != 0) {
+        const double back = om_wm_table_unit_depth(&t->unit[best]) / 2 + TOWER_FACE_GAP_CM;
+        goal.x += beside * (om_wm_table_unit_width(&t->unit[best]) / 2 + TOWER_PAIR_GAP_CM);
+        goal.y += side == 0 ? -back : back;
+    }
     setup->plan[best] = (om_wm_plan){.kind = OM_WM_PLAN_ADVANCE, .target = -1, .goal = goal,
                                      .by = om_wm_doctrine_orderer(setup, t, (unsigned)best),
                                      .orders = (uint8_t)dc->orders, .priority = 0};
@@ -376,11 +386,10 @@ static void contest_tower(const om_wm_doctrine *dc, const om_wm_scenario_setup *
             holding++;
         }
     }
-    /* The two side by side across the middle of the near face, each moving
-     * toward the tower's middle line until the building stops it. */
+    /* The two side by side across the middle of the near face. */
     for (unsigned k = holding; k < OM_WM_TOWER_HOLDERS; k++) {
         const om_wm_vec near = {mid.x, face};
-        if (!send_one(dc, t, side, true, mid, &near, worth, k == 0 ? -1 : 1, used, setup))
+        if (!send_one(dc, t, side, true, near, &near, worth, k == 0 ? -1 : 1, used, setup))
             break;
     }
 }

@@ -172,8 +172,8 @@ void om_wm_scenario_judge_level(om_wm_scenario_version v, const uint32_t vp[2],
  * plan is to hold or advance and whose brigade does not advance as one, of
  * best score dc->contest x the scenario points it would hold less
  * dc->contest_distance x the paces to cover, moves to it (an advance toward
- * the objective's point, or toward the tower's middle, the building stopping
- * it at its face), when that score beats dc->hold; each unit contests one
+ * the objective's point, or to stand against the tower's near face, two side
+ * by side), when that score beats dc->hold; each unit contests one
  * objective. These plans are issued first (priority 0). Nothing with
  * dc->contest 0 or no scenario. Pure; no allocation; thread-safe.
  */
