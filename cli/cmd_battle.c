@@ -50,6 +50,8 @@ typedef struct battle_args {
     const char *terrain;     /* how the terrain is laid out */
     const char *deployment;  /* how the armies set up */
     const char *title;       /* the battle's title */
+    const char *scenario;    /* the scenario fought */
+    const char *scenario_version; /* its version */
     const char *resume;      /* an interrupted run's .partial file */
     bool quiet;              /* no progress line or notes */
 } battle_args;
@@ -101,6 +103,14 @@ static const om_cli_option battle_options[] = {
      .metavar = "METHOD",
      .help = "how the armies set up (Warmaster: lines, alternate,\none-side-first, scouting; "
              "default lines), its\nroll drawn for each battle"},
+    {.name = "scenario", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, scenario),
+     .metavar = "NAME",
+     .help = "the scenario fought (Warmaster: take-and-hold,\nbattle-for-the-tower; default "
+             "none): scenario\nvictory points then decide the battle"},
+    {.name = "scenario-version", .value = OM_CLI_TEXT,
+     .offset = offsetof(battle_args, scenario_version), .metavar = "VERSION",
+     .help = "with --scenario: revolution (scored at the end;\ndefault) or battlefields "
+             "(each turn from the\nthird, first to 10)"},
     {.name = "title", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, title),
      .metavar = "TEXT", .help = "the battle's title (default: LIST_A's name against\nLIST_B's)"},
     {.name = "resume", .value = OM_CLI_TEXT, .offset = offsetof(battle_args, resume),
@@ -149,7 +159,8 @@ static int battle_run(const om_cli_args *args)
         .doctrine = {a->doctrine[0], a->doctrine[1]},
         .doctrine_word = {"--doctrine-a", "--doctrine-b"},
         .length = a->length, .turns = (unsigned)a->turns, .first = a->first,
-        .terrain = a->terrain, .deployment = a->deployment, .title = a->title};
+        .terrain = a->terrain, .deployment = a->deployment, .title = a->title,
+        .scenario = a->scenario, .scenario_version = a->scenario_version};
     om_run_request req = {.command_line = args->command_line, .trials = a->battles,
                           .seed = a->seed, .threads = (unsigned)a->threads, .path = a->output,
                           .halfwidth = a->halfwidth, .target = a->target,
@@ -184,6 +195,7 @@ const om_cli_command om_cli_battle = {
              "                         [--doctrine-a NAME] [--doctrine-b NAME]\n"
              "                         [--length METHOD] [--turns N] [--first roll|a|b]\n"
              "                         [--terrain METHOD] [--deployment METHOD]\n"
+             "                         [--scenario NAME [--scenario-version VERSION]]\n"
              "                         [--title TEXT] [--quiet]\n"
              "oddsmaster battle --resume FILE.h5.partial [--threads T] [--quiet]",
     .about =
@@ -198,7 +210,8 @@ const om_cli_command om_cli_battle = {
         "(docs/manual.md, \"Battles\"): `battle` writes that file's text into the\n"
         "result file, and `oddsmaster run` of it gives the same battles, seed for seed.\n"
         "Per battle the file holds the winner, the victory level, how it ended, the\n"
-        "turns, who went first, each side's withdrawal, units lost and victory points;\n"
+        "turns, who went first, each side's withdrawal, units lost and victory points\n"
+        "(with --scenario, each side's scenario points too: scenario_vp_a, _b);\n"
         "per unit (/units) the stands it lost, whether it was destroyed and the victory\n"
         "points it gave up and scored (vp_given, vp_scored: the low byte, with the high\n"
         "byte in vp_given_hi, vp_scored_hi; the summary shows them joined). The special\n"
@@ -212,8 +225,9 @@ const om_cli_command om_cli_battle = {
         "  oddsmaster battle revolution-empire-steel-and-shot revolution-orcs-horde \\\n"
         "      -o steel-v-horde.h5 --battles 2000",
     .exits =
-        "  2  an unknown example list, doctrine, length, terrain or deployment method\n"
-        "     or first side (with the nearest name); a list file that breaks its army's\n"
+        "  2  an unknown example list, doctrine, length, terrain or deployment method,\n"
+        "     scenario or first side (with the nearest name); a scenario not modelled\n"
+        "     yet (defending-the-village, wagon-train); a list file that breaks its army's\n"
         "     rules (its file, line and field); lists of two rule sets; a deployment\n"
         "     that does not fit its zone; a .partial file to resume that is complete\n"
         "     or of another version\n"

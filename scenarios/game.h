@@ -372,6 +372,8 @@ typedef struct om_game_battle_spec {
     const char *terrain;        /* how the terrain is laid out (a generating method), or NULL */
     const char *deployment;     /* how the armies set up, or NULL */
     const char *title;          /* the battle's title, or NULL */
+    const char *scenario;       /* the scenario fought (Warmaster: take-and-hold, ...), or NULL */
+    const char *scenario_version; /* its version (revolution, battlefields), or NULL */
 } om_game_battle_spec;
 
 /*

@@ -186,6 +186,28 @@ static om_status prepare_turn(const om_wm_turn *t, const om_wm_battle_options *o
     return st;
 }
 
+/* Whether scenario sc may be fought on table t: a known kind and version;
+ * the tower a building of the table; given objectives clear places on it
+ * (om_wm_objective_clear). Errors: OM_EINVAL, `why` filled. */
+static om_status scenario_check(const om_wm_scenario_setup *sc, const om_wm_table *t,
+                                om_wm_check_failure *why)
+{
+    if ((unsigned)sc->kind >= OM_WM_SCENARIO_COUNT ||
+        (unsigned)sc->version >= OM_WM_SCENARIO_VERSION_COUNT)
+        return om_check_fail(why, "scenario", "an unknown scenario or version");
+    if (sc->kind == OM_WM_SCENARIO_TOWER &&
+        (sc->tower < 0 || sc->tower >= t->terrain_pieces ||
+         t->terrain[sc->tower].kind != OM_WM_TERRAIN_BUILDING))
+        return om_check_fail(why, "scenario", "the tower must be a building of the table");
+    if (sc->kind == OM_WM_SCENARIO_TAKE_AND_HOLD && sc->objectives_given)
+        for (unsigned k = 0; k < OM_WM_OBJECTIVES; k++)
+            if (!om_wm_objective_clear(t, sc->objective[k], 0))
+                return om_check_fail_item(why, "objectives", (int)k, "", "an objective must "
+                                          "stand on the table, in no dense or impassable "
+                                          "terrain");
+    return OM_OK;
+}
+
 om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_setup *plans_b,
                                      const om_wm_battle_options *o, om_wm_check_failure *why,
                                      om_wm_battle_prepared **out)
@@ -215,6 +237,8 @@ om_status om_wm_battle_prepare_alloc(const om_wm_turn *t, const om_wm_command_se
     if (o->side_chooser < -1 || o->side_chooser > 1)
         return om_check_fail(why, "deployment", "the side choosing its edge is none (-1), "
                              "A (0) or B (1)");
+    if ((st = scenario_check(&o->scenario, &t->table, why)) != OM_OK)
+        return st;
     if ((st = om_wm_command_check(plans_b, &t->table, why)) != OM_OK)
         return st;
     for (unsigned u = 0; u < t->table.units; u++)
@@ -484,6 +508,34 @@ static void trace_withdrawals(const om_wm_battle_prepared *p, const om_wm_table 
     }
 }
 
+/* The scenario points of the end of side `side`'s turn `n` on table t
+ * (objective.h), gone[] the armies withdrawing then, into svp[]; returns why
+ * the battle ends, `why` unless Battlefields' points end it. Battlefields
+ * scores each player's own turns from his third, and the withdrawal bonus at
+ * once; Warmaster Revolution scores once, when the battle has ended (the
+ * caller passes `final`). */
+static unsigned scenario_turn(const om_wm_scenario_setup *sc, const om_wm_table *t,
+                              unsigned side, unsigned n, const bool gone[2], bool final,
+                              uint32_t svp[2], unsigned why)
+{
+    if (sc->version == OM_WM_SCENARIO_BATTLEFIELDS) {
+        if (final)
+            return why;
+        if (n >= OM_WM_SCENARIO_FIRST_TURN)
+            svp[side] += om_wm_scenario_score(sc, t, side);
+        for (unsigned s = 0; s < 2; s++)
+            if (gone[1 - s] && why != OM_WM_END_COUNT)
+                svp[s] += OM_WM_SCENARIO_WITHDRAW_VP;
+        if (why == OM_WM_END_COUNT && svp[side] >= OM_WM_SCENARIO_VP_END)
+            return OM_WM_END_SCENARIO;
+        return why;
+    }
+    if (final)
+        for (unsigned s = 0; s < 2; s++)
+            svp[s] = om_wm_scenario_score(sc, t, s) + (gone[1 - s] ? OM_WM_SCENARIO_WITHDRAW_VP : 0);
+    return why;
+}
+
 /* The battle fought on prepared deployment p (om_wm_battle_resolve). */
 static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d,
                   om_wm_battle_result *out)
@@ -494,6 +546,8 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
     om_wm_trace *tr = om_wm_turn_work_trace(w);
     bool gone[2] = {false, false};
     unsigned first, limit, why = OM_WM_END_COUNT, n, lost[2] = {0, 0};
+    om_wm_scenario_setup sc = o->scenario;
+    uint32_t svp[2] = {0, 0};
 
     if (o->terrain_each_battle != OM_WM_TERRAIN_NONE) {
         /* The battle's own terrain, laid out on the deployed table in the
@@ -510,6 +564,8 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
     } else {
         om_wm_turn_begin(p->turn, w);
     }
+    if (sc.kind == OM_WM_SCENARIO_TAKE_AND_HOLD && !sc.objectives_given)
+        om_wm_objectives_place(&sc, om_wm_turn_work_table(w), p->zone_cm);
     if (tr != NULL && tr->table_at != NULL && tr->table_turn == 0) {
         *tr->table_at = *om_wm_turn_work_table(w);
         tr->table_at->memo = NULL; /* the workspace's own, not the copy's */
@@ -524,6 +580,13 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
         e = om_wm_event_make(tr, OM_WM_EV_BATTLE_START, -1, -1);
         e.v[0] = (int16_t)limit;
         om_wm_trace_put(tr, &e);
+        if (sc.kind != OM_WM_SCENARIO_NONE) {
+            e = om_wm_event_make(tr, OM_WM_EV_SCENARIO, -1, -1);
+            e.v[0] = e.v[1] = -1;
+            e.v[2] = (int16_t)sc.kind;
+            e.v[3] = (int16_t)sc.version;
+            om_wm_trace_put(tr, &e);
+        }
     }
     for (n = 1; why == OM_WM_END_COUNT; n++) {
         for (unsigned k = 0; k < 2 && why == OM_WM_END_COUNT; k++) {
@@ -539,12 +602,18 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
             if (o->doctrine[side] != NULL) {
                 om_wm_doctrine_plans(o->doctrine[side], &p->odds, om_wm_turn_work_table(w),
                                      side, &plans);
+                if (sc.kind != OM_WM_SCENARIO_NONE)
+                    om_wm_objective_contest(o->doctrine[side], &sc, om_wm_turn_work_table(w),
+                                            side, &plans);
                 setup = &plans;
             }
             om_wm_turn_play(p->turn, setup, w, d, &turn);
             out->spells_cast[side] = (uint16_t)(out->spells_cast[side] + turn.spells_cast);
             out->spells_worked[side] = (uint16_t)(out->spells_worked[side] + turn.spells_worked);
             why = withdrawals(p, om_wm_turn_work_table(w), gone, lost);
+            if (sc.kind != OM_WM_SCENARIO_NONE)
+                why = scenario_turn(&sc, om_wm_turn_work_table(w), side, n, gone, false, svp,
+                                    why);
             if (tr != NULL)
                 trace_withdrawals(p, om_wm_turn_work_table(w), gone, lost, tr);
         }
@@ -557,6 +626,15 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
     out->turns = (uint8_t)(n - 1);
     out->end = (uint8_t)why;
     judge(p, om_wm_turn_work_table(w), gone, lost, om_wm_turn_work_credit(w), out);
+    out->scenario_vp[0] = out->scenario_vp[1] = 0;
+    if (sc.kind != OM_WM_SCENARIO_NONE) {
+        unsigned level;
+        (void)scenario_turn(&sc, om_wm_turn_work_table(w), 0, n - 1, gone, true, svp, why);
+        om_wm_scenario_judge_level(sc.version, svp, gone, &out->verdict.winner, &level);
+        out->verdict.level = (om_wm_victory)level;
+        out->scenario_vp[0] = svp[0];
+        out->scenario_vp[1] = svp[1];
+    }
     if (tr != NULL) {
         om_wm_event e = om_wm_event_make(tr, OM_WM_EV_END, -1, -1);
         e.side = out->verdict.winner;
@@ -565,6 +643,14 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
         e.v[2] = (int16_t)(out->vp[1] < INT16_MAX ? out->vp[1] : INT16_MAX);
         e.v[3] = (int16_t)why;
         om_wm_trace_put(tr, &e);
+        if (sc.kind != OM_WM_SCENARIO_NONE) {
+            e = om_wm_event_make(tr, OM_WM_EV_SCENARIO, -1, -1);
+            e.v[0] = (int16_t)svp[0];
+            e.v[1] = (int16_t)svp[1];
+            e.v[2] = (int16_t)sc.kind;
+            e.v[3] = (int16_t)sc.version;
+            om_wm_trace_put(tr, &e);
+        }
     }
 }
 

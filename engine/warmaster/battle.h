@@ -23,6 +23,7 @@
 #include "command.h"
 #include "dice.h"
 #include "doctrine.h"
+#include "objective.h"
 #include "table.h"
 #include "turn.h"
 #include "wm.h"
@@ -330,10 +331,13 @@ typedef enum om_wm_battle_end {
     OM_WM_END_LENGTH = 0, /* its length: the turns decided, or a die during play */
     OM_WM_END_BREAK,      /* an army reached its break point (Withdraw > Casualties) */
     OM_WM_END_GENERAL,    /* an army's General was slain (Withdraw > General Slain) */
+    OM_WM_END_SCENARIO,   /* a player reached OM_WM_SCENARIO_VP_END scenario points
+                             (Battlefields' scenarios) */
     OM_WM_END_COUNT
 } om_wm_battle_end;
 
-/* Names of the ends ("length", "break-point", "general-slain"). */
+/* Names of the ends ("length", "break-point", "general-slain",
+ * "scenario-points"). */
 extern const char *const om_wm_battle_end_names[OM_WM_END_COUNT];
 
 /* How a battle is fought, besides its table, units and plans. */
@@ -362,6 +366,8 @@ typedef struct om_wm_battle_options {
                                         its table edge once the terrain is laid out
                                         (the scouting winner,
                                         om_wm_battlefield_prefers_turned), or -1 */
+    om_wm_scenario_setup scenario;   /* the scenario fought (objective.h); zero: none,
+                                        a battle for the units' points */
 } om_wm_battle_options;
 
 /* What one battle did. */
@@ -392,6 +398,9 @@ typedef struct om_wm_battle_result {
     uint8_t deployment;            /* the outcome of the deployment's roll the battle
                                       drew (om_wm_battle_draw_deployment): the side it
                                       favoured, 0 A or 1 B; 0 when it draws none */
+    uint32_t scenario_vp[2];       /* with a scenario: each side's scenario points,
+                                      which decide the verdict (om_wm_scenario_judge_level);
+                                      0 without */
 } om_wm_battle_result;
 
 /* A battle prepared for its trials (opaque): shared read-only by every thread. */

@@ -116,6 +116,7 @@ const char *const om_wm_battle_end_names[OM_WM_END_COUNT] = {
     [OM_WM_END_LENGTH] = "length",
     [OM_WM_END_BREAK] = "break-point",
     [OM_WM_END_GENERAL] = "general-slain",
+    [OM_WM_END_SCENARIO] = "scenario-points",
 };
 
 /* The level of a victory won by forcing the enemy to withdraw, from the

@@ -653,3 +653,8 @@ void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *o
     if (dc->heroes_cover)
         heroes_cover(odds, t, side, engaged, free_unit, seen, score, setup);
 }
+
+int8_t om_wm_doctrine_orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
+{
+    return orderer(setup, t, u);
+}

@@ -15,9 +15,11 @@
  * to stand behind a friend of infantry that fights, is about to charge or
  * stands where an enemy may charge it, so that it supports the fight (Combat
  * > Supporting Troops), worth the friend's points at risk. A Hero may move to
- * where his orders are worth most (heroes_cover). One order a player
- * weighs is not scored: contesting an objective, since battles have none
- * (their victory points are the units' alone).
+ * where his orders are worth most (heroes_cover). In a battle fought as a
+ * scenario, a unit may also be sent to contest an objective (move to it and
+ * hold it), worth the scenario points it holds (objective.h,
+ * om_wm_objective_contest, weighed by `contest`); a battle without a scenario
+ * has no objective to contest.
  *
  * A doctrine is a struct of weights; its values come from a doctrine file
  * (scenarios/warmaster/wm_doctrine.h, schema oddsmaster-doctrine/1), the
@@ -88,6 +90,10 @@ typedef struct om_wm_doctrine {
                                such a charge too); 0: no supports (0..10) */
     double support_distance; /* cost of each pace a supporter must cover to its place
                                 (0..10) */
+    /* contest (a scenario battle's objectives, objective.h): */
+    double contest;         /* worth of each scenario point a unit holds by moving to an
+                               objective or the tower and staying (0: never) (0..10) */
+    double contest_distance; /* cost of each pace it must cover to get there (0..10) */
     /* hold: */
     double hold;            /* the score every other order must beat to be issued
                                (0..10) */
@@ -153,5 +159,10 @@ typedef struct om_wm_doctrine_odds {
  */
 void om_wm_doctrine_plans(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                           const om_wm_table *t, unsigned side, om_wm_command_setup *setup);
+
+/* The character of side setup->side that would order unit u on table t, as
+ * om_wm_doctrine_plans chooses him (the closest whose command reaches it), or
+ * -1. Pure; thread-safe. */
+int8_t om_wm_doctrine_orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u);
 
 #endif /* OM_WM_DOCTRINE_H */

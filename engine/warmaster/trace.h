@@ -80,6 +80,10 @@ typedef enum om_wm_event_kind {
     OM_WM_EV_DISPLACED,        /* unit moved into or through the lone enemy character
                                   target (lone.h): v[0] the unit of his side he joined,
                                   or -1: he is slain */
+    OM_WM_EV_SCENARIO,         /* a scenario battle, after OM_WM_EV_BATTLE_START (v[0] and
+                                  v[1] -1) and after OM_WM_EV_END (v[0] and v[1] the
+                                  scenario points of A and B); v[2] the scenario
+                                  (om_wm_scenario_kind), v[3] its version */
     OM_WM_EV_KIND_COUNT
 } om_wm_event_kind;
 

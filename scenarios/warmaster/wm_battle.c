@@ -26,6 +26,12 @@
  *                                         # alternate or one-side-first
  *     setup_seed: 7                       # the set-up's dice: a terrain and a
  *                                         # deployment per run (default 1)
+ *     scenario: take-and-hold             # none (default) | take-and-hold |
+ *                                         # battle-for-the-tower (objective.h)
+ *     scenario_version: revolution        # revolution (default) | battlefields
+ *     objectives: [[60, 60], [120, 60], [90, 30], [90, 90]]  # take-and-hold: the
+ *                                         # four objectives; default: the fixed
+ *                                         # policy on each battle's table
  *
  * `list` names an example list compiled into the program (the stem of a file
  * of scenarios/lists/warmaster) or a list file, relative to the scenario
@@ -67,6 +73,8 @@
 #include "army.h"
 #include "battlefield.h"
 #include "doctrine.h"
+#include "objective.h"
+#include "plane.h"
 #include "rng.h"
 #include "wm_load_int.h"
 #include "wm_doctrine.h"
@@ -94,10 +102,12 @@ typedef struct raw_side {
 typedef struct raw_battle {
     char *schema, *title, *ruleset, *kind, *length, *turns, *first;
     char *terrain_method, *terrain_per, *deployment, *deployment_per, *deploy_first;
-    char *setup_seed;
+    char *setup_seed, *scenario, *scenario_version;
     raw_side a, b;
     om_wm_raw_terrain *terrain;
     unsigned terrain_count;
+    om_wm_raw_point **objectives;
+    unsigned objectives_count;
 } raw_battle;
 
 #define REQ CYAML_FLAG_POINTER
@@ -129,6 +139,10 @@ static const cyaml_schema_field_t top_fields[] = {
     STR("deployment_per", OPT, raw_battle, deployment_per),
     STR("deploy_first", OPT, raw_battle, deploy_first),
     STR("setup_seed", OPT, raw_battle, setup_seed),
+    STR("scenario", OPT, raw_battle, scenario),
+    STR("scenario_version", OPT, raw_battle, scenario_version),
+    CYAML_FIELD_SEQUENCE("objectives", OPT, raw_battle, objectives, &om_wm_load_point_entry, 0,
+                         CYAML_UNLIMITED),
     CYAML_FIELD_END
 };
 
@@ -649,6 +663,38 @@ static om_status deploy(const om_yaml_ctx *c, om_wm_battle_scenario *b, om_dice 
     return OM_OK;
 }
 
+/* Take and Hold's objectives as the file gives them (`objectives`: four
+ * points, each on the table and in no dense or impassable terrain of the
+ * table as laid out), into the battle's scenario; none given: each battle
+ * places them by the fixed policy (om_wm_objectives_place). */
+static om_status load_objectives(const om_yaml_ctx *c, const raw_battle *r,
+                                 om_wm_battle_scenario *b)
+{
+    om_wm_scenario_setup *sc = &b->options.scenario;
+    om_status st;
+    if (r->objectives == NULL)
+        return OM_OK;
+    if (sc->kind != OM_WM_SCENARIO_TAKE_AND_HOLD)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "objectives", "objectives go with "
+                               "scenario: take-and-hold");
+    if (r->objectives_count != OM_WM_OBJECTIVES)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "objectives", "Take and Hold has %u "
+                               "objectives (got %u)", OM_WM_OBJECTIVES, r->objectives_count);
+    for (unsigned k = 0; k < OM_WM_OBJECTIVES; k++) {
+        if ((st = om_wm_load_point(c, NULL, "objectives", *r->objectives[k],
+                                   &sc->objective[k])) != OM_OK)
+            return st;
+        if (!om_wm_objective_clear(&b->turn.table, sc->objective[k], 0))
+            return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "objectives", "objective %u at [%g, "
+                                   "%g]: an objective stands on the table (%.0f x %.0fcm), in "
+                                   "no dense or impassable terrain", k + 1, sc->objective[k].x,
+                                   sc->objective[k].y, b->turn.table.width_cm,
+                                   b->turn.table.depth_cm);
+    }
+    sc->objectives_given = true;
+    return OM_OK;
+}
+
 /* The battlefield: the terrain given or generated (from the set-up's dice),
  * checked: on the table, no piece over another, each convex. */
 static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
@@ -664,17 +710,31 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
         for (unsigned k = 0; k < r->terrain_count; k++)
             if ((st = om_wm_load_terrain(c, "terrain", k, &r->terrain[k], t)) != OM_OK)
                 return st;
-    } else if (!b->terrain_each_battle) {
+    }
+    if (b->options.scenario.kind == OM_WM_SCENARIO_TOWER) {
+        /* The tower, a building in the middle of the table, before any
+         * generated piece: those keep clear of it. */
+        const om_wm_vec mid = {t->width_cm / 2, t->depth_cm / 2}, half = {OM_WM_TOWER_CM / 2,
+                                                                           OM_WM_TOWER_CM / 2};
+        int k = om_wm_table_add_rect_terrain(t, OM_WM_TERRAIN_BUILDING, om_plane_sub(mid, half),
+                                             om_plane_add(mid, half));
+        if (k < 0)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "terrain", "no room for the tower: "
+                                   "at most %d terrain pieces", OM_WM_TABLE_MAX_TERRAIN - 1);
+        b->options.scenario.tower = (int8_t)k;
+    }
+    if (b->terrain != OM_WM_TERRAIN_GIVEN && !b->terrain_each_battle)
         (void)om_wm_battlefield_generate(t, b->terrain,
                                          om_wm_deploy_zone_cm(t, b->turn.rules->id), d);
-    }
     memset(&why, 0, sizeof why);
     if (om_wm_table_check(t, b->turn.rules->id, &why) != OM_OK ||
         om_wm_battlefield_check_terrain(t, &why) != OM_OK) {
         om_error_clear();
-        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s", why.reason);
+        return om_yaml_fail_at(c, OM_EINVAL, 0, why.field, NULL, "%s%s", why.reason,
+                               b->options.scenario.kind == OM_WM_SCENARIO_TOWER
+                                   ? " (the tower stands in the middle of the table)" : "");
     }
-    return OM_OK;
+    return load_objectives(c, r, b);
 }
 
 /* Each battle or each run: the choices of terrain_per and deployment_per. */
@@ -775,6 +835,33 @@ static om_status deploy_both(const om_yaml_ctx *c, const raw_battle *r, om_wm_ba
         for (size_t k = 0; k < b->list[s]->n_units; k++)
             b->drawn->canon[b->drawn->deployed.first[s] + k] =
                 (uint8_t)where[s][b->drawn->deployed.order[s][k]];
+    return OM_OK;
+}
+
+/* The keys scenario and scenario_version into the battle's options: a
+ * scenario of the sources not modelled is refused by name. */
+static om_status conv_scenario(const om_yaml_ctx *c, const raw_battle *r,
+                               om_wm_battle_scenario *b)
+{
+    size_t v;
+    om_status st;
+    for (size_t i = 0; r->scenario != NULL && om_wm_scenario_unmodelled[i] != NULL; i++)
+        if (strcmp(r->scenario, om_wm_scenario_unmodelled[i]) == 0)
+            return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "scenario", "the scenario %s is not "
+                                   "modelled yet; modelled: take-and-hold, "
+                                   "battle-for-the-tower", r->scenario);
+    if ((st = conv_choice(c, NULL, "scenario", r->scenario, om_wm_scenario_names,
+                          OM_WM_SCENARIO_COUNT, OM_WM_SCENARIO_NONE, &v)) != OM_OK)
+        return st;
+    b->options.scenario = (om_wm_scenario_setup){.kind = (om_wm_scenario_kind)v, .tower = -1};
+    if ((st = conv_choice(c, NULL, "scenario_version", r->scenario_version,
+                          om_wm_scenario_version_names, OM_WM_SCENARIO_VERSION_COUNT,
+                          OM_WM_SCENARIO_REVOLUTION, &v)) != OM_OK)
+        return st;
+    if (r->scenario_version != NULL && b->options.scenario.kind == OM_WM_SCENARIO_NONE)
+        return om_yaml_fail_at(c, OM_EINVAL, 0, NULL, "scenario_version", "scenario_version "
+                               "goes with a scenario (take-and-hold or battle-for-the-tower)");
+    b->options.scenario.version = (om_wm_scenario_version)v;
     return OM_OK;
 }
 
@@ -879,6 +966,8 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
                                &seed)) != OM_OK)
         return st;
     b->setup_seed = seed;
+    if ((st = conv_scenario(c, r, b)) != OM_OK)
+        return st;
 
     b->turn.rules = rs;
     om_wm_table_init(&b->turn.table, rs->id, 0, 0);
@@ -992,6 +1081,27 @@ static json_t *battlefield_json(const om_wm_battle_scenario *b)
     return out;
 }
 
+/* What the result file records of a scenario: its name and version, and its
+ * objectives (given, or placed by each battle) or its tower. NULL when out of
+ * memory. */
+static json_t *scenario_json(const om_wm_battle_scenario *b)
+{
+    const om_wm_scenario_setup *sc = &b->options.scenario;
+    json_t *out = json_pack("{s:s, s:s}", "name", om_wm_scenario_names[sc->kind], "version",
+                            om_wm_scenario_version_names[sc->version]);
+    if (out != NULL && sc->kind == OM_WM_SCENARIO_TAKE_AND_HOLD && !sc->objectives_given)
+        json_object_set_new(out, "objectives", json_string("placed on each battle's table"));
+    else if (out != NULL && sc->kind == OM_WM_SCENARIO_TAKE_AND_HOLD) {
+        json_t *pts = json_array();
+        for (unsigned k = 0; pts != NULL && k < OM_WM_OBJECTIVES; k++)
+            json_array_append_new(pts, json_pack("[f, f]", sc->objective[k].x,
+                                                 sc->objective[k].y));
+        json_object_set_new(out, "objectives", pts);
+    } else if (out != NULL && sc->kind == OM_WM_SCENARIO_TOWER && sc->tower >= 0)
+        json_object_set_new(out, "tower", json_integer(sc->tower));
+    return out;
+}
+
 om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **out)
 {
     static const char *const first_names[] = {"roll", "a", "b"};
@@ -1040,6 +1150,11 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
                      "battle", "sides", sides, "length", b->options.length->name, "turns",
                      (int)b->options.fixed_turns, "first",
                      first_names[b->options.first + 1]);
+    if (root != NULL && b->options.scenario.kind != OM_WM_SCENARIO_NONE &&
+        json_object_set_new(root, "scenario", scenario_json(b)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
     if (root != NULL && json_object_set_new(root, "battlefield", battlefield_json(b)) != 0) {
         json_decref(root);
         root = NULL;

@@ -23,6 +23,7 @@
 
 #include "army.h"
 #include "battle.h"
+#include "objective.h"
 #include "doctrine.h"
 #include "game.h"
 #include "suggest.h"
@@ -263,6 +264,22 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
     if (st == OM_OK && spec->deployment != NULL)
         st = choose("--deployment", "deployment method", spec->deployment,
                     om_wm_deployment_names, OM_WM_DEPLOY_COUNT, &v);
+    if (st == OM_OK && spec->scenario != NULL) {
+        for (size_t i = 0; om_wm_scenario_unmodelled[i] != NULL && st == OM_OK; i++)
+            if (strcmp(spec->scenario, om_wm_scenario_unmodelled[i]) == 0)
+                st = OM_ERROR(OM_EINVAL, "--scenario %s: not modelled yet; modelled: "
+                              "take-and-hold, battle-for-the-tower", spec->scenario);
+        if (st == OM_OK)
+            st = choose("--scenario", "scenario", spec->scenario, om_wm_scenario_names,
+                        OM_WM_SCENARIO_COUNT, &v);
+    }
+    if (st == OM_OK && spec->scenario_version != NULL) {
+        if (spec->scenario == NULL)
+            st = OM_ERROR(OM_EINVAL, "--scenario-version goes with --scenario");
+        else
+            st = choose("--scenario-version", "scenario version", spec->scenario_version,
+                        om_wm_scenario_version_names, OM_WM_SCENARIO_VERSION_COUNT, &v);
+    }
     if (st == OM_OK) {
         put(&b, "schema: %s\nkind: battle\n", OM_SCENARIO_SCHEMA);
         if (spec->title != NULL) {
@@ -291,6 +308,10 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
             put(&b, "terrain_method: %s\n", spec->terrain);
         if (spec->deployment != NULL)
             put(&b, "deployment: %s\n", spec->deployment);
+        if (spec->scenario != NULL)
+            put(&b, "scenario: %s\n", spec->scenario);
+        if (spec->scenario_version != NULL)
+            put(&b, "scenario_version: %s\n", spec->scenario_version);
         if (!b.ok || b.s == NULL)
             st = OM_ERROR(OM_ENOMEM, "out of memory for a battle's scenario");
     }

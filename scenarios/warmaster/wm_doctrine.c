@@ -11,6 +11,7 @@
  *                 brigades: true, engage_paces: 3}
  *       shoot:   {weight: 0.4}
  *       support: {weight: 0.6, distance: 0.1}
+ *       contest: {weight: 1.0, distance: 0.1}  # a scenario's objectives
  *       hold:    {weight: 0}
  *       protect_general: {min_odds: 0.9, keep_cm: 40}
  *       reserve: {share: 0}
@@ -71,7 +72,7 @@ typedef struct raw_orders {
     raw_charge *charge;
     raw_advance *advance;
     raw_weight *shoot, *hold;
-    raw_support *support;
+    raw_support *support, *contest;
     raw_protect *protect;
     raw_reserve *reserve;
     char *take_over;
@@ -134,6 +135,7 @@ static const cyaml_schema_field_t orders_fields[] = {
     CYAML_FIELD_MAPPING_PTR("shoot", OPT, raw_orders, shoot, weight_fields),
     CYAML_FIELD_MAPPING_PTR("hold", OPT, raw_orders, hold, weight_fields),
     CYAML_FIELD_MAPPING_PTR("support", OPT, raw_orders, support, support_fields),
+    CYAML_FIELD_MAPPING_PTR("contest", OPT, raw_orders, contest, support_fields),
     CYAML_FIELD_MAPPING_PTR("protect_general", OPT, raw_orders, protect, protect_fields),
     CYAML_FIELD_MAPPING_PTR("reserve", OPT, raw_orders, reserve, reserve_fields),
     STR("take_over", OPT, raw_orders, take_over),
@@ -294,6 +296,12 @@ static om_status convert(const om_yaml_ctx *c, const raw_doctrine *r, om_wm_doct
                          &d->support)) != OM_OK ||
          (st = conv_real(c, "orders.support", "distance", o->support->distance, 0, WEIGHT_MAX,
                          &d->support_distance)) != OM_OK))
+        return st;
+    if (o->contest != NULL &&
+        ((st = conv_real(c, "orders.contest", "weight", o->contest->weight, 0, WEIGHT_MAX,
+                         &d->contest)) != OM_OK ||
+         (st = conv_real(c, "orders.contest", "distance", o->contest->distance, 0, WEIGHT_MAX,
+                         &d->contest_distance)) != OM_OK))
         return st;
     if (o->hold != NULL &&
         (st = conv_real(c, "orders.hold", "weight", o->hold->weight, 0, WEIGHT_MAX,

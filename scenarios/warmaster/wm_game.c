@@ -478,6 +478,8 @@ typedef struct wm_prepared {
     om_layout_unit battle_unit[OM_WM_TABLE_MAX_UNITS]; /* a battle's units, for its layout */
     size_t battle_units;           /* ...how many */
     size_t battle_row_size;        /* bytes of a battle's row */
+    bool battle_scenario;          /* a battle fought as a scenario: its rows end with
+                                      each side's scenario points (battle_scenario_fields) */
 } wm_prepared;
 
 /* ---- Battles ---- */
@@ -501,7 +503,8 @@ static const om_field battle_fields[] = {
                     "break point), 4 massacre (no more than a quarter)."},
     {.name = "end", .type = OM_FIELD_COUNT, .offset = BR_END,
      .description = "How the battle ended: 0 its length, 1 an army at its break point, 2 a "
-                    "General slain."},
+                    "General slain, 3 a player's scenario points (Battlefields' scenarios: "
+                    "10)."},
     {.name = "turns", .type = OM_FIELD_COUNT, .offset = BR_TURNS,
      .description = "Battle turns begun (both sides' turns; a withdrawal may end the last "
                     "early)."},
@@ -526,6 +529,22 @@ static const om_field battle_fields[] = {
     {.name = "vp_b", .type = OM_FIELD_COUNT16, .offset = BR_VP_B,
      .description = "Victory points side B scored (units destroyed, units of 3+ stands reduced "
                     "to 1 half, characters slain)."},
+};
+
+/* A battle fought as a scenario (objective.h): each side's scenario points, in
+ * two bytes after the units' fields; only in such a battle's layout, so that
+ * the rows of every other battle stay as they were. */
+enum { BS_VP_A = 0, BS_VP_B, BS_SIZE };
+
+static const om_field battle_scenario_fields[BS_SIZE] = {
+    [BS_VP_A] = {.name = "scenario_vp_a", .type = OM_FIELD_COUNT,
+                 .description = "Scenario victory points side A scored (Take and Hold's "
+                                "objectives, Battle for the Tower's tower, 2 for forcing the "
+                                "enemy to withdraw), which decide the winner and level of a "
+                                "scenario battle: a difference of 1-2 minor, 3-5 major, 6+ "
+                                "massacre."},
+    [BS_VP_B] = {.name = "scenario_vp_b", .type = OM_FIELD_COUNT,
+                 .description = "Scenario victory points side B scored (as scenario_vp_a)."},
 };
 
 /* A battle's per-unit fields: after the battle's own bytes, each field's
@@ -611,6 +630,14 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
     l->unit_stride = 1;
     p->battle_units = n;
     l->row_size = p->battle_row_size = BR_SIZE + BU_FIELDS * n;
+    p->battle_scenario = b->options.scenario.kind != OM_WM_SCENARIO_NONE;
+    if (p->battle_scenario) {
+        for (size_t f = 0; f < BS_SIZE; f++) {
+            l->fields[l->field_count] = battle_scenario_fields[f];
+            l->fields[l->field_count++].offset = p->battle_row_size + f;
+        }
+        l->row_size = p->battle_row_size += BS_SIZE;
+    }
     l->block_trials = BATTLE_BLOCK_TRIALS;
     for (int s = 0; s < 2; s++) {
         l->side[s].name = b->list[s]->name;
@@ -625,9 +652,14 @@ static void battle_layout(const om_wm_battle_scenario *b, wm_prepared *p, om_lay
     l->unit_points_field[1] = battle_unit_fields[BU_VP_SCORED].name;
 }
 
-/* A battle's row from its result (n units on the table). */
-static void battle_row(const om_wm_battle_result *r, size_t n, uint8_t *row)
+/* A battle's row from its result (n units on the table; with `scenario`, each
+ * side's scenario points after the units' fields). */
+static void battle_row(const om_wm_battle_result *r, size_t n, bool scenario, uint8_t *row)
 {
+    if (scenario)
+        for (unsigned s = 0; s < 2; s++)
+            row[BR_SIZE + BU_FIELDS * n + BS_VP_A + s] =
+                (uint8_t)(r->scenario_vp[s] < BYTE_MAX ? r->scenario_vp[s] : BYTE_MAX);
     for (size_t u = 0; u < n; u++) {
         row[BR_SIZE + BU_STANDS_LOST * n + u] = r->stands_lost[u];
         row[BR_SIZE + BU_DESTROYED * n + u] = r->destroyed[u];
@@ -830,7 +862,7 @@ static void wm_resolve_block(const void *prepared, void *work, om_dice *d, uint8
         for (size_t i = 0; i < n; i++) {
             om_wm_battle_result r;
             om_wm_battle_resolve(p->battle, work, d, &r);
-            battle_row(&r, p->battle_units, rows + i * p->battle_row_size);
+            battle_row(&r, p->battle_units, p->battle_scenario, rows + i * p->battle_row_size);
         }
         return;
     }
@@ -1039,7 +1071,7 @@ static om_status wm_narrate(const void *prepared, om_dice *d, uint8_t *row, FILE
     om_wm_turn_work_set_trace(w, &tr);
     om_wm_battle_resolve(p->battle, w, d, &r);
     om_wm_turn_work_set_trace(w, NULL);
-    battle_row(&r, p->battle_units, row);
+    battle_row(&r, p->battle_units, p->battle_scenario, row);
     /* The events name the units of the deployment the battle drew. */
     turn = om_wm_battle_turn_deployed(p->battle, r.deployment);
     st = om_wm_narrate_print(out, &turn->table, &turn->magic, side_name, tr.ev, tr.n,

@@ -10,6 +10,7 @@
 #include "wm_turn_scenario.h"
 #include "battle.h"
 #include "battlefield.h"
+#include "objective.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -292,6 +293,22 @@ static const om_game_key turn_keys[] = {
      .n_values = N(first_names), .fallback = "roll",
      .help = "kind battle: with alternate or one-side-first, the side placing first (roll: "
              "as the method decides it)"},
+    {.name = "scenario", .where = "top", .type = "name", .values = om_wm_scenario_names,
+     .n_values = OM_WM_SCENARIO_COUNT, .fallback = "none",
+     .help = "kind battle: the scenario fought (Warmaster Revolution, Scenarios; Battlefields): "
+             "take-and-hold's four objectives or battle-for-the-tower's central tower, scored "
+             "in scenario victory points, which decide the battle (defending-the-village and "
+             "wagon-train are not modelled yet)"},
+    {.name = "scenario_version", .where = "top", .type = "name",
+     .values = om_wm_scenario_version_names, .n_values = OM_WM_SCENARIO_VERSION_COUNT,
+     .fallback = "revolution",
+     .help = "kind battle, with a scenario: revolution scores once at the battle's end; "
+             "battlefields at the end of each player's own turn from his third, the battle "
+             "ending at 10 points"},
+    {.name = "objectives", .where = "top", .type = "four points [x, y]",
+     .fallback = "placed by the fixed policy on each battle's table",
+     .help = "kind battle, scenario take-and-hold: the four objectives, each on the table and "
+             "in no dense or impassable terrain"},
     {.name = "setup_seed", .where = "top", .type = "0..4294967295", .fallback = "1",
      .help = "kind battle: the seed of the set-up's dice (the deployment's rolls with "
              "deployment_per: run, a terrain per run), once for the whole run"},

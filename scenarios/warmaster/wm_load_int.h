@@ -91,6 +91,10 @@ typedef struct om_wm_raw_terrain {
     unsigned points_count;
 } om_wm_raw_terrain;
 
+/* The schema of one point [x, y] of a list of points (om_wm_raw_point, allocated
+ * alone as om_wm_load_terrain_entry's are). */
+extern const cyaml_schema_value_t om_wm_load_point_entry;
+
 /* The schema of one entry of a list of terrain pieces (om_wm_raw_terrain). */
 extern const cyaml_schema_value_t om_wm_load_terrain_entry;
 

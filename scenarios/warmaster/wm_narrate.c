@@ -26,6 +26,7 @@ static const char *const end_words[OM_WM_END_COUNT] = {
     [OM_WM_END_LENGTH] = "its length",
     [OM_WM_END_BREAK] = "an army at its break point",
     [OM_WM_END_GENERAL] = "a General slain",
+    [OM_WM_END_SCENARIO] = "a player's scenario points",
 };
 
 /* Longest name of a unit as a line gives it, with its number. */
@@ -350,6 +351,20 @@ static void tell(printer *p, const om_wm_table *t, const char *const side_name[2
             say(p, "a draw");
         say(p, ". Victory points A %d, B %d.\n", e->v[1], e->v[2]);
         break;
+    case OM_WM_EV_SCENARIO: {
+        const char *name = e->v[2] >= 0 && e->v[2] < OM_WM_SCENARIO_COUNT
+                               ? om_wm_scenario_names[e->v[2]] : "?";
+        const bool bf = e->v[3] == OM_WM_SCENARIO_BATTLEFIELDS;
+        if (e->v[0] < 0)
+            say(p, "The scenario is %s (%s version): scenario points %s decide the battle.\n",
+                name, bf ? "Battlefields" : "Revolution",
+                bf ? "scored at the end of each player's turn from his third, the first to 10 "
+                     "ending it,"
+                   : "scored at the end");
+        else
+            say(p, "Scenario points (%s): A %d, B %d.\n", name, e->v[0], e->v[1]);
+        break;
+    }
     case OM_WM_EV_SPELL:
         tell_spell(p, t, e);
         break;

@@ -19,6 +19,9 @@ static const cyaml_schema_value_t string_entry = {
 static const cyaml_schema_value_t point_entry = {
     CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &string_entry, 2),
 };
+const cyaml_schema_value_t om_wm_load_point_entry = {
+    CYAML_VALUE_SEQUENCE_FIXED(CYAML_FLAG_POINTER, char *, &string_entry, 2),
+};
 
 static const cyaml_schema_field_t terrain_fields[] = {
     CYAML_FIELD_STRING_PTR("kind", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, om_wm_raw_terrain,
