@@ -1142,7 +1142,8 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
     for (unsigned k = 1; k <= want && g->n > 0; k++) {
         om_wm_command_test test;
         unsigned roll;
-        if (plan_done(p, g, plan) || !group_in_range(p, c, g))
+        /* Both questions only read the table: the cheap one first. */
+        if (!group_in_range(p, c, g) || plan_done(p, g, plan))
             break;
         om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
         if (p->trace != NULL) {
