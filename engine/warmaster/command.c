@@ -494,18 +494,30 @@ static void edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, doubl
     *right = best_r;
 }
 
-om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f)
+void om_wm_command_edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, double *right)
+{
+    edge_stand(un, rear, fwd, right);
+}
+
+om_wm_vec om_wm_command_support_spot_of(const om_wm_table *t, unsigned u, unsigned f,
+                                        const om_wm_edge_stands *eu,
+                                        const om_wm_edge_stands *ef)
 {
     const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
-    double f_fwd, f_right, u_fwd, u_right, back, right;
-    edge_stand(fr, true, &f_fwd, &f_right);
-    edge_stand(me, false, &u_fwd, &u_right);
     /* In the friend's frame: u's front stand's centre half a stand's depth
      * behind the friend's rear stand's rear edge, level with it across. */
-    back = -f_fwd + (fr->stand_d + me->stand_d) / 2 + u_fwd;
-    right = f_right - u_right;
+    const double back = -ef->rear_fwd + (fr->stand_d + me->stand_d) / 2 + eu->front_fwd;
+    const double right = ef->rear_right - eu->front_right;
     return (om_wm_vec){fr->centre.x - fr->dir.x * back + fr->dir.y * right,
                        fr->centre.y - fr->dir.y * back - fr->dir.x * right};
+}
+
+om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f)
+{
+    om_wm_edge_stands eu, ef;
+    edge_stand(&t->unit[f], true, &ef.rear_fwd, &ef.rear_right);
+    edge_stand(&t->unit[u], false, &eu.front_fwd, &eu.front_right);
+    return om_wm_command_support_spot_of(t, u, f, &eu, &ef);
 }
 
 /* Of unit un's front row, the stand at its right end (`right`) or its left;
