@@ -355,6 +355,9 @@ typedef struct phase {
     om_wm_command_result *out;
     om_wm_trace *trace; /* where its events go, or NULL (a run) */
     bool over; /* no more orders: the General failed, or a blunder ended the phase */
+    /* The units of brigades with a brigade plan (C3), found once: the plans
+     * and the brigades stay as they are through the phase. */
+    om_wm_unit_set brigaded;
 } phase;
 
 static bool is_skirmish(const om_wm_table_unit *u)
@@ -952,18 +955,24 @@ static bool evade(phase *p, unsigned u, unsigned e)
     return true;
 }
 
+/* The units of the brigades that have a brigade plan (C3). */
+static om_wm_unit_set active_brigades(const om_wm_command_setup *s, const om_wm_table *t)
+{
+    om_wm_unit_set in = {0};
+    for (unsigned b = 0; b < t->brigades; b++) {
+        const om_wm_plan *bp = &s->brigade_plan[b];
+        if (bp->kind == OM_WM_PLAN_HOLD || bp->by < 0)
+            continue;
+        for (unsigned i = 0; i < t->brigade[b].count; i++)
+            om_wm_unit_set_add(&in, t->brigade[b].unit[i]);
+    }
+    return in;
+}
+
 /* Whether unit u belongs to a brigade that has a brigade plan (C3). */
 static bool in_active_brigade(const phase *p, unsigned u)
 {
-    for (unsigned b = 0; b < p->t->brigades; b++) {
-        const om_wm_plan *bp = &p->s->brigade_plan[b];
-        if (bp->kind == OM_WM_PLAN_HOLD || bp->by < 0)
-            continue;
-        for (unsigned i = 0; i < p->t->brigade[b].count; i++)
-            if (p->t->brigade[b].unit[i] == u)
-                return true;
-    }
-    return false;
+    return om_wm_unit_set_has(&p->brigaded, u);
 }
 
 /* The initiative move of one unit, if it makes one (Movement > Moving by
@@ -1319,7 +1328,8 @@ void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *
 void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
                                 om_wm_command_result *out, om_wm_trace *trace)
 {
-    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out, .trace = trace};
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out, .trace = trace,
+               .brigaded = active_brigades(s, t)};
     /* Only the table's units and characters: the rest of the arrays is never
      * read (a trial clears what it uses, not the room of a full table). */
     memset(out->unit, 0, t->units * sizeof out->unit[0]);
