@@ -36,6 +36,7 @@
  *     touching no enemy ("exactly behind or exactly beside"); the place is
  *     worked out afresh for each order, the friend being where it is then.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,9 @@
 /* Rounding allowed for above a charge's pace when ruling one out early
  * (om_wm_table_charge_plan allows 1e-9cm). */
 #define CHARGE_REACH_SLACK_CM 1e-6
+/* Rounding allowed for when the boxes' gap rules an enemy out of a reach (the
+ * closest visible enemy within a reach allows 1e-9cm). */
+#define BOX_REACH_SLACK_CM 1e-6
 /* "Closest enemy unit within 20cm" (Command > Command Penalties) and the
  * exposed flank's reach (Warmaster Ancients, Command > Command Penalties). */
 #define ENEMY_CLOSE_CM 20.0
@@ -975,6 +979,21 @@ static bool in_active_brigade(const phase *p, unsigned u)
     return om_wm_unit_set_has(&p->brigaded, u);
 }
 
+/* Whether an enemy's box lies within `cm` (and a rounding's slack) of unit
+ * u's: the gap between two boxes is a lower bound of the distance between
+ * what they bound, so when none does, no enemy is within `cm` and the
+ * closest visible enemy within that reach is none, without asking. */
+static bool enemy_box_within(const om_wm_table *t, unsigned u, double cm)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    for (unsigned k = 0; k < t->units; k++)
+        if (t->unit[k].present && t->unit[k].side != un->side &&
+            om_plane_box_gap(un->geom.shape.box, t->unit[k].geom.shape.box) <=
+                cm + BOX_REACH_SLACK_CM)
+            return true;
+    return false;
+}
+
 /* The initiative move of one unit, if it makes one (Movement > Moving by
  * Initiative; Warmaster Ancients, Command > Initiative). */
 static void initiative_of(phase *p, unsigned u)
@@ -990,6 +1009,11 @@ static void initiative_of(phase *p, unsigned u)
     if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) ||
         !free_to_move(p, u) || !om_wm_lasting_initiative(t, u))
         return;
+    if (!enemy_box_within(t, u, INITIATIVE_CM)) {
+        assert(om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un),
+                                                 INITIATIVE_CM, filter, NULL) < 0);
+        return;
+    }
     ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
                                             filter, NULL);
     if (ref < 0)
