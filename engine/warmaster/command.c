@@ -240,6 +240,21 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Whether an enemy's box lies within `cm` (and a rounding's slack) of unit
+ * u's: the gap between two boxes is a lower bound of the distance between
+ * what they bound, so when none does, no enemy is within `cm` and the
+ * closest visible enemy within that reach is none, without asking. */
+static bool enemy_box_within(const om_wm_table *t, unsigned u, double cm)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    for (unsigned k = 0; k < t->units; k++)
+        if (t->unit[k].present && t->unit[k].side != un->side &&
+            om_plane_box_gap(un->geom.shape.box, t->unit[k].geom.shape.box) <=
+                cm + BOX_REACH_SLACK_CM)
+            return true;
+    return false;
+}
+
 /* Kinds of the answers the Command phase keeps in the table's memo. */
 enum { RECALL_TEST = 1 };
 
@@ -303,9 +318,12 @@ static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigne
          * that lost the most stands (Command > Command Penalties; Brigades);
          * the largest permanent penalty. */
         far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
-        /* Once one unit has an enemy close, the others' cannot add to it. */
-        if (!out->enemy_close && om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM))
+        /* Once one unit has an enemy close, the others' cannot add to it;
+         * with no enemy's box that close, no enemy is (enemy_box_within). */
+        if (!out->enemy_close && enemy_box_within(t, u[i], ENEMY_CLOSE_CM) &&
+            om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM))
             out->enemy_close = 1;
+        assert(out->enemy_close || !om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM));
         if (om_wm_table_in_dense(t, u[i]))
             out->dense = 1;
         if (lost > out->casualties)
@@ -977,21 +995,6 @@ static om_wm_unit_set active_brigades(const om_wm_command_setup *s, const om_wm_
 static bool in_active_brigade(const phase *p, unsigned u)
 {
     return om_wm_unit_set_has(&p->brigaded, u);
-}
-
-/* Whether an enemy's box lies within `cm` (and a rounding's slack) of unit
- * u's: the gap between two boxes is a lower bound of the distance between
- * what they bound, so when none does, no enemy is within `cm` and the
- * closest visible enemy within that reach is none, without asking. */
-static bool enemy_box_within(const om_wm_table *t, unsigned u, double cm)
-{
-    const om_wm_table_unit *un = &t->unit[u];
-    for (unsigned k = 0; k < t->units; k++)
-        if (t->unit[k].present && t->unit[k].side != un->side &&
-            om_plane_box_gap(un->geom.shape.box, t->unit[k].geom.shape.box) <=
-                cm + BOX_REACH_SLACK_CM)
-            return true;
-    return false;
 }
 
 /* The initiative move of one unit, if it makes one (Movement > Moving by
