@@ -599,13 +599,23 @@ static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
     switch (plan->kind) {
     case OM_WM_PLAN_CHARGE:
         return plan_target(p, lead, plan) < 0; /* nothing (left) to charge */
-    case OM_WM_PLAN_ADVANCE:
+    case OM_WM_PLAN_ADVANCE: {
+        double keep;
         if (plan->target < 0)
             return hypot(t->unit[lead].centre.x - plan->goal.x,
                          t->unit[lead].centre.y - plan->goal.y) <= GOAL_REACHED_CM;
-        return !t->unit[plan->target].present ||
-               om_wm_table_distance(t, lead, (unsigned)plan->target) <=
-                   advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+        if (!t->unit[plan->target].present)
+            return true;
+        keep = advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+        /* Boxes farther apart than the distance kept hold units farther
+         * apart (the boxes' gap bounds the distance from below). */
+        if (om_plane_box_gap(t->unit[lead].geom.shape.box,
+                             t->unit[plan->target].geom.shape.box) > keep + BOX_REACH_SLACK_CM) {
+            assert(om_wm_table_distance(t, lead, (unsigned)plan->target) > keep);
+            return false;
+        }
+        return om_wm_table_distance(t, lead, (unsigned)plan->target) <= keep;
+    }
     case OM_WM_PLAN_SUPPORT: {
         om_wm_vec spot;
         const om_wm_table_unit *f = &t->unit[plan->target];
