@@ -43,9 +43,10 @@ static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *
 
 /* The character of unit u's side who orders it: the closest of those on the
  * table whose command reaches it (General, Heroes and Wizards all give
- * orders: Generals, Wizards & Heroes), or -1. A character whose base lies
- * beyond his command range from u's circle is out of range whatever the
- * exact distance, and is not measured. */
+ * orders: Generals, Wizards & Heroes), or -1 (the first in index order of
+ * those as close). A character whose base lies beyond his command range from
+ * u's circle is out of range whatever the exact distance, and one whose base
+ * lies beyond the closest so far from it is no closer: neither is measured. */
 static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -65,6 +66,13 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
         if (dx * dx + dy * dy > reach * reach) {
             assert(!om_wm_command_in_range(setup->rules, ch->kind, flyer,
                                            om_wm_table_character_distance(t, c, u)));
+            continue;
+        }
+        /* Nor is one whose base lies farther from u's circle than the
+         * closest found so far: he would not be closer. */
+        if (who >= 0 &&
+            sqrt(dx * dx + dy * dy) - radius - ch->radius_cm - BOUND_SLACK_CM > best) {
+            assert(om_wm_table_character_distance(t, c, u) >= best);
             continue;
         }
         cm = om_wm_table_character_distance(t, c, u);
