@@ -247,11 +247,21 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
 static bool enemy_box_within(const om_wm_table *t, unsigned u, double cm)
 {
     const om_wm_table_unit *un = &t->unit[u];
-    for (unsigned k = 0; k < t->units; k++)
-        if (t->unit[k].present && t->unit[k].side != un->side &&
-            om_plane_box_gap(un->geom.shape.box, t->unit[k].geom.shape.box) <=
-                cm + BOX_REACH_SLACK_CM)
+    const om_plane_box *a = &un->geom.shape.box;
+    const double reach = cm + BOX_REACH_SLACK_CM;
+    for (unsigned k = 0; k < t->units; k++) {
+        const om_plane_box *b = &t->unit[k].geom.shape.box;
+        bool within;
+        if (!t->unit[k].present || t->unit[k].side == un->side)
+            continue;
+        /* om_plane_box_gap(*a, *b) <= reach: each of the four gaps whose
+         * greatest it is within the reach. */
+        within = a->x0 - b->x1 <= reach && b->x0 - a->x1 <= reach && a->y0 - b->y1 <= reach &&
+                 b->y0 - a->y1 <= reach;
+        assert(within == (om_plane_box_gap(*a, *b) <= reach));
+        if (within)
             return true;
+    }
     return false;
 }
 
