@@ -1906,6 +1906,54 @@ Test(table, contact_bounds_leave_out_only_what_exact_tests_rule_out)
 }
 
 /*
+ * The doctrine keeps each unit's edge stands while it weighs supports
+ * (om_wm_command_support_spot_of): over random layouts and formations, the
+ * spot from stands worked out beforehand is the plain spot bit for bit, and
+ * stands kept from before a unit lost a stand give another spot (so kept
+ * stands gone stale would show).
+ */
+Test(table, support_spot_from_kept_edge_stands_is_the_plain_spot)
+{
+    om_wm_table *t = malloc(sizeof *t);
+    unsigned pairs = 0, stale = 0;
+    cr_assert_not_null(t);
+    mix_state = 2029;
+    for (unsigned layout = 0; layout < 30; layout++) {
+        om_wm_edge_stands e[OM_WM_TABLE_MAX_UNITS];
+        random_table(t, (om_wm_ruleset_id)(layout % OM_WM_RULES_COUNT));
+        for (unsigned u = 0; u < t->units; u++) {
+            om_wm_command_edge_stand(&t->unit[u], false, &e[u].front_fwd, &e[u].front_right);
+            om_wm_command_edge_stand(&t->unit[u], true, &e[u].rear_fwd, &e[u].rear_right);
+        }
+        for (unsigned u = 0; u < t->units; u++)
+            for (unsigned f = 0; f < t->units; f++) {
+                const om_wm_vec plain = om_wm_command_support_spot(t, u, f);
+                const om_wm_vec kept = om_wm_command_support_spot_of(t, u, f, &e[u], &e[f]);
+                if (u == f)
+                    continue;
+                cr_assert(memcmp(&plain, &kept, sizeof kept) == 0, "units %u and %u", u, f);
+                pairs++;
+            }
+        /* Each unit loses a stand (its stands' offsets, unlike its place
+         * and facing, are what the kept stands hold). */
+        for (unsigned u = 0; u < t->units; u++) {
+            const unsigned f = (u + 1) % t->units;
+            om_wm_vec plain, kept;
+            if (t->unit[u].stands < 2)
+                continue;
+            t->unit[u].stands--;
+            om_wm_table_update(t, u);
+            plain = om_wm_command_support_spot(t, f, u);
+            kept = om_wm_command_support_spot_of(t, f, u, &e[f], &e[u]);
+            stale += memcmp(&plain, &kept, sizeof kept) != 0;
+        }
+    }
+    cr_expect_geq(pairs, 1000, "%u pairs", pairs);
+    cr_expect_geq(stale, 150, "%u units that lost a stand seen stale", stale);
+    free(t);
+}
+
+/*
  * Round more than one obstacle: A (x 6..18, front y 21) near the table's left
  * edge, bound 60cm for (12, 110), is held up 4cm on by friend B (y 25..27);
  * its way round B's right (13cm across, 4cm on: sqrt(185)cm; the left one

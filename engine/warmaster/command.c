@@ -36,6 +36,7 @@
  *     touching no enemy ("exactly behind or exactly beside"); the place is
  *     worked out afresh for each order, the friend being where it is then.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +55,9 @@
 /* Rounding allowed for above a charge's pace when ruling one out early
  * (om_wm_table_charge_plan allows 1e-9cm). */
 #define CHARGE_REACH_SLACK_CM 1e-6
+/* Rounding allowed for when the boxes' gap rules an enemy out of a reach (the
+ * closest visible enemy within a reach allows 1e-9cm). */
+#define BOX_REACH_SLACK_CM 1e-6
 /* "Closest enemy unit within 20cm" (Command > Command Penalties) and the
  * exposed flank's reach (Warmaster Ancients, Command > Command Penalties). */
 #define ENEMY_CLOSE_CM 20.0
@@ -234,6 +238,31 @@ static bool exposed_flank(const om_wm_table *t, unsigned u)
     return false;
 }
 
+/* Whether an enemy's box lies within `cm` (and a rounding's slack) of unit
+ * u's: the gap between two boxes is a lower bound of the distance between
+ * what they bound, so when none does, no enemy is within `cm` and the
+ * closest visible enemy within that reach is none, without asking. */
+static bool enemy_box_within(const om_wm_table *t, unsigned u, double cm)
+{
+    const om_wm_table_unit *un = &t->unit[u];
+    const om_plane_box *a = &un->geom.shape.box;
+    const double reach = cm + BOX_REACH_SLACK_CM;
+    for (unsigned k = 0; k < t->units; k++) {
+        const om_plane_box *b = &t->unit[k].geom.shape.box;
+        bool within;
+        if (!t->unit[k].present || t->unit[k].side == un->side)
+            continue;
+        /* om_plane_box_gap(*a, *b) <= reach: each of the four gaps whose
+         * greatest it is within the reach. */
+        within = a->x0 - b->x1 <= reach && b->x0 - a->x1 <= reach && a->y0 - b->y1 <= reach &&
+                 b->y0 - a->y1 <= reach;
+        assert(within == (om_plane_box_gap(*a, *b) <= reach));
+        if (within)
+            return true;
+    }
+    return false;
+}
+
 /* Kinds of the answers the Command phase keeps in the table's memo. */
 enum { RECALL_TEST = 1 };
 
@@ -297,9 +326,12 @@ static void test_for(const om_wm_command_setup *s, const om_wm_table *t, unsigne
          * that lost the most stands (Command > Command Penalties; Brigades);
          * the largest permanent penalty. */
         far_cm = fmax(far_cm, om_wm_table_character_distance(t, c, u[i]));
-        /* Once one unit has an enemy close, the others' cannot add to it. */
-        if (!out->enemy_close && om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM))
+        /* Once one unit has an enemy close, the others' cannot add to it;
+         * with no enemy's box that close, no enemy is (enemy_box_within). */
+        if (!out->enemy_close && enemy_box_within(t, u[i], ENEMY_CLOSE_CM) &&
+            om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM))
             out->enemy_close = 1;
+        assert(out->enemy_close || !om_wm_table_enemy_within(t, u[i], ENEMY_CLOSE_CM));
         if (om_wm_table_in_dense(t, u[i]))
             out->dense = 1;
         if (lost > out->casualties)
@@ -353,6 +385,9 @@ typedef struct phase {
     om_wm_command_result *out;
     om_wm_trace *trace; /* where its events go, or NULL (a run) */
     bool over; /* no more orders: the General failed, or a blunder ended the phase */
+    /* The units of brigades with a brigade plan (C3), found once: the plans
+     * and the brigades stay as they are through the phase. */
+    om_wm_unit_set brigaded;
 } phase;
 
 static bool is_skirmish(const om_wm_table_unit *u)
@@ -494,18 +529,30 @@ static void edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, doubl
     *right = best_r;
 }
 
-om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f)
+void om_wm_command_edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, double *right)
+{
+    edge_stand(un, rear, fwd, right);
+}
+
+om_wm_vec om_wm_command_support_spot_of(const om_wm_table *t, unsigned u, unsigned f,
+                                        const om_wm_edge_stands *eu,
+                                        const om_wm_edge_stands *ef)
 {
     const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
-    double f_fwd, f_right, u_fwd, u_right, back, right;
-    edge_stand(fr, true, &f_fwd, &f_right);
-    edge_stand(me, false, &u_fwd, &u_right);
     /* In the friend's frame: u's front stand's centre half a stand's depth
      * behind the friend's rear stand's rear edge, level with it across. */
-    back = -f_fwd + (fr->stand_d + me->stand_d) / 2 + u_fwd;
-    right = f_right - u_right;
+    const double back = -ef->rear_fwd + (fr->stand_d + me->stand_d) / 2 + eu->front_fwd;
+    const double right = ef->rear_right - eu->front_right;
     return (om_wm_vec){fr->centre.x - fr->dir.x * back + fr->dir.y * right,
                        fr->centre.y - fr->dir.y * back - fr->dir.x * right};
+}
+
+om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f)
+{
+    om_wm_edge_stands eu, ef;
+    edge_stand(&t->unit[f], true, &ef.rear_fwd, &ef.rear_right);
+    edge_stand(&t->unit[u], false, &eu.front_fwd, &eu.front_right);
+    return om_wm_command_support_spot_of(t, u, f, &eu, &ef);
 }
 
 /* Of unit un's front row, the stand at its right end (`right`) or its left;
@@ -562,13 +609,23 @@ static bool plan_done(const phase *p, const group *g, const om_wm_plan *plan)
     switch (plan->kind) {
     case OM_WM_PLAN_CHARGE:
         return plan_target(p, lead, plan) < 0; /* nothing (left) to charge */
-    case OM_WM_PLAN_ADVANCE:
+    case OM_WM_PLAN_ADVANCE: {
+        double keep;
         if (plan->target < 0)
             return hypot(t->unit[lead].centre.x - plan->goal.x,
                          t->unit[lead].centre.y - plan->goal.y) <= GOAL_REACHED_CM;
-        return !t->unit[plan->target].present ||
-               om_wm_table_distance(t, lead, (unsigned)plan->target) <=
-                   advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+        if (!t->unit[plan->target].present)
+            return true;
+        keep = advance_keep(p, lead, plan) + GOAL_REACHED_CM;
+        /* Boxes farther apart than the distance kept hold units farther
+         * apart (the boxes' gap bounds the distance from below). */
+        if (om_plane_box_gap(t->unit[lead].geom.shape.box,
+                             t->unit[plan->target].geom.shape.box) > keep + BOX_REACH_SLACK_CM) {
+            assert(om_wm_table_distance(t, lead, (unsigned)plan->target) > keep);
+            return false;
+        }
+        return om_wm_table_distance(t, lead, (unsigned)plan->target) <= keep;
+    }
     case OM_WM_PLAN_SUPPORT: {
         om_wm_vec spot;
         const om_wm_table_unit *f = &t->unit[plan->target];
@@ -940,18 +997,24 @@ static bool evade(phase *p, unsigned u, unsigned e)
     return true;
 }
 
+/* The units of the brigades that have a brigade plan (C3). */
+static om_wm_unit_set active_brigades(const om_wm_command_setup *s, const om_wm_table *t)
+{
+    om_wm_unit_set in = {0};
+    for (unsigned b = 0; b < t->brigades; b++) {
+        const om_wm_plan *bp = &s->brigade_plan[b];
+        if (bp->kind == OM_WM_PLAN_HOLD || bp->by < 0)
+            continue;
+        for (unsigned i = 0; i < t->brigade[b].count; i++)
+            om_wm_unit_set_add(&in, t->brigade[b].unit[i]);
+    }
+    return in;
+}
+
 /* Whether unit u belongs to a brigade that has a brigade plan (C3). */
 static bool in_active_brigade(const phase *p, unsigned u)
 {
-    for (unsigned b = 0; b < p->t->brigades; b++) {
-        const om_wm_plan *bp = &p->s->brigade_plan[b];
-        if (bp->kind == OM_WM_PLAN_HOLD || bp->by < 0)
-            continue;
-        for (unsigned i = 0; i < p->t->brigade[b].count; i++)
-            if (p->t->brigade[b].unit[i] == u)
-                return true;
-    }
-    return false;
+    return om_wm_unit_set_has(&p->brigaded, u);
 }
 
 /* The initiative move of one unit, if it makes one (Movement > Moving by
@@ -969,6 +1032,11 @@ static void initiative_of(phase *p, unsigned u)
     if ((!must && (pol == OM_WM_INITIATIVE_NEVER || in_active_brigade(p, u))) ||
         !free_to_move(p, u) || !om_wm_lasting_initiative(t, u))
         return;
+    if (!enemy_box_within(t, u, INITIATIVE_CM)) {
+        assert(om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un),
+                                                 INITIATIVE_CM, filter, NULL) < 0);
+        return;
+    }
     ref = om_wm_table_closest_visible_enemy(t, p->s->rules, u, sees_all_round(un), INITIATIVE_CM,
                                             filter, NULL);
     if (ref < 0)
@@ -1143,7 +1211,8 @@ static bool order_group(phase *p, unsigned c, group *g, const om_wm_plan *plan)
         om_wm_command_test test;
         unsigned roll, device;
         bool passed;
-        if (plan_done(p, g, plan) || !group_in_range(p, c, g))
+        /* Both questions only read the table: the cheap one first. */
+        if (!group_in_range(p, c, g) || plan_done(p, g, plan))
             break;
         om_wm_command_test_for(p->s, p->t, c, g->u, g->n, k, &test);
         /* The General's Crown or Helm (regalia.c). */
@@ -1319,7 +1388,8 @@ void om_wm_command_phase(const om_wm_command_setup *s, om_wm_table *t, om_dice *
 void om_wm_command_phase_traced(const om_wm_command_setup *s, om_wm_table *t, om_dice *d,
                                 om_wm_command_result *out, om_wm_trace *trace)
 {
-    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out, .trace = trace};
+    phase p = {.s = s, .r = rules_of(s->rules), .t = t, .d = d, .out = out, .trace = trace,
+               .brigaded = active_brigades(s, t)};
     /* Only the table's units and characters: the rest of the arrays is never
      * read (a trial clears what it uses, not the room of a full table). */
     memset(out->unit, 0, t->units * sizeof out->unit[0]);

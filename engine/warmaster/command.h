@@ -317,6 +317,26 @@ om_wm_blunder om_wm_command_roll_blunder(om_wm_ruleset_id rules, om_wm_character
  */
 om_wm_vec om_wm_command_support_spot(const om_wm_table *t, unsigned u, unsigned f);
 
+/* The offsets from a unit's centre, along its facing and to its right, of the
+ * stands om_wm_command_support_spot places by: its front row's middle stand
+ * (front_*) and its rear row's (rear_*). */
+typedef struct om_wm_edge_stands {
+    double front_fwd, front_right, rear_fwd, rear_right;
+} om_wm_edge_stands;
+
+/*
+ * om_wm_command_edge_stand: unit un's front (rear false) or rear edge stand's
+ * offsets (om_wm_edge_stands), into *fwd and *right.
+ * om_wm_command_support_spot_of: om_wm_command_support_spot from u's front
+ * edge stand (eu->front_*) and f's rear one (ef->rear_*), worked out
+ * beforehand for them as they stand: bit for bit the same spot; a caller
+ * asking for many pairs works each unit's out once. Pure; thread-safe.
+ */
+void om_wm_command_edge_stand(const om_wm_table_unit *un, bool rear, double *fwd, double *right);
+om_wm_vec om_wm_command_support_spot_of(const om_wm_table *t, unsigned u, unsigned f,
+                                        const om_wm_edge_stands *eu,
+                                        const om_wm_edge_stands *ef);
+
 /*
  * om_wm_command_support_place: where unit u goes to support friend f (C7 of
  * command.c): behind f (om_wm_command_support_spot) when u could stand there

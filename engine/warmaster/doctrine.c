@@ -43,9 +43,10 @@ static double charge_value(const om_wm_doctrine *dc, const om_wm_doctrine_odds *
 
 /* The character of unit u's side who orders it: the closest of those on the
  * table whose command reaches it (General, Heroes and Wizards all give
- * orders: Generals, Wizards & Heroes), or -1. A character whose base lies
- * beyond his command range from u's circle is out of range whatever the
- * exact distance, and is not measured. */
+ * orders: Generals, Wizards & Heroes), or -1 (the first in index order of
+ * those as close). A character whose base lies beyond his command range from
+ * u's circle is out of range whatever the exact distance, and one whose base
+ * lies beyond the closest so far from it is no closer: neither is measured. */
 static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, unsigned u)
 {
     const om_wm_table_unit *un = &t->unit[u];
@@ -65,6 +66,13 @@ static int8_t orderer(const om_wm_command_setup *setup, const om_wm_table *t, un
         if (dx * dx + dy * dy > reach * reach) {
             assert(!om_wm_command_in_range(setup->rules, ch->kind, flyer,
                                            om_wm_table_character_distance(t, c, u)));
+            continue;
+        }
+        /* Nor is one whose base lies farther from u's circle than the
+         * closest found so far: he would not be closer. */
+        if (who >= 0 &&
+            sqrt(dx * dx + dy * dy) - radius - ch->radius_cm - BOUND_SLACK_CM > best) {
+            assert(om_wm_table_character_distance(t, c, u) >= best);
             continue;
         }
         cm = om_wm_table_character_distance(t, c, u);
@@ -224,17 +232,50 @@ static void look(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds, cons
  * path there would cross the friend's outline beyond this). */
 #define SUPPORT_AHEAD_CM 0.5
 
+/* The units' edge stands (om_wm_command_edge_stand) the supports have asked
+ * for: each unit's front and rear worked out when first asked for, the table
+ * being unchanged while the doctrine plans. */
+typedef struct edges {
+    om_wm_edge_stands of[OM_WM_TABLE_MAX_UNITS];
+    bool front[OM_WM_TABLE_MAX_UNITS], rear[OM_WM_TABLE_MAX_UNITS];
+} edges;
+
+/* Where unit u stands to support friend f (om_wm_command_support_spot), from
+ * the edge stands kept in e. */
+static om_wm_vec support_spot(const om_wm_table *t, unsigned u, unsigned f, edges *e)
+{
+    if (!e->front[u]) {
+        om_wm_command_edge_stand(&t->unit[u], false, &e->of[u].front_fwd,
+                                 &e->of[u].front_right);
+        e->front[u] = true;
+    }
+    if (!e->rear[f]) {
+        om_wm_command_edge_stand(&t->unit[f], true, &e->of[f].rear_fwd, &e->of[f].rear_right);
+        e->rear[f] = true;
+    }
+    const om_wm_vec spot = om_wm_command_support_spot_of(t, u, f, &e->of[u], &e->of[f]);
+#ifndef NDEBUG
+    {
+        /* Debug builds check the kept stands against the plain computation. */
+        const om_wm_vec plain = om_wm_command_support_spot(t, u, f);
+        assert(memcmp(&plain, &spot, sizeof spot) == 0);
+    }
+#endif
+    return spot;
+}
+
 /* What standing behind friend f is worth to unit u (support_worth), or
  * -INFINITY when u cannot get there this turn: the friend's points at risk,
  * in u's points, times the doctrine's weight and `risk`, less the cost of the
  * paces to its place. */
 static double support_worth(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
-                            const om_wm_table *t, unsigned u, unsigned f, double risk)
+                            const om_wm_table *t, unsigned u, unsigned f, double risk,
+                            edges *e)
 {
     const om_wm_table_unit *me = &t->unit[u], *fr = &t->unit[f];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
     const double own = odds->points[u] > 0 ? (double)odds->points[u] : 1.0;
-    om_wm_vec spot = om_wm_command_support_spot(t, u, f);
+    om_wm_vec spot = support_spot(t, u, f, e);
     double dx = me->centre.x - spot.x, dy = me->centre.y - spot.y, d = hypot(dx, dy);
     /* From in front of its place, the way there crosses the friend. */
     if (dx * fr->dir.x + dy * fr->dir.y > SUPPORT_AHEAD_CM || d > REACH_PACES * pace)
@@ -265,7 +306,7 @@ static double spot_extent(const om_wm_table_unit *un)
 static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                          const om_wm_table *t, unsigned u, const bool *taken, const double *risk,
                          const double *score, const double *extent, const double *depth,
-                         double *worth, int *friend)
+                         edges *e, double *worth, int *friend)
 {
     const om_wm_table_unit *me = &t->unit[u];
     const double pace = me->pace_cm > 0 ? me->pace_cm : 1;
@@ -281,10 +322,10 @@ static void best_support(const om_wm_doctrine *dc, const om_wm_doctrine_odds *od
         if (dx * dx + dy * dy > reach * reach ||
             -(dx * t->unit[f].dir.x + dy * t->unit[f].dir.y) >
                 SUPPORT_AHEAD_CM + (depth[u] + depth[f]) / 2 + BOUND_SLACK_CM) {
-            assert(support_worth(dc, odds, t, u, f, risk[f]) == -INFINITY);
+            assert(support_worth(dc, odds, t, u, f, risk[f], e) == -INFINITY);
             continue;
         }
-        w = support_worth(dc, odds, t, u, f, risk[f]);
+        w = support_worth(dc, odds, t, u, f, risk[f], e);
         if (w > score[u] && w > *worth) {
             *worth = w;
             *friend = (int)f;
@@ -311,6 +352,9 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
     int friend[OM_WM_TABLE_MAX_UNITS];
     bool taken[OM_WM_TABLE_MAX_UNITS], helper[OM_WM_TABLE_MAX_UNITS];
     const unsigned side = setup->side;
+    edges e;
+    memset(e.front, 0, sizeof e.front);
+    memset(e.rear, 0, sizeof e.rear);
     for (unsigned f = 0; f < t->units; f++) {
         const om_wm_plan_kind k = setup->plan[f].kind;
         risk[f] = 0;
@@ -328,7 +372,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
     }
     for (unsigned u = 0; u < t->units; u++)
         if (helper[u])
-            best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+            best_support(dc, odds, t, u, taken, risk, score, extent, depth, &e, &worth[u],
                              &friend[u]);
     for (;;) {
         double best = -INFINITY;
@@ -351,7 +395,7 @@ static void supports(const om_wm_doctrine *dc, const om_wm_doctrine_odds *odds,
                                        .by = orderer(setup, t, (unsigned)bu)};
         for (unsigned u = 0; u < t->units; u++)
             if (helper[u] && (friend[u] == bf || friend[u] == bu))
-                best_support(dc, odds, t, u, taken, risk, score, extent, depth, &worth[u],
+                best_support(dc, odds, t, u, taken, risk, score, extent, depth, &e, &worth[u],
                              &friend[u]);
     }
 }

@@ -2359,6 +2359,18 @@ double om_wm_table_charge_pace(const om_wm_table *t, om_wm_ruleset_id rules, uns
 
 /* ---- Clear poses and moves ---- */
 
+/* om_plane_boxes_apart(*a, *b, cm) with its four gaps tested one by one: the
+ * greatest of them (om_plane_box_gap) is beyond the tolerance when one is,
+ * and these are the same differences, so the answer is the same. */
+static inline bool boxes_apart(const om_plane_box *a, const om_plane_box *b)
+{
+    const double apart = cm->touch + cm->tie;
+    const bool x = a->x0 - b->x1 > apart || b->x0 - a->x1 > apart ||
+                   a->y0 - b->y1 > apart || b->y0 - a->y1 > apart;
+    assert(x == om_plane_boxes_apart(*a, *b, cm));
+    return x;
+}
+
 /* Whether unit u placed at (c, f) overlaps a unit (other than u and `skip`),
  * terrain it may not end in, or leaves the table. */
 static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u, om_wm_vec c,
@@ -2375,13 +2387,12 @@ static bool pose_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u,
         if (k == u || (int)k == skip || !t->unit[k].present)
             continue;
         b = shape_in(t, &t->unit[k], &tmp);
-        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
-            om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
+        if (!boxes_apart(&a.box, &b->box) && om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
     }
     for (unsigned k = 0; k < t->terrain_pieces; k++) {
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
-        if (!closed_to_end(rules, un, &t->terrain[k]) || om_plane_boxes_apart(a.box, b->box, cm))
+        if (!closed_to_end(rules, un, &t->terrain[k]) || boxes_apart(&a.box, &b->box))
             continue;
         if (om_plane_overlap(&a, b, OM_WM_TABLE_TOUCH_CM))
             return false;
@@ -2405,8 +2416,7 @@ bool om_wm_table_place_clear(const om_wm_table *t, om_wm_ruleset_id rules, unsig
         if (!t->unit[k].present || t->unit[k].side == un->side)
             continue;
         b = shape_in(t, &t->unit[k], &tmp);
-        if (!om_plane_boxes_apart(a.box, b->box, cm) &&
-            om_plane_distance(&a, b) <= OM_WM_TABLE_TOUCH_CM)
+        if (!boxes_apart(&a.box, &b->box) && om_plane_distance(&a, b) <= OM_WM_TABLE_TOUCH_CM)
             return false;
     }
     return true;
@@ -2424,22 +2434,30 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
     const om_plane_box swept = om_plane_box_sweep(a->box, v);
     if (un->traits & OM_WM_TABLE_TRAIT_FLYER)
         return tmin; /* T8: flyers pass over everything */
+    const double apart = cm->touch + cm->tie;
     for (unsigned k = 0; k < t->units; k++) {
         const om_wm_table_unit *o = &t->unit[k];
-        double gap = 0;
+        double gap, grow;
         om_plane_shape grown, tmp;
         const om_plane_shape *b0;
-        if (k == u || !o->present || om_wm_unit_set_has(group, k))
+        if (!o->present || k == u || om_wm_unit_set_has(group, k))
             continue;
-        if (o->side != un->side)
-            gap = rule->enemy_gap_cm;
-        if ((int)k == rule->target)
-            gap = rule->keep_cm;
+        gap = (int)k == rule->target ? rule->keep_cm
+              : o->side != un->side  ? rule->enemy_gap_cm
+                                     : 0;
         b0 = shape_in(t, o, &tmp);
         /* A rectangle grown by `gap` lies within its box grown by gap times
-         * sqrt(2) (its corners' diagonal): 1.5 gap covers it. */
-        if (om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, 1.5 * gap), cm))
+         * sqrt(2) (its corners' diagonal): 1.5 gap covers it. The boxes are
+         * apart (om_plane_boxes_apart of the grown box) when any of the four
+         * gaps whose greatest om_plane_box_gap takes is beyond the tolerance:
+         * the same differences, each tested on its own. */
+        grow = 1.5 * gap;
+        if (swept.x0 - (b0->box.x1 + grow) > apart || (b0->box.x0 - grow) - swept.x1 > apart ||
+            swept.y0 - (b0->box.y1 + grow) > apart || (b0->box.y0 - grow) - swept.y1 > apart) {
+            assert(om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, grow), cm));
             continue;
+        }
+        assert(!om_plane_boxes_apart(swept, om_plane_box_grow(b0->box, grow), cm));
         if (rule->through_friends && o->side == un->side && !om_wm_table_engaged(t, k))
             continue; /* handled after the move: bursting through */
         {
@@ -2458,7 +2476,7 @@ static double stop_time(const om_wm_table *t, om_wm_ruleset_id rules, unsigned u
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
         double hit;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
-            om_plane_boxes_apart(swept, b->box, cm))
+            boxes_apart(&swept, &b->box))
             continue;
         if ((hit = om_plane_first_hit(a, v, b, NULL, cm)) < tmin) {
             tmin = hit;
@@ -2488,7 +2506,7 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
             if (k == u || !o->present || o->side != un->side)
                 continue;
             b = shape_in(t, o, &tmp);
-            if (om_plane_boxes_apart(swept, b->box, cm) || om_wm_table_engaged(t, k))
+            if (boxes_apart(&swept, &b->box) || om_wm_table_engaged(t, k))
                 continue;
             if (!om_plane_sweep(a, v, b, cm, &in, &out) || in < 0)
                 continue;
@@ -2506,8 +2524,8 @@ static double burst_friends(const om_wm_table *t, unsigned u, const om_plane_sha
         if (k == u || !o->present || o->side != un->side)
             continue;
         b = shape_in(t, o, &tmp);
-        if (!om_plane_boxes_apart(swept, b->box, cm) &&
-            om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 && out <= tmin)
+        if (!boxes_apart(&swept, &b->box) && om_plane_sweep(a, v, b, cm, &in, &out) && in >= 0 &&
+            out <= tmin)
             om_wm_unit_set_add(burst, k);
     }
     return tmin;
@@ -3229,7 +3247,7 @@ static void behind_along(const om_wm_table *t, om_wm_ruleset_id rules, unsigned 
         const om_plane_shape *b = terrain_shape(&t->terrain[k]);
         hit_t[t->units + k] = INFINITY;
         if (!om_wm_table_terrain_closed(rules, t->terrain[k].kind, un->troop) ||
-            om_plane_boxes_apart(swept, b->box, cm))
+            boxes_apart(&swept, &b->box))
             continue;
         hit_t[t->units + k] = om_plane_first_hit(a, v, b, NULL, cm);
         tmin = fmin(tmin, hit_t[t->units + k]);
