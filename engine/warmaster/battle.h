@@ -362,6 +362,11 @@ typedef struct om_wm_battle_options {
                                         its table edge once the terrain is laid out
                                         (the scouting winner,
                                         om_wm_battlefield_prefers_turned), or -1 */
+    bool zones_swapped;              /* with terrain_each_battle: each battle's terrain
+                                        turned round once laid out (before the side
+                                        chooser's choice), so that the armies fight from
+                                        the other edges of the layout its dice drew: side
+                                        A from the far (north) edge, B from the near */
 } om_wm_battle_options;
 
 /* What one battle did. */
