@@ -82,6 +82,28 @@ expect_exit 0 "matrix --lists with a folder of lists" \
     "$OM" matrix --lists $A lists -o folder.h5 --battles 4 $SHORT -q
 expect_grep "1 lists x 2 lists" "$TMP/out" "the folder's two lists are the columns"
 
+# Ratings of the lists (efficiency of a list matrix): a pool of two lists a
+# side, the strengths, the terms, the lists the matrix cannot tell apart.
+expect_exit 0 "a pool of four lists" \
+    "$OM" matrix --lists $A,revolution-empire-knightly-host lists -o pool.h5 --battles 12 \
+    $SHORT -q
+expect_exit 0 "efficiency of a list matrix" "$OM" efficiency pool.h5 --replicates 50
+expect_grep "List ratings of pool.h5" "$TMP/out" "the ratings name the file"
+expect_grep "bootstrap of" "$TMP/out" "the intervals are the bootstrap's over battles"
+expect_match '^  Knightly host ' "$TMP/out" "every list of the pool is rated"
+expect_match '^  first turn (A first less B first) *[-+][0-9.]* \[' "$TMP/out" \
+    "the first-turn term with its interval"
+expect_match '^  zones (A south less A north) *[-+][0-9.]* \[' "$TMP/out" \
+    "the zone term with its interval"
+expect_grep "warning: the matrix cannot tell" "$TMP/out" \
+    "twelve battles a leg cannot tell the lists apart: a warning says so"
+expect_exit 1 "efficiency of a list matrix is text" "$OM" efficiency pool.h5 --format json
+expect_exit 0 "efficiency of a list matrix without rows" "$OM" efficiency norows.h5 \
+    --interval covariance
+"$OM" matrix --lists $A $A -o self.h5 --battles 4 $SHORT -q >/dev/null 2>&1
+expect_exit 2 "a list against itself alone is nothing to rate" "$OM" efficiency self.h5
+expect_grep "one list in the pool" "$TMP/err" "the message says why a list alone is not rated"
+
 # Usage errors (exit 1) and bad input (exit 2), each leaving no file.
 expect_exit 1 "--trials with --lists" "$OM" matrix --lists $A $B -o u.h5 --trials 5
 expect_grep "--trials is for a matrix of units" "$TMP/err" "the message says why"
