@@ -186,13 +186,20 @@ om_status om_matrix_lists_plan_alloc(const om_matrix_lists_spec *spec,
         st = plan_side(p, 1, spec->cols, "COLS");
     /* Every pairing's battle checked before any is fought: each list (an
      * example, or a file whose army's rules hold), one rule set for all, and
-     * the options. */
+     * the options; the first pairing's legs loaded, as the loader checks what
+     * the legs set against the options (a deployment that decides the first
+     * turn itself, say). */
     for (size_t r = 0; r < p->n_rows && st == OM_OK; r++)
-        for (size_t c = 0; c < p->n_cols && st == OM_OK; c++) {
-            char *text = NULL;
-            st = leg_text(p, r, c, 0, &text);
-            free(text);
-        }
+        for (size_t c = 0; c < p->n_cols && st == OM_OK; c++)
+            for (size_t leg = 0; leg < (r == 0 && c == 0 ? OM_MATRIX_LEGS : 1) && st == OM_OK;
+                 leg++) {
+                char *text = NULL;
+                om_scenario *sc = NULL;
+                if ((st = leg_text(p, r, c, leg, &text)) == OM_OK && r == 0 && c == 0)
+                    st = om_scenario_load_text(LISTS_SOURCE, text, strlen(text), &sc);
+                om_scenario_free(sc);
+                free(text);
+            }
     if (st != OM_OK) {
         om_matrix_lists_plan_free(p);
         return st;

@@ -127,6 +127,9 @@ expect_exit 2 "lists of two rule sets" "$OM" matrix --lists $A,1.1-orcs-waaagh $
 expect_grep "1.1-orcs-waaagh" "$TMP/err" "the message names the list of the other rule set"
 expect_exit 2 "a bad terrain method" "$OM" matrix --lists $A $B -o refused.h5 --battles 2 \
     --terrain dice-for-edge -q
+expect_exit 2 "a deployment that decides the first turn itself" \
+    "$OM" matrix --lists $A $B -o refused.h5 --battles 2 --deployment one-side-first -q
+expect_grep "first" "$TMP/err" "the message names the first turn"
 expect_absent "$TMP/refused.h5" "no file after bad input"
 
 # The help and the manual tell of it.
