@@ -103,16 +103,14 @@ static int efficiency_run(const om_cli_args *args)
     om_matrix *m = NULL;
     om_efficiency *e = NULL;
     om_status st;
+    if (om_cli_given(&om_cli_efficiency, args, "table") && a->format != OM_EFFICIENCY_CSV)
+        return om_cli_usage_error("efficiency", "--table applies to --format csv only");
     if ((st = om_h5m_read(args->operands[0], &m)) != OM_OK)
         return om_cli_fail("efficiency", st);
     if (m->info.battle_margins) {
         int rc = lists_run(args, a, m);
         om_h5m_matrix_free(m);
         return rc;
-    }
-    if (om_cli_given(&om_cli_efficiency, args, "table") && a->format != OM_EFFICIENCY_CSV) {
-        om_h5m_matrix_free(m);
-        return om_cli_usage_error("efficiency", "--table applies to --format csv only");
     }
     if ((om_cli_given(&om_cli_efficiency, args, "replicates")
          || om_cli_given(&om_cli_efficiency, args, "seed"))
