@@ -532,3 +532,154 @@ const char *om_bt_status_name(om_bt_status status)
     }
     return "unknown";
 }
+
+/* ------------------------------------------------ a pool with terms */
+
+/* The log-likelihood of a pool fit at x (K strengths, then the terms). */
+static double pool_loglik(size_t k, size_t n_terms, const om_bt_pair *p, size_t n_pairs,
+                          const double *x)
+{
+    double ll = 0;
+    for (size_t i = 0; i < n_pairs; i++) {
+        double eta = x[p[i].a] - x[p[i].b];
+        for (size_t t = 0; t < n_terms; t++)
+            eta += x[k + t] * p[i].x[t];
+        /* log P = -log(1 + e^-eta), log(1 - P) = -log(1 + e^eta), stably. */
+        ll -= p[i].score * log1p(exp(-eta)) + (p[i].n - p[i].score) * log1p(exp(eta));
+    }
+    return ll;
+}
+
+om_status om_bt_pool_fit(size_t k, size_t n_terms, const om_bt_pair *p, size_t n_pairs,
+                         double *est, double *se)
+{
+    const size_t m = k + n_terms;
+    gsl_matrix *h = NULL;
+    gsl_vector *g = NULL, *d = NULL;
+    om_status st = OM_OK;
+    unsigned it;
+
+    if (k == 0 || n_pairs == 0 || n_terms > OM_BT_TERMS_MAX || p == NULL || est == NULL)
+        return OM_ERROR(OM_EINVAL, "a pool fit needs players, cells and at most %d terms",
+                        OM_BT_TERMS_MAX);
+    for (size_t i = 0; i < n_pairs; i++)
+        if (p[i].a >= k || p[i].b >= k || !(p[i].score >= 0) || !(p[i].n >= p[i].score) ||
+            !isfinite(p[i].n))
+            return OM_ERROR(OM_EINVAL, "pool fit: cell %zu is out of range", i);
+    h = gsl_matrix_alloc(m, m);
+    g = gsl_vector_alloc(m);
+    d = gsl_vector_alloc(m);
+    if (h == NULL || g == NULL || d == NULL) {
+        st = OM_ERROR(OM_ENOMEM, "out of memory for a pool fit");
+        goto done;
+    }
+    for (size_t i = 0; i < m; i++)
+        est[i] = 0;
+    for (it = 0; it < OM_BT_MAX_ITERATIONS; it++) {
+        double moved = 0, ll0 = pool_loglik(k, n_terms, p, n_pairs, est), step = 1;
+        gsl_matrix_set_zero(h);
+        gsl_vector_set_zero(g);
+        /* The constraint's null direction (every strength alike) filled. */
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < k; j++)
+                gsl_matrix_set(h, i, j, 1.0);
+        for (size_t i = 0; i < n_pairs; i++) {
+            double v[2 + OM_BT_TERMS_MAX];
+            size_t at[2 + OM_BT_TERMS_MAX], nv = 0;
+            double eta = est[p[i].a] - est[p[i].b];
+            for (size_t t = 0; t < n_terms; t++)
+                eta += est[k + t] * p[i].x[t];
+            const double q = 1.0 / (1.0 + exp(-eta)), w = p[i].n * q * (1 - q),
+                         r = p[i].score - p[i].n * q;
+            if (p[i].a != p[i].b) {
+                at[nv] = p[i].a, v[nv++] = 1;
+                at[nv] = p[i].b, v[nv++] = -1;
+            }
+            for (size_t t = 0; t < n_terms; t++)
+                at[nv] = k + t, v[nv++] = p[i].x[t];
+            for (size_t u = 0; u < nv; u++) {
+                *gsl_vector_ptr(g, at[u]) += r * v[u];
+                for (size_t z = 0; z < nv; z++)
+                    *gsl_matrix_ptr(h, at[u], at[z]) += w * v[u] * v[z];
+            }
+        }
+        if (gsl_linalg_cholesky_decomp1(h) != GSL_SUCCESS ||
+            gsl_linalg_cholesky_solve(h, g, d) != GSL_SUCCESS) {
+            st = OM_ERROR(OM_EINVAL, "pool fit: no estimate (a player that won or lost "
+                          "every comparison, players no result links, or a term no cell "
+                          "varies)");
+            goto done;
+        }
+        /* Halve the step while the log-likelihood would fall. */
+        for (;;) {
+            double trial[OM_BT_TERMS_MAX + 256], *x = m <= sizeof trial / sizeof trial[0]
+                                                          ? trial : NULL;
+            if (x == NULL) {
+                st = OM_ERROR(OM_EINVAL, "pool fit: at most %zu players",
+                              sizeof trial / sizeof trial[0] - OM_BT_TERMS_MAX);
+                goto done;
+            }
+            for (size_t i = 0; i < m; i++)
+                x[i] = est[i] + step * gsl_vector_get(d, i);
+            if (pool_loglik(k, n_terms, p, n_pairs, x) >= ll0 - 1e-12 || step < 1e-6) {
+                for (size_t i = 0; i < m; i++) {
+                    moved = fmax(moved, fabs(x[i] - est[i]));
+                    est[i] = x[i];
+                }
+                break;
+            }
+            step /= 2;
+        }
+        for (size_t i = 0; i < k; i++)
+            if (fabs(est[i]) > OM_BT_POOL_DIVERGED) {
+                st = OM_ERROR(OM_EINVAL, "pool fit: player %zu %s every comparison: its "
+                              "strength has no estimate", i, est[i] > 0 ? "scored in" :
+                              "lost");
+                goto done;
+            }
+        if (moved < OM_BT_TOLERANCE)
+            break;
+    }
+    if (it == OM_BT_MAX_ITERATIONS) {
+        st = OM_ERROR(OM_EINVAL, "pool fit: no convergence in %d steps", OM_BT_MAX_ITERATIONS);
+        goto done;
+    }
+    /* Standard errors: the inverse of the information with 11^T/K on the
+     * strengths, less 11^T/K (the pseudo-inverse under the constraint). */
+    if (se != NULL) {
+        gsl_matrix_set_zero(h);
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < k; j++)
+                gsl_matrix_set(h, i, j, 1.0 / (double)k);
+        for (size_t i = 0; i < n_pairs; i++) {
+            double eta = est[p[i].a] - est[p[i].b], v[2 + OM_BT_TERMS_MAX];
+            size_t at[2 + OM_BT_TERMS_MAX], nv = 0;
+            for (size_t t = 0; t < n_terms; t++)
+                eta += est[k + t] * p[i].x[t];
+            const double q = 1.0 / (1.0 + exp(-eta)), w = p[i].n * q * (1 - q);
+            if (p[i].a != p[i].b) {
+                at[nv] = p[i].a, v[nv++] = 1;
+                at[nv] = p[i].b, v[nv++] = -1;
+            }
+            for (size_t t = 0; t < n_terms; t++)
+                at[nv] = k + t, v[nv++] = p[i].x[t];
+            for (size_t u = 0; u < nv; u++)
+                for (size_t z = 0; z < nv; z++)
+                    *gsl_matrix_ptr(h, at[u], at[z]) += w * v[u] * v[z];
+        }
+        if (gsl_linalg_cholesky_decomp1(h) != GSL_SUCCESS ||
+            gsl_linalg_cholesky_invert(h) != GSL_SUCCESS) {
+            st = OM_ERROR(OM_EINVAL, "pool fit: the information is singular");
+            goto done;
+        }
+        for (size_t i = 0; i < m; i++) {
+            const double v = gsl_matrix_get(h, i, i) - (i < k ? 1.0 / (double)k : 0.0);
+            se[i] = sqrt(v > 0 ? v : 0);
+        }
+    }
+done:
+    gsl_matrix_free(h);
+    gsl_vector_free(g);
+    gsl_vector_free(d);
+    return st;
+}

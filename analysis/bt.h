@@ -119,6 +119,47 @@ void om_bt_residuals(const om_bt_fit *fit, const double *wins, const double *dra
                      const double *losses, double *observed, double *predicted,
                      double *residual);
 
+/* ------------------------------------------------ a pool with terms */
+
+/*
+ * A pool of K players each of whom may meet any other (army lists), with
+ * terms of each comparison (who took the first turn, the zones):
+ *
+ *     logit P(a scores against b) = theta_a - theta_b + sum_k beta_k x_k,
+ *
+ * the strengths fixed by sum(theta) = 0, draws half a win as above. A player
+ * met by itself (a list against itself) tells only of the terms.
+ */
+
+/* Most terms of a pool fit. */
+#define OM_BT_TERMS_MAX 4
+
+/* Strengths of a pool fit beyond this (odds of e^30) mean a player that never
+ * lost or never scored: the estimate does not exist. */
+#define OM_BT_POOL_DIVERGED 30.0
+
+/* One cell of a pool fit: player a against player b under terms x, with
+ * `score` (wins + draws / 2 of a) out of `n` comparisons. */
+typedef struct om_bt_pair {
+    size_t a, b;                  /* players, < K */
+    double x[OM_BT_TERMS_MAX];    /* the terms' values (only n_terms read) */
+    double score, n;              /* 0 <= score <= n */
+} om_bt_pair;
+
+/*
+ * om_bt_pool_fit: the maximum likelihood strengths of K players and
+ * coefficients of n_terms terms from the cells p[0..n_pairs), into
+ * est[0..K) (theta, summing to 0) and est[K..K + n_terms) (beta), and their
+ * standard errors into se (same layout; may be NULL). Newton-Raphson from 0
+ * as om_bt_fit_alloc does, the constraint's null direction filled by 11^T.
+ * Errors: OM_EINVAL (no cell, a count out of range, too many terms, or no
+ * estimate: a player whose strength passes OM_BT_POOL_DIVERGED, because it
+ * never lost or never scored, or players no result links, the message naming
+ * the player's index), OM_ENOMEM. Thread-safe; GSL's error handler off.
+ */
+om_status om_bt_pool_fit(size_t k, size_t n_terms, const om_bt_pair *p, size_t n_pairs,
+                         double *est, double *se);
+
 /* A short phrase for a status: "estimated", "unbeaten (strength +inf)", ... */
 const char *om_bt_status_name(om_bt_status status);
 

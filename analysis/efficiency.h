@@ -98,6 +98,7 @@
 #include "bt.h"
 #include "h5matrix.h"
 #include "status.h"
+#include "summary.h"
 
 /* Schema identifier of the JSON form. */
 #define OM_EFFICIENCY_SCHEMA "oddsmaster-efficiency/2"
@@ -304,5 +305,51 @@ const char *om_efficiency_army_name(const om_efficiency *e, int side, size_t a);
  */
 om_status om_efficiency_print(const om_efficiency *e, om_efficiency_format format,
                               om_efficiency_table table, FILE *out);
+
+/* ------------------------------------------- ratings of army lists */
+
+/* The ratings of the lists of a matrix of army lists (`matrix --lists`). */
+typedef struct om_efficiency_lists {
+    size_t n_players;                /* lists in the pool (rows and columns, each once) */
+    const om_matrix_unit **player;   /* [n_players] each list (borrowed from the matrix) */
+    om_summary_estimate *strength;   /* [n_players] Bradley-Terry strengths (log-odds,
+                                        summing to 0) with intervals */
+    om_summary_estimate term[2];     /* log-odds of A scoring: A first less B first; A
+                                        south less A north */
+    om_summary_estimate *apart;      /* [n_players^2] the difference of strengths i - j,
+                                        with its interval */
+    double confidence;               /* of every interval */
+    bool bootstrap;                  /* intervals by the bootstrap over battles (false:
+                                        normal, from the fit: a file of --no-rows) */
+    size_t replicates;               /* bootstrap replicates fitted */
+    size_t replicates_failed;        /* replicates without an estimate, left out */
+} om_efficiency_lists;
+
+/*
+ * om_efficiency_lists_rate: rate the lists of the list matrix m: one
+ * Bradley-Terry strength per list of the pool (a list named alike on both
+ * axes is one), with the first turn and the zones as terms, fitted on every
+ * pairing and leg (om_bt_pool_fit, draws half a win); with the file's
+ * battles, intervals by `replicates` bootstrap replicates (seeded by `seed`)
+ * that resample battle indices within each pairing, the four legs of a
+ * battle together (they share dice and terrain), percentiles at
+ * `confidence`; without them (or with 0 replicates) the fit's normal
+ * intervals. Free with om_efficiency_lists_free. Errors: OM_EINVAL (not a
+ * list matrix, one list only, a bad confidence, no estimate: a list that won
+ * or lost every battle), OM_EHDF5 (legs of different sizes, unreadable
+ * battles), OM_ENOMEM.
+ */
+om_status om_efficiency_lists_rate(const om_matrix *m, double confidence, uint64_t replicates,
+                                   uint64_t seed, om_efficiency_lists **out);
+void om_efficiency_lists_free(om_efficiency_lists *e);
+
+/*
+ * om_efficiency_lists_print: the ratings as text: each list's strength and
+ * the chance it beats a list of strength 0, the two terms, and a warning for
+ * every two lists whose difference's interval holds 0 (the matrix cannot
+ * tell them apart). Errors: OM_EIO (cannot write).
+ */
+om_status om_efficiency_lists_print(const om_efficiency_lists *e, const om_matrix *m,
+                                    FILE *out);
 
 #endif /* OM_EFFICIENCY_H */

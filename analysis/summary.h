@@ -17,6 +17,7 @@
 
 #include "exact.h"
 #include "h5file.h"
+#include "h5matrix.h"
 #include "layout.h"
 #include "stats.h"
 #include "status.h"
@@ -388,5 +389,66 @@ typedef struct om_summary_about {
  */
 om_status om_summary_print_exact(const om_summary_about *about, const om_layout *l,
                                  const om_exact *x, FILE *out);
+
+/* ------------------------------------------- a matrix of army lists */
+
+/* Legs of each pairing of a list matrix (sim/matrix.h, OM_MATRIX_LEGS). */
+#define OM_SUMMARY_LEGS 4
+
+/* A statistic with its interval (lo and hi NAN when it has none). */
+typedef struct om_summary_estimate {
+    double value, lo, hi;
+} om_summary_estimate;
+
+/* One pairing of a list matrix: row list A against column list B. */
+typedef struct om_summary_pairing {
+    om_summary_estimate pooled[3];   /* P(A wins), P(draw), P(B wins), over the legs */
+    om_summary_estimate margin;      /* the victory-point margin, A's less B's */
+    om_summary_estimate first_p;     /* P(A wins) when A takes the first turn less when B
+                                        does (the mean over both zones) */
+    om_summary_estimate first_margin; /* the same of the margin */
+    om_summary_estimate zone_p;      /* P(A wins) with A along the south edge less the north
+                                        (the mean over both first sides) */
+    om_summary_estimate zone_margin; /* the same of the margin */
+    struct {
+        uint64_t battles;            /* battles of the leg */
+        double p[3];                 /* its P(A wins), P(draw), P(B wins) */
+        double margin;               /* its mean margin */
+    } leg[OM_SUMMARY_LEGS];          /* south-a-first, south-b-first, north-a-first,
+                                        north-b-first */
+    bool paired;                     /* the intervals from the battles paired over the legs
+                                        (false: the legs taken as independent) */
+} om_summary_pairing;
+
+/*
+ * om_summary_lists_legs: the situation index of each leg of the list matrix
+ * m, in om_summary_pairing.leg's order. Errors: OM_EINVAL (not a matrix of
+ * army lists), OM_EHDF5 (a leg missing).
+ */
+om_status om_summary_lists_legs(const om_matrix *m, size_t leg[OM_SUMMARY_LEGS]);
+
+/*
+ * om_summary_lists_pairing: the statistics of pairing (r, c) of the list
+ * matrix m at `confidence`: with `o` (the file's battles, om_h5m_outcomes_open)
+ * each paired battle by battle over the legs (the mean over the battle
+ * indices of a function of the four legs' battle t, its interval normal from
+ * their sample variance); with o NULL from the cells' sums, the legs taken as
+ * independent. Probabilities' intervals are clipped to [0, 1] (effects to
+ * [-1, 1]). Errors: OM_EINVAL (a bad confidence or pairing, not a list
+ * matrix), those of reading the battles (OM_EHDF5: legs of different battle
+ * counts, unreadable rows), OM_ENOMEM.
+ */
+om_status om_summary_lists_pairing(const om_matrix *m, om_h5m_outcomes *o, size_t r, size_t c,
+                                   double confidence, om_summary_pairing *out);
+
+/*
+ * om_summary_lists_print: the text summary of the list matrix m (read from
+ * its file, m->path, whose battles are read again where it keeps them) to
+ * `out`: its provenance, and per pairing the pooled odds and margin with
+ * intervals, each leg's, and the first-turn and zone effects with intervals.
+ * Errors: those of om_summary_lists_pairing and of opening the battles,
+ * OM_EIO (cannot write).
+ */
+om_status om_summary_lists_print(const om_matrix *m, double confidence, FILE *out);
 
 #endif /* OM_SUMMARY_H */

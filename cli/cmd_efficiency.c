@@ -2,6 +2,7 @@
  * cmd_efficiency.c: `oddsmaster efficiency`, the points efficiency of the units
  * of a matchup matrix file as text, CSV, JSON or Markdown (analysis/efficiency.h).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +66,32 @@ static const efficiency_args efficiency_defaults = {
     .format = OM_EFFICIENCY_TEXT, .confidence = OM_EFFICIENCY_CONFIDENCE,
     .interval = OM_EFFICIENCY_COVARIANCE, .replicates = OM_EFFICIENCY_REPLICATES, .seed = 1};
 
+/* `efficiency` of a matrix of army lists (matrix --lists): the lists'
+ * ratings, by the bootstrap over battles unless --interval covariance. */
+static int lists_run(const om_cli_args *args, const efficiency_args *a, om_matrix *m)
+{
+    static const char *const unit_only[] = {"situation", "field", "table", "format"};
+    const bool normal = om_cli_given(&om_cli_efficiency, args, "interval") &&
+                        a->interval == OM_EFFICIENCY_COVARIANCE;
+    om_efficiency_lists *e = NULL;
+    om_status st;
+    for (size_t i = 0; i < sizeof unit_only / sizeof unit_only[0]; i++)
+        if (om_cli_given(&om_cli_efficiency, args, unit_only[i]))
+            return om_cli_usage_error("efficiency", "--%s is for a matrix of units; the "
+                                      "ratings of a matrix of army lists are text, with "
+                                      "--interval, --replicates, --seed and --confidence",
+                                      unit_only[i]);
+    if (normal && (om_cli_given(&om_cli_efficiency, args, "replicates") ||
+                   om_cli_given(&om_cli_efficiency, args, "seed")))
+        return om_cli_usage_error("efficiency", "--replicates and --seed apply to "
+                                  "--interval bootstrap only");
+    if ((st = om_efficiency_lists_rate(m, a->confidence, normal ? 0 : a->replicates, a->seed,
+                                       &e)) == OM_OK)
+        st = om_efficiency_lists_print(e, m, stdout);
+    om_efficiency_lists_free(e);
+    return st == OM_OK ? OM_EXIT_OK : om_cli_fail("efficiency", st);
+}
+
 static int efficiency_run(const om_cli_args *args)
 {
     const efficiency_args *a = args->values;
@@ -78,13 +105,21 @@ static int efficiency_run(const om_cli_args *args)
     om_status st;
     if (om_cli_given(&om_cli_efficiency, args, "table") && a->format != OM_EFFICIENCY_CSV)
         return om_cli_usage_error("efficiency", "--table applies to --format csv only");
+    if ((st = om_h5m_read(args->operands[0], &m)) != OM_OK)
+        return om_cli_fail("efficiency", st);
+    if (m->info.battle_margins) {
+        int rc = lists_run(args, a, m);
+        om_h5m_matrix_free(m);
+        return rc;
+    }
     if ((om_cli_given(&om_cli_efficiency, args, "replicates")
          || om_cli_given(&om_cli_efficiency, args, "seed"))
-        && a->interval != OM_EFFICIENCY_BOOTSTRAP)
+        && a->interval != OM_EFFICIENCY_BOOTSTRAP) {
+        om_h5m_matrix_free(m);
         return om_cli_usage_error("efficiency", "--replicates and --seed apply to "
                                   "--interval bootstrap only");
-    if ((st = om_h5m_read(args->operands[0], &m)) == OM_OK &&
-        (st = om_efficiency_situation_find(m, a->situation, &opt.situation)) == OM_OK &&
+    }
+    if ((st = om_efficiency_situation_find(m, a->situation, &opt.situation)) == OM_OK &&
         (st = om_efficiency_compute(m, &opt, &e)) == OM_OK)
         st = om_efficiency_print(e, (om_efficiency_format)a->format,
                                  (om_efficiency_table)a->table, stdout);
@@ -102,7 +137,15 @@ const om_cli_command om_cli_efficiency = {
              "                             [--table units|model|residuals] [--confidence C]",
     .about =
         "Rate every unit of a matchup matrix file (written by 'oddsmaster matrix': the\n"
-        "units of some armies against the units of others) for value for points.",
+        "units of some armies against the units of others) for value for points.\n\n"
+        "Of a matrix of army lists (oddsmaster matrix --lists): one Bradley-Terry\n"
+        "strength per list of the pool (log-odds, draws half a win, a list named on\n"
+        "both axes one list), fitted on every pairing and leg with the first turn and\n"
+        "the deployment zones as terms; intervals by the bootstrap (--replicates,\n"
+        "--seed) resampling battles within each pairing, the four legs of a battle\n"
+        "together as they share dice and terrain (--interval covariance, or a file of\n"
+        "--no-rows: the fit's normal intervals); a warning names every two lists the\n"
+        "matrix cannot tell apart (their difference's interval holds 0). Text only.",
     .more =
         "Per unit, against its field (the units of the other axis, or of --field ARMY):\n"
         "  score       expected score, wins + draws/2, averaged over its cells\n"

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "summary.h"
@@ -39,8 +41,31 @@ static const summary_args summary_defaults = {
 static int summary_run(const om_cli_args *args)
 {
     const summary_args *a = args->values;
-    om_status st = om_summary_print_file(args->operands[0], (om_summary_format)a->format,
-                                         a->confidence, a->from_rows, stdout);
+    char *schema = NULL;
+    om_status st;
+    /* A matrix of army lists has a summary of its own (text only). */
+    if (om_h5m_file_schema(args->operands[0], &schema) == OM_OK &&
+        strcmp(schema, OM_H5M_SCHEMA) == 0) {
+        om_matrix *m = NULL;
+        free(schema);
+        if ((st = om_h5m_read(args->operands[0], &m)) == OM_OK && !m->info.battle_margins)
+            st = OM_ERROR(OM_EINVAL, "%s: a matrix of units: read it with oddsmaster "
+                          "efficiency (summary reads result files and matrices of army "
+                          "lists)", args->operands[0]);
+        if (st == OM_OK && (a->format != OM_SUMMARY_TEXT || a->from_rows)) {
+            om_h5m_matrix_free(m);
+            return om_cli_usage_error("summary", "a matrix of army lists has a text summary "
+                                      "only: give no --format or --from-rows");
+        }
+        if (st == OM_OK)
+            st = om_summary_lists_print(m, a->confidence, stdout);
+        om_h5m_matrix_free(m);
+        return st == OM_OK ? OM_EXIT_OK : om_cli_fail("summary", st);
+    }
+    free(schema);
+    om_error_clear();
+    st = om_summary_print_file(args->operands[0], (om_summary_format)a->format, a->confidence,
+                               a->from_rows, stdout);
     return st == OM_OK ? OM_EXIT_OK : om_cli_fail("summary", st);
 }
 
@@ -56,7 +81,12 @@ const om_cli_command om_cli_summary = {
         "with a Wilson score interval. The numbers come from the tallies the run kept\n"
         "of every field, so no row is read: a file of a billion trials is summarised\n"
         "at once. Where the run recorded the exact law (a combat's first round, a\n"
-        "volley, ...), each exact value is printed beside its estimate.",
+        "volley, ...), each exact value is printed beside its estimate.\n\n"
+        "Of a matrix of army lists (oddsmaster matrix --lists), the text summary of\n"
+        "each pairing: P(A wins), P(draw), P(B wins) and the victory-point margin\n"
+        "pooled over the four legs, each leg's, and the effect of taking the first\n"
+        "turn and of the deployment zones, with intervals paired battle by battle\n"
+        "over the legs (the legs taken as independent in a file of --no-rows).",
     .more =
         "Output:\n"
         "  header     file, title, rule set, kind, units and points, trials, seed,\n"

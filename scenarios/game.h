@@ -369,6 +369,9 @@ typedef struct om_game_battle_spec {
     const char *length;         /* the game length method, or NULL */
     unsigned turns;             /* turns of a fixed length (0: none given) */
     const char *first;          /* who takes the first turn, or NULL */
+    const char *zones;          /* the deployment zones (Warmaster: a-south, a-north; the
+                                   scenario key `zones`, checked as the file is loaded), or
+                                   NULL */
     const char *terrain;        /* how the terrain is laid out (a generating method), or NULL */
     const char *deployment;     /* how the armies set up, or NULL */
     const char *title;          /* the battle's title, or NULL */

@@ -34,18 +34,24 @@ typedef struct cell_field {
     const char *description; /* its "description" attribute */
     size_t offset;           /* offset of the member in om_matrix_cell */
     bool real;               /* double (true) or uint64_t (false) */
+    bool margins;            /* only in a matrix of army lists (om_matrix_info.battle_margins) */
 } cell_field;
 
 static const cell_field cell_fields[] = {
     {"trials", "Trials run in the cell (0: the cell was not run).",
-     offsetof(om_matrix_cell, trials), false},
-    {"wins_row", "Trials won by the row unit.", offsetof(om_matrix_cell, wins_row), false},
-    {"draws", "Drawn trials.", offsetof(om_matrix_cell, draws), false},
-    {"wins_col", "Trials won by the column unit.", offsetof(om_matrix_cell, wins_col), false},
+     offsetof(om_matrix_cell, trials), false, false},
+    {"wins_row", "Trials won by the row unit.", offsetof(om_matrix_cell, wins_row), false,
+     false},
+    {"draws", "Drawn trials.", offsetof(om_matrix_cell, draws), false, false},
+    {"wins_col", "Trials won by the column unit.", offsetof(om_matrix_cell, wins_col), false,
+     false},
     {"points_lost_row_sum", "Sum over the trials of the victory points lost by the row unit "
-     "(mean = sum / trials).", offsetof(om_matrix_cell, points_lost_row_sum), true},
+     "(mean = sum / trials).", offsetof(om_matrix_cell, points_lost_row_sum), true, false},
     {"points_lost_col_sum", "Sum over the trials of the victory points lost by the column "
-     "unit (mean = sum / trials).", offsetof(om_matrix_cell, points_lost_col_sum), true},
+     "unit (mean = sum / trials).", offsetof(om_matrix_cell, points_lost_col_sum), true, false},
+    {"margin_sq_sum", "Sum over the battles of the square of the victory-point margin, the row "
+     "list's points scored less the column list's (its sum is points_lost_col_sum - "
+     "points_lost_row_sum).", offsetof(om_matrix_cell, margin_sq_sum), true, true},
 };
 #define CELL_FIELD_COUNT (sizeof cell_fields / sizeof cell_fields[0])
 
@@ -67,6 +73,10 @@ struct om_h5m_writer {
     hid_t winner_type;     /* its enumerated type, or H5I_INVALID_HID */
     uint64_t (*outcome_counts)[OM_WINNER_CODES + 1]; /* [S*R*C]: each cell's winners put,
                                                         by code, then in all */
+    bool margins;          /* a matrix of army lists (om_matrix_info.battle_margins) */
+    hid_t margin_dset;     /* /trials/margin, open while writing, or H5I_INVALID_HID */
+    double (*margin_sums)[3]; /* [S*R*C]: each cell's margins put: their sum, the sum of
+                                 their squares, their number */
 };
 
 /* ----------------------------------------------------------------- helpers */
@@ -103,9 +113,11 @@ static bool cell_valid(const om_matrix_cell *c, char *why, size_t size)
         return false;
     }
     if (!isfinite(c->points_lost_row_sum) || c->points_lost_row_sum < 0.0
-        || !isfinite(c->points_lost_col_sum) || c->points_lost_col_sum < 0.0) {
-        snprintf(why, size, "points lost sums %g, %g are not finite and non-negative",
-                 c->points_lost_row_sum, c->points_lost_col_sum);
+        || !isfinite(c->points_lost_col_sum) || c->points_lost_col_sum < 0.0
+        || !isfinite(c->margin_sq_sum) || c->margin_sq_sum < 0.0) {
+        snprintf(why, size, "points lost sums %g, %g (margin squares %g) are not finite and "
+                 "non-negative", c->points_lost_row_sum, c->points_lost_col_sum,
+                 c->margin_sq_sum);
         return false;
     }
     if ((c->inapplicable & ~(OM_MATRIX_ROW_CANNOT | OM_MATRIX_COL_CANNOT)) != 0) {
@@ -120,6 +132,7 @@ static bool cell_valid(const om_matrix_cell *c, char *why, size_t size)
 
 static void writer_free(om_h5m_writer *w)
 {
+    free(w->margin_sums);
     free(w->outcome_counts);
     free(w->cells);
     free(w->tmp_path);
@@ -415,8 +428,66 @@ static om_status create_outcomes(om_h5m_writer *w)
     if (st == OM_OK && H5DSset_label(w->outcomes, AXIS_COUNT, "trial") < 0)
         st = OM_ERROR(OM_EHDF5, "%s: cannot label the trials of %s: %s", w->path, name,
                       om_h5_detail(why, sizeof why));
+    /* A matrix of army lists keeps each battle's margin beside its winner,
+     * chunked alike. */
+    if (st == OM_OK && w->margins) {
+        if ((w->margin_sums = calloc(cell_count(w->dims), sizeof *w->margin_sums)) == NULL)
+            st = OM_ERROR(OM_ENOMEM, "%s: out of memory", w->path);
+        else
+            st = om_h5_dataset_create(group, "margin", H5T_STD_I32LE, space, chunk, 0, w->path,
+                                      "/trials/margin", &w->margin_dset);
+        if (st == OM_OK)
+            st = om_h5_attr_write_string(w->margin_dset, w->path, "description",
+                                         "Each battle's victory-point margin: the row list's "
+                                         "points scored less the column list's. Battle t of "
+                                         "cell (s, r, c) at [s][r][c][t], for t below "
+                                         "/cells/trials; the legs (situations) of one pairing "
+                                         "draw battle t from the same dice.");
+    }
     om_h5_close_id(&space);
     om_h5_close_id(&group);
+    return st;
+}
+
+om_status om_h5m_writer_put_margins(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                    const int32_t *margins, uint64_t n)
+{
+    char why[OM_H5_DETAIL_MAX];
+    hsize_t start[AXIS_COUNT + 1] = {s, r, c, 0}, count[AXIS_COUNT + 1] = {1, 1, 1, n};
+    hsize_t mem = n;
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    double sum = 0, sq = 0;
+    om_status st = OM_OK;
+
+    if (w == NULL || (margins == NULL && n > 0))
+        return OM_ERROR(OM_EINVAL, "om_h5m_writer_put_margins: missing writer or margins");
+    if (w->margin_dset < 0)
+        return OM_ERROR(OM_EINVAL, "%s: this matrix file keeps no battle's margin", w->path);
+    if (s >= w->dims[AXIS_SITUATION] || r >= w->dims[AXIS_ROW] || c >= w->dims[AXIS_COL]
+        || n > w->outcome_trials)
+        return OM_ERROR(OM_EINVAL, "%s: the margins of %llu battles of cell (%zu, %zu, %zu) "
+                        "lie outside /trials/margin", w->path, (unsigned long long)n, s, r, c);
+    for (uint64_t t = 0; t < n; t++) {
+        sum += margins[t];
+        sq += (double)margins[t] * margins[t];
+    }
+    om_h5_quiet();
+    if (n > 0
+        && ((fspace = H5Dget_space(w->margin_dset)) < 0
+            || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+            || (mspace = H5Screate_simple(1, &mem, NULL)) < 0
+            || H5Dwrite(w->margin_dset, H5T_NATIVE_INT32, mspace, fspace, H5P_DEFAULT,
+                        margins) < 0))
+        st = OM_ERROR(OM_EHDF5, "%s: cannot write the margins of cell (%zu, %zu, %zu): %s",
+                      w->path, s, r, c, om_h5_detail(why, sizeof why));
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    if (st == OM_OK) {
+        double *m = w->margin_sums[(s * w->dims[AXIS_ROW] + r) * w->dims[AXIS_COL] + c];
+        m[0] = sum;
+        m[1] = sq;
+        m[2] = (double)n;
+    }
     return st;
 }
 
@@ -486,6 +557,20 @@ static om_status check_outcomes(const om_h5m_writer *w)
                             (unsigned long long)cell->wins_row, (unsigned long long)cell->draws,
                             (unsigned long long)cell->wins_col);
     }
+    /* The margins put, where kept, add up to the cell's sums (integers well
+     * below 2^53: exact in doubles). */
+    for (size_t k = 0; w->margin_dset >= 0 && k < cell_count(w->dims); k++) {
+        const om_matrix_cell *cell = &w->cells[k];
+        const double *m = w->margin_sums[k];
+        if (m[2] != (double)cell->trials ||
+            m[0] != cell->points_lost_col_sum - cell->points_lost_row_sum ||
+            m[1] != cell->margin_sq_sum)
+            return OM_ERROR(OM_EINVAL, "%s: the margins put for cell %zu (%g battles, sum %g, "
+                            "squares %g) are not its sums (%llu battles, sum %g, squares %g)",
+                            w->path, k, m[2], m[0], m[1], (unsigned long long)cell->trials,
+                            cell->points_lost_col_sum - cell->points_lost_row_sum,
+                            cell->margin_sq_sum);
+    }
     return OM_OK;
 }
 
@@ -505,8 +590,9 @@ om_status om_h5m_writer_create(om_h5m_writer **out, const char *path,
     w = calloc(1, sizeof *w);
     if (w == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", path);
-    w->file = w->driver = w->outcomes = w->winner_type = H5I_INVALID_HID;
+    w->file = w->driver = w->outcomes = w->winner_type = w->margin_dset = H5I_INVALID_HID;
     w->outcome_trials = info->outcome_trials;
+    w->margins = info->battle_margins;
     w->lock = -1;
     w->dims[AXIS_SITUATION] = info->n_situations;
     w->dims[AXIS_ROW] = info->n_rows;
@@ -638,6 +724,8 @@ static om_status write_cells(om_h5m_writer *w)
         hid_t ftype = f->real ? H5T_IEEE_F64LE : H5T_STD_U64LE;
         hid_t mtype = f->real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64;
         hid_t d = H5I_INVALID_HID;
+        if (f->margins && !w->margins)
+            continue;
         for (size_t k = 0; k < n; k++)
             cell_get(f, &w->cells[k], &buf[k]);
         snprintf(shown, sizeof shown, "/cells/%s", f->name);
@@ -671,6 +759,7 @@ static om_status writer_close_objects(om_h5m_writer *w)
     om_status st = OM_OK;
     int failed = 0;
     om_h5_close_id(&w->outcomes);
+    om_h5_close_id(&w->margin_dset);
     om_h5_close_id(&w->winner_type);
     if (w->file >= 0)
         om_h5_buffered_closing(w->file, &failed);
@@ -1190,6 +1279,8 @@ static om_status read_cells(reader *rd)
         hsize_t got[AXIS_COUNT] = {0, 0, 0};
         hid_t d, type;
         snprintf(name, sizeof name, "/cells/%s", f->name);
+        if (f->margins && !(m->info.battle_margins = has_dataset(rd, name)))
+            continue;
         st = open_dataset(rd, name, AXIS_COUNT, f->real ? H5T_FLOAT : H5T_INTEGER, got, &d,
                           &type);
         if (st != OM_OK)
@@ -1297,6 +1388,7 @@ struct om_h5m_outcomes {
     const om_matrix *m; /* the matrix read from the file (borrowed) */
     hid_t file;         /* its file, open */
     hid_t dset;         /* /trials/winner */
+    hid_t margin_dset;  /* /trials/margin, opened at its first read, or H5I_INVALID_HID */
     hid_t mem_type;     /* the winner type: a read converts by name */
 };
 
@@ -1305,6 +1397,7 @@ void om_h5m_outcomes_close(om_h5m_outcomes *o)
     if (o == NULL)
         return;
     om_h5_close_id(&o->mem_type);
+    om_h5_close_id(&o->margin_dset);
     om_h5_close_id(&o->dset);
     om_h5_close_id(&o->file);
     free(o);
@@ -1322,7 +1415,7 @@ om_status om_h5m_outcomes_open(const om_matrix *m, om_h5m_outcomes **out)
     if ((o = calloc(1, sizeof *o)) == NULL)
         return OM_ERROR(OM_ENOMEM, "%s: out of memory", m->path);
     o->m = m;
-    o->file = o->dset = o->mem_type = H5I_INVALID_HID;
+    o->file = o->dset = o->mem_type = o->margin_dset = H5I_INVALID_HID;
     om_h5_quiet();
     if ((st = om_h5_open_read(m->path, &o->file)) == OM_OK
         && ((o->dset = H5Dopen2(o->file, "/trials/winner", H5P_DEFAULT)) < 0
@@ -1396,6 +1489,55 @@ om_status om_h5m_outcomes_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
                       (unsigned long long)cell->wins_row, (unsigned long long)cell->draws,
                       (unsigned long long)cell->wins_col);
     return st;
+}
+
+om_status om_h5m_margins_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
+                              int32_t *margins)
+{
+    char why[OM_H5_DETAIL_MAX];
+    const om_matrix *m = o->m;
+    const om_matrix_cell *cell;
+    hsize_t start[AXIS_COUNT + 1] = {s, r, c, 0}, count[AXIS_COUNT + 1] = {1, 1, 1, 0}, mem;
+    hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    double sum = 0, sq = 0;
+
+    if (s >= m->info.n_situations || r >= m->info.n_rows || c >= m->info.n_cols)
+        return OM_ERROR(OM_EINVAL, "%s: no cell (%zu, %zu, %zu)", m->path, s, r, c);
+    if (!m->info.battle_margins)
+        return OM_ERROR(OM_EINVAL, "%s: the file keeps no battle's margin", m->path);
+    cell = om_matrix_at(m, s, r, c);
+    if (cell->trials == 0)
+        return OM_OK;
+    count[AXIS_COUNT] = mem = cell->trials;
+    om_h5_quiet();
+    if ((o->margin_dset < 0 &&
+         (o->margin_dset = H5Dopen2(o->file, "/trials/margin", H5P_DEFAULT)) < 0)
+        || (fspace = H5Dget_space(o->margin_dset)) < 0
+        || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+        || (mspace = H5Screate_simple(1, &mem, NULL)) < 0
+        || H5Dread(o->margin_dset, H5T_NATIVE_INT32, mspace, fspace, H5P_DEFAULT, margins) < 0) {
+        om_h5_detail(why, sizeof why);
+        om_h5_close_id(&mspace);
+        om_h5_close_id(&fspace);
+        return OM_ERROR(OM_EHDF5, "%s: cannot read the margins of cell (situation %s, row %s, "
+                        "column %s) in /trials/margin: %s", m->path,
+                        m->info.situations[s].name, m->info.rows[r].name,
+                        m->info.cols[c].name, why);
+    }
+    om_h5_close_id(&mspace);
+    om_h5_close_id(&fspace);
+    for (uint64_t t = 0; t < cell->trials; t++) {
+        sum += margins[t];
+        sq += (double)margins[t] * margins[t];
+    }
+    if (sum != cell->points_lost_col_sum - cell->points_lost_row_sum ||
+        sq != cell->margin_sq_sum)
+        return OM_ERROR(OM_EHDF5, "%s: /trials/margin of cell (situation %s, row %s, column %s) "
+                        "adds up to %g (squares %g); /cells says %g (%g)", m->path,
+                        m->info.situations[s].name, m->info.rows[r].name, m->info.cols[c].name,
+                        sum, sq, cell->points_lost_col_sum - cell->points_lost_row_sum,
+                        cell->margin_sq_sum);
+    return OM_OK;
 }
 
 om_status om_h5m_file_schema(const char *path, char **out)

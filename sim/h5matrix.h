@@ -57,6 +57,20 @@
  *                          Absent from a file of `matrix --no-rows`, and from
  *                          files written before it was added (as are the
  *                          game, kind and options attributes, read as "").
+ *   A matrix of army lists (`matrix --lists`: whole battles, kind "battle",
+ *   each situation a leg: the deployment zones and the side taking the first
+ *   turn) also has, and only it:
+ *   /cells/margin_sq_sum   [S][R][C] double: the sum over the battles of the
+ *                          square of the victory-point margin (the row list's
+ *                          points scored less the column list's), so that the
+ *                          margin's variance is known; its sum is
+ *                          points_lost_col_sum - points_lost_row_sum (each
+ *                          side's points lost are the other's scored)
+ *   /trials/margin         [S][R][C][T] i32, with /trials/winner: each battle's
+ *                          margin, battle t of cell (s, r, c) at [s][r][c][t].
+ *                          The legs of one pairing draw battle t from the same
+ *                          dice (common random numbers), so that they pair up
+ *                          battle by battle.
  * Every dataset is chunked and carries HDF5's Fletcher-32 checksum (h5_int.h):
  * an axis in one chunk, a /cells dataset in chunks of one situation
  * ([1][R][C]), so a damaged chunk is named by its situation. Strings are
@@ -85,6 +99,7 @@
 #define OM_H5MATRIX_H
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,6 +169,8 @@ typedef struct om_matrix_info {
                                     by spaces (may be "": all at their defaults) */
     uint64_t outcome_trials;     /* T of /trials/winner: room for each cell's trials; 0 when
                                     the file keeps no trial's winner */
+    bool battle_margins;         /* a matrix of army lists: /cells/margin_sq_sum, and
+                                    /trials/margin beside /trials/winner */
     size_t n_situations;         /* S, at least 1 */
     size_t n_rows;               /* R, at least 1 */
     size_t n_cols;               /* C, at least 1 */
@@ -171,6 +188,9 @@ typedef struct om_matrix_cell {
     double points_lost_row_sum; /* sum over trials of the points the row unit lost */
     double points_lost_col_sum; /* sum over trials of the points the column unit lost */
     uint8_t inapplicable;       /* OM_MATRIX_ROW_CANNOT | OM_MATRIX_COL_CANNOT; 0: applies */
+    double margin_sq_sum;       /* a matrix of army lists: sum over trials of the squared
+                                   margin, points lost by the column less by the row (0
+                                   otherwise) */
 } om_matrix_cell;
 
 /* A matrix read back from a file: `info` and every cell, owned by the struct. */
@@ -225,6 +245,18 @@ om_status om_h5m_writer_put_outcomes(om_h5m_writer *w, size_t s, size_t r, size_
                                      const uint8_t *codes, uint64_t n);
 
 /*
+ * om_h5m_writer_put_margins: write the victory-point margins of the n
+ * battles of cell (s, r, c) (the row's points scored less the column's) to
+ * /trials/margin, in a matrix of army lists that keeps each trial's winner.
+ * Their sum must be the cell's (points_lost_col_sum - points_lost_row_sum)
+ * and their squares' margin_sq_sum: close checks them. Errors: OM_EINVAL (a
+ * writer without margins, index out of range, more than outcome_trials),
+ * OM_EHDF5.
+ */
+om_status om_h5m_writer_put_margins(om_h5m_writer *w, size_t s, size_t r, size_t c,
+                                    const int32_t *margins, uint64_t n);
+
+/*
  * om_h5m_writer_close: write every dataset, attach the dimension scales, close
  * and move the temporary file to its final path; frees `w` whatever happens. On
  * failure the temporary file is removed. Errors: OM_EINVAL (NULL; a file of
@@ -275,6 +307,16 @@ om_status om_h5m_outcomes_open(const om_matrix *m, om_h5m_outcomes **out);
  */
 om_status om_h5m_outcomes_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
                                uint8_t *codes);
+
+/*
+ * om_h5m_margins_read: the victory-point margins of the battles of cell
+ * (s, r, c) of a matrix of army lists (/cells/trials of them) into
+ * margins[0..trials), checked against the cell's sums. Errors: OM_EINVAL
+ * (index out of range, a matrix without margins), OM_EHDF5 (unreadable, or
+ * margins that do not add up to the cell's, naming the cell).
+ */
+om_status om_h5m_margins_read(om_h5m_outcomes *o, size_t s, size_t r, size_t c,
+                              int32_t *margins);
 
 /* Close what om_h5m_outcomes_open opened (NULL allowed). */
 void om_h5m_outcomes_close(om_h5m_outcomes *o);

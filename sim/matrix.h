@@ -122,4 +122,70 @@ typedef void (*om_matrix_progress)(void *ctx, size_t done, size_t total);
 om_status om_matrix_run_file(const om_matrix_plan *p, const char *path, const char *command_line,
                              const char *cells_dir, om_matrix_progress progress, void *ctx);
 
+/* ------------------------------------------------ matrices of army lists */
+
+/* Legs of each pairing of a list matrix: the deployment zones (side A along
+ * the south edge, or the north) x the side taking the first turn (A, B). */
+#define OM_MATRIX_LEGS 4
+
+/* What a list matrix runs (`oddsmaster matrix --lists`). */
+typedef struct om_matrix_lists_spec {
+    const char *rows;           /* the row lists (side A): comma-separated items, each an
+                                   example list, a list file, or a folder (every *.yaml in
+                                   it, in the order of their names) */
+    const char *cols;           /* the column lists (side B), alike */
+    uint64_t battles;           /* battles of each leg of each pairing (>= 1) */
+    uint64_t seed;              /* master seed */
+    unsigned threads;           /* OpenMP threads (0: all cores) */
+    const char *length;         /* the battles' length method, or NULL: the game's */
+    unsigned turns;             /* turns of a fixed length (0: none) */
+    const char *terrain;        /* how each battle's terrain is laid out, or NULL: none */
+    const char *deployment;     /* how the armies set up, or NULL: the game's default */
+    bool no_outcomes;           /* keep each cell's sums only, not each battle's winner and
+                                   margin */
+} om_matrix_lists_spec;
+
+/* A list matrix ready to run: its lists, each pairing checked. */
+typedef struct om_matrix_lists_plan {
+    om_matrix_lists_spec spec;  /* what was asked (rows and cols: row_spec, col_spec) */
+    char *row_spec, *col_spec;  /* owned copies of the operands */
+    char **rows, **cols;        /* each list as the battle names it (an example's name, a
+                                   file's path), folders expanded (owned) */
+    size_t n_rows, n_cols;      /* R, C */
+} om_matrix_lists_plan;
+
+/*
+ * om_matrix_lists_plan_alloc: plan the list matrix `spec`: its lists, a
+ * folder's every *.yaml file, and the battle of every pairing built (the
+ * game's battle from the command line, om_game_battle_text), so that every
+ * list is checked (a file whose army's rules hold, or an example), all of one
+ * rule set, with the length, terrain and deployment given. Errors: those of
+ * om_game_battle_text, naming the list's file (OM_ENOTFOUND: an unknown
+ * example; OM_EINVAL: lists of two rule sets, a rule broken; OM_EPARSE: a
+ * file that is not a list; OM_EIO: unreadable), OM_EINVAL (no list, a folder
+ * without a *.yaml file, no battles), OM_EIO (a folder unreadable), OM_ENOMEM.
+ * Free with om_matrix_lists_plan_free.
+ */
+om_status om_matrix_lists_plan_alloc(const om_matrix_lists_spec *spec,
+                                     om_matrix_lists_plan **out);
+void om_matrix_lists_plan_free(om_matrix_lists_plan *p);
+
+/*
+ * om_matrix_lists_run_file: fight spec.battles battles of each of the
+ * OM_MATRIX_LEGS legs of every pairing (row list r as side A against column
+ * list c as side B), each leg on spec.threads threads, and write the matrix
+ * file at `path` (h5matrix.h: situations the legs, rows and columns the
+ * lists, battle_margins; unless spec.no_outcomes each battle's winner and
+ * margin). Every leg of pairing (r, c) runs on seed om_matrix_cell_seed(seed,
+ * 0, r, c) with each battle's own stream (trial streams), so that battle t of
+ * each leg draws from the same dice; the file is the same on any number of
+ * threads. The battles are held in memory until all are fought (a byte and
+ * four a battle); the file is written only then (nothing on an error).
+ * progress (may be NULL) is called after each leg. Errors: those of loading
+ * and running the battles, of writing (OM_EIO, OM_EHDF5), OM_ENOMEM.
+ */
+om_status om_matrix_lists_run_file(const om_matrix_lists_plan *p, const char *path,
+                                   const char *command_line, om_matrix_progress progress,
+                                   void *ctx);
+
 #endif /* OM_MATRIX_H */

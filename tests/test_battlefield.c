@@ -605,6 +605,102 @@ Test(loader, terrain_per_is_recorded_and_checked)
     om_wm_scenario_free(bad);
 }
 
+/* ---------- Swapped deployment zones (zones: a-north) ---------- */
+
+/* Table b's terrain is table a's turned round through the centre, piece by
+ * piece (x, y to width - x, depth - y), and the units stand alike. */
+static bool terrain_turned(const om_wm_table *a, const om_wm_table *b)
+{
+    om_wm_table *turned = malloc(sizeof *turned);
+    bool same = true;
+    cr_assert_not_null(turned);
+    *turned = *a;
+    om_wm_battlefield_turn_round(turned, 0);
+    same = same_terrain(turned, b) && a->units == b->units;
+    for (unsigned u = 0; same && u < a->units; u++)
+        same = a->unit[u].side == b->unit[u].side &&
+               fabs(a->unit[u].centre.x - b->unit[u].centre.x) < 1e-9 &&
+               fabs(a->unit[u].centre.y - b->unit[u].centre.y) < 1e-9;
+    free(turned);
+    return same;
+}
+
+/* zones: a-north fights the battle of a-south with the armies on the other
+ * edges of the same terrain: pieces given (or laid out once) are turned round
+ * at load, a terrain laid out for each battle is turned by each battle, from
+ * the same dice; the default is a-south, and the record names the zones. */
+Test(loader, swapped_zones_turn_the_terrain_round)
+{
+    static const char head[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
+                               "a: {list: revolution-empire-steel-and-shot}\n"
+                               "b: {list: revolution-orcs-horde}\nlength: fixed\nturns: 1\n";
+    static const char *const terrain[] = {
+        "terrain:\n  - {kind: wood, points: [[20, 45], [40, 70]]}\n"
+        "  - {kind: hill, points: [[100, 50], [130, 65]]}\n",
+        "terrain_method: dice-for-edges\nterrain_per: run\nsetup_seed: 9\n",
+        "terrain_method: dice-for-edges\n"};
+    for (unsigned m = 0; m < 3; m++) {
+        char south_text[768], north_text[768], plain_text[768];
+        snprintf(plain_text, sizeof plain_text, "%s%s", head, terrain[m]);
+        snprintf(south_text, sizeof south_text, "%s%szones: a-south\n", head, terrain[m]);
+        snprintf(north_text, sizeof north_text, "%s%szones: a-north\n", head, terrain[m]);
+        om_wm_scenario *plain = load(plain_text), *south = load(south_text),
+                       *north = load(north_text);
+        const om_wm_battle_scenario *bs = south->battle, *bn = north->battle;
+        char *json = NULL;
+        cr_expect(!plain->battle->zones_swapped && !bs->zones_swapped && bn->zones_swapped);
+        cr_expect(same_terrain(&plain->battle->turn.table, &bs->turn.table));
+        cr_expect(terrain_turned(&bs->turn.table, &bn->turn.table), "terrain %u at load", m);
+        if (m == 2) {
+            om_wm_battle_prepared *ps = NULL, *pn = NULL;
+            om_wm_turn_work *w = NULL;
+            om_wm_check_failure why;
+            om_wm_table *ts = malloc(sizeof *ts), *tn = malloc(sizeof *tn);
+            cr_assert(ts != NULL && tn != NULL);
+            cr_assert_eq(om_wm_battle_prepare_alloc(&bs->turn, &bs->plans_b, &bs->options, &why,
+                                                    &ps), OM_OK, "%s", why.reason);
+            cr_assert_eq(om_wm_battle_prepare_alloc(&bn->turn, &bn->plans_b, &bn->options, &why,
+                                                    &pn), OM_OK, "%s", why.reason);
+            cr_assert_eq(om_wm_turn_work_alloc(&w), OM_OK);
+            for (unsigned n = 0; n < FIELD_BATTLES; n++) {
+                battle_start_table(ps, w, n, ts);
+                battle_start_table(pn, w, n, tn);
+                cr_assert_geq(ts->terrain_pieces, OM_WM_TERRAIN_PIECES_MIN);
+                cr_assert(terrain_turned(ts, tn), "battle %u: not the same terrain turned", n);
+            }
+            om_wm_turn_work_free(w);
+            om_wm_battle_prepared_free(ps);
+            om_wm_battle_prepared_free(pn);
+            free(ts);
+            free(tn);
+        }
+        cr_assert_eq(om_wm_battle_provenance_json(bn, &json), OM_OK);
+        cr_expect_not_null(strstr(json, "\"zones\":\"a-north\""), "%s", json);
+        free(json);
+        cr_assert_eq(om_wm_battle_provenance_json(bs, &json), OM_OK);
+        cr_expect_not_null(strstr(json, "\"zones\":\"a-south\""), "%s", json);
+        free(json);
+        om_wm_scenario_free(plain);
+        om_wm_scenario_free(south);
+        om_wm_scenario_free(north);
+    }
+}
+
+/* A zones value the loader does not know is refused, naming the field. */
+Test(loader, bad_zones_are_refused)
+{
+    static const char text[] = "schema: oddsmaster-scenario/1\nkind: battle\n"
+                               "a: {list: revolution-empire-steel-and-shot}\n"
+                               "b: {list: revolution-orcs-horde}\nzones: a-west\n";
+    om_wm_scenario *s = NULL;
+    om_status st = om_wm_battle_scenario_load_text("battle.yaml", text, strlen(text), &s);
+    cr_expect_neq(st, OM_OK);
+    cr_expect_null(s);
+    cr_expect_not_null(strstr(om_error_message(), "zones"), "%s", om_error_message());
+    cr_expect_not_null(strstr(om_error_message(), "battle.yaml"), "%s", om_error_message());
+    om_error_clear();
+}
+
 /* The scouting winner's choice of side: the edge with less terrain closed to
  * its army in its own half. */
 Test(scouting, winner_takes_the_more_open_side)

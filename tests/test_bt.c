@@ -330,3 +330,64 @@ Test(bt, errors)
     cr_expect_eq(om_bt_fit_alloc(2, 2, w, d, l, &f), OM_EINVAL);
     om_bt_fit_free(NULL);
 }
+
+/* ------------------------------------------------ a pool with terms */
+
+/* Expected counts of four players meeting one another (each as side A and
+ * side B, and one against itself) under two terms of +-1/2: the maximum
+ * likelihood estimate of exact expectations is the truth itself, and its
+ * errors shrink as 1/sqrt(n). */
+Test(bt, pool_fit_recovers_strengths_and_terms)
+{
+    static const double theta[4] = {0.6, 0.1, -0.2, -0.5}, beta[2] = {-0.4, 0.15};
+    om_bt_pair p[4 * 4 * 4];
+    size_t n = 0;
+    double est[6], se[6], se_big[6];
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (int f = 0; f < 2; f++)
+                for (int z = 0; z < 2; z++) {
+                    const double x0 = f ? 0.5 : -0.5, x1 = z ? 0.5 : -0.5;
+                    const double q = sigmoid(theta[a] - theta[b] + beta[0] * x0 + beta[1] * x1);
+                    p[n++] = (om_bt_pair){.a = a, .b = b, .x = {x0, x1}, .score = 1000 * q,
+                                          .n = 1000};
+                }
+    cr_assert_eq(om_bt_pool_fit(4, 2, p, n, est, se), OM_OK, "%s", om_error_message());
+    for (size_t i = 0; i < 4; i++)
+        cr_expect_float_eq(est[i], theta[i], 1e-8, "strength %zu: %g", i, est[i]);
+    cr_expect_float_eq(est[4], beta[0], 1e-8);
+    cr_expect_float_eq(est[5], beta[1], 1e-8);
+    cr_expect_float_eq(est[0] + est[1] + est[2] + est[3], 0.0, 1e-10);
+    {
+        /* Two players, one cell: theta_0 - theta_1 = logit(0.6), whose variance is
+         * 1 / (n q (1 - q)), each strength half the difference. */
+        const om_bt_pair one = {.a = 0, .b = 1, .score = 240, .n = 400};
+        double e2[2], s2[2];
+        cr_assert_eq(om_bt_pool_fit(2, 0, &one, 1, e2, s2), OM_OK, "%s", om_error_message());
+        cr_expect_float_eq(e2[0], 0.5 * log(1.5), 1e-9);
+        cr_expect_float_eq(s2[0], 0.5 / sqrt(400 * 0.24), 1e-9);
+    }
+    for (size_t i = 0; i < n; i++) {
+        p[i].score *= 100;
+        p[i].n *= 100;
+    }
+    cr_assert_eq(om_bt_pool_fit(4, 2, p, n, est, se_big), OM_OK);
+    for (size_t i = 0; i < 6; i++) {
+        cr_expect_gt(se[i], 0.0);
+        cr_expect_float_eq(se_big[i] * 10, se[i], 1e-4 * se[i], "error %zu: %g %g", i,
+                           se_big[i], se[i]);
+    }
+}
+
+/* A player that scores in every comparison has no estimate: refused. */
+Test(bt, pool_fit_refuses_an_unbeaten_player)
+{
+    const om_bt_pair p[] = {{.a = 0, .b = 1, .x = {0.5}, .score = 10, .n = 10},
+                            {.a = 1, .b = 0, .x = {0.5}, .score = 0, .n = 10},
+                            {.a = 1, .b = 2, .x = {-0.5}, .score = 4, .n = 10},
+                            {.a = 2, .b = 1, .x = {0.5}, .score = 5, .n = 10}};
+    double est[4];
+    cr_expect_eq(om_bt_pool_fit(3, 1, p, 4, est, NULL), OM_EINVAL);
+    cr_expect_not_null(strstr(om_error_message(), "no estimate"), "%s", om_error_message());
+    om_error_clear();
+}

@@ -180,7 +180,7 @@ static void write_matrix(const char *path)
     for (size_t s = 0; s < 2; s++)
         for (size_t r = 0; r < MR; r++)
             for (size_t c = 0; c < MC; c++) {
-                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1, 0};
+                om_matrix_cell cell = {100, m_wins(s, r, c), 10, 90 - m_wins(s, r, c), 1, 1, 0, 0};
                 /* Steam Tank vs Goblins was never run. */
                 if (r == 2 && c == 3)
                     continue;

@@ -5,7 +5,9 @@
  * a unit has no part in, cell seeds, and the property the CLI documents: a
  * cell built from data means exactly what `run` of its scenario text means,
  * and its numbers equal a separate run with the cell's seed and trial count,
- * whatever the thread count.
+ * whatever the thread count. Matrices of army lists (sim/matrix_lists.c):
+ * the legs of a pairing on common dice, the same file on any thread count,
+ * folders of lists and the lists refused.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 #include "game.h"
 #include "matrix.h"
 #include "run.h"
+#include "tmpdir.h"
 #include "wm.h"
 #include "wm_scenario.h"
 
@@ -381,4 +384,185 @@ Test(matrix, a_unit_that_cannot_charge_stands_and_is_flagged)
         om_scenario_free(sc);
     }
     om_matrix_plan_free(p);
+}
+
+/* ---------------------------------------------- matrices of army lists */
+
+static void lists_setup(void) { tmpdir_create("om_test_matrix_lists"); }
+TestSuite(lists, .init = lists_setup, .fini = tmpdir_remove);
+
+/* Short battles (two turns) of the Revolution examples, so the tests are quick. */
+static om_matrix_lists_spec lists_spec(const char *rows, const char *cols, uint64_t battles)
+{
+    return (om_matrix_lists_spec){.rows = rows, .cols = cols, .battles = battles, .seed = 11,
+                                  .threads = 2, .length = "fixed", .turns = 2};
+}
+
+/* Run spec into the test's directory as `name` and read the file back. */
+static om_matrix *lists_run_read(const om_matrix_lists_spec *spec, const char *name)
+{
+    char path[512];
+    om_matrix_lists_plan *p = NULL;
+    om_matrix *m = NULL;
+    tmpdir_path(path, sizeof path, name);
+    cr_assert_eq(om_matrix_lists_plan_alloc(spec, &p), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_matrix_lists_run_file(p, path, "test", NULL, NULL), OM_OK, "%s",
+                 om_error_message());
+    om_matrix_lists_plan_free(p);
+    cr_assert_eq(om_h5m_read(path, &m), OM_OK, "%s", om_error_message());
+    return m;
+}
+
+/* The winners and margins of cell (s, r, c) of m into w and mg. */
+static void lists_cell_rows(const om_matrix *m, size_t s, size_t r, size_t c, uint8_t *w,
+                            int32_t *mg)
+{
+    om_h5m_outcomes *o = NULL;
+    cr_assert_eq(om_h5m_outcomes_open(m, &o), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5m_outcomes_read(o, s, r, c, w), OM_OK, "%s", om_error_message());
+    cr_assert_eq(om_h5m_margins_read(o, s, r, c, mg), OM_OK, "%s", om_error_message());
+    om_h5m_outcomes_close(o);
+}
+
+#define LISTS_BATTLES 24u
+
+/* Common dice: on a bare table the zones change nothing, so the legs that
+ * differ only by zones are the same battles, battle by battle (they would
+ * not be if each leg drew its own dice); the first turn changes them. With a
+ * terrain laid out for each battle the zones are a real difference. The file
+ * records the legs, the lists and the provenance. */
+Test(lists, legs_of_a_pairing_share_their_dice)
+{
+    om_matrix_lists_spec spec = lists_spec("revolution-empire-steel-and-shot",
+                                           "revolution-orcs-horde", LISTS_BATTLES);
+    om_matrix *m = lists_run_read(&spec, "bare.h5");
+    uint8_t w[4][LISTS_BATTLES];
+    int32_t mg[4][LISTS_BATTLES];
+    unsigned first_differs = 0;
+    cr_assert_eq(m->info.n_situations, (size_t)OM_MATRIX_LEGS);
+    cr_expect_str_eq(m->info.situations[0].name, "south-a-first");
+    cr_expect_str_eq(m->info.situations[3].name, "north-b-first");
+    cr_expect_str_eq(m->info.kind, "battle");
+    cr_expect_str_eq(m->info.ruleset, "warmaster-revolution");
+    cr_expect(m->info.battle_margins);
+    cr_expect_eq(m->info.outcome_trials, LISTS_BATTLES);
+    cr_expect_str_eq(m->info.rows[0].id, "revolution-empire-steel-and-shot");
+    cr_expect_gt(m->info.rows[0].points, 0u);
+    cr_expect_neq(m->info.rows[0].army[0], '\0');
+    for (size_t s = 0; s < OM_MATRIX_LEGS; s++) {
+        cr_expect_eq(om_matrix_at(m, s, 0, 0)->trials, LISTS_BATTLES);
+        lists_cell_rows(m, s, 0, 0, w[s], mg[s]);
+    }
+    for (size_t t = 0; t < LISTS_BATTLES; t++) {
+        cr_expect_eq(w[0][t], w[2][t], "battle %zu, A first: the zones changed a bare table", t);
+        cr_expect_eq(mg[0][t], mg[2][t], "battle %zu, A first", t);
+        cr_expect_eq(w[1][t], w[3][t], "battle %zu, B first", t);
+        cr_expect_eq(mg[1][t], mg[3][t], "battle %zu, B first", t);
+        first_differs += mg[0][t] != mg[1][t];
+    }
+    cr_expect_gt(first_differs, 0u, "the first turn changes the battles");
+    om_h5m_matrix_free(m);
+
+    spec.terrain = "dice-for-edges";
+    m = lists_run_read(&spec, "terrain.h5");
+    unsigned zones_differ = 0;
+    lists_cell_rows(m, 0, 0, 0, w[0], mg[0]);
+    lists_cell_rows(m, 2, 0, 0, w[2], mg[2]);
+    for (size_t t = 0; t < LISTS_BATTLES; t++)
+        zones_differ += mg[0][t] != mg[2][t];
+    cr_expect_gt(zones_differ, 0u, "with terrain the zones change the battles");
+    om_h5m_matrix_free(m);
+}
+
+/* The same seed gives the same file on one thread or two. */
+Test(lists, same_seed_same_matrix_on_any_thread_count)
+{
+    om_matrix_lists_spec spec = lists_spec("revolution-empire-steel-and-shot",
+                                           "revolution-orcs-horde,revolution-orcs-riders",
+                                           LISTS_BATTLES);
+    spec.terrain = "dice-for-edges";
+    spec.threads = 1;
+    om_matrix *one = lists_run_read(&spec, "one.h5");
+    spec.threads = 2;
+    om_matrix *two = lists_run_read(&spec, "two.h5");
+    cr_assert_eq(one->info.n_cols, 2u);
+    for (size_t s = 0; s < OM_MATRIX_LEGS; s++)
+        for (size_t c = 0; c < 2; c++) {
+            const om_matrix_cell *a = om_matrix_at(one, s, 0, c), *b = om_matrix_at(two, s, 0, c);
+            uint8_t wa[LISTS_BATTLES], wb[LISTS_BATTLES];
+            int32_t ma[LISTS_BATTLES], mb[LISTS_BATTLES];
+            cr_expect_eq(memcmp(a, b, sizeof *a), 0, "cell (%zu, 0, %zu)", s, c);
+            lists_cell_rows(one, s, 0, c, wa, ma);
+            lists_cell_rows(two, s, 0, c, wb, mb);
+            cr_expect_eq(memcmp(wa, wb, sizeof wa), 0);
+            cr_expect_eq(memcmp(ma, mb, sizeof ma), 0);
+        }
+    om_h5m_matrix_free(one);
+    om_h5m_matrix_free(two);
+}
+
+/* Write `text` to the file `name` of the test's directory, into path. */
+static void lists_write(const char *name, const char *text, char *path, size_t size)
+{
+    FILE *f;
+    tmpdir_path(path, size, name);
+    cr_assert_not_null(f = fopen(path, "w"));
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The error of planning rows against cols; its message into msg. */
+static om_status lists_plan_error(const char *rows, const char *cols, char *msg, size_t size)
+{
+    om_matrix_lists_spec spec = lists_spec(rows, cols, 1);
+    om_matrix_lists_plan *p = NULL;
+    om_status st = om_matrix_lists_plan_alloc(&spec, &p);
+    cr_expect_null(p);
+    snprintf(msg, size, "%s", om_error_message());
+    om_error_clear();
+    return st;
+}
+
+/* A folder is every *.yaml in it, by name; a file in it that is no list, an
+ * unknown example and lists of two rule sets are refused, naming the file. */
+Test(lists, folders_and_refusals)
+{
+    char dir[512], path[512], msg[OM_ERROR_MSG_MAX], src[1024];
+    om_matrix_lists_spec spec;
+    om_matrix_lists_plan *p = NULL;
+    FILE *f;
+    tmpdir_path(dir, sizeof dir, "");
+    /* Two example lists copied into the folder, and a file that is not a list. */
+    static const char *const names[] = {"revolution-orcs-riders", "revolution-orcs-horde"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[65536];
+        size_t n;
+        snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT,
+                 names[i]);
+        cr_assert_not_null(f = fopen(src, "r"), "%s", src);
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        snprintf(src, sizeof src, "%c-%s.yaml", (char)('b' - i), names[i]);
+        lists_write(src, text, path, sizeof path);
+    }
+    lists_write("notes.txt", "not a yaml file: left alone\n", path, sizeof path);
+    spec = lists_spec("revolution-empire-steel-and-shot", dir, 1);
+    cr_assert_eq(om_matrix_lists_plan_alloc(&spec, &p), OM_OK, "%s", om_error_message());
+    cr_assert_eq(p->n_cols, 2u);
+    cr_expect_not_null(strstr(p->cols[0], "a-revolution-orcs-horde.yaml"), "%s", p->cols[0]);
+    cr_expect_not_null(strstr(p->cols[1], "b-revolution-orcs-riders.yaml"), "%s", p->cols[1]);
+    om_matrix_lists_plan_free(p);
+
+    lists_write("c-units.yaml", "schema: oddsmaster-scenario/1\nkind: combat\n", path,
+                sizeof path);
+    cr_expect_neq(lists_plan_error("revolution-empire-steel-and-shot", dir, msg, sizeof msg),
+                  OM_OK);
+    cr_expect_not_null(strstr(msg, "c-units.yaml"), "%s", msg);
+    cr_expect_eq(lists_plan_error("revolution-empire-steel-and-shoot", "revolution-orcs-horde",
+                                  msg, sizeof msg), OM_ENOTFOUND);
+    cr_expect_not_null(strstr(msg, "revolution-empire-steel-and-shot"), "a suggestion: %s", msg);
+    cr_expect_eq(lists_plan_error("revolution-empire-steel-and-shot,1.1-orcs-waaagh",
+                                  "revolution-orcs-horde", msg, sizeof msg), OM_EINVAL);
+    cr_expect_not_null(strstr(msg, "1.1-orcs-waaagh"), "%s", msg);
 }

@@ -556,6 +556,11 @@ static void fight(const om_wm_battle_prepared *p, om_wm_turn_work *w, om_dice *d
         const om_wm_table *start = &om_wm_battle_turn(p)->table;
         om_wm_table_copy(field, start, NULL);
         (void)om_wm_battlefield_generate(field, o->terrain_each_battle, p->zone_cm, d);
+        /* Swapped zones: the same layout seen from the other edges, the
+         * armies standing where they stand (a turn through the table's centre
+         * is a symmetry of the game). */
+        if (o->zones_swapped)
+            om_wm_battlefield_turn_round(field, start->terrain_pieces);
         if (o->side_chooser >= 0 &&
             om_wm_battlefield_prefers_turned(field, (unsigned)o->side_chooser, p->zone_cm,
                                              p->closed_weight[o->side_chooser]))

@@ -368,6 +368,11 @@ typedef struct om_wm_battle_options {
                                         om_wm_battlefield_prefers_turned), or -1 */
     om_wm_scenario_setup scenario;   /* the scenario fought (objective.h); zero: none,
                                         a battle for the units' points */
+    bool zones_swapped;              /* with terrain_each_battle: each battle's terrain
+                                        turned round once laid out (before the side
+                                        chooser's choice), so that the armies fight from
+                                        the other edges of the layout its dice drew: side
+                                        A from the far (north) edge, B from the near */
 } om_wm_battle_options;
 
 /* What one battle did. */

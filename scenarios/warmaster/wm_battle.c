@@ -100,7 +100,7 @@ typedef struct raw_side {
 } raw_side;
 
 typedef struct raw_battle {
-    char *schema, *title, *ruleset, *kind, *length, *turns, *first;
+    char *schema, *title, *ruleset, *kind, *length, *turns, *first, *zones;
     char *terrain_method, *terrain_per, *deployment, *deployment_per, *deploy_first;
     char *setup_seed, *scenario, *scenario_version;
     raw_side a, b;
@@ -131,6 +131,7 @@ static const cyaml_schema_field_t top_fields[] = {
     STR("length", OPT, raw_battle, length),
     STR("turns", OPT, raw_battle, turns),
     STR("first", OPT, raw_battle, first),
+    STR("zones", OPT, raw_battle, zones),
     STR("terrain_method", OPT, raw_battle, terrain_method),
     STR("terrain_per", OPT, raw_battle, terrain_per),
     CYAML_FIELD_SEQUENCE("terrain", OPT, raw_battle, terrain, &om_wm_load_terrain_entry, 0,
@@ -740,6 +741,10 @@ static om_status lay_terrain(const om_yaml_ctx *c, const raw_battle *r,
 /* Each battle or each run: the choices of terrain_per and deployment_per. */
 static const char *const per_names[] = {"battle", "run"};
 
+/* The deployment zones (zones): side A along the near edge (y = 0, south)
+ * as the set-up places it, or along the far one. */
+static const char *const zones_names[] = {"a-south", "a-north"};
+
 /* What a deployment decided, into the battle's options (the side taking the
  * first turn where the method gives it, the side choosing its edge of each
  * battle's terrain), and the table checked: a unit whose place in its line
@@ -914,6 +919,10 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
         return st;
     b->options.first = (int8_t)((int)v - 1);
     b->first_given = r->first != NULL;
+    if ((st = conv_choice(c, NULL, "zones", r->zones, zones_names, 2, 0, &v)) != OM_OK)
+        return st;
+    b->zones_swapped = v == 1;
+    b->options.zones_swapped = b->zones_swapped;
     if ((st = conv_choice(c, NULL, "terrain_method", r->terrain_method, om_wm_terrain_method_names,
                           OM_WM_TERRAIN_METHOD_COUNT,
                           r->terrain != NULL ? OM_WM_TERRAIN_GIVEN : OM_WM_TERRAIN_NONE,
@@ -982,6 +991,11 @@ static om_status convert(const om_yaml_ctx *c, const raw_battle *r, om_wm_battle
     om_rng_seed_block(&dice.rng, b->setup_seed, 0);
     if ((st = lay_terrain(c, r, b, &dice)) != OM_OK)
         return st;
+    /* Swapped zones: the terrain of the whole run (given, or laid out once)
+     * seen from the other edges, before the armies deploy; a terrain laid out
+     * for each battle is turned by the battle (om_wm_battle_options). */
+    if (b->zones_swapped)
+        om_wm_battlefield_turn_round(&b->turn.table, 0);
     if ((st = conv_choice(c, NULL, "deployment_per", r->deployment_per, per_names, 2,
                           b->terrain != OM_WM_TERRAIN_NONE && b->terrain != OM_WM_TERRAIN_GIVEN &&
                                   !b->terrain_each_battle ? 1 : 0,
@@ -1152,6 +1166,11 @@ om_status om_wm_battle_provenance_json(const om_wm_battle_scenario *b, char **ou
                      first_names[b->options.first + 1]);
     if (root != NULL && b->options.scenario.kind != OM_WM_SCENARIO_NONE &&
         json_object_set_new(root, "scenario", scenario_json(b)) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    if (root != NULL && json_object_set_new(root, "zones",
+                                            json_string(zones_names[b->zones_swapped])) != 0) {
         json_decref(root);
         root = NULL;
     }

@@ -60,6 +60,7 @@ typedef struct om_wm_battle_scenario {
                                          side B, `turn` and `deployed` holding side A's;
                                          else NULL (owned) */
     bool first_given;                 /* the file gave `first` */
+    bool zones_swapped;               /* zones: a-north (side A along the far edge) */
 } om_wm_battle_scenario;
 
 /*

@@ -304,6 +304,8 @@ om_status om_wm_battle_text(const om_game_battle_spec *spec, char **text)
             put(&b, "turns: %u\n", spec->turns);
         if (spec->first != NULL)
             put(&b, "first: %s\n", spec->first);
+        if (spec->zones != NULL)
+            put(&b, "zones: %s\n", spec->zones);
         if (spec->terrain != NULL)
             put(&b, "terrain_method: %s\n", spec->terrain);
         if (spec->deployment != NULL)

@@ -164,6 +164,8 @@ static const char *const doctrine_names[] = {"aggressive", "cautious", "default"
 static const char *const length_names[] = {"d6-6-7-8", "rolled-from-6", "d6-5-6-7",
                                            "rolled-from-5", "fixed"};
 static const char *const first_names[] = {"roll", "a", "b"};
+/* The deployment zones of kind battle (zones: wm_battle.c reads them). */
+static const char *const zones_names[] = {"a-south", "a-north"};
 static const char *const per_names[] = {"battle", "run"};
 static const om_game_key turn_keys[] = {
     {.name = "moving", .where = "top", .type = "name", .values = moving_names, .n_values = 2,
@@ -272,6 +274,10 @@ static const om_game_key turn_keys[] = {
     {.name = "first", .where = "top", .type = "name", .values = first_names,
      .n_values = N(first_names), .fallback = "roll",
      .help = "kind battle: who takes the first turn (roll: the dice of the rule set)"},
+    {.name = "zones", .where = "top", .type = "name", .values = zones_names,
+     .n_values = N(zones_names), .fallback = "a-south",
+     .help = "kind battle: the deployment zones: side A along the near (south) edge and B the "
+             "far, or swapped on the same table (the terrain seen from the other edges)"},
     {.name = "terrain_method", .where = "top", .type = "name",
      .values = om_wm_terrain_method_names, .n_values = OM_WM_TERRAIN_METHOD_COUNT,
      .fallback = "given with terrain, else none",
