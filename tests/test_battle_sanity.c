@@ -265,5 +265,9 @@ Test(sanity, adding_a_unit_1_1, .timeout = 900) { adding_a_unit(1); }
  * Revolution, +29.4 (se 14.0) under 1.1 and +1.6 (se 6.4) under Ancients; with
  * the Wizards' devices, deployments drawn for each battle, moves round three
  * obstacles and supports from the side also merged, by -16.4 VP (se 12.3),
- * +19.7 (se 13.8) and +2.1 (se 6.3). */
+ * +19.7 (se 13.8) and +2.1 (se 6.3). With the unit added at the end of the
+ * list (the others keep their places) and 2,000 paired battles: -9.5 VP (se
+ * 7.3), +26.3 (se 8.1) and +2.5 (se 3.4); with the Generals' devices, lone
+ * characters moved through and the shooting at advancers, -5.4 (se 7.2),
+ * +26.0 (se 8.1) and +4.4 (se 3.4). */
 Test(sanity, adding_a_unit_ancients, .timeout = 900) { adding_a_unit(2); }
