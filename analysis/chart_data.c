@@ -1036,14 +1036,17 @@ static om_status build_heatmap(const om_efficiency *e, om_chart_spec *spec)
     heat_blank_key(e, spec);
     axis_armies(info->rows, R, name_or(info->row_list, "Rows"), rows, sizeof rows);
     axis_armies(info->cols, C, name_or(info->col_list, "columns"), cols, sizeof cols);
-    snprintf(spec->title, sizeof spec->title, "%.200s vs %.200s: expected score of the row unit", rows,
-             cols);
+    /* A matrix of army lists rates lists, its cells pooled over the legs
+     * chosen (--situation all: every leg). */
+    const char *who = info->battle_margins ? "list" : "unit";
+    snprintf(spec->title, sizeof spec->title, "%.200s vs %.200s: expected score of the row %s",
+             rows, cols, who);
     matrix_frame(e, spec);
     snprintf(spec->row_title, sizeof spec->row_title, "%.200s (rows)", rows);
     snprintf(spec->col_title, sizeof spec->col_title, "%.200s (columns)", cols);
     snprintf(spec->x_title, sizeof spec->x_title,
-             "row unit's expected score: win 1, draw \xc2\xbd (cells: win\xc2\xb7" "draw\xc2\xb7"
-             "lose %%)");
+             "row %s's expected score: win 1, draw \xc2\xbd (cells: win\xc2\xb7" "draw\xc2\xb7"
+             "lose %%)", who);
     return OM_OK;
 }
 

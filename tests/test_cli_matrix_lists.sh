@@ -54,6 +54,12 @@ expect_match '^  zones (A south less A north): *P(A wins) [-+]0\.[0-9]* \[' "$TM
     "the zone effect with its interval"
 expect_grep "paired battle by battle" "$TMP/out" "the intervals are paired"
 expect_exit 1 "summary of a list matrix is text only" "$OM" summary m1.h5 --format json
+# The heatmap of a list matrix, its legs pooled: lists, not units, rated.
+expect_exit 0 "chart of a list matrix, every leg pooled" "$OM" chart m1.h5 --situation all \
+    -o heat.svg
+expect_grep "expected score of the row list" heat.svg "...titled for lists"
+if grep -q "row unit" heat.svg; then not_ok "...not for units"; else ok "...not for units"; fi
+expect_grep "Steel and shot" heat.svg "...each row labelled by its list's name"
 
 expect_exit 0 "matrix --lists --no-rows" \
     "$OM" matrix --lists $A $B -o norows.h5 --battles 40 --seed 7 $SHORT --no-rows -q
