@@ -1476,23 +1476,26 @@ Test(table, closest_visible_enemy_as_every_enemy_measured)
     free(a);
 }
 
-/*
- * Whether a unit is engaged is kept per unit across states, while no unit
- * changes near it: over random layouts, units moving one at a time into
- * contact and away, and units leaving and coming back to the table, a table
- * with a memo answers as one without after every change. Contacts come and
- * go often, so a kept answer gone stale would show.
- */
-Test(table, engaged_kept_while_nothing_changes_near)
+/* Whether units are engaged, checked on a random walk: over 20 random
+ * Revolution layouts from seed `seed`, 60 steps each of a unit moving (toward
+ * another unit, into contact, or anywhere) or leaving the table and coming
+ * back, on a table with a memo (a) and one without (b); after every step
+ * check(a, b, layout, step, counts) asserts what the test asks and counts the
+ * units engaged (counts[0]) and not (counts[1]), of which each test wants
+ * 500 at least. */
+typedef void engaged_check(om_wm_table *a, om_wm_table *b, unsigned layout, unsigned step,
+                           unsigned counts[2]);
+
+static void engaged_walk(uint64_t seed, engaged_check *check)
 {
     om_wm_table_memo *memo = NULL;
     om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     const om_wm_table_move_rule rule = {.enemy_gap_cm = 0, .target = -1, .turn = false};
-    unsigned engaged = 0, free_ = 0;
+    unsigned counts[2] = {0, 0};
     cr_assert_not_null(a);
     cr_assert_not_null(b);
     cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
-    mix_state = 99;
+    mix_state = seed;
     for (unsigned layout = 0; layout < 20; layout++) {
         const om_wm_ruleset_id rules = OM_WM_RULES_REV;
         random_table(&start, rules);
@@ -1514,23 +1517,69 @@ Test(table, engaged_kept_while_nothing_changes_near)
                 double mb = om_wm_table_move(b, rules, u, goal, 25, &rule, NULL);
                 cr_assert(memcmp(&ma, &mb, sizeof ma) == 0);
             }
-            for (unsigned k = 0; k < b->units; k++) {
-                bool want;
-                if (!b->unit[k].present)
-                    continue; /* asked only of units on the table */
-                want = om_wm_table_engaged(b, k);
-                cr_assert_eq(om_wm_table_engaged(a, k), want, "layout %u step %u unit %u",
-                             layout, step, k);
-                engaged += want;
-                free_ += !want;
-            }
+            check(a, b, layout, step, counts);
         }
     }
-    cr_expect_geq(engaged, 500, "%u engaged", engaged);
-    cr_expect_geq(free_, 500, "%u not engaged", free_);
+    cr_expect_geq(counts[0], 500, "%u engaged", counts[0]);
+    cr_expect_geq(counts[1], 500, "%u not engaged", counts[1]);
     om_wm_table_memo_free(memo);
     free(a);
     free(b);
+}
+
+/* engaged_kept_while_nothing_changes_near: each unit on the table asked of
+ * both tables. */
+static void engaged_each(om_wm_table *a, om_wm_table *b, unsigned layout, unsigned step,
+                         unsigned counts[2])
+{
+    for (unsigned k = 0; k < b->units; k++) {
+        bool want;
+        if (!b->unit[k].present)
+            continue; /* asked only of units on the table */
+        want = om_wm_table_engaged(b, k);
+        cr_assert_eq(om_wm_table_engaged(a, k), want, "layout %u step %u unit %u", layout, step,
+                     k);
+        counts[0] += want;
+        counts[1] += !want;
+    }
+}
+
+/*
+ * Whether a unit is engaged is kept per unit across states, while no unit
+ * changes near it: over random layouts, units moving one at a time into
+ * contact and away, and units leaving and coming back to the table, a table
+ * with a memo answers as one without after every change. Contacts come and
+ * go often, so a kept answer gone stale would show.
+ */
+Test(table, engaged_kept_while_nothing_changes_near)
+{
+    engaged_walk(99, engaged_each);
+}
+
+/* engaged_all_as_each_unit_asked: every unit at once, of both tables, twice
+ * of the one with a memo, then each unit alone. */
+static void engaged_at_once(om_wm_table *a, om_wm_table *b, unsigned layout, unsigned step,
+                            unsigned counts[2])
+{
+    bool all_a[OM_WM_TABLE_MAX_UNITS], all_b[OM_WM_TABLE_MAX_UNITS];
+    om_wm_table_engaged_all(a, all_a);
+    om_wm_table_engaged_all(b, all_b);
+    {
+        /* Asked again of the same state: the answers it kept. */
+        bool again[OM_WM_TABLE_MAX_UNITS];
+        om_wm_table_engaged_all(a, again);
+        cr_assert(memcmp(again, all_a, b->units * sizeof again[0]) == 0);
+    }
+    for (unsigned k = 0; k < b->units; k++) {
+        const bool want = b->unit[k].present && om_wm_table_engaged(b, k);
+        cr_assert_eq(all_a[k], want, "layout %u step %u unit %u", layout, step, k);
+        cr_assert_eq(all_b[k], want, "layout %u step %u unit %u", layout, step, k);
+        if (b->unit[k].present)
+            cr_assert_eq(om_wm_table_engaged(a, k), want, "kept: layout %u step %u unit %u",
+                         layout, step, k);
+        counts[0] += want;
+        counts[1] += b->unit[k].present && !want;
+    }
 }
 
 /*
@@ -1542,59 +1591,7 @@ Test(table, engaged_kept_while_nothing_changes_near)
  */
 Test(table, engaged_all_as_each_unit_asked)
 {
-    om_wm_table_memo *memo = NULL;
-    om_wm_table start, *a = malloc(sizeof *a), *b = malloc(sizeof *b);
-    const om_wm_table_move_rule rule = {.enemy_gap_cm = 0, .target = -1, .turn = false};
-    unsigned engaged = 0, free_ = 0;
-    cr_assert_not_null(a);
-    cr_assert_not_null(b);
-    cr_assert_eq(om_wm_table_memo_alloc(&memo), OM_OK);
-    mix_state = 1234;
-    for (unsigned layout = 0; layout < 20; layout++) {
-        const om_wm_ruleset_id rules = OM_WM_RULES_REV;
-        random_table(&start, rules);
-        om_wm_table_copy(a, &start, memo);
-        om_wm_table_copy(b, &start, NULL);
-        for (unsigned step = 0; step < 60 && b->units > 1; step++) {
-            const unsigned u = (unsigned)uniform(0, b->units - 0.001);
-            const unsigned v = (unsigned)uniform(0, b->units - 0.001);
-            bool all_a[OM_WM_TABLE_MAX_UNITS], all_b[OM_WM_TABLE_MAX_UNITS];
-            if (step % 7 == 6 && u != v) {
-                a->unit[u].present = b->unit[u].present = !b->unit[u].present;
-                om_wm_table_update(a, u);
-                om_wm_table_update(b, u);
-            } else if (b->unit[u].present) {
-                const om_wm_vec goal =
-                    step % 2 ? b->unit[v].centre : at(uniform(10, 170), uniform(10, 110));
-                double ma = om_wm_table_move(a, rules, u, goal, 25, &rule, NULL);
-                double mb = om_wm_table_move(b, rules, u, goal, 25, &rule, NULL);
-                cr_assert(memcmp(&ma, &mb, sizeof ma) == 0);
-            }
-            om_wm_table_engaged_all(a, all_a);
-            om_wm_table_engaged_all(b, all_b);
-            {
-                /* Asked again of the same state: the answers it kept. */
-                bool again[OM_WM_TABLE_MAX_UNITS];
-                om_wm_table_engaged_all(a, again);
-                cr_assert(memcmp(again, all_a, b->units * sizeof again[0]) == 0);
-            }
-            for (unsigned k = 0; k < b->units; k++) {
-                const bool want = b->unit[k].present && om_wm_table_engaged(b, k);
-                cr_assert_eq(all_a[k], want, "layout %u step %u unit %u", layout, step, k);
-                cr_assert_eq(all_b[k], want, "layout %u step %u unit %u", layout, step, k);
-                if (b->unit[k].present)
-                    cr_assert_eq(om_wm_table_engaged(a, k), want, "kept: layout %u step %u unit %u",
-                                 layout, step, k);
-                engaged += want;
-                free_ += b->unit[k].present && !want;
-            }
-        }
-    }
-    cr_expect_geq(engaged, 500, "%u engaged", engaged);
-    cr_expect_geq(free_, 500, "%u not engaged", free_);
-    om_wm_table_memo_free(memo);
-    free(a);
-    free(b);
+    engaged_walk(1234, engaged_at_once);
 }
 
 /*
