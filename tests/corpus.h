@@ -1,6 +1,7 @@
 /*
  * corpus.h: what the tests of the scenario corpus share (test_corpus.c,
- * test_mutation.c): the corpus's files, loading a scenario through the real
+ * test_mutation.c; the battle tests read example lists with corpus_slurp):
+ * the corpus's files, loading a scenario through the real
  * loader and running a few trials of it through its game, and the form every
  * refusal must have. Header-only, like tmpdir.h: each test program is one file.
  *

@@ -22,6 +22,7 @@
 
 #include "battle.h"
 #include "battle_builder.h"
+#include "corpus.h"
 #include "rng.h"
 #include "tmpdir.h"
 #include "wm_battle.h"
@@ -1576,16 +1577,10 @@ Test(battle, general_joins_a_sturdy_unit_of_the_rearmost_line)
     {
         char src[512], *text;
         FILE *f;
-        long len;
+        size_t len;
         snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT,
                  "revolution-empire-steel-and-shot");
-        cr_assert_not_null(f = fopen(src, "rb"), "%s", src);
-        fseek(f, 0, SEEK_END);
-        len = ftell(f);
-        rewind(f);
-        cr_assert_not_null(text = calloc((size_t)len + 1, 1));
-        cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
-        fclose(f);
+        text = corpus_slurp(src, &len);
         char *units = strstr(text, "\nunits:\n"), *points = strstr(text, "\npoints: 2000\n");
         cr_assert(units != NULL && points != NULL && points < units);
         cr_assert_not_null(f = fopen(plus, "wb"));

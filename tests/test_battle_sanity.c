@@ -24,6 +24,7 @@
 #include <criterion/criterion.h>
 
 #include "battle.h"
+#include "corpus.h"
 #include "game.h"
 #include "rng.h"
 #include "run.h"
@@ -165,15 +166,9 @@ static void list_plus_one(const char *stem, const char *path)
 {
     char src[512], *text, *units, *points, *characters, unit_id[64];
     FILE *f;
-    long len;
+    size_t len;
     snprintf(src, sizeof src, "%s/scenarios/lists/warmaster/%s.yaml", OM_SOURCE_ROOT, stem);
-    cr_assert_not_null(f = fopen(src, "rb"), "%s", src);
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    rewind(f);
-    cr_assert_not_null(text = calloc((size_t)len + 1, 1));
-    cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
+    text = corpus_slurp(src, &len);
     cr_assert_not_null(units = strstr(text, "\nunits:\n"), "%s: units", stem);
     cr_assert_eq(sscanf(units, "\nunits:\n - unit: %63s", unit_id), 1, "%s: first unit", stem);
     cr_assert_not_null(points = strstr(text, "\npoints: "), "%s: points", stem);
