@@ -59,6 +59,19 @@ quoting_docs() {
     done
 }
 
+# The SHA-256 of every per-trial dataset (/trials and /units) of file $1,
+# one "GROUP/NAME HASH" a line (h5ls and h5dump; scratch bytes in $TMP).
+trial_hashes() {
+    for g in trials units; do
+        h5ls "$1/$g" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
+            while read -r ds; do
+                rm -f "$TMP/ds.bin"
+                h5dump -b NATIVE -d "/$g/$ds" -o "$TMP/ds.bin" "$1" >/dev/null 2>&1
+                echo "$g/$ds $(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
+            done
+    done
+}
+
 # tap_end: the plan line; the script's status says whether every check passed.
 tap_end() {
     echo "1..$n"

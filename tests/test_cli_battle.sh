@@ -108,18 +108,6 @@ b: {list: revolution-orcs-horde}" "a list that breaks its rules" "over-points.ya
 
 # ---- oddsmaster battle LIST_A LIST_B ----
 
-# The SHA-256 of every per-trial dataset (/trials and /units) of a file, one
-# "GROUP/NAME HASH" a line.
-trial_hashes() {
-    for g in trials units; do
-        h5ls "$1/$g" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
-            while read -r ds; do
-                rm -f "$TMP/ds.bin"
-                h5dump -b NATIVE -d "/$g/$ds" -o "$TMP/ds.bin" "$1" >/dev/null 2>&1
-                echo "$g/$ds $(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
-            done
-    done
-}
 trial_hashes "$TMP/b1.h5" >"$TMP/h_run"
 expect_exit 0 "battle of two example lists, 1 thread" "$OM" battle revolution-empire-steel-and-shot \
     revolution-orcs-horde --doctrine-b aggressive --turns 3 -n "$N" --seed 7 -q -o "$TMP/c1.h5" --threads 1

@@ -20,17 +20,6 @@ head_yaml() {
     printf 'schema: oddsmaster-scenario/1\nkind: battle\na: {list: revolution-empire-steel-and-shot}\nb: {list: revolution-orcs-horde}\n'
 }
 
-# The SHA-256 of every per-trial dataset (/trials and /units) of a file.
-trial_hashes() {
-    for g in trials units; do
-        h5ls "$1/$g" | awk '$2 == "Dataset" && $1 != "table" {print $1}' | sort |
-            while read -r ds; do
-                rm -f "$TMP/ds.bin"
-                h5dump -b NATIVE -d "/$g/$ds" -o "$TMP/ds.bin" "$1" >/dev/null 2>&1
-                echo "$g/$ds $(sha256sum <"$TMP/ds.bin" | cut -d' ' -f1)"
-            done
-    done
-}
 
 # ---- good files ----
 { head_yaml; printf 'scenario: take-and-hold\nscenario_version: battlefields\n'; } >"$TMP/th.yaml"
