@@ -42,8 +42,6 @@
 #define SIGMAS 5.0
 #define P_CAST (5.0 / 6.0)
 
-static const om_wm_traits NO_TRAITS;
-
 static void begin(om_wm_turn *t)
 {
     turn_begin(t, "warmaster-revolution", OM_WM_INITIATIVE_NEVER);
@@ -54,25 +52,12 @@ static void begin(om_wm_turn *t)
 static unsigned infantry(om_wm_turn *t, unsigned side, unsigned stands, unsigned attacks,
                          unsigned hits, unsigned armour, double x, double y)
 {
-    om_wm_unit v;
-    int i = om_wm_table_add_unit(&t->table, t->rules->id, side ? "Foes" : "Friends", side,
-                                 OM_WM_INFANTRY, stands, OM_WM_TABLE_LINE, at(x, y),
-                                 side ? 270.0 : 90.0);
-    cr_assert_geq(i, 0);
-    memset(&v, 0, sizeof v);
-    snprintf(v.name, sizeof v.name, "%s", side ? "Foes" : "Friends");
-    v.troop = OM_WM_INFANTRY;
-    v.stands = v.size = (uint8_t)stands;
-    v.attacks = (uint8_t)attacks;
-    v.hits = (uint8_t)hits;
-    v.armour = (uint8_t)armour;
-    v.pace_cm = (uint8_t)om_wm_troop_pace(OM_WM_INFANTRY);
-    v.traits = NO_TRAITS;
-    v.points = 60;
-    om_wm_side_init(&t->unit[i].side, &v);
+    const unsigned i = turn_unit(t, side ? "Foes" : "Friends", side, OM_WM_INFANTRY, stands,
+                                 attacks, hits, armour, x, y, side ? 270.0 : 90.0);
+    t->unit[i].side.unit.points = 60;
     t->unit[i].side.pursue = OM_WM_PURSUE_NEVER;
     t->unit[i].shoot = OM_WM_SHOOT_HOLD;
-    return (unsigned)i;
+    return i;
 }
 
 /* A Wizard of side 0 joined to unit u, knowing the side's spells. */
