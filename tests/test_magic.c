@@ -43,7 +43,6 @@
 #define TRIALS 60000u
 #define SIGMAS 5.0
 
-static const om_wm_traits NO_TRAITS;
 
 /* ---- A turn under construction ---- */
 
@@ -56,24 +55,10 @@ static void begin(om_wm_turn *t, const char *ruleset)
 static unsigned infantry(om_wm_turn *t, unsigned side, unsigned stands, unsigned hits,
                          unsigned armour, double x, double y)
 {
-    om_wm_unit v;
-    int i = om_wm_table_add_unit(&t->table, t->rules->id, side ? "Foes" : "Friends", side,
-                                 OM_WM_INFANTRY, stands, OM_WM_TABLE_LINE, at(x, y),
-                                 side ? 270.0 : 90.0);
-    cr_assert_geq(i, 0);
-    memset(&v, 0, sizeof v);
-    snprintf(v.name, sizeof v.name, "%s", side ? "Foes" : "Friends");
-    v.troop = OM_WM_INFANTRY;
-    v.stands = v.size = (uint8_t)stands;
-    v.attacks = 3;
-    v.hits = (uint8_t)hits;
-    v.armour = (uint8_t)armour;
-    v.pace_cm = (uint8_t)om_wm_troop_pace(OM_WM_INFANTRY);
-    v.traits = NO_TRAITS;
-    v.points = 60;
-    om_wm_side_init(&t->unit[i].side, &v);
-    t->unit[i].shoot = OM_WM_SHOOT_CLOSEST;
-    return (unsigned)i;
+    const unsigned i = turn_unit(t, side ? "Foes" : "Friends", side, OM_WM_INFANTRY, stands, 3,
+                                 hits, armour, x, y, side ? 270.0 : 90.0);
+    t->unit[i].side.unit.points = 60;
+    return i;
 }
 
 /* A Wizard of `side` joined to unit u, knowing all his side's spells. */
